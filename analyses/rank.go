@@ -1,0 +1,83 @@
+package analyses
+
+import (
+	"math"
+	"sort"
+
+	"gonum.org/v1/gonum/stat"
+)
+
+// RankData returns the ranks of x, 1 = smallest, ties getting the average
+// rank (scipy.stats.rankdata, method "average"). NaN values get NaN.
+func RankData(x []float64) []float64 {
+	idx := make([]int, 0, len(x))
+	for i, v := range x {
+		if !math.IsNaN(v) {
+			idx = append(idx, i)
+		}
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return x[idx[a]] < x[idx[b]] })
+	r := make([]float64, len(x))
+	for i := range r {
+		r[i] = math.NaN()
+	}
+	for i := 0; i < len(idx); {
+		j := i + 1
+		for j < len(idx) && x[idx[j]] == x[idx[i]] {
+			j++
+		}
+		avg := float64(i+j+1) / 2 // ranks i+1 … j
+		for k := i; k < j; k++ {
+			r[idx[k]] = avg
+		}
+		i = j
+	}
+	return r
+}
+
+// RankBest ranks scores so that 1 = best: the largest value when
+// higherBetter, the smallest otherwise. Ties get the average rank.
+func RankBest(x []float64, higherBetter bool) []float64 {
+	y := make([]float64, len(x))
+	for i, v := range x {
+		if higherBetter {
+			y[i] = -v
+		} else {
+			y[i] = v
+		}
+	}
+	return RankData(y)
+}
+
+// Spearman returns Spearman's rank correlation of x and y (Pearson's r of
+// their average ranks, as scipy.stats.spearmanr). It is NaN when either
+// side is constant or fewer than two pairs are given.
+func Spearman(x, y []float64) float64 {
+	if len(x) != len(y) {
+		panic("analyses: Spearman length mismatch")
+	}
+	return Pearson(RankData(x), RankData(y))
+}
+
+// Pearson returns Pearson's correlation of x and y; NaN when undefined.
+func Pearson(x, y []float64) float64 {
+	if len(x) != len(y) {
+		panic("analyses: Pearson length mismatch")
+	}
+	if len(x) < 2 {
+		return math.NaN()
+	}
+	mx, my := stat.Mean(x, nil), stat.Mean(y, nil)
+	var sxy, sxx, syy float64
+	for i := range x {
+		dx, dy := x[i]-mx, y[i]-my
+		sxy += dx * dy
+		sxx += dx * dx
+		syy += dy * dy
+	}
+	if sxx == 0 || syy == 0 {
+		return math.NaN()
+	}
+	r := sxy / math.Sqrt(sxx*syy)
+	return math.Max(-1, math.Min(1, r))
+}

@@ -1,0 +1,62 @@
+package analyses
+
+import (
+	"fmt"
+	"math"
+)
+
+// Result is what every analysis returns. Tables lists the tables in the
+// order they are shown; the first is the analysis's main table. The result
+// struct itself is marshalled to JSON (its exported fields with json tags)
+// next to id, type, params and tables, so keep extra summary fields
+// readable.
+type Result interface {
+	Tables() []Table
+	Notes() []string // warnings for the reader: small n, ties, dropped cells
+}
+
+// Table is a finished table model: renderers never change a number.
+type Table struct {
+	// Name is "" for the analysis's main table (id "<analysis-id>") and a
+	// short suffix otherwise (id "<analysis-id>-<name>").
+	Name    string
+	Title   string
+	Columns []string
+	// Rows hold float64, int, string, bool or nil (missing). Non-finite
+	// floats are written as empty cells in CSV and null in JSON.
+	Rows [][]any
+}
+
+// ID returns the table id for an analysis id.
+func (t Table) ID(analysisID string) string {
+	if t.Name == "" {
+		return analysisID
+	}
+	return analysisID + "-" + t.Name
+}
+
+// Check panics when a row does not match the columns: a broken invariant of
+// the analysis, not bad data.
+func (t Table) Check() {
+	for i, r := range t.Rows {
+		if len(r) != len(t.Columns) {
+			panic(fmt.Sprintf("analyses: table %q row %d has %d cells for %d columns", t.Name, i, len(r), len(t.Columns)))
+		}
+	}
+}
+
+// Warnings collects notes for the reader; analyses embed it in results.
+type Warnings struct {
+	List []string `json:"warnings,omitempty"`
+}
+
+// Warnf adds a note.
+func (w *Warnings) Warnf(format string, args ...any) {
+	w.List = append(w.List, fmt.Sprintf(format, args...))
+}
+
+// Notes implements part of Result.
+func (w *Warnings) Notes() []string { return w.List }
+
+// Finite reports whether x is neither NaN nor infinite.
+func Finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }

@@ -1,0 +1,121 @@
+package figures
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"image/color"
+	"math"
+	"regexp"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/font"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgsvg"
+)
+
+// Figure is one numbered figure of a page.
+type Figure struct {
+	ID      string // "<analysis-id>" or "<analysis-id>-<name>"
+	Title   string
+	Caption string
+	SVG     []byte // static version, always present
+	// Chart is the ECharts option as JSON (from go-echarts), or nil when
+	// the figure has no interactive version.
+	Chart []byte
+	// Height of the interactive chart in CSS pixels (0: the theme's default).
+	Height int
+}
+
+// Palette is Okabe–Ito's colour-blind-safe palette (Okabe & Ito 2008),
+// black moved last so that it is used for the tenth series.
+var Palette = []color.NRGBA{
+	{0xE6, 0x9F, 0x00, 0xFF}, // orange
+	{0x56, 0xB4, 0xE9, 0xFF}, // sky blue
+	{0x00, 0x9E, 0x73, 0xFF}, // bluish green
+	{0xF0, 0xE4, 0x42, 0xFF}, // yellow
+	{0x00, 0x72, 0xB2, 0xFF}, // blue
+	{0xD5, 0x5E, 0x00, 0xFF}, // vermillion
+	{0xCC, 0x79, 0xA7, 0xFF}, // reddish purple
+	{0x99, 0x99, 0x99, 0xFF}, // grey
+	{0x6B, 0x3E, 0x9A, 0xFF}, // purple
+	{0x00, 0x00, 0x00, 0xFF}, // black
+}
+
+// Colour returns the i-th palette colour, cycling.
+func Colour(i int) color.NRGBA { return Palette[i%len(Palette)] }
+
+// Hex returns the i-th palette colour as #rrggbb for ECharts.
+func Hex(i int) string {
+	c := Colour(i)
+	return fmt.Sprintf("#%02x%02x%02x", c.R, c.G, c.B)
+}
+
+// Dashes returns the i-th dash pattern, so series stay apart in grey print.
+func Dashes(i int) []vg.Length {
+	switch (i / len(Palette)) % 3 {
+	case 1:
+		return []vg.Length{vg.Points(4), vg.Points(2)}
+	case 2:
+		return []vg.Length{vg.Points(1), vg.Points(2)}
+	}
+	return nil
+}
+
+// NewPlot returns a plot with evalbook's defaults: a web-safe sans-serif
+// face, a light grid and the given title and axis labels.
+func NewPlot(title, xlabel, ylabel string) *plot.Plot {
+	p := plot.New()
+	p.Title.Text = title
+	p.X.Label.Text = xlabel
+	p.Y.Label.Text = ylabel
+	p.Title.TextStyle.Font.Size = vg.Points(12)
+	return p
+}
+
+var svgFontFamily = regexp.MustCompile(`font-family:[^;"]*`)
+
+// SVG renders p at w×h into SVG bytes. Fonts are not embedded: text uses
+// the web-safe family "Helvetica, Arial, sans-serif" (gonum/plot lays it
+// out with Liberation Sans, which has the same metrics), so files stay
+// small and readable at 100% and in print.
+func SVG(p *plot.Plot, w, h vg.Length) ([]byte, error) {
+	c := vgsvg.NewWith(vgsvg.UseWH(w, h))
+	p.Draw(draw.New(c))
+	var buf bytes.Buffer
+	if _, err := c.WriteTo(&buf); err != nil {
+		return nil, fmt.Errorf("svg: %w", err)
+	}
+	return normaliseSVG(buf.Bytes()), nil
+}
+
+// normaliseSVG replaces the font family with a web-safe stack, so a reader
+// without Liberation fonts sees the same layout.
+func normaliseSVG(b []byte) []byte {
+	return svgFontFamily.ReplaceAll(b, []byte("font-family:Liberation Sans, Helvetica, Arial, sans-serif"))
+}
+
+// Font returns the default font at a size in points.
+func Font(size float64) font.Font {
+	return font.Font{Typeface: "Liberation", Variant: "Sans", Size: vg.Points(size)}
+}
+
+// ChartJSON marshals an ECharts option (for example go-echarts's
+// chart.JSON() map) into deterministic JSON: encoding/json sorts map keys.
+// Non-finite floats must have been replaced with nil by the caller.
+func ChartJSON(option any) ([]byte, error) {
+	b, err := json.Marshal(option)
+	if err != nil {
+		return nil, fmt.Errorf("chart option: %w", err)
+	}
+	return b, nil
+}
+
+// JSONFloat returns v, or nil when it is not finite, for chart data.
+func JSONFloat(v float64) any {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return nil
+	}
+	return v
+}

@@ -1,0 +1,115 @@
+package report
+
+import (
+	"hash/fnv"
+	"math"
+	"path/filepath"
+
+	"github.com/evalbook/evalbook/analyses"
+)
+
+// Context is what a Kind's Run sees: its own id and title, the study, a
+// seed of its own, and the study's inputs, each loaded at most once per
+// build and shared between analyses.
+type Context struct {
+	ID      string
+	Title   string
+	Caption string
+	Study   *Study
+	// Seed is this analysis's own stream: derived from the study's seed
+	// and the analysis id, so adding an analysis never changes another's
+	// numbers.
+	Seed uint64
+	// Jobs is the number of workers the analysis may use. Results must not
+	// depend on it.
+	Jobs     int
+	inputs   *inputs
+	progress Progress
+}
+
+// Metric returns a metric with its direction and bound from the manifest
+// (higher is better and no bound when the manifest does not name it).
+func (c *Context) Metric(name string) analyses.Metric {
+	return c.Study.Metric(name)
+}
+
+// Dataset returns a dataset's manifest attributes (domain, …).
+func (c *Context) Dataset(name string) analyses.Dataset {
+	return c.Study.Dataset(name)
+}
+
+// Results returns the study's results (SPEC §3 results), loaded once.
+func (c *Context) Results() (*analyses.Results, error) { return c.inputs.results() }
+
+// Units streams every per-unit value of the study's `units` inputs to fn,
+// in file order (files in sorted glob order), one call per value. The row
+// is reused between calls: copy what you keep. Stop early by returning an
+// error; it is passed back.
+func (c *Context) Units(fn func(u *UnitRow) error) error { return c.inputs.units(fn) }
+
+// Characteristics returns the `characteristics` input, loaded once; nil
+// when the study has none.
+func (c *Context) Characteristics() (*Characteristics, error) { return c.inputs.characteristics() }
+
+// Path resolves a path of the manifest (relative to the manifest's
+// directory).
+func (c *Context) Path(rel string) string {
+	if filepath.IsAbs(rel) {
+		return rel
+	}
+	return filepath.Join(c.Study.Dir, rel)
+}
+
+// OpenTable opens a table file (CSV, TSV, optionally .gz) for streaming,
+// recording it in the provenance. path is relative to the manifest.
+func (c *Context) OpenTable(path string) (*TableReader, error) {
+	return c.inputs.open(c.Path(path))
+}
+
+// Progress reports progress of long work on a terminal; it prints nothing
+// when output is not a TTY or with --quiet. Safe for concurrent use.
+func (c *Context) Progress() Progress { return c.progress }
+
+// Progress is told how far long work has come.
+type Progress interface {
+	// Step reports done out of total for a label ("stability: drop_datasets").
+	Step(label string, done, total int)
+}
+
+type noProgress struct{}
+
+func (noProgress) Step(string, int, int) {}
+
+// UnitRow is one per-unit value.
+type UnitRow struct {
+	Dataset, Method string
+	// Unit is the unit id; "" when the file has none (units are then
+	// paired by Row).
+	Unit   string
+	Row    int64 // 0-based data row within its file
+	Metric string
+	Value  float64 // NaN for an empty cell (after the entry's missing = "zero" rule)
+	File   string  // for error messages
+	Line   int64
+}
+
+// Characteristics holds dataset features: Value[dataset][feature].
+type Characteristics struct {
+	Datasets []string
+	Features []string
+	Value    map[string]map[string]float64
+}
+
+// deriveSeed mixes the study seed with an analysis id (FNV-1a of the id,
+// then a splitmix64 step), so every analysis has an independent stream.
+func deriveSeed(seed int64, id string) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte(id))
+	z := uint64(seed) ^ h.Sum64()
+	z += 0x9e3779b97f4a7c15
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
+	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+	return z ^ (z >> 31)
+}
+
+var _ = math.NaN

@@ -1,0 +1,506 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/evalbook/evalbook/analyses"
+)
+
+// inputs loads the study's inputs lazily, once per build, and records
+// every file read for the provenance.
+type inputs struct {
+	study *Study
+
+	resultsOnce sync.Once
+	res         *analyses.Results
+	resErr      error
+
+	charOnce sync.Once
+	char     *Characteristics
+	charErr  error
+
+	mu    sync.Mutex
+	files map[string]*fileRecord // by absolute path
+}
+
+type fileRecord struct {
+	Path string // relative to the manifest
+	Rows int64
+}
+
+func newInputs(s *Study) *inputs {
+	return &inputs{study: s, files: map[string]*fileRecord{}}
+}
+
+// display returns path relative to the manifest directory where possible.
+func (in *inputs) display(path string) string {
+	if rel, err := filepath.Rel(in.study.Dir, path); err == nil && !strings.HasPrefix(rel, "..") {
+		return filepath.ToSlash(rel)
+	}
+	return path
+}
+
+// open opens a table file and records it.
+func (in *inputs) open(path string) (*TableReader, error) {
+	return in.openMapped(path, nil)
+}
+
+func (in *inputs) openMapped(path string, mapping map[string]string) (*TableReader, error) {
+	t, err := OpenTable(path, in.display(path), mapping)
+	if err != nil {
+		return nil, err
+	}
+	in.mu.Lock()
+	if in.files[path] == nil {
+		in.files[path] = &fileRecord{Path: in.display(path)}
+	}
+	in.mu.Unlock()
+	return t, nil
+}
+
+// closeCounted closes t and records its rows.
+func (in *inputs) closeCounted(path string, t *TableReader) {
+	in.mu.Lock()
+	if r := in.files[path]; r != nil && t.Rows() > r.Rows {
+		r.Rows = t.Rows()
+	}
+	in.mu.Unlock()
+	t.Close()
+}
+
+// RecordFile notes a file read outside the table readers (interaction
+// logs read by an analysis's own reader, Parquet files, …).
+func (in *inputs) recordFile(path string, rows int64) {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	r := in.files[path]
+	if r == nil {
+		r = &fileRecord{Path: in.display(path)}
+		in.files[path] = r
+	}
+	if rows > r.Rows {
+		r.Rows = rows
+	}
+}
+
+// matchedFile is one file of an input entry, with the values its path
+// pattern supplies.
+type matchedFile struct {
+	Path            string
+	Dataset, Method string
+}
+
+// expand resolves an entry's path (glob and {dataset}/{method} patterns)
+// to its files, sorted.
+func (in *inputs) expand(e InputEntry, what string) ([]matchedFile, error) {
+	pattern := filepath.Join(in.study.Dir, filepath.FromSlash(e.Path))
+	glob := strings.NewReplacer("{dataset}", "*", "{method}", "*").Replace(pattern)
+	paths, err := filepath.Glob(glob)
+	if err != nil {
+		return nil, fmt.Errorf("%s:%d: inputs.%s: bad pattern %q: %v", filepath.Base(in.study.File), e.Line, what, e.Path, err)
+	}
+	if len(paths) == 0 {
+		return nil, fmt.Errorf("%s:%d: inputs.%s: no file matches %q", filepath.Base(in.study.File), e.Line, what, e.Path)
+	}
+	sort.Strings(paths)
+	var re *regexp.Regexp
+	var names []string
+	if strings.Contains(pattern, "{dataset}") || strings.Contains(pattern, "{method}") {
+		re, names = placeholderRegexp(filepath.ToSlash(pattern))
+	}
+	out := make([]matchedFile, 0, len(paths))
+	for _, p := range paths {
+		m := matchedFile{Path: p, Dataset: e.Dataset, Method: e.Method}
+		if re != nil {
+			sub := re.FindStringSubmatch(filepath.ToSlash(p))
+			if sub == nil {
+				continue
+			}
+			for i, n := range names {
+				switch n {
+				case "dataset":
+					m.Dataset = sub[i+1]
+				case "method":
+					m.Method = sub[i+1]
+				}
+			}
+		}
+		out = append(out, m)
+	}
+	return out, nil
+}
+
+// placeholderRegexp turns a path with {dataset}/{method} into a regexp
+// whose groups match them non-greedily, left to right.
+func placeholderRegexp(pattern string) (*regexp.Regexp, []string) {
+	var b strings.Builder
+	var names []string
+	b.WriteString("^")
+	for {
+		i := strings.Index(pattern, "{")
+		if i < 0 {
+			break
+		}
+		j := strings.Index(pattern[i:], "}")
+		if j < 0 {
+			break
+		}
+		name := pattern[i+1 : i+j]
+		if name != "dataset" && name != "method" {
+			b.WriteString(regexp.QuoteMeta(pattern[:i+j+1]))
+			pattern = pattern[i+j+1:]
+			continue
+		}
+		b.WriteString(regexp.QuoteMeta(pattern[:i]))
+		b.WriteString(`([^/]+?)`)
+		names = append(names, name)
+		pattern = pattern[i+j+1:]
+	}
+	b.WriteString(regexp.QuoteMeta(pattern))
+	b.WriteString("$")
+	return regexp.MustCompile(b.String()), names
+}
+
+// reserved columns that never name a metric in wide files.
+var reservedColumns = map[string]bool{"dataset": true, "method": true, "unit": true, "k": true, "run": true, "metric": true, "value": true}
+
+// results loads SPEC §3 results once.
+func (in *inputs) results() (*analyses.Results, error) {
+	in.resultsOnce.Do(func() {
+		in.res, in.resErr = in.loadResults()
+	})
+	return in.res, in.resErr
+}
+
+func (in *inputs) loadResults() (*analyses.Results, error) {
+	if len(in.study.Inputs.Results) == 0 {
+		return nil, fmt.Errorf("%s: the study has no [inputs] results", filepath.Base(in.study.File))
+	}
+	var b analyses.ResultsBuilder
+	for _, e := range in.study.Inputs.Results {
+		files, err := in.expand(e, "results")
+		if err != nil {
+			return nil, err
+		}
+		for _, mf := range files {
+			if err := in.readResultsFile(e, mf, &b); err != nil {
+				return nil, err
+			}
+		}
+	}
+	r := b.Finish()
+	r.Datasets = in.study.orderDatasets(r.Datasets)
+	return r, nil
+}
+
+func (in *inputs) readResultsFile(e InputEntry, mf matchedFile, b *analyses.ResultsBuilder) error {
+	t, err := in.openMapped(mf.Path, e.Columns)
+	if err != nil {
+		return err
+	}
+	defer in.closeCounted(mf.Path, t)
+	dcol, mcol := t.Col("dataset"), t.Col("method")
+	kcol := t.Col("k")
+	if mcol < 0 && mf.Method == "" {
+		_, err := t.Require("method")
+		return err
+	}
+	metricCol, valueCol := t.Col("metric"), t.Col("value")
+	long := metricCol >= 0 && valueCol >= 0
+	var wide []int
+	if !long {
+		for i, h := range t.Header {
+			if !reservedColumns[strings.ToLower(strings.TrimSpace(h))] && i != dcol && i != mcol {
+				wide = append(wide, i)
+			}
+		}
+		if len(wide) == 0 {
+			return fmt.Errorf("%s:1: no metric columns: want dataset,method,metric,value or dataset,method,<metric…>", t.File)
+		}
+	}
+	for {
+		rec, err := t.Next()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		dataset := in.pick(rec, dcol, mf.Dataset, in.study.Title)
+		method := in.pick(rec, mcol, mf.Method, "")
+		if dataset == "" {
+			return t.Errorf(max(dcol, 0), "empty dataset name")
+		}
+		if method == "" {
+			return t.Errorf(max(mcol, 0), "empty method name")
+		}
+		suffix := ""
+		if kcol >= 0 && rec[kcol] != "" {
+			suffix = "@" + strings.TrimSpace(rec[kcol])
+		}
+		add := func(metric string, col int) error {
+			v, ok, err := t.Float(col)
+			if err != nil {
+				return err
+			}
+			if !ok {
+				if e.Missing != "zero" {
+					return nil // an empty cell is a missing value
+				}
+				v = 0
+			}
+			b.Add(dataset, method, metric+suffix, v)
+			return nil
+		}
+		if long {
+			metric := strings.TrimSpace(rec[metricCol])
+			if metric == "" {
+				return t.Errorf(metricCol, "empty metric name")
+			}
+			if err := add(metric, valueCol); err != nil {
+				return err
+			}
+			continue
+		}
+		for _, c := range wide {
+			if err := add(strings.TrimSpace(t.Header[c]), c); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+// pick returns a column's value, else the constant, else the fallback.
+func (in *inputs) pick(rec []string, col int, constant, fallback string) string {
+	if col >= 0 {
+		return strings.TrimSpace(rec[col])
+	}
+	if constant != "" {
+		return constant
+	}
+	return fallback
+}
+
+// units streams the study's per-unit values (SPEC §3 units).
+func (in *inputs) units(fn func(u *UnitRow) error) error {
+	if len(in.study.Inputs.Units) == 0 {
+		return fmt.Errorf("%s: the study has no [inputs] units", filepath.Base(in.study.File))
+	}
+	for _, e := range in.study.Inputs.Units {
+		files, err := in.expand(e, "units")
+		if err != nil {
+			return err
+		}
+		for _, mf := range files {
+			if err := in.readUnitsFile(e, mf, fn); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func (in *inputs) readUnitsFile(e InputEntry, mf matchedFile, fn func(u *UnitRow) error) error {
+	t, err := in.openMapped(mf.Path, e.Columns)
+	if err != nil {
+		return err
+	}
+	defer in.closeCounted(mf.Path, t)
+	dcol, mcol, ucol := t.Col("dataset"), t.Col("method"), t.Col("unit")
+	if mcol < 0 && mf.Method == "" {
+		_, err := t.Require("method")
+		return err
+	}
+	metricCol, valueCol := t.Col("metric"), t.Col("value")
+	long := metricCol >= 0 && valueCol >= 0
+	var wide []int
+	var wideNames []string
+	if !long {
+		for i, h := range t.Header {
+			if !reservedColumns[strings.ToLower(strings.TrimSpace(h))] && i != dcol && i != mcol && i != ucol {
+				wide = append(wide, i)
+				wideNames = append(wideNames, strings.TrimSpace(h))
+			}
+		}
+		if len(wide) == 0 {
+			return fmt.Errorf("%s:1: no metric columns", t.File)
+		}
+	}
+	u := &UnitRow{File: t.File}
+	var row int64
+	// Dataset and method names repeat on every row: intern them.
+	intern := map[string]string{}
+	internS := func(s string) string {
+		if v, ok := intern[s]; ok {
+			return v
+		}
+		if len(intern) < 1<<16 {
+			intern[s] = s
+		}
+		return s
+	}
+	for {
+		rec, err := t.Next()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		u.Dataset = internS(in.pick(rec, dcol, mf.Dataset, in.study.Title))
+		u.Method = internS(in.pick(rec, mcol, mf.Method, ""))
+		if u.Method == "" {
+			return t.Errorf(max(mcol, 0), "empty method name")
+		}
+		u.Unit = ""
+		if ucol >= 0 {
+			u.Unit = strings.Clone(rec[ucol])
+		}
+		u.Row = row
+		u.Line = int64(t.Line())
+		row++
+		emit := func(metric string, col int) error {
+			v, ok, err := t.Float(col)
+			if err != nil {
+				return err
+			}
+			if !ok {
+				if e.Missing == "drop" {
+					return nil
+				}
+				v = math.NaN()
+				if e.Missing == "zero" {
+					v = 0
+				}
+			}
+			u.Metric = metric
+			u.Value = v
+			return fn(u)
+		}
+		if long {
+			if err := emit(internS(strings.TrimSpace(rec[metricCol])), valueCol); err != nil {
+				return err
+			}
+			continue
+		}
+		for i, c := range wide {
+			if err := emit(wideNames[i], c); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+// characteristics loads SPEC §3 characteristics once.
+func (in *inputs) characteristics() (*Characteristics, error) {
+	in.charOnce.Do(func() {
+		in.char, in.charErr = in.loadCharacteristics()
+	})
+	return in.char, in.charErr
+}
+
+func (in *inputs) loadCharacteristics() (*Characteristics, error) {
+	if len(in.study.Inputs.Characteristics) == 0 {
+		return nil, nil
+	}
+	c := &Characteristics{Value: map[string]map[string]float64{}}
+	seenF := map[string]bool{}
+	set := func(d, f string, v float64) {
+		if c.Value[d] == nil {
+			c.Value[d] = map[string]float64{}
+			c.Datasets = append(c.Datasets, d)
+		}
+		if !seenF[f] {
+			seenF[f] = true
+			c.Features = append(c.Features, f)
+		}
+		c.Value[d][f] = v
+	}
+	for _, e := range in.study.Inputs.Characteristics {
+		files, err := in.expand(e, "characteristics")
+		if err != nil {
+			return nil, err
+		}
+		for _, mf := range files {
+			t, err := in.openMapped(mf.Path, e.Columns)
+			if err != nil {
+				return nil, err
+			}
+			dcol := t.Col("dataset")
+			if dcol < 0 && strings.TrimSpace(t.Header[0]) == "" {
+				dcol = 0 // pandas' unnamed index column
+			}
+			fcol, vcol := t.Col("feature"), t.Col("value")
+			long := fcol >= 0 && vcol >= 0
+			for {
+				rec, err := t.Next()
+				if err == io.EOF {
+					break
+				}
+				if err != nil {
+					in.closeCounted(mf.Path, t)
+					return nil, err
+				}
+				d := in.pick(rec, dcol, mf.Dataset, in.study.Title)
+				if long {
+					v, ok, err := t.Float(vcol)
+					if err != nil {
+						in.closeCounted(mf.Path, t)
+						return nil, err
+					}
+					if !ok {
+						v = math.NaN()
+					}
+					set(d, strings.TrimSpace(rec[fcol]), v)
+					continue
+				}
+				for i, h := range t.Header {
+					if i == dcol {
+						continue
+					}
+					v, ok, err := t.Float(i)
+					if err != nil {
+						in.closeCounted(mf.Path, t)
+						return nil, err
+					}
+					if !ok {
+						v = math.NaN()
+					}
+					set(d, strings.TrimSpace(h), v)
+				}
+			}
+			in.closeCounted(mf.Path, t)
+		}
+	}
+	c.Datasets = in.study.orderDatasets(c.Datasets)
+	return c, nil
+}
+
+// orderDatasets puts datasets named in the manifest first, in manifest
+// order, then the others in the order seen.
+func (s *Study) orderDatasets(seen []string) []string {
+	present := map[string]bool{}
+	for _, d := range seen {
+		present[d] = true
+	}
+	out := make([]string, 0, len(seen))
+	for _, d := range s.Datasets {
+		if present[d.Name] {
+			out = append(out, d.Name)
+			delete(present, d.Name)
+		}
+	}
+	for _, d := range seen {
+		if present[d] {
+			out = append(out, d)
+		}
+	}
+	return out
+}

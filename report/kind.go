@@ -1,0 +1,61 @@
+package report
+
+import (
+	"fmt"
+	"reflect"
+
+	"github.com/evalbook/evalbook/analyses"
+	"github.com/evalbook/evalbook/figures"
+)
+
+// Kind is one analysis type of the registry: its name, its options and
+// how to run it. A new analysis is one file in analyses/, one in figures/
+// and one Kind here (report/kind_<type>.go, listed in kinds.go).
+type Kind struct {
+	Type    string
+	Summary string // one line, for docs and `evalbook validate`
+	// NewOptions returns a pointer to a fresh options struct holding the
+	// defaults. The [[analyses]] table is decoded into it by its `toml`
+	// tags; keys it does not declare are errors. If it has a method
+	// `Validate() error`, or `Check(*Study) error`, they are called after
+	// decoding and their error is reported at the analysis's line.
+	NewOptions func() any
+	// Run computes the analysis from its decoded options.
+	Run func(ctx *Context, opts any) (*Output, error)
+}
+
+// Output is what a run hands to the site writer.
+type Output struct {
+	Result  analyses.Result
+	Figures []figures.Figure
+	// Method is the method note in Markdown: what was computed, the seed
+	// and reference implementation it follows, and choices where the
+	// spec is silent.
+	Method string
+}
+
+// NewKind builds a Kind from a typed run function, so each registration
+// is one call: NewKind("aggregate", "…", runAggregate) where
+// runAggregate(ctx *Context, o *analyses.AggregateOptions) (*Output, error)
+// and O's zero value, after an optional Defaults() method, holds the
+// defaults.
+func NewKind[O any](typ, summary string, run func(*Context, *O) (*Output, error)) Kind {
+	return Kind{
+		Type:    typ,
+		Summary: summary,
+		NewOptions: func() any {
+			o := new(O)
+			if d, ok := any(o).(interface{ Defaults() }); ok {
+				d.Defaults()
+			}
+			return o
+		},
+		Run: func(ctx *Context, opts any) (*Output, error) {
+			o, ok := opts.(*O)
+			if !ok {
+				panic(fmt.Sprintf("report: %s options have type %v", typ, reflect.TypeOf(opts)))
+			}
+			return run(ctx, o)
+		},
+	}
+}

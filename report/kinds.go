@@ -1,0 +1,21 @@
+package report
+
+import "github.com/evalbook/evalbook/analyses"
+
+// Registry maps an analysis type to its Kind.
+type Registry map[string]Kind
+
+// Types lists the registered types, sorted.
+func (r Registry) Types() []string { return analyses.SortedKeys(r) }
+
+// Kinds returns the registry of every built-in analysis type. Adding an
+// analysis type adds one line here.
+func Kinds() Registry {
+	r := Registry{}
+	for _, k := range []Kind{
+		aggregateKind(),
+	} {
+		r[k.Type] = k
+	}
+	return r
+}

@@ -1,0 +1,531 @@
+package report
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+
+	"github.com/evalbook/evalbook/analyses"
+)
+
+// Study is a parsed and checked manifest (SPEC §2).
+type Study struct {
+	File string // path of the manifest
+	Dir  string // its directory; manifest paths are relative to it
+
+	Title       string
+	Subtitle    string
+	Authors     []string
+	Date        string
+	DOI         string
+	Links       map[string]string
+	License     string
+	Abstract    string
+	Seed        int64
+	UnsafeHTML  bool
+	Metrics     []MetricSpec
+	Datasets    []DatasetSpec
+	Inputs      InputsSpec
+	Pages       []PageSpec
+	Analyses    []AnalysisSpec
+	source      []byte
+	keyLines    map[string]int // "analyses.2.metric" -> line
+	metricIndex map[string]int
+	dataIndex   map[string]int
+}
+
+// MetricSpec is a [[metrics]] entry.
+type MetricSpec struct {
+	Name   string   `toml:"name"`
+	Better string   `toml:"better"`
+	Max    *float64 `toml:"max"`
+}
+
+// DatasetSpec is a [[datasets]] entry: name, optional interaction log and
+// any other attribute (domain, …) as a string.
+type DatasetSpec struct {
+	Name         string
+	Interactions string
+	Attrs        map[string]string
+}
+
+// InputsSpec is the [inputs] table.
+type InputsSpec struct {
+	Results         []InputEntry
+	Units           []InputEntry
+	Characteristics []InputEntry
+}
+
+// InputEntry is one input path (glob, {dataset}/{method} patterns) with
+// optional column mapping, constants and missing-value rule.
+type InputEntry struct {
+	Path    string            `toml:"path"`
+	Columns map[string]string `toml:"columns"`
+	Dataset string            `toml:"dataset"`
+	Method  string            `toml:"method"`
+	Missing string            `toml:"missing"` // "" (keep NaN), "zero", "drop"
+	Line    int               `toml:"-"`
+}
+
+// PageSpec is a [[pages]] entry.
+type PageSpec struct {
+	Title  string `toml:"title"`
+	Source string `toml:"source"`
+	Slug   string `toml:"slug"`
+	Line   int    `toml:"-"`
+}
+
+// AnalysisSpec is one [[analyses]] entry with its decoded options.
+type AnalysisSpec struct {
+	ID      string
+	Type    string
+	Title   string
+	Caption string
+	Kind    Kind
+	Options any // pointer to the kind's options struct
+	Line    int
+}
+
+// Metric returns the metric's direction and bound (higher is better and
+// unbounded unless the manifest says otherwise).
+func (s *Study) Metric(name string) analyses.Metric {
+	m := analyses.Metric{Name: name, Better: analyses.HigherIsBetter, Max: math.Inf(1)}
+	if i, ok := s.metricIndex[strings.ToLower(name)]; ok {
+		spec := s.Metrics[i]
+		if spec.Better == "lower" {
+			m.Better = analyses.LowerIsBetter
+		}
+		if spec.Max != nil {
+			m.Max = *spec.Max
+		}
+	}
+	return m
+}
+
+// Dataset returns a dataset's manifest attributes.
+func (s *Study) Dataset(name string) analyses.Dataset {
+	if i, ok := s.dataIndex[name]; ok {
+		d := s.Datasets[i]
+		return analyses.Dataset{Name: name, Attrs: d.Attrs}
+	}
+	return analyses.Dataset{Name: name, Attrs: map[string]string{}}
+}
+
+// ManifestError is a problem at a place in the manifest.
+type ManifestError struct {
+	File string
+	Line int // 0 when unknown
+	Col  int
+	Msg  string
+}
+
+func (e *ManifestError) Error() string {
+	switch {
+	case e.Line > 0 && e.Col > 0:
+		return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Col, e.Msg)
+	case e.Line > 0:
+		return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
+	}
+	return fmt.Sprintf("%s: %s", e.File, e.Msg)
+}
+
+// Errors is a list of problems, printed one per line.
+type Errors []error
+
+func (es Errors) Error() string {
+	s := make([]string, len(es))
+	for i, e := range es {
+		s[i] = e.Error()
+	}
+	return strings.Join(s, "\n")
+}
+
+var idPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)
+
+var topKeys = []string{"title", "subtitle", "authors", "date", "doi", "links", "license", "abstract", "seed",
+	"unsafe_html", "metrics", "datasets", "inputs", "pages", "analyses"}
+
+// LoadStudy reads and checks a manifest. It returns every problem it
+// finds, each naming file and line, as Errors.
+func LoadStudy(path string, kinds Registry) (*Study, error) {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("read manifest: %w", err)
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, err
+	}
+	return ParseStudy(abs, src, kinds)
+}
+
+// ParseStudy parses manifest text; file names the manifest in errors and
+// gives the directory that relative paths start from.
+func ParseStudy(file string, src []byte, kinds Registry) (*Study, error) {
+	src = bytes.TrimPrefix(src, []byte("\xef\xbb\xbf"))
+	s := &Study{File: file, Dir: filepath.Dir(file), source: src, Seed: 42}
+	name := filepath.Base(file)
+	var raw map[string]toml.Primitive
+	md, err := toml.Decode(string(src), &raw)
+	if err != nil {
+		var pe toml.ParseError
+		if errors.As(err, &pe) {
+			return nil, &ManifestError{File: name, Line: pe.Position.Line, Col: pe.Position.Col, Msg: pe.Message}
+		}
+		return nil, &ManifestError{File: name, Msg: err.Error()}
+	}
+	s.keyLines = keyLines(src)
+	var errs Errors
+	fail := func(key string, format string, args ...any) {
+		errs = append(errs, &ManifestError{File: name, Line: s.line(key), Msg: fmt.Sprintf(format, args...)})
+	}
+	dec := func(key string, v any) {
+		if p, ok := raw[key]; ok {
+			if err := md.PrimitiveDecode(p, v); err != nil {
+				fail(key, "%s: %v", key, err)
+			}
+		}
+	}
+	for _, k := range analyses.SortedKeys(raw) {
+		if !contains(topKeys, k) {
+			fail(k, "unknown key %q%s", k, analyses.DidYouMean(k, topKeys))
+		}
+	}
+	dec("title", &s.Title)
+	dec("subtitle", &s.Subtitle)
+	dec("authors", &s.Authors)
+	dec("date", &s.Date)
+	dec("doi", &s.DOI)
+	dec("links", &s.Links)
+	dec("license", &s.License)
+	dec("abstract", &s.Abstract)
+	dec("seed", &s.Seed)
+	dec("unsafe_html", &s.UnsafeHTML)
+	if s.Title == "" {
+		errs = append(errs, &ManifestError{File: name, Line: 1, Msg: "title: required"})
+	}
+
+	// [[metrics]]
+	s.metricIndex = map[string]int{}
+	var metrics []map[string]toml.Primitive
+	dec("metrics", &metrics)
+	for i, m := range metrics {
+		key := fmt.Sprintf("metrics.%d", i)
+		var spec MetricSpec
+		s.decodeStrict(md, m, &spec, key, []string{"name", "better", "max"}, fail)
+		switch spec.Better {
+		case "":
+			spec.Better = "higher"
+		case "higher", "lower":
+		default:
+			fail(key+".better", "metrics[%d].better: unknown value %q%s", i, spec.Better, analyses.DidYouMean(spec.Better, []string{"higher", "lower"}))
+		}
+		if spec.Name == "" {
+			fail(key, "metrics[%d].name: required", i)
+			continue
+		}
+		if _, dup := s.metricIndex[strings.ToLower(spec.Name)]; dup {
+			fail(key+".name", "metrics[%d]: metric %q is declared twice", i, spec.Name)
+			continue
+		}
+		s.metricIndex[strings.ToLower(spec.Name)] = len(s.Metrics)
+		s.Metrics = append(s.Metrics, spec)
+	}
+
+	// [[datasets]]: any key is an attribute, values must be strings.
+	s.dataIndex = map[string]int{}
+	var datasets []map[string]any
+	dec("datasets", &datasets)
+	for i, d := range datasets {
+		key := fmt.Sprintf("datasets.%d", i)
+		spec := DatasetSpec{Attrs: map[string]string{}}
+		for _, k := range analyses.SortedKeys(d) {
+			v, ok := d[k].(string)
+			if !ok {
+				fail(key+"."+k, "datasets[%d].%s: want a string, got %T", i, k, d[k])
+				continue
+			}
+			switch k {
+			case "name":
+				spec.Name = v
+			case "interactions":
+				spec.Interactions = v
+			default:
+				spec.Attrs[k] = v
+			}
+		}
+		if spec.Name == "" {
+			fail(key, "datasets[%d].name: required", i)
+			continue
+		}
+		if _, dup := s.dataIndex[spec.Name]; dup {
+			fail(key+".name", "datasets[%d]: dataset %q is declared twice", i, spec.Name)
+			continue
+		}
+		s.dataIndex[spec.Name] = len(s.Datasets)
+		s.Datasets = append(s.Datasets, spec)
+	}
+
+	// [inputs]
+	if p, ok := raw["inputs"]; ok {
+		var in map[string]toml.Primitive
+		if err := md.PrimitiveDecode(p, &in); err != nil {
+			fail("inputs", "inputs: %v", err)
+		}
+		inputKeys := []string{"results", "units", "characteristics"}
+		for _, k := range analyses.SortedKeys(in) {
+			if !contains(inputKeys, k) {
+				fail("inputs."+k, "inputs: unknown key %q%s", k, analyses.DidYouMean(k, inputKeys))
+				continue
+			}
+			entries := s.decodeEntries(md, in[k], "inputs."+k, fail)
+			switch k {
+			case "results":
+				s.Inputs.Results = entries
+			case "units":
+				s.Inputs.Units = entries
+			case "characteristics":
+				s.Inputs.Characteristics = entries
+			}
+		}
+	}
+
+	// [[pages]]
+	var pages []map[string]toml.Primitive
+	dec("pages", &pages)
+	slugs := map[string]bool{"index": true, "provenance": true}
+	for i, p := range pages {
+		key := fmt.Sprintf("pages.%d", i)
+		var spec PageSpec
+		s.decodeStrict(md, p, &spec, key, []string{"title", "source", "slug"}, fail)
+		spec.Line = s.line(key)
+		if spec.Source == "" {
+			fail(key, "pages[%d].source: required", i)
+		}
+		if spec.Slug == "" {
+			spec.Slug = Slug(spec.Title)
+			if spec.Slug == "" {
+				spec.Slug = Slug(strings.TrimSuffix(filepath.Base(spec.Source), filepath.Ext(spec.Source)))
+			}
+		}
+		if slugs[spec.Slug] {
+			fail(key, "pages[%d]: page name %q is used twice (set slug = \"…\")", i, spec.Slug)
+		}
+		slugs[spec.Slug] = true
+		s.Pages = append(s.Pages, spec)
+	}
+
+	// [[analyses]]
+	var list []map[string]toml.Primitive
+	dec("analyses", &list)
+	ids := map[string]int{}
+	for i, a := range list {
+		key := fmt.Sprintf("analyses.%d", i)
+		spec := AnalysisSpec{Line: s.line(key)}
+		for k, dst := range map[string]*string{"id": &spec.ID, "type": &spec.Type, "title": &spec.Title, "caption": &spec.Caption} {
+			if p, ok := a[k]; ok {
+				if err := md.PrimitiveDecode(p, dst); err != nil {
+					fail(key+"."+k, "analyses[%d].%s: %v", i, k, err)
+				}
+			}
+		}
+		switch {
+		case spec.ID == "":
+			fail(key, "analyses[%d].id: required", i)
+			continue
+		case !idPattern.MatchString(spec.ID):
+			fail(key+".id", "analyses[%d].id: %q must be lower-case letters, digits and '-'", i, spec.ID)
+			continue
+		case slugs[spec.ID]:
+			fail(key+".id", "analyses[%d].id: %q is already used by a page or another analysis (first at line %d)", i, spec.ID, ids[spec.ID])
+			continue
+		}
+		slugs[spec.ID] = true
+		ids[spec.ID] = spec.Line
+		k, ok := kinds[spec.Type]
+		if !ok {
+			fail(key+".type", "analyses[%d] (%s): unknown type %q%s", i, spec.ID, spec.Type, analyses.DidYouMean(spec.Type, kinds.Types()))
+			continue
+		}
+		spec.Kind = k
+		spec.Options = k.NewOptions()
+		allowed := append([]string{"id", "type", "title", "caption"}, tomlKeys(spec.Options)...)
+		opts := map[string]toml.Primitive{}
+		for name, p := range a {
+			if name != "id" && name != "type" && name != "title" && name != "caption" {
+				opts[name] = p
+			}
+		}
+		prefix := fmt.Sprintf("analyses[%d] (%s)", i, spec.ID)
+		s.decodeOptions(md, opts, spec.Options, key, prefix, allowed, fail)
+		if spec.Title == "" {
+			spec.Title = spec.ID
+		}
+		s.Analyses = append(s.Analyses, spec)
+	}
+	for _, a := range s.Analyses {
+		if v, ok := a.Options.(interface{ Validate() error }); ok {
+			if err := v.Validate(); err != nil {
+				errs = append(errs, &ManifestError{File: name, Line: a.Line, Msg: fmt.Sprintf("analyses (%s): %v", a.ID, err)})
+			}
+		}
+		if v, ok := a.Options.(interface{ Check(*Study) error }); ok {
+			if err := v.Check(s); err != nil {
+				errs = append(errs, &ManifestError{File: name, Line: a.Line, Msg: fmt.Sprintf("analyses (%s): %v", a.ID, err)})
+			}
+		}
+	}
+	if len(errs) > 0 {
+		sort.SliceStable(errs, func(i, j int) bool { return lineOf(errs[i]) < lineOf(errs[j]) })
+		return nil, errs
+	}
+	return s, nil
+}
+
+func lineOf(e error) int {
+	var me *ManifestError
+	if errors.As(e, &me) {
+		return me.Line
+	}
+	return 0
+}
+
+// decodeStrict decodes a table into v, reporting keys outside allowed.
+func (s *Study) decodeStrict(md toml.MetaData, t map[string]toml.Primitive, v any, key string, allowed []string, fail func(string, string, ...any)) {
+	for _, k := range analyses.SortedKeys(t) {
+		if !contains(allowed, k) {
+			fail(key+"."+k, "%s: unknown key %q%s", displayKey(key), k, analyses.DidYouMean(k, allowed))
+		}
+	}
+	s.decodeOptions(md, t, v, key, displayKey(key), allowed, fail)
+}
+
+// decodeOptions decodes each known key into the matching field of v.
+func (s *Study) decodeOptions(md toml.MetaData, t map[string]toml.Primitive, v any, key, prefix string, allowed []string, fail func(string, string, ...any)) {
+	for _, k := range analyses.SortedKeys(t) {
+		if !contains(allowed, k) {
+			fail(key+"."+k, "%s: unknown key %q%s", prefix, k, analyses.DidYouMean(k, allowed))
+			continue
+		}
+		field := fieldByTag(v, k)
+		if field == nil {
+			continue // common keys decoded by the caller
+		}
+		if err := md.PrimitiveDecode(t[k], field); err != nil {
+			fail(key+"."+k, "%s.%s: %v", prefix, k, err)
+		}
+	}
+}
+
+// decodeEntries reads an [inputs] value: a string, a table, or an array of
+// either.
+func (s *Study) decodeEntries(md toml.MetaData, p toml.Primitive, key string, fail func(string, string, ...any)) []InputEntry {
+	line := s.line(key)
+	var str string
+	if err := md.PrimitiveDecode(p, &str); err == nil {
+		return []InputEntry{{Path: str, Line: line}}
+	}
+	var list []toml.Primitive
+	if err := md.PrimitiveDecode(p, &list); err != nil {
+		list = []toml.Primitive{p}
+	}
+	var out []InputEntry
+	allowed := []string{"path", "columns", "dataset", "method", "missing"}
+	for i, item := range list {
+		if err := md.PrimitiveDecode(item, &str); err == nil {
+			out = append(out, InputEntry{Path: str, Line: line})
+			continue
+		}
+		var t map[string]toml.Primitive
+		if err := md.PrimitiveDecode(item, &t); err != nil {
+			fail(key, "%s[%d]: want a path or a table {path = …}", displayKey(key), i)
+			continue
+		}
+		var e InputEntry
+		s.decodeStrict(md, t, &e, key, allowed, fail)
+		e.Line = line
+		if e.Path == "" {
+			fail(key, "%s[%d].path: required", displayKey(key), i)
+		}
+		switch e.Missing {
+		case "", "zero", "drop":
+		default:
+			fail(key, "%s[%d].missing: unknown value %q%s", displayKey(key), i, e.Missing, analyses.DidYouMean(e.Missing, []string{"zero", "drop"}))
+		}
+		for col := range e.Columns {
+			if !contains([]string{"dataset", "method", "metric", "value", "unit", "k", "run", "feature"}, col) {
+				fail(key, "%s[%d].columns: unknown column %q%s", displayKey(key), i, col,
+					analyses.DidYouMean(col, []string{"dataset", "method", "metric", "value", "unit", "k", "run", "feature"}))
+			}
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+func displayKey(key string) string {
+	parts := strings.Split(key, ".")
+	var b strings.Builder
+	for i, p := range parts {
+		if p != "" && p[0] >= '0' && p[0] <= '9' {
+			b.WriteString("[" + p + "]")
+			continue
+		}
+		if i > 0 {
+			b.WriteByte('.')
+		}
+		b.WriteString(p)
+	}
+	return b.String()
+}
+
+// line returns the manifest line of a dotted key ("analyses.2.metric"),
+// falling back to its parents.
+func (s *Study) line(key string) int {
+	for k := key; k != ""; {
+		if l, ok := s.keyLines[k]; ok {
+			return l
+		}
+		i := strings.LastIndexByte(k, '.')
+		if i < 0 {
+			break
+		}
+		k = k[:i]
+	}
+	return 0
+}
+
+func contains(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
+
+// Slug turns a title into a file name: lower-case letters, digits, '-'.
+func Slug(s string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(s) {
+		if (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') {
+			if dash && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			b.WriteRune(r)
+			dash = false
+		} else {
+			dash = true
+		}
+	}
+	return b.String()
+}

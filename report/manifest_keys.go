@@ -1,0 +1,130 @@
+package report
+
+import (
+	"bytes"
+	"reflect"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// keyLines maps dotted keys of a manifest to the line they are written on
+// ("analyses.2" is the line of the third [[analyses]] header,
+// "analyses.2.metric" the line of its metric key). BurntSushi/toml keeps
+// no positions for decoded keys, so error messages look them up here.
+func keyLines(src []byte) map[string]int {
+	out := map[string]int{}
+	counts := map[string]int{}
+	prefix := ""
+	inMulti := ""
+	for i, raw := range bytes.Split(src, []byte("\n")) {
+		line := strings.TrimSpace(string(raw))
+		n := i + 1
+		if inMulti != "" {
+			if strings.Count(line, inMulti)%2 == 1 {
+				inMulti = ""
+			}
+			continue
+		}
+		switch {
+		case line == "" || line[0] == '#':
+			continue
+		case strings.HasPrefix(line, "[["):
+			name := tableName(strings.TrimPrefix(line, "[["), "]]")
+			idx := counts[name]
+			counts[name]++
+			prefix = name + "." + strconv.Itoa(idx)
+			out[prefix] = n
+			continue
+		case line[0] == '[':
+			name := tableName(line[1:], "]")
+			prefix = name
+			if _, ok := out[prefix]; !ok {
+				out[prefix] = n
+			}
+			continue
+		}
+		eq := strings.IndexByte(line, '=')
+		if eq <= 0 {
+			continue
+		}
+		key := unquoteKey(strings.TrimSpace(line[:eq]))
+		full := key
+		if prefix != "" {
+			full = prefix + "." + key
+		}
+		if _, ok := out[full]; !ok {
+			out[full] = n
+		}
+		rest := line[eq+1:]
+		for _, q := range []string{`"""`, `'''`} {
+			if strings.Count(rest, q)%2 == 1 {
+				inMulti = q
+			}
+		}
+	}
+	return out
+}
+
+func tableName(s, closer string) string {
+	if i := strings.Index(s, closer); i >= 0 {
+		s = s[:i]
+	}
+	parts := strings.Split(s, ".")
+	for i, p := range parts {
+		parts[i] = unquoteKey(strings.TrimSpace(p))
+	}
+	return strings.Join(parts, ".")
+}
+
+func unquoteKey(k string) string {
+	if len(k) >= 2 && (k[0] == '"' || k[0] == '\'') && k[len(k)-1] == k[0] {
+		return k[1 : len(k)-1]
+	}
+	return k
+}
+
+// tomlKeys lists the `toml` tags of the struct v points to (embedded
+// structs included).
+func tomlKeys(v any) []string {
+	var keys []string
+	var walk func(t reflect.Type)
+	walk = func(t reflect.Type) {
+		for i := 0; i < t.NumField(); i++ {
+			f := t.Field(i)
+			if f.Anonymous && f.Type.Kind() == reflect.Struct {
+				walk(f.Type)
+				continue
+			}
+			tag := strings.Split(f.Tag.Get("toml"), ",")[0]
+			if tag != "" && tag != "-" {
+				keys = append(keys, tag)
+			}
+		}
+	}
+	walk(reflect.TypeOf(v).Elem())
+	sort.Strings(keys)
+	return keys
+}
+
+// fieldByTag returns a pointer to the field of *v whose toml tag is key.
+func fieldByTag(v any, key string) any {
+	var find func(rv reflect.Value) any
+	find = func(rv reflect.Value) any {
+		t := rv.Type()
+		for i := 0; i < t.NumField(); i++ {
+			f := t.Field(i)
+			if f.Anonymous && f.Type.Kind() == reflect.Struct {
+				if p := find(rv.Field(i)); p != nil {
+					return p
+				}
+				continue
+			}
+			if strings.Split(f.Tag.Get("toml"), ",")[0] == key {
+				return rv.Field(i).Addr().Interface()
+			}
+		}
+		return nil
+	}
+	return find(reflect.ValueOf(v).Elem())
+}
