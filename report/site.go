@@ -68,6 +68,8 @@ type pageData struct {
 	JS        template.JS
 	Scripts   []string
 	Version   string
+	// single file
+	InlineScripts []template.JS
 	// index
 	Abstract template.HTML
 	Links    []linkView
@@ -493,8 +495,9 @@ func (b *siteBuild) nav() []navItem {
 func (b *siteBuild) base(title, current string) *pageData {
 	d := &pageData{Study: b.study, PageTitle: title, Current: current, Nav: b.nav(),
 		CSS: template.CSS(themes.CSS()), JS: template.JS(themes.JS()), Version: b.opts.Version}
+	d.Scripts = []string{"assets/search.js"}
 	if b.assets.hasECharts() {
-		d.Scripts = []string{"assets/echarts.min.js"}
+		d.Scripts = append(d.Scripts, "assets/echarts.min.js")
 	}
 	return d
 }
@@ -508,25 +511,29 @@ func (b *siteBuild) exec(name, file string, d *pageData) error {
 	return nil
 }
 
-func (b *siteBuild) writeHTML() error {
-	if b.assets.hasECharts() {
-		b.files["assets/echarts.min.js"] = b.assets.echarts
-	}
-	if len(b.assets.katex) > 0 {
-		b.files["assets/katex.min.js"] = b.assets.katex
-	}
-	// index
+// htmlPage is one page of the HTML site before it is written: its file
+// name, templates and data.
+type htmlPage struct {
+	slug, file, title string
+	body              string // name of the body template
+	data              *pageData
+	math              bool
+}
+
+// htmlPages builds every page's data: overview, narrative pages, analyses
+// and provenance, in navigation order.
+func (b *siteBuild) htmlPages() ([]htmlPage, map[string]string, error) {
+	var pages []htmlPage
 	d := b.base("Overview", "index")
+	math := false
 	if b.study.Abstract != "" {
 		n := b.newNarrative(filepath.Base(b.study.File)+" (abstract)", "html")
 		body := n.fill(string(b.markdown([]byte(n.expand(b.study.Abstract)))))
 		if len(n.errs) > 0 {
-			return n.errs
+			return nil, nil, n.errs
 		}
 		d.Abstract = template.HTML(body)
-		if n.math && len(b.assets.katex) > 0 {
-			d.Scripts = append(d.Scripts, "assets/katex.min.js")
-		}
+		math = n.math
 	}
 	for _, k := range analyses.SortedKeys(b.study.Links) {
 		d.Links = append(d.Links, linkView{Name: k, URL: b.study.Links[k]})
@@ -542,43 +549,61 @@ func (b *siteBuild) writeHTML() error {
 			d.Findings = append(d.Findings, findingView{Title: v.Title, Href: v.ID + ".html", Text: f})
 		}
 	}
-	if err := b.exec("index.html", "index.html", d); err != nil {
-		return err
-	}
-	// narrative pages
+	pages = append(pages, htmlPage{slug: "index", file: "index.html", title: "Overview", body: "index-body", data: d, math: math})
+
 	var errs Errors
+	pageText := map[string]string{}
 	for _, p := range b.study.Pages {
 		body, err := b.narrativeHTML(p)
 		if err != nil {
 			errs = append(errs, err)
 			continue
 		}
+		pageText[p.Slug] = plainText(string(body.html))
 		d := b.base(p.Title, p.Slug)
 		d.Body = body.html
-		if body.math && len(b.assets.katex) > 0 {
-			d.Scripts = append(d.Scripts, "assets/katex.min.js")
-		}
-		if err := b.exec("page.html", p.Slug+".html", d); err != nil {
-			return err
-		}
+		pages = append(pages, htmlPage{slug: p.Slug, file: p.Slug + ".html", title: p.Title, body: "page-body", data: d, math: body.math})
 	}
 	if len(errs) > 0 {
-		return errs
+		return nil, nil, errs
 	}
-	// analyses
 	for _, v := range b.views {
 		d := b.base(v.Title, v.ID)
 		d.Analysis = v
 		if v.run.Output.Method != "" {
 			v.Method = b.markdown([]byte(v.run.Output.Method))
 		}
-		if err := b.exec("analysis.html", v.ID+".html", d); err != nil {
-			return err
-		}
+		pages = append(pages, htmlPage{slug: v.ID, file: v.ID + ".html", title: v.Title, body: "analysis-body", data: d})
 	}
 	d = b.base("Provenance", "provenance")
 	d.Prov = b.prov
-	return b.exec("provenance.html", "provenance.html", d)
+	pages = append(pages, htmlPage{slug: "provenance", file: "provenance.html", title: "Provenance", body: "provenance-body", data: d})
+	return pages, pageText, nil
+}
+
+func (b *siteBuild) writeHTML() error {
+	pages, pageText, err := b.htmlPages()
+	if err != nil {
+		return err
+	}
+	search := b.searchIndex(pageText)
+	if b.opts.SingleFile {
+		return b.writeSingleFile(pages, search)
+	}
+	if b.assets.hasECharts() {
+		b.files["assets/echarts.min.js"] = b.assets.echarts
+	}
+	for _, p := range pages {
+		if p.math && len(b.assets.katex) > 0 {
+			p.data.Scripts = append(p.data.Scripts, "assets/katex.min.js")
+			b.files["assets/katex.min.js"] = b.assets.katex
+		}
+		if err := b.exec(strings.TrimSuffix(p.body, "-body")+".html", p.file, p.data); err != nil {
+			return err
+		}
+	}
+	b.files["assets/search.js"] = search
+	return nil
 }
 
 // finding is the one-line key result of an analysis for the overview,

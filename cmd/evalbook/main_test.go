@@ -173,3 +173,17 @@ func readTree(t testing.TB, dir string) map[string]string {
 	})
 	return m
 }
+
+func TestInitThenBuild(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), "study")
+	if code, out, errOut := runCLI("init", dir); code != 0 || !strings.Contains(out, "evalbook build") {
+		t.Fatalf("init: exit %d: %s %s", code, out, errOut)
+	}
+	if code, _, errOut := runCLI("build", dir, "--quiet"); code != 0 {
+		t.Fatalf("build of the scaffold: exit %d: %s", code, errOut)
+	}
+	if code, _, _ := runCLI("init", dir); code != 1 {
+		t.Errorf("init over an existing study: exit %d, want 1", code)
+	}
+}
