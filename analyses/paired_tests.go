@@ -74,12 +74,12 @@ type PairedTestsInput struct {
 
 // PairedComparison is one pair of methods.
 type PairedComparison struct {
-	A        string  `json:"a"`
-	B        string  `json:"b"`
-	N        int     `json:"n"`
+	A        string   `json:"a"`
+	B        string   `json:"b"`
+	N        int      `json:"n"`
 	MeanDiff *float64 `json:"mean_diff"`
-	MeanA    float64 `json:"mean_a"`
-	MeanB    float64 `json:"mean_b"`
+	MeanA    float64  `json:"mean_a"`
+	MeanB    float64  `json:"mean_b"`
 
 	PairedT      *float64 `json:"t_paired"`
 	PPairedT     *float64 `json:"p_paired_t"`

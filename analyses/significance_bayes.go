@@ -108,5 +108,3 @@ func BayesianSignedRank(a, b []float64, rope float64, samples int, prior float64
 	f := float64(samples)
 	return BayesSignedRank{Left: float64(left) / f, Rope: float64(rp) / f, Right: float64(right) / f}
 }
-
-
