@@ -163,11 +163,12 @@ func deref(p *float64) float64 {
 func pairedPair(in PairedTestsInput, i, j int, opts PairedTestsOptions, w *Warnings) PairedComparison {
 	A, B := in.Methods[i], in.Methods[j]
 	pc := PairedComparison{A: A, B: B}
-	var missA, missB int
+	var missA, missB, missBoth int
 	for u := range in.Units {
 		va, vb := in.Values[i][u], in.Values[j][u]
 		switch {
 		case math.IsNaN(va) && math.IsNaN(vb):
+			missBoth++
 			continue
 		case math.IsNaN(va):
 			missA++
@@ -180,9 +181,9 @@ func pairedPair(in PairedTestsInput, i, j int, opts PairedTestsOptions, w *Warni
 		pc.ValueA = append(pc.ValueA, va)
 		pc.ValueB = append(pc.ValueB, vb)
 	}
-	if missA+missB > 0 {
-		w.Warnf("%s vs %s: %d of the %s have no %s value for %s and %d none for %s; they are left out of this pair",
-			A, B, missA, in.Over, in.Metric.Name, A, missB, B)
+	if missA+missB+missBoth > 0 {
+		w.Warnf("%s vs %s: %d of the %s lack a %s value (%d for %s only, %d for %s only, %d for both) and are left out of this pair",
+			A, B, missA+missB+missBoth, in.Over, in.Metric.Name, missA, A, missB, B, missBoth)
 	}
 	n := len(pc.Units)
 	pc.N = n

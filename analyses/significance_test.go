@@ -15,7 +15,12 @@ import (
 // headers for the versions.
 
 type sigCases struct {
-	Versions map[string]string `json:"versions"`
+	Versions   map[string]string `json:"versions"`
+	Shevchenko *struct {
+		Friedman  float64   `json:"friedman"`
+		FriedmanP float64   `json:"friedman_p"`
+		Pairs     []sigPair `json:"pairs"`
+	} `json:"shevchenko"`
 	Wilcoxon []struct {
 		D          []float64 `json:"d"`
 		ZeroMethod string    `json:"zero_method"`

@@ -160,7 +160,41 @@ for n, shift, rope in [(30, 0.02, 0.0), (30, 0.01, 0.01), (10, 0.0, 0.0), (15, -
     pl, pe, pr = baycomp_signed_rank(x, y, rope, 0.5, 50000, rs)
     bayes.append({"a": x.tolist(), "b": y.tolist(), "rope": rope, "p_left": pl, "p_rope": pe, "p_right": pr})
 
+# Statistics (not data) of the seed 001 reference results, when present:
+# ndcg@10 paired by dataset name, Friedman and every pairwise Wilcoxon
+# (zero_method="pratt", as the seed's code) with Holm. The reference file
+# itself is never copied into the project.
+shevchenko = None
+try:
+    import csv
+    import os
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), *[".."] * 5, "shared", "reference",
+                        "shevchenko2024", "agg_metrics.csv")
+    vals = {}
+    with open(path) as fh:
+        for r in csv.DictReader(fh):
+            if r["Metric"] == "ndcg" and r["k"] == "10" and r["Value"] != "":
+                vals[(r["Method"], r["Dataset"])] = float(r["Value"])
+    ms = sorted({m for m, _ in vals})
+    ds = sorted({d for _, d in vals})
+    q = np.array([[vals[(m, d)] for m in ms] for d in ds])
+    chi, p = stats.friedmanchisquare(*q.T)
+    pairs = []
+    for i in range(len(ms)):
+        for j in range(i + 1, len(ms)):
+            d = q[:, i] - q[:, j]
+            m = auto_method(d)
+            r = stats.wilcoxon(q[:, i], q[:, j], zero_method="pratt", method=m)
+            pairs.append({"a": ms[i], "b": ms[j], "statistic": f(r.statistic), "p": f(r.pvalue)})
+    ph = multipletests([x["p"] for x in pairs], method="holm")[1]
+    for x, v in zip(pairs, ph):
+        x["p_holm"] = float(v)
+    shevchenko = {"metric": "ndcg@10", "friedman": f(chi), "friedman_p": f(p), "pairs": pairs}
+except FileNotFoundError:
+    pass
+
 json.dump({
+    "shevchenko": shevchenko,
     "generator": "gen.py",
     "versions": {"python": sys.version.split()[0], "numpy": np.__version__, "scipy": scipy.__version__,
                  "statsmodels": statsmodels.__version__},
