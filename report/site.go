@@ -244,7 +244,11 @@ func trimFloat(x float64) string {
 	if digits < 0 {
 		digits = 0
 	}
-	return strconv.FormatFloat(x, 'f', digits, 64)
+	s := strconv.FormatFloat(x, 'f', digits, 64)
+	if strings.Contains(s, ".") {
+		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	}
+	return s
 }
 
 // csvCell formats a cell for CSV: numbers in Go 'g' -1 format, missing
