@@ -345,8 +345,24 @@ func tPower(d, nobs, df, alpha float64) float64 {
 	st := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: df}
 	critUpp := st.Quantile(1 - alpha/2)
 	critLow := st.Quantile(alpha / 2)
-	nct := distuv.NoncentralT{Nu: df, Mu: d * math.Sqrt(nobs)}
-	return (1 - nct.CDF(critUpp)) + nct.CDF(critLow)
+	mu := d * math.Sqrt(nobs)
+	return math.Min(1, (1-nctCDF(critUpp, df, mu))+nctCDF(critLow, df, mu))
+}
+
+// nctCDF is the noncentral t CDF from gonum's AS 243, evaluated at t ≥ 0
+// only: for t < 0 it uses F(t; ν, μ) = 1 − F(−t; ν, −μ). gonum 0.17's
+// fallback for a noncentrality beyond about 38 (where exp(−μ²/2)
+// underflows) returns the wrong tail for t < 0 (F(−12.7; 1, 40) comes out
+// 0.99999998 instead of ≈ 0); the t ≥ 0 branch is right. Rounding can
+// leave the series a hair outside [0, 1], so the result is clamped.
+func nctCDF(t, df, mu float64) float64 {
+	var p float64
+	if t >= 0 {
+		p = distuv.NoncentralT{Nu: df, Mu: mu}.CDF(t)
+	} else {
+		p = 1 - distuv.NoncentralT{Nu: df, Mu: -mu}.CDF(-t)
+	}
+	return math.Min(math.Max(p, 0), 1)
 }
 
 // CohenDz is the standardised mean difference of paired data,

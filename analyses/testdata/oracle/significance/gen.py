@@ -150,6 +150,13 @@ def baycomp_signed_rank(x, y, rope, prior, nsamples, rs):
     return pl, 0.0, 1 - pl
 
 
+# scipy's studentized_range (infinite df) as a second, tighter oracle for
+# the quantile, including k beyond R's fixture (gen.R, k <= 50).
+tukey = []
+for k in [2, 3, 5, 7, 11, 20, 33, 50, 75, 100]:
+    for a in [0.01, 0.05, 0.10]:
+        tukey.append({"k": k, "alpha": a, "q": float(stats.studentized_range.ppf(1 - a, k, np.inf))})
+
 bayes = []
 rs = np.random.RandomState(7)
 for n, shift, rope in [(30, 0.02, 0.0), (30, 0.01, 0.01), (10, 0.0, 0.0), (15, -0.02, 0.02), (30, 0.005, 0.01), (20, 0.0, 0.05), (12, 0.01, 0.0)]:
@@ -199,5 +206,5 @@ json.dump({
     "versions": {"python": sys.version.split()[0], "numpy": np.__version__, "scipy": scipy.__version__,
                  "statsmodels": statsmodels.__version__},
     "wilcoxon": wilcoxon, "friedman": friedman, "two_sample": two, "sign": sign, "holm": holm,
-    "shapiro": shapiro, "power": power, "bayes": bayes,
+    "shapiro": shapiro, "power": power, "bayes": bayes, "tukey": tukey,
 }, sys.stdout, indent=None, separators=(",", ":"))
