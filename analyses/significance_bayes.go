@@ -67,19 +67,22 @@ func BayesianSignedRank(a, b []float64, rope float64, samples int, prior float64
 	}
 	rng := rand.New(src)
 	gamma := distuv.Gamma{Alpha: prior, Beta: 1, Src: src}
+	draw0 := gamma.Rand
+	if prior == 0.5 {
+		// Gamma(½, 1) is χ²₁/2: one normal draw instead of a rejection loop.
+		draw0 = func() float64 { z := rng.NormFloat64(); return z * z / 2 }
+	}
 	w := make([]float64, n)
 	cum := make([]float64, n+1) // prefix sums of w in sorted order
 	var left, rp, right int
 	for s := 0; s < samples; s++ {
-		var tot float64
-		w[0] = gamma.Rand()
-		tot = w[0]
+		// Dirichlet(prior, 1, …, 1) as normalised Gamma draws; the sums
+		// below are quadratic in w, so they are divided by tot² once.
+		w[0] = draw0()
+		tot := w[0]
 		for i := 1; i < n; i++ {
 			w[i] = rng.ExpFloat64()
 			tot += w[i]
-		}
-		for i := range w {
-			w[i] /= tot
 		}
 		for k, i := range order {
 			cum[k+1] = cum[k] + w[i]
@@ -89,6 +92,9 @@ func BayesianSignedRank(a, b []float64, rope float64, samples int, prior float64
 			above += w[i] * ((cum[n] - cum[aGT[i]]) + 0.5*(cum[aGT[i]]-cum[aEQ[i]]))
 			below += w[i] * (cum[bLT[i]] + 0.5*(cum[bEQ[i]]-cum[bLT[i]]))
 		}
+		t2 := tot * tot
+		above /= t2
+		below /= t2
 		if rope > 0 {
 			mid := 1 - below - above
 			switch { // numpy argmax: first maximum wins

@@ -59,7 +59,6 @@ func cdChart(r *analyses.CriticalDifferenceResult, cliques, dashed [][2]int) map
 	k := len(r.Methods)
 	left := (k + 1) / 2
 	hi := float64(max(2, k))
-	margin := 0.22 * hi
 	line := func(name string, coords [][2]float64, width float64, colour, style string) map[string]any {
 		c := make([]any, len(coords))
 		for i, p := range coords {
@@ -115,7 +114,7 @@ func cdChart(r *analyses.CriticalDifferenceResult, cliques, dashed [][2]int) map
 		"animation": false,
 		"tooltip":   map[string]any{"show": true, "trigger": "item"},
 		"grid":      map[string]any{"left": "22%", "right": "22%", "top": 40, "bottom": 10},
-		"xAxis": map[string]any{"type": "value", "position": "top", "min": 1 - margin, "max": hi + margin, "interval": 1,
+		"xAxis": map[string]any{"type": "value", "position": "top", "min": 0, "max": hi + 1, "interval": 1,
 			"name": "mean rank", "splitLine": map[string]any{"show": false},
 			"axisLabel": map[string]any{"showMinLabel": false, "showMaxLabel": false}},
 		"yAxis":  map[string]any{"type": "value", "inverse": true, "show": false, "min": -1.2, "max": ymax + 0.3},
