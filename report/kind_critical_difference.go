@@ -42,12 +42,16 @@ func runCriticalDifference(ctx *Context, o *analyses.CriticalDifferenceOptions) 
 
 func criticalDifferenceMethod(r *analyses.CriticalDifferenceResult) string {
 	s := fmt.Sprintf(`Methods are ranked on each dataset (1 = best, ties share the average rank) and the ranks averaged, exactly as the aggregate analysis's mean_rank.
+
 **Friedman's test** (with scipy's tie correction) asks whether the mean ranks differ more than chance allows; the **Iman–Davenport F** is its less conservative form (Demšar 2006, eq. 1–2).
+
 The **Nemenyi critical difference** CD = q_α·√(k(k+1)/(6N)) uses the studentized range quantile q_α = qtukey(1 − α, k, ∞)/√2, computed by integrating the distribution of the range of k normal values (not read from a table), here q_α = %.4f for k = %d.
+
 Following seed 001 Fig. 4 (and Benavoli et al. 2016), the bars of the diagram come from **pairwise Wilcoxon signed-rank tests** over the datasets, paired by dataset name, with zero_method = %q (the seed's code uses scipy's "pratt"), an exact p-value when there are at most 50 datasets and no zero or tied differences and otherwise scipy's normal approximation with tie correction (no continuity correction; with tied but non-zero differences scipy 1.10's "auto" would still use the exact table on a truncated rank sum, which SPEC §5.2 and later scipy releases avoid), and **Holm's correction** over all %d pairs. A pair is significant when its Holm-adjusted p ≤ α = %g. A clique is a maximal run of methods, in mean-rank order, with no significant pair inside; the diagram joins each with a thick bar.`,
 		r.NemenyiQ, len(r.Methods), r.ZeroMethod, len(r.Pairs), r.Alpha)
 	if r.Bayesian {
 		s += fmt.Sprintf(`
+
 The **Bayesian signed-rank test** (Benavoli et al. 2017, as baycomp's SignedRankTest: Dirichlet-process posterior with a pseudo-observation of weight 0.5 at zero, %d Monte Carlo draws from this analysis's seed) gives p_left = P(a better), p_rope = P(|difference| within the rope ±%g) and p_right = P(b better), with a the better-ranked method of the pair. Dashed bars join runs of methods where no pair has P(one is better) ≥ %g.`,
 			r.Samples, r.Rope, 1-r.Alpha)
 	}

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 
 	"github.com/evalbook/evalbook/analyses"
 	"github.com/evalbook/evalbook/figures"
@@ -153,9 +154,13 @@ func pairedFromUnits(ctx *Context, o *analyses.PairedTestsOptions, metric analys
 
 func pairedTestsMethod(r *analyses.PairedTestsResult) string {
 	s := fmt.Sprintf(`Every pair of methods (a, b) is compared over the %s they share, paired by name; the differences are a − b.
+
 **Why the paired test is the one to trust** (seed 003, Košir et al. 2013, §2.2): both methods are measured on the same units, so each unit's difficulty affects both alike. A paired test looks at the per-unit differences, where that shared variation cancels; the independent tests (Welch's t, Mann–Whitney U) pool each method's values as if they came from different units, so the unit-to-unit spread swamps a consistent difference and power is lost. They are shown only to make the loss visible: compare **power_paired** with **power_independent**.
+
 Paired tests: the paired t-test (scipy's ttest_rel), the Wilcoxon signed-rank test (zero_method %q; exact p with at most 50 pairs and no zero or tied differences, else the normal approximation with tie correction) and the sign test (exact binomial on the non-zero differences). Independent tests: Welch's t (ttest_ind, equal_var = False) and Mann–Whitney U (two-sided, exact for small samples without ties, else with tie and continuity correction).
+
 **recommended** follows seed 003 §2.3: the Shapiro–Wilk test (Royston's AS R94, as scipy) on the differences; if normality is not rejected at α = %g the paired t-test, otherwise the Wilcoxon signed-rank test. **p_holm** is Holm's adjustment of the recommended test's p over all pairs; a pair is significant when p_holm ≤ α.
+
 Effect sizes: Cohen's d_z = mean(d)/sd(d) and the matched-pairs rank-biserial r = (R+ − R−)/(R+ + R−). Post-hoc power at α is computed from the noncentral t (as statsmodels' TTestPower with d_z and n for the paired test, TTestIndPower with the pooled-sd Cohen's d and n per group for the independent one); post-hoc power describes these data, it is not a planning figure.`,
 		r.Over, r.ZeroMethod, r.Alpha)
 	var lines []string
@@ -179,10 +184,11 @@ Effect sizes: Cohen's d_z = mean(d)/sd(d) and the matched-pairs rank-biserial r 
 		if p.PHolm != nil {
 			ph = *p.PHolm
 		}
-		lines = append(lines, fmt.Sprintf("%s vs %s: %s by the %s test (Holm p = %.3g); %s", p.A, p.B, verdict, p.Recommended, ph, indep))
+		test := map[string]string{"paired_t": "paired t-test", "wilcoxon": "Wilcoxon signed-rank test"}[p.Recommended]
+		lines = append(lines, fmt.Sprintf("- %s vs %s: %s by the %s (Holm p = %.3g); %s.", p.A, p.B, verdict, test, ph, indep))
 	}
 	if len(lines) > 0 {
-		s += "\n\n**Result:** " + joinList(lines) + "."
+		s += "\n\n**Result:**\n\n" + strings.Join(lines, "\n")
 	}
 	return s
 }
