@@ -173,6 +173,11 @@ func checkInputs(s *Study, in *inputs) error {
 			errs = append(errs, &ManifestError{File: filepath.Base(s.File), Line: p.Line, Msg: fmt.Sprintf("page %q: %v", p.Source, errors.Unwrap(err))})
 		}
 	}
+	if s.Bibliography != "" {
+		if _, err := os.Stat(filepath.Join(s.Dir, s.Bibliography)); err != nil {
+			errs = append(errs, &ManifestError{File: filepath.Base(s.File), Line: s.line("bibliography"), Msg: fmt.Sprintf("bibliography %q: %v", s.Bibliography, errors.Unwrap(err))})
+		}
+	}
 	for i, d := range s.Datasets {
 		if d.Interactions == "" {
 			continue
