@@ -243,6 +243,9 @@ func pairedPair(in PairedTestsInput, i, j int, opts PairedTestsOptions, w *Warni
 			w.Warnf("%s: %v", what, err)
 		} else {
 			pc.ShapiroW, pc.PShapiro = optF(sw), optF(sp)
+			if n > 5000 {
+				w.Warnf("%s: Shapiro–Wilk's p-value is an extrapolation beyond 5000 values (Royston 1995); with this many pairs it rejects normality for trivial departures, and the paired t-test is robust anyway", what)
+			}
 		}
 	}
 	switch {
