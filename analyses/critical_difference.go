@@ -87,7 +87,7 @@ type CDPair struct {
 	PHolm       *float64 `json:"p_holm"`
 	Significant bool     `json:"significant"`
 	Method      string   `json:"wilcoxon_method,omitempty"` // exact or approx
-	PLeft       *float64 `json:"p_left,omitempty"` // P(A better), baycomp's p_left
+	PLeft       *float64 `json:"p_left,omitempty"`          // P(A better), baycomp's p_left
 	PRope       *float64 `json:"p_rope,omitempty"`
 	PRight      *float64 `json:"p_right,omitempty"` // P(B better)
 }
