@@ -203,6 +203,14 @@ func generate(dir, fragments string) error {
 			return err
 		}
 	}
+	// Extra data of individual analyses (each in its own file).
+	for _, gen := range []func(string, *rand.Rand) error{
+		genSignificance,
+	} {
+		if err := gen(dir, rng); err != nil {
+			return err
+		}
+	}
 	if err := writePages(dir); err != nil {
 		return err
 	}
