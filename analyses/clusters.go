@@ -395,22 +395,34 @@ func Clusters(in ClustersInput, opts ClustersOptions) (*ClustersResult, error) {
 	return res, nil
 }
 
-// clustersLeaderboard ranks the methods within each cluster: the mean of
-// the per-dataset ranks and the geometric mean of the metric (seed 001
-// Fig. 8).
+// clustersLeaderboard fills the per-cluster leaderboard of the result.
 func clustersLeaderboard(res *ClustersResult, in ClustersInput, q Matrix) {
 	res.Metric = in.Metric.Name
 	res.Methods = in.Methods
-	higher := in.Metric.Better == HigherIsBetter
-	if len(in.Methods) < 2 {
-		res.Warnf("the per-cluster leaderboard needs at least 2 methods, have %d", len(in.Methods))
-		return
+	res.Leaderboard = ClusterLeaderboards(q, res.Cluster, res.Datasets, in.Methods, *in.Metric, &res.Warnings)
+}
+
+// ClusterLeaderboards ranks the methods within each cluster (1…max of
+// cluster): the mean of the per-dataset ranks (1 = best, ties averaged)
+// and the geometric mean of the metric, as seed 001 Fig. 8. q[d][m] has a
+// row per dataset; rows with a missing value are left out of their
+// cluster's board with a warning.
+func ClusterLeaderboards(q Matrix, cluster []int, datasets, methods []string, metric Metric, w *Warnings) []ClusterBoard {
+	higher := metric.Better == HigherIsBetter
+	if len(methods) < 2 {
+		w.Warnf("the per-cluster leaderboard needs at least 2 methods, have %d", len(methods))
+		return nil
 	}
-	for c := 1; c <= len(res.Representatives); c++ {
+	k := 0
+	for _, c := range cluster {
+		k = max(k, c)
+	}
+	var boards []ClusterBoard
+	for c := 1; c <= k; c++ {
 		var sub Matrix
 		var names, missing []string
 		for i, row := range q {
-			if res.Cluster[i] != c {
+			if cluster[i] != c {
 				continue
 			}
 			complete := true
@@ -420,33 +432,34 @@ func clustersLeaderboard(res *ClustersResult, in ClustersInput, q Matrix) {
 				}
 			}
 			if !complete {
-				missing = append(missing, res.Datasets[i])
+				missing = append(missing, datasets[i])
 				continue
 			}
 			sub = append(sub, row)
-			names = append(names, res.Datasets[i])
+			names = append(names, datasets[i])
 		}
 		if len(missing) > 0 {
-			res.Warnf("cluster %d: %s left out of the leaderboard for missing %s values", c, strings.Join(missing, ", "), in.Metric.Name)
+			w.Warnf("cluster %d: %s left out of the leaderboard for missing %s values", c, strings.Join(missing, ", "), metric.Name)
 		}
 		if len(sub) == 0 {
-			res.Warnf("cluster %d has no dataset with a %s value for every method, so it has no leaderboard", c, in.Metric.Name)
+			w.Warnf("cluster %d has no dataset with a %s value for every method, so it has no leaderboard", c, metric.Name)
 			continue
 		}
 		b := ClusterBoard{Cluster: c, Datasets: names}
 		b.MeanRank, _ = RuleScores(RuleMeanRank, sub, higher, 3)
 		b.Rank = RankBest(b.MeanRank, false)
-		b.GeometricMean = make([]*float64, len(in.Methods))
+		b.GeometricMean = make([]*float64, len(methods))
 		if gm, err := RuleScores(RuleGeometricMean, sub, higher, 3); err == nil {
 			for m := range gm {
 				v := gm[m]
 				b.GeometricMean[m] = &v
 			}
 		} else {
-			res.Warnf("cluster %d: no geometric mean of %s: %v", c, in.Metric.Name, err)
+			w.Warnf("cluster %d: no geometric mean of %s: %v", c, metric.Name, err)
 		}
-		res.Leaderboard = append(res.Leaderboard, b)
+		boards = append(boards, b)
 	}
+	return boards
 }
 
 func joinInts(v []int) string {
