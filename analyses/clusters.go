@@ -235,6 +235,9 @@ func Clusters(in ClustersInput, opts ClustersOptions) (*ClustersResult, error) {
 				inliers = append(inliers, i)
 			}
 		}
+		if flagged := n - len(inliers); 3*flagged > n && len(inliers) >= minK+1 {
+			res.Warnf("the Isolation Forest flagged %d of %d datasets as outliers: with few, evenly spread datasets the \"auto\" threshold (anomaly score > 0.5) flags many; they still join their nearest cluster, but set outliers = \"none\" to let every dataset shape the clusters", flagged, n)
+		}
 		if len(inliers) < minK+1 {
 			res.Warnf("the Isolation Forest flagged %d of %d datasets as outliers, leaving too few to cluster; outliers were kept in the clustering", n-len(inliers), n)
 			inliers = inliers[:0]

@@ -43,6 +43,10 @@ type clustersOracle struct {
 		SklearnInertia float64   `json:"sklearn_inertia"`
 		SklearnBySeed  []float64 `json:"sklearn_inertia_by_random_state"`
 	}
+	IsolationForest []struct {
+		X      [][]float64
+		Scores []float64
+	} `json:"isolation_forest"`
 	Design []struct {
 		X         [][]float64
 		Start     []int
@@ -274,6 +278,26 @@ func TestClustersIsolationForestAveragePath(t *testing.T) {
 	}{{0, 0}, {1, 0}, {2, 1}, {3, 2*(math.Log(2)+0.5772156649015329) - 4.0/3}, {256, 2*(math.Log(255)+0.5772156649015329) - 2*255.0/256}} {
 		if got := isoAveragePath(c.n); !near(got, c.want, 1e-15) {
 			t.Errorf("c(%d) = %g, want %g", c.n, got, c.want)
+		}
+	}
+}
+
+// TestClustersIsolationForestOracle compares the anomaly scores with
+// scikit-learn's (10 × 1000 trees, averaged). The random streams differ,
+// so they agree within Monte-Carlo error: 10 000 trees here, and an
+// absolute tolerance of 0.01 on scores near 0.5.
+func TestClustersIsolationForestOracle(t *testing.T) {
+	t.Parallel()
+	o := loadClustersOracle(t)
+	for ci, c := range o.IsolationForest {
+		s := IsolationForest(c.X, 10000, uint64(ci), 2)
+		for i := range s {
+			if math.Abs(s[i]-c.Scores[i]) > 0.01 {
+				t.Errorf("case %d, row %d: score %.4f, scikit-learn %.4f", ci, i, s[i], c.Scores[i])
+			}
+			if (s[i] > 0.5) != (c.Scores[i] > 0.5) && math.Abs(c.Scores[i]-0.5) > 0.01 {
+				t.Errorf("case %d, row %d: outlier flag differs from scikit-learn's (%.4f vs %.4f)", ci, i, s[i], c.Scores[i])
+			}
 		}
 	}
 }

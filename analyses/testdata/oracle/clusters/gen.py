@@ -5,7 +5,8 @@ Run from this directory:  /usr/bin/python3 gen.py  (writes cases.json)
 
 Reference implementations: scikit-learn (StandardScaler, PCA with
 svd_solver="full", silhouette_score, davies_bouldin_score,
-adjusted_rand_score, KMeans with k-means++ and n_init starts) and an
+adjusted_rand_score, KMeans with k-means++ and n_init starts,
+IsolationForest score_samples averaged over seeds) and an
 independent brute force of the greedy D-/A-optimal designs (NumPy data,
 mpmath 50-digit linear algebra) that evaluates det(X_S^T X_S + eps I) and
 tr((X_S^T X_S + eps I)^-1) directly for every candidate (no determinant
@@ -123,6 +124,20 @@ for (n, p, size, nstart, eps) in [(20, 5, 6, 1, 1e-3), (30, 18, 6, 1, 1e-6), (30
         design.append({"x": L(x), "start": start, "size": size, "criterion": crit, "epsilon": eps,
                        "chosen": chosen, "relative_gap_to_runner_up": gaps})
 out["design"] = design
+
+# Isolation Forest: scikit-learn's anomaly scores (-score_samples) with
+# 10 x 1000 trees, averaged; a different random stream can only agree
+# within Monte-Carlo error, which the Go test allows for.
+from sklearn.ensemble import IsolationForest
+iso = []
+for (n, p, far) in [(40, 3, 3), (30, 3, 0), (12, 2, 1)]:
+    x = rng.normal(size=(n, p))
+    if far:
+        x = np.vstack([x, rng.normal(scale=8, size=(far, p))])
+    s = np.mean([-IsolationForest(n_estimators=1000, contamination="auto", random_state=r).fit(x).score_samples(x)
+                 for r in range(10)], axis=0)
+    iso.append({"x": L(x), "scores": L(s)})
+out["isolation_forest"] = iso
 
 out["meta"]["mpmath"] = mpmath.__version__
 with open("cases.json", "w") as f:
