@@ -136,6 +136,17 @@ func clustersScatter(id string, r *analyses.ClustersResult) (Figure, error) {
 		l.Offset = vg.Point{X: vg.Points(8), Y: vg.Points(-3)}
 		plt.Add(l)
 	}
+	// Room around the points, and above them for the legend.
+	xlo, xhi, ylo, yhi := math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)
+	for i := range r.Datasets {
+		x, y := pcXY(r, i)
+		xlo, xhi, ylo, yhi = math.Min(xlo, x), math.Max(xhi, x), math.Min(ylo, y), math.Max(yhi, y)
+	}
+	if !math.IsInf(xlo, 0) {
+		dx, dy := math.Max(xhi-xlo, 1e-9), math.Max(yhi-ylo, 1e-9)
+		plt.X.Min, plt.X.Max = xlo-0.08*dx, xhi+0.15*dx
+		plt.Y.Min, plt.Y.Max = ylo-0.08*dy, yhi+0.08*dy+0.045*dy*float64(k)
+	}
 	svg, err := SVG(plt, 7*vg.Inch, 5*vg.Inch)
 	if err != nil {
 		return Figure{}, err
@@ -275,6 +286,10 @@ func clustersKScan(id string, r *analyses.ClustersResult) (Figure, error) {
 		plt.Add(rule)
 	}
 	plt.X.Tick.Marker = clustersIntTicks{}
+	plt.X.Min, plt.X.Max = float64(r.KScan[0].K)-0.3, float64(r.KScan[len(r.KScan)-1].K)+0.3
+	if !math.IsInf(hi, 0) {
+		plt.Y.Min, plt.Y.Max = math.Min(0, lo), hi+0.3*(hi-math.Min(0, lo))
+	}
 	svg, err := SVG(plt, 6*vg.Inch, 3.5*vg.Inch)
 	if err != nil {
 		return Figure{}, err

@@ -6,6 +6,7 @@ package figures
 
 import (
 	"fmt"
+	"math"
 	"sort"
 
 	"github.com/go-echarts/go-echarts/v2/charts"
@@ -43,9 +44,9 @@ func selectionRho(id string, r *analyses.SelectionResult) (Figure, error) {
 	for _, s := range r.Summary {
 		sum[[2]string{s.Strategy, s.Metric}] = s
 	}
-	plt := NewPlot("", "", "Spearman's ρ with the ranking on all datasets")
+	plt := NewPlot("", "", "ρ with the ranking on all datasets")
 	plt.Add(plotter.NewGrid())
-	plt.Legend.Top = false
+	plt.Legend.Top = true
 	plt.Legend.Left = true
 	plt.Legend.TextStyle.Font.Size = vg.Points(8)
 	plt.X.Tick.Marker = clustersNameTicks(r.Metrics)
@@ -98,6 +99,15 @@ func selectionRho(id string, r *analyses.SelectionResult) (Figure, error) {
 		plt.Legend.Add(strat, sc)
 	}
 	plt.X.Min, plt.X.Max = -0.6, float64(len(r.Metrics))-0.4
+	// ρ ≤ 1: the top of the range plus room for the legend above it.
+	ymin := 1.0
+	for _, s := range r.Summary {
+		if s.Q05 != nil {
+			ymin = math.Min(ymin, *s.Q05)
+		}
+	}
+	ymin -= 0.05 * (1 - ymin + 1e-3)
+	plt.Y.Min, plt.Y.Max = ymin, 1+0.3*(1-ymin)
 	svg, err := SVG(plt, 6.5*vg.Inch, 4*vg.Inch)
 	if err != nil {
 		return Figure{}, err
