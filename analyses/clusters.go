@@ -484,7 +484,8 @@ func optFloat(p *float64) any {
 }
 
 // Tables implements Result: the datasets with their cluster (SPEC §5.7
-// columns), the scan over k, the PCA loadings and the per-cluster
+// columns), the scan over k, the explained variance, the loadings and
+// the per-cluster
 // leaderboard.
 func (r *ClustersResult) Tables() []Table {
 	cols := []string{"dataset", "cluster", "outlier", "representative"}
@@ -512,18 +513,15 @@ func (r *ClustersResult) Tables() []Table {
 	for _, k := range r.KScan {
 		ks.Rows = append(ks.Rows, []any{k.K, optFloat(k.Silhouette), optFloat(k.DaviesBouldin), k.Inertia, k.K == r.K})
 	}
+	pca := Table{Name: "pca", Title: "Principal components: explained variance", Columns: []string{"component", "explained_variance", "explained_variance_ratio"}}
+	for c := range r.ExplainedVariance {
+		pca.Rows = append(pca.Rows, []any{pcName(c), r.ExplainedVariance[c], r.ExplainedVarianceRatio[c]})
+	}
 	lcols := []string{"feature"}
 	for c := range r.ExplainedVariance {
 		lcols = append(lcols, pcName(c))
 	}
-	load := Table{Name: "pca", Title: "Principal components: explained variance and loadings", Columns: lcols}
-	ev := []any{"explained_variance"}
-	evr := []any{"explained_variance_ratio"}
-	for c := range r.ExplainedVariance {
-		ev = append(ev, r.ExplainedVariance[c])
-		evr = append(evr, r.ExplainedVarianceRatio[c])
-	}
-	load.Rows = append(load.Rows, ev, evr)
+	load := Table{Name: "loadings", Title: "Loadings of the z-scored features on the principal components", Columns: lcols}
 	for f, name := range r.Features {
 		row := []any{name}
 		for c := range r.Loadings {
@@ -531,7 +529,7 @@ func (r *ClustersResult) Tables() []Table {
 		}
 		load.Rows = append(load.Rows, row)
 	}
-	tables := []Table{main, ks, load}
+	tables := []Table{main, ks, pca, load}
 	if len(r.Leaderboard) > 0 {
 		lb := Table{Name: "leaderboard", Title: "Leaderboard within each cluster (" + r.Metric + ")",
 			Columns: []string{"cluster", "method", "mean_rank", "geometric_mean", "rank", "datasets"}}

@@ -158,7 +158,7 @@ func TestClustersLeaderboardAndCompare(t *testing.T) {
 			t.Errorf("cluster %d (group %d): ranks %v", b.Cluster, g, b.Rank)
 		}
 	}
-	lb := res.Tables()[3]
+	lb := res.Tables()[4]
 	if lb.Name != "leaderboard" || strings.Join(lb.Columns, ",") != "cluster,method,mean_rank,geometric_mean,rank,datasets" {
 		t.Errorf("leaderboard table %q %v", lb.Name, lb.Columns)
 	}

@@ -101,8 +101,11 @@ func TestSelectionDeterministicWhateverJobs(t *testing.T) {
 	if got := strings.Join(tabs[0].Columns, ","); got != "strategy,metric,mean_rho,sd_rho,q05_rho,median_rho,q95_rho,simulations" {
 		t.Errorf("columns %s", got)
 	}
-	if len(tabs[0].Rows) != 12 || tabs[1].Name != "chosen" {
-		t.Errorf("%d rows; second table %q", len(tabs[0].Rows), tabs[1].Name)
+	if len(tabs[0].Rows) != 12 || tabs[1].Name != "means" || tabs[2].Name != "chosen" {
+		t.Errorf("%d rows; tables %q, %q", len(tabs[0].Rows), tabs[1].Name, tabs[2].Name)
+	}
+	if got := strings.Join(tabs[1].Columns, ","); got != "strategy,ndcg@10,hitrate@10,rmse" || len(tabs[1].Rows) != 4 || tabs[1].Rows[0][1] != a.MeanRho["random"]["ndcg@10"] {
+		t.Errorf("Table 4 layout: %s %v", got, tabs[1].Rows)
 	}
 	for _, tb := range tabs {
 		tb.Check()

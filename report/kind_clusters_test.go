@@ -85,7 +85,7 @@ func TestClustersAndSelectionEndToEnd(t *testing.T) {
 	if head := strings.SplitN(readFile(t, dir, "data/groups.csv"), "\n", 2)[0]; head != "dataset,cluster,outlier,representative,pc1,pc2,pc3" {
 		t.Errorf("main table header %q", head)
 	}
-	for _, f := range []string{"data/groups-k.csv", "data/groups-pca.csv", "data/groups-leaderboard.csv",
+	for _, f := range []string{"data/groups-k.csv", "data/groups-pca.csv", "data/groups-loadings.csv", "data/pick-means.csv", "data/groups-leaderboard.csv",
 		"figures/groups.svg", "figures/groups-k.svg", "figures/groups-leaderboard.svg",
 		"data/pick.csv", "data/pick-chosen.csv", "figures/pick.svg", "figures/pick-chosen.svg"} {
 		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
