@@ -22,14 +22,18 @@ type ClustersOptions struct {
 	Components int      `toml:"components"` // PCA components; default 3
 	Outliers   string   `toml:"outliers"`   // "isolation_forest" (default) or "none"
 	Trees      int      `toml:"trees"`      // isolation trees; default 1000
-	KRange     []int    `toml:"k_range"`    // [min, max]; default [2, 8]
-	K          int      `toml:"k"`          // fixed number of clusters; 0 = choose by silhouette
-	Inits      int      `toml:"inits"`      // k-means++ starts; default 10
-	MaxIter    int      `toml:"max_iter"`   // Lloyd iterations; default 300
-	Metric     string   `toml:"metric"`     // optional: per-cluster leaderboard of this metric
-	Methods    []string `toml:"methods"`    // optional subset of methods for the leaderboard
-	Compare    string   `toml:"compare"`    // optional dataset attribute to compare clusters with (adjusted Rand index)
-	Missing    string   `toml:"missing"`    // "error" (default) or "drop" datasets with a missing feature
+	// Contamination 0 (default) is "auto": an outlier has an anomaly
+	// score above 0.5 (Liu et al. 2008). A share in (0, 0.5] flags that
+	// share of the datasets instead, as scikit-learn's contamination.
+	Contamination float64  `toml:"contamination"`
+	KRange        []int    `toml:"k_range"`  // [min, max]; default [2, 8]
+	K             int      `toml:"k"`        // fixed number of clusters; 0 = choose by silhouette
+	Inits         int      `toml:"inits"`    // k-means++ starts; default 10
+	MaxIter       int      `toml:"max_iter"` // Lloyd iterations; default 300
+	Metric        string   `toml:"metric"`   // optional: per-cluster leaderboard of this metric
+	Methods       []string `toml:"methods"`  // optional subset of methods for the leaderboard
+	Compare       string   `toml:"compare"`  // optional dataset attribute to compare clusters with (adjusted Rand index)
+	Missing       string   `toml:"missing"`  // "error" (default) or "drop" datasets with a missing feature
 }
 
 // Defaults fills unset options.
@@ -64,6 +68,9 @@ func (o *ClustersOptions) Validate() error {
 	}
 	if o.Outliers != "isolation_forest" && o.Outliers != "none" {
 		return fmt.Errorf("outliers: unknown value %q%s", o.Outliers, DidYouMean(o.Outliers, []string{"isolation_forest", "none"}))
+	}
+	if o.Contamination < 0 || o.Contamination > 0.5 {
+		return fmt.Errorf("contamination: want 0 (\"auto\": anomaly score > 0.5) or a share in (0, 0.5], got %g", o.Contamination)
 	}
 	if o.Trees < 1 {
 		return fmt.Errorf("trees: must be at least 1, got %d", o.Trees)
@@ -130,6 +137,7 @@ type ClustersResult struct {
 	Loadings               [][]float64    `json:"loadings"` // [component][feature]
 	Scores                 [][]float64    `json:"scores"`   // [dataset][component]
 	AnomalyScores          []float64      `json:"anomaly_scores,omitempty"`
+	Threshold              float64        `json:"outlier_threshold,omitempty"` // anomaly score above which a dataset is an outlier
 	Outlier                []bool         `json:"outlier"`
 	Outliers               []string       `json:"outliers"`
 	KScan                  []ClustersK    `json:"k_scan"`
@@ -228,15 +236,23 @@ func Clusters(in ClustersInput, opts ClustersOptions) (*ClustersResult, error) {
 	var inliers []int
 	if opts.Outliers == "isolation_forest" {
 		res.AnomalyScores = IsolationForest(pts, opts.Trees, clustersMix(in.Seed, 0), in.Jobs)
+		threshold := 0.5
+		if opts.Contamination > 0 {
+			// scikit-learn: the (1 − contamination) percentile of the scores.
+			sorted := append([]float64(nil), res.AnomalyScores...)
+			sort.Float64s(sorted)
+			threshold = selectionQuantile(sorted, 1-opts.Contamination)
+		}
+		res.Threshold = threshold
 		for i, s := range res.AnomalyScores {
-			if s > 0.5 {
+			if s > threshold {
 				res.Outlier[i] = true
 			} else {
 				inliers = append(inliers, i)
 			}
 		}
-		if flagged := n - len(inliers); 3*flagged > n && len(inliers) >= minK+1 {
-			res.Warnf("the Isolation Forest flagged %d of %d datasets as outliers: with few, evenly spread datasets the \"auto\" threshold (anomaly score > 0.5) flags many; they still join their nearest cluster, but set outliers = \"none\" to let every dataset shape the clusters", flagged, n)
+		if flagged := n - len(inliers); 3*flagged > n && len(inliers) >= minK+1 && opts.Contamination == 0 {
+			res.Warnf("the Isolation Forest flagged %d of %d datasets as outliers: with few, evenly spread datasets the \"auto\" threshold (anomaly score > 0.5) flags many; they still join their nearest cluster, but set contamination (e.g. 0.1) or outliers = \"none\" to let more datasets shape the clusters", flagged, n)
 		}
 		if len(inliers) < minK+1 {
 			res.Warnf("the Isolation Forest flagged %d of %d datasets as outliers, leaving too few to cluster; outliers were kept in the clustering", n-len(inliers), n)

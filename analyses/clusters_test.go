@@ -202,3 +202,27 @@ func TestClustersEdgeCases(t *testing.T) {
 		}
 	}
 }
+
+func TestClustersContamination(t *testing.T) {
+	t.Parallel()
+	datasets, features, x, _ := blobFeatures(3, 10, 6)
+	res, err := Clusters(ClustersInput{Datasets: datasets, Features: features, X: x, Seed: 2}, ClustersOptions{Contamination: 0.1, Trees: 300})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 30 scores: the 90% quantile falls between the 27th and 28th, so
+	// exactly the 3 highest are outliers (scikit-learn's rule).
+	if len(res.Outliers) != 3 {
+		t.Errorf("%d outliers at contamination 0.1 of 30 datasets: %v", len(res.Outliers), res.Outliers)
+	}
+	for i, s := range res.AnomalyScores {
+		if res.Outlier[i] != (s > res.Threshold) {
+			t.Errorf("dataset %d: score %g, threshold %g, outlier %v", i, s, res.Threshold, res.Outlier[i])
+		}
+	}
+	o := ClustersOptions{Contamination: 0.6}
+	o.Defaults()
+	if o.Validate() == nil {
+		t.Error("contamination 0.6: no error")
+	}
+}
