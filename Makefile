@@ -40,11 +40,20 @@ test: assets
 	$(GO) vet ./...
 	$(GO) test -count=1 ./...
 
+BENCH_DIR ?= /tmp/evalbook-bench
+BENCH_USERS ?= 200000
+
+# bench: a large study (100 datasets × 50 methods × 10 metrics × 3 runs of
+# results; 30 datasets × 2 methods × BENCH_USERS users × 2 metrics of
+# units), timed: the build, then `validate`, which streams every input.
 bench: build
-	$(GO) run ./sites/bench/gen /tmp/evalbook-bench
-	@echo "building the benchmark study (/tmp/evalbook-bench):"
-	@/usr/bin/time -v ./$(BIN) build /tmp/evalbook-bench --quiet 2>&1 | grep -E "Elapsed|Maximum resident" || ./$(BIN) build /tmp/evalbook-bench --quiet
-	$(GO) test -run '^$$' -bench . -benchtime 1x ./analyses/ ./report/
+	$(GO) run ./sites/bench/gen -users $(BENCH_USERS) $(BENCH_DIR)
+	@ls -la $(BENCH_DIR)
+	@echo "== evalbook build"
+	@/usr/bin/time -f "wall %e s, max RSS %M KiB" ./$(BIN) build $(BENCH_DIR) --quiet
+	@echo "== evalbook validate (streams every input)"
+	@/usr/bin/time -f "wall %e s, max RSS %M KiB" ./$(BIN) validate $(BENCH_DIR)
+	$(GO) test -run '^$$' -bench . -benchtime 3x ./analyses/ ./report/
 
 lint:
 	@test -z "$$(gofmt -l .)" || (gofmt -l . && echo "gofmt: files above need formatting" && exit 1)

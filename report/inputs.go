@@ -361,7 +361,7 @@ func (in *inputs) readUnitsFile(e InputEntry, mf matchedFile, fn func(u *UnitRow
 		}
 		u.Unit = ""
 		if ucol >= 0 {
-			u.Unit = strings.Clone(rec[ucol])
+			u.Unit = rec[ucol] // strings from Next are not reused
 		}
 		u.Row = row
 		u.Line = int64(t.Line())

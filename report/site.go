@@ -37,6 +37,9 @@ type siteBuild struct {
 	tmpl   *template.Template
 	md     goldmark.Markdown
 	views  []*analysisView
+	refs   map[string][]refTarget    // figure and table ids → targets
+	docs   map[string]map[string]any // analysis id → its JSON, for {{value}}
+	bib    map[string]*BibEntry      // the manifest's bibliography
 }
 
 type siteAssets struct{ echarts []byte }
@@ -136,6 +139,23 @@ func (b *siteBuild) render() (map[string][]byte, error) {
 	b.buildViews()
 	if err := b.writeData(); err != nil {
 		return nil, err
+	}
+	b.docs = map[string]map[string]any{}
+	for _, v := range b.views {
+		doc, err := parseDoc(b.files["data/"+v.ID+".json"])
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", v.ID, err)
+		}
+		b.docs[v.ID] = doc
+	}
+	if s := b.study.Bibliography; s != "" {
+		src, err := os.ReadFile(filepath.Join(b.study.Dir, s))
+		if err != nil {
+			return nil, fmt.Errorf("bibliography: %w", err)
+		}
+		if b.bib, err = ParseBibTeX(s, string(src)); err != nil {
+			return nil, err
+		}
 	}
 	if b.opts.Format != "md" {
 		if err := b.writeHTML(); err != nil {
@@ -244,7 +264,11 @@ func trimFloat(x float64) string {
 	if digits < 0 {
 		digits = 0
 	}
-	return strconv.FormatFloat(x, 'f', digits, 64)
+	s := strconv.FormatFloat(x, 'f', digits, 64)
+	if strings.Contains(s, ".") {
+		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	}
+	return s
 }
 
 // csvCell formats a cell for CSV: numbers in Go 'g' -1 format, missing
@@ -463,7 +487,12 @@ func (b *siteBuild) writeHTML() error {
 	// index
 	d := b.base("Overview", "index")
 	if b.study.Abstract != "" {
-		d.Abstract = b.markdown([]byte(b.study.Abstract))
+		n := b.newNarrative(filepath.Base(b.study.File)+" (abstract)", "html")
+		body := n.fill(string(b.markdown([]byte(n.expand(b.study.Abstract)))))
+		if len(n.errs) > 0 {
+			return n.errs
+		}
+		d.Abstract = template.HTML(body)
 	}
 	for _, k := range analyses.SortedKeys(b.study.Links) {
 		d.Links = append(d.Links, linkView{Name: k, URL: b.study.Links[k]})
@@ -483,16 +512,21 @@ func (b *siteBuild) writeHTML() error {
 		return err
 	}
 	// narrative pages
+	var errs Errors
 	for _, p := range b.study.Pages {
-		src, err := os.ReadFile(filepath.Join(b.study.Dir, p.Source))
+		body, err := b.narrativeHTML(p)
 		if err != nil {
-			return fmt.Errorf("page %s: %w", p.Source, err)
+			errs = append(errs, err)
+			continue
 		}
 		d := b.base(p.Title, p.Slug)
-		d.Body = b.markdown(src)
+		d.Body = body
 		if err := b.exec("page.html", p.Slug+".html", d); err != nil {
 			return err
 		}
+	}
+	if len(errs) > 0 {
+		return errs
 	}
 	// analyses
 	for _, v := range b.views {
@@ -517,6 +551,39 @@ func finding(v *analysisView) string {
 		return h.Highlight()
 	}
 	return ""
+}
+
+func (b *siteBuild) newNarrative(page, format string) *narrative {
+	return &narrative{b: b, page: page, format: format, tokens: map[string]string{}, citeNum: map[string]int{}}
+}
+
+// narrativeHTML renders a page: directives expanded, Markdown rendered,
+// placeholders filled, references appended.
+func (b *siteBuild) narrativeHTML(p PageSpec) (template.HTML, error) {
+	src, err := os.ReadFile(filepath.Join(b.study.Dir, p.Source))
+	if err != nil {
+		return "", fmt.Errorf("page %s: %w", p.Source, err)
+	}
+	n := b.newNarrative(p.Source, "html")
+	expanded := n.expand(string(src))
+	if len(n.errs) > 0 {
+		return "", n.errs
+	}
+	return template.HTML(n.fill(string(b.markdown([]byte(expanded)))) + n.references()), nil
+}
+
+// narrativeMarkdown renders a page for --format md.
+func (b *siteBuild) narrativeMarkdown(p PageSpec) (string, error) {
+	src, err := os.ReadFile(filepath.Join(b.study.Dir, p.Source))
+	if err != nil {
+		return "", fmt.Errorf("page %s: %w", p.Source, err)
+	}
+	n := b.newNarrative(p.Source, "md")
+	out := n.expand(mdBlock(string(src), b.study.UnsafeHTML))
+	if len(n.errs) > 0 {
+		return "", n.errs
+	}
+	return out + n.references(), nil
 }
 
 func (b *siteBuild) markdown(src []byte) template.HTML {

@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"runtime/debug"
 	"strings"
 	"sync"
@@ -127,7 +128,7 @@ func cmdBuild(args []string, stdout, stderr io.Writer) error {
 	}
 	opts := report.Options{Manifest: manifest, Out: *out, Format: *format, SingleFile: *single, Jobs: *jobs,
 		NoCache: *noCache, Quiet: *quiet, Warn: stderr, Version: toolVersion(),
-		Command: rebuildCommand(manifest, *out, *format, *single)}
+		Command: rebuildCommand(manifest, *format, *single)}
 	if !*quiet && isTerminal(stderr) {
 		opts.Progress = &termProgress{w: stderr}
 	}
@@ -162,11 +163,15 @@ func cmdValidate(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-func rebuildCommand(manifest, out, format string, single bool) string {
-	parts := []string{"evalbook", "build", manifest}
-	if out != "" {
-		parts = append(parts, "-o", out)
+// rebuildCommand is the provenance's command to rebuild, run in the
+// study's directory. The output directory is left out: where a site is
+// written does not change its bytes.
+func rebuildCommand(manifest, format string, single bool) string {
+	name := filepath.Base(manifest)
+	if st, err := os.Stat(manifest); err == nil && st.IsDir() {
+		name = "study.toml"
 	}
+	parts := []string{"evalbook", "build", name}
 	if format != "html" {
 		parts = append(parts, "--format", format)
 	}
