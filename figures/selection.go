@@ -52,24 +52,27 @@ func selectionRho(id string, r *analyses.SelectionResult) (Figure, error) {
 	plt.X.Tick.Marker = clustersNameTicks(r.Metrics)
 	ns := len(r.Strategies)
 	width := 0.7
-	bar := charts.NewBar()
+	// Interactive: a box per strategy and metric (5%, 25%, 50%, 75%, 95%
+	// quantiles of ρ), so the spread is visible and no bar has to start
+	// at an arbitrary baseline.
+	bar := charts.NewBoxPlot()
 	bar.SetGlobalOptions(
-		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "axis"}),
+		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "item"}),
 		charts.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Bottom: "0"}),
-		charts.WithYAxisOpts(opts.YAxis{Name: "mean ρ", Type: "value", Max: 1}),
+		charts.WithYAxisOpts(opts.YAxis{Name: "ρ", Type: "value", Max: 1, Min: selectionAxisMin(r)}),
 		charts.WithGridOpts(opts.Grid{Bottom: "60"}),
 	)
 	bar.SetXAxis(r.Metrics)
 	for j, strat := range r.Strategies {
 		var pts rhoPoints
-		data := make([]opts.BarData, len(r.Metrics))
+		data := make([]opts.BoxPlotData, len(r.Metrics))
 		for k, m := range r.Metrics {
 			s := sum[[2]string{strat, m}]
-			data[k] = opts.BarData{Value: nil}
+			data[k] = opts.BoxPlotData{Name: m, Value: []any{}}
 			if s.Mean == nil {
 				continue
 			}
-			data[k] = opts.BarData{Value: *s.Mean}
+			data[k] = opts.BoxPlotData{Name: m, Value: []any{*s.Q05, *s.Q25, *s.Median, *s.Q75, *s.Q95}}
 			x := float64(k) - width/2 + width*(float64(j)+0.5)/float64(ns)
 			pts.XYs = append(pts.XYs, plotter.XY{X: x, Y: *s.Mean})
 			lo, hi := *s.Mean, *s.Mean
@@ -78,7 +81,9 @@ func selectionRho(id string, r *analyses.SelectionResult) (Figure, error) {
 			}
 			pts.YErrors = append(pts.YErrors, struct{ Low, High float64 }{*s.Mean - lo, hi - *s.Mean})
 		}
-		bar.AddSeries(strat, data, charts.WithItemStyleOpts(opts.ItemStyle{Color: Hex(j)}))
+		c := Colour(j)
+		bar.AddSeries(strat, data, charts.WithItemStyleOpts(opts.ItemStyle{
+			Color: fmt.Sprintf("rgba(%d,%d,%d,0.35)", c.R, c.G, c.B), BorderColor: Hex(j), BorderWidth: 1.5}))
 		if len(pts.XYs) == 0 {
 			continue
 		}
@@ -119,7 +124,7 @@ func selectionRho(id string, r *analyses.SelectionResult) (Figure, error) {
 	return Figure{
 		ID:    id,
 		Title: "Agreement of the ranking on a few datasets with the ranking on all",
-		Caption: fmt.Sprintf("Mean Spearman's ρ between the %s ranking of %d methods on %d chosen datasets and on all %d, over %d simulations per strategy (seed 001 Table 4); whiskers span the 5%% to 95%% quantiles.",
+		Caption: fmt.Sprintf("Spearman's ρ between the %s ranking of %d methods on %d chosen datasets and on all %d, over %d simulations per strategy (seed 001 Table 4): the mean with whiskers from the 5%% to the 95%% quantile (interactive: boxes of the 25%%–75%% quantiles around the median, whiskers 5%%–95%%).",
 			r.Rule, len(r.Methods), r.Size, len(r.Datasets), r.Simulations),
 		SVG:    svg,
 		Chart:  chart,
@@ -194,4 +199,16 @@ func selectionChosen(id string, r *analyses.SelectionResult) (Figure, error) {
 		Chart:   chart,
 		Height:  60 + 18*nd,
 	}, nil
+}
+
+// selectionAxisMin is a round lower bound (a multiple of 0.05) below
+// every 5% quantile of ρ.
+func selectionAxisMin(r *analyses.SelectionResult) float64 {
+	lo := 1.0
+	for _, s := range r.Summary {
+		if s.Q05 != nil {
+			lo = math.Min(lo, *s.Q05)
+		}
+	}
+	return math.Floor(lo*20-1e-9) / 20
 }
