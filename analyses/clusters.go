@@ -322,7 +322,10 @@ func Clusters(in ClustersInput, opts ClustersOptions) (*ClustersResult, error) {
 	}
 	fit := fits[res.K]
 	if fit == nil {
-		return nil, fmt.Errorf("no k in %v can be chosen for %d datasets", opts.KRange, ni)
+		if res.KFixed {
+			return nil, fmt.Errorf("k = %d needs more than %d datasets to cluster, have %d (after %d outlier(s))", res.K, res.K, ni, n-ni)
+		}
+		return nil, fmt.Errorf("no k in %v can be chosen for %d datasets (after %d outlier(s))", opts.KRange, ni, n-ni)
 	}
 	for _, row := range res.KScan {
 		if row.K == res.K {

@@ -195,6 +195,10 @@ func TestClustersEdgeCases(t *testing.T) {
 	if _, err := Clusters(ClustersInput{Datasets: datasets[:2], Features: features, X: x[:2]}, ClustersOptions{}); err == nil {
 		t.Error("2 datasets: no error")
 	}
+	if _, err := Clusters(ClustersInput{Datasets: datasets, Features: features, X: x}, ClustersOptions{Missing: "drop", Outliers: "none", K: 7}); err == nil ||
+		!strings.Contains(err.Error(), "too few to form 7 clusters") {
+		t.Errorf("k = 7 of 7 datasets: %v", err)
+	}
 	for _, o := range []ClustersOptions{{K: 1}, {KRange: []int{1, 4}}, {KRange: []int{5, 3}}, {Outliers: "lof"}, {Missing: "zero"}} {
 		o.Defaults()
 		if o.Validate() == nil {
