@@ -7,6 +7,7 @@ GO       ?= go
 VERSION  ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo devel)
 LDFLAGS  := -X main.version=$(VERSION)
 ECHARTS  := themes/assets/echarts.min.js
+KATEX    := themes/assets/katex.min.js
 BIN      := bin/evalbook
 DEMO     := sites/demo
 
@@ -14,15 +15,17 @@ DEMO     := sites/demo
 
 all: build
 
-# ECharts comes from the npm registry, pinned in package.json and
-# package-lock.json (version and integrity), and is embedded by go build.
-# Without npm the binary still builds and falls back to static SVG figures.
-assets: $(ECHARTS)
+# ECharts and KaTeX come from the npm registry, pinned in package.json and
+# package-lock.json (version and integrity), and are embedded by go build.
+# Without npm the binary still builds and falls back to static SVG figures
+# (and TeX source for math).
+assets: $(ECHARTS) $(KATEX)
 
-$(ECHARTS): package.json package-lock.json
+$(ECHARTS) $(KATEX) &: package.json package-lock.json
 	@if command -v npm >/dev/null 2>&1; then \
 		npm ci --no-audit --no-fund --ignore-scripts --loglevel=error && \
-		cp node_modules/echarts/dist/echarts.min.js $(ECHARTS); \
+		cp node_modules/echarts/dist/echarts.min.js $(ECHARTS) && \
+		cp node_modules/katex/dist/katex.min.js $(KATEX); \
 	else \
 		echo "warning: npm not found; building without interactive charts (static SVG only)" >&2; \
 	fi
@@ -67,4 +70,4 @@ deps:
 		else echo "install Debian's chromium for the browser test (sudo apt-get install chromium)" >&2; fi; }
 
 clean:
-	rm -rf bin node_modules $(ECHARTS) $(DEMO)/site $(DEMO)/data $(DEMO)/study.toml $(DEMO)/pages
+	rm -rf bin node_modules $(ECHARTS) $(KATEX) $(DEMO)/site $(DEMO)/data $(DEMO)/study.toml $(DEMO)/pages

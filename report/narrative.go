@@ -28,8 +28,9 @@ import (
 // broken reference is a build error naming the page and line.
 
 var (
-	directiveRe = regexp.MustCompile(`\{\{\s*(figure|table|ref|value)\s+([^{}]*?)\s*\}\}`)
-	citeRe      = regexp.MustCompile(`\[(@[A-Za-z0-9_:.#$%&+?<>~/-]+(?:\s*;\s*@[A-Za-z0-9_:.#$%&+?<>~/-]+)*)\]`)
+	inlineMathRe = regexp.MustCompile(`\$([^$\s](?:[^$]*?[^$\s\\])?)\$([^0-9]|$)`)
+	directiveRe  = regexp.MustCompile(`\{\{\s*(figure|table|ref|value)\s+([^{}]*?)\s*\}\}`)
+	citeRe       = regexp.MustCompile(`\[(@[A-Za-z0-9_:.#$%&+?<>~/-]+(?:\s*;\s*@[A-Za-z0-9_:.#$%&+?<>~/-]+)*)\]`)
 )
 
 // refTarget is a numbered figure or table somewhere on the site.
@@ -54,6 +55,7 @@ type narrative struct {
 	errs    Errors
 	cited   []string
 	citeNum map[string]int
+	math    bool // the page has math: load KaTeX
 }
 
 // targets indexes every figure and table of the site by id.
@@ -115,8 +117,28 @@ func (b *siteBuild) resolve(ref, want string) (refTarget, error) {
 func (n *narrative) expand(src string) string {
 	lines := strings.Split(src, "\n")
 	fence := ""
-	for i, line := range lines {
+	for i := 0; i < len(lines); i++ {
+		line := lines[i]
 		trimmed := strings.TrimSpace(line)
+		if fence == "" && strings.HasPrefix(trimmed, "$$") && n.format == "html" {
+			// display math: up to the line that ends with $$
+			j := i
+			body := strings.TrimPrefix(trimmed, "$$")
+			for !strings.HasSuffix(strings.TrimSpace(body), "$$") && j+1 < len(lines) {
+				j++
+				body += "\n" + lines[j]
+			}
+			if strings.HasSuffix(strings.TrimSpace(body), "$$") {
+				tex := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(body), "$$"))
+				n.math = true
+				lines[i] = n.token(`<div class="math display" data-tex="` + html.EscapeString(tex) + `">` + html.EscapeString(tex) + `</div>`)
+				for k := i + 1; k <= j; k++ {
+					lines[k] = ""
+				}
+				i = j
+				continue
+			}
+		}
 		if fence != "" {
 			if strings.HasPrefix(trimmed, fence) {
 				fence = ""
@@ -159,6 +181,13 @@ func (n *narrative) expandLine(line string, lineNo int) string {
 }
 
 func (n *narrative) expandText(s string, lineNo int) string {
+	if n.format == "html" {
+		s = inlineMathRe.ReplaceAllStringFunc(s, func(m string) string {
+			sub := inlineMathRe.FindStringSubmatch(m)
+			n.math = true
+			return n.token(`<span class="math" data-tex="`+html.EscapeString(sub[1])+`">`+html.EscapeString(sub[1])+`</span>`) + sub[2]
+		})
+	}
 	s = directiveRe.ReplaceAllStringFunc(s, func(m string) string {
 		sub := directiveRe.FindStringSubmatch(m)
 		out, err := n.directive(sub[1], strings.Fields(sub[2]))

@@ -33,6 +33,12 @@ Under DM-AUC, A scores {{value lb tables.lb[method=A].dm_auc %.3f}} and B ranks
 
 {{figure lb}}
 
+The ratio is $r_{d,m} = \max_{m'} q_{d,m'} / q_{d,m}$ and costs $5 or $10.
+
+$$
+\rho_m(\beta) = \frac{1}{D} \left|\{d : r_{d,m} \le \beta\}\right|
+$$
+
 {{table lb-rmse}}
 
 ` + "```" + `
@@ -62,6 +68,10 @@ func TestNarrativeReferences(t *testing.T) {
 		`<a href="https://doi.org/10.1145/3637528.3671655">`,
 		"<code>{{ref nope}}</code>",
 		"{{value nope nope}}",
+		`<span class="math" data-tex="r_{d,m} = \max_{m&#39;} q_{d,m&#39;} / q_{d,m}">`,
+		"costs $5 or $10",
+		`<div class="math display" data-tex="\rho_m(\beta) = \frac{1}{D} \left|\{d : r_{d,m} \le \beta\}\right|">`,
+		`<script src="assets/katex.min.js">`,
 	} {
 		if !strings.Contains(page, want) {
 			t.Errorf("notes.html lacks %s", want)
@@ -120,7 +130,7 @@ func TestNarrativeErrors(t *testing.T) {
 func TestParseBibTeXErrors(t *testing.T) {
 	t.Parallel()
 	for src, want := range map[string]string{
-		"@article{a, title = {x}\n":                "refs.bib:1: unbalanced braces",
+		"@article{a, title = {x}\n":                 "refs.bib:1: unbalanced braces",
 		"\n@article{a, title = {x}}\n@book{a, x=1}": "refs.bib:3: key \"a\" is defined twice",
 		"@article{a title}":                         "refs.bib:1: entry without fields",
 		"@article{a, title \"x\"}":                  "refs.bib:1: a: field without '='",

@@ -42,9 +42,9 @@ type siteBuild struct {
 	bib    map[string]*BibEntry      // the manifest's bibliography
 }
 
-type siteAssets struct{ echarts []byte }
+type siteAssets struct{ echarts, katex []byte }
 
-func loadAssets() siteAssets { return siteAssets{echarts: themes.ECharts()} }
+func loadAssets() siteAssets { return siteAssets{echarts: themes.ECharts(), katex: themes.KaTeX()} }
 
 func (a siteAssets) hasECharts() bool { return len(a.echarts) > 0 }
 
@@ -116,6 +116,7 @@ type tableView struct {
 type cellView struct {
 	Text, Full, Sort string
 	Num              bool
+	Best             bool // the best value of its column
 }
 
 type paramView struct{ Key, Value string }
@@ -199,10 +200,14 @@ func (b *siteBuild) buildViews() {
 				tv.More = len(rows)
 				rows = rows[:maxHTMLRows]
 			}
+			best := bestValues(t)
 			for _, row := range rows {
 				cells := make([]cellView, len(row))
 				for j, c := range row {
 					cells[j] = formatCell(c)
+					if f, ok := c.(float64); ok && best[j] != nil && f == *best[j] {
+						cells[j].Best = true
+					}
 				}
 				tv.Rows = append(tv.Rows, cells)
 			}
@@ -217,6 +222,29 @@ func (b *siteBuild) buildViews() {
 		}
 		b.views = append(b.views, v)
 	}
+}
+
+// bestValues returns, per column with a Better direction, the best finite
+// value (nil for other columns).
+func bestValues(t analyses.Table) []*float64 {
+	best := make([]*float64, len(t.Columns))
+	for j, c := range t.Columns {
+		dir := t.Better[c]
+		if dir != "higher" && dir != "lower" {
+			continue
+		}
+		for _, row := range t.Rows {
+			f, ok := row[j].(float64)
+			if !ok || math.IsNaN(f) || math.IsInf(f, 0) {
+				continue
+			}
+			if best[j] == nil || (dir == "higher" && f > *best[j]) || (dir == "lower" && f < *best[j]) {
+				v := f
+				best[j] = &v
+			}
+		}
+	}
+	return best
 }
 
 // formatCell shows numbers with four significant digits (the full value
@@ -484,6 +512,9 @@ func (b *siteBuild) writeHTML() error {
 	if b.assets.hasECharts() {
 		b.files["assets/echarts.min.js"] = b.assets.echarts
 	}
+	if len(b.assets.katex) > 0 {
+		b.files["assets/katex.min.js"] = b.assets.katex
+	}
 	// index
 	d := b.base("Overview", "index")
 	if b.study.Abstract != "" {
@@ -493,6 +524,9 @@ func (b *siteBuild) writeHTML() error {
 			return n.errs
 		}
 		d.Abstract = template.HTML(body)
+		if n.math && len(b.assets.katex) > 0 {
+			d.Scripts = append(d.Scripts, "assets/katex.min.js")
+		}
 	}
 	for _, k := range analyses.SortedKeys(b.study.Links) {
 		d.Links = append(d.Links, linkView{Name: k, URL: b.study.Links[k]})
@@ -520,7 +554,10 @@ func (b *siteBuild) writeHTML() error {
 			continue
 		}
 		d := b.base(p.Title, p.Slug)
-		d.Body = body
+		d.Body = body.html
+		if body.math && len(b.assets.katex) > 0 {
+			d.Scripts = append(d.Scripts, "assets/katex.min.js")
+		}
 		if err := b.exec("page.html", p.Slug+".html", d); err != nil {
 			return err
 		}
@@ -559,17 +596,22 @@ func (b *siteBuild) newNarrative(page, format string) *narrative {
 
 // narrativeHTML renders a page: directives expanded, Markdown rendered,
 // placeholders filled, references appended.
-func (b *siteBuild) narrativeHTML(p PageSpec) (template.HTML, error) {
+type renderedPage struct {
+	html template.HTML
+	math bool
+}
+
+func (b *siteBuild) narrativeHTML(p PageSpec) (renderedPage, error) {
 	src, err := os.ReadFile(filepath.Join(b.study.Dir, p.Source))
 	if err != nil {
-		return "", fmt.Errorf("page %s: %w", p.Source, err)
+		return renderedPage{}, fmt.Errorf("page %s: %w", p.Source, err)
 	}
 	n := b.newNarrative(p.Source, "html")
 	expanded := n.expand(string(src))
 	if len(n.errs) > 0 {
-		return "", n.errs
+		return renderedPage{}, n.errs
 	}
-	return template.HTML(n.fill(string(b.markdown([]byte(expanded)))) + n.references()), nil
+	return renderedPage{html: template.HTML(n.fill(string(b.markdown([]byte(expanded)))) + n.references()), math: n.math}, nil
 }
 
 // narrativeMarkdown renders a page for --format md.

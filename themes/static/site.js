@@ -52,6 +52,15 @@
       });
     });
   });
+  // Math: TeX rendered as MathML by KaTeX (no fonts needed); without
+  // KaTeX the TeX source stays readable.
+  if (window.katex) {
+    document.querySelectorAll(".math[data-tex]").forEach(function (el) {
+      try {
+        window.katex.render(el.getAttribute("data-tex"), el, { output: "mathml", displayMode: el.classList.contains("display"), throwOnError: false });
+      } catch (e) { /* leave the source */ }
+    });
+  }
   window.evalbookCharts = function () { return charts; };
   draw();
 })();
