@@ -16,6 +16,8 @@ func Kinds() Registry {
 		aggregateKind(),
 		criticalDifferenceKind(),
 		pairedTestsKind(),
+		clustersKind(),
+		datasetSelectionKind(),
 	} {
 		r[k.Type] = k
 	}

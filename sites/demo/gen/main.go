@@ -206,6 +206,7 @@ func generate(dir, fragments string) error {
 	// Extra data of individual analyses (each in its own file).
 	for _, gen := range []func(string, *rand.Rand) error{
 		genSignificance,
+		genClusters,
 	} {
 		if err := gen(dir, rng); err != nil {
 			return err
@@ -353,6 +354,7 @@ max  = 1.0
 [inputs]
 results = ["data/results.csv"]
 units   = [{ path = "data/units/{method}_{dataset}.csv", columns = { unit = "user" } }]
+characteristics = "data/characteristics.csv"
 
 [[pages]]
 title  = "Introduction"
