@@ -103,28 +103,58 @@ func miWithin(s []float64, c, r float64) int {
 	return cnt
 }
 
-// miScale divides x by its population standard deviation (numpy's nanstd:
-// the mean, then the mean of squared deviations); a standard deviation
-// below 10·eps counts as 1, as in sklearn's _handle_zeros_in_scale.
+// miScale divides x by its population standard deviation computed as
+// numpy's nanstd does (pairwise sums: the mean, then the mean of squared
+// deviations), so that tied data scale to the same bits as in sklearn and
+// ties of distances fall the same way; a standard deviation below 10·eps
+// counts as 1, as in sklearn's _handle_zeros_in_scale.
 func miScale(x []float64) []float64 {
 	n := float64(len(x))
-	var mean float64
-	for _, v := range x {
-		mean += v
-	}
-	mean /= n
-	var ss float64
-	for _, v := range x {
+	mean := npPairwiseSum(x) / n
+	dev := make([]float64, len(x))
+	for i, v := range x {
 		d := v - mean
-		ss += d * d
+		dev[i] = d * d
 	}
-	sd := math.Sqrt(ss / n)
+	sd := math.Sqrt(npPairwiseSum(dev) / n)
 	if sd < 10*2.220446049250313e-16 {
 		sd = 1
 	}
-	out := make([]float64, len(x))
+	out := dev // reuse
 	for i, v := range x {
 		out[i] = v / sd
 	}
 	return out
+}
+
+// npPairwiseSum is numpy's pairwise summation of float64 (the inner loop
+// of np.add.reduce on contiguous data): blocks of up to 128 values summed
+// with eight accumulators, larger arrays split in two at a multiple of 8.
+func npPairwiseSum(a []float64) float64 {
+	n := len(a)
+	switch {
+	case n < 8:
+		res := 0.0
+		for _, v := range a {
+			res += v
+		}
+		return res
+	case n <= 128:
+		var r [8]float64
+		copy(r[:], a[:8])
+		i := 8
+		for ; i < n-n%8; i += 8 {
+			for j := range r {
+				r[j] += a[i+j]
+			}
+		}
+		res := ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]))
+		for ; i < n; i++ {
+			res += a[i]
+		}
+		return res
+	}
+	n2 := n / 2
+	n2 -= n2 % 8
+	return npPairwiseSum(a[:n2]) + npPairwiseSum(a[n2:])
 }
