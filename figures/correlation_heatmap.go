@@ -114,6 +114,11 @@ func corrFinite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 // corrHeatmapSVG lays out an annotated heatmap with column labels below
 // (rotated when long) and row labels on the left, sized to its cells.
 func corrHeatmapSVG(values [][]float64, rowNames, colNames []string, lo, hi float64, xlabel, ylabel string) ([]byte, error) {
+	p, w, h := corrHeatmapPlot(values, rowNames, colNames, lo, hi, xlabel, ylabel)
+	return SVG(p, w, h)
+}
+
+func corrHeatmapPlot(values [][]float64, rowNames, colNames []string, lo, hi float64, xlabel, ylabel string) (*plot.Plot, vg.Length, vg.Length) {
 	p := NewPlot("", xlabel, ylabel)
 	h := NewCorrHeatmap(values, lo, hi)
 	p.Add(h)
@@ -134,7 +139,7 @@ func corrHeatmapSVG(values [][]float64, rowNames, colNames []string, lo, hi floa
 	if longest > 4 {
 		p.X.Tick.Label.Rotation = math.Pi / 4
 		p.X.Tick.Label.XAlign = draw.XRight
-		p.X.Tick.Label.YAlign = draw.YCenter
+		p.X.Tick.Label.YAlign = draw.YTop
 	}
 	p.X.LineStyle.Width, p.Y.LineStyle.Width = 0, 0
 	p.X.Tick.LineStyle.Width, p.Y.Tick.LineStyle.Width = 0, 0
@@ -142,7 +147,7 @@ func corrHeatmapSVG(values [][]float64, rowNames, colNames []string, lo, hi floa
 	cell := vg.Points(34)
 	w := cell*vg.Length(len(colNames)) + 1.8*vg.Inch
 	hgt := vg.Points(22)*vg.Length(len(rowNames)) + vg.Points(float64(5*min(longest, 30))) + 0.8*vg.Inch
-	return SVG(p, w, hgt)
+	return p, w, hgt
 }
 
 // corrHeatmapChart is the interactive version: an ECharts heatmap with a
