@@ -286,3 +286,176 @@ features = ["Nu", "Density"]
 		t.Errorf("unknown feature: %v", err)
 	}
 }
+
+// charBuildStudy is a whole study for the end-to-end build: three small
+// logs (one with a repeated pair, one implicit), results for two methods.
+const charBuildStudy = `
+-- study.toml --
+title = "Characteristics end to end"
+[inputs]
+results = "results.csv"
+[[datasets]]
+name = "books"
+interactions = "logs/books.csv"
+rating_threshold = "3"
+[[datasets]]
+name = "music"
+interactions = "logs/music.tsv"
+[[datasets]]
+name = "shop"
+interactions = "logs/shop.csv"
+[[datasets]]
+name = "films"
+interactions = "logs/films.csv"
+[[datasets]]
+name = "news"
+interactions = "logs/news.csv"
+[[analyses]]
+id = "chars"
+type = "characteristics"
+metric = "ndcg@10"
+-- logs/books.csv --
+user,item,rating
+a,x,5
+a,y,4
+b,x,2
+b,y,5
+b,z,4
+c,z,3
+c,x,5
+a,x,1
+d,w,4
+-- logs/music.tsv --
+user	item	rating	timestamp
+1	10	5	100
+1	11	5	101
+2	10	3	102
+2	12	1	103
+3	10	4	104
+3	13	2	105
+3	11	2	106
+4	10	2	107
+-- logs/shop.csv --
+user,item
+u1,i1
+u1,i2
+u2,i1
+u3,i1
+u3,i3
+u4,i4
+u4,i1
+u5,i2
+-- logs/films.csv --
+user,item,rating
+p,m1,4
+p,m2,4
+q,m1,3
+q,m3,5
+r,m1,2
+s,m4,1
+s,m2,3
+-- logs/news.csv --
+user,item
+n1,a
+n1,b
+n1,c
+n2,a
+n3,a
+n3,d
+-- results.csv --
+dataset,method,metric,value
+books,ease,ndcg@10,0.31
+books,pop,ndcg@10,0.12
+music,ease,ndcg@10,0.25
+music,pop,ndcg@10,0.15
+shop,ease,ndcg@10,0.41
+shop,pop,ndcg@10,0.22
+films,ease,ndcg@10,0.18
+films,pop,ndcg@10,0.11
+news,ease,ndcg@10,0.36
+news,pop,ndcg@10,0.30
+`
+
+// TestCharacteristicsBuild builds the study end to end on 1 and 3 workers:
+// the tables, figures and JSON exist, and both sites are byte-identical.
+func TestCharacteristicsBuild(t *testing.T) {
+	t.Parallel()
+	var sites []string
+	for _, jobs := range []int{1, 3} {
+		sites = append(sites, mustBuild(t, charBuildStudy, func(o *Options) { o.Jobs = jobs }))
+	}
+	for _, name := range []string{"data/chars.json", "data/chars.csv", "data/chars-features.csv", "data/chars-association.csv",
+		"data/chars-preprocessing.csv", "figures/chars-pearson.svg", "figures/chars-spearman.svg", "figures/chars-mutual-information.svg", "chars.html"} {
+		a, b := readFile(t, sites[0], name), readFile(t, sites[1], name)
+		if a != b {
+			t.Errorf("%s differs between 1 and 3 workers", name)
+		}
+	}
+	pre := readFile(t, sites[0], "data/chars-preprocessing.csv")
+	// books: 9 rows, one repeated pair (a,x: last rating 1), threshold 3
+	// from the dataset attribute drops (a,x) and (b,x): 6 left.
+	if !strings.Contains(pre, "books,9,1,2,0,0,0,0,6\n") {
+		t.Errorf("preprocessing:\n%s", pre)
+	}
+	feat := readFile(t, sites[0], "data/chars-features.csv")
+	if !strings.HasPrefix(feat, "dataset,Nu,Ni,Nr,SpaceSize,Shape,Density,Rpu,Rpi,Gini_u,Gini_i,APB,StPB,SkPB,KuPB,LTavg,LTstd,LTsk,LTku\n") {
+		t.Errorf("features header:\n%s", feat)
+	}
+	// shop: 5 users, 4 items, 8 interactions.
+	if !strings.Contains(feat, "\nshop,5,4,8,20,1.25,0.4,1.6,2,") {
+		t.Errorf("shop features:\n%s", feat)
+	}
+	j := readJSON(t, sites[0], "data/chars.json")
+	if _, ok := j["tables"].(map[string]any)["chars-association"]; !ok {
+		t.Errorf("JSON tables: %v", j["tables"])
+	}
+	if html := readFile(t, sites[0], "chars.html"); !strings.Contains(html, "Kraskov") {
+		t.Error("page lacks the method note")
+	}
+	prov := readFile(t, sites[0], "data/provenance.json")
+	if !strings.Contains(prov, "logs/music.tsv") {
+		t.Error("provenance does not list the logs read")
+	}
+}
+
+// FuzzCharacteristicsLog feeds arbitrary text as an interaction log: it
+// must give a summary or an error naming the dataset, never a panic, NaN
+// counts or an error without the file.
+func FuzzCharacteristicsLog(f *testing.F) {
+	f.Add("user,item,rating\na,b,1\na,c,2\n", 0.0)
+	f.Add("user,item\n\"a\nb\",c\n", 0.0)
+	f.Add("item,user,timestamp\n1,2,3\n", 2.0)
+	f.Add("user,item,rating\nx,y,NaN\n", 1.0)
+	f.Add("user,item,rating\nx,y,\n", 0.0)
+	f.Fuzz(func(t *testing.T, log string, tau float64) {
+		dir := t.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, "log.csv"), []byte(log), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		src := []byte("title = \"f\"\n[[datasets]]\nname = \"d\"\ninteractions = \"log.csv\"\n")
+		s, err := ParseStudy(filepath.Join(dir, "study.toml"), src, Kinds())
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx := &Context{ID: "c", Study: s, Jobs: 1, inputs: newInputs(s), progress: noProgress{}}
+		p := analyses.Preprocessing{Core: 2}
+		if analyses.Finite(tau) {
+			p.Threshold, p.HasThreshold = tau, true
+		}
+		sum, err := readCharacteristicsLog(ctx, s.Datasets[0], p)
+		if err != nil {
+			if !strings.Contains(err.Error(), "log.csv") && !strings.Contains(err.Error(), `dataset "d"`) {
+				t.Errorf("error names neither file nor dataset: %v", err)
+			}
+			return
+		}
+		if sum.Counts.Interactions <= 0 || len(sum.Features) != 18 {
+			t.Errorf("summary %+v", sum)
+		}
+		for k, v := range sum.Features[:10] {
+			if !analyses.Finite(v) {
+				t.Errorf("%s = %v", analyses.LogFeatureNames[k], v)
+			}
+		}
+	})
+}

@@ -110,3 +110,49 @@ method = "spearmann"
 		t.Errorf("validation error %v", err)
 	}
 }
+
+// TestMetricCorrelationBuild builds a study end to end on 1 and 2
+// workers: same bytes, the -matrix CSV holds every ordered pair.
+func TestMetricCorrelationBuild(t *testing.T) {
+	t.Parallel()
+	study := `
+-- study.toml --
+title = "Metric correlation end to end"
+[inputs]
+results = "results.csv"
+[[metrics]]
+name = "rmse"
+better = "lower"
+[[analyses]]
+id = "agree"
+type = "metric_correlation"
+method = "kendall"
+-- results.csv --
+dataset,method,ndcg,recall,rmse
+d1,a,0.30,0.50,0.90
+d1,b,0.20,0.45,0.95
+d1,c,0.10,0.45,0.80
+d2,a,0.33,0.60,0.85
+d2,b,0.21,0.40,0.99
+d2,c,0.25,0.41,1.10
+`
+	a := mustBuild(t, study, func(o *Options) { o.Jobs = 1 })
+	b := mustBuild(t, study, func(o *Options) { o.Jobs = 2 })
+	for _, name := range []string{"data/agree.json", "data/agree.csv", "data/agree-matrix.csv", "figures/agree.svg", "agree.html"} {
+		if readFile(t, a, name) != readFile(t, b, name) {
+			t.Errorf("%s differs between 1 and 2 workers", name)
+		}
+	}
+	m := readFile(t, a, "data/agree-matrix.csv")
+	lines := strings.Split(strings.TrimSpace(m), "\n")
+	if lines[0] != "metric_a,metric_b,rho,datasets" || len(lines) != 1+9 {
+		t.Fatalf("-matrix:\n%s", m)
+	}
+	// ndcg~recall: d1 tau-b of (.3,.2,.1) and (.5,.45,.45) = 2/sqrt(3·2) = 0.8165; d2 (.33,.21,.25) vs (.6,.4,.41) = 1.
+	if !strings.Contains(m, "ndcg,recall,0.90824829046386") {
+		t.Errorf("ndcg~recall row missing:\n%s", m)
+	}
+	if j := readJSON(t, a, "data/agree.json"); j["order"] == nil {
+		t.Errorf("JSON lacks the clustered order: %v", j)
+	}
+}
