@@ -11,6 +11,7 @@ package analyses
 import (
 	"fmt"
 	"math"
+	"math/bits"
 	"slices"
 	"strings"
 )
@@ -53,16 +54,84 @@ type PreprocessCounts struct {
 
 // InteractionLog collects one dataset's log. The zero value is not ready:
 // use NewInteractionLog.
+//
+// Rows are appended as (pair key, rating) in arrival order; when the
+// buffer reaches twice the distinct pairs seen so far (and at least
+// logCompactMin), it is sorted with a stable radix sort and repeated pairs
+// are merged, keeping the last rating. Appending and sorting are
+// cache-friendly, unlike a hash map of millions of pairs, and memory stays
+// within a small multiple of the distinct pairs however many duplicates
+// the log holds.
 type InteractionLog struct {
-	users, items         map[string]uint32
-	userNames, itemNames []string
-	last                 map[uint64]float64 // pair -> last rating (NaN without one)
-	rows                 int64
+	users, items logIDs
+	keys         []uint64  // user<<32 | item; keys[:distinct] sorted and distinct
+	ratings      []float64 // aligned with keys; NaN without a rating column
+	distinct     int
+	limit        int
+	rows         int64
+	scratchK     []uint64
+	scratchR     []float64
 }
+
+// logCompactMin is the smallest buffer (rows) before merging duplicates.
+const logCompactMin = 1 << 20
 
 // NewInteractionLog returns an empty log.
 func NewInteractionLog() *InteractionLog {
-	return &InteractionLog{users: map[string]uint32{}, items: map[string]uint32{}, last: map[uint64]float64{}}
+	return &InteractionLog{users: newLogIDs(), items: newLogIDs(), limit: logCompactMin}
+}
+
+// logIDs interns ids into dense numbers in first-seen order. Ids of up to
+// seven bytes (most user and item ids) are packed into a uint64 map key,
+// which avoids hashing and comparing string memory; the previous id is
+// remembered, as logs sorted by user repeat it row after row. (last may
+// hold the caller's string: strings are immutable, so keeping it is safe.)
+type logIDs struct {
+	short  map[uint64]uint32
+	long   map[string]uint32
+	names  []string
+	last   string
+	lastID uint32
+}
+
+func newLogIDs() logIDs {
+	return logIDs{short: map[uint64]uint32{}, long: map[string]uint32{}, lastID: math.MaxUint32}
+}
+
+func (m *logIDs) id(s string) uint32 {
+	if m.lastID != math.MaxUint32 && s == m.last {
+		return m.lastID
+	}
+	var id uint32
+	if len(s) <= 7 {
+		k := uint64(len(s)) << 56
+		for i := 0; i < len(s); i++ {
+			k |= uint64(s[i]) << (8 * i)
+		}
+		v, ok := m.short[k]
+		if !ok {
+			v = m.add(s)
+			m.short[k] = v
+		}
+		id = v
+	} else {
+		v, ok := m.long[s]
+		if !ok {
+			v = m.add(s)
+			m.long[m.names[v]] = v
+		}
+		id = v
+	}
+	m.last, m.lastID = s, id // s, not names[id]: it is in cache
+	return id
+}
+
+func (m *logIDs) add(s string) uint32 {
+	if len(m.names) == math.MaxUint32-1 {
+		panic("analyses: more than 2^32-2 distinct ids in one log")
+	}
+	m.names = append(m.names, strings.Clone(s))
+	return uint32(len(m.names) - 1)
 }
 
 // Add records one row. rating is NaN when the log has no rating column. A
@@ -70,28 +139,82 @@ func NewInteractionLog() *InteractionLog {
 // strings are copied when first seen, so the caller may reuse its buffers.
 func (l *InteractionLog) Add(user, item string, rating float64) {
 	l.rows++
-	u, ok := l.users[user]
-	if !ok {
-		u = uint32(len(l.userNames))
-		user = strings.Clone(user)
-		l.users[user] = u
-		l.userNames = append(l.userNames, user)
+	u, i := l.users.id(user), l.items.id(item)
+	l.keys = append(l.keys, uint64(u)<<32|uint64(i))
+	l.ratings = append(l.ratings, rating)
+	if len(l.keys) >= l.limit {
+		l.compact()
+		l.limit = max(logCompactMin, 2*l.distinct)
 	}
-	i, ok := l.items[item]
-	if !ok {
-		i = uint32(len(l.itemNames))
-		item = strings.Clone(item)
-		l.items[item] = i
-		l.itemNames = append(l.itemNames, item)
+}
+
+// compact sorts the buffer by pair (stably, so arrival order survives
+// among equal pairs) and keeps the last row of each pair.
+func (l *InteractionLog) compact() {
+	n := len(l.keys)
+	if n == l.distinct {
+		return
 	}
-	l.last[uint64(u)<<32|uint64(i)] = rating
+	if cap(l.scratchK) < n {
+		l.scratchK = make([]uint64, n)
+		l.scratchR = make([]float64, n)
+	}
+	bi := max(1, bits.Len32(uint32(len(l.items.names))))
+	bu := max(1, bits.Len32(uint32(len(l.users.names))))
+	// Sort on the packed key user<<bi | item: same order, fewer digits.
+	for j, k := range l.keys {
+		l.keys[j] = (k>>32)<<bi | k&(1<<32-1)
+	}
+	k, r, sk, sr := logRadixSort(l.keys, l.ratings, l.scratchK[:n], l.scratchR[:n], bi+bu)
+	out := 0
+	for j := 0; j < n; j++ {
+		if j+1 < n && k[j+1] == k[j] {
+			continue // a later row of the same pair follows
+		}
+		k[out] = (k[j]>>bi)<<32 | k[j]&(1<<bi-1)
+		r[out] = r[j]
+		out++
+	}
+	l.keys, l.ratings = k[:out], r[:out]
+	l.scratchK, l.scratchR = sk, sr
+	l.distinct = out
+}
+
+// logRadixSort sorts keys (using their low nbits bits) ascending, moving
+// vals along, with a stable LSD radix sort on 11-bit digits; a digit that
+// is the same for every key costs one counting pass. It returns the
+// sorted slices and the two now-free buffers.
+func logRadixSort(keys []uint64, vals []float64, sk []uint64, sv []float64, nbits int) ([]uint64, []float64, []uint64, []float64) {
+	const w = 11
+	const nb = 1 << w
+	var count [nb]int
+	for shift := 0; shift < nbits; shift += w {
+		clear(count[:])
+		for _, k := range keys {
+			count[(k>>shift)&(nb-1)]++
+		}
+		if len(keys) == 0 || count[(keys[0]>>shift)&(nb-1)] == len(keys) {
+			continue
+		}
+		sum := 0
+		for b, c := range count {
+			count[b] = sum
+			sum += c
+		}
+		for j, k := range keys {
+			d := (k >> shift) & (nb - 1)
+			p := count[d]
+			count[d]++
+			sk[p], sv[p] = k, vals[j]
+		}
+		keys, sk = sk, keys
+		vals, sv = sv, vals
+	}
+	return keys, vals, sk, sv
 }
 
 // Rows returns the number of rows added.
 func (l *InteractionLog) Rows() int64 { return l.rows }
-
-// Pairs returns the number of distinct (user, item) pairs so far.
-func (l *InteractionLog) Pairs() int { return len(l.last) }
 
 // ErrEmptyLog is returned (wrapped) when no interaction is left; the
 // caller names the file and dataset.
@@ -108,18 +231,19 @@ type LogSummary struct {
 // is released. An empty result is an error wrapping ErrEmptyLog that says
 // which step emptied it.
 func (l *InteractionLog) Finish(p Preprocessing) (*LogSummary, error) {
-	c := PreprocessCounts{Rows: l.rows, Duplicates: l.rows - int64(len(l.last))}
-	keys := make([]uint64, 0, len(l.last))
-	for k, r := range l.last {
-		if p.HasThreshold && !(r >= p.Threshold) {
+	l.compact()
+	c := PreprocessCounts{Rows: l.rows, Duplicates: l.rows - int64(len(l.keys))}
+	keys := l.keys[:0] // sorted, user-major: pairs of one user are contiguous
+	for j, k := range l.keys {
+		if p.HasThreshold && !(l.ratings[j] >= p.Threshold) {
 			c.BelowThreshold++
 			continue
 		}
 		keys = append(keys, k)
 	}
-	l.last, l.users, l.items = nil, nil, nil
-	slices.Sort(keys) // user-major: pairs of one user are contiguous
-	nu, ni := len(l.userNames), len(l.itemNames)
+	l.ratings, l.scratchK, l.scratchR = nil, nil, nil
+	l.users.short, l.users.long, l.items.short, l.items.long = nil, nil, nil, nil
+	nu, ni := len(l.users.names), len(l.items.names)
 	empty := func(step string) error {
 		return fmt.Errorf("%w after %s (%d rows, %d distinct pairs)", ErrEmptyLog, step, c.Rows, c.Rows-c.Duplicates)
 	}
@@ -181,8 +305,8 @@ func (l *InteractionLog) Finish(p Preprocessing) (*LogSummary, error) {
 	}
 	count()
 	c.Interactions = int64(len(keys))
-	f := logFeatures(keys, ucnt, icnt, l.itemNames)
-	l.userNames, l.itemNames = nil, nil
+	f := logFeatures(keys, ucnt, icnt, l.items.names)
+	l.keys, l.users, l.items = nil, logIDs{}, logIDs{}
 	return &LogSummary{Counts: c, Features: f}, nil
 }
 

@@ -5,8 +5,10 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -282,5 +284,77 @@ func TestCharacteristicsTablesNoNaN(t *testing.T) {
 	}
 	if notes := strings.Join(r.Notes(), "\n"); !strings.Contains(notes, "LTsk") || !strings.Contains(notes, "undefined") {
 		t.Errorf("notes %q", notes)
+	}
+}
+
+// TestInteractionLogCompaction merges duplicates in many small batches
+// (the buffer limit lowered) and in one: a pair repeated across batches
+// must keep its last rating, and every count and feature must agree.
+func TestInteractionLogCompaction(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(6, 1))
+	type row struct {
+		u, i string
+		r    float64
+	}
+	var rows []row
+	for range 20000 {
+		u := rng.IntN(300)
+		rows = append(rows, row{fmt.Sprintf("user-%d", u*u%1009), fmt.Sprintf("i%d", rng.IntN(1+u%200)), float64(rng.IntN(5) + 1)})
+	}
+	p := Preprocessing{Threshold: 3, HasThreshold: true, MinItem: 2, MinUser: 3}
+	var want *LogSummary
+	for _, limit := range []int{logCompactMin, 1, 7, 1000} {
+		l := NewInteractionLog()
+		l.limit = limit
+		last := map[[2]string]float64{}
+		for _, r := range rows {
+			l.Add(r.u, r.i, r.r)
+			last[[2]string{r.u, r.i}] = r.r
+		}
+		if limit == 7 && l.distinct == 0 {
+			t.Fatal("no compaction happened mid-stream")
+		}
+		s, err := l.Finish(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		below := 0
+		for _, r := range last {
+			if r < 3 {
+				below++
+			}
+		}
+		if s.Counts.Duplicates != int64(len(rows)-len(last)) || s.Counts.BelowThreshold != int64(below) {
+			t.Errorf("limit %d: counts %+v, want %d duplicates and %d below the threshold", limit, s.Counts, len(rows)-len(last), below)
+		}
+		if want == nil {
+			want = s
+			continue
+		}
+		if s.Counts != want.Counts || !slices.Equal(s.Features, want.Features) {
+			t.Errorf("limit %d: %+v %v\nwant %+v %v", limit, s.Counts, s.Features, want.Counts, want.Features)
+		}
+	}
+}
+
+func TestLogIDsPacking(t *testing.T) {
+	t.Parallel()
+	// Short ids are packed with their length, so "a" and "a\x00" differ;
+	// long ids share a prefix with short ones.
+	m := newLogIDs()
+	ids := []string{"a", "a\x00", "", "abcdefg", "abcdefgh", "abcdefghi", "a", "abcdefgh", ""}
+	got := make([]uint32, len(ids))
+	for k, s := range ids {
+		got[k] = m.id(s)
+	}
+	want := []uint32{0, 1, 2, 3, 4, 5, 0, 4, 2}
+	if !slices.Equal(got, want) {
+		t.Errorf("ids %v, want %v", got, want)
+	}
+	for k, s := range ids {
+		if m.names[got[k]] != s {
+			t.Errorf("name of %q is %q", s, m.names[got[k]])
+		}
 	}
 }

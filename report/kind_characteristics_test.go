@@ -1,11 +1,15 @@
 package report
 
 import (
+	"bufio"
 	"encoding/json"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -458,4 +462,62 @@ func FuzzCharacteristicsLog(f *testing.F) {
 			}
 		}
 	})
+}
+
+// BenchmarkCharacteristicsLogs is issue 6's benchmark: 30 logs (Zipf items,
+// repeated pairs, ratings) read, preprocessed (τ = 3.5, 5-filter) and
+// summarised on ctx.Jobs = GOMAXPROCS workers. It uses 30 × 100,000 rows;
+// set EVALBOOK_BENCH_ROWS=1000000 for the full size of the issue (the
+// logs are generated once, outside the timer).
+func BenchmarkCharacteristicsLogs(b *testing.B) {
+	rows := 100_000
+	if s := os.Getenv("EVALBOOK_BENCH_ROWS"); s != "" {
+		if _, err := fmt.Sscan(s, &rows); err != nil {
+			b.Fatal(err)
+		}
+	}
+	dir := b.TempDir()
+	var man strings.Builder
+	man.WriteString("title = \"bench\"\n")
+	for d := range 30 {
+		rng := rand.New(rand.NewPCG(uint64(d), 7))
+		users, items := 20000+rng.IntN(80000), 10000+rng.IntN(60000)
+		skew := 0.7 + rng.Float64()*0.6
+		cum := make([]float64, items)
+		acc := 0.0
+		for i := range cum {
+			acc += 1 / math.Pow(float64(i+1), skew)
+			cum[i] = acc
+		}
+		name := fmt.Sprintf("d%02d", d)
+		f, err := os.Create(filepath.Join(dir, name+".csv"))
+		if err != nil {
+			b.Fatal(err)
+		}
+		w := bufio.NewWriterSize(f, 1<<20)
+		w.WriteString("user,item,rating,timestamp\n")
+		for r := range rows {
+			u := int(float64(users) * math.Pow(rng.Float64(), 1.5))
+			i, _ := slices.BinarySearch(cum, rng.Float64()*acc)
+			fmt.Fprintf(w, "u%d,i%d,%d,%d\n", u, min(i, items-1), 1+rng.IntN(5), 1600000000+r)
+		}
+		if err := w.Flush(); err != nil {
+			b.Fatal(err)
+		}
+		f.Close()
+		fmt.Fprintf(&man, "[[datasets]]\nname = %q\ninteractions = %q\n", name, name+".csv")
+	}
+	man.WriteString("[[analyses]]\nid = \"chars\"\ntype = \"characteristics\"\nrating_threshold = 3.5\nmin_item = 5\nmin_user = 5\n")
+	s, err := ParseStudy(filepath.Join(dir, "study.toml"), []byte(man.String()), Kinds())
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		ctx := &Context{ID: "chars", Study: s, Jobs: runtime.GOMAXPROCS(0), inputs: newInputs(s), progress: noProgress{}}
+		if _, err := s.Analyses[0].Kind.Run(ctx, s.Analyses[0].Options); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(30*rows)/b.Elapsed().Seconds()*float64(b.N), "rows/s")
 }
