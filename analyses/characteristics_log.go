@@ -81,21 +81,62 @@ func NewInteractionLog() *InteractionLog {
 	return &InteractionLog{users: newLogIDs(), items: newLogIDs(), limit: logCompactMin}
 }
 
-// logIDs interns ids into dense numbers in first-seen order. Ids of up to
-// seven bytes (most user and item ids) are packed into a uint64 map key,
-// which avoids hashing and comparing string memory; the previous id is
-// remembered, as logs sorted by user repeat it row after row. (last may
-// hold the caller's string: strings are immutable, so keeping it is safe.)
+// logIDs interns ids into dense numbers in first-seen order, as fast as
+// the ids allow, since two lookups per row dominate reading a log:
+//
+//   - the previous id is remembered (logs sorted by user repeat it);
+//   - an id that is a fixed prefix followed by a canonical decimal number
+//     below logDenseMax ("123", "u42"; no sign, no leading zero) is looked
+//     up in an array indexed by the number: a string has at most one such
+//     reading, so the array and the maps never hold the same id;
+//   - other ids of up to seven bytes are packed with their length into a
+//     uint64 map key, which avoids hashing and comparing string memory;
+//   - longer ids use a string map.
+//
+// last may hold the caller's string: strings are immutable, so keeping it
+// is safe.
 type logIDs struct {
-	short  map[uint64]uint32
-	long   map[string]uint32
-	names  []string
-	last   string
-	lastID uint32
+	prefix    string
+	hasPrefix bool
+	dense     []uint32 // number -> id+1; 0 = not seen
+	short     map[uint64]uint32
+	long      map[string]uint32
+	names     []string
+	last      string
+	lastID    uint32
 }
+
+// logDenseMax bounds the numbers of the dense path (4 bytes each, so at
+// most 16 MiB per id kind, whatever the ids; larger numbers use the maps).
+const logDenseMax = 1 << 22
 
 func newLogIDs() logIDs {
 	return logIDs{short: map[uint64]uint32{}, long: map[string]uint32{}, lastID: math.MaxUint32}
+}
+
+// logNumericID splits s into a non-digit prefix and a canonical decimal
+// number; ok is false when s has another shape or the number is too big.
+func logNumericID(s string) (prefix string, n int, ok bool) {
+	j := len(s)
+	for j > 0 && s[j-1] >= '0' && s[j-1] <= '9' {
+		j--
+	}
+	digits := s[j:]
+	if len(digits) == 0 || len(digits) > 7 || (len(digits) > 1 && digits[0] == '0') {
+		return "", 0, false
+	}
+	for _, c := range []byte(s[:j]) {
+		if c >= '0' && c <= '9' {
+			return "", 0, false
+		}
+	}
+	for _, c := range []byte(digits) {
+		n = n*10 + int(c-'0')
+	}
+	if n >= logDenseMax {
+		return "", 0, false
+	}
+	return s[:j], n, true
 }
 
 func (m *logIDs) id(s string) uint32 {
@@ -103,7 +144,21 @@ func (m *logIDs) id(s string) uint32 {
 		return m.lastID
 	}
 	var id uint32
-	if len(s) <= 7 {
+	if p, n, ok := logNumericID(s); ok && (!m.hasPrefix || p == m.prefix) {
+		if !m.hasPrefix {
+			m.prefix, m.hasPrefix = strings.Clone(p), true
+		}
+		if n >= len(m.dense) {
+			grown := max(n+1, min(2*len(m.dense), logDenseMax))
+			m.dense = append(m.dense, make([]uint32, grown-len(m.dense))...)
+		}
+		v := m.dense[n]
+		if v == 0 {
+			v = m.add(s) + 1
+			m.dense[n] = v
+		}
+		id = v - 1
+	} else if len(s) <= 7 {
 		k := uint64(len(s)) << 56
 		for i := 0; i < len(s); i++ {
 			k |= uint64(s[i]) << (8 * i)
@@ -242,7 +297,8 @@ func (l *InteractionLog) Finish(p Preprocessing) (*LogSummary, error) {
 		keys = append(keys, k)
 	}
 	l.ratings, l.scratchK, l.scratchR = nil, nil, nil
-	l.users.short, l.users.long, l.items.short, l.items.long = nil, nil, nil, nil
+	l.users = logIDs{names: l.users.names}
+	l.items = logIDs{names: l.items.names}
 	nu, ni := len(l.users.names), len(l.items.names)
 	empty := func(step string) error {
 		return fmt.Errorf("%w after %s (%d rows, %d distinct pairs)", ErrEmptyLog, step, c.Rows, c.Rows-c.Duplicates)

@@ -342,13 +342,18 @@ func TestLogIDsPacking(t *testing.T) {
 	t.Parallel()
 	// Short ids are packed with their length, so "a" and "a\x00" differ;
 	// long ids share a prefix with short ones.
+	// Numeric ids with the first prefix seen ("u") take the dense path;
+	// a leading zero, another prefix or a big number take the maps, so
+	// no two strings share an id.
 	m := newLogIDs()
-	ids := []string{"a", "a\x00", "", "abcdefg", "abcdefgh", "abcdefghi", "a", "abcdefgh", ""}
+	ids := []string{"a", "a\x00", "", "abcdefg", "abcdefgh", "abcdefghi", "a", "abcdefgh", "",
+		"u42", "u042", "42", "u0", "u4194304", "u4194303", "u42", "x42", "u00", "42", "u4194304", "u-1", "u1x2"}
 	got := make([]uint32, len(ids))
 	for k, s := range ids {
 		got[k] = m.id(s)
 	}
-	want := []uint32{0, 1, 2, 3, 4, 5, 0, 4, 2}
+	want := []uint32{0, 1, 2, 3, 4, 5, 0, 4, 2,
+		6, 7, 8, 9, 10, 11, 6, 12, 13, 8, 10, 14, 15}
 	if !slices.Equal(got, want) {
 		t.Errorf("ids %v, want %v", got, want)
 	}
