@@ -3,10 +3,12 @@ package analyses
 // Interaction-log features of SPEC §5.6 (seed 001 §4.3, after Deldjoo et
 // al. 2021). A log can hold hundreds of millions of rows, so it is pushed
 // in row by row (Add) and only the distinct (user, item) pairs of one
-// dataset are kept, as 64-bit keys over interned ids: memory is bounded by
-// the dataset's pairs, not its rows, and a build holds at most one dataset
-// per worker. Everything after Finish works on sorted integer arrays, so
-// the features do not depend on map order and sums of counts are exact.
+// dataset are kept, as 64-bit keys over interned ids (with a buffer of
+// recent rows): memory is a small multiple of the dataset's distinct
+// pairs, not its rows, and a build holds at most one dataset per worker.
+// Everything after Finish works on sorted integer arrays, so the features
+// do not depend on arrival order beyond "last rating wins", and sums of
+// counts are exact.
 
 import (
 	"fmt"
