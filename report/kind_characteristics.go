@@ -61,7 +61,7 @@ func runCharacteristics(ctx *Context, o *analyses.CharacteristicsOptions) (*Outp
 		if c == nil {
 			return nil, fmt.Errorf("no characteristics: give [inputs] characteristics = \"…\" or interactions = \"…\" in [[datasets]]")
 		}
-		in.Datasets, in.Features = c.Datasets, c.Features
+		in.Datasets, in.Features = c.Datasets, charCanonicalNames(c.Features)
 		for _, d := range c.Datasets {
 			row := make([]float64, len(c.Features))
 			for f, name := range c.Features {
@@ -79,7 +79,7 @@ func runCharacteristics(ctx *Context, o *analyses.CharacteristicsOptions) (*Outp
 		for k, name := range o.Features {
 			idx[k] = -1
 			for f, have := range in.Features {
-				if have == name {
+				if have == name || (idx[k] < 0 && charFeatureKey(have) == charFeatureKey(name)) {
 					idx[k] = f
 				}
 			}
@@ -94,7 +94,11 @@ func runCharacteristics(ctx *Context, o *analyses.CharacteristicsOptions) (*Outp
 			}
 			in.Values[d] = sel
 		}
-		in.Features = o.Features
+		sel := make([]string, len(idx))
+		for k, f := range idx {
+			sel[k] = in.Features[f]
+		}
+		in.Features = sel
 	}
 	var missing []string
 	if o.Metric != "" {
@@ -139,6 +143,34 @@ func runCharacteristics(ctx *Context, o *analyses.CharacteristicsOptions) (*Outp
 	}
 	return &Output{Result: r, Figures: figs, Method: characteristicsMethod(from, o)}, nil
 }
+
+// charCanonicalNames spells input features that are SPEC §5.6 features
+// under another case or underscoring (seed 001's own file has "Ginii" and
+// "Giniu") as the spec does, so the -features columns keep the contract.
+// A name that would collide with another column is left as it is.
+func charCanonicalNames(names []string) []string {
+	key := charFeatureKey
+	canon := map[string]string{}
+	for _, f := range analyses.LogFeatureNames {
+		canon[key(f)] = f
+	}
+	taken := map[string]bool{}
+	for _, n := range names {
+		taken[n] = true
+	}
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = n
+		if c, ok := canon[key(n)]; ok && c != n && !taken[c] {
+			out[i] = c
+			taken[c] = true
+		}
+	}
+	return out
+}
+
+// charFeatureKey compares feature names ignoring case and underscores.
+func charFeatureKey(s string) string { return strings.ToLower(strings.ReplaceAll(s, "_", "")) }
 
 // characteristicsFromLogs reads the logs on up to ctx.Jobs workers. Each
 // result has its own slot and the error reported is the one of the first
@@ -283,7 +315,7 @@ func characteristicsMethod(from string, o *analyses.CharacteristicsOptions) stri
 		b.WriteString(`The eighteen features follow seed 001 §4.3 (after Deldjoo et al. 2021) as defined in SPEC §5.6: Nu, Ni, Nr; SpaceSize = Nu·Ni; Shape = Nu/Ni; Density = Nr/(Nu·Ni); Rpu = Nr/Nu; Rpi = Nr/Ni; Gini_u and Gini_i = 1 − 2Σ(n+1−i)c₍ᵢ₎/((n+1)Σc) over the per-user / per-item counts sorted ascending; the popularity bias of a user is the mean, over their items, of the share of users who interacted with the item, summarised as APB (mean), StPB (population sd), SkPB (skewness) and KuPB (excess kurtosis); the long tail is what remains after the head, the shortest prefix of items sorted by count (descending, ties by item id in byte order) holding at least 80% of interactions (decided in integers, 5·head ≥ 4·Nr), and each user's share of long-tail items is summarised as LTavg, LTstd, LTsk, LTku. Skewness and kurtosis are the biased moment estimators (scipy's defaults) and are undefined (left empty, with a note) when the values are constant.
 `)
 	} else {
-		b.WriteString("The features are read from the `characteristics` input, as given.\n")
+		b.WriteString("The features are read from the `characteristics` input, as given; a column that names one of the eighteen features of SPEC §5.6 with other case or underscores (seed 001's file has `Ginii`, `Giniu`) is shown under the spec's name (`Gini_i`, `Gini_u`).\n")
 	}
 	if o.Metric != "" {
 		fmt.Fprintf(&b, `Each feature is related to each method's per-dataset %s over the datasets where both are present, and to all (dataset, method) pairs pooled (column %s): Pearson's r and Spearman's ρ (as scipy.stats), and the mutual information in nats by the Kraskov–Stögbauer–Grassberger k-nearest-neighbour estimator with k = %d, computed as scikit-learn's mutual_info_regression (each variable divided by its standard deviation, max-norm neighbours, negative estimates set to 0) but without its 1e-10 random jitter, so the value is deterministic; on continuous data without ties the two agree. The estimate needs more than k pairs.`, o.Metric, analyses.CharPooled, o.Neighbors)

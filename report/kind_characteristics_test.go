@@ -259,7 +259,7 @@ characteristics = "chars.csv"
 id = "chars"
 type = "characteristics"
 metric = "ndcg"
-features = ["Nu", "Density"]
+features = ["nu", "Density"]
 `,
 		"chars.csv":   ",Nu,Density,Ginii\na,100,0.1,0.5\nb,200,0.05,0.6\nc,50,0.2,0.4\nd,400,0.01,0.7\ne,80,0.3,0.3\n",
 		"results.csv": "dataset,method,metric,value\na,x,ndcg,0.3\nb,x,ndcg,0.2\nc,x,ndcg,0.35\nd,x,ndcg,0.1\ne,x,ndcg,0.5\na,y,ndcg,0.1\nb,y,ndcg,0.12\nc,y,ndcg,0.2\nd,y,ndcg,0.05\ne,y,ndcg,0.25\nzz,y,ndcg,0.25\n",
@@ -520,4 +520,13 @@ func BenchmarkCharacteristicsLogs(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(30*rows)/b.Elapsed().Seconds()*float64(b.N), "rows/s")
+}
+
+func TestCharCanonicalNames(t *testing.T) {
+	t.Parallel()
+	got := charCanonicalNames([]string{"Giniu", "ginii", "nu", "Gini_u", "Density", "size", "LT_avg"})
+	want := []string{"Giniu", "Gini_i", "Nu", "Gini_u", "Density", "size", "LTavg"}
+	if !slices.Equal(got, want) {
+		t.Errorf("got %v, want %v", got, want)
+	}
 }

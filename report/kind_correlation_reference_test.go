@@ -3,6 +3,7 @@ package report
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -96,6 +97,10 @@ methods = ["recbole_EASE", "recbole_MultiVAE", "recbole_ItemKNN", "recbole_SLIME
 	feat := tableByName(t, out.Result, "features")
 	if len(feat.Rows) != 30 || len(feat.Columns) != 19 || feat.Columns[0] != "dataset" {
 		t.Fatalf("features: %d rows, columns %v", len(feat.Rows), feat.Columns)
+	}
+	// The file's Ginii/Giniu are shown under SPEC §5.6's names.
+	if !slices.Contains(feat.Columns, "Gini_i") || !slices.Contains(feat.Columns, "Gini_u") {
+		t.Errorf("features columns %v", feat.Columns)
 	}
 	pooled := map[string][]any{}
 	for _, row := range tableByName(t, out.Result, "").Rows {
