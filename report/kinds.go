@@ -18,6 +18,8 @@ func Kinds() Registry {
 		pairedTestsKind(),
 		clustersKind(),
 		datasetSelectionKind(),
+		metricCorrelationKind(),
+		characteristicsKind(),
 	} {
 		r[k.Type] = k
 	}
