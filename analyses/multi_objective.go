@@ -253,7 +253,7 @@ func MultiObjective(in MultiObjectiveInput, o MultiObjectiveOptions) (*MultiObje
 				r.Warnf("%s does not compete with %s on its Pareto front (fitted slope %.4g ≥ 0): the trade-off line does not describe a cost", m, o.Base, slope)
 			}
 		} else {
-			r.Warnf("the Pareto front of (%s, %s) has %d distinct point(s) and %s takes a single value on it: no trade-off line can be fitted, so no model has a score", o.Base, m, len(xs), m)
+			r.Warnf("the Pareto front of (%s, %s) has %d distinct point(s) and %s takes a single value on it: no trade-off line can be fitted (it does not compete with %s), so it is left out of the score", o.Base, m, len(xs), m, o.Base)
 		}
 		if o.EvalRS2022.Enabled() {
 			e := o.EvalRS2022
@@ -284,30 +284,37 @@ func MultiObjective(in MultiObjectiveInput, o MultiObjectiveOptions) (*MultiObje
 			}
 		}
 	}
-	allFits := true
-	for _, f := range r.Fits {
-		allFits = allFits && f.Slope != nil
+	// An objective without a line (its front is one point: it does not
+	// trade off against the base) is left out of the score rather than
+	// leaving every model without one.
+	var fitted []int
+	for j, f := range r.Fits {
+		if f.Slope != nil {
+			fitted = append(fitted, j)
+		}
 	}
 	r.Score = make([]*float64, n)
-	if allFits {
-		for _, i := range rows {
+	if len(fitted) > 0 {
+		score := func(i int, l func(j int) float64) *float64 {
 			s := 0.0
-			for j := range o.Objectives {
-				s += *r.Delta[j][i]
+			for _, j := range fitted {
+				f := r.Fits[j]
+				s += base[i] - *f.Intercept - l(j)*(*f.Slope)*r.Oriented[o.Objectives[j]][i]
 			}
-			r.Score[i] = &s
+			return &s
+		}
+		for _, i := range rows {
+			r.Score[i] = score(i, func(j int) float64 { return lambda[j] })
 		}
 		for _, l := range o.Compare {
 			c := MultiObjectiveCompare{Importance: l, Scores: make([]*float64, n)}
 			for _, i := range rows {
-				s := 0.0
-				for j, f := range r.Fits {
-					s += base[i] - *f.Intercept - l*(*f.Slope)*r.Oriented[o.Objectives[j]][i]
-				}
-				c.Scores[i] = &s
+				c.Scores[i] = score(i, func(int) float64 { return l })
 			}
 			r.Compare = append(r.Compare, c)
 		}
+	} else {
+		r.Warnf("no objective has a fitted trade-off line, so no model has a score")
 	}
 	if o.EvalRS2022.Enabled() {
 		r.EvalRS2022, r.Penalised = moEvalRS2022Scores(in, o.EvalRS2022, &r.Warnings)

@@ -362,4 +362,3 @@ func moIndexOf(list []string, s string) int {
 	}
 	return -1
 }
-
