@@ -163,7 +163,17 @@ func newParquetReader(r io.ReaderAt, size int64, display string, mapping map[str
 				continue
 			}
 			if rep {
-				p.unreadable[strings.ToLower(name)] = "is a repeated (list) column, which has no single value per row"
+				// Register the field and every path down to the leaf
+				// (tags, tags.list, tags.list.element), so asking for
+				// any of them says why it cannot be read.
+				for k, part := range strings.Split(name, ".") {
+					if k == 0 {
+						name = part
+					} else {
+						name += "." + part
+					}
+					p.unreadable[strings.ToLower(name)] = "is a repeated (list) column, which has no single value per row"
+				}
 				continue
 			}
 			leaf, err := parquetLeaf(ch, name)
