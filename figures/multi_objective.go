@@ -72,10 +72,6 @@ func moSlug(s string) string {
 	return strings.Trim(b.String(), "-")
 }
 
-func moAxisName(r *analyses.MultiObjectiveResult, m string) string {
-	return m
-}
-
 // moTradeOff is seed 004 Fig. 2 for one objective.
 func moTradeOff(id string, r *analyses.MultiObjectiveResult, j int) (Figure, error) {
 	m := r.Objectives[j]
@@ -100,9 +96,11 @@ func moTradeOff(id string, r *analyses.MultiObjectiveResult, j int) (Figure, err
 	}
 	sort.SliceStable(front, func(a, b int) bool { return front[a].X < front[b].X })
 
-	plt := NewPlot("", moAxisName(r, m)+" (higher is better)", moAxisName(r, r.Base)+" (higher is better)")
+	plt := NewPlot("", m+" (higher is better)", r.Base+" (higher is better)")
 	plt.Add(plotter.NewGrid())
-	plt.Legend.Top = true
+	// The front runs along the upper right; the lower left, worst on
+	// both metrics, is the emptiest corner.
+	plt.Legend.Top, plt.Legend.Left = false, true
 	plt.Legend.TextStyle.Font.Size = vg.Points(8)
 	if len(all) > 0 {
 		s, err := plotter.NewScatter(all)

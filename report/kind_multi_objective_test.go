@@ -128,3 +128,147 @@ func TestMultiObjectiveEvalRS2022(t *testing.T) {
 		t.Errorf("%d figures, want 8 trade-offs, the comparison and the front", len(out.Figures))
 	}
 }
+
+const moStudy = `
+-- study.toml --
+title = "Challenge"
+
+[inputs]
+results = "results.csv"
+
+[[analyses]]
+id = "mo"
+type = "multi_objective"
+input = { path = "%s", columns = { model = "team" } }
+base = "hit_rate"
+objectives = ["fairness", "diversity"]
+importance = { fairness = 2 }
+rank_by = "evalrs2022"
+
+[analyses.evalrs2022]
+baseline = { hit_rate = 0.1, fairness = -0.5, diversity = 0.1 }
+best = { hit_rate = 0.5, fairness = -0.1, diversity = 0.9 }
+threshold = { hit_rate = 0.15 }
+[analyses.evalrs2022.groups]
+accuracy = { weight = 1, metrics = ["hit_rate"] }
+beyond = { weight = 1.5, metrics = ["fairness", "diversity"] }
+
+[[analyses]]
+id = "mo-results"
+type = "multi_objective"
+dataset = "d1"
+base = "ndcg"
+objectives = ["rmse"]
+
+[[metrics]]
+name = "rmse"
+better = "lower"
+-- results.csv --
+dataset,method,metric,value
+d1,A,ndcg,0.30
+d1,A,rmse,0.95
+d1,B,ndcg,0.25
+d1,B,rmse,0.85
+d1,C,ndcg,0.20
+d1,C,rmse,0.80
+d1,D,ndcg,0.10
+d1,D,rmse,0.99
+d2,A,ndcg,0.5
+d2,A,rmse,0.5
+-- subs.csv --
+team,hit_rate,fairness,diversity
+red,0.40,-0.40,0.20
+red,0.30,-0.20,0.30
+blue,0.20,-0.15,0.60
+blue,0.12,-0.10,0.80
+green,0.35,-0.30,0.25
+green,0.10,-0.45,0.15
+teal,0.25,-0.25,0.50
+`
+
+// TestMultiObjectiveBuild builds a study end to end, once from CSV and
+// once from the same leaderboard written as Parquet: the two sites must
+// hold the same numbers.
+func TestMultiObjectiveBuild(t *testing.T) {
+	t.Parallel()
+	csvSite := mustBuild(t, fmt.Sprintf(moStudy, "subs.csv"))
+	type sub struct {
+		Team      string  `parquet:"team"`
+		HitRate   float64 `parquet:"hit_rate"`
+		Fairness  float64 `parquet:"fairness"`
+		Diversity float64 `parquet:"diversity"`
+	}
+	var rows []sub
+	for _, line := range strings.Split(strings.TrimSpace(strings.SplitN(moStudy, "-- subs.csv --\n", 2)[1]), "\n")[1:] {
+		var s sub
+		f := strings.Split(line, ",")
+		s.Team = f[0]
+		fmt.Sscan(f[1], &s.HitRate)
+		fmt.Sscan(f[2], &s.Fairness)
+		fmt.Sscan(f[3], &s.Diversity)
+		rows = append(rows, s)
+	}
+	pq := filepath.Join(t.TempDir(), "subs.parquet")
+	writePQ(t, pq, rows)
+	pqSite := mustBuild(t, fmt.Sprintf(moStudy, filepath.ToSlash(pq)))
+	for _, f := range []string{"data/mo.csv", "data/mo-leaderboard.csv", "data/mo-fits.csv", "data/mo-results.csv"} {
+		if a, b := readFile(t, csvSite, f), readFile(t, pqSite, f); a != b {
+			t.Errorf("%s differs between CSV and Parquet input:\n%s\n%s", f, a, b)
+		}
+	}
+	lb := readFile(t, csvSite, "data/mo-leaderboard.csv")
+	if !strings.HasPrefix(lb, "model,best_score,best_evalrs2022_score\n") || strings.Count(lb, "\n") != 5 {
+		t.Errorf("leaderboard:\n%s", lb)
+	}
+	main := readFile(t, csvSite, "data/mo.csv")
+	if !strings.HasPrefix(main, "model,front,score,evalrs2022_score,delta_fairness,delta_diversity\n") || strings.Count(main, "\n") != 8 {
+		t.Errorf("main table:\n%s", main)
+	}
+	// green's second submission is below the threshold: −100.
+	if !strings.Contains(main, "green,") || !strings.Contains(main, ",-100,") {
+		t.Errorf("no −100 below the threshold:\n%s", main)
+	}
+	for _, f := range []string{"mo.html", "figures/mo-tradeoff-fairness.svg", "figures/mo-tradeoff-diversity.svg", "figures/mo-evalrs2022.svg", "figures/mo-front.svg", "figures/mo-results-tradeoff-rmse.svg"} {
+		if _, err := os.Stat(filepath.Join(csvSite, f)); err != nil {
+			t.Errorf("missing %s", f)
+		}
+	}
+	page := readFile(t, csvSite, "mo.html")
+	for _, want := range []string{"Fitted trade-offs of this study", "implied λ"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("mo.html lacks %q", want)
+		}
+	}
+	// From results: rmse is lower-is-better, so it is negated before the
+	// front: A (0.30, −0.95), B (0.25, −0.85), C (0.20, −0.80) trade off;
+	// D is dominated.
+	j := readJSON(t, csvSite, "data/mo-results.json")
+	front := j["front"].([]any)
+	if fmt.Sprint(front) != "[1 1 1 2]" {
+		t.Errorf("results fronts %v, want [1 1 1 2]", front)
+	}
+	// Parquet is recorded in the provenance like any input.
+	if !strings.Contains(readFile(t, pqSite, "data/provenance.json"), "subs.parquet") {
+		t.Error("provenance does not list the Parquet input")
+	}
+}
+
+// TestMultiObjectiveInputErrors: problems in the input name the file and
+// the column.
+func TestMultiObjectiveInputErrors(t *testing.T) {
+	t.Parallel()
+	cases := []struct{ edit, want string }{
+		{`s/"hit_rate"/"hitrate"/`, `subs.csv:1: no column "hitrate"`},
+		{`s/model = "team"/model = "squad"/`, `no column "squad" (mapped from "model")`},
+		{`s/red,0.40/red,abc/`, `subs.csv:2:5: not a number: "abc"`},
+	}
+	for _, c := range cases {
+		src := fmt.Sprintf(moStudy, "subs.csv")
+		parts := strings.Split(c.edit, "/")
+		src = strings.Replace(src, parts[1], parts[2], 1)
+		_, err := buildStudy(t, src)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: error %v, want %q", c.edit, err, c.want)
+		}
+	}
+}
