@@ -19,21 +19,21 @@ import (
 // the reader converts. Written by parquet-go itself (Debian has no
 // pyarrow), the files exercise the same decoding paths as pyarrow's.
 type pqRow struct {
-	Model    string    `parquet:"participant_id"`
-	HitRate  float64   `parquet:"hit_rate"`
-	MRED     *float64  `parquet:"mred_gender,optional"`
-	F32      float32   `parquet:"f32"`
-	Count    int64     `parquet:"count"`
-	Small    int32     `parquet:"small"`
-	Flag     bool      `parquet:"flag"`
-	At       int64     `parquet:"submitted_at,timestamp(microsecond:local)"`
-	AtUTC    int64     `parquet:"at_utc,timestamp(millisecond:utc)"`
-	Day      int32     `parquet:"day,date"` // days since 1970-01-01
-	Note     string    `parquet:"note,optional"`
-	Cost     int64     `parquet:"cost,decimal(2:10)"`
-	Tags     []string  `parquet:"tags,list"`
-	Numeric  string    `parquet:"numeric_text"`
-	Category string    `parquet:"category,enum"`
+	Model    string   `parquet:"participant_id"`
+	HitRate  float64  `parquet:"hit_rate"`
+	MRED     *float64 `parquet:"mred_gender,optional"`
+	F32      float32  `parquet:"f32"`
+	Count    int64    `parquet:"count"`
+	Small    int32    `parquet:"small"`
+	Flag     bool     `parquet:"flag"`
+	At       int64    `parquet:"submitted_at,timestamp(microsecond:local)"`
+	AtUTC    int64    `parquet:"at_utc,timestamp(millisecond:utc)"`
+	Day      int32    `parquet:"day,date"` // days since 1970-01-01
+	Note     string   `parquet:"note,optional"`
+	Cost     int64    `parquet:"cost,decimal(2:10)"`
+	Tags     []string `parquet:"tags,list"`
+	Numeric  string   `parquet:"numeric_text"`
+	Category string   `parquet:"category,enum"`
 }
 
 func pqRows(n int) []pqRow {
