@@ -193,7 +193,8 @@ func MultiObjective(in MultiObjectiveInput, o MultiObjectiveOptions) (*MultiObje
 		or := make([]float64, n)
 		for i, x := range in.Values[m] {
 			or[i] = met.Orient(x)
-			if math.IsNaN(x) {
+			if !Finite(x) {
+				or[i] = math.NaN()
 				complete[i] = false
 			}
 		}
@@ -204,7 +205,7 @@ func MultiObjective(in MultiObjectiveInput, o MultiObjectiveOptions) (*MultiObje
 		if ok {
 			rows = append(rows, i)
 		} else {
-			r.Warnf("model %q (row %d) has a missing %s or objective value: it has no front and no score", in.Models[i], i+1, o.Base)
+			r.Warnf("model %q (row %d) has a missing or non-finite %s or objective value: it has no front and no score", in.Models[i], i+1, o.Base)
 		}
 	}
 	if len(rows) == 0 {
@@ -233,13 +234,13 @@ func MultiObjective(in MultiObjectiveInput, o MultiObjectiveOptions) (*MultiObje
 	r.Delta = make([][]*float64, len(o.Objectives))
 	for j, m := range o.Objectives {
 		obj := r.Oriented[m]
-		pair := make([][]float64, len(rows))
+		bx, oy := make([]float64, len(rows)), make([]float64, len(rows))
 		for k, i := range rows {
-			pair[k] = []float64{base[i], obj[i]}
+			bx[k], oy[k] = base[i], obj[i]
 		}
 		fit := MultiObjectiveFit{Objective: m, Importance: lambda[j]}
 		var xs, ys []float64
-		for _, k := range moParetoSet(pair, true) {
+		for _, k := range moPareto2D(bx, oy) {
 			fit.ParetoRows = append(fit.ParetoRows, rows[k])
 			xs = append(xs, obj[rows[k]])
 			ys = append(ys, base[rows[k]])
@@ -368,7 +369,7 @@ rows:
 		for _, m := range SortedKeys(e.Threshold) {
 			met := in.Metrics[m]
 			x := in.Values[m][i]
-			if math.IsNaN(x) {
+			if !Finite(x) {
 				missing++
 				continue rows
 			}
@@ -386,7 +387,7 @@ rows:
 			mean := 0.0
 			for _, m := range grp.Metrics {
 				x := in.Values[m][i]
-				if math.IsNaN(x) {
+				if !Finite(x) {
 					missing++
 					continue rows
 				}
@@ -524,19 +525,18 @@ func moDominates(a, b []float64) bool {
 // moNonDominatedSort returns the front of every point (1 = non-dominated,
 // 2 = non-dominated once front 1 is removed, …), every coordinate
 // maximised. Equal points are never dominated by each other and share a
-// front. It is Deb et al.'s fast non-dominated sort, O(k·n²).
+// front. It is Deb et al.'s fast non-dominated sort, O(k·n²) time, but
+// recomputes "who does this front dominate" instead of storing every
+// dominated pair, so memory is O(n) whatever the number of models.
 func moNonDominatedSort(pts [][]float64) []int {
 	n := len(pts)
-	count := make([]int, n)       // how many points dominate i
-	dominated := make([][]int, n) // points i dominates
+	count := make([]int, n) // how many points dominate i
 	for i := 0; i < n; i++ {
 		for j := i + 1; j < n; j++ {
 			switch {
 			case moDominates(pts[i], pts[j]):
-				dominated[i] = append(dominated[i], j)
 				count[j]++
 			case moDominates(pts[j], pts[i]):
-				dominated[j] = append(dominated[j], i)
 				count[i]++
 			}
 		}
@@ -551,49 +551,53 @@ func moNonDominatedSort(pts [][]float64) []int {
 	}
 	for f := 1; len(cur) > 0; f++ {
 		var next []int
-		for _, i := range cur {
-			for _, j := range dominated[i] {
-				count[j]--
-				if count[j] == 0 {
-					front[j] = f + 1
-					next = append(next, j)
+		for j := 0; j < n; j++ {
+			if front[j] != 0 {
+				continue
+			}
+			for _, i := range cur {
+				if moDominates(pts[i], pts[j]) {
+					count[j]--
 				}
 			}
+			if count[j] == 0 {
+				front[j] = f + 1
+				next = append(next, j)
+			}
 		}
-		sort.Ints(next)
 		cur = next
 	}
 	return front
 }
 
-// moParetoSet returns the indices of the non-dominated points, in input
-// order, every coordinate maximised; with distinct, only the first of
-// equal points (paretoset's default, which seed 004 used).
-func moParetoSet(pts [][]float64, distinct bool) []int {
+// moPareto2D returns, in input order, the rows whose point (x[i], y[i])
+// no other point dominates (both maximised), keeping only the first of
+// equal points: paretoset(…, distinct=True), which seed 004 used. It
+// sorts by x descending, then y descending, then row, and keeps a point
+// when its y beats every y seen so far: O(n log n).
+func moPareto2D(x, y []float64) []int {
+	idx := make([]int, len(x))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.Slice(idx, func(a, b int) bool {
+		i, j := idx[a], idx[b]
+		if x[i] != x[j] {
+			return x[i] > x[j]
+		}
+		if y[i] != y[j] {
+			return y[i] > y[j]
+		}
+		return i < j
+	})
 	var out []int
-	for i, p := range pts {
-		keep := true
-		for j, q := range pts {
-			if j == i {
-				continue
-			}
-			if moDominates(q, p) || (distinct && j < i && moEqualPoint(p, q)) {
-				keep = false
-				break
-			}
-		}
-		if keep {
+	best := math.Inf(-1)
+	for k, i := range idx {
+		if k == 0 || y[i] > best {
 			out = append(out, i)
+			best = y[i]
 		}
 	}
+	sort.Ints(out)
 	return out
-}
-
-func moEqualPoint(a, b []float64) bool {
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }

@@ -3,8 +3,10 @@ package analyses
 import (
 	"encoding/json"
 	"math"
+	"math/rand/v2"
 	"os"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -298,4 +300,36 @@ func TestMultiObjectiveEdges(t *testing.T) {
 		t.Errorf("one model: front %v, score %v, notes %v", r.Front, r.Score, r.Notes())
 	}
 	moCheckTables(t, r)
+}
+
+// BenchmarkMultiObjective: a leaderboard of n submissions over nine
+// metrics with the 2022 score (the EvalRS 2022 shape has n = 770).
+func BenchmarkMultiObjective(b *testing.B) {
+	for _, n := range []int{770, 5000} {
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			rng := rand.New(rand.NewPCG(1, uint64(n)))
+			metrics := []string{"hr", "m1", "m2", "m3", "m4", "m5", "m6", "m7", "m8"}
+			in := MultiObjectiveInput{Metrics: map[string]Metric{}, Values: map[string][]float64{}}
+			for _, m := range metrics {
+				in.Metrics[m] = Metric{Name: m, Max: math.Inf(1)}
+				in.Values[m] = make([]float64, n)
+			}
+			for i := 0; i < n; i++ {
+				u := rng.Float64()
+				in.Models = append(in.Models, strconv.Itoa(i%57))
+				in.Values["hr"][i] = 1 - u + 0.1*rng.NormFloat64()
+				for _, m := range metrics[1:] {
+					in.Values[m][i] = u + 0.1*rng.NormFloat64()
+				}
+			}
+			o := MultiObjectiveOptions{Base: "hr", Objectives: metrics[1:]}
+			o.Defaults()
+			b.ResetTimer()
+			for b.Loop() {
+				if _, err := MultiObjective(in, o); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 }

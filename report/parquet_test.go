@@ -357,3 +357,41 @@ func FuzzParquet(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkParquetRead streams a per-user file of 200 000 rows (user id
+// and three metrics) through Next and Float.
+func BenchmarkParquetRead(b *testing.B) {
+	type unit struct {
+		User string  `parquet:"user"`
+		NDCG float64 `parquet:"ndcg@10"`
+		RMSE float64 `parquet:"rmse"`
+		Hit  float64 `parquet:"hit_rate"`
+	}
+	rows := make([]unit, 200000)
+	for i := range rows {
+		rows[i] = unit{User: "u" + strconv.Itoa(i), NDCG: float64(i%1000) / 1000, RMSE: float64(i%77) / 7, Hit: float64(i % 2)}
+	}
+	path := filepath.Join(b.TempDir(), "units.parquet")
+	writePQ(b, path, rows, parquet.PageBufferSize(1<<20), parquet.MaxRowsPerRowGroup(100000))
+	b.ResetTimer()
+	for b.Loop() {
+		p, err := OpenParquet(path, "units.parquet", nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for {
+			_, err := p.Next()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				b.Fatal(err)
+			}
+			for c := 1; c < 4; c++ {
+				p.Float(c)
+			}
+		}
+		p.Close()
+	}
+	b.ReportMetric(float64(len(rows))*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
+}
