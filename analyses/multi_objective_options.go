@@ -65,7 +65,8 @@ func (s *MultiObjectiveSource) UnmarshalTOML(v any) error {
 // (importance = 2), per objective (importance = {mred_gender = 2}, the
 // others 1), or a list aligned with `objectives`.
 type MultiObjectiveImportance struct {
-	Uniform      float64            // 0 when unset (then 1)
+	Uniform      float64 // used when UniformSet (else 1)
+	UniformSet   bool
 	PerObjective map[string]float64 // overrides Uniform
 	List         []float64
 }
@@ -103,7 +104,7 @@ func (m *MultiObjectiveImportance) UnmarshalTOML(v any) error {
 		return nil
 	}
 	f, err := num(v, "importance")
-	m.Uniform = f
+	m.Uniform, m.UniformSet = f, true
 	return err
 }
 
@@ -114,7 +115,7 @@ func (m MultiObjectiveImportance) MarshalJSON() ([]byte, error) {
 		return json.Marshal(m.PerObjective)
 	case m.List != nil:
 		return json.Marshal(m.List)
-	case m.Uniform != 0:
+	case m.UniformSet:
 		return json.Marshal(m.Uniform)
 	}
 	return json.Marshal(1.0)
@@ -125,7 +126,7 @@ func (m MultiObjectiveImportance) resolve(objectives []string) ([]float64, error
 	out := make([]float64, len(objectives))
 	for i := range out {
 		out[i] = 1
-		if m.Uniform != 0 {
+		if m.UniformSet {
 			out[i] = m.Uniform
 		}
 	}

@@ -239,6 +239,17 @@ fairness = { weight = 1.5, metrics = ["mred_gender", "diversity"] }
 	if l, _ := o.Importance.resolve(o.Objectives); !reflect.DeepEqual(l, []float64{2, 1}) {
 		t.Errorf("importance %v", l)
 	}
+	// importance = 0 means "ignore the objectives", not "unset".
+	var zero MultiObjectiveOptions
+	if _, err := toml.Decode("objectives = [\"a\", \"b\"]\nimportance = 0", &zero); err != nil {
+		t.Fatal(err)
+	}
+	if l, _ := zero.Importance.resolve(zero.Objectives); !reflect.DeepEqual(l, []float64{0, 0}) {
+		t.Errorf("importance = 0 resolved to %v", l)
+	}
+	if l, _ := (MultiObjectiveImportance{}).resolve([]string{"a"}); !reflect.DeepEqual(l, []float64{1}) {
+		t.Errorf("default importance %v", l)
+	}
 	for _, bad := range []struct{ src, want string }{
 		{`base = "a"` + "\n" + `objectives = ["b"]` + "\n[evalrs2022]\nbaseline = {a = 0}\nbest = {a = 1}\ngroups = { g = { weight = 1, metrix = [\"a\"] } }", `unknown key "metrix" (did you mean "metrics"?)`},
 		{`base = "a"` + "\n" + `objectives = ["b"]` + "\n[evalrs2022]\nbaseline = {a = 0}\nbest = {a = 1}\ngroups = { g = { weight = 1, metrics = [\"a\"] } }\nthreshhold = {a = 1}", `unknown key "threshhold"`},
