@@ -416,9 +416,12 @@ func (l *pqLeaf) next() (parquet.Value, error) {
 		}
 		n, err := l.page.ReadValues(l.buf[:cap(l.buf)])
 		l.buf, l.pos = l.buf[:n], 0
-		if err == io.EOF {
+		switch {
+		case err == io.EOF || (err == nil && n == 0):
+			// An empty read without an error would loop forever on a
+			// damaged page: move on to the next page instead.
 			l.page = nil
-		} else if err != nil {
+		case err != nil:
 			return parquet.Value{}, err
 		}
 	}
