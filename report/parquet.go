@@ -106,10 +106,16 @@ func (e *ParquetError) Error() string {
 
 // IsParquet reports whether a path names a Parquet file by its extension
 // (`.parquet`, also with a codec suffix such as `.parquet.snappy` as the
-// EvalRS data uses: the codec is inside the file, not around it).
+// EvalRS data uses: the codec is inside the file, not around it; a
+// `.parquet.gz` is a gzip file, which this reader does not unwrap).
 func IsParquet(path string) bool {
 	name := strings.ToLower(path)
-	return strings.HasSuffix(name, ".parquet") || strings.Contains(name, ".parquet.")
+	for _, ext := range []string{".parquet", ".parquet.snappy", ".parquet.zstd", ".parquet.gzip", ".parquet.lz4", ".parquet.brotli"} {
+		if strings.HasSuffix(name, ext) {
+			return true
+		}
+	}
+	return false
 }
 
 // OpenParquet opens a Parquet file for streaming. display is the name used

@@ -3,8 +3,10 @@ package report
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -332,66 +334,101 @@ func FuzzParquet(f *testing.F) {
 	mid[len(mid)/3] ^= 0xff
 	f.Add(mid)
 	f.Fuzz(func(t *testing.T, data []byte) {
-		p, err := newParquetReader(bytes.NewReader(data), int64(len(data)), "fuzz.parquet", nil)
-		if err != nil {
-			if !strings.HasPrefix(err.Error(), "fuzz.parquet") {
-				t.Fatalf("error does not name the file: %v", err)
-			}
-			return
-		}
-		defer p.Close()
-		for n := 0; n < 10000; n++ {
-			rec, err := p.Next()
+		// A hang is a failure too: the work runs with a deadline so the
+		// fuzzer records the input instead of stalling.
+		done := make(chan error, 1)
+		go func() { done <- fuzzParquetOnce(data) }()
+		select {
+		case err := <-done:
 			if err != nil {
-				if err != io.EOF && !strings.HasPrefix(err.Error(), "fuzz.parquet") {
-					t.Fatalf("error does not name the file: %v", err)
-				}
-				return
+				t.Fatal(err)
 			}
-			if len(rec) != len(p.Header) {
-				t.Fatalf("%d fields for %d columns", len(rec), len(p.Header))
-			}
-			for c := range rec {
-				p.Float(c)
-			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("reading %d bytes did not finish in 10 s", len(data))
 		}
 	})
 }
 
-// BenchmarkParquetRead streams a per-user file of 200 000 rows (user id
-// and three metrics) through Next and Float.
-func BenchmarkParquetRead(b *testing.B) {
-	type unit struct {
-		User string  `parquet:"user"`
-		NDCG float64 `parquet:"ndcg@10"`
-		RMSE float64 `parquet:"rmse"`
-		Hit  float64 `parquet:"hit_rate"`
+// fuzzParquetOnce reads a file fully; a non-nil result is a failure of
+// the reader (an error that does not name the file, or a short record).
+func fuzzParquetOnce(data []byte) error {
+	p, err := newParquetReader(bytes.NewReader(data), int64(len(data)), "fuzz.parquet", nil)
+	if err != nil {
+		if !strings.HasPrefix(err.Error(), "fuzz.parquet") {
+			return fmt.Errorf("error does not name the file: %v", err)
+		}
+		return nil
 	}
-	rows := make([]unit, 200000)
-	for i := range rows {
-		rows[i] = unit{User: "u" + strconv.Itoa(i), NDCG: float64(i%1000) / 1000, RMSE: float64(i%77) / 7, Hit: float64(i % 2)}
-	}
-	path := filepath.Join(b.TempDir(), "units.parquet")
-	writePQ(b, path, rows, parquet.PageBufferSize(1<<20), parquet.MaxRowsPerRowGroup(100000))
-	b.ResetTimer()
-	for b.Loop() {
-		p, err := OpenParquet(path, "units.parquet", nil)
+	defer p.Close()
+	for n := 0; n < 10000; n++ {
+		rec, err := p.Next()
 		if err != nil {
-			b.Fatal(err)
+			if err != io.EOF && !strings.HasPrefix(err.Error(), "fuzz.parquet") {
+				return fmt.Errorf("error does not name the file: %v", err)
+			}
+			return nil
 		}
-		for {
-			_, err := p.Next()
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				b.Fatal(err)
-			}
-			for c := 1; c < 4; c++ {
-				p.Float(c)
-			}
+		if len(rec) != len(p.Header) {
+			return fmt.Errorf("%d fields for %d columns", len(rec), len(p.Header))
 		}
-		p.Close()
+		for c := range rec {
+			p.Float(c)
+		}
 	}
-	b.ReportMetric(float64(len(rows))*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
+	return nil
+}
+
+func TestIsParquet(t *testing.T) {
+	t.Parallel()
+	for path, want := range map[string]bool{"a.parquet": true, "A.PARQUET": true, "x/evalrs_2022_submissions.parquet.snappy": true,
+		"a.parquet.zstd": true, "a.csv": false, "a.parquet.csv": false, "a.parquet.gz": false, "parquet": false} {
+		if IsParquet(path) != want {
+			t.Errorf("IsParquet(%q) = %v", path, !want)
+		}
+	}
+}
+
+// TestParquetMutations damages a valid file in 400 seeded ways (bytes
+// overwritten, huge varints, bytes removed): every read must end, with
+// rows or an error naming the file, never a panic. It runs in every test
+// run, where the fuzz target only replays its seeds.
+func TestParquetMutations(t *testing.T) {
+	t.Parallel()
+	var buf bytes.Buffer
+	w := parquet.NewGenericWriter[pqRow](&buf, parquet.Compression(&parquet.Snappy), parquet.PageBufferSize(256), parquet.MaxRowsPerRowGroup(20))
+	w.Write(pqRows(50))
+	w.Close()
+	good := buf.Bytes()
+	rng := rand.New(rand.NewPCG(8, 8))
+	for it := 0; it < 400; it++ {
+		data := append([]byte(nil), good...)
+		for k := 0; k < 1+rng.IntN(6); k++ {
+			switch rng.IntN(3) {
+			case 0:
+				data[rng.IntN(len(data))] = byte(rng.IntN(256))
+			case 1:
+				copy(data[rng.IntN(len(data)-8):], []byte{0xff, 0xff, 0xff, 0x7f})
+			case 2:
+				i := rng.IntN(len(data))
+				data = data[:i+copy(data[i:], data[i+1:])]
+			}
+		}
+		done := make(chan error, 1)
+		go func() {
+			defer func() {
+				if v := recover(); v != nil {
+					done <- fmt.Errorf("panic: %v", v)
+				}
+			}()
+			done <- fuzzParquetOnce(data)
+		}()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatalf("mutation %d: %v", it, err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("mutation %d: reading did not finish in 10 s", it)
+		}
+	}
 }
