@@ -311,6 +311,25 @@ func TestMultiObjectiveEdges(t *testing.T) {
 		t.Errorf("one model: front %v, score %v, notes %v", r.Front, r.Score, r.Notes())
 	}
 	moCheckTables(t, r)
+	// An objective that does not compete (one model best on both) is
+	// named in a warning and left out of the score; the other still
+	// scores every model.
+	o2 := MultiObjectiveOptions{Base: "a", Objectives: []string{"b", "c"}}
+	o2.Defaults()
+	r, err = MultiObjective(MultiObjectiveInput{Models: []string{"x", "y", "z"}, Metrics: map[string]Metric{"a": hi, "b": hi, "c": hi},
+		Values: map[string][]float64{"a": {3, 2, 1}, "b": {3, 2, 1}, "c": {1, 2, 4}}}, o2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	notes := strings.Join(r.Notes(), "\n")
+	if r.Fits[0].Slope != nil || r.Delta[0][0] != nil || !strings.Contains(notes, "(a, b) has 1 distinct point(s)") || !strings.Contains(notes, "does not compete with a") {
+		t.Errorf("non-competing objective: slope %v, notes %q", r.Fits[0].Slope, notes)
+	}
+	for i := range r.Models {
+		if r.Score[i] == nil || *r.Score[i] != *r.Delta[1][i] {
+			t.Errorf("row %d: score %v, want the c differential %v", i, fmtPtr(r.Score[i]), fmtPtr(r.Delta[1][i]))
+		}
+	}
 }
 
 // BenchmarkMultiObjective: a leaderboard of n submissions over nine
