@@ -507,7 +507,14 @@ func (r *AggregateResult) Tables() []Table {
 	for _, rule := range r.Rules {
 		cols = append(cols, rule, RankColumn(rule))
 	}
-	main := Table{Title: "Leaderboard under each aggregation rule (" + r.Metric + ")", Columns: cols}
+	main := Table{Title: "Leaderboard under each aggregation rule (" + r.Metric + ")", Columns: cols, Better: map[string]string{}}
+	for _, rule := range r.Rules {
+		main.Better[rule] = "lower"
+		if RuleScoreHigherBetter(rule, r.HigherIsBetter) {
+			main.Better[rule] = "higher"
+		}
+		main.Better[RankColumn(rule)] = "lower"
+	}
 	order := r.leaderOrder()
 	for _, m := range order {
 		row := []any{r.Methods[m]}

@@ -37,6 +37,9 @@ type Options struct {
 	Command string
 	// Kinds is the analysis registry; nil means Kinds().
 	Kinds Registry
+	// Cache keeps analysis outputs between builds (evalbook serve); nil
+	// recomputes everything. NoCache ignores it.
+	Cache *Cache
 }
 
 // Summary says what a build did.
@@ -173,6 +176,11 @@ func checkInputs(s *Study, in *inputs) error {
 			errs = append(errs, &ManifestError{File: filepath.Base(s.File), Line: p.Line, Msg: fmt.Sprintf("page %q: %v", p.Source, errors.Unwrap(err))})
 		}
 	}
+	if s.Bibliography != "" {
+		if _, err := os.Stat(filepath.Join(s.Dir, s.Bibliography)); err != nil {
+			errs = append(errs, &ManifestError{File: filepath.Base(s.File), Line: s.line("bibliography"), Msg: fmt.Sprintf("bibliography %q: %v", s.Bibliography, errors.Unwrap(err))})
+		}
+	}
 	for i, d := range s.Datasets {
 		if d.Interactions == "" {
 			continue
@@ -203,6 +211,13 @@ func runAnalyses(s *Study, in *inputs, o Options) []analysisRun {
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
+			key := cacheKey(r.Spec, r.Seed, o.Version)
+			if !o.NoCache {
+				if out := o.Cache.get(r.Spec.ID, key, in); out != nil {
+					r.Output = out
+					return
+				}
+			}
 			ctx := &Context{ID: r.Spec.ID, Title: r.Spec.Title, Caption: r.Spec.Caption, Study: s, Seed: r.Seed,
 				Jobs: o.Jobs, inputs: in, progress: o.Progress}
 			defer func() {
@@ -222,6 +237,9 @@ func runAnalyses(s *Study, in *inputs, o Options) []analysisRun {
 				}
 			}
 			r.Output, r.Err = out, err
+			if err == nil {
+				o.Cache.put(r.Spec.ID, key, ctx.touchedFiles(), in, out)
+			}
 		}(&runs[i])
 	}
 	wg.Wait()
