@@ -20,6 +20,7 @@ func Kinds() Registry {
 		datasetSelectionKind(),
 		metricCorrelationKind(),
 		characteristicsKind(),
+		multiObjectiveKind(),
 	} {
 		r[k.Type] = k
 	}

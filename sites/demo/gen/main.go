@@ -207,6 +207,7 @@ func generate(dir, fragments string) error {
 	for _, gen := range []func(string, *rand.Rand) error{
 		genSignificance,
 		genClusters,
+		genMultiObjective,
 	} {
 		if err := gen(dir, rng); err != nil {
 			return err
