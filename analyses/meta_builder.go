@@ -36,6 +36,7 @@ type metaCell struct {
 	seen [2]int // values seen per side (0 treatment, 1 control)
 	// Running moments over completed pairs.
 	n                            int
+	shiftT, shiftC, shiftD       float64 // first pair's values (see pair)
 	meanT, meanC, m2T, m2C, coTC float64
 	meanD, m2D                   float64
 	dropped                      int
@@ -140,6 +141,14 @@ func (c *metaCell) pair(side int, v, w float64) {
 		c.dropped++
 		return
 	}
+	d := t - k
+	// Moments are taken about the first pair's values: a shifted Welford
+	// update keeps full precision when the values sit far from zero
+	// relative to their spread (an RMSE near 1 varying by 1e-3).
+	if c.n == 0 {
+		c.shiftT, c.shiftC, c.shiftD = t, k, d
+	}
+	t, k, d = t-c.shiftT, k-c.shiftC, d-c.shiftD
 	c.n++
 	n := float64(c.n)
 	dt := t - c.meanT
@@ -149,7 +158,6 @@ func (c *metaCell) pair(side int, v, w float64) {
 	c.m2T += dt * (t - c.meanT)
 	c.m2C += dc * (k - c.meanC)
 	c.coTC += dt * (k - c.meanC)
-	d := t - k
 	dd := d - c.meanD
 	c.meanD += dd / n
 	c.m2D += dd * (d - c.meanD)
@@ -178,7 +186,7 @@ func (b *MetaBuilder) Finish() []MetaStudy {
 			UnmatchedTreatment: len(c.byID[0]) + c.rowsWait[0], UnmatchedControl: len(c.byID[1]) + c.rowsWait[1],
 			DroppedMissing: c.dropped, FromUnits: true}
 		if c.n >= 1 {
-			s.MeanDiff = c.meanD
+			s.MeanDiff = c.shiftD + c.meanD
 		}
 		if c.n >= 2 {
 			s.SDDiff = math.Sqrt(c.m2D / float64(c.n-1))
