@@ -15,6 +15,7 @@ package analyses
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"gonum.org/v1/gonum/stat/distuv"
 )
@@ -72,12 +73,15 @@ func (o *MetaOptions) Validate() error {
 		return fmt.Errorf("metric: missing")
 	}
 	for _, c := range []struct {
-		key, val string
-		allowed  []string
-	}{{"effect", o.Effect, metaEffects}, {"model", o.Model, metaModels}, {"tau2", o.Tau2, metaTau2}, {"missing", o.Missing, metaMissing}} {
-		if !contains(c.allowed, c.val) {
-			return fmt.Errorf("%s: unknown value %q%s", c.key, c.val, DidYouMean(c.val, c.allowed))
+		key     string
+		val     *string
+		allowed []string
+	}{{"effect", &o.Effect, metaEffects}, {"model", &o.Model, metaModels}, {"tau2", &o.Tau2, metaTau2}, {"missing", &o.Missing, metaMissing}} {
+		if canon := canonical(*c.val, c.allowed); canon != "" {
+			*c.val = canon // "reml" means "REML"
+			continue
 		}
+		return fmt.Errorf("%s: unknown value %q (one of %s)%s", c.key, *c.val, strings.Join(c.allowed, ", "), DidYouMean(*c.val, c.allowed))
 	}
 	if !(o.Alpha > 0 && o.Alpha < 1) {
 		return fmt.Errorf("alpha: %v is not between 0 and 1", o.Alpha)
@@ -92,13 +96,14 @@ func (o *MetaOptions) Validate() error {
 	return nil
 }
 
-func contains(list []string, s string) bool {
+// canonical returns the entry of list equal to s up to case, or "".
+func canonical(s string, list []string) string {
 	for _, v := range list {
-		if v == s {
-			return true
+		if strings.EqualFold(v, s) {
+			return v
 		}
 	}
-	return false
+	return ""
 }
 
 // MetaStudy is one dataset's paired summary: what the streaming builder
