@@ -1,0 +1,100 @@
+package figures
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/evalbook/evalbook/analyses"
+)
+
+// metaResult builds a small meta-analysis with subgroups from summary rows.
+func metaResult(t *testing.T, lower bool, subgroup bool) *analyses.MetaResult {
+	t.Helper()
+	studies := []analyses.MetaStudy{
+		{Dataset: "amazon-clothing", N: 1868, MeanDiff: -0.0091, SDDiff: 0.14, R: 0.5},
+		{Dataset: "amazon-office", N: 3222, MeanDiff: 0.017, SDDiff: 0.08, R: 0.5},
+		{Dataset: "amazon-toy", N: 15178, MeanDiff: -0.0003, SDDiff: 0.08, R: 0.5},
+		{Dataset: "filmtrust", N: 1243, MeanDiff: 0.061, SDDiff: 0.19, R: 0.5},
+		{Dataset: "movielens-10M", N: 69797, MeanDiff: 0.045, SDDiff: 0.14, R: 0.5},
+		{Dataset: "tiny", N: 1, MeanDiff: 0.1, SDDiff: math.NaN(), R: math.NaN()},
+	}
+	groups := map[string]string{"amazon-clothing": "retail", "amazon-office": "retail", "amazon-toy": "retail", "filmtrust": "movies", "movielens-10M": "movies", "tiny": "movies"}
+	var o analyses.MetaOptions
+	o.Defaults()
+	o.Treatment, o.Control, o.Metric = "BPR", "MF", "NDCG@10"
+	if subgroup {
+		o.Subgroup = "domain"
+	}
+	m := analyses.Metric{Name: "NDCG@10"}
+	if lower {
+		m.Better = analyses.LowerIsBetter
+	}
+	r, err := analyses.MetaAnalysis(analyses.MetaInput{Metric: m, Studies: studies, Groups: groups}, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func TestMetaForest(t *testing.T) {
+	t.Parallel()
+	for _, sub := range []bool{false, true} {
+		r := metaResult(t, false, sub)
+		figs, err := Meta("bpr-vs-mf", "BPR vs MF", r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(figs) != 1 {
+			t.Fatalf("%d figures", len(figs))
+		}
+		f := figs[0]
+		again, _ := Meta("bpr-vs-mf", "BPR vs MF", r)
+		if !bytes.Equal(f.SVG, again[0].SVG) || !bytes.Equal(f.Chart, again[0].Chart) {
+			t.Error("forest plot is not deterministic")
+		}
+		svg := string(f.SVG)
+		for _, want := range []string{"amazon-office", "favours BPR", "favours MF", "Weight", "Random-effects model (DL)", "left out"} {
+			if !strings.Contains(svg, want) {
+				t.Errorf("SVG lacks %q", want)
+			}
+		}
+		// Higher is better: the treatment is favoured right of zero.
+		if strings.Index(svg, "favours MF") > strings.Index(svg, "favours BPR") {
+			t.Error("favours labels in the wrong order for a higher-is-better metric")
+		}
+		if sub && (!strings.Contains(svg, "Summary of retail") || !strings.Contains(f.Caption, "subgroup differences")) {
+			t.Error("subgroup blocks missing")
+		}
+		if strings.Contains(svg, "NaN") || bytes.Contains(f.Chart, []byte("NaN")) {
+			t.Error("NaN in the figure")
+		}
+		var opt map[string]any
+		if err := json.Unmarshal(f.Chart, &opt); err != nil {
+			t.Fatal(err)
+		}
+		if tt, _ := opt["tooltip"].(map[string]any); tt["show"] != true {
+			t.Error("chart has no tooltip")
+		}
+		if os.Getenv("EVALBOOK_WRITE_FIGURES") != "" {
+			name := "/tmp/forest.svg"
+			if sub {
+				name = "/tmp/forest_sub.svg"
+			}
+			os.WriteFile(name, f.SVG, 0o644)
+		}
+	}
+	// Lower is better: the treatment is favoured left of zero.
+	r := metaResult(t, true, false)
+	figs, err := Meta("x", "x", r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	svg := string(figs[0].SVG)
+	if strings.Index(svg, "favours BPR") > strings.Index(svg, "favours MF") {
+		t.Error("favours labels in the wrong order for a lower-is-better metric")
+	}
+}
