@@ -14,6 +14,7 @@ func Kinds() Registry {
 	r := Registry{}
 	for _, k := range []Kind{
 		aggregateKind(),
+		metaKind(),
 	} {
 		r[k.Type] = k
 	}
