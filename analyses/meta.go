@@ -309,6 +309,7 @@ func MetaAnalysis(in MetaInput, o MetaOptions) (*MetaResult, error) {
 	if what == "" {
 		what = "the summary rows"
 	}
+	var unmatched, dropped []string
 	for _, s := range studies {
 		row := metaEffect(s, o, z)
 		if o.Subgroup != "" {
@@ -323,13 +324,21 @@ func MetaAnalysis(in MetaInput, o MetaOptions) (*MetaResult, error) {
 			res.Warnf("dataset %s (%s vs %s, %s): %s; left out of the summary", s.Dataset, o.Treatment, o.Control, what, row.Reason)
 		} else {
 			if row.UnmatchedT > 0 || row.UnmatchedC > 0 {
-				res.Warnf("dataset %s: %d unit(s) of %s and %d of %s have no partner and are not compared", s.Dataset, row.UnmatchedT, o.Treatment, row.UnmatchedC, o.Control)
+				unmatched = append(unmatched, fmt.Sprintf("%s (%d of %s, %d of %s)", s.Dataset, row.UnmatchedT, o.Treatment, row.UnmatchedC, o.Control))
 			}
 			if row.DroppedMissing > 0 {
-				res.Warnf("dataset %s: %d pair(s) with an empty %s value dropped (missing = \"drop\")", s.Dataset, row.DroppedMissing, what)
+				dropped = append(dropped, fmt.Sprintf("%s (%d)", s.Dataset, row.DroppedMissing))
 			}
 		}
 		res.Rows = append(res.Rows, row)
+	}
+	// One note each for unmatched units and dropped pairs, listing the
+	// datasets, so that thirty datasets do not make thirty notes.
+	if len(unmatched) > 0 {
+		res.Warnf("units without a partner, not compared: %s", strings.Join(unmatched, ", "))
+	}
+	if len(dropped) > 0 {
+		res.Warnf("pairs with an empty %s value dropped (missing = \"drop\"): %s", what, strings.Join(dropped, ", "))
 	}
 	var idx []int
 	for i, r := range res.Rows {
