@@ -23,10 +23,10 @@ type ForestRow struct {
 	Effect, Low, High float64
 	// Weight scales a study's square (its area is Weight/max Weight of the
 	// squares); ignored for summaries.
-	Weight         float64
-	PILow, PIHigh  float64 // summaries only; NaN when there is none
-	Colour         color.Color
-	DiamondHeight  vg.Length // summaries; 0 means MaxSide·0.9
+	Weight        float64
+	PILow, PIHigh float64 // summaries only; NaN when there is none
+	Colour        color.Color
+	DiamondHeight vg.Length // summaries; 0 means MaxSide·0.9
 }
 
 // Forest draws ForestRows. Rows with a non-finite effect are skipped.
