@@ -57,7 +57,10 @@ func NewMetaBuilder(treatment, control, missing string) *MetaBuilder {
 // Add records one value. Values of other methods are ignored. unit is the
 // unit id, or "" to pair by row (the 0-based data row of the value's
 // file). v is NaN for an empty cell. A unit id or row given twice for
-// the same method and dataset is an error.
+// the same method and dataset is an error while the first is still
+// waiting for its partner; a repeat after the pair was completed cannot
+// be told apart without keeping every id, so ids must be unique per
+// method and dataset (as SPEC §3 units require).
 func (b *MetaBuilder) Add(dataset, method, unit string, row int64, v float64) error {
 	side := 0
 	switch method {

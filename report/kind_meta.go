@@ -72,7 +72,7 @@ func metaStreamUnits(ctx *Context, o *analyses.MetaOptions) ([]analyses.MetaStud
 	var values int
 	label := "meta_analysis " + ctx.ID + ": reading units"
 	progress := ctx.Progress()
-	err := ctx.Units(func(u *UnitRow) error {
+	emit := func(u *UnitRow) error {
 		if u.Metric != o.Metric {
 			if len(metrics) < 1000 && !metrics[u.Metric] {
 				metrics[strings.Clone(u.Metric)] = true
@@ -95,7 +95,13 @@ func metaStreamUnits(ctx *Context, o *analyses.MetaOptions) ([]analyses.MetaStud
 			return fmt.Errorf("%s:%d: %w", u.File, u.Line, err)
 		}
 		return nil
-	})
+	}
+	// Files per (method, dataset) are read two at a time so that pairs
+	// meet early; any other layout is streamed in file order.
+	ok, err := metaUnitsLockstep(ctx, o.Treatment, o.Control, emit)
+	if !ok && err == nil {
+		err = ctx.Units(emit)
+	}
 	if err != nil {
 		return nil, err
 	}
