@@ -98,3 +98,24 @@ func TestMetaForest(t *testing.T) {
 		t.Error("favours labels in the wrong order for a lower-is-better metric")
 	}
 }
+
+// TestMetaForestSingle: one dataset (k = 1) and a fixed-effect model
+// draw without NaN.
+func TestMetaForestSingle(t *testing.T) {
+	t.Parallel()
+	var o analyses.MetaOptions
+	o.Defaults()
+	o.Treatment, o.Control, o.Metric, o.Model = "A", "B", "m", "fixed"
+	r, err := analyses.MetaAnalysis(analyses.MetaInput{Metric: analyses.Metric{Name: "m"},
+		Studies: []analyses.MetaStudy{{Dataset: "only", N: 10, MeanDiff: 0.1, SDDiff: 0.3, R: math.NaN()}}}, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	figs, err := Meta("one", "one", r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(figs) != 1 || bytes.Contains(figs[0].SVG, []byte("NaN")) || bytes.Contains(figs[0].Chart, []byte("NaN")) || !bytes.Contains(figs[0].SVG, []byte("Fixed-effect model")) {
+		t.Error("k = 1 forest plot is wrong")
+	}
+}
