@@ -236,3 +236,70 @@ func TestMetaKindErrors(t *testing.T) {
 }
 
 func fmtSscan(s string, v *float64) (int, error) { return fmt.Sscan(s, v) }
+
+// TestMetaKindSertkan2023 builds seed 000's case studies from the
+// published per-user runs (../shared/reference/sertkan2023, skipped when
+// absent) through the whole pipeline: files per (method, dataset), CRLF,
+// empty NDCG@10 as 0, pairing by row, ranger_compat = true. The expected
+// values are the published numbers of the paper's notebook (Figures 1 and
+// 2, combined effect, 6 decimals); analyses/meta_reference_test.go checks
+// every row and Figures 3–5.
+func TestMetaKindSertkan2023(t *testing.T) {
+	t.Parallel()
+	runs, err := filepath.Abs("../../shared/reference/sertkan2023/runs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(runs); err != nil {
+		t.Skip("reference runs absent:", err)
+	}
+	dir := t.TempDir()
+	if err := os.Symlink(runs, filepath.Join(dir, "runs")); err != nil {
+		t.Skip("no symlinks:", err)
+	}
+	study := `title = "Sertkan et al. 2023"
+datasets = []
+[[metrics]]
+name = "RMSE"
+better = "lower"
+[inputs]
+units = [{ path = "runs/{method}_{dataset}.csv", missing = "zero" }]
+[[analyses]]
+id = "fig1"
+type = "meta_analysis"
+title = "MF-bias vs MF, RMSE"
+treatment = "MF-bias"
+control = "MF"
+metric = "RMSE"
+effect = "hedges_g"
+ranger_compat = true
+datasets = ["amazon-clothing", "amazon-digital-music", "amazon-office", "amazon-toy", "filmtrust", "movielens-10M", "netflix-small"]
+[[analyses]]
+id = "fig2"
+type = "meta_analysis"
+title = "MF-bias vs MF, NDCG@10"
+treatment = "MF-bias"
+control = "MF"
+metric = "NDCG@10"
+ranger_compat = true
+`
+	study = strings.Replace(study, "datasets = []\n", "", 1)
+	os.WriteFile(filepath.Join(dir, "study.toml"), []byte(study), 0o644)
+	sum, err := Build(Options{Manifest: filepath.Join(dir, "study.toml"), Format: "html", Version: "test", Command: "evalbook build"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for id, want := range map[string][3]float64{
+		"fig1": {-0.587187, -0.727401, -0.446973},
+		"fig2": {-0.010064, -0.013651, -0.006477},
+	} {
+		s := readJSON(t, sum.Out, "data/"+id+".json")["summary"].(map[string]any)
+		got := [3]float64{s["effect"].(float64), s["ci_low"].(float64), s["ci_high"].(float64)}
+		for i := range want {
+			if math.Abs(got[i]-want[i]) > 5.01e-7 {
+				t.Errorf("%s: summary %v, published %v", id, got, want)
+				break
+			}
+		}
+	}
+}
