@@ -237,12 +237,13 @@ func (r *MetaResult) Tables() []Table {
 			ptr(s.Tau2), ptr(s.Q), s.DF, ptr(s.PQ), ptr(s.I2), ptr(s.H2), ptr(s.PILow), ptr(s.PIHigh)})
 	}
 	add("all", r.Summary)
-	tables := []Table{main, in, het}
 	if r.Subgroup != "" {
 		for _, g := range r.SubgroupOrder {
 			add(g, r.Subgroups[g])
 		}
-		tables[2] = het
+	}
+	tables := []Table{main, in, het}
+	if r.Subgroup != "" {
 		bt := Table{Name: "subgroups", Title: "Test of subgroup differences",
 			Columns: []string{"subgroup", "Q_between", "df", "p_between"}}
 		bt.Rows = append(bt.Rows, []any{r.Subgroup, ptr(r.QBetween), r.DFBetween, ptr(r.PBetween)})

@@ -197,6 +197,10 @@ func TestMetaSubgroupsMetafor(t *testing.T) {
 				cg.eq("I2", *s.I2, w.I2)
 				cg.eq("pi_low", *s.PILow, optFloat(w.PILow))
 			}
+			tb := res.Tables()
+			if len(tb) != 4 || len(tb[2].Rows) != 1+len(cs.Subgroups) || tb[3].Name != "subgroups" {
+				t.Errorf("%s: tables %d, heterogeneity rows %d", c.what, len(tb), len(tb[2].Rows))
+			}
 			// The overall summary is the same as without subgroups.
 			all := cs.Fits[method]
 			c.eq("summary effect", *res.Summary.Effect, all.Est)
