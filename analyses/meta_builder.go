@@ -42,6 +42,7 @@ type metaCell struct {
 	dropped                      int
 	// Values waiting for their partner.
 	byID      [2]map[string]float64
+	idPeak    [2]int // largest size of byID since it was made
 	byRow     [2][]float64
 	hasRow    [2][]bool
 	rowsWait  [2]int
@@ -84,8 +85,10 @@ func (b *MetaBuilder) Add(dataset, method, unit string, row int64, v float64) er
 	if unit != "" {
 		if w, ok := c.byID[other][unit]; ok {
 			delete(c.byID[other], unit)
-			if len(c.byID[other]) == 0 {
-				c.byID[other] = nil // let the map's memory go
+			if len(c.byID[other]) == 0 && c.idPeak[other] > 1024 {
+				// A Go map never shrinks: drop one that held many waiting
+				// values (a whole dataset of one method) so its memory goes.
+				c.byID[other], c.idPeak[other] = nil, 0
 			}
 			c.pair(side, v, w)
 			return nil
@@ -97,6 +100,7 @@ func (b *MetaBuilder) Add(dataset, method, unit string, row int64, v float64) er
 			return fmt.Errorf("dataset %s, method %s: unit %q appears twice", dataset, method, unit)
 		}
 		c.byID[side][unit] = v
+		c.idPeak[side] = max(c.idPeak[side], len(c.byID[side]))
 		return nil
 	}
 	if row < 0 {

@@ -162,3 +162,22 @@ func TestMetaBuilderUnmatched(t *testing.T) {
 		t.Errorf("mean diff %v", s.MeanDiff)
 	}
 }
+
+// BenchmarkMetaBuilderAdd: one Add per value, units interleaved by id.
+func BenchmarkMetaBuilderAdd(b *testing.B) {
+	ids := make([]string, 1<<16)
+	for i := range ids {
+		ids[i] = "u" + string(rune('a'+i%26)) + string(rune('a'+i/26%26)) + string(rune('a'+i/676%26)) + string(rune('0'+i/17576))
+	}
+	mb := NewMetaBuilder("T", "C", "drop")
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		u := i / 2
+		m := "T"
+		if i%2 == 1 {
+			m = "C"
+		}
+		mb.Add("ds", m, ids[u%len(ids)], int64(u), float64(u%97)/97)
+	}
+}

@@ -117,7 +117,7 @@ func Meta(id, title string, r *analyses.MetaResult) ([]Figure, error) {
 		return nil, err
 	}
 	caption := fmt.Sprintf("Forest plot: %s of %s, %s (treatment) − %s (control), per dataset with %s%% confidence intervals; squares grow with the weight in the %s. The diamond spans the summary's confidence interval",
-		r.EffectLabel(), r.Metric, r.Treatment, r.Control, lvl, lowerFirst(model))
+		r.EffectLabel(), metricName(r), r.Treatment, r.Control, lvl, lowerFirst(model))
 	if r.Model == "random" && r.Summary.PILow != nil {
 		caption += ", the dashed line its prediction interval"
 	}
@@ -200,7 +200,7 @@ func forestSVG(r *analyses.MetaResult, lines []forestLine, rows []ForestRow, lvl
 	leftW, rightW := 2.7*vg.Inch, 2.5*vg.Inch
 
 	p := plot.New()
-	p.X.Label.Text = fmt.Sprintf("%s of %s (%s − %s)", r.EffectLabel(), r.Metric, r.Treatment, r.Control)
+	p.X.Label.Text = fmt.Sprintf("%s of %s (%s − %s)", r.EffectLabel(), metricName(r), r.Treatment, r.Control)
 	p.X.Label.TextStyle.Font = Font(9)
 	p.X.Tick.Label.Font = Font(8)
 	p.HideY()
@@ -324,4 +324,13 @@ func svgBytes(c *vgsvg.Canvas) ([]byte, error) {
 		return nil, fmt.Errorf("svg: %w", err)
 	}
 	return normaliseSVG(buf.Bytes()), nil
+}
+
+// metricName names the metric, or the outcome when the effects come from
+// a summary file without a metric.
+func metricName(r *analyses.MetaResult) string {
+	if r.Metric == "" {
+		return "the outcome"
+	}
+	return r.Metric
 }
