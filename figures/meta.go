@@ -294,6 +294,7 @@ func forestChart(r *analyses.MetaResult, lines []forestLine, lvl string) ([]byte
 		squares = append(squares, map[string]any{"name": l.tooltip, "value": []any{JSONFloat(rw.Effect), y}, "symbolSize": size})
 	}
 	lf, rt := favours(r)
+	xlo, xhi := niceRange(forestXRange(lines))
 	series := []any{
 		map[string]any{"type": "lines", "name": lvl + "% CI", "coordinateSystem": "cartesian2d", "data": whiskers, "silent": true,
 			"lineStyle": map[string]any{"color": "#333333", "width": 1.2}},
@@ -309,9 +310,10 @@ func forestChart(r *analyses.MetaResult, lines []forestLine, lvl string) ([]byte
 	option := map[string]any{
 		"tooltip": map[string]any{"show": true, "trigger": "item", "formatter": "{b}"},
 		"grid":    map[string]any{"left": 190, "right": 40, "top": 20, "bottom": 60},
-		"xAxis": map[string]any{"type": "value", "scale": true,
+		"xAxis": map[string]any{"type": "value", "min": xlo, "max": xhi,
 			"name": "← " + lf + "      " + r.EffectLabel() + "      " + rt + " →", "nameLocation": "middle", "nameGap": 30},
-		"yAxis":  map[string]any{"type": "category", "data": labels, "inverse": true, "axisTick": map[string]any{"show": false}},
+		"yAxis": map[string]any{"type": "category", "data": labels, "inverse": true, "axisTick": map[string]any{"show": false},
+			"axisLine": map[string]any{"onZero": false}},
 		"series": series,
 	}
 	return ChartJSON(option)
@@ -333,4 +335,29 @@ func metricName(r *analyses.MetaResult) string {
 		return "the outcome"
 	}
 	return r.Metric
+}
+
+// forestXRange spans every interval drawn and zero.
+func forestXRange(lines []forestLine) (lo, hi float64) {
+	for _, l := range lines {
+		if l.row == nil {
+			continue
+		}
+		for _, x := range []float64{l.row.Low, l.row.High, l.row.PILow, l.row.PIHigh} {
+			if !math.IsNaN(x) && !math.IsInf(x, 0) {
+				lo, hi = math.Min(lo, x), math.Max(hi, x)
+			}
+		}
+	}
+	return lo, hi
+}
+
+// niceRange widens [lo, hi] outwards to multiples of a round step, so the
+// interactive axis shows every interval whole with readable ticks.
+func niceRange(lo, hi float64) (float64, float64) {
+	if !(hi > lo) {
+		return lo - 1, hi + 1
+	}
+	step := math.Pow(10, math.Floor(math.Log10((hi-lo)/5)))
+	return math.Floor(lo/step) * step, math.Ceil(hi/step) * step
 }

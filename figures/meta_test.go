@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"math"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -79,12 +80,13 @@ func TestMetaForest(t *testing.T) {
 		if tt, _ := opt["tooltip"].(map[string]any); tt["show"] != true {
 			t.Error("chart has no tooltip")
 		}
-		if os.Getenv("EVALBOOK_WRITE_FIGURES") != "" {
-			name := "/tmp/forest.svg"
+		if dir := os.Getenv("EVALBOOK_WRITE_FIGURES"); dir != "" { // for looking at them
+			name := filepath.Join(dir, "forest")
 			if sub {
-				name = "/tmp/forest_sub.svg"
+				name += "_sub"
 			}
-			os.WriteFile(name, f.SVG, 0o644)
+			os.WriteFile(name+".svg", f.SVG, 0o644)
+			os.WriteFile(name+".json", f.Chart, 0o644)
 		}
 	}
 	// Lower is better: the treatment is favoured left of zero.
