@@ -547,3 +547,27 @@ func (r *AggregateResult) leaderOrder() []int {
 	})
 	return order
 }
+
+// Highlight names the method(s) ranked first under each rule.
+func (r *AggregateResult) Highlight() string {
+	winners := map[string][]string{}
+	var order []string
+	for _, rule := range r.Rules {
+		for m, rk := range r.Ranks[rule] {
+			if rk == 1 {
+				if winners[r.Methods[m]] == nil {
+					order = append(order, r.Methods[m])
+				}
+				winners[r.Methods[m]] = append(winners[r.Methods[m]], rule)
+			}
+		}
+	}
+	parts := make([]string, 0, len(order))
+	for _, m := range order {
+		parts = append(parts, m+" ranks first under "+strings.Join(winners[m], ", "))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return strings.Join(parts, "; ") + "."
+}

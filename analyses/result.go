@@ -15,6 +15,12 @@ type Result interface {
 	Notes() []string // warnings for the reader: small n, ties, dropped cells
 }
 
+// Highlighter is an optional interface of a Result: one sentence with the
+// analysis's key finding, shown on the site's overview.
+type Highlighter interface {
+	Highlight() string
+}
+
 // Table is a finished table model: renderers never change a number.
 type Table struct {
 	// Name is "" for the analysis's main table (id "<analysis-id>") and a

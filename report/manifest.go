@@ -156,6 +156,9 @@ var topKeys = []string{"title", "subtitle", "authors", "date", "doi", "links", "
 // LoadStudy reads and checks a manifest. It returns every problem it
 // finds, each naming file and line, as Errors.
 func LoadStudy(path string, kinds Registry) (*Study, error) {
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		path = filepath.Join(path, "study.toml")
+	}
 	src, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("read manifest: %w", err)
