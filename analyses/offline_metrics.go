@@ -335,7 +335,19 @@ type OfflineMetricsResult struct {
 	NDCGDiscount string             `json:"ndcg_discount"`
 	HalfLife     float64            `json:"half_life"`
 	Runs         []OfflineRunValues `json:"runs"`
+	// UnitRows holds the per-user values (dataset, method, user, metric,
+	// value) when they are few enough for a data file; see DataTables.
+	UnitRows [][]any `json:"-"`
 	Warnings
+}
+
+// DataTables returns the tables written as data files but not shown on
+// the page: the per-user values ("units"), when kept.
+func (r *OfflineMetricsResult) DataTables() []Table {
+	if r.UnitRows == nil {
+		return nil
+	}
+	return []Table{{Name: "units", Title: "Per-user values", Columns: []string{"dataset", "method", "unit", "metric", "value"}, Rows: r.UnitRows}}
 }
 
 // OfflineMetrics assembles the result from every run's values (in the

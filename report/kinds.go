@@ -14,6 +14,7 @@ func Kinds() Registry {
 	r := Registry{}
 	for _, k := range []Kind{
 		aggregateKind(),
+		offlineMetricsKind(),
 	} {
 		r[k.Type] = k
 	}
