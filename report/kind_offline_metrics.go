@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"sync"
@@ -95,7 +96,7 @@ func offlineExpand(ctx *Context, key, pattern string) ([]offlineFile, error) {
 		return nil, fmt.Errorf("%s: bad pattern %q: %v", key, pattern, err)
 	}
 	sort.Strings(paths)
-	re, names := placeholderRegexp(filepath.ToSlash(full))
+	re, names := offlinePatternRegexp(filepath.ToSlash(full))
 	var out []offlineFile
 	for _, p := range paths {
 		f := offlineFile{path: p, display: ctx.inputs.display(p), dataset: ctx.Study.Title}
@@ -117,6 +118,34 @@ func offlineExpand(ctx *Context, key, pattern string) ([]offlineFile, error) {
 		return nil, fmt.Errorf("%s: no file matches %q", key, pattern)
 	}
 	return out, nil
+}
+
+// offlinePatternRegexp turns a pattern with {dataset}/{method} and glob
+// characters (* and ?) into a regexp whose groups capture the
+// placeholders, non-greedily, left to right.
+func offlinePatternRegexp(pattern string) (*regexp.Regexp, []string) {
+	var b strings.Builder
+	var names []string
+	b.WriteString("^")
+	for len(pattern) > 0 {
+		switch {
+		case strings.HasPrefix(pattern, "{dataset}"), strings.HasPrefix(pattern, "{method}"):
+			j := strings.IndexByte(pattern, '}')
+			names = append(names, pattern[1:j])
+			b.WriteString(`([^/]+?)`)
+			pattern = pattern[j+1:]
+			continue
+		case pattern[0] == '*':
+			b.WriteString(`[^/]*`)
+		case pattern[0] == '?':
+			b.WriteString(`[^/]`)
+		default:
+			b.WriteString(regexp.QuoteMeta(pattern[:1]))
+		}
+		pattern = pattern[1:]
+	}
+	b.WriteString("$")
+	return regexp.MustCompile(b.String()), names
 }
 
 // OfflineMetricsDerived reads the runs, truth and predictions of an
