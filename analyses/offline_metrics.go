@@ -374,12 +374,13 @@ func OfflineMetrics(o OfflineMetricsOptions, runs []OfflineRunValues, prediction
 		}
 		var undefined []string
 		for _, m := range res.Metrics {
-			if r.Values[m] == nil && (predictions || !slices.Contains(OfflineRatingMetrics, m)) {
+			// A method without predictions simply has no mae/rmse rows.
+			if r.Values[m] == nil && !slices.Contains(OfflineRatingMetrics, m) {
 				undefined = append(undefined, m)
 			}
 		}
 		if len(undefined) > 0 {
-			res.Warnf("dataset %q, method %q: no value for %s (no user was evaluated, or no prediction was given)", r.Dataset, r.Method, strings.Join(undefined, ", "))
+			res.Warnf("dataset %q, method %q: no value for %s (no user was evaluated)", r.Dataset, r.Method, strings.Join(undefined, ", "))
 		}
 	}
 	return res
