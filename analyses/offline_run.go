@@ -71,17 +71,14 @@ type OfflineRun struct {
 
 	seen     []bool
 	rated    []bool
-	gen      int32
-	stamp    []int32   // per truth item: gen when in the current user's truth
-	relOf    []float64 // per truth item: its relevance for the current user
-	mark     []int32   // per item id (truth, then extra): gen when listed
-	extra    map[string]int32
-	extraIDs []string
-	minRank  []int32 // per item id: best rank it reached in any list (0: never within maxK)
+	gen   int32
+	state []offlineItemState // per item id: truth items, then extra
+	extra *offlineIntern     // items no truth user holds, ids after the truth's
 	slotSI   []float64
 	slotN    []int64
 
-	list, truthRels, values []float64
+	list, values []float64
+	ids          []int32
 
 	rank    *offlineAcc
 	ratings *offlineAcc
@@ -91,6 +88,15 @@ type OfflineRun struct {
 	ListLength                             int64 // sum of list lengths
 }
 
+// offlineItemState is everything a list item needs, in one cache line.
+type offlineItemState struct {
+	rel      float64 // its relevance for the current user (valid when stamp == gen)
+	selfInfo float64 // −log2 popularity (log2 |U| for items no truth user holds)
+	stamp    int32   // gen when in the current user's truth
+	mark     int32   // gen when listed in the current list
+	minRank  int32   // best rank reached in any list (0: never within maxK)
+}
+
 // NewOfflineRun starts a run on a finished truth.
 func NewOfflineRun(dataset, method string, t *OfflineTruth, o OfflineMetricsOptions) *OfflineRun {
 	if !t.done {
@@ -98,14 +104,15 @@ func NewOfflineRun(dataset, method string, t *OfflineTruth, o OfflineMetricsOpti
 	}
 	ev := NewOfflineEvaluator(o)
 	nI := t.Items()
+	state := make([]offlineItemState, nI)
+	for i := range state {
+		state[i].selfInfo = t.selfInfo[i]
+	}
 	return &OfflineRun{
 		Dataset: dataset, Method: method, opts: o, ev: ev, t: t,
 		seen:    make([]bool, t.Users()),
-		stamp:   make([]int32, nI),
-		relOf:   make([]float64, nI),
-		mark:    make([]int32, nI),
-		minRank: make([]int32, nI),
-		extra:   map[string]int32{},
+		state:   state,
+		extra:   newOfflineIntern(),
 		slotSI:  make([]float64, ev.maxK),
 		slotN:   make([]int64, ev.maxK),
 		values:  make([]float64, len(ev.names)),
@@ -119,19 +126,15 @@ func (r *OfflineRun) Evaluator() *OfflineEvaluator { return r.ev }
 
 // itemID interns a listed item: truth ids first, then this run's own.
 func (r *OfflineRun) itemID(b []byte) int32 {
-	if id, ok := r.t.items[string(b)]; ok {
+	if id, ok := r.t.items.Lookup(b); ok {
 		return id
 	}
-	if id, ok := r.extra[string(b)]; ok {
-		return id
+	id, added := r.extra.Intern(b)
+	if added {
+		// An item no truth user holds counts as held by one.
+		r.state = append(r.state, offlineItemState{selfInfo: math.Log2(float64(r.t.Users()))})
 	}
-	id := int32(r.t.Items() + len(r.extraIDs))
-	s := string(b)
-	r.extra[s] = id
-	r.extraIDs = append(r.extraIDs, s)
-	r.mark = append(r.mark, 0)
-	r.minRank = append(r.minRank, 0)
-	return id
+	return int32(r.t.Items()) + id
 }
 
 // AddUser evaluates one user's list, items in rank order (rank 1 first).
@@ -152,37 +155,35 @@ func (r *OfflineRun) AddUser(user []byte, items [][]byte) error {
 	g := r.gen
 	a, b := r.t.start[u], r.t.start[u+1]
 	for p := a; p < b; p++ {
-		r.stamp[r.t.item[p]] = g
-		r.relOf[r.t.item[p]] = r.t.rel[p]
+		s := &r.state[r.t.item[p]]
+		s.stamp, s.rel = g, r.t.rel[p]
 	}
 	maxK := r.ev.maxK
 	r.list = r.list[:0]
-	nT := int32(r.t.Items())
-	logU := math.Log2(float64(r.t.Users()))
-	for i, it := range items {
-		id := r.itemID(it)
-		if r.mark[id] == g {
-			return &OfflineListError{Pos: i, Msg: fmt.Sprintf("user %q: item %q is listed twice", user, it)}
+	// Two passes: the lookups of one list are independent, so the CPU
+	// overlaps their cache misses; so are the state reads of the second.
+	r.ids = r.ids[:0]
+	for _, it := range items {
+		r.ids = append(r.ids, r.itemID(it))
+	}
+	for i, id := range r.ids {
+		s := &r.state[id]
+		if s.mark == g {
+			return &OfflineListError{Pos: i, Msg: fmt.Sprintf("user %q: item %q is listed twice", user, items[i])}
 		}
-		r.mark[id] = g
+		s.mark = g
 		if i >= maxK {
 			continue
 		}
 		rank := int32(i + 1)
-		if m := r.minRank[id]; m == 0 || rank < m {
-			r.minRank[id] = rank
+		if s.minRank == 0 || rank < s.minRank {
+			s.minRank = rank
 		}
 		rel := 0.0
-		si := logU // an item no truth user holds counts as held by one
-		if id < nT {
-			if r.stamp[id] == g {
-				rel = r.relOf[id]
-			}
-			if r.t.selfInfo[id] < math.Inf(1) {
-				si = r.t.selfInfo[id]
-			}
+		if s.stamp == g {
+			rel = s.rel
 		}
-		r.slotSI[i] += si
+		r.slotSI[i] += s.selfInfo
 		r.slotN[i]++
 		r.list = append(r.list, rel)
 	}
@@ -202,7 +203,7 @@ func (r *OfflineRun) evalUser(u int32, list []float64) error {
 	}
 	r.rank.add(r.values)
 	if r.OnUser != nil {
-		return r.OnUser(r.t.userNames[u], r.ev.names, r.values)
+		return r.OnUser(r.t.UserName(u), r.ev.names, r.values)
 	}
 	return nil
 }
@@ -227,7 +228,7 @@ func (r *OfflineRun) AddPredictions(user []byte, items [][]byte, pred []float64)
 	var sa, ss float64
 	r.gen++
 	for i, it := range items {
-		id, ok := r.t.items[string(it)]
+		id, ok := r.t.items.Lookup(it)
 		var rating float64
 		if ok {
 			rating, ok = r.t.lookup(u, id)
@@ -235,10 +236,10 @@ func (r *OfflineRun) AddPredictions(user []byte, items [][]byte, pred []float64)
 		if !ok {
 			return &OfflineListError{Pos: i, Msg: fmt.Sprintf("user %q: item %q has no true rating in the truth", user, it)}
 		}
-		if r.mark[id] == r.gen {
+		if r.state[id].mark == r.gen {
 			return &OfflineListError{Pos: i, Msg: fmt.Sprintf("user %q: item %q is predicted twice", user, it)}
 		}
-		r.mark[id] = r.gen
+		r.state[id].mark = r.gen
 		if !Finite(pred[i]) {
 			return &OfflineListError{Pos: i, Msg: fmt.Sprintf("user %q: item %q: prediction %g is not a finite number", user, it, pred[i])}
 		}
@@ -253,7 +254,7 @@ func (r *OfflineRun) AddPredictions(user []byte, items [][]byte, pred []float64)
 	r.ratings.runSumSq += ss
 	r.ratings.runPredictions += int64(len(items))
 	if r.OnUser != nil {
-		return r.OnUser(r.t.userNames[u], OfflineRatingMetrics, v)
+		return r.OnUser(r.t.UserName(u), OfflineRatingMetrics, v)
 	}
 	return nil
 }
@@ -319,8 +320,8 @@ func OfflineFinishDataset(runs []*OfflineRun) []OfflineRunValues {
 	catalog := t.Items()
 	extra := map[string]bool{}
 	for _, r := range runs {
-		for _, s := range r.extraIDs {
-			extra[s] = true
+		for i := range r.extra.Len() {
+			extra[r.extra.Name(int32(i))] = true
 		}
 	}
 	catalog += len(extra)
@@ -345,9 +346,9 @@ func OfflineFinishDataset(runs []*OfflineRun) []OfflineRunValues {
 		ki := 0
 		ks := r.ev.ks
 		cum := make([]int, r.ev.maxK+2)
-		for _, m := range r.minRank {
-			if m > 0 {
-				cum[m]++
+		for _, s := range r.state {
+			if s.minRank > 0 {
+				cum[s.minRank]++
 			}
 		}
 		covered := 0

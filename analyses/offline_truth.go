@@ -16,10 +16,8 @@ import (
 // their relevance (1 when the truth file has no relevance column). Build
 // it with Add, then call Finish once before evaluating runs.
 type OfflineTruth struct {
-	users     map[string]int32
-	userNames []string
-	items     map[string]int32
-	itemNames []string
+	users *offlineIntern
+	items *offlineIntern
 	// staged entries, until Finish
 	eu, ei []int32
 	er     []float64
@@ -46,7 +44,7 @@ func (e *OfflineDuplicateError) Error() string {
 
 // NewOfflineTruth returns an empty truth.
 func NewOfflineTruth() *OfflineTruth {
-	return &OfflineTruth{users: map[string]int32{}, items: map[string]int32{}}
+	return &OfflineTruth{users: newOfflineIntern(), items: newOfflineIntern()}
 }
 
 // Add records that user holds item with relevance rel. pos is an opaque
@@ -64,20 +62,8 @@ func (t *OfflineTruth) Add(user, item []byte, rel float64, pos int64) error {
 	if !Finite(rel) {
 		return fmt.Errorf("relevance %g is not a finite number", rel)
 	}
-	u, ok := t.users[string(user)]
-	if !ok {
-		u = int32(len(t.userNames))
-		s := string(user)
-		t.users[s] = u
-		t.userNames = append(t.userNames, s)
-	}
-	i, ok := t.items[string(item)]
-	if !ok {
-		i = int32(len(t.itemNames))
-		s := string(item)
-		t.items[s] = i
-		t.itemNames = append(t.itemNames, s)
-	}
+	u, _ := t.users.Intern(user)
+	i, _ := t.items.Intern(item)
 	t.eu = append(t.eu, u)
 	t.ei = append(t.ei, i)
 	t.er = append(t.er, rel)
@@ -92,7 +78,7 @@ func (t *OfflineTruth) Finish(threshold float64) error {
 	if t.done {
 		return nil
 	}
-	nu := len(t.userNames)
+	nu := t.users.Len()
 	t.start = make([]int32, nu+1)
 	for _, u := range t.eu {
 		t.start[u+1]++
@@ -118,7 +104,7 @@ func (t *OfflineTruth) Finish(threshold float64) error {
 	}
 	var scratch []ent
 	t.numRel = make([]int32, nu)
-	users := make([]int32, len(t.itemNames))
+	users := make([]int32, t.items.Len())
 	for u := range nu {
 		a, b := t.start[u], t.start[u+1]
 		scratch = scratch[:0]
@@ -133,7 +119,7 @@ func (t *OfflineTruth) Finish(threshold float64) error {
 		})
 		for j, e := range scratch {
 			if j > 0 && scratch[j-1].item == e.item {
-				return &OfflineDuplicateError{User: t.userNames[u], Item: t.itemNames[e.item], First: scratch[j-1].pos, Second: e.pos}
+				return &OfflineDuplicateError{User: t.users.Name(int32(u)), Item: t.items.Name(e.item), First: scratch[j-1].pos, Second: e.pos}
 			}
 			t.item[a+int32(j)], t.rel[a+int32(j)] = e.item, e.rel
 			if e.rel >= threshold {
@@ -142,7 +128,7 @@ func (t *OfflineTruth) Finish(threshold float64) error {
 			users[e.item]++
 		}
 	}
-	t.selfInfo = make([]float64, len(t.itemNames))
+	t.selfInfo = make([]float64, t.items.Len())
 	for i, c := range users {
 		t.selfInfo[i] = -math.Log2(float64(c) / float64(nu))
 	}
@@ -151,10 +137,10 @@ func (t *OfflineTruth) Finish(threshold float64) error {
 }
 
 // Users is the number of users of the truth.
-func (t *OfflineTruth) Users() int { return len(t.userNames) }
+func (t *OfflineTruth) Users() int { return t.users.Len() }
 
 // Items is the number of distinct items of the truth.
-func (t *OfflineTruth) Items() int { return len(t.itemNames) }
+func (t *OfflineTruth) Items() int { return t.items.Len() }
 
 // Entries returns how many (user, item) judgements the truth holds.
 func (t *OfflineTruth) Entries() int {
@@ -166,15 +152,11 @@ func (t *OfflineTruth) Entries() int {
 
 // User returns a user's id.
 func (t *OfflineTruth) User(name []byte) (int32, bool) {
-	u, ok := t.users[string(name)]
-	return u, ok
+	return t.users.Lookup(name)
 }
 
 // UserName returns a user's name.
-func (t *OfflineTruth) UserName(u int32) string { return t.userNames[u] }
-
-// UserNames lists the users in first-seen order.
-func (t *OfflineTruth) UserNames() []string { return t.userNames }
+func (t *OfflineTruth) UserName(u int32) string { return t.users.Name(u) }
 
 // NumRelevant is the number of relevant items of user u.
 func (t *OfflineTruth) NumRelevant(u int32) int { return int(t.numRel[u]) }

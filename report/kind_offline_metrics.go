@@ -307,21 +307,16 @@ func offlineReadRun(ctx *Context, o *analyses.OfflineMetricsOptions, truth *anal
 	if err != nil {
 		return nil, err
 	}
-	for {
-		user, items, err := rr.next()
-		if err == io.EOF {
-			break
+	err = rr.stream(func(b *runBlock) error {
+		if err := run.AddUser(b.user, b.items); err != nil {
+			return rr.blockError(b, err)
 		}
-		if err != nil {
-			rr.Close()
-			return nil, err
-		}
-		if err := run.AddUser(user, items); err != nil {
-			rr.Close()
-			return nil, rr.listError(err)
-		}
-	}
+		return nil
+	})
 	rr.Close()
+	if err != nil {
+		return nil, err
+	}
 	ctx.inputs.recordFile(f.path, rr.Rows)
 	if rr.Rows == 0 {
 		return nil, fmt.Errorf("%s: the run has no rows", f.display)

@@ -576,3 +576,104 @@ func (r *runReader) listError(err error) error {
 	}
 	return r.l.errorf(line, "%s", le.Msg)
 }
+
+// runBlock is a copy of one user's block, handed from the reading
+// goroutine to the evaluating one.
+type runBlock struct {
+	user  []byte
+	arena []byte
+	items [][]byte
+	preds []float64
+	lines []int
+}
+
+type runBatch struct {
+	blocks []runBlock
+	n      int
+	err    error // after the n blocks: the reader's error (io.EOF at the end)
+}
+
+// stream reads the file on its own goroutine, in batches of users, and
+// calls fn for every block in file order on the calling goroutine, so
+// parsing and evaluation use two cores. An error of fn stops the reader.
+func (r *runReader) stream(fn func(b *runBlock) error) error {
+	const batchSize, inFlight = 256, 4
+	free := make(chan *runBatch, inFlight)
+	full := make(chan *runBatch, inFlight)
+	done := make(chan struct{})
+	for range inFlight {
+		free <- &runBatch{blocks: make([]runBlock, batchSize)}
+	}
+	go func() {
+		defer close(full)
+		for {
+			var batch *runBatch
+			select {
+			case batch = <-free:
+			case <-done:
+				return
+			}
+			batch.n, batch.err = 0, nil
+			for batch.n < batchSize {
+				user, items, err := r.next()
+				if err != nil {
+					batch.err = err
+					break
+				}
+				b := &batch.blocks[batch.n]
+				b.user = append(b.user[:0], user...)
+				b.arena = b.arena[:0]
+				for _, it := range items {
+					b.arena = append(b.arena, it...)
+				}
+				b.items = b.items[:0]
+				b.lines = b.lines[:0]
+				off := 0
+				for i, it := range items {
+					b.items = append(b.items, b.arena[off:off+len(it)])
+					off += len(it)
+					b.lines = append(b.lines, r.rows[i].line)
+				}
+				b.preds = append(b.preds[:0], r.preds...)
+				batch.n++
+			}
+			full <- batch
+			if batch.err != nil {
+				return
+			}
+		}
+	}()
+	defer func() {
+		close(done)
+		for range full {
+		}
+	}()
+	for batch := range full {
+		for i := range batch.n {
+			if err := fn(&batch.blocks[i]); err != nil {
+				return err
+			}
+		}
+		if batch.err == io.EOF {
+			return nil
+		}
+		if batch.err != nil {
+			return batch.err
+		}
+		free <- batch
+	}
+	return nil
+}
+
+// blockError places an *analyses.OfflineListError of a block at its line.
+func (r *runReader) blockError(b *runBlock, err error) error {
+	var le *analyses.OfflineListError
+	if !errors.As(err, &le) {
+		return err
+	}
+	line := b.lines[0]
+	if le.Pos >= 0 && le.Pos < len(b.lines) {
+		line = b.lines[le.Pos]
+	}
+	return r.l.errorf(line, "%s", le.Msg)
+}
