@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -231,5 +232,64 @@ func TestOfflineOracle(t *testing.T) {
 		for _, tb := range res.Tables() {
 			tb.Check()
 		}
+	}
+}
+
+func TestOfflineOptionsValidate(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		mut  func(o *OfflineMetricsOptions)
+		want string
+	}{
+		{func(o *OfflineMetricsOptions) { o.Runs = "" }, "runs: required"},
+		{func(o *OfflineMetricsOptions) { o.Runs = "runs/x.csv" }, "no {method} placeholder"},
+		{func(o *OfflineMetricsOptions) { o.Truth = "" }, "truth: required"},
+		{func(o *OfflineMetricsOptions) { o.Runs = "r/{method}_{dataset}.csv" }, "must both hold {dataset} or neither"},
+		{func(o *OfflineMetricsOptions) { o.K = []int{10, 0} }, "k: cutoff 0 out of range"},
+		{func(o *OfflineMetricsOptions) { o.NDCGDiscount = "jarvellin" }, `ndcg_discount: unknown value "jarvellin" (did you mean "jarvelin"?)`},
+		{func(o *OfflineMetricsOptions) { o.NDCGGain = "exp" }, `ndcg_gain: unknown value "exp"`},
+		{func(o *OfflineMetricsOptions) { o.HalfLife = -1 }, "half_life: must be positive"},
+		{func(o *OfflineMetricsOptions) { o.RelevanceThreshold = -1 }, "relevance_threshold: must be positive"},
+		{func(o *OfflineMetricsOptions) { o.NoRelevant = "drop" }, `no_relevant: unknown value "drop"`},
+		{func(o *OfflineMetricsOptions) { o.MissingUsers = "keep" }, `missing_users: unknown value "keep"`},
+		{func(o *OfflineMetricsOptions) { o.Format = "parquet" }, `format: unknown value "parquet"`},
+		{func(o *OfflineMetricsOptions) { o.Predictions = "p.csv" }, `predictions: the pattern "p.csv" has no {method}`},
+	} {
+		o := offlineOpts(c.mut)
+		err := o.Validate()
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("error %v, want %q", err, c.want)
+		}
+	}
+	if d := offlineOpts(nil); d.Validate() != nil {
+		err := d.Validate()
+		t.Errorf("defaults: %v", err)
+	}
+}
+
+// A user whose list is longer than the largest cutoff, a list shorter than
+// k, graded gains below the threshold: precision divides by k, the
+// ideal list uses only gains at or above the threshold.
+func TestOfflineEdgeCases(t *testing.T) {
+	t.Parallel()
+	o := offlineOpts(func(o *OfflineMetricsOptions) { o.K = []int{2, 4}; o.RelevanceThreshold = 2 })
+	ev := NewOfflineEvaluator(o)
+	out := make([]float64, len(ev.Names()))
+	// list: rel 3, rel 1 (below threshold), rel 0; truth holds 3, 1, 2.
+	n := ev.Eval([]float64{3, 1, 0}, []float64{3, 1, 2}, out)
+	if n != 2 {
+		t.Fatalf("numRel %d", n)
+	}
+	get := func(name string) float64 { return out[slices.Index(ev.Names(), name)] }
+	if get("precision@4") != 0.25 || get("recall@4") != 0.5 {
+		t.Errorf("precision@4 %v recall@4 %v", get("precision@4"), get("recall@4"))
+	}
+	// DCG@2 = 3; IDCG@2 = 3 + 2/log2(3).
+	if got, want := get("ndcg@2"), 3/(3+2/math.Log2(3)); math.Abs(got-want) > 1e-15 {
+		t.Errorf("ndcg@2 = %v, want %v", got, want)
+	}
+	// No relevant item: every value is 0 and Eval says so.
+	if ev.Eval([]float64{1}, []float64{1, 0}, out) != 0 || slices.Max(out) != 0 {
+		t.Errorf("no relevant: %v", out)
 	}
 }
