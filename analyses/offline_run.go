@@ -69,13 +69,13 @@ type OfflineRun struct {
 	ev   *OfflineEvaluator
 	t    *OfflineTruth
 
-	seen     []bool
-	rated    []bool
-	gen   int32
-	state []offlineItemState // per item id: truth items, then extra
-	extra *offlineIntern     // items no truth user holds, ids after the truth's
-	slotSI   []float64
-	slotN    []int64
+	seen   []bool
+	rated  []bool
+	gen    int32
+	state  []offlineItemState // per item id: truth items, then extra
+	extra  *offlineIntern     // items no truth user holds, ids after the truth's
+	slotSI []float64
+	slotN  []int64
 
 	list, values []float64
 	ids          []int32
