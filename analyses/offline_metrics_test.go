@@ -148,7 +148,7 @@ func TestOfflineOracle(t *testing.T) {
 		truth := NewOfflineTruth()
 		for _, u := range SortedKeys(c.Truth) {
 			for _, it := range SortedKeys(c.Truth[u]) {
-				if err := truth.Add([]byte(u), []byte(it), c.Truth[u][it], 0); err != nil {
+				if err := truth.Add([]byte(u), []byte(it), c.Truth[u][it]); err != nil {
 					t.Fatal(err)
 				}
 			}

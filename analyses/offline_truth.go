@@ -21,7 +21,9 @@ type OfflineTruth struct {
 	// staged entries, until Finish
 	eu, ei []int32
 	er     []float64
-	epos   []int64
+	// the last user added: truth files list a user's items together
+	lastUser []byte
+	lastU    int32
 	// grouped by user, after Finish; each user's entries sorted by item id
 	start    []int32
 	item     []int32
@@ -31,11 +33,11 @@ type OfflineTruth struct {
 	done     bool
 }
 
-// OfflineDuplicateError says an item is listed twice for a user; First and
-// Second are the positions given to Add.
+// OfflineDuplicateError says an item is listed twice for a user. The
+// truth keeps no line numbers (that would cost as much memory as the
+// relevance values): the reader finds the lines again when it happens.
 type OfflineDuplicateError struct {
-	User, Item    string
-	First, Second int64
+	User, Item string
 }
 
 func (e *OfflineDuplicateError) Error() string {
@@ -47,9 +49,8 @@ func NewOfflineTruth() *OfflineTruth {
 	return &OfflineTruth{users: newOfflineIntern(), items: newOfflineIntern()}
 }
 
-// Add records that user holds item with relevance rel. pos is an opaque
-// position (a file and line) handed back in errors.
-func (t *OfflineTruth) Add(user, item []byte, rel float64, pos int64) error {
+// Add records that user holds item with relevance rel.
+func (t *OfflineTruth) Add(user, item []byte, rel float64) error {
 	if t.done {
 		panic("analyses: OfflineTruth.Add after Finish")
 	}
@@ -62,12 +63,15 @@ func (t *OfflineTruth) Add(user, item []byte, rel float64, pos int64) error {
 	if !Finite(rel) {
 		return fmt.Errorf("relevance %g is not a finite number", rel)
 	}
-	u, _ := t.users.Intern(user)
+	u := t.lastU
+	if t.lastUser == nil || string(user) != string(t.lastUser) {
+		u, _ = t.users.Intern(user)
+		t.lastU, t.lastUser = u, append(t.lastUser[:0], user...)
+	}
 	i, _ := t.items.Intern(item)
 	t.eu = append(t.eu, u)
 	t.ei = append(t.ei, i)
 	t.er = append(t.er, rel)
-	t.epos = append(t.epos, pos)
 	return nil
 }
 
@@ -89,18 +93,16 @@ func (t *OfflineTruth) Finish(threshold float64) error {
 	n := len(t.eu)
 	t.item = make([]int32, n)
 	t.rel = make([]float64, n)
-	pos := make([]int64, n)
 	fill := slices.Clone(t.start[:nu])
 	for j, u := range t.eu {
 		p := fill[u]
 		fill[u]++
-		t.item[p], t.rel[p], pos[p] = t.ei[j], t.er[j], t.epos[j]
+		t.item[p], t.rel[p] = t.ei[j], t.er[j]
 	}
-	t.eu, t.ei, t.er, t.epos = nil, nil, nil, nil
+	t.eu, t.ei, t.er = nil, nil, nil
 	type ent struct {
 		item int32
 		rel  float64
-		pos  int64
 	}
 	var scratch []ent
 	t.numRel = make([]int32, nu)
@@ -109,17 +111,14 @@ func (t *OfflineTruth) Finish(threshold float64) error {
 		a, b := t.start[u], t.start[u+1]
 		scratch = scratch[:0]
 		for p := a; p < b; p++ {
-			scratch = append(scratch, ent{t.item[p], t.rel[p], pos[p]})
+			scratch = append(scratch, ent{t.item[p], t.rel[p]})
 		}
-		slices.SortFunc(scratch, func(x, y ent) int {
-			if x.item != y.item {
-				return int(x.item - y.item)
-			}
-			return int(x.pos - y.pos)
-		})
+		if !slices.IsSortedFunc(scratch, func(x, y ent) int { return int(x.item - y.item) }) {
+			slices.SortFunc(scratch, func(x, y ent) int { return int(x.item - y.item) })
+		}
 		for j, e := range scratch {
 			if j > 0 && scratch[j-1].item == e.item {
-				return &OfflineDuplicateError{User: t.users.Name(int32(u)), Item: t.items.Name(e.item), First: scratch[j-1].pos, Second: e.pos}
+				return &OfflineDuplicateError{User: t.users.Name(int32(u)), Item: t.items.Name(e.item)}
 			}
 			t.item[a+int32(j)], t.rel[a+int32(j)] = e.item, e.rel
 			if e.rel >= threshold {

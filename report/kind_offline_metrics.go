@@ -264,8 +264,8 @@ func OfflineMetricsDerived(ctx *Context, o *analyses.OfflineMetricsOptions, unit
 
 func offlineReadTruth(ctx *Context, o *analyses.OfflineMetricsOptions, files []offlineFile) (*analyses.OfflineTruth, error) {
 	truth := analyses.NewOfflineTruth()
-	for i, f := range files {
-		rows, err := readTruth(f.path, f.display, runFormatOf(f.path, o.Format), i, truth)
+	for _, f := range files {
+		rows, err := readTruth(f.path, f.display, runFormatOf(f.path, o.Format), truth)
 		ctx.inputs.recordFile(f.path, rows)
 		if err != nil {
 			return nil, err
@@ -274,9 +274,7 @@ func offlineReadTruth(ctx *Context, o *analyses.OfflineMetricsOptions, files []o
 	if err := truth.Finish(o.RelevanceThreshold); err != nil {
 		var de *analyses.OfflineDuplicateError
 		if errors.As(err, &de) {
-			f1, f2 := files[de.First>>32], files[de.Second>>32]
-			return nil, &InputError{File: f2.display, Line: int(de.Second & (1<<32 - 1)),
-				Msg: fmt.Sprintf("user %q: item %q is listed twice (first at %s:%d)", de.User, de.Item, f1.display, de.First&(1<<32-1))}
+			return nil, offlineDuplicateAt(o, files, de)
 		}
 		return nil, err
 	}
@@ -284,6 +282,34 @@ func offlineReadTruth(ctx *Context, o *analyses.OfflineMetricsOptions, files []o
 		return nil, fmt.Errorf("%s: the truth has no rows", files[0].display)
 	}
 	return truth, nil
+}
+
+// offlineDuplicateAt finds the lines of a duplicate truth entry by reading
+// the files again (the truth keeps no line numbers).
+func offlineDuplicateAt(o *analyses.OfflineMetricsOptions, files []offlineFile, de *analyses.OfflineDuplicateError) error {
+	first := ""
+	stop := errors.New("found")
+	for _, f := range files {
+		var at error
+		_, err := scanTruth(f.path, f.display, runFormatOf(f.path, o.Format), func(user, item []byte, _ float64, line int) error {
+			if string(user) != de.User || string(item) != de.Item {
+				return nil
+			}
+			if first == "" {
+				first = fmt.Sprintf("%s:%d", f.display, line)
+				return nil
+			}
+			at = &InputError{File: f.display, Line: line, Msg: fmt.Sprintf("user %q: item %q is listed twice (first at %s)", de.User, de.Item, first)}
+			return stop
+		})
+		if at != nil {
+			return at
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return fmt.Errorf("%s: %v", files[0].display, de) // not found again: the files changed
 }
 
 func offlineReadRun(ctx *Context, o *analyses.OfflineMetricsOptions, truth *analyses.OfflineTruth, f offlineFile,

@@ -248,7 +248,12 @@ func delimOf(path string) byte {
 	return ','
 }
 
-func trimBytes(b []byte) []byte { return bytes.TrimSpace(b) }
+func trimBytes(b []byte) []byte {
+	if len(b) > 0 && b[0] > ' ' && b[len(b)-1] > ' ' {
+		return b // the common case, without TrimSpace's rune checks
+	}
+	return bytes.TrimSpace(b)
+}
 
 // parseFloatBytes parses a number without allocating.
 func parseFloatBytes(b []byte) (float64, error) {
@@ -278,8 +283,16 @@ func parseRank(b []byte) (int, bool) {
 }
 
 // readTruth reads a truth file (`user,item[,relevance]` or TREC qrels
-// `qid iter doc rel`) into t. pos of each entry is fileIndex<<32 | line.
-func readTruth(path, display string, format runFormat, fileIndex int, t *analyses.OfflineTruth) (int64, error) {
+// `qid iter doc rel`) into t.
+func readTruth(path, display string, format runFormat, t *analyses.OfflineTruth) (int64, error) {
+	return scanTruth(path, display, format, func(user, item []byte, rel float64, line int) error {
+		return t.Add(user, item, rel)
+	})
+}
+
+// scanTruth calls fn for every row of a truth file; an error of fn is
+// placed at the row's line.
+func scanTruth(path, display string, format runFormat, fn func(user, item []byte, rel float64, line int) error) (int64, error) {
 	l, err := openLines(path, display)
 	if err != nil {
 		return 0, err
@@ -328,7 +341,7 @@ func readTruth(path, display string, format runFormat, fileIndex int, t *analyse
 			}
 		}
 		rows++
-		if err := t.Add(trimBytes(fields[ucol]), trimBytes(fields[icol]), rel, int64(fileIndex)<<32|int64(l.line)); err != nil {
+		if err := fn(trimBytes(fields[ucol]), trimBytes(fields[icol]), rel, l.line); err != nil {
 			return rows, l.errorf(l.line, "%v", err)
 		}
 	}

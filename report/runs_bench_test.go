@@ -106,7 +106,7 @@ func BenchmarkOfflineMetrics(b *testing.B) {
 	for range b.N {
 		c0 := offlineCPUTime()
 		truth := analyses.NewOfflineTruth()
-		if _, err := readTruth(truthPath, "truth.csv", formatTable, 0, truth); err != nil {
+		if _, err := readTruth(truthPath, "truth.csv", formatTable, truth); err != nil {
 			b.Fatal(err)
 		}
 		if err := truth.Finish(o.RelevanceThreshold); err != nil {
