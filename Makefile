@@ -7,6 +7,7 @@ GO       ?= go
 VERSION  ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo devel)
 LDFLAGS  := -X main.version=$(VERSION)
 ECHARTS  := themes/assets/echarts.min.js
+KATEX    := themes/assets/katex.min.js
 BIN      := bin/evalbook
 DEMO     := sites/demo
 
@@ -14,15 +15,17 @@ DEMO     := sites/demo
 
 all: build
 
-# ECharts comes from the npm registry, pinned in package.json and
-# package-lock.json (version and integrity), and is embedded by go build.
-# Without npm the binary still builds and falls back to static SVG figures.
-assets: $(ECHARTS)
+# ECharts and KaTeX come from the npm registry, pinned in package.json and
+# package-lock.json (version and integrity), and are embedded by go build.
+# Without npm the binary still builds and falls back to static SVG figures
+# (and TeX source for math).
+assets: $(ECHARTS) $(KATEX)
 
-$(ECHARTS): package.json package-lock.json
+$(ECHARTS) $(KATEX) &: package.json package-lock.json
 	@if command -v npm >/dev/null 2>&1; then \
 		npm ci --no-audit --no-fund --ignore-scripts --loglevel=error && \
-		cp node_modules/echarts/dist/echarts.min.js $(ECHARTS); \
+		cp node_modules/echarts/dist/echarts.min.js $(ECHARTS) && \
+		cp node_modules/katex/dist/katex.min.js $(KATEX); \
 	else \
 		echo "warning: npm not found; building without interactive charts (static SVG only)" >&2; \
 	fi
@@ -40,11 +43,20 @@ test: assets
 	$(GO) vet ./...
 	$(GO) test -count=1 ./...
 
+BENCH_DIR ?= /tmp/evalbook-bench
+BENCH_USERS ?= 200000
+
+# bench: a large study (100 datasets × 50 methods × 10 metrics × 3 runs of
+# results; 30 datasets × 2 methods × BENCH_USERS users × 2 metrics of
+# units), timed: the build, then `validate`, which streams every input.
 bench: build
-	$(GO) run ./sites/bench/gen /tmp/evalbook-bench
-	@echo "building the benchmark study (/tmp/evalbook-bench):"
-	@/usr/bin/time -v ./$(BIN) build /tmp/evalbook-bench --quiet 2>&1 | grep -E "Elapsed|Maximum resident" || ./$(BIN) build /tmp/evalbook-bench --quiet
-	$(GO) test -run '^$$' -bench . -benchtime 1x ./analyses/ ./report/
+	$(GO) run ./sites/bench/gen -users $(BENCH_USERS) $(BENCH_DIR)
+	@ls -la $(BENCH_DIR)
+	@echo "== evalbook build"
+	@/usr/bin/time -f "wall %e s, max RSS %M KiB" ./$(BIN) build $(BENCH_DIR) --quiet
+	@echo "== evalbook validate (streams every input)"
+	@/usr/bin/time -f "wall %e s, max RSS %M KiB" ./$(BIN) validate $(BENCH_DIR)
+	$(GO) test -run '^$$' -bench . -benchtime 3x ./analyses/ ./report/
 
 lint:
 	@test -z "$$(gofmt -l .)" || (gofmt -l . && echo "gofmt: files above need formatting" && exit 1)
@@ -58,4 +70,4 @@ deps:
 		else echo "install Debian's chromium for the browser test (sudo apt-get install chromium)" >&2; fi; }
 
 clean:
-	rm -rf bin node_modules $(ECHARTS) $(DEMO)/site $(DEMO)/data $(DEMO)/study.toml $(DEMO)/pages
+	rm -rf bin node_modules $(ECHARTS) $(KATEX) $(DEMO)/site $(DEMO)/data $(DEMO)/study.toml $(DEMO)/pages

@@ -135,3 +135,23 @@ func TestDidYouMean(t *testing.T) {
 		t.Fatalf("got %q", s)
 	}
 }
+
+func TestAggregateTableColumnsUnique(t *testing.T) {
+	t.Parallel()
+	in := AggregateInput{Metric: Metric{Name: "m"}, Datasets: []string{"a", "b"}, Methods: []string{"X", "Y"}, Q: Matrix{{1, 2}, {2, 1}}}
+	r, err := Aggregate(in, AggregateOptions{Metric: "m"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	main := r.Tables()[0]
+	seen := map[string]bool{}
+	for _, c := range main.Columns {
+		if seen[c] {
+			t.Fatalf("duplicate column %q in %v", c, main.Columns)
+		}
+		seen[c] = true
+	}
+	if len(main.Columns) != 1+2*len(AllRules) || main.Columns[0] != "method" {
+		t.Fatalf("columns %v", main.Columns)
+	}
+}

@@ -31,6 +31,9 @@ type Table struct {
 	// Rows hold float64, int, string, bool or nil (missing). Non-finite
 	// floats are written as empty cells in CSV and null in JSON.
 	Rows [][]any
+	// Better optionally names, per column, which end is best ("higher" or
+	// "lower"); pages mark the best value of such columns.
+	Better map[string]string
 }
 
 // ID returns the table id for an analysis id.

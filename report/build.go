@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -36,6 +37,9 @@ type Options struct {
 	Command string
 	// Kinds is the analysis registry; nil means Kinds().
 	Kinds Registry
+	// Cache keeps analysis outputs between builds (evalbook serve); nil
+	// recomputes everything. NoCache ignores it.
+	Cache *Cache
 }
 
 // Summary says what a build did.
@@ -74,14 +78,8 @@ func Build(o Options) (*Summary, error) {
 		return nil, fmt.Errorf("inputs: %w", err)
 	}
 	runs := runAnalyses(study, in, o)
-	var errs Errors
-	for _, r := range runs {
-		if r.Err != nil {
-			errs = append(errs, fmt.Errorf("analyses/%s: %w", r.Spec.ID, r.Err))
-		}
-	}
-	if len(errs) > 0 {
-		return nil, errs
+	if err := runErrors(runs); err != nil {
+		return nil, err
 	}
 	prov, err := provenance(study, in, runs, o)
 	if err != nil {
@@ -178,6 +176,11 @@ func checkInputs(s *Study, in *inputs) error {
 			errs = append(errs, &ManifestError{File: filepath.Base(s.File), Line: p.Line, Msg: fmt.Sprintf("page %q: %v", p.Source, errors.Unwrap(err))})
 		}
 	}
+	if s.Bibliography != "" {
+		if _, err := os.Stat(filepath.Join(s.Dir, s.Bibliography)); err != nil {
+			errs = append(errs, &ManifestError{File: filepath.Base(s.File), Line: s.line("bibliography"), Msg: fmt.Sprintf("bibliography %q: %v", s.Bibliography, errors.Unwrap(err))})
+		}
+	}
 	for i, d := range s.Datasets {
 		if d.Interactions == "" {
 			continue
@@ -208,6 +211,13 @@ func runAnalyses(s *Study, in *inputs, o Options) []analysisRun {
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
+			key := cacheKey(r.Spec, r.Seed, o.Version)
+			if !o.NoCache {
+				if out := o.Cache.get(r.Spec.ID, key, in); out != nil {
+					r.Output = out
+					return
+				}
+			}
 			ctx := &Context{ID: r.Spec.ID, Title: r.Spec.Title, Caption: r.Spec.Caption, Study: s, Seed: r.Seed,
 				Jobs: o.Jobs, inputs: in, progress: o.Progress}
 			defer func() {
@@ -227,10 +237,38 @@ func runAnalyses(s *Study, in *inputs, o Options) []analysisRun {
 				}
 			}
 			r.Output, r.Err = out, err
+			if err == nil {
+				o.Cache.put(r.Spec.ID, key, ctx.touchedFiles(), in, out)
+			}
 		}(&runs[i])
 	}
 	wg.Wait()
 	return runs
+}
+
+// runErrors gathers the analyses' errors; one input error met by several
+// analyses is reported once, naming them all.
+func runErrors(runs []analysisRun) error {
+	var msgs []string
+	ids := map[string][]string{}
+	for _, r := range runs {
+		if r.Err == nil {
+			continue
+		}
+		m := r.Err.Error()
+		if ids[m] == nil {
+			msgs = append(msgs, m)
+		}
+		ids[m] = append(ids[m], r.Spec.ID)
+	}
+	if len(msgs) == 0 {
+		return nil
+	}
+	var errs Errors
+	for _, m := range msgs {
+		errs = append(errs, fmt.Errorf("analyses/%s: %s", strings.Join(ids[m], ", "), m))
+	}
+	return errs
 }
 
 // writeAtomically writes files into a fresh sibling directory of out and

@@ -14,6 +14,8 @@ func Kinds() Registry {
 	r := Registry{}
 	for _, k := range []Kind{
 		aggregateKind(),
+		criticalDifferenceKind(),
+		pairedTestsKind(),
 		offlineMetricsKind(),
 	} {
 		r[k.Type] = k

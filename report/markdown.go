@@ -3,7 +3,6 @@ package report
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -37,7 +36,12 @@ func (b *siteBuild) writeMarkdown() error {
 		fmt.Fprintf(&idx, "%s\n\n", strings.Join(meta, " · "))
 	}
 	if s.Abstract != "" {
-		fmt.Fprintf(&idx, "## Abstract\n\n%s\n\n", mdBlock(s.Abstract, s.UnsafeHTML))
+		n := b.newNarrative(filepath.Base(s.File)+" (abstract)", "md")
+		abstract := n.expand(mdBlock(s.Abstract, s.UnsafeHTML))
+		if len(n.errs) > 0 {
+			return n.errs
+		}
+		fmt.Fprintf(&idx, "## Abstract\n\n%s\n\n", abstract)
 	}
 	var findings []string
 	for _, v := range b.views {
@@ -58,12 +62,17 @@ func (b *siteBuild) writeMarkdown() error {
 	idx.WriteString("- [Provenance](data/provenance.json)\n")
 	b.files["README.md"] = idx.Bytes()
 
+	var errs Errors
 	for _, p := range s.Pages {
-		src, err := os.ReadFile(filepath.Join(s.Dir, p.Source))
+		out, err := b.narrativeMarkdown(p)
 		if err != nil {
-			return fmt.Errorf("page %s: %w", p.Source, err)
+			errs = append(errs, err)
+			continue
 		}
-		b.files[p.Slug+".md"] = []byte(mdBlock(string(src), s.UnsafeHTML) + "\n")
+		b.files[p.Slug+".md"] = []byte(out + "\n")
+	}
+	if len(errs) > 0 {
+		return errs
 	}
 	for _, v := range b.views {
 		var buf bytes.Buffer

@@ -49,8 +49,15 @@ func provenance(s *Study, in *inputs, runs []analysisRun, o Options) (*Provenanc
 		paths = append(paths, path)
 	}
 	in.mu.Unlock()
+	extra := []string{}
 	for _, pg := range s.Pages {
-		path := filepath.Join(s.Dir, pg.Source)
+		extra = append(extra, pg.Source)
+	}
+	if s.Bibliography != "" {
+		extra = append(extra, s.Bibliography)
+	}
+	for _, rel := range extra {
+		path := filepath.Join(s.Dir, rel)
 		in.recordFile(path, 0)
 		paths = append(paths, path)
 	}

@@ -37,11 +37,14 @@ type siteBuild struct {
 	tmpl   *template.Template
 	md     goldmark.Markdown
 	views  []*analysisView
+	refs   map[string][]refTarget    // figure and table ids → targets
+	docs   map[string]map[string]any // analysis id → its JSON, for {{value}}
+	bib    map[string]*BibEntry      // the manifest's bibliography
 }
 
-type siteAssets struct{ echarts []byte }
+type siteAssets struct{ echarts, katex []byte }
 
-func loadAssets() siteAssets { return siteAssets{echarts: themes.ECharts()} }
+func loadAssets() siteAssets { return siteAssets{echarts: themes.ECharts(), katex: themes.KaTeX()} }
 
 func (a siteAssets) hasECharts() bool { return len(a.echarts) > 0 }
 
@@ -65,6 +68,8 @@ type pageData struct {
 	JS        template.JS
 	Scripts   []string
 	Version   string
+	// single file
+	InlineScripts []template.JS
 	// index
 	Abstract template.HTML
 	Links    []linkView
@@ -113,6 +118,7 @@ type tableView struct {
 type cellView struct {
 	Text, Full, Sort string
 	Num              bool
+	Best             bool // the best value of its column
 }
 
 type paramView struct{ Key, Value string }
@@ -136,6 +142,23 @@ func (b *siteBuild) render() (map[string][]byte, error) {
 	b.buildViews()
 	if err := b.writeData(); err != nil {
 		return nil, err
+	}
+	b.docs = map[string]map[string]any{}
+	for _, v := range b.views {
+		doc, err := parseDoc(b.files["data/"+v.ID+".json"])
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", v.ID, err)
+		}
+		b.docs[v.ID] = doc
+	}
+	if s := b.study.Bibliography; s != "" {
+		src, err := os.ReadFile(filepath.Join(b.study.Dir, s))
+		if err != nil {
+			return nil, fmt.Errorf("bibliography: %w", err)
+		}
+		if b.bib, err = ParseBibTeX(s, string(src)); err != nil {
+			return nil, err
+		}
 	}
 	if b.opts.Format != "md" {
 		if err := b.writeHTML(); err != nil {
@@ -179,10 +202,14 @@ func (b *siteBuild) buildViews() {
 				tv.More = len(rows)
 				rows = rows[:maxHTMLRows]
 			}
+			best := bestValues(t)
 			for _, row := range rows {
 				cells := make([]cellView, len(row))
 				for j, c := range row {
 					cells[j] = formatCell(c)
+					if f, ok := c.(float64); ok && best[j] != nil && f == *best[j] {
+						cells[j].Best = true
+					}
 				}
 				tv.Rows = append(tv.Rows, cells)
 			}
@@ -197,6 +224,29 @@ func (b *siteBuild) buildViews() {
 		}
 		b.views = append(b.views, v)
 	}
+}
+
+// bestValues returns, per column with a Better direction, the best finite
+// value (nil for other columns).
+func bestValues(t analyses.Table) []*float64 {
+	best := make([]*float64, len(t.Columns))
+	for j, c := range t.Columns {
+		dir := t.Better[c]
+		if dir != "higher" && dir != "lower" {
+			continue
+		}
+		for _, row := range t.Rows {
+			f, ok := row[j].(float64)
+			if !ok || math.IsNaN(f) || math.IsInf(f, 0) {
+				continue
+			}
+			if best[j] == nil || (dir == "higher" && f > *best[j]) || (dir == "lower" && f < *best[j]) {
+				v := f
+				best[j] = &v
+			}
+		}
+	}
+	return best
 }
 
 // formatCell shows numbers with four significant digits (the full value
@@ -244,7 +294,11 @@ func trimFloat(x float64) string {
 	if digits < 0 {
 		digits = 0
 	}
-	return strconv.FormatFloat(x, 'f', digits, 64)
+	s := strconv.FormatFloat(x, 'f', digits, 64)
+	if strings.Contains(s, ".") {
+		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	}
+	return s
 }
 
 // csvCell formats a cell for CSV: numbers in Go 'g' -1 format, missing
@@ -441,8 +495,9 @@ func (b *siteBuild) nav() []navItem {
 func (b *siteBuild) base(title, current string) *pageData {
 	d := &pageData{Study: b.study, PageTitle: title, Current: current, Nav: b.nav(),
 		CSS: template.CSS(themes.CSS()), JS: template.JS(themes.JS()), Version: b.opts.Version}
+	d.Scripts = []string{"assets/search.js"}
 	if b.assets.hasECharts() {
-		d.Scripts = []string{"assets/echarts.min.js"}
+		d.Scripts = append(d.Scripts, "assets/echarts.min.js")
 	}
 	return d
 }
@@ -456,14 +511,29 @@ func (b *siteBuild) exec(name, file string, d *pageData) error {
 	return nil
 }
 
-func (b *siteBuild) writeHTML() error {
-	if b.assets.hasECharts() {
-		b.files["assets/echarts.min.js"] = b.assets.echarts
-	}
-	// index
+// htmlPage is one page of the HTML site before it is written: its file
+// name, templates and data.
+type htmlPage struct {
+	slug, file, title string
+	body              string // name of the body template
+	data              *pageData
+	math              bool
+}
+
+// htmlPages builds every page's data: overview, narrative pages, analyses
+// and provenance, in navigation order.
+func (b *siteBuild) htmlPages() ([]htmlPage, map[string]string, error) {
+	var pages []htmlPage
 	d := b.base("Overview", "index")
+	math := false
 	if b.study.Abstract != "" {
-		d.Abstract = b.markdown([]byte(b.study.Abstract))
+		n := b.newNarrative(filepath.Base(b.study.File)+" (abstract)", "html")
+		body := n.fill(string(b.markdown([]byte(n.expand(b.study.Abstract)))))
+		if len(n.errs) > 0 {
+			return nil, nil, n.errs
+		}
+		d.Abstract = template.HTML(body)
+		math = n.math
 	}
 	for _, k := range analyses.SortedKeys(b.study.Links) {
 		d.Links = append(d.Links, linkView{Name: k, URL: b.study.Links[k]})
@@ -479,35 +549,61 @@ func (b *siteBuild) writeHTML() error {
 			d.Findings = append(d.Findings, findingView{Title: v.Title, Href: v.ID + ".html", Text: f})
 		}
 	}
-	if err := b.exec("index.html", "index.html", d); err != nil {
-		return err
-	}
-	// narrative pages
+	pages = append(pages, htmlPage{slug: "index", file: "index.html", title: "Overview", body: "index-body", data: d, math: math})
+
+	var errs Errors
+	pageText := map[string]string{}
 	for _, p := range b.study.Pages {
-		src, err := os.ReadFile(filepath.Join(b.study.Dir, p.Source))
+		body, err := b.narrativeHTML(p)
 		if err != nil {
-			return fmt.Errorf("page %s: %w", p.Source, err)
+			errs = append(errs, err)
+			continue
 		}
+		pageText[p.Slug] = plainText(string(body.html))
 		d := b.base(p.Title, p.Slug)
-		d.Body = b.markdown(src)
-		if err := b.exec("page.html", p.Slug+".html", d); err != nil {
-			return err
-		}
+		d.Body = body.html
+		pages = append(pages, htmlPage{slug: p.Slug, file: p.Slug + ".html", title: p.Title, body: "page-body", data: d, math: body.math})
 	}
-	// analyses
+	if len(errs) > 0 {
+		return nil, nil, errs
+	}
 	for _, v := range b.views {
 		d := b.base(v.Title, v.ID)
 		d.Analysis = v
 		if v.run.Output.Method != "" {
 			v.Method = b.markdown([]byte(v.run.Output.Method))
 		}
-		if err := b.exec("analysis.html", v.ID+".html", d); err != nil {
-			return err
-		}
+		pages = append(pages, htmlPage{slug: v.ID, file: v.ID + ".html", title: v.Title, body: "analysis-body", data: d})
 	}
 	d = b.base("Provenance", "provenance")
 	d.Prov = b.prov
-	return b.exec("provenance.html", "provenance.html", d)
+	pages = append(pages, htmlPage{slug: "provenance", file: "provenance.html", title: "Provenance", body: "provenance-body", data: d})
+	return pages, pageText, nil
+}
+
+func (b *siteBuild) writeHTML() error {
+	pages, pageText, err := b.htmlPages()
+	if err != nil {
+		return err
+	}
+	search := b.searchIndex(pageText)
+	if b.opts.SingleFile {
+		return b.writeSingleFile(pages, search)
+	}
+	if b.assets.hasECharts() {
+		b.files["assets/echarts.min.js"] = b.assets.echarts
+	}
+	for _, p := range pages {
+		if p.math && len(b.assets.katex) > 0 {
+			p.data.Scripts = append(p.data.Scripts, "assets/katex.min.js")
+			b.files["assets/katex.min.js"] = b.assets.katex
+		}
+		if err := b.exec(strings.TrimSuffix(p.body, "-body")+".html", p.file, p.data); err != nil {
+			return err
+		}
+	}
+	b.files["assets/search.js"] = search
+	return nil
 }
 
 // finding is the one-line key result of an analysis for the overview,
@@ -517,6 +613,44 @@ func finding(v *analysisView) string {
 		return h.Highlight()
 	}
 	return ""
+}
+
+func (b *siteBuild) newNarrative(page, format string) *narrative {
+	return &narrative{b: b, page: page, format: format, tokens: map[string]string{}, citeNum: map[string]int{}}
+}
+
+// narrativeHTML renders a page: directives expanded, Markdown rendered,
+// placeholders filled, references appended.
+type renderedPage struct {
+	html template.HTML
+	math bool
+}
+
+func (b *siteBuild) narrativeHTML(p PageSpec) (renderedPage, error) {
+	src, err := os.ReadFile(filepath.Join(b.study.Dir, p.Source))
+	if err != nil {
+		return renderedPage{}, fmt.Errorf("page %s: %w", p.Source, err)
+	}
+	n := b.newNarrative(p.Source, "html")
+	expanded := n.expand(string(src))
+	if len(n.errs) > 0 {
+		return renderedPage{}, n.errs
+	}
+	return renderedPage{html: template.HTML(n.fill(string(b.markdown([]byte(expanded)))) + n.references()), math: n.math}, nil
+}
+
+// narrativeMarkdown renders a page for --format md.
+func (b *siteBuild) narrativeMarkdown(p PageSpec) (string, error) {
+	src, err := os.ReadFile(filepath.Join(b.study.Dir, p.Source))
+	if err != nil {
+		return "", fmt.Errorf("page %s: %w", p.Source, err)
+	}
+	n := b.newNarrative(p.Source, "md")
+	out := n.expand(mdBlock(string(src), b.study.UnsafeHTML))
+	if len(n.errs) > 0 {
+		return "", n.errs
+	}
+	return out + n.references(), nil
 }
 
 func (b *siteBuild) markdown(src []byte) template.HTML {

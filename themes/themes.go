@@ -41,3 +41,13 @@ func ECharts() []byte {
 	}
 	return b
 }
+
+// KaTeX returns the KaTeX library (used to render TeX as MathML in the
+// browser, so no font is needed), or nil when built without it.
+func KaTeX() []byte {
+	b, err := fs.ReadFile(assets, "assets/katex.min.js")
+	if err != nil {
+		return nil
+	}
+	return b
+}

@@ -3,6 +3,8 @@
 //
 //	evalbook build    [study.toml] [-o DIR] [--format html|md|both] [--single-file] [--jobs N] [--no-cache] [--quiet]
 //	evalbook validate [study.toml]
+//	evalbook serve    [study.toml] [--addr 127.0.0.1:8080]
+//	evalbook init     [DIR]
 //	evalbook version
 //
 // Exit status: 0 on success, 1 on a build or input error, 2 on a usage
@@ -10,14 +12,18 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
+	"path/filepath"
 	"runtime/debug"
 	"strings"
 	"sync"
+	"syscall"
 
 	"github.com/evalbook/evalbook/report"
 )
@@ -33,6 +39,8 @@ func main() {
 const usage = `usage:
   evalbook build    [study.toml] [-o DIR] [--format html|md|both] [--single-file] [--jobs N] [--no-cache] [--quiet]
   evalbook validate [study.toml]
+  evalbook serve    [study.toml] [--addr 127.0.0.1:8080]
+  evalbook init     [DIR]
   evalbook version
 `
 
@@ -51,6 +59,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = cmdBuild(args[1:], stdout, stderr)
 	case "validate":
 		err = cmdValidate(args[1:], stdout, stderr)
+	case "serve":
+		err = cmdServe(args[1:], stdout, stderr)
+	case "init":
+		err = cmdInit(args[1:], stdout, stderr)
 	case "version", "--version", "-version":
 		fmt.Fprintln(stdout, "evalbook", toolVersion())
 		return 0
@@ -127,7 +139,7 @@ func cmdBuild(args []string, stdout, stderr io.Writer) error {
 	}
 	opts := report.Options{Manifest: manifest, Out: *out, Format: *format, SingleFile: *single, Jobs: *jobs,
 		NoCache: *noCache, Quiet: *quiet, Warn: stderr, Version: toolVersion(),
-		Command: rebuildCommand(manifest, *out, *format, *single)}
+		Command: rebuildCommand(manifest, *format, *single)}
 	if !*quiet && isTerminal(stderr) {
 		opts.Progress = &termProgress{w: stderr}
 	}
@@ -162,11 +174,49 @@ func cmdValidate(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-func rebuildCommand(manifest, out, format string, single bool) string {
-	parts := []string{"evalbook", "build", manifest}
-	if out != "" {
-		parts = append(parts, "-o", out)
+// rebuildCommand is the provenance's command to rebuild, run in the
+// study's directory. The output directory is left out: where a site is
+// written does not change its bytes.
+func cmdServe(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on")
+	out := fs.String("o", "", "output directory (default: <study dir>/site)")
+	jobs := fs.Int("jobs", 0, "parallel workers (default: number of CPUs)")
+	manifest, err := parse(fs, args)
+	if err != nil {
+		return err
 	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	srv := report.NewServer(report.Options{Manifest: manifest, Out: *out, Jobs: *jobs, Warn: stderr, Version: toolVersion(),
+		Command: rebuildCommand(manifest, "html", false)}, stdout)
+	return srv.Serve(ctx, *addr, nil)
+}
+
+func cmdInit(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("init", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	dir, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if dir == "study.toml" { // parse's default: no DIR given
+		dir = "."
+	}
+	if err := report.Init(dir); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "wrote an example study to %s; build it with: evalbook build %s\n", dir, filepath.Join(dir, "study.toml"))
+	return nil
+}
+
+func rebuildCommand(manifest, format string, single bool) string {
+	name := filepath.Base(manifest)
+	if st, err := os.Stat(manifest); err == nil && st.IsDir() {
+		name = "study.toml"
+	}
+	parts := []string{"evalbook", "build", name}
 	if format != "html" {
 		parts = append(parts, "--format", format)
 	}
