@@ -8,6 +8,8 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -293,4 +295,47 @@ func FuzzOfflineRun(f *testing.F) {
 			}
 		}
 	})
+}
+
+// The values do not depend on the number of workers, and a duplicate
+// truth entry across two truth files names both places.
+func TestOfflineJobsAndSplitTruth(t *testing.T) {
+	t.Parallel()
+	files := map[string]string{
+		"truth/part1.csv": "user,item,relevance\nu1,a,1\nu1,b,2\n",
+		"truth/part2.csv": "user,item,relevance\nu2,c,1\nu2,a,3\n",
+	}
+	for m, list := range map[string]string{"m1": "a,b,c", "m2": "c,a", "m3": "b"} {
+		var b strings.Builder
+		b.WriteString("user,item,rank\n")
+		for _, u := range []string{"u1", "u2"} {
+			for r, it := range strings.Split(list, ",") {
+				b.WriteString(u + "," + it + "," + strconv.Itoa(r+1) + "\n")
+			}
+		}
+		files["runs/"+m+".csv"] = b.String()
+	}
+	var ref []analyses.OfflineRunValues
+	for _, jobs := range []int{1, 2, 4} {
+		ctx := offlineTestCtx(t, files)
+		ctx.Jobs = jobs
+		d, err := OfflineMetricsDerived(ctx, offlineTestOpts("runs/{method}.csv", "truth/*.csv"), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ref == nil {
+			ref = d.Runs
+			continue
+		}
+		if !reflect.DeepEqual(ref, d.Runs) {
+			t.Errorf("jobs %d: values differ", jobs)
+		}
+	}
+	files["truth/part2.csv"] += "u1,b,1\n"
+	ctx := offlineTestCtx(t, files)
+	_, err := OfflineMetricsDerived(ctx, offlineTestOpts("runs/{method}.csv", "truth/*.csv"), nil)
+	want := `truth/part2.csv:4: user "u1": item "b" is listed twice (first at truth/part1.csv:3)`
+	if err == nil || err.Error() != want {
+		t.Errorf("error %v, want %s", err, want)
+	}
 }
