@@ -378,7 +378,7 @@ func offlineMethod(o *analyses.OfflineMetricsOptions) string {
 	if o.NDCGDiscount == analyses.NDCGJarvelin {
 		disc = "rel₁ + Σ_{r≥2} rel_r/log₂ r (seed 002; Järvelin & Kekäläinen 2002, and trec_eval 8's `ndcg_cut`)"
 	}
-	gain := "the truth's relevance value (graded, as trec_eval's gain = relevance level)"
+	gain := "the truth's relevance value for a relevant item and 0 below the threshold (graded, as trec_eval's gain = relevance level, which counts every positive level: the same at the default threshold 1 with integer levels)"
 	if o.NDCGGain == analyses.GainBinary {
 		gain = "1 for every relevant item (binary)"
 	}
