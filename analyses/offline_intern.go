@@ -14,6 +14,7 @@ type offlineIntern struct {
 	slots []internSlot // power-of-two length; id 0 marks an empty slot
 	arena []byte
 	offs  []uint32 // start of name i in arena; offs[i+1] its end
+	num   *offlineNumIndex
 }
 
 // A slot is 32 bytes, two to a cache line; names of up to 12 bytes are
@@ -57,12 +58,22 @@ func (t *offlineIntern) find(b []byte, h uint64) (*internSlot, bool) {
 
 // Lookup returns the id of a name.
 func (t *offlineIntern) Lookup(b []byte) (int32, bool) {
+	if t.num != nil {
+		v, ok := parseCanonical(b, t.num.prefix)
+		if !ok || v >= len(t.num.table) || t.num.table[v] == 0 {
+			return 0, false
+		}
+		return t.num.table[v] - 1, true
+	}
 	s, ok := t.find(b, maphash.Bytes(t.seed, b))
 	return s.id - 1, ok
 }
 
 // Intern returns the id of a name, adding it when new.
 func (t *offlineIntern) Intern(b []byte) (int32, bool) {
+	if t.num != nil {
+		panic("analyses: offlineIntern.Intern after buildNumeric")
+	}
 	h := maphash.Bytes(t.seed, b)
 	s, ok := t.find(b, h)
 	if ok {
@@ -94,4 +105,68 @@ func (t *offlineIntern) grow() {
 		}
 		t.slots[i] = s
 	}
+}
+
+// offlineNumIndex maps names of the form prefix + canonical decimal
+// ("i12345", "1032") straight to ids through an array: item ids in
+// recommender data are nearly always numbered, and an array read is
+// cheaper than any hash probe. It is built only when every name of the
+// table has that form and the numbers are dense enough.
+type offlineNumIndex struct {
+	prefix string
+	table  []int32 // id+1 by number; 0: no such name
+}
+
+// buildNumeric switches Lookup to a numeric index when every name fits
+// one; the table must not grow afterwards.
+func (t *offlineIntern) buildNumeric() {
+	n := t.Len()
+	if n == 0 {
+		return
+	}
+	first := t.Name(0)
+	p := 0
+	for p < len(first) && (first[p] < '0' || first[p] > '9') {
+		p++
+	}
+	prefix := first[:p]
+	maxNum := 0
+	nums := make([]int, n)
+	for i := range n {
+		b := t.arena[t.offs[i]:t.offs[i+1]]
+		v, ok := parseCanonical(b, prefix)
+		if !ok {
+			return
+		}
+		nums[i] = v
+		maxNum = max(maxNum, v)
+	}
+	if maxNum > 8*n+1024 {
+		return // too sparse: the table would waste memory
+	}
+	idx := &offlineNumIndex{prefix: prefix, table: make([]int32, maxNum+1)}
+	for i, v := range nums {
+		idx.table[v] = int32(i) + 1
+	}
+	t.num = idx
+}
+
+// parseCanonical parses prefix + a decimal without leading zeros (so that
+// "i7" and "i007" stay different names) of at most 9 digits.
+func parseCanonical(b []byte, prefix string) (int, bool) {
+	if len(b) <= len(prefix) || string(b[:len(prefix)]) != prefix {
+		return 0, false
+	}
+	d := b[len(prefix):]
+	if len(d) > 9 || (d[0] == '0' && len(d) > 1) {
+		return 0, false
+	}
+	v := 0
+	for _, c := range d {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		v = v*10 + int(c-'0')
+	}
+	return v, true
 }

@@ -131,6 +131,7 @@ func (t *OfflineTruth) Finish(threshold float64) error {
 	for i, c := range users {
 		t.selfInfo[i] = -math.Log2(float64(c) / float64(nu))
 	}
+	t.items.buildNumeric()
 	t.done = true
 	return nil
 }
