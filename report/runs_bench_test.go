@@ -93,7 +93,10 @@ func writeOfflineBench(b *testing.B, dir string, n int) (truth, run string) {
 
 // BenchmarkOfflineMetrics reads the truth and the run with the streaming
 // readers and computes every metric at k = 5, 10, 20, 100 (one op = the
-// whole run). The target: 1,000,000 users in under 20 s.
+// whole run). The target: 1,000,000 users in under 20 s. Measured
+// on the shared 2-core EPYC (load average 7–10 from other jobs): 14.1 s
+// wall, 16.4 s CPU (3.1 s of it the truth), 613 MB max RSS — the truth's
+// 10 million judgements; the run itself streams.
 func BenchmarkOfflineMetrics(b *testing.B) {
 	n := *offlineBenchUsers
 	truthPath, runPath := writeOfflineBench(b, b.TempDir(), n)
