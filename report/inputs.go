@@ -137,7 +137,10 @@ type matchedFile struct {
 // expand resolves an entry's path (glob and {dataset}/{method} patterns)
 // to its files, sorted.
 func (in *inputs) expand(e InputEntry, what string) ([]matchedFile, error) {
-	pattern := filepath.Join(in.study.Dir, filepath.FromSlash(e.Path))
+	pattern := filepath.FromSlash(e.Path)
+	if !filepath.IsAbs(pattern) {
+		pattern = filepath.Join(in.study.Dir, pattern)
+	}
 	glob := strings.NewReplacer("{dataset}", "*", "{method}", "*").Replace(pattern)
 	paths, err := filepath.Glob(glob)
 	if err != nil {

@@ -16,6 +16,11 @@ func Kinds() Registry {
 		aggregateKind(),
 		criticalDifferenceKind(),
 		pairedTestsKind(),
+		clustersKind(),
+		datasetSelectionKind(),
+		metricCorrelationKind(),
+		characteristicsKind(),
+		multiObjectiveKind(),
 		offlineMetricsKind(),
 	} {
 		r[k.Type] = k
