@@ -22,6 +22,7 @@ func Kinds() Registry {
 		characteristicsKind(),
 		multiObjectiveKind(),
 		metaKind(),
+		offlineMetricsKind(),
 	} {
 		r[k.Type] = k
 	}

@@ -213,6 +213,9 @@ func generate(dir, fragments string) error {
 			return err
 		}
 	}
+	if err := genOfflineMetrics(dir, rand.New(rand.NewPCG(20240825, 10))); err != nil {
+		return err
+	}
 	if err := writePages(dir); err != nil {
 		return err
 	}

@@ -1,0 +1,692 @@
+package report
+
+// Readers for offline_metrics (SPEC §5.11): ranked runs, held-out truth and
+// rating predictions, as tables (`user,item,rank[,score]`, CSV or TSV,
+// optionally .gz) or in TREC format (`qid Q0 doc rank score tag` runs and
+// `qid iter doc rel` qrels). Runs can hold a hundred million lines, so they
+// are read with a byte-level splitter rather than encoding/csv, one user's
+// list at a time, and every problem is reported at its file:line.
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/evalbook/evalbook/analyses"
+)
+
+// runFormat is how a run or truth file is laid out.
+type runFormat int
+
+const (
+	formatTable runFormat = iota // header row, comma or tab (.tsv)
+	formatTREC                   // whitespace-separated, no header
+)
+
+// runFormatOf picks a file's format: "csv" and "trec" force one; "auto"
+// reads .csv and .tsv (optionally .gz) as tables and anything else
+// (.run, .txt, .qrels, …) as TREC.
+func runFormatOf(path, opt string) runFormat {
+	switch opt {
+	case "csv":
+		return formatTable
+	case "trec":
+		return formatTREC
+	}
+	ext := strings.ToLower(filepath.Ext(strings.TrimSuffix(strings.ToLower(path), ".gz")))
+	if ext == ".csv" || ext == ".tsv" {
+		return formatTable
+	}
+	return formatTREC
+}
+
+// lineReader yields the lines of a file (gzip by .gz), without the line
+// break, BOM stripped, counting lines from 1.
+type lineReader struct {
+	file string
+	f    *os.File
+	gz   *gzip.Reader
+	br   *bufio.Reader
+	line int
+	long []byte
+}
+
+func openLines(path, display string) (*lineReader, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	l := &lineReader{file: display, f: f}
+	var r io.Reader = f
+	if strings.HasSuffix(strings.ToLower(path), ".gz") {
+		l.gz, err = gzip.NewReader(bufio.NewReaderSize(f, 1<<16))
+		if err != nil {
+			f.Close()
+			return nil, fmt.Errorf("%s: not a gzip file: %w", display, err)
+		}
+		r = l.gz
+	}
+	l.br = bufio.NewReaderSize(r, 1<<20)
+	if bom, _ := l.br.Peek(3); bytes.Equal(bom, []byte("\xef\xbb\xbf")) {
+		l.br.Discard(3)
+	}
+	return l, nil
+}
+
+func (l *lineReader) Close() {
+	if l.gz != nil {
+		l.gz.Close()
+	}
+	l.f.Close()
+}
+
+// next returns the next line (valid until the following call) or io.EOF.
+func (l *lineReader) next() ([]byte, error) {
+	b, err := l.br.ReadSlice('\n')
+	if err == bufio.ErrBufferFull {
+		l.long = append(l.long[:0], b...)
+		for err == bufio.ErrBufferFull {
+			b, err = l.br.ReadSlice('\n')
+			l.long = append(l.long, b...)
+		}
+		b = l.long
+	}
+	if err != nil && err != io.EOF {
+		return nil, fmt.Errorf("%s:%d: %w", l.file, l.line+1, err)
+	}
+	if len(b) == 0 && err == io.EOF {
+		return nil, io.EOF
+	}
+	l.line++
+	b = bytes.TrimSuffix(b, []byte("\n"))
+	b = bytes.TrimSuffix(b, []byte("\r"))
+	return b, nil
+}
+
+func (l *lineReader) errorf(line int, format string, args ...any) error {
+	return &InputError{File: l.file, Line: line, Msg: fmt.Sprintf(format, args...)}
+}
+
+// splitFields splits a table line on delim (quotes honoured for commas,
+// RFC 4180 without line breaks inside quotes) or, with delim 0, on runs
+// of spaces and tabs (TREC). The slices point into line or into scratch.
+func splitFields(line []byte, delim byte, dst [][]byte, scratch *[]byte) ([][]byte, error) {
+	dst = dst[:0]
+	if delim == 0 {
+		for {
+			for len(line) > 0 && (line[0] == ' ' || line[0] == '\t') {
+				line = line[1:]
+			}
+			if len(line) == 0 {
+				return dst, nil
+			}
+			i := bytes.IndexAny(line, " \t")
+			if i < 0 {
+				return append(dst, line), nil
+			}
+			dst = append(dst, line[:i])
+			line = line[i:]
+		}
+	}
+	if delim == '\t' || bytes.IndexByte(line, '"') < 0 {
+		for {
+			i := bytes.IndexByte(line, delim)
+			if i < 0 {
+				return append(dst, line), nil
+			}
+			dst = append(dst, line[:i])
+			line = line[i+1:]
+		}
+	}
+	// Quoted fields: unquote into scratch, then slice it.
+	buf := (*scratch)[:0]
+	var ends []int
+	for i := 0; ; {
+		if i < len(line) && line[i] == '"' {
+			i++
+			for {
+				j := bytes.IndexByte(line[i:], '"')
+				if j < 0 {
+					return nil, errors.New("unterminated quoted field")
+				}
+				buf = append(buf, line[i:i+j]...)
+				i += j + 1
+				if i < len(line) && line[i] == '"' {
+					buf = append(buf, '"')
+					i++
+					continue
+				}
+				break
+			}
+			if i < len(line) && line[i] != delim {
+				return nil, fmt.Errorf("extraneous text after a quoted field")
+			}
+		} else {
+			j := bytes.IndexByte(line[i:], delim)
+			if j < 0 {
+				j = len(line) - i
+			}
+			if bytes.IndexByte(line[i:i+j], '"') >= 0 {
+				return nil, fmt.Errorf("bare \" in an unquoted field")
+			}
+			buf = append(buf, line[i:i+j]...)
+			i += j
+		}
+		ends = append(ends, len(buf))
+		if i >= len(line) {
+			break
+		}
+		i++ // the delimiter
+		if i == len(line) {
+			ends = append(ends, len(buf)) // trailing empty field
+			break
+		}
+	}
+	*scratch = buf
+	start := 0
+	for _, e := range ends {
+		dst = append(dst, buf[start:e])
+		start = e
+	}
+	return dst, nil
+}
+
+// tableColumns reads a table's header and finds the named columns (-1
+// when an optional one is absent).
+func tableColumns(l *lineReader, delim byte, required, optional []string) (map[string]int, error) {
+	head, err := l.next()
+	if err == io.EOF {
+		return nil, fmt.Errorf("%s: empty file (no header row)", l.file)
+	}
+	if err != nil {
+		return nil, err
+	}
+	var scratch []byte
+	fields, err := splitFields(head, delim, nil, &scratch)
+	if err != nil {
+		return nil, l.errorf(1, "%v", err)
+	}
+	names := make([]string, len(fields))
+	cols := map[string]int{}
+	for i, f := range fields {
+		names[i] = strings.ToLower(strings.TrimSpace(string(f)))
+		if _, dup := cols[names[i]]; !dup {
+			cols[names[i]] = i
+		}
+	}
+	out := map[string]int{}
+	for _, r := range required {
+		i, ok := cols[r]
+		if !ok {
+			return nil, l.errorf(1, "no column %q (header: %s)%s", r, strings.Join(names, ","), analyses.DidYouMean(r, names))
+		}
+		out[r] = i
+	}
+	for _, o := range optional {
+		if i, ok := cols[o]; ok {
+			out[o] = i
+		} else {
+			out[o] = -1
+		}
+	}
+	return out, nil
+}
+
+func delimOf(path string) byte {
+	if strings.HasSuffix(strings.TrimSuffix(strings.ToLower(path), ".gz"), ".tsv") {
+		return '\t'
+	}
+	return ','
+}
+
+func trimBytes(b []byte) []byte {
+	if len(b) > 0 && b[0] > ' ' && b[len(b)-1] > ' ' {
+		return b // the common case, without TrimSpace's rune checks
+	}
+	return bytes.TrimSpace(b)
+}
+
+// parseFloatBytes parses a number without allocating.
+func parseFloatBytes(b []byte) (float64, error) {
+	return strconv.ParseFloat(string(trimBytes(b)), 64)
+}
+
+// parseRank parses a positive decimal integer.
+func parseRank(b []byte) (int, bool) {
+	b = trimBytes(b)
+	if len(b) == 0 || len(b) > 9 {
+		if v, err := strconv.ParseFloat(string(b), 64); err == nil && v == math.Trunc(v) && v >= -1e9 && v <= 1e9 {
+			return int(v), true // "3.0"
+		}
+		return 0, false
+	}
+	n := 0
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			if v, err := strconv.ParseFloat(string(b), 64); err == nil && v == math.Trunc(v) {
+				return int(v), true
+			}
+			return 0, false
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n, true
+}
+
+// readTruth reads a truth file (`user,item[,relevance]` or TREC qrels
+// `qid iter doc rel`) into t.
+func readTruth(path, display string, format runFormat, t *analyses.OfflineTruth) (int64, error) {
+	return scanTruth(path, display, format, func(user, item []byte, rel float64, line int) error {
+		return t.Add(user, item, rel)
+	})
+}
+
+// scanTruth calls fn for every row of a truth file; an error of fn is
+// placed at the row's line.
+func scanTruth(path, display string, format runFormat, fn func(user, item []byte, rel float64, line int) error) (int64, error) {
+	l, err := openLines(path, display)
+	if err != nil {
+		return 0, err
+	}
+	defer l.Close()
+	var delim byte
+	ucol, icol, rcol, want := 0, 2, 3, 4
+	if format == formatTable {
+		delim = delimOf(path)
+		cols, err := tableColumns(l, delim, []string{"user", "item"}, []string{"relevance"})
+		if err != nil {
+			return 0, err
+		}
+		ucol, icol, rcol = cols["user"], cols["item"], cols["relevance"]
+		want = max(ucol, icol, rcol) + 1
+	}
+	var fields [][]byte
+	var scratch []byte
+	var rows int64
+	for {
+		line, err := l.next()
+		if err == io.EOF {
+			return rows, nil
+		}
+		if err != nil {
+			return rows, err
+		}
+		if len(trimBytes(line)) == 0 {
+			continue
+		}
+		fields, err = splitFields(line, delim, fields, &scratch)
+		if err != nil {
+			return rows, l.errorf(l.line, "%v", err)
+		}
+		if format == formatTREC && len(fields) != 4 {
+			return rows, l.errorf(l.line, "%d fields, a TREC qrels line has 4: qid iter docno rel", len(fields))
+		}
+		if len(fields) < want {
+			return rows, l.errorf(l.line, "%d fields, the header needs %d", len(fields), want)
+		}
+		rel := 1.0
+		if rcol >= 0 {
+			rel, err = parseFloatBytes(fields[rcol])
+			if err != nil || !analyses.Finite(rel) {
+				return rows, l.errorf(l.line, "relevance %q is not a number", fields[rcol])
+			}
+		}
+		rows++
+		if err := fn(trimBytes(fields[ucol]), trimBytes(fields[icol]), rel, l.line); err != nil {
+			return rows, l.errorf(l.line, "%v", err)
+		}
+	}
+}
+
+// runReader streams a run (or predictions) file one user's block at a
+// time: the consecutive lines of one user, in rank order.
+type runReader struct {
+	l      *lineReader
+	format runFormat
+	delim  byte
+	// columns (table format); -1 when absent
+	ucol, icol, rcol, scol, pcol int
+	want                         int
+	predictions                  bool
+	byScore                      bool // order by score (TREC, or no rank column)
+
+	fields  [][]byte
+	scratch []byte
+	pending bool // the current line starts the next block
+	eof     bool
+
+	user  []byte
+	arena []byte
+	rows  []runRow
+	items [][]byte
+	preds []float64
+	Rows  int64
+}
+
+type runRow struct {
+	off, end int
+	rank     int
+	score    float64
+	line     int
+}
+
+// openRun opens a run file (predictions: `user,item,prediction` instead).
+func openRun(path, display string, format runFormat, predictions bool) (*runReader, error) {
+	l, err := openLines(path, display)
+	if err != nil {
+		return nil, err
+	}
+	r := &runReader{l: l, format: format, predictions: predictions, rcol: -1, scol: -1, pcol: -1}
+	if predictions && format == formatTREC {
+		l.Close()
+		return nil, fmt.Errorf("%s: predictions must be a table (user,item,prediction), not TREC", display)
+	}
+	switch {
+	case format == formatTREC:
+		r.ucol, r.icol, r.rcol, r.scol, r.want = 0, 2, 3, 4, 6
+		r.byScore = true
+	case predictions:
+		r.delim = delimOf(path)
+		cols, err := tableColumns(l, r.delim, []string{"user", "item", "prediction"}, nil)
+		if err != nil {
+			l.Close()
+			return nil, err
+		}
+		r.ucol, r.icol, r.pcol = cols["user"], cols["item"], cols["prediction"]
+		r.want = max(r.ucol, r.icol, r.pcol) + 1
+	default:
+		r.delim = delimOf(path)
+		cols, err := tableColumns(l, r.delim, []string{"user", "item"}, []string{"rank", "score"})
+		if err != nil {
+			l.Close()
+			return nil, err
+		}
+		r.ucol, r.icol, r.rcol, r.scol = cols["user"], cols["item"], cols["rank"], cols["score"]
+		if r.rcol < 0 && r.scol < 0 {
+			l.Close()
+			return nil, l.errorf(1, "no column \"rank\" (or \"score\" to rank by): want user,item,rank[,score]")
+		}
+		r.byScore = r.rcol < 0
+		r.want = max(r.ucol, r.icol, r.rcol, r.scol) + 1
+	}
+	return r, nil
+}
+
+func (r *runReader) Close() { r.l.Close() }
+
+// readLine reads and splits the next non-blank line; io.EOF at the end.
+func (r *runReader) readLine() error {
+	for {
+		line, err := r.l.next()
+		if err != nil {
+			return err
+		}
+		if len(trimBytes(line)) == 0 {
+			continue
+		}
+		r.fields, err = splitFields(line, r.delim, r.fields, &r.scratch)
+		if err != nil {
+			return r.l.errorf(r.l.line, "%v", err)
+		}
+		if r.format == formatTREC && len(r.fields) != 6 {
+			return r.l.errorf(r.l.line, "%d fields, a TREC run line has 6: qid Q0 docno rank score tag", len(r.fields))
+		}
+		if len(r.fields) < r.want {
+			return r.l.errorf(r.l.line, "%d fields, the header needs %d", len(r.fields), r.want)
+		}
+		if len(trimBytes(r.fields[r.ucol])) == 0 {
+			return r.l.errorf(r.l.line, "empty user id")
+		}
+		if len(trimBytes(r.fields[r.icol])) == 0 {
+			return r.l.errorf(r.l.line, "empty item id")
+		}
+		return nil
+	}
+}
+
+// addRow appends the current line to the block.
+func (r *runReader) addRow() error {
+	it := trimBytes(r.fields[r.icol])
+	row := runRow{off: len(r.arena), line: r.l.line}
+	r.arena = append(r.arena, it...)
+	row.end = len(r.arena)
+	switch {
+	case r.predictions:
+		v, err := parseFloatBytes(r.fields[r.pcol])
+		if err != nil || !analyses.Finite(v) {
+			return r.l.errorf(r.l.line, "prediction %q is not a number", r.fields[r.pcol])
+		}
+		row.score = v
+	case r.byScore:
+		v, err := parseFloatBytes(r.fields[r.scol])
+		if err != nil || math.IsNaN(v) {
+			return r.l.errorf(r.l.line, "score %q is not a number", r.fields[r.scol])
+		}
+		row.score = v
+	default:
+		k, ok := parseRank(r.fields[r.rcol])
+		if !ok || k < 1 {
+			return r.l.errorf(r.l.line, "rank %q is not a positive integer", r.fields[r.rcol])
+		}
+		row.rank = k
+	}
+	r.rows = append(r.rows, row)
+	return nil
+}
+
+// next reads the next user's block: the user and the items in rank order
+// (predictions: in file order, with Preds). io.EOF after the last block.
+func (r *runReader) next() (user []byte, items [][]byte, err error) {
+	if r.eof {
+		return nil, nil, io.EOF
+	}
+	r.rows = r.rows[:0]
+	r.arena = r.arena[:0]
+	if !r.pending {
+		if err := r.readLine(); err != nil {
+			if err == io.EOF {
+				r.eof = true
+			}
+			return nil, nil, err
+		}
+	}
+	r.pending = false
+	r.user = append(r.user[:0], trimBytes(r.fields[r.ucol])...)
+	if err := r.addRow(); err != nil {
+		return nil, nil, err
+	}
+	for {
+		err := r.readLine()
+		if err == io.EOF {
+			r.eof = true
+			break
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+		if !bytes.Equal(trimBytes(r.fields[r.ucol]), r.user) {
+			r.pending = true
+			break
+		}
+		if err := r.addRow(); err != nil {
+			return nil, nil, err
+		}
+	}
+	r.Rows += int64(len(r.rows))
+	if err := r.order(); err != nil {
+		return nil, nil, err
+	}
+	r.items = r.items[:0]
+	r.preds = r.preds[:0]
+	for _, row := range r.rows {
+		r.items = append(r.items, r.arena[row.off:row.end])
+		r.preds = append(r.preds, row.score)
+	}
+	return r.user, r.items, nil
+}
+
+// order sorts the block into rank order and checks the ranks. Ranks must
+// run 1, 2, 3, … without a gap or a repeat. By score (TREC runs, and
+// tables without a rank column) the order is trec_eval's: score
+// descending, ties broken by item id descending (byte order), the TREC
+// rank column being ignored as trec_eval ignores it.
+func (r *runReader) order() error {
+	if r.predictions {
+		return nil
+	}
+	item := func(x runRow) []byte { return r.arena[x.off:x.end] }
+	if r.byScore {
+		cmp := func(a, b runRow) int {
+			if a.score != b.score {
+				if a.score > b.score {
+					return -1
+				}
+				return 1
+			}
+			return bytes.Compare(item(b), item(a))
+		}
+		if !slices.IsSortedFunc(r.rows, cmp) {
+			slices.SortStableFunc(r.rows, cmp)
+		}
+		return nil
+	}
+	cmp := func(a, b runRow) int { return a.rank - b.rank }
+	if !slices.IsSortedFunc(r.rows, cmp) {
+		slices.SortStableFunc(r.rows, cmp)
+	}
+	for i, row := range r.rows {
+		switch {
+		case i == 0 && row.rank != 1:
+			return r.l.errorf(row.line, "user %q: ranks start at %d, want 1", r.user, row.rank)
+		case i > 0 && row.rank == r.rows[i-1].rank:
+			return r.l.errorf(max(row.line, r.rows[i-1].line), "user %q: rank %d appears twice (lines %d and %d)", r.user, row.rank, min(row.line, r.rows[i-1].line), max(row.line, r.rows[i-1].line))
+		case i > 0 && row.rank != r.rows[i-1].rank+1:
+			return r.l.errorf(row.line, "user %q: rank gap: rank %d follows rank %d", r.user, row.rank, r.rows[i-1].rank)
+		}
+	}
+	return nil
+}
+
+// listError places an *analyses.OfflineListError of the current block at
+// its line.
+func (r *runReader) listError(err error) error {
+	var le *analyses.OfflineListError
+	if !errors.As(err, &le) {
+		return err
+	}
+	line := r.rows[0].line
+	if le.Pos >= 0 && le.Pos < len(r.rows) {
+		line = r.rows[le.Pos].line
+	}
+	return r.l.errorf(line, "%s", le.Msg)
+}
+
+// runBlock is a copy of one user's block, handed from the reading
+// goroutine to the evaluating one.
+type runBlock struct {
+	user  []byte
+	arena []byte
+	items [][]byte
+	preds []float64
+	lines []int
+}
+
+type runBatch struct {
+	blocks []runBlock
+	n      int
+	err    error // after the n blocks: the reader's error (io.EOF at the end)
+}
+
+// stream reads the file on its own goroutine, in batches of users, and
+// calls fn for every block in file order on the calling goroutine, so
+// parsing and evaluation use two cores. An error of fn stops the reader.
+func (r *runReader) stream(fn func(b *runBlock) error) error {
+	const batchSize, inFlight = 256, 4
+	free := make(chan *runBatch, inFlight)
+	full := make(chan *runBatch, inFlight)
+	done := make(chan struct{})
+	for range inFlight {
+		free <- &runBatch{blocks: make([]runBlock, batchSize)}
+	}
+	go func() {
+		defer close(full)
+		for {
+			var batch *runBatch
+			select {
+			case batch = <-free:
+			case <-done:
+				return
+			}
+			batch.n, batch.err = 0, nil
+			for batch.n < batchSize {
+				user, items, err := r.next()
+				if err != nil {
+					batch.err = err
+					break
+				}
+				b := &batch.blocks[batch.n]
+				b.user = append(b.user[:0], user...)
+				b.arena = b.arena[:0]
+				for _, it := range items {
+					b.arena = append(b.arena, it...)
+				}
+				b.items = b.items[:0]
+				b.lines = b.lines[:0]
+				off := 0
+				for i, it := range items {
+					b.items = append(b.items, b.arena[off:off+len(it)])
+					off += len(it)
+					b.lines = append(b.lines, r.rows[i].line)
+				}
+				b.preds = append(b.preds[:0], r.preds...)
+				batch.n++
+			}
+			full <- batch
+			if batch.err != nil {
+				return
+			}
+		}
+	}()
+	defer func() {
+		close(done)
+		for range full {
+		}
+	}()
+	for batch := range full {
+		for i := range batch.n {
+			if err := fn(&batch.blocks[i]); err != nil {
+				return err
+			}
+		}
+		if batch.err == io.EOF {
+			return nil
+		}
+		if batch.err != nil {
+			return batch.err
+		}
+		free <- batch
+	}
+	return nil
+}
+
+// blockError places an *analyses.OfflineListError of a block at its line.
+func (r *runReader) blockError(b *runBlock, err error) error {
+	var le *analyses.OfflineListError
+	if !errors.As(err, &le) {
+		return err
+	}
+	line := b.lines[0]
+	if le.Pos >= 0 && le.Pos < len(b.lines) {
+		line = b.lines[le.Pos]
+	}
+	return r.l.errorf(line, "%s", le.Msg)
+}
