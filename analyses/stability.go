@@ -209,9 +209,13 @@ type StabilityPoint struct {
 // under each curve (the mean height of the curve over its x range, so
 // 1 = perfectly stable) and the mean ρ between disjoint subsets.
 type StabilitySummary struct {
-	Rule          string              `json:"rule"`
-	Area          map[string]OptFloat `json:"area"`           // perturbation -> normalised area
-	SubsetRho     map[string]OptFloat `json:"subset_rho"`     // subset size -> mean ρ
+	Rule      string              `json:"rule"`
+	Area      map[string]OptFloat `json:"area"`       // perturbation -> normalised area
+	SubsetRho map[string]OptFloat `json:"subset_rho"` // subset size -> mean ρ between disjoint subsets
+	// VsAll is the mean ρ between the ranking on a subset of that many
+	// datasets and the reference (the drop_datasets point at D − size):
+	// what seed 001's Table 3 rows turn out to report (see the method note).
+	VsAll         map[string]OptFloat `json:"rho_vs_all"`
 	ParetoChecked int                 `json:"pareto_checked"` // matrices checked
 	ParetoViolate int                 `json:"pareto_violations"`
 }
@@ -264,6 +268,12 @@ func (r *StabilityResult) Tables() []Table {
 			cols = append(cols, fmt.Sprintf("rho_subsets_%d", s))
 		}
 	}
+	hasDrop := r.has(PerturbDropDatasets)
+	if hasDrop {
+		for _, s := range r.SubsetSizes {
+			cols = append(cols, fmt.Sprintf("rho_vs_all_%d", s))
+		}
+	}
 	cols = append(cols, "pareto_checked", "pareto_violations", "pareto_efficient")
 	main := Table{Title: "Stability of each aggregation rule (" + r.Metric + ")", Columns: cols}
 	for _, s := range r.Summary {
@@ -276,6 +286,11 @@ func (r *StabilityResult) Tables() []Table {
 		if hasPairs {
 			for _, sz := range r.SubsetSizes {
 				row = append(row, s.SubsetRho[fmt.Sprint(sz)].Value())
+			}
+		}
+		if hasDrop {
+			for _, sz := range r.SubsetSizes {
+				row = append(row, s.VsAll[fmt.Sprint(sz)].Value())
 			}
 		}
 		row = append(row, s.ParetoChecked, s.ParetoViolate, s.ParetoViolate == 0)

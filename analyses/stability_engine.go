@@ -616,7 +616,7 @@ func (e *stabEngine) collect() {
 	res.Pareto = pareto
 	summary := make([]StabilitySummary, nr)
 	for r := range summary {
-		summary[r] = StabilitySummary{Rule: e.rules[r], Area: map[string]OptFloat{}, SubsetRho: map[string]OptFloat{},
+		summary[r] = StabilitySummary{Rule: e.rules[r], Area: map[string]OptFloat{}, SubsetRho: map[string]OptFloat{}, VsAll: map[string]OptFloat{},
 			ParetoChecked: pareto[r].Checked, ParetoViolate: pareto[r].Violations}
 		for _, p := range res.Perturbations {
 			if p != PerturbSubsetPairs {
@@ -625,6 +625,7 @@ func (e *stabEngine) collect() {
 		}
 		for _, s := range e.opts.SubsetSizes {
 			summary[r].SubsetRho[fmt.Sprint(s)] = OptFloat(math.NaN())
+			summary[r].VsAll[fmt.Sprint(s)] = OptFloat(math.NaN())
 		}
 	}
 	for _, p := range e.plans {
@@ -674,6 +675,15 @@ func (e *stabEngine) collect() {
 				}
 			} else {
 				summary[r].Area[p.name] = OptFloat(curveArea(c.Points))
+			}
+			if p.name == PerturbDropDatasets {
+				for _, s := range e.opts.SubsetSizes {
+					for _, pt := range c.Points {
+						if pt.Size == float64(e.nd-s) {
+							summary[r].VsAll[fmt.Sprint(s)] = pt.Mean
+						}
+					}
+				}
 			}
 		}
 	}
