@@ -54,6 +54,11 @@ type stabilityOracleCase struct {
 		Checked    int    `json:"checked"`
 		Violations int    `json:"violations"`
 	} `json:"pareto"`
+	Areas []struct {
+		Perturbation string   `json:"perturbation"`
+		Rule         string   `json:"rule"`
+		Area         *float64 `json:"area"`
+	} `json:"areas"`
 }
 
 func loadStabilityOracle(t *testing.T) *stabilityOracle {
@@ -178,6 +183,20 @@ func TestStabilityOracle(t *testing.T) {
 					if gp == nil || gp.Checked != wp.Checked || gp.Violations != wp.Violations {
 						t.Errorf("pareto %s: %+v, oracle %+v", wp.Rule, gp, wp)
 					}
+				}
+				for _, wa := range c.Areas {
+					var got float64 = math.NaN()
+					for _, sm := range r.Summary {
+						if sm.Rule == wa.Rule {
+							got = float64(sm.Area[wa.Perturbation])
+						}
+					}
+					if !closeTo(got, wa.Area, 1e-12) {
+						t.Errorf("area %s/%s = %v, oracle %v", wa.Perturbation, wa.Rule, got, deref(wa.Area))
+					}
+				}
+				if len(c.Areas) < 46 {
+					t.Errorf("only %d areas in the fixture", len(c.Areas))
 				}
 				if points < 900 {
 					t.Errorf("only %d points compared", points)

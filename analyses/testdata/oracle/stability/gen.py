@@ -289,7 +289,22 @@ def stability(q, higher, bound, opts):
         pts.append((size, vals))
     add("subset_pairs", RULES, pts)
 
-    return {"reference": {r: [float(x) for x in ref[r]] for r in RULES}, "curves": curves,
+    # Normalised area: trapezoid area under the defined points over their
+    # x range (the curve's mean height).
+    areas = []
+    for c in curves:
+        if c["perturbation"] == "subset_pairs":
+            continue
+        pts = [(p["size"], p["mean_rho"]) for p in c["points"] if p["mean_rho"] is not None]
+        if not pts:
+            a = None
+        elif len(pts) == 1:
+            a = pts[0][1]
+        else:
+            x, y = zip(*pts)
+            a = float(np.trapz(y, x) / (x[-1] - x[0]))
+        areas.append({"perturbation": c["perturbation"], "rule": c["rule"], "area": a})
+    return {"reference": {r: [float(x) for x in ref[r]] for r in RULES}, "curves": curves, "areas": areas,
             "pareto": [{"rule": r, "checked": checked[r], "violations": viol[r]} for r in RULES]}
 
 
