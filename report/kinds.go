@@ -14,6 +14,7 @@ func Kinds() Registry {
 	r := Registry{}
 	for _, k := range []Kind{
 		aggregateKind(),
+		stabilityKind(),
 	} {
 		r[k.Type] = k
 	}
