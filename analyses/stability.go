@@ -348,15 +348,16 @@ func Stability(in StabilityInput, opts StabilityOptions) (*StabilityResult, erro
 		return nil, err
 	}
 	higher := in.Metric.Better == HigherIsBetter
-	score := func(rule string, q Matrix, betaMax float64) ([]float64, error) {
-		return RuleScores(rule, q, higher, betaMax)
+	score := func(rules []string, q Matrix, betaMax float64) ([][]float64, []error) {
+		return stabilityScores(rules, q, higher, betaMax)
 	}
 	return stability(in, opts, score)
 }
 
-// stabilityScorer computes a rule's scores; tests replace it to plant a
-// rule that is not Pareto efficient.
-type stabilityScorer func(rule string, q Matrix, betaMax float64) ([]float64, error)
+// stabilityScorer computes the scores of several rules on one matrix (as
+// RuleScores would, one error per rule); tests replace it to plant a rule
+// that is not Pareto efficient.
+type stabilityScorer func(rules []string, q Matrix, betaMax float64) ([][]float64, []error)
 
 func stability(in StabilityInput, opts StabilityOptions, score stabilityScorer) (*StabilityResult, error) {
 	higher := in.Metric.Better == HigherIsBetter
@@ -404,8 +405,9 @@ func stability(in StabilityInput, opts StabilityOptions, score stabilityScorer) 
 	if nm < 3 {
 		return nil, fmt.Errorf("metric %q: stability needs at least 3 methods (Spearman's ρ of two is always ±1), have %d", in.Metric.Name, nm)
 	}
-	for _, rule := range opts.Rules {
-		s, err := score(rule, q, opts.BetaMax)
+	refScores, refErrs := score(opts.Rules, q, opts.BetaMax)
+	for k, rule := range opts.Rules {
+		s, err := refScores[k], refErrs[k]
 		if err != nil {
 			res.Warnf("%s left out: %v", rule, err)
 			continue

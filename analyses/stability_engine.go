@@ -501,17 +501,20 @@ func (e *stabEngine) eval(j *stabJob) stabOut {
 func (e *stabEngine) scoreAll(j *stabJob, q Matrix, rules []int, o *stabOut) [][]float64 {
 	o.checked++
 	dom := dominance(q, e.higher)
-	out := make([][]float64, len(rules))
+	names := make([]string, len(rules))
 	for k, r := range rules {
-		rule := e.rules[r]
-		s, err := e.score(rule, q, j.beta)
+		names[k] = e.rules[r]
+	}
+	out, errs := e.score(names, q, j.beta)
+	for k, rule := range names {
+		s, err := out[k], errs[k]
 		if err != nil {
+			out[k] = nil
 			if o.failed[k] == nil {
 				o.failed[k] = err
 			}
 			continue
 		}
-		out[k] = s
 		if len(dom) == 0 {
 			continue
 		}
