@@ -348,8 +348,8 @@ func Stability(in StabilityInput, opts StabilityOptions) (*StabilityResult, erro
 		return nil, err
 	}
 	higher := in.Metric.Better == HigherIsBetter
-	score := func(rules []string, q Matrix, betaMax float64) ([][]float64, []error) {
-		return stabilityScores(rules, q, higher, betaMax)
+	score := func(rules []string, q Matrix, v stabView, betaMax float64) ([][]float64, []error) {
+		return stabilityScores(rules, q, higher, betaMax, v)
 	}
 	return stability(in, opts, score)
 }
@@ -357,7 +357,9 @@ func Stability(in StabilityInput, opts StabilityOptions) (*StabilityResult, erro
 // stabilityScorer computes the scores of several rules on one matrix (as
 // RuleScores would, one error per rule); tests replace it to plant a rule
 // that is not Pareto efficient.
-type stabilityScorer func(rules []string, q Matrix, betaMax float64) ([][]float64, []error)
+// The view says how q derives from the full matrix, so the scorer can
+// reuse work done once on it.
+type stabilityScorer func(rules []string, q Matrix, v stabView, betaMax float64) ([][]float64, []error)
 
 func stability(in StabilityInput, opts StabilityOptions, score stabilityScorer) (*StabilityResult, error) {
 	higher := in.Metric.Better == HigherIsBetter
@@ -405,7 +407,8 @@ func stability(in StabilityInput, opts StabilityOptions, score stabilityScorer) 
 	if nm < 3 {
 		return nil, fmt.Errorf("metric %q: stability needs at least 3 methods (Spearman's ρ of two is always ±1), have %d", in.Metric.Name, nm)
 	}
-	refScores, refErrs := score(opts.Rules, q, opts.BetaMax)
+	cache := newStabCache(q, higher, opts.BetaMax)
+	refScores, refErrs := score(opts.Rules, q, stabView{cache: cache}, opts.BetaMax)
 	for k, rule := range opts.Rules {
 		s, err := refScores[k], refErrs[k]
 		if err != nil {
@@ -426,7 +429,7 @@ func stability(in StabilityInput, opts StabilityOptions, score stabilityScorer) 
 	}
 	e := &stabEngine{
 		q: q, nd: nd, nm: nm, higher: higher, bound: in.Metric.Max,
-		rules: res.Rules, ref: res.Reference, opts: opts, score: score, seed: in.Seed, res: res,
+		rules: res.Rules, ref: res.Reference, opts: opts, score: score, seed: in.Seed, res: res, cache: cache,
 	}
 	e.plan()
 	e.run(in.Jobs, in.Progress)

@@ -64,6 +64,7 @@ type stabEngine struct {
 	ref      map[string][]float64
 	opts     StabilityOptions
 	score    stabilityScorer
+	cache    *stabCache
 	seed     uint64
 	res      *StabilityResult
 	plans    []*stabPlan
@@ -465,10 +466,10 @@ func (e *stabEngine) eval(j *stabJob) stabOut {
 		first:  make([]string, len(rules)),
 	}
 	qa := e.matrix(j, j.rows)
-	sa := e.scoreAll(j, qa, rules, &o)
+	sa := e.scoreAll(j, qa, j.rows, rules, &o)
 	if j.rowsB != nil {
 		qb := e.matrix(j, j.rowsB)
-		sb := e.scoreAll(j, qb, rules, &o)
+		sb := e.scoreAll(j, qb, j.rowsB, rules, &o)
 		for k := range rules {
 			o.rho[k] = math.NaN()
 			if sa[k] != nil && sb[k] != nil {
@@ -498,14 +499,15 @@ func (e *stabEngine) eval(j *stabJob) stabOut {
 
 // scoreAll scores one matrix under every rule of the job and checks each
 // rule for Pareto efficacy on it.
-func (e *stabEngine) scoreAll(j *stabJob, q Matrix, rules []int, o *stabOut) [][]float64 {
+func (e *stabEngine) scoreAll(j *stabJob, q Matrix, rows []int, rules []int, o *stabOut) [][]float64 {
 	o.checked++
 	dom := dominance(q, e.higher)
 	names := make([]string, len(rules))
 	for k, r := range rules {
 		names[k] = e.rules[r]
 	}
-	out, errs := e.score(names, q, j.beta)
+	view := stabView{cache: e.cache, rows: rows, cols: j.cols, extra: j.extra != stabNoExtra}
+	out, errs := e.score(names, q, view, j.beta)
 	for k, rule := range names {
 		s, err := out[k], errs[k]
 		if err != nil {

@@ -12,22 +12,97 @@ package analyses
 // non-finite value, so every error message stays aggregate.go's.
 
 import (
+	"cmp"
 	"math"
+	"math/bits"
+	"slices"
 )
 
-// stabilityScores returns the scores of each rule on q (nil and an error
-// where the rule cannot be computed), identical to RuleScores.
-func stabilityScores(rules []string, q Matrix, higher bool, betaMax float64) ([][]float64, []error) {
-	out := make([][]float64, len(rules))
-	errs := make([]error, len(rules))
-	fast := true
-	for _, row := range q {
-		for _, v := range row {
-			if !(v >= 0) || math.IsInf(v, 0) {
-				fast = false
+// stabView tells the scorer how its matrix derives from the full one, so
+// that work done once on the full matrix (stabCache) can be reused.
+type stabView struct {
+	cache *stabCache // nil: nothing to reuse
+	rows  []int      // the matrix's rows are these rows of the full matrix (nil: all)
+	cols  []int      // its first columns are these columns (nil: all)
+	extra bool       // it has one more, last, column that the full matrix lacks
+}
+
+// stabCache holds what the rules need of each row of the full matrix:
+// per-row ranks, who beats whom on which rows (bit sets), and each cell's
+// Dolan–Moré grid index at β̂ = beta_max. A row's values do not change when
+// other rows are left out, nor does a pair's comparison when other methods
+// are, so drop_datasets, drop_methods and subset_pairs only sum them.
+type stabCache struct {
+	q       Matrix
+	higher  bool
+	fast    bool // every value finite and ≥ 0 (else RuleScores is used)
+	betaMax float64
+	grid    stabilityGrid
+	ranks   [][]float64
+	words   int
+	gt      []uint64 // (a·nm + b)·words + w: bit d set when a is strictly better than b on row d
+	wins    [][]int
+	idx     []int     // d·nm + m: first grid index admitting the ratio; len(grid) when none
+	best    []float64 // best value of each row
+}
+
+func newStabCache(q Matrix, higher bool, betaMax float64) *stabCache {
+	c := &stabCache{q: q, higher: higher, betaMax: betaMax, fast: stabilityFastOK(q)}
+	if !c.fast {
+		return c
+	}
+	nd, nm := len(q), len(q[0])
+	c.ranks = stabilityRanks(q, higher)
+	c.words = (nd + 63) / 64
+	c.gt = make([]uint64, nm*nm*c.words)
+	c.wins = stabilityWins(q, higher)
+	for d, row := range q {
+		for a := 0; a < nm; a++ {
+			for b := 0; b < nm; b++ {
+				if (higher && row[a] > row[b]) || (!higher && row[a] < row[b]) {
+					c.gt[(a*nm+b)*c.words+d/64] |= 1 << (d % 64)
+				}
 			}
 		}
 	}
+	c.grid = newStabilityGrid(betaMax)
+	c.idx = make([]int, nd*nm)
+	c.best = make([]float64, nd)
+	for d, row := range q {
+		best := row[0]
+		for _, v := range row {
+			if (higher && v > best) || (!higher && v < best) {
+				best = v
+			}
+		}
+		c.best[d] = best
+		for m, v := range row {
+			c.idx[d*nm+m] = c.grid.index(v, best, higher)
+		}
+	}
+	return c
+}
+
+func stabilityFastOK(q Matrix) bool {
+	for _, row := range q {
+		for _, v := range row {
+			if !(v >= 0) || math.IsInf(v, 0) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// stabilityScores returns the scores of each rule on q (nil and an error
+// where the rule cannot be computed), identical to RuleScores.
+func stabilityScores(rules []string, q Matrix, higher bool, betaMax float64, v stabView) ([][]float64, []error) {
+	out := make([][]float64, len(rules))
+	errs := make([]error, len(rules))
+	fast := stabilityFastOK(q)
+	c := v.cache
+	usable := fast && c != nil && c.fast && c.higher == higher
+	rowsOnly := usable && v.cols == nil && !v.extra
 	var ranks [][]float64
 	var wins [][]int
 	for k, rule := range rules {
@@ -38,24 +113,171 @@ func stabilityScores(rules []string, q Matrix, higher bool, betaMax float64) ([]
 		switch rule {
 		case RuleMeanRank, RuleBorda, RulePlurality, RuleDowdall:
 			if ranks == nil {
-				ranks = perDatasetRanks(q, higher)
+				if rowsOnly {
+					ranks = c.rowRanks(v.rows)
+				} else {
+					ranks = stabilityRanks(q, higher)
+				}
 			}
 			out[k] = stabilityRankRule(rule, ranks)
 		case RuleCopeland, RuleMinimax:
 			if wins == nil {
-				wins = stabilityWins(q, higher)
+				switch {
+				case rowsOnly:
+					wins = c.rowWins(v.rows)
+				case usable && v.rows == nil && v.cols != nil && !v.extra:
+					wins = c.colWins(v.cols)
+				case usable && v.rows == nil && v.cols == nil && v.extra:
+					wins = c.extraWins(q)
+				default:
+					wins = stabilityWins(q, higher)
+				}
 			}
 			out[k] = stabilityMajority(rule, wins)
 		case RuleDMAUC:
-			out[k] = stabilityDMAUC(q, higher, betaMax)
+			if rowsOnly && betaMax == c.betaMax {
+				out[k] = c.rowDMAUC(v.rows)
+			} else {
+				out[k] = stabilityDMAUC(q, higher, betaMax)
+			}
 		case RuleDMLBO:
-			out[k] = stabilityDMLBO(q, higher, betaMax)
+			if rowsOnly && betaMax == c.betaMax {
+				out[k] = stabilityDMLBO(q, higher, betaMax, c, v.rows)
+			} else {
+				out[k] = stabilityDMLBO(q, higher, betaMax, nil, nil)
+			}
 		default:
 			out[k], errs[k] = RuleScores(rule, q, higher, betaMax)
 		}
 	}
 	return out, errs
 }
+
+func (c *stabCache) rowRanks(rows []int) [][]float64 {
+	if rows == nil {
+		return c.ranks
+	}
+	r := make([][]float64, len(rows))
+	for i, d := range rows {
+		r[i] = c.ranks[d]
+	}
+	return r
+}
+
+func (c *stabCache) rowWins(rows []int) [][]int {
+	if rows == nil {
+		return c.wins
+	}
+	mask := make([]uint64, c.words)
+	for _, d := range rows {
+		mask[d/64] |= 1 << (d % 64)
+	}
+	nm := len(c.q[0])
+	flat := make([]int, nm*nm)
+	w := make([][]int, nm)
+	for a := range w {
+		w[a] = flat[a*nm : (a+1)*nm]
+		for b := 0; b < nm; b++ {
+			bits := c.gt[(a*nm+b)*c.words : (a*nm+b+1)*c.words]
+			n := 0
+			for i, x := range bits {
+				n += bitsOnes(x & mask[i])
+			}
+			w[a][b] = n
+		}
+	}
+	return w
+}
+
+func (c *stabCache) colWins(cols []int) [][]int {
+	w := make([][]int, len(cols))
+	for i, a := range cols {
+		w[i] = make([]int, len(cols))
+		for j, b := range cols {
+			w[i][j] = c.wins[a][b]
+		}
+	}
+	return w
+}
+
+// extraWins extends the full matrix's wins by q's last column.
+func (c *stabCache) extraWins(q Matrix) [][]int {
+	nm := len(c.q[0])
+	w := make([][]int, nm+1)
+	for a := range w {
+		w[a] = make([]int, nm+1)
+		if a < nm {
+			copy(w[a], c.wins[a])
+		}
+	}
+	for _, row := range q {
+		x := row[nm]
+		for b := 0; b < nm; b++ {
+			y := row[b]
+			if (c.higher && x > y) || (!c.higher && x < y) {
+				w[nm][b]++
+			} else if (c.higher && y > x) || (!c.higher && y < x) {
+				w[b][nm]++
+			}
+		}
+	}
+	return w
+}
+
+func (c *stabCache) rowDMAUC(rows []int) []float64 {
+	if rows == nil {
+		rows = identity(len(c.q))
+	}
+	nm, nb := len(c.q[0]), len(c.grid.beta)
+	counts := make([]int, nm*nb)
+	for _, d := range rows {
+		for m := 0; m < nm; m++ {
+			if i := c.idx[d*nm+m]; i < nb {
+				counts[m*nb+i]++
+			}
+		}
+	}
+	area := make([]float64, nm)
+	for m := range area {
+		area[m] = c.grid.area(counts[m*nb:(m+1)*nb], len(rows))
+	}
+	return stabilityNormalise(area)
+}
+
+// stabilityRanks is perDatasetRanks of aggregate.go (RankBest of each row:
+// 1 = best, ties get the average rank) with a typed sort.
+func stabilityRanks(q Matrix, higher bool) [][]float64 {
+	nm := len(q[0])
+	flat := make([]float64, len(q)*nm)
+	out := make([][]float64, len(q))
+	idx := make([]int, nm)
+	for d, row := range q {
+		for i := range idx {
+			idx[i] = i
+		}
+		if higher {
+			slices.SortFunc(idx, func(a, b int) int { return cmp.Compare(row[b], row[a]) })
+		} else {
+			slices.SortFunc(idx, func(a, b int) int { return cmp.Compare(row[a], row[b]) })
+		}
+		r := flat[d*nm : (d+1)*nm]
+		for i := 0; i < nm; {
+			j := i + 1
+			for j < nm && row[idx[j]] == row[idx[i]] {
+				j++
+			}
+			avg := float64(i+j+1) / 2 // ranks i+1 … j, as RankData
+			for k := i; k < j; k++ {
+				r[idx[k]] = avg
+			}
+			i = j
+		}
+		out[d] = r
+	}
+	return out
+}
+
+func bitsOnes(x uint64) int { return bits.OnesCount64(x) }
 
 // stabilityRankRule is meanRank and positional of aggregate.go, from
 // per-dataset ranks computed once, with the same summation order.
@@ -73,7 +295,12 @@ func stabilityRankRule(rule string, r [][]float64) []float64 {
 		return out
 	}
 	for _, row := range r {
-		best := minOf(row)
+		best := row[0]
+		for _, v := range row {
+			if v < best {
+				best = v
+			}
+		}
 		winners := 0
 		for _, v := range row {
 			if v == best {
@@ -172,89 +399,85 @@ func newStabilityGrid(betaMax float64) stabilityGrid {
 	return g
 }
 
-// areas returns DolanMore's raw trapezoid area of each method in cols
-// (indices into q's columns): ratios against the best of cols, counts
-// per β found by binary search (thresholds increase), summed as DolanMore
-// sums them.
-func (g stabilityGrid) areas(q Matrix, cols []int, higher bool, counts []int, area []float64) {
-	nd := len(q)
-	nb := len(g.beta)
-	for j := range cols {
-		c := counts[j*nb : (j+1)*nb]
-		for i := range c {
-			c[i] = 0
+// index returns the first grid index whose threshold admits the ratio of
+// v to the best value (as DolanMore forms it), len(beta) when none does.
+func (g stabilityGrid) index(v, best float64, higher bool) int {
+	var r float64
+	switch {
+	case v == best:
+		r = 1 // also covers 0/0 when every method scores 0
+	case higher:
+		r = best / v // +Inf when v = 0
+	default:
+		r = v / best // +Inf when best = 0 < v
+	}
+	lo, hi := 0, len(g.thr)
+	for lo < hi {
+		mid := (lo + hi) / 2
+		if r <= g.thr[mid] {
+			hi = mid
+		} else {
+			lo = mid + 1
 		}
 	}
-	for _, row := range q {
-		best := row[cols[0]]
-		for _, m := range cols {
-			v := row[m]
-			if (higher && v > best) || (!higher && v < best) {
-				best = v
-			}
+	return lo
+}
+
+// area is DolanMore's trapezoid area from the number of datasets first
+// admitted at each grid point, summed in the same order.
+func (g stabilityGrid) area(counts []int, nd int) float64 {
+	cum := 0
+	var a, prev float64
+	for i := range g.beta {
+		cum += counts[i]
+		rho := float64(cum) / float64(nd)
+		if i > 0 {
+			a += (g.beta[i] - g.beta[i-1]) * (rho + prev) / 2
 		}
-		for j, m := range cols {
-			v := row[m]
-			var r float64
-			switch {
-			case v == best:
-				r = 1
-			case higher:
-				r = best / v
-			default:
-				r = v / best
-			}
-			// first grid index whose threshold admits r
-			lo, hi := 0, nb
-			for lo < hi {
-				mid := (lo + hi) / 2
-				if r <= g.thr[mid] {
-					hi = mid
-				} else {
-					lo = mid + 1
-				}
-			}
-			if lo < nb {
-				counts[j*nb+lo]++
-			}
+		prev = rho
+	}
+	return a
+}
+
+func stabilityNormalise(area []float64) []float64 {
+	var total float64
+	for _, a := range area {
+		total += a
+	}
+	out := make([]float64, len(area))
+	for m := range out {
+		if total > 0 {
+			out[m] = area[m] / total
+		} else {
+			out[m] = 1 / float64(len(area))
 		}
 	}
-	for j := range cols {
-		c := counts[j*nb : (j+1)*nb]
-		cum := 0
-		var a, prev float64
-		for i := range g.beta {
-			cum += c[i]
-			rho := float64(cum) / float64(nd)
-			if i > 0 {
-				a += (g.beta[i] - g.beta[i-1]) * (rho + prev) / 2
-			}
-			prev = rho
-		}
-		area[j] = a
-	}
+	return out
 }
 
 // stabilityDMAUC is RuleScores(dm_auc): areas normalised to sum to 1.
 func stabilityDMAUC(q Matrix, higher bool, betaMax float64) []float64 {
 	g := newStabilityGrid(betaMax)
-	nm := len(q[0])
-	cols := identity(nm)
-	area := make([]float64, nm)
-	g.areas(q, cols, higher, make([]int, nm*len(g.beta)), area)
-	var total float64
-	for _, a := range area {
-		total += a
-	}
-	out := make([]float64, nm)
-	for m := range out {
-		if total > 0 {
-			out[m] = area[m] / total
-		} else {
-			out[m] = 1 / float64(nm)
+	nm, nb := len(q[0]), len(g.beta)
+	counts := make([]int, nm*nb)
+	for _, row := range q {
+		best := row[0]
+		for _, v := range row {
+			if (higher && v > best) || (!higher && v < best) {
+				best = v
+			}
+		}
+		for m, v := range row {
+			if i := g.index(v, best, higher); i < nb {
+				counts[m*nb+i]++
+			}
 		}
 	}
-	return out
+	area := make([]float64, nm)
+	for m := range area {
+		area[m] = g.area(counts[m*nb:(m+1)*nb], len(q))
+	}
+	return stabilityNormalise(area)
 }
 
 // stabilityDMLBO is dmLeaveBestOut of aggregate.go, computed
@@ -263,8 +486,16 @@ func stabilityDMAUC(q Matrix, higher bool, betaMax float64) []float64 {
 // winners only the datasets whose best value changed are recounted. The
 // counts are integers, and the areas are summed from them as DolanMore
 // sums them, so the ranks are identical.
-func stabilityDMLBO(q Matrix, higher bool, betaMax float64) []float64 {
-	g := newStabilityGrid(betaMax)
+//
+// When c is not nil, q is c's full matrix restricted to rows (nil: all)
+// and betaMax is c's: the starting grid indices are then c's.
+func stabilityDMLBO(q Matrix, higher bool, betaMax float64, c *stabCache, rows []int) []float64 {
+	var g stabilityGrid
+	if c != nil {
+		g = c.grid
+	} else {
+		g = newStabilityGrid(betaMax)
+	}
 	nd, nm, nb := len(q), len(q[0]), len(g.beta)
 	alive := make([]bool, nm)
 	for m := range alive {
@@ -274,27 +505,6 @@ func stabilityDMLBO(q Matrix, higher bool, betaMax float64) []float64 {
 	idx := make([]int, nd*nm)    // grid index of (d, m); nb = never within the grid
 	counts := make([]int, nm*nb) // per method, datasets first admitted at each β
 	better := func(v, b float64) bool { return (higher && v > b) || (!higher && v < b) }
-	index := func(v, b float64) int {
-		var r float64
-		switch {
-		case v == b:
-			r = 1
-		case higher:
-			r = b / v
-		default:
-			r = v / b
-		}
-		lo, hi := 0, nb
-		for lo < hi {
-			mid := (lo + hi) / 2
-			if r <= g.thr[mid] {
-				hi = mid
-			} else {
-				lo = mid + 1
-			}
-		}
-		return lo
-	}
 	recount := func(d int) {
 		row := q[d]
 		for m := 0; m < nm; m++ {
@@ -304,7 +514,7 @@ func stabilityDMLBO(q Matrix, higher bool, betaMax float64) []float64 {
 			if old := idx[d*nm+m]; old < nb {
 				counts[m*nb+old]--
 			}
-			i := index(row[m], best[d])
+			i := g.index(row[m], best[d], higher)
 			idx[d*nm+m] = i
 			if i < nb {
 				counts[m*nb+i]++
@@ -312,6 +522,20 @@ func stabilityDMLBO(q Matrix, higher bool, betaMax float64) []float64 {
 		}
 	}
 	for d, row := range q {
+		if c != nil {
+			src := d
+			if rows != nil {
+				src = rows[d]
+			}
+			best[d] = c.best[src]
+			copy(idx[d*nm:(d+1)*nm], c.idx[src*nm:(src+1)*nm])
+			for m, i := range idx[d*nm : (d+1)*nm] {
+				if i < nb {
+					counts[m*nb+i]++
+				}
+			}
+			continue
+		}
 		best[d] = row[0]
 		for _, v := range row {
 			if better(v, best[d]) {
@@ -333,16 +557,7 @@ func stabilityDMLBO(q Matrix, higher bool, betaMax float64) []float64 {
 			if !alive[m] {
 				continue
 			}
-			cum := 0
-			var a, prev float64
-			for i := range g.beta {
-				cum += counts[m*nb+i]
-				rho := float64(cum) / float64(nd)
-				if i > 0 {
-					a += (g.beta[i] - g.beta[i-1]) * (rho + prev) / 2
-				}
-				prev = rho
-			}
+			a := g.area(counts[m*nb:(m+1)*nb], nd)
 			area[m] = a
 			top = math.Max(top, a)
 		}

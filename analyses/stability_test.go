@@ -331,8 +331,8 @@ func TestStabilityParetoPlanted(t *testing.T) {
 	op.Rules = []string{RuleMean, RuleCopeland}
 	op.Repeats = 20
 	op.Defaults()
-	planted := func(rules []string, q Matrix, betaMax float64) ([][]float64, []error) {
-		out, errs := stabilityScores(rules, q, true, betaMax)
+	planted := func(rules []string, q Matrix, v stabView, betaMax float64) ([][]float64, []error) {
+		out, errs := stabilityScores(rules, q, true, betaMax, v)
 		for k, rule := range rules {
 			// Swap the scores of columns 0 and 4 of copeland whenever both
 			// are present (full width: no method dropped).
@@ -527,8 +527,11 @@ func TestStabilityFastScoresIdentical(t *testing.T) {
 	}
 	levels := []float64{0, 0.01, 0.1, 0.11, 0.2, 0.25, 0.3, 0.33, 0.5, 0.55, 1, 1.1, 3.3}
 	cases := 0
-	for it := 0; it < 600; it++ {
+	for it := 0; it < 300; it++ {
 		nd, nm := 1+next(12), 2+next(9)
+		if it%20 == 3 {
+			nd = 60 + next(15) // more than one 64-bit word of datasets
+		}
 		q := make(Matrix, nd)
 		for d := range q {
 			q[d] = make([]float64, nm)
@@ -545,18 +548,58 @@ func TestStabilityFastScoresIdentical(t *testing.T) {
 		}
 		for _, higher := range []bool{true, false} {
 			for _, beta := range []float64{1, 1.5, 2.35, 3, 10} {
-				got, errs := stabilityScores(AllRules, q, higher, beta)
-				for k, rule := range AllRules {
-					want, err := RuleScores(rule, q, higher, beta)
-					if (err == nil) != (errs[k] == nil) || (err != nil && err.Error() != errs[k].Error()) {
-						t.Fatalf("%s on %v (higher %v, β̂ %g): error %v, RuleScores %v", rule, q, higher, beta, errs[k], err)
+				cache := newStabCache(q, higher, 3)
+				// The matrix itself, a subset of its rows, of its columns,
+				// and with an extra column, each scored through the cache.
+				rows := []int{}
+				for d := range q {
+					if next(3) > 0 {
+						rows = append(rows, d)
 					}
-					for m := range want {
-						if math.Float64bits(got[k][m]) != math.Float64bits(want[m]) {
-							t.Fatalf("%s on %v (higher %v, β̂ %g): %v, RuleScores %v", rule, q, higher, beta, got[k], want)
+				}
+				if len(rows) == 0 {
+					rows = append(rows, 0)
+				}
+				cols := []int{}
+				for m := range q[0] {
+					if next(3) > 0 {
+						cols = append(cols, m)
+					}
+				}
+				for len(cols) < 2 {
+					cols = append(cols, len(cols))
+				}
+				qr, qc, qx := make(Matrix, len(rows)), make(Matrix, len(q)), make(Matrix, len(q))
+				for i, d := range rows {
+					qr[i] = q[d]
+				}
+				for d := range q {
+					for _, m := range cols {
+						qc[d] = append(qc[d], q[d][m])
+					}
+					qx[d] = append(append([]float64(nil), q[d]...), q[d][next(nm)]*float64(80+next(40))/100)
+				}
+				views := []struct {
+					q Matrix
+					v stabView
+				}{
+					{q, stabView{}}, {q, stabView{cache: cache}}, {qr, stabView{cache: cache, rows: rows}},
+					{qc, stabView{cache: cache, cols: cols}}, {qx, stabView{cache: cache, extra: true}},
+				}
+				for vi, vw := range views {
+					got, errs := stabilityScores(AllRules, vw.q, higher, beta, vw.v)
+					for k, rule := range AllRules {
+						want, err := RuleScores(rule, vw.q, higher, beta)
+						if (err == nil) != (errs[k] == nil) || (err != nil && err.Error() != errs[k].Error()) {
+							t.Fatalf("view %d, %s on %v (higher %v, β̂ %g): error %v, RuleScores %v", vi, rule, vw.q, higher, beta, errs[k], err)
 						}
+						for m := range want {
+							if math.Float64bits(got[k][m]) != math.Float64bits(want[m]) {
+								t.Fatalf("view %d, %s on %v (higher %v, β̂ %g): %v, RuleScores %v", vi, rule, vw.q, higher, beta, got[k], want)
+							}
+						}
+						cases++
 					}
-					cases++
 				}
 			}
 		}
