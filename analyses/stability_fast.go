@@ -411,16 +411,23 @@ func (g stabilityGrid) index(v, best float64, higher bool) int {
 	default:
 		r = v / best // +Inf when best = 0 < v
 	}
-	lo, hi := 0, len(g.thr)
-	for lo < hi {
-		mid := (lo + hi) / 2
-		if r <= g.thr[mid] {
-			hi = mid
-		} else {
-			lo = mid + 1
-		}
+	nb := len(g.thr)
+	if !(r <= g.thr[nb-1]) {
+		return nb
 	}
-	return lo
+	// The grid is 1, 1.1, …: start from the arithmetic guess and step to
+	// the first threshold that admits r (thresholds increase).
+	i := 0
+	if r > 1 {
+		i = min(int((r-1)*10), nb-1)
+	}
+	for i > 0 && r <= g.thr[i-1] {
+		i--
+	}
+	for r > g.thr[i] {
+		i++
+	}
+	return i
 }
 
 // area is DolanMore's trapezoid area from the number of datasets first
