@@ -505,9 +505,16 @@ func minOf(x []float64) float64 {
 func (r *AggregateResult) Tables() []Table {
 	cols := []string{"method"}
 	for _, rule := range r.Rules {
-		cols = append(cols, rule, rule+"_rank")
+		cols = append(cols, rule, RankColumn(rule))
 	}
-	main := Table{Title: "Leaderboard under each aggregation rule (" + r.Metric + ")", Columns: cols}
+	main := Table{Title: "Leaderboard under each aggregation rule (" + r.Metric + ")", Columns: cols, Better: map[string]string{}}
+	for _, rule := range r.Rules {
+		main.Better[rule] = "lower"
+		if RuleScoreHigherBetter(rule, r.HigherIsBetter) {
+			main.Better[rule] = "higher"
+		}
+		main.Better[RankColumn(rule)] = "lower"
+	}
 	order := r.leaderOrder()
 	for _, m := range order {
 		row := []any{r.Methods[m]}
@@ -529,6 +536,16 @@ func (r *AggregateResult) Tables() []Table {
 	return tables
 }
 
+// RankColumn names a rule's rank column in the main table: "<rule>_rank",
+// except for the arithmetic mean, whose "mean_rank" would collide with the
+// score column of the mean_rank rule; it is "mean_rule_rank".
+func RankColumn(rule string) string {
+	if rule == RuleMean {
+		return "mean_rule_rank"
+	}
+	return rule + "_rank"
+}
+
 // leaderOrder sorts methods by the first rule's rank, then by name.
 func (r *AggregateResult) leaderOrder() []int {
 	order := make([]int, len(r.Methods))
@@ -546,4 +563,28 @@ func (r *AggregateResult) leaderOrder() []int {
 		return r.Methods[a] < r.Methods[b]
 	})
 	return order
+}
+
+// Highlight names the method(s) ranked first under each rule.
+func (r *AggregateResult) Highlight() string {
+	winners := map[string][]string{}
+	var order []string
+	for _, rule := range r.Rules {
+		for m, rk := range r.Ranks[rule] {
+			if rk == 1 {
+				if winners[r.Methods[m]] == nil {
+					order = append(order, r.Methods[m])
+				}
+				winners[r.Methods[m]] = append(winners[r.Methods[m]], rule)
+			}
+		}
+	}
+	parts := make([]string, 0, len(order))
+	for _, m := range order {
+		parts = append(parts, m+" ranks first under "+strings.Join(winners[m], ", "))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return strings.Join(parts, "; ") + "."
 }

@@ -15,6 +15,12 @@ type Result interface {
 	Notes() []string // warnings for the reader: small n, ties, dropped cells
 }
 
+// Highlighter is an optional interface of a Result: one sentence with the
+// analysis's key finding, shown on the site's overview.
+type Highlighter interface {
+	Highlight() string
+}
+
 // Table is a finished table model: renderers never change a number.
 type Table struct {
 	// Name is "" for the analysis's main table (id "<analysis-id>") and a
@@ -25,6 +31,9 @@ type Table struct {
 	// Rows hold float64, int, string, bool or nil (missing). Non-finite
 	// floats are written as empty cells in CSV and null in JSON.
 	Rows [][]any
+	// Better optionally names, per column, which end is best ("higher" or
+	// "lower"); pages mark the best value of such columns.
+	Better map[string]string
 }
 
 // ID returns the table id for an analysis id.

@@ -2,8 +2,9 @@ package report
 
 import (
 	"hash/fnv"
-	"math"
 	"path/filepath"
+	"sort"
+	"sync"
 
 	"github.com/evalbook/evalbook/analyses"
 )
@@ -25,6 +26,33 @@ type Context struct {
 	Jobs     int
 	inputs   *inputs
 	progress Progress
+
+	mu      sync.Mutex
+	touched map[string]bool // files this analysis read, for the cache
+}
+
+// touch records files the analysis depends on.
+func (c *Context) touch(paths ...string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.touched == nil {
+		c.touched = map[string]bool{}
+	}
+	for _, p := range paths {
+		c.touched[p] = true
+	}
+}
+
+// touchedFiles lists the files touched, sorted.
+func (c *Context) touchedFiles() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := make([]string, 0, len(c.touched))
+	for p := range c.touched {
+		out = append(out, p)
+	}
+	sort.Strings(out)
+	return out
 }
 
 // Metric returns a metric with its direction and bound from the manifest
@@ -39,25 +67,36 @@ func (c *Context) Dataset(name string) analyses.Dataset {
 }
 
 // Results returns the study's results (SPEC §3 results), loaded once.
-func (c *Context) Results() (*analyses.Results, error) { return c.inputs.results() }
+func (c *Context) Results() (*analyses.Results, error) {
+	c.touch(c.inputs.filesOf("results")...)
+	return c.inputs.results()
+}
 
 // Units streams every per-unit value of the study's `units` inputs to fn,
 // in file order (files in sorted glob order), one call per value. The row
 // is reused between calls: copy what you keep. Stop early by returning an
 // error; it is passed back.
-func (c *Context) Units(fn func(u *UnitRow) error) error { return c.inputs.units(fn) }
+func (c *Context) Units(fn func(u *UnitRow) error) error {
+	c.touch(c.inputs.filesOf("units")...)
+	return c.inputs.units(fn)
+}
 
 // Characteristics returns the `characteristics` input, loaded once; nil
 // when the study has none.
-func (c *Context) Characteristics() (*Characteristics, error) { return c.inputs.characteristics() }
+func (c *Context) Characteristics() (*Characteristics, error) {
+	c.touch(c.inputs.filesOf("characteristics")...)
+	return c.inputs.characteristics()
+}
 
 // Path resolves a path of the manifest (relative to the manifest's
 // directory).
 func (c *Context) Path(rel string) string {
-	if filepath.IsAbs(rel) {
-		return rel
+	p := rel
+	if !filepath.IsAbs(rel) {
+		p = filepath.Join(c.Study.Dir, rel)
 	}
-	return filepath.Join(c.Study.Dir, rel)
+	c.touch(p)
+	return p
 }
 
 // OpenTable opens a table file (CSV, TSV, optionally .gz) for streaming,
@@ -111,5 +150,3 @@ func deriveSeed(seed int64, id string) uint64 {
 	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
 	return z ^ (z >> 31)
 }
-
-var _ = math.NaN

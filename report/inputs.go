@@ -28,6 +28,43 @@ type inputs struct {
 
 	mu    sync.Mutex
 	files map[string]*fileRecord // by absolute path
+
+	kindFiles map[string][]string // "results" → its files, once expanded
+}
+
+// filesOf returns the files of an input kind ("results", "units",
+// "characteristics"); patterns that match nothing are reported by the
+// loaders themselves.
+func (in *inputs) filesOf(kind string) []string {
+	in.mu.Lock()
+	if fs, ok := in.kindFiles[kind]; ok {
+		in.mu.Unlock()
+		return fs
+	}
+	in.mu.Unlock()
+	var entries []InputEntry
+	switch kind {
+	case "results":
+		entries = in.study.Inputs.Results
+	case "units":
+		entries = in.study.Inputs.Units
+	case "characteristics":
+		entries = in.study.Inputs.Characteristics
+	}
+	var out []string
+	for _, e := range entries {
+		files, _ := in.expand(e, kind)
+		for _, f := range files {
+			out = append(out, f.Path)
+		}
+	}
+	in.mu.Lock()
+	if in.kindFiles == nil {
+		in.kindFiles = map[string][]string{}
+	}
+	in.kindFiles[kind] = out
+	in.mu.Unlock()
+	return out
 }
 
 type fileRecord struct {
@@ -100,7 +137,10 @@ type matchedFile struct {
 // expand resolves an entry's path (glob and {dataset}/{method} patterns)
 // to its files, sorted.
 func (in *inputs) expand(e InputEntry, what string) ([]matchedFile, error) {
-	pattern := filepath.Join(in.study.Dir, filepath.FromSlash(e.Path))
+	pattern := filepath.FromSlash(e.Path)
+	if !filepath.IsAbs(pattern) {
+		pattern = filepath.Join(in.study.Dir, pattern)
+	}
 	glob := strings.NewReplacer("{dataset}", "*", "{method}", "*").Replace(pattern)
 	paths, err := filepath.Glob(glob)
 	if err != nil {
@@ -361,7 +401,7 @@ func (in *inputs) readUnitsFile(e InputEntry, mf matchedFile, fn func(u *UnitRow
 		}
 		u.Unit = ""
 		if ucol >= 0 {
-			u.Unit = strings.Clone(rec[ucol])
+			u.Unit = rec[ucol] // strings from Next are not reused
 		}
 		u.Row = row
 		u.Line = int64(t.Line())

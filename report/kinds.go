@@ -14,6 +14,10 @@ func Kinds() Registry {
 	r := Registry{}
 	for _, k := range []Kind{
 		aggregateKind(),
+		criticalDifferenceKind(),
+		pairedTestsKind(),
+		clustersKind(),
+		datasetSelectionKind(),
 		stabilityKind(),
 	} {
 		r[k.Type] = k

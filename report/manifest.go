@@ -21,25 +21,27 @@ type Study struct {
 	File string // path of the manifest
 	Dir  string // its directory; manifest paths are relative to it
 
-	Title       string
-	Subtitle    string
-	Authors     []string
-	Date        string
-	DOI         string
-	Links       map[string]string
-	License     string
-	Abstract    string
-	Seed        int64
-	UnsafeHTML  bool
-	Metrics     []MetricSpec
-	Datasets    []DatasetSpec
-	Inputs      InputsSpec
-	Pages       []PageSpec
-	Analyses    []AnalysisSpec
-	source      []byte
-	keyLines    map[string]int // "analyses.2.metric" -> line
-	metricIndex map[string]int
-	dataIndex   map[string]int
+	Title      string
+	Subtitle   string
+	Authors    []string
+	Date       string
+	DOI        string
+	Links      map[string]string
+	License    string
+	Abstract   string
+	Seed       int64
+	UnsafeHTML bool
+	// Bibliography is a BibTeX file for [@key] citations in pages.
+	Bibliography string
+	Metrics      []MetricSpec
+	Datasets     []DatasetSpec
+	Inputs       InputsSpec
+	Pages        []PageSpec
+	Analyses     []AnalysisSpec
+	source       []byte
+	keyLines     map[string]int // "analyses.2.metric" -> line
+	metricIndex  map[string]int
+	dataIndex    map[string]int
 }
 
 // MetricSpec is a [[metrics]] entry.
@@ -151,11 +153,14 @@ func (es Errors) Error() string {
 var idPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)
 
 var topKeys = []string{"title", "subtitle", "authors", "date", "doi", "links", "license", "abstract", "seed",
-	"unsafe_html", "metrics", "datasets", "inputs", "pages", "analyses"}
+	"unsafe_html", "bibliography", "metrics", "datasets", "inputs", "pages", "analyses"}
 
 // LoadStudy reads and checks a manifest. It returns every problem it
 // finds, each naming file and line, as Errors.
 func LoadStudy(path string, kinds Registry) (*Study, error) {
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		path = filepath.Join(path, "study.toml")
+	}
 	src, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("read manifest: %w", err)
@@ -209,6 +214,7 @@ func ParseStudy(file string, src []byte, kinds Registry) (*Study, error) {
 	dec("abstract", &s.Abstract)
 	dec("seed", &s.Seed)
 	dec("unsafe_html", &s.UnsafeHTML)
+	dec("bibliography", &s.Bibliography)
 	if s.Title == "" {
 		errs = append(errs, &ManifestError{File: name, Line: 1, Msg: "title: required"})
 	}

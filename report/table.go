@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"compress/gzip"
-	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
@@ -26,7 +25,7 @@ type TableReader struct {
 	cols   map[string]int
 	f      *os.File
 	gz     *gzip.Reader
-	csv    *csv.Reader
+	csv    *recordReader
 	rec    []string
 	rows   int64
 }
@@ -53,14 +52,12 @@ func OpenTable(path, display string, mapping map[string]string) (*TableReader, e
 	if bom, _ := br.Peek(3); bytes.Equal(bom, []byte("\xef\xbb\xbf")) {
 		br.Discard(3)
 	}
-	c := csv.NewReader(br)
 	if filepath.Ext(name) == ".tsv" {
-		c.Comma = '\t'
-		c.LazyQuotes = true
+		t.csv = newRecordReader(br, '\t', false)
+	} else {
+		t.csv = newRecordReader(br, ',', true)
 	}
-	c.ReuseRecord = true
-	c.FieldsPerRecord = -1
-	t.csv = c
+	c := t.csv
 	head, err := c.Read()
 	if err == io.EOF {
 		t.Close()
@@ -71,6 +68,10 @@ func OpenTable(path, display string, mapping map[string]string) (*TableReader, e
 		return nil, t.wrapCSV(err)
 	}
 	t.Header = append([]string(nil), head...)
+	if len(t.Header) == 1 && t.Header[0] == "" {
+		t.Close()
+		return nil, fmt.Errorf("%s: empty file (no header row)", display)
+	}
 	t.cols = map[string]int{}
 	for i, h := range t.Header {
 		h = strings.ToLower(strings.TrimSpace(h))
@@ -134,9 +135,6 @@ func (t *TableReader) Next() ([]string, error) {
 	t.rec = rec
 	if len(rec) < len(t.Header) {
 		line, _ := t.csv.FieldPos(0)
-		if len(rec) == 1 && rec[0] == "" {
-			return t.Next() // blank line
-		}
 		return nil, fmt.Errorf("%s:%d: %d fields, the header has %d", t.File, line, len(rec), len(t.Header))
 	}
 	return rec, nil
@@ -178,9 +176,9 @@ func (t *TableReader) Errorf(col int, format string, args ...any) error {
 }
 
 func (t *TableReader) wrapCSV(err error) error {
-	var pe *csv.ParseError
-	if errors.As(err, &pe) {
-		return &InputError{File: t.File, Line: pe.Line, Col: pe.Column, Msg: pe.Err.Error()}
+	var se *csvSyntaxError
+	if errors.As(err, &se) {
+		return &InputError{File: t.File, Line: se.line, Col: se.col, Msg: se.msg}
 	}
 	return fmt.Errorf("%s: %w", t.File, err)
 }

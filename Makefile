@@ -1,0 +1,73 @@
+# evalbook — build, demo, test, bench, lint.
+# `make demo` builds the example study and prints the path of its index.html;
+# `make test` runs every test (the browser test needs Debian's chromium:
+# `make deps` installs it, and .ci/run calls that on a fresh machine).
+
+GO       ?= go
+VERSION  ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo devel)
+LDFLAGS  := -X main.version=$(VERSION)
+ECHARTS  := themes/assets/echarts.min.js
+KATEX    := themes/assets/katex.min.js
+BIN      := bin/evalbook
+DEMO     := sites/demo
+
+.PHONY: all build assets demo test test-go test-browser bench lint deps clean
+
+all: build
+
+# ECharts and KaTeX come from the npm registry, pinned in package.json and
+# package-lock.json (version and integrity), and are embedded by go build.
+# Without npm the binary still builds and falls back to static SVG figures
+# (and TeX source for math).
+assets: $(ECHARTS) $(KATEX)
+
+$(ECHARTS) $(KATEX) &: package.json package-lock.json
+	@if command -v npm >/dev/null 2>&1; then \
+		npm ci --no-audit --no-fund --ignore-scripts --loglevel=error && \
+		cp node_modules/echarts/dist/echarts.min.js $(ECHARTS) && \
+		cp node_modules/katex/dist/katex.min.js $(KATEX); \
+	else \
+		echo "warning: npm not found; building without interactive charts (static SVG only)" >&2; \
+	fi
+
+build: assets
+	$(GO) build -trimpath -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/evalbook
+
+demo: build
+	$(GO) run ./sites/demo/gen $(DEMO)
+	./$(BIN) build $(DEMO) --quiet
+	@echo "$(abspath $(DEMO))/site/index.html"
+	@if [ -z "$$CI" ] && command -v xdg-open >/dev/null 2>&1 && [ -n "$$DISPLAY" ]; then xdg-open "$(DEMO)/site/index.html" >/dev/null 2>&1 & fi
+
+test: assets
+	$(GO) vet ./...
+	$(GO) test -count=1 ./...
+
+BENCH_DIR ?= /tmp/evalbook-bench
+BENCH_USERS ?= 200000
+
+# bench: a large study (100 datasets × 50 methods × 10 metrics × 3 runs of
+# results; 30 datasets × 2 methods × BENCH_USERS users × 2 metrics of
+# units), timed: the build, then `validate`, which streams every input.
+bench: build
+	$(GO) run ./sites/bench/gen -users $(BENCH_USERS) $(BENCH_DIR)
+	@ls -la $(BENCH_DIR)
+	@echo "== evalbook build"
+	@/usr/bin/time -f "wall %e s, max RSS %M KiB" ./$(BIN) build $(BENCH_DIR) --quiet
+	@echo "== evalbook validate (streams every input)"
+	@/usr/bin/time -f "wall %e s, max RSS %M KiB" ./$(BIN) validate $(BENCH_DIR)
+	$(GO) test -run '^$$' -bench . -benchtime 3x ./analyses/ ./report/
+
+lint:
+	@test -z "$$(gofmt -l .)" || (gofmt -l . && echo "gofmt: files above need formatting" && exit 1)
+	$(GO) vet ./...
+
+# deps installs what the tests need on a fresh Debian machine: Chromium for
+# the browser test (as root, through apt).
+deps:
+	@command -v chromium >/dev/null 2>&1 || { \
+		if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+		else echo "install Debian's chromium for the browser test (sudo apt-get install chromium)" >&2; fi; }
+
+clean:
+	rm -rf bin node_modules $(ECHARTS) $(KATEX) $(DEMO)/site $(DEMO)/data $(DEMO)/study.toml $(DEMO)/pages

@@ -1,0 +1,272 @@
+// Command evalbook turns a benchmark study into the companion website of
+// its paper.
+//
+//	evalbook build    [study.toml] [-o DIR] [--format html|md|both] [--single-file] [--jobs N] [--no-cache] [--quiet]
+//	evalbook validate [study.toml]
+//	evalbook serve    [study.toml] [--addr 127.0.0.1:8080]
+//	evalbook init     [DIR]
+//	evalbook version
+//
+// Exit status: 0 on success, 1 on a build or input error, 2 on a usage
+// error. main only parses arguments and calls package report.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime/debug"
+	"strings"
+	"sync"
+	"syscall"
+
+	"github.com/evalbook/evalbook/report"
+)
+
+// version is set at link time (-ldflags "-X main.version=…"); otherwise
+// the module version, or "devel".
+var version = ""
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+const usage = `usage:
+  evalbook build    [study.toml] [-o DIR] [--format html|md|both] [--single-file] [--jobs N] [--no-cache] [--quiet]
+  evalbook validate [study.toml]
+  evalbook serve    [study.toml] [--addr 127.0.0.1:8080]
+  evalbook init     [DIR]
+  evalbook version
+`
+
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return 2
+	}
+	var err error
+	switch args[0] {
+	case "build":
+		err = cmdBuild(args[1:], stdout, stderr)
+	case "validate":
+		err = cmdValidate(args[1:], stdout, stderr)
+	case "serve":
+		err = cmdServe(args[1:], stdout, stderr)
+	case "init":
+		err = cmdInit(args[1:], stdout, stderr)
+	case "version", "--version", "-version":
+		fmt.Fprintln(stdout, "evalbook", toolVersion())
+		return 0
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+		return 0
+	default:
+		err = usageError{fmt.Sprintf("unknown command %q", args[0])}
+	}
+	var ue usageError
+	switch {
+	case err == nil:
+		return 0
+	case errors.As(err, &ue):
+		fmt.Fprintf(stderr, "evalbook: %v\n%s", err, usage)
+		return 2
+	case errors.Is(err, flag.ErrHelp):
+		return 0
+	default:
+		for _, line := range strings.Split(err.Error(), "\n") {
+			fmt.Fprintf(stderr, "evalbook: %s\n", line)
+		}
+		return 1
+	}
+}
+
+// parse accepts flags before and after the one optional positional
+// argument, as the spec writes them (build study.toml -o site).
+func parse(fs *flag.FlagSet, args []string) (string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return "", err
+			}
+			return "", usageError{err.Error()}
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			break
+		}
+		pos = append(pos, args[0])
+		args = args[1:]
+	}
+	if len(pos) > 1 {
+		return "", usageError{fmt.Sprintf("too many arguments: %s", strings.Join(pos, " "))}
+	}
+	if len(pos) == 1 {
+		return pos[0], nil
+	}
+	return "study.toml", nil
+}
+
+func cmdBuild(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("build", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	out := fs.String("o", "", "output directory (default: <study dir>/site)")
+	format := fs.String("format", "html", "html, md or both")
+	single := fs.Bool("single-file", false, "write one self-contained index.html")
+	jobs := fs.Int("jobs", 0, "parallel workers (default: number of CPUs)")
+	noCache := fs.Bool("no-cache", false, "recompute every analysis")
+	quiet := fs.Bool("quiet", false, "print nothing but errors")
+	manifest, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	switch *format {
+	case "html", "md", "both":
+	default:
+		return usageError{fmt.Sprintf("--format: unknown value %q (want html, md or both)", *format)}
+	}
+	if *jobs < 0 {
+		return usageError{"--jobs: must be at least 1"}
+	}
+	opts := report.Options{Manifest: manifest, Out: *out, Format: *format, SingleFile: *single, Jobs: *jobs,
+		NoCache: *noCache, Quiet: *quiet, Warn: stderr, Version: toolVersion(),
+		Command: rebuildCommand(manifest, *format, *single)}
+	if !*quiet && isTerminal(stderr) {
+		opts.Progress = &termProgress{w: stderr}
+	}
+	if *quiet {
+		opts.Warn = nil
+	}
+	sum, err := report.Build(opts)
+	if p, ok := opts.Progress.(*termProgress); ok {
+		p.done()
+	}
+	if err != nil {
+		return err
+	}
+	if !*quiet {
+		fmt.Fprintf(stdout, "built %d analyses and %d pages in %.2fs\n%s\n", sum.Analyses, sum.Pages, sum.Elapsed.Seconds(), sum.Index)
+	}
+	return nil
+}
+
+func cmdValidate(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("validate", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	manifest, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	study, err := report.Validate(report.Options{Manifest: manifest})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "%s: ok (%d analyses, %d pages)\n", manifest, len(study.Analyses), len(study.Pages))
+	return nil
+}
+
+// rebuildCommand is the provenance's command to rebuild, run in the
+// study's directory. The output directory is left out: where a site is
+// written does not change its bytes.
+func cmdServe(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on")
+	out := fs.String("o", "", "output directory (default: <study dir>/site)")
+	jobs := fs.Int("jobs", 0, "parallel workers (default: number of CPUs)")
+	manifest, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	srv := report.NewServer(report.Options{Manifest: manifest, Out: *out, Jobs: *jobs, Warn: stderr, Version: toolVersion(),
+		Command: rebuildCommand(manifest, "html", false)}, stdout)
+	return srv.Serve(ctx, *addr, nil)
+}
+
+func cmdInit(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("init", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	dir, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if dir == "study.toml" { // parse's default: no DIR given
+		dir = "."
+	}
+	if err := report.Init(dir); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "wrote an example study to %s; build it with: evalbook build %s\n", dir, filepath.Join(dir, "study.toml"))
+	return nil
+}
+
+func rebuildCommand(manifest, format string, single bool) string {
+	name := filepath.Base(manifest)
+	if st, err := os.Stat(manifest); err == nil && st.IsDir() {
+		name = "study.toml"
+	}
+	parts := []string{"evalbook", "build", name}
+	if format != "html" {
+		parts = append(parts, "--format", format)
+	}
+	if single {
+		parts = append(parts, "--single-file")
+	}
+	return strings.Join(parts, " ")
+}
+
+func toolVersion() string {
+	if version != "" {
+		return version
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "devel"
+}
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// termProgress draws one status line on a terminal.
+type termProgress struct {
+	mu    sync.Mutex
+	w     io.Writer
+	shown bool
+}
+
+func (p *termProgress) Step(label string, done, total int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if total > 0 {
+		fmt.Fprintf(p.w, "\r\033[K%s %d/%d (%d%%)", label, done, total, done*100/total)
+	} else {
+		fmt.Fprintf(p.w, "\r\033[K%s %d", label, done)
+	}
+	p.shown = true
+}
+
+func (p *termProgress) done() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.shown {
+		fmt.Fprint(p.w, "\r\033[K")
+	}
+}

@@ -1,0 +1,78 @@
+package figures
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/evalbook/evalbook/analyses"
+)
+
+func cdResult(t *testing.T, bayes bool) *analyses.CriticalDifferenceResult {
+	t.Helper()
+	q := make([][]float64, 14)
+	for d := range q {
+		f := float64(d)
+		q[d] = []float64{0.30 + 0.01*math.Sin(f), 0.31 + 0.002*f, 0.29 + 0.01*math.Cos(f), 0.25, 0.33 - 0.004*float64(d%5), 0.2 + 0.001*f}
+	}
+	in := analyses.CriticalDifferenceInput{AggregateInput: analyses.AggregateInput{
+		Metric: analyses.Metric{Name: "ndcg@10", Max: 1}, Methods: []string{"EASE", "LightGCN", "SASRec", "ALS", "MultiVAE", "Random"},
+		Q: q}, Seed: 5, Jobs: 2}
+	for d := range q {
+		in.Datasets = append(in.Datasets, "data<"+string(rune('a'+d))+">")
+	}
+	r, err := analyses.CriticalDifference(in, analyses.CriticalDifferenceOptions{Metric: "ndcg@10", Bayesian: bayes, Samples: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func TestCriticalDifferenceFigure(t *testing.T) {
+	t.Parallel()
+	r := cdResult(t, true)
+	figs, err := CriticalDifference("cd", "CD", r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(figs) != 1 || figs[0].ID != "cd" {
+		t.Fatalf("figures %+v", figs)
+	}
+	again, _ := CriticalDifference("cd", "CD", r)
+	if !bytes.Equal(figs[0].SVG, again[0].SVG) || !bytes.Equal(figs[0].Chart, again[0].Chart) {
+		t.Error("figure not deterministic")
+	}
+	svg := string(figs[0].SVG)
+	for _, m := range r.Methods {
+		if !strings.Contains(svg, m+" (") {
+			t.Errorf("svg lacks the label of %s", m)
+		}
+	}
+	if !strings.Contains(svg, "CD = ") || !strings.Contains(svg, "stroke-dasharray") {
+		t.Error("svg lacks the CD interval or the dashed Bayesian bars")
+	}
+	var opt map[string]any
+	if err := json.Unmarshal(figs[0].Chart, &opt); err != nil {
+		t.Fatal(err)
+	}
+	if tt, _ := opt["tooltip"].(map[string]any); tt["show"] != true {
+		t.Error("tooltip off")
+	}
+	if strings.Contains(string(figs[0].Chart), "NaN") {
+		t.Error("NaN in chart")
+	}
+	if !strings.Contains(figs[0].Caption, "dashed bars") {
+		t.Errorf("caption %q", figs[0].Caption)
+	}
+}
+
+func TestCDDiagramHeightGrowsWithMethods(t *testing.T) {
+	t.Parallel()
+	small := NewCDDiagram([]string{"a", "b"}, []float64{1.2, 1.8}, 0.5, nil, nil)
+	big := NewCDDiagram(make([]string, 20), make([]float64, 20), 0.5, [][2]int{{0, 3}}, nil)
+	if !(big.Height() > small.Height()) {
+		t.Error("height does not grow")
+	}
+}

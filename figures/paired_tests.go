@@ -1,0 +1,205 @@
+package figures
+
+// Figures of a paired_tests analysis (SPEC §5.3): one per pair, after
+// seed 003 Fig. 2 — each unit (fold) on the x axis with both methods'
+// values joined by a line, so the reader sees the difference kept in
+// every fold that pooling the values as two independent groups hides.
+// With more units than a chart can show one by one (users), the figure
+// plots the sorted differences instead, at most 200 evenly spaced ones.
+
+import (
+	"fmt"
+	"math"
+	"sort"
+
+	"github.com/go-echarts/go-echarts/v2/charts"
+	"github.com/go-echarts/go-echarts/v2/opts"
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/evalbook/evalbook/analyses"
+)
+
+// pairedUnitsMax is the largest number of units drawn one by one.
+const pairedUnitsMax = 40
+
+// PairedTests draws one figure per pair of r.
+func PairedTests(id, title string, r *analyses.PairedTestsResult) ([]Figure, error) {
+	var figs []Figure
+	for i, p := range r.Pairs {
+		if p.N == 0 {
+			continue
+		}
+		fid := fmt.Sprintf("%s-%d", id, i+1)
+		var f Figure
+		var err error
+		if p.N <= pairedUnitsMax {
+			f, err = pairedUnitsFigure(r, p)
+		} else {
+			f, err = pairedSortedFigure(r, p)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s vs %s: %w", p.A, p.B, err)
+		}
+		f.ID = fid
+		figs = append(figs, f)
+	}
+	return figs, nil
+}
+
+func pairedVerdict(r *analyses.PairedTestsResult, p analyses.PairedComparison) string {
+	f := func(x *float64) string {
+		if x == nil {
+			return "undefined"
+		}
+		return fmt.Sprintf("%.3g", *x)
+	}
+	return fmt.Sprintf("paired t p = %s, Wilcoxon p = %s; Welch t p = %s, Mann–Whitney p = %s; recommended: %s",
+		f(p.PPairedT), f(p.PWilcoxon), f(p.PWelch), f(p.PMannWhitney), p.Recommended)
+}
+
+func pairedUnitsFigure(r *analyses.PairedTestsResult, p analyses.PairedComparison) (Figure, error) {
+	plt := NewPlot("", r.Over, r.Metric)
+	plt.Add(plotter.NewGrid())
+	n := p.N
+	for u := 0; u < n; u++ {
+		l, err := plotter.NewLine(plotter.XYs{{X: float64(u+1) - 0.08, Y: p.ValueA[u]}, {X: float64(u+1) + 0.08, Y: p.ValueB[u]}})
+		if err != nil {
+			return Figure{}, err
+		}
+		l.Color = Palette[7]
+		l.Width = vg.Points(1)
+		plt.Add(l)
+	}
+	for k, vals := range [][]float64{p.ValueA, p.ValueB} {
+		xy := make(plotter.XYs, n)
+		for u := range vals {
+			xy[u].X = float64(u+1) + []float64{-0.08, 0.08}[k]
+			xy[u].Y = vals[u]
+		}
+		s, err := plotter.NewScatter(xy)
+		if err != nil {
+			return Figure{}, err
+		}
+		s.GlyphStyle.Color = Colour(k)
+		s.GlyphStyle.Radius = vg.Points(3.5)
+		if k == 1 {
+			s.GlyphStyle.Shape = draw.BoxGlyph{}
+		} else {
+			s.GlyphStyle.Shape = draw.CircleGlyph{}
+		}
+		plt.Add(s)
+		plt.Legend.Add([]string{p.A, p.B}[k], s)
+	}
+	plt.Legend.Top = true
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for u := 0; u < n; u++ {
+		lo = math.Min(lo, math.Min(p.ValueA[u], p.ValueB[u]))
+		hi = math.Max(hi, math.Max(p.ValueA[u], p.ValueB[u]))
+	}
+	span := math.Max(hi-lo, 1e-9)
+	plt.Y.Min, plt.Y.Max = lo-0.06*span, hi+0.22*span // room for the legend
+	ticks := make([]plot.Tick, 0, n)
+	for u := 0; u < n; u++ {
+		ticks = append(ticks, plot.Tick{Value: float64(u + 1), Label: p.Units[u]})
+	}
+	plt.X.Tick.Marker = fixedTicks(ticks)
+	plt.X.Min, plt.X.Max = 0.5, float64(n)+0.5
+	svg, err := SVG(plt, 7*vg.Inch, 3.6*vg.Inch)
+	if err != nil {
+		return Figure{}, err
+	}
+
+	sc := charts.NewScatter()
+	sc.SetGlobalOptions(
+		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "item"}),
+		charts.WithLegendOpts(opts.Legend{Show: opts.Bool(true)}),
+		charts.WithXAxisOpts(opts.XAxis{Name: r.Over, Type: "category", Data: p.Units}),
+		charts.WithYAxisOpts(opts.YAxis{Name: r.Metric, Type: "value", Scale: opts.Bool(true)}),
+	)
+	for k, vals := range [][]float64{p.ValueA, p.ValueB} {
+		data := make([]opts.ScatterData, n)
+		for u := range vals {
+			data[u] = opts.ScatterData{Name: p.Units[u], Value: JSONFloat(vals[u]), SymbolSize: 10}
+		}
+		sc.AddSeries([]string{p.A, p.B}[k], data, charts.WithItemStyleOpts(opts.ItemStyle{Color: Hex(k)}))
+	}
+	chart, err := EChartsJSON(sc)
+	if err != nil {
+		return Figure{}, err
+	}
+	return Figure{
+		Title: fmt.Sprintf("%s vs %s, unit by unit", p.A, p.B),
+		Caption: fmt.Sprintf("%s of %s and %s on each of the %d %s (lines join the same unit, as in seed 003 Fig. 2); mean difference %s. %s.",
+			r.Metric, p.A, p.B, n, r.Over, fmtOpt(p.MeanDiff), pairedVerdict(r, p)),
+		SVG: svg, Chart: chart, Height: 380,
+	}, nil
+}
+
+func pairedSortedFigure(r *analyses.PairedTestsResult, p analyses.PairedComparison) (Figure, error) {
+	d := make([]float64, p.N)
+	for u := range d {
+		d[u] = p.ValueA[u] - p.ValueB[u]
+	}
+	sort.Float64s(d)
+	m := min(200, len(d))
+	xy := make(plotter.XYs, m)
+	for i := range xy {
+		j := i * (len(d) - 1) / max(1, m-1)
+		xy[i].X = float64(j+1) / float64(len(d))
+		xy[i].Y = d[j]
+	}
+	plt := NewPlot("", "share of units", fmt.Sprintf("%s: %s − %s", r.Metric, p.A, p.B))
+	plt.Add(plotter.NewGrid())
+	zero, _ := plotter.NewLine(plotter.XYs{{X: 0, Y: 0}, {X: 1, Y: 0}})
+	zero.Dashes = []vg.Length{vg.Points(2), vg.Points(2)}
+	zero.Color = Palette[7]
+	plt.Add(zero)
+	l, err := plotter.NewLine(xy)
+	if err != nil {
+		return Figure{}, err
+	}
+	l.Color = Colour(4)
+	l.Width = vg.Points(1.5)
+	plt.Add(l)
+	svg, err := SVG(plt, 7*vg.Inch, 3.6*vg.Inch)
+	if err != nil {
+		return Figure{}, err
+	}
+	ln := charts.NewLine()
+	ln.SetGlobalOptions(
+		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "axis"}),
+		charts.WithXAxisOpts(opts.XAxis{Name: "share of units", Type: "value", Min: 0, Max: 1}),
+		charts.WithYAxisOpts(opts.YAxis{Name: p.A + " − " + p.B, Type: "value"}),
+	)
+	data := make([]opts.LineData, m)
+	for i, pt := range xy {
+		data[i] = opts.LineData{Value: []any{pt.X, JSONFloat(pt.Y)}}
+	}
+	ln.AddSeries("difference", data, charts.WithLineChartOpts(opts.LineChart{ShowSymbol: opts.Bool(false)}),
+		charts.WithLineStyleOpts(opts.LineStyle{Color: Hex(4), Width: 2}))
+	chart, err := EChartsJSON(ln)
+	if err != nil {
+		return Figure{}, err
+	}
+	return Figure{
+		Title: fmt.Sprintf("%s vs %s: sorted differences", p.A, p.B),
+		Caption: fmt.Sprintf("The %d per-unit differences %s − %s in %s, sorted (the share of units below each value); mean difference %s. %s.",
+			p.N, p.A, p.B, r.Metric, fmtOpt(p.MeanDiff), pairedVerdict(r, p)),
+		SVG: svg, Chart: chart, Height: 380,
+	}, nil
+}
+
+func fmtOpt(x *float64) string {
+	if x == nil {
+		return "undefined"
+	}
+	return fmt.Sprintf("%.4g", *x)
+}
+
+// fixedTicks marks exactly the given ticks.
+type fixedTicks []plot.Tick
+
+func (t fixedTicks) Ticks(_, _ float64) []plot.Tick { return t }

@@ -1,0 +1,51 @@
+package figures
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/evalbook/evalbook/analyses"
+)
+
+func TestPairedTestsFigures(t *testing.T) {
+	t.Parallel()
+	mk := func(n int) analyses.PairedTestsInput {
+		in := analyses.PairedTestsInput{Metric: analyses.Metric{Name: "rmse"}, Over: "folds", Methods: []string{"A", "B", "C"}}
+		in.Values = make([][]float64, 3)
+		for u := 0; u < n; u++ {
+			in.Units = append(in.Units, fmt.Sprintf("fold%02d", u+1))
+			f := float64(u)
+			in.Values[0] = append(in.Values[0], 1+0.1*math.Sin(f)-0.01)
+			in.Values[1] = append(in.Values[1], 1+0.1*math.Sin(f)+0.002*math.Cos(3*f))
+			in.Values[2] = append(in.Values[2], math.NaN())
+		}
+		return in
+	}
+	for _, n := range []int{10, 300} {
+		r, err := analyses.PairedTests(mk(n), analyses.PairedTestsOptions{Metric: "rmse"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		figs, err := PairedTests("pt", "", r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Pairs with C have no shared units: no figure, no NaN.
+		if len(figs) != 1 || figs[0].ID != "pt-1" {
+			t.Fatalf("n=%d: %d figures", n, len(figs))
+		}
+		again, _ := PairedTests("pt", "", r)
+		if !bytes.Equal(figs[0].SVG, again[0].SVG) {
+			t.Error("svg not deterministic")
+		}
+		if strings.Contains(string(figs[0].Chart), "NaN") || strings.Contains(string(figs[0].SVG), "NaN") {
+			t.Error("NaN in figure")
+		}
+		if !strings.Contains(figs[0].Caption, "recommended") {
+			t.Errorf("caption %q", figs[0].Caption)
+		}
+	}
+}

@@ -1,0 +1,273 @@
+package report
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files under testdata/golden")
+
+const smallStudy = `-- study.toml --
+title    = "Small study"
+subtitle = "A test"
+authors  = ["A. Author"]
+date     = "2024-01-02"
+links    = { code = "https://example.org/code" }
+abstract = "We compare **three** methods."
+
+[[metrics]]
+name   = "rmse"
+better = "lower"
+
+[inputs]
+results = "results.csv"
+
+[[pages]]
+title  = "Notes"
+source = "notes.md"
+
+[[analyses]]
+id      = "lb"
+type    = "aggregate"
+title   = "Leaderboard"
+caption = "Three methods on four datasets."
+metric  = "ndcg"
+
+[[analyses]]
+id     = "lb-rmse"
+type   = "aggregate"
+metric = "rmse"
+rules  = ["mean_rank", "mean", "copeland"]
+-- results.csv --
+dataset,method,metric,value
+d1,A,ndcg,0.30
+d1,B,ndcg,0.20
+d1,C,ndcg,0.10
+d2,A,ndcg,0.25
+d2,B,ndcg,0.25
+d2,C,ndcg,0.05
+d3,A,ndcg,0.10
+d3,B,ndcg,0.40
+d3,C,ndcg,0.12
+d4,A,ndcg,0.33
+d4,B,ndcg,0.31
+d4,C,ndcg,0
+d1,A,rmse,0.9
+d1,B,rmse,1.0
+d1,C,rmse,1.1
+d2,A,rmse,0.8
+d2,B,rmse,0.95
+d2,C,rmse,0.7
+d3,A,rmse,1.2
+d3,B,rmse,0.9
+d3,C,rmse,1.0
+d4,A,rmse,0.85
+d4,B,rmse,0.86
+d4,C,rmse,0.99
+-- notes.md --
+# Notes
+
+| a | b |
+| - | - |
+| 1 | 2 |
+
+A claim.[^1] <b>raw</b>
+
+[^1]: A footnote.
+`
+
+// TestBuildGolden builds a small study and compares its data files and
+// Markdown with testdata/golden (go test -run Golden -update rewrites
+// them).
+func TestBuildGolden(t *testing.T) {
+	t.Parallel()
+	dir := mustBuild(t, smallStudy)
+	for _, name := range []string{"data/lb.json", "data/lb.csv", "data/lb-profiles.csv", "data/lb-rmse.json", "data/lb-rmse.csv",
+		"README.md", "lb.md", "notes.md", "data/provenance.json"} {
+		got := readFile(t, dir, name)
+		golden := filepath.Join("testdata", "golden", "small", filepath.FromSlash(name))
+		if *update {
+			os.MkdirAll(filepath.Dir(golden), 0o755)
+			if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		want, err := os.ReadFile(golden)
+		if err != nil {
+			t.Fatalf("%v (run go test ./report -run Golden -update)", err)
+		}
+		if got != string(want) {
+			t.Errorf("%s differs from %s:\n%s", name, golden, firstDiff(got, string(want)))
+		}
+	}
+}
+
+func firstDiff(a, b string) string {
+	al, bl := strings.Split(a, "\n"), strings.Split(b, "\n")
+	for i := 0; i < len(al) || i < len(bl); i++ {
+		var x, y string
+		if i < len(al) {
+			x = al[i]
+		}
+		if i < len(bl) {
+			y = bl[i]
+		}
+		if x != y {
+			return "line " + itoa(int64(i+1)) + ":\n got: " + x + "\nwant: " + y
+		}
+	}
+	return ""
+}
+
+func TestBuildSite(t *testing.T) {
+	t.Parallel()
+	dir := mustBuild(t, smallStudy)
+	for _, f := range []string{"index.html", "notes.html", "lb.html", "lb-rmse.html", "provenance.html", "figures/lb.svg", "figures/lb-rmse.svg"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Errorf("missing %s", f)
+		}
+	}
+	idx := readFile(t, dir, "index.html")
+	for _, want := range []string{"<h1>Small study</h1>", "A. Author", "<strong>three</strong>", `href="https://example.org/code"`,
+		`href="lb.html"`, `href="notes.html"`, "Key findings", "A ranks first under"} {
+		if !strings.Contains(idx, want) {
+			t.Errorf("index.html lacks %q", want)
+		}
+	}
+	notes := readFile(t, dir, "notes.html")
+	for _, want := range []string{"<table>", `class="footnotes"`, "<!-- raw HTML omitted -->"} {
+		if !strings.Contains(notes, want) {
+			t.Errorf("notes.html lacks %q", want)
+		}
+	}
+	if strings.Contains(notes, "<b>raw</b>") {
+		t.Error("raw HTML must be off unless unsafe_html = true")
+	}
+	lb := readFile(t, dir, "lb.html")
+	for _, want := range []string{"Figure 1.", "Table 1.", `href="data/lb.csv"`, "Method", "beta_max"} {
+		if !strings.Contains(lb, want) {
+			t.Errorf("lb.html lacks %q", want)
+		}
+	}
+	if !strings.Contains(readFile(t, dir, "lb-rmse.html"), "Figure 2.") {
+		t.Error("figures are numbered across the site")
+	}
+	for _, f := range []string{"index.html", "lb.html", "notes.html", "provenance.html"} {
+		html := readFile(t, dir, f)
+		for _, bad := range []string{"http://", "src=\"https://", "href=\"//", "@import"} {
+			if strings.Contains(html, bad) && !strings.Contains(bad, "http://") {
+				t.Errorf("%s references the network: %q", f, bad)
+			}
+		}
+		if strings.Contains(html, "<script src=\"http") || strings.Contains(html, "<link rel=\"stylesheet\" href=\"http") {
+			t.Errorf("%s loads a remote asset", f)
+		}
+	}
+	// Unsafe HTML when the manifest allows it.
+	unsafe := mustBuild(t, strings.Replace(smallStudy, "abstract =", "unsafe_html = true\nabstract =", 1))
+	if !strings.Contains(readFile(t, unsafe, "notes.html"), "<b>raw</b>") {
+		t.Error("unsafe_html = true keeps raw HTML")
+	}
+}
+
+// TestBadValueKeepsSite: a results file with "abc" fails with
+// file:line:column and leaves the previous site byte for byte.
+func TestBadValueKeepsSite(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	if err := ParseArchive([]byte(smallStudy)).WriteDir(dir); err != nil {
+		t.Fatal(err)
+	}
+	o := Options{Manifest: filepath.Join(dir, "study.toml"), Version: "test"}
+	if _, err := Build(o); err != nil {
+		t.Fatal(err)
+	}
+	before := snapshot(t, filepath.Join(dir, "site"))
+	res := filepath.Join(dir, "results.csv")
+	src, _ := os.ReadFile(res)
+	os.WriteFile(res, []byte(strings.Replace(string(src), "d2,B,ndcg,0.25", "d2,B,ndcg,abc", 1)), 0o644)
+	_, err := Build(o)
+	if err == nil || !strings.Contains(err.Error(), `analyses/lb, lb-rmse: results.csv:6:11: not a number: "abc"`) {
+		t.Fatalf("want results.csv:6:11, got %v", err)
+	}
+	after := snapshot(t, filepath.Join(dir, "site"))
+	if len(before) != len(after) {
+		t.Fatalf("site changed: %d files before, %d after", len(before), len(after))
+	}
+	for name, b := range before {
+		if after[name] != b {
+			t.Errorf("%s changed", name)
+		}
+	}
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), ".site") {
+			t.Errorf("temporary directory %s left behind", e.Name())
+		}
+	}
+}
+
+func snapshot(t testing.TB, dir string) map[string]string {
+	t.Helper()
+	m := map[string]string{}
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		rel, _ := filepath.Rel(dir, p)
+		m[filepath.ToSlash(rel)] = string(b)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// TestEscaping: a dataset, method and title made of HTML are shown as
+// text on every page and in the Markdown.
+func TestEscaping(t *testing.T) {
+	t.Parallel()
+	evil := "<script>alert(1)</script>"
+	study := strings.NewReplacer("d1,", evil+",", "title    = \"Small study\"", "title    = \"Study "+evil+"\"",
+		"caption = \"Three methods on four datasets.\"", "caption = \"x "+evil+"\"").Replace(smallStudy)
+	study = strings.Replace(study, ",B,", ",<img src=x onerror=alert(2)>,", -1)
+	dir := mustBuild(t, study)
+	files := snapshot(t, dir)
+	checked := 0
+	for name, body := range files {
+		switch {
+		case strings.HasSuffix(name, ".html"):
+			if strings.Contains(body, evil) || strings.Contains(body, "<img src=x") {
+				t.Errorf("%s shows raw HTML from the user", name)
+			}
+			checked++
+		case strings.HasSuffix(name, ".md"):
+			if strings.Contains(body, "<script>") || strings.Contains(body, "<img src=x") {
+				t.Errorf("%s shows raw HTML from the user", name)
+			}
+			checked++
+		}
+	}
+	if checked < 8 {
+		t.Fatalf("only %d pages checked", checked)
+	}
+	lb := files["lb.html"]
+	if !strings.Contains(lb, "&lt;img src=x onerror=alert(2)&gt;") {
+		t.Error("the method name is not shown escaped on lb.html")
+	}
+	if !strings.Contains(files["README.md"], "&lt;script&gt;alert(1)&lt;/script&gt;") {
+		t.Error("the title is not shown escaped in README.md")
+	}
+	if !strings.Contains(files["lb.md"], "&lt;img src=x onerror=alert(2)&gt;") {
+		t.Error("the method is not escaped in lb.md")
+	}
+	if !strings.Contains(files["data/lb.json"], `\u003cscript\u003ealert(1)\u003c/script\u003e`) {
+		t.Error("the dataset name is missing from the JSON")
+	}
+}

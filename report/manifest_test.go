@@ -1,0 +1,156 @@
+package report
+
+import (
+	"strings"
+	"testing"
+)
+
+func parse(t *testing.T, src string) error {
+	t.Helper()
+	_, err := ParseStudy("/study/study.toml", []byte(src), Kinds())
+	return err
+}
+
+// TestManifestErrors: every problem names file and line, with a hint.
+func TestManifestErrors(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name, src string
+		want      []string
+	}{
+		{"unknown top key", "title = \"t\"\ntitel = \"x\"\n", []string{`study.toml:2: unknown key "titel" (did you mean "title"?)`}},
+		{"unknown analysis key", `title = "t"
+
+[[analyses]]
+id = "lb"
+type = "aggregate"
+metric = "ndcg"
+rulez = ["borda"]
+`, []string{`study.toml:7: analyses[0] (lb): unknown key "rulez" (did you mean "rules"?)`}},
+		{"unknown type", `title = "t"
+[[analyses]]
+id = "lb"
+type = "agregate"
+metric = "ndcg"
+`, []string{`study.toml:4: analyses[0] (lb): unknown type "agregate" (did you mean "aggregate"?)`}},
+		{"duplicate id", `title = "t"
+[[analyses]]
+id = "lb"
+type = "aggregate"
+metric = "ndcg"
+
+[[analyses]]
+id = "lb"
+type = "aggregate"
+metric = "ndcg"
+`, []string{`study.toml:8: analyses[1].id: "lb" is already used by a page or another analysis (first at line 2)`}},
+		{"bad id", "title = \"t\"\n[[analyses]]\nid = \"Leader Board\"\ntype = \"aggregate\"\nmetric = \"x\"\n", []string{`study.toml:3: analyses[0].id: "Leader Board" must be lower-case`}},
+		{"bad rule value", `title = "t"
+[[analyses]]
+id = "lb"
+type = "aggregate"
+metric = "ndcg"
+rules = ["copland"]
+`, []string{`study.toml:2: analyses (lb): rules: unknown rule "copland" (did you mean "copeland"?)`}},
+		{"missing metric", "title = \"t\"\n[[analyses]]\nid = \"lb\"\ntype = \"aggregate\"\n", []string{`study.toml:2: analyses (lb): metric: required`}},
+		{"wrong type of value", "title = \"t\"\n[[analyses]]\nid = \"lb\"\ntype = \"aggregate\"\nmetric = \"x\"\nbeta_max = \"three\"\n", []string{`study.toml:6: analyses[0] (lb).beta_max:`}},
+		{"syntax error", "title = \"t\"\nseed = = 3\n", []string{`study.toml:2:`}},
+		{"metric direction", "title = \"t\"\n[[metrics]]\nname = \"rmse\"\nbetter = \"lowr\"\n", []string{`study.toml:4: metrics[0].better: unknown value "lowr" (did you mean "lower"?)`}},
+		{"unknown input key", "title = \"t\"\n[inputs]\nresult = \"r.csv\"\n", []string{`study.toml:3: inputs: unknown key "result" (did you mean "results"?)`}},
+		{"unknown column mapping", "title = \"t\"\n[inputs]\nunits = [{ path = \"u.csv\", columns = { usr = \"ID\" } }]\n", []string{`study.toml:3: inputs.units[0].columns: unknown column "usr"`}},
+		{"missing title", "seed = 1\n", []string{`study.toml:1: title: required`}},
+		{"two problems reported", "title = \"t\"\nfoo = 1\nbar = 2\n", []string{`study.toml:2: unknown key "foo"`, `study.toml:3: unknown key "bar"`}},
+	}
+	for _, c := range cases {
+		c := c
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			err := parse(t, c.src)
+			if err == nil {
+				t.Fatal("no error")
+			}
+			for _, w := range c.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error\n%v\ndoes not contain\n%s", err, w)
+				}
+			}
+		})
+	}
+}
+
+func TestManifestParsesEverything(t *testing.T) {
+	t.Parallel()
+	src := "\xef\xbb\xbf" + `title    = "From Variability to Stability"
+subtitle = "Companion site"
+authors  = ["A. Author", "B. Author"]
+date     = "2024-08-25"
+doi      = "10.1145/3637528.3671655"
+links    = { paper = "https://example.org/p", code = "https://example.org/c" }
+license  = "CC-BY-4.0"
+abstract = """
+Multi-line
+abstract."""
+seed     = 7
+
+[[metrics]]
+name   = "RMSE"
+better = "lower"
+max    = 1.0
+
+[[datasets]]
+name         = "movielens-1m"
+domain       = "movies"
+interactions = "raw/ml-1m.csv"
+
+[inputs]
+results         = ["runs/results.csv", "runs/more/*.csv"]
+units           = [{ path = "runs/{method}_{dataset}.csv", columns = { unit = "ID" }, missing = "zero" }]
+characteristics = "runs/characteristics.csv"
+
+[[pages]]
+title  = "Introduction"
+source = "pages/intro.md"
+
+[[analyses]]
+id      = "leaderboard"
+type    = "aggregate"
+title   = "Leaderboard"
+caption = "c"
+metric  = "nDCG@10"
+rules   = ["borda", "copeland"]
+beta_max = 2.5
+`
+	s, err := ParseStudy("/study/study.toml", []byte(src), Kinds())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Title != "From Variability to Stability" || len(s.Authors) != 2 || s.Seed != 7 || s.Links["code"] == "" {
+		t.Errorf("top level: %+v", s)
+	}
+	if m := s.Metric("rmse"); m.Better != 1 || m.Max != 1 {
+		t.Errorf("metric: %+v", m)
+	}
+	if d := s.Dataset("movielens-1m"); d.Attrs["domain"] != "movies" {
+		t.Errorf("dataset: %+v", d)
+	}
+	if len(s.Inputs.Results) != 2 || s.Inputs.Units[0].Columns["unit"] != "ID" || s.Inputs.Units[0].Missing != "zero" || len(s.Inputs.Characteristics) != 1 {
+		t.Errorf("inputs: %+v", s.Inputs)
+	}
+	if len(s.Pages) != 1 || s.Pages[0].Slug != "introduction" {
+		t.Errorf("pages: %+v", s.Pages)
+	}
+	a := s.Analyses[0]
+	if a.ID != "leaderboard" || a.Line != 32 || a.Title != "Leaderboard" {
+		t.Errorf("analysis: %+v", a)
+	}
+	if o := a.Options.(interface{}); o == nil {
+		t.Fatal("no options")
+	}
+	p, err := paramsMap(a.Options)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p["beta_max"] != 2.5 || p["metric"] != "nDCG@10" || len(p["rules"].([]any)) != 2 || p["missing"] != "error" {
+		t.Errorf("params: %v", p)
+	}
+}

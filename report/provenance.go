@@ -1,0 +1,129 @@
+package report
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"path/filepath"
+	"sort"
+
+	"github.com/BurntSushi/toml"
+)
+
+// Provenance is data/provenance.json: what made this site.
+type Provenance struct {
+	Tool     string           `json:"tool"`
+	Version  string           `json:"version"`
+	Manifest FileProvenance   `json:"manifest"`
+	Inputs   []FileProvenance `json:"inputs"`
+	Analyses []AnalysisProv   `json:"analyses"`
+	Seed     int64            `json:"seed"`
+	Command  string           `json:"command"`
+}
+
+// FileProvenance is one file read by the build.
+type FileProvenance struct {
+	Path   string `json:"path"`
+	SHA256 string `json:"sha256"`
+	Rows   int64  `json:"rows,omitempty"`
+}
+
+// AnalysisProv records an analysis's resolved parameters and seed.
+type AnalysisProv struct {
+	ID     string         `json:"id"`
+	Type   string         `json:"type"`
+	Seed   uint64         `json:"seed"`
+	Params map[string]any `json:"params"`
+}
+
+func provenance(s *Study, in *inputs, runs []analysisRun, o Options) (*Provenance, error) {
+	p := &Provenance{Tool: "evalbook", Version: o.Version, Seed: s.Seed, Command: o.Command}
+	sum, err := sha256File(s.File)
+	if err != nil {
+		return nil, err
+	}
+	p.Manifest = FileProvenance{Path: filepath.Base(s.File), SHA256: sum}
+	in.mu.Lock()
+	paths := make([]string, 0, len(in.files))
+	for path := range in.files {
+		paths = append(paths, path)
+	}
+	in.mu.Unlock()
+	extra := []string{}
+	for _, pg := range s.Pages {
+		extra = append(extra, pg.Source)
+	}
+	if s.Bibliography != "" {
+		extra = append(extra, s.Bibliography)
+	}
+	for _, rel := range extra {
+		path := filepath.Join(s.Dir, rel)
+		in.recordFile(path, 0)
+		paths = append(paths, path)
+	}
+	sort.Strings(paths)
+	seen := map[string]bool{}
+	for _, path := range paths {
+		if seen[path] {
+			continue
+		}
+		seen[path] = true
+		sum, err := sha256File(path)
+		if err != nil {
+			return nil, err
+		}
+		in.mu.Lock()
+		r := *in.files[path]
+		in.mu.Unlock()
+		p.Inputs = append(p.Inputs, FileProvenance{Path: r.Path, SHA256: sum, Rows: r.Rows})
+	}
+	sort.Slice(p.Inputs, func(i, j int) bool { return p.Inputs[i].Path < p.Inputs[j].Path })
+	for _, r := range runs {
+		params, err := paramsMap(r.Spec.Options)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", r.Spec.ID, err)
+		}
+		p.Analyses = append(p.Analyses, AnalysisProv{ID: r.Spec.ID, Type: r.Spec.Type, Seed: r.Seed, Params: params})
+	}
+	return p, nil
+}
+
+// paramsMap returns an options struct as a map keyed by its TOML names,
+// the form the manifest uses. Non-finite numbers become strings, since
+// JSON has no infinity.
+func paramsMap(opts any) (map[string]any, error) {
+	var buf bytes.Buffer
+	if err := toml.NewEncoder(&buf).Encode(opts); err != nil {
+		return nil, err
+	}
+	m := map[string]any{}
+	if _, err := toml.Decode(buf.String(), &m); err != nil {
+		return nil, err
+	}
+	return jsonSafe(m).(map[string]any), nil
+}
+
+func jsonSafe(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			x[k] = jsonSafe(e)
+		}
+		return x
+	case []any:
+		for i, e := range x {
+			x[i] = jsonSafe(e)
+		}
+		return x
+	case []map[string]any:
+		for i, e := range x {
+			x[i] = jsonSafe(e).(map[string]any)
+		}
+		return x
+	case float64:
+		if math.IsInf(x, 0) || math.IsNaN(x) {
+			return fmt.Sprint(x)
+		}
+	}
+	return v
+}

@@ -1,0 +1,261 @@
+package report
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Server builds a study, serves its site on a local address, watches the
+// manifest, inputs and pages, rebuilds what changed (analyses whose files
+// did not change come from the cache) and reloads open browsers.
+type Server struct {
+	opts  Options
+	log   io.Writer
+	cache *Cache
+
+	mu      sync.Mutex
+	version int    // bumped on every successful rebuild
+	lastErr string // the last build error, shown in the browser
+	stamps  map[string]fileStamp
+	waiters []chan struct{}
+	root    string
+}
+
+// reloadScript is added to served HTML pages only (never to built files):
+// it waits for a rebuild on an event stream and reloads the page.
+const reloadScript = `<script>(function(){var v=null;var es=new EventSource("/__evalbook/events");es.onmessage=function(e){if(v!==null&&e.data!==v){location.reload()}v=e.data}})()</script>`
+
+// NewServer prepares a server; Poll is the watch interval.
+func NewServer(o Options, log io.Writer) *Server {
+	if log == nil {
+		log = io.Discard
+	}
+	o.Cache = NewCache()
+	if o.Kinds == nil {
+		o.Kinds = Kinds()
+	}
+	if o.Manifest == "" {
+		o.Manifest = "study.toml"
+	}
+	if st, err := os.Stat(o.Manifest); err == nil && st.IsDir() {
+		o.Manifest = filepath.Join(o.Manifest, "study.toml")
+	}
+	return &Server{opts: o, log: log, cache: o.Cache}
+}
+
+// Build runs one build and records the files to watch.
+func (s *Server) Build() error {
+	sum, err := Build(s.opts)
+	watched := s.watchList()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.stamps = map[string]fileStamp{}
+	for _, p := range watched {
+		st, _ := stamp(p)
+		s.stamps[p] = st
+	}
+	if err != nil {
+		s.lastErr = err.Error()
+		fmt.Fprintf(s.log, "evalbook: build failed:\n%v\n", err)
+		s.notify()
+		return err
+	}
+	s.lastErr = ""
+	s.root = sum.Out
+	s.version++
+	fmt.Fprintf(s.log, "evalbook: built in %.2fs (%d analyses from cache)\n", sum.Elapsed.Seconds(), s.cache.Hits())
+	s.notify()
+	return nil
+}
+
+func (s *Server) notify() {
+	for _, w := range s.waiters {
+		close(w)
+	}
+	s.waiters = nil
+}
+
+// watchList is every file a rebuild depends on: the manifest, input files
+// (globs re-expanded, so new files count), pages, bibliography and
+// interaction logs.
+func (s *Server) watchList() []string {
+	files := []string{s.opts.Manifest}
+	st, err := LoadStudy(s.opts.Manifest, s.opts.Kinds)
+	if err != nil {
+		return files
+	}
+	in := newInputs(st)
+	for _, k := range []string{"results", "units", "characteristics"} {
+		files = append(files, in.filesOf(k)...)
+	}
+	for _, p := range st.Pages {
+		files = append(files, filepath.Join(st.Dir, p.Source))
+	}
+	if st.Bibliography != "" {
+		files = append(files, filepath.Join(st.Dir, st.Bibliography))
+	}
+	for _, d := range st.Datasets {
+		if d.Interactions != "" {
+			files = append(files, filepath.Join(st.Dir, d.Interactions))
+		}
+	}
+	sort.Strings(files)
+	return files
+}
+
+// changed reports whether a watched file (or the set of them) changed.
+func (s *Server) changed() bool {
+	now := s.watchList()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(now) != len(s.stamps) {
+		return true
+	}
+	for _, p := range now {
+		was, ok := s.stamps[p]
+		st, _ := stamp(p)
+		if !ok || st != was {
+			return true
+		}
+	}
+	return false
+}
+
+// Watch polls for changes every interval and rebuilds until ctx ends.
+func (s *Server) Watch(ctx context.Context, interval time.Duration) {
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			if s.changed() {
+				s.Build()
+			}
+		}
+	}
+}
+
+// Handler serves the built site. Paths are confined to the site
+// directory: anything that would leave it (.., symbolic links out of it)
+// is refused with 403.
+func (s *Server) Handler() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/__evalbook/events", s.events)
+	mux.HandleFunc("/", s.file)
+	return mux
+}
+
+func (s *Server) file(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	root, lastErr := s.root, s.lastErr
+	s.mu.Unlock()
+	if root == "" {
+		http.Error(w, "the site has not been built yet: "+lastErr, http.StatusServiceUnavailable)
+		return
+	}
+	raw := r.URL.Path
+	if strings.Contains(raw, "..") || strings.Contains(r.URL.RawPath, "%2e") || strings.Contains(strings.ToLower(r.URL.RawPath), "%2f") {
+		http.Error(w, "outside the site", http.StatusForbidden)
+		return
+	}
+	rel := filepath.FromSlash(strings.TrimPrefix(raw, "/"))
+	if rel == "" || strings.HasSuffix(raw, "/") {
+		rel = filepath.Join(rel, "index.html")
+	}
+	path := filepath.Join(root, rel)
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		http.NotFound(w, r)
+		return
+	}
+	realRoot, err := filepath.EvalSymlinks(root)
+	if err != nil || (real != realRoot && !strings.HasPrefix(real, realRoot+string(filepath.Separator))) {
+		http.Error(w, "outside the site", http.StatusForbidden)
+		return
+	}
+	st, err := os.Stat(real)
+	if err != nil || st.IsDir() {
+		http.NotFound(w, r)
+		return
+	}
+	data, err := os.ReadFile(real)
+	if err != nil {
+		http.NotFound(w, r)
+		return
+	}
+	if strings.HasSuffix(real, ".html") {
+		banner := ""
+		if lastErr != "" {
+			banner = `<pre style="position:fixed;bottom:0;left:0;right:0;max-height:40vh;overflow:auto;margin:0;padding:1em;background:#fee;color:#900;z-index:99">` +
+				strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace("build failed:\n"+lastErr) + `</pre>`
+		}
+		data = bytes.Replace(data, []byte("</body>"), []byte(banner+reloadScript+"</body>"), 1)
+	}
+	w.Header().Set("Cache-Control", "no-store")
+	http.ServeContent(w, r, real, st.ModTime(), bytes.NewReader(data))
+}
+
+// events streams the build version; a browser reloads when it changes.
+func (s *Server) events(w http.ResponseWriter, r *http.Request) {
+	fl, ok := w.(http.Flusher)
+	if !ok {
+		http.Error(w, "streaming unsupported", http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-store")
+	for {
+		s.mu.Lock()
+		v := fmt.Sprintf("%d:%d", s.version, len(s.lastErr))
+		wait := make(chan struct{})
+		s.waiters = append(s.waiters, wait)
+		s.mu.Unlock()
+		fmt.Fprintf(w, "data: %s\n\n", v)
+		fl.Flush()
+		select {
+		case <-r.Context().Done():
+			return
+		case <-wait:
+		case <-time.After(25 * time.Second):
+		}
+	}
+}
+
+// Serve builds, then serves on addr until ctx ends, rebuilding on change.
+// ready, when not nil, receives the address once listening.
+func (s *Server) Serve(ctx context.Context, addr string, ready chan<- string) error {
+	s.Build() // a failed first build is shown in the browser
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("serve: %w", err)
+	}
+	srv := &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	go s.Watch(ctx, 250*time.Millisecond)
+	go func() {
+		<-ctx.Done()
+		sctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		defer cancel()
+		srv.Shutdown(sctx)
+	}()
+	fmt.Fprintf(s.log, "evalbook: serving http://%s/ (Ctrl-C to stop)\n", ln.Addr())
+	if ready != nil {
+		ready <- ln.Addr().String()
+	}
+	if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}

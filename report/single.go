@@ -1,0 +1,81 @@
+package report
+
+import (
+	"bytes"
+	"encoding/base64"
+	"fmt"
+	"html/template"
+	"regexp"
+	"strings"
+)
+
+// --single-file: index.html holds every page as a section, every figure
+// and data file as a data: URI, and every script inline, so one file
+// works from file:// with the network off.
+
+var (
+	pageLinkRe = regexp.MustCompile(`href="([a-z0-9][a-z0-9-]*)\.html(#[^"]*)?"`)
+	assetRe    = regexp.MustCompile(`(src|href)="((?:figures|data)/[^"]+)"`)
+)
+
+func (b *siteBuild) writeSingleFile(pages []htmlPage, search []byte) error {
+	var body bytes.Buffer
+	math := false
+	for _, p := range pages {
+		var part bytes.Buffer
+		if err := b.tmpl.ExecuteTemplate(&part, p.body, p.data); err != nil {
+			return fmt.Errorf("%s: %w", p.file, err)
+		}
+		fmt.Fprintf(&body, "<section class=\"sf-page\" id=\"p-%s\" aria-label=\"%s\">\n%s\n</section>\n",
+			p.slug, template.HTMLEscapeString(p.title), b.inlineLinks(part.String()))
+		math = math || p.math
+	}
+	d := b.base(b.study.Title, "index")
+	d.Body = template.HTML(body.String())
+	d.InlineScripts = []template.JS{template.JS(search)}
+	if b.assets.hasECharts() {
+		d.InlineScripts = append(d.InlineScripts, template.JS(b.assets.echarts))
+	}
+	if math && len(b.assets.katex) > 0 {
+		d.InlineScripts = append(d.InlineScripts, template.JS(b.assets.katex))
+	}
+	var out bytes.Buffer
+	if err := b.tmpl.ExecuteTemplate(&out, "single", d); err != nil {
+		return fmt.Errorf("index.html: %w", err)
+	}
+	// The single file is the whole site.
+	for k := range b.files {
+		delete(b.files, k)
+	}
+	b.files["index.html"] = out.Bytes()
+	return nil
+}
+
+// inlineLinks turns links between pages into in-page anchors and files
+// into data: URIs.
+func (b *siteBuild) inlineLinks(h string) string {
+	h = pageLinkRe.ReplaceAllStringFunc(h, func(m string) string {
+		sub := pageLinkRe.FindStringSubmatch(m)
+		if sub[2] != "" {
+			return `href="` + sub[2] + `"`
+		}
+		return `href="#p-` + sub[1] + `"`
+	})
+	return assetRe.ReplaceAllStringFunc(h, func(m string) string {
+		sub := assetRe.FindStringSubmatch(m)
+		data, ok := b.files[sub[2]]
+		if !ok {
+			return m
+		}
+		mime := "application/octet-stream"
+		switch {
+		case strings.HasSuffix(sub[2], ".svg"):
+			mime = "image/svg+xml"
+		case strings.HasSuffix(sub[2], ".csv"):
+			mime = "text/csv;charset=utf-8"
+		case strings.HasSuffix(sub[2], ".json"):
+			mime = "application/json"
+		}
+		return sub[1] + `="data:` + mime + `;base64,` + base64.StdEncoding.EncodeToString(data) + `"`
+	})
+}

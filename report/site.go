@@ -1,0 +1,662 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"html/template"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/extension"
+	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/renderer"
+	gmhtml "github.com/yuin/goldmark/renderer/html"
+
+	"github.com/evalbook/evalbook/analyses"
+	"github.com/evalbook/evalbook/figures"
+	"github.com/evalbook/evalbook/themes"
+)
+
+// maxHTMLRows is how many rows a table shows on its page; every row is in
+// its CSV.
+const maxHTMLRows = 500
+
+// siteBuild renders a finished build into files (path → bytes).
+type siteBuild struct {
+	study  *Study
+	runs   []analysisRun
+	prov   *Provenance
+	opts   Options
+	assets siteAssets
+	files  map[string][]byte
+	tmpl   *template.Template
+	md     goldmark.Markdown
+	views  []*analysisView
+	refs   map[string][]refTarget    // figure and table ids → targets
+	docs   map[string]map[string]any // analysis id → its JSON, for {{value}}
+	bib    map[string]*BibEntry      // the manifest's bibliography
+}
+
+type siteAssets struct{ echarts, katex []byte }
+
+func loadAssets() siteAssets { return siteAssets{echarts: themes.ECharts(), katex: themes.KaTeX()} }
+
+func (a siteAssets) hasECharts() bool { return len(a.echarts) > 0 }
+
+type navItem struct {
+	Title, Href, Slug, Kind string
+}
+
+type linkView struct{ Name, URL string }
+
+type findingView struct {
+	Title, Href, Text string
+}
+
+type pageData struct {
+	Study     *Study
+	PageTitle string
+	Current   string
+	Root      string
+	Nav       []navItem
+	CSS       template.CSS
+	JS        template.JS
+	Scripts   []string
+	Version   string
+	// single file
+	InlineScripts []template.JS
+	// index
+	Abstract template.HTML
+	Links    []linkView
+	Findings []findingView
+	Pages    []navItem
+	Analyses []navItem
+	// narrative
+	Body template.HTML
+	// analysis
+	Analysis *analysisView
+	// provenance
+	Prov *Provenance
+}
+
+type analysisView struct {
+	ID, Kind, Title, Caption string
+	JSONHref                 string
+	Notes                    []string
+	Figures                  []figureView
+	Tables                   []tableView
+	Method                   template.HTML
+	Params                   []paramView
+	Seed                     uint64
+	run                      *analysisRun
+}
+
+type figureView struct {
+	ID, Title, Caption string
+	Num                int
+	Src, SVGHref       string
+	Chart              string
+	Height             int
+	fig                figures.Figure
+}
+
+type tableView struct {
+	ID, Title, CSVHref string
+	Num                int
+	Columns            []string
+	Rows               [][]cellView
+	More               int
+	Collapsed          bool // secondary tables with many rows start folded
+	table              analyses.Table
+}
+
+type cellView struct {
+	Text, Full, Sort string
+	Num              bool
+	Best             bool // the best value of its column
+}
+
+type paramView struct{ Key, Value string }
+
+func (b *siteBuild) render() (map[string][]byte, error) {
+	b.files = map[string][]byte{}
+	var err error
+	b.tmpl, err = themes.Templates(template.FuncMap{})
+	if err != nil {
+		return nil, fmt.Errorf("templates: %w", err)
+	}
+	gmOpts := []renderer.Option{}
+	if b.study.UnsafeHTML {
+		gmOpts = append(gmOpts, gmhtml.WithUnsafe())
+	}
+	b.md = goldmark.New(
+		goldmark.WithExtensions(extension.GFM, extension.Footnote),
+		goldmark.WithParserOptions(parser.WithAutoHeadingID()),
+		goldmark.WithRendererOptions(gmOpts...),
+	)
+	b.buildViews()
+	if err := b.writeData(); err != nil {
+		return nil, err
+	}
+	b.docs = map[string]map[string]any{}
+	for _, v := range b.views {
+		doc, err := parseDoc(b.files["data/"+v.ID+".json"])
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", v.ID, err)
+		}
+		b.docs[v.ID] = doc
+	}
+	if s := b.study.Bibliography; s != "" {
+		src, err := os.ReadFile(filepath.Join(b.study.Dir, s))
+		if err != nil {
+			return nil, fmt.Errorf("bibliography: %w", err)
+		}
+		if b.bib, err = ParseBibTeX(s, string(src)); err != nil {
+			return nil, err
+		}
+	}
+	if b.opts.Format != "md" {
+		if err := b.writeHTML(); err != nil {
+			return nil, err
+		}
+	}
+	if b.opts.Format != "html" {
+		if err := b.writeMarkdown(); err != nil {
+			return nil, err
+		}
+	}
+	return b.files, nil
+}
+
+// buildViews numbers figures and tables across the site, in the order of
+// the analyses, and formats every cell once.
+func (b *siteBuild) buildViews() {
+	figNum, tabNum := 0, 0
+	for i := range b.runs {
+		r := &b.runs[i]
+		v := &analysisView{ID: r.Spec.ID, Kind: r.Spec.Type, Title: r.Spec.Title, Caption: r.Spec.Caption,
+			JSONHref: "data/" + r.Spec.ID + ".json", Notes: r.Output.Result.Notes(), Seed: r.Seed, run: r}
+		for _, f := range r.Output.Figures {
+			figNum++
+			fv := figureView{ID: f.ID, Title: f.Title, Caption: f.Caption, Num: figNum,
+				Src: "figures/" + f.ID + ".svg", SVGHref: "figures/" + f.ID + ".svg", Height: f.Height, fig: f}
+			if fv.Height == 0 {
+				fv.Height = 420
+			}
+			if b.assets.hasECharts() && len(f.Chart) > 0 {
+				fv.Chart = string(f.Chart)
+			}
+			v.Figures = append(v.Figures, fv)
+		}
+		for _, t := range r.Output.Result.Tables() {
+			tabNum++
+			tv := tableView{ID: t.ID(r.Spec.ID), Title: t.Title, Num: tabNum, Columns: t.Columns,
+				CSVHref: "data/" + t.ID(r.Spec.ID) + ".csv", table: t}
+			rows := t.Rows
+			if len(rows) > maxHTMLRows {
+				tv.More = len(rows)
+				rows = rows[:maxHTMLRows]
+			}
+			best := bestValues(t)
+			for _, row := range rows {
+				cells := make([]cellView, len(row))
+				for j, c := range row {
+					cells[j] = formatCell(c)
+					if f, ok := c.(float64); ok && best[j] != nil && f == *best[j] {
+						cells[j].Best = true
+					}
+				}
+				tv.Rows = append(tv.Rows, cells)
+			}
+			tv.Collapsed = t.Name != "" && len(t.Rows) > 20
+			v.Tables = append(v.Tables, tv)
+		}
+		if params, err := paramsMap(r.Spec.Options); err == nil {
+			for _, k := range analyses.SortedKeys(params) {
+				js, _ := json.Marshal(params[k])
+				v.Params = append(v.Params, paramView{Key: k, Value: string(js)})
+			}
+		}
+		b.views = append(b.views, v)
+	}
+}
+
+// bestValues returns, per column with a Better direction, the best finite
+// value (nil for other columns).
+func bestValues(t analyses.Table) []*float64 {
+	best := make([]*float64, len(t.Columns))
+	for j, c := range t.Columns {
+		dir := t.Better[c]
+		if dir != "higher" && dir != "lower" {
+			continue
+		}
+		for _, row := range t.Rows {
+			f, ok := row[j].(float64)
+			if !ok || math.IsNaN(f) || math.IsInf(f, 0) {
+				continue
+			}
+			if best[j] == nil || (dir == "higher" && f > *best[j]) || (dir == "lower" && f < *best[j]) {
+				v := f
+				best[j] = &v
+			}
+		}
+	}
+	return best
+}
+
+// formatCell shows numbers with four significant digits (the full value
+// on hover and in the CSV) and missing values as an em dash.
+func formatCell(c any) cellView {
+	switch x := c.(type) {
+	case nil:
+		return cellView{Text: "—"}
+	case float64:
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return cellView{Text: "—"}
+		}
+		full := strconv.FormatFloat(x, 'g', -1, 64)
+		text := strconv.FormatFloat(x, 'g', 4, 64)
+		if x == math.Trunc(x) && math.Abs(x) < 1e9 {
+			text = strconv.FormatFloat(x, 'f', -1, 64)
+		} else if math.Abs(x) >= 1e-3 && math.Abs(x) < 1e6 {
+			text = trimFloat(x)
+		}
+		cv := cellView{Text: text, Sort: full, Num: true}
+		if full != text {
+			cv.Full = full
+		}
+		return cv
+	case int:
+		s := strconv.Itoa(x)
+		return cellView{Text: s, Sort: s, Num: true}
+	case int64:
+		s := strconv.FormatInt(x, 10)
+		return cellView{Text: s, Sort: s, Num: true}
+	case bool:
+		if x {
+			return cellView{Text: "yes"}
+		}
+		return cellView{Text: "no"}
+	case string:
+		return cellView{Text: x}
+	}
+	return cellView{Text: fmt.Sprint(c)}
+}
+
+// trimFloat prints 4 significant digits in fixed notation.
+func trimFloat(x float64) string {
+	digits := 4 - int(math.Floor(math.Log10(math.Abs(x)))) - 1
+	if digits < 0 {
+		digits = 0
+	}
+	s := strconv.FormatFloat(x, 'f', digits, 64)
+	if strings.Contains(s, ".") {
+		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	}
+	return s
+}
+
+// csvCell formats a cell for CSV: numbers in Go 'g' -1 format, missing
+// values empty.
+func csvCell(c any) string {
+	switch x := c.(type) {
+	case nil:
+		return ""
+	case float64:
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return ""
+		}
+		return strconv.FormatFloat(x, 'g', -1, 64)
+	case int:
+		return strconv.Itoa(x)
+	case int64:
+		return strconv.FormatInt(x, 10)
+	case bool:
+		return strconv.FormatBool(x)
+	case string:
+		return x
+	}
+	return fmt.Sprint(c)
+}
+
+func jsonCell(c any) any {
+	if f, ok := c.(float64); ok && (math.IsNaN(f) || math.IsInf(f, 0)) {
+		return nil
+	}
+	return c
+}
+
+// writeData writes data/<id>.json, data/<table-id>.csv, figures/*.svg and
+// data/provenance.json.
+func (b *siteBuild) writeData() error {
+	for _, v := range b.views {
+		r := v.run
+		doc, err := analysisJSON(r, b.opts)
+		if err != nil {
+			return fmt.Errorf("%s: %w", r.Spec.ID, err)
+		}
+		b.files["data/"+r.Spec.ID+".json"] = doc
+		for _, t := range v.Tables {
+			b.files["data/"+t.ID+".csv"] = tableCSV(t.table)
+		}
+		for _, f := range v.Figures {
+			b.files["figures/"+f.ID+".svg"] = f.fig.SVG
+		}
+	}
+	prov, err := json.MarshalIndent(b.prov, "", "  ")
+	if err != nil {
+		return err
+	}
+	b.files["data/provenance.json"] = append(prov, '\n')
+	return nil
+}
+
+// tableCSV writes a table with a header row; fields are quoted when needed.
+func tableCSV(t analyses.Table) []byte {
+	var buf bytes.Buffer
+	writeRow := func(cells []string) {
+		for i, c := range cells {
+			if i > 0 {
+				buf.WriteByte(',')
+			}
+			if strings.ContainsAny(c, ",\"\n\r") || strings.TrimSpace(c) != c {
+				c = `"` + strings.ReplaceAll(c, `"`, `""`) + `"`
+			}
+			buf.WriteString(c)
+		}
+		buf.WriteByte('\n')
+	}
+	writeRow(t.Columns)
+	for _, row := range t.Rows {
+		cells := make([]string, len(row))
+		for i, c := range row {
+			cells[i] = csvCell(c)
+		}
+		writeRow(cells)
+	}
+	return buf.Bytes()
+}
+
+// analysisJSON is data/<id>.json: id, type, title, params, tables (rows
+// as objects with columns in table order), warnings, then the result's
+// own fields.
+func analysisJSON(r *analysisRun, o Options) ([]byte, error) {
+	own, err := json.Marshal(r.Output.Result)
+	if err != nil {
+		return nil, fmt.Errorf("result: %w", err)
+	}
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(own, &fields); err != nil {
+		fields = map[string]json.RawMessage{}
+	}
+	params, err := paramsMap(r.Spec.Options)
+	if err != nil {
+		return nil, err
+	}
+	put := func(k string, v any) error {
+		b, err := json.Marshal(v)
+		if err != nil {
+			return err
+		}
+		fields[k] = b
+		return nil
+	}
+	put("id", r.Spec.ID)
+	put("type", r.Spec.Type)
+	put("title", r.Spec.Title)
+	put("params", params)
+	put("seed", r.Seed)
+	notes := r.Output.Result.Notes()
+	if notes == nil {
+		notes = []string{}
+	}
+	put("warnings", notes)
+	var tb bytes.Buffer
+	tb.WriteByte('{')
+	for i, t := range r.Output.Result.Tables() {
+		if i > 0 {
+			tb.WriteByte(',')
+		}
+		k, _ := json.Marshal(t.ID(r.Spec.ID))
+		tb.Write(k)
+		tb.WriteString(":[")
+		for j, row := range t.Rows {
+			if j > 0 {
+				tb.WriteByte(',')
+			}
+			tb.WriteByte('{')
+			for c, cell := range row {
+				if c > 0 {
+					tb.WriteByte(',')
+				}
+				ck, _ := json.Marshal(t.Columns[c])
+				cv, err := json.Marshal(jsonCell(cell))
+				if err != nil {
+					return nil, fmt.Errorf("table %s: %w", t.ID(r.Spec.ID), err)
+				}
+				tb.Write(ck)
+				tb.WriteByte(':')
+				tb.Write(cv)
+			}
+			tb.WriteByte('}')
+		}
+		tb.WriteByte(']')
+	}
+	tb.WriteByte('}')
+	fields["tables"] = tb.Bytes()
+	// Fixed keys first, then the result's own fields, sorted.
+	order := []string{"id", "type", "title", "params", "seed", "tables", "warnings"}
+	var out bytes.Buffer
+	out.WriteByte('{')
+	first := true
+	emit := func(k string) {
+		if !first {
+			out.WriteString(",\n")
+		}
+		first = false
+		kb, _ := json.Marshal(k)
+		out.Write(kb)
+		out.WriteByte(':')
+		var ind bytes.Buffer
+		if err := json.Indent(&ind, fields[k], "", " "); err != nil {
+			out.Write(fields[k])
+		} else {
+			out.Write(ind.Bytes())
+		}
+	}
+	for _, k := range order {
+		emit(k)
+	}
+	for _, k := range analyses.SortedKeys(fields) {
+		if !contains(order, k) {
+			emit(k)
+		}
+	}
+	out.WriteString("}\n")
+	return out.Bytes(), nil
+}
+
+func (b *siteBuild) nav() []navItem {
+	var nav []navItem
+	for _, p := range b.study.Pages {
+		nav = append(nav, navItem{Title: p.Title, Href: p.Slug + ".html", Slug: p.Slug, Kind: "page"})
+	}
+	for _, v := range b.views {
+		nav = append(nav, navItem{Title: v.Title, Href: v.ID + ".html", Slug: v.ID, Kind: "analysis"})
+	}
+	return nav
+}
+
+func (b *siteBuild) base(title, current string) *pageData {
+	d := &pageData{Study: b.study, PageTitle: title, Current: current, Nav: b.nav(),
+		CSS: template.CSS(themes.CSS()), JS: template.JS(themes.JS()), Version: b.opts.Version}
+	d.Scripts = []string{"assets/search.js"}
+	if b.assets.hasECharts() {
+		d.Scripts = append(d.Scripts, "assets/echarts.min.js")
+	}
+	return d
+}
+
+func (b *siteBuild) exec(name, file string, d *pageData) error {
+	var buf bytes.Buffer
+	if err := b.tmpl.ExecuteTemplate(&buf, name, d); err != nil {
+		return fmt.Errorf("%s: %w", file, err)
+	}
+	b.files[file] = buf.Bytes()
+	return nil
+}
+
+// htmlPage is one page of the HTML site before it is written: its file
+// name, templates and data.
+type htmlPage struct {
+	slug, file, title string
+	body              string // name of the body template
+	data              *pageData
+	math              bool
+}
+
+// htmlPages builds every page's data: overview, narrative pages, analyses
+// and provenance, in navigation order.
+func (b *siteBuild) htmlPages() ([]htmlPage, map[string]string, error) {
+	var pages []htmlPage
+	d := b.base("Overview", "index")
+	math := false
+	if b.study.Abstract != "" {
+		n := b.newNarrative(filepath.Base(b.study.File)+" (abstract)", "html")
+		body := n.fill(string(b.markdown([]byte(n.expand(b.study.Abstract)))))
+		if len(n.errs) > 0 {
+			return nil, nil, n.errs
+		}
+		d.Abstract = template.HTML(body)
+		math = n.math
+	}
+	for _, k := range analyses.SortedKeys(b.study.Links) {
+		d.Links = append(d.Links, linkView{Name: k, URL: b.study.Links[k]})
+	}
+	for _, n := range d.Nav {
+		if n.Kind == "page" {
+			d.Pages = append(d.Pages, n)
+		}
+	}
+	for _, v := range b.views {
+		d.Analyses = append(d.Analyses, navItem{Title: v.Title, Href: v.ID + ".html", Kind: v.Kind})
+		if f := finding(v); f != "" {
+			d.Findings = append(d.Findings, findingView{Title: v.Title, Href: v.ID + ".html", Text: f})
+		}
+	}
+	pages = append(pages, htmlPage{slug: "index", file: "index.html", title: "Overview", body: "index-body", data: d, math: math})
+
+	var errs Errors
+	pageText := map[string]string{}
+	for _, p := range b.study.Pages {
+		body, err := b.narrativeHTML(p)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		pageText[p.Slug] = plainText(string(body.html))
+		d := b.base(p.Title, p.Slug)
+		d.Body = body.html
+		pages = append(pages, htmlPage{slug: p.Slug, file: p.Slug + ".html", title: p.Title, body: "page-body", data: d, math: body.math})
+	}
+	if len(errs) > 0 {
+		return nil, nil, errs
+	}
+	for _, v := range b.views {
+		d := b.base(v.Title, v.ID)
+		d.Analysis = v
+		if v.run.Output.Method != "" {
+			v.Method = b.markdown([]byte(v.run.Output.Method))
+		}
+		pages = append(pages, htmlPage{slug: v.ID, file: v.ID + ".html", title: v.Title, body: "analysis-body", data: d})
+	}
+	d = b.base("Provenance", "provenance")
+	d.Prov = b.prov
+	pages = append(pages, htmlPage{slug: "provenance", file: "provenance.html", title: "Provenance", body: "provenance-body", data: d})
+	return pages, pageText, nil
+}
+
+func (b *siteBuild) writeHTML() error {
+	pages, pageText, err := b.htmlPages()
+	if err != nil {
+		return err
+	}
+	search := b.searchIndex(pageText)
+	if b.opts.SingleFile {
+		return b.writeSingleFile(pages, search)
+	}
+	if b.assets.hasECharts() {
+		b.files["assets/echarts.min.js"] = b.assets.echarts
+	}
+	for _, p := range pages {
+		if p.math && len(b.assets.katex) > 0 {
+			p.data.Scripts = append(p.data.Scripts, "assets/katex.min.js")
+			b.files["assets/katex.min.js"] = b.assets.katex
+		}
+		if err := b.exec(strings.TrimSuffix(p.body, "-body")+".html", p.file, p.data); err != nil {
+			return err
+		}
+	}
+	b.files["assets/search.js"] = search
+	return nil
+}
+
+// finding is the one-line key result of an analysis for the overview,
+// from results that offer one.
+func finding(v *analysisView) string {
+	if h, ok := v.run.Output.Result.(analyses.Highlighter); ok {
+		return h.Highlight()
+	}
+	return ""
+}
+
+func (b *siteBuild) newNarrative(page, format string) *narrative {
+	return &narrative{b: b, page: page, format: format, tokens: map[string]string{}, citeNum: map[string]int{}}
+}
+
+// narrativeHTML renders a page: directives expanded, Markdown rendered,
+// placeholders filled, references appended.
+type renderedPage struct {
+	html template.HTML
+	math bool
+}
+
+func (b *siteBuild) narrativeHTML(p PageSpec) (renderedPage, error) {
+	src, err := os.ReadFile(filepath.Join(b.study.Dir, p.Source))
+	if err != nil {
+		return renderedPage{}, fmt.Errorf("page %s: %w", p.Source, err)
+	}
+	n := b.newNarrative(p.Source, "html")
+	expanded := n.expand(string(src))
+	if len(n.errs) > 0 {
+		return renderedPage{}, n.errs
+	}
+	return renderedPage{html: template.HTML(n.fill(string(b.markdown([]byte(expanded)))) + n.references()), math: n.math}, nil
+}
+
+// narrativeMarkdown renders a page for --format md.
+func (b *siteBuild) narrativeMarkdown(p PageSpec) (string, error) {
+	src, err := os.ReadFile(filepath.Join(b.study.Dir, p.Source))
+	if err != nil {
+		return "", fmt.Errorf("page %s: %w", p.Source, err)
+	}
+	n := b.newNarrative(p.Source, "md")
+	out := n.expand(mdBlock(string(src), b.study.UnsafeHTML))
+	if len(n.errs) > 0 {
+		return "", n.errs
+	}
+	return out + n.references(), nil
+}
+
+func (b *siteBuild) markdown(src []byte) template.HTML {
+	var buf bytes.Buffer
+	if err := b.md.Convert(src, &buf); err != nil {
+		return template.HTML(template.HTMLEscapeString(string(src)))
+	}
+	return template.HTML(buf.String())
+}

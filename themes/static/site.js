@@ -1,0 +1,133 @@
+// evalbook: draws interactive charts when ECharts is present (the static
+// SVG stays otherwise), switches the theme and sorts tables. No network.
+(function () {
+  "use strict";
+  var root = document.documentElement;
+  function dark() {
+    var t = root.dataset.theme;
+    if (t) return t === "dark";
+    return window.matchMedia && window.matchMedia("(prefers-color-scheme: dark)").matches;
+  }
+  var charts = [];
+  // draw (re)initialises every visible chart; hidden ones (other pages of
+  // a single-file site) are drawn when their page is shown.
+  function draw() {
+    if (!window.echarts) return;
+    charts.forEach(function (c) { c.dispose(); });
+    charts = [];
+    var nodes = document.querySelectorAll(".echart[data-option]");
+    for (var i = 0; i < nodes.length; i++) {
+      var el = nodes[i];
+      if (el.offsetParent === null) continue;
+      var option = JSON.parse(el.getAttribute("data-option"));
+      var chart = window.echarts.init(el, dark() ? "dark" : null, { renderer: "canvas" });
+      if (dark()) option.backgroundColor = "transparent";
+      chart.setOption(option);
+      charts.push(chart);
+    }
+    if (nodes.length) root.classList.add("charts-on");
+  }
+  window.addEventListener("resize", function () { charts.forEach(function (c) { c.resize(); }); });
+  var toggle = document.getElementById("theme-toggle");
+  if (toggle) toggle.addEventListener("click", function () {
+    root.dataset.theme = dark() ? "light" : "dark";
+    try { localStorage.setItem("evalbook-theme", root.dataset.theme); } catch (e) {}
+    draw();
+  });
+  document.querySelectorAll("table.sortable").forEach(function (table) {
+    var heads = table.querySelectorAll("thead th");
+    heads.forEach(function (th, col) {
+      th.addEventListener("click", function () {
+        var asc = th.getAttribute("aria-sort") !== "ascending";
+        heads.forEach(function (h) { h.removeAttribute("aria-sort"); });
+        th.setAttribute("aria-sort", asc ? "ascending" : "descending");
+        var body = table.tBodies[0];
+        var rows = Array.prototype.slice.call(body.rows);
+        rows.sort(function (a, b) {
+          var x = a.cells[col], y = b.cells[col];
+          var xv = x.getAttribute("data-v"), yv = y.getAttribute("data-v");
+          var c;
+          if (xv !== null && yv !== null) c = parseFloat(xv) - parseFloat(yv);
+          else c = x.textContent.localeCompare(y.textContent);
+          return asc ? c : -c;
+        });
+        rows.forEach(function (r) { body.appendChild(r); });
+      });
+    });
+  });
+  // Math: TeX rendered as MathML by KaTeX (no fonts needed); without
+  // KaTeX the TeX source stays readable.
+  if (window.katex) {
+    document.querySelectorAll(".math[data-tex]").forEach(function (el) {
+      try {
+        window.katex.render(el.getAttribute("data-tex"), el, { output: "mathml", displayMode: el.classList.contains("display"), throwOnError: false });
+      } catch (e) { /* leave the source */ }
+    });
+  }
+  // Search: an index in assets/search.js, matched in the browser, so it
+  // works from file:// with no server.
+  var input = document.getElementById("search"), list = document.getElementById("search-results");
+  function search(q) {
+    var index = window.EVALBOOK_INDEX || [];
+    var words = q.toLowerCase().split(/\s+/).filter(Boolean);
+    if (!words.length) return [];
+    var hits = [];
+    index.forEach(function (e) {
+      var t = e.t.toLowerCase(), x = (e.x || "").toLowerCase(), score = 0;
+      for (var i = 0; i < words.length; i++) {
+        var w = words[i];
+        if (t === w) score += 20;
+        else if (t.indexOf(w) >= 0) score += 10;
+        else if (x.indexOf(w) >= 0) score += 1;
+        else return;
+      }
+      hits.push({ e: e, s: score });
+    });
+    hits.sort(function (a, b) { return b.s - a.s || a.e.t.localeCompare(b.e.t); });
+    return hits.slice(0, 12).map(function (h) { return h.e; });
+  }
+  window.evalbookSearch = search;
+  if (input && list) {
+    var base = (document.querySelector("a.brand") || { getAttribute: function () { return "index.html"; } }).getAttribute("href").replace(/index\.html$/, "");
+    input.addEventListener("input", function () {
+      var hits = search(input.value);
+      list.innerHTML = "";
+      hits.forEach(function (e) {
+        var li = document.createElement("li"), a = document.createElement("a"), k = document.createElement("span");
+        a.href = document.body.classList.contains("single-file") ? e.u.replace(/^([^#]+)\.html(#.*)?$/, function (m, p, f) { return f || "#p-" + p; }) : base + e.u;
+        a.textContent = e.t;
+        k.className = "k";
+        k.textContent = e.k;
+        a.appendChild(k);
+        li.appendChild(a);
+        list.appendChild(li);
+      });
+      list.hidden = hits.length === 0;
+    });
+    input.addEventListener("keydown", function (ev) {
+      if (ev.key === "Enter" && list.firstChild) { window.location.href = list.firstChild.firstChild.href; }
+      if (ev.key === "Escape") { list.hidden = true; }
+    });
+  }
+  // Single file: every page is a section; the hash picks the one shown.
+  var single = document.body.classList.contains("single-file");
+  if (single) {
+    var sections = Array.prototype.slice.call(document.querySelectorAll(".sf-page"));
+    var show = function () {
+      var id = decodeURIComponent(location.hash.slice(1)) || "p-index";
+      var target = document.getElementById(id);
+      var page = target && (target.classList.contains("sf-page") ? target : target.closest(".sf-page"));
+      if (!page) page = document.getElementById("p-index");
+      sections.forEach(function (s) { s.hidden = s !== page; });
+      document.querySelectorAll(".side a").forEach(function (a) {
+        if (a.getAttribute("href") === "#" + page.id) a.setAttribute("aria-current", "page"); else a.removeAttribute("aria-current");
+      });
+      draw();
+      if (target && target !== page) target.scrollIntoView(); else window.scrollTo(0, 0);
+    };
+    window.addEventListener("hashchange", show);
+    show();
+  }
+  window.evalbookCharts = function () { return charts; };
+  draw();
+})();

@@ -1,0 +1,53 @@
+package themes
+
+import (
+	"embed"
+	"html/template"
+	"io/fs"
+)
+
+//go:embed templates/*.html
+var templateFS embed.FS
+
+//go:embed static/site.css
+var css string
+
+//go:embed static/site.js
+var js string
+
+// assets holds assets/README.txt always, and assets/echarts.min.js when
+// `make assets` fetched it from the npm registry before `go build`.
+//
+//go:embed assets
+var assets embed.FS
+
+// Templates parses the site templates with the given functions.
+func Templates(funcs template.FuncMap) (*template.Template, error) {
+	return template.New("site").Funcs(funcs).ParseFS(templateFS, "templates/*.html")
+}
+
+// CSS returns the site stylesheet.
+func CSS() string { return css }
+
+// JS returns the site script (chart drawing, theme toggle, table sorting).
+func JS() string { return js }
+
+// ECharts returns the ECharts library, or nil when the binary was built
+// without it.
+func ECharts() []byte {
+	b, err := fs.ReadFile(assets, "assets/echarts.min.js")
+	if err != nil {
+		return nil
+	}
+	return b
+}
+
+// KaTeX returns the KaTeX library (used to render TeX as MathML in the
+// browser, so no font is needed), or nil when built without it.
+func KaTeX() []byte {
+	b, err := fs.ReadFile(assets, "assets/katex.min.js")
+	if err != nil {
+		return nil
+	}
+	return b
+}
