@@ -417,7 +417,7 @@ func stability(in StabilityInput, opts StabilityOptions, score stabilityScorer) 
 		}
 		res.Rules = append(res.Rules, rule)
 		res.Reference[rule] = s
-		if constant(s) {
+		if stabConstant(s) {
 			res.Warnf("%s gives every method the same score on all data, so no ρ against it is defined", rule)
 		}
 	}
@@ -437,7 +437,7 @@ func stability(in StabilityInput, opts StabilityOptions, score stabilityScorer) 
 	return res, nil
 }
 
-func constant(x []float64) bool {
+func stabConstant(x []float64) bool {
 	for _, v := range x[1:] {
 		if v != x[0] {
 			return false

@@ -76,7 +76,7 @@ type stabEngine struct {
 // streamOf numbers a (perturbation, point) random stream by the
 // perturbation's place in AllPerturbations, so choosing fewer
 // perturbations leaves the others' numbers unchanged.
-func streamOf(pert string, point int) uint64 {
+func stabStream(pert string, point int) uint64 {
 	for i, p := range AllPerturbations {
 		if p == pert {
 			return uint64(i+1)<<32 | uint64(point)
@@ -99,10 +99,10 @@ func (e *stabEngine) plan() {
 				e.res.Warnf("drop_datasets needs at least 3 datasets (2 must remain), have %d", e.nd)
 			}
 			for i := 1; i <= e.nd-2; i++ {
-				sets, all := e.subsets(e.nd, i, streamOf(name, i))
+				sets, all := e.subsets(e.nd, i, stabStream(name, i))
 				p.add(float64(i), all)
 				for _, drop := range sets {
-					e.addJob(p, stabJob{rows: complement(e.nd, drop), beta: e.opts.BetaMax})
+					e.addJob(p, stabJob{rows: stabComplement(e.nd, drop), beta: e.opts.BetaMax})
 				}
 			}
 		case PerturbDropMethods:
@@ -110,21 +110,21 @@ func (e *stabEngine) plan() {
 				e.res.Warnf("drop_methods needs at least 4 methods (3 must remain), have %d", e.nm)
 			}
 			for i := 1; i <= e.nm-3; i++ {
-				sets, all := e.subsets(e.nm, i, streamOf(name, i))
+				sets, all := e.subsets(e.nm, i, stabStream(name, i))
 				p.add(float64(i), all)
 				for _, drop := range sets {
-					e.addJob(p, stabJob{cols: complement(e.nm, drop), beta: e.opts.BetaMax})
+					e.addJob(p, stabJob{cols: stabComplement(e.nm, drop), beta: e.opts.BetaMax})
 				}
 			}
 		case PerturbSimilarMethod:
-			for _, a := range sortedUnique(e.opts.AlphaSimilar) {
+			for _, a := range stabSortedUnique(e.opts.AlphaSimilar) {
 				p.add(a, true)
 				for m := 0; m < e.nm; m++ {
 					e.addJob(p, stabJob{extra: stabClone, of: m, alpha: a, beta: e.opts.BetaMax})
 				}
 			}
 		case PerturbBestMethod:
-			for _, a := range sortedUnique(e.opts.AlphaBest) {
+			for _, a := range stabSortedUnique(e.opts.AlphaBest) {
 				p.add(a, true)
 				e.addJob(p, stabJob{extra: stabBest, alpha: a, beta: e.opts.BetaMax})
 			}
@@ -139,7 +139,7 @@ func (e *stabEngine) plan() {
 				e.res.Warnf("beta varies β̂ of dm_auc and dm_lbo, and neither rule is computed: no beta curve")
 				break
 			}
-			for _, b := range sortedUnique(e.opts.Betas) {
+			for _, b := range stabSortedUnique(e.opts.Betas) {
 				p.add(b, true)
 				e.addJob(p, stabJob{beta: b})
 			}
@@ -149,7 +149,7 @@ func (e *stabEngine) plan() {
 					e.res.Warnf("subset_pairs of size %d need %d datasets, have %d: left out", s, 2*s, e.nd)
 					continue
 				}
-				pairs, all := e.pairs(e.nd, s, streamOf(name, k))
+				pairs, all := e.pairs(e.nd, s, stabStream(name, k))
 				p.add(float64(s), all)
 				for _, ab := range pairs {
 					e.addJob(p, stabJob{rows: ab[0], rowsB: ab[1], beta: e.opts.BetaMax})
@@ -179,8 +179,8 @@ func (e *stabEngine) addJob(p *stabPlan, j stabJob) {
 // most Repeats of them, else Repeats distinct ones drawn uniformly from
 // the stream.
 func (e *stabEngine) subsets(n, k int, stream uint64) ([][]int, bool) {
-	if binomAtMost(n, k, e.opts.Repeats) {
-		return combinations(n, k), true
+	if stabBinomAtMost(n, k, e.opts.Repeats) {
+		return stabCombinations(n, k), true
 	}
 	rng := rand.New(rand.NewPCG(e.seed, stream))
 	perm := make([]int, n)
@@ -190,8 +190,8 @@ func (e *stabEngine) subsets(n, k int, stream uint64) ([][]int, bool) {
 	seen := map[string]bool{}
 	var out [][]int
 	for len(out) < e.opts.Repeats {
-		s := drawSorted(rng, perm, k)
-		key := setKey(s)
+		s := stabDrawSorted(rng, perm, k)
+		key := stabSetKey(s)
 		if !seen[key] {
 			seen[key] = true
 			out = append(out, s)
@@ -205,15 +205,15 @@ func (e *stabEngine) subsets(n, k int, stream uint64) ([][]int, bool) {
 // uniformly (a random permutation's first s and next s elements).
 func (e *stabEngine) pairs(n, s int, stream uint64) ([][2][]int, bool) {
 	var out [][2][]int
-	if pairsAtMost(n, s, e.opts.Repeats) {
-		for _, a := range combinations(n, s) {
-			rest := complement(n, a)
-			for _, bi := range combinations(len(rest), s) {
+	if stabPairsAtMost(n, s, e.opts.Repeats) {
+		for _, a := range stabCombinations(n, s) {
+			rest := stabComplement(n, a)
+			for _, bi := range stabCombinations(len(rest), s) {
 				b := make([]int, s)
 				for i, x := range bi {
 					b[i] = rest[x]
 				}
-				if lessInts(a, b) {
+				if stabLessInts(a, b) {
 					out = append(out, [2][]int{a, b})
 				}
 			}
@@ -227,15 +227,15 @@ func (e *stabEngine) pairs(n, s int, stream uint64) ([][2][]int, bool) {
 	}
 	seen := map[string]bool{}
 	for len(out) < e.opts.Repeats {
-		shuffleFirst(rng, perm, 2*s)
+		stabShuffleFirst(rng, perm, 2*s)
 		a := append([]int(nil), perm[:s]...)
 		b := append([]int(nil), perm[s:2*s]...)
 		sort.Ints(a)
 		sort.Ints(b)
-		if lessInts(b, a) {
+		if stabLessInts(b, a) {
 			a, b = b, a
 		}
-		key := setKey(a) + "|" + setKey(b)
+		key := stabSetKey(a) + "|" + stabSetKey(b)
 		if !seen[key] {
 			seen[key] = true
 			out = append(out, [2][]int{a, b})
@@ -246,8 +246,8 @@ func (e *stabEngine) pairs(n, s int, stream uint64) ([][2][]int, bool) {
 
 // drawSorted shuffles the first k places of perm (a partial Fisher–Yates
 // shuffle, uniform whatever perm's current order) and returns them sorted.
-func drawSorted(rng *rand.Rand, perm []int, k int) []int {
-	shuffleFirst(rng, perm, k)
+func stabDrawSorted(rng *rand.Rand, perm []int, k int) []int {
+	stabShuffleFirst(rng, perm, k)
 	s := append([]int(nil), perm[:k]...)
 	sort.Ints(s)
 	return s
@@ -255,7 +255,7 @@ func drawSorted(rng *rand.Rand, perm []int, k int) []int {
 
 // shuffleFirst puts a uniform random k-permutation of perm's elements in
 // its first k places.
-func shuffleFirst(rng *rand.Rand, perm []int, k int) {
+func stabShuffleFirst(rng *rand.Rand, perm []int, k int) {
 	n := len(perm)
 	for j := 0; j < k; j++ {
 		i := j + rng.IntN(n-j)
@@ -263,7 +263,7 @@ func shuffleFirst(rng *rand.Rand, perm []int, k int) {
 	}
 }
 
-func setKey(s []int) string {
+func stabSetKey(s []int) string {
 	var b strings.Builder
 	for _, v := range s {
 		fmt.Fprintf(&b, "%d,", v)
@@ -271,7 +271,7 @@ func setKey(s []int) string {
 	return b.String()
 }
 
-func lessInts(a, b []int) bool {
+func stabLessInts(a, b []int) bool {
 	for i := range a {
 		if a[i] != b[i] {
 			return a[i] < b[i]
@@ -282,7 +282,7 @@ func lessInts(a, b []int) bool {
 
 // binomAtMost reports whether C(n, k) ≤ limit, without overflow: the
 // partial products C(n−k+i, i) grow with i, so it stops once past limit.
-func binomAtMost(n, k, limit int) bool {
+func stabBinomAtMost(n, k, limit int) bool {
 	if k > n-k {
 		k = n - k
 	}
@@ -297,14 +297,14 @@ func binomAtMost(n, k, limit int) bool {
 }
 
 // pairsAtMost reports whether C(n, s)·C(n−s, s)/2 ≤ limit.
-func pairsAtMost(n, s, limit int) bool {
-	if !binomAtMost(n, s, 2*limit) || !binomAtMost(n-s, s, 2*limit) {
+func stabPairsAtMost(n, s, limit int) bool {
+	if !stabBinomAtMost(n, s, 2*limit) || !stabBinomAtMost(n-s, s, 2*limit) {
 		return false
 	}
-	return binom(n, s)*binom(n-s, s)/2 <= uint64(limit)
+	return stabBinom(n, s)*stabBinom(n-s, s)/2 <= uint64(limit)
 }
 
-func binom(n, k int) uint64 {
+func stabBinom(n, k int) uint64 {
 	if k > n-k {
 		k = n - k
 	}
@@ -316,7 +316,7 @@ func binom(n, k int) uint64 {
 }
 
 // combinations lists the k-subsets of 0…n−1 in lexicographic order.
-func combinations(n, k int) [][]int {
+func stabCombinations(n, k int) [][]int {
 	var out [][]int
 	c := make([]int, k)
 	for i := range c {
@@ -339,7 +339,7 @@ func combinations(n, k int) [][]int {
 }
 
 // complement returns 0…n−1 without the sorted set s.
-func complement(n int, s []int) []int {
+func stabComplement(n int, s []int) []int {
 	out := make([]int, 0, n-len(s))
 	j := 0
 	for i := 0; i < n; i++ {
@@ -352,7 +352,7 @@ func complement(n int, s []int) []int {
 	return out
 }
 
-func sortedUnique(x []float64) []float64 {
+func stabSortedUnique(x []float64) []float64 {
 	s := append([]float64(nil), x...)
 	sort.Float64s(s)
 	out := s[:0]
@@ -394,7 +394,7 @@ func (e *stabEngine) run(workers int, progress func(string, int, int)) {
 // matrix builds the perturbed matrix of a job over the given rows.
 func (e *stabEngine) matrix(j *stabJob, rows []int) Matrix {
 	if rows == nil {
-		rows = identity(e.nd)
+		rows = stabIdentity(e.nd)
 	}
 	m := make(Matrix, len(rows))
 	if j.cols == nil && j.extra == stabNoExtra {
@@ -405,7 +405,7 @@ func (e *stabEngine) matrix(j *stabJob, rows []int) Matrix {
 	}
 	cols := j.cols
 	if cols == nil {
-		cols = identity(e.nm)
+		cols = stabIdentity(e.nm)
 	}
 	width := len(cols)
 	if j.extra != stabNoExtra {
@@ -446,7 +446,7 @@ func (e *stabEngine) clamp(v float64) float64 {
 	return v
 }
 
-func identity(n int) []int {
+func stabIdentity(n int) []int {
 	s := make([]int, n)
 	for i := range s {
 		s[i] = i
@@ -501,7 +501,7 @@ func (e *stabEngine) eval(j *stabJob) stabOut {
 // rule for Pareto efficacy on it.
 func (e *stabEngine) scoreAll(j *stabJob, q Matrix, rows []int, rules []int, o *stabOut) [][]float64 {
 	o.checked++
-	dom := dominance(q, e.higher)
+	dom := stabDominance(q, e.higher)
 	names := make([]string, len(rules))
 	for k, r := range rules {
 		names[k] = e.rules[r]
@@ -537,7 +537,7 @@ func (e *stabEngine) scoreAll(j *stabJob, q Matrix, rows []int, rules []int, o *
 
 // dominance lists the pairs (a, b) where a is at least as good as b on
 // every dataset of q and better on one.
-func dominance(q Matrix, higher bool) [][2]int {
+func stabDominance(q Matrix, higher bool) [][2]int {
 	nm := len(q[0])
 	var out [][2]int
 	for a := 0; a < nm; a++ {
@@ -571,7 +571,7 @@ func dominance(q Matrix, higher bool) [][2]int {
 func (e *stabEngine) name(j *stabJob, c int) string {
 	cols := j.cols
 	if cols == nil {
-		cols = identity(e.nm)
+		cols = stabIdentity(e.nm)
 	}
 	if c < len(cols) {
 		return e.res.Methods[cols[c]]
@@ -679,7 +679,7 @@ func (e *stabEngine) collect() {
 					summary[r].SubsetRho[fmt.Sprint(pt.Size)] = pt.Mean
 				}
 			} else {
-				summary[r].Area[p.name] = OptFloat(curveArea(c.Points))
+				summary[r].Area[p.name] = OptFloat(stabCurveArea(c.Points))
 			}
 			if p.name == PerturbDropDatasets {
 				for _, s := range e.opts.SubsetSizes {
@@ -722,7 +722,7 @@ func (e *stabEngine) hasPlan(name string) bool {
 // curveArea is the trapezoid area under the finite points of a curve
 // divided by the x range they span (the curve's mean height); a lone
 // point is its own value; NaN when no point is finite.
-func curveArea(pts []StabilityPoint) float64 {
+func stabCurveArea(pts []StabilityPoint) float64 {
 	var xs, ys []float64
 	for _, p := range pts {
 		if Finite(float64(p.Mean)) {

@@ -181,7 +181,7 @@ func (c *stabCache) rowWins(rows []int) [][]int {
 			bits := c.gt[(a*nm+b)*c.words : (a*nm+b+1)*c.words]
 			n := 0
 			for i, x := range bits {
-				n += bitsOnes(x & mask[i])
+				n += stabOnes(x & mask[i])
 			}
 			w[a][b] = n
 		}
@@ -226,7 +226,7 @@ func (c *stabCache) extraWins(q Matrix) [][]int {
 
 func (c *stabCache) rowDMAUC(rows []int) []float64 {
 	if rows == nil {
-		rows = identity(len(c.q))
+		rows = stabIdentity(len(c.q))
 	}
 	nm, nb := len(c.q[0]), len(c.grid.beta)
 	counts := make([]int, nm*nb)
@@ -277,7 +277,7 @@ func stabilityRanks(q Matrix, higher bool) [][]float64 {
 	return out
 }
 
-func bitsOnes(x uint64) int { return bits.OnesCount64(x) }
+func stabOnes(x uint64) int { return bits.OnesCount64(x) }
 
 // stabilityRankRule is meanRank and positional of aggregate.go, from
 // per-dataset ranks computed once, with the same summation order.

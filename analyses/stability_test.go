@@ -74,7 +74,7 @@ func loadStabilityOracle(t *testing.T) *stabilityOracle {
 	return &o
 }
 
-func closeTo(got float64, want *float64, tol float64) bool {
+func stabCloseTo(got float64, want *float64, tol float64) bool {
 	if want == nil {
 		return math.IsNaN(got)
 	}
@@ -90,20 +90,20 @@ func TestStabilitySpearmanScipy(t *testing.T) {
 		t.Fatalf("fixture has %d spearman cases", len(o.Spearman))
 	}
 	for i, c := range o.Spearman {
-		if got := Spearman(c.X, c.Y); !closeTo(got, c.Rho, 1e-12) {
-			t.Errorf("case %d: Spearman = %v, scipy %v", i, got, deref(c.Rho))
+		if got := Spearman(c.X, c.Y); !stabCloseTo(got, c.Rho, 1e-12) {
+			t.Errorf("case %d: Spearman = %v, scipy %v", i, got, stabDeref(c.Rho))
 		}
 	}
 }
 
-func deref(p *float64) any {
+func stabDeref(p *float64) any {
 	if p == nil {
 		return "nan"
 	}
 	return *p
 }
 
-func oracleInput(c *stabilityOracleCase, jobs int) (StabilityInput, StabilityOptions) {
+func stabOracleInput(c *stabilityOracleCase, jobs int) (StabilityInput, StabilityOptions) {
 	m := Metric{Name: "q", Max: math.Inf(1)}
 	if c.Max != nil {
 		m.Max = *c.Max
@@ -135,7 +135,7 @@ func TestStabilityOracle(t *testing.T) {
 		c := &o.Stability[ci]
 		for _, jobs := range []int{1, 3} {
 			t.Run(fmt.Sprintf("%s/jobs=%d", c.Name, jobs), func(t *testing.T) {
-				in, op := oracleInput(c, jobs)
+				in, op := stabOracleInput(c, jobs)
 				r, err := Stability(in, op)
 				if err != nil {
 					t.Fatal(err)
@@ -167,8 +167,8 @@ func TestStabilityOracle(t *testing.T) {
 							t.Errorf("%s: size %g count %d undefined %d exhaustive %v; oracle size %g count %d undefined %d",
 								where, gp.Size, gp.Count, gp.Undefined, gp.Exhaustive, wp.Size, wp.Count, wp.Undefined)
 						}
-						if !closeTo(float64(gp.Mean), wp.Mean, 1e-12) || !closeTo(float64(gp.SD), wp.SD, 1e-12) {
-							t.Errorf("%s: mean %v sd %v; oracle %v %v", where, gp.Mean, gp.SD, deref(wp.Mean), deref(wp.SD))
+						if !stabCloseTo(float64(gp.Mean), wp.Mean, 1e-12) || !stabCloseTo(float64(gp.SD), wp.SD, 1e-12) {
+							t.Errorf("%s: mean %v sd %v; oracle %v %v", where, gp.Mean, gp.SD, stabDeref(wp.Mean), stabDeref(wp.SD))
 						}
 						points++
 					}
@@ -191,8 +191,8 @@ func TestStabilityOracle(t *testing.T) {
 							got = float64(sm.Area[wa.Perturbation])
 						}
 					}
-					if !closeTo(got, wa.Area, 1e-12) {
-						t.Errorf("area %s/%s = %v, oracle %v", wa.Perturbation, wa.Rule, got, deref(wa.Area))
+					if !stabCloseTo(got, wa.Area, 1e-12) {
+						t.Errorf("area %s/%s = %v, oracle %v", wa.Perturbation, wa.Rule, got, stabDeref(wa.Area))
 					}
 				}
 				if len(c.Areas) < 46 {
@@ -238,16 +238,16 @@ func TestStabilityJobsIndependent(t *testing.T) {
 		t.Fatal("no point was sampled; the test does not exercise sampling")
 	}
 	for _, jobs := range []int{2, 5, 1} {
-		if got := run(jobs, 11); !reflect.DeepEqual(marshal(t, got), marshal(t, base)) {
+		if got := run(jobs, 11); !reflect.DeepEqual(stabMarshal(t, got), stabMarshal(t, base)) {
 			t.Errorf("jobs=%d changes the result", jobs)
 		}
 	}
-	if reflect.DeepEqual(marshal(t, run(2, 12)), marshal(t, base)) {
+	if reflect.DeepEqual(stabMarshal(t, run(2, 12)), stabMarshal(t, base)) {
 		t.Error("a different seed gives the same result")
 	}
 }
 
-func marshal(t *testing.T, r *StabilityResult) string {
+func stabMarshal(t *testing.T, r *StabilityResult) string {
 	b, err := json.Marshal(r)
 	if err != nil {
 		t.Fatal(err)
@@ -291,10 +291,10 @@ func TestStabilitySampledSubsetsDistinct(t *testing.T) {
 	}
 	seen := map[string]bool{}
 	for _, s := range sets {
-		if len(s) != 3 || seen[setKey(s)] {
+		if len(s) != 3 || seen[stabSetKey(s)] {
 			t.Fatalf("bad or repeated subset %v", s)
 		}
-		seen[setKey(s)] = true
+		seen[stabSetKey(s)] = true
 	}
 	sets, all = e.subsets(10, 2, 1)
 	if !all || len(sets) != 45 {
@@ -313,7 +313,7 @@ func TestStabilitySampledSubsetsDistinct(t *testing.T) {
 			}
 		}
 	}
-	if binomAtMost(100, 50, math.MaxInt32) || binomAtMost(5, 2, 10) != true || binomAtMost(5, 2, 9) {
+	if stabBinomAtMost(100, 50, math.MaxInt32) || stabBinomAtMost(5, 2, 10) != true || stabBinomAtMost(5, 2, 9) {
 		t.Error("binomAtMost wrong")
 	}
 }

@@ -171,3 +171,74 @@ func TestStabilityKindOptions(t *testing.T) {
 		}
 	}
 }
+
+// stabilityArchive is a small study: 7 datasets × 5 methods of nDCG with
+// a bound, and a stability analysis with few repeats.
+func stabilityArchive() string {
+	var b strings.Builder
+	b.WriteString(`
+-- study.toml --
+title = "Stability end to end"
+seed = 7
+[[metrics]]
+name = "ndcg"
+max = 1.0
+[inputs]
+results = "results.csv"
+[[analyses]]
+id = "stab"
+type = "stability"
+title = "Stability of the leaderboard"
+metric = "ndcg"
+repeats = 12
+subset_sizes = [2, 3]
+-- results.csv --
+dataset,method,metric,value
+`)
+	for d := 0; d < 7; d++ {
+		for m := 0; m < 5; m++ {
+			fmt.Fprintf(&b, "ds%d,m%d,ndcg,%g\n", d, m, 0.05+float64((d*11+m*7)%13)/30)
+		}
+	}
+	return b.String()
+}
+
+// TestStabilityBuild: a study with a stability analysis builds; the site
+// has the page, the JSON with SPEC's keys, the -curves CSV with SPEC's
+// columns, one SVG per perturbation; two builds with different --jobs are
+// byte-identical.
+func TestStabilityBuild(t *testing.T) {
+	t.Parallel()
+	one := mustBuild(t, stabilityArchive(), func(o *Options) { o.Jobs = 1 })
+	four := mustBuild(t, stabilityArchive(), func(o *Options) { o.Jobs = 4 })
+	j := readJSON(t, one, "data/stab.json")
+	if j["type"] != "stability" {
+		t.Errorf("type %v", j["type"])
+	}
+	tables, _ := j["tables"].(map[string]any)
+	if _, ok := tables["stab-curves"]; !ok {
+		t.Errorf("no curves table in JSON: %v", analyses.SortedKeys(tables))
+	}
+	csv := readFile(t, one, "data/stab-curves.csv")
+	if !strings.HasPrefix(csv, "perturbation,rule,size,mean_rho,sd_rho,count") {
+		t.Errorf("curves CSV header: %q", strings.SplitN(csv, "\n", 2)[0])
+	}
+	if strings.Contains(csv, "NaN") {
+		t.Error("NaN in the curves CSV")
+	}
+	for _, p := range analyses.AllPerturbations {
+		name := "figures/stab-" + strings.ReplaceAll(p, "_", "-") + ".svg"
+		if s := readFile(t, one, name); !strings.Contains(s, "<svg") {
+			t.Errorf("%s is not an SVG", name)
+		}
+	}
+	page := readFile(t, one, "stab.html")
+	if !strings.Contains(page, "Spearman") || !strings.Contains(page, "rho_subsets_2") {
+		t.Error("page lacks the method note or the summary table")
+	}
+	for _, f := range []string{"data/stab.json", "data/stab-curves.csv", "data/stab.csv", "figures/stab-drop-datasets.svg", "stab.html"} {
+		if readFile(t, one, f) != readFile(t, four, f) {
+			t.Errorf("%s differs between --jobs 1 and 4", f)
+		}
+	}
+}
