@@ -671,7 +671,17 @@ func (e *stabEngine) collect() {
 				res.Warnf("%s, %s: the rule could not be computed on %d of %d perturbed matrices (first: %v); those are left out", p.name, e.rules[r], failed, total, firstErr)
 			}
 			if undefined-failed > 0 {
-				res.Warnf("%s, %s: ρ is undefined for %d of %d perturbed matrices (a constant score vector), left out of the means and counted in `undefined`", p.name, e.rules[r], undefined-failed, total)
+				empty := 0
+				for _, pt := range c.Points {
+					if pt.Count == 0 {
+						empty++
+					}
+				}
+				also := ""
+				if empty > 0 && p.name != PerturbSubsetPairs {
+					also = fmt.Sprintf("; at %d of %d sizes no ρ is defined at all, so %s_area covers only the other sizes", empty, len(c.Points), p.name)
+				}
+				res.Warnf("%s, %s: ρ is undefined for %d of %d perturbed matrices (a constant score vector), left out of the means and counted in `undefined`%s", p.name, e.rules[r], undefined-failed, total, also)
 			}
 			res.Curves = append(res.Curves, c)
 			if p.name == PerturbSubsetPairs {
