@@ -606,3 +606,36 @@ func TestStabilityFastScoresIdentical(t *testing.T) {
 	}
 	t.Logf("%d rule evaluations identical", cases)
 }
+
+// TestStabilityTinyMatrix: with 2 datasets and 3 methods the perturbations
+// that need more data are skipped with notes, the rest still run, and no
+// curve has points it cannot have.
+func TestStabilityTinyMatrix(t *testing.T) {
+	t.Parallel()
+	in, op := stabilityRandom(2, 3, 4)
+	r, err := Stability(in, op)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range r.Curves {
+		switch c.Perturbation {
+		case PerturbDropDatasets, PerturbDropMethods, PerturbSubsetPairs:
+			if len(c.Points) != 0 {
+				t.Errorf("%s/%s has %d points", c.Perturbation, c.Rule, len(c.Points))
+			}
+		case PerturbSimilarMethod:
+			if len(c.Points) != 31 || c.Points[0].Count+c.Points[0].Undefined != 3 {
+				t.Errorf("similar_method/%s: %d points, first %+v", c.Rule, len(c.Points), c.Points[0])
+			}
+		}
+	}
+	joined := strings.Join(r.List, "\n")
+	for _, want := range []string{"drop_datasets needs at least 3 datasets", "drop_methods needs at least 4 methods", "subset_pairs of size 5 need 10 datasets"} {
+		if !strings.Contains(joined, want) {
+			t.Errorf("no note %q in %q", want, joined)
+		}
+	}
+	for _, tb := range r.Tables() {
+		tb.Check()
+	}
+}

@@ -105,3 +105,26 @@ func TestStabilityFigures(t *testing.T) {
 		}
 	}
 }
+
+// TestStabilityFiguresTiny: perturbations without points (too few
+// datasets or methods) give no figure rather than an empty one.
+func TestStabilityFiguresTiny(t *testing.T) {
+	t.Parallel()
+	q := analyses.Matrix{{0.3, 0.2, 0.1}, {0.1, 0.25, 0.2}}
+	r, err := analyses.Stability(analyses.StabilityInput{Metric: analyses.Metric{Name: "m", Max: math.Inf(1)},
+		Datasets: []string{"a", "b"}, Methods: []string{"x", "y", "z"}, Q: q, Jobs: 1}, analyses.StabilityOptions{Metric: "m"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	figs, err := Stability("s", "", r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, f := range figs {
+		ids = append(ids, f.ID)
+	}
+	if got := strings.Join(ids, ","); got != "s-similar-method,s-best-method,s-beta" {
+		t.Errorf("figures %s", got)
+	}
+}
