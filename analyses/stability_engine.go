@@ -382,8 +382,13 @@ func (e *stabEngine) run(workers int, progress func(string, int, int)) {
 				}
 				e.out[j] = e.eval(&e.jobs[j])
 				if pl := e.jobs[j].plan; pl >= 0 && progress != nil {
+					// about 200 reports per perturbation: a terminal
+					// redraw per matrix would cost more than the matrix
 					p := e.plans[pl]
-					progress("stability: "+p.name, int(p.done.Add(1)), p.total)
+					done := int(p.done.Add(1))
+					if done == p.total || done%max(1, p.total/200) == 0 {
+						progress("stability: "+p.name, done, p.total)
+					}
 				}
 			}
 		}()
