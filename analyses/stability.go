@@ -342,6 +342,10 @@ func (r *StabilityResult) Curve(perturbation, rule string) *StabilityCurve {
 // vector (or the reference restricted to the kept methods) is constant has
 // no ρ: it is left out of the mean and counted in the point's Undefined,
 // and a note says how many.
+//
+// Every point of every curve matches, to 1e-12, the brute-force Python
+// implementation in testdata/oracle/stability/gen.py (itertools
+// enumeration, scipy.stats.spearmanr, numpy sample sd).
 func Stability(in StabilityInput, opts StabilityOptions) (*StabilityResult, error) {
 	opts.Defaults()
 	if err := opts.Validate(); err != nil {
@@ -355,10 +359,9 @@ func Stability(in StabilityInput, opts StabilityOptions) (*StabilityResult, erro
 }
 
 // stabilityScorer computes the scores of several rules on one matrix (as
-// RuleScores would, one error per rule); tests replace it to plant a rule
-// that is not Pareto efficient.
-// The view says how q derives from the full matrix, so the scorer can
-// reuse work done once on it.
+// RuleScores would, one error per rule); the view says how q derives from
+// the full matrix, so the scorer can reuse work done once on it. Tests
+// replace it to plant a rule that is not Pareto efficient.
 type stabilityScorer func(rules []string, q Matrix, v stabView, betaMax float64) ([][]float64, []error)
 
 func stability(in StabilityInput, opts StabilityOptions, score stabilityScorer) (*StabilityResult, error) {
