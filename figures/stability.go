@@ -97,7 +97,19 @@ func stabilityFigure(id string, r *analyses.StabilityResult, pert string, curves
 // stabilityPlot draws the static version of one perturbation's figure.
 func stabilityPlot(r *analyses.StabilityResult, pert string, curves []*analyses.StabilityCurve, colourOf map[string]int, few bool) (*plot.Plot, error) {
 	axis := stabilityAxis[pert]
-	plt := NewPlot("", axis[1], "Spearman ρ with the reference ranking")
+	ylabel := "Spearman ρ with the reference ranking"
+	if pert == analyses.PerturbSubsetPairs {
+		ylabel = "Spearman ρ between the two subsets' rankings"
+	}
+	plt := NewPlot("", axis[1], ylabel)
+	if pert == analyses.PerturbSubsetPairs {
+		var ticks []plot.Tick
+		for _, p := range curves[0].Points {
+			ticks = append(ticks, plot.Tick{Value: p.Size, Label: fmt.Sprint(p.Size)})
+		}
+		plt.X.Tick.Marker = plot.ConstantTicks(ticks)
+		plt.X.Padding = vg.Points(20)
+	}
 	plt.Legend.Top = false
 	plt.Legend.Left = true
 	plt.Legend.TextStyle.Font.Size = vg.Points(8)
