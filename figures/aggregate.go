@@ -67,7 +67,7 @@ func Aggregate(id, title string, r *analyses.AggregateResult) ([]Figure, error) 
 			data[i] = opts.LineData{Value: []any{b, p.Rho[m][i]}}
 		}
 		line.AddSeries(fmt.Sprintf("%s (AUC %.3f)", r.Methods[m], p.AUC[m]), data,
-			charts.WithLineStyleOpts(opts.LineStyle{Color: Hex(k), Width: 2}),
+			charts.WithLineStyleOpts(opts.LineStyle{Color: Hex(k), Width: 2, Type: LineType(k)}),
 			charts.WithItemStyleOpts(opts.ItemStyle{Color: Hex(k)}),
 			charts.WithLineChartOpts(opts.LineChart{ShowSymbol: opts.Bool(false)}),
 		)

@@ -63,6 +63,18 @@ func Dashes(i int) []vg.Length {
 	return nil
 }
 
+// LineType is the ECharts counterpart of Dashes: "solid", then "dashed"
+// and "dotted" once the palette has been used.
+func LineType(i int) string {
+	switch (i / len(Palette)) % 3 {
+	case 1:
+		return "dashed"
+	case 2:
+		return "dotted"
+	}
+	return "solid"
+}
+
 // NewPlot returns a plot with evalbook's defaults: a web-safe sans-serif
 // face, a light grid and the given title and axis labels.
 func NewPlot(title, xlabel, ylabel string) *plot.Plot {

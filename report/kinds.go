@@ -18,6 +18,9 @@ func Kinds() Registry {
 		pairedTestsKind(),
 		clustersKind(),
 		datasetSelectionKind(),
+		metricCorrelationKind(),
+		characteristicsKind(),
+		multiObjectiveKind(),
 		stabilityKind(),
 	} {
 		r[k.Type] = k

@@ -28,10 +28,18 @@ type TableReader struct {
 	csv    *recordReader
 	rec    []string
 	rows   int64
+	pq     *ParquetReader // .parquet: every method delegates to it
 }
 
 // OpenTable opens path for reading. display is the name used in errors.
 func OpenTable(path, display string, mapping map[string]string) (*TableReader, error) {
+	if IsParquet(path) {
+		p, err := OpenParquet(path, display, mapping)
+		if err != nil {
+			return nil, err
+		}
+		return &TableReader{File: display, Header: p.Header, pq: p}, nil
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -92,6 +100,9 @@ func OpenTable(path, display string, mapping map[string]string) (*TableReader, e
 
 // Close releases the file.
 func (t *TableReader) Close() error {
+	if t.pq != nil {
+		return t.pq.Close()
+	}
 	if t.gz != nil {
 		t.gz.Close()
 	}
@@ -100,6 +111,9 @@ func (t *TableReader) Close() error {
 
 // Col returns the index of a column, or -1 when the file has none.
 func (t *TableReader) Col(name string) int {
+	if t.pq != nil {
+		return t.pq.Col(name)
+	}
 	if i, ok := t.cols[strings.ToLower(name)]; ok {
 		return i
 	}
@@ -108,6 +122,9 @@ func (t *TableReader) Col(name string) int {
 
 // Require returns the index of a column or an error naming the file.
 func (t *TableReader) Require(name string) (int, error) {
+	if t.pq != nil {
+		return t.pq.Require(name)
+	}
 	if i := t.Col(name); i >= 0 {
 		return i, nil
 	}
@@ -124,6 +141,9 @@ func suggestColumn(name string, header []string) string {
 
 // Next returns the next record, or io.EOF. The slice is reused.
 func (t *TableReader) Next() ([]string, error) {
+	if t.pq != nil {
+		return t.pq.Next()
+	}
 	rec, err := t.csv.Read()
 	if err != nil {
 		if err == io.EOF {
@@ -141,10 +161,18 @@ func (t *TableReader) Next() ([]string, error) {
 }
 
 // Rows returns the number of data records read so far.
-func (t *TableReader) Rows() int64 { return t.rows }
+func (t *TableReader) Rows() int64 {
+	if t.pq != nil {
+		return t.pq.Rows()
+	}
+	return t.rows
+}
 
 // Line returns the line of the current record.
 func (t *TableReader) Line() int {
+	if t.pq != nil {
+		return t.pq.Line()
+	}
 	line, _ := t.csv.FieldPos(0)
 	return line
 }
@@ -153,6 +181,9 @@ func (t *TableReader) Line() int {
 // ok = false; text that is not a number is an error naming
 // file:line:column and the text.
 func (t *TableReader) Float(col int) (v float64, ok bool, err error) {
+	if t.pq != nil {
+		return t.pq.Float(col)
+	}
 	s := t.rec[col]
 	if s == "" {
 		return 0, false, nil
@@ -171,6 +202,9 @@ func (t *TableReader) Float(col int) (v float64, ok bool, err error) {
 
 // Errorf returns an error at field col of the current record.
 func (t *TableReader) Errorf(col int, format string, args ...any) error {
+	if t.pq != nil {
+		return t.pq.Errorf(col, format, args...)
+	}
 	line, column := t.csv.FieldPos(col)
 	return &InputError{File: t.File, Line: line, Col: column, Msg: fmt.Sprintf(format, args...)}
 }

@@ -5,11 +5,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/evalbook/evalbook/report"
 )
 
 // repoRoot is the module root, two levels up from this package.
@@ -185,5 +188,30 @@ func TestInitThenBuild(t *testing.T) {
 	}
 	if code, _, _ := runCLI("init", dir); code != 1 {
 		t.Errorf("init over an existing study: exit %d, want 1", code)
+	}
+}
+
+// TestDemoFindings: the overview lists a key finding for every analysis
+// that offers one, and the demo exercises every registered analysis type.
+func TestDemoFindings(t *testing.T) {
+	demo := generatedDemo(t)
+	out := filepath.Join(t.TempDir(), "site")
+	if code, _, errOut := runCLI("build", filepath.Join(demo, "study.toml"), "-o", out, "--quiet"); code != 0 {
+		t.Fatal(errOut)
+	}
+	index, _ := os.ReadFile(filepath.Join(out, "index.html"))
+	manifest, _ := os.ReadFile(filepath.Join(demo, "study.toml"))
+	for _, typ := range report.Kinds().Types() {
+		if !regexp.MustCompile(`(?m)^type\s*=\s*"` + typ + `"`).Match(manifest) {
+			t.Errorf("the demo study has no %s analysis", typ)
+		}
+	}
+	if n := strings.Count(string(index), `<section class="findings">`); n != 1 {
+		t.Fatalf("overview has %d findings sections", n)
+	}
+	section := string(index)[strings.Index(string(index), `<section class="findings">`):]
+	section = section[:strings.Index(section, "</section>")]
+	if items := strings.Count(section, "<li>"); items < 5 {
+		t.Errorf("only %d key findings on the overview", items)
 	}
 }

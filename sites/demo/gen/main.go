@@ -207,6 +207,7 @@ func generate(dir, fragments string) error {
 	for _, gen := range []func(string, *rand.Rand) error{
 		genSignificance,
 		genClusters,
+		genMultiObjective,
 	} {
 		if err := gen(dir, rng); err != nil {
 			return err
@@ -315,10 +316,66 @@ Per-user values of nDCG@10 and RMSE are kept for EASE, LightGCN, ALS and
 MostPop, so that paired comparisons and effect sizes can use the users of each
 dataset as units.
 `
-	if err := os.WriteFile(filepath.Join(dir, "pages", "intro.md"), []byte(intro), 0o644); err != nil {
-		return err
+	findings := `# Findings
+
+Every number on this page is read from the analyses' data when the site is
+built, so the prose cannot drift from the results.
+
+## One leaderboard, many rules
+
+EASE has the best mean rank over the datasets,
+{{value leaderboard tables.leaderboard[method=EASE].mean_rank %.2f}}, ahead of
+LightGCN at {{value leaderboard tables.leaderboard[method=LightGCN].mean_rank %.2f}}
+({{ref tab:leaderboard}}). The Dolan–Moré performance profile [@dolan2002] of a
+method $m$ is
+
+$$
+\rho_m(\beta) = \frac{1}{|D|} \left|\{ d \in D : r_{d,m} \le \beta \}\right|,
+\qquad r_{d,m} = \frac{\max_{m'} q_{d,m'}}{q_{d,m}},
+$$
+
+and the area under it ranks EASE first with a normalised AUC of
+{{value leaderboard tables.leaderboard[method=EASE].dm_auc %.3f}}
+({{ref fig:leaderboard}}), as in the study this demo imitates [@shevchenko2024].
+
+{{figure leaderboard}}
+
+On rating error, where lower is better, the rules disagree more
+({{ref tab:leaderboard-rmse}}).
+`
+	bib := `@inproceedings{shevchenko2024,
+  author    = {Shevchenko, Valeriy and Belousov, Nikita and Vasilev, Alexey and Zholobov, Vladimir and Sosedka, Artyom and Semenova, Natalia and Volodkevich, Anna and Savchenko, Andrey and Zaytsev, Alexey},
+  title     = {From Variability to Stability: Advancing {RecSys} Benchmarking Practices},
+  booktitle = {Proceedings of the 30th ACM SIGKDD Conference on Knowledge Discovery and Data Mining},
+  year      = {2024},
+  doi       = {10.1145/3637528.3671655}
+}
+
+@article{dolan2002,
+  author  = {Dolan, Elizabeth D. and Mor{\'e}, Jorge J.},
+  title   = {Benchmarking optimization software with performance profiles},
+  journal = {Mathematical Programming},
+  volume  = {91},
+  pages   = {201--213},
+  year    = {2002},
+  doi     = {10.1007/s101070100263}
+}
+
+@article{demsar2006,
+  author  = {Dem{\v{s}}ar, Janez},
+  title   = {Statistical Comparisons of Classifiers over Multiple Data Sets},
+  journal = {Journal of Machine Learning Research},
+  volume  = {7},
+  pages   = {1--30},
+  year    = {2006}
+}
+`
+	for name, text := range map[string]string{"intro.md": intro, "setup.md": setup, "findings.md": findings} {
+		if err := os.WriteFile(filepath.Join(dir, "pages", name), []byte(text), 0o644); err != nil {
+			return err
+		}
 	}
-	return os.WriteFile(filepath.Join(dir, "pages", "setup.md"), []byte(setup), 0o644)
+	return os.WriteFile(filepath.Join(dir, "refs.bib"), []byte(bib), 0o644)
 }
 
 func writeManifest(dir, fragments string, ds []dataset) error {
@@ -332,6 +389,7 @@ doi      = "10.1145/3637528.3671655"
 links    = { paper = "https://arxiv.org/abs/2402.09766", code = "https://github.com/evalbook/evalbook" }
 license  = "CC-BY-4.0"
 seed     = 42
+bibliography = "refs.bib"
 abstract = """
 Which recommender is best depends on how results over many datasets are combined.
 This demo study compares twelve algorithms on thirty-two datasets from six domains
@@ -363,6 +421,10 @@ source = "pages/intro.md"
 [[pages]]
 title  = "Experimental setup"
 source = "pages/setup.md"
+
+[[pages]]
+title  = "Findings"
+source = "pages/findings.md"
 
 `)
 	for _, d := range ds {

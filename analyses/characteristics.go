@@ -1,0 +1,267 @@
+package analyses
+
+// Dataset characteristics and what they explain (SPEC §5.6, seed 001
+// §4.3, Fig. 7). The seed asks which properties of a dataset make it hard
+// for recommenders; it answers with three association measures between
+// each feature and each method's per-dataset nDCG@10, because a feature
+// can matter monotonically (Spearman), linearly (Pearson) or in some other
+// way (mutual information). A pooled column over all methods asks the same
+// question of the benchmark as a whole.
+
+import (
+	"fmt"
+	"math"
+	"strings"
+)
+
+// Feature sources of a characteristics analysis.
+const (
+	CharFromAuto  = "auto"
+	CharFromLogs  = "logs"
+	CharFromInput = "input"
+)
+
+// CharPooled names the pooled column of the association table: every
+// (dataset, method) pair at once.
+const CharPooled = "(pooled)"
+
+// CharacteristicsOptions are the keys of a `characteristics` analysis.
+type CharacteristicsOptions struct {
+	// Metric is the per-dataset performance the features are related to;
+	// without it only the features are computed.
+	Metric   string   `toml:"metric"`
+	Methods  []string `toml:"methods"`  // default: every method of the results
+	Features []string `toml:"features"` // default: all
+	// From is where features come from: "logs" (the [[datasets]]
+	// interaction logs), "input" (the characteristics input) or "auto"
+	// (default: logs when some dataset has one, else the input).
+	From string `toml:"from"`
+	// Preprocessing of the logs (SPEC §5.6). A dataset attribute
+	// rating_threshold = "…" overrides RatingThreshold for that dataset,
+	// as the seed uses dataset-specific thresholds (App. A.1).
+	RatingThreshold *float64 `toml:"rating_threshold"`
+	MinItem         int      `toml:"min_item"`
+	MinUser         int      `toml:"min_user"`
+	Core            int      `toml:"core"`
+	// Neighbors is k of the Kraskov estimator (default 3, as the seed).
+	Neighbors int `toml:"neighbors"`
+}
+
+// Defaults fills unset options.
+func (o *CharacteristicsOptions) Defaults() {
+	if o.From == "" {
+		o.From = CharFromAuto
+	}
+	if o.Neighbors == 0 {
+		o.Neighbors = 3
+	}
+}
+
+// Validate checks the options.
+func (o *CharacteristicsOptions) Validate() error {
+	from := []string{CharFromAuto, CharFromLogs, CharFromInput}
+	if !corrContains(from, o.From) {
+		return fmt.Errorf("from: unknown value %q%s (one of %s)", o.From, DidYouMean(o.From, from), strings.Join(from, ", "))
+	}
+	for _, kv := range []struct {
+		key string
+		v   int
+	}{{"min_item", o.MinItem}, {"min_user", o.MinUser}, {"core", o.Core}} {
+		if kv.v < 0 {
+			return fmt.Errorf("%s: must not be negative, got %d", kv.key, kv.v)
+		}
+	}
+	if o.Neighbors < 1 {
+		return fmt.Errorf("neighbors: must be at least 1, got %d", o.Neighbors)
+	}
+	if o.RatingThreshold != nil && !Finite(*o.RatingThreshold) {
+		return fmt.Errorf("rating_threshold: must be a finite number")
+	}
+	if o.From == CharFromInput && (o.RatingThreshold != nil || o.MinItem > 0 || o.MinUser > 0 || o.Core > 0) {
+		return fmt.Errorf("rating_threshold, min_item, min_user and core preprocess interaction logs; they have no effect with from = \"input\"")
+	}
+	return nil
+}
+
+// Preprocessing returns the log preprocessing of the options.
+func (o *CharacteristicsOptions) Preprocessing() Preprocessing {
+	p := Preprocessing{MinItem: o.MinItem, MinUser: o.MinUser, Core: o.Core}
+	if o.RatingThreshold != nil {
+		p.Threshold, p.HasThreshold = *o.RatingThreshold, true
+	}
+	return p
+}
+
+// CharacteristicsInput is the features of each dataset and, optionally,
+// each method's performance on it.
+type CharacteristicsInput struct {
+	Datasets []string
+	Features []string
+	Values   [][]float64 // [dataset][feature]; NaN when missing
+	// Counts are the preprocessing counts per dataset when the features
+	// come from logs; nil otherwise.
+	Counts []PreprocessCounts
+	// Metric, Methods and Perf[dataset][method] (NaN when missing) are
+	// empty when no metric is associated.
+	Metric  string
+	Methods []string
+	Perf    [][]float64
+}
+
+// CharacteristicsResult holds the features and their associations.
+type CharacteristicsResult struct {
+	Datasets      []string           `json:"datasets"`
+	Features      []string           `json:"features"`
+	Values        [][]float64        `json:"-"` // in the -features table
+	Preprocessing []PreprocessCounts `json:"preprocessing,omitempty"`
+	Metric        string             `json:"metric,omitempty"`
+	// Columns of the association matrices: the methods, then CharPooled.
+	Methods []string `json:"methods,omitempty"`
+	// Pearson[f][m], Spearman[f][m], MutualInformation[f][m] and the
+	// number of datasets N[f][m] behind them (pairs, for the pooled column).
+	Pearson           [][]float64 `json:"-"`
+	Spearman          [][]float64 `json:"-"`
+	MutualInformation [][]float64 `json:"-"`
+	N                 [][]int     `json:"-"`
+	Neighbors         int         `json:"neighbors"`
+	Warnings
+}
+
+// Characteristics relates each feature to each method's per-dataset metric
+// (SPEC §5.6): Pearson's r and Spearman's rho (as scipy.stats pearsonr and
+// spearmanr) and the Kraskov mutual information (as scikit-learn's
+// mutual_info_regression, see MutualInfoKSG), over the datasets where
+// both are present, and the same over all (dataset, method) pairs pooled.
+func Characteristics(in CharacteristicsInput, opts CharacteristicsOptions) (*CharacteristicsResult, error) {
+	opts.Defaults()
+	if err := opts.Validate(); err != nil {
+		return nil, err
+	}
+	if len(in.Values) != len(in.Datasets) || (in.Counts != nil && len(in.Counts) != len(in.Datasets)) {
+		panic("analyses: Characteristics input sizes do not match")
+	}
+	if len(in.Datasets) == 0 {
+		return nil, fmt.Errorf("no dataset has characteristics")
+	}
+	r := &CharacteristicsResult{Datasets: in.Datasets, Features: in.Features, Values: in.Values,
+		Preprocessing: in.Counts, Metric: in.Metric, Neighbors: opts.Neighbors}
+	undefinedFeature := map[string]bool{}
+	for d, row := range in.Values {
+		for f, v := range row {
+			if !Finite(v) && !undefinedFeature[in.Features[f]] {
+				undefinedFeature[in.Features[f]] = true
+				r.Warnf("feature %s is undefined on dataset %s (first of possibly several): a constant per-user share has no skewness or kurtosis, or the input left the cell empty; that dataset is left out of the feature's associations", in.Features[f], in.Datasets[d])
+			}
+		}
+	}
+	if in.Metric == "" {
+		return r, nil
+	}
+	M := len(in.Methods)
+	r.Methods = append(append([]string{}, in.Methods...), CharPooled)
+	F := len(in.Features)
+	alloc := func() [][]float64 {
+		m := make([][]float64, F)
+		for f := range m {
+			m[f] = make([]float64, M+1)
+		}
+		return m
+	}
+	r.Pearson, r.Spearman, r.MutualInformation = alloc(), alloc(), alloc()
+	r.N = make([][]int, F)
+	missingPerf := 0
+	for d := range in.Datasets {
+		for m := range M {
+			if !Finite(in.Perf[d][m]) {
+				missingPerf++
+			}
+		}
+	}
+	if missingPerf > 0 {
+		r.Warnf("%d (dataset, method) cells of %s are missing; each association uses the datasets where both the feature and the method's value are present (the n column)", missingPerf, in.Metric)
+	}
+	var undefined []string
+	for f := range F {
+		r.N[f] = make([]int, M+1)
+		var px, py []float64
+		for m := 0; m <= M; m++ {
+			var x, y []float64
+			if m < M {
+				for d := range in.Datasets {
+					fv, pv := in.Values[d][f], in.Perf[d][m]
+					if Finite(fv) && Finite(pv) {
+						x, y = append(x, fv), append(y, pv)
+					}
+				}
+				px, py = append(px, x...), append(py, y...)
+			} else {
+				x, y = px, py
+			}
+			r.N[f][m] = len(x)
+			r.Pearson[f][m] = Pearson(x, y)
+			r.Spearman[f][m] = Spearman(x, y)
+			r.MutualInformation[f][m] = MutualInfoKSG(x, y, opts.Neighbors)
+			if math.IsNaN(r.Pearson[f][m]) || math.IsNaN(r.MutualInformation[f][m]) {
+				undefined = append(undefined, in.Features[f]+"/"+r.Methods[m])
+			}
+		}
+	}
+	if len(undefined) > 0 {
+		show := undefined
+		if len(show) > 6 {
+			show = append(show[:6:6], "…")
+		}
+		r.Warnf("%d feature/method associations are undefined and left empty (a constant feature or metric, fewer than 2 datasets for the correlations, or no more than %d for the mutual information): %s", len(undefined), opts.Neighbors, strings.Join(show, ", "))
+	}
+	return r, nil
+}
+
+// Tables implements Result: the pooled association per feature (main),
+// -features, -association and, from logs, -preprocessing.
+func (r *CharacteristicsResult) Tables() []Table {
+	var out []Table
+	if r.Metric != "" {
+		pooled := len(r.Methods) - 1
+		main := Table{Title: fmt.Sprintf("Association of each feature with %s over all methods pooled", r.Metric),
+			Columns: []string{"feature", "pearson", "spearman", "mutual_information", "n"}}
+		for f, name := range r.Features {
+			main.Rows = append(main.Rows, []any{name, corrCell(r.Pearson[f][pooled]), corrCell(r.Spearman[f][pooled]),
+				corrCell(r.MutualInformation[f][pooled]), r.N[f][pooled]})
+		}
+		out = append(out, main)
+	}
+	feat := Table{Name: "features", Title: "Characteristics of each dataset", Columns: append([]string{"dataset"}, r.Features...)}
+	for d, name := range r.Datasets {
+		row := []any{name}
+		for f, v := range r.Values[d] {
+			if r.Preprocessing != nil && logCountFeatures[r.Features[f]] && Finite(v) && v < 1<<53 {
+				row = append(row, int(v))
+				continue
+			}
+			row = append(row, corrCell(v))
+		}
+		feat.Rows = append(feat.Rows, row)
+	}
+	if r.Metric == "" {
+		out = append(out, feat)
+	} else {
+		assoc := Table{Name: "association", Title: fmt.Sprintf("Association of each feature with each method's %s", r.Metric),
+			Columns: []string{"feature", "method", "pearson", "spearman", "mutual_information", "n"}}
+		for f, name := range r.Features {
+			for m, meth := range r.Methods {
+				assoc.Rows = append(assoc.Rows, []any{name, meth, corrCell(r.Pearson[f][m]), corrCell(r.Spearman[f][m]),
+					corrCell(r.MutualInformation[f][m]), r.N[f][m]})
+			}
+		}
+		out = append(out, feat, assoc)
+	}
+	if r.Preprocessing != nil {
+		pre := Table{Name: "preprocessing", Title: "Preprocessing of the interaction logs: interactions removed at each step",
+			Columns: []string{"dataset", "rows", "duplicates", "below_threshold", "item_filter", "user_filter", "core", "core_rounds", "interactions"}}
+		for d, c := range r.Preprocessing {
+			pre.Rows = append(pre.Rows, []any{r.Datasets[d], int(c.Rows), int(c.Duplicates), int(c.BelowThreshold), int(c.ItemFilter), int(c.UserFilter), int(c.Core), c.CoreRounds, int(c.Interactions)})
+		}
+		out = append(out, pre)
+	}
+	return out
+}

@@ -1,0 +1,372 @@
+package analyses
+
+// Metric correlation (SPEC §5.5, seed 001 §4.1, Fig. 2). The seed asks
+// which metrics tell the same story: on each dataset it correlates the
+// metrics across methods, then averages the per-dataset coefficients. A
+// per-dataset correlation is the right unit because metric scales differ
+// wildly between datasets; pooling raw values would mostly measure that.
+
+import (
+	"fmt"
+	"math"
+	"strings"
+)
+
+// Correlation methods of a metric_correlation analysis.
+const (
+	CorrSpearman = "spearman"
+	CorrPearson  = "pearson"
+	CorrKendall  = "kendall"
+)
+
+var corrMethods = []string{CorrSpearman, CorrPearson, CorrKendall}
+
+// MetricCorrelationOptions are the keys of a `metric_correlation` analysis.
+type MetricCorrelationOptions struct {
+	Metrics []string `toml:"metrics"` // default: every metric of the results
+	Method  string   `toml:"method"`  // spearman (default), pearson, kendall (tau-b)
+	// Raw correlates the values as given. By default a lower-is-better
+	// metric is negated first, so that a positive coefficient always means
+	// "the metrics agree on which methods are better".
+	Raw bool `toml:"raw"`
+}
+
+// Defaults fills unset options.
+func (o *MetricCorrelationOptions) Defaults() {
+	if o.Method == "" {
+		o.Method = CorrSpearman
+	}
+}
+
+// Validate checks the options.
+func (o *MetricCorrelationOptions) Validate() error {
+	if !corrContains(corrMethods, o.Method) {
+		return fmt.Errorf("method: unknown value %q%s (one of %s)", o.Method, DidYouMean(o.Method, corrMethods), strings.Join(corrMethods, ", "))
+	}
+	seen := map[string]bool{}
+	for _, m := range o.Metrics {
+		if seen[m] {
+			return fmt.Errorf("metrics: %q is listed twice", m)
+		}
+		seen[m] = true
+	}
+	if len(o.Metrics) == 1 {
+		return fmt.Errorf("metrics: need at least two metrics to correlate, got %q", o.Metrics[0])
+	}
+	return nil
+}
+
+func corrContains(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
+
+// MetricCorrelationInput holds one value per (dataset, method, metric):
+// Values[k][d][m] for Metrics[k]; NaN marks a missing cell.
+type MetricCorrelationInput struct {
+	Metrics  []Metric
+	Datasets []string
+	Methods  []string
+	Values   [][][]float64
+}
+
+// MetricCorrelationResult is the averaged correlation matrix.
+type MetricCorrelationResult struct {
+	Method  string   `json:"method"`
+	Raw     bool     `json:"raw"`
+	Metrics []string `json:"metrics"` // in input order
+	// Rho[a][b] is the mean over datasets of the per-dataset coefficient
+	// (NaN when no dataset defines it); Count[a][b] the number of datasets
+	// behind it.
+	// Both are in the -matrix table (JSON cannot hold NaN).
+	Rho   [][]float64 `json:"-"`
+	Count [][]int     `json:"-"`
+	// Order lists metric indices so that correlated metrics sit together:
+	// the leaf order of an average-linkage clustering on 1 − rho;
+	// Clustered names them.
+	Order     []int    `json:"-"`
+	Clustered []string `json:"order"`
+	Warnings
+}
+
+// MetricCorrelation correlates every pair of metrics across methods on each
+// dataset and averages the coefficients over the datasets where both
+// metrics are defined (seed 001 §4.1: "Spearman's correlation for each
+// dataset and subsequently computing the average"). On a dataset, only
+// methods with both values present take part; a pair is undefined there
+// when fewer than two methods remain or either side is constant. The
+// coefficients match scipy.stats spearmanr, pearsonr and kendalltau
+// (tau-b) to 1e-12.
+func MetricCorrelation(in MetricCorrelationInput, opts MetricCorrelationOptions) (*MetricCorrelationResult, error) {
+	opts.Defaults()
+	if err := opts.Validate(); err != nil {
+		return nil, err
+	}
+	K := len(in.Metrics)
+	if K < 2 {
+		return nil, fmt.Errorf("metric correlation needs at least two metrics, got %d", K)
+	}
+	if len(in.Values) != K {
+		panic("analyses: MetricCorrelation values do not match metrics")
+	}
+	r := &MetricCorrelationResult{Method: opts.Method, Raw: opts.Raw}
+	for _, m := range in.Metrics {
+		r.Metrics = append(r.Metrics, m.Name)
+	}
+	sum := make([][]float64, K)
+	r.Rho = make([][]float64, K)
+	r.Count = make([][]int, K)
+	for a := range K {
+		sum[a] = make([]float64, K)
+		r.Rho[a] = make([]float64, K)
+		r.Count[a] = make([]int, K)
+	}
+	x := make([]float64, 0, len(in.Methods))
+	y := make([]float64, 0, len(in.Methods))
+	for d := range in.Datasets {
+		for a := range K {
+			for b := a; b < K; b++ {
+				x, y = x[:0], y[:0]
+				for m := range in.Methods {
+					va, vb := in.Values[a][d][m], in.Values[b][d][m]
+					if !Finite(va) || !Finite(vb) {
+						continue
+					}
+					if !opts.Raw {
+						va, vb = in.Metrics[a].Orient(va), in.Metrics[b].Orient(vb)
+					}
+					x, y = append(x, va), append(y, vb)
+				}
+				rho := Correlate(opts.Method, x, y)
+				if math.IsNaN(rho) {
+					continue
+				}
+				if a == b {
+					rho = 1 // defined (not constant): exactly 1, not 1 − ulp
+				}
+				sum[a][b] += rho
+				r.Count[a][b]++
+			}
+		}
+	}
+	for a := range K {
+		for b := a; b < K; b++ {
+			v := math.NaN()
+			if n := r.Count[a][b]; n > 0 {
+				v = sum[a][b] / float64(n)
+			}
+			r.Rho[a][b], r.Rho[b][a] = v, v
+			r.Count[b][a] = r.Count[a][b]
+		}
+	}
+	for a := range K {
+		if r.Count[a][a] == 0 {
+			r.Warnf("metric %s: no dataset has two methods with different values, so its correlations are undefined", r.Metrics[a])
+			continue
+		}
+		for b := a + 1; b < K; b++ {
+			if r.Count[a][b] == 0 && r.Count[b][b] > 0 {
+				r.Warnf("%s and %s: no dataset where both vary across at least two common methods; their correlation is undefined", r.Metrics[a], r.Metrics[b])
+			}
+		}
+	}
+	if n := len(in.Datasets); n > 0 {
+		short := 0
+		for a := range K {
+			for b := a + 1; b < K; b++ {
+				if c := r.Count[a][b]; c > 0 && c < n {
+					short++
+				}
+			}
+		}
+		if short > 0 {
+			r.Warnf("%d metric pairs are averaged over fewer than all %d datasets (a missing value or a constant metric on some datasets); the datasets column gives each count", short, n)
+		}
+	}
+	r.Order = CorrelationOrder(r.Rho)
+	for _, k := range r.Order {
+		r.Clustered = append(r.Clustered, r.Metrics[k])
+	}
+	return r, nil
+}
+
+// Correlate returns the coefficient of method (spearman, pearson, kendall)
+// between x and y; NaN when undefined.
+func Correlate(method string, x, y []float64) float64 {
+	switch method {
+	case CorrSpearman:
+		return Spearman(x, y)
+	case CorrPearson:
+		return Pearson(x, y)
+	case CorrKendall:
+		return KendallTauB(x, y)
+	}
+	panic("analyses: unknown correlation method " + method)
+}
+
+// KendallTauB returns Kendall's tau-b of x and y, as
+// scipy.stats.kendalltau(x, y) (variant "b"): (C − D) divided by
+// sqrt(n0 − n1)·sqrt(n0 − n2), where n0 = n(n−1)/2 and n1, n2 count the
+// pairs tied in x and in y. It is NaN with fewer than two pairs or when
+// either side is constant. The count is exact (integers); O(n²), which is
+// fine for the dozens of methods it is meant for.
+func KendallTauB(x, y []float64) float64 {
+	if len(x) != len(y) {
+		panic("analyses: KendallTauB length mismatch")
+	}
+	n := len(x)
+	if n < 2 {
+		return math.NaN()
+	}
+	var cmd, xtie, ytie int64
+	for i := 0; i < n; i++ {
+		for j := i + 1; j < n; j++ {
+			dx, dy := corrSign(x[j]-x[i]), corrSign(y[j]-y[i])
+			if dx == 0 {
+				xtie++
+			}
+			if dy == 0 {
+				ytie++
+			}
+			cmd += int64(dx * dy)
+		}
+	}
+	tot := int64(n) * int64(n-1) / 2
+	if xtie == tot || ytie == tot {
+		return math.NaN()
+	}
+	// Same operation order as scipy: con_minus_dis / sqrt(tot-xtie) / sqrt(tot-ytie).
+	tau := float64(cmd) / math.Sqrt(float64(tot-xtie)) / math.Sqrt(float64(tot-ytie))
+	return math.Max(-1, math.Min(1, tau))
+}
+
+func corrSign(v float64) int {
+	switch {
+	case v > 0:
+		return 1
+	case v < 0:
+		return -1
+	}
+	return 0
+}
+
+// CorrelationOrder returns a leaf order of an agglomerative clustering
+// (average linkage, distance 1 − rho; an undefined rho counts as 0) so
+// that a heatmap shows correlated variables side by side. Merges take the
+// closest pair of clusters, ties broken by the smaller indices; a merged
+// cluster lists the cluster holding the lower original index first. The
+// order is deterministic.
+func CorrelationOrder(rho [][]float64) []int {
+	n := len(rho)
+	dist := func(a, b int) float64 {
+		v := rho[a][b]
+		if math.IsNaN(v) {
+			v = 0
+		}
+		return 1 - v
+	}
+	type cluster struct {
+		leaves []int
+		min    int
+	}
+	cl := make([]*cluster, n)
+	for i := range n {
+		cl[i] = &cluster{leaves: []int{i}, min: i}
+	}
+	// d[i][j] is the average linkage between clusters i and j (sum of
+	// pairwise distances / size product), updated with the Lance–Williams
+	// rule for average linkage.
+	d := make([][]float64, n)
+	for i := range n {
+		d[i] = make([]float64, n)
+		for j := range n {
+			if i != j {
+				d[i][j] = dist(i, j)
+			}
+		}
+	}
+	alive := make([]bool, n)
+	for i := range alive {
+		alive[i] = true
+	}
+	for left := n; left > 1; left-- {
+		bi, bj, best := -1, -1, math.Inf(1)
+		for i := range n {
+			if !alive[i] {
+				continue
+			}
+			for j := i + 1; j < n; j++ {
+				if alive[j] && d[i][j] < best {
+					bi, bj, best = i, j, d[i][j]
+				}
+			}
+		}
+		a, b := cl[bi], cl[bj]
+		na, nb := float64(len(a.leaves)), float64(len(b.leaves))
+		for k := range n {
+			if alive[k] && k != bi && k != bj {
+				v := (na*d[bi][k] + nb*d[bj][k]) / (na + nb)
+				d[bi][k], d[k][bi] = v, v
+			}
+		}
+		first, second := a, b
+		if b.min < a.min {
+			first, second = b, a
+		}
+		cl[bi] = &cluster{leaves: append(append([]int{}, first.leaves...), second.leaves...), min: min(a.min, b.min)}
+		alive[bj] = false
+	}
+	for i := range n {
+		if alive[i] {
+			return cl[i].leaves
+		}
+	}
+	return nil
+}
+
+// Tables implements Result: the matrix in clustered order (main table) and
+// the long table -matrix of SPEC §5.5 (every ordered pair, input order).
+func (r *MetricCorrelationResult) Tables() []Table {
+	cols := []string{"metric"}
+	for _, k := range r.Order {
+		cols = append(cols, r.Metrics[k])
+	}
+	main := Table{Title: fmt.Sprintf("Mean %s correlation between metrics across methods (clustered order)", corrTitle(r.Method)), Columns: cols}
+	for _, a := range r.Order {
+		row := []any{r.Metrics[a]}
+		for _, b := range r.Order {
+			row = append(row, corrCell(r.Rho[a][b]))
+		}
+		main.Rows = append(main.Rows, row)
+	}
+	long := Table{Name: "matrix", Title: "Every ordered pair of metrics: mean coefficient and number of datasets behind it",
+		Columns: []string{"metric_a", "metric_b", "rho", "datasets"}}
+	for a := range r.Metrics {
+		for b := range r.Metrics {
+			long.Rows = append(long.Rows, []any{r.Metrics[a], r.Metrics[b], corrCell(r.Rho[a][b]), r.Count[a][b]})
+		}
+	}
+	return []Table{main, long}
+}
+
+func corrTitle(method string) string {
+	switch method {
+	case CorrPearson:
+		return "Pearson"
+	case CorrKendall:
+		return "Kendall tau-b"
+	}
+	return "Spearman"
+}
+
+// cellFloat returns v, or nil when it is not finite (a reader never sees NaN).
+func corrCell(v float64) any {
+	if !Finite(v) {
+		return nil
+	}
+	return v
+}

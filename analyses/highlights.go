@@ -1,0 +1,152 @@
+package analyses
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+)
+
+// One-sentence key findings for the site's overview (Highlighter). They
+// read only fields the analyses computed; nothing here is a new statistic.
+
+// Highlight: the Friedman test, the best mean rank and how many pairs differ.
+func (r *CriticalDifferenceResult) Highlight() string {
+	if len(r.Methods) == 0 {
+		return ""
+	}
+	s := fmt.Sprintf("%s has the best mean rank (%.2f) on %s over %d datasets", r.Methods[0], r.MeanRanks[0], r.Metric, len(r.Datasets))
+	if r.FriedmanP != nil {
+		s += fmt.Sprintf("; Friedman p = %.3g", *r.FriedmanP)
+	}
+	sig := 0
+	for _, p := range r.Pairs {
+		if p.Significant {
+			sig++
+		}
+	}
+	return s + fmt.Sprintf("; %d of %d pairs differ after Holm (α = %g), critical difference %.2f.", sig, len(r.Pairs), r.Alpha, r.CriticalDifference)
+}
+
+// Highlight: how many pairs the paired and independent tests separate.
+func (r *PairedTestsResult) Highlight() string {
+	if len(r.Pairs) == 0 {
+		return ""
+	}
+	paired, indep := 0, 0
+	for _, p := range r.Pairs {
+		if p.PPairedT != nil && *p.PPairedT < r.Alpha {
+			paired++
+		}
+		if p.PWelch != nil && *p.PWelch < r.Alpha {
+			indep++
+		}
+	}
+	return fmt.Sprintf("On %s over %s, the paired t-test finds %d of %d pairs different at α = %g; the independent Welch test finds %d.",
+		r.Metric, r.Over, paired, len(r.Pairs), r.Alpha, indep)
+}
+
+// Highlight: the number of clusters, their quality and the outliers.
+func (r *ClustersResult) Highlight() string {
+	if r.K == 0 {
+		return ""
+	}
+	s := fmt.Sprintf("%d clusters of %d datasets", r.K, len(r.Datasets))
+	if r.Silhouette != nil {
+		s += fmt.Sprintf(" (silhouette %.2f)", *r.Silhouette)
+	}
+	if len(r.Outliers) > 0 {
+		s += fmt.Sprintf("; %d outlier(s): %s", len(r.Outliers), strings.Join(r.Outliers, ", "))
+	}
+	if len(r.Representatives) > 0 {
+		s += "; representatives " + strings.Join(r.Representatives, ", ")
+	}
+	return s + "."
+}
+
+// Highlight: the strategy whose chosen datasets rank most like all.
+func (r *SelectionResult) Highlight() string {
+	best, bestV := "", math.Inf(-1)
+	for _, st := range r.Strategies {
+		var sum float64
+		n := 0
+		for _, m := range r.Metrics {
+			if v, ok := r.MeanRho[st][m]; ok && !math.IsNaN(v) {
+				sum += v
+				n++
+			}
+		}
+		if n > 0 && sum/float64(n) > bestV {
+			best, bestV = st, sum/float64(n)
+		}
+	}
+	if best == "" {
+		return ""
+	}
+	return fmt.Sprintf("With %d of %d datasets, %s selection ranks most like all datasets (mean Spearman ρ %.3f over %d simulations).",
+		r.Size, len(r.Datasets), best, bestV, r.Simulations)
+}
+
+// Highlight: the most and least concordant pairs of metrics.
+func (r *MetricCorrelationResult) Highlight() string {
+	type pair struct {
+		a, b string
+		rho  float64
+	}
+	var ps []pair
+	for i := range r.Metrics {
+		for j := i + 1; j < len(r.Metrics); j++ {
+			if i < len(r.Rho) && j < len(r.Rho[i]) && !math.IsNaN(r.Rho[i][j]) {
+				ps = append(ps, pair{r.Metrics[i], r.Metrics[j], r.Rho[i][j]})
+			}
+		}
+	}
+	if len(ps) == 0 {
+		return ""
+	}
+	sort.SliceStable(ps, func(i, j int) bool { return ps[i].rho > ps[j].rho })
+	hi, lo := ps[0], ps[len(ps)-1]
+	return fmt.Sprintf("%s and %s agree most (%s %.2f); %s and %s least (%.2f).", hi.a, hi.b, r.Method, hi.rho, lo.a, lo.b, lo.rho)
+}
+
+// Highlight: the feature most associated with performance.
+func (r *CharacteristicsResult) Highlight() string {
+	bestF, bestM, best := -1, -1, 0.0
+	for f := range r.Spearman {
+		for m, v := range r.Spearman[f] {
+			if !math.IsNaN(v) && math.Abs(v) > math.Abs(best) {
+				bestF, bestM, best = f, m, v
+			}
+		}
+	}
+	s := fmt.Sprintf("%d features of %d datasets", len(r.Features), len(r.Datasets))
+	if bestF >= 0 && bestM < len(r.Methods) {
+		s += fmt.Sprintf("; %s is the feature most associated with %s of %s (Spearman %.2f)", r.Features[bestF], r.Metric, r.Methods[bestM], best)
+	}
+	return s + "."
+}
+
+// Highlight: the best model under the new score and under the 2022 one.
+func (r *MultiObjectiveResult) Highlight() string {
+	if len(r.Leaderboard) == 0 {
+		return ""
+	}
+	bestNew, bestOld := "", ""
+	var vNew, vOld float64
+	for _, e := range r.Leaderboard {
+		if e.BestScore != nil && (bestNew == "" || *e.BestScore > vNew) {
+			bestNew, vNew = e.Model, *e.BestScore
+		}
+		if e.BestEvalRS != nil && (bestOld == "" || *e.BestEvalRS > vOld) {
+			bestOld, vOld = e.Model, *e.BestEvalRS
+		}
+	}
+	s := fmt.Sprintf("%d models on %d fronts", len(r.Leaderboard), r.Fronts)
+	if bestNew != "" {
+		s += fmt.Sprintf("; best trade-off score: %s (%.3g)", bestNew, vNew)
+	}
+	if bestOld != "" {
+		s += fmt.Sprintf("; best EvalRS 2022 score: %s (%.3g)", bestOld, vOld)
+	}
+	return s + "."
+}

@@ -1,0 +1,365 @@
+package analyses
+
+// The options of multi_objective take values of more than one TOML shape
+// (importance = 2 or {metric = λ}; input = "file" or {path, columns}),
+// and the EvalRS 2022 constants are nested tables. BurntSushi/toml only
+// rejects unknown keys at the top level of an [[analyses]] table, so the
+// nested tables decode themselves through UnmarshalTOML and reject a
+// misspelt key with a hint instead of silently ignoring it.
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+)
+
+// MultiObjectiveSource is the `input` key: a path, or a table
+// {path = "…", columns = {model = "participant_id"}} mapping the expected
+// column names (model and the metrics) onto the file's own.
+type MultiObjectiveSource struct {
+	Path    string            `toml:"path" json:"path,omitempty"`
+	Columns map[string]string `toml:"columns" json:"columns,omitempty"`
+}
+
+// UnmarshalTOML accepts a string or a table.
+func (s *MultiObjectiveSource) UnmarshalTOML(v any) error {
+	switch x := v.(type) {
+	case string:
+		s.Path = x
+		return nil
+	case map[string]any:
+		for _, k := range SortedKeys(x) {
+			switch k {
+			case "path":
+				p, ok := x[k].(string)
+				if !ok {
+					return fmt.Errorf("input.path: want a string, got %T", x[k])
+				}
+				s.Path = p
+			case "columns":
+				m, ok := x[k].(map[string]any)
+				if !ok {
+					return fmt.Errorf("input.columns: want a table {model = \"…\"}, got %T", x[k])
+				}
+				s.Columns = map[string]string{}
+				for _, c := range SortedKeys(m) {
+					name, ok := m[c].(string)
+					if !ok {
+						return fmt.Errorf("input.columns.%s: want a column name, got %T", c, m[c])
+					}
+					s.Columns[c] = name
+				}
+			default:
+				return fmt.Errorf("input: unknown key %q%s", k, DidYouMean(k, []string{"path", "columns"}))
+			}
+		}
+		if s.Path == "" {
+			return fmt.Errorf("input.path: required")
+		}
+		return nil
+	}
+	return fmt.Errorf("input: want a path or a table {path = …, columns = {…}}, got %T", v)
+}
+
+// MultiObjectiveImportance is the `importance` key: λ for every objective
+// (importance = 2), per objective (importance = {mred_gender = 2}, the
+// others 1), or a list aligned with `objectives`.
+type MultiObjectiveImportance struct {
+	Uniform      float64 // used when UniformSet (else 1)
+	UniformSet   bool
+	PerObjective map[string]float64 // overrides Uniform
+	List         []float64
+}
+
+// UnmarshalTOML accepts a number, a table or an array of numbers.
+func (m *MultiObjectiveImportance) UnmarshalTOML(v any) error {
+	num := func(x any, where string) (float64, error) {
+		switch n := x.(type) {
+		case float64:
+			return n, nil
+		case int64:
+			return float64(n), nil
+		}
+		return 0, fmt.Errorf("%s: want a number, got %T", where, x)
+	}
+	switch x := v.(type) {
+	case map[string]any:
+		m.PerObjective = map[string]float64{}
+		for _, k := range SortedKeys(x) {
+			f, err := num(x[k], "importance."+k)
+			if err != nil {
+				return err
+			}
+			m.PerObjective[k] = f
+		}
+		return nil
+	case []any:
+		for i, e := range x {
+			f, err := num(e, fmt.Sprintf("importance[%d]", i))
+			if err != nil {
+				return err
+			}
+			m.List = append(m.List, f)
+		}
+		return nil
+	}
+	f, err := num(v, "importance")
+	m.Uniform, m.UniformSet = f, true
+	return err
+}
+
+// MarshalJSON writes the importance as it was given.
+func (m MultiObjectiveImportance) MarshalJSON() ([]byte, error) {
+	switch {
+	case m.PerObjective != nil:
+		return json.Marshal(m.PerObjective)
+	case m.List != nil:
+		return json.Marshal(m.List)
+	case m.UniformSet:
+		return json.Marshal(m.Uniform)
+	}
+	return json.Marshal(1.0)
+}
+
+// resolve returns λ per objective.
+func (m MultiObjectiveImportance) resolve(objectives []string) ([]float64, error) {
+	out := make([]float64, len(objectives))
+	for i := range out {
+		out[i] = 1
+		if m.UniformSet {
+			out[i] = m.Uniform
+		}
+	}
+	if m.List != nil {
+		if len(m.List) != len(objectives) {
+			return nil, fmt.Errorf("importance: %d values for %d objectives", len(m.List), len(objectives))
+		}
+		copy(out, m.List)
+	}
+	for _, k := range SortedKeys(m.PerObjective) {
+		i := moIndexOf(objectives, k)
+		if i < 0 {
+			return nil, fmt.Errorf("importance: %q is not an objective%s", k, DidYouMean(k, objectives))
+		}
+		out[i] = m.PerObjective[k]
+	}
+	for i, l := range out {
+		if !Finite(l) || l < 0 {
+			return nil, fmt.Errorf("importance of %q: must be a finite number ≥ 0, got %g", objectives[i], l)
+		}
+	}
+	return out, nil
+}
+
+// EvalRS2022Options are the constants of the EvalRS 2022 stage-two score
+// (seed 004 §3.2.3, Eqn. 2): each metric is normalised as
+// (x − baseline)/(best − baseline), groups average their metrics, the
+// score is the weighted mean of the groups, and a model worse than a
+// threshold scores −100.
+type EvalRS2022Options struct {
+	Baseline  map[string]float64         `toml:"baseline" json:"baseline"`
+	Best      map[string]float64         `toml:"best" json:"best"`
+	Groups    map[string]EvalRS2022Group `toml:"groups" json:"groups"`
+	Threshold map[string]float64         `toml:"threshold" json:"threshold,omitempty"`
+	// Penalty is the score of a model below a threshold (−100 in 2022).
+	Penalty float64 `toml:"penalty" json:"penalty"`
+}
+
+// EvalRS2022Group is one group of metrics with its weight.
+type EvalRS2022Group struct {
+	Weight  float64  `toml:"weight" json:"weight"`
+	Metrics []string `toml:"metrics" json:"metrics"`
+}
+
+// UnmarshalTOML decodes the table strictly (a misspelt key is an error).
+func (e *EvalRS2022Options) UnmarshalTOML(v any) error {
+	t, ok := v.(map[string]any)
+	if !ok {
+		return fmt.Errorf("evalrs2022: want a table, got %T", v)
+	}
+	e.Penalty = -100
+	numbers := func(key string) (map[string]float64, error) {
+		m, ok := t[key].(map[string]any)
+		if !ok {
+			return nil, fmt.Errorf("evalrs2022.%s: want a table {metric = value}, got %T", key, t[key])
+		}
+		out := map[string]float64{}
+		for _, k := range SortedKeys(m) {
+			switch n := m[k].(type) {
+			case float64:
+				out[k] = n
+			case int64:
+				out[k] = float64(n)
+			default:
+				return nil, fmt.Errorf("evalrs2022.%s.%s: want a number, got %T", key, k, m[k])
+			}
+		}
+		return out, nil
+	}
+	keys := []string{"baseline", "best", "groups", "threshold", "penalty"}
+	for _, k := range SortedKeys(t) {
+		var err error
+		switch k {
+		case "baseline":
+			e.Baseline, err = numbers(k)
+		case "best":
+			e.Best, err = numbers(k)
+		case "threshold":
+			e.Threshold, err = numbers(k)
+		case "penalty":
+			switch n := t[k].(type) {
+			case float64:
+				e.Penalty = n
+			case int64:
+				e.Penalty = float64(n)
+			default:
+				err = fmt.Errorf("evalrs2022.penalty: want a number, got %T", t[k])
+			}
+		case "groups":
+			g, ok := t[k].(map[string]any)
+			if !ok {
+				return fmt.Errorf("evalrs2022.groups: want a table {name = {weight = …, metrics = […]}}, got %T", t[k])
+			}
+			e.Groups = map[string]EvalRS2022Group{}
+			for _, name := range SortedKeys(g) {
+				gt, ok := g[name].(map[string]any)
+				if !ok {
+					return fmt.Errorf("evalrs2022.groups.%s: want a table {weight = …, metrics = […]}, got %T", name, g[name])
+				}
+				var grp EvalRS2022Group
+				for _, gk := range SortedKeys(gt) {
+					switch gk {
+					case "weight":
+						switch n := gt[gk].(type) {
+						case float64:
+							grp.Weight = n
+						case int64:
+							grp.Weight = float64(n)
+						default:
+							return fmt.Errorf("evalrs2022.groups.%s.weight: want a number, got %T", name, gt[gk])
+						}
+					case "metrics":
+						list, ok := gt[gk].([]any)
+						if !ok {
+							return fmt.Errorf("evalrs2022.groups.%s.metrics: want a list of metric names, got %T", name, gt[gk])
+						}
+						for _, m := range list {
+							s, ok := m.(string)
+							if !ok {
+								return fmt.Errorf("evalrs2022.groups.%s.metrics: want metric names, got %T", name, m)
+							}
+							grp.Metrics = append(grp.Metrics, s)
+						}
+					default:
+						return fmt.Errorf("evalrs2022.groups.%s: unknown key %q%s", name, gk, DidYouMean(gk, []string{"weight", "metrics"}))
+					}
+				}
+				e.Groups[name] = grp
+			}
+		default:
+			return fmt.Errorf("evalrs2022: unknown key %q%s", k, DidYouMean(k, keys))
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Enabled reports whether the EvalRS 2022 score was asked for.
+func (e *EvalRS2022Options) Enabled() bool { return e != nil && len(e.Groups) > 0 }
+
+// Validate checks that every grouped metric has a baseline and a best
+// that differ, and that weights are positive.
+func (e *EvalRS2022Options) Validate() error {
+	if len(e.Groups) == 0 {
+		return fmt.Errorf("evalrs2022.groups: required (at least one group)")
+	}
+	seen := map[string]string{}
+	total := 0.0
+	for _, name := range SortedKeys(e.Groups) {
+		g := e.Groups[name]
+		if !Finite(g.Weight) || g.Weight < 0 {
+			return fmt.Errorf("evalrs2022.groups.%s.weight: must be a finite number ≥ 0, got %g", name, g.Weight)
+		}
+		total += g.Weight
+		if len(g.Metrics) == 0 {
+			return fmt.Errorf("evalrs2022.groups.%s.metrics: required", name)
+		}
+		for _, m := range g.Metrics {
+			if other, dup := seen[m]; dup {
+				return fmt.Errorf("evalrs2022.groups: metric %q is in groups %q and %q", m, other, name)
+			}
+			seen[m] = name
+			b, ok1 := e.Baseline[m]
+			x, ok2 := e.Best[m]
+			switch {
+			case !ok1:
+				return fmt.Errorf("evalrs2022.baseline: no value for %q (group %q)", m, name)
+			case !ok2:
+				return fmt.Errorf("evalrs2022.best: no value for %q (group %q)", m, name)
+			case !Finite(b) || !Finite(x):
+				return fmt.Errorf("evalrs2022: baseline and best of %q must be finite", m)
+			case b == x:
+				return fmt.Errorf("evalrs2022: best and baseline of %q are both %g: the normalisation (x − baseline)/(best − baseline) is undefined", m, b)
+			}
+		}
+	}
+	if total <= 0 {
+		return fmt.Errorf("evalrs2022.groups: the weights sum to %g; need a positive sum", total)
+	}
+	for _, k := range []map[string]float64{e.Baseline, e.Best} {
+		for m := range k {
+			if _, ok := seen[m]; !ok {
+				return fmt.Errorf("evalrs2022: %q has a baseline or best but is in no group", m)
+			}
+		}
+	}
+	for _, m := range SortedKeys(e.Threshold) {
+		if !Finite(e.Threshold[m]) {
+			return fmt.Errorf("evalrs2022.threshold.%s: must be finite", m)
+		}
+	}
+	return nil
+}
+
+// metricWeight returns a metric's weight in the 2022 score: its group's
+// weight shared among the group's metrics, over the sum of weights; 0
+// when the metric is in no group.
+func (e *EvalRS2022Options) metricWeight(metric string) float64 {
+	total := 0.0
+	for _, g := range e.Groups {
+		total += g.Weight
+	}
+	for _, g := range e.Groups {
+		if moIndexOf(g.Metrics, metric) >= 0 {
+			return g.Weight / float64(len(g.Metrics)) / total
+		}
+	}
+	return 0
+}
+
+// Metrics lists every metric the 2022 score reads, sorted.
+func (e *EvalRS2022Options) Metrics() []string {
+	set := map[string]bool{}
+	for _, g := range e.Groups {
+		for _, m := range g.Metrics {
+			set[m] = true
+		}
+	}
+	for m := range e.Threshold {
+		set[m] = true
+	}
+	out := SortedKeys(set)
+	sort.Strings(out)
+	return out
+}
+
+func moIndexOf(list []string, s string) int {
+	for i, x := range list {
+		if x == s {
+			return i
+		}
+	}
+	return -1
+}

@@ -1,0 +1,74 @@
+package figures
+
+// Heatmaps of the association between dataset characteristics and
+// performance (seed 001 Fig. 7): one per measure, features as rows and
+// methods (then the pooled column) as columns, so a reader scans a row to
+// see whether a feature matters for every method or only for some.
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/evalbook/evalbook/analyses"
+)
+
+// Characteristics draws Pearson, Spearman and mutual-information heatmaps
+// of r; none when r has no metric.
+func Characteristics(id, title string, r *analyses.CharacteristicsResult) ([]Figure, error) {
+	if r.Metric == "" || len(r.Features) == 0 {
+		return nil, nil
+	}
+	miMax := 0.0
+	for _, row := range r.MutualInformation {
+		for _, v := range row {
+			if corrFinite(v) {
+				miMax = math.Max(miMax, v)
+			}
+		}
+	}
+	if miMax == 0 {
+		miMax = 1
+	}
+	panels := []struct {
+		name, title string
+		vals        [][]float64
+		lo, hi      float64
+		what        string
+	}{
+		{"pearson", "Pearson correlation", r.Pearson, -1, 1, "Pearson's r"},
+		{"spearman", "Spearman correlation", r.Spearman, -1, 1, "Spearman's ρ"},
+		{"mutual-information", "Mutual information", r.MutualInformation, 0, miMax, fmt.Sprintf("mutual information (nats, Kraskov k-NN estimator, k = %d)", r.Neighbors)},
+	}
+	var out []Figure
+	for _, p := range panels {
+		svg, err := corrHeatmapSVG(p.vals, r.Features, r.Methods, p.lo, p.hi, "", "")
+		if err != nil {
+			return nil, fmt.Errorf("%s heatmap: %w", p.name, err)
+		}
+		chart, err := corrHeatmapChart(p.vals, r.Features, r.Methods, p.lo, p.hi, p.title)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, Figure{
+			ID:    id + "-" + p.name,
+			Title: p.title + " between dataset characteristics and " + r.Metric,
+			Caption: fmt.Sprintf("%s between each dataset characteristic and each method's %s over %d datasets; the last column, %s, pools every (dataset, method) pair. "+
+				"Grey cells are undefined (see the notes).", corrCapitalise(p.what), r.Metric, len(r.Datasets), analyses.CharPooled),
+			SVG:    svg,
+			Chart:  chart,
+			Height: 200 + 26*len(r.Features),
+		})
+	}
+	return out, nil
+}
+
+func corrCapitalise(s string) string {
+	if s == "" {
+		return s
+	}
+	r := []rune(s)
+	if r[0] >= 'a' && r[0] <= 'z' {
+		r[0] -= 'a' - 'A'
+	}
+	return string(r)
+}

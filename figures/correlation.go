@@ -1,0 +1,50 @@
+package figures
+
+// The metric-correlation heatmap (seed 001 Fig. 2). Metrics are shown in
+// the analysis's clustered order, so blocks of metrics that agree (the
+// accuracy and ranking metrics in the seed) appear as one dark square and
+// the beyond-accuracy metrics stand apart.
+
+import (
+	"fmt"
+
+	"github.com/evalbook/evalbook/analyses"
+)
+
+// MetricCorrelation draws the mean correlation matrix of r as an annotated
+// heatmap, rows and columns in r.Order.
+func MetricCorrelation(id, title string, r *analyses.MetricCorrelationResult) ([]Figure, error) {
+	n := len(r.Order)
+	names := make([]string, n)
+	vals := make([][]float64, n)
+	for i, a := range r.Order {
+		names[i] = r.Metrics[a]
+		vals[i] = make([]float64, n)
+		for j, b := range r.Order {
+			vals[i][j] = r.Rho[a][b]
+		}
+	}
+	svg, err := corrHeatmapSVG(vals, names, names, -1, 1, "", "")
+	if err != nil {
+		return nil, fmt.Errorf("metric correlation heatmap: %w", err)
+	}
+	chart, err := corrHeatmapChart(vals, names, names, -1, 1, "mean "+r.Method)
+	if err != nil {
+		return nil, err
+	}
+	method := map[string]string{analyses.CorrSpearman: "Spearman", analyses.CorrPearson: "Pearson", analyses.CorrKendall: "Kendall tau-b"}[r.Method]
+	how := "Lower-is-better metrics are negated first, so a positive value means the metrics agree on which methods are better."
+	if r.Raw {
+		how = "Values are correlated as given (raw = true)."
+	}
+	return []Figure{{
+		ID:    id,
+		Title: "Correlation between metrics",
+		Caption: fmt.Sprintf("Mean %s correlation between metrics across methods, computed per dataset and averaged over the datasets where both metrics are defined. "+
+			"Metrics are ordered by average-linkage clustering on 1 − ρ, so metrics that agree sit together; darker blue is stronger positive correlation, vermillion negative, grey undefined. %s",
+			method, how),
+		SVG:    svg,
+		Chart:  chart,
+		Height: 160 + 28*n,
+	}}, nil
+}

@@ -1,0 +1,86 @@
+package figures
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/evalbook/evalbook/analyses"
+)
+
+// moResult runs the analysis on a seeded leaderboard with a missing value
+// and a model below the 2022 threshold.
+func moResult(t *testing.T) *analyses.MultiObjectiveResult {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(4, 4))
+	n := 40
+	in := analyses.MultiObjectiveInput{Metrics: map[string]analyses.Metric{}, Values: map[string][]float64{}}
+	for _, m := range []string{"hr", "fair", "div"} {
+		in.Metrics[m] = analyses.Metric{Name: m, Max: math.Inf(1)}
+		in.Values[m] = make([]float64, n)
+	}
+	for i := 0; i < n; i++ {
+		u := rng.Float64()
+		in.Models = append(in.Models, string(rune('a'+i%12)))
+		in.Values["hr"][i] = 0.3 - 0.2*u + 0.03*rng.NormFloat64()
+		in.Values["fair"][i] = -0.01 + 0.008*u + 0.001*rng.NormFloat64()
+		in.Values["div"][i] = u + 0.1*rng.NormFloat64()
+	}
+	in.Values["div"][3] = math.NaN()
+	o := analyses.MultiObjectiveOptions{Base: "hr", Objectives: []string{"fair", "div"},
+		EvalRS2022: &analyses.EvalRS2022Options{
+			Baseline:  map[string]float64{"hr": 0.05, "fair": -0.01, "div": 0},
+			Best:      map[string]float64{"hr": 0.3, "fair": -0.002, "div": 1},
+			Groups:    map[string]analyses.EvalRS2022Group{"a": {Weight: 1, Metrics: []string{"hr"}}, "b": {Weight: 1.5, Metrics: []string{"fair", "div"}}},
+			Threshold: map[string]float64{"hr": 0.1}, Penalty: -100}}
+	o.Defaults()
+	r, err := analyses.MultiObjective(in, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// TestMultiObjectiveFigures: ids, deterministic SVG, chart JSON without
+// NaN.
+func TestMultiObjectiveFigures(t *testing.T) {
+	t.Parallel()
+	r := moResult(t)
+	a, err := MultiObjective("mo", "t", r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := MultiObjective("mo", "t", moResult(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for i, f := range a {
+		ids = append(ids, f.ID)
+		if !bytes.Equal(f.SVG, b[i].SVG) || !bytes.Equal(f.Chart, b[i].Chart) {
+			t.Errorf("%s: output differs between runs", f.ID)
+		}
+		if !bytes.HasPrefix(bytes.TrimSpace(f.SVG), []byte("<?xml")) && !bytes.Contains(f.SVG[:200], []byte("<svg")) {
+			t.Errorf("%s: not an SVG", f.ID)
+		}
+		var chart map[string]any
+		if err := json.Unmarshal(f.Chart, &chart); err != nil {
+			t.Errorf("%s: chart JSON: %v", f.ID, err)
+		}
+		if bytes.Contains(f.Chart, []byte("NaN")) || bytes.Contains(f.SVG, []byte("NaN")) {
+			t.Errorf("%s: NaN in output", f.ID)
+		}
+		if f.Caption == "" || f.Title == "" {
+			t.Errorf("%s: no caption or title", f.ID)
+		}
+	}
+	if got := strings.Join(ids, " "); got != "mo-tradeoff-fair mo-tradeoff-div mo-evalrs2022 mo-front" {
+		t.Errorf("figure ids %s", got)
+	}
+	if !strings.Contains(a[2].Caption, "below the 2022 threshold") {
+		t.Errorf("comparison caption does not mention the penalised models: %s", a[2].Caption)
+	}
+}

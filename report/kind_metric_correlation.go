@@ -1,0 +1,64 @@
+package report
+
+// Registration of metric_correlation (SPEC §5.5): gathers one matrix per
+// metric from the results and hands them to the pure analysis.
+
+import (
+	"fmt"
+
+	"github.com/evalbook/evalbook/analyses"
+	"github.com/evalbook/evalbook/figures"
+)
+
+func metricCorrelationKind() Kind {
+	return NewKind("metric_correlation", "how metrics agree: per-dataset correlation across methods, averaged over datasets (seed 001 §4.1, Fig. 2)", runMetricCorrelation)
+}
+
+func runMetricCorrelation(ctx *Context, o *analyses.MetricCorrelationOptions) (*Output, error) {
+	res, err := ctx.Results()
+	if err != nil {
+		return nil, err
+	}
+	if res == nil {
+		return nil, fmt.Errorf("metric_correlation needs results ([inputs] results)")
+	}
+	names := o.Metrics
+	if len(names) == 0 {
+		names = res.Metrics
+	} else if err := checkNames("metric", names, res.Metrics); err != nil {
+		return nil, err
+	}
+	if len(names) < 2 {
+		return nil, fmt.Errorf("metric_correlation needs at least two metrics; the results have %d", len(names))
+	}
+	in := analyses.MetricCorrelationInput{Datasets: res.Datasets, Methods: res.Methods}
+	for _, n := range names {
+		in.Metrics = append(in.Metrics, ctx.Metric(n))
+		in.Values = append(in.Values, res.Matrix(n, res.Datasets, res.Methods))
+	}
+	r, err := analyses.MetricCorrelation(in, *o)
+	if err != nil {
+		return nil, err
+	}
+	figs, err := figures.MetricCorrelation(ctx.ID, ctx.Title, r)
+	if err != nil {
+		return nil, err
+	}
+	return &Output{Result: r, Figures: figs, Method: metricCorrelationMethod(r)}, nil
+}
+
+func metricCorrelationMethod(r *analyses.MetricCorrelationResult) string {
+	coef := map[string]string{
+		analyses.CorrSpearman: "Spearman's ρ (Pearson's r of average ranks, as `scipy.stats.spearmanr`)",
+		analyses.CorrPearson:  "Pearson's r (as `scipy.stats.pearsonr`)",
+		analyses.CorrKendall:  "Kendall's τ-b, which corrects for ties (as `scipy.stats.kendalltau`)",
+	}[r.Method]
+	orient := "A lower-is-better metric (`[[metrics]] better = \"lower\"`) is negated first, so a positive coefficient always means the two metrics agree on which methods are better (set `raw = true` to correlate the values as given)."
+	if r.Raw {
+		orient = "Values are correlated as given (`raw = true`): a lower-is-better metric that agrees with a higher-is-better one shows a negative coefficient."
+	}
+	return fmt.Sprintf(`Following seed 001 §4.1 (Fig. 2), on each dataset the metrics are correlated across methods with %s, and the per-dataset coefficients are averaged.
+On a dataset, only the methods with both values take part; the pair is skipped there when fewer than two methods remain or either metric is constant across them, and the `+"`datasets`"+` column of the `+"`-matrix`"+` table counts the datasets behind each mean (an undefined mean is left empty).
+%s
+The heatmap orders metrics by average-linkage hierarchical clustering on the distance 1 − ρ (an undefined ρ counts as 0), so correlated metrics sit together.`, coef, orient)
+}

@@ -1,0 +1,216 @@
+package report
+
+// multi_objective reads either a leaderboard of submissions (CSV, TSV or
+// Parquet: the EvalRS 2022 submissions are Parquet) or the study's
+// results, and hands the pure analysis one row per model.
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"strings"
+
+	"github.com/evalbook/evalbook/analyses"
+	"github.com/evalbook/evalbook/figures"
+)
+
+func multiObjectiveKind() Kind {
+	return NewKind("multi_objective", "Pareto fronts, fitted trade-offs against a base metric and one score with stated importance; the EvalRS 2022 score beside it (seed 004)", runMultiObjective)
+}
+
+// moTable is the method set *TableReader and *ParquetReader share.
+type moTable interface {
+	Col(name string) int
+	Require(name string) (int, error)
+	Next() ([]string, error)
+	Float(col int) (float64, bool, error)
+	Errorf(col int, format string, args ...any) error
+	Rows() int64
+	Close() error
+}
+
+// moOpen opens the analysis's input table (CSV, TSV or Parquet),
+// recording it for the provenance.
+func moOpen(ctx *Context, rel string, mapping map[string]string) (moTable, func(), error) {
+	path := ctx.Path(rel)
+	t, err := ctx.inputs.openMapped(path, mapping)
+	if err != nil {
+		return nil, nil, err
+	}
+	return t, func() { ctx.inputs.closeCounted(path, t) }, nil
+}
+
+// moMetrics lists every metric the options read: base, objectives, then
+// the EvalRS 2022 metrics.
+func moMetrics(o *analyses.MultiObjectiveOptions) []string {
+	out := append([]string{o.Base}, o.Objectives...)
+	if o.EvalRS2022.Enabled() {
+		for _, m := range o.EvalRS2022.Metrics() {
+			if !contains(out, m) {
+				out = append(out, m)
+			}
+		}
+	}
+	return out
+}
+
+// moReadInput reads one row per model from the input table.
+func moReadInput(ctx *Context, o *analyses.MultiObjectiveOptions) (analyses.MultiObjectiveInput, error) {
+	in := analyses.MultiObjectiveInput{Metrics: map[string]analyses.Metric{}, Values: map[string][]float64{}}
+	for col := range o.Input.Columns {
+		if col != "model" && !contains(moMetrics(o), col) {
+			return in, fmt.Errorf("input.columns: %q is neither model nor a metric of the analysis%s", col, analyses.DidYouMean(col, append([]string{"model"}, moMetrics(o)...)))
+		}
+	}
+	t, done, err := moOpen(ctx, o.Input.Path, o.Input.Columns)
+	if err != nil {
+		return in, err
+	}
+	defer done()
+	mcol := t.Col("model")
+	if mcol < 0 {
+		mcol = t.Col("method")
+	}
+	if mcol < 0 {
+		if _, err := t.Require("model"); err != nil {
+			return in, fmt.Errorf("%w; map the model id with input = {path = …, columns = {model = \"…\"}}", err)
+		}
+	}
+	metrics := moMetrics(o)
+	cols := make([]int, len(metrics))
+	for i, m := range metrics {
+		if cols[i], err = t.Require(m); err != nil {
+			return in, err
+		}
+		in.Metrics[m] = ctx.Metric(m)
+	}
+	for {
+		rec, err := t.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return in, err
+		}
+		model := strings.TrimSpace(rec[mcol])
+		if model == "" {
+			return in, t.Errorf(mcol, "empty model id")
+		}
+		in.Models = append(in.Models, model)
+		for i, m := range metrics {
+			v, ok, err := t.Float(cols[i])
+			if err != nil {
+				return in, err
+			}
+			if !ok {
+				v = math.NaN()
+			}
+			in.Values[m] = append(in.Values[m], v)
+		}
+	}
+	if len(in.Models) == 0 {
+		return in, fmt.Errorf("%s: no rows", o.Input.Path)
+	}
+	return in, nil
+}
+
+// moResultsInput takes one row per method of one dataset of the results.
+func moResultsInput(ctx *Context, o *analyses.MultiObjectiveOptions) (analyses.MultiObjectiveInput, error) {
+	in := analyses.MultiObjectiveInput{Metrics: map[string]analyses.Metric{}, Values: map[string][]float64{}}
+	res, err := ctx.Results()
+	if err != nil {
+		return in, err
+	}
+	ds := o.Dataset
+	switch {
+	case ds == "" && len(res.Datasets) == 1:
+		ds = res.Datasets[0]
+	case ds == "":
+		return in, fmt.Errorf("the results hold %d datasets: set dataset = \"…\" (or give a leaderboard with input = \"…\")", len(res.Datasets))
+	default:
+		if err := checkNames("dataset", []string{ds}, res.Datasets); err != nil {
+			return in, err
+		}
+	}
+	metrics := moMetrics(o)
+	if err := checkNames("metric", metrics, res.Metrics); err != nil {
+		return in, err
+	}
+	for _, m := range res.Methods {
+		any := false
+		for _, met := range metrics {
+			_, ok := res.Get(ds, m, met)
+			any = any || ok
+		}
+		if !any {
+			continue
+		}
+		in.Models = append(in.Models, m)
+		for _, met := range metrics {
+			v := math.NaN()
+			if c, ok := res.Get(ds, m, met); ok {
+				v = c.Value
+			}
+			in.Values[met] = append(in.Values[met], v)
+		}
+	}
+	for _, met := range metrics {
+		in.Metrics[met] = ctx.Metric(met)
+	}
+	if len(in.Models) == 0 {
+		return in, fmt.Errorf("dataset %q has no method with any of %v", ds, metrics)
+	}
+	return in, nil
+}
+
+func runMultiObjective(ctx *Context, o *analyses.MultiObjectiveOptions) (*Output, error) {
+	var in analyses.MultiObjectiveInput
+	var err error
+	if o.Input.Path != "" {
+		in, err = moReadInput(ctx, o)
+	} else {
+		in, err = moResultsInput(ctx, o)
+	}
+	if err != nil {
+		return nil, err
+	}
+	r, err := analyses.MultiObjective(in, *o)
+	if err != nil {
+		return nil, err
+	}
+	figs, err := figures.MultiObjective(ctx.ID, ctx.Title, r)
+	if err != nil {
+		return nil, err
+	}
+	return &Output{Result: r, Figures: figs, Method: multiObjectiveMethod(o, r)}, nil
+}
+
+// multiObjectiveMethod is the method note, ending with the fitted slopes
+// and implied importances of this study.
+func multiObjectiveMethod(o *analyses.MultiObjectiveOptions, r *analyses.MultiObjectiveResult) string {
+	var b strings.Builder
+	b.WriteString(`Every metric is first oriented so that higher is better (metrics with ` + "`better = \"lower\"`" + ` are negated). **Fronts**: non-dominated sorting over the base and all objectives (front 1 = no other model is at least as good on every metric and better on one; equal models share a front).
+**Trade-offs** (seed 004 §4.2): for each objective m_i, the Pareto non-dominated models of the pair (base, m_i) are found as paretoset does (duplicates counted once), and base is regressed on m_i over them by least squares (numpy.polyfit of degree 1), giving the optimal trade-off f_i(m_i) = β_i·m_i + c_i and its R². Each model's differential is Δ_i = base − c_i − λ_i·β_i·m_i, which is 0 on the fitted front at λ_i = 1 and grows when the objective counts more; the **score** is Σ_i Δ_i, in units of the base metric.
+Rows sharing a model id stay separate points; the leaderboard keeps each model's best score.`)
+	if o.EvalRS2022.Enabled() {
+		b.WriteString(`
+**EvalRS 2022 score** (seed 004 Eqn. 2): each metric becomes (x − baseline)/(best − baseline), groups take the mean of their metrics, the score is the weighted mean of the groups, and a model worse than a threshold scores ` + fmt.Sprintf("%g", o.EvalRS2022.Penalty) + `. **Implied importance** (seed 004 §4.3.1, Eqn. 4): written in the form of the new score, the 2022 score weighs objective i against the base with the slope −(w_i/w_base)·(best_base − baseline_base)/(best_i − baseline_i), where w is a metric's group weight shared among the group's metrics; divided by the fitted slope β_i it is the λ_i the 2022 score effectively used.`)
+	}
+	b.WriteString("\n\nFitted trade-offs of this study:")
+	for _, f := range r.Fits {
+		fmt.Fprintf(&b, "\n- %s: ", f.Objective)
+		if f.Slope == nil {
+			b.WriteString("no line (a single point on the front)")
+			continue
+		}
+		fmt.Fprintf(&b, "slope β = %.4g over %d Pareto points", *f.Slope, len(f.ParetoRows))
+		if f.R2 != nil {
+			fmt.Fprintf(&b, " (R² = %.3f)", *f.R2)
+		}
+		if f.ImpliedImportance != nil {
+			fmt.Fprintf(&b, "; the 2022 weights implied λ = %.3g", *f.ImpliedImportance)
+		}
+	}
+	b.WriteString("\n")
+	return b.String()
+}

@@ -1,0 +1,274 @@
+package report
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/evalbook/evalbook/analyses"
+)
+
+// evalrs2022Manifest is a study over the EvalRS 2022 submissions with the
+// challenge's stage-two constants, as listed in
+// shared/reference/evalrs2022/SOURCE.txt (from the repository README and
+// RecList/evalRS-CIKM-2022 EvalRSRunner.py, class PhaseOne).
+const evalrs2022Manifest = `
+title = "EvalRS 2022 post-mortem"
+
+[[analyses]]
+id = "evalrs"
+type = "multi_objective"
+input = { path = "%s", columns = { model = "participant_id" } }
+base = "hit_rate"
+objectives = ["mrr", "mred_country", "mred_track_popularity", "mred_artist_popularity", "mred_user_activity", "mred_gender", "being_less_wrong", "latent_diversity"]
+rank_by = "%s"
+
+[analyses.evalrs2022]
+baseline = { hit_rate = 0.018763, mrr = 0.001654, mred_country = -0.006944, mred_user_activity = -0.012460, mred_track_popularity = -0.006816, mred_artist_popularity = -0.003915, mred_gender = -0.004354, being_less_wrong = 0.2744871, latent_diversity = -0.324706 }
+best = { hit_rate = 0.264642, mrr = 0.067493, mred_country = -0.004490, mred_user_activity = -0.006922, mred_track_popularity = -0.005865, mred_artist_popularity = -0.003623, mred_gender = -0.000032, being_less_wrong = 0.40635, latent_diversity = -0.202812 }
+threshold = { hit_rate = 0.015 }
+
+[analyses.evalrs2022.groups]
+performance = { weight = 1.0, metrics = ["hit_rate", "mrr"] }
+fairness = { weight = 1.5, metrics = ["mred_country", "mred_user_activity", "mred_track_popularity", "mred_artist_popularity", "mred_gender"] }
+behavioural = { weight = 1.5, metrics = ["being_less_wrong", "latent_diversity"] }
+`
+
+const evalrs2022Reference = "../../shared/reference/evalrs2022/evalrs_2022_submissions.parquet.snappy"
+
+// runStudyAnalysis parses a manifest in dir and runs its first analysis.
+func runStudyAnalysis(t *testing.T, dir, manifest string) *Output {
+	t.Helper()
+	s, err := ParseStudy(filepath.Join(dir, "study.toml"), []byte(manifest), Kinds())
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := s.Analyses[0]
+	ctx := &Context{ID: a.ID, Title: a.Title, Study: s, Seed: deriveSeed(s.Seed, a.ID), Jobs: 1, inputs: newInputs(s), progress: noProgress{}}
+	out, err := a.Kind.Run(ctx, a.Options)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func runStudyError(t *testing.T, dir, manifest string) error {
+	t.Helper()
+	s, err := ParseStudy(filepath.Join(dir, "study.toml"), []byte(manifest), Kinds())
+	if err != nil {
+		return err
+	}
+	a := s.Analyses[0]
+	ctx := &Context{ID: a.ID, Title: a.Title, Study: s, Jobs: 1, inputs: newInputs(s), progress: noProgress{}}
+	_, err = a.Kind.Run(ctx, a.Options)
+	return err
+}
+
+// TestMultiObjectiveEvalRS2022 is the acceptance test of issue 8: the
+// leaderboard of each participant's best 2022 score reproduces the
+// official top five. The five numbers are the published leaderboard
+// (seed 004's repository README), compared at their 2 decimals.
+func TestMultiObjectiveEvalRS2022(t *testing.T) {
+	t.Parallel()
+	ref, err := filepath.Abs(evalrs2022Reference)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(ref); err != nil {
+		t.Skipf("reference data absent: %v", err)
+	}
+	out := runStudyAnalysis(t, t.TempDir(), fmt.Sprintf(evalrs2022Manifest, filepath.ToSlash(ref), "evalrs2022"))
+	r := out.Result.(*analyses.MultiObjectiveResult)
+	if len(r.Models) != 770 {
+		t.Fatalf("read %d submissions, want 770", len(r.Models))
+	}
+	tables := r.Tables()
+	lb := tables[1]
+	if lb.Name != "leaderboard" || len(lb.Rows) != 57 {
+		t.Fatalf("leaderboard %q has %d rows, want 57 participants", lb.Name, len(lb.Rows))
+	}
+	published := []string{"1.70", "1.55", "1.33", "1.18", "1.14"}
+	for i, want := range published {
+		got := lb.Rows[i][2].(float64)
+		if s := fmt.Sprintf("%.2f", got); s != want {
+			t.Errorf("leaderboard #%d (%s): best 2022 score %.4f, published %s", i+1, lb.Rows[i][0], got, want)
+		}
+	}
+	// The main table keeps one row per submission, with the 2022 score.
+	if len(tables[0].Rows) != 770 || tables[0].Columns[3] != "evalrs2022_score" {
+		t.Fatalf("main table: %d rows, columns %v", len(tables[0].Rows), tables[0].Columns)
+	}
+	// The note reports the fitted slopes and the implied importances.
+	fits := tables[2]
+	for _, row := range fits.Rows {
+		if row[0] == "mrr" {
+			// Hit rate and MRR agree: one submission is best on both, so
+			// the pair has no trade-off to fit and mrr leaves the score.
+			if row[1] != 1 || row[2] != nil || !strings.Contains(strings.Join(r.Notes(), "\n"), "(hit_rate, mrr) has 1 distinct point") {
+				t.Errorf("mrr: %d Pareto points, slope %v, notes %q", row[1], row[2], r.Notes())
+			}
+			continue
+		}
+		if row[2] == nil || row[5] == nil {
+			t.Errorf("fit of %s: slope %v, implied importance %v", row[0], row[2], row[5])
+			continue
+		}
+		slope := fmt.Sprintf("%.4g", row[2].(float64))
+		if !strings.Contains(out.Method, fmt.Sprintf("- %s: slope β = %s", row[0], slope)) {
+			t.Errorf("method note does not report the slope of %s (%s)", row[0], slope)
+		}
+		t.Logf("%-24s points %3d  slope %+.6g  intercept %+.6g  r2 %.4f  implied importance %.4g", row[0], row[1], row[2], row[3], row[4], row[5])
+	}
+	for i := 0; i < 5; i++ {
+		t.Logf("#%d %s 2022 %.4f new %.4g", i+1, lb.Rows[i][0], lb.Rows[i][2], lb.Rows[i][1])
+	}
+	if len(out.Figures) != 8+2 {
+		t.Errorf("%d figures, want 8 trade-offs, the comparison and the front", len(out.Figures))
+	}
+}
+
+const moStudy = `
+-- study.toml --
+title = "Challenge"
+
+[inputs]
+results = "results.csv"
+
+[[analyses]]
+id = "mo"
+type = "multi_objective"
+input = { path = "%s", columns = { model = "team" } }
+base = "hit_rate"
+objectives = ["fairness", "diversity"]
+importance = { fairness = 2 }
+rank_by = "evalrs2022"
+
+[analyses.evalrs2022]
+baseline = { hit_rate = 0.1, fairness = -0.5, diversity = 0.1 }
+best = { hit_rate = 0.5, fairness = -0.1, diversity = 0.9 }
+threshold = { hit_rate = 0.15 }
+[analyses.evalrs2022.groups]
+accuracy = { weight = 1, metrics = ["hit_rate"] }
+beyond = { weight = 1.5, metrics = ["fairness", "diversity"] }
+
+[[analyses]]
+id = "mo-results"
+type = "multi_objective"
+dataset = "d1"
+base = "ndcg"
+objectives = ["rmse"]
+
+[[metrics]]
+name = "rmse"
+better = "lower"
+-- results.csv --
+dataset,method,metric,value
+d1,A,ndcg,0.30
+d1,A,rmse,0.95
+d1,B,ndcg,0.25
+d1,B,rmse,0.85
+d1,C,ndcg,0.20
+d1,C,rmse,0.80
+d1,D,ndcg,0.10
+d1,D,rmse,0.99
+d2,A,ndcg,0.5
+d2,A,rmse,0.5
+-- subs.csv --
+team,hit_rate,fairness,diversity
+red,0.40,-0.40,0.20
+red,0.30,-0.20,0.30
+blue,0.20,-0.15,0.60
+blue,0.12,-0.10,0.80
+green,0.35,-0.30,0.25
+green,0.10,-0.45,0.15
+teal,0.25,-0.25,0.50
+`
+
+// TestMultiObjectiveBuild builds a study end to end, once from CSV and
+// once from the same leaderboard written as Parquet: the two sites must
+// hold the same numbers.
+func TestMultiObjectiveBuild(t *testing.T) {
+	t.Parallel()
+	csvSite := mustBuild(t, fmt.Sprintf(moStudy, "subs.csv"))
+	type sub struct {
+		Team      string  `parquet:"team"`
+		HitRate   float64 `parquet:"hit_rate"`
+		Fairness  float64 `parquet:"fairness"`
+		Diversity float64 `parquet:"diversity"`
+	}
+	var rows []sub
+	for _, line := range strings.Split(strings.TrimSpace(strings.SplitN(moStudy, "-- subs.csv --\n", 2)[1]), "\n")[1:] {
+		var s sub
+		f := strings.Split(line, ",")
+		s.Team = f[0]
+		fmt.Sscan(f[1], &s.HitRate)
+		fmt.Sscan(f[2], &s.Fairness)
+		fmt.Sscan(f[3], &s.Diversity)
+		rows = append(rows, s)
+	}
+	pq := filepath.Join(t.TempDir(), "subs.parquet")
+	writePQ(t, pq, rows)
+	pqSite := mustBuild(t, fmt.Sprintf(moStudy, filepath.ToSlash(pq)))
+	for _, f := range []string{"data/mo.csv", "data/mo-leaderboard.csv", "data/mo-fits.csv", "data/mo-results.csv"} {
+		if a, b := readFile(t, csvSite, f), readFile(t, pqSite, f); a != b {
+			t.Errorf("%s differs between CSV and Parquet input:\n%s\n%s", f, a, b)
+		}
+	}
+	lb := readFile(t, csvSite, "data/mo-leaderboard.csv")
+	if !strings.HasPrefix(lb, "model,best_score,best_evalrs2022_score\n") || strings.Count(lb, "\n") != 5 {
+		t.Errorf("leaderboard:\n%s", lb)
+	}
+	main := readFile(t, csvSite, "data/mo.csv")
+	if !strings.HasPrefix(main, "model,front,score,evalrs2022_score,delta_fairness,delta_diversity\n") || strings.Count(main, "\n") != 8 {
+		t.Errorf("main table:\n%s", main)
+	}
+	// green's second submission is below the threshold: −100.
+	if !strings.Contains(main, "green,") || !strings.Contains(main, ",-100,") {
+		t.Errorf("no −100 below the threshold:\n%s", main)
+	}
+	for _, f := range []string{"mo.html", "figures/mo-tradeoff-fairness.svg", "figures/mo-tradeoff-diversity.svg", "figures/mo-evalrs2022.svg", "figures/mo-front.svg", "figures/mo-results-tradeoff-rmse.svg"} {
+		if _, err := os.Stat(filepath.Join(csvSite, f)); err != nil {
+			t.Errorf("missing %s", f)
+		}
+	}
+	page := readFile(t, csvSite, "mo.html")
+	for _, want := range []string{"Fitted trade-offs of this study", "implied λ"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("mo.html lacks %q", want)
+		}
+	}
+	// From results: rmse is lower-is-better, so it is negated before the
+	// front: A (0.30, −0.95), B (0.25, −0.85), C (0.20, −0.80) trade off;
+	// D is dominated.
+	j := readJSON(t, csvSite, "data/mo-results.json")
+	front := j["front"].([]any)
+	if fmt.Sprint(front) != "[1 1 1 2]" {
+		t.Errorf("results fronts %v, want [1 1 1 2]", front)
+	}
+	// Parquet is recorded in the provenance like any input.
+	if !strings.Contains(readFile(t, pqSite, "data/provenance.json"), "subs.parquet") {
+		t.Error("provenance does not list the Parquet input")
+	}
+}
+
+// TestMultiObjectiveInputErrors: problems in the input name the file and
+// the column.
+func TestMultiObjectiveInputErrors(t *testing.T) {
+	t.Parallel()
+	cases := []struct{ edit, want string }{
+		{`s/"hit_rate"/"hitrate"/`, `subs.csv:1: no column "hitrate"`},
+		{`s/model = "team"/model = "squad"/`, `no column "squad" (mapped from "model")`},
+		{`s/red,0.40/red,abc/`, `subs.csv:2:5: not a number: "abc"`},
+	}
+	for _, c := range cases {
+		src := fmt.Sprintf(moStudy, "subs.csv")
+		parts := strings.Split(c.edit, "/")
+		src = strings.Replace(src, parts[1], parts[2], 1)
+		_, err := buildStudy(t, src)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: error %v, want %q", c.edit, err, c.want)
+		}
+	}
+}

@@ -1,0 +1,488 @@
+package report
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/parquet-go/parquet-go"
+)
+
+// pqRow is a submission of a leaderboard, with one column of every type
+// the reader converts. Written by parquet-go itself (Debian has no
+// pyarrow), the files exercise the same decoding paths as pyarrow's.
+type pqRow struct {
+	Model    string   `parquet:"participant_id"`
+	HitRate  float64  `parquet:"hit_rate"`
+	MRED     *float64 `parquet:"mred_gender,optional"`
+	F32      float32  `parquet:"f32"`
+	Count    int64    `parquet:"count"`
+	Small    int32    `parquet:"small"`
+	Flag     bool     `parquet:"flag"`
+	At       int64    `parquet:"submitted_at,timestamp(microsecond:local)"`
+	AtUTC    int64    `parquet:"at_utc,timestamp(millisecond:utc)"`
+	Day      int32    `parquet:"day,date"` // days since 1970-01-01
+	Note     string   `parquet:"note,optional"`
+	Cost     int64    `parquet:"cost,decimal(2:10)"`
+	Tags     []string `parquet:"tags,list"`
+	Numeric  string   `parquet:"numeric_text"`
+	Category string   `parquet:"category,enum"`
+}
+
+func pqRows(n int) []pqRow {
+	rows := make([]pqRow, n)
+	start := time.Date(2022, 8, 5, 14, 54, 19, 634350000, time.UTC)
+	for i := range rows {
+		r := pqRow{
+			Model:    "team-" + strconv.Itoa(i%7),
+			HitRate:  float64(i) / 3,
+			F32:      float32(i) / 4,
+			Count:    int64(i) * 1000003,
+			Small:    int32(-i),
+			Flag:     i%2 == 0,
+			At:       start.Add(time.Duration(i) * time.Minute).UnixMicro(),
+			AtUTC:    start.Add(time.Duration(i) * time.Hour).UnixMilli(),
+			Day:      int32(time.Date(2022, 10, 1+i%10, 0, 0, 0, 0, time.UTC).Unix() / 86400),
+			Cost:     int64(i*101 - 5000),
+			Tags:     []string{"a", "b"},
+			Numeric:  strconv.FormatFloat(float64(i)*0.1, 'g', -1, 64),
+			Category: "cat" + strconv.Itoa(i%3),
+		}
+		if i%5 != 0 {
+			v := -float64(i) / 1000
+			r.MRED = &v
+		}
+		if i%4 == 0 {
+			r.Note = "note " + strconv.Itoa(i)
+		}
+		rows[i] = r
+	}
+	return rows
+}
+
+// writePQ writes rows to a Parquet file, snappy, in small pages and row
+// groups so that reading crosses both.
+func writePQ[T any](t testing.TB, path string, rows []T, opts ...parquet.WriterOption) {
+	t.Helper()
+	var buf bytes.Buffer
+	opts = append([]parquet.WriterOption{parquet.Compression(&parquet.Snappy), parquet.PageBufferSize(512), parquet.MaxRowsPerRowGroup(300)}, opts...)
+	w := parquet.NewGenericWriter[T](&buf, opts...)
+	if _, err := w.Write(rows); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestParquetRead(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "subs.parquet")
+	rows := pqRows(1000)
+	writePQ(t, path, rows)
+	p, err := OpenParquet(path, "subs.parquet", map[string]string{"model": "participant_id"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	col := func(name string) int {
+		i, err := p.Require(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return i
+	}
+	if p.Col("MODEL") != col("participant_id") || p.Col("nope") != -1 {
+		t.Errorf("mapping or case-insensitive lookup broken: %v", p.Header)
+	}
+	if _, err := p.Require("tags"); err == nil || !strings.Contains(err.Error(), `column "tags": is a repeated (list) column`) {
+		t.Errorf("list column: %v", err)
+	}
+	for i := 0; ; i++ {
+		rec, err := p.Next()
+		if err == io.EOF {
+			if i != len(rows) {
+				t.Fatalf("read %d rows, wrote %d", i, len(rows))
+			}
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := rows[i]
+		at := time.UnixMicro(r.At).UTC().Format("2006-01-02T15:04:05.999999999")
+		atUTC := time.UnixMilli(r.AtUTC).UTC().Format(time.RFC3339Nano)
+		wantText := map[string]string{
+			"model": r.Model, "count": strconv.FormatInt(r.Count, 10), "small": strconv.Itoa(int(r.Small)),
+			"flag": strconv.FormatBool(r.Flag), "submitted_at": at, "at_utc": atUTC, "day": time.Unix(int64(r.Day)*86400, 0).UTC().Format(time.DateOnly),
+			"note": r.Note, "cost": strconv.FormatFloat(float64(r.Cost)/100, 'f', 2, 64), "category": r.Category,
+			"hit_rate": strconv.FormatFloat(r.HitRate, 'g', -1, 64),
+		}
+		for name, want := range wantText {
+			if got := rec[col(name)]; got != want {
+				t.Fatalf("row %d %s: %q, want %q", i+1, name, got, want)
+			}
+		}
+		wantNum := map[string]float64{"hit_rate": r.HitRate, "f32": float64(r.F32), "count": float64(r.Count),
+			"small": float64(r.Small), "cost": float64(r.Cost) / 100, "numeric_text": float64(i) * 0.1}
+		for name, want := range wantNum {
+			v, ok, err := p.Float(col(name))
+			if err != nil || !ok || v != want {
+				t.Fatalf("row %d Float(%s) = %v %v %v, want %v", i+1, name, v, ok, err, want)
+			}
+		}
+		v, ok, err := p.Float(col("mred_gender"))
+		if err != nil || ok != (r.MRED != nil) || (ok && v != *r.MRED) {
+			t.Fatalf("row %d mred_gender = %v %v %v, want %v", i+1, v, ok, err, r.MRED)
+		}
+		if r.MRED == nil && rec[col("mred_gender")] != "" {
+			t.Fatalf("row %d: a null is not empty text", i+1)
+		}
+		// A wrong type is an error naming the file, the row and the column.
+		for _, name := range []string{"submitted_at", "flag", "day"} {
+			_, _, err := p.Float(col(name))
+			if err == nil || !strings.Contains(err.Error(), "subs.parquet: row "+strconv.Itoa(i+1)+`, column "`+name+`": wrong type`) {
+				t.Fatalf("Float(%s): %v", name, err)
+			}
+		}
+		if p.Rows() != int64(i+1) || p.Line() != i+1 {
+			t.Fatalf("Rows %d Line %d at row %d", p.Rows(), p.Line(), i+1)
+		}
+	}
+	if _, err := p.Next(); err != io.EOF {
+		t.Errorf("after the end: %v", err)
+	}
+}
+
+// TestParquetMalformed: every problem names the file, and the column when
+// there is one.
+func TestParquetMalformed(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	good := filepath.Join(dir, "good.parquet")
+	writePQ(t, good, pqRows(2000))
+	data, err := os.ReadFile(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Where the first data page of hit_rate starts.
+	pf, err := parquet.OpenFile(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	hr := pf.Root().Column("hit_rate").Index()
+	cm := pf.Metadata().RowGroups[0].Columns[hr].MetaData
+	off := cm.DataPageOffset
+	corrupt := append([]byte(nil), data...)
+	for i := off + 30; i < off+60; i++ {
+		corrupt[i] ^= 0x5a
+	}
+	badText := filepath.Join(dir, "text.parquet")
+	type textRow struct {
+		Model   string `parquet:"model"`
+		HitRate string `parquet:"hit_rate"`
+	}
+	writePQ(t, badText, []textRow{{"a", "0.5"}, {"b", "n/a"}})
+
+	cases := []struct {
+		name string
+		data []byte
+		path string
+		run  func(p *ParquetReader) error
+		want string
+	}{
+		{name: "missing column", path: good, run: func(p *ParquetReader) error { _, err := p.Require("hit_rat"); return err },
+			want: `good.parquet: column "hit_rat": no such column (columns: participant_id,hit_rate,`},
+		{name: "missing column hint", path: good, run: func(p *ParquetReader) error { _, err := p.Require("hit_rat"); return err },
+			want: `(did you mean "hit_rate"?)`},
+		{name: "wrong type", path: good, run: func(p *ParquetReader) error {
+			p.Next()
+			_, _, err := p.Float(p.Col("submitted_at"))
+			return err
+		}, want: `good.parquet: row 1, column "submitted_at": wrong type: want a number, the column holds TIMESTAMP`},
+		{name: "text not a number", path: badText, run: func(p *ParquetReader) error { return readAll(p, "hit_rate") },
+			want: `text.parquet: row 2, column "hit_rate": not a number: "n/a"`},
+		{name: "corrupt page", data: corrupt, run: func(p *ParquetReader) error { return readAll(p, "hit_rate") },
+			want: `bad.parquet: row 1, column "hit_rate": corrupt page`},
+		{name: "truncated", data: data[:len(data)-10], want: "bad.parquet: not a readable Parquet file"},
+		{name: "not parquet", data: []byte("model,hit_rate\na,1\n"), want: "bad.parquet: not a readable Parquet file"},
+		{name: "empty", data: nil, want: "bad.parquet: not a readable Parquet file"},
+		{name: "bad magic", data: append([]byte("XXXX"), data[4:]...), want: "bad.parquet: not a readable Parquet file"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			path := c.path
+			if path == "" {
+				path = filepath.Join(t.TempDir(), "bad.parquet")
+				if err := os.WriteFile(path, c.data, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			p, err := OpenParquet(path, filepath.Base(path), nil)
+			if err == nil {
+				defer p.Close()
+				if c.run == nil {
+					t.Fatalf("opened a malformed file")
+				}
+				err = c.run(p)
+			}
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("error %v, want %q", err, c.want)
+			}
+		})
+	}
+	// A mapping onto a column the file lacks fails at open.
+	_, err = OpenParquet(good, "good.parquet", map[string]string{"model": "participant"})
+	if err == nil || !strings.Contains(err.Error(), `good.parquet: column "participant": no such column (mapped from "model")`) {
+		t.Errorf("mapping: %v", err)
+	}
+	var pe *ParquetError
+	if !errors.As(err, &pe) || pe.Column != "participant" {
+		t.Errorf("error type %T", err)
+	}
+}
+
+// readAll reads every row and the number in column name.
+func readAll(p *ParquetReader, name string) error {
+	c, err := p.Require(name)
+	if err != nil {
+		return err
+	}
+	for {
+		_, err := p.Next()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if _, _, err := p.Float(c); err != nil {
+			return err
+		}
+	}
+}
+
+// TestParquetEvalRS2022 reads the EvalRS 2022 submissions and checks the
+// facts SOURCE.txt states about them.
+func TestParquetEvalRS2022(t *testing.T) {
+	t.Parallel()
+	if _, err := os.Stat(evalrs2022Reference); err != nil {
+		t.Skipf("reference data absent: %v", err)
+	}
+	p, err := OpenParquet(evalrs2022Reference, "evalrs_2022_submissions.parquet.snappy", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	want := "participant_id,hit_rate,mrr,mred_country,mred_track_popularity,mred_artist_popularity,mred_user_activity,mred_gender,being_less_wrong,latent_diversity,submitted_at"
+	if h := strings.Join(p.Header, ","); h != want {
+		t.Fatalf("header %s", h)
+	}
+	ids := map[string]bool{}
+	prev := ""
+	for {
+		rec, err := p.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids[rec[0]] = true
+		for c := 3; c <= 7; c++ { // MRED columns are stored negated
+			v, ok, err := p.Float(c)
+			if err != nil || !ok || v > 0 || math.IsNaN(v) {
+				t.Fatalf("row %d %s = %v %v %v", p.Rows(), p.Header[c], v, ok, err)
+			}
+		}
+		at := rec[10]
+		if at < prev || at < "2022-08-05" || at > "2022-10-12" {
+			t.Fatalf("row %d submitted_at %s after %s", p.Rows(), at, prev)
+		}
+		prev = at
+	}
+	if p.Rows() != 770 || len(ids) != 57 {
+		t.Errorf("%d rows, %d participants; SOURCE.txt says 770 and 57", p.Rows(), len(ids))
+	}
+}
+
+// FuzzParquet: no input makes the reader panic or loop; every failure is
+// an error.
+func FuzzParquet(f *testing.F) {
+	var buf bytes.Buffer
+	w := parquet.NewGenericWriter[pqRow](&buf, parquet.Compression(&parquet.Snappy), parquet.PageBufferSize(256), parquet.MaxRowsPerRowGroup(20))
+	w.Write(pqRows(50))
+	w.Close()
+	good := buf.Bytes()
+	f.Add(good)
+	f.Add(good[:len(good)/2])
+	f.Add([]byte("PAR1PAR1"))
+	mid := append([]byte(nil), good...)
+	mid[len(mid)/3] ^= 0xff
+	f.Add(mid)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		// A hang is a failure too: the work runs with a deadline so the
+		// fuzzer records the input instead of stalling.
+		done := make(chan error, 1)
+		go func() { done <- fuzzParquetOnce(data) }()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatal(err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("reading %d bytes did not finish in 10 s", len(data))
+		}
+	})
+}
+
+// fuzzParquetOnce reads a file fully; a non-nil result is a failure of
+// the reader (an error that does not name the file, or a short record).
+func fuzzParquetOnce(data []byte) error {
+	p, err := newParquetReader(bytes.NewReader(data), int64(len(data)), "fuzz.parquet", nil)
+	if err != nil {
+		if !strings.HasPrefix(err.Error(), "fuzz.parquet") {
+			return fmt.Errorf("error does not name the file: %v", err)
+		}
+		return nil
+	}
+	defer p.Close()
+	for n := 0; n < 10000; n++ {
+		rec, err := p.Next()
+		if err != nil {
+			if err != io.EOF && !strings.HasPrefix(err.Error(), "fuzz.parquet") {
+				return fmt.Errorf("error does not name the file: %v", err)
+			}
+			return nil
+		}
+		if len(rec) != len(p.Header) {
+			return fmt.Errorf("%d fields for %d columns", len(rec), len(p.Header))
+		}
+		for c := range rec {
+			p.Float(c)
+		}
+	}
+	return nil
+}
+
+func TestIsParquet(t *testing.T) {
+	t.Parallel()
+	for path, want := range map[string]bool{"a.parquet": true, "A.PARQUET": true, "x/evalrs_2022_submissions.parquet.snappy": true,
+		"a.parquet.zstd": true, "a.csv": false, "a.parquet.csv": false, "a.parquet.gz": false, "parquet": false} {
+		if IsParquet(path) != want {
+			t.Errorf("IsParquet(%q) = %v", path, !want)
+		}
+	}
+}
+
+// TestParquetMutations damages a valid file in 400 seeded ways (bytes
+// overwritten, huge varints, bytes removed): every read must end, with
+// rows or an error naming the file, never a panic. It runs in every test
+// run, where the fuzz target only replays its seeds.
+func TestParquetMutations(t *testing.T) {
+	t.Parallel()
+	var buf bytes.Buffer
+	w := parquet.NewGenericWriter[pqRow](&buf, parquet.Compression(&parquet.Snappy), parquet.PageBufferSize(256), parquet.MaxRowsPerRowGroup(20))
+	w.Write(pqRows(50))
+	w.Close()
+	good := buf.Bytes()
+	rng := rand.New(rand.NewPCG(8, 8))
+	for it := 0; it < 400; it++ {
+		data := append([]byte(nil), good...)
+		for k := 0; k < 1+rng.IntN(6); k++ {
+			switch rng.IntN(3) {
+			case 0:
+				data[rng.IntN(len(data))] = byte(rng.IntN(256))
+			case 1:
+				copy(data[rng.IntN(len(data)-8):], []byte{0xff, 0xff, 0xff, 0x7f})
+			case 2:
+				i := rng.IntN(len(data))
+				data = data[:i+copy(data[i:], data[i+1:])]
+			}
+		}
+		done := make(chan error, 1)
+		go func() {
+			defer func() {
+				if v := recover(); v != nil {
+					done <- fmt.Errorf("panic: %v", v)
+				}
+			}()
+			done <- fuzzParquetOnce(data)
+		}()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatalf("mutation %d: %v", it, err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("mutation %d: reading did not finish in 10 s", it)
+		}
+	}
+}
+
+// TestParquetResultsAndUnits: results and units inputs read Parquet files
+// through the same loaders and column mapping as CSV.
+func TestParquetResultsAndUnits(t *testing.T) {
+	t.Parallel()
+	type resRow struct {
+		Dataset string  `parquet:"dataset"`
+		Model   string  `parquet:"model"`
+		Metric  string  `parquet:"metric"`
+		Value   float64 `parquet:"value"`
+	}
+	type unitRow struct {
+		User string  `parquet:"user"`
+		NDCG float64 `parquet:"ndcg"`
+	}
+	dir := t.TempDir()
+	writePQ(t, filepath.Join(dir, "results.parquet"), []resRow{{"d1", "A", "ndcg", 0.5}, {"d1", "B", "ndcg", 0.25}, {"d2", "A", "ndcg", 0.1}, {"d2", "B", "ndcg", 0.2}})
+	os.MkdirAll(filepath.Join(dir, "u"), 0o755)
+	writePQ(t, filepath.Join(dir, "u", "A_d1.parquet"), []unitRow{{"x", 0.5}, {"y", 0.75}})
+	os.WriteFile(filepath.Join(dir, "study.toml"), []byte(`title = "p"
+[inputs]
+results = { path = "results.parquet", columns = { method = "model" } }
+units   = { path = "u/{method}_{dataset}.parquet", columns = { unit = "user" } }
+[[analyses]]
+id = "lb"
+type = "aggregate"
+metric = "ndcg"
+`), 0o644)
+	s, err := LoadStudy(filepath.Join(dir, "study.toml"), Kinds())
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := newInputs(s)
+	r, err := in.results()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c, ok := r.Get("d2", "B", "ndcg"); !ok || c.Value != 0.2 {
+		t.Fatalf("results from Parquet: %+v %v", c, ok)
+	}
+	var units []string
+	if err := in.units(func(u *UnitRow) error {
+		units = append(units, fmt.Sprintf("%s/%s/%s/%s=%g", u.Dataset, u.Method, u.Unit, u.Metric, u.Value))
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(units, " ") != "d1/A/x/ndcg=0.5 d1/A/y/ndcg=0.75" {
+		t.Fatalf("units from Parquet: %v", units)
+	}
+	if _, err := Build(Options{Manifest: filepath.Join(dir, "study.toml"), Version: "t"}); err != nil {
+		t.Fatal(err)
+	}
+}
