@@ -639,3 +639,26 @@ func TestStabilityTinyMatrix(t *testing.T) {
 		tb.Check()
 	}
 }
+
+// TestStabilityHighlight: the overview sentence names the most and least
+// stable rules and the Pareto result, from the computed numbers.
+func TestStabilityHighlight(t *testing.T) {
+	t.Parallel()
+	in, op := stabilityRandom(8, 5, 2)
+	op.Repeats = 10
+	op.Rules = []string{RuleMean, RulePlurality}
+	r, err := Stability(in, op)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := r.Highlight()
+	a, b := float64(r.Summary[0].Area[PerturbDropDatasets]), float64(r.Summary[1].Area[PerturbDropDatasets])
+	best, worst := RuleMean, RulePlurality
+	if b > a {
+		best, worst, a, b = worst, best, b, a
+	}
+	want := fmt.Sprintf("Removing datasets changes the %s ranking least (mean ρ %.3f) and the %s ranking most (%.3f); every rule is Pareto efficient", best, a, worst, b)
+	if !strings.HasPrefix(h, want) {
+		t.Errorf("highlight %q, want prefix %q", h, want)
+	}
+}

@@ -280,7 +280,7 @@ func stabilityChart(r *analyses.StabilityResult, pert string, curves []*analyses
 		}
 		series = append(series, map[string]any{
 			"name": c.Rule, "type": "line", "data": line, "showSymbol": few, "symbolSize": 5,
-			"lineStyle": map[string]any{"color": hex, "width": 2}, "itemStyle": map[string]any{"color": hex},
+			"lineStyle": map[string]any{"color": hex, "width": 2, "type": LineType(colourOf[c.Rule])}, "itemStyle": map[string]any{"color": hex},
 		})
 	}
 	xAxis := map[string]any{"type": "value", "name": stabilityAxis[pert][1], "nameLocation": "middle", "nameGap": 28, "scale": true}
