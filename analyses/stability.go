@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 )
 
@@ -366,6 +367,13 @@ type stabilityScorer func(rules []string, q Matrix, v stabView, betaMax float64)
 
 func stability(in StabilityInput, opts StabilityOptions, score stabilityScorer) (*StabilityResult, error) {
 	higher := in.Metric.Better == HigherIsBetter
+	var sizes []int
+	for _, n := range opts.SubsetSizes {
+		if !slices.Contains(sizes, n) {
+			sizes = append(sizes, n)
+		}
+	}
+	opts.SubsetSizes = sizes
 	res := &StabilityResult{
 		Metric:         in.Metric.Name,
 		HigherIsBetter: higher,
@@ -411,8 +419,14 @@ func stability(in StabilityInput, opts StabilityOptions, score stabilityScorer) 
 		return nil, fmt.Errorf("metric %q: stability needs at least 3 methods (Spearman's ρ of two is always ±1), have %d", in.Metric.Name, nm)
 	}
 	cache := newStabCache(q, higher, opts.BetaMax)
-	refScores, refErrs := score(opts.Rules, q, stabView{cache: cache}, opts.BetaMax)
-	for k, rule := range opts.Rules {
+	var rules []string
+	for _, r := range opts.Rules {
+		if !slices.Contains(rules, r) {
+			rules = append(rules, r)
+		}
+	}
+	refScores, refErrs := score(rules, q, stabView{cache: cache}, opts.BetaMax)
+	for k, rule := range rules {
 		s, err := refScores[k], refErrs[k]
 		if err != nil {
 			res.Warnf("%s left out: %v", rule, err)
@@ -427,8 +441,12 @@ func stability(in StabilityInput, opts StabilityOptions, score stabilityScorer) 
 	if len(res.Rules) == 0 {
 		return nil, fmt.Errorf("metric %q: no rule could be computed: %s", in.Metric.Name, strings.Join(res.List, "; "))
 	}
+	seen := map[string]bool{}
 	for _, p := range opts.Perturbations {
-		res.Perturbations = append(res.Perturbations, p)
+		if !seen[p] {
+			seen[p] = true
+			res.Perturbations = append(res.Perturbations, p)
+		}
 	}
 	e := &stabEngine{
 		q: q, nd: nd, nm: nm, higher: higher, bound: in.Metric.Max,

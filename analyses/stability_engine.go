@@ -73,7 +73,7 @@ type stabEngine struct {
 	allRules []int
 }
 
-// streamOf numbers a (perturbation, point) random stream by the
+// stabStream numbers a (perturbation, point) random stream by the
 // perturbation's place in AllPerturbations, so choosing fewer
 // perturbations leaves the others' numbers unchanged.
 func stabStream(pert string, point int) uint64 {
@@ -144,12 +144,12 @@ func (e *stabEngine) plan() {
 				e.addJob(p, stabJob{beta: b})
 			}
 		case PerturbSubsetPairs:
-			for k, s := range e.opts.SubsetSizes {
+			for _, s := range e.opts.SubsetSizes {
 				if 2*s > e.nd {
 					e.res.Warnf("subset_pairs of size %d need %d datasets, have %d: left out", s, 2*s, e.nd)
 					continue
 				}
-				pairs, all := e.pairs(e.nd, s, stabStream(name, k))
+				pairs, all := e.pairs(e.nd, s, stabStream(name, s))
 				p.add(float64(s), all)
 				for _, ab := range pairs {
 					e.addJob(p, stabJob{rows: ab[0], rowsB: ab[1], beta: e.opts.BetaMax})
