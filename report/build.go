@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"sort"
 	"strings"
@@ -78,7 +79,7 @@ func Build(o Options) (*Summary, error) {
 		return nil, fmt.Errorf("inputs: %w", err)
 	}
 	runs := runAnalyses(study, in, o)
-	if err := runErrors(runs); err != nil {
+	if err := runErrors(study, runs); err != nil {
 		return nil, err
 	}
 	prov, err := provenance(study, in, runs, o)
@@ -248,9 +249,13 @@ func runAnalyses(s *Study, in *inputs, o Options) []analysisRun {
 
 // runErrors gathers the analyses' errors; one input error met by several
 // analyses is reported once, naming them all.
-func runErrors(runs []analysisRun) error {
+//
+// An error that does not already point into an input file is placed at
+// the analysis's line in the manifest, where the user can fix it.
+func runErrors(s *Study, runs []analysisRun) error {
 	var msgs []string
 	ids := map[string][]string{}
+	at := map[string]string{} // message → manifest position, when the error has none
 	for _, r := range runs {
 		if r.Err == nil {
 			continue
@@ -260,16 +265,24 @@ func runErrors(runs []analysisRun) error {
 			msgs = append(msgs, m)
 		}
 		ids[m] = append(ids[m], r.Spec.ID)
+		var ie *InputError
+		var me *ManifestError
+		if !errors.As(r.Err, &ie) && !errors.As(r.Err, &me) && !positioned.MatchString(m) {
+			at[m] = fmt.Sprintf("%s:%d: ", filepath.Base(s.File), r.Spec.Line)
+		}
 	}
 	if len(msgs) == 0 {
 		return nil
 	}
 	var errs Errors
 	for _, m := range msgs {
-		errs = append(errs, fmt.Errorf("analyses/%s: %s", strings.Join(ids[m], ", "), m))
+		errs = append(errs, fmt.Errorf("%sanalyses/%s: %s", at[m], strings.Join(ids[m], ", "), m))
 	}
 	return errs
 }
+
+// positioned matches a message that starts with file:line.
+var positioned = regexp.MustCompile(`^[^\s:]+\.[A-Za-z]+:\d+`)
 
 // writeAtomically writes files into a fresh sibling directory of out and
 // swaps it in place of out.

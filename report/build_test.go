@@ -271,3 +271,13 @@ func TestEscaping(t *testing.T) {
 		t.Error("the dataset name is missing from the JSON")
 	}
 }
+
+// TestAnalysisErrorsNameTheManifestLine: a problem an analysis finds in
+// its own parameters points at its [[analyses]] entry.
+func TestAnalysisErrorsNameTheManifestLine(t *testing.T) {
+	t.Parallel()
+	_, err := buildStudy(t, strings.Replace(smallStudy, `metric  = "ndcg"`, `metric  = "ndgc"`, 1))
+	if err == nil || !strings.Contains(err.Error(), `study.toml:19: analyses/lb: no metric "ndgc" in the results (did you mean "ndcg"?)`) {
+		t.Fatalf("got %v", err)
+	}
+}

@@ -21,6 +21,7 @@ func Kinds() Registry {
 		metricCorrelationKind(),
 		characteristicsKind(),
 		multiObjectiveKind(),
+		metaKind(),
 		stabilityKind(),
 	} {
 		r[k.Type] = k

@@ -1,0 +1,524 @@
+package analyses
+
+// Effect-size meta-analysis (SPEC §5.9, seed 000 §3): a treatment and a
+// control compared on every dataset from paired per-unit values, combined
+// into one summary effect. This file holds the options, the per-dataset
+// effect sizes and the models; meta_builder.go holds the streaming
+// accumulation of per-unit values and meta_fit.go the τ² estimators.
+//
+// Reference implementations matched by the tests: R metafor 3.8
+// (rma(yi, vi, method = "FE" | "DL" | "REML" | "PM") and predict()) for
+// the models, and the Ranger toolkit (Sertkan et al. 2023), whose
+// population-sd variant `ranger_compat = true` reproduces the published
+// numbers of seed 000.
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"gonum.org/v1/gonum/stat/distuv"
+)
+
+// MetaOptions are the keys of a `meta_analysis` [[analyses]] table.
+type MetaOptions struct {
+	Treatment string   `toml:"treatment"`
+	Control   string   `toml:"control"`
+	Metric    string   `toml:"metric"`
+	Effect    string   `toml:"effect"` // md | smd | hedges_g
+	Model     string   `toml:"model"`  // random | fixed
+	Tau2      string   `toml:"tau2"`   // DL | REML | PM
+	Alpha     float64  `toml:"alpha"`
+	Datasets  []string `toml:"datasets"` // order (and subset) of rows
+	Subgroup  string   `toml:"subgroup"` // a dataset attribute
+	Missing   string   `toml:"missing"`  // drop | zero: an empty per-unit value
+	// Summary names a CSV of per-dataset rows (dataset, n, mean_diff,
+	// sd_diff[, r]) used instead of per-unit values.
+	Summary string `toml:"summary"`
+	// RangerCompat computes S_diff with the population sd (divisor n), as
+	// the Ranger toolkit did, to reproduce published numbers.
+	RangerCompat bool `toml:"ranger_compat"`
+}
+
+// Effect size indices and model names.
+var (
+	metaEffects = []string{"md", "smd", "hedges_g"}
+	metaModels  = []string{"random", "fixed"}
+	metaTau2    = []string{"DL", "REML", "PM"}
+	metaMissing = []string{"drop", "zero"}
+)
+
+// Defaults sets SPEC §5.9's defaults.
+func (o *MetaOptions) Defaults() {
+	o.Effect = "md"
+	o.Model = "random"
+	o.Tau2 = "DL"
+	o.Alpha = 0.05
+	o.Missing = "drop"
+}
+
+// Validate checks the options on their own (names of methods, datasets
+// and metrics are checked against the data when the analysis runs).
+func (o *MetaOptions) Validate() error {
+	if o.Treatment == "" {
+		return fmt.Errorf("treatment: missing (the method whose effect is measured)")
+	}
+	if o.Control == "" {
+		return fmt.Errorf("control: missing (the method compared against)")
+	}
+	if o.Treatment == o.Control {
+		return fmt.Errorf("control: %q is also the treatment", o.Control)
+	}
+	if o.Metric == "" && o.Summary == "" {
+		return fmt.Errorf("metric: missing")
+	}
+	for _, c := range []struct {
+		key     string
+		val     *string
+		allowed []string
+	}{{"effect", &o.Effect, metaEffects}, {"model", &o.Model, metaModels}, {"tau2", &o.Tau2, metaTau2}, {"missing", &o.Missing, metaMissing}} {
+		if canon := canonical(*c.val, c.allowed); canon != "" {
+			*c.val = canon // "reml" means "REML"
+			continue
+		}
+		return fmt.Errorf("%s: unknown value %q (one of %s)%s", c.key, *c.val, strings.Join(c.allowed, ", "), DidYouMean(*c.val, c.allowed))
+	}
+	if !(o.Alpha > 0 && o.Alpha < 1) {
+		return fmt.Errorf("alpha: %v is not between 0 and 1", o.Alpha)
+	}
+	seen := map[string]bool{}
+	for _, d := range o.Datasets {
+		if seen[d] {
+			return fmt.Errorf("datasets: %q is listed twice", d)
+		}
+		seen[d] = true
+	}
+	return nil
+}
+
+// canonical returns the entry of list equal to s up to case, or "".
+func canonical(s string, list []string) string {
+	for _, v := range list {
+		if strings.EqualFold(v, s) {
+			return v
+		}
+	}
+	return ""
+}
+
+// MetaStudy is one dataset's paired summary: what the streaming builder
+// accumulates, or one row of a `summary` file.
+type MetaStudy struct {
+	Dataset  string
+	N        int     // number of pairs
+	MeanDiff float64 // D = mean(x_T − x_C)
+	SDDiff   float64 // sample sd of the differences (n − 1)
+	R        float64 // Pearson(x_T, x_C); NaN when unknown or undefined
+	// Counts of the per-unit path (zero for summary rows).
+	TreatmentValues, ControlValues int // values seen of each method
+	UnmatchedTreatment             int // treatment units without a control partner
+	UnmatchedControl               int
+	DroppedMissing                 int // pairs dropped for an empty value (missing = "drop")
+	FromUnits                      bool
+}
+
+// MetaInput is what the analysis needs: the studies in the order seen,
+// the metric (its direction names the favoured side) and, with a
+// subgroup, each dataset's attribute value.
+type MetaInput struct {
+	Metric  Metric
+	Studies []MetaStudy
+	Groups  map[string]string // dataset -> subgroup value
+}
+
+// MetaRow is one dataset's effect in the result. Undefined numbers are
+// NaN here and nil in tables; Included is false with a Reason when the
+// dataset is left out of the summary.
+type MetaRow struct {
+	Dataset                 string
+	Group                   string
+	N                       int
+	MeanDiff, SDDiff, R     float64
+	Effect, Variance, SE    float64
+	CILow, CIHigh, P        float64
+	Weight                  float64 // fraction of 1 in the overall model
+	Included                bool
+	Reason                  string
+	UnmatchedT, UnmatchedC  int
+	DroppedMissing          int
+	TreatmentN, ControlN    int
+	FromUnits               bool
+	GroupWeight             float64 // fraction of 1 within its subgroup
+	effectDefined, varKnown bool
+}
+
+// MetaSummary is a combined effect: SPEC §5.9's JSON keys. Values that
+// are undefined (k = 1: heterogeneity, the prediction interval) are null.
+type MetaSummary struct {
+	K      int      `json:"k"`
+	N      int      `json:"n"`
+	Effect *float64 `json:"effect"`
+	SE     *float64 `json:"se"`
+	CILow  *float64 `json:"ci_low"`
+	CIHigh *float64 `json:"ci_high"`
+	P      *float64 `json:"p"`
+	Tau2   *float64 `json:"tau2"`
+	Q      *float64 `json:"Q"`
+	DF     int      `json:"df"`
+	PQ     *float64 `json:"p_Q"`
+	I2     *float64 `json:"I2"` // percent, as metafor prints it
+	H2     *float64 `json:"H2"`
+	PILow  *float64 `json:"pi_low"`
+	PIHigh *float64 `json:"pi_high"`
+}
+
+// MetaResult is the result of a meta-analysis.
+type MetaResult struct {
+	Warnings
+	Treatment    string  `json:"treatment"`
+	Control      string  `json:"control"`
+	Metric       string  `json:"metric"`
+	Better       string  `json:"better"` // "higher" | "lower"
+	Effect       string  `json:"effect"`
+	Model        string  `json:"model"`
+	Tau2Method   string  `json:"tau2_method"`
+	Alpha        float64 `json:"alpha"`
+	RangerCompat bool    `json:"ranger_compat"`
+
+	Rows    []MetaRow   `json:"-"`
+	Summary MetaSummary `json:"summary"`
+
+	Subgroup      string                 `json:"subgroup,omitempty"`
+	SubgroupOrder []string               `json:"subgroup_order,omitempty"`
+	Subgroups     map[string]MetaSummary `json:"subgroups,omitempty"`
+	QBetween      *float64               `json:"Q_between,omitempty"`
+	DFBetween     int                    `json:"df_between,omitempty"`
+	PBetween      *float64               `json:"p_between,omitempty"`
+}
+
+// EffectLabel names the effect size index for axes and captions.
+func (r *MetaResult) EffectLabel() string {
+	switch r.Effect {
+	case "smd":
+		return "standardised mean difference d"
+	case "hedges_g":
+		return "Hedges' g"
+	}
+	return "mean difference"
+}
+
+// FavoursTreatmentRight reports whether an effect above zero favours the
+// treatment (true for a higher-is-better metric: effects are x_T − x_C).
+func (r *MetaResult) FavoursTreatmentRight() bool { return r.Better != "lower" }
+
+// Tables implements Result: the forest plot's table (one row per
+// dataset, then the summary), the inputs behind each effect and, with a
+// subgroup, one summary per subgroup.
+func (r *MetaResult) Tables() []Table {
+	main := Table{Name: "", Title: "Effect per dataset and summary effect",
+		Columns: []string{"dataset", "n", "effect", "variance", "se", "ci_low", "ci_high", "p", "weight"}}
+	for _, row := range r.Rows {
+		main.Rows = append(main.Rows, []any{row.Dataset, row.N, cell(row.Effect), cell(row.Variance), cell(row.SE),
+			cell(row.CILow), cell(row.CIHigh), cell(row.P), cell(row.Weight)})
+	}
+	s := r.Summary
+	main.Rows = append(main.Rows, []any{"summary", s.N, ptr(s.Effect), sq(s.SE), ptr(s.SE), ptr(s.CILow), ptr(s.CIHigh), ptr(s.P), 1.0})
+
+	in := Table{Name: "inputs", Title: "Paired values behind each effect",
+		Columns: []string{"dataset", "n", "mean_diff", "sd_diff", "r", "unmatched_treatment", "unmatched_control", "dropped_missing", "included", "note"}}
+	for _, row := range r.Rows {
+		in.Rows = append(in.Rows, []any{row.Dataset, row.N, cell(row.MeanDiff), cell(row.SDDiff), cell(row.R),
+			row.UnmatchedT, row.UnmatchedC, row.DroppedMissing, row.Included, row.Reason})
+	}
+	het := Table{Name: "heterogeneity", Title: "Summary effect and heterogeneity",
+		Columns: []string{"group", "k", "n", "effect", "se", "ci_low", "ci_high", "p", "tau2", "Q", "df", "p_Q", "I2", "H2", "pi_low", "pi_high"}}
+	add := func(name string, s MetaSummary) {
+		het.Rows = append(het.Rows, []any{name, s.K, s.N, ptr(s.Effect), ptr(s.SE), ptr(s.CILow), ptr(s.CIHigh), ptr(s.P),
+			ptr(s.Tau2), ptr(s.Q), s.DF, ptr(s.PQ), ptr(s.I2), ptr(s.H2), ptr(s.PILow), ptr(s.PIHigh)})
+	}
+	add("all", r.Summary)
+	if r.Subgroup != "" {
+		for _, g := range r.SubgroupOrder {
+			add(g, r.Subgroups[g])
+		}
+	}
+	tables := []Table{main, in, het}
+	if r.Subgroup != "" {
+		bt := Table{Name: "subgroups", Title: "Test of subgroup differences",
+			Columns: []string{"subgroup", "Q_between", "df", "p_between"}}
+		bt.Rows = append(bt.Rows, []any{r.Subgroup, ptr(r.QBetween), r.DFBetween, ptr(r.PBetween)})
+		tables = append(tables, bt)
+	}
+	for _, t := range tables {
+		t.Check()
+	}
+	return tables
+}
+
+func cell(x float64) any {
+	if !Finite(x) {
+		return nil
+	}
+	return x
+}
+
+func ptr(p *float64) any {
+	if p == nil {
+		return nil
+	}
+	return *p
+}
+
+func sq(p *float64) any {
+	if p == nil {
+		return nil
+	}
+	return *p * *p
+}
+
+// num returns a pointer to x, or nil when x is not finite.
+func num(x float64) *float64 {
+	if !Finite(x) {
+		return nil
+	}
+	return &x
+}
+
+// MetaAnalysis computes every dataset's effect size and the summary
+// effect (SPEC §5.9, seed 000 Eqs. 1–8). Datasets whose effect is
+// undefined (fewer than 2 pairs, zero variance of the differences, r = 1
+// for a standardised effect, a method without values) are reported with a
+// warning naming dataset and method, and left out of the summary.
+func MetaAnalysis(in MetaInput, o MetaOptions) (*MetaResult, error) {
+	if err := o.Validate(); err != nil {
+		return nil, err
+	}
+	res := &MetaResult{Treatment: o.Treatment, Control: o.Control, Metric: in.Metric.Name, Better: "higher",
+		Effect: o.Effect, Model: o.Model, Tau2Method: o.Tau2, Alpha: o.Alpha, RangerCompat: o.RangerCompat}
+	if in.Metric.Better == LowerIsBetter {
+		res.Better = "lower"
+	}
+	if o.Model == "fixed" {
+		res.Tau2Method = ""
+	}
+	studies, err := metaSelect(in.Studies, o.Datasets)
+	if err != nil {
+		return nil, err
+	}
+	z := distuv.UnitNormal.Quantile(1 - o.Alpha/2)
+	what := in.Metric.Name
+	if what == "" {
+		what = "the summary rows"
+	}
+	var unmatched, dropped []string
+	for _, s := range studies {
+		row := metaEffect(s, o, z)
+		if o.Subgroup != "" {
+			g, ok := in.Groups[s.Dataset]
+			if !ok || g == "" {
+				g = "(no " + o.Subgroup + ")"
+				res.Warnf("dataset %s has no attribute %q: grouped under %q", s.Dataset, o.Subgroup, g)
+			}
+			row.Group = g
+		}
+		if !row.Included {
+			res.Warnf("dataset %s (%s vs %s, %s): %s; left out of the summary", s.Dataset, o.Treatment, o.Control, what, row.Reason)
+		} else {
+			if row.UnmatchedT > 0 || row.UnmatchedC > 0 {
+				unmatched = append(unmatched, fmt.Sprintf("%s (%d of %s, %d of %s)", s.Dataset, row.UnmatchedT, o.Treatment, row.UnmatchedC, o.Control))
+			}
+			if row.DroppedMissing > 0 {
+				dropped = append(dropped, fmt.Sprintf("%s (%d)", s.Dataset, row.DroppedMissing))
+			}
+		}
+		res.Rows = append(res.Rows, row)
+	}
+	// One note each for unmatched units and dropped pairs, listing the
+	// datasets, so that thirty datasets do not make thirty notes.
+	if len(unmatched) > 0 {
+		res.Warnf("units without a partner, not compared: %s", strings.Join(unmatched, ", "))
+	}
+	if len(dropped) > 0 {
+		res.Warnf("pairs with an empty %s value dropped (missing = \"drop\"): %s", what, strings.Join(dropped, ", "))
+	}
+	var idx []int
+	for i, r := range res.Rows {
+		if r.Included {
+			idx = append(idx, i)
+		}
+	}
+	if len(idx) == 0 {
+		return nil, fmt.Errorf("no dataset has a defined %s of %s vs %s on %s (see the reasons: %s)", o.Effect, o.Treatment, o.Control, what, reasons(res.Rows))
+	}
+	fit := metaFitRows(res.Rows, idx, o, z)
+	for j, i := range idx {
+		res.Rows[i].Weight = fit.w[j]
+	}
+	res.Summary = fit.summary(res.Rows, idx)
+	if len(idx) == 1 {
+		res.Warnf("only one dataset (%s) has a defined effect: the summary is that dataset's effect; τ², Q, I², H² and the prediction interval are undefined", res.Rows[idx[0]].Dataset)
+	}
+	if fit.warn != "" {
+		res.Warnf("%s", fit.warn)
+	}
+	if o.Subgroup != "" {
+		metaSubgroups(res, idx, o, z)
+	}
+	return res, nil
+}
+
+func reasons(rows []MetaRow) string {
+	s := ""
+	for i, r := range rows {
+		if i > 0 {
+			s += "; "
+		}
+		s += r.Dataset + ": " + r.Reason
+	}
+	return s
+}
+
+// metaSelect orders and subsets the studies by the `datasets` key.
+func metaSelect(studies []MetaStudy, names []string) ([]MetaStudy, error) {
+	if len(names) == 0 {
+		return studies, nil
+	}
+	by := map[string]MetaStudy{}
+	var all []string
+	for _, s := range studies {
+		by[s.Dataset] = s
+		all = append(all, s.Dataset)
+	}
+	out := make([]MetaStudy, 0, len(names))
+	for _, n := range names {
+		s, ok := by[n]
+		if !ok {
+			return nil, fmt.Errorf("datasets: %q has no values%s", n, DidYouMean(n, all))
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+// metaEffect computes one dataset's effect size and variance (SPEC §5.9;
+// Borenstein et al. 2009 ch. 4, as seed 000 Eqs. 1–5 and Ranger).
+func metaEffect(s MetaStudy, o MetaOptions, z float64) MetaRow {
+	row := MetaRow{Dataset: s.Dataset, N: s.N, MeanDiff: s.MeanDiff, SDDiff: s.SDDiff, R: s.R,
+		UnmatchedT: s.UnmatchedTreatment, UnmatchedC: s.UnmatchedControl, DroppedMissing: s.DroppedMissing,
+		TreatmentN: s.TreatmentValues, ControlN: s.ControlValues, FromUnits: s.FromUnits,
+		Effect: math.NaN(), Variance: math.NaN(), SE: math.NaN(), CILow: math.NaN(), CIHigh: math.NaN(), P: math.NaN(), Weight: math.NaN(), GroupWeight: math.NaN()}
+	fail := func(format string, args ...any) MetaRow {
+		row.Reason = fmt.Sprintf(format, args...)
+		return row
+	}
+	if s.FromUnits {
+		switch {
+		case s.TreatmentValues == 0 && s.ControlValues == 0:
+			return fail("neither %s nor %s has values", o.Treatment, o.Control)
+		case s.TreatmentValues == 0:
+			return fail("method %s has no values", o.Treatment)
+		case s.ControlValues == 0:
+			return fail("method %s has no values", o.Control)
+		}
+	}
+	if s.N < 2 {
+		return fail("fewer than 2 paired units (n = %d): the sd of the differences is undefined", s.N)
+	}
+	if !Finite(s.MeanDiff) || !Finite(s.SDDiff) || s.SDDiff < 0 {
+		return fail("mean_diff or sd_diff is not a finite number")
+	}
+	sd := s.SDDiff
+	if o.RangerCompat && s.FromUnits {
+		sd *= math.Sqrt(float64(s.N-1) / float64(s.N)) // population sd, as Ranger's np.std
+		row.SDDiff = sd
+	}
+	if sd == 0 {
+		return fail("the differences %s − %s have zero variance (every pair differs by %g): the effect's variance is 0", o.Treatment, o.Control, s.MeanDiff)
+	}
+	n := float64(s.N)
+	var y, v float64
+	switch o.Effect {
+	case "md":
+		y, v = s.MeanDiff, sd*sd/n
+	case "smd", "hedges_g":
+		r := s.R
+		if math.IsNaN(r) {
+			if s.FromUnits {
+				return fail("the correlation r of %s and %s is undefined (one of them is constant)", o.Treatment, o.Control)
+			}
+			return fail("the summary row has no r, which %s needs", o.Effect)
+		}
+		if r >= 1-1e-12 { // 1 up to rounding of the co-moments
+			return fail("the correlation r of %s and %s is 1: the within-group sd S_diff/√(2(1−r)) is undefined", o.Treatment, o.Control)
+		}
+		if r < -1 {
+			return fail("r = %g is below −1", r)
+		}
+		sw := sd / math.Sqrt(2*(1-r))
+		d := s.MeanDiff / sw
+		vd := (1/n + d*d/(2*n)) * 2 * (1 - r)
+		y, v = d, vd
+		if o.Effect == "hedges_g" {
+			df := n - 1
+			j := 1 - 3/(4*df-1)
+			y, v = j*d, j*j*vd
+		}
+	}
+	if !(v > 0) || !Finite(y) || !Finite(v) {
+		return fail("the effect or its variance is not a finite positive number")
+	}
+	row.Effect, row.Variance, row.SE = y, v, math.Sqrt(v)
+	row.CILow, row.CIHigh = y-z*row.SE, y+z*row.SE
+	row.P = 2 * distuv.UnitNormal.Survival(math.Abs(y)/row.SE)
+	row.Included = true
+	return row
+}
+
+// metaSubgroups fits the model within every subgroup (each with its own
+// τ², as metafor's separate fits and Borenstein et al. ch. 19) and tests
+// the subgroup differences with Q_between = Σ W_g (M_g − M̄)², W_g = 1/V_Mg,
+// on G − 1 degrees of freedom (a fixed-effect model over the subgroup
+// summaries, as rma(M_g, sei = SE_g, method = "FE")).
+func metaSubgroups(res *MetaResult, idx []int, o MetaOptions, z float64) {
+	res.Subgroup = o.Subgroup
+	res.Subgroups = map[string]MetaSummary{}
+	members := map[string][]int{}
+	for _, r := range res.Rows {
+		if _, ok := members[r.Group]; !ok {
+			members[r.Group] = nil
+			res.SubgroupOrder = append(res.SubgroupOrder, r.Group)
+		}
+	}
+	for _, i := range idx {
+		g := res.Rows[i].Group
+		members[g] = append(members[g], i)
+	}
+	var ys, vs []float64
+	for _, g := range res.SubgroupOrder {
+		m := members[g]
+		if len(m) == 0 {
+			res.Subgroups[g] = MetaSummary{}
+			res.Warnf("subgroup %s: no dataset with a defined effect", g)
+			continue
+		}
+		fit := metaFitRows(res.Rows, m, o, z)
+		for j, i := range m {
+			res.Rows[i].GroupWeight = fit.w[j]
+		}
+		s := fit.summary(res.Rows, m)
+		res.Subgroups[g] = s
+		if len(m) == 1 {
+			res.Warnf("subgroup %s has one dataset (%s): its summary is that dataset's effect", g, res.Rows[m[0]].Dataset)
+		}
+		ys = append(ys, *s.Effect)
+		vs = append(vs, *s.SE**s.SE)
+	}
+	if len(ys) < 2 {
+		res.Warnf("the test of subgroup differences needs at least 2 subgroups with a defined summary")
+		return
+	}
+	fe := metaFit(ys, vs, "fixed", "", z)
+	res.QBetween = num(fe.q)
+	res.DFBetween = len(ys) - 1
+	res.PBetween = num(fe.pq)
+}

@@ -1,0 +1,208 @@
+package analyses
+
+// MetaBuilder accumulates paired per-unit values in one pass, so that the
+// per-unit inputs of a meta-analysis (which may hold hundreds of millions
+// of rows) never have to be held in memory: each completed pair updates
+// running moments (Welford's updates for the mean and sd of the
+// differences, and the co-moment for r), and only values still waiting
+// for their partner are kept.
+//
+// Memory therefore depends on the order of the input, not on its size:
+// when a unit's treatment and control values arrive close together (a
+// long file sorted by dataset and unit) the waiting set stays tiny; when
+// one method's values of a dataset all come before the other's (files
+// per (method, dataset), or a long file sorted by method) it holds one
+// method's values of that dataset, 8–9 bytes per unit when pairing by row
+// and a map entry per unit when pairing by id. This is the least a
+// single pass over a stream in that order can keep.
+
+import (
+	"fmt"
+	"math"
+)
+
+// MetaBuilder pairs values of a treatment and a control method by unit id
+// (or by row number when a value has no id) within each dataset. Use
+// NewMetaBuilder, call Add for every value of the analysed metric, then
+// Finish.
+type MetaBuilder struct {
+	treatment, control string
+	zero               bool // missing = "zero": an empty value counts as 0
+	cells              map[string]*metaCell
+	order              []string
+}
+
+type metaCell struct {
+	seen [2]int // values seen per side (0 treatment, 1 control)
+	// Running moments over completed pairs.
+	n                            int
+	shiftT, shiftC, shiftD       float64 // first pair's values (see pair)
+	meanT, meanC, m2T, m2C, coTC float64
+	meanD, m2D                   float64
+	dropped                      int
+	// Values waiting for their partner.
+	byID      [2]map[string]float64
+	idPeak    [2]int // largest size of byID since it was made
+	byRow     [2][]float64
+	hasRow    [2][]bool
+	rowsWait  [2]int
+	unmatched [2]int // counted at Finish
+}
+
+// NewMetaBuilder returns a builder for a treatment/control pair; missing
+// is "zero" or "drop" (how an empty value, NaN, is treated).
+func NewMetaBuilder(treatment, control, missing string) *MetaBuilder {
+	return &MetaBuilder{treatment: treatment, control: control, zero: missing == "zero", cells: map[string]*metaCell{}}
+}
+
+// Add records one value. Values of other methods are ignored. unit is the
+// unit id, or "" to pair by row (the 0-based data row of the value's
+// file). v is NaN for an empty cell. A unit id or row given twice for
+// the same method and dataset is an error while the first is still
+// waiting for its partner; a repeat after the pair was completed cannot
+// be told apart without keeping every id, so ids must be unique per
+// method and dataset (as SPEC §3 units require).
+func (b *MetaBuilder) Add(dataset, method, unit string, row int64, v float64) error {
+	side := 0
+	switch method {
+	case b.treatment:
+	case b.control:
+		side = 1
+	default:
+		return nil
+	}
+	c := b.cells[dataset]
+	if c == nil {
+		c = &metaCell{}
+		b.cells[dataset] = c
+		b.order = append(b.order, dataset)
+	}
+	c.seen[side]++
+	if math.IsNaN(v) && b.zero {
+		v = 0
+	}
+	other := 1 - side
+	if unit != "" {
+		if w, ok := c.byID[other][unit]; ok {
+			delete(c.byID[other], unit)
+			if len(c.byID[other]) == 0 && c.idPeak[other] > 1024 {
+				// A Go map never shrinks: drop one that held many waiting
+				// values (a whole dataset of one method) so its memory goes.
+				c.byID[other], c.idPeak[other] = nil, 0
+			}
+			c.pair(side, v, w)
+			return nil
+		}
+		if c.byID[side] == nil {
+			c.byID[side] = map[string]float64{}
+		}
+		if _, dup := c.byID[side][unit]; dup {
+			return fmt.Errorf("dataset %s, method %s: unit %q appears twice", dataset, method, unit)
+		}
+		c.byID[side][unit] = v
+		c.idPeak[side] = max(c.idPeak[side], len(c.byID[side]))
+		return nil
+	}
+	if row < 0 {
+		return fmt.Errorf("dataset %s, method %s: negative row %d", dataset, method, row)
+	}
+	if row < int64(len(c.hasRow[other])) && c.hasRow[other][row] {
+		w := c.byRow[other][row]
+		c.hasRow[other][row] = false
+		c.rowsWait[other]--
+		if c.rowsWait[other] == 0 {
+			c.byRow[other], c.hasRow[other] = nil, nil
+		}
+		c.pair(side, v, w)
+		return nil
+	}
+	for int64(len(c.hasRow[side])) <= row {
+		c.byRow[side] = append(c.byRow[side], 0)
+		c.hasRow[side] = append(c.hasRow[side], false)
+	}
+	if c.hasRow[side][row] {
+		return fmt.Errorf("dataset %s, method %s: row %d appears twice", dataset, method, row)
+	}
+	c.byRow[side][row] = v
+	c.hasRow[side][row] = true
+	c.rowsWait[side]++
+	return nil
+}
+
+// Seen registers a dataset on which some method has values of the
+// metric, so that a treatment or control missing there is reported.
+func (b *MetaBuilder) Seen(dataset string) {
+	if b.cells[dataset] == nil {
+		b.cells[dataset] = &metaCell{}
+		b.order = append(b.order, dataset)
+	}
+}
+
+// pair adds a completed pair: v is side's value, w the other side's.
+func (c *metaCell) pair(side int, v, w float64) {
+	t, k := v, w
+	if side == 1 {
+		t, k = w, v
+	}
+	if math.IsNaN(t) || math.IsNaN(k) {
+		c.dropped++
+		return
+	}
+	d := t - k
+	// Moments are taken about the first pair's values: a shifted Welford
+	// update keeps full precision when the values sit far from zero
+	// relative to their spread (an RMSE near 1 varying by 1e-3).
+	if c.n == 0 {
+		c.shiftT, c.shiftC, c.shiftD = t, k, d
+	}
+	t, k, d = t-c.shiftT, k-c.shiftC, d-c.shiftD
+	c.n++
+	n := float64(c.n)
+	dt := t - c.meanT
+	dc := k - c.meanC
+	c.meanT += dt / n
+	c.meanC += dc / n
+	c.m2T += dt * (t - c.meanT)
+	c.m2C += dc * (k - c.meanC)
+	c.coTC += dt * (k - c.meanC)
+	dd := d - c.meanD
+	c.meanD += dd / n
+	c.m2D += dd * (d - c.meanD)
+}
+
+// Waiting returns the number of values currently waiting for a partner
+// (for tests and memory accounting).
+func (b *MetaBuilder) Waiting() int {
+	n := 0
+	for _, c := range b.cells {
+		for s := 0; s < 2; s++ {
+			n += len(c.byID[s]) + c.rowsWait[s]
+		}
+	}
+	return n
+}
+
+// Finish returns one MetaStudy per dataset seen, in the order first seen.
+// Values still waiting are counted as unmatched.
+func (b *MetaBuilder) Finish() []MetaStudy {
+	out := make([]MetaStudy, 0, len(b.order))
+	for _, d := range b.order {
+		c := b.cells[d]
+		s := MetaStudy{Dataset: d, N: c.n, MeanDiff: math.NaN(), SDDiff: math.NaN(), R: math.NaN(),
+			TreatmentValues: c.seen[0], ControlValues: c.seen[1],
+			UnmatchedTreatment: len(c.byID[0]) + c.rowsWait[0], UnmatchedControl: len(c.byID[1]) + c.rowsWait[1],
+			DroppedMissing: c.dropped, FromUnits: true}
+		if c.n >= 1 {
+			s.MeanDiff = c.shiftD + c.meanD
+		}
+		if c.n >= 2 {
+			s.SDDiff = math.Sqrt(c.m2D / float64(c.n-1))
+			if c.m2T > 0 && c.m2C > 0 {
+				s.R = c.coTC / math.Sqrt(c.m2T*c.m2C)
+				s.R = math.Max(-1, math.Min(1, s.R))
+			}
+		}
+		out = append(out, s)
+	}
+	return out
+}

@@ -1,0 +1,363 @@
+package figures
+
+// The forest plot of a meta-analysis (SPEC §5.9, seed 000 Figs. 1–5),
+// laid out as metafor's forest() lays it out: aligned text columns of
+// dataset and n on the left, effect [CI] and weight on the right, the
+// graphical column between them, subgroup blocks with their own diamonds,
+// the overall diamond with its prediction interval, and which side of
+// zero favours which method (from the metric's direction).
+
+import (
+	"bytes"
+	"fmt"
+	"image/color"
+	"math"
+	"strconv"
+
+	xfont "golang.org/x/image/font"
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgsvg"
+
+	"github.com/evalbook/evalbook/analyses"
+)
+
+// forestLine is one line of the forest plot's table.
+type forestLine struct {
+	label, n, effect, weight string
+	bold, summary            bool
+	row                      *ForestRow
+	tooltip                  string
+}
+
+// Meta draws the forest plot of a meta-analysis.
+func Meta(id, title string, r *analyses.MetaResult) ([]Figure, error) {
+	if len(r.Rows) == 0 || r.Summary.Effect == nil {
+		return nil, nil
+	}
+	dec := forestDecimals(r)
+	f := func(x float64) string { return fmtSigned(x, dec) }
+	ci := func(e, lo, hi float64) string { return fmt.Sprintf("%s [%s, %s]", f(e), f(lo), f(hi)) }
+	pct := func(w float64) string {
+		if math.IsNaN(w) {
+			return ""
+		}
+		return strconv.FormatFloat(100*w, 'f', 1, 64) + "%"
+	}
+	lvl := strconv.FormatFloat(100*(1-r.Alpha), 'f', -1, 64)
+	var lines []forestLine
+	study := func(row analyses.MetaRow) {
+		l := forestLine{label: row.Dataset, n: strconv.Itoa(row.N)}
+		if !row.Included {
+			l.effect = "left out"
+			l.tooltip = row.Dataset + ": left out (" + row.Reason + ")"
+			lines = append(lines, l)
+			return
+		}
+		l.effect, l.weight = ci(row.Effect, row.CILow, row.CIHigh), pct(row.Weight)
+		l.row = &ForestRow{Effect: row.Effect, Low: row.CILow, High: row.CIHigh, Weight: row.Weight, Colour: Colour(4)}
+		l.tooltip = fmt.Sprintf("%s (n = %d): %s, weight %s, p = %s", row.Dataset, row.N, l.effect, l.weight, fmtP(row.P))
+		lines = append(lines, l)
+	}
+	summary := func(label string, s analyses.MetaSummary, colour color.Color, weight string) {
+		if s.Effect == nil {
+			lines = append(lines, forestLine{label: label, effect: "no defined effect", summary: true})
+			return
+		}
+		l := forestLine{label: label, n: strconv.Itoa(s.N), bold: true, summary: true,
+			effect: ci(*s.Effect, *s.CILow, *s.CIHigh), weight: weight}
+		l.row = &ForestRow{Summary: true, Effect: *s.Effect, Low: *s.CILow, High: *s.CIHigh, PILow: val(s.PILow), PIHigh: val(s.PIHigh), Colour: colour}
+		l.tooltip = fmt.Sprintf("%s (k = %d, n = %d): %s, p = %s", label, s.K, s.N, l.effect, fmtP(val(s.P)))
+		if s.Tau2 != nil && s.I2 != nil {
+			l.tooltip += fmt.Sprintf("; τ² = %.3g, I² = %.1f%%", *s.Tau2, *s.I2)
+		}
+		if s.PILow != nil && r.Model == "random" {
+			l.tooltip += fmt.Sprintf("; %s%% prediction interval [%s, %s]", lvl, f(*s.PILow), f(*s.PIHigh))
+		}
+		lines = append(lines, l)
+	}
+	model := "Random-effects model (" + r.Tau2Method + ")"
+	if r.Model == "fixed" {
+		model = "Fixed-effect model"
+	}
+	if r.Subgroup == "" {
+		for _, row := range r.Rows {
+			study(row)
+		}
+		lines = append(lines, forestLine{})
+	} else {
+		for _, g := range r.SubgroupOrder {
+			lines = append(lines, forestLine{label: g, bold: true})
+			for _, row := range r.Rows {
+				if row.Group == g {
+					study(row)
+				}
+			}
+			summary("Summary of "+g, r.Subgroups[g], Colour(1), "")
+			lines = append(lines, forestLine{})
+		}
+	}
+	summary(model, r.Summary, color.Black, "100%")
+	nl := len(lines)
+	var rows []ForestRow
+	for i := range lines {
+		if lines[i].row != nil {
+			lines[i].row.Y = float64(nl - i)
+			rows = append(rows, *lines[i].row)
+		}
+	}
+
+	svg, err := forestSVG(r, lines, rows, lvl)
+	if err != nil {
+		return nil, err
+	}
+	chart, err := forestChart(r, lines, lvl)
+	if err != nil {
+		return nil, err
+	}
+	caption := fmt.Sprintf("Forest plot: %s of %s, %s (treatment) − %s (control), per dataset with %s%% confidence intervals; squares grow with the weight in the %s. The diamond spans the summary's confidence interval",
+		r.EffectLabel(), metricName(r), r.Treatment, r.Control, lvl, lowerFirst(model))
+	if r.Model == "random" && r.Summary.PILow != nil {
+		caption += ", the dashed line its prediction interval"
+	}
+	caption += "; the dotted line marks no effect."
+	if r.Subgroup != "" && r.QBetween != nil {
+		caption += fmt.Sprintf(" Subgroups by %s; test of subgroup differences Q = %.2f, df = %d, p = %s.", r.Subgroup, *r.QBetween, r.DFBetween, fmtP(val(r.PBetween)))
+	}
+	return []Figure{{ID: id, Title: title, Caption: caption, SVG: svg, Chart: chart, Height: 80 + 26*nl}}, nil
+}
+
+func lowerFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return string(s[0]|0x20) + s[1:]
+}
+
+func val(p *float64) float64 {
+	if p == nil {
+		return math.NaN()
+	}
+	return *p
+}
+
+func fmtP(p float64) string {
+	switch {
+	case math.IsNaN(p):
+		return "—"
+	case p < 1e-4:
+		return "< 0.0001"
+	}
+	return strconv.FormatFloat(p, 'f', 4, 64)
+}
+
+// forestDecimals picks enough decimals to tell the narrowest CI's ends
+// apart: 2 for effects near 1, 5 for NDCG differences of 1e-3.
+func forestDecimals(r *analyses.MetaResult) int {
+	w := math.Inf(1)
+	for _, row := range r.Rows {
+		if row.Included {
+			w = math.Min(w, row.CIHigh-row.CILow)
+		}
+	}
+	if s := r.Summary; s.CIHigh != nil {
+		w = math.Min(w, *s.CIHigh-*s.CILow)
+	}
+	if !(w > 0) || math.IsInf(w, 0) {
+		return 2
+	}
+	return max(2, min(6, 1-int(math.Floor(math.Log10(w)))))
+}
+
+// fmtSigned formats x with dec decimals and a true minus sign.
+func fmtSigned(x float64, dec int) string {
+	s := strconv.FormatFloat(x, 'f', dec, 64)
+	if s[0] == '-' {
+		if z, _ := strconv.ParseFloat(s, 64); z == 0 {
+			return s[1:]
+		}
+		return "−" + s[1:]
+	}
+	return s
+}
+
+// favours returns the labels left and right of zero: effects are
+// x_T − x_C, so for a higher-is-better metric the right favours the
+// treatment, for a lower-is-better one the left.
+func favours(r *analyses.MetaResult) (left, right string) {
+	if r.FavoursTreatmentRight() {
+		return "favours " + r.Control, "favours " + r.Treatment
+	}
+	return "favours " + r.Treatment, "favours " + r.Control
+}
+
+func forestSVG(r *analyses.MetaResult, lines []forestLine, rows []ForestRow, lvl string) ([]byte, error) {
+	nl := len(lines)
+	rowH := vg.Points(17)
+	w := 9.5 * vg.Inch
+	h := rowH*vg.Length(nl+2) + vg.Points(58)
+	leftW, rightW := 2.7*vg.Inch, 2.5*vg.Inch
+
+	p := plot.New()
+	p.X.Label.Text = fmt.Sprintf("%s of %s (%s − %s)", r.EffectLabel(), metricName(r), r.Treatment, r.Control)
+	p.X.Label.TextStyle.Font = Font(9)
+	p.X.Tick.Label.Font = Font(8)
+	p.HideY()
+	p.Y.Padding = 0
+	fp := NewForest(rows)
+	p.Add(fp)
+	p.Y.Min, p.Y.Max = 0.2, float64(nl)+1.6 // room for the header and the favours labels
+	p.X.Min, p.X.Max, _, _ = fp.DataRange()
+
+	c := vgsvg.NewWith(vgsvg.UseWH(w, h))
+	dc := draw.New(c)
+	pc := draw.Crop(dc, leftW, -rightW, 0, 0)
+	p.Draw(pc)
+	da := p.DataCanvas(pc)
+	_, ty := p.Transforms(&da)
+	tx, _ := p.Transforms(&da)
+
+	style := func(size float64, bold bool, xa draw.XAlignment) draw.TextStyle {
+		fnt := Font(size)
+		if bold {
+			fnt.Weight = xfont.WeightBold
+		}
+		return draw.TextStyle{Color: color.Black, Font: fnt, Handler: plot.DefaultTextHandler, XAlign: xa, YAlign: draw.YCenter}
+	}
+	pad := vg.Points(8)
+	xName := dc.Min.X + pad
+	xN := dc.Min.X + leftW - pad
+	xEff := da.Max.X + pad + vg.Points(6)
+	xW := dc.Max.X - pad
+	head := ty(float64(nl) + 1)
+	hs := style(9, true, draw.XLeft)
+	dc.FillText(hs, vg.Point{X: xName, Y: head}, "Dataset")
+	hs.XAlign = draw.XRight
+	dc.FillText(hs, vg.Point{X: xN, Y: head}, "n")
+	dc.FillText(hs, vg.Point{X: xW, Y: head}, "Weight")
+	hs.XAlign = draw.XLeft
+	dc.FillText(hs, vg.Point{X: xEff, Y: head}, "Effect ["+lvl+"% CI]")
+	for i, l := range lines {
+		y := ty(float64(nl - i))
+		left := style(9, l.bold, draw.XLeft)
+		dc.FillText(left, vg.Point{X: xName, Y: y}, l.label)
+		dc.FillText(style(9, l.bold, draw.XRight), vg.Point{X: xN, Y: y}, l.n)
+		dc.FillText(style(9, l.bold, draw.XLeft), vg.Point{X: xEff, Y: y}, l.effect)
+		dc.FillText(style(9, l.bold, draw.XRight), vg.Point{X: xW, Y: y}, l.weight)
+	}
+	lf, rt := favours(r)
+	fy := ty(0.35)
+	x0 := tx(0)
+	dc.FillText(style(8, false, draw.XRight), vg.Point{X: x0 - vg.Points(4), Y: fy}, "← "+lf)
+	dc.FillText(style(8, false, draw.XLeft), vg.Point{X: x0 + vg.Points(4), Y: fy}, rt+" →")
+
+	return svgBytes(c)
+}
+
+// forestChart is the interactive version: category rows top to bottom,
+// CI whiskers as `lines`, squares and diamonds as scatter symbols sized by
+// weight, tooltips with the effect, CI, weight and p.
+func forestChart(r *analyses.MetaResult, lines []forestLine, lvl string) ([]byte, error) {
+	labels := make([]string, len(lines))
+	var whiskers, sums, pis []any
+	var squares, diamonds []any
+	maxW := 0.0
+	for _, row := range r.Rows {
+		if row.Included {
+			maxW = math.Max(maxW, row.Weight)
+		}
+	}
+	for i, l := range lines {
+		labels[i] = l.label
+		if l.label == "" {
+			labels[i] = fmt.Sprintf("%*s", i+1, "") // distinct blank categories
+		}
+		if l.row == nil {
+			continue
+		}
+		rw := l.row
+		y := i
+		if l.summary {
+			sums = append(sums, map[string]any{"coords": [][]any{{JSONFloat(rw.Low), y}, {JSONFloat(rw.High), y}}})
+			if !math.IsNaN(rw.PILow) {
+				pis = append(pis, map[string]any{"coords": [][]any{{JSONFloat(rw.PILow), y}, {JSONFloat(rw.PIHigh), y}}})
+			}
+			diamonds = append(diamonds, map[string]any{"name": l.tooltip, "value": []any{JSONFloat(rw.Effect), y}})
+			continue
+		}
+		whiskers = append(whiskers, map[string]any{"coords": [][]any{{JSONFloat(rw.Low), y}, {JSONFloat(rw.High), y}}})
+		size := 6.0
+		if maxW > 0 {
+			size = math.Max(5, 18*math.Sqrt(rw.Weight/maxW))
+		}
+		squares = append(squares, map[string]any{"name": l.tooltip, "value": []any{JSONFloat(rw.Effect), y}, "symbolSize": size})
+	}
+	lf, rt := favours(r)
+	xlo, xhi := niceRange(forestXRange(lines))
+	series := []any{
+		map[string]any{"type": "lines", "name": lvl + "% CI", "coordinateSystem": "cartesian2d", "data": whiskers, "silent": true,
+			"lineStyle": map[string]any{"color": "#333333", "width": 1.2}},
+		map[string]any{"type": "lines", "name": "prediction interval", "coordinateSystem": "cartesian2d", "data": pis, "silent": true,
+			"lineStyle": map[string]any{"color": "#333333", "width": 1.2, "type": "dashed"}},
+		map[string]any{"type": "lines", "name": "summary CI", "coordinateSystem": "cartesian2d", "data": sums, "silent": true,
+			"lineStyle": map[string]any{"color": "#000000", "width": 7}},
+		map[string]any{"type": "scatter", "name": "datasets", "symbol": "rect", "data": squares, "itemStyle": map[string]any{"color": Hex(4)}},
+		map[string]any{"type": "scatter", "name": "summaries", "symbol": "diamond", "symbolSize": 16, "data": diamonds, "itemStyle": map[string]any{"color": "#000000"},
+			"markLine": map[string]any{"silent": true, "symbol": "none", "label": map[string]any{"show": false},
+				"lineStyle": map[string]any{"type": "dotted", "color": "#555555"}, "data": []any{map[string]any{"xAxis": 0}}}},
+	}
+	option := map[string]any{
+		"tooltip": map[string]any{"show": true, "trigger": "item", "formatter": "{b}"},
+		"grid":    map[string]any{"left": 190, "right": 40, "top": 20, "bottom": 60},
+		"xAxis": map[string]any{"type": "value", "min": xlo, "max": xhi,
+			"name": "← " + lf + "      " + r.EffectLabel() + "      " + rt + " →", "nameLocation": "middle", "nameGap": 30},
+		"yAxis": map[string]any{"type": "category", "data": labels, "inverse": true, "axisTick": map[string]any{"show": false},
+			"axisLine": map[string]any{"onZero": false}},
+		"series": series,
+	}
+	return ChartJSON(option)
+}
+
+// svgBytes writes a vgsvg canvas with the same normalisation as SVG.
+func svgBytes(c *vgsvg.Canvas) ([]byte, error) {
+	var buf bytes.Buffer
+	if _, err := c.WriteTo(&buf); err != nil {
+		return nil, fmt.Errorf("svg: %w", err)
+	}
+	return normaliseSVG(buf.Bytes()), nil
+}
+
+// metricName names the metric, or the outcome when the effects come from
+// a summary file without a metric.
+func metricName(r *analyses.MetaResult) string {
+	if r.Metric == "" {
+		return "the outcome"
+	}
+	return r.Metric
+}
+
+// forestXRange spans every interval drawn and zero.
+func forestXRange(lines []forestLine) (lo, hi float64) {
+	for _, l := range lines {
+		if l.row == nil {
+			continue
+		}
+		for _, x := range []float64{l.row.Low, l.row.High, l.row.PILow, l.row.PIHigh} {
+			if !math.IsNaN(x) && !math.IsInf(x, 0) {
+				lo, hi = math.Min(lo, x), math.Max(hi, x)
+			}
+		}
+	}
+	return lo, hi
+}
+
+// niceRange widens [lo, hi] outwards to multiples of a round step, so the
+// interactive axis shows every interval whole with readable ticks.
+func niceRange(lo, hi float64) (float64, float64) {
+	if !(hi > lo) {
+		return lo - 1, hi + 1
+	}
+	step := math.Pow(10, math.Floor(math.Log10((hi-lo)/5)))
+	return math.Floor(lo/step) * step, math.Ceil(hi/step) * step
+}

@@ -1,0 +1,123 @@
+package figures
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/evalbook/evalbook/analyses"
+)
+
+// metaResult builds a small meta-analysis with subgroups from summary rows.
+func metaResult(t *testing.T, lower bool, subgroup bool) *analyses.MetaResult {
+	t.Helper()
+	studies := []analyses.MetaStudy{
+		{Dataset: "amazon-clothing", N: 1868, MeanDiff: -0.0091, SDDiff: 0.14, R: 0.5},
+		{Dataset: "amazon-office", N: 3222, MeanDiff: 0.017, SDDiff: 0.08, R: 0.5},
+		{Dataset: "amazon-toy", N: 15178, MeanDiff: -0.0003, SDDiff: 0.08, R: 0.5},
+		{Dataset: "filmtrust", N: 1243, MeanDiff: 0.061, SDDiff: 0.19, R: 0.5},
+		{Dataset: "movielens-10M", N: 69797, MeanDiff: 0.045, SDDiff: 0.14, R: 0.5},
+		{Dataset: "tiny", N: 1, MeanDiff: 0.1, SDDiff: math.NaN(), R: math.NaN()},
+	}
+	groups := map[string]string{"amazon-clothing": "retail", "amazon-office": "retail", "amazon-toy": "retail", "filmtrust": "movies", "movielens-10M": "movies", "tiny": "movies"}
+	var o analyses.MetaOptions
+	o.Defaults()
+	o.Treatment, o.Control, o.Metric = "BPR", "MF", "NDCG@10"
+	if subgroup {
+		o.Subgroup = "domain"
+	}
+	m := analyses.Metric{Name: "NDCG@10"}
+	if lower {
+		m.Better = analyses.LowerIsBetter
+	}
+	r, err := analyses.MetaAnalysis(analyses.MetaInput{Metric: m, Studies: studies, Groups: groups}, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func TestMetaForest(t *testing.T) {
+	t.Parallel()
+	for _, sub := range []bool{false, true} {
+		r := metaResult(t, false, sub)
+		figs, err := Meta("bpr-vs-mf", "BPR vs MF", r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(figs) != 1 {
+			t.Fatalf("%d figures", len(figs))
+		}
+		f := figs[0]
+		again, _ := Meta("bpr-vs-mf", "BPR vs MF", r)
+		if !bytes.Equal(f.SVG, again[0].SVG) || !bytes.Equal(f.Chart, again[0].Chart) {
+			t.Error("forest plot is not deterministic")
+		}
+		svg := string(f.SVG)
+		for _, want := range []string{"amazon-office", "favours BPR", "favours MF", "Weight", "Random-effects model (DL)", "left out"} {
+			if !strings.Contains(svg, want) {
+				t.Errorf("SVG lacks %q", want)
+			}
+		}
+		// Higher is better: the treatment is favoured right of zero.
+		if strings.Index(svg, "favours MF") > strings.Index(svg, "favours BPR") {
+			t.Error("favours labels in the wrong order for a higher-is-better metric")
+		}
+		if sub && (!strings.Contains(svg, "Summary of retail") || !strings.Contains(f.Caption, "subgroup differences")) {
+			t.Error("subgroup blocks missing")
+		}
+		if strings.Contains(svg, "NaN") || bytes.Contains(f.Chart, []byte("NaN")) {
+			t.Error("NaN in the figure")
+		}
+		var opt map[string]any
+		if err := json.Unmarshal(f.Chart, &opt); err != nil {
+			t.Fatal(err)
+		}
+		if tt, _ := opt["tooltip"].(map[string]any); tt["show"] != true {
+			t.Error("chart has no tooltip")
+		}
+		if dir := os.Getenv("EVALBOOK_WRITE_FIGURES"); dir != "" { // for looking at them
+			name := filepath.Join(dir, "forest")
+			if sub {
+				name += "_sub"
+			}
+			os.WriteFile(name+".svg", f.SVG, 0o644)
+			os.WriteFile(name+".json", f.Chart, 0o644)
+		}
+	}
+	// Lower is better: the treatment is favoured left of zero.
+	r := metaResult(t, true, false)
+	figs, err := Meta("x", "x", r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	svg := string(figs[0].SVG)
+	if strings.Index(svg, "favours BPR") > strings.Index(svg, "favours MF") {
+		t.Error("favours labels in the wrong order for a lower-is-better metric")
+	}
+}
+
+// TestMetaForestSingle: one dataset (k = 1) and a fixed-effect model
+// draw without NaN.
+func TestMetaForestSingle(t *testing.T) {
+	t.Parallel()
+	var o analyses.MetaOptions
+	o.Defaults()
+	o.Treatment, o.Control, o.Metric, o.Model = "A", "B", "m", "fixed"
+	r, err := analyses.MetaAnalysis(analyses.MetaInput{Metric: analyses.Metric{Name: "m"},
+		Studies: []analyses.MetaStudy{{Dataset: "only", N: 10, MeanDiff: 0.1, SDDiff: 0.3, R: math.NaN()}}}, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	figs, err := Meta("one", "one", r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(figs) != 1 || bytes.Contains(figs[0].SVG, []byte("NaN")) || bytes.Contains(figs[0].Chart, []byte("NaN")) || !bytes.Contains(figs[0].SVG, []byte("Fixed-effect model")) {
+		t.Error("k = 1 forest plot is wrong")
+	}
+}

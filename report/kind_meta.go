@@ -1,0 +1,245 @@
+package report
+
+// The meta_analysis kind (SPEC §5.9): it streams the study's per-unit
+// values into analyses.MetaBuilder (or reads a `summary` file of
+// per-dataset rows), runs analyses.MetaAnalysis and draws the forest plot.
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strings"
+
+	"github.com/evalbook/evalbook/analyses"
+	"github.com/evalbook/evalbook/figures"
+)
+
+func metaKind() Kind {
+	return NewKind("meta_analysis", "effect sizes of a treatment vs a control on every dataset, combined by a fixed- or random-effects model and drawn as a forest plot (seed 000)", runMeta)
+}
+
+func runMeta(ctx *Context, o *analyses.MetaOptions) (*Output, error) {
+	var metric analyses.Metric
+	if o.Metric != "" {
+		metric = ctx.Metric(o.Metric)
+	}
+	var studies []analyses.MetaStudy
+	var err error
+	if o.Summary != "" {
+		studies, err = metaReadSummary(ctx, o.Summary)
+	} else {
+		studies, err = metaStreamUnits(ctx, o)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if len(o.Datasets) == 0 {
+		studies = metaManifestOrder(ctx.Study, studies)
+	}
+	in := analyses.MetaInput{Metric: metric, Studies: studies}
+	if o.Subgroup != "" {
+		in.Groups = map[string]string{}
+		found := false
+		for _, s := range studies {
+			if v, ok := ctx.Dataset(s.Dataset).Attrs[o.Subgroup]; ok {
+				in.Groups[s.Dataset] = v
+				found = true
+			}
+		}
+		if !found {
+			return nil, fmt.Errorf("subgroup: no dataset has the attribute %q (set it in [[datasets]])", o.Subgroup)
+		}
+	}
+	r, err := analyses.MetaAnalysis(in, *o)
+	if err != nil {
+		return nil, err
+	}
+	figs, err := figures.Meta(ctx.ID, ctx.Title, r)
+	if err != nil {
+		return nil, err
+	}
+	return &Output{Result: r, Figures: figs, Method: metaMethod(o)}, nil
+}
+
+// metaStreamUnits pairs the treatment's and the control's values of the
+// metric in one pass over the units inputs (see analyses.MetaBuilder for
+// what it keeps in memory).
+func metaStreamUnits(ctx *Context, o *analyses.MetaOptions) ([]analyses.MetaStudy, error) {
+	b := analyses.NewMetaBuilder(o.Treatment, o.Control, o.Missing)
+	metrics := map[string]bool{}
+	methods := map[string]bool{}
+	var values int
+	label := "meta_analysis " + ctx.ID + ": reading units"
+	progress := ctx.Progress()
+	emit := func(u *UnitRow) error {
+		if u.Metric != o.Metric {
+			if len(metrics) < 1000 && !metrics[u.Metric] {
+				metrics[strings.Clone(u.Metric)] = true
+			}
+			return nil
+		}
+		values++
+		if values&(1<<20-1) == 0 {
+			progress.Step(label, values, 0)
+		}
+		if u.Method != o.Treatment && u.Method != o.Control {
+			if len(methods) < 1000 && !methods[u.Method] {
+				methods[strings.Clone(u.Method)] = true
+			}
+			b.Seen(u.Dataset)
+			return nil
+		}
+		methods[u.Method] = true
+		if err := b.Add(u.Dataset, u.Method, u.Unit, u.Row, u.Value); err != nil {
+			return fmt.Errorf("%s:%d: %w", u.File, u.Line, err)
+		}
+		return nil
+	}
+	// Files per (method, dataset) are read two at a time so that pairs
+	// meet early; any other layout is streamed in file order.
+	ok, err := metaUnitsLockstep(ctx, o.Treatment, o.Control, emit)
+	if !ok && err == nil {
+		err = ctx.Units(emit)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if values == 0 {
+		return nil, fmt.Errorf("metric: no per-unit values of %q%s", o.Metric, analyses.DidYouMean(o.Metric, analyses.SortedKeys(metrics)))
+	}
+	names := analyses.SortedKeys(methods)
+	for _, m := range []string{o.Treatment, o.Control} {
+		if !methods[m] {
+			return nil, fmt.Errorf("method %q has no per-unit values of %s on any dataset%s", m, o.Metric, analyses.DidYouMean(m, names))
+		}
+	}
+	progress.Step(label, values, values)
+	return b.Finish(), nil
+}
+
+// metaManifestOrder puts the studies in the manifest's dataset order.
+func metaManifestOrder(s *Study, studies []analyses.MetaStudy) []analyses.MetaStudy {
+	names := make([]string, len(studies))
+	by := make(map[string]analyses.MetaStudy, len(studies))
+	for i, st := range studies {
+		names[i] = st.Dataset
+		by[st.Dataset] = st
+	}
+	out := make([]analyses.MetaStudy, 0, len(studies))
+	for _, n := range s.orderDatasets(names) {
+		out = append(out, by[n])
+	}
+	return out
+}
+
+// metaReadSummary reads a `summary` file: one row per dataset with
+// dataset, n, mean_diff, sd_diff and optionally r.
+func metaReadSummary(ctx *Context, rel string) ([]analyses.MetaStudy, error) {
+	t, err := ctx.OpenTable(rel)
+	if err != nil {
+		return nil, fmt.Errorf("summary: %w", err)
+	}
+	defer ctx.inputs.closeCounted(ctx.Path(rel), t)
+	return readMetaSummary(t)
+}
+
+// readMetaSummary parses per-dataset summary rows (SPEC §5.9 `summary`).
+func readMetaSummary(t *TableReader) ([]analyses.MetaStudy, error) {
+	cols := map[string]int{}
+	for _, c := range []string{"dataset", "n", "mean_diff", "sd_diff"} {
+		i, err := t.Require(c)
+		if err != nil {
+			return nil, err
+		}
+		cols[c] = i
+	}
+	rcol := t.Col("r")
+	seen := map[string]bool{}
+	var out []analyses.MetaStudy
+	for {
+		rec, err := t.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		d := strings.TrimSpace(rec[cols["dataset"]])
+		if d == "" {
+			return nil, t.Errorf(cols["dataset"], "empty dataset name")
+		}
+		if seen[d] {
+			return nil, t.Errorf(cols["dataset"], "dataset %q has a second row", d)
+		}
+		seen[d] = true
+		num := func(name string) (float64, error) {
+			v, ok, err := t.Float(cols[name])
+			if err != nil {
+				return 0, err
+			}
+			if !ok || math.IsNaN(v) || math.IsInf(v, 0) {
+				return 0, t.Errorf(cols[name], "%s of %s is not a finite number", name, d)
+			}
+			return v, nil
+		}
+		n, err := num("n")
+		if err != nil {
+			return nil, err
+		}
+		if n < 1 || n != math.Trunc(n) || n > 1<<53 {
+			return nil, t.Errorf(cols["n"], "n of %s must be a whole number ≥ 1, not %v", d, n)
+		}
+		md, err := num("mean_diff")
+		if err != nil {
+			return nil, err
+		}
+		sd, err := num("sd_diff")
+		if err != nil {
+			return nil, err
+		}
+		if sd < 0 {
+			return nil, t.Errorf(cols["sd_diff"], "sd_diff of %s is negative", d)
+		}
+		r := math.NaN()
+		if rcol >= 0 {
+			v, ok, err := t.Float(rcol)
+			if err != nil {
+				return nil, err
+			}
+			if ok {
+				if !(v >= -1 && v <= 1) {
+					return nil, t.Errorf(rcol, "r of %s must be between −1 and 1, not %v", d, v)
+				}
+				r = v
+			}
+		}
+		out = append(out, analyses.MetaStudy{Dataset: d, N: int(n), MeanDiff: md, SDDiff: sd, R: r})
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("%s: no rows", t.File)
+	}
+	return out, nil
+}
+
+func metaMethod(o *analyses.MetaOptions) string {
+	var b strings.Builder
+	b.WriteString(`Each dataset contributes one effect of the treatment over the control, computed from paired per-unit values (seed 000 §3; Borenstein et al. 2009, ch. 4). Units are paired by unit id, or by row number when the files have no id column; units without a partner are counted and reported, not compared. `)
+	b.WriteString("With n pairs, D = mean(x_T − x_C) and S_diff the sample sd of the differences (divisor n − 1")
+	if o.RangerCompat {
+		b.WriteString("; here **ranger_compat** uses the population sd, divisor n, as the Ranger toolkit did, to reproduce published numbers")
+	}
+	b.WriteString("): the **mean difference** is D with variance S_diff²/n; the **standardised mean difference** is d = D/S_within with S_within = S_diff/√(2(1−r)), r = Pearson(x_T, x_C), and variance (1/n + d²/(2n))·2(1−r); **Hedges' g** = J·d with J = 1 − 3/(4(n−1) − 1) and variance J²·V_d. ")
+	b.WriteString("Effects are treatment minus control, so which side of zero favours which method depends on the metric's direction. ")
+	b.WriteString("The summary uses inverse-variance weights; the random-effects model adds the between-dataset variance τ² to every variance (DerSimonian–Laird by default, or REML by Fisher scoring from the Hedges estimate, or Paule–Mandel, iterated to convergence; metafor 3.8's rma() is the reference the tests compare with). Confidence intervals are Y ± z·SE with z = Φ⁻¹(1 − α/2) and two-sided normal p values; Q is tested on k − 1 degrees of freedom; I² = τ²/(τ² + ṽ) and H² = (τ² + ṽ)/ṽ with ṽ the typical within-dataset variance, as metafor reports them (I² in percent; for the fixed-effect model (Q − df)/Q and Q/df); the prediction interval is M* ± z·√(V_M* + τ²) as metafor's predict() (equal to the confidence interval in the fixed-effect model). ")
+	if o.Subgroup != "" {
+		b.WriteString("Each subgroup of datasets (by the attribute `" + o.Subgroup + "`) is fitted on its own, with its own τ²; the test of subgroup differences compares the subgroup summaries with Q_between = Σ W_g (M_g − M̄)², W_g = 1/V_Mg, on G − 1 degrees of freedom. ")
+	}
+	b.WriteString("A dataset whose effect is undefined (fewer than 2 pairs, zero variance of the differences, r = 1 for a standardised effect, a method without values) is shown, named in a note, and left out of the summary.")
+	if o.Missing == "zero" {
+		b.WriteString(" Empty per-unit values count as 0 (`missing = \"zero\"`).")
+	} else {
+		b.WriteString(" A pair with an empty value is dropped (`missing = \"drop\"`).")
+	}
+	return b.String()
+}
