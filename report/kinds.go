@@ -23,6 +23,7 @@ func Kinds() Registry {
 		multiObjectiveKind(),
 		metaKind(),
 		offlineMetricsKind(),
+		stabilityKind(),
 	} {
 		r[k.Type] = k
 	}
