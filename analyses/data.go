@@ -125,6 +125,15 @@ func (b *ResultsBuilder) Add(dataset, method, metric string, v float64) {
 	w.m2 += d * (v - w.mean)
 }
 
+// Keys returns the set of cells added so far.
+func (b *ResultsBuilder) Keys() map[CellKey]bool {
+	out := make(map[CellKey]bool, len(b.acc))
+	for k := range b.acc {
+		out[k] = true
+	}
+	return out
+}
+
 // Finish returns the collected results.
 func (b *ResultsBuilder) Finish() *Results {
 	r := &Results{

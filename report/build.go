@@ -58,6 +58,7 @@ type analysisRun struct {
 	Seed   uint64
 	Output *Output
 	Err    error
+	files  []string // files it read (for the cache and derived inputs)
 }
 
 // Build runs every analysis of the manifest and writes the site
@@ -203,10 +204,37 @@ func checkInputs(s *Study, in *inputs) error {
 // index, so the order never depends on scheduling.
 func runAnalyses(s *Study, in *inputs, o Options) []analysisRun {
 	runs := make([]analysisRun, len(s.Analyses))
-	sem := make(chan struct{}, o.Jobs)
-	var wg sync.WaitGroup
 	for i, a := range s.Analyses {
 		runs[i] = analysisRun{Spec: a, Seed: deriveSeed(s.Seed, a.ID)}
+	}
+	// Phase 1: the analyses whose outputs feed the others; their derived
+	// results and units join the inputs in manifest order.
+	var feeders, rest []*analysisRun
+	for i := range runs {
+		if runs[i].Spec.Kind.Feeds {
+			feeders = append(feeders, &runs[i])
+		} else {
+			rest = append(rest, &runs[i])
+		}
+	}
+	runPhase(s, in, o, feeders)
+	for _, r := range feeders {
+		if r.Err != nil || r.Output == nil {
+			continue
+		}
+		in.derived = append(in.derived, derivedSource{id: r.Spec.ID, results: r.Output.Results, units: r.Output.Units, files: r.files})
+	}
+	runPhase(s, in, o, rest)
+	return runs
+}
+
+// runPhase runs analyses on o.Jobs workers. Each analysis gets the whole
+// worker budget for its own parallel work; outputs land in their own
+// slots, so nothing depends on scheduling.
+func runPhase(s *Study, in *inputs, o Options, runs []*analysisRun) {
+	sem := make(chan struct{}, o.Jobs)
+	var wg sync.WaitGroup
+	for _, r := range runs {
 		wg.Add(1)
 		go func(r *analysisRun) {
 			defer wg.Done()
@@ -214,8 +242,8 @@ func runAnalyses(s *Study, in *inputs, o Options) []analysisRun {
 			defer func() { <-sem }()
 			key := cacheKey(r.Spec, r.Seed, o.Version)
 			if !o.NoCache {
-				if out := o.Cache.get(r.Spec.ID, key, in); out != nil {
-					r.Output = out
+				if out, files := o.Cache.get(r.Spec.ID, key, in); out != nil {
+					r.Output, r.files = out, files
 					return
 				}
 			}
@@ -237,14 +265,13 @@ func runAnalyses(s *Study, in *inputs, o Options) []analysisRun {
 					t.Check()
 				}
 			}
-			r.Output, r.Err = out, err
+			r.Output, r.Err, r.files = out, err, ctx.touchedFiles()
 			if err == nil {
-				o.Cache.put(r.Spec.ID, key, ctx.touchedFiles(), in, out)
+				o.Cache.put(r.Spec.ID, key, r.files, in, out)
 			}
-		}(&runs[i])
+		}(r)
 	}
 	wg.Wait()
-	return runs
 }
 
 // runErrors gathers the analyses' errors; one input error met by several

@@ -7,6 +7,8 @@ import (
 	"os"
 	"sync"
 	"time"
+
+	"github.com/evalbook/evalbook/analyses"
 )
 
 // Cache keeps analysis outputs between builds of one process (evalbook
@@ -60,27 +62,27 @@ func cacheKey(spec AnalysisSpec, seed uint64, version string) string {
 
 // get returns a cached output still valid for key, recording the files
 // it had read in the build's provenance.
-func (c *Cache) get(id, key string, in *inputs) *Output {
+func (c *Cache) get(id, key string, in *inputs) (*Output, []string) {
 	if c == nil {
-		return nil
+		return nil, nil
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	e := c.entries[id]
 	if e == nil || e.key != key {
-		return nil
+		return nil, nil
 	}
 	for p, was := range e.files {
 		now, ok := stamp(p)
 		if !ok || now != was {
-			return nil
+			return nil, nil
 		}
 	}
 	c.hits++
 	for p, rows := range e.rows {
 		in.recordFile(p, rows)
 	}
-	return e.out
+	return e.out, analyses.SortedKeys(e.files)
 }
 
 // put stores an output with the stamps of the files it read.

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"fmt"
 	"hash/fnv"
 	"path/filepath"
 	"sort"
@@ -69,6 +70,7 @@ func (c *Context) Dataset(name string) analyses.Dataset {
 // Results returns the study's results (SPEC §3 results), loaded once.
 func (c *Context) Results() (*analyses.Results, error) {
 	c.touch(c.inputs.filesOf("results")...)
+	c.touch(c.inputs.derivedFiles()...)
 	return c.inputs.results()
 }
 
@@ -78,7 +80,22 @@ func (c *Context) Results() (*analyses.Results, error) {
 // error; it is passed back.
 func (c *Context) Units(fn func(u *UnitRow) error) error {
 	c.touch(c.inputs.filesOf("units")...)
+	c.touch(c.inputs.derivedFiles()...)
 	return c.inputs.units(fn)
+}
+
+// derivedUnits streams only the units derived by feeding analyses (for
+// readers that take the files their own way).
+func (c *Context) derivedUnits(fn func(u *UnitRow) error) error {
+	c.touch(c.inputs.derivedFiles()...)
+	for _, d := range c.inputs.derived {
+		if d.units != nil {
+			if err := d.units(fn); err != nil {
+				return fmt.Errorf("units derived by %s: %w", d.id, err)
+			}
+		}
+	}
+	return nil
 }
 
 // Characteristics returns the `characteristics` input, loaded once; nil

@@ -30,6 +30,27 @@ type inputs struct {
 	files map[string]*fileRecord // by absolute path
 
 	kindFiles map[string][]string // "results" → its files, once expanded
+
+	// derived are the outputs of analyses that feed the others
+	// (Kind.Feeds), in manifest order; set before those others run.
+	derived []derivedSource
+}
+
+// derivedSource is one feeding analysis's contribution to the inputs.
+type derivedSource struct {
+	id      string
+	results []ResultRow
+	units   func(fn func(u *UnitRow) error) error
+	files   []string // the files it read, for the cache
+}
+
+// derivedFiles lists the files behind the derived inputs.
+func (in *inputs) derivedFiles() []string {
+	var out []string
+	for _, d := range in.derived {
+		out = append(out, d.files...)
+	}
+	return out
 }
 
 // filesOf returns the files of an input kind ("results", "units",
@@ -220,7 +241,11 @@ func (in *inputs) results() (*analyses.Results, error) {
 }
 
 func (in *inputs) loadResults() (*analyses.Results, error) {
-	if len(in.study.Inputs.Results) == 0 {
+	hasDerived := false
+	for _, d := range in.derived {
+		hasDerived = hasDerived || len(d.results) > 0
+	}
+	if len(in.study.Inputs.Results) == 0 && !hasDerived {
 		return nil, fmt.Errorf("%s: the study has no [inputs] results", filepath.Base(in.study.File))
 	}
 	var b analyses.ResultsBuilder
@@ -233,6 +258,23 @@ func (in *inputs) loadResults() (*analyses.Results, error) {
 			if err := in.readResultsFile(e, mf, &b); err != nil {
 				return nil, err
 			}
+		}
+	}
+	// Derived values must not silently average with values of the files
+	// (or of another feeding analysis) as if they were further runs.
+	fromFiles := b.Keys()
+	owner := map[analyses.CellKey]string{}
+	for _, d := range in.derived {
+		for _, r := range d.results {
+			k := analyses.CellKey{Dataset: r.Dataset, Method: r.Method, Metric: r.Metric}
+			if fromFiles[k] {
+				return nil, fmt.Errorf("analysis %s computes %s of %s on %s, which the results files also give; rename the metric or leave it out of one of them", d.id, r.Metric, r.Method, r.Dataset)
+			}
+			if o, ok := owner[k]; ok && o != d.id {
+				return nil, fmt.Errorf("analyses %s and %s both compute %s of %s on %s", o, d.id, r.Metric, r.Method, r.Dataset)
+			}
+			owner[k] = d.id
+			b.Add(r.Dataset, r.Method, r.Metric, r.Value)
 		}
 	}
 	r := b.Finish()
@@ -328,9 +370,14 @@ func (in *inputs) pick(rec []string, col int, constant, fallback string) string 
 	return fallback
 }
 
-// units streams the study's per-unit values (SPEC §3 units).
+// units streams the study's per-unit values (SPEC §3 units): the files,
+// then the units derived by feeding analyses.
 func (in *inputs) units(fn func(u *UnitRow) error) error {
-	if len(in.study.Inputs.Units) == 0 {
+	hasDerived := false
+	for _, d := range in.derived {
+		hasDerived = hasDerived || d.units != nil
+	}
+	if len(in.study.Inputs.Units) == 0 && !hasDerived {
 		return fmt.Errorf("%s: the study has no [inputs] units", filepath.Base(in.study.File))
 	}
 	for _, e := range in.study.Inputs.Units {
@@ -341,6 +388,13 @@ func (in *inputs) units(fn func(u *UnitRow) error) error {
 		for _, mf := range files {
 			if err := in.readUnitsFile(e, mf, fn); err != nil {
 				return err
+			}
+		}
+	}
+	for _, d := range in.derived {
+		if d.units != nil {
+			if err := d.units(fn); err != nil {
+				return fmt.Errorf("units derived by %s: %w", d.id, err)
 			}
 		}
 	}

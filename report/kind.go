@@ -22,6 +22,10 @@ type Kind struct {
 	NewOptions func() any
 	// Run computes the analysis from its decoded options.
 	Run func(ctx *Context, opts any) (*Output, error)
+	// Feeds marks a kind whose outputs become inputs of the others
+	// (offline_metrics): its analyses run first, and the Results and Units
+	// of their Output are added to the study's results and units.
+	Feeds bool
 }
 
 // Output is what a run hands to the site writer.
@@ -32,6 +36,17 @@ type Output struct {
 	// and reference implementation it follows, and choices where the
 	// spec is silent.
 	Method string
+	// Results are rows (dataset, method, metric, value) added to the
+	// study's results, and Units streams values added to its units, for
+	// the analyses that follow; only kinds with Feeds set provide them.
+	Results []ResultRow
+	Units   func(fn func(u *UnitRow) error) error
+}
+
+// ResultRow is one value of the study's results.
+type ResultRow struct {
+	Dataset, Method, Metric string
+	Value                   float64
 }
 
 // NewKind builds a Kind from a typed run function, so each registration

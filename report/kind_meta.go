@@ -101,6 +101,8 @@ func metaStreamUnits(ctx *Context, o *analyses.MetaOptions) ([]analyses.MetaStud
 	ok, err := metaUnitsLockstep(ctx, o.Treatment, o.Control, emit)
 	if !ok && err == nil {
 		err = ctx.Units(emit)
+	} else if ok && err == nil {
+		err = ctx.derivedUnits(emit) // the lockstep reads files only
 	}
 	if err != nil {
 		return nil, err

@@ -21,7 +21,11 @@ import (
 )
 
 func offlineMetricsKind() Kind {
-	return NewKind("offline_metrics", "per-user Precision, Recall, F1, nDCG, MAP, MRR, HitRate, RankScore, LiftIndex, per-run Coverage and Novelty, MAE and RMSE from ranked runs and truth (seed 002)", runOfflineMetrics)
+	k := NewKind("offline_metrics", "per-user Precision, Recall, F1, nDCG, MAP, MRR, HitRate, RankScore, LiftIndex, per-run Coverage and Novelty, MAE and RMSE from ranked runs and truth (seed 002)", runOfflineMetrics)
+	// Its per-run values join the study's results and its per-user values
+	// its units, so every other analysis can name them (ndcg@10, …).
+	k.Feeds = true
+	return k
 }
 
 // offlineUnitsPageLimit is the largest number of per-user rows kept for the
@@ -56,7 +60,32 @@ func runOfflineMetrics(ctx *Context, o *analyses.OfflineMetricsOptions) (*Output
 	if err != nil {
 		return nil, err
 	}
-	return &Output{Result: res, Figures: figs, Method: offlineMethod(o)}, nil
+	out := &Output{Result: res, Figures: figs, Method: offlineMethod(o)}
+	for _, row := range res.Tables()[0].Rows {
+		if v, ok := row[3].(float64); ok {
+			out.Results = append(out.Results, ResultRow{Dataset: row[0].(string), Method: row[1].(string), Metric: row[2].(string), Value: v})
+		}
+	}
+	if kept := res.UnitRows; kept != nil {
+		out.Units = func(fn func(*UnitRow) error) error {
+			u := &UnitRow{File: ctx.ID}
+			for i, row := range kept {
+				u.Dataset, u.Method, u.Unit, u.Metric = row[0].(string), row[1].(string), row[2].(string), row[3].(string)
+				u.Value, u.Row = row[4].(float64), int64(i)
+				if err := fn(u); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	} else {
+		// Too many to keep: computed again from the runs, streaming.
+		out.Units = func(fn func(*UnitRow) error) error {
+			_, err := OfflineMetricsDerived(ctx, o, fn)
+			return err
+		}
+	}
+	return out, nil
 }
 
 // OfflineDerived is what an offline_metrics analysis contributes to the

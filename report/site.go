@@ -344,6 +344,12 @@ func (b *siteBuild) writeData() error {
 		for _, t := range v.Tables {
 			b.files["data/"+t.ID+".csv"] = tableCSV(t.table)
 		}
+		// Tables too long for a page (per-user values) are data files only.
+		if dt, ok := r.Output.Result.(interface{ DataTables() []analyses.Table }); ok {
+			for _, t := range dt.DataTables() {
+				b.files["data/"+t.ID(r.Spec.ID)+".csv"] = tableCSV(t)
+			}
+		}
 		for _, f := range v.Figures {
 			b.files["figures/"+f.ID+".svg"] = f.fig.SVG
 		}

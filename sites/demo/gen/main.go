@@ -106,6 +106,10 @@ func datasets(rng *rand.Rand) []dataset {
 func generate(dir, fragments string) error {
 	rng := rand.New(rand.NewPCG(20240825, 1))
 	data := filepath.Join(dir, "data")
+	// Start clean: files of an older generator must not linger.
+	if err := os.RemoveAll(data); err != nil {
+		return err
+	}
 	for _, sub := range []string{"", "units", "logs"} {
 		if err := os.MkdirAll(filepath.Join(data, sub), 0o755); err != nil {
 			return err

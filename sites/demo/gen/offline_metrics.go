@@ -16,22 +16,23 @@ import (
 	"strconv"
 )
 
-// offlineDatasets are the demo's raw-run datasets (their own names, so
-// their derived values never collide with data/results.csv).
+// offlineDatasets are three of the demo's datasets, for which raw lists
+// exist too; the metrics computed from them (at k = 5 and 20) join the
+// study's results and units without colliding with data/results.csv (@10).
 var offlineDatasets = []struct {
 	name          string
 	users, items  int
 	clusters      int
 	popularitySkw float64
 }{
-	{"raw-movies", 400, 300, 6, 1.0},
-	{"raw-books", 350, 500, 10, 0.8},
-	{"raw-music", 300, 250, 5, 1.2},
+	{"movielens-1m", 400, 300, 6, 1.0},
+	{"goodreads-young", 350, 500, 10, 0.8},
+	{"lastfm-1k", 300, 250, 5, 1.2},
 }
 
-// offlineMethods: MostPop ranks by popularity, Personal by a noisy taste
-// score, Random at random.
-var offlineMethods = []string{"MostPop", "Personal", "Random"}
+// offlineMethods: MostPop ranks by popularity, EASE by a noisy taste
+// score (a stand-in for the personalised model), Random at random.
+var offlineMethods = []string{"MostPop", "EASE", "Random"}
 
 // genOfflineMetrics writes data/offline/{truth,runs,predictions}/….
 func genOfflineMetrics(dir string, rng *rand.Rand) error {
@@ -106,7 +107,7 @@ func genOfflineMetrics(dir string, rng *rand.Rand) error {
 					switch m {
 					case "MostPop":
 						s = pop[i]
-					case "Personal":
+					case "EASE":
 						s = affinity(u, i) + 1.2*rng.NormFloat64()
 					default:
 						s = rng.Float64()
@@ -127,7 +128,7 @@ func genOfflineMetrics(dir string, rng *rand.Rand) error {
 				}
 				for _, i := range sortedInts(trueRating[u]) {
 					p := 3.6 + 0.3*rng.NormFloat64()
-					if m == "Personal" {
+					if m == "EASE" {
 						p = float64(trueRating[u][i]) + 0.8*rng.NormFloat64()
 					}
 					preds = append(preds, fmt.Sprintf("u%d,i%d,%s", u, i, fmtF(clamp(p, 1, 5))))
