@@ -156,75 +156,85 @@ type matchedFile struct {
 }
 
 // expand resolves an entry's path (glob and {dataset}/{method} patterns)
-// to its files, sorted.
+// to its files, sorted, with the entry's constants.
 func (in *inputs) expand(e InputEntry, what string) ([]matchedFile, error) {
-	pattern := filepath.FromSlash(e.Path)
+	files, err := matchPattern(in.study.Dir, e.Path)
+	if err != nil {
+		return nil, fmt.Errorf("%s:%d: inputs.%s: %v", filepath.Base(in.study.File), e.Line, what, err)
+	}
+	for i := range files {
+		if files[i].Dataset == "" {
+			files[i].Dataset = e.Dataset
+		}
+		if files[i].Method == "" {
+			files[i].Method = e.Method
+		}
+	}
+	return files, nil
+}
+
+// matchPattern resolves a manifest path — relative to dir, with globs and
+// {dataset}/{method} placeholders — to its files, sorted, and the values
+// the placeholders take. It fails when nothing matches.
+func matchPattern(dir, path string) ([]matchedFile, error) {
+	pattern := filepath.FromSlash(path)
 	if !filepath.IsAbs(pattern) {
-		pattern = filepath.Join(in.study.Dir, pattern)
+		pattern = filepath.Join(dir, pattern)
 	}
 	glob := strings.NewReplacer("{dataset}", "*", "{method}", "*").Replace(pattern)
 	paths, err := filepath.Glob(glob)
 	if err != nil {
-		return nil, fmt.Errorf("%s:%d: inputs.%s: bad pattern %q: %v", filepath.Base(in.study.File), e.Line, what, e.Path, err)
-	}
-	if len(paths) == 0 {
-		return nil, fmt.Errorf("%s:%d: inputs.%s: no file matches %q", filepath.Base(in.study.File), e.Line, what, e.Path)
+		return nil, fmt.Errorf("bad pattern %q: %v", path, err)
 	}
 	sort.Strings(paths)
-	var re *regexp.Regexp
-	var names []string
-	if strings.Contains(pattern, "{dataset}") || strings.Contains(pattern, "{method}") {
-		re, names = placeholderRegexp(filepath.ToSlash(pattern))
-	}
+	re, names := placeholderRegexp(filepath.ToSlash(pattern))
 	out := make([]matchedFile, 0, len(paths))
 	for _, p := range paths {
-		m := matchedFile{Path: p, Dataset: e.Dataset, Method: e.Method}
-		if re != nil {
-			sub := re.FindStringSubmatch(filepath.ToSlash(p))
-			if sub == nil {
-				continue
-			}
-			for i, n := range names {
-				switch n {
-				case "dataset":
-					m.Dataset = sub[i+1]
-				case "method":
-					m.Method = sub[i+1]
-				}
+		m := matchedFile{Path: p}
+		sub := re.FindStringSubmatch(filepath.ToSlash(p))
+		if sub == nil {
+			continue
+		}
+		for i, n := range names {
+			switch n {
+			case "dataset":
+				m.Dataset = sub[i+1]
+			case "method":
+				m.Method = sub[i+1]
 			}
 		}
 		out = append(out, m)
 	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("no file matches %q", path)
+	}
 	return out, nil
 }
 
-// placeholderRegexp turns a path with {dataset}/{method} into a regexp
-// whose groups match them non-greedily, left to right.
+// placeholderRegexp turns a path pattern into a regexp: {dataset} and
+// {method} become groups matching non-greedily, left to right; * and ?
+// match within one path element, as in the glob.
 func placeholderRegexp(pattern string) (*regexp.Regexp, []string) {
 	var b strings.Builder
 	var names []string
 	b.WriteString("^")
-	for {
-		i := strings.Index(pattern, "{")
-		if i < 0 {
-			break
-		}
-		j := strings.Index(pattern[i:], "}")
-		if j < 0 {
-			break
-		}
-		name := pattern[i+1 : i+j]
-		if name != "dataset" && name != "method" {
-			b.WriteString(regexp.QuoteMeta(pattern[:i+j+1]))
-			pattern = pattern[i+j+1:]
+	for len(pattern) > 0 {
+		switch {
+		case strings.HasPrefix(pattern, "{dataset}"), strings.HasPrefix(pattern, "{method}"):
+			j := strings.IndexByte(pattern, '}')
+			names = append(names, pattern[1:j])
+			b.WriteString(`([^/]+?)`)
+			pattern = pattern[j+1:]
 			continue
+		case pattern[0] == '*':
+			b.WriteString(`[^/]*`)
+		case pattern[0] == '?':
+			b.WriteString(`[^/]`)
+		default:
+			b.WriteString(regexp.QuoteMeta(pattern[:1]))
 		}
-		b.WriteString(regexp.QuoteMeta(pattern[:i]))
-		b.WriteString(`([^/]+?)`)
-		names = append(names, name)
-		pattern = pattern[i+j+1:]
+		pattern = pattern[1:]
 	}
-	b.WriteString(regexp.QuoteMeta(pattern))
 	b.WriteString("$")
 	return regexp.MustCompile(b.String()), names
 }

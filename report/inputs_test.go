@@ -247,3 +247,25 @@ func FuzzManifest(f *testing.F) {
 
 func strconvF(v float64) string { return strconv.FormatFloat(v, 'f', 6, 64) }
 func itoa(v int64) string       { return strconv.FormatInt(v, 10) }
+
+// TestPatternWithGlob: placeholders and globs mix in one path.
+func TestPatternWithGlob(t *testing.T) {
+	t.Parallel()
+	in := studyInputs(t, `-- study.toml --
+title = "s"
+[inputs]
+results = "runs/*/{method}_{dataset}.c?v"
+-- runs/a/EASE_ml.csv --
+metric,value
+ndcg,0.5
+-- runs/b/ALS_books.csv --
+metric,value
+ndcg,0.25
+`)
+	r, err := in.results()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cell(t, r, "ml", "EASE", "ndcg")
+	cell(t, r, "books", "ALS", "ndcg")
+}

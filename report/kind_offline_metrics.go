@@ -10,10 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"path/filepath"
-	"regexp"
 	"sort"
-	"strings"
 	"sync"
 
 	"github.com/evalbook/evalbook/analyses"
@@ -118,63 +115,18 @@ type offlineFile struct {
 // and globs, relative to the manifest. Without {dataset} the dataset is
 // the study's title (SPEC §3).
 func offlineExpand(ctx *Context, key, pattern string) ([]offlineFile, error) {
-	full := filepath.Join(ctx.Study.Dir, filepath.FromSlash(pattern))
-	glob := strings.NewReplacer("{dataset}", "*", "{method}", "*").Replace(full)
-	paths, err := filepath.Glob(glob)
+	files, err := matchPattern(ctx.Study.Dir, pattern)
 	if err != nil {
-		return nil, fmt.Errorf("%s: bad pattern %q: %v", key, pattern, err)
+		return nil, fmt.Errorf("%s: %v", key, err)
 	}
-	sort.Strings(paths)
-	re, names := offlinePatternRegexp(filepath.ToSlash(full))
-	var out []offlineFile
-	for _, p := range paths {
-		f := offlineFile{path: p, display: ctx.inputs.display(p), dataset: ctx.Study.Title}
-		sub := re.FindStringSubmatch(filepath.ToSlash(p))
-		if sub == nil {
-			continue
+	out := make([]offlineFile, len(files))
+	for i, f := range files {
+		out[i] = offlineFile{path: f.Path, display: ctx.inputs.display(f.Path), dataset: f.Dataset, method: f.Method}
+		if out[i].dataset == "" {
+			out[i].dataset = ctx.Study.Title
 		}
-		for i, n := range names {
-			switch n {
-			case "dataset":
-				f.dataset = sub[i+1]
-			case "method":
-				f.method = sub[i+1]
-			}
-		}
-		out = append(out, f)
-	}
-	if len(out) == 0 {
-		return nil, fmt.Errorf("%s: no file matches %q", key, pattern)
 	}
 	return out, nil
-}
-
-// offlinePatternRegexp turns a pattern with {dataset}/{method} and glob
-// characters (* and ?) into a regexp whose groups capture the
-// placeholders, non-greedily, left to right.
-func offlinePatternRegexp(pattern string) (*regexp.Regexp, []string) {
-	var b strings.Builder
-	var names []string
-	b.WriteString("^")
-	for len(pattern) > 0 {
-		switch {
-		case strings.HasPrefix(pattern, "{dataset}"), strings.HasPrefix(pattern, "{method}"):
-			j := strings.IndexByte(pattern, '}')
-			names = append(names, pattern[1:j])
-			b.WriteString(`([^/]+?)`)
-			pattern = pattern[j+1:]
-			continue
-		case pattern[0] == '*':
-			b.WriteString(`[^/]*`)
-		case pattern[0] == '?':
-			b.WriteString(`[^/]`)
-		default:
-			b.WriteString(regexp.QuoteMeta(pattern[:1]))
-		}
-		pattern = pattern[1:]
-	}
-	b.WriteString("$")
-	return regexp.MustCompile(b.String()), names
 }
 
 // OfflineMetricsDerived reads the runs, truth and predictions of an
