@@ -9,7 +9,20 @@ import (
 // The rules as aggregate.go computed them before the Scorer (one pass per
 // rule, DolanMore recomputed for every leave-best-out step), kept verbatim
 // as the oracle of TestScorerMatchesLegacy: the shared, incremental
-// computation must give the same bits, errors included.
+// computation must give the same bits, errors included. (Copeland and
+// Minimax from the wins, and the means, are the same code as before and
+// are not copied.)
+
+// xorshift returns a deterministic generator of integers in [0, n).
+func xorshift(seed uint64) func(n int) int {
+	x := seed
+	return func(n int) int {
+		x ^= x << 13
+		x ^= x >> 7
+		x ^= x << 17
+		return int(x % uint64(n))
+	}
+}
 
 // RuleScores computes one rule's score per method on a complete matrix.
 // Scores rank as RuleScoreHigherBetter says.
@@ -32,7 +45,7 @@ func legacyRuleScores(rule string, q Matrix, higherBetter bool, betaMax float64)
 	case RuleDMLBO:
 		return legacyDmLeaveBestOut(q, higherBetter, betaMax)
 	case RuleCopeland, RuleMinimax:
-		return legacyMajority(rule, q, higherBetter), nil
+		return majority(rule, legacyPairwiseWins(q, higherBetter)), nil // majority itself is unchanged
 	case RuleBorda, RulePlurality, RuleDowdall:
 		return legacyPositional(rule, q, higherBetter), nil
 	}
@@ -181,36 +194,6 @@ func legacyPairwiseWins(q Matrix, higherBetter bool) [][]int {
 	return w
 }
 
-// majority computes Copeland (wins − losses of the majority relation) or
-// Minimax (−max over the methods that beat A of s(B, A), 0 when none).
-func legacyMajority(rule string, q Matrix, higherBetter bool) []float64 {
-	w := legacyPairwiseWins(q, higherBetter)
-	nm := len(w)
-	out := make([]float64, nm)
-	for a := 0; a < nm; a++ {
-		var score float64
-		for b := 0; b < nm; b++ {
-			if a == b {
-				continue
-			}
-			switch rule {
-			case RuleCopeland:
-				if w[a][b] > w[b][a] {
-					score++
-				} else if w[b][a] > w[a][b] {
-					score--
-				}
-			case RuleMinimax:
-				if w[b][a] > w[a][b] && -float64(w[b][a]) < score {
-					score = -float64(w[b][a])
-				}
-			}
-		}
-		out[a] = score
-	}
-	return out
-}
-
 // positional computes Borda Σ(M − rank), Plurality (datasets won, a tie
 // for first shared equally) and Dowdall Σ 1/rank.
 func legacyPositional(rule string, q Matrix, higherBetter bool) []float64 {
@@ -254,13 +237,7 @@ func legacyMinOf(x []float64) float64 {
 // values, in both metric directions and for β̂ on and off the 0.1 grid.
 func TestScorerMatchesLegacy(t *testing.T) {
 	t.Parallel()
-	x := uint64(0x9e3779b97f4a7c15)
-	next := func(n int) int {
-		x ^= x << 13
-		x ^= x >> 7
-		x ^= x << 17
-		return int(x % uint64(n))
-	}
+	next := xorshift(0x9e3779b97f4a7c15)
 	odd := []float64{0, math.Copysign(0, -1), 0.1, 0.11, 0.5, 1, 1.1, 3.3, math.Inf(1), math.NaN(), -0.5, math.Inf(-1)}
 	same := func(a, b []float64) bool {
 		if len(a) != len(b) {
