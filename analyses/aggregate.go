@@ -1,8 +1,10 @@
 package analyses
 
 import (
+	"cmp"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 )
 
@@ -175,8 +177,9 @@ func Aggregate(in AggregateInput, opts AggregateOptions) (*AggregateResult, erro
 		return nil, fmt.Errorf("metric %q: need at least 2 methods to rank, have %d", in.Metric.Name, len(in.Methods))
 	}
 	higher := res.HigherIsBetter
+	sc := NewScorer(q, higher)
 	for _, rule := range opts.Rules {
-		s, err := RuleScores(rule, q, higher, opts.BetaMax)
+		s, err := sc.Scores(rule, opts.BetaMax)
 		if err != nil {
 			res.Warnf("%s left out: %v", rule, err)
 			continue
@@ -188,18 +191,61 @@ func Aggregate(in AggregateInput, opts AggregateOptions) (*AggregateResult, erro
 	if len(res.Rules) == 0 {
 		return nil, fmt.Errorf("metric %q: no rule could be computed: %s", in.Metric.Name, strings.Join(res.List, "; "))
 	}
-	if p, err := DolanMore(q, higher, opts.BetaMax); err == nil {
+	if p, err := sc.Profile(opts.BetaMax); err == nil {
 		res.Profile = p
 	}
 	return res, nil
 }
 
 // RuleScores computes one rule's score per method on a complete matrix.
-// Scores rank as RuleScoreHigherBetter says.
+// Scores rank as RuleScoreHigherBetter says. To score several rules on one
+// matrix, ScoreAll (or a Scorer) shares the work they have in common.
 func RuleScores(rule string, q Matrix, higherBetter bool, betaMax float64) ([]float64, error) {
+	return NewScorer(q, higherBetter).Scores(rule, betaMax)
+}
+
+// ScoreAll computes the scores of each rule on q, as RuleScores would (nil
+// and an error where a rule cannot be computed), computing what the rules
+// share once.
+func ScoreAll(q Matrix, higherBetter bool, betaMax float64, rules []string) ([][]float64, []error) {
+	return NewScorer(q, higherBetter).ScoreAll(rules, betaMax)
+}
+
+// Scorer computes the rules on one complete matrix, sharing what they have
+// in common; each part is computed once, when a rule first needs it:
+// per-dataset ranks (mean_rank, borda, plurality, dowdall), pairwise wins
+// (copeland, minimax), each dataset's best value and every cell's place on
+// the β grid (dm_auc, dm_lbo, DolanMore). A Scorer is not safe for
+// concurrent use.
+type Scorer struct {
+	q      Matrix
+	higher bool
+	ranks  [][]float64 // r[d][m], 1 = best, average ties (RankBest of each row)
+	wins   [][]int     // w[a][b]: datasets where a is strictly better than b
+	dmBest *dmBest     // best value of each dataset, or the error of a negative value
+	dm     *dmIndex    // grid places of the cells, for one β̂
+}
+
+// NewScorer returns a Scorer of q; q must not change while it is used.
+func NewScorer(q Matrix, higherBetter bool) *Scorer { return &Scorer{q: q, higher: higherBetter} }
+
+// ScoreAll computes the scores of each rule (nil and an error where a rule
+// cannot be computed).
+func (s *Scorer) ScoreAll(rules []string, betaMax float64) ([][]float64, []error) {
+	out := make([][]float64, len(rules))
+	errs := make([]error, len(rules))
+	for k, rule := range rules {
+		out[k], errs[k] = s.Scores(rule, betaMax)
+	}
+	return out, errs
+}
+
+// Scores computes one rule's score per method (see RuleScores).
+func (s *Scorer) Scores(rule string, betaMax float64) ([]float64, error) {
+	q := s.q
 	switch rule {
 	case RuleMeanRank:
-		return meanRank(q, higherBetter), nil
+		return columnMean(s.Ranks(), func(v float64) float64 { return v }, func(s float64, n int) float64 { return s / float64(n) }), nil
 	case RuleMean:
 		return columnMean(q, func(v float64) float64 { return v }, func(s float64, n int) float64 { return s / float64(n) }), nil
 	case RuleGeometricMean:
@@ -207,33 +253,102 @@ func RuleScores(rule string, q Matrix, higherBetter bool, betaMax float64) ([]fl
 	case RuleHarmonicMean:
 		return harmonicMean(q)
 	case RuleDMAUC:
-		p, err := DolanMore(q, higherBetter, betaMax)
+		x, err := s.dmIndex(betaMax)
 		if err != nil {
 			return nil, err
 		}
-		return p.AUC, nil
+		return dmNormalise(x.areas(len(q[0]))), nil
 	case RuleDMLBO:
-		return dmLeaveBestOut(q, higherBetter, betaMax)
+		x, err := s.dmIndex(betaMax)
+		if err != nil {
+			return nil, err
+		}
+		return dmLeaveBestOut(q, s.higher, x), nil
 	case RuleCopeland, RuleMinimax:
-		return majority(rule, q, higherBetter), nil
+		return majority(rule, s.Wins()), nil
 	case RuleBorda, RulePlurality, RuleDowdall:
-		return positional(rule, q, higherBetter), nil
+		return positional(rule, s.Ranks()), nil
 	}
 	panic("analyses: unknown rule " + rule)
 }
 
-// perDatasetRanks returns r[d][m], 1 = best, average ties.
-func perDatasetRanks(q Matrix, higherBetter bool) [][]float64 {
-	r := make([][]float64, len(q))
-	for d, row := range q {
-		r[d] = RankBest(row, higherBetter)
+// Profile computes the Dolan–Moré performance profiles (see DolanMore).
+func (s *Scorer) Profile(betaMax float64) (*Profile, error) {
+	x, err := s.dmIndex(betaMax)
+	if err != nil {
+		return nil, err
 	}
-	return r
+	nd, nm, nb := len(s.q), len(s.q[0]), len(x.grid.beta)
+	counts := x.counts(nm)
+	p := &Profile{Beta: x.grid.beta, Rho: make([][]float64, nm), Area: make([]float64, nm)}
+	for m := 0; m < nm; m++ {
+		rho := make([]float64, nb)
+		cum := 0
+		for i, c := range counts[m*nb : (m+1)*nb] {
+			cum += c
+			rho[i] = float64(cum) / float64(nd)
+		}
+		p.Rho[m] = rho
+		p.Area[m] = x.grid.area(counts[m*nb:(m+1)*nb], nd)
+	}
+	p.AUC = dmNormalise(p.Area)
+	return p, nil
 }
 
-func meanRank(q Matrix, higherBetter bool) []float64 {
-	r := perDatasetRanks(q, higherBetter)
-	return columnMean(r, func(v float64) float64 { return v }, func(s float64, n int) float64 { return s / float64(n) })
+// Ranks returns the per-dataset ranks r[d][m] (RankBest of each row: 1 =
+// best, ties get the average rank, NaN gets NaN). Do not modify them.
+func (s *Scorer) Ranks() [][]float64 {
+	if s.ranks == nil {
+		s.ranks = perDatasetRanks(s.q, s.higher)
+	}
+	return s.ranks
+}
+
+// Wins returns w[a][b], the number of datasets where method a is strictly
+// better than method b. Do not modify them.
+func (s *Scorer) Wins() [][]int {
+	if s.wins == nil {
+		s.wins = pairwiseWins(s.q, s.higher)
+	}
+	return s.wins
+}
+
+// perDatasetRanks returns r[d][m] = RankBest(q[d], higherBetter)[m], with
+// a typed sort and one backing array.
+func perDatasetRanks(q Matrix, higherBetter bool) [][]float64 {
+	nm := len(q[0])
+	flat := make([]float64, len(q)*nm)
+	out := make([][]float64, len(q))
+	idx := make([]int, 0, nm)
+	for d, row := range q {
+		r := flat[d*nm : (d+1)*nm]
+		idx = idx[:0]
+		for m, v := range row {
+			if math.IsNaN(v) {
+				r[m] = math.NaN() // as RankData
+			} else {
+				idx = append(idx, m)
+			}
+		}
+		if higherBetter {
+			slices.SortFunc(idx, func(a, b int) int { return cmp.Compare(row[b], row[a]) })
+		} else {
+			slices.SortFunc(idx, func(a, b int) int { return cmp.Compare(row[a], row[b]) })
+		}
+		for i := 0; i < len(idx); {
+			j := i + 1
+			for j < len(idx) && row[idx[j]] == row[idx[i]] {
+				j++
+			}
+			avg := float64(i+j+1) / 2 // ranks i+1 … j, as RankData
+			for k := i; k < j; k++ {
+				r[idx[k]] = avg
+			}
+			i = j
+		}
+		out[d] = r
+	}
+	return out
 }
 
 func columnMean(q [][]float64, f func(float64) float64, fin func(float64, int) float64) []float64 {
@@ -309,123 +424,293 @@ func BetaGrid(betaMax float64) []float64 {
 // r = best/q for higher-is-better metrics and q/best otherwise; r = ∞ when
 // the method's value is 0 (or the best is 0 for lower-is-better).
 func DolanMore(q Matrix, higherBetter bool, betaMax float64) (*Profile, error) {
-	nd, nm := len(q), len(q[0])
-	ratio := make([][]float64, nm)
-	for m := range ratio {
-		ratio[m] = make([]float64, nd)
+	return NewScorer(q, higherBetter).Profile(betaMax)
+}
+
+// better reports whether v is strictly better than w.
+func better(v, w float64, higherBetter bool) bool {
+	return (higherBetter && v > w) || (!higherBetter && v < w)
+}
+
+// rowBest is the best value of row among the columns alive says (all when
+// nil): the first of them, replaced by any strictly better one.
+func rowBest(row []float64, higherBetter bool, alive []bool) float64 {
+	first := true
+	var best float64
+	for m, v := range row {
+		if (alive == nil || alive[m]) && (first || better(v, best, higherBetter)) {
+			best, first = v, false
+		}
 	}
-	for d, row := range q {
-		best := row[0]
+	return best
+}
+
+// dmBest is each dataset's best value, or the error of the first negative
+// value (performance ratios need values ≥ 0).
+type dmBest struct {
+	best []float64
+	nan  []bool // rows with a NaN value; nil when there is none
+	err  error
+}
+
+func (s *Scorer) rowBests() *dmBest {
+	if s.dmBest != nil {
+		return s.dmBest
+	}
+	b := &dmBest{best: make([]float64, len(s.q))}
+	s.dmBest = b
+	for d, row := range s.q {
 		for _, v := range row {
 			if v < 0 {
-				return nil, fmt.Errorf("performance ratios need values ≥ 0; dataset row %d has %g", d+1, v)
+				b.best, b.nan, b.err = nil, nil, fmt.Errorf("performance ratios need values ≥ 0; dataset row %d has %g", d+1, v)
+				return b
 			}
-			if (higherBetter && v > best) || (!higherBetter && v < best) {
-				best = v
-			}
-		}
-		for m, v := range row {
-			var r float64
-			switch {
-			case v == best:
-				r = 1 // also covers 0/0 when every method scores 0
-			case higherBetter:
-				r = best / v // +Inf when v = 0
-			default:
-				r = v / best // +Inf when best = 0 < v
-			}
-			ratio[m][d] = r
-		}
-	}
-	beta := BetaGrid(betaMax)
-	p := &Profile{Beta: beta, Rho: make([][]float64, nm), Area: make([]float64, nm), AUC: make([]float64, nm)}
-	var total float64
-	for m := 0; m < nm; m++ {
-		rho := make([]float64, len(beta))
-		for i, b := range beta {
-			c := 0
-			for _, r := range ratio[m] {
-				// a small tolerance keeps r = 1.1 computed as 1.1000000000000002 inside β = 1.1
-				if r <= b*(1+1e-12) {
-					c++
+			if v != v {
+				if b.nan == nil {
+					b.nan = make([]bool, len(s.q))
 				}
+				b.nan[d] = true
 			}
-			rho[i] = float64(c) / float64(nd)
 		}
-		var area float64
-		for i := 1; i < len(beta); i++ {
-			area += (beta[i] - beta[i-1]) * (rho[i] + rho[i-1]) / 2
-		}
-		p.Rho[m] = rho
-		p.Area[m] = area
-		total += area
+		b.best[d] = rowBest(row, s.higher, nil)
 	}
-	for m := range p.AUC {
+	return b
+}
+
+// dmGrid is the β grid with the thresholds DolanMore compares the ratios
+// against: β·(1+1e-12), a small tolerance that keeps r = 1.1 computed as
+// 1.1000000000000002 inside β = 1.1.
+type dmGrid struct {
+	beta, thr []float64
+}
+
+func newDMGrid(betaMax float64) dmGrid {
+	g := dmGrid{beta: BetaGrid(betaMax)}
+	g.thr = make([]float64, len(g.beta))
+	for i, b := range g.beta {
+		g.thr[i] = b * (1 + 1e-12)
+	}
+	return g
+}
+
+// index returns the first grid index whose threshold admits the ratio of
+// v to the best value best, len(beta) when none does. The ratio is 1 when
+// v = best (also 0/0 when every method scores 0), best/v when higher is
+// better (+Inf when v = 0) and v/best otherwise (+Inf when best = 0 < v).
+func (g dmGrid) index(v, best float64, higherBetter bool) int {
+	var r float64
+	switch {
+	case v == best:
+		r = 1
+	case higherBetter:
+		r = best / v
+	default:
+		r = v / best
+	}
+	nb := len(g.thr)
+	if !(r <= g.thr[nb-1]) {
+		return nb
+	}
+	// The grid is 1, 1.1, …: start from the arithmetic guess and step to
+	// the first threshold that admits r (thresholds increase).
+	i := 0
+	if r > 1 {
+		i = min(int((r-1)*10), nb-1)
+	}
+	for i > 0 && r <= g.thr[i-1] {
+		i--
+	}
+	for r > g.thr[i] {
+		i++
+	}
+	return i
+}
+
+// area is the trapezoid area under a profile, from the number of datasets
+// first admitted at each grid point (ρ_i = admitted up to i / nd).
+func (g dmGrid) area(counts []int, nd int) float64 {
+	cum := 0
+	var a, prev float64
+	for i := range g.beta {
+		cum += counts[i]
+		rho := float64(cum) / float64(nd)
+		if i > 0 {
+			a += (g.beta[i] - g.beta[i-1]) * (rho + prev) / 2
+		}
+		prev = rho
+	}
+	return a
+}
+
+// dmNormalise scales areas to sum to 1 (equal shares when all are 0).
+func dmNormalise(area []float64) []float64 {
+	var total float64
+	for _, a := range area {
+		total += a
+	}
+	out := make([]float64, len(area))
+	for m := range out {
 		if total > 0 {
-			p.AUC[m] = p.Area[m] / total
+			out[m] = area[m] / total
 		} else {
-			p.AUC[m] = 1 / float64(nm)
+			out[m] = 1 / float64(len(area))
 		}
 	}
-	return p, nil
+	return out
+}
+
+// dmIndex places every cell of a matrix on the β grid of one β̂.
+type dmIndex struct {
+	betaMax float64
+	grid    dmGrid
+	best    []float64 // best value of each dataset
+	nan     []bool    // datasets with a NaN value; nil when there is none
+	idx     []int     // d·nm + m: first grid index admitting the cell's ratio; len(grid.beta) when none
+}
+
+func (s *Scorer) dmIndex(betaMax float64) (*dmIndex, error) {
+	if s.dm != nil && s.dm.betaMax == betaMax {
+		return s.dm, nil
+	}
+	b := s.rowBests()
+	if b.err != nil {
+		return nil, b.err
+	}
+	nm := len(s.q[0])
+	x := &dmIndex{betaMax: betaMax, grid: newDMGrid(betaMax), best: b.best, nan: b.nan, idx: make([]int, len(s.q)*nm)}
+	for d, row := range s.q {
+		for m, v := range row {
+			x.idx[d*nm+m] = x.grid.index(v, b.best[d], s.higher)
+		}
+	}
+	s.dm = x
+	return x, nil
+}
+
+// counts returns, per method m, counts[m·nb + i]: the datasets first
+// admitted at grid index i.
+func (x *dmIndex) counts(nm int) []int {
+	nb := len(x.grid.beta)
+	c := make([]int, nm*nb)
+	for k := 0; k < len(x.idx); k += nm {
+		for m, i := range x.idx[k : k+nm] {
+			if i < nb {
+				c[m*nb+i]++
+			}
+		}
+	}
+	return c
+}
+
+// areas returns each method's raw profile area.
+func (x *dmIndex) areas(nm int) []float64 {
+	nb, nd := len(x.grid.beta), len(x.idx)/nm
+	counts := x.counts(nm)
+	a := make([]float64, nm)
+	for m := range a {
+		a[m] = x.grid.area(counts[m*nb:(m+1)*nb], nd)
+	}
+	return a
 }
 
 // dmLeaveBestOut repeats DM-AUC over the remaining methods and gives the
 // best the next rank; tied best methods share the average of their ranks.
-func dmLeaveBestOut(q Matrix, higherBetter bool, betaMax float64) ([]float64, error) {
-	nm := len(q[0])
-	rank := make([]float64, nm)
-	left := make([]int, nm)
-	for i := range left {
-		left[i] = i
+//
+// It is computed incrementally from x (the grid places on all of q): a
+// method's ratio on a dataset depends only on its value and the best value
+// among the remaining methods, so after removing the winners only the
+// datasets whose best value changed are recounted. The counts are integers
+// and the areas are summed from them as on the reduced matrix, so the
+// ranks are those of recomputing DM-AUC on it.
+func dmLeaveBestOut(q Matrix, higherBetter bool, x *dmIndex) []float64 {
+	g := x.grid
+	nd, nm, nb := len(q), len(q[0]), len(g.beta)
+	alive := make([]bool, nm)
+	for m := range alive {
+		alive[m] = true
 	}
-	next := 1
-	for len(left) > 0 {
-		sub := make(Matrix, len(q))
-		for d := range q {
-			sub[d] = make([]float64, len(left))
-			for j, m := range left {
-				sub[d][j] = q[d][m]
+	best := append([]float64(nil), x.best...)
+	idx := append([]int(nil), x.idx...)
+	counts := x.counts(nm)
+	rank := make([]float64, nm)
+	area := make([]float64, nm)
+	left, next := nm, 1
+	for left > 0 {
+		top := math.Inf(-1)
+		for m := 0; m < nm; m++ {
+			if alive[m] {
+				area[m] = g.area(counts[m*nb:(m+1)*nb], nd)
+				top = math.Max(top, area[m])
 			}
 		}
-		p, err := DolanMore(sub, higherBetter, betaMax)
-		if err != nil {
-			return nil, err
-		}
-		best := math.Inf(-1)
-		for _, a := range p.Area {
-			best = math.Max(best, a)
-		}
-		var winners, rest []int
-		for j, m := range left {
-			if p.Area[j] >= best-1e-12*math.Max(1, math.Abs(best)) {
+		var winners []int
+		for m := 0; m < nm; m++ {
+			if alive[m] && area[m] >= top-1e-12*math.Max(1, math.Abs(top)) {
 				winners = append(winners, m)
-			} else {
-				rest = append(rest, m)
 			}
 		}
 		avg := float64(next) + float64(len(winners)-1)/2
 		for _, m := range winners {
 			rank[m] = avg
+			alive[m] = false
 		}
 		next += len(winners)
-		left = rest
+		left -= len(winners)
+		if left == 0 {
+			break
+		}
+		for d, row := range q {
+			// Did a winner hold the best value? (With a NaN in the row
+			// the best can change whoever leaves.)
+			held := x.nan != nil && x.nan[d]
+			for _, w := range winners {
+				if row[w] == best[d] {
+					held = true
+				}
+			}
+			if !held {
+				continue
+			}
+			nb2 := rowBest(row, higherBetter, alive)
+			if math.Float64bits(nb2) == math.Float64bits(best[d]) {
+				continue
+			}
+			best[d] = nb2
+			for m := 0; m < nm; m++ {
+				if !alive[m] {
+					continue
+				}
+				if old := idx[d*nm+m]; old < nb {
+					counts[m*nb+old]--
+				}
+				i := g.index(row[m], nb2, higherBetter)
+				idx[d*nm+m] = i
+				if i < nb {
+					counts[m*nb+i]++
+				}
+			}
+		}
 	}
-	return rank, nil
+	return rank
 }
 
-// beats[a][b] = number of datasets where a is strictly better than b.
+// pairwiseWins returns w[a][b] = number of datasets where a is strictly
+// better than b, comparing each pair once per dataset.
 func pairwiseWins(q Matrix, higherBetter bool) [][]int {
 	nm := len(q[0])
+	flat := make([]int, nm*nm)
 	w := make([][]int, nm)
 	for a := range w {
-		w[a] = make([]int, nm)
+		w[a] = flat[a*nm : (a+1)*nm]
 	}
 	for _, row := range q {
 		for a := 0; a < nm; a++ {
-			for b := 0; b < nm; b++ {
-				if (higherBetter && row[a] > row[b]) || (!higherBetter && row[a] < row[b]) {
-					w[a][b]++
+			x, wa := row[a], w[a]
+			for b := a + 1; b < nm; b++ {
+				if y := row[b]; better(x, y, higherBetter) {
+					wa[b]++
+				} else if better(y, x, higherBetter) {
+					w[b][a]++
 				}
 			}
 		}
@@ -434,9 +719,9 @@ func pairwiseWins(q Matrix, higherBetter bool) [][]int {
 }
 
 // majority computes Copeland (wins − losses of the majority relation) or
-// Minimax (−max over the methods that beat A of s(B, A), 0 when none).
-func majority(rule string, q Matrix, higherBetter bool) []float64 {
-	w := pairwiseWins(q, higherBetter)
+// Minimax (−max over the methods that beat A of s(B, A), 0 when none)
+// from the pairwise wins.
+func majority(rule string, w [][]int) []float64 {
 	nm := len(w)
 	out := make([]float64, nm)
 	for a := 0; a < nm; a++ {
@@ -464,16 +749,19 @@ func majority(rule string, q Matrix, higherBetter bool) []float64 {
 }
 
 // positional computes Borda Σ(M − rank), Plurality (datasets won, a tie
-// for first shared equally) and Dowdall Σ 1/rank.
-func positional(rule string, q Matrix, higherBetter bool) []float64 {
-	r := perDatasetRanks(q, higherBetter)
-	nm := len(q[0])
+// for first shared equally) and Dowdall Σ 1/rank from per-dataset ranks.
+func positional(rule string, r [][]float64) []float64 {
+	nm := len(r[0])
 	out := make([]float64, nm)
 	for _, row := range r {
+		var first float64
 		winners := 0
-		for _, v := range row {
-			if v == minOf(row) {
-				winners++
+		if rule == RulePlurality {
+			first = minOf(row)
+			for _, v := range row {
+				if v == first {
+					winners++
+				}
 			}
 		}
 		for m, v := range row {
@@ -483,7 +771,7 @@ func positional(rule string, q Matrix, higherBetter bool) []float64 {
 			case RuleDowdall:
 				out[m] += 1 / v
 			case RulePlurality:
-				if v == minOf(row) {
+				if v == first {
 					out[m] += 1 / float64(winners)
 				}
 			}
@@ -492,10 +780,14 @@ func positional(rule string, q Matrix, higherBetter bool) []float64 {
 	return out
 }
 
+// minOf is the smallest of ranks x, NaN when one is NaN (as math.Min;
+// ranks are never ±0, where math.Min would differ).
 func minOf(x []float64) float64 {
 	m := math.Inf(1)
 	for _, v := range x {
-		m = math.Min(m, v)
+		if v < m || v != v {
+			m = v
+		}
 	}
 	return m
 }

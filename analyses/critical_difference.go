@@ -168,7 +168,7 @@ func CriticalDifference(in CriticalDifferenceInput, opts CriticalDifferenceOptio
 	}
 
 	// Mean ranks exactly as the aggregate analysis computes them.
-	mr := meanRank(q, higher)
+	mr, _ := RuleScores(RuleMeanRank, q, higher, 3) // β̂ is not used by mean_rank
 	order := make([]int, k)
 	for i := range order {
 		order[i] = i

@@ -4,7 +4,8 @@ package analyses
 // aggregation rule is stable. Seed 001 §4.2.3 and Appendix B (Figures 5, 6,
 // 9 and Table 3) measure how far each rule's ranking moves when the input
 // matrix is perturbed; SPEC §5.4 fixes the perturbations. The rules
-// themselves live in aggregate.go (RuleScores) and are not repeated here.
+// themselves live in aggregate.go (Scorer, RuleScores) and are not
+// repeated here.
 
 import (
 	"encoding/json"

@@ -12,7 +12,10 @@ import (
 //
 // Measured 2026-11-21 (AMD EPYC, 2 workers, machine shared, load 4–11):
 // 30 × 11 0.27–0.36 s; 100 × 50 11–19 s wall for about 9 s of CPU. Before
-// stability_fast.go (RuleScores per rule) 100 × 50 took 109 s of CPU.
+// the rules shared their work (RuleScores per rule, one pass each)
+// 100 × 50 took 109 s of CPU. Moving that sharing into aggregate.go's
+// Scorer (stability_fast.go keeps only the reuse across perturbed views)
+// left these times unchanged within the machine's noise (load 3–6).
 
 func benchStability(b *testing.B, nd, nm int) {
 	in, op := stabilityRandom(nd, nm, 1)

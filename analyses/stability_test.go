@@ -518,13 +518,7 @@ func TestStabilityInputErrors(t *testing.T) {
 // directions and β̂ on and off the 0.1 grid; and the same errors.
 func TestStabilityFastScoresIdentical(t *testing.T) {
 	t.Parallel()
-	x := uint64(88172645463325252)
-	next := func(n int) int {
-		x ^= x << 13
-		x ^= x >> 7
-		x ^= x << 17
-		return int(x % uint64(n))
-	}
+	next := xorshift(88172645463325252)
 	levels := []float64{0, 0.01, 0.1, 0.11, 0.2, 0.25, 0.3, 0.33, 0.5, 0.55, 1, 1.1, 3.3}
 	cases := 0
 	for it := 0; it < 300; it++ {
