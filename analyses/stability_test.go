@@ -656,3 +656,14 @@ func TestStabilityHighlight(t *testing.T) {
 		t.Errorf("highlight %q, want prefix %q", h, want)
 	}
 }
+
+// xorshift returns a deterministic generator of integers in [0, n).
+func xorshift(seed uint64) func(n int) int {
+	x := seed
+	return func(n int) int {
+		x ^= x << 13
+		x ^= x >> 7
+		x ^= x << 17
+		return int(x % uint64(n))
+	}
+}
