@@ -147,28 +147,13 @@ func Aggregate(in AggregateInput, opts AggregateOptions) (*AggregateResult, erro
 		Scores:         map[string][]float64{},
 		Ranks:          map[string][]float64{},
 	}
-	// Missing cells: an error naming the cell, or drop the dataset.
-	var q Matrix
-	for d, row := range in.Q {
-		var missing []string
-		for m, v := range row {
-			if math.IsNaN(v) {
-				missing = append(missing, in.Methods[m])
-			}
-		}
-		if len(missing) > 0 {
-			if opts.Missing != "drop" {
-				return nil, fmt.Errorf("metric %q: no value for dataset %q, method %q (set missing = \"drop\" to leave such datasets out)",
-					in.Metric.Name, in.Datasets[d], missing[0])
-			}
-			res.DroppedDatasets = append(res.DroppedDatasets, in.Datasets[d])
-			continue
-		}
-		q = append(q, row)
-		res.Datasets = append(res.Datasets, in.Datasets[d])
+	q, kept, dropped, err := CompleteRows(in.Metric.Name, in.Datasets, in.Methods, in.Q, opts.Missing == "drop")
+	if err != nil {
+		return nil, err
 	}
-	if len(res.DroppedDatasets) > 0 {
-		res.Warnf("%d dataset(s) left out for missing values: %s", len(res.DroppedDatasets), strings.Join(res.DroppedDatasets, ", "))
+	res.Datasets, res.DroppedDatasets = kept, dropped
+	if len(dropped) > 0 {
+		res.Warnf("%d dataset(s) left out for missing values: %s", len(dropped), strings.Join(dropped, ", "))
 	}
 	if len(q) == 0 {
 		return nil, fmt.Errorf("metric %q: no dataset has a value for every method", in.Metric.Name)
@@ -195,6 +180,32 @@ func Aggregate(in AggregateInput, opts AggregateOptions) (*AggregateResult, erro
 		res.Profile = p
 	}
 	return res, nil
+}
+
+// CompleteRows keeps the datasets (rows of q) with a value for every
+// method. A missing cell (NaN) is an error naming it, or, with drop, its
+// dataset is left out and listed in dropped.
+func CompleteRows(metric string, datasets, methods []string, q Matrix, drop bool) (complete Matrix, kept, dropped []string, err error) {
+	for d, row := range q {
+		missing := -1
+		for m, v := range row {
+			if math.IsNaN(v) {
+				missing = m
+				break
+			}
+		}
+		if missing >= 0 {
+			if !drop {
+				return nil, nil, nil, fmt.Errorf("metric %q: no value for dataset %q, method %q (set missing = \"drop\" to leave such datasets out)",
+					metric, datasets[d], methods[missing])
+			}
+			dropped = append(dropped, datasets[d])
+			continue
+		}
+		complete = append(complete, row)
+		kept = append(kept, datasets[d])
+	}
+	return complete, kept, dropped, nil
 }
 
 // RuleScores computes one rule's score per method on a complete matrix.

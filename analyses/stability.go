@@ -387,30 +387,18 @@ func stability(in StabilityInput, opts StabilityOptions, score stabilityScorer) 
 	if len(in.Q) != len(in.Datasets) {
 		panic("analyses: StabilityInput has " + fmt.Sprint(len(in.Q)) + " rows for " + fmt.Sprint(len(in.Datasets)) + " datasets")
 	}
-	var q Matrix
-	for d, row := range in.Q {
+	for _, row := range in.Q {
 		if len(row) != len(in.Methods) {
 			panic("analyses: StabilityInput row length does not match the methods")
 		}
-		var missing []string
-		for m, v := range row {
-			if math.IsNaN(v) {
-				missing = append(missing, in.Methods[m])
-			}
-		}
-		if len(missing) > 0 {
-			if opts.Missing != "drop" {
-				return nil, fmt.Errorf("metric %q: no value for dataset %q, method %q (set missing = \"drop\" to leave such datasets out)",
-					in.Metric.Name, in.Datasets[d], missing[0])
-			}
-			res.DroppedDatasets = append(res.DroppedDatasets, in.Datasets[d])
-			continue
-		}
-		q = append(q, row)
-		res.Datasets = append(res.Datasets, in.Datasets[d])
 	}
-	if len(res.DroppedDatasets) > 0 {
-		res.Warnf("%d dataset(s) left out for missing values: %s", len(res.DroppedDatasets), strings.Join(res.DroppedDatasets, ", "))
+	q, kept, dropped, err := CompleteRows(in.Metric.Name, in.Datasets, in.Methods, in.Q, opts.Missing == "drop")
+	if err != nil {
+		return nil, err
+	}
+	res.Datasets, res.DroppedDatasets = kept, dropped
+	if len(dropped) > 0 {
+		res.Warnf("%d dataset(s) left out for missing values: %s", len(dropped), strings.Join(dropped, ", "))
 	}
 	nd, nm := len(q), len(in.Methods)
 	if nd < 2 {
