@@ -102,28 +102,16 @@ func runCharacteristics(ctx *Context, o *analyses.CharacteristicsOptions) (*Outp
 	}
 	var missing []string
 	if o.Metric != "" {
-		res, err := ctx.Results()
+		methods, q, err := resultsMatrix(ctx, o.Metric, in.Datasets, o.Methods)
 		if err != nil {
 			return nil, err
 		}
-		if res == nil {
-			return nil, fmt.Errorf("metric = %q needs results ([inputs] results)", o.Metric)
-		}
-		if err := checkNames("metric", []string{o.Metric}, res.Metrics); err != nil {
-			return nil, err
-		}
-		methods := o.Methods
-		if len(methods) == 0 {
-			methods = res.Methods
-		} else if err := checkNames("method", methods, res.Methods); err != nil {
-			return nil, err
-		}
-		in.Metric, in.Methods = o.Metric, methods
-		in.Perf = res.Matrix(o.Metric, in.Datasets, methods)
+		in.Metric, in.Methods, in.Perf = o.Metric, methods, q
 		have := map[string]bool{}
 		for _, d := range in.Datasets {
 			have[d] = true
 		}
+		res, _ := ctx.Results() // loaded once, already checked by resultsMatrix
 		for _, d := range res.Datasets {
 			if !have[d] {
 				missing = append(missing, d)

@@ -19,24 +19,12 @@ func runClusters(ctx *Context, o *analyses.ClustersOptions) (*Output, error) {
 	}
 	in := analyses.ClustersInput{Datasets: datasets, Features: features, X: x, Seed: ctx.Seed, Jobs: ctx.Jobs}
 	if o.Metric != "" {
-		res, err := ctx.Results()
+		methods, q, err := resultsMatrix(ctx, o.Metric, datasets, o.Methods)
 		if err != nil {
 			return nil, err
 		}
-		if res == nil {
-			return nil, fmt.Errorf("metric %q: the study has no results input for the per-cluster leaderboard", o.Metric)
-		}
-		if err := checkNames("metric", []string{o.Metric}, res.Metrics); err != nil {
-			return nil, err
-		}
-		methods := o.Methods
-		if len(methods) == 0 {
-			methods = res.Methods
-		} else if err := checkNames("method", methods, res.Methods); err != nil {
-			return nil, err
-		}
 		m := ctx.Metric(o.Metric)
-		in.Metric, in.Methods, in.Q = &m, methods, res.Matrix(o.Metric, datasets, methods)
+		in.Metric, in.Methods, in.Q = &m, methods, q
 	}
 	if o.Compare != "" {
 		in.Reference = make([]string, len(datasets))
