@@ -45,6 +45,12 @@ type browser struct {
 
 func newBrowser(t *testing.T) *browser {
 	exe := chromiumPath(t)
+	// The profile directory is removed by hand, after the browser has
+	// stopped: t.TempDir's own cleanup can race Chromium's last writes.
+	profile, err := os.MkdirTemp("", "evalbook-chromium-")
+	if err != nil {
+		t.Fatal(err)
+	}
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(exe),
 		chromedp.Flag("headless", true),
@@ -55,15 +61,20 @@ func newBrowser(t *testing.T) *browser {
 		chromedp.Flag("disable-background-networking", true),
 		chromedp.Flag("disable-component-update", true),
 		chromedp.Flag("disable-sync", true),
-		chromedp.UserDataDir(t.TempDir()),
+		chromedp.UserDataDir(profile),
 		chromedp.WindowSize(1280, 900),
 	)
 	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
-	t.Cleanup(cancel)
 	ctx, cancel2 := chromedp.NewContext(actx)
-	t.Cleanup(cancel2)
 	ctx, cancel3 := context.WithTimeout(ctx, 240*time.Second)
-	t.Cleanup(cancel3)
+	t.Cleanup(func() {
+		cancel3()
+		cancel2()
+		cancel()
+		for i := 0; i < 20 && os.RemoveAll(profile) != nil; i++ {
+			time.Sleep(100 * time.Millisecond)
+		}
+	})
 	b := &browser{ctx: ctx}
 	chromedp.ListenTarget(ctx, func(ev any) {
 		switch e := ev.(type) {
