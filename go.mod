@@ -1,6 +1,6 @@
 module github.com/evalbook/evalbook
 
-go 1.26.8
+go 1.24.9
 
 require (
 	github.com/BurntSushi/toml v1.6.0
@@ -10,6 +10,7 @@ require (
 	github.com/google/uuid v1.6.0
 	github.com/parquet-go/parquet-go v0.32.0
 	github.com/yuin/goldmark v1.8.7
+	golang.org/x/image v0.30.0
 	golang.org/x/text v0.28.0
 	gonum.org/v1/gonum v0.17.0
 	gonum.org/v1/plot v0.17.0
@@ -33,7 +34,6 @@ require (
 	github.com/parquet-go/jsonlite v1.0.0 // indirect
 	github.com/pierrec/lz4/v4 v4.1.21 // indirect
 	github.com/twpayne/go-geom v1.6.1 // indirect
-	golang.org/x/image v0.30.0 // indirect
 	golang.org/x/sys v0.38.0 // indirect
 	google.golang.org/protobuf v1.34.2 // indirect
 )
