@@ -438,6 +438,8 @@ source = "pages/findings.md"
 		fmt.Fprintf(&b, "[[datasets]]\nname         = %q\ndomain       = %q\nsize         = %q\ninteractions = %q\n\n",
 			d.name, d.domain, sizeClass(d.interactions), "data/logs/"+d.name+".csv")
 	}
+	// The cross-validation dataset of the paired-tests example (folds.go).
+	b.WriteString("[[datasets]]\nname   = \"comoda-cv\"\ndomain = \"movies\"\nsize   = \"small\"\n\n")
 	frags, err := filepath.Glob(filepath.Join(fragments, "*.toml"))
 	if err != nil {
 		return err
