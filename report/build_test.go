@@ -281,3 +281,27 @@ func TestAnalysisErrorsNameTheManifestLine(t *testing.T) {
 		t.Fatalf("got %v", err)
 	}
 }
+
+// TestSingleFileFormats: --single-file alone writes one file; with
+// --format both the Markdown site keeps the data and figures it links to.
+func TestSingleFileFormats(t *testing.T) {
+	t.Parallel()
+	html := snapshot(t, mustBuild(t, smallStudy, func(o *Options) { o.SingleFile, o.Format = true, "html" }))
+	if len(html) != 1 || html["index.html"] == "" {
+		t.Fatalf("single file: %d files", len(html))
+	}
+	for _, want := range []string{`id="p-lb"`, `id="p-notes"`, `data:image/svg+xml;base64,`, `data:text/csv;charset=utf-8;base64,`, "window.EVALBOOK_INDEX="} {
+		if !strings.Contains(html["index.html"], want) {
+			t.Errorf("single file lacks %q", want)
+		}
+	}
+	both := snapshot(t, mustBuild(t, smallStudy, func(o *Options) { o.SingleFile, o.Format = true, "both" }))
+	for _, f := range []string{"index.html", "README.md", "lb.md", "figures/lb.svg", "data/lb.csv"} {
+		if _, ok := both[f]; !ok {
+			t.Errorf("--single-file --format both lacks %s", f)
+		}
+	}
+	if _, ok := both["lb.html"]; ok {
+		t.Error("--single-file still writes lb.html")
+	}
+}

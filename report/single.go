@@ -43,9 +43,12 @@ func (b *siteBuild) writeSingleFile(pages []htmlPage, search []byte) error {
 	if err := b.tmpl.ExecuteTemplate(&out, "single", d); err != nil {
 		return fmt.Errorf("index.html: %w", err)
 	}
-	// The single file is the whole site.
+	// The single file is the whole HTML site; data and figures stay only
+	// when the Markdown site (--format both) links to them.
 	for k := range b.files {
-		delete(b.files, k)
+		if b.opts.Format == "html" || strings.HasPrefix(k, "assets/") || strings.HasSuffix(k, ".html") {
+			delete(b.files, k)
+		}
 	}
 	b.files["index.html"] = out.Bytes()
 	return nil
