@@ -105,8 +105,11 @@ func Build(o Options) (*Summary, error) {
 	return &Summary{Out: o.Out, Index: index, Pages: len(study.Pages), Analyses: len(runs), Elapsed: time.Since(start)}, nil
 }
 
-// Validate checks the manifest and every input without writing anything:
-// it loads every input an analysis would read and runs nothing else.
+// Validate checks the manifest, every input, every analysis and every
+// page without writing anything: the study's inputs are loaded first (so
+// every bad file is reported), then the analyses run and the site is
+// rendered in memory, which finds what only an analysis or a page can
+// (an unknown metric, a broken reference).
 func Validate(o Options) (*Study, error) {
 	if err := o.normalise(); err != nil {
 		return nil, err
@@ -135,6 +138,18 @@ func Validate(o Options) (*Study, error) {
 	}
 	if len(errs) > 0 {
 		return nil, fmt.Errorf("inputs: %w", errs)
+	}
+	runs := runAnalyses(study, in, o)
+	if err := runErrors(study, runs); err != nil {
+		return nil, err
+	}
+	prov, err := provenance(study, in, runs, o)
+	if err != nil {
+		return nil, fmt.Errorf("provenance: %w", err)
+	}
+	site := &siteBuild{study: study, runs: runs, prov: prov, opts: o, assets: loadAssets()}
+	if _, err := site.render(); err != nil {
+		return nil, fmt.Errorf("render: %w", err)
 	}
 	return study, nil
 }

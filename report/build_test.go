@@ -305,3 +305,27 @@ func TestSingleFileFormats(t *testing.T) {
 		t.Error("--single-file still writes lb.html")
 	}
 }
+
+// TestValidateFindsAnalysisAndPageProblems: validate reports what only an
+// analysis or a page can find, and writes nothing.
+func TestValidateFindsAnalysisAndPageProblems(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	study := strings.Replace(smallStudy, `metric  = "ndcg"`, `metric  = "ndgc"`, 1)
+	study = strings.Replace(study, "A claim.", "A claim ({{ref lbx}}).", 1)
+	if err := ParseArchive([]byte(study)).WriteDir(dir); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Validate(Options{Manifest: filepath.Join(dir, "study.toml")})
+	if err == nil || !strings.Contains(err.Error(), `no metric "ndgc"`) {
+		t.Fatalf("validate: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "site")); err == nil {
+		t.Fatal("validate wrote a site")
+	}
+	fixed := strings.Replace(study, `metric  = "ndgc"`, `metric  = "ndcg"`, 1)
+	ParseArchive([]byte(fixed)).WriteDir(dir)
+	if _, err := Validate(Options{Manifest: filepath.Join(dir, "study.toml")}); err == nil || !strings.Contains(err.Error(), "notes.md:7: {{ref lbx}}") {
+		t.Fatalf("validate of a broken page: %v", err)
+	}
+}
