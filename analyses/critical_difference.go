@@ -48,13 +48,8 @@ func (o *CriticalDifferenceOptions) Validate() error {
 	if o.Metric == "" {
 		return fmt.Errorf("metric: required")
 	}
-	if !(o.Alpha > 0 && o.Alpha < 1) {
-		return fmt.Errorf("alpha: must be in (0, 1), got %g", o.Alpha)
-	}
-	switch o.ZeroMethod {
-	case ZeroPratt, ZeroWilcox, ZeroZsplit:
-	default:
-		return fmt.Errorf("zero_method: unknown value %q%s", o.ZeroMethod, DidYouMean(o.ZeroMethod, ZeroMethods))
+	if err := checkAlphaZeroMethod(o.Alpha, o.ZeroMethod); err != nil {
+		return err
 	}
 	if o.Rope < 0 || math.IsNaN(o.Rope) {
 		return fmt.Errorf("rope: must be 0 or more, got %g", o.Rope)

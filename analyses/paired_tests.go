@@ -40,13 +40,8 @@ func (o *PairedTestsOptions) Validate() error {
 	if o.Metric == "" {
 		return fmt.Errorf("metric: required")
 	}
-	if !(o.Alpha > 0 && o.Alpha < 1) {
-		return fmt.Errorf("alpha: must be in (0, 1), got %g", o.Alpha)
-	}
-	switch o.ZeroMethod {
-	case ZeroPratt, ZeroWilcox, ZeroZsplit:
-	default:
-		return fmt.Errorf("zero_method: unknown value %q%s", o.ZeroMethod, DidYouMean(o.ZeroMethod, ZeroMethods))
+	if err := checkAlphaZeroMethod(o.Alpha, o.ZeroMethod); err != nil {
+		return err
 	}
 	seen := map[string]bool{}
 	for _, m := range o.Methods {
@@ -287,4 +282,16 @@ func (r *PairedTestsResult) Tables() []Table {
 			p.Significant, v(p.CohenDz), v(p.RankBiserial), v(p.CohenD), v(p.PairedT), v(p.WilcoxonT), v(p.WelchT), v(p.U), v(p.ShapiroW)})
 	}
 	return []Table{t}
+}
+
+// checkAlphaZeroMethod checks the keys the Wilcoxon-based analyses share.
+func checkAlphaZeroMethod(alpha float64, zero string) error {
+	if !(alpha > 0 && alpha < 1) {
+		return fmt.Errorf("alpha: must be in (0, 1), got %g", alpha)
+	}
+	switch zero {
+	case ZeroPratt, ZeroWilcox, ZeroZsplit:
+		return nil
+	}
+	return fmt.Errorf("zero_method: unknown value %q%s", zero, DidYouMean(zero, ZeroMethods))
 }
