@@ -41,6 +41,9 @@ type Options struct {
 	// Cache keeps analysis outputs between builds (evalbook serve); nil
 	// recomputes everything. NoCache ignores it.
 	Cache *Cache
+	// CacheDir keeps analysis outputs on disk between builds (see
+	// diskcache.go); "" keeps none. NoCache ignores it.
+	CacheDir string
 }
 
 // Summary says what a build did.
@@ -255,10 +258,19 @@ func runPhase(s *Study, in *inputs, o Options, runs []*analysisRun) {
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			key := cacheKey(r.Spec, r.Seed, o.Version)
+			key := cacheKey(s, r.Spec, r.Seed, o.Version)
+			disk := o.CacheDir
+			if o.NoCache || r.Spec.Kind.Feeds {
+				disk = ""
+			}
 			if !o.NoCache {
 				if out, files := o.Cache.get(r.Spec.ID, key, in); out != nil {
 					r.Output, r.files = out, files
+					return
+				}
+				if out, files := diskGet(disk, r.Spec.ID, key, in); out != nil {
+					r.Output, r.files = out, files
+					o.Cache.put(r.Spec.ID, key, files, in, out)
 					return
 				}
 			}
@@ -283,6 +295,7 @@ func runPhase(s *Study, in *inputs, o Options, runs []*analysisRun) {
 			r.Output, r.Err, r.files = out, err, ctx.touchedFiles()
 			if err == nil {
 				o.Cache.put(r.Spec.ID, key, r.files, in, out)
+				diskPut(disk, r.Spec.ID, key, r.files, in, out) // a failed write only costs time
 			}
 		}(r)
 	}

@@ -52,10 +52,13 @@ func stamp(path string) (fileStamp, bool) {
 	return fileStamp{Size: st.Size(), Mod: st.ModTime()}, true
 }
 
-// cacheKey identifies an analysis's computation apart from its files.
-func cacheKey(spec AnalysisSpec, seed uint64, version string) string {
+// cacheKey identifies an analysis's computation apart from its files:
+// its type, resolved parameters, seed, title and caption, the tool
+// version, and the parts of the manifest every analysis may read (metric
+// directions, dataset attributes, input declarations).
+func cacheKey(s *Study, spec AnalysisSpec, seed uint64, version string) string {
 	params, _ := paramsMap(spec.Options)
-	b, _ := json.Marshal([]any{spec.Type, params, seed, version, spec.Title, spec.Caption})
+	b, _ := json.Marshal([]any{spec.Type, params, seed, version, spec.Title, spec.Caption, s.Metrics, s.Datasets, s.Inputs, s.Title})
 	h := sha256.Sum256(b)
 	return hex.EncodeToString(h[:])
 }

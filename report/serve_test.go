@@ -189,3 +189,61 @@ func TestServeRefusesOutsideRoot(t *testing.T) {
 		t.Errorf("GET /: %d", code)
 	}
 }
+
+// TestDiskCache: a second build takes unchanged analyses from the disk
+// cache (shown by a marker planted in the cached method note), gives the
+// same bytes, and recomputes when an input changes or with NoCache.
+func TestDiskCache(t *testing.T) {
+	t.Parallel()
+	dir, cacheDir := t.TempDir(), t.TempDir()
+	if err := ParseArchive([]byte(smallStudy)).WriteDir(dir); err != nil {
+		t.Fatal(err)
+	}
+	o := Options{Manifest: filepath.Join(dir, "study.toml"), Version: "test", Format: "both", CacheDir: cacheDir}
+	if _, err := Build(o); err != nil {
+		t.Fatal(err)
+	}
+	computed := snapshot(t, filepath.Join(dir, "site"))
+	entries, _ := filepath.Glob(filepath.Join(cacheDir, "lb-[0-9a-f]*.json"))
+	if len(entries) != 1 {
+		t.Fatalf("cache entries for lb: %v", entries)
+	}
+	if _, err := Build(o); err != nil {
+		t.Fatal(err)
+	}
+	cached := snapshot(t, filepath.Join(dir, "site"))
+	for name, body := range computed {
+		if cached[name] != body {
+			t.Errorf("%s differs between a computed and a cached build", name)
+		}
+	}
+	// Plant a marker in the cached entry: the next build must show it.
+	raw, _ := os.ReadFile(entries[0])
+	os.WriteFile(entries[0], []byte(strings.Replace(string(raw), `"method":"`, `"method":"PLANTED `, 1)), 0o644)
+	Build(o)
+	if !strings.Contains(readFile(t, filepath.Join(dir, "site"), "lb.html"), "PLANTED") {
+		t.Fatal("the second build did not use the disk cache")
+	}
+	noCache := o
+	noCache.NoCache = true
+	Build(noCache)
+	if strings.Contains(readFile(t, filepath.Join(dir, "site"), "lb.html"), "PLANTED") {
+		t.Fatal("NoCache used the disk cache")
+	}
+	// A changed input invalidates the entry.
+	res := filepath.Join(dir, "results.csv")
+	future := time.Now().Add(3 * time.Second)
+	os.Chtimes(res, future, future)
+	Build(o)
+	if strings.Contains(readFile(t, filepath.Join(dir, "site"), "lb.html"), "PLANTED") {
+		t.Fatal("a changed input did not invalidate the disk cache")
+	}
+	// A changed metric direction in the manifest does too.
+	manifest := filepath.Join(dir, "study.toml")
+	src, _ := os.ReadFile(manifest)
+	os.WriteFile(manifest, []byte(strings.Replace(string(src), `better = "lower"`, `better = "higher"`, 1)), 0o644)
+	Build(o)
+	if readFile(t, filepath.Join(dir, "site"), "data/lb-rmse.json") == computed["data/lb-rmse.json"] {
+		t.Fatal("a changed metric direction reused the old rmse leaderboard")
+	}
+}

@@ -140,6 +140,9 @@ func cmdBuild(args []string, stdout, stderr io.Writer) error {
 	opts := report.Options{Manifest: manifest, Out: *out, Format: *format, SingleFile: *single, Jobs: *jobs,
 		NoCache: *noCache, Quiet: *quiet, Warn: stderr, Version: toolVersion(),
 		Command: rebuildCommand(manifest, *format, *single)}
+	if !*noCache {
+		opts.CacheDir = cacheDir()
+	}
 	if !*quiet && isTerminal(stderr) {
 		opts.Progress = &termProgress{w: stderr}
 	}
@@ -189,7 +192,7 @@ func cmdServe(args []string, stdout, stderr io.Writer) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	srv := report.NewServer(report.Options{Manifest: manifest, Out: *out, Jobs: *jobs, Warn: stderr, Version: toolVersion(),
+	srv := report.NewServer(report.Options{Manifest: manifest, Out: *out, Jobs: *jobs, Warn: stderr, Version: toolVersion(), CacheDir: cacheDir(),
 		Command: rebuildCommand(manifest, "html", false)}, stdout)
 	return srv.Serve(ctx, *addr, nil)
 }
@@ -224,6 +227,17 @@ func rebuildCommand(manifest, format string, single bool) string {
 		parts = append(parts, "--single-file")
 	}
 	return strings.Join(parts, " ")
+}
+
+// cacheDir is where analysis outputs are kept between builds:
+// $XDG_CACHE_HOME/evalbook (or the platform's equivalent); "" when there
+// is none, which turns the disk cache off.
+func cacheDir() string {
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(dir, "evalbook")
 }
 
 func toolVersion() string {

@@ -58,7 +58,13 @@ func generatedDemo(t testing.TB) string {
 }
 
 func TestMain(m *testing.M) {
+	// The disk cache of these tests' builds lives and dies with them.
+	cache, err := os.MkdirTemp("", "evalbook-cache-")
+	if err == nil {
+		os.Setenv("XDG_CACHE_HOME", cache)
+	}
 	code := m.Run()
+	os.RemoveAll(cache)
 	if demoDir != "" {
 		os.RemoveAll(demoDir)
 	}
@@ -123,19 +129,28 @@ func TestBadValueExitCode(t *testing.T) {
 }
 
 // TestDemoDeterministic: two builds of the demo are byte-identical, and
-// so are builds with --jobs 1 and --jobs 8; the build takes under 5 s.
+// so are builds with --jobs 1 and --jobs 8, and a build whose analyses
+// come from the disk cache; the build takes under 5 s.
 func TestDemoDeterministic(t *testing.T) {
 	demo := generatedDemo(t)
 	out := t.TempDir()
+	// An empty cache of our own: builds a, b and j1 compute everything
+	// (--no-cache); c1 computes and fills the cache, c2 reads it back.
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
 	builds := []struct {
 		name string
 		jobs string
-	}{{"a", "8"}, {"b", "8"}, {"j1", "1"}}
+		flag string
+	}{{"a", "8", "--no-cache"}, {"b", "8", "--no-cache"}, {"j1", "1", "--no-cache"}, {"c1", "2", ""}, {"c2", "2", ""}}
 	sites := map[string]map[string]string{}
 	for _, b := range builds {
 		dir := filepath.Join(out, b.name)
 		start := time.Now()
-		code, _, errOut := runCLI("build", filepath.Join(demo, "study.toml"), "-o", dir, "--jobs", b.jobs, "--quiet", "--format", "both")
+		args := []string{"build", filepath.Join(demo, "study.toml"), "-o", dir, "--jobs", b.jobs, "--quiet", "--format", "both"}
+		if b.flag != "" {
+			args = append(args, b.flag)
+		}
+		code, _, errOut := runCLI(args...)
 		elapsed := time.Since(start)
 		if code != 0 {
 			t.Fatalf("build %s: exit %d: %s", b.name, code, errOut)
@@ -149,7 +164,7 @@ func TestDemoDeterministic(t *testing.T) {
 	if len(sites["a"]) < 10 {
 		t.Fatalf("demo site has only %d files", len(sites["a"]))
 	}
-	for _, other := range []string{"b", "j1"} {
+	for _, other := range []string{"b", "j1", "c1", "c2"} {
 		if len(sites[other]) != len(sites["a"]) {
 			t.Errorf("build %s has %d files, build a %d", other, len(sites[other]), len(sites["a"]))
 		}
