@@ -64,8 +64,8 @@ bench-issues: build
 	$(GO) test ./analyses -run '^$$' -bench 'Stability|DatasetSelection' -benchtime 1x
 	EVALBOOK_BENCH_ROWS=1000000 $(GO) test ./report -run '^$$' -bench CharacteristicsLogs -benchtime 1x
 	$(GO) test ./report -run '^$$' -bench OfflineMetrics -benchtime 1x -offline.users 1000000
-	EVALBOOK_META_BENCH=$(BENCH_DIR)-meta $(GO) test ./report -run TestMetaBenchStudy -count=1
-	/usr/bin/time -f "meta-analysis build: wall %e s, max RSS %M KiB" ./$(BIN) build $(BENCH_DIR)-meta --quiet
+	$(GO) run ./sites/bench/metagen $(BENCH_DIR)-meta
+	/usr/bin/time -f "meta-analysis build: wall %e s, max RSS %M KiB" ./$(BIN) build $(BENCH_DIR)-meta --quiet --no-cache
 
 lint:
 	@test -z "$$(gofmt -l .)" || (gofmt -l . && echo "gofmt: files above need formatting" && exit 1)

@@ -1,41 +1,47 @@
-package report
+// Command metagen writes the benchmark study of the meta-analysis issue:
+// 30 datasets × 2 methods × UNITS units × 2 metrics as one long CSV
+// (dataset,method,unit,metric,value; 120 million rows at the default),
+// sorted by dataset and unit (-order method: by dataset and method), and a
+// study.toml with one meta-analysis per metric.
+//
+//	go run ./sites/bench/metagen [-units 1000000] [-order unit|method] DIR
+//
+// Build it with the binary under /usr/bin/time to measure time,
+// throughput and peak memory (make bench-issues does).
+package main
 
 import (
 	"bufio"
+	"flag"
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strconv"
-	"testing"
 )
 
-// TestMetaBenchStudy writes the benchmark study of issue 3 when
-// EVALBOOK_META_BENCH names a directory: 30 datasets × 2 methods ×
-// 1,000,000 units × 2 metrics as one long CSV (dataset,method,unit,
-// metric,value; 120 million rows), sorted by dataset and unit
-// (EVALBOOK_META_BENCH_ORDER=method sorts by dataset and method
-// instead), plus a study.toml with one meta-analysis per metric. Build
-// it with the binary under /usr/bin/time -v to measure time, throughput
-// and peak memory. EVALBOOK_META_BENCH_UNITS overrides the units per
-// dataset.
-func TestMetaBenchStudy(t *testing.T) {
-	dir := os.Getenv("EVALBOOK_META_BENCH")
-	if dir == "" {
-		t.Skip("set EVALBOOK_META_BENCH=DIR to write the benchmark study")
+func main() {
+	units := flag.Int("units", 1_000_000, "units per (dataset, method)")
+	order := flag.String("order", "unit", "row order within a dataset: unit or method")
+	flag.Parse()
+	if flag.NArg() != 1 || (*order != "unit" && *order != "method") {
+		fmt.Fprintln(os.Stderr, "usage: metagen [-units N] [-order unit|method] DIR")
+		os.Exit(2)
 	}
-	units := 1_000_000
-	if s := os.Getenv("EVALBOOK_META_BENCH_UNITS"); s != "" {
-		units, _ = strconv.Atoi(s)
+	if err := generate(flag.Arg(0), *units, *order == "method"); err != nil {
+		fmt.Fprintln(os.Stderr, "metagen:", err)
+		os.Exit(1)
 	}
-	byMethod := os.Getenv("EVALBOOK_META_BENCH_ORDER") == "method"
+}
+
+func generate(dir string, units int, byMethod bool) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
+		return err
 	}
 	f, err := os.Create(filepath.Join(dir, "units.csv"))
 	if err != nil {
-		t.Fatal(err)
+		return err
 	}
 	w := bufio.NewWriterSize(f, 1<<22)
 	w.WriteString("dataset,method,unit,metric,value\n")
@@ -89,7 +95,7 @@ func TestMetaBenchStudy(t *testing.T) {
 		}
 	}
 	if err := w.Flush(); err != nil {
-		t.Fatal(err)
+		return err
 	}
 	f.Close()
 	study := `title = "meta benchmark"
@@ -115,7 +121,7 @@ metric = "rmse"
 effect = "hedges_g"
 `
 	if err := os.WriteFile(filepath.Join(dir, "study.toml"), []byte(study), 0o644); err != nil {
-		t.Fatal(err)
+		return err
 	}
-	fmt.Println("wrote", dir)
+	return nil
 }
