@@ -53,7 +53,7 @@ bench: build
 	$(GO) run ./sites/bench/gen -users $(BENCH_USERS) $(BENCH_DIR)
 	@ls -la $(BENCH_DIR)
 	@echo "== evalbook build"
-	@/usr/bin/time -f "wall %e s, max RSS %M KiB" ./$(BIN) build $(BENCH_DIR) --quiet
+	@/usr/bin/time -f "wall %e s, max RSS %M KiB" ./$(BIN) build $(BENCH_DIR) --quiet --no-cache
 	@echo "== evalbook validate (streams every input)"
 	@/usr/bin/time -f "wall %e s, max RSS %M KiB" ./$(BIN) validate $(BENCH_DIR)
 	$(GO) test -run '^$$' -bench . -benchtime 1x ./analyses/ ./report/
