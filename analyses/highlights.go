@@ -150,3 +150,75 @@ func (r *MultiObjectiveResult) Highlight() string {
 	}
 	return s + "."
 }
+
+// Highlight: the summary effect with its interval, and which method it favours.
+func (r *MetaResult) Highlight() string {
+	s := r.Summary
+	if s.Effect == nil || s.CILow == nil || s.CIHigh == nil {
+		return ""
+	}
+	text := fmt.Sprintf("%s vs %s on %s: summary %s %.3g [%.3g, %.3g] over %d datasets", r.Treatment, r.Control, r.Metric,
+		r.EffectLabel(), *s.Effect, *s.CILow, *s.CIHigh, s.K)
+	if s.P != nil {
+		if *s.P < 1e-15 {
+			text += ", p < 1e-15"
+		} else {
+			text += fmt.Sprintf(", p = %.2g", *s.P)
+		}
+	}
+	if s.I2 != nil {
+		text += fmt.Sprintf(", I² = %.0f%%", *s.I2)
+	}
+	switch {
+	case *s.CILow > 0 || *s.CIHigh < 0:
+		better := r.Treatment
+		if (*s.Effect > 0) != (r.Better != "lower") {
+			better = r.Control
+		}
+		text += "; " + better + " is better"
+	default:
+		text += "; the interval includes no difference"
+	}
+	return text + "."
+}
+
+// Highlight: how many runs were scored, and which method wins most
+// datasets on nDCG at the largest cut-off.
+func (r *OfflineMetricsResult) Highlight() string {
+	if len(r.Runs) == 0 || len(r.K) == 0 {
+		return ""
+	}
+	metric := fmt.Sprintf("ndcg@%d", r.K[len(r.K)-1])
+	best := map[string]string{}
+	bestV := map[string]float64{}
+	var datasets []string
+	users := 0
+	for _, run := range r.Runs {
+		users += run.Evaluated
+		v := run.Values[metric]
+		if _, seen := bestV[run.Dataset]; !seen {
+			datasets = append(datasets, run.Dataset)
+			bestV[run.Dataset] = math.Inf(-1)
+		}
+		if v != nil && *v > bestV[run.Dataset] {
+			best[run.Dataset], bestV[run.Dataset] = run.Method, *v
+		}
+	}
+	wins := map[string]int{}
+	for _, d := range datasets {
+		if m := best[d]; m != "" {
+			wins[m]++
+		}
+	}
+	leader, n := "", 0
+	for _, m := range SortedKeys(wins) {
+		if wins[m] > n {
+			leader, n = m, wins[m]
+		}
+	}
+	text := fmt.Sprintf("%d runs on %d datasets scored from their ranked lists (%d user lists evaluated)", len(r.Runs), len(datasets), users)
+	if leader != "" {
+		text += fmt.Sprintf("; %s has the best %s on %d of %d datasets", leader, metric, n, len(datasets))
+	}
+	return text + "."
+}

@@ -1,0 +1,59 @@
+package analyses
+
+import (
+	"strings"
+	"testing"
+)
+
+func fp(v float64) *float64 { return &v }
+
+// TestHighlights: the overview sentences read the right fields, say which
+// method a meta-analysis favours for either metric direction, and stay
+// empty rather than wrong when a result has nothing to say.
+func TestHighlights(t *testing.T) {
+	t.Parallel()
+	meta := &MetaResult{Treatment: "T", Control: "C", Metric: "rmse", Better: "lower", Effect: "md",
+		Summary: MetaSummary{K: 4, Effect: fp(-0.2), CILow: fp(-0.3), CIHigh: fp(-0.1), P: fp(1e-20), I2: fp(12)}}
+	if h := meta.Highlight(); !strings.Contains(h, "summary mean difference -0.2 [-0.3, -0.1] over 4 datasets, p < 1e-15, I² = 12%; T is better.") {
+		t.Errorf("meta, lower is better: %q", h)
+	}
+	meta.Better = "higher"
+	if h := meta.Highlight(); !strings.HasSuffix(h, "; C is better.") {
+		t.Errorf("meta, higher is better: %q", h)
+	}
+	meta.Summary.CIHigh = fp(0.05)
+	if h := meta.Highlight(); !strings.HasSuffix(h, "the interval includes no difference.") {
+		t.Errorf("meta, interval over zero: %q", h)
+	}
+	if h := (&MetaResult{}).Highlight(); h != "" {
+		t.Errorf("empty meta: %q", h)
+	}
+
+	off := &OfflineMetricsResult{K: []int{5, 10}, Runs: []OfflineRunValues{
+		{Dataset: "a", Method: "X", Evaluated: 10, Values: map[string]*float64{"ndcg@10": fp(0.2)}},
+		{Dataset: "a", Method: "Y", Evaluated: 10, Values: map[string]*float64{"ndcg@10": fp(0.3)}},
+		{Dataset: "b", Method: "X", Evaluated: 5, Values: map[string]*float64{"ndcg@10": fp(0.4)}},
+		{Dataset: "b", Method: "Y", Evaluated: 5, Values: map[string]*float64{"ndcg@10": fp(0.1)}},
+		{Dataset: "c", Method: "Y", Evaluated: 5, Values: map[string]*float64{"ndcg@10": fp(0.1)}},
+	}}
+	if h := off.Highlight(); h != "5 runs on 3 datasets scored from their ranked lists (35 user lists evaluated); Y has the best ndcg@10 on 2 of 3 datasets." {
+		t.Errorf("offline: %q", h)
+	}
+
+	cd := &CriticalDifferenceResult{Metric: "m", Alpha: 0.05, Datasets: []string{"a", "b", "c"}, Methods: []string{"A", "B"},
+		MeanRanks: []float64{1.25, 1.75}, FriedmanP: fp(0.04), CriticalDifference: 1.1, Pairs: []CDPair{{A: "A", B: "B", Significant: true}}}
+	if h := cd.Highlight(); h != "A has the best mean rank (1.25) on m over 3 datasets; Friedman p = 0.04; 1 of 1 pairs differ after Holm (α = 0.05), critical difference 1.10." {
+		t.Errorf("critical difference: %q", h)
+	}
+	for name, h := range map[string]string{
+		"clusters":    (&ClustersResult{}).Highlight(),
+		"selection":   (&SelectionResult{}).Highlight(),
+		"correlation": (&MetricCorrelationResult{}).Highlight(),
+		"paired":      (&PairedTestsResult{}).Highlight(),
+		"multi":       (&MultiObjectiveResult{}).Highlight(),
+	} {
+		if h != "" {
+			t.Errorf("empty %s result: %q", name, h)
+		}
+	}
+}
