@@ -215,18 +215,11 @@ func RuleScores(rule string, q Matrix, higherBetter bool, betaMax float64) ([]fl
 	return NewScorer(q, higherBetter).Scores(rule, betaMax)
 }
 
-// ScoreAll computes the scores of each rule on q, as RuleScores would (nil
-// and an error where a rule cannot be computed), computing what the rules
-// share once.
-func ScoreAll(q Matrix, higherBetter bool, betaMax float64, rules []string) ([][]float64, []error) {
-	return NewScorer(q, higherBetter).ScoreAll(rules, betaMax)
-}
-
 // Scorer computes the rules on one complete matrix, sharing what they have
 // in common; each part is computed once, when a rule first needs it:
 // per-dataset ranks (mean_rank, borda, plurality, dowdall), pairwise wins
 // (copeland, minimax), each dataset's best value and every cell's place on
-// the β grid (dm_auc, dm_lbo, DolanMore). A Scorer is not safe for
+// the β grid (dm_auc, dm_lbo, Profile). A Scorer is not safe for
 // concurrent use.
 type Scorer struct {
 	q      Matrix
@@ -283,7 +276,9 @@ func (s *Scorer) Scores(rule string, betaMax float64) ([]float64, error) {
 	panic("analyses: unknown rule " + rule)
 }
 
-// Profile computes the Dolan–Moré performance profiles (see DolanMore).
+// Profile computes the Dolan–Moré performance profiles of every method.
+// Ratios are r = best/q for higher-is-better metrics and q/best otherwise;
+// r = ∞ when the method's value is 0 (or the best is 0 for lower-is-better).
 func (s *Scorer) Profile(betaMax float64) (*Profile, error) {
 	x, err := s.dmIndex(betaMax)
 	if err != nil {
@@ -431,13 +426,6 @@ func BetaGrid(betaMax float64) []float64 {
 	return g
 }
 
-// DolanMore computes the performance profiles of every method. Ratios are
-// r = best/q for higher-is-better metrics and q/best otherwise; r = ∞ when
-// the method's value is 0 (or the best is 0 for lower-is-better).
-func DolanMore(q Matrix, higherBetter bool, betaMax float64) (*Profile, error) {
-	return NewScorer(q, higherBetter).Profile(betaMax)
-}
-
 // better reports whether v is strictly better than w.
 func better(v, w float64, higherBetter bool) bool {
 	return (higherBetter && v > w) || (!higherBetter && v < w)
@@ -488,7 +476,7 @@ func (s *Scorer) rowBests() *dmBest {
 	return b
 }
 
-// dmGrid is the β grid with the thresholds DolanMore compares the ratios
+// dmGrid is the β grid with the thresholds Profile compares the ratios
 // against: β·(1+1e-12), a small tolerance that keeps r = 1.1 computed as
 // 1.1000000000000002 inside β = 1.1.
 type dmGrid struct {

@@ -270,9 +270,6 @@ func logRadixSort(keys []uint64, vals []float64, sk []uint64, sv []float64, nbit
 	return keys, vals, sk, sv
 }
 
-// Rows returns the number of rows added.
-func (l *InteractionLog) Rows() int64 { return l.rows }
-
 // ErrEmptyLog is returned (wrapped) when no interaction is left; the
 // caller names the file and dataset.
 var ErrEmptyLog = fmt.Errorf("no interactions left")

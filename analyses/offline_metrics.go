@@ -198,12 +198,6 @@ func NewOfflineEvaluator(o OfflineMetricsOptions) *OfflineEvaluator {
 // Eval's values: metric-major, cutoffs ascending.
 func (e *OfflineEvaluator) Names() []string { return e.names }
 
-// Cutoffs returns the sorted, distinct cutoffs.
-func (e *OfflineEvaluator) Cutoffs() []int { return e.ks }
-
-// MaxK is the largest cutoff: ranks beyond it never matter.
-func (e *OfflineEvaluator) MaxK() int { return e.maxK }
-
 // Index returns the position of metric m at cutoff index ki in Eval's
 // values.
 func (e *OfflineEvaluator) Index(m, ki int) int { return m*e.nK + ki }

@@ -121,9 +121,6 @@ func NewOfflineRun(dataset, method string, t *OfflineTruth, o OfflineMetricsOpti
 	}
 }
 
-// Evaluator returns the run's evaluator (cutoffs, names).
-func (r *OfflineRun) Evaluator() *OfflineEvaluator { return r.ev }
-
 // itemID interns a listed item: truth ids first, then this run's own.
 func (r *OfflineRun) itemID(b []byte) int32 {
 	if id, ok := r.t.items.Lookup(b); ok {

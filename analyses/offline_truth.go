@@ -142,14 +142,6 @@ func (t *OfflineTruth) Users() int { return t.users.Len() }
 // Items is the number of distinct items of the truth.
 func (t *OfflineTruth) Items() int { return t.items.Len() }
 
-// Entries returns how many (user, item) judgements the truth holds.
-func (t *OfflineTruth) Entries() int {
-	if t.done {
-		return len(t.item)
-	}
-	return len(t.eu)
-}
-
 // User returns a user's id.
 func (t *OfflineTruth) User(name []byte) (int32, bool) {
 	return t.users.Lookup(name)
@@ -157,9 +149,6 @@ func (t *OfflineTruth) User(name []byte) (int32, bool) {
 
 // UserName returns a user's name.
 func (t *OfflineTruth) UserName(u int32) string { return t.users.Name(u) }
-
-// NumRelevant is the number of relevant items of user u.
-func (t *OfflineTruth) NumRelevant(u int32) int { return int(t.numRel[u]) }
 
 // lookup returns the relevance of item i for user u (binary search in the
 // user's entries, which are sorted by item id).

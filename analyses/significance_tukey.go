@@ -106,12 +106,3 @@ func NemenyiQ(alpha float64, k int) (float64, error) {
 	return q / math.Sqrt2, err
 }
 
-// NemenyiCD is the critical difference of mean ranks,
-// q_α·√(k(k + 1)/(6N)), for k methods over n datasets.
-func NemenyiCD(alpha float64, k, n int) (float64, error) {
-	q, err := NemenyiQ(alpha, k)
-	if err != nil {
-		return math.NaN(), err
-	}
-	return q * math.Sqrt(float64(k*(k+1))/(6*float64(n))), nil
-}

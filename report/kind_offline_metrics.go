@@ -93,18 +93,6 @@ type OfflineDerived struct {
 	Predictions bool
 }
 
-// AddTo adds the per-run values to a results builder (SPEC §3 results:
-// metric names "<metric>@<k>", "mae", "rmse").
-func (d *OfflineDerived) AddTo(b *analyses.ResultsBuilder) {
-	for _, r := range d.Runs {
-		for _, name := range analyses.SortedKeys(r.Values) {
-			if v := r.Values[name]; v != nil {
-				b.Add(r.Dataset, r.Method, name, *v)
-			}
-		}
-	}
-}
-
 // offlineFile is one file matched by a pattern.
 type offlineFile struct {
 	path, display   string
