@@ -105,4 +105,3 @@ func NemenyiQ(alpha float64, k int) (float64, error) {
 	q, err := StudentizedRangeQuantile(1-alpha, k)
 	return q / math.Sqrt2, err
 }
-
