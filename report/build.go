@@ -1,8 +1,6 @@
 package report
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -44,6 +42,13 @@ type Options struct {
 	// CacheDir keeps analysis outputs on disk between builds (see
 	// diskcache.go); "" keeps none. NoCache ignores it.
 	CacheDir string
+	// AllowOutside lets inputs, pages and the bibliography lie outside
+	// the study directory (--allow-outside; the manifest's allow_outside).
+	AllowOutside bool
+	// OnRead, when set, is told at the end of every build, failed or not,
+	// which files the build read and which path patterns it expanded
+	// (with their matches): what evalbook serve watches.
+	OnRead func(files []string, patterns map[string][]string)
 }
 
 // Summary says what a build did.
@@ -61,7 +66,15 @@ type analysisRun struct {
 	Seed   uint64
 	Output *Output
 	Err    error
-	files  []string // files it read (for the cache and derived inputs)
+	reads  *readSet // what it read (for the cache, derived inputs, serve)
+}
+
+// built is what a build computed before anything is written.
+type built struct {
+	study *Study
+	in    *inputs
+	runs  []analysisRun
+	files map[string][]byte
 }
 
 // Build runs every analysis of the manifest and writes the site
@@ -71,6 +84,38 @@ func Build(o Options) (*Summary, error) {
 	if err := o.normalise(); err != nil {
 		return nil, err
 	}
+	b, err := run(&o)
+	if err != nil {
+		return nil, err
+	}
+	if err := writeAtomically(o.Out, b.files); err != nil {
+		return nil, fmt.Errorf("write: %w", err)
+	}
+	index := filepath.Join(o.Out, "index.html")
+	if o.Format == "md" {
+		index = filepath.Join(o.Out, "README.md")
+	}
+	return &Summary{Out: o.Out, Index: index, Pages: len(b.study.Pages), Analyses: len(b.runs), Elapsed: time.Since(start)}, nil
+}
+
+// Validate runs exactly what Build runs — manifest, inputs, analyses,
+// rendering in memory — and writes nothing, so it accepts a study exactly
+// when Build does and reports the same errors.
+func Validate(o Options) (*Study, error) {
+	if err := o.normalise(); err != nil {
+		return nil, err
+	}
+	b, err := run(&o)
+	if err != nil {
+		return nil, err
+	}
+	return b.study, nil
+}
+
+// run is the one pipeline behind Build and Validate: load the manifest,
+// check the declared inputs, run the feeding analyses and then the
+// others, record the provenance and render the site in memory.
+func run(o *Options) (*built, error) {
 	study, err := LoadStudy(o.Manifest, o.Kinds)
 	if err != nil {
 		return nil, fmt.Errorf("manifest: %w", err)
@@ -79,18 +124,30 @@ func Build(o Options) (*Summary, error) {
 		o.Out = filepath.Join(study.Dir, "site")
 	}
 	in := newInputs(study)
+	in.allowOutside = study.AllowOutside || o.AllowOutside
+	switch {
+	case o.NoCache:
+	case o.Cache != nil:
+		in.hashes = o.Cache.hashStore()
+	default:
+		in.hashes = loadHashStore(o.CacheDir)
+		defer in.hashes.save(o.CacheDir)
+	}
+	if o.OnRead != nil {
+		defer func() { o.OnRead(in.all.Files(), in.all.Patterns()) }()
+	}
 	if err := checkInputs(study, in); err != nil {
 		return nil, fmt.Errorf("inputs: %w", err)
 	}
-	runs := runAnalyses(study, in, o)
+	runs := runAnalyses(study, in, *o)
 	if err := runErrors(study, runs); err != nil {
 		return nil, err
 	}
-	prov, err := provenance(study, in, runs, o)
+	prov, err := provenance(study, in, runs, *o)
 	if err != nil {
 		return nil, fmt.Errorf("provenance: %w", err)
 	}
-	site := &siteBuild{study: study, runs: runs, prov: prov, opts: o, assets: loadAssets()}
+	site := &siteBuild{study: study, runs: runs, prov: prov, opts: *o, assets: loadAssets(), sources: in.sources}
 	if !site.assets.hasECharts() && o.Format != "md" && o.Warn != nil {
 		fmt.Fprintln(o.Warn, "evalbook: warning: the ECharts asset was not built into this binary (run `make assets`, then rebuild); figures are static SVG only")
 	}
@@ -98,63 +155,7 @@ func Build(o Options) (*Summary, error) {
 	if err != nil {
 		return nil, fmt.Errorf("render: %w", err)
 	}
-	if err := writeAtomically(o.Out, files); err != nil {
-		return nil, fmt.Errorf("write: %w", err)
-	}
-	index := filepath.Join(o.Out, "index.html")
-	if o.Format == "md" {
-		index = filepath.Join(o.Out, "README.md")
-	}
-	return &Summary{Out: o.Out, Index: index, Pages: len(study.Pages), Analyses: len(runs), Elapsed: time.Since(start)}, nil
-}
-
-// Validate checks the manifest, every input, every analysis and every
-// page without writing anything: the study's inputs are loaded first (so
-// every bad file is reported), then the analyses run and the site is
-// rendered in memory, which finds what only an analysis or a page can
-// (an unknown metric, a broken reference).
-func Validate(o Options) (*Study, error) {
-	if err := o.normalise(); err != nil {
-		return nil, err
-	}
-	study, err := LoadStudy(o.Manifest, o.Kinds)
-	if err != nil {
-		return nil, fmt.Errorf("manifest: %w", err)
-	}
-	in := newInputs(study)
-	if err := checkInputs(study, in); err != nil {
-		return nil, fmt.Errorf("inputs: %w", err)
-	}
-	var errs Errors
-	if len(study.Inputs.Results) > 0 {
-		if _, err := in.results(); err != nil {
-			errs = append(errs, err)
-		}
-	}
-	if len(study.Inputs.Units) > 0 {
-		if err := in.units(func(*UnitRow) error { return nil }); err != nil {
-			errs = append(errs, err)
-		}
-	}
-	if _, err := in.characteristics(); err != nil {
-		errs = append(errs, err)
-	}
-	if len(errs) > 0 {
-		return nil, fmt.Errorf("inputs: %w", errs)
-	}
-	runs := runAnalyses(study, in, o)
-	if err := runErrors(study, runs); err != nil {
-		return nil, err
-	}
-	prov, err := provenance(study, in, runs, o)
-	if err != nil {
-		return nil, fmt.Errorf("provenance: %w", err)
-	}
-	site := &siteBuild{study: study, runs: runs, prov: prov, opts: o, assets: loadAssets()}
-	if _, err := site.render(); err != nil {
-		return nil, fmt.Errorf("render: %w", err)
-	}
-	return study, nil
+	return &built{study: study, in: in, runs: runs, files: files}, nil
 }
 
 func (o *Options) normalise() error {
@@ -192,22 +193,22 @@ func checkInputs(s *Study, in *inputs) error {
 		}
 	}
 	for _, p := range s.Pages {
-		if _, err := os.Stat(filepath.Join(s.Dir, p.Source)); err != nil {
-			errs = append(errs, &ManifestError{File: filepath.Base(s.File), Line: p.Line, Msg: fmt.Sprintf("page %q: %v", p.Source, errors.Unwrap(err))})
+		if _, err := in.readSource(p.Source); err != nil {
+			errs = append(errs, &ManifestError{File: filepath.Base(s.File), Line: p.Line, Msg: fmt.Sprintf("page %q: %v", p.Source, err)})
 		}
 	}
 	if s.Bibliography != "" {
-		if _, err := os.Stat(filepath.Join(s.Dir, s.Bibliography)); err != nil {
-			errs = append(errs, &ManifestError{File: filepath.Base(s.File), Line: s.line("bibliography"), Msg: fmt.Sprintf("bibliography %q: %v", s.Bibliography, errors.Unwrap(err))})
+		if _, err := in.readSource(s.Bibliography); err != nil {
+			errs = append(errs, &ManifestError{File: filepath.Base(s.File), Line: s.line("bibliography"), Msg: fmt.Sprintf("bibliography %q: %v", s.Bibliography, err)})
 		}
 	}
 	for i, d := range s.Datasets {
 		if d.Interactions == "" {
 			continue
 		}
-		if _, err := os.Stat(filepath.Join(s.Dir, d.Interactions)); err != nil {
+		if err := in.checkFile(absPattern(s.Dir, d.Interactions)); err != nil {
 			errs = append(errs, &ManifestError{File: filepath.Base(s.File), Line: s.line(fmt.Sprintf("datasets.%d.interactions", i)),
-				Msg: fmt.Sprintf("dataset %q: interaction log %q: %v", d.Name, d.Interactions, errors.Unwrap(err))})
+				Msg: fmt.Sprintf("dataset %q: interaction log %q: %v", d.Name, d.Interactions, err)})
 		}
 	}
 	if len(errs) > 0 {
@@ -228,54 +229,65 @@ func runAnalyses(s *Study, in *inputs, o Options) []analysisRun {
 	// Phase 1: the analyses whose outputs feed the others; their derived
 	// results and units join the inputs in manifest order.
 	var feeders, rest []*analysisRun
+	keys := map[*analysisRun]string{}
+	var feederKeys []string
 	for i := range runs {
-		if runs[i].Spec.Kind.Feeds {
-			feeders = append(feeders, &runs[i])
+		r := &runs[i]
+		keys[r] = cacheKey(s, r.Spec, r.Seed, o.Version)
+		if r.Spec.Kind.Feeds {
+			feeders = append(feeders, r)
+			feederKeys = append(feederKeys, r.Spec.ID, keys[r])
 		} else {
-			rest = append(rest, &runs[i])
+			rest = append(rest, r)
 		}
 	}
-	runPhase(s, in, o, feeders)
+	// What a feeding analysis computes may reach any other analysis, so
+	// its parameters are part of every other analysis's key (its files
+	// are part of their reads).
+	for _, r := range rest {
+		keys[r] = hashStrings(append([]string{keys[r]}, feederKeys...))
+	}
+	runPhase(s, in, o, feeders, keys)
 	for _, r := range feeders {
 		if r.Err != nil || r.Output == nil {
 			continue
 		}
-		in.derived = append(in.derived, derivedSource{id: r.Spec.ID, results: r.Output.Results, units: r.Output.Units, files: r.files})
+		in.derived = append(in.derived, derivedSource{id: r.Spec.ID, results: r.Output.Results, units: r.Output.Units, reads: r.reads})
 	}
-	runPhase(s, in, o, rest)
+	runPhase(s, in, o, rest, keys)
 	return runs
 }
 
 // runPhase runs analyses on o.Jobs workers. Each analysis gets the whole
 // worker budget for its own parallel work; outputs land in their own
 // slots, so nothing depends on scheduling.
-func runPhase(s *Study, in *inputs, o Options, runs []*analysisRun) {
+func runPhase(s *Study, in *inputs, o Options, runs []*analysisRun, keys map[*analysisRun]string) {
 	sem := make(chan struct{}, o.Jobs)
 	var wg sync.WaitGroup
 	for _, r := range runs {
 		wg.Add(1)
-		go func(r *analysisRun) {
+		go func(r *analysisRun, key string) {
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			key := cacheKey(s, r.Spec, r.Seed, o.Version)
 			disk := o.CacheDir
 			if o.NoCache || r.Spec.Kind.Feeds {
 				disk = ""
 			}
 			if !o.NoCache {
-				if out, files := o.Cache.get(r.Spec.ID, key, in); out != nil {
-					r.Output, r.files = out, files
+				if out, reads := o.Cache.get(r.Spec.ID, key, in); out != nil {
+					r.Output, r.reads = out, reads
 					return
 				}
-				if out, files := diskGet(disk, r.Spec.ID, key, in); out != nil {
-					r.Output, r.files = out, files
-					o.Cache.put(r.Spec.ID, key, files, in, out)
+				if out, st := diskGet(disk, r.Spec.ID, key, in); out != nil {
+					r.Output, r.reads = out, st.replay(in)
+					o.Cache.putStamp(r.Spec.ID, key, st, out)
 					return
 				}
 			}
+			rs := newReadSet()
 			ctx := &Context{ID: r.Spec.ID, Title: r.Spec.Title, Caption: r.Spec.Caption, Study: s, Seed: r.Seed,
-				Jobs: o.Jobs, inputs: in, progress: o.Progress}
+				Jobs: o.Jobs, inputs: in.forAnalysis(rs), progress: o.Progress}
 			defer func() {
 				if p := recover(); p != nil {
 					buf := make([]byte, 4096)
@@ -292,12 +304,17 @@ func runPhase(s *Study, in *inputs, o Options, runs []*analysisRun) {
 					t.Check()
 				}
 			}
-			r.Output, r.Err, r.files = out, err, ctx.touchedFiles()
-			if err == nil {
-				o.Cache.put(r.Spec.ID, key, r.files, in, out)
-				diskPut(disk, r.Spec.ID, key, r.files, in, out) // a failed write only costs time
+			r.Output, r.Err, r.reads = out, err, rs
+			if err != nil || (o.Cache == nil && disk == "") {
+				return
 			}
-		}(r)
+			st, serr := stampReads(rs, in)
+			if serr != nil {
+				return // a file changed or vanished while it was read: store nothing
+			}
+			o.Cache.putStamp(r.Spec.ID, key, st, out)
+			diskPut(disk, r.Spec.ID, key, st, out) // a failed write only costs time
+		}(r, keys[r])
 	}
 	wg.Wait()
 }
@@ -381,18 +398,4 @@ func writeAtomically(out string, files map[string][]byte) error {
 		return os.RemoveAll(old)
 	}
 	return nil
-}
-
-// sha256File returns the hex sha256 of a file.
-func sha256File(path string) (string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", err
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
 }

@@ -4,38 +4,42 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"os"
+	"fmt"
+	"slices"
 	"sync"
-	"time"
-
-	"github.com/evalbook/evalbook/analyses"
 )
 
 // Cache keeps analysis outputs between builds of one process (evalbook
-// serve), keyed by the analysis's type, resolved parameters, seed and
-// tool version, and valid while every file it read is unchanged (size and
-// modification time). Editing prose therefore re-renders pages without
+// serve). An entry is keyed by the analysis's type, resolved parameters,
+// seed, the manifest's declarations, the tool version and the parameters
+// of the analyses that feed it, and stays valid while every file it read
+// has the same content and every path pattern it expanded matches the
+// same files (readStamp). Editing prose therefore re-renders pages without
 // recomputing; touching an input recomputes only the analyses that read it.
 type Cache struct {
 	mu      sync.Mutex
 	entries map[string]*cacheEntry // by analysis id
 	hits    int
+	hashes  *hashStore
 }
 
 type cacheEntry struct {
 	key   string
-	files map[string]fileStamp
-	rows  map[string]int64 // rows read per file, replayed into the provenance
+	stamp readStamp
 	out   *Output
 }
 
-type fileStamp struct {
-	Size int64
-	Mod  time.Time
+// readStamp is what an analysis read, pinned down: the sha256 of every
+// file, the matches of every pattern, and the rows read per file (replayed
+// into the provenance of a build that takes the output from the cache).
+type readStamp struct {
+	Files    map[string]string   `json:"files"`
+	Patterns map[string][]string `json:"patterns"`
+	Rows     map[string]int64    `json:"rows"`
 }
 
 // NewCache returns an empty cache.
-func NewCache() *Cache { return &Cache{entries: map[string]*cacheEntry{}} }
+func NewCache() *Cache { return &Cache{entries: map[string]*cacheEntry{}, hashes: newHashStore()} }
 
 // Hits returns how many analyses were taken from the cache so far.
 func (c *Cache) Hits() int {
@@ -44,12 +48,14 @@ func (c *Cache) Hits() int {
 	return c.hits
 }
 
-func stamp(path string) (fileStamp, bool) {
-	st, err := os.Stat(path)
-	if err != nil {
-		return fileStamp{}, false
+// hashStore is the cache's file-hash store, kept across builds.
+func (c *Cache) hashStore() *hashStore {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.hashes == nil {
+		c.hashes = newHashStore()
 	}
-	return fileStamp{Size: st.Size(), Mod: st.ModTime()}, true
+	return c.hashes
 }
 
 // cacheKey identifies an analysis's computation apart from its files:
@@ -58,53 +64,97 @@ func stamp(path string) (fileStamp, bool) {
 // directions, dataset attributes, input declarations).
 func cacheKey(s *Study, spec AnalysisSpec, seed uint64, version string) string {
 	params, _ := paramsMap(spec.Options)
-	b, _ := json.Marshal([]any{spec.Type, params, seed, version, spec.Title, spec.Caption, s.Metrics, s.Datasets, s.Inputs, s.Title})
+	b, _ := json.Marshal([]any{spec.Type, params, seed, version, spec.Title, spec.Caption, s.Metrics, s.Datasets, s.Inputs, s.Title, s.AllowOutside})
 	h := sha256.Sum256(b)
 	return hex.EncodeToString(h[:])
 }
 
-// get returns a cached output still valid for key, recording the files
-// it had read in the build's provenance.
-func (c *Cache) get(id, key string, in *inputs) (*Output, []string) {
+// hashStrings hashes a list of strings unambiguously.
+func hashStrings(parts []string) string {
+	b, _ := json.Marshal(parts)
+	h := sha256.Sum256(b)
+	return hex.EncodeToString(h[:])
+}
+
+// stampReads pins down what an analysis read: each file's content as it
+// was before the build first read it (inputs.pin). It fails (and the
+// output is not stored) when a file can no longer be read.
+func stampReads(rs *readSet, in *inputs) (readStamp, error) {
+	st := readStamp{Files: map[string]string{}, Patterns: rs.Patterns(), Rows: map[string]int64{}}
+	for _, p := range rs.Files() {
+		sum := in.pin(p)
+		if sum == "" {
+			return st, fmt.Errorf("%s: cannot be read", p)
+		}
+		st.Files[p] = sum
+		in.mu.Lock()
+		if r := in.files[p]; r != nil {
+			st.Rows[p] = r.Rows
+		}
+		in.mu.Unlock()
+	}
+	return st, nil
+}
+
+// valid reports whether every pattern still matches the same files and
+// every file still has the same content.
+func (st readStamp) valid(in *inputs) bool {
+	for pat, was := range st.Patterns {
+		files, _ := matchPattern("", pat)
+		now := make([]string, len(files))
+		for i, f := range files {
+			now[i] = f.Path
+		}
+		if !slices.Equal(now, was) {
+			return false
+		}
+	}
+	for p, was := range st.Files {
+		if now, err := in.hashes.sum(p); err != nil || now != was {
+			return false
+		}
+	}
+	return true
+}
+
+// replay records a cached analysis's reads in this build: its rows in
+// the provenance, its files and patterns in the build's record.
+func (st readStamp) replay(in *inputs) *readSet {
+	rs := newReadSet()
+	v := in.forAnalysis(rs)
+	for p, m := range st.Patterns {
+		v.notePattern(p, m)
+	}
+	for p := range st.Files {
+		v.recordFile(p, st.Rows[p])
+	}
+	return rs
+}
+
+// get returns a cached output still valid for key, recording what it had
+// read in this build.
+func (c *Cache) get(id, key string, in *inputs) (*Output, *readSet) {
 	if c == nil {
 		return nil, nil
 	}
 	c.mu.Lock()
-	defer c.mu.Unlock()
 	e := c.entries[id]
-	if e == nil || e.key != key {
+	c.mu.Unlock()
+	if e == nil || e.key != key || !e.stamp.valid(in) {
 		return nil, nil
 	}
-	for p, was := range e.files {
-		now, ok := stamp(p)
-		if !ok || now != was {
-			return nil, nil
-		}
-	}
+	c.mu.Lock()
 	c.hits++
-	for p, rows := range e.rows {
-		in.recordFile(p, rows)
-	}
-	return e.out, analyses.SortedKeys(e.files)
+	c.mu.Unlock()
+	return e.out, e.stamp.replay(in)
 }
 
-// put stores an output with the stamps of the files it read.
-func (c *Cache) put(id, key string, files []string, in *inputs, out *Output) {
+// putStamp stores an output with what it read.
+func (c *Cache) putStamp(id, key string, st readStamp, out *Output) {
 	if c == nil {
 		return
 	}
-	e := &cacheEntry{key: key, files: map[string]fileStamp{}, rows: map[string]int64{}, out: out}
-	in.mu.Lock()
-	for _, p := range files {
-		if st, ok := stamp(p); ok {
-			e.files[p] = st
-		}
-		if r := in.files[p]; r != nil {
-			e.rows[p] = r.Rows
-		}
-	}
-	in.mu.Unlock()
 	c.mu.Lock()
-	c.entries[id] = e
+	c.entries[id] = &cacheEntry{key: key, stamp: st, out: out}
 	c.mu.Unlock()
 }

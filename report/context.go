@@ -3,9 +3,6 @@ package report
 import (
 	"fmt"
 	"hash/fnv"
-	"path/filepath"
-	"sort"
-	"sync"
 
 	"github.com/evalbook/evalbook/analyses"
 )
@@ -25,36 +22,12 @@ type Context struct {
 	// Jobs is the number of workers the analysis may use. Results must not
 	// depend on it.
 	Jobs     int
-	inputs   *inputs
+	inputs   *inputs // this analysis's view: records what it reads
 	progress Progress
-
-	mu      sync.Mutex
-	touched map[string]bool // files this analysis read, for the cache
 }
 
-// touch records files the analysis depends on.
-func (c *Context) touch(paths ...string) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.touched == nil {
-		c.touched = map[string]bool{}
-	}
-	for _, p := range paths {
-		c.touched[p] = true
-	}
-}
-
-// touchedFiles lists the files touched, sorted.
-func (c *Context) touchedFiles() []string {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	out := make([]string, 0, len(c.touched))
-	for p := range c.touched {
-		out = append(out, p)
-	}
-	sort.Strings(out)
-	return out
-}
+// reads is what this analysis read so far.
+func (c *Context) reads() *readSet { return c.inputs.reads }
 
 // Metric returns a metric with its direction and bound from the manifest
 // (higher is better and no bound when the manifest does not name it).
@@ -69,9 +42,10 @@ func (c *Context) Dataset(name string) analyses.Dataset {
 
 // Results returns the study's results (SPEC §3 results), loaded once.
 func (c *Context) Results() (*analyses.Results, error) {
-	c.touch(c.inputs.filesOf("results")...)
-	c.touch(c.inputs.derivedFiles()...)
-	return c.inputs.results()
+	r, err := c.inputs.results()
+	c.inputs.reads.merge(c.inputs.resReads)
+	c.inputs.mergeDerived()
+	return r, err
 }
 
 // Units streams every per-unit value of the study's `units` inputs to fn,
@@ -79,15 +53,14 @@ func (c *Context) Results() (*analyses.Results, error) {
 // is reused between calls: copy what you keep. Stop early by returning an
 // error; it is passed back.
 func (c *Context) Units(fn func(u *UnitRow) error) error {
-	c.touch(c.inputs.filesOf("units")...)
-	c.touch(c.inputs.derivedFiles()...)
+	c.inputs.mergeDerived()
 	return c.inputs.units(fn)
 }
 
 // derivedUnits streams only the units derived by feeding analyses (for
 // readers that take the files their own way).
 func (c *Context) derivedUnits(fn func(u *UnitRow) error) error {
-	c.touch(c.inputs.derivedFiles()...)
+	c.inputs.mergeDerived()
 	for _, d := range c.inputs.derived {
 		if d.units != nil {
 			if err := d.units(fn); err != nil {
@@ -101,23 +74,21 @@ func (c *Context) derivedUnits(fn func(u *UnitRow) error) error {
 // Characteristics returns the `characteristics` input, loaded once; nil
 // when the study has none.
 func (c *Context) Characteristics() (*Characteristics, error) {
-	c.touch(c.inputs.filesOf("characteristics")...)
-	return c.inputs.characteristics()
+	ch, err := c.inputs.characteristics()
+	c.inputs.reads.merge(c.inputs.charReads)
+	return ch, err
 }
 
 // Path resolves a path of the manifest (relative to the manifest's
-// directory).
+// directory). It reads nothing: open files through OpenTable or the
+// input layer, which check and record them.
 func (c *Context) Path(rel string) string {
-	p := rel
-	if !filepath.IsAbs(rel) {
-		p = filepath.Join(c.Study.Dir, rel)
-	}
-	c.touch(p)
-	return p
+	return absPattern(c.Study.Dir, rel)
 }
 
-// OpenTable opens a table file (CSV, TSV, optionally .gz) for streaming,
-// recording it in the provenance. path is relative to the manifest.
+// OpenTable opens a table file (CSV, TSV, Parquet, optionally .gz) for
+// streaming, checking it may be read and recording it for the cache and
+// the provenance. path is relative to the manifest.
 func (c *Context) OpenTable(path string) (*TableReader, error) {
 	return c.inputs.open(c.Path(path))
 }

@@ -29,15 +29,14 @@ import (
 
 // diskEntry is one cached output on disk.
 type diskEntry struct {
-	Tables     []analyses.Table     `json:"tables"`
-	DataTables []analyses.Table     `json:"data_tables,omitempty"`
-	Notes      []string             `json:"notes"`
-	Own        json.RawMessage      `json:"own"`
-	Highlight  *string              `json:"highlight,omitempty"`
-	Figures    []figures.Figure     `json:"figures"`
-	Method     string               `json:"method"`
-	Files      map[string]fileStamp `json:"files"`
-	Rows       map[string]int64     `json:"rows"`
+	Tables     []analyses.Table `json:"tables"`
+	DataTables []analyses.Table `json:"data_tables,omitempty"`
+	Notes      []string         `json:"notes"`
+	Own        json.RawMessage  `json:"own"`
+	Highlight  *string          `json:"highlight,omitempty"`
+	Figures    []figures.Figure `json:"figures"`
+	Method     string           `json:"method"`
+	Reads      readStamp        `json:"reads"`
 }
 
 // frozenResult replays a cached result for the site writer.
@@ -78,35 +77,30 @@ func diskPath(dir, id, key string) string {
 }
 
 // diskGet returns a cached output still valid, or nil.
-func diskGet(dir, id, key string, in *inputs) (*Output, []string) {
+func diskGet(dir, id, key string, in *inputs) (*Output, readStamp) {
 	if dir == "" {
-		return nil, nil
+		return nil, readStamp{}
 	}
 	b, err := os.ReadFile(diskPath(dir, id, key))
 	if err != nil {
-		return nil, nil
+		return nil, readStamp{}
 	}
 	var e diskEntry
-	if err := json.Unmarshal(b, &e); err != nil {
-		return nil, nil
+	if err := json.Unmarshal(b, &e); err != nil || e.Reads.Files == nil {
+		return nil, readStamp{}
 	}
-	for p, was := range e.Files {
-		if now, ok := stamp(p); !ok || !now.Mod.Equal(was.Mod) || now.Size != was.Size {
-			return nil, nil
-		}
-	}
-	for p, rows := range e.Rows {
-		in.recordFile(p, rows)
+	if !e.Reads.valid(in) {
+		return nil, readStamp{}
 	}
 	var res analyses.Result = frozenResult{&e}
 	if e.Highlight != nil {
 		res = frozenHighlighted{frozenResult{&e}}
 	}
-	return &Output{Result: res, Figures: e.Figures, Method: e.Method}, analyses.SortedKeys(e.Files)
+	return &Output{Result: res, Figures: e.Figures, Method: e.Method}, e.Reads
 }
 
 // diskPut stores an output; failures only cost the next build time.
-func diskPut(dir, id, key string, files []string, in *inputs, out *Output) error {
+func diskPut(dir, id, key string, st readStamp, out *Output) error {
 	if dir == "" {
 		return nil
 	}
@@ -115,7 +109,7 @@ func diskPut(dir, id, key string, files []string, in *inputs, out *Output) error
 		return err
 	}
 	e := diskEntry{Tables: out.Result.Tables(), Notes: out.Result.Notes(), Own: own, Figures: out.Figures,
-		Method: out.Method, Files: map[string]fileStamp{}, Rows: map[string]int64{}}
+		Method: out.Method, Reads: st}
 	if dt, ok := out.Result.(interface{ DataTables() []analyses.Table }); ok {
 		e.DataTables = dt.DataTables()
 	}
@@ -124,16 +118,6 @@ func diskPut(dir, id, key string, files []string, in *inputs, out *Output) error
 		e.Highlight = &s
 	}
 	e.Tables, e.DataTables = jsonSafeTables(e.Tables), jsonSafeTables(e.DataTables)
-	in.mu.Lock()
-	for _, p := range files {
-		if st, ok := stamp(p); ok {
-			e.Files[p] = st
-		}
-		if r := in.files[p]; r != nil {
-			e.Rows[p] = r.Rows
-		}
-	}
-	in.mu.Unlock()
 	b, err := json.Marshal(e)
 	if err != nil {
 		return err

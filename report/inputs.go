@@ -1,9 +1,11 @@
 package report
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -13,23 +15,42 @@ import (
 	"github.com/evalbook/evalbook/analyses"
 )
 
-// inputs loads the study's inputs lazily, once per build, and records
-// every file read for the provenance.
+// inputs is the input layer: every file a build reads is opened through
+// it, so the files and path patterns each analysis read are recorded (see
+// readSet) for the cache, serve's watch list and the provenance alike.
+// Shared inputs (results, characteristics) are loaded lazily, once per
+// build. An inputs value is a view of the build's shared state that
+// records into one analysis's readSet (nil: the build's own reads).
 type inputs struct {
-	study *Study
+	*inputState
+	reads *readSet
+}
+
+type inputState struct {
+	study        *Study
+	allowOutside bool
+	hashes       *hashStore
+	sums         map[string]string // sha256 of each file, taken before it was first read in this build
+	all          *readSet          // everything any view read or expanded
 
 	resultsOnce sync.Once
 	res         *analyses.Results
 	resErr      error
+	resReads    *readSet
 
-	charOnce sync.Once
-	char     *Characteristics
-	charErr  error
+	charOnce  sync.Once
+	char      *Characteristics
+	charErr   error
+	charReads *readSet
 
 	mu    sync.Mutex
 	files map[string]*fileRecord // by absolute path
 
 	kindFiles map[string][]string // "results" → its files, once expanded
+
+	// sources are the pages and the bibliography, read once, by their
+	// manifest path.
+	sources map[string][]byte
 
 	// derived are the outputs of analyses that feed the others
 	// (Kind.Feeds), in manifest order; set before those others run.
@@ -41,16 +62,57 @@ type derivedSource struct {
 	id      string
 	results []ResultRow
 	units   func(fn func(u *UnitRow) error) error
-	files   []string // the files it read, for the cache
+	reads   *readSet // what the feeding analysis read
 }
 
-// derivedFiles lists the files behind the derived inputs.
-func (in *inputs) derivedFiles() []string {
-	var out []string
-	for _, d := range in.derived {
-		out = append(out, d.files...)
+// forAnalysis returns a view that records into rs.
+func (in *inputs) forAnalysis(rs *readSet) *inputs {
+	return &inputs{inputState: in.inputState, reads: rs}
+}
+
+// noteFile records a file read by this view, pinning its content first.
+func (in *inputs) noteFile(path string) {
+	in.pin(path)
+	in.reads.addFile(path)
+	in.all.addFile(path)
+}
+
+// pin returns a file's sha256 as it was before this build first read it:
+// what the cache and the provenance record. A file changed while it is
+// read therefore never gets a cache entry that looks valid for its new
+// content. "" when the file cannot be read (the reader reports why).
+func (in *inputs) pin(path string) string {
+	in.mu.Lock()
+	s, ok := in.sums[path]
+	in.mu.Unlock()
+	if ok {
+		return s
 	}
-	return out
+	s, err := in.hashes.sum(path)
+	if err != nil {
+		return ""
+	}
+	in.mu.Lock()
+	if was, ok := in.sums[path]; ok {
+		s = was
+	} else {
+		in.sums[path] = s
+	}
+	in.mu.Unlock()
+	return s
+}
+
+// notePattern records a pattern's expansion by this view.
+func (in *inputs) notePattern(pattern string, matched []string) {
+	in.reads.addPattern(pattern, matched)
+	in.all.addPattern(pattern, matched)
+}
+
+// mergeDerived adds the reads behind the derived inputs to this view's.
+func (in *inputs) mergeDerived() {
+	for _, d := range in.derived {
+		in.reads.merge(d.reads)
+	}
 }
 
 // filesOf returns the files of an input kind ("results", "units",
@@ -94,15 +156,18 @@ type fileRecord struct {
 }
 
 func newInputs(s *Study) *inputs {
-	return &inputs{study: s, files: map[string]*fileRecord{}}
+	return &inputs{inputState: &inputState{study: s, allowOutside: s.AllowOutside, hashes: newHashStore(), all: newReadSet(),
+		files: map[string]*fileRecord{}, sums: map[string]string{}, sources: map[string][]byte{}, resReads: newReadSet(), charReads: newReadSet()}}
 }
 
-// display returns path relative to the manifest directory where possible.
+// display returns path relative to the manifest directory; a file outside
+// it (allowed by allow_outside) is shown by its name only, so no absolute
+// host path is ever published.
 func (in *inputs) display(path string) string {
-	if rel, err := filepath.Rel(in.study.Dir, path); err == nil && !strings.HasPrefix(rel, "..") {
+	if rel, err := filepath.Rel(in.study.Dir, path); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel) {
 		return filepath.ToSlash(rel)
 	}
-	return path
+	return filepath.Base(path)
 }
 
 // open opens a table file and records it.
@@ -111,6 +176,10 @@ func (in *inputs) open(path string) (*TableReader, error) {
 }
 
 func (in *inputs) openMapped(path string, mapping map[string]string) (*TableReader, error) {
+	if err := in.checkFile(path); err != nil {
+		return nil, err
+	}
+	in.noteFile(path)
 	t, err := OpenTable(path, in.display(path), mapping)
 	if err != nil {
 		return nil, err
@@ -133,9 +202,10 @@ func (in *inputs) closeCounted(path string, t *TableReader) {
 	t.Close()
 }
 
-// RecordFile notes a file read outside the table readers (interaction
-// logs read by an analysis's own reader, Parquet files, …).
+// recordFile notes a file read outside the table readers (ranked runs,
+// Parquet files, …) with its rows.
 func (in *inputs) recordFile(path string, rows int64) {
+	in.noteFile(path)
 	in.mu.Lock()
 	defer in.mu.Unlock()
 	r := in.files[path]
@@ -158,7 +228,7 @@ type matchedFile struct {
 // expand resolves an entry's path (glob and {dataset}/{method} patterns)
 // to its files, sorted, with the entry's constants.
 func (in *inputs) expand(e InputEntry, what string) ([]matchedFile, error) {
-	files, err := matchPattern(in.study.Dir, e.Path)
+	files, err := in.match(e.Path)
 	if err != nil {
 		return nil, fmt.Errorf("%s:%d: inputs.%s: %v", filepath.Base(in.study.File), e.Line, what, err)
 	}
@@ -171,6 +241,126 @@ func (in *inputs) expand(e InputEntry, what string) ([]matchedFile, error) {
 		}
 	}
 	return files, nil
+}
+
+// match resolves a manifest path pattern to its files, checks that each
+// may be read (checkFile) and records the expansion, so that a file that
+// later starts or stops matching invalidates what was computed from it.
+func (in *inputs) match(path string) ([]matchedFile, error) {
+	abs := absPattern(in.study.Dir, path)
+	files, err := matchPattern(in.study.Dir, path)
+	paths := make([]string, len(files))
+	for i, f := range files {
+		paths[i] = f.Path
+	}
+	in.notePattern(abs, paths)
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range files {
+		if err := in.checkFile(f.Path); err != nil {
+			return nil, err
+		}
+		in.pin(f.Path)
+	}
+	return files, nil
+}
+
+// absPattern is a manifest path pattern made absolute.
+func absPattern(dir, path string) string {
+	p := filepath.FromSlash(path)
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(dir, p)
+	}
+	return p
+}
+
+// checkFile refuses what a build must not read: anything but a regular
+// file (a FIFO would block, a device never end), and a file outside the
+// study directory unless the manifest says allow_outside = true (a page
+// source of ../../etc/passwd would publish it). Symbolic links are
+// followed, and where they lead is what is checked.
+func (in *inputs) checkFile(path string) error {
+	shown := in.display(path)
+	st, err := os.Stat(path)
+	if err != nil {
+		if os.IsNotExist(err) {
+			return fmt.Errorf("%s: no such file", shown)
+		}
+		return fmt.Errorf("%s: %v", shown, errors.Unwrap(err))
+	}
+	if !st.Mode().IsRegular() {
+		what := "not a regular file"
+		switch {
+		case st.IsDir():
+			what = "a directory, not a file"
+		case st.Mode()&os.ModeNamedPipe != 0:
+			what = "a named pipe (FIFO), not a regular file"
+		case st.Mode()&os.ModeDevice != 0:
+			what = "a device, not a regular file"
+		case st.Mode()&os.ModeSocket != 0:
+			what = "a socket, not a regular file"
+		}
+		return fmt.Errorf("%s: %s; evalbook reads only regular files", shown, what)
+	}
+	if in.allowOutside {
+		return nil
+	}
+	if !inside(in.study.Dir, path) {
+		return fmt.Errorf("%s: outside the study directory; evalbook reads only files under the directory of %s unless the manifest says allow_outside = true (or --allow-outside)", shownOutside(in.study.Dir, path), filepath.Base(in.study.File))
+	}
+	return nil
+}
+
+// shownOutside names a file outside the study as the manifest would
+// (a relative path), never as an absolute host path.
+func shownOutside(dir, path string) string {
+	if rel, err := filepath.Rel(dir, path); err == nil {
+		return filepath.ToSlash(rel)
+	}
+	return filepath.Base(path)
+}
+
+// inside reports whether path, with symbolic links resolved, lies under
+// dir (also resolved).
+func inside(dir, path string) bool {
+	rd, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return false
+	}
+	rp, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return false
+	}
+	rd, _ = filepath.Abs(rd)
+	rp, _ = filepath.Abs(rp)
+	rel, err := filepath.Rel(rd, rp)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel) && rel != "."
+}
+
+// readSource reads a page or the bibliography (a manifest path) once,
+// through the same checks as every input, and keeps it for the site.
+func (in *inputs) readSource(rel string) ([]byte, error) {
+	in.mu.Lock()
+	b, ok := in.sources[rel]
+	in.mu.Unlock()
+	if ok {
+		return b, nil
+	}
+	path := absPattern(in.study.Dir, rel)
+	if err := in.checkFile(path); err != nil {
+		return nil, err
+	}
+	in.noteFile(path)
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", in.display(path), errors.Unwrap(err))
+	}
+	in.recordFile(path, 0)
+	in.mu.Lock()
+	in.sources[rel] = b
+	in.mu.Unlock()
+	return b, nil
 }
 
 // matchPattern resolves a manifest path — relative to dir, with globs and
@@ -245,7 +435,7 @@ var reservedColumns = map[string]bool{"dataset": true, "method": true, "unit": t
 // results loads SPEC §3 results once.
 func (in *inputs) results() (*analyses.Results, error) {
 	in.resultsOnce.Do(func() {
-		in.res, in.resErr = in.loadResults()
+		in.res, in.resErr = in.forAnalysis(in.resReads).loadResults()
 	})
 	return in.res, in.resErr
 }
@@ -505,7 +695,7 @@ func (in *inputs) readUnitsFile(e InputEntry, mf matchedFile, fn func(u *UnitRow
 // characteristics loads SPEC §3 characteristics once.
 func (in *inputs) characteristics() (*Characteristics, error) {
 	in.charOnce.Do(func() {
-		in.char, in.charErr = in.loadCharacteristics()
+		in.char, in.charErr = in.forAnalysis(in.charReads).loadCharacteristics()
 	})
 	return in.char, in.charErr
 }

@@ -136,6 +136,7 @@ func TestCriticalDifferenceShevchenkoBuild(t *testing.T) {
 	}
 	study := fmt.Sprintf(`-- study.toml --
 title = "Shevchenko et al. 2024"
+allow_outside = true
 [inputs]
 results = %q
 [[analyses]]

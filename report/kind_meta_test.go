@@ -258,6 +258,7 @@ func TestMetaKindSertkan2023(t *testing.T) {
 		t.Skip("no symlinks:", err)
 	}
 	study := `title = "Sertkan et al. 2023"
+allow_outside = true
 datasets = []
 [[metrics]]
 name = "RMSE"

@@ -16,6 +16,7 @@ import (
 // RecList/evalRS-CIKM-2022 EvalRSRunner.py, class PhaseOne).
 const evalrs2022Manifest = `
 title = "EvalRS 2022 post-mortem"
+allow_outside = true
 
 [[analyses]]
 id = "evalrs"
@@ -132,6 +133,7 @@ func TestMultiObjectiveEvalRS2022(t *testing.T) {
 const moStudy = `
 -- study.toml --
 title = "Challenge"
+allow_outside = true
 
 [inputs]
 results = "results.csv"

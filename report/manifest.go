@@ -31,6 +31,9 @@ type Study struct {
 	Abstract   string
 	Seed       int64
 	UnsafeHTML bool
+	// AllowOutside lets inputs, pages and the bibliography lie outside
+	// the study directory (they are refused otherwise).
+	AllowOutside bool
 	// Bibliography is a BibTeX file for [@key] citations in pages.
 	Bibliography string
 	Metrics      []MetricSpec
@@ -153,7 +156,7 @@ func (es Errors) Error() string {
 var idPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)
 
 var topKeys = []string{"title", "subtitle", "authors", "date", "doi", "links", "license", "abstract", "seed",
-	"unsafe_html", "bibliography", "metrics", "datasets", "inputs", "pages", "analyses"}
+	"unsafe_html", "allow_outside", "bibliography", "metrics", "datasets", "inputs", "pages", "analyses"}
 
 // LoadStudy reads and checks a manifest. It returns every problem it
 // finds, each naming file and line, as Errors.
@@ -214,6 +217,7 @@ func ParseStudy(file string, src []byte, kinds Registry) (*Study, error) {
 	dec("abstract", &s.Abstract)
 	dec("seed", &s.Seed)
 	dec("unsafe_html", &s.UnsafeHTML)
+	dec("allow_outside", &s.AllowOutside)
 	dec("bibliography", &s.Bibliography)
 	if s.Title == "" {
 		errs = append(errs, &ManifestError{File: name, Line: 1, Msg: "title: required"})

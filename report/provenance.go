@@ -49,28 +49,11 @@ func provenance(s *Study, in *inputs, runs []analysisRun, o Options) (*Provenanc
 		paths = append(paths, path)
 	}
 	in.mu.Unlock()
-	extra := []string{}
-	for _, pg := range s.Pages {
-		extra = append(extra, pg.Source)
-	}
-	if s.Bibliography != "" {
-		extra = append(extra, s.Bibliography)
-	}
-	for _, rel := range extra {
-		path := filepath.Join(s.Dir, rel)
-		in.recordFile(path, 0)
-		paths = append(paths, path)
-	}
 	sort.Strings(paths)
-	seen := map[string]bool{}
 	for _, path := range paths {
-		if seen[path] {
-			continue
-		}
-		seen[path] = true
-		sum, err := sha256File(path)
-		if err != nil {
-			return nil, err
+		sum := in.pin(path)
+		if sum == "" {
+			return nil, fmt.Errorf("%s: cannot be read", in.display(path))
 		}
 		in.mu.Lock()
 		r := *in.files[path]

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"html/template"
 	"math"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -40,6 +39,9 @@ type siteBuild struct {
 	refs   map[string][]refTarget    // figure and table ids → targets
 	docs   map[string]map[string]any // analysis id → its JSON, for {{value}}
 	bib    map[string]*BibEntry      // the manifest's bibliography
+	// sources are the pages and the bibliography as the input layer read
+	// them, by manifest path.
+	sources map[string][]byte
 }
 
 type siteAssets struct{ echarts, katex []byte }
@@ -152,7 +154,7 @@ func (b *siteBuild) render() (map[string][]byte, error) {
 		b.docs[v.ID] = doc
 	}
 	if s := b.study.Bibliography; s != "" {
-		src, err := os.ReadFile(filepath.Join(b.study.Dir, s))
+		src, err := b.source(s)
 		if err != nil {
 			return nil, fmt.Errorf("bibliography: %w", err)
 		}
@@ -633,7 +635,7 @@ type renderedPage struct {
 }
 
 func (b *siteBuild) narrativeHTML(p PageSpec) (renderedPage, error) {
-	src, err := os.ReadFile(filepath.Join(b.study.Dir, p.Source))
+	src, err := b.source(p.Source)
 	if err != nil {
 		return renderedPage{}, fmt.Errorf("page %s: %w", p.Source, err)
 	}
@@ -647,7 +649,7 @@ func (b *siteBuild) narrativeHTML(p PageSpec) (renderedPage, error) {
 
 // narrativeMarkdown renders a page for --format md.
 func (b *siteBuild) narrativeMarkdown(p PageSpec) (string, error) {
-	src, err := os.ReadFile(filepath.Join(b.study.Dir, p.Source))
+	src, err := b.source(p.Source)
 	if err != nil {
 		return "", fmt.Errorf("page %s: %w", p.Source, err)
 	}
@@ -657,6 +659,15 @@ func (b *siteBuild) narrativeMarkdown(p PageSpec) (string, error) {
 		return "", n.errs
 	}
 	return out + n.references(), nil
+}
+
+// source is a page or the bibliography as the input layer read it.
+func (b *siteBuild) source(rel string) ([]byte, error) {
+	src, ok := b.sources[rel]
+	if !ok {
+		return nil, fmt.Errorf("%s: not read by the input layer (internal error)", rel)
+	}
+	return src, nil
 }
 
 func (b *siteBuild) markdown(src []byte) template.HTML {
