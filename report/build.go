@@ -250,6 +250,10 @@ func runAnalyses(s *Study, in *inputs, o Options) []analysisRun {
 	runPhase(s, in, o, feeders, keys)
 	for _, r := range feeders {
 		if r.Err != nil || r.Output == nil {
+			// The others would be computed without this one's values:
+			// they still run, to report their own errors, but nothing of
+			// theirs is taken from or put into the cache.
+			o.Cache, o.CacheDir = nil, ""
 			continue
 		}
 		in.derived = append(in.derived, derivedSource{id: r.Spec.ID, results: r.Output.Results, units: r.Output.Units, reads: r.reads})

@@ -103,7 +103,7 @@ type offlineFile struct {
 // and globs, relative to the manifest. Without {dataset} the dataset is
 // the study's title (SPEC §3).
 func offlineExpand(ctx *Context, key, pattern string) ([]offlineFile, error) {
-	files, err := matchPattern(ctx.Study.Dir, pattern)
+	files, err := ctx.inputs.match(pattern)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", key, err)
 	}
@@ -234,6 +234,7 @@ func OfflineMetricsDerived(ctx *Context, o *analyses.OfflineMetricsOptions, unit
 func offlineReadTruth(ctx *Context, o *analyses.OfflineMetricsOptions, files []offlineFile) (*analyses.OfflineTruth, error) {
 	truth := analyses.NewOfflineTruth()
 	for _, f := range files {
+		ctx.inputs.noteFile(f.path)
 		rows, err := readTruth(f.path, f.display, runFormatOf(f.path, o.Format), truth)
 		ctx.inputs.recordFile(f.path, rows)
 		if err != nil {
@@ -298,6 +299,7 @@ func offlineReadRun(ctx *Context, o *analyses.OfflineMetricsOptions, truth *anal
 			return nil
 		}
 	}
+	ctx.inputs.noteFile(f.path)
 	rr, err := openRun(f.path, f.display, runFormatOf(f.path, o.Format), false)
 	if err != nil {
 		return nil, err
@@ -320,6 +322,7 @@ func offlineReadRun(ctx *Context, o *analyses.OfflineMetricsOptions, truth *anal
 		return nil, err
 	}
 	if pf, ok := predBy[[2]string{f.dataset, f.method}]; ok {
+		ctx.inputs.noteFile(pf.path)
 		pr, err := openRun(pf.path, pf.display, formatTable, true)
 		if err != nil {
 			return nil, err
