@@ -192,6 +192,34 @@ func (in *inputs) openMapped(path string, mapping map[string]string) (*TableRead
 	return t, nil
 }
 
+// openRun opens a ranked run or predictions file (runs.go), checked
+// and recorded.
+func (in *inputs) openRun(path, display string, format runFormat, predictions bool) (*runReader, error) {
+	if err := in.checkFile(path); err != nil {
+		return nil, err
+	}
+	in.noteFile(path)
+	return openRun(path, display, format, predictions)
+}
+
+// readTruth reads a truth file (runs.go), checked and recorded.
+func (in *inputs) readTruth(path, display string, format runFormat, t *analyses.OfflineTruth) (int64, error) {
+	if err := in.checkFile(path); err != nil {
+		return 0, err
+	}
+	in.noteFile(path)
+	return readTruth(path, display, format, t)
+}
+
+// scanTruth streams a truth file (runs.go), checked and recorded.
+func (in *inputs) scanTruth(path, display string, format runFormat, fn func(user, item []byte, rel float64, line int) error) (int64, error) {
+	if err := in.checkFile(path); err != nil {
+		return 0, err
+	}
+	in.noteFile(path)
+	return scanTruth(path, display, format, fn)
+}
+
 // closeCounted closes t and records its rows.
 func (in *inputs) closeCounted(path string, t *TableReader) {
 	in.mu.Lock()

@@ -234,8 +234,7 @@ func OfflineMetricsDerived(ctx *Context, o *analyses.OfflineMetricsOptions, unit
 func offlineReadTruth(ctx *Context, o *analyses.OfflineMetricsOptions, files []offlineFile) (*analyses.OfflineTruth, error) {
 	truth := analyses.NewOfflineTruth()
 	for _, f := range files {
-		ctx.inputs.noteFile(f.path)
-		rows, err := readTruth(f.path, f.display, runFormatOf(f.path, o.Format), truth)
+		rows, err := ctx.inputs.readTruth(f.path, f.display, runFormatOf(f.path, o.Format), truth)
 		ctx.inputs.recordFile(f.path, rows)
 		if err != nil {
 			return nil, err
@@ -244,7 +243,7 @@ func offlineReadTruth(ctx *Context, o *analyses.OfflineMetricsOptions, files []o
 	if err := truth.Finish(o.RelevanceThreshold); err != nil {
 		var de *analyses.OfflineDuplicateError
 		if errors.As(err, &de) {
-			return nil, offlineDuplicateAt(o, files, de)
+			return nil, offlineDuplicateAt(ctx, o, files, de)
 		}
 		return nil, err
 	}
@@ -256,12 +255,12 @@ func offlineReadTruth(ctx *Context, o *analyses.OfflineMetricsOptions, files []o
 
 // offlineDuplicateAt finds the lines of a duplicate truth entry by reading
 // the files again (the truth keeps no line numbers).
-func offlineDuplicateAt(o *analyses.OfflineMetricsOptions, files []offlineFile, de *analyses.OfflineDuplicateError) error {
+func offlineDuplicateAt(ctx *Context, o *analyses.OfflineMetricsOptions, files []offlineFile, de *analyses.OfflineDuplicateError) error {
 	first := ""
 	stop := errors.New("found")
 	for _, f := range files {
 		var at error
-		_, err := scanTruth(f.path, f.display, runFormatOf(f.path, o.Format), func(user, item []byte, _ float64, line int) error {
+		_, err := ctx.inputs.scanTruth(f.path, f.display, runFormatOf(f.path, o.Format), func(user, item []byte, _ float64, line int) error {
 			if string(user) != de.User || string(item) != de.Item {
 				return nil
 			}
@@ -299,8 +298,7 @@ func offlineReadRun(ctx *Context, o *analyses.OfflineMetricsOptions, truth *anal
 			return nil
 		}
 	}
-	ctx.inputs.noteFile(f.path)
-	rr, err := openRun(f.path, f.display, runFormatOf(f.path, o.Format), false)
+	rr, err := ctx.inputs.openRun(f.path, f.display, runFormatOf(f.path, o.Format), false)
 	if err != nil {
 		return nil, err
 	}
@@ -322,8 +320,7 @@ func offlineReadRun(ctx *Context, o *analyses.OfflineMetricsOptions, truth *anal
 		return nil, err
 	}
 	if pf, ok := predBy[[2]string{f.dataset, f.method}]; ok {
-		ctx.inputs.noteFile(pf.path)
-		pr, err := openRun(pf.path, pf.display, formatTable, true)
+		pr, err := ctx.inputs.openRun(pf.path, pf.display, formatTable, true)
 		if err != nil {
 			return nil, err
 		}

@@ -1,0 +1,145 @@
+package report
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// readers are the calls that read a file's bytes. Only the input layer
+// (and the few places named in allowedReaders) may make them; everything
+// else reads through it, so the cache, serve's watch list and the
+// provenance can never miss a file.
+var readers = map[string]bool{
+	"os.Open": true, "os.OpenFile": true, "os.ReadFile": true, "os.ReadDir": true,
+	"filepath.Glob": true, "filepath.WalkDir": true, "filepath.Walk": true, "fs.ReadFile": true,
+	// the low-level readers, which open what they are given
+	"OpenTable": true, "OpenParquet": true, "openRun": true, "readTruth": true, "scanTruth": true, "openLines": true, "sha256File": true,
+}
+
+// allowedReaders: file → why it may read files itself.
+var allowedReaders = map[string]string{
+	"inputs.go":     "the input layer",
+	"filehash.go":   "the input layer's content hashes",
+	"table.go":      "low-level CSV/TSV reader, opened only by inputs.openMapped",
+	"parquet.go":    "low-level Parquet reader, opened only by OpenTable",
+	"runs.go":       "low-level run/truth reader, opened only by inputs.openRun/readTruth/scanTruth",
+	"manifest.go":   "the manifest itself, read before there are inputs (and hashed into the provenance)",
+	"provenance.go": "hashes the manifest",
+	"diskcache.go":  "the cache's own entries and the tool binary's hash, not study inputs",
+	"serve.go":      "serves the built site, not study inputs",
+	"scaffold.go":   "evalbook init writes files",
+	"output.go":     "checks and writes the output directory, not study inputs",
+}
+
+// TestEveryReadGoesThroughTheInputLayer fails when code outside the input
+// layer opens, reads or globs files (the bypass that made cached builds
+// stale): add the read to the layer instead.
+func TestEveryReadGoesThroughTheInputLayer(t *testing.T) {
+	var bad []string
+	for _, dir := range []string{".", "../cmd/evalbook", "../analyses", "../figures"} {
+		names, err := filepath.Glob(filepath.Join(dir, "*.go"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, name := range names {
+			if strings.HasSuffix(name, "_test.go") || strings.HasSuffix(name, "buildtest.go") {
+				continue
+			}
+			base := filepath.Base(name)
+			if dir == "." {
+				if _, ok := allowedReaders[base]; ok {
+					continue
+				}
+			}
+			fset := token.NewFileSet()
+			f, err := parser.ParseFile(fset, name, nil, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ast.Inspect(f, func(n ast.Node) bool {
+				call, ok := n.(*ast.CallExpr)
+				if !ok {
+					return true
+				}
+				var fn string
+				switch x := call.Fun.(type) {
+				case *ast.SelectorExpr:
+					if id, ok := x.X.(*ast.Ident); ok {
+						fn = id.Name + "." + x.Sel.Name
+					}
+				case *ast.Ident:
+					fn = x.Name
+				}
+				if readers[fn] {
+					bad = append(bad, fset.Position(call.Pos()).String()+": "+fn)
+				}
+				return true
+			})
+		}
+	}
+	sort.Strings(bad)
+	if len(bad) > 0 {
+		t.Errorf("files read outside the input layer (read them through report/inputs.go):\n%s", strings.Join(bad, "\n"))
+	}
+	// cmd/evalbook may stat the manifest path to accept a directory.
+	if _, err := os.Stat("../cmd/evalbook/main.go"); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestValidateAgreesWithBuild: validate succeeds exactly when build does,
+// with the same messages — including a study whose aggregate needs a
+// metric that only an offline_metrics analysis derives (validate used to
+// read the results before the derivation and reject it).
+func TestValidateAgreesWithBuild(t *testing.T) {
+	dir := t.TempDir()
+	everyKindStudy(t, dir)
+	opts := Options{Manifest: filepath.Join(dir, "study.toml"), Version: "test", NoCache: true, Out: filepath.Join(t.TempDir(), "site")}
+	check := func(name string) {
+		t.Helper()
+		_, verr := Validate(opts)
+		_, berr := Build(opts)
+		vs, bs := "", ""
+		if verr != nil {
+			vs = verr.Error()
+		}
+		if berr != nil {
+			bs = berr.Error()
+		}
+		if vs != bs {
+			t.Errorf("%s: validate says %q, build says %q", name, vs, bs)
+		}
+	}
+	check("every kind of file (an aggregate over a derived metric)")
+	// Plant faults of every stage: a bad value, an unknown metric, a
+	// missing page, a bad truth file.
+	faults := []struct{ file, from, to string }{
+		{"results/part1.csv", "d1,A,ndcg@10,", "d1,A,ndcg@10,x"},
+		{"study.toml", `metric = "ndcg@5"`, `metric = "ndcg@50"`},
+		{"study.toml", `source = "notes.md"`, `source = "missing.md"`},
+		{"truth/o1.csv", "u0,i0,", "u0,i0,abc"},
+		{"notes.md", "{{value agg", "{{value nope"},
+	}
+	for _, f := range faults {
+		p := filepath.Join(dir, f.file)
+		orig, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(orig), f.from) {
+			t.Fatalf("%s has no %q", f.file, f.from)
+		}
+		os.WriteFile(p, []byte(strings.Replace(string(orig), f.from, f.to, 1)), 0o644)
+		check(f.file + ": " + f.to)
+		if _, err := Validate(opts); err == nil {
+			t.Errorf("%s: %q was accepted", f.file, f.to)
+		}
+		os.WriteFile(p, orig, 0o644)
+	}
+}
