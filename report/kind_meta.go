@@ -98,7 +98,13 @@ func metaStreamUnits(ctx *Context, o *analyses.MetaOptions) ([]analyses.MetaStud
 	}
 	// Files per (method, dataset) are read two at a time so that pairs
 	// meet early; any other layout is streamed in file order.
-	ok, err := metaUnitsLockstep(ctx, o.Treatment, o.Control, emit)
+	seen := func(dataset, method string) {
+		if len(methods) < 1000 && !methods[method] {
+			methods[strings.Clone(method)] = true
+		}
+		b.Seen(dataset)
+	}
+	ok, err := metaUnitsLockstep(ctx, o.Treatment, o.Control, o.Metric, emit, seen)
 	if !ok && err == nil {
 		err = ctx.Units(emit)
 	} else if ok && err == nil {

@@ -14,6 +14,7 @@ package report
 
 import (
 	"errors"
+	"strings"
 	"sync"
 )
 
@@ -28,7 +29,12 @@ type metaFileJob struct {
 // dataset's treatment and control files in lockstep. It returns false
 // (and reads nothing) when some file does not get its method from its
 // path or the entry, and the caller should use ctx.Units.
-func metaUnitsLockstep(ctx *Context, treatment, control string, emit func(u *UnitRow) error) (bool, error) {
+//
+// A file of another method can add no pair: when it is wide (one column
+// per metric) only its header is read, and seen is told its dataset and
+// method if it has the metric's column — what reading it would have
+// told emit, without parsing its values.
+func metaUnitsLockstep(ctx *Context, treatment, control, metric string, emit func(u *UnitRow) error, seen func(dataset, method string)) (bool, error) {
 	in := ctx.inputs
 	if len(in.study.Inputs.Units) == 0 {
 		return false, nil
@@ -68,6 +74,16 @@ func metaUnitsLockstep(ctx *Context, treatment, control string, emit func(u *Uni
 	for _, d := range order {
 		g := groups[d]
 		for _, j := range g.others {
+			wide, has, err := in.unitsHeaderHas(j.e, j.mf, metric)
+			if err != nil {
+				return true, err
+			}
+			if wide {
+				if has {
+					seen(j.mf.Dataset, j.mf.Method)
+				}
+				continue
+			}
 			if err := in.readUnitsFile(j.e, j.mf, emit); err != nil {
 				return true, err
 			}
@@ -92,11 +108,34 @@ func metaUnitsLockstep(ctx *Context, treatment, control string, emit func(u *Uni
 
 var errMetaStopped = errors.New("stopped")
 
+// unitsHeaderHas reads a units file's header only: wide reports whether
+// the file is wide (a column per metric), has whether one is metric.
+func (in *inputs) unitsHeaderHas(e InputEntry, mf matchedFile, metric string) (wide, has bool, err error) {
+	t, err := in.openMapped(mf.Path, e.Columns)
+	if err != nil {
+		return false, false, err
+	}
+	defer t.Close()
+	if t.Col("metric") >= 0 && t.Col("value") >= 0 {
+		return false, false, nil
+	}
+	dcol, mcol, ucol := t.Col("dataset"), t.Col("method"), t.Col("unit")
+	for i, h := range t.Header {
+		if !reservedColumns[strings.ToLower(strings.TrimSpace(h))] && i != dcol && i != mcol && i != ucol && strings.TrimSpace(h) == metric {
+			return true, true, nil
+		}
+	}
+	return true, false, nil
+}
+
 // metaLockstep reads two files concurrently and hands their values to
 // emit in alternating batches: a batch of a, then a batch of b, ….
 func metaLockstep(in *inputs, a, b metaFileJob, emit func(u *UnitRow) error) error {
 	stop := make(chan struct{})
 	chans := [2]chan []UnitRow{make(chan []UnitRow, 2), make(chan []UnitRow, 2)}
+	// Batches go back to their reader once emitted, so a pair of files
+	// costs a few batches of memory, not one per 4096 rows.
+	free := [2]chan []UnitRow{make(chan []UnitRow, 4), make(chan []UnitRow, 4)}
 	errs := [2]error{}
 	var wg sync.WaitGroup
 	for i, j := range []metaFileJob{a, b} {
@@ -108,7 +147,12 @@ func metaLockstep(in *inputs, a, b metaFileJob, emit func(u *UnitRow) error) err
 			send := func() bool {
 				select {
 				case chans[i] <- batch:
-					batch = make([]UnitRow, 0, metaBatch)
+					select {
+					case batch = <-free[i]:
+						batch = batch[:0]
+					default:
+						batch = make([]UnitRow, 0, metaBatch)
+					}
 					return true
 				case <-stop:
 					return false
@@ -143,6 +187,10 @@ func metaLockstep(in *inputs, a, b metaFileJob, emit func(u *UnitRow) error) err
 				if emitErr = emit(&batch[k]); emitErr != nil {
 					break
 				}
+			}
+			select {
+			case free[i] <- batch:
+			default:
 			}
 		}
 	}

@@ -46,7 +46,7 @@ func TestMetaLockstepMemory(t *testing.T) {
 			return nil
 		}
 		if lockstep {
-			ok, err := metaUnitsLockstep(ctx, "B", "C", emit)
+			ok, err := metaUnitsLockstep(ctx, "B", "C", "score", emit, func(d, m string) { b.Seen(d) })
 			if !ok || err != nil {
 				t.Fatalf("lockstep: %v %v", ok, err)
 			}
