@@ -11,7 +11,7 @@ KATEX    := themes/assets/katex.min.js
 BIN      := bin/evalbook
 DEMO     := sites/demo
 
-.PHONY: all build assets demo test bench bench-issues lint deps clean
+.PHONY: all build assets demo test bench bench-seed000 bench-issues lint deps clean
 
 all: build
 
@@ -57,6 +57,21 @@ bench: build
 	@echo "== evalbook validate (streams every input)"
 	@/usr/bin/time -f "wall %e s, max RSS %M KiB" ./$(BIN) validate $(BENCH_DIR)
 	$(GO) test -run '^$$' -bench . -benchtime 1x ./analyses/ ./report/
+	@$(MAKE) --no-print-directory bench-seed000
+
+# bench-seed000: five meta-analyses over seed 000's per-user runs (21 files,
+# 9.8 MB, from ../shared/reference), evalbook's cold build against the
+# pandas/scipy script a researcher would write (sites/bench/peers), same
+# inputs and numbers, timed in one run, three times each.
+SEED000 := $(BENCH_DIR)-seed000
+bench-seed000: build
+	@test -d ../shared/reference/sertkan2023/runs || { echo "bench-seed000 needs ../shared/reference/sertkan2023/runs" >&2; exit 1; }
+	@/usr/bin/python3 -c 'import pandas, scipy' 2>/dev/null || { 		if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-pandas python3-scipy >/dev/null; 		else echo "bench-seed000 needs Debian's python3-pandas and python3-scipy" >&2; exit 1; fi; }
+	@rm -rf $(SEED000) && mkdir -p $(SEED000) && cp -r ../shared/reference/sertkan2023/runs $(SEED000)/ && cp sites/bench/seed000/study.toml $(SEED000)/
+	@for i in 1 2 3; do \
+		/usr/bin/time -f "evalbook build (cold): wall %e s, CPU %U+%S s, max RSS %M KiB" ./$(BIN) build $(SEED000) --quiet --no-cache; \
+		/usr/bin/time -f "pandas/scipy script:   wall %e s, CPU %U+%S s, max RSS %M KiB" /usr/bin/python3 sites/bench/peers/meta_pandas.py $(SEED000) >/dev/null; \
+	done
 
 # bench-issues: the full-size benchmarks the issues ask for (minutes; the
 # meta-analysis one writes a 4 GB file under $(BENCH_DIR)-meta).
