@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"html"
 	"sort"
+	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
 
@@ -57,6 +59,12 @@ func ParseBibTeX(file, src string) (map[string]*BibEntry, error) {
 			return nil, fmt.Errorf("%s:%d: entry without fields", file, entryLine)
 		}
 		e := &BibEntry{Key: strings.TrimSpace(body[:comma]), Type: typ, Fields: map[string]string{}, Line: entryLine}
+		if e.Key == "" {
+			return nil, fmt.Errorf("%s:%d: @%s entry without a key", file, entryLine, typ)
+		}
+		if !validBibKey(e.Key) {
+			return nil, fmt.Errorf("%s:%d: key %s: a citation key is letters, digits and :-_./+ only", file, entryLine, bibQuote(e.Key))
+		}
 		if _, dup := out[e.Key]; dup {
 			return nil, fmt.Errorf("%s:%d: key %q is defined twice", file, entryLine, e.Key)
 		}
@@ -98,6 +106,35 @@ func ParseBibTeX(file, src string) (map[string]*BibEntry, error) {
 		out[e.Key] = e
 	}
 	return out, nil
+}
+
+// validBibKey reports whether a citation key is printable, with no space,
+// brace, comma or quote, as BibTeX keys are.
+func validBibKey(k string) bool {
+	if !utf8.ValidString(k) {
+		return false
+	}
+	for _, r := range k {
+		if unicode.IsSpace(r) || unicode.IsControl(r) || strings.ContainsRune("{}(),\"#%'=~", r) {
+			return false
+		}
+	}
+	return true
+}
+
+// bibQuote quotes a piece of input for a message: Go-quoted (so control
+// characters and invalid bytes are visible, never sent to a terminal) and
+// cut at about 200 bytes.
+func bibQuote(s string) string {
+	const limit = 200
+	if len(s) > limit {
+		cut := limit
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+		return strconv.Quote(s[:cut]) + "…"
+	}
+	return strconv.Quote(s)
 }
 
 // balanced returns the text up to the bracket that closes an opening one,
