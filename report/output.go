@@ -238,10 +238,11 @@ func within(dir, path string) bool {
 }
 
 // lockOutput takes the lock that serialises builds of the directory
-// target: an exclusive flock on <parent>/.<base>.lock (waiting for it if
-// another build holds it). The lock file stays; unlock releases it.
+// target: an exclusive flock on <parent>/.evalbook.<base>.lock (waiting
+// for it if another build holds it). The lock file stays; unlock
+// releases it.
 func lockOutput(target string) (unlock func(), err error) {
-	path := filepath.Join(filepath.Dir(target), "."+filepath.Base(target)+".lock")
+	path := filepath.Join(filepath.Dir(target), ".evalbook."+filepath.Base(target)+".lock")
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
 		return nil, fmt.Errorf("lock %s: %w", path, err)
