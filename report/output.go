@@ -99,7 +99,7 @@ func checkOutput(out string, study *Study, read []string) (string, error) {
 		return refuse("refusing to replace the root directory %s; choose a directory of its own for the site", target)
 	}
 	if home, err := os.UserHomeDir(); err == nil && home != "" {
-		if h, err := resolvePath(home); err == nil && within(h, target) {
+		if h, err := resolvePath(home); err == nil && within(target, h) {
 			if h == target {
 				return refuse("refusing to replace your home directory %s; choose a directory of its own for the site", target)
 			}
