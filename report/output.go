@@ -171,10 +171,8 @@ func replaceable(target string) error {
 		return err
 	}
 	switch {
-	case st.Mode()&fs.ModeSymlink != 0:
-		// resolvePath follows links that lead somewhere; this one does not.
-		dest, _ := os.Readlink(target)
-		return fmt.Errorf("%s is a symbolic link to %s, which does not exist; create that directory or remove the link", target, dest)
+	case st.Mode()&fs.ModeSymlink != 0: // resolvePath follows links: only a race gets here
+		return fmt.Errorf("%s is a symbolic link; give the directory it points to", target)
 	case !st.IsDir():
 		return fmt.Errorf("%s is an existing file, not a site directory; evalbook replaces only a directory it wrote (choose another -o)", target)
 	}
@@ -200,13 +198,29 @@ func marked(dir string) bool {
 }
 
 // resolvePath returns p as an absolute path with every symbolic link of
-// its existing part followed; the part that does not exist yet is
-// appended as it is.
+// its existing part followed, a link to a missing place included; the
+// part that does not exist yet is appended as it is.
 func resolvePath(p string) (string, error) {
 	abs, err := filepath.Abs(p)
 	if err != nil {
 		return "", err
 	}
+	for hops := 0; ; hops++ {
+		next, err := resolveOnce(abs)
+		if err != nil || next == abs {
+			return next, err
+		}
+		if hops == 40 {
+			return "", fmt.Errorf("%s: too many levels of symbolic links", p)
+		}
+		abs = next
+	}
+}
+
+// resolveOnce resolves the existing part of abs with EvalSymlinks; when
+// that part ends in a link to a missing place, it returns the link's
+// destination joined with the rest, for the caller to resolve again.
+func resolveOnce(abs string) (string, error) {
 	cur, rest := abs, ""
 	for {
 		r, err := filepath.EvalSymlinks(cur)
@@ -215,6 +229,16 @@ func resolvePath(p string) (string, error) {
 		}
 		if !errors.Is(err, fs.ErrNotExist) {
 			return "", err
+		}
+		if st, err := os.Lstat(cur); err == nil && st.Mode()&fs.ModeSymlink != 0 {
+			dest, err := os.Readlink(cur)
+			if err != nil {
+				return "", err
+			}
+			if !filepath.IsAbs(dest) {
+				dest = filepath.Join(filepath.Dir(cur), dest)
+			}
+			return filepath.Join(dest, rest), nil
 		}
 		parent := filepath.Dir(cur)
 		if parent == cur {

@@ -153,11 +153,16 @@ func TestOutputRefused(t *testing.T) {
 			os.Symlink(filepath.Join(root, "other"), link)
 			return link
 		}, "{root}/other is a non-empty directory that evalbook did not write"},
-		{"dangling link", func(root, _ string) string {
-			link := filepath.Join(root, "dangling")
-			os.Symlink(filepath.Join(root, "nowhere"), link)
+		{"link to a file", func(root, _ string) string {
+			link := filepath.Join(root, "notes-link")
+			os.Symlink("notes.txt", link)
 			return link
-		}, "{root}/dangling is a symbolic link to {root}/nowhere, which does not exist; create that directory or remove the link"},
+		}, "{root}/notes.txt is an existing file, not a site directory"},
+		{"dangling link into the study", func(root, s string) string {
+			link := filepath.Join(root, "dangling")
+			os.Symlink(filepath.Join(s, "data", "nowhere", ".."), link)
+			return link
+		}, "refusing to replace {study}/data: it holds the study's input {study}/data/results.csv"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -330,7 +335,8 @@ func TestOutputRecovers(t *testing.T) {
 }
 
 // TestOutputSymlink: an output that is a symbolic link to a directory
-// keeps the link; the directory it points to receives the new site.
+// keeps the link; the directory it points to receives the new site (and
+// is created, or restored after an interrupted swap, when missing).
 func TestOutputSymlink(t *testing.T) {
 	t.Parallel()
 	root := t.TempDir()
@@ -362,6 +368,30 @@ func TestOutputSymlink(t *testing.T) {
 		if got := append(leftovers(t, filepath.Dir(real), "real"), leftovers(t, filepath.Dir(link), "site")...); len(got) > 0 {
 			t.Errorf("leftovers: %v", got)
 		}
+	}
+	want := tree(t, real)
+
+	// Interrupted swap: the link dangles, the previous site is real.old-X.
+	os.Rename(real, real+".old-X")
+	os.WriteFile(filepath.Join(real+".old-X", "index.html"), []byte("previous"), 0o644)
+	os.MkdirAll(real+".keep", 0o755)
+	if _, err := Build(Options{Manifest: manifest, Version: "test"}); err != nil {
+		t.Fatalf("build through a dangling link after an interrupted swap: %v", err)
+	}
+	sameTree(t, "site behind the link", want, tree(t, real))
+	if got := leftovers(t, filepath.Dir(real), "real"); len(got) > 0 {
+		t.Errorf("leftovers: %v", got)
+	}
+
+	// A link to a directory that does not exist yet: it is created.
+	os.Remove(link)
+	os.Symlink(filepath.Join(root, "www", "new", "site"), link)
+	if _, err := Build(Options{Manifest: manifest, Version: "test"}); err != nil {
+		t.Fatalf("build through a link to a missing directory: %v", err)
+	}
+	sameTree(t, "new site behind the link", want, tree(t, filepath.Join(root, "www", "new", "site")))
+	if st, err := os.Lstat(link); err != nil || st.Mode()&fs.ModeSymlink == 0 {
+		t.Errorf("the link was replaced: %v", err)
 	}
 }
 

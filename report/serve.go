@@ -261,6 +261,9 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-store")
+	if r.Method == http.MethodHead {
+		return
+	}
 	for {
 		s.mu.Lock()
 		v := fmt.Sprintf("%d:%d", s.version, len(s.lastErr))

@@ -56,8 +56,10 @@ func TestServeMethods(t *testing.T) {
 			}
 		}
 	}
-	if resp, body := rawRequest(t, addr, "HEAD", addr, "/index.html"); resp.StatusCode != 200 || body != "" {
-		t.Errorf("HEAD /index.html: %d, %d bytes of body", resp.StatusCode, len(body))
+	for _, path := range []string{"/index.html", "/__evalbook/events"} {
+		if resp, body := rawRequest(t, addr, "HEAD", addr, path); resp.StatusCode != 200 || body != "" {
+			t.Errorf("HEAD %s: %d, %d bytes of body", path, resp.StatusCode, len(body))
+		}
 	}
 	if resp, body := rawRequest(t, addr, "GET", addr, "/index.html"); resp.StatusCode != 200 || !strings.Contains(body, "</html>") {
 		t.Errorf("GET /index.html: %d", resp.StatusCode)
