@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"regexp"
 	"runtime"
@@ -12,8 +11,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-
-	"github.com/evalbook/evalbook/analyses"
 )
 
 // Options configure a build (SPEC §1).
@@ -88,8 +85,14 @@ func Build(o Options) (*Summary, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := writeAtomically(o.Out, b.files); err != nil {
-		return nil, fmt.Errorf("write: %w", err)
+	// Nothing has been written yet: refuse an output the build must not
+	// replace, then write where was checked (see output.go).
+	target, err := checkOutput(o.Out, b.study, studyFiles(b.study, b.in))
+	if err != nil {
+		return nil, err
+	}
+	if err := writeAtomically(target, b.files, siteMarker(b.study)); err != nil {
+		return nil, fmt.Errorf("write %s: %w", o.Out, err)
 	}
 	index := filepath.Join(o.Out, "index.html")
 	if o.Format == "md" {
@@ -360,46 +363,3 @@ func runErrors(s *Study, runs []analysisRun) error {
 // positioned matches a message that starts with file:line.
 var positioned = regexp.MustCompile(`^[^\s:]+\.[A-Za-z]+:\d+`)
 
-// writeAtomically writes files into a fresh sibling directory of out and
-// swaps it in place of out.
-func writeAtomically(out string, files map[string][]byte) error {
-	parent := filepath.Dir(out)
-	if err := os.MkdirAll(parent, 0o755); err != nil {
-		return err
-	}
-	tmp, err := os.MkdirTemp(parent, "."+filepath.Base(out)+".new-")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(tmp)
-	names := analyses.SortedKeys(files)
-	for _, name := range names {
-		p := filepath.Join(tmp, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			return err
-		}
-		if err := os.WriteFile(p, files[name], 0o644); err != nil {
-			return err
-		}
-	}
-	if err := os.Chmod(tmp, 0o755); err != nil {
-		return err
-	}
-	old := ""
-	if _, err := os.Stat(out); err == nil {
-		old = out + ".old-" + filepath.Base(tmp)
-		if err := os.Rename(out, old); err != nil {
-			return err
-		}
-	}
-	if err := os.Rename(tmp, out); err != nil {
-		if old != "" {
-			os.Rename(old, out)
-		}
-		return err
-	}
-	if old != "" {
-		return os.RemoveAll(old)
-	}
-	return nil
-}

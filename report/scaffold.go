@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // scaffold is the small working study `evalbook init` writes: a manifest,
@@ -132,14 +133,70 @@ retail-b,ALS,rmse,1.176
 retail-b,MostPop,rmse,1.290
 `
 
-// Init writes the example study into dir (created if needed). It refuses
-// to overwrite an existing study.toml.
+// Init writes the example study into dir (created if needed). It never
+// overwrites anything: when any of its files (or a directory it needs)
+// already exists, it writes nothing and names them all.
 func Init(dir string) error {
-	if _, err := os.Stat(filepath.Join(dir, "study.toml")); err == nil {
-		return fmt.Errorf("%s already has a study.toml; choose an empty directory", dir)
+	a := ParseArchive([]byte(scaffold))
+	if st, err := os.Stat(dir); err == nil && !st.IsDir() {
+		return fmt.Errorf("init: %s is a file, not a directory", dir)
+	}
+	var exist []string
+	for _, f := range a.Files {
+		if p := initConflict(dir, f.Name); p != "" {
+			exist = append(exist, p)
+		}
+	}
+	if len(exist) > 0 {
+		return fmt.Errorf("init: %s already has %s; init never overwrites a file, so nothing was written (choose an empty directory or move them away)",
+			dir, strings.Join(exist, ", "))
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
+		return fmt.Errorf("init: %w", err)
 	}
-	return ParseArchive([]byte(scaffold)).WriteDir(dir)
+	for _, f := range a.Files {
+		p := filepath.Join(dir, filepath.FromSlash(f.Name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return fmt.Errorf("init: %w", err)
+		}
+		// O_EXCL: a file that appeared since the check is not overwritten.
+		w, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		if err != nil {
+			return fmt.Errorf("init: %w", err)
+		}
+		_, err = w.Write(f.Data)
+		if cerr := w.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return fmt.Errorf("init: %w", err)
+		}
+	}
+	return nil
+}
+
+// initConflict returns the part of name (a slash path under dir) that is
+// in the way: the file itself when anything exists there, or a parent
+// that exists but is not a directory; "" when the file can be created.
+func initConflict(dir, name string) string {
+	parts := strings.Split(name, "/")
+	for i := range parts {
+		rel := strings.Join(parts[:i+1], "/")
+		st, err := os.Lstat(filepath.Join(dir, filepath.FromSlash(rel)))
+		if err != nil {
+			return ""
+		}
+		if i == len(parts)-1 {
+			return rel
+		}
+		if !st.IsDir() {
+			if st.Mode()&os.ModeSymlink != 0 {
+				if t, err := os.Stat(filepath.Join(dir, filepath.FromSlash(rel))); err == nil && t.IsDir() {
+					continue
+				}
+			}
+			return rel + " (not a directory)"
+		}
+	}
+	return ""
 }

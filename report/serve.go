@@ -56,6 +56,12 @@ func NewServer(o Options, log io.Writer) *Server {
 
 // Build runs one build and records the files to watch.
 func (s *Server) Build() error {
+	return s.build(true)
+}
+
+// build runs one build; a refused output is logged only when logRefusal
+// is set (Serve returns it from the first build instead).
+func (s *Server) build(logRefusal bool) error {
 	sum, err := Build(s.opts)
 	watched := s.watchList()
 	s.mu.Lock()
@@ -65,9 +71,12 @@ func (s *Server) Build() error {
 		st, _ := stamp(p)
 		s.stamps[p] = st
 	}
+	var refused *OutputError
 	if err != nil {
 		s.lastErr = err.Error()
-		fmt.Fprintf(s.log, "evalbook: build failed:\n%v\n", err)
+		if logRefusal || !errors.As(err, &refused) {
+			fmt.Fprintf(s.log, "evalbook: build failed:\n%v\n", err)
+		}
 		s.notify()
 		return err
 	}
@@ -148,14 +157,49 @@ func (s *Server) Watch(ctx context.Context, interval time.Duration) {
 	}
 }
 
-// Handler serves the built site. Paths are confined to the site
-// directory: anything that would leave it (.., symbolic links out of it)
-// is refused with 403.
+// Handler serves the built site. Only GET and HEAD are answered (405
+// otherwise). Paths are confined to the site directory: anything that
+// would leave it (.., symbolic links out of it) is refused with 403.
 func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("/__evalbook/events", s.events)
 	mux.HandleFunc("/", s.file)
-	return mux
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			w.Header().Set("Allow", "GET, HEAD")
+			http.Error(w, fmt.Sprintf("method %s not allowed: evalbook serve answers GET and HEAD only", r.Method), http.StatusMethodNotAllowed)
+			return
+		}
+		mux.ServeHTTP(w, r)
+	})
+}
+
+// loopbackOnly wraps a handler for a server bound to a loopback address:
+// a request whose Host is not a loopback name or address (localhost,
+// 127.x.y.z, [::1], with or without a port) gets 421, so a web page whose
+// domain was rebound to 127.0.0.1 (DNS rebinding) cannot read the site.
+func loopbackOnly(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !loopbackHost(r.Host) {
+			http.Error(w, fmt.Sprintf("misdirected request: this server answers requests for localhost only, not for Host %q", r.Host), http.StatusMisdirectedRequest)
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+// loopbackHost reports whether a Host header names the local machine:
+// localhost or a loopback IP address, with or without a port.
+func loopbackHost(host string) bool {
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
+	}
+	host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
+	if strings.EqualFold(strings.TrimSuffix(host, "."), "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }
 
 func (s *Server) file(w http.ResponseWriter, r *http.Request) {
@@ -217,6 +261,9 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-store")
+	if r.Method == http.MethodHead {
+		return
+	}
 	for {
 		s.mu.Lock()
 		v := fmt.Sprintf("%d:%d", s.version, len(s.lastErr))
@@ -234,15 +281,27 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// Serve builds, then serves on addr until ctx ends, rebuilding on change.
-// ready, when not nil, receives the address once listening.
+// Serve binds addr, builds, then serves until ctx ends, rebuilding on
+// change. Nothing is built before the address is bound, so a server that
+// cannot listen leaves the site alone. ready, when not nil, receives the
+// address once the first build is done.
 func (s *Server) Serve(ctx context.Context, addr string, ready chan<- string) error {
-	s.Build() // a failed first build is shown in the browser
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
-		return fmt.Errorf("serve: %w", err)
+		return fmt.Errorf("serve: %w (is another server using that address? choose another with --addr); nothing was built", err)
 	}
-	srv := &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	// A failed first build is shown in the browser, unless the output is
+	// refused: no rebuild can fix that.
+	var refused *OutputError
+	if err := s.build(false); errors.As(err, &refused) {
+		ln.Close()
+		return err
+	}
+	h := s.Handler()
+	if a, ok := ln.Addr().(*net.TCPAddr); ok && a.IP.IsLoopback() {
+		h = loopbackOnly(h)
+	}
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
 	go s.Watch(ctx, 250*time.Millisecond)
 	go func() {
 		<-ctx.Done()

@@ -31,7 +31,7 @@ func TestInitBuilds(t *testing.T) {
 	if !strings.Contains(page, `<span class="value"`) || !strings.Contains(page, `Figure 1</a>`) {
 		t.Error("the scaffold's page does not cite its results")
 	}
-	if err := Init(dir); err == nil || !strings.Contains(err.Error(), "already has a study.toml") {
+	if err := Init(dir); err == nil || !strings.Contains(err.Error(), "already has study.toml, pages/findings.md, data/results.csv") {
 		t.Errorf("init over a study: %v", err)
 	}
 }
@@ -171,7 +171,7 @@ func TestServeRefusesOutsideRoot(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer conn.Close()
-		fmt.Fprintf(conn, "GET %s HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", path)
+		fmt.Fprintf(conn, "GET %s HTTP/1.1\r\nHost: %s\r\nConnection: close\r\n\r\n", path, addr)
 		status, _ := bufio.NewReader(conn).ReadString('\n')
 		return status
 	}

@@ -119,7 +119,7 @@ func parse(fs *flag.FlagSet, args []string) (string, error) {
 func cmdBuild(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("build", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	out := fs.String("o", "", "output directory (default: <study dir>/site)")
+	out := fs.String("o", "", "output directory (default: <study dir>/site); an existing one is replaced only if evalbook wrote it")
 	format := fs.String("format", "html", "html, md or both")
 	single := fs.Bool("single-file", false, "write one self-contained index.html")
 	jobs := fs.Int("jobs", 0, "parallel workers (default: number of CPUs)")
@@ -177,14 +177,13 @@ func cmdValidate(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// rebuildCommand is the provenance's command to rebuild, run in the
-// study's directory. The output directory is left out: where a site is
-// written does not change its bytes.
+// cmdServe binds the address first: a busy port fails (exit 1) before
+// anything is built.
 func cmdServe(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on")
-	out := fs.String("o", "", "output directory (default: <study dir>/site)")
+	out := fs.String("o", "", "output directory (default: <study dir>/site); an existing one is replaced only if evalbook wrote it")
 	jobs := fs.Int("jobs", 0, "parallel workers (default: number of CPUs)")
 	manifest, err := parse(fs, args)
 	if err != nil {
@@ -214,6 +213,9 @@ func cmdInit(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
+// rebuildCommand is the provenance's command to rebuild, run in the
+// study's directory. The output directory is left out: where a site is
+// written does not change its bytes.
 func rebuildCommand(manifest, format string, single bool) string {
 	name := filepath.Base(manifest)
 	if st, err := os.Stat(manifest); err == nil && st.IsDir() {

@@ -1,0 +1,405 @@
+package report
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"syscall"
+
+	"github.com/evalbook/evalbook/analyses"
+)
+
+// Output safety. A build replaces its output directory as a whole, so
+// before anything is written it makes sure that directory is one it may
+// replace:
+//
+//   - every directory evalbook writes carries a marker file, SiteMarker;
+//   - an existing output is replaced only when it carries the marker or is
+//     an empty directory; a regular file, or a non-empty directory without
+//     the marker, is refused;
+//   - the output may never be the root, the home directory, the study
+//     directory, nor contain (or be an ancestor of) the manifest, a page,
+//     the bibliography or any input the build read;
+//   - builds of one output are serialised by a lock file next to it, and
+//     the leftovers of a build killed during its swap are repaired by the
+//     next one;
+//   - a symbolic link to a directory keeps pointing to it: the target is
+//     swapped, not the link.
+
+// SiteMarker is the name of the file that marks a directory as a site
+// written by evalbook, which a later build may replace.
+const SiteMarker = ".evalbook-site"
+
+// OutputError is a refused output directory: nothing was written.
+type OutputError struct {
+	Out string // the output as given
+	Msg string
+}
+
+func (e *OutputError) Error() string { return fmt.Sprintf("output %s: %s", e.Out, e.Msg) }
+
+// siteMarker is the marker's content: what wrote the directory, for
+// which study. It holds no absolute path, so the site's bytes do not
+// depend on where the study lives.
+func siteMarker(s *Study) []byte {
+	return []byte(fmt.Sprintf("evalbook site\nstudy: %s\nmanifest: %s\n\n"+
+		"This directory was written by `evalbook build`; the next build of the study replaces all of it.\n",
+		oneLine(s.Title), filepath.Base(s.File)))
+}
+
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// studyFiles lists every file the build depends on: the manifest, the
+// files it read (inputs, pages, bibliography, logs; provenance has
+// recorded pages and bibliography), every declared input and every
+// interaction log.
+func studyFiles(s *Study, in *inputs) []string {
+	files := append([]string{s.File}, in.all.Files()...)
+	in.mu.Lock()
+	for p := range in.files {
+		files = append(files, p)
+	}
+	in.mu.Unlock()
+	for _, kind := range []string{"results", "units", "characteristics"} {
+		files = append(files, in.filesOf(kind)...)
+	}
+	for _, p := range s.Pages {
+		files = append(files, filepath.Join(s.Dir, p.Source))
+	}
+	if s.Bibliography != "" {
+		files = append(files, filepath.Join(s.Dir, s.Bibliography))
+	}
+	for _, d := range s.Datasets {
+		if d.Interactions != "" {
+			files = append(files, filepath.Join(s.Dir, d.Interactions))
+		}
+	}
+	return files
+}
+
+// checkOutput decides whether out may be replaced by a build of study,
+// which read the files in read, and returns the resolved directory to
+// write (absolute, symbolic links followed: the same path that was
+// checked). It writes nothing.
+func checkOutput(out string, study *Study, read []string) (string, error) {
+	refuse := func(format string, args ...any) (string, error) {
+		return "", &OutputError{Out: out, Msg: fmt.Sprintf(format, args...)}
+	}
+	target, err := resolvePath(out)
+	if err != nil {
+		return refuse("cannot resolve the path: %v", err)
+	}
+	if filepath.Dir(target) == target {
+		return refuse("refusing to replace the root directory %s; choose a directory of its own for the site", target)
+	}
+	if home, err := os.UserHomeDir(); err == nil && home != "" {
+		if h, err := resolvePath(home); err == nil && within(target, h) {
+			if h == target {
+				return refuse("refusing to replace your home directory %s; choose a directory of its own for the site", target)
+			}
+			return refuse("refusing to replace %s: it holds your home directory %s; choose a directory of its own for the site", target, h)
+		}
+	}
+	dir, err := resolvePath(study.Dir)
+	if err != nil {
+		return refuse("cannot resolve the study directory: %v", err)
+	}
+	suggest := filepath.Join(dir, "site")
+	if dir == target {
+		return refuse("refusing to write the site into the study directory %s, which it would replace; choose a directory of its own, such as %s", target, suggest)
+	}
+	if within(target, dir) {
+		return refuse("refusing to replace %s: it holds the study directory %s; choose a directory of its own, such as %s", target, dir, suggest)
+	}
+	kinds := map[string]string{} // resolved path → what it is, when not an input
+	name := func(p, what string) {
+		if r, err := resolvePath(p); err == nil {
+			kinds[r] = what
+		}
+	}
+	for _, p := range study.Pages {
+		name(filepath.Join(study.Dir, p.Source), "page")
+	}
+	if study.Bibliography != "" {
+		name(filepath.Join(study.Dir, study.Bibliography), "bibliography")
+	}
+	name(study.File, "manifest")
+	var hits []string
+	seen := map[string]bool{}
+	for _, f := range read {
+		r, err := resolvePath(f)
+		if err != nil || seen[r] {
+			continue
+		}
+		seen[r] = true
+		if within(target, r) {
+			hits = append(hits, r)
+		}
+	}
+	if len(hits) > 0 {
+		sort.Strings(hits)
+		what := "the study's input"
+		if k := kinds[hits[0]]; k != "" {
+			what = "the study's " + k
+		}
+		more := ""
+		if len(hits) > 1 {
+			more = fmt.Sprintf(" and %d other file(s) of the study", len(hits)-1)
+		}
+		return refuse("refusing to replace %s: it holds %s %s%s; choose a directory of its own, such as %s", target, what, hits[0], more, suggest)
+	}
+	if err := replaceable(target); err != nil {
+		return "", &OutputError{Out: out, Msg: err.Error()}
+	}
+	return target, nil
+}
+
+// replaceable says whether the directory target may be replaced: it
+// does not exist, is an empty directory, or carries the marker.
+func replaceable(target string) error {
+	st, err := os.Lstat(target)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	switch {
+	case st.Mode()&fs.ModeSymlink != 0: // resolvePath follows links: only a race gets here
+		return fmt.Errorf("%s is a symbolic link; give the directory it points to", target)
+	case !st.IsDir():
+		return fmt.Errorf("%s is an existing file, not a site directory; evalbook replaces only a directory it wrote (choose another -o)", target)
+	}
+	if marked(target) {
+		return nil
+	}
+	entries, err := os.ReadDir(target)
+	if err != nil {
+		return err
+	}
+	if len(entries) == 0 {
+		return nil
+	}
+	return fmt.Errorf("%s is a non-empty directory that evalbook did not write (it has no %s file), so a build will not replace it; "+
+		"choose another -o or empty it (if it is a site built by an older evalbook, mark it: touch %s)",
+		target, SiteMarker, filepath.Join(target, SiteMarker))
+}
+
+// marked reports whether dir carries the site marker.
+func marked(dir string) bool {
+	st, err := os.Lstat(filepath.Join(dir, SiteMarker))
+	return err == nil && st.Mode().IsRegular()
+}
+
+// resolvePath returns p as an absolute path with every symbolic link of
+// its existing part followed, a link to a missing place included; the
+// part that does not exist yet is appended as it is.
+func resolvePath(p string) (string, error) {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return "", err
+	}
+	for hops := 0; ; hops++ {
+		next, err := resolveOnce(abs)
+		if err != nil || next == abs {
+			return next, err
+		}
+		if hops == 40 {
+			return "", fmt.Errorf("%s: too many levels of symbolic links", p)
+		}
+		abs = next
+	}
+}
+
+// resolveOnce resolves the existing part of abs with EvalSymlinks; when
+// that part ends in a link to a missing place, it returns the link's
+// destination joined with the rest, for the caller to resolve again.
+func resolveOnce(abs string) (string, error) {
+	cur, rest := abs, ""
+	for {
+		r, err := filepath.EvalSymlinks(cur)
+		if err == nil {
+			return filepath.Join(r, rest), nil
+		}
+		if !errors.Is(err, fs.ErrNotExist) {
+			return "", err
+		}
+		if st, err := os.Lstat(cur); err == nil && st.Mode()&fs.ModeSymlink != 0 {
+			dest, err := os.Readlink(cur)
+			if err != nil {
+				return "", err
+			}
+			if !filepath.IsAbs(dest) {
+				dest = filepath.Join(filepath.Dir(cur), dest)
+			}
+			return filepath.Join(dest, rest), nil
+		}
+		parent := filepath.Dir(cur)
+		if parent == cur {
+			return abs, nil
+		}
+		rest = filepath.Join(filepath.Base(cur), rest)
+		cur = parent
+	}
+}
+
+// within reports whether path is dir or lies under it (both clean and
+// absolute).
+func within(dir, path string) bool {
+	if dir == path {
+		return true
+	}
+	if filepath.Dir(dir) == dir { // the root
+		return true
+	}
+	return strings.HasPrefix(path, dir+string(filepath.Separator))
+}
+
+// lockOutput takes the lock that serialises builds of the directory
+// target: an exclusive flock on <parent>/.evalbook.<base>.lock (waiting
+// for it if another build holds it). The lock file stays; unlock
+// releases it.
+func lockOutput(target string) (unlock func(), err error) {
+	path := filepath.Join(filepath.Dir(target), ".evalbook."+filepath.Base(target)+".lock")
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("lock %s: %w", path, err)
+	}
+	for {
+		err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX)
+		if err != syscall.EINTR {
+			break
+		}
+	}
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("lock %s: %w", path, err)
+	}
+	return func() {
+		syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+		f.Close()
+	}, nil
+}
+
+// recoverLeftovers repairs what a build killed during its swap left next
+// to target (called under the lock, so no other build is running): when
+// target is missing, a marked <base>.old-* is the previous site and is
+// put back; the other <base>.old-* and .<base>.new-* directories are
+// removed when they carry the marker or are empty. Anything else is left
+// alone.
+func recoverLeftovers(target string) error {
+	parent, base := filepath.Dir(target), filepath.Base(target)
+	entries, err := os.ReadDir(parent)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
+		return err
+	}
+	_, err = os.Lstat(target)
+	missing := errors.Is(err, fs.ErrNotExist)
+	for _, e := range entries { // sorted by name
+		name := e.Name()
+		p := filepath.Join(parent, name)
+		if !e.IsDir() {
+			continue
+		}
+		switch {
+		case strings.HasPrefix(name, base+".old-"):
+			if missing && marked(p) {
+				if err := os.Rename(p, target); err != nil {
+					return fmt.Errorf("restore %s from %s: %w", target, p, err)
+				}
+				missing = false
+				continue
+			}
+			if !marked(p) && !emptyDir(p) {
+				continue
+			}
+			if err := os.RemoveAll(p); err != nil {
+				return fmt.Errorf("remove the leftover %s: %w", p, err)
+			}
+		case strings.HasPrefix(name, "."+base+".new-"):
+			if !marked(p) && !emptyDir(p) {
+				continue
+			}
+			if err := os.RemoveAll(p); err != nil {
+				return fmt.Errorf("remove the leftover %s: %w", p, err)
+			}
+		}
+	}
+	return nil
+}
+
+func emptyDir(dir string) bool {
+	entries, err := os.ReadDir(dir)
+	return err == nil && len(entries) == 0
+}
+
+// writeAtomically writes files (and the marker, first) into a fresh sibling
+// directory of target and swaps it in place of target, under the
+// output's lock. target is checkOutput's answer; whether it may be
+// replaced is checked again under the lock, after the leftovers of an
+// interrupted build are repaired.
+func writeAtomically(target string, files map[string][]byte, marker []byte) error {
+	parent := filepath.Dir(target)
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return err
+	}
+	unlock, err := lockOutput(target)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	if err := recoverLeftovers(target); err != nil {
+		return err
+	}
+	if err := replaceable(target); err != nil {
+		return err
+	}
+	tmp, err := os.MkdirTemp(parent, "."+filepath.Base(target)+".new-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp) // gone after a successful swap
+	// The marker first: an interrupted write leaves a directory the next
+	// build knows it may remove.
+	if err := os.WriteFile(filepath.Join(tmp, SiteMarker), marker, 0o644); err != nil {
+		return err
+	}
+	for _, name := range analyses.SortedKeys(files) {
+		p := filepath.Join(tmp, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(p, files[name], 0o644); err != nil {
+			return err
+		}
+	}
+	if err := os.Chmod(tmp, 0o755); err != nil {
+		return err
+	}
+	old := ""
+	if _, err := os.Lstat(target); err == nil {
+		old = target + ".old-" + strings.TrimPrefix(filepath.Base(tmp), "."+filepath.Base(target)+".new-")
+		if err := os.Rename(target, old); err != nil {
+			return err
+		}
+	}
+	if err := os.Rename(tmp, target); err != nil {
+		if old != "" {
+			os.Rename(old, target)
+		}
+		return err
+	}
+	if old != "" {
+		return os.RemoveAll(old)
+	}
+	return nil
+}

@@ -1,0 +1,478 @@
+package report
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// tinyStudy builds in a few milliseconds: one analysis, one page.
+const tinyStudy = `-- study.toml --
+title = "Tiny"
+[inputs]
+results = "data/results.csv"
+[[pages]]
+title  = "Notes"
+source = "pages/notes.md"
+[[analyses]]
+id     = "lb"
+type   = "aggregate"
+metric = "m"
+rules  = ["mean"]
+-- data/results.csv --
+dataset,method,metric,value
+d1,A,m,1
+d1,B,m,2
+d2,A,m,3
+d2,B,m,1
+-- pages/notes.md --
+# Notes
+
+Some prose.
+`
+
+// writeTiny writes tinyStudy into dir and returns its manifest.
+func writeTiny(t testing.TB, dir string) string {
+	t.Helper()
+	if err := ParseArchive([]byte(tinyStudy)).WriteDir(dir); err != nil {
+		t.Fatal(err)
+	}
+	return filepath.Join(dir, "study.toml")
+}
+
+// tree describes everything under root: files by content, directories
+// and symbolic links (not followed) by kind and target.
+func tree(t testing.TB, root string) map[string]string {
+	t.Helper()
+	m := map[string]string{}
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, p)
+		switch {
+		case d.Type()&fs.ModeSymlink != 0:
+			dest, err := os.Readlink(p)
+			m[rel] = "symlink -> " + dest
+			return err
+		case d.IsDir():
+			m[rel] = "dir"
+		default:
+			b, err := os.ReadFile(p)
+			m[rel] = string(b)
+			return err
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// sameTree reports every difference between two trees.
+func sameTree(t testing.TB, what string, before, after map[string]string) {
+	t.Helper()
+	var diffs []string
+	for name, b := range before {
+		if a, ok := after[name]; !ok {
+			diffs = append(diffs, "removed "+name)
+		} else if a != b {
+			diffs = append(diffs, "changed "+name)
+		}
+	}
+	for name := range after {
+		if _, ok := before[name]; !ok {
+			diffs = append(diffs, "added "+name)
+		}
+	}
+	sort.Strings(diffs)
+	if len(diffs) > 0 {
+		t.Errorf("%s: the files changed: %s", what, strings.Join(diffs, ", "))
+	}
+}
+
+// leftovers lists what an interrupted or concurrent swap could leave in
+// dir next to an output named base.
+func leftovers(t testing.TB, dir, base string) []string {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), base+".old-") || strings.HasPrefix(e.Name(), "."+base+".new-") {
+			out = append(out, e.Name())
+		}
+	}
+	return out
+}
+
+// TestOutputRefused plants every output that must not be replaced and
+// checks the build refuses it with a message naming the problem,
+// without changing a byte anywhere (no lock file either).
+func TestOutputRefused(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name string
+		out  func(root, study string) string
+		want string
+	}{
+		{"study directory", func(_, s string) string { return s }, "refusing to write the site into the study directory {study}, which it would replace; choose a directory of its own, such as {study}/site"},
+		{"study directory through ..", func(_, s string) string { return s + "/data/.." }, "refusing to write the site into the study directory"},
+		{"link to the study directory", func(root, s string) string {
+			link := filepath.Join(root, "link")
+			os.Symlink(s, link)
+			return link
+		}, "refusing to write the site into the study directory"},
+		{"inputs directory", func(_, s string) string { return filepath.Join(s, "data") }, "it holds the study's input {study}/data/results.csv"},
+		{"pages directory", func(_, s string) string { return filepath.Join(s, "pages") }, "it holds the study's page {study}/pages/notes.md"},
+		{"parent of the study", func(root, _ string) string { return root }, "refusing to replace {root}: it holds the study directory {study}"},
+		{"input outside the study", func(root, s string) string {
+			shared := filepath.Join(root, "shared")
+			os.MkdirAll(shared, 0o755)
+			os.WriteFile(filepath.Join(shared, "extra.csv"), []byte("dataset,method,metric,value\nd3,A,m,1\nd3,B,m,2\n"), 0o644)
+			manifest := filepath.Join(s, "study.toml")
+			src, _ := os.ReadFile(manifest)
+			os.WriteFile(manifest, []byte("allow_outside = true\n"+strings.Replace(string(src), `results = "data/results.csv"`, `results = ["data/results.csv", "../shared/extra.csv"]`, 1)), 0o644)
+			// A marker does not make a directory holding an input replaceable.
+			os.WriteFile(filepath.Join(shared, SiteMarker), nil, 0o644)
+			return shared
+		}, "refusing to replace {root}/shared: it holds the study's input {root}/shared/extra.csv"},
+		{"existing file", func(root, _ string) string { return filepath.Join(root, "notes.txt") }, "{root}/notes.txt is an existing file, not a site directory"},
+		{"unmarked directory", func(root, _ string) string { return filepath.Join(root, "other") }, "{root}/other is a non-empty directory that evalbook did not write (it has no .evalbook-site file)"},
+		{"link to an unmarked directory", func(root, _ string) string {
+			link := filepath.Join(root, "other-link")
+			os.Symlink(filepath.Join(root, "other"), link)
+			return link
+		}, "{root}/other is a non-empty directory that evalbook did not write"},
+		{"link to a file", func(root, _ string) string {
+			link := filepath.Join(root, "notes-link")
+			os.Symlink("notes.txt", link)
+			return link
+		}, "{root}/notes.txt is an existing file, not a site directory"},
+		{"dangling link into the study", func(root, s string) string {
+			link := filepath.Join(root, "dangling")
+			os.Symlink(filepath.Join(s, "data", "nowhere", ".."), link)
+			return link
+		}, "refusing to replace {study}/data: it holds the study's input {study}/data/results.csv"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			root := realTempDir(t)
+			study := filepath.Join(root, "study")
+			manifest := writeTiny(t, study)
+			os.WriteFile(filepath.Join(root, "notes.txt"), []byte("my notes\n"), 0o644)
+			os.MkdirAll(filepath.Join(root, "other"), 0o755)
+			os.WriteFile(filepath.Join(root, "other", "thesis.tex"), []byte("\\documentclass{article}\n"), 0o644)
+			out := c.out(root, study)
+			before := tree(t, root)
+			_, err := Build(Options{Manifest: manifest, Out: out, Version: "test"})
+			var oe *OutputError
+			if !errors.As(err, &oe) {
+				t.Fatalf("build into %s: %v, want a refused output", out, err)
+			}
+			want := strings.NewReplacer("{root}", root, "{study}", study).Replace(c.want)
+			if !strings.HasPrefix(err.Error(), "output "+out+": ") || !strings.Contains(err.Error(), want) {
+				t.Errorf("message %q\nwant it to start with %q and hold %q", err, "output "+out+": ", want)
+			}
+			sameTree(t, c.name, before, tree(t, root))
+		})
+	}
+}
+
+// TestOutputRefusesRootAndHome: the root directory, the home directory
+// and any ancestor of it are refused, even with a marker; nothing is
+// written. (HOME is set, so the test does not run in parallel.)
+func TestOutputRefusesRootAndHome(t *testing.T) {
+	manifest := writeTiny(t, t.TempDir())
+	study, err := LoadStudy(manifest, Kinds())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := checkOutput("/", study, nil); err == nil || !strings.Contains(err.Error(), "refusing to replace the root directory /") {
+		t.Errorf("-o /: %v", err)
+	}
+	top := realTempDir(t)
+	home := filepath.Join(top, "home")
+	os.MkdirAll(home, 0o755)
+	os.WriteFile(filepath.Join(home, ".bashrc"), []byte("export X=1\n"), 0o644)
+	os.WriteFile(filepath.Join(home, SiteMarker), nil, 0o644)
+	t.Setenv("HOME", home)
+	for out, want := range map[string]string{
+		home:              "refusing to replace your home directory " + home,
+		home + "/.":       "refusing to replace your home directory " + home,
+		top:               "refusing to replace " + top + ": it holds your home directory " + home,
+		filepath.Dir(top): "it holds your home directory " + home,
+	} {
+		before := tree(t, top)
+		_, err := Build(Options{Manifest: manifest, Out: out, Version: "test"})
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("-o %s: %v, want %q", out, err, want)
+		}
+		sameTree(t, out, before, tree(t, top))
+	}
+	// A directory of its own under the home is fine.
+	if _, err := Build(Options{Manifest: manifest, Out: filepath.Join(home, "site"), Version: "test"}); err != nil {
+		t.Errorf("-o ~/site: %v", err)
+	}
+}
+
+// TestOutputReplacesOnlyMarkedOrEmpty: a new path, an empty directory and
+// a marked site are written; the marker goes into every site and a
+// marked site's stale files disappear.
+func TestOutputReplacesOnlyMarkedOrEmpty(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	manifest := writeTiny(t, filepath.Join(root, "study"))
+	for _, out := range []string{filepath.Join(root, "new", "deeper", "site"), filepath.Join(root, "empty")} {
+		if out == filepath.Join(root, "empty") {
+			os.Mkdir(out, 0o755)
+		}
+		if _, err := Build(Options{Manifest: manifest, Out: out, Version: "test"}); err != nil {
+			t.Fatalf("-o %s: %v", out, err)
+		}
+		marker := readFile(t, out, SiteMarker)
+		if !strings.HasPrefix(marker, "evalbook site\nstudy: Tiny\nmanifest: study.toml\n") {
+			t.Errorf("marker of %s: %q", out, marker)
+		}
+		if strings.Contains(marker, root) {
+			t.Errorf("the marker holds an absolute path: %q", marker)
+		}
+	}
+	site := filepath.Join(root, "empty")
+	os.WriteFile(filepath.Join(site, "stale.html"), []byte("old"), 0o644)
+	if _, err := Build(Options{Manifest: manifest, Out: site, Version: "test"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(site, "stale.html")); err == nil {
+		t.Error("a stale file survived the rebuild of a marked site")
+	}
+	if got := leftovers(t, root, "empty"); len(got) > 0 {
+		t.Errorf("leftovers: %v", got)
+	}
+}
+
+// TestOutputRecovers plants what a build killed between its two renames
+// leaves: no site, the previous one as a marked site.old-X, and a marked
+// .site.new-Y. The next build puts the previous site back (restoring
+// only marked directories) and removes the rest; directories without
+// the marker are left alone.
+func TestOutputRecovers(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	manifest := writeTiny(t, dir)
+	o := Options{Manifest: manifest, Version: "test"}
+	if _, err := Build(o); err != nil {
+		t.Fatal(err)
+	}
+	site := filepath.Join(dir, "site")
+	want := tree(t, site)
+	plant := func() {
+		t.Helper()
+		os.RemoveAll(site)
+		for _, d := range []string{"site.old-X", ".site.new-Y", "site.old-mine", ".site.new-mine", ".site.new-empty"} {
+			os.MkdirAll(filepath.Join(dir, d), 0o755)
+		}
+		os.WriteFile(filepath.Join(dir, "site.old-X", SiteMarker), []byte("evalbook site\n"), 0o644)
+		os.WriteFile(filepath.Join(dir, "site.old-X", "index.html"), []byte("previous site"), 0o644)
+		os.WriteFile(filepath.Join(dir, ".site.new-Y", SiteMarker), []byte("evalbook site\n"), 0o644)
+		os.WriteFile(filepath.Join(dir, ".site.new-Y", "half.html"), []byte("half written"), 0o644)
+		os.WriteFile(filepath.Join(dir, "site.old-mine", "keep.txt"), []byte("not evalbook's"), 0o644)
+		os.WriteFile(filepath.Join(dir, ".site.new-mine", "keep.txt"), []byte("not evalbook's"), 0o644)
+	}
+	unmarked := func() {
+		t.Helper()
+		for _, d := range []string{"site.old-mine", ".site.new-mine"} {
+			if b, err := os.ReadFile(filepath.Join(dir, d, "keep.txt")); err != nil || string(b) != "not evalbook's" {
+				t.Errorf("%s (no marker) was touched: %v", d, err)
+			}
+		}
+		for _, d := range []string{"site.old-X", ".site.new-Y", ".site.new-empty"} {
+			if _, err := os.Stat(filepath.Join(dir, d)); err == nil {
+				t.Errorf("%s was left behind", d)
+			}
+		}
+	}
+
+	// The repair on its own: the previous site is back.
+	plant()
+	target, _ := resolvePath(site)
+	if err := recoverLeftovers(target); err != nil {
+		t.Fatal(err)
+	}
+	if got := readFile(t, site, "index.html"); got != "previous site" {
+		t.Errorf("restored index.html: %q", got)
+	}
+	unmarked()
+
+	// A build repairs, then replaces the site as usual.
+	plant()
+	if _, err := Build(o); err != nil {
+		t.Fatalf("build after an interrupted swap: %v", err)
+	}
+	sameTree(t, "rebuilt site", want, tree(t, site))
+	unmarked()
+
+	// With the site present, a marked site.old-X is removed, not restored.
+	os.MkdirAll(filepath.Join(dir, "site.old-Z"), 0o755)
+	os.WriteFile(filepath.Join(dir, "site.old-Z", SiteMarker), nil, 0o644)
+	if _, err := Build(o); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "site.old-Z")); err == nil {
+		t.Error("site.old-Z was left behind")
+	}
+	sameTree(t, "rebuilt site", want, tree(t, site))
+}
+
+// TestOutputSymlink: an output that is a symbolic link to a directory
+// keeps the link; the directory it points to receives the new site (and
+// is created, or restored after an interrupted swap, when missing).
+func TestOutputSymlink(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	manifest := writeTiny(t, filepath.Join(root, "study"))
+	real := filepath.Join(root, "www", "real")
+	os.MkdirAll(real, 0o755) // empty: may be replaced
+	link := filepath.Join(root, "study", "site")
+	if err := os.Symlink(filepath.Join("..", "www", "real"), link); err != nil {
+		t.Fatal(err)
+	}
+	for round := 0; round < 2; round++ { // the second replaces a marked site
+		sum, err := Build(Options{Manifest: manifest, Version: "test"})
+		if err != nil {
+			t.Fatalf("round %d: %v", round, err)
+		}
+		if sum.Out != link {
+			t.Errorf("summary names %s, want the link %s", sum.Out, link)
+		}
+		st, err := os.Lstat(link)
+		if err != nil || st.Mode()&fs.ModeSymlink == 0 {
+			t.Fatalf("round %d: the link was replaced: %v", round, err)
+		}
+		if dest, _ := os.Readlink(link); dest != filepath.Join("..", "www", "real") {
+			t.Errorf("the link now points to %s", dest)
+		}
+		if !strings.Contains(readFile(t, real, "notes.html"), "Some prose.") || !marked(real) {
+			t.Errorf("round %d: the link's target did not receive the site", round)
+		}
+		if got := append(leftovers(t, filepath.Dir(real), "real"), leftovers(t, filepath.Dir(link), "site")...); len(got) > 0 {
+			t.Errorf("leftovers: %v", got)
+		}
+	}
+	want := tree(t, real)
+
+	// Interrupted swap: the link dangles, the previous site is real.old-X.
+	os.Rename(real, real+".old-X")
+	os.WriteFile(filepath.Join(real+".old-X", "index.html"), []byte("previous"), 0o644)
+	os.MkdirAll(real+".keep", 0o755)
+	if _, err := Build(Options{Manifest: manifest, Version: "test"}); err != nil {
+		t.Fatalf("build through a dangling link after an interrupted swap: %v", err)
+	}
+	sameTree(t, "site behind the link", want, tree(t, real))
+	if got := leftovers(t, filepath.Dir(real), "real"); len(got) > 0 {
+		t.Errorf("leftovers: %v", got)
+	}
+
+	// A link to a directory that does not exist yet: it is created.
+	os.Remove(link)
+	os.Symlink(filepath.Join(root, "www", "new", "site"), link)
+	if _, err := Build(Options{Manifest: manifest, Version: "test"}); err != nil {
+		t.Fatalf("build through a link to a missing directory: %v", err)
+	}
+	sameTree(t, "new site behind the link", want, tree(t, filepath.Join(root, "www", "new", "site")))
+	if st, err := os.Lstat(link); err != nil || st.Mode()&fs.ModeSymlink == 0 {
+		t.Errorf("the link was replaced: %v", err)
+	}
+}
+
+// TestOutputConcurrentBuilds: 6 builds into one output at once, 50
+// rounds: none fails, nothing is left behind, the final site is complete.
+func TestOutputConcurrentBuilds(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	manifest := writeTiny(t, dir)
+	ref := filepath.Join(t.TempDir(), "ref")
+	cache := NewCache()
+	if _, err := Build(Options{Manifest: manifest, Out: ref, Format: "md", Version: "test", Cache: cache}); err != nil {
+		t.Fatal(err)
+	}
+	want := tree(t, ref)
+	site := filepath.Join(dir, "site")
+	const builders, rounds = 6, 50
+	errs := make(chan error, builders*rounds)
+	for round := 0; round < rounds; round++ {
+		var wg sync.WaitGroup
+		for b := 0; b < builders; b++ {
+			wg.Add(1)
+			go func(b int) {
+				defer wg.Done()
+				if _, err := Build(Options{Manifest: manifest, Format: "md", Version: "test", Cache: cache, Jobs: 1}); err != nil {
+					errs <- fmt.Errorf("round %d, builder %d: %w", round, b, err)
+				}
+			}(b)
+		}
+		wg.Wait()
+		if len(errs) > 0 {
+			break
+		}
+	}
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	if got := leftovers(t, dir, "site"); len(got) > 0 {
+		t.Errorf("leftovers: %v", got)
+	}
+	sameTree(t, "final site", want, tree(t, site))
+}
+
+// TestOutputResolvesPaths: an input folder given with a trailing slash,
+// with .. or through a symbolic link is still recognised (paths are
+// resolved before comparing), and a fine output resolves to the real
+// directory that will be written.
+func TestOutputResolvesPaths(t *testing.T) {
+	t.Parallel()
+	root := realTempDir(t)
+	manifest := writeTiny(t, filepath.Join(root, "study"))
+	study, err := LoadStudy(manifest, Kinds())
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := []string{filepath.Join(root, "study", "data", "results.csv")}
+	os.Symlink(filepath.Join(root, "study", "data"), filepath.Join(root, "data-link"))
+	for _, out := range []string{
+		filepath.Join(root, "study", "data") + "/",
+		filepath.Join(root, "study", "pages", "..", "data"),
+		filepath.Join(root, "data-link"),
+	} {
+		if _, err := checkOutput(out, study, files); err == nil || !strings.Contains(err.Error(), "it holds the study's input") {
+			t.Errorf("-o %s: %v", out, err)
+		}
+	}
+	os.Symlink(filepath.Join(root, "study"), filepath.Join(root, "study-link"))
+	got, err := checkOutput(filepath.Join(root, "study-link", "site"), study, files)
+	if err != nil || got != filepath.Join(root, "study", "site") {
+		t.Errorf("a fine output resolves to %q, %v", got, err)
+	}
+}
+
+// realTempDir is t.TempDir with symbolic links resolved, as the messages
+// name paths.
+func realTempDir(t testing.TB) string {
+	t.Helper()
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
