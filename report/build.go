@@ -362,4 +362,3 @@ func runErrors(s *Study, runs []analysisRun) error {
 
 // positioned matches a message that starts with file:line.
 var positioned = regexp.MustCompile(`^[^\s:]+\.[A-Za-z]+:\d+`)
-
