@@ -283,6 +283,21 @@ func siteOrError(o Options) (map[string]string, string) {
 	return out, ""
 }
 
+// siteOrErrorRead reads a built site.
+func siteOrErrorRead(dir string) (map[string]string, error) {
+	out := map[string]string{}
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		rel, _ := filepath.Rel(dir, p)
+		out[filepath.ToSlash(rel)] = string(b)
+		return err
+	})
+	return out, err
+}
+
 // TestCacheNeverStale changes every kind of file every analysis type
 // reads, in every way — an edit that keeps size and modification time,
 // an append, a new file matching a pattern, a removed file, a renamed
@@ -414,17 +429,43 @@ func TestCacheNeverStale(t *testing.T) {
 	if _, err := Build(cached); err != nil {
 		t.Fatalf("the fixture study does not build: %v", err)
 	}
+	// evalbook serve: its in-memory cache and its watch list.
+	served := opts
+	served.Out = filepath.Join(t.TempDir(), "served")
+	srv := NewServer(served, nil)
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			reset(t)
 			if _, err := Build(cached); err != nil { // the cache holds the unchanged study
 				t.Fatalf("unchanged study: %v", err)
 			}
+			srv.Build() // serve has built the unchanged study
+			if srv.changed() {
+				t.Fatal("serve sees a change before the change")
+			}
 			c.change(t)
+			if !srv.changed() {
+				t.Fatal("serve does not see the change: it would not rebuild")
+			}
 			got, gotErr := siteOrError(cached)
 			want, wantErr := siteOrError(fresh)
 			if gotErr != wantErr {
 				t.Fatalf("cached build: %q\nfresh build: %q", gotErr, wantErr)
+			}
+			srvErr := ""
+			if err := srv.Build(); err != nil {
+				srvErr = err.Error()
+			}
+			if srvErr != wantErr {
+				t.Fatalf("serve's rebuild: %q\nfresh build: %q", srvErr, wantErr)
+			}
+			if wantErr == "" {
+				servedSite, _ := siteOrErrorRead(served.Out)
+				for name := range want {
+					if servedSite[name] != want[name] && !strings.HasPrefix(name, "provenance") {
+						t.Fatalf("serve's rebuild differs from a fresh build in %s", name)
+					}
+				}
 			}
 			var diff []string
 			for name := range want {

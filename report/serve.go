@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -29,6 +30,10 @@ type Server struct {
 	lastErr string // the last build error, shown in the browser
 	stamps  map[string]fileStamp
 	waiters []chan struct{}
+	// read and patterns are what the last build read and expanded, as
+	// the input layer recorded it (Options.OnRead).
+	read     []string
+	patterns map[string][]string
 	root    string
 }
 
@@ -51,7 +56,13 @@ func NewServer(o Options, log io.Writer) *Server {
 	if st, err := os.Stat(o.Manifest); err == nil && st.IsDir() {
 		o.Manifest = filepath.Join(o.Manifest, "study.toml")
 	}
-	return &Server{opts: o, log: log, cache: o.Cache}
+	srv := &Server{opts: o, log: log, cache: o.Cache}
+	srv.opts.OnRead = func(files []string, patterns map[string][]string) {
+		srv.mu.Lock()
+		srv.read, srv.patterns = files, patterns
+		srv.mu.Unlock()
+	}
+	return srv
 }
 
 // Build runs one build and records the files to watch.
@@ -62,13 +73,23 @@ func (s *Server) Build() error {
 // build runs one build; a refused output is logged only when logRefusal
 // is set (Serve returns it from the first build instead).
 func (s *Server) build(logRefusal bool) error {
+	// Stamp what the previous build read before building, so an edit
+	// made while this build runs is seen by the next poll; files this
+	// build reads for the first time are stamped after it.
+	before := map[string]fileStamp{}
+	for _, p := range s.watchList() {
+		before[p], _ = stamp(p)
+	}
 	sum, err := Build(s.opts)
 	watched := s.watchList()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.stamps = map[string]fileStamp{}
 	for _, p := range watched {
-		st, _ := stamp(p)
+		st, ok := before[p]
+		if !ok {
+			st, _ = stamp(p)
+		}
 		s.stamps[p] = st
 	}
 	var refused *OutputError
@@ -95,29 +116,48 @@ func (s *Server) notify() {
 	s.waiters = nil
 }
 
-// watchList is every file a rebuild depends on: the manifest, input files
-// (globs re-expanded, so new files count), pages, bibliography and
-// interaction logs.
+// watchList is every file a rebuild depends on: the manifest, every file
+// the last build read and the current matches of every pattern it
+// expanded (so a new or removed match counts) — the input layer's record
+// — and, so that a failed build still watches what it should have read,
+// the files the manifest declares.
 func (s *Server) watchList() []string {
-	files := []string{s.opts.Manifest}
-	st, err := LoadStudy(s.opts.Manifest, s.opts.Kinds)
-	if err != nil {
-		return files
+	set := map[string]bool{s.opts.Manifest: true}
+	s.mu.Lock()
+	read, patterns := s.read, s.patterns
+	s.mu.Unlock()
+	for _, p := range read {
+		set[p] = true
 	}
-	in := newInputs(st)
-	for _, k := range []string{"results", "units", "characteristics"} {
-		files = append(files, in.filesOf(k)...)
-	}
-	for _, p := range st.Pages {
-		files = append(files, filepath.Join(st.Dir, p.Source))
-	}
-	if st.Bibliography != "" {
-		files = append(files, filepath.Join(st.Dir, st.Bibliography))
-	}
-	for _, d := range st.Datasets {
-		if d.Interactions != "" {
-			files = append(files, filepath.Join(st.Dir, d.Interactions))
+	for pat := range patterns {
+		files, _ := matchPattern("", pat)
+		for _, f := range files {
+			set[f.Path] = true
 		}
+		set["pattern:"+pat+":"+strconv.Itoa(len(files))] = true
+	}
+	if st, err := LoadStudy(s.opts.Manifest, s.opts.Kinds); err == nil {
+		in := newInputs(st)
+		for _, k := range []string{"results", "units", "characteristics"} {
+			for _, p := range in.filesOf(k) {
+				set[p] = true
+			}
+		}
+		for _, p := range st.Pages {
+			set[filepath.Join(st.Dir, p.Source)] = true
+		}
+		if st.Bibliography != "" {
+			set[filepath.Join(st.Dir, st.Bibliography)] = true
+		}
+		for _, d := range st.Datasets {
+			if d.Interactions != "" {
+				set[filepath.Join(st.Dir, d.Interactions)] = true
+			}
+		}
+	}
+	files := make([]string, 0, len(set))
+	for p := range set {
+		files = append(files, p)
 	}
 	sort.Strings(files)
 	return files
