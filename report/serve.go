@@ -34,7 +34,7 @@ type Server struct {
 	// the input layer recorded it (Options.OnRead).
 	read     []string
 	patterns map[string][]string
-	root    string
+	root     string
 }
 
 // reloadScript is added to served HTML pages only (never to built files):
