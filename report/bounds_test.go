@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/evalbook/evalbook/analyses"
 )
 
 // boundsRequired are the keys each type needs before the key under test.
@@ -270,5 +272,28 @@ dataset,method`)
 	want := "study.toml:5: analyses/agree: metric_correlation over 1001 metrics is above the limit of 1000 metrics in one correlation matrix"
 	if err == nil || !strings.Contains(err.Error(), want) {
 		t.Fatalf("got %v\nwant %s", err, want)
+	}
+}
+
+// TestBoundsStabilityWork: the perturbed matrices of a stability analysis
+// grow with the data as well as with repeats, so they are counted once
+// the matrix is known.
+func TestBoundsStabilityWork(t *testing.T) {
+	t.Parallel()
+	opts := func(repeats int) *analyses.StabilityOptions {
+		o := &analyses.StabilityOptions{Metric: "m", Repeats: repeats}
+		o.Defaults()
+		return o
+	}
+	if err := checkStabilityWork(opts(analyses.MaxRepeats), 30, 11); err != nil {
+		t.Errorf("30 datasets × 11 methods at the repeats limit: %v", err)
+	}
+	if err := checkStabilityWork(opts(100), 1000, 50); err != nil {
+		t.Errorf("1000 datasets × 50 methods at the default repeats: %v", err)
+	}
+	err := checkStabilityWork(opts(analyses.MaxRepeats), 1000, 11)
+	want := "stability on 1000 datasets and 11 methods with repeats = 10000 needs 9"
+	if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "above the limit of 1000000") {
+		t.Errorf("got %v\nwant %s…", err, want)
 	}
 }
