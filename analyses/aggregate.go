@@ -86,18 +86,34 @@ func (o *AggregateOptions) Defaults() {
 // Validate checks the options.
 func (o *AggregateOptions) Validate() error {
 	if o.Metric == "" {
-		return fmt.Errorf("metric: required")
+		return optionErrorf("metric", "required")
 	}
-	for _, r := range o.Rules {
+	if err := checkRules("rules", o.Rules); err != nil {
+		return err
+	}
+	if err := checkFloat("beta_max", o.BetaMax, 1, MaxBetaMax); err != nil {
+		return err
+	}
+	if err := checkMissing(o.Missing); err != nil {
+		return err
+	}
+	return firstError(checkDistinct("datasets", o.Datasets), checkDistinct("methods", o.Methods))
+}
+
+// checkRules checks a list of aggregation rules: known, none twice.
+func checkRules(key string, rules []string) error {
+	for _, r := range rules {
 		if !IsRule(r) {
-			return fmt.Errorf("rules: unknown rule %q%s", r, DidYouMean(r, AllRules))
+			return optionErrorf(key, "unknown rule %q%s", r, DidYouMean(r, AllRules))
 		}
 	}
-	if o.BetaMax < 1 {
-		return fmt.Errorf("beta_max: must be at least 1, got %g", o.BetaMax)
-	}
-	if o.Missing != "error" && o.Missing != "drop" {
-		return fmt.Errorf("missing: unknown value %q%s", o.Missing, DidYouMean(o.Missing, []string{"error", "drop"}))
+	return checkDistinct(key, rules)
+}
+
+// checkMissing checks the missing key of the matrix analyses.
+func checkMissing(v string) error {
+	if v != "error" && v != "drop" {
+		return optionErrorf("missing", "unknown value %q%s", v, DidYouMean(v, []string{"error", "drop"}))
 	}
 	return nil
 }

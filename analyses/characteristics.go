@@ -61,26 +61,28 @@ func (o *CharacteristicsOptions) Defaults() {
 func (o *CharacteristicsOptions) Validate() error {
 	from := []string{CharFromAuto, CharFromLogs, CharFromInput}
 	if !corrContains(from, o.From) {
-		return fmt.Errorf("from: unknown value %q%s (one of %s)", o.From, DidYouMean(o.From, from), strings.Join(from, ", "))
+		return optionErrorf("from", "unknown value %q%s (one of %s)", o.From, DidYouMean(o.From, from), strings.Join(from, ", "))
 	}
 	for _, kv := range []struct {
 		key string
 		v   int
 	}{{"min_item", o.MinItem}, {"min_user", o.MinUser}, {"core", o.Core}} {
 		if kv.v < 0 {
-			return fmt.Errorf("%s: must not be negative, got %d", kv.key, kv.v)
+			return optionErrorf(kv.key, "must not be negative, got %d", kv.v)
 		}
 	}
-	if o.Neighbors < 1 {
-		return fmt.Errorf("neighbors: must be at least 1, got %d", o.Neighbors)
+	if err := checkInt("neighbors", o.Neighbors, 1, MaxNeighbors); err != nil {
+		return err
 	}
-	if o.RatingThreshold != nil && !Finite(*o.RatingThreshold) {
-		return fmt.Errorf("rating_threshold: must be a finite number")
+	if o.RatingThreshold != nil {
+		if err := checkFloat("rating_threshold", *o.RatingThreshold, math.Inf(-1), math.MaxFloat64); err != nil {
+			return err
+		}
 	}
 	if o.From == CharFromInput && (o.RatingThreshold != nil || o.MinItem > 0 || o.MinUser > 0 || o.Core > 0) {
 		return fmt.Errorf("rating_threshold, min_item, min_user and core preprocess interaction logs; they have no effect with from = \"input\"")
 	}
-	return nil
+	return firstError(checkDistinct("methods", o.Methods), checkDistinct("features", o.Features))
 }
 
 // Preprocessing returns the log preprocessing of the options.

@@ -63,34 +63,40 @@ func (o *ClustersOptions) Defaults() {
 
 // Validate checks the options.
 func (o *ClustersOptions) Validate() error {
-	if o.Components < 1 {
-		return fmt.Errorf("components: must be at least 1, got %d", o.Components)
+	if err := checkInt("components", o.Components, 1, MaxComponents); err != nil {
+		return err
 	}
 	if o.Outliers != "isolation_forest" && o.Outliers != "none" {
-		return fmt.Errorf("outliers: unknown value %q%s", o.Outliers, DidYouMean(o.Outliers, []string{"isolation_forest", "none"}))
+		return optionErrorf("outliers", "unknown value %q%s", o.Outliers, DidYouMean(o.Outliers, []string{"isolation_forest", "none"}))
 	}
-	if o.Contamination < 0 || o.Contamination > 0.5 {
-		return fmt.Errorf("contamination: want 0 (\"auto\": anomaly score > 0.5) or a share in (0, 0.5], got %g", o.Contamination)
+	if !(o.Contamination >= 0 && o.Contamination <= 0.5) {
+		return optionErrorf("contamination", "want 0 (\"auto\": anomaly score > 0.5) or a share in (0, 0.5], got %g", o.Contamination)
 	}
-	if o.Trees < 1 {
-		return fmt.Errorf("trees: must be at least 1, got %d", o.Trees)
+	if err := checkInt("trees", o.Trees, 1, MaxTrees); err != nil {
+		return err
 	}
 	if len(o.KRange) != 2 || o.KRange[0] < 2 || o.KRange[1] < o.KRange[0] {
-		return fmt.Errorf("k_range: want [min, max] with 2 ≤ min ≤ max, got %v", o.KRange)
+		return optionErrorf("k_range", "want [min, max] with 2 ≤ min ≤ max, got %v", o.KRange)
+	}
+	if err := checkInt("k_range", o.KRange[1], 2, MaxK); err != nil {
+		return err
 	}
 	if o.K < 0 || o.K == 1 {
-		return fmt.Errorf("k: must be at least 2 (or 0 to choose by silhouette), got %d", o.K)
+		return optionErrorf("k", "must be at least 2 (or 0 to choose by silhouette), got %d", o.K)
 	}
-	if o.Inits < 1 {
-		return fmt.Errorf("inits: must be at least 1, got %d", o.Inits)
+	if err := checkInt("k", o.K, 0, MaxK); err != nil {
+		return err
 	}
-	if o.MaxIter < 1 {
-		return fmt.Errorf("max_iter: must be at least 1, got %d", o.MaxIter)
+	if err := checkInt("inits", o.Inits, 1, MaxInits); err != nil {
+		return err
 	}
-	if o.Missing != "error" && o.Missing != "drop" {
-		return fmt.Errorf("missing: unknown value %q%s", o.Missing, DidYouMean(o.Missing, []string{"error", "drop"}))
+	if err := checkInt("max_iter", o.MaxIter, 1, MaxIter); err != nil {
+		return err
 	}
-	return nil
+	if err := checkMissing(o.Missing); err != nil {
+		return err
+	}
+	return firstError(checkDistinct("features", o.Features), checkDistinct("datasets", o.Datasets), checkDistinct("methods", o.Methods))
 }
 
 // ClustersInput is what the clusters analysis works on.

@@ -41,17 +41,16 @@ func (o *MetricCorrelationOptions) Defaults() {
 // Validate checks the options.
 func (o *MetricCorrelationOptions) Validate() error {
 	if !corrContains(corrMethods, o.Method) {
-		return fmt.Errorf("method: unknown value %q%s (one of %s)", o.Method, DidYouMean(o.Method, corrMethods), strings.Join(corrMethods, ", "))
+		return optionErrorf("method", "unknown value %q%s (one of %s)", o.Method, DidYouMean(o.Method, corrMethods), strings.Join(corrMethods, ", "))
 	}
-	seen := map[string]bool{}
-	for _, m := range o.Metrics {
-		if seen[m] {
-			return fmt.Errorf("metrics: %q is listed twice", m)
-		}
-		seen[m] = true
+	if err := checkDistinct("metrics", o.Metrics); err != nil {
+		return err
 	}
 	if len(o.Metrics) == 1 {
-		return fmt.Errorf("metrics: need at least two metrics to correlate, got %q", o.Metrics[0])
+		return optionErrorf("metrics", "need at least two metrics to correlate, got %q", o.Metrics[0])
+	}
+	if len(o.Metrics) > MaxCorrelationMetrics {
+		return optionErrorf("metrics", "%d metrics is above the limit of %d for one correlation matrix", len(o.Metrics), MaxCorrelationMetrics)
 	}
 	return nil
 }

@@ -46,21 +46,21 @@ func (o *CriticalDifferenceOptions) Defaults() {
 // Validate checks the options.
 func (o *CriticalDifferenceOptions) Validate() error {
 	if o.Metric == "" {
-		return fmt.Errorf("metric: required")
+		return optionErrorf("metric", "required")
 	}
 	if err := checkAlphaZeroMethod(o.Alpha, o.ZeroMethod); err != nil {
 		return err
 	}
-	if o.Rope < 0 || math.IsNaN(o.Rope) {
-		return fmt.Errorf("rope: must be 0 or more, got %g", o.Rope)
+	if err := checkFloat("rope", o.Rope, 0, math.MaxFloat64); err != nil {
+		return err
 	}
-	if o.Samples < 100 {
-		return fmt.Errorf("samples: must be at least 100, got %d", o.Samples)
+	if err := checkInt("samples", o.Samples, 100, MaxSamples); err != nil {
+		return err
 	}
 	if o.Rope > 0 && !o.Bayesian {
-		return fmt.Errorf("rope: only used by the Bayesian test; set bayesian = true")
+		return optionErrorf("rope", "only used by the Bayesian test; set bayesian = true")
 	}
-	return nil
+	return firstError(checkDistinct("datasets", o.Datasets), checkDistinct("methods", o.Methods))
 }
 
 // CriticalDifferenceInput is the matrix to test plus the Monte Carlo

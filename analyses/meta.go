@@ -61,16 +61,16 @@ func (o *MetaOptions) Defaults() {
 // and metrics are checked against the data when the analysis runs).
 func (o *MetaOptions) Validate() error {
 	if o.Treatment == "" {
-		return fmt.Errorf("treatment: missing (the method whose effect is measured)")
+		return optionErrorf("treatment", "missing (the method whose effect is measured)")
 	}
 	if o.Control == "" {
-		return fmt.Errorf("control: missing (the method compared against)")
+		return optionErrorf("control", "missing (the method compared against)")
 	}
 	if o.Treatment == o.Control {
-		return fmt.Errorf("control: %q is also the treatment", o.Control)
+		return optionErrorf("control", "%q is also the treatment", o.Control)
 	}
 	if o.Metric == "" && o.Summary == "" {
-		return fmt.Errorf("metric: missing")
+		return optionErrorf("metric", "missing")
 	}
 	for _, c := range []struct {
 		key     string
@@ -81,19 +81,12 @@ func (o *MetaOptions) Validate() error {
 			*c.val = canon // "reml" means "REML"
 			continue
 		}
-		return fmt.Errorf("%s: unknown value %q (one of %s)%s", c.key, *c.val, strings.Join(c.allowed, ", "), DidYouMean(*c.val, c.allowed))
+		return optionErrorf(c.key, "unknown value %q (one of %s)%s", *c.val, strings.Join(c.allowed, ", "), DidYouMean(*c.val, c.allowed))
 	}
 	if !(o.Alpha > 0 && o.Alpha < 1) {
-		return fmt.Errorf("alpha: %v is not between 0 and 1", o.Alpha)
+		return optionErrorf("alpha", "%v is not between 0 and 1", o.Alpha)
 	}
-	seen := map[string]bool{}
-	for _, d := range o.Datasets {
-		if seen[d] {
-			return fmt.Errorf("datasets: %q is listed twice", d)
-		}
-		seen[d] = true
-	}
-	return nil
+	return checkDistinct("datasets", o.Datasets)
 }
 
 // canonical returns the entry of list equal to s up to case, or "".

@@ -51,31 +51,33 @@ func (o *MultiObjectiveOptions) Defaults() {
 // Validate checks the options.
 func (o *MultiObjectiveOptions) Validate() error {
 	if o.Base == "" {
-		return fmt.Errorf("base: required (the metric every objective is traded against, e.g. hit_rate)")
+		return optionErrorf("base", "required (the metric every objective is traded against, e.g. hit_rate)")
 	}
 	if len(o.Objectives) == 0 {
-		return fmt.Errorf("objectives: required (at least one metric besides base)")
+		return optionErrorf("objectives", "required (at least one metric besides base)")
 	}
-	seen := map[string]bool{o.Base: true}
+	if err := checkLen("objectives", len(o.Objectives), MaxObjectives); err != nil {
+		return err
+	}
+	if err := checkDistinct("objectives", o.Objectives); err != nil {
+		return err
+	}
 	for _, m := range o.Objectives {
-		if seen[m] {
-			return fmt.Errorf("objectives: %q is listed twice or is the base", m)
+		if m == o.Base {
+			return optionErrorf("objectives", "%q is the base", m)
 		}
-		seen[m] = true
 	}
 	if _, err := o.Importance.resolve(o.Objectives); err != nil {
 		return err
 	}
-	for _, l := range o.Compare {
-		if !Finite(l) || l < 0 {
-			return fmt.Errorf("compare: importances must be finite and ≥ 0, got %g", l)
-		}
+	if err := checkFloats("compare", o.Compare, 0, math.MaxFloat64, MaxCompare); err != nil {
+		return err
 	}
 	if o.RankBy != "score" && o.RankBy != "evalrs2022" {
-		return fmt.Errorf("rank_by: unknown value %q%s", o.RankBy, DidYouMean(o.RankBy, []string{"score", "evalrs2022"}))
+		return optionErrorf("rank_by", "unknown value %q%s", o.RankBy, DidYouMean(o.RankBy, []string{"score", "evalrs2022"}))
 	}
 	if o.RankBy == "evalrs2022" && !o.EvalRS2022.Enabled() {
-		return fmt.Errorf("rank_by = \"evalrs2022\" needs an [analyses.evalrs2022] table")
+		return optionErrorf("rank_by", "rank_by = \"evalrs2022\" needs an [analyses.evalrs2022] table")
 	}
 	if o.EvalRS2022 != nil {
 		if err := o.EvalRS2022.Validate(); err != nil {

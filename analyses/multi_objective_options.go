@@ -10,6 +10,7 @@ package analyses
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"sort"
 )
 
@@ -132,20 +133,20 @@ func (m MultiObjectiveImportance) resolve(objectives []string) ([]float64, error
 	}
 	if m.List != nil {
 		if len(m.List) != len(objectives) {
-			return nil, fmt.Errorf("importance: %d values for %d objectives", len(m.List), len(objectives))
+			return nil, optionErrorf("importance", "%d values for %d objectives", len(m.List), len(objectives))
 		}
 		copy(out, m.List)
 	}
 	for _, k := range SortedKeys(m.PerObjective) {
 		i := moIndexOf(objectives, k)
 		if i < 0 {
-			return nil, fmt.Errorf("importance: %q is not an objective%s", k, DidYouMean(k, objectives))
+			return nil, optionErrorf("importance", "%q is not an objective%s", k, DidYouMean(k, objectives))
 		}
 		out[i] = m.PerObjective[k]
 	}
 	for i, l := range out {
 		if !Finite(l) || l < 0 {
-			return nil, fmt.Errorf("importance of %q: must be a finite number ≥ 0, got %g", objectives[i], l)
+			return nil, optionErrorf("importance", "the importance of %q must be a finite number ≥ 0, got %g", objectives[i], l)
 		}
 	}
 	return out, nil
@@ -272,52 +273,59 @@ func (e *EvalRS2022Options) Enabled() bool { return e != nil && len(e.Groups) > 
 // Validate checks that every grouped metric has a baseline and a best
 // that differ, and that weights are positive.
 func (e *EvalRS2022Options) Validate() error {
+	const key = "evalrs2022"
 	if len(e.Groups) == 0 {
-		return fmt.Errorf("evalrs2022.groups: required (at least one group)")
+		return optionErrorf(key+".groups", "required (at least one group)")
+	}
+	if err := checkFloat(key+".penalty", e.Penalty, -math.MaxFloat64, math.MaxFloat64); err != nil {
+		return err
 	}
 	seen := map[string]string{}
 	total := 0.0
 	for _, name := range SortedKeys(e.Groups) {
 		g := e.Groups[name]
-		if !Finite(g.Weight) || g.Weight < 0 {
-			return fmt.Errorf("evalrs2022.groups.%s.weight: must be a finite number ≥ 0, got %g", name, g.Weight)
+		gk := key + ".groups." + name
+		if err := checkFloat(gk+".weight", g.Weight, 0, math.MaxFloat64); err != nil {
+			return err
 		}
 		total += g.Weight
 		if len(g.Metrics) == 0 {
-			return fmt.Errorf("evalrs2022.groups.%s.metrics: required", name)
+			return optionErrorf(gk+".metrics", "required")
+		}
+		if err := checkDistinct(gk+".metrics", g.Metrics); err != nil {
+			return err
 		}
 		for _, m := range g.Metrics {
 			if other, dup := seen[m]; dup {
-				return fmt.Errorf("evalrs2022.groups: metric %q is in groups %q and %q", m, other, name)
+				return optionErrorf(key+".groups", "metric %q is in groups %q and %q", m, other, name)
 			}
 			seen[m] = name
 			b, ok1 := e.Baseline[m]
 			x, ok2 := e.Best[m]
 			switch {
 			case !ok1:
-				return fmt.Errorf("evalrs2022.baseline: no value for %q (group %q)", m, name)
+				return optionErrorf(key+".baseline", "no value for %q (group %q)", m, name)
 			case !ok2:
-				return fmt.Errorf("evalrs2022.best: no value for %q (group %q)", m, name)
-			case !Finite(b) || !Finite(x):
-				return fmt.Errorf("evalrs2022: baseline and best of %q must be finite", m)
+				return optionErrorf(key+".best", "no value for %q (group %q)", m, name)
 			case b == x:
-				return fmt.Errorf("evalrs2022: best and baseline of %q are both %g: the normalisation (x − baseline)/(best − baseline) is undefined", m, b)
+				return optionErrorf(key, "best and baseline of %q are both %g: the normalisation (x − baseline)/(best − baseline) is undefined", m, b)
 			}
 		}
 	}
-	if total <= 0 {
-		return fmt.Errorf("evalrs2022.groups: the weights sum to %g; need a positive sum", total)
+	if !(total > 0) || math.IsInf(total, 0) {
+		return optionErrorf(key+".groups", "the weights sum to %g; need a positive, finite sum", total)
 	}
-	for _, k := range []map[string]float64{e.Baseline, e.Best} {
-		for m := range k {
-			if _, ok := seen[m]; !ok {
-				return fmt.Errorf("evalrs2022: %q has a baseline or best but is in no group", m)
+	for _, t := range []struct {
+		key string
+		m   map[string]float64
+	}{{"baseline", e.Baseline}, {"best", e.Best}, {"threshold", e.Threshold}} {
+		for _, m := range SortedKeys(t.m) {
+			if err := checkFloat(key+"."+t.key+"."+m, t.m[m], -math.MaxFloat64, math.MaxFloat64); err != nil {
+				return err
 			}
-		}
-	}
-	for _, m := range SortedKeys(e.Threshold) {
-		if !Finite(e.Threshold[m]) {
-			return fmt.Errorf("evalrs2022.threshold.%s: must be finite", m)
+			if _, ok := seen[m]; !ok && t.key != "threshold" {
+				return optionErrorf(key+"."+t.key+"."+m, "%q has a %s but is in no group", m, t.key)
+			}
 		}
 	}
 	return nil

@@ -268,7 +268,7 @@ fairness = { weight = 1.5, metrics = ["mred_gender", "diversity"] }
 	}{
 		{MultiObjectiveOptions{Objectives: []string{"b"}}, "base: required"},
 		{MultiObjectiveOptions{Base: "a"}, "objectives: required"},
-		{MultiObjectiveOptions{Base: "a", Objectives: []string{"a"}}, "is listed twice or is the base"},
+		{MultiObjectiveOptions{Base: "a", Objectives: []string{"a"}}, `objectives: "a" is the base`},
 		{MultiObjectiveOptions{Base: "a", Objectives: []string{"b"}, Importance: MultiObjectiveImportance{PerObjective: map[string]float64{"c": 2}}}, `"c" is not an objective`},
 		{MultiObjectiveOptions{Base: "a", Objectives: []string{"b"}, Importance: MultiObjectiveImportance{List: []float64{1, 2}}}, "2 values for 1 objectives"},
 		{MultiObjectiveOptions{Base: "a", Objectives: []string{"b"}, RankBy: "evalrs2022"}, "needs an [analyses.evalrs2022] table"},

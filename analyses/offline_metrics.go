@@ -97,33 +97,42 @@ func (o *OfflineMetricsOptions) Defaults() {
 // Validate checks the options.
 func (o *OfflineMetricsOptions) Validate() error {
 	if o.Runs == "" {
-		return fmt.Errorf("runs: required (a path pattern with {method}, e.g. \"runs/{method}_{dataset}.csv\")")
+		return optionErrorf("runs", "required (a path pattern with {method}, e.g. \"runs/{method}_{dataset}.csv\")")
 	}
 	if !strings.Contains(o.Runs, "{method}") {
-		return fmt.Errorf("runs: the pattern %q has no {method} placeholder", o.Runs)
+		return optionErrorf("runs", "the pattern %q has no {method} placeholder", o.Runs)
 	}
 	if o.Truth == "" {
-		return fmt.Errorf("truth: required (a path, with {dataset} when runs has it)")
+		return optionErrorf("truth", "required (a path, with {dataset} when runs has it)")
 	}
 	if strings.Contains(o.Runs, "{dataset}") != strings.Contains(o.Truth, "{dataset}") {
-		return fmt.Errorf("truth: %q and runs %q must both hold {dataset} or neither", o.Truth, o.Runs)
+		return optionErrorf("truth", "%q and runs %q must both hold {dataset} or neither", o.Truth, o.Runs)
 	}
 	if o.Predictions != "" && !strings.Contains(o.Predictions, "{method}") {
-		return fmt.Errorf("predictions: the pattern %q has no {method} placeholder", o.Predictions)
+		return optionErrorf("predictions", "the pattern %q has no {method} placeholder", o.Predictions)
 	}
 	if err := oneOf("format", o.Format, "auto", "csv", "trec"); err != nil {
 		return err
 	}
 	if len(o.K) == 0 {
-		return fmt.Errorf("k: at least one cutoff is needed")
+		return optionErrorf("k", "at least one cutoff is needed")
+	}
+	if err := checkLen("k", len(o.K), MaxCutoffs); err != nil {
+		return err
 	}
 	for _, k := range o.K {
-		if k < 1 || k > 1<<20 {
-			return fmt.Errorf("k: cutoff %d out of range (1 … 1048576)", k)
+		if err := checkInt("k", k, 1, MaxCutoff); err != nil {
+			return err
 		}
 	}
-	if !Finite(o.RelevanceThreshold) || o.RelevanceThreshold <= 0 {
-		return fmt.Errorf("relevance_threshold: must be positive, got %g (relevance 0 marks a judged non-relevant item)", o.RelevanceThreshold)
+	if err := checkDistinct("k", o.K); err != nil {
+		return err
+	}
+	if err := checkFloat("relevance_threshold", o.RelevanceThreshold, math.Inf(-1), math.MaxFloat64); err != nil {
+		return err
+	}
+	if o.RelevanceThreshold <= 0 {
+		return optionErrorf("relevance_threshold", "must be positive, got %g (relevance 0 marks a judged non-relevant item)", o.RelevanceThreshold)
 	}
 	if err := oneOf("ndcg_discount", o.NDCGDiscount, NDCGTrecEval, NDCGJarvelin); err != nil {
 		return err
@@ -131,8 +140,8 @@ func (o *OfflineMetricsOptions) Validate() error {
 	if err := oneOf("ndcg_gain", o.NDCGGain, GainGraded, GainBinary); err != nil {
 		return err
 	}
-	if !Finite(o.HalfLife) || o.HalfLife <= 0 {
-		return fmt.Errorf("half_life: must be positive, got %g", o.HalfLife)
+	if err := checkPositive("half_life", o.HalfLife, math.MaxFloat64); err != nil {
+		return err
 	}
 	if err := oneOf("no_relevant", o.NoRelevant, RuleSkip, RuleZero); err != nil {
 		return err
@@ -144,7 +153,7 @@ func oneOf(key, v string, allowed ...string) error {
 	if slices.Contains(allowed, v) {
 		return nil
 	}
-	return fmt.Errorf("%s: unknown value %q%s (want %s)", key, v, DidYouMean(v, allowed), strings.Join(allowed, " | "))
+	return optionErrorf(key, "unknown value %q%s (want %s)", v, DidYouMean(v, allowed), strings.Join(allowed, " | "))
 }
 
 // OfflineEvaluator computes one user's ranking metrics at every cutoff.

@@ -245,7 +245,7 @@ func TestOfflineOptionsValidate(t *testing.T) {
 		{func(o *OfflineMetricsOptions) { o.Runs = "runs/x.csv" }, "no {method} placeholder"},
 		{func(o *OfflineMetricsOptions) { o.Truth = "" }, "truth: required"},
 		{func(o *OfflineMetricsOptions) { o.Runs = "r/{method}_{dataset}.csv" }, "must both hold {dataset} or neither"},
-		{func(o *OfflineMetricsOptions) { o.K = []int{10, 0} }, "k: cutoff 0 out of range"},
+		{func(o *OfflineMetricsOptions) { o.K = []int{10, 0} }, "k: 0 is below the minimum of 1"},
 		{func(o *OfflineMetricsOptions) { o.NDCGDiscount = "jarvellin" }, `ndcg_discount: unknown value "jarvellin" (did you mean "jarvelin"?)`},
 		{func(o *OfflineMetricsOptions) { o.NDCGGain = "exp" }, `ndcg_gain: unknown value "exp"`},
 		{func(o *OfflineMetricsOptions) { o.HalfLife = -1 }, "half_life: must be positive"},

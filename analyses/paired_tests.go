@@ -38,20 +38,16 @@ func (o *PairedTestsOptions) Defaults() {
 // Validate checks the options.
 func (o *PairedTestsOptions) Validate() error {
 	if o.Metric == "" {
-		return fmt.Errorf("metric: required")
+		return optionErrorf("metric", "required")
 	}
 	if err := checkAlphaZeroMethod(o.Alpha, o.ZeroMethod); err != nil {
 		return err
 	}
-	seen := map[string]bool{}
-	for _, m := range o.Methods {
-		if seen[m] {
-			return fmt.Errorf("methods: %q listed twice", m)
-		}
-		seen[m] = true
+	if err := checkDistinct("methods", o.Methods); err != nil {
+		return err
 	}
 	if len(o.Methods) == 1 {
-		return fmt.Errorf("methods: need at least 2 methods to compare, got 1")
+		return optionErrorf("methods", "need at least 2 methods to compare, got 1")
 	}
 	return nil
 }
@@ -287,11 +283,11 @@ func (r *PairedTestsResult) Tables() []Table {
 // checkAlphaZeroMethod checks the keys the Wilcoxon-based analyses share.
 func checkAlphaZeroMethod(alpha float64, zero string) error {
 	if !(alpha > 0 && alpha < 1) {
-		return fmt.Errorf("alpha: must be in (0, 1), got %g", alpha)
+		return optionErrorf("alpha", "must be in (0, 1), got %g", alpha)
 	}
 	switch zero {
 	case ZeroPratt, ZeroWilcox, ZeroZsplit:
 		return nil
 	}
-	return fmt.Errorf("zero_method: unknown value %q%s", zero, DidYouMean(zero, ZeroMethods))
+	return optionErrorf("zero_method", "unknown value %q%s", zero, DidYouMean(zero, ZeroMethods))
 }

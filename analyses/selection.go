@@ -81,43 +81,44 @@ func (o *SelectionOptions) Defaults() {
 // Validate checks the options.
 func (o *SelectionOptions) Validate() error {
 	if len(o.Metrics) == 0 {
-		return fmt.Errorf("metrics: required (the metrics whose rankings are compared)")
+		return optionErrorf("metrics", "required (the metrics whose rankings are compared)")
 	}
-	if o.Size < 2 {
-		return fmt.Errorf("size: must be at least 2, got %d", o.Size)
+	if err := checkDistinct("metrics", o.Metrics); err != nil {
+		return err
 	}
-	seen := map[string]bool{}
+	if err := checkInt("size", o.Size, 2, MaxSelect); err != nil {
+		return err
+	}
 	for _, s := range o.Strategies {
 		if _, ok := strategyStream[s]; !ok {
-			return fmt.Errorf("strategies: unknown strategy %q%s", s, DidYouMean(s, AllStrategies))
+			return optionErrorf("strategies", "unknown strategy %q%s", s, DidYouMean(s, AllStrategies))
 		}
-		if seen[s] {
-			return fmt.Errorf("strategies: %q given twice", s)
-		}
-		seen[s] = true
 	}
-	if o.Simulations < 1 {
-		return fmt.Errorf("simulations: must be at least 1, got %d", o.Simulations)
+	if err := checkDistinct("strategies", o.Strategies); err != nil {
+		return err
+	}
+	if err := checkInt("simulations", o.Simulations, 1, MaxSimulations); err != nil {
+		return err
 	}
 	if !IsRule(o.Rule) {
-		return fmt.Errorf("rule: unknown rule %q%s", o.Rule, DidYouMean(o.Rule, AllRules))
+		return optionErrorf("rule", "unknown rule %q%s", o.Rule, DidYouMean(o.Rule, AllRules))
 	}
-	if o.BetaMax < 1 {
-		return fmt.Errorf("beta_max: must be at least 1, got %g", o.BetaMax)
+	if err := checkFloat("beta_max", o.BetaMax, 1, MaxBetaMax); err != nil {
+		return err
 	}
-	if o.Epsilon <= 0 {
-		return fmt.Errorf("epsilon: must be positive, got %g", o.Epsilon)
+	if err := checkPositive("epsilon", o.Epsilon, math.MaxFloat64); err != nil {
+		return err
 	}
 	if o.Start < 1 || o.Start >= o.Size {
-		return fmt.Errorf("start: must be between 1 and size − 1 = %d, got %d", o.Size-1, o.Start)
+		return optionErrorf("start", "must be between 1 and size − 1 = %d, got %d", o.Size-1, o.Start)
 	}
-	if o.Components < 0 {
-		return fmt.Errorf("components: must be 0 (all features) or positive, got %d", o.Components)
+	if err := checkInt("components", o.Components, 0, MaxComponents); err != nil {
+		return err
 	}
-	if o.Missing != "error" && o.Missing != "drop" {
-		return fmt.Errorf("missing: unknown value %q%s", o.Missing, DidYouMean(o.Missing, []string{"error", "drop"}))
+	if err := checkMissing(o.Missing); err != nil {
+		return err
 	}
-	return nil
+	return firstError(checkDistinct("features", o.Features), checkDistinct("datasets", o.Datasets), checkDistinct("methods", o.Methods))
 }
 
 // SelectionInput is what dataset_selection works on.

@@ -10,7 +10,6 @@ package analyses
 import (
 	"encoding/json"
 	"fmt"
-	"math"
 	"slices"
 	"strings"
 )
@@ -94,48 +93,56 @@ func (o *StabilityOptions) Defaults() {
 // Validate checks the options.
 func (o *StabilityOptions) Validate() error {
 	if o.Metric == "" {
-		return fmt.Errorf("metric: required")
+		return optionErrorf("metric", "required")
 	}
-	for _, r := range o.Rules {
-		if !IsRule(r) {
-			return fmt.Errorf("rules: unknown rule %q%s", r, DidYouMean(r, AllRules))
-		}
+	if err := checkRules("rules", o.Rules); err != nil {
+		return err
 	}
 	for _, p := range o.Perturbations {
 		if !isPerturbation(p) {
-			return fmt.Errorf("perturbations: unknown perturbation %q%s", p, DidYouMean(p, AllPerturbations))
+			return optionErrorf("perturbations", "unknown perturbation %q%s", p, DidYouMean(p, AllPerturbations))
 		}
 	}
-	if o.Repeats < 1 {
-		return fmt.Errorf("repeats: must be at least 1, got %d", o.Repeats)
+	if err := checkDistinct("perturbations", o.Perturbations); err != nil {
+		return err
 	}
-	for _, a := range o.AlphaSimilar {
-		if !(a > 0) || math.IsInf(a, 0) {
-			return fmt.Errorf("alpha_similar: values must be positive and finite, got %g", a)
+	if err := checkInt("repeats", o.Repeats, 1, MaxRepeats); err != nil {
+		return err
+	}
+	for _, g := range []struct {
+		key  string
+		list []float64
+	}{{"alpha_similar", o.AlphaSimilar}, {"alpha_best", o.AlphaBest}} {
+		if err := checkFloats(g.key, g.list, 0, MaxGridFactor, MaxGridValues); err != nil {
+			return err
+		}
+		for _, a := range g.list {
+			if a <= 0 {
+				return optionErrorf(g.key, "values must be positive, got %g", a)
+			}
 		}
 	}
-	for _, a := range o.AlphaBest {
-		if !(a > 0) || math.IsInf(a, 0) {
-			return fmt.Errorf("alpha_best: values must be positive and finite, got %g", a)
-		}
+	if err := checkFloats("betas", o.Betas, 1, MaxBetaMax, MaxGridValues); err != nil {
+		return err
 	}
-	for _, b := range o.Betas {
-		if !(b >= 1) || math.IsInf(b, 0) {
-			return fmt.Errorf("betas: values must be at least 1 and finite, got %g", b)
-		}
+	if err := checkFloat("beta_max", o.BetaMax, 1, MaxBetaMax); err != nil {
+		return err
 	}
-	if !(o.BetaMax >= 1) || math.IsInf(o.BetaMax, 0) {
-		return fmt.Errorf("beta_max: must be at least 1, got %g", o.BetaMax)
+	if err := checkLen("subset_sizes", len(o.SubsetSizes), MaxSubsetSizes); err != nil {
+		return err
 	}
 	for _, s := range o.SubsetSizes {
-		if s < 1 {
-			return fmt.Errorf("subset_sizes: sizes must be at least 1, got %d", s)
+		if err := checkInt("subset_sizes", s, 1, MaxSubsetSize); err != nil {
+			return err
 		}
 	}
-	if o.Missing != "error" && o.Missing != "drop" {
-		return fmt.Errorf("missing: unknown value %q%s", o.Missing, DidYouMean(o.Missing, []string{"error", "drop"}))
+	if err := checkDistinct("subset_sizes", o.SubsetSizes); err != nil {
+		return err
 	}
-	return nil
+	if err := checkMissing(o.Missing); err != nil {
+		return err
+	}
+	return firstError(checkDistinct("datasets", o.Datasets), checkDistinct("methods", o.Methods))
 }
 
 func isPerturbation(p string) bool {

@@ -31,6 +31,11 @@ func runMetricCorrelation(ctx *Context, o *analyses.MetricCorrelationOptions) (*
 	if len(names) < 2 {
 		return nil, fmt.Errorf("metric_correlation needs at least two metrics; the results have %d", len(names))
 	}
+	if len(names) > analyses.MaxCorrelationMetrics {
+		// Checked before the per-metric matrices are formed: 100 000
+		// metrics would make a 10¹⁰-cell matrix and table.
+		return nil, fmt.Errorf("metric_correlation over %d metrics is above the limit of %d metrics in one correlation matrix; list the metrics to correlate in `metrics = [...]`", len(names), analyses.MaxCorrelationMetrics)
+	}
 	in := analyses.MetricCorrelationInput{Datasets: res.Datasets, Methods: res.Methods}
 	for _, n := range names {
 		in.Metrics = append(in.Metrics, ctx.Metric(n))

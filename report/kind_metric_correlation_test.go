@@ -106,7 +106,7 @@ id = "agree"
 type = "metric_correlation"
 method = "spearmann"
 `), Kinds())
-	if err == nil || !strings.Contains(err.Error(), "study.toml:2") || !strings.Contains(err.Error(), `did you mean "spearman"`) {
+	if err == nil || !strings.Contains(err.Error(), "study.toml:5") || !strings.Contains(err.Error(), `did you mean "spearman"`) {
 		t.Errorf("validation error %v", err)
 	}
 }

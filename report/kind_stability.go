@@ -22,6 +22,9 @@ func runStability(ctx *Context, o *analyses.StabilityOptions) (*Output, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := checkStabilityWork(o, len(m.Datasets), len(m.Methods)); err != nil {
+		return nil, err
+	}
 	in := analyses.StabilityInput{Metric: m.Metric, Datasets: m.Datasets, Methods: m.Methods, Q: m.Q,
 		Seed: ctx.Seed, Jobs: ctx.Jobs}
 	if p := ctx.Progress(); p != nil {

@@ -384,12 +384,12 @@ func ParseStudy(file string, src []byte, kinds Registry) (*Study, error) {
 	for _, a := range s.Analyses {
 		if v, ok := a.Options.(interface{ Validate() error }); ok {
 			if err := v.Validate(); err != nil {
-				errs = append(errs, &ManifestError{File: name, Line: a.Line, Msg: fmt.Sprintf("analyses (%s): %v", a.ID, err)})
+				errs = append(errs, s.optionErrors(name, a, err)...)
 			}
 		}
 		if v, ok := a.Options.(interface{ Check(*Study) error }); ok {
 			if err := v.Check(s); err != nil {
-				errs = append(errs, &ManifestError{File: name, Line: a.Line, Msg: fmt.Sprintf("analyses (%s): %v", a.ID, err)})
+				errs = append(errs, s.optionErrors(name, a, err)...)
 			}
 		}
 	}

@@ -51,7 +51,7 @@ id = "lb"
 type = "aggregate"
 metric = "ndcg"
 rules = ["copland"]
-`, []string{`study.toml:2: analyses (lb): rules: unknown rule "copland" (did you mean "copeland"?)`}},
+`, []string{`study.toml:6: analyses (lb): rules: unknown rule "copland" (did you mean "copeland"?)`}},
 		{"missing metric", "title = \"t\"\n[[analyses]]\nid = \"lb\"\ntype = \"aggregate\"\n", []string{`study.toml:2: analyses (lb): metric: required`}},
 		{"wrong type of value", "title = \"t\"\n[[analyses]]\nid = \"lb\"\ntype = \"aggregate\"\nmetric = \"x\"\nbeta_max = \"three\"\n", []string{`study.toml:6: analyses[0] (lb).beta_max:`}},
 		{"syntax error", "title = \"t\"\nseed = = 3\n", []string{`study.toml:2:`}},

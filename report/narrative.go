@@ -6,9 +6,15 @@ import (
 	"html"
 	"math"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
+	"github.com/yuin/goldmark/text"
 
 	"github.com/evalbook/evalbook/analyses"
 )
@@ -24,12 +30,14 @@ import (
 // Paths into the JSON are dotted; [n] indexes a list and [col=value]
 // picks the row of a table whose column has that value:
 // {{value leaderboard tables.leaderboard[method=EASE].mean_rank %.2f}}.
-// Directives in code spans and fenced code blocks are left alone. A
-// broken reference is a build error naming the page and line.
+// FORMAT is one of %.Nf, %.Ne, %.Ng, %.N% (percent), %d or %s, N ≤ 15.
+// Directives in code (spans, fenced and indented blocks) and in math are
+// left alone, and \{{ is a literal "{{". A broken reference, an unknown
+// or unterminated directive and a bad format are build errors naming the
+// page and line.
 
 var (
 	inlineMathRe = regexp.MustCompile(`\$([^$\s](?:[^$]*?[^$\s\\])?)\$([^0-9]|$)`)
-	directiveRe  = regexp.MustCompile(`\{\{\s*(figure|table|ref|value)\s+([^{}]*?)\s*\}\}`)
 	citeRe       = regexp.MustCompile(`\[(@[A-Za-z0-9_:.#$%&+?<>~/-]+(?:\s*;\s*@[A-Za-z0-9_:.#$%&+?<>~/-]+)*)\]`)
 )
 
@@ -110,17 +118,24 @@ func (b *siteBuild) resolve(ref, want string) (refTarget, error) {
 	return refTarget{}, fmt.Errorf("unknown %s %q%s", what, ref, analyses.DidYouMean(ref, ids))
 }
 
+// directiveNames are the known directives, in the order errors list them.
+var directiveNames = []string{"figure", "table", "ref", "value"}
+
 // expand replaces directives and citations in src. In HTML mode they
 // become placeholder tokens (goldmark then escapes nothing of ours) that
 // fill() swaps for HTML after rendering; in Markdown mode they become
-// Markdown.
+// Markdown. Code (spans, fenced and indented blocks, as goldmark parses
+// them) and math are left as written.
 func (n *narrative) expand(src string) string {
+	blocks, spans := n.codeRanges(src)
 	lines := strings.Split(src, "\n")
-	fence := ""
 	for i := 0; i < len(lines); i++ {
+		if blocks[i] {
+			continue
+		}
 		line := lines[i]
 		trimmed := strings.TrimSpace(line)
-		if fence == "" && strings.HasPrefix(trimmed, "$$") && n.format == "html" {
+		if strings.HasPrefix(trimmed, "$$") && len(spans[i]) == 0 {
 			// display math: up to the line that ends with $$
 			j := i
 			body := strings.TrimPrefix(trimmed, "$$")
@@ -129,74 +144,157 @@ func (n *narrative) expand(src string) string {
 				body += "\n" + lines[j]
 			}
 			if strings.HasSuffix(strings.TrimSpace(body), "$$") {
-				tex := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(body), "$$"))
-				n.math = true
-				lines[i] = n.token(`<div class="math display" data-tex="` + html.EscapeString(tex) + `">` + html.EscapeString(tex) + `</div>`)
-				for k := i + 1; k <= j; k++ {
-					lines[k] = ""
+				if n.format == "html" {
+					tex := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(body), "$$"))
+					n.math = true
+					lines[i] = n.token(`<div class="math display" data-tex="` + html.EscapeString(tex) + `">` + html.EscapeString(tex) + `</div>`)
+					for k := i + 1; k <= j; k++ {
+						lines[k] = ""
+					}
 				}
 				i = j
 				continue
 			}
 		}
-		if fence != "" {
-			if strings.HasPrefix(trimmed, fence) {
-				fence = ""
-			}
-			continue
-		}
-		if strings.HasPrefix(trimmed, "```") || strings.HasPrefix(trimmed, "~~~") {
-			fence = trimmed[:3]
-			continue
-		}
-		lines[i] = n.expandLine(line, i+1)
+		lines[i] = n.expandLine(line, i+1, spans[i])
 	}
 	return strings.Join(lines, "\n")
 }
 
-// expandLine handles one line outside fenced code, skipping code spans.
-func (n *narrative) expandLine(line string, lineNo int) string {
-	var out strings.Builder
-	for len(line) > 0 {
-		i := strings.IndexByte(line, '`')
-		if i < 0 {
-			out.WriteString(n.expandText(line, lineNo))
-			break
+// codeRanges finds the code of src as goldmark parses it: blocks[i] marks
+// a line (0-based) of a fenced or indented code block, spans[i] the byte
+// ranges of code spans on line i.
+func (n *narrative) codeRanges(src string) (blocks map[int]bool, spans map[int][][2]int) {
+	blocks, spans = map[int]bool{}, map[int][][2]int{}
+	starts := []int{0}
+	for i := 0; i < len(src); i++ {
+		if src[i] == '\n' {
+			starts = append(starts, i+1)
 		}
-		out.WriteString(n.expandText(line[:i], lineNo))
-		run := 1
-		for i+run < len(line) && line[i+run] == '`' {
-			run++
-		}
-		ticks := line[i : i+run]
-		end := strings.Index(line[i+run:], ticks)
-		if end < 0 {
-			out.WriteString(line[i:])
-			break
-		}
-		out.WriteString(line[i : i+run+end+run])
-		line = line[i+run+end+run:]
 	}
+	lineOf := func(pos int) int { return sort.SearchInts(starts, pos+1) - 1 }
+	mark := func(seg text.Segment) {
+		for l := lineOf(seg.Start); l < len(starts) && starts[l] < seg.Stop; l++ {
+			from, to := max(seg.Start, starts[l])-starts[l], seg.Stop-starts[l]
+			if l+1 < len(starts) {
+				to = min(to, starts[l+1]-1-starts[l])
+			}
+			if to > from {
+				spans[l] = append(spans[l], [2]int{from, to})
+			}
+		}
+	}
+	md := n.b.md
+	if md == nil {
+		md = goldmark.New(goldmark.WithExtensions(extension.GFM, extension.Footnote))
+	}
+	source := []byte(src)
+	doc := md.Parser().Parse(text.NewReader(source))
+	ast.Walk(doc, func(node ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		switch x := node.(type) {
+		case *ast.FencedCodeBlock, *ast.CodeBlock:
+			segs := x.Lines()
+			for k := 0; k < segs.Len(); k++ {
+				blocks[lineOf(segs.At(k).Start)] = true
+			}
+			if f, ok := x.(*ast.FencedCodeBlock); ok && f.Info != nil {
+				blocks[lineOf(f.Info.Segment.Start)] = true
+			}
+			return ast.WalkSkipChildren, nil
+		case *ast.CodeSpan:
+			for c := x.FirstChild(); c != nil; c = c.NextSibling() {
+				if t, ok := c.(*ast.Text); ok {
+					mark(t.Segment)
+				}
+			}
+			return ast.WalkSkipChildren, nil
+		}
+		return ast.WalkContinue, nil
+	})
+	for l := range spans {
+		sort.Slice(spans[l], func(i, j int) bool { return spans[l][i][0] < spans[l][j][0] })
+	}
+	return blocks, spans
+}
+
+// expandLine handles one line outside code blocks, leaving its code
+// spans (byte ranges of the line) as written.
+func (n *narrative) expandLine(line string, lineNo int, code [][2]int) string {
+	var out strings.Builder
+	at := 0
+	for _, r := range code {
+		if r[0] < at || r[1] > len(line) {
+			continue
+		}
+		out.WriteString(n.expandText(line[at:r[0]], lineNo))
+		out.WriteString(line[r[0]:r[1]])
+		at = r[1]
+	}
+	out.WriteString(n.expandText(line[at:], lineNo))
 	return out.String()
 }
 
+// expandText handles text outside code: inline math is kept (HTML: a
+// KaTeX token), directives and citations are expanded.
 func (n *narrative) expandText(s string, lineNo int) string {
-	if n.format == "html" {
-		s = inlineMathRe.ReplaceAllStringFunc(s, func(m string) string {
-			sub := inlineMathRe.FindStringSubmatch(m)
-			n.math = true
-			return n.token(`<span class="math" data-tex="`+html.EscapeString(sub[1])+`">`+html.EscapeString(sub[1])+`</span>`) + sub[2]
-		})
-	}
-	s = directiveRe.ReplaceAllStringFunc(s, func(m string) string {
-		sub := directiveRe.FindStringSubmatch(m)
-		out, err := n.directive(sub[1], strings.Fields(sub[2]))
-		if err != nil {
-			n.errs = append(n.errs, fmt.Errorf("%s:%d: %s: %v", n.page, lineNo, strings.TrimSpace(m), err))
-			return m
+	var out strings.Builder
+	for {
+		loc := inlineMathRe.FindStringSubmatchIndex(s)
+		if loc == nil {
+			out.WriteString(n.expandDirectives(s, lineNo))
+			return out.String()
 		}
-		return out
-	})
+		out.WriteString(n.expandDirectives(s[:loc[0]], lineNo))
+		tex := s[loc[2]:loc[3]]
+		if n.format == "html" {
+			n.math = true
+			out.WriteString(n.token(`<span class="math" data-tex="` + html.EscapeString(tex) + `">` + html.EscapeString(tex) + `</span>`))
+		} else {
+			out.WriteString(s[loc[0] : loc[3]+1])
+		}
+		s = s[loc[3]+1:]
+	}
+}
+
+// expandDirectives replaces the {{…}} directives and [@…] citations of
+// text that holds neither code nor math. A malformed or unknown directive
+// is an error at the page's line; \{{ is a literal "{{" (Markdown then
+// drops the backslash).
+func (n *narrative) expandDirectives(s string, lineNo int) string {
+	var out strings.Builder
+	for {
+		i := strings.Index(s, "{{")
+		if i < 0 {
+			out.WriteString(n.expandCites(s, lineNo))
+			return out.String()
+		}
+		if i > 0 && s[i-1] == '\\' {
+			out.WriteString(n.expandCites(s[:i+2], lineNo))
+			s = s[i+2:]
+			continue
+		}
+		out.WriteString(n.expandCites(s[:i], lineNo))
+		d, err := parseDirective(s[i:])
+		if err != nil {
+			n.errs = append(n.errs, fmt.Errorf("%s:%d: %v", n.page, lineNo, err))
+			out.WriteString(s[i : i+len(d.text)])
+			s = s[i+len(d.text):]
+			continue
+		}
+		repl, err := n.directive(d.name, d.args)
+		if err != nil {
+			n.errs = append(n.errs, fmt.Errorf("%s:%d: %s: %v", n.page, lineNo, d.text, err))
+			repl = d.text
+		}
+		out.WriteString(repl)
+		s = s[i+len(d.text):]
+	}
+}
+
+func (n *narrative) expandCites(s string, lineNo int) string {
 	return citeRe.ReplaceAllStringFunc(s, func(m string) string {
 		out, err := n.cite(m[1 : len(m)-1])
 		if err != nil {
@@ -205,6 +303,43 @@ func (n *narrative) expandText(s string, lineNo int) string {
 		}
 		return out
 	})
+}
+
+// directiveNameRe finds the name a directive starts with, for messages.
+var directiveNameRe = regexp.MustCompile(`^\s*([A-Za-z_][A-Za-z0-9_-]*)`)
+
+// parsedDirective is one {{name args…}} directive; text is what it spans
+// in the page.
+type parsedDirective struct {
+	name, text string
+	args       []string
+}
+
+// parseDirective parses the directive at the start of s (which begins
+// with "{{"). A directive is one line: "{{", a known name, its arguments
+// separated by spaces, "}}". On an error, text is the part of s to keep
+// as written before looking for the next directive.
+func parseDirective(s string) (parsedDirective, error) {
+	body := s[2:]
+	end := strings.Index(body, "}}")
+	if open := strings.Index(body, "{{"); end < 0 || (open >= 0 && open < end) {
+		head := "{{"
+		if m := directiveNameRe.FindStringSubmatch(body); m != nil {
+			head += m[1]
+		}
+		return parsedDirective{text: "{{"}, fmt.Errorf("unterminated directive %q (a directive ends with \"}}\" on the same line)", head+" …")
+	}
+	d := parsedDirective{text: s[:2+end+2]}
+	fields := strings.Fields(body[:end])
+	if len(fields) == 0 {
+		return d, fmt.Errorf("%s: empty directive (known: %s)", d.text, strings.Join(directiveNames, ", "))
+	}
+	d.name, d.args = fields[0], fields[1:]
+	if !slices.Contains(directiveNames, d.name) {
+		return d, fmt.Errorf("%s: unknown directive %q%s (known: %s; write \\{{ for literal braces)",
+			d.text, d.name, analyses.DidYouMean(d.name, directiveNames), strings.Join(directiveNames, ", "))
+	}
+	return d, nil
 }
 
 // token stores HTML for fill() and returns its placeholder.
@@ -299,6 +434,9 @@ func (b *siteBuild) lookup(id, path string) (any, error) {
 	for _, part := range splitPath(path) {
 		switch {
 		case strings.HasPrefix(part, "["):
+			if len(part) < 2 || !strings.HasSuffix(part, "]") {
+				return nil, fmt.Errorf("bad selector %q: no closing ]", part)
+			}
 			sel := part[1 : len(part)-1]
 			list, ok := cur.([]any)
 			if !ok {
@@ -372,24 +510,98 @@ func splitPath(p string) []string {
 	return parts
 }
 
-// formatValue prints a JSON value with a printf verb for numbers (default
-// four significant digits).
+// valueFormatRe is the FORMAT of {{value}}: an optional + sign, an
+// optional precision, and one verb: f, e, g (fixed, exponent, significant
+// digits), % (the value × 100 with a percent sign; needs a precision), d
+// (rounded to an integer) or s (as text).
+var valueFormatRe = regexp.MustCompile(`^%(\+?)(?:\.([0-9]{1,2}))?([feEgGd%s])$`)
+
+// maxValuePrecision bounds the digits a {{value}} may ask for.
+const maxValuePrecision = 15
+
+const valueFormats = "%.Nf, %.Ne, %.Ng, %.N%, %d or %s (N ≤ 15, optionally %+…)"
+
+// valueFormat is a checked FORMAT of {{value}}.
+type valueFormat struct {
+	plus      bool
+	precision int // -1: none
+	verb      byte
+}
+
+// parseValueFormat checks a FORMAT against the small set pages may use,
+// so that a typo such as %q is an error instead of "%!q(float64=1.5)" on
+// the site.
+func parseValueFormat(format string) (valueFormat, error) {
+	m := valueFormatRe.FindStringSubmatch(format)
+	if m == nil {
+		return valueFormat{}, fmt.Errorf("format %q: want one of %s", format, valueFormats)
+	}
+	f := valueFormat{plus: m[1] == "+", precision: -1, verb: m[3][0]}
+	if m[2] != "" {
+		f.precision, _ = strconv.Atoi(m[2])
+		if f.precision > maxValuePrecision {
+			return f, fmt.Errorf("format %q: precision %d is above the limit of %d", format, f.precision, maxValuePrecision)
+		}
+		if f.verb == 'd' || f.verb == 's' {
+			return f, fmt.Errorf("format %q: %%%c takes no precision; want one of %s", format, f.verb, valueFormats)
+		}
+	}
+	if f.verb == '%' && f.precision < 0 {
+		return f, fmt.Errorf("format %q: a percentage needs its decimals, e.g. %%.1%%", format)
+	}
+	if f.plus && f.verb == 's' {
+		return f, fmt.Errorf("format %q: %%s takes no sign; want one of %s", format, valueFormats)
+	}
+	return f, nil
+}
+
+// formatValue prints a JSON value with a FORMAT (see parseValueFormat;
+// default four significant digits for numbers).
 func formatValue(v any, format string) (string, error) {
+	f := valueFormat{precision: -1}
+	if format != "" {
+		var err error
+		if f, err = parseValueFormat(format); err != nil {
+			return "", err
+		}
+	}
 	switch x := v.(type) {
 	case float64:
 		if format == "" {
 			return strconv.FormatFloat(x, 'g', 4, 64), nil
 		}
-		if !strings.HasPrefix(format, "%") || strings.Count(format, "%") != 1 {
-			return "", fmt.Errorf("format %q: want one printf verb such as %%.3f", format)
+		sign := ""
+		if f.plus && x >= 0 {
+			sign = "+"
 		}
-		if strings.HasSuffix(format, "d") {
-			return fmt.Sprintf(format, int64(math.Round(x))), nil
+		switch f.verb {
+		case 'd':
+			r := math.Round(x)
+			if r == 0 {
+				r, sign = 0, "" // no "-0"
+				if f.plus {
+					sign = "+"
+				}
+			}
+			return sign + strconv.FormatFloat(r, 'f', 0, 64), nil
+		case 's':
+			return strconv.FormatFloat(x, 'g', -1, 64), nil
+		case '%':
+			return sign + strconv.FormatFloat(100*x, 'f', f.precision, 64) + "%", nil
 		}
-		return fmt.Sprintf(format, x), nil
+		if f.precision < 0 && f.verb != 'g' && f.verb != 'G' {
+			f.precision = 6 // printf's default for %f and %e
+		}
+		return sign + strconv.FormatFloat(x, f.verb, f.precision, 64), nil
 	case string:
+		if format != "" && f.verb != 's' {
+			return "", fmt.Errorf("format %q needs a number, but the value is the text %q (use %%s or no format)", format, x)
+		}
 		return x, nil
 	case bool:
+		if format != "" && f.verb != 's' {
+			return "", fmt.Errorf("format %q needs a number, but the value is %t (use %%s or no format)", format, x)
+		}
 		return strconv.FormatBool(x), nil
 	case nil:
 		return "", fmt.Errorf("the value is missing (null)")

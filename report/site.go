@@ -338,9 +338,12 @@ func jsonCell(c any) any {
 func (b *siteBuild) writeData() error {
 	for _, v := range b.views {
 		r := v.run
-		doc, err := analysisJSON(r, b.opts)
+		doc, notes, err := analysisJSON(r, b.opts)
 		if err != nil {
 			return fmt.Errorf("%s: %w", r.Spec.ID, err)
+		}
+		if len(notes) > 0 { // never append into the cached result's own list
+			v.Notes = append(v.Notes[:len(v.Notes):len(v.Notes)], notes...)
 		}
 		b.files["data/"+r.Spec.ID+".json"] = doc
 		for _, t := range v.Tables {
@@ -392,11 +395,16 @@ func tableCSV(t analyses.Table) []byte {
 
 // analysisJSON is data/<id>.json: id, type, title, params, tables (rows
 // as objects with columns in table order), warnings, then the result's
-// own fields.
-func analysisJSON(r *analysisRun, o Options) ([]byte, error) {
-	own, err := json.Marshal(r.Output.Result)
+// own fields. A non-finite float of the result is written as null, and
+// the returned notes (also in the JSON's warnings) say which.
+func analysisJSON(r *analysisRun, o Options) ([]byte, []string, error) {
+	own, nonFinite, err := marshalResult(r.Output.Result)
 	if err != nil {
-		return nil, fmt.Errorf("result: %w", err)
+		return nil, nil, fmt.Errorf("result: %w", err)
+	}
+	var extra []string
+	if len(nonFinite) > 0 {
+		extra = []string{nonFiniteNote(nonFinite)}
 	}
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal(own, &fields); err != nil {
@@ -404,7 +412,7 @@ func analysisJSON(r *analysisRun, o Options) ([]byte, error) {
 	}
 	params, err := paramsMap(r.Spec.Options)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	put := func(k string, v any) error {
 		b, err := json.Marshal(v)
@@ -419,10 +427,7 @@ func analysisJSON(r *analysisRun, o Options) ([]byte, error) {
 	put("title", r.Spec.Title)
 	put("params", params)
 	put("seed", r.Seed)
-	notes := r.Output.Result.Notes()
-	if notes == nil {
-		notes = []string{}
-	}
+	notes := append(append([]string{}, r.Output.Result.Notes()...), extra...)
 	put("warnings", notes)
 	var tb bytes.Buffer
 	tb.WriteByte('{')
@@ -445,7 +450,7 @@ func analysisJSON(r *analysisRun, o Options) ([]byte, error) {
 				ck, _ := json.Marshal(t.Columns[c])
 				cv, err := json.Marshal(jsonCell(cell))
 				if err != nil {
-					return nil, fmt.Errorf("table %s: %w", t.ID(r.Spec.ID), err)
+					return nil, nil, fmt.Errorf("table %s, column %s, row %d: %w", t.ID(r.Spec.ID), t.Columns[c], j+1, err)
 				}
 				tb.Write(ck)
 				tb.WriteByte(':')
@@ -486,7 +491,7 @@ func analysisJSON(r *analysisRun, o Options) ([]byte, error) {
 		}
 	}
 	out.WriteString("}\n")
-	return out.Bytes(), nil
+	return out.Bytes(), extra, nil
 }
 
 func (b *siteBuild) nav() []navItem {

@@ -1,0 +1,163 @@
+package analyses
+
+// Why this file exists: every option that sizes work or memory has an
+// upper bound, so that a typo (repeats = 1000000000, beta_max = 1e7) is a
+// clear error at its manifest line instead of an out-of-memory crash, and
+// every float option must be finite (TOML accepts nan and inf). The
+// Validate methods of the options check through these helpers so that
+// every kind words its limits the same way; the limits are listed in the
+// README's manifest reference.
+
+import (
+	"fmt"
+	"math"
+)
+
+// Limits of the options. Each is generous for real studies (usually 100×
+// the default or more) while the worst case stays within a few GB and
+// minutes.
+const (
+	// MaxBetaMax bounds β̂ of the Dolan–Moré rules: the grid 1, 1.1, …, β̂
+	// then has at most 9 991 points.
+	MaxBetaMax = 1000
+	// MaxRepeats bounds stability's random subsets per size.
+	MaxRepeats = 10_000
+	// MaxGridValues bounds stability's alpha_similar, alpha_best and betas
+	// lists (each value is one more set of perturbed matrices).
+	MaxGridValues = 1000
+	// MaxGridFactor bounds the factors of alpha_similar and alpha_best.
+	MaxGridFactor = 1000
+	// MaxSubsetSizes bounds stability's subset_sizes list and each size.
+	MaxSubsetSizes = 100
+	MaxSubsetSize  = 10_000
+	// MaxSamples bounds the Monte Carlo draws of the Bayesian signed-rank
+	// test (per pair of methods).
+	MaxSamples = 1_000_000
+	// MaxSimulations bounds dataset_selection's simulations and MaxSelect
+	// its size.
+	MaxSimulations = 50_000
+	MaxSelect      = 1000
+	// MaxComponents bounds PCA components (clusters, dataset_selection).
+	MaxComponents = 1000
+	// MaxTrees bounds the Isolation Forest.
+	MaxTrees = 10_000
+	// MaxK bounds k and k_range of the clusters analysis.
+	MaxK = 1000
+	// MaxInits and MaxIter bound the k-means starts and Lloyd iterations.
+	MaxInits = 1000
+	MaxIter  = 10_000
+	// MaxNeighbors bounds k of the Kraskov mutual-information estimator.
+	MaxNeighbors = 100
+	// MaxCutoff bounds each offline_metrics cutoff k, MaxCutoffs their
+	// number.
+	MaxCutoff  = 1 << 20
+	MaxCutoffs = 100
+	// MaxObjectives bounds multi_objective's objectives (one figure and
+	// one front each) and MaxCompare its compare list.
+	MaxObjectives = 100
+	MaxCompare    = 100
+	// MaxCorrelationMetrics bounds the metrics of one correlation matrix
+	// (every ordered pair is a row of its table).
+	MaxCorrelationMetrics = 1000
+)
+
+// OptionError is a problem with one key of an analysis's options. Key is
+// the key's dotted path inside the [[analyses]] table ("repeats",
+// "evalrs2022.groups.fairness.weight"), so that the manifest reader can
+// point at the line that holds it.
+type OptionError struct {
+	Key string
+	Msg string
+}
+
+func (e *OptionError) Error() string { return e.Key + ": " + e.Msg }
+
+// optionErrorf returns an *OptionError for key.
+func optionErrorf(key, format string, args ...any) error {
+	return &OptionError{Key: key, Msg: fmt.Sprintf(format, args...)}
+}
+
+// checkInt reports an int option outside [lo, hi].
+func checkInt(key string, v, lo, hi int) error {
+	switch {
+	case v > hi:
+		return optionErrorf(key, "%d is above the limit of %d", v, hi)
+	case v < lo:
+		return optionErrorf(key, "%d is below the minimum of %d", v, lo)
+	}
+	return nil
+}
+
+// checkFloat reports a float option that is NaN, infinite or outside
+// [lo, hi].
+func checkFloat(key string, v, lo, hi float64) error {
+	switch {
+	case math.IsNaN(v) || math.IsInf(v, 0):
+		return optionErrorf(key, "%g is not a finite number", v)
+	case v > hi:
+		return optionErrorf(key, "%g is above the limit of %g", v, hi)
+	case v < lo:
+		return optionErrorf(key, "%g is below the minimum of %g", v, lo)
+	}
+	return nil
+}
+
+// checkPositive reports a float option that is not finite, not above 0,
+// or above hi.
+func checkPositive(key string, v, hi float64) error {
+	if err := checkFloat(key, v, math.Inf(-1), hi); err != nil {
+		return err
+	}
+	if !(v > 0) {
+		return optionErrorf(key, "must be positive, got %g", v)
+	}
+	return nil
+}
+
+// checkFloats checks every value of a float list with checkFloat, its
+// length against maxLen and that no value repeats.
+func checkFloats(key string, list []float64, lo, hi float64, maxLen int) error {
+	if err := checkLen(key, len(list), maxLen); err != nil {
+		return err
+	}
+	for _, v := range list {
+		if err := checkFloat(key, v, lo, hi); err != nil {
+			return err
+		}
+	}
+	return checkDistinct(key, list)
+}
+
+// checkLen reports a list longer than max.
+func checkLen(key string, n, max int) error {
+	if n > max {
+		return optionErrorf(key, "%d values is above the limit of %d", n, max)
+	}
+	return nil
+}
+
+// checkDistinct reports the first value listed twice: a repeated rule,
+// metric or method would give duplicate table columns and JSON keys.
+func checkDistinct[T comparable](key string, list []T) error {
+	seen := make(map[T]bool, len(list))
+	for _, v := range list {
+		if seen[v] {
+			if s, ok := any(v).(string); ok {
+				return optionErrorf(key, "%q is listed twice", s)
+			}
+			return optionErrorf(key, "%v is listed twice", v)
+		}
+		seen[v] = true
+	}
+	return nil
+}
+
+// firstError returns the first non-nil error.
+func firstError(errs ...error) error {
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,114 @@
+package report
+
+import (
+	"encoding/json"
+	"math"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/evalbook/evalbook/analyses"
+)
+
+// infResult is a result with non-finite numbers in its own fields, as an
+// analysis may compute (a ratio to 0, a statistic of constant data).
+type infResult struct {
+	Score   float64              `json:"score"`
+	Curve   []float64            `json:"curve"`
+	ByRule  map[string][]float64 `json:"by_rule"`
+	Opt     analyses.OptFloat    `json:"opt"`
+	Ptr     *float64             `json:"ptr"`
+	Empty   float64              `json:"empty,omitempty"`
+	Nested  struct{ X, Y float64 }
+	Any     any    `json:"any"`
+	Name    string `json:"name"`
+	hidden  float64
+	Skipped float64 `json:"-"`
+	analyses.Warnings
+}
+
+func (r *infResult) Tables() []analyses.Table {
+	return []analyses.Table{{Columns: []string{"method", "ratio"}, Rows: [][]any{{"A", math.Inf(1)}, {"B", 2.0}}}}
+}
+
+func newInfResult(bad float64) *infResult {
+	p := bad
+	r := &infResult{Score: bad, Curve: []float64{1, bad, 3}, ByRule: map[string][]float64{"b": {bad}, "a": {0.5}},
+		Opt: analyses.OptFloat(bad), Ptr: &p, Any: bad, Name: "<x>", hidden: bad, Skipped: bad}
+	r.Nested.X, r.Nested.Y = 1, bad
+	r.Warnf("a note")
+	return r
+}
+
+// TestFiniteJSONMatchesEncodingJSON: without non-finite values the
+// fallback encoder writes encoding/json's bytes, and with them it writes
+// null and lists each path.
+func TestFiniteJSONMatchesEncodingJSON(t *testing.T) {
+	t.Parallel()
+	finite := newInfResult(0.25)
+	want, err := json.Marshal(finite)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := &finiteEncoder{}
+	e.encode(reflect.ValueOf(finite), "")
+	if e.err != nil || e.buf.String() != string(want) || len(e.paths) != 0 {
+		t.Fatalf("fallback encoder\n%s\nencoding/json\n%s\n(err %v, paths %v)", e.buf.String(), want, e.err, e.paths)
+	}
+
+	b, paths, err := marshalResult(newInfResult(math.Inf(1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatalf("invalid JSON %s: %v", b, err)
+	}
+	wantPaths := []string{"score", "curve[1]", "by_rule.b[0]", "ptr", "Nested.Y", "any"}
+	if strings.Join(paths, " ") != strings.Join(wantPaths, " ") {
+		t.Errorf("paths %v, want %v", paths, wantPaths)
+	}
+	for _, k := range []string{"score", "ptr", "any", "opt"} {
+		if v, ok := m[k]; !ok || v != nil {
+			t.Errorf("%s = %v, want null", k, v)
+		}
+	}
+	if _, ok := m["empty"]; ok {
+		t.Error("omitempty field written")
+	}
+	if m["warnings"] == nil || m["name"] != "<x>" {
+		t.Errorf("embedded or plain fields lost: %s", b)
+	}
+	note := nonFiniteNote(paths)
+	if !strings.HasPrefix(note, "6 values are not finite") || !strings.Contains(note, "score, curve[1], by_rule.b[0], ptr, Nested.Y and 1 more") {
+		t.Errorf("note %q", note)
+	}
+}
+
+// TestFiniteJSONBuild plants +Inf in a result: the build succeeds, the
+// data file holds null, and the JSON and the page say where.
+func TestFiniteJSONBuild(t *testing.T) {
+	t.Parallel()
+	kinds := Kinds()
+	kinds["inf"] = NewKind("inf", "a result holding +Inf", func(ctx *Context, o *struct {
+		Metric string `toml:"metric"`
+	}) (*Output, error) {
+		return &Output{Result: newInfResult(math.Inf(1))}, nil
+	})
+	study := strings.Replace(smallStudy, `type    = "aggregate"`, `type    = "inf"`, 1)
+	dir := mustBuild(t, study, func(o *Options) { o.Kinds = kinds })
+	doc := readJSON(t, dir, "data/lb.json")
+	if doc["score"] != nil {
+		t.Errorf("score = %v, want null", doc["score"])
+	}
+	warn, _ := json.Marshal(doc["warnings"])
+	if !strings.Contains(string(warn), "written as null in the JSON data: score, curve[1]") || !strings.Contains(string(warn), "a note") {
+		t.Errorf("warnings %s", warn)
+	}
+	if page := readFile(t, dir, "lb.html"); !strings.Contains(page, "not finite (NaN or ±infinity)") {
+		t.Error("the analysis page does not note the null values")
+	}
+	if rows := doc["tables"].(map[string]any)["lb"].([]any); rows[0].(map[string]any)["ratio"] != nil {
+		t.Errorf("table cell +Inf = %v, want null", rows[0])
+	}
+}
