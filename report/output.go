@@ -106,21 +106,21 @@ func checkOutput(out string, study *Study, read []string) (string, error) {
 			return refuse("refusing to replace %s: it holds your home directory %s; choose a directory of its own for the site", target, h)
 		}
 	}
-	dir, err := resolvePath(study.Dir)
-	if err != nil {
-		return refuse("cannot resolve the study directory: %v", err)
-	}
+	dirs := locations(study.Dir)
+	dir := dirs[0]
 	suggest := filepath.Join(dir, "site")
-	if dir == target {
-		return refuse("refusing to write the site into the study directory %s, which it would replace; choose a directory of its own, such as %s", target, suggest)
+	for _, d := range dirs {
+		if d == target {
+			return refuse("refusing to write the site into the study directory %s, which it would replace; choose a directory of its own, such as %s", target, suggest)
+		}
+		if within(target, d) {
+			return refuse("refusing to replace %s: it holds the study directory %s; choose a directory of its own, such as %s", target, d, suggest)
+		}
 	}
-	if within(target, dir) {
-		return refuse("refusing to replace %s: it holds the study directory %s; choose a directory of its own, such as %s", target, dir, suggest)
-	}
-	kinds := map[string]string{} // resolved path → what it is, when not an input
+	kinds := map[string]string{} // location → what it is, when not an input
 	name := func(p, what string) {
-		if r, err := resolvePath(p); err == nil {
-			kinds[r] = what
+		for _, l := range locations(p) {
+			kinds[l] = what
 		}
 	}
 	for _, p := range study.Pages {
@@ -133,13 +133,11 @@ func checkOutput(out string, study *Study, read []string) (string, error) {
 	var hits []string
 	seen := map[string]bool{}
 	for _, f := range read {
-		r, err := resolvePath(f)
-		if err != nil || seen[r] {
-			continue
-		}
-		seen[r] = true
-		if within(target, r) {
-			hits = append(hits, r)
+		for _, l := range locations(f) {
+			if !seen[l] && within(target, l) {
+				hits = append(hits, l)
+			}
+			seen[l] = true
 		}
 	}
 	if len(hits) > 0 {
@@ -195,6 +193,27 @@ func replaceable(target string) error {
 func marked(dir string) bool {
 	st, err := os.Lstat(filepath.Join(dir, SiteMarker))
 	return err == nil && st.Mode().IsRegular()
+}
+
+// locations returns where the file or directory p lives: its resolved
+// path first, then, when p itself is a symbolic link, where the link is
+// (its resolved directory and its name). Replacing either loses it.
+func locations(p string) []string {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return []string{p}
+	}
+	r, err := resolvePath(abs)
+	if err != nil {
+		r = abs // compare what can be compared
+	}
+	out := []string{r}
+	if parent, err := resolvePath(filepath.Dir(abs)); err == nil {
+		if l := filepath.Join(parent, filepath.Base(abs)); l != r {
+			out = append(out, l)
+		}
+	}
+	return out
 }
 
 // resolvePath returns p as an absolute path with every symbolic link of

@@ -133,6 +133,14 @@ func TestOutputRefused(t *testing.T) {
 			return link
 		}, "refusing to write the site into the study directory"},
 		{"inputs directory", func(_, s string) string { return filepath.Join(s, "data") }, "it holds the study's input {study}/data/results.csv"},
+		{"directory of a linked input", func(root, s string) string {
+			// data/results.csv is a link to a file elsewhere: replacing
+			// data would lose the link.
+			os.MkdirAll(filepath.Join(root, "elsewhere"), 0o755)
+			os.Rename(filepath.Join(s, "data", "results.csv"), filepath.Join(root, "elsewhere", "results.csv"))
+			os.Symlink(filepath.Join(root, "elsewhere", "results.csv"), filepath.Join(s, "data", "results.csv"))
+			return filepath.Join(s, "data")
+		}, "it holds the study's input {study}/data/results.csv"},
 		{"pages directory", func(_, s string) string { return filepath.Join(s, "pages") }, "it holds the study's page {study}/pages/notes.md"},
 		{"parent of the study", func(root, _ string) string { return root }, "refusing to replace {root}: it holds the study directory {study}"},
 		{"input outside the study", func(root, s string) string {
