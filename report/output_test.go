@@ -139,6 +139,9 @@ func TestOutputRefused(t *testing.T) {
 			os.MkdirAll(filepath.Join(root, "elsewhere"), 0o755)
 			os.Rename(filepath.Join(s, "data", "results.csv"), filepath.Join(root, "elsewhere", "results.csv"))
 			os.Symlink(filepath.Join(root, "elsewhere", "results.csv"), filepath.Join(s, "data", "results.csv"))
+			manifest := filepath.Join(s, "study.toml")
+			src, _ := os.ReadFile(manifest)
+			os.WriteFile(manifest, append([]byte("allow_outside = true\n"), src...), 0o644)
 			return filepath.Join(s, "data")
 		}, "it holds the study's input {study}/data/results.csv"},
 		{"pages directory", func(_, s string) string { return filepath.Join(s, "pages") }, "it holds the study's page {study}/pages/notes.md"},
