@@ -44,6 +44,11 @@ type Options struct {
 	// CacheDir keeps analysis outputs on disk between builds (see
 	// diskcache.go); "" keeps none. NoCache ignores it.
 	CacheDir string
+	// MaxDecompressed caps the bytes a gzip-compressed input table may
+	// inflate to, per file (a gzip bomb fails with an error naming the
+	// file): 0 means DefaultMaxDecompressed (64 GiB), a negative value
+	// no cap.
+	MaxDecompressed int64
 }
 
 // Summary says what a build did.
@@ -75,6 +80,7 @@ func Build(o Options) (*Summary, error) {
 	if err != nil {
 		return nil, fmt.Errorf("manifest: %w", err)
 	}
+	study.MaxDecompressed = o.MaxDecompressed
 	if o.Out == "" {
 		o.Out = filepath.Join(study.Dir, "site")
 	}
@@ -121,6 +127,7 @@ func Validate(o Options) (*Study, error) {
 	if err != nil {
 		return nil, fmt.Errorf("manifest: %w", err)
 	}
+	study.MaxDecompressed = o.MaxDecompressed
 	in := newInputs(study)
 	if err := checkInputs(study, in); err != nil {
 		return nil, fmt.Errorf("inputs: %w", err)
