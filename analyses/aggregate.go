@@ -391,10 +391,24 @@ func geometricMean(q Matrix) ([]float64, error) {
 	if err := checkNonNegative(q, "geometric mean"); err != nil {
 		return nil, err
 	}
-	return columnMean(q, math.Log, func(s float64, n int) float64 { return math.Exp(s / float64(n)) }), nil
+	return columnMean(q, logExact, func(s float64, n int) float64 { return math.Exp(s / float64(n)) }), nil
+}
+
+// logExact is math.Log, also exact for subnormal x: Go's math.Log on
+// amd64 returns about −709.09 for every subnormal (whose true logarithm
+// goes down to −744.44), so the geometric mean of {5e-324, 1} came out
+// larger than 1. A subnormal is split into fraction and exponent first.
+func logExact(x float64) float64 {
+	if x > 0 && x < 0x1p-1022 {
+		frac, exp := math.Frexp(x)
+		return math.Log(frac) + float64(exp)*math.Ln2
+	}
+	return math.Log(x)
 }
 
 // harmonicMean is scipy.stats.hmean per column: n / Σ 1/q; a zero gives 0.
+// When the column's smallest value m is subnormal, 1/m overflows to +Inf
+// (which made the mean 0): it is then computed as n·m / Σ m/q.
 func harmonicMean(q Matrix) ([]float64, error) {
 	if err := checkNonNegative(q, "harmonic mean"); err != nil {
 		return nil, err
@@ -403,14 +417,24 @@ func harmonicMean(q Matrix) ([]float64, error) {
 	for m := range out {
 		var s float64
 		zero := false
+		small := math.Inf(1)
 		for d := range q {
 			if q[d][m] == 0 {
 				zero = true
 				break
 			}
 			s += 1 / q[d][m]
+			small = math.Min(small, q[d][m])
 		}
-		if !zero {
+		switch {
+		case zero:
+		case small < 0x1p-1022:
+			var r float64
+			for d := range q {
+				r += small / q[d][m]
+			}
+			out[m] = float64(len(q)) * small / r
+		default:
 			out[m] = float64(len(q)) / s
 		}
 	}

@@ -1,6 +1,7 @@
 package analyses
 
 import (
+	"fmt"
 	"math"
 	"sort"
 )
@@ -78,16 +79,95 @@ func (r *Results) Matrix(metric string, datasets, methods []string) [][]float64 
 	return q
 }
 
-// ResultsBuilder collects results rows (Add), averaging repeated runs with
-// Welford's algorithm, then Finish returns the Results.
+// ResultsBuilder collects results rows (AddRow, or Add for values that
+// cannot repeat), averaging repeated runs with Welford's algorithm, then
+// Finish returns the Results.
 type ResultsBuilder struct {
-	acc                        map[CellKey]*welford
+	acc                        map[CellKey]*cellAcc
 	datasets, methods, metrics orderedSet
 }
 
 type welford struct {
 	n        int
 	mean, m2 float64
+}
+
+// add updates the moments; false when the mean or the sum of squared
+// deviations overflowed float64.
+func (w *welford) add(v float64) bool {
+	w.n++
+	d := v - w.mean
+	w.mean += d / float64(w.n)
+	w.m2 += d * (v - w.mean)
+	return !math.IsInf(w.mean, 0) && !math.IsNaN(w.mean) && !math.IsInf(w.m2, 0) && !math.IsNaN(w.m2)
+}
+
+// cellAcc is a cell being built: its moments, the rule its rows so far
+// followed and where its value comes from.
+type cellAcc struct {
+	welford
+	rule DuplicateRule
+	at   Source              // the row that gave the value (the first, or the last under DupLast)
+	runs map[string]runValue // DupRuns: each run id's value
+}
+
+type runValue struct {
+	v  float64
+	at Source
+}
+
+// DuplicateRule says what a results row does to a cell that earlier rows
+// already gave.
+type DuplicateRule uint8
+
+const (
+	// DupError: the same value is counted once, another value is a
+	// *DuplicateError.
+	DupError DuplicateRule = iota
+	// DupRuns: the row is one run (its file has a run column); runs are
+	// averaged. A run id given twice follows DupError, and so does a run
+	// meeting a cell given without runs.
+	DupRuns
+	// DupMean: the values are averaged, as runs.
+	DupMean
+	// DupFirst: the first value stays.
+	DupFirst
+	// DupLast: the last value replaces the others.
+	DupLast
+)
+
+// Source is where a value was read: file, line and column (0 when not
+// known).
+type Source struct {
+	File      string
+	Line, Col int
+}
+
+// DuplicateError is a cell given twice with different values.
+type DuplicateError struct {
+	Key          CellKey
+	Value        float64 // of the row being added
+	Other        float64 // the cell's value so far (the mean of OtherN values)
+	OtherN       int
+	OtherAt      Source
+	Run          string // the run id given twice, when both rows are runs
+	BothRuns     bool
+	MixedWithRun bool // one row is a run, the other is not
+}
+
+func (e *DuplicateError) Error() string {
+	return fmt.Sprintf("%s of %s on %s is given twice with different values (%v vs %v)", e.Key.Metric, e.Key.Method, e.Key.Dataset, e.Value, e.Other)
+}
+
+// OverflowError is a cell whose mean or spread over its values overflows
+// float64.
+type OverflowError struct {
+	Key CellKey
+	N   int
+}
+
+func (e *OverflowError) Error() string {
+	return fmt.Sprintf("the mean or spread of %s of %s on %s over %d values overflows float64 (beyond ±1.8e308)", e.Key.Metric, e.Key.Method, e.Key.Dataset, e.N)
 }
 
 type orderedSet struct {
@@ -105,24 +185,77 @@ func (s *orderedSet) add(v string) {
 	}
 }
 
-// Add records one value (one run) of a cell.
-func (b *ResultsBuilder) Add(dataset, method, metric string, v float64) {
+// cell returns the accumulator of k, creating it (and noting its names)
+// when new.
+func (b *ResultsBuilder) cell(k CellKey) (c *cellAcc, created bool) {
 	if b.acc == nil {
-		b.acc = map[CellKey]*welford{}
+		b.acc = map[CellKey]*cellAcc{}
 	}
-	k := CellKey{dataset, method, metric}
-	w := b.acc[k]
-	if w == nil {
-		w = &welford{}
-		b.acc[k] = w
-		b.datasets.add(dataset)
-		b.methods.add(method)
-		b.metrics.add(metric)
+	if c = b.acc[k]; c != nil {
+		return c, false
 	}
-	w.n++
-	d := v - w.mean
-	w.mean += d / float64(w.n)
-	w.m2 += d * (v - w.mean)
+	c = &cellAcc{}
+	b.acc[k] = c
+	b.datasets.add(k.Dataset)
+	b.methods.add(k.Method)
+	b.metrics.add(k.Metric)
+	return c, true
+}
+
+// Add records one value (one run) of a cell, averaging it with the
+// others; for values that are known not to repeat by mistake (those an
+// analysis derives). Rows of files go through AddRow.
+func (b *ResultsBuilder) Add(dataset, method, metric string, v float64) {
+	c, _ := b.cell(CellKey{dataset, method, metric})
+	c.rule = DupMean
+	c.add(v)
+}
+
+// AddRow records one row's value of cell k, read at at, under rule (run
+// is the row's run id under DupRuns). It returns a *DuplicateError when
+// the row gives a cell another value against the rule, and an
+// *OverflowError when averaging overflows.
+func (b *ResultsBuilder) AddRow(k CellKey, v float64, run string, rule DuplicateRule, at Source) error {
+	c, created := b.cell(k)
+	if created {
+		c.rule, c.at = rule, at
+		if rule == DupRuns {
+			c.runs = map[string]runValue{run: {v, at}}
+		}
+		return c.addChecked(k, v)
+	}
+	switch rule {
+	case DupMean:
+		c.rule = DupMean
+		return c.addChecked(k, v)
+	case DupFirst:
+		return nil
+	case DupLast:
+		*c = cellAcc{rule: DupLast, at: at}
+		return c.addChecked(k, v)
+	case DupRuns:
+		if c.rule == DupRuns {
+			if prev, seen := c.runs[run]; !seen {
+				c.runs[run] = runValue{v, at}
+				return c.addChecked(k, v)
+			} else if prev.v != v {
+				return &DuplicateError{Key: k, Value: v, Other: prev.v, OtherN: 1, OtherAt: prev.at, Run: run, BothRuns: true}
+			}
+			return nil // the same run twice with the same value: counted once
+		}
+	}
+	if c.n == 1 && c.mean == v {
+		return nil // the same value again: counted once
+	}
+	return &DuplicateError{Key: k, Value: v, Other: c.mean, OtherN: c.n, OtherAt: c.at,
+		MixedWithRun: (rule == DupRuns) != (c.rule == DupRuns)}
+}
+
+func (c *cellAcc) addChecked(k CellKey, v float64) error {
+	if !c.add(v) {
+		return &OverflowError{Key: k, N: c.n}
+	}
+	return nil
 }
 
 // Keys returns the set of cells added so far.

@@ -46,6 +46,11 @@ type Options struct {
 	// which files the build read and which path patterns it expanded
 	// (with their matches): what evalbook serve watches.
 	OnRead func(files []string, patterns map[string][]string)
+	// MaxDecompressed caps the bytes a gzip-compressed input table may
+	// inflate to, per file (a gzip bomb fails with an error naming the
+	// file): 0 means DefaultMaxDecompressed (64 GiB), a negative value
+	// no cap.
+	MaxDecompressed int64
 }
 
 // Summary says what a build did.
@@ -123,6 +128,7 @@ func run(o *Options) (*built, error) {
 	if err != nil {
 		return nil, fmt.Errorf("manifest: %w", err)
 	}
+	study.MaxDecompressed = o.MaxDecompressed
 	if o.Out == "" {
 		o.Out = filepath.Join(study.Dir, "site")
 	}

@@ -13,18 +13,24 @@ import (
 // the fields are substrings of it), which is what lets units files of
 // hundreds of millions of rows stream at disk speed.
 type recordReader struct {
-	r      *bufio.Reader
-	comma  byte
-	quotes bool
-	line   int // line of the last record's start (1-based)
-	next   int // line the next record starts on
-	buf    []byte
-	fields []string
-	starts []int // byte offset of each field in its line, for columns
-	lines  []int // line of each field (quoted newlines move it)
+	r       *bufio.Reader
+	comma   byte
+	quotes  bool
+	maxLine int // longest line (and quoted record) accepted, in bytes
+	line    int // line of the last record's start (1-based)
+	next    int // line the next record starts on
+	buf     []byte
+	fields  []string
+	starts  []int // byte offset of each field in its line, for columns
+	lines   []int // line of each field (quoted newlines move it)
 }
 
-// errQuote is a malformed quoted field.
+// maxLineBytes caps a line, and a record whose quoted fields span lines:
+// a file without line breaks (a gzip bomb, /dev/zero behind a symlink, a
+// binary file) must fail with a clear message, not exhaust memory.
+const maxLineBytes = 1 << 20
+
+// csvSyntaxError is malformed input at a line (col 0: the whole line).
 type csvSyntaxError struct {
 	line, col int
 	msg       string
@@ -33,16 +39,25 @@ type csvSyntaxError struct {
 func (e *csvSyntaxError) Error() string { return e.msg }
 
 func newRecordReader(r *bufio.Reader, comma byte, quotes bool) *recordReader {
-	return &recordReader{r: r, comma: comma, quotes: quotes, next: 1}
+	return &recordReader{r: r, comma: comma, quotes: quotes, next: 1, maxLine: maxLineBytes}
+}
+
+// tooLong is the error of a line longer than maxLine.
+func (rr *recordReader) tooLong(line int) error {
+	return &csvSyntaxError{line: line, msg: "line longer than " + byteSize(int64(rr.maxLine))}
 }
 
 // readLine returns the next physical line without its line ending; the
-// slice is valid until the next call.
+// slice is valid until the next call. A line longer than maxLine is an
+// error, found without reading the rest of it.
 func (rr *recordReader) readLine() ([]byte, error) {
 	line, err := rr.r.ReadSlice('\n')
 	if err == bufio.ErrBufferFull {
 		rr.buf = append(rr.buf[:0], line...)
 		for err == bufio.ErrBufferFull {
+			if len(rr.buf) > rr.maxLine+2 { // + "\r\n"
+				return nil, rr.tooLong(rr.next)
+			}
 			line, err = rr.r.ReadSlice('\n')
 			rr.buf = append(rr.buf, line...)
 		}
@@ -54,7 +69,6 @@ func (rr *recordReader) readLine() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	rr.next++
 	n := len(line)
 	if n > 0 && line[n-1] == '\n' {
 		n--
@@ -62,6 +76,10 @@ func (rr *recordReader) readLine() ([]byte, error) {
 			n--
 		}
 	}
+	if n > rr.maxLine {
+		return nil, rr.tooLong(rr.next)
+	}
+	rr.next++
 	return line[:n], nil
 }
 
@@ -114,6 +132,7 @@ func (rr *recordReader) readQuoted(first []byte) ([]string, error) {
 	rr.lines = rr.lines[:0]
 	line := append([]byte(nil), first...)
 	lineNo := rr.line
+	total := len(first) // bytes of the record so far, line breaks included
 	var field []byte
 	pos := 0
 	for {
@@ -137,6 +156,9 @@ func (rr *recordReader) readQuoted(first []byte) ([]string, error) {
 						return nil, err
 					}
 					lineNo++
+					if total += len(more) + 1; total > rr.maxLine {
+						return nil, &csvSyntaxError{line: rr.line, msg: "a record longer than " + byteSize(int64(rr.maxLine)) + " starts on this line (a quoted field without its closing quote?)"}
+					}
 					line = append(line[:0], more...)
 					pos = 0
 					continue

@@ -3,6 +3,7 @@ package report
 import (
 	"bufio"
 	"encoding/csv"
+	"errors"
 	"io"
 	"reflect"
 	"strings"
@@ -57,6 +58,44 @@ func TestRecordReader(t *testing.T) {
 	}
 }
 
+// TestRecordReaderLineCap: a line, or a record whose quoted field spans
+// lines, longer than the cap is an error at the line it starts on.
+func TestRecordReaderLineCap(t *testing.T) {
+	t.Parallel()
+	read := func(s string) ([][]string, error) {
+		rr := newRecordReader(bufio.NewReaderSize(strings.NewReader(s), 16), ',', true)
+		rr.maxLine = 10
+		var out [][]string
+		for {
+			rec, err := rr.Read()
+			if err == io.EOF {
+				return out, nil
+			}
+			if err != nil {
+				return out, err
+			}
+			out = append(out, append([]string(nil), rec...))
+		}
+	}
+	for _, c := range []struct{ in, want string }{
+		{"a,b\n0123456789\n", ""},
+		{"a,b\n0123456789\r\n", ""},
+		{"a,b\n01234567890\n", "line 2: line longer than 10 bytes"},
+		{"a,b\n" + strings.Repeat("x", 100), "line 2: line longer than 10 bytes"},
+		{"a,\"b\n\n\n\n\n\n\n\n\n\n", "line 1: a record longer than 10 bytes starts on this line"},
+		{"a,\"b\nc\"\n", ""},
+	} {
+		_, err := read(c.in)
+		var se *csvSyntaxError
+		switch {
+		case c.want == "" && err != nil:
+			t.Errorf("%q: %v", c.in, err)
+		case c.want != "" && (!errors.As(err, &se) || "line "+itoa(int64(se.line))+": "+se.msg != c.want && !strings.HasPrefix("line "+itoa(int64(se.line))+": "+se.msg, c.want)):
+			t.Errorf("%q: error %v, want %q", c.in, err, c.want)
+		}
+	}
+}
+
 // FuzzRecordReader: wherever encoding/csv reads a text without error, the
 // fast reader gives the same records.
 func FuzzRecordReader(f *testing.F) {
@@ -71,6 +110,10 @@ func FuzzRecordReader(f *testing.F) {
 			return
 		}
 		got, err := readAllFast(s)
+		var se *csvSyntaxError
+		if errors.As(err, &se) && strings.Contains(se.msg, "longer than") {
+			return // the 1 MiB line cap, which encoding/csv does not have
+		}
 		if err != nil {
 			t.Fatalf("%q: fast reader failed: %v (encoding/csv read %q)", s, err, want)
 		}

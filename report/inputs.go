@@ -180,7 +180,7 @@ func (in *inputs) openMapped(path string, mapping map[string]string) (*TableRead
 		return nil, err
 	}
 	in.noteFile(path)
-	t, err := OpenTable(path, in.display(path), mapping)
+	t, err := openTableCapped(path, in.display(path), mapping, in.study.MaxDecompressed)
 	if err != nil {
 		return nil, err
 	}
@@ -516,12 +516,14 @@ func (in *inputs) readResultsFile(e InputEntry, mf matchedFile, b *analyses.Resu
 		return err
 	}
 	defer in.closeCounted(mf.Path, t)
+	t.SetMissing(e.MissingValues)
 	dcol, mcol := t.Col("dataset"), t.Col("method")
-	kcol := t.Col("k")
+	kcol, rcol := t.Col("k"), t.Col("run")
 	if mcol < 0 && mf.Method == "" {
 		_, err := t.Require("method")
 		return err
 	}
+	rule := resultsRule(e, rcol >= 0)
 	metricCol, valueCol := t.Col("metric"), t.Col("value")
 	long := metricCol >= 0 && valueCol >= 0
 	var wide []int
@@ -551,11 +553,30 @@ func (in *inputs) readResultsFile(e InputEntry, mf matchedFile, b *analyses.Resu
 		if method == "" {
 			return t.Errorf(max(mcol, 0), "empty method name")
 		}
+		if err := t.NameError(dcol, "dataset name", dataset); err != nil {
+			return err
+		}
+		if err := t.NameError(mcol, "method name", method); err != nil {
+			return err
+		}
 		suffix := ""
 		if kcol >= 0 && rec[kcol] != "" {
 			suffix = "@" + strings.TrimSpace(rec[kcol])
+			if err := t.NameError(kcol, "k", rec[kcol]); err != nil {
+				return err
+			}
+		}
+		run := ""
+		if rcol >= 0 {
+			run = strings.TrimSpace(rec[rcol])
 		}
 		add := func(metric string, col int) error {
+			if metric == "" { // a wide column without a name: only empty cells
+				if strings.TrimSpace(rec[col]) != "" {
+					return t.Errorf(col, "a value in column %d, which has no name in the header", col+1)
+				}
+				return nil
+			}
 			v, ok, err := t.Float(col)
 			if err != nil {
 				return err
@@ -566,13 +587,17 @@ func (in *inputs) readResultsFile(e InputEntry, mf matchedFile, b *analyses.Resu
 				}
 				v = 0
 			}
-			b.Add(dataset, method, metric+suffix, v)
-			return nil
+			line, column := t.Pos(col)
+			err = b.AddRow(analyses.CellKey{Dataset: dataset, Method: method, Metric: metric + suffix}, v, run, rule, analyses.Source{File: t.File, Line: line, Col: column})
+			return resultsRowError(t, col, err)
 		}
 		if long {
 			metric := strings.TrimSpace(rec[metricCol])
 			if metric == "" {
 				return t.Errorf(metricCol, "empty metric name")
+			}
+			if err := t.NameError(metricCol, "metric name", metric); err != nil {
+				return err
 			}
 			if err := add(metric, valueCol); err != nil {
 				return err
@@ -635,6 +660,7 @@ func (in *inputs) readUnitsFile(e InputEntry, mf matchedFile, fn func(u *UnitRow
 		return err
 	}
 	defer in.closeCounted(mf.Path, t)
+	t.SetMissing(e.MissingValues)
 	dcol, mcol, ucol := t.Col("dataset"), t.Col("method"), t.Col("unit")
 	if mcol < 0 && mf.Method == "" {
 		_, err := t.Require("method")
@@ -642,11 +668,15 @@ func (in *inputs) readUnitsFile(e InputEntry, mf matchedFile, fn func(u *UnitRow
 	}
 	metricCol, valueCol := t.Col("metric"), t.Col("value")
 	long := metricCol >= 0 && valueCol >= 0
-	var wide []int
+	var wide, unnamed []int
 	var wideNames []string
 	if !long {
 		for i, h := range t.Header {
 			if !reservedColumns[strings.ToLower(strings.TrimSpace(h))] && i != dcol && i != mcol && i != ucol {
+				if strings.TrimSpace(h) == "" {
+					unnamed = append(unnamed, i) // must stay empty
+					continue
+				}
 				wide = append(wide, i)
 				wideNames = append(wideNames, strings.TrimSpace(h))
 			}
@@ -657,16 +687,20 @@ func (in *inputs) readUnitsFile(e InputEntry, mf matchedFile, fn func(u *UnitRow
 	}
 	u := &UnitRow{File: t.File}
 	var row int64
-	// Dataset and method names repeat on every row: intern them.
+	// Dataset, method and metric names repeat on every row: intern them,
+	// and check a name when it is first seen.
 	intern := map[string]string{}
-	internS := func(s string) string {
+	internS := func(s string, col int, what string) (string, error) {
 		if v, ok := intern[s]; ok {
-			return v
+			return v, nil
+		}
+		if err := t.NameError(col, what, s); err != nil {
+			return "", err
 		}
 		if len(intern) < 1<<16 {
 			intern[s] = s
 		}
-		return s
+		return s, nil
 	}
 	for {
 		rec, err := t.Next()
@@ -676,14 +710,29 @@ func (in *inputs) readUnitsFile(e InputEntry, mf matchedFile, fn func(u *UnitRow
 		if err != nil {
 			return err
 		}
-		u.Dataset = internS(in.pick(rec, dcol, mf.Dataset, in.study.Title))
-		u.Method = internS(in.pick(rec, mcol, mf.Method, ""))
+		if u.Dataset, err = internS(in.pick(rec, dcol, mf.Dataset, in.study.Title), dcol, "dataset name"); err != nil {
+			return err
+		}
+		if u.Method, err = internS(in.pick(rec, mcol, mf.Method, ""), mcol, "method name"); err != nil {
+			return err
+		}
 		if u.Method == "" {
 			return t.Errorf(max(mcol, 0), "empty method name")
+		}
+		if u.Dataset == "" {
+			return t.Errorf(max(dcol, 0), "empty dataset name")
 		}
 		u.Unit = ""
 		if ucol >= 0 {
 			u.Unit = rec[ucol] // strings from Next are not reused
+			if err := t.NameError(ucol, "unit id", u.Unit); err != nil {
+				return err
+			}
+		}
+		for _, c := range unnamed {
+			if strings.TrimSpace(rec[c]) != "" {
+				return t.Errorf(c, "a value in column %d, which has no name in the header", c+1)
+			}
 		}
 		u.Row = row
 		u.Line = int64(t.Line())
@@ -707,7 +756,14 @@ func (in *inputs) readUnitsFile(e InputEntry, mf matchedFile, fn func(u *UnitRow
 			return fn(u)
 		}
 		if long {
-			if err := emit(internS(strings.TrimSpace(rec[metricCol])), valueCol); err != nil {
+			metric, err := internS(strings.TrimSpace(rec[metricCol]), metricCol, "metric name")
+			if err != nil {
+				return err
+			}
+			if metric == "" {
+				return t.Errorf(metricCol, "empty metric name")
+			}
+			if err := emit(metric, valueCol); err != nil {
 				return err
 			}
 			continue
@@ -734,7 +790,10 @@ func (in *inputs) loadCharacteristics() (*Characteristics, error) {
 	}
 	c := &Characteristics{Value: map[string]map[string]float64{}}
 	seenF := map[string]bool{}
-	set := func(d, f string, v float64) {
+	// where each value was read: a (dataset, feature) given twice with
+	// different values is an error; a missing value never replaces one.
+	from := map[[2]string]analyses.Source{}
+	set := func(t *TableReader, col int, d, f string, v float64) error {
 		if c.Value[d] == nil {
 			c.Value[d] = map[string]float64{}
 			c.Datasets = append(c.Datasets, d)
@@ -743,7 +802,18 @@ func (in *inputs) loadCharacteristics() (*Characteristics, error) {
 			seenF[f] = true
 			c.Features = append(c.Features, f)
 		}
+		line, column := t.Pos(col)
+		if old, ok := c.Value[d][f]; ok {
+			switch {
+			case math.IsNaN(v) || old == v:
+				return nil
+			case !math.IsNaN(old):
+				return t.Errorf(col, "%s of %s is also given at %s with another value (%v vs %v); keep one", clip(f), clip(d), sourceString(from[[2]string{d, f}]), v, old)
+			}
+		}
 		c.Value[d][f] = v
+		from[[2]string{d, f}] = analyses.Source{File: t.File, Line: line, Col: column}
+		return nil
 	}
 	for _, e := range in.study.Inputs.Characteristics {
 		files, err := in.expand(e, "characteristics")
@@ -755,47 +825,72 @@ func (in *inputs) loadCharacteristics() (*Characteristics, error) {
 			if err != nil {
 				return nil, err
 			}
+			t.SetMissing(e.MissingValues)
 			dcol := t.Col("dataset")
 			if dcol < 0 && strings.TrimSpace(t.Header[0]) == "" {
 				dcol = 0 // pandas' unnamed index column
 			}
 			fcol, vcol := t.Col("feature"), t.Col("value")
 			long := fcol >= 0 && vcol >= 0
-			for {
-				rec, err := t.Next()
-				if err == io.EOF {
-					break
-				}
-				if err != nil {
-					in.closeCounted(mf.Path, t)
-					return nil, err
-				}
+			read := func(rec []string) error {
 				d := in.pick(rec, dcol, mf.Dataset, in.study.Title)
+				if d == "" {
+					return t.Errorf(max(dcol, 0), "empty dataset name")
+				}
+				if err := t.NameError(dcol, "dataset name", d); err != nil {
+					return err
+				}
 				if long {
+					f := strings.TrimSpace(rec[fcol])
+					if f == "" {
+						return t.Errorf(fcol, "empty feature name")
+					}
+					if err := t.NameError(fcol, "feature name", f); err != nil {
+						return err
+					}
 					v, ok, err := t.Float(vcol)
 					if err != nil {
-						in.closeCounted(mf.Path, t)
-						return nil, err
+						return err
 					}
 					if !ok {
 						v = math.NaN()
 					}
-					set(d, strings.TrimSpace(rec[fcol]), v)
-					continue
+					return set(t, vcol, d, f, v)
 				}
 				for i, h := range t.Header {
 					if i == dcol {
 						continue
 					}
+					if strings.TrimSpace(h) == "" {
+						if strings.TrimSpace(rec[i]) != "" {
+							return t.Errorf(i, "a value in column %d, which has no name in the header", i+1)
+						}
+						continue
+					}
 					v, ok, err := t.Float(i)
 					if err != nil {
-						in.closeCounted(mf.Path, t)
-						return nil, err
+						return err
 					}
 					if !ok {
 						v = math.NaN()
 					}
-					set(d, strings.TrimSpace(h), v)
+					if err := set(t, i, d, strings.TrimSpace(h), v); err != nil {
+						return err
+					}
+				}
+				return nil
+			}
+			for {
+				rec, err := t.Next()
+				if err == io.EOF {
+					break
+				}
+				if err == nil {
+					err = read(rec)
+				}
+				if err != nil {
+					in.closeCounted(mf.Path, t)
+					return nil, err
 				}
 			}
 			in.closeCounted(mf.Path, t)

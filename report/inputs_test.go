@@ -120,6 +120,10 @@ func TestResultsErrors(t *testing.T) {
 	}{
 		{"not a number", "dataset,method,metric,value\nd,A,ndcg,0.5\nd,B,ndcg,abc\n", `r.csv:3:10: not a number: "abc"`},
 		{"too few fields", "dataset,method,metric,value\nd,A,ndcg\n", `r.csv:2: 3 fields, the header has 4`},
+		{"too many fields", "dataset,method,metric,value\nd,A,ndcg,0,5\n", `r.csv:2:10: 5 fields, the header has 4 — a decimal comma in "0,5"? quote the value or use a dot`},
+		{"NaN", "dataset,method,metric,value\nd,A,ndcg,NaN\n", `r.csv:2:10: not a number: "NaN"`},
+		{"conflicting duplicate", "dataset,method,metric,value\nd,A,ndcg,0.5\nd,A,ndcg,0.6\n", `r.csv:3:10: ndcg of A on d is also given at r.csv:2 with another value (0.6 vs 0.5)`},
+		{"control character", "dataset,method,metric,value\nd,A\x1b,ndcg,0.5\n", `r.csv:2:3: method name "A\x1b" holds a control character (U+001B)`},
 		{"no method column", "dataset,metric,value\nd,ndcg,1\n", `r.csv:1: no column "method"`},
 		{"empty file", "", `r.csv: empty file`},
 		{"bare quote", "dataset,method,metric,value\nd,\"A,ndcg,1\n", `r.csv:2:`},
@@ -219,6 +223,9 @@ func FuzzResultsLoader(f *testing.F) {
 	f.Add([]byte("dataset,method,ndcg,rmse\r\nd,A,0.5,\r\n"))
 	f.Add([]byte("\xef\xbb\xbfdataset,method,metric,k,run,value\nd,A,ndcg,10,1,1e-3\n"))
 	f.Add([]byte("method,\"metric\nvalue\"\n\"A\",x\n"))
+	f.Add([]byte("dataset,method,metric,value\nd,A,ndcg,0,152\nd,A,ndcg,0.1\n"))
+	f.Add([]byte("dataset,method,metric,run,value\nd,A,ndcg,1,NaN\nd,A,ndcg,2,1e308\nd,A,ndcg,2,-1.7e308\n"))
+	f.Add([]byte("dataset,method,ndcg,\nd,A\x00,0x1p-2,\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		dir := t.TempDir()
 		os.WriteFile(filepath.Join(dir, "r.csv"), data, 0o644)
@@ -228,8 +235,22 @@ func FuzzResultsLoader(f *testing.F) {
 			t.Fatal(err)
 		}
 		in := newInputs(s)
-		if _, err := in.results(); err != nil && !strings.Contains(err.Error(), "r.csv") {
+		r, err := in.results()
+		if err != nil && !strings.Contains(err.Error(), "r.csv") {
 			t.Fatalf("error does not name the file: %v", err)
+		}
+		if err == nil {
+			// What loads is finite, and every name is fit to print.
+			for k, c := range r.Cells {
+				if math.IsNaN(c.Value) || math.IsInf(c.Value, 0) || math.IsInf(c.SD, 0) || math.IsNaN(c.SD) {
+					t.Fatalf("cell %v = %+v", k, c)
+				}
+				for _, name := range []string{k.Dataset, k.Method, k.Metric} {
+					if badName(name) != "" {
+						t.Fatalf("name %q loaded", name)
+					}
+				}
+			}
 		}
 		in.units(func(*UnitRow) error { return nil })
 	})

@@ -41,10 +41,13 @@ type Study struct {
 	Inputs       InputsSpec
 	Pages        []PageSpec
 	Analyses     []AnalysisSpec
-	source       []byte
-	keyLines     map[string]int // "analyses.2.metric" -> line
-	metricIndex  map[string]int
-	dataIndex    map[string]int
+	// MaxDecompressed is the build's cap on a .gz input's inflated size
+	// (Options.MaxDecompressed; not a manifest key).
+	MaxDecompressed int64
+	source          []byte
+	keyLines        map[string]int // "analyses.2.metric" -> line
+	metricIndex     map[string]int
+	dataIndex       map[string]int
 }
 
 // MetricSpec is a [[metrics]] entry.
@@ -70,15 +73,26 @@ type InputsSpec struct {
 }
 
 // InputEntry is one input path (glob, {dataset}/{method} patterns) with
-// optional column mapping, constants and missing-value rule.
+// optional column mapping, constants, missing-value rule and markers, and
+// (results) the rule for a cell given twice.
 type InputEntry struct {
 	Path    string            `toml:"path"`
 	Columns map[string]string `toml:"columns"`
 	Dataset string            `toml:"dataset"`
 	Method  string            `toml:"method"`
 	Missing string            `toml:"missing"` // "" (keep NaN), "zero", "drop"
-	Line    int               `toml:"-"`
+	// MissingValues are cell texts that count as missing, like an empty
+	// cell ("NA", "NaN", "-999"); NaN and Inf are errors unless listed.
+	MissingValues []string `toml:"missing_values"`
+	// Duplicates says what a results row does to a cell that an earlier
+	// row already gave, in a file without a run column: "" (an error when
+	// the values differ), "mean", "first" or "last".
+	Duplicates string `toml:"duplicates"`
+	Line       int    `toml:"-"`
 }
+
+// duplicateRules are the values of an input entry's duplicates key.
+var duplicateRules = []string{"mean", "first", "last"}
 
 // PageSpec is a [[pages]] entry.
 type PageSpec struct {
@@ -448,7 +462,7 @@ func (s *Study) decodeEntries(md toml.MetaData, p toml.Primitive, key string, fa
 		list = []toml.Primitive{p}
 	}
 	var out []InputEntry
-	allowed := []string{"path", "columns", "dataset", "method", "missing"}
+	allowed := tomlKeys(&InputEntry{})
 	for i, item := range list {
 		if err := md.PrimitiveDecode(item, &str); err == nil {
 			out = append(out, InputEntry{Path: str, Line: line})
@@ -469,6 +483,21 @@ func (s *Study) decodeEntries(md toml.MetaData, p toml.Primitive, key string, fa
 		case "", "zero", "drop":
 		default:
 			fail(key, "%s[%d].missing: unknown value %q%s", displayKey(key), i, e.Missing, analyses.DidYouMean(e.Missing, []string{"zero", "drop"}))
+		}
+		switch {
+		case e.Duplicates == "":
+		case key != "inputs.results":
+			fail(key+".duplicates", "%s[%d].duplicates: only results entries take this key (a repeated value here is always an error)", displayKey(key), i)
+		case !contains(duplicateRules, e.Duplicates):
+			fail(key+".duplicates", "%s[%d].duplicates: unknown value %q (want \"mean\", \"first\" or \"last\")%s", displayKey(key), i, e.Duplicates, analyses.DidYouMean(e.Duplicates, duplicateRules))
+		}
+		for _, m := range e.MissingValues {
+			switch {
+			case strings.TrimSpace(m) == "":
+				fail(key+".missing_values", "%s[%d].missing_values: an empty marker (empty cells are always missing)", displayKey(key), i)
+			case badName(m) != "":
+				fail(key+".missing_values", "%s[%d].missing_values: marker %s holds %s", displayKey(key), i, quoteInput(m), badName(m))
+			}
 		}
 		for col := range e.Columns {
 			if !contains([]string{"dataset", "method", "metric", "value", "unit", "k", "run", "feature"}, col) {

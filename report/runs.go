@@ -18,7 +18,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/evalbook/evalbook/analyses"
@@ -60,8 +59,10 @@ type lineReader struct {
 	long []byte
 }
 
+// openLines opens a regular file for reading lines; a .gz file may
+// inflate to DefaultMaxDecompressed bytes.
 func openLines(path, display string) (*lineReader, error) {
-	f, err := os.Open(path)
+	f, err := openRegular(path, display)
 	if err != nil {
 		return nil, err
 	}
@@ -73,7 +74,7 @@ func openLines(path, display string) (*lineReader, error) {
 			f.Close()
 			return nil, fmt.Errorf("%s: not a gzip file: %w", display, err)
 		}
-		r = l.gz
+		r = capDecompressed(l.gz, 0)
 	}
 	l.br = bufio.NewReaderSize(r, 1<<20)
 	if bom, _ := l.br.Peek(3); bytes.Equal(bom, []byte("\xef\xbb\xbf")) {
@@ -90,17 +91,25 @@ func (l *lineReader) Close() {
 }
 
 // next returns the next line (valid until the following call) or io.EOF.
+// A line longer than maxLineBytes is an error.
 func (l *lineReader) next() ([]byte, error) {
 	b, err := l.br.ReadSlice('\n')
 	if err == bufio.ErrBufferFull {
 		l.long = append(l.long[:0], b...)
 		for err == bufio.ErrBufferFull {
+			if len(l.long) > maxLineBytes+2 { // + "\r\n"
+				return nil, l.errorf(l.line+1, "line longer than %s", byteSize(maxLineBytes))
+			}
 			b, err = l.br.ReadSlice('\n')
 			l.long = append(l.long, b...)
 		}
 		b = l.long
 	}
 	if err != nil && err != io.EOF {
+		var ce *decompressedError
+		if errors.As(err, &ce) {
+			return nil, l.errorf(l.line+1, "%v", ce)
+		}
 		return nil, fmt.Errorf("%s:%d: %w", l.file, l.line+1, err)
 	}
 	if len(b) == 0 && err == io.EOF {
@@ -109,6 +118,9 @@ func (l *lineReader) next() ([]byte, error) {
 	l.line++
 	b = bytes.TrimSuffix(b, []byte("\n"))
 	b = bytes.TrimSuffix(b, []byte("\r"))
+	if len(b) > maxLineBytes {
+		return nil, l.errorf(l.line, "line longer than %s", byteSize(maxLineBytes))
+	}
 	return b, nil
 }
 
@@ -201,7 +213,8 @@ func splitFields(line []byte, delim byte, dst [][]byte, scratch *[]byte) ([][]by
 }
 
 // tableColumns reads a table's header and finds the named columns (-1
-// when an optional one is absent).
+// when an optional one is absent); "#" is the number of columns. Header
+// cells must be names (valid UTF-8, no control character), none twice.
 func tableColumns(l *lineReader, delim byte, required, optional []string) (map[string]int, error) {
 	head, err := l.next()
 	if err == io.EOF {
@@ -218,16 +231,20 @@ func tableColumns(l *lineReader, delim byte, required, optional []string) (map[s
 	names := make([]string, len(fields))
 	cols := map[string]int{}
 	for i, f := range fields {
-		names[i] = strings.ToLower(strings.TrimSpace(string(f)))
-		if _, dup := cols[names[i]]; !dup {
-			cols[names[i]] = i
+		if why := badName(string(f)); why != "" {
+			return nil, l.errorf(1, "header cell %d, %s, holds %s", i+1, quoteInput(string(f)), why)
 		}
+		names[i] = strings.ToLower(strings.TrimSpace(string(f)))
+		if j, dup := cols[names[i]]; dup && names[i] != "" {
+			return nil, l.errorf(1, "column %s appears twice in the header (columns %d and %d); rename one", quoteInput(names[i]), j+1, i+1)
+		}
+		cols[names[i]] = i
 	}
-	out := map[string]int{}
+	out := map[string]int{"#": len(fields)}
 	for _, r := range required {
 		i, ok := cols[r]
 		if !ok {
-			return nil, l.errorf(1, "no column %q (header: %s)%s", r, strings.Join(names, ","), analyses.DidYouMean(r, names))
+			return nil, l.errorf(1, "no column %q (header: %s)%s", r, clip(strings.Join(names, ",")), analyses.DidYouMean(r, names))
 		}
 		out[r] = i
 	}
@@ -255,16 +272,39 @@ func trimBytes(b []byte) []byte {
 	return bytes.TrimSpace(b)
 }
 
-// parseFloatBytes parses a number without allocating.
-func parseFloatBytes(b []byte) (float64, error) {
-	return strconv.ParseFloat(string(trimBytes(b)), 64)
+// parseFloatBytes parses a decimal number (parseDecimal) without
+// allocating.
+func parseFloatBytes(b []byte) (float64, numErr) {
+	return parseDecimal(string(trimBytes(b)))
 }
 
-// parseRank parses a positive decimal integer.
+// numberProblem is the message for field b, a what, that parseFloatBytes
+// refused: `score "x" is not a number`, with the reason for the
+// special cases (NaN, Inf, hexadecimal, …).
+func numberProblem(what string, b []byte, why numErr) string {
+	msg := fmt.Sprintf("%s %s is not a number", what, quoteInput(string(b)))
+	switch why {
+	case numNaN, numInf:
+		return msg + " (NaN and infinite values are not accepted)"
+	case numHex:
+		return msg + " (hexadecimal is not accepted)"
+	case numSeparator:
+		return msg + " (digit separators are not accepted)"
+	case numComma:
+		return msg + " (a decimal comma? use a dot)"
+	case numRange:
+		return msg + " (out of float64's range)"
+	case numUnderflow:
+		return msg + " (so small it rounds to 0)"
+	}
+	return msg
+}
+
+// parseRank parses a positive decimal integer ("3", or "3.0", "3e0").
 func parseRank(b []byte) (int, bool) {
 	b = trimBytes(b)
 	if len(b) == 0 || len(b) > 9 {
-		if v, err := strconv.ParseFloat(string(b), 64); err == nil && v == math.Trunc(v) && v >= -1e9 && v <= 1e9 {
+		if v, bad := parseFloatBytes(b); bad == numOK && v == math.Trunc(v) && v >= -1e9 && v <= 1e9 {
 			return int(v), true // "3.0"
 		}
 		return 0, false
@@ -272,7 +312,7 @@ func parseRank(b []byte) (int, bool) {
 	n := 0
 	for _, c := range b {
 		if c < '0' || c > '9' {
-			if v, err := strconv.ParseFloat(string(b), 64); err == nil && v == math.Trunc(v) {
+			if v, bad := parseFloatBytes(b); bad == numOK && v == math.Trunc(v) {
 				return int(v), true
 			}
 			return 0, false
@@ -280,6 +320,40 @@ func parseRank(b []byte) (int, bool) {
 		n = n*10 + int(c-'0')
 	}
 	return n, true
+}
+
+// fieldCount checks a table line's number of fields against the
+// header's: fewer than the columns read is `n fields, the header needs
+// m`, any other difference `n fields, the header has m`, with a guess at
+// the cause (a decimal comma, a trailing separator).
+func fieldCount(l *lineReader, fields [][]byte, want, header int, delim byte) error {
+	if len(fields) < want {
+		return l.errorf(l.line, "%d fields, the header needs %d", len(fields), want)
+	}
+	if header == 0 || len(fields) == header {
+		return nil
+	}
+	msg := fmt.Sprintf("%d fields, the header has %d", len(fields), header)
+	if len(fields) > header {
+		rec := make([]string, len(fields))
+		trailing := true
+		for i, f := range fields {
+			rec[i] = string(f)
+			if i >= header {
+				trailing = trailing && len(trimBytes(f)) == 0
+			}
+		}
+		hdr := make([]string, header)
+		for i := range hdr {
+			hdr[i] = "x" // any column of a run may hold a decimal
+		}
+		if at, ok := decimalComma(rec, hdr); ok {
+			msg += fmt.Sprintf(" — a decimal comma in %s? quote the value or use a dot", quoteInput(rec[at]+string(delim)+rec[at+1]))
+		} else if trailing {
+			msg += " — a trailing separator?"
+		}
+	}
+	return l.errorf(l.line, "%s", msg)
 }
 
 // readTruth reads a truth file (`user,item[,relevance]` or TREC qrels
@@ -299,18 +373,19 @@ func scanTruth(path, display string, format runFormat, fn func(user, item []byte
 	}
 	defer l.Close()
 	var delim byte
-	ucol, icol, rcol, want := 0, 2, 3, 4
+	ucol, icol, rcol, want, header := 0, 2, 3, 4, 0
 	if format == formatTable {
 		delim = delimOf(path)
 		cols, err := tableColumns(l, delim, []string{"user", "item"}, []string{"relevance"})
 		if err != nil {
 			return 0, err
 		}
-		ucol, icol, rcol = cols["user"], cols["item"], cols["relevance"]
+		ucol, icol, rcol, header = cols["user"], cols["item"], cols["relevance"], cols["#"]
 		want = max(ucol, icol, rcol) + 1
 	}
 	var fields [][]byte
 	var scratch []byte
+	var lastUser []byte // checked as a name when it changes
 	var rows int64
 	for {
 		line, err := l.next()
@@ -330,15 +405,21 @@ func scanTruth(path, display string, format runFormat, fn func(user, item []byte
 		if format == formatTREC && len(fields) != 4 {
 			return rows, l.errorf(l.line, "%d fields, a TREC qrels line has 4: qid iter docno rel", len(fields))
 		}
-		if len(fields) < want {
-			return rows, l.errorf(l.line, "%d fields, the header needs %d", len(fields), want)
+		if err := fieldCount(l, fields, want, header, delim); err != nil {
+			return rows, err
 		}
 		rel := 1.0
 		if rcol >= 0 {
-			rel, err = parseFloatBytes(fields[rcol])
-			if err != nil || !analyses.Finite(rel) {
-				return rows, l.errorf(l.line, "relevance %q is not a number", fields[rcol])
+			var bad numErr
+			if rel, bad = parseFloatBytes(fields[rcol]); bad != numOK {
+				return rows, l.errorf(l.line, "%s", numberProblem("relevance", fields[rcol], bad))
 			}
+		}
+		if user := trimBytes(fields[ucol]); !bytes.Equal(user, lastUser) {
+			if why := badName(string(user)); why != "" {
+				return rows, l.errorf(l.line, "user id %s holds %s", quoteInput(string(user)), why)
+			}
+			lastUser = append(lastUser[:0], user...)
 		}
 		rows++
 		if err := fn(trimBytes(fields[ucol]), trimBytes(fields[icol]), rel, l.line); err != nil {
@@ -359,6 +440,7 @@ type runReader struct {
 	predictions                  bool
 	byScore                      bool // order by score (TREC, or no rank column)
 
+	header  int // fields of the header (table format)
 	fields  [][]byte
 	scratch []byte
 	pending bool // the current line starts the next block
@@ -401,7 +483,7 @@ func openRun(path, display string, format runFormat, predictions bool) (*runRead
 			l.Close()
 			return nil, err
 		}
-		r.ucol, r.icol, r.pcol = cols["user"], cols["item"], cols["prediction"]
+		r.ucol, r.icol, r.pcol, r.header = cols["user"], cols["item"], cols["prediction"], cols["#"]
 		r.want = max(r.ucol, r.icol, r.pcol) + 1
 	default:
 		r.delim = delimOf(path)
@@ -410,7 +492,7 @@ func openRun(path, display string, format runFormat, predictions bool) (*runRead
 			l.Close()
 			return nil, err
 		}
-		r.ucol, r.icol, r.rcol, r.scol = cols["user"], cols["item"], cols["rank"], cols["score"]
+		r.ucol, r.icol, r.rcol, r.scol, r.header = cols["user"], cols["item"], cols["rank"], cols["score"], cols["#"]
 		if r.rcol < 0 && r.scol < 0 {
 			l.Close()
 			return nil, l.errorf(1, "no column \"rank\" (or \"score\" to rank by): want user,item,rank[,score]")
@@ -440,8 +522,8 @@ func (r *runReader) readLine() error {
 		if r.format == formatTREC && len(r.fields) != 6 {
 			return r.l.errorf(r.l.line, "%d fields, a TREC run line has 6: qid Q0 docno rank score tag", len(r.fields))
 		}
-		if len(r.fields) < r.want {
-			return r.l.errorf(r.l.line, "%d fields, the header needs %d", len(r.fields), r.want)
+		if err := fieldCount(r.l, r.fields, r.want, r.header, r.delim); err != nil {
+			return err
 		}
 		if len(trimBytes(r.fields[r.ucol])) == 0 {
 			return r.l.errorf(r.l.line, "empty user id")
@@ -461,21 +543,21 @@ func (r *runReader) addRow() error {
 	row.end = len(r.arena)
 	switch {
 	case r.predictions:
-		v, err := parseFloatBytes(r.fields[r.pcol])
-		if err != nil || !analyses.Finite(v) {
-			return r.l.errorf(r.l.line, "prediction %q is not a number", r.fields[r.pcol])
+		v, bad := parseFloatBytes(r.fields[r.pcol])
+		if bad != numOK {
+			return r.l.errorf(r.l.line, "%s", numberProblem("prediction", r.fields[r.pcol], bad))
 		}
 		row.score = v
 	case r.byScore:
-		v, err := parseFloatBytes(r.fields[r.scol])
-		if err != nil || math.IsNaN(v) {
-			return r.l.errorf(r.l.line, "score %q is not a number", r.fields[r.scol])
+		v, bad := parseFloatBytes(r.fields[r.scol])
+		if bad != numOK {
+			return r.l.errorf(r.l.line, "%s", numberProblem("score", r.fields[r.scol], bad))
 		}
 		row.score = v
 	default:
 		k, ok := parseRank(r.fields[r.rcol])
 		if !ok || k < 1 {
-			return r.l.errorf(r.l.line, "rank %q is not a positive integer", r.fields[r.rcol])
+			return r.l.errorf(r.l.line, "rank %s is not a positive integer", quoteInput(string(r.fields[r.rcol])))
 		}
 		row.rank = k
 	}
@@ -501,6 +583,9 @@ func (r *runReader) next() (user []byte, items [][]byte, err error) {
 	}
 	r.pending = false
 	r.user = append(r.user[:0], trimBytes(r.fields[r.ucol])...)
+	if why := badName(string(r.user)); why != "" {
+		return nil, nil, r.l.errorf(r.l.line, "user id %s holds %s", quoteInput(string(r.user)), why)
+	}
 	if err := r.addRow(); err != nil {
 		return nil, nil, err
 	}
@@ -566,11 +651,11 @@ func (r *runReader) order() error {
 	for i, row := range r.rows {
 		switch {
 		case i == 0 && row.rank != 1:
-			return r.l.errorf(row.line, "user %q: ranks start at %d, want 1", r.user, row.rank)
+			return r.l.errorf(row.line, "user %s: ranks start at %d, want 1", quoteInput(string(r.user)), row.rank)
 		case i > 0 && row.rank == r.rows[i-1].rank:
-			return r.l.errorf(max(row.line, r.rows[i-1].line), "user %q: rank %d appears twice (lines %d and %d)", r.user, row.rank, min(row.line, r.rows[i-1].line), max(row.line, r.rows[i-1].line))
+			return r.l.errorf(max(row.line, r.rows[i-1].line), "user %s: rank %d appears twice (lines %d and %d)", quoteInput(string(r.user)), row.rank, min(row.line, r.rows[i-1].line), max(row.line, r.rows[i-1].line))
 		case i > 0 && row.rank != r.rows[i-1].rank+1:
-			return r.l.errorf(row.line, "user %q: rank gap: rank %d follows rank %d", r.user, row.rank, r.rows[i-1].rank)
+			return r.l.errorf(row.line, "user %s: rank gap: rank %d follows rank %d", quoteInput(string(r.user)), row.rank, r.rows[i-1].rank)
 		}
 	}
 	return nil

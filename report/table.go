@@ -7,10 +7,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/evalbook/evalbook/analyses"
 )
@@ -19,28 +22,54 @@ import (
 // UTF-8 with or without BOM, LF or CRLF. Columns are found by header name,
 // case-insensitively, through an optional mapping of expected names onto
 // the file's own.
+//
+// It is strict (README, "Strict input rules"): every record has exactly
+// the header's number of fields, header cells are names (valid UTF-8, no
+// control character, no name twice), a line is at most 1 MiB, numbers are
+// plain decimals, and the input must be a regular file whose gzip stream
+// inflates to at most the decompressed-size cap.
 type TableReader struct {
-	File   string // as shown in errors (relative to the manifest where possible)
-	Header []string
-	cols   map[string]int
-	f      *os.File
-	gz     *gzip.Reader
-	csv    *recordReader
-	rec    []string
-	rows   int64
-	pq     *ParquetReader // .parquet: every method delegates to it
+	File    string // as shown in errors (relative to the manifest where possible)
+	Header  []string
+	cols    map[string]int
+	f       *os.File
+	gz      *gzip.Reader
+	csv     *recordReader
+	rec     []string
+	rows    int64
+	missing []string       // cells that count as missing (SetMissing)
+	pq      *ParquetReader // .parquet: every method delegates to it
 }
 
+// DefaultMaxDecompressed is the decompressed-size cap of a .gz input when
+// the build sets none (Options.MaxDecompressed = 0).
+const DefaultMaxDecompressed = 64 << 30
+
 // OpenTable opens path for reading. display is the name used in errors.
+// A .gz file may inflate to DefaultMaxDecompressed bytes.
 func OpenTable(path, display string, mapping map[string]string) (*TableReader, error) {
+	return openTableCapped(path, display, mapping, 0)
+}
+
+// openTableCapped is OpenTable with a decompressed-size cap for .gz files:
+// 0 is DefaultMaxDecompressed, a negative cap none.
+func openTableCapped(path, display string, mapping map[string]string, maxDecompressed int64) (*TableReader, error) {
+	if err := checkRegular(path, display); err != nil {
+		return nil, err
+	}
 	if IsParquet(path) {
 		p, err := OpenParquet(path, display, mapping)
 		if err != nil {
 			return nil, err
 		}
-		return &TableReader{File: display, Header: p.Header, pq: p}, nil
+		t := &TableReader{File: display, Header: p.Header, pq: p}
+		if err := t.checkHeader(); err != nil {
+			t.Close()
+			return nil, err
+		}
+		return t, nil
 	}
-	f, err := os.Open(path)
+	f, err := openRegular(path, display)
 	if err != nil {
 		return nil, err
 	}
@@ -53,49 +82,103 @@ func OpenTable(path, display string, mapping map[string]string) (*TableReader, e
 			f.Close()
 			return nil, fmt.Errorf("%s: not a gzip file: %w", display, err)
 		}
-		r = bufio.NewReaderSize(t.gz, 1<<20)
+		r = bufio.NewReaderSize(capDecompressed(t.gz, maxDecompressed), 1<<20)
 		name = strings.TrimSuffix(name, ".gz")
 	}
-	br := r.(*bufio.Reader)
+	if err := t.start(r.(*bufio.Reader), filepath.Ext(name) == ".tsv", mapping); err != nil {
+		t.Close()
+		return nil, err
+	}
+	return t, nil
+}
+
+// start skips a BOM, reads the header and applies the mapping.
+func (t *TableReader) start(br *bufio.Reader, tsv bool, mapping map[string]string) error {
 	if bom, _ := br.Peek(3); bytes.Equal(bom, []byte("\xef\xbb\xbf")) {
 		br.Discard(3)
 	}
-	if filepath.Ext(name) == ".tsv" {
+	if tsv {
 		t.csv = newRecordReader(br, '\t', false)
 	} else {
 		t.csv = newRecordReader(br, ',', true)
 	}
-	c := t.csv
-	head, err := c.Read()
+	head, err := t.csv.Read()
 	if err == io.EOF {
-		t.Close()
-		return nil, fmt.Errorf("%s: empty file (no header row)", display)
+		return fmt.Errorf("%s: empty file (no header row)", t.File)
 	}
 	if err != nil {
-		t.Close()
-		return nil, t.wrapCSV(err)
+		return t.wrapCSV(err)
 	}
 	t.Header = append([]string(nil), head...)
 	if len(t.Header) == 1 && t.Header[0] == "" {
-		t.Close()
-		return nil, fmt.Errorf("%s: empty file (no header row)", display)
+		return fmt.Errorf("%s: empty file (no header row)", t.File)
+	}
+	if err := t.checkHeader(); err != nil {
+		return err
 	}
 	t.cols = map[string]int{}
 	for i, h := range t.Header {
-		h = strings.ToLower(strings.TrimSpace(h))
-		if _, dup := t.cols[h]; !dup {
-			t.cols[h] = i
-		}
+		t.cols[strings.ToLower(strings.TrimSpace(h))] = i
 	}
 	for want, have := range mapping {
 		if i, ok := t.cols[strings.ToLower(have)]; ok {
 			t.cols[strings.ToLower(want)] = i
 		} else {
-			t.Close()
-			return nil, fmt.Errorf("%s:1: no column %q (mapped from %q)%s", display, have, want, suggestColumn(have, t.Header))
+			return fmt.Errorf("%s:1: no column %s (mapped from %q)%s", t.File, quoteInput(have), want, suggestColumn(have, t.Header))
 		}
 	}
-	return t, nil
+	return nil
+}
+
+// checkHeader rejects header cells that are not names (invalid UTF-8,
+// control characters) and a name given twice (case and surrounding
+// spaces aside): which of the two columns is meant is a guess.
+func (t *TableReader) checkHeader() error {
+	at := func(i int, format string, args ...any) error {
+		if t.pq != nil {
+			return &ParquetError{File: t.File, Msg: fmt.Sprintf("column %d: ", i+1) + fmt.Sprintf(format, args...)}
+		}
+		line, col := t.csv.FieldPos(i)
+		return &InputError{File: t.File, Line: line, Col: col, Msg: fmt.Sprintf(format, args...)}
+	}
+	first := make(map[string]int, len(t.Header))
+	for i, h := range t.Header {
+		if why := badName(h); why != "" {
+			return at(i, "header cell %s holds %s", quoteInput(h), why)
+		}
+		k := strings.ToLower(strings.TrimSpace(h))
+		if k == "" {
+			continue
+		}
+		if j, dup := first[k]; dup {
+			return at(i, "column %s appears twice in the header (columns %d and %d); rename one", quoteInput(strings.TrimSpace(h)), j+1, i+1)
+		}
+		first[k] = i
+	}
+	return nil
+}
+
+// SetMissing declares cells that count as missing values, like an empty
+// cell (an input entry's missing_values); they are compared with the
+// cell without its surrounding spaces, case-sensitively.
+func (t *TableReader) SetMissing(markers []string) {
+	t.missing = t.missing[:0]
+	for _, m := range markers {
+		t.missing = append(t.missing, strings.TrimSpace(m))
+	}
+}
+
+func (t *TableReader) isMissing(s string) bool {
+	if len(t.missing) == 0 {
+		return false
+	}
+	s = strings.TrimSpace(s)
+	for _, m := range t.missing {
+		if s == m {
+			return true
+		}
+	}
+	return false
 }
 
 // Close releases the file.
@@ -128,7 +211,7 @@ func (t *TableReader) Require(name string) (int, error) {
 	if i := t.Col(name); i >= 0 {
 		return i, nil
 	}
-	return -1, fmt.Errorf("%s:1: no column %q (header: %s)%s", t.File, name, strings.Join(t.Header, ","), suggestColumn(name, t.Header))
+	return -1, fmt.Errorf("%s:1: no column %q (header: %s)%s", t.File, name, clip(strings.Join(t.Header, ",")), suggestColumn(name, t.Header))
 }
 
 func suggestColumn(name string, header []string) string {
@@ -139,10 +222,15 @@ func suggestColumn(name string, header []string) string {
 	return analyses.DidYouMean(strings.ToLower(name), lower)
 }
 
-// Next returns the next record, or io.EOF. The slice is reused.
+// Next returns the next record, or io.EOF. The slice is reused. A record
+// with fewer or more fields than the header is an error: a missing field
+// would shift values into the wrong columns, and an extra one is most
+// often an unquoted decimal comma (0,152 read as 0 and an ignored 152).
 func (t *TableReader) Next() ([]string, error) {
 	if t.pq != nil {
-		return t.pq.Next()
+		rec, err := t.pq.Next()
+		t.rec = rec
+		return rec, err
 	}
 	rec, err := t.csv.Read()
 	if err != nil {
@@ -153,11 +241,85 @@ func (t *TableReader) Next() ([]string, error) {
 	}
 	t.rows++
 	t.rec = rec
-	if len(rec) < len(t.Header) {
-		line, _ := t.csv.FieldPos(0)
-		return nil, fmt.Errorf("%s:%d: %d fields, the header has %d", t.File, line, len(rec), len(t.Header))
+	if len(rec) != len(t.Header) {
+		return nil, t.fieldCountError(rec)
 	}
 	return rec, nil
+}
+
+// fieldCountError describes a record whose field count is not the
+// header's, guessing the cause where the record shows one.
+func (t *TableReader) fieldCountError(rec []string) error {
+	line, _ := t.csv.FieldPos(0)
+	if len(rec) < len(t.Header) {
+		return fmt.Errorf("%s:%d: %d fields, the header has %d", t.File, line, len(rec), len(t.Header))
+	}
+	msg := fmt.Sprintf("%d fields, the header has %d", len(rec), len(t.Header))
+	if at, ok := decimalComma(rec, t.Header); ok {
+		line, col := t.csv.FieldPos(at)
+		return &InputError{File: t.File, Line: line, Col: col, Msg: msg + fmt.Sprintf(" — a decimal comma in %s? quote the value or use a dot", quoteInput(rec[at]+string(t.csv.comma)+rec[at+1]))}
+	}
+	trailing := true
+	for _, f := range rec[len(t.Header):] {
+		trailing = trailing && strings.TrimSpace(f) == ""
+	}
+	if trailing {
+		sep := "comma"
+		if t.csv.comma == '\t' {
+			sep = "tab"
+		}
+		msg += " — a trailing " + sep + "?"
+	}
+	line, col := t.csv.FieldPos(len(t.Header))
+	return &InputError{File: t.File, Line: line, Col: col, Msg: msg}
+}
+
+// decimalComma reports whether the extra fields of rec are explained by
+// decimal commas: joining each (integer, digits) pair of fields that
+// falls in a column that can hold a decimal gives the header's field
+// count. at is the first such pair.
+func decimalComma(rec, header []string) (at int, ok bool) {
+	extra := len(rec) - len(header)
+	at, merges, col := -1, 0, 0
+	for j := 0; j < len(rec) && col < len(header); j++ {
+		if merges < extra && j+1 < len(rec) && isInteger(rec[j]) && isDigits(rec[j+1]) && decimalColumn(header[col]) {
+			if at < 0 {
+				at = j
+			}
+			merges++
+			j++
+		}
+		col++
+	}
+	return at, at >= 0 && merges == extra
+}
+
+// decimalColumn reports whether a column may hold a fractional number:
+// not a name, id, k, run, rank or count column.
+func decimalColumn(h string) bool {
+	switch strings.ToLower(strings.TrimSpace(h)) {
+	case "dataset", "method", "metric", "unit", "k", "run", "feature", "user", "item", "model", "rank", "n", "id", "qid", "":
+		return false
+	}
+	return true
+}
+
+func isInteger(s string) bool {
+	s = strings.TrimSpace(s)
+	if s != "" && (s[0] == '-' || s[0] == '+') {
+		s = s[1:]
+	}
+	return isDigits(s)
+}
+
+func isDigits(s string) bool {
+	s = strings.TrimSpace(s)
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // Rows returns the number of data records read so far.
@@ -177,27 +339,62 @@ func (t *TableReader) Line() int {
 	return line
 }
 
-// Float parses field col of the current record. An empty cell is NaN with
-// ok = false; text that is not a number is an error naming
+// Float parses field col of the current record as a decimal number
+// (parseDecimal). An empty cell, or one equal to a missing marker
+// (SetMissing), is NaN with ok = false; anything else that is not a
+// finite decimal — NaN, Inf, hexadecimal, digit separators, a decimal
+// comma, a value out of float64's range — is an error naming
 // file:line:column and the text.
 func (t *TableReader) Float(col int) (v float64, ok bool, err error) {
 	if t.pq != nil {
-		return t.pq.Float(col)
+		return t.pqFloat(col)
 	}
 	s := t.rec[col]
 	if s == "" {
 		return 0, false, nil
 	}
-	v, err = strconv.ParseFloat(s, 64)
-	if err != nil {
-		if s2 := strings.TrimSpace(s); s2 != s {
-			if v, err2 := strconv.ParseFloat(s2, 64); err2 == nil {
-				return v, true, nil
-			}
-		}
-		return 0, false, t.Errorf(col, "not a number: %q", s)
+	if len(t.missing) > 0 && t.isMissing(s) {
+		return 0, false, nil
+	}
+	v, bad := parseDecimal(s)
+	if bad != numOK {
+		return 0, false, t.Errorf(col, "%s", numberError(s, bad))
 	}
 	return v, true, nil
+}
+
+// pqFloat is Float for Parquet: markers compare with the value's text,
+// text columns parse as CSV cells, and NaN or ±Inf stored as a float is
+// an error unless declared missing.
+func (t *TableReader) pqFloat(col int) (float64, bool, error) {
+	if len(t.missing) > 0 && t.isMissing(t.rec[col]) {
+		return 0, false, nil
+	}
+	if t.pq.leaves[col].conv == pqString {
+		s := t.rec[col]
+		if s == "" {
+			return 0, false, nil
+		}
+		v, bad := parseDecimal(s)
+		if bad != numOK {
+			return 0, false, t.pq.Errorf(col, "%s", numberError(s, bad))
+		}
+		return v, true, nil
+	}
+	v, ok, err := t.pq.Float(col)
+	if err == nil && ok && !analyses.Finite(v) {
+		return 0, false, t.pq.Errorf(col, "not a finite number: %v (declare it missing with missing_values = [%q] on the input)", v, t.rec[col])
+	}
+	return v, ok, err
+}
+
+// Pos returns the line and 1-based column of field col of the current
+// record (Parquet: the row, and column 0).
+func (t *TableReader) Pos(col int) (line, column int) {
+	if t.pq != nil {
+		return t.pq.Line(), 0
+	}
+	return t.csv.FieldPos(col)
 }
 
 // Errorf returns an error at field col of the current record.
@@ -214,6 +411,10 @@ func (t *TableReader) wrapCSV(err error) error {
 	if errors.As(err, &se) {
 		return &InputError{File: t.File, Line: se.line, Col: se.col, Msg: se.msg}
 	}
+	var ce *decompressedError
+	if errors.As(err, &ce) {
+		return &InputError{File: t.File, Line: t.csv.next, Msg: ce.Error()}
+	}
 	return fmt.Errorf("%s: %w", t.File, err)
 }
 
@@ -229,4 +430,351 @@ func (e *InputError) Error() string {
 		return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Col, e.Msg)
 	}
 	return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
+}
+
+// checkRegular fails unless path is a regular file (after symlinks): a
+// FIFO would block the build, a device (/dev/zero) never ends, and
+// neither can be read twice the same.
+func checkRegular(path, display string) error {
+	st, err := os.Stat(path)
+	if err != nil {
+		return err
+	}
+	if !st.Mode().IsRegular() {
+		return fmt.Errorf("%s: not a regular file (%s); inputs must be files", display, fileKind(st.Mode()))
+	}
+	return nil
+}
+
+// openRegular opens a regular file, checked before opening (so a FIFO
+// does not block) and again after (in case the path changed).
+func openRegular(path, display string) (*os.File, error) {
+	if err := checkRegular(path, display); err != nil {
+		return nil, err
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		f.Close()
+		return nil, fmt.Errorf("%s: not a regular file (%s); inputs must be files", display, fileKind(st.Mode()))
+	}
+	return f, nil
+}
+
+func fileKind(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeCharDevice != 0:
+		return "a character device"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	}
+	return "mode " + m.String()
+}
+
+// decompressedError is a .gz input that inflates past its cap.
+type decompressedError struct{ max int64 }
+
+func (e *decompressedError) Error() string {
+	return fmt.Sprintf("decompresses to more than %s, the cap on a decompressed input (Options.MaxDecompressed)", byteSize(e.max))
+}
+
+// capReader fails once more than max bytes were read.
+type capReader struct {
+	r      io.Reader
+	n, max int64
+}
+
+func (c *capReader) Read(p []byte) (int, error) {
+	if c.n > c.max {
+		return 0, &decompressedError{c.max}
+	}
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	if c.n > c.max {
+		return n, &decompressedError{c.max}
+	}
+	return n, err
+}
+
+// capDecompressed caps what r yields: 0 is DefaultMaxDecompressed, a
+// negative cap none.
+func capDecompressed(r io.Reader, max int64) io.Reader {
+	switch {
+	case max < 0:
+		return r
+	case max == 0:
+		max = DefaultMaxDecompressed
+	}
+	return &capReader{r: r, max: max}
+}
+
+// byteSize writes a size for messages: "1 MiB", "64 GiB", "1500 bytes".
+func byteSize(n int64) string {
+	for _, u := range []struct {
+		shift uint
+		name  string
+	}{{40, "TiB"}, {30, "GiB"}, {20, "MiB"}, {10, "KiB"}} {
+		if n >= 1<<u.shift && n%(1<<u.shift) == 0 {
+			return strconv.FormatInt(n>>u.shift, 10) + " " + u.name
+		}
+	}
+	return strconv.FormatInt(n, 10) + " bytes"
+}
+
+// numErr says why a cell is not a decimal number.
+type numErr uint8
+
+const (
+	numOK numErr = iota
+	numSyntax
+	numNaN
+	numInf
+	numHex
+	numSeparator
+	numComma
+	numRange
+	numUnderflow
+)
+
+// parseDecimal parses a number of a delimited file: an optional sign,
+// digits with an optional decimal point (at least one digit), an optional
+// exponent; spaces around it are allowed. Unlike strconv.ParseFloat it
+// takes no NaN, Inf or Infinity (any case), no hexadecimal, no
+// underscores, and no value beyond float64's range or so small that it
+// rounds to zero. It does not allocate.
+func parseDecimal(s string) (float64, numErr) {
+	if n := len(s); n == 0 || s[0] > '9' || s[0] < '+' || s[n-1] > '9' || s[n-1] < '.' {
+		s = strings.TrimSpace(s) // rare: a space around, or not a number at all
+	}
+	i, n := 0, len(s)
+	if i < n && (s[i] == '+' || s[i] == '-') {
+		i++
+	}
+	digits, nonzero := 0, false
+	for ; i < n && s[i] >= '0' && s[i] <= '9'; i++ {
+		digits++
+		nonzero = nonzero || s[i] != '0'
+	}
+	if i < n && s[i] == '.' {
+		for i++; i < n && s[i] >= '0' && s[i] <= '9'; i++ {
+			digits++
+			nonzero = nonzero || s[i] != '0'
+		}
+	}
+	if digits == 0 {
+		return 0, classifyBad(s)
+	}
+	if i < n && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < n && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		exp := 0
+		for ; i < n && s[i] >= '0' && s[i] <= '9'; i++ {
+			exp++
+		}
+		if exp == 0 {
+			return 0, classifyBad(s)
+		}
+	}
+	if i != n {
+		return 0, classifyBad(s)
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		return 0, numRange // the syntax is right, so the value is out of range
+	}
+	if v == 0 && nonzero {
+		return 0, numUnderflow
+	}
+	return v, numOK
+}
+
+// classifyBad says what a text that is not a decimal looks like.
+func classifyBad(s string) numErr {
+	t := strings.TrimLeft(s, "+-")
+	switch strings.ToLower(t) {
+	case "nan":
+		return numNaN
+	case "inf", "infinity":
+		return numInf
+	}
+	if len(t) > 1 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X') {
+		return numHex
+	}
+	if strings.IndexByte(t, '_') > 0 && strings.Trim(t, "0123456789._eE+-") == "" {
+		return numSeparator
+	}
+	if c := strings.IndexByte(t, ','); c > 0 && isDigits(t[:c]) && isDigits(t[c+1:]) {
+		return numComma
+	}
+	return numSyntax
+}
+
+// numberError is the message for a cell s that parseDecimal refused.
+func numberError(s string, why numErr) string {
+	q := quoteInput(s)
+	switch why {
+	case numNaN:
+		return fmt.Sprintf("not a number: %s (to read it as a missing value, declare missing_values = [%s] on the input)", q, quoteInput(strings.TrimSpace(s)))
+	case numInf:
+		return fmt.Sprintf("not a finite number: %s (infinite values are not accepted; to read it as a missing value, declare missing_values = [%s] on the input)", q, quoteInput(strings.TrimSpace(s)))
+	case numHex:
+		return fmt.Sprintf("not a decimal number: %s (hexadecimal is not accepted)", q)
+	case numSeparator:
+		return fmt.Sprintf("not a decimal number: %s (digit separators are not accepted)", q)
+	case numComma:
+		return fmt.Sprintf("not a number: %s — a decimal comma? use a dot", q)
+	case numRange:
+		return fmt.Sprintf("number out of range: %s (beyond ±1.8e308)", q)
+	case numUnderflow:
+		return fmt.Sprintf("number too small: %s rounds to 0 (the smallest is 4.9e-324)", q)
+	}
+	return fmt.Sprintf("not a number: %s", q)
+}
+
+// maxQuoted is the most bytes of input a message quotes.
+const maxQuoted = 200
+
+// quoteInput quotes input text for a message (Go syntax, so control
+// characters and invalid UTF-8 are escaped), at most maxQuoted bytes of
+// it, with "…" when cut.
+func quoteInput(s string) string {
+	if len(s) <= maxQuoted {
+		return strconv.Quote(s)
+	}
+	return strconv.Quote(cutUTF8(s, maxQuoted)) + "…"
+}
+
+// clip cuts text that is safe to print (a checked name) to maxQuoted
+// bytes, with "…" when cut.
+func clip(s string) string {
+	if len(s) <= maxQuoted {
+		return s
+	}
+	return cutUTF8(s, maxQuoted) + "…"
+}
+
+// cutUTF8 returns at most n bytes of s, not splitting a character.
+func cutUTF8(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for i := 0; i < utf8.UTFMax-1 && n > 0 && !utf8.RuneStart(s[n]); i++ {
+		n--
+	}
+	return s[:n]
+}
+
+// badName says why s cannot be a name (a dataset, method, metric, unit,
+// feature or header cell) — invalid UTF-8, a control character, a
+// bidirectional override — or "" when it can. Names go into CSV, HTML,
+// SVG and terminal messages.
+func badName(s string) string {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < 0x20 || c == 0x7f {
+			return fmt.Sprintf("a control character (%U)", rune(c))
+		}
+		if c >= 0x80 {
+			return badNameRunes(s[i:])
+		}
+	}
+	return ""
+}
+
+func badNameRunes(s string) string {
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size <= 1:
+			return fmt.Sprintf("invalid UTF-8 (byte 0x%02X)", s[i])
+		case unicode.IsControl(r):
+			return fmt.Sprintf("a control character (%U)", r)
+		case r >= 0x202A && r <= 0x202E, r >= 0x2066 && r <= 0x2069:
+			return fmt.Sprintf("a bidirectional control character (%U)", r)
+		}
+		i += size
+	}
+	return ""
+}
+
+// NameError checks a name read from field col of the current record; what
+// says which name ("method name"). nil when the name is fine.
+func (t *TableReader) NameError(col int, what, name string) error {
+	why := badName(name)
+	switch {
+	case why == "":
+		return nil
+	case col < 0:
+		return fmt.Errorf("%s: %s %s (from the file's path or its input entry) holds %s", t.File, what, quoteInput(name), why)
+	}
+	return t.Errorf(col, "%s %s holds %s", what, quoteInput(name), why)
+}
+
+// resultsRule is the duplicate rule of a results file: its rows are runs
+// when it has a run column, else the entry's duplicates key decides.
+func resultsRule(e InputEntry, hasRun bool) analyses.DuplicateRule {
+	switch {
+	case hasRun:
+		return analyses.DupRuns
+	case e.Duplicates == "mean":
+		return analyses.DupMean
+	case e.Duplicates == "first":
+		return analyses.DupFirst
+	case e.Duplicates == "last":
+		return analyses.DupLast
+	}
+	return analyses.DupError
+}
+
+// resultsRowError places an error of ResultsBuilder.AddRow at field col
+// of t's current record.
+func resultsRowError(t *TableReader, col int, err error) error {
+	var de *analyses.DuplicateError
+	var oe *analyses.OverflowError
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &de):
+		k := de.Key
+		what := fmt.Sprintf("%s of %s on %s", clip(k.Metric), clip(k.Method), clip(k.Dataset))
+		other := fmt.Sprintf("%v vs %v", de.Value, de.Other)
+		if de.OtherN > 1 {
+			other = fmt.Sprintf("%v vs a mean of %v over %d rows", de.Value, de.Other, de.OtherN)
+		}
+		switch {
+		case de.BothRuns:
+			return t.Errorf(col, "run %s of %s is also given at %s with another value (%s); give each run its own id", quoteInput(de.Run), what, sourceString(de.OtherAt), other)
+		case de.MixedWithRun:
+			return t.Errorf(col, "%s is also given at %s with another value (%s), in a file with a run column and in one without; give every file of the cell a run column", what, sourceString(de.OtherAt), other)
+		}
+		return t.Errorf(col, "%s is also given at %s with another value (%s); add a run column or declare duplicates = \"mean\" | \"first\" | \"last\"", what, sourceString(de.OtherAt), other)
+	case errors.As(err, &oe):
+		k := oe.Key
+		return t.Errorf(col, "the mean or spread over the %d values of %s of %s on %s overflows float64 (beyond ±1.8e308)", oe.N, clip(k.Metric), clip(k.Method), clip(k.Dataset))
+	}
+	return t.Errorf(col, "%v", err)
+}
+
+// sourceString names a place of an input file: "file:line" (Parquet:
+// "file row N").
+func sourceString(s analyses.Source) string {
+	if IsParquet(s.File) {
+		return fmt.Sprintf("%s row %d", s.File, s.Line)
+	}
+	return fmt.Sprintf("%s:%d", s.File, s.Line)
 }
