@@ -554,44 +554,91 @@ const (
 // exponent; spaces around it are allowed. Unlike strconv.ParseFloat it
 // takes no NaN, Inf or Infinity (any case), no hexadecimal, no
 // underscores, and no value beyond float64's range or so small that it
-// rounds to zero. It does not allocate.
+// rounds to zero. It does not allocate, and the common case (at most 19
+// significant digits, a value exact as a float64 integer, scaled by a
+// power of ten up to 1e22) is computed here in one pass, correctly
+// rounded, as strconv's own exact fast path does; the rest goes to
+// strconv.ParseFloat.
 func parseDecimal(s string) (float64, numErr) {
 	if n := len(s); n == 0 || s[0] > '9' || s[0] < '+' || s[n-1] > '9' || s[n-1] < '.' {
 		s = strings.TrimSpace(s) // rare: a space around, or not a number at all
 	}
 	i, n := 0, len(s)
+	neg := false
 	if i < n && (s[i] == '+' || s[i] == '-') {
+		neg = s[i] == '-'
 		i++
 	}
-	digits, nonzero := 0, false
+	var mant uint64
+	nd, dp := 0, 0 // significant digits in mant; power of ten to scale mant by
+	digits, cut := 0, false
 	for ; i < n && s[i] >= '0' && s[i] <= '9'; i++ {
 		digits++
-		nonzero = nonzero || s[i] != '0'
+		switch {
+		case s[i] == '0' && nd == 0:
+		case nd < 19:
+			mant = mant*10 + uint64(s[i]-'0')
+			nd++
+		default:
+			dp++
+			cut = cut || s[i] != '0'
+		}
 	}
 	if i < n && s[i] == '.' {
 		for i++; i < n && s[i] >= '0' && s[i] <= '9'; i++ {
 			digits++
-			nonzero = nonzero || s[i] != '0'
+			switch {
+			case s[i] == '0' && nd == 0:
+				dp--
+			case nd < 19:
+				mant = mant*10 + uint64(s[i]-'0')
+				nd++
+				dp--
+			default:
+				cut = cut || s[i] != '0'
+			}
 		}
 	}
+	nonzero := mant != 0 // some digit is not 0
 	if digits == 0 {
 		return 0, classifyBad(s)
 	}
 	if i < n && (s[i] == 'e' || s[i] == 'E') {
 		i++
+		eneg := false
 		if i < n && (s[i] == '+' || s[i] == '-') {
+			eneg = s[i] == '-'
 			i++
 		}
-		exp := 0
+		exp, ed := 0, 0
 		for ; i < n && s[i] >= '0' && s[i] <= '9'; i++ {
-			exp++
+			ed++
+			if exp < 100000 {
+				exp = exp*10 + int(s[i]-'0')
+			}
 		}
-		if exp == 0 {
+		if ed == 0 {
 			return 0, classifyBad(s)
 		}
+		if eneg {
+			exp = -exp
+		}
+		dp += exp
 	}
 	if i != n {
 		return 0, classifyBad(s)
+	}
+	if !cut && mant <= 1<<53 && dp >= -22 && dp <= 22 {
+		v := float64(mant) // exact
+		if dp >= 0 {
+			v *= float64pow10[dp] // one rounding of an exact product
+		} else {
+			v /= float64pow10[-dp]
+		}
+		if neg {
+			v = -v
+		}
+		return v, numOK
 	}
 	v, err := strconv.ParseFloat(s, 64)
 	if err != nil {
@@ -602,6 +649,10 @@ func parseDecimal(s string) (float64, numErr) {
 	}
 	return v, numOK
 }
+
+// float64pow10 are the powers of ten a float64 holds exactly.
+var float64pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
+	1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
 
 // classifyBad says what a text that is not a decimal looks like.
 func classifyBad(s string) numErr {
