@@ -690,8 +690,22 @@ func (in *inputs) readUnitsFile(e InputEntry, mf matchedFile, fn func(u *UnitRow
 	// Dataset, method and metric names repeat on every row: intern them,
 	// and check a name when it is first seen.
 	intern := map[string]string{}
+	// Each column repeats its last name on most rows (files are grouped):
+	// compare with it before looking the name up.
+	var lastDataset, lastMethod, lastMetric string
 	internS := func(s string, col int, what string) (string, error) {
+		last := &lastMetric
+		switch what {
+		case "dataset name":
+			last = &lastDataset
+		case "method name":
+			last = &lastMethod
+		}
+		if *last == s && s != "" {
+			return *last, nil
+		}
 		if v, ok := intern[s]; ok {
+			*last = v
 			return v, nil
 		}
 		if err := t.NameError(col, what, s); err != nil {
@@ -700,6 +714,7 @@ func (in *inputs) readUnitsFile(e InputEntry, mf matchedFile, fn func(u *UnitRow
 		if len(intern) < 1<<16 {
 			intern[s] = s
 		}
+		*last = s
 		return s, nil
 	}
 	for {

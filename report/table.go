@@ -74,7 +74,7 @@ func openTableCapped(path, display string, mapping map[string]string, maxDecompr
 		return nil, err
 	}
 	t := &TableReader{File: display, f: f}
-	var r io.Reader = bufio.NewReaderSize(f, 1<<20)
+	var r io.Reader = bufio.NewReaderSize(f, readBufferSize(f))
 	name := strings.ToLower(path)
 	if strings.HasSuffix(name, ".gz") {
 		t.gz, err = gzip.NewReader(r)
@@ -448,6 +448,16 @@ func checkRegular(path, display string) error {
 
 // openRegular opens a regular file, checked before opening (so a FIFO
 // does not block) and again after (in case the path changed).
+// readBufferSize is the read buffer for a file: its size (a small file
+// need not cost a 1 MiB buffer per open), at most 1 MiB, at least 4 KiB.
+func readBufferSize(f *os.File) int {
+	st, err := f.Stat()
+	if err != nil {
+		return 1 << 20
+	}
+	return int(min(max(st.Size()+1, 4<<10), 1<<20))
+}
+
 func openRegular(path, display string) (*os.File, error) {
 	if err := checkRegular(path, display); err != nil {
 		return nil, err
