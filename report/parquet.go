@@ -5,10 +5,30 @@ package report
 // to CSV loses the types and multiplies the size. ParquetReader gives a
 // Parquet file the method set of *TableReader (Header, Col, Require, Next,
 // Float, Errorf, Rows, Line, Close), so every loader that streams a CSV
-// streams a Parquet file unchanged: rows come out as strings for names,
-// while Float reads numeric columns from their typed values without a
-// round trip through text. It streams one page per column at a time, so
-// memory stays bounded by the page size, not by the number of rows.
+// streams a Parquet file unchanged.
+//
+// It reads by columns and pages, not by rows: for each row group it
+// decodes a batch of rows of every column at once from the typed page
+// data (parquet-go's page API), so a value costs a copy, not a
+// parquet.Value and a string. A dictionary is converted to text once per
+// column chunk and every row that uses an entry shares that string; plain
+// text, integers formatted as text and numbers are each built into one
+// string per batch that the rows slice. Memory stays bounded by a page per
+// column and a batch of rows, not by the number of rows.
+//
+// Numbers are never formatted to text unless a caller can see the text:
+// once Float has been called on a numeric column, the column is a value
+// column and Next no longer fills its text (an empty string for a null,
+// pqNumberText otherwise). A column read as text (a numeric unit, k or
+// user id) is never passed to Float, so it keeps exact text.
+//
+// It is strict about what it returns: a NaN or infinity stored in a float
+// column is an error naming file, row and column (in Parquet a missing
+// value is a null); text with invalid UTF-8, a NUL or another control
+// character, in a cell or a column name, is an error; a corrupt file is
+// an error naming the file, never a panic; and the sizes and counts the
+// file declares are checked against its size before the library trusts
+// them.
 //
 // Only flat columns can be read: a column inside a list (repeated) has no
 // single value per row, so it is listed as unreadable and asking for it
@@ -18,17 +38,31 @@ import (
 	"errors"
 	"fmt"
 	"io"
+
 	"math/big"
 	"os"
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/google/uuid"
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/deprecated"
+	"github.com/parquet-go/parquet-go/encoding"
 	"github.com/parquet-go/parquet-go/format"
 )
+
+// pqBatch is the number of rows decoded per column at a time.
+const pqBatch = 1024
+
+// pqNumberText is the text Next gives a non-null cell of a numeric column
+// after Float has been called on that column: the number is read with
+// Float, and formatting it would cost more than the rest of the read. It
+// is not a number, so a caller that parses it fails loudly instead of
+// silently reading a missing value.
+const pqNumberText = "(number)"
 
 // ParquetReader streams the rows of a Parquet file. Create it with
 // OpenParquet; it is not safe for concurrent use.
@@ -41,29 +75,67 @@ type ParquetReader struct {
 	unreadable map[string]string
 
 	closer io.Closer
+	r      io.ReaderAt
+	size   int64
 	pf     *parquet.File
 	leaves []pqLeaf
-	group  int // index of the next row group to open
-	left   int64
+	group  int   // index of the next row group to open
+	left   int64 // rows of the current row group not yet decoded
+	n, k   int   // rows in the batch; index of the current row in it
+	err    error // returned once the batch's rows are used up
 	rec    []string
-	vals   []parquet.Value
 	rows   int64
 }
 
-// pqLeaf is one readable leaf column and where its pages are.
+// pqLeaf is one readable leaf column, its current page and its batch.
 type pqLeaf struct {
-	name  string
-	index int // leaf index in the file's schema
-	conv  pqConv
-	scale int32 // decimals
-	utc   bool  // timestamps
-	unit  int64 // nanoseconds per stored unit for timestamps and times
-	typ   string
+	name   string
+	index  int // leaf index in the file's schema
+	conv   pqConv
+	scale  int32 // decimals
+	utc    bool  // timestamps
+	unit   int64 // nanoseconds per stored unit for timestamps and times
+	typ    string
+	kind   parquet.Kind
+	maxDef byte
+	// fast columns (integers, floats and text in a byte array) are
+	// decoded from the typed page data; the others through
+	// parquet.Values.
+	fast bool
+	// numText: the column is numeric and still read as text (Float has
+	// not been called on it).
+	numText bool
 
 	pages parquet.Pages
-	buf   []parquet.Value
-	pos   int
-	page  parquet.ValueReader
+	page  parquet.Page
+	pn    int    // rows in the page
+	prow  int    // next row of the page
+	vpos  int    // next non-null value of the page
+	defs  []byte // definition levels, nil for a required column
+	// The page's values, by kind; idx when dictionary-encoded.
+	i32   []int32
+	i64   []int64
+	f32   []float32
+	f64   []float64
+	bdata []byte
+	boffs []uint32
+	idx   []int32
+	// The dictionary of the column chunk, converted once: dtext is the
+	// text of each entry (all of it for text, on demand for numbers),
+	// dnum the number, dbad the reason an entry is not acceptable text.
+	dict  parquet.Dictionary
+	dtext []string
+	dnum  []float64
+	dbad  map[int32]string
+	slow  parquet.ValueReader
+
+	// The batch: text, number and null flag of each row.
+	txt  []string
+	num  []float64
+	nul  []bool
+	vals []parquet.Value // slow columns
+	buf  []byte          // text of numbers being built
+	ends []int32
 }
 
 // pqConv says how a column's values become text and numbers.
@@ -149,15 +221,24 @@ func newParquetReader(r io.ReaderAt, size int64, display string, mapping map[str
 			p, err = nil, &ParquetError{File: display, Msg: fmt.Sprintf("not a readable Parquet file: %v", v)}
 		}
 	}()
+	if err := pqCheckFooter(r, size); err != nil {
+		return nil, &ParquetError{File: display, Msg: "not a readable Parquet file: " + err.Error()}
+	}
 	pf, err := parquet.OpenFile(r, size, parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
 	if err != nil {
 		return nil, &ParquetError{File: display, Msg: "not a readable Parquet file: " + err.Error()}
 	}
-	p = &ParquetReader{File: display, pf: pf, cols: map[string]int{}, unreadable: map[string]string{}}
+	if err := pqCheckRowGroups(pf, size); err != nil {
+		return nil, &ParquetError{File: display, Msg: "not a readable Parquet file: " + err.Error()}
+	}
+	p = &ParquetReader{File: display, r: r, size: size, pf: pf, cols: map[string]int{}, unreadable: map[string]string{}}
 	var walk func(c *parquet.Column, prefix string, repeated bool) error
 	walk = func(c *parquet.Column, prefix string, repeated bool) error {
 		for _, ch := range c.Columns() {
 			name := ch.Name()
+			if why := badText(name); why != "" {
+				return &ParquetError{File: display, Column: name, Msg: "the column name has " + why}
+			}
 			if prefix != "" {
 				name = prefix + "." + name
 			}
@@ -212,14 +293,14 @@ func newParquetReader(r io.ReaderAt, size int64, display string, mapping map[str
 		}
 	}
 	p.rec = make([]string, len(p.leaves))
-	p.vals = make([]parquet.Value, len(p.leaves))
+	p.k = -1
 	return p, nil
 }
 
 // parquetLeaf works out how to convert a leaf column's values.
 func parquetLeaf(c *parquet.Column, name string) (pqLeaf, error) {
 	t := c.Type()
-	l := pqLeaf{name: name, index: c.Index(), typ: t.String()}
+	l := pqLeaf{name: name, index: c.Index(), typ: t.String(), kind: t.Kind(), maxDef: byte(c.MaxDefinitionLevel())}
 	lt := t.LogicalType()
 	var lv format.LogicalTypeValue
 	if lt != nil {
@@ -287,6 +368,14 @@ func parquetLeaf(c *parquet.Column, name string) (pqLeaf, error) {
 	default:
 		return l, fmt.Errorf("has unsupported type %s", t)
 	}
+	switch {
+	case l.conv == pqInt || l.conv == pqUint:
+		l.fast, l.numText = true, true
+	case l.conv == pqFloat:
+		l.fast, l.numText = true, true
+	case l.conv == pqString && l.kind == parquet.ByteArray:
+		l.fast = true
+	}
 	if l.conv == pqTimestamp || l.conv == pqTime {
 		if l.unit == 0 {
 			return l, fmt.Errorf("has unsupported time unit in %s", t)
@@ -310,10 +399,7 @@ func parquetUnit(u *format.TimeUnit) int64 {
 // Close releases the file.
 func (p *ParquetReader) Close() error {
 	for i := range p.leaves {
-		if p.leaves[i].pages != nil {
-			p.leaves[i].pages.Close()
-			p.leaves[i].pages = nil
-		}
+		p.leaves[i].closePages()
 	}
 	if p.closer != nil {
 		return p.closer.Close()
@@ -348,39 +434,84 @@ func (p *ParquetReader) Rows() int64 { return p.rows }
 // lines; errors say "row").
 func (p *ParquetReader) Line() int { return int(p.rows) }
 
-// Next returns the next row as text (numbers in Go's shortest 'g' form,
-// which parses back to the same float64; timestamps in RFC 3339; nulls
-// empty), or io.EOF. The slice is reused.
-func (p *ParquetReader) Next() (rec []string, err error) {
-	defer func() {
-		if v := recover(); v != nil {
-			rec, err = nil, &ParquetError{File: p.File, Row: p.rows + 1, Msg: fmt.Sprintf("corrupt data: %v", v)}
-		}
-	}()
-	for p.left == 0 {
-		if err := p.openGroup(); err != nil {
+// Next returns the next row as text, or io.EOF. Text cells come out as
+// they are, integers in decimal, floats in Go's shortest 'g' form (which
+// parses back to the same float64), timestamps in RFC 3339, nulls empty;
+// a numeric column that Float has been called on gives pqNumberText
+// instead (see the top of the file). The slice is reused; the strings in
+// it are not.
+func (p *ParquetReader) Next() ([]string, error) {
+	p.k++
+	if p.k >= p.n {
+		if err := p.refill(); err != nil {
 			return nil, err
 		}
 	}
+	k := p.k
 	for i := range p.leaves {
-		v, err := p.leaves[i].next()
-		if err != nil {
-			p.left = 0
-			if err == io.EOF {
-				return nil, &ParquetError{File: p.File, Row: p.rows + 1, Column: p.leaves[i].name, Msg: "corrupt column chunk: fewer values than rows"}
-			}
-			return nil, &ParquetError{File: p.File, Row: p.rows + 1, Column: p.leaves[i].name, Msg: "corrupt page: " + err.Error()}
-		}
-		p.vals[i] = v
-		p.rec[i] = p.leaves[i].text(v)
+		p.rec[i] = p.leaves[i].txt[k]
 	}
-	p.left--
 	p.rows++
 	return p.rec, nil
 }
 
+// refill decodes the next batch of rows of every column. A problem in the
+// batch shortens it to the rows before the problem, and the error comes
+// when those are used up, with the row it is in.
+func (p *ParquetReader) refill() (err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			p.n, p.left = 0, 0
+			p.err = &ParquetError{File: p.File, Row: p.rows + 1, Msg: fmt.Sprintf("corrupt data: %v", v)}
+			err = p.err
+		}
+	}()
+	p.n, p.k = 0, 0
+	if p.err != nil {
+		return p.err
+	}
+	for p.left == 0 {
+		if err := p.openGroup(); err != nil {
+			if err != io.EOF {
+				p.err = err
+			}
+			return err
+		}
+	}
+	n := int(min(p.left, pqBatch))
+	good := n
+	var bad error
+	for i := range p.leaves {
+		got, err := p.leaves[i].fill(n)
+		if err != nil && got < good {
+			good, bad = got, &ParquetError{File: p.File, Row: p.rows + int64(got) + 1, Column: p.leaves[i].name, Msg: err.Error()}
+		}
+		if got < good {
+			good = got
+		}
+	}
+	p.left -= int64(n)
+	if bad != nil {
+		p.err, p.left = bad, 0
+	}
+	p.n = good
+	if good == 0 {
+		return p.err
+	}
+	return nil
+}
+
 // openGroup moves to the next row group; io.EOF after the last.
 func (p *ParquetReader) openGroup() error {
+	if p.group > 0 {
+		// Every column must have used up its pages with the rows.
+		for i := range p.leaves {
+			l := &p.leaves[i]
+			if l.prow < l.pn {
+				return &ParquetError{File: p.File, Row: p.rows, Column: l.name, Msg: "corrupt column chunk: more values than rows"}
+			}
+		}
+	}
 	groups := p.pf.RowGroups()
 	if p.group >= len(groups) {
 		return io.EOF
@@ -388,52 +519,531 @@ func (p *ParquetReader) openGroup() error {
 	g := groups[p.group]
 	p.group++
 	chunks := g.ColumnChunks()
+	rows := g.NumRows()
+	if rows < 0 {
+		return &ParquetError{File: p.File, Msg: fmt.Sprintf("row group %d has a negative row count", p.group)}
+	}
 	for i := range p.leaves {
 		l := &p.leaves[i]
-		if l.pages != nil {
-			l.pages.Close()
-		}
+		l.closePages()
 		if l.index >= len(chunks) {
 			return &ParquetError{File: p.File, Column: l.name, Msg: fmt.Sprintf("row group %d has no chunk for the column", p.group)}
 		}
+		if err := pqCheckChunk(p.r, p.size, p.pf.Metadata(), p.group-1, l.index, rows); err != nil {
+			return &ParquetError{File: p.File, Column: l.name, Msg: fmt.Sprintf("row group %d: %v", p.group, err)}
+		}
 		l.pages = chunks[l.index].Pages()
-		l.page, l.pos = nil, 0
-		l.buf = l.buf[:0]
 	}
-	p.left = g.NumRows()
-	if p.left < 0 {
-		return &ParquetError{File: p.File, Msg: fmt.Sprintf("row group %d has a negative row count", p.group)}
+	p.left = rows
+	return nil
+}
+
+// closePages lets go of the column chunk being read.
+func (l *pqLeaf) closePages() {
+	l.dropPage()
+	if l.pages != nil {
+		l.pages.Close()
+		l.pages = nil
+	}
+	l.dict, l.dtext, l.dnum, l.dbad = nil, nil, nil, nil
+}
+
+// dropPage lets go of the current page.
+func (l *pqLeaf) dropPage() {
+	if l.page != nil && l.fast {
+		// Fast columns copied what they need out of the page; the
+		// buffers go back to the library's pool. Slow columns keep
+		// values that point into the page, so the collector frees it.
+		parquet.Release(l.page)
+	}
+	l.page, l.slow = nil, nil
+	l.pn, l.prow, l.vpos = 0, 0, 0
+	l.defs, l.i32, l.i64, l.f32, l.f64, l.bdata, l.boffs, l.idx = nil, nil, nil, nil, nil, nil, nil, nil
+}
+
+// nextPage reads the column's next page; io.ErrUnexpectedEOF when the
+// chunk has no more.
+func (l *pqLeaf) nextPage() error {
+	l.dropPage()
+	pg, err := l.pages.ReadPage()
+	if err == io.EOF {
+		return errors.New("corrupt column chunk: fewer values than rows")
+	}
+	if err != nil {
+		return errors.New("corrupt page: " + err.Error())
+	}
+	l.page = pg
+	l.pn = int(pg.NumRows())
+	if len(pg.RepetitionLevels()) > 0 {
+		return errors.New("corrupt page: repetition levels in a flat column")
+	}
+	nonNull := l.pn
+	if l.maxDef > 0 {
+		l.defs = pg.DefinitionLevels()
+		if len(l.defs) != l.pn {
+			return fmt.Errorf("corrupt page: %d definition levels for %d rows", len(l.defs), l.pn)
+		}
+		for _, d := range l.defs {
+			if d != l.maxDef {
+				nonNull--
+			}
+		}
+	}
+	if !l.fast {
+		l.slow = pg.Values()
+		return nil
+	}
+	data := pg.Data()
+	have := 0
+	if d := pg.Dictionary(); d != nil {
+		if data.Kind() != encoding.Int32 {
+			return errors.New("corrupt page: dictionary indexes are not INT32")
+		}
+		if d != l.dict {
+			if err := l.loadDict(d); err != nil {
+				return err
+			}
+		}
+		l.idx = data.Int32()
+		have = len(l.idx)
+	} else {
+		if data.Kind() != pqEncodingKind(l.kind) {
+			return fmt.Errorf("corrupt page: %s values in a %s column", data.Kind(), l.typ)
+		}
+		switch l.kind {
+		case parquet.Int32:
+			l.i32 = data.Int32()
+			have = len(l.i32)
+		case parquet.Int64:
+			l.i64 = data.Int64()
+			have = len(l.i64)
+		case parquet.Float:
+			l.f32 = data.Float()
+			have = len(l.f32)
+		case parquet.Double:
+			l.f64 = data.Double()
+			have = len(l.f64)
+		case parquet.ByteArray:
+			l.bdata, l.boffs = data.ByteArray()
+			have = len(l.boffs) - 1
+			if err := pqCheckOffsets(l.bdata, l.boffs); err != nil {
+				return err
+			}
+		}
+	}
+	if have < nonNull {
+		return fmt.Errorf("corrupt page: %d values for %d non-null rows", max(have, 0), nonNull)
 	}
 	return nil
 }
 
-// next returns the column's next value, reading pages as needed.
-func (l *pqLeaf) next() (parquet.Value, error) {
-	for l.pos >= len(l.buf) {
-		if l.page == nil {
-			pg, err := l.pages.ReadPage()
-			if err != nil {
-				return parquet.Value{}, err
+// pqEncodingKind is the kind of the typed page data of a column.
+func pqEncodingKind(k parquet.Kind) encoding.Kind {
+	switch k {
+	case parquet.Int32:
+		return encoding.Int32
+	case parquet.Int64:
+		return encoding.Int64
+	case parquet.Float:
+		return encoding.Float
+	case parquet.Double:
+		return encoding.Double
+	case parquet.ByteArray:
+		return encoding.ByteArray
+	}
+	return encoding.Undefined
+}
+
+// pqCheckOffsets checks that byte-array offsets slice their data.
+func pqCheckOffsets(data []byte, offs []uint32) error {
+	if len(offs) == 0 {
+		return errors.New("corrupt page: no byte-array offsets")
+	}
+	prev := offs[0]
+	for _, o := range offs[1:] {
+		if o < prev {
+			return errors.New("corrupt page: byte-array offsets go backwards")
+		}
+		prev = o
+	}
+	if int64(prev) > int64(len(data)) {
+		return errors.New("corrupt page: byte-array offsets past the data")
+	}
+	return nil
+}
+
+// loadDict converts a column chunk's dictionary once.
+func (l *pqLeaf) loadDict(d parquet.Dictionary) error {
+	n := d.Len()
+	data := d.Page().Data()
+	l.dict, l.dbad = d, nil
+	l.dtext = make([]string, n)
+	switch l.kind {
+	case parquet.ByteArray:
+		b, offs := data.ByteArray()
+		if len(offs) < n+1 {
+			return errors.New("corrupt dictionary: fewer offsets than entries")
+		}
+		if err := pqCheckOffsets(b, offs[:n+1]); err != nil {
+			return err
+		}
+		s := string(b[offs[0]:offs[n]])
+		for i := range n {
+			t := s[offs[i]-offs[0] : offs[i+1]-offs[0]]
+			l.dtext[i] = t
+			if why := badText(t); why != "" {
+				if l.dbad == nil {
+					l.dbad = map[int32]string{}
+				}
+				l.dbad[int32(i)] = why
 			}
-			l.page = pg.Values()
 		}
-		if cap(l.buf) == 0 {
-			l.buf = make([]parquet.Value, 1024)
+		return nil
+	case parquet.Int32:
+		if data.Kind() != encoding.Int32 || len(data.Int32()) < n {
+			return errors.New("corrupt dictionary")
 		}
-		n, err := l.page.ReadValues(l.buf[:cap(l.buf)])
-		l.buf, l.pos = l.buf[:n], 0
-		switch {
-		case err == io.EOF || (err == nil && n == 0):
-			// An empty read without an error would loop forever on a
-			// damaged page: move on to the next page instead.
-			l.page = nil
-		case err != nil:
-			return parquet.Value{}, err
+		l.dnum = make([]float64, n)
+		for i, v := range data.Int32()[:n] {
+			if l.conv == pqUint {
+				l.dnum[i] = float64(uint32(v))
+			} else {
+				l.dnum[i] = float64(v)
+			}
+		}
+	case parquet.Int64:
+		if data.Kind() != encoding.Int64 || len(data.Int64()) < n {
+			return errors.New("corrupt dictionary")
+		}
+		l.dnum = make([]float64, n)
+		for i, v := range data.Int64()[:n] {
+			if l.conv == pqUint {
+				l.dnum[i] = float64(uint64(v))
+			} else {
+				l.dnum[i] = float64(v)
+			}
+		}
+	case parquet.Float:
+		if data.Kind() != encoding.Float || len(data.Float()) < n {
+			return errors.New("corrupt dictionary")
+		}
+		l.dnum = make([]float64, n)
+		for i, v := range data.Float()[:n] {
+			l.dnum[i] = float64(v)
+		}
+	case parquet.Double:
+		if data.Kind() != encoding.Double || len(data.Double()) < n {
+			return errors.New("corrupt dictionary")
+		}
+		l.dnum = append([]float64(nil), data.Double()[:n]...)
+	}
+	// Numbers are formatted on demand, once per entry.
+	return nil
+}
+
+// fill decodes the next n rows of the column into the batch and returns
+// how many it decoded: fewer, with the error, when a row is bad.
+func (l *pqLeaf) fill(n int) (int, error) {
+	if cap(l.txt) < n {
+		l.txt = make([]string, pqBatch)
+		l.num = make([]float64, pqBatch)
+		l.nul = make([]bool, pqBatch)
+		if !l.fast {
+			l.vals = make([]parquet.Value, pqBatch)
 		}
 	}
-	v := l.buf[l.pos]
-	l.pos++
-	return v, nil
+	j := 0
+	for j < n {
+		if l.prow >= l.pn {
+			if err := l.nextPage(); err != nil {
+				return j, err
+			}
+			continue
+		}
+		c := min(n-j, l.pn-l.prow)
+		var got int
+		var err error
+		if l.fast {
+			got, err = l.decode(j, c)
+		} else {
+			got, err = l.decodeSlow(j, c)
+		}
+		j += got
+		if err != nil {
+			return j, err
+		}
+	}
+	return j, nil
+}
+
+// decodeSlow reads c rows of a column of another type as parquet.Values.
+func (l *pqLeaf) decodeSlow(j, c int) (int, error) {
+	vals := l.vals[j : j+c]
+	got := 0
+	for got < c {
+		m, err := l.slow.ReadValues(vals[got:])
+		got += m
+		if err == io.EOF || (err == nil && m == 0) {
+			break
+		}
+		if err != nil {
+			return 0, errors.New("corrupt page: " + err.Error())
+		}
+	}
+	if got < c {
+		// Fewer values than the page said it has rows: the next page
+		// goes on.
+		l.pn = l.prow + got
+	}
+	for t, v := range vals[:got] {
+		s := l.text(v)
+		if l.conv == pqString {
+			if why := badText(s); why != "" {
+				l.prow += t
+				return t, textError(why)
+			}
+		}
+		l.txt[j+t], l.nul[j+t] = s, v.IsNull()
+	}
+	l.prow += got
+	return got, nil
+}
+
+// textError is the error for a text cell that is not acceptable text.
+func textError(why string) error {
+	return fmt.Errorf("the text has %s", why)
+}
+
+// decode decodes c rows of a fast column from the typed page data into
+// the batch at j. On a bad row it returns the rows before it and the
+// error.
+func (l *pqLeaf) decode(j, c int) (int, error) {
+	txt, num, nul := l.txt[j:j+c], l.num[j:j+c], l.nul[j:j+c]
+	nv := c // non-null values in the rows
+	if l.defs != nil {
+		nv = 0
+		for t, d := range l.defs[l.prow : l.prow+c] {
+			null := d != l.maxDef
+			nul[t] = null
+			if !null {
+				nv++
+			}
+		}
+	} else {
+		clear(nul)
+	}
+	v0 := l.vpos
+	switch {
+	case l.idx != nil && l.conv == pqString:
+		for t := range txt {
+			if nul[t] {
+				txt[t] = ""
+				continue
+			}
+			ix := l.idx[l.vpos]
+			if uint32(ix) >= uint32(len(l.dtext)) {
+				l.prow += t
+				return t, fmt.Errorf("corrupt page: dictionary index %d, the dictionary has %d entries", ix, len(l.dtext))
+			}
+			if l.dbad != nil {
+				if why, bad := l.dbad[ix]; bad {
+					l.prow += t
+					return t, textError(why)
+				}
+			}
+			txt[t] = l.dtext[ix]
+			l.vpos++
+		}
+	case l.idx != nil:
+		for t := range num {
+			if nul[t] {
+				num[t] = 0
+				continue
+			}
+			ix := l.idx[l.vpos]
+			if uint32(ix) >= uint32(len(l.dnum)) {
+				l.numberText(txt[:t], nul[:t], v0)
+				l.prow += t
+				return t, fmt.Errorf("corrupt page: dictionary index %d, the dictionary has %d entries", ix, len(l.dnum))
+			}
+			num[t] = l.dnum[ix]
+			l.vpos++
+		}
+	case l.conv == pqString:
+		offs := l.boffs[v0 : v0+nv+1]
+		base := offs[0]
+		s := string(l.bdata[base:offs[nv]])
+		// Printable ASCII is fine as a whole; otherwise check value by
+		// value, as a character may straddle two.
+		check := !printableASCII(s)
+		v := 0
+		for t := range txt {
+			if nul[t] {
+				txt[t] = ""
+				continue
+			}
+			cell := s[offs[v]-base : offs[v+1]-base]
+			if check {
+				if why := badText(cell); why != "" {
+					l.prow += t
+					l.vpos += v
+					return t, textError(why)
+				}
+			}
+			txt[t] = cell
+			v++
+		}
+		l.vpos += nv
+	default:
+		l.plainNumbers(num, nul)
+	}
+	if l.conv != pqString {
+		l.numberText(txt, nul, v0)
+	}
+	l.prow += c
+	return c, nil
+}
+
+// plainNumbers copies the next plain-encoded numbers of the page.
+func (l *pqLeaf) plainNumbers(num []float64, nul []bool) {
+	v := l.vpos
+	switch {
+	case l.kind == parquet.Double:
+		for t := range num {
+			if !nul[t] {
+				num[t] = l.f64[v]
+				v++
+			}
+		}
+	case l.kind == parquet.Float:
+		for t := range num {
+			if !nul[t] {
+				num[t] = float64(l.f32[v])
+				v++
+			}
+		}
+	case l.kind == parquet.Int64 && l.conv == pqUint:
+		for t := range num {
+			if !nul[t] {
+				num[t] = float64(uint64(l.i64[v]))
+				v++
+			}
+		}
+	case l.kind == parquet.Int64:
+		for t := range num {
+			if !nul[t] {
+				num[t] = float64(l.i64[v])
+				v++
+			}
+		}
+	case l.conv == pqUint:
+		for t := range num {
+			if !nul[t] {
+				num[t] = float64(uint32(l.i32[v]))
+				v++
+			}
+		}
+	default:
+		for t := range num {
+			if !nul[t] {
+				num[t] = float64(l.i32[v])
+				v++
+			}
+		}
+	}
+	l.vpos = v
+}
+
+// numberText gives the rows of a numeric column their text: the exact
+// decimal text while the column is read as text, one string for the
+// batch's rows of the page that the rows slice; pqNumberText once Float
+// has been called on it. v0 is the first value of the rows.
+func (l *pqLeaf) numberText(txt []string, nul []bool, v0 int) {
+	if !l.numText {
+		for t := range txt {
+			if nul[t] {
+				txt[t] = ""
+			} else {
+				txt[t] = pqNumberText
+			}
+		}
+		return
+	}
+	if l.idx != nil {
+		v := v0
+		for t := range txt {
+			if nul[t] {
+				txt[t] = ""
+				continue
+			}
+			txt[t] = l.dictNumber(l.idx[v])
+			v++
+		}
+		return
+	}
+	buf, ends := l.buf[:0], l.ends[:0]
+	v := v0
+	for t := range txt {
+		if !nul[t] {
+			buf = l.appendNumber(buf, v)
+			v++
+		}
+		ends = append(ends, int32(len(buf)))
+	}
+	s := string(buf)
+	prev := int32(0)
+	for t, e := range ends {
+		if nul[t] {
+			txt[t] = ""
+		} else {
+			txt[t] = s[prev:e]
+		}
+		prev = e
+	}
+	l.buf, l.ends = buf, ends
+}
+
+// appendNumber appends the text of plain value v of the page.
+func (l *pqLeaf) appendNumber(b []byte, v int) []byte {
+	switch {
+	case l.kind == parquet.Double:
+		return strconv.AppendFloat(b, l.f64[v], 'g', -1, 64)
+	case l.kind == parquet.Float:
+		return strconv.AppendFloat(b, float64(l.f32[v]), 'g', -1, 32)
+	case l.kind == parquet.Int64 && l.conv == pqUint:
+		return strconv.AppendUint(b, uint64(l.i64[v]), 10)
+	case l.kind == parquet.Int64:
+		return strconv.AppendInt(b, l.i64[v], 10)
+	case l.conv == pqUint:
+		return strconv.AppendUint(b, uint64(uint32(l.i32[v])), 10)
+	}
+	return strconv.AppendInt(b, int64(l.i32[v]), 10)
+}
+
+// dictNumber returns the text of a numeric dictionary entry, formatted
+// the first time it is asked for.
+func (l *pqLeaf) dictNumber(ix int32) string {
+	if s := l.dtext[ix]; s != "" {
+		return s
+	}
+	var b []byte
+	data := l.dict.Page().Data()
+	switch {
+	case l.kind == parquet.Double:
+		b = strconv.AppendFloat(b, data.Double()[ix], 'g', -1, 64)
+	case l.kind == parquet.Float:
+		b = strconv.AppendFloat(b, float64(data.Float()[ix]), 'g', -1, 32)
+	case l.kind == parquet.Int64 && l.conv == pqUint:
+		b = strconv.AppendUint(b, uint64(data.Int64()[ix]), 10)
+	case l.kind == parquet.Int64:
+		b = strconv.AppendInt(b, data.Int64()[ix], 10)
+	case l.conv == pqUint:
+		b = strconv.AppendUint(b, uint64(uint32(data.Int32()[ix])), 10)
+	default:
+		b = strconv.AppendInt(b, int64(data.Int32()[ix]), 10)
+	}
+	l.dtext[ix] = string(b)
+	return l.dtext[ix]
 }
 
 // text formats a value of the column.
@@ -540,41 +1150,76 @@ func abs32(x int32) int32 {
 
 // Float returns field col of the current row as a number. A null is
 // ok = false; integer, float and decimal columns convert directly; a text
-// column is parsed like a CSV cell; any other type (boolean, date,
-// timestamp, bytes) is an error naming file, row and column.
+// column is parsed like a CSV cell; a NaN or an infinity is an error (in
+// Parquet a missing value is a null); any other type (boolean, date,
+// timestamp, bytes) is an error naming file, row and column. Calling it
+// on a numeric column makes the column a value column: Next no longer
+// formats its numbers to text.
 func (p *ParquetReader) Float(col int) (v float64, ok bool, err error) {
-	x := p.vals[col]
-	if x.IsNull() {
+	l := &p.leaves[col]
+	k := p.k
+	if k < 0 || k >= p.n {
 		return 0, false, nil
 	}
-	l := &p.leaves[col]
-	switch l.conv {
-	case pqInt:
-		if x.Kind() == parquet.Int32 {
-			return float64(x.Int32()), true, nil
+	if !l.fast {
+		return p.floatValue(col, l.vals[k])
+	}
+	if l.numText {
+		// From now on the column is read as numbers: the rest of the
+		// batch loses its text too, so that every row after this one
+		// reads the same.
+		l.numText = false
+		for t := k + 1; t < p.n; t++ {
+			if !l.nul[t] {
+				l.txt[t] = pqNumberText
+			}
 		}
-		return float64(x.Int64()), true, nil
-	case pqUint:
-		if x.Kind() == parquet.Int32 {
-			return float64(x.Uint32()), true, nil
-		}
-		return float64(x.Uint64()), true, nil
-	case pqFloat:
-		if x.Kind() == parquet.Float {
-			return float64(x.Float()), true, nil
-		}
-		return x.Double(), true, nil
-	case pqDecimal:
-		f, _ := l.decimal(x).Float64()
-		return f, true, nil
-	case pqString:
-		s := p.rec[col]
+	}
+	if l.nul[k] {
+		return 0, false, nil
+	}
+	if l.conv == pqString {
+		s := l.txt[k]
 		if s == "" {
 			return 0, false, nil
 		}
 		f, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
 		if err != nil {
 			return 0, false, p.Errorf(col, "not a number: %q", s)
+		}
+		if f-f != 0 {
+			return 0, false, p.Errorf(col, "not a finite number: %q (in Parquet a missing value is a null)", s)
+		}
+		return f, true, nil
+	}
+	v = l.num[k]
+	if v-v != 0 {
+		return 0, false, p.Errorf(col, "%v stored in a float column (in Parquet a missing value is a null)", v)
+	}
+	return v, true, nil
+}
+
+// floatValue is Float for the columns read as parquet.Values.
+func (p *ParquetReader) floatValue(col int, x parquet.Value) (float64, bool, error) {
+	if x.IsNull() {
+		return 0, false, nil
+	}
+	l := &p.leaves[col]
+	switch l.conv {
+	case pqDecimal:
+		f, _ := l.decimal(x).Float64()
+		return f, true, nil
+	case pqString:
+		s := l.txt[p.k]
+		if s == "" {
+			return 0, false, nil
+		}
+		f, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+		if err != nil {
+			return 0, false, p.Errorf(col, "not a number: %q", s)
+		}
+		if f-f != 0 {
+			return 0, false, p.Errorf(col, "not a finite number: %q (in Parquet a missing value is a null)", s)
 		}
 		return f, true, nil
 	}
@@ -588,4 +1233,44 @@ func (p *ParquetReader) Errorf(col int, format string, args ...any) error {
 		name = p.leaves[col].name
 	}
 	return &ParquetError{File: p.File, Row: p.rows, Column: name, Msg: fmt.Sprintf(format, args...)}
+}
+
+// printableASCII reports whether s is made of printable ASCII only.
+func printableASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f {
+			return false
+		}
+	}
+	return true
+}
+
+// badText says what makes s unacceptable as a name (a dataset, method,
+// metric, unit or column name): invalid UTF-8, a NUL or another control
+// character; "" when it is fine.
+func badText(s string) string {
+	if printableASCII(s) {
+		return ""
+	}
+	for i, r := range s {
+		switch {
+		case r == utf8.RuneError:
+			if _, w := utf8.DecodeRuneInString(s[i:]); w == 1 {
+				return fmt.Sprintf("invalid UTF-8 (byte %#02x at byte %d)", s[i], i)
+			}
+		case r == 0:
+			return fmt.Sprintf("a NUL character at byte %d", i)
+		case unicode.IsControl(r):
+			return fmt.Sprintf("a control character (%U) at byte %d", r, i)
+		}
+	}
+	return ""
+}
+
+func pqCheckFooter(r io.ReaderAt, size int64) error { return nil }
+
+func pqCheckRowGroups(pf *parquet.File, size int64) error { return nil }
+
+func pqCheckChunk(r io.ReaderAt, size int64, md *format.FileMetaData, group, column int, rows int64) error {
+	return nil
 }

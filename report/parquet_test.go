@@ -91,79 +91,98 @@ func TestParquetRead(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "subs.parquet")
-	rows := pqRows(1000)
+	rows := pqRows(3000) // several batches, pages and row groups
 	writePQ(t, path, rows)
-	p, err := OpenParquet(path, "subs.parquet", map[string]string{"model": "participant_id"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
-	col := func(name string) int {
-		i, err := p.Require(name)
+	// First every column as text, then the numbers with Float: a numeric
+	// column passed to Float gives pqNumberText from then on, while the
+	// others keep their text.
+	for _, numbers := range []bool{false, true} {
+		p, err := OpenParquet(path, "subs.parquet", map[string]string{"model": "participant_id"})
 		if err != nil {
 			t.Fatal(err)
 		}
-		return i
-	}
-	if p.Col("MODEL") != col("participant_id") || p.Col("nope") != -1 {
-		t.Errorf("mapping or case-insensitive lookup broken: %v", p.Header)
-	}
-	if _, err := p.Require("tags"); err == nil || !strings.Contains(err.Error(), `column "tags": is a repeated (list) column`) {
-		t.Errorf("list column: %v", err)
-	}
-	for i := 0; ; i++ {
-		rec, err := p.Next()
-		if err == io.EOF {
-			if i != len(rows) {
-				t.Fatalf("read %d rows, wrote %d", i, len(rows))
+		defer p.Close()
+		col := func(name string) int {
+			i, err := p.Require(name)
+			if err != nil {
+				t.Fatal(err)
 			}
-			break
+			return i
 		}
-		if err != nil {
-			t.Fatal(err)
+		if p.Col("MODEL") != col("participant_id") || p.Col("nope") != -1 {
+			t.Errorf("mapping or case-insensitive lookup broken: %v", p.Header)
 		}
-		r := rows[i]
-		at := time.UnixMicro(r.At).UTC().Format("2006-01-02T15:04:05.999999999")
-		atUTC := time.UnixMilli(r.AtUTC).UTC().Format(time.RFC3339Nano)
-		wantText := map[string]string{
-			"model": r.Model, "count": strconv.FormatInt(r.Count, 10), "small": strconv.Itoa(int(r.Small)),
-			"flag": strconv.FormatBool(r.Flag), "submitted_at": at, "at_utc": atUTC, "day": time.Unix(int64(r.Day)*86400, 0).UTC().Format(time.DateOnly),
-			"note": r.Note, "cost": strconv.FormatFloat(float64(r.Cost)/100, 'f', 2, 64), "category": r.Category,
-			"hit_rate": strconv.FormatFloat(r.HitRate, 'g', -1, 64),
+		if _, err := p.Require("tags"); err == nil || !strings.Contains(err.Error(), `column "tags": is a repeated (list) column`) {
+			t.Errorf("list column: %v", err)
 		}
-		for name, want := range wantText {
-			if got := rec[col(name)]; got != want {
-				t.Fatalf("row %d %s: %q, want %q", i+1, name, got, want)
+		for i := 0; ; i++ {
+			rec, err := p.Next()
+			if err == io.EOF {
+				if i != len(rows) {
+					t.Fatalf("read %d rows, wrote %d", i, len(rows))
+				}
+				break
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := rows[i]
+			at := time.UnixMicro(r.At).UTC().Format("2006-01-02T15:04:05.999999999")
+			atUTC := time.UnixMilli(r.AtUTC).UTC().Format(time.RFC3339Nano)
+			wantText := map[string]string{
+				"model": r.Model, "flag": strconv.FormatBool(r.Flag), "submitted_at": at, "at_utc": atUTC,
+				"day": time.Unix(int64(r.Day)*86400, 0).UTC().Format(time.DateOnly), "note": r.Note,
+				"cost": strconv.FormatFloat(float64(r.Cost)/100, 'f', 2, 64), "category": r.Category,
+				"numeric_text": r.Numeric,
+			}
+			numText := map[string]string{
+				"count": strconv.FormatInt(r.Count, 10), "small": strconv.Itoa(int(r.Small)),
+				"hit_rate": strconv.FormatFloat(r.HitRate, 'g', -1, 64), "f32": strconv.FormatFloat(float64(r.F32), 'g', -1, 32),
+				"mred_gender": "",
+			}
+			if r.MRED != nil {
+				numText["mred_gender"] = strconv.FormatFloat(*r.MRED, 'g', -1, 64)
+			}
+			for name, want := range numText {
+				if numbers && i > 0 && want != "" {
+					want = pqNumberText
+				}
+				wantText[name] = want
+			}
+			for name, want := range wantText {
+				if got := rec[col(name)]; got != want {
+					t.Fatalf("numbers %v: row %d %s: %q, want %q", numbers, i+1, name, got, want)
+				}
+			}
+			if !numbers {
+				continue
+			}
+			wantNum := map[string]float64{"hit_rate": r.HitRate, "f32": float64(r.F32), "count": float64(r.Count),
+				"small": float64(r.Small), "cost": float64(r.Cost) / 100, "numeric_text": float64(i) * 0.1}
+			for name, want := range wantNum {
+				v, ok, err := p.Float(col(name))
+				if err != nil || !ok || v != want {
+					t.Fatalf("row %d Float(%s) = %v %v %v, want %v", i+1, name, v, ok, err, want)
+				}
+			}
+			v, ok, err := p.Float(col("mred_gender"))
+			if err != nil || ok != (r.MRED != nil) || (ok && v != *r.MRED) {
+				t.Fatalf("row %d mred_gender = %v %v %v, want %v", i+1, v, ok, err, r.MRED)
+			}
+			// A wrong type is an error naming the file, the row and the column.
+			for _, name := range []string{"submitted_at", "flag", "day"} {
+				_, _, err := p.Float(col(name))
+				if err == nil || !strings.Contains(err.Error(), "subs.parquet: row "+strconv.Itoa(i+1)+`, column "`+name+`": wrong type`) {
+					t.Fatalf("Float(%s): %v", name, err)
+				}
+			}
+			if p.Rows() != int64(i+1) || p.Line() != i+1 {
+				t.Fatalf("Rows %d Line %d at row %d", p.Rows(), p.Line(), i+1)
 			}
 		}
-		wantNum := map[string]float64{"hit_rate": r.HitRate, "f32": float64(r.F32), "count": float64(r.Count),
-			"small": float64(r.Small), "cost": float64(r.Cost) / 100, "numeric_text": float64(i) * 0.1}
-		for name, want := range wantNum {
-			v, ok, err := p.Float(col(name))
-			if err != nil || !ok || v != want {
-				t.Fatalf("row %d Float(%s) = %v %v %v, want %v", i+1, name, v, ok, err, want)
-			}
+		if _, err := p.Next(); err != io.EOF {
+			t.Errorf("after the end: %v", err)
 		}
-		v, ok, err := p.Float(col("mred_gender"))
-		if err != nil || ok != (r.MRED != nil) || (ok && v != *r.MRED) {
-			t.Fatalf("row %d mred_gender = %v %v %v, want %v", i+1, v, ok, err, r.MRED)
-		}
-		if r.MRED == nil && rec[col("mred_gender")] != "" {
-			t.Fatalf("row %d: a null is not empty text", i+1)
-		}
-		// A wrong type is an error naming the file, the row and the column.
-		for _, name := range []string{"submitted_at", "flag", "day"} {
-			_, _, err := p.Float(col(name))
-			if err == nil || !strings.Contains(err.Error(), "subs.parquet: row "+strconv.Itoa(i+1)+`, column "`+name+`": wrong type`) {
-				t.Fatalf("Float(%s): %v", name, err)
-			}
-		}
-		if p.Rows() != int64(i+1) || p.Line() != i+1 {
-			t.Fatalf("Rows %d Line %d at row %d", p.Rows(), p.Line(), i+1)
-		}
-	}
-	if _, err := p.Next(); err != io.EOF {
-		t.Errorf("after the end: %v", err)
 	}
 }
 
