@@ -136,6 +136,15 @@ type pqLeaf struct {
 	vals []parquet.Value // slow columns
 	buf  []byte          // text of numbers being built
 	ends []int32
+	// icache holds the text of recent integers of a column read as text
+	// (unit and user ids repeat in every group of a long file).
+	icache []pqIntText
+}
+
+// pqIntText is an integer and its text.
+type pqIntText struct {
+	v int64
+	s string
 }
 
 // pqConv says how a column's values become text and numbers.
@@ -981,6 +990,10 @@ func (l *pqLeaf) numberText(txt []string, nul []bool, v0 int) {
 		}
 		return
 	}
+	if l.kind == parquet.Int32 || l.kind == parquet.Int64 {
+		l.intText(txt, nul, v0)
+		return
+	}
 	buf, ends := l.buf[:0], l.ends[:0]
 	v := v0
 	for t := range txt {
@@ -1001,6 +1014,46 @@ func (l *pqLeaf) numberText(txt []string, nul []bool, v0 int) {
 		prev = e
 	}
 	l.buf, l.ends = buf, ends
+}
+
+// pqIntCache is the number of integers whose text a column keeps.
+const pqIntCache = 1 << 17
+
+// intText gives the rows of an integer column their text through the
+// column's cache of recent integers: each entry is its own string, so
+// the cache pins no more than its entries.
+func (l *pqLeaf) intText(txt []string, nul []bool, v0 int) {
+	if l.icache == nil {
+		l.icache = make([]pqIntText, pqIntCache)
+	}
+	v := v0
+	for t := range txt {
+		if nul[t] {
+			txt[t] = ""
+			continue
+		}
+		var x int64
+		switch {
+		case l.kind == parquet.Int64:
+			x = l.i64[v]
+		case l.conv == pqUint:
+			x = int64(uint32(l.i32[v]))
+		default:
+			x = int64(l.i32[v])
+		}
+		v++
+		h := uint64(x)
+		e := &l.icache[(h^h>>17)&(pqIntCache-1)]
+		if e.v != x || e.s == "" {
+			if l.kind == parquet.Int64 && l.conv == pqUint {
+				e.s = strconv.FormatUint(uint64(x), 10)
+			} else {
+				e.s = strconv.FormatInt(x, 10)
+			}
+			e.v = x
+		}
+		txt[t] = e.s
+	}
 }
 
 // appendNumber appends the text of plain value v of the page.
