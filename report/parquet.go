@@ -35,6 +35,7 @@ package report
 // is an error naming the column.
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -51,6 +52,7 @@ import (
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/deprecated"
 	"github.com/parquet-go/parquet-go/encoding"
+	"github.com/parquet-go/parquet-go/encoding/thrift"
 	"github.com/parquet-go/parquet-go/format"
 )
 
@@ -539,7 +541,7 @@ func (p *ParquetReader) openGroup() error {
 			return &ParquetError{File: p.File, Column: l.name, Msg: fmt.Sprintf("row group %d has no chunk for the column", p.group)}
 		}
 		if err := pqCheckChunk(p.r, p.size, p.pf.Metadata(), p.group-1, l.index, rows); err != nil {
-			return &ParquetError{File: p.File, Column: l.name, Msg: fmt.Sprintf("row group %d: %v", p.group, err)}
+			return &ParquetError{File: p.File, Row: p.rows + 1, Column: l.name, Msg: fmt.Sprintf("%v (row group %d)", err, p.group)}
 		}
 		l.pages = chunks[l.index].Pages()
 	}
@@ -1320,10 +1322,490 @@ func badText(s string) string {
 	return ""
 }
 
-func pqCheckFooter(r io.ReaderAt, size int64) error { return nil }
+// The checks below run before parquet-go trusts what a file declares.
+// The library allocates what a footer or a page header says (a thrift
+// list's length, a binary field's length, a page's compressed and
+// uncompressed sizes, a value count, a zstd frame's content size, a
+// snappy block's length) before it finds out that the bytes are not
+// there, and recurses as deep as the thrift nesting goes. A hostile
+// file of a few bytes could thus ask for gigabytes or overflow the
+// stack, which no recover catches. So every size is checked against the
+// bytes that hold it, and every count against the file's size.
 
-func pqCheckRowGroups(pf *parquet.File, size int64) error { return nil }
+// pqMaxRowsPerByte bounds the rows a file may declare: pqMaxRowsPerByte
+// per byte of the file (a bit-packed column holds 8 per byte; only a
+// file made of nothing but constant columns could go beyond), plus a
+// million.
+const pqMaxRowsPerByte = 64
 
-func pqCheckChunk(r io.ReaderAt, size int64, md *format.FileMetaData, group, column int, rows int64) error {
+// pqMaxPage is the largest uncompressed page accepted (1 GiB).
+const pqMaxPage = 1 << 30
+
+// pqMaxRows is the largest row count a file of the given size may
+// declare.
+func pqMaxRows(size int64) int64 { return pqMaxRowsPerByte*size + 1<<20 }
+
+// pqCheckFooter checks the footer's length and thrift structure.
+func pqCheckFooter(r io.ReaderAt, size int64) error {
+	if size < 12 {
+		return fmt.Errorf("%d bytes is too small for a Parquet file", size)
+	}
+	var tail [8]byte
+	if _, err := r.ReadAt(tail[:], size-8); err != nil {
+		return err
+	}
+	switch string(tail[4:]) {
+	case "PAR1":
+	case "PARE":
+		return errors.New("the footer is encrypted, which this reader does not support")
+	default:
+		return fmt.Errorf("invalid magic footer %q", tail[4:])
+	}
+	n := int64(binary.LittleEndian.Uint32(tail[:4]))
+	if n > size-12 {
+		return fmt.Errorf("the footer claims %d bytes in a file of %d", n, size)
+	}
+	footer := make([]byte, n)
+	if _, err := r.ReadAt(footer, size-8-n); err != nil {
+		return err
+	}
+	c := thriftCheck{b: footer}
+	if err := c.structure(0); err != nil {
+		return fmt.Errorf("corrupt footer: %w", err)
+	}
 	return nil
+}
+
+// pqCheckRowGroups checks the row counts the footer declares.
+func pqCheckRowGroups(pf *parquet.File, size int64) error {
+	md := pf.Metadata()
+	limit := pqMaxRows(size)
+	if md.NumRows < 0 || md.NumRows > limit {
+		return fmt.Errorf("the footer declares %d rows in a file of %d bytes", md.NumRows, size)
+	}
+	for i, g := range md.RowGroups {
+		if g.NumRows < 0 || g.NumRows > limit {
+			return fmt.Errorf("row group %d declares %d rows in a file of %d bytes", i+1, g.NumRows, size)
+		}
+	}
+	return nil
+}
+
+// pqCheckChunk walks the page headers of a column chunk before
+// parquet-go reads them: each header is well-formed thrift within the
+// chunk, each page lies within the chunk, its uncompressed size is one
+// the codec can produce from its compressed size, the codec's own size
+// fields agree, and the data pages hold as many values as the row group
+// has rows.
+func pqCheckChunk(r io.ReaderAt, size int64, md *format.FileMetaData, group, column int, rows int64) error {
+	if group >= len(md.RowGroups) || column >= len(md.RowGroups[group].Columns) {
+		return errors.New("no column chunk")
+	}
+	cc := &md.RowGroups[group].Columns[column]
+	if cc.FilePath != "" {
+		return fmt.Errorf("the column chunk is in another file (%q), which this reader does not follow", cc.FilePath)
+	}
+	cm := &cc.MetaData
+	start := cm.DataPageOffset
+	if cm.DictionaryPageOffset != 0 {
+		start = cm.DictionaryPageOffset
+	}
+	if start < 4 || cm.TotalCompressedSize < 0 || cm.TotalCompressedSize > size-start {
+		return fmt.Errorf("the column chunk (offset %d, %d bytes) is not within the file of %d bytes", start, cm.TotalCompressedSize, size)
+	}
+	end := start + cm.TotalCompressedSize
+	var values int64
+	for pos, page := start, 1; pos < end; page++ {
+		h, n, err := pqPageHeader(r, pos, end)
+		if err != nil {
+			return fmt.Errorf("corrupt page %d: header: %w", page, err)
+		}
+		pos += n
+		if err := pqCheckPage(r, h, pos, end, cm.Codec, rows); err != nil {
+			return fmt.Errorf("corrupt page %d: %w", page, err)
+		}
+		switch {
+		case h.DataPageHeader.Valid:
+			values += int64(h.DataPageHeader.V.NumValues)
+		case h.DataPageHeaderV2.Valid:
+			values += int64(h.DataPageHeaderV2.V.NumValues)
+		}
+		pos += int64(h.CompressedPageSize)
+	}
+	if values != rows {
+		return fmt.Errorf("corrupt column chunk: %d values for %d rows", values, rows)
+	}
+	return nil
+}
+
+// pqPageHeader reads the page header at pos, checking its thrift before
+// decoding it; it returns the header and its length.
+func pqPageHeader(r io.ReaderAt, pos, end int64) (*format.PageHeader, int64, error) {
+	// Headers are small, but statistics can make one long: read more
+	// until the walk fits, never past the chunk.
+	for want := int64(256); ; want *= 8 {
+		n := min(want, end-pos)
+		b := make([]byte, n)
+		if m, err := r.ReadAt(b, pos); int64(m) < n {
+			return nil, 0, fmt.Errorf("reading at offset %d: %v", pos, err)
+		}
+		c := thriftCheck{b: b}
+		err := c.structure(0)
+		if err == errThriftShort && n < end-pos {
+			continue
+		}
+		if err != nil {
+			return nil, 0, err
+		}
+		h := new(format.PageHeader)
+		if err := thrift.Unmarshal(new(thrift.CompactProtocol), b[:c.i], h); err != nil {
+			return nil, 0, err
+		}
+		return h, int64(c.i), nil
+	}
+}
+
+// pqCheckPage checks one page header's sizes and counts, and the sizes
+// the codec records at the start of the page's data at pos.
+func pqCheckPage(r io.ReaderAt, h *format.PageHeader, pos, end int64, codec format.CompressionCodec, rows int64) error {
+	comp, raw := int64(h.CompressedPageSize), int64(h.UncompressedPageSize)
+	if comp < 0 || raw < 0 {
+		return fmt.Errorf("negative page size (%d compressed, %d uncompressed)", comp, raw)
+	}
+	if comp > end-pos {
+		return fmt.Errorf("the page claims %d bytes, the column chunk has %d left", comp, end-pos)
+	}
+	if raw > pqMaxPage {
+		return fmt.Errorf("the page claims %d bytes uncompressed, more than %d", raw, pqMaxPage)
+	}
+	if ratio := pqCodecRatio(codec); ratio > 0 && raw > ratio*comp+1<<16 {
+		return fmt.Errorf("the page claims %d bytes uncompressed from %d compressed, more than %s can expand to", raw, comp, codec)
+	}
+	data := pos // where the compressed bytes start
+	compressed := codec != format.Uncompressed
+	switch {
+	case h.DataPageHeader.Valid:
+		if nv := int64(h.DataPageHeader.V.NumValues); nv < 0 || nv > rows {
+			return fmt.Errorf("the page claims %d values, the row group has %d rows", nv, rows)
+		}
+	case h.DataPageHeaderV2.Valid:
+		v := &h.DataPageHeaderV2.V
+		if nv := int64(v.NumValues); nv < 0 || nv > rows || v.NumNulls < 0 || v.NumNulls > v.NumValues || v.NumRows < 0 || int64(v.NumRows) > rows {
+			return fmt.Errorf("the page claims %d values, %d nulls and %d rows, the row group has %d rows", v.NumValues, v.NumNulls, v.NumRows, rows)
+		}
+		levels := int64(v.RepetitionLevelsByteLength) + int64(v.DefinitionLevelsByteLength)
+		if v.RepetitionLevelsByteLength < 0 || v.DefinitionLevelsByteLength < 0 || levels > comp || levels > raw {
+			return fmt.Errorf("the page claims %d bytes of levels in %d", levels, comp)
+		}
+		data += levels
+		comp -= levels
+		raw -= levels
+		compressed = compressed && (!v.IsCompressed.Valid || v.IsCompressed.V)
+	case h.DictionaryPageHeader.Valid:
+		if nv := int64(h.DictionaryPageHeader.V.NumValues); nv < 0 || nv > raw {
+			return fmt.Errorf("the dictionary claims %d values in %d bytes", nv, raw)
+		}
+	}
+	if !compressed || comp == 0 {
+		return nil
+	}
+	switch codec {
+	case format.Snappy:
+		// A snappy block starts with its decoded length.
+		var b [binary.MaxVarintLen64]byte
+		m, _ := r.ReadAt(b[:min(int64(len(b)), comp)], data)
+		n, k := binary.Uvarint(b[:m])
+		if k <= 0 {
+			return errors.New("corrupt snappy block: no length")
+		}
+		if n > uint64(raw) {
+			return fmt.Errorf("the snappy block claims %d bytes, the page %d", n, raw)
+		}
+	case format.Zstd:
+		bound, err := pqZstdBound(r, data, data+comp, raw)
+		if err != nil {
+			return err
+		}
+		if bound > 2*raw+1<<20 {
+			return fmt.Errorf("the zstd data can expand to %d bytes, the page claims %d", bound, raw)
+		}
+	}
+	return nil
+}
+
+// pqCodecRatio is the most a codec can expand its input (0: no bound
+// worth checking, or no codec).
+func pqCodecRatio(c format.CompressionCodec) int64 {
+	switch c {
+	case format.Snappy:
+		return 24 // a 3-byte copy makes 64 bytes
+	case format.Gzip:
+		return 1040 // deflate's limit is 1032
+	case format.Lz4, format.Lz4Raw:
+		return 260 // a byte of run length makes 255
+	case format.Zstd, format.Brotli:
+		return 1 << 15 // a 4-byte zstd RLE block makes 128 KiB
+	}
+	return 0
+}
+
+// pqZstdBound walks the zstd frames in [pos, end) without decoding them
+// and returns the most they can decode to; a frame content size above
+// max (which the decoder would allocate at once) is an error.
+func pqZstdBound(r io.ReaderAt, pos, end, max int64) (int64, error) {
+	var b [18]byte
+	read := func(at int64, n int) ([]byte, error) {
+		if at+int64(n) > end {
+			return nil, errors.New("corrupt zstd data: truncated")
+		}
+		if _, err := r.ReadAt(b[:n], at); err != nil {
+			return nil, err
+		}
+		return b[:n], nil
+	}
+	var total int64
+	for pos < end {
+		h, err := read(pos, 4)
+		if err != nil {
+			return 0, err
+		}
+		magic := binary.LittleEndian.Uint32(h)
+		if magic&0xFFFFFFF0 == 0x184D2A50 { // skippable frame
+			h, err := read(pos+4, 4)
+			if err != nil {
+				return 0, err
+			}
+			pos += 8 + int64(binary.LittleEndian.Uint32(h))
+			continue
+		}
+		if magic != 0xFD2FB528 {
+			return 0, errors.New("corrupt zstd data: no frame magic")
+		}
+		h, err = read(pos+4, 1)
+		if err != nil {
+			return 0, err
+		}
+		fhd := h[0]
+		single := fhd&0x20 != 0
+		fcsLen := [4]int{0, 2, 4, 8}[fhd>>6]
+		if fhd>>6 == 0 && single {
+			fcsLen = 1
+		}
+		hdr := int64(5)
+		window := int64(-1)
+		if !single {
+			h, err := read(pos+hdr, 1)
+			if err != nil {
+				return 0, err
+			}
+			exp := int64(h[0]>>3) + 10
+			if exp > 41 {
+				return 0, errors.New("corrupt zstd data: window too large")
+			}
+			base := int64(1) << exp
+			window = base + base/8*int64(h[0]&7)
+			hdr++
+		}
+		hdr += int64([4]int{0, 1, 2, 4}[fhd&3])
+		if fcsLen > 0 {
+			h, err := read(pos+hdr, fcsLen)
+			if err != nil {
+				return 0, err
+			}
+			var fcs uint64
+			for i := fcsLen - 1; i >= 0; i-- {
+				fcs = fcs<<8 | uint64(h[i])
+			}
+			if fcsLen == 2 {
+				fcs += 256
+			}
+			if fcs > uint64(max) {
+				return 0, fmt.Errorf("the zstd frame claims %d bytes, the page %d", fcs, max)
+			}
+			if single {
+				window = int64(fcs)
+			}
+			hdr += int64(fcsLen)
+		}
+		blockMax := int64(128 << 10)
+		if window >= 0 && window < blockMax {
+			blockMax = window
+		}
+		pos += hdr
+		for last := false; !last; {
+			h, err := read(pos, 3)
+			if err != nil {
+				return 0, err
+			}
+			bh := int64(h[0]) | int64(h[1])<<8 | int64(h[2])<<16
+			last = bh&1 != 0
+			size := bh >> 3
+			switch (bh >> 1) & 3 {
+			case 0: // raw
+				total += size
+				pos += 3 + size
+			case 1: // RLE
+				total += size
+				pos += 3 + 1
+			case 2: // compressed
+				if size > blockMax {
+					return 0, errors.New("corrupt zstd data: block larger than allowed")
+				}
+				total += blockMax
+				pos += 3 + size
+			default:
+				return 0, errors.New("corrupt zstd data: reserved block type")
+			}
+			if pos > end {
+				return 0, errors.New("corrupt zstd data: truncated")
+			}
+		}
+		if fhd&0x04 != 0 {
+			pos += 4 // checksum
+		}
+	}
+	return total, nil
+}
+
+// errThriftShort: the thrift needs more bytes than there are.
+var errThriftShort = errors.New("truncated")
+
+// thriftCheck walks thrift compact-protocol data without decoding it,
+// checking that every length and count fits in the bytes left and that
+// structures nest at most pqThriftDepth deep.
+type thriftCheck struct {
+	b []byte
+	i int
+}
+
+const pqThriftDepth = 32
+
+func (c *thriftCheck) byte1() (byte, error) {
+	if c.i >= len(c.b) {
+		return 0, errThriftShort
+	}
+	c.i++
+	return c.b[c.i-1], nil
+}
+
+func (c *thriftCheck) uvarint() (uint64, error) {
+	var x uint64
+	for s := 0; s < 70; s += 7 {
+		b, err := c.byte1()
+		if err != nil {
+			return 0, err
+		}
+		x |= uint64(b&0x7f) << s
+		if b < 0x80 {
+			return x, nil
+		}
+	}
+	return 0, errors.New("varint too long")
+}
+
+func (c *thriftCheck) skip(n uint64) error {
+	if n > uint64(len(c.b)-c.i) {
+		return errThriftShort
+	}
+	c.i += int(n)
+	return nil
+}
+
+func (c *thriftCheck) structure(depth int) error {
+	if depth > pqThriftDepth {
+		return fmt.Errorf("structures nested more than %d deep", pqThriftDepth)
+	}
+	for {
+		h, err := c.byte1()
+		if err != nil {
+			return err
+		}
+		if h == 0 {
+			return nil
+		}
+		if h>>4 == 0 { // long form: the field id follows
+			if _, err := c.uvarint(); err != nil {
+				return err
+			}
+		}
+		if err := c.value(h&0x0f, depth); err != nil {
+			return err
+		}
+	}
+}
+
+func (c *thriftCheck) value(t byte, depth int) error {
+	switch t {
+	case 1, 2: // a boolean field holds its value in its type
+		return nil
+	case 3:
+		return c.skip(1)
+	case 4, 5, 6:
+		_, err := c.uvarint()
+		return err
+	case 7:
+		return c.skip(8)
+	case 8:
+		n, err := c.uvarint()
+		if err != nil {
+			return err
+		}
+		return c.skip(n)
+	case 9, 10:
+		h, err := c.byte1()
+		if err != nil {
+			return err
+		}
+		n := uint64(h >> 4)
+		if n == 15 {
+			if n, err = c.uvarint(); err != nil {
+				return err
+			}
+		}
+		if n > uint64(len(c.b)-c.i) { // every element takes a byte at least
+			return fmt.Errorf("a list of %d elements in %d bytes", n, len(c.b)-c.i)
+		}
+		et := h & 0x0f
+		for range n {
+			var err error
+			if et == 1 || et == 2 {
+				err = c.skip(1) // in a list a boolean takes a byte
+			} else {
+				err = c.value(et, depth+1)
+			}
+			if err != nil {
+				return err
+			}
+		}
+		return nil
+	case 11:
+		n, err := c.uvarint()
+		if err != nil || n == 0 {
+			return err
+		}
+		kv, err := c.byte1()
+		if err != nil {
+			return err
+		}
+		if n > uint64(len(c.b)-c.i)/2 {
+			return fmt.Errorf("a map of %d entries in %d bytes", n, len(c.b)-c.i)
+		}
+		for range n {
+			for _, et := range []byte{kv >> 4, kv & 0x0f} {
+				var err error
+				if et == 1 || et == 2 {
+					err = c.skip(1)
+				} else {
+					err = c.value(et, depth+1)
+				}
+				if err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	case 12:
+		return c.structure(depth + 1)
+	}
+	return fmt.Errorf("unknown thrift type %d", t)
 }
