@@ -140,7 +140,8 @@ type pqLeaf struct {
 	ends []int32
 	// icache holds the text of recent integers of a column read as text
 	// (unit and user ids repeat in every group of a long file).
-	icache []pqIntText
+	icache   []pqIntText
+	fileRows int64 // rows the file declares
 }
 
 // pqIntText is an integer and its text.
@@ -302,6 +303,9 @@ func newParquetReader(r io.ReaderAt, size int64, display string, mapping map[str
 		} else {
 			return nil, &ParquetError{File: display, Column: have, Msg: fmt.Sprintf("no such column (mapped from %q)%s", want, suggestColumn(have, p.Header))}
 		}
+	}
+	for i := range p.leaves {
+		p.leaves[i].fileRows = pf.NumRows()
 	}
 	p.rec = make([]string, len(p.leaves))
 	p.k = -1
@@ -755,12 +759,15 @@ func (l *pqLeaf) loadDict(d parquet.Dictionary) error {
 // fill decodes the next n rows of the column into the batch and returns
 // how many it decoded: fewer, with the error, when a row is bad.
 func (l *pqLeaf) fill(n int) (int, error) {
-	if cap(l.txt) < n {
-		l.txt = make([]string, pqBatch)
-		l.num = make([]float64, pqBatch)
-		l.nul = make([]bool, pqBatch)
+	if len(l.txt) < n {
+		// As long as the largest batch so far: a small file gets small
+		// buffers.
+		size := min(max(n, 2*len(l.txt)), pqBatch)
+		l.txt = make([]string, size)
+		l.num = make([]float64, size)
+		l.nul = make([]bool, size)
 		if !l.fast {
-			l.vals = make([]parquet.Value, pqBatch)
+			l.vals = make([]parquet.Value, size)
 		}
 	}
 	j := 0
@@ -1026,8 +1033,15 @@ const pqIntCache = 1 << 17
 // the cache pins no more than its entries.
 func (l *pqLeaf) intText(txt []string, nul []bool, v0 int) {
 	if l.icache == nil {
-		l.icache = make([]pqIntText, pqIntCache)
+		// As many entries as the file has rows, up to pqIntCache: a
+		// small file does not pay for a big cache.
+		size := 1
+		for int64(size) < min(pqIntCache, l.fileRows) {
+			size *= 2
+		}
+		l.icache = make([]pqIntText, size)
 	}
+	mask := uint64(len(l.icache) - 1)
 	v := v0
 	for t := range txt {
 		if nul[t] {
@@ -1045,7 +1059,7 @@ func (l *pqLeaf) intText(txt []string, nul []bool, v0 int) {
 		}
 		v++
 		h := uint64(x)
-		e := &l.icache[(h^h>>17)&(pqIntCache-1)]
+		e := &l.icache[(h^h>>17)&mask]
 		if e.v != x || e.s == "" {
 			if l.kind == parquet.Int64 && l.conv == pqUint {
 				e.s = strconv.FormatUint(uint64(x), 10)

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/compress"
 )
 
 // pqRow is a submission of a leaderboard, with one column of every type
@@ -338,51 +339,113 @@ func TestParquetEvalRS2022(t *testing.T) {
 	}
 }
 
-// FuzzParquet: no input makes the reader panic or loop; every failure is
-// an error.
+// pqFuzzRow has a column of each way the reader decodes: dictionary and
+// plain text, integers, floats (plain and dictionary), nulls, and the
+// types read as parquet.Values (boolean, timestamp, decimal), beside a
+// list it must refuse.
+type pqFuzzRow struct {
+	Name  string   `parquet:"name,dict"`
+	Plain string   `parquet:"plain,optional"`
+	ID    int64    `parquet:"id"`
+	Small *int32   `parquet:"small,optional"`
+	U     uint32   `parquet:"u"`
+	F     float32  `parquet:"f"`
+	D     *float64 `parquet:"d,optional"`
+	DD    float64  `parquet:"dd,dict"`
+	Flag  bool     `parquet:"flag"`
+	At    int64    `parquet:"at,timestamp(millisecond)"`
+	Cost  int64    `parquet:"cost,decimal(2:10)"`
+	Tags  []string `parquet:"tags,list"`
+}
+
+// pqSeedFiles returns small valid files, one per codec, alternating
+// data page versions, with small pages and row groups: the fuzz target
+// mutates their bytes, so that most inputs get past the footer into the
+// pages.
+func pqSeedFiles(t testing.TB) [][]byte {
+	rows := make([]pqFuzzRow, 40)
+	for i := range rows {
+		r := pqFuzzRow{Name: "m" + strconv.Itoa(i%3), ID: int64(i) << 33, U: uint32(i), F: float32(i) / 4,
+			DD: float64(i%4) / 8, Flag: i%2 == 0, At: int64(i) * 60000, Cost: int64(i*101 - 500), Tags: []string{"a"}}
+		if i%3 != 0 {
+			r.Plain = "ü" + strconv.Itoa(i)
+			v := int32(-i)
+			r.Small = &v
+		}
+		if i%4 != 0 {
+			v := float64(i) / 3
+			r.D = &v
+		}
+		rows[i] = r
+	}
+	codecs := []compress.Codec{&parquet.Uncompressed, &parquet.Snappy, &parquet.Gzip, &parquet.Zstd, &parquet.Lz4Raw, &parquet.Brotli}
+	var out [][]byte
+	for i, c := range codecs {
+		var buf bytes.Buffer
+		w := parquet.NewGenericWriter[pqFuzzRow](&buf, parquet.Compression(c), parquet.DataPageVersion(1+i%2),
+			parquet.PageBufferSize(128), parquet.MaxRowsPerRowGroup(int64(15+5*i)))
+		if _, err := w.Write(rows); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, buf.Bytes())
+	}
+	return out
+}
+
+// FuzzParquet mutates the bytes of valid Parquet files (pqSeedFiles, the
+// committed corpus in testdata/fuzz/FuzzParquet, and the EvalRS 2022 file
+// that pyarrow wrote, where present): no input makes the reader panic,
+// hang or allocate without bound, and every failure is an error that
+// names the file.
 func FuzzParquet(f *testing.F) {
-	var buf bytes.Buffer
-	w := parquet.NewGenericWriter[pqRow](&buf, parquet.Compression(&parquet.Snappy), parquet.PageBufferSize(256), parquet.MaxRowsPerRowGroup(20))
-	w.Write(pqRows(50))
-	w.Close()
-	good := buf.Bytes()
-	f.Add(good)
-	f.Add(good[:len(good)/2])
-	f.Add([]byte("PAR1PAR1"))
-	mid := append([]byte(nil), good...)
-	mid[len(mid)/3] ^= 0xff
-	f.Add(mid)
+	for _, data := range pqSeedFiles(f) {
+		f.Add(data)
+	}
+	if data, err := os.ReadFile(evalrs2022Reference); err == nil {
+		f.Add(data)
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		// A hang is a failure too: the work runs with a deadline so the
 		// fuzzer records the input instead of stalling.
 		done := make(chan error, 1)
 		go func() { done <- fuzzParquetOnce(data) }()
+		timer := time.NewTimer(10 * time.Second)
+		defer timer.Stop()
 		select {
 		case err := <-done:
 			if err != nil {
 				t.Fatal(err)
 			}
-		case <-time.After(10 * time.Second):
+		case <-timer.C:
 			t.Fatalf("reading %d bytes did not finish in 10 s", len(data))
 		}
 	})
 }
 
-// fuzzParquetOnce reads a file fully; a non-nil result is a failure of
-// the reader (an error that does not name the file, or a short record).
-func fuzzParquetOnce(data []byte) error {
+// fuzzParquetOnce reads a file fully, as text and with Float of every
+// column; a non-nil result is a failure of the reader (a panic, an error
+// that does not name the file, or a short record).
+func fuzzParquetOnce(data []byte) (err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			err = fmt.Errorf("panic: %v", v)
+		}
+	}()
 	p, err := newParquetReader(bytes.NewReader(data), int64(len(data)), "fuzz.parquet", nil)
 	if err != nil {
-		if !strings.HasPrefix(err.Error(), "fuzz.parquet") {
+		if !strings.HasPrefix(err.Error(), "fuzz.parquet: ") {
 			return fmt.Errorf("error does not name the file: %v", err)
 		}
 		return nil
 	}
 	defer p.Close()
-	for n := 0; n < 10000; n++ {
+	for n := 0; n < 100000; n++ {
 		rec, err := p.Next()
 		if err != nil {
-			if err != io.EOF && !strings.HasPrefix(err.Error(), "fuzz.parquet") {
+			if err != io.EOF && !strings.HasPrefix(err.Error(), "fuzz.parquet: ") {
 				return fmt.Errorf("error does not name the file: %v", err)
 			}
 			return nil
@@ -391,7 +454,13 @@ func fuzzParquetOnce(data []byte) error {
 			return fmt.Errorf("%d fields for %d columns", len(rec), len(p.Header))
 		}
 		for c := range rec {
-			p.Float(c)
+			// Half the columns as numbers from the first row on, the
+			// others from the fifth: both ways text is given.
+			if c%2 == 0 || n >= 4 {
+				if _, _, err := p.Float(c); err != nil && !strings.HasPrefix(err.Error(), "fuzz.parquet: ") {
+					return fmt.Errorf("error does not name the file: %v", err)
+				}
+			}
 		}
 	}
 	return nil
@@ -407,47 +476,37 @@ func TestIsParquet(t *testing.T) {
 	}
 }
 
-// TestParquetMutations damages a valid file in 400 seeded ways (bytes
+// TestParquetMutations damages each seed file in 150 seeded ways (bytes
 // overwritten, huge varints, bytes removed): every read must end, with
 // rows or an error naming the file, never a panic. It runs in every test
 // run, where the fuzz target only replays its seeds.
 func TestParquetMutations(t *testing.T) {
 	t.Parallel()
-	var buf bytes.Buffer
-	w := parquet.NewGenericWriter[pqRow](&buf, parquet.Compression(&parquet.Snappy), parquet.PageBufferSize(256), parquet.MaxRowsPerRowGroup(20))
-	w.Write(pqRows(50))
-	w.Close()
-	good := buf.Bytes()
 	rng := rand.New(rand.NewPCG(8, 8))
-	for it := 0; it < 400; it++ {
-		data := append([]byte(nil), good...)
-		for k := 0; k < 1+rng.IntN(6); k++ {
-			switch rng.IntN(3) {
-			case 0:
-				data[rng.IntN(len(data))] = byte(rng.IntN(256))
-			case 1:
-				copy(data[rng.IntN(len(data)-8):], []byte{0xff, 0xff, 0xff, 0x7f})
-			case 2:
-				i := rng.IntN(len(data))
-				data = data[:i+copy(data[i:], data[i+1:])]
-			}
-		}
-		done := make(chan error, 1)
-		go func() {
-			defer func() {
-				if v := recover(); v != nil {
-					done <- fmt.Errorf("panic: %v", v)
+	for s, good := range pqSeedFiles(t) {
+		for it := 0; it < 150; it++ {
+			data := append([]byte(nil), good...)
+			for k := 0; k < 1+rng.IntN(6); k++ {
+				switch rng.IntN(3) {
+				case 0:
+					data[rng.IntN(len(data))] = byte(rng.IntN(256))
+				case 1:
+					copy(data[rng.IntN(len(data)-8):], []byte{0xff, 0xff, 0xff, 0x7f})
+				case 2:
+					i := rng.IntN(len(data))
+					data = data[:i+copy(data[i:], data[i+1:])]
 				}
-			}()
-			done <- fuzzParquetOnce(data)
-		}()
-		select {
-		case err := <-done:
-			if err != nil {
-				t.Fatalf("mutation %d: %v", it, err)
 			}
-		case <-time.After(10 * time.Second):
-			t.Fatalf("mutation %d: reading did not finish in 10 s", it)
+			done := make(chan error, 1)
+			go func() { done <- fuzzParquetOnce(data) }()
+			select {
+			case err := <-done:
+				if err != nil {
+					t.Fatalf("seed %d, mutation %d: %v", s, it, err)
+				}
+			case <-time.After(10 * time.Second):
+				t.Fatalf("seed %d, mutation %d: reading did not finish in 10 s", s, it)
+			}
 		}
 	}
 }
