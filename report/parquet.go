@@ -122,6 +122,8 @@ type pqLeaf struct {
 	bdata []byte
 	boffs []uint32
 	idx   []int32
+	// indexed: the page is dictionary-encoded (idx may be empty).
+	indexed bool
 	// The dictionary of the column chunk, converted once: dtext is the
 	// text of each entry (all of it for text, on demand for numbers),
 	// dnum the number, dbad the reason an entry is not acceptable text.
@@ -574,6 +576,7 @@ func (l *pqLeaf) dropPage() {
 	l.page, l.slow = nil, nil
 	l.pn, l.prow, l.vpos = 0, 0, 0
 	l.defs, l.i32, l.i64, l.f32, l.f64, l.bdata, l.boffs, l.idx = nil, nil, nil, nil, nil, nil, nil, nil
+	l.indexed = false
 }
 
 // nextPage reads the column's next page; io.ErrUnexpectedEOF when the
@@ -619,7 +622,7 @@ func (l *pqLeaf) nextPage() error {
 				return err
 			}
 		}
-		l.idx = data.Int32()
+		l.idx, l.indexed = data.Int32(), true
 		have = len(l.idx)
 	} else {
 		if data.Kind() != pqEncodingKind(l.kind) {
@@ -640,9 +643,12 @@ func (l *pqLeaf) nextPage() error {
 			have = len(l.f64)
 		case parquet.ByteArray:
 			l.bdata, l.boffs = data.ByteArray()
-			have = len(l.boffs) - 1
-			if err := pqCheckOffsets(l.bdata, l.boffs); err != nil {
-				return err
+			// A page of nulls may have no offsets at all.
+			if len(l.boffs) > 0 || nonNull > 0 {
+				have = len(l.boffs) - 1
+				if err := pqCheckOffsets(l.bdata, l.boffs); err != nil {
+					return err
+				}
 			}
 		}
 	}
@@ -852,7 +858,7 @@ func (l *pqLeaf) decode(j, c int) (int, error) {
 	}
 	v0 := l.vpos
 	switch {
-	case l.idx != nil && l.conv == pqString:
+	case l.indexed && l.conv == pqString:
 		for t := range txt {
 			if nul[t] {
 				txt[t] = ""
@@ -872,7 +878,7 @@ func (l *pqLeaf) decode(j, c int) (int, error) {
 			txt[t] = l.dtext[ix]
 			l.vpos++
 		}
-	case l.idx != nil:
+	case l.indexed:
 		for t := range num {
 			if nul[t] {
 				num[t] = 0
@@ -887,6 +893,8 @@ func (l *pqLeaf) decode(j, c int) (int, error) {
 			num[t] = l.dnum[ix]
 			l.vpos++
 		}
+	case l.conv == pqString && nv == 0:
+		clear(txt)
 	case l.conv == pqString:
 		offs := l.boffs[v0 : v0+nv+1]
 		base := offs[0]
@@ -987,7 +995,7 @@ func (l *pqLeaf) numberText(txt []string, nul []bool, v0 int) {
 		}
 		return
 	}
-	if l.idx != nil {
+	if l.indexed {
 		v := v0
 		for t := range txt {
 			if nul[t] {

@@ -491,3 +491,57 @@ func pqReadBytes(data []byte) ([][]string, error) {
 		}
 	}
 }
+
+// TestParquetNullPages: pages and row groups where a column is all
+// nulls, plain and dictionary-encoded, text and numbers, read as empty
+// text and missing numbers.
+func TestParquetNullPages(t *testing.T) {
+	t.Parallel()
+	type row struct {
+		Note *string  `parquet:"note,optional"`
+		Tag  *string  `parquet:"tag,dict,optional"`
+		V    *float64 `parquet:"v,optional"`
+		N    *int64   `parquet:"n,optional"`
+		D    *float64 `parquet:"d,dict,optional"`
+	}
+	var rows []row
+	for i := range 3000 {
+		var r row
+		if i >= 1500 && i%2 == 0 {
+			s, tag, v, n := "note "+strconv.Itoa(i), "t"+strconv.Itoa(i%3), float64(i)/4, int64(i)
+			r = row{&s, &tag, &v, &n, &v}
+		}
+		rows = append(rows, r)
+	}
+	path := filepath.Join(t.TempDir(), "nulls.parquet")
+	writePQ(t, path, rows)
+	p, err := OpenParquet(path, "nulls.parquet", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	for i := 0; ; i++ {
+		rec, err := p.Next()
+		if err == io.EOF {
+			if i != len(rows) {
+				t.Fatalf("%d rows, want %d", i, len(rows))
+			}
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := rows[i]
+		want := []string{"", "", "", "", ""}
+		if r.Note != nil {
+			want = []string{*r.Note, *r.Tag, strconv.FormatFloat(*r.V, 'g', -1, 64), strconv.FormatInt(*r.N, 10), pqNumberText}
+		}
+		if strings.Join(rec, "|") != strings.Join(want, "|") {
+			t.Fatalf("row %d: %q, want %q", i+1, rec, want)
+		}
+		v, ok, err := p.Float(4)
+		if err != nil || ok != (r.D != nil) || ok && v != *r.D {
+			t.Fatalf("row %d: Float %v %v %v", i+1, v, ok, err)
+		}
+	}
+}
