@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -16,6 +17,7 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/compress"
+	"github.com/parquet-go/parquet-go/format"
 )
 
 // pqRow is a submission of a leaderboard, with one column of every type
@@ -392,22 +394,105 @@ func pqSeedFiles(t testing.TB) [][]byte {
 		}
 		out = append(out, buf.Bytes())
 	}
+	// A long units file with dictionary names, integer units and null
+	// values; a wide results file with plain text; a file made by hand.
+	type unit struct {
+		Dataset string   `parquet:"dataset,dict"`
+		Method  string   `parquet:"method,dict"`
+		Unit    int64    `parquet:"unit"`
+		Metric  string   `parquet:"metric,dict"`
+		Value   *float64 `parquet:"value,optional"`
+	}
+	units := make([]unit, 60)
+	for i := range units {
+		v := float64(i) / 7
+		units[i] = unit{"d" + strconv.Itoa(i%2), "m" + strconv.Itoa(i%3), int64(i / 6), "ndcg@10", &v}
+		if i%9 == 0 {
+			units[i].Value = nil
+		}
+	}
+	var buf bytes.Buffer
+	w := parquet.NewGenericWriter[unit](&buf, parquet.Compression(&parquet.Snappy), parquet.PageBufferSize(200), parquet.MaxRowsPerRowGroup(25))
+	w.Write(units)
+	w.Close()
+	out = append(out, buf.Bytes())
+	type wide struct {
+		Dataset string  `parquet:"dataset"`
+		Method  string  `parquet:"method"`
+		NDCG    float64 `parquet:"ndcg"`
+		Recall  float32 `parquet:"recall"`
+		K       int32   `parquet:"k"`
+	}
+	var ws []wide
+	for i := range 24 {
+		ws = append(ws, wide{"ds" + strconv.Itoa(i%4), "method-é-" + strconv.Itoa(i%3), float64(i) / 10, float32(i) / 20, 10})
+	}
+	buf.Reset()
+	w2 := parquet.NewGenericWriter[wide](&buf, parquet.DataPageVersion(1), parquet.PageBufferSize(100))
+	w2.Write(ws)
+	w2.Close()
+	out = append(out, buf.Bytes())
+	if tt, ok := t.(*testing.T); ok {
+		out = append(out, pqCraft(tt, format.Uncompressed, 3, []pqCraftPage{pqPlainPage(0.5, 1.5, 2.5)}, nil))
+	}
 	return out
 }
 
-// FuzzParquet mutates the bytes of valid Parquet files (pqSeedFiles, the
-// committed corpus in testdata/fuzz/FuzzParquet, and the EvalRS 2022 file
-// that pyarrow wrote, where present): no input makes the reader panic,
-// hang or allocate without bound, and every failure is an error that
-// names the file.
+// pqEdit applies edits to a copy of a file: each 4 bytes are an
+// operation (byte 0), a position scaled to the file's length (bytes 1–2)
+// and a value (byte 3). The fuzzer mutates the few bytes of the edits,
+// not the file, so every input is a valid file with local damage and a
+// new input is minimised in a few runs.
+func pqEdit(base, edits []byte) []byte {
+	data := append([]byte(nil), base...)
+	for len(edits) >= 4 && len(data) > 0 {
+		e := edits[:4]
+		edits = edits[4:]
+		at := int(binary.BigEndian.Uint16(e[1:3])) * len(data) / 65536
+		switch e[0] % 6 {
+		case 0:
+			data[at] = e[3]
+		case 1:
+			data[at] ^= e[3]
+		case 2:
+			data = append(data[:at], append([]byte{e[3]}, data[at:]...)...)
+		case 3:
+			n := min(int(e[3]%16)+1, len(data)-at)
+			data = append(data[:at], data[at+n:]...)
+		case 4: // a huge varint, as a length or a count
+			data = append(data[:at], append([]byte{0xff, 0xff, 0xff, 0xff, 0x0f}, data[min(at+int(e[3]%6), len(data)):]...)...)
+		case 5: // a little-endian int32 set to a boundary value
+			v := [...]uint32{0, 1, 0x7fffffff, 0x80000000, 0xffffffff, 1 << 20}[int(e[3])%6]
+			if at+4 <= len(data) {
+				binary.LittleEndian.PutUint32(data[at:], v)
+			}
+		}
+	}
+	return data
+}
+
+// FuzzParquet damages valid Parquet files — pqSeedFiles (one per codec,
+// both data page versions, every way of decoding), and the EvalRS 2022
+// file that pyarrow wrote where present — with a few edits (pqEdit),
+// or, for the last base, reads the edits themselves as a file: no input
+// makes the reader panic, hang or allocate without bound, and every
+// failure is an error that names the file. The committed corpus in
+// testdata/fuzz/FuzzParquet holds edits that found new paths.
 func FuzzParquet(f *testing.F) {
-	for _, data := range pqSeedFiles(f) {
-		f.Add(data)
-	}
+	bases := pqSeedFiles(f)
 	if data, err := os.ReadFile(evalrs2022Reference); err == nil {
-		f.Add(data)
+		bases = append(bases, data)
 	}
-	f.Fuzz(func(t *testing.T, data []byte) {
+	for i := range bases {
+		f.Add(uint8(i), []byte{})
+		f.Add(uint8(i), []byte{0, 0x80, 0, 0xff, 1, 0xff, 0xf0, 0x55})
+	}
+	f.Add(uint8(255), []byte("PAR1\x15\x02PAR1"))
+	f.Fuzz(func(t *testing.T, base uint8, edits []byte) {
+		data := edits
+		if int(base) < len(bases) {
+			data = pqEdit(bases[base], edits)
+		}
 		// A hang is a failure too: the work runs with a deadline so the
 		// fuzzer records the input instead of stalling.
 		done := make(chan error, 1)
