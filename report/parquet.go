@@ -104,6 +104,8 @@ type pqLeaf struct {
 	// decoded from the typed page data; the others through
 	// parquet.Values.
 	fast bool
+	// unread: left out by Only; its cells are empty and Float fails.
+	unread bool
 	// numText: the column is numeric and still read as text (Float has
 	// not been called on it).
 	numText bool
@@ -444,6 +446,22 @@ func (p *ParquetReader) Require(name string) (int, error) {
 	return -1, &ParquetError{File: p.File, Column: name, Msg: fmt.Sprintf("no such column (columns: %s)%s", strings.Join(p.Header, ","), suggestColumn(name, p.Header))}
 }
 
+// Only restricts reading to the given columns (indexes from Col): the
+// pages of the others are never read or decoded, their cells are empty
+// and Float on them is an error. A loader that knows its columns calls
+// it before the first Next; a wide file of which a study uses a few
+// columns is then read at the cost of those.
+func (p *ParquetReader) Only(cols ...int) {
+	for i := range p.leaves {
+		p.leaves[i].unread = true
+	}
+	for _, c := range cols {
+		if c >= 0 && c < len(p.leaves) {
+			p.leaves[c].unread = false
+		}
+	}
+}
+
 // Rows returns the number of rows read so far.
 func (p *ParquetReader) Rows() int64 { return p.rows }
 
@@ -476,11 +494,15 @@ func (p *ParquetReader) Next() ([]string, error) {
 // batch shortens it to the rows before the problem, and the error comes
 // when those are used up, with the row it is in.
 func (p *ParquetReader) refill() (err error) {
+	cur := -1 // the column being decoded
 	defer func() {
 		if v := recover(); v != nil {
 			p.n, p.left = 0, 0
-			p.err = &ParquetError{File: p.File, Row: p.rows + 1, Msg: fmt.Sprintf("corrupt data: %v", v)}
-			err = p.err
+			e := &ParquetError{File: p.File, Row: p.rows + 1, Msg: fmt.Sprintf("corrupt data: %v", v)}
+			if cur >= 0 {
+				e.Column = p.leaves[cur].name
+			}
+			p.err, err = e, e
 		}
 	}()
 	p.n, p.k = 0, 0
@@ -499,6 +521,7 @@ func (p *ParquetReader) refill() (err error) {
 	good := n
 	var bad error
 	for i := range p.leaves {
+		cur = i
 		got, err := p.leaves[i].fill(n)
 		if err != nil && got < good {
 			good, bad = got, &ParquetError{File: p.File, Row: p.rows + int64(got) + 1, Column: p.leaves[i].name, Msg: err.Error()}
@@ -507,6 +530,7 @@ func (p *ParquetReader) refill() (err error) {
 			good = got
 		}
 	}
+	cur = -1
 	p.left -= int64(n)
 	if bad != nil {
 		p.err, p.left = bad, 0
@@ -543,6 +567,9 @@ func (p *ParquetReader) openGroup() error {
 	for i := range p.leaves {
 		l := &p.leaves[i]
 		l.closePages()
+		if l.unread {
+			continue
+		}
 		if l.index >= len(chunks) {
 			return &ParquetError{File: p.File, Column: l.name, Msg: fmt.Sprintf("row group %d has no chunk for the column", p.group)}
 		}
@@ -775,6 +802,10 @@ func (l *pqLeaf) fill(n int) (int, error) {
 		if !l.fast {
 			l.vals = make([]parquet.Value, size)
 		}
+	}
+	if l.unread {
+		clear(l.txt[:n])
+		return n, nil
 	}
 	j := 0
 	for j < n {
@@ -1237,6 +1268,9 @@ func (p *ParquetReader) Float(col int) (v float64, ok bool, err error) {
 	k := p.k
 	if k < 0 || k >= p.n {
 		return 0, false, nil
+	}
+	if l.unread {
+		return 0, false, p.Errorf(col, "the column is not read (left out by Only)")
 	}
 	if !l.fast {
 		return p.floatValue(col, l.vals[k])

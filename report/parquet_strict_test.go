@@ -545,3 +545,60 @@ func TestParquetNullPages(t *testing.T) {
 		}
 	}
 }
+
+// TestParquetOnly: columns left out by Only are never read — even a
+// corrupt chunk in one goes unnoticed — and read as empty cells whose
+// Float is an error.
+func TestParquetOnly(t *testing.T) {
+	t.Parallel()
+	type row struct {
+		Method string  `parquet:"method"`
+		Junk   float64 `parquet:"junk"`
+		Value  float64 `parquet:"value"`
+	}
+	rows := make([]row, 2000)
+	for i := range rows {
+		rows[i] = row{"m" + strconv.Itoa(i%3), float64(i), float64(i) / 2}
+	}
+	path := filepath.Join(t.TempDir(), "wide.parquet")
+	writePQ(t, path, rows)
+	data, _ := os.ReadFile(path)
+	pf, err := parquet.OpenFile(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	junk := pf.Root().Column("junk").Index()
+	for _, g := range pf.Metadata().RowGroups { // damage every page header of junk
+		off := g.Columns[junk].MetaData.DataPageOffset
+		data[off] = 0xff
+	}
+	os.WriteFile(path, data, 0o644)
+	if _, err := readParquetAll(path, "value"); err == nil || !strings.Contains(err.Error(), `column "junk": corrupt page 1`) {
+		t.Fatalf("reading every column: %v", err)
+	}
+	p, err := OpenParquet(path, "wide.parquet", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	p.Only(p.Col("method"), p.Col("value"))
+	for i := 0; ; i++ {
+		rec, err := p.Next()
+		if err == io.EOF {
+			if i != len(rows) {
+				t.Fatalf("%d rows", i)
+			}
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, ok, err := p.Float(p.Col("value"))
+		if rec[0] != rows[i].Method || rec[1] != "" || err != nil || !ok || v != rows[i].Value {
+			t.Fatalf("row %d: %q %v %v %v", i+1, rec, v, ok, err)
+		}
+		if _, _, err := p.Float(p.Col("junk")); err == nil || !strings.Contains(err.Error(), `column "junk": the column is not read`) {
+			t.Fatalf("Float of a column left out: %v", err)
+		}
+	}
+}
