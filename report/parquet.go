@@ -1390,8 +1390,8 @@ func badText(s string) string {
 
 // pqMaxRowsPerByte bounds the rows a file may declare: pqMaxRowsPerByte
 // per byte of the file (a bit-packed column holds 8 per byte; only a
-// file made of nothing but constant columns could go beyond), plus a
-// million.
+// file made of nothing but constant columns could go beyond), plus
+// 65,536.
 const pqMaxRowsPerByte = 64
 
 // pqMaxPage is the largest uncompressed page accepted (1 GiB).
@@ -1399,7 +1399,7 @@ const pqMaxPage = 1 << 30
 
 // pqMaxRows is the largest row count a file of the given size may
 // declare.
-func pqMaxRows(size int64) int64 { return pqMaxRowsPerByte*size + 1<<20 }
+func pqMaxRows(size int64) int64 { return pqMaxRowsPerByte*size + 1<<16 }
 
 // pqCheckFooter checks the footer's length and thrift structure.
 func pqCheckFooter(r io.ReaderAt, size int64) error {
