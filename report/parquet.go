@@ -81,11 +81,11 @@ type ParquetReader struct {
 	size   int64
 	pf     *parquet.File
 	leaves []pqLeaf
-	group  int   // index of the next row group to open
-	left   int64 // rows of the current row group not yet decoded
-	n, k   int   // rows in the batch; index of the current row in it
-	err    error // returned once the batch's rows are used up
-	rec    []string
+	group  int      // index of the next row group to open
+	left   int64    // rows of the current row group not yet decoded
+	n, k   int      // rows in the batch; index of the current row in it
+	err    error    // returned once the batch's rows are used up
+	mat    []string // the batch's text, row by row
 	rows   int64
 }
 
@@ -106,6 +106,8 @@ type pqLeaf struct {
 	fast bool
 	// unread: left out by Only; its cells are empty and Float fails.
 	unread bool
+	// number: a numeric column read as numbers (Float's fast path).
+	number bool
 	// numText: the column is numeric and still read as text (Float has
 	// not been called on it).
 	numText bool
@@ -311,7 +313,6 @@ func newParquetReader(r io.ReaderAt, size int64, display string, mapping map[str
 	for i := range p.leaves {
 		p.leaves[i].fileRows = pf.NumRows()
 	}
-	p.rec = make([]string, len(p.leaves))
 	p.k = -1
 	return p, nil
 }
@@ -453,11 +454,13 @@ func (p *ParquetReader) Require(name string) (int, error) {
 // columns is then read at the cost of those.
 func (p *ParquetReader) Only(cols ...int) {
 	for i := range p.leaves {
-		p.leaves[i].unread = true
+		p.leaves[i].unread, p.leaves[i].number = true, false
 	}
 	for _, c := range cols {
 		if c >= 0 && c < len(p.leaves) {
-			p.leaves[c].unread = false
+			l := &p.leaves[c]
+			l.unread = false
+			l.number = l.fast && !l.numText && l.conv != pqString
 		}
 	}
 }
@@ -482,12 +485,10 @@ func (p *ParquetReader) Next() ([]string, error) {
 			return nil, err
 		}
 	}
-	k := p.k
-	for i := range p.leaves {
-		p.rec[i] = p.leaves[i].txt[k]
-	}
+	nc := len(p.leaves)
+	i := p.k * nc
 	p.rows++
-	return p.rec, nil
+	return p.mat[i : i+nc : i+nc], nil
 }
 
 // refill decodes the next batch of rows of every column. A problem in the
@@ -534,6 +535,16 @@ func (p *ParquetReader) refill() (err error) {
 	p.left -= int64(n)
 	if bad != nil {
 		p.err, p.left = bad, 0
+	}
+	// The rows, row by row, for Next to hand out without copying.
+	nc := len(p.leaves)
+	if len(p.mat) < good*nc {
+		p.mat = make([]string, len(p.leaves[0].txt)*nc)
+	}
+	for i := range p.leaves {
+		for t, s := range p.leaves[i].txt[:good] {
+			p.mat[t*nc+i] = s
+		}
 	}
 	p.n = good
 	if good == 0 {
@@ -1263,7 +1274,22 @@ func abs32(x int32) int32 {
 // timestamp, bytes) is an error naming file, row and column. Calling it
 // on a numeric column makes the column a value column: Next no longer
 // formats its numbers to text.
-func (p *ParquetReader) Float(col int) (v float64, ok bool, err error) {
+func (p *ParquetReader) Float(col int) (float64, bool, error) {
+	// The common case first: a numeric column already read as numbers.
+	l := &p.leaves[col]
+	if k := p.k; l.number && uint(k) < uint(p.n) {
+		if l.nul[k] {
+			return 0, false, nil
+		}
+		if v := l.num[k]; v-v == 0 {
+			return v, true, nil
+		}
+	}
+	return p.float(col)
+}
+
+// float is Float for every case.
+func (p *ParquetReader) float(col int) (v float64, ok bool, err error) {
 	l := &p.leaves[col]
 	k := p.k
 	if k < 0 || k >= p.n {
@@ -1280,9 +1306,11 @@ func (p *ParquetReader) Float(col int) (v float64, ok bool, err error) {
 		// batch loses its text too, so that every row after this one
 		// reads the same.
 		l.numText = false
+		l.number = l.conv != pqString
 		for t := k + 1; t < p.n; t++ {
 			if !l.nul[t] {
 				l.txt[t] = pqNumberText
+				p.mat[t*len(p.leaves)+col] = pqNumberText
 			}
 		}
 	}
