@@ -10,7 +10,8 @@ package report
 // It reads by columns and pages, not by rows: for each row group it
 // decodes a batch of rows of every column at once from the typed page
 // data (parquet-go's page API), so a value costs a copy, not a
-// parquet.Value and a string. A dictionary is converted to text once per
+// parquet.Value and a string; Next then hands out the batch's rows
+// without copying them. A dictionary is converted to text once per
 // column chunk and every row that uses an entry shares that string; plain
 // text, integers formatted as text and numbers are each built into one
 // string per batch that the rows slice. Memory stays bounded by a page per

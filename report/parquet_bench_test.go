@@ -72,7 +72,7 @@ func writeBenchUnits[T any](b *testing.B, path string, row func(d, m, k string, 
 
 // BenchmarkParquetUnits reads a long-format units file of 4 million rows
 // the way the units loader does (OpenTable, Next, the name columns as
-// text, Float of the value) and reports rows per second of wall clock
+// text, Float of the value), and through the loader itself ("loader") and reports rows per second of wall clock
 // and of the process's CPU time (all threads, the collector's too). It
 // prints figures; it never fails on time.
 func BenchmarkParquetUnits(b *testing.B) {
@@ -85,14 +85,18 @@ func BenchmarkParquetUnits(b *testing.B) {
 	writeBenchUnits(b, textPath, func(d, m, k string, u int, v float64) benchUnitText {
 		return benchUnitText{d, m, "u" + strconv.Itoa(u), k, v}
 	})
-	for _, c := range []struct{ name, path string }{{"int-unit", intPath}, {"text-unit", textPath}} {
+	for _, c := range []struct{ name, path string }{{"int-unit", intPath}, {"text-unit", textPath}, {"loader", intPath}} {
 		b.Run(c.name, func(b *testing.B) {
+			read := benchReadUnits
+			if c.name == "loader" {
+				read = benchLoadUnits
+			}
 			st, _ := os.Stat(c.path)
 			b.SetBytes(st.Size())
 			b.ReportAllocs()
 			cpu := processCPUSeconds()
 			for range b.N {
-				n, err := benchReadUnits(c.path)
+				n, err := read(c.path)
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -148,4 +152,25 @@ func benchReadUnits(path string) (int, error) {
 		return n, fmt.Errorf("nothing read")
 	}
 	return n, nil
+}
+
+// benchLoadUnits reads a units file through the real loader
+// (inputs.units over a one-file study), interning and all.
+func benchLoadUnits(path string) (int, error) {
+	dir := filepath.Dir(path)
+	manifest := filepath.Join(dir, "study.toml")
+	text := fmt.Sprintf("title = \"b\"\n[inputs]\nunits = %q\n", filepath.Base(path))
+	if err := os.WriteFile(manifest, []byte(text), 0o644); err != nil {
+		return 0, err
+	}
+	s, err := LoadStudy(manifest, Kinds())
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	err = newInputs(s).units(func(u *UnitRow) error {
+		n++
+		return nil
+	})
+	return n, err
 }
