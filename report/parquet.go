@@ -477,8 +477,8 @@ func (p *ParquetReader) Line() int { return int(p.rows) }
 // they are, integers in decimal, floats in Go's shortest 'g' form (which
 // parses back to the same float64), timestamps in RFC 3339, nulls empty;
 // a numeric column that Float has been called on gives pqNumberText
-// instead (see the top of the file). The slice is reused; the strings in
-// it are not.
+// instead (see the top of the file). The slice belongs to the reader and
+// changes with later calls; the strings in it are the caller's to keep.
 func (p *ParquetReader) Next() ([]string, error) {
 	p.k++
 	if p.k >= p.n {
