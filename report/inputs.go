@@ -685,6 +685,7 @@ func (in *inputs) readUnitsFile(e InputEntry, mf matchedFile, fn func(u *UnitRow
 			return fmt.Errorf("%s:1: no metric columns", t.File)
 		}
 	}
+	t.Only(append(append([]int{dcol, mcol, ucol, metricCol, valueCol}, wide...), unnamed...)...)
 	u := &UnitRow{File: t.File}
 	var row int64
 	// Dataset, method and metric names repeat on every row: intern them,

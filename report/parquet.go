@@ -72,7 +72,9 @@ const pqNumberText = "(number)"
 type ParquetReader struct {
 	File   string // as shown in errors
 	Header []string
-	cols   map[string]int
+	// nonFinite: Float returns stored NaN and ±Inf (KeepNonFinite).
+	nonFinite bool
+	cols      map[string]int
 	// unreadable maps the lower-case name of a column that cannot be
 	// read as a flat table column to the reason.
 	unreadable map[string]string
@@ -1333,11 +1335,16 @@ func (p *ParquetReader) float(col int) (v float64, ok bool, err error) {
 		return f, true, nil
 	}
 	v = l.num[k]
-	if v-v != 0 {
+	if v-v != 0 && !p.nonFinite {
 		return 0, false, p.Errorf(col, "%v stored in a float column (in Parquet a missing value is a null)", v)
 	}
 	return v, true, nil
 }
+
+// KeepNonFinite makes Float return NaN and ±Inf stored in float columns
+// instead of failing, for a caller that checks them against declared
+// missing markers itself.
+func (p *ParquetReader) KeepNonFinite() { p.nonFinite = true }
 
 // floatValue is Float for the columns read as parquet.Values.
 func (p *ParquetReader) floatValue(col int, x parquet.Value) (float64, bool, error) {

@@ -95,22 +95,22 @@ func TestParquetNonFinite(t *testing.T) {
 		name, want string
 		write      func(path string)
 	}{
-		{"nan.parquet", "nan.parquet: row 2001, column \"value\": NaN stored in a float column (in Parquet a missing value is a null)", func(path string) {
+		{"nan.parquet", "nan.parquet: row 2001, column \"value\": not a finite number: NaN (declare it missing with missing_values = [\"NaN\"] on the input)", func(path string) {
 			rows := append([]plainRow(nil), plain...)
 			rows[bad-1].Value = f(math.NaN())
 			writePQ(t, path, rows)
 		}},
-		{"inf.parquet", "inf.parquet: row 2001, column \"value\": +Inf stored in a float column", func(path string) {
+		{"inf.parquet", "inf.parquet: row 2001, column \"value\": not a finite number: Inf", func(path string) {
 			rows := append([]dictRow(nil), dict...)
 			rows[bad-1].Value = math.Inf(1)
 			writePQ(t, path, rows)
 		}},
-		{"neginf.parquet", "neginf.parquet: row 2001, column \"value\": -Inf stored in a float column", func(path string) {
+		{"neginf.parquet", "neginf.parquet: row 2001, column \"value\": not a finite number: -Inf", func(path string) {
 			rows := append([]plainRow(nil), plain...)
 			rows[bad-1].Value = f(math.Inf(-1))
 			writePQ(t, path, rows)
 		}},
-		{"f32.parquet", "f32.parquet: row 2001, column \"value\": NaN stored in a float column", func(path string) {
+		{"f32.parquet", "f32.parquet: row 2001, column \"value\": not a finite number: NaN", func(path string) {
 			rows := append([]f32Row(nil), f32...)
 			rows[bad-1].Value = float32(math.NaN())
 			writePQ(t, path, rows)

@@ -158,6 +158,22 @@ func (t *TableReader) checkHeader() error {
 	return nil
 }
 
+// Only declares the columns the caller will read (-1s are ignored); a
+// Parquet file then decodes only those, and the other cells are empty.
+// A no-op for CSV and TSV, whose records are split whole anyway.
+func (t *TableReader) Only(cols ...int) {
+	if t.pq == nil {
+		return
+	}
+	keep := cols[:0:0]
+	for _, c := range cols {
+		if c >= 0 {
+			keep = append(keep, c)
+		}
+	}
+	t.pq.Only(keep...)
+}
+
 // SetMissing declares cells that count as missing values, like an empty
 // cell (an input entry's missing_values); they are compared with the
 // cell without its surrounding spaces, case-sensitively.
@@ -381,9 +397,14 @@ func (t *TableReader) pqFloat(col int) (float64, bool, error) {
 		}
 		return v, true, nil
 	}
+	t.pq.KeepNonFinite() // checked here, against the markers
 	v, ok, err := t.pq.Float(col)
 	if err == nil && ok && !analyses.Finite(v) {
-		return 0, false, t.pq.Errorf(col, "not a finite number: %v (declare it missing with missing_values = [%q] on the input)", v, t.rec[col])
+		text := strconv.FormatFloat(v, 'g', -1, 64) // NaN, +Inf, -Inf
+		if len(t.missing) > 0 && (t.isMissing(text) || t.isMissing(strings.TrimPrefix(text, "+"))) {
+			return 0, false, nil
+		}
+		return 0, false, t.pq.Errorf(col, "not a finite number: %s (declare it missing with missing_values = [%q] on the input)", strings.TrimPrefix(text, "+"), strings.TrimPrefix(text, "+"))
 	}
 	return v, ok, err
 }
