@@ -302,7 +302,7 @@ func readAll(p *ParquetReader, name string) error {
 func TestParquetEvalRS2022(t *testing.T) {
 	t.Parallel()
 	if _, err := os.Stat(evalrs2022Reference); err != nil {
-		t.Skipf("reference data absent: %v", err)
+		skipWithoutReference(t, err)
 	}
 	p, err := OpenParquet(evalrs2022Reference, "evalrs_2022_submissions.parquet.snappy", nil)
 	if err != nil {
