@@ -1,6 +1,9 @@
 package report
 
 import (
+	"bytes"
+	"compress/gzip"
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -141,5 +144,26 @@ func TestValidateAgreesWithBuild(t *testing.T) {
 			t.Errorf("%s: %q was accepted", f.file, f.to)
 		}
 		os.WriteFile(p, orig, 0o644)
+	}
+}
+
+// The decompressed-size cap reaches the ranked-run and truth readers too.
+func TestDecompressedCapReachesRuns(t *testing.T) {
+	dir := t.TempDir()
+	everyKindStudy(t, dir)
+	var buf bytes.Buffer
+	w := gzip.NewWriter(&buf)
+	w.Write([]byte("user,item,relevance\n"))
+	for i := 0; i < 20000; i++ {
+		fmt.Fprintf(w, "u%d,i%d,1\n", i, i)
+	}
+	w.Close()
+	os.Remove(filepath.Join(dir, "truth", "o1.csv"))
+	os.WriteFile(filepath.Join(dir, "truth", "o1.csv.gz"), buf.Bytes(), 0o644)
+	src, _ := os.ReadFile(filepath.Join(dir, "study.toml"))
+	os.WriteFile(filepath.Join(dir, "study.toml"), bytes.Replace(src, []byte(`truth = "truth/{dataset}.csv"`), []byte(`truth = "truth/{dataset}.csv*"`), 1), 0o644)
+	_, err := Validate(Options{Manifest: filepath.Join(dir, "study.toml"), NoCache: true, MaxDecompressed: 64 << 10})
+	if err == nil || !strings.Contains(err.Error(), "o1.csv.gz") || !strings.Contains(err.Error(), "decompresses to more than 64 KiB") {
+		t.Fatalf("want the cap to name truth/o1.csv.gz, got %v", err)
 	}
 }

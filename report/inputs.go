@@ -199,7 +199,7 @@ func (in *inputs) openRun(path, display string, format runFormat, predictions bo
 		return nil, err
 	}
 	in.noteFile(path)
-	return openRun(path, display, format, predictions)
+	return openRunCapped(path, display, format, predictions, in.study.MaxDecompressed)
 }
 
 // readTruth reads a truth file (runs.go), checked and recorded.
@@ -208,7 +208,9 @@ func (in *inputs) readTruth(path, display string, format runFormat, t *analyses.
 		return 0, err
 	}
 	in.noteFile(path)
-	return readTruth(path, display, format, t)
+	return scanTruthCapped(path, display, format, in.study.MaxDecompressed, func(user, item []byte, rel float64, line int) error {
+		return t.Add(user, item, rel)
+	})
 }
 
 // scanTruth streams a truth file (runs.go), checked and recorded.
@@ -217,7 +219,7 @@ func (in *inputs) scanTruth(path, display string, format runFormat, fn func(user
 		return 0, err
 	}
 	in.noteFile(path)
-	return scanTruth(path, display, format, fn)
+	return scanTruthCapped(path, display, format, in.study.MaxDecompressed, fn)
 }
 
 // closeCounted closes t and records its rows.
