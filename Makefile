@@ -11,7 +11,7 @@ KATEX    := themes/assets/katex.min.js
 BIN      := bin/evalbook
 DEMO     := sites/demo
 
-.PHONY: all build assets demo test bench bench-seed000 bench-issues lint deps clean
+.PHONY: all build assets demo test bench bench-seed000 bench-1g bench-issues lint deps clean
 
 all: build
 
@@ -71,6 +71,18 @@ bench-seed000: build
 	@for i in 1 2 3; do \
 		/usr/bin/time -f "evalbook build (cold): wall %e s, CPU %U+%S s, max RSS %M KiB" ./$(BIN) build $(SEED000) --quiet --no-cache; \
 		/usr/bin/time -f "pandas/scipy script:   wall %e s, CPU %U+%S s, max RSS %M KiB" /usr/bin/python3 sites/bench/peers/meta_pandas.py $(SEED000) >/dev/null; \
+	done
+
+# bench-1g: two meta-analyses over one 1 GB long CSV of per-user values
+# (metagen -units 250000), evalbook's cold build against `wc -l` reading
+# the same file, CPU seconds side by side.
+META1G := $(BENCH_DIR)-meta1g
+bench-1g: build
+	@test -f $(META1G)/study.toml || $(GO) run ./sites/bench/metagen -units 250000 $(META1G)
+	@ls -la $(META1G)
+	@for i in 1 2; do \
+		/usr/bin/time -f "wc -l:                 wall %e s, CPU %U+%S s, max RSS %M KiB" wc -l $(META1G)/units.csv >/dev/null; \
+		/usr/bin/time -f "evalbook build (cold): wall %e s, CPU %U+%S s, max RSS %M KiB" ./$(BIN) build $(META1G) --quiet --no-cache; \
 	done
 
 # bench-issues: the full-size benchmarks the issues ask for (minutes; the
