@@ -131,9 +131,12 @@ func TestBadValueExitCode(t *testing.T) {
 
 // TestDemoDeterministic: two builds of the demo are byte-identical, and
 // so are builds with --jobs 1 and --jobs 8, and a build whose analyses
-// come from the disk cache; the build takes under 5 s.
+// come from the disk cache; validate accepts the demo as build does.
 func TestDemoDeterministic(t *testing.T) {
 	demo := generatedDemo(t)
+	if code, _, errOut := runCLI("validate", filepath.Join(demo, "study.toml")); code != 0 {
+		t.Fatalf("validate rejects the demo that build accepts: exit %d: %s", code, errOut)
+	}
 	out := t.TempDir()
 	// An empty cache of our own: builds a, b and j1 compute everything
 	// (--no-cache); c1 computes and fills the cache, c2 reads it back.
