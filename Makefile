@@ -94,9 +94,12 @@ bench-issues: build
 	$(GO) run ./sites/bench/metagen $(BENCH_DIR)-meta
 	/usr/bin/time -f "meta-analysis build: wall %e s, max RSS %M KiB" ./$(BIN) build $(BENCH_DIR)-meta --quiet --no-cache
 
+STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
+
 lint:
 	@test -z "$$(gofmt -l .)" || (gofmt -l . && echo "gofmt: files above need formatting" && exit 1)
 	$(GO) vet ./...
+	$(GO) run $(STATICCHECK) ./...
 
 # deps installs what the tests need on a fresh Debian machine: Chromium for
 # the browser test (as root, through apt).

@@ -244,14 +244,6 @@ func TestParquetBadText(t *testing.T) {
 // thousands of distinct ids collide in it.
 func TestParquetIntegerText(t *testing.T) {
 	t.Parallel()
-	type row struct {
-		Unit  int64   `parquet:"unit,optional"`
-		Small int32   `parquet:"small"`
-		U64   uint64  `parquet:"u64"`
-		U32   uint32  `parquet:"u32"`
-		Dict  int64   `parquet:"dict,dict"`
-		Value float64 `parquet:"value"`
-	}
 	type nrow struct {
 		Unit  *int64  `parquet:"unit,optional"`
 		Small int32   `parquet:"small"`

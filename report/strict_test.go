@@ -417,7 +417,7 @@ func TestStrictNames(t *testing.T) {
 			t.Errorf("%q: error %v, want %q", c.csv, err, c.want)
 			continue
 		}
-		if strings.ContainsAny(err.Error(), "\x00\x1b\n\xff\xfe") {
+		if strings.ContainsAny(err.Error(), "\x00\x1b\n") || strings.Contains(err.Error(), "\xff") || strings.Contains(err.Error(), "\xfe") {
 			t.Errorf("%q: the message holds raw control bytes: %q", c.csv, err)
 		}
 	}
