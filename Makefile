@@ -39,9 +39,13 @@ demo: build
 	@echo "$(abspath $(DEMO))/site/index.html"
 	@if [ -z "$$CI" ] && command -v xdg-open >/dev/null 2>&1 && [ -n "$$DISPLAY" ]; then xdg-open "$(DEMO)/site/index.html" >/dev/null 2>&1 & fi
 
+# test: every test, then every test again under the race detector (with
+# -short, which samples the longest table tests: the detector needs every
+# code path, not every case).
 test: assets
 	$(GO) vet ./...
 	$(GO) test -p 1 -count=1 ./...
+	$(GO) test -race -short -p 1 -count=1 ./...
 
 BENCH_DIR ?= /tmp/evalbook-bench
 BENCH_USERS ?= 200000
