@@ -15,6 +15,7 @@ package report
 // is an error naming the column.
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -149,6 +150,17 @@ func newParquetReader(r io.ReaderAt, size int64, display string, mapping map[str
 			p, err = nil, &ParquetError{File: display, Msg: fmt.Sprintf("not a readable Parquet file: %v", v)}
 		}
 	}()
+	// The footer's length is the 4 bytes before the closing magic; the
+	// library allocates that much (up to 4 GiB) before it checks it, so a
+	// few random bytes named .parquet could exhaust memory.
+	if size >= 12 {
+		var tail [8]byte
+		if _, err := r.ReadAt(tail[:], size-8); err == nil {
+			if n := int64(binary.LittleEndian.Uint32(tail[:4])); n > size-12 {
+				return nil, &ParquetError{File: display, Msg: fmt.Sprintf("not a readable Parquet file: its footer length (%d bytes) is more than the file holds", n)}
+			}
+		}
+	}
 	pf, err := parquet.OpenFile(r, size, parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
 	if err != nil {
 		return nil, &ParquetError{File: display, Msg: "not a readable Parquet file: " + err.Error()}
