@@ -11,7 +11,7 @@ KATEX    := themes/assets/katex.min.js
 BIN      := bin/evalbook
 DEMO     := sites/demo
 
-.PHONY: all build assets demo test bench bench-seed000 bench-issues lint deps clean
+.PHONY: all build assets demo test bench bench-seed000 bench-1g bench-issues lint deps clean
 
 all: build
 
@@ -39,9 +39,13 @@ demo: build
 	@echo "$(abspath $(DEMO))/site/index.html"
 	@if [ -z "$$CI" ] && command -v xdg-open >/dev/null 2>&1 && [ -n "$$DISPLAY" ]; then xdg-open "$(DEMO)/site/index.html" >/dev/null 2>&1 & fi
 
+# test: every test, then every test again under the race detector (with
+# -short, which samples the longest table tests: the detector needs every
+# code path, not every case).
 test: assets
 	$(GO) vet ./...
 	$(GO) test -p 1 -count=1 ./...
+	$(GO) test -race -short -p 1 -count=1 ./...
 
 BENCH_DIR ?= /tmp/evalbook-bench
 BENCH_USERS ?= 200000
@@ -73,6 +77,18 @@ bench-seed000: build
 		/usr/bin/time -f "pandas/scipy script:   wall %e s, CPU %U+%S s, max RSS %M KiB" /usr/bin/python3 sites/bench/peers/meta_pandas.py $(SEED000) >/dev/null; \
 	done
 
+# bench-1g: two meta-analyses over one 1 GB long CSV of per-user values
+# (metagen -units 250000), evalbook's cold build against `wc -l` reading
+# the same file, CPU seconds side by side.
+META1G := $(BENCH_DIR)-meta1g
+bench-1g: build
+	@test -f $(META1G)/study.toml || $(GO) run ./sites/bench/metagen -units 250000 $(META1G)
+	@ls -la $(META1G)
+	@for i in 1 2; do \
+		/usr/bin/time -f "wc -l:                 wall %e s, CPU %U+%S s, max RSS %M KiB" wc -l $(META1G)/units.csv >/dev/null; \
+		/usr/bin/time -f "evalbook build (cold): wall %e s, CPU %U+%S s, max RSS %M KiB" ./$(BIN) build $(META1G) --quiet --no-cache; \
+	done
+
 # bench-issues: the full-size benchmarks the issues ask for (minutes; the
 # meta-analysis one writes a 4 GB file under $(BENCH_DIR)-meta).
 bench-issues: build
@@ -82,9 +98,12 @@ bench-issues: build
 	$(GO) run ./sites/bench/metagen $(BENCH_DIR)-meta
 	/usr/bin/time -f "meta-analysis build: wall %e s, max RSS %M KiB" ./$(BIN) build $(BENCH_DIR)-meta --quiet --no-cache
 
+STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
+
 lint:
 	@test -z "$$(gofmt -l .)" || (gofmt -l . && echo "gofmt: files above need formatting" && exit 1)
 	$(GO) vet ./...
+	$(GO) run $(STATICCHECK) ./...
 
 # deps installs what the tests need on a fresh Debian machine: Chromium for
 # the browser test (as root, through apt).

@@ -15,7 +15,7 @@ func shevchenkoMatrix(t testing.TB, metric, k string) AggregateInput {
 	path := filepath.Join("..", "..", "shared", "reference", "shevchenko2024", "agg_metrics.csv")
 	f, err := os.Open(path)
 	if err != nil {
-		t.Skipf("reference data absent: %v", err)
+		skipWithoutReference(t, err)
 	}
 	defer f.Close()
 	recs, err := csv.NewReader(f).ReadAll()

@@ -16,7 +16,7 @@ func readCSV(t *testing.T, path string) [][]string {
 	t.Helper()
 	f, err := os.Open(path)
 	if os.IsNotExist(err) {
-		t.Skipf("reference data absent: %s", path)
+		skipWithoutReference(t, path)
 	}
 	if err != nil {
 		t.Fatal(err)

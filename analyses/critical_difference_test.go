@@ -56,7 +56,7 @@ func TestCriticalDifferenceShevchenko(t *testing.T) {
 	in := shevchenkoMatrix(t, "ndcg", "10")
 	c := loadSigCases(t)
 	if c.Shevchenko == nil {
-		t.Skip("fixture made without the reference data")
+		skipWithoutReference(t, "the fixture was made without the reference data")
 	}
 	r, err := CriticalDifference(CriticalDifferenceInput{AggregateInput: in, Seed: 3, Jobs: 2}, CriticalDifferenceOptions{Metric: "ndcg", Bayesian: true, Samples: 2000})
 	if err != nil {
@@ -104,7 +104,7 @@ func TestCriticalDifferenceShevchenko(t *testing.T) {
 	path := filepath.Join("..", "..", "shared", "reference", "shevchenko2024", "metrics_ndcg_10.csv")
 	f, err := os.Open(path)
 	if err != nil {
-		t.Skipf("reference slice absent: %v", err)
+		skipWithoutReference(t, err)
 	}
 	defer f.Close()
 	recs, err := csv.NewReader(f).ReadAll()

@@ -122,7 +122,7 @@ func logMeta(t *testing.T, name string, r *MetaResult) {
 func TestMetaSertkan2023(t *testing.T) {
 	t.Parallel()
 	if _, err := os.Stat(sertkanRuns); err != nil {
-		t.Skip("reference runs absent:", err)
+		skipWithoutReference(t, err)
 	}
 	rmse := Metric{Name: "RMSE", Better: LowerIsBetter}
 	ndcg := Metric{Name: "NDCG@10"}

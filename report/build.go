@@ -46,6 +46,10 @@ type Options struct {
 	// which files the build read and which path patterns it expanded
 	// (with their matches): what evalbook serve watches.
 	OnRead func(files []string, patterns map[string][]string)
+
+	// checkOut: refuse an unsafe output before any analysis runs (Build;
+	// checked again, with every file read, before writing).
+	checkOut bool
 	// MaxDecompressed caps the bytes a gzip-compressed input table may
 	// inflate to, per file (a gzip bomb fails with an error naming the
 	// file): 0 means DefaultMaxDecompressed (64 GiB), a negative value
@@ -86,6 +90,7 @@ func Build(o Options) (*Summary, error) {
 	if err := o.normalise(); err != nil {
 		return nil, err
 	}
+	o.checkOut = true
 	b, err := run(&o)
 	if err != nil {
 		return nil, err
@@ -147,6 +152,12 @@ func run(o *Options) (*built, error) {
 	}
 	if err := checkInputs(study, in); err != nil {
 		return nil, fmt.Errorf("inputs: %w", err)
+	}
+	if o.checkOut {
+		// A wrong -o fails now, not after every analysis has run.
+		if _, err := checkOutput(o.Out, study, studyFiles(study, in)); err != nil {
+			return nil, err
+		}
 	}
 	runs := runAnalyses(study, in, *o)
 	if err := runErrors(study, runs); err != nil {

@@ -26,9 +26,6 @@ type Context struct {
 	progress Progress
 }
 
-// reads is what this analysis read so far.
-func (c *Context) reads() *readSet { return c.inputs.reads }
-
 // Metric returns a metric with its direction and bound from the manifest
 // (higher is better and no bound when the manifest does not name it).
 func (c *Context) Metric(name string) analyses.Metric {

@@ -1,6 +1,9 @@
 package report
 
 import (
+	"bytes"
+	"compress/gzip"
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -141,5 +144,62 @@ func TestValidateAgreesWithBuild(t *testing.T) {
 			t.Errorf("%s: %q was accepted", f.file, f.to)
 		}
 		os.WriteFile(p, orig, 0o644)
+	}
+}
+
+// The decompressed-size cap reaches the ranked-run and truth readers too.
+func TestDecompressedCapReachesRuns(t *testing.T) {
+	dir := t.TempDir()
+	everyKindStudy(t, dir)
+	var buf bytes.Buffer
+	w := gzip.NewWriter(&buf)
+	w.Write([]byte("user,item,relevance\n"))
+	for i := 0; i < 20000; i++ {
+		fmt.Fprintf(w, "u%d,i%d,1\n", i, i)
+	}
+	w.Close()
+	os.Remove(filepath.Join(dir, "truth", "o1.csv"))
+	os.WriteFile(filepath.Join(dir, "truth", "o1.csv.gz"), buf.Bytes(), 0o644)
+	src, _ := os.ReadFile(filepath.Join(dir, "study.toml"))
+	os.WriteFile(filepath.Join(dir, "study.toml"), bytes.Replace(src, []byte(`truth = "truth/{dataset}.csv"`), []byte(`truth = "truth/{dataset}.csv*"`), 1), 0o644)
+	_, err := Validate(Options{Manifest: filepath.Join(dir, "study.toml"), NoCache: true, MaxDecompressed: 64 << 10})
+	if err == nil || !strings.Contains(err.Error(), "o1.csv.gz") || !strings.Contains(err.Error(), "decompresses to more than 64 KiB") {
+		t.Fatalf("want the cap to name truth/o1.csv.gz, got %v", err)
+	}
+}
+
+// A warm build stats its inputs and hashes none of them; an edit that
+// keeps size and modification time is hashed again (its change time
+// moved), and a file written within the racy window is hashed again.
+func TestWarmBuildDoesNotRehash(t *testing.T) {
+	dir, cacheDir := t.TempDir(), t.TempDir()
+	everyKindStudy(t, dir)
+	opts := Options{Manifest: filepath.Join(dir, "study.toml"), Version: "test", CacheDir: cacheDir, Out: filepath.Join(t.TempDir(), "site")}
+	if _, err := Build(opts); err != nil {
+		t.Fatal(err)
+	}
+	// What the next build does with a store loaded from disk, the clock
+	// having moved past the racy window.
+	h := loadHashStore(cacheDir)
+	h.window = 0
+	study, _ := LoadStudy(opts.Manifest, Kinds())
+	files := 0
+	for _, p := range []string{"results/part1.csv", "units/A_d1.csv", "runs/A_o1.csv", "notes.md"} {
+		if _, err := h.sum(filepath.Join(study.Dir, p)); err != nil {
+			t.Fatal(err)
+		}
+		files++
+	}
+	if h.hashed != 0 {
+		t.Fatalf("a warm store hashed %d of %d unchanged files", h.hashed, files)
+	}
+	editSameSize(t, filepath.Join(dir, "units", "A_d1.csv"))
+	if _, err := h.sum(filepath.Join(dir, "units", "A_d1.csv")); err != nil || h.hashed != 1 {
+		t.Fatalf("an edit keeping size and mtime was not hashed again (%d hashed, %v)", h.hashed, err)
+	}
+	h.window = racyWindow // the file was just written: hashed again every time
+	h.sum(filepath.Join(dir, "units", "A_d1.csv"))
+	if h.hashed != 2 {
+		t.Fatalf("a file written within the racy window was trusted (%d hashed)", h.hashed)
 	}
 }

@@ -209,7 +209,7 @@ func (in *inputs) openRun(path, display string, format runFormat, predictions bo
 		return nil, err
 	}
 	in.noteFile(path)
-	return openRun(path, display, format, predictions)
+	return openRunCapped(path, display, format, predictions, in.study.MaxDecompressed)
 }
 
 // readTruth reads a truth file (runs.go), checked and recorded.
@@ -218,7 +218,9 @@ func (in *inputs) readTruth(path, display string, format runFormat, t *analyses.
 		return 0, err
 	}
 	in.noteFile(path)
-	return readTruth(path, display, format, t)
+	return scanTruthCapped(path, display, format, in.study.MaxDecompressed, func(user, item []byte, rel float64, line int) error {
+		return t.Add(user, item, rel)
+	})
 }
 
 // scanTruth streams a truth file (runs.go), checked and recorded.
@@ -227,7 +229,7 @@ func (in *inputs) scanTruth(path, display string, format runFormat, fn func(user
 		return 0, err
 	}
 	in.noteFile(path)
-	return scanTruth(path, display, format, fn)
+	return scanTruthCapped(path, display, format, in.study.MaxDecompressed, fn)
 }
 
 // closeCounted closes t and records its rows.
@@ -708,13 +710,28 @@ func (in *inputs) readUnitsFile(e InputEntry, mf matchedFile, fn func(u *UnitRow
 			return fmt.Errorf("%s:1: no metric columns", t.File)
 		}
 	}
+	t.Only(append(append([]int{dcol, mcol, ucol, metricCol, valueCol}, wide...), unnamed...)...)
 	u := &UnitRow{File: t.File}
 	var row int64
 	// Dataset, method and metric names repeat on every row: intern them,
 	// and check a name when it is first seen.
 	intern := map[string]string{}
+	// Each column repeats its last name on most rows (files are grouped):
+	// compare with it before looking the name up.
+	var lastDataset, lastMethod, lastMetric string
 	internS := func(s string, col int, what string) (string, error) {
+		last := &lastMetric
+		switch what {
+		case "dataset name":
+			last = &lastDataset
+		case "method name":
+			last = &lastMethod
+		}
+		if *last == s && s != "" {
+			return *last, nil
+		}
 		if v, ok := intern[s]; ok {
+			*last = v
 			return v, nil
 		}
 		if err := t.NameError(col, what, s); err != nil {
@@ -723,6 +740,7 @@ func (in *inputs) readUnitsFile(e InputEntry, mf matchedFile, fn func(u *UnitRow
 		if len(intern) < 1<<16 {
 			intern[s] = s
 		}
+		*last = s
 		return s, nil
 	}
 	for {

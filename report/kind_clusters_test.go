@@ -139,7 +139,7 @@ func TestClustersReferenceEndToEnd(t *testing.T) {
 	}
 	withClusters, err := os.ReadFile(filepath.Join(ref, "statistics_df_with_clusters.csv"))
 	if os.IsNotExist(err) {
-		t.Skip("reference data absent")
+		skipWithoutReference(t, "shevchenko2024")
 	}
 	if err != nil {
 		t.Fatal(err)

@@ -16,7 +16,7 @@ func corrReference(t *testing.T, manifest string, names ...string) map[string]st
 	for _, n := range names {
 		b, err := os.ReadFile(filepath.Join("..", "..", "shared", "reference", "shevchenko2024", n))
 		if err != nil {
-			t.Skipf("reference data absent: %v", err)
+			skipWithoutReference(t, err)
 		}
 		files[n] = string(b)
 	}

@@ -127,7 +127,7 @@ func TestCriticalDifferenceShevchenkoBuild(t *testing.T) {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(ref); err != nil {
-		t.Skipf("reference data absent: %v", err)
+		skipWithoutReference(t, err)
 	}
 	dir := t.TempDir()
 	rel, err := filepath.Rel(dir, ref)

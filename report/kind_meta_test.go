@@ -251,7 +251,7 @@ func TestMetaKindSertkan2023(t *testing.T) {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(runs); err != nil {
-		t.Skip("reference runs absent:", err)
+		skipWithoutReference(t, err)
 	}
 	dir := t.TempDir()
 	if err := os.Symlink(runs, filepath.Join(dir, "runs")); err != nil {

@@ -78,7 +78,7 @@ func TestMultiObjectiveEvalRS2022(t *testing.T) {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(ref); err != nil {
-		t.Skipf("reference data absent: %v", err)
+		skipWithoutReference(t, err)
 	}
 	out := runStudyAnalysis(t, t.TempDir(), fmt.Sprintf(evalrs2022Manifest, filepath.ToSlash(ref), "evalrs2022"))
 	r := out.Result.(*analyses.MultiObjectiveResult)

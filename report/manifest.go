@@ -495,7 +495,7 @@ func (s *Study) decodeEntries(md toml.MetaData, p toml.Primitive, key string, fa
 		switch {
 		case e.Duplicates == "":
 		case key != "inputs.results":
-			fail(key+".duplicates", "%s[%d].duplicates: only results entries take this key (a repeated value here is always an error)", displayKey(key), i)
+			fail(key+".duplicates", "%s[%d].duplicates: only results entries take this key", displayKey(key), i)
 		case !contains(duplicateRules, e.Duplicates):
 			fail(key+".duplicates", "%s[%d].duplicates: unknown value %q (want \"mean\", \"first\" or \"last\")%s", displayKey(key), i, e.Duplicates, analyses.DidYouMean(e.Duplicates, duplicateRules))
 		}

@@ -143,7 +143,7 @@ beta_max = 2.5
 	if a.ID != "leaderboard" || a.Line != 32 || a.Title != "Leaderboard" {
 		t.Errorf("analysis: %+v", a)
 	}
-	if o := a.Options.(interface{}); o == nil {
+	if a.Options == nil {
 		t.Fatal("no options")
 	}
 	p, err := paramsMap(a.Options)

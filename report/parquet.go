@@ -5,10 +5,31 @@ package report
 // to CSV loses the types and multiplies the size. ParquetReader gives a
 // Parquet file the method set of *TableReader (Header, Col, Require, Next,
 // Float, Errorf, Rows, Line, Close), so every loader that streams a CSV
-// streams a Parquet file unchanged: rows come out as strings for names,
-// while Float reads numeric columns from their typed values without a
-// round trip through text. It streams one page per column at a time, so
-// memory stays bounded by the page size, not by the number of rows.
+// streams a Parquet file unchanged.
+//
+// It reads by columns and pages, not by rows: for each row group it
+// decodes a batch of rows of every column at once from the typed page
+// data (parquet-go's page API), so a value costs a copy, not a
+// parquet.Value and a string; Next then hands out the batch's rows
+// without copying them. A dictionary is converted to text once per
+// column chunk and every row that uses an entry shares that string; plain
+// text, integers formatted as text and numbers are each built into one
+// string per batch that the rows slice. Memory stays bounded by a page per
+// column and a batch of rows, not by the number of rows.
+//
+// Numbers are never formatted to text unless a caller can see the text:
+// once Float has been called on a numeric column, the column is a value
+// column and Next no longer fills its text (an empty string for a null,
+// pqNumberText otherwise). A column read as text (a numeric unit, k or
+// user id) is never passed to Float, so it keeps exact text.
+//
+// It is strict about what it returns: a NaN or infinity stored in a float
+// column is an error naming file, row and column (in Parquet a missing
+// value is a null); text with invalid UTF-8, a NUL or another control
+// character, in a cell or a column name, is an error; a corrupt file is
+// an error naming the file, never a panic; and the sizes and counts the
+// file declares are checked against its size before the library trusts
+// them.
 //
 // Only flat columns can be read: a column inside a list (repeated) has no
 // single value per row, so it is listed as unreadable and asking for it
@@ -19,52 +40,123 @@ import (
 	"errors"
 	"fmt"
 	"io"
+
 	"math/big"
 	"os"
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/google/uuid"
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/deprecated"
+	"github.com/parquet-go/parquet-go/encoding"
+	"github.com/parquet-go/parquet-go/encoding/thrift"
 	"github.com/parquet-go/parquet-go/format"
 )
+
+// pqBatch is the number of rows decoded per column at a time.
+const pqBatch = 1024
+
+// pqNumberText is the text Next gives a non-null cell of a numeric column
+// after Float has been called on that column: the number is read with
+// Float, and formatting it would cost more than the rest of the read. It
+// is not a number, so a caller that parses it fails loudly instead of
+// silently reading a missing value.
+const pqNumberText = "(number)"
 
 // ParquetReader streams the rows of a Parquet file. Create it with
 // OpenParquet; it is not safe for concurrent use.
 type ParquetReader struct {
 	File   string // as shown in errors
 	Header []string
-	cols   map[string]int
+	// nonFinite: Float returns stored NaN and ±Inf (KeepNonFinite).
+	nonFinite bool
+	cols      map[string]int
 	// unreadable maps the lower-case name of a column that cannot be
 	// read as a flat table column to the reason.
 	unreadable map[string]string
 
 	closer io.Closer
+	r      io.ReaderAt
+	size   int64
 	pf     *parquet.File
 	leaves []pqLeaf
-	group  int // index of the next row group to open
-	left   int64
-	rec    []string
-	vals   []parquet.Value
+	group  int      // index of the next row group to open
+	left   int64    // rows of the current row group not yet decoded
+	n, k   int      // rows in the batch; index of the current row in it
+	err    error    // returned once the batch's rows are used up
+	mat    []string // the batch's text, row by row
 	rows   int64
 }
 
-// pqLeaf is one readable leaf column and where its pages are.
+// pqLeaf is one readable leaf column, its current page and its batch.
 type pqLeaf struct {
-	name  string
-	index int // leaf index in the file's schema
-	conv  pqConv
-	scale int32 // decimals
-	utc   bool  // timestamps
-	unit  int64 // nanoseconds per stored unit for timestamps and times
-	typ   string
+	name   string
+	index  int // leaf index in the file's schema
+	conv   pqConv
+	scale  int32 // decimals
+	utc    bool  // timestamps
+	unit   int64 // nanoseconds per stored unit for timestamps and times
+	typ    string
+	kind   parquet.Kind
+	maxDef byte
+	// fast columns (integers, floats and text in a byte array) are
+	// decoded from the typed page data; the others through
+	// parquet.Values.
+	fast bool
+	// unread: left out by Only; its cells are empty and Float fails.
+	unread bool
+	// number: a numeric column read as numbers (Float's fast path).
+	number bool
+	// numText: the column is numeric and still read as text (Float has
+	// not been called on it).
+	numText bool
 
 	pages parquet.Pages
-	buf   []parquet.Value
-	pos   int
-	page  parquet.ValueReader
+	page  parquet.Page
+	pn    int    // rows in the page
+	prow  int    // next row of the page
+	vpos  int    // next non-null value of the page
+	defs  []byte // definition levels, nil for a required column
+	// The page's values, by kind; idx when dictionary-encoded.
+	i32   []int32
+	i64   []int64
+	f32   []float32
+	f64   []float64
+	bdata []byte
+	boffs []uint32
+	idx   []int32
+	// indexed: the page is dictionary-encoded (idx may be empty).
+	indexed bool
+	// The dictionary of the column chunk, converted once: dtext is the
+	// text of each entry (all of it for text, on demand for numbers),
+	// dnum the number, dbad the reason an entry is not acceptable text.
+	dict  parquet.Dictionary
+	dtext []string
+	dnum  []float64
+	dbad  map[int32]string
+	slow  parquet.ValueReader
+
+	// The batch: text, number and null flag of each row.
+	txt  []string
+	num  []float64
+	nul  []bool
+	vals []parquet.Value // slow columns
+	buf  []byte          // text of numbers being built
+	ends []int32
+	// icache holds the text of recent integers of a column read as text
+	// (unit and user ids repeat in every group of a long file).
+	icache   []pqIntText
+	fileRows int64 // rows the file declares
+}
+
+// pqIntText is an integer and its text.
+type pqIntText struct {
+	v int64
+	s string
 }
 
 // pqConv says how a column's values become text and numbers.
@@ -150,26 +242,24 @@ func newParquetReader(r io.ReaderAt, size int64, display string, mapping map[str
 			p, err = nil, &ParquetError{File: display, Msg: fmt.Sprintf("not a readable Parquet file: %v", v)}
 		}
 	}()
-	// The footer's length is the 4 bytes before the closing magic; the
-	// library allocates that much (up to 4 GiB) before it checks it, so a
-	// few random bytes named .parquet could exhaust memory.
-	if size >= 12 {
-		var tail [8]byte
-		if _, err := r.ReadAt(tail[:], size-8); err == nil {
-			if n := int64(binary.LittleEndian.Uint32(tail[:4])); n > size-12 {
-				return nil, &ParquetError{File: display, Msg: fmt.Sprintf("not a readable Parquet file: its footer length (%d bytes) is more than the file holds", n)}
-			}
-		}
+	if err := pqCheckFooter(r, size); err != nil {
+		return nil, &ParquetError{File: display, Msg: "not a readable Parquet file: " + err.Error()}
 	}
 	pf, err := parquet.OpenFile(r, size, parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
 	if err != nil {
 		return nil, &ParquetError{File: display, Msg: "not a readable Parquet file: " + err.Error()}
 	}
-	p = &ParquetReader{File: display, pf: pf, cols: map[string]int{}, unreadable: map[string]string{}}
+	if err := pqCheckRowGroups(pf, size); err != nil {
+		return nil, &ParquetError{File: display, Msg: "not a readable Parquet file: " + err.Error()}
+	}
+	p = &ParquetReader{File: display, r: r, size: size, pf: pf, cols: map[string]int{}, unreadable: map[string]string{}}
 	var walk func(c *parquet.Column, prefix string, repeated bool) error
 	walk = func(c *parquet.Column, prefix string, repeated bool) error {
 		for _, ch := range c.Columns() {
 			name := ch.Name()
+			if why := badText(name); why != "" {
+				return &ParquetError{File: display, Column: name, Msg: "the column name has " + why}
+			}
 			if prefix != "" {
 				name = prefix + "." + name
 			}
@@ -223,15 +313,17 @@ func newParquetReader(r io.ReaderAt, size int64, display string, mapping map[str
 			return nil, &ParquetError{File: display, Column: have, Msg: fmt.Sprintf("no such column (mapped from %q)%s", want, suggestColumn(have, p.Header))}
 		}
 	}
-	p.rec = make([]string, len(p.leaves))
-	p.vals = make([]parquet.Value, len(p.leaves))
+	for i := range p.leaves {
+		p.leaves[i].fileRows = pf.NumRows()
+	}
+	p.k = -1
 	return p, nil
 }
 
 // parquetLeaf works out how to convert a leaf column's values.
 func parquetLeaf(c *parquet.Column, name string) (pqLeaf, error) {
 	t := c.Type()
-	l := pqLeaf{name: name, index: c.Index(), typ: t.String()}
+	l := pqLeaf{name: name, index: c.Index(), typ: t.String(), kind: t.Kind(), maxDef: byte(c.MaxDefinitionLevel())}
 	lt := t.LogicalType()
 	var lv format.LogicalTypeValue
 	if lt != nil {
@@ -299,6 +391,14 @@ func parquetLeaf(c *parquet.Column, name string) (pqLeaf, error) {
 	default:
 		return l, fmt.Errorf("has unsupported type %s", t)
 	}
+	switch {
+	case l.conv == pqInt || l.conv == pqUint:
+		l.fast, l.numText = true, true
+	case l.conv == pqFloat:
+		l.fast, l.numText = true, true
+	case l.conv == pqString && l.kind == parquet.ByteArray:
+		l.fast = true
+	}
 	if l.conv == pqTimestamp || l.conv == pqTime {
 		if l.unit == 0 {
 			return l, fmt.Errorf("has unsupported time unit in %s", t)
@@ -322,10 +422,7 @@ func parquetUnit(u *format.TimeUnit) int64 {
 // Close releases the file.
 func (p *ParquetReader) Close() error {
 	for i := range p.leaves {
-		if p.leaves[i].pages != nil {
-			p.leaves[i].pages.Close()
-			p.leaves[i].pages = nil
-		}
+		p.leaves[i].closePages()
 	}
 	if p.closer != nil {
 		return p.closer.Close()
@@ -353,6 +450,24 @@ func (p *ParquetReader) Require(name string) (int, error) {
 	return -1, &ParquetError{File: p.File, Column: name, Msg: fmt.Sprintf("no such column (columns: %s)%s", strings.Join(p.Header, ","), suggestColumn(name, p.Header))}
 }
 
+// Only restricts reading to the given columns (indexes from Col): the
+// pages of the others are never read or decoded, their cells are empty
+// and Float on them is an error. A loader that knows its columns calls
+// it before the first Next; a wide file of which a study uses a few
+// columns is then read at the cost of those.
+func (p *ParquetReader) Only(cols ...int) {
+	for i := range p.leaves {
+		p.leaves[i].unread, p.leaves[i].number = true, false
+	}
+	for _, c := range cols {
+		if c >= 0 && c < len(p.leaves) {
+			l := &p.leaves[c]
+			l.unread = false
+			l.number = l.fast && !l.numText && l.conv != pqString
+		}
+	}
+}
+
 // Rows returns the number of rows read so far.
 func (p *ParquetReader) Rows() int64 { return p.rows }
 
@@ -360,39 +475,98 @@ func (p *ParquetReader) Rows() int64 { return p.rows }
 // lines; errors say "row").
 func (p *ParquetReader) Line() int { return int(p.rows) }
 
-// Next returns the next row as text (numbers in Go's shortest 'g' form,
-// which parses back to the same float64; timestamps in RFC 3339; nulls
-// empty), or io.EOF. The slice is reused.
-func (p *ParquetReader) Next() (rec []string, err error) {
-	defer func() {
-		if v := recover(); v != nil {
-			rec, err = nil, &ParquetError{File: p.File, Row: p.rows + 1, Msg: fmt.Sprintf("corrupt data: %v", v)}
-		}
-	}()
-	for p.left == 0 {
-		if err := p.openGroup(); err != nil {
+// Next returns the next row as text, or io.EOF. Text cells come out as
+// they are, integers in decimal, floats in Go's shortest 'g' form (which
+// parses back to the same float64), timestamps in RFC 3339, nulls empty;
+// a numeric column that Float has been called on gives pqNumberText
+// instead (see the top of the file). The slice belongs to the reader and
+// changes with later calls; the strings in it are the caller's to keep.
+func (p *ParquetReader) Next() ([]string, error) {
+	p.k++
+	if p.k >= p.n {
+		if err := p.refill(); err != nil {
 			return nil, err
 		}
 	}
-	for i := range p.leaves {
-		v, err := p.leaves[i].next()
-		if err != nil {
-			p.left = 0
-			if err == io.EOF {
-				return nil, &ParquetError{File: p.File, Row: p.rows + 1, Column: p.leaves[i].name, Msg: "corrupt column chunk: fewer values than rows"}
-			}
-			return nil, &ParquetError{File: p.File, Row: p.rows + 1, Column: p.leaves[i].name, Msg: "corrupt page: " + err.Error()}
-		}
-		p.vals[i] = v
-		p.rec[i] = p.leaves[i].text(v)
-	}
-	p.left--
+	nc := len(p.leaves)
+	i := p.k * nc
 	p.rows++
-	return p.rec, nil
+	return p.mat[i : i+nc : i+nc], nil
+}
+
+// refill decodes the next batch of rows of every column. A problem in the
+// batch shortens it to the rows before the problem, and the error comes
+// when those are used up, with the row it is in.
+func (p *ParquetReader) refill() (err error) {
+	cur := -1 // the column being decoded
+	defer func() {
+		if v := recover(); v != nil {
+			p.n, p.left = 0, 0
+			e := &ParquetError{File: p.File, Row: p.rows + 1, Msg: fmt.Sprintf("corrupt data: %v", v)}
+			if cur >= 0 {
+				e.Column = p.leaves[cur].name
+			}
+			p.err, err = e, e
+		}
+	}()
+	p.n, p.k = 0, 0
+	if p.err != nil {
+		return p.err
+	}
+	for p.left == 0 {
+		if err := p.openGroup(); err != nil {
+			if err != io.EOF {
+				p.err = err
+			}
+			return err
+		}
+	}
+	n := int(min(p.left, pqBatch))
+	good := n
+	var bad error
+	for i := range p.leaves {
+		cur = i
+		got, err := p.leaves[i].fill(n)
+		if err != nil && got < good {
+			good, bad = got, &ParquetError{File: p.File, Row: p.rows + int64(got) + 1, Column: p.leaves[i].name, Msg: err.Error()}
+		}
+		if got < good {
+			good = got
+		}
+	}
+	cur = -1
+	p.left -= int64(n)
+	if bad != nil {
+		p.err, p.left = bad, 0
+	}
+	// The rows, row by row, for Next to hand out without copying.
+	nc := len(p.leaves)
+	if len(p.mat) < good*nc {
+		p.mat = make([]string, len(p.leaves[0].txt)*nc)
+	}
+	for i := range p.leaves {
+		for t, s := range p.leaves[i].txt[:good] {
+			p.mat[t*nc+i] = s
+		}
+	}
+	p.n = good
+	if good == 0 {
+		return p.err
+	}
+	return nil
 }
 
 // openGroup moves to the next row group; io.EOF after the last.
 func (p *ParquetReader) openGroup() error {
+	if p.group > 0 {
+		// Every column must have used up its pages with the rows.
+		for i := range p.leaves {
+			l := &p.leaves[i]
+			if l.prow < l.pn {
+				return &ParquetError{File: p.File, Row: p.rows, Column: l.name, Msg: "corrupt column chunk: more values than rows"}
+			}
+		}
+	}
 	groups := p.pf.RowGroups()
 	if p.group >= len(groups) {
 		return io.EOF
@@ -400,52 +574,598 @@ func (p *ParquetReader) openGroup() error {
 	g := groups[p.group]
 	p.group++
 	chunks := g.ColumnChunks()
+	rows := g.NumRows()
+	if rows < 0 {
+		return &ParquetError{File: p.File, Msg: fmt.Sprintf("row group %d has a negative row count", p.group)}
+	}
 	for i := range p.leaves {
 		l := &p.leaves[i]
-		if l.pages != nil {
-			l.pages.Close()
+		l.closePages()
+		if l.unread {
+			continue
 		}
 		if l.index >= len(chunks) {
 			return &ParquetError{File: p.File, Column: l.name, Msg: fmt.Sprintf("row group %d has no chunk for the column", p.group)}
 		}
+		if err := pqCheckChunk(p.r, p.size, p.pf.Metadata(), p.group-1, l.index, rows); err != nil {
+			return &ParquetError{File: p.File, Row: p.rows + 1, Column: l.name, Msg: fmt.Sprintf("%v (row group %d)", err, p.group)}
+		}
 		l.pages = chunks[l.index].Pages()
-		l.page, l.pos = nil, 0
-		l.buf = l.buf[:0]
 	}
-	p.left = g.NumRows()
-	if p.left < 0 {
-		return &ParquetError{File: p.File, Msg: fmt.Sprintf("row group %d has a negative row count", p.group)}
+	p.left = rows
+	return nil
+}
+
+// closePages lets go of the column chunk being read.
+func (l *pqLeaf) closePages() {
+	l.dropPage()
+	if l.pages != nil {
+		l.pages.Close()
+		l.pages = nil
+	}
+	l.dict, l.dtext, l.dnum, l.dbad = nil, nil, nil, nil
+}
+
+// dropPage lets go of the current page.
+func (l *pqLeaf) dropPage() {
+	if l.page != nil && l.fast {
+		// Fast columns copied what they need out of the page; the
+		// buffers go back to the library's pool. Slow columns keep
+		// values that point into the page, so the collector frees it.
+		parquet.Release(l.page)
+	}
+	l.page, l.slow = nil, nil
+	l.pn, l.prow, l.vpos = 0, 0, 0
+	l.defs, l.i32, l.i64, l.f32, l.f64, l.bdata, l.boffs, l.idx = nil, nil, nil, nil, nil, nil, nil, nil
+	l.indexed = false
+}
+
+// nextPage reads the column's next page; io.ErrUnexpectedEOF when the
+// chunk has no more.
+func (l *pqLeaf) nextPage() error {
+	l.dropPage()
+	pg, err := l.pages.ReadPage()
+	if err == io.EOF {
+		return errors.New("corrupt column chunk: fewer values than rows")
+	}
+	if err != nil {
+		return errors.New("corrupt page: " + err.Error())
+	}
+	l.page = pg
+	l.pn = int(pg.NumRows())
+	if len(pg.RepetitionLevels()) > 0 {
+		return errors.New("corrupt page: repetition levels in a flat column")
+	}
+	nonNull := l.pn
+	if l.maxDef > 0 {
+		l.defs = pg.DefinitionLevels()
+		if len(l.defs) != l.pn {
+			return fmt.Errorf("corrupt page: %d definition levels for %d rows", len(l.defs), l.pn)
+		}
+		for _, d := range l.defs {
+			if d != l.maxDef {
+				nonNull--
+			}
+		}
+	}
+	if !l.fast {
+		l.slow = pg.Values()
+		return nil
+	}
+	data := pg.Data()
+	have := 0
+	if d := pg.Dictionary(); d != nil {
+		if data.Kind() != encoding.Int32 {
+			return errors.New("corrupt page: dictionary indexes are not INT32")
+		}
+		if d != l.dict {
+			if err := l.loadDict(d); err != nil {
+				return err
+			}
+		}
+		l.idx, l.indexed = data.Int32(), true
+		have = len(l.idx)
+	} else {
+		if data.Kind() != pqEncodingKind(l.kind) {
+			return fmt.Errorf("corrupt page: %s values in a %s column", data.Kind(), l.typ)
+		}
+		switch l.kind {
+		case parquet.Int32:
+			l.i32 = data.Int32()
+			have = len(l.i32)
+		case parquet.Int64:
+			l.i64 = data.Int64()
+			have = len(l.i64)
+		case parquet.Float:
+			l.f32 = data.Float()
+			have = len(l.f32)
+		case parquet.Double:
+			l.f64 = data.Double()
+			have = len(l.f64)
+		case parquet.ByteArray:
+			l.bdata, l.boffs = data.ByteArray()
+			// A page of nulls may have no offsets at all.
+			if len(l.boffs) > 0 || nonNull > 0 {
+				have = len(l.boffs) - 1
+				if err := pqCheckOffsets(l.bdata, l.boffs); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	if have < nonNull {
+		return fmt.Errorf("corrupt page: %d values for %d non-null rows", max(have, 0), nonNull)
 	}
 	return nil
 }
 
-// next returns the column's next value, reading pages as needed.
-func (l *pqLeaf) next() (parquet.Value, error) {
-	for l.pos >= len(l.buf) {
-		if l.page == nil {
-			pg, err := l.pages.ReadPage()
-			if err != nil {
-				return parquet.Value{}, err
+// pqEncodingKind is the kind of the typed page data of a column.
+func pqEncodingKind(k parquet.Kind) encoding.Kind {
+	switch k {
+	case parquet.Int32:
+		return encoding.Int32
+	case parquet.Int64:
+		return encoding.Int64
+	case parquet.Float:
+		return encoding.Float
+	case parquet.Double:
+		return encoding.Double
+	case parquet.ByteArray:
+		return encoding.ByteArray
+	}
+	return encoding.Undefined
+}
+
+// pqCheckOffsets checks that byte-array offsets slice their data.
+func pqCheckOffsets(data []byte, offs []uint32) error {
+	if len(offs) == 0 {
+		return errors.New("corrupt page: no byte-array offsets")
+	}
+	prev := offs[0]
+	for _, o := range offs[1:] {
+		if o < prev {
+			return errors.New("corrupt page: byte-array offsets go backwards")
+		}
+		prev = o
+	}
+	if int64(prev) > int64(len(data)) {
+		return errors.New("corrupt page: byte-array offsets past the data")
+	}
+	return nil
+}
+
+// loadDict converts a column chunk's dictionary once.
+func (l *pqLeaf) loadDict(d parquet.Dictionary) error {
+	n := d.Len()
+	data := d.Page().Data()
+	l.dict, l.dbad = d, nil
+	l.dtext = make([]string, n)
+	switch l.kind {
+	case parquet.ByteArray:
+		b, offs := data.ByteArray()
+		if len(offs) < n+1 {
+			return errors.New("corrupt dictionary: fewer offsets than entries")
+		}
+		if err := pqCheckOffsets(b, offs[:n+1]); err != nil {
+			return err
+		}
+		s := string(b[offs[0]:offs[n]])
+		for i := range n {
+			t := s[offs[i]-offs[0] : offs[i+1]-offs[0]]
+			l.dtext[i] = t
+			if why := badText(t); why != "" {
+				if l.dbad == nil {
+					l.dbad = map[int32]string{}
+				}
+				l.dbad[int32(i)] = why
 			}
-			l.page = pg.Values()
 		}
-		if cap(l.buf) == 0 {
-			l.buf = make([]parquet.Value, 1024)
+		return nil
+	case parquet.Int32:
+		if data.Kind() != encoding.Int32 || len(data.Int32()) < n {
+			return errors.New("corrupt dictionary")
 		}
-		n, err := l.page.ReadValues(l.buf[:cap(l.buf)])
-		l.buf, l.pos = l.buf[:n], 0
-		switch {
-		case err == io.EOF || (err == nil && n == 0):
-			// An empty read without an error would loop forever on a
-			// damaged page: move on to the next page instead.
-			l.page = nil
-		case err != nil:
-			return parquet.Value{}, err
+		l.dnum = make([]float64, n)
+		for i, v := range data.Int32()[:n] {
+			if l.conv == pqUint {
+				l.dnum[i] = float64(uint32(v))
+			} else {
+				l.dnum[i] = float64(v)
+			}
+		}
+	case parquet.Int64:
+		if data.Kind() != encoding.Int64 || len(data.Int64()) < n {
+			return errors.New("corrupt dictionary")
+		}
+		l.dnum = make([]float64, n)
+		for i, v := range data.Int64()[:n] {
+			if l.conv == pqUint {
+				l.dnum[i] = float64(uint64(v))
+			} else {
+				l.dnum[i] = float64(v)
+			}
+		}
+	case parquet.Float:
+		if data.Kind() != encoding.Float || len(data.Float()) < n {
+			return errors.New("corrupt dictionary")
+		}
+		l.dnum = make([]float64, n)
+		for i, v := range data.Float()[:n] {
+			l.dnum[i] = float64(v)
+		}
+	case parquet.Double:
+		if data.Kind() != encoding.Double || len(data.Double()) < n {
+			return errors.New("corrupt dictionary")
+		}
+		l.dnum = append([]float64(nil), data.Double()[:n]...)
+	}
+	// Numbers are formatted on demand, once per entry.
+	return nil
+}
+
+// fill decodes the next n rows of the column into the batch and returns
+// how many it decoded: fewer, with the error, when a row is bad.
+func (l *pqLeaf) fill(n int) (int, error) {
+	if len(l.txt) < n {
+		// As long as the largest batch so far: a small file gets small
+		// buffers.
+		size := min(max(n, 2*len(l.txt)), pqBatch)
+		l.txt = make([]string, size)
+		l.num = make([]float64, size)
+		l.nul = make([]bool, size)
+		if !l.fast {
+			l.vals = make([]parquet.Value, size)
 		}
 	}
-	v := l.buf[l.pos]
-	l.pos++
-	return v, nil
+	if l.unread {
+		clear(l.txt[:n])
+		return n, nil
+	}
+	j := 0
+	for j < n {
+		if l.prow >= l.pn {
+			if err := l.nextPage(); err != nil {
+				return j, err
+			}
+			continue
+		}
+		c := min(n-j, l.pn-l.prow)
+		var got int
+		var err error
+		if l.fast {
+			got, err = l.decode(j, c)
+		} else {
+			got, err = l.decodeSlow(j, c)
+		}
+		j += got
+		if err != nil {
+			return j, err
+		}
+	}
+	return j, nil
+}
+
+// decodeSlow reads c rows of a column of another type as parquet.Values.
+func (l *pqLeaf) decodeSlow(j, c int) (int, error) {
+	vals := l.vals[j : j+c]
+	got := 0
+	for got < c {
+		m, err := l.slow.ReadValues(vals[got:])
+		got += m
+		if err == io.EOF || (err == nil && m == 0) {
+			break
+		}
+		if err != nil {
+			return 0, errors.New("corrupt page: " + err.Error())
+		}
+	}
+	if got < c {
+		// Fewer values than the page said it has rows: the next page
+		// goes on.
+		l.pn = l.prow + got
+	}
+	for t, v := range vals[:got] {
+		s := l.text(v)
+		if l.conv == pqString {
+			if why := badText(s); why != "" {
+				l.prow += t
+				return t, textError(why)
+			}
+		}
+		l.txt[j+t], l.nul[j+t] = s, v.IsNull()
+	}
+	l.prow += got
+	return got, nil
+}
+
+// textError is the error for a text cell that is not acceptable text.
+func textError(why string) error {
+	return fmt.Errorf("the text has %s", why)
+}
+
+// decode decodes c rows of a fast column from the typed page data into
+// the batch at j. On a bad row it returns the rows before it and the
+// error.
+func (l *pqLeaf) decode(j, c int) (int, error) {
+	txt, num, nul := l.txt[j:j+c], l.num[j:j+c], l.nul[j:j+c]
+	nv := c // non-null values in the rows
+	if l.defs != nil {
+		nv = 0
+		for t, d := range l.defs[l.prow : l.prow+c] {
+			null := d != l.maxDef
+			nul[t] = null
+			if !null {
+				nv++
+			}
+		}
+	} else {
+		clear(nul)
+	}
+	v0 := l.vpos
+	switch {
+	case l.indexed && l.conv == pqString:
+		for t := range txt {
+			if nul[t] {
+				txt[t] = ""
+				continue
+			}
+			ix := l.idx[l.vpos]
+			if uint32(ix) >= uint32(len(l.dtext)) {
+				l.prow += t
+				return t, fmt.Errorf("corrupt page: dictionary index %d, the dictionary has %d entries", ix, len(l.dtext))
+			}
+			if l.dbad != nil {
+				if why, bad := l.dbad[ix]; bad {
+					l.prow += t
+					return t, textError(why)
+				}
+			}
+			txt[t] = l.dtext[ix]
+			l.vpos++
+		}
+	case l.indexed:
+		for t := range num {
+			if nul[t] {
+				num[t] = 0
+				continue
+			}
+			ix := l.idx[l.vpos]
+			if uint32(ix) >= uint32(len(l.dnum)) {
+				l.numberText(txt[:t], nul[:t], v0)
+				l.prow += t
+				return t, fmt.Errorf("corrupt page: dictionary index %d, the dictionary has %d entries", ix, len(l.dnum))
+			}
+			num[t] = l.dnum[ix]
+			l.vpos++
+		}
+	case l.conv == pqString && nv == 0:
+		clear(txt)
+	case l.conv == pqString:
+		offs := l.boffs[v0 : v0+nv+1]
+		base := offs[0]
+		s := string(l.bdata[base:offs[nv]])
+		// Printable ASCII is fine as a whole; otherwise check value by
+		// value, as a character may straddle two.
+		check := !printableASCII(s)
+		v := 0
+		for t := range txt {
+			if nul[t] {
+				txt[t] = ""
+				continue
+			}
+			cell := s[offs[v]-base : offs[v+1]-base]
+			if check {
+				if why := badText(cell); why != "" {
+					l.prow += t
+					l.vpos += v
+					return t, textError(why)
+				}
+			}
+			txt[t] = cell
+			v++
+		}
+		l.vpos += nv
+	default:
+		l.plainNumbers(num, nul)
+	}
+	if l.conv != pqString {
+		l.numberText(txt, nul, v0)
+	}
+	l.prow += c
+	return c, nil
+}
+
+// plainNumbers copies the next plain-encoded numbers of the page.
+func (l *pqLeaf) plainNumbers(num []float64, nul []bool) {
+	v := l.vpos
+	switch {
+	case l.kind == parquet.Double:
+		for t := range num {
+			if !nul[t] {
+				num[t] = l.f64[v]
+				v++
+			}
+		}
+	case l.kind == parquet.Float:
+		for t := range num {
+			if !nul[t] {
+				num[t] = float64(l.f32[v])
+				v++
+			}
+		}
+	case l.kind == parquet.Int64 && l.conv == pqUint:
+		for t := range num {
+			if !nul[t] {
+				num[t] = float64(uint64(l.i64[v]))
+				v++
+			}
+		}
+	case l.kind == parquet.Int64:
+		for t := range num {
+			if !nul[t] {
+				num[t] = float64(l.i64[v])
+				v++
+			}
+		}
+	case l.conv == pqUint:
+		for t := range num {
+			if !nul[t] {
+				num[t] = float64(uint32(l.i32[v]))
+				v++
+			}
+		}
+	default:
+		for t := range num {
+			if !nul[t] {
+				num[t] = float64(l.i32[v])
+				v++
+			}
+		}
+	}
+	l.vpos = v
+}
+
+// numberText gives the rows of a numeric column their text: the exact
+// decimal text while the column is read as text, one string for the
+// batch's rows of the page that the rows slice; pqNumberText once Float
+// has been called on it. v0 is the first value of the rows.
+func (l *pqLeaf) numberText(txt []string, nul []bool, v0 int) {
+	if !l.numText {
+		for t := range txt {
+			if nul[t] {
+				txt[t] = ""
+			} else {
+				txt[t] = pqNumberText
+			}
+		}
+		return
+	}
+	if l.indexed {
+		v := v0
+		for t := range txt {
+			if nul[t] {
+				txt[t] = ""
+				continue
+			}
+			txt[t] = l.dictNumber(l.idx[v])
+			v++
+		}
+		return
+	}
+	if l.kind == parquet.Int32 || l.kind == parquet.Int64 {
+		l.intText(txt, nul, v0)
+		return
+	}
+	buf, ends := l.buf[:0], l.ends[:0]
+	v := v0
+	for t := range txt {
+		if !nul[t] {
+			buf = l.appendNumber(buf, v)
+			v++
+		}
+		ends = append(ends, int32(len(buf)))
+	}
+	s := string(buf)
+	prev := int32(0)
+	for t, e := range ends {
+		if nul[t] {
+			txt[t] = ""
+		} else {
+			txt[t] = s[prev:e]
+		}
+		prev = e
+	}
+	l.buf, l.ends = buf, ends
+}
+
+// pqIntCache is the number of integers whose text a column keeps.
+const pqIntCache = 1 << 17
+
+// intText gives the rows of an integer column their text through the
+// column's cache of recent integers: each entry is its own string, so
+// the cache pins no more than its entries.
+func (l *pqLeaf) intText(txt []string, nul []bool, v0 int) {
+	if l.icache == nil {
+		// As many entries as the file has rows, up to pqIntCache: a
+		// small file does not pay for a big cache.
+		size := 1
+		for int64(size) < min(pqIntCache, l.fileRows) {
+			size *= 2
+		}
+		l.icache = make([]pqIntText, size)
+	}
+	mask := uint64(len(l.icache) - 1)
+	v := v0
+	for t := range txt {
+		if nul[t] {
+			txt[t] = ""
+			continue
+		}
+		var x int64
+		switch {
+		case l.kind == parquet.Int64:
+			x = l.i64[v]
+		case l.conv == pqUint:
+			x = int64(uint32(l.i32[v]))
+		default:
+			x = int64(l.i32[v])
+		}
+		v++
+		h := uint64(x)
+		e := &l.icache[(h^h>>17)&mask]
+		if e.v != x || e.s == "" {
+			if l.kind == parquet.Int64 && l.conv == pqUint {
+				e.s = strconv.FormatUint(uint64(x), 10)
+			} else {
+				e.s = strconv.FormatInt(x, 10)
+			}
+			e.v = x
+		}
+		txt[t] = e.s
+	}
+}
+
+// appendNumber appends the text of plain value v of the page.
+func (l *pqLeaf) appendNumber(b []byte, v int) []byte {
+	switch {
+	case l.kind == parquet.Double:
+		return strconv.AppendFloat(b, l.f64[v], 'g', -1, 64)
+	case l.kind == parquet.Float:
+		return strconv.AppendFloat(b, float64(l.f32[v]), 'g', -1, 32)
+	case l.kind == parquet.Int64 && l.conv == pqUint:
+		return strconv.AppendUint(b, uint64(l.i64[v]), 10)
+	case l.kind == parquet.Int64:
+		return strconv.AppendInt(b, l.i64[v], 10)
+	case l.conv == pqUint:
+		return strconv.AppendUint(b, uint64(uint32(l.i32[v])), 10)
+	}
+	return strconv.AppendInt(b, int64(l.i32[v]), 10)
+}
+
+// dictNumber returns the text of a numeric dictionary entry, formatted
+// the first time it is asked for.
+func (l *pqLeaf) dictNumber(ix int32) string {
+	if s := l.dtext[ix]; s != "" {
+		return s
+	}
+	var b []byte
+	data := l.dict.Page().Data()
+	switch {
+	case l.kind == parquet.Double:
+		b = strconv.AppendFloat(b, data.Double()[ix], 'g', -1, 64)
+	case l.kind == parquet.Float:
+		b = strconv.AppendFloat(b, float64(data.Float()[ix]), 'g', -1, 32)
+	case l.kind == parquet.Int64 && l.conv == pqUint:
+		b = strconv.AppendUint(b, uint64(data.Int64()[ix]), 10)
+	case l.kind == parquet.Int64:
+		b = strconv.AppendInt(b, data.Int64()[ix], 10)
+	case l.conv == pqUint:
+		b = strconv.AppendUint(b, uint64(uint32(data.Int32()[ix])), 10)
+	default:
+		b = strconv.AppendInt(b, int64(data.Int32()[ix]), 10)
+	}
+	l.dtext[ix] = string(b)
+	return l.dtext[ix]
 }
 
 // text formats a value of the column.
@@ -552,41 +1272,101 @@ func abs32(x int32) int32 {
 
 // Float returns field col of the current row as a number. A null is
 // ok = false; integer, float and decimal columns convert directly; a text
-// column is parsed like a CSV cell; any other type (boolean, date,
-// timestamp, bytes) is an error naming file, row and column.
-func (p *ParquetReader) Float(col int) (v float64, ok bool, err error) {
-	x := p.vals[col]
-	if x.IsNull() {
+// column is parsed like a CSV cell; a NaN or an infinity is an error (in
+// Parquet a missing value is a null); any other type (boolean, date,
+// timestamp, bytes) is an error naming file, row and column. Calling it
+// on a numeric column makes the column a value column: Next no longer
+// formats its numbers to text.
+func (p *ParquetReader) Float(col int) (float64, bool, error) {
+	// The common case first: a numeric column already read as numbers.
+	l := &p.leaves[col]
+	if k := p.k; l.number && uint(k) < uint(p.n) {
+		if l.nul[k] {
+			return 0, false, nil
+		}
+		if v := l.num[k]; v-v == 0 {
+			return v, true, nil
+		}
+	}
+	return p.float(col)
+}
+
+// float is Float for every case.
+func (p *ParquetReader) float(col int) (v float64, ok bool, err error) {
+	l := &p.leaves[col]
+	k := p.k
+	if k < 0 || k >= p.n {
 		return 0, false, nil
 	}
-	l := &p.leaves[col]
-	switch l.conv {
-	case pqInt:
-		if x.Kind() == parquet.Int32 {
-			return float64(x.Int32()), true, nil
+	if l.unread {
+		return 0, false, p.Errorf(col, "the column is not read (left out by Only)")
+	}
+	if !l.fast {
+		return p.floatValue(col, l.vals[k])
+	}
+	if l.numText {
+		// From now on the column is read as numbers: the rest of the
+		// batch loses its text too, so that every row after this one
+		// reads the same.
+		l.numText = false
+		l.number = l.conv != pqString
+		for t := k + 1; t < p.n; t++ {
+			if !l.nul[t] {
+				l.txt[t] = pqNumberText
+				p.mat[t*len(p.leaves)+col] = pqNumberText
+			}
 		}
-		return float64(x.Int64()), true, nil
-	case pqUint:
-		if x.Kind() == parquet.Int32 {
-			return float64(x.Uint32()), true, nil
-		}
-		return float64(x.Uint64()), true, nil
-	case pqFloat:
-		if x.Kind() == parquet.Float {
-			return float64(x.Float()), true, nil
-		}
-		return x.Double(), true, nil
-	case pqDecimal:
-		f, _ := l.decimal(x).Float64()
-		return f, true, nil
-	case pqString:
-		s := p.rec[col]
+	}
+	if l.nul[k] {
+		return 0, false, nil
+	}
+	if l.conv == pqString {
+		s := l.txt[k]
 		if s == "" {
 			return 0, false, nil
 		}
 		f, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
 		if err != nil {
 			return 0, false, p.Errorf(col, "not a number: %q", s)
+		}
+		if f-f != 0 {
+			return 0, false, p.Errorf(col, "not a finite number: %q (in Parquet a missing value is a null)", s)
+		}
+		return f, true, nil
+	}
+	v = l.num[k]
+	if v-v != 0 && !p.nonFinite {
+		return 0, false, p.Errorf(col, "%v stored in a float column (in Parquet a missing value is a null)", v)
+	}
+	return v, true, nil
+}
+
+// KeepNonFinite makes Float return NaN and ±Inf stored in float columns
+// instead of failing, for a caller that checks them against declared
+// missing markers itself.
+func (p *ParquetReader) KeepNonFinite() { p.nonFinite = true }
+
+// floatValue is Float for the columns read as parquet.Values.
+func (p *ParquetReader) floatValue(col int, x parquet.Value) (float64, bool, error) {
+	if x.IsNull() {
+		return 0, false, nil
+	}
+	l := &p.leaves[col]
+	switch l.conv {
+	case pqDecimal:
+		f, _ := l.decimal(x).Float64()
+		return f, true, nil
+	case pqString:
+		s := l.txt[p.k]
+		if s == "" {
+			return 0, false, nil
+		}
+		f, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+		if err != nil {
+			return 0, false, p.Errorf(col, "not a number: %q", s)
+		}
+		if f-f != 0 {
+			return 0, false, p.Errorf(col, "not a finite number: %q (in Parquet a missing value is a null)", s)
 		}
 		return f, true, nil
 	}
@@ -600,4 +1380,524 @@ func (p *ParquetReader) Errorf(col int, format string, args ...any) error {
 		name = p.leaves[col].name
 	}
 	return &ParquetError{File: p.File, Row: p.rows, Column: name, Msg: fmt.Sprintf(format, args...)}
+}
+
+// printableASCII reports whether s is made of printable ASCII only.
+func printableASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f {
+			return false
+		}
+	}
+	return true
+}
+
+// badText says what makes s unacceptable as a name (a dataset, method,
+// metric, unit or column name): invalid UTF-8, a NUL or another control
+// character; "" when it is fine.
+func badText(s string) string {
+	if printableASCII(s) {
+		return ""
+	}
+	for i, r := range s {
+		switch {
+		case r == utf8.RuneError:
+			if _, w := utf8.DecodeRuneInString(s[i:]); w == 1 {
+				return fmt.Sprintf("invalid UTF-8 (byte %#02x at byte %d)", s[i], i)
+			}
+		case r == 0:
+			return fmt.Sprintf("a NUL character at byte %d", i)
+		case unicode.IsControl(r):
+			return fmt.Sprintf("a control character (%U) at byte %d", r, i)
+		}
+	}
+	return ""
+}
+
+// The checks below run before parquet-go trusts what a file declares.
+// The library allocates what a footer or a page header says (a thrift
+// list's length, a binary field's length, a page's compressed and
+// uncompressed sizes, a value count, a zstd frame's content size, a
+// snappy block's length) before it finds out that the bytes are not
+// there, and recurses as deep as the thrift nesting goes. A hostile
+// file of a few bytes could thus ask for gigabytes or overflow the
+// stack, which no recover catches. So every size is checked against the
+// bytes that hold it, and every count against the file's size.
+
+// pqMaxRowsPerByte bounds the rows a file may declare: pqMaxRowsPerByte
+// per byte of the file (a bit-packed column holds 8 per byte; only a
+// file made of nothing but constant columns could go beyond), plus
+// 65,536.
+const pqMaxRowsPerByte = 64
+
+// pqMaxPage is the largest uncompressed page accepted (1 GiB).
+const pqMaxPage = 1 << 30
+
+// pqMaxRows is the largest row count a file of the given size may
+// declare.
+func pqMaxRows(size int64) int64 { return pqMaxRowsPerByte*size + 1<<16 }
+
+// pqCheckFooter checks the footer's length and thrift structure.
+func pqCheckFooter(r io.ReaderAt, size int64) error {
+	if size < 12 {
+		return fmt.Errorf("%d bytes is too small for a Parquet file", size)
+	}
+	var tail [8]byte
+	if _, err := r.ReadAt(tail[:], size-8); err != nil {
+		return err
+	}
+	switch string(tail[4:]) {
+	case "PAR1":
+	case "PARE":
+		return errors.New("the footer is encrypted, which this reader does not support")
+	default:
+		return fmt.Errorf("invalid magic footer %q", tail[4:])
+	}
+	n := int64(binary.LittleEndian.Uint32(tail[:4]))
+	if n > size-12 {
+		return fmt.Errorf("the footer claims %d bytes in a file of %d", n, size)
+	}
+	footer := make([]byte, n)
+	if _, err := r.ReadAt(footer, size-8-n); err != nil {
+		return err
+	}
+	c := thriftCheck{b: footer}
+	if err := c.structure(0); err != nil {
+		return fmt.Errorf("corrupt footer: %w", err)
+	}
+	return nil
+}
+
+// pqCheckRowGroups checks the row counts the footer declares.
+func pqCheckRowGroups(pf *parquet.File, size int64) error {
+	md := pf.Metadata()
+	limit := pqMaxRows(size)
+	if md.NumRows < 0 || md.NumRows > limit {
+		return fmt.Errorf("the footer declares %d rows in a file of %d bytes", md.NumRows, size)
+	}
+	for i, g := range md.RowGroups {
+		if g.NumRows < 0 || g.NumRows > limit {
+			return fmt.Errorf("row group %d declares %d rows in a file of %d bytes", i+1, g.NumRows, size)
+		}
+	}
+	return nil
+}
+
+// pqCheckChunk walks the page headers of a column chunk before
+// parquet-go reads them: each header is well-formed thrift within the
+// chunk, each page lies within the chunk, its uncompressed size is one
+// the codec can produce from its compressed size, the codec's own size
+// fields agree, and the data pages hold as many values as the row group
+// has rows.
+func pqCheckChunk(r io.ReaderAt, size int64, md *format.FileMetaData, group, column int, rows int64) error {
+	if group >= len(md.RowGroups) || column >= len(md.RowGroups[group].Columns) {
+		return errors.New("no column chunk")
+	}
+	cc := &md.RowGroups[group].Columns[column]
+	if cc.FilePath != "" {
+		return fmt.Errorf("the column chunk is in another file (%q), which this reader does not follow", cc.FilePath)
+	}
+	cm := &cc.MetaData
+	start := cm.DataPageOffset
+	if cm.DictionaryPageOffset != 0 {
+		start = cm.DictionaryPageOffset
+	}
+	if start < 4 || cm.TotalCompressedSize < 0 || cm.TotalCompressedSize > size-start {
+		return fmt.Errorf("the column chunk (offset %d, %d bytes) is not within the file of %d bytes", start, cm.TotalCompressedSize, size)
+	}
+	end := start + cm.TotalCompressedSize
+	var values int64
+	for pos, page := start, 1; pos < end; page++ {
+		h, n, err := pqPageHeader(r, pos, end)
+		if err != nil {
+			return fmt.Errorf("corrupt page %d: header: %w", page, err)
+		}
+		pos += n
+		if err := pqCheckPage(r, h, pos, end, cm.Codec, rows); err != nil {
+			return fmt.Errorf("corrupt page %d: %w", page, err)
+		}
+		switch {
+		case h.DataPageHeader.Valid:
+			values += int64(h.DataPageHeader.V.NumValues)
+		case h.DataPageHeaderV2.Valid:
+			values += int64(h.DataPageHeaderV2.V.NumValues)
+		}
+		pos += int64(h.CompressedPageSize)
+	}
+	if values != rows {
+		return fmt.Errorf("corrupt column chunk: %d values for %d rows", values, rows)
+	}
+	return nil
+}
+
+// pqPageHeader reads the page header at pos, checking its thrift before
+// decoding it; it returns the header and its length.
+func pqPageHeader(r io.ReaderAt, pos, end int64) (*format.PageHeader, int64, error) {
+	// Headers are small, but statistics can make one long: read more
+	// until the walk fits, never past the chunk.
+	for want := int64(256); ; want *= 8 {
+		n := min(want, end-pos)
+		b := make([]byte, n)
+		if m, err := r.ReadAt(b, pos); int64(m) < n {
+			return nil, 0, fmt.Errorf("reading at offset %d: %v", pos, err)
+		}
+		c := thriftCheck{b: b}
+		err := c.structure(0)
+		if err == errThriftShort && n < end-pos {
+			continue
+		}
+		if err != nil {
+			return nil, 0, err
+		}
+		h := new(format.PageHeader)
+		if err := thrift.Unmarshal(new(thrift.CompactProtocol), b[:c.i], h); err != nil {
+			return nil, 0, err
+		}
+		return h, int64(c.i), nil
+	}
+}
+
+// pqCheckPage checks one page header's sizes and counts, and the sizes
+// the codec records at the start of the page's data at pos.
+func pqCheckPage(r io.ReaderAt, h *format.PageHeader, pos, end int64, codec format.CompressionCodec, rows int64) error {
+	comp, raw := int64(h.CompressedPageSize), int64(h.UncompressedPageSize)
+	if comp < 0 || raw < 0 {
+		return fmt.Errorf("negative page size (%d compressed, %d uncompressed)", comp, raw)
+	}
+	if comp > end-pos {
+		return fmt.Errorf("the page claims %d bytes, the column chunk has %d left", comp, end-pos)
+	}
+	if raw > pqMaxPage {
+		return fmt.Errorf("the page claims %d bytes uncompressed, more than %d", raw, pqMaxPage)
+	}
+	if ratio := pqCodecRatio(codec); ratio > 0 && raw > ratio*comp+1<<16 {
+		return fmt.Errorf("the page claims %d bytes uncompressed from %d compressed, more than %s can expand to", raw, comp, codec)
+	}
+	data := pos // where the compressed bytes start
+	compressed := codec != format.Uncompressed
+	switch {
+	case h.DataPageHeader.Valid:
+		if nv := int64(h.DataPageHeader.V.NumValues); nv < 0 || nv > rows {
+			return fmt.Errorf("the page claims %d values, the row group has %d rows", nv, rows)
+		}
+	case h.DataPageHeaderV2.Valid:
+		v := &h.DataPageHeaderV2.V
+		if nv := int64(v.NumValues); nv < 0 || nv > rows || v.NumNulls < 0 || v.NumNulls > v.NumValues || v.NumRows < 0 || int64(v.NumRows) > rows {
+			return fmt.Errorf("the page claims %d values, %d nulls and %d rows, the row group has %d rows", v.NumValues, v.NumNulls, v.NumRows, rows)
+		}
+		levels := int64(v.RepetitionLevelsByteLength) + int64(v.DefinitionLevelsByteLength)
+		if v.RepetitionLevelsByteLength < 0 || v.DefinitionLevelsByteLength < 0 || levels > comp || levels > raw {
+			return fmt.Errorf("the page claims %d bytes of levels in %d", levels, comp)
+		}
+		data += levels
+		comp -= levels
+		raw -= levels
+		compressed = compressed && (!v.IsCompressed.Valid || v.IsCompressed.V)
+	case h.DictionaryPageHeader.Valid:
+		if nv := int64(h.DictionaryPageHeader.V.NumValues); nv < 0 || nv > raw {
+			return fmt.Errorf("the dictionary claims %d values in %d bytes", nv, raw)
+		}
+	}
+	if !compressed || comp == 0 {
+		return nil
+	}
+	switch codec {
+	case format.Snappy:
+		// A snappy block starts with its decoded length.
+		var b [binary.MaxVarintLen64]byte
+		m, _ := r.ReadAt(b[:min(int64(len(b)), comp)], data)
+		n, k := binary.Uvarint(b[:m])
+		if k <= 0 {
+			return errors.New("corrupt snappy block: no length")
+		}
+		if n > uint64(raw) {
+			return fmt.Errorf("the snappy block claims %d bytes, the page %d", n, raw)
+		}
+	case format.Zstd:
+		bound, err := pqZstdBound(r, data, data+comp, raw)
+		if err != nil {
+			return err
+		}
+		if bound > 2*raw+1<<20 {
+			return fmt.Errorf("the zstd data can expand to %d bytes, the page claims %d", bound, raw)
+		}
+	}
+	return nil
+}
+
+// pqCodecRatio is the most a codec can expand its input (0: no bound
+// worth checking, or no codec).
+func pqCodecRatio(c format.CompressionCodec) int64 {
+	switch c {
+	case format.Snappy:
+		return 24 // a 3-byte copy makes 64 bytes
+	case format.Gzip:
+		return 1040 // deflate's limit is 1032
+	case format.Lz4, format.Lz4Raw:
+		return 260 // a byte of run length makes 255
+	case format.Zstd, format.Brotli:
+		return 1 << 15 // a 4-byte zstd RLE block makes 128 KiB
+	}
+	return 0
+}
+
+// pqZstdBound walks the zstd frames in [pos, end) without decoding them
+// and returns the most they can decode to; a frame content size above
+// max (which the decoder would allocate at once) is an error.
+func pqZstdBound(r io.ReaderAt, pos, end, max int64) (int64, error) {
+	var b [18]byte
+	read := func(at int64, n int) ([]byte, error) {
+		if at+int64(n) > end {
+			return nil, errors.New("corrupt zstd data: truncated")
+		}
+		if _, err := r.ReadAt(b[:n], at); err != nil {
+			return nil, err
+		}
+		return b[:n], nil
+	}
+	var total int64
+	for pos < end {
+		h, err := read(pos, 4)
+		if err != nil {
+			return 0, err
+		}
+		magic := binary.LittleEndian.Uint32(h)
+		if magic&0xFFFFFFF0 == 0x184D2A50 { // skippable frame
+			h, err := read(pos+4, 4)
+			if err != nil {
+				return 0, err
+			}
+			pos += 8 + int64(binary.LittleEndian.Uint32(h))
+			continue
+		}
+		if magic != 0xFD2FB528 {
+			return 0, errors.New("corrupt zstd data: no frame magic")
+		}
+		h, err = read(pos+4, 1)
+		if err != nil {
+			return 0, err
+		}
+		fhd := h[0]
+		single := fhd&0x20 != 0
+		fcsLen := [4]int{0, 2, 4, 8}[fhd>>6]
+		if fhd>>6 == 0 && single {
+			fcsLen = 1
+		}
+		hdr := int64(5)
+		window := int64(-1)
+		if !single {
+			h, err := read(pos+hdr, 1)
+			if err != nil {
+				return 0, err
+			}
+			exp := int64(h[0]>>3) + 10
+			if exp > 41 {
+				return 0, errors.New("corrupt zstd data: window too large")
+			}
+			base := int64(1) << exp
+			window = base + base/8*int64(h[0]&7)
+			hdr++
+		}
+		hdr += int64([4]int{0, 1, 2, 4}[fhd&3])
+		if fcsLen > 0 {
+			h, err := read(pos+hdr, fcsLen)
+			if err != nil {
+				return 0, err
+			}
+			var fcs uint64
+			for i := fcsLen - 1; i >= 0; i-- {
+				fcs = fcs<<8 | uint64(h[i])
+			}
+			if fcsLen == 2 {
+				fcs += 256
+			}
+			if fcs > uint64(max) {
+				return 0, fmt.Errorf("the zstd frame claims %d bytes, the page %d", fcs, max)
+			}
+			if single {
+				window = int64(fcs)
+			}
+			hdr += int64(fcsLen)
+		}
+		blockMax := int64(128 << 10)
+		if window >= 0 && window < blockMax {
+			blockMax = window
+		}
+		pos += hdr
+		for last := false; !last; {
+			h, err := read(pos, 3)
+			if err != nil {
+				return 0, err
+			}
+			bh := int64(h[0]) | int64(h[1])<<8 | int64(h[2])<<16
+			last = bh&1 != 0
+			size := bh >> 3
+			switch (bh >> 1) & 3 {
+			case 0: // raw
+				total += size
+				pos += 3 + size
+			case 1: // RLE
+				total += size
+				pos += 3 + 1
+			case 2: // compressed
+				if size > blockMax {
+					return 0, errors.New("corrupt zstd data: block larger than allowed")
+				}
+				total += blockMax
+				pos += 3 + size
+			default:
+				return 0, errors.New("corrupt zstd data: reserved block type")
+			}
+			if pos > end {
+				return 0, errors.New("corrupt zstd data: truncated")
+			}
+		}
+		if fhd&0x04 != 0 {
+			pos += 4 // checksum
+		}
+	}
+	return total, nil
+}
+
+// errThriftShort: the thrift needs more bytes than there are.
+var errThriftShort = errors.New("truncated")
+
+// thriftCheck walks thrift compact-protocol data without decoding it,
+// checking that every length and count fits in the bytes left and that
+// structures nest at most pqThriftDepth deep.
+type thriftCheck struct {
+	b []byte
+	i int
+}
+
+const pqThriftDepth = 32
+
+func (c *thriftCheck) byte1() (byte, error) {
+	if c.i >= len(c.b) {
+		return 0, errThriftShort
+	}
+	c.i++
+	return c.b[c.i-1], nil
+}
+
+func (c *thriftCheck) uvarint() (uint64, error) {
+	var x uint64
+	for s := 0; s < 70; s += 7 {
+		b, err := c.byte1()
+		if err != nil {
+			return 0, err
+		}
+		x |= uint64(b&0x7f) << s
+		if b < 0x80 {
+			return x, nil
+		}
+	}
+	return 0, errors.New("varint too long")
+}
+
+func (c *thriftCheck) skip(n uint64) error {
+	if n > uint64(len(c.b)-c.i) {
+		return errThriftShort
+	}
+	c.i += int(n)
+	return nil
+}
+
+func (c *thriftCheck) structure(depth int) error {
+	if depth > pqThriftDepth {
+		return fmt.Errorf("structures nested more than %d deep", pqThriftDepth)
+	}
+	for {
+		h, err := c.byte1()
+		if err != nil {
+			return err
+		}
+		if h == 0 {
+			return nil
+		}
+		if h>>4 == 0 { // long form: the field id follows
+			if _, err := c.uvarint(); err != nil {
+				return err
+			}
+		}
+		if err := c.value(h&0x0f, depth); err != nil {
+			return err
+		}
+	}
+}
+
+func (c *thriftCheck) value(t byte, depth int) error {
+	switch t {
+	case 1, 2: // a boolean field holds its value in its type
+		return nil
+	case 3:
+		return c.skip(1)
+	case 4, 5, 6:
+		_, err := c.uvarint()
+		return err
+	case 7:
+		return c.skip(8)
+	case 8:
+		n, err := c.uvarint()
+		if err != nil {
+			return err
+		}
+		return c.skip(n)
+	case 9, 10:
+		h, err := c.byte1()
+		if err != nil {
+			return err
+		}
+		n := uint64(h >> 4)
+		if n == 15 {
+			if n, err = c.uvarint(); err != nil {
+				return err
+			}
+		}
+		if n > uint64(len(c.b)-c.i) { // every element takes a byte at least
+			return fmt.Errorf("a list of %d elements in %d bytes", n, len(c.b)-c.i)
+		}
+		et := h & 0x0f
+		for range n {
+			var err error
+			if et == 1 || et == 2 {
+				err = c.skip(1) // in a list a boolean takes a byte
+			} else {
+				err = c.value(et, depth+1)
+			}
+			if err != nil {
+				return err
+			}
+		}
+		return nil
+	case 11:
+		n, err := c.uvarint()
+		if err != nil || n == 0 {
+			return err
+		}
+		kv, err := c.byte1()
+		if err != nil {
+			return err
+		}
+		if n > uint64(len(c.b)-c.i)/2 {
+			return fmt.Errorf("a map of %d entries in %d bytes", n, len(c.b)-c.i)
+		}
+		for range n {
+			for _, et := range []byte{kv >> 4, kv & 0x0f} {
+				var err error
+				if et == 1 || et == 2 {
+					err = c.skip(1)
+				} else {
+					err = c.value(et, depth+1)
+				}
+				if err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	case 12:
+		return c.structure(depth + 1)
+	}
+	return fmt.Errorf("unknown thrift type %d", t)
 }

@@ -62,6 +62,12 @@ type lineReader struct {
 // openLines opens a regular file for reading lines; a .gz file may
 // inflate to DefaultMaxDecompressed bytes.
 func openLines(path, display string) (*lineReader, error) {
+	return openLinesCapped(path, display, 0)
+}
+
+// openLinesCapped is openLines with a cap on what a .gz file may inflate
+// to (0: DefaultMaxDecompressed; negative: none).
+func openLinesCapped(path, display string, maxDecompressed int64) (*lineReader, error) {
 	f, err := openRegular(path, display)
 	if err != nil {
 		return nil, err
@@ -74,9 +80,9 @@ func openLines(path, display string) (*lineReader, error) {
 			f.Close()
 			return nil, fmt.Errorf("%s: not a gzip file: %w", display, err)
 		}
-		r = capDecompressed(l.gz, 0)
+		r = capDecompressed(l.gz, maxDecompressed)
 	}
-	l.br = bufio.NewReaderSize(r, 1<<20)
+	l.br = bufio.NewReaderSize(r, readBufferSize(f))
 	if bom, _ := l.br.Peek(3); bytes.Equal(bom, []byte("\xef\xbb\xbf")) {
 		l.br.Discard(3)
 	}
@@ -367,7 +373,12 @@ func readTruth(path, display string, format runFormat, t *analyses.OfflineTruth)
 // scanTruth calls fn for every row of a truth file; an error of fn is
 // placed at the row's line.
 func scanTruth(path, display string, format runFormat, fn func(user, item []byte, rel float64, line int) error) (int64, error) {
-	l, err := openLines(path, display)
+	return scanTruthCapped(path, display, format, 0, fn)
+}
+
+// scanTruthCapped is scanTruth with a decompressed-size cap (openLinesCapped).
+func scanTruthCapped(path, display string, format runFormat, maxDecompressed int64, fn func(user, item []byte, rel float64, line int) error) (int64, error) {
+	l, err := openLinesCapped(path, display, maxDecompressed)
 	if err != nil {
 		return 0, err
 	}
@@ -463,7 +474,12 @@ type runRow struct {
 
 // openRun opens a run file (predictions: `user,item,prediction` instead).
 func openRun(path, display string, format runFormat, predictions bool) (*runReader, error) {
-	l, err := openLines(path, display)
+	return openRunCapped(path, display, format, predictions, 0)
+}
+
+// openRunCapped is openRun with a decompressed-size cap (openLinesCapped).
+func openRunCapped(path, display string, format runFormat, predictions bool, maxDecompressed int64) (*runReader, error) {
+	l, err := openLinesCapped(path, display, maxDecompressed)
 	if err != nil {
 		return nil, err
 	}

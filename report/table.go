@@ -78,7 +78,7 @@ func openTableCapped(path, display string, mapping map[string]string, maxDecompr
 		return nil, err
 	}
 	t := &TableReader{File: display, f: f}
-	var r io.Reader = bufio.NewReaderSize(f, 1<<20)
+	var r io.Reader = bufio.NewReaderSize(f, readBufferSize(f))
 	name := strings.ToLower(path)
 	if strings.HasSuffix(name, ".gz") {
 		t.gz, err = gzip.NewReader(r)
@@ -160,6 +160,22 @@ func (t *TableReader) checkHeader() error {
 		first[k] = i
 	}
 	return nil
+}
+
+// Only declares the columns the caller will read (-1s are ignored); a
+// Parquet file then decodes only those, and the other cells are empty.
+// A no-op for CSV and TSV, whose records are split whole anyway.
+func (t *TableReader) Only(cols ...int) {
+	if t.pq == nil {
+		return
+	}
+	keep := cols[:0:0]
+	for _, c := range cols {
+		if c >= 0 {
+			keep = append(keep, c)
+		}
+	}
+	t.pq.Only(keep...)
 }
 
 // SetMissing declares cells that count as missing values, like an empty
@@ -388,9 +404,14 @@ func (t *TableReader) pqFloat(col int) (float64, bool, error) {
 		}
 		return v, true, nil
 	}
+	t.pq.KeepNonFinite() // checked here, against the markers
 	v, ok, err := t.pq.Float(col)
 	if err == nil && ok && !analyses.Finite(v) {
-		return 0, false, t.pq.Errorf(col, "not a finite number: %v (declare it missing with missing_values = [%q] on the input)", v, t.rec[col])
+		text := strconv.FormatFloat(v, 'g', -1, 64) // NaN, +Inf, -Inf
+		if len(t.missing) > 0 && (t.isMissing(text) || t.isMissing(strings.TrimPrefix(text, "+"))) {
+			return 0, false, nil
+		}
+		return 0, false, t.pq.Errorf(col, "not a finite number: %s (declare it missing with missing_values = [%q] on the input)", strings.TrimPrefix(text, "+"), strings.TrimPrefix(text, "+"))
 	}
 	return v, ok, err
 }
@@ -455,6 +476,16 @@ func checkRegular(path, display string) error {
 
 // openRegular opens a regular file, checked before opening (so a FIFO
 // does not block) and again after (in case the path changed).
+// readBufferSize is the read buffer for a file: its size (a small file
+// need not cost a 1 MiB buffer per open), at most 1 MiB, at least 4 KiB.
+func readBufferSize(f *os.File) int {
+	st, err := f.Stat()
+	if err != nil {
+		return 1 << 20
+	}
+	return int(min(max(st.Size()+1, 4<<10), 1<<20))
+}
+
 func openRegular(path, display string) (*os.File, error) {
 	if err := checkRegular(path, display); err != nil {
 		return nil, err
@@ -561,44 +592,91 @@ const (
 // exponent; spaces around it are allowed. Unlike strconv.ParseFloat it
 // takes no NaN, Inf or Infinity (any case), no hexadecimal, no
 // underscores, and no value beyond float64's range or so small that it
-// rounds to zero. It does not allocate.
+// rounds to zero. It does not allocate, and the common case (at most 19
+// significant digits, a value exact as a float64 integer, scaled by a
+// power of ten up to 1e22) is computed here in one pass, correctly
+// rounded, as strconv's own exact fast path does; the rest goes to
+// strconv.ParseFloat.
 func parseDecimal(s string) (float64, numErr) {
 	if n := len(s); n == 0 || s[0] > '9' || s[0] < '+' || s[n-1] > '9' || s[n-1] < '.' {
 		s = strings.TrimSpace(s) // rare: a space around, or not a number at all
 	}
 	i, n := 0, len(s)
+	neg := false
 	if i < n && (s[i] == '+' || s[i] == '-') {
+		neg = s[i] == '-'
 		i++
 	}
-	digits, nonzero := 0, false
+	var mant uint64
+	nd, dp := 0, 0 // significant digits in mant; power of ten to scale mant by
+	digits, cut := 0, false
 	for ; i < n && s[i] >= '0' && s[i] <= '9'; i++ {
 		digits++
-		nonzero = nonzero || s[i] != '0'
+		switch {
+		case s[i] == '0' && nd == 0:
+		case nd < 19:
+			mant = mant*10 + uint64(s[i]-'0')
+			nd++
+		default:
+			dp++
+			cut = cut || s[i] != '0'
+		}
 	}
 	if i < n && s[i] == '.' {
 		for i++; i < n && s[i] >= '0' && s[i] <= '9'; i++ {
 			digits++
-			nonzero = nonzero || s[i] != '0'
+			switch {
+			case s[i] == '0' && nd == 0:
+				dp--
+			case nd < 19:
+				mant = mant*10 + uint64(s[i]-'0')
+				nd++
+				dp--
+			default:
+				cut = cut || s[i] != '0'
+			}
 		}
 	}
+	nonzero := mant != 0 // some digit is not 0
 	if digits == 0 {
 		return 0, classifyBad(s)
 	}
 	if i < n && (s[i] == 'e' || s[i] == 'E') {
 		i++
+		eneg := false
 		if i < n && (s[i] == '+' || s[i] == '-') {
+			eneg = s[i] == '-'
 			i++
 		}
-		exp := 0
+		exp, ed := 0, 0
 		for ; i < n && s[i] >= '0' && s[i] <= '9'; i++ {
-			exp++
+			ed++
+			if exp < 100000 {
+				exp = exp*10 + int(s[i]-'0')
+			}
 		}
-		if exp == 0 {
+		if ed == 0 {
 			return 0, classifyBad(s)
 		}
+		if eneg {
+			exp = -exp
+		}
+		dp += exp
 	}
 	if i != n {
 		return 0, classifyBad(s)
+	}
+	if !cut && mant <= 1<<53 && dp >= -22 && dp <= 22 {
+		v := float64(mant) // exact
+		if dp >= 0 {
+			v *= float64pow10[dp] // one rounding of an exact product
+		} else {
+			v /= float64pow10[-dp]
+		}
+		if neg {
+			v = -v
+		}
+		return v, numOK
 	}
 	v, err := strconv.ParseFloat(s, 64)
 	if err != nil {
@@ -609,6 +687,10 @@ func parseDecimal(s string) (float64, numErr) {
 	}
 	return v, numOK
 }
+
+// float64pow10 are the powers of ten a float64 holds exactly.
+var float64pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
+	1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
 
 // classifyBad says what a text that is not a decimal looks like.
 func classifyBad(s string) numErr {

@@ -21,6 +21,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -40,6 +41,7 @@ const usage = `usage:
   evalbook build    [study.toml] [-o DIR] [--format html|md|both] [--single-file] [--jobs N] [--no-cache] [--quiet]
   evalbook validate [study.toml]
   evalbook serve    [study.toml] [--addr 127.0.0.1:8080]
+  (build, validate and serve also take --allow-outside and --max-decompressed SIZE)
   evalbook init     [DIR]
   evalbook version
 `
@@ -116,6 +118,62 @@ func parse(fs *flag.FlagSet, args []string) (string, error) {
 	return "study.toml", nil
 }
 
+// inputFlags are the flags of every command that reads a study.
+type inputFlags struct {
+	allowOutside    *bool
+	maxDecompressed *string
+}
+
+func addInputFlags(fs *flag.FlagSet) inputFlags {
+	return inputFlags{
+		allowOutside:    fs.Bool("allow-outside", false, "read inputs, pages and the bibliography outside the study directory"),
+		maxDecompressed: fs.String("max-decompressed", "", "cap on the decompressed size of each .gz input, e.g. 512M or 8G (default 64G; \"none\": no cap)"),
+	}
+}
+
+// apply sets the options; a bad size is a usage error.
+func (f inputFlags) apply(o *report.Options) error {
+	o.AllowOutside = *f.allowOutside
+	if *f.maxDecompressed == "" {
+		return nil
+	}
+	n, err := parseSize(*f.maxDecompressed)
+	if err != nil {
+		return usageError{"--max-decompressed: " + err.Error()}
+	}
+	o.MaxDecompressed = n
+	return nil
+}
+
+// parseSize reads a byte count with an optional K, M, G or T suffix
+// (powers of 1024); "none" is no cap (-1).
+func parseSize(s string) (int64, error) {
+	if strings.EqualFold(s, "none") {
+		return -1, nil
+	}
+	mult := int64(1)
+	if n := len(s); n > 0 {
+		switch s[n-1] {
+		case 'k', 'K':
+			mult = 1 << 10
+		case 'm', 'M':
+			mult = 1 << 20
+		case 'g', 'G':
+			mult = 1 << 30
+		case 't', 'T':
+			mult = 1 << 40
+		}
+		if mult > 1 {
+			s = s[:n-1]
+		}
+	}
+	v, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || v <= 0 || v > (1<<62)/mult {
+		return 0, fmt.Errorf("%q is not a size (a positive number of bytes, optionally with K, M, G or T, or \"none\")", s)
+	}
+	return v * mult, nil
+}
+
 func cmdBuild(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("build", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -125,6 +183,7 @@ func cmdBuild(args []string, stdout, stderr io.Writer) error {
 	jobs := fs.Int("jobs", 0, "parallel workers (default: number of CPUs)")
 	noCache := fs.Bool("no-cache", false, "recompute every analysis")
 	quiet := fs.Bool("quiet", false, "print nothing but errors")
+	inFlags := addInputFlags(fs)
 	manifest, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -140,6 +199,9 @@ func cmdBuild(args []string, stdout, stderr io.Writer) error {
 	opts := report.Options{Manifest: manifest, Out: *out, Format: *format, SingleFile: *single, Jobs: *jobs,
 		NoCache: *noCache, Quiet: *quiet, Warn: stderr, Version: toolVersion(),
 		Command: rebuildCommand(manifest, *format, *single)}
+	if err := inFlags.apply(&opts); err != nil {
+		return err
+	}
 	if !*noCache {
 		opts.CacheDir = cacheDir()
 	}
@@ -165,11 +227,16 @@ func cmdBuild(args []string, stdout, stderr io.Writer) error {
 func cmdValidate(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("validate", flag.ContinueOnError)
 	fs.SetOutput(stderr)
+	inFlags := addInputFlags(fs)
 	manifest, err := parse(fs, args)
 	if err != nil {
 		return err
 	}
-	study, err := report.Validate(report.Options{Manifest: manifest})
+	opts := report.Options{Manifest: manifest, NoCache: true}
+	if err := inFlags.apply(&opts); err != nil {
+		return err
+	}
+	study, err := report.Validate(opts)
 	if err != nil {
 		return err
 	}
@@ -185,14 +252,19 @@ func cmdServe(args []string, stdout, stderr io.Writer) error {
 	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on")
 	out := fs.String("o", "", "output directory (default: <study dir>/site); an existing one is replaced only if evalbook wrote it")
 	jobs := fs.Int("jobs", 0, "parallel workers (default: number of CPUs)")
+	inFlags := addInputFlags(fs)
 	manifest, err := parse(fs, args)
 	if err != nil {
 		return err
 	}
+	opts := report.Options{Manifest: manifest, Out: *out, Jobs: *jobs, Warn: stderr, Version: toolVersion(), CacheDir: cacheDir(),
+		Command: rebuildCommand(manifest, "html", false)}
+	if err := inFlags.apply(&opts); err != nil {
+		return err
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	srv := report.NewServer(report.Options{Manifest: manifest, Out: *out, Jobs: *jobs, Warn: stderr, Version: toolVersion(), CacheDir: cacheDir(),
-		Command: rebuildCommand(manifest, "html", false)}, stdout)
+	srv := report.NewServer(opts, stdout)
 	return srv.Serve(ctx, *addr, nil)
 }
 

@@ -131,9 +131,12 @@ func TestBadValueExitCode(t *testing.T) {
 
 // TestDemoDeterministic: two builds of the demo are byte-identical, and
 // so are builds with --jobs 1 and --jobs 8, and a build whose analyses
-// come from the disk cache; the build takes under 5 s.
+// come from the disk cache; validate accepts the demo as build does.
 func TestDemoDeterministic(t *testing.T) {
 	demo := generatedDemo(t)
+	if code, _, errOut := runCLI("validate", filepath.Join(demo, "study.toml")); code != 0 {
+		t.Fatalf("validate rejects the demo that build accepts: exit %d: %s", code, errOut)
+	}
 	out := t.TempDir()
 	// An empty cache of our own: builds a, b and j1 compute everything
 	// (--no-cache); c1 computes and fills the cache, c2 reads it back.
@@ -370,4 +373,35 @@ func TestInitRefusesExistingFiles(t *testing.T) {
 		t.Errorf("init over existing files: exit %d, stdout %q, stderr %q\nwant %q", code, stdout, stderr, want)
 	}
 	sameTreeOf(t, "init", before, treeOf(t, dir))
+}
+
+// --allow-outside lets a study read a file beside it; without it the
+// build fails naming the file, and a bad --max-decompressed is a usage
+// error (exit 2).
+func TestInputFlags(t *testing.T) {
+	root := t.TempDir()
+	study := filepath.Join(root, "s")
+	os.MkdirAll(study, 0o755)
+	os.WriteFile(filepath.Join(root, "results.csv"), []byte("dataset,method,metric,value\nd1,A,m,1\nd1,B,m,2\nd2,A,m,2\nd2,B,m,1\n"), 0o644)
+	os.WriteFile(filepath.Join(study, "study.toml"), []byte("title = \"t\"\n[inputs]\nresults = \"../results.csv\"\n[[analyses]]\nid = \"a\"\ntype = \"aggregate\"\nmetric = \"m\"\n"), 0o644)
+	code, _, errOut := runCLI("build", filepath.Join(study, "study.toml"), "--no-cache", "--quiet")
+	if code != 1 || !strings.Contains(errOut, "../results.csv: outside the study directory") {
+		t.Fatalf("without --allow-outside: exit %d: %s", code, errOut)
+	}
+	if code, _, errOut := runCLI("build", filepath.Join(study, "study.toml"), "--no-cache", "--quiet", "--allow-outside"); code != 0 {
+		t.Fatalf("with --allow-outside: exit %d: %s", code, errOut)
+	}
+	prov, err := os.ReadFile(filepath.Join(study, "site", "data", "provenance.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(prov), root) || !strings.Contains(string(prov), `"path": "results.csv"`) {
+		t.Errorf("provenance publishes a host path or lacks the file:\n%s", prov)
+	}
+	if code, _, errOut := runCLI("validate", filepath.Join(study, "study.toml"), "--allow-outside", "--max-decompressed", "12Q"); code != 2 || !strings.Contains(errOut, "--max-decompressed") {
+		t.Errorf("bad size: exit %d: %s", code, errOut)
+	}
+	if code, _, errOut := runCLI("validate", filepath.Join(study, "study.toml"), "--allow-outside", "--max-decompressed", "8G"); code != 0 {
+		t.Errorf("8G: exit %d: %s", code, errOut)
+	}
 }
