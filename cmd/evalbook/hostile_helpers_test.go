@@ -19,7 +19,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -75,39 +74,21 @@ var neighbourFiles = map[string]string{
 	"secret.csv":         "dataset,method,metric,value\nSECRET-CONTENT,A,m,1\n",
 }
 
-var (
-	templateOnce sync.Once
-	templateDir  string
-	templateErr  error
-)
-
-// hostileTemplate builds the base study once per test binary, with its
-// site: each row copies it (the site's bytes do not depend on where the
+// hostileTemplate builds the base study with its site in a directory of
+// t's: each row copies it (the site's bytes do not depend on where the
 // study lives) instead of building its own previous site.
 func hostileTemplate(t *testing.T) string {
 	t.Helper()
-	templateOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "evalbook-hostile-template-")
-		if err != nil {
-			templateErr = err
-			return
-		}
-		templateDir = dir
-		study := filepath.Join(dir, "study")
-		for name, body := range baseStudyFiles {
-			if err := writeFileErr(filepath.Join(study, name), body); err != nil {
-				templateErr = err
-				return
-			}
-		}
-		if code, _, stderr := runCLI("build", study, "--quiet", "--no-cache"); code != 0 {
-			templateErr = fmt.Errorf("the base study does not build: exit %d: %s", code, stderr)
-		}
-	})
-	if templateErr != nil {
-		t.Fatal(templateErr)
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	mustDo(t, err)
+	study := filepath.Join(dir, "study")
+	for name, body := range baseStudyFiles {
+		write(t, filepath.Join(study, name), body)
 	}
-	return templateDir
+	if code, _, stderr := runCLI("build", study, "--quiet", "--no-cache"); code != 0 {
+		t.Fatalf("the base study does not build: exit %d: %s", code, stderr)
+	}
+	return dir
 }
 
 func writeFileErr(p, body string) error {

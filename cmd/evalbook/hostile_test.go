@@ -15,15 +15,19 @@ package main
 //     compared; only the output directory, and for an accepted build the
 //     lock file evalbook keeps next to it, are left out; the disk cache
 //     lives outside the root, see TestMain);
-//   - that the message is valid UTF-8 without control bytes and quotes no
-//     file outside the study.
+//   - that the message is valid UTF-8 without control bytes, quotes no
+//     file outside the study and names no input by its absolute path.
 //
-// Rows with their own runner (serve, concurrency, FIFOs) assert the same
-// through it.
+// Every in-process run has a time limit, so a FIFO or a device that
+// blocks fails its row instead of hanging the test. Rows with their own
+// runner (serve, concurrent builds) assert the same through it; serve
+// runs the test binary itself as the CLI in a subprocess, stopped with
+// an interrupt as a user stops it.
 
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"math"
 	"net"
 	"net/http"
@@ -49,7 +53,8 @@ type hostileRow struct {
 	// {root} and {study} stand for the row's directories.
 	wantMsg string
 	// out is the output directory of an accepted row, relative to root
-	// (default study/site); it alone may change.
+	// (default study/site); it alone may change. "-" is a command that
+	// writes nothing (validate).
 	out string
 	// touches are further paths (relative to root) an accepted row is
 	// documented to create, change or remove: leftovers of a build
@@ -1098,13 +1103,33 @@ func hostileRows() []hostileRow {
 				req.URL.Opaque = p // sent as it is, not cleaned by the client
 				resp, err := http.DefaultClient.Do(req)
 				mustDo(t, err)
+				body, _ := io.ReadAll(resp.Body)
 				resp.Body.Close()
-				if resp.StatusCode == http.StatusOK {
-					t.Errorf("GET %s: 200", p)
+				if resp.StatusCode == http.StatusOK || strings.Contains(string(body), `title = "Hostile"`) {
+					t.Errorf("GET %s: %d, %q", p, resp.StatusCode, body)
 				}
 			}
 		}),
-		hostileRow{cat: "serve", name: "a second serve on a busy port exits 1", wantCode: 1,
+		hostileRow{cat: "serve", name: "a second serve on the port of a running one exits 1", wantCode: 1,
+			wantMsg: "address already in use (is another server using that address? choose another with --addr); nothing was built",
+			setup: func(t testing.TB, root, study string) []string {
+				return []string{"serve", study, "--addr", "127.0.0.1:0"}
+			},
+			runner: func(t *testing.T, root, study string, args []string) (int, string, string) {
+				var second cliResult
+				code, _, stderr := serveSubprocess(t, args, func(base string) {
+					before := snapshot(t, root)
+					second.code, second.stdout, second.stderr = runCLIWithin(t, 60*time.Second, "serve", study, "--addr", strings.TrimPrefix(base, "http://"))
+					if d := diffSnapshots(before, snapshot(t, root)); len(d) > 0 {
+						t.Errorf("the second serve changed files: %v", d)
+					}
+				})
+				if code != 0 {
+					t.Errorf("the first serve exited %d: %s", code, stderr)
+				}
+				return second.code, second.stdout, second.stderr
+			}},
+		hostileRow{cat: "serve", name: "serve on a port another program holds exits 1", wantCode: 1,
 			wantMsg: "address already in use (is another server using that address? choose another with --addr); nothing was built",
 			setup: func(t testing.TB, root, study string) []string {
 				busy, err := net.Listen("tcp", "127.0.0.1:0")
