@@ -203,3 +203,17 @@ func TestWarmBuildDoesNotRehash(t *testing.T) {
 		t.Fatalf("a file written within the racy window was trusted (%d hashed)", h.hashed)
 	}
 }
+
+// A model id with a control character is an error at its line, as every
+// other name is.
+func TestMultiObjectiveModelNames(t *testing.T) {
+	dir := t.TempDir()
+	everyKindStudy(t, dir)
+	p := filepath.Join(dir, "submissions.csv")
+	src, _ := os.ReadFile(p)
+	os.WriteFile(p, bytes.Replace(src, []byte("teal,"), []byte("te\x1bal,"), 1), 0o644)
+	_, err := Validate(Options{Manifest: filepath.Join(dir, "study.toml"), NoCache: true})
+	if err == nil || !strings.Contains(err.Error(), "submissions.csv:5") || strings.Contains(err.Error(), "\x1b") {
+		t.Fatalf("want an error at submissions.csv:5 without the raw escape, got %v", err)
+	}
+}

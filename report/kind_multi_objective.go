@@ -25,6 +25,7 @@ type moTable interface {
 	Next() ([]string, error)
 	Float(col int) (float64, bool, error)
 	Errorf(col int, format string, args ...any) error
+	NameError(col int, what, name string) error
 	Rows() int64
 	Close() error
 }
@@ -95,6 +96,9 @@ func moReadInput(ctx *Context, o *analyses.MultiObjectiveOptions) (analyses.Mult
 		model := strings.TrimSpace(rec[mcol])
 		if model == "" {
 			return in, t.Errorf(mcol, "empty model id")
+		}
+		if err := t.NameError(mcol, "model id", model); err != nil {
+			return in, err
 		}
 		in.Models = append(in.Models, model)
 		for i, m := range metrics {
