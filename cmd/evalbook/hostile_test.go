@@ -828,6 +828,7 @@ func hostileRows() []hostileRow {
 		bad("multi_objective", "NaN", moFiles(strings.Replace(subs, "0.40", "NaN", 1)), `subs.csv:2:5: not a number: "NaN"`),
 		bad("multi_objective", "inf", moFiles(strings.Replace(subs, "0.40", "inf", 1)), `subs.csv:2:5: not a finite number: "inf"`),
 		bad("multi_objective", "1_0", moFiles(strings.Replace(subs, "0.40", "1_0", 1)), `subs.csv:2:5: not a decimal number: "1_0"`),
+		bad("multi_objective", "a terminal escape in a model id", moFiles(strings.Replace(subs, "blue", "bl\x1b[2Jue", 1)), `subs.csv:3:1: model id "bl\x1b[2Jue" holds a control character (U+001B)`),
 		bad("multi_objective", "a missing objective column", moFiles("team,hit_rate\nred,0.4\n"), `subs.csv:1: no column "fairness" (header: team,hit_rate)`),
 		bad("multi_objective", "input outside the study", studyFiles(map[string]string{"study.toml": strings.Replace(mo, `"subs.csv"`, `"../secret.csv"`, 1)}), `study.toml:2: analyses/mo: ../secret.csv: outside the study directory`),
 	)
