@@ -60,11 +60,15 @@ func (c *Cache) hashStore() *hashStore {
 
 // cacheKey identifies an analysis's computation apart from its files:
 // its type, resolved parameters, seed, title and caption, the tool
-// version, and the parts of the manifest every analysis may read (metric
-// directions, dataset attributes, input declarations).
+// version, the parts of the manifest every analysis may read (metric
+// directions, dataset attributes, input declarations) and the manifest's
+// absolute path. The path keeps two copies of one study apart: an entry
+// records the files it read by absolute path, so without it a copy with
+// other data would be served the first copy's outputs while the first
+// copy's files are unchanged.
 func cacheKey(s *Study, spec AnalysisSpec, seed uint64, version string) string {
 	params, _ := paramsMap(spec.Options)
-	b, _ := json.Marshal([]any{spec.Type, params, seed, version, spec.Title, spec.Caption, s.Metrics, s.Datasets, s.Inputs, s.Title, s.AllowOutside})
+	b, _ := json.Marshal([]any{spec.Type, params, seed, version, spec.Title, spec.Caption, s.Metrics, s.Datasets, s.Inputs, s.Title, s.AllowOutside, s.File})
 	h := sha256.Sum256(b)
 	return hex.EncodeToString(h[:])
 }

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -11,6 +12,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/evalbook/evalbook/analyses"
 )
@@ -170,6 +172,13 @@ func (in *inputs) display(path string) string {
 	return filepath.Base(path)
 }
 
+// outsideStudy reports whether path lies outside the study directory
+// (read under allow_outside), as display decides.
+func (in *inputs) outsideStudy(path string) bool {
+	rel, err := filepath.Rel(in.study.Dir, path)
+	return err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel)
+}
+
 // open opens a table file and records it.
 func (in *inputs) open(path string) (*TableReader, error) {
 	return in.openMapped(path, nil)
@@ -184,6 +193,7 @@ func (in *inputs) openMapped(path string, mapping map[string]string) (*TableRead
 	if err != nil {
 		return nil, err
 	}
+	t.outside = in.outsideStudy(path)
 	in.mu.Lock()
 	if in.files[path] == nil {
 		in.files[path] = &fileRecord{Path: in.display(path)}
@@ -385,6 +395,19 @@ func (in *inputs) readSource(rel string) ([]byte, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", in.display(path), errors.Unwrap(err))
+	}
+	// A page in another encoding (Latin-1) would reach the site as bytes
+	// no browser shows as written.
+	if !utf8.Valid(b) {
+		at := 0
+		for at < len(b) {
+			r, size := utf8.DecodeRune(b[at:])
+			if r == utf8.RuneError && size <= 1 {
+				break
+			}
+			at += size
+		}
+		return nil, fmt.Errorf("%s:%d: invalid UTF-8 (byte 0x%02X); pages and the bibliography must be UTF-8", in.display(path), bytes.Count(b[:at], []byte("\n"))+1, b[at])
 	}
 	in.recordFile(path, 0)
 	in.mu.Lock()

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -178,7 +179,14 @@ func LoadStudy(path string, kinds Registry) (*Study, error) {
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
 		path = filepath.Join(path, "study.toml")
 	}
-	src, err := os.ReadFile(path)
+	// A FIFO would block the read and a device (a link to /dev/zero)
+	// never end it: the manifest must be a regular file, as every input.
+	f, err := openRegular(path, path)
+	if err != nil {
+		return nil, fmt.Errorf("read manifest: %w", err)
+	}
+	src, err := io.ReadAll(f)
+	f.Close()
 	if err != nil {
 		return nil, fmt.Errorf("read manifest: %w", err)
 	}

@@ -286,7 +286,7 @@ func (n *narrative) expandDirectives(s string, lineNo int) string {
 		}
 		repl, err := n.directive(d.name, d.args)
 		if err != nil {
-			n.errs = append(n.errs, fmt.Errorf("%s:%d: %s: %v", n.page, lineNo, d.text, err))
+			n.errs = append(n.errs, fmt.Errorf("%s:%d: %s: %v", n.page, lineNo, shownDirective(d.text), err))
 			repl = d.text
 		}
 		out.WriteString(repl)
@@ -298,7 +298,7 @@ func (n *narrative) expandCites(s string, lineNo int) string {
 	return citeRe.ReplaceAllStringFunc(s, func(m string) string {
 		out, err := n.cite(m[1 : len(m)-1])
 		if err != nil {
-			n.errs = append(n.errs, fmt.Errorf("%s:%d: %s: %v", n.page, lineNo, m, err))
+			n.errs = append(n.errs, fmt.Errorf("%s:%d: %s: %v", n.page, lineNo, shownDirective(m), err))
 			return m
 		}
 		return out
@@ -332,14 +332,25 @@ func parseDirective(s string) (parsedDirective, error) {
 	d := parsedDirective{text: s[:2+end+2]}
 	fields := strings.Fields(body[:end])
 	if len(fields) == 0 {
-		return d, fmt.Errorf("%s: empty directive (known: %s)", d.text, strings.Join(directiveNames, ", "))
+		return d, fmt.Errorf("%s: empty directive (known: %s)", shownDirective(d.text), strings.Join(directiveNames, ", "))
 	}
 	d.name, d.args = fields[0], fields[1:]
 	if !slices.Contains(directiveNames, d.name) {
 		return d, fmt.Errorf("%s: unknown directive %q%s (known: %s; write \\{{ for literal braces)",
-			d.text, d.name, analyses.DidYouMean(d.name, directiveNames), strings.Join(directiveNames, ", "))
+			shownDirective(d.text), d.name, analyses.DidYouMean(d.name, directiveNames), strings.Join(directiveNames, ", "))
 	}
 	return d, nil
+}
+
+// shownDirective is a directive's (or citation's) text as a message shows
+// it: as written when it is printable, else quoted with escapes, so that a
+// terminal escape sequence or invalid UTF-8 in a page never reaches the
+// terminal raw.
+func shownDirective(s string) string {
+	if badName(s) == "" {
+		return clip(s)
+	}
+	return quoteInput(s)
 }
 
 // token stores HTML for fill() and returns its placeholder.

@@ -39,6 +39,10 @@ type TableReader struct {
 	rows    int64
 	missing []string       // cells that count as missing (SetMissing)
 	pq      *ParquetReader // .parquet: every method delegates to it
+	// outside marks a file outside the study directory (allow_outside):
+	// a missing column does not quote its header, which for a file that
+	// is no table (../../etc/passwd) is its first line.
+	outside bool
 }
 
 // DefaultMaxDecompressed is the decompressed-size cap of a .gz input when
@@ -226,6 +230,9 @@ func (t *TableReader) Require(name string) (int, error) {
 	}
 	if i := t.Col(name); i >= 0 {
 		return i, nil
+	}
+	if t.outside {
+		return -1, fmt.Errorf("%s:1: no column %q (the header of a file outside the study directory is not shown)", t.File, name)
 	}
 	return -1, fmt.Errorf("%s:1: no column %q (header: %s)%s", t.File, name, clip(strings.Join(t.Header, ",")), suggestColumn(name, t.Header))
 }
