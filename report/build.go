@@ -163,6 +163,13 @@ func run(o *Options) (*built, error) {
 	if err := runErrors(study, runs); err != nil {
 		return nil, err
 	}
+	// Values a feeding analysis derives must not collide with the results
+	// files, whether or not another analysis reads the results.
+	if derivesResults(in) && len(study.Inputs.Results) > 0 {
+		if _, err := in.results(); err != nil {
+			return nil, fmt.Errorf("inputs: %w", err)
+		}
+	}
 	prov, err := provenance(study, in, runs, *o)
 	if err != nil {
 		return nil, fmt.Errorf("provenance: %w", err)
@@ -341,6 +348,16 @@ func runPhase(s *Study, in *inputs, o Options, runs []*analysisRun, keys map[*an
 		}(r, keys[r])
 	}
 	wg.Wait()
+}
+
+// derivesResults reports whether a feeding analysis derived results.
+func derivesResults(in *inputs) bool {
+	for _, d := range in.derived {
+		if len(d.results) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // runErrors gathers the analyses' errors; one input error met by several

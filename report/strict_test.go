@@ -563,7 +563,7 @@ func TestStrictDecompressedCap(t *testing.T) {
 	in.study.MaxDecompressed = 1 << 20
 	_, err := in.results()
 	wantErr(t, err, `r.csv.gz:`)
-	wantErr(t, err, `: decompresses to more than 1 MiB, the cap on a decompressed input (Options.MaxDecompressed)`)
+	wantErr(t, err, `: decompresses to more than 1 MiB, the cap on a decompressed input (raise it with --max-decompressed)`)
 	in.study.MaxDecompressed = -1 // no cap
 	if _, err := newInputs(in.study).results(); err != nil {
 		t.Errorf("without a cap: %v", err)

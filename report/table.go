@@ -526,7 +526,7 @@ func fileKind(m fs.FileMode) string {
 type decompressedError struct{ max int64 }
 
 func (e *decompressedError) Error() string {
-	return fmt.Sprintf("decompresses to more than %s, the cap on a decompressed input (Options.MaxDecompressed)", byteSize(e.max))
+	return fmt.Sprintf("decompresses to more than %s, the cap on a decompressed input (raise it with --max-decompressed)", byteSize(e.max))
 }
 
 // capReader fails once more than max bytes were read.
@@ -795,6 +795,10 @@ func badNameRunes(s string) string {
 			return fmt.Sprintf("a control character (%U)", r)
 		case r >= 0x202A && r <= 0x202E, r >= 0x2066 && r <= 0x2069:
 			return fmt.Sprintf("a bidirectional control character (%U)", r)
+		case unicode.Is(unicode.Cf, r):
+			// Zero-width and other invisible format characters (U+200B,
+			// U+FEFF, …) make two names that look alike differ.
+			return fmt.Sprintf("an invisible format character (%U)", r)
 		}
 		i += size
 	}

@@ -562,7 +562,7 @@ func hostileRows() []hostileRow {
 		bad("data", "a bare quote in a field", withResults(hdr+"d1,A\"x,m,1\n"), `data/results.csv:2:5: bare " in non-quoted-field`),
 		ok("data", "BOM and CRLF (accepted)", withResults("\ufeff"+strings.ReplaceAll(baseResults, "\n", "\r\n")), nil),
 		ok("data", "wide form (accepted)", withResults("dataset,method,m,other\nd1,A,1,5\nd1,B,2,5\nd2,A,3,5\nd2,B,1,5\n"), nil),
-		bad("data", "a BOM in the middle of the header", withResults("dataset,\ufeffmethod,metric,value\nd1,A,m,1\n"), `data/results.csv:1: no column "method"`),
+		bad("data", "a BOM in the middle of the header", withResults("dataset,\ufeffmethod,metric,value\nd1,A,m,1\n"), `data/results.csv:1:9: header cell "\ufeffmethod" holds an invisible format character (U+FEFF)`),
 		bad("data", "a value in an unnamed column", withResults("dataset,method,m,\nd1,A,1,2\n"), "data/results.csv:2:8: a value in column 4, which has no name in the header"),
 		bad("data", "100,000 metric columns with metric_correlation", func(t testing.TB, root, study string) []string {
 			var b strings.Builder
@@ -787,13 +787,10 @@ func hostileRows() []hostileRow {
 			"study.toml":       strings.Replace(offline(""), "title = \"Offline\"\n", "title = \"Offline\"\n[inputs]\nresults = \"data/results.csv\"\n", 1) + "[[analyses]]\nid = \"lb\"\ntype = \"aggregate\"\nmetric = \"ndcg@1\"\n",
 			"data/results.csv": hdr + "d1,A,ndcg@1,0.5\n",
 		})), `study.toml:10: analyses/lb: analysis om computes ndcg@1 of A on d1, which the results files also give; rename the metric or leave it out of one of them`),
-		// TODO(issue 13): "a value also given by the results, read by no
-		// other analysis": with results = data/results.csv holding
-		// d1,A,ndcg@1,0.5 and only the offline_metrics analysis om (which
-		// computes ndcg@1 of A on d1 = 1), build and validate exit 0: the
-		// results files are merged with om's values, and the conflict
-		// found, only when another analysis reads the results (the row
-		// above). README says such a value is an error.
+		bad("offline", "a value also given by the results, read by no other analysis", studyFiles(offlineFiles(map[string]string{
+			"study.toml":       strings.Replace(offline(""), "title = \"Offline\"\n", "title = \"Offline\"\n[inputs]\nresults = \"data/results.csv\"\n", 1),
+			"data/results.csv": hdr + "d1,A,ndcg@1,0.5\n",
+		})), `inputs: analysis om computes ndcg@1 of A on d1, which the results files also give; rename the metric or leave it out of one of them`),
 		bad("offline", "predictions with nan", studyFiles(offlineFiles(map[string]string{
 			"study.toml":     offline("predictions = \"preds/{method}_{dataset}.csv\"\n"),
 			"preds/A_d1.csv": "user,item,prediction\nu1,a,nan\n",
