@@ -26,7 +26,7 @@ func runMeta(ctx *Context, o *analyses.MetaOptions) (*Output, error) {
 	}
 	var studies []analyses.MetaStudy
 	var err error
-	if o.Summary != "" {
+	if o.Summary.Path != "" {
 		studies, err = metaReadSummary(ctx, o.Summary)
 	} else {
 		studies, err = metaStreamUnits(ctx, o)
@@ -141,28 +141,81 @@ func metaManifestOrder(s *Study, studies []analyses.MetaStudy) []analyses.MetaSt
 	return out
 }
 
-// metaReadSummary reads a `summary` file: one row per dataset with
-// dataset, n, mean_diff, sd_diff and optionally r.
-func metaReadSummary(ctx *Context, rel string) ([]analyses.MetaStudy, error) {
-	t, err := ctx.OpenTable(rel)
+// metaReadSummary reads a `summary` file: one row per dataset, in one
+// of the forms told apart by the header (see readMetaSummary).
+func metaReadSummary(ctx *Context, src analyses.MetaSource) ([]analyses.MetaStudy, error) {
+	path := ctx.Path(src.Path)
+	t, err := ctx.inputs.openMapped(path, src.Columns)
 	if err != nil {
 		return nil, fmt.Errorf("summary: %w", err)
 	}
-	defer ctx.inputs.closeCounted(ctx.Path(rel), t)
+	defer ctx.inputs.closeCounted(path, t)
 	return readMetaSummary(t)
 }
 
-// readMetaSummary parses per-dataset summary rows (SPEC §5.9 `summary`).
+// metaSummaryForms names the header of each summary form, for errors.
+const metaSummaryForms = "dataset,n,mean_diff,sd_diff[,r] (paired), dataset,m1i,sd1i,n1i,m2i,sd2i,n2i (two groups, as metafor's escalc) or dataset,yi,vi (or dataset,yi,sei: effects as given)"
+
+// metaSummaryForm tells the form of a summary table by its header.
+func metaSummaryForm(t *TableReader) (string, error) {
+	var forms []string
+	if t.Col("yi") >= 0 {
+		forms = append(forms, analyses.MetaGeneric)
+	}
+	for _, c := range []string{"m1i", "m2i", "sd1i", "sd2i", "n1i", "n2i"} {
+		if t.Col(c) >= 0 {
+			forms = append(forms, analyses.MetaTwoGroup)
+			break
+		}
+	}
+	if t.Col("mean_diff") >= 0 || t.Col("sd_diff") >= 0 {
+		forms = append(forms, analyses.MetaPaired)
+	}
+	switch len(forms) {
+	case 1:
+		return forms[0], nil
+	case 0:
+		return "", fmt.Errorf("%s:1: not a summary table (header: %s): want %s; map other column names with summary = {path = …, columns = {m1i = \"…\"}}", t.File, strings.Join(t.Header, ","), metaSummaryForms)
+	}
+	return "", fmt.Errorf("%s:1: the header mixes the columns of %s summaries: want one of %s", t.File, strings.Join(forms, " and "), metaSummaryForms)
+}
+
+// readMetaSummary parses per-dataset summary rows (SPEC §5.9 `summary`):
+// paired, two-group or generic by the header. A missing cell, an n below
+// 2, a zero or negative sd or variance is an error at file:line:column.
 func readMetaSummary(t *TableReader) ([]analyses.MetaStudy, error) {
+	form, err := metaSummaryForm(t)
+	if err != nil {
+		return nil, err
+	}
+	var need []string
+	switch form {
+	case analyses.MetaPaired:
+		need = []string{"dataset", "n", "mean_diff", "sd_diff"}
+	case analyses.MetaTwoGroup:
+		need = []string{"dataset", "m1i", "sd1i", "n1i", "m2i", "sd2i", "n2i"}
+	default:
+		need = []string{"dataset", "yi"}
+		if t.Col("vi") >= 0 {
+			need = append(need, "vi")
+		} else if t.Col("sei") >= 0 {
+			need = append(need, "sei")
+		} else {
+			need = append(need, "vi")
+		}
+	}
 	cols := map[string]int{}
-	for _, c := range []string{"dataset", "n", "mean_diff", "sd_diff"} {
+	for _, c := range need {
 		i, err := t.Require(c)
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("%w (a %s summary: %s)", err, metaFormName(form), metaSummaryForms)
 		}
 		cols[c] = i
 	}
-	rcol := t.Col("r")
+	rcol := -1
+	if form == analyses.MetaPaired {
+		rcol = t.Col("r")
+	}
 	seen := map[string]bool{}
 	var out []analyses.MetaStudy
 	for {
@@ -186,48 +239,96 @@ func readMetaSummary(t *TableReader) ([]analyses.MetaStudy, error) {
 			if err != nil {
 				return 0, err
 			}
-			if !ok || math.IsNaN(v) || math.IsInf(v, 0) {
-				return 0, t.Errorf(cols[name], "%s of %s is not a finite number", name, d)
+			if !ok {
+				return 0, t.Errorf(cols[name], "%s of %s is missing (an empty cell)", name, d)
 			}
 			return v, nil
 		}
-		n, err := num("n")
-		if err != nil {
-			return nil, err
-		}
-		if n < 1 || n != math.Trunc(n) || n > 1<<53 {
-			return nil, t.Errorf(cols["n"], "n of %s must be a whole number ≥ 1, not %v", d, n)
-		}
-		md, err := num("mean_diff")
-		if err != nil {
-			return nil, err
-		}
-		sd, err := num("sd_diff")
-		if err != nil {
-			return nil, err
-		}
-		if sd < 0 {
-			return nil, t.Errorf(cols["sd_diff"], "sd_diff of %s is negative", d)
-		}
-		r := math.NaN()
-		if rcol >= 0 {
-			v, ok, err := t.Float(rcol)
-			if err != nil {
-				return nil, err
-			}
-			if ok {
-				if !(v >= -1 && v <= 1) {
-					return nil, t.Errorf(rcol, "r of %s must be between −1 and 1, not %v", d, v)
+		positive := func(name string) (float64, error) {
+			v, err := num(name)
+			if err == nil && !(v > 0) {
+				what := "negative"
+				if v == 0 {
+					what = "zero"
 				}
-				r = v
+				return 0, t.Errorf(cols[name], "%s of %s is %s: it must be above 0", name, d, what)
+			}
+			return v, err
+		}
+		count := func(name string) (int, error) {
+			n, err := num(name)
+			if err != nil {
+				return 0, err
+			}
+			if n < 2 || n != math.Trunc(n) || n > 1<<53 {
+				return 0, t.Errorf(cols[name], "%s of %s must be a whole number ≥ 2, not %v", name, d, n)
+			}
+			return int(n), nil
+		}
+		st := analyses.MetaStudy{Dataset: d, Form: form, R: math.NaN(), MeanDiff: math.NaN(), SDDiff: math.NaN(),
+			MeanT: math.NaN(), MeanC: math.NaN(), SDT: math.NaN(), SDC: math.NaN(),
+			M1: math.NaN(), M2: math.NaN(), SD1: math.NaN(), SD2: math.NaN(), Yi: math.NaN(), Vi: math.NaN()}
+		var errs [6]error
+		switch form {
+		case analyses.MetaPaired:
+			st.N, errs[0] = count("n")
+			st.MeanDiff, errs[1] = num("mean_diff")
+			st.SDDiff, errs[2] = positive("sd_diff")
+			if rcol >= 0 && errs[0] == nil && errs[1] == nil && errs[2] == nil {
+				v, ok, err := t.Float(rcol)
+				if err != nil {
+					return nil, err
+				}
+				if ok {
+					if !(v >= -1 && v <= 1) {
+						return nil, t.Errorf(rcol, "r of %s must be between −1 and 1, not %v", d, v)
+					}
+					st.R = v
+				}
+			}
+		case analyses.MetaTwoGroup:
+			st.M1, errs[0] = num("m1i")
+			st.SD1, errs[1] = positive("sd1i")
+			st.N1, errs[2] = count("n1i")
+			st.M2, errs[3] = num("m2i")
+			st.SD2, errs[4] = positive("sd2i")
+			st.N2, errs[5] = count("n2i")
+			st.N = st.N1 + st.N2
+		default:
+			st.Yi, errs[0] = num("yi")
+			if _, ok := cols["vi"]; ok {
+				st.Vi, errs[1] = positive("vi")
+			} else {
+				var se float64
+				se, errs[1] = positive("sei")
+				st.Vi = se * se
+				if errs[1] == nil && !(st.Vi > 0 && !math.IsInf(st.Vi, 0)) {
+					errs[1] = t.Errorf(cols["sei"], "sei of %s squares to %v: not a usable variance", d, st.Vi)
+				}
 			}
 		}
-		out = append(out, analyses.MetaStudy{Dataset: d, N: int(n), MeanDiff: md, SDDiff: sd, R: r})
+		for _, e := range errs {
+			if e != nil {
+				return nil, e // the first problem in column order
+			}
+		}
+		out = append(out, st)
 	}
 	if len(out) == 0 {
 		return nil, fmt.Errorf("%s: no rows", t.File)
 	}
 	return out, nil
+}
+
+// metaFormName names a summary form in prose.
+func metaFormName(form string) string {
+	switch form {
+	case analyses.MetaTwoGroup:
+		return "two-group"
+	case analyses.MetaGeneric:
+		return "generic (yi, vi)"
+	}
+	return "paired"
 }
 
 func metaMethod(o *analyses.MetaOptions) string {
