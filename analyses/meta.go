@@ -621,9 +621,6 @@ func metaPairedEffect(s MetaStudy, o MetaOptions, row *MetaRow) (y, v float64, r
 	if s.N < 2 {
 		return 0, 0, fmt.Sprintf("fewer than 2 paired units (n = %d): the sd of the differences is undefined", s.N)
 	}
-	if !Finite(s.MeanDiff) || !Finite(s.SDDiff) || s.SDDiff < 0 {
-		return 0, 0, "mean_diff or sd_diff is not a finite number"
-	}
 	n := float64(s.N)
 	if o.Effect == "rom" {
 		if !(s.MeanT/s.MeanC > 0) {
@@ -641,6 +638,9 @@ func metaPairedEffect(s MetaStudy, o MetaOptions, row *MetaRow) (y, v float64, r
 			return 0, 0, fmt.Sprintf("the variance of the log ratio of means is %g (the values of %s and %s are proportional or constant)", v, o.Treatment, o.Control)
 		}
 		return y, v, ""
+	}
+	if !Finite(s.MeanDiff) || !Finite(s.SDDiff) || s.SDDiff < 0 {
+		return 0, 0, "mean_diff or sd_diff is not a finite number"
 	}
 	sd := s.SDDiff
 	if o.RangerCompat && s.FromUnits {

@@ -136,13 +136,26 @@ func rmaFitWLS(y, x, w []float64, want int) rmaWLS {
 }
 
 // rmaControl is the convergence control of the iterative estimators.
-// metafor's defaults stop Fisher scoring at a change of 1e-5 in τ² and
-// uniroot at tol = eps^0.25; here the estimators run to full convergence,
-// which the fixtures match by generating with tight control.
+// metafor's defaults stop Fisher scoring at an absolute change of 1e-5 in
+// τ² and uniroot at tol = eps^0.25, which is coarse when the variances
+// are small (effects of 1e-5 have τ² of 1e-10); here the estimators run
+// to full convergence, a change below rmaThreshold times the larger of τ²
+// and the smallest sampling variance (τ² that small is 0 for every
+// output), which the fixtures match by generating with tight control.
 const (
-	rmaThreshold = 1e-13 // relative change in τ² (relative to max(1, τ²))
-	rmaMaxIter   = 10000
+	rmaThreshold = 1e-14
+	rmaMaxIter   = 100000
 )
+
+// rmaVMin is the smallest sampling variance: the scale below which τ²
+// no longer changes any output.
+func rmaVMin(v []float64) float64 {
+	m := math.Inf(1)
+	for _, x := range v {
+		m = math.Min(m, x)
+	}
+	return m
+}
 
 // rmaTau2 estimates τ² on the design (x == nil: intercept only) by method:
 // DL, HE, HS, SJ, ML, REML, EB or PM, as metafor's rma.uni, truncated at 0.
@@ -262,6 +275,7 @@ func rmaFisher(y, v, x, w []float64, method string) (float64, string) {
 		p = 2
 	}
 	tau2 := math.Max(0, rmaHE(y, v, x))
+	vmin := rmaVMin(v)
 	want := 0
 	if method == "REML" {
 		want = 2
@@ -292,7 +306,7 @@ func rmaFisher(y, v, x, w []float64, method string) (float64, string) {
 		}
 		old := tau2
 		tau2 += adj
-		if math.Abs(tau2-old) <= rmaThreshold*math.Max(1, tau2) {
+		if math.Abs(tau2-old) <= rmaThreshold*math.Max(vmin, tau2) {
 			return rmaLL0Check(y, v, x, w, method, tau2)
 		}
 	}
