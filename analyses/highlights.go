@@ -179,7 +179,7 @@ func (r *MetaResult) Highlight() string {
 	default:
 		text += "; the interval includes no difference"
 	}
-	return text + "."
+	return text + "." + r.sensitivityHighlight()
 }
 
 // Highlight: how many runs were scored, and which method wins most

@@ -19,6 +19,10 @@ package analyses
 import (
 	"fmt"
 	"math"
+	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
 
 	"gonum.org/v1/gonum/stat/distuv"
 )
@@ -48,6 +52,8 @@ type MetaEgger struct {
 	Z  *float64 `json:"z"` // z, or t with test = "knha"
 	P  *float64 `json:"p"`
 	DF int      `json:"df,omitempty"` // t degrees of freedom with test = "knha"
+	// The slope on the standard error: the funnel's asymmetry.
+	Slope *float64 `json:"slope"`
 	// The intercept: the effect expected at a standard error of 0
 	// (regtest's "limit estimate") with its confidence interval.
 	Limit       *float64 `json:"limit_estimate"`
@@ -72,6 +78,7 @@ type metaLOO struct {
 	est, se, ciLow, ciHigh, p float64
 	q, tau2, i2, h2           float64
 	s2w                       float64
+	swAll                     float64 // Σ over all k datasets of 1/(v + τ²₍₋ᵢ₎): influence's vb.del
 	ok                        bool
 }
 
@@ -109,6 +116,9 @@ func metaSensitivity(res *MetaResult, idx []int, c metaConf) {
 	}
 	res.Influence = infl
 	res.Egger = metaEgger(y, v, c)
+	if k < 10 {
+		res.Warnf("Egger's test with %d datasets has little power; it is not recommended below 10 (Sterne et al. 2011)", k)
+	}
 }
 
 // metaLeaveOneOut fits the model k times, each without one dataset.
@@ -120,153 +130,281 @@ func metaLeaveOneOut(y, v []float64, c metaConf) ([]metaLOO, []string) {
 		metaLeaveOneOutFast(y, v, c, out)
 		return out, nil
 	}
-	ys := make([]float64, k-1)
-	vs := make([]float64, k-1)
+	warnAt := make([]string, k)
+	metaChunks(k, func(lo, hi int) {
+		ys := make([]float64, k-1)
+		vs := make([]float64, k-1)
+		for i := lo; i < hi; i++ {
+			metaLeaveOut(y, v, c, i, ys, vs, &out[i], &warnAt[i])
+		}
+	})
 	var warns []string
-	for i := 0; i < k; i++ {
+	for i, w := range warnAt {
+		if w != "" && len(warns) < 5 {
+			warns = append(warns, fmt.Sprintf("without dataset %d: %s", i+1, w))
+		}
+	}
+	return out, warns
+}
+
+// metaChunks calls fn on consecutive ranges of [0, n) from GOMAXPROCS
+// goroutines; fn writes only to the slots of its range, so the result
+// does not depend on scheduling.
+func metaChunks(n int, fn func(lo, hi int)) {
+	const chunk = 64
+	jobs := min(runtime.GOMAXPROCS(0), (n+chunk-1)/chunk)
+	if jobs <= 1 {
+		fn(0, n)
+		return
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for w := 0; w < jobs; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				lo := int(next.Add(chunk)) - chunk
+				if lo >= n {
+					return
+				}
+				fn(lo, min(lo+chunk, n))
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// metaLeaveOut refits the model without dataset i (ys, vs are buffers of
+// k − 1).
+func metaLeaveOut(y, v []float64, c metaConf, i int, ys, vs []float64, out *metaLOO, warn *string) {
+	{
 		copy(ys, y[:i])
 		copy(ys[i:], y[i+1:])
 		copy(vs, v[:i])
 		copy(vs[i:], v[i+1:])
 		f := metaFit(ys, vs, c)
-		if f.warn != "" && len(warns) < 5 {
-			warns = append(warns, fmt.Sprintf("without dataset %d: %s", i+1, f.warn))
+		*warn = f.warn
+		var swAll float64
+		for j := range v {
+			swAll += 1 / (v[j] + f.tau2)
 		}
-		out[i] = metaLOO{est: f.est, se: f.se, ciLow: f.ciLow, ciHigh: f.ciHigh, p: f.p, q: f.q, tau2: f.tau2,
-			i2: f.i2, h2: f.h2, s2w: f.s2w, ok: true}
+		*out = metaLOO{est: f.est, se: f.se, ciLow: f.ciLow, ciHigh: f.ciHigh, p: f.p, q: f.q, tau2: f.tau2,
+			i2: f.i2, h2: f.h2, s2w: f.s2w, swAll: swAll, ok: true}
 	}
-	return out, warns
 }
 
 // metaLeaveOneOutFast is metaLeaveOneOut for the fixed-effect model and
 // the closed-form DL, HE and HS estimators: the fixed-effect sums are
 // downdated (recomputed in one pass when the dataset left out holds
-// nearly all of a sum, where downdating would lose digits), the
-// random-effects sums take one pass over the others, or none when
+// nearly all of a sum, where downdating would lose digits); the
+// random-effects sums are a series in τ²₍₋ᵢ₎ − τ² when that is small
+// (O(1) per fit), else one pass over all datasets, or none when
 // τ²₍₋ᵢ₎ = 0.
 func metaLeaveOneOutFast(y, v []float64, c metaConf, out []metaLOO) {
 	k := len(y)
-	n := float64(k - 1)
+	f := looSums{y: y, v: v, c: c, n: float64(k - 1)}
 	// Fixed-effect sums about the fixed-effect mean m0; unweighted sums
 	// about the plain mean (HE).
-	var s0, s1w, wsum2 float64
+	var s1w float64
 	for i := range y {
 		w := 1 / v[i]
-		s0 += w
+		f.s0 += w
 		s1w += w * y[i]
-		wsum2 += w * w
+		f.w2 += w * w
 	}
-	m0 := s1w / s0
-	var s1, s2, ybar, sv float64
+	f.m0 = s1w / f.s0
 	for i := range y {
 		w := 1 / v[i]
-		d := y[i] - m0
-		s1 += w * d
-		s2 += w * d * d
-		ybar += y[i]
-		sv += v[i]
+		d := y[i] - f.m0
+		f.s1 += w * d
+		f.s2 += w * d * d
+		f.ybar += y[i]
+		f.sv += v[i]
 	}
-	ybar /= float64(k)
-	var t1, t2 float64
+	f.ybar /= float64(k)
 	for i := range y {
-		e := y[i] - ybar
-		t1 += e
-		t2 += e * e
+		e := y[i] - f.ybar
+		f.t1 += e
+		f.t2 += e * e
 	}
-	crit, pval := rmaCrit(c.test, 0, c.alpha)
-	if c.test == "knha" {
-		crit, pval = rmaCrit(c.test, k-2, c.alpha)
-	}
-	const lost = 1e-4 // a downdated sum this small relative to the whole is recomputed
-	for i := range y {
-		wi := 1 / v[i]
-		di := y[i] - m0
-		a0, a1, a2, a22 := s0-wi, s1-wi*di, s2-wi*di*di, wsum2-wi*wi
-		if a0 < lost*s0 || a2 < lost*s2 || a22 < lost*wsum2 {
-			a0, a1, a2, a22 = 0, 0, 0, 0
-			for j := range y {
-				if j == i {
-					continue
-				}
-				w := 1 / v[j]
-				d := y[j] - m0
-				a0 += w
-				a1 += w * d
-				a2 += w * d * d
-				a22 += w * w
+	f.mu = f.m0
+	if c.model != "fixed" {
+		full := metaFit(y, v, c)
+		f.mu, f.tau2 = full.est, full.tau2
+		// Power sums at the full τ² for the series below.
+		for j := range y {
+			w := 1 / (v[j] + f.tau2)
+			d := y[j] - f.mu
+			f.wmax = math.Max(f.wmax, w)
+			wp := w
+			for m := 0; m < looTerms; m++ {
+				f.pw[m] += wp
+				f.pd[m] += wp * d
+				f.pdd[m] += wp * d * d
+				wp *= w
 			}
 		}
-		q := math.Max(0, a2-a1*a1/a0)
-		trP := a0 - a22/a0
-		var tau2 float64
-		if c.model != "fixed" {
-			switch c.method {
-			case "DL":
-				tau2 = math.Max(0, (q-(n-1))/trP)
-			case "HS":
-				tau2 = math.Max(0, (q-n)/a0)
-			case "HE":
-				ei := y[i] - ybar
-				u1, u2 := t1-ei, t2-ei*ei
-				if u2 < lost*t2 {
-					u1, u2 = 0, 0
-					for j := range y {
-						if j != i {
-							e := y[j] - ybar
-							u1 += e
-							u2 += e * e
-						}
+	}
+	if c.test == "knha" {
+		f.crit, f.pval = rmaCrit(c.test, k-2, c.alpha)
+	} else {
+		f.crit, f.pval = rmaCrit(c.test, 0, c.alpha)
+	}
+	metaChunks(k, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			out[i] = f.at(i)
+		}
+	})
+}
+
+// looSums are the whole-data sums the fast leave-one-out path downdates.
+type looSums struct {
+	y, v               []float64
+	c                  metaConf
+	n                  float64 // k − 1
+	m0, s0, s1, s2, w2 float64 // fixed-effect sums about m0
+	ybar, sv, t1, t2   float64 // unweighted sums about ybar (HE)
+	mu, tau2           float64 // the full model's estimate and τ²
+	// Σw^(m+1), Σw^(m+1)·d, Σw^(m+1)·d² at the full τ² (d = y − mu): with
+	// δ = τ²₍₋ᵢ₎ − τ², 1/(v + τ² + δ) = Σ_m (−δ)^m w^(m+1), so while
+	// δ·max w ≤ 1e-3 the random-effects sums at τ²₍₋ᵢ₎ are a short
+	// series in δ (looTerms terms: remainder below 1e-24 relative) and a
+	// leave-one-out fit costs O(1) instead of a pass over the data.
+	pw, pd, pdd [looTerms]float64
+	wmax        float64
+	crit        float64
+	pval        func(float64) float64
+}
+
+// looLost: a downdated sum this small relative to the whole is recomputed.
+const (
+	looLost  = 1e-4
+	looTerms = 8
+)
+
+// at fits the model without dataset i.
+func (f *looSums) at(i int) metaLOO {
+	y, v, c, n := f.y, f.v, f.c, f.n
+	wi := 1 / v[i]
+	di := y[i] - f.m0
+	a0, a1, a2, a22 := f.s0-wi, f.s1-wi*di, f.s2-wi*di*di, f.w2-wi*wi
+	if a0 < looLost*f.s0 || a2 < looLost*f.s2 || a22 < looLost*f.w2 {
+		a0, a1, a2, a22 = 0, 0, 0, 0
+		for j := range y {
+			if j == i {
+				continue
+			}
+			w := 1 / v[j]
+			d := y[j] - f.m0
+			a0 += w
+			a1 += w * d
+			a2 += w * d * d
+			a22 += w * w
+		}
+	}
+	q := math.Max(0, a2-a1*a1/a0)
+	trP := a0 - a22/a0
+	var tau2 float64
+	if c.model != "fixed" {
+		switch c.method {
+		case "DL":
+			tau2 = math.Max(0, (q-(n-1))/trP)
+		case "HS":
+			tau2 = math.Max(0, (q-n)/a0)
+		case "HE":
+			ei := y[i] - f.ybar
+			u1, u2 := f.t1-ei, f.t2-ei*ei
+			if u2 < looLost*f.t2 {
+				u1, u2 = 0, 0
+				for j := range y {
+					if j != i {
+						e := y[j] - f.ybar
+						u1 += e
+						u2 += e * e
 					}
 				}
-				rss := u2 - u1*u1/n
-				tau2 = math.Max(0, (rss-(sv-v[i])*(n-1)/n)/(n-1))
 			}
+			rss := u2 - u1*u1/n
+			tau2 = math.Max(0, (rss-(f.sv-v[i])*(n-1)/n)/(n-1))
 		}
-		// Random-effects sums about m0.
-		b0, b1 := a0, a1
-		if tau2 > 0 {
-			b0, b1 = 0, 0
-			for j := range y {
-				if j == i {
-					continue
-				}
-				w := 1 / (v[j] + tau2)
-				b0 += w
-				b1 += w * (y[j] - m0)
-			}
-		}
-		est := m0 + b1/b0
-		s2w := 1.0
-		if c.test == "knha" {
-			var rss float64
-			for j := range y {
-				if j == i {
-					continue
-				}
-				d := y[j] - est
-				rss += d * d / (v[j] + tau2)
-			}
-			if rss <= 2.220446049250313e-16 {
-				s2w = 0
-			} else {
-				s2w = rss / (n - 1)
-			}
-		}
-		se := math.Sqrt(s2w / b0)
-		l := metaLOO{est: est, se: se, ciLow: est - crit*se, ciHigh: est + crit*se, p: pval(est / se), q: q, tau2: tau2, s2w: s2w, ok: true}
-		if c.model == "fixed" {
-			l.i2 = 0
-			if q > 0 {
-				l.i2 = math.Max(0, 100*(q-(n-1))/q)
-			}
-			l.h2 = q / (n - 1)
-		} else {
-			vt := (n - 1) / trP
-			l.i2 = 100 * tau2 / (vt + tau2)
-			l.h2 = (vt + tau2) / vt
-		}
-		out[i] = l
 	}
+	// Random-effects sums about the full model's estimate mu: one pass
+	// (none when τ²₍₋ᵢ₎ = 0) gives Σw, Σw·d and Σw·d² over the others.
+	var est, b0, rss, swAll float64
+	if tau2 > 0 {
+		var b1, b2 float64
+		if delta := tau2 - f.tau2; math.Abs(delta)*f.wmax <= 1e-3 {
+			for m := looTerms - 1; m >= 0; m-- { // Horner in −δ
+				b0 = b0*-delta + f.pw[m]
+				b1 = b1*-delta + f.pd[m]
+				b2 = b2*-delta + f.pdd[m]
+			}
+		} else {
+			for j := range y {
+				w := 1 / (v[j] + tau2)
+				d := y[j] - f.mu
+				b0 += w
+				b1 += w * d
+				b2 += w * d * d
+			}
+		}
+		swAll = b0
+		wt := 1 / (v[i] + tau2)
+		dt := y[i] - f.mu
+		b0, b1, b2 = b0-wt, b1-wt*dt, b2-wt*dt*dt
+		if b0 < looLost*swAll || b2 < looLost*(b2+wt*dt*dt) {
+			b0, b1, b2 = 0, 0, 0
+			for j := range y {
+				if j != i {
+					w := 1 / (v[j] + tau2)
+					d := y[j] - f.mu
+					b0 += w
+					b1 += w * d
+					b2 += w * d * d
+				}
+			}
+		}
+		est = f.mu + b1/b0
+		rss = b2 - b1*b1/b0
+		if c.test == "knha" && rss < 1e-6*b2 {
+			rss = 0 // cancellation: recompute about the leave-one-out estimate
+			for j := range y {
+				if j != i {
+					d := y[j] - est
+					rss += d * d / (v[j] + tau2)
+				}
+			}
+		}
+	} else {
+		b0 = a0
+		est = f.m0 + a1/a0
+		rss = q
+		swAll = f.s0
+	}
+	s2w := 1.0
+	if c.test == "knha" {
+		if rss <= 2.220446049250313e-16 {
+			s2w = 0
+		} else {
+			s2w = rss / (n - 1)
+		}
+	}
+	se := math.Sqrt(s2w / b0)
+	l := metaLOO{est: est, se: se, ciLow: est - f.crit*se, ciHigh: est + f.crit*se, p: f.pval(est / se), q: q, tau2: tau2,
+		s2w: s2w, swAll: swAll, ok: true}
+	if c.model == "fixed" {
+		l.i2 = 0
+		if q > 0 {
+			l.i2 = math.Max(0, 100*(q-(n-1))/q)
+		}
+		l.h2 = q / (n - 1)
+	} else {
+		vt := (n - 1) / trP
+		l.i2 = 100 * tau2 / (vt + tau2)
+		l.h2 = (vt + tau2) / vt
+	}
+	return l
 }
 
 // metaInfluence computes metafor's influence() for an intercept-only
@@ -300,15 +438,7 @@ func metaInfluence(y, v []float64, c metaConf, full metaFitResult, loo []metaLOO
 			m.RStudent = resid / math.Sqrt(v[i]*l.s2w+vdel+l.tau2*l.s2w)
 			m.DFFITS = dfb / math.Sqrt(l.s2w*hat*(l.tau2+v[i]))
 			// vb.del: the full data's (X'WX)⁻¹ at τ²₍₋ᵢ₎.
-			var swd float64
-			if l.tau2 == tau2 {
-				swd = sw
-			} else {
-				for j := range v {
-					swd += 1 / (v[j] + l.tau2)
-				}
-			}
-			m.DFBETAS = dfb / math.Sqrt(l.s2w/swd)
+			m.DFBETAS = dfb / math.Sqrt(l.s2w/l.swAll)
 			m.CooksD = dfb * dfb / vb
 			m.CovR = vdel / vb
 			m.Influential = math.Abs(m.DFFITS) > 3*math.Sqrt(p/(float64(k)-p)) ||
@@ -342,7 +472,7 @@ func metaEgger(y, v []float64, c metaConf) *MetaEgger {
 		tau2, _ = rmaTau2(y, v, sei, c.method)
 	}
 	m := rmaFitModel(y, v, sei, tau2, c.test, c.alpha)
-	e := &MetaEgger{Z: num(m.coef[1].stat), P: num(m.coef[1].p), Limit: num(m.coef[0].est),
+	e := &MetaEgger{Z: num(m.coef[1].stat), P: num(m.coef[1].p), Slope: num(m.coef[1].est), Limit: num(m.coef[0].est),
 		LimitCILow: num(m.coef[0].ciLow), LimitCIHigh: num(m.coef[0].ciHigh)}
 	if c.test == "knha" {
 		e.DF = m.df
@@ -366,4 +496,39 @@ func (r *MetaResult) sensitivityTables() []Table {
 			cell(m.Tau2Del), cell(m.QDel), cell(m.Hat), cell(m.Weight / 100), m.Influential})
 	}
 	return []Table{loo, inf}
+}
+
+// sensitivityHighlight is the key findings' sentence on sensitivity: the
+// datasets metafor's influence() flags as influential and, when Egger's
+// test gives p < MetaEggerThreshold, the funnel's asymmetry; "" when
+// neither is found.
+func (r *MetaResult) sensitivityHighlight() string {
+	if !r.Sensitivity {
+		return ""
+	}
+	var infl []string
+	for _, m := range r.Influence {
+		if m.Influential {
+			infl = append(infl, m.Dataset)
+		}
+	}
+	var parts []string
+	if len(infl) > 0 {
+		list := strings.Join(infl, ", ")
+		if len(infl) > 5 {
+			list = strings.Join(infl[:5], ", ") + fmt.Sprintf(" and %d more", len(infl)-5)
+		}
+		verb := "is"
+		if len(infl) > 1 {
+			verb = "are"
+		}
+		parts = append(parts, fmt.Sprintf("%s %s influential (metafor's criteria)", list, verb))
+	}
+	if e := r.Egger; e != nil && e.P != nil && *e.P < MetaEggerThreshold {
+		parts = append(parts, fmt.Sprintf("Egger's test finds funnel asymmetry (p = %.2g < %g), a hint of small-study effects or publication bias", *e.P, MetaEggerThreshold))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return " Sensitivity: " + strings.Join(parts, "; ") + "."
 }
