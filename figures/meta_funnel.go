@@ -215,7 +215,7 @@ func funnelChart(r *analyses.MetaResult, ref, crit, seMax float64, infl map[stri
 		"tooltip": map[string]any{"show": true, "trigger": "item", "formatter": "{b}"},
 		"legend":  map[string]any{"show": true, "bottom": 0},
 		"grid":    map[string]any{"left": 70, "right": 30, "top": 20, "bottom": 80},
-		"xAxis": map[string]any{"type": "value", "scale": true, "name": r.EffectLabel(), "nameLocation": "middle", "nameGap": 28},
+		"xAxis":   map[string]any{"type": "value", "scale": true, "name": r.EffectLabel(), "nameLocation": "middle", "nameGap": 28},
 		"yAxis": map[string]any{"type": "value", "inverse": true, "min": 0, "max": JSONFloat(seMax), "name": "standard error",
 			"nameLocation": "middle", "nameGap": 50},
 		"series": series,
