@@ -259,6 +259,15 @@ func (r *MetaResult) EffectLabel() string {
 	return "mean difference"
 }
 
+// onMetric is " on <metric>" for prose, or "" when a summary file gives
+// the effects without naming a metric.
+func (r *MetaResult) onMetric() string {
+	if r.Metric == "" {
+		return ""
+	}
+	return " on " + r.Metric
+}
+
 // FavoursTreatmentRight reports whether an effect above zero favours the
 // treatment (true for a higher-is-better metric: effects are x_T − x_C).
 func (r *MetaResult) FavoursTreatmentRight() bool { return r.Better != "lower" }

@@ -223,7 +223,7 @@ func forestSVG(r *analyses.MetaResult, lines []forestLine, rows []ForestRow, lvl
 	leftW, rightW := 2.7*vg.Inch, 2.5*vg.Inch
 
 	p := plot.New()
-	p.X.Label.Text = fmt.Sprintf("%s of %s (%s − %s)", r.EffectLabel(), metricName(r), r.Treatment, r.Control)
+	p.X.Label.Text = effectAxis(r)
 	p.X.Label.TextStyle.Font = Font(9)
 	p.X.Tick.Label.Font = Font(8)
 	p.HideY()
@@ -383,4 +383,13 @@ func niceRange(lo, hi float64) (float64, float64) {
 	}
 	step := math.Pow(10, math.Floor(math.Log10((hi-lo)/5)))
 	return math.Floor(lo/step) * step, math.Ceil(hi/step) * step
+}
+
+// effectAxis labels the effect axis: what the effect is, of which metric,
+// and which way round.
+func effectAxis(r *analyses.MetaResult) string {
+	if r.Effect == "rom" {
+		return fmt.Sprintf("%s of %s (log of %s / %s)", r.EffectLabel(), metricName(r), r.Treatment, r.Control)
+	}
+	return fmt.Sprintf("%s of %s (%s − %s)", r.EffectLabel(), metricName(r), r.Treatment, r.Control)
 }

@@ -12,6 +12,7 @@ import (
 	"image/color"
 	"math"
 	"strconv"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -69,13 +70,12 @@ func MetaFunnel(id, title string, r *analyses.MetaResult) (Figure, bool, error) 
 	ref, crit := r.Funnel.Ref, r.Funnel.Crit
 	lvl := strconv.FormatFloat(100*(1-r.Alpha), 'f', -1, 64)
 
-	p := NewPlot("", fmt.Sprintf("%s of %s (%s − %s)", r.EffectLabel(), metricName(r), r.Treatment, r.Control), "standard error")
+	p := NewPlot("", effectAxis(r), "standard error")
 	p.Y.Tick.Marker = funnelTicks{}
 	p.Y.Min, p.Y.Max = -seMax, 0
-	p.Legend.Top = true // the corners above the funnel are empty
-	p.Legend.Left = true
-	p.Legend.XOffs = vg.Points(8)
-	p.Legend.TextStyle.Font.Size = vg.Points(8)
+	// No legend, as metafor's funnel(): the points near the top spread
+	// widely under heterogeneity and a legend would hide them; the
+	// caption names every element.
 	region := plotter.XYs{{X: ref - crit*seMax, Y: -seMax}, {X: ref, Y: 0}, {X: ref + crit*seMax, Y: -seMax}}
 	poly, err := plotter.NewPolygon(region)
 	if err != nil {
@@ -84,23 +84,20 @@ func MetaFunnel(id, title string, r *analyses.MetaResult) (Figure, bool, error) 
 	poly.Color = color.Gray{0xEC}
 	poly.LineStyle.Width = 0
 	p.Add(poly)
-	add := func(xy plotter.XYs, col color.Color, dashes []vg.Length, width float64, legend string) error {
+	add := func(xy plotter.XYs, col color.Color, dashes []vg.Length, width float64) error {
 		l, err := plotter.NewLine(xy)
 		if err != nil {
 			return fmt.Errorf("funnel: %w", err)
 		}
 		l.Color, l.Dashes, l.Width = col, dashes, vg.Points(width)
 		p.Add(l)
-		if legend != "" {
-			p.Legend.Add(legend, l)
-		}
 		return nil
 	}
 	dashed := []vg.Length{vg.Points(4), vg.Points(3)}
-	if err := add(region, color.Gray{0x55}, dashed, 0.9, lvl+"% pseudo-confidence region"); err != nil {
+	if err := add(region, color.Gray{0x55}, dashed, 0.9); err != nil {
 		return Figure{}, false, err
 	}
-	if err := add(plotter.XYs{{X: ref, Y: 0}, {X: ref, Y: -seMax}}, color.Black, nil, 1, "summary effect"); err != nil {
+	if err := add(plotter.XYs{{X: ref, Y: 0}, {X: ref, Y: -seMax}}, color.Black, nil, 1); err != nil {
 		return Figure{}, false, err
 	}
 	xlo, xhi := ref-crit*seMax, ref+crit*seMax
@@ -108,7 +105,7 @@ func MetaFunnel(id, title string, r *analyses.MetaResult) (Figure, bool, error) 
 		xlo, xhi = math.Min(xlo, xy.X), math.Max(xhi, xy.X)
 	}
 	if xlo < 0 && xhi > 0 {
-		if err := add(plotter.XYs{{X: 0, Y: 0}, {X: 0, Y: -seMax}}, color.Gray{0x88}, []vg.Length{vg.Points(1), vg.Points(2.5)}, 0.8, ""); err != nil {
+		if err := add(plotter.XYs{{X: 0, Y: 0}, {X: 0, Y: -seMax}}, color.Gray{0x88}, []vg.Length{vg.Points(1), vg.Points(2.5)}, 0.8); err != nil {
 			return Figure{}, false, err
 		}
 	}
@@ -121,7 +118,7 @@ func MetaFunnel(id, title string, r *analyses.MetaResult) (Figure, bool, error) 
 		for _, xy := range line {
 			xlo, xhi = math.Min(xlo, xy.X), math.Max(xhi, xy.X)
 		}
-		if err := add(line, Colour(5), []vg.Length{vg.Points(6), vg.Points(2)}, 1.3, fmt.Sprintf("Egger's regression (p = %s)", fmtP(*e.P))); err != nil {
+		if err := add(line, Colour(5), []vg.Length{vg.Points(6), vg.Points(2)}, 1.3); err != nil {
 			return Figure{}, false, err
 		}
 	}
@@ -132,7 +129,6 @@ func MetaFunnel(id, title string, r *analyses.MetaResult) (Figure, bool, error) 
 		}
 		s.GlyphStyle = draw.GlyphStyle{Color: Colour(4), Radius: vg.Points(2.6), Shape: draw.CircleGlyph{}}
 		p.Add(s)
-		p.Legend.Add("datasets", s)
 	}
 	if len(flagged) > 0 {
 		s, err := plotter.NewScatter(flagged)
@@ -141,7 +137,6 @@ func MetaFunnel(id, title string, r *analyses.MetaResult) (Figure, bool, error) 
 		}
 		s.GlyphStyle = draw.GlyphStyle{Color: Colour(5), Radius: vg.Points(3.4), Shape: draw.PyramidGlyph{}}
 		p.Add(s)
-		p.Legend.Add("influential", s)
 	}
 	pad := 0.04 * (xhi - xlo)
 	p.X.Min, p.X.Max = xlo-pad, xhi+pad
@@ -157,7 +152,7 @@ func MetaFunnel(id, title string, r *analyses.MetaResult) (Figure, bool, error) 
 	if r.Model == "fixed" {
 		model = "fixed-effect model"
 	}
-	caption := fmt.Sprintf("Funnel plot: the %s of each of %d datasets against its standard error (0 at the top); the vertical line is the summary effect of the %s, the shaded triangle its %s%% pseudo-confidence region summary ± %.2f·SE (metafor's funnel()).",
+	caption := fmt.Sprintf("Funnel plot: the %s of each of %d datasets against its standard error (0 at the top); the vertical line is the summary effect of the %s, the shaded triangle bounded by dashed lines its %s%% pseudo-confidence region summary ± %.2f·SE (metafor's funnel()); the dotted line marks no effect.",
 		r.EffectLabel(), r.Summary.K, model, lvl, crit)
 	if hasEgger {
 		stat := "z"
@@ -171,7 +166,7 @@ func MetaFunnel(id, title string, r *analyses.MetaResult) (Figure, bool, error) 
 		caption += ")."
 	}
 	if len(names) > 0 {
-		caption += fmt.Sprintf(" Triangles mark the %d influential dataset(s) by metafor's criteria.", len(names))
+		caption += fmt.Sprintf(" Orange triangles mark the %d influential dataset(s) by metafor's criteria (%s).", len(names), strings.Join(names, ", "))
 	}
 	return Figure{ID: id + "-funnel", Title: "Funnel plot: " + title, Caption: caption, SVG: svg, Chart: chart, Height: 460}, true, nil
 }
