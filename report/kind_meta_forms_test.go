@@ -43,6 +43,10 @@ paper-e,0.95,0.45,40,0.90,0.50,38
 	if js["test"] != "knha" || js["input_form"] != "two_group" || js["effect"] != "smd" {
 		t.Errorf("test %v, input_form %v, effect %v", js["test"], js["input_form"], js["effect"])
 	}
+	params := js["params"].(map[string]any)
+	if src, _ := params["summary"].(map[string]any); src["path"] != "papers.csv" || src["columns"].(map[string]any)["m1i"] != "mean_new" {
+		t.Errorf("params.summary %v", params["summary"])
+	}
 	egger, ok := js["egger"].(map[string]any)
 	if !ok || egger["z"] == nil || egger["p"] == nil {
 		t.Errorf("egger %v", js["egger"])
@@ -68,11 +72,11 @@ paper-e,0.95,0.45,40,0.90,0.50,38
 		t.Errorf("JSON leave-one-out rows: %v", tables["pub-leave-one-out"])
 	}
 	svg := readFile(t, dir, "figures/pub-funnel.svg")
-	if !strings.Contains(svg, "standard error") || !strings.Contains(svg, "Egger") {
-		t.Error("funnel plot lacks its axis or Egger's line")
+	if !strings.Contains(svg, "standard error") || strings.Count(svg, "<path") < 8 {
+		t.Error("funnel plot lacks its axis or its points")
 	}
 	page := readFile(t, dir, "pub.html")
-	for _, w := range []string{"Funnel plot", "Knapp–Hartung", "two-group summary", "leave-one-out", "Cook", "Egger"} {
+	for _, w := range []string{"Funnel plot", "Knapp–Hartung", "two-group summary", "leave-one-out", "Cook", "Egger&#39;s regression"} {
 		if !strings.Contains(page, w) {
 			t.Errorf("page lacks %q", w)
 		}
