@@ -725,6 +725,13 @@ func metaSubgroups(res *MetaResult, idx []int, o MetaOptions) {
 		if len(m) == 1 {
 			res.Warnf("subgroup %s has one dataset (%s): its summary is that dataset's effect", g, res.Rows[m[0]].Dataset)
 		}
+		if s.Effect == nil || s.SE == nil || !(*s.SE > 0) {
+			// Knapp–Hartung leaves a one-dataset subgroup without a
+			// standard error (t on 0 degrees of freedom), and gives 0
+			// when its effects are all equal.
+			res.Warnf("subgroup %s has no positive standard error of its summary: left out of the test of subgroup differences", g)
+			continue
+		}
 		ys = append(ys, *s.Effect)
 		vs = append(vs, *s.SE**s.SE)
 	}

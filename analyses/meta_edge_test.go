@@ -239,3 +239,27 @@ func TestMetaSensitivityEdges(t *testing.T) {
 		t.Errorf("two-group hedges_g %v (%s), smd %v", b.Rows[0].Effect, b.Effect, a.Rows[0].Effect)
 	}
 }
+
+// TestMetaSubgroupsKnha: a one-dataset subgroup under Knapp–Hartung has
+// no standard error; it is left out of the test of subgroup differences
+// with a note instead of failing.
+func TestMetaSubgroupsKnha(t *testing.T) {
+	t.Parallel()
+	var studies []MetaStudy
+	groups := map[string]string{}
+	for i, y := range []float64{0.1, 0.3, 0.2, 0.5, 0.4, 0.9} {
+		d := string(rune('a' + i))
+		studies = append(studies, MetaStudy{Dataset: d, Form: MetaGeneric, Yi: y, Vi: 0.01})
+		groups[d] = []string{"x", "x", "y", "y", "y", "z"}[i]
+	}
+	o := metaOpts("md")
+	o.Test, o.Subgroup, o.Sensitivity = "knha", "domain", true
+	r, err := MetaAnalysis(MetaInput{Studies: studies, Groups: groups}, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !hasWarning(r, "subgroup z", "left out of the test") || r.QBetween == nil || r.DFBetween != 1 {
+		t.Errorf("warnings %v, Q_between %v, df %d", r.List, r.QBetween, r.DFBetween)
+	}
+	noNaN(t, r)
+}

@@ -74,9 +74,17 @@ func Meta(id, title string, r *analyses.MetaResult) ([]Figure, error) {
 			lines = append(lines, forestLine{label: label, effect: "no defined effect", summary: true})
 			return
 		}
-		l := forestLine{label: label, n: nText(s.N), bold: true, summary: true,
-			effect: ci(*s.Effect, *s.CILow, *s.CIHigh), weight: weight}
-		l.row = &ForestRow{Summary: true, Effect: *s.Effect, Low: *s.CILow, High: *s.CIHigh, PILow: val(s.PILow), PIHigh: val(s.PIHigh), Colour: colour}
+		lo, hi := val(s.CILow), val(s.CIHigh)
+		l := forestLine{label: label, n: nText(s.N), bold: true, summary: true, weight: weight}
+		if s.CILow == nil || s.CIHigh == nil {
+			// Knapp–Hartung with one dataset: no interval (t on 0 df);
+			// the diamond shrinks to the effect.
+			l.effect = f(*s.Effect) + " [no interval]"
+			lo, hi = *s.Effect, *s.Effect
+		} else {
+			l.effect = ci(*s.Effect, lo, hi)
+		}
+		l.row = &ForestRow{Summary: true, Effect: *s.Effect, Low: lo, High: hi, PILow: val(s.PILow), PIHigh: val(s.PIHigh), Colour: colour}
 		l.tooltip = fmt.Sprintf("%s (k = %d, n = %d): %s, p = %s", label, s.K, s.N, l.effect, fmtP(val(s.P)))
 		if s.Tau2 != nil && s.I2 != nil {
 			l.tooltip += fmt.Sprintf("; τ² = %.3g, I² = %.1f%%", *s.Tau2, *s.I2)
@@ -184,7 +192,7 @@ func forestDecimals(r *analyses.MetaResult) int {
 			w = math.Min(w, row.CIHigh-row.CILow)
 		}
 	}
-	if s := r.Summary; s.CIHigh != nil {
+	if s := r.Summary; s.CIHigh != nil && s.CILow != nil {
 		w = math.Min(w, *s.CIHigh-*s.CILow)
 	}
 	if !(w > 0) || math.IsInf(w, 0) {

@@ -168,3 +168,20 @@ func TestMetaFunnel(t *testing.T) {
 		t.Errorf("%d figures without sensitivity", len(figs))
 	}
 }
+
+// TestMetaForestKnhaOneDataset: Knapp–Hartung leaves a one-dataset
+// summary without an interval; the forest plot still draws.
+func TestMetaForestKnhaOneDataset(t *testing.T) {
+	t.Parallel()
+	var o analyses.MetaOptions
+	o.Defaults()
+	o.Test, o.Summary.Path = "knha", "s.csv"
+	r, err := analyses.MetaAnalysis(analyses.MetaInput{Studies: []analyses.MetaStudy{{Dataset: "only", Form: analyses.MetaGeneric, Yi: 0.2, Vi: 0.01}}}, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	figs, err := Meta("one", "One", r)
+	if err != nil || len(figs) != 1 || !strings.Contains(string(figs[0].SVG), "no interval") {
+		t.Fatalf("figures %d, err %v", len(figs), err)
+	}
+}
