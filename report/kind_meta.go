@@ -212,6 +212,7 @@ func readMetaSummary(t *TableReader) ([]analyses.MetaStudy, error) {
 		}
 		cols[c] = i
 	}
+	kind := metaFormName(form)
 	rcol := -1
 	if form == analyses.MetaPaired {
 		rcol = t.Col("r")
@@ -240,7 +241,7 @@ func readMetaSummary(t *TableReader) ([]analyses.MetaStudy, error) {
 				return 0, err
 			}
 			if !ok {
-				return 0, t.Errorf(cols[name], "%s of %s is missing (an empty cell)", name, d)
+				return 0, t.Errorf(cols[name], "%s of %s is missing (an empty cell; %s summary)", name, d, kind)
 			}
 			return v, nil
 		}
@@ -251,7 +252,7 @@ func readMetaSummary(t *TableReader) ([]analyses.MetaStudy, error) {
 				if v == 0 {
 					what = "zero"
 				}
-				return 0, t.Errorf(cols[name], "%s of %s is %s: it must be above 0", name, d, what)
+				return 0, t.Errorf(cols[name], "%s of %s is %s: it must be above 0 (%s summary)", name, d, what, kind)
 			}
 			return v, err
 		}
@@ -261,7 +262,7 @@ func readMetaSummary(t *TableReader) ([]analyses.MetaStudy, error) {
 				return 0, err
 			}
 			if n < 2 || n != math.Trunc(n) || n > 1<<53 {
-				return 0, t.Errorf(cols[name], "%s of %s must be a whole number ≥ 2, not %v", name, d, n)
+				return 0, t.Errorf(cols[name], "%s of %s must be a whole number ≥ 2, not %v (%s summary)", name, d, n, kind)
 			}
 			return int(n), nil
 		}

@@ -50,8 +50,8 @@ func TestReadMetaSummary(t *testing.T) {
 		{"dataset,n,mean_diff,sd_diff\na,ten,0.1,0.2\n", `summary.csv:2:3: not a number: "ten"`},
 		{"dataset,n,mean_diff,sd_diff\na,0,0.1,0.2\n", "whole number"},
 		{"dataset,n,mean_diff,sd_diff\na,2.5,0.1,0.2\n", "whole number"},
-		{"dataset,n,mean_diff,sd_diff\na,5,,0.2\n", "summary.csv:2:5: mean_diff of a is missing (an empty cell)"},
-		{"dataset,n,mean_diff,sd_diff\na,5,0.1,-1\n", "summary.csv:2:9: sd_diff of a is negative: it must be above 0"},
+		{"dataset,n,mean_diff,sd_diff\na,5,,0.2\n", "summary.csv:2:5: mean_diff of a is missing (an empty cell; paired summary)"},
+		{"dataset,n,mean_diff,sd_diff\na,5,0.1,-1\n", "summary.csv:2:9: sd_diff of a is negative: it must be above 0 (paired summary)"},
 		{"dataset,n,mean_diff,sd_diff\na,5,0.1,0\n", "summary.csv:2:9: sd_diff of a is zero"},
 		{"dataset,n,mean_diff,sd_diff\na,1,0.1,1\n", "summary.csv:2:3: n of a must be a whole number ≥ 2, not 1"},
 		// Two-group summaries (metafor's escalc names, any column order).
