@@ -6,11 +6,15 @@ package analyses
 // effect sizes and the models; meta_builder.go holds the streaming
 // accumulation of per-unit values and meta_fit.go the τ² estimators.
 //
-// Reference implementations matched by the tests: R metafor 3.8
-// (rma(yi, vi, method = "FE" | "DL" | "REML" | "PM") and predict()) for
-// the models, and the Ranger toolkit (Sertkan et al. 2023), whose
-// population-sd variant `ranger_compat = true` reproduces the published
-// numbers of seed 000.
+// Reference implementations matched by the tests: R metafor 3.8 —
+// escalc("MD" | "SMD" | "ROM" | "ROMC") for the two-group and ratio
+// effects, rma(yi, vi, method = "FE" | "DL" | "REML" | "PM" | "ML" | "HE" |
+// "HS" | "SJ" | "EB", test = "z" | "knha") and predict() for the models
+// (meta_fit.go, meta_rma.go), leave1out(), influence() and regtest() for
+// the sensitivity analysis (meta_sensitivity.go); fixtures and their R
+// generators are in testdata/oracle/meta/ — and the Ranger toolkit
+// (Sertkan et al. 2023), whose population-sd variant
+// `ranger_compat = true` reproduces the published numbers of seed 000.
 
 import (
 	"fmt"
