@@ -60,6 +60,7 @@ bench: build
 	@/usr/bin/time -f "wall %e s, max RSS %M KiB" ./$(BIN) build $(BENCH_DIR) --quiet --no-cache
 	@echo "== evalbook validate (the build pipeline, writing nothing)"
 	@/usr/bin/time -f "wall %e s, max RSS %M KiB" ./$(BIN) validate $(BENCH_DIR)
+	@echo "== benchmarks; BenchmarkMetaSummary10k: meta_analysis of 10,000 two-group summaries, sensitivity = true (analysis-ms: read + compute, run-ms: + forest and funnel plots, build-ms: whole site)"
 	$(GO) test -run '^$$' -bench . -benchtime 1x ./analyses/ ./report/
 	@$(MAKE) --no-print-directory bench-seed000
 

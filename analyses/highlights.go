@@ -157,7 +157,7 @@ func (r *MetaResult) Highlight() string {
 	if s.Effect == nil || s.CILow == nil || s.CIHigh == nil {
 		return ""
 	}
-	text := fmt.Sprintf("%s vs %s on %s: summary %s %.3g [%.3g, %.3g] over %d datasets", r.Treatment, r.Control, r.Metric,
+	text := fmt.Sprintf("%s vs %s%s: summary %s %.3g [%.3g, %.3g] over %d datasets", r.Treatment, r.Control, r.onMetric(),
 		r.EffectLabel(), *s.Effect, *s.CILow, *s.CIHigh, s.K)
 	if s.P != nil {
 		if *s.P < 1e-15 {
@@ -179,7 +179,7 @@ func (r *MetaResult) Highlight() string {
 	default:
 		text += "; the interval includes no difference"
 	}
-	return text + "."
+	return text + "." + r.sensitivityHighlight()
 }
 
 // Highlight: how many runs were scored, and which method wins most

@@ -6,11 +6,15 @@ package analyses
 // effect sizes and the models; meta_builder.go holds the streaming
 // accumulation of per-unit values and meta_fit.go the τ² estimators.
 //
-// Reference implementations matched by the tests: R metafor 3.8
-// (rma(yi, vi, method = "FE" | "DL" | "REML" | "PM") and predict()) for
-// the models, and the Ranger toolkit (Sertkan et al. 2023), whose
-// population-sd variant `ranger_compat = true` reproduces the published
-// numbers of seed 000.
+// Reference implementations matched by the tests: R metafor 3.8 —
+// escalc("MD" | "SMD" | "ROM" | "ROMC") for the two-group and ratio
+// effects, rma(yi, vi, method = "FE" | "DL" | "REML" | "PM" | "ML" | "HE" |
+// "HS" | "SJ" | "EB", test = "z" | "knha") and predict() for the models
+// (meta_fit.go, meta_rma.go), leave1out(), influence() and regtest() for
+// the sensitivity analysis (meta_sensitivity.go); fixtures and their R
+// generators are in testdata/oracle/meta/ — and the Ranger toolkit
+// (Sertkan et al. 2023), whose population-sd variant
+// `ranger_compat = true` reproduces the published numbers of seed 000.
 
 import (
 	"fmt"
@@ -25,16 +29,22 @@ type MetaOptions struct {
 	Treatment string   `toml:"treatment"`
 	Control   string   `toml:"control"`
 	Metric    string   `toml:"metric"`
-	Effect    string   `toml:"effect"` // md | smd | hedges_g
+	Effect    string   `toml:"effect"` // md | smd | hedges_g | rom
 	Model     string   `toml:"model"`  // random | fixed
-	Tau2      string   `toml:"tau2"`   // DL | REML | PM
+	Tau2      string   `toml:"tau2"`   // DL | REML | PM | ML | HE | HS | SJ | EB
+	Test      string   `toml:"test"`   // z | knha
 	Alpha     float64  `toml:"alpha"`
 	Datasets  []string `toml:"datasets"` // order (and subset) of rows
 	Subgroup  string   `toml:"subgroup"` // a dataset attribute
 	Missing   string   `toml:"missing"`  // drop | zero: an empty per-unit value
-	// Summary names a CSV of per-dataset rows (dataset, n, mean_diff,
-	// sd_diff[, r]) used instead of per-unit values.
-	Summary string `toml:"summary"`
+	// Summary names a table of per-dataset rows used instead of per-unit
+	// values: paired (dataset, n, mean_diff, sd_diff[, r]), two-group
+	// (dataset, m1i, sd1i, n1i, m2i, sd2i, n2i) or generic (dataset, yi,
+	// vi | sei), told apart by the header.
+	Summary MetaSource `toml:"summary"`
+	// Sensitivity adds leave-one-out fits, influence diagnostics, the
+	// funnel plot and Egger's regression test.
+	Sensitivity bool `toml:"sensitivity"`
 	// RangerCompat computes S_diff with the population sd (divisor n), as
 	// the Ranger toolkit did, to reproduce published numbers.
 	RangerCompat bool `toml:"ranger_compat"`
@@ -42,9 +52,10 @@ type MetaOptions struct {
 
 // Effect size indices and model names.
 var (
-	metaEffects = []string{"md", "smd", "hedges_g"}
+	metaEffects = []string{"md", "smd", "hedges_g", "rom"}
 	metaModels  = []string{"random", "fixed"}
-	metaTau2    = []string{"DL", "REML", "PM"}
+	metaTau2    = []string{"DL", "REML", "PM", "ML", "HE", "HS", "SJ", "EB"}
+	metaTests   = []string{"z", "knha"}
 	metaMissing = []string{"drop", "zero"}
 )
 
@@ -53,6 +64,7 @@ func (o *MetaOptions) Defaults() {
 	o.Effect = "md"
 	o.Model = "random"
 	o.Tau2 = "DL"
+	o.Test = "z"
 	o.Alpha = 0.05
 	o.Missing = "drop"
 }
@@ -60,23 +72,27 @@ func (o *MetaOptions) Defaults() {
 // Validate checks the options on their own (names of methods, datasets
 // and metrics are checked against the data when the analysis runs).
 func (o *MetaOptions) Validate() error {
-	if o.Treatment == "" {
+	// With a summary file treatment and control are only labels.
+	if o.Treatment == "" && o.Summary.Path == "" {
 		return optionErrorf("treatment", "missing (the method whose effect is measured)")
 	}
-	if o.Control == "" {
+	if o.Control == "" && o.Summary.Path == "" {
 		return optionErrorf("control", "missing (the method compared against)")
 	}
-	if o.Treatment == o.Control {
+	if o.Treatment == o.Control && o.Treatment != "" {
 		return optionErrorf("control", "%q is also the treatment", o.Control)
 	}
-	if o.Metric == "" && o.Summary == "" {
+	if o.Test == "" {
+		o.Test = "z"
+	}
+	if o.Metric == "" && o.Summary.Path == "" {
 		return optionErrorf("metric", "missing")
 	}
 	for _, c := range []struct {
 		key     string
 		val     *string
 		allowed []string
-	}{{"effect", &o.Effect, metaEffects}, {"model", &o.Model, metaModels}, {"tau2", &o.Tau2, metaTau2}, {"missing", &o.Missing, metaMissing}} {
+	}{{"effect", &o.Effect, metaEffects}, {"model", &o.Model, metaModels}, {"tau2", &o.Tau2, metaTau2}, {"test", &o.Test, metaTests}, {"missing", &o.Missing, metaMissing}} {
 		if canon := canonical(*c.val, c.allowed); canon != "" {
 			*c.val = canon // "reml" means "REML"
 			continue
@@ -99,20 +115,47 @@ func canonical(s string, list []string) string {
 	return ""
 }
 
-// MetaStudy is one dataset's paired summary: what the streaming builder
+// Forms of a dataset's input: paired values (per-unit values, or paired
+// summary rows dataset, n, mean_diff, sd_diff[, r]), two-group summary
+// rows (dataset, m1i, sd1i, n1i, m2i, sd2i, n2i, as metafor's escalc) and
+// generic effects (dataset, yi, vi or sei).
+const (
+	MetaPaired   = "paired"
+	MetaTwoGroup = "two_group"
+	MetaGeneric  = "generic"
+)
+
+// MetaStudy is one dataset's input: what the streaming builder
 // accumulates, or one row of a `summary` file.
 type MetaStudy struct {
-	Dataset  string
+	Dataset string
+	Form    string // MetaPaired ("" means paired), MetaTwoGroup or MetaGeneric
+	// Paired values.
 	N        int     // number of pairs
 	MeanDiff float64 // D = mean(x_T − x_C)
 	SDDiff   float64 // sample sd of the differences (n − 1)
 	R        float64 // Pearson(x_T, x_C); NaN when unknown or undefined
+	// Means and sample sds of each method over the pairs (per-unit path;
+	// NaN for summary rows): what the ratio of means (ROMC) needs.
+	MeanT, MeanC, SDT, SDC float64
+	// Two-group summary (group 1 = treatment, group 2 = control).
+	M1, SD1, M2, SD2 float64
+	N1, N2           int
+	// Generic effect and its sampling variance.
+	Yi, Vi float64
 	// Counts of the per-unit path (zero for summary rows).
 	TreatmentValues, ControlValues int // values seen of each method
 	UnmatchedTreatment             int // treatment units without a control partner
 	UnmatchedControl               int
 	DroppedMissing                 int // pairs dropped for an empty value (missing = "drop")
 	FromUnits                      bool
+}
+
+func (s MetaStudy) form() string {
+	if s.Form == "" {
+		return MetaPaired
+	}
+	return s.Form
 }
 
 // MetaInput is what the analysis needs: the studies in the order seen,
@@ -128,21 +171,21 @@ type MetaInput struct {
 // NaN here and nil in tables; Included is false with a Reason when the
 // dataset is left out of the summary.
 type MetaRow struct {
-	Dataset                 string
-	Group                   string
-	N                       int
-	MeanDiff, SDDiff, R     float64
-	Effect, Variance, SE    float64
-	CILow, CIHigh, P        float64
-	Weight                  float64 // fraction of 1 in the overall model
-	Included                bool
-	Reason                  string
-	UnmatchedT, UnmatchedC  int
-	DroppedMissing          int
-	TreatmentN, ControlN    int
-	FromUnits               bool
-	GroupWeight             float64 // fraction of 1 within its subgroup
-	effectDefined, varKnown bool
+	Dataset                string
+	Group                  string
+	N                      int
+	MeanDiff, SDDiff, R    float64
+	Effect, Variance, SE   float64
+	CILow, CIHigh, P       float64
+	Weight                 float64 // fraction of 1 in the overall model
+	Included               bool
+	Reason                 string
+	UnmatchedT, UnmatchedC int
+	DroppedMissing         int
+	TreatmentN, ControlN   int
+	FromUnits              bool
+	GroupWeight            float64 // fraction of 1 within its subgroup
+	in                     MetaStudy
 }
 
 // MetaSummary is a combined effect: SPEC §5.9's JSON keys. Values that
@@ -175,8 +218,13 @@ type MetaResult struct {
 	Effect       string  `json:"effect"`
 	Model        string  `json:"model"`
 	Tau2Method   string  `json:"tau2_method"`
+	Test         string  `json:"test"` // "z" | "knha"
 	Alpha        float64 `json:"alpha"`
 	RangerCompat bool    `json:"ranger_compat"`
+	// Form is the kind of input: "paired" (per-unit values or paired
+	// summary rows), "two_group" or "generic".
+	Form      string `json:"input_form"`
+	FromUnits bool   `json:"-"`
 
 	Rows    []MetaRow   `json:"-"`
 	Summary MetaSummary `json:"summary"`
@@ -187,17 +235,41 @@ type MetaResult struct {
 	QBetween      *float64               `json:"Q_between,omitempty"`
 	DFBetween     int                    `json:"df_between,omitempty"`
 	PBetween      *float64               `json:"p_between,omitempty"`
+
+	// Sensitivity (sensitivity = true): leave-one-out fits, influence
+	// diagnostics and Egger's regression test (meta_sensitivity.go).
+	Sensitivity bool             `json:"sensitivity"`
+	LeaveOneOut []MetaLeaveOut   `json:"-"`
+	Influence   []MetaInfluence  `json:"-"`
+	Egger       *MetaEgger       `json:"egger,omitempty"`
+	Funnel      *MetaFunnelLines `json:"-"`
 }
 
 // EffectLabel names the effect size index for axes and captions.
 func (r *MetaResult) EffectLabel() string {
 	switch r.Effect {
 	case "smd":
+		if r.Form == MetaTwoGroup {
+			return "standardised mean difference g"
+		}
 		return "standardised mean difference d"
 	case "hedges_g":
 		return "Hedges' g"
+	case "rom":
+		return "log ratio of means"
+	case "yi":
+		return "effect"
 	}
 	return "mean difference"
+}
+
+// onMetric is " on <metric>" for prose, or "" when a summary file gives
+// the effects without naming a metric.
+func (r *MetaResult) onMetric() string {
+	if r.Metric == "" {
+		return ""
+	}
+	return " on " + r.Metric
 }
 
 // FavoursTreatmentRight reports whether an effect above zero favours the
@@ -205,28 +277,31 @@ func (r *MetaResult) EffectLabel() string {
 func (r *MetaResult) FavoursTreatmentRight() bool { return r.Better != "lower" }
 
 // Tables implements Result: the forest plot's table (one row per
-// dataset, then the summary), the inputs behind each effect and, with a
-// subgroup, one summary per subgroup.
+// dataset, then the summary), the inputs behind each effect, the summary
+// with its heterogeneity, with a subgroup one summary per subgroup and,
+// with sensitivity = true, the leave-one-out fits and the influence
+// diagnostics.
 func (r *MetaResult) Tables() []Table {
 	main := Table{Name: "", Title: "Effect per dataset and summary effect",
 		Columns: []string{"dataset", "n", "effect", "variance", "se", "ci_low", "ci_high", "p", "weight"}}
+	nCell := func(n int) any {
+		if r.Form == MetaGeneric {
+			return nil // a generic summary gives no sample sizes
+		}
+		return n
+	}
 	for _, row := range r.Rows {
-		main.Rows = append(main.Rows, []any{row.Dataset, row.N, cell(row.Effect), cell(row.Variance), cell(row.SE),
+		main.Rows = append(main.Rows, []any{row.Dataset, nCell(row.N), cell(row.Effect), cell(row.Variance), cell(row.SE),
 			cell(row.CILow), cell(row.CIHigh), cell(row.P), cell(row.Weight)})
 	}
 	s := r.Summary
-	main.Rows = append(main.Rows, []any{"summary", s.N, ptr(s.Effect), sq(s.SE), ptr(s.SE), ptr(s.CILow), ptr(s.CIHigh), ptr(s.P), 1.0})
+	main.Rows = append(main.Rows, []any{"summary", nCell(s.N), ptr(s.Effect), sq(s.SE), ptr(s.SE), ptr(s.CILow), ptr(s.CIHigh), ptr(s.P), 1.0})
 
-	in := Table{Name: "inputs", Title: "Paired values behind each effect",
-		Columns: []string{"dataset", "n", "mean_diff", "sd_diff", "r", "unmatched_treatment", "unmatched_control", "dropped_missing", "included", "note"}}
-	for _, row := range r.Rows {
-		in.Rows = append(in.Rows, []any{row.Dataset, row.N, cell(row.MeanDiff), cell(row.SDDiff), cell(row.R),
-			row.UnmatchedT, row.UnmatchedC, row.DroppedMissing, row.Included, row.Reason})
-	}
+	in := r.inputsTable()
 	het := Table{Name: "heterogeneity", Title: "Summary effect and heterogeneity",
 		Columns: []string{"group", "k", "n", "effect", "se", "ci_low", "ci_high", "p", "tau2", "Q", "df", "p_Q", "I2", "H2", "pi_low", "pi_high"}}
 	add := func(name string, s MetaSummary) {
-		het.Rows = append(het.Rows, []any{name, s.K, s.N, ptr(s.Effect), ptr(s.SE), ptr(s.CILow), ptr(s.CIHigh), ptr(s.P),
+		het.Rows = append(het.Rows, []any{name, s.K, nCell(s.N), ptr(s.Effect), ptr(s.SE), ptr(s.CILow), ptr(s.CIHigh), ptr(s.P),
 			ptr(s.Tau2), ptr(s.Q), s.DF, ptr(s.PQ), ptr(s.I2), ptr(s.H2), ptr(s.PILow), ptr(s.PIHigh)})
 	}
 	add("all", r.Summary)
@@ -242,10 +317,50 @@ func (r *MetaResult) Tables() []Table {
 		bt.Rows = append(bt.Rows, []any{r.Subgroup, ptr(r.QBetween), r.DFBetween, ptr(r.PBetween)})
 		tables = append(tables, bt)
 	}
+	if r.Sensitivity {
+		tables = append(tables, r.sensitivityTables()...)
+	}
 	for _, t := range tables {
 		t.Check()
 	}
 	return tables
+}
+
+// inputsTable lists what each effect was computed from, by input form.
+func (r *MetaResult) inputsTable() Table {
+	switch r.Form {
+	case MetaTwoGroup:
+		t := Table{Name: "inputs", Title: "Two-group summaries behind each effect",
+			Columns: []string{"dataset", "m1i", "sd1i", "n1i", "m2i", "sd2i", "n2i", "included", "note"}}
+		for _, row := range r.Rows {
+			s := row.in
+			t.Rows = append(t.Rows, []any{row.Dataset, cell(s.M1), cell(s.SD1), s.N1, cell(s.M2), cell(s.SD2), s.N2, row.Included, row.Reason})
+		}
+		return t
+	case MetaGeneric:
+		t := Table{Name: "inputs", Title: "Effects and sampling variances as given",
+			Columns: []string{"dataset", "yi", "vi", "included", "note"}}
+		for _, row := range r.Rows {
+			t.Rows = append(t.Rows, []any{row.Dataset, cell(row.in.Yi), cell(row.in.Vi), row.Included, row.Reason})
+		}
+		return t
+	}
+	t := Table{Name: "inputs", Title: "Paired values behind each effect",
+		Columns: []string{"dataset", "n", "mean_diff", "sd_diff", "r", "unmatched_treatment", "unmatched_control", "dropped_missing", "included", "note"}}
+	if r.FromUnits && r.Effect == "rom" {
+		t.Columns = []string{"dataset", "n", "mean_treatment", "sd_treatment", "mean_control", "sd_control", "r", "unmatched_treatment", "unmatched_control", "dropped_missing", "included", "note"}
+	}
+	for _, row := range r.Rows {
+		if len(t.Columns) == 12 {
+			s := row.in
+			t.Rows = append(t.Rows, []any{row.Dataset, row.N, cell(s.MeanT), cell(s.SDT), cell(s.MeanC), cell(s.SDC), cell(row.R),
+				row.UnmatchedT, row.UnmatchedC, row.DroppedMissing, row.Included, row.Reason})
+			continue
+		}
+		t.Rows = append(t.Rows, []any{row.Dataset, row.N, cell(row.MeanDiff), cell(row.SDDiff), cell(row.R),
+			row.UnmatchedT, row.UnmatchedC, row.DroppedMissing, row.Included, row.Reason})
+	}
+	return t
 }
 
 func cell(x float64) any {
@@ -287,7 +402,14 @@ func MetaAnalysis(in MetaInput, o MetaOptions) (*MetaResult, error) {
 		return nil, err
 	}
 	res := &MetaResult{Treatment: o.Treatment, Control: o.Control, Metric: in.Metric.Name, Better: "higher",
-		Effect: o.Effect, Model: o.Model, Tau2Method: o.Tau2, Alpha: o.Alpha, RangerCompat: o.RangerCompat}
+		Effect: o.Effect, Model: o.Model, Tau2Method: o.Tau2, Test: o.Test, Alpha: o.Alpha, RangerCompat: o.RangerCompat,
+		Sensitivity: o.Sensitivity}
+	if res.Treatment == "" {
+		res.Treatment = "treatment"
+	}
+	if res.Control == "" {
+		res.Control = "control"
+	}
 	if in.Metric.Better == LowerIsBetter {
 		res.Better = "lower"
 	}
@@ -298,6 +420,24 @@ func MetaAnalysis(in MetaInput, o MetaOptions) (*MetaResult, error) {
 	if err != nil {
 		return nil, err
 	}
+	if len(studies) > 0 {
+		res.Form = studies[0].form()
+		res.FromUnits = studies[0].FromUnits
+		for _, s := range studies {
+			if s.form() != res.Form {
+				return nil, fmt.Errorf("the datasets mix %s and %s inputs", res.Form, s.form())
+			}
+		}
+	}
+	switch {
+	case res.Form == MetaGeneric:
+		res.Effect = "yi" // the effects are given
+	case res.Form == MetaTwoGroup && o.Effect == "hedges_g":
+		res.Effect = "smd" // metafor's SMD is Hedges' g
+	case res.Form == MetaPaired && !res.FromUnits && o.Effect == "rom":
+		return nil, fmt.Errorf("effect = \"rom\" needs each method's mean and sd: a paired summary (dataset, n, mean_diff, sd_diff) has only their difference; give a two-group summary (dataset, m1i, sd1i, n1i, m2i, sd2i, n2i) or per-unit values")
+	}
+	o.Effect = res.Effect
 	z := distuv.UnitNormal.Quantile(1 - o.Alpha/2)
 	what := in.Metric.Name
 	if what == "" {
@@ -343,7 +483,7 @@ func MetaAnalysis(in MetaInput, o MetaOptions) (*MetaResult, error) {
 	if len(idx) == 0 {
 		return nil, fmt.Errorf("no dataset has a defined %s of %s vs %s on %s (see the reasons: %s)", o.Effect, o.Treatment, o.Control, what, reasons(res.Rows))
 	}
-	fit := metaFitRows(res.Rows, idx, o, z)
+	fit := metaFitRows(res.Rows, idx, o.conf())
 	for j, i := range idx {
 		res.Rows[i].Weight = fit.w[j]
 	}
@@ -354,8 +494,14 @@ func MetaAnalysis(in MetaInput, o MetaOptions) (*MetaResult, error) {
 	if fit.warn != "" {
 		res.Warnf("%s", fit.warn)
 	}
+	if o.Test == "knha" && len(idx) == 1 {
+		res.Warnf("the Knapp–Hartung test needs at least 2 datasets (t with k − 1 degrees of freedom): the interval and p are undefined")
+	}
 	if o.Subgroup != "" {
-		metaSubgroups(res, idx, o, z)
+		metaSubgroups(res, idx, o)
+	}
+	if o.Sensitivity {
+		metaSensitivity(res, idx, o.conf())
 	}
 	return res, nil
 }
@@ -394,67 +540,37 @@ func metaSelect(studies []MetaStudy, names []string) ([]MetaStudy, error) {
 }
 
 // metaEffect computes one dataset's effect size and variance (SPEC §5.9;
-// Borenstein et al. 2009 ch. 4, as seed 000 Eqs. 1–5 and Ranger).
+// Borenstein et al. 2009 ch. 4, as seed 000 Eqs. 1–5 and Ranger, for
+// paired values; metafor's escalc for two-group summaries and the ratio
+// of means).
 func metaEffect(s MetaStudy, o MetaOptions, z float64) MetaRow {
 	row := MetaRow{Dataset: s.Dataset, N: s.N, MeanDiff: s.MeanDiff, SDDiff: s.SDDiff, R: s.R,
 		UnmatchedT: s.UnmatchedTreatment, UnmatchedC: s.UnmatchedControl, DroppedMissing: s.DroppedMissing,
-		TreatmentN: s.TreatmentValues, ControlN: s.ControlValues, FromUnits: s.FromUnits,
+		TreatmentN: s.TreatmentValues, ControlN: s.ControlValues, FromUnits: s.FromUnits, in: s,
 		Effect: math.NaN(), Variance: math.NaN(), SE: math.NaN(), CILow: math.NaN(), CIHigh: math.NaN(), P: math.NaN(), Weight: math.NaN(), GroupWeight: math.NaN()}
 	fail := func(format string, args ...any) MetaRow {
 		row.Reason = fmt.Sprintf(format, args...)
 		return row
 	}
-	if s.FromUnits {
-		switch {
-		case s.TreatmentValues == 0 && s.ControlValues == 0:
-			return fail("neither %s nor %s has values", o.Treatment, o.Control)
-		case s.TreatmentValues == 0:
-			return fail("method %s has no values", o.Treatment)
-		case s.ControlValues == 0:
-			return fail("method %s has no values", o.Control)
-		}
-	}
-	if s.N < 2 {
-		return fail("fewer than 2 paired units (n = %d): the sd of the differences is undefined", s.N)
-	}
-	if !Finite(s.MeanDiff) || !Finite(s.SDDiff) || s.SDDiff < 0 {
-		return fail("mean_diff or sd_diff is not a finite number")
-	}
-	sd := s.SDDiff
-	if o.RangerCompat && s.FromUnits {
-		sd *= math.Sqrt(float64(s.N-1) / float64(s.N)) // population sd, as Ranger's np.std
-		row.SDDiff = sd
-	}
-	if sd == 0 {
-		return fail("the differences %s − %s have zero variance (every pair differs by %g): the effect's variance is 0", o.Treatment, o.Control, s.MeanDiff)
-	}
-	n := float64(s.N)
 	var y, v float64
-	switch o.Effect {
-	case "md":
-		y, v = s.MeanDiff, sd*sd/n
-	case "smd", "hedges_g":
-		r := s.R
-		if math.IsNaN(r) {
-			if s.FromUnits {
-				return fail("the correlation r of %s and %s is undefined (one of them is constant)", o.Treatment, o.Control)
-			}
-			return fail("the summary row has no r, which %s needs", o.Effect)
+	switch s.form() {
+	case MetaGeneric:
+		row.N = 0
+		y, v = s.Yi, s.Vi
+	case MetaTwoGroup:
+		row.N = s.N1 + s.N2
+		if s.N1 < 2 || s.N2 < 2 {
+			return fail("a group has fewer than 2 units (n1i = %d, n2i = %d)", s.N1, s.N2)
 		}
-		if r >= 1-1e-12 { // 1 up to rounding of the co-moments
-			return fail("the correlation r of %s and %s is 1: the within-group sd S_diff/√(2(1−r)) is undefined", o.Treatment, o.Control)
+		y, v = metaTwoGroup(s, o.Effect)
+		if o.Effect == "rom" && !(s.M1/s.M2 > 0) {
+			return fail("the ratio of means m1i/m2i = %g/%g is not positive: its log is undefined (metafor drops the dataset)", s.M1, s.M2)
 		}
-		if r < -1 {
-			return fail("r = %g is below −1", r)
-		}
-		sw := sd / math.Sqrt(2*(1-r))
-		d := s.MeanDiff / sw
-		vd := (1/n + d*d/(2*n)) * 2 * (1 - r)
-		y, v = d, vd
-		if o.Effect == "hedges_g" {
-			df := n - 1
-			j := 1 - 3/(4*df-1)
-			y, v = j*d, j*j*vd
+	default:
+		var reason string
+		y, v, reason = metaPairedEffect(s, o, &row)
+		if reason != "" {
+			return fail("%s", reason)
 		}
 	}
 	if !(v > 0) || !Finite(y) || !Finite(v) {
@@ -467,12 +583,122 @@ func metaEffect(s MetaStudy, o MetaOptions, z float64) MetaRow {
 	return row
 }
 
+// metaTwoGroup is metafor's escalc for two independent groups (group 1
+// the treatment): "MD" (m1 − m2, sd1²/n1 + sd2²/n2), "SMD" (Hedges' g:
+// the exact bias correction c(m) = Γ(m/2)/(√(m/2)·Γ((m−1)/2)),
+// m = n1 + n2 − 2, times (m1 − m2)/s_pooled; variance
+// 1/n1 + 1/n2 + g²/(2(n1 + n2)), escalc's default vtype "LS") and "ROM"
+// (log(m1/m2), sd1²/(n1·m1²) + sd2²/(n2·m2²)).
+func metaTwoGroup(s MetaStudy, effect string) (y, v float64) {
+	n1, n2 := float64(s.N1), float64(s.N2)
+	switch effect {
+	case "smd", "hedges_g":
+		m := n1 + n2 - 2
+		sp := math.Sqrt(((n1-1)*s.SD1*s.SD1 + (n2-1)*s.SD2*s.SD2) / m)
+		y = metaCorrection(m) * (s.M1 - s.M2) / sp
+		v = 1/n1 + 1/n2 + y*y/(2*(n1+n2))
+	case "rom":
+		y = math.Log(s.M1 / s.M2)
+		v = s.SD1*s.SD1/(n1*s.M1*s.M1) + s.SD2*s.SD2/(n2*s.M2*s.M2)
+	default:
+		y = s.M1 - s.M2
+		v = s.SD1*s.SD1/n1 + s.SD2*s.SD2/n2
+	}
+	return y, v
+}
+
+// metaCorrection is metafor's exact small-sample correction of the
+// standardised mean difference (Hedges 1981): Γ(m/2)/(√(m/2)·Γ((m−1)/2)).
+func metaCorrection(m float64) float64 {
+	a, _ := math.Lgamma(m / 2)
+	b, _ := math.Lgamma((m - 1) / 2)
+	return math.Exp(a - math.Log(math.Sqrt(m/2)) - b)
+}
+
+// metaPairedEffect computes a paired effect: md, smd and hedges_g as
+// SPEC §5.9 (Borenstein et al. 2009), rom as metafor's "ROMC" (ratio of
+// means for matched pairs: log(m_T/m_C), variance sd_T²/(n·m_T²) +
+// sd_C²/(n·m_C²) − 2r·sd_T·sd_C/(n·m_T·m_C)). It returns a reason when
+// the effect is undefined.
+func metaPairedEffect(s MetaStudy, o MetaOptions, row *MetaRow) (y, v float64, reason string) {
+	if s.FromUnits {
+		switch {
+		case s.TreatmentValues == 0 && s.ControlValues == 0:
+			return 0, 0, fmt.Sprintf("neither %s nor %s has values", o.Treatment, o.Control)
+		case s.TreatmentValues == 0:
+			return 0, 0, fmt.Sprintf("method %s has no values", o.Treatment)
+		case s.ControlValues == 0:
+			return 0, 0, fmt.Sprintf("method %s has no values", o.Control)
+		}
+	}
+	if s.N < 2 {
+		return 0, 0, fmt.Sprintf("fewer than 2 paired units (n = %d): the sd of the differences is undefined", s.N)
+	}
+	n := float64(s.N)
+	if o.Effect == "rom" {
+		if !(s.MeanT/s.MeanC > 0) {
+			return 0, 0, fmt.Sprintf("the ratio of the means %g/%g of %s and %s is not positive: its log is undefined", s.MeanT, s.MeanC, o.Treatment, o.Control)
+		}
+		y = math.Log(s.MeanT / s.MeanC)
+		v = s.SDT*s.SDT/(n*s.MeanT*s.MeanT) + s.SDC*s.SDC/(n*s.MeanC*s.MeanC)
+		if s.SDT > 0 && s.SDC > 0 {
+			if math.IsNaN(s.R) {
+				return 0, 0, fmt.Sprintf("the correlation r of %s and %s is undefined", o.Treatment, o.Control)
+			}
+			v -= 2 * s.R * s.SDT * s.SDC / (n * s.MeanT * s.MeanC)
+		}
+		if !(v > 0) {
+			return 0, 0, fmt.Sprintf("the variance of the log ratio of means is %g (the values of %s and %s are proportional or constant)", v, o.Treatment, o.Control)
+		}
+		return y, v, ""
+	}
+	if !Finite(s.MeanDiff) || !Finite(s.SDDiff) || s.SDDiff < 0 {
+		return 0, 0, "mean_diff or sd_diff is not a finite number"
+	}
+	sd := s.SDDiff
+	if o.RangerCompat && s.FromUnits {
+		sd *= math.Sqrt(float64(s.N-1) / float64(s.N)) // population sd, as Ranger's np.std
+		row.SDDiff = sd
+	}
+	if sd == 0 {
+		return 0, 0, fmt.Sprintf("the differences %s − %s have zero variance (every pair differs by %g): the effect's variance is 0", o.Treatment, o.Control, s.MeanDiff)
+	}
+	switch o.Effect {
+	case "md":
+		y, v = s.MeanDiff, sd*sd/n
+	case "smd", "hedges_g":
+		r := s.R
+		if math.IsNaN(r) {
+			if s.FromUnits {
+				return 0, 0, fmt.Sprintf("the correlation r of %s and %s is undefined (one of them is constant)", o.Treatment, o.Control)
+			}
+			return 0, 0, fmt.Sprintf("the summary row has no r, which %s needs", o.Effect)
+		}
+		if r >= 1-1e-12 { // 1 up to rounding of the co-moments
+			return 0, 0, fmt.Sprintf("the correlation r of %s and %s is 1: the within-group sd S_diff/√(2(1−r)) is undefined", o.Treatment, o.Control)
+		}
+		if r < -1 {
+			return 0, 0, fmt.Sprintf("r = %g is below −1", r)
+		}
+		sw := sd / math.Sqrt(2*(1-r))
+		d := s.MeanDiff / sw
+		vd := (1/n + d*d/(2*n)) * 2 * (1 - r)
+		y, v = d, vd
+		if o.Effect == "hedges_g" {
+			df := n - 1
+			j := 1 - 3/(4*df-1)
+			y, v = j*d, j*j*vd
+		}
+	}
+	return y, v, ""
+}
+
 // metaSubgroups fits the model within every subgroup (each with its own
 // τ², as metafor's separate fits and Borenstein et al. ch. 19) and tests
 // the subgroup differences with Q_between = Σ W_g (M_g − M̄)², W_g = 1/V_Mg,
 // on G − 1 degrees of freedom (a fixed-effect model over the subgroup
 // summaries, as rma(M_g, sei = SE_g, method = "FE")).
-func metaSubgroups(res *MetaResult, idx []int, o MetaOptions, z float64) {
+func metaSubgroups(res *MetaResult, idx []int, o MetaOptions) {
 	res.Subgroup = o.Subgroup
 	res.Subgroups = map[string]MetaSummary{}
 	members := map[string][]int{}
@@ -494,7 +720,7 @@ func metaSubgroups(res *MetaResult, idx []int, o MetaOptions, z float64) {
 			res.Warnf("subgroup %s: no dataset with a defined effect", g)
 			continue
 		}
-		fit := metaFitRows(res.Rows, m, o, z)
+		fit := metaFitRows(res.Rows, m, o.conf())
 		for j, i := range m {
 			res.Rows[i].GroupWeight = fit.w[j]
 		}
@@ -503,6 +729,13 @@ func metaSubgroups(res *MetaResult, idx []int, o MetaOptions, z float64) {
 		if len(m) == 1 {
 			res.Warnf("subgroup %s has one dataset (%s): its summary is that dataset's effect", g, res.Rows[m[0]].Dataset)
 		}
+		if s.Effect == nil || s.SE == nil || !(*s.SE > 0) {
+			// Knapp–Hartung leaves a one-dataset subgroup without a
+			// standard error (t on 0 degrees of freedom), and gives 0
+			// when its effects are all equal.
+			res.Warnf("subgroup %s has no positive standard error of its summary: left out of the test of subgroup differences", g)
+			continue
+		}
 		ys = append(ys, *s.Effect)
 		vs = append(vs, *s.SE**s.SE)
 	}
@@ -510,7 +743,7 @@ func metaSubgroups(res *MetaResult, idx []int, o MetaOptions, z float64) {
 		res.Warnf("the test of subgroup differences needs at least 2 subgroups with a defined summary")
 		return
 	}
-	fe := metaFit(ys, vs, "fixed", "", z)
+	fe := metaFit(ys, vs, metaConf{model: "fixed", test: "z", alpha: o.Alpha})
 	res.QBetween = num(fe.q)
 	res.DFBetween = len(ys) - 1
 	res.PBetween = num(fe.pq)

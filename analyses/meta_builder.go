@@ -189,14 +189,17 @@ func (b *MetaBuilder) Finish() []MetaStudy {
 	for _, d := range b.order {
 		c := b.cells[d]
 		s := MetaStudy{Dataset: d, N: c.n, MeanDiff: math.NaN(), SDDiff: math.NaN(), R: math.NaN(),
+			MeanT: math.NaN(), MeanC: math.NaN(), SDT: math.NaN(), SDC: math.NaN(),
 			TreatmentValues: c.seen[0], ControlValues: c.seen[1],
 			UnmatchedTreatment: len(c.byID[0]) + c.rowsWait[0], UnmatchedControl: len(c.byID[1]) + c.rowsWait[1],
 			DroppedMissing: c.dropped, FromUnits: true}
 		if c.n >= 1 {
 			s.MeanDiff = c.shiftD + c.meanD
+			s.MeanT, s.MeanC = c.shiftT+c.meanT, c.shiftC+c.meanC
 		}
 		if c.n >= 2 {
 			s.SDDiff = math.Sqrt(c.m2D / float64(c.n-1))
+			s.SDT, s.SDC = math.Sqrt(c.m2T/float64(c.n-1)), math.Sqrt(c.m2C/float64(c.n-1))
 			if c.m2T > 0 && c.m2C > 0 {
 				s.R = c.coTC / math.Sqrt(c.m2T*c.m2C)
 				s.R = math.Max(-1, math.Min(1, s.R))

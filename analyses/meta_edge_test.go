@@ -181,3 +181,85 @@ func TestMetaDatasetsUnknown(t *testing.T) {
 	}
 	_ = math.NaN
 }
+
+// TestMetaSensitivityEdges: too few datasets for the sensitivity
+// analysis is a note, not an error; Knapp–Hartung with one dataset
+// leaves the interval undefined (null), never NaN in a table; a
+// generic summary leaves n empty.
+func TestMetaSensitivityEdges(t *testing.T) {
+	t.Parallel()
+	gen := func(y ...float64) []MetaStudy {
+		var out []MetaStudy
+		for i, v := range y {
+			out = append(out, MetaStudy{Dataset: string(rune('a' + i)), Form: MetaGeneric, Yi: v, Vi: 0.01 * float64(i+1)})
+		}
+		return out
+	}
+	o := metaOpts("md")
+	o.Sensitivity, o.Test = true, "knha"
+	r, err := MetaAnalysis(MetaInput{Studies: gen(0.1, 0.3)}, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !hasWarning(r, "at least 3 datasets") || len(r.LeaveOneOut) != 0 || r.Egger != nil {
+		t.Errorf("k = 2: warnings %v, %d leave-one-out rows", r.List, len(r.LeaveOneOut))
+	}
+	noNaN(t, r)
+	r, err = MetaAnalysis(MetaInput{Studies: gen(0.1)}, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Summary.CILow != nil || r.Summary.P != nil || !hasWarning(r, "Knapp–Hartung") {
+		t.Errorf("k = 1 with knha: CI %v, p %v, warnings %v", r.Summary.CILow, r.Summary.P, r.List)
+	}
+	noNaN(t, r)
+	if n := r.Tables()[0].Rows[0][1]; n != nil {
+		t.Errorf("generic summary: n = %v, want empty", n)
+	}
+	// Equal standard errors: Egger's test has no slope to fit.
+	eq := gen(0.1, 0.2, 0.4, 0.3)
+	for i := range eq {
+		eq[i].Vi = 0.02
+	}
+	r, err = MetaAnalysis(MetaInput{Studies: eq}, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Egger == nil || r.Egger.Z != nil || len(r.Influence) != 4 {
+		t.Errorf("equal SEs: egger %+v", r.Egger)
+	}
+	noNaN(t, r)
+	// Two-group summaries: hedges_g is the same effect as smd (metafor's
+	// SMD is Hedges' g).
+	tg := []MetaStudy{{Dataset: "a", Form: MetaTwoGroup, M1: 1.2, SD1: 0.5, N1: 10, M2: 0.8, SD2: 0.4, N2: 12},
+		{Dataset: "b", Form: MetaTwoGroup, M1: 1.0, SD1: 0.3, N1: 20, M2: 0.9, SD2: 0.5, N2: 25}}
+	a, _ := MetaAnalysis(MetaInput{Studies: tg}, metaOpts("smd"))
+	b, _ := MetaAnalysis(MetaInput{Studies: tg}, metaOpts("hedges_g"))
+	if a.Rows[0].Effect != b.Rows[0].Effect || b.Effect != "smd" {
+		t.Errorf("two-group hedges_g %v (%s), smd %v", b.Rows[0].Effect, b.Effect, a.Rows[0].Effect)
+	}
+}
+
+// TestMetaSubgroupsKnha: a one-dataset subgroup under Knapp–Hartung has
+// no standard error; it is left out of the test of subgroup differences
+// with a note instead of failing.
+func TestMetaSubgroupsKnha(t *testing.T) {
+	t.Parallel()
+	var studies []MetaStudy
+	groups := map[string]string{}
+	for i, y := range []float64{0.1, 0.3, 0.2, 0.5, 0.4, 0.9} {
+		d := string(rune('a' + i))
+		studies = append(studies, MetaStudy{Dataset: d, Form: MetaGeneric, Yi: y, Vi: 0.01})
+		groups[d] = []string{"x", "x", "y", "y", "y", "z"}[i]
+	}
+	o := metaOpts("md")
+	o.Test, o.Subgroup, o.Sensitivity = "knha", "domain", true
+	r, err := MetaAnalysis(MetaInput{Studies: studies, Groups: groups}, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !hasWarning(r, "subgroup z", "left out of the test") || r.QBetween == nil || r.DFBetween != 1 {
+		t.Errorf("warnings %v, Q_between %v, df %d", r.List, r.QBetween, r.DFBetween)
+	}
+	noNaN(t, r)
+}

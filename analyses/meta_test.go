@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/floats/scalar"
-	"gonum.org/v1/gonum/stat/distuv"
 )
 
 // metaOracle is testdata/oracle/meta/models.json, written by gen.R with R
@@ -114,8 +113,7 @@ func TestMetaFitMetafor(t *testing.T) {
 		ks[len(cs.Y)] = true
 		for method, want := range cs.Fits {
 			model, tau2 := metaModel(method)
-			z := distuv.UnitNormal.Quantile(1 - cs.Alpha/2)
-			got := metaFit(cs.Y, cs.V, model, tau2, z)
+			got := metaFit(cs.Y, cs.V, metaConf{model: model, method: tau2, test: "z", alpha: cs.Alpha})
 			c := metaChecker{t, cs.Name + "/" + method, metaTol(method)}
 			c.eq("est", got.est, want.Est)
 			c.eq("se", got.se, want.SE)

@@ -47,8 +47,14 @@ func Meta(id, title string, r *analyses.MetaResult) ([]Figure, error) {
 	}
 	lvl := strconv.FormatFloat(100*(1-r.Alpha), 'f', -1, 64)
 	var lines []forestLine
+	nText := func(n int) string {
+		if r.Form == analyses.MetaGeneric {
+			return "" // effects given without sample sizes
+		}
+		return strconv.Itoa(n)
+	}
 	study := func(row analyses.MetaRow) {
-		l := forestLine{label: row.Dataset, n: strconv.Itoa(row.N)}
+		l := forestLine{label: row.Dataset, n: nText(row.N)}
 		if !row.Included {
 			l.effect = "left out"
 			l.tooltip = row.Dataset + ": left out (" + row.Reason + ")"
@@ -58,6 +64,9 @@ func Meta(id, title string, r *analyses.MetaResult) ([]Figure, error) {
 		l.effect, l.weight = ci(row.Effect, row.CILow, row.CIHigh), pct(row.Weight)
 		l.row = &ForestRow{Effect: row.Effect, Low: row.CILow, High: row.CIHigh, Weight: row.Weight, Colour: Colour(4)}
 		l.tooltip = fmt.Sprintf("%s (n = %d): %s, weight %s, p = %s", row.Dataset, row.N, l.effect, l.weight, fmtP(row.P))
+		if r.Form == analyses.MetaGeneric {
+			l.tooltip = fmt.Sprintf("%s: %s, weight %s, p = %s", row.Dataset, l.effect, l.weight, fmtP(row.P))
+		}
 		lines = append(lines, l)
 	}
 	summary := func(label string, s analyses.MetaSummary, colour color.Color, weight string) {
@@ -65,9 +74,17 @@ func Meta(id, title string, r *analyses.MetaResult) ([]Figure, error) {
 			lines = append(lines, forestLine{label: label, effect: "no defined effect", summary: true})
 			return
 		}
-		l := forestLine{label: label, n: strconv.Itoa(s.N), bold: true, summary: true,
-			effect: ci(*s.Effect, *s.CILow, *s.CIHigh), weight: weight}
-		l.row = &ForestRow{Summary: true, Effect: *s.Effect, Low: *s.CILow, High: *s.CIHigh, PILow: val(s.PILow), PIHigh: val(s.PIHigh), Colour: colour}
+		lo, hi := val(s.CILow), val(s.CIHigh)
+		l := forestLine{label: label, n: nText(s.N), bold: true, summary: true, weight: weight}
+		if s.CILow == nil || s.CIHigh == nil {
+			// Knapp–Hartung with one dataset: no interval (t on 0 df);
+			// the diamond shrinks to the effect.
+			l.effect = f(*s.Effect) + " [no interval]"
+			lo, hi = *s.Effect, *s.Effect
+		} else {
+			l.effect = ci(*s.Effect, lo, hi)
+		}
+		l.row = &ForestRow{Summary: true, Effect: *s.Effect, Low: lo, High: hi, PILow: val(s.PILow), PIHigh: val(s.PIHigh), Colour: colour}
 		l.tooltip = fmt.Sprintf("%s (k = %d, n = %d): %s, p = %s", label, s.K, s.N, l.effect, fmtP(val(s.P)))
 		if s.Tau2 != nil && s.I2 != nil {
 			l.tooltip += fmt.Sprintf("; τ² = %.3g, I² = %.1f%%", *s.Tau2, *s.I2)
@@ -80,6 +97,9 @@ func Meta(id, title string, r *analyses.MetaResult) ([]Figure, error) {
 	model := "Random-effects model (" + r.Tau2Method + ")"
 	if r.Model == "fixed" {
 		model = "Fixed-effect model"
+	}
+	if r.Test == "knha" {
+		model += ", Knapp–Hartung"
 	}
 	if r.Subgroup == "" {
 		for _, row := range r.Rows {
@@ -125,7 +145,18 @@ func Meta(id, title string, r *analyses.MetaResult) ([]Figure, error) {
 	if r.Subgroup != "" && r.QBetween != nil {
 		caption += fmt.Sprintf(" Subgroups by %s; test of subgroup differences Q = %.2f, df = %d, p = %s.", r.Subgroup, *r.QBetween, r.DFBetween, fmtP(val(r.PBetween)))
 	}
-	return []Figure{{ID: id, Title: title, Caption: caption, SVG: svg, Chart: chart, Height: 80 + 26*nl}}, nil
+	if r.Test == "knha" {
+		caption += " Intervals of the summaries use the Knapp–Hartung adjustment (t distribution)."
+	}
+	figs := []Figure{{ID: id, Title: title, Caption: caption, SVG: svg, Chart: chart, Height: 80 + 26*nl}}
+	funnel, ok, err := MetaFunnel(id, title, r)
+	if err != nil {
+		return nil, err
+	}
+	if ok {
+		figs = append(figs, funnel)
+	}
+	return figs, nil
 }
 
 func lowerFirst(s string) string {
@@ -161,7 +192,7 @@ func forestDecimals(r *analyses.MetaResult) int {
 			w = math.Min(w, row.CIHigh-row.CILow)
 		}
 	}
-	if s := r.Summary; s.CIHigh != nil {
+	if s := r.Summary; s.CIHigh != nil && s.CILow != nil {
 		w = math.Min(w, *s.CIHigh-*s.CILow)
 	}
 	if !(w > 0) || math.IsInf(w, 0) {
@@ -200,7 +231,7 @@ func forestSVG(r *analyses.MetaResult, lines []forestLine, rows []ForestRow, lvl
 	leftW, rightW := 2.7*vg.Inch, 2.5*vg.Inch
 
 	p := plot.New()
-	p.X.Label.Text = fmt.Sprintf("%s of %s (%s − %s)", r.EffectLabel(), metricName(r), r.Treatment, r.Control)
+	p.X.Label.Text = effectAxis(r)
 	p.X.Label.TextStyle.Font = Font(9)
 	p.X.Tick.Label.Font = Font(8)
 	p.HideY()
@@ -360,4 +391,13 @@ func niceRange(lo, hi float64) (float64, float64) {
 	}
 	step := math.Pow(10, math.Floor(math.Log10((hi-lo)/5)))
 	return math.Floor(lo/step) * step, math.Ceil(hi/step) * step
+}
+
+// effectAxis labels the effect axis: what the effect is, of which metric,
+// and which way round.
+func effectAxis(r *analyses.MetaResult) string {
+	if r.Effect == "rom" {
+		return fmt.Sprintf("%s of %s (log of %s / %s)", r.EffectLabel(), metricName(r), r.Treatment, r.Control)
+	}
+	return fmt.Sprintf("%s of %s (%s − %s)", r.EffectLabel(), metricName(r), r.Treatment, r.Control)
 }

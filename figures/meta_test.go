@@ -121,3 +121,67 @@ func TestMetaForestSingle(t *testing.T) {
 		t.Error("k = 1 forest plot is wrong")
 	}
 }
+
+// TestMetaFunnel: with sensitivity = true Meta adds the funnel plot
+// `<id>-funnel` (SVG and chart, deterministic), marks influential
+// datasets and names Egger's test in the caption; without it, none.
+func TestMetaFunnel(t *testing.T) {
+	t.Parallel()
+	var studies []analyses.MetaStudy
+	for i, y := range []float64{0.1, 0.15, 0.12, 0.3, 0.05, 0.11, 2.5, 0.2, 0.14, 0.09, 0.13, 0.18} {
+		studies = append(studies, analyses.MetaStudy{Dataset: "paper-" + string(rune('a'+i)), Form: analyses.MetaGeneric,
+			Yi: y, Vi: 0.002 * float64(1+i%4)})
+	}
+	var o analyses.MetaOptions
+	o.Defaults()
+	o.Sensitivity = true
+	o.Summary.Path = "papers.csv"
+	r, err := analyses.MetaAnalysis(analyses.MetaInput{Studies: studies}, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	figs, err := Meta("pub", "Published", r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(figs) != 2 || figs[1].ID != "pub-funnel" {
+		t.Fatalf("figures %d, ids %v", len(figs), figs)
+	}
+	f := figs[1]
+	again, _ := Meta("pub", "Published", r)
+	if !bytes.Equal(f.SVG, again[1].SVG) || !bytes.Equal(f.Chart, again[1].Chart) {
+		t.Error("funnel plot is not deterministic")
+	}
+	var chart map[string]any
+	if err := json.Unmarshal(f.Chart, &chart); err != nil {
+		t.Fatal(err)
+	}
+	if y := chart["yAxis"].(map[string]any); y["inverse"] != true {
+		t.Error("the interactive funnel's standard error axis does not run downwards")
+	}
+	if !strings.Contains(f.Caption, "paper-g") || !strings.Contains(f.Caption, "Egger") || !strings.Contains(string(f.Chart), "paper-g: effect 2.5") {
+		t.Errorf("caption %q", f.Caption)
+	}
+	o.Sensitivity = false
+	r, _ = analyses.MetaAnalysis(analyses.MetaInput{Studies: studies}, o)
+	if figs, _ := Meta("pub", "Published", r); len(figs) != 1 {
+		t.Errorf("%d figures without sensitivity", len(figs))
+	}
+}
+
+// TestMetaForestKnhaOneDataset: Knapp–Hartung leaves a one-dataset
+// summary without an interval; the forest plot still draws.
+func TestMetaForestKnhaOneDataset(t *testing.T) {
+	t.Parallel()
+	var o analyses.MetaOptions
+	o.Defaults()
+	o.Test, o.Summary.Path = "knha", "s.csv"
+	r, err := analyses.MetaAnalysis(analyses.MetaInput{Studies: []analyses.MetaStudy{{Dataset: "only", Form: analyses.MetaGeneric, Yi: 0.2, Vi: 0.01}}}, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	figs, err := Meta("one", "One", r)
+	if err != nil || len(figs) != 1 || !strings.Contains(string(figs[0].SVG), "no interval") {
+		t.Fatalf("figures %d, err %v", len(figs), err)
+	}
+}

@@ -1,0 +1,85 @@
+package analyses
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+// MetaSource is the `summary` key: a path, or a table
+// {path = "…", columns = {m1i = "mean_new", …}} mapping the expected
+// column names (those of metafor's escalc: m1i, sd1i, n1i, m2i, sd2i,
+// n2i, yi, vi, sei; or n, mean_diff, sd_diff, r) onto the file's own.
+type MetaSource struct {
+	Path    string            `toml:"path" json:"path,omitempty"`
+	Columns map[string]string `toml:"columns" json:"columns,omitempty"`
+}
+
+// MetaSummaryColumns are the column names a summary file may map.
+var MetaSummaryColumns = []string{"dataset", "n", "mean_diff", "sd_diff", "r", "m1i", "sd1i", "n1i", "m2i", "sd2i", "n2i", "yi", "vi", "sei"}
+
+// UnmarshalTOML accepts a string or a table.
+func (s *MetaSource) UnmarshalTOML(v any) error {
+	switch x := v.(type) {
+	case string:
+		s.Path = x
+		return nil
+	case map[string]any:
+		for _, k := range SortedKeys(x) {
+			switch k {
+			case "path":
+				p, ok := x[k].(string)
+				if !ok {
+					return fmt.Errorf("summary.path: want a string, got %T", x[k])
+				}
+				s.Path = p
+			case "columns":
+				m, ok := x[k].(map[string]any)
+				if !ok {
+					return fmt.Errorf("summary.columns: want a table {m1i = \"…\"}, got %T", x[k])
+				}
+				s.Columns = map[string]string{}
+				for _, c := range SortedKeys(m) {
+					if canonical(c, MetaSummaryColumns) == "" {
+						return fmt.Errorf("summary.columns: %q is not a summary column (one of %s)%s", c, strings.Join(MetaSummaryColumns, ", "), DidYouMean(c, MetaSummaryColumns))
+					}
+					name, ok := m[c].(string)
+					if !ok {
+						return fmt.Errorf("summary.columns.%s: want a column name, got %T", c, m[c])
+					}
+					s.Columns[strings.ToLower(c)] = name
+				}
+			default:
+				return fmt.Errorf("summary: unknown key %q%s", k, DidYouMean(k, []string{"path", "columns"}))
+			}
+		}
+		if s.Path == "" {
+			return fmt.Errorf("summary.path: required")
+		}
+		return nil
+	}
+	return fmt.Errorf("summary: want a path or a table {path = …, columns = {…}}, got %T", v)
+}
+
+// MarshalTOML writes the source back as it is usually written: a string,
+// or an inline table when columns are mapped (so the analysis's params
+// read as they were given).
+func (s MetaSource) MarshalTOML() ([]byte, error) {
+	q := func(x string) string {
+		b, _ := json.Marshal(x) // a JSON string is a valid TOML basic string
+		return string(b)
+	}
+	if len(s.Columns) == 0 {
+		return []byte(q(s.Path)), nil
+	}
+	var b strings.Builder
+	b.WriteString("{path = " + q(s.Path) + ", columns = {")
+	for i, k := range SortedKeys(s.Columns) {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(q(k) + " = " + q(s.Columns[k]))
+	}
+	b.WriteString("}}")
+	return []byte(b.String()), nil
+}
