@@ -806,7 +806,7 @@ func hostileRows() []hostileRow {
 	add(
 		hostileRow{cat: "meta", name: "a valid summary (accepted)", setup: summary("dataset,n,mean_diff,sd_diff\na,100,0.5,2\nb,50,0.2,1.5\n"), wantMsg: "built 1 analyses and 0 pages"},
 		bad("meta", "a negative sd", summary("dataset,n,mean_diff,sd_diff\na,5,0.1,-1\n"), "sd_diff of a is negative"),
-		bad("meta", "n < 2", summary("dataset,n,mean_diff,sd_diff\na,1,0.1,1\n"), "study.toml:2: analyses/m: no dataset has a defined md of new vs old on the summary rows (see the reasons: a: fewer than 2 paired units (n = 1)"),
+		bad("meta", "n < 2", summary("dataset,n,mean_diff,sd_diff\na,1,0.1,1\n"), "summary.csv:2:3: n of a must be a whole number ≥ 2, not 1 (paired summary)"),
 		bad("meta", "a non-numeric n", summary("dataset,n,mean_diff,sd_diff\na,ten,0.1,0.2\n"), `summary.csv:2:3: not a number: "ten"`),
 		bad("meta", "NaN mean_diff", summary("dataset,n,mean_diff,sd_diff\na,5,NaN,1\n"), `summary.csv:2:5: not a number: "NaN"`),
 		bad("meta", "a missing column", summary("dataset,n,mean_diff\na,10,0.1\n"), `no column "sd_diff"`),
