@@ -41,12 +41,11 @@ type metaCell struct {
 	meanD, m2D                   float64
 	dropped                      int
 	// Values waiting for their partner.
-	byID      [2]map[string]float64
-	idPeak    [2]int // largest size of byID since it was made
-	byRow     [2][]float64
-	hasRow    [2][]bool
-	rowsWait  [2]int
-	unmatched [2]int // counted at Finish
+	byID     [2]map[string]float64
+	idPeak   [2]int // largest size of byID since it was made
+	byRow    [2][]float64
+	hasRow   [2][]bool
+	rowsWait [2]int
 }
 
 // NewMetaBuilder returns a builder for a treatment/control pair; missing

@@ -21,16 +21,15 @@ import (
 
 // rmaWLS is a weighted least-squares fit of y on [1] or [1, x].
 type rmaWLS struct {
-	p      int
-	b      [2]float64    // coefficients
-	a      [2][2]float64 // (X'WX)⁻¹
-	sw     float64       // Σw
-	rss    float64       // Y'PY = Σ w e²
-	rss2   float64       // Y'PPY = Σ w² e²
-	trP    float64
-	trPP   float64 // only when wanted
-	xbar   float64 // weighted mean of x (p = 2)
-	wantPP bool
+	p    int
+	b    [2]float64    // coefficients
+	a    [2][2]float64 // (X'WX)⁻¹
+	sw   float64       // Σw
+	rss  float64       // Y'PY = Σ w e²
+	rss2 float64       // Y'PPY = Σ w² e²
+	trP  float64
+	trPP float64 // only when wanted
+	xbar float64 // weighted mean of x (p = 2)
 }
 
 // rmaFitWLS fits y on the design (x == nil: intercept only) with weights w.
@@ -398,7 +397,6 @@ type rmaModel struct {
 	df   int     // k − p for test = "knha", 0 for "z"
 	w    []float64
 	a    [2][2]float64 // vb: (X'W*X)⁻¹·s2w
-	warn string
 }
 
 // rmaTest returns the critical value and the p-value function of a test.
