@@ -46,6 +46,12 @@ type browser struct {
 }
 
 func newBrowser(t *testing.T) *browser {
+	if testing.Short() {
+		// make test runs everything once in full, then again with -race
+		// -short: the browser checks the rendered site, not Go's
+		// concurrency, and has run already.
+		t.Skip("browser tests run without -short")
+	}
 	exe := chromiumPath(t)
 	// The profile directory is removed by hand, after the browser has
 	// stopped: t.TempDir's own cleanup can race Chromium's last writes.
