@@ -20,45 +20,62 @@ var MetaSummaryColumns = []string{"dataset", "n", "mean_diff", "sd_diff", "r", "
 
 // UnmarshalTOML accepts a string or a table.
 func (s *MetaSource) UnmarshalTOML(v any) error {
+	var err error
+	s.Path, s.Columns, err = decodeSource("summary", "m1i", v, func(c string) (string, error) {
+		if canonical(c, MetaSummaryColumns) == "" {
+			return "", fmt.Errorf("summary.columns: %q is not a summary column (one of %s)%s", c, strings.Join(MetaSummaryColumns, ", "), DidYouMean(c, MetaSummaryColumns))
+		}
+		return strings.ToLower(c), nil
+	})
+	return err
+}
+
+// decodeSource decodes an input key that is a path or a table
+// {path = …, columns = {expected = "file's name"}}; column checks and
+// normalises an expected name. key names the option in messages, example
+// is a column shown in the hint.
+func decodeSource(key, example string, v any, column func(string) (string, error)) (string, map[string]string, error) {
 	switch x := v.(type) {
 	case string:
-		s.Path = x
-		return nil
+		return x, nil, nil
 	case map[string]any:
+		var path string
+		var cols map[string]string
 		for _, k := range SortedKeys(x) {
 			switch k {
 			case "path":
 				p, ok := x[k].(string)
 				if !ok {
-					return fmt.Errorf("summary.path: want a string, got %T", x[k])
+					return "", nil, fmt.Errorf("%s.path: want a string, got %T", key, x[k])
 				}
-				s.Path = p
+				path = p
 			case "columns":
 				m, ok := x[k].(map[string]any)
 				if !ok {
-					return fmt.Errorf("summary.columns: want a table {m1i = \"…\"}, got %T", x[k])
+					return "", nil, fmt.Errorf("%s.columns: want a table {%s = \"…\"}, got %T", key, example, x[k])
 				}
-				s.Columns = map[string]string{}
+				cols = map[string]string{}
 				for _, c := range SortedKeys(m) {
-					if canonical(c, MetaSummaryColumns) == "" {
-						return fmt.Errorf("summary.columns: %q is not a summary column (one of %s)%s", c, strings.Join(MetaSummaryColumns, ", "), DidYouMean(c, MetaSummaryColumns))
+					want, err := column(c)
+					if err != nil {
+						return "", nil, err
 					}
 					name, ok := m[c].(string)
 					if !ok {
-						return fmt.Errorf("summary.columns.%s: want a column name, got %T", c, m[c])
+						return "", nil, fmt.Errorf("%s.columns.%s: want a column name, got %T", key, c, m[c])
 					}
-					s.Columns[strings.ToLower(c)] = name
+					cols[want] = name
 				}
 			default:
-				return fmt.Errorf("summary: unknown key %q%s", k, DidYouMean(k, []string{"path", "columns"}))
+				return "", nil, fmt.Errorf("%s: unknown key %q%s", key, k, DidYouMean(k, []string{"path", "columns"}))
 			}
 		}
-		if s.Path == "" {
-			return fmt.Errorf("summary.path: required")
+		if path == "" {
+			return "", nil, fmt.Errorf("%s.path: required", key)
 		}
-		return nil
+		return path, cols, nil
 	}
-	return fmt.Errorf("summary: want a path or a table {path = …, columns = {…}}, got %T", v)
+	return "", nil, fmt.Errorf("%s: want a path or a table {path = …, columns = {…}}, got %T", key, v)
 }
 
 // MarshalTOML writes the source back as it is usually written: a string,

@@ -24,42 +24,9 @@ type MultiObjectiveSource struct {
 
 // UnmarshalTOML accepts a string or a table.
 func (s *MultiObjectiveSource) UnmarshalTOML(v any) error {
-	switch x := v.(type) {
-	case string:
-		s.Path = x
-		return nil
-	case map[string]any:
-		for _, k := range SortedKeys(x) {
-			switch k {
-			case "path":
-				p, ok := x[k].(string)
-				if !ok {
-					return fmt.Errorf("input.path: want a string, got %T", x[k])
-				}
-				s.Path = p
-			case "columns":
-				m, ok := x[k].(map[string]any)
-				if !ok {
-					return fmt.Errorf("input.columns: want a table {model = \"…\"}, got %T", x[k])
-				}
-				s.Columns = map[string]string{}
-				for _, c := range SortedKeys(m) {
-					name, ok := m[c].(string)
-					if !ok {
-						return fmt.Errorf("input.columns.%s: want a column name, got %T", c, m[c])
-					}
-					s.Columns[c] = name
-				}
-			default:
-				return fmt.Errorf("input: unknown key %q%s", k, DidYouMean(k, []string{"path", "columns"}))
-			}
-		}
-		if s.Path == "" {
-			return fmt.Errorf("input.path: required")
-		}
-		return nil
-	}
-	return fmt.Errorf("input: want a path or a table {path = …, columns = {…}}, got %T", v)
+	var err error
+	s.Path, s.Columns, err = decodeSource("input", "model", v, func(c string) (string, error) { return c, nil })
+	return err
 }
 
 // MultiObjectiveImportance is the `importance` key: λ for every objective
