@@ -112,6 +112,7 @@ type AnalysisSpec struct {
 	Kind    Kind
 	Options any // pointer to the kind's options struct
 	Line    int
+	key     string // "analyses.N": where its keys are in Study.keyLines
 }
 
 // Metric returns the metric's direction and bound (higher is better and
@@ -361,7 +362,7 @@ func ParseStudy(file string, src []byte, kinds Registry) (*Study, error) {
 	ids := map[string]int{}
 	for i, a := range list {
 		key := fmt.Sprintf("analyses.%d", i)
-		spec := AnalysisSpec{Line: s.line(key)}
+		spec := AnalysisSpec{Line: s.line(key), key: key}
 		for k, dst := range map[string]*string{"id": &spec.ID, "type": &spec.Type, "title": &spec.Title, "caption": &spec.Caption} {
 			if p, ok := a[k]; ok {
 				if err := md.PrimitiveDecode(p, dst); err != nil {

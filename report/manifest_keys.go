@@ -15,6 +15,7 @@ import (
 func keyLines(src []byte) map[string]int {
 	out := map[string]int{}
 	counts := map[string]int{}
+	last := map[string]string{} // array-of-tables name → its latest entry's key
 	prefix := ""
 	inMulti := ""
 	for i, raw := range bytes.Split(src, []byte("\n")) {
@@ -34,11 +35,21 @@ func keyLines(src []byte) map[string]int {
 			idx := counts[name]
 			counts[name]++
 			prefix = name + "." + strconv.Itoa(idx)
+			last[name] = prefix
 			out[prefix] = n
 			continue
 		case line[0] == '[':
+			// A sub-table of the latest entry of an array of tables
+			// ([analyses.evalrs2022] after the third [[analyses]]) is
+			// keyed under that entry: "analyses.2.evalrs2022".
 			name := tableName(line[1:], "]")
 			prefix = name
+			longest := ""
+			for arr, at := range last {
+				if rest, ok := strings.CutPrefix(name, arr+"."); ok && len(arr) > len(longest) {
+					longest, prefix = arr, at+"."+rest
+				}
+			}
 			if _, ok := out[prefix]; !ok {
 				out[prefix] = n
 			}
