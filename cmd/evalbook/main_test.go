@@ -182,6 +182,16 @@ func TestDemoDeterministic(t *testing.T) {
 		}
 	}
 	t.Logf("%d files compared, GOMAXPROCS %d", len(sites["a"]), runtime.GOMAXPROCS(0))
+	// The demo's meta-analysis of published numbers shows its sensitivity
+	// analysis (issue 15): the funnel plot and the leave-one-out table.
+	for _, f := range []string{"figures/meta-lightgcn-vs-bpr-papers-funnel.svg", "data/meta-lightgcn-vs-bpr-papers-leave-one-out.csv", "data/meta-lightgcn-vs-bpr-papers-influence.csv"} {
+		if sites["a"][f] == "" {
+			t.Errorf("the demo site has no %s", f)
+		}
+	}
+	if !strings.Contains(sites["a"]["meta-lightgcn-vs-bpr-papers.html"], "funnel") {
+		t.Error("the demo's meta-analysis page does not show the funnel plot")
+	}
 }
 
 func readTree(t testing.TB, dir string) map[string]string {
