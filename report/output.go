@@ -174,15 +174,24 @@ func replaceable(target string) error {
 	case !st.IsDir():
 		return fmt.Errorf("%s is an existing file, not a site directory; evalbook replaces only a directory it wrote (choose another -o)", target)
 	}
-	if marked(target) {
+	// One listing decides, not a Stat of the marker and then a listing:
+	// another build may swap the directory between two looks (checkOutput
+	// runs before the output lock is taken), and a listing is of one
+	// directory. Gone meanwhile is fine: the check under the lock decides.
+	entries, err := os.ReadDir(target)
+	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
-	entries, err := os.ReadDir(target)
 	if err != nil {
 		return err
 	}
 	if len(entries) == 0 {
 		return nil
+	}
+	for _, e := range entries {
+		if e.Name() == SiteMarker && e.Type().IsRegular() {
+			return nil
+		}
 	}
 	return fmt.Errorf("%s is a non-empty directory that evalbook did not write (it has no %s file), so a build will not replace it; "+
 		"choose another -o or empty it (if it is a site built by an older evalbook, mark it: touch %s)",

@@ -487,3 +487,50 @@ func realTempDir(t testing.TB) string {
 	}
 	return dir
 }
+
+// TestReplaceableDuringSwap: the check before the lock sees a site that
+// another build is swapping (target renamed away, the new one renamed
+// in). Whatever moment it looks at, a marked site stays replaceable.
+func TestReplaceableDuringSwap(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	target := filepath.Join(dir, "site")
+	mk := func(p string) {
+		if err := os.MkdirAll(filepath.Join(p, "data"), 0o755); err != nil {
+			t.Error(err)
+		}
+		os.WriteFile(filepath.Join(p, SiteMarker), nil, 0o644)
+		os.WriteFile(filepath.Join(p, "index.html"), []byte("x"), 0o644)
+	}
+	mk(target)
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for i := 0; ; i++ {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			tmp := filepath.Join(dir, fmt.Sprintf(".site.new-%d", i))
+			old := filepath.Join(dir, fmt.Sprintf("site.old-%d", i))
+			mk(tmp)
+			os.Rename(target, old)
+			os.Rename(tmp, target)
+			os.RemoveAll(old)
+		}
+	}()
+	n := 20000
+	if testing.Short() {
+		n = 5000
+	}
+	for i := 0; i < n; i++ {
+		if err := replaceable(target); err != nil {
+			t.Errorf("look %d: %v", i, err)
+			break
+		}
+	}
+	close(stop)
+	<-done
+}
