@@ -19,6 +19,7 @@ package analyses
 import (
 	"fmt"
 	"math"
+	"strings"
 )
 
 // MetaBuilder pairs values of a treatment and a control method by unit id
@@ -30,6 +31,8 @@ type MetaBuilder struct {
 	zero               bool // missing = "zero": an empty value counts as 0
 	cells              map[string]*metaCell
 	order              []string
+	lastName           string // the dataset of the last value, and its cell:
+	last               *metaCell
 }
 
 type metaCell struct {
@@ -40,12 +43,26 @@ type metaCell struct {
 	meanT, meanC, m2T, m2C, coTC float64
 	meanD, m2D                   float64
 	dropped                      int
-	// Values waiting for their partner.
-	byID     [2]map[string]float64
-	idPeak   [2]int // largest size of byID since it was made
+	// Values waiting for their partner, by unit id: the last one to
+	// arrive on each side (pend), the others in byID. Files that list
+	// units in the same order, read in turn, pair each value with the
+	// pending one and never touch the map.
+	pend   [2]pending
+	byID   [2]map[string]float64
+	idPeak [2]int // largest size of byID since it was made
+	// Values waiting by row: side s holds rows rowBase[s] … rowBase[s] +
+	// len(byRow[s]) - 1 (hasRow marks which).
+	rowBase  [2]int64
 	byRow    [2][]float64
 	hasRow   [2][]bool
 	rowsWait [2]int
+}
+
+// pending is a value waiting for its partner outside the map.
+type pending struct {
+	unit string
+	v    float64
+	ok   bool
 }
 
 // NewMetaBuilder returns a builder for a treatment/control pair; missing
@@ -54,13 +71,29 @@ func NewMetaBuilder(treatment, control, missing string) *MetaBuilder {
 	return &MetaBuilder{treatment: treatment, control: control, zero: missing == "zero", cells: map[string]*metaCell{}}
 }
 
+// cell returns a dataset's cell, making it on first use.
+func (b *MetaBuilder) cell(dataset string) *metaCell {
+	if b.last != nil && dataset == b.lastName {
+		return b.last
+	}
+	c := b.cells[dataset]
+	if c == nil {
+		c = &metaCell{}
+		b.cells[dataset] = c
+		b.order = append(b.order, dataset)
+	}
+	b.lastName, b.last = dataset, c
+	return c
+}
+
 // Add records one value. Values of other methods are ignored. unit is the
 // unit id, or "" to pair by row (the 0-based data row of the value's
 // file). v is NaN for an empty cell. A unit id or row given twice for
 // the same method and dataset is an error while the first is still
 // waiting for its partner; a repeat after the pair was completed cannot
 // be told apart without keeping every id, so ids must be unique per
-// method and dataset (as SPEC §3 units require).
+// method and dataset (as SPEC §3 units require). unit is not kept after
+// the call unless its value waits for a partner (it is then copied).
 func (b *MetaBuilder) Add(dataset, method, unit string, row int64, v float64) error {
 	side := 0
 	switch method {
@@ -70,60 +103,107 @@ func (b *MetaBuilder) Add(dataset, method, unit string, row int64, v float64) er
 	default:
 		return nil
 	}
-	c := b.cells[dataset]
-	if c == nil {
-		c = &metaCell{}
-		b.cells[dataset] = c
-		b.order = append(b.order, dataset)
-	}
+	c := b.cell(dataset)
 	c.seen[side]++
 	if math.IsNaN(v) && b.zero {
 		v = 0
 	}
-	other := 1 - side
 	if unit != "" {
-		if w, ok := c.byID[other][unit]; ok {
-			delete(c.byID[other], unit)
-			if len(c.byID[other]) == 0 && c.idPeak[other] > 1024 {
-				// A Go map never shrinks: drop one that held many waiting
-				// values (a whole dataset of one method) so its memory goes.
-				c.byID[other], c.idPeak[other] = nil, 0
-			}
-			c.pair(side, v, w)
-			return nil
-		}
-		if c.byID[side] == nil {
-			c.byID[side] = map[string]float64{}
-		}
-		if _, dup := c.byID[side][unit]; dup {
-			return fmt.Errorf("dataset %s, method %s: unit %q appears twice", dataset, method, unit)
-		}
-		c.byID[side][unit] = v
-		c.idPeak[side] = max(c.idPeak[side], len(c.byID[side]))
+		return c.addID(side, unit, v, dataset, method)
+	}
+	return c.addRow(side, row, v, dataset, method)
+}
+
+// addID pairs a value by unit id.
+func (c *metaCell) addID(side int, unit string, v float64, dataset, method string) error {
+	other := 1 - side
+	if p := &c.pend[other]; p.ok && p.unit == unit {
+		p.ok = false
+		c.pair(side, v, p.v)
 		return nil
 	}
-	if row < 0 {
-		return fmt.Errorf("dataset %s, method %s: negative row %d", dataset, method, row)
-	}
-	if row < int64(len(c.hasRow[other])) && c.hasRow[other][row] {
-		w := c.byRow[other][row]
-		c.hasRow[other][row] = false
-		c.rowsWait[other]--
-		if c.rowsWait[other] == 0 {
-			c.byRow[other], c.hasRow[other] = nil, nil
+	if w, ok := c.byID[other][unit]; ok {
+		delete(c.byID[other], unit)
+		if len(c.byID[other]) == 0 && c.idPeak[other] > 1024 {
+			// A Go map never shrinks: drop one that held many waiting
+			// values (a whole dataset of one method) so its memory goes.
+			c.byID[other], c.idPeak[other] = nil, 0
 		}
 		c.pair(side, v, w)
 		return nil
 	}
-	for int64(len(c.hasRow[side])) <= row {
-		c.byRow[side] = append(c.byRow[side], 0)
-		c.hasRow[side] = append(c.hasRow[side], false)
+	dup := func() error {
+		return fmt.Errorf("dataset %s, method %s: unit %q appears twice", dataset, method, unit)
 	}
-	if c.hasRow[side][row] {
+	p := &c.pend[side]
+	if p.ok {
+		if p.unit == unit {
+			return dup()
+		}
+		// The pending value moves to the map; this one takes its place.
+		m := c.byID[side]
+		if m == nil {
+			m = map[string]float64{}
+			c.byID[side] = m
+		}
+		n := len(m)
+		m[p.unit] = p.v
+		if len(m) == n {
+			return fmt.Errorf("dataset %s, method %s: unit %q appears twice", dataset, method, p.unit)
+		}
+		c.idPeak[side] = max(c.idPeak[side], len(m))
+	}
+	if _, ok := c.byID[side][unit]; ok {
+		return dup()
+	}
+	*p = pending{unit: strings.Clone(unit), v: v, ok: true}
+	return nil
+}
+
+// addRow pairs a value by row.
+func (c *metaCell) addRow(side int, row int64, v float64, dataset, method string) error {
+	if row < 0 {
+		return fmt.Errorf("dataset %s, method %s: negative row %d", dataset, method, row)
+	}
+	other := 1 - side
+	if i := row - c.rowBase[other]; i >= 0 && i < int64(len(c.hasRow[other])) && c.hasRow[other][i] {
+		w := c.byRow[other][i]
+		c.hasRow[other][i] = false
+		c.rowsWait[other]--
+		if c.rowsWait[other] == 0 {
+			// Nothing waits: the window restarts after the last row.
+			c.rowBase[other] += int64(len(c.byRow[other]))
+			if cap(c.byRow[other]) > 1<<16 {
+				c.byRow[other], c.hasRow[other] = nil, nil
+			} else {
+				c.byRow[other], c.hasRow[other] = c.byRow[other][:0], c.hasRow[other][:0]
+			}
+		}
+		c.pair(side, v, w)
+		return nil
+	}
+	if c.rowsWait[side] == 0 {
+		c.rowBase[side] = row
+		c.byRow[side], c.hasRow[side] = c.byRow[side][:0], c.hasRow[side][:0]
+	}
+	if row < c.rowBase[side] {
+		// A row before the window (rows of one file only increase; this
+		// is another file of the same method and dataset): move it down.
+		shift := c.rowBase[side] - row
+		c.byRow[side] = append(make([]float64, shift, shift+int64(len(c.byRow[side]))), c.byRow[side]...)
+		c.hasRow[side] = append(make([]bool, shift, shift+int64(len(c.hasRow[side]))), c.hasRow[side]...)
+		c.rowBase[side] = row
+	}
+	i := row - c.rowBase[side]
+	if n := i + 1 - int64(len(c.byRow[side])); n > 0 {
+		c.byRow[side] = append(c.byRow[side], make([]float64, n)...)
+		c.hasRow[side] = append(c.hasRow[side], make([]bool, n)...)
+	}
+	if c.hasRow[side][i] {
 		return fmt.Errorf("dataset %s, method %s: row %d appears twice", dataset, method, row)
 	}
-	c.byRow[side][row] = v
-	c.hasRow[side][row] = true
+	c.byRow[side][i] = v
+	c.hasRow[side][i] = true
 	c.rowsWait[side]++
 	return nil
 }
@@ -131,10 +211,7 @@ func (b *MetaBuilder) Add(dataset, method, unit string, row int64, v float64) er
 // Seen registers a dataset on which some method has values of the
 // metric, so that a treatment or control missing there is reported.
 func (b *MetaBuilder) Seen(dataset string) {
-	if b.cells[dataset] == nil {
-		b.cells[dataset] = &metaCell{}
-		b.order = append(b.order, dataset)
-	}
+	b.cell(dataset)
 }
 
 // pair adds a completed pair: v is side's value, w the other side's.
@@ -169,6 +246,15 @@ func (c *metaCell) pair(side int, v, w float64) {
 	c.m2D += dd * (d - c.meanD)
 }
 
+// waiting returns the number of values of a side waiting for a partner.
+func (c *metaCell) waiting(side int) int {
+	n := len(c.byID[side]) + c.rowsWait[side]
+	if c.pend[side].ok {
+		n++
+	}
+	return n
+}
+
 // Waiting returns the number of values currently waiting for a partner
 // (for tests and memory accounting).
 func (b *MetaBuilder) Waiting() int {
@@ -176,6 +262,9 @@ func (b *MetaBuilder) Waiting() int {
 	for _, c := range b.cells {
 		for s := 0; s < 2; s++ {
 			n += len(c.byID[s]) + c.rowsWait[s]
+			if c.pend[s].ok {
+				n++
+			}
 		}
 	}
 	return n
@@ -190,7 +279,7 @@ func (b *MetaBuilder) Finish() []MetaStudy {
 		s := MetaStudy{Dataset: d, N: c.n, MeanDiff: math.NaN(), SDDiff: math.NaN(), R: math.NaN(),
 			MeanT: math.NaN(), MeanC: math.NaN(), SDT: math.NaN(), SDC: math.NaN(),
 			TreatmentValues: c.seen[0], ControlValues: c.seen[1],
-			UnmatchedTreatment: len(c.byID[0]) + c.rowsWait[0], UnmatchedControl: len(c.byID[1]) + c.rowsWait[1],
+			UnmatchedTreatment: c.waiting(0), UnmatchedControl: c.waiting(1),
 			DroppedMissing: c.dropped, FromUnits: true}
 		if c.n >= 1 {
 			s.MeanDiff = c.shiftD + c.meanD

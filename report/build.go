@@ -47,6 +47,8 @@ type Options struct {
 	// (with their matches): what evalbook serve watches.
 	OnRead func(files []string, patterns map[string][]string)
 
+	// onOpen, when set (tests), is told every input file opened.
+	onOpen func(path string)
 	// checkOut: refuse an unsafe output before any analysis runs (Build;
 	// checked again, with every file read, before writing).
 	checkOut bool
@@ -139,6 +141,7 @@ func run(o *Options) (*built, error) {
 	}
 	in := newInputs(study)
 	in.allowOutside = study.AllowOutside || o.AllowOutside
+	in.onOpen = o.onOpen
 	switch {
 	case o.NoCache:
 	case o.Cache != nil:
@@ -291,42 +294,102 @@ func runAnalyses(s *Study, in *inputs, o Options) []analysisRun {
 
 // runPhase runs analyses on o.Jobs workers. Each analysis gets the whole
 // worker budget for its own parallel work; outputs land in their own
-// slots, so nothing depends on scheduling.
+// slots, so nothing depends on scheduling. The analyses that read the
+// study's per-unit values (Kind.Units) and are not taken from the cache
+// are fed by one shared units pass (unitspass.go) before they run.
 func runPhase(s *Study, in *inputs, o Options, runs []*analysisRun, keys map[*analysisRun]string) {
-	sem := make(chan struct{}, o.Jobs)
-	var wg sync.WaitGroup
+	type job struct {
+		r    *analysisRun
+		key  string
+		disk string
+		rs   *readSet
+		ctx  *Context
+	}
+	var jobs []*job
 	for _, r := range runs {
-		wg.Add(1)
-		go func(r *analysisRun, key string) {
-			defer wg.Done()
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			disk := o.CacheDir
-			if o.NoCache || r.Spec.Kind.Feeds {
-				disk = ""
+		j := &job{r: r, key: keys[r], disk: o.CacheDir}
+		if o.NoCache || r.Spec.Kind.Feeds {
+			j.disk = ""
+		}
+		jobs = append(jobs, j)
+	}
+	// Cached outputs first: only the others read.
+	lookup := func(j *job) bool {
+		if o.NoCache {
+			return false
+		}
+		r := j.r
+		if out, reads := o.Cache.get(r.Spec.ID, j.key, in); out != nil {
+			r.Output, r.reads = out, reads
+			return true
+		}
+		if out, st := diskGet(j.disk, r.Spec.ID, j.key, in); out != nil {
+			r.Output, r.reads = out, st.replay(in)
+			o.Cache.putStamp(r.Spec.ID, j.key, st, out)
+			return true
+		}
+		return false
+	}
+	var todo, readers []*job
+	var sinks []UnitsSink
+	for _, j := range jobs {
+		if lookup(j) {
+			continue
+		}
+		r := j.r
+		j.rs = newReadSet()
+		j.ctx = &Context{ID: r.Spec.ID, Title: r.Spec.Title, Caption: r.Spec.Caption, Study: s, Seed: r.Seed,
+			Jobs: o.Jobs, inputs: in.forAnalysis(j.rs), progress: o.Progress}
+		todo = append(todo, j)
+		if r.Spec.Kind.Units != nil {
+			if sink := r.Spec.Kind.Units(j.ctx, r.Spec.Options); sink != nil {
+				readers = append(readers, j)
+				sinks = append(sinks, sink)
 			}
-			if !o.NoCache {
-				if out, reads := o.Cache.get(r.Spec.ID, key, in); out != nil {
-					r.Output, r.reads = out, reads
-					return
-				}
-				if out, st := diskGet(disk, r.Spec.ID, key, in); out != nil {
-					r.Output, r.reads = out, st.replay(in)
-					o.Cache.putStamp(r.Spec.ID, key, st, out)
-					return
-				}
-			}
-			rs := newReadSet()
-			ctx := &Context{ID: r.Spec.ID, Title: r.Spec.Title, Caption: r.Spec.Caption, Study: s, Seed: r.Seed,
-				Jobs: o.Jobs, inputs: in.forAnalysis(rs), progress: o.Progress}
+		}
+	}
+	fed := make(chan struct{})
+	go func() {
+		defer close(fed)
+		if len(sinks) == 0 {
+			return
+		}
+		prs := newReadSet()
+		errs := make([]error, len(sinks))
+		func() {
 			defer func() {
 				if p := recover(); p != nil {
-					buf := make([]byte, 4096)
-					buf = buf[:runtime.Stack(buf, false)]
-					r.Err = fmt.Errorf("internal error (please report): %v\n%s", p, buf)
+					err := internalError(p)
+					for i := range errs {
+						errs[i] = err
+					}
 				}
 			}()
-			out, err := r.Spec.Kind.Run(ctx, r.Spec.Options)
+			errs = in.forAnalysis(prs).unitsPass(sinks)
+		}()
+		for i, j := range readers {
+			j.rs.merge(prs)
+			j.ctx.fed = &fedUnits{sink: sinks[i], err: errs[i]}
+		}
+	}()
+	sem := make(chan struct{}, o.Jobs)
+	var wg sync.WaitGroup
+	for _, j := range todo {
+		wg.Add(1)
+		go func(j *job) {
+			defer wg.Done()
+			r := j.r
+			if r.Spec.Kind.Units != nil {
+				<-fed
+			}
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			defer func() {
+				if p := recover(); p != nil {
+					r.Err = internalError(p)
+				}
+			}()
+			out, err := r.Spec.Kind.Run(j.ctx, r.Spec.Options)
 			if err == nil && (out == nil || out.Result == nil) {
 				err = fmt.Errorf("internal error: %s returned no result", r.Spec.Type)
 			}
@@ -335,19 +398,27 @@ func runPhase(s *Study, in *inputs, o Options, runs []*analysisRun, keys map[*an
 					t.Check()
 				}
 			}
-			r.Output, r.Err, r.reads = out, err, rs
-			if err != nil || (o.Cache == nil && disk == "") {
+			r.Output, r.Err, r.reads = out, err, j.rs
+			if err != nil || (o.Cache == nil && j.disk == "") {
 				return
 			}
-			st, serr := stampReads(rs, in)
+			st, serr := stampReads(j.rs, in)
 			if serr != nil {
 				return // a file changed or vanished while it was read: store nothing
 			}
-			o.Cache.putStamp(r.Spec.ID, key, st, out)
-			diskPut(disk, r.Spec.ID, key, st, out) // a failed write only costs time
-		}(r, keys[r])
+			o.Cache.putStamp(r.Spec.ID, j.key, st, out)
+			diskPut(j.disk, r.Spec.ID, j.key, st, out) // a failed write only costs time
+		}(j)
 	}
 	wg.Wait()
+	<-fed
+}
+
+// internalError reports a panic with its stack.
+func internalError(p any) error {
+	buf := make([]byte, 4096)
+	buf = buf[:runtime.Stack(buf, false)]
+	return fmt.Errorf("internal error (please report): %v\n%s", p, buf)
 }
 
 // derivesResults reports whether a feeding analysis derived results.

@@ -1,7 +1,6 @@
 package report
 
 import (
-	"fmt"
 	"hash/fnv"
 
 	"github.com/evalbook/evalbook/analyses"
@@ -24,6 +23,13 @@ type Context struct {
 	Jobs     int
 	inputs   *inputs // this analysis's view: records what it reads
 	progress Progress
+	fed      *fedUnits // the shared units pass's sink for this analysis
+}
+
+// fedUnits is a sink the shared units pass fed, and its error.
+type fedUnits struct {
+	sink UnitsSink
+	err  error
 }
 
 // Metric returns a metric with its direction and bound from the manifest
@@ -45,27 +51,26 @@ func (c *Context) Results() (*analyses.Results, error) {
 	return r, err
 }
 
+// ReadUnits feeds sink the study's per-unit values (the units files,
+// then the units derived by feeding analyses) and returns it with the
+// error met. In a build, an analysis whose kind declares Kind.Units was
+// fed by the build's shared pass before Run: ReadUnits returns that sink
+// (sink is not used). Otherwise sink is fed by a pass of its own.
+func (c *Context) ReadUnits(sink UnitsSink) (UnitsSink, error) {
+	if c.fed != nil {
+		return c.fed.sink, c.fed.err
+	}
+	return sink, c.inputs.unitsPass([]UnitsSink{sink})[0]
+}
+
 // Units streams every per-unit value of the study's `units` inputs to fn,
 // in file order (files in sorted glob order), one call per value. The row
 // is reused between calls: copy what you keep. Stop early by returning an
-// error; it is passed back.
+// error; it is passed back. Kinds that read units in every build declare
+// Kind.Units instead, so that one pass serves them all.
 func (c *Context) Units(fn func(u *UnitRow) error) error {
 	c.inputs.mergeDerived()
 	return c.inputs.units(fn)
-}
-
-// derivedUnits streams only the units derived by feeding analyses (for
-// readers that take the files their own way).
-func (c *Context) derivedUnits(fn func(u *UnitRow) error) error {
-	c.inputs.mergeDerived()
-	for _, d := range c.inputs.derived {
-		if d.units != nil {
-			if err := d.units(fn); err != nil {
-				return fmt.Errorf("units derived by %s: %w", d.id, err)
-			}
-		}
-	}
-	return nil
 }
 
 // Characteristics returns the `characteristics` input, loaded once; nil

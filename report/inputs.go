@@ -57,6 +57,9 @@ type inputState struct {
 	// derived are the outputs of analyses that feed the others
 	// (Kind.Feeds), in manifest order; set before those others run.
 	derived []derivedSource
+
+	// onOpen, when set (tests), is told every file opened.
+	onOpen func(path string)
 }
 
 // derivedSource is one feeding analysis's contribution to the inputs.
@@ -74,6 +77,9 @@ func (in *inputs) forAnalysis(rs *readSet) *inputs {
 
 // noteFile records a file read by this view, pinning its content first.
 func (in *inputs) noteFile(path string) {
+	if in.onOpen != nil {
+		in.onOpen(path)
+	}
 	in.pin(path)
 	in.reads.addFile(path)
 	in.all.addFile(path)
@@ -680,68 +686,132 @@ func (in *inputs) units(fn func(u *UnitRow) error) error {
 }
 
 func (in *inputs) readUnitsFile(e InputEntry, mf matchedFile, fn func(u *UnitRow) error) error {
-	t, err := in.openMapped(mf.Path, e.Columns)
+	f, err := in.openUnits(e, mf)
 	if err != nil {
 		return err
 	}
-	defer in.closeCounted(mf.Path, t)
-	t.SetMissing(e.MissingValues)
-	dcol, mcol, ucol := t.Col("dataset"), t.Col("method"), t.Col("unit")
-	if mcol < 0 && mf.Method == "" {
-		_, err := t.Require("method")
-		return err
+	return in.readUnitsRows(f, fn)
+}
+
+// unitsFile is a units file opened and its header read: where each
+// column is, and whether the file is long (metric, value) or wide (a
+// column per metric).
+type unitsFile struct {
+	t                   *TableReader
+	e                   InputEntry
+	mf                  matchedFile
+	dcol, mcol, ucol    int
+	metricCol, valueCol int
+	long                bool
+	wide, unnamed       []int
+	wideNames           []string
+}
+
+// openUnits opens a units file and reads its header. The caller reads
+// the rows (readUnitsRows), which closes it, or closes f.t itself.
+func (in *inputs) openUnits(e InputEntry, mf matchedFile) (*unitsFile, error) {
+	t, err := in.openMapped(mf.Path, e.Columns)
+	if err != nil {
+		return nil, err
 	}
-	metricCol, valueCol := t.Col("metric"), t.Col("value")
-	long := metricCol >= 0 && valueCol >= 0
-	var wide, unnamed []int
-	var wideNames []string
-	if !long {
+	t.SetMissing(e.MissingValues)
+	f := &unitsFile{t: t, e: e, mf: mf, dcol: t.Col("dataset"), mcol: t.Col("method"), ucol: t.Col("unit"),
+		metricCol: t.Col("metric"), valueCol: t.Col("value")}
+	if f.mcol < 0 && mf.Method == "" {
+		_, err := t.Require("method")
+		in.closeCounted(mf.Path, t)
+		return nil, err
+	}
+	f.long = f.metricCol >= 0 && f.valueCol >= 0
+	if !f.long {
 		for i, h := range t.Header {
-			if !reservedColumns[strings.ToLower(strings.TrimSpace(h))] && i != dcol && i != mcol && i != ucol {
+			if !reservedColumns[strings.ToLower(strings.TrimSpace(h))] && i != f.dcol && i != f.mcol && i != f.ucol {
 				if strings.TrimSpace(h) == "" {
-					unnamed = append(unnamed, i) // must stay empty
+					f.unnamed = append(f.unnamed, i) // must stay empty
 					continue
 				}
-				wide = append(wide, i)
-				wideNames = append(wideNames, strings.TrimSpace(h))
+				f.wide = append(f.wide, i)
+				f.wideNames = append(f.wideNames, strings.TrimSpace(h))
 			}
 		}
-		if len(wide) == 0 {
-			return fmt.Errorf("%s:1: no metric columns", t.File)
+		if len(f.wide) == 0 {
+			in.closeCounted(mf.Path, t)
+			return nil, fmt.Errorf("%s:1: no metric columns", t.File)
 		}
 	}
-	t.Only(append(append([]int{dcol, mcol, ucol, metricCol, valueCol}, wide...), unnamed...)...)
+	return f, nil
+}
+
+// hasMetric reports whether a wide file has a column for metric.
+func (f *unitsFile) hasMetric(metric string) bool {
+	for _, n := range f.wideNames {
+		if n == metric {
+			return true
+		}
+	}
+	return false
+}
+
+// nameCache checks and interns the names of one column: files are
+// grouped, so a column mostly repeats its last name, which is compared
+// before the map is consulted.
+type nameCache struct {
+	what   string
+	col    int
+	last   string
+	intern map[string]string
+}
+
+func (c *nameCache) name(t *TableReader, s string) (string, error) {
+	if s == c.last && s != "" {
+		return c.last, nil
+	}
+	if v, ok := c.intern[s]; ok {
+		c.last = v
+		return v, nil
+	}
+	if err := t.NameError(c.col, c.what, s); err != nil {
+		return "", err
+	}
+	if c.intern == nil {
+		c.intern = map[string]string{}
+	}
+	if len(c.intern) < 1<<16 {
+		c.intern[s] = s
+	}
+	c.last = s
+	return s, nil
+}
+
+// readUnitsRows streams the rows of an opened units file to fn, one call
+// per value, and closes the file. The row is reused between calls.
+func (in *inputs) readUnitsRows(f *unitsFile, fn func(u *UnitRow) error) error {
+	t, e, mf := f.t, f.e, f.mf
+	defer in.closeCounted(mf.Path, t)
+	dcol, mcol, ucol := f.dcol, f.mcol, f.ucol
+	t.Only(append(append([]int{dcol, mcol, ucol, f.metricCol, f.valueCol}, f.wide...), f.unnamed...)...)
 	u := &UnitRow{File: t.File}
 	var row int64
-	// Dataset, method and metric names repeat on every row: intern them,
-	// and check a name when it is first seen.
-	intern := map[string]string{}
-	// Each column repeats its last name on most rows (files are grouped):
-	// compare with it before looking the name up.
-	var lastDataset, lastMethod, lastMetric string
-	internS := func(s string, col int, what string) (string, error) {
-		last := &lastMetric
-		switch what {
-		case "dataset name":
-			last = &lastDataset
-		case "method name":
-			last = &lastMethod
+	datasets := nameCache{what: "dataset name", col: dcol}
+	methods := nameCache{what: "method name", col: mcol}
+	metrics := nameCache{what: "metric name", col: f.metricCol}
+	emit := func(metric string, col int) error {
+		v, ok, err := t.Float(col)
+		if err != nil {
+			return err
 		}
-		if *last == s && s != "" {
-			return *last, nil
+		if !ok {
+			if e.Missing == "drop" {
+				return nil
+			}
+			v = math.NaN()
+			if e.Missing == "zero" {
+				v = 0
+			}
 		}
-		if v, ok := intern[s]; ok {
-			*last = v
-			return v, nil
-		}
-		if err := t.NameError(col, what, s); err != nil {
-			return "", err
-		}
-		if len(intern) < 1<<16 {
-			intern[s] = s
-		}
-		*last = s
-		return s, nil
+		u.Metric = metric
+		u.Value = v
+		return fn(u)
 	}
 	for {
 		rec, err := t.Next()
@@ -751,10 +821,10 @@ func (in *inputs) readUnitsFile(e InputEntry, mf matchedFile, fn func(u *UnitRow
 		if err != nil {
 			return err
 		}
-		if u.Dataset, err = internS(in.pick(rec, dcol, mf.Dataset, in.study.Title), dcol, "dataset name"); err != nil {
+		if u.Dataset, err = datasets.name(t, in.pick(rec, dcol, mf.Dataset, in.study.Title)); err != nil {
 			return err
 		}
-		if u.Method, err = internS(in.pick(rec, mcol, mf.Method, ""), mcol, "method name"); err != nil {
+		if u.Method, err = methods.name(t, in.pick(rec, mcol, mf.Method, "")); err != nil {
 			return err
 		}
 		if u.Method == "" {
@@ -770,7 +840,7 @@ func (in *inputs) readUnitsFile(e InputEntry, mf matchedFile, fn func(u *UnitRow
 				return err
 			}
 		}
-		for _, c := range unnamed {
+		for _, c := range f.unnamed {
 			if strings.TrimSpace(rec[c]) != "" {
 				return t.Errorf(c, "a value in column %d, which has no name in the header", c+1)
 			}
@@ -778,39 +848,21 @@ func (in *inputs) readUnitsFile(e InputEntry, mf matchedFile, fn func(u *UnitRow
 		u.Row = row
 		u.Line = int64(t.Line())
 		row++
-		emit := func(metric string, col int) error {
-			v, ok, err := t.Float(col)
-			if err != nil {
-				return err
-			}
-			if !ok {
-				if e.Missing == "drop" {
-					return nil
-				}
-				v = math.NaN()
-				if e.Missing == "zero" {
-					v = 0
-				}
-			}
-			u.Metric = metric
-			u.Value = v
-			return fn(u)
-		}
-		if long {
-			metric, err := internS(strings.TrimSpace(rec[metricCol]), metricCol, "metric name")
+		if f.long {
+			metric, err := metrics.name(t, strings.TrimSpace(rec[f.metricCol]))
 			if err != nil {
 				return err
 			}
 			if metric == "" {
-				return t.Errorf(metricCol, "empty metric name")
+				return t.Errorf(f.metricCol, "empty metric name")
 			}
-			if err := emit(metric, valueCol); err != nil {
+			if err := emit(metric, f.valueCol); err != nil {
 				return err
 			}
 			continue
 		}
-		for i, c := range wide {
-			if err := emit(wideNames[i], c); err != nil {
+		for i, c := range f.wide {
+			if err := emit(f.wideNames[i], c); err != nil {
 				return err
 			}
 		}

@@ -26,6 +26,12 @@ type Kind struct {
 	// (offline_metrics): its analyses run first, and the Results and Units
 	// of their Output are added to the study's results and units.
 	Feeds bool
+	// Units, when set, makes the kind a reader of the study's per-unit
+	// values: it returns the sink for an analysis with these options (nil
+	// when they read no units). The build feeds every such sink of a
+	// phase in one shared pass over the units files before their Run is
+	// called, and Run gets the fed sink back from ctx.ReadUnits.
+	Units func(ctx *Context, opts any) UnitsSink
 }
 
 // Output is what a run hands to the site writer.

@@ -16,7 +16,14 @@ import (
 )
 
 func metaKind() Kind {
-	return NewKind("meta_analysis", "effect sizes of a treatment vs a control on every dataset, combined by a fixed- or random-effects model and drawn as a forest plot (seed 000)", runMeta)
+	k := NewKind("meta_analysis", "effect sizes of a treatment vs a control on every dataset, combined by a fixed- or random-effects model and drawn as a forest plot (seed 000)", runMeta)
+	k.Units = func(ctx *Context, opts any) UnitsSink {
+		if o := opts.(*analyses.MetaOptions); o.Summary.Path == "" {
+			return newMetaSink(ctx, o)
+		}
+		return nil
+	}
+	return k
 }
 
 func runMeta(ctx *Context, o *analyses.MetaOptions) (*Output, error) {
@@ -62,68 +69,88 @@ func runMeta(ctx *Context, o *analyses.MetaOptions) (*Output, error) {
 	return &Output{Result: r, Figures: figs, Method: metaMethod(o, r)}, nil
 }
 
-// metaStreamUnits pairs the treatment's and the control's values of the
-// metric in one pass over the units inputs (see analyses.MetaBuilder for
+// metaSink pairs the treatment's and the control's values of the metric
+// as the shared units pass hands them over (see analyses.MetaBuilder for
 // what it keeps in memory).
-func metaStreamUnits(ctx *Context, o *analyses.MetaOptions) ([]analyses.MetaStudy, error) {
-	b := analyses.NewMetaBuilder(o.Treatment, o.Control, o.Missing)
-	metrics := map[string]bool{}
-	methods := map[string]bool{}
-	var values int
-	label := "meta_analysis " + ctx.ID + ": reading units"
-	progress := ctx.Progress()
-	emit := func(u *UnitRow) error {
-		if u.Metric != o.Metric {
-			if len(metrics) < 1000 && !metrics[u.Metric] {
-				metrics[strings.Clone(u.Metric)] = true
-			}
-			return nil
+type metaSink struct {
+	o        *analyses.MetaOptions
+	b        *analyses.MetaBuilder
+	metrics  map[string]bool // other metrics met, for the message when the metric has no values
+	methods  map[string]bool // methods with values of the metric
+	values   int
+	label    string
+	progress Progress
+	// the last method and metric met: rows repeat them
+	lastMethod, lastMetric string
+}
+
+func newMetaSink(ctx *Context, o *analyses.MetaOptions) *metaSink {
+	return &metaSink{o: o, b: analyses.NewMetaBuilder(o.Treatment, o.Control, o.Missing),
+		metrics: map[string]bool{}, methods: map[string]bool{},
+		label: "meta_analysis " + ctx.ID + ": reading units", progress: ctx.Progress()}
+}
+
+func (m *metaSink) Metric() string           { return m.o.Metric }
+func (m *metaSink) Wants(method string) bool { return method == m.o.Treatment || method == m.o.Control }
+
+func (m *metaSink) Seen(dataset, method string) {
+	m.method(method)
+	m.b.Seen(dataset)
+}
+
+// method records a method with values of the metric.
+func (m *metaSink) method(name string) {
+	if name == m.lastMethod {
+		return
+	}
+	if !m.methods[name] && (len(m.methods) < 1000 || m.Wants(name)) {
+		m.methods[strings.Clone(name)] = true
+	}
+	m.lastMethod = name
+}
+
+func (m *metaSink) Add(u *UnitRow) error {
+	if u.Metric != m.o.Metric {
+		if u.Metric != m.lastMetric && len(m.metrics) < 1000 && !m.metrics[u.Metric] {
+			m.metrics[strings.Clone(u.Metric)] = true
 		}
-		values++
-		if values&(1<<20-1) == 0 {
-			progress.Step(label, values, 0)
-		}
-		if u.Method != o.Treatment && u.Method != o.Control {
-			if len(methods) < 1000 && !methods[u.Method] {
-				methods[strings.Clone(u.Method)] = true
-			}
-			b.Seen(u.Dataset)
-			return nil
-		}
-		methods[u.Method] = true
-		if err := b.Add(u.Dataset, u.Method, u.Unit, u.Row, u.Value); err != nil {
-			return fmt.Errorf("%s:%d: %w", u.File, u.Line, err)
-		}
+		m.lastMetric = u.Metric
 		return nil
 	}
-	// Files per (method, dataset) are read two at a time so that pairs
-	// meet early; any other layout is streamed in file order.
-	seen := func(dataset, method string) {
-		if len(methods) < 1000 && !methods[method] {
-			methods[strings.Clone(method)] = true
-		}
-		b.Seen(dataset)
+	m.values++
+	if m.values&(1<<20-1) == 0 {
+		m.progress.Step(m.label, m.values, 0)
 	}
-	ok, err := metaUnitsLockstep(ctx, o.Treatment, o.Control, o.Metric, emit, seen)
-	if !ok && err == nil {
-		err = ctx.Units(emit)
-	} else if ok && err == nil {
-		err = ctx.derivedUnits(emit) // the lockstep reads files only
+	m.method(u.Method)
+	if u.Method != m.o.Treatment && u.Method != m.o.Control {
+		m.b.Seen(u.Dataset)
+		return nil
 	}
+	if err := m.b.Add(u.Dataset, u.Method, u.Unit, u.Row, u.Value); err != nil {
+		return fmt.Errorf("%s:%d: %w", u.File, u.Line, err)
+	}
+	return nil
+}
+
+// metaStreamUnits pairs the treatment's and the control's values of the
+// metric from the study's per-unit values (the build's shared units pass).
+func metaStreamUnits(ctx *Context, o *analyses.MetaOptions) ([]analyses.MetaStudy, error) {
+	sink, err := ctx.ReadUnits(newMetaSink(ctx, o))
 	if err != nil {
 		return nil, err
 	}
-	if values == 0 {
-		return nil, fmt.Errorf("metric: no per-unit values of %q%s", o.Metric, analyses.DidYouMean(o.Metric, analyses.SortedKeys(metrics)))
+	m := sink.(*metaSink)
+	if m.values == 0 {
+		return nil, fmt.Errorf("metric: no per-unit values of %q%s", o.Metric, analyses.DidYouMean(o.Metric, analyses.SortedKeys(m.metrics)))
 	}
-	names := analyses.SortedKeys(methods)
-	for _, m := range []string{o.Treatment, o.Control} {
-		if !methods[m] {
-			return nil, fmt.Errorf("method %q has no per-unit values of %s on any dataset%s", m, o.Metric, analyses.DidYouMean(m, names))
+	names := analyses.SortedKeys(m.methods)
+	for _, name := range []string{o.Treatment, o.Control} {
+		if !m.methods[name] {
+			return nil, fmt.Errorf("method %q has no per-unit values of %s on any dataset%s", name, o.Metric, analyses.DidYouMean(name, names))
 		}
 	}
-	progress.Step(label, values, values)
-	return b.Finish(), nil
+	m.progress.Step(m.label, m.values, m.values)
+	return m.b.Finish(), nil
 }
 
 // metaManifestOrder puts the studies in the manifest's dataset order.

@@ -1,0 +1,475 @@
+package report
+
+// The shared units pass. Every analysis of a phase that reads the study's
+// per-unit values (a kind with Kind.Units) gets them from one pass over
+// the units files: each file is opened, parsed and hashed once per build
+// however many analyses read it, and each record is handed to every
+// analysis that needs it. Memory stays what the analyses' own builders
+// keep (per cell, not per row): the pass holds a few batches per file.
+//
+// Layout. When every units file gets its dataset and method from its
+// path or its entry (runs/{method}_{dataset}.csv), the files of one
+// dataset are read side by side, each in its own goroutine, and consumed
+// in alternating batches of a fixed size, so the values of one unit from
+// different methods arrive close together and a pairing builder's
+// waiting set stays within a batch whenever the files list their units
+// in the same order. Any other layout is streamed file after file, in
+// sorted glob order. Either way the batches are taken in a fixed order,
+// so nothing depends on scheduling.
+//
+// Which sink sees which file. A sink receives every row of a file it
+// needs: a file of a method it Wants, or a long file (any method may be
+// in it). A wide file (a column per metric) of a method no sink of the
+// pass wants is not parsed: its header tells each sink whether it holds
+// the sink's metric (Seen), which is all reading it would have told it.
+// A read error of a file goes to the sinks that needed the file; an
+// error a sink returns stops that sink only; the others read on.
+//
+// Concurrency. Each file is parsed by a reader goroutine into batches;
+// one dispatcher takes the batches in their fixed order and hands each to
+// every sink that needs it; each sink consumes its batches in its own
+// goroutine, in that order. So the analyses of a pass pair their values
+// in parallel, while each sees exactly the sequence of values (and
+// errors) a pass of its own would give it.
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+)
+
+// UnitsSink takes the per-unit values of the shared units pass (see
+// Kind.Units).
+type UnitsSink interface {
+	// Metric is the metric the sink analyses.
+	Metric() string
+	// Wants reports whether the sink needs the values of a method.
+	Wants(method string) bool
+	// Add takes one value (of any method and metric of a file the sink
+	// needs). The row is reused after the call: copy what you keep. An
+	// error stops this sink.
+	Add(u *UnitRow) error
+	// Seen tells the sink that a file it did not need holds values of
+	// its metric for a dataset and method.
+	Seen(dataset, method string)
+}
+
+// unitsBatch is the number of rows a reader hands over at once.
+const unitsBatch = 512
+
+// errPassDone stops reading a file no sink needs any more.
+var errPassDone = errors.New("no reader left")
+
+// unitsBatchOf is a batch of rows on its way to the sinks: it goes back
+// to its reader's free list when the last sink is done with it.
+type unitsBatchOf struct {
+	rows []UnitRow
+	refs atomic.Int32
+	home chan *unitsBatchOf // the reader's free list; nil: drop it
+}
+
+func (b *unitsBatchOf) release() {
+	if b.refs.Add(-1) == 0 && b.home != nil {
+		select {
+		case b.home <- b:
+		default:
+		}
+	}
+}
+
+// passMsg is what a sink's goroutine gets, in order: a round of batches
+// (one from each file of a group the sink needs, which it takes row by
+// row in turn: the values of a unit in files that list units in the same
+// order meet at once), an error (of a file it needed), or a dataset and
+// method seen in a file it did not need.
+type passMsg struct {
+	round []*unitsBatchOf
+	err   error
+	seen  [2]string
+}
+
+// passSink is one sink of the pass and its goroutine.
+type passSink struct {
+	s       UnitsSink
+	err     error // the sink's first error; its goroutine's until done
+	failed  bool  // the dispatcher sent it an error (dispatcher only)
+	stopped atomic.Bool
+	in      chan passMsg
+	done    chan struct{}
+}
+
+func (p *passSink) run() {
+	defer close(p.done)
+	for m := range p.in {
+		if p.err == nil {
+			p.take(m)
+		}
+		for _, b := range m.round {
+			b.release()
+		}
+	}
+}
+
+// take handles one message; a panic of the sink is its error.
+func (p *passSink) take(m passMsg) {
+	defer func() {
+		if r := recover(); r != nil {
+			p.err = internalError(r)
+			p.stopped.Store(true)
+		}
+	}()
+	switch {
+	case m.err != nil:
+		p.err = m.err
+	case len(m.round) == 1:
+		for k := range m.round[0].rows {
+			if err := p.s.Add(&m.round[0].rows[k]); err != nil {
+				p.err = err
+				p.stopped.Store(true)
+				return
+			}
+		}
+	case len(m.round) > 1:
+		longest := 0
+		for _, b := range m.round {
+			longest = max(longest, len(b.rows))
+		}
+		for k := 0; k < longest; k++ {
+			for _, b := range m.round {
+				if k >= len(b.rows) {
+					continue
+				}
+				if err := p.s.Add(&b.rows[k]); err != nil {
+					p.err = err
+					p.stopped.Store(true)
+					return
+				}
+			}
+		}
+	default:
+		p.s.Seen(m.seen[0], m.seen[1])
+	}
+}
+
+// live reports whether the dispatcher should still send the sink work.
+func (p *passSink) live() bool { return !p.failed && !p.stopped.Load() }
+
+// fail sends the sink an error; its first error wins.
+func (p *passSink) fail(err error) {
+	if p.live() {
+		p.failed = true
+		p.in <- passMsg{err: err}
+	}
+}
+
+// unitsPass feeds every sink in one pass over the units inputs and the
+// units derived by feeding analyses, and returns each sink's error.
+func (in *inputs) unitsPass(sinks []UnitsSink) []error {
+	ps := make([]*passSink, len(sinks))
+	for i, s := range sinks {
+		ps[i] = &passSink{s: s, in: make(chan passMsg, 4), done: make(chan struct{})}
+		go ps[i].run()
+	}
+	in.dispatch(ps)
+	errs := make([]error, len(ps))
+	for i, p := range ps {
+		close(p.in)
+		<-p.done
+		errs[i] = p.err
+	}
+	return errs
+}
+
+// dispatch reads the units inputs and sends each sink its messages.
+func (in *inputs) dispatch(ps []*passSink) {
+	hasDerived := false
+	for _, d := range in.derived {
+		hasDerived = hasDerived || d.units != nil
+	}
+	in.mergeDerived()
+	if len(in.study.Inputs.Units) == 0 && !hasDerived {
+		failAll(ps, fmt.Errorf("%s: the study has no [inputs] units", filepath.Base(in.study.File)))
+		return
+	}
+	groups, err := in.unitsGroups()
+	if err != nil {
+		failAll(ps, err)
+		return
+	}
+	if groups == nil {
+		// Any other layout: file after file, each its own group.
+		for _, e := range in.study.Inputs.Units {
+			files, err := in.expand(e, "units")
+			if err != nil {
+				failAll(ps, err)
+				return
+			}
+			for _, mf := range files {
+				groups = append(groups, &unitsGroup{files: []unitsJob{{e, mf}}})
+			}
+		}
+	}
+	for _, g := range groups {
+		if len(alive(ps)) == 0 {
+			return
+		}
+		in.passGroup(g, ps)
+	}
+	for _, d := range in.derived {
+		if d.units == nil {
+			continue
+		}
+		live := alive(ps)
+		if len(live) == 0 {
+			return
+		}
+		send := func(b *unitsBatchOf, to []*passSink) {
+			b.refs.Store(int32(len(to)))
+			for _, p := range to {
+				p.in <- passMsg{round: []*unitsBatchOf{b}}
+			}
+		}
+		b := &unitsBatchOf{rows: make([]UnitRow, 0, unitsBatch)}
+		err := d.units(func(u *UnitRow) error {
+			b.rows = append(b.rows, *u)
+			if len(b.rows) == unitsBatch {
+				if live = alive(live); len(live) == 0 {
+					return errPassDone
+				}
+				send(b, live)
+				b = &unitsBatchOf{rows: make([]UnitRow, 0, unitsBatch)}
+			}
+			return nil
+		})
+		if err != nil && !errors.Is(err, errPassDone) {
+			err = fmt.Errorf("units derived by %s: %w", d.id, err)
+		} else {
+			err = nil
+		}
+		if live = alive(live); len(b.rows) > 0 && len(live) > 0 {
+			send(b, live)
+		}
+		for _, p := range live {
+			if err != nil {
+				p.fail(err)
+			}
+		}
+	}
+}
+
+func failAll(ps []*passSink, err error) {
+	for _, p := range ps {
+		p.fail(err)
+	}
+}
+
+// alive returns the sinks the dispatcher still sends work to.
+func alive(ps []*passSink) []*passSink {
+	var out []*passSink
+	for _, p := range ps {
+		if p.live() {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// receives reports whether p is one of receivers.
+func receives(receivers []*passSink, p *passSink) bool {
+	for _, q := range receivers {
+		if q == p {
+			return true
+		}
+	}
+	return false
+}
+
+// unitsGroup is units files read side by side: the files of one dataset,
+// or one file.
+type unitsGroup struct {
+	files []unitsJob
+}
+
+type unitsJob struct {
+	e  InputEntry
+	mf matchedFile
+}
+
+// unitsGroups groups the units files by dataset, in order of first
+// appearance, when every file gets its dataset and method from its path
+// or its entry; nil otherwise.
+func (in *inputs) unitsGroups() ([]*unitsGroup, error) {
+	var groups []*unitsGroup
+	byDataset := map[string]*unitsGroup{}
+	for _, e := range in.study.Inputs.Units {
+		files, err := in.expand(e, "units")
+		if err != nil {
+			return nil, err
+		}
+		for _, mf := range files {
+			if mf.Method == "" || mf.Dataset == "" {
+				return nil, nil
+			}
+			g := byDataset[mf.Dataset]
+			if g == nil {
+				g = &unitsGroup{}
+				byDataset[mf.Dataset] = g
+				groups = append(groups, g)
+			}
+			g.files = append(g.files, unitsJob{e, mf})
+		}
+	}
+	return groups, nil
+}
+
+// passGroup reads the files of a group side by side and sends their rows
+// to the sinks that need them, a batch of each file in turn.
+func (in *inputs) passGroup(g *unitsGroup, ps []*passSink) {
+	type reader struct {
+		f         *unitsFile
+		receivers []*passSink
+		batches   chan *unitsBatchOf
+		free      chan *unitsBatchOf
+		stop      chan struct{}
+		stopped   bool
+		err       error
+	}
+	var readers []*reader
+	// Headers first, in file order, so errors come in a fixed order.
+	for _, j := range g.files {
+		live := alive(ps)
+		if len(live) == 0 {
+			break
+		}
+		f, err := in.openUnits(j.e, j.mf)
+		if err != nil {
+			for _, p := range live {
+				p.fail(err)
+			}
+			continue
+		}
+		// A file whose every row has the method and dataset of its path
+		// (no such columns) need not be parsed for a sink that does not
+		// want that method.
+		skippable := !f.long && f.mcol < 0 && f.dcol < 0 && j.mf.Method != "" && j.mf.Dataset != ""
+		var receivers []*passSink
+		for _, p := range live {
+			if !skippable || p.s.Wants(j.mf.Method) {
+				receivers = append(receivers, p)
+			} else if f.hasMetric(p.s.Metric()) {
+				p.in <- passMsg{seen: [2]string{j.mf.Dataset, j.mf.Method}}
+			}
+		}
+		if len(receivers) == 0 {
+			in.closeCounted(j.mf.Path, f.t)
+			continue
+		}
+		readers = append(readers, &reader{f: f, receivers: receivers,
+			batches: make(chan *unitsBatchOf, 2), free: make(chan *unitsBatchOf, 8), stop: make(chan struct{})})
+	}
+	var wg sync.WaitGroup
+	for _, r := range readers {
+		wg.Add(1)
+		go func(r *reader) {
+			defer wg.Done()
+			defer close(r.batches)
+			defer func() {
+				if p := recover(); p != nil {
+					r.err = internalError(p)
+				}
+			}()
+			next := func() *unitsBatchOf {
+				select {
+				case b := <-r.free:
+					b.rows = b.rows[:0]
+					return b
+				default:
+					return &unitsBatchOf{rows: make([]UnitRow, 0, unitsBatch), home: r.free}
+				}
+			}
+			b := next()
+			send := func() bool {
+				select {
+				case r.batches <- b:
+					b = next()
+					return true
+				case <-r.stop:
+					return false
+				}
+			}
+			err := in.readUnitsRows(r.f, func(u *UnitRow) error {
+				b.rows = append(b.rows, *u)
+				if len(b.rows) == unitsBatch && !send() {
+					return errPassDone
+				}
+				return nil
+			})
+			if err == nil && len(b.rows) > 0 {
+				send()
+			}
+			r.err = err // read after the channel is closed
+		}(r)
+	}
+	// Rounds: a batch of each open file, in file order; each sink gets the
+	// batches of the files it needs, then the errors of files that ended.
+	open := len(readers)
+	done := make([]bool, len(readers))
+	round := make([]*unitsBatchOf, len(readers))
+	for open > 0 {
+		var ended []*reader
+		for i, r := range readers {
+			round[i] = nil
+			if done[i] {
+				continue
+			}
+			b, ok := <-r.batches
+			if !ok {
+				done[i] = true
+				open--
+				if r.err != nil && !errors.Is(r.err, errPassDone) {
+					ended = append(ended, r)
+				}
+				continue
+			}
+			if len(alive(r.receivers)) == 0 {
+				if !r.stopped {
+					r.stopped = true
+					close(r.stop) // nobody needs the rest of this file
+				}
+				continue
+			}
+			round[i] = b
+		}
+		refs := make([]int32, len(readers))
+		msgs := make([][]*unitsBatchOf, len(ps))
+		for k, p := range ps {
+			if !p.live() {
+				continue
+			}
+			for i, r := range readers {
+				if round[i] != nil && receives(r.receivers, p) {
+					msgs[k] = append(msgs[k], round[i])
+					refs[i]++
+				}
+			}
+		}
+		for i, b := range round {
+			if b != nil {
+				b.refs.Store(refs[i])
+			}
+		}
+		for k, p := range ps {
+			if len(msgs[k]) > 0 {
+				p.in <- passMsg{round: msgs[k]}
+			}
+		}
+		for _, r := range ended {
+			for _, p := range r.receivers {
+				p.fail(r.err)
+			}
+		}
+	}
+	wg.Wait()
+}
