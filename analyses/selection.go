@@ -434,7 +434,7 @@ func (r *SelectionResult) Tables() []Table {
 			ch.Rows = append(ch.Rows, []any{strat, r.Datasets[d], counts[d], float64(counts[d]) / float64(r.Simulations)})
 		}
 	}
-	wide := Table{Name: "means", Title: "Mean ρ by strategy and metric (as seed 001 Table 4)", Columns: append([]string{"strategy"}, r.Metrics...)}
+	wide := Table{Name: "means", Title: "Mean ρ by strategy and metric (as Table 4 of Shevchenko et al. 2024)", Columns: append([]string{"strategy"}, r.Metrics...)}
 	for _, strat := range r.Strategies {
 		row := []any{strat}
 		for _, m := range r.Metrics {

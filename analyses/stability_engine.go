@@ -709,7 +709,7 @@ func (e *stabEngine) collect() {
 	}
 	res.Summary = summary
 	if e.hasPlan(PerturbBeta) && len(e.rules) > 2 {
-		res.Warnf("beta varies β̂, which only dm_auc and dm_lbo have: its column is empty for the other rules (NA in seed 001's Table 3)")
+		res.Warnf("beta varies β̂, which only dm_auc and dm_lbo have: its column is empty for the other rules (NA in Table 3 of Shevchenko et al. 2024)")
 	}
 	if e.hasPlan(PerturbSubsetPairs) {
 		for _, s := range e.opts.SubsetSizes {

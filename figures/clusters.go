@@ -391,7 +391,7 @@ func clustersBoard(id string, r *analyses.ClustersResult) (Figure, error) {
 	return Figure{
 		ID:      id,
 		Title:   "Leaderboard within each cluster",
-		Caption: fmt.Sprintf("Mean rank of each method on the datasets of each cluster (1 = best; darker is better), with the geometric mean of %s in brackets, after seed 001 Fig. 8. Methods are ordered by their average over clusters; the number of datasets is in each column's title.", r.Metric),
+		Caption: fmt.Sprintf("Mean rank of each method on the datasets of each cluster (1 = best; darker is better), with the geometric mean of %s in brackets, after Shevchenko et al. (2024, Fig. 8). Methods are ordered by their average over clusters; the number of datasets is in each column's title.", r.Metric),
 		SVG:     svg,
 		Chart:   chart,
 		Height:  60 + 28*nm,

@@ -177,7 +177,7 @@ func moTradeOff(id string, r *analyses.MultiObjectiveResult, j int) (Figure, err
 	if err != nil {
 		return Figure{}, err
 	}
-	caption := fmt.Sprintf("%s against %s for every model (after seed 004 Fig. 2); the %d distinct Pareto non-dominated models of the pair are highlighted", r.Base, m, len(fit.ParetoRows))
+	caption := fmt.Sprintf("%s against %s for every model (after Chia et al. 2023, Fig. 2); the %d distinct Pareto non-dominated models of the pair are highlighted", r.Base, m, len(fit.ParetoRows))
 	if fit.Slope != nil {
 		caption += fmt.Sprintf(" and the least-squares line fitted to them (%s = %.4g·%s %+.4g", r.Base, *fit.Slope, m, *fit.Intercept)
 		if fit.R2 != nil {
@@ -338,7 +338,7 @@ func moCompare(id string, r *analyses.MultiObjectiveResult) (Figure, error) {
 			npen++
 		}
 	}
-	caption := fmt.Sprintf("The new score (Σ Δ_i, the same λ for every objective) against the EvalRS 2022 score, both min-max normalised to [0, 1], for λ = %s (after seed 004 Fig. 3). Points below the dashed diagonal are ranked higher by the 2022 score than by the new one.", moJoin(r.Compare))
+	caption := fmt.Sprintf("The new score (Σ Δ_i, the same λ for every objective) against the EvalRS 2022 score, both min-max normalised to [0, 1], for λ = %s (after Chia et al. 2023, Fig. 3). Points below the dashed diagonal are ranked higher by the 2022 score than by the new one.", moJoin(r.Compare))
 	if npen > 0 {
 		caption += fmt.Sprintf(" The %d models below the 2022 threshold (scored %s) are drawn as crosses at 0.", npen, "−100")
 	}

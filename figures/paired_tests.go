@@ -132,7 +132,7 @@ func pairedUnitsFigure(r *analyses.PairedTestsResult, p analyses.PairedCompariso
 	}
 	return Figure{
 		Title: fmt.Sprintf("%s vs %s, unit by unit", p.A, p.B),
-		Caption: fmt.Sprintf("%s of %s and %s on each of the %d %s (lines join the same unit, as in seed 003 Fig. 2); mean difference %s. %s.",
+		Caption: fmt.Sprintf("%s of %s and %s on each of the %d %s (lines join the same unit, as in Košir et al. 2013, Fig. 2); mean difference %s. %s.",
 			r.Metric, p.A, p.B, n, r.Over, fmtOpt(p.MeanDiff), pairedVerdict(r, p)),
 		SVG: svg, Chart: chart, Height: 380,
 	}, nil

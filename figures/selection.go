@@ -124,7 +124,7 @@ func selectionRho(id string, r *analyses.SelectionResult) (Figure, error) {
 	return Figure{
 		ID:    id,
 		Title: "Agreement of the ranking on a few datasets with the ranking on all",
-		Caption: fmt.Sprintf("Spearman's ρ between the %s ranking of %d methods on %d chosen datasets and on all %d, over %d simulations per strategy (seed 001 Table 4): the mean with whiskers from the 5%% to the 95%% quantile (interactive: boxes of the 25%%–75%% quantiles around the median, whiskers 5%%–95%%).",
+		Caption: fmt.Sprintf("Spearman's ρ between the %s ranking of %d methods on %d chosen datasets and on all %d, over %d simulations per strategy (Shevchenko et al. 2024, Table 4): the mean with whiskers from the 5%% to the 95%% quantile (interactive: boxes of the 25%%–75%% quantiles around the median, whiskers 5%%–95%%).",
 			r.Rule, len(r.Methods), r.Size, len(r.Datasets), r.Simulations),
 		SVG:    svg,
 		Chart:  chart,

@@ -222,19 +222,19 @@ func stabilityCaption(r *analyses.StabilityResult, pert string) string {
 	band := " Bands: mean ± 1.96·sd/√count."
 	switch pert {
 	case analyses.PerturbDropDatasets:
-		return fmt.Sprintf("Spearman ρ between each rule's ranking on all %d datasets and its ranking after removing datasets (every subset when there are at most %d, else %d drawn at random), after seed 001 Fig. 5.%s",
+		return fmt.Sprintf("Spearman ρ between each rule's ranking on all %d datasets and its ranking after removing datasets (every subset when there are at most %d, else %d drawn at random), after Shevchenko et al. (2024, Fig. 5).%s",
 			len(r.Datasets), r.Repeats, r.Repeats, band)
 	case analyses.PerturbDropMethods:
-		return fmt.Sprintf("Spearman ρ between each rule's ranking of the kept methods on all data and its ranking after removing methods (every subset when there are at most %d, else %d drawn at random), after seed 001 Fig. 6.%s",
+		return fmt.Sprintf("Spearman ρ between each rule's ranking of the kept methods on all data and its ranking after removing methods (every subset when there are at most %d, else %d drawn at random), after Shevchenko et al. (2024, Fig. 6).%s",
 			r.Repeats, r.Repeats, band)
 	case analyses.PerturbSimilarMethod:
-		return "Spearman ρ with the reference ranking after adding a copy of one method scaled by α (capped at the metric's maximum) and dropping it before comparing; mean over the method copied, after seed 001 Fig. 9a." + band
+		return "Spearman ρ with the reference ranking after adding a copy of one method scaled by α (capped at the metric's maximum) and dropping it before comparing; mean over the method copied, after Shevchenko et al. (2024, Fig. 9a)." + band
 	case analyses.PerturbBestMethod:
-		return "Spearman ρ with the reference ranking after adding a method that scores α times the best value on every dataset (capped at the metric's maximum), dropped before comparing, after seed 001 Fig. 9b. One comparison per α, so no band; missing points: the rule gives every original method the same score (ρ undefined)."
+		return "Spearman ρ with the reference ranking after adding a method that scores α times the best value on every dataset (capped at the metric's maximum), dropped before comparing, after Shevchenko et al. (2024, Fig. 9b). One comparison per α, so no band; missing points: the rule gives every original method the same score (ρ undefined)."
 	case analyses.PerturbBeta:
-		return fmt.Sprintf("Spearman ρ between the DM rankings with β̂ on the x axis and with β̂ = %g (dotted line), after seed 001 Fig. 9c.", r.BetaMax)
+		return fmt.Sprintf("Spearman ρ between the DM rankings with β̂ on the x axis and with β̂ = %g (dotted line), after Shevchenko et al. (2024, Fig. 9c).", r.BetaMax)
 	case analyses.PerturbSubsetPairs:
-		return fmt.Sprintf("Mean Spearman ρ between the rankings of two disjoint random subsets of datasets (%d pairs, or all of them when fewer), the reliability rows of seed 001's Table 3.%s", r.Repeats, band)
+		return fmt.Sprintf("Mean Spearman ρ between the rankings of two disjoint random subsets of datasets (%d pairs, or all of them when fewer), the reliability rows of Table 3 of Shevchenko et al. (2024).%s", r.Repeats, band)
 	}
 	return ""
 }

@@ -284,29 +284,18 @@ func readCharacteristicsLog(ctx *Context, d DatasetSpec, p analyses.Preprocessin
 	return s, nil
 }
 
+// characteristicsMethod is the method note (notes/characteristics.md).
 func characteristicsMethod(from string, o *analyses.CharacteristicsOptions) string {
-	var b strings.Builder
-	if from == analyses.CharFromLogs {
-		pre := []string{"repeated (user, item) pairs are merged first, keeping the last rating in file order"}
-		if o.RatingThreshold != nil {
-			pre = append(pre, fmt.Sprintf("ratings below τ = %g are dropped (a dataset attribute `rating_threshold` overrides τ for that dataset, as the seed's per-dataset thresholds, App. A.1)", *o.RatingThreshold))
-		} else {
-			pre = append(pre, "a dataset with the attribute `rating_threshold` keeps only ratings at or above it")
-		}
-		if o.MinItem > 0 || o.MinUser > 0 {
-			pre = append(pre, fmt.Sprintf("items with fewer than %d interactions are dropped, then users with fewer than %d (one pass each, items first: the seed's F-filter, §3.2)", o.MinItem, o.MinUser))
-		}
-		if o.Core > 0 {
-			pre = append(pre, fmt.Sprintf("then the %d-core: users and items with fewer than %d interactions are dropped repeatedly until none is left", o.Core, o.Core))
-		}
-		fmt.Fprintf(&b, "Each dataset's interaction log is read streaming; %s. The `-preprocessing` table counts the interactions each step removed.\n", strings.Join(pre, "; "))
-		b.WriteString(`The eighteen features follow seed 001 §4.3 (after Deldjoo et al. 2021) as defined in SPEC §5.6: Nu, Ni, Nr; SpaceSize = Nu·Ni; Shape = Nu/Ni; Density = Nr/(Nu·Ni); Rpu = Nr/Nu; Rpi = Nr/Ni; Gini_u and Gini_i = 1 − 2Σ(n+1−i)c₍ᵢ₎/((n+1)Σc) over the per-user / per-item counts sorted ascending; the popularity bias of a user is the mean, over their items, of the share of users who interacted with the item, summarised as APB (mean), StPB (population sd), SkPB (skewness) and KuPB (excess kurtosis); the long tail is what remains after the head, the shortest prefix of items sorted by count (descending, ties by item id in byte order) holding at least 80% of interactions (decided in integers, 5·head ≥ 4·Nr), and each user's share of long-tail items is summarised as LTavg, LTstd, LTsk, LTku. Skewness and kurtosis are the biased moment estimators (scipy's defaults) and are undefined (left empty, with a note) when the values are constant.
-`)
-	} else {
-		b.WriteString("The features are read from the `characteristics` input, as given; a column that names one of the eighteen features of SPEC §5.6 with other case or underscores (seed 001's file has `Ginii`, `Giniu`) is shown under the spec's name (`Gini_i`, `Gini_u`).\n")
+	d := struct {
+		FromLogs, HasThreshold bool
+		Threshold              float64
+		MinItem, MinUser, Core int
+		Metric, Pooled         string
+		Neighbors              int
+	}{FromLogs: from == analyses.CharFromLogs, MinItem: o.MinItem, MinUser: o.MinUser, Core: o.Core,
+		Metric: o.Metric, Pooled: analyses.CharPooled, Neighbors: o.Neighbors}
+	if o.RatingThreshold != nil {
+		d.HasThreshold, d.Threshold = true, *o.RatingThreshold
 	}
-	if o.Metric != "" {
-		fmt.Fprintf(&b, `Each feature is related to each method's per-dataset %s over the datasets where both are present, and to all (dataset, method) pairs pooled (column %s): Pearson's r and Spearman's ρ (as scipy.stats), and the mutual information in nats by the Kraskov–Stögbauer–Grassberger k-nearest-neighbour estimator with k = %d, computed as scikit-learn's mutual_info_regression (each variable divided by its standard deviation, max-norm neighbours, negative estimates set to 0) but without its 1e-10 random jitter, so the value is deterministic; on continuous data without ties the two agree. The estimate needs more than k pairs.`, o.Metric, analyses.CharPooled, o.Neighbors)
-	}
-	return b.String()
+	return methodNote("characteristics", d)
 }

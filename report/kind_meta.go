@@ -359,83 +359,14 @@ func metaFormName(form string) string {
 	return "paired"
 }
 
-// metaTau2Names names each τ² estimator with its reference.
-var metaTau2Names = map[string]string{
-	"DL":   "DerSimonian–Laird (DerSimonian & Laird 1986), (Q − (k − 1))/(ΣW − ΣW²/ΣW) truncated at 0",
-	"REML": "restricted maximum likelihood (Viechtbauer 2005), by Fisher scoring from the Hedges estimate",
-	"ML":   "maximum likelihood (Hardy & Thompson 1996), by Fisher scoring from the Hedges estimate",
-	"PM":   "Paule–Mandel (Paule & Mandel 1982): the τ² at which the generalised Q equals k − 1",
-	"EB":   "empirical Bayes (Morris 1983), iterated from the Hedges estimate (its fixed point is Paule–Mandel's)",
-	"HE":   "Hedges' estimator (Hedges & Olkin 1985): the unweighted variance of the effects less the mean sampling variance",
-	"HS":   "Hunter–Schmidt (Hunter & Schmidt 2004), (Q − k)/ΣW truncated at 0",
-	"SJ":   "Sidik–Jonkman (Sidik & Jonkman 2005): one weighted step from the variance of the effects",
-}
-
+// metaMethod is the method note (notes/meta_analysis.md).
 func metaMethod(o *analyses.MetaOptions, r *analyses.MetaResult) string {
-	var b strings.Builder
-	switch {
-	case r.Form == analyses.MetaTwoGroup:
-		fmt.Fprintf(&b, "The effects are computed from a **two-group summary** (`%s`: per dataset the mean, sd and size of each group, m1i, sd1i, n1i for %s and m2i, sd2i, n2i for %s, as published), as metafor's escalc() computes them: ", o.Summary.Path, r.Treatment, r.Control)
-		switch r.Effect {
-		case "smd":
-			b.WriteString("the **standardised mean difference** (escalc \"SMD\") is Hedges' g = c(m)·(m1 − m2)/s_p with the pooled sd s_p = √(((n1 − 1)sd1² + (n2 − 1)sd2²)/m), m = n1 + n2 − 2, and the exact correction c(m) = Γ(m/2)/(√(m/2)·Γ((m − 1)/2)) (Hedges 1981), variance 1/n1 + 1/n2 + g²/(2(n1 + n2)) (escalc's default vtype \"LS\"; `hedges_g` is the same effect here). ")
-		case "rom":
-			b.WriteString("the **log ratio of means** (escalc \"ROM\"; Hedges et al. 1999) is log(m1/m2) with variance sd1²/(n1·m1²) + sd2²/(n2·m2²); a dataset whose ratio of means is not positive has no log and is left out with a note, as metafor drops it. ")
-		default:
-			b.WriteString("the **mean difference** (escalc \"MD\") is m1 − m2 with variance sd1²/n1 + sd2²/n2 (no equal-variance assumption). ")
-		}
-	case r.Form == analyses.MetaGeneric:
-		fmt.Fprintf(&b, "The effects are **given** in a generic summary (`%s`: per dataset an effect yi and its sampling variance vi, or its standard error sei with vi = sei²), as rma(yi, vi) takes them; the `effect` key does not apply. ", o.Summary.Path)
-	default:
-		if r.FromUnits {
-			b.WriteString(`Each dataset contributes one effect of the treatment over the control, computed from paired per-unit values (seed 000 §3; Borenstein et al. 2009, ch. 4). Units are paired by unit id, or by row number when the files have no id column; units without a partner are counted and reported, not compared. `)
-		} else {
-			fmt.Fprintf(&b, "The effects are computed from a **paired summary** (`%s`: per dataset n pairs, the mean difference D, the sd of the differences S_diff and, for the standardised effects, the correlation r), as the per-unit path computes them (seed 000 §3; Borenstein et al. 2009, ch. 4). ", o.Summary.Path)
-		}
-		if r.Effect == "rom" {
-			b.WriteString("The **log ratio of means** for matched pairs (metafor's escalc \"ROMC\"; Lajeunesse 2011) is log(m_T/m_C) over the pairs with variance sd_T²/(n·m_T²) + sd_C²/(n·m_C²) − 2r·sd_T·sd_C/(n·m_T·m_C), from each method's mean, sample sd and their correlation r; a dataset whose ratio of means is not positive is left out with a note. ")
-		} else {
-			b.WriteString("With n pairs, D = mean(x_T − x_C) and S_diff the sample sd of the differences (divisor n − 1")
-			if o.RangerCompat {
-				b.WriteString("; here **ranger_compat** uses the population sd, divisor n, as the Ranger toolkit did, to reproduce published numbers")
-			}
-			b.WriteString("): the **mean difference** is D with variance S_diff²/n; the **standardised mean difference** is d = D/S_within with S_within = S_diff/√(2(1−r)), r = Pearson(x_T, x_C), and variance (1/n + d²/(2n))·2(1−r); **Hedges' g** = J·d with J = 1 − 3/(4(n−1) − 1) and variance J²·V_d. ")
-		}
-	}
-	b.WriteString("Effects are treatment minus control (a ratio of means: treatment over control), so which side of zero favours which method depends on the metric's direction. ")
-	if o.Model == "fixed" {
-		b.WriteString("The summary is the **fixed-effect** inverse-variance mean, weights W = 1/v. ")
-	} else {
-		fmt.Fprintf(&b, "The summary is the **random-effects** inverse-variance mean, weights W* = 1/(v + τ²), with the between-dataset variance τ² by **%s** ", o.Tau2)
-		fmt.Fprintf(&b, "(%s). ", metaTau2Names[o.Tau2])
-		switch o.Tau2 {
-		case "REML", "ML", "EB", "PM":
-			b.WriteString("The iteration runs to full convergence (a change in τ² below 1e-14 times the larger of τ² and the smallest sampling variance), where metafor's default stops at an absolute change of 1e-5; the tests compare with metafor run under the same tight control. ")
-		}
-	}
-	if o.Test == "knha" {
-		b.WriteString("Confidence intervals and p values of the summary use the **Knapp–Hartung** adjustment (Knapp & Hartung 2003; Hartung & Knapp 2001), as rma(test = \"knha\"): the variance of the summary is scaled by s² = Σ W*(y − M*)²/(k − 1) and referred to a t distribution on k − 1 degrees of freedom; the prediction interval is M* ± t_{k−1}·√(SE² + τ²), as metafor's predict(). Per-dataset intervals stay Y ± z·SE. ")
-	} else {
-		b.WriteString("Confidence intervals are Y ± z·SE with z = Φ⁻¹(1 − α/2) and two-sided normal p values (test = \"z\"); the prediction interval is M* ± z·√(SE² + τ²), as metafor's predict() (equal to the confidence interval in the fixed-effect model). ")
-	}
-	b.WriteString("Q is tested on k − 1 degrees of freedom; I² = τ²/(τ² + ṽ) and H² = (τ² + ṽ)/ṽ with ṽ = (k − 1)/(ΣW − ΣW²/ΣW) the typical within-dataset variance, as metafor reports them (I² in percent; for the fixed-effect model (Q − df)/Q and Q/df). The reference implementation the tests compare with is R metafor 3.8 (Viechtbauer 2010): escalc(), rma(), predict(). ")
-	if o.Subgroup != "" {
-		b.WriteString("Each subgroup of datasets (by the attribute `" + o.Subgroup + "`) is fitted on its own, with its own τ²; the test of subgroup differences compares the subgroup summaries with Q_between = Σ W_g (M_g − M̄)², W_g = 1/V_Mg, on G − 1 degrees of freedom. ")
-	}
-	if o.Sensitivity {
-		b.WriteString("\n\n**Sensitivity.** The table *leave-one-out* refits the same model without each dataset in turn (metafor's leave1out()): `effect`, `se`, `ci_low`, `ci_high` and `p` of the summary, `Q` (the fixed-effect heterogeneity statistic), `tau2` and `I2` (percent) without that dataset. ")
-		b.WriteString("The table *influence* gives metafor's influence() diagnostics (Viechtbauer & Cheung 2010): `rstudent`, the studentized deleted residual (the dataset's effect against the summary fitted without it, over the standard error of that difference); `dffits`, the change of the summary when the dataset is left out in units of its standard error; `cooks_d`, Cook's distance, the squared change of the summary over its variance; `cov_r`, the covariance ratio, the variance of the summary without the dataset over the variance with it (below 1: the dataset makes the summary less precise); `tau2_del` and `Q_del`, τ² and Q without it; `hat`, its leverage (its share of the model's weight); `weight`, its weight as a fraction of 1; and `influential`, metafor's flag: |DFFITS| > 3√(1/(k − 1)), or the χ²₁ probability of Cook's distance above 0.5, or a hat value above 3/k, or |DFBETAS| > 1. ")
-		b.WriteString("The funnel plot shows each effect against its standard error with the pseudo-confidence region summary ± z·SE (Sterne & Egger 2001; metafor's funnel()); **Egger's regression test** (Egger et al. 1997) fits the same model with the standard error as a moderator (metafor's regtest() with its default model \"rma\" and predictor \"sei\") and tests its slope (`egger: {z, p}` in the JSON; t with k − 2 degrees of freedom under Knapp–Hartung). ")
-		fmt.Fprintf(&b, "The key findings name an influential dataset, and funnel asymmetry when Egger's p is below %g — the threshold Egger et al. (1997) proposed because the test has little power; with fewer than 10 datasets the test is not recommended at all (Sterne et al. 2011). ", analyses.MetaEggerThreshold)
-		b.WriteString("For the fixed-effect model and the closed-form estimators (DL, HE, HS, SJ) the k leave-one-out fits reuse the full data's sums (downdating, and a short series in the change of τ²), so all of them together cost about O(k) and 10,000 datasets take a fraction of a second; the iterative estimators (REML, ML, EB, PM) refit from scratch as metafor does, O(k) per iteration of each of the k fits. ")
-	}
-	b.WriteString("\n\nA dataset whose effect is undefined (fewer than 2 pairs, zero variance of the differences, r = 1 for a standardised effect, a method without values, a ratio of means that is not positive) is shown, named in a note, and left out of the summary.")
-	if r.FromUnits {
-		if o.Missing == "zero" {
-			b.WriteString(" Empty per-unit values count as 0 (`missing = \"zero\"`).")
-		} else {
-			b.WriteString(" A pair with an empty value is dropped (`missing = \"drop\"`).")
-		}
-	}
-	return b.String()
+	return methodNote("meta_analysis", struct {
+		Form, Effect, SummaryPath, Treatment, Control string
+		Model, Tau2, Test, Subgroup, Missing          string
+		FromUnits, RangerCompat, Sensitivity          bool
+		EggerThreshold                                float64
+	}{r.Form, r.Effect, o.Summary.Path, r.Treatment, r.Control,
+		o.Model, o.Tau2, o.Test, o.Subgroup, o.Missing,
+		r.FromUnits, o.RangerCompat, o.Sensitivity, analyses.MetaEggerThreshold})
 }

@@ -52,18 +52,10 @@ func runMetricCorrelation(ctx *Context, o *analyses.MetricCorrelationOptions) (*
 	return &Output{Result: r, Figures: figs, Method: metricCorrelationMethod(r)}, nil
 }
 
+// metricCorrelationMethod is the method note (notes/metric_correlation.md).
 func metricCorrelationMethod(r *analyses.MetricCorrelationResult) string {
-	coef := map[string]string{
-		analyses.CorrSpearman: "Spearman's ρ (Pearson's r of average ranks, as `scipy.stats.spearmanr`)",
-		analyses.CorrPearson:  "Pearson's r (as `scipy.stats.pearsonr`)",
-		analyses.CorrKendall:  "Kendall's τ-b, which corrects for ties (as `scipy.stats.kendalltau`)",
-	}[r.Method]
-	orient := "A lower-is-better metric (`[[metrics]] better = \"lower\"`) is negated first, so a positive coefficient always means the two metrics agree on which methods are better (set `raw = true` to correlate the values as given)."
-	if r.Raw {
-		orient = "Values are correlated as given (`raw = true`): a lower-is-better metric that agrees with a higher-is-better one shows a negative coefficient."
-	}
-	return fmt.Sprintf(`Following seed 001 §4.1 (Fig. 2), on each dataset the metrics are correlated across methods with %s, and the per-dataset coefficients are averaged.
-On a dataset, only the methods with both values take part; the pair is skipped there when fewer than two methods remain or either metric is constant across them, and the `+"`datasets`"+` column of the `+"`-matrix`"+` table counts the datasets behind each mean (an undefined mean is left empty).
-%s
-The heatmap orders metrics by average-linkage hierarchical clustering on the distance 1 − ρ (an undefined ρ counts as 0), so correlated metrics sit together.`, coef, orient)
+	return methodNote("metric_correlation", struct {
+		Method string // spearman, pearson or kendall
+		Raw    bool
+	}{r.Method, r.Raw})
 }

@@ -189,32 +189,35 @@ func runMultiObjective(ctx *Context, o *analyses.MultiObjectiveOptions) (*Output
 	return &Output{Result: r, Figures: figs, Method: multiObjectiveMethod(o, r)}, nil
 }
 
-// multiObjectiveMethod is the method note, ending with the fitted slopes
-// and implied importances of this study.
+// multiObjectiveMethod is the method note (notes/multi_objective.md),
+// ending with the fitted slopes and implied importances of this study.
 func multiObjectiveMethod(o *analyses.MultiObjectiveOptions, r *analyses.MultiObjectiveResult) string {
-	var b strings.Builder
-	b.WriteString(`Every metric is first oriented so that higher is better (metrics with ` + "`better = \"lower\"`" + ` are negated). **Fronts**: non-dominated sorting over the base and all objectives (front 1 = no other model is at least as good on every metric and better on one; equal models share a front).
-**Trade-offs** (seed 004 §4.2): for each objective m_i, the Pareto non-dominated models of the pair (base, m_i) are found as paretoset does (duplicates counted once), and base is regressed on m_i over them by least squares (numpy.polyfit of degree 1), giving the optimal trade-off f_i(m_i) = β_i·m_i + c_i and its R². Each model's differential is Δ_i = base − c_i − λ_i·β_i·m_i, which is 0 on the fitted front at λ_i = 1 and grows when the objective counts more; the **score** is Σ_i Δ_i, in units of the base metric.
-Rows sharing a model id stay separate points; the leaderboard keeps each model's best score.`)
-	if o.EvalRS2022.Enabled() {
-		b.WriteString(`
-**EvalRS 2022 score** (seed 004 Eqn. 2): each metric becomes (x − baseline)/(best − baseline), groups take the mean of their metrics, the score is the weighted mean of the groups, and a model worse than a threshold scores ` + fmt.Sprintf("%g", o.EvalRS2022.Penalty) + `. **Implied importance** (seed 004 §4.3.1, Eqn. 4): written in the form of the new score, the 2022 score weighs objective i against the base with the slope −(w_i/w_base)·(best_base − baseline_base)/(best_i − baseline_i), where w is a metric's group weight shared among the group's metrics; divided by the fitted slope β_i it is the λ_i the 2022 score effectively used.`)
+	type fit struct {
+		Objective                   string
+		HasSlope, HasR2, HasImplied bool
+		Slope, R2, Implied          float64
+		Points                      int
 	}
-	b.WriteString("\n\nFitted trade-offs of this study:")
+	d := struct {
+		EvalRS  bool
+		Penalty float64
+		Fits    []fit
+	}{EvalRS: o.EvalRS2022.Enabled()}
+	if d.EvalRS {
+		d.Penalty = o.EvalRS2022.Penalty
+	}
 	for _, f := range r.Fits {
-		fmt.Fprintf(&b, "\n- %s: ", f.Objective)
-		if f.Slope == nil {
-			b.WriteString("no line (a single point on the front)")
-			continue
+		x := fit{Objective: f.Objective, Points: len(f.ParetoRows)}
+		if f.Slope != nil {
+			x.HasSlope, x.Slope = true, *f.Slope
 		}
-		fmt.Fprintf(&b, "slope β = %.4g over %d Pareto points", *f.Slope, len(f.ParetoRows))
 		if f.R2 != nil {
-			fmt.Fprintf(&b, " (R² = %.3f)", *f.R2)
+			x.HasR2, x.R2 = true, *f.R2
 		}
 		if f.ImpliedImportance != nil {
-			fmt.Fprintf(&b, "; the 2022 weights implied λ = %.3g", *f.ImpliedImportance)
+			x.HasImplied, x.Implied = true, *f.ImpliedImportance
 		}
+		d.Fits = append(d.Fits, x)
 	}
-	b.WriteString("\n")
-	return b.String()
+	return methodNote("multi_objective", d)
 }

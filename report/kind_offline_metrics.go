@@ -342,28 +342,6 @@ func offlineReadRun(ctx *Context, o *analyses.OfflineMetricsOptions, truth *anal
 	return run, nil
 }
 
-func offlineMethod(o *analyses.OfflineMetricsOptions) string {
-	disc := "1/log₂(r + 1) at rank r (trec_eval 9's `ndcg_cut`; Burges et al. 2005)"
-	if o.NDCGDiscount == analyses.NDCGJarvelin {
-		disc = "rel₁ + Σ_{r≥2} rel_r/log₂ r (seed 002; Järvelin & Kekäläinen 2002, and trec_eval 8's `ndcg_cut`)"
-	}
-	gain := "the truth's relevance value for a relevant item and 0 below the threshold (graded, as trec_eval's gain = relevance level, which counts every positive level: the same at the default threshold 1 with integer levels)"
-	if o.NDCGGain == analyses.GainBinary {
-		gain = "1 for every relevant item (binary)"
-	}
-	return fmt.Sprintf(`Per user, from the ranked list and the held-out truth (seed 002, SPEC §5.11), at every cutoff k of %v. A truth item is **relevant** when its relevance is at least %g (trec_eval's relevance_level); a truth file without a relevance column makes every listed item relevant with relevance 1. |T| is the user's number of relevant items, hits the relevant items among the first k ranks.
-
-- **precision@k** = hits/k (k even when the list is shorter, as trec_eval's P_k); **recall@k** = hits/|T|; **f1@k** = 2PR/(P+R), 0 when both are 0.
-- **ndcg@k** = DCG@k/IDCG@k, discount %s, gain %s; the ideal list sorts all the user's gains in decreasing order; 0 when the ideal DCG is 0.
-- **map@k** = Σ over hits at rank r ≤ k of (hits up to r)/r, divided by |T| (seed 002's AP@N with m = |T|; trec_eval's map_cut_k).
-- **mrr@k** = 1/rank of the first hit within k, else 0; **hitrate@k** = 1 when there is a hit within k.
-- **rankscore@k** = Σ_hits 2^{-(r-1)/α} / Σ_{i=1}^{min(|T|,k)} 2^{-(i-1)/α}, half-life α = %g (seed 002; the best list puts min(|T|, k) hits first).
-- **liftindex@k** = Σ_hits (1 − (r − 1)/k) / hits, 0 without hits (seed 002's decile weights made continuous, SPEC §5.11).
-
-Per run, the values above are averaged over the users. **coverage@k** is the share of the catalog (the truth's items and every item any run of the dataset lists) that reaches rank ≤ k in some list; **novelty@k** is the mean self-information −log₂(n_i/n) over every listed slot of rank ≤ k, n_i the number of truth users holding item i and n the number of truth users (an item no truth user holds counts as held by one). **mae** and **rmse** pool every prediction of the run (seed 002's formulas over all n ratings); per user they are taken over the user's own predictions; the truth's relevance is the true rating.
-
-Users: a truth user without a relevant item is %s (no_relevant = %q); a truth user with relevant items but no list in the run is %s (missing_users = %q; "zero" is trec_eval -c); a run user who is not in the truth is an error. Lists are read in rank order: a table's rank column must run 1, 2, 3, … without a gap or a repeat; TREC runs (and tables with a score but no rank column) are ordered as trec_eval orders them, by score descending with ties broken by item id descending (byte order), and their rank column is ignored, as trec_eval ignores it. Ranks beyond the largest k are read only to check the list.`,
-		o.K, o.RelevanceThreshold, disc, gain, o.HalfLife,
-		map[bool]string{true: "scored 0 on every metric", false: "left out"}[o.NoRelevant == analyses.RuleZero], o.NoRelevant,
-		map[bool]string{true: "scored 0", false: "left out"}[o.MissingUsers == analyses.RuleZero], o.MissingUsers)
-}
+// offlineMethod is the method note (notes/offline_metrics.md), which
+// reads the options only.
+func offlineMethod(o *analyses.OfflineMetricsOptions) string { return methodNote("offline_metrics", o) }

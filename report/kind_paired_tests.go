@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"math"
 	"strconv"
-	"strings"
 
 	"github.com/evalbook/evalbook/analyses"
 	"github.com/evalbook/evalbook/figures"
@@ -152,43 +151,33 @@ func pairedFromUnits(ctx *Context, o *analyses.PairedTestsOptions, metric analys
 	return in, nil
 }
 
+// pairedTestsMethod is the method note (notes/paired_tests.md), ending
+// with the verdict on every pair that has a recommended test.
 func pairedTestsMethod(r *analyses.PairedTestsResult) string {
-	s := fmt.Sprintf(`Every pair of methods (a, b) is compared over the %s they share, paired by name; the differences are a − b.
-
-**Why the paired test is the one to trust** (seed 003, Košir et al. 2013, §2.2): both methods are measured on the same units, so each unit's difficulty affects both alike. A paired test looks at the per-unit differences, where that shared variation cancels; the independent tests (Welch's t, Mann–Whitney U) pool each method's values as if they came from different units, so the unit-to-unit spread swamps a consistent difference and power is lost. They are shown only to make the loss visible: compare **power_paired** with **power_independent**.
-
-Paired tests: the paired t-test (scipy's ttest_rel), the Wilcoxon signed-rank test (zero_method %q; exact p with at most 50 pairs and no zero or tied differences, else the normal approximation with tie correction) and the sign test (exact binomial on the non-zero differences). Independent tests: Welch's t (ttest_ind, equal_var = False) and Mann–Whitney U (two-sided, exact for small samples without ties, else with tie and continuity correction).
-
-**recommended** follows seed 003 §2.3: the Shapiro–Wilk test (Royston's AS R94, as scipy) on the differences; if normality is not rejected at α = %g the paired t-test, otherwise the Wilcoxon signed-rank test. **p_holm** is Holm's adjustment of the recommended test's p over all pairs; a pair is significant when p_holm ≤ α.
-
-Effect sizes: Cohen's d_z = mean(d)/sd(d) and the matched-pairs rank-biserial r = (R+ − R−)/(R+ + R−). Post-hoc power at α is computed from the noncentral t (as statsmodels' TTestPower with d_z and n for the paired test, TTestIndPower with the pooled-sd Cohen's d and n per group for the independent one); post-hoc power describes these data, it is not a planning figure.`,
-		r.Over, r.ZeroMethod, r.Alpha)
-	var lines []string
+	type pair struct {
+		A, B, Test                  string // Test: paired_t or wilcoxon
+		Significant, HasIndependent bool
+		IndependentRejects          bool // Welch's or Mann–Whitney's p ≤ α
+		PHolm, PWelch, PMannWhitney float64
+	}
+	d := struct {
+		Over, ZeroMethod string
+		Alpha            float64
+		Pairs            []pair
+	}{Over: r.Over, ZeroMethod: r.ZeroMethod, Alpha: r.Alpha}
 	for _, p := range r.Pairs {
 		if p.Recommended == "none" {
 			continue
 		}
-		verdict := "not significant"
-		if p.Significant {
-			verdict = "significant"
-		}
-		indep := "undefined"
-		if p.PWelch != nil && p.PMannWhitney != nil {
-			iv := "neither independent test rejects"
-			if *p.PWelch <= r.Alpha || *p.PMannWhitney <= r.Alpha {
-				iv = "an independent test also rejects"
-			}
-			indep = fmt.Sprintf("%s (Welch p = %.3g, Mann–Whitney p = %.3g)", iv, *p.PWelch, *p.PMannWhitney)
-		}
-		ph := math.NaN()
+		x := pair{A: p.A, B: p.B, Test: p.Recommended, Significant: p.Significant, PHolm: math.NaN()}
 		if p.PHolm != nil {
-			ph = *p.PHolm
+			x.PHolm = *p.PHolm
 		}
-		test := map[string]string{"paired_t": "paired t-test", "wilcoxon": "Wilcoxon signed-rank test"}[p.Recommended]
-		lines = append(lines, fmt.Sprintf("- %s vs %s: %s by the %s (Holm p = %.3g); %s.", p.A, p.B, verdict, test, ph, indep))
+		if p.PWelch != nil && p.PMannWhitney != nil {
+			x.HasIndependent, x.PWelch, x.PMannWhitney = true, *p.PWelch, *p.PMannWhitney
+			x.IndependentRejects = *p.PWelch <= r.Alpha || *p.PMannWhitney <= r.Alpha
+		}
+		d.Pairs = append(d.Pairs, x)
 	}
-	if len(lines) > 0 {
-		s += "\n\n**Result:**\n\n" + strings.Join(lines, "\n")
-	}
-	return s
+	return methodNote("paired_tests", d)
 }
