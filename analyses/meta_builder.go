@@ -19,7 +19,6 @@ package analyses
 import (
 	"fmt"
 	"math"
-	"strings"
 )
 
 // MetaBuilder pairs values of a treatment and a control method by unit id
@@ -58,9 +57,11 @@ type metaCell struct {
 	rowsWait [2]int
 }
 
-// pending is a value waiting for its partner outside the map.
+// pending is a value waiting for its partner outside the map. Its unit
+// id is copied into a buffer of its own, reused from one value to the
+// next.
 type pending struct {
-	unit string
+	unit []byte
 	v    float64
 	ok   bool
 }
@@ -117,7 +118,7 @@ func (b *MetaBuilder) Add(dataset, method, unit string, row int64, v float64) er
 // addID pairs a value by unit id.
 func (c *metaCell) addID(side int, unit string, v float64, dataset, method string) error {
 	other := 1 - side
-	if p := &c.pend[other]; p.ok && p.unit == unit {
+	if p := &c.pend[other]; p.ok && string(p.unit) == unit {
 		p.ok = false
 		c.pair(side, v, p.v)
 		return nil
@@ -137,7 +138,7 @@ func (c *metaCell) addID(side int, unit string, v float64, dataset, method strin
 	}
 	p := &c.pend[side]
 	if p.ok {
-		if p.unit == unit {
+		if string(p.unit) == unit {
 			return dup()
 		}
 		// The pending value moves to the map; this one takes its place.
@@ -147,7 +148,7 @@ func (c *metaCell) addID(side int, unit string, v float64, dataset, method strin
 			c.byID[side] = m
 		}
 		n := len(m)
-		m[p.unit] = p.v
+		m[string(p.unit)] = p.v
 		if len(m) == n {
 			return fmt.Errorf("dataset %s, method %s: unit %q appears twice", dataset, method, p.unit)
 		}
@@ -156,7 +157,7 @@ func (c *metaCell) addID(side int, unit string, v float64, dataset, method strin
 	if _, ok := c.byID[side][unit]; ok {
 		return dup()
 	}
-	*p = pending{unit: strings.Clone(unit), v: v, ok: true}
+	p.unit, p.v, p.ok = append(p.unit[:0], unit...), v, true
 	return nil
 }
 

@@ -63,16 +63,6 @@ func (c *Context) ReadUnits(sink UnitsSink) (UnitsSink, error) {
 	return sink, c.inputs.unitsPass([]UnitsSink{sink})[0]
 }
 
-// Units streams every per-unit value of the study's `units` inputs to fn,
-// in file order (files in sorted glob order), one call per value. The row
-// is reused between calls: copy what you keep. Stop early by returning an
-// error; it is passed back. Kinds that read units in every build declare
-// Kind.Units instead, so that one pass serves them all.
-func (c *Context) Units(fn func(u *UnitRow) error) error {
-	c.inputs.mergeDerived()
-	return c.inputs.units(fn)
-}
-
 // Characteristics returns the `characteristics` input, loaded once; nil
 // when the study has none.
 func (c *Context) Characteristics() (*Characteristics, error) {
@@ -109,7 +99,9 @@ type noProgress struct{}
 
 func (noProgress) Step(string, int, int) {}
 
-// UnitRow is one per-unit value.
+// UnitRow is one per-unit value. A sink gets it for the length of one
+// call: the row is reused and its Unit string may alias a buffer that is
+// overwritten next, so copy what you keep (names are stable).
 type UnitRow struct {
 	Dataset, Method string
 	// Unit is the unit id; "" when the file has none (units are then

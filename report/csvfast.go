@@ -5,13 +5,18 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"unsafe"
 )
 
 // recordReader splits CSV (RFC 4180: quotes, doubled quotes, newlines in
 // quoted fields) or TSV (no quoting) into records. It is the hot loop of
-// every loader: a record costs one allocation (its line as one string,
-// the fields are substrings of it), which is what lets units files of
-// hundreds of millions of rows stream at disk speed.
+// every loader: the fields of an unquoted record are substrings of its
+// line, and lines are copied into shared chunks of 64 KiB (see str), so
+// a record costs no allocation of its own, which is what lets units
+// files of hundreds of millions of rows stream at disk speed. A string
+// from a record stays valid (a chunk is never written again where a
+// string points), but it keeps its chunk alive: clone what you keep
+// for long if it is small and the file is big.
 type recordReader struct {
 	r       *bufio.Reader
 	comma   byte
@@ -20,9 +25,13 @@ type recordReader struct {
 	line    int // line of the last record's start (1-based)
 	next    int // line the next record starts on
 	buf     []byte
-	fields  []string
-	starts  []int // byte offset of each field in its line, for columns
-	lines   []int // line of each field (quoted newlines move it)
+	chunk   []byte // where lines are copied (str); only appended to
+	// transient: a record's strings alias the read buffer and are valid
+	// only until the next Read (Transient).
+	transient bool
+	fields    []string
+	starts    []int // byte offset of each field in its line, for columns
+	lines     []int // line of each field (quoted newlines move it)
 }
 
 // maxLineBytes caps a line, and a record whose quoted fields span lines:
@@ -99,29 +108,51 @@ func (rr *recordReader) Read() ([]string, error) {
 		}
 	}
 	if !rr.quotes || bytes.IndexByte(line, '"') < 0 {
-		return rr.split(string(line)), nil
+		return rr.split(rr.str(line)), nil
 	}
 	return rr.readQuoted(line)
 }
 
-// split cuts an unquoted line into fields.
+// chunkSize is the size of the chunks lines are copied into.
+const chunkSize = 64 << 10
+
+// str returns line as a string, copied to the free end of the current
+// chunk (a new one when it is full). The bytes behind a returned string
+// are never written again, so the string is immutable as Go requires.
+func (rr *recordReader) str(line []byte) string {
+	if len(line) == 0 {
+		return ""
+	}
+	if rr.transient {
+		return unsafe.String(&line[0], len(line))
+	}
+	if cap(rr.chunk)-len(rr.chunk) < len(line) {
+		rr.chunk = make([]byte, 0, max(chunkSize, len(line)))
+	}
+	start := len(rr.chunk)
+	rr.chunk = append(rr.chunk, line...)
+	b := rr.chunk[start:len(rr.chunk):len(rr.chunk)]
+	return unsafe.String(&b[0], len(b))
+}
+
+// split cuts an unquoted line into fields. Every field is on the
+// record's line (rr.lines stays empty: see FieldPos).
 func (rr *recordReader) split(s string) []string {
-	rr.fields = rr.fields[:0]
-	rr.starts = rr.starts[:0]
+	fields, starts := rr.fields[:0], rr.starts[:0]
 	rr.lines = rr.lines[:0]
+	comma := rr.comma
 	start := 0
 	for i := 0; i < len(s); i++ {
-		if s[i] == rr.comma {
-			rr.fields = append(rr.fields, s[start:i])
-			rr.starts = append(rr.starts, start)
-			rr.lines = append(rr.lines, rr.line)
+		if s[i] == comma {
+			fields = append(fields, s[start:i])
+			starts = append(starts, start)
 			start = i + 1
 		}
 	}
-	rr.fields = append(rr.fields, s[start:])
-	rr.starts = append(rr.starts, start)
-	rr.lines = append(rr.lines, rr.line)
-	return rr.fields
+	fields = append(fields, s[start:])
+	starts = append(starts, start)
+	rr.fields, rr.starts = fields, starts
+	return fields
 }
 
 // readQuoted parses a record with quoted fields, reading more lines while
@@ -206,6 +237,9 @@ func (rr *recordReader) readQuoted(first []byte) ([]string, error) {
 func (rr *recordReader) FieldPos(i int) (int, int) {
 	if i < 0 || i >= len(rr.starts) {
 		return rr.line, 0
+	}
+	if len(rr.lines) == 0 { // an unquoted record: one line
+		return rr.line, rr.starts[i] + 1
 	}
 	return rr.lines[i], rr.starts[i] + 1
 }

@@ -646,7 +646,7 @@ func (in *inputs) readResultsFile(e InputEntry, mf matchedFile, b *analyses.Resu
 // pick returns a column's value, else the constant, else the fallback.
 func (in *inputs) pick(rec []string, col int, constant, fallback string) string {
 	if col >= 0 {
-		return strings.TrimSpace(rec[col])
+		return trimSpace(rec[col])
 	}
 	if constant != "" {
 		return constant
@@ -752,35 +752,39 @@ func (f *unitsFile) hasMetric(metric string) bool {
 	return false
 }
 
-// nameCache checks and interns the names of one column: files are
-// grouped, so a column mostly repeats its last name, which is compared
-// before the map is consulted.
+// nameCache checks and interns the names of one column: a column mostly
+// repeats a few names (files are grouped; a long file cycles through its
+// metrics), so the last few are compared before the map is consulted.
 type nameCache struct {
 	what   string
 	col    int
-	last   string
+	recent [4]string
+	next   int
 	intern map[string]string
 }
 
 func (c *nameCache) name(t *TableReader, s string) (string, error) {
-	if s == c.last && s != "" {
-		return c.last, nil
+	for _, r := range c.recent {
+		if s == r && s != "" {
+			return r, nil
+		}
 	}
-	if v, ok := c.intern[s]; ok {
-		c.last = v
-		return v, nil
+	v, ok := c.intern[s]
+	if !ok {
+		if err := t.NameError(c.col, c.what, s); err != nil {
+			return "", err
+		}
+		v = strings.Clone(s) // s keeps its whole chunk of the file alive
+		if c.intern == nil {
+			c.intern = map[string]string{}
+		}
+		if len(c.intern) < 1<<16 {
+			c.intern[v] = v
+		}
 	}
-	if err := t.NameError(c.col, c.what, s); err != nil {
-		return "", err
-	}
-	if c.intern == nil {
-		c.intern = map[string]string{}
-	}
-	if len(c.intern) < 1<<16 {
-		c.intern[s] = s
-	}
-	c.last = s
-	return s, nil
+	c.recent[c.next] = v
+	c.next = (c.next + 1) % len(c.recent)
+	return v, nil
 }
 
 // readUnitsRows streams the rows of an opened units file to fn, one call
@@ -790,6 +794,9 @@ func (in *inputs) readUnitsRows(f *unitsFile, fn func(u *UnitRow) error) error {
 	defer in.closeCounted(mf.Path, t)
 	dcol, mcol, ucol := f.dcol, f.mcol, f.ucol
 	t.Only(append(append([]int{dcol, mcol, ucol, f.metricCol, f.valueCol}, f.wide...), f.unnamed...)...)
+	// Names are interned (copied) by the name caches; the unit id is
+	// handed to fn, which copies what it keeps (UnitRow).
+	t.Transient()
 	u := &UnitRow{File: t.File}
 	var row int64
 	datasets := nameCache{what: "dataset name", col: dcol}
@@ -849,7 +856,7 @@ func (in *inputs) readUnitsRows(f *unitsFile, fn func(u *UnitRow) error) error {
 		u.Line = int64(t.Line())
 		row++
 		if f.long {
-			metric, err := metrics.name(t, strings.TrimSpace(rec[f.metricCol]))
+			metric, err := metrics.name(t, trimSpace(rec[f.metricCol]))
 			if err != nil {
 				return err
 			}
@@ -1013,4 +1020,13 @@ func (s *Study) orderDatasets(seen []string) []string {
 		}
 	}
 	return out
+}
+
+// trimSpace is strings.TrimSpace with a fast path for the common case of
+// a name that neither starts nor ends with a space.
+func trimSpace(s string) string {
+	if n := len(s); n > 0 && s[0] > ' ' && s[0] < 0x80 && s[n-1] > ' ' && s[n-1] < 0x80 {
+		return s
+	}
+	return strings.TrimSpace(s)
 }

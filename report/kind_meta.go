@@ -80,8 +80,9 @@ type metaSink struct {
 	values   int
 	label    string
 	progress Progress
-	// the last method and metric met: rows repeat them
-	lastMethod, lastMetric string
+	// the last method and other metrics met: rows repeat them
+	lastMethod string
+	lastMetric [2]string
 }
 
 func newMetaSink(ctx *Context, o *analyses.MetaOptions) *metaSink {
@@ -111,10 +112,12 @@ func (m *metaSink) method(name string) {
 
 func (m *metaSink) Add(u *UnitRow) error {
 	if u.Metric != m.o.Metric {
-		if u.Metric != m.lastMetric && len(m.metrics) < 1000 && !m.metrics[u.Metric] {
-			m.metrics[strings.Clone(u.Metric)] = true
+		if u.Metric != m.lastMetric[0] && u.Metric != m.lastMetric[1] {
+			if len(m.metrics) < 1000 && !m.metrics[u.Metric] {
+				m.metrics[strings.Clone(u.Metric)] = true
+			}
+			m.lastMetric[1], m.lastMetric[0] = m.lastMetric[0], u.Metric
 		}
-		m.lastMetric = u.Metric
 		return nil
 	}
 	m.values++

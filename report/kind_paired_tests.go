@@ -10,15 +10,23 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 
 	"github.com/evalbook/evalbook/analyses"
 	"github.com/evalbook/evalbook/figures"
 )
 
 func pairedTestsKind() Kind {
-	return NewKind("paired_tests",
+	k := NewKind("paired_tests",
 		"paired vs independent tests, Shapiro–Wilk choice of test, effect sizes and post-hoc power for every pair of methods (seed 003)",
 		runPairedTests)
+	k.Units = func(ctx *Context, opts any) UnitsSink {
+		if o := opts.(*analyses.PairedTestsOptions); o.Dataset != "" {
+			return newPairedSink(o, ctx.Metric(o.Metric).Name)
+		}
+		return nil
+	}
+	return k
 }
 
 func runPairedTests(ctx *Context, o *analyses.PairedTestsOptions) (*Output, error) {
@@ -70,61 +78,86 @@ func pairedFromResults(ctx *Context, o *analyses.PairedTestsOptions, metric anal
 	return in, nil
 }
 
-func pairedFromUnits(ctx *Context, o *analyses.PairedTestsOptions, metric analyses.Metric) (analyses.PairedTestsInput, error) {
-	want := map[string]int{}
+// pairedSink collects one dataset's per-unit values of the metric for
+// the listed methods (all methods when none is listed) from the shared
+// units pass. It wants every file: which datasets, metrics and methods
+// exist is part of its messages.
+type pairedSink struct {
+	o        *analyses.PairedTestsOptions
+	metric   string
+	want     map[string]int
+	methods  []string
+	vals     map[pairedKey]float64
+	where    map[pairedKey]string
+	units    []string
+	unitSeen map[string]bool
+	// what the files hold, for the messages when something is missing
+	datasets, metrics, allMethods map[string]bool
+}
+
+type pairedKey struct {
+	method int
+	unit   string
+}
+
+func newPairedSink(o *analyses.PairedTestsOptions, metric string) *pairedSink {
+	p := &pairedSink{o: o, metric: metric, want: map[string]int{}, methods: append([]string(nil), o.Methods...),
+		vals: map[pairedKey]float64{}, where: map[pairedKey]string{}, unitSeen: map[string]bool{},
+		datasets: map[string]bool{}, metrics: map[string]bool{}, allMethods: map[string]bool{}}
 	for i, m := range o.Methods {
-		want[m] = i
+		p.want[m] = i
 	}
-	methods := append([]string(nil), o.Methods...)
-	type key struct {
-		method int
-		unit   string
-	}
-	vals := map[key]float64{}
-	where := map[key]string{}
-	var units []string
-	unitSeen := map[string]bool{}
-	datasets := map[string]bool{}
-	metrics := map[string]bool{}
-	allMethods := map[string]bool{}
-	err := ctx.Units(func(u *UnitRow) error {
-		datasets[u.Dataset] = true
-		if u.Dataset != o.Dataset {
-			return nil
-		}
-		metrics[u.Metric] = true
-		allMethods[u.Method] = true
-		if u.Metric != metric.Name {
-			return nil
-		}
-		mi, ok := want[u.Method]
-		if !ok {
-			if len(o.Methods) > 0 {
-				return nil
-			}
-			mi = len(methods)
-			want[u.Method] = mi
-			methods = append(methods, u.Method)
-		}
-		id := u.Unit
-		if id == "" {
-			id = strconv.FormatInt(u.Row+1, 10)
-		}
-		k := key{mi, id}
-		if prev, dup := where[k]; dup {
-			return fmt.Errorf("%s:%d: unit %q of method %q on dataset %q appears twice (first at %s)", u.File, u.Line, id, u.Method, u.Dataset, prev)
-		}
-		where[k] = fmt.Sprintf("%s:%d", u.File, u.Line)
-		vals[k] = u.Value
-		if !unitSeen[id] {
-			unitSeen[id] = true
-			units = append(units, id)
-		}
+	return p
+}
+
+func (p *pairedSink) Metric() string         { return p.metric }
+func (p *pairedSink) Wants(string) bool      { return true }
+func (p *pairedSink) Seen(dataset, _ string) { p.datasets[dataset] = true }
+
+func (p *pairedSink) Add(u *UnitRow) error {
+	p.datasets[u.Dataset] = true
+	if u.Dataset != p.o.Dataset {
 		return nil
-	})
+	}
+	p.metrics[u.Metric] = true
+	p.allMethods[u.Method] = true
+	if u.Metric != p.metric {
+		return nil
+	}
+	mi, ok := p.want[u.Method]
+	if !ok {
+		if len(p.o.Methods) > 0 {
+			return nil
+		}
+		mi = len(p.methods)
+		p.want[u.Method] = mi
+		p.methods = append(p.methods, u.Method)
+	}
+	id := strings.Clone(u.Unit) // u.Unit lives for this call only
+	if id == "" {
+		id = strconv.FormatInt(u.Row+1, 10)
+	}
+	k := pairedKey{mi, id}
+	if prev, dup := p.where[k]; dup {
+		return fmt.Errorf("%s:%d: unit %q of method %q on dataset %q appears twice (first at %s)", u.File, u.Line, id, u.Method, u.Dataset, prev)
+	}
+	p.where[k] = fmt.Sprintf("%s:%d", u.File, u.Line)
+	p.vals[k] = u.Value
+	if !p.unitSeen[id] {
+		p.unitSeen[id] = true
+		p.units = append(p.units, id)
+	}
+	return nil
+}
+
+func pairedFromUnits(ctx *Context, o *analyses.PairedTestsOptions, metric analyses.Metric) (analyses.PairedTestsInput, error) {
+	sink, err := ctx.ReadUnits(newPairedSink(o, metric.Name))
 	if err != nil {
 		return analyses.PairedTestsInput{}, err
 	}
+	p := sink.(*pairedSink)
+	datasets, metrics, allMethods := p.datasets, p.metrics, p.allMethods
+	methods, units, vals := p.methods, p.units, p.vals
 	if !datasets[o.Dataset] {
 		return analyses.PairedTestsInput{}, fmt.Errorf("dataset: no units for dataset %q%s", o.Dataset, analyses.DidYouMean(o.Dataset, analyses.SortedKeys(datasets)))
 	}
@@ -141,7 +174,7 @@ func pairedFromUnits(ctx *Context, o *analyses.PairedTestsOptions, metric analys
 	for m := range methods {
 		in.Values[m] = make([]float64, len(units))
 		for u, id := range units {
-			v, ok := vals[key{m, id}]
+			v, ok := vals[pairedKey{m, id}]
 			if !ok {
 				v = math.NaN()
 			}

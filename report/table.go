@@ -178,6 +178,17 @@ func (t *TableReader) Only(cols ...int) {
 	t.pq.Only(keep...)
 }
 
+// Transient makes the strings of the records Next returns from now on
+// valid only until the next call to Next (they alias the read buffer):
+// no allocation per record. The caller copies what it keeps, and
+// anything it formats into a message is formatted at once. CSV and TSV
+// only; a no-op for Parquet.
+func (t *TableReader) Transient() {
+	if t.csv != nil {
+		t.csv.transient = true
+	}
+}
+
 // SetMissing declares cells that count as missing values, like an empty
 // cell (an input entry's missing_values); they are compared with the
 // cell without its surrounding spaces, case-sensitively.

@@ -38,6 +38,7 @@ import (
 	"path/filepath"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 )
 
 // UnitsSink takes the per-unit values of the shared units pass (see
@@ -66,6 +67,9 @@ var errPassDone = errors.New("no reader left")
 // to its reader's free list when the last sink is done with it.
 type unitsBatchOf struct {
 	rows []UnitRow
+	// ids holds the bytes of the rows' unit ids (a reader's rows alias
+	// its read buffer); reused with the batch, once every sink is done.
+	ids  []byte
 	refs atomic.Int32
 	home chan *unitsBatchOf // the reader's free list; nil: drop it
 }
@@ -77,6 +81,26 @@ func (b *unitsBatchOf) release() {
 		default:
 		}
 	}
+}
+
+// add appends a copy of u whose unit id lives in the batch.
+func (b *unitsBatchOf) add(u *UnitRow) {
+	b.rows = append(b.rows, *u)
+	if n := len(u.Unit); n > 0 {
+		if cap(b.ids)-len(b.ids) < n {
+			// A new array: the strings already made point into the old
+			// one, which is never written again.
+			b.ids = make([]byte, 0, max(2*cap(b.ids), n, 16<<10))
+		}
+		start := len(b.ids)
+		b.ids = append(b.ids, u.Unit...)
+		b.rows[len(b.rows)-1].Unit = unsafe.String(&b.ids[start], n)
+	}
+}
+
+// reset empties a batch for reuse: no sink holds its rows any more.
+func (b *unitsBatchOf) reset() {
+	b.rows, b.ids = b.rows[:0], b.ids[:0]
 }
 
 // passMsg is what a sink's goroutine gets, in order: a round of batches
@@ -233,7 +257,7 @@ func (in *inputs) dispatch(ps []*passSink) {
 		}
 		b := &unitsBatchOf{rows: make([]UnitRow, 0, unitsBatch)}
 		err := d.units(func(u *UnitRow) error {
-			b.rows = append(b.rows, *u)
+			b.add(u)
 			if len(b.rows) == unitsBatch {
 				if live = alive(live); len(live) == 0 {
 					return errPassDone
@@ -383,7 +407,7 @@ func (in *inputs) passGroup(g *unitsGroup, ps []*passSink) {
 			next := func() *unitsBatchOf {
 				select {
 				case b := <-r.free:
-					b.rows = b.rows[:0]
+					b.reset()
 					return b
 				default:
 					return &unitsBatchOf{rows: make([]UnitRow, 0, unitsBatch), home: r.free}
@@ -400,7 +424,7 @@ func (in *inputs) passGroup(g *unitsGroup, ps []*passSink) {
 				}
 			}
 			err := in.readUnitsRows(r.f, func(u *UnitRow) error {
-				b.rows = append(b.rows, *u)
+				b.add(u)
 				if len(b.rows) == unitsBatch && !send() {
 					return errPassDone
 				}

@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -260,6 +261,44 @@ func TestUnitsPassErrors(t *testing.T) {
 	for _, id := range []string{"m0", "m3"} {
 		if strings.Contains(msg, id) {
 			t.Errorf("error names %s, which does not read C: %v", id, msg)
+		}
+	}
+}
+
+// TestUnitsPassBigFiles: files larger than the read buffer, whose unit
+// ids alias it while a row is parsed: every unit pairs (an id copied too
+// late would be overwritten by the next read and pair wrongly or not at
+// all), in the per-file and the long layout, and the mean difference is
+// the one built in.
+func TestUnitsPassBigFiles(t *testing.T) {
+	t.Parallel()
+	const rows = 60000 // about 1.5 MB per file, 3 MB long
+	var a, b, long strings.Builder
+	a.WriteString("user,score\n")
+	b.WriteString("user,score\n")
+	long.WriteString("dataset,method,unit,metric,value\n")
+	sum := 0.0
+	for i := 0; i < rows; i++ {
+		c := float64(i%97) / 97
+		d := 0.25 * float64(1+i%3)
+		sum += d
+		fmt.Fprintf(&a, "user-%08d-with-a-long-id,%g\n", i, c+d)
+		fmt.Fprintf(&b, "user-%08d-with-a-long-id,%g\n", i, c)
+		fmt.Fprintf(&long, "d,A,user-%08d-with-a-long-id,score,%g\nd,B,user-%08d-with-a-long-id,score,%g\n", i, c+d, i, c)
+	}
+	analysis := "[[analyses]]\nid = \"m\"\ntype = \"meta_analysis\"\ntitle = \"m\"\ntreatment = \"A\"\ncontrol = \"B\"\nmetric = \"score\"\n"
+	for name, archive := range map[string]string{
+		"per file": "-- study.toml --\ntitle = \"big\"\n[inputs]\nunits = [{ path = \"{method}_{dataset}.csv\", columns = { unit = \"user\" } }]\n" + analysis +
+			"-- A_d.csv --\n" + a.String() + "-- B_d.csv --\n" + b.String(),
+		"long": "-- study.toml --\ntitle = \"big\"\n[inputs]\nunits = [\"u.csv\"]\n" + analysis + "-- u.csv --\n" + long.String(),
+	} {
+		site := mustBuild(t, archive, func(o *Options) { o.NoCache = true })
+		row := readJSON(t, site, "data/m.json")["tables"].(map[string]any)["m"].([]any)[0].(map[string]any)
+		if n := row["n"].(float64); n != rows {
+			t.Errorf("%s: %v pairs, want %d: %v", name, n, rows, row)
+		}
+		if md := row["effect"].(float64); math.Abs(md-sum/rows) > 1e-12 {
+			t.Errorf("%s: mean difference %v, want %v", name, md, sum/rows)
 		}
 	}
 }
