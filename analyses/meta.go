@@ -37,6 +37,11 @@ type MetaOptions struct {
 	Datasets  []string `toml:"datasets"` // order (and subset) of rows
 	Subgroup  string   `toml:"subgroup"` // a dataset attribute
 	Missing   string   `toml:"missing"`  // drop | zero: an empty per-unit value
+	// Design says how per-unit values are compared: "paired" (each unit's
+	// treatment value with its control value, by unit id or row) or
+	// "independent" (two independent groups per dataset, as a two-group
+	// summary of the same values).
+	Design string `toml:"design"`
 	// Summary names a table of per-dataset rows used instead of per-unit
 	// values: paired (dataset, n, mean_diff, sd_diff[, r]), two-group
 	// (dataset, m1i, sd1i, n1i, m2i, sd2i, n2i) or generic (dataset, yi,
@@ -57,6 +62,7 @@ var (
 	metaTau2    = []string{"DL", "REML", "PM", "ML", "HE", "HS", "SJ", "EB"}
 	metaTests   = []string{"z", "knha"}
 	metaMissing = []string{"drop", "zero"}
+	metaDesigns = []string{"paired", "independent"}
 )
 
 // Defaults sets SPEC §5.9's defaults.
@@ -67,6 +73,7 @@ func (o *MetaOptions) Defaults() {
 	o.Test = "z"
 	o.Alpha = 0.05
 	o.Missing = "drop"
+	o.Design = "paired"
 }
 
 // Validate checks the options on their own (names of methods, datasets
@@ -92,7 +99,7 @@ func (o *MetaOptions) Validate() error {
 		key     string
 		val     *string
 		allowed []string
-	}{{"effect", &o.Effect, metaEffects}, {"model", &o.Model, metaModels}, {"tau2", &o.Tau2, metaTau2}, {"test", &o.Test, metaTests}, {"missing", &o.Missing, metaMissing}} {
+	}{{"effect", &o.Effect, metaEffects}, {"model", &o.Model, metaModels}, {"tau2", &o.Tau2, metaTau2}, {"test", &o.Test, metaTests}, {"missing", &o.Missing, metaMissing}, {"design", &o.Design, metaDesigns}} {
 		if canon := canonical(*c.val, c.allowed); canon != "" {
 			*c.val = canon // "reml" means "REML"
 			continue
@@ -101,6 +108,14 @@ func (o *MetaOptions) Validate() error {
 	}
 	if !(o.Alpha > 0 && o.Alpha < 1) {
 		return optionErrorf("alpha", "%v is not between 0 and 1", o.Alpha)
+	}
+	if o.Design == "independent" {
+		if o.Summary.Path != "" {
+			return optionErrorf("design", "applies to per-unit values; a summary file's header says its form (two-group: dataset, m1i, sd1i, n1i, m2i, sd2i, n2i)")
+		}
+		if o.RangerCompat {
+			return optionErrorf("ranger_compat", "applies to paired values (the sd of the differences); with design = \"independent\" there are none")
+		}
 	}
 	return checkDistinct("datasets", o.Datasets)
 }

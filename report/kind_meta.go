@@ -74,7 +74,7 @@ func runMeta(ctx *Context, o *analyses.MetaOptions) (*Output, error) {
 // what it keeps in memory).
 type metaSink struct {
 	o        *analyses.MetaOptions
-	b        *analyses.MetaBuilder
+	b        metaAccumulator
 	metrics  map[string]bool // other metrics met, for the message when the metric has no values
 	methods  map[string]bool // methods with values of the metric
 	values   int
@@ -85,8 +85,21 @@ type metaSink struct {
 	lastMetric [2]string
 }
 
+// metaAccumulator turns per-unit values into per-dataset studies:
+// analyses.MetaBuilder pairs them, analyses.MetaGroups keeps two
+// independent groups.
+type metaAccumulator interface {
+	Add(dataset, method, unit string, row int64, v float64) error
+	Seen(dataset string)
+	Finish() []analyses.MetaStudy
+}
+
 func newMetaSink(ctx *Context, o *analyses.MetaOptions) *metaSink {
-	return &metaSink{o: o, b: analyses.NewMetaBuilder(o.Treatment, o.Control, o.Missing),
+	var b metaAccumulator = analyses.NewMetaBuilder(o.Treatment, o.Control, o.Missing)
+	if o.Design == "independent" {
+		b = analyses.NewMetaGroups(o.Treatment, o.Control, o.Missing)
+	}
+	return &metaSink{o: o, b: b,
 		metrics: map[string]bool{}, methods: map[string]bool{},
 		label: "meta_analysis " + ctx.ID + ": reading units", progress: ctx.Progress()}
 }

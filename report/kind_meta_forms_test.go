@@ -84,15 +84,15 @@ paper-e,0.95,0.45,40,0.90,0.50,38
 }
 
 // TestMetaKindSameDataSameEffect: a two-group summary and the raw values
-// it summarises give the same MD and SMD. The per-unit path pairs units
-// (a paired design), so two independent groups cannot be fed to it as
-// units; the two-group summary is instead checked against a direct
-// computation from the same raw values (mean difference with the
+// it summarises give the same MD, SMD and ROM: the summary against a
+// direct computation from the raw values (mean difference with the
 // unpooled variance; Hedges' g with the pooled sd and the exact
-// correction, metafor's "SMD"). And where the two groups are the same
-// units measured twice, the per-unit paired study's mean difference
-// equals the two-group summary's (the mean of the differences is the
-// difference of the means), while their variances differ by design.
+// correction, metafor's "SMD"), and the per-unit study with design =
+// "independent" against the summary, effect and variance. Where the two
+// groups are the same units measured twice, the per-unit paired study's
+// mean difference equals the two-group summary's too (the mean of the
+// differences is the difference of the means), while its variance
+// differs by design.
 func TestMetaKindSameDataSameEffect(t *testing.T) {
 	t.Parallel()
 	rng := rand.New(rand.NewPCG(7, 11))
@@ -140,6 +140,15 @@ treatment = "new"
 control = "old"
 metric = "score"
 effect = "md"
+[[analyses]]
+id = "indep"
+type = "meta_analysis"
+title = "per-unit, independent groups"
+treatment = "new"
+control = "old"
+metric = "score"
+design = "independent"
+effect = %[1]q
 -- two.csv --
 %s-- units.csv --
 %s`, effect, summary.String(), units.String())
@@ -152,10 +161,26 @@ effect = "md"
 		}
 		return out
 	}
-	for _, effect := range []string{"md", "smd"} {
+	for _, effect := range []string{"md", "smd", "rom"} {
 		dir := mustBuild(t, study(effect))
 		two := rows(dir, "two")
 		paired := rows(dir, "units")
+		indep := rows(dir, "indep")
+		for _, d := range datasets {
+			a, b := two[d], indep[d]
+			for _, k := range []string{"effect", "variance", "ci_low", "ci_high", "p", "weight"} {
+				x, y := a[k].(float64), b[k].(float64)
+				if math.Abs(x-y) > 1e-12*math.Max(1, math.Abs(x)) {
+					t.Errorf("%s %s: %s from the two-group summary %v, from the same values as independent units %v", effect, d, k, x, y)
+				}
+			}
+			if a["n"].(float64) != b["n"].(float64) {
+				t.Errorf("%s %s: n %v vs %v", effect, d, a["n"], b["n"])
+			}
+		}
+		if effect == "rom" {
+			continue
+		}
 		for _, d := range datasets {
 			r := data[d]
 			m1, s1 := meanSD(r.a)

@@ -20,7 +20,7 @@ type peakSink struct {
 
 func (p *peakSink) Add(u *UnitRow) error {
 	err := p.metaSink.Add(u)
-	p.peak = max(p.peak, p.b.Waiting())
+	p.peak = max(p.peak, p.b.(*analyses.MetaBuilder).Waiting())
 	return err
 }
 
