@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"image/color"
 	"math"
+	"sort"
 	"strconv"
 
 	xfont "golang.org/x/image/font"
@@ -32,6 +33,30 @@ type forestLine struct {
 }
 
 // Meta draws the forest plot of a meta-analysis.
+// forestMaxRows is the most datasets a forest plot draws.
+const forestMaxRows = 100
+
+// forestKeep returns which rows a forest plot of at most max datasets
+// draws: the included ones with the largest weights (earlier rows first
+// among equal weights); nil when every row fits.
+func forestKeep(rows []analyses.MetaRow, max int) map[int]bool {
+	if len(rows) <= max {
+		return nil
+	}
+	idx := make([]int, 0, len(rows))
+	for i, row := range rows {
+		if row.Included && !math.IsNaN(row.Weight) {
+			idx = append(idx, i)
+		}
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return rows[idx[a]].Weight > rows[idx[b]].Weight })
+	keep := map[int]bool{}
+	for _, i := range idx[:min(max, len(idx))] {
+		keep[i] = true
+	}
+	return keep
+}
+
 func Meta(id, title string, r *analyses.MetaResult) ([]Figure, error) {
 	if len(r.Rows) == 0 || r.Summary.Effect == nil {
 		return nil, nil
@@ -101,19 +126,39 @@ func Meta(id, title string, r *analyses.MetaResult) ([]Figure, error) {
 	if r.Test == "knha" {
 		model += ", Knapp–Hartung"
 	}
-	if r.Subgroup == "" {
-		for _, row := range r.Rows {
-			study(row)
+	// A forest plot of thousands of rows is unreadable and heavy: beyond
+	// forestMaxRows datasets only those with the largest weights are drawn,
+	// in their order, and a line says how many more the table holds.
+	keep := forestKeep(r.Rows, forestMaxRows)
+	omitted := 0
+	block := func(row analyses.MetaRow, i int) {
+		if keep != nil && !keep[i] {
+			omitted++
+			return
 		}
+		study(row)
+	}
+	more := func() {
+		if omitted > 0 {
+			lines = append(lines, forestLine{label: fmt.Sprintf("… %d more datasets (smaller weights; all are in the table)", omitted)})
+			omitted = 0
+		}
+	}
+	if r.Subgroup == "" {
+		for i, row := range r.Rows {
+			block(row, i)
+		}
+		more()
 		lines = append(lines, forestLine{})
 	} else {
 		for _, g := range r.SubgroupOrder {
 			lines = append(lines, forestLine{label: g, bold: true})
-			for _, row := range r.Rows {
+			for i, row := range r.Rows {
 				if row.Group == g {
-					study(row)
+					block(row, i)
 				}
 			}
+			more()
 			summary("Summary of "+g, r.Subgroups[g], Colour(1), "")
 			lines = append(lines, forestLine{})
 		}
@@ -142,6 +187,9 @@ func Meta(id, title string, r *analyses.MetaResult) ([]Figure, error) {
 		caption += ", the dashed line its prediction interval"
 	}
 	caption += "; the dotted line marks no effect."
+	if keep != nil {
+		caption += fmt.Sprintf(" Of the %d datasets, the %d with the largest weights are drawn; every dataset is in the table.", len(r.Rows), len(keep))
+	}
 	if r.Subgroup != "" && r.QBetween != nil {
 		caption += fmt.Sprintf(" Subgroups by %s; test of subgroup differences Q = %.2f, df = %d, p = %s.", r.Subgroup, *r.QBetween, r.DFBetween, fmtP(val(r.PBetween)))
 	}

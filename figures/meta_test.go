@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -185,3 +186,54 @@ func TestMetaForestKnhaOneDataset(t *testing.T) {
 		t.Fatalf("figures %d, err %v", len(figs), err)
 	}
 }
+
+// TestMetaForestThinned: a forest plot of more than forestMaxRows
+// datasets draws the ones with the largest weights, says how many more
+// the table holds, in the plot and the caption, and stays small.
+func TestMetaForestThinned(t *testing.T) {
+	t.Parallel()
+	const k = 1000
+	var studies []analyses.MetaStudy
+	for i := 0; i < k; i++ {
+		studies = append(studies, analyses.MetaStudy{Dataset: "ds-" + itoa(i), N: 50 + 7*(i%13), MeanDiff: 0.01 * float64(i%17-8), SDDiff: 0.2 + 0.05*float64(i%11), R: 0.5})
+	}
+	var o analyses.MetaOptions
+	o.Defaults()
+	o.Treatment, o.Control, o.Metric = "A", "B", "m"
+	r, err := analyses.MetaAnalysis(analyses.MetaInput{Metric: analyses.Metric{Name: "m"}, Studies: studies}, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	figs, err := Meta("big", "big", r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	svg := string(figs[0].SVG)
+	heavy, light := 0, 0
+	for i, row := range r.Rows {
+		if row.Weight > r.Rows[heavy].Weight {
+			heavy = i
+		}
+		if row.Weight < r.Rows[light].Weight {
+			light = i
+		}
+	}
+	if name := r.Rows[heavy].Dataset; !strings.Contains(svg, ">"+name+"<") {
+		t.Errorf("the heaviest dataset %s is not drawn", name)
+	}
+	if name := r.Rows[light].Dataset; strings.Contains(svg, ">"+name+"<") {
+		t.Errorf("the lightest dataset %s is drawn", name)
+	}
+	want := "… 900 more datasets"
+	if !strings.Contains(svg, want) || !strings.Contains(string(figs[0].Chart), want) {
+		t.Errorf("no %q line in the plot", want)
+	}
+	if !strings.Contains(figs[0].Caption, "Of the 1000 datasets, the 100 with the largest weights are drawn") {
+		t.Errorf("caption: %s", figs[0].Caption)
+	}
+	if figs[0].Height > 80+26*110 {
+		t.Errorf("height %d for a thinned plot", figs[0].Height)
+	}
+}
+
+func itoa(i int) string { return strconv.Itoa(i) }

@@ -431,7 +431,10 @@ func (n *narrative) directive(name string, args []string) (string, error) {
 
 // lookup follows a path into an analysis's JSON document.
 func (b *siteBuild) lookup(id, path string) (any, error) {
-	doc, ok := b.docs[id]
+	doc, ok, err := b.doc(id)
+	if err != nil {
+		return nil, err
+	}
 	if !ok {
 		ids := make([]string, 0, len(b.docs))
 		for k := range b.docs {
@@ -641,6 +644,23 @@ func (n *narrative) fill(out string) string {
 }
 
 // parseDoc decodes an analysis JSON document for value lookups.
+// doc returns an analysis's JSON document, parsed on first use; ok is
+// false when there is no such analysis.
+func (b *siteBuild) doc(id string) (map[string]any, bool, error) {
+	b.docsMu.Lock()
+	defer b.docsMu.Unlock()
+	doc, ok := b.docs[id]
+	if !ok || doc != nil {
+		return doc, ok, nil
+	}
+	doc, err := parseDoc(b.files["data/"+id+".json"])
+	if err != nil {
+		return nil, true, fmt.Errorf("%s: %w", id, err)
+	}
+	b.docs[id] = doc
+	return doc, true, nil
+}
+
 func parseDoc(b []byte) (map[string]any, error) {
 	var m map[string]any
 	err := json.Unmarshal(b, &m)

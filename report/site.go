@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/extension"
@@ -37,7 +38,8 @@ type siteBuild struct {
 	md     goldmark.Markdown
 	views  []*analysisView
 	refs   map[string][]refTarget    // figure and table ids → targets
-	docs   map[string]map[string]any // analysis id → its JSON, for {{value}}
+	docs   map[string]map[string]any // analysis id → its JSON, for {{value}} (nil until read: doc)
+	docsMu sync.Mutex
 	bib    map[string]*BibEntry      // the manifest's bibliography
 	// sources are the pages and the bibliography as the input layer read
 	// them, by manifest path.
@@ -145,13 +147,11 @@ func (b *siteBuild) render() (map[string][]byte, error) {
 	if err := b.writeData(); err != nil {
 		return nil, err
 	}
+	// The documents {{value}} reads are parsed when a page first asks
+	// for one (a study of 10,000 datasets has megabytes of them).
 	b.docs = map[string]map[string]any{}
 	for _, v := range b.views {
-		doc, err := parseDoc(b.files["data/"+v.ID+".json"])
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", v.ID, err)
-		}
-		b.docs[v.ID] = doc
+		b.docs[v.ID] = nil
 	}
 	if s := b.study.Bibliography; s != "" {
 		src, err := b.source(s)
