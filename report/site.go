@@ -40,7 +40,7 @@ type siteBuild struct {
 	refs   map[string][]refTarget    // figure and table ids → targets
 	docs   map[string]map[string]any // analysis id → its JSON, for {{value}} (nil until read: doc)
 	docsMu sync.Mutex
-	bib    map[string]*BibEntry      // the manifest's bibliography
+	bib    map[string]*BibEntry // the manifest's bibliography
 	// sources are the pages and the bibliography as the input layer read
 	// them, by manifest path.
 	sources map[string][]byte
