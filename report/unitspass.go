@@ -235,11 +235,20 @@ func (in *inputs) dispatch(ps []*passSink) {
 			}
 		}
 	}
-	for _, g := range groups {
-		if len(alive(ps)) == 0 {
-			return
+	// Each group's files are opened and their readers started while the
+	// group before is consumed, so reading never waits for a group's
+	// slowest file; what a group tells the sinks is told in its turn.
+	var next *startedGroup
+	for i, g := range groups {
+		cur := next
+		if cur == nil {
+			cur = in.startGroup(g, ps)
 		}
-		in.passGroup(g, ps)
+		next = nil
+		if i+1 < len(groups) && len(alive(ps)) > 0 {
+			next = in.startGroup(groups[i+1], ps)
+		}
+		cur.run(ps)
 	}
 	for _, d := range in.derived {
 		if d.units == nil {
@@ -348,29 +357,58 @@ func (in *inputs) unitsGroups() ([]*unitsGroup, error) {
 	return groups, nil
 }
 
+// groupReader is one file of a started group: its reader goroutine's
+// batches and the sinks that get them.
+type groupReader struct {
+	f         *unitsFile
+	receivers []*passSink
+	batches   chan *unitsBatchOf
+	free      chan *unitsBatchOf
+	stop      chan struct{}
+	stopped   bool
+	err       error
+}
+
+// startedGroup is a group whose files are open and being read; told are
+// the messages its headers give the sinks, in file order.
+type startedGroup struct {
+	readers []*groupReader
+	told    []toldMsg
+	wg      sync.WaitGroup
+}
+
+type toldMsg struct {
+	p *passSink
+	m passMsg
+}
+
 // passGroup reads the files of a group side by side and sends their rows
 // to the sinks that need them, a batch of each file in turn.
 func (in *inputs) passGroup(g *unitsGroup, ps []*passSink) {
-	type reader struct {
-		f         *unitsFile
-		receivers []*passSink
-		batches   chan *unitsBatchOf
-		free      chan *unitsBatchOf
-		stop      chan struct{}
-		stopped   bool
-		err       error
-	}
-	var readers []*reader
+	in.startGroup(g, ps).run(ps)
+}
+
+// startGroup opens the files of a group, reads their headers and starts
+// a reader per file that some sink needs.
+func (in *inputs) startGroup(g *unitsGroup, ps []*passSink) *startedGroup {
+	sg := &startedGroup{}
+	failed := map[*passSink]bool{} // by a header of this group
 	// Headers first, in file order, so errors come in a fixed order.
 	for _, j := range g.files {
-		live := alive(ps)
+		var live []*passSink
+		for _, p := range alive(ps) {
+			if !failed[p] {
+				live = append(live, p)
+			}
+		}
 		if len(live) == 0 {
 			break
 		}
 		f, err := in.openUnits(j.e, j.mf)
 		if err != nil {
 			for _, p := range live {
-				p.fail(err)
+				failed[p] = true
+				sg.told = append(sg.told, toldMsg{p, passMsg{err: err}})
 			}
 			continue
 		}
@@ -383,66 +421,82 @@ func (in *inputs) passGroup(g *unitsGroup, ps []*passSink) {
 			if !skippable || p.s.Wants(j.mf.Method) {
 				receivers = append(receivers, p)
 			} else if f.hasMetric(p.s.Metric()) {
-				p.in <- passMsg{seen: [2]string{j.mf.Dataset, j.mf.Method}}
+				sg.told = append(sg.told, toldMsg{p, passMsg{seen: [2]string{j.mf.Dataset, j.mf.Method}}})
 			}
 		}
 		if len(receivers) == 0 {
 			in.closeCounted(j.mf.Path, f.t)
 			continue
 		}
-		readers = append(readers, &reader{f: f, receivers: receivers,
+		sg.readers = append(sg.readers, &groupReader{f: f, receivers: receivers,
 			batches: make(chan *unitsBatchOf, 2), free: make(chan *unitsBatchOf, 8), stop: make(chan struct{})})
 	}
-	var wg sync.WaitGroup
-	for _, r := range readers {
-		wg.Add(1)
-		go func(r *reader) {
-			defer wg.Done()
-			defer close(r.batches)
-			defer func() {
-				if p := recover(); p != nil {
-					r.err = internalError(p)
-				}
-			}()
-			next := func() *unitsBatchOf {
-				select {
-				case b := <-r.free:
-					b.reset()
-					return b
-				default:
-					return &unitsBatchOf{rows: make([]UnitRow, 0, unitsBatch), home: r.free}
-				}
-			}
-			b := next()
-			send := func() bool {
-				select {
-				case r.batches <- b:
-					b = next()
-					return true
-				case <-r.stop:
-					return false
-				}
-			}
-			err := in.readUnitsRows(r.f, func(u *UnitRow) error {
-				b.add(u)
-				if len(b.rows) == unitsBatch && !send() {
-					return errPassDone
-				}
-				return nil
-			})
-			if err == nil && len(b.rows) > 0 {
-				send()
-			}
-			r.err = err // read after the channel is closed
-		}(r)
+	for _, r := range sg.readers {
+		sg.wg.Add(1)
+		go in.readGroupFile(sg, r)
 	}
+	return sg
+}
+
+// readGroupFile is a group reader's goroutine: the file's rows in batches.
+func (in *inputs) readGroupFile(sg *startedGroup, r *groupReader) {
+	defer sg.wg.Done()
+	defer close(r.batches)
+	defer func() {
+		if p := recover(); p != nil {
+			r.err = internalError(p)
+		}
+	}()
+	next := func() *unitsBatchOf {
+		select {
+		case b := <-r.free:
+			b.reset()
+			return b
+		default:
+			return &unitsBatchOf{rows: make([]UnitRow, 0, unitsBatch), home: r.free}
+		}
+	}
+	b := next()
+	send := func() bool {
+		select {
+		case r.batches <- b:
+			b = next()
+			return true
+		case <-r.stop:
+			return false
+		}
+	}
+	err := in.readUnitsRows(r.f, func(u *UnitRow) error {
+		b.add(u)
+		if len(b.rows) == unitsBatch && !send() {
+			return errPassDone
+		}
+		return nil
+	})
+	if err == nil && len(b.rows) > 0 {
+		send()
+	}
+	r.err = err // read after the channel is closed
+}
+
+// run tells the sinks what the group's headers said, then hands them the
+// rows, and waits for the readers.
+func (sg *startedGroup) run(ps []*passSink) {
+	for _, t := range sg.told {
+		if t.m.err != nil {
+			t.p.fail(t.m.err)
+		} else if t.p.live() {
+			t.p.in <- t.m
+		}
+	}
+	readers := sg.readers
 	// Rounds: a batch of each open file, in file order; each sink gets the
 	// batches of the files it needs, then the errors of files that ended.
 	open := len(readers)
 	done := make([]bool, len(readers))
 	round := make([]*unitsBatchOf, len(readers))
 	for open > 0 {
-		var ended []*reader
+		var ended []*groupReader
 		for i, r := range readers {
 			round[i] = nil
 			if done[i] {
@@ -495,5 +549,5 @@ func (in *inputs) passGroup(g *unitsGroup, ps []*passSink) {
 			}
 		}
 	}
-	wg.Wait()
+	sg.wg.Wait()
 }
