@@ -49,6 +49,11 @@ type Options struct {
 
 	// onOpen, when set (tests), is told every input file opened.
 	onOpen func(path string)
+	// parallelMin and chunkBytes, when set (tests), replace the size from
+	// which a units file is parsed in parallel byte ranges, and the size
+	// of a range.
+	parallelMin, chunkBytes int64
+	onParallel              func(path string)
 	// checkOut: refuse an unsafe output before any analysis runs (Build;
 	// checked again, with every file read, before writing).
 	checkOut bool
@@ -142,6 +147,11 @@ func run(o *Options) (*built, error) {
 	in := newInputs(study)
 	in.allowOutside = study.AllowOutside || o.AllowOutside
 	in.onOpen = o.onOpen
+	in.jobs, in.parallelMin, in.chunkBytes = o.Jobs, 32<<20, 256<<10
+	if o.parallelMin > 0 {
+		in.parallelMin, in.chunkBytes = o.parallelMin, o.chunkBytes
+	}
+	in.onParallel = o.onParallel
 	switch {
 	case o.NoCache:
 	case o.Cache != nil:

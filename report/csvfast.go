@@ -29,9 +29,14 @@ type recordReader struct {
 	// transient: a record's strings alias the read buffer and are valid
 	// only until the next Read (Transient).
 	transient bool
-	fields    []string
-	starts    []int // byte offset of each field in its line, for columns
-	lines     []int // line of each field (quoted newlines move it)
+	// consumed counts the bytes read from r (line endings included).
+	consumed int64
+	// quoteStops: a record with a quote is not parsed but errQuoted
+	// (a byte range of a file, which may start inside a quoted field).
+	quoteStops bool
+	fields     []string
+	starts     []int // byte offset of each field in its line, for columns
+	lines      []int // line of each field (quoted newlines move it)
 }
 
 // maxLineBytes caps a line, and a record whose quoted fields span lines:
@@ -61,6 +66,7 @@ func (rr *recordReader) tooLong(line int) error {
 // error, found without reading the rest of it.
 func (rr *recordReader) readLine() ([]byte, error) {
 	line, err := rr.r.ReadSlice('\n')
+	rr.consumed += int64(len(line))
 	if err == bufio.ErrBufferFull {
 		rr.buf = append(rr.buf[:0], line...)
 		for err == bufio.ErrBufferFull {
@@ -68,6 +74,7 @@ func (rr *recordReader) readLine() ([]byte, error) {
 				return nil, rr.tooLong(rr.next)
 			}
 			line, err = rr.r.ReadSlice('\n')
+			rr.consumed += int64(len(line))
 			rr.buf = append(rr.buf, line...)
 		}
 		line = rr.buf
@@ -110,8 +117,14 @@ func (rr *recordReader) Read() ([]string, error) {
 	if !rr.quotes || bytes.IndexByte(line, '"') < 0 {
 		return rr.split(rr.str(line)), nil
 	}
+	if rr.quoteStops {
+		return nil, errQuoted
+	}
 	return rr.readQuoted(line)
 }
+
+// errQuoted stops a reader of a byte range at a record with a quote.
+var errQuoted = errors.New("a quoted field")
 
 // chunkSize is the size of the chunks lines are copied into.
 const chunkSize = 64 << 10

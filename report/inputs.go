@@ -60,6 +60,13 @@ type inputState struct {
 
 	// onOpen, when set (tests), is told every file opened.
 	onOpen func(path string)
+
+	// jobs is the build's number of workers; a units file of at least
+	// parallelMin bytes (uncompressed CSV or TSV) is parsed by them in
+	// byte ranges of chunkBytes (unitspass.go).
+	jobs                    int
+	parallelMin, chunkBytes int64
+	onParallel              func(path string) // tests: told each file read in ranges
 }
 
 // derivedSource is one feeding analysis's contribution to the inputs.

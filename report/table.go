@@ -43,6 +43,9 @@ type TableReader struct {
 	// a missing column does not quote its header, which for a file that
 	// is no table (../../etc/passwd) is its first line.
 	outside bool
+	// dataStart is the byte offset of the first record of an uncompressed
+	// CSV or TSV file (after the BOM and the header); -1 otherwise.
+	dataStart int64
 }
 
 // DefaultMaxDecompressed is the decompressed-size cap of a .gz input when
@@ -77,7 +80,7 @@ func openTableCapped(path, display string, mapping map[string]string, maxDecompr
 	if err != nil {
 		return nil, err
 	}
-	t := &TableReader{File: display, f: f}
+	t := &TableReader{File: display, f: f, dataStart: -1}
 	var r io.Reader = bufio.NewReaderSize(f, readBufferSize(f))
 	name := strings.ToLower(path)
 	if strings.HasSuffix(name, ".gz") {
@@ -98,8 +101,10 @@ func openTableCapped(path, display string, mapping map[string]string, maxDecompr
 
 // start skips a BOM, reads the header and applies the mapping.
 func (t *TableReader) start(br *bufio.Reader, tsv bool, mapping map[string]string) error {
-	if bom, _ := br.Peek(3); bytes.Equal(bom, []byte("\xef\xbb\xbf")) {
+	var bom int64
+	if b, _ := br.Peek(3); bytes.Equal(b, []byte("\xef\xbb\xbf")) {
 		br.Discard(3)
+		bom = 3
 	}
 	if tsv {
 		t.csv = newRecordReader(br, '\t', false)
@@ -114,6 +119,9 @@ func (t *TableReader) start(br *bufio.Reader, tsv bool, mapping map[string]strin
 		return t.wrapCSV(err)
 	}
 	t.Header = append([]string(nil), head...)
+	if t.gz == nil {
+		t.dataStart = bom + t.csv.consumed
+	}
 	if len(t.Header) == 1 && t.Header[0] == "" {
 		return fmt.Errorf("%s: empty file (no header row)", t.File)
 	}
@@ -220,7 +228,34 @@ func (t *TableReader) Close() error {
 	if t.gz != nil {
 		t.gz.Close()
 	}
+	if t.f == nil {
+		return nil // a section: its file is its parent's
+	}
 	return t.f.Close()
+}
+
+// section returns a reader of the records in bytes [start, end) of an
+// uncompressed CSV or TSV file (start at the beginning of a line after
+// the header): the same header and columns, its own lines counted from
+// firstLine, transient strings. With quoteStops a record holding a quote
+// is errQuoted instead (a byte range may begin inside a quoted field).
+// Closing it leaves the file open.
+//
+// br, when not nil, is a buffer to read through (reset to the range), so
+// that a worker reading many ranges allocates one.
+func (t *TableReader) section(start, end int64, firstLine int, quoteStops bool, br *bufio.Reader) *TableReader {
+	c := &TableReader{File: t.File, Header: t.Header, cols: t.cols, missing: t.missing, outside: t.outside, dataStart: -1}
+	r := io.NewSectionReader(t.f, start, end-start)
+	if br == nil {
+		br = bufio.NewReaderSize(r, 64<<10)
+	} else {
+		br.Reset(r)
+	}
+	c.csv = newRecordReader(br, t.csv.comma, t.csv.quotes)
+	c.csv.next = firstLine
+	c.csv.transient = true
+	c.csv.quoteStops = quoteStops
+	return c
 }
 
 // Col returns the index of a column, or -1 when the file has none.

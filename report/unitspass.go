@@ -33,8 +33,11 @@ package report
 // errors) a pass of its own would give it.
 
 import (
+	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"sync"
 	"sync/atomic"
@@ -433,7 +436,11 @@ func (in *inputs) startGroup(g *unitsGroup, ps []*passSink) *startedGroup {
 	}
 	for _, r := range sg.readers {
 		sg.wg.Add(1)
-		go in.readGroupFile(sg, r)
+		if size, ok := in.parallelSize(r.f); ok {
+			go in.readGroupFileParallel(sg, r, size)
+		} else {
+			go in.readGroupFile(sg, r)
+		}
 	}
 	return sg
 }
@@ -550,4 +557,206 @@ func (sg *startedGroup) run(ps []*passSink) {
 		}
 	}
 	sg.wg.Wait()
+}
+
+// parallelSize reports whether a units file is parsed in parallel byte
+// ranges (an uncompressed CSV or TSV file of at least parallelMin bytes,
+// with more than one worker), and its size.
+func (in *inputs) parallelSize(f *unitsFile) (int64, bool) {
+	t := f.t
+	if in.jobs < 2 || in.parallelMin <= 0 || t.csv == nil || t.dataStart < 0 || t.f == nil {
+		return 0, false
+	}
+	st, err := t.f.Stat()
+	if err != nil || st.Size()-t.dataStart < in.parallelMin {
+		return 0, false
+	}
+	return st.Size(), true
+}
+
+// unitsChunk is a byte range of a units file parsed by a worker: its
+// rows in batches (Row and Line counted within the range), how many
+// records and lines it holds, and an error (errQuoted: the range holds a
+// quote, so it may not start where a record does).
+type unitsChunk struct {
+	start, end int64
+	batches    []*unitsBatchOf
+	rows       int64
+	lines      int
+	err        error
+	done       chan struct{}
+}
+
+// readGroupFileParallel is readGroupFile for a big file: byte ranges
+// cut at line ends are parsed by in.jobs workers and their rows handed on
+// in file order, with row and line numbers made absolute, so the sinks
+// get exactly what readGroupFile would give them. At the first range
+// with a quote or an error, the rest of the file is read in order from
+// that range's start, as readGroupFile reads it: a quoted field may hold
+// a line end (so ranges after a quote cannot be cut safely), and an
+// error is then reported at its line.
+func (in *inputs) readGroupFileParallel(sg *startedGroup, r *groupReader, size int64) {
+	defer sg.wg.Done()
+	defer close(r.batches)
+	defer func() {
+		if p := recover(); p != nil {
+			r.err = internalError(p)
+		}
+	}()
+	t := r.f.t
+	if in.onParallel != nil {
+		in.onParallel(r.f.mf.Path)
+	}
+	workers := min(in.jobs, 8)
+	free := make(chan *unitsBatchOf, 64) // batches the sinks are done with
+	newBatch := func() *unitsBatchOf {
+		select {
+		case b := <-free:
+			b.reset()
+			return b
+		default:
+			return &unitsBatchOf{rows: make([]UnitRow, 0, unitsBatch), home: free}
+		}
+	}
+	cancel := make(chan struct{})
+	todo := make(chan *unitsChunk, workers)
+	order := make(chan *unitsChunk, workers+2) // bounds the ranges in flight
+	var wg sync.WaitGroup
+	go func() { // cut the ranges
+		defer close(todo)
+		defer close(order)
+		for start := t.dataStart; start < size; {
+			end := lineEndAfter(t.f, start+in.chunkBytes, size)
+			c := &unitsChunk{start: start, end: end, done: make(chan struct{})}
+			select {
+			case order <- c:
+			case <-cancel:
+				return
+			}
+			todo <- c
+			start = end
+		}
+	}()
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			br := bufio.NewReaderSize(nil, 64<<10)
+			for c := range todo {
+				in.parseChunk(r.f, c, br, newBatch, cancel)
+				close(c.done)
+			}
+		}()
+	}
+	stopAll := func() {
+		close(cancel)
+		for c := range order {
+			<-c.done
+		}
+		wg.Wait()
+	}
+	var rowOff int64
+	lineOff := t.csv.next - 1 // the header's lines
+	send := func(b *unitsBatchOf) bool {
+		select {
+		case r.batches <- b:
+			return true
+		case <-r.stop:
+			return false
+		}
+	}
+	for c := range order {
+		<-c.done
+		if c.err != nil {
+			stopAll()
+			in.readRestInOrder(r, c.start, size, rowOff, lineOff, newBatch, send)
+			return
+		}
+		for _, b := range c.batches {
+			for k := range b.rows {
+				b.rows[k].Row += rowOff
+				b.rows[k].Line += int64(lineOff)
+			}
+			if !send(b) {
+				stopAll()
+				in.closeCounted(r.f.mf.Path, t)
+				return
+			}
+		}
+		rowOff += c.rows
+		lineOff += c.lines
+	}
+	wg.Wait()
+	t.rows = rowOff
+	in.closeCounted(r.f.mf.Path, t)
+}
+
+// parseChunk parses a byte range into batches.
+func (in *inputs) parseChunk(f *unitsFile, c *unitsChunk, br *bufio.Reader, newBatch func() *unitsBatchOf, cancel chan struct{}) {
+	sec := *f
+	sec.t = f.t.section(c.start, c.end, 1, true, br)
+	b := newBatch()
+	c.err = in.readUnitsRows(&sec, func(u *UnitRow) error {
+		b.add(u)
+		if len(b.rows) == unitsBatch {
+			c.batches = append(c.batches, b)
+			b = newBatch()
+			select {
+			case <-cancel:
+				return errPassDone
+			default:
+			}
+		}
+		return nil
+	})
+	if len(b.rows) > 0 {
+		c.batches = append(c.batches, b)
+	}
+	c.rows, c.lines = sec.t.rows, sec.t.csv.next-1
+}
+
+// readRestInOrder reads a file from byte start to its end as
+// readGroupFile does, numbering rows and lines on from the ranges before.
+func (in *inputs) readRestInOrder(r *groupReader, start, size, rowOff int64, lineOff int, newBatch func() *unitsBatchOf, send func(*unitsBatchOf) bool) {
+	sec := *r.f
+	sec.t = r.f.t.section(start, size, lineOff+1, false, nil)
+	b := newBatch()
+	err := in.readUnitsRows(&sec, func(u *UnitRow) error {
+		u.Row += rowOff
+		b.add(u)
+		if len(b.rows) == unitsBatch {
+			if !send(b) {
+				return errPassDone
+			}
+			b = newBatch()
+		}
+		return nil
+	})
+	if err == nil && len(b.rows) > 0 {
+		send(b)
+	}
+	r.f.t.rows = rowOff + sec.t.rows
+	in.closeCounted(r.f.mf.Path, r.f.t)
+	r.err = err
+}
+
+// lineEndAfter returns the offset just after the first line end at or
+// after off (size when there is none before the end of the file, or
+// within 2 MiB: lines are at most 1 MiB, so the range reader reports it).
+func lineEndAfter(f *os.File, off, size int64) int64 {
+	if off >= size {
+		return size
+	}
+	buf := make([]byte, 4<<10)
+	for pos := off; pos < size && pos < off+2<<20; {
+		n, err := f.ReadAt(buf, pos)
+		if i := bytes.IndexByte(buf[:n], '\n'); i >= 0 {
+			return pos + int64(i) + 1
+		}
+		if err != nil {
+			break
+		}
+		pos += int64(n)
+	}
+	return size
 }

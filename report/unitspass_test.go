@@ -302,3 +302,104 @@ func TestUnitsPassBigFiles(t *testing.T) {
 		}
 	}
 }
+
+// TestUnitsParallelRanges: a units file parsed in parallel byte ranges
+// (here from 16 KiB, in ranges of 4 KiB) gives every analysis exactly
+// what reading it in order gives — by unit id and by row, with blank
+// lines and CRLF — and an error or a quoted field anywhere is handled as
+// in order: the error at its absolute line, the quoted field parsed.
+func TestUnitsParallelRanges(t *testing.T) {
+	t.Parallel()
+	const rows = 6000
+	long := func(edit func(i int, line string) string) string {
+		var b strings.Builder
+		b.WriteString("dataset,method,unit,metric,value\r\n")
+		for i := 0; i < rows; i++ {
+			for mi, m := range []string{"A", "B"} {
+				v := float64((i*7+mi*i*i*13)%101) / 100
+				line := fmt.Sprintf("d%d,%s,u%d,s,%g", i%3, m, i, v)
+				if edit != nil {
+					line = edit(i, line)
+				}
+				b.WriteString(line + "\r\n")
+			}
+			if i%1000 == 999 {
+				b.WriteString("\r\n") // a blank line
+			}
+		}
+		return b.String()
+	}
+	study := func(data string) string {
+		return "-- study.toml --\ntitle = \"p\"\n[inputs]\nunits = [\"u.csv\"]\n" +
+			"[[analyses]]\nid = \"m\"\ntype = \"meta_analysis\"\ntitle = \"m\"\ntreatment = \"A\"\ncontrol = \"B\"\nmetric = \"s\"\n" +
+			"[[analyses]]\nid = \"p\"\ntype = \"paired_tests\"\ntitle = \"p\"\nmetric = \"s\"\ndataset = \"d1\"\n" +
+			"-- u.csv --\n" + data
+	}
+	var mu sync.Mutex
+	ranged := map[string]bool{}
+	parallel := func(o *Options) {
+		o.NoCache, o.Jobs, o.parallelMin, o.chunkBytes = true, 4, 16<<10, 4<<10
+		o.onParallel = func(p string) {
+			mu.Lock()
+			ranged[filepath.Base(p)] = true
+			mu.Unlock()
+		}
+	}
+	inOrder := func(o *Options) { o.NoCache, o.Jobs = true, 1 }
+	for _, tc := range []struct {
+		name string
+		data string
+	}{
+		{"ids", long(nil)},
+		{"rows", ""},
+		{"quoted", long(func(i int, line string) string {
+			if i == 4000 {
+				return strings.Replace(line, "d1,", `"d1",`, 1)
+			}
+			return line
+		})},
+	} {
+		archive := study(tc.data)
+		if tc.name == "rows" { // a file per method, paired by row
+			var f [2]strings.Builder
+			for mi := range f {
+				f[mi].WriteString("dataset,s\n")
+				for i := 0; i < rows; i++ {
+					fmt.Fprintf(&f[mi], "d%d,%g\n", i%3, float64((i*7+mi*i*i*13)%101)/100)
+				}
+			}
+			archive = strings.Replace(strings.TrimSuffix(study(""), "-- u.csv --\n"), "units = [\"u.csv\"]", "units = [\"{method}.csv\"]", 1) +
+				"-- A.csv --\n" + f[0].String() + "-- B.csv --\n" + f[1].String()
+		}
+		a := mustBuild(t, archive, parallel)
+		b := mustBuild(t, archive, inOrder)
+		for _, f := range []string{"data/m.json", "data/p.json"} {
+			if x, y := readFile(t, a, f), readFile(t, b, f); x != y {
+				t.Errorf("%s: %s differs between parallel ranges and reading in order", tc.name, f)
+			}
+		}
+		mu.Lock()
+		if want := map[bool]string{false: "u.csv", true: "B.csv"}[tc.name == "rows"]; !ranged[want] {
+			t.Errorf("%s: %s was not read in ranges: %v", tc.name, want, ranged)
+		}
+		mu.Unlock()
+	}
+	// Errors at their line, as in order: a bad value deep in the file.
+	for _, at := range []int{5, 3000, 5999} {
+		bad := long(func(i int, line string) string {
+			if i == at && strings.Contains(line, ",B,") {
+				return strings.TrimSuffix(line, line[strings.LastIndex(line, ",")+1:]) + "0x10"
+			}
+			return line
+		})
+		_, e1 := buildStudy(t, study(bad), parallel)
+		_, e2 := buildStudy(t, study(bad), inOrder)
+		if e1 == nil || e2 == nil || e1.Error() != e2.Error() {
+			t.Errorf("bad value at row %d: parallel %v, in order %v", at, e1, e2)
+		}
+		// line: header 1, two lines per row, a blank line per 1000 rows
+		if want := fmt.Sprintf("u.csv:%d:", 1+2*at+2+at/1000); e1 == nil || !strings.Contains(e1.Error(), want) {
+			t.Errorf("bad value at row %d: %v, want %s", at, e1, want)
+		}
+	}
+}
