@@ -199,91 +199,130 @@ func LoadStudy(path string, kinds Registry) (*Study, error) {
 }
 
 // ParseStudy parses manifest text; file names the manifest in errors and
-// gives the directory that relative paths start from.
+// gives the directory that relative paths start from. Every problem is
+// reported, each at its key's line, sorted by line.
 func ParseStudy(file string, src []byte, kinds Registry) (*Study, error) {
 	src = bytes.TrimPrefix(src, []byte("\xef\xbb\xbf"))
 	s := &Study{File: file, Dir: filepath.Dir(file), source: src, Seed: 42}
-	name := filepath.Base(file)
-	var raw map[string]toml.Primitive
-	md, err := toml.Decode(string(src), &raw)
-	if err != nil {
+	p := &manifestParser{s: s, name: filepath.Base(file), slugs: map[string]bool{"index": true, "provenance": true}, ids: map[string]int{}}
+	var err error
+	if p.md, err = toml.Decode(string(src), &p.raw); err != nil {
 		var pe toml.ParseError
 		if errors.As(err, &pe) {
-			return nil, &ManifestError{File: name, Line: pe.Position.Line, Col: pe.Position.Col, Msg: pe.Message}
+			return nil, &ManifestError{File: p.name, Line: pe.Position.Line, Col: pe.Position.Col, Msg: pe.Message}
 		}
-		return nil, &ManifestError{File: name, Msg: err.Error()}
+		return nil, &ManifestError{File: p.name, Msg: err.Error()}
 	}
 	s.keyLines = keyLines(src)
-	var errs Errors
-	fail := func(key string, format string, args ...any) {
-		errs = append(errs, &ManifestError{File: name, Line: s.line(key), Msg: fmt.Sprintf(format, args...)})
+	p.topLevel()
+	p.metrics()
+	p.datasets()
+	p.inputs()
+	p.pages()
+	p.analyses(kinds)
+	p.validateOptions()
+	if len(p.errs) > 0 {
+		sort.SliceStable(p.errs, func(i, j int) bool { return lineOf(p.errs[i]) < lineOf(p.errs[j]) })
+		return nil, p.errs
 	}
-	dec := func(key string, v any) {
-		if p, ok := raw[key]; ok {
-			if err := md.PrimitiveDecode(p, v); err != nil {
-				fail(key, "%s: %v", key, err)
-			}
-		}
-	}
-	for _, k := range analyses.SortedKeys(raw) {
-		if !contains(topKeys, k) {
-			fail(k, "unknown key %q%s", k, analyses.DidYouMean(k, topKeys))
-		}
-	}
-	dec("title", &s.Title)
-	dec("subtitle", &s.Subtitle)
-	dec("authors", &s.Authors)
-	dec("date", &s.Date)
-	dec("doi", &s.DOI)
-	dec("links", &s.Links)
-	dec("license", &s.License)
-	dec("abstract", &s.Abstract)
-	dec("seed", &s.Seed)
-	dec("unsafe_html", &s.UnsafeHTML)
-	dec("allow_outside", &s.AllowOutside)
-	dec("bibliography", &s.Bibliography)
-	if s.Title == "" {
-		errs = append(errs, &ManifestError{File: name, Line: 1, Msg: "title: required"})
-	}
+	return s, nil
+}
 
-	// [[metrics]]
+// manifestParser holds a manifest being parsed: the decoded TOML, the
+// study filled in step by step, and the errors found so far.
+type manifestParser struct {
+	s     *Study
+	name  string // the manifest's file name, for errors
+	md    toml.MetaData
+	raw   map[string]toml.Primitive
+	errs  Errors
+	slugs map[string]bool // page names and analysis ids taken
+	ids   map[string]int  // analysis id → its line
+}
+
+// fail records an error at a key's line.
+func (p *manifestParser) fail(key string, format string, args ...any) {
+	p.errs = append(p.errs, &ManifestError{File: p.name, Line: p.s.line(key), Msg: fmt.Sprintf(format, args...)})
+}
+
+// dec decodes a top-level key into v, when the manifest has it.
+func (p *manifestParser) dec(key string, v any) {
+	if prim, ok := p.raw[key]; ok {
+		if err := p.md.PrimitiveDecode(prim, v); err != nil {
+			p.fail(key, "%s: %v", key, err)
+		}
+	}
+}
+
+// topLevel checks the top-level keys and decodes the study's own.
+func (p *manifestParser) topLevel() {
+	s := p.s
+	for _, k := range analyses.SortedKeys(p.raw) {
+		if !contains(topKeys, k) {
+			p.fail(k, "unknown key %q%s", k, analyses.DidYouMean(k, topKeys))
+		}
+	}
+	p.dec("title", &s.Title)
+	p.dec("subtitle", &s.Subtitle)
+	p.dec("authors", &s.Authors)
+	p.dec("date", &s.Date)
+	p.dec("doi", &s.DOI)
+	p.dec("links", &s.Links)
+	p.dec("license", &s.License)
+	p.dec("abstract", &s.Abstract)
+	p.dec("seed", &s.Seed)
+	p.dec("unsafe_html", &s.UnsafeHTML)
+	p.dec("allow_outside", &s.AllowOutside)
+	p.dec("bibliography", &s.Bibliography)
+	if s.Title == "" {
+		p.errs = append(p.errs, &ManifestError{File: p.name, Line: 1, Msg: "title: required"})
+	}
+}
+
+// metrics decodes [[metrics]].
+func (p *manifestParser) metrics() {
+	s := p.s
 	s.metricIndex = map[string]int{}
 	var metrics []map[string]toml.Primitive
-	dec("metrics", &metrics)
+	p.dec("metrics", &metrics)
 	for i, m := range metrics {
 		key := fmt.Sprintf("metrics.%d", i)
 		var spec MetricSpec
-		s.decodeStrict(md, m, &spec, key, []string{"name", "better", "max"}, fail)
+		s.decodeStrict(p.md, m, &spec, key, []string{"name", "better", "max"}, p.fail)
 		switch spec.Better {
 		case "":
 			spec.Better = "higher"
 		case "higher", "lower":
 		default:
-			fail(key+".better", "metrics[%d].better: unknown value %q%s", i, spec.Better, analyses.DidYouMean(spec.Better, []string{"higher", "lower"}))
+			p.fail(key+".better", "metrics[%d].better: unknown value %q%s", i, spec.Better, analyses.DidYouMean(spec.Better, []string{"higher", "lower"}))
 		}
 		if spec.Name == "" {
-			fail(key, "metrics[%d].name: required", i)
+			p.fail(key, "metrics[%d].name: required", i)
 			continue
 		}
 		if _, dup := s.metricIndex[strings.ToLower(spec.Name)]; dup {
-			fail(key+".name", "metrics[%d]: metric %q is declared twice", i, spec.Name)
+			p.fail(key+".name", "metrics[%d]: metric %q is declared twice", i, spec.Name)
 			continue
 		}
 		s.metricIndex[strings.ToLower(spec.Name)] = len(s.Metrics)
 		s.Metrics = append(s.Metrics, spec)
 	}
+}
 
-	// [[datasets]]: any key is an attribute, values must be strings.
+// datasets decodes [[datasets]]: any key is an attribute, values must be
+// strings.
+func (p *manifestParser) datasets() {
+	s := p.s
 	s.dataIndex = map[string]int{}
 	var datasets []map[string]any
-	dec("datasets", &datasets)
+	p.dec("datasets", &datasets)
 	for i, d := range datasets {
 		key := fmt.Sprintf("datasets.%d", i)
 		spec := DatasetSpec{Attrs: map[string]string{}}
 		for _, k := range analyses.SortedKeys(d) {
 			v, ok := d[k].(string)
 			if !ok {
-				fail(key+"."+k, "datasets[%d].%s: want a string, got %T", i, k, d[k])
+				p.fail(key+"."+k, "datasets[%d].%s: want a string, got %T", i, k, d[k])
 				continue
 			}
 			switch k {
@@ -296,52 +335,57 @@ func ParseStudy(file string, src []byte, kinds Registry) (*Study, error) {
 			}
 		}
 		if spec.Name == "" {
-			fail(key, "datasets[%d].name: required", i)
+			p.fail(key, "datasets[%d].name: required", i)
 			continue
 		}
 		if _, dup := s.dataIndex[spec.Name]; dup {
-			fail(key+".name", "datasets[%d]: dataset %q is declared twice", i, spec.Name)
+			p.fail(key+".name", "datasets[%d]: dataset %q is declared twice", i, spec.Name)
 			continue
 		}
 		s.dataIndex[spec.Name] = len(s.Datasets)
 		s.Datasets = append(s.Datasets, spec)
 	}
+}
 
-	// [inputs]
-	if p, ok := raw["inputs"]; ok {
-		var in map[string]toml.Primitive
-		if err := md.PrimitiveDecode(p, &in); err != nil {
-			fail("inputs", "inputs: %v", err)
+// inputs decodes [inputs].
+func (p *manifestParser) inputs() {
+	prim, ok := p.raw["inputs"]
+	if !ok {
+		return
+	}
+	var in map[string]toml.Primitive
+	if err := p.md.PrimitiveDecode(prim, &in); err != nil {
+		p.fail("inputs", "inputs: %v", err)
+	}
+	inputKeys := []string{"results", "units", "characteristics"}
+	for _, k := range analyses.SortedKeys(in) {
+		if !contains(inputKeys, k) {
+			p.fail("inputs."+k, "inputs: unknown key %q%s", k, analyses.DidYouMean(k, inputKeys))
+			continue
 		}
-		inputKeys := []string{"results", "units", "characteristics"}
-		for _, k := range analyses.SortedKeys(in) {
-			if !contains(inputKeys, k) {
-				fail("inputs."+k, "inputs: unknown key %q%s", k, analyses.DidYouMean(k, inputKeys))
-				continue
-			}
-			entries := s.decodeEntries(md, in[k], "inputs."+k, fail)
-			switch k {
-			case "results":
-				s.Inputs.Results = entries
-			case "units":
-				s.Inputs.Units = entries
-			case "characteristics":
-				s.Inputs.Characteristics = entries
-			}
+		entries := p.s.decodeEntries(p.md, in[k], "inputs."+k, p.fail)
+		switch k {
+		case "results":
+			p.s.Inputs.Results = entries
+		case "units":
+			p.s.Inputs.Units = entries
+		case "characteristics":
+			p.s.Inputs.Characteristics = entries
 		}
 	}
+}
 
-	// [[pages]]
+// pages decodes [[pages]].
+func (p *manifestParser) pages() {
 	var pages []map[string]toml.Primitive
-	dec("pages", &pages)
-	slugs := map[string]bool{"index": true, "provenance": true}
-	for i, p := range pages {
+	p.dec("pages", &pages)
+	for i, pg := range pages {
 		key := fmt.Sprintf("pages.%d", i)
 		var spec PageSpec
-		s.decodeStrict(md, p, &spec, key, []string{"title", "source", "slug"}, fail)
-		spec.Line = s.line(key)
+		p.s.decodeStrict(p.md, pg, &spec, key, []string{"title", "source", "slug"}, p.fail)
+		spec.Line = p.s.line(key)
 		if spec.Source == "" {
-			fail(key, "pages[%d].source: required", i)
+			p.fail(key, "pages[%d].source: required", i)
 		}
 		if spec.Slug == "" {
 			spec.Slug = Slug(spec.Title)
@@ -349,78 +393,86 @@ func ParseStudy(file string, src []byte, kinds Registry) (*Study, error) {
 				spec.Slug = Slug(strings.TrimSuffix(filepath.Base(spec.Source), filepath.Ext(spec.Source)))
 			}
 		}
-		if slugs[spec.Slug] {
-			fail(key, "pages[%d]: page name %q is used twice (set slug = \"…\")", i, spec.Slug)
+		if p.slugs[spec.Slug] {
+			p.fail(key, "pages[%d]: page name %q is used twice (set slug = \"…\")", i, spec.Slug)
 		}
-		slugs[spec.Slug] = true
-		s.Pages = append(s.Pages, spec)
+		p.slugs[spec.Slug] = true
+		p.s.Pages = append(p.s.Pages, spec)
 	}
+}
 
-	// [[analyses]]
+// analyses decodes [[analyses]], each with its kind's options.
+func (p *manifestParser) analyses(kinds Registry) {
 	var list []map[string]toml.Primitive
-	dec("analyses", &list)
-	ids := map[string]int{}
+	p.dec("analyses", &list)
 	for i, a := range list {
-		key := fmt.Sprintf("analyses.%d", i)
-		spec := AnalysisSpec{Line: s.line(key), key: key}
-		for k, dst := range map[string]*string{"id": &spec.ID, "type": &spec.Type, "title": &spec.Title, "caption": &spec.Caption} {
-			if p, ok := a[k]; ok {
-				if err := md.PrimitiveDecode(p, dst); err != nil {
-					fail(key+"."+k, "analyses[%d].%s: %v", i, k, err)
-				}
-			}
+		if spec, ok := p.analysis(i, a, kinds); ok {
+			p.s.Analyses = append(p.s.Analyses, spec)
 		}
-		switch {
-		case spec.ID == "":
-			fail(key, "analyses[%d].id: required", i)
-			continue
-		case !idPattern.MatchString(spec.ID):
-			fail(key+".id", "analyses[%d].id: %q must be lower-case letters, digits and '-'", i, spec.ID)
-			continue
-		case slugs[spec.ID]:
-			fail(key+".id", "analyses[%d].id: %q is already used by a page or another analysis (first at line %d)", i, spec.ID, ids[spec.ID])
-			continue
-		}
-		slugs[spec.ID] = true
-		ids[spec.ID] = spec.Line
-		k, ok := kinds[spec.Type]
-		if !ok {
-			fail(key+".type", "analyses[%d] (%s): unknown type %q%s", i, spec.ID, spec.Type, analyses.DidYouMean(spec.Type, kinds.Types()))
-			continue
-		}
-		spec.Kind = k
-		spec.Options = k.NewOptions()
-		allowed := append([]string{"id", "type", "title", "caption"}, tomlKeys(spec.Options)...)
-		opts := map[string]toml.Primitive{}
-		for name, p := range a {
-			if name != "id" && name != "type" && name != "title" && name != "caption" {
-				opts[name] = p
-			}
-		}
-		prefix := fmt.Sprintf("analyses[%d] (%s)", i, spec.ID)
-		s.decodeOptions(md, opts, spec.Options, key, prefix, allowed, fail)
-		if spec.Title == "" {
-			spec.Title = spec.ID
-		}
-		s.Analyses = append(s.Analyses, spec)
 	}
-	for _, a := range s.Analyses {
+}
+
+// analysis decodes one [[analyses]] entry; ok is false when it has no
+// usable id or type (its errors are recorded).
+func (p *manifestParser) analysis(i int, a map[string]toml.Primitive, kinds Registry) (AnalysisSpec, bool) {
+	key := fmt.Sprintf("analyses.%d", i)
+	spec := AnalysisSpec{Line: p.s.line(key), key: key}
+	for k, dst := range map[string]*string{"id": &spec.ID, "type": &spec.Type, "title": &spec.Title, "caption": &spec.Caption} {
+		if prim, ok := a[k]; ok {
+			if err := p.md.PrimitiveDecode(prim, dst); err != nil {
+				p.fail(key+"."+k, "analyses[%d].%s: %v", i, k, err)
+			}
+		}
+	}
+	switch {
+	case spec.ID == "":
+		p.fail(key, "analyses[%d].id: required", i)
+		return spec, false
+	case !idPattern.MatchString(spec.ID):
+		p.fail(key+".id", "analyses[%d].id: %q must be lower-case letters, digits and '-'", i, spec.ID)
+		return spec, false
+	case p.slugs[spec.ID]:
+		p.fail(key+".id", "analyses[%d].id: %q is already used by a page or another analysis (first at line %d)", i, spec.ID, p.ids[spec.ID])
+		return spec, false
+	}
+	p.slugs[spec.ID] = true
+	p.ids[spec.ID] = spec.Line
+	k, ok := kinds[spec.Type]
+	if !ok {
+		p.fail(key+".type", "analyses[%d] (%s): unknown type %q%s", i, spec.ID, spec.Type, analyses.DidYouMean(spec.Type, kinds.Types()))
+		return spec, false
+	}
+	spec.Kind = k
+	spec.Options = k.NewOptions()
+	allowed := append([]string{"id", "type", "title", "caption"}, tomlKeys(spec.Options)...)
+	opts := map[string]toml.Primitive{}
+	for name, prim := range a {
+		if name != "id" && name != "type" && name != "title" && name != "caption" {
+			opts[name] = prim
+		}
+	}
+	prefix := fmt.Sprintf("analyses[%d] (%s)", i, spec.ID)
+	p.s.decodeOptions(p.md, opts, spec.Options, key, prefix, allowed, p.fail)
+	if spec.Title == "" {
+		spec.Title = spec.ID
+	}
+	return spec, true
+}
+
+// validateOptions runs each analysis's Validate and Check.
+func (p *manifestParser) validateOptions() {
+	for _, a := range p.s.Analyses {
 		if v, ok := a.Options.(interface{ Validate() error }); ok {
 			if err := v.Validate(); err != nil {
-				errs = append(errs, s.optionErrors(name, a, err)...)
+				p.errs = append(p.errs, p.s.optionErrors(p.name, a, err)...)
 			}
 		}
 		if v, ok := a.Options.(interface{ Check(*Study) error }); ok {
-			if err := v.Check(s); err != nil {
-				errs = append(errs, s.optionErrors(name, a, err)...)
+			if err := v.Check(p.s); err != nil {
+				p.errs = append(p.errs, p.s.optionErrors(p.name, a, err)...)
 			}
 		}
 	}
-	if len(errs) > 0 {
-		sort.SliceStable(errs, func(i, j int) bool { return lineOf(errs[i]) < lineOf(errs[j]) })
-		return nil, errs
-	}
-	return s, nil
 }
 
 func lineOf(e error) int {
