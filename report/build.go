@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"regexp"
 	"runtime"
 	"sort"
 	"strings"
@@ -461,7 +460,7 @@ func runErrors(s *Study, runs []analysisRun) error {
 		ids[m] = append(ids[m], r.Spec.ID)
 		var ie *InputError
 		var me *ManifestError
-		if !errors.As(r.Err, &ie) && !errors.As(r.Err, &me) && !positioned.MatchString(m) {
+		if !errors.As(r.Err, &ie) && !errors.As(r.Err, &me) {
 			at[m] = fmt.Sprintf("%s:%d: ", filepath.Base(s.File), r.Spec.Line)
 		}
 	}
@@ -475,5 +474,3 @@ func runErrors(s *Study, runs []analysisRun) error {
 	return errs
 }
 
-// positioned matches a message that starts with file:line.
-var positioned = regexp.MustCompile(`^[^\s:]+\.[A-Za-z]+:\d+`)

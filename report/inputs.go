@@ -283,7 +283,7 @@ type matchedFile struct {
 func (in *inputs) expand(e InputEntry, what string) ([]matchedFile, error) {
 	files, err := in.match(e.Path)
 	if err != nil {
-		return nil, fmt.Errorf("%s:%d: inputs.%s: %v", filepath.Base(in.study.File), e.Line, what, err)
+		return nil, inputErrorf(filepath.Base(in.study.File), e.Line, "inputs.%s: %v", what, err)
 	}
 	for i := range files {
 		if files[i].Dataset == "" {
@@ -420,7 +420,7 @@ func (in *inputs) readSource(rel string) ([]byte, error) {
 			}
 			at += size
 		}
-		return nil, fmt.Errorf("%s:%d: invalid UTF-8 (byte 0x%02X); pages and the bibliography must be UTF-8", in.display(path), bytes.Count(b[:at], []byte("\n"))+1, b[at])
+		return nil, inputErrorf(in.display(path), bytes.Count(b[:at], []byte("\n"))+1, "invalid UTF-8 (byte 0x%02X); pages and the bibliography must be UTF-8", b[at])
 	}
 	in.recordFile(path, 0)
 	in.mu.Lock()
@@ -572,7 +572,7 @@ func (in *inputs) readResultsFile(e InputEntry, mf matchedFile, b *analyses.Resu
 			}
 		}
 		if len(wide) == 0 {
-			return fmt.Errorf("%s:1: no metric columns: want dataset,method,metric,value or dataset,method,<metric…>", t.File)
+			return inputErrorf(t.File, 1, "no metric columns: want dataset,method,metric,value or dataset,method,<metric…>")
 		}
 	}
 	for {
@@ -743,7 +743,7 @@ func (in *inputs) openUnits(e InputEntry, mf matchedFile) (*unitsFile, error) {
 		}
 		if len(f.wide) == 0 {
 			in.closeCounted(mf.Path, t)
-			return nil, fmt.Errorf("%s:1: no metric columns", t.File)
+			return nil, inputErrorf(t.File, 1, "no metric columns")
 		}
 	}
 	return f, nil

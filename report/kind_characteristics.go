@@ -218,8 +218,7 @@ func readCharacteristicsLog(ctx *Context, d DatasetSpec, p analyses.Preprocessin
 	col := func(name string) (int, error) {
 		i := t.Col(name)
 		if i < 0 {
-			return -1, fmt.Errorf("%s:1: dataset %q: the interaction log has no %q column (header: %s; want user,item[,rating][,timestamp])%s",
-				t.File, d.Name, name, strings.Join(t.Header, ","), suggestColumn(name, t.Header))
+			return -1, inputErrorf(t.File, 1, "dataset %q: the interaction log has no %q column (header: %s; want user,item[,rating][,timestamp])%s", d.Name, name, strings.Join(t.Header, ","), suggestColumn(name, t.Header))
 		}
 		return i, nil
 	}
@@ -233,7 +232,7 @@ func readCharacteristicsLog(ctx *Context, d DatasetSpec, p analyses.Preprocessin
 	}
 	rc := t.Col("rating")
 	if p.HasThreshold && rc < 0 {
-		return nil, fmt.Errorf("%s:1: dataset %q: rating_threshold = %g needs a rating column (header: %s)", t.File, d.Name, p.Threshold, strings.Join(t.Header, ","))
+		return nil, inputErrorf(t.File, 1, "dataset %q: rating_threshold = %g needs a rating column (header: %s)", d.Name, p.Threshold, strings.Join(t.Header, ","))
 	}
 	at := func(err error) error {
 		var ie *InputError

@@ -143,7 +143,7 @@ func (m *metaSink) Add(u *UnitRow) error {
 		return nil
 	}
 	if err := m.b.Add(u.Dataset, u.Method, u.Unit, u.Row, u.Value); err != nil {
-		return fmt.Errorf("%s:%d: %w", u.File, u.Line, err)
+		return inputErrorf(u.File, int(u.Line), "%w", err)
 	}
 	return nil
 }
@@ -218,9 +218,9 @@ func metaSummaryForm(t *TableReader) (string, error) {
 	case 1:
 		return forms[0], nil
 	case 0:
-		return "", fmt.Errorf("%s:1: not a summary table (header: %s): want %s; map other column names with summary = {path = …, columns = {m1i = \"…\"}}", t.File, strings.Join(t.Header, ","), metaSummaryForms)
+		return "", inputErrorf(t.File, 1, "not a summary table (header: %s): want %s; map other column names with summary = {path = …, columns = {m1i = \"…\"}}", strings.Join(t.Header, ","), metaSummaryForms)
 	}
-	return "", fmt.Errorf("%s:1: the header mixes the columns of %s summaries: want one of %s", t.File, strings.Join(forms, " and "), metaSummaryForms)
+	return "", inputErrorf(t.File, 1, "the header mixes the columns of %s summaries: want one of %s", strings.Join(forms, " and "), metaSummaryForms)
 }
 
 // readMetaSummary parses per-dataset summary rows (SPEC §5.9 `summary`):

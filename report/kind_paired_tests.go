@@ -139,7 +139,7 @@ func (p *pairedSink) Add(u *UnitRow) error {
 	}
 	k := pairedKey{mi, id}
 	if prev, dup := p.where[k]; dup {
-		return fmt.Errorf("%s:%d: unit %q of method %q on dataset %q appears twice (first at %s)", u.File, u.Line, id, u.Method, u.Dataset, prev)
+		return inputErrorf(u.File, int(u.Line), "unit %q of method %q on dataset %q appears twice (first at %s)", id, u.Method, u.Dataset, prev)
 	}
 	p.where[k] = fmt.Sprintf("%s:%d", u.File, u.Line)
 	p.vals[k] = u.Value

@@ -279,14 +279,14 @@ func (n *narrative) expandDirectives(s string, lineNo int) string {
 		out.WriteString(n.expandCites(s[:i], lineNo))
 		d, err := parseDirective(s[i:])
 		if err != nil {
-			n.errs = append(n.errs, fmt.Errorf("%s:%d: %v", n.page, lineNo, err))
+			n.errs = append(n.errs, inputErrorf(n.page, lineNo, "%v", err))
 			out.WriteString(s[i : i+len(d.text)])
 			s = s[i+len(d.text):]
 			continue
 		}
 		repl, err := n.directive(d.name, d.args)
 		if err != nil {
-			n.errs = append(n.errs, fmt.Errorf("%s:%d: %s: %v", n.page, lineNo, shownDirective(d.text), err))
+			n.errs = append(n.errs, inputErrorf(n.page, lineNo, "%s: %v", shownDirective(d.text), err))
 			repl = d.text
 		}
 		out.WriteString(repl)
@@ -298,7 +298,7 @@ func (n *narrative) expandCites(s string, lineNo int) string {
 	return citeRe.ReplaceAllStringFunc(s, func(m string) string {
 		out, err := n.cite(m[1 : len(m)-1])
 		if err != nil {
-			n.errs = append(n.errs, fmt.Errorf("%s:%d: %s: %v", n.page, lineNo, shownDirective(m), err))
+			n.errs = append(n.errs, inputErrorf(n.page, lineNo, "%s: %v", shownDirective(m), err))
 			return m
 		}
 		return out

@@ -116,7 +116,7 @@ func (l *lineReader) next() ([]byte, error) {
 		if errors.As(err, &ce) {
 			return nil, l.errorf(l.line+1, "%v", ce)
 		}
-		return nil, fmt.Errorf("%s:%d: %w", l.file, l.line+1, err)
+		return nil, inputErrorf(l.file, l.line+1, "%w", err)
 	}
 	if len(b) == 0 && err == io.EOF {
 		return nil, io.EOF

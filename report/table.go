@@ -136,7 +136,7 @@ func (t *TableReader) start(br *bufio.Reader, tsv bool, mapping map[string]strin
 		if i, ok := t.cols[strings.ToLower(have)]; ok {
 			t.cols[strings.ToLower(want)] = i
 		} else {
-			return fmt.Errorf("%s:1: no column %s (mapped from %q)%s", t.File, quoteInput(have), want, suggestColumn(have, t.Header))
+			return inputErrorf(t.File, 1, "no column %s (mapped from %q)%s", quoteInput(have), want, suggestColumn(have, t.Header))
 		}
 	}
 	return nil
@@ -278,9 +278,9 @@ func (t *TableReader) Require(name string) (int, error) {
 		return i, nil
 	}
 	if t.outside {
-		return -1, fmt.Errorf("%s:1: no column %q (the header of a file outside the study directory is not shown)", t.File, name)
+		return -1, inputErrorf(t.File, 1, "no column %q (the header of a file outside the study directory is not shown)", name)
 	}
-	return -1, fmt.Errorf("%s:1: no column %q (header: %s)%s", t.File, name, clip(strings.Join(t.Header, ",")), suggestColumn(name, t.Header))
+	return -1, inputErrorf(t.File, 1, "no column %q (header: %s)%s", name, clip(strings.Join(t.Header, ",")), suggestColumn(name, t.Header))
 }
 
 func suggestColumn(name string, header []string) string {
@@ -321,7 +321,7 @@ func (t *TableReader) Next() ([]string, error) {
 func (t *TableReader) fieldCountError(rec []string) error {
 	line, _ := t.csv.FieldPos(0)
 	if len(rec) < len(t.Header) {
-		return fmt.Errorf("%s:%d: %d fields, the header has %d", t.File, line, len(rec), len(t.Header))
+		return inputErrorf(t.File, line, "%d fields, the header has %d", len(rec), len(t.Header))
 	}
 	msg := fmt.Sprintf("%d fields, the header has %d", len(rec), len(t.Header))
 	if at, ok := decimalComma(rec, t.Header); ok {
@@ -497,7 +497,11 @@ type InputError struct {
 	File      string
 	Line, Col int
 	Msg       string
+	err       error // a wrapped error (inputErrorf's %w), for errors.Is
 }
+
+// Unwrap returns the error an InputError wraps, if any.
+func (e *InputError) Unwrap() error { return e.err }
 
 func (e *InputError) Error() string {
 	if e.Col > 0 {
@@ -916,4 +920,12 @@ func sourceString(s analyses.Source) string {
 		return fmt.Sprintf("%s row %d", s.File, s.Line)
 	}
 	return fmt.Sprintf("%s:%d", s.File, s.Line)
+}
+
+// inputErrorf is an error at a line of a file (as InputError): its
+// position is known by its type, not by the text of its message. A %w
+// in format is kept for errors.Is and errors.As.
+func inputErrorf(file string, line int, format string, args ...any) error {
+	err := fmt.Errorf(format, args...)
+	return &InputError{File: file, Line: line, Msg: err.Error(), err: errors.Unwrap(err)}
 }
