@@ -473,4 +473,3 @@ func runErrors(s *Study, runs []analysisRun) error {
 	}
 	return errs
 }
-
