@@ -307,120 +307,142 @@ func runAnalyses(s *Study, in *inputs, o Options) []analysisRun {
 // study's per-unit values (Kind.Units) and are not taken from the cache
 // are fed by one shared units pass (unitspass.go) before they run.
 func runPhase(s *Study, in *inputs, o Options, runs []*analysisRun, keys map[*analysisRun]string) {
-	type job struct {
-		r    *analysisRun
-		key  string
-		disk string
-		rs   *readSet
-		ctx  *Context
-	}
-	var jobs []*job
+	ph := &phase{s: s, in: in, o: o}
+	var todo []*phaseJob
 	for _, r := range runs {
-		j := &job{r: r, key: keys[r], disk: o.CacheDir}
+		j := &phaseJob{r: r, key: keys[r], disk: o.CacheDir}
 		if o.NoCache || r.Spec.Kind.Feeds {
 			j.disk = ""
 		}
-		jobs = append(jobs, j)
-	}
-	// Cached outputs first: only the others read.
-	lookup := func(j *job) bool {
-		if o.NoCache {
-			return false
+		if ph.cached(j) {
+			continue // cached outputs first: only the others read
 		}
-		r := j.r
-		if out, reads := o.Cache.get(r.Spec.ID, j.key, in); out != nil {
-			r.Output, r.reads = out, reads
-			return true
-		}
-		if out, st := diskGet(j.disk, r.Spec.ID, j.key, in); out != nil {
-			r.Output, r.reads = out, st.replay(in)
-			o.Cache.putStamp(r.Spec.ID, j.key, st, out)
-			return true
-		}
-		return false
-	}
-	var todo, readers []*job
-	var sinks []UnitsSink
-	for _, j := range jobs {
-		if lookup(j) {
-			continue
-		}
-		r := j.r
 		j.rs = newReadSet()
 		j.ctx = &Context{ID: r.Spec.ID, Title: r.Spec.Title, Caption: r.Spec.Caption, Study: s, Seed: r.Seed,
 			Jobs: o.Jobs, inputs: in.forAnalysis(j.rs), progress: o.Progress}
 		todo = append(todo, j)
-		if r.Spec.Kind.Units != nil {
-			if sink := r.Spec.Kind.Units(j.ctx, r.Spec.Options); sink != nil {
-				readers = append(readers, j)
-				sinks = append(sinks, sink)
-			}
-		}
 	}
 	fed := make(chan struct{})
 	go func() {
 		defer close(fed)
-		if len(sinks) == 0 {
-			return
-		}
-		prs := newReadSet()
-		errs := make([]error, len(sinks))
-		func() {
-			defer func() {
-				if p := recover(); p != nil {
-					err := internalError(p)
-					for i := range errs {
-						errs[i] = err
-					}
-				}
-			}()
-			errs = in.forAnalysis(prs).unitsPass(sinks)
-		}()
-		for i, j := range readers {
-			j.rs.merge(prs)
-			j.ctx.fed = &fedUnits{sink: sinks[i], err: errs[i]}
-		}
+		ph.feedUnits(todo)
 	}()
 	sem := make(chan struct{}, o.Jobs)
 	var wg sync.WaitGroup
 	for _, j := range todo {
 		wg.Add(1)
-		go func(j *job) {
+		go func(j *phaseJob) {
 			defer wg.Done()
-			r := j.r
-			if r.Spec.Kind.Units != nil {
+			if j.r.Spec.Kind.Units != nil {
 				<-fed
 			}
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			defer func() {
-				if p := recover(); p != nil {
-					r.Err = internalError(p)
-				}
-			}()
-			out, err := r.Spec.Kind.Run(j.ctx, r.Spec.Options)
-			if err == nil && (out == nil || out.Result == nil) {
-				err = fmt.Errorf("internal error: %s returned no result", r.Spec.Type)
-			}
-			if err == nil {
-				for _, t := range out.Result.Tables() {
-					t.Check()
-				}
-			}
-			r.Output, r.Err, r.reads = out, err, j.rs
-			if err != nil || (o.Cache == nil && j.disk == "") {
-				return
-			}
-			st, serr := stampReads(j.rs, in)
-			if serr != nil {
-				return // a file changed or vanished while it was read: store nothing
-			}
-			o.Cache.putStamp(r.Spec.ID, j.key, st, out)
-			diskPut(j.disk, r.Spec.ID, j.key, st, out) // a failed write only costs time
+			ph.run(j)
 		}(j)
 	}
 	wg.Wait()
 	<-fed
+}
+
+// phase is one phase of a build's analyses (runPhase).
+type phase struct {
+	s  *Study
+	in *inputs
+	o  Options
+}
+
+// phaseJob is an analysis of a phase: its cache key and disk cache, and,
+// when it runs, its context and what it read.
+type phaseJob struct {
+	r    *analysisRun
+	key  string
+	disk string
+	rs   *readSet
+	ctx  *Context
+}
+
+// cached takes an analysis's output from the memory or the disk cache
+// when an entry is valid for the files as they are now.
+func (ph *phase) cached(j *phaseJob) bool {
+	if ph.o.NoCache {
+		return false
+	}
+	r := j.r
+	if out, reads := ph.o.Cache.get(r.Spec.ID, j.key, ph.in); out != nil {
+		r.Output, r.reads = out, reads
+		return true
+	}
+	if out, st := diskGet(j.disk, r.Spec.ID, j.key, ph.in); out != nil {
+		r.Output, r.reads = out, st.replay(ph.in)
+		ph.o.Cache.putStamp(r.Spec.ID, j.key, st, out)
+		return true
+	}
+	return false
+}
+
+// feedUnits runs the shared units pass for the jobs whose kind reads
+// units, and gives each its fed sink and the files the pass read.
+func (ph *phase) feedUnits(jobs []*phaseJob) {
+	var readers []*phaseJob
+	var sinks []UnitsSink
+	for _, j := range jobs {
+		if k := j.r.Spec.Kind; k.Units != nil {
+			if sink := k.Units(j.ctx, j.r.Spec.Options); sink != nil {
+				readers = append(readers, j)
+				sinks = append(sinks, sink)
+			}
+		}
+	}
+	if len(sinks) == 0 {
+		return
+	}
+	prs := newReadSet()
+	errs := make([]error, len(sinks))
+	func() {
+		defer func() {
+			if p := recover(); p != nil {
+				err := internalError(p)
+				for i := range errs {
+					errs[i] = err
+				}
+			}
+		}()
+		errs = ph.in.forAnalysis(prs).unitsPass(sinks)
+	}()
+	for i, j := range readers {
+		j.rs.merge(prs)
+		j.ctx.fed = &fedUnits{sink: sinks[i], err: errs[i]}
+	}
+}
+
+// run runs one analysis and stores its output in the caches.
+func (ph *phase) run(j *phaseJob) {
+	r := j.r
+	defer func() {
+		if p := recover(); p != nil {
+			r.Err = internalError(p)
+		}
+	}()
+	out, err := r.Spec.Kind.Run(j.ctx, r.Spec.Options)
+	if err == nil && (out == nil || out.Result == nil) {
+		err = fmt.Errorf("internal error: %s returned no result", r.Spec.Type)
+	}
+	if err == nil {
+		for _, t := range out.Result.Tables() {
+			t.Check()
+		}
+	}
+	r.Output, r.Err, r.reads = out, err, j.rs
+	if err != nil || (ph.o.Cache == nil && j.disk == "") {
+		return
+	}
+	st, serr := stampReads(j.rs, ph.in)
+	if serr != nil {
+		return // a file changed or vanished while it was read: store nothing
+	}
+	ph.o.Cache.putStamp(r.Spec.ID, j.key, st, out)
+	diskPut(j.disk, r.Spec.ID, j.key, st, out) // a failed write only costs time
 }
 
 // internalError reports a panic with its stack.

@@ -253,6 +253,11 @@ func (in *inputs) dispatch(ps []*passSink) {
 		}
 		cur.run(ps)
 	}
+	in.passDerived(ps)
+}
+
+// passDerived hands the units derived by feeding analyses to the sinks.
+func (in *inputs) passDerived(ps []*passSink) {
 	for _, d := range in.derived {
 		if d.units == nil {
 			continue
