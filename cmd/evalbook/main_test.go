@@ -59,6 +59,15 @@ func generatedDemo(t testing.TB) string {
 }
 
 func TestMain(m *testing.M) {
+	// The go command keeps its build cache under XDG_CACHE_HOME unless
+	// GOCACHE says otherwise: pin it before XDG_CACHE_HOME moves, or the
+	// demo generator's `go run` compiles the standard library again into
+	// an empty cache (40 s on the project machine, once per test binary).
+	if os.Getenv("GOCACHE") == "" {
+		if out, err := exec.Command("go", "env", "GOCACHE").Output(); err == nil {
+			os.Setenv("GOCACHE", strings.TrimSpace(string(out)))
+		}
+	}
 	// The disk cache of these tests' builds lives and dies with them.
 	cache, err := os.MkdirTemp("", "evalbook-cache-")
 	if err == nil {
