@@ -289,7 +289,7 @@ func builtDemo(t *testing.T, extra ...string) string {
 // overview, a forest-plot page and a narrative page in both themes.
 func TestBrowserDemo(t *testing.T) {
 	b := newBrowser(t)
-	site := builtDemo(t)
+	site := demoSite(t)
 	if _, err := os.Stat(filepath.Join(site, "assets", "echarts.min.js")); err != nil {
 		t.Fatal("the demo was built without ECharts: run `make assets` before testing (make test does)")
 	}
