@@ -186,10 +186,13 @@ const pageStateJS = `(function () {
   var painted = charts.filter(function (e) {
     var c = e.querySelector("canvas");
     if (!c || !c.width || !c.height) return false;
-    var blank = document.createElement("canvas");
-    blank.width = c.width;
-    blank.height = c.height;
-    return c.toDataURL() !== blank.toDataURL();
+    var small = document.createElement("canvas");
+    small.width = small.height = 64;
+    var ctx = small.getContext("2d");
+    ctx.drawImage(c, 0, 0, 64, 64);
+    var px = ctx.getImageData(0, 0, 64, 64).data;
+    for (var i = 3; i < px.length; i += 4) if (px[i] !== 0) return true;
+    return false;
   }).length;
   var complete = images.filter(function (i) { return i.complete; });
   return {
@@ -257,6 +260,36 @@ func (b *browser) theme(t *testing.T, want string) {
 		func() bool { return got == want }, func() string { return fmt.Sprintf("the theme is %q", got) })
 }
 
+// loadInTheme stores theme as the reader's choice, as the toggle does,
+// and loads url until it opens in that theme. The choice reaches the next
+// document through Chromium's storage, which under load has been seen to
+// miss the first load after the write (one run in five): each look is a
+// fresh load, as a reader's next page would be.
+func (b *browser) loadInTheme(t *testing.T, url, theme string) {
+	t.Helper()
+	if err := chromedp.Run(b.ctx,
+		chromedp.Evaluate(fmt.Sprintf(`localStorage.setItem("evalbook-theme", %q); true`, theme), nil),
+		chromedp.Navigate(url),
+	); err != nil {
+		t.Fatal(err)
+	}
+	loads := 1
+	var got string
+	b.until(t, "page opened in the "+theme+" theme", `document.documentElement.dataset.theme || ""`, &got, func() bool {
+		if got == theme {
+			return true
+		}
+		loads++
+		if err := chromedp.Run(b.ctx, chromedp.Reload()); err != nil {
+			t.Fatal(err)
+		}
+		return false
+	}, func() string { return fmt.Sprintf("%d loads, the theme is %q", loads, got) })
+	if loads > 1 {
+		t.Logf("%s opened in the %s theme at load %d", url, theme, loads)
+	}
+}
+
 // screenshot saves a PNG under dir (the test's temp directory, or
 // $EVALBOOK_SCREENSHOTS to keep them), once the page's charts are drawn.
 func (b *browser) screenshot(t *testing.T, dir, name string) {
@@ -288,6 +321,7 @@ func builtDemo(t *testing.T, extra ...string) string {
 // redraws the charts in other colours. It saves screenshots of the
 // overview, a forest-plot page and a narrative page in both themes.
 func TestBrowserDemo(t *testing.T) {
+	t.Parallel() // with the other browser test: each keeps one core busy at most
 	b := newBrowser(t)
 	site := demoSite(t)
 	if _, err := os.Stat(filepath.Join(site, "assets", "echarts.min.js")); err != nil {
@@ -378,15 +412,7 @@ func TestBrowserDemo(t *testing.T) {
 	for name, p := range targets {
 		for _, theme := range []string{"light", "dark"} {
 			b.at(name + "/" + theme)
-			err := chromedp.Run(b.ctx,
-				chromedp.Navigate("file://"+p),
-				chromedp.Evaluate(fmt.Sprintf(`localStorage.setItem("evalbook-theme", %q); true`, theme), nil),
-				chromedp.Navigate("file://"+p),
-			)
-			if err != nil {
-				t.Fatal(err)
-			}
-			b.theme(t, theme)
+			b.loadInTheme(t, "file://"+p, theme)
 			b.screenshot(t, shots, name+"-"+theme)
 		}
 	}
@@ -399,6 +425,7 @@ func TestBrowserDemo(t *testing.T) {
 // no console error, every chart drawn and every figure loaded; search
 // answers from the inlined index.
 func TestBrowserSingleFile(t *testing.T) {
+	t.Parallel()
 	b := newBrowser(t)
 	site := builtDemo(t, "--single-file")
 	entries, _ := os.ReadDir(site)
@@ -422,21 +449,30 @@ func TestBrowserSingleFile(t *testing.T) {
 	if len(ids) < 5 {
 		t.Fatalf("only %d sections", len(ids))
 	}
-	charts := 0
-	for _, id := range ids {
-		b.at("#" + id)
+	// show opens section id by its hash; the section is shown on the
+	// hashchange event, after the navigation.
+	show := func(id string) {
+		t.Helper()
 		if err := chromedp.Run(b.ctx, chromedp.Navigate(index+"#"+id)); err != nil {
 			t.Fatal(err)
 		}
-		// The section is shown on the hashchange event, after the navigation.
 		var visible string
 		b.until(t, "section #"+id+" shown", `(document.querySelector(".sf-page:not([hidden])") || {}).id || ""`, &visible,
 			func() bool { return visible == id }, func() string { return fmt.Sprintf("the page shows section %q", visible) })
+	}
+	charts := 0
+	var withCharts []string
+	for _, id := range ids {
+		b.at("#" + id)
+		show(id)
 		want, drawn, broken := b.chartState(t)
 		if drawn < want || broken > 0 {
 			t.Errorf("#%s: %d of %d charts drawn, %d images broken", id, drawn, want, broken)
 		}
 		charts += want
+		if want > 0 {
+			withCharts = append(withCharts, id)
+		}
 	}
 	// Each chart element got one ECharts instance, kept while its section
 	// was hidden and reused when it is shown again: none made twice, none
@@ -470,13 +506,10 @@ func TestBrowserSingleFile(t *testing.T) {
 	if made != charts || first.Listed != charts || first.Live != charts {
 		t.Errorf("%d charts shown, %d elements with a live instance, %d instances listed, %d of them live", charts, made, first.Listed, first.Live)
 	}
-	for _, id := range ids {
-		if err := chromedp.Run(b.ctx, chromedp.Navigate(index+"#"+id)); err != nil {
-			t.Fatal(err)
-		}
-		var visible string
-		b.until(t, "section #"+id+" shown again", `(document.querySelector(".sf-page:not([hidden])") || {}).id || ""`, &visible,
-			func() bool { return visible == id }, func() string { return fmt.Sprintf("the page shows section %q", visible) })
+	// Four sections with charts shown again (each redraw is the same code).
+	for _, id := range withCharts[:min(4, len(withCharts))] {
+		b.at("#" + id + " again")
+		show(id)
 		b.chartState(t)
 	}
 	if err := chromedp.Run(b.ctx, chromedp.Evaluate(instancesJS, &again)); err != nil {
