@@ -11,7 +11,7 @@ KATEX    := themes/assets/katex.min.js
 BIN      := bin/evalbook
 DEMO     := sites/demo
 
-.PHONY: all build assets demo test bench bench-seed000 bench-1g bench-issues lint deps clean
+.PHONY: all build assets demo test test-short bench bench-seed000 bench-1g bench-issues lint deps clean
 
 all: build
 
@@ -39,13 +39,21 @@ demo: build
 	@echo "$(abspath $(DEMO))/site/index.html"
 	@if [ -z "$$CI" ] && command -v xdg-open >/dev/null 2>&1 && [ -n "$$DISPLAY" ]; then xdg-open "$(DEMO)/site/index.html" >/dev/null 2>&1 & fi
 
-# test: every test, then every test again under the race detector (with
-# -short, which samples the longest table tests: the detector needs every
-# code path, not every case).
+# test: go vet, every test (two package test binaries at a time), then
+# the packages that run goroutines (analyses, report, cmd/evalbook) again
+# under the race detector with -short, which samples the longest table
+# tests (the detector needs every code path, not every case) and skips the
+# browser tests. No test asserts wall-clock speed; `make bench` prints it.
+RACE_PKGS := ./report/ ./cmd/evalbook/ ./analyses/
 test: assets
 	$(GO) vet ./...
-	$(GO) test -p 1 -count=1 ./...
-	$(GO) test -race -short -p 1 -count=1 ./...
+	$(GO) test -p 2 -count=1 ./...
+	$(GO) test -race -short -p 2 -count=1 $(RACE_PKGS)
+
+# test-short: the quick loop while editing (no browser, no race detector,
+# sampled tables; go test caches results of unchanged packages).
+test-short: assets
+	$(GO) test -short ./...
 
 BENCH_DIR ?= /tmp/evalbook-bench
 BENCH_USERS ?= 200000
