@@ -11,7 +11,7 @@ KATEX    := themes/assets/katex.min.js
 BIN      := bin/evalbook
 DEMO     := sites/demo
 
-.PHONY: all build assets demo test bench bench-seed000 bench-1g bench-issues lint deps clean
+.PHONY: all build assets demo test test-short bench bench-seed000 bench-1g bench-issues lint deps clean
 
 all: build
 
@@ -39,13 +39,21 @@ demo: build
 	@echo "$(abspath $(DEMO))/site/index.html"
 	@if [ -z "$$CI" ] && command -v xdg-open >/dev/null 2>&1 && [ -n "$$DISPLAY" ]; then xdg-open "$(DEMO)/site/index.html" >/dev/null 2>&1 & fi
 
-# test: every test, then every test again under the race detector (with
-# -short, which samples the longest table tests: the detector needs every
-# code path, not every case).
+# test: go vet, every test (two package test binaries at a time), then
+# the packages that run goroutines (analyses, report, cmd/evalbook) again
+# under the race detector with -short, which samples the longest table
+# tests (the detector needs every code path, not every case) and skips the
+# browser tests. No test asserts wall-clock speed; `make bench` prints it.
+RACE_PKGS := ./report/ ./cmd/evalbook/ ./analyses/
 test: assets
 	$(GO) vet ./...
-	$(GO) test -p 1 -count=1 ./...
-	$(GO) test -race -short -p 1 -count=1 ./...
+	$(GO) test -p 2 -count=1 ./...
+	$(GO) test -race -short -p 2 -count=1 $(RACE_PKGS)
+
+# test-short: the quick loop while editing (no browser, no race detector,
+# sampled tables; go test caches results of unchanged packages).
+test-short: assets
+	$(GO) test -short ./...
 
 BENCH_DIR ?= /tmp/evalbook-bench
 BENCH_USERS ?= 200000
@@ -60,7 +68,11 @@ bench: build
 	@/usr/bin/time -f "wall %e s, max RSS %M KiB" ./$(BIN) build $(BENCH_DIR) --quiet --no-cache
 	@echo "== evalbook validate (the build pipeline, writing nothing)"
 	@/usr/bin/time -f "wall %e s, max RSS %M KiB" ./$(BIN) validate $(BENCH_DIR)
+	@echo "== the demo (make demo's study), cold"
+	@$(GO) run ./sites/demo/gen $(BENCH_DIR)-demo $(DEMO)/manifest.d >/dev/null
+	@/usr/bin/time -f "wall %e s, max RSS %M KiB" ./$(BIN) build $(BENCH_DIR)-demo --quiet --no-cache
 	@echo "== benchmarks; BenchmarkMetaSummary10k: meta_analysis of 10,000 two-group summaries, sensitivity = true (analysis-ms: read + compute, run-ms: + forest and funnel plots, build-ms: whole site)"
+	@echo "   the issues' budgets (printed, never asserted): Stability30x11 < 5 s, Stability100x50 < 60 s, DatasetSelection < 10 s, ServeRebuild < 2000 ms/edit"
 	$(GO) test -run '^$$' -bench . -benchtime 1x ./analyses/ ./report/
 	@$(MAKE) --no-print-directory bench-seed000
 

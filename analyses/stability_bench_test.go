@@ -3,12 +3,13 @@ package analyses
 import (
 	"runtime"
 	"testing"
-	"time"
 )
 
 // The issue's budgets: the full stability analysis (every rule, every
 // perturbation, repeats = 100) of a 30 × 11 matrix in under 5 s and of a
-// 100 × 50 matrix in under 60 s on the project machine (2 cores).
+// 100 × 50 matrix in under 60 s on the project machine (2 cores). They
+// are measured by these benchmarks in `make bench`, which prints the
+// times beside the budgets; no test fails on a slow or shared machine.
 //
 // Measured 2026-11-21 (AMD EPYC, 2 workers, machine shared, load 4–11):
 // 30 × 11 0.27–0.36 s; 100 × 50 11–19 s wall for about 9 s of CPU. Before
@@ -30,26 +31,3 @@ func benchStability(b *testing.B, nd, nm int) {
 
 func BenchmarkStability30x11(b *testing.B)  { benchStability(b, 30, 11) }
 func BenchmarkStability100x50(b *testing.B) { benchStability(b, 100, 50) }
-
-// TestStabilityTiming checks the budgets; skipped with -short.
-func TestStabilityTiming(t *testing.T) {
-	if testing.Short() {
-		t.Skip("timing test; run without -short")
-	}
-	for _, c := range []struct {
-		nd, nm int
-		limit  time.Duration
-	}{{30, 11, 5 * time.Second}, {100, 50, 60 * time.Second}} {
-		in, op := stabilityRandom(c.nd, c.nm, 1)
-		in.Jobs = runtime.NumCPU()
-		start := time.Now()
-		if _, err := Stability(in, op); err != nil {
-			t.Fatal(err)
-		}
-		d := time.Since(start)
-		t.Logf("%d × %d, repeats = 100, %d workers: %v", c.nd, c.nm, in.Jobs, d)
-		if d > c.limit {
-			t.Errorf("%d × %d took %v, budget %v", c.nd, c.nm, d, c.limit)
-		}
-	}
-}

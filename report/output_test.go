@@ -407,7 +407,9 @@ func TestOutputSymlink(t *testing.T) {
 }
 
 // TestOutputConcurrentBuilds: 6 builds into one output at once, 50
-// rounds: none fails, nothing is left behind, the final site is complete.
+// rounds (15 under the race detector, which needs the interleaving once,
+// not often): none fails, nothing is left behind, the final site is
+// complete.
 func TestOutputConcurrentBuilds(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
@@ -419,7 +421,10 @@ func TestOutputConcurrentBuilds(t *testing.T) {
 	}
 	want := tree(t, ref)
 	site := filepath.Join(dir, "site")
-	const builders, rounds = 6, 50
+	builders, rounds := 6, 50
+	if raceEnabled {
+		rounds = 15
+	}
 	errs := make(chan error, builders*rounds)
 	for round := 0; round < rounds; round++ {
 		var wg sync.WaitGroup

@@ -568,8 +568,12 @@ func TestIsParquet(t *testing.T) {
 func TestParquetMutations(t *testing.T) {
 	t.Parallel()
 	rng := rand.New(rand.NewPCG(8, 8))
+	mutations := 150
+	if raceEnabled { // one goroutine per read: the detector needs few
+		mutations = 30
+	}
 	for s, good := range pqSeedFiles(t) {
-		for it := 0; it < 150; it++ {
+		for it := 0; it < mutations; it++ {
 			data := append([]byte(nil), good...)
 			for k := 0; k < 1+rng.IntN(6); k++ {
 				switch rng.IntN(3) {

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -137,26 +138,165 @@ func (b *browser) report(t *testing.T) {
 	}
 }
 
-// chartState counts chart elements and those drawn (a canvas inside), and
-// figure images that failed to load.
+// pollEvery is how often the browser tests look at the page again while
+// they wait for a state; waitLimit is how long before they give up. The
+// limit only stops a hung page from hanging the test: a page reaches each
+// state in well under a second.
+const (
+	pollEvery = 50 * time.Millisecond
+	waitLimit = 60 * time.Second
+)
+
+// until evaluates the JavaScript expression js (into res) every pollEvery
+// until ok() holds, or fails the test after waitLimit saying what it
+// waited for and what it saw last (describe).
+func (b *browser) until(t *testing.T, what, js string, res any, ok func() bool, describe func() string) {
+	t.Helper()
+	deadline := time.Now().Add(waitLimit)
+	for {
+		if err := chromedp.Run(b.ctx, chromedp.Evaluate(js, res)); err != nil {
+			t.Fatalf("%s: waiting for %s: %v", b.page, what, err)
+		}
+		if ok() {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: no %s after %v: %s", b.page, what, waitLimit, describe())
+		}
+		time.Sleep(pollEvery)
+	}
+}
+
+// pageState is what chartState reads from the page: visible chart
+// elements, those painted (a canvas with a pixel on it), visible images
+// and those that finished loading, well or not.
+type pageState struct {
+	Ready    bool `json:"ready"`
+	Charts   int  `json:"charts"`
+	Painted  int  `json:"painted"`
+	Images   int  `json:"images"`
+	Complete int  `json:"complete"`
+	Broken   int  `json:"broken"`
+}
+
+const pageStateJS = `(function () {
+  function shown(e) { return e.offsetParent !== null; }
+  var charts = Array.prototype.filter.call(document.querySelectorAll(".echart"), shown);
+  var images = Array.prototype.filter.call(document.images, shown);
+  var painted = charts.filter(function (e) {
+    var c = e.querySelector("canvas");
+    if (!c || !c.width || !c.height) return false;
+    var small = document.createElement("canvas");
+    small.width = small.height = 64;
+    var ctx = small.getContext("2d");
+    ctx.drawImage(c, 0, 0, 64, 64);
+    var px = ctx.getImageData(0, 0, 64, 64).data;
+    for (var i = 3; i < px.length; i += 4) if (px[i] !== 0) return true;
+    return false;
+  }).length;
+  var complete = images.filter(function (i) { return i.complete; });
+  return {
+    ready: document.readyState === "complete",
+    charts: charts.length, painted: painted,
+    images: images.length, complete: complete.length,
+    broken: complete.filter(function (i) { return !(i.naturalWidth > 0); }).length
+  };
+})()`
+
+// chartState waits until the page has loaded, every visible chart is
+// painted and every visible image has finished loading, then counts
+// chart elements, those drawn, and figure images that failed to load.
+// A chart that never paints fails the test after waitLimit.
 func (b *browser) chartState(t *testing.T) (want, drawn, broken int) {
-	err := chromedp.Run(b.ctx,
-		chromedp.Sleep(250*time.Millisecond),
-		chromedp.Evaluate(`Array.prototype.filter.call(document.querySelectorAll(".echart"), function (e) { return e.offsetParent !== null }).length`, &want),
-		chromedp.Evaluate(`Array.prototype.filter.call(document.querySelectorAll(".echart"), function (e) { return e.offsetParent !== null && e.querySelector("canvas") }).length`, &drawn),
-		chromedp.Evaluate(`Array.prototype.filter.call(document.images, function (i) { return i.offsetParent !== null && !(i.complete && i.naturalWidth > 0) }).length`, &broken),
-	)
-	if err != nil {
+	t.Helper()
+	var s pageState
+	b.until(t, "painted charts and loaded images", pageStateJS, &s,
+		func() bool { return s.Ready && s.Painted == s.Charts && s.Complete == s.Images },
+		func() string {
+			return fmt.Sprintf("%d of %d charts painted, %d of %d images loaded", s.Painted, s.Charts, s.Complete, s.Images)
+		})
+	return s.Charts, s.Painted, s.Broken
+}
+
+// stillCanvas waits until the first chart's canvas is painted, has not
+// changed for stillFor (its animation is over) and differs from not (when
+// not is given), and returns its pixels as a data URL.
+func (b *browser) stillCanvas(t *testing.T, what, not string) string {
+	t.Helper()
+	const stillFor = 300 * time.Millisecond
+	var last, now string
+	var since time.Time
+	b.until(t, what, `(function () {
+  var c = document.querySelector(".echart canvas");
+  if (!c) return "";
+  var blank = document.createElement("canvas");
+  blank.width = c.width;
+  blank.height = c.height;
+  var u = c.toDataURL();
+  return u === blank.toDataURL() ? "" : u;
+})()`, &now, func() bool {
+		if now != last || now == "" || now == not {
+			last, since = now, time.Now()
+			return false
+		}
+		return time.Since(since) >= stillFor
+	}, func() string {
+		switch {
+		case now == "":
+			return "no painted chart canvas"
+		case now == not:
+			return "the canvas kept its pixels"
+		}
+		return "the canvas kept changing"
+	})
+	return now
+}
+
+// theme waits until the page's theme is want ("dark" or "light").
+func (b *browser) theme(t *testing.T, want string) {
+	t.Helper()
+	var got string
+	b.until(t, want+" theme", `document.documentElement.dataset.theme || ""`, &got,
+		func() bool { return got == want }, func() string { return fmt.Sprintf("the theme is %q", got) })
+}
+
+// loadInTheme stores theme as the reader's choice, as the toggle does,
+// and loads url until it opens in that theme. The choice reaches the next
+// document through Chromium's storage, which under load has been seen to
+// miss the first load after the write (one run in five): each look is a
+// fresh load, as a reader's next page would be.
+func (b *browser) loadInTheme(t *testing.T, url, theme string) {
+	t.Helper()
+	if err := chromedp.Run(b.ctx,
+		chromedp.Evaluate(fmt.Sprintf(`localStorage.setItem("evalbook-theme", %q); true`, theme), nil),
+		chromedp.Navigate(url),
+	); err != nil {
 		t.Fatal(err)
 	}
-	return
+	loads := 1
+	var got string
+	b.until(t, "page opened in the "+theme+" theme", `document.documentElement.dataset.theme || ""`, &got, func() bool {
+		if got == theme {
+			return true
+		}
+		loads++
+		if err := chromedp.Run(b.ctx, chromedp.Reload()); err != nil {
+			t.Fatal(err)
+		}
+		return false
+	}, func() string { return fmt.Sprintf("%d loads, the theme is %q", loads, got) })
+	if loads > 1 {
+		t.Logf("%s opened in the %s theme at load %d", url, theme, loads)
+	}
 }
 
 // screenshot saves a PNG under dir (the test's temp directory, or
-// $EVALBOOK_SCREENSHOTS to keep them).
+// $EVALBOOK_SCREENSHOTS to keep them), once the page's charts are drawn.
 func (b *browser) screenshot(t *testing.T, dir, name string) {
+	t.Helper()
+	b.chartState(t)
 	var png []byte
-	if err := chromedp.Run(b.ctx, chromedp.Sleep(200*time.Millisecond), chromedp.CaptureScreenshot(&png)); err != nil {
+	if err := chromedp.Run(b.ctx, chromedp.CaptureScreenshot(&png)); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(filepath.Join(dir, name+".png"), png, 0o644); err != nil {
@@ -181,8 +321,9 @@ func builtDemo(t *testing.T, extra ...string) string {
 // redraws the charts in other colours. It saves screenshots of the
 // overview, a forest-plot page and a narrative page in both themes.
 func TestBrowserDemo(t *testing.T) {
+	t.Parallel() // with the other browser test: each keeps one core busy at most
 	b := newBrowser(t)
-	site := builtDemo(t)
+	site := demoSite(t)
 	if _, err := os.Stat(filepath.Join(site, "assets", "echarts.min.js")); err != nil {
 		t.Fatal("the demo was built without ECharts: run `make assets` before testing (make test does)")
 	}
@@ -212,42 +353,42 @@ func TestBrowserDemo(t *testing.T) {
 
 	// Search finds the analysis pages of a method by its name.
 	b.at("search")
-	var first string
 	err := chromedp.Run(b.ctx,
 		chromedp.Navigate("file://"+filepath.Join(site, "index.html")),
 		chromedp.WaitReady("#search", chromedp.ByQuery),
 		chromedp.SendKeys("#search", "LightGCN", chromedp.ByQuery),
-		chromedp.Sleep(200*time.Millisecond),
-		chromedp.AttributeValue("#search-results li a", "href", &first, nil, chromedp.ByQuery),
 	)
 	if err != nil {
 		t.Fatal(err)
 	}
+	var first string
+	b.until(t, "search result", `(document.querySelector("#search-results li a") || {}).href || ""`, &first,
+		func() bool { return first != "" }, func() string { return "the result list is empty" })
 	// The method entry links to the first analysis listing it: the leaderboard.
 	if filepath.Base(first) != "leaderboard.html" {
 		t.Errorf("search for a method name led to %q", first)
 	}
 
-	// The theme toggle re-draws charts in the dark theme: the pixels change.
+	// The theme toggle re-draws charts in the dark theme: the pixels
+	// change; toggled back, the chart is drawn again without an error.
 	b.at("leaderboard.html")
-	var before, after string
-	var dark bool
-	err = chromedp.Run(b.ctx,
+	if err := chromedp.Run(b.ctx,
 		chromedp.Navigate("file://"+filepath.Join(site, "leaderboard.html")),
 		chromedp.WaitReady(".echart canvas", chromedp.ByQuery),
-		chromedp.Evaluate(`document.querySelector(".echart canvas").toDataURL()`, &before),
-		chromedp.Click("#theme-toggle", chromedp.ByQuery, chromedp.NodeVisible),
-		chromedp.Sleep(300*time.Millisecond),
-		chromedp.Evaluate(`document.querySelector(".echart canvas").toDataURL()`, &after),
-		chromedp.Evaluate(`document.documentElement.dataset.theme === "dark"`, &dark),
-		chromedp.Click("#theme-toggle", chromedp.ByQuery, chromedp.NodeVisible),
-	)
-	if err != nil {
+	); err != nil {
 		t.Fatal(err)
 	}
-	if !dark || before == after {
-		t.Errorf("the theme toggle did not re-draw the chart (dark=%v, same pixels=%v)", dark, before == after)
+	before := b.stillCanvas(t, "drawn chart", "")
+	if err := chromedp.Run(b.ctx, chromedp.Click("#theme-toggle", chromedp.ByQuery, chromedp.NodeVisible)); err != nil {
+		t.Fatal(err)
 	}
+	b.theme(t, "dark")
+	b.stillCanvas(t, "chart re-drawn in the dark theme", before)
+	if err := chromedp.Run(b.ctx, chromedp.Click("#theme-toggle", chromedp.ByQuery, chromedp.NodeVisible)); err != nil {
+		t.Fatal(err)
+	}
+	b.theme(t, "light")
+	b.stillCanvas(t, "chart re-drawn in the light theme", "")
 
 	// Screenshots in both themes.
 	shots := t.TempDir()
@@ -271,15 +412,7 @@ func TestBrowserDemo(t *testing.T) {
 	for name, p := range targets {
 		for _, theme := range []string{"light", "dark"} {
 			b.at(name + "/" + theme)
-			err := chromedp.Run(b.ctx,
-				chromedp.Navigate("file://"+p),
-				chromedp.WaitReady("body", chromedp.ByQuery),
-				chromedp.Evaluate(fmt.Sprintf(`localStorage.setItem("evalbook-theme", %q); location.reload(); true`, theme), nil),
-				chromedp.WaitReady("body", chromedp.ByQuery),
-			)
-			if err != nil {
-				t.Fatal(err)
-			}
+			b.loadInTheme(t, "file://"+p, theme)
 			b.screenshot(t, shots, name+"-"+theme)
 		}
 	}
@@ -292,6 +425,7 @@ func TestBrowserDemo(t *testing.T) {
 // no console error, every chart drawn and every figure loaded; search
 // answers from the inlined index.
 func TestBrowserSingleFile(t *testing.T) {
+	t.Parallel()
 	b := newBrowser(t)
 	site := builtDemo(t, "--single-file")
 	entries, _ := os.ReadDir(site)
@@ -315,27 +449,76 @@ func TestBrowserSingleFile(t *testing.T) {
 	if len(ids) < 5 {
 		t.Fatalf("only %d sections", len(ids))
 	}
-	charts := 0
-	for _, id := range ids {
-		b.at("#" + id)
-		var visible string
-		err := chromedp.Run(b.ctx,
-			chromedp.Navigate(index+"#"+id),
-			chromedp.WaitReady("body", chromedp.ByQuery),
-			chromedp.Evaluate(`(document.querySelector(".sf-page:not([hidden])") || {}).id`, &visible),
-		)
-		if err != nil {
+	// show opens section id by its hash; the section is shown on the
+	// hashchange event, after the navigation.
+	show := func(id string) {
+		t.Helper()
+		if err := chromedp.Run(b.ctx, chromedp.Navigate(index+"#"+id)); err != nil {
 			t.Fatal(err)
 		}
-		if visible != id {
-			t.Errorf("#%s shows section %q", id, visible)
-		}
+		var visible string
+		b.until(t, "section #"+id+" shown", `(document.querySelector(".sf-page:not([hidden])") || {}).id || ""`, &visible,
+			func() bool { return visible == id }, func() string { return fmt.Sprintf("the page shows section %q", visible) })
+	}
+	charts := 0
+	var withCharts []string
+	for _, id := range ids {
+		b.at("#" + id)
+		show(id)
 		want, drawn, broken := b.chartState(t)
 		if drawn < want || broken > 0 {
 			t.Errorf("#%s: %d of %d charts drawn, %d images broken", id, drawn, want, broken)
 		}
 		charts += want
+		if want > 0 {
+			withCharts = append(withCharts, id)
+		}
 	}
+	// Each chart element got one ECharts instance, kept while its section
+	// was hidden and reused when it is shown again: none made twice, none
+	// disposed (disposing one that is still painting throws in the next
+	// frame).
+	b.at("instances")
+	const instancesJS = `(function () {
+  var ids = [];
+  document.querySelectorAll(".echart[data-option]").forEach(function (el) {
+    var c = window.echarts.getInstanceByDom(el);
+    ids.push(c && !c.isDisposed() ? c.id : "");
+  });
+  var listed = window.evalbookCharts();
+  return { ids: ids, listed: listed.length, live: listed.filter(function (c) { return !c.isDisposed(); }).length };
+})()`
+	type instances struct {
+		IDs    []string `json:"ids"`
+		Listed int      `json:"listed"`
+		Live   int      `json:"live"`
+	}
+	var first, again instances
+	if err := chromedp.Run(b.ctx, chromedp.Evaluate(instancesJS, &first)); err != nil {
+		t.Fatal(err)
+	}
+	made := 0
+	for _, id := range first.IDs {
+		if id != "" {
+			made++
+		}
+	}
+	if made != charts || first.Listed != charts || first.Live != charts {
+		t.Errorf("%d charts shown, %d elements with a live instance, %d instances listed, %d of them live", charts, made, first.Listed, first.Live)
+	}
+	// Four sections with charts shown again (each redraw is the same code).
+	for _, id := range withCharts[:min(4, len(withCharts))] {
+		b.at("#" + id + " again")
+		show(id)
+		b.chartState(t)
+	}
+	if err := chromedp.Run(b.ctx, chromedp.Evaluate(instancesJS, &again)); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(first.IDs, again.IDs) || again.Listed != first.Listed || again.Live != first.Live {
+		t.Errorf("showing the sections again changed the chart instances: %+v, then %+v", first, again)
+	}
+
 	var hit string
 	if err := chromedp.Run(b.ctx, chromedp.Evaluate(`(window.evalbookSearch("EASE")[0] || {}).u`, &hit)); err != nil {
 		t.Fatal(err)

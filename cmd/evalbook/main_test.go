@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"net"
 	"os"
 	"os/exec"
@@ -59,6 +60,15 @@ func generatedDemo(t testing.TB) string {
 }
 
 func TestMain(m *testing.M) {
+	// The go command keeps its build cache under XDG_CACHE_HOME unless
+	// GOCACHE says otherwise: pin it before XDG_CACHE_HOME moves, or the
+	// demo generator's `go run` compiles the standard library again into
+	// an empty cache (40 s on the project machine, once per test binary).
+	if os.Getenv("GOCACHE") == "" {
+		if out, err := exec.Command("go", "env", "GOCACHE").Output(); err == nil {
+			os.Setenv("GOCACHE", strings.TrimSpace(string(out)))
+		}
+	}
 	// The disk cache of these tests' builds lives and dies with them.
 	cache, err := os.MkdirTemp("", "evalbook-cache-")
 	if err == nil {
@@ -68,6 +78,9 @@ func TestMain(m *testing.M) {
 	os.RemoveAll(cache)
 	if demoDir != "" {
 		os.RemoveAll(demoDir)
+	}
+	if demoSiteDir != "" {
+		os.RemoveAll(filepath.Dir(demoSiteDir))
 	}
 	os.Exit(code)
 }
@@ -129,27 +142,66 @@ func TestBadValueExitCode(t *testing.T) {
 	}
 }
 
+// demoSiteArgs is how demoSite builds the demo: every analysis computed
+// (no cache), concurrently, HTML and Markdown.
+var demoSiteArgs = []string{"--jobs", "8", "--no-cache", "--format", "both"}
+
+var (
+	demoSiteOnce sync.Once
+	demoSiteDir  string
+	demoSiteErr  string
+)
+
+// demoSite builds the generated demo once per test binary (demoSiteArgs)
+// into a temporary directory and returns the site, for the tests that
+// only read it: TestDemoDeterministic's first build, TestDemoFindings and
+// TestBrowserDemo. A test that writes to a site builds its own.
+func demoSite(t testing.TB) string {
+	t.Helper()
+	demo := generatedDemo(t)
+	demoSiteOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "evalbook-demo-site-")
+		if err != nil {
+			demoSiteErr = err.Error()
+			return
+		}
+		demoSiteDir = filepath.Join(dir, "site")
+		args := append([]string{"build", filepath.Join(demo, "study.toml"), "-o", demoSiteDir, "--quiet"}, demoSiteArgs...)
+		if code, _, errOut := runCLI(args...); code != 0 {
+			demoSiteErr = fmt.Sprintf("exit %d: %s", code, errOut)
+		}
+	})
+	if demoSiteErr != "" {
+		t.Fatalf("demo build: %s", demoSiteErr)
+	}
+	return demoSiteDir
+}
+
 // TestDemoDeterministic: two builds of the demo are byte-identical, and
 // so are builds with --jobs 1 and --jobs 8, and a build whose analyses
 // come from the disk cache; validate accepts the demo as build does.
+// With -short (the race-detector pass) it makes two builds, the
+// concurrency the detector needs to see: one computing everything with
+// --jobs 8 and filling the cache, one reading the cache back; the others
+// add no concurrency and have run in the full pass.
 func TestDemoDeterministic(t *testing.T) {
 	demo := generatedDemo(t)
-	if code, _, errOut := runCLI("validate", filepath.Join(demo, "study.toml")); code != 0 {
-		t.Fatalf("validate rejects the demo that build accepts: exit %d: %s", code, errOut)
+	type build struct{ name, jobs, flag string }
+	// An empty cache of our own: builds a (demoSite), b and j1 compute
+	// everything (--no-cache); c1 computes and fills the cache, c2 reads
+	// it back.
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	builds := []build{{"b", "8", "--no-cache"}, {"j1", "1", "--no-cache"}, {"c1", "2", ""}, {"c2", "2", ""}}
+	ref, sites := "a", map[string]map[string]string{}
+	if testing.Short() {
+		builds, ref = []build{{"c1", "8", ""}, {"c2", "2", ""}}, "c1"
+	} else {
+		if code, _, errOut := runCLI("validate", filepath.Join(demo, "study.toml")); code != 0 {
+			t.Fatalf("validate rejects the demo that build accepts: exit %d: %s", code, errOut)
+		}
+		sites["a"] = readTree(t, demoSite(t))
 	}
 	out := t.TempDir()
-	// An empty cache of our own: builds a, b and j1 compute everything
-	// (--no-cache); c1 computes and fills the cache, c2 reads it back.
-	t.Setenv("XDG_CACHE_HOME", t.TempDir())
-	builds := []struct {
-		name string
-		jobs string
-		flag string
-	}{{"a", "8", "--no-cache"}, {"b", "8", "--no-cache"}, {"j1", "1", "--no-cache"}, {"c1", "2", ""}, {"c2", "2", ""}}
-	if testing.Short() { // the race-detector pass: --jobs 8, --jobs 1 and the cache
-		builds = append(builds[:1], builds[2:]...)
-	}
-	sites := map[string]map[string]string{}
 	for _, b := range builds {
 		dir := filepath.Join(out, b.name)
 		start := time.Now()
@@ -165,31 +217,31 @@ func TestDemoDeterministic(t *testing.T) {
 		t.Logf("demo build --jobs %s: %v", b.jobs, elapsed) // printed, never asserted: the machines are shared
 		sites[b.name] = readTree(t, dir)
 	}
-	if len(sites["a"]) < 10 {
-		t.Fatalf("demo site has only %d files", len(sites["a"]))
+	if len(sites[ref]) < 10 {
+		t.Fatalf("demo site has only %d files", len(sites[ref]))
 	}
 	for _, other := range []string{"b", "j1", "c1", "c2"} {
-		if sites[other] == nil {
-			continue // not built with -short
+		if sites[other] == nil || other == ref {
+			continue // not built with -short, or the reference
 		}
-		if len(sites[other]) != len(sites["a"]) {
-			t.Errorf("build %s has %d files, build a %d", other, len(sites[other]), len(sites["a"]))
+		if len(sites[other]) != len(sites[ref]) {
+			t.Errorf("build %s has %d files, build %s %d", other, len(sites[other]), ref, len(sites[ref]))
 		}
-		for name, body := range sites["a"] {
+		for name, body := range sites[ref] {
 			if sites[other][name] != body {
-				t.Errorf("%s differs between build a and build %s", name, other)
+				t.Errorf("%s differs between build %s and build %s", name, ref, other)
 			}
 		}
 	}
-	t.Logf("%d files compared, GOMAXPROCS %d", len(sites["a"]), runtime.GOMAXPROCS(0))
+	t.Logf("%d files compared, GOMAXPROCS %d", len(sites[ref]), runtime.GOMAXPROCS(0))
 	// The demo's meta-analysis of published numbers shows its sensitivity
 	// analysis (issue 15): the funnel plot and the leave-one-out table.
 	for _, f := range []string{"figures/meta-lightgcn-vs-bpr-papers-funnel.svg", "data/meta-lightgcn-vs-bpr-papers-leave-one-out.csv", "data/meta-lightgcn-vs-bpr-papers-influence.csv"} {
-		if sites["a"][f] == "" {
+		if sites[ref][f] == "" {
 			t.Errorf("the demo site has no %s", f)
 		}
 	}
-	if !strings.Contains(sites["a"]["meta-lightgcn-vs-bpr-papers.html"], "funnel") {
+	if !strings.Contains(sites[ref]["meta-lightgcn-vs-bpr-papers.html"], "funnel") {
 		t.Error("the demo's meta-analysis page does not show the funnel plot")
 	}
 }
@@ -225,12 +277,13 @@ func TestInitThenBuild(t *testing.T) {
 
 // TestDemoFindings: the overview lists a key finding for every analysis
 // that offers one, and the demo exercises every registered analysis type.
+// It checks a site and runs nothing concurrently: not in the race pass.
 func TestDemoFindings(t *testing.T) {
-	demo := generatedDemo(t)
-	out := filepath.Join(t.TempDir(), "site")
-	if code, _, errOut := runCLI("build", filepath.Join(demo, "study.toml"), "-o", out, "--quiet"); code != 0 {
-		t.Fatal(errOut)
+	if testing.Short() {
+		t.Skip("runs without -short: it reads a demo build, which the race pass need not make again")
 	}
+	demo := generatedDemo(t)
+	out := demoSite(t)
 	index, _ := os.ReadFile(filepath.Join(out, "index.html"))
 	manifest, _ := os.ReadFile(filepath.Join(demo, "study.toml"))
 	for _, typ := range report.Kinds().Types() {

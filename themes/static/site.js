@@ -8,26 +8,66 @@
     if (t) return t === "dark";
     return window.matchMedia && window.matchMedia("(prefers-color-scheme: dark)").matches;
   }
+  // One ECharts instance per chart element, made the first time the
+  // element is visible and kept: a redraw resizes it, a theme change
+  // re-themes it. Disposing an instance whose first paint is still running
+  // (ECharts paints a large chart over several frames) makes the next frame
+  // throw "Cannot read properties of null (reading 'layerStack')", so an
+  // instance is disposed only when its element has left the document (or,
+  // with an ECharts that cannot re-theme, on a theme change).
   var charts = [];
-  // draw (re)initialises every visible chart; hidden ones (other pages of
-  // a single-file site) are drawn when their page is shown.
+  function chartOption(el, isDark) {
+    var option = JSON.parse(el.getAttribute("data-option"));
+    if (isDark) option.backgroundColor = "transparent";
+    return option;
+  }
+  // draw draws every visible chart not yet drawn and brings the others up
+  // to date; hidden ones (other pages of a single-file site) are drawn
+  // when their page is shown. Calling it twice is harmless.
   function draw() {
-    if (!window.echarts) return;
-    charts.forEach(function (c) { c.dispose(); });
-    charts = [];
+    var ec = window.echarts;
+    if (!ec) return;
+    var isDark = !!dark();
+    charts = charts.filter(function (c) {
+      if (c.chart.isDisposed()) return false;
+      if (document.contains(c.el)) return true;
+      c.chart.dispose();
+      return false;
+    });
     var nodes = document.querySelectorAll(".echart[data-option]");
     for (var i = 0; i < nodes.length; i++) {
       var el = nodes[i];
       if (el.offsetParent === null) continue;
-      var option = JSON.parse(el.getAttribute("data-option"));
-      var chart = window.echarts.init(el, dark() ? "dark" : null, { renderer: "canvas" });
-      if (dark()) option.backgroundColor = "transparent";
-      chart.setOption(option);
-      charts.push(chart);
+      var chart = ec.getInstanceByDom(el);
+      var entry = null;
+      for (var j = 0; j < charts.length; j++) if (charts[j].el === el) entry = charts[j];
+      if (chart && entry && entry.dark === isDark) {
+        chart.resize(); // its page may have been hidden while the window changed size
+        continue;
+      }
+      if (chart && typeof chart.setTheme !== "function") {
+        chart.dispose(); // an ECharts older than 6: re-theming is a new instance
+        chart = null;
+      }
+      if (chart) {
+        chart.setTheme(isDark ? "dark" : {});
+        chart.resize();
+      } else {
+        chart = ec.init(el, isDark ? "dark" : null, { renderer: "canvas" });
+      }
+      chart.setOption(chartOption(el, isDark), true);
+      if (entry) {
+        entry.chart = chart;
+        entry.dark = isDark;
+      } else {
+        charts.push({ el: el, chart: chart, dark: isDark });
+      }
     }
     if (nodes.length) root.classList.add("charts-on");
   }
-  window.addEventListener("resize", function () { charts.forEach(function (c) { c.resize(); }); });
+  window.addEventListener("resize", function () {
+    charts.forEach(function (c) { if (c.el.offsetParent !== null) c.chart.resize(); });
+  });
   var toggle = document.getElementById("theme-toggle");
   if (toggle) toggle.addEventListener("click", function () {
     root.dataset.theme = dark() ? "light" : "dark";
@@ -127,7 +167,8 @@
     };
     window.addEventListener("hashchange", show);
     show();
+  } else {
+    draw();
   }
-  window.evalbookCharts = function () { return charts; };
-  draw();
+  window.evalbookCharts = function () { return charts.map(function (c) { return c.chart; }); };
 })();
