@@ -3,6 +3,7 @@ package analyses
 import (
 	"cmp"
 	"fmt"
+	"github.com/evalbook/evalbook/analyses/stats"
 	"math"
 	"slices"
 	"strings"
@@ -187,7 +188,7 @@ func Aggregate(in AggregateInput, opts AggregateOptions) (*AggregateResult, erro
 		}
 		res.Rules = append(res.Rules, rule)
 		res.Scores[rule] = s
-		res.Ranks[rule] = RankBest(s, RuleScoreHigherBetter(rule, higher))
+		res.Ranks[rule] = stats.RankBest(s, RuleScoreHigherBetter(rule, higher))
 	}
 	if len(res.Rules) == 0 {
 		return nil, fmt.Errorf("metric %q: no rule could be computed: %s", in.Metric.Name, strings.Join(res.List, "; "))

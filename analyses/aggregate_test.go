@@ -2,6 +2,7 @@ package analyses
 
 import (
 	"encoding/json"
+	"github.com/evalbook/evalbook/analyses/stats"
 	"math"
 	"os"
 	"path/filepath"
@@ -67,14 +68,14 @@ func TestAggregateOracle(t *testing.T) {
 func TestRankData(t *testing.T) {
 	t.Parallel()
 	// scipy.stats.rankdata([3, 1, 4, 1, 5, 9, 2, 6, 5]) (method "average")
-	got := RankData([]float64{3, 1, 4, 1, 5, 9, 2, 6, 5})
+	got := stats.RankData([]float64{3, 1, 4, 1, 5, 9, 2, 6, 5})
 	want := []float64{4, 1.5, 5, 1.5, 6.5, 9, 3, 8, 6.5}
 	for i := range want {
 		if got[i] != want[i] {
 			t.Fatalf("RankData: got %v, want %v", got, want)
 		}
 	}
-	if r := RankBest([]float64{0.1, 0.3, 0.3}, true); r[0] != 3 || r[1] != 1.5 || r[2] != 1.5 {
+	if r := stats.RankBest([]float64{0.1, 0.3, 0.3}, true); r[0] != 3 || r[1] != 1.5 || r[2] != 1.5 {
 		t.Fatalf("RankBest higher: %v", r)
 	}
 }

@@ -10,6 +10,7 @@ package analyses
 
 import (
 	"fmt"
+	"github.com/evalbook/evalbook/analyses/stats"
 	"math"
 	"strings"
 )
@@ -200,9 +201,9 @@ func Characteristics(in CharacteristicsInput, opts CharacteristicsOptions) (*Cha
 				x, y = px, py
 			}
 			r.N[f][m] = len(x)
-			r.Pearson[f][m] = Pearson(x, y)
-			r.Spearman[f][m] = Spearman(x, y)
-			r.MutualInformation[f][m] = MutualInfoKSG(x, y, opts.Neighbors)
+			r.Pearson[f][m] = stats.Pearson(x, y)
+			r.Spearman[f][m] = stats.Spearman(x, y)
+			r.MutualInformation[f][m] = stats.MutualInfoKSG(x, y, opts.Neighbors)
 			if math.IsNaN(r.Pearson[f][m]) || math.IsNaN(r.MutualInformation[f][m]) {
 				undefined = append(undefined, in.Features[f]+"/"+r.Methods[m])
 			}

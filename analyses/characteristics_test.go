@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/evalbook/evalbook/analyses/stats"
 	"io"
 	"math"
 	"math/rand/v2"
@@ -175,7 +176,7 @@ func TestMutualInfoSklearn(t *testing.T) {
 	c := loadCharCases(t)
 	withSklearn := 0
 	for _, m := range c.MI {
-		got := MutualInfoKSG(m.X, m.Y, 3)
+		got := stats.MutualInfoKSG(m.X, m.Y, 3)
 		if !scalar.EqualWithinAbsOrRel(got, m.NoiseFree, 1e-9, 1e-9) {
 			t.Errorf("%s: MI = %.17g, want %.17g (sklearn _compute_mi_cc, no noise)", m.Note, got, m.NoiseFree)
 		}
@@ -189,7 +190,7 @@ func TestMutualInfoSklearn(t *testing.T) {
 	if withSklearn < 20 {
 		t.Errorf("only %d continuous cases", withSklearn)
 	}
-	if !math.IsNaN(MutualInfoKSG([]float64{1, 2, 3}, []float64{1, 2, 3}, 3)) {
+	if !math.IsNaN(stats.MutualInfoKSG([]float64{1, 2, 3}, []float64{1, 2, 3}, 3)) {
 		t.Error("n = k must be undefined")
 	}
 }

@@ -10,6 +10,7 @@ package analyses
 
 import (
 	"fmt"
+	"github.com/evalbook/evalbook/analyses/stats"
 	"math"
 	"sort"
 	"strings"
@@ -215,7 +216,7 @@ func Clusters(in ClustersInput, opts ClustersOptions) (*ClustersResult, error) {
 	if n < minK+1 {
 		return nil, fmt.Errorf("%d dataset(s) with features: too few to form %d clusters (need at least %d)", n, minK, minK+1)
 	}
-	z, constant := ClustersZScore(x)
+	z, constant := stats.ClustersZScore(x)
 	for _, j := range constant {
 		res.ConstantFeatures = append(res.ConstantFeatures, in.Features[j])
 	}
@@ -227,7 +228,7 @@ func Clusters(in ClustersInput, opts ClustersOptions) (*ClustersResult, error) {
 		comps = min(n, len(in.Features))
 		res.Warnf("components lowered from %d to %d: %d datasets × %d features allow no more", opts.Components, comps, n, len(in.Features))
 	}
-	pca, err := PCA(z, comps)
+	pca, err := stats.PCA(z, comps)
 	if err != nil {
 		return nil, err
 	}
@@ -241,13 +242,17 @@ func Clusters(in ClustersInput, opts ClustersOptions) (*ClustersResult, error) {
 	res.Outlier = make([]bool, n)
 	var inliers []int
 	if opts.Outliers == "isolation_forest" {
-		res.AnomalyScores = IsolationForest(pts, opts.Trees, clustersMix(in.Seed, 0), in.Jobs)
+		scores, err := stats.IsolationForest(pts, opts.Trees, clustersMix(in.Seed, 0), in.Jobs)
+		if err != nil {
+			return nil, err
+		}
+		res.AnomalyScores = scores
 		threshold := 0.5
 		if opts.Contamination > 0 {
 			// scikit-learn: the (1 − contamination) percentile of the scores.
 			sorted := append([]float64(nil), res.AnomalyScores...)
 			sort.Float64s(sorted)
-			threshold = selectionQuantile(sorted, 1-opts.Contamination)
+			threshold = stats.Quantile(sorted, 1-opts.Contamination)
 		}
 		res.Threshold = threshold
 		for i, s := range res.AnomalyScores {
@@ -293,7 +298,7 @@ func Clusters(in ClustersInput, opts ClustersOptions) (*ClustersResult, error) {
 		ks = append(ks, opts.K)
 		sort.Ints(ks)
 	}
-	fits := map[int]*KMeansFit{}
+	fits := map[int]*stats.KMeansFit{}
 	bestK, bestSil := 0, math.Inf(-1)
 	var skipped []int
 	for _, k := range ks {
@@ -301,19 +306,19 @@ func Clusters(in ClustersInput, opts ClustersOptions) (*ClustersResult, error) {
 			skipped = append(skipped, k)
 			continue
 		}
-		f, err := KMeans(fitPts, k, opts.Inits, opts.MaxIter, clustersMix(in.Seed, uint64(k)))
+		f, err := stats.KMeans(fitPts, k, opts.Inits, opts.MaxIter, clustersMix(in.Seed, uint64(k)))
 		if err != nil {
 			return nil, err
 		}
 		fits[k] = f
 		row := ClustersK{K: k, Inertia: f.Inertia}
-		if s, err := Silhouette(fitPts, f.Labels); err == nil {
+		if s, err := stats.Silhouette(fitPts, f.Labels); err == nil {
 			row.Silhouette = &s
 			if s > bestSil {
 				bestK, bestSil = k, s
 			}
 		}
-		if db, err := DaviesBouldin(fitPts, f.Labels); err == nil {
+		if db, err := stats.DaviesBouldin(fitPts, f.Labels); err == nil {
 			row.DaviesBouldin = &db
 		}
 		res.KScan = append(res.KScan, row)
@@ -345,7 +350,7 @@ func Clusters(in ClustersInput, opts ClustersOptions) (*ClustersResult, error) {
 	for i, p := range pts {
 		bd := math.Inf(1)
 		for c, ctr := range fit.Centers {
-			if d := sqDist(p, ctr); d < bd {
+			if d := stats.SqDist(p, ctr); d < bd {
 				raw[i], bd = c, d
 			}
 		}
@@ -379,7 +384,7 @@ func Clusters(in ClustersInput, opts ClustersOptions) (*ClustersResult, error) {
 			if res.Cluster[i] != c {
 				continue
 			}
-			if d := sqDist(pts[i], res.Centroids[c-1]); d < bd {
+			if d := stats.SqDist(pts[i], res.Centroids[c-1]); d < bd {
 				best, bd = i, d
 			}
 		}
@@ -414,7 +419,7 @@ func Clusters(in ClustersInput, opts ClustersOptions) (*ClustersResult, error) {
 		}
 		res.Compare = opts.Compare
 		if len(a) >= 2 {
-			ari := AdjustedRandIndex(a, b)
+			ari := stats.AdjustedRandIndex(a, b)
 			res.AdjustedRandIndex = &ari
 		} else {
 			res.Warnf("the adjusted Rand index with %q needs at least 2 labelled datasets, have %d", opts.Compare, len(a))
@@ -475,7 +480,7 @@ func ClusterLeaderboards(q Matrix, cluster []int, datasets, methods []string, me
 		}
 		b := ClusterBoard{Cluster: c, Datasets: names}
 		b.MeanRank, _ = RuleScores(RuleMeanRank, sub, higher, 3)
-		b.Rank = RankBest(b.MeanRank, false)
+		b.Rank = stats.RankBest(b.MeanRank, false)
 		b.GeometricMean = make([]*float64, len(methods))
 		if gm, err := RuleScores(RuleGeometricMean, sub, higher, 3); err == nil {
 			for m := range gm {

@@ -2,6 +2,7 @@ package analyses
 
 import (
 	"encoding/csv"
+	"github.com/evalbook/evalbook/analyses/stats"
 	"math"
 	"os"
 	"strconv"
@@ -130,7 +131,7 @@ func TestClustersReferenceTable5(t *testing.T) {
 	if ari := *res.AdjustedRandIndex; ari < 0.9 {
 		t.Errorf("adjusted Rand index with Table 5 = %.4f, want ≥ 0.9", ari)
 	}
-	if ari := AdjustedRandIndex(res.Cluster, paper); ari != *res.AdjustedRandIndex {
+	if ari := stats.AdjustedRandIndex(res.Cluster, paper); ari != *res.AdjustedRandIndex {
 		t.Errorf("ARI via compare %g, direct %g", *res.AdjustedRandIndex, ari)
 	}
 }

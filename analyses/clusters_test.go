@@ -3,6 +3,7 @@ package analyses
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/evalbook/evalbook/analyses/stats"
 	"math"
 	"math/rand/v2"
 	"reflect"
@@ -48,7 +49,7 @@ func TestClustersPlantedBlobs(t *testing.T) {
 	if res.K != 4 {
 		t.Errorf("k = %d, planted 4; scan %+v", res.K, res.KScan)
 	}
-	if ari := AdjustedRandIndex(res.Cluster, truth); ari != 1 {
+	if ari := stats.AdjustedRandIndex(res.Cluster, truth); ari != 1 {
 		t.Errorf("ARI with the planted blobs = %g", ari)
 	}
 	// Clusters numbered by first appearance; representatives are the
@@ -60,7 +61,7 @@ func TestClustersPlantedBlobs(t *testing.T) {
 		best, bd := "", math.Inf(1)
 		for i, d := range res.Datasets {
 			if res.Cluster[i] == c+1 {
-				if dd := sqDist(res.Scores[i], res.Centroids[c]); dd < bd {
+				if dd := stats.SqDist(res.Scores[i], res.Centroids[c]); dd < bd {
 					best, bd = d, dd
 				}
 			}
@@ -103,7 +104,7 @@ func TestClustersOutliersJoinNearestCentroid(t *testing.T) {
 	for i := 30; i < 32; i++ {
 		best, bd := 0, math.Inf(1)
 		for c, ctr := range a.Centroids {
-			if d := sqDist(a.Scores[i], ctr); d < bd {
+			if d := stats.SqDist(a.Scores[i], ctr); d < bd {
 				best, bd = c+1, d
 			}
 		}

@@ -8,6 +8,7 @@ package analyses
 
 import (
 	"fmt"
+	"github.com/evalbook/evalbook/analyses/stats"
 	"math"
 	"strings"
 )
@@ -198,59 +199,13 @@ func MetricCorrelation(in MetricCorrelationInput, opts MetricCorrelationOptions)
 func Correlate(method string, x, y []float64) float64 {
 	switch method {
 	case CorrSpearman:
-		return Spearman(x, y)
+		return stats.Spearman(x, y)
 	case CorrPearson:
-		return Pearson(x, y)
+		return stats.Pearson(x, y)
 	case CorrKendall:
-		return KendallTauB(x, y)
+		return stats.KendallTauB(x, y)
 	}
 	panic("analyses: unknown correlation method " + method)
-}
-
-// KendallTauB returns Kendall's tau-b of x and y, as
-// scipy.stats.kendalltau(x, y) (variant "b"): (C − D) divided by
-// sqrt(n0 − n1)·sqrt(n0 − n2), where n0 = n(n−1)/2 and n1, n2 count the
-// pairs tied in x and in y. It is NaN with fewer than two pairs or when
-// either side is constant. The count is exact (integers); O(n²), which is
-// fine for the dozens of methods it is meant for.
-func KendallTauB(x, y []float64) float64 {
-	if len(x) != len(y) {
-		panic("analyses: KendallTauB length mismatch")
-	}
-	n := len(x)
-	if n < 2 {
-		return math.NaN()
-	}
-	var cmd, xtie, ytie int64
-	for i := 0; i < n; i++ {
-		for j := i + 1; j < n; j++ {
-			dx, dy := corrSign(x[j]-x[i]), corrSign(y[j]-y[i])
-			if dx == 0 {
-				xtie++
-			}
-			if dy == 0 {
-				ytie++
-			}
-			cmd += int64(dx * dy)
-		}
-	}
-	tot := int64(n) * int64(n-1) / 2
-	if xtie == tot || ytie == tot {
-		return math.NaN()
-	}
-	// Same operation order as scipy: con_minus_dis / sqrt(tot-xtie) / sqrt(tot-ytie).
-	tau := float64(cmd) / math.Sqrt(float64(tot-xtie)) / math.Sqrt(float64(tot-ytie))
-	return math.Max(-1, math.Min(1, tau))
-}
-
-func corrSign(v float64) int {
-	switch {
-	case v > 0:
-		return 1
-	case v < 0:
-		return -1
-	}
-	return 0
 }
 
 // CorrelationOrder returns a leaf order of an agglomerative clustering

@@ -11,6 +11,7 @@ package analyses
 
 import (
 	"fmt"
+	"github.com/evalbook/evalbook/analyses/stats"
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -36,7 +37,7 @@ func (o *CriticalDifferenceOptions) Defaults() {
 		o.Alpha = 0.05
 	}
 	if o.ZeroMethod == "" {
-		o.ZeroMethod = ZeroPratt
+		o.ZeroMethod = stats.ZeroPratt
 	}
 	if o.Samples == 0 {
 		o.Samples = 50000
@@ -174,11 +175,11 @@ func CriticalDifference(in CriticalDifferenceInput, opts CriticalDifferenceOptio
 		res.MeanRanks = append(res.MeanRanks, mr[m])
 	}
 
-	fr := Friedman(q)
+	fr := stats.Friedman(q)
 	if math.IsNaN(fr.Statistic) {
 		res.Warnf("Friedman's test is undefined: every method has the same %s on every dataset", in.Metric.Name)
 	}
-	id := ImanDavenport(fr.Statistic, n, k)
+	id := stats.ImanDavenport(fr.Statistic, n, k)
 	if math.IsInf(id.Statistic, 1) {
 		res.Warnf("the Iman–Davenport F is infinite (p = 0): every dataset ranks the methods the same way")
 	}
@@ -188,7 +189,7 @@ func CriticalDifference(in CriticalDifferenceInput, opts CriticalDifferenceOptio
 		res.Warnf("only %d datasets: Friedman's χ² approximation is rough below 10 (Demšar 2006 §3.2.2)", n)
 	}
 
-	qa, err := NemenyiQ(opts.Alpha, k)
+	qa, err := stats.NemenyiQ(opts.Alpha, k)
 	if err != nil {
 		return nil, err
 	}
@@ -219,7 +220,7 @@ func CriticalDifference(in CriticalDifferenceInput, opts CriticalDifferenceOptio
 			d[i] = a[i] - b[i]
 		}
 		cp := CDPair{A: res.Methods[pr.a], B: res.Methods[pr.b]}
-		w, err := Wilcoxon(d, opts.ZeroMethod, WilcoxonAuto, false)
+		w, err := stats.Wilcoxon(d, opts.ZeroMethod, stats.WilcoxonAuto, false)
 		ps[pi] = math.NaN()
 		if err != nil {
 			res.Warnf("Wilcoxon test of %s vs %s undefined: %v (they are treated as not different)", cp.A, cp.B, err)
@@ -233,7 +234,7 @@ func CriticalDifference(in CriticalDifferenceInput, opts CriticalDifferenceOptio
 		res.Warnf("only %d datasets: the smallest two-sided Wilcoxon p-value is %.4g, so no pair can be significant at alpha = %g before correction",
 			n, 2/math.Pow(2, float64(n)), opts.Alpha)
 	}
-	holm := Holm(ps)
+	holm := stats.Holm(ps)
 	sig := make([][]bool, k)
 	for i := range sig {
 		sig[i] = make([]bool, k)
@@ -248,7 +249,7 @@ func CriticalDifference(in CriticalDifferenceInput, opts CriticalDifferenceOptio
 
 	if opts.Bayesian {
 		res.Rope, res.Samples = opts.Rope, opts.Samples
-		out := make([]BayesSignedRank, len(pairs))
+		out := make([]stats.BayesSignedRank, len(pairs))
 		jobs := max(1, in.Jobs)
 		var wg sync.WaitGroup
 		next := make(chan int)
@@ -260,7 +261,7 @@ func CriticalDifference(in CriticalDifferenceInput, opts CriticalDifferenceOptio
 					pr := pairs[pi]
 					// The stream depends on (seed, pair index) only.
 					src := rand.NewPCG(in.Seed, uint64(pi))
-					out[pi] = BayesianSignedRank(col(order[pr.a]), col(order[pr.b]), opts.Rope, opts.Samples, 0.5, src)
+					out[pi] = stats.BayesianSignedRank(col(order[pr.a]), col(order[pr.b]), opts.Rope, opts.Samples, 0.5, src)
 				}
 			}()
 		}

@@ -3,6 +3,7 @@ package analyses
 import (
 	"encoding/csv"
 	"encoding/json"
+	"github.com/evalbook/evalbook/analyses/internal/testutil"
 	"math"
 	"os"
 	"path/filepath"
@@ -72,7 +73,7 @@ func TestCriticalDifferenceShevchenko(t *testing.T) {
 			t.Errorf("%s: mean rank %v, aggregate %v", m, r.MeanRanks[i], agg.Scores[RuleMeanRank][j])
 		}
 	}
-	if !sigClose(*r.FriedmanStatistic, c.Shevchenko.Friedman, 1e-9) || !sigClose(*r.FriedmanP, c.Shevchenko.FriedmanP, 1e-9) {
+	if !testutil.Close(*r.FriedmanStatistic, c.Shevchenko.Friedman, 1e-9) || !testutil.Close(*r.FriedmanP, c.Shevchenko.FriedmanP, 1e-9) {
 		t.Errorf("friedman %v %v, scipy %v %v", *r.FriedmanStatistic, *r.FriedmanP, c.Shevchenko.Friedman, c.Shevchenko.FriedmanP)
 	}
 	want := map[[2]string]sigPair{}
@@ -86,7 +87,7 @@ func TestCriticalDifferenceShevchenko(t *testing.T) {
 		if !ok {
 			t.Fatalf("pair %s/%s not in the fixture", p.A, p.B)
 		}
-		if !sigClose(*p.Statistic, w.Statistic, 1e-9) || !sigClose(*p.P, w.P, 1e-9) || !sigClose(*p.PHolm, w.PHolm, 1e-9) {
+		if !testutil.Close(*p.Statistic, w.Statistic, 1e-9) || !testutil.Close(*p.P, w.P, 1e-9) || !testutil.Close(*p.PHolm, w.PHolm, 1e-9) {
 			t.Errorf("%s vs %s: T=%v p=%v holm=%v, scipy %v %v %v", p.A, p.B, *p.Statistic, *p.P, *p.PHolm, w.Statistic, w.P, w.PHolm)
 		}
 		if p.Significant != (w.PHolm <= 0.05) {
@@ -130,10 +131,36 @@ func TestCriticalDifferenceShevchenko(t *testing.T) {
 	}
 	for _, p := range r2.Pairs {
 		w := want[[2]string{p.A, p.B}]
-		if !sigClose(*p.P, w.P, 1e-9) {
+		if !testutil.Close(*p.P, w.P, 1e-9) {
 			t.Errorf("other file order, %s vs %s: p=%v, scipy %v", p.A, p.B, *p.P, w.P)
 		}
 	}
+}
+
+// sigCases is the part of stats/testdata/oracle/significance/cases.json
+// (written by its gen.py with scipy) that checks the wiring of the
+// critical-difference and paired-tests analyses.
+type sigCases struct {
+	Shevchenko *struct {
+		Friedman  float64   `json:"friedman"`
+		FriedmanP float64   `json:"friedman_p"`
+		Pairs     []sigPair `json:"pairs"`
+	} `json:"shevchenko"`
+	TwoSample []struct {
+		A, B    []float64
+		WelchP  float64  `json:"welch_p"`
+		UP      float64  `json:"u_p"`
+		PairedT *float64 `json:"paired_t"`
+		PairedP *float64 `json:"paired_p"`
+		SignP   *float64 `json:"sign_p"`
+	} `json:"two_sample"`
+}
+
+func loadSigCases(t *testing.T) *sigCases {
+	t.Helper()
+	var c sigCases
+	testutil.ReadJSON(t, "stats/testdata/oracle/significance/cases.json", &c)
+	return &c
 }
 
 type sigPair struct {

@@ -13,6 +13,7 @@ package analyses
 
 import (
 	"fmt"
+	"github.com/evalbook/evalbook/analyses/stats"
 	"math"
 )
 
@@ -31,7 +32,7 @@ func (o *PairedTestsOptions) Defaults() {
 		o.Alpha = 0.05
 	}
 	if o.ZeroMethod == "" {
-		o.ZeroMethod = ZeroWilcox
+		o.ZeroMethod = stats.ZeroWilcox
 	}
 }
 
@@ -136,7 +137,7 @@ func PairedTests(in PairedTestsInput, opts PairedTestsOptions) (*PairedTestsResu
 			ps = append(ps, p)
 		}
 	}
-	holm := Holm(ps)
+	holm := stats.Holm(ps)
 	for i := range res.Pairs {
 		res.Pairs[i].PHolm = optF(holm[i])
 		res.Pairs[i].Significant = !math.IsNaN(holm[i]) && holm[i] <= opts.Alpha
@@ -192,9 +193,9 @@ func pairedPair(in PairedTestsInput, i, j int, opts PairedTestsOptions, w *Warni
 			allZero = false
 		}
 	}
-	pc.MeanA, _ = meanVar(pc.ValueA)
-	pc.MeanB, _ = meanVar(pc.ValueB)
-	md, _ := meanVar(d)
+	pc.MeanA, _ = stats.MeanVar(pc.ValueA)
+	pc.MeanB, _ = stats.MeanVar(pc.ValueB)
+	md, _ := stats.MeanVar(d)
 	pc.MeanDiff = optF(md)
 	if allZero {
 		w.Warnf("%s: every difference is zero (the two methods give identical %s), so the paired tests, Shapiro–Wilk and the effect sizes are undefined", what, in.Metric.Name)
@@ -203,33 +204,33 @@ func pairedPair(in PairedTestsInput, i, j int, opts PairedTestsOptions, w *Warni
 		w.Warnf("%s: fewer than 3 pairs, too few to test", what)
 	}
 
-	pt := PairedT(pc.ValueA, pc.ValueB)
+	pt := stats.PairedT(pc.ValueA, pc.ValueB)
 	pc.PairedT, pc.PPairedT = optF(pt.Statistic), optF(pt.P)
 	if pt.P != pt.P && !allZero && n >= 2 {
 		w.Warnf("%s: paired t undefined: the differences are all equal (%g)", what, d[0])
 	}
-	if wr, err := Wilcoxon(d, opts.ZeroMethod, WilcoxonAuto, false); err == nil {
+	if wr, err := stats.Wilcoxon(d, opts.ZeroMethod, stats.WilcoxonAuto, false); err == nil {
 		pc.WilcoxonT, pc.PWilcoxon, pc.WilcoxonMode = optF(wr.Statistic), optF(wr.P), wr.Method
-		pc.RankBiserial = optF(RankBiserial(wr))
-		if wr.Method == WilcoxonExact && n <= 5 {
+		pc.RankBiserial = optF(stats.RankBiserial(wr))
+		if wr.Method == stats.WilcoxonExact && n <= 5 {
 			w.Warnf("%s: with %d pairs the smallest two-sided Wilcoxon p-value is %.4g", what, n, 2/math.Pow(2, float64(n)))
 		}
 	} else if !allZero {
 		w.Warnf("%s: Wilcoxon undefined: %v", what, err)
 	}
-	st, nz := SignTest(d)
+	st, nz := stats.SignTest(d)
 	pc.SignK, pc.PSign = optF(st.Statistic), optF(st.P)
 	_ = nz
-	wt := WelchT(pc.ValueA, pc.ValueB)
+	wt := stats.WelchT(pc.ValueA, pc.ValueB)
 	pc.WelchT, pc.PWelch = optF(wt.Statistic), optF(wt.P)
 	if math.IsNaN(wt.P) && n >= 2 {
 		w.Warnf("%s: Welch's t undefined: neither method's values vary", what)
 	}
-	mw, _ := MannWhitneyU(pc.ValueA, pc.ValueB)
+	mw, _ := stats.MannWhitneyU(pc.ValueA, pc.ValueB)
 	pc.U, pc.PMannWhitney = optF(mw.Statistic), optF(mw.P)
 
 	if n >= 3 && !allZero {
-		sw, sp, err := ShapiroWilk(d)
+		sw, sp, err := stats.ShapiroWilk(d)
 		if err != nil {
 			w.Warnf("%s: %v", what, err)
 		} else {
@@ -248,13 +249,13 @@ func pairedPair(in PairedTestsInput, i, j int, opts PairedTestsOptions, w *Warni
 		pc.Recommended = "wilcoxon"
 	}
 
-	dz := CohenDz(d)
+	dz := stats.CohenDz(d)
 	pc.CohenDz = optF(dz)
-	cd := CohenD(pc.ValueA, pc.ValueB)
+	cd := stats.CohenD(pc.ValueA, pc.ValueB)
 	pc.CohenD = optF(cd)
 	if n >= 2 {
-		pc.PowerPaired = optF(TTestPower(dz, n, opts.Alpha))
-		pc.PowerIndep = optF(TTestIndPower(cd, n, n, opts.Alpha))
+		pc.PowerPaired = optF(stats.TTestPower(dz, n, opts.Alpha))
+		pc.PowerIndep = optF(stats.TTestIndPower(cd, n, n, opts.Alpha))
 	}
 	return pc
 }
@@ -286,8 +287,8 @@ func checkAlphaZeroMethod(alpha float64, zero string) error {
 		return optionErrorf("alpha", "must be in (0, 1), got %g", alpha)
 	}
 	switch zero {
-	case ZeroPratt, ZeroWilcox, ZeroZsplit:
+	case stats.ZeroPratt, stats.ZeroWilcox, stats.ZeroZsplit:
 		return nil
 	}
-	return optionErrorf("zero_method", "unknown value %q%s", zero, DidYouMean(zero, ZeroMethods))
+	return optionErrorf("zero_method", "unknown value %q%s", zero, DidYouMean(zero, stats.ZeroMethods))
 }

@@ -2,6 +2,8 @@ package analyses
 
 import (
 	"encoding/json"
+	"github.com/evalbook/evalbook/analyses/internal/testutil"
+	"github.com/evalbook/evalbook/analyses/stats"
 	"math"
 	"strings"
 	"testing"
@@ -46,7 +48,7 @@ func TestPairedTestsAgreeWithScipy(t *testing.T) {
 		{"p_sign", *p.PSign, *tc.SignP},
 	}
 	for _, ch := range checks {
-		if !sigClose(ch.got, ch.want, 1e-9) {
+		if !testutil.Close(ch.got, ch.want, 1e-9) {
 			t.Errorf("%s = %.12g, scipy %.12g", ch.name, ch.got, ch.want)
 		}
 	}
@@ -54,8 +56,8 @@ func TestPairedTestsAgreeWithScipy(t *testing.T) {
 	for i := range d {
 		d[i] = tc.A[i] - tc.B[i]
 	}
-	w, _ := Wilcoxon(d, ZeroWilcox, WilcoxonAuto, false)
-	sw, sp, _ := ShapiroWilk(d)
+	w, _ := stats.Wilcoxon(d, stats.ZeroWilcox, stats.WilcoxonAuto, false)
+	sw, sp, _ := stats.ShapiroWilk(d)
 	if *p.PWilcoxon != w.P || *p.PShapiro != sp || *p.ShapiroW != sw {
 		t.Errorf("wilcoxon/shapiro wiring: %v %v", *p.PWilcoxon, *p.PShapiro)
 	}
@@ -66,10 +68,10 @@ func TestPairedTestsAgreeWithScipy(t *testing.T) {
 	if p.Recommended != want {
 		t.Errorf("recommended %q, want %q (shapiro p %v)", p.Recommended, want, sp)
 	}
-	if !sigClose(*p.PHolm, map[string]float64{"paired_t": *tc.PairedP, "wilcoxon": w.P}[want], 1e-9) {
+	if !testutil.Close(*p.PHolm, map[string]float64{"paired_t": *tc.PairedP, "wilcoxon": w.P}[want], 1e-9) {
 		t.Errorf("p_holm with one pair must equal the recommended p, got %v", *p.PHolm)
 	}
-	if !sigClose(*p.PowerPaired, TTestPower(CohenDz(d), n, 0.05), 1e-12) {
+	if !testutil.Close(*p.PowerPaired, stats.TTestPower(stats.CohenDz(d), n, 0.05), 1e-12) {
 		t.Error("power_paired wiring")
 	}
 	noNaNCells(t, r.Tables())

@@ -9,6 +9,8 @@ package analyses
 
 import (
 	"fmt"
+	"github.com/evalbook/evalbook/analyses/internal/parallel"
+	"github.com/evalbook/evalbook/analyses/stats"
 	"math"
 	"math/rand/v2"
 	"sort"
@@ -22,8 +24,8 @@ import (
 const (
 	StrategyRandom   = "random"
 	StrategyKMeans   = "kmeans"
-	StrategyDOptimal = DesignD
-	StrategyAOptimal = DesignA
+	StrategyDOptimal = stats.DesignD
+	StrategyAOptimal = stats.DesignA
 )
 
 // AllStrategies lists the strategies in the order of seed 001 Table 4.
@@ -236,7 +238,7 @@ func DatasetSelection(in SelectionInput, opts SelectionOptions) (*SelectionResul
 			q[k][j] = in.Q[k][d]
 		}
 	}
-	z, constant := ClustersZScore(x)
+	z, constant := stats.ClustersZScore(x)
 	if len(constant) > 0 {
 		var names []string
 		for _, j := range constant {
@@ -246,7 +248,7 @@ func DatasetSelection(in SelectionInput, opts SelectionOptions) (*SelectionResul
 	}
 	if opts.Components > 0 {
 		c := min(opts.Components, n, len(in.Features))
-		pca, err := PCA(z, c)
+		pca, err := stats.PCA(z, c)
 		if err != nil {
 			return nil, err
 		}
@@ -273,7 +275,7 @@ func DatasetSelection(in SelectionInput, opts SelectionOptions) (*SelectionResul
 	}
 	errs := make([]error, ns)
 	var done atomic.Int64
-	parallelFor(ns, in.Jobs, func(s int) {
+	perr := parallel.For(ns, in.Jobs, func(s int) {
 		sub := make(Matrix, opts.Size)
 		for t, strat := range opts.Strategies {
 			rng := rand.New(rand.NewPCG(in.Seed, uint64(s)*4+strategyStream[strat]))
@@ -292,13 +294,16 @@ func DatasetSelection(in SelectionInput, opts SelectionOptions) (*SelectionResul
 					rho[t][k][s] = math.NaN()
 					continue
 				}
-				rho[t][k][s] = Spearman(sc, full[k])
+				rho[t][k][s] = stats.Spearman(sc, full[k])
 			}
 		}
 		if in.Progress != nil {
 			in.Progress(int(done.Add(1)), ns)
 		}
 	})
+	if perr != nil {
+		return nil, perr
+	}
 	for _, err := range errs {
 		if err != nil {
 			return nil, err
@@ -339,7 +344,7 @@ func selectDatasets(strat string, z [][]float64, opts SelectionOptions, rng *ran
 	case StrategyKMeans:
 		// One k-means++ start per simulation: the simulations then show
 		// how much the choice depends on the start.
-		f, err := KMeans(z, opts.Size, 1, 300, rng.Uint64())
+		f, err := stats.KMeans(z, opts.Size, 1, 300, rng.Uint64())
 		if err != nil {
 			return nil, err
 		}
@@ -350,7 +355,7 @@ func selectDatasets(strat string, z [][]float64, opts SelectionOptions, rng *ran
 				if f.Labels[i] != c {
 					continue
 				}
-				if d := sqDist(r, ctr); d < bd {
+				if d := stats.SqDist(r, ctr); d < bd {
 					best, bd = i, d
 				}
 			}
@@ -364,7 +369,7 @@ func selectDatasets(strat string, z [][]float64, opts SelectionOptions, rng *ran
 		return pick, nil
 	case StrategyDOptimal, StrategyAOptimal:
 		start := rng.Perm(n)[:opts.Start]
-		return GreedyDesign(z, start, opts.Size, strat, opts.Epsilon)
+		return stats.GreedyDesign(z, start, opts.Size, strat, opts.Epsilon)
 	}
 	panic("analyses: unknown selection strategy " + strat)
 }
@@ -387,22 +392,12 @@ func summariseRho(v []float64) SelectionSummary {
 		s.SD = f(stat.StdDev(ok, nil))
 	}
 	s.Min, s.Max = f(ok[0]), f(ok[len(ok)-1])
-	s.Q05 = f(selectionQuantile(ok, 0.05))
-	s.Q25 = f(selectionQuantile(ok, 0.25))
-	s.Median = f(selectionQuantile(ok, 0.5))
-	s.Q75 = f(selectionQuantile(ok, 0.75))
-	s.Q95 = f(selectionQuantile(ok, 0.95))
+	s.Q05 = f(stats.Quantile(ok, 0.05))
+	s.Q25 = f(stats.Quantile(ok, 0.25))
+	s.Median = f(stats.Quantile(ok, 0.5))
+	s.Q75 = f(stats.Quantile(ok, 0.75))
+	s.Q95 = f(stats.Quantile(ok, 0.95))
 	return s
-}
-
-// selectionQuantile is numpy's default (linear) quantile of sorted x.
-func selectionQuantile(x []float64, p float64) float64 {
-	h := p * float64(len(x)-1)
-	lo := int(math.Floor(h))
-	if lo >= len(x)-1 {
-		return x[len(x)-1]
-	}
-	return x[lo] + (h-float64(lo))*(x[lo+1]-x[lo])
 }
 
 // Tables implements Result: strategy × metric with the mean ρ and its

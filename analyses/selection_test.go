@@ -3,6 +3,7 @@ package analyses
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/evalbook/evalbook/analyses/stats"
 	"math/rand/v2"
 	"reflect"
 	"strings"
@@ -133,7 +134,7 @@ func TestSelectionSpearmanAgainstDirect(t *testing.T) {
 	}
 	all, _ := RuleScores(RuleMeanRank, in.Q[0], true, 3)
 	part, _ := RuleScores(RuleMeanRank, sub, true, 3)
-	want := Spearman(part, all)
+	want := stats.Spearman(part, all)
 	if got := *res.Summary[0].Mean; got != want {
 		t.Errorf("ρ = %g, direct %g", got, want)
 	}

@@ -1,6 +1,7 @@
 package analyses
 
 import (
+	"github.com/evalbook/evalbook/analyses/stats"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -64,6 +65,6 @@ func BenchmarkPairedTests(b *testing.B) {
 
 func BenchmarkNemenyiQ(b *testing.B) {
 	for i := 0; i < b.N; i++ {
-		NemenyiQ(0.05, 11)
+		stats.NemenyiQ(0.05, 11)
 	}
 }

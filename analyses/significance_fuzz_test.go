@@ -2,6 +2,7 @@ package analyses
 
 import (
 	"encoding/binary"
+	"github.com/evalbook/evalbook/analyses/stats"
 	"math"
 	"testing"
 )
@@ -33,7 +34,7 @@ func FuzzPairedStatistics(f *testing.F) {
 		for i := range a {
 			in.Units = append(in.Units, string(rune('a'+i%26))+string(rune('a'+i/26)))
 		}
-		r, err := PairedTests(in, PairedTestsOptions{Metric: "m", ZeroMethod: ZeroMethods[int(zm)%3]})
+		r, err := PairedTests(in, PairedTestsOptions{Metric: "m", ZeroMethod: stats.ZeroMethods[int(zm)%3]})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -8,6 +8,7 @@ package analyses
 
 import (
 	"fmt"
+	"github.com/evalbook/evalbook/analyses/stats"
 	"math"
 	"math/rand/v2"
 	"sort"
@@ -478,7 +479,7 @@ func (e *stabEngine) eval(j *stabJob) stabOut {
 		for k := range rules {
 			o.rho[k] = math.NaN()
 			if sa[k] != nil && sb[k] != nil {
-				o.rho[k] = Spearman(sa[k], sb[k])
+				o.rho[k] = stats.Spearman(sa[k], sb[k])
 			}
 		}
 		return o
@@ -497,7 +498,7 @@ func (e *stabEngine) eval(j *stabJob) stabOut {
 			}
 			ref = sub
 		}
-		o.rho[k] = Spearman(ref, s[:len(ref)])
+		o.rho[k] = stats.Spearman(ref, s[:len(ref)])
 	}
 	return o
 }
@@ -525,7 +526,7 @@ func (e *stabEngine) scoreAll(j *stabJob, q Matrix, rows []int, rules []int, o *
 		if len(dom) == 0 {
 			continue
 		}
-		rank := RankBest(s, RuleScoreHigherBetter(rule, e.higher))
+		rank := stats.RankBest(s, RuleScoreHigherBetter(rule, e.higher))
 		for _, ab := range dom {
 			a, b := ab[0], ab[1] // a dominates b
 			if rank[b] < rank[a] {

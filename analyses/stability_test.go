@@ -3,6 +3,7 @@ package analyses
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/evalbook/evalbook/analyses/stats"
 	"math"
 	"os"
 	"path/filepath"
@@ -90,7 +91,7 @@ func TestStabilitySpearmanScipy(t *testing.T) {
 		t.Fatalf("fixture has %d spearman cases", len(o.Spearman))
 	}
 	for i, c := range o.Spearman {
-		if got := Spearman(c.X, c.Y); !stabCloseTo(got, c.Rho, 1e-12) {
+		if got := stats.Spearman(c.X, c.Y); !stabCloseTo(got, c.Rho, 1e-12) {
 			t.Errorf("case %d: Spearman = %v, scipy %v", i, got, stabDeref(c.Rho))
 		}
 	}

@@ -1,4 +1,4 @@
-package analyses
+package stats
 
 import (
 	"math"
@@ -80,4 +80,60 @@ func Pearson(x, y []float64) float64 {
 	}
 	r := sxy / math.Sqrt(sxx*syy)
 	return math.Max(-1, math.Min(1, r))
+}
+
+// KendallTauB returns Kendall's tau-b of x and y, as
+// scipy.stats.kendalltau(x, y) (variant "b"): (C − D) divided by
+// sqrt(n0 − n1)·sqrt(n0 − n2), where n0 = n(n−1)/2 and n1, n2 count the
+// pairs tied in x and in y. It is NaN with fewer than two pairs or when
+// either side is constant. The count is exact (integers); O(n²), which is
+// fine for the dozens of methods it is meant for.
+func KendallTauB(x, y []float64) float64 {
+	if len(x) != len(y) {
+		panic("analyses: KendallTauB length mismatch")
+	}
+	n := len(x)
+	if n < 2 {
+		return math.NaN()
+	}
+	var cmd, xtie, ytie int64
+	for i := 0; i < n; i++ {
+		for j := i + 1; j < n; j++ {
+			dx, dy := sign3(x[j]-x[i]), sign3(y[j]-y[i])
+			if dx == 0 {
+				xtie++
+			}
+			if dy == 0 {
+				ytie++
+			}
+			cmd += int64(dx * dy)
+		}
+	}
+	tot := int64(n) * int64(n-1) / 2
+	if xtie == tot || ytie == tot {
+		return math.NaN()
+	}
+	// Same operation order as scipy: con_minus_dis / sqrt(tot-xtie) / sqrt(tot-ytie).
+	tau := float64(cmd) / math.Sqrt(float64(tot-xtie)) / math.Sqrt(float64(tot-ytie))
+	return math.Max(-1, math.Min(1, tau))
+}
+
+func sign3(v float64) int {
+	switch {
+	case v > 0:
+		return 1
+	case v < 0:
+		return -1
+	}
+	return 0
+}
+
+// Quantile is numpy's default (linear) quantile of sorted x.
+func Quantile(x []float64, p float64) float64 {
+	h := p * float64(len(x)-1)
+	lo := int(math.Floor(h))
+	if lo >= len(x)-1 {
+		return x[len(x)-1]
+	}
+	return x[lo] + (h-float64(lo))*(x[lo+1]-x[lo])
 }

@@ -1,4 +1,4 @@
-package analyses
+package stats
 
 // Numerics behind the clusters and dataset_selection analyses (seed 001
 // §4.4 and Appendix C): z-scores, PCA, an Isolation Forest, k-means++,
@@ -11,6 +11,7 @@ package analyses
 
 import (
 	"fmt"
+	"github.com/evalbook/evalbook/analyses/internal/parallel"
 	"math"
 	"math/rand/v2"
 	"sort"
@@ -145,8 +146,8 @@ func PCA(x [][]float64, k int) (*PCAFit, error) {
 	return fit, nil
 }
 
-// sqDist is the squared Euclidean distance.
-func sqDist(a, b []float64) float64 {
+// SqDist returns the squared Euclidean distance.
+func SqDist(a, b []float64) float64 {
 	var s float64
 	for i := range a {
 		d := a[i] - b[i]
@@ -207,7 +208,7 @@ func kmeansPlusPlus(x [][]float64, k int, rng *rand.Rand) [][]float64 {
 	closest := make([]float64, n)
 	var pot float64
 	for i := range x {
-		closest[i] = sqDist(x[i], x[first])
+		closest[i] = SqDist(x[i], x[first])
 		pot += closest[i]
 	}
 	cum := make([]float64, n)
@@ -228,7 +229,7 @@ func kmeansPlusPlus(x [][]float64, k int, rng *rand.Rand) [][]float64 {
 			}
 			var cp float64
 			for i := range x {
-				cand[i] = math.Min(closest[i], sqDist(x[i], x[id]))
+				cand[i] = math.Min(closest[i], SqDist(x[i], x[id]))
 				cp += cand[i]
 			}
 			if cp < bestPot {
@@ -256,7 +257,7 @@ func lloyd(x [][]float64, centers [][]float64, maxIter int) *KMeansFit {
 		for i, r := range x {
 			bl, bd := 0, math.Inf(1)
 			for c, ctr := range centers {
-				if d := sqDist(r, ctr); d < bd {
+				if d := SqDist(r, ctr); d < bd {
 					bl, bd = c, d
 				}
 			}
@@ -295,7 +296,7 @@ func lloyd(x [][]float64, centers [][]float64, maxIter int) *KMeansFit {
 	hartigan(x, labels, centers)
 	var inertia float64
 	for i, r := range x {
-		inertia += sqDist(r, centers[labels[i]])
+		inertia += SqDist(r, centers[labels[i]])
 	}
 	return &KMeansFit{Labels: labels, Centers: centers, Inertia: inertia, Iterations: it}
 }
@@ -326,14 +327,14 @@ func hartigan(x [][]float64, labels []int, centers [][]float64) {
 				continue
 			}
 			na := float64(counts[a])
-			remove := na / (na - 1) * sqDist(r, centers[a])
+			remove := na / (na - 1) * SqDist(r, centers[a])
 			best, bestCost := -1, remove
 			for b := range centers {
 				if b == a {
 					continue
 				}
 				nb := float64(counts[b])
-				if cost := nb / (nb + 1) * sqDist(r, centers[b]); cost < bestCost*(1-1e-12) {
+				if cost := nb / (nb + 1) * SqDist(r, centers[b]); cost < bestCost*(1-1e-12) {
 					best, bestCost = b, cost
 				}
 			}
@@ -387,7 +388,7 @@ func relocateEmpty(x [][]float64, labels []int, centers [][]float64, counts []in
 	dist := make([]float64, len(x))
 	for i, r := range x {
 		order[i] = i
-		dist[i] = sqDist(r, centers[labels[i]])
+		dist[i] = SqDist(r, centers[labels[i]])
 	}
 	sort.SliceStable(order, func(a, b int) bool { return dist[order[a]] > dist[order[b]] })
 	next := 0
@@ -433,7 +434,7 @@ func Silhouette(x [][]float64, labels []int) (float64, error) {
 		}
 		for j := range x {
 			if i != j {
-				sumTo[labels[j]] += math.Sqrt(sqDist(x[i], x[j]))
+				sumTo[labels[j]] += math.Sqrt(SqDist(x[i], x[j]))
 			}
 		}
 		own := labels[i]
@@ -485,7 +486,7 @@ func DaviesBouldin(x [][]float64, labels []int) (float64, error) {
 	}
 	intra := make([]float64, k)
 	for i, r := range x {
-		intra[ids[i]] += math.Sqrt(sqDist(r, cent[ids[i]]))
+		intra[ids[i]] += math.Sqrt(SqDist(r, cent[ids[i]]))
 	}
 	allIntraZero, allCentZero := true, true
 	for c := range intra {
@@ -498,7 +499,7 @@ func DaviesBouldin(x [][]float64, labels []int) (float64, error) {
 	for a := range d {
 		d[a] = make([]float64, k)
 		for b := range d[a] {
-			d[a][b] = math.Sqrt(sqDist(cent[a], cent[b]))
+			d[a][b] = math.Sqrt(SqDist(cent[a], cent[b]))
 			if math.Abs(d[a][b]) > 1e-15 {
 				allCentZero = false
 			}
@@ -636,15 +637,15 @@ type isoNode struct {
 // draws from rand.NewPCG(seed, t), and trees are summed in their order,
 // so the scores depend on the seed only, not on jobs (the number of
 // goroutines used).
-func IsolationForest(x [][]float64, trees int, seed uint64, jobs int) []float64 {
+func IsolationForest(x [][]float64, trees int, seed uint64, jobs int) ([]float64, error) {
 	n := len(x)
 	if n == 0 {
-		return nil
+		return nil, nil
 	}
 	psi := min(256, n)
 	limit := int(math.Ceil(math.Log2(float64(max(psi, 2)))))
 	paths := make([][]float64, trees) // paths[t][i]
-	parallelFor(trees, jobs, func(t int) {
+	err := parallel.For(trees, jobs, func(t int) {
 		rng := rand.New(rand.NewPCG(seed, uint64(t)))
 		sample := rng.Perm(n)[:psi]
 		nodes := growIsoTree(x, sample, limit, rng)
@@ -654,6 +655,9 @@ func IsolationForest(x [][]float64, trees int, seed uint64, jobs int) []float64 
 		}
 		paths[t] = h
 	})
+	if err != nil {
+		return nil, err
+	}
 	cpsi := isoAveragePath(psi)
 	scores := make([]float64, n)
 	for i := range scores {
@@ -667,7 +671,7 @@ func IsolationForest(x [][]float64, trees int, seed uint64, jobs int) []float64 
 		}
 		scores[i] = math.Pow(2, -s/float64(trees)/cpsi)
 	}
-	return scores
+	return scores, nil
 }
 
 func growIsoTree(x [][]float64, idx []int, limit int, rng *rand.Rand) []isoNode {
@@ -731,41 +735,6 @@ func isoPath(nodes []isoNode, r []float64) float64 {
 		depth++
 	}
 	return float64(depth) + isoAveragePath(nodes[id].size)
-}
-
-// parallelFor calls fn(i) for i in [0, n) on up to jobs goroutines. fn
-// must write only to slots of its own index, so the outcome does not
-// depend on scheduling.
-func parallelFor(n, jobs int, fn func(i int)) {
-	if jobs < 1 {
-		jobs = 1
-	}
-	if jobs > n {
-		jobs = n
-	}
-	if jobs <= 1 {
-		for i := 0; i < n; i++ {
-			fn(i)
-		}
-		return
-	}
-	next := make(chan int)
-	done := make(chan struct{})
-	for w := 0; w < jobs; w++ {
-		go func() {
-			for i := range next {
-				fn(i)
-			}
-			done <- struct{}{}
-		}()
-	}
-	for i := 0; i < n; i++ {
-		next <- i
-	}
-	close(next)
-	for w := 0; w < jobs; w++ {
-		<-done
-	}
 }
 
 // Design criteria of the greedy selections (seed 001 App. C).

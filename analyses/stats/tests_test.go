@@ -1,7 +1,8 @@
-package analyses
+package stats
 
 import (
 	"encoding/json"
+	"github.com/evalbook/evalbook/analyses/internal/testutil"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -15,12 +16,7 @@ import (
 // headers for the versions.
 
 type sigCases struct {
-	Versions   map[string]string `json:"versions"`
-	Shevchenko *struct {
-		Friedman  float64   `json:"friedman"`
-		FriedmanP float64   `json:"friedman_p"`
-		Pairs     []sigPair `json:"pairs"`
-	} `json:"shevchenko"`
+	Versions map[string]string `json:"versions"`
 	Wilcoxon []struct {
 		D          []float64 `json:"d"`
 		ZeroMethod string    `json:"zero_method"`
@@ -100,16 +96,6 @@ func loadSigCases(t *testing.T) *sigCases {
 	return &sigData
 }
 
-// close reports whether got agrees with want to tol, absolutely or
-// relatively.
-func sigClose(got, want, tol float64) bool {
-	if math.IsNaN(want) {
-		return math.IsNaN(got)
-	}
-	d := math.Abs(got - want)
-	return d <= tol || d <= tol*math.Abs(want)
-}
-
 func TestWilcoxonScipy(t *testing.T) {
 	t.Parallel()
 	c := loadSigCases(t)
@@ -130,7 +116,7 @@ func TestWilcoxonScipy(t *testing.T) {
 			continue
 		}
 		seen[w.ZeroMethod+"/"+r.Method] = true
-		if !sigClose(r.Statistic, *w.Statistic, 1e-9) || !sigClose(r.P, *w.P, 1e-9) {
+		if !testutil.Close(r.Statistic, *w.Statistic, 1e-9) || !testutil.Close(r.P, *w.P, 1e-9) {
 			t.Errorf("case %d (%s, %s→%s, corr=%v, n=%d, zeros=%d, ties=%v): got T=%.12g p=%.12g, scipy T=%.12g p=%.12g",
 				i, w.ZeroMethod, w.Method, r.Method, w.Correction, len(w.D), r.Zeros, r.Ties, r.Statistic, r.P, *w.Statistic, *w.P)
 		}
@@ -148,11 +134,11 @@ func TestFriedmanImanDavenportScipy(t *testing.T) {
 	t.Parallel()
 	for i, f := range loadSigCases(t).Friedman {
 		r := Friedman(f.Q)
-		if !sigClose(r.Statistic, f.Chi2, 1e-9) || !sigClose(r.P, f.P, 1e-9) {
+		if !testutil.Close(r.Statistic, f.Chi2, 1e-9) || !testutil.Close(r.P, f.P, 1e-9) {
 			t.Errorf("case %d: got χ²=%.12g p=%.12g, scipy %.12g %.12g", i, r.Statistic, r.P, f.Chi2, f.P)
 		}
 		id := ImanDavenport(r.Statistic, len(f.Q), len(f.Q[0]))
-		if f.F != nil && (!sigClose(id.Statistic, *f.F, 1e-9) || !sigClose(id.P, *f.PF, 1e-9)) {
+		if f.F != nil && (!testutil.Close(id.Statistic, *f.F, 1e-9) || !testutil.Close(id.P, *f.PF, 1e-9)) {
 			t.Errorf("case %d: got F=%.12g p=%.12g, scipy %.12g %.12g", i, id.Statistic, id.P, *f.F, *f.PF)
 		}
 	}
@@ -162,16 +148,16 @@ func TestTwoSampleScipy(t *testing.T) {
 	t.Parallel()
 	for i, c := range loadSigCases(t).TwoSample {
 		w := WelchT(c.A, c.B)
-		if !sigClose(w.Statistic, c.WelchT, 1e-9) || !sigClose(w.P, c.WelchP, 1e-9) {
+		if !testutil.Close(w.Statistic, c.WelchT, 1e-9) || !testutil.Close(w.P, c.WelchP, 1e-9) {
 			t.Errorf("case %d welch: got %.12g %.12g, scipy %.12g %.12g", i, w.Statistic, w.P, c.WelchT, c.WelchP)
 		}
 		u, _ := MannWhitneyU(c.A, c.B)
-		if !sigClose(u.Statistic, c.U, 1e-9) || !sigClose(u.P, c.UP, 1e-9) {
+		if !testutil.Close(u.Statistic, c.U, 1e-9) || !testutil.Close(u.P, c.UP, 1e-9) {
 			t.Errorf("case %d mann-whitney (n=%d,%d): got %.12g %.12g, scipy %.12g %.12g", i, len(c.A), len(c.B), u.Statistic, u.P, c.U, c.UP)
 		}
 		if c.PairedT != nil {
 			p := PairedT(c.A, c.B)
-			if !sigClose(p.Statistic, *c.PairedT, 1e-9) || !sigClose(p.P, *c.PairedP, 1e-9) {
+			if !testutil.Close(p.Statistic, *c.PairedT, 1e-9) || !testutil.Close(p.P, *c.PairedP, 1e-9) {
 				t.Errorf("case %d paired t: got %.12g %.12g, scipy %.12g %.12g", i, p.Statistic, p.P, *c.PairedT, *c.PairedP)
 			}
 			d := make([]float64, len(c.A))
@@ -179,7 +165,7 @@ func TestTwoSampleScipy(t *testing.T) {
 				d[k] = c.A[k] - c.B[k]
 			}
 			s, _ := SignTest(d)
-			if int(s.Statistic) != *c.SignK || !sigClose(s.P, *c.SignP, 1e-9) {
+			if int(s.Statistic) != *c.SignK || !testutil.Close(s.P, *c.SignP, 1e-9) {
 				t.Errorf("case %d sign: got %g %.12g, scipy %d %.12g", i, s.Statistic, s.P, *c.SignK, *c.SignP)
 			}
 		}
@@ -199,7 +185,7 @@ func TestSignTestScipy(t *testing.T) {
 		}
 		d = append(d, 0, 0) // zeros are dropped
 		s, n := SignTest(d)
-		if n != c.N || !sigClose(s.P, c.P, 1e-9) {
+		if n != c.N || !testutil.Close(s.P, c.P, 1e-9) {
 			t.Errorf("binomtest(%d, %d): got n=%d p=%.12g, scipy %.12g", c.K, c.N, n, s.P, c.P)
 		}
 	}
@@ -210,7 +196,7 @@ func TestHolmStatsmodels(t *testing.T) {
 	for i, c := range loadSigCases(t).Holm {
 		got := Holm(c.P)
 		for j := range got {
-			if !sigClose(got[j], c.PHolm[j], 1e-12) {
+			if !testutil.Close(got[j], c.PHolm[j], 1e-12) {
 				t.Errorf("case %d[%d]: got %.12g, statsmodels %.12g", i, j, got[j], c.PHolm[j])
 			}
 		}
@@ -224,7 +210,7 @@ func TestShapiroScipy(t *testing.T) {
 		if err != nil {
 			t.Fatalf("case %d: %v", i, err)
 		}
-		if !sigClose(w, c.W, 1e-6) || !sigClose(p, c.P, 1e-6) {
+		if !testutil.Close(w, c.W, 1e-6) || !testutil.Close(p, c.P, 1e-6) {
 			t.Errorf("case %d (n=%d): got W=%.9g p=%.9g, scipy %.9g %.9g", i, len(c.X), w, p, c.W, c.P)
 		}
 	}
@@ -239,10 +225,10 @@ func TestShapiroScipy(t *testing.T) {
 func TestPowerStatsmodels(t *testing.T) {
 	t.Parallel()
 	for _, c := range loadSigCases(t).Power {
-		if got := TTestPower(c.D, c.N, c.Alpha); !sigClose(got, c.Paired, 1e-6) {
+		if got := TTestPower(c.D, c.N, c.Alpha); !testutil.Close(got, c.Paired, 1e-6) {
 			t.Errorf("TTestPower(%g, %d, %g) = %.10g, statsmodels %.10g", c.D, c.N, c.Alpha, got, c.Paired)
 		}
-		if got := TTestIndPower(c.D, c.N, c.N, c.Alpha); !sigClose(got, c.Independent, 1e-6) {
+		if got := TTestIndPower(c.D, c.N, c.N, c.Alpha); !testutil.Close(got, c.Independent, 1e-6) {
 			t.Errorf("TTestIndPower(%g, %d, %g) = %.10g, statsmodels %.10g", c.D, c.N, c.Alpha, got, c.Independent)
 		}
 	}
@@ -295,7 +281,7 @@ func TestNemenyiQR(t *testing.T) {
 	// secant search stops at a step of 1e-4, leaving errors near 2e-7).
 	for _, c := range loadSigCases(t).Tukey {
 		q, err := StudentizedRangeQuantile(1-c.Alpha, c.K)
-		if err != nil || !sigClose(q, c.Q, 1e-9) {
+		if err != nil || !testutil.Close(q, c.Q, 1e-9) {
 			t.Errorf("scipy k=%d alpha=%g: got %.12g (%v), scipy %.12g", c.K, c.Alpha, q, err, c.Q)
 		}
 	}

@@ -1,4 +1,4 @@
-package analyses
+package stats
 
 // The Wilcoxon signed-rank test as scipy 1.10 computes it
 // (scipy/stats/_morestats.py, wilcoxon): the seed 001 code calls
@@ -8,6 +8,7 @@ package analyses
 import (
 	"fmt"
 	"math"
+	"strings"
 )
 
 // Zero methods of the Wilcoxon signed-rank test (scipy's zero_method).
@@ -54,7 +55,7 @@ func Wilcoxon(d []float64, zm, method string, correction bool) (WilcoxonResult, 
 	switch zm {
 	case ZeroPratt, ZeroWilcox, ZeroZsplit:
 	default:
-		return res, fmt.Errorf("zero_method: unknown value %q%s", zm, DidYouMean(zm, ZeroMethods))
+		return res, fmt.Errorf("zero_method: unknown value %q (one of %s)", zm, strings.Join(ZeroMethods, ", "))
 	}
 	if len(d) == 0 {
 		return res, fmt.Errorf("no differences to test")

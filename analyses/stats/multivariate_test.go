@@ -1,4 +1,4 @@
-package analyses
+package stats
 
 import (
 	"encoding/json"
@@ -235,7 +235,7 @@ func plantedOutliers() ([][]float64, []int) {
 func TestClustersIsolationForestPlantedOutliers(t *testing.T) {
 	t.Parallel()
 	x, planted := plantedOutliers()
-	s := IsolationForest(x, 1000, 99, 1)
+	s := mustIsolationForest(t, x, 1000, 99, 1)
 	isPlanted := map[int]bool{}
 	for _, i := range planted {
 		isPlanted[i] = true
@@ -261,10 +261,10 @@ func TestClustersIsolationForestPlantedOutliers(t *testing.T) {
 		t.Errorf("%d of 40 inliers flagged (score > 0.5)", flagged)
 	}
 	// Stable for a seed, whatever the number of workers.
-	if s2 := IsolationForest(x, 1000, 99, 4); !reflect.DeepEqual(s, s2) {
+	if s2 := mustIsolationForest(t, x, 1000, 99, 4); !reflect.DeepEqual(s, s2) {
 		t.Error("scores change with the number of workers")
 	}
-	if s3 := IsolationForest(x, 1000, 100, 1); reflect.DeepEqual(s, s3) {
+	if s3 := mustIsolationForest(t, x, 1000, 100, 1); reflect.DeepEqual(s, s3) {
 		t.Error("scores do not depend on the seed")
 	}
 }
@@ -290,7 +290,7 @@ func TestClustersIsolationForestOracle(t *testing.T) {
 	t.Parallel()
 	o := loadClustersOracle(t)
 	for ci, c := range o.IsolationForest {
-		s := IsolationForest(c.X, 10000, uint64(ci), 2)
+		s := mustIsolationForest(t, c.X, 10000, uint64(ci), 2)
 		for i := range s {
 			if math.Abs(s[i]-c.Scores[i]) > 0.01 {
 				t.Errorf("case %d, row %d: score %.4f, scikit-learn %.4f", ci, i, s[i], c.Scores[i])
@@ -300,4 +300,13 @@ func TestClustersIsolationForestOracle(t *testing.T) {
 			}
 		}
 	}
+}
+
+func mustIsolationForest(t *testing.T, x [][]float64, trees int, seed uint64, jobs int) []float64 {
+	t.Helper()
+	s, err := IsolationForest(x, trees, seed, jobs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
 }

@@ -1,4 +1,4 @@
-package analyses
+package stats
 
 // Classical two-sample and k-sample tests used by critical_difference
 // (SPEC §5.2) and paired_tests (SPEC §5.3). They are written to return
@@ -157,7 +157,8 @@ func Holm(p []float64) []float64 {
 	return out
 }
 
-func meanVar(x []float64) (mean, variance float64) {
+// MeanVar returns the mean and the sample variance (n − 1) of x.
+func MeanVar(x []float64) (mean, variance float64) {
 	for _, v := range x {
 		mean += v
 	}
@@ -184,7 +185,7 @@ func PairedT(a, b []float64) TestResult {
 	for i := range a {
 		d[i] = a[i] - b[i]
 	}
-	m, v := meanVar(d)
+	m, v := MeanVar(d)
 	if v == 0 {
 		return TestResult{math.NaN(), math.NaN()}
 	}
@@ -199,8 +200,8 @@ func WelchT(a, b []float64) TestResult {
 	if len(a) < 2 || len(b) < 2 {
 		return TestResult{math.NaN(), math.NaN()}
 	}
-	ma, va := meanVar(a)
-	mb, vb := meanVar(b)
+	ma, va := MeanVar(a)
+	mb, vb := MeanVar(b)
 	n1, n2 := float64(len(a)), float64(len(b))
 	vn1, vn2 := va/n1, vb/n2
 	if vn1+vn2 == 0 {
@@ -371,7 +372,7 @@ func CohenDz(d []float64) float64 {
 	if len(d) < 2 {
 		return math.NaN()
 	}
-	m, v := meanVar(d)
+	m, v := MeanVar(d)
 	if v == 0 {
 		return math.NaN()
 	}
@@ -385,8 +386,8 @@ func CohenD(a, b []float64) float64 {
 	if len(a) < 2 || len(b) < 2 {
 		return math.NaN()
 	}
-	ma, va := meanVar(a)
-	mb, vb := meanVar(b)
+	ma, va := MeanVar(a)
+	mb, vb := MeanVar(b)
 	n1, n2 := float64(len(a)), float64(len(b))
 	s := math.Sqrt(((n1-1)*va + (n2-1)*vb) / (n1 + n2 - 2))
 	if s == 0 {

@@ -1,4 +1,4 @@
-package analyses
+package stats
 
 // Shapiro–Wilk's W by Royston's algorithm AS R94 (Appl. Statist. 1995,
 // 44(4)) as scipy 1.10 runs it: scipy.stats.shapiro centres the data on

@@ -1,4 +1,4 @@
-package analyses
+package stats
 
 // Mutual information for SPEC §5.6 (seed 001 §4.3, Fig. 7 — "Mutual
 // information, a nonlinear alternative" to the correlations). The seed's
@@ -42,7 +42,7 @@ func MutualInfoKSG(x, y []float64, k int) float64 {
 		return math.NaN()
 	}
 	for i := range x {
-		if !Finite(x[i]) || !Finite(y[i]) {
+		if !finite(x[i]) || !finite(y[i]) {
 			return math.NaN()
 		}
 	}
@@ -158,3 +158,5 @@ func npPairwiseSum(a []float64) float64 {
 	n2 -= n2 % 8
 	return npPairwiseSum(a[:n2]) + npPairwiseSum(a[n2:])
 }
+
+func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }

@@ -1,4 +1,4 @@
-package analyses
+package stats
 
 // The studentized range quantile behind the Nemenyi critical difference
 // (Demšar 2006, §3.2.2): Demšar tabulates q_α for up to 10 methods; a

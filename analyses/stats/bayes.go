@@ -1,4 +1,4 @@
-package analyses
+package stats
 
 // The Bayesian signed-rank test of Benavoli, Corani, Demšar & Zaffalon
 // (2017, "Time for a change", JMLR 18(77), §5.2), the dashed bars of seed
