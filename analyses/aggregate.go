@@ -3,10 +3,11 @@ package analyses
 import (
 	"cmp"
 	"fmt"
-	"github.com/evalbook/evalbook/analyses/stats"
 	"math"
 	"slices"
 	"strings"
+
+	"github.com/evalbook/evalbook/analyses/stats"
 )
 
 // Aggregation rules of SPEC §5.1 (seed 001 §3.4, Table 2; the voting
@@ -57,10 +58,6 @@ func IsRule(name string) bool {
 	return false
 }
 
-// Matrix is q[d][m]: one value per dataset (row) and method (column),
-// complete (no NaN).
-type Matrix [][]float64
-
 // AggregateOptions are the keys of an `aggregate` analysis.
 type AggregateOptions struct {
 	Metric   string   `toml:"metric"`
@@ -87,36 +84,28 @@ func (o *AggregateOptions) Defaults() {
 // Validate checks the options.
 func (o *AggregateOptions) Validate() error {
 	if o.Metric == "" {
-		return optionErrorf("metric", "required")
+		return OptionErrorf("metric", "required")
 	}
 	if err := checkRules("rules", o.Rules); err != nil {
 		return err
 	}
-	if err := checkFloat("beta_max", o.BetaMax, 1, MaxBetaMax); err != nil {
+	if err := CheckFloat("beta_max", o.BetaMax, 1, MaxBetaMax); err != nil {
 		return err
 	}
-	if err := checkMissing(o.Missing); err != nil {
+	if err := OneOf("missing", o.Missing, "error", "drop"); err != nil {
 		return err
 	}
-	return firstError(checkDistinct("datasets", o.Datasets), checkDistinct("methods", o.Methods))
+	return FirstError(CheckDistinct("datasets", o.Datasets), CheckDistinct("methods", o.Methods))
 }
 
 // checkRules checks a list of aggregation rules: known, none twice.
 func checkRules(key string, rules []string) error {
 	for _, r := range rules {
 		if !IsRule(r) {
-			return optionErrorf(key, "unknown rule %q%s", r, DidYouMean(r, AllRules))
+			return OptionErrorf(key, "unknown rule %q%s", r, DidYouMean(r, AllRules))
 		}
 	}
-	return checkDistinct(key, rules)
-}
-
-// checkMissing checks the missing key of the matrix analyses.
-func checkMissing(v string) error {
-	if v != "error" && v != "drop" {
-		return optionErrorf("missing", "unknown value %q%s", v, DidYouMean(v, []string{"error", "drop"}))
-	}
-	return nil
+	return CheckDistinct(key, rules)
 }
 
 // AggregateInput is the matrix an aggregate analysis works on.
@@ -467,18 +456,13 @@ func BetaGrid(betaMax float64) []float64 {
 	return g
 }
 
-// better reports whether v is strictly better than w.
-func better(v, w float64, higherBetter bool) bool {
-	return (higherBetter && v > w) || (!higherBetter && v < w)
-}
-
 // rowBest is the best value of row among the columns alive says (all when
 // nil): the first of them, replaced by any strictly better one.
 func rowBest(row []float64, higherBetter bool, alive []bool) float64 {
 	first := true
 	var best float64
 	for m, v := range row {
-		if (alive == nil || alive[m]) && (first || better(v, best, higherBetter)) {
+		if (alive == nil || alive[m]) && (first || Better(v, best, higherBetter)) {
 			best, first = v, false
 		}
 	}
@@ -747,9 +731,9 @@ func pairwiseWins(q Matrix, higherBetter bool) [][]int {
 		for a := 0; a < nm; a++ {
 			x, wa := row[a], w[a]
 			for b := a + 1; b < nm; b++ {
-				if y := row[b]; better(x, y, higherBetter) {
+				if y := row[b]; Better(x, y, higherBetter) {
 					wa[b]++
-				} else if better(y, x, higherBetter) {
+				} else if Better(y, x, higherBetter) {
 					w[b][a]++
 				}
 			}
@@ -888,7 +872,7 @@ func (r *AggregateResult) leaderOrder() []int {
 		return order
 	}
 	rk := r.Ranks[r.Rules[0]]
-	sortStable(order, func(a, b int) bool {
+	SortStable(order, func(a, b int) bool {
 		if rk[a] != rk[b] {
 			return rk[a] < rk[b]
 		}

@@ -2,12 +2,13 @@ package analyses
 
 import (
 	"encoding/json"
-	"github.com/evalbook/evalbook/analyses/stats"
 	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/evalbook/evalbook/analyses/stats"
 )
 
 // close12 compares with an absolute-or-relative tolerance of 1e-12.

@@ -10,9 +10,10 @@ package analyses
 
 import (
 	"fmt"
-	"github.com/evalbook/evalbook/analyses/stats"
 	"math"
 	"strings"
+
+	"github.com/evalbook/evalbook/analyses/stats"
 )
 
 // Feature sources of a characteristics analysis.
@@ -60,30 +61,29 @@ func (o *CharacteristicsOptions) Defaults() {
 
 // Validate checks the options.
 func (o *CharacteristicsOptions) Validate() error {
-	from := []string{CharFromAuto, CharFromLogs, CharFromInput}
-	if !corrContains(from, o.From) {
-		return optionErrorf("from", "unknown value %q%s (one of %s)", o.From, DidYouMean(o.From, from), strings.Join(from, ", "))
+	if err := OneOf("from", o.From, CharFromAuto, CharFromLogs, CharFromInput); err != nil {
+		return err
 	}
 	for _, kv := range []struct {
 		key string
 		v   int
 	}{{"min_item", o.MinItem}, {"min_user", o.MinUser}, {"core", o.Core}} {
 		if kv.v < 0 {
-			return optionErrorf(kv.key, "must not be negative, got %d", kv.v)
+			return OptionErrorf(kv.key, "must not be negative, got %d", kv.v)
 		}
 	}
-	if err := checkInt("neighbors", o.Neighbors, 1, MaxNeighbors); err != nil {
+	if err := CheckInt("neighbors", o.Neighbors, 1, MaxNeighbors); err != nil {
 		return err
 	}
 	if o.RatingThreshold != nil {
-		if err := checkFloat("rating_threshold", *o.RatingThreshold, math.Inf(-1), math.MaxFloat64); err != nil {
+		if err := CheckFloat("rating_threshold", *o.RatingThreshold, math.Inf(-1), math.MaxFloat64); err != nil {
 			return err
 		}
 	}
 	if o.From == CharFromInput && (o.RatingThreshold != nil || o.MinItem > 0 || o.MinUser > 0 || o.Core > 0) {
 		return fmt.Errorf("rating_threshold, min_item, min_user and core preprocess interaction logs; they have no effect with from = \"input\"")
 	}
-	return firstError(checkDistinct("methods", o.Methods), checkDistinct("features", o.Features))
+	return FirstError(CheckDistinct("methods", o.Methods), CheckDistinct("features", o.Features))
 }
 
 // Preprocessing returns the log preprocessing of the options.
@@ -228,8 +228,8 @@ func (r *CharacteristicsResult) Tables() []Table {
 		main := Table{Title: fmt.Sprintf("Association of each feature with %s over all methods pooled", r.Metric),
 			Columns: []string{"feature", "pearson", "spearman", "mutual_information", "n"}}
 		for f, name := range r.Features {
-			main.Rows = append(main.Rows, []any{name, corrCell(r.Pearson[f][pooled]), corrCell(r.Spearman[f][pooled]),
-				corrCell(r.MutualInformation[f][pooled]), r.N[f][pooled]})
+			main.Rows = append(main.Rows, []any{name, CellValue(r.Pearson[f][pooled]), CellValue(r.Spearman[f][pooled]),
+				CellValue(r.MutualInformation[f][pooled]), r.N[f][pooled]})
 		}
 		out = append(out, main)
 	}
@@ -241,7 +241,7 @@ func (r *CharacteristicsResult) Tables() []Table {
 				row = append(row, int(v))
 				continue
 			}
-			row = append(row, corrCell(v))
+			row = append(row, CellValue(v))
 		}
 		feat.Rows = append(feat.Rows, row)
 	}
@@ -252,8 +252,8 @@ func (r *CharacteristicsResult) Tables() []Table {
 			Columns: []string{"feature", "method", "pearson", "spearman", "mutual_information", "n"}}
 		for f, name := range r.Features {
 			for m, meth := range r.Methods {
-				assoc.Rows = append(assoc.Rows, []any{name, meth, corrCell(r.Pearson[f][m]), corrCell(r.Spearman[f][m]),
-					corrCell(r.MutualInformation[f][m]), r.N[f][m]})
+				assoc.Rows = append(assoc.Rows, []any{name, meth, CellValue(r.Pearson[f][m]), CellValue(r.Spearman[f][m]),
+					CellValue(r.MutualInformation[f][m]), r.N[f][m]})
 			}
 		}
 		out = append(out, feat, assoc)

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/evalbook/evalbook/analyses/stats"
 	"io"
 	"math"
 	"math/rand/v2"
@@ -16,6 +15,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/evalbook/evalbook/analyses/stats"
 
 	"gonum.org/v1/gonum/floats/scalar"
 )

@@ -10,10 +10,11 @@ package analyses
 
 import (
 	"fmt"
-	"github.com/evalbook/evalbook/analyses/stats"
 	"math"
 	"sort"
 	"strings"
+
+	"github.com/evalbook/evalbook/analyses/stats"
 )
 
 // ClustersOptions are the keys of a `clusters` analysis (SPEC §5.7).
@@ -64,40 +65,40 @@ func (o *ClustersOptions) Defaults() {
 
 // Validate checks the options.
 func (o *ClustersOptions) Validate() error {
-	if err := checkInt("components", o.Components, 1, MaxComponents); err != nil {
+	if err := CheckInt("components", o.Components, 1, MaxComponents); err != nil {
 		return err
 	}
-	if o.Outliers != "isolation_forest" && o.Outliers != "none" {
-		return optionErrorf("outliers", "unknown value %q%s", o.Outliers, DidYouMean(o.Outliers, []string{"isolation_forest", "none"}))
+	if err := OneOf("outliers", o.Outliers, "isolation_forest", "none"); err != nil {
+		return err
 	}
 	if !(o.Contamination >= 0 && o.Contamination <= 0.5) {
-		return optionErrorf("contamination", "want 0 (\"auto\": anomaly score > 0.5) or a share in (0, 0.5], got %g", o.Contamination)
+		return OptionErrorf("contamination", "want 0 (\"auto\": anomaly score > 0.5) or a share in (0, 0.5], got %g", o.Contamination)
 	}
-	if err := checkInt("trees", o.Trees, 1, MaxTrees); err != nil {
+	if err := CheckInt("trees", o.Trees, 1, MaxTrees); err != nil {
 		return err
 	}
 	if len(o.KRange) != 2 || o.KRange[0] < 2 || o.KRange[1] < o.KRange[0] {
-		return optionErrorf("k_range", "want [min, max] with 2 ≤ min ≤ max, got %v", o.KRange)
+		return OptionErrorf("k_range", "want [min, max] with 2 ≤ min ≤ max, got %v", o.KRange)
 	}
-	if err := checkInt("k_range", o.KRange[1], 2, MaxK); err != nil {
+	if err := CheckInt("k_range", o.KRange[1], 2, MaxK); err != nil {
 		return err
 	}
 	if o.K < 0 || o.K == 1 {
-		return optionErrorf("k", "must be at least 2 (or 0 to choose by silhouette), got %d", o.K)
+		return OptionErrorf("k", "must be at least 2 (or 0 to choose by silhouette), got %d", o.K)
 	}
-	if err := checkInt("k", o.K, 0, MaxK); err != nil {
+	if err := CheckInt("k", o.K, 0, MaxK); err != nil {
 		return err
 	}
-	if err := checkInt("inits", o.Inits, 1, MaxInits); err != nil {
+	if err := CheckInt("inits", o.Inits, 1, MaxInits); err != nil {
 		return err
 	}
-	if err := checkInt("max_iter", o.MaxIter, 1, MaxIter); err != nil {
+	if err := CheckInt("max_iter", o.MaxIter, 1, MaxIter); err != nil {
 		return err
 	}
-	if err := checkMissing(o.Missing); err != nil {
+	if err := OneOf("missing", o.Missing, "error", "drop"); err != nil {
 		return err
 	}
-	return firstError(checkDistinct("features", o.Features), checkDistinct("datasets", o.Datasets), checkDistinct("methods", o.Methods))
+	return FirstError(CheckDistinct("features", o.Features), CheckDistinct("datasets", o.Datasets), CheckDistinct("methods", o.Methods))
 }
 
 // ClustersInput is what the clusters analysis works on.
@@ -506,13 +507,6 @@ func joinInts(v []int) string {
 // pcName is the column name of component c (0-based).
 func pcName(c int) string { return fmt.Sprintf("pc%d", c+1) }
 
-func optFloat(p *float64) any {
-	if p == nil || !Finite(*p) {
-		return nil
-	}
-	return *p
-}
-
 // Tables implements Result: the datasets with their cluster (SPEC §5.7
 // columns), the scan over k, the explained variance, the loadings and
 // the per-cluster
@@ -541,7 +535,7 @@ func (r *ClustersResult) Tables() []Table {
 	}
 	ks := Table{Name: "k", Title: "Choice of the number of clusters", Columns: []string{"k", "silhouette", "davies_bouldin", "inertia", "chosen"}}
 	for _, k := range r.KScan {
-		ks.Rows = append(ks.Rows, []any{k.K, optFloat(k.Silhouette), optFloat(k.DaviesBouldin), k.Inertia, k.K == r.K})
+		ks.Rows = append(ks.Rows, []any{k.K, CellPtr(k.Silhouette), CellPtr(k.DaviesBouldin), k.Inertia, k.K == r.K})
 	}
 	pca := Table{Name: "pca", Title: "Principal components: explained variance", Columns: []string{"component", "explained_variance", "explained_variance_ratio"}}
 	for c := range r.ExplainedVariance {
@@ -570,7 +564,7 @@ func (r *ClustersResult) Tables() []Table {
 			}
 			sort.SliceStable(order, func(x, y int) bool { return b.Rank[order[x]] < b.Rank[order[y]] })
 			for _, m := range order {
-				lb.Rows = append(lb.Rows, []any{b.Cluster, r.Methods[m], b.MeanRank[m], optFloat(b.GeometricMean[m]), b.Rank[m], len(b.Datasets)})
+				lb.Rows = append(lb.Rows, []any{b.Cluster, r.Methods[m], b.MeanRank[m], CellPtr(b.GeometricMean[m]), b.Rank[m], len(b.Datasets)})
 			}
 		}
 		tables = append(tables, lb)

@@ -2,11 +2,12 @@ package analyses
 
 import (
 	"encoding/csv"
-	"github.com/evalbook/evalbook/analyses/stats"
 	"math"
 	"os"
 	"strconv"
 	"testing"
+
+	"github.com/evalbook/evalbook/analyses/stats"
 )
 
 // The reference data of seed 001 (Shevchenko et al. 2024), see

@@ -3,12 +3,13 @@ package analyses
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/evalbook/evalbook/analyses/stats"
 	"math"
 	"math/rand/v2"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/evalbook/evalbook/analyses/stats"
 )
 
 // blobFeatures makes nPer datasets around each of k centres in 6

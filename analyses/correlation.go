@@ -8,9 +8,9 @@ package analyses
 
 import (
 	"fmt"
-	"github.com/evalbook/evalbook/analyses/stats"
 	"math"
-	"strings"
+
+	"github.com/evalbook/evalbook/analyses/stats"
 )
 
 // Correlation methods of a metric_correlation analysis.
@@ -41,28 +41,19 @@ func (o *MetricCorrelationOptions) Defaults() {
 
 // Validate checks the options.
 func (o *MetricCorrelationOptions) Validate() error {
-	if !corrContains(corrMethods, o.Method) {
-		return optionErrorf("method", "unknown value %q%s (one of %s)", o.Method, DidYouMean(o.Method, corrMethods), strings.Join(corrMethods, ", "))
+	if err := OneOf("method", o.Method, corrMethods...); err != nil {
+		return err
 	}
-	if err := checkDistinct("metrics", o.Metrics); err != nil {
+	if err := CheckDistinct("metrics", o.Metrics); err != nil {
 		return err
 	}
 	if len(o.Metrics) == 1 {
-		return optionErrorf("metrics", "need at least two metrics to correlate, got %q", o.Metrics[0])
+		return OptionErrorf("metrics", "need at least two metrics to correlate, got %q", o.Metrics[0])
 	}
 	if len(o.Metrics) > MaxCorrelationMetrics {
-		return optionErrorf("metrics", "%d metrics is above the limit of %d for one correlation matrix", len(o.Metrics), MaxCorrelationMetrics)
+		return OptionErrorf("metrics", "%d metrics is above the limit of %d for one correlation matrix", len(o.Metrics), MaxCorrelationMetrics)
 	}
 	return nil
-}
-
-func corrContains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
 }
 
 // MetricCorrelationInput holds one value per (dataset, method, metric):
@@ -293,7 +284,7 @@ func (r *MetricCorrelationResult) Tables() []Table {
 	for _, a := range r.Order {
 		row := []any{r.Metrics[a]}
 		for _, b := range r.Order {
-			row = append(row, corrCell(r.Rho[a][b]))
+			row = append(row, CellValue(r.Rho[a][b]))
 		}
 		main.Rows = append(main.Rows, row)
 	}
@@ -301,7 +292,7 @@ func (r *MetricCorrelationResult) Tables() []Table {
 		Columns: []string{"metric_a", "metric_b", "rho", "datasets"}}
 	for a := range r.Metrics {
 		for b := range r.Metrics {
-			long.Rows = append(long.Rows, []any{r.Metrics[a], r.Metrics[b], corrCell(r.Rho[a][b]), r.Count[a][b]})
+			long.Rows = append(long.Rows, []any{r.Metrics[a], r.Metrics[b], CellValue(r.Rho[a][b]), r.Count[a][b]})
 		}
 	}
 	return []Table{main, long}
@@ -315,12 +306,4 @@ func corrTitle(method string) string {
 		return "Kendall tau-b"
 	}
 	return "Spearman"
-}
-
-// cellFloat returns v, or nil when it is not finite (a reader never sees NaN).
-func corrCell(v float64) any {
-	if !Finite(v) {
-		return nil
-	}
-	return v
 }

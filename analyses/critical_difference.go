@@ -11,11 +11,12 @@ package analyses
 
 import (
 	"fmt"
-	"github.com/evalbook/evalbook/analyses/stats"
 	"math"
 	"math/rand/v2"
 	"strings"
 	"sync"
+
+	"github.com/evalbook/evalbook/analyses/stats"
 )
 
 // CriticalDifferenceOptions are the keys of a `critical_difference`
@@ -47,21 +48,21 @@ func (o *CriticalDifferenceOptions) Defaults() {
 // Validate checks the options.
 func (o *CriticalDifferenceOptions) Validate() error {
 	if o.Metric == "" {
-		return optionErrorf("metric", "required")
+		return OptionErrorf("metric", "required")
 	}
 	if err := checkAlphaZeroMethod(o.Alpha, o.ZeroMethod); err != nil {
 		return err
 	}
-	if err := checkFloat("rope", o.Rope, 0, math.MaxFloat64); err != nil {
+	if err := CheckFloat("rope", o.Rope, 0, math.MaxFloat64); err != nil {
 		return err
 	}
-	if err := checkInt("samples", o.Samples, 100, MaxSamples); err != nil {
+	if err := CheckInt("samples", o.Samples, 100, MaxSamples); err != nil {
 		return err
 	}
 	if o.Rope > 0 && !o.Bayesian {
-		return optionErrorf("rope", "only used by the Bayesian test; set bayesian = true")
+		return OptionErrorf("rope", "only used by the Bayesian test; set bayesian = true")
 	}
-	return firstError(checkDistinct("datasets", o.Datasets), checkDistinct("methods", o.Methods))
+	return FirstError(CheckDistinct("datasets", o.Datasets), CheckDistinct("methods", o.Methods))
 }
 
 // CriticalDifferenceInput is the matrix to test plus the Monte Carlo
@@ -119,13 +120,6 @@ type CriticalDifferenceResult struct {
 	Warnings
 }
 
-func optF(x float64) *float64 {
-	if !Finite(x) {
-		return nil
-	}
-	return &x
-}
-
 // CriticalDifference runs Friedman, Iman–Davenport, Nemenyi, pairwise
 // Wilcoxon–Holm and (optionally) Bayesian signed-rank tests on the
 // datasets × methods matrix. A dataset without a value for every method
@@ -169,7 +163,7 @@ func CriticalDifference(in CriticalDifferenceInput, opts CriticalDifferenceOptio
 	for i := range order {
 		order[i] = i
 	}
-	sortStable(order, func(a, b int) bool { return mr[a] < mr[b] })
+	SortStable(order, func(a, b int) bool { return mr[a] < mr[b] })
 	for _, m := range order {
 		res.Methods = append(res.Methods, in.Methods[m])
 		res.MeanRanks = append(res.MeanRanks, mr[m])
@@ -183,8 +177,8 @@ func CriticalDifference(in CriticalDifferenceInput, opts CriticalDifferenceOptio
 	if math.IsInf(id.Statistic, 1) {
 		res.Warnf("the Iman–Davenport F is infinite (p = 0): every dataset ranks the methods the same way")
 	}
-	res.FriedmanStatistic, res.FriedmanP = optF(fr.Statistic), optF(fr.P)
-	res.ImanDavenportF, res.ImanDavenportP = optF(id.Statistic), optF(id.P)
+	res.FriedmanStatistic, res.FriedmanP = Opt(fr.Statistic), Opt(fr.P)
+	res.ImanDavenportF, res.ImanDavenportP = Opt(id.Statistic), Opt(id.P)
 	if n < 10 {
 		res.Warnf("only %d datasets: Friedman's χ² approximation is rough below 10 (Demšar 2006 §3.2.2)", n)
 	}
@@ -225,7 +219,7 @@ func CriticalDifference(in CriticalDifferenceInput, opts CriticalDifferenceOptio
 		if err != nil {
 			res.Warnf("Wilcoxon test of %s vs %s undefined: %v (they are treated as not different)", cp.A, cp.B, err)
 		} else {
-			cp.Statistic, cp.P, cp.Method = optF(w.Statistic), optF(w.P), w.Method
+			cp.Statistic, cp.P, cp.Method = Opt(w.Statistic), Opt(w.P), w.Method
 			ps[pi] = w.P
 		}
 		res.Pairs[pi] = cp
@@ -240,7 +234,7 @@ func CriticalDifference(in CriticalDifferenceInput, opts CriticalDifferenceOptio
 		sig[i] = make([]bool, k)
 	}
 	for pi, pr := range pairs {
-		res.Pairs[pi].PHolm = optF(holm[pi])
+		res.Pairs[pi].PHolm = Opt(holm[pi])
 		s := !math.IsNaN(holm[pi]) && holm[pi] <= opts.Alpha
 		res.Pairs[pi].Significant = s
 		sig[pr.a][pr.b], sig[pr.b][pr.a] = s, s
@@ -276,7 +270,7 @@ func CriticalDifference(in CriticalDifferenceInput, opts CriticalDifferenceOptio
 		}
 		for pi, pr := range pairs {
 			b := out[pi]
-			res.Pairs[pi].PLeft, res.Pairs[pi].PRope, res.Pairs[pi].PRight = optF(b.Left), optF(b.Rope), optF(b.Right)
+			res.Pairs[pi].PLeft, res.Pairs[pi].PRope, res.Pairs[pi].PRight = Opt(b.Left), Opt(b.Rope), Opt(b.Right)
 			s := b.Left >= 1-opts.Alpha || b.Right >= 1-opts.Alpha
 			bsig[pr.a][pr.b], bsig[pr.b][pr.a] = s, s
 		}

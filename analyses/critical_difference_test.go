@@ -3,7 +3,6 @@ package analyses
 import (
 	"encoding/csv"
 	"encoding/json"
-	"github.com/evalbook/evalbook/analyses/internal/testutil"
 	"math"
 	"os"
 	"path/filepath"
@@ -11,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/evalbook/evalbook/analyses/internal/testutil"
 )
 
 // noNaNCells fails when a table cell is a non-finite float: the page must

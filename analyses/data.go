@@ -295,3 +295,12 @@ func SortedKeys[V any](m map[string]V) []string {
 	sort.Strings(keys)
 	return keys
 }
+
+// Better reports whether v is strictly better than w.
+func Better(v, w float64, higherBetter bool) bool {
+	return (higherBetter && v > w) || (!higherBetter && v < w)
+}
+
+// Matrix is q[d][m]: one value per dataset (row) and method (column),
+// complete (no NaN).
+type Matrix [][]float64

@@ -74,19 +74,19 @@ func (o *MetaOptions) Defaults() {
 func (o *MetaOptions) Validate() error {
 	// With a summary file treatment and control are only labels.
 	if o.Treatment == "" && o.Summary.Path == "" {
-		return optionErrorf("treatment", "missing (the method whose effect is measured)")
+		return OptionErrorf("treatment", "missing (the method whose effect is measured)")
 	}
 	if o.Control == "" && o.Summary.Path == "" {
-		return optionErrorf("control", "missing (the method compared against)")
+		return OptionErrorf("control", "missing (the method compared against)")
 	}
 	if o.Treatment == o.Control && o.Treatment != "" {
-		return optionErrorf("control", "%q is also the treatment", o.Control)
+		return OptionErrorf("control", "%q is also the treatment", o.Control)
 	}
 	if o.Test == "" {
 		o.Test = "z"
 	}
 	if o.Metric == "" && o.Summary.Path == "" {
-		return optionErrorf("metric", "missing")
+		return OptionErrorf("metric", "missing")
 	}
 	for _, c := range []struct {
 		key     string
@@ -97,12 +97,12 @@ func (o *MetaOptions) Validate() error {
 			*c.val = canon // "reml" means "REML"
 			continue
 		}
-		return optionErrorf(c.key, "unknown value %q (one of %s)%s", *c.val, strings.Join(c.allowed, ", "), DidYouMean(*c.val, c.allowed))
+		return OneOf(c.key, *c.val, c.allowed...)
 	}
 	if !(o.Alpha > 0 && o.Alpha < 1) {
-		return optionErrorf("alpha", "%v is not between 0 and 1", o.Alpha)
+		return OptionErrorf("alpha", "%v is not between 0 and 1", o.Alpha)
 	}
-	return checkDistinct("datasets", o.Datasets)
+	return CheckDistinct("datasets", o.Datasets)
 }
 
 // canonical returns the entry of list equal to s up to case, or "".
@@ -291,8 +291,8 @@ func (r *MetaResult) Tables() []Table {
 		return n
 	}
 	for _, row := range r.Rows {
-		main.Rows = append(main.Rows, []any{row.Dataset, nCell(row.N), cell(row.Effect), cell(row.Variance), cell(row.SE),
-			cell(row.CILow), cell(row.CIHigh), cell(row.P), cell(row.Weight)})
+		main.Rows = append(main.Rows, []any{row.Dataset, nCell(row.N), CellValue(row.Effect), CellValue(row.Variance), CellValue(row.SE),
+			CellValue(row.CILow), CellValue(row.CIHigh), CellValue(row.P), CellValue(row.Weight)})
 	}
 	s := r.Summary
 	main.Rows = append(main.Rows, []any{"summary", nCell(s.N), ptr(s.Effect), sq(s.SE), ptr(s.SE), ptr(s.CILow), ptr(s.CIHigh), ptr(s.P), 1.0})
@@ -334,14 +334,14 @@ func (r *MetaResult) inputsTable() Table {
 			Columns: []string{"dataset", "m1i", "sd1i", "n1i", "m2i", "sd2i", "n2i", "included", "note"}}
 		for _, row := range r.Rows {
 			s := row.in
-			t.Rows = append(t.Rows, []any{row.Dataset, cell(s.M1), cell(s.SD1), s.N1, cell(s.M2), cell(s.SD2), s.N2, row.Included, row.Reason})
+			t.Rows = append(t.Rows, []any{row.Dataset, CellValue(s.M1), CellValue(s.SD1), s.N1, CellValue(s.M2), CellValue(s.SD2), s.N2, row.Included, row.Reason})
 		}
 		return t
 	case MetaGeneric:
 		t := Table{Name: "inputs", Title: "Effects and sampling variances as given",
 			Columns: []string{"dataset", "yi", "vi", "included", "note"}}
 		for _, row := range r.Rows {
-			t.Rows = append(t.Rows, []any{row.Dataset, cell(row.in.Yi), cell(row.in.Vi), row.Included, row.Reason})
+			t.Rows = append(t.Rows, []any{row.Dataset, CellValue(row.in.Yi), CellValue(row.in.Vi), row.Included, row.Reason})
 		}
 		return t
 	}
@@ -353,21 +353,14 @@ func (r *MetaResult) inputsTable() Table {
 	for _, row := range r.Rows {
 		if len(t.Columns) == 12 {
 			s := row.in
-			t.Rows = append(t.Rows, []any{row.Dataset, row.N, cell(s.MeanT), cell(s.SDT), cell(s.MeanC), cell(s.SDC), cell(row.R),
+			t.Rows = append(t.Rows, []any{row.Dataset, row.N, CellValue(s.MeanT), CellValue(s.SDT), CellValue(s.MeanC), CellValue(s.SDC), CellValue(row.R),
 				row.UnmatchedT, row.UnmatchedC, row.DroppedMissing, row.Included, row.Reason})
 			continue
 		}
-		t.Rows = append(t.Rows, []any{row.Dataset, row.N, cell(row.MeanDiff), cell(row.SDDiff), cell(row.R),
+		t.Rows = append(t.Rows, []any{row.Dataset, row.N, CellValue(row.MeanDiff), CellValue(row.SDDiff), CellValue(row.R),
 			row.UnmatchedT, row.UnmatchedC, row.DroppedMissing, row.Included, row.Reason})
 	}
 	return t
-}
-
-func cell(x float64) any {
-	if !Finite(x) {
-		return nil
-	}
-	return x
 }
 
 func ptr(p *float64) any {
@@ -382,14 +375,6 @@ func sq(p *float64) any {
 		return nil
 	}
 	return *p * *p
-}
-
-// num returns a pointer to x, or nil when x is not finite.
-func num(x float64) *float64 {
-	if !Finite(x) {
-		return nil
-	}
-	return &x
 }
 
 // MetaAnalysis computes every dataset's effect size and the summary
@@ -744,7 +729,7 @@ func metaSubgroups(res *MetaResult, idx []int, o MetaOptions) {
 		return
 	}
 	fe := metaFit(ys, vs, metaConf{model: "fixed", test: "z", alpha: o.Alpha})
-	res.QBetween = num(fe.q)
+	res.QBetween = Opt(fe.q)
 	res.DFBetween = len(ys) - 1
-	res.PBetween = num(fe.pq)
+	res.PBetween = Opt(fe.pq)
 }

@@ -59,9 +59,9 @@ func (f metaFitResult) summary(rows []MetaRow, idx []int) MetaSummary {
 	for _, i := range idx {
 		n += rows[i].N
 	}
-	return MetaSummary{K: len(idx), N: n, Effect: num(f.est), SE: num(f.se), CILow: num(f.ciLow), CIHigh: num(f.ciHigh),
-		P: num(f.p), Tau2: num(f.tau2), Q: num(f.q), DF: f.df, PQ: num(f.pq), I2: num(f.i2), H2: num(f.h2),
-		PILow: num(f.piLow), PIHigh: num(f.piHigh)}
+	return MetaSummary{K: len(idx), N: n, Effect: Opt(f.est), SE: Opt(f.se), CILow: Opt(f.ciLow), CIHigh: Opt(f.ciHigh),
+		P: Opt(f.p), Tau2: Opt(f.tau2), Q: Opt(f.q), DF: f.df, PQ: Opt(f.pq), I2: Opt(f.i2), H2: Opt(f.h2),
+		PILow: Opt(f.piLow), PIHigh: Opt(f.piHigh)}
 }
 
 // metaQ returns the fixed-effect Q = Σ(y − M)²/v and the "typical"

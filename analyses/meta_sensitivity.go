@@ -512,8 +512,8 @@ func metaEgger(y, v []float64, c metaConf) *MetaEgger {
 		tau2, _ = rmaTau2(y, v, sei, c.method)
 	}
 	m := rmaFitModel(y, v, sei, tau2, c.test, c.alpha)
-	e := &MetaEgger{Z: num(m.coef[1].stat), P: num(m.coef[1].p), Slope: num(m.coef[1].est), Limit: num(m.coef[0].est),
-		LimitCILow: num(m.coef[0].ciLow), LimitCIHigh: num(m.coef[0].ciHigh)}
+	e := &MetaEgger{Z: Opt(m.coef[1].stat), P: Opt(m.coef[1].p), Slope: Opt(m.coef[1].est), Limit: Opt(m.coef[0].est),
+		LimitCILow: Opt(m.coef[0].ciLow), LimitCIHigh: Opt(m.coef[0].ciHigh)}
 	if c.test == "knha" {
 		e.DF = m.df
 	}
@@ -526,14 +526,14 @@ func (r *MetaResult) sensitivityTables() []Table {
 	loo := Table{Name: "leave-one-out", Title: "Leave-one-out: the model without each dataset",
 		Columns: []string{"dataset", "effect", "se", "ci_low", "ci_high", "p", "Q", "tau2", "I2"}}
 	for _, l := range r.LeaveOneOut {
-		loo.Rows = append(loo.Rows, []any{l.Dataset, cell(l.Effect), cell(l.SE), cell(l.CILow), cell(l.CIHigh), cell(l.P),
-			cell(l.Q), cell(l.Tau2), cell(l.I2)})
+		loo.Rows = append(loo.Rows, []any{l.Dataset, CellValue(l.Effect), CellValue(l.SE), CellValue(l.CILow), CellValue(l.CIHigh), CellValue(l.P),
+			CellValue(l.Q), CellValue(l.Tau2), CellValue(l.I2)})
 	}
 	inf := Table{Name: "influence", Title: "Influence diagnostics",
 		Columns: []string{"dataset", "rstudent", "dffits", "cooks_d", "cov_r", "tau2_del", "Q_del", "hat", "weight", "influential"}}
 	for _, m := range r.Influence {
-		inf.Rows = append(inf.Rows, []any{m.Dataset, cell(m.RStudent), cell(m.DFFITS), cell(m.CooksD), cell(m.CovR),
-			cell(m.Tau2Del), cell(m.QDel), cell(m.Hat), cell(m.Weight / 100), m.Influential})
+		inf.Rows = append(inf.Rows, []any{m.Dataset, CellValue(m.RStudent), CellValue(m.DFFITS), CellValue(m.CooksD), CellValue(m.CovR),
+			CellValue(m.Tau2Del), CellValue(m.QDel), CellValue(m.Hat), CellValue(m.Weight / 100), m.Influential})
 	}
 	return []Table{loo, inf}
 }

@@ -21,7 +21,7 @@ var MetaSummaryColumns = []string{"dataset", "n", "mean_diff", "sd_diff", "r", "
 // UnmarshalTOML accepts a string or a table.
 func (s *MetaSource) UnmarshalTOML(v any) error {
 	var err error
-	s.Path, s.Columns, err = decodeSource("summary", "m1i", v, func(c string) (string, error) {
+	s.Path, s.Columns, err = DecodeSource("summary", "m1i", v, func(c string) (string, error) {
 		if canonical(c, MetaSummaryColumns) == "" {
 			return "", fmt.Errorf("summary.columns: %q is not a summary column (one of %s)%s", c, strings.Join(MetaSummaryColumns, ", "), DidYouMean(c, MetaSummaryColumns))
 		}
@@ -30,11 +30,11 @@ func (s *MetaSource) UnmarshalTOML(v any) error {
 	return err
 }
 
-// decodeSource decodes an input key that is a path or a table
+// DecodeSource decodes an input key that is a path or a table
 // {path = …, columns = {expected = "file's name"}}; column checks and
 // normalises an expected name. key names the option in messages, example
 // is a column shown in the hint.
-func decodeSource(key, example string, v any, column func(string) (string, error)) (string, map[string]string, error) {
+func DecodeSource(key, example string, v any, column func(string) (string, error)) (string, map[string]string, error) {
 	switch x := v.(type) {
 	case string:
 		return x, nil, nil

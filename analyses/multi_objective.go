@@ -51,33 +51,33 @@ func (o *MultiObjectiveOptions) Defaults() {
 // Validate checks the options.
 func (o *MultiObjectiveOptions) Validate() error {
 	if o.Base == "" {
-		return optionErrorf("base", "required (the metric every objective is traded against, e.g. hit_rate)")
+		return OptionErrorf("base", "required (the metric every objective is traded against, e.g. hit_rate)")
 	}
 	if len(o.Objectives) == 0 {
-		return optionErrorf("objectives", "required (at least one metric besides base)")
+		return OptionErrorf("objectives", "required (at least one metric besides base)")
 	}
-	if err := checkLen("objectives", len(o.Objectives), MaxObjectives); err != nil {
+	if err := CheckLen("objectives", len(o.Objectives), MaxObjectives); err != nil {
 		return err
 	}
-	if err := checkDistinct("objectives", o.Objectives); err != nil {
+	if err := CheckDistinct("objectives", o.Objectives); err != nil {
 		return err
 	}
 	for _, m := range o.Objectives {
 		if m == o.Base {
-			return optionErrorf("objectives", "%q is the base", m)
+			return OptionErrorf("objectives", "%q is the base", m)
 		}
 	}
 	if _, err := o.Importance.resolve(o.Objectives); err != nil {
 		return err
 	}
-	if err := checkFloats("compare", o.Compare, 0, math.MaxFloat64, MaxCompare); err != nil {
+	if err := CheckFloats("compare", o.Compare, 0, math.MaxFloat64, MaxCompare); err != nil {
 		return err
 	}
-	if o.RankBy != "score" && o.RankBy != "evalrs2022" {
-		return optionErrorf("rank_by", "unknown value %q%s", o.RankBy, DidYouMean(o.RankBy, []string{"score", "evalrs2022"}))
+	if err := OneOf("rank_by", o.RankBy, "score", "evalrs2022"); err != nil {
+		return err
 	}
 	if o.RankBy == "evalrs2022" && !o.EvalRS2022.Enabled() {
-		return optionErrorf("rank_by", "rank_by = \"evalrs2022\" needs an [analyses.evalrs2022] table")
+		return OptionErrorf("rank_by", "rank_by = \"evalrs2022\" needs an [analyses.evalrs2022] table")
 	}
 	if o.EvalRS2022 != nil {
 		if err := o.EvalRS2022.Validate(); err != nil {

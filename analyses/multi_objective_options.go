@@ -25,7 +25,7 @@ type MultiObjectiveSource struct {
 // UnmarshalTOML accepts a string or a table.
 func (s *MultiObjectiveSource) UnmarshalTOML(v any) error {
 	var err error
-	s.Path, s.Columns, err = decodeSource("input", "model", v, func(c string) (string, error) { return c, nil })
+	s.Path, s.Columns, err = DecodeSource("input", "model", v, func(c string) (string, error) { return c, nil })
 	return err
 }
 
@@ -100,20 +100,20 @@ func (m MultiObjectiveImportance) resolve(objectives []string) ([]float64, error
 	}
 	if m.List != nil {
 		if len(m.List) != len(objectives) {
-			return nil, optionErrorf("importance", "%d values for %d objectives", len(m.List), len(objectives))
+			return nil, OptionErrorf("importance", "%d values for %d objectives", len(m.List), len(objectives))
 		}
 		copy(out, m.List)
 	}
 	for _, k := range SortedKeys(m.PerObjective) {
 		i := moIndexOf(objectives, k)
 		if i < 0 {
-			return nil, optionErrorf("importance", "%q is not an objective%s", k, DidYouMean(k, objectives))
+			return nil, OptionErrorf("importance", "%q is not an objective%s", k, DidYouMean(k, objectives))
 		}
 		out[i] = m.PerObjective[k]
 	}
 	for i, l := range out {
 		if !Finite(l) || l < 0 {
-			return nil, optionErrorf("importance", "the importance of %q must be a finite number ≥ 0, got %g", objectives[i], l)
+			return nil, OptionErrorf("importance", "the importance of %q must be a finite number ≥ 0, got %g", objectives[i], l)
 		}
 	}
 	return out, nil
@@ -242,9 +242,9 @@ func (e *EvalRS2022Options) Enabled() bool { return e != nil && len(e.Groups) > 
 func (e *EvalRS2022Options) Validate() error {
 	const key = "evalrs2022"
 	if len(e.Groups) == 0 {
-		return optionErrorf(key+".groups", "required (at least one group)")
+		return OptionErrorf(key+".groups", "required (at least one group)")
 	}
-	if err := checkFloat(key+".penalty", e.Penalty, -math.MaxFloat64, math.MaxFloat64); err != nil {
+	if err := CheckFloat(key+".penalty", e.Penalty, -math.MaxFloat64, math.MaxFloat64); err != nil {
 		return err
 	}
 	seen := map[string]string{}
@@ -252,46 +252,46 @@ func (e *EvalRS2022Options) Validate() error {
 	for _, name := range SortedKeys(e.Groups) {
 		g := e.Groups[name]
 		gk := key + ".groups." + name
-		if err := checkFloat(gk+".weight", g.Weight, 0, math.MaxFloat64); err != nil {
+		if err := CheckFloat(gk+".weight", g.Weight, 0, math.MaxFloat64); err != nil {
 			return err
 		}
 		total += g.Weight
 		if len(g.Metrics) == 0 {
-			return optionErrorf(gk+".metrics", "required")
+			return OptionErrorf(gk+".metrics", "required")
 		}
-		if err := checkDistinct(gk+".metrics", g.Metrics); err != nil {
+		if err := CheckDistinct(gk+".metrics", g.Metrics); err != nil {
 			return err
 		}
 		for _, m := range g.Metrics {
 			if other, dup := seen[m]; dup {
-				return optionErrorf(key+".groups", "metric %q is in groups %q and %q", m, other, name)
+				return OptionErrorf(key+".groups", "metric %q is in groups %q and %q", m, other, name)
 			}
 			seen[m] = name
 			b, ok1 := e.Baseline[m]
 			x, ok2 := e.Best[m]
 			switch {
 			case !ok1:
-				return optionErrorf(key+".baseline", "no value for %q (group %q)", m, name)
+				return OptionErrorf(key+".baseline", "no value for %q (group %q)", m, name)
 			case !ok2:
-				return optionErrorf(key+".best", "no value for %q (group %q)", m, name)
+				return OptionErrorf(key+".best", "no value for %q (group %q)", m, name)
 			case b == x:
-				return optionErrorf(key, "best and baseline of %q are both %g: the normalisation (x − baseline)/(best − baseline) is undefined", m, b)
+				return OptionErrorf(key, "best and baseline of %q are both %g: the normalisation (x − baseline)/(best − baseline) is undefined", m, b)
 			}
 		}
 	}
 	if !(total > 0) || math.IsInf(total, 0) {
-		return optionErrorf(key+".groups", "the weights sum to %g; need a positive, finite sum", total)
+		return OptionErrorf(key+".groups", "the weights sum to %g; need a positive, finite sum", total)
 	}
 	for _, t := range []struct {
 		key string
 		m   map[string]float64
 	}{{"baseline", e.Baseline}, {"best", e.Best}, {"threshold", e.Threshold}} {
 		for _, m := range SortedKeys(t.m) {
-			if err := checkFloat(key+"."+t.key+"."+m, t.m[m], -math.MaxFloat64, math.MaxFloat64); err != nil {
+			if err := CheckFloat(key+"."+t.key+"."+m, t.m[m], -math.MaxFloat64, math.MaxFloat64); err != nil {
 				return err
 			}
 			if _, ok := seen[m]; !ok && t.key != "threshold" {
-				return optionErrorf(key+"."+t.key+"."+m, "%q has a %s but is in no group", m, t.key)
+				return OptionErrorf(key+"."+t.key+"."+m, "%q has a %s but is in no group", m, t.key)
 			}
 		}
 	}

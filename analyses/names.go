@@ -38,6 +38,6 @@ func editDistance(a, b string) int {
 	return prev[len(rb)]
 }
 
-func sortStable(idx []int, less func(a, b int) bool) {
+func SortStable(idx []int, less func(a, b int) bool) {
 	sort.SliceStable(idx, func(i, j int) bool { return less(idx[i], idx[j]) })
 }

@@ -97,63 +97,56 @@ func (o *OfflineMetricsOptions) Defaults() {
 // Validate checks the options.
 func (o *OfflineMetricsOptions) Validate() error {
 	if o.Runs == "" {
-		return optionErrorf("runs", "required (a path pattern with {method}, e.g. \"runs/{method}_{dataset}.csv\")")
+		return OptionErrorf("runs", "required (a path pattern with {method}, e.g. \"runs/{method}_{dataset}.csv\")")
 	}
 	if !strings.Contains(o.Runs, "{method}") {
-		return optionErrorf("runs", "the pattern %q has no {method} placeholder", o.Runs)
+		return OptionErrorf("runs", "the pattern %q has no {method} placeholder", o.Runs)
 	}
 	if o.Truth == "" {
-		return optionErrorf("truth", "required (a path, with {dataset} when runs has it)")
+		return OptionErrorf("truth", "required (a path, with {dataset} when runs has it)")
 	}
 	if strings.Contains(o.Runs, "{dataset}") != strings.Contains(o.Truth, "{dataset}") {
-		return optionErrorf("truth", "%q and runs %q must both hold {dataset} or neither", o.Truth, o.Runs)
+		return OptionErrorf("truth", "%q and runs %q must both hold {dataset} or neither", o.Truth, o.Runs)
 	}
 	if o.Predictions != "" && !strings.Contains(o.Predictions, "{method}") {
-		return optionErrorf("predictions", "the pattern %q has no {method} placeholder", o.Predictions)
+		return OptionErrorf("predictions", "the pattern %q has no {method} placeholder", o.Predictions)
 	}
-	if err := oneOf("format", o.Format, "auto", "csv", "trec"); err != nil {
+	if err := OneOf("format", o.Format, "auto", "csv", "trec"); err != nil {
 		return err
 	}
 	if len(o.K) == 0 {
-		return optionErrorf("k", "at least one cutoff is needed")
+		return OptionErrorf("k", "at least one cutoff is needed")
 	}
-	if err := checkLen("k", len(o.K), MaxCutoffs); err != nil {
+	if err := CheckLen("k", len(o.K), MaxCutoffs); err != nil {
 		return err
 	}
 	for _, k := range o.K {
-		if err := checkInt("k", k, 1, MaxCutoff); err != nil {
+		if err := CheckInt("k", k, 1, MaxCutoff); err != nil {
 			return err
 		}
 	}
-	if err := checkDistinct("k", o.K); err != nil {
+	if err := CheckDistinct("k", o.K); err != nil {
 		return err
 	}
-	if err := checkFloat("relevance_threshold", o.RelevanceThreshold, math.Inf(-1), math.MaxFloat64); err != nil {
+	if err := CheckFloat("relevance_threshold", o.RelevanceThreshold, math.Inf(-1), math.MaxFloat64); err != nil {
 		return err
 	}
 	if o.RelevanceThreshold <= 0 {
-		return optionErrorf("relevance_threshold", "must be positive, got %g (relevance 0 marks a judged non-relevant item)", o.RelevanceThreshold)
+		return OptionErrorf("relevance_threshold", "must be positive, got %g (relevance 0 marks a judged non-relevant item)", o.RelevanceThreshold)
 	}
-	if err := oneOf("ndcg_discount", o.NDCGDiscount, NDCGTrecEval, NDCGJarvelin); err != nil {
+	if err := OneOf("ndcg_discount", o.NDCGDiscount, NDCGTrecEval, NDCGJarvelin); err != nil {
 		return err
 	}
-	if err := oneOf("ndcg_gain", o.NDCGGain, GainGraded, GainBinary); err != nil {
+	if err := OneOf("ndcg_gain", o.NDCGGain, GainGraded, GainBinary); err != nil {
 		return err
 	}
-	if err := checkPositive("half_life", o.HalfLife, math.MaxFloat64); err != nil {
+	if err := CheckPositive("half_life", o.HalfLife, math.MaxFloat64); err != nil {
 		return err
 	}
-	if err := oneOf("no_relevant", o.NoRelevant, RuleSkip, RuleZero); err != nil {
+	if err := OneOf("no_relevant", o.NoRelevant, RuleSkip, RuleZero); err != nil {
 		return err
 	}
-	return oneOf("missing_users", o.MissingUsers, RuleZero, RuleSkip)
-}
-
-func oneOf(key, v string, allowed ...string) error {
-	if slices.Contains(allowed, v) {
-		return nil
-	}
-	return optionErrorf(key, "unknown value %q%s (want %s)", v, DidYouMean(v, allowed), strings.Join(allowed, " | "))
+	return OneOf("missing_users", o.MissingUsers, RuleZero, RuleSkip)
 }
 
 // OfflineEvaluator computes one user's ranking metrics at every cutoff.

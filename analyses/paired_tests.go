@@ -13,8 +13,9 @@ package analyses
 
 import (
 	"fmt"
-	"github.com/evalbook/evalbook/analyses/stats"
 	"math"
+
+	"github.com/evalbook/evalbook/analyses/stats"
 )
 
 // PairedTestsOptions are the keys of a `paired_tests` analysis.
@@ -39,16 +40,16 @@ func (o *PairedTestsOptions) Defaults() {
 // Validate checks the options.
 func (o *PairedTestsOptions) Validate() error {
 	if o.Metric == "" {
-		return optionErrorf("metric", "required")
+		return OptionErrorf("metric", "required")
 	}
 	if err := checkAlphaZeroMethod(o.Alpha, o.ZeroMethod); err != nil {
 		return err
 	}
-	if err := checkDistinct("methods", o.Methods); err != nil {
+	if err := CheckDistinct("methods", o.Methods); err != nil {
 		return err
 	}
 	if len(o.Methods) == 1 {
-		return optionErrorf("methods", "need at least 2 methods to compare, got 1")
+		return OptionErrorf("methods", "need at least 2 methods to compare, got 1")
 	}
 	return nil
 }
@@ -139,7 +140,7 @@ func PairedTests(in PairedTestsInput, opts PairedTestsOptions) (*PairedTestsResu
 	}
 	holm := stats.Holm(ps)
 	for i := range res.Pairs {
-		res.Pairs[i].PHolm = optF(holm[i])
+		res.Pairs[i].PHolm = Opt(holm[i])
 		res.Pairs[i].Significant = !math.IsNaN(holm[i]) && holm[i] <= opts.Alpha
 	}
 	return res, nil
@@ -196,7 +197,7 @@ func pairedPair(in PairedTestsInput, i, j int, opts PairedTestsOptions, w *Warni
 	pc.MeanA, _ = stats.MeanVar(pc.ValueA)
 	pc.MeanB, _ = stats.MeanVar(pc.ValueB)
 	md, _ := stats.MeanVar(d)
-	pc.MeanDiff = optF(md)
+	pc.MeanDiff = Opt(md)
 	if allZero {
 		w.Warnf("%s: every difference is zero (the two methods give identical %s), so the paired tests, Shapiro–Wilk and the effect sizes are undefined", what, in.Metric.Name)
 	}
@@ -205,13 +206,13 @@ func pairedPair(in PairedTestsInput, i, j int, opts PairedTestsOptions, w *Warni
 	}
 
 	pt := stats.PairedT(pc.ValueA, pc.ValueB)
-	pc.PairedT, pc.PPairedT = optF(pt.Statistic), optF(pt.P)
+	pc.PairedT, pc.PPairedT = Opt(pt.Statistic), Opt(pt.P)
 	if pt.P != pt.P && !allZero && n >= 2 {
 		w.Warnf("%s: paired t undefined: the differences are all equal (%g)", what, d[0])
 	}
 	if wr, err := stats.Wilcoxon(d, opts.ZeroMethod, stats.WilcoxonAuto, false); err == nil {
-		pc.WilcoxonT, pc.PWilcoxon, pc.WilcoxonMode = optF(wr.Statistic), optF(wr.P), wr.Method
-		pc.RankBiserial = optF(stats.RankBiserial(wr))
+		pc.WilcoxonT, pc.PWilcoxon, pc.WilcoxonMode = Opt(wr.Statistic), Opt(wr.P), wr.Method
+		pc.RankBiserial = Opt(stats.RankBiserial(wr))
 		if wr.Method == stats.WilcoxonExact && n <= 5 {
 			w.Warnf("%s: with %d pairs the smallest two-sided Wilcoxon p-value is %.4g", what, n, 2/math.Pow(2, float64(n)))
 		}
@@ -219,22 +220,22 @@ func pairedPair(in PairedTestsInput, i, j int, opts PairedTestsOptions, w *Warni
 		w.Warnf("%s: Wilcoxon undefined: %v", what, err)
 	}
 	st, nz := stats.SignTest(d)
-	pc.SignK, pc.PSign = optF(st.Statistic), optF(st.P)
+	pc.SignK, pc.PSign = Opt(st.Statistic), Opt(st.P)
 	_ = nz
 	wt := stats.WelchT(pc.ValueA, pc.ValueB)
-	pc.WelchT, pc.PWelch = optF(wt.Statistic), optF(wt.P)
+	pc.WelchT, pc.PWelch = Opt(wt.Statistic), Opt(wt.P)
 	if math.IsNaN(wt.P) && n >= 2 {
 		w.Warnf("%s: Welch's t undefined: neither method's values vary", what)
 	}
 	mw, _ := stats.MannWhitneyU(pc.ValueA, pc.ValueB)
-	pc.U, pc.PMannWhitney = optF(mw.Statistic), optF(mw.P)
+	pc.U, pc.PMannWhitney = Opt(mw.Statistic), Opt(mw.P)
 
 	if n >= 3 && !allZero {
 		sw, sp, err := stats.ShapiroWilk(d)
 		if err != nil {
 			w.Warnf("%s: %v", what, err)
 		} else {
-			pc.ShapiroW, pc.PShapiro = optF(sw), optF(sp)
+			pc.ShapiroW, pc.PShapiro = Opt(sw), Opt(sp)
 			if n > 5000 {
 				w.Warnf("%s: Shapiro–Wilk's p-value is an extrapolation beyond 5000 values (Royston 1995); with this many pairs it rejects normality for trivial departures, and the paired t-test is robust anyway", what)
 			}
@@ -250,12 +251,12 @@ func pairedPair(in PairedTestsInput, i, j int, opts PairedTestsOptions, w *Warni
 	}
 
 	dz := stats.CohenDz(d)
-	pc.CohenDz = optF(dz)
+	pc.CohenDz = Opt(dz)
 	cd := stats.CohenD(pc.ValueA, pc.ValueB)
-	pc.CohenD = optF(cd)
+	pc.CohenD = Opt(cd)
 	if n >= 2 {
-		pc.PowerPaired = optF(stats.TTestPower(dz, n, opts.Alpha))
-		pc.PowerIndep = optF(stats.TTestIndPower(cd, n, n, opts.Alpha))
+		pc.PowerPaired = Opt(stats.TTestPower(dz, n, opts.Alpha))
+		pc.PowerIndep = Opt(stats.TTestIndPower(cd, n, n, opts.Alpha))
 	}
 	return pc
 }
@@ -284,11 +285,7 @@ func (r *PairedTestsResult) Tables() []Table {
 // checkAlphaZeroMethod checks the keys the Wilcoxon-based analyses share.
 func checkAlphaZeroMethod(alpha float64, zero string) error {
 	if !(alpha > 0 && alpha < 1) {
-		return optionErrorf("alpha", "must be in (0, 1), got %g", alpha)
+		return OptionErrorf("alpha", "must be in (0, 1), got %g", alpha)
 	}
-	switch zero {
-	case stats.ZeroPratt, stats.ZeroWilcox, stats.ZeroZsplit:
-		return nil
-	}
-	return optionErrorf("zero_method", "unknown value %q%s", zero, DidYouMean(zero, stats.ZeroMethods))
+	return OneOf("zero_method", zero, stats.ZeroMethods...)
 }

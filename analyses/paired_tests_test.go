@@ -2,11 +2,12 @@ package analyses
 
 import (
 	"encoding/json"
-	"github.com/evalbook/evalbook/analyses/internal/testutil"
-	"github.com/evalbook/evalbook/analyses/stats"
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/evalbook/evalbook/analyses/internal/testutil"
+	"github.com/evalbook/evalbook/analyses/stats"
 )
 
 func pairedInput(units []string, methods []string, vals ...[]float64) PairedTestsInput {

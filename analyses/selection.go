@@ -9,13 +9,14 @@ package analyses
 
 import (
 	"fmt"
-	"github.com/evalbook/evalbook/analyses/internal/parallel"
-	"github.com/evalbook/evalbook/analyses/stats"
 	"math"
 	"math/rand/v2"
 	"sort"
 	"strings"
 	"sync/atomic"
+
+	"github.com/evalbook/evalbook/analyses/internal/parallel"
+	"github.com/evalbook/evalbook/analyses/stats"
 
 	"gonum.org/v1/gonum/stat"
 )
@@ -83,44 +84,44 @@ func (o *SelectionOptions) Defaults() {
 // Validate checks the options.
 func (o *SelectionOptions) Validate() error {
 	if len(o.Metrics) == 0 {
-		return optionErrorf("metrics", "required (the metrics whose rankings are compared)")
+		return OptionErrorf("metrics", "required (the metrics whose rankings are compared)")
 	}
-	if err := checkDistinct("metrics", o.Metrics); err != nil {
+	if err := CheckDistinct("metrics", o.Metrics); err != nil {
 		return err
 	}
-	if err := checkInt("size", o.Size, 2, MaxSelect); err != nil {
+	if err := CheckInt("size", o.Size, 2, MaxSelect); err != nil {
 		return err
 	}
 	for _, s := range o.Strategies {
 		if _, ok := strategyStream[s]; !ok {
-			return optionErrorf("strategies", "unknown strategy %q%s", s, DidYouMean(s, AllStrategies))
+			return OptionErrorf("strategies", "unknown strategy %q%s", s, DidYouMean(s, AllStrategies))
 		}
 	}
-	if err := checkDistinct("strategies", o.Strategies); err != nil {
+	if err := CheckDistinct("strategies", o.Strategies); err != nil {
 		return err
 	}
-	if err := checkInt("simulations", o.Simulations, 1, MaxSimulations); err != nil {
+	if err := CheckInt("simulations", o.Simulations, 1, MaxSimulations); err != nil {
 		return err
 	}
 	if !IsRule(o.Rule) {
-		return optionErrorf("rule", "unknown rule %q%s", o.Rule, DidYouMean(o.Rule, AllRules))
+		return OptionErrorf("rule", "unknown rule %q%s", o.Rule, DidYouMean(o.Rule, AllRules))
 	}
-	if err := checkFloat("beta_max", o.BetaMax, 1, MaxBetaMax); err != nil {
+	if err := CheckFloat("beta_max", o.BetaMax, 1, MaxBetaMax); err != nil {
 		return err
 	}
-	if err := checkPositive("epsilon", o.Epsilon, math.MaxFloat64); err != nil {
+	if err := CheckPositive("epsilon", o.Epsilon, math.MaxFloat64); err != nil {
 		return err
 	}
 	if o.Start < 1 || o.Start >= o.Size {
-		return optionErrorf("start", "must be between 1 and size − 1 = %d, got %d", o.Size-1, o.Start)
+		return OptionErrorf("start", "must be between 1 and size − 1 = %d, got %d", o.Size-1, o.Start)
 	}
-	if err := checkInt("components", o.Components, 0, MaxComponents); err != nil {
+	if err := CheckInt("components", o.Components, 0, MaxComponents); err != nil {
 		return err
 	}
-	if err := checkMissing(o.Missing); err != nil {
+	if err := OneOf("missing", o.Missing, "error", "drop"); err != nil {
 		return err
 	}
-	return firstError(checkDistinct("features", o.Features), checkDistinct("datasets", o.Datasets), checkDistinct("methods", o.Methods))
+	return FirstError(CheckDistinct("features", o.Features), CheckDistinct("datasets", o.Datasets), CheckDistinct("methods", o.Methods))
 }
 
 // SelectionInput is what dataset_selection works on.
@@ -407,7 +408,7 @@ func (r *SelectionResult) Tables() []Table {
 	main := Table{Title: "Spearman's ρ between the ranking on the chosen datasets and on all",
 		Columns: []string{"strategy", "metric", "mean_rho", "sd_rho", "q05_rho", "median_rho", "q95_rho", "simulations"}}
 	for _, s := range r.Summary {
-		main.Rows = append(main.Rows, []any{s.Strategy, s.Metric, optFloat(s.Mean), optFloat(s.SD), optFloat(s.Q05), optFloat(s.Median), optFloat(s.Q95), s.Defined})
+		main.Rows = append(main.Rows, []any{s.Strategy, s.Metric, CellPtr(s.Mean), CellPtr(s.SD), CellPtr(s.Q05), CellPtr(s.Median), CellPtr(s.Q95), s.Defined})
 	}
 	ch := Table{Name: "chosen", Title: "How often each dataset was chosen", Columns: []string{"strategy", "dataset", "times_chosen", "share"}}
 	for _, strat := range r.Strategies {

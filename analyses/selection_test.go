@@ -3,13 +3,14 @@ package analyses
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/evalbook/evalbook/analyses/stats"
 	"math/rand/v2"
 	"reflect"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/evalbook/evalbook/analyses/stats"
 )
 
 // selectionStudy is n datasets with 18 features, 11 methods and 3

@@ -1,10 +1,11 @@
 package analyses
 
 import (
-	"github.com/evalbook/evalbook/analyses/stats"
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/evalbook/evalbook/analyses/stats"
 )
 
 func benchMatrix(d, m int) CriticalDifferenceInput {

@@ -2,9 +2,10 @@ package analyses
 
 import (
 	"encoding/binary"
-	"github.com/evalbook/evalbook/analyses/stats"
 	"math"
 	"testing"
+
+	"github.com/evalbook/evalbook/analyses/stats"
 )
 
 // FuzzPairedStatistics feeds arbitrary paired samples to every test of

@@ -93,56 +93,56 @@ func (o *StabilityOptions) Defaults() {
 // Validate checks the options.
 func (o *StabilityOptions) Validate() error {
 	if o.Metric == "" {
-		return optionErrorf("metric", "required")
+		return OptionErrorf("metric", "required")
 	}
 	if err := checkRules("rules", o.Rules); err != nil {
 		return err
 	}
 	for _, p := range o.Perturbations {
 		if !isPerturbation(p) {
-			return optionErrorf("perturbations", "unknown perturbation %q%s", p, DidYouMean(p, AllPerturbations))
+			return OptionErrorf("perturbations", "unknown perturbation %q%s", p, DidYouMean(p, AllPerturbations))
 		}
 	}
-	if err := checkDistinct("perturbations", o.Perturbations); err != nil {
+	if err := CheckDistinct("perturbations", o.Perturbations); err != nil {
 		return err
 	}
-	if err := checkInt("repeats", o.Repeats, 1, MaxRepeats); err != nil {
+	if err := CheckInt("repeats", o.Repeats, 1, MaxRepeats); err != nil {
 		return err
 	}
 	for _, g := range []struct {
 		key  string
 		list []float64
 	}{{"alpha_similar", o.AlphaSimilar}, {"alpha_best", o.AlphaBest}} {
-		if err := checkFloats(g.key, g.list, 0, MaxGridFactor, MaxGridValues); err != nil {
+		if err := CheckFloats(g.key, g.list, 0, MaxGridFactor, MaxGridValues); err != nil {
 			return err
 		}
 		for _, a := range g.list {
 			if a <= 0 {
-				return optionErrorf(g.key, "values must be positive, got %g", a)
+				return OptionErrorf(g.key, "values must be positive, got %g", a)
 			}
 		}
 	}
-	if err := checkFloats("betas", o.Betas, 1, MaxBetaMax, MaxGridValues); err != nil {
+	if err := CheckFloats("betas", o.Betas, 1, MaxBetaMax, MaxGridValues); err != nil {
 		return err
 	}
-	if err := checkFloat("beta_max", o.BetaMax, 1, MaxBetaMax); err != nil {
+	if err := CheckFloat("beta_max", o.BetaMax, 1, MaxBetaMax); err != nil {
 		return err
 	}
-	if err := checkLen("subset_sizes", len(o.SubsetSizes), MaxSubsetSizes); err != nil {
+	if err := CheckLen("subset_sizes", len(o.SubsetSizes), MaxSubsetSizes); err != nil {
 		return err
 	}
 	for _, s := range o.SubsetSizes {
-		if err := checkInt("subset_sizes", s, 1, MaxSubsetSize); err != nil {
+		if err := CheckInt("subset_sizes", s, 1, MaxSubsetSize); err != nil {
 			return err
 		}
 	}
-	if err := checkDistinct("subset_sizes", o.SubsetSizes); err != nil {
+	if err := CheckDistinct("subset_sizes", o.SubsetSizes); err != nil {
 		return err
 	}
-	if err := checkMissing(o.Missing); err != nil {
+	if err := OneOf("missing", o.Missing, "error", "drop"); err != nil {
 		return err
 	}
-	return firstError(checkDistinct("datasets", o.Datasets), checkDistinct("methods", o.Methods))
+	return FirstError(CheckDistinct("datasets", o.Datasets), CheckDistinct("methods", o.Methods))
 }
 
 func isPerturbation(p string) bool {

@@ -8,13 +8,14 @@ package analyses
 
 import (
 	"fmt"
-	"github.com/evalbook/evalbook/analyses/stats"
 	"math"
 	"math/rand/v2"
 	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
+
+	"github.com/evalbook/evalbook/analyses/stats"
 
 	"gonum.org/v1/gonum/stat"
 )

@@ -45,7 +45,7 @@ func newStabCache(q Matrix, higher bool, betaMax float64) *stabCache {
 	for d, row := range q {
 		for a := 0; a < nm; a++ {
 			for b := 0; b < nm; b++ {
-				if better(row[a], row[b], higher) {
+				if Better(row[a], row[b], higher) {
 					c.gt[(a*nm+b)*c.words+d/64] |= 1 << (d % 64)
 				}
 			}
@@ -150,9 +150,9 @@ func (c *stabCache) extraWins(q Matrix) [][]int {
 	for _, row := range q {
 		x := row[nm]
 		for b := 0; b < nm; b++ {
-			if y := row[b]; better(x, y, f.higher) {
+			if y := row[b]; Better(x, y, f.higher) {
 				w[nm][b]++
-			} else if better(y, x, f.higher) {
+			} else if Better(y, x, f.higher) {
 				w[b][nm]++
 			}
 		}

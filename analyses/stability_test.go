@@ -3,13 +3,14 @@ package analyses
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/evalbook/evalbook/analyses/stats"
 	"math"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/evalbook/evalbook/analyses/stats"
 
 	"gonum.org/v1/gonum/floats/scalar"
 )
