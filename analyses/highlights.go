@@ -3,7 +3,6 @@ package analyses
 import (
 	"fmt"
 	"math"
-	"sort"
 	"strings"
 )
 
@@ -85,28 +84,6 @@ func (r *SelectionResult) Highlight() string {
 	}
 	return fmt.Sprintf("With %d of %d datasets, %s selection ranks most like all datasets (mean Spearman ρ %.3f over %d simulations).",
 		r.Size, len(r.Datasets), best, bestV, r.Simulations)
-}
-
-// Highlight: the most and least concordant pairs of metrics.
-func (r *MetricCorrelationResult) Highlight() string {
-	type pair struct {
-		a, b string
-		rho  float64
-	}
-	var ps []pair
-	for i := range r.Metrics {
-		for j := i + 1; j < len(r.Metrics); j++ {
-			if i < len(r.Rho) && j < len(r.Rho[i]) && !math.IsNaN(r.Rho[i][j]) {
-				ps = append(ps, pair{r.Metrics[i], r.Metrics[j], r.Rho[i][j]})
-			}
-		}
-	}
-	if len(ps) == 0 {
-		return ""
-	}
-	sort.SliceStable(ps, func(i, j int) bool { return ps[i].rho > ps[j].rho })
-	hi, lo := ps[0], ps[len(ps)-1]
-	return fmt.Sprintf("%s and %s agree most (%s %.2f); %s and %s least (%.2f).", hi.a, hi.b, r.Method, hi.rho, lo.a, lo.b, lo.rho)
 }
 
 // Highlight: the feature most associated with performance.

@@ -7,10 +7,10 @@ import (
 
 func fp(v float64) *float64 { return &v }
 
-// TestHighlights: the overview sentences read the right fields, say which
-// method a meta-analysis favours for either metric direction, and stay
+// TestMetaHighlight: the overview sentence reads the right fields, says which
+// method a meta-analysis favours for either metric direction, and stays
 // empty rather than wrong when a result has nothing to say.
-func TestHighlights(t *testing.T) {
+func TestMetaHighlight(t *testing.T) {
 	t.Parallel()
 	meta := &MetaResult{Treatment: "T", Control: "C", Metric: "rmse", Better: "lower", Effect: "md",
 		Summary: MetaSummary{K: 4, Effect: fp(-0.2), CILow: fp(-0.3), CIHigh: fp(-0.1), P: fp(1e-20), I2: fp(12)}}
@@ -28,7 +28,12 @@ func TestHighlights(t *testing.T) {
 	if h := (&MetaResult{}).Highlight(); h != "" {
 		t.Errorf("empty meta: %q", h)
 	}
+}
 
+// TestOfflineMetricsHighlight: the overview sentence counts runs, datasets
+// and user lists, and names the method best on most datasets.
+func TestOfflineMetricsHighlight(t *testing.T) {
+	t.Parallel()
 	off := &OfflineMetricsResult{K: []int{5, 10}, Runs: []OfflineRunValues{
 		{Dataset: "a", Method: "X", Evaluated: 10, Values: map[string]*float64{"ndcg@10": fp(0.2)}},
 		{Dataset: "a", Method: "Y", Evaluated: 10, Values: map[string]*float64{"ndcg@10": fp(0.3)}},
@@ -39,21 +44,46 @@ func TestHighlights(t *testing.T) {
 	if h := off.Highlight(); h != "5 runs on 3 datasets scored from their ranked lists (35 user lists evaluated); Y has the best ndcg@10 on 2 of 3 datasets." {
 		t.Errorf("offline: %q", h)
 	}
+}
 
+// TestCriticalDifferenceHighlight: the overview sentence reads the right fields.
+func TestCriticalDifferenceHighlight(t *testing.T) {
+	t.Parallel()
 	cd := &CriticalDifferenceResult{Metric: "m", Alpha: 0.05, Datasets: []string{"a", "b", "c"}, Methods: []string{"A", "B"},
 		MeanRanks: []float64{1.25, 1.75}, FriedmanP: fp(0.04), CriticalDifference: 1.1, Pairs: []CDPair{{A: "A", B: "B", Significant: true}}}
 	if h := cd.Highlight(); h != "A has the best mean rank (1.25) on m over 3 datasets; Friedman p = 0.04; 1 of 1 pairs differ after Holm (α = 0.05), critical difference 1.10." {
 		t.Errorf("critical difference: %q", h)
 	}
-	for name, h := range map[string]string{
-		"clusters":    (&ClustersResult{}).Highlight(),
-		"selection":   (&SelectionResult{}).Highlight(),
-		"correlation": (&MetricCorrelationResult{}).Highlight(),
-		"paired":      (&PairedTestsResult{}).Highlight(),
-		"multi":       (&MultiObjectiveResult{}).Highlight(),
-	} {
-		if h != "" {
-			t.Errorf("empty %s result: %q", name, h)
-		}
+}
+
+// TestClustersHighlightEmpty: an empty result has nothing to say.
+func TestClustersHighlightEmpty(t *testing.T) {
+	t.Parallel()
+	if h := (&ClustersResult{}).Highlight(); h != "" {
+		t.Errorf("empty result: %q", h)
+	}
+}
+
+// TestSelectionHighlightEmpty: an empty result has nothing to say.
+func TestSelectionHighlightEmpty(t *testing.T) {
+	t.Parallel()
+	if h := (&SelectionResult{}).Highlight(); h != "" {
+		t.Errorf("empty result: %q", h)
+	}
+}
+
+// TestPairedTestsHighlightEmpty: an empty result has nothing to say.
+func TestPairedTestsHighlightEmpty(t *testing.T) {
+	t.Parallel()
+	if h := (&PairedTestsResult{}).Highlight(); h != "" {
+		t.Errorf("empty result: %q", h)
+	}
+}
+
+// TestMultiObjectiveHighlightEmpty: an empty result has nothing to say.
+func TestMultiObjectiveHighlightEmpty(t *testing.T) {
+	t.Parallel()
+	if h := (&MultiObjectiveResult{}).Highlight(); h != "" {
+		t.Errorf("empty result: %q", h)
 	}
 }

@@ -8,9 +8,10 @@ import (
 	"testing"
 
 	"github.com/evalbook/evalbook/analyses"
+	"github.com/evalbook/evalbook/analyses/correlation"
 )
 
-func corrTestResult() *analyses.MetricCorrelationResult {
+func corrTestResult() *correlation.Result {
 	names := []string{"ndcg@10", "coverage@10", "recall@10", "novelty@10"}
 	nan := math.NaN()
 	rho := [][]float64{
@@ -19,7 +20,7 @@ func corrTestResult() *analyses.MetricCorrelationResult {
 		{0.9, 0.05, 1, -0.2},
 		{-0.3, nan, -0.2, 1},
 	}
-	return &analyses.MetricCorrelationResult{Method: analyses.CorrSpearman, Metrics: names, Rho: rho, Order: analyses.CorrelationOrder(rho)}
+	return &correlation.Result{Method: correlation.Spearman, Metrics: names, Rho: rho, Order: correlation.Order(rho)}
 }
 
 func TestMetricCorrelationFigure(t *testing.T) {

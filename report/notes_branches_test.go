@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/evalbook/evalbook/analyses"
+	"github.com/evalbook/evalbook/analyses/correlation"
 )
 
 func notePtr(x float64) *float64 { return &x }
@@ -40,7 +41,7 @@ func TestNotesEveryBranch(t *testing.T) {
 	}
 	for _, m := range []string{"spearman", "pearson", "kendall", "x"} {
 		for _, raw := range []bool{false, true} {
-			r := &analyses.MetricCorrelationResult{Method: m, Raw: raw}
+			r := &correlation.Result{Method: m, Raw: raw}
 			check("corr", metricCorrelationMethod(r))
 		}
 	}

@@ -1,4 +1,4 @@
-package analyses
+package correlation
 
 // Metric correlation (SPEC §5.5, seed 001 §4.1, Fig. 2). The seed asks
 // which metrics tell the same story: on each dataset it correlates the
@@ -9,21 +9,24 @@ package analyses
 import (
 	"fmt"
 	"math"
+	"sort"
+
+	"github.com/evalbook/evalbook/analyses"
 
 	"github.com/evalbook/evalbook/analyses/stats"
 )
 
 // Correlation methods of a metric_correlation analysis.
 const (
-	CorrSpearman = "spearman"
-	CorrPearson  = "pearson"
-	CorrKendall  = "kendall"
+	Spearman = "spearman"
+	Pearson  = "pearson"
+	Kendall  = "kendall"
 )
 
-var corrMethods = []string{CorrSpearman, CorrPearson, CorrKendall}
+var corrMethods = []string{Spearman, Pearson, Kendall}
 
-// MetricCorrelationOptions are the keys of a `metric_correlation` analysis.
-type MetricCorrelationOptions struct {
+// Options are the keys of a `metric_correlation` analysis.
+type Options struct {
 	Metrics []string `toml:"metrics"` // default: every metric of the results
 	Method  string   `toml:"method"`  // spearman (default), pearson, kendall (tau-b)
 	// Raw correlates the values as given. By default a lower-is-better
@@ -33,40 +36,40 @@ type MetricCorrelationOptions struct {
 }
 
 // Defaults fills unset options.
-func (o *MetricCorrelationOptions) Defaults() {
+func (o *Options) Defaults() {
 	if o.Method == "" {
-		o.Method = CorrSpearman
+		o.Method = Spearman
 	}
 }
 
 // Validate checks the options.
-func (o *MetricCorrelationOptions) Validate() error {
-	if err := OneOf("method", o.Method, corrMethods...); err != nil {
+func (o *Options) Validate() error {
+	if err := analyses.OneOf("method", o.Method, corrMethods...); err != nil {
 		return err
 	}
-	if err := CheckDistinct("metrics", o.Metrics); err != nil {
+	if err := analyses.CheckDistinct("metrics", o.Metrics); err != nil {
 		return err
 	}
 	if len(o.Metrics) == 1 {
-		return OptionErrorf("metrics", "need at least two metrics to correlate, got %q", o.Metrics[0])
+		return analyses.OptionErrorf("metrics", "need at least two metrics to correlate, got %q", o.Metrics[0])
 	}
-	if len(o.Metrics) > MaxCorrelationMetrics {
-		return OptionErrorf("metrics", "%d metrics is above the limit of %d for one correlation matrix", len(o.Metrics), MaxCorrelationMetrics)
+	if len(o.Metrics) > analyses.MaxCorrelationMetrics {
+		return analyses.OptionErrorf("metrics", "%d metrics is above the limit of %d for one correlation matrix", len(o.Metrics), analyses.MaxCorrelationMetrics)
 	}
 	return nil
 }
 
-// MetricCorrelationInput holds one value per (dataset, method, metric):
+// Input holds one value per (dataset, method, metric):
 // Values[k][d][m] for Metrics[k]; NaN marks a missing cell.
-type MetricCorrelationInput struct {
-	Metrics  []Metric
+type Input struct {
+	Metrics  []analyses.Metric
 	Datasets []string
 	Methods  []string
 	Values   [][][]float64
 }
 
-// MetricCorrelationResult is the averaged correlation matrix.
-type MetricCorrelationResult struct {
+// Result is the averaged correlation matrix.
+type Result struct {
 	Method  string   `json:"method"`
 	Raw     bool     `json:"raw"`
 	Metrics []string `json:"metrics"` // in input order
@@ -81,10 +84,10 @@ type MetricCorrelationResult struct {
 	// Clustered names them.
 	Order     []int    `json:"-"`
 	Clustered []string `json:"order"`
-	Warnings
+	analyses.Warnings
 }
 
-// MetricCorrelation correlates every pair of metrics across methods on each
+// Analyze correlates every pair of metrics across methods on each
 // dataset and averages the coefficients over the datasets where both
 // metrics are defined (seed 001 §4.1: "Spearman's correlation for each
 // dataset and subsequently computing the average"). On a dataset, only
@@ -92,7 +95,7 @@ type MetricCorrelationResult struct {
 // when fewer than two methods remain or either side is constant. The
 // coefficients match scipy.stats spearmanr, pearsonr and kendalltau
 // (tau-b) to 1e-12.
-func MetricCorrelation(in MetricCorrelationInput, opts MetricCorrelationOptions) (*MetricCorrelationResult, error) {
+func Analyze(in Input, opts Options) (*Result, error) {
 	opts.Defaults()
 	if err := opts.Validate(); err != nil {
 		return nil, err
@@ -104,7 +107,7 @@ func MetricCorrelation(in MetricCorrelationInput, opts MetricCorrelationOptions)
 	if len(in.Values) != K {
 		panic("analyses: MetricCorrelation values do not match metrics")
 	}
-	r := &MetricCorrelationResult{Method: opts.Method, Raw: opts.Raw}
+	r := &Result{Method: opts.Method, Raw: opts.Raw}
 	for _, m := range in.Metrics {
 		r.Metrics = append(r.Metrics, m.Name)
 	}
@@ -124,7 +127,7 @@ func MetricCorrelation(in MetricCorrelationInput, opts MetricCorrelationOptions)
 				x, y = x[:0], y[:0]
 				for m := range in.Methods {
 					va, vb := in.Values[a][d][m], in.Values[b][d][m]
-					if !Finite(va) || !Finite(vb) {
+					if !analyses.Finite(va) || !analyses.Finite(vb) {
 						continue
 					}
 					if !opts.Raw {
@@ -178,7 +181,7 @@ func MetricCorrelation(in MetricCorrelationInput, opts MetricCorrelationOptions)
 			r.Warnf("%d metric pairs are averaged over fewer than all %d datasets (a missing value or a constant metric on some datasets); the datasets column gives each count", short, n)
 		}
 	}
-	r.Order = CorrelationOrder(r.Rho)
+	r.Order = Order(r.Rho)
 	for _, k := range r.Order {
 		r.Clustered = append(r.Clustered, r.Metrics[k])
 	}
@@ -189,23 +192,23 @@ func MetricCorrelation(in MetricCorrelationInput, opts MetricCorrelationOptions)
 // between x and y; NaN when undefined.
 func Correlate(method string, x, y []float64) float64 {
 	switch method {
-	case CorrSpearman:
+	case Spearman:
 		return stats.Spearman(x, y)
-	case CorrPearson:
+	case Pearson:
 		return stats.Pearson(x, y)
-	case CorrKendall:
+	case Kendall:
 		return stats.KendallTauB(x, y)
 	}
 	panic("analyses: unknown correlation method " + method)
 }
 
-// CorrelationOrder returns a leaf order of an agglomerative clustering
+// Order returns a leaf order of an agglomerative clustering
 // (average linkage, distance 1 − rho; an undefined rho counts as 0) so
 // that a heatmap shows correlated variables side by side. Merges take the
 // closest pair of clusters, ties broken by the smaller indices; a merged
 // cluster lists the cluster holding the lower original index first. The
 // order is deterministic.
-func CorrelationOrder(rho [][]float64) []int {
+func Order(rho [][]float64) []int {
 	n := len(rho)
 	dist := func(a, b int) float64 {
 		v := rho[a][b]
@@ -275,35 +278,57 @@ func CorrelationOrder(rho [][]float64) []int {
 
 // Tables implements Result: the matrix in clustered order (main table) and
 // the long table -matrix of SPEC §5.5 (every ordered pair, input order).
-func (r *MetricCorrelationResult) Tables() []Table {
+func (r *Result) Tables() []analyses.Table {
 	cols := []string{"metric"}
 	for _, k := range r.Order {
 		cols = append(cols, r.Metrics[k])
 	}
-	main := Table{Title: fmt.Sprintf("Mean %s correlation between metrics across methods (clustered order)", corrTitle(r.Method)), Columns: cols}
+	main := analyses.Table{Title: fmt.Sprintf("Mean %s correlation between metrics across methods (clustered order)", corrTitle(r.Method)), Columns: cols}
 	for _, a := range r.Order {
 		row := []any{r.Metrics[a]}
 		for _, b := range r.Order {
-			row = append(row, CellValue(r.Rho[a][b]))
+			row = append(row, analyses.CellValue(r.Rho[a][b]))
 		}
 		main.Rows = append(main.Rows, row)
 	}
-	long := Table{Name: "matrix", Title: "Every ordered pair of metrics: mean coefficient and number of datasets behind it",
+	long := analyses.Table{Name: "matrix", Title: "Every ordered pair of metrics: mean coefficient and number of datasets behind it",
 		Columns: []string{"metric_a", "metric_b", "rho", "datasets"}}
 	for a := range r.Metrics {
 		for b := range r.Metrics {
-			long.Rows = append(long.Rows, []any{r.Metrics[a], r.Metrics[b], CellValue(r.Rho[a][b]), r.Count[a][b]})
+			long.Rows = append(long.Rows, []any{r.Metrics[a], r.Metrics[b], analyses.CellValue(r.Rho[a][b]), r.Count[a][b]})
 		}
 	}
-	return []Table{main, long}
+	return []analyses.Table{main, long}
 }
 
 func corrTitle(method string) string {
 	switch method {
-	case CorrPearson:
+	case Pearson:
 		return "Pearson"
-	case CorrKendall:
+	case Kendall:
 		return "Kendall tau-b"
 	}
 	return "Spearman"
+}
+
+// Highlight: the most and least concordant pairs of metrics.
+func (r *Result) Highlight() string {
+	type pair struct {
+		a, b string
+		rho  float64
+	}
+	var ps []pair
+	for i := range r.Metrics {
+		for j := i + 1; j < len(r.Metrics); j++ {
+			if i < len(r.Rho) && j < len(r.Rho[i]) && !math.IsNaN(r.Rho[i][j]) {
+				ps = append(ps, pair{r.Metrics[i], r.Metrics[j], r.Rho[i][j]})
+			}
+		}
+	}
+	if len(ps) == 0 {
+		return ""
+	}
+	sort.SliceStable(ps, func(i, j int) bool { return ps[i].rho > ps[j].rho })
+	hi, lo := ps[0], ps[len(ps)-1]
+	return fmt.Sprintf("%s and %s agree most (%s %.2f); %s and %s least (%.2f).", hi.a, hi.b, r.Method, hi.rho, lo.a, lo.b, lo.rho)
 }

@@ -1,4 +1,4 @@
-package analyses
+package correlation
 
 import (
 	"encoding/json"
@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/evalbook/evalbook/analyses"
 
 	"gonum.org/v1/gonum/floats/scalar"
 )
@@ -68,9 +70,9 @@ func TestCorrelationCoefficientsScipy(t *testing.T) {
 		t.Fatalf("only %d oracle pairs", len(c.Pairs))
 	}
 	for _, p := range c.Pairs {
-		checkCoef(t, "spearman "+p.Note, Correlate(CorrSpearman, p.X, p.Y), p.Spearman)
-		checkCoef(t, "pearson "+p.Note, Correlate(CorrPearson, p.X, p.Y), p.Pearson)
-		checkCoef(t, "kendall "+p.Note, Correlate(CorrKendall, p.X, p.Y), p.Kendall)
+		checkCoef(t, "spearman "+p.Note, Correlate(Spearman, p.X, p.Y), p.Spearman)
+		checkCoef(t, "pearson "+p.Note, Correlate(Pearson, p.X, p.Y), p.Pearson)
+		checkCoef(t, "kendall "+p.Note, Correlate(Kendall, p.X, p.Y), p.Kendall)
 	}
 }
 
@@ -78,11 +80,11 @@ func TestMetricCorrelationScipy(t *testing.T) {
 	t.Parallel()
 	c := loadCorrCases(t)
 	for _, s := range c.Studies {
-		in := MetricCorrelationInput{Datasets: s.Datasets, Methods: s.Methods}
+		in := Input{Datasets: s.Datasets, Methods: s.Methods}
 		for _, m := range s.Metrics {
-			met := Metric{Name: m, Max: math.Inf(1)}
+			met := analyses.Metric{Name: m, Max: math.Inf(1)}
 			if s.Better[m] == "lower" {
-				met.Better = LowerIsBetter
+				met.Better = analyses.LowerIsBetter
 			}
 			in.Metrics = append(in.Metrics, met)
 			q := make([][]float64, len(s.Datasets))
@@ -99,7 +101,7 @@ func TestMetricCorrelationScipy(t *testing.T) {
 		}
 		for key, want := range s.Expected {
 			method, raw := strings.CutSuffix(key, "-raw")
-			r, err := MetricCorrelation(in, MetricCorrelationOptions{Method: method, Raw: raw})
+			r, err := Analyze(in, Options{Method: method, Raw: raw})
 			if err != nil {
 				t.Fatalf("%s %s: %v", s.Name, key, err)
 			}
@@ -140,8 +142,8 @@ func TestMetricCorrelationScipy(t *testing.T) {
 func TestMetricCorrelationUndefinedWarns(t *testing.T) {
 	t.Parallel()
 	nan := math.NaN()
-	in := MetricCorrelationInput{
-		Metrics:  []Metric{{Name: "a"}, {Name: "b"}, {Name: "flat"}},
+	in := Input{
+		Metrics:  []analyses.Metric{{Name: "a"}, {Name: "b"}, {Name: "flat"}},
 		Datasets: []string{"d1", "d2"},
 		Methods:  []string{"x", "y", "z"},
 		Values: [][][]float64{
@@ -150,7 +152,7 @@ func TestMetricCorrelationUndefinedWarns(t *testing.T) {
 			{{5, 5, 5}, {7, 7, 7}},
 		},
 	}
-	r, err := MetricCorrelation(in, MetricCorrelationOptions{})
+	r, err := Analyze(in, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -169,13 +171,13 @@ func TestMetricCorrelationUndefinedWarns(t *testing.T) {
 	for _, tab := range r.Tables() {
 		for _, row := range tab.Rows {
 			for _, c := range row {
-				if f, ok := c.(float64); ok && !Finite(f) {
+				if f, ok := c.(float64); ok && !analyses.Finite(f) {
 					t.Errorf("table %q holds %v", tab.Name, f)
 				}
 			}
 		}
 	}
-	if _, err := MetricCorrelation(in, MetricCorrelationOptions{Method: "spearmann"}); err == nil || !strings.Contains(err.Error(), `did you mean "spearman"`) {
+	if _, err := Analyze(in, Options{Method: "spearmann"}); err == nil || !strings.Contains(err.Error(), `did you mean "spearman"`) {
 		t.Errorf("bad method: %v", err)
 	}
 }
@@ -199,7 +201,7 @@ func TestCorrelationOrderGroupsCorrelated(t *testing.T) {
 			}
 		}
 	}
-	order := CorrelationOrder(rho)
+	order := Order(rho)
 	pos := map[int]int{}
 	for p, k := range order {
 		pos[k] = p
@@ -212,7 +214,7 @@ func TestCorrelationOrderGroupsCorrelated(t *testing.T) {
 	if evens[2]-evens[0] != 2 {
 		t.Errorf("order %v splits the correlated block {0,2,4}", order)
 	}
-	if !slices.Equal(CorrelationOrder(rho), order) {
+	if !slices.Equal(Order(rho), order) {
 		t.Error("order is not deterministic")
 	}
 }
