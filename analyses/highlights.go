@@ -103,31 +103,6 @@ func (r *CharacteristicsResult) Highlight() string {
 	return s + "."
 }
 
-// Highlight: the best model under the new score and under the 2022 one.
-func (r *MultiObjectiveResult) Highlight() string {
-	if len(r.Leaderboard) == 0 {
-		return ""
-	}
-	bestNew, bestOld := "", ""
-	var vNew, vOld float64
-	for _, e := range r.Leaderboard {
-		if e.BestScore != nil && (bestNew == "" || *e.BestScore > vNew) {
-			bestNew, vNew = e.Model, *e.BestScore
-		}
-		if e.BestEvalRS != nil && (bestOld == "" || *e.BestEvalRS > vOld) {
-			bestOld, vOld = e.Model, *e.BestEvalRS
-		}
-	}
-	s := fmt.Sprintf("%d models on %d fronts", len(r.Leaderboard), r.Fronts)
-	if bestNew != "" {
-		s += fmt.Sprintf("; best trade-off score: %s (%.3g)", bestNew, vNew)
-	}
-	if bestOld != "" {
-		s += fmt.Sprintf("; best EvalRS 2022 score: %s (%.3g)", bestOld, vOld)
-	}
-	return s + "."
-}
-
 // Highlight: the summary effect with its interval, and which method it favours.
 func (r *MetaResult) Highlight() string {
 	s := r.Summary

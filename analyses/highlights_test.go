@@ -79,11 +79,3 @@ func TestPairedTestsHighlightEmpty(t *testing.T) {
 		t.Errorf("empty result: %q", h)
 	}
 }
-
-// TestMultiObjectiveHighlightEmpty: an empty result has nothing to say.
-func TestMultiObjectiveHighlightEmpty(t *testing.T) {
-	t.Parallel()
-	if h := (&MultiObjectiveResult{}).Highlight(); h != "" {
-		t.Errorf("empty result: %q", h)
-	}
-}

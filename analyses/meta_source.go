@@ -30,54 +30,6 @@ func (s *MetaSource) UnmarshalTOML(v any) error {
 	return err
 }
 
-// DecodeSource decodes an input key that is a path or a table
-// {path = …, columns = {expected = "file's name"}}; column checks and
-// normalises an expected name. key names the option in messages, example
-// is a column shown in the hint.
-func DecodeSource(key, example string, v any, column func(string) (string, error)) (string, map[string]string, error) {
-	switch x := v.(type) {
-	case string:
-		return x, nil, nil
-	case map[string]any:
-		var path string
-		var cols map[string]string
-		for _, k := range SortedKeys(x) {
-			switch k {
-			case "path":
-				p, ok := x[k].(string)
-				if !ok {
-					return "", nil, fmt.Errorf("%s.path: want a string, got %T", key, x[k])
-				}
-				path = p
-			case "columns":
-				m, ok := x[k].(map[string]any)
-				if !ok {
-					return "", nil, fmt.Errorf("%s.columns: want a table {%s = \"…\"}, got %T", key, example, x[k])
-				}
-				cols = map[string]string{}
-				for _, c := range SortedKeys(m) {
-					want, err := column(c)
-					if err != nil {
-						return "", nil, err
-					}
-					name, ok := m[c].(string)
-					if !ok {
-						return "", nil, fmt.Errorf("%s.columns.%s: want a column name, got %T", key, c, m[c])
-					}
-					cols[want] = name
-				}
-			default:
-				return "", nil, fmt.Errorf("%s: unknown key %q%s", key, k, DidYouMean(k, []string{"path", "columns"}))
-			}
-		}
-		if path == "" {
-			return "", nil, fmt.Errorf("%s.path: required", key)
-		}
-		return path, cols, nil
-	}
-	return "", nil, fmt.Errorf("%s: want a path or a table {path = …, columns = {…}}, got %T", key, v)
-}
-
 // MarshalTOML writes the source back as it is usually written: a string,
 // or an inline table when columns are mapped (so the analysis's params
 // read as they were given).

@@ -7,6 +7,7 @@ import (
 
 	"github.com/evalbook/evalbook/analyses"
 	"github.com/evalbook/evalbook/analyses/correlation"
+	"github.com/evalbook/evalbook/analyses/multiobjective"
 )
 
 func notePtr(x float64) *float64 { return &x }
@@ -103,14 +104,14 @@ func TestNotesEveryBranch(t *testing.T) {
 		}
 	}
 	for _, evalrs := range []bool{false, true} {
-		o := &analyses.MultiObjectiveOptions{}
+		o := &multiobjective.Options{}
 		if evalrs {
-			o.EvalRS2022 = &analyses.EvalRS2022Options{Groups: map[string]analyses.EvalRS2022Group{"a": {}}, Penalty: -100}
+			o.EvalRS2022 = &multiobjective.EvalRS2022Options{Groups: map[string]multiobjective.EvalRS2022Group{"a": {}}, Penalty: -100}
 		}
-		for _, fits := range [][]analyses.MultiObjectiveFit{nil,
+		for _, fits := range [][]multiobjective.Fit{nil,
 			{{Objective: "x"}},
 			{{Objective: "x", Slope: notePtr(-0.123456), ParetoRows: []int{1, 2}}, {Objective: "y", Slope: notePtr(2), ParetoRows: []int{1, 2, 3}, R2: notePtr(0.9), ImpliedImportance: notePtr(3.21)}, {Objective: "z"}}} {
-			r := &analyses.MultiObjectiveResult{Fits: fits}
+			r := &multiobjective.Result{Fits: fits}
 			check("mo", multiObjectiveMethod(o, r))
 		}
 	}

@@ -1,4 +1,4 @@
-package analyses
+package multiobjective
 
 import (
 	"encoding/json"
@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/evalbook/evalbook/analyses"
 
 	"github.com/BurntSushi/toml"
 	"gonum.org/v1/gonum/floats/scalar"
@@ -58,12 +60,12 @@ func moLoadCases(t *testing.T) []moCase {
 	return f.Cases
 }
 
-func moCaseInput(c moCase) (MultiObjectiveInput, MultiObjectiveOptions) {
-	in := MultiObjectiveInput{Models: c.Models, Metrics: map[string]Metric{}, Values: map[string][]float64{}}
+func moCaseInput(c moCase) (Input, Options) {
+	in := Input{Models: c.Models, Metrics: map[string]analyses.Metric{}, Values: map[string][]float64{}}
 	for _, m := range c.Metrics {
-		met := Metric{Name: m.Name, Max: math.Inf(1)}
+		met := analyses.Metric{Name: m.Name, Max: math.Inf(1)}
 		if m.Better == "lower" {
-			met.Better = LowerIsBetter
+			met.Better = analyses.LowerIsBetter
 		}
 		in.Metrics[m.Name] = met
 		v := make([]float64, len(c.Models))
@@ -75,7 +77,7 @@ func moCaseInput(c moCase) (MultiObjectiveInput, MultiObjectiveOptions) {
 		}
 		in.Values[m.Name] = v
 	}
-	o := MultiObjectiveOptions{Base: c.Base, Objectives: c.Objectives, Importance: MultiObjectiveImportance{List: c.Importance}}
+	o := Options{Base: c.Base, Objectives: c.Objectives, Importance: Importance{List: c.Importance}}
 	o.Defaults()
 	if c.EvalRS2022 != nil {
 		o.EvalRS2022 = c.EvalRS2022
@@ -115,7 +117,7 @@ func TestMultiObjectiveOracle(t *testing.T) {
 			if err := o.Validate(); err != nil {
 				t.Fatal(err)
 			}
-			r, err := MultiObjective(in, o)
+			r, err := Analyze(in, o)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -155,7 +157,7 @@ func TestMultiObjectiveOracle(t *testing.T) {
 }
 
 // moCheckTables checks the contract of SPEC §5.10 on any result.
-func moCheckTables(t *testing.T, r *MultiObjectiveResult) {
+func moCheckTables(t *testing.T, r *Result) {
 	t.Helper()
 	tabs := r.Tables()
 	want := []string{"model", "front", "score", "evalrs2022_score"}
@@ -195,7 +197,7 @@ func moCheckTables(t *testing.T, r *MultiObjectiveResult) {
 	for _, tab := range tabs {
 		for _, row := range tab.Rows {
 			for _, cell := range row {
-				if f, ok := cell.(float64); ok && !Finite(f) {
+				if f, ok := cell.(float64); ok && !analyses.Finite(f) {
 					t.Errorf("table %q has a non-finite cell in %v", tab.Name, row)
 				}
 			}
@@ -222,7 +224,7 @@ threshold = { hit_rate = 0.015 }
 performance = { weight = 1, metrics = ["hit_rate"] }
 fairness = { weight = 1.5, metrics = ["mred_gender", "diversity"] }
 `
-	var o MultiObjectiveOptions
+	var o Options
 	o.Defaults()
 	if _, err := toml.Decode(src, &o); err != nil {
 		t.Fatal(err)
@@ -240,14 +242,14 @@ fairness = { weight = 1.5, metrics = ["mred_gender", "diversity"] }
 		t.Errorf("importance %v", l)
 	}
 	// importance = 0 means "ignore the objectives", not "unset".
-	var zero MultiObjectiveOptions
+	var zero Options
 	if _, err := toml.Decode("objectives = [\"a\", \"b\"]\nimportance = 0", &zero); err != nil {
 		t.Fatal(err)
 	}
 	if l, _ := zero.Importance.resolve(zero.Objectives); !reflect.DeepEqual(l, []float64{0, 0}) {
 		t.Errorf("importance = 0 resolved to %v", l)
 	}
-	if l, _ := (MultiObjectiveImportance{}).resolve([]string{"a"}); !reflect.DeepEqual(l, []float64{1}) {
+	if l, _ := (Importance{}).resolve([]string{"a"}); !reflect.DeepEqual(l, []float64{1}) {
 		t.Errorf("default importance %v", l)
 	}
 	for _, bad := range []struct{ src, want string }{
@@ -256,24 +258,24 @@ fairness = { weight = 1.5, metrics = ["mred_gender", "diversity"] }
 		{`input = { file = "x" }`, `input: unknown key "file"`},
 		{`importance = "high"`, "importance: want a number"},
 	} {
-		var o MultiObjectiveOptions
+		var o Options
 		_, err := toml.Decode(bad.src, &o)
 		if err == nil || !strings.Contains(err.Error(), bad.want) {
 			t.Errorf("%q: error %v, want %q", bad.src, err, bad.want)
 		}
 	}
 	for _, bad := range []struct {
-		o    MultiObjectiveOptions
+		o    Options
 		want string
 	}{
-		{MultiObjectiveOptions{Objectives: []string{"b"}}, "base: required"},
-		{MultiObjectiveOptions{Base: "a"}, "objectives: required"},
-		{MultiObjectiveOptions{Base: "a", Objectives: []string{"a"}}, `objectives: "a" is the base`},
-		{MultiObjectiveOptions{Base: "a", Objectives: []string{"b"}, Importance: MultiObjectiveImportance{PerObjective: map[string]float64{"c": 2}}}, `"c" is not an objective`},
-		{MultiObjectiveOptions{Base: "a", Objectives: []string{"b"}, Importance: MultiObjectiveImportance{List: []float64{1, 2}}}, "2 values for 1 objectives"},
-		{MultiObjectiveOptions{Base: "a", Objectives: []string{"b"}, RankBy: "evalrs2022"}, "needs an [analyses.evalrs2022] table"},
-		{MultiObjectiveOptions{Base: "a", Objectives: []string{"b"}, EvalRS2022: &EvalRS2022Options{Baseline: map[string]float64{"a": 1}, Best: map[string]float64{"a": 1}, Groups: map[string]EvalRS2022Group{"g": {Weight: 1, Metrics: []string{"a"}}}}}, "normalisation (x − baseline)/(best − baseline) is undefined"},
-		{MultiObjectiveOptions{Base: "a", Objectives: []string{"b"}, EvalRS2022: &EvalRS2022Options{Baseline: map[string]float64{"a": 0}, Best: map[string]float64{"a": 1}, Groups: map[string]EvalRS2022Group{"g": {Weight: 1, Metrics: []string{"a", "b"}}}}}, `evalrs2022.baseline: no value for "b"`},
+		{Options{Objectives: []string{"b"}}, "base: required"},
+		{Options{Base: "a"}, "objectives: required"},
+		{Options{Base: "a", Objectives: []string{"a"}}, `objectives: "a" is the base`},
+		{Options{Base: "a", Objectives: []string{"b"}, Importance: Importance{PerObjective: map[string]float64{"c": 2}}}, `"c" is not an objective`},
+		{Options{Base: "a", Objectives: []string{"b"}, Importance: Importance{List: []float64{1, 2}}}, "2 values for 1 objectives"},
+		{Options{Base: "a", Objectives: []string{"b"}, RankBy: "evalrs2022"}, "needs an [analyses.evalrs2022] table"},
+		{Options{Base: "a", Objectives: []string{"b"}, EvalRS2022: &EvalRS2022Options{Baseline: map[string]float64{"a": 1}, Best: map[string]float64{"a": 1}, Groups: map[string]EvalRS2022Group{"g": {Weight: 1, Metrics: []string{"a"}}}}}, "normalisation (x − baseline)/(best − baseline) is undefined"},
+		{Options{Base: "a", Objectives: []string{"b"}, EvalRS2022: &EvalRS2022Options{Baseline: map[string]float64{"a": 0}, Best: map[string]float64{"a": 1}, Groups: map[string]EvalRS2022Group{"g": {Weight: 1, Metrics: []string{"a", "b"}}}}}, `evalrs2022.baseline: no value for "b"`},
 	} {
 		bad.o.Defaults()
 		if err := bad.o.Validate(); err == nil || !strings.Contains(err.Error(), bad.want) {
@@ -285,24 +287,24 @@ fairness = { weight = 1.5, metrics = ["mred_gender", "diversity"] }
 // TestMultiObjectiveEdges covers inputs with nothing to fit.
 func TestMultiObjectiveEdges(t *testing.T) {
 	t.Parallel()
-	hi := Metric{Name: "x", Max: math.Inf(1)}
-	o := MultiObjectiveOptions{Base: "a", Objectives: []string{"b"}}
+	hi := analyses.Metric{Name: "x", Max: math.Inf(1)}
+	o := Options{Base: "a", Objectives: []string{"b"}}
 	o.Defaults()
 	// Every row misses a value: an error, not an empty page.
 	nan := math.NaN()
-	_, err := MultiObjective(MultiObjectiveInput{Models: []string{"m"}, Metrics: map[string]Metric{"a": hi, "b": hi},
+	_, err := Analyze(Input{Models: []string{"m"}, Metrics: map[string]analyses.Metric{"a": hi, "b": hi},
 		Values: map[string][]float64{"a": {nan}, "b": {1}}}, o)
 	if err == nil || !strings.Contains(err.Error(), "no model has every metric") {
 		t.Errorf("all missing: %v", err)
 	}
 	// A metric the input lacks is an error naming it.
-	_, err = MultiObjective(MultiObjectiveInput{Models: []string{"m"}, Metrics: map[string]Metric{"a": hi},
+	_, err = Analyze(Input{Models: []string{"m"}, Metrics: map[string]analyses.Metric{"a": hi},
 		Values: map[string][]float64{"a": {1}}}, o)
 	if err == nil || !strings.Contains(err.Error(), `"b"`) {
 		t.Errorf("missing metric: %v", err)
 	}
 	// One model: front 1, no line, no score, a warning; tables stay finite.
-	r, err := MultiObjective(MultiObjectiveInput{Models: []string{"m"}, Metrics: map[string]Metric{"a": hi, "b": hi},
+	r, err := Analyze(Input{Models: []string{"m"}, Metrics: map[string]analyses.Metric{"a": hi, "b": hi},
 		Values: map[string][]float64{"a": {1}, "b": {1}}}, o)
 	if err != nil {
 		t.Fatal(err)
@@ -314,9 +316,9 @@ func TestMultiObjectiveEdges(t *testing.T) {
 	// An objective that does not compete (one model best on both) is
 	// named in a warning and left out of the score; the other still
 	// scores every model.
-	o2 := MultiObjectiveOptions{Base: "a", Objectives: []string{"b", "c"}}
+	o2 := Options{Base: "a", Objectives: []string{"b", "c"}}
 	o2.Defaults()
-	r, err = MultiObjective(MultiObjectiveInput{Models: []string{"x", "y", "z"}, Metrics: map[string]Metric{"a": hi, "b": hi, "c": hi},
+	r, err = Analyze(Input{Models: []string{"x", "y", "z"}, Metrics: map[string]analyses.Metric{"a": hi, "b": hi, "c": hi},
 		Values: map[string][]float64{"a": {3, 2, 1}, "b": {3, 2, 1}, "c": {1, 2, 4}}}, o2)
 	if err != nil {
 		t.Fatal(err)
@@ -339,9 +341,9 @@ func BenchmarkMultiObjective(b *testing.B) {
 		b.Run(strconv.Itoa(n), func(b *testing.B) {
 			rng := rand.New(rand.NewPCG(1, uint64(n)))
 			metrics := []string{"hr", "m1", "m2", "m3", "m4", "m5", "m6", "m7", "m8"}
-			in := MultiObjectiveInput{Metrics: map[string]Metric{}, Values: map[string][]float64{}}
+			in := Input{Metrics: map[string]analyses.Metric{}, Values: map[string][]float64{}}
 			for _, m := range metrics {
-				in.Metrics[m] = Metric{Name: m, Max: math.Inf(1)}
+				in.Metrics[m] = analyses.Metric{Name: m, Max: math.Inf(1)}
 				in.Values[m] = make([]float64, n)
 			}
 			for i := 0; i < n; i++ {
@@ -352,11 +354,11 @@ func BenchmarkMultiObjective(b *testing.B) {
 					in.Values[m][i] = u + 0.1*rng.NormFloat64()
 				}
 			}
-			o := MultiObjectiveOptions{Base: "hr", Objectives: metrics[1:]}
+			o := Options{Base: "hr", Objectives: metrics[1:]}
 			o.Defaults()
 			b.ResetTimer()
 			for b.Loop() {
-				if _, err := MultiObjective(in, o); err != nil {
+				if _, err := Analyze(in, o); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -1,4 +1,4 @@
-package analyses
+package multiobjective
 
 // Choosing one model from many metrics has no answer without a stated
 // trade-off (seed 004 §2.2). This analysis makes the trade-off explicit
@@ -14,22 +14,24 @@ import (
 	"math"
 	"sort"
 
+	"github.com/evalbook/evalbook/analyses"
+
 	"gonum.org/v1/gonum/stat"
 )
 
-// MultiObjectiveOptions are the keys of a `multi_objective` analysis
+// Options are the keys of a `multi_objective` analysis
 // (SPEC §5.10).
-type MultiObjectiveOptions struct {
+type Options struct {
 	// Input is an optional leaderboard file with one row per model
 	// (submission); without it the study's results are used, one point
 	// per method of Dataset.
-	Input MultiObjectiveSource `toml:"input" json:"input"`
+	Input Source `toml:"input" json:"input"`
 	// Dataset picks the dataset of the results (required when the results
 	// hold several; ignored with Input).
-	Dataset    string                   `toml:"dataset" json:"dataset,omitempty"`
-	Base       string                   `toml:"base" json:"base"`
-	Objectives []string                 `toml:"objectives" json:"objectives"`
-	Importance MultiObjectiveImportance `toml:"importance" json:"importance"`
+	Dataset    string     `toml:"dataset" json:"dataset,omitempty"`
+	Base       string     `toml:"base" json:"base"`
+	Objectives []string   `toml:"objectives" json:"objectives"`
+	Importance Importance `toml:"importance" json:"importance"`
 	// Compare lists the uniform importances of the figure comparing the
 	// new score with the 2022 score (seed 004 Fig. 3); default 1, 2, 4.
 	Compare []float64 `toml:"compare" json:"compare"`
@@ -39,7 +41,7 @@ type MultiObjectiveOptions struct {
 }
 
 // Defaults fills unset options.
-func (o *MultiObjectiveOptions) Defaults() {
+func (o *Options) Defaults() {
 	if len(o.Compare) == 0 {
 		o.Compare = []float64{1, 2, 4}
 	}
@@ -49,35 +51,35 @@ func (o *MultiObjectiveOptions) Defaults() {
 }
 
 // Validate checks the options.
-func (o *MultiObjectiveOptions) Validate() error {
+func (o *Options) Validate() error {
 	if o.Base == "" {
-		return OptionErrorf("base", "required (the metric every objective is traded against, e.g. hit_rate)")
+		return analyses.OptionErrorf("base", "required (the metric every objective is traded against, e.g. hit_rate)")
 	}
 	if len(o.Objectives) == 0 {
-		return OptionErrorf("objectives", "required (at least one metric besides base)")
+		return analyses.OptionErrorf("objectives", "required (at least one metric besides base)")
 	}
-	if err := CheckLen("objectives", len(o.Objectives), MaxObjectives); err != nil {
+	if err := analyses.CheckLen("objectives", len(o.Objectives), analyses.MaxObjectives); err != nil {
 		return err
 	}
-	if err := CheckDistinct("objectives", o.Objectives); err != nil {
+	if err := analyses.CheckDistinct("objectives", o.Objectives); err != nil {
 		return err
 	}
 	for _, m := range o.Objectives {
 		if m == o.Base {
-			return OptionErrorf("objectives", "%q is the base", m)
+			return analyses.OptionErrorf("objectives", "%q is the base", m)
 		}
 	}
 	if _, err := o.Importance.resolve(o.Objectives); err != nil {
 		return err
 	}
-	if err := CheckFloats("compare", o.Compare, 0, math.MaxFloat64, MaxCompare); err != nil {
+	if err := analyses.CheckFloats("compare", o.Compare, 0, math.MaxFloat64, analyses.MaxCompare); err != nil {
 		return err
 	}
-	if err := OneOf("rank_by", o.RankBy, "score", "evalrs2022"); err != nil {
+	if err := analyses.OneOf("rank_by", o.RankBy, "score", "evalrs2022"); err != nil {
 		return err
 	}
 	if o.RankBy == "evalrs2022" && !o.EvalRS2022.Enabled() {
-		return OptionErrorf("rank_by", "rank_by = \"evalrs2022\" needs an [analyses.evalrs2022] table")
+		return analyses.OptionErrorf("rank_by", "rank_by = \"evalrs2022\" needs an [analyses.evalrs2022] table")
 	}
 	if o.EvalRS2022 != nil {
 		if err := o.EvalRS2022.Validate(); err != nil {
@@ -87,16 +89,16 @@ func (o *MultiObjectiveOptions) Validate() error {
 	return nil
 }
 
-// MultiObjectiveInput is one row per model: Values[metric][row] holds the
+// Input is one row per model: Values[metric][row] holds the
 // raw value (NaN when missing) of every metric the analysis reads.
-type MultiObjectiveInput struct {
+type Input struct {
 	Models  []string
-	Metrics map[string]Metric // direction of every metric in Values
+	Metrics map[string]analyses.Metric // direction of every metric in Values
 	Values  map[string][]float64
 }
 
-// MultiObjectiveFit is the optimal trade-off line of one objective.
-type MultiObjectiveFit struct {
+// Fit is the optimal trade-off line of one objective.
+type Fit struct {
 	Objective string `json:"objective"`
 	// ParetoRows are the input rows on the front of (base, objective),
 	// one per distinct point (the first of duplicates), in input order.
@@ -114,30 +116,30 @@ type MultiObjectiveFit struct {
 	ImpliedImportance *float64 `json:"implied_importance"`
 }
 
-// MultiObjectiveCompare holds the new score of every row at one uniform
+// Compare holds the new score of every row at one uniform
 // importance (seed 004 Fig. 3); nil where a row has no score.
-type MultiObjectiveCompare struct {
+type Compare struct {
 	Importance float64    `json:"importance"`
 	Scores     []*float64 `json:"scores"`
 }
 
-// MultiObjectiveResult is the outcome of MultiObjective.
-type MultiObjectiveResult struct {
-	Warnings
+// Result is the outcome of MultiObjective.
+type Result struct {
+	analyses.Warnings
 	Base       string   `json:"base"`
 	Objectives []string `json:"objectives"`
 	Models     []string `json:"models"`
 	// Front is the non-dominated-sorting front of each row over all
 	// metrics (1 = not dominated); 0 for a row with a missing value.
-	Front       []int                   `json:"front"`
-	Fronts      int                     `json:"fronts"`
-	Fits        []MultiObjectiveFit     `json:"fits"`
-	Delta       [][]*float64            `json:"delta"` // [objective][row]
-	Score       []*float64              `json:"score"`
-	EvalRS2022  []*float64              `json:"evalrs2022_score,omitempty"`
-	Penalised   []bool                  `json:"below_threshold,omitempty"`
-	Compare     []MultiObjectiveCompare `json:"compare"`
-	Leaderboard []MultiObjectiveEntry   `json:"-"`
+	Front       []int        `json:"front"`
+	Fronts      int          `json:"fronts"`
+	Fits        []Fit        `json:"fits"`
+	Delta       [][]*float64 `json:"delta"` // [objective][row]
+	Score       []*float64   `json:"score"`
+	EvalRS2022  []*float64   `json:"evalrs2022_score,omitempty"`
+	Penalised   []bool       `json:"below_threshold,omitempty"`
+	Compare     []Compare    `json:"compare"`
+	Leaderboard []Entry      `json:"-"`
 	// Oriented holds the base and objective values oriented so higher is
 	// better (NaN when missing), for the figures.
 	Oriented map[string][]float64 `json:"-"`
@@ -145,19 +147,19 @@ type MultiObjectiveResult struct {
 	Scored   bool                 `json:"has_evalrs2022"`
 }
 
-// MultiObjectiveEntry is one model of the leaderboard: its best rows.
-type MultiObjectiveEntry struct {
+// Entry is one model of the leaderboard: its best rows.
+type Entry struct {
 	Model      string
 	BestScore  *float64
 	BestEvalRS *float64
 }
 
-// MultiObjective computes Pareto fronts, fitted trade-offs and scores
+// Analyze computes Pareto fronts, fitted trade-offs and scores
 // (seed 004 §4.2, Eqn. 3; SPEC §5.10). The Pareto set of each pair and
 // the non-dominated sorting follow paretoset (tommyod 2020), which seed
 // 004 used, with distinct = True for the fit; the line is the least
 // squares fit of numpy.polyfit(m, base, 1).
-func MultiObjective(in MultiObjectiveInput, o MultiObjectiveOptions) (*MultiObjectiveResult, error) {
+func Analyze(in Input, o Options) (*Result, error) {
 	n := len(in.Models)
 	lambda, err := o.Importance.resolve(o.Objectives)
 	if err != nil {
@@ -171,7 +173,7 @@ func MultiObjective(in MultiObjectiveInput, o MultiObjectiveOptions) (*MultiObje
 			}
 		}
 	}
-	r := &MultiObjectiveResult{Base: o.Base, Objectives: o.Objectives, Models: in.Models,
+	r := &Result{Base: o.Base, Objectives: o.Objectives, Models: in.Models,
 		Oriented: map[string][]float64{}, RankBy: o.RankBy, Scored: o.EvalRS2022.Enabled()}
 	for _, m := range metrics {
 		v, ok := in.Values[m]
@@ -195,7 +197,7 @@ func MultiObjective(in MultiObjectiveInput, o MultiObjectiveOptions) (*MultiObje
 		or := make([]float64, n)
 		for i, x := range in.Values[m] {
 			or[i] = met.Orient(x)
-			if !Finite(x) {
+			if !analyses.Finite(x) {
 				or[i] = math.NaN()
 				complete[i] = false
 			}
@@ -240,7 +242,7 @@ func MultiObjective(in MultiObjectiveInput, o MultiObjectiveOptions) (*MultiObje
 		for k, i := range rows {
 			bx[k], oy[k] = base[i], obj[i]
 		}
-		fit := MultiObjectiveFit{Objective: m, Importance: lambda[j]}
+		fit := Fit{Objective: m, Importance: lambda[j]}
 		var xs, ys []float64
 		for _, k := range moPareto2D(bx, oy) {
 			fit.ParetoRows = append(fit.ParetoRows, rows[k])
@@ -310,7 +312,7 @@ func MultiObjective(in MultiObjectiveInput, o MultiObjectiveOptions) (*MultiObje
 			r.Score[i] = score(i, func(j int) float64 { return lambda[j] })
 		}
 		for _, l := range o.Compare {
-			c := MultiObjectiveCompare{Importance: l, Scores: make([]*float64, n)}
+			c := Compare{Importance: l, Scores: make([]*float64, n)}
 			for _, i := range rows {
 				c.Scores[i] = score(i, func(int) float64 { return l })
 			}
@@ -356,11 +358,11 @@ func moFitLine(x, y []float64) (slope, intercept, r2 float64, ok bool) {
 // RecList/evalRS-CIKM-2022 EvalRSRunner): per metric (x − baseline)/
 // (best − baseline), the mean per group, the weighted mean of the groups,
 // and the penalty for a model worse than a threshold.
-func moEvalRS2022Scores(in MultiObjectiveInput, e *EvalRS2022Options, w *Warnings) ([]*float64, []bool) {
+func moEvalRS2022Scores(in Input, e *EvalRS2022Options, w *analyses.Warnings) ([]*float64, []bool) {
 	n := len(in.Models)
 	out := make([]*float64, n)
 	pen := make([]bool, n)
-	names := SortedKeys(e.Groups)
+	names := analyses.SortedKeys(e.Groups)
 	total := 0.0
 	for _, g := range names {
 		total += e.Groups[g].Weight
@@ -368,10 +370,10 @@ func moEvalRS2022Scores(in MultiObjectiveInput, e *EvalRS2022Options, w *Warning
 	missing := 0
 rows:
 	for i := 0; i < n; i++ {
-		for _, m := range SortedKeys(e.Threshold) {
+		for _, m := range analyses.SortedKeys(e.Threshold) {
 			met := in.Metrics[m]
 			x := in.Values[m][i]
-			if !Finite(x) {
+			if !analyses.Finite(x) {
 				missing++
 				continue rows
 			}
@@ -389,7 +391,7 @@ rows:
 			mean := 0.0
 			for _, m := range grp.Metrics {
 				x := in.Values[m][i]
-				if !Finite(x) {
+				if !analyses.Finite(x) {
 					missing++
 					continue rows
 				}
@@ -410,9 +412,9 @@ rows:
 // score (SPEC §5.10: rows sharing a model id are separate points, the
 // leaderboard keeps the best), best first by RankBy, then by the other
 // score, then by name.
-func moLeaderboard(r *MultiObjectiveResult) []MultiObjectiveEntry {
+func moLeaderboard(r *Result) []Entry {
 	idx := map[string]int{}
-	var out []MultiObjectiveEntry
+	var out []Entry
 	better := func(cur **float64, v *float64) {
 		if v != nil && (*cur == nil || *v > **cur) {
 			x := *v
@@ -424,14 +426,14 @@ func moLeaderboard(r *MultiObjectiveResult) []MultiObjectiveEntry {
 		if !ok {
 			k = len(out)
 			idx[m] = k
-			out = append(out, MultiObjectiveEntry{Model: m})
+			out = append(out, Entry{Model: m})
 		}
 		better(&out[k].BestScore, r.Score[i])
 		if r.EvalRS2022 != nil {
 			better(&out[k].BestEvalRS, r.EvalRS2022[i])
 		}
 	}
-	key := func(e MultiObjectiveEntry) (a, b *float64) {
+	key := func(e Entry) (a, b *float64) {
 		if r.RankBy == "evalrs2022" {
 			return e.BestEvalRS, e.BestScore
 		}
@@ -469,12 +471,12 @@ func moLeaderboard(r *MultiObjectiveResult) []MultiObjectiveEntry {
 
 // Tables implements Result: the per-row table, the leaderboard and the
 // fits (SPEC §5.10 column names).
-func (r *MultiObjectiveResult) Tables() []Table {
+func (r *Result) Tables() []analyses.Table {
 	cols := []string{"model", "front", "score", "evalrs2022_score"}
 	for _, m := range r.Objectives {
 		cols = append(cols, "delta_"+m)
 	}
-	main := Table{Name: "", Title: "Models: front, score and differential per objective", Columns: cols}
+	main := analyses.Table{Name: "", Title: "Models: front, score and differential per objective", Columns: cols}
 	for i, m := range r.Models {
 		row := []any{m, nil, moCell(r.Score[i]), nil}
 		if r.Front[i] > 0 {
@@ -488,22 +490,22 @@ func (r *MultiObjectiveResult) Tables() []Table {
 		}
 		main.Rows = append(main.Rows, row)
 	}
-	lb := Table{Name: "leaderboard", Title: "Leaderboard: each model's best score", Columns: []string{"model", "best_score", "best_evalrs2022_score"}}
+	lb := analyses.Table{Name: "leaderboard", Title: "Leaderboard: each model's best score", Columns: []string{"model", "best_score", "best_evalrs2022_score"}}
 	for _, e := range r.Leaderboard {
 		lb.Rows = append(lb.Rows, []any{e.Model, moCell(e.BestScore), moCell(e.BestEvalRS)})
 	}
-	fits := Table{Name: "fits", Title: "Fitted trade-offs per objective", Columns: []string{"objective", "pareto_points", "slope", "intercept", "r2", "implied_importance"}}
+	fits := analyses.Table{Name: "fits", Title: "Fitted trade-offs per objective", Columns: []string{"objective", "pareto_points", "slope", "intercept", "r2", "implied_importance"}}
 	for _, f := range r.Fits {
 		fits.Rows = append(fits.Rows, []any{f.Objective, len(f.ParetoRows), moCell(f.Slope), moCell(f.Intercept), moCell(f.R2), moCell(f.ImpliedImportance)})
 	}
-	for _, t := range []Table{main, lb, fits} {
+	for _, t := range []analyses.Table{main, lb, fits} {
 		t.Check()
 	}
-	return []Table{main, lb, fits}
+	return []analyses.Table{main, lb, fits}
 }
 
 func moCell(p *float64) any {
-	if p == nil || !Finite(*p) {
+	if p == nil || !analyses.Finite(*p) {
 		return nil
 	}
 	return *p
@@ -602,4 +604,29 @@ func moPareto2D(x, y []float64) []int {
 	}
 	sort.Ints(out)
 	return out
+}
+
+// Highlight: the best model under the new score and under the 2022 one.
+func (r *Result) Highlight() string {
+	if len(r.Leaderboard) == 0 {
+		return ""
+	}
+	bestNew, bestOld := "", ""
+	var vNew, vOld float64
+	for _, e := range r.Leaderboard {
+		if e.BestScore != nil && (bestNew == "" || *e.BestScore > vNew) {
+			bestNew, vNew = e.Model, *e.BestScore
+		}
+		if e.BestEvalRS != nil && (bestOld == "" || *e.BestEvalRS > vOld) {
+			bestOld, vOld = e.Model, *e.BestEvalRS
+		}
+	}
+	s := fmt.Sprintf("%d models on %d fronts", len(r.Leaderboard), r.Fronts)
+	if bestNew != "" {
+		s += fmt.Sprintf("; best trade-off score: %s (%.3g)", bestNew, vNew)
+	}
+	if bestOld != "" {
+		s += fmt.Sprintf("; best EvalRS 2022 score: %s (%.3g)", bestOld, vOld)
+	}
+	return s + "."
 }

@@ -1,4 +1,4 @@
-package analyses
+package multiobjective
 
 // The options of multi_objective take values of more than one TOML shape
 // (importance = 2 or {metric = λ}; input = "file" or {path, columns}),
@@ -12,27 +12,29 @@ import (
 	"fmt"
 	"math"
 	"sort"
+
+	"github.com/evalbook/evalbook/analyses"
 )
 
-// MultiObjectiveSource is the `input` key: a path, or a table
+// Source is the `input` key: a path, or a table
 // {path = "…", columns = {model = "participant_id"}} mapping the expected
 // column names (model and the metrics) onto the file's own.
-type MultiObjectiveSource struct {
+type Source struct {
 	Path    string            `toml:"path" json:"path,omitempty"`
 	Columns map[string]string `toml:"columns" json:"columns,omitempty"`
 }
 
 // UnmarshalTOML accepts a string or a table.
-func (s *MultiObjectiveSource) UnmarshalTOML(v any) error {
+func (s *Source) UnmarshalTOML(v any) error {
 	var err error
-	s.Path, s.Columns, err = DecodeSource("input", "model", v, func(c string) (string, error) { return c, nil })
+	s.Path, s.Columns, err = analyses.DecodeSource("input", "model", v, func(c string) (string, error) { return c, nil })
 	return err
 }
 
-// MultiObjectiveImportance is the `importance` key: λ for every objective
+// Importance is the `importance` key: λ for every objective
 // (importance = 2), per objective (importance = {mred_gender = 2}, the
 // others 1), or a list aligned with `objectives`.
-type MultiObjectiveImportance struct {
+type Importance struct {
 	Uniform      float64 // used when UniformSet (else 1)
 	UniformSet   bool
 	PerObjective map[string]float64 // overrides Uniform
@@ -40,7 +42,7 @@ type MultiObjectiveImportance struct {
 }
 
 // UnmarshalTOML accepts a number, a table or an array of numbers.
-func (m *MultiObjectiveImportance) UnmarshalTOML(v any) error {
+func (m *Importance) UnmarshalTOML(v any) error {
 	num := func(x any, where string) (float64, error) {
 		switch n := x.(type) {
 		case float64:
@@ -53,7 +55,7 @@ func (m *MultiObjectiveImportance) UnmarshalTOML(v any) error {
 	switch x := v.(type) {
 	case map[string]any:
 		m.PerObjective = map[string]float64{}
-		for _, k := range SortedKeys(x) {
+		for _, k := range analyses.SortedKeys(x) {
 			f, err := num(x[k], "importance."+k)
 			if err != nil {
 				return err
@@ -77,7 +79,7 @@ func (m *MultiObjectiveImportance) UnmarshalTOML(v any) error {
 }
 
 // MarshalJSON writes the importance as it was given.
-func (m MultiObjectiveImportance) MarshalJSON() ([]byte, error) {
+func (m Importance) MarshalJSON() ([]byte, error) {
 	switch {
 	case m.PerObjective != nil:
 		return json.Marshal(m.PerObjective)
@@ -90,7 +92,7 @@ func (m MultiObjectiveImportance) MarshalJSON() ([]byte, error) {
 }
 
 // resolve returns λ per objective.
-func (m MultiObjectiveImportance) resolve(objectives []string) ([]float64, error) {
+func (m Importance) resolve(objectives []string) ([]float64, error) {
 	out := make([]float64, len(objectives))
 	for i := range out {
 		out[i] = 1
@@ -100,20 +102,20 @@ func (m MultiObjectiveImportance) resolve(objectives []string) ([]float64, error
 	}
 	if m.List != nil {
 		if len(m.List) != len(objectives) {
-			return nil, OptionErrorf("importance", "%d values for %d objectives", len(m.List), len(objectives))
+			return nil, analyses.OptionErrorf("importance", "%d values for %d objectives", len(m.List), len(objectives))
 		}
 		copy(out, m.List)
 	}
-	for _, k := range SortedKeys(m.PerObjective) {
+	for _, k := range analyses.SortedKeys(m.PerObjective) {
 		i := moIndexOf(objectives, k)
 		if i < 0 {
-			return nil, OptionErrorf("importance", "%q is not an objective%s", k, DidYouMean(k, objectives))
+			return nil, analyses.OptionErrorf("importance", "%q is not an objective%s", k, analyses.DidYouMean(k, objectives))
 		}
 		out[i] = m.PerObjective[k]
 	}
 	for i, l := range out {
-		if !Finite(l) || l < 0 {
-			return nil, OptionErrorf("importance", "the importance of %q must be a finite number ≥ 0, got %g", objectives[i], l)
+		if !analyses.Finite(l) || l < 0 {
+			return nil, analyses.OptionErrorf("importance", "the importance of %q must be a finite number ≥ 0, got %g", objectives[i], l)
 		}
 	}
 	return out, nil
@@ -152,7 +154,7 @@ func (e *EvalRS2022Options) UnmarshalTOML(v any) error {
 			return nil, fmt.Errorf("evalrs2022.%s: want a table {metric = value}, got %T", key, t[key])
 		}
 		out := map[string]float64{}
-		for _, k := range SortedKeys(m) {
+		for _, k := range analyses.SortedKeys(m) {
 			switch n := m[k].(type) {
 			case float64:
 				out[k] = n
@@ -165,7 +167,7 @@ func (e *EvalRS2022Options) UnmarshalTOML(v any) error {
 		return out, nil
 	}
 	keys := []string{"baseline", "best", "groups", "threshold", "penalty"}
-	for _, k := range SortedKeys(t) {
+	for _, k := range analyses.SortedKeys(t) {
 		var err error
 		switch k {
 		case "baseline":
@@ -189,13 +191,13 @@ func (e *EvalRS2022Options) UnmarshalTOML(v any) error {
 				return fmt.Errorf("evalrs2022.groups: want a table {name = {weight = …, metrics = […]}}, got %T", t[k])
 			}
 			e.Groups = map[string]EvalRS2022Group{}
-			for _, name := range SortedKeys(g) {
+			for _, name := range analyses.SortedKeys(g) {
 				gt, ok := g[name].(map[string]any)
 				if !ok {
 					return fmt.Errorf("evalrs2022.groups.%s: want a table {weight = …, metrics = […]}, got %T", name, g[name])
 				}
 				var grp EvalRS2022Group
-				for _, gk := range SortedKeys(gt) {
+				for _, gk := range analyses.SortedKeys(gt) {
 					switch gk {
 					case "weight":
 						switch n := gt[gk].(type) {
@@ -219,13 +221,13 @@ func (e *EvalRS2022Options) UnmarshalTOML(v any) error {
 							grp.Metrics = append(grp.Metrics, s)
 						}
 					default:
-						return fmt.Errorf("evalrs2022.groups.%s: unknown key %q%s", name, gk, DidYouMean(gk, []string{"weight", "metrics"}))
+						return fmt.Errorf("evalrs2022.groups.%s: unknown key %q%s", name, gk, analyses.DidYouMean(gk, []string{"weight", "metrics"}))
 					}
 				}
 				e.Groups[name] = grp
 			}
 		default:
-			return fmt.Errorf("evalrs2022: unknown key %q%s", k, DidYouMean(k, keys))
+			return fmt.Errorf("evalrs2022: unknown key %q%s", k, analyses.DidYouMean(k, keys))
 		}
 		if err != nil {
 			return err
@@ -242,56 +244,56 @@ func (e *EvalRS2022Options) Enabled() bool { return e != nil && len(e.Groups) > 
 func (e *EvalRS2022Options) Validate() error {
 	const key = "evalrs2022"
 	if len(e.Groups) == 0 {
-		return OptionErrorf(key+".groups", "required (at least one group)")
+		return analyses.OptionErrorf(key+".groups", "required (at least one group)")
 	}
-	if err := CheckFloat(key+".penalty", e.Penalty, -math.MaxFloat64, math.MaxFloat64); err != nil {
+	if err := analyses.CheckFloat(key+".penalty", e.Penalty, -math.MaxFloat64, math.MaxFloat64); err != nil {
 		return err
 	}
 	seen := map[string]string{}
 	total := 0.0
-	for _, name := range SortedKeys(e.Groups) {
+	for _, name := range analyses.SortedKeys(e.Groups) {
 		g := e.Groups[name]
 		gk := key + ".groups." + name
-		if err := CheckFloat(gk+".weight", g.Weight, 0, math.MaxFloat64); err != nil {
+		if err := analyses.CheckFloat(gk+".weight", g.Weight, 0, math.MaxFloat64); err != nil {
 			return err
 		}
 		total += g.Weight
 		if len(g.Metrics) == 0 {
-			return OptionErrorf(gk+".metrics", "required")
+			return analyses.OptionErrorf(gk+".metrics", "required")
 		}
-		if err := CheckDistinct(gk+".metrics", g.Metrics); err != nil {
+		if err := analyses.CheckDistinct(gk+".metrics", g.Metrics); err != nil {
 			return err
 		}
 		for _, m := range g.Metrics {
 			if other, dup := seen[m]; dup {
-				return OptionErrorf(key+".groups", "metric %q is in groups %q and %q", m, other, name)
+				return analyses.OptionErrorf(key+".groups", "metric %q is in groups %q and %q", m, other, name)
 			}
 			seen[m] = name
 			b, ok1 := e.Baseline[m]
 			x, ok2 := e.Best[m]
 			switch {
 			case !ok1:
-				return OptionErrorf(key+".baseline", "no value for %q (group %q)", m, name)
+				return analyses.OptionErrorf(key+".baseline", "no value for %q (group %q)", m, name)
 			case !ok2:
-				return OptionErrorf(key+".best", "no value for %q (group %q)", m, name)
+				return analyses.OptionErrorf(key+".best", "no value for %q (group %q)", m, name)
 			case b == x:
-				return OptionErrorf(key, "best and baseline of %q are both %g: the normalisation (x − baseline)/(best − baseline) is undefined", m, b)
+				return analyses.OptionErrorf(key, "best and baseline of %q are both %g: the normalisation (x − baseline)/(best − baseline) is undefined", m, b)
 			}
 		}
 	}
 	if !(total > 0) || math.IsInf(total, 0) {
-		return OptionErrorf(key+".groups", "the weights sum to %g; need a positive, finite sum", total)
+		return analyses.OptionErrorf(key+".groups", "the weights sum to %g; need a positive, finite sum", total)
 	}
 	for _, t := range []struct {
 		key string
 		m   map[string]float64
 	}{{"baseline", e.Baseline}, {"best", e.Best}, {"threshold", e.Threshold}} {
-		for _, m := range SortedKeys(t.m) {
-			if err := CheckFloat(key+"."+t.key+"."+m, t.m[m], -math.MaxFloat64, math.MaxFloat64); err != nil {
+		for _, m := range analyses.SortedKeys(t.m) {
+			if err := analyses.CheckFloat(key+"."+t.key+"."+m, t.m[m], -math.MaxFloat64, math.MaxFloat64); err != nil {
 				return err
 			}
 			if _, ok := seen[m]; !ok && t.key != "threshold" {
-				return OptionErrorf(key+"."+t.key+"."+m, "%q has a %s but is in no group", m, t.key)
+				return analyses.OptionErrorf(key+"."+t.key+"."+m, "%q has a %s but is in no group", m, t.key)
 			}
 		}
 	}
@@ -325,7 +327,7 @@ func (e *EvalRS2022Options) Metrics() []string {
 	for m := range e.Threshold {
 		set[m] = true
 	}
-	out := SortedKeys(set)
+	out := analyses.SortedKeys(set)
 	sort.Strings(out)
 	return out
 }
