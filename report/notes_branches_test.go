@@ -8,6 +8,7 @@ import (
 	"github.com/evalbook/evalbook/analyses"
 	"github.com/evalbook/evalbook/analyses/correlation"
 	"github.com/evalbook/evalbook/analyses/multiobjective"
+	"github.com/evalbook/evalbook/analyses/offline"
 )
 
 func notePtr(x float64) *float64 { return &x }
@@ -119,7 +120,7 @@ func TestNotesEveryBranch(t *testing.T) {
 		for _, gain := range []string{"graded", "binary"} {
 			for _, nr := range []string{"zero", "skip"} {
 				for _, mu := range []string{"zero", "skip"} {
-					o := &analyses.OfflineMetricsOptions{K: []int{5, 20}, RelevanceThreshold: 4, NDCGDiscount: disc, NDCGGain: gain, HalfLife: 5, NoRelevant: nr, MissingUsers: mu}
+					o := &offline.Options{K: []int{5, 20}, RelevanceThreshold: 4, NDCGDiscount: disc, NDCGGain: gain, HalfLife: 5, NoRelevant: nr, MissingUsers: mu}
 					check("offline", offlineMethod(o))
 				}
 			}

@@ -1,4 +1,4 @@
-package analyses
+package offline
 
 import (
 	"math/rand/v2"
@@ -14,7 +14,7 @@ func BenchmarkOfflineCore(b *testing.B) {
 	const users, catalog = 20000, 50000
 	rng := rand.New(rand.NewPCG(3, 4))
 	name := func(prefix byte, i int) []byte { return strconv.AppendInt([]byte{prefix}, int64(i), 10) }
-	truth := NewOfflineTruth()
+	truth := NewTruth()
 	lists := make([][][]byte, users)
 	for u := range users {
 		seen := map[int]bool{}
@@ -40,7 +40,7 @@ func BenchmarkOfflineCore(b *testing.B) {
 	if err := truth.Finish(1); err != nil {
 		b.Fatal(err)
 	}
-	o := OfflineMetricsOptions{Runs: "{method}", Truth: "t", K: []int{5, 10, 20, 100}}
+	o := Options{Runs: "{method}", Truth: "t", K: []int{5, 10, 20, 100}}
 	o.Defaults()
 	userNames := make([][]byte, users)
 	for u := range users {
@@ -48,7 +48,7 @@ func BenchmarkOfflineCore(b *testing.B) {
 	}
 	b.ResetTimer()
 	for range b.N {
-		run := NewOfflineRun("d", "m", truth, o)
+		run := NewRun("d", "m", truth, o)
 		for u := range users {
 			if err := run.AddUser(userNames[u], lists[u]); err != nil {
 				b.Fatal(err)
@@ -57,7 +57,7 @@ func BenchmarkOfflineCore(b *testing.B) {
 		if err := run.Finish(); err != nil {
 			b.Fatal(err)
 		}
-		OfflineFinishDataset([]*OfflineRun{run})
+		FinishDataset([]*Run{run})
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(users*100), "ns/item")
 }

@@ -1,4 +1,4 @@
-package analyses
+package offline
 
 // A run of a million users asks for a hundred million item ids. Go's map
 // keyed by separately allocated strings costs several cache misses per
@@ -9,12 +9,12 @@ package analyses
 
 import "hash/maphash"
 
-type offlineIntern struct {
+type interner struct {
 	seed  maphash.Seed
 	slots []internSlot // power-of-two length; id 0 marks an empty slot
 	arena []byte
 	offs  []uint32 // start of name i in arena; offs[i+1] its end
-	num   *offlineNumIndex
+	num   *numIndex
 }
 
 // A slot is 32 bytes, two to a cache line; names of up to 12 bytes are
@@ -27,17 +27,17 @@ type internSlot struct {
 	inline [12]byte
 }
 
-func newOfflineIntern() *offlineIntern {
-	return &offlineIntern{seed: maphash.MakeSeed(), slots: make([]internSlot, 1024), offs: []uint32{0}}
+func newInterner() *interner {
+	return &interner{seed: maphash.MakeSeed(), slots: make([]internSlot, 1024), offs: []uint32{0}}
 }
 
 // Len is the number of names.
-func (t *offlineIntern) Len() int { return len(t.offs) - 1 }
+func (t *interner) Len() int { return len(t.offs) - 1 }
 
 // Name returns name i.
-func (t *offlineIntern) Name(i int32) string { return string(t.arena[t.offs[i]:t.offs[i+1]]) }
+func (t *interner) Name(i int32) string { return string(t.arena[t.offs[i]:t.offs[i+1]]) }
 
-func (t *offlineIntern) find(b []byte, h uint64) (*internSlot, bool) {
+func (t *interner) find(b []byte, h uint64) (*internSlot, bool) {
 	mask := uint64(len(t.slots) - 1)
 	for i := h & mask; ; i = (i + 1) & mask {
 		s := &t.slots[i]
@@ -57,7 +57,7 @@ func (t *offlineIntern) find(b []byte, h uint64) (*internSlot, bool) {
 }
 
 // Lookup returns the id of a name.
-func (t *offlineIntern) Lookup(b []byte) (int32, bool) {
+func (t *interner) Lookup(b []byte) (int32, bool) {
 	if t.num != nil {
 		v, ok := parseCanonical(b, t.num.prefix)
 		if !ok || v >= len(t.num.table) || t.num.table[v] == 0 {
@@ -70,9 +70,9 @@ func (t *offlineIntern) Lookup(b []byte) (int32, bool) {
 }
 
 // Intern returns the id of a name, adding it when new.
-func (t *offlineIntern) Intern(b []byte) (int32, bool) {
+func (t *interner) Intern(b []byte) (int32, bool) {
 	if t.num != nil {
-		panic("analyses: offlineIntern.Intern after buildNumeric")
+		panic("offline: interner.Intern after buildNumeric")
 	}
 	h := maphash.Bytes(t.seed, b)
 	s, ok := t.find(b, h)
@@ -91,7 +91,7 @@ func (t *offlineIntern) Intern(b []byte) (int32, bool) {
 	return id, true
 }
 
-func (t *offlineIntern) grow() {
+func (t *interner) grow() {
 	old := t.slots
 	t.slots = make([]internSlot, 2*len(old))
 	mask := uint64(len(t.slots) - 1)
@@ -107,19 +107,19 @@ func (t *offlineIntern) grow() {
 	}
 }
 
-// offlineNumIndex maps names of the form prefix + canonical decimal
+// numIndex maps names of the form prefix + canonical decimal
 // ("i12345", "1032") straight to ids through an array: item ids in
 // recommender data are nearly always numbered, and an array read is
 // cheaper than any hash probe. It is built only when every name of the
 // table has that form and the numbers are dense enough.
-type offlineNumIndex struct {
+type numIndex struct {
 	prefix string
 	table  []int32 // id+1 by number; 0: no such name
 }
 
 // buildNumeric switches Lookup to a numeric index when every name fits
 // one; the table must not grow afterwards.
-func (t *offlineIntern) buildNumeric() {
+func (t *interner) buildNumeric() {
 	n := t.Len()
 	if n == 0 {
 		return
@@ -144,7 +144,7 @@ func (t *offlineIntern) buildNumeric() {
 	if maxNum > 8*n+1024 {
 		return // too sparse: the table would waste memory
 	}
-	idx := &offlineNumIndex{prefix: prefix, table: make([]int32, maxNum+1)}
+	idx := &numIndex{prefix: prefix, table: make([]int32, maxNum+1)}
 	for i, v := range nums {
 		idx.table[v] = int32(i) + 1
 	}

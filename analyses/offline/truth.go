@@ -1,4 +1,4 @@
-package analyses
+package offline
 
 // The held-out truth of one dataset is the only thing offline_metrics keeps
 // whole: runs stream past it one user at a time. Users and items are
@@ -10,14 +10,16 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"github.com/evalbook/evalbook/analyses"
 )
 
-// OfflineTruth is one dataset's truth: for every user the items with
+// Truth is one dataset's truth: for every user the items with
 // their relevance (1 when the truth file has no relevance column). Build
 // it with Add, then call Finish once before evaluating runs.
-type OfflineTruth struct {
-	users *offlineIntern
-	items *offlineIntern
+type Truth struct {
+	users *interner
+	items *interner
 	// staged entries, until Finish
 	eu, ei []int32
 	er     []float64
@@ -33,26 +35,26 @@ type OfflineTruth struct {
 	done     bool
 }
 
-// OfflineDuplicateError says an item is listed twice for a user. The
+// DuplicateError says an item is listed twice for a user. The
 // truth keeps no line numbers (that would cost as much memory as the
 // relevance values): the reader finds the lines again when it happens.
-type OfflineDuplicateError struct {
+type DuplicateError struct {
 	User, Item string
 }
 
-func (e *OfflineDuplicateError) Error() string {
+func (e *DuplicateError) Error() string {
 	return fmt.Sprintf("user %q: item %q is listed twice", e.User, e.Item)
 }
 
-// NewOfflineTruth returns an empty truth.
-func NewOfflineTruth() *OfflineTruth {
-	return &OfflineTruth{users: newOfflineIntern(), items: newOfflineIntern()}
+// NewTruth returns an empty truth.
+func NewTruth() *Truth {
+	return &Truth{users: newInterner(), items: newInterner()}
 }
 
 // Add records that user holds item with relevance rel.
-func (t *OfflineTruth) Add(user, item []byte, rel float64) error {
+func (t *Truth) Add(user, item []byte, rel float64) error {
 	if t.done {
-		panic("analyses: OfflineTruth.Add after Finish")
+		panic("offline: Truth.Add after Finish")
 	}
 	if len(user) == 0 {
 		return fmt.Errorf("empty user id")
@@ -60,7 +62,7 @@ func (t *OfflineTruth) Add(user, item []byte, rel float64) error {
 	if len(item) == 0 {
 		return fmt.Errorf("empty item id")
 	}
-	if !Finite(rel) {
+	if !analyses.Finite(rel) {
 		return fmt.Errorf("relevance %g is not a finite number", rel)
 	}
 	u := t.lastU
@@ -76,9 +78,9 @@ func (t *OfflineTruth) Add(user, item []byte, rel float64) error {
 }
 
 // Finish groups the entries by user, finds duplicates (the first one as
-// an *OfflineDuplicateError), counts each user's relevant items (at least
+// an *DuplicateError), counts each user's relevant items (at least
 // threshold) and each item's popularity.
-func (t *OfflineTruth) Finish(threshold float64) error {
+func (t *Truth) Finish(threshold float64) error {
 	if t.done {
 		return nil
 	}
@@ -118,7 +120,7 @@ func (t *OfflineTruth) Finish(threshold float64) error {
 		}
 		for j, e := range scratch {
 			if j > 0 && scratch[j-1].item == e.item {
-				return &OfflineDuplicateError{User: t.users.Name(int32(u)), Item: t.items.Name(e.item)}
+				return &DuplicateError{User: t.users.Name(int32(u)), Item: t.items.Name(e.item)}
 			}
 			t.item[a+int32(j)], t.rel[a+int32(j)] = e.item, e.rel
 			if e.rel >= threshold {
@@ -137,22 +139,22 @@ func (t *OfflineTruth) Finish(threshold float64) error {
 }
 
 // Users is the number of users of the truth.
-func (t *OfflineTruth) Users() int { return t.users.Len() }
+func (t *Truth) Users() int { return t.users.Len() }
 
 // Items is the number of distinct items of the truth.
-func (t *OfflineTruth) Items() int { return t.items.Len() }
+func (t *Truth) Items() int { return t.items.Len() }
 
 // User returns a user's id.
-func (t *OfflineTruth) User(name []byte) (int32, bool) {
+func (t *Truth) User(name []byte) (int32, bool) {
 	return t.users.Lookup(name)
 }
 
 // UserName returns a user's name.
-func (t *OfflineTruth) UserName(u int32) string { return t.users.Name(u) }
+func (t *Truth) UserName(u int32) string { return t.users.Name(u) }
 
 // lookup returns the relevance of item i for user u (binary search in the
 // user's entries, which are sorted by item id).
-func (t *OfflineTruth) lookup(u, i int32) (float64, bool) {
+func (t *Truth) lookup(u, i int32) (float64, bool) {
 	a, b := int(t.start[u]), int(t.start[u+1])
 	j, ok := slices.BinarySearch(t.item[a:b], i)
 	if !ok {

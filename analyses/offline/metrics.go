@@ -1,4 +1,4 @@
-package analyses
+package offline
 
 // offline_metrics (SPEC §5.11, seed 002 "Evaluating Recommender Systems"):
 // a study may start from the raw recommendation lists and the held-out
@@ -13,16 +13,18 @@ import (
 	"math"
 	"slices"
 	"strings"
+
+	"github.com/evalbook/evalbook/analyses"
 )
 
 // Per-user ranking metrics, in the order of every table and value slice.
-var OfflineUserMetrics = []string{"precision", "recall", "f1", "ndcg", "map", "mrr", "hitrate", "rankscore", "liftindex"}
+var UserMetrics = []string{"precision", "recall", "f1", "ndcg", "map", "mrr", "hitrate", "rankscore", "liftindex"}
 
 // Per-run metrics computed from the lists as a whole.
-var OfflineRunMetrics = []string{"coverage", "novelty"}
+var RunMetrics = []string{"coverage", "novelty"}
 
 // Rating metrics computed from rating predictions.
-var OfflineRatingMetrics = []string{"mae", "rmse"}
+var RatingMetrics = []string{"mae", "rmse"}
 
 // Values of the options.
 const (
@@ -34,8 +36,8 @@ const (
 	RuleZero     = "zero"
 )
 
-// OfflineMetricsOptions are the keys of an `offline_metrics` analysis.
-type OfflineMetricsOptions struct {
+// Options are the keys of an `offline_metrics` analysis.
+type Options struct {
 	// Runs is the path pattern of the run files; {method} is required,
 	// {dataset} optional (without it the one dataset is named after the
 	// study). Globs are allowed.
@@ -67,7 +69,7 @@ type OfflineMetricsOptions struct {
 }
 
 // Defaults fills unset options.
-func (o *OfflineMetricsOptions) Defaults() {
+func (o *Options) Defaults() {
 	if o.Format == "" {
 		o.Format = "auto"
 	}
@@ -95,63 +97,63 @@ func (o *OfflineMetricsOptions) Defaults() {
 }
 
 // Validate checks the options.
-func (o *OfflineMetricsOptions) Validate() error {
+func (o *Options) Validate() error {
 	if o.Runs == "" {
-		return OptionErrorf("runs", "required (a path pattern with {method}, e.g. \"runs/{method}_{dataset}.csv\")")
+		return analyses.OptionErrorf("runs", "required (a path pattern with {method}, e.g. \"runs/{method}_{dataset}.csv\")")
 	}
 	if !strings.Contains(o.Runs, "{method}") {
-		return OptionErrorf("runs", "the pattern %q has no {method} placeholder", o.Runs)
+		return analyses.OptionErrorf("runs", "the pattern %q has no {method} placeholder", o.Runs)
 	}
 	if o.Truth == "" {
-		return OptionErrorf("truth", "required (a path, with {dataset} when runs has it)")
+		return analyses.OptionErrorf("truth", "required (a path, with {dataset} when runs has it)")
 	}
 	if strings.Contains(o.Runs, "{dataset}") != strings.Contains(o.Truth, "{dataset}") {
-		return OptionErrorf("truth", "%q and runs %q must both hold {dataset} or neither", o.Truth, o.Runs)
+		return analyses.OptionErrorf("truth", "%q and runs %q must both hold {dataset} or neither", o.Truth, o.Runs)
 	}
 	if o.Predictions != "" && !strings.Contains(o.Predictions, "{method}") {
-		return OptionErrorf("predictions", "the pattern %q has no {method} placeholder", o.Predictions)
+		return analyses.OptionErrorf("predictions", "the pattern %q has no {method} placeholder", o.Predictions)
 	}
-	if err := OneOf("format", o.Format, "auto", "csv", "trec"); err != nil {
+	if err := analyses.OneOf("format", o.Format, "auto", "csv", "trec"); err != nil {
 		return err
 	}
 	if len(o.K) == 0 {
-		return OptionErrorf("k", "at least one cutoff is needed")
+		return analyses.OptionErrorf("k", "at least one cutoff is needed")
 	}
-	if err := CheckLen("k", len(o.K), MaxCutoffs); err != nil {
+	if err := analyses.CheckLen("k", len(o.K), analyses.MaxCutoffs); err != nil {
 		return err
 	}
 	for _, k := range o.K {
-		if err := CheckInt("k", k, 1, MaxCutoff); err != nil {
+		if err := analyses.CheckInt("k", k, 1, analyses.MaxCutoff); err != nil {
 			return err
 		}
 	}
-	if err := CheckDistinct("k", o.K); err != nil {
+	if err := analyses.CheckDistinct("k", o.K); err != nil {
 		return err
 	}
-	if err := CheckFloat("relevance_threshold", o.RelevanceThreshold, math.Inf(-1), math.MaxFloat64); err != nil {
+	if err := analyses.CheckFloat("relevance_threshold", o.RelevanceThreshold, math.Inf(-1), math.MaxFloat64); err != nil {
 		return err
 	}
 	if o.RelevanceThreshold <= 0 {
-		return OptionErrorf("relevance_threshold", "must be positive, got %g (relevance 0 marks a judged non-relevant item)", o.RelevanceThreshold)
+		return analyses.OptionErrorf("relevance_threshold", "must be positive, got %g (relevance 0 marks a judged non-relevant item)", o.RelevanceThreshold)
 	}
-	if err := OneOf("ndcg_discount", o.NDCGDiscount, NDCGTrecEval, NDCGJarvelin); err != nil {
+	if err := analyses.OneOf("ndcg_discount", o.NDCGDiscount, NDCGTrecEval, NDCGJarvelin); err != nil {
 		return err
 	}
-	if err := OneOf("ndcg_gain", o.NDCGGain, GainGraded, GainBinary); err != nil {
+	if err := analyses.OneOf("ndcg_gain", o.NDCGGain, GainGraded, GainBinary); err != nil {
 		return err
 	}
-	if err := CheckPositive("half_life", o.HalfLife, math.MaxFloat64); err != nil {
+	if err := analyses.CheckPositive("half_life", o.HalfLife, math.MaxFloat64); err != nil {
 		return err
 	}
-	if err := OneOf("no_relevant", o.NoRelevant, RuleSkip, RuleZero); err != nil {
+	if err := analyses.OneOf("no_relevant", o.NoRelevant, RuleSkip, RuleZero); err != nil {
 		return err
 	}
-	return OneOf("missing_users", o.MissingUsers, RuleZero, RuleSkip)
+	return analyses.OneOf("missing_users", o.MissingUsers, RuleZero, RuleSkip)
 }
 
-// OfflineEvaluator computes one user's ranking metrics at every cutoff.
+// Evaluator computes one user's ranking metrics at every cutoff.
 // It keeps scratch space: use one per goroutine.
-type OfflineEvaluator struct {
+type Evaluator struct {
 	ks       []int     // sorted, distinct
 	maxK     int       //
 	thr      float64   // relevance threshold
@@ -165,14 +167,14 @@ type OfflineEvaluator struct {
 	nK       int
 }
 
-// NewOfflineEvaluator prepares the discount tables for the options
+// NewEvaluator prepares the discount tables for the options
 // (which must be valid).
-func NewOfflineEvaluator(o OfflineMetricsOptions) *OfflineEvaluator {
+func NewEvaluator(o Options) *Evaluator {
 	ks := slices.Clone(o.K)
 	slices.Sort(ks)
 	ks = slices.Compact(ks)
-	e := &OfflineEvaluator{ks: ks, maxK: ks[len(ks)-1], thr: o.RelevanceThreshold, binary: o.NDCGGain == GainBinary,
-		nMetrics: len(OfflineUserMetrics), nK: len(ks)}
+	e := &Evaluator{ks: ks, maxK: ks[len(ks)-1], thr: o.RelevanceThreshold, binary: o.NDCGGain == GainBinary,
+		nMetrics: len(UserMetrics), nK: len(ks)}
 	e.disc = make([]float64, e.maxK)
 	e.half = make([]float64, e.maxK)
 	e.halfCum = make([]float64, e.maxK+1)
@@ -188,7 +190,7 @@ func NewOfflineEvaluator(o OfflineMetricsOptions) *OfflineEvaluator {
 		e.half[r-1] = math.Exp2(-float64(r-1) / o.HalfLife)
 		e.halfCum[r] = e.halfCum[r-1] + e.half[r-1]
 	}
-	for _, m := range OfflineUserMetrics {
+	for _, m := range UserMetrics {
 		for _, k := range ks {
 			e.names = append(e.names, fmt.Sprintf("%s@%d", m, k))
 		}
@@ -198,16 +200,16 @@ func NewOfflineEvaluator(o OfflineMetricsOptions) *OfflineEvaluator {
 
 // Names returns the per-user metric names ("ndcg@10", …) in the order of
 // Eval's values: metric-major, cutoffs ascending.
-func (e *OfflineEvaluator) Names() []string { return e.names }
+func (e *Evaluator) Names() []string { return e.names }
 
 // Index returns the position of metric m at cutoff index ki in Eval's
 // values.
-func (e *OfflineEvaluator) Index(m, ki int) int { return m*e.nK + ki }
+func (e *Evaluator) Index(m, ki int) int { return m*e.nK + ki }
 
 // gain is the nDCG gain of a relevance value: the value itself (graded,
 // trec_eval's "gain = relevance level") or 1 (binary), and 0 below the
 // relevance threshold.
-func (e *OfflineEvaluator) gain(rel float64) float64 {
+func (e *Evaluator) gain(rel float64) float64 {
 	if rel < e.thr {
 		return 0
 	}
@@ -236,7 +238,7 @@ func (e *OfflineEvaluator) gain(rel float64) float64 {
 //	hitrate   = 1 when hits > 0
 //	rankscore = Σ_{hits} 2^{-(r-1)/α} / Σ_{i=1}^{min(|T|,k)} 2^{-(i-1)/α}
 //	liftindex = Σ_{hits} (1 − (r−1)/k) / hits, 0 without hits
-func (e *OfflineEvaluator) Eval(list, truth []float64, out []float64) int {
+func (e *Evaluator) Eval(list, truth []float64, out []float64) int {
 	numRel := 0
 	e.ideal = e.ideal[:0]
 	for _, v := range truth {
@@ -322,36 +324,36 @@ func (e *OfflineEvaluator) Eval(list, truth []float64, out []float64) int {
 	return numRel
 }
 
-// OfflineMetricsResult is what an offline_metrics analysis shows: one
+// Result is what an offline_metrics analysis shows: one
 // value per (dataset, method, metric) — the `results` shape other
 // analyses read — with counts of users and a per-user summary.
-type OfflineMetricsResult struct {
+type Result struct {
 	K            []int              `json:"k"`
 	Metrics      []string           `json:"metrics"`
 	NDCGDiscount string             `json:"ndcg_discount"`
 	HalfLife     float64            `json:"half_life"`
-	Runs         []OfflineRunValues `json:"runs"`
+	Runs         []RunValues `json:"runs"`
 	// UnitRows holds the per-user values (dataset, method, user, metric,
 	// value) when they are few enough for a data file; see DataTables.
 	UnitRows [][]any `json:"-"`
-	Warnings
+	analyses.Warnings
 }
 
 // DataTables returns the tables written as data files but not shown on
 // the page: the per-user values ("units"), when kept.
-func (r *OfflineMetricsResult) DataTables() []Table {
+func (r *Result) DataTables() []analyses.Table {
 	if r.UnitRows == nil {
 		return nil
 	}
-	return []Table{{Name: "units", Title: "Per-user values", Columns: []string{"dataset", "method", "unit", "metric", "value"}, Rows: r.UnitRows}}
+	return []analyses.Table{{Name: "units", Title: "Per-user values", Columns: []string{"dataset", "method", "unit", "metric", "value"}, Rows: r.UnitRows}}
 }
 
-// OfflineMetrics assembles the result from every run's values (in the
+// Metrics assembles the result from every run's values (in the
 // order given: datasets, then methods). It warns about undefined values
 // and users left out, naming the run.
-func OfflineMetrics(o OfflineMetricsOptions, runs []OfflineRunValues, predictions bool) *OfflineMetricsResult {
-	ev := NewOfflineEvaluator(o)
-	res := &OfflineMetricsResult{K: ev.ks, Metrics: OfflineMetricNames(o, predictions), NDCGDiscount: o.NDCGDiscount,
+func Metrics(o Options, runs []RunValues, predictions bool) *Result {
+	ev := NewEvaluator(o)
+	res := &Result{K: ev.ks, Metrics: MetricNames(o, predictions), NDCGDiscount: o.NDCGDiscount,
 		HalfLife: o.HalfLife, Runs: runs}
 	for _, r := range runs {
 		if r.NoRelevant > 0 {
@@ -371,7 +373,7 @@ func OfflineMetrics(o OfflineMetricsOptions, runs []OfflineRunValues, prediction
 		var undefined []string
 		for _, m := range res.Metrics {
 			// A method without predictions simply has no mae/rmse rows.
-			if r.Values[m] == nil && !slices.Contains(OfflineRatingMetrics, m) {
+			if r.Values[m] == nil && !slices.Contains(RatingMetrics, m) {
 				undefined = append(undefined, m)
 			}
 		}
@@ -385,18 +387,18 @@ func OfflineMetrics(o OfflineMetricsOptions, runs []OfflineRunValues, prediction
 // Tables implements Result: the per-run values (main table, the `results`
 // shape: dataset, method, metric, value), the per-user summary ("users")
 // and the counts of users per run ("lists").
-func (r *OfflineMetricsResult) Tables() []Table {
-	main := Table{Title: "Per-run values", Columns: []string{"dataset", "method", "metric", "value"}}
-	users := Table{Name: "users", Title: "Per-user values, summarised over the users of each run",
+func (r *Result) Tables() []analyses.Table {
+	main := analyses.Table{Title: "Per-run values", Columns: []string{"dataset", "method", "metric", "value"}}
+	users := analyses.Table{Name: "users", Title: "Per-user values, summarised over the users of each run",
 		Columns: []string{"dataset", "method", "metric", "users", "mean", "sd", "min", "max"}}
-	lists := Table{Name: "lists", Title: "Users per run",
+	lists := analyses.Table{Name: "lists", Title: "Users per run",
 		Columns: []string{"dataset", "method", "users_listed", "users_evaluated", "users_no_relevant", "users_missing", "mean_list_length", "catalog_items"}}
 	for _, run := range r.Runs {
 		for _, m := range r.Metrics {
 			var v any
 			if p := run.Values[m]; p != nil {
 				v = *p
-			} else if slices.Contains(OfflineRatingMetrics, m) {
+			} else if slices.Contains(RatingMetrics, m) {
 				continue
 			}
 			main.Rows = append(main.Rows, []any{run.Dataset, run.Method, m, v})
@@ -413,5 +415,46 @@ func (r *OfflineMetricsResult) Tables() []Table {
 		}
 		lists.Rows = append(lists.Rows, []any{run.Dataset, run.Method, run.Listed, run.Evaluated, run.NoRelevant, run.Missing, run.MeanLength, run.Catalog})
 	}
-	return []Table{main, users, lists}
+	return []analyses.Table{main, users, lists}
+}
+
+// Highlight: how many runs were scored, and which method wins most
+// datasets on nDCG at the largest cut-off.
+func (r *Result) Highlight() string {
+	if len(r.Runs) == 0 || len(r.K) == 0 {
+		return ""
+	}
+	metric := fmt.Sprintf("ndcg@%d", r.K[len(r.K)-1])
+	best := map[string]string{}
+	bestV := map[string]float64{}
+	var datasets []string
+	users := 0
+	for _, run := range r.Runs {
+		users += run.Evaluated
+		v := run.Values[metric]
+		if _, seen := bestV[run.Dataset]; !seen {
+			datasets = append(datasets, run.Dataset)
+			bestV[run.Dataset] = math.Inf(-1)
+		}
+		if v != nil && *v > bestV[run.Dataset] {
+			best[run.Dataset], bestV[run.Dataset] = run.Method, *v
+		}
+	}
+	wins := map[string]int{}
+	for _, d := range datasets {
+		if m := best[d]; m != "" {
+			wins[m]++
+		}
+	}
+	leader, n := "", 0
+	for _, m := range analyses.SortedKeys(wins) {
+		if wins[m] > n {
+			leader, n = m, wins[m]
+		}
+	}
+	text := fmt.Sprintf("%d runs on %d datasets scored from their ranked lists (%d user lists evaluated)", len(r.Runs), len(datasets), users)
+	if leader != "" {
+		text += fmt.Sprintf("; %s has the best %s on %d of %d datasets", leader, metric, n, len(datasets))
+	}
+	return text + "."
 }

@@ -1,4 +1,4 @@
-package analyses
+package offline
 
 import (
 	"fmt"
@@ -21,7 +21,7 @@ func TestOfflineIntern(t *testing.T) {
 		{[]string{"i1", "i999999"}, false},
 		{[]string{"a", "b", "a-long-name-over-twelve-bytes"}, false},
 	} {
-		tab := newOfflineIntern()
+		tab := newInterner()
 		for i, n := range c.names {
 			if id, added := tab.Intern([]byte(n)); !added || id != int32(i) {
 				t.Fatalf("%v: intern %q = %d, %v", c.names, n, id, added)
@@ -57,7 +57,7 @@ func TestOfflineIntern(t *testing.T) {
 		}
 	}
 	// Growth keeps every name.
-	tab := newOfflineIntern()
+	tab := newInterner()
 	for i := range 5000 {
 		tab.Intern([]byte(fmt.Sprintf("item-%d", i)))
 	}

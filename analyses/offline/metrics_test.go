@@ -1,4 +1,4 @@
-package analyses
+package offline
 
 import (
 	"encoding/json"
@@ -8,10 +8,12 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/evalbook/evalbook/analyses"
 )
 
-func offlineOpts(mut func(o *OfflineMetricsOptions)) OfflineMetricsOptions {
-	o := OfflineMetricsOptions{Runs: "runs/{method}.csv", Truth: "truth.csv"}
+func offlineOpts(mut func(o *Options)) Options {
+	o := Options{Runs: "runs/{method}.csv", Truth: "truth.csv"}
 	o.Defaults()
 	if mut != nil {
 		mut(&o)
@@ -21,12 +23,12 @@ func offlineOpts(mut func(o *OfflineMetricsOptions)) OfflineMetricsOptions {
 
 // evalOne runs the evaluator on a list of hit flags (rank 1 first) for a
 // user with numRel relevant items of relevance 1.
-func evalOne(t *testing.T, o OfflineMetricsOptions, hits []int, numRel int) map[string]float64 {
+func evalOne(t *testing.T, o Options, hits []int, numRel int) map[string]float64 {
 	t.Helper()
 	if err := o.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	ev := NewOfflineEvaluator(o)
+	ev := NewEvaluator(o)
 	list := make([]float64, len(hits))
 	for i, h := range hits {
 		list[i] = float64(h)
@@ -58,29 +60,29 @@ func TestOfflineSeed002WorkedExamples(t *testing.T) {
 		}
 	}
 	// RankScore: 1.56/2.21 ≈ 0.71 at α = 2; 0.875/1.75 = 0.5 at α = 1.
-	a2 := evalOne(t, offlineOpts(func(o *OfflineMetricsOptions) { o.K = []int{5}; o.HalfLife = 2 }), hits234, 3)
+	a2 := evalOne(t, offlineOpts(func(o *Options) { o.K = []int{5}; o.HalfLife = 2 }), hits234, 3)
 	within("rankscore@5 (α=2)", a2["rankscore@5"], 0.71, 0.005)
 	within("rankscore@5 (α=2) exact", a2["rankscore@5"], (math.Pow(2, -0.5)+0.5+math.Pow(2, -1.5))/(1+math.Pow(2, -0.5)+0.5), 1e-15)
-	a1 := evalOne(t, offlineOpts(func(o *OfflineMetricsOptions) { o.K = []int{5}; o.HalfLife = 1 }), hits234, 3)
+	a1 := evalOne(t, offlineOpts(func(o *Options) { o.K = []int{5}; o.HalfLife = 1 }), hits234, 3)
 	within("rankscore@5 (α=1)", a1["rankscore@5"], 0.5, 1e-15)
 	// LiftIndex: (0.8 + 0.6 + 0.4)/3 = 0.6.
 	within("liftindex@5", a2["liftindex@5"], 0.6, 1e-15)
 	// nDCG@5: 2.13/2.63 ≈ 0.81 with the seed's discount; ≈ 0.73 with trec_eval's.
-	jv := evalOne(t, offlineOpts(func(o *OfflineMetricsOptions) { o.K = []int{5}; o.NDCGDiscount = NDCGJarvelin }), hits234, 3)
+	jv := evalOne(t, offlineOpts(func(o *Options) { o.K = []int{5}; o.NDCGDiscount = NDCGJarvelin }), hits234, 3)
 	within("ndcg@5 (jarvelin)", jv["ndcg@5"], 0.81, 0.005)
 	within("ndcg@5 (jarvelin) exact", jv["ndcg@5"], (1+1/math.Log2(3)+0.5)/(1+1+1/math.Log2(3)), 1e-15)
-	te := evalOne(t, offlineOpts(func(o *OfflineMetricsOptions) { o.K = []int{5} }), hits234, 3)
+	te := evalOne(t, offlineOpts(func(o *Options) { o.K = []int{5} }), hits234, 3)
 	within("ndcg@5 (trec_eval)", te["ndcg@5"], 0.73, 0.005)
 	within("ndcg@5 (trec_eval) exact", te["ndcg@5"], (1/math.Log2(3)+0.5+1/math.Log2(5))/(1+1/math.Log2(3)+0.5), 1e-15)
 	// AP: hits at 1, 4, 5 → (1/1 + 2/4 + 3/5)/3 = 21/30 = 0.7;
 	// hits at 2, 3, 4 → (1/2 + 2/3 + 3/4)/3 = 23/36 ≈ 0.639.
-	ap145 := evalOne(t, offlineOpts(func(o *OfflineMetricsOptions) { o.K = []int{5} }), []int{1, 0, 0, 1, 1}, 3)
+	ap145 := evalOne(t, offlineOpts(func(o *Options) { o.K = []int{5} }), []int{1, 0, 0, 1, 1}, 3)
 	within("map@5 hits 1,4,5", ap145["map@5"], 0.7, 1e-15)
 	within("map@5 hits 2,3,4", te["map@5"], 23.0/36, 1e-15)
 	within("map@5 hits 2,3,4 (slide)", te["map@5"], 0.639, 0.0005)
 	// AP@3 with m = 3: [0,0,1] → 0.11, [0,1,1] → 0.38 (the slide truncates
 	// 0.3889), [1,1,1] → 1.
-	k3 := offlineOpts(func(o *OfflineMetricsOptions) { o.K = []int{3} })
+	k3 := offlineOpts(func(o *Options) { o.K = []int{3} })
 	within("map@3 [0,0,1]", evalOne(t, k3, []int{0, 0, 1}, 3)["map@3"], 1.0/9, 1e-15)
 	within("map@3 [0,0,1] (slide)", evalOne(t, k3, []int{0, 0, 1}, 3)["map@3"], 0.11, 0.005)
 	within("map@3 [0,1,1]", evalOne(t, k3, []int{0, 1, 1}, 3)["map@3"], (0.5+2.0/3)/3, 1e-15)
@@ -102,8 +104,8 @@ type offlineCaseRun struct {
 	Predictions map[string][][2]any `json:"predictions"`
 }
 
-func (c offlineCase) options(t *testing.T) OfflineMetricsOptions {
-	o := OfflineMetricsOptions{Runs: "r/{method}.csv", Truth: "t.csv"}
+func (c offlineCase) options(t *testing.T) Options {
+	o := Options{Runs: "r/{method}.csv", Truth: "t.csv"}
 	o.Defaults()
 	o.K = nil
 	for _, k := range c.Options["k"].([]any) {
@@ -145,9 +147,9 @@ func TestOfflineOracle(t *testing.T) {
 	}
 	for _, c := range fx.Cases {
 		o := c.options(t)
-		truth := NewOfflineTruth()
-		for _, u := range SortedKeys(c.Truth) {
-			for _, it := range SortedKeys(c.Truth[u]) {
+		truth := NewTruth()
+		for _, u := range analyses.SortedKeys(c.Truth) {
+			for _, it := range analyses.SortedKeys(c.Truth[u]) {
 				if err := truth.Add([]byte(u), []byte(it), c.Truth[u][it]); err != nil {
 					t.Fatal(err)
 				}
@@ -156,14 +158,14 @@ func TestOfflineOracle(t *testing.T) {
 		if err := truth.Finish(o.RelevanceThreshold); err != nil {
 			t.Fatal(err)
 		}
-		var runs []*OfflineRun
-		methods := SortedKeys(c.Runs)
+		var runs []*Run
+		methods := analyses.SortedKeys(c.Runs)
 		for _, m := range methods {
-			r := NewOfflineRun("d", m, truth, o)
+			r := NewRun("d", m, truth, o)
 			got := map[string]map[string]float64{}
 			r.OnUser = func(user string, names []string, values []float64) error {
 				key := user
-				if slices.Equal(names, OfflineRatingMetrics) {
+				if slices.Equal(names, RatingMetrics) {
 					key += "#ratings"
 				}
 				if got[key] != nil {
@@ -175,7 +177,7 @@ func TestOfflineOracle(t *testing.T) {
 				}
 				return nil
 			}
-			for _, u := range SortedKeys(c.Runs[m].Lists) {
+			for _, u := range analyses.SortedKeys(c.Runs[m].Lists) {
 				items := [][]byte{}
 				for _, it := range c.Runs[m].Lists[u] {
 					items = append(items, []byte(it))
@@ -184,7 +186,7 @@ func TestOfflineOracle(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			for _, u := range SortedKeys(c.Runs[m].Predictions) {
+			for _, u := range analyses.SortedKeys(c.Runs[m].Predictions) {
 				var items [][]byte
 				var preds []float64
 				for _, p := range c.Runs[m].Predictions[u] {
@@ -211,7 +213,7 @@ func TestOfflineOracle(t *testing.T) {
 			}
 			runs = append(runs, r)
 		}
-		vals := OfflineFinishDataset(runs)
+		vals := FinishDataset(runs)
 		for j, m := range methods {
 			want := c.Runs2[m]
 			for n, w := range want {
@@ -228,7 +230,7 @@ func TestOfflineOracle(t *testing.T) {
 				}
 			}
 		}
-		res := OfflineMetrics(o, vals, true)
+		res := Metrics(o, vals, true)
 		for _, tb := range res.Tables() {
 			tb.Check()
 		}
@@ -238,22 +240,22 @@ func TestOfflineOracle(t *testing.T) {
 func TestOfflineOptionsValidate(t *testing.T) {
 	t.Parallel()
 	for _, c := range []struct {
-		mut  func(o *OfflineMetricsOptions)
+		mut  func(o *Options)
 		want string
 	}{
-		{func(o *OfflineMetricsOptions) { o.Runs = "" }, "runs: required"},
-		{func(o *OfflineMetricsOptions) { o.Runs = "runs/x.csv" }, "no {method} placeholder"},
-		{func(o *OfflineMetricsOptions) { o.Truth = "" }, "truth: required"},
-		{func(o *OfflineMetricsOptions) { o.Runs = "r/{method}_{dataset}.csv" }, "must both hold {dataset} or neither"},
-		{func(o *OfflineMetricsOptions) { o.K = []int{10, 0} }, "k: 0 is below the minimum of 1"},
-		{func(o *OfflineMetricsOptions) { o.NDCGDiscount = "jarvellin" }, `ndcg_discount: unknown value "jarvellin" (did you mean "jarvelin"?)`},
-		{func(o *OfflineMetricsOptions) { o.NDCGGain = "exp" }, `ndcg_gain: unknown value "exp"`},
-		{func(o *OfflineMetricsOptions) { o.HalfLife = -1 }, "half_life: must be positive"},
-		{func(o *OfflineMetricsOptions) { o.RelevanceThreshold = -1 }, "relevance_threshold: must be positive"},
-		{func(o *OfflineMetricsOptions) { o.NoRelevant = "drop" }, `no_relevant: unknown value "drop"`},
-		{func(o *OfflineMetricsOptions) { o.MissingUsers = "keep" }, `missing_users: unknown value "keep"`},
-		{func(o *OfflineMetricsOptions) { o.Format = "parquet" }, `format: unknown value "parquet"`},
-		{func(o *OfflineMetricsOptions) { o.Predictions = "p.csv" }, `predictions: the pattern "p.csv" has no {method}`},
+		{func(o *Options) { o.Runs = "" }, "runs: required"},
+		{func(o *Options) { o.Runs = "runs/x.csv" }, "no {method} placeholder"},
+		{func(o *Options) { o.Truth = "" }, "truth: required"},
+		{func(o *Options) { o.Runs = "r/{method}_{dataset}.csv" }, "must both hold {dataset} or neither"},
+		{func(o *Options) { o.K = []int{10, 0} }, "k: 0 is below the minimum of 1"},
+		{func(o *Options) { o.NDCGDiscount = "jarvellin" }, `ndcg_discount: unknown value "jarvellin" (did you mean "jarvelin"?)`},
+		{func(o *Options) { o.NDCGGain = "exp" }, `ndcg_gain: unknown value "exp"`},
+		{func(o *Options) { o.HalfLife = -1 }, "half_life: must be positive"},
+		{func(o *Options) { o.RelevanceThreshold = -1 }, "relevance_threshold: must be positive"},
+		{func(o *Options) { o.NoRelevant = "drop" }, `no_relevant: unknown value "drop"`},
+		{func(o *Options) { o.MissingUsers = "keep" }, `missing_users: unknown value "keep"`},
+		{func(o *Options) { o.Format = "parquet" }, `format: unknown value "parquet"`},
+		{func(o *Options) { o.Predictions = "p.csv" }, `predictions: the pattern "p.csv" has no {method}`},
 	} {
 		o := offlineOpts(c.mut)
 		err := o.Validate()
@@ -272,8 +274,8 @@ func TestOfflineOptionsValidate(t *testing.T) {
 // ideal list uses only gains at or above the threshold.
 func TestOfflineEdgeCases(t *testing.T) {
 	t.Parallel()
-	o := offlineOpts(func(o *OfflineMetricsOptions) { o.K = []int{2, 4}; o.RelevanceThreshold = 2 })
-	ev := NewOfflineEvaluator(o)
+	o := offlineOpts(func(o *Options) { o.K = []int{2, 4}; o.RelevanceThreshold = 2 })
+	ev := NewEvaluator(o)
 	out := make([]float64, len(ev.Names()))
 	// list: rel 3, rel 1 (below threshold), rel 0; truth holds 3, 1, 2.
 	n := ev.Eval([]float64{3, 1, 0}, []float64{3, 1, 2}, out)

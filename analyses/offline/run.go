@@ -1,4 +1,4 @@
-package analyses
+package offline
 
 // One run (a method's lists on a dataset) is accumulated user by user:
 // the per-user values go to a callback (they can be hundreds of millions)
@@ -8,23 +8,25 @@ package analyses
 import (
 	"fmt"
 	"math"
+
+	"github.com/evalbook/evalbook/analyses"
 )
 
-// OfflineListError is a problem with one user's list; Pos is the index of
+// ListError is a problem with one user's list; Pos is the index of
 // the offending item in the list, or -1 for the list as a whole. The
 // reader turns it into file:line.
-type OfflineListError struct {
+type ListError struct {
 	Pos int
 	Msg string
 }
 
-func (e *OfflineListError) Error() string { return e.Msg }
+func (e *ListError) Error() string { return e.Msg }
 
-// offlineAcc sums per-user values for the per-run means and the per-user
+// accumulator sums per-user values for the per-run means and the per-user
 // summary (mean, sd, min, max).
 // The run mean is the plain sum over n (the order of a Python oracle's
 // sum); the sd uses Welford's update, stable for near-constant metrics.
-type offlineAcc struct {
+type accumulator struct {
 	n              int
 	sum, mean, m2  []float64
 	lo, hi         []float64
@@ -34,13 +36,13 @@ type offlineAcc struct {
 	runPredictions int64
 }
 
-func newOfflineAcc(names []string) *offlineAcc {
+func newAccumulator(names []string) *accumulator {
 	n := len(names)
-	return &offlineAcc{names: names, sum: make([]float64, n), mean: make([]float64, n), m2: make([]float64, n),
+	return &accumulator{names: names, sum: make([]float64, n), mean: make([]float64, n), m2: make([]float64, n),
 		lo: make([]float64, n), hi: make([]float64, n)}
 }
 
-func (a *offlineAcc) add(v []float64) {
+func (a *accumulator) add(v []float64) {
 	if a.n == 0 {
 		copy(a.lo, v)
 		copy(a.hi, v)
@@ -57,39 +59,39 @@ func (a *offlineAcc) add(v []float64) {
 	}
 }
 
-// OfflineRun accumulates one run. Use one per goroutine.
-type OfflineRun struct {
+// Run accumulates one run. Use one per goroutine.
+type Run struct {
 	Dataset, Method string
 	// OnUser, when set, receives every evaluated user's values (the slice
 	// is reused: copy what you keep). names is Evaluator().Names() for
-	// ranking lists and OfflineRatingMetrics for predictions.
+	// ranking lists and RatingMetrics for predictions.
 	OnUser func(user string, names []string, values []float64) error
 
-	opts OfflineMetricsOptions
-	ev   *OfflineEvaluator
-	t    *OfflineTruth
+	opts Options
+	ev   *Evaluator
+	t    *Truth
 
 	seen   []bool
 	rated  []bool
 	gen    int32
-	state  []offlineItemState // per item id: truth items, then extra
-	extra  *offlineIntern     // items no truth user holds, ids after the truth's
+	state  []itemState // per item id: truth items, then extra
+	extra  *interner     // items no truth user holds, ids after the truth's
 	slotSI []float64
 	slotN  []int64
 
 	list, values []float64
 	ids          []int32
 
-	rank    *offlineAcc
-	ratings *offlineAcc
+	rank    *accumulator
+	ratings *accumulator
 
 	// Counts of users.
 	Listed, Evaluated, NoRelevant, Missing int
 	ListLength                             int64 // sum of list lengths
 }
 
-// offlineItemState is everything a list item needs, in one cache line.
-type offlineItemState struct {
+// itemState is everything a list item needs, in one cache line.
+type itemState struct {
 	rel      float64 // its relevance for the current user (valid when stamp == gen)
 	selfInfo float64 // −log2 popularity (log2 |U| for items no truth user holds)
 	stamp    int32   // gen when in the current user's truth
@@ -97,53 +99,53 @@ type offlineItemState struct {
 	minRank  int32   // best rank reached in any list (0: never within maxK)
 }
 
-// NewOfflineRun starts a run on a finished truth.
-func NewOfflineRun(dataset, method string, t *OfflineTruth, o OfflineMetricsOptions) *OfflineRun {
+// NewRun starts a run on a finished truth.
+func NewRun(dataset, method string, t *Truth, o Options) *Run {
 	if !t.done {
-		panic("analyses: NewOfflineRun before OfflineTruth.Finish")
+		panic("offline: NewRun before Truth.Finish")
 	}
-	ev := NewOfflineEvaluator(o)
+	ev := NewEvaluator(o)
 	nI := t.Items()
-	state := make([]offlineItemState, nI)
+	state := make([]itemState, nI)
 	for i := range state {
 		state[i].selfInfo = t.selfInfo[i]
 	}
-	return &OfflineRun{
+	return &Run{
 		Dataset: dataset, Method: method, opts: o, ev: ev, t: t,
 		seen:    make([]bool, t.Users()),
 		state:   state,
-		extra:   newOfflineIntern(),
+		extra:   newInterner(),
 		slotSI:  make([]float64, ev.maxK),
 		slotN:   make([]int64, ev.maxK),
 		values:  make([]float64, len(ev.names)),
-		rank:    newOfflineAcc(ev.names),
-		ratings: newOfflineAcc(OfflineRatingMetrics),
+		rank:    newAccumulator(ev.names),
+		ratings: newAccumulator(RatingMetrics),
 	}
 }
 
 // itemID interns a listed item: truth ids first, then this run's own.
-func (r *OfflineRun) itemID(b []byte) int32 {
+func (r *Run) itemID(b []byte) int32 {
 	if id, ok := r.t.items.Lookup(b); ok {
 		return id
 	}
 	id, added := r.extra.Intern(b)
 	if added {
 		// An item no truth user holds counts as held by one.
-		r.state = append(r.state, offlineItemState{selfInfo: math.Log2(float64(r.t.Users()))})
+		r.state = append(r.state, itemState{selfInfo: math.Log2(float64(r.t.Users()))})
 	}
 	return int32(r.t.Items()) + id
 }
 
 // AddUser evaluates one user's list, items in rank order (rank 1 first).
-// Errors are *OfflineListError: an unknown user, a second list for the
+// Errors are *ListError: an unknown user, a second list for the
 // same user, an item listed twice.
-func (r *OfflineRun) AddUser(user []byte, items [][]byte) error {
+func (r *Run) AddUser(user []byte, items [][]byte) error {
 	u, ok := r.t.User(user)
 	if !ok {
-		return &OfflineListError{Pos: -1, Msg: fmt.Sprintf("unknown user %q: not in the truth", user)}
+		return &ListError{Pos: -1, Msg: fmt.Sprintf("unknown user %q: not in the truth", user)}
 	}
 	if r.seen[u] {
-		return &OfflineListError{Pos: -1, Msg: fmt.Sprintf("user %q has a second list (a run must list each user's items together)", user)}
+		return &ListError{Pos: -1, Msg: fmt.Sprintf("user %q has a second list (a run must list each user's items together)", user)}
 	}
 	r.seen[u] = true
 	r.Listed++
@@ -166,7 +168,7 @@ func (r *OfflineRun) AddUser(user []byte, items [][]byte) error {
 	for i, id := range r.ids {
 		s := &r.state[id]
 		if s.mark == g {
-			return &OfflineListError{Pos: i, Msg: fmt.Sprintf("user %q: item %q is listed twice", user, items[i])}
+			return &ListError{Pos: i, Msg: fmt.Sprintf("user %q: item %q is listed twice", user, items[i])}
 		}
 		s.mark = g
 		if i >= maxK {
@@ -187,7 +189,7 @@ func (r *OfflineRun) AddUser(user []byte, items [][]byte) error {
 	return r.evalUser(u, r.list)
 }
 
-func (r *OfflineRun) evalUser(u int32, list []float64) error {
+func (r *Run) evalUser(u int32, list []float64) error {
 	a, b := r.t.start[u], r.t.start[u+1]
 	numRel := r.ev.Eval(list, r.t.rel[a:b], r.values)
 	if numRel == 0 {
@@ -206,17 +208,17 @@ func (r *OfflineRun) evalUser(u int32, list []float64) error {
 }
 
 // AddPredictions adds one user's rating predictions: the true rating of
-// each item is its relevance in the truth. Errors are *OfflineListError.
-func (r *OfflineRun) AddPredictions(user []byte, items [][]byte, pred []float64) error {
+// each item is its relevance in the truth. Errors are *ListError.
+func (r *Run) AddPredictions(user []byte, items [][]byte, pred []float64) error {
 	u, ok := r.t.User(user)
 	if !ok {
-		return &OfflineListError{Pos: -1, Msg: fmt.Sprintf("unknown user %q: not in the truth", user)}
+		return &ListError{Pos: -1, Msg: fmt.Sprintf("unknown user %q: not in the truth", user)}
 	}
 	if r.rated == nil {
 		r.rated = make([]bool, r.t.Users())
 	}
 	if r.rated[u] {
-		return &OfflineListError{Pos: -1, Msg: fmt.Sprintf("user %q has a second block of predictions (list each user's predictions together)", user)}
+		return &ListError{Pos: -1, Msg: fmt.Sprintf("user %q has a second block of predictions (list each user's predictions together)", user)}
 	}
 	r.rated[u] = true
 	if len(items) == 0 {
@@ -231,14 +233,14 @@ func (r *OfflineRun) AddPredictions(user []byte, items [][]byte, pred []float64)
 			rating, ok = r.t.lookup(u, id)
 		}
 		if !ok {
-			return &OfflineListError{Pos: i, Msg: fmt.Sprintf("user %q: item %q has no true rating in the truth", user, it)}
+			return &ListError{Pos: i, Msg: fmt.Sprintf("user %q: item %q has no true rating in the truth", user, it)}
 		}
 		if r.state[id].mark == r.gen {
-			return &OfflineListError{Pos: i, Msg: fmt.Sprintf("user %q: item %q is predicted twice", user, it)}
+			return &ListError{Pos: i, Msg: fmt.Sprintf("user %q: item %q is predicted twice", user, it)}
 		}
 		r.state[id].mark = r.gen
-		if !Finite(pred[i]) {
-			return &OfflineListError{Pos: i, Msg: fmt.Sprintf("user %q: item %q: prediction %g is not a finite number", user, it, pred[i])}
+		if !analyses.Finite(pred[i]) {
+			return &ListError{Pos: i, Msg: fmt.Sprintf("user %q: item %q: prediction %g is not a finite number", user, it, pred[i])}
 		}
 		d := pred[i] - rating
 		sa += math.Abs(d)
@@ -251,14 +253,14 @@ func (r *OfflineRun) AddPredictions(user []byte, items [][]byte, pred []float64)
 	r.ratings.runSumSq += ss
 	r.ratings.runPredictions += int64(len(items))
 	if r.OnUser != nil {
-		return r.OnUser(r.t.UserName(u), OfflineRatingMetrics, v)
+		return r.OnUser(r.t.UserName(u), RatingMetrics, v)
 	}
 	return nil
 }
 
 // Finish scores the truth users the run has no list for (missing_users,
 // no_relevant). Call once, after the last AddUser.
-func (r *OfflineRun) Finish() error {
+func (r *Run) Finish() error {
 	for u, seen := range r.seen {
 		if seen {
 			continue
@@ -281,10 +283,10 @@ func (r *OfflineRun) Finish() error {
 	return nil
 }
 
-// OfflineRunValues is one run's summary: counts of users and the per-run
+// RunValues is one run's summary: counts of users and the per-run
 // values (means of per-user values, coverage, novelty, pooled rating
 // errors); nil marks an undefined value.
-type OfflineRunValues struct {
+type RunValues struct {
 	Dataset    string              `json:"dataset"`
 	Method     string              `json:"method"`
 	Listed     int                 `json:"users_listed"`
@@ -294,11 +296,11 @@ type OfflineRunValues struct {
 	MeanLength float64             `json:"mean_list_length"`
 	Catalog    int                 `json:"catalog_items"`
 	Values     map[string]*float64 `json:"values"`
-	Users      []OfflineUserStats  `json:"-"`
+	Users      []UserStats  `json:"-"`
 }
 
-// OfflineUserStats summarises a per-user metric over the run's users.
-type OfflineUserStats struct {
+// UserStats summarises a per-user metric over the run's users.
+type UserStats struct {
 	Metric         string
 	N              int
 	Mean, SD       float64
@@ -306,10 +308,10 @@ type OfflineUserStats struct {
 	HasSD, Defined bool
 }
 
-// OfflineFinishDataset computes the per-run values of every run of one
+// FinishDataset computes the per-run values of every run of one
 // dataset (all runs of the dataset must be passed together: Coverage's
 // catalog is the truth's items and every item any of these runs lists).
-func OfflineFinishDataset(runs []*OfflineRun) []OfflineRunValues {
+func FinishDataset(runs []*Run) []RunValues {
 	if len(runs) == 0 {
 		return nil
 	}
@@ -322,9 +324,9 @@ func OfflineFinishDataset(runs []*OfflineRun) []OfflineRunValues {
 		}
 	}
 	catalog += len(extra)
-	out := make([]OfflineRunValues, len(runs))
+	out := make([]RunValues, len(runs))
 	for j, r := range runs {
-		v := OfflineRunValues{Dataset: r.Dataset, Method: r.Method, Listed: r.Listed, Evaluated: r.Evaluated,
+		v := RunValues{Dataset: r.Dataset, Method: r.Method, Listed: r.Listed, Evaluated: r.Evaluated,
 			NoRelevant: r.NoRelevant, Missing: r.Missing, Catalog: catalog, Values: map[string]*float64{}}
 		if r.Listed > 0 {
 			v.MeanLength = float64(r.ListLength) / float64(r.Listed)
@@ -376,10 +378,10 @@ func OfflineFinishDataset(runs []*OfflineRun) []OfflineRunValues {
 	return out
 }
 
-func userStats(a *offlineAcc) []OfflineUserStats {
-	out := make([]OfflineUserStats, len(a.names))
+func userStats(a *accumulator) []UserStats {
+	out := make([]UserStats, len(a.names))
 	for i, name := range a.names {
-		s := OfflineUserStats{Metric: name, N: a.n}
+		s := UserStats{Metric: name, N: a.n}
 		if a.n > 0 {
 			n := float64(a.n)
 			s.Defined = true
@@ -395,19 +397,19 @@ func userStats(a *offlineAcc) []OfflineUserStats {
 	return out
 }
 
-// OfflineMetricNames lists the per-run metric names of the options in
+// MetricNames lists the per-run metric names of the options in
 // table order: the ranking metrics, coverage, novelty, then mae and rmse
 // when predictions are given.
-func OfflineMetricNames(o OfflineMetricsOptions, predictions bool) []string {
-	ev := NewOfflineEvaluator(o)
+func MetricNames(o Options, predictions bool) []string {
+	ev := NewEvaluator(o)
 	names := append([]string(nil), ev.names...)
-	for _, m := range OfflineRunMetrics {
+	for _, m := range RunMetrics {
 		for _, k := range ev.ks {
 			names = append(names, fmt.Sprintf("%s@%d", m, k))
 		}
 	}
 	if predictions {
-		names = append(names, OfflineRatingMetrics...)
+		names = append(names, RatingMetrics...)
 	}
 	return names
 }
