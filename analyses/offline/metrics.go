@@ -328,10 +328,10 @@ func (e *Evaluator) Eval(list, truth []float64, out []float64) int {
 // value per (dataset, method, metric) — the `results` shape other
 // analyses read — with counts of users and a per-user summary.
 type Result struct {
-	K            []int              `json:"k"`
-	Metrics      []string           `json:"metrics"`
-	NDCGDiscount string             `json:"ndcg_discount"`
-	HalfLife     float64            `json:"half_life"`
+	K            []int       `json:"k"`
+	Metrics      []string    `json:"metrics"`
+	NDCGDiscount string      `json:"ndcg_discount"`
+	HalfLife     float64     `json:"half_life"`
 	Runs         []RunValues `json:"runs"`
 	// UnitRows holds the per-user values (dataset, method, user, metric,
 	// value) when they are few enough for a data file; see DataTables.

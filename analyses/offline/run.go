@@ -75,7 +75,7 @@ type Run struct {
 	rated  []bool
 	gen    int32
 	state  []itemState // per item id: truth items, then extra
-	extra  *interner     // items no truth user holds, ids after the truth's
+	extra  *interner   // items no truth user holds, ids after the truth's
 	slotSI []float64
 	slotN  []int64
 
@@ -296,7 +296,7 @@ type RunValues struct {
 	MeanLength float64             `json:"mean_list_length"`
 	Catalog    int                 `json:"catalog_items"`
 	Values     map[string]*float64 `json:"values"`
-	Users      []UserStats  `json:"-"`
+	Users      []UserStats         `json:"-"`
 }
 
 // UserStats summarises a per-user metric over the run's users.
