@@ -102,34 +102,3 @@ func (r *CharacteristicsResult) Highlight() string {
 	}
 	return s + "."
 }
-
-// Highlight: the summary effect with its interval, and which method it favours.
-func (r *MetaResult) Highlight() string {
-	s := r.Summary
-	if s.Effect == nil || s.CILow == nil || s.CIHigh == nil {
-		return ""
-	}
-	text := fmt.Sprintf("%s vs %s%s: summary %s %.3g [%.3g, %.3g] over %d datasets", r.Treatment, r.Control, r.onMetric(),
-		r.EffectLabel(), *s.Effect, *s.CILow, *s.CIHigh, s.K)
-	if s.P != nil {
-		if *s.P < 1e-15 {
-			text += ", p < 1e-15"
-		} else {
-			text += fmt.Sprintf(", p = %.2g", *s.P)
-		}
-	}
-	if s.I2 != nil {
-		text += fmt.Sprintf(", I² = %.0f%%", *s.I2)
-	}
-	switch {
-	case *s.CILow > 0 || *s.CIHigh < 0:
-		better := r.Treatment
-		if (*s.Effect > 0) != (r.Better != "lower") {
-			better = r.Control
-		}
-		text += "; " + better + " is better"
-	default:
-		text += "; the interval includes no difference"
-	}
-	return text + "." + r.sensitivityHighlight()
-}

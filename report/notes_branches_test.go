@@ -7,6 +7,7 @@ import (
 
 	"github.com/evalbook/evalbook/analyses"
 	"github.com/evalbook/evalbook/analyses/correlation"
+	"github.com/evalbook/evalbook/analyses/meta"
 	"github.com/evalbook/evalbook/analyses/multiobjective"
 	"github.com/evalbook/evalbook/analyses/offline"
 )
@@ -79,24 +80,24 @@ func TestNotesEveryBranch(t *testing.T) {
 	}
 	// meta_analysis: every form, source and effect, each with the options
 	// varied one at a time.
-	for _, form := range []string{analyses.MetaTwoGroup, analyses.MetaGeneric, analyses.MetaPaired} {
+	for _, form := range []string{meta.TwoGroup, meta.Generic, meta.Paired} {
 		for _, units := range []bool{false, true} {
 			for _, eff := range []string{"smd", "rom", "md", "hedges_g"} {
-				r := &analyses.MetaResult{Form: form, Effect: eff, Treatment: "T", Control: "C", FromUnits: units}
-				variants := []func(o *analyses.MetaOptions){
-					func(o *analyses.MetaOptions) {},
-					func(o *analyses.MetaOptions) { o.RangerCompat = true },
-					func(o *analyses.MetaOptions) { o.Model = "fixed" },
-					func(o *analyses.MetaOptions) { o.Test = "knha" },
-					func(o *analyses.MetaOptions) { o.Subgroup = "domain" },
-					func(o *analyses.MetaOptions) { o.Sensitivity = true },
-					func(o *analyses.MetaOptions) { o.Missing = "zero" },
+				r := &meta.Result{Form: form, Effect: eff, Treatment: "T", Control: "C", FromUnits: units}
+				variants := []func(o *meta.Options){
+					func(o *meta.Options) {},
+					func(o *meta.Options) { o.RangerCompat = true },
+					func(o *meta.Options) { o.Model = "fixed" },
+					func(o *meta.Options) { o.Test = "knha" },
+					func(o *meta.Options) { o.Subgroup = "domain" },
+					func(o *meta.Options) { o.Sensitivity = true },
+					func(o *meta.Options) { o.Missing = "zero" },
 				}
 				for _, tau := range []string{"DL", "REML", "ML", "PM", "EB", "HE", "HS", "SJ"} {
-					variants = append(variants, func(o *analyses.MetaOptions) { o.Tau2 = tau })
+					variants = append(variants, func(o *meta.Options) { o.Tau2 = tau })
 				}
 				for _, v := range variants {
-					o := &analyses.MetaOptions{Model: "random", Tau2: "REML", Test: "z", Missing: "drop"}
+					o := &meta.Options{Model: "random", Tau2: "REML", Test: "z", Missing: "drop"}
 					o.Summary.Path = "sum.csv"
 					v(o)
 					check("meta", metaMethod(o, r))

@@ -1,4 +1,4 @@
-package analyses
+package meta
 
 // Effect-size meta-analysis (SPEC §5.9, seed 000 §3): a treatment and a
 // control compared on every dataset from paired per-unit values, combined
@@ -21,11 +21,13 @@ import (
 	"math"
 	"strings"
 
+	"github.com/evalbook/evalbook/analyses"
+
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
-// MetaOptions are the keys of a `meta_analysis` [[analyses]] table.
-type MetaOptions struct {
+// Options are the keys of a `meta_analysis` [[analyses]] table.
+type Options struct {
 	Treatment string   `toml:"treatment"`
 	Control   string   `toml:"control"`
 	Metric    string   `toml:"metric"`
@@ -41,7 +43,7 @@ type MetaOptions struct {
 	// values: paired (dataset, n, mean_diff, sd_diff[, r]), two-group
 	// (dataset, m1i, sd1i, n1i, m2i, sd2i, n2i) or generic (dataset, yi,
 	// vi | sei), told apart by the header.
-	Summary MetaSource `toml:"summary"`
+	Summary Source `toml:"summary"`
 	// Sensitivity adds leave-one-out fits, influence diagnostics, the
 	// funnel plot and Egger's regression test.
 	Sensitivity bool `toml:"sensitivity"`
@@ -60,7 +62,7 @@ var (
 )
 
 // Defaults sets SPEC §5.9's defaults.
-func (o *MetaOptions) Defaults() {
+func (o *Options) Defaults() {
 	o.Effect = "md"
 	o.Model = "random"
 	o.Tau2 = "DL"
@@ -71,22 +73,22 @@ func (o *MetaOptions) Defaults() {
 
 // Validate checks the options on their own (names of methods, datasets
 // and metrics are checked against the data when the analysis runs).
-func (o *MetaOptions) Validate() error {
+func (o *Options) Validate() error {
 	// With a summary file treatment and control are only labels.
 	if o.Treatment == "" && o.Summary.Path == "" {
-		return OptionErrorf("treatment", "missing (the method whose effect is measured)")
+		return analyses.OptionErrorf("treatment", "missing (the method whose effect is measured)")
 	}
 	if o.Control == "" && o.Summary.Path == "" {
-		return OptionErrorf("control", "missing (the method compared against)")
+		return analyses.OptionErrorf("control", "missing (the method compared against)")
 	}
 	if o.Treatment == o.Control && o.Treatment != "" {
-		return OptionErrorf("control", "%q is also the treatment", o.Control)
+		return analyses.OptionErrorf("control", "%q is also the treatment", o.Control)
 	}
 	if o.Test == "" {
 		o.Test = "z"
 	}
 	if o.Metric == "" && o.Summary.Path == "" {
-		return OptionErrorf("metric", "missing")
+		return analyses.OptionErrorf("metric", "missing")
 	}
 	for _, c := range []struct {
 		key     string
@@ -97,12 +99,12 @@ func (o *MetaOptions) Validate() error {
 			*c.val = canon // "reml" means "REML"
 			continue
 		}
-		return OneOf(c.key, *c.val, c.allowed...)
+		return analyses.OneOf(c.key, *c.val, c.allowed...)
 	}
 	if !(o.Alpha > 0 && o.Alpha < 1) {
-		return OptionErrorf("alpha", "%v is not between 0 and 1", o.Alpha)
+		return analyses.OptionErrorf("alpha", "%v is not between 0 and 1", o.Alpha)
 	}
-	return CheckDistinct("datasets", o.Datasets)
+	return analyses.CheckDistinct("datasets", o.Datasets)
 }
 
 // canonical returns the entry of list equal to s up to case, or "".
@@ -120,16 +122,16 @@ func canonical(s string, list []string) string {
 // rows (dataset, m1i, sd1i, n1i, m2i, sd2i, n2i, as metafor's escalc) and
 // generic effects (dataset, yi, vi or sei).
 const (
-	MetaPaired   = "paired"
-	MetaTwoGroup = "two_group"
-	MetaGeneric  = "generic"
+	Paired   = "paired"
+	TwoGroup = "two_group"
+	Generic  = "generic"
 )
 
-// MetaStudy is one dataset's input: what the streaming builder
+// Study is one dataset's input: what the streaming builder
 // accumulates, or one row of a `summary` file.
-type MetaStudy struct {
+type Study struct {
 	Dataset string
-	Form    string // MetaPaired ("" means paired), MetaTwoGroup or MetaGeneric
+	Form    string // Paired ("" means paired), TwoGroup or Generic
 	// Paired values.
 	N        int     // number of pairs
 	MeanDiff float64 // D = mean(x_T − x_C)
@@ -151,26 +153,26 @@ type MetaStudy struct {
 	FromUnits                      bool
 }
 
-func (s MetaStudy) form() string {
+func (s Study) form() string {
 	if s.Form == "" {
-		return MetaPaired
+		return Paired
 	}
 	return s.Form
 }
 
-// MetaInput is what the analysis needs: the studies in the order seen,
+// Input is what the analysis needs: the studies in the order seen,
 // the metric (its direction names the favoured side) and, with a
 // subgroup, each dataset's attribute value.
-type MetaInput struct {
-	Metric  Metric
-	Studies []MetaStudy
+type Input struct {
+	Metric  analyses.Metric
+	Studies []Study
 	Groups  map[string]string // dataset -> subgroup value
 }
 
-// MetaRow is one dataset's effect in the result. Undefined numbers are
+// Row is one dataset's effect in the result. Undefined numbers are
 // NaN here and nil in tables; Included is false with a Reason when the
 // dataset is left out of the summary.
-type MetaRow struct {
+type Row struct {
 	Dataset                string
 	Group                  string
 	N                      int
@@ -185,12 +187,12 @@ type MetaRow struct {
 	TreatmentN, ControlN   int
 	FromUnits              bool
 	GroupWeight            float64 // fraction of 1 within its subgroup
-	in                     MetaStudy
+	in                     Study
 }
 
-// MetaSummary is a combined effect: SPEC §5.9's JSON keys. Values that
+// Summary is a combined effect: SPEC §5.9's JSON keys. Values that
 // are undefined (k = 1: heterogeneity, the prediction interval) are null.
-type MetaSummary struct {
+type Summary struct {
 	K      int      `json:"k"`
 	N      int      `json:"n"`
 	Effect *float64 `json:"effect"`
@@ -208,9 +210,9 @@ type MetaSummary struct {
 	PIHigh *float64 `json:"pi_high"`
 }
 
-// MetaResult is the result of a meta-analysis.
-type MetaResult struct {
-	Warnings
+// Result is the result of a meta-analysis.
+type Result struct {
+	analyses.Warnings
 	Treatment    string  `json:"treatment"`
 	Control      string  `json:"control"`
 	Metric       string  `json:"metric"`
@@ -226,30 +228,30 @@ type MetaResult struct {
 	Form      string `json:"input_form"`
 	FromUnits bool   `json:"-"`
 
-	Rows    []MetaRow   `json:"-"`
-	Summary MetaSummary `json:"summary"`
+	Rows    []Row   `json:"-"`
+	Summary Summary `json:"summary"`
 
-	Subgroup      string                 `json:"subgroup,omitempty"`
-	SubgroupOrder []string               `json:"subgroup_order,omitempty"`
-	Subgroups     map[string]MetaSummary `json:"subgroups,omitempty"`
-	QBetween      *float64               `json:"Q_between,omitempty"`
-	DFBetween     int                    `json:"df_between,omitempty"`
-	PBetween      *float64               `json:"p_between,omitempty"`
+	Subgroup      string             `json:"subgroup,omitempty"`
+	SubgroupOrder []string           `json:"subgroup_order,omitempty"`
+	Subgroups     map[string]Summary `json:"subgroups,omitempty"`
+	QBetween      *float64           `json:"Q_between,omitempty"`
+	DFBetween     int                `json:"df_between,omitempty"`
+	PBetween      *float64           `json:"p_between,omitempty"`
 
 	// Sensitivity (sensitivity = true): leave-one-out fits, influence
 	// diagnostics and Egger's regression test (meta_sensitivity.go).
-	Sensitivity bool             `json:"sensitivity"`
-	LeaveOneOut []MetaLeaveOut   `json:"-"`
-	Influence   []MetaInfluence  `json:"-"`
-	Egger       *MetaEgger       `json:"egger,omitempty"`
-	Funnel      *MetaFunnelLines `json:"-"`
+	Sensitivity bool         `json:"sensitivity"`
+	LeaveOneOut []LeaveOut   `json:"-"`
+	Influence   []Influence  `json:"-"`
+	Egger       *Egger       `json:"egger,omitempty"`
+	Funnel      *FunnelLines `json:"-"`
 }
 
 // EffectLabel names the effect size index for axes and captions.
-func (r *MetaResult) EffectLabel() string {
+func (r *Result) EffectLabel() string {
 	switch r.Effect {
 	case "smd":
-		if r.Form == MetaTwoGroup {
+		if r.Form == TwoGroup {
 			return "standardised mean difference g"
 		}
 		return "standardised mean difference d"
@@ -265,7 +267,7 @@ func (r *MetaResult) EffectLabel() string {
 
 // onMetric is " on <metric>" for prose, or "" when a summary file gives
 // the effects without naming a metric.
-func (r *MetaResult) onMetric() string {
+func (r *Result) onMetric() string {
 	if r.Metric == "" {
 		return ""
 	}
@@ -274,33 +276,33 @@ func (r *MetaResult) onMetric() string {
 
 // FavoursTreatmentRight reports whether an effect above zero favours the
 // treatment (true for a higher-is-better metric: effects are x_T − x_C).
-func (r *MetaResult) FavoursTreatmentRight() bool { return r.Better != "lower" }
+func (r *Result) FavoursTreatmentRight() bool { return r.Better != "lower" }
 
 // Tables implements Result: the forest plot's table (one row per
 // dataset, then the summary), the inputs behind each effect, the summary
 // with its heterogeneity, with a subgroup one summary per subgroup and,
 // with sensitivity = true, the leave-one-out fits and the influence
 // diagnostics.
-func (r *MetaResult) Tables() []Table {
-	main := Table{Name: "", Title: "Effect per dataset and summary effect",
+func (r *Result) Tables() []analyses.Table {
+	main := analyses.Table{Name: "", Title: "Effect per dataset and summary effect",
 		Columns: []string{"dataset", "n", "effect", "variance", "se", "ci_low", "ci_high", "p", "weight"}}
 	nCell := func(n int) any {
-		if r.Form == MetaGeneric {
+		if r.Form == Generic {
 			return nil // a generic summary gives no sample sizes
 		}
 		return n
 	}
 	for _, row := range r.Rows {
-		main.Rows = append(main.Rows, []any{row.Dataset, nCell(row.N), CellValue(row.Effect), CellValue(row.Variance), CellValue(row.SE),
-			CellValue(row.CILow), CellValue(row.CIHigh), CellValue(row.P), CellValue(row.Weight)})
+		main.Rows = append(main.Rows, []any{row.Dataset, nCell(row.N), analyses.CellValue(row.Effect), analyses.CellValue(row.Variance), analyses.CellValue(row.SE),
+			analyses.CellValue(row.CILow), analyses.CellValue(row.CIHigh), analyses.CellValue(row.P), analyses.CellValue(row.Weight)})
 	}
 	s := r.Summary
 	main.Rows = append(main.Rows, []any{"summary", nCell(s.N), ptr(s.Effect), sq(s.SE), ptr(s.SE), ptr(s.CILow), ptr(s.CIHigh), ptr(s.P), 1.0})
 
 	in := r.inputsTable()
-	het := Table{Name: "heterogeneity", Title: "Summary effect and heterogeneity",
+	het := analyses.Table{Name: "heterogeneity", Title: "Summary effect and heterogeneity",
 		Columns: []string{"group", "k", "n", "effect", "se", "ci_low", "ci_high", "p", "tau2", "Q", "df", "p_Q", "I2", "H2", "pi_low", "pi_high"}}
-	add := func(name string, s MetaSummary) {
+	add := func(name string, s Summary) {
 		het.Rows = append(het.Rows, []any{name, s.K, nCell(s.N), ptr(s.Effect), ptr(s.SE), ptr(s.CILow), ptr(s.CIHigh), ptr(s.P),
 			ptr(s.Tau2), ptr(s.Q), s.DF, ptr(s.PQ), ptr(s.I2), ptr(s.H2), ptr(s.PILow), ptr(s.PIHigh)})
 	}
@@ -310,9 +312,9 @@ func (r *MetaResult) Tables() []Table {
 			add(g, r.Subgroups[g])
 		}
 	}
-	tables := []Table{main, in, het}
+	tables := []analyses.Table{main, in, het}
 	if r.Subgroup != "" {
-		bt := Table{Name: "subgroups", Title: "Test of subgroup differences",
+		bt := analyses.Table{Name: "subgroups", Title: "Test of subgroup differences",
 			Columns: []string{"subgroup", "Q_between", "df", "p_between"}}
 		bt.Rows = append(bt.Rows, []any{r.Subgroup, ptr(r.QBetween), r.DFBetween, ptr(r.PBetween)})
 		tables = append(tables, bt)
@@ -327,25 +329,25 @@ func (r *MetaResult) Tables() []Table {
 }
 
 // inputsTable lists what each effect was computed from, by input form.
-func (r *MetaResult) inputsTable() Table {
+func (r *Result) inputsTable() analyses.Table {
 	switch r.Form {
-	case MetaTwoGroup:
-		t := Table{Name: "inputs", Title: "Two-group summaries behind each effect",
+	case TwoGroup:
+		t := analyses.Table{Name: "inputs", Title: "Two-group summaries behind each effect",
 			Columns: []string{"dataset", "m1i", "sd1i", "n1i", "m2i", "sd2i", "n2i", "included", "note"}}
 		for _, row := range r.Rows {
 			s := row.in
-			t.Rows = append(t.Rows, []any{row.Dataset, CellValue(s.M1), CellValue(s.SD1), s.N1, CellValue(s.M2), CellValue(s.SD2), s.N2, row.Included, row.Reason})
+			t.Rows = append(t.Rows, []any{row.Dataset, analyses.CellValue(s.M1), analyses.CellValue(s.SD1), s.N1, analyses.CellValue(s.M2), analyses.CellValue(s.SD2), s.N2, row.Included, row.Reason})
 		}
 		return t
-	case MetaGeneric:
-		t := Table{Name: "inputs", Title: "Effects and sampling variances as given",
+	case Generic:
+		t := analyses.Table{Name: "inputs", Title: "Effects and sampling variances as given",
 			Columns: []string{"dataset", "yi", "vi", "included", "note"}}
 		for _, row := range r.Rows {
-			t.Rows = append(t.Rows, []any{row.Dataset, CellValue(row.in.Yi), CellValue(row.in.Vi), row.Included, row.Reason})
+			t.Rows = append(t.Rows, []any{row.Dataset, analyses.CellValue(row.in.Yi), analyses.CellValue(row.in.Vi), row.Included, row.Reason})
 		}
 		return t
 	}
-	t := Table{Name: "inputs", Title: "Paired values behind each effect",
+	t := analyses.Table{Name: "inputs", Title: "Paired values behind each effect",
 		Columns: []string{"dataset", "n", "mean_diff", "sd_diff", "r", "unmatched_treatment", "unmatched_control", "dropped_missing", "included", "note"}}
 	if r.FromUnits && r.Effect == "rom" {
 		t.Columns = []string{"dataset", "n", "mean_treatment", "sd_treatment", "mean_control", "sd_control", "r", "unmatched_treatment", "unmatched_control", "dropped_missing", "included", "note"}
@@ -353,11 +355,11 @@ func (r *MetaResult) inputsTable() Table {
 	for _, row := range r.Rows {
 		if len(t.Columns) == 12 {
 			s := row.in
-			t.Rows = append(t.Rows, []any{row.Dataset, row.N, CellValue(s.MeanT), CellValue(s.SDT), CellValue(s.MeanC), CellValue(s.SDC), CellValue(row.R),
+			t.Rows = append(t.Rows, []any{row.Dataset, row.N, analyses.CellValue(s.MeanT), analyses.CellValue(s.SDT), analyses.CellValue(s.MeanC), analyses.CellValue(s.SDC), analyses.CellValue(row.R),
 				row.UnmatchedT, row.UnmatchedC, row.DroppedMissing, row.Included, row.Reason})
 			continue
 		}
-		t.Rows = append(t.Rows, []any{row.Dataset, row.N, CellValue(row.MeanDiff), CellValue(row.SDDiff), CellValue(row.R),
+		t.Rows = append(t.Rows, []any{row.Dataset, row.N, analyses.CellValue(row.MeanDiff), analyses.CellValue(row.SDDiff), analyses.CellValue(row.R),
 			row.UnmatchedT, row.UnmatchedC, row.DroppedMissing, row.Included, row.Reason})
 	}
 	return t
@@ -377,16 +379,16 @@ func sq(p *float64) any {
 	return *p * *p
 }
 
-// MetaAnalysis computes every dataset's effect size and the summary
+// Analyze computes every dataset's effect size and the summary
 // effect (SPEC §5.9, seed 000 Eqs. 1–8). Datasets whose effect is
 // undefined (fewer than 2 pairs, zero variance of the differences, r = 1
 // for a standardised effect, a method without values) are reported with a
 // warning naming dataset and method, and left out of the summary.
-func MetaAnalysis(in MetaInput, o MetaOptions) (*MetaResult, error) {
+func Analyze(in Input, o Options) (*Result, error) {
 	if err := o.Validate(); err != nil {
 		return nil, err
 	}
-	res := &MetaResult{Treatment: o.Treatment, Control: o.Control, Metric: in.Metric.Name, Better: "higher",
+	res := &Result{Treatment: o.Treatment, Control: o.Control, Metric: in.Metric.Name, Better: "higher",
 		Effect: o.Effect, Model: o.Model, Tau2Method: o.Tau2, Test: o.Test, Alpha: o.Alpha, RangerCompat: o.RangerCompat,
 		Sensitivity: o.Sensitivity}
 	if res.Treatment == "" {
@@ -395,7 +397,7 @@ func MetaAnalysis(in MetaInput, o MetaOptions) (*MetaResult, error) {
 	if res.Control == "" {
 		res.Control = "control"
 	}
-	if in.Metric.Better == LowerIsBetter {
+	if in.Metric.Better == analyses.LowerIsBetter {
 		res.Better = "lower"
 	}
 	if o.Model == "fixed" {
@@ -415,11 +417,11 @@ func MetaAnalysis(in MetaInput, o MetaOptions) (*MetaResult, error) {
 		}
 	}
 	switch {
-	case res.Form == MetaGeneric:
+	case res.Form == Generic:
 		res.Effect = "yi" // the effects are given
-	case res.Form == MetaTwoGroup && o.Effect == "hedges_g":
+	case res.Form == TwoGroup && o.Effect == "hedges_g":
 		res.Effect = "smd" // metafor's SMD is Hedges' g
-	case res.Form == MetaPaired && !res.FromUnits && o.Effect == "rom":
+	case res.Form == Paired && !res.FromUnits && o.Effect == "rom":
 		return nil, fmt.Errorf("effect = \"rom\" needs each method's mean and sd: a paired summary (dataset, n, mean_diff, sd_diff) has only their difference; give a two-group summary (dataset, m1i, sd1i, n1i, m2i, sd2i, n2i) or per-unit values")
 	}
 	o.Effect = res.Effect
@@ -491,7 +493,7 @@ func MetaAnalysis(in MetaInput, o MetaOptions) (*MetaResult, error) {
 	return res, nil
 }
 
-func reasons(rows []MetaRow) string {
+func reasons(rows []Row) string {
 	s := ""
 	for i, r := range rows {
 		if i > 0 {
@@ -503,21 +505,21 @@ func reasons(rows []MetaRow) string {
 }
 
 // metaSelect orders and subsets the studies by the `datasets` key.
-func metaSelect(studies []MetaStudy, names []string) ([]MetaStudy, error) {
+func metaSelect(studies []Study, names []string) ([]Study, error) {
 	if len(names) == 0 {
 		return studies, nil
 	}
-	by := map[string]MetaStudy{}
+	by := map[string]Study{}
 	var all []string
 	for _, s := range studies {
 		by[s.Dataset] = s
 		all = append(all, s.Dataset)
 	}
-	out := make([]MetaStudy, 0, len(names))
+	out := make([]Study, 0, len(names))
 	for _, n := range names {
 		s, ok := by[n]
 		if !ok {
-			return nil, fmt.Errorf("datasets: %q has no values%s", n, DidYouMean(n, all))
+			return nil, fmt.Errorf("datasets: %q has no values%s", n, analyses.DidYouMean(n, all))
 		}
 		out = append(out, s)
 	}
@@ -528,21 +530,21 @@ func metaSelect(studies []MetaStudy, names []string) ([]MetaStudy, error) {
 // Borenstein et al. 2009 ch. 4, as seed 000 Eqs. 1–5 and Ranger, for
 // paired values; metafor's escalc for two-group summaries and the ratio
 // of means).
-func metaEffect(s MetaStudy, o MetaOptions, z float64) MetaRow {
-	row := MetaRow{Dataset: s.Dataset, N: s.N, MeanDiff: s.MeanDiff, SDDiff: s.SDDiff, R: s.R,
+func metaEffect(s Study, o Options, z float64) Row {
+	row := Row{Dataset: s.Dataset, N: s.N, MeanDiff: s.MeanDiff, SDDiff: s.SDDiff, R: s.R,
 		UnmatchedT: s.UnmatchedTreatment, UnmatchedC: s.UnmatchedControl, DroppedMissing: s.DroppedMissing,
 		TreatmentN: s.TreatmentValues, ControlN: s.ControlValues, FromUnits: s.FromUnits, in: s,
 		Effect: math.NaN(), Variance: math.NaN(), SE: math.NaN(), CILow: math.NaN(), CIHigh: math.NaN(), P: math.NaN(), Weight: math.NaN(), GroupWeight: math.NaN()}
-	fail := func(format string, args ...any) MetaRow {
+	fail := func(format string, args ...any) Row {
 		row.Reason = fmt.Sprintf(format, args...)
 		return row
 	}
 	var y, v float64
 	switch s.form() {
-	case MetaGeneric:
+	case Generic:
 		row.N = 0
 		y, v = s.Yi, s.Vi
-	case MetaTwoGroup:
+	case TwoGroup:
 		row.N = s.N1 + s.N2
 		if s.N1 < 2 || s.N2 < 2 {
 			return fail("a group has fewer than 2 units (n1i = %d, n2i = %d)", s.N1, s.N2)
@@ -558,7 +560,7 @@ func metaEffect(s MetaStudy, o MetaOptions, z float64) MetaRow {
 			return fail("%s", reason)
 		}
 	}
-	if !(v > 0) || !Finite(y) || !Finite(v) {
+	if !(v > 0) || !analyses.Finite(y) || !analyses.Finite(v) {
 		return fail("the effect or its variance is not a finite positive number")
 	}
 	row.Effect, row.Variance, row.SE = y, v, math.Sqrt(v)
@@ -574,7 +576,7 @@ func metaEffect(s MetaStudy, o MetaOptions, z float64) MetaRow {
 // m = n1 + n2 − 2, times (m1 − m2)/s_pooled; variance
 // 1/n1 + 1/n2 + g²/(2(n1 + n2)), escalc's default vtype "LS") and "ROM"
 // (log(m1/m2), sd1²/(n1·m1²) + sd2²/(n2·m2²)).
-func metaTwoGroup(s MetaStudy, effect string) (y, v float64) {
+func metaTwoGroup(s Study, effect string) (y, v float64) {
 	n1, n2 := float64(s.N1), float64(s.N2)
 	switch effect {
 	case "smd", "hedges_g":
@@ -605,7 +607,7 @@ func metaCorrection(m float64) float64 {
 // means for matched pairs: log(m_T/m_C), variance sd_T²/(n·m_T²) +
 // sd_C²/(n·m_C²) − 2r·sd_T·sd_C/(n·m_T·m_C)). It returns a reason when
 // the effect is undefined.
-func metaPairedEffect(s MetaStudy, o MetaOptions, row *MetaRow) (y, v float64, reason string) {
+func metaPairedEffect(s Study, o Options, row *Row) (y, v float64, reason string) {
 	if s.FromUnits {
 		switch {
 		case s.TreatmentValues == 0 && s.ControlValues == 0:
@@ -637,7 +639,7 @@ func metaPairedEffect(s MetaStudy, o MetaOptions, row *MetaRow) (y, v float64, r
 		}
 		return y, v, ""
 	}
-	if !Finite(s.MeanDiff) || !Finite(s.SDDiff) || s.SDDiff < 0 {
+	if !analyses.Finite(s.MeanDiff) || !analyses.Finite(s.SDDiff) || s.SDDiff < 0 {
 		return 0, 0, "mean_diff or sd_diff is not a finite number"
 	}
 	sd := s.SDDiff
@@ -683,9 +685,9 @@ func metaPairedEffect(s MetaStudy, o MetaOptions, row *MetaRow) (y, v float64, r
 // the subgroup differences with Q_between = Σ W_g (M_g − M̄)², W_g = 1/V_Mg,
 // on G − 1 degrees of freedom (a fixed-effect model over the subgroup
 // summaries, as rma(M_g, sei = SE_g, method = "FE")).
-func metaSubgroups(res *MetaResult, idx []int, o MetaOptions) {
+func metaSubgroups(res *Result, idx []int, o Options) {
 	res.Subgroup = o.Subgroup
-	res.Subgroups = map[string]MetaSummary{}
+	res.Subgroups = map[string]Summary{}
 	members := map[string][]int{}
 	for _, r := range res.Rows {
 		if _, ok := members[r.Group]; !ok {
@@ -701,7 +703,7 @@ func metaSubgroups(res *MetaResult, idx []int, o MetaOptions) {
 	for _, g := range res.SubgroupOrder {
 		m := members[g]
 		if len(m) == 0 {
-			res.Subgroups[g] = MetaSummary{}
+			res.Subgroups[g] = Summary{}
 			res.Warnf("subgroup %s: no dataset with a defined effect", g)
 			continue
 		}
@@ -729,7 +731,38 @@ func metaSubgroups(res *MetaResult, idx []int, o MetaOptions) {
 		return
 	}
 	fe := metaFit(ys, vs, metaConf{model: "fixed", test: "z", alpha: o.Alpha})
-	res.QBetween = Opt(fe.q)
+	res.QBetween = analyses.Opt(fe.q)
 	res.DFBetween = len(ys) - 1
-	res.PBetween = Opt(fe.pq)
+	res.PBetween = analyses.Opt(fe.pq)
+}
+
+// Highlight: the summary effect with its interval, and which method it favours.
+func (r *Result) Highlight() string {
+	s := r.Summary
+	if s.Effect == nil || s.CILow == nil || s.CIHigh == nil {
+		return ""
+	}
+	text := fmt.Sprintf("%s vs %s%s: summary %s %.3g [%.3g, %.3g] over %d datasets", r.Treatment, r.Control, r.onMetric(),
+		r.EffectLabel(), *s.Effect, *s.CILow, *s.CIHigh, s.K)
+	if s.P != nil {
+		if *s.P < 1e-15 {
+			text += ", p < 1e-15"
+		} else {
+			text += fmt.Sprintf(", p = %.2g", *s.P)
+		}
+	}
+	if s.I2 != nil {
+		text += fmt.Sprintf(", I² = %.0f%%", *s.I2)
+	}
+	switch {
+	case *s.CILow > 0 || *s.CIHigh < 0:
+		better := r.Treatment
+		if (*s.Effect > 0) != (r.Better != "lower") {
+			better = r.Control
+		}
+		text += "; " + better + " is better"
+	default:
+		text += "; the interval includes no difference"
+	}
+	return text + "." + r.sensitivityHighlight()
 }

@@ -1,4 +1,4 @@
-package analyses
+package meta
 
 import (
 	"encoding/json"
@@ -6,6 +6,8 @@ import (
 	"math"
 	"os"
 	"testing"
+
+	"github.com/evalbook/evalbook/analyses"
 
 	"gonum.org/v1/gonum/floats/scalar"
 )
@@ -138,18 +140,18 @@ func TestMetaFitMetafor(t *testing.T) {
 }
 
 // metaStudiesFor turns effects and variances into md summary rows with
-// the same y and v (n = 100, sd = √(v·n)), to drive MetaAnalysis.
-func metaStudiesFor(y, v []float64) []MetaStudy {
-	out := make([]MetaStudy, len(y))
+// the same y and v (n = 100, sd = √(v·n)), to drive Analyze.
+func metaStudiesFor(y, v []float64) []Study {
+	out := make([]Study, len(y))
 	for i := range y {
-		out[i] = MetaStudy{Dataset: fmt.Sprintf("d%02d", i), N: 100, MeanDiff: y[i], SDDiff: math.Sqrt(v[i] * 100), R: math.NaN()}
+		out[i] = Study{Dataset: fmt.Sprintf("d%02d", i), N: 100, MeanDiff: y[i], SDDiff: math.Sqrt(v[i] * 100), R: math.NaN()}
 	}
 	return out
 }
 
 // TestMetaSubgroupsMetafor checks per-subgroup summaries and the test of
 // subgroup differences against metafor (separate fits per subgroup, then
-// rma(M_g, sei = SE_g, method = "FE")), through MetaAnalysis.
+// rma(M_g, sei = SE_g, method = "FE")), through Analyze.
 func TestMetaSubgroupsMetafor(t *testing.T) {
 	t.Parallel()
 	o := loadMetaOracle(t)
@@ -165,7 +167,7 @@ func TestMetaSubgroupsMetafor(t *testing.T) {
 			groups[studies[i].Dataset] = g
 		}
 		for method, want := range cs.Between {
-			var opt MetaOptions
+			var opt Options
 			opt.Defaults()
 			opt.Treatment, opt.Control, opt.Metric = "T", "C", "m"
 			opt.Model, opt.Tau2 = metaModel(method)
@@ -174,7 +176,7 @@ func TestMetaSubgroupsMetafor(t *testing.T) {
 			}
 			opt.Alpha = cs.Alpha
 			opt.Subgroup = "domain"
-			res, err := MetaAnalysis(MetaInput{Metric: Metric{Name: "m"}, Studies: studies, Groups: groups}, opt)
+			res, err := Analyze(Input{Metric: analyses.Metric{Name: "m"}, Studies: studies, Groups: groups}, opt)
 			if err != nil {
 				t.Fatal(err)
 			}

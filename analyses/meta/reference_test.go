@@ -1,4 +1,4 @@
-package analyses
+package meta
 
 import (
 	"encoding/csv"
@@ -8,20 +8,24 @@ import (
 	"path/filepath"
 	"strconv"
 	"testing"
+
+	"github.com/evalbook/evalbook/analyses"
+
+	"github.com/evalbook/evalbook/analyses/internal/testutil"
 )
 
 // The per-user runs of seed 000 (Sertkan et al. 2023), see
 // ../shared/reference/sertkan2023/SOURCE.txt; the test skips without them.
-const sertkanRuns = "../../shared/reference/sertkan2023/runs"
+const sertkanRuns = "../../../shared/reference/sertkan2023/runs"
 
 var sertkanDatasets = []string{"amazon-clothing", "amazon-digital-music", "amazon-office", "amazon-toy", "filmtrust", "movielens-10M", "netflix-small"}
 
-// sertkanStudies streams the runs of two models into a MetaBuilder the
+// sertkanStudies streams the runs of two models into a Builder the
 // way the report does: one file per (method, dataset), values paired by
 // row, an empty NDCG@10 read as 0 (as the paper's notebook did).
-func sertkanStudies(t *testing.T, treatment, control string, col int, missing string) []MetaStudy {
+func sertkanStudies(t *testing.T, treatment, control string, col int, missing string) []Study {
 	t.Helper()
-	b := NewMetaBuilder(treatment, control, missing)
+	b := NewBuilder(treatment, control, missing)
 	for _, m := range []string{"BPR", "MF-bias", "MF"} { // sorted glob order
 		for _, d := range sertkanDatasets {
 			f, err := os.Open(filepath.Join(sertkanRuns, m+"_"+d+".csv"))
@@ -90,23 +94,23 @@ var sertkanPublished = map[string][][4]float64{
 // Published p values of Figure 2 that are not 0 (notebook, 7 digits).
 var sertkanFig2P = map[string]float64{"amazon-office": 2.930711e-01, "movielens-10M": 2.719976e-06, "netflix-small": 1.795993e-01, "summary": 3.808665e-08}
 
-func sertkanRun(t *testing.T, studies []MetaStudy, metric Metric, effect string, datasets []string, subgroup map[string]string) *MetaResult {
+func sertkanRun(t *testing.T, studies []Study, metric analyses.Metric, effect string, datasets []string, subgroup map[string]string) *Result {
 	t.Helper()
-	var o MetaOptions
+	var o Options
 	o.Defaults()
 	o.Treatment, o.Control, o.Metric, o.Effect, o.RangerCompat, o.Missing = "x", "y", metric.Name, effect, true, "zero"
 	o.Datasets = datasets
 	if subgroup != nil {
 		o.Subgroup = "domain"
 	}
-	r, err := MetaAnalysis(MetaInput{Metric: metric, Studies: studies, Groups: subgroup}, o)
+	r, err := Analyze(Input{Metric: metric, Studies: studies, Groups: subgroup}, o)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return r
 }
 
-func logMeta(t *testing.T, name string, r *MetaResult) {
+func logMeta(t *testing.T, name string, r *Result) {
 	t.Helper()
 	for _, row := range r.Rows {
 		t.Logf("%s %-22s n=%6d effect=%+.6f CI [%+.6f, %+.6f] p=%.3g weight=%.6f", name, row.Dataset, row.N, row.Effect, row.CILow, row.CIHigh, row.P, row.Weight)
@@ -122,11 +126,11 @@ func logMeta(t *testing.T, name string, r *MetaResult) {
 func TestMetaSertkan2023(t *testing.T) {
 	t.Parallel()
 	if _, err := os.Stat(sertkanRuns); err != nil {
-		skipWithoutReference(t, err)
+		testutil.SkipWithoutReference(t, err)
 	}
-	rmse := Metric{Name: "RMSE", Better: LowerIsBetter}
-	ndcg := Metric{Name: "NDCG@10"}
-	checkPublished := func(name string, r *MetaResult) {
+	rmse := analyses.Metric{Name: "RMSE", Better: analyses.LowerIsBetter}
+	ndcg := analyses.Metric{Name: "NDCG@10"}
+	checkPublished := func(name string, r *Result) {
 		want := sertkanPublished[name]
 		for i, w := range want {
 			var got [4]float64
@@ -214,7 +218,7 @@ func TestMetaSertkan2023(t *testing.T) {
 		dom[d] = map[bool]string{true: "retail", false: "movies"}[i < 4]
 	}
 	sub := sertkanRun(t, bpr, ndcg, "md", nil, dom)
-	for g, want := range map[string]MetaSummary{"retail": fig4.Summary, "movies": fig5.Summary} {
+	for g, want := range map[string]Summary{"retail": fig4.Summary, "movies": fig5.Summary} {
 		if got := sub.Subgroups[g]; math.Abs(*got.Effect-*want.Effect) > 1e-15 || math.Abs(*got.SE-*want.SE) > 1e-15 {
 			t.Errorf("subgroup %s: %v ± %v, separate analysis %v ± %v", g, *got.Effect, *got.SE, *want.Effect, *want.SE)
 		}

@@ -1,6 +1,6 @@
-package analyses
+package meta
 
-// MetaBuilder accumulates paired per-unit values in one pass, so that the
+// Builder accumulates paired per-unit values in one pass, so that the
 // per-unit inputs of a meta-analysis (which may hold hundreds of millions
 // of rows) never have to be held in memory: each completed pair updates
 // running moments (Welford's updates for the mean and sd of the
@@ -22,11 +22,11 @@ import (
 	"strings"
 )
 
-// MetaBuilder pairs values of a treatment and a control method by unit id
+// Builder pairs values of a treatment and a control method by unit id
 // (or by row number when a value has no id) within each dataset. Use
-// NewMetaBuilder, call Add for every value of the analysed metric, then
+// NewBuilder, call Add for every value of the analysed metric, then
 // Finish.
-type MetaBuilder struct {
+type Builder struct {
 	treatment, control string
 	zero               bool // missing = "zero": an empty value counts as 0
 	cells              map[string]*metaCell
@@ -65,14 +65,14 @@ type pending struct {
 	ok   bool
 }
 
-// NewMetaBuilder returns a builder for a treatment/control pair; missing
+// NewBuilder returns a builder for a treatment/control pair; missing
 // is "zero" or "drop" (how an empty value, NaN, is treated).
-func NewMetaBuilder(treatment, control, missing string) *MetaBuilder {
-	return &MetaBuilder{treatment: treatment, control: control, zero: missing == "zero", cells: map[string]*metaCell{}}
+func NewBuilder(treatment, control, missing string) *Builder {
+	return &Builder{treatment: treatment, control: control, zero: missing == "zero", cells: map[string]*metaCell{}}
 }
 
 // cell returns a dataset's cell, making it on first use.
-func (b *MetaBuilder) cell(dataset string) *metaCell {
+func (b *Builder) cell(dataset string) *metaCell {
 	if b.last != nil && dataset == b.lastName {
 		return b.last
 	}
@@ -94,7 +94,7 @@ func (b *MetaBuilder) cell(dataset string) *metaCell {
 // be told apart without keeping every id, so ids must be unique per
 // method and dataset (as SPEC §3 units require). unit is not kept after
 // the call unless its value waits for a partner (it is then copied).
-func (b *MetaBuilder) Add(dataset, method, unit string, row int64, v float64) error {
+func (b *Builder) Add(dataset, method, unit string, row int64, v float64) error {
 	side := 0
 	switch method {
 	case b.treatment:
@@ -210,7 +210,7 @@ func (c *metaCell) addRow(side int, row int64, v float64, dataset, method string
 
 // Seen registers a dataset on which some method has values of the
 // metric, so that a treatment or control missing there is reported.
-func (b *MetaBuilder) Seen(dataset string) {
+func (b *Builder) Seen(dataset string) {
 	b.cell(dataset)
 }
 
@@ -257,7 +257,7 @@ func (c *metaCell) waiting(side int) int {
 
 // Waiting returns the number of values currently waiting for a partner
 // (for tests and memory accounting).
-func (b *MetaBuilder) Waiting() int {
+func (b *Builder) Waiting() int {
 	n := 0
 	for _, c := range b.cells {
 		for s := 0; s < 2; s++ {
@@ -270,13 +270,13 @@ func (b *MetaBuilder) Waiting() int {
 	return n
 }
 
-// Finish returns one MetaStudy per dataset seen, in the order first seen.
+// Finish returns one Study per dataset seen, in the order first seen.
 // Values still waiting are counted as unmatched.
-func (b *MetaBuilder) Finish() []MetaStudy {
-	out := make([]MetaStudy, 0, len(b.order))
+func (b *Builder) Finish() []Study {
+	out := make([]Study, 0, len(b.order))
 	for _, d := range b.order {
 		c := b.cells[d]
-		s := MetaStudy{Dataset: d, N: c.n, MeanDiff: math.NaN(), SDDiff: math.NaN(), R: math.NaN(),
+		s := Study{Dataset: d, N: c.n, MeanDiff: math.NaN(), SDDiff: math.NaN(), R: math.NaN(),
 			MeanT: math.NaN(), MeanC: math.NaN(), SDT: math.NaN(), SDC: math.NaN(),
 			TreatmentValues: c.seen[0], ControlValues: c.seen[1],
 			UnmatchedTreatment: c.waiting(0), UnmatchedControl: c.waiting(1),

@@ -1,4 +1,4 @@
-package analyses
+package meta
 
 import (
 	"encoding/json"
@@ -6,6 +6,8 @@ import (
 	"math"
 	"os"
 	"testing"
+
+	"github.com/evalbook/evalbook/analyses"
 )
 
 // nfList reads R's NULL (written as {}) as an empty list.
@@ -76,7 +78,7 @@ func TestMetaSensitivityMetafor(t *testing.T) {
 		y, v := nfs(cs.Yi), nfs(cs.Vi)
 		for method, byTest := range cs.Fits {
 			for test, want := range byTest {
-				var opt MetaOptions
+				var opt Options
 				opt.Defaults()
 				opt.Treatment, opt.Control, opt.Metric = "T", "C", "m"
 				opt.Model, opt.Tau2 = metaModel(method)
@@ -84,11 +86,11 @@ func TestMetaSensitivityMetafor(t *testing.T) {
 					opt.Tau2 = "DL"
 				}
 				opt.Test, opt.Alpha, opt.Sensitivity = test, cs.Alpha, true
-				studies := make([]MetaStudy, len(y))
+				studies := make([]Study, len(y))
 				for i := range y {
-					studies[i] = MetaStudy{Dataset: fmt.Sprintf("d%02d", i), Form: MetaGeneric, Yi: y[i], Vi: v[i]}
+					studies[i] = Study{Dataset: fmt.Sprintf("d%02d", i), Form: Generic, Yi: y[i], Vi: v[i]}
 				}
-				res, err := MetaAnalysis(MetaInput{Metric: Metric{Name: "m"}, Studies: studies}, opt)
+				res, err := Analyze(Input{Metric: analyses.Metric{Name: "m"}, Studies: studies}, opt)
 				if err != nil {
 					t.Fatal(err)
 				}

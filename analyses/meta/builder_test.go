@@ -1,4 +1,4 @@
-package analyses
+package meta
 
 import (
 	"encoding/json"
@@ -34,7 +34,7 @@ func val(p *float64) float64 {
 
 // feed adds a case's values to a builder in one of several orders, so
 // that the result cannot depend on the order of the stream.
-func feed(t *testing.T, b *MetaBuilder, units []string, tv, cv []*float64, order int, byRow bool) {
+func feed(t *testing.T, b *Builder, units []string, tv, cv []*float64, order int, byRow bool) {
 	t.Helper()
 	n := len(units)
 	add := func(method string, j int, v float64) {
@@ -96,7 +96,7 @@ func TestMetaEffectsNumPy(t *testing.T) {
 				}
 				for order := 0; order < 3; order++ {
 					for _, byRow := range []bool{false, true} {
-						b := NewMetaBuilder("T", "C", missing)
+						b := NewBuilder("T", "C", missing)
 						feed(t, b, cs.Units, cs.T, cs.C, order, byRow)
 						if w := b.Waiting(); w != 0 {
 							t.Fatalf("%s: %d values still waiting", cs.Name, w)
@@ -113,7 +113,7 @@ func TestMetaEffectsNumPy(t *testing.T) {
 							t.Errorf("%s: dropped %d, want %d", cs.Name, s.DroppedMissing, cs.Dropped)
 						}
 						for _, eff := range []string{"md", "smd", "hedges_g"} { // rom: meta_forms_test.go
-							var opt MetaOptions
+							var opt Options
 							opt.Defaults()
 							opt.Treatment, opt.Control, opt.Metric, opt.Effect, opt.RangerCompat, opt.Missing = "T", "C", "m", eff, ranger, missing
 							row := metaEffect(s, opt, 1.96)
@@ -142,7 +142,7 @@ func TestMetaEffectsNumPy(t *testing.T) {
 // methods, and rejects a unit given twice.
 func TestMetaBuilderUnmatched(t *testing.T) {
 	t.Parallel()
-	b := NewMetaBuilder("T", "C", "drop")
+	b := NewBuilder("T", "C", "drop")
 	for _, a := range []struct {
 		m, u string
 		v    float64
@@ -169,7 +169,7 @@ func BenchmarkMetaBuilderAdd(b *testing.B) {
 	for i := range ids {
 		ids[i] = "u" + string(rune('a'+i%26)) + string(rune('a'+i/26%26)) + string(rune('a'+i/676%26)) + string(rune('0'+i/17576))
 	}
-	mb := NewMetaBuilder("T", "C", "drop")
+	mb := NewBuilder("T", "C", "drop")
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {

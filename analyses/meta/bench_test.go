@@ -1,4 +1,4 @@
-package analyses
+package meta
 
 import (
 	"fmt"
@@ -8,12 +8,12 @@ import (
 )
 
 // metaBenchStudies returns k generic studies with heterogeneity.
-func metaBenchStudies(k int) []MetaStudy {
+func metaBenchStudies(k int) []Study {
 	rng := rand.New(rand.NewPCG(1, 2))
-	out := make([]MetaStudy, k)
+	out := make([]Study, k)
 	for i := range out {
 		v := math.Exp(math.Log(1e-3) + rng.Float64()*math.Log(1e3))
-		out[i] = MetaStudy{Dataset: fmt.Sprintf("study-%05d", i), Form: MetaGeneric,
+		out[i] = Study{Dataset: fmt.Sprintf("study-%05d", i), Form: Generic,
 			Yi: 0.2 + rng.NormFloat64()*math.Sqrt(v+0.05), Vi: v}
 	}
 	return out
@@ -26,13 +26,13 @@ func BenchmarkMetaSensitivity10k(b *testing.B) {
 	for _, c := range []struct{ tau2, test string }{{"DL", "z"}, {"DL", "knha"}, {"HE", "z"}} {
 		b.Run(c.tau2+"/"+c.test, func(b *testing.B) {
 			studies := metaBenchStudies(10000)
-			var o MetaOptions
+			var o Options
 			o.Defaults()
 			o.Treatment, o.Control, o.Tau2, o.Test, o.Sensitivity = "new", "old", c.tau2, c.test, true
 			o.Summary.Path = "bench.csv"
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				res, err := MetaAnalysis(MetaInput{Studies: studies}, o)
+				res, err := Analyze(Input{Studies: studies}, o)
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -1,4 +1,4 @@
-package analyses
+package meta
 
 // The engine behind every model of the meta-analysis: metafor's rma.uni
 // (Viechtbauer 2010) for an intercept-only model and, for Egger's
@@ -190,7 +190,7 @@ func rmaTau2(y, v, x []float64, method string) (float64, string) {
 	case "PM":
 		return rmaPM(y, v, x, w), ""
 	}
-	panic("analyses: unknown tau2 estimator " + method)
+	panic("meta: unknown tau2 estimator " + method)
 }
 
 // rmaHE is Hedges' estimator (untruncated): the OLS residual sum of

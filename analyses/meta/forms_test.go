@@ -1,4 +1,4 @@
-package analyses
+package meta
 
 import (
 	"encoding/json"
@@ -7,6 +7,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/evalbook/evalbook/analyses"
 )
 
 // nf is a float that reads JSON null (R's NA) as NaN.
@@ -107,25 +109,25 @@ func TestMetaFormsMetafor(t *testing.T) {
 		k := len(cs.Yi)
 		maxK = max(maxK, k)
 		in := cs.Input
-		studies := make([]MetaStudy, k)
+		studies := make([]Study, k)
 		effect := cs.Effect
 		for i := range studies {
-			s := MetaStudy{Dataset: fmt.Sprintf("d%02d", i), R: math.NaN()}
+			s := Study{Dataset: fmt.Sprintf("d%02d", i), R: math.NaN()}
 			switch cs.Form {
 			case "paired":
-				s.Form = MetaPaired
+				s.Form = Paired
 				s.N, s.MeanDiff, s.SDDiff, s.R = in.N[i], float64(in.MeanDiff[i]), float64(in.SDDiff[i]), float64(in.R[i])
 			case "units":
-				s.Form, s.FromUnits = MetaPaired, true
+				s.Form, s.FromUnits = Paired, true
 				s.N, s.TreatmentValues, s.ControlValues = in.N[i], in.N[i], in.N[i]
 				s.MeanT, s.SDT, s.MeanC, s.SDC, s.R = float64(in.MeanT[i]), float64(in.SDT[i]), float64(in.MeanC[i]), float64(in.SDC[i]), float64(in.R[i])
 				s.MeanDiff, s.SDDiff = s.MeanT-s.MeanC, 1
 			case "two_group":
-				s.Form = MetaTwoGroup
+				s.Form = TwoGroup
 				s.M1, s.SD1, s.N1 = float64(in.M1[i]), float64(in.SD1[i]), in.N1[i]
 				s.M2, s.SD2, s.N2 = float64(in.M2[i]), float64(in.SD2[i]), in.N2[i]
 			case "generic":
-				s.Form = MetaGeneric
+				s.Form = Generic
 				s.Yi = float64(in.Yi[i])
 				if cs.Effect == "vi" {
 					s.Vi = float64(in.Vi[i])
@@ -139,7 +141,7 @@ func TestMetaFormsMetafor(t *testing.T) {
 		if cs.Form == "units" && len(in.Raw) > 0 {
 			// End to end: the streaming builder summarises the raw values
 			// as R did.
-			b := NewMetaBuilder("T", "C", "drop")
+			b := NewBuilder("T", "C", "drop")
 			for i, r := range in.Raw {
 				for j := range r.T {
 					u := fmt.Sprintf("u%d", j)
@@ -168,7 +170,7 @@ func TestMetaFormsMetafor(t *testing.T) {
 			zero[key] = zero[key] || float64(want.Tau2) < 1e-25
 			huge[key] = huge[key] || float64(want.I2) > 97
 			for _, test := range []string{"z", "knha"} {
-				var opt MetaOptions
+				var opt Options
 				opt.Defaults()
 				opt.Treatment, opt.Control, opt.Metric, opt.Effect = "T", "C", "m", effect
 				opt.Model, opt.Tau2 = metaModel(method)
@@ -176,7 +178,7 @@ func TestMetaFormsMetafor(t *testing.T) {
 					opt.Tau2 = "DL"
 				}
 				opt.Test, opt.Alpha = test, cs.Alpha
-				res, err := MetaAnalysis(MetaInput{Metric: Metric{Name: "m"}, Studies: studies}, opt)
+				res, err := Analyze(Input{Metric: analyses.Metric{Name: "m"}, Studies: studies}, opt)
 				if err != nil {
 					t.Fatalf("%s: %v", cs.Name, err)
 				}

@@ -1,4 +1,4 @@
-package analyses
+package meta
 
 // Sensitivity of a meta-analysis (sensitivity = true): leave-one-out
 // fits (metafor's leave1out), influence diagnostics (metafor's influence,
@@ -26,21 +26,23 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/evalbook/evalbook/analyses"
+
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
-// MetaLeaveOut is the model fitted without one dataset.
-type MetaLeaveOut struct {
+// LeaveOut is the model fitted without one dataset.
+type LeaveOut struct {
 	Dataset                      string
 	Effect, SE, CILow, CIHigh, P float64
 	Q, Tau2, I2, H2              float64
 }
 
-// MetaInfluence is one dataset's influence diagnostics, as metafor's
+// Influence is one dataset's influence diagnostics, as metafor's
 // influence(): rstudent (studentized deleted residual), DFFITS, Cook's
 // distance, the covariance ratio, τ² and Q without the dataset, the hat
 // value, the weight (percent) and DFBETAS; Influential is metafor's flag.
-type MetaInfluence struct {
+type Influence struct {
 	Dataset                        string
 	RStudent, DFFITS, CooksD, CovR float64
 	Tau2Del, QDel, Hat, Weight     float64
@@ -48,9 +50,9 @@ type MetaInfluence struct {
 	Influential                    bool
 }
 
-// MetaEgger is Egger's regression test: the standard error as moderator
+// Egger is Egger's regression test: the standard error as moderator
 // of the same model (metafor's regtest(model = "rma", predictor = "sei")).
-type MetaEgger struct {
+type Egger struct {
 	Z  *float64 `json:"z"` // z, or t with test = "knha"
 	P  *float64 `json:"p"`
 	DF int      `json:"df,omitempty"` // t degrees of freedom with test = "knha"
@@ -63,17 +65,17 @@ type MetaEgger struct {
 	LimitCIHigh *float64 `json:"limit_ci_high"`
 }
 
-// MetaFunnelLines is what the funnel plot draws besides the datasets:
+// FunnelLines is what the funnel plot draws besides the datasets:
 // the reference line (the summary effect) and the pseudo-confidence
 // region Ref ± Crit·se (metafor's funnel(): z quantile, τ² not added).
-type MetaFunnelLines struct {
+type FunnelLines struct {
 	Ref, Crit float64
 }
 
-// MetaEggerThreshold is the p below which a funnel is called asymmetric:
+// EggerThreshold is the p below which a funnel is called asymmetric:
 // 0.10, as Egger et al. (1997) proposed for the test's low power (also
 // Sterne et al. 2011).
-const MetaEggerThreshold = 0.10
+const EggerThreshold = 0.10
 
 // metaLOO is one leave-one-out fit with what influence() needs.
 type metaLOO struct {
@@ -86,7 +88,7 @@ type metaLOO struct {
 
 // metaSensitivity adds the leave-one-out fits, the influence diagnostics,
 // Egger's test and the funnel lines for the included rows idx.
-func metaSensitivity(res *MetaResult, idx []int, c metaConf) {
+func metaSensitivity(res *Result, idx []int, c metaConf) {
 	k := len(idx)
 	if k < 3 {
 		res.Warnf("sensitivity: leave-one-out, influence and Egger's test need at least 3 datasets with a defined effect (%d here)", k)
@@ -98,7 +100,7 @@ func metaSensitivity(res *MetaResult, idx []int, c metaConf) {
 		y[j], v[j] = res.Rows[i].Effect, res.Rows[i].Variance
 	}
 	full := metaFit(y, v, c)
-	res.Funnel = &MetaFunnelLines{Ref: full.est, Crit: distuv.UnitNormal.Quantile(1 - c.alpha/2)}
+	res.Funnel = &FunnelLines{Ref: full.est, Crit: distuv.UnitNormal.Quantile(1 - c.alpha/2)}
 	loo, warns := metaLeaveOneOut(y, v, c)
 	failed := 0
 	for j, l := range loo {
@@ -106,7 +108,7 @@ func metaSensitivity(res *MetaResult, idx []int, c metaConf) {
 		if !l.ok {
 			failed++
 		}
-		res.LeaveOneOut = append(res.LeaveOneOut, MetaLeaveOut{Dataset: name, Effect: l.est, SE: l.se, CILow: l.ciLow,
+		res.LeaveOneOut = append(res.LeaveOneOut, LeaveOut{Dataset: name, Effect: l.est, SE: l.se, CILow: l.ciLow,
 			CIHigh: l.ciHigh, P: l.p, Q: l.q, Tau2: l.tau2, I2: l.i2, H2: l.h2})
 	}
 	for _, w := range warns {
@@ -449,7 +451,7 @@ func (f *looSums) at(i int) metaLOO {
 
 // metaInfluence computes metafor's influence() for an intercept-only
 // model from the full fit and the leave-one-out fits.
-func metaInfluence(y, v []float64, c metaConf, full metaFitResult, loo []metaLOO) []MetaInfluence {
+func metaInfluence(y, v []float64, c metaConf, full metaFitResult, loo []metaLOO) []Influence {
 	k := len(y)
 	// Full model: weights w* = 1/(v + τ²), vb = s2w/Σw*, hat = w*/Σw*.
 	tau2 := full.tau2
@@ -459,14 +461,14 @@ func metaInfluence(y, v []float64, c metaConf, full metaFitResult, loo []metaLOO
 	}
 	vb := full.se * full.se
 	p := 1.0
-	out := make([]MetaInfluence, k)
+	out := make([]Influence, k)
 	for i := range y {
 		l := loo[i]
 		hat := (1 / (v[i] + tau2)) / sw
 		if hat > 1-10*2.220446049250313e-16 {
 			hat = 1
 		}
-		m := MetaInfluence{Hat: hat, Weight: 100 * hat, Tau2Del: l.tau2, QDel: l.q,
+		m := Influence{Hat: hat, Weight: 100 * hat, Tau2Del: l.tau2, QDel: l.q,
 			RStudent: math.NaN(), DFFITS: math.NaN(), CooksD: math.NaN(), CovR: math.NaN(), DFBETAS: math.NaN()}
 		if l.ok {
 			dfb := full.est - l.est
@@ -494,7 +496,7 @@ func metaInfluence(y, v []float64, c metaConf, full metaFitResult, loo []metaLOO
 // metaEgger is regtest(model = "rma", predictor = "sei"): the model with
 // the standard error as moderator, same estimator and test; the test of
 // its slope.
-func metaEgger(y, v []float64, c metaConf) *MetaEgger {
+func metaEgger(y, v []float64, c metaConf) *Egger {
 	k := len(y)
 	sei := make([]float64, k)
 	distinct := false
@@ -505,15 +507,15 @@ func metaEgger(y, v []float64, c metaConf) *MetaEgger {
 		}
 	}
 	if !distinct {
-		return &MetaEgger{} // every dataset has the same se: no slope to fit
+		return &Egger{} // every dataset has the same se: no slope to fit
 	}
 	var tau2 float64
 	if c.model != "fixed" {
 		tau2, _ = rmaTau2(y, v, sei, c.method)
 	}
 	m := rmaFitModel(y, v, sei, tau2, c.test, c.alpha)
-	e := &MetaEgger{Z: Opt(m.coef[1].stat), P: Opt(m.coef[1].p), Slope: Opt(m.coef[1].est), Limit: Opt(m.coef[0].est),
-		LimitCILow: Opt(m.coef[0].ciLow), LimitCIHigh: Opt(m.coef[0].ciHigh)}
+	e := &Egger{Z: analyses.Opt(m.coef[1].stat), P: analyses.Opt(m.coef[1].p), Slope: analyses.Opt(m.coef[1].est), Limit: analyses.Opt(m.coef[0].est),
+		LimitCILow: analyses.Opt(m.coef[0].ciLow), LimitCIHigh: analyses.Opt(m.coef[0].ciHigh)}
 	if c.test == "knha" {
 		e.DF = m.df
 	}
@@ -522,27 +524,27 @@ func metaEgger(y, v []float64, c metaConf) *MetaEgger {
 
 // sensitivityTables are the tables `<id>-leave-one-out` and
 // `<id>-influence`.
-func (r *MetaResult) sensitivityTables() []Table {
-	loo := Table{Name: "leave-one-out", Title: "Leave-one-out: the model without each dataset",
+func (r *Result) sensitivityTables() []analyses.Table {
+	loo := analyses.Table{Name: "leave-one-out", Title: "Leave-one-out: the model without each dataset",
 		Columns: []string{"dataset", "effect", "se", "ci_low", "ci_high", "p", "Q", "tau2", "I2"}}
 	for _, l := range r.LeaveOneOut {
-		loo.Rows = append(loo.Rows, []any{l.Dataset, CellValue(l.Effect), CellValue(l.SE), CellValue(l.CILow), CellValue(l.CIHigh), CellValue(l.P),
-			CellValue(l.Q), CellValue(l.Tau2), CellValue(l.I2)})
+		loo.Rows = append(loo.Rows, []any{l.Dataset, analyses.CellValue(l.Effect), analyses.CellValue(l.SE), analyses.CellValue(l.CILow), analyses.CellValue(l.CIHigh), analyses.CellValue(l.P),
+			analyses.CellValue(l.Q), analyses.CellValue(l.Tau2), analyses.CellValue(l.I2)})
 	}
-	inf := Table{Name: "influence", Title: "Influence diagnostics",
+	inf := analyses.Table{Name: "influence", Title: "Influence diagnostics",
 		Columns: []string{"dataset", "rstudent", "dffits", "cooks_d", "cov_r", "tau2_del", "Q_del", "hat", "weight", "influential"}}
 	for _, m := range r.Influence {
-		inf.Rows = append(inf.Rows, []any{m.Dataset, CellValue(m.RStudent), CellValue(m.DFFITS), CellValue(m.CooksD), CellValue(m.CovR),
-			CellValue(m.Tau2Del), CellValue(m.QDel), CellValue(m.Hat), CellValue(m.Weight / 100), m.Influential})
+		inf.Rows = append(inf.Rows, []any{m.Dataset, analyses.CellValue(m.RStudent), analyses.CellValue(m.DFFITS), analyses.CellValue(m.CooksD), analyses.CellValue(m.CovR),
+			analyses.CellValue(m.Tau2Del), analyses.CellValue(m.QDel), analyses.CellValue(m.Hat), analyses.CellValue(m.Weight / 100), m.Influential})
 	}
-	return []Table{loo, inf}
+	return []analyses.Table{loo, inf}
 }
 
 // sensitivityHighlight is the key findings' sentence on sensitivity: the
 // datasets metafor's influence() flags as influential and, when Egger's
-// test gives p < MetaEggerThreshold, the funnel's asymmetry; "" when
+// test gives p < EggerThreshold, the funnel's asymmetry; "" when
 // neither is found.
-func (r *MetaResult) sensitivityHighlight() string {
+func (r *Result) sensitivityHighlight() string {
 	if !r.Sensitivity {
 		return ""
 	}
@@ -564,8 +566,8 @@ func (r *MetaResult) sensitivityHighlight() string {
 		}
 		parts = append(parts, fmt.Sprintf("%s %s influential (metafor's criteria)", list, verb))
 	}
-	if e := r.Egger; e != nil && e.P != nil && *e.P < MetaEggerThreshold {
-		parts = append(parts, fmt.Sprintf("Egger's test finds funnel asymmetry (p = %.2g < %g), a hint of small-study effects or publication bias", *e.P, MetaEggerThreshold))
+	if e := r.Egger; e != nil && e.P != nil && *e.P < EggerThreshold {
+		parts = append(parts, fmt.Sprintf("Egger's test finds funnel asymmetry (p = %.2g < %g), a hint of small-study effects or publication bias", *e.P, EggerThreshold))
 	}
 	if len(parts) == 0 {
 		return ""

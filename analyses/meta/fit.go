@@ -1,4 +1,4 @@
-package analyses
+package meta
 
 // The fixed- and random-effects models of the meta-analysis, written to
 // give metafor's numbers (rma.uni with an intercept only, test = "z" or
@@ -12,6 +12,8 @@ package analyses
 import (
 	"math"
 
+	"github.com/evalbook/evalbook/analyses"
+
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
@@ -23,7 +25,7 @@ type metaConf struct {
 	alpha  float64
 }
 
-func (o MetaOptions) conf() metaConf {
+func (o Options) conf() metaConf {
 	test := o.Test
 	if test == "" {
 		test = "z"
@@ -45,7 +47,7 @@ type metaFitResult struct {
 }
 
 // metaFitRows fits the model to the rows at idx.
-func metaFitRows(rows []MetaRow, idx []int, c metaConf) metaFitResult {
+func metaFitRows(rows []Row, idx []int, c metaConf) metaFitResult {
 	y := make([]float64, len(idx))
 	v := make([]float64, len(idx))
 	for j, i := range idx {
@@ -54,14 +56,14 @@ func metaFitRows(rows []MetaRow, idx []int, c metaConf) metaFitResult {
 	return metaFit(y, v, c)
 }
 
-func (f metaFitResult) summary(rows []MetaRow, idx []int) MetaSummary {
+func (f metaFitResult) summary(rows []Row, idx []int) Summary {
 	n := 0
 	for _, i := range idx {
 		n += rows[i].N
 	}
-	return MetaSummary{K: len(idx), N: n, Effect: Opt(f.est), SE: Opt(f.se), CILow: Opt(f.ciLow), CIHigh: Opt(f.ciHigh),
-		P: Opt(f.p), Tau2: Opt(f.tau2), Q: Opt(f.q), DF: f.df, PQ: Opt(f.pq), I2: Opt(f.i2), H2: Opt(f.h2),
-		PILow: Opt(f.piLow), PIHigh: Opt(f.piHigh)}
+	return Summary{K: len(idx), N: n, Effect: analyses.Opt(f.est), SE: analyses.Opt(f.se), CILow: analyses.Opt(f.ciLow), CIHigh: analyses.Opt(f.ciHigh),
+		P: analyses.Opt(f.p), Tau2: analyses.Opt(f.tau2), Q: analyses.Opt(f.q), DF: f.df, PQ: analyses.Opt(f.pq), I2: analyses.Opt(f.i2), H2: analyses.Opt(f.h2),
+		PILow: analyses.Opt(f.piLow), PIHigh: analyses.Opt(f.piHigh)}
 }
 
 // metaQ returns the fixed-effect Q = Σ(y − M)²/v and the "typical"
@@ -86,7 +88,7 @@ func metaQ(y, v []float64) (q, c float64) {
 func metaFit(y, v []float64, c metaConf) metaFitResult {
 	k := len(y)
 	if k == 0 || len(v) != k {
-		panic("analyses: metaFit needs as many variances as effects, at least one")
+		panic("meta: metaFit needs as many variances as effects, at least one")
 	}
 	nan := math.NaN()
 	f := metaFitResult{df: k - 1, pq: nan, i2: nan, h2: nan, piLow: nan, piHigh: nan}

@@ -1,21 +1,23 @@
-package analyses
+package meta
 
 import (
 	"encoding/json"
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/evalbook/evalbook/analyses"
 )
 
-func metaOpts(effect string) MetaOptions {
-	var o MetaOptions
+func metaOpts(effect string) Options {
+	var o Options
 	o.Defaults()
 	o.Treatment, o.Control, o.Metric, o.Effect = "NEW", "BASE", "ndcg", effect
 	return o
 }
 
 // addPairs feeds (t, c) pairs of a dataset by unit id.
-func addPairs(t *testing.T, b *MetaBuilder, dataset string, pairs ...[2]float64) {
+func addPairs(t *testing.T, b *Builder, dataset string, pairs ...[2]float64) {
 	t.Helper()
 	for i, p := range pairs {
 		u := string(rune('a' + i))
@@ -29,12 +31,12 @@ func addPairs(t *testing.T, b *MetaBuilder, dataset string, pairs ...[2]float64)
 }
 
 // noNaN fails when a table cell or the JSON holds a non-finite number.
-func noNaN(t *testing.T, r *MetaResult) {
+func noNaN(t *testing.T, r *Result) {
 	t.Helper()
 	for _, tb := range r.Tables() {
 		for _, row := range tb.Rows {
 			for _, c := range row {
-				if f, ok := c.(float64); ok && !Finite(f) {
+				if f, ok := c.(float64); ok && !analyses.Finite(f) {
 					t.Errorf("table %q has a non-finite cell in row %v", tb.Name, row)
 				}
 			}
@@ -45,7 +47,7 @@ func noNaN(t *testing.T, r *MetaResult) {
 	}
 }
 
-func hasWarning(r *MetaResult, parts ...string) bool {
+func hasWarning(r *Result, parts ...string) bool {
 	for _, w := range r.List {
 		ok := true
 		for _, p := range parts {
@@ -62,7 +64,7 @@ func hasWarning(r *MetaResult, parts ...string) bool {
 // and method, the dataset is left out, and no NaN reaches a table.
 func TestMetaEdgeCases(t *testing.T) {
 	t.Parallel()
-	b := NewMetaBuilder("NEW", "BASE", "drop")
+	b := NewBuilder("NEW", "BASE", "drop")
 	addPairs(t, b, "good1", [2]float64{0.5, 0.4}, [2]float64{0.6, 0.45}, [2]float64{0.2, 0.25}, [2]float64{0.9, 0.7})
 	addPairs(t, b, "good2", [2]float64{0.3, 0.1}, [2]float64{0.35, 0.3}, [2]float64{0.1, 0.12}, [2]float64{0.8, 0.5})
 	addPairs(t, b, "constdiff", [2]float64{0.5, 0.4}, [2]float64{0.6, 0.5}, [2]float64{0.7, 0.6}) // zero variance of differences
@@ -75,7 +77,7 @@ func TestMetaEdgeCases(t *testing.T) {
 	studies := b.Finish()
 
 	for _, eff := range []string{"md", "smd", "hedges_g"} {
-		r, err := MetaAnalysis(MetaInput{Metric: Metric{Name: "ndcg"}, Studies: studies}, metaOpts(eff))
+		r, err := Analyze(Input{Metric: analyses.Metric{Name: "ndcg"}, Studies: studies}, metaOpts(eff))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -113,9 +115,9 @@ func TestMetaEdgeCases(t *testing.T) {
 // summary, a warning, and null heterogeneity, never NaN.
 func TestMetaSingleDataset(t *testing.T) {
 	t.Parallel()
-	b := NewMetaBuilder("NEW", "BASE", "drop")
+	b := NewBuilder("NEW", "BASE", "drop")
 	addPairs(t, b, "only", [2]float64{0.5, 0.4}, [2]float64{0.6, 0.45}, [2]float64{0.2, 0.25})
-	r, err := MetaAnalysis(MetaInput{Metric: Metric{Name: "ndcg"}, Studies: b.Finish()}, metaOpts("md"))
+	r, err := Analyze(Input{Metric: analyses.Metric{Name: "ndcg"}, Studies: b.Finish()}, metaOpts("md"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,9 +135,9 @@ func TestMetaSingleDataset(t *testing.T) {
 // fails with every reason named.
 func TestMetaNothingLeft(t *testing.T) {
 	t.Parallel()
-	b := NewMetaBuilder("NEW", "BASE", "drop")
+	b := NewBuilder("NEW", "BASE", "drop")
 	addPairs(t, b, "one", [2]float64{0.5, 0.4})
-	_, err := MetaAnalysis(MetaInput{Metric: Metric{Name: "ndcg"}, Studies: b.Finish()}, metaOpts("md"))
+	_, err := Analyze(Input{Metric: analyses.Metric{Name: "ndcg"}, Studies: b.Finish()}, metaOpts("md"))
 	if err == nil || !strings.Contains(err.Error(), "one: fewer than 2") {
 		t.Errorf("error %v", err)
 	}
@@ -144,17 +146,17 @@ func TestMetaNothingLeft(t *testing.T) {
 func TestMetaOptionsValidate(t *testing.T) {
 	t.Parallel()
 	for _, c := range []struct {
-		edit func(*MetaOptions)
+		edit func(*Options)
 		want string
 	}{
-		{func(o *MetaOptions) { o.Effect = "smdd" }, `did you mean "smd"`},
-		{func(o *MetaOptions) { o.Tau2 = "REMLL" }, `did you mean "REML"`},
-		{func(o *MetaOptions) { o.Model = "mixed" }, "model"},
-		{func(o *MetaOptions) { o.Alpha = 1.5 }, "alpha"},
-		{func(o *MetaOptions) { o.Control = o.Treatment }, "also the treatment"},
-		{func(o *MetaOptions) { o.Treatment = "" }, "treatment"},
-		{func(o *MetaOptions) { o.Datasets = []string{"a", "a"} }, "twice"},
-		{func(o *MetaOptions) { o.Missing = "keep" }, "missing"},
+		{func(o *Options) { o.Effect = "smdd" }, `did you mean "smd"`},
+		{func(o *Options) { o.Tau2 = "REMLL" }, `did you mean "REML"`},
+		{func(o *Options) { o.Model = "mixed" }, "model"},
+		{func(o *Options) { o.Alpha = 1.5 }, "alpha"},
+		{func(o *Options) { o.Control = o.Treatment }, "also the treatment"},
+		{func(o *Options) { o.Treatment = "" }, "treatment"},
+		{func(o *Options) { o.Datasets = []string{"a", "a"} }, "twice"},
+		{func(o *Options) { o.Missing = "keep" }, "missing"},
 	} {
 		o := metaOpts("md")
 		c.edit(&o)
@@ -171,11 +173,11 @@ func TestMetaOptionsValidate(t *testing.T) {
 // TestMetaDatasetsUnknown names a dataset without values with a hint.
 func TestMetaDatasetsUnknown(t *testing.T) {
 	t.Parallel()
-	b := NewMetaBuilder("NEW", "BASE", "drop")
+	b := NewBuilder("NEW", "BASE", "drop")
 	addPairs(t, b, "movielens", [2]float64{0.5, 0.4}, [2]float64{0.6, 0.45}, [2]float64{0.2, 0.25})
 	o := metaOpts("md")
 	o.Datasets = []string{"movielen"}
-	_, err := MetaAnalysis(MetaInput{Metric: Metric{Name: "ndcg"}, Studies: b.Finish()}, o)
+	_, err := Analyze(Input{Metric: analyses.Metric{Name: "ndcg"}, Studies: b.Finish()}, o)
 	if err == nil || !strings.Contains(err.Error(), `did you mean "movielens"`) {
 		t.Errorf("error %v", err)
 	}
@@ -188,16 +190,16 @@ func TestMetaDatasetsUnknown(t *testing.T) {
 // generic summary leaves n empty.
 func TestMetaSensitivityEdges(t *testing.T) {
 	t.Parallel()
-	gen := func(y ...float64) []MetaStudy {
-		var out []MetaStudy
+	gen := func(y ...float64) []Study {
+		var out []Study
 		for i, v := range y {
-			out = append(out, MetaStudy{Dataset: string(rune('a' + i)), Form: MetaGeneric, Yi: v, Vi: 0.01 * float64(i+1)})
+			out = append(out, Study{Dataset: string(rune('a' + i)), Form: Generic, Yi: v, Vi: 0.01 * float64(i+1)})
 		}
 		return out
 	}
 	o := metaOpts("md")
 	o.Sensitivity, o.Test = true, "knha"
-	r, err := MetaAnalysis(MetaInput{Studies: gen(0.1, 0.3)}, o)
+	r, err := Analyze(Input{Studies: gen(0.1, 0.3)}, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -205,7 +207,7 @@ func TestMetaSensitivityEdges(t *testing.T) {
 		t.Errorf("k = 2: warnings %v, %d leave-one-out rows", r.List, len(r.LeaveOneOut))
 	}
 	noNaN(t, r)
-	r, err = MetaAnalysis(MetaInput{Studies: gen(0.1)}, o)
+	r, err = Analyze(Input{Studies: gen(0.1)}, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -221,7 +223,7 @@ func TestMetaSensitivityEdges(t *testing.T) {
 	for i := range eq {
 		eq[i].Vi = 0.02
 	}
-	r, err = MetaAnalysis(MetaInput{Studies: eq}, o)
+	r, err = Analyze(Input{Studies: eq}, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -231,10 +233,10 @@ func TestMetaSensitivityEdges(t *testing.T) {
 	noNaN(t, r)
 	// Two-group summaries: hedges_g is the same effect as smd (metafor's
 	// SMD is Hedges' g).
-	tg := []MetaStudy{{Dataset: "a", Form: MetaTwoGroup, M1: 1.2, SD1: 0.5, N1: 10, M2: 0.8, SD2: 0.4, N2: 12},
-		{Dataset: "b", Form: MetaTwoGroup, M1: 1.0, SD1: 0.3, N1: 20, M2: 0.9, SD2: 0.5, N2: 25}}
-	a, _ := MetaAnalysis(MetaInput{Studies: tg}, metaOpts("smd"))
-	b, _ := MetaAnalysis(MetaInput{Studies: tg}, metaOpts("hedges_g"))
+	tg := []Study{{Dataset: "a", Form: TwoGroup, M1: 1.2, SD1: 0.5, N1: 10, M2: 0.8, SD2: 0.4, N2: 12},
+		{Dataset: "b", Form: TwoGroup, M1: 1.0, SD1: 0.3, N1: 20, M2: 0.9, SD2: 0.5, N2: 25}}
+	a, _ := Analyze(Input{Studies: tg}, metaOpts("smd"))
+	b, _ := Analyze(Input{Studies: tg}, metaOpts("hedges_g"))
 	if a.Rows[0].Effect != b.Rows[0].Effect || b.Effect != "smd" {
 		t.Errorf("two-group hedges_g %v (%s), smd %v", b.Rows[0].Effect, b.Effect, a.Rows[0].Effect)
 	}
@@ -245,16 +247,16 @@ func TestMetaSensitivityEdges(t *testing.T) {
 // with a note instead of failing.
 func TestMetaSubgroupsKnha(t *testing.T) {
 	t.Parallel()
-	var studies []MetaStudy
+	var studies []Study
 	groups := map[string]string{}
 	for i, y := range []float64{0.1, 0.3, 0.2, 0.5, 0.4, 0.9} {
 		d := string(rune('a' + i))
-		studies = append(studies, MetaStudy{Dataset: d, Form: MetaGeneric, Yi: y, Vi: 0.01})
+		studies = append(studies, Study{Dataset: d, Form: Generic, Yi: y, Vi: 0.01})
 		groups[d] = []string{"x", "x", "y", "y", "y", "z"}[i]
 	}
 	o := metaOpts("md")
 	o.Test, o.Subgroup, o.Sensitivity = "knha", "domain", true
-	r, err := MetaAnalysis(MetaInput{Studies: studies, Groups: groups}, o)
+	r, err := Analyze(Input{Studies: studies, Groups: groups}, o)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,29 +1,31 @@
-package analyses
+package meta
 
 import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/evalbook/evalbook/analyses"
 )
 
-// MetaSource is the `summary` key: a path, or a table
+// Source is the `summary` key: a path, or a table
 // {path = "…", columns = {m1i = "mean_new", …}} mapping the expected
 // column names (those of metafor's escalc: m1i, sd1i, n1i, m2i, sd2i,
 // n2i, yi, vi, sei; or n, mean_diff, sd_diff, r) onto the file's own.
-type MetaSource struct {
+type Source struct {
 	Path    string            `toml:"path" json:"path,omitempty"`
 	Columns map[string]string `toml:"columns" json:"columns,omitempty"`
 }
 
-// MetaSummaryColumns are the column names a summary file may map.
-var MetaSummaryColumns = []string{"dataset", "n", "mean_diff", "sd_diff", "r", "m1i", "sd1i", "n1i", "m2i", "sd2i", "n2i", "yi", "vi", "sei"}
+// SummaryColumns are the column names a summary file may map.
+var SummaryColumns = []string{"dataset", "n", "mean_diff", "sd_diff", "r", "m1i", "sd1i", "n1i", "m2i", "sd2i", "n2i", "yi", "vi", "sei"}
 
 // UnmarshalTOML accepts a string or a table.
-func (s *MetaSource) UnmarshalTOML(v any) error {
+func (s *Source) UnmarshalTOML(v any) error {
 	var err error
-	s.Path, s.Columns, err = DecodeSource("summary", "m1i", v, func(c string) (string, error) {
-		if canonical(c, MetaSummaryColumns) == "" {
-			return "", fmt.Errorf("summary.columns: %q is not a summary column (one of %s)%s", c, strings.Join(MetaSummaryColumns, ", "), DidYouMean(c, MetaSummaryColumns))
+	s.Path, s.Columns, err = analyses.DecodeSource("summary", "m1i", v, func(c string) (string, error) {
+		if canonical(c, SummaryColumns) == "" {
+			return "", fmt.Errorf("summary.columns: %q is not a summary column (one of %s)%s", c, strings.Join(SummaryColumns, ", "), analyses.DidYouMean(c, SummaryColumns))
 		}
 		return strings.ToLower(c), nil
 	})
@@ -33,7 +35,7 @@ func (s *MetaSource) UnmarshalTOML(v any) error {
 // MarshalTOML writes the source back as it is usually written: a string,
 // or an inline table when columns are mapped (so the analysis's params
 // read as they were given).
-func (s MetaSource) MarshalTOML() ([]byte, error) {
+func (s Source) MarshalTOML() ([]byte, error) {
 	q := func(x string) string {
 		b, _ := json.Marshal(x) // a JSON string is a valid TOML basic string
 		return string(b)
@@ -43,7 +45,7 @@ func (s MetaSource) MarshalTOML() ([]byte, error) {
 	}
 	var b strings.Builder
 	b.WriteString("{path = " + q(s.Path) + ", columns = {")
-	for i, k := range SortedKeys(s.Columns) {
+	for i, k := range analyses.SortedKeys(s.Columns) {
 		if i > 0 {
 			b.WriteString(", ")
 		}
