@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -151,7 +152,7 @@ func TestClustersLeaderboardAndCompare(t *testing.T) {
 		}
 	}
 	for _, b := range res.Leaderboard {
-		g := truth[indexOf(res.Datasets, b.Datasets[0])]
+		g := truth[slices.Index(res.Datasets, b.Datasets[0])]
 		wantBest := 2 // C
 		if g == 0 {
 			wantBest = 0 // A: 1 < 2 < 2.5

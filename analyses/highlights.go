@@ -9,42 +9,6 @@ import (
 // One-sentence key findings for the site's overview (Highlighter). They
 // read only fields the analyses computed; nothing here is a new statistic.
 
-// Highlight: the Friedman test, the best mean rank and how many pairs differ.
-func (r *CriticalDifferenceResult) Highlight() string {
-	if len(r.Methods) == 0 {
-		return ""
-	}
-	s := fmt.Sprintf("%s has the best mean rank (%.2f) on %s over %d datasets", r.Methods[0], r.MeanRanks[0], r.Metric, len(r.Datasets))
-	if r.FriedmanP != nil {
-		s += fmt.Sprintf("; Friedman p = %.3g", *r.FriedmanP)
-	}
-	sig := 0
-	for _, p := range r.Pairs {
-		if p.Significant {
-			sig++
-		}
-	}
-	return s + fmt.Sprintf("; %d of %d pairs differ after Holm (α = %g), critical difference %.2f.", sig, len(r.Pairs), r.Alpha, r.CriticalDifference)
-}
-
-// Highlight: how many pairs the paired and independent tests separate.
-func (r *PairedTestsResult) Highlight() string {
-	if len(r.Pairs) == 0 {
-		return ""
-	}
-	paired, indep := 0, 0
-	for _, p := range r.Pairs {
-		if p.PPairedT != nil && *p.PPairedT < r.Alpha {
-			paired++
-		}
-		if p.PWelch != nil && *p.PWelch < r.Alpha {
-			indep++
-		}
-	}
-	return fmt.Sprintf("On %s over %s, the paired t-test finds %d of %d pairs different at α = %g; the independent Welch test finds %d.",
-		r.Metric, r.Over, paired, len(r.Pairs), r.Alpha, indep)
-}
-
 // Highlight: the number of clusters, their quality and the outliers.
 func (r *ClustersResult) Highlight() string {
 	if r.K == 0 {

@@ -12,6 +12,7 @@ import (
 	"strconv"
 
 	"github.com/evalbook/evalbook/analyses"
+	"github.com/evalbook/evalbook/analyses/significance"
 	"github.com/evalbook/evalbook/figures"
 )
 
@@ -21,9 +22,9 @@ func pairedTestsKind() Kind {
 		runPairedTests)
 }
 
-func runPairedTests(ctx *Context, o *analyses.PairedTestsOptions) (*Output, error) {
+func runPairedTests(ctx *Context, o *significance.PairedTestsOptions) (*Output, error) {
 	metric := ctx.Metric(o.Metric)
-	var in analyses.PairedTestsInput
+	var in significance.PairedTestsInput
 	var err error
 	if o.Dataset == "" {
 		in, err = pairedFromResults(ctx, o, metric)
@@ -33,7 +34,7 @@ func runPairedTests(ctx *Context, o *analyses.PairedTestsOptions) (*Output, erro
 	if err != nil {
 		return nil, err
 	}
-	r, err := analyses.PairedTests(in, *o)
+	r, err := significance.PairedTests(in, *o)
 	if err != nil {
 		return nil, err
 	}
@@ -44,21 +45,21 @@ func runPairedTests(ctx *Context, o *analyses.PairedTestsOptions) (*Output, erro
 	return &Output{Result: r, Figures: figs, Method: pairedTestsMethod(r)}, nil
 }
 
-func pairedFromResults(ctx *Context, o *analyses.PairedTestsOptions, metric analyses.Metric) (analyses.PairedTestsInput, error) {
+func pairedFromResults(ctx *Context, o *significance.PairedTestsOptions, metric analyses.Metric) (significance.PairedTestsInput, error) {
 	res, err := ctx.Results()
 	if err != nil {
-		return analyses.PairedTestsInput{}, err
+		return significance.PairedTestsInput{}, err
 	}
 	if err := checkNames("metric", []string{metric.Name}, res.Metrics); err != nil {
-		return analyses.PairedTestsInput{}, err
+		return significance.PairedTestsInput{}, err
 	}
 	methods := o.Methods
 	if len(methods) == 0 {
 		methods = res.Methods
 	} else if err := checkNames("method", methods, res.Methods); err != nil {
-		return analyses.PairedTestsInput{}, err
+		return significance.PairedTestsInput{}, err
 	}
-	in := analyses.PairedTestsInput{Metric: metric, Over: "datasets", Units: res.Datasets, Methods: methods}
+	in := significance.PairedTestsInput{Metric: metric, Over: "datasets", Units: res.Datasets, Methods: methods}
 	q := res.Matrix(metric.Name, res.Datasets, methods)
 	in.Values = make([][]float64, len(methods))
 	for m := range methods {
@@ -70,7 +71,7 @@ func pairedFromResults(ctx *Context, o *analyses.PairedTestsOptions, metric anal
 	return in, nil
 }
 
-func pairedFromUnits(ctx *Context, o *analyses.PairedTestsOptions, metric analyses.Metric) (analyses.PairedTestsInput, error) {
+func pairedFromUnits(ctx *Context, o *significance.PairedTestsOptions, metric analyses.Metric) (significance.PairedTestsInput, error) {
 	want := map[string]int{}
 	for i, m := range o.Methods {
 		want[m] = i
@@ -123,20 +124,20 @@ func pairedFromUnits(ctx *Context, o *analyses.PairedTestsOptions, metric analys
 		return nil
 	})
 	if err != nil {
-		return analyses.PairedTestsInput{}, err
+		return significance.PairedTestsInput{}, err
 	}
 	if !datasets[o.Dataset] {
-		return analyses.PairedTestsInput{}, fmt.Errorf("dataset: no units for dataset %q%s", o.Dataset, analyses.DidYouMean(o.Dataset, analyses.SortedKeys(datasets)))
+		return significance.PairedTestsInput{}, fmt.Errorf("dataset: no units for dataset %q%s", o.Dataset, analyses.DidYouMean(o.Dataset, analyses.SortedKeys(datasets)))
 	}
 	if !metrics[metric.Name] {
-		return analyses.PairedTestsInput{}, fmt.Errorf("metric: no units of metric %q for dataset %q%s", metric.Name, o.Dataset, analyses.DidYouMean(metric.Name, analyses.SortedKeys(metrics)))
+		return significance.PairedTestsInput{}, fmt.Errorf("metric: no units of metric %q for dataset %q%s", metric.Name, o.Dataset, analyses.DidYouMean(metric.Name, analyses.SortedKeys(metrics)))
 	}
 	for _, m := range o.Methods {
 		if !allMethods[m] {
-			return analyses.PairedTestsInput{}, fmt.Errorf("methods: no units of method %q for dataset %q%s", m, o.Dataset, analyses.DidYouMean(m, analyses.SortedKeys(allMethods)))
+			return significance.PairedTestsInput{}, fmt.Errorf("methods: no units of method %q for dataset %q%s", m, o.Dataset, analyses.DidYouMean(m, analyses.SortedKeys(allMethods)))
 		}
 	}
-	in := analyses.PairedTestsInput{Metric: metric, Over: "units of " + o.Dataset, Units: units, Methods: methods}
+	in := significance.PairedTestsInput{Metric: metric, Over: "units of " + o.Dataset, Units: units, Methods: methods}
 	in.Values = make([][]float64, len(methods))
 	for m := range methods {
 		in.Values[m] = make([]float64, len(units))
@@ -153,7 +154,7 @@ func pairedFromUnits(ctx *Context, o *analyses.PairedTestsOptions, metric analys
 
 // pairedTestsMethod is the method note (notes/paired_tests.md), ending
 // with the verdict on every pair that has a recommended test.
-func pairedTestsMethod(r *analyses.PairedTestsResult) string {
+func pairedTestsMethod(r *significance.PairedTestsResult) string {
 	type pair struct {
 		A, B, Test                  string // Test: paired_t or wilcoxon
 		Significant, HasIndependent bool

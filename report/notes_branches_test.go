@@ -10,6 +10,7 @@ import (
 	"github.com/evalbook/evalbook/analyses/meta"
 	"github.com/evalbook/evalbook/analyses/multiobjective"
 	"github.com/evalbook/evalbook/analyses/offline"
+	"github.com/evalbook/evalbook/analyses/significance"
 )
 
 func notePtr(x float64) *float64 { return &x }
@@ -37,8 +38,8 @@ func TestNotesEveryBranch(t *testing.T) {
 	check("stability", stabilityMethod())
 	for _, bayes := range []bool{false, true} {
 		for _, sig := range [][]bool{{false, false}, {true, false}, {true, true}} {
-			r := &analyses.CriticalDifferenceResult{Methods: []string{"a", "b", "c"}, NemenyiQ: 2.3438, ZeroMethod: "pratt", Alpha: 0.05, Bayesian: bayes, Samples: 50000, Rope: 0.01}
-			r.Pairs = []analyses.CDPair{{A: "a", B: "b", Significant: sig[0]}, {A: "a", B: "c", Significant: sig[1]}}
+			r := &significance.CriticalDifferenceResult{Methods: []string{"a", "b", "c"}, NemenyiQ: 2.3438, ZeroMethod: "pratt", Alpha: 0.05, Bayesian: bayes, Samples: 50000, Rope: 0.01}
+			r.Pairs = []significance.CDPair{{A: "a", B: "b", Significant: sig[0]}, {A: "a", B: "c", Significant: sig[1]}}
 			check("cd", criticalDifferenceMethod(r))
 		}
 	}
@@ -127,14 +128,14 @@ func TestNotesEveryBranch(t *testing.T) {
 			}
 		}
 	}
-	pairs := []analyses.PairedComparison{
+	pairs := []significance.PairedComparison{
 		{A: "a", B: "b", Recommended: "none"},
 		{A: "a", B: "c", Recommended: "paired_t", Significant: true, PHolm: notePtr(0.0012345), PWelch: notePtr(0.2), PMannWhitney: notePtr(0.3)},
 		{A: "b", B: "c", Recommended: "wilcoxon", PWelch: notePtr(0.01), PMannWhitney: notePtr(0.3)},
 		{A: "b", B: "d", Recommended: "wilcoxon", PHolm: notePtr(0.5)},
 	}
 	for n := 0; n <= len(pairs); n++ {
-		r := &analyses.PairedTestsResult{Over: "units of ml", ZeroMethod: "wilcox", Alpha: 0.05, Pairs: pairs[:n]}
+		r := &significance.PairedTestsResult{Over: "units of ml", ZeroMethod: "wilcox", Alpha: 0.05, Pairs: pairs[:n]}
 		check("paired", pairedTestsMethod(r))
 	}
 	for name, want := range map[string]int{"cd": 6, "corr": 6, "sel": 2, "char": 26, "clusters": 24, "meta": 152, "offline": 16, "paired": 4, "mo": 6} {

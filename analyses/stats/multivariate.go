@@ -11,10 +11,11 @@ package stats
 
 import (
 	"fmt"
-	"github.com/evalbook/evalbook/analyses/internal/parallel"
 	"math"
 	"math/rand/v2"
 	"sort"
+
+	"github.com/evalbook/evalbook/analyses/internal/parallel"
 
 	"gonum.org/v1/gonum/mat"
 )

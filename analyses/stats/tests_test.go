@@ -2,13 +2,14 @@ package stats
 
 import (
 	"encoding/json"
-	"github.com/evalbook/evalbook/analyses/internal/testutil"
 	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"sync"
 	"testing"
+
+	"github.com/evalbook/evalbook/analyses/internal/testutil"
 )
 
 // The fixtures are written by testdata/oracle/significance/gen.py

@@ -1,4 +1,4 @@
-package analyses
+package significance
 
 // paired_tests (SPEC §5.3) carries seed 003's argument (Košir et al.
 // 2013, §2.2–2.3): when two methods are measured on the same folds or
@@ -14,6 +14,8 @@ package analyses
 import (
 	"fmt"
 	"math"
+
+	"github.com/evalbook/evalbook/analyses"
 
 	"github.com/evalbook/evalbook/analyses/stats"
 )
@@ -40,16 +42,16 @@ func (o *PairedTestsOptions) Defaults() {
 // Validate checks the options.
 func (o *PairedTestsOptions) Validate() error {
 	if o.Metric == "" {
-		return OptionErrorf("metric", "required")
+		return analyses.OptionErrorf("metric", "required")
 	}
 	if err := checkAlphaZeroMethod(o.Alpha, o.ZeroMethod); err != nil {
 		return err
 	}
-	if err := CheckDistinct("methods", o.Methods); err != nil {
+	if err := analyses.CheckDistinct("methods", o.Methods); err != nil {
 		return err
 	}
 	if len(o.Methods) == 1 {
-		return OptionErrorf("methods", "need at least 2 methods to compare, got 1")
+		return analyses.OptionErrorf("methods", "need at least 2 methods to compare, got 1")
 	}
 	return nil
 }
@@ -58,7 +60,7 @@ func (o *PairedTestsOptions) Validate() error {
 // user ids, or dataset names when comparing over datasets. NaN marks a
 // missing value.
 type PairedTestsInput struct {
-	Metric  Metric
+	Metric  analyses.Metric
 	Over    string // "units of <dataset>" or "datasets", for messages
 	Units   []string
 	Methods []string
@@ -110,7 +112,7 @@ type PairedTestsResult struct {
 	Alpha      float64            `json:"alpha"`
 	ZeroMethod string             `json:"zero_method"`
 	Pairs      []PairedComparison `json:"pairs"`
-	Warnings
+	analyses.Warnings
 }
 
 // PairedTests compares every pair of methods over the units they share.
@@ -140,7 +142,7 @@ func PairedTests(in PairedTestsInput, opts PairedTestsOptions) (*PairedTestsResu
 	}
 	holm := stats.Holm(ps)
 	for i := range res.Pairs {
-		res.Pairs[i].PHolm = Opt(holm[i])
+		res.Pairs[i].PHolm = analyses.Opt(holm[i])
 		res.Pairs[i].Significant = !math.IsNaN(holm[i]) && holm[i] <= opts.Alpha
 	}
 	return res, nil
@@ -153,7 +155,7 @@ func deref(p *float64) float64 {
 	return *p
 }
 
-func pairedPair(in PairedTestsInput, i, j int, opts PairedTestsOptions, w *Warnings) PairedComparison {
+func pairedPair(in PairedTestsInput, i, j int, opts PairedTestsOptions, w *analyses.Warnings) PairedComparison {
 	A, B := in.Methods[i], in.Methods[j]
 	pc := PairedComparison{A: A, B: B}
 	var missA, missB, missBoth int
@@ -197,7 +199,7 @@ func pairedPair(in PairedTestsInput, i, j int, opts PairedTestsOptions, w *Warni
 	pc.MeanA, _ = stats.MeanVar(pc.ValueA)
 	pc.MeanB, _ = stats.MeanVar(pc.ValueB)
 	md, _ := stats.MeanVar(d)
-	pc.MeanDiff = Opt(md)
+	pc.MeanDiff = analyses.Opt(md)
 	if allZero {
 		w.Warnf("%s: every difference is zero (the two methods give identical %s), so the paired tests, Shapiro–Wilk and the effect sizes are undefined", what, in.Metric.Name)
 	}
@@ -206,13 +208,13 @@ func pairedPair(in PairedTestsInput, i, j int, opts PairedTestsOptions, w *Warni
 	}
 
 	pt := stats.PairedT(pc.ValueA, pc.ValueB)
-	pc.PairedT, pc.PPairedT = Opt(pt.Statistic), Opt(pt.P)
+	pc.PairedT, pc.PPairedT = analyses.Opt(pt.Statistic), analyses.Opt(pt.P)
 	if pt.P != pt.P && !allZero && n >= 2 {
 		w.Warnf("%s: paired t undefined: the differences are all equal (%g)", what, d[0])
 	}
 	if wr, err := stats.Wilcoxon(d, opts.ZeroMethod, stats.WilcoxonAuto, false); err == nil {
-		pc.WilcoxonT, pc.PWilcoxon, pc.WilcoxonMode = Opt(wr.Statistic), Opt(wr.P), wr.Method
-		pc.RankBiserial = Opt(stats.RankBiserial(wr))
+		pc.WilcoxonT, pc.PWilcoxon, pc.WilcoxonMode = analyses.Opt(wr.Statistic), analyses.Opt(wr.P), wr.Method
+		pc.RankBiserial = analyses.Opt(stats.RankBiserial(wr))
 		if wr.Method == stats.WilcoxonExact && n <= 5 {
 			w.Warnf("%s: with %d pairs the smallest two-sided Wilcoxon p-value is %.4g", what, n, 2/math.Pow(2, float64(n)))
 		}
@@ -220,22 +222,22 @@ func pairedPair(in PairedTestsInput, i, j int, opts PairedTestsOptions, w *Warni
 		w.Warnf("%s: Wilcoxon undefined: %v", what, err)
 	}
 	st, nz := stats.SignTest(d)
-	pc.SignK, pc.PSign = Opt(st.Statistic), Opt(st.P)
+	pc.SignK, pc.PSign = analyses.Opt(st.Statistic), analyses.Opt(st.P)
 	_ = nz
 	wt := stats.WelchT(pc.ValueA, pc.ValueB)
-	pc.WelchT, pc.PWelch = Opt(wt.Statistic), Opt(wt.P)
+	pc.WelchT, pc.PWelch = analyses.Opt(wt.Statistic), analyses.Opt(wt.P)
 	if math.IsNaN(wt.P) && n >= 2 {
 		w.Warnf("%s: Welch's t undefined: neither method's values vary", what)
 	}
 	mw, _ := stats.MannWhitneyU(pc.ValueA, pc.ValueB)
-	pc.U, pc.PMannWhitney = Opt(mw.Statistic), Opt(mw.P)
+	pc.U, pc.PMannWhitney = analyses.Opt(mw.Statistic), analyses.Opt(mw.P)
 
 	if n >= 3 && !allZero {
 		sw, sp, err := stats.ShapiroWilk(d)
 		if err != nil {
 			w.Warnf("%s: %v", what, err)
 		} else {
-			pc.ShapiroW, pc.PShapiro = Opt(sw), Opt(sp)
+			pc.ShapiroW, pc.PShapiro = analyses.Opt(sw), analyses.Opt(sp)
 			if n > 5000 {
 				w.Warnf("%s: Shapiro–Wilk's p-value is an extrapolation beyond 5000 values (Royston 1995); with this many pairs it rejects normality for trivial departures, and the paired t-test is robust anyway", what)
 			}
@@ -251,26 +253,26 @@ func pairedPair(in PairedTestsInput, i, j int, opts PairedTestsOptions, w *Warni
 	}
 
 	dz := stats.CohenDz(d)
-	pc.CohenDz = Opt(dz)
+	pc.CohenDz = analyses.Opt(dz)
 	cd := stats.CohenD(pc.ValueA, pc.ValueB)
-	pc.CohenD = Opt(cd)
+	pc.CohenD = analyses.Opt(cd)
 	if n >= 2 {
-		pc.PowerPaired = Opt(stats.TTestPower(dz, n, opts.Alpha))
-		pc.PowerIndep = Opt(stats.TTestIndPower(cd, n, n, opts.Alpha))
+		pc.PowerPaired = analyses.Opt(stats.TTestPower(dz, n, opts.Alpha))
+		pc.PowerIndep = analyses.Opt(stats.TTestIndPower(cd, n, n, opts.Alpha))
 	}
 	return pc
 }
 
 // Tables implements Result: one row per pair with the columns of SPEC
 // §5.3, then the effect sizes and statistics.
-func (r *PairedTestsResult) Tables() []Table {
+func (r *PairedTestsResult) Tables() []analyses.Table {
 	v := func(p *float64) any {
 		if p == nil {
 			return nil
 		}
 		return *p
 	}
-	t := Table{Title: "Paired and independent tests (" + r.Metric + ", over " + r.Over + ")",
+	t := analyses.Table{Title: "Paired and independent tests (" + r.Metric + ", over " + r.Over + ")",
 		Columns: []string{"a", "b", "n", "mean_diff", "p_paired_t", "p_wilcoxon", "p_sign", "p_welch", "p_mannwhitney",
 			"p_shapiro", "recommended", "power_paired", "power_independent", "p_holm",
 			"significant", "cohen_dz", "rank_biserial", "cohen_d", "t_paired", "wilcoxon_statistic", "t_welch", "mannwhitney_u", "shapiro_w"}}
@@ -279,13 +281,13 @@ func (r *PairedTestsResult) Tables() []Table {
 			v(p.PShapiro), p.Recommended, v(p.PowerPaired), v(p.PowerIndep), v(p.PHolm),
 			p.Significant, v(p.CohenDz), v(p.RankBiserial), v(p.CohenD), v(p.PairedT), v(p.WilcoxonT), v(p.WelchT), v(p.U), v(p.ShapiroW)})
 	}
-	return []Table{t}
+	return []analyses.Table{t}
 }
 
 // checkAlphaZeroMethod checks the keys the Wilcoxon-based analyses share.
 func checkAlphaZeroMethod(alpha float64, zero string) error {
 	if !(alpha > 0 && alpha < 1) {
-		return OptionErrorf("alpha", "must be in (0, 1), got %g", alpha)
+		return analyses.OptionErrorf("alpha", "must be in (0, 1), got %g", alpha)
 	}
-	return OneOf("zero_method", zero, stats.ZeroMethods...)
+	return analyses.OneOf("zero_method", zero, stats.ZeroMethods...)
 }

@@ -1,11 +1,11 @@
-package analyses
+package significance
 
 import (
 	"math"
 	"math/rand/v2"
 	"testing"
 
-	"github.com/evalbook/evalbook/analyses/stats"
+	"github.com/evalbook/evalbook/analyses"
 )
 
 func benchMatrix(d, m int) CriticalDifferenceInput {
@@ -49,7 +49,7 @@ func BenchmarkCriticalDifference(b *testing.B) {
 func BenchmarkPairedTests(b *testing.B) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	n := 100000
-	in := PairedTestsInput{Metric: Metric{Name: "m"}, Over: "users", Methods: []string{"A", "B"}, Values: [][]float64{make([]float64, n), make([]float64, n)}}
+	in := PairedTestsInput{Metric: analyses.Metric{Name: "m"}, Over: "users", Methods: []string{"A", "B"}, Values: [][]float64{make([]float64, n), make([]float64, n)}}
 	for u := 0; u < n; u++ {
 		in.Units = append(in.Units, "u")
 		e := rng.NormFloat64()
@@ -61,11 +61,5 @@ func BenchmarkPairedTests(b *testing.B) {
 		if _, err := PairedTests(in, PairedTestsOptions{Metric: "m"}); err != nil {
 			b.Fatal(err)
 		}
-	}
-}
-
-func BenchmarkNemenyiQ(b *testing.B) {
-	for i := 0; i < b.N; i++ {
-		stats.NemenyiQ(0.05, 11)
 	}
 }

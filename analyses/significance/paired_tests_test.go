@@ -1,4 +1,4 @@
-package analyses
+package significance
 
 import (
 	"encoding/json"
@@ -6,12 +6,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/evalbook/evalbook/analyses"
+
 	"github.com/evalbook/evalbook/analyses/internal/testutil"
 	"github.com/evalbook/evalbook/analyses/stats"
 )
 
 func pairedInput(units []string, methods []string, vals ...[]float64) PairedTestsInput {
-	return PairedTestsInput{Metric: Metric{Name: "rmse", Better: LowerIsBetter}, Over: "folds", Units: units, Methods: methods, Values: vals}
+	return PairedTestsInput{Metric: analyses.Metric{Name: "rmse", Better: analyses.LowerIsBetter}, Over: "folds", Units: units, Methods: methods, Values: vals}
 }
 
 func folds(n int) []string {

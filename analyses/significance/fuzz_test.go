@@ -1,9 +1,11 @@
-package analyses
+package significance
 
 import (
 	"encoding/binary"
 	"math"
 	"testing"
+
+	"github.com/evalbook/evalbook/analyses"
 
 	"github.com/evalbook/evalbook/analyses/stats"
 )
@@ -31,7 +33,7 @@ func FuzzPairedStatistics(f *testing.F) {
 		if len(a) == 0 {
 			return
 		}
-		in := PairedTestsInput{Metric: Metric{Name: "m"}, Over: "units", Methods: []string{"A", "B"}, Values: [][]float64{a, b}}
+		in := PairedTestsInput{Metric: analyses.Metric{Name: "m"}, Over: "units", Methods: []string{"A", "B"}, Values: [][]float64{a, b}}
 		for i := range a {
 			in.Units = append(in.Units, string(rune('a'+i%26))+string(rune('a'+i/26)))
 		}
@@ -42,7 +44,7 @@ func FuzzPairedStatistics(f *testing.F) {
 		for _, row := range r.Tables()[0].Rows {
 			for j, c := range row {
 				if v, ok := c.(float64); ok {
-					if !Finite(v) {
+					if !analyses.Finite(v) {
 						t.Fatalf("column %d is %v", j, v)
 					}
 				}

@@ -1,4 +1,4 @@
-package analyses
+package significance
 
 // critical_difference (SPEC §5.2): are the differences in mean rank over
 // many datasets more than chance? It follows Demšar (2006) — Friedman's
@@ -15,6 +15,8 @@ import (
 	"math/rand/v2"
 	"strings"
 	"sync"
+
+	"github.com/evalbook/evalbook/analyses"
 
 	"github.com/evalbook/evalbook/analyses/stats"
 )
@@ -48,27 +50,27 @@ func (o *CriticalDifferenceOptions) Defaults() {
 // Validate checks the options.
 func (o *CriticalDifferenceOptions) Validate() error {
 	if o.Metric == "" {
-		return OptionErrorf("metric", "required")
+		return analyses.OptionErrorf("metric", "required")
 	}
 	if err := checkAlphaZeroMethod(o.Alpha, o.ZeroMethod); err != nil {
 		return err
 	}
-	if err := CheckFloat("rope", o.Rope, 0, math.MaxFloat64); err != nil {
+	if err := analyses.CheckFloat("rope", o.Rope, 0, math.MaxFloat64); err != nil {
 		return err
 	}
-	if err := CheckInt("samples", o.Samples, 100, MaxSamples); err != nil {
+	if err := analyses.CheckInt("samples", o.Samples, 100, analyses.MaxSamples); err != nil {
 		return err
 	}
 	if o.Rope > 0 && !o.Bayesian {
-		return OptionErrorf("rope", "only used by the Bayesian test; set bayesian = true")
+		return analyses.OptionErrorf("rope", "only used by the Bayesian test; set bayesian = true")
 	}
-	return FirstError(CheckDistinct("datasets", o.Datasets), CheckDistinct("methods", o.Methods))
+	return analyses.FirstError(analyses.CheckDistinct("datasets", o.Datasets), analyses.CheckDistinct("methods", o.Methods))
 }
 
 // CriticalDifferenceInput is the matrix to test plus the Monte Carlo
 // stream of the Bayesian test.
 type CriticalDifferenceInput struct {
-	AggregateInput
+	analyses.AggregateInput
 	Seed uint64
 	Jobs int
 }
@@ -117,7 +119,7 @@ type CriticalDifferenceResult struct {
 	Samples         int        `json:"samples,omitempty"`
 	BayesianCliques [][]string `json:"bayesian_cliques,omitempty"`
 	Pairs           []CDPair   `json:"pairs"`
-	Warnings
+	analyses.Warnings
 }
 
 // CriticalDifference runs Friedman, Iman–Davenport, Nemenyi, pairwise
@@ -129,13 +131,13 @@ func CriticalDifference(in CriticalDifferenceInput, opts CriticalDifferenceOptio
 	if err := opts.Validate(); err != nil {
 		return nil, err
 	}
-	higher := in.Metric.Better == HigherIsBetter
+	higher := in.Metric.Better == analyses.HigherIsBetter
 	res := &CriticalDifferenceResult{Metric: in.Metric.Name, HigherIsBetter: higher, Alpha: opts.Alpha,
 		ZeroMethod: opts.ZeroMethod, Bayesian: opts.Bayesian}
 	if len(in.Methods) < 2 {
 		return nil, fmt.Errorf("metric %q: need at least 2 methods to compare, have %d", in.Metric.Name, len(in.Methods))
 	}
-	var q Matrix
+	var q analyses.Matrix
 	for d, row := range in.Q {
 		var missing []string
 		for m, v := range row {
@@ -158,12 +160,12 @@ func CriticalDifference(in CriticalDifferenceInput, opts CriticalDifferenceOptio
 	}
 
 	// Mean ranks exactly as the aggregate analysis computes them.
-	mr, _ := RuleScores(RuleMeanRank, q, higher, 3) // β̂ is not used by mean_rank
+	mr, _ := analyses.RuleScores(analyses.RuleMeanRank, q, higher, 3) // β̂ is not used by mean_rank
 	order := make([]int, k)
 	for i := range order {
 		order[i] = i
 	}
-	SortStable(order, func(a, b int) bool { return mr[a] < mr[b] })
+	analyses.SortStable(order, func(a, b int) bool { return mr[a] < mr[b] })
 	for _, m := range order {
 		res.Methods = append(res.Methods, in.Methods[m])
 		res.MeanRanks = append(res.MeanRanks, mr[m])
@@ -177,8 +179,8 @@ func CriticalDifference(in CriticalDifferenceInput, opts CriticalDifferenceOptio
 	if math.IsInf(id.Statistic, 1) {
 		res.Warnf("the Iman–Davenport F is infinite (p = 0): every dataset ranks the methods the same way")
 	}
-	res.FriedmanStatistic, res.FriedmanP = Opt(fr.Statistic), Opt(fr.P)
-	res.ImanDavenportF, res.ImanDavenportP = Opt(id.Statistic), Opt(id.P)
+	res.FriedmanStatistic, res.FriedmanP = analyses.Opt(fr.Statistic), analyses.Opt(fr.P)
+	res.ImanDavenportF, res.ImanDavenportP = analyses.Opt(id.Statistic), analyses.Opt(id.P)
 	if n < 10 {
 		res.Warnf("only %d datasets: Friedman's χ² approximation is rough below 10 (Demšar 2006 §3.2.2)", n)
 	}
@@ -219,7 +221,7 @@ func CriticalDifference(in CriticalDifferenceInput, opts CriticalDifferenceOptio
 		if err != nil {
 			res.Warnf("Wilcoxon test of %s vs %s undefined: %v (they are treated as not different)", cp.A, cp.B, err)
 		} else {
-			cp.Statistic, cp.P, cp.Method = Opt(w.Statistic), Opt(w.P), w.Method
+			cp.Statistic, cp.P, cp.Method = analyses.Opt(w.Statistic), analyses.Opt(w.P), w.Method
 			ps[pi] = w.P
 		}
 		res.Pairs[pi] = cp
@@ -234,7 +236,7 @@ func CriticalDifference(in CriticalDifferenceInput, opts CriticalDifferenceOptio
 		sig[i] = make([]bool, k)
 	}
 	for pi, pr := range pairs {
-		res.Pairs[pi].PHolm = Opt(holm[pi])
+		res.Pairs[pi].PHolm = analyses.Opt(holm[pi])
 		s := !math.IsNaN(holm[pi]) && holm[pi] <= opts.Alpha
 		res.Pairs[pi].Significant = s
 		sig[pr.a][pr.b], sig[pr.b][pr.a] = s, s
@@ -270,7 +272,7 @@ func CriticalDifference(in CriticalDifferenceInput, opts CriticalDifferenceOptio
 		}
 		for pi, pr := range pairs {
 			b := out[pi]
-			res.Pairs[pi].PLeft, res.Pairs[pi].PRope, res.Pairs[pi].PRight = Opt(b.Left), Opt(b.Rope), Opt(b.Right)
+			res.Pairs[pi].PLeft, res.Pairs[pi].PRope, res.Pairs[pi].PRight = analyses.Opt(b.Left), analyses.Opt(b.Rope), analyses.Opt(b.Right)
 			s := b.Left >= 1-opts.Alpha || b.Right >= 1-opts.Alpha
 			bsig[pr.a][pr.b], bsig[pr.b][pr.a] = s, s
 		}
@@ -313,14 +315,14 @@ func cliques(methods []string, sig [][]bool) [][]string {
 }
 
 // Tables implements Result: a summary, the mean ranks and the pairs.
-func (r *CriticalDifferenceResult) Tables() []Table {
+func (r *CriticalDifferenceResult) Tables() []analyses.Table {
 	val := func(p *float64) any {
 		if p == nil {
 			return nil
 		}
 		return *p
 	}
-	sum := Table{Title: "Friedman, Iman–Davenport and Nemenyi (" + r.Metric + ")", Columns: []string{"quantity", "value"},
+	sum := analyses.Table{Title: "Friedman, Iman–Davenport and Nemenyi (" + r.Metric + ")", Columns: []string{"quantity", "value"},
 		Rows: [][]any{
 			{"datasets", len(r.Datasets)},
 			{"methods", len(r.Methods)},
@@ -331,7 +333,7 @@ func (r *CriticalDifferenceResult) Tables() []Table {
 			{"nemenyi_q", r.NemenyiQ},
 			{"critical_difference", r.CriticalDifference},
 		}}
-	ranks := Table{Name: "ranks", Title: "Mean rank over datasets (1 = best)", Columns: []string{"method", "mean_rank"}}
+	ranks := analyses.Table{Name: "ranks", Title: "Mean rank over datasets (1 = best)", Columns: []string{"method", "mean_rank"}}
 	for i, m := range r.Methods {
 		ranks.Rows = append(ranks.Rows, []any{m, r.MeanRanks[i]})
 	}
@@ -339,7 +341,7 @@ func (r *CriticalDifferenceResult) Tables() []Table {
 	if r.Bayesian {
 		cols = append(cols, "p_left", "p_rope", "p_right")
 	}
-	pairs := Table{Name: "pairs", Title: "Pairwise Wilcoxon signed-rank tests, Holm-corrected", Columns: cols}
+	pairs := analyses.Table{Name: "pairs", Title: "Pairwise Wilcoxon signed-rank tests, Holm-corrected", Columns: cols}
 	for _, p := range r.Pairs {
 		row := []any{p.A, p.B, val(p.Statistic), val(p.P), val(p.PHolm), p.Significant}
 		if r.Bayesian {
@@ -347,5 +349,41 @@ func (r *CriticalDifferenceResult) Tables() []Table {
 		}
 		pairs.Rows = append(pairs.Rows, row)
 	}
-	return []Table{sum, ranks, pairs}
+	return []analyses.Table{sum, ranks, pairs}
+}
+
+// Highlight: the Friedman test, the best mean rank and how many pairs differ.
+func (r *CriticalDifferenceResult) Highlight() string {
+	if len(r.Methods) == 0 {
+		return ""
+	}
+	s := fmt.Sprintf("%s has the best mean rank (%.2f) on %s over %d datasets", r.Methods[0], r.MeanRanks[0], r.Metric, len(r.Datasets))
+	if r.FriedmanP != nil {
+		s += fmt.Sprintf("; Friedman p = %.3g", *r.FriedmanP)
+	}
+	sig := 0
+	for _, p := range r.Pairs {
+		if p.Significant {
+			sig++
+		}
+	}
+	return s + fmt.Sprintf("; %d of %d pairs differ after Holm (α = %g), critical difference %.2f.", sig, len(r.Pairs), r.Alpha, r.CriticalDifference)
+}
+
+// Highlight: how many pairs the paired and independent tests separate.
+func (r *PairedTestsResult) Highlight() string {
+	if len(r.Pairs) == 0 {
+		return ""
+	}
+	paired, indep := 0, 0
+	for _, p := range r.Pairs {
+		if p.PPairedT != nil && *p.PPairedT < r.Alpha {
+			paired++
+		}
+		if p.PWelch != nil && *p.PWelch < r.Alpha {
+			indep++
+		}
+	}
+	return fmt.Sprintf("On %s over %s, the paired t-test finds %d of %d pairs different at α = %g; the independent Welch test finds %d.",
+		r.Metric, r.Over, paired, len(r.Pairs), r.Alpha, indep)
 }

@@ -1,4 +1,4 @@
-package analyses
+package significance
 
 import (
 	"encoding/csv"
@@ -7,22 +7,25 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/evalbook/evalbook/analyses"
 
 	"github.com/evalbook/evalbook/analyses/internal/testutil"
 )
 
 // noNaNCells fails when a table cell is a non-finite float: the page must
 // show nil (an empty cell) and a warning instead.
-func noNaNCells(t *testing.T, tables []Table) {
+func noNaNCells(t *testing.T, tables []analyses.Table) {
 	t.Helper()
 	for _, tb := range tables {
 		tb.Check()
 		for i, r := range tb.Rows {
 			for j, c := range r {
-				if f, ok := c.(float64); ok && !Finite(f) {
+				if f, ok := c.(float64); ok && !analyses.Finite(f) {
 					t.Errorf("table %q row %d column %s is %v", tb.Name, i, tb.Columns[j], f)
 				}
 			}
@@ -35,7 +38,7 @@ func cdInput(q [][]float64, methods ...string) CriticalDifferenceInput {
 	for i := range ds {
 		ds[i] = "d" + strconv.Itoa(i)
 	}
-	return CriticalDifferenceInput{AggregateInput: AggregateInput{Metric: Metric{Name: "m", Max: math.Inf(1)},
+	return CriticalDifferenceInput{AggregateInput: analyses.AggregateInput{Metric: analyses.Metric{Name: "m", Max: math.Inf(1)},
 		Datasets: ds, Methods: methods, Q: q}, Seed: 1, Jobs: 1}
 }
 
@@ -58,20 +61,20 @@ func TestCriticalDifferenceShevchenko(t *testing.T) {
 	in := shevchenkoMatrix(t, "ndcg", "10")
 	c := loadSigCases(t)
 	if c.Shevchenko == nil {
-		skipWithoutReference(t, "the fixture was made without the reference data")
+		testutil.SkipWithoutReference(t, "the fixture was made without the reference data")
 	}
 	r, err := CriticalDifference(CriticalDifferenceInput{AggregateInput: in, Seed: 3, Jobs: 2}, CriticalDifferenceOptions{Metric: "ndcg", Bayesian: true, Samples: 2000})
 	if err != nil {
 		t.Fatal(err)
 	}
-	agg, err := Aggregate(in, AggregateOptions{Metric: "ndcg", Rules: []string{RuleMeanRank}})
+	agg, err := analyses.Aggregate(in, analyses.AggregateOptions{Metric: "ndcg", Rules: []string{analyses.RuleMeanRank}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for i, m := range r.Methods {
-		j := indexOf(agg.Methods, m)
-		if r.MeanRanks[i] != agg.Scores[RuleMeanRank][j] {
-			t.Errorf("%s: mean rank %v, aggregate %v", m, r.MeanRanks[i], agg.Scores[RuleMeanRank][j])
+		j := slices.Index(agg.Methods, m)
+		if r.MeanRanks[i] != agg.Scores[analyses.RuleMeanRank][j] {
+			t.Errorf("%s: mean rank %v, aggregate %v", m, r.MeanRanks[i], agg.Scores[analyses.RuleMeanRank][j])
 		}
 	}
 	if !testutil.Close(*r.FriedmanStatistic, c.Shevchenko.Friedman, 1e-9) || !testutil.Close(*r.FriedmanP, c.Shevchenko.FriedmanP, 1e-9) {
@@ -103,17 +106,17 @@ func TestCriticalDifferenceShevchenko(t *testing.T) {
 
 	// Pairing by name: the per-metric slice lists datasets in a different
 	// order for each method; the result must be the same.
-	path := filepath.Join("..", "..", "shared", "reference", "shevchenko2024", "metrics_ndcg_10.csv")
+	path := filepath.Join("..", "..", "..", "shared", "reference", "shevchenko2024", "metrics_ndcg_10.csv")
 	f, err := os.Open(path)
 	if err != nil {
-		skipWithoutReference(t, err)
+		testutil.SkipWithoutReference(t, err)
 	}
 	defer f.Close()
 	recs, err := csv.NewReader(f).ReadAll()
 	if err != nil {
 		t.Fatal(err)
 	}
-	var b ResultsBuilder
+	var b analyses.ResultsBuilder
 	for _, rec := range recs[1:] {
 		v, err := strconv.ParseFloat(rec[2], 64)
 		if err != nil {
@@ -122,7 +125,7 @@ func TestCriticalDifferenceShevchenko(t *testing.T) {
 		b.Add(rec[1], rec[0], "ndcg", v)
 	}
 	res := b.Finish()
-	in2 := AggregateInput{Metric: in.Metric, Datasets: res.Datasets, Methods: res.Methods, Q: res.Matrix("ndcg", res.Datasets, res.Methods)}
+	in2 := analyses.AggregateInput{Metric: in.Metric, Datasets: res.Datasets, Methods: res.Methods, Q: res.Matrix("ndcg", res.Datasets, res.Methods)}
 	r2, err := CriticalDifference(CriticalDifferenceInput{AggregateInput: in2, Seed: 3, Jobs: 2}, CriticalDifferenceOptions{Metric: "ndcg"})
 	if err != nil {
 		t.Fatal(err)
@@ -169,15 +172,6 @@ type sigPair struct {
 	Statistic float64
 	P         float64
 	PHolm     float64 `json:"p_holm"`
-}
-
-func indexOf(s []string, v string) int {
-	for i, x := range s {
-		if x == v {
-			return i
-		}
-	}
-	return -1
 }
 
 func TestCriticalDifferenceDeterministicAcrossJobs(t *testing.T) {
@@ -308,4 +302,16 @@ func TestCliques(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("cliques %v, want %v", got, want)
 	}
+}
+
+// shevchenkoMatrix reads a metric from the seed 001 reference data, or skips.
+func shevchenkoMatrix(t testing.TB, metric, k string) analyses.AggregateInput {
+	t.Helper()
+	var b analyses.ResultsBuilder
+	for _, v := range testutil.ShevchenkoValues(t, metric, k) {
+		b.Add(v.Dataset, v.Method, metric, v.Value)
+	}
+	res := b.Finish()
+	return analyses.AggregateInput{Metric: analyses.Metric{Name: metric, Max: math.Inf(1)}, Datasets: res.Datasets, Methods: res.Methods,
+		Q: res.Matrix(metric, res.Datasets, res.Methods)}
 }
