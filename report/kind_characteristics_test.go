@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/evalbook/evalbook/analyses"
+	"github.com/evalbook/evalbook/analyses/datasets"
 	"gonum.org/v1/gonum/floats/scalar"
 )
 
@@ -137,7 +138,7 @@ core = 5
 					continue
 				}
 				checked++
-				for k, name := range analyses.LogFeatureNames {
+				for k, name := range datasets.LogFeatureNames {
 					if feat.Columns[k+1] != name {
 						t.Fatalf("column %d = %q, want %q", k+1, feat.Columns[k+1], name)
 					}
@@ -192,7 +193,7 @@ type charOracleLog struct {
 	Log                    string
 	Tau                    *float64
 	MinItem, MinUser, Core int
-	Counts                 analyses.PreprocessCounts
+	Counts                 datasets.PreprocessCounts
 	Features               map[string]*float64
 }
 
@@ -442,7 +443,7 @@ func FuzzCharacteristicsLog(f *testing.F) {
 			t.Fatal(err)
 		}
 		ctx := &Context{ID: "c", Study: s, Jobs: 1, inputs: newInputs(s), progress: noProgress{}}
-		p := analyses.Preprocessing{Core: 2}
+		p := datasets.Preprocessing{Core: 2}
 		if analyses.Finite(tau) {
 			p.Threshold, p.HasThreshold = tau, true
 		}
@@ -458,7 +459,7 @@ func FuzzCharacteristicsLog(f *testing.F) {
 		}
 		for k, v := range sum.Features[:10] {
 			if !analyses.Finite(v) {
-				t.Errorf("%s = %v", analyses.LogFeatureNames[k], v)
+				t.Errorf("%s = %v", datasets.LogFeatureNames[k], v)
 			}
 		}
 	})

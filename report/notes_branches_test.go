@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/evalbook/evalbook/analyses"
 	"github.com/evalbook/evalbook/analyses/correlation"
+	"github.com/evalbook/evalbook/analyses/datasets"
 	"github.com/evalbook/evalbook/analyses/meta"
 	"github.com/evalbook/evalbook/analyses/multiobjective"
 	"github.com/evalbook/evalbook/analyses/offline"
@@ -50,16 +50,16 @@ func TestNotesEveryBranch(t *testing.T) {
 		}
 	}
 	for _, comp := range []int{0, 3} {
-		r := &analyses.SelectionResult{Size: 6, Datasets: make([]string, 32), Simulations: 500, Rule: "mean_rank"}
-		o := &analyses.SelectionOptions{Components: comp, Start: 2, Epsilon: 1e-6}
+		r := &datasets.SelectionResult{Size: 6, Datasets: make([]string, 32), Simulations: 500, Rule: "mean_rank"}
+		o := &datasets.SelectionOptions{Components: comp, Start: 2, Epsilon: 1e-6}
 		check("sel", selectionMethod(r, o))
 	}
-	for _, from := range []string{analyses.CharFromLogs, analyses.CharFromInput} {
+	for _, from := range []string{datasets.CharFromLogs, datasets.CharFromInput} {
 		for _, thr := range []*float64{nil, notePtr(3.5)} {
 			for _, mi := range [][2]int{{0, 0}, {5, 5}, {0, 3}} {
 				for _, core := range []int{0, 2} {
 					for _, metric := range []string{"", "ndcg@10"} {
-						o := &analyses.CharacteristicsOptions{RatingThreshold: thr, MinItem: mi[0], MinUser: mi[1], Core: core, Metric: metric, Neighbors: 3}
+						o := &datasets.CharacteristicsOptions{RatingThreshold: thr, MinItem: mi[0], MinUser: mi[1], Core: core, Metric: metric, Neighbors: 3}
 						check("char", characteristicsMethod(from, o))
 					}
 				}
@@ -71,8 +71,8 @@ func TestNotesEveryBranch(t *testing.T) {
 			for _, kfixed := range []bool{false, true} {
 				for _, metric := range []string{"", "ndcg"} {
 					for _, ari := range []*float64{nil, notePtr(0.8731)} {
-						r := &analyses.ClustersResult{Features: make([]string, 18), ExplainedVariance: make([]float64, 4), KFixed: kfixed, K: 5, Metric: metric, AdjustedRandIndex: ari, Compare: "domain", Threshold: 0.61234567}
-						o := &analyses.ClustersOptions{Outliers: out, Trees: 100, Contamination: cont, Inits: 10, MaxIter: 300, KRange: []int{2, 10}}
+						r := &datasets.ClustersResult{Features: make([]string, 18), ExplainedVariance: make([]float64, 4), KFixed: kfixed, K: 5, Metric: metric, AdjustedRandIndex: ari, Compare: "domain", Threshold: 0.61234567}
+						o := &datasets.ClustersOptions{Outliers: out, Trees: 100, Contamination: cont, Inits: 10, MaxIter: 300, KRange: []int{2, 10}}
 						check("clusters", clustersMethod(r, o))
 					}
 				}

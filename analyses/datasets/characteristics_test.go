@@ -1,4 +1,4 @@
-package analyses
+package datasets
 
 import (
 	"compress/gzip"
@@ -15,6 +15,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/evalbook/evalbook/analyses"
 
 	"github.com/evalbook/evalbook/analyses/stats"
 
@@ -226,7 +228,7 @@ func TestCharacteristicsAssociationScipy(t *testing.T) {
 		t.Fatalf("%d expected cells", len(a.Expected))
 	}
 	tabs := r.Tables()
-	var assoc Table
+	var assoc analyses.Table
 	for _, tab := range tabs {
 		if tab.Name == "association" {
 			assoc = tab
@@ -275,7 +277,7 @@ func TestCharacteristicsTablesNoNaN(t *testing.T) {
 		names = append(names, tab.Name)
 		for _, row := range tab.Rows {
 			for _, c := range row {
-				if f, ok := c.(float64); ok && !Finite(f) {
+				if f, ok := c.(float64); ok && !analyses.Finite(f) {
 					t.Errorf("table %q holds %v", tab.Name, f)
 				}
 			}

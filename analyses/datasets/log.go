@@ -1,4 +1,4 @@
-package analyses
+package datasets
 
 // Interaction-log features of SPEC §5.6 (seed 001 §4.3, after Deldjoo et
 // al. 2021). A log can hold hundreds of millions of rows, so it is pushed
@@ -185,7 +185,7 @@ func (m *logIDs) id(s string) uint32 {
 
 func (m *logIDs) add(s string) uint32 {
 	if len(m.names) == math.MaxUint32-1 {
-		panic("analyses: more than 2^32-2 distinct ids in one log")
+		panic("datasets: more than 2^32-2 distinct ids in one log")
 	}
 	m.names = append(m.names, strings.Clone(s))
 	return uint32(len(m.names) - 1)

@@ -1,4 +1,4 @@
-package analyses
+package datasets
 
 import (
 	"encoding/csv"
@@ -7,18 +7,22 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/evalbook/evalbook/analyses"
+
+	"github.com/evalbook/evalbook/analyses/internal/testutil"
+
 	"github.com/evalbook/evalbook/analyses/stats"
 )
 
 // The reference data of seed 001 (Shevchenko et al. 2024), see
 // ../../shared/reference/shevchenko2024/SOURCE.txt. Tests skip without it.
-const shevDir = "../../shared/reference/shevchenko2024/"
+const shevDir = "../../../shared/reference/shevchenko2024/"
 
 func readCSV(t *testing.T, path string) [][]string {
 	t.Helper()
 	f, err := os.Open(path)
 	if os.IsNotExist(err) {
-		skipWithoutReference(t, path)
+		testutil.SkipWithoutReference(t, path)
 	}
 	if err != nil {
 		t.Fatal(err)
@@ -73,7 +77,7 @@ func shevFeatures(t *testing.T) (datasets, features []string, x [][]float64, pap
 
 // shevMetric returns q[d][m] of a metric@k from agg_metrics.csv for the
 // given datasets (methods in first-seen order).
-func shevMetric(t *testing.T, datasets []string, metric string, k string) ([]string, Matrix) {
+func shevMetric(t *testing.T, datasets []string, metric string, k string) ([]string, analyses.Matrix) {
 	rows := readCSV(t, shevDir+"agg_metrics.csv")
 	val := map[[2]string]float64{}
 	var methods []string
@@ -88,7 +92,7 @@ func shevMetric(t *testing.T, datasets []string, metric string, k string) ([]str
 		}
 		val[[2]string{r[1], r[0]}] = atof(t, r[4])
 	}
-	q := make(Matrix, len(datasets))
+	q := make(analyses.Matrix, len(datasets))
 	for i, d := range datasets {
 		q[i] = make([]float64, len(methods))
 		for j, m := range methods {
@@ -152,8 +156,8 @@ func TestClustersReferenceFigure8(t *testing.T) {
 	for i, c := range paper {
 		cluster[i] = c + 1
 	}
-	var w Warnings
-	boards := ClusterLeaderboards(q, cluster, datasets, methods, Metric{Name: "ndcg@10"}, &w)
+	var w analyses.Warnings
+	boards := ClusterLeaderboards(q, cluster, datasets, methods, analyses.Metric{Name: "ndcg@10"}, &w)
 	if len(boards) != 6 {
 		t.Fatalf("%d boards", len(boards))
 	}
@@ -197,10 +201,10 @@ func TestSelectionReferenceTable4(t *testing.T) {
 	for _, m := range []string{"ndcg", "hitrate", "coverage"} {
 		methods, q := shevMetric(t, datasets, m, "10")
 		in.Methods = methods
-		in.Metrics = append(in.Metrics, Metric{Name: m + "@10"})
+		in.Metrics = append(in.Metrics, analyses.Metric{Name: m + "@10"})
 		in.Q = append(in.Q, q)
 	}
-	res, err := DatasetSelection(in, SelectionOptions{Metrics: []string{"ndcg@10", "hitrate@10", "coverage@10"}})
+	res, err := Selection(in, SelectionOptions{Metrics: []string{"ndcg@10", "hitrate@10", "coverage@10"}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package analyses
+package datasets
 
 // Dataset characteristics and what they explain (SPEC §5.6, seed 001
 // §4.3, Fig. 7). The seed asks which properties of a dataset make it hard
@@ -12,6 +12,8 @@ import (
 	"fmt"
 	"math"
 	"strings"
+
+	"github.com/evalbook/evalbook/analyses"
 
 	"github.com/evalbook/evalbook/analyses/stats"
 )
@@ -61,7 +63,7 @@ func (o *CharacteristicsOptions) Defaults() {
 
 // Validate checks the options.
 func (o *CharacteristicsOptions) Validate() error {
-	if err := OneOf("from", o.From, CharFromAuto, CharFromLogs, CharFromInput); err != nil {
+	if err := analyses.OneOf("from", o.From, CharFromAuto, CharFromLogs, CharFromInput); err != nil {
 		return err
 	}
 	for _, kv := range []struct {
@@ -69,21 +71,21 @@ func (o *CharacteristicsOptions) Validate() error {
 		v   int
 	}{{"min_item", o.MinItem}, {"min_user", o.MinUser}, {"core", o.Core}} {
 		if kv.v < 0 {
-			return OptionErrorf(kv.key, "must not be negative, got %d", kv.v)
+			return analyses.OptionErrorf(kv.key, "must not be negative, got %d", kv.v)
 		}
 	}
-	if err := CheckInt("neighbors", o.Neighbors, 1, MaxNeighbors); err != nil {
+	if err := analyses.CheckInt("neighbors", o.Neighbors, 1, analyses.MaxNeighbors); err != nil {
 		return err
 	}
 	if o.RatingThreshold != nil {
-		if err := CheckFloat("rating_threshold", *o.RatingThreshold, math.Inf(-1), math.MaxFloat64); err != nil {
+		if err := analyses.CheckFloat("rating_threshold", *o.RatingThreshold, math.Inf(-1), math.MaxFloat64); err != nil {
 			return err
 		}
 	}
 	if o.From == CharFromInput && (o.RatingThreshold != nil || o.MinItem > 0 || o.MinUser > 0 || o.Core > 0) {
 		return fmt.Errorf("rating_threshold, min_item, min_user and core preprocess interaction logs; they have no effect with from = \"input\"")
 	}
-	return FirstError(CheckDistinct("methods", o.Methods), CheckDistinct("features", o.Features))
+	return analyses.FirstError(analyses.CheckDistinct("methods", o.Methods), analyses.CheckDistinct("features", o.Features))
 }
 
 // Preprocessing returns the log preprocessing of the options.
@@ -127,7 +129,7 @@ type CharacteristicsResult struct {
 	MutualInformation [][]float64 `json:"-"`
 	N                 [][]int     `json:"-"`
 	Neighbors         int         `json:"neighbors"`
-	Warnings
+	analyses.Warnings
 }
 
 // Characteristics relates each feature to each method's per-dataset metric
@@ -141,7 +143,7 @@ func Characteristics(in CharacteristicsInput, opts CharacteristicsOptions) (*Cha
 		return nil, err
 	}
 	if len(in.Values) != len(in.Datasets) || (in.Counts != nil && len(in.Counts) != len(in.Datasets)) {
-		panic("analyses: Characteristics input sizes do not match")
+		panic("datasets: Characteristics input sizes do not match")
 	}
 	if len(in.Datasets) == 0 {
 		return nil, fmt.Errorf("no dataset has characteristics")
@@ -151,7 +153,7 @@ func Characteristics(in CharacteristicsInput, opts CharacteristicsOptions) (*Cha
 	undefinedFeature := map[string]bool{}
 	for d, row := range in.Values {
 		for f, v := range row {
-			if !Finite(v) && !undefinedFeature[in.Features[f]] {
+			if !analyses.Finite(v) && !undefinedFeature[in.Features[f]] {
 				undefinedFeature[in.Features[f]] = true
 				r.Warnf("feature %s is undefined on dataset %s (first of possibly several): a constant per-user share has no skewness or kurtosis, or the input left the cell empty; that dataset is left out of the feature's associations", in.Features[f], in.Datasets[d])
 			}
@@ -175,7 +177,7 @@ func Characteristics(in CharacteristicsInput, opts CharacteristicsOptions) (*Cha
 	missingPerf := 0
 	for d := range in.Datasets {
 		for m := range M {
-			if !Finite(in.Perf[d][m]) {
+			if !analyses.Finite(in.Perf[d][m]) {
 				missingPerf++
 			}
 		}
@@ -192,7 +194,7 @@ func Characteristics(in CharacteristicsInput, opts CharacteristicsOptions) (*Cha
 			if m < M {
 				for d := range in.Datasets {
 					fv, pv := in.Values[d][f], in.Perf[d][m]
-					if Finite(fv) && Finite(pv) {
+					if analyses.Finite(fv) && analyses.Finite(pv) {
 						x, y = append(x, fv), append(y, pv)
 					}
 				}
@@ -221,45 +223,45 @@ func Characteristics(in CharacteristicsInput, opts CharacteristicsOptions) (*Cha
 
 // Tables implements Result: the pooled association per feature (main),
 // -features, -association and, from logs, -preprocessing.
-func (r *CharacteristicsResult) Tables() []Table {
-	var out []Table
+func (r *CharacteristicsResult) Tables() []analyses.Table {
+	var out []analyses.Table
 	if r.Metric != "" {
 		pooled := len(r.Methods) - 1
-		main := Table{Title: fmt.Sprintf("Association of each feature with %s over all methods pooled", r.Metric),
+		main := analyses.Table{Title: fmt.Sprintf("Association of each feature with %s over all methods pooled", r.Metric),
 			Columns: []string{"feature", "pearson", "spearman", "mutual_information", "n"}}
 		for f, name := range r.Features {
-			main.Rows = append(main.Rows, []any{name, CellValue(r.Pearson[f][pooled]), CellValue(r.Spearman[f][pooled]),
-				CellValue(r.MutualInformation[f][pooled]), r.N[f][pooled]})
+			main.Rows = append(main.Rows, []any{name, analyses.CellValue(r.Pearson[f][pooled]), analyses.CellValue(r.Spearman[f][pooled]),
+				analyses.CellValue(r.MutualInformation[f][pooled]), r.N[f][pooled]})
 		}
 		out = append(out, main)
 	}
-	feat := Table{Name: "features", Title: "Characteristics of each dataset", Columns: append([]string{"dataset"}, r.Features...)}
+	feat := analyses.Table{Name: "features", Title: "Characteristics of each dataset", Columns: append([]string{"dataset"}, r.Features...)}
 	for d, name := range r.Datasets {
 		row := []any{name}
 		for f, v := range r.Values[d] {
-			if r.Preprocessing != nil && logCountFeatures[r.Features[f]] && Finite(v) && v < 1<<53 {
+			if r.Preprocessing != nil && logCountFeatures[r.Features[f]] && analyses.Finite(v) && v < 1<<53 {
 				row = append(row, int(v))
 				continue
 			}
-			row = append(row, CellValue(v))
+			row = append(row, analyses.CellValue(v))
 		}
 		feat.Rows = append(feat.Rows, row)
 	}
 	if r.Metric == "" {
 		out = append(out, feat)
 	} else {
-		assoc := Table{Name: "association", Title: fmt.Sprintf("Association of each feature with each method's %s", r.Metric),
+		assoc := analyses.Table{Name: "association", Title: fmt.Sprintf("Association of each feature with each method's %s", r.Metric),
 			Columns: []string{"feature", "method", "pearson", "spearman", "mutual_information", "n"}}
 		for f, name := range r.Features {
 			for m, meth := range r.Methods {
-				assoc.Rows = append(assoc.Rows, []any{name, meth, CellValue(r.Pearson[f][m]), CellValue(r.Spearman[f][m]),
-					CellValue(r.MutualInformation[f][m]), r.N[f][m]})
+				assoc.Rows = append(assoc.Rows, []any{name, meth, analyses.CellValue(r.Pearson[f][m]), analyses.CellValue(r.Spearman[f][m]),
+					analyses.CellValue(r.MutualInformation[f][m]), r.N[f][m]})
 			}
 		}
 		out = append(out, feat, assoc)
 	}
 	if r.Preprocessing != nil {
-		pre := Table{Name: "preprocessing", Title: "Preprocessing of the interaction logs: interactions removed at each step",
+		pre := analyses.Table{Name: "preprocessing", Title: "Preprocessing of the interaction logs: interactions removed at each step",
 			Columns: []string{"dataset", "rows", "duplicates", "below_threshold", "item_filter", "user_filter", "core", "core_rounds", "interactions"}}
 		for d, c := range r.Preprocessing {
 			pre.Rows = append(pre.Rows, []any{r.Datasets[d], int(c.Rows), int(c.Duplicates), int(c.BelowThreshold), int(c.ItemFilter), int(c.UserFilter), int(c.Core), c.CoreRounds, int(c.Interactions)})
@@ -267,4 +269,62 @@ func (r *CharacteristicsResult) Tables() []Table {
 		out = append(out, pre)
 	}
 	return out
+}
+
+// Highlight: the feature most associated with performance.
+func (r *CharacteristicsResult) Highlight() string {
+	bestF, bestM, best := -1, -1, 0.0
+	for f := range r.Spearman {
+		for m, v := range r.Spearman[f] {
+			if !math.IsNaN(v) && math.Abs(v) > math.Abs(best) {
+				bestF, bestM, best = f, m, v
+			}
+		}
+	}
+	s := fmt.Sprintf("%d features of %d datasets", len(r.Features), len(r.Datasets))
+	if bestF >= 0 && bestM < len(r.Methods) {
+		s += fmt.Sprintf("; %s is the feature most associated with %s of %s (Spearman %.2f)", r.Features[bestF], r.Metric, r.Methods[bestM], best)
+	}
+	return s + "."
+}
+
+// Highlight: the number of clusters, their quality and the outliers.
+func (r *ClustersResult) Highlight() string {
+	if r.K == 0 {
+		return ""
+	}
+	s := fmt.Sprintf("%d clusters of %d datasets", r.K, len(r.Datasets))
+	if r.Silhouette != nil {
+		s += fmt.Sprintf(" (silhouette %.2f)", *r.Silhouette)
+	}
+	if len(r.Outliers) > 0 {
+		s += fmt.Sprintf("; %d outlier(s): %s", len(r.Outliers), strings.Join(r.Outliers, ", "))
+	}
+	if len(r.Representatives) > 0 {
+		s += "; representatives " + strings.Join(r.Representatives, ", ")
+	}
+	return s + "."
+}
+
+// Highlight: the strategy whose chosen datasets rank most like all.
+func (r *SelectionResult) Highlight() string {
+	best, bestV := "", math.Inf(-1)
+	for _, st := range r.Strategies {
+		var sum float64
+		n := 0
+		for _, m := range r.Metrics {
+			if v, ok := r.MeanRho[st][m]; ok && !math.IsNaN(v) {
+				sum += v
+				n++
+			}
+		}
+		if n > 0 && sum/float64(n) > bestV {
+			best, bestV = st, sum/float64(n)
+		}
+	}
+	if best == "" {
+		return ""
+	}
+	return fmt.Sprintf("With %d of %d datasets, %s selection ranks most like all datasets (mean Spearman ρ %.3f over %d simulations).",
+		r.Size, len(r.Datasets), best, bestV, r.Simulations)
 }

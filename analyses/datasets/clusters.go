@@ -1,4 +1,4 @@
-package analyses
+package datasets
 
 // The clusters analysis groups datasets by their characteristics, as
 // seed 001 §4.4 and Appendix C do for 30 recommender datasets (Table 5,
@@ -13,6 +13,8 @@ import (
 	"math"
 	"sort"
 	"strings"
+
+	"github.com/evalbook/evalbook/analyses"
 
 	"github.com/evalbook/evalbook/analyses/stats"
 )
@@ -65,40 +67,40 @@ func (o *ClustersOptions) Defaults() {
 
 // Validate checks the options.
 func (o *ClustersOptions) Validate() error {
-	if err := CheckInt("components", o.Components, 1, MaxComponents); err != nil {
+	if err := analyses.CheckInt("components", o.Components, 1, analyses.MaxComponents); err != nil {
 		return err
 	}
-	if err := OneOf("outliers", o.Outliers, "isolation_forest", "none"); err != nil {
+	if err := analyses.OneOf("outliers", o.Outliers, "isolation_forest", "none"); err != nil {
 		return err
 	}
 	if !(o.Contamination >= 0 && o.Contamination <= 0.5) {
-		return OptionErrorf("contamination", "want 0 (\"auto\": anomaly score > 0.5) or a share in (0, 0.5], got %g", o.Contamination)
+		return analyses.OptionErrorf("contamination", "want 0 (\"auto\": anomaly score > 0.5) or a share in (0, 0.5], got %g", o.Contamination)
 	}
-	if err := CheckInt("trees", o.Trees, 1, MaxTrees); err != nil {
+	if err := analyses.CheckInt("trees", o.Trees, 1, analyses.MaxTrees); err != nil {
 		return err
 	}
 	if len(o.KRange) != 2 || o.KRange[0] < 2 || o.KRange[1] < o.KRange[0] {
-		return OptionErrorf("k_range", "want [min, max] with 2 ≤ min ≤ max, got %v", o.KRange)
+		return analyses.OptionErrorf("k_range", "want [min, max] with 2 ≤ min ≤ max, got %v", o.KRange)
 	}
-	if err := CheckInt("k_range", o.KRange[1], 2, MaxK); err != nil {
+	if err := analyses.CheckInt("k_range", o.KRange[1], 2, analyses.MaxK); err != nil {
 		return err
 	}
 	if o.K < 0 || o.K == 1 {
-		return OptionErrorf("k", "must be at least 2 (or 0 to choose by silhouette), got %d", o.K)
+		return analyses.OptionErrorf("k", "must be at least 2 (or 0 to choose by silhouette), got %d", o.K)
 	}
-	if err := CheckInt("k", o.K, 0, MaxK); err != nil {
+	if err := analyses.CheckInt("k", o.K, 0, analyses.MaxK); err != nil {
 		return err
 	}
-	if err := CheckInt("inits", o.Inits, 1, MaxInits); err != nil {
+	if err := analyses.CheckInt("inits", o.Inits, 1, analyses.MaxInits); err != nil {
 		return err
 	}
-	if err := CheckInt("max_iter", o.MaxIter, 1, MaxIter); err != nil {
+	if err := analyses.CheckInt("max_iter", o.MaxIter, 1, analyses.MaxIter); err != nil {
 		return err
 	}
-	if err := OneOf("missing", o.Missing, "error", "drop"); err != nil {
+	if err := analyses.OneOf("missing", o.Missing, "error", "drop"); err != nil {
 		return err
 	}
-	return FirstError(CheckDistinct("features", o.Features), CheckDistinct("datasets", o.Datasets), CheckDistinct("methods", o.Methods))
+	return analyses.FirstError(analyses.CheckDistinct("features", o.Features), analyses.CheckDistinct("datasets", o.Datasets), analyses.CheckDistinct("methods", o.Methods))
 }
 
 // ClustersInput is what the clusters analysis works on.
@@ -108,9 +110,9 @@ type ClustersInput struct {
 	X        [][]float64 // X[d][f]; NaN marks a missing value
 	// Optional leaderboard: Q[d][m] of Metric (rows as Datasets; NaN
 	// missing).
-	Metric  *Metric
+	Metric  *analyses.Metric
 	Methods []string
-	Q       Matrix
+	Q       analyses.Matrix
 	// Optional reference labels (a dataset attribute, "" when absent).
 	Reference []string
 	Seed      uint64
@@ -161,7 +163,7 @@ type ClustersResult struct {
 	Leaderboard            []ClusterBoard `json:"leaderboard,omitempty"`
 	Compare                string         `json:"compare,omitempty"`
 	AdjustedRandIndex      *float64       `json:"adjusted_rand_index,omitempty"`
-	Warnings
+	analyses.Warnings
 }
 
 // clustersMix derives an independent stream key from a seed and a tag
@@ -190,7 +192,7 @@ func Clusters(in ClustersInput, opts ClustersOptions) (*ClustersResult, error) {
 	for d, row := range in.X {
 		miss := ""
 		for f, v := range row {
-			if !Finite(v) {
+			if !analyses.Finite(v) {
 				miss = in.Features[f]
 				break
 			}
@@ -393,7 +395,7 @@ func Clusters(in ClustersInput, opts ClustersOptions) (*ClustersResult, error) {
 	}
 
 	if in.Metric != nil && len(in.Q) > 0 {
-		q := make(Matrix, n)
+		q := make(analyses.Matrix, n)
 		for j, d := range keep {
 			q[j] = in.Q[d]
 		}
@@ -430,7 +432,7 @@ func Clusters(in ClustersInput, opts ClustersOptions) (*ClustersResult, error) {
 }
 
 // clustersLeaderboard fills the per-cluster leaderboard of the result.
-func clustersLeaderboard(res *ClustersResult, in ClustersInput, q Matrix) {
+func clustersLeaderboard(res *ClustersResult, in ClustersInput, q analyses.Matrix) {
 	res.Metric = in.Metric.Name
 	res.Methods = in.Methods
 	res.Leaderboard = ClusterLeaderboards(q, res.Cluster, res.Datasets, in.Methods, *in.Metric, &res.Warnings)
@@ -441,8 +443,8 @@ func clustersLeaderboard(res *ClustersResult, in ClustersInput, q Matrix) {
 // and the geometric mean of the metric, as seed 001 Fig. 8. q[d][m] has a
 // row per dataset; rows with a missing value are left out of their
 // cluster's board with a warning.
-func ClusterLeaderboards(q Matrix, cluster []int, datasets, methods []string, metric Metric, w *Warnings) []ClusterBoard {
-	higher := metric.Better == HigherIsBetter
+func ClusterLeaderboards(q analyses.Matrix, cluster []int, datasets, methods []string, metric analyses.Metric, w *analyses.Warnings) []ClusterBoard {
+	higher := metric.Better == analyses.HigherIsBetter
 	if len(methods) < 2 {
 		w.Warnf("the per-cluster leaderboard needs at least 2 methods, have %d", len(methods))
 		return nil
@@ -453,7 +455,7 @@ func ClusterLeaderboards(q Matrix, cluster []int, datasets, methods []string, me
 	}
 	var boards []ClusterBoard
 	for c := 1; c <= k; c++ {
-		var sub Matrix
+		var sub analyses.Matrix
 		var names, missing []string
 		for i, row := range q {
 			if cluster[i] != c {
@@ -480,10 +482,10 @@ func ClusterLeaderboards(q Matrix, cluster []int, datasets, methods []string, me
 			continue
 		}
 		b := ClusterBoard{Cluster: c, Datasets: names}
-		b.MeanRank, _ = RuleScores(RuleMeanRank, sub, higher, 3)
+		b.MeanRank, _ = analyses.RuleScores(analyses.RuleMeanRank, sub, higher, 3)
 		b.Rank = stats.RankBest(b.MeanRank, false)
 		b.GeometricMean = make([]*float64, len(methods))
-		if gm, err := RuleScores(RuleGeometricMean, sub, higher, 3); err == nil {
+		if gm, err := analyses.RuleScores(analyses.RuleGeometricMean, sub, higher, 3); err == nil {
 			for m := range gm {
 				v := gm[m]
 				b.GeometricMean[m] = &v
@@ -511,12 +513,12 @@ func pcName(c int) string { return fmt.Sprintf("pc%d", c+1) }
 // columns), the scan over k, the explained variance, the loadings and
 // the per-cluster
 // leaderboard.
-func (r *ClustersResult) Tables() []Table {
+func (r *ClustersResult) Tables() []analyses.Table {
 	cols := []string{"dataset", "cluster", "outlier", "representative"}
 	for c := range r.ExplainedVariance {
 		cols = append(cols, pcName(c))
 	}
-	main := Table{Title: "Datasets by cluster", Columns: cols}
+	main := analyses.Table{Title: "Datasets by cluster", Columns: cols}
 	rep := map[string]bool{}
 	for _, d := range r.Representatives {
 		rep[d] = true
@@ -533,11 +535,11 @@ func (r *ClustersResult) Tables() []Table {
 		}
 		main.Rows = append(main.Rows, row)
 	}
-	ks := Table{Name: "k", Title: "Choice of the number of clusters", Columns: []string{"k", "silhouette", "davies_bouldin", "inertia", "chosen"}}
+	ks := analyses.Table{Name: "k", Title: "Choice of the number of clusters", Columns: []string{"k", "silhouette", "davies_bouldin", "inertia", "chosen"}}
 	for _, k := range r.KScan {
-		ks.Rows = append(ks.Rows, []any{k.K, CellPtr(k.Silhouette), CellPtr(k.DaviesBouldin), k.Inertia, k.K == r.K})
+		ks.Rows = append(ks.Rows, []any{k.K, analyses.CellPtr(k.Silhouette), analyses.CellPtr(k.DaviesBouldin), k.Inertia, k.K == r.K})
 	}
-	pca := Table{Name: "pca", Title: "Principal components: explained variance", Columns: []string{"component", "explained_variance", "explained_variance_ratio"}}
+	pca := analyses.Table{Name: "pca", Title: "Principal components: explained variance", Columns: []string{"component", "explained_variance", "explained_variance_ratio"}}
 	for c := range r.ExplainedVariance {
 		pca.Rows = append(pca.Rows, []any{pcName(c), r.ExplainedVariance[c], r.ExplainedVarianceRatio[c]})
 	}
@@ -545,7 +547,7 @@ func (r *ClustersResult) Tables() []Table {
 	for c := range r.ExplainedVariance {
 		lcols = append(lcols, pcName(c))
 	}
-	load := Table{Name: "loadings", Title: "Loadings of the z-scored features on the principal components", Columns: lcols}
+	load := analyses.Table{Name: "loadings", Title: "Loadings of the z-scored features on the principal components", Columns: lcols}
 	for f, name := range r.Features {
 		row := []any{name}
 		for c := range r.Loadings {
@@ -553,9 +555,9 @@ func (r *ClustersResult) Tables() []Table {
 		}
 		load.Rows = append(load.Rows, row)
 	}
-	tables := []Table{main, ks, pca, load}
+	tables := []analyses.Table{main, ks, pca, load}
 	if len(r.Leaderboard) > 0 {
-		lb := Table{Name: "leaderboard", Title: "Leaderboard within each cluster (" + r.Metric + ")",
+		lb := analyses.Table{Name: "leaderboard", Title: "Leaderboard within each cluster (" + r.Metric + ")",
 			Columns: []string{"cluster", "method", "mean_rank", "geometric_mean", "rank", "datasets"}}
 		for _, b := range r.Leaderboard {
 			order := make([]int, len(r.Methods))
@@ -564,7 +566,7 @@ func (r *ClustersResult) Tables() []Table {
 			}
 			sort.SliceStable(order, func(x, y int) bool { return b.Rank[order[x]] < b.Rank[order[y]] })
 			for _, m := range order {
-				lb.Rows = append(lb.Rows, []any{b.Cluster, r.Methods[m], b.MeanRank[m], CellPtr(b.GeometricMean[m]), b.Rank[m], len(b.Datasets)})
+				lb.Rows = append(lb.Rows, []any{b.Cluster, r.Methods[m], b.MeanRank[m], analyses.CellPtr(b.GeometricMean[m]), b.Rank[m], len(b.Datasets)})
 			}
 		}
 		tables = append(tables, lb)

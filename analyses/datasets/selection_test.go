@@ -1,4 +1,4 @@
-package analyses
+package datasets
 
 import (
 	"encoding/json"
@@ -9,6 +9,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/evalbook/evalbook/analyses"
 
 	"github.com/evalbook/evalbook/analyses/stats"
 )
@@ -24,12 +26,12 @@ func selectionStudy(n int, seed uint64) SelectionInput {
 	for m := 0; m < 11; m++ {
 		in.Methods = append(in.Methods, fmt.Sprintf("m%d", m))
 	}
-	in.Metrics = []Metric{{Name: "ndcg@10"}, {Name: "hitrate@10"}, {Name: "rmse", Better: LowerIsBetter}}
+	in.Metrics = []analyses.Metric{{Name: "ndcg@10"}, {Name: "hitrate@10"}, {Name: "rmse", Better: analyses.LowerIsBetter}}
 	skill := make([]float64, len(in.Methods))
 	for m := range skill {
 		skill[m] = rng.Float64()
 	}
-	in.Q = make([]Matrix, len(in.Metrics))
+	in.Q = make([]analyses.Matrix, len(in.Metrics))
 	for d := 0; d < n; d++ {
 		in.Datasets = append(in.Datasets, fmt.Sprintf("ds%02d", d))
 		row := make([]float64, len(in.Features))
@@ -42,7 +44,7 @@ func selectionStudy(n int, seed uint64) SelectionInput {
 			v := make([]float64, len(in.Methods))
 			for m := range v {
 				v[m] = 0.1 + hard*skill[m] + 0.2*rng.Float64()
-				if in.Metrics[k].Better == LowerIsBetter {
+				if in.Metrics[k].Better == analyses.LowerIsBetter {
 					v[m] = 2 - v[m]
 				}
 			}
@@ -58,7 +60,7 @@ func TestSelectionDeterministicWhateverJobs(t *testing.T) {
 	t.Parallel()
 	in := selectionStudy(30, 11)
 	o := SelectionOptions{Metrics: selectionMetrics, Simulations: 60}
-	a, err := DatasetSelection(in, o)
+	a, err := Selection(in, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,7 +72,7 @@ func TestSelectionDeterministicWhateverJobs(t *testing.T) {
 			t.Errorf("progress %d/%d", done, total)
 		}
 	}
-	b, err := DatasetSelection(in, o)
+	b, err := Selection(in, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +85,7 @@ func TestSelectionDeterministicWhateverJobs(t *testing.T) {
 	// Dropping a strategy leaves the others' numbers unchanged.
 	o2 := o
 	o2.Strategies = []string{StrategyKMeans}
-	c, err := DatasetSelection(in, o2)
+	c, err := Selection(in, o2)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,18 +125,18 @@ func TestSelectionSpearmanAgainstDirect(t *testing.T) {
 	t.Parallel()
 	in := selectionStudy(12, 5)
 	in.Metrics, in.Q = in.Metrics[:1], in.Q[:1]
-	res, err := DatasetSelection(in, SelectionOptions{Metrics: []string{"ndcg@10"}, Simulations: 1, Strategies: []string{"random"}, Size: 4})
+	res, err := Selection(in, SelectionOptions{Metrics: []string{"ndcg@10"}, Simulations: 1, Strategies: []string{"random"}, Size: 4})
 	if err != nil {
 		t.Fatal(err)
 	}
 	rng := rand.New(rand.NewPCG(in.Seed, 0))
 	pick := rng.Perm(12)[:4]
-	var sub Matrix
+	var sub analyses.Matrix
 	for _, d := range pick {
 		sub = append(sub, in.Q[0][d])
 	}
-	all, _ := RuleScores(RuleMeanRank, in.Q[0], true, 3)
-	part, _ := RuleScores(RuleMeanRank, sub, true, 3)
+	all, _ := analyses.RuleScores(analyses.RuleMeanRank, in.Q[0], true, 3)
+	part, _ := analyses.RuleScores(analyses.RuleMeanRank, sub, true, 3)
 	want := stats.Spearman(part, all)
 	if got := *res.Summary[0].Mean; got != want {
 		t.Errorf("ρ = %g, direct %g", got, want)
@@ -144,15 +146,15 @@ func TestSelectionSpearmanAgainstDirect(t *testing.T) {
 func TestSelectionEdgeCases(t *testing.T) {
 	t.Parallel()
 	in := selectionStudy(6, 1)
-	if _, err := DatasetSelection(in, SelectionOptions{Metrics: selectionMetrics}); err == nil || !strings.Contains(err.Error(), "size must be below") {
+	if _, err := Selection(in, SelectionOptions{Metrics: selectionMetrics}); err == nil || !strings.Contains(err.Error(), "size must be below") {
 		t.Errorf("6 of 6: %v", err)
 	}
 	in = selectionStudy(10, 1)
 	in.Q[1][3][2] = nanValue()
-	if _, err := DatasetSelection(in, SelectionOptions{Metrics: selectionMetrics, Size: 3}); err == nil || !strings.Contains(err.Error(), `dataset "ds03" has no value for hitrate@10 of method m2`) {
+	if _, err := Selection(in, SelectionOptions{Metrics: selectionMetrics, Size: 3}); err == nil || !strings.Contains(err.Error(), `dataset "ds03" has no value for hitrate@10 of method m2`) {
 		t.Errorf("missing: %v", err)
 	}
-	res, err := DatasetSelection(in, SelectionOptions{Metrics: selectionMetrics, Size: 3, Missing: "drop", Simulations: 5})
+	res, err := Selection(in, SelectionOptions{Metrics: selectionMetrics, Size: 3, Missing: "drop", Simulations: 5})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -187,7 +189,7 @@ func TestSelectionBenchmarkBudget(t *testing.T) {
 	in := selectionStudy(30, 3)
 	in.Jobs = 2
 	start := time.Now()
-	if _, err := DatasetSelection(in, SelectionOptions{Metrics: selectionMetrics}); err != nil {
+	if _, err := Selection(in, SelectionOptions{Metrics: selectionMetrics}); err != nil {
 		t.Fatal(err)
 	}
 	if el := time.Since(start); el > 10*time.Second {
@@ -201,7 +203,7 @@ func BenchmarkDatasetSelection(b *testing.B) {
 	in := selectionStudy(30, 3)
 	in.Jobs = 2
 	for i := 0; i < b.N; i++ {
-		if _, err := DatasetSelection(in, SelectionOptions{Metrics: selectionMetrics}); err != nil {
+		if _, err := Selection(in, SelectionOptions{Metrics: selectionMetrics}); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -1,4 +1,4 @@
-package analyses
+package datasets
 
 // The dataset_selection analysis asks which few datasets give the same
 // leaderboard as all of them (seed 001 §4.4, Appendix C, Table 4): a
@@ -14,6 +14,8 @@ import (
 	"sort"
 	"strings"
 	"sync/atomic"
+
+	"github.com/evalbook/evalbook/analyses"
 
 	"github.com/evalbook/evalbook/analyses/internal/parallel"
 	"github.com/evalbook/evalbook/analyses/stats"
@@ -65,7 +67,7 @@ func (o *SelectionOptions) Defaults() {
 		o.Simulations = 500
 	}
 	if o.Rule == "" {
-		o.Rule = RuleMeanRank
+		o.Rule = analyses.RuleMeanRank
 	}
 	if o.BetaMax == 0 {
 		o.BetaMax = 3
@@ -84,44 +86,44 @@ func (o *SelectionOptions) Defaults() {
 // Validate checks the options.
 func (o *SelectionOptions) Validate() error {
 	if len(o.Metrics) == 0 {
-		return OptionErrorf("metrics", "required (the metrics whose rankings are compared)")
+		return analyses.OptionErrorf("metrics", "required (the metrics whose rankings are compared)")
 	}
-	if err := CheckDistinct("metrics", o.Metrics); err != nil {
+	if err := analyses.CheckDistinct("metrics", o.Metrics); err != nil {
 		return err
 	}
-	if err := CheckInt("size", o.Size, 2, MaxSelect); err != nil {
+	if err := analyses.CheckInt("size", o.Size, 2, analyses.MaxSelect); err != nil {
 		return err
 	}
 	for _, s := range o.Strategies {
 		if _, ok := strategyStream[s]; !ok {
-			return OptionErrorf("strategies", "unknown strategy %q%s", s, DidYouMean(s, AllStrategies))
+			return analyses.OptionErrorf("strategies", "unknown strategy %q%s", s, analyses.DidYouMean(s, AllStrategies))
 		}
 	}
-	if err := CheckDistinct("strategies", o.Strategies); err != nil {
+	if err := analyses.CheckDistinct("strategies", o.Strategies); err != nil {
 		return err
 	}
-	if err := CheckInt("simulations", o.Simulations, 1, MaxSimulations); err != nil {
+	if err := analyses.CheckInt("simulations", o.Simulations, 1, analyses.MaxSimulations); err != nil {
 		return err
 	}
-	if !IsRule(o.Rule) {
-		return OptionErrorf("rule", "unknown rule %q%s", o.Rule, DidYouMean(o.Rule, AllRules))
+	if !analyses.IsRule(o.Rule) {
+		return analyses.OptionErrorf("rule", "unknown rule %q%s", o.Rule, analyses.DidYouMean(o.Rule, analyses.AllRules))
 	}
-	if err := CheckFloat("beta_max", o.BetaMax, 1, MaxBetaMax); err != nil {
+	if err := analyses.CheckFloat("beta_max", o.BetaMax, 1, analyses.MaxBetaMax); err != nil {
 		return err
 	}
-	if err := CheckPositive("epsilon", o.Epsilon, math.MaxFloat64); err != nil {
+	if err := analyses.CheckPositive("epsilon", o.Epsilon, math.MaxFloat64); err != nil {
 		return err
 	}
 	if o.Start < 1 || o.Start >= o.Size {
-		return OptionErrorf("start", "must be between 1 and size − 1 = %d, got %d", o.Size-1, o.Start)
+		return analyses.OptionErrorf("start", "must be between 1 and size − 1 = %d, got %d", o.Size-1, o.Start)
 	}
-	if err := CheckInt("components", o.Components, 0, MaxComponents); err != nil {
+	if err := analyses.CheckInt("components", o.Components, 0, analyses.MaxComponents); err != nil {
 		return err
 	}
-	if err := OneOf("missing", o.Missing, "error", "drop"); err != nil {
+	if err := analyses.OneOf("missing", o.Missing, "error", "drop"); err != nil {
 		return err
 	}
-	return FirstError(CheckDistinct("features", o.Features), CheckDistinct("datasets", o.Datasets), CheckDistinct("methods", o.Methods))
+	return analyses.FirstError(analyses.CheckDistinct("features", o.Features), analyses.CheckDistinct("datasets", o.Datasets), analyses.CheckDistinct("methods", o.Methods))
 }
 
 // SelectionInput is what dataset_selection works on.
@@ -130,8 +132,8 @@ type SelectionInput struct {
 	Features []string
 	X        [][]float64 // X[d][f]; NaN missing
 	Methods  []string
-	Metrics  []Metric
-	Q        []Matrix // per metric, Q[k][d][m]; NaN missing
+	Metrics  []analyses.Metric
+	Q        []analyses.Matrix // per metric, Q[k][d][m]; NaN missing
 	Seed     uint64
 	Jobs     int
 	// Progress, when not nil, is told how many simulations are done; it
@@ -170,14 +172,14 @@ type SelectionResult struct {
 	Summary         []SelectionSummary            `json:"summary"`
 	MeanRho         map[string]map[string]float64 `json:"mean_rho"`      // strategy → metric → mean ρ (Table 4)
 	ChosenCounts    map[string][]int              `json:"chosen_counts"` // strategy → per dataset
-	Warnings
+	analyses.Warnings
 }
 
-// DatasetSelection runs the simulations of SPEC §5.8. Simulation s and
+// Selection runs the simulations of SPEC §5.8. Simulation s and
 // strategy t draw from rand.NewPCG(seed, 4s + stream(t)), and simulations
 // are summarised in their order, so the result depends on the seed only,
 // not on in.Jobs.
-func DatasetSelection(in SelectionInput, opts SelectionOptions) (*SelectionResult, error) {
+func Selection(in SelectionInput, opts SelectionOptions) (*SelectionResult, error) {
 	opts.Defaults()
 	if err := opts.Validate(); err != nil {
 		return nil, err
@@ -198,7 +200,7 @@ func DatasetSelection(in SelectionInput, opts SelectionOptions) (*SelectionResul
 	for d, name := range in.Datasets {
 		why := ""
 		for f, v := range in.X[d] {
-			if !Finite(v) {
+			if !analyses.Finite(v) {
 				why = "feature " + in.Features[f]
 				break
 			}
@@ -229,9 +231,9 @@ func DatasetSelection(in SelectionInput, opts SelectionOptions) (*SelectionResul
 		return nil, fmt.Errorf("choosing %d of %d datasets leaves nothing to choose: size must be below the number of datasets", opts.Size, n)
 	}
 	x := make([][]float64, n)
-	q := make([]Matrix, len(in.Metrics))
+	q := make([]analyses.Matrix, len(in.Metrics))
 	for k := range q {
-		q[k] = make(Matrix, n)
+		q[k] = make(analyses.Matrix, n)
 	}
 	for j, d := range keep {
 		x[j] = in.X[d]
@@ -258,7 +260,7 @@ func DatasetSelection(in SelectionInput, opts SelectionOptions) (*SelectionResul
 	// The rankings on all datasets.
 	full := make([][]float64, len(in.Metrics))
 	for k, m := range in.Metrics {
-		s, err := RuleScores(opts.Rule, q[k], m.Better == HigherIsBetter, opts.BetaMax)
+		s, err := analyses.RuleScores(opts.Rule, q[k], m.Better == analyses.HigherIsBetter, opts.BetaMax)
 		if err != nil {
 			return nil, fmt.Errorf("metric %q: %s on all datasets: %v", m.Name, opts.Rule, err)
 		}
@@ -277,7 +279,7 @@ func DatasetSelection(in SelectionInput, opts SelectionOptions) (*SelectionResul
 	errs := make([]error, ns)
 	var done atomic.Int64
 	perr := parallel.For(ns, in.Jobs, func(s int) {
-		sub := make(Matrix, opts.Size)
+		sub := make(analyses.Matrix, opts.Size)
 		for t, strat := range opts.Strategies {
 			rng := rand.New(rand.NewPCG(in.Seed, uint64(s)*4+strategyStream[strat]))
 			pick, err := selectDatasets(strat, z, opts, rng)
@@ -290,7 +292,7 @@ func DatasetSelection(in SelectionInput, opts SelectionOptions) (*SelectionResul
 				for i, d := range pick {
 					sub[i] = q[k][d]
 				}
-				sc, err := RuleScores(opts.Rule, sub, m.Better == HigherIsBetter, opts.BetaMax)
+				sc, err := analyses.RuleScores(opts.Rule, sub, m.Better == analyses.HigherIsBetter, opts.BetaMax)
 				if err != nil {
 					rho[t][k][s] = math.NaN()
 					continue
@@ -372,7 +374,7 @@ func selectDatasets(strat string, z [][]float64, opts SelectionOptions, rng *ran
 		start := rng.Perm(n)[:opts.Start]
 		return stats.GreedyDesign(z, start, opts.Size, strat, opts.Epsilon)
 	}
-	panic("analyses: unknown selection strategy " + strat)
+	panic("datasets: unknown selection strategy " + strat)
 }
 
 func summariseRho(v []float64) SelectionSummary {
@@ -404,13 +406,13 @@ func summariseRho(v []float64) SelectionSummary {
 // Tables implements Result: strategy × metric with the mean ρ and its
 // spread, the means laid out as seed 001 Table 4, and how often each
 // dataset was chosen.
-func (r *SelectionResult) Tables() []Table {
-	main := Table{Title: "Spearman's ρ between the ranking on the chosen datasets and on all",
+func (r *SelectionResult) Tables() []analyses.Table {
+	main := analyses.Table{Title: "Spearman's ρ between the ranking on the chosen datasets and on all",
 		Columns: []string{"strategy", "metric", "mean_rho", "sd_rho", "q05_rho", "median_rho", "q95_rho", "simulations"}}
 	for _, s := range r.Summary {
-		main.Rows = append(main.Rows, []any{s.Strategy, s.Metric, CellPtr(s.Mean), CellPtr(s.SD), CellPtr(s.Q05), CellPtr(s.Median), CellPtr(s.Q95), s.Defined})
+		main.Rows = append(main.Rows, []any{s.Strategy, s.Metric, analyses.CellPtr(s.Mean), analyses.CellPtr(s.SD), analyses.CellPtr(s.Q05), analyses.CellPtr(s.Median), analyses.CellPtr(s.Q95), s.Defined})
 	}
-	ch := Table{Name: "chosen", Title: "How often each dataset was chosen", Columns: []string{"strategy", "dataset", "times_chosen", "share"}}
+	ch := analyses.Table{Name: "chosen", Title: "How often each dataset was chosen", Columns: []string{"strategy", "dataset", "times_chosen", "share"}}
 	for _, strat := range r.Strategies {
 		counts := r.ChosenCounts[strat]
 		order := make([]int, len(counts))
@@ -430,7 +432,7 @@ func (r *SelectionResult) Tables() []Table {
 			ch.Rows = append(ch.Rows, []any{strat, r.Datasets[d], counts[d], float64(counts[d]) / float64(r.Simulations)})
 		}
 	}
-	wide := Table{Name: "means", Title: "Mean ρ by strategy and metric (as Table 4 of Shevchenko et al. 2024)", Columns: append([]string{"strategy"}, r.Metrics...)}
+	wide := analyses.Table{Name: "means", Title: "Mean ρ by strategy and metric (as Table 4 of Shevchenko et al. 2024)", Columns: append([]string{"strategy"}, r.Metrics...)}
 	for _, strat := range r.Strategies {
 		row := []any{strat}
 		for _, m := range r.Metrics {
@@ -442,5 +444,5 @@ func (r *SelectionResult) Tables() []Table {
 		}
 		wide.Rows = append(wide.Rows, row)
 	}
-	return []Table{main, wide, ch}
+	return []analyses.Table{main, wide, ch}
 }

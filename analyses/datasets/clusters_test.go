@@ -1,4 +1,4 @@
-package analyses
+package datasets
 
 import (
 	"encoding/json"
@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/evalbook/evalbook/analyses"
 
 	"github.com/evalbook/evalbook/analyses/stats"
 )
@@ -128,7 +130,7 @@ func TestClustersLeaderboardAndCompare(t *testing.T) {
 	t.Parallel()
 	datasets, features, x, truth := blobFeatures(3, 5, 4)
 	methods := []string{"A", "B", "C"}
-	q := make(Matrix, len(datasets))
+	q := make(analyses.Matrix, len(datasets))
 	ref := make([]string, len(datasets))
 	for i := range q {
 		// A best in cluster 0, C best elsewhere; RMSE-like: lower is better.
@@ -137,7 +139,7 @@ func TestClustersLeaderboardAndCompare(t *testing.T) {
 	}
 	q[3][1] = math.NaN()
 	ref[0] = ""
-	res, err := Clusters(ClustersInput{Datasets: datasets, Features: features, X: x, Metric: &Metric{Name: "rmse", Better: LowerIsBetter},
+	res, err := Clusters(ClustersInput{Datasets: datasets, Features: features, X: x, Metric: &analyses.Metric{Name: "rmse", Better: analyses.LowerIsBetter},
 		Methods: methods, Q: q, Reference: ref, Seed: 1}, ClustersOptions{Outliers: "none", K: 3, Compare: "domain"})
 	if err != nil {
 		t.Fatal(err)
