@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/evalbook/evalbook/analyses"
+	"github.com/evalbook/evalbook/analyses/leaderboard"
 
 	"github.com/evalbook/evalbook/analyses/stats"
 )
@@ -482,10 +483,10 @@ func ClusterLeaderboards(q analyses.Matrix, cluster []int, datasets, methods []s
 			continue
 		}
 		b := ClusterBoard{Cluster: c, Datasets: names}
-		b.MeanRank, _ = analyses.RuleScores(analyses.RuleMeanRank, sub, higher, 3)
+		b.MeanRank, _ = leaderboard.RuleScores(leaderboard.RuleMeanRank, sub, higher, 3)
 		b.Rank = stats.RankBest(b.MeanRank, false)
 		b.GeometricMean = make([]*float64, len(methods))
-		if gm, err := analyses.RuleScores(analyses.RuleGeometricMean, sub, higher, 3); err == nil {
+		if gm, err := leaderboard.RuleScores(leaderboard.RuleGeometricMean, sub, higher, 3); err == nil {
 			for m := range gm {
 				v := gm[m]
 				b.GeometricMean[m] = &v

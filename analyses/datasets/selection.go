@@ -16,6 +16,7 @@ import (
 	"sync/atomic"
 
 	"github.com/evalbook/evalbook/analyses"
+	"github.com/evalbook/evalbook/analyses/leaderboard"
 
 	"github.com/evalbook/evalbook/analyses/internal/parallel"
 	"github.com/evalbook/evalbook/analyses/stats"
@@ -67,7 +68,7 @@ func (o *SelectionOptions) Defaults() {
 		o.Simulations = 500
 	}
 	if o.Rule == "" {
-		o.Rule = analyses.RuleMeanRank
+		o.Rule = leaderboard.RuleMeanRank
 	}
 	if o.BetaMax == 0 {
 		o.BetaMax = 3
@@ -105,8 +106,8 @@ func (o *SelectionOptions) Validate() error {
 	if err := analyses.CheckInt("simulations", o.Simulations, 1, analyses.MaxSimulations); err != nil {
 		return err
 	}
-	if !analyses.IsRule(o.Rule) {
-		return analyses.OptionErrorf("rule", "unknown rule %q%s", o.Rule, analyses.DidYouMean(o.Rule, analyses.AllRules))
+	if !leaderboard.IsRule(o.Rule) {
+		return analyses.OptionErrorf("rule", "unknown rule %q%s", o.Rule, analyses.DidYouMean(o.Rule, leaderboard.AllRules))
 	}
 	if err := analyses.CheckFloat("beta_max", o.BetaMax, 1, analyses.MaxBetaMax); err != nil {
 		return err
@@ -260,7 +261,7 @@ func Selection(in SelectionInput, opts SelectionOptions) (*SelectionResult, erro
 	// The rankings on all datasets.
 	full := make([][]float64, len(in.Metrics))
 	for k, m := range in.Metrics {
-		s, err := analyses.RuleScores(opts.Rule, q[k], m.Better == analyses.HigherIsBetter, opts.BetaMax)
+		s, err := leaderboard.RuleScores(opts.Rule, q[k], m.Better == analyses.HigherIsBetter, opts.BetaMax)
 		if err != nil {
 			return nil, fmt.Errorf("metric %q: %s on all datasets: %v", m.Name, opts.Rule, err)
 		}
@@ -292,7 +293,7 @@ func Selection(in SelectionInput, opts SelectionOptions) (*SelectionResult, erro
 				for i, d := range pick {
 					sub[i] = q[k][d]
 				}
-				sc, err := analyses.RuleScores(opts.Rule, sub, m.Better == analyses.HigherIsBetter, opts.BetaMax)
+				sc, err := leaderboard.RuleScores(opts.Rule, sub, m.Better == analyses.HigherIsBetter, opts.BetaMax)
 				if err != nil {
 					rho[t][k][s] = math.NaN()
 					continue

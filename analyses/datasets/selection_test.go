@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/evalbook/evalbook/analyses"
+	"github.com/evalbook/evalbook/analyses/leaderboard"
 
 	"github.com/evalbook/evalbook/analyses/stats"
 )
@@ -135,8 +136,8 @@ func TestSelectionSpearmanAgainstDirect(t *testing.T) {
 	for _, d := range pick {
 		sub = append(sub, in.Q[0][d])
 	}
-	all, _ := analyses.RuleScores(analyses.RuleMeanRank, in.Q[0], true, 3)
-	part, _ := analyses.RuleScores(analyses.RuleMeanRank, sub, true, 3)
+	all, _ := leaderboard.RuleScores(leaderboard.RuleMeanRank, in.Q[0], true, 3)
+	part, _ := leaderboard.RuleScores(leaderboard.RuleMeanRank, sub, true, 3)
 	want := stats.Spearman(part, all)
 	if got := *res.Summary[0].Mean; got != want {
 		t.Errorf("ρ = %g, direct %g", got, want)

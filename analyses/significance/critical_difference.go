@@ -17,6 +17,7 @@ import (
 	"sync"
 
 	"github.com/evalbook/evalbook/analyses"
+	"github.com/evalbook/evalbook/analyses/leaderboard"
 
 	"github.com/evalbook/evalbook/analyses/stats"
 )
@@ -70,7 +71,7 @@ func (o *CriticalDifferenceOptions) Validate() error {
 // CriticalDifferenceInput is the matrix to test plus the Monte Carlo
 // stream of the Bayesian test.
 type CriticalDifferenceInput struct {
-	analyses.AggregateInput
+	leaderboard.AggregateInput
 	Seed uint64
 	Jobs int
 }
@@ -160,7 +161,7 @@ func CriticalDifference(in CriticalDifferenceInput, opts CriticalDifferenceOptio
 	}
 
 	// Mean ranks exactly as the aggregate analysis computes them.
-	mr, _ := analyses.RuleScores(analyses.RuleMeanRank, q, higher, 3) // β̂ is not used by mean_rank
+	mr, _ := leaderboard.RuleScores(leaderboard.RuleMeanRank, q, higher, 3) // β̂ is not used by mean_rank
 	order := make([]int, k)
 	for i := range order {
 		order[i] = i

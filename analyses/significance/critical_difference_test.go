@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/evalbook/evalbook/analyses"
+	"github.com/evalbook/evalbook/analyses/leaderboard"
 
 	"github.com/evalbook/evalbook/analyses/internal/testutil"
 )
@@ -38,7 +39,7 @@ func cdInput(q [][]float64, methods ...string) CriticalDifferenceInput {
 	for i := range ds {
 		ds[i] = "d" + strconv.Itoa(i)
 	}
-	return CriticalDifferenceInput{AggregateInput: analyses.AggregateInput{Metric: analyses.Metric{Name: "m", Max: math.Inf(1)},
+	return CriticalDifferenceInput{AggregateInput: leaderboard.AggregateInput{Metric: analyses.Metric{Name: "m", Max: math.Inf(1)},
 		Datasets: ds, Methods: methods, Q: q}, Seed: 1, Jobs: 1}
 }
 
@@ -67,14 +68,14 @@ func TestCriticalDifferenceShevchenko(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	agg, err := analyses.Aggregate(in, analyses.AggregateOptions{Metric: "ndcg", Rules: []string{analyses.RuleMeanRank}})
+	agg, err := leaderboard.Aggregate(in, leaderboard.AggregateOptions{Metric: "ndcg", Rules: []string{leaderboard.RuleMeanRank}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for i, m := range r.Methods {
 		j := slices.Index(agg.Methods, m)
-		if r.MeanRanks[i] != agg.Scores[analyses.RuleMeanRank][j] {
-			t.Errorf("%s: mean rank %v, aggregate %v", m, r.MeanRanks[i], agg.Scores[analyses.RuleMeanRank][j])
+		if r.MeanRanks[i] != agg.Scores[leaderboard.RuleMeanRank][j] {
+			t.Errorf("%s: mean rank %v, aggregate %v", m, r.MeanRanks[i], agg.Scores[leaderboard.RuleMeanRank][j])
 		}
 	}
 	if !testutil.Close(*r.FriedmanStatistic, c.Shevchenko.Friedman, 1e-9) || !testutil.Close(*r.FriedmanP, c.Shevchenko.FriedmanP, 1e-9) {
@@ -125,7 +126,7 @@ func TestCriticalDifferenceShevchenko(t *testing.T) {
 		b.Add(rec[1], rec[0], "ndcg", v)
 	}
 	res := b.Finish()
-	in2 := analyses.AggregateInput{Metric: in.Metric, Datasets: res.Datasets, Methods: res.Methods, Q: res.Matrix("ndcg", res.Datasets, res.Methods)}
+	in2 := leaderboard.AggregateInput{Metric: in.Metric, Datasets: res.Datasets, Methods: res.Methods, Q: res.Matrix("ndcg", res.Datasets, res.Methods)}
 	r2, err := CriticalDifference(CriticalDifferenceInput{AggregateInput: in2, Seed: 3, Jobs: 2}, CriticalDifferenceOptions{Metric: "ndcg"})
 	if err != nil {
 		t.Fatal(err)
@@ -305,13 +306,13 @@ func TestCliques(t *testing.T) {
 }
 
 // shevchenkoMatrix reads a metric from the seed 001 reference data, or skips.
-func shevchenkoMatrix(t testing.TB, metric, k string) analyses.AggregateInput {
+func shevchenkoMatrix(t testing.TB, metric, k string) leaderboard.AggregateInput {
 	t.Helper()
 	var b analyses.ResultsBuilder
 	for _, v := range testutil.ShevchenkoValues(t, metric, k) {
 		b.Add(v.Dataset, v.Method, metric, v.Value)
 	}
 	res := b.Finish()
-	return analyses.AggregateInput{Metric: analyses.Metric{Name: metric, Max: math.Inf(1)}, Datasets: res.Datasets, Methods: res.Methods,
+	return leaderboard.AggregateInput{Metric: analyses.Metric{Name: metric, Max: math.Inf(1)}, Datasets: res.Datasets, Methods: res.Methods,
 		Q: res.Matrix(metric, res.Datasets, res.Methods)}
 }

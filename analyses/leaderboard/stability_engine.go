@@ -1,4 +1,4 @@
-package analyses
+package leaderboard
 
 // Why this file exists: the stability analysis evaluates thousands of
 // perturbed matrices. It plans them first (serially, drawing every random
@@ -14,6 +14,8 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+
+	"github.com/evalbook/evalbook/analyses"
 
 	"github.com/evalbook/evalbook/analyses/stats"
 
@@ -58,7 +60,7 @@ type stabPlan struct {
 }
 
 type stabEngine struct {
-	q        Matrix
+	q        analyses.Matrix
 	nd, nm   int
 	higher   bool
 	bound    float64
@@ -399,11 +401,11 @@ func (e *stabEngine) run(workers int, progress func(string, int, int)) {
 }
 
 // matrix builds the perturbed matrix of a job over the given rows.
-func (e *stabEngine) matrix(j *stabJob, rows []int) Matrix {
+func (e *stabEngine) matrix(j *stabJob, rows []int) analyses.Matrix {
 	if rows == nil {
 		rows = stabIdentity(e.nd)
 	}
-	m := make(Matrix, len(rows))
+	m := make(analyses.Matrix, len(rows))
 	if j.cols == nil && j.extra == stabNoExtra {
 		for i, d := range rows {
 			m[i] = e.q[d]
@@ -506,7 +508,7 @@ func (e *stabEngine) eval(j *stabJob) stabOut {
 
 // scoreAll scores one matrix under every rule of the job and checks each
 // rule for Pareto efficacy on it.
-func (e *stabEngine) scoreAll(j *stabJob, q Matrix, rows []int, rules []int, o *stabOut) [][]float64 {
+func (e *stabEngine) scoreAll(j *stabJob, q analyses.Matrix, rows []int, rules []int, o *stabOut) [][]float64 {
 	o.checked++
 	dom := stabDominance(q, e.higher)
 	names := make([]string, len(rules))
@@ -544,7 +546,7 @@ func (e *stabEngine) scoreAll(j *stabJob, q Matrix, rows []int, rules []int, o *
 
 // dominance lists the pairs (a, b) where a is at least as good as b on
 // every dataset of q and better on one.
-func stabDominance(q Matrix, higher bool) [][2]int {
+func stabDominance(q analyses.Matrix, higher bool) [][2]int {
 	nm := len(q[0])
 	var out [][2]int
 	for a := 0; a < nm; a++ {
@@ -592,7 +594,7 @@ func (e *stabEngine) name(j *stabJob, c int) string {
 	panic("analyses: stability column out of range")
 }
 
-func (e *stabEngine) describe(j *stabJob, q Matrix, a, b int, rank []float64) string {
+func (e *stabEngine) describe(j *stabJob, q analyses.Matrix, a, b int, rank []float64) string {
 	where := "on all data"
 	if j.plan >= 0 {
 		p := e.plans[j.plan]
@@ -742,7 +744,7 @@ func (e *stabEngine) hasPlan(name string) bool {
 func stabCurveArea(pts []StabilityPoint) float64 {
 	var xs, ys []float64
 	for _, p := range pts {
-		if Finite(float64(p.Mean)) {
+		if analyses.Finite(float64(p.Mean)) {
 			xs = append(xs, p.Size)
 			ys = append(ys, float64(p.Mean))
 		}

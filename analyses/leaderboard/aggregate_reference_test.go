@@ -1,8 +1,10 @@
-package analyses
+package leaderboard
 
 import (
 	"math"
 	"testing"
+
+	"github.com/evalbook/evalbook/analyses"
 
 	"github.com/evalbook/evalbook/analyses/internal/testutil"
 )
@@ -10,12 +12,12 @@ import (
 // shevchenkoMatrix reads a metric from the seed 001 reference data, or skips.
 func shevchenkoMatrix(t testing.TB, metric, k string) AggregateInput {
 	t.Helper()
-	var b ResultsBuilder
+	var b analyses.ResultsBuilder
 	for _, v := range testutil.ShevchenkoValues(t, metric, k) {
 		b.Add(v.Dataset, v.Method, metric, v.Value)
 	}
 	res := b.Finish()
-	return AggregateInput{Metric: Metric{Name: metric, Max: math.Inf(1)}, Datasets: res.Datasets, Methods: res.Methods,
+	return AggregateInput{Metric: analyses.Metric{Name: metric, Max: math.Inf(1)}, Datasets: res.Datasets, Methods: res.Methods,
 		Q: res.Matrix(metric, res.Datasets, res.Methods)}
 }
 

@@ -1,4 +1,4 @@
-package analyses
+package leaderboard
 
 import (
 	"runtime"

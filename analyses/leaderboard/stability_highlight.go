@@ -1,4 +1,4 @@
-package analyses
+package leaderboard
 
 // Why this file exists: the site's overview shows one key finding per
 // analysis (Highlighter); for stability it is which rule keeps its ranking
@@ -8,6 +8,8 @@ package analyses
 import (
 	"fmt"
 	"strings"
+
+	"github.com/evalbook/evalbook/analyses"
 )
 
 // Highlight: the most and least stable rule under drop_datasets (the
@@ -21,7 +23,7 @@ func (r *StabilityResult) Highlight() string {
 		best, worst := -1, -1
 		for i, s := range r.Summary {
 			a := float64(s.Area[PerturbDropDatasets])
-			if !Finite(a) {
+			if !analyses.Finite(a) {
 				continue
 			}
 			if best < 0 || a > float64(r.Summary[best].Area[PerturbDropDatasets]) {

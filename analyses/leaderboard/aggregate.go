@@ -1,4 +1,4 @@
-package analyses
+package leaderboard
 
 import (
 	"cmp"
@@ -6,6 +6,8 @@ import (
 	"math"
 	"slices"
 	"strings"
+
+	"github.com/evalbook/evalbook/analyses"
 
 	"github.com/evalbook/evalbook/analyses/stats"
 )
@@ -84,36 +86,36 @@ func (o *AggregateOptions) Defaults() {
 // Validate checks the options.
 func (o *AggregateOptions) Validate() error {
 	if o.Metric == "" {
-		return OptionErrorf("metric", "required")
+		return analyses.OptionErrorf("metric", "required")
 	}
 	if err := checkRules("rules", o.Rules); err != nil {
 		return err
 	}
-	if err := CheckFloat("beta_max", o.BetaMax, 1, MaxBetaMax); err != nil {
+	if err := analyses.CheckFloat("beta_max", o.BetaMax, 1, analyses.MaxBetaMax); err != nil {
 		return err
 	}
-	if err := OneOf("missing", o.Missing, "error", "drop"); err != nil {
+	if err := analyses.OneOf("missing", o.Missing, "error", "drop"); err != nil {
 		return err
 	}
-	return FirstError(CheckDistinct("datasets", o.Datasets), CheckDistinct("methods", o.Methods))
+	return analyses.FirstError(analyses.CheckDistinct("datasets", o.Datasets), analyses.CheckDistinct("methods", o.Methods))
 }
 
 // checkRules checks a list of aggregation rules: known, none twice.
 func checkRules(key string, rules []string) error {
 	for _, r := range rules {
 		if !IsRule(r) {
-			return OptionErrorf(key, "unknown rule %q%s", r, DidYouMean(r, AllRules))
+			return analyses.OptionErrorf(key, "unknown rule %q%s", r, analyses.DidYouMean(r, AllRules))
 		}
 	}
-	return CheckDistinct(key, rules)
+	return analyses.CheckDistinct(key, rules)
 }
 
 // AggregateInput is the matrix an aggregate analysis works on.
 type AggregateInput struct {
-	Metric   Metric
+	Metric   analyses.Metric
 	Datasets []string
 	Methods  []string
-	Q        Matrix // q[d][m]; NaN marks a missing cell
+	Q        analyses.Matrix // q[d][m]; NaN marks a missing cell
 }
 
 // AggregateResult is the leaderboard under every requested rule.
@@ -127,7 +129,7 @@ type AggregateResult struct {
 	Ranks           map[string][]float64 `json:"ranks"`  // rule -> rank per method (1 = best)
 	DroppedDatasets []string             `json:"dropped_datasets,omitempty"`
 	Profile         *Profile             `json:"profile"`
-	Warnings
+	analyses.Warnings
 }
 
 // Profile is a set of Dolan–Moré performance profiles: Rho[m][i] is the
@@ -148,7 +150,7 @@ func Aggregate(in AggregateInput, opts AggregateOptions) (*AggregateResult, erro
 	}
 	res := &AggregateResult{
 		Metric:         in.Metric.Name,
-		HigherIsBetter: in.Metric.Better == HigherIsBetter,
+		HigherIsBetter: in.Metric.Better == analyses.HigherIsBetter,
 		Methods:        in.Methods,
 		Scores:         map[string][]float64{},
 		Ranks:          map[string][]float64{},
@@ -191,7 +193,7 @@ func Aggregate(in AggregateInput, opts AggregateOptions) (*AggregateResult, erro
 // CompleteRows keeps the datasets (rows of q) with a value for every
 // method. A missing cell (NaN) is an error naming it, or, with drop, its
 // dataset is left out and listed in dropped.
-func CompleteRows(metric string, datasets, methods []string, q Matrix, drop bool) (complete Matrix, kept, dropped []string, err error) {
+func CompleteRows(metric string, datasets, methods []string, q analyses.Matrix, drop bool) (complete analyses.Matrix, kept, dropped []string, err error) {
 	for d, row := range q {
 		missing := -1
 		for m, v := range row {
@@ -217,7 +219,7 @@ func CompleteRows(metric string, datasets, methods []string, q Matrix, drop bool
 // RuleScores computes one rule's score per method on a complete matrix.
 // Scores rank as RuleScoreHigherBetter says. To score several rules on one
 // matrix, ScoreAll (or a Scorer) shares the work they have in common.
-func RuleScores(rule string, q Matrix, higherBetter bool, betaMax float64) ([]float64, error) {
+func RuleScores(rule string, q analyses.Matrix, higherBetter bool, betaMax float64) ([]float64, error) {
 	return NewScorer(q, higherBetter).Scores(rule, betaMax)
 }
 
@@ -228,7 +230,7 @@ func RuleScores(rule string, q Matrix, higherBetter bool, betaMax float64) ([]fl
 // the β grid (dm_auc, dm_lbo, Profile). A Scorer is not safe for
 // concurrent use.
 type Scorer struct {
-	q      Matrix
+	q      analyses.Matrix
 	higher bool
 	ranks  [][]float64 // r[d][m], 1 = best, average ties (RankBest of each row)
 	wins   [][]int     // w[a][b]: datasets where a is strictly better than b
@@ -237,7 +239,9 @@ type Scorer struct {
 }
 
 // NewScorer returns a Scorer of q; q must not change while it is used.
-func NewScorer(q Matrix, higherBetter bool) *Scorer { return &Scorer{q: q, higher: higherBetter} }
+func NewScorer(q analyses.Matrix, higherBetter bool) *Scorer {
+	return &Scorer{q: q, higher: higherBetter}
+}
 
 // ScoreAll computes the scores of each rule (nil and an error where a rule
 // cannot be computed).
@@ -327,7 +331,7 @@ func (s *Scorer) Wins() [][]int {
 
 // perDatasetRanks returns r[d][m] = RankBest(q[d], higherBetter)[m], with
 // a typed sort and one backing array.
-func perDatasetRanks(q Matrix, higherBetter bool) [][]float64 {
+func perDatasetRanks(q analyses.Matrix, higherBetter bool) [][]float64 {
 	nm := len(q[0])
 	flat := make([]float64, len(q)*nm)
 	out := make([][]float64, len(q))
@@ -377,7 +381,7 @@ func columnMean(q [][]float64, f func(float64) float64, fin func(float64, int) f
 
 // geometricMean is scipy.stats.gmean per column: exp(mean(log q)); a zero
 // gives 0, a negative value is an error.
-func geometricMean(q Matrix) ([]float64, error) {
+func geometricMean(q analyses.Matrix) ([]float64, error) {
 	if err := checkNonNegative(q, "geometric mean"); err != nil {
 		return nil, err
 	}
@@ -399,7 +403,7 @@ func logExact(x float64) float64 {
 // harmonicMean is scipy.stats.hmean per column: n / Σ 1/q; a zero gives 0.
 // When the column's smallest value m is subnormal, 1/m overflows to +Inf
 // (which made the mean 0): it is then computed as n·m / Σ m/q.
-func harmonicMean(q Matrix) ([]float64, error) {
+func harmonicMean(q analyses.Matrix) ([]float64, error) {
 	if err := checkNonNegative(q, "harmonic mean"); err != nil {
 		return nil, err
 	}
@@ -431,7 +435,7 @@ func harmonicMean(q Matrix) ([]float64, error) {
 	return out, nil
 }
 
-func checkNonNegative(q Matrix, what string) error {
+func checkNonNegative(q analyses.Matrix, what string) error {
 	for d := range q {
 		for m, v := range q[d] {
 			if v < 0 {
@@ -462,7 +466,7 @@ func rowBest(row []float64, higherBetter bool, alive []bool) float64 {
 	first := true
 	var best float64
 	for m, v := range row {
-		if (alive == nil || alive[m]) && (first || Better(v, best, higherBetter)) {
+		if (alive == nil || alive[m]) && (first || analyses.Better(v, best, higherBetter)) {
 			best, first = v, false
 		}
 	}
@@ -646,7 +650,7 @@ func (x *dmIndex) areas(nm int) []float64 {
 // datasets whose best value changed are recounted. The counts are integers
 // and the areas are summed from them as on the reduced matrix, so the
 // ranks are those of recomputing DM-AUC on it.
-func dmLeaveBestOut(q Matrix, higherBetter bool, x *dmIndex) []float64 {
+func dmLeaveBestOut(q analyses.Matrix, higherBetter bool, x *dmIndex) []float64 {
 	g := x.grid
 	nd, nm, nb := len(q), len(q[0]), len(g.beta)
 	alive := make([]bool, nm)
@@ -720,7 +724,7 @@ func dmLeaveBestOut(q Matrix, higherBetter bool, x *dmIndex) []float64 {
 
 // pairwiseWins returns w[a][b] = number of datasets where a is strictly
 // better than b, comparing each pair once per dataset.
-func pairwiseWins(q Matrix, higherBetter bool) [][]int {
+func pairwiseWins(q analyses.Matrix, higherBetter bool) [][]int {
 	nm := len(q[0])
 	flat := make([]int, nm*nm)
 	w := make([][]int, nm)
@@ -731,9 +735,9 @@ func pairwiseWins(q Matrix, higherBetter bool) [][]int {
 		for a := 0; a < nm; a++ {
 			x, wa := row[a], w[a]
 			for b := a + 1; b < nm; b++ {
-				if y := row[b]; Better(x, y, higherBetter) {
+				if y := row[b]; analyses.Better(x, y, higherBetter) {
 					wa[b]++
-				} else if Better(y, x, higherBetter) {
+				} else if analyses.Better(y, x, higherBetter) {
 					w[b][a]++
 				}
 			}
@@ -818,12 +822,12 @@ func minOf(x []float64) float64 {
 
 // Tables implements Result: the main leaderboard with one score and one
 // rank column per rule, and the performance profiles.
-func (r *AggregateResult) Tables() []Table {
+func (r *AggregateResult) Tables() []analyses.Table {
 	cols := []string{"method"}
 	for _, rule := range r.Rules {
 		cols = append(cols, rule, RankColumn(rule))
 	}
-	main := Table{Title: "Leaderboard under each aggregation rule (" + r.Metric + ")", Columns: cols, Better: map[string]string{}}
+	main := analyses.Table{Title: "Leaderboard under each aggregation rule (" + r.Metric + ")", Columns: cols, Better: map[string]string{}}
 	for _, rule := range r.Rules {
 		main.Better[rule] = "lower"
 		if RuleScoreHigherBetter(rule, r.HigherIsBetter) {
@@ -839,9 +843,9 @@ func (r *AggregateResult) Tables() []Table {
 		}
 		main.Rows = append(main.Rows, row)
 	}
-	tables := []Table{main}
+	tables := []analyses.Table{main}
 	if r.Profile != nil {
-		prof := Table{Name: "profiles", Title: "Dolan–Moré performance profiles", Columns: []string{"method", "beta", "rho"}}
+		prof := analyses.Table{Name: "profiles", Title: "Dolan–Moré performance profiles", Columns: []string{"method", "beta", "rho"}}
 		for _, m := range order {
 			for i, b := range r.Profile.Beta {
 				prof.Rows = append(prof.Rows, []any{r.Methods[m], b, r.Profile.Rho[m][i]})
@@ -872,7 +876,7 @@ func (r *AggregateResult) leaderOrder() []int {
 		return order
 	}
 	rk := r.Ranks[r.Rules[0]]
-	SortStable(order, func(a, b int) bool {
+	analyses.SortStable(order, func(a, b int) bool {
 		if rk[a] != rk[b] {
 			return rk[a] < rk[b]
 		}

@@ -1,4 +1,4 @@
-package analyses
+package leaderboard
 
 import (
 	"encoding/json"
@@ -9,6 +9,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/evalbook/evalbook/analyses"
 
 	"github.com/evalbook/evalbook/analyses/stats"
 
@@ -106,12 +108,12 @@ func stabDeref(p *float64) any {
 }
 
 func stabOracleInput(c *stabilityOracleCase, jobs int) (StabilityInput, StabilityOptions) {
-	m := Metric{Name: "q", Max: math.Inf(1)}
+	m := analyses.Metric{Name: "q", Max: math.Inf(1)}
 	if c.Max != nil {
 		m.Max = *c.Max
 	}
 	if !c.HigherIsBetter {
-		m.Better = LowerIsBetter
+		m.Better = analyses.LowerIsBetter
 	}
 	var ds, ms []string
 	for d := range c.Q {
@@ -266,7 +268,7 @@ func stabilityRandom(nd, nm int, seed uint64) (StabilityInput, StabilityOptions)
 		x ^= x << 17
 		return float64(x>>11) / (1 << 53)
 	}
-	q := make(Matrix, nd)
+	q := make(analyses.Matrix, nd)
 	var ds, ms []string
 	for d := range q {
 		q[d] = make([]float64, nm)
@@ -278,7 +280,7 @@ func stabilityRandom(nd, nm int, seed uint64) (StabilityInput, StabilityOptions)
 	for m := 0; m < nm; m++ {
 		ms = append(ms, fmt.Sprintf("m%02d", m))
 	}
-	return StabilityInput{Metric: Metric{Name: "q", Max: math.Inf(1)}, Datasets: ds, Methods: ms, Q: q, Seed: 1, Jobs: 2},
+	return StabilityInput{Metric: analyses.Metric{Name: "q", Max: math.Inf(1)}, Datasets: ds, Methods: ms, Q: q, Seed: 1, Jobs: 2},
 		StabilityOptions{Metric: "q"}
 }
 
@@ -333,7 +335,7 @@ func TestStabilityParetoPlanted(t *testing.T) {
 	op.Rules = []string{RuleMean, RuleCopeland}
 	op.Repeats = 20
 	op.Defaults()
-	planted := func(rules []string, q Matrix, v stabView, betaMax float64) ([][]float64, []error) {
+	planted := func(rules []string, q analyses.Matrix, v stabView, betaMax float64) ([][]float64, []error) {
 		out, errs := stabilityScores(rules, q, true, betaMax, v)
 		for k, rule := range rules {
 			// Swap the scores of columns 0 and 4 of copeland whenever both
@@ -407,8 +409,8 @@ func TestStabilityConstantScores(t *testing.T) {
 	t.Parallel()
 	// Every dataset is won by m0, so plurality is constant (0 for all)
 	// whenever m0 is dropped.
-	q := Matrix{{0.9, 0.5, 0.3, 0.2}, {0.8, 0.1, 0.4, 0.2}, {0.7, 0.6, 0.1, 0.3}}
-	in := StabilityInput{Metric: Metric{Name: "q", Max: math.Inf(1)}, Datasets: []string{"a", "b", "c"},
+	q := analyses.Matrix{{0.9, 0.5, 0.3, 0.2}, {0.8, 0.1, 0.4, 0.2}, {0.7, 0.6, 0.1, 0.3}}
+	in := StabilityInput{Metric: analyses.Metric{Name: "q", Max: math.Inf(1)}, Datasets: []string{"a", "b", "c"},
 		Methods: []string{"m0", "m1", "m2", "m3"}, Q: q, Jobs: 2}
 	r, err := Stability(in, StabilityOptions{Metric: "q", Rules: []string{RulePlurality, RuleMean}})
 	if err != nil {
@@ -430,7 +432,7 @@ func TestStabilityConstantScores(t *testing.T) {
 	for _, tb := range r.Tables() {
 		for _, row := range tb.Rows {
 			for _, v := range row {
-				if f, ok := v.(float64); ok && !Finite(f) {
+				if f, ok := v.(float64); ok && !analyses.Finite(f) {
 					t.Errorf("table %q has a non-finite cell in %v", tb.Name, row)
 				}
 			}
@@ -528,7 +530,7 @@ func TestStabilityFastScoresIdentical(t *testing.T) {
 		if it%20 == 3 {
 			nd = 60 + next(15) // more than one 64-bit word of datasets
 		}
-		q := make(Matrix, nd)
+		q := make(analyses.Matrix, nd)
 		for d := range q {
 			q[d] = make([]float64, nm)
 			for m := range q[d] {
@@ -565,7 +567,7 @@ func TestStabilityFastScoresIdentical(t *testing.T) {
 				for len(cols) < 2 {
 					cols = append(cols, len(cols))
 				}
-				qr, qc, qx := make(Matrix, len(rows)), make(Matrix, len(q)), make(Matrix, len(q))
+				qr, qc, qx := make(analyses.Matrix, len(rows)), make(analyses.Matrix, len(q)), make(analyses.Matrix, len(q))
 				for i, d := range rows {
 					qr[i] = q[d]
 				}
@@ -576,7 +578,7 @@ func TestStabilityFastScoresIdentical(t *testing.T) {
 					qx[d] = append(append([]float64(nil), q[d]...), q[d][next(nm)]*float64(80+next(40))/100)
 				}
 				views := []struct {
-					q Matrix
+					q analyses.Matrix
 					v stabView
 				}{
 					{q, stabView{}}, {q, stabView{cache: cache}}, {qr, stabView{cache: cache, rows: rows}},

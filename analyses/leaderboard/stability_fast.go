@@ -1,4 +1,4 @@
-package analyses
+package leaderboard
 
 // The stability analysis scores every rule on tens of thousands of
 // perturbed views of one matrix. The rules themselves, and the work they
@@ -12,6 +12,8 @@ package analyses
 
 import (
 	"math/bits"
+
+	"github.com/evalbook/evalbook/analyses"
 )
 
 // stabView tells the scorer how its matrix derives from the full one, so
@@ -33,7 +35,7 @@ type stabCache struct {
 	gt    []uint64 // (a·nm + b)·words + w: bit d set when a is strictly better than b on row d
 }
 
-func newStabCache(q Matrix, higher bool, betaMax float64) *stabCache {
+func newStabCache(q analyses.Matrix, higher bool, betaMax float64) *stabCache {
 	s := NewScorer(q, higher)
 	nd, nm := len(q), len(q[0])
 	c := &stabCache{full: s, words: (nd + 63) / 64}
@@ -45,7 +47,7 @@ func newStabCache(q Matrix, higher bool, betaMax float64) *stabCache {
 	for d, row := range q {
 		for a := 0; a < nm; a++ {
 			for b := 0; b < nm; b++ {
-				if Better(row[a], row[b], higher) {
+				if analyses.Better(row[a], row[b], higher) {
 					c.gt[(a*nm+b)*c.words+d/64] |= 1 << (d % 64)
 				}
 			}
@@ -56,13 +58,13 @@ func newStabCache(q Matrix, higher bool, betaMax float64) *stabCache {
 
 // stabilityScores returns the scores of each rule on q (nil and an error
 // where the rule cannot be computed), identical to RuleScores.
-func stabilityScores(rules []string, q Matrix, higher bool, betaMax float64, v stabView) ([][]float64, []error) {
+func stabilityScores(rules []string, q analyses.Matrix, higher bool, betaMax float64, v stabView) ([][]float64, []error) {
 	return v.scorer(q, higher).ScoreAll(rules, betaMax)
 }
 
 // scorer returns a Scorer of q with the parts that v lets it take from the
 // full matrix filled in.
-func (v stabView) scorer(q Matrix, higher bool) *Scorer {
+func (v stabView) scorer(q analyses.Matrix, higher bool) *Scorer {
 	s := NewScorer(q, higher)
 	c := v.cache
 	if c == nil || c.full.higher != higher {
@@ -137,7 +139,7 @@ func (c *stabCache) rowWins(rows []int) [][]int {
 }
 
 // extraWins extends the full matrix's wins by q's last column.
-func (c *stabCache) extraWins(q Matrix) [][]int {
+func (c *stabCache) extraWins(q analyses.Matrix) [][]int {
 	f := c.full
 	nm := len(f.q[0])
 	w := make([][]int, nm+1)
@@ -150,9 +152,9 @@ func (c *stabCache) extraWins(q Matrix) [][]int {
 	for _, row := range q {
 		x := row[nm]
 		for b := 0; b < nm; b++ {
-			if y := row[b]; Better(x, y, f.higher) {
+			if y := row[b]; analyses.Better(x, y, f.higher) {
 				w[nm][b]++
-			} else if Better(y, x, f.higher) {
+			} else if analyses.Better(y, x, f.higher) {
 				w[b][nm]++
 			}
 		}

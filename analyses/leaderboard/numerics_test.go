@@ -1,8 +1,10 @@
-package analyses
+package leaderboard
 
 import (
 	"math"
 	"testing"
+
+	"github.com/evalbook/evalbook/analyses"
 )
 
 // TestStrictGeometricMeanSubnormal: Go's math.Log on amd64 returns about
@@ -25,7 +27,7 @@ func TestStrictGeometricMeanSubnormal(t *testing.T) {
 			}
 		}
 	}
-	gm, err := geometricMean(Matrix{{5e-324}, {1}})
+	gm, err := geometricMean(analyses.Matrix{{5e-324}, {1}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,7 +40,7 @@ func TestStrictGeometricMeanSubnormal(t *testing.T) {
 	if !(gm[0] < 1 && gm[0] > 5e-324) || math.Abs(gm[0]-want) > 1e-13*want {
 		t.Errorf("gmean{5e-324, 1} = %v, want %v", gm[0], want)
 	}
-	scores, err := RuleScores(RuleGeometricMean, Matrix{{5e-324, 0.5}, {1, 0.5}}, true, 3)
+	scores, err := RuleScores(RuleGeometricMean, analyses.Matrix{{5e-324, 0.5}, {1, 0.5}}, true, 3)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +54,7 @@ func TestStrictGeometricMeanSubnormal(t *testing.T) {
 // rounds to 1e-323 (two units of the smallest subnormal).
 func TestStrictHarmonicMeanSubnormal(t *testing.T) {
 	t.Parallel()
-	hm, err := harmonicMean(Matrix{{5e-324, 0}, {1, 1}})
+	hm, err := harmonicMean(analyses.Matrix{{5e-324, 0}, {1, 1}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +64,7 @@ func TestStrictHarmonicMeanSubnormal(t *testing.T) {
 	if hm[1] != 0 {
 		t.Errorf("hmean{0, 1} = %v, want 0 as scipy", hm[1])
 	}
-	hm, _ = harmonicMean(Matrix{{0.25}, {0.5}})
+	hm, _ = harmonicMean(analyses.Matrix{{0.25}, {0.5}})
 	if hm[0] != 2/(4.0+2.0) {
 		t.Errorf("hmean{0.25, 0.5} = %v", hm[0])
 	}

@@ -1,4 +1,4 @@
-package analyses
+package leaderboard
 
 import (
 	"encoding/json"
@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/evalbook/evalbook/analyses"
 
 	"github.com/evalbook/evalbook/analyses/stats"
 )
@@ -84,8 +86,8 @@ func TestRankData(t *testing.T) {
 func TestAggregateMissingCells(t *testing.T) {
 	t.Parallel()
 	nan := math.NaN()
-	in := AggregateInput{Metric: Metric{Name: "ndcg"}, Datasets: []string{"a", "b", "c"}, Methods: []string{"X", "Y"},
-		Q: Matrix{{0.1, 0.2}, {nan, 0.3}, {0.3, 0.1}}}
+	in := AggregateInput{Metric: analyses.Metric{Name: "ndcg"}, Datasets: []string{"a", "b", "c"}, Methods: []string{"X", "Y"},
+		Q: analyses.Matrix{{0.1, 0.2}, {nan, 0.3}, {0.3, 0.1}}}
 	_, err := Aggregate(in, AggregateOptions{Metric: "ndcg"})
 	if err == nil || !strings.Contains(err.Error(), `dataset "b", method "X"`) {
 		t.Fatalf("want an error naming the missing cell, got %v", err)
@@ -101,8 +103,8 @@ func TestAggregateMissingCells(t *testing.T) {
 
 func TestAggregateNegativeValuesSkipMeans(t *testing.T) {
 	t.Parallel()
-	in := AggregateInput{Metric: Metric{Name: "delta"}, Datasets: []string{"a", "b"}, Methods: []string{"X", "Y"},
-		Q: Matrix{{-0.1, 0.2}, {0.4, 0.3}}}
+	in := AggregateInput{Metric: analyses.Metric{Name: "delta"}, Datasets: []string{"a", "b"}, Methods: []string{"X", "Y"},
+		Q: analyses.Matrix{{-0.1, 0.2}, {0.4, 0.3}}}
 	r, err := Aggregate(in, AggregateOptions{Metric: "delta"})
 	if err != nil {
 		t.Fatal(err)
@@ -130,17 +132,17 @@ func TestBetaGrid(t *testing.T) {
 
 func TestDidYouMean(t *testing.T) {
 	t.Parallel()
-	if s := DidYouMean("copland", AllRules); s != ` (did you mean "copeland"?)` {
+	if s := analyses.DidYouMean("copland", AllRules); s != ` (did you mean "copeland"?)` {
 		t.Fatalf("got %q", s)
 	}
-	if s := DidYouMean("zzzzzzzz", AllRules); s != "" {
+	if s := analyses.DidYouMean("zzzzzzzz", AllRules); s != "" {
 		t.Fatalf("got %q", s)
 	}
 }
 
 func TestAggregateTableColumnsUnique(t *testing.T) {
 	t.Parallel()
-	in := AggregateInput{Metric: Metric{Name: "m"}, Datasets: []string{"a", "b"}, Methods: []string{"X", "Y"}, Q: Matrix{{1, 2}, {2, 1}}}
+	in := AggregateInput{Metric: analyses.Metric{Name: "m"}, Datasets: []string{"a", "b"}, Methods: []string{"X", "Y"}, Q: analyses.Matrix{{1, 2}, {2, 1}}}
 	r, err := Aggregate(in, AggregateOptions{Metric: "m"})
 	if err != nil {
 		t.Fatal(err)

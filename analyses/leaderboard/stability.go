@@ -1,4 +1,4 @@
-package analyses
+package leaderboard
 
 // Why this file exists: a leaderboard is only as trustworthy as its
 // aggregation rule is stable. Seed 001 §4.2.3 and Appendix B (Figures 5, 6,
@@ -12,6 +12,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/evalbook/evalbook/analyses"
 )
 
 // Perturbations of SPEC §5.4, in the order figures and tables show them.
@@ -93,56 +95,56 @@ func (o *StabilityOptions) Defaults() {
 // Validate checks the options.
 func (o *StabilityOptions) Validate() error {
 	if o.Metric == "" {
-		return OptionErrorf("metric", "required")
+		return analyses.OptionErrorf("metric", "required")
 	}
 	if err := checkRules("rules", o.Rules); err != nil {
 		return err
 	}
 	for _, p := range o.Perturbations {
 		if !isPerturbation(p) {
-			return OptionErrorf("perturbations", "unknown perturbation %q%s", p, DidYouMean(p, AllPerturbations))
+			return analyses.OptionErrorf("perturbations", "unknown perturbation %q%s", p, analyses.DidYouMean(p, AllPerturbations))
 		}
 	}
-	if err := CheckDistinct("perturbations", o.Perturbations); err != nil {
+	if err := analyses.CheckDistinct("perturbations", o.Perturbations); err != nil {
 		return err
 	}
-	if err := CheckInt("repeats", o.Repeats, 1, MaxRepeats); err != nil {
+	if err := analyses.CheckInt("repeats", o.Repeats, 1, analyses.MaxRepeats); err != nil {
 		return err
 	}
 	for _, g := range []struct {
 		key  string
 		list []float64
 	}{{"alpha_similar", o.AlphaSimilar}, {"alpha_best", o.AlphaBest}} {
-		if err := CheckFloats(g.key, g.list, 0, MaxGridFactor, MaxGridValues); err != nil {
+		if err := analyses.CheckFloats(g.key, g.list, 0, analyses.MaxGridFactor, analyses.MaxGridValues); err != nil {
 			return err
 		}
 		for _, a := range g.list {
 			if a <= 0 {
-				return OptionErrorf(g.key, "values must be positive, got %g", a)
+				return analyses.OptionErrorf(g.key, "values must be positive, got %g", a)
 			}
 		}
 	}
-	if err := CheckFloats("betas", o.Betas, 1, MaxBetaMax, MaxGridValues); err != nil {
+	if err := analyses.CheckFloats("betas", o.Betas, 1, analyses.MaxBetaMax, analyses.MaxGridValues); err != nil {
 		return err
 	}
-	if err := CheckFloat("beta_max", o.BetaMax, 1, MaxBetaMax); err != nil {
+	if err := analyses.CheckFloat("beta_max", o.BetaMax, 1, analyses.MaxBetaMax); err != nil {
 		return err
 	}
-	if err := CheckLen("subset_sizes", len(o.SubsetSizes), MaxSubsetSizes); err != nil {
+	if err := analyses.CheckLen("subset_sizes", len(o.SubsetSizes), analyses.MaxSubsetSizes); err != nil {
 		return err
 	}
 	for _, s := range o.SubsetSizes {
-		if err := CheckInt("subset_sizes", s, 1, MaxSubsetSize); err != nil {
+		if err := analyses.CheckInt("subset_sizes", s, 1, analyses.MaxSubsetSize); err != nil {
 			return err
 		}
 	}
-	if err := CheckDistinct("subset_sizes", o.SubsetSizes); err != nil {
+	if err := analyses.CheckDistinct("subset_sizes", o.SubsetSizes); err != nil {
 		return err
 	}
-	if err := OneOf("missing", o.Missing, "error", "drop"); err != nil {
+	if err := analyses.OneOf("missing", o.Missing, "error", "drop"); err != nil {
 		return err
 	}
-	return FirstError(CheckDistinct("datasets", o.Datasets), CheckDistinct("methods", o.Methods))
+	return analyses.FirstError(analyses.CheckDistinct("datasets", o.Datasets), analyses.CheckDistinct("methods", o.Methods))
 }
 
 func isPerturbation(p string) bool {
@@ -159,10 +161,10 @@ func isPerturbation(p string) bool {
 type StabilityInput struct {
 	// Metric gives the direction and the bound used by similar_method and
 	// best_method. A Max of 0 (the zero value) or +Inf means unbounded.
-	Metric   Metric
+	Metric   analyses.Metric
 	Datasets []string
 	Methods  []string
-	Q        Matrix // q[d][m]; NaN marks a missing cell
+	Q        analyses.Matrix // q[d][m]; NaN marks a missing cell
 	// Seed is the analysis's stream; each (perturbation, size) draws its
 	// subsets from its own PCG stream (Seed, index), so numbers do not
 	// depend on Jobs.
@@ -190,7 +192,7 @@ type StabilityResult struct {
 	Curves          []StabilityCurve     `json:"curves"`
 	Summary         []StabilitySummary   `json:"summary"`
 	Pareto          []StabilityPareto    `json:"pareto"`
-	Warnings
+	analyses.Warnings
 }
 
 // StabilityCurve is mean ρ against the perturbation size for one rule.
@@ -248,7 +250,7 @@ type OptFloat float64
 // MarshalJSON implements json.Marshaler.
 func (f OptFloat) MarshalJSON() ([]byte, error) {
 	v := float64(f)
-	if !Finite(v) {
+	if !analyses.Finite(v) {
 		return []byte("null"), nil
 	}
 	return json.Marshal(v)
@@ -256,7 +258,7 @@ func (f OptFloat) MarshalJSON() ([]byte, error) {
 
 // Value returns the float, or nil when it is not finite, for table cells.
 func (f OptFloat) Value() any {
-	if !Finite(float64(f)) {
+	if !analyses.Finite(float64(f)) {
 		return nil
 	}
 	return float64(f)
@@ -264,7 +266,7 @@ func (f OptFloat) Value() any {
 
 // Tables implements Result: the summary (one row per rule), the curves
 // (SPEC's `-curves` contract) and the Pareto check.
-func (r *StabilityResult) Tables() []Table {
+func (r *StabilityResult) Tables() []analyses.Table {
 	cols := []string{"rule"}
 	for _, p := range r.Perturbations {
 		if p != PerturbSubsetPairs {
@@ -284,7 +286,7 @@ func (r *StabilityResult) Tables() []Table {
 		}
 	}
 	cols = append(cols, "pareto_checked", "pareto_violations", "pareto_efficient")
-	main := Table{Title: "Stability of each aggregation rule (" + r.Metric + ")", Columns: cols}
+	main := analyses.Table{Title: "Stability of each aggregation rule (" + r.Metric + ")", Columns: cols}
 	for _, s := range r.Summary {
 		row := []any{s.Rule}
 		for _, p := range r.Perturbations {
@@ -305,14 +307,14 @@ func (r *StabilityResult) Tables() []Table {
 		row = append(row, s.ParetoChecked, s.ParetoViolate, s.ParetoViolate == 0)
 		main.Rows = append(main.Rows, row)
 	}
-	curves := Table{Name: "curves", Title: "Mean Spearman ρ against the reference ranking, per perturbation size",
+	curves := analyses.Table{Name: "curves", Title: "Mean Spearman ρ against the reference ranking, per perturbation size",
 		Columns: []string{"perturbation", "rule", "size", "mean_rho", "sd_rho", "count", "undefined"}}
 	for _, c := range r.Curves {
 		for _, p := range c.Points {
 			curves.Rows = append(curves.Rows, []any{c.Perturbation, c.Rule, p.Size, p.Mean.Value(), p.SD.Value(), p.Count, p.Undefined})
 		}
 	}
-	par := Table{Name: "pareto", Title: "Pareto-efficacy check: a dominated method ranked above its dominator",
+	par := analyses.Table{Name: "pareto", Title: "Pareto-efficacy check: a dominated method ranked above its dominator",
 		Columns: []string{"rule", "checked", "violations", "first_violation"}}
 	for _, p := range r.Pareto {
 		var first any
@@ -321,7 +323,7 @@ func (r *StabilityResult) Tables() []Table {
 		}
 		par.Rows = append(par.Rows, []any{p.Rule, p.Checked, p.Violations, first})
 	}
-	return []Table{main, curves, par}
+	return []analyses.Table{main, curves, par}
 }
 
 func (r *StabilityResult) has(p string) bool {
@@ -360,8 +362,8 @@ func Stability(in StabilityInput, opts StabilityOptions) (*StabilityResult, erro
 	if err := opts.Validate(); err != nil {
 		return nil, err
 	}
-	higher := in.Metric.Better == HigherIsBetter
-	score := func(rules []string, q Matrix, v stabView, betaMax float64) ([][]float64, []error) {
+	higher := in.Metric.Better == analyses.HigherIsBetter
+	score := func(rules []string, q analyses.Matrix, v stabView, betaMax float64) ([][]float64, []error) {
 		return stabilityScores(rules, q, higher, betaMax, v)
 	}
 	return stability(in, opts, score)
@@ -371,10 +373,10 @@ func Stability(in StabilityInput, opts StabilityOptions) (*StabilityResult, erro
 // RuleScores would, one error per rule); the view says how q derives from
 // the full matrix, so the scorer can reuse work done once on it. Tests
 // replace it to plant a rule that is not Pareto efficient.
-type stabilityScorer func(rules []string, q Matrix, v stabView, betaMax float64) ([][]float64, []error)
+type stabilityScorer func(rules []string, q analyses.Matrix, v stabView, betaMax float64) ([][]float64, []error)
 
 func stability(in StabilityInput, opts StabilityOptions, score stabilityScorer) (*StabilityResult, error) {
-	higher := in.Metric.Better == HigherIsBetter
+	higher := in.Metric.Better == analyses.HigherIsBetter
 	var sizes []int
 	for _, n := range opts.SubsetSizes {
 		if !slices.Contains(sizes, n) {

@@ -1,3 +1,3 @@
-package analyses
+package leaderboard
 
 func fp(v float64) *float64 { return &v }
