@@ -154,7 +154,7 @@ func TestOfflineReaderLayouts(t *testing.T) {
 // per-query and mean value as trec_eval 9 defines them, to 1e-12.
 func TestOfflineTRECFixture(t *testing.T) {
 	t.Parallel()
-	dir := "../analyses/testdata/oracle/offline_metrics/trec"
+	dir := "../analyses/offline/testdata/oracle/offline_metrics/trec"
 	var fx struct {
 		K        []int                         `json:"k"`
 		Order    map[string][]string           `json:"order"`
