@@ -167,16 +167,6 @@ type ClustersResult struct {
 	analyses.Warnings
 }
 
-// clustersMix derives an independent stream key from a seed and a tag
-// (a splitmix64 step), so the forest and each k's k-means never share
-// random numbers.
-func clustersMix(seed, tag uint64) uint64 {
-	z := seed + 0x9e3779b97f4a7c15*(tag+1)
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
-	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
-	return z ^ (z >> 31)
-}
-
 // Clusters runs the pipeline of SPEC §5.7 on the input.
 func Clusters(in ClustersInput, opts ClustersOptions) (*ClustersResult, error) {
 	opts.Defaults()
@@ -246,7 +236,9 @@ func Clusters(in ClustersInput, opts ClustersOptions) (*ClustersResult, error) {
 	res.Outlier = make([]bool, n)
 	var inliers []int
 	if opts.Outliers == "isolation_forest" {
-		scores, err := stats.IsolationForest(pts, opts.Trees, clustersMix(in.Seed, 0), in.Jobs)
+		// Stream keys: output 0 of splitmix64(seed) for the forest, output k
+		// for k-means with k clusters, so they never share random numbers.
+		scores, err := stats.IsolationForest(pts, opts.Trees, stats.SplitMix64(in.Seed, 0), in.Jobs)
 		if err != nil {
 			return nil, err
 		}
@@ -310,7 +302,7 @@ func Clusters(in ClustersInput, opts ClustersOptions) (*ClustersResult, error) {
 			skipped = append(skipped, k)
 			continue
 		}
-		f, err := stats.KMeans(fitPts, k, opts.Inits, opts.MaxIter, clustersMix(in.Seed, uint64(k)))
+		f, err := stats.KMeans(fitPts, k, opts.Inits, opts.MaxIter, stats.SplitMix64(in.Seed, uint64(k)))
 		if err != nil {
 			return nil, err
 		}
