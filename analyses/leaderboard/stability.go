@@ -451,7 +451,9 @@ func stability(in StabilityInput, opts StabilityOptions, score stabilityScorer) 
 		rules: res.Rules, ref: res.Reference, opts: opts, score: score, seed: in.Seed, res: res, cache: cache,
 	}
 	e.plan()
-	e.run(in.Jobs, in.Progress)
+	if err := e.run(in.Jobs, in.Progress); err != nil {
+		return nil, err
+	}
 	e.collect()
 	return res, nil
 }

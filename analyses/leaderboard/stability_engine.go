@@ -12,8 +12,9 @@ import (
 	"math/rand/v2"
 	"sort"
 	"strings"
-	"sync"
 	"sync/atomic"
+
+	"github.com/evalbook/evalbook/analyses/internal/parallel"
 
 	"github.com/evalbook/evalbook/analyses"
 
@@ -369,35 +370,19 @@ func stabSortedUnique(x []float64) []float64 {
 }
 
 // run evaluates every job on `workers` goroutines.
-func (e *stabEngine) run(workers int, progress func(string, int, int)) {
-	if workers < 1 {
-		workers = 1
-	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				j := int(next.Add(1)) - 1
-				if j >= len(e.jobs) {
-					return
-				}
-				e.out[j] = e.eval(&e.jobs[j])
-				if pl := e.jobs[j].plan; pl >= 0 && progress != nil {
-					// about 200 reports per perturbation: a terminal
-					// redraw per matrix would cost more than the matrix
-					p := e.plans[pl]
-					done := int(p.done.Add(1))
-					if done == p.total || done%max(1, p.total/200) == 0 {
-						progress("stability: "+p.name, done, p.total)
-					}
-				}
+func (e *stabEngine) run(workers int, progress func(string, int, int)) error {
+	return parallel.For(len(e.jobs), workers, func(j int) {
+		e.out[j] = e.eval(&e.jobs[j])
+		if pl := e.jobs[j].plan; pl >= 0 && progress != nil {
+			// about 200 reports per perturbation: a terminal
+			// redraw per matrix would cost more than the matrix
+			p := e.plans[pl]
+			done := int(p.done.Add(1))
+			if done == p.total || done%max(1, p.total/200) == 0 {
+				progress("stability: "+p.name, done, p.total)
 			}
-		}()
-	}
-	wg.Wait()
+		}
+	})
 }
 
 // matrix builds the perturbed matrix of a job over the given rows.

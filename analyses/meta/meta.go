@@ -488,7 +488,9 @@ func Analyze(in Input, o Options) (*Result, error) {
 		metaSubgroups(res, idx, o)
 	}
 	if o.Sensitivity {
-		metaSensitivity(res, idx, o.conf())
+		if err := metaSensitivity(res, idx, o.conf()); err != nil {
+			return nil, err
+		}
 	}
 	return res, nil
 }

@@ -23,8 +23,8 @@ import (
 	"math"
 	"runtime"
 	"strings"
-	"sync"
-	"sync/atomic"
+
+	"github.com/evalbook/evalbook/analyses/internal/parallel"
 
 	"github.com/evalbook/evalbook/analyses"
 
@@ -88,11 +88,11 @@ type metaLOO struct {
 
 // metaSensitivity adds the leave-one-out fits, the influence diagnostics,
 // Egger's test and the funnel lines for the included rows idx.
-func metaSensitivity(res *Result, idx []int, c metaConf) {
+func metaSensitivity(res *Result, idx []int, c metaConf) error {
 	k := len(idx)
 	if k < 3 {
 		res.Warnf("sensitivity: leave-one-out, influence and Egger's test need at least 3 datasets with a defined effect (%d here)", k)
-		return
+		return nil
 	}
 	y := make([]float64, k)
 	v := make([]float64, k)
@@ -101,7 +101,10 @@ func metaSensitivity(res *Result, idx []int, c metaConf) {
 	}
 	full := metaFit(y, v, c)
 	res.Funnel = &FunnelLines{Ref: full.est, Crit: distuv.UnitNormal.Quantile(1 - c.alpha/2)}
-	loo, warns := metaLeaveOneOut(y, v, c)
+	loo, warns, err := metaLeaveOneOut(y, v, c)
+	if err != nil {
+		return err
+	}
 	failed := 0
 	for j, l := range loo {
 		name := res.Rows[idx[j]].Dataset
@@ -123,19 +126,19 @@ func metaSensitivity(res *Result, idx []int, c metaConf) {
 	if k < 10 {
 		res.Warnf("Egger's test with %d datasets has little power; it is not recommended below 10 (Sterne et al. 2011)", k)
 	}
+	return nil
 }
 
 // metaLeaveOneOut fits the model k times, each without one dataset.
-func metaLeaveOneOut(y, v []float64, c metaConf) ([]metaLOO, []string) {
+func metaLeaveOneOut(y, v []float64, c metaConf) ([]metaLOO, []string, error) {
 	k := len(y)
 	out := make([]metaLOO, k)
 	fast := c.model == "fixed" || c.method == "DL" || c.method == "HE" || c.method == "HS" || c.method == "SJ"
 	if fast {
-		metaLeaveOneOutFast(y, v, c, out)
-		return out, nil
+		return out, nil, metaLeaveOneOutFast(y, v, c, out)
 	}
 	warnAt := make([]string, k)
-	metaChunks(k, func(lo, hi int) {
+	err := metaChunks(k, func(lo, hi int) {
 		ys := make([]float64, k-1)
 		vs := make([]float64, k-1)
 		for i := lo; i < hi; i++ {
@@ -148,35 +151,18 @@ func metaLeaveOneOut(y, v []float64, c metaConf) ([]metaLOO, []string) {
 			warns = append(warns, fmt.Sprintf("without dataset %d: %s", i+1, w))
 		}
 	}
-	return out, warns
+	return out, warns, err
 }
 
-// metaChunks calls fn on consecutive ranges of [0, n) from GOMAXPROCS
-// goroutines; fn writes only to the slots of its range, so the result
-// does not depend on scheduling.
-func metaChunks(n int, fn func(lo, hi int)) {
+// metaChunks calls fn on consecutive ranges of [0, n), 64 indices each,
+// from GOMAXPROCS goroutines; fn writes only to the slots of its range, so
+// the result does not depend on scheduling.
+func metaChunks(n int, fn func(lo, hi int)) error {
 	const chunk = 64
-	jobs := min(runtime.GOMAXPROCS(0), (n+chunk-1)/chunk)
-	if jobs <= 1 {
-		fn(0, n)
-		return
-	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for w := 0; w < jobs; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				lo := int(next.Add(chunk)) - chunk
-				if lo >= n {
-					return
-				}
-				fn(lo, min(lo+chunk, n))
-			}
-		}()
-	}
-	wg.Wait()
+	return parallel.For((n+chunk-1)/chunk, runtime.GOMAXPROCS(0), func(c int) {
+		lo := c * chunk
+		fn(lo, min(lo+chunk, n))
+	})
 }
 
 // metaLeaveOut refits the model without dataset i (ys, vs are buffers of
@@ -205,7 +191,7 @@ func metaLeaveOut(y, v []float64, c metaConf, i int, ys, vs []float64, out *meta
 // random-effects sums are a series in τ²₍₋ᵢ₎ − τ² when that is small
 // (O(1) per fit), else one pass over all datasets, or none when
 // τ²₍₋ᵢ₎ = 0.
-func metaLeaveOneOutFast(y, v []float64, c metaConf, out []metaLOO) {
+func metaLeaveOneOutFast(y, v []float64, c metaConf, out []metaLOO) error {
 	k := len(y)
 	f := looSums{y: y, v: v, c: c, n: float64(k - 1)}
 	// Fixed-effect sums about the fixed-effect mean m0; unweighted sums
@@ -244,7 +230,7 @@ func metaLeaveOneOutFast(y, v []float64, c metaConf, out []metaLOO) {
 	} else {
 		f.crit, f.pval = rmaCrit(c.test, 0, c.alpha)
 	}
-	metaChunks(k, func(lo, hi int) {
+	return metaChunks(k, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			out[i] = f.at(i)
 		}

@@ -14,7 +14,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"strings"
-	"sync"
+
+	"github.com/evalbook/evalbook/analyses/internal/parallel"
 
 	"github.com/evalbook/evalbook/analyses"
 	"github.com/evalbook/evalbook/analyses/leaderboard"
@@ -247,26 +248,15 @@ func CriticalDifference(in CriticalDifferenceInput, opts CriticalDifferenceOptio
 	if opts.Bayesian {
 		res.Rope, res.Samples = opts.Rope, opts.Samples
 		out := make([]stats.BayesSignedRank, len(pairs))
-		jobs := max(1, in.Jobs)
-		var wg sync.WaitGroup
-		next := make(chan int)
-		for w := 0; w < jobs; w++ {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for pi := range next {
-					pr := pairs[pi]
-					// The stream depends on (seed, pair index) only.
-					src := rand.NewPCG(in.Seed, uint64(pi))
-					out[pi] = stats.BayesianSignedRank(col(order[pr.a]), col(order[pr.b]), opts.Rope, opts.Samples, 0.5, src)
-				}
-			}()
+		err := parallel.For(len(pairs), in.Jobs, func(pi int) {
+			pr := pairs[pi]
+			// The stream depends on (seed, pair index) only.
+			src := rand.NewPCG(in.Seed, uint64(pi))
+			out[pi] = stats.BayesianSignedRank(col(order[pr.a]), col(order[pr.b]), opts.Rope, opts.Samples, 0.5, src)
+		})
+		if err != nil {
+			return nil, err
 		}
-		for pi := range pairs {
-			next <- pi
-		}
-		close(next)
-		wg.Wait()
 		bsig := make([][]bool, k)
 		for i := range bsig {
 			bsig[i] = make([]bool, k)
