@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/evalbook/evalbook/analyses/internal/testutil"
+
 	"github.com/evalbook/evalbook/analyses"
 
 	"gonum.org/v1/gonum/floats/scalar"
@@ -58,7 +60,7 @@ func checkCoef(t *testing.T, what string, got float64, want *float64) {
 		}
 		return
 	}
-	if !scalar.EqualWithinAbsOrRel(got, *want, 1e-12, 1e-12) {
+	if !testutil.Close(got, *want, 1e-12) {
 		t.Errorf("%s = %.17g, want %.17g (scipy)", what, got, *want)
 	}
 }

@@ -16,6 +16,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/evalbook/evalbook/analyses/internal/testutil"
+
 	"github.com/evalbook/evalbook/analyses"
 
 	"github.com/evalbook/evalbook/analyses/stats"
@@ -143,7 +145,7 @@ func TestCharacteristicsLogsPandas(t *testing.T) {
 				}
 				continue
 			}
-			if !scalar.EqualWithinAbsOrRel(got, *want, 1e-9, 1e-9) {
+			if !testutil.Close(got, *want, 1e-9) {
 				t.Errorf("%s: %s = %.17g, want %.17g (pandas)", what, name, got, *want)
 			}
 		}
@@ -180,12 +182,12 @@ func TestMutualInfoSklearn(t *testing.T) {
 	withSklearn := 0
 	for _, m := range c.MI {
 		got := stats.MutualInfoKSG(m.X, m.Y, 3)
-		if !scalar.EqualWithinAbsOrRel(got, m.NoiseFree, 1e-9, 1e-9) {
+		if !testutil.Close(got, m.NoiseFree, 1e-9) {
 			t.Errorf("%s: MI = %.17g, want %.17g (sklearn _compute_mi_cc, no noise)", m.Note, got, m.NoiseFree)
 		}
 		if m.Sklearn != nil {
 			withSklearn++
-			if !scalar.EqualWithinAbsOrRel(got, *m.Sklearn, 1e-6, 1e-6) {
+			if !testutil.Close(got, *m.Sklearn, 1e-6) {
 				t.Errorf("%s: MI = %.17g, want %.17g (sklearn mutual_info_regression)", m.Note, got, *m.Sklearn)
 			}
 		}

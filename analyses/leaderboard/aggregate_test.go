@@ -8,19 +8,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/evalbook/evalbook/analyses/internal/testutil"
+
 	"github.com/evalbook/evalbook/analyses"
 
 	"github.com/evalbook/evalbook/analyses/stats"
 )
-
-// close12 compares with an absolute-or-relative tolerance of 1e-12.
-func close12(a, b float64) bool {
-	if a == b {
-		return true
-	}
-	d := math.Abs(a - b)
-	return d <= 1e-12 || d <= 1e-12*math.Max(math.Abs(a), math.Abs(b))
-}
 
 // TestAggregateOracle checks every rule against testdata/oracle/aggregate:
 // scipy's rankdata, gmean and hmean, and an independent Python version of
@@ -58,7 +51,7 @@ func TestAggregateOracle(t *testing.T) {
 				t.Fatalf("%s %s: %v", c.Name, rule, err)
 			}
 			for m := range want {
-				if !close12(got[m], want[m]) {
+				if !testutil.Close(got[m], want[m], 1e-12) {
 					t.Errorf("%s %s method %d: got %.17g, want %.17g", c.Name, rule, m, got[m], want[m])
 				}
 			}

@@ -10,11 +10,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/evalbook/evalbook/analyses/internal/testutil"
+
 	"github.com/evalbook/evalbook/analyses"
 
 	"github.com/evalbook/evalbook/analyses/stats"
-
-	"gonum.org/v1/gonum/floats/scalar"
 )
 
 // stabilityOracle is testdata/oracle/stability/cases.json, written by the
@@ -82,7 +82,7 @@ func stabCloseTo(got float64, want *float64, tol float64) bool {
 	if want == nil {
 		return math.IsNaN(got)
 	}
-	return scalar.EqualWithinAbsOrRel(got, *want, tol, tol)
+	return testutil.Close(got, *want, tol)
 }
 
 // TestStabilitySpearmanScipy: Spearman's ρ (the similarity of the
@@ -147,7 +147,7 @@ func TestStabilityOracle(t *testing.T) {
 				for rule, want := range c.Reference {
 					got := r.Reference[rule]
 					for m := range want {
-						if !scalar.EqualWithinAbsOrRel(got[m], want[m], 1e-12, 1e-12) {
+						if !testutil.Close(got[m], want[m], 1e-12) {
 							t.Errorf("reference %s[%d] = %v, oracle %v", rule, m, got[m], want[m])
 						}
 					}

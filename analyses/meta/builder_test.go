@@ -6,7 +6,7 @@ import (
 	"os"
 	"testing"
 
-	"gonum.org/v1/gonum/floats/scalar"
+	"github.com/evalbook/evalbook/analyses/internal/testutil"
 )
 
 // effects.json is written by testdata/oracle/meta/gen.py, an independent
@@ -121,7 +121,7 @@ func TestMetaEffectsNumPy(t *testing.T) {
 								t.Fatalf("%s/%s: left out: %s", cs.Name, eff, row.Reason)
 							}
 							check := func(name string, got, w float64) {
-								if !scalar.EqualWithinAbsOrRel(got, w, tol, tol) {
+								if !testutil.Close(got, w, tol) {
 									t.Errorf("%s missing=%s ranger=%v order=%d byRow=%v %s: %s = %.17g, NumPy %.17g", cs.Name, missing, ranger, order, byRow, eff, name, got, w)
 								}
 							}

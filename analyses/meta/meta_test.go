@@ -7,9 +7,9 @@ import (
 	"os"
 	"testing"
 
-	"github.com/evalbook/evalbook/analyses"
+	"github.com/evalbook/evalbook/analyses/internal/testutil"
 
-	"gonum.org/v1/gonum/floats/scalar"
+	"github.com/evalbook/evalbook/analyses"
 )
 
 // metaOracle is testdata/oracle/meta/models.json, written by gen.R with R
@@ -99,7 +99,7 @@ func (c metaChecker) eq(name string, got, want float64) {
 	if math.IsNaN(want) {
 		return
 	}
-	if !scalar.EqualWithinAbsOrRel(got, want, c.tol, c.tol) {
+	if !testutil.Close(got, want, c.tol) {
 		c.t.Errorf("%s %s = %.17g, metafor %.17g (diff %.3g)", c.what, name, got, want, got-want)
 	}
 }

@@ -10,10 +10,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/evalbook/evalbook/analyses/internal/testutil"
+
 	"github.com/evalbook/evalbook/analyses"
 
 	"github.com/BurntSushi/toml"
-	"gonum.org/v1/gonum/floats/scalar"
 )
 
 type moCase struct {
@@ -94,7 +95,7 @@ func moClose(t *testing.T, what string, got, want *float64) {
 	case got == nil && want == nil:
 	case got == nil || want == nil:
 		t.Errorf("%s: got %v, want %v", what, fmtPtr(got), fmtPtr(want))
-	case !scalar.EqualWithinAbsOrRel(*got, *want, 1e-12, 1e-12):
+	case !testutil.Close(*got, *want, 1e-12):
 		t.Errorf("%s: got %.17g, want %.17g", what, *got, *want)
 	}
 }

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/evalbook/evalbook/analyses/internal/testutil"
+
 	"github.com/evalbook/evalbook/analyses"
 )
 
@@ -123,10 +125,6 @@ func (c offlineCase) options(t *testing.T) Options {
 	return o
 }
 
-func closeTo(got, want float64) bool {
-	return math.Abs(got-want) <= 1e-12*max(1, math.Abs(want))
-}
-
 // TestOfflineOracle compares every per-user and per-run value with the
 // independent Python script of testdata/oracle/offline_metrics (gen.py),
 // to 1e-12.
@@ -206,7 +204,7 @@ func TestOfflineOracle(t *testing.T) {
 			}
 			for u, wv := range want {
 				for n, w := range wv {
-					if g, ok := got[u][n]; !ok || !closeTo(g, w) {
+					if g, ok := got[u][n]; !ok || !testutil.Close(g, w, 1e-12) {
 						t.Errorf("%s %s user %s %s = %v, oracle %v", c.Name, m, u, n, g, w)
 					}
 				}
@@ -220,7 +218,7 @@ func TestOfflineOracle(t *testing.T) {
 				g := vals[j].Values[n]
 				if g == nil {
 					t.Errorf("%s %s run %s missing, oracle %v", c.Name, m, n, w)
-				} else if !closeTo(*g, w) {
+				} else if !testutil.Close(*g, w, 1e-12) {
 					t.Errorf("%s %s run %s = %v, oracle %v", c.Name, m, n, *g, w)
 				}
 			}

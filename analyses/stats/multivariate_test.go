@@ -9,7 +9,7 @@ import (
 	"sort"
 	"testing"
 
-	"gonum.org/v1/gonum/floats/scalar"
+	"github.com/evalbook/evalbook/analyses/internal/testutil"
 )
 
 // clustersOracle is testdata/oracle/clusters/cases.json, written by gen.py
@@ -70,8 +70,6 @@ func loadClustersOracle(t *testing.T) *clustersOracle {
 	return &o
 }
 
-func near(a, b, tol float64) bool { return scalar.EqualWithinAbsOrRel(a, b, tol, tol) }
-
 func TestClustersZScoreAndPCAOracle(t *testing.T) {
 	t.Parallel()
 	o := loadClustersOracle(t)
@@ -82,7 +80,7 @@ func TestClustersZScoreAndPCAOracle(t *testing.T) {
 		}
 		for i := range z {
 			for j := range z[i] {
-				if !near(z[i][j], c.Z[i][j], 1e-9) {
+				if !testutil.Close(z[i][j], c.Z[i][j], 1e-9) {
 					t.Fatalf("case %d: z[%d][%d] = %.17g, StandardScaler %.17g", ci, i, j, z[i][j], c.Z[i][j])
 				}
 			}
@@ -92,17 +90,17 @@ func TestClustersZScoreAndPCAOracle(t *testing.T) {
 			t.Fatalf("case %d: %v", ci, err)
 		}
 		for k := 0; k < c.K; k++ {
-			if !near(fit.ExplainedVariance[k], c.ExplainedVariance[k], 1e-9) {
+			if !testutil.Close(fit.ExplainedVariance[k], c.ExplainedVariance[k], 1e-9) {
 				t.Errorf("case %d: explained variance %d = %.17g, sklearn %.17g", ci, k, fit.ExplainedVariance[k], c.ExplainedVariance[k])
 			}
-			if !near(fit.ExplainedVarianceRatio[k], c.ExplainedVarianceRatio[k], 1e-9) {
+			if !testutil.Close(fit.ExplainedVarianceRatio[k], c.ExplainedVarianceRatio[k], 1e-9) {
 				t.Errorf("case %d: ratio %d = %.17g, sklearn %.17g", ci, k, fit.ExplainedVarianceRatio[k], c.ExplainedVarianceRatio[k])
 			}
 			for j := range c.Components[k] {
 				// Absolute loadings to 1e-9 (the acceptance point); signs
 				// too, since svd_flip is reproduced.
 				got, want := fit.Components[k][j], c.Components[k][j]
-				if !near(math.Abs(got), math.Abs(want), 1e-9) {
+				if !testutil.Close(math.Abs(got), math.Abs(want), 1e-9) {
 					t.Errorf("case %d: |loading| [%d][%d] = %.17g, sklearn %.17g", ci, k, j, math.Abs(got), math.Abs(want))
 				}
 				if math.Abs(want) > 1e-6 && math.Signbit(got) != math.Signbit(want) {
@@ -110,7 +108,7 @@ func TestClustersZScoreAndPCAOracle(t *testing.T) {
 				}
 			}
 			for i := range c.Scores {
-				if !near(fit.Scores[i][k], c.Scores[i][k], 1e-9) {
+				if !testutil.Close(fit.Scores[i][k], c.Scores[i][k], 1e-9) {
 					t.Errorf("case %d: score [%d][%d] = %.17g, sklearn %.17g", ci, i, k, fit.Scores[i][k], c.Scores[i][k])
 				}
 			}
@@ -123,11 +121,11 @@ func TestClustersSilhouetteDaviesBouldinOracle(t *testing.T) {
 	o := loadClustersOracle(t)
 	for ci, c := range o.Scores {
 		s, err := Silhouette(c.X, c.Labels)
-		if err != nil || !near(s, c.Silhouette, 1e-9) {
+		if err != nil || !testutil.Close(s, c.Silhouette, 1e-9) {
 			t.Errorf("case %d: silhouette = %.17g (%v), sklearn %.17g", ci, s, err, c.Silhouette)
 		}
 		db, err := DaviesBouldin(c.X, c.Labels)
-		if err != nil || !near(db, c.DaviesBouldin, 1e-9) {
+		if err != nil || !testutil.Close(db, c.DaviesBouldin, 1e-9) {
 			t.Errorf("case %d: Davies–Bouldin = %.17g (%v), sklearn %.17g", ci, db, err, c.DaviesBouldin)
 		}
 	}
@@ -143,7 +141,7 @@ func TestClustersARIOracle(t *testing.T) {
 	t.Parallel()
 	o := loadClustersOracle(t)
 	for ci, c := range o.ARI {
-		if got := AdjustedRandIndex(c.A, c.B); !near(got, c.ARI, 1e-12) {
+		if got := AdjustedRandIndex(c.A, c.B); !testutil.Close(got, c.ARI, 1e-12) {
 			t.Errorf("case %d: ARI = %.17g, sklearn %.17g", ci, got, c.ARI)
 		}
 	}
@@ -276,7 +274,7 @@ func TestClustersIsolationForestAveragePath(t *testing.T) {
 		n    int
 		want float64
 	}{{0, 0}, {1, 0}, {2, 1}, {3, 2*(math.Log(2)+0.5772156649015329) - 4.0/3}, {256, 2*(math.Log(255)+0.5772156649015329) - 2*255.0/256}} {
-		if got := isoAveragePath(c.n); !near(got, c.want, 1e-15) {
+		if got := isoAveragePath(c.n); !testutil.Close(got, c.want, 1e-15) {
 			t.Errorf("c(%d) = %g, want %g", c.n, got, c.want)
 		}
 	}
