@@ -177,9 +177,52 @@ func Clusters(in ClustersInput, opts ClustersOptions) (*ClustersResult, error) {
 	if len(in.Features) == 0 {
 		return nil, fmt.Errorf("no dataset features to cluster on")
 	}
-	// Missing values: an error naming the cell, or drop the dataset.
-	var x [][]float64
-	var keep []int
+	x, keep, err := clustersComplete(in, opts, res)
+	if err != nil {
+		return nil, err
+	}
+	n := len(x)
+	minK := opts.KRange[0]
+	if opts.K > 0 {
+		minK = opts.K
+	}
+	if n < minK+1 {
+		return nil, fmt.Errorf("%d dataset(s) with features: too few to form %d clusters (need at least %d)", n, minK, minK+1)
+	}
+	pts, err := clustersProject(in, opts, res, x)
+	if err != nil {
+		return nil, err
+	}
+	inliers, err := clustersOutliers(in, opts, res, pts, minK)
+	if err != nil {
+		return nil, err
+	}
+	fitPts := make([][]float64, len(inliers))
+	for j, i := range inliers {
+		fitPts[j] = pts[i]
+	}
+	fit, err := clustersChooseK(in, opts, res, fitPts, n)
+	if err != nil {
+		return nil, err
+	}
+	clustersAssign(res, pts, inliers, fit)
+	if in.Metric != nil && len(in.Q) > 0 {
+		q := make(analyses.Matrix, n)
+		for j, d := range keep {
+			q[j] = in.Q[d]
+		}
+		clustersLeaderboard(res, in, q)
+	}
+	if len(in.Reference) > 0 {
+		clustersCompare(in, opts, res, keep)
+	}
+	return res, nil
+}
+
+// clustersComplete keeps the datasets with every feature: a missing value
+// is an error naming the cell, or (missing = "drop") drops the dataset.
+// It returns the kept rows and their indices in the input.
+func clustersComplete(in ClustersInput, opts ClustersOptions, res *ClustersResult) (x [][]float64, keep []int, err error) {
 	for d, row := range in.X {
 		miss := ""
 		for f, v := range row {
@@ -190,7 +233,7 @@ func Clusters(in ClustersInput, opts ClustersOptions) (*ClustersResult, error) {
 		}
 		if miss != "" {
 			if opts.Missing != "drop" {
-				return nil, fmt.Errorf("dataset %q has no value for feature %q (set missing = \"drop\" to leave such datasets out)", in.Datasets[d], miss)
+				return nil, nil, fmt.Errorf("dataset %q has no value for feature %q (set missing = \"drop\" to leave such datasets out)", in.Datasets[d], miss)
 			}
 			res.DroppedDatasets = append(res.DroppedDatasets, in.Datasets[d])
 			continue
@@ -202,14 +245,13 @@ func Clusters(in ClustersInput, opts ClustersOptions) (*ClustersResult, error) {
 	if len(res.DroppedDatasets) > 0 {
 		res.Warnf("%d dataset(s) left out for missing feature values: %s", len(res.DroppedDatasets), strings.Join(res.DroppedDatasets, ", "))
 	}
+	return x, keep, nil
+}
+
+// clustersProject z-scores the features and returns the datasets' scores
+// on the first principal components.
+func clustersProject(in ClustersInput, opts ClustersOptions, res *ClustersResult, x [][]float64) ([][]float64, error) {
 	n := len(x)
-	minK := opts.KRange[0]
-	if opts.K > 0 {
-		minK = opts.K
-	}
-	if n < minK+1 {
-		return nil, fmt.Errorf("%d dataset(s) with features: too few to form %d clusters (need at least %d)", n, minK, minK+1)
-	}
 	z, constant := stats.ClustersZScore(x)
 	for _, j := range constant {
 		res.ConstantFeatures = append(res.ConstantFeatures, in.Features[j])
@@ -230,9 +272,15 @@ func Clusters(in ClustersInput, opts ClustersOptions) (*ClustersResult, error) {
 	res.ExplainedVarianceRatio = pca.ExplainedVarianceRatio
 	res.Loadings = pca.Components
 	res.Scores = pca.Scores
-	pts := pca.Scores
+	return pca.Scores, nil
+}
 
-	// Outliers (Isolation Forest, contamination "auto": s > 0.5).
+// clustersOutliers flags outliers with the Isolation Forest (contamination
+// "auto": s > 0.5) when asked, and returns the inliers, which the k-means
+// fits; every dataset is an inlier without the forest, or when it would
+// leave too few to form minK clusters.
+func clustersOutliers(in ClustersInput, opts ClustersOptions, res *ClustersResult, pts [][]float64, minK int) ([]int, error) {
+	n := len(pts)
 	res.Outlier = make([]bool, n)
 	var inliers []int
 	if opts.Outliers == "isolation_forest" {
@@ -243,32 +291,7 @@ func Clusters(in ClustersInput, opts ClustersOptions) (*ClustersResult, error) {
 			return nil, err
 		}
 		res.AnomalyScores = scores
-		threshold := 0.5
-		if opts.Contamination > 0 {
-			// scikit-learn: the (1 − contamination) percentile of the scores.
-			sorted := append([]float64(nil), res.AnomalyScores...)
-			sort.Float64s(sorted)
-			threshold = stats.Quantile(sorted, 1-opts.Contamination)
-		}
-		res.Threshold = threshold
-		for i, s := range res.AnomalyScores {
-			if s > threshold {
-				res.Outlier[i] = true
-			} else {
-				inliers = append(inliers, i)
-			}
-		}
-		if flagged := n - len(inliers); 3*flagged > n && len(inliers) >= minK+1 && opts.Contamination == 0 {
-			res.Warnf("the Isolation Forest flagged %d of %d datasets as outliers: with few, evenly spread datasets the \"auto\" threshold (anomaly score > 0.5) flags many; they still join their nearest cluster, but set contamination (e.g. 0.1) or outliers = \"none\" to let more datasets shape the clusters", flagged, n)
-		}
-		if len(inliers) < minK+1 {
-			res.Warnf("the Isolation Forest flagged %d of %d datasets as outliers, leaving too few to cluster; outliers were kept in the clustering", n-len(inliers), n)
-			inliers = inliers[:0]
-			for i := range res.Outlier {
-				res.Outlier[i] = false
-				inliers = append(inliers, i)
-			}
-		}
+		inliers = clustersFlag(opts, res, minK)
 	} else {
 		for i := 0; i < n; i++ {
 			inliers = append(inliers, i)
@@ -279,13 +302,49 @@ func Clusters(in ClustersInput, opts ClustersOptions) (*ClustersResult, error) {
 			res.Outliers = append(res.Outliers, res.Datasets[i])
 		}
 	}
-	fitPts := make([][]float64, len(inliers))
-	for j, i := range inliers {
-		fitPts[j] = pts[i]
-	}
-	ni := len(fitPts)
+	return inliers, nil
+}
 
-	// k: scan k_range (and the fixed k), keep the best silhouette.
+// clustersFlag marks the datasets whose anomaly score is over the
+// threshold and returns the others.
+func clustersFlag(opts ClustersOptions, res *ClustersResult, minK int) []int {
+	n := len(res.AnomalyScores)
+	var inliers []int
+	threshold := 0.5
+	if opts.Contamination > 0 {
+		// scikit-learn: the (1 − contamination) percentile of the scores.
+		sorted := append([]float64(nil), res.AnomalyScores...)
+		sort.Float64s(sorted)
+		threshold = stats.Quantile(sorted, 1-opts.Contamination)
+	}
+	res.Threshold = threshold
+	for i, s := range res.AnomalyScores {
+		if s > threshold {
+			res.Outlier[i] = true
+		} else {
+			inliers = append(inliers, i)
+		}
+	}
+	if flagged := n - len(inliers); 3*flagged > n && len(inliers) >= minK+1 && opts.Contamination == 0 {
+		res.Warnf("the Isolation Forest flagged %d of %d datasets as outliers: with few, evenly spread datasets the \"auto\" threshold (anomaly score > 0.5) flags many; they still join their nearest cluster, but set contamination (e.g. 0.1) or outliers = \"none\" to let more datasets shape the clusters", flagged, n)
+	}
+	if len(inliers) < minK+1 {
+		res.Warnf("the Isolation Forest flagged %d of %d datasets as outliers, leaving too few to cluster; outliers were kept in the clustering", n-len(inliers), n)
+		inliers = inliers[:0]
+		for i := range res.Outlier {
+			res.Outlier[i] = false
+			inliers = append(inliers, i)
+		}
+	}
+	return inliers
+}
+
+// clustersChooseK scans k_range (and the fixed k) with k-means on the
+// inliers' points, records each k's inertia, silhouette and
+// Davies–Bouldin index, and returns the fit of the fixed k, or else of
+// the k with the best silhouette. n is the number of datasets.
+func clustersChooseK(in ClustersInput, opts ClustersOptions, res *ClustersResult, fitPts [][]float64, n int) (*stats.KMeansFit, error) {
+	ni := len(fitPts)
 	ks := []int{}
 	for k := opts.KRange[0]; k <= opts.KRange[1]; k++ {
 		ks = append(ks, k)
@@ -339,9 +398,16 @@ func Clusters(in ClustersInput, opts ClustersOptions) (*ClustersResult, error) {
 			res.Silhouette, res.DaviesBouldin = row.Silhouette, row.DaviesBouldin
 		}
 	}
+	return fit, nil
+}
 
-	// Every dataset to its nearest centroid (outliers included), clusters
-	// renumbered 1… in order of first appearance among the datasets.
+// clustersAssign puts every dataset in the cluster of its nearest
+// centroid (outliers included; inliers keep their k-means label, the
+// same after convergence except for exact ties), numbers the clusters 1…
+// in order of first appearance among the datasets, and picks each
+// cluster's representative: the dataset nearest its centroid.
+func clustersAssign(res *ClustersResult, pts [][]float64, inliers []int, fit *stats.KMeansFit) {
+	n := len(pts)
 	raw := make([]int, n)
 	for i, p := range pts {
 		bd := math.Inf(1)
@@ -351,8 +417,6 @@ func Clusters(in ClustersInput, opts ClustersOptions) (*ClustersResult, error) {
 			}
 		}
 	}
-	// Inliers keep their k-means label (the same as the nearest centroid
-	// after convergence, except for exact ties).
 	for j, i := range inliers {
 		raw[i] = fit.Labels[j]
 	}
@@ -386,42 +450,36 @@ func Clusters(in ClustersInput, opts ClustersOptions) (*ClustersResult, error) {
 		}
 		res.Representatives[c-1] = res.Datasets[best]
 	}
+}
 
-	if in.Metric != nil && len(in.Q) > 0 {
-		q := make(analyses.Matrix, n)
-		for j, d := range keep {
-			q[j] = in.Q[d]
+// clustersCompare compares the clusters with the datasets' reference
+// labels (the compare attribute) by the adjusted Rand index.
+func clustersCompare(in ClustersInput, opts ClustersOptions, res *ClustersResult, keep []int) {
+	var a, b []int
+	ids := map[string]int{}
+	var unlabelled []string
+	for j, d := range keep {
+		ref := in.Reference[d]
+		if ref == "" {
+			unlabelled = append(unlabelled, res.Datasets[j])
+			continue
 		}
-		clustersLeaderboard(res, in, q)
+		if _, ok := ids[ref]; !ok {
+			ids[ref] = len(ids)
+		}
+		a = append(a, ids[ref])
+		b = append(b, res.Cluster[j])
 	}
-	if len(in.Reference) > 0 {
-		var a, b []int
-		ids := map[string]int{}
-		var unlabelled []string
-		for j, d := range keep {
-			ref := in.Reference[d]
-			if ref == "" {
-				unlabelled = append(unlabelled, res.Datasets[j])
-				continue
-			}
-			if _, ok := ids[ref]; !ok {
-				ids[ref] = len(ids)
-			}
-			a = append(a, ids[ref])
-			b = append(b, res.Cluster[j])
-		}
-		if len(unlabelled) > 0 {
-			res.Warnf("%d dataset(s) have no %q attribute and are left out of the comparison: %s", len(unlabelled), opts.Compare, strings.Join(unlabelled, ", "))
-		}
-		res.Compare = opts.Compare
-		if len(a) >= 2 {
-			ari := stats.AdjustedRandIndex(a, b)
-			res.AdjustedRandIndex = &ari
-		} else {
-			res.Warnf("the adjusted Rand index with %q needs at least 2 labelled datasets, have %d", opts.Compare, len(a))
-		}
+	if len(unlabelled) > 0 {
+		res.Warnf("%d dataset(s) have no %q attribute and are left out of the comparison: %s", len(unlabelled), opts.Compare, strings.Join(unlabelled, ", "))
 	}
-	return res, nil
+	res.Compare = opts.Compare
+	if len(a) >= 2 {
+		ari := stats.AdjustedRandIndex(a, b)
+		res.AdjustedRandIndex = &ari
+	} else {
+		res.Warnf("the adjusted Rand index with %q needs at least 2 labelled datasets, have %d", opts.Compare, len(a))
+	}
 }
 
 // clustersLeaderboard fills the per-cluster leaderboard of the result.
