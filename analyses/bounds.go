@@ -72,6 +72,7 @@ type OptionError struct {
 	Msg string
 }
 
+// Error is "key: message".
 func (e *OptionError) Error() string { return e.Key + ": " + e.Msg }
 
 // OptionErrorf returns an *OptionError for key.

@@ -10,8 +10,8 @@ import (
 type Direction int
 
 const (
-	HigherIsBetter Direction = iota
-	LowerIsBetter
+	HigherIsBetter Direction = iota // larger values are better (ndcg, recall)
+	LowerIsBetter                   // smaller values are better (rmse, mae)
 )
 
 // Metric describes one metric of the study.
@@ -155,6 +155,7 @@ type DuplicateError struct {
 	MixedWithRun bool // one row is a run, the other is not
 }
 
+// Error names the metric, method and dataset and both values.
 func (e *DuplicateError) Error() string {
 	return fmt.Sprintf("%s of %s on %s is given twice with different values (%v vs %v)", e.Key.Metric, e.Key.Method, e.Key.Dataset, e.Value, e.Other)
 }
@@ -166,6 +167,7 @@ type OverflowError struct {
 	N   int
 }
 
+// Error names the cell and the number of values.
 func (e *OverflowError) Error() string {
 	return fmt.Sprintf("the mean or spread of %s of %s on %s over %d values overflows float64 (beyond ±1.8e308)", e.Key.Metric, e.Key.Method, e.Key.Dataset, e.N)
 }

@@ -20,6 +20,7 @@ type ListError struct {
 	Msg string
 }
 
+// Error is the message (the reader adds the file and line).
 func (e *ListError) Error() string { return e.Msg }
 
 // accumulator sums per-user values for the per-run means and the per-user

@@ -42,6 +42,7 @@ type DuplicateError struct {
 	User, Item string
 }
 
+// Error names the user and the item.
 func (e *DuplicateError) Error() string {
 	return fmt.Sprintf("user %q: item %q is listed twice", e.User, e.Item)
 }

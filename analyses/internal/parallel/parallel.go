@@ -18,6 +18,7 @@ type PanicError struct {
 	Stack []byte
 }
 
+// Error gives the index, the panic value and the stack.
 func (e *PanicError) Error() string {
 	return fmt.Sprintf("internal error at item %d: %v\n%s", e.Index, e.Value, e.Stack)
 }
