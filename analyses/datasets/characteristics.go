@@ -150,15 +150,7 @@ func Characteristics(in CharacteristicsInput, opts CharacteristicsOptions) (*Cha
 	}
 	r := &CharacteristicsResult{Datasets: in.Datasets, Features: in.Features, Values: in.Values,
 		Preprocessing: in.Counts, Metric: in.Metric, Neighbors: opts.Neighbors}
-	undefinedFeature := map[string]bool{}
-	for d, row := range in.Values {
-		for f, v := range row {
-			if !analyses.Finite(v) && !undefinedFeature[in.Features[f]] {
-				undefinedFeature[in.Features[f]] = true
-				r.Warnf("feature %s is undefined on dataset %s (first of possibly several): a constant per-user share has no skewness or kurtosis, or the input left the cell empty; that dataset is left out of the feature's associations", in.Features[f], in.Datasets[d])
-			}
-		}
-	}
+	charWarnUndefined(in, r)
 	if in.Metric == "" {
 		return r, nil
 	}
@@ -174,42 +166,10 @@ func Characteristics(in CharacteristicsInput, opts CharacteristicsOptions) (*Cha
 	}
 	r.Pearson, r.Spearman, r.MutualInformation = alloc(), alloc(), alloc()
 	r.N = make([][]int, F)
-	missingPerf := 0
-	for d := range in.Datasets {
-		for m := range M {
-			if !analyses.Finite(in.Perf[d][m]) {
-				missingPerf++
-			}
-		}
-	}
-	if missingPerf > 0 {
-		r.Warnf("%d (dataset, method) cells of %s are missing; each association uses the datasets where both the feature and the method's value are present (the n column)", missingPerf, in.Metric)
-	}
+	charWarnMissingPerf(in, r)
 	var undefined []string
 	for f := range F {
-		r.N[f] = make([]int, M+1)
-		var px, py []float64
-		for m := 0; m <= M; m++ {
-			var x, y []float64
-			if m < M {
-				for d := range in.Datasets {
-					fv, pv := in.Values[d][f], in.Perf[d][m]
-					if analyses.Finite(fv) && analyses.Finite(pv) {
-						x, y = append(x, fv), append(y, pv)
-					}
-				}
-				px, py = append(px, x...), append(py, y...)
-			} else {
-				x, y = px, py
-			}
-			r.N[f][m] = len(x)
-			r.Pearson[f][m] = stats.Pearson(x, y)
-			r.Spearman[f][m] = stats.Spearman(x, y)
-			r.MutualInformation[f][m] = stats.MutualInfoKSG(x, y, opts.Neighbors)
-			if math.IsNaN(r.Pearson[f][m]) || math.IsNaN(r.MutualInformation[f][m]) {
-				undefined = append(undefined, in.Features[f]+"/"+r.Methods[m])
-			}
-		}
+		undefined = charAssociate(in, r, f, opts.Neighbors, undefined)
 	}
 	if len(undefined) > 0 {
 		show := undefined
@@ -219,6 +179,65 @@ func Characteristics(in CharacteristicsInput, opts CharacteristicsOptions) (*Cha
 		r.Warnf("%d feature/method associations are undefined and left empty (a constant feature or metric, fewer than 2 datasets for the correlations, or no more than %d for the mutual information): %s", len(undefined), opts.Neighbors, strings.Join(show, ", "))
 	}
 	return r, nil
+}
+
+// charWarnUndefined warns once per feature that is undefined on a dataset.
+func charWarnUndefined(in CharacteristicsInput, r *CharacteristicsResult) {
+	undefinedFeature := map[string]bool{}
+	for d, row := range in.Values {
+		for f, v := range row {
+			if !analyses.Finite(v) && !undefinedFeature[in.Features[f]] {
+				undefinedFeature[in.Features[f]] = true
+				r.Warnf("feature %s is undefined on dataset %s (first of possibly several): a constant per-user share has no skewness or kurtosis, or the input left the cell empty; that dataset is left out of the feature's associations", in.Features[f], in.Datasets[d])
+			}
+		}
+	}
+}
+
+// charWarnMissingPerf warns of the (dataset, method) cells without a value.
+func charWarnMissingPerf(in CharacteristicsInput, r *CharacteristicsResult) {
+	missingPerf := 0
+	for d := range in.Datasets {
+		for m := range in.Methods {
+			if !analyses.Finite(in.Perf[d][m]) {
+				missingPerf++
+			}
+		}
+	}
+	if missingPerf > 0 {
+		r.Warnf("%d (dataset, method) cells of %s are missing; each association uses the datasets where both the feature and the method's value are present (the n column)", missingPerf, in.Metric)
+	}
+}
+
+// charAssociate computes feature f's associations with every method and
+// pooled over them, and returns undefined with the feature/method pairs
+// whose association is undefined appended.
+func charAssociate(in CharacteristicsInput, r *CharacteristicsResult, f, neighbors int, undefined []string) []string {
+	M := len(in.Methods)
+	r.N[f] = make([]int, M+1)
+	var px, py []float64
+	for m := 0; m <= M; m++ {
+		var x, y []float64
+		if m < M {
+			for d := range in.Datasets {
+				fv, pv := in.Values[d][f], in.Perf[d][m]
+				if analyses.Finite(fv) && analyses.Finite(pv) {
+					x, y = append(x, fv), append(y, pv)
+				}
+			}
+			px, py = append(px, x...), append(py, y...)
+		} else {
+			x, y = px, py
+		}
+		r.N[f][m] = len(x)
+		r.Pearson[f][m] = stats.Pearson(x, y)
+		r.Spearman[f][m] = stats.Spearman(x, y)
+		r.MutualInformation[f][m] = stats.MutualInfoKSG(x, y, neighbors)
+		if math.IsNaN(r.Pearson[f][m]) || math.IsNaN(r.MutualInformation[f][m]) {
+			undefined = append(undefined, in.Features[f]+"/"+r.Methods[m])
+		}
+	}
+	return undefined
 }
 
 // Tables implements Result: the pooled association per feature (main),

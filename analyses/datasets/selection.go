@@ -196,25 +196,42 @@ func Selection(in SelectionInput, opts SelectionOptions) (*SelectionResult, erro
 	for _, m := range in.Metrics {
 		res.Metrics = append(res.Metrics, m.Name)
 	}
-	// Datasets need every feature and every (method, metric) value.
+	keep, err := selectionComplete(in, opts, res)
+	if err != nil {
+		return nil, err
+	}
+	n := len(keep)
+	if n <= opts.Size {
+		return nil, fmt.Errorf("choosing %d of %d datasets leaves nothing to choose: size must be below the number of datasets", opts.Size, n)
+	}
+	z, q, err := selectionSpace(in, opts, res, keep)
+	if err != nil {
+		return nil, err
+	}
+	// The rankings on all datasets.
+	full := make([][]float64, len(in.Metrics))
+	for k, m := range in.Metrics {
+		s, err := leaderboard.RuleScores(opts.Rule, q[k], m.Better == analyses.HigherIsBetter, opts.BetaMax)
+		if err != nil {
+			return nil, fmt.Errorf("metric %q: %s on all datasets: %v", m.Name, opts.Rule, err)
+		}
+		full[k] = s
+	}
+	rho, chosen, err := selectionSimulate(in, opts, z, q, full)
+	if err != nil {
+		return nil, err
+	}
+	selectionSummarise(in, opts, res, rho, chosen, n)
+	return res, nil
+}
+
+// selectionComplete keeps the datasets with every feature and every
+// (method, metric) value; a missing one is an error, or (missing = "drop")
+// drops the dataset. It returns the kept datasets' indices.
+func selectionComplete(in SelectionInput, opts SelectionOptions, res *SelectionResult) ([]int, error) {
 	var keep []int
 	for d, name := range in.Datasets {
-		why := ""
-		for f, v := range in.X[d] {
-			if !analyses.Finite(v) {
-				why = "feature " + in.Features[f]
-				break
-			}
-		}
-		for k := 0; k < len(in.Metrics) && why == ""; k++ {
-			for m, v := range in.Q[k][d] {
-				if math.IsNaN(v) {
-					why = fmt.Sprintf("%s of method %s", in.Metrics[k].Name, in.Methods[m])
-					break
-				}
-			}
-		}
-		if why != "" {
+		if why := selectionMissing(in, d); why != "" {
 			if opts.Missing != "drop" {
 				return nil, fmt.Errorf("dataset %q has no value for %s (set missing = \"drop\" to leave such datasets out)", name, why)
 			}
@@ -227,10 +244,31 @@ func Selection(in SelectionInput, opts SelectionOptions) (*SelectionResult, erro
 	if len(res.DroppedDatasets) > 0 {
 		res.Warnf("%d dataset(s) left out for missing values: %s", len(res.DroppedDatasets), strings.Join(res.DroppedDatasets, ", "))
 	}
-	n := len(keep)
-	if n <= opts.Size {
-		return nil, fmt.Errorf("choosing %d of %d datasets leaves nothing to choose: size must be below the number of datasets", opts.Size, n)
+	return keep, nil
+}
+
+// selectionMissing names the first missing value of dataset d (a feature,
+// or a metric of a method), or returns "".
+func selectionMissing(in SelectionInput, d int) string {
+	for f, v := range in.X[d] {
+		if !analyses.Finite(v) {
+			return "feature " + in.Features[f]
+		}
 	}
+	for k := range in.Metrics {
+		for m, v := range in.Q[k][d] {
+			if math.IsNaN(v) {
+				return fmt.Sprintf("%s of method %s", in.Metrics[k].Name, in.Methods[m])
+			}
+		}
+	}
+	return ""
+}
+
+// selectionSpace returns the kept datasets' standardised features (or
+// their first principal components) and their metric matrices.
+func selectionSpace(in SelectionInput, opts SelectionOptions, res *SelectionResult, keep []int) ([][]float64, []analyses.Matrix, error) {
+	n := len(keep)
 	x := make([][]float64, n)
 	q := make([]analyses.Matrix, len(in.Metrics))
 	for k := range q {
@@ -254,19 +292,18 @@ func Selection(in SelectionInput, opts SelectionOptions) (*SelectionResult, erro
 		c := min(opts.Components, n, len(in.Features))
 		pca, err := stats.PCA(z, c)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		z = pca.Scores
 	}
-	// The rankings on all datasets.
-	full := make([][]float64, len(in.Metrics))
-	for k, m := range in.Metrics {
-		s, err := leaderboard.RuleScores(opts.Rule, q[k], m.Better == analyses.HigherIsBetter, opts.BetaMax)
-		if err != nil {
-			return nil, fmt.Errorf("metric %q: %s on all datasets: %v", m.Name, opts.Rule, err)
-		}
-		full[k] = s
-	}
+	return z, q, nil
+}
+
+// selectionSimulate runs the simulations on in.Jobs goroutines: each
+// strategy picks datasets, and every metric's ranking on them is compared
+// with the full ranking by Spearman's ρ. It returns ρ
+// [strategy][metric][simulation] and the picks [strategy][simulation].
+func selectionSimulate(in SelectionInput, opts SelectionOptions, z [][]float64, q []analyses.Matrix, full [][]float64) ([][][]float64, [][][]int, error) {
 	ns, nt, nk := opts.Simulations, len(opts.Strategies), len(in.Metrics)
 	rho := make([][][]float64, nt) // [strategy][metric][simulation]
 	chosen := make([][][]int, nt)  // [strategy][simulation]
@@ -306,13 +343,19 @@ func Selection(in SelectionInput, opts SelectionOptions) (*SelectionResult, erro
 		}
 	})
 	if perr != nil {
-		return nil, perr
+		return nil, nil, perr
 	}
 	for _, err := range errs {
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
+	return rho, chosen, nil
+}
+
+// selectionSummarise fills the result's mean ρ, summaries and counts of
+// how often each of the n datasets was chosen.
+func selectionSummarise(in SelectionInput, opts SelectionOptions, res *SelectionResult, rho [][][]float64, chosen [][][]int, n int) {
 	res.MeanRho = map[string]map[string]float64{}
 	res.ChosenCounts = map[string][]int{}
 	for t, strat := range opts.Strategies {
@@ -328,7 +371,7 @@ func Selection(in SelectionInput, opts SelectionOptions) (*SelectionResult, erro
 			sm := summariseRho(rho[t][k])
 			sm.Strategy, sm.Metric = strat, m.Name
 			if sm.Undefined > 0 {
-				res.Warnf("%s, %s: ρ undefined in %d of %d simulations (the %s scores were all equal on the chosen datasets); those simulations are left out of the summary", strat, m.Name, sm.Undefined, ns, opts.Rule)
+				res.Warnf("%s, %s: ρ undefined in %d of %d simulations (the %s scores were all equal on the chosen datasets); those simulations are left out of the summary", strat, m.Name, sm.Undefined, opts.Simulations, opts.Rule)
 			}
 			if sm.Mean != nil {
 				res.MeanRho[strat][m.Name] = *sm.Mean
@@ -336,7 +379,6 @@ func Selection(in SelectionInput, opts SelectionOptions) (*SelectionResult, erro
 			res.Summary = append(res.Summary, sm)
 		}
 	}
-	return res, nil
 }
 
 // selectDatasets picks opts.Size rows of z by one strategy.
