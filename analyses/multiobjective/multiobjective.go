@@ -165,14 +165,7 @@ func Analyze(in Input, o Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	metrics := append([]string{o.Base}, o.Objectives...)
-	if o.EvalRS2022.Enabled() {
-		for _, m := range o.EvalRS2022.Metrics() {
-			if moIndexOf(metrics, m) < 0 {
-				metrics = append(metrics, m)
-			}
-		}
-	}
+	metrics := moMetrics(o)
 	r := &Result{Base: o.Base, Objectives: o.Objectives, Models: in.Models,
 		Oriented: map[string][]float64{}, RankBy: o.RankBy, Scored: o.EvalRS2022.Enabled()}
 	for _, m := range metrics {
@@ -181,18 +174,65 @@ func Analyze(in Input, o Options) (*Result, error) {
 			return nil, fmt.Errorf("no values for metric %q", m)
 		}
 		if len(v) != n {
-			panic(fmt.Sprintf("analyses: multi_objective metric %q has %d values for %d models", m, len(v), n))
+			panic(fmt.Sprintf("multiobjective: multi_objective metric %q has %d values for %d models", m, len(v), n))
 		}
 	}
 	if n == 0 {
 		return nil, fmt.Errorf("no models to compare")
 	}
-	// Orient; rows missing the base or an objective take part in nothing.
+	rows := moOrient(in, o, r, metrics[:1+len(o.Objectives)])
+	if len(rows) == 0 {
+		return nil, fmt.Errorf("no model has every metric of %v", metrics[:1+len(o.Objectives)])
+	}
+	moFronts(r, rows, metrics[:1+len(o.Objectives)])
+
+	// Per objective: Pareto points of (base, objective), the fitted line,
+	// and the differential of every row.
+	r.Delta = make([][]*float64, len(o.Objectives))
+	for j, m := range o.Objectives {
+		fit := moObjective(in, o, r, rows, m, lambda[j])
+		r.Fits = append(r.Fits, fit)
+		r.Delta[j] = make([]*float64, n)
+		if fit.Slope != nil {
+			base, obj := r.Oriented[o.Base], r.Oriented[m]
+			for _, i := range rows {
+				d := base[i] - *fit.Intercept - lambda[j]*(*fit.Slope)*obj[i]
+				r.Delta[j][i] = &d
+			}
+		}
+	}
+	moScores(o, r, rows, lambda)
+	if o.EvalRS2022.Enabled() {
+		r.EvalRS2022, r.Penalised = moEvalRS2022Scores(in, o.EvalRS2022, &r.Warnings)
+	}
+	r.Leaderboard = moLeaderboard(r)
+	return r, nil
+}
+
+// moMetrics lists the base, the objectives and the other metrics the
+// evalrs2022 score needs.
+func moMetrics(o Options) []string {
+	metrics := append([]string{o.Base}, o.Objectives...)
+	if o.EvalRS2022.Enabled() {
+		for _, m := range o.EvalRS2022.Metrics() {
+			if moIndexOf(metrics, m) < 0 {
+				metrics = append(metrics, m)
+			}
+		}
+	}
+	return metrics
+}
+
+// moOrient orients the base and the objectives so that higher is better
+// and returns the rows that have all of them; the others take part in
+// nothing.
+func moOrient(in Input, o Options, r *Result, metrics []string) []int {
+	n := len(in.Models)
 	complete := make([]bool, n)
 	for i := range complete {
 		complete[i] = true
 	}
-	for _, m := range metrics[:1+len(o.Objectives)] {
+	for _, m := range metrics {
 		met := in.Metrics[m]
 		or := make([]float64, n)
 		for i, x := range in.Values[m] {
@@ -212,86 +252,91 @@ func Analyze(in Input, o Options) (*Result, error) {
 			r.Warnf("model %q (row %d) has a missing or non-finite %s or objective value: it has no front and no score", in.Models[i], i+1, o.Base)
 		}
 	}
-	if len(rows) == 0 {
-		return nil, fmt.Errorf("no model has every metric of %v", metrics[:1+len(o.Objectives)])
-	}
+	return rows
+}
 
-	// Non-dominated sorting over all metrics.
+// moFronts is the non-dominated sorting of the rows over the metrics.
+func moFronts(r *Result, rows []int, metrics []string) {
 	pts := make([][]float64, len(rows))
 	for k, i := range rows {
-		p := make([]float64, 1+len(o.Objectives))
-		for j, m := range metrics[:1+len(o.Objectives)] {
+		p := make([]float64, len(metrics))
+		for j, m := range metrics {
 			p[j] = r.Oriented[m][i]
 		}
 		pts[k] = p
 	}
 	fronts := moNonDominatedSort(pts)
-	r.Front = make([]int, n)
+	r.Front = make([]int, len(r.Models))
 	for k, i := range rows {
 		r.Front[i] = fronts[k]
 		r.Fronts = max(r.Fronts, fronts[k])
 	}
+}
 
-	// Per objective: Pareto points of (base, objective), the fitted line,
-	// and the differential of every row.
-	base := r.Oriented[o.Base]
-	r.Delta = make([][]*float64, len(o.Objectives))
-	for j, m := range o.Objectives {
-		obj := r.Oriented[m]
-		bx, oy := make([]float64, len(rows)), make([]float64, len(rows))
-		for k, i := range rows {
-			bx[k], oy[k] = base[i], obj[i]
+// moObjective fits the trade-off line of objective m against the base on
+// the Pareto points of (base, m), and the slope and importance the
+// evalrs2022 constants imply.
+func moObjective(in Input, o Options, r *Result, rows []int, m string, lambda float64) Fit {
+	base, obj := r.Oriented[o.Base], r.Oriented[m]
+	bx, oy := make([]float64, len(rows)), make([]float64, len(rows))
+	for k, i := range rows {
+		bx[k], oy[k] = base[i], obj[i]
+	}
+	fit := Fit{Objective: m, Importance: lambda}
+	var xs, ys []float64
+	for _, k := range moPareto2D(bx, oy) {
+		fit.ParetoRows = append(fit.ParetoRows, rows[k])
+		xs = append(xs, obj[rows[k]])
+		ys = append(ys, base[rows[k]])
+	}
+	if slope, icept, r2, ok := moFitLine(xs, ys); ok {
+		fit.Slope, fit.Intercept = &slope, &icept
+		if !math.IsNaN(r2) {
+			fit.R2 = &r2
 		}
-		fit := Fit{Objective: m, Importance: lambda[j]}
-		var xs, ys []float64
-		for _, k := range moPareto2D(bx, oy) {
-			fit.ParetoRows = append(fit.ParetoRows, rows[k])
-			xs = append(xs, obj[rows[k]])
-			ys = append(ys, base[rows[k]])
+		if slope >= 0 {
+			r.Warnf("%s does not compete with %s on its Pareto front (fitted slope %.4g ≥ 0): the trade-off line does not describe a cost", m, o.Base, slope)
 		}
-		if slope, icept, r2, ok := moFitLine(xs, ys); ok {
-			fit.Slope, fit.Intercept = &slope, &icept
-			if !math.IsNaN(r2) {
-				fit.R2 = &r2
-			}
-			if slope >= 0 {
-				r.Warnf("%s does not compete with %s on its Pareto front (fitted slope %.4g ≥ 0): the trade-off line does not describe a cost", m, o.Base, slope)
-			}
-		} else {
-			r.Warnf("the Pareto front of (%s, %s) has %d distinct point(s) and %s takes a single value on it: no trade-off line can be fitted (it does not compete with %s), so it is left out of the score", o.Base, m, len(xs), m, o.Base)
-		}
-		if o.EvalRS2022.Enabled() {
-			e := o.EvalRS2022
-			wb, wi := e.metricWeight(o.Base), e.metricWeight(m)
-			if wb > 0 && wi > 0 {
-				bm, im := in.Metrics[o.Base], in.Metrics[m]
-				k := (wi / wb) * (bm.Orient(e.Best[o.Base]) - bm.Orient(e.Baseline[o.Base])) /
-					(im.Orient(e.Best[m]) - im.Orient(e.Baseline[m]))
-				s := -k
-				fit.ImpliedSlope = &s
-				if fit.Slope != nil && *fit.Slope != 0 {
-					l := s / *fit.Slope
-					fit.ImpliedImportance = &l
-					if l < 0 {
-						r.Warnf("the 2022 constants imply a negative importance for %s (%.4g): the 2022 score rewarded what the data says is a gain as a loss, or the reverse", m, l)
-					}
-				}
-			} else {
-				r.Warnf("no implied importance for %s: %s or %s is in no evalrs2022 group", m, o.Base, m)
-			}
-		}
-		r.Fits = append(r.Fits, fit)
-		r.Delta[j] = make([]*float64, n)
-		if fit.Slope != nil {
-			for _, i := range rows {
-				d := base[i] - *fit.Intercept - lambda[j]*(*fit.Slope)*obj[i]
-				r.Delta[j][i] = &d
-			}
+	} else {
+		r.Warnf("the Pareto front of (%s, %s) has %d distinct point(s) and %s takes a single value on it: no trade-off line can be fitted (it does not compete with %s), so it is left out of the score", o.Base, m, len(xs), m, o.Base)
+	}
+	if o.EvalRS2022.Enabled() {
+		moImplied(in, o, r, &fit)
+	}
+	return fit
+}
+
+// moImplied sets the slope and importance of fit.Objective that the
+// evalrs2022 constants imply.
+func moImplied(in Input, o Options, r *Result, fit *Fit) {
+	e, m := o.EvalRS2022, fit.Objective
+	wb, wi := e.metricWeight(o.Base), e.metricWeight(m)
+	if wb <= 0 || wi <= 0 {
+		r.Warnf("no implied importance for %s: %s or %s is in no evalrs2022 group", m, o.Base, m)
+		return
+	}
+	bm, im := in.Metrics[o.Base], in.Metrics[m]
+	k := (wi / wb) * (bm.Orient(e.Best[o.Base]) - bm.Orient(e.Baseline[o.Base])) /
+		(im.Orient(e.Best[m]) - im.Orient(e.Baseline[m]))
+	s := -k
+	fit.ImpliedSlope = &s
+	if fit.Slope != nil && *fit.Slope != 0 {
+		l := s / *fit.Slope
+		fit.ImpliedImportance = &l
+		if l < 0 {
+			r.Warnf("the 2022 constants imply a negative importance for %s (%.4g): the 2022 score rewarded what the data says is a gain as a loss, or the reverse", m, l)
 		}
 	}
-	// An objective without a line (its front is one point: it does not
-	// trade off against the base) is left out of the score rather than
-	// leaving every model without one.
+}
+
+// moScores sums every row's differentials over the objectives with a
+// fitted line, with the given importances and with each compared one. An
+// objective without a line (its front is one point: it does not trade off
+// against the base) is left out of the score rather than leaving every
+// model without one.
+func moScores(o Options, r *Result, rows []int, lambda []float64) {
+	n := len(r.Models)
+	base := r.Oriented[o.Base]
 	var fitted []int
 	for j, f := range r.Fits {
 		if f.Slope != nil {
@@ -299,33 +344,28 @@ func Analyze(in Input, o Options) (*Result, error) {
 		}
 	}
 	r.Score = make([]*float64, n)
-	if len(fitted) > 0 {
-		score := func(i int, l func(j int) float64) *float64 {
-			s := 0.0
-			for _, j := range fitted {
-				f := r.Fits[j]
-				s += base[i] - *f.Intercept - l(j)*(*f.Slope)*r.Oriented[o.Objectives[j]][i]
-			}
-			return &s
-		}
-		for _, i := range rows {
-			r.Score[i] = score(i, func(j int) float64 { return lambda[j] })
-		}
-		for _, l := range o.Compare {
-			c := Compare{Importance: l, Scores: make([]*float64, n)}
-			for _, i := range rows {
-				c.Scores[i] = score(i, func(int) float64 { return l })
-			}
-			r.Compare = append(r.Compare, c)
-		}
-	} else {
+	if len(fitted) == 0 {
 		r.Warnf("no objective has a fitted trade-off line, so no model has a score")
+		return
 	}
-	if o.EvalRS2022.Enabled() {
-		r.EvalRS2022, r.Penalised = moEvalRS2022Scores(in, o.EvalRS2022, &r.Warnings)
+	score := func(i int, l func(j int) float64) *float64 {
+		s := 0.0
+		for _, j := range fitted {
+			f := r.Fits[j]
+			s += base[i] - *f.Intercept - l(j)*(*f.Slope)*r.Oriented[o.Objectives[j]][i]
+		}
+		return &s
 	}
-	r.Leaderboard = moLeaderboard(r)
-	return r, nil
+	for _, i := range rows {
+		r.Score[i] = score(i, func(j int) float64 { return lambda[j] })
+	}
+	for _, l := range o.Compare {
+		c := Compare{Importance: l, Scores: make([]*float64, n)}
+		for _, i := range rows {
+			c.Scores[i] = score(i, func(int) float64 { return l })
+		}
+		r.Compare = append(r.Compare, c)
+	}
 }
 
 // moFitLine is numpy.polyfit(x, y, 1) and the R² of the fit, from gonum's
