@@ -148,84 +148,20 @@ func (e *EvalRS2022Options) UnmarshalTOML(v any) error {
 		return fmt.Errorf("evalrs2022: want a table, got %T", v)
 	}
 	e.Penalty = -100
-	numbers := func(key string) (map[string]float64, error) {
-		m, ok := t[key].(map[string]any)
-		if !ok {
-			return nil, fmt.Errorf("evalrs2022.%s: want a table {metric = value}, got %T", key, t[key])
-		}
-		out := map[string]float64{}
-		for _, k := range analyses.SortedKeys(m) {
-			switch n := m[k].(type) {
-			case float64:
-				out[k] = n
-			case int64:
-				out[k] = float64(n)
-			default:
-				return nil, fmt.Errorf("evalrs2022.%s.%s: want a number, got %T", key, k, m[k])
-			}
-		}
-		return out, nil
-	}
 	keys := []string{"baseline", "best", "groups", "threshold", "penalty"}
 	for _, k := range analyses.SortedKeys(t) {
 		var err error
 		switch k {
 		case "baseline":
-			e.Baseline, err = numbers(k)
+			e.Baseline, err = evalrsNumbers(t, k)
 		case "best":
-			e.Best, err = numbers(k)
+			e.Best, err = evalrsNumbers(t, k)
 		case "threshold":
-			e.Threshold, err = numbers(k)
+			e.Threshold, err = evalrsNumbers(t, k)
 		case "penalty":
-			switch n := t[k].(type) {
-			case float64:
-				e.Penalty = n
-			case int64:
-				e.Penalty = float64(n)
-			default:
-				err = fmt.Errorf("evalrs2022.penalty: want a number, got %T", t[k])
-			}
+			e.Penalty, err = evalrsNumber("evalrs2022.penalty", t[k])
 		case "groups":
-			g, ok := t[k].(map[string]any)
-			if !ok {
-				return fmt.Errorf("evalrs2022.groups: want a table {name = {weight = …, metrics = […]}}, got %T", t[k])
-			}
-			e.Groups = map[string]EvalRS2022Group{}
-			for _, name := range analyses.SortedKeys(g) {
-				gt, ok := g[name].(map[string]any)
-				if !ok {
-					return fmt.Errorf("evalrs2022.groups.%s: want a table {weight = …, metrics = […]}, got %T", name, g[name])
-				}
-				var grp EvalRS2022Group
-				for _, gk := range analyses.SortedKeys(gt) {
-					switch gk {
-					case "weight":
-						switch n := gt[gk].(type) {
-						case float64:
-							grp.Weight = n
-						case int64:
-							grp.Weight = float64(n)
-						default:
-							return fmt.Errorf("evalrs2022.groups.%s.weight: want a number, got %T", name, gt[gk])
-						}
-					case "metrics":
-						list, ok := gt[gk].([]any)
-						if !ok {
-							return fmt.Errorf("evalrs2022.groups.%s.metrics: want a list of metric names, got %T", name, gt[gk])
-						}
-						for _, m := range list {
-							s, ok := m.(string)
-							if !ok {
-								return fmt.Errorf("evalrs2022.groups.%s.metrics: want metric names, got %T", name, m)
-							}
-							grp.Metrics = append(grp.Metrics, s)
-						}
-					default:
-						return fmt.Errorf("evalrs2022.groups.%s: unknown key %q%s", name, gk, analyses.DidYouMean(gk, []string{"weight", "metrics"}))
-					}
-				}
-				e.Groups[name] = grp
-			}
+			e.Groups, err = evalrsGroups(t[k])
 		default:
 			return fmt.Errorf("evalrs2022: unknown key %q%s", k, analyses.DidYouMean(k, keys))
 		}
@@ -234,6 +170,86 @@ func (e *EvalRS2022Options) UnmarshalTOML(v any) error {
 		}
 	}
 	return nil
+}
+
+// evalrsNumber decodes a TOML number (float or integer); key names it in
+// the error.
+func evalrsNumber(key string, v any) (float64, error) {
+	switch n := v.(type) {
+	case float64:
+		return n, nil
+	case int64:
+		return float64(n), nil
+	}
+	return 0, fmt.Errorf("%s: want a number, got %T", key, v)
+}
+
+// evalrsNumbers decodes the table t[key] of {metric = number}.
+func evalrsNumbers(t map[string]any, key string) (map[string]float64, error) {
+	m, ok := t[key].(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("evalrs2022.%s: want a table {metric = value}, got %T", key, t[key])
+	}
+	out := map[string]float64{}
+	for _, k := range analyses.SortedKeys(m) {
+		n, err := evalrsNumber("evalrs2022."+key+"."+k, m[k])
+		if err != nil {
+			return nil, err
+		}
+		out[k] = n
+	}
+	return out, nil
+}
+
+// evalrsGroups decodes the groups table {name = {weight, metrics}}.
+func evalrsGroups(v any) (map[string]EvalRS2022Group, error) {
+	g, ok := v.(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("evalrs2022.groups: want a table {name = {weight = …, metrics = […]}}, got %T", v)
+	}
+	groups := map[string]EvalRS2022Group{}
+	for _, name := range analyses.SortedKeys(g) {
+		grp, err := evalrsGroup(name, g[name])
+		if err != nil {
+			return nil, err
+		}
+		groups[name] = grp
+	}
+	return groups, nil
+}
+
+// evalrsGroup decodes one group {weight = …, metrics = […]}.
+func evalrsGroup(name string, v any) (EvalRS2022Group, error) {
+	var grp EvalRS2022Group
+	gt, ok := v.(map[string]any)
+	if !ok {
+		return grp, fmt.Errorf("evalrs2022.groups.%s: want a table {weight = …, metrics = […]}, got %T", name, v)
+	}
+	for _, gk := range analyses.SortedKeys(gt) {
+		switch gk {
+		case "weight":
+			w, err := evalrsNumber("evalrs2022.groups."+name+".weight", gt[gk])
+			if err != nil {
+				return grp, err
+			}
+			grp.Weight = w
+		case "metrics":
+			list, ok := gt[gk].([]any)
+			if !ok {
+				return grp, fmt.Errorf("evalrs2022.groups.%s.metrics: want a list of metric names, got %T", name, gt[gk])
+			}
+			for _, m := range list {
+				s, ok := m.(string)
+				if !ok {
+					return grp, fmt.Errorf("evalrs2022.groups.%s.metrics: want metric names, got %T", name, m)
+				}
+				grp.Metrics = append(grp.Metrics, s)
+			}
+		default:
+			return grp, fmt.Errorf("evalrs2022.groups.%s: unknown key %q%s", name, gk, analyses.DidYouMean(gk, []string{"weight", "metrics"}))
+		}
+	}
+	return grp, nil
 }
 
 // Enabled reports whether the EvalRS 2022 score was asked for.
