@@ -52,18 +52,8 @@ type WilcoxonResult struct {
 // approximation) or when d is empty.
 func Wilcoxon(d []float64, zm, method string, correction bool) (WilcoxonResult, error) {
 	var res WilcoxonResult
-	switch zm {
-	case ZeroPratt, ZeroWilcox, ZeroZsplit:
-	default:
-		return res, fmt.Errorf("zero_method: unknown value %q (one of %s)", zm, strings.Join(ZeroMethods, ", "))
-	}
-	if len(d) == 0 {
-		return res, fmt.Errorf("no differences to test")
-	}
-	for _, v := range d {
-		if math.IsNaN(v) {
-			panic("analyses: Wilcoxon given NaN")
-		}
+	if err := wilcoxonCheck(d, zm); err != nil {
+		return res, err
 	}
 	nz := 0
 	for _, v := range d {
@@ -79,20 +69,9 @@ func Wilcoxon(d []float64, zm, method string, correction bool) (WilcoxonResult, 
 		}
 	}
 	res.Ties = tieSum(abs) > 0
-
-	mode := method
-	switch method {
-	case WilcoxonAuto:
-		mode = WilcoxonApprox
-		if len(d) <= 50 && nz == 0 && !res.Ties {
-			mode = WilcoxonExact
-		}
-	case WilcoxonExact, WilcoxonApprox:
-	default:
-		return res, fmt.Errorf("wilcoxon method: unknown value %q", method)
-	}
-	if nz > 0 && mode == WilcoxonExact {
-		mode = WilcoxonApprox
+	mode, err := wilcoxonMode(method, len(d), nz, res.Ties)
+	if err != nil {
+		return res, err
 	}
 	if mode == WilcoxonApprox {
 		if (zm == ZeroWilcox || zm == ZeroPratt) && nz == len(d) {
@@ -109,14 +88,69 @@ func Wilcoxon(d []float64, zm, method string, correction bool) (WilcoxonResult, 
 		}
 	}
 	res.Method = mode
-	count := len(d)
-	res.N = count
-	ad := make([]float64, count)
+	res.N = len(d)
+	r, rPlus, rMinus := wilcoxonRankSums(d, zm)
+	res.RPlus, res.RMinus = rPlus, rMinus
+	T := math.Min(rPlus, rMinus)
+	res.Statistic = T
+	if mode == WilcoxonApprox {
+		res.P = wilcoxonApproxP(d, r, nz, T, zm, correction)
+	} else {
+		res.P = wilcoxonExactP(len(d), rPlus)
+	}
+	return res, nil
+}
+
+// wilcoxonCheck rejects an unknown zero method and empty differences, and
+// panics on NaN.
+func wilcoxonCheck(d []float64, zm string) error {
+	switch zm {
+	case ZeroPratt, ZeroWilcox, ZeroZsplit:
+	default:
+		return fmt.Errorf("zero_method: unknown value %q (one of %s)", zm, strings.Join(ZeroMethods, ", "))
+	}
+	if len(d) == 0 {
+		return fmt.Errorf("no differences to test")
+	}
+	for _, v := range d {
+		if math.IsNaN(v) {
+			panic("stats: Wilcoxon given NaN")
+		}
+	}
+	return nil
+}
+
+// wilcoxonMode resolves method for n differences, nz of them zero: "auto"
+// is exact for n ≤ 50 without zeros or ties, and zeros always take the
+// normal approximation.
+func wilcoxonMode(method string, n, nz int, ties bool) (string, error) {
+	mode := method
+	switch method {
+	case WilcoxonAuto:
+		mode = WilcoxonApprox
+		if n <= 50 && nz == 0 && !ties {
+			mode = WilcoxonExact
+		}
+	case WilcoxonExact, WilcoxonApprox:
+	default:
+		return "", fmt.Errorf("wilcoxon method: unknown value %q", method)
+	}
+	if nz > 0 && mode == WilcoxonExact {
+		mode = WilcoxonApprox
+	}
+	return mode, nil
+}
+
+// wilcoxonRankSums returns the ranks of |d| and the rank sums of the
+// positive and negative differences (zeros' ranks split between them
+// under "zsplit").
+func wilcoxonRankSums(d []float64, zm string) (r []float64, rPlus, rMinus float64) {
+	ad := make([]float64, len(d))
 	for i, v := range d {
 		ad[i] = math.Abs(v)
 	}
-	r := RankData(ad)
-	var rPlus, rMinus, rZero float64
+	r = RankData(ad)
+	var rZero float64
 	for i, v := range d {
 		switch {
 		case v > 0:
@@ -131,51 +165,54 @@ func Wilcoxon(d []float64, zm, method string, correction bool) (WilcoxonResult, 
 		rPlus += rZero / 2
 		rMinus += rZero / 2
 	}
-	res.RPlus, res.RMinus = rPlus, rMinus
-	T := math.Min(rPlus, rMinus)
-	res.Statistic = T
+	return r, rPlus, rMinus
+}
 
-	if mode == WilcoxonApprox {
-		cf := float64(count)
-		mn := cf * (cf + 1) * 0.25
-		se := cf * (cf + 1) * (2*cf + 1)
-		rr := r
-		if zm == ZeroPratt {
-			rr = rr[:0:0]
-			for i, v := range d {
-				if v != 0 {
-					rr = append(rr, r[i])
-				}
-			}
-			z := float64(nz)
-			mn -= z * (z + 1) * 0.25
-			se -= z * (z + 1) * (2*z + 1)
-		}
-		se -= 0.5 * tieSum(rr)
-		se = math.Sqrt(se / 24)
-		var cc float64
-		if correction {
-			switch {
-			case T > mn:
-				cc = 0.5
-			case T < mn:
-				cc = -0.5
+// wilcoxonApproxP is the two-sided p of statistic T by the normal
+// approximation with tie correction (and continuity correction when
+// asked); nz differences of d are zero, r are the ranks of |d|.
+func wilcoxonApproxP(d, r []float64, nz int, T float64, zm string, correction bool) float64 {
+	cf := float64(len(d))
+	mn := cf * (cf + 1) * 0.25
+	se := cf * (cf + 1) * (2*cf + 1)
+	rr := r
+	if zm == ZeroPratt {
+		rr = rr[:0:0]
+		for i, v := range d {
+			if v != 0 {
+				rr = append(rr, r[i])
 			}
 		}
-		z := (T - mn - cc) / se
-		res.P = 2 * normSF(math.Abs(z))
-		if math.IsNaN(z) {
-			res.P = math.NaN()
-		}
-		return res, nil
+		z := float64(nz)
+		mn -= z * (z + 1) * 0.25
+		se -= z * (z + 1) * (2*z + 1)
 	}
+	se -= 0.5 * tieSum(rr)
+	se = math.Sqrt(se / 24)
+	var cc float64
+	if correction {
+		switch {
+		case T > mn:
+			cc = 0.5
+		case T < mn:
+			cc = -0.5
+		}
+	}
+	z := (T - mn - cc) / se
+	if math.IsNaN(z) {
+		return math.NaN()
+	}
+	return 2 * normSF(math.Abs(z))
+}
 
+// wilcoxonExactP is the two-sided exact p of the rank sum rPlus of count
+// untied non-zero differences (scipy truncates rPlus to an integer).
+func wilcoxonExactP(count int, rPlus float64) float64 {
 	pmf := wilcoxonPMF(count)
 	rp := int(rPlus) // scipy: int(r_plus), exact only without ties
 	center := (len(pmf) - 1) / 2
 	if rp == center {
-		res.P = 1
-		return res, nil
+		return 1
 	}
 	var less, greater float64
 	for i := 0; i <= rp && i < len(pmf); i++ {
@@ -184,8 +221,7 @@ func Wilcoxon(d []float64, zm, method string, correction bool) (WilcoxonResult, 
 	for i := rp; i < len(pmf); i++ {
 		greater += pmf[i]
 	}
-	res.P = math.Min(math.Max(2*math.Min(less, greater), 0), 1)
-	return res, nil
+	return math.Min(math.Max(2*math.Min(less, greater), 0), 1)
 }
 
 // wilcoxonPMF returns the null distribution of R+ for n untied non-zero
