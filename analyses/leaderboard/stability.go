@@ -377,13 +377,7 @@ type stabilityScorer func(rules []string, q analyses.Matrix, v stabView, betaMax
 
 func stability(in StabilityInput, opts StabilityOptions, score stabilityScorer) (*StabilityResult, error) {
 	higher := in.Metric.Better == analyses.HigherIsBetter
-	var sizes []int
-	for _, n := range opts.SubsetSizes {
-		if !slices.Contains(sizes, n) {
-			sizes = append(sizes, n)
-		}
-	}
-	opts.SubsetSizes = sizes
+	opts.SubsetSizes = stabUnique(opts.SubsetSizes)
 	res := &StabilityResult{
 		Metric:         in.Metric.Name,
 		HigherIsBetter: higher,
@@ -393,14 +387,7 @@ func stability(in StabilityInput, opts StabilityOptions, score stabilityScorer) 
 		SubsetSizes:    opts.SubsetSizes,
 		Reference:      map[string][]float64{},
 	}
-	if len(in.Q) != len(in.Datasets) {
-		panic("analyses: StabilityInput has " + fmt.Sprint(len(in.Q)) + " rows for " + fmt.Sprint(len(in.Datasets)) + " datasets")
-	}
-	for _, row := range in.Q {
-		if len(row) != len(in.Methods) {
-			panic("analyses: StabilityInput row length does not match the methods")
-		}
-	}
+	stabCheckInput(in)
 	q, kept, dropped, err := CompleteRows(in.Metric.Name, in.Datasets, in.Methods, in.Q, opts.Missing == "drop")
 	if err != nil {
 		return nil, err
@@ -417,13 +404,52 @@ func stability(in StabilityInput, opts StabilityOptions, score stabilityScorer) 
 		return nil, fmt.Errorf("metric %q: stability needs at least 3 methods (Spearman's ρ of two is always ±1), have %d", in.Metric.Name, nm)
 	}
 	cache := newStabCache(q, higher, opts.BetaMax)
-	var rules []string
-	for _, r := range opts.Rules {
-		if !slices.Contains(rules, r) {
-			rules = append(rules, r)
+	stabReference(res, stabUnique(opts.Rules), q, cache, score, opts.BetaMax)
+	if len(res.Rules) == 0 {
+		return nil, fmt.Errorf("metric %q: no rule could be computed: %s", in.Metric.Name, strings.Join(res.List, "; "))
+	}
+	res.Perturbations = stabUnique(opts.Perturbations)
+	e := &stabEngine{
+		q: q, nd: nd, nm: nm, higher: higher, bound: in.Metric.Max,
+		rules: res.Rules, ref: res.Reference, opts: opts, score: score, seed: in.Seed, res: res, cache: cache,
+	}
+	e.plan()
+	if err := e.run(in.Jobs, in.Progress); err != nil {
+		return nil, err
+	}
+	e.collect()
+	return res, nil
+}
+
+// stabCheckInput panics when the matrix does not match the datasets and
+// methods: a broken invariant of the caller.
+func stabCheckInput(in StabilityInput) {
+	if len(in.Q) != len(in.Datasets) {
+		panic("leaderboard: StabilityInput has " + fmt.Sprint(len(in.Q)) + " rows for " + fmt.Sprint(len(in.Datasets)) + " datasets")
+	}
+	for _, row := range in.Q {
+		if len(row) != len(in.Methods) {
+			panic("leaderboard: StabilityInput row length does not match the methods")
 		}
 	}
-	refScores, refErrs := score(rules, q, stabView{cache: cache}, opts.BetaMax)
+}
+
+// stabUnique returns list without repeats, in order of first appearance.
+func stabUnique[T comparable](list []T) []T {
+	var out []T
+	for _, v := range list {
+		if !slices.Contains(out, v) {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// stabReference scores the rules on all data: the reference rankings
+// every perturbed one is compared with. A rule that fails is left out
+// with a warning.
+func stabReference(res *StabilityResult, rules []string, q analyses.Matrix, cache *stabCache, score stabilityScorer, betaMax float64) {
+	refScores, refErrs := score(rules, q, stabView{cache: cache}, betaMax)
 	for k, rule := range rules {
 		s, err := refScores[k], refErrs[k]
 		if err != nil {
@@ -436,26 +462,6 @@ func stability(in StabilityInput, opts StabilityOptions, score stabilityScorer) 
 			res.Warnf("%s gives every method the same score on all data, so no ρ against it is defined", rule)
 		}
 	}
-	if len(res.Rules) == 0 {
-		return nil, fmt.Errorf("metric %q: no rule could be computed: %s", in.Metric.Name, strings.Join(res.List, "; "))
-	}
-	seen := map[string]bool{}
-	for _, p := range opts.Perturbations {
-		if !seen[p] {
-			seen[p] = true
-			res.Perturbations = append(res.Perturbations, p)
-		}
-	}
-	e := &stabEngine{
-		q: q, nd: nd, nm: nm, higher: higher, bound: in.Metric.Max,
-		rules: res.Rules, ref: res.Reference, opts: opts, score: score, seed: in.Seed, res: res, cache: cache,
-	}
-	e.plan()
-	if err := e.run(in.Jobs, in.Progress); err != nil {
-		return nil, err
-	}
-	e.collect()
-	return res, nil
 }
 
 func stabConstant(x []float64) bool {

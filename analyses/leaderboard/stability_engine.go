@@ -100,27 +100,9 @@ func (e *stabEngine) plan() {
 		p := &stabPlan{name: name, rules: e.allRules}
 		switch name {
 		case PerturbDropDatasets:
-			if e.nd < 3 {
-				e.res.Warnf("drop_datasets needs at least 3 datasets (2 must remain), have %d", e.nd)
-			}
-			for i := 1; i <= e.nd-2; i++ {
-				sets, all := e.subsets(e.nd, i, stabStream(name, i))
-				p.add(float64(i), all)
-				for _, drop := range sets {
-					e.addJob(p, stabJob{rows: stabComplement(e.nd, drop), beta: e.opts.BetaMax})
-				}
-			}
+			e.planDropDatasets(p)
 		case PerturbDropMethods:
-			if e.nm < 4 {
-				e.res.Warnf("drop_methods needs at least 4 methods (3 must remain), have %d", e.nm)
-			}
-			for i := 1; i <= e.nm-3; i++ {
-				sets, all := e.subsets(e.nm, i, stabStream(name, i))
-				p.add(float64(i), all)
-				for _, drop := range sets {
-					e.addJob(p, stabJob{cols: stabComplement(e.nm, drop), beta: e.opts.BetaMax})
-				}
-			}
+			e.planDropMethods(p)
 		case PerturbSimilarMethod:
 			for _, a := range stabSortedUnique(e.opts.AlphaSimilar) {
 				p.add(a, true)
@@ -134,36 +116,74 @@ func (e *stabEngine) plan() {
 				e.addJob(p, stabJob{extra: stabBest, alpha: a, beta: e.opts.BetaMax})
 			}
 		case PerturbBeta:
-			p.rules = nil
-			for i, r := range e.rules {
-				if r == RuleDMAUC || r == RuleDMLBO {
-					p.rules = append(p.rules, i)
-				}
-			}
-			if len(p.rules) == 0 {
-				e.res.Warnf("beta varies β̂ of dm_auc and dm_lbo, and neither rule is computed: no beta curve")
-				break
-			}
-			for _, b := range stabSortedUnique(e.opts.Betas) {
-				p.add(b, true)
-				e.addJob(p, stabJob{beta: b})
-			}
+			e.planBeta(p)
 		case PerturbSubsetPairs:
-			for _, s := range e.opts.SubsetSizes {
-				if 2*s > e.nd {
-					e.res.Warnf("subset_pairs of size %d need %d datasets, have %d: left out", s, 2*s, e.nd)
-					continue
-				}
-				pairs, all := e.pairs(e.nd, s, stabStream(name, s))
-				p.add(float64(s), all)
-				for _, ab := range pairs {
-					e.addJob(p, stabJob{rows: ab[0], rowsB: ab[1], beta: e.opts.BetaMax})
-				}
-			}
+			e.planSubsetPairs(p)
 		}
 		e.plans = append(e.plans, p)
 	}
 	e.out = make([]stabOut, len(e.jobs))
+}
+
+// planDropDatasets plans the matrices without 1 … nd − 2 datasets.
+func (e *stabEngine) planDropDatasets(p *stabPlan) {
+	if e.nd < 3 {
+		e.res.Warnf("drop_datasets needs at least 3 datasets (2 must remain), have %d", e.nd)
+	}
+	for i := 1; i <= e.nd-2; i++ {
+		sets, all := e.subsets(e.nd, i, stabStream(p.name, i))
+		p.add(float64(i), all)
+		for _, drop := range sets {
+			e.addJob(p, stabJob{rows: stabComplement(e.nd, drop), beta: e.opts.BetaMax})
+		}
+	}
+}
+
+// planDropMethods plans the matrices without 1 … nm − 3 methods.
+func (e *stabEngine) planDropMethods(p *stabPlan) {
+	if e.nm < 4 {
+		e.res.Warnf("drop_methods needs at least 4 methods (3 must remain), have %d", e.nm)
+	}
+	for i := 1; i <= e.nm-3; i++ {
+		sets, all := e.subsets(e.nm, i, stabStream(p.name, i))
+		p.add(float64(i), all)
+		for _, drop := range sets {
+			e.addJob(p, stabJob{cols: stabComplement(e.nm, drop), beta: e.opts.BetaMax})
+		}
+	}
+}
+
+// planBeta plans the full matrix at every β̂, for the dm_* rules only.
+func (e *stabEngine) planBeta(p *stabPlan) {
+	p.rules = nil
+	for i, r := range e.rules {
+		if r == RuleDMAUC || r == RuleDMLBO {
+			p.rules = append(p.rules, i)
+		}
+	}
+	if len(p.rules) == 0 {
+		e.res.Warnf("beta varies β̂ of dm_auc and dm_lbo, and neither rule is computed: no beta curve")
+		return
+	}
+	for _, b := range stabSortedUnique(e.opts.Betas) {
+		p.add(b, true)
+		e.addJob(p, stabJob{beta: b})
+	}
+}
+
+// planSubsetPairs plans pairs of disjoint dataset subsets of each size.
+func (e *stabEngine) planSubsetPairs(p *stabPlan) {
+	for _, s := range e.opts.SubsetSizes {
+		if 2*s > e.nd {
+			e.res.Warnf("subset_pairs of size %d need %d datasets, have %d: left out", s, 2*s, e.nd)
+			continue
+		}
+		pairs, all := e.pairs(e.nd, s, stabStream(p.name, s))
+		p.add(float64(s), all)
+		for _, ab := range pairs {
+			e.addJob(p, stabJob{rows: ab[0], rowsB: ab[1], beta: e.opts.BetaMax})
+		}
+	}
 }
 
 func (p *stabPlan) add(size float64, exhaustive bool) {
@@ -593,8 +613,37 @@ func (e *stabEngine) describe(j *stabJob, q analyses.Matrix, a, b int, rank []fl
 // summary and the Pareto check.
 func (e *stabEngine) collect() {
 	res := e.res
-	nr := len(e.rules)
-	pareto := make([]StabilityPareto, nr)
+	pareto := e.collectPareto()
+	res.Pareto = pareto
+	summary := e.newSummaries(pareto)
+	for _, p := range e.plans {
+		for k, r := range p.rules {
+			c := e.curve(p, k, r)
+			res.Curves = append(res.Curves, c)
+			e.summarise(&summary[r], p, c)
+		}
+	}
+	res.Summary = summary
+	if e.hasPlan(PerturbBeta) && len(e.rules) > 2 {
+		res.Warnf("beta varies β̂, which only dm_auc and dm_lbo have: its column is empty for the other rules (NA in Table 3 of Shevchenko et al. 2024)")
+	}
+	if e.hasPlan(PerturbSubsetPairs) {
+		for _, s := range e.opts.SubsetSizes {
+			if 2*s > e.nd {
+				res.Warnf("rho_subsets_%d is empty: two disjoint subsets of %d datasets need %d", s, s, 2*s)
+			}
+		}
+	}
+	for _, p := range pareto {
+		if p.Violations > 0 {
+			res.Warnf("%s is not Pareto efficient here: %d of %d matrices rank a dominated method above its dominator; first %s", p.Rule, p.Violations, p.Checked, p.First)
+		}
+	}
+}
+
+// collectPareto adds up every job's Pareto checks per rule.
+func (e *stabEngine) collectPareto() []StabilityPareto {
+	pareto := make([]StabilityPareto, len(e.rules))
 	for r := range pareto {
 		pareto[r].Rule = e.rules[r]
 	}
@@ -612,12 +661,17 @@ func (e *stabEngine) collect() {
 			}
 		}
 	}
-	res.Pareto = pareto
-	summary := make([]StabilitySummary, nr)
+	return pareto
+}
+
+// newSummaries returns a summary per rule with every cell undefined until
+// a curve fills it.
+func (e *stabEngine) newSummaries(pareto []StabilityPareto) []StabilitySummary {
+	summary := make([]StabilitySummary, len(e.rules))
 	for r := range summary {
 		summary[r] = StabilitySummary{Rule: e.rules[r], Area: map[string]OptFloat{}, SubsetRho: map[string]OptFloat{}, VsAll: map[string]OptFloat{},
 			ParetoChecked: pareto[r].Checked, ParetoViolate: pareto[r].Violations}
-		for _, p := range res.Perturbations {
+		for _, p := range e.res.Perturbations {
 			if p != PerturbSubsetPairs {
 				summary[r].Area[p] = OptFloat(math.NaN())
 			}
@@ -627,89 +681,81 @@ func (e *stabEngine) collect() {
 			summary[r].VsAll[fmt.Sprint(s)] = OptFloat(math.NaN())
 		}
 	}
-	for _, p := range e.plans {
-		for k, r := range p.rules {
-			c := StabilityCurve{Perturbation: p.name, Rule: e.rules[r]}
-			undefined, failed, total := 0, 0, 0
-			var firstErr error
-			for pt, jobs := range p.jobs {
-				var xs []float64
-				pnt := StabilityPoint{Size: p.sizes[pt], Exhaustive: p.exhaustive[pt]}
-				for _, j := range jobs {
-					o := &e.out[j]
-					total++
-					if o.failed[k] != nil {
-						failed++
-						if firstErr == nil {
-							firstErr = o.failed[k]
-						}
-					}
-					if math.IsNaN(o.rho[k]) {
-						pnt.Undefined++
-						continue
-					}
-					xs = append(xs, o.rho[k])
+	return summary
+}
+
+// curve is the curve of plan p for its k-th rule (r in e.rules): the mean
+// and spread of ρ at each point, with warnings for the matrices where the
+// rule failed or ρ is undefined.
+func (e *stabEngine) curve(p *stabPlan, k, r int) StabilityCurve {
+	c := StabilityCurve{Perturbation: p.name, Rule: e.rules[r]}
+	undefined, failed, total := 0, 0, 0
+	var firstErr error
+	for pt, jobs := range p.jobs {
+		var xs []float64
+		pnt := StabilityPoint{Size: p.sizes[pt], Exhaustive: p.exhaustive[pt]}
+		for _, j := range jobs {
+			o := &e.out[j]
+			total++
+			if o.failed[k] != nil {
+				failed++
+				if firstErr == nil {
+					firstErr = o.failed[k]
 				}
-				pnt.Count = len(xs)
-				pnt.Mean, pnt.SD = OptFloat(math.NaN()), OptFloat(math.NaN())
-				if len(xs) > 0 {
-					pnt.Mean = OptFloat(stat.Mean(xs, nil))
-				}
-				if len(xs) > 1 {
-					pnt.SD = OptFloat(stat.StdDev(xs, nil))
-				}
-				undefined += pnt.Undefined
-				c.Points = append(c.Points, pnt)
 			}
-			if failed > 0 {
-				res.Warnf("%s, %s: the rule could not be computed on %d of %d perturbed matrices (first: %v); those are left out", p.name, e.rules[r], failed, total, firstErr)
+			if math.IsNaN(o.rho[k]) {
+				pnt.Undefined++
+				continue
 			}
-			if undefined-failed > 0 {
-				empty := 0
-				for _, pt := range c.Points {
-					if pt.Count == 0 {
-						empty++
-					}
-				}
-				also := ""
-				if empty > 0 && p.name != PerturbSubsetPairs {
-					also = fmt.Sprintf("; at %d of %d sizes no ρ is defined at all, so %s_area covers only the other sizes", empty, len(c.Points), p.name)
-				}
-				res.Warnf("%s, %s: ρ is undefined for %d of %d perturbed matrices (a constant score vector), left out of the means and counted in `undefined`%s", p.name, e.rules[r], undefined-failed, total, also)
-			}
-			res.Curves = append(res.Curves, c)
-			if p.name == PerturbSubsetPairs {
-				for _, pt := range c.Points {
-					summary[r].SubsetRho[fmt.Sprint(pt.Size)] = pt.Mean
-				}
-			} else {
-				summary[r].Area[p.name] = OptFloat(stabCurveArea(c.Points))
-			}
-			if p.name == PerturbDropDatasets {
-				for _, s := range e.opts.SubsetSizes {
-					for _, pt := range c.Points {
-						if pt.Size == float64(e.nd-s) {
-							summary[r].VsAll[fmt.Sprint(s)] = pt.Mean
-						}
-					}
-				}
+			xs = append(xs, o.rho[k])
+		}
+		pnt.Count = len(xs)
+		pnt.Mean, pnt.SD = OptFloat(math.NaN()), OptFloat(math.NaN())
+		if len(xs) > 0 {
+			pnt.Mean = OptFloat(stat.Mean(xs, nil))
+		}
+		if len(xs) > 1 {
+			pnt.SD = OptFloat(stat.StdDev(xs, nil))
+		}
+		undefined += pnt.Undefined
+		c.Points = append(c.Points, pnt)
+	}
+	if failed > 0 {
+		e.res.Warnf("%s, %s: the rule could not be computed on %d of %d perturbed matrices (first: %v); those are left out", p.name, e.rules[r], failed, total, firstErr)
+	}
+	if undefined-failed > 0 {
+		empty := 0
+		for _, pt := range c.Points {
+			if pt.Count == 0 {
+				empty++
 			}
 		}
+		also := ""
+		if empty > 0 && p.name != PerturbSubsetPairs {
+			also = fmt.Sprintf("; at %d of %d sizes no ρ is defined at all, so %s_area covers only the other sizes", empty, len(c.Points), p.name)
+		}
+		e.res.Warnf("%s, %s: ρ is undefined for %d of %d perturbed matrices (a constant score vector), left out of the means and counted in `undefined`%s", p.name, e.rules[r], undefined-failed, total, also)
 	}
-	res.Summary = summary
-	if e.hasPlan(PerturbBeta) && len(e.rules) > 2 {
-		res.Warnf("beta varies β̂, which only dm_auc and dm_lbo have: its column is empty for the other rules (NA in Table 3 of Shevchenko et al. 2024)")
+	return c
+}
+
+// summarise puts curve c of plan p into its rule's summary: the area
+// under it, or the subset ρ per size, and the ρ against all datasets.
+func (e *stabEngine) summarise(sum *StabilitySummary, p *stabPlan, c StabilityCurve) {
+	if p.name == PerturbSubsetPairs {
+		for _, pt := range c.Points {
+			sum.SubsetRho[fmt.Sprint(pt.Size)] = pt.Mean
+		}
+	} else {
+		sum.Area[p.name] = OptFloat(stabCurveArea(c.Points))
 	}
-	if e.hasPlan(PerturbSubsetPairs) {
+	if p.name == PerturbDropDatasets {
 		for _, s := range e.opts.SubsetSizes {
-			if 2*s > e.nd {
-				res.Warnf("rho_subsets_%d is empty: two disjoint subsets of %d datasets need %d", s, s, 2*s)
+			for _, pt := range c.Points {
+				if pt.Size == float64(e.nd-s) {
+					sum.VsAll[fmt.Sprint(s)] = pt.Mean
+				}
 			}
-		}
-	}
-	for _, p := range pareto {
-		if p.Violations > 0 {
-			res.Warnf("%s is not Pareto efficient here: %d of %d matrices rank a dominated method above its dominator; first %s", p.Rule, p.Violations, p.Checked, p.First)
 		}
 	}
 }
