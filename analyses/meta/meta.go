@@ -388,6 +388,43 @@ func Analyze(in Input, o Options) (*Result, error) {
 	if err := o.Validate(); err != nil {
 		return nil, err
 	}
+	res := metaNewResult(in, o)
+	studies, err := metaSelect(in.Studies, o.Datasets)
+	if err != nil {
+		return nil, err
+	}
+	if err := metaForm(res, studies, o); err != nil {
+		return nil, err
+	}
+	o.Effect = res.Effect
+	what := in.Metric.Name
+	if what == "" {
+		what = "the summary rows"
+	}
+	metaRows(res, in, o, studies, what)
+	var idx []int
+	for i, r := range res.Rows {
+		if r.Included {
+			idx = append(idx, i)
+		}
+	}
+	if len(idx) == 0 {
+		return nil, fmt.Errorf("no dataset has a defined %s of %s vs %s on %s (see the reasons: %s)", o.Effect, o.Treatment, o.Control, what, reasons(res.Rows))
+	}
+	metaSummarise(res, idx, o)
+	if o.Subgroup != "" {
+		metaSubgroups(res, idx, o)
+	}
+	if o.Sensitivity {
+		if err := metaSensitivity(res, idx, o.conf()); err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+// metaNewResult is the result with its settings and labels.
+func metaNewResult(in Input, o Options) *Result {
 	res := &Result{Treatment: o.Treatment, Control: o.Control, Metric: in.Metric.Name, Better: "higher",
 		Effect: o.Effect, Model: o.Model, Tau2Method: o.Tau2, Test: o.Test, Alpha: o.Alpha, RangerCompat: o.RangerCompat,
 		Sensitivity: o.Sensitivity}
@@ -403,16 +440,18 @@ func Analyze(in Input, o Options) (*Result, error) {
 	if o.Model == "fixed" {
 		res.Tau2Method = ""
 	}
-	studies, err := metaSelect(in.Studies, o.Datasets)
-	if err != nil {
-		return nil, err
-	}
+	return res
+}
+
+// metaForm sets the input form shared by every study (an error when they
+// mix forms) and the effect measure it allows.
+func metaForm(res *Result, studies []Study, o Options) error {
 	if len(studies) > 0 {
 		res.Form = studies[0].form()
 		res.FromUnits = studies[0].FromUnits
 		for _, s := range studies {
 			if s.form() != res.Form {
-				return nil, fmt.Errorf("the datasets mix %s and %s inputs", res.Form, s.form())
+				return fmt.Errorf("the datasets mix %s and %s inputs", res.Form, s.form())
 			}
 		}
 	}
@@ -422,14 +461,16 @@ func Analyze(in Input, o Options) (*Result, error) {
 	case res.Form == TwoGroup && o.Effect == "hedges_g":
 		res.Effect = "smd" // metafor's SMD is Hedges' g
 	case res.Form == Paired && !res.FromUnits && o.Effect == "rom":
-		return nil, fmt.Errorf("effect = \"rom\" needs each method's mean and sd: a paired summary (dataset, n, mean_diff, sd_diff) has only their difference; give a two-group summary (dataset, m1i, sd1i, n1i, m2i, sd2i, n2i) or per-unit values")
+		return fmt.Errorf("effect = \"rom\" needs each method's mean and sd: a paired summary (dataset, n, mean_diff, sd_diff) has only their difference; give a two-group summary (dataset, m1i, sd1i, n1i, m2i, sd2i, n2i) or per-unit values")
 	}
-	o.Effect = res.Effect
+	return nil
+}
+
+// metaRows computes every study's effect row, warning of the studies left
+// out and, in one note each, of unmatched units and dropped pairs (so that
+// thirty datasets do not make thirty notes).
+func metaRows(res *Result, in Input, o Options, studies []Study, what string) {
 	z := distuv.UnitNormal.Quantile(1 - o.Alpha/2)
-	what := in.Metric.Name
-	if what == "" {
-		what = "the summary rows"
-	}
 	var unmatched, dropped []string
 	for _, s := range studies {
 		row := metaEffect(s, o, z)
@@ -453,23 +494,17 @@ func Analyze(in Input, o Options) (*Result, error) {
 		}
 		res.Rows = append(res.Rows, row)
 	}
-	// One note each for unmatched units and dropped pairs, listing the
-	// datasets, so that thirty datasets do not make thirty notes.
 	if len(unmatched) > 0 {
 		res.Warnf("units without a partner, not compared: %s", strings.Join(unmatched, ", "))
 	}
 	if len(dropped) > 0 {
 		res.Warnf("pairs with an empty %s value dropped (missing = \"drop\"): %s", what, strings.Join(dropped, ", "))
 	}
-	var idx []int
-	for i, r := range res.Rows {
-		if r.Included {
-			idx = append(idx, i)
-		}
-	}
-	if len(idx) == 0 {
-		return nil, fmt.Errorf("no dataset has a defined %s of %s vs %s on %s (see the reasons: %s)", o.Effect, o.Treatment, o.Control, what, reasons(res.Rows))
-	}
+}
+
+// metaSummarise fits the model to the included rows idx: their weights,
+// the summary and its warnings.
+func metaSummarise(res *Result, idx []int, o Options) {
 	fit := metaFitRows(res.Rows, idx, o.conf())
 	for j, i := range idx {
 		res.Rows[i].Weight = fit.w[j]
@@ -484,15 +519,6 @@ func Analyze(in Input, o Options) (*Result, error) {
 	if o.Test == "knha" && len(idx) == 1 {
 		res.Warnf("the Knapp–Hartung test needs at least 2 datasets (t with k − 1 degrees of freedom): the interval and p are undefined")
 	}
-	if o.Subgroup != "" {
-		metaSubgroups(res, idx, o)
-	}
-	if o.Sensitivity {
-		if err := metaSensitivity(res, idx, o.conf()); err != nil {
-			return nil, err
-		}
-	}
-	return res, nil
 }
 
 func reasons(rows []Row) string {
@@ -623,23 +649,8 @@ func metaPairedEffect(s Study, o Options, row *Row) (y, v float64, reason string
 	if s.N < 2 {
 		return 0, 0, fmt.Sprintf("fewer than 2 paired units (n = %d): the sd of the differences is undefined", s.N)
 	}
-	n := float64(s.N)
 	if o.Effect == "rom" {
-		if !(s.MeanT/s.MeanC > 0) {
-			return 0, 0, fmt.Sprintf("the ratio of the means %g/%g of %s and %s is not positive: its log is undefined", s.MeanT, s.MeanC, o.Treatment, o.Control)
-		}
-		y = math.Log(s.MeanT / s.MeanC)
-		v = s.SDT*s.SDT/(n*s.MeanT*s.MeanT) + s.SDC*s.SDC/(n*s.MeanC*s.MeanC)
-		if s.SDT > 0 && s.SDC > 0 {
-			if math.IsNaN(s.R) {
-				return 0, 0, fmt.Sprintf("the correlation r of %s and %s is undefined", o.Treatment, o.Control)
-			}
-			v -= 2 * s.R * s.SDT * s.SDC / (n * s.MeanT * s.MeanC)
-		}
-		if !(v > 0) {
-			return 0, 0, fmt.Sprintf("the variance of the log ratio of means is %g (the values of %s and %s are proportional or constant)", v, o.Treatment, o.Control)
-		}
-		return y, v, ""
+		return metaPairedROM(s, o)
 	}
 	if !analyses.Finite(s.MeanDiff) || !analyses.Finite(s.SDDiff) || s.SDDiff < 0 {
 		return 0, 0, "mean_diff or sd_diff is not a finite number"
@@ -654,30 +665,60 @@ func metaPairedEffect(s Study, o Options, row *Row) (y, v float64, reason string
 	}
 	switch o.Effect {
 	case "md":
-		y, v = s.MeanDiff, sd*sd/n
+		y, v = s.MeanDiff, sd*sd/float64(s.N)
 	case "smd", "hedges_g":
-		r := s.R
-		if math.IsNaN(r) {
-			if s.FromUnits {
-				return 0, 0, fmt.Sprintf("the correlation r of %s and %s is undefined (one of them is constant)", o.Treatment, o.Control)
-			}
-			return 0, 0, fmt.Sprintf("the summary row has no r, which %s needs", o.Effect)
+		return metaPairedSMD(s, o, sd)
+	}
+	return y, v, ""
+}
+
+// metaPairedROM is the log ratio of means of paired values and its
+// variance.
+func metaPairedROM(s Study, o Options) (y, v float64, reason string) {
+	n := float64(s.N)
+	if !(s.MeanT/s.MeanC > 0) {
+		return 0, 0, fmt.Sprintf("the ratio of the means %g/%g of %s and %s is not positive: its log is undefined", s.MeanT, s.MeanC, o.Treatment, o.Control)
+	}
+	y = math.Log(s.MeanT / s.MeanC)
+	v = s.SDT*s.SDT/(n*s.MeanT*s.MeanT) + s.SDC*s.SDC/(n*s.MeanC*s.MeanC)
+	if s.SDT > 0 && s.SDC > 0 {
+		if math.IsNaN(s.R) {
+			return 0, 0, fmt.Sprintf("the correlation r of %s and %s is undefined", o.Treatment, o.Control)
 		}
-		if r >= 1-1e-12 { // 1 up to rounding of the co-moments
-			return 0, 0, fmt.Sprintf("the correlation r of %s and %s is 1: the within-group sd S_diff/√(2(1−r)) is undefined", o.Treatment, o.Control)
+		v -= 2 * s.R * s.SDT * s.SDC / (n * s.MeanT * s.MeanC)
+	}
+	if !(v > 0) {
+		return 0, 0, fmt.Sprintf("the variance of the log ratio of means is %g (the values of %s and %s are proportional or constant)", v, o.Treatment, o.Control)
+	}
+	return y, v, ""
+}
+
+// metaPairedSMD is the standardised mean difference of paired values
+// (Hedges' g with the small-sample correction) from the sd of the
+// differences sd and the correlation r, and its variance.
+func metaPairedSMD(s Study, o Options, sd float64) (y, v float64, reason string) {
+	n := float64(s.N)
+	r := s.R
+	if math.IsNaN(r) {
+		if s.FromUnits {
+			return 0, 0, fmt.Sprintf("the correlation r of %s and %s is undefined (one of them is constant)", o.Treatment, o.Control)
 		}
-		if r < -1 {
-			return 0, 0, fmt.Sprintf("r = %g is below −1", r)
-		}
-		sw := sd / math.Sqrt(2*(1-r))
-		d := s.MeanDiff / sw
-		vd := (1/n + d*d/(2*n)) * 2 * (1 - r)
-		y, v = d, vd
-		if o.Effect == "hedges_g" {
-			df := n - 1
-			j := 1 - 3/(4*df-1)
-			y, v = j*d, j*j*vd
-		}
+		return 0, 0, fmt.Sprintf("the summary row has no r, which %s needs", o.Effect)
+	}
+	if r >= 1-1e-12 { // 1 up to rounding of the co-moments
+		return 0, 0, fmt.Sprintf("the correlation r of %s and %s is 1: the within-group sd S_diff/√(2(1−r)) is undefined", o.Treatment, o.Control)
+	}
+	if r < -1 {
+		return 0, 0, fmt.Sprintf("r = %g is below −1", r)
+	}
+	sw := sd / math.Sqrt(2*(1-r))
+	d := s.MeanDiff / sw
+	vd := (1/n + d*d/(2*n)) * 2 * (1 - r)
+	y, v = d, vd
+	if o.Effect == "hedges_g" {
+		df := n - 1
+		j := 1 - 3/(4*df-1)
+		y, v = j*d, j*j*vd
 	}
 	return y, v, ""
 }
