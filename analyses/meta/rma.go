@@ -52,30 +52,44 @@ func rmaFitWLS(y, x, w []float64, want int) rmaWLS {
 	ybar := swy / sw
 	f.sw = sw
 	if x == nil {
-		f.b[0] = ybar
-		f.a[0][0] = 1 / sw
-		var sw2, sw3, rss, rss2 float64
-		for i := range y {
-			e := y[i] - ybar
-			we := w[i] * e
-			rss += we * e
-			rss2 += we * we
-			if want > 0 {
-				w2 := w[i] * w[i]
-				sw2 += w2
-				sw3 += w2 * w[i]
-			}
-		}
-		f.rss, f.rss2 = rss, rss2
-		if want > 0 {
-			f.trP = sw - sw2/sw
-		}
-		if want > 1 {
-			f.trPP = sw2 - 2*sw3/sw + (sw2/sw)*(sw2/sw)
-		}
+		rmaFitMean(&f, y, w, want, ybar)
 		return f
 	}
-	xbar := swx / sw
+	rmaFitLine(&f, y, x, w, want, ybar, swx/sw)
+	return f
+}
+
+// rmaFitMean completes f for the intercept-only model: the weighted mean
+// ybar, the residual sums and the traces wanted.
+func rmaFitMean(f *rmaWLS, y, w []float64, want int, ybar float64) {
+	sw := f.sw
+	f.b[0] = ybar
+	f.a[0][0] = 1 / sw
+	var sw2, sw3, rss, rss2 float64
+	for i := range y {
+		e := y[i] - ybar
+		we := w[i] * e
+		rss += we * e
+		rss2 += we * we
+		if want > 0 {
+			w2 := w[i] * w[i]
+			sw2 += w2
+			sw3 += w2 * w[i]
+		}
+	}
+	f.rss, f.rss2 = rss, rss2
+	if want > 0 {
+		f.trP = sw - sw2/sw
+	}
+	if want > 1 {
+		f.trPP = sw2 - 2*sw3/sw + (sw2/sw)*(sw2/sw)
+	}
+}
+
+// rmaFitLine completes f for the model with a slope on x (weighted means
+// ybar and xbar), from centred sums.
+func rmaFitLine(f *rmaWLS, y, x, w []float64, want int, ybar, xbar float64) {
+	sw := f.sw
 	f.xbar = xbar
 	var sxx, sxy float64
 	for i := range y {
@@ -131,7 +145,6 @@ func rmaFitWLS(y, x, w []float64, want int) rmaWLS {
 			f.trPP = sw2 - 2*(ac[0]*m3[0][0]+ac[1]*m3[1][1]) + t
 		}
 	}
-	return f
 }
 
 // rmaControl is the convergence control of the iterative estimators.

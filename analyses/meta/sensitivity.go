@@ -343,73 +343,15 @@ const (
 
 // at fits the model without dataset i.
 func (f *looSums) at(i int) metaLOO {
-	y, v, c, n := f.y, f.v, f.c, f.n
-	wi := 1 / v[i]
-	di := y[i] - f.m0
-	a0, a1, a2, a22 := f.s0-wi, f.s1-wi*di, f.s2-wi*di*di, f.w2-wi*wi
-	if a0 < looLost*f.s0 || a2 < looLost*f.s2 || a22 < looLost*f.w2 {
-		a0, a1, a2, a22 = 0, 0, 0, 0
-		for j := range y {
-			if j == i {
-				continue
-			}
-			w := 1 / v[j]
-			d := y[j] - f.m0
-			a0 += w
-			a1 += w * d
-			a2 += w * d * d
-			a22 += w * w
-		}
-	}
+	c, n := f.c, f.n
+	a0, a1, a2, a22 := f.fixedWithout(i)
 	q := math.Max(0, a2-a1*a1/a0)
 	trP := a0 - a22/a0
 	var tau2 float64
 	if c.model != "fixed" {
-		switch c.method {
-		case "DL":
-			tau2 = math.Max(0, (q-(n-1))/trP)
-		case "HS":
-			tau2 = math.Max(0, (q-n)/a0)
-		case "HE":
-			u1, u2 := f.unweighted(i)
-			rss := u2 - u1*u1/n
-			tau2 = math.Max(0, (rss-(f.sv-v[i])*(n-1)/n)/(n-1))
-		case "SJ":
-			// τ²₀ = Σ(y − ȳ)²/n over the others, then one weighted step
-			// τ² = τ²₀·Y'PY/(n − 1) with W = 1/(v + τ²₀).
-			u1, u2 := f.unweighted(i)
-			t0 := (u2 - u1*u1/n) / n
-			if t0 > 0 {
-				c0, c1, c2, _ := f.sj.without(i, t0)
-				tau2 = math.Max(0, t0*(c2-c1*c1/c0)/(n-1))
-			} else {
-				tau2 = 0
-			}
-		}
+		tau2 = f.tau2Without(i, q, trP, a0)
 	}
-	// Random-effects sums about the full model's estimate: Σw, Σw·d and
-	// Σw·d² over the others (none needed when τ²₍₋ᵢ₎ = 0).
-	var est, b0, rss, swAll float64
-	if tau2 > 0 {
-		var b1, b2 float64
-		b0, b1, b2, swAll = f.re.without(i, tau2)
-		est = f.re.c + b1/b0
-		rss = b2 - b1*b1/b0
-		if c.test == "knha" && rss < 1e-6*b2 {
-			rss = 0 // cancellation: recompute about the leave-one-out estimate
-			for j := range y {
-				if j != i {
-					d := y[j] - est
-					rss += d * d / (v[j] + tau2)
-				}
-			}
-		}
-	} else {
-		b0 = a0
-		est = f.m0 + a1/a0
-		rss = q
-		swAll = f.s0
-	}
+	est, b0, rss, swAll := f.randomWithout(i, tau2, q, a0, a1)
 	s2w := 1.0
 	if c.test == "knha" {
 		if rss <= 2.220446049250313e-16 {
@@ -433,6 +375,85 @@ func (f *looSums) at(i int) metaLOO {
 		l.h2 = (vt + tau2) / vt
 	}
 	return l
+}
+
+// fixedWithout returns the fixed-effect sums Σw, Σw·d, Σw·d² and Σw² (d
+// about m0) over every dataset but i: downdated, or summed again when the
+// downdate lost too much to cancellation.
+func (f *looSums) fixedWithout(i int) (a0, a1, a2, a22 float64) {
+	y, v := f.y, f.v
+	wi := 1 / v[i]
+	di := y[i] - f.m0
+	a0, a1, a2, a22 = f.s0-wi, f.s1-wi*di, f.s2-wi*di*di, f.w2-wi*wi
+	if a0 < looLost*f.s0 || a2 < looLost*f.s2 || a22 < looLost*f.w2 {
+		a0, a1, a2, a22 = 0, 0, 0, 0
+		for j := range y {
+			if j == i {
+				continue
+			}
+			w := 1 / v[j]
+			d := y[j] - f.m0
+			a0 += w
+			a1 += w * d
+			a2 += w * d * d
+			a22 += w * w
+		}
+	}
+	return a0, a1, a2, a22
+}
+
+// tau2Without is τ² without dataset i by the non-iterative estimators,
+// from the fixed-effect Q, tr P and Σw without it.
+func (f *looSums) tau2Without(i int, q, trP, a0 float64) float64 {
+	n, v := f.n, f.v
+	var tau2 float64
+	switch f.c.method {
+	case "DL":
+		tau2 = math.Max(0, (q-(n-1))/trP)
+	case "HS":
+		tau2 = math.Max(0, (q-n)/a0)
+	case "HE":
+		u1, u2 := f.unweighted(i)
+		rss := u2 - u1*u1/n
+		tau2 = math.Max(0, (rss-(f.sv-v[i])*(n-1)/n)/(n-1))
+	case "SJ":
+		// τ²₀ = Σ(y − ȳ)²/n over the others, then one weighted step
+		// τ² = τ²₀·Y'PY/(n − 1) with W = 1/(v + τ²₀).
+		u1, u2 := f.unweighted(i)
+		t0 := (u2 - u1*u1/n) / n
+		if t0 > 0 {
+			c0, c1, c2, _ := f.sj.without(i, t0)
+			tau2 = math.Max(0, t0*(c2-c1*c1/c0)/(n-1))
+		} else {
+			tau2 = 0
+		}
+	}
+	return tau2
+}
+
+// randomWithout returns the estimate without dataset i, Σw, the weighted
+// residual sum and Σw over all datasets: from the random-effects sums
+// about the full model's estimate when τ²₍₋ᵢ₎ > 0, else from the
+// fixed-effect ones (q, Σw = a0, Σw·d = a1).
+func (f *looSums) randomWithout(i int, tau2, q, a0, a1 float64) (est, b0, rss, swAll float64) {
+	y, v := f.y, f.v
+	if tau2 > 0 {
+		var b1, b2 float64
+		b0, b1, b2, swAll = f.re.without(i, tau2)
+		est = f.re.c + b1/b0
+		rss = b2 - b1*b1/b0
+		if f.c.test == "knha" && rss < 1e-6*b2 {
+			rss = 0 // cancellation: recompute about the leave-one-out estimate
+			for j := range y {
+				if j != i {
+					d := y[j] - est
+					rss += d * d / (v[j] + tau2)
+				}
+			}
+		}
+		return est, b0, rss, swAll
+	}
+	return f.m0 + a1/a0, a0, q, f.s0
 }
 
 // metaInfluence computes metafor's influence() for an intercept-only
