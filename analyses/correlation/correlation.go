@@ -105,7 +105,7 @@ func Analyze(in Input, opts Options) (*Result, error) {
 		return nil, fmt.Errorf("metric correlation needs at least two metrics, got %d", K)
 	}
 	if len(in.Values) != K {
-		panic("analyses: MetricCorrelation values do not match metrics")
+		panic("correlation: Analyze's values do not match metrics")
 	}
 	r := &Result{Method: opts.Method, Raw: opts.Raw}
 	for _, m := range in.Metrics {
@@ -124,17 +124,7 @@ func Analyze(in Input, opts Options) (*Result, error) {
 	for d := range in.Datasets {
 		for a := range K {
 			for b := a; b < K; b++ {
-				x, y = x[:0], y[:0]
-				for m := range in.Methods {
-					va, vb := in.Values[a][d][m], in.Values[b][d][m]
-					if !analyses.Finite(va) || !analyses.Finite(vb) {
-						continue
-					}
-					if !opts.Raw {
-						va, vb = in.Metrics[a].Orient(va), in.Metrics[b].Orient(vb)
-					}
-					x, y = append(x, va), append(y, vb)
-				}
+				x, y = pairValues(in, opts, d, a, b, x[:0], y[:0])
 				rho := Correlate(opts.Method, x, y)
 				if math.IsNaN(rho) {
 					continue
@@ -157,6 +147,34 @@ func Analyze(in Input, opts Options) (*Result, error) {
 			r.Count[b][a] = r.Count[a][b]
 		}
 	}
+	warnUndefined(r, len(in.Datasets))
+	r.Order = Order(r.Rho)
+	for _, k := range r.Order {
+		r.Clustered = append(r.Clustered, r.Metrics[k])
+	}
+	return r, nil
+}
+
+// pairValues appends to x and y the values of metrics a and b on dataset
+// d of every method that has both (oriented unless opts.Raw).
+func pairValues(in Input, opts Options, d, a, b int, x, y []float64) ([]float64, []float64) {
+	for m := range in.Methods {
+		va, vb := in.Values[a][d][m], in.Values[b][d][m]
+		if !analyses.Finite(va) || !analyses.Finite(vb) {
+			continue
+		}
+		if !opts.Raw {
+			va, vb = in.Metrics[a].Orient(va), in.Metrics[b].Orient(vb)
+		}
+		x, y = append(x, va), append(y, vb)
+	}
+	return x, y
+}
+
+// warnUndefined warns of the metrics and pairs whose correlation is
+// undefined, and of the pairs averaged over fewer than all n datasets.
+func warnUndefined(r *Result, n int) {
+	K := len(r.Metrics)
 	for a := range K {
 		if r.Count[a][a] == 0 {
 			r.Warnf("metric %s: no dataset has two methods with different values, so its correlations are undefined", r.Metrics[a])
@@ -168,24 +186,20 @@ func Analyze(in Input, opts Options) (*Result, error) {
 			}
 		}
 	}
-	if n := len(in.Datasets); n > 0 {
-		short := 0
-		for a := range K {
-			for b := a + 1; b < K; b++ {
-				if c := r.Count[a][b]; c > 0 && c < n {
-					short++
-				}
+	if n == 0 {
+		return
+	}
+	short := 0
+	for a := range K {
+		for b := a + 1; b < K; b++ {
+			if c := r.Count[a][b]; c > 0 && c < n {
+				short++
 			}
 		}
-		if short > 0 {
-			r.Warnf("%d metric pairs are averaged over fewer than all %d datasets (a missing value or a constant metric on some datasets); the datasets column gives each count", short, n)
-		}
 	}
-	r.Order = Order(r.Rho)
-	for _, k := range r.Order {
-		r.Clustered = append(r.Clustered, r.Metrics[k])
+	if short > 0 {
+		r.Warnf("%d metric pairs are averaged over fewer than all %d datasets (a missing value or a constant metric on some datasets); the datasets column gives each count", short, n)
 	}
-	return r, nil
 }
 
 // Correlate returns the coefficient of method (spearman, pearson, kendall)
