@@ -139,6 +139,44 @@ func CriticalDifference(in CriticalDifferenceInput, opts CriticalDifferenceOptio
 	if len(in.Methods) < 2 {
 		return nil, fmt.Errorf("metric %q: need at least 2 methods to compare, have %d", in.Metric.Name, len(in.Methods))
 	}
+	q := cdComplete(in, res)
+	n, k := len(q), len(in.Methods)
+	if n < 2 {
+		return nil, fmt.Errorf("metric %q: need at least 2 datasets with a value for every method, have %d", in.Metric.Name, n)
+	}
+	order := cdRank(in, res, q, higher)
+	if err := cdOmnibus(in, opts, res, q); err != nil {
+		return nil, err
+	}
+	// Oriented columns, in mean-rank order: higher is better.
+	col := func(i int) []float64 {
+		c := make([]float64, n)
+		for d := range q {
+			c[d] = in.Metric.Orient(q[d][order[i]])
+		}
+		return c
+	}
+	var pairs []cdPairIdx
+	for i := 0; i < k; i++ {
+		for j := i + 1; j < k; j++ {
+			pairs = append(pairs, cdPairIdx{i, j})
+		}
+	}
+	cdWilcoxonHolm(opts, res, pairs, col, n)
+	if opts.Bayesian {
+		if err := cdBayesian(in, opts, res, pairs, col); err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+// cdPairIdx is a pair of methods by their positions in mean-rank order.
+type cdPairIdx struct{ a, b int }
+
+// cdComplete returns the rows of the datasets with a value for every
+// method; the others are left out with a warning.
+func cdComplete(in CriticalDifferenceInput, res *CriticalDifferenceResult) analyses.Matrix {
 	var q analyses.Matrix
 	for d, row := range in.Q {
 		var missing []string
@@ -156,14 +194,14 @@ func CriticalDifference(in CriticalDifferenceInput, opts CriticalDifferenceOptio
 		q = append(q, row)
 		res.Datasets = append(res.Datasets, in.Datasets[d])
 	}
-	n, k := len(q), len(in.Methods)
-	if n < 2 {
-		return nil, fmt.Errorf("metric %q: need at least 2 datasets with a value for every method, have %d", in.Metric.Name, n)
-	}
+	return q
+}
 
-	// Mean ranks exactly as the aggregate analysis computes them.
+// cdRank sets the methods in order of mean rank, exactly as the aggregate
+// analysis computes it, and returns that order (method indices).
+func cdRank(in CriticalDifferenceInput, res *CriticalDifferenceResult, q analyses.Matrix, higher bool) []int {
 	mr, _ := leaderboard.RuleScores(leaderboard.RuleMeanRank, q, higher, 3) // β̂ is not used by mean_rank
-	order := make([]int, k)
+	order := make([]int, len(in.Methods))
 	for i := range order {
 		order[i] = i
 	}
@@ -172,7 +210,13 @@ func CriticalDifference(in CriticalDifferenceInput, opts CriticalDifferenceOptio
 		res.Methods = append(res.Methods, in.Methods[m])
 		res.MeanRanks = append(res.MeanRanks, mr[m])
 	}
+	return order
+}
 
+// cdOmnibus runs Friedman's and Iman–Davenport's tests and computes the
+// Nemenyi critical difference.
+func cdOmnibus(in CriticalDifferenceInput, opts CriticalDifferenceOptions, res *CriticalDifferenceResult, q analyses.Matrix) error {
+	n, k := len(q), len(in.Methods)
 	fr := stats.Friedman(q)
 	if math.IsNaN(fr.Statistic) {
 		res.Warnf("Friedman's test is undefined: every method has the same %s on every dataset", in.Metric.Name)
@@ -186,33 +230,23 @@ func CriticalDifference(in CriticalDifferenceInput, opts CriticalDifferenceOptio
 	if n < 10 {
 		res.Warnf("only %d datasets: Friedman's χ² approximation is rough below 10 (Demšar 2006 §3.2.2)", n)
 	}
-
 	qa, err := stats.NemenyiQ(opts.Alpha, k)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	res.NemenyiQ = qa
 	res.CriticalDifference = qa * math.Sqrt(float64(k*(k+1))/(6*float64(n)))
+	return nil
+}
 
-	// Oriented columns: higher is better.
-	col := func(m int) []float64 {
-		c := make([]float64, n)
-		for d := range q {
-			c[d] = in.Metric.Orient(q[d][m])
-		}
-		return c
-	}
-	type pairIdx struct{ a, b int } // positions in order
-	var pairs []pairIdx
-	for i := 0; i < k; i++ {
-		for j := i + 1; j < k; j++ {
-			pairs = append(pairs, pairIdx{i, j})
-		}
-	}
+// cdWilcoxonHolm tests every pair with Wilcoxon's signed-rank test over
+// the n datasets, corrects the p-values by Holm and finds the cliques.
+func cdWilcoxonHolm(opts CriticalDifferenceOptions, res *CriticalDifferenceResult, pairs []cdPairIdx, col func(int) []float64, n int) {
+	k := len(res.Methods)
 	ps := make([]float64, len(pairs))
 	res.Pairs = make([]CDPair, len(pairs))
 	for pi, pr := range pairs {
-		a, b := col(order[pr.a]), col(order[pr.b])
+		a, b := col(pr.a), col(pr.b)
 		d := make([]float64, n)
 		for i := range d {
 			d[i] = a[i] - b[i]
@@ -244,32 +278,35 @@ func CriticalDifference(in CriticalDifferenceInput, opts CriticalDifferenceOptio
 		sig[pr.a][pr.b], sig[pr.b][pr.a] = s, s
 	}
 	res.Cliques = cliques(res.Methods, sig)
+}
 
-	if opts.Bayesian {
-		res.Rope, res.Samples = opts.Rope, opts.Samples
-		out := make([]stats.BayesSignedRank, len(pairs))
-		err := parallel.For(len(pairs), in.Jobs, func(pi int) {
-			pr := pairs[pi]
-			// The stream depends on (seed, pair index) only.
-			src := rand.NewPCG(in.Seed, uint64(pi))
-			out[pi] = stats.BayesianSignedRank(col(order[pr.a]), col(order[pr.b]), opts.Rope, opts.Samples, 0.5, src)
-		})
-		if err != nil {
-			return nil, err
-		}
-		bsig := make([][]bool, k)
-		for i := range bsig {
-			bsig[i] = make([]bool, k)
-		}
-		for pi, pr := range pairs {
-			b := out[pi]
-			res.Pairs[pi].PLeft, res.Pairs[pi].PRope, res.Pairs[pi].PRight = analyses.Opt(b.Left), analyses.Opt(b.Rope), analyses.Opt(b.Right)
-			s := b.Left >= 1-opts.Alpha || b.Right >= 1-opts.Alpha
-			bsig[pr.a][pr.b], bsig[pr.b][pr.a] = s, s
-		}
-		res.BayesianCliques = cliques(res.Methods, bsig)
+// cdBayesian runs the Bayesian signed-rank test of every pair on in.Jobs
+// goroutines and finds the cliques of pairs it does not tell apart.
+func cdBayesian(in CriticalDifferenceInput, opts CriticalDifferenceOptions, res *CriticalDifferenceResult, pairs []cdPairIdx, col func(int) []float64) error {
+	k := len(res.Methods)
+	res.Rope, res.Samples = opts.Rope, opts.Samples
+	out := make([]stats.BayesSignedRank, len(pairs))
+	err := parallel.For(len(pairs), in.Jobs, func(pi int) {
+		pr := pairs[pi]
+		// The stream depends on (seed, pair index) only.
+		src := rand.NewPCG(in.Seed, uint64(pi))
+		out[pi] = stats.BayesianSignedRank(col(pr.a), col(pr.b), opts.Rope, opts.Samples, 0.5, src)
+	})
+	if err != nil {
+		return err
 	}
-	return res, nil
+	bsig := make([][]bool, k)
+	for i := range bsig {
+		bsig[i] = make([]bool, k)
+	}
+	for pi, pr := range pairs {
+		b := out[pi]
+		res.Pairs[pi].PLeft, res.Pairs[pi].PRope, res.Pairs[pi].PRight = analyses.Opt(b.Left), analyses.Opt(b.Rope), analyses.Opt(b.Right)
+		s := b.Left >= 1-opts.Alpha || b.Right >= 1-opts.Alpha
+		bsig[pr.a][pr.b], bsig[pr.b][pr.a] = s, s
+	}
+	res.BayesianCliques = cliques(res.Methods, bsig)
+	return nil
 }
 
 // cliques returns the maximal runs [i, j] of methods (in mean-rank order)
