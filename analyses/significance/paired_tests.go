@@ -158,28 +158,7 @@ func deref(p *float64) float64 {
 func pairedPair(in PairedTestsInput, i, j int, opts PairedTestsOptions, w *analyses.Warnings) PairedComparison {
 	A, B := in.Methods[i], in.Methods[j]
 	pc := PairedComparison{A: A, B: B}
-	var missA, missB, missBoth int
-	for u := range in.Units {
-		va, vb := in.Values[i][u], in.Values[j][u]
-		switch {
-		case math.IsNaN(va) && math.IsNaN(vb):
-			missBoth++
-			continue
-		case math.IsNaN(va):
-			missA++
-			continue
-		case math.IsNaN(vb):
-			missB++
-			continue
-		}
-		pc.Units = append(pc.Units, in.Units[u])
-		pc.ValueA = append(pc.ValueA, va)
-		pc.ValueB = append(pc.ValueB, vb)
-	}
-	if missA+missB+missBoth > 0 {
-		w.Warnf("%s vs %s: %d of the %s lack a %s value (%d for %s only, %d for %s only, %d for both) and are left out of this pair",
-			A, B, missA+missB+missBoth, in.Over, in.Metric.Name, missA, A, missB, B, missBoth)
-	}
+	pairedShared(in, i, j, &pc, w)
 	n := len(pc.Units)
 	pc.N = n
 	what := fmt.Sprintf("%s vs %s over %d %s", A, B, n, in.Over)
@@ -206,32 +185,7 @@ func pairedPair(in PairedTestsInput, i, j int, opts PairedTestsOptions, w *analy
 	if n < 3 {
 		w.Warnf("%s: fewer than 3 pairs, too few to test", what)
 	}
-
-	pt := stats.PairedT(pc.ValueA, pc.ValueB)
-	pc.PairedT, pc.PPairedT = analyses.Opt(pt.Statistic), analyses.Opt(pt.P)
-	if pt.P != pt.P && !allZero && n >= 2 {
-		w.Warnf("%s: paired t undefined: the differences are all equal (%g)", what, d[0])
-	}
-	if wr, err := stats.Wilcoxon(d, opts.ZeroMethod, stats.WilcoxonAuto, false); err == nil {
-		pc.WilcoxonT, pc.PWilcoxon, pc.WilcoxonMode = analyses.Opt(wr.Statistic), analyses.Opt(wr.P), wr.Method
-		pc.RankBiserial = analyses.Opt(stats.RankBiserial(wr))
-		if wr.Method == stats.WilcoxonExact && n <= 5 {
-			w.Warnf("%s: with %d pairs the smallest two-sided Wilcoxon p-value is %.4g", what, n, 2/math.Pow(2, float64(n)))
-		}
-	} else if !allZero {
-		w.Warnf("%s: Wilcoxon undefined: %v", what, err)
-	}
-	st, nz := stats.SignTest(d)
-	pc.SignK, pc.PSign = analyses.Opt(st.Statistic), analyses.Opt(st.P)
-	_ = nz
-	wt := stats.WelchT(pc.ValueA, pc.ValueB)
-	pc.WelchT, pc.PWelch = analyses.Opt(wt.Statistic), analyses.Opt(wt.P)
-	if math.IsNaN(wt.P) && n >= 2 {
-		w.Warnf("%s: Welch's t undefined: neither method's values vary", what)
-	}
-	mw, _ := stats.MannWhitneyU(pc.ValueA, pc.ValueB)
-	pc.U, pc.PMannWhitney = analyses.Opt(mw.Statistic), analyses.Opt(mw.P)
-
+	pairedTests(opts, &pc, d, allZero, what, w)
 	if n >= 3 && !allZero {
 		sw, sp, err := stats.ShapiroWilk(d)
 		if err != nil {
@@ -251,7 +205,6 @@ func pairedPair(in PairedTestsInput, i, j int, opts PairedTestsOptions, w *analy
 	default:
 		pc.Recommended = "wilcoxon"
 	}
-
 	dz := stats.CohenDz(d)
 	pc.CohenDz = analyses.Opt(dz)
 	cd := stats.CohenD(pc.ValueA, pc.ValueB)
@@ -261,6 +214,62 @@ func pairedPair(in PairedTestsInput, i, j int, opts PairedTestsOptions, w *analy
 		pc.PowerIndep = analyses.Opt(stats.TTestIndPower(cd, n, n, opts.Alpha))
 	}
 	return pc
+}
+
+// pairedShared keeps the units where both methods i and j have a value,
+// warning of the others.
+func pairedShared(in PairedTestsInput, i, j int, pc *PairedComparison, w *analyses.Warnings) {
+	var missA, missB, missBoth int
+	for u := range in.Units {
+		va, vb := in.Values[i][u], in.Values[j][u]
+		switch {
+		case math.IsNaN(va) && math.IsNaN(vb):
+			missBoth++
+			continue
+		case math.IsNaN(va):
+			missA++
+			continue
+		case math.IsNaN(vb):
+			missB++
+			continue
+		}
+		pc.Units = append(pc.Units, in.Units[u])
+		pc.ValueA = append(pc.ValueA, va)
+		pc.ValueB = append(pc.ValueB, vb)
+	}
+	if missA+missB+missBoth > 0 {
+		w.Warnf("%s vs %s: %d of the %s lack a %s value (%d for %s only, %d for %s only, %d for both) and are left out of this pair",
+			pc.A, pc.B, missA+missB+missBoth, in.Over, in.Metric.Name, missA, pc.A, missB, pc.B, missBoth)
+	}
+}
+
+// pairedTests runs the paired t, Wilcoxon, sign, Welch and Mann–Whitney
+// tests on the pair's values and differences d.
+func pairedTests(opts PairedTestsOptions, pc *PairedComparison, d []float64, allZero bool, what string, w *analyses.Warnings) {
+	n := len(d)
+	pt := stats.PairedT(pc.ValueA, pc.ValueB)
+	pc.PairedT, pc.PPairedT = analyses.Opt(pt.Statistic), analyses.Opt(pt.P)
+	if pt.P != pt.P && !allZero && n >= 2 {
+		w.Warnf("%s: paired t undefined: the differences are all equal (%g)", what, d[0])
+	}
+	if wr, err := stats.Wilcoxon(d, opts.ZeroMethod, stats.WilcoxonAuto, false); err == nil {
+		pc.WilcoxonT, pc.PWilcoxon, pc.WilcoxonMode = analyses.Opt(wr.Statistic), analyses.Opt(wr.P), wr.Method
+		pc.RankBiserial = analyses.Opt(stats.RankBiserial(wr))
+		if wr.Method == stats.WilcoxonExact && n <= 5 {
+			w.Warnf("%s: with %d pairs the smallest two-sided Wilcoxon p-value is %.4g", what, n, 2/math.Pow(2, float64(n)))
+		}
+	} else if !allZero {
+		w.Warnf("%s: Wilcoxon undefined: %v", what, err)
+	}
+	st, _ := stats.SignTest(d)
+	pc.SignK, pc.PSign = analyses.Opt(st.Statistic), analyses.Opt(st.P)
+	wt := stats.WelchT(pc.ValueA, pc.ValueB)
+	pc.WelchT, pc.PWelch = analyses.Opt(wt.Statistic), analyses.Opt(wt.P)
+	if math.IsNaN(wt.P) && n >= 2 {
+		w.Warnf("%s: Welch's t undefined: neither method's values vary", what)
+	}
+	mw, _ := stats.MannWhitneyU(pc.ValueA, pc.ValueB)
+	pc.U, pc.PMannWhitney = analyses.Opt(mw.Statistic), analyses.Opt(mw.P)
 }
 
 // Tables implements Result: one row per pair with the columns of SPEC
