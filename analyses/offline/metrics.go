@@ -258,70 +258,77 @@ func (e *Evaluator) Eval(list, truth []float64, out []float64) int {
 		slices.Reverse(e.ideal)
 	}
 	n := min(len(list), e.maxK)
-	var hits int
-	var dcg, ap, rs, sumR1 float64
-	first := 0
+	var a evalState
+	a.numRel = numRel
 	ki := 0
-	nT := float64(numRel)
-	record := func(ki int) {
-		k := e.ks[ki]
-		kf := float64(k)
-		h := float64(hits)
-		p := h / kf
-		r := h / nT
-		f1 := 0.0
-		if p+r > 0 {
-			f1 = 2 * p * r / (p + r)
-		}
-		var idcg float64
-		for i := range min(k, len(e.ideal)) {
-			idcg += e.ideal[i] * e.disc[i]
-		}
-		ndcg := 0.0
-		if idcg > 0 {
-			ndcg = dcg / idcg
-		}
-		mrr, hit, lift := 0.0, 0.0, 0.0
-		if first > 0 {
-			mrr = 1 / float64(first)
-		}
-		if hits > 0 {
-			hit = 1
-			lift = (h - sumR1/kf) / h
-		}
-		out[e.Index(0, ki)] = p
-		out[e.Index(1, ki)] = r
-		out[e.Index(2, ki)] = f1
-		out[e.Index(3, ki)] = ndcg
-		out[e.Index(4, ki)] = ap / nT
-		out[e.Index(5, ki)] = mrr
-		out[e.Index(6, ki)] = hit
-		out[e.Index(7, ki)] = rs / e.halfCum[min(numRel, k)]
-		out[e.Index(8, ki)] = lift
-	}
 	for r := 1; r <= n; r++ {
 		v := list[r-1]
 		if g := e.gain(v); g > 0 {
-			dcg += g * e.disc[r-1]
+			a.dcg += g * e.disc[r-1]
 		}
 		if v >= e.thr {
-			hits++
-			ap += float64(hits) / float64(r)
-			if first == 0 {
-				first = r
+			a.hits++
+			a.ap += float64(a.hits) / float64(r)
+			if a.first == 0 {
+				a.first = r
 			}
-			rs += e.half[r-1]
-			sumR1 += float64(r - 1)
+			a.rs += e.half[r-1]
+			a.sumR1 += float64(r - 1)
 		}
 		for ki < e.nK && e.ks[ki] == r {
-			record(ki)
+			e.record(out, ki, &a)
 			ki++
 		}
 	}
 	for ; ki < e.nK; ki++ {
-		record(ki)
+		e.record(out, ki, &a)
 	}
 	return numRel
+}
+
+// evalState is what Eval has summed over a list's first ranks.
+type evalState struct {
+	numRel, hits, first int // relevant items, hits so far, rank of the first hit
+	dcg, ap, rs, sumR1  float64
+}
+
+// record writes every metric at cutoff e.ks[ki] from the sums so far.
+func (e *Evaluator) record(out []float64, ki int, a *evalState) {
+	k := e.ks[ki]
+	kf := float64(k)
+	h := float64(a.hits)
+	nT := float64(a.numRel)
+	p := h / kf
+	r := h / nT
+	f1 := 0.0
+	if p+r > 0 {
+		f1 = 2 * p * r / (p + r)
+	}
+	var idcg float64
+	for i := range min(k, len(e.ideal)) {
+		idcg += e.ideal[i] * e.disc[i]
+	}
+	ndcg := 0.0
+	if idcg > 0 {
+		ndcg = a.dcg / idcg
+	}
+	mrr, hit, lift := 0.0, 0.0, 0.0
+	if a.first > 0 {
+		mrr = 1 / float64(a.first)
+	}
+	if a.hits > 0 {
+		hit = 1
+		lift = (h - a.sumR1/kf) / h
+	}
+	out[e.Index(0, ki)] = p
+	out[e.Index(1, ki)] = r
+	out[e.Index(2, ki)] = f1
+	out[e.Index(3, ki)] = ndcg
+	out[e.Index(4, ki)] = a.ap / nT
+	out[e.Index(5, ki)] = mrr
+	out[e.Index(6, ki)] = hit
+	out[e.Index(7, ki)] = a.rs / e.halfCum[min(a.numRel, k)]
+	out[e.Index(8, ki)] = lift
 }
 
 // Result is what an offline_metrics analysis shows: one

@@ -37,34 +37,8 @@ func BayesianSignedRank(a, b []float64, rope float64, samples int, prior float64
 		panic("analyses: BayesianSignedRank length mismatch")
 	}
 	n := len(a) + 1
-	z := make([]float64, n) // z[0] = 0 is the prior pseudo-observation
-	for i := range a {
-		z[i+1] = b[i] - a[i] // baycomp: diff = y − x
-	}
-	order := make([]int, n)
-	for i := range order {
-		order[i] = i
-	}
-	sort.SliceStable(order, func(x, y int) bool { return z[order[x]] < z[order[y]] })
-	sz := make([]float64, n)
-	for k, i := range order {
-		sz[k] = z[i]
-	}
-	thr := 2 * rope
-	// For each i (original index): sorted positions where z_i + z_j
-	// crosses the thresholds. above: s > thr on [aGT, n), s == thr on
-	// [aEQ, aGT). below: −s > thr on [0, bLT), −s == thr on [bLT, bEQ).
-	aGT := make([]int, n)
-	aEQ := make([]int, n)
-	bLT := make([]int, n)
-	bEQ := make([]int, n)
-	for i := 0; i < n; i++ {
-		zi := z[i]
-		aGT[i] = sort.Search(n, func(k int) bool { return zi+sz[k] > thr })
-		aEQ[i] = sort.Search(n, func(k int) bool { return zi+sz[k] >= thr })
-		bLT[i] = sort.Search(n, func(k int) bool { return !(-(zi + sz[k]) > thr) })
-		bEQ[i] = sort.Search(n, func(k int) bool { return !(-(zi + sz[k]) >= thr) })
-	}
+	t := bsrCrossings(a, b, rope)
+	order, aGT, aEQ, bLT, bEQ := t.order, t.aGT, t.aEQ, t.bLT, t.bEQ
 	rng := rand.New(src)
 	gamma := distuv.Gamma{Alpha: prior, Beta: 1, Src: src}
 	draw0 := gamma.Rand
@@ -113,4 +87,42 @@ func BayesianSignedRank(a, b []float64, rope float64, samples int, prior float64
 	}
 	f := float64(samples)
 	return BayesSignedRank{Left: float64(left) / f, Rope: float64(rp) / f, Right: float64(right) / f}
+}
+
+// bsrPositions are, for each difference z_i (z_0 = 0 the prior
+// pseudo-observation), the sorted positions where z_i + z_j crosses the
+// thresholds: above, s > 2·rope on [aGT, n) and s == 2·rope on [aEQ, aGT);
+// below, −s > 2·rope on [0, bLT) and −s == 2·rope on [bLT, bEQ). order
+// sorts the differences.
+type bsrPositions struct {
+	order, aGT, aEQ, bLT, bEQ []int
+}
+
+// bsrCrossings computes the differences b − a (baycomp's y − x) and their
+// threshold positions.
+func bsrCrossings(a, b []float64, rope float64) bsrPositions {
+	n := len(a) + 1
+	z := make([]float64, n) // z[0] = 0 is the prior pseudo-observation
+	for i := range a {
+		z[i+1] = b[i] - a[i] // baycomp: diff = y − x
+	}
+	order := make([]int, n)
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(x, y int) bool { return z[order[x]] < z[order[y]] })
+	sz := make([]float64, n)
+	for k, i := range order {
+		sz[k] = z[i]
+	}
+	thr := 2 * rope
+	t := bsrPositions{order: order, aGT: make([]int, n), aEQ: make([]int, n), bLT: make([]int, n), bEQ: make([]int, n)}
+	for i := 0; i < n; i++ {
+		zi := z[i]
+		t.aGT[i] = sort.Search(n, func(k int) bool { return zi+sz[k] > thr })
+		t.aEQ[i] = sort.Search(n, func(k int) bool { return zi+sz[k] >= thr })
+		t.bLT[i] = sort.Search(n, func(k int) bool { return !(-(zi + sz[k]) > thr) })
+		t.bEQ[i] = sort.Search(n, func(k int) bool { return !(-(zi + sz[k]) >= thr) })
+	}
+	return t
 }

@@ -42,66 +42,86 @@ func ShapiroWilk(x []float64) (w, p float64, err error) {
 	return float64(w32), math.Min(math.Max(float64(p32), 0), 1), nil
 }
 
+// Constants of SWILK (AS R94).
+const (
+	swSmall = float32(1e-19)
+	swSqrth = float32(0.70711)
+	swQtr   = float32(0.25)
+	swTh    = float32(0.375)
+	swPi6   = float32(0.1909859e1)
+	swStqr  = float32(0.1047198e1)
+)
+
+// Polynomial coefficients of SWILK (AS R94).
+var (
+	swC1 = []float32{0.0, 0.221157, -0.147981, -0.207119e1, 0.4434685e1, -0.2706056e1}
+	swC2 = []float32{0.0, 0.42981e-1, -0.293762, -0.1752461e1, 0.5682633e1, -0.3582633e1}
+	swC3 = []float32{0.5440, -0.39978, 0.25054e-1, -0.6714e-3}
+	swC4 = []float32{0.13822e1, -0.77857, 0.62767e-1, -0.20322e-2}
+	swC5 = []float32{-0.15861e1, -0.31082, -0.83751e-1, 0.38915e-2}
+	swC6 = []float32{-0.4803, -0.82676e-1, 0.30302e-2}
+	swG  = []float32{-0.2273e1, 0.459}
+)
+
 // swilk is SWILK with INIT = false, N1 = N, W = 0 on entry (no
 // censoring), as scipy calls it.
 func swilk(x []float32) (w, pw float32, fault int) {
-	const (
-		small = float32(1e-19)
-		sqrth = float32(0.70711)
-		qtr   = float32(0.25)
-		th    = float32(0.375)
-		pi6   = float32(0.1909859e1)
-		stqr  = float32(0.1047198e1)
-	)
-	c1 := []float32{0.0, 0.221157, -0.147981, -0.207119e1, 0.4434685e1, -0.2706056e1}
-	c2 := []float32{0.0, 0.42981e-1, -0.293762, -0.1752461e1, 0.5682633e1, -0.3582633e1}
-	c3 := []float32{0.5440, -0.39978, 0.25054e-1, -0.6714e-3}
-	c4 := []float32{0.13822e1, -0.77857, 0.62767e-1, -0.20322e-2}
-	c5 := []float32{-0.15861e1, -0.31082, -0.83751e-1, 0.38915e-2}
-	c6 := []float32{-0.4803, -0.82676e-1, 0.30302e-2}
-	g := []float32{-0.2273e1, 0.459}
-
 	n := len(x)
-	pw = 1
-	w = 1
+	a := swilkCoefficients(n)
+	X := func(i int) float32 { return x[i-1] }
+	rng := X(n) - X(1)
+	if rng < swSmall {
+		return 1, 1, 6
+	}
+	w1 := swilkW1(x, a, rng)
+	w = 1 - w1
+	return w, swilkP(n, w, w1), 0
+}
+
+// swilkCoefficients returns the coefficients a[1…n/2] (1-based, as the
+// Fortran) of the W statistic for n values.
+func swilkCoefficients(n int) []float32 {
 	an := float32(n)
 	n2 := n / 2
 	a := make([]float32, n2+1) // 1-based as the Fortran
 	if n == 3 {
-		a[1] = sqrth
+		a[1] = swSqrth
+		return a
+	}
+	an25 := an + swQtr
+	var summ2 float32
+	for i := 1; i <= n2; i++ {
+		a[i] = ppnd((float32(i) - swTh) / an25)
+		summ2 += a[i] * a[i]
+	}
+	summ2 *= 2
+	ssumm2 := sqrt32(summ2)
+	rsn := 1 / sqrt32(an)
+	a1 := poly32(swC1, rsn) - a[1]/ssumm2
+	var i1 int
+	var fac float32
+	if n > 5 {
+		i1 = 3
+		a2 := -a[2]/ssumm2 + poly32(swC2, rsn)
+		fac = sqrt32((summ2 - 2*(a[1]*a[1]) - 2*(a[2]*a[2])) / (1 - 2*(a1*a1) - 2*(a2*a2)))
+		a[1] = a1
+		a[2] = a2
 	} else {
-		an25 := an + qtr
-		var summ2 float32
-		for i := 1; i <= n2; i++ {
-			a[i] = ppnd((float32(i) - th) / an25)
-			summ2 += a[i] * a[i]
-		}
-		summ2 *= 2
-		ssumm2 := sqrt32(summ2)
-		rsn := 1 / sqrt32(an)
-		a1 := poly32(c1, rsn) - a[1]/ssumm2
-		var i1 int
-		var fac float32
-		if n > 5 {
-			i1 = 3
-			a2 := -a[2]/ssumm2 + poly32(c2, rsn)
-			fac = sqrt32((summ2 - 2*(a[1]*a[1]) - 2*(a[2]*a[2])) / (1 - 2*(a1*a1) - 2*(a2*a2)))
-			a[1] = a1
-			a[2] = a2
-		} else {
-			i1 = 2
-			fac = sqrt32((summ2 - 2*(a[1]*a[1])) / (1 - 2*(a1*a1)))
-			a[1] = a1
-		}
-		for i := i1; i <= n2; i++ {
-			a[i] = -a[i] / fac
-		}
+		i1 = 2
+		fac = sqrt32((summ2 - 2*(a[1]*a[1])) / (1 - 2*(a1*a1)))
+		a[1] = a1
 	}
+	for i := i1; i <= n2; i++ {
+		a[i] = -a[i] / fac
+	}
+	return a
+}
+
+// swilkW1 returns 1 − W for the sorted values x with range rng and
+// coefficients a.
+func swilkW1(x, a []float32, rng float32) float32 {
+	n := len(x)
 	X := func(i int) float32 { return x[i-1] }
-	rng := X(n) - X(1)
-	if rng < small {
-		return 1, 1, 6
-	}
 	xx := X(1) / rng
 	sx := xx
 	sa := -a[1]
@@ -132,29 +152,31 @@ func swilk(x []float32) (w, pw float32, fault int) {
 		j--
 	}
 	ssassx := sqrt32(ssa * ssx)
-	w1 := (ssassx - sax) * (ssassx + sax) / (ssa * ssx)
-	w = 1 - w1
+	return (ssassx - sax) * (ssassx + sax) / (ssa * ssx)
+}
+
+// swilkP is the p-value of W = 1 − w1 for n values (Royston 1995).
+func swilkP(n int, w, w1 float32) float32 {
 	if n == 3 {
-		pw = pi6 * (float32(math.Asin(float64(sqrt32(w)))) - stqr)
-		return w, pw, 0
+		return swPi6 * (float32(math.Asin(float64(sqrt32(w)))) - swStqr)
 	}
+	an := float32(n)
 	y := log32(w1)
 	lxx := log32(an)
 	var m, s float32
 	if n <= 11 {
-		gamma := poly32(g, an)
+		gamma := poly32(swG, an)
 		if y >= gamma {
-			return w, small, 0
+			return swSmall
 		}
 		y = -log32(gamma - y)
-		m = poly32(c3, an)
-		s = float32(math.Exp(float64(poly32(c4, an))))
+		m = poly32(swC3, an)
+		s = float32(math.Exp(float64(poly32(swC4, an))))
 	} else {
-		m = poly32(c5, lxx)
-		s = float32(math.Exp(float64(poly32(c6, lxx))))
+		m = poly32(swC5, lxx)
+		s = float32(math.Exp(float64(poly32(swC6, lxx))))
 	}
-	pw = float32(alnormUpper(float64((y - m) / s)))
-	return w, pw, 0
+	return float32(alnormUpper(float64((y - m) / s)))
 }
 
 func sign(i int) int {
