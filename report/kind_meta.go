@@ -1,8 +1,8 @@
 package report
 
 // The meta_analysis kind (SPEC §5.9): it streams the study's per-unit
-// values into meta.MetaBuilder (or reads a `summary` file of
-// per-dataset rows), runs meta.MetaAnalysis and draws the forest plot.
+// values into meta.Builder (or reads a `summary` file of
+// per-dataset rows), runs meta.Analyze and draws the forest plot.
 
 import (
 	"errors"
@@ -71,7 +71,7 @@ func runMeta(ctx *Context, o *meta.Options) (*Output, error) {
 }
 
 // metaSink pairs the treatment's and the control's values of the metric
-// as the shared units pass hands them over (see meta.MetaBuilder for
+// as the shared units pass hands them over (see meta.Builder for
 // what it keeps in memory).
 type metaSink struct {
 	o        *meta.Options

@@ -678,7 +678,7 @@ func (r *runReader) order() error {
 	return nil
 }
 
-// listError places an *offline.OfflineListError of the current block at
+// listError places an *offline.ListError of the current block at
 // its line.
 func (r *runReader) listError(err error) error {
 	var le *offline.ListError
@@ -780,7 +780,7 @@ func (r *runReader) stream(fn func(b *runBlock) error) error {
 	return nil
 }
 
-// blockError places an *offline.OfflineListError of a block at its line.
+// blockError places an *offline.ListError of a block at its line.
 func (r *runReader) blockError(b *runBlock, err error) error {
 	var le *offline.ListError
 	if !errors.As(err, &le) {

@@ -213,7 +213,7 @@ func Correlate(method string, x, y []float64) float64 {
 	case Kendall:
 		return stats.KendallTauB(x, y)
 	}
-	panic("analyses: unknown correlation method " + method)
+	panic("correlation: unknown correlation method " + method)
 }
 
 // Order returns a leaf order of an agglomerative clustering

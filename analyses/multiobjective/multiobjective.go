@@ -123,7 +123,7 @@ type Compare struct {
 	Scores     []*float64 `json:"scores"`
 }
 
-// Result is the outcome of MultiObjective.
+// Result is the outcome of Analyze.
 type Result struct {
 	analyses.Warnings
 	Base       string   `json:"base"`
