@@ -283,7 +283,7 @@ func (s *Scorer) Scores(rule string, betaMax float64) ([]float64, error) {
 	case RuleBorda, RulePlurality, RuleDowdall:
 		return positional(rule, s.Ranks()), nil
 	}
-	panic("analyses: unknown rule " + rule)
+	panic("leaderboard: unknown rule " + rule)
 }
 
 // Profile computes the Dolan–Moré performance profiles of every method.

@@ -87,7 +87,7 @@ func stabStream(pert string, point int) uint64 {
 			return uint64(i+1)<<32 | uint64(point)
 		}
 	}
-	panic("analyses: unknown perturbation " + pert)
+	panic("leaderboard: unknown perturbation " + pert)
 }
 
 func (e *stabEngine) plan() {
@@ -596,7 +596,7 @@ func (e *stabEngine) name(j *stabJob, c int) string {
 	case stabBest:
 		return fmt.Sprintf("a new best method (α = %g)", j.alpha)
 	}
-	panic("analyses: stability column out of range")
+	panic("leaderboard: stability column out of range")
 }
 
 func (e *stabEngine) describe(j *stabJob, q analyses.Matrix, a, b int, rank []float64) string {

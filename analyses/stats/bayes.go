@@ -34,7 +34,7 @@ type BayesSignedRank struct {
 // baycomp's two-way answer (Rope = 0).
 func BayesianSignedRank(a, b []float64, rope float64, samples int, prior float64, src rand.Source) BayesSignedRank {
 	if len(a) != len(b) {
-		panic("analyses: BayesianSignedRank length mismatch")
+		panic("stats: BayesianSignedRank length mismatch")
 	}
 	n := len(a) + 1
 	t := bsrCrossings(a, b, rope)

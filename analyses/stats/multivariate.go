@@ -528,7 +528,7 @@ func DaviesBouldin(x [][]float64, labels []int) (float64, error) {
 // 0 for independent ones.
 func AdjustedRandIndex(a, b []int) float64 {
 	if len(a) != len(b) {
-		panic("analyses: AdjustedRandIndex length mismatch")
+		panic("stats: AdjustedRandIndex length mismatch")
 	}
 	n := len(a)
 	ia, ib := compactLabels(a), compactLabels(b)
@@ -803,7 +803,7 @@ func GreedyDesign(x [][]float64, start []int, size int, criterion string, eps fl
 			case DesignA:
 				gain = mat.Dot(v, v) / (1 + q)
 			default:
-				panic("analyses: unknown design criterion " + criterion)
+				panic("stats: unknown design criterion " + criterion)
 			}
 			if gain > bestGain {
 				best, bestGain = i, gain

@@ -32,10 +32,10 @@ import (
 // not finite. It takes O(n²) time.
 func MutualInfoKSG(x, y []float64, k int) float64 {
 	if len(x) != len(y) {
-		panic("analyses: MutualInfoKSG length mismatch")
+		panic("stats: MutualInfoKSG length mismatch")
 	}
 	if k < 1 {
-		panic("analyses: MutualInfoKSG needs k ≥ 1")
+		panic("stats: MutualInfoKSG needs k ≥ 1")
 	}
 	n := len(x)
 	if n <= k {

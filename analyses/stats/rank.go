@@ -54,7 +54,7 @@ func RankBest(x []float64, higherBetter bool) []float64 {
 // side is constant or fewer than two pairs are given.
 func Spearman(x, y []float64) float64 {
 	if len(x) != len(y) {
-		panic("analyses: Spearman length mismatch")
+		panic("stats: Spearman length mismatch")
 	}
 	return Pearson(RankData(x), RankData(y))
 }
@@ -62,7 +62,7 @@ func Spearman(x, y []float64) float64 {
 // Pearson returns Pearson's correlation of x and y; NaN when undefined.
 func Pearson(x, y []float64) float64 {
 	if len(x) != len(y) {
-		panic("analyses: Pearson length mismatch")
+		panic("stats: Pearson length mismatch")
 	}
 	if len(x) < 2 {
 		return math.NaN()
@@ -90,7 +90,7 @@ func Pearson(x, y []float64) float64 {
 // fine for the dozens of methods it is meant for.
 func KendallTauB(x, y []float64) float64 {
 	if len(x) != len(y) {
-		panic("analyses: KendallTauB length mismatch")
+		panic("stats: KendallTauB length mismatch")
 	}
 	n := len(x)
 	if n < 2 {

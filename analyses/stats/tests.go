@@ -175,7 +175,7 @@ func MeanVar(x []float64) (mean, variance float64) {
 // differences have no spread or n < 2.
 func PairedT(a, b []float64) TestResult {
 	if len(a) != len(b) {
-		panic("analyses: PairedT length mismatch")
+		panic("stats: PairedT length mismatch")
 	}
 	n := len(a)
 	if n < 2 {
