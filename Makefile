@@ -44,7 +44,7 @@ demo: build
 # under the race detector with -short, which samples the longest table
 # tests (the detector needs every code path, not every case) and skips the
 # browser tests. No test asserts wall-clock speed; `make bench` prints it.
-RACE_PKGS := ./report/ ./cmd/evalbook/ ./analyses/
+RACE_PKGS := ./report/ ./cmd/evalbook/ ./analyses/...
 test: assets
 	$(GO) vet ./...
 	$(GO) test -p 2 -count=1 ./...
@@ -73,7 +73,7 @@ bench: build
 	@/usr/bin/time -f "wall %e s, max RSS %M KiB" ./$(BIN) build $(BENCH_DIR)-demo --quiet --no-cache
 	@echo "== benchmarks; BenchmarkMetaSummary10k: meta_analysis of 10,000 two-group summaries, sensitivity = true (analysis-ms: read + compute, run-ms: + forest and funnel plots, build-ms: whole site)"
 	@echo "   the issues' budgets (printed, never asserted): Stability30x11 < 5 s, Stability100x50 < 60 s, DatasetSelection < 10 s, ServeRebuild < 2000 ms/edit"
-	$(GO) test -run '^$$' -bench . -benchtime 1x ./analyses/ ./report/
+	$(GO) test -run '^$$' -bench . -benchtime 1x ./analyses/... ./report/
 	@$(MAKE) --no-print-directory bench-seed000
 
 # bench-seed000: five meta-analyses over seed 000's per-user runs (21 files,
@@ -105,7 +105,7 @@ bench-1g: build
 # bench-issues: the full-size benchmarks the issues ask for (minutes; the
 # meta-analysis one writes a 4 GB file under $(BENCH_DIR)-meta).
 bench-issues: build
-	$(GO) test ./analyses -run '^$$' -bench 'Stability|DatasetSelection' -benchtime 1x
+	$(GO) test ./analyses/leaderboard ./analyses/datasets -run '^$$' -bench 'Stability|DatasetSelection' -benchtime 1x
 	EVALBOOK_BENCH_ROWS=1000000 $(GO) test ./report -run '^$$' -bench CharacteristicsLogs -benchtime 1x
 	$(GO) test ./report -run '^$$' -bench OfflineMetrics -benchtime 1x -offline.users 1000000
 	$(GO) run ./sites/bench/metagen $(BENCH_DIR)-meta

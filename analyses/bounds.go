@@ -11,6 +11,8 @@ package analyses
 import (
 	"fmt"
 	"math"
+	"slices"
+	"strings"
 )
 
 // Limits of the options. Each is generous for real studies (usually 100×
@@ -70,94 +72,104 @@ type OptionError struct {
 	Msg string
 }
 
+// Error is "key: message".
 func (e *OptionError) Error() string { return e.Key + ": " + e.Msg }
 
-// optionErrorf returns an *OptionError for key.
-func optionErrorf(key, format string, args ...any) error {
+// OptionErrorf returns an *OptionError for key.
+func OptionErrorf(key, format string, args ...any) error {
 	return &OptionError{Key: key, Msg: fmt.Sprintf(format, args...)}
 }
 
-// checkInt reports an int option outside [lo, hi].
-func checkInt(key string, v, lo, hi int) error {
+// CheckInt reports an int option outside [lo, hi].
+func CheckInt(key string, v, lo, hi int) error {
 	switch {
 	case v > hi:
-		return optionErrorf(key, "%d is above the limit of %d", v, hi)
+		return OptionErrorf(key, "%d is above the limit of %d", v, hi)
 	case v < lo:
-		return optionErrorf(key, "%d is below the minimum of %d", v, lo)
+		return OptionErrorf(key, "%d is below the minimum of %d", v, lo)
 	}
 	return nil
 }
 
-// checkFloat reports a float option that is NaN, infinite or outside
+// CheckFloat reports a float option that is NaN, infinite or outside
 // [lo, hi].
-func checkFloat(key string, v, lo, hi float64) error {
+func CheckFloat(key string, v, lo, hi float64) error {
 	switch {
 	case math.IsNaN(v) || math.IsInf(v, 0):
-		return optionErrorf(key, "%g is not a finite number", v)
+		return OptionErrorf(key, "%g is not a finite number", v)
 	case v > hi:
-		return optionErrorf(key, "%g is above the limit of %g", v, hi)
+		return OptionErrorf(key, "%g is above the limit of %g", v, hi)
 	case v < lo:
-		return optionErrorf(key, "%g is below the minimum of %g", v, lo)
+		return OptionErrorf(key, "%g is below the minimum of %g", v, lo)
 	}
 	return nil
 }
 
-// checkPositive reports a float option that is not finite, not above 0,
+// CheckPositive reports a float option that is not finite, not above 0,
 // or above hi.
-func checkPositive(key string, v, hi float64) error {
-	if err := checkFloat(key, v, math.Inf(-1), hi); err != nil {
+func CheckPositive(key string, v, hi float64) error {
+	if err := CheckFloat(key, v, math.Inf(-1), hi); err != nil {
 		return err
 	}
 	if !(v > 0) {
-		return optionErrorf(key, "must be positive, got %g", v)
+		return OptionErrorf(key, "must be positive, got %g", v)
 	}
 	return nil
 }
 
-// checkFloats checks every value of a float list with checkFloat, its
+// CheckFloats checks every value of a float list with checkFloat, its
 // length against maxLen and that no value repeats.
-func checkFloats(key string, list []float64, lo, hi float64, maxLen int) error {
-	if err := checkLen(key, len(list), maxLen); err != nil {
+func CheckFloats(key string, list []float64, lo, hi float64, maxLen int) error {
+	if err := CheckLen(key, len(list), maxLen); err != nil {
 		return err
 	}
 	for _, v := range list {
-		if err := checkFloat(key, v, lo, hi); err != nil {
+		if err := CheckFloat(key, v, lo, hi); err != nil {
 			return err
 		}
 	}
-	return checkDistinct(key, list)
+	return CheckDistinct(key, list)
 }
 
-// checkLen reports a list longer than max.
-func checkLen(key string, n, max int) error {
+// CheckLen reports a list longer than max.
+func CheckLen(key string, n, max int) error {
 	if n > max {
-		return optionErrorf(key, "%d values is above the limit of %d", n, max)
+		return OptionErrorf(key, "%d values is above the limit of %d", n, max)
 	}
 	return nil
 }
 
-// checkDistinct reports the first value listed twice: a repeated rule,
+// CheckDistinct reports the first value listed twice: a repeated rule,
 // metric or method would give duplicate table columns and JSON keys.
-func checkDistinct[T comparable](key string, list []T) error {
+func CheckDistinct[T comparable](key string, list []T) error {
 	seen := make(map[T]bool, len(list))
 	for _, v := range list {
 		if seen[v] {
 			if s, ok := any(v).(string); ok {
-				return optionErrorf(key, "%q is listed twice", s)
+				return OptionErrorf(key, "%q is listed twice", s)
 			}
-			return optionErrorf(key, "%v is listed twice", v)
+			return OptionErrorf(key, "%v is listed twice", v)
 		}
 		seen[v] = true
 	}
 	return nil
 }
 
-// firstError returns the first non-nil error.
-func firstError(errs ...error) error {
+// FirstError returns the first non-nil error.
+func FirstError(errs ...error) error {
 	for _, err := range errs {
 		if err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// OneOf checks an enumerated option: v must be one of allowed, else the
+// error names the closest allowed value and lists them all.
+func OneOf(key, v string, allowed ...string) error {
+	if slices.Contains(allowed, v) {
+		return nil
+	}
+	return OptionErrorf(key, "unknown value %q%s (one of %s)", v, DidYouMean(v, allowed), strings.Join(allowed, ", "))
 }

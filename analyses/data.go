@@ -10,8 +10,8 @@ import (
 type Direction int
 
 const (
-	HigherIsBetter Direction = iota
-	LowerIsBetter
+	HigherIsBetter Direction = iota // larger values are better (ndcg, recall)
+	LowerIsBetter                   // smaller values are better (rmse, mae)
 )
 
 // Metric describes one metric of the study.
@@ -155,6 +155,7 @@ type DuplicateError struct {
 	MixedWithRun bool // one row is a run, the other is not
 }
 
+// Error names the metric, method and dataset and both values.
 func (e *DuplicateError) Error() string {
 	return fmt.Sprintf("%s of %s on %s is given twice with different values (%v vs %v)", e.Key.Metric, e.Key.Method, e.Key.Dataset, e.Value, e.Other)
 }
@@ -166,6 +167,7 @@ type OverflowError struct {
 	N   int
 }
 
+// Error names the cell and the number of values.
 func (e *OverflowError) Error() string {
 	return fmt.Sprintf("the mean or spread of %s of %s on %s over %d values overflows float64 (beyond ±1.8e308)", e.Key.Metric, e.Key.Method, e.Key.Dataset, e.N)
 }
@@ -294,4 +296,61 @@ func SortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// Better reports whether v is strictly better than w.
+func Better(v, w float64, higherBetter bool) bool {
+	return (higherBetter && v > w) || (!higherBetter && v < w)
+}
+
+// Matrix is q[d][m]: one value per dataset (row) and method (column),
+// complete (no NaN).
+type Matrix [][]float64
+
+// DecodeSource decodes an input key that is a path or a table
+// {path = …, columns = {expected = "file's name"}}; column checks and
+// normalises an expected name. key names the option in messages, example
+// is a column shown in the hint.
+func DecodeSource(key, example string, v any, column func(string) (string, error)) (string, map[string]string, error) {
+	switch x := v.(type) {
+	case string:
+		return x, nil, nil
+	case map[string]any:
+		var path string
+		var cols map[string]string
+		for _, k := range SortedKeys(x) {
+			switch k {
+			case "path":
+				p, ok := x[k].(string)
+				if !ok {
+					return "", nil, fmt.Errorf("%s.path: want a string, got %T", key, x[k])
+				}
+				path = p
+			case "columns":
+				m, ok := x[k].(map[string]any)
+				if !ok {
+					return "", nil, fmt.Errorf("%s.columns: want a table {%s = \"…\"}, got %T", key, example, x[k])
+				}
+				cols = map[string]string{}
+				for _, c := range SortedKeys(m) {
+					want, err := column(c)
+					if err != nil {
+						return "", nil, err
+					}
+					name, ok := m[c].(string)
+					if !ok {
+						return "", nil, fmt.Errorf("%s.columns.%s: want a column name, got %T", key, c, m[c])
+					}
+					cols[want] = name
+				}
+			default:
+				return "", nil, fmt.Errorf("%s: unknown key %q%s", key, k, DidYouMean(k, []string{"path", "columns"}))
+			}
+		}
+		if path == "" {
+			return "", nil, fmt.Errorf("%s.path: required", key)
+		}
+		return path, cols, nil
+	}
+	return "", nil, fmt.Errorf("%s: want a path or a table {path = …, columns = {…}}, got %T", key, v)
 }

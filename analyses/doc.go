@@ -1,5 +1,22 @@
 // Package analyses is evalbook's computation stage: data in, result structs
-// out. Nothing here reads files, prints, renders or plots.
+// out. Nothing here or below reads files, prints, renders or plots.
+//
+// This package is the model every analysis shares: Table, Result,
+// Highlighter and Warnings (what an analysis returns), Metric, Results and
+// Matrix (what it reads), the bounds and checks of options (OptionError,
+// Check*, OneOf) and small helpers for names (DidYouMean, SortedKeys) and
+// optional numbers (Opt, CellValue, CellPtr). The analyses themselves live
+// in one package per family, and generic numerics in stats:
+//
+//   - leaderboard: aggregate (ranking rules) and stability;
+//   - significance: critical_difference and paired_tests;
+//   - datasets: characteristics, clusters and dataset_selection;
+//   - correlation: metric_correlation;
+//   - meta: meta_analysis;
+//   - offline: offline_metrics;
+//   - multiobjective: multi_objective;
+//   - stats: ranks, correlation coefficients, hypothesis tests, PCA,
+//     k-means, isolation forest, mutual information, splitmix64.
 //
 // Every analysis follows one shape (see STYLE.md):
 //

@@ -38,6 +38,8 @@ func editDistance(a, b string) int {
 	return prev[len(rb)]
 }
 
-func sortStable(idx []int, less func(a, b int) bool) {
+// SortStable sorts the indices idx by less, which compares the items
+// they index; equal items keep their order.
+func SortStable(idx []int, less func(a, b int) bool) {
 	sort.SliceStable(idx, func(i, j int) bool { return less(idx[i], idx[j]) })
 }

@@ -69,3 +69,30 @@ func (w *Warnings) Notes() []string { return w.List }
 
 // Finite reports whether x is neither NaN nor infinite.
 func Finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+
+// Opt returns a pointer to x, or nil when x is not finite: an optional
+// number of a result, null in JSON.
+func Opt(x float64) *float64 {
+	if !Finite(x) {
+		return nil
+	}
+	return &x
+}
+
+// CellValue returns v as a table cell, or nil (an empty cell) when it is
+// not finite: a reader never sees NaN.
+func CellValue(v float64) any {
+	if !Finite(v) {
+		return nil
+	}
+	return v
+}
+
+// CellPtr returns *p as a table cell, or nil (an empty cell) when p is
+// nil or *p is not finite.
+func CellPtr(p *float64) any {
+	if p == nil || !Finite(*p) {
+		return nil
+	}
+	return *p
+}

@@ -9,13 +9,13 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 
-	"github.com/evalbook/evalbook/analyses"
+	"github.com/evalbook/evalbook/analyses/leaderboard"
 )
 
 // Aggregate draws the Dolan–Moré performance profiles of an aggregate
 // result (seed 001 Fig. 3): one step-free line per method, AUC in the
 // legend, methods ordered by AUC.
-func Aggregate(id, title string, r *analyses.AggregateResult) ([]Figure, error) {
+func Aggregate(id, title string, r *leaderboard.AggregateResult) ([]Figure, error) {
 	if r.Profile == nil {
 		return nil, nil
 	}

@@ -9,12 +9,12 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/evalbook/evalbook/analyses"
+	"github.com/evalbook/evalbook/analyses/datasets"
 )
 
 // Characteristics draws Pearson, Spearman and mutual-information heatmaps
 // of r; none when r has no metric.
-func Characteristics(id, title string, r *analyses.CharacteristicsResult) ([]Figure, error) {
+func Characteristics(id, title string, r *datasets.CharacteristicsResult) ([]Figure, error) {
 	if r.Metric == "" || len(r.Features) == 0 {
 		return nil, nil
 	}
@@ -53,7 +53,7 @@ func Characteristics(id, title string, r *analyses.CharacteristicsResult) ([]Fig
 			ID:    id + "-" + p.name,
 			Title: p.title + " between dataset characteristics and " + r.Metric,
 			Caption: fmt.Sprintf("%s between each dataset characteristic and each method's %s over %d datasets; the last column, %s, pools every (dataset, method) pair. "+
-				"Grey cells are undefined (see the notes).", corrCapitalise(p.what), r.Metric, len(r.Datasets), analyses.CharPooled),
+				"Grey cells are undefined (see the notes).", corrCapitalise(p.what), r.Metric, len(r.Datasets), datasets.CharPooled),
 			SVG:    svg,
 			Chart:  chart,
 			Height: 200 + 26*len(r.Features),

@@ -17,13 +17,13 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
-	"github.com/evalbook/evalbook/analyses"
+	"github.com/evalbook/evalbook/analyses/datasets"
 )
 
 // Clusters draws the PCA scatter (id), silhouette and Davies–Bouldin
 // against k (id-k) and, when the result has one, the per-cluster
 // leaderboard heatmap (id-leaderboard).
-func Clusters(id, title string, r *analyses.ClustersResult) ([]Figure, error) {
+func Clusters(id, title string, r *datasets.ClustersResult) ([]Figure, error) {
 	var figs []Figure
 	f, err := clustersScatter(id, r)
 	if err != nil {
@@ -47,7 +47,7 @@ func Clusters(id, title string, r *analyses.ClustersResult) ([]Figure, error) {
 	return figs, nil
 }
 
-func pcLabel(r *analyses.ClustersResult, c int) string {
+func pcLabel(r *datasets.ClustersResult, c int) string {
 	if c >= len(r.ExplainedVarianceRatio) {
 		return ""
 	}
@@ -56,7 +56,7 @@ func pcLabel(r *analyses.ClustersResult, c int) string {
 
 // pcXY returns the first two principal scores of dataset i (0 when the
 // analysis kept a single component).
-func pcXY(r *analyses.ClustersResult, i int) (float64, float64) {
+func pcXY(r *datasets.ClustersResult, i int) (float64, float64) {
 	s := r.Scores[i]
 	if len(s) < 2 {
 		return s[0], 0
@@ -64,7 +64,7 @@ func pcXY(r *analyses.ClustersResult, i int) (float64, float64) {
 	return s[0], s[1]
 }
 
-func clustersScatter(id string, r *analyses.ClustersResult) (Figure, error) {
+func clustersScatter(id string, r *datasets.ClustersResult) (Figure, error) {
 	isRep := map[string]bool{}
 	for _, d := range r.Representatives {
 		isRep[d] = true
@@ -206,17 +206,17 @@ func sumFirst(v []float64, n int) float64 {
 	return s
 }
 
-func clustersKScan(id string, r *analyses.ClustersResult) (Figure, error) {
+func clustersKScan(id string, r *datasets.ClustersResult) (Figure, error) {
 	plt := NewPlot("", "number of clusters k", "score")
 	plt.Add(plotter.NewGrid())
 	plt.Legend.Top = true
 	plt.Legend.TextStyle.Font.Size = vg.Points(8)
 	series := []struct {
 		name string
-		get  func(analyses.ClustersK) *float64
+		get  func(datasets.ClustersK) *float64
 	}{
-		{"silhouette (higher is better)", func(k analyses.ClustersK) *float64 { return k.Silhouette }},
-		{"Davies–Bouldin (lower is better)", func(k analyses.ClustersK) *float64 { return k.DaviesBouldin }},
+		{"silhouette (higher is better)", func(k datasets.ClustersK) *float64 { return k.Silhouette }},
+		{"Davies–Bouldin (lower is better)", func(k datasets.ClustersK) *float64 { return k.DaviesBouldin }},
 	}
 	ks := make([]string, len(r.KScan))
 	for i, k := range r.KScan {
@@ -324,7 +324,7 @@ func countFalse(b []bool) int {
 
 // clustersBoard is seed 001 Fig. 8: methods × clusters, mean rank in the
 // cell with the geometric mean in brackets.
-func clustersBoard(id string, r *analyses.ClustersResult) (Figure, error) {
+func clustersBoard(id string, r *datasets.ClustersResult) (Figure, error) {
 	nm := len(r.Methods)
 	// Methods ordered by their average over clusters of the mean rank.
 	avg := make([]float64, nm)

@@ -10,12 +10,13 @@ import (
 	"testing"
 
 	"github.com/evalbook/evalbook/analyses"
+	"github.com/evalbook/evalbook/analyses/datasets"
 )
 
-func clustersFixture(t *testing.T) *analyses.ClustersResult {
+func clustersFixture(t *testing.T) *datasets.ClustersResult {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(1, 2))
-	in := analyses.ClustersInput{Features: []string{"a", "b", "c", "d"}, Methods: []string{"EASE", "ALS", "Pop"},
+	in := datasets.ClustersInput{Features: []string{"a", "b", "c", "d"}, Methods: []string{"EASE", "ALS", "Pop"},
 		Metric: &analyses.Metric{Name: "ndcg@10"}, Seed: 3, Jobs: 1}
 	for d := 0; d < 18; d++ {
 		in.Datasets = append(in.Datasets, fmt.Sprintf("ds%02d", d))
@@ -27,7 +28,7 @@ func clustersFixture(t *testing.T) *analyses.ClustersResult {
 	in.X = append(in.X, []float64{30, -30, 30, 0})
 	in.Datasets = append(in.Datasets, "far")
 	in.Q = append(in.Q, []float64{0.2, 0.1, math.NaN()})
-	r, err := analyses.Clusters(in, analyses.ClustersOptions{Trees: 300})
+	r, err := datasets.Clusters(in, datasets.ClustersOptions{Trees: 300})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,7 +92,7 @@ func TestClustersFigures(t *testing.T) {
 func TestSelectionFigures(t *testing.T) {
 	t.Parallel()
 	rng := rand.New(rand.NewPCG(5, 6))
-	in := analyses.SelectionInput{Features: []string{"a", "b", "c"}, Methods: []string{"A", "B", "C", "D"},
+	in := datasets.SelectionInput{Features: []string{"a", "b", "c"}, Methods: []string{"A", "B", "C", "D"},
 		Metrics: []analyses.Metric{{Name: "ndcg"}, {Name: "rmse", Better: analyses.LowerIsBetter}}, Seed: 1, Jobs: 1}
 	in.Q = make([]analyses.Matrix, 2)
 	for d := 0; d < 12; d++ {
@@ -101,7 +102,7 @@ func TestSelectionFigures(t *testing.T) {
 			in.Q[k] = append(in.Q[k], []float64{rng.Float64(), rng.Float64(), rng.Float64(), rng.Float64()})
 		}
 	}
-	r, err := analyses.DatasetSelection(in, analyses.SelectionOptions{Metrics: []string{"ndcg", "rmse"}, Size: 4, Simulations: 30})
+	r, err := datasets.Selection(in, datasets.SelectionOptions{Metrics: []string{"ndcg", "rmse"}, Size: 4, Simulations: 30})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,12 +8,12 @@ package figures
 import (
 	"fmt"
 
-	"github.com/evalbook/evalbook/analyses"
+	"github.com/evalbook/evalbook/analyses/correlation"
 )
 
 // MetricCorrelation draws the mean correlation matrix of r as an annotated
 // heatmap, rows and columns in r.Order.
-func MetricCorrelation(id, title string, r *analyses.MetricCorrelationResult) ([]Figure, error) {
+func MetricCorrelation(id, title string, r *correlation.Result) ([]Figure, error) {
 	n := len(r.Order)
 	names := make([]string, n)
 	vals := make([][]float64, n)
@@ -32,7 +32,7 @@ func MetricCorrelation(id, title string, r *analyses.MetricCorrelationResult) ([
 	if err != nil {
 		return nil, err
 	}
-	method := map[string]string{analyses.CorrSpearman: "Spearman", analyses.CorrPearson: "Pearson", analyses.CorrKendall: "Kendall tau-b"}[r.Method]
+	method := map[string]string{correlation.Spearman: "Spearman", correlation.Pearson: "Pearson", correlation.Kendall: "Kendall tau-b"}[r.Method]
 	how := "Lower-is-better metrics are negated first, so a positive value means the metrics agree on which methods are better."
 	if r.Raw {
 		how = "Values are correlated as given (raw = true)."

@@ -7,10 +7,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/evalbook/evalbook/analyses"
+	"github.com/evalbook/evalbook/analyses/correlation"
+	"github.com/evalbook/evalbook/analyses/datasets"
 )
 
-func corrTestResult() *analyses.MetricCorrelationResult {
+func corrTestResult() *correlation.Result {
 	names := []string{"ndcg@10", "coverage@10", "recall@10", "novelty@10"}
 	nan := math.NaN()
 	rho := [][]float64{
@@ -19,7 +20,7 @@ func corrTestResult() *analyses.MetricCorrelationResult {
 		{0.9, 0.05, 1, -0.2},
 		{-0.3, nan, -0.2, 1},
 	}
-	return &analyses.MetricCorrelationResult{Method: analyses.CorrSpearman, Metrics: names, Rho: rho, Order: analyses.CorrelationOrder(rho)}
+	return &correlation.Result{Method: correlation.Spearman, Metrics: names, Rho: rho, Order: correlation.Order(rho)}
 }
 
 func TestMetricCorrelationFigure(t *testing.T) {
@@ -85,9 +86,9 @@ func TestCorrHeatmapColours(t *testing.T) {
 
 func TestCharacteristicsFigures(t *testing.T) {
 	t.Parallel()
-	r := &analyses.CharacteristicsResult{
+	r := &datasets.CharacteristicsResult{
 		Datasets: []string{"a", "b", "c", "d"}, Features: []string{"Nu", "Density"}, Metric: "ndcg@10",
-		Methods:           []string{"EASE", "ALS", analyses.CharPooled},
+		Methods:           []string{"EASE", "ALS", datasets.CharPooled},
 		Pearson:           [][]float64{{0.5, -0.2, 0.1}, {math.NaN(), 0.3, 0.2}},
 		Spearman:          [][]float64{{0.4, -0.1, 0.1}, {0.2, 0.3, 0.2}},
 		MutualInformation: [][]float64{{0.1, 0, 0.05}, {0.2, math.NaN(), 0.3}},
@@ -105,7 +106,7 @@ func TestCharacteristicsFigures(t *testing.T) {
 		if f.ID != want[i] || len(f.SVG) == 0 || !json.Valid(f.Chart) || bytes.Contains(f.Chart, []byte("NaN")) {
 			t.Errorf("figure %d: id %q, %d bytes SVG", i, f.ID, len(f.SVG))
 		}
-		if !strings.Contains(string(f.SVG), analyses.CharPooled) {
+		if !strings.Contains(string(f.SVG), datasets.CharPooled) {
 			t.Errorf("%s lacks the pooled column", f.ID)
 		}
 	}

@@ -12,10 +12,11 @@ import (
 	"gonum.org/v1/plot/vg"
 
 	"github.com/evalbook/evalbook/analyses"
+	"github.com/evalbook/evalbook/analyses/significance"
 )
 
 // CriticalDifference draws the CD diagram of r.
-func CriticalDifference(id, title string, r *analyses.CriticalDifferenceResult) ([]Figure, error) {
+func CriticalDifference(id, title string, r *significance.CriticalDifferenceResult) ([]Figure, error) {
 	pos := map[string]int{}
 	for i, m := range r.Methods {
 		pos[m] = i
@@ -55,7 +56,7 @@ func CriticalDifference(id, title string, r *analyses.CriticalDifferenceResult) 
 
 // cdChart lays the diagram out in rank units: x is the mean rank (the
 // axis on top), y grows downwards.
-func cdChart(r *analyses.CriticalDifferenceResult, cliques, dashed [][2]int) map[string]any {
+func cdChart(r *significance.CriticalDifferenceResult, cliques, dashed [][2]int) map[string]any {
 	k := len(r.Methods)
 	left := (k + 1) / 2
 	hi := float64(max(2, k))

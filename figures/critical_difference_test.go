@@ -8,22 +8,24 @@ import (
 	"testing"
 
 	"github.com/evalbook/evalbook/analyses"
+	"github.com/evalbook/evalbook/analyses/leaderboard"
+	"github.com/evalbook/evalbook/analyses/significance"
 )
 
-func cdResult(t *testing.T, bayes bool) *analyses.CriticalDifferenceResult {
+func cdResult(t *testing.T, bayes bool) *significance.CriticalDifferenceResult {
 	t.Helper()
 	q := make([][]float64, 14)
 	for d := range q {
 		f := float64(d)
 		q[d] = []float64{0.30 + 0.01*math.Sin(f), 0.31 + 0.002*f, 0.29 + 0.01*math.Cos(f), 0.25, 0.33 - 0.004*float64(d%5), 0.2 + 0.001*f}
 	}
-	in := analyses.CriticalDifferenceInput{AggregateInput: analyses.AggregateInput{
+	in := significance.CriticalDifferenceInput{AggregateInput: leaderboard.AggregateInput{
 		Metric: analyses.Metric{Name: "ndcg@10", Max: 1}, Methods: []string{"EASE", "LightGCN", "SASRec", "ALS", "MultiVAE", "Random"},
 		Q: q}, Seed: 5, Jobs: 2}
 	for d := range q {
 		in.Datasets = append(in.Datasets, "data<"+string(rune('a'+d))+">")
 	}
-	r, err := analyses.CriticalDifference(in, analyses.CriticalDifferenceOptions{Metric: "ndcg@10", Bayesian: bayes, Samples: 1000})
+	r, err := significance.CriticalDifference(in, significance.CriticalDifferenceOptions{Metric: "ndcg@10", Bayesian: bayes, Samples: 1000})
 	if err != nil {
 		t.Fatal(err)
 	}

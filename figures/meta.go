@@ -21,7 +21,7 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgsvg"
 
-	"github.com/evalbook/evalbook/analyses"
+	"github.com/evalbook/evalbook/analyses/meta"
 )
 
 // forestLine is one line of the forest plot's table.
@@ -39,7 +39,7 @@ const forestMaxRows = 100
 // forestKeep returns which rows a forest plot of at most max datasets
 // draws: the included ones with the largest weights (earlier rows first
 // among equal weights); nil when every row fits.
-func forestKeep(rows []analyses.MetaRow, max int) map[int]bool {
+func forestKeep(rows []meta.Row, max int) map[int]bool {
 	if len(rows) <= max {
 		return nil
 	}
@@ -57,7 +57,7 @@ func forestKeep(rows []analyses.MetaRow, max int) map[int]bool {
 	return keep
 }
 
-func Meta(id, title string, r *analyses.MetaResult) ([]Figure, error) {
+func Meta(id, title string, r *meta.Result) ([]Figure, error) {
 	if len(r.Rows) == 0 || r.Summary.Effect == nil {
 		return nil, nil
 	}
@@ -73,12 +73,12 @@ func Meta(id, title string, r *analyses.MetaResult) ([]Figure, error) {
 	lvl := strconv.FormatFloat(100*(1-r.Alpha), 'f', -1, 64)
 	var lines []forestLine
 	nText := func(n int) string {
-		if r.Form == analyses.MetaGeneric {
+		if r.Form == meta.Generic {
 			return "" // effects given without sample sizes
 		}
 		return strconv.Itoa(n)
 	}
-	study := func(row analyses.MetaRow) {
+	study := func(row meta.Row) {
 		l := forestLine{label: row.Dataset, n: nText(row.N)}
 		if !row.Included {
 			l.effect = "left out"
@@ -89,12 +89,12 @@ func Meta(id, title string, r *analyses.MetaResult) ([]Figure, error) {
 		l.effect, l.weight = ci(row.Effect, row.CILow, row.CIHigh), pct(row.Weight)
 		l.row = &ForestRow{Effect: row.Effect, Low: row.CILow, High: row.CIHigh, Weight: row.Weight, Colour: Colour(4)}
 		l.tooltip = fmt.Sprintf("%s (n = %d): %s, weight %s, p = %s", row.Dataset, row.N, l.effect, l.weight, fmtP(row.P))
-		if r.Form == analyses.MetaGeneric {
+		if r.Form == meta.Generic {
 			l.tooltip = fmt.Sprintf("%s: %s, weight %s, p = %s", row.Dataset, l.effect, l.weight, fmtP(row.P))
 		}
 		lines = append(lines, l)
 	}
-	summary := func(label string, s analyses.MetaSummary, colour color.Color, weight string) {
+	summary := func(label string, s meta.Summary, colour color.Color, weight string) {
 		if s.Effect == nil {
 			lines = append(lines, forestLine{label: label, effect: "no defined effect", summary: true})
 			return
@@ -131,7 +131,7 @@ func Meta(id, title string, r *analyses.MetaResult) ([]Figure, error) {
 	// in their order, and a line says how many more the table holds.
 	keep := forestKeep(r.Rows, forestMaxRows)
 	omitted := 0
-	block := func(row analyses.MetaRow, i int) {
+	block := func(row meta.Row, i int) {
 		if keep != nil && !keep[i] {
 			omitted++
 			return
@@ -233,7 +233,7 @@ func fmtP(p float64) string {
 
 // forestDecimals picks enough decimals to tell the narrowest CI's ends
 // apart: 2 for effects near 1, 5 for NDCG differences of 1e-3.
-func forestDecimals(r *analyses.MetaResult) int {
+func forestDecimals(r *meta.Result) int {
 	w := math.Inf(1)
 	for _, row := range r.Rows {
 		if row.Included {
@@ -264,14 +264,14 @@ func fmtSigned(x float64, dec int) string {
 // favours returns the labels left and right of zero: effects are
 // x_T − x_C, so for a higher-is-better metric the right favours the
 // treatment, for a lower-is-better one the left.
-func favours(r *analyses.MetaResult) (left, right string) {
+func favours(r *meta.Result) (left, right string) {
 	if r.FavoursTreatmentRight() {
 		return "favours " + r.Control, "favours " + r.Treatment
 	}
 	return "favours " + r.Treatment, "favours " + r.Control
 }
 
-func forestSVG(r *analyses.MetaResult, lines []forestLine, rows []ForestRow, lvl string) ([]byte, error) {
+func forestSVG(r *meta.Result, lines []forestLine, rows []ForestRow, lvl string) ([]byte, error) {
 	nl := len(lines)
 	rowH := vg.Points(17)
 	w := 9.5 * vg.Inch
@@ -337,7 +337,7 @@ func forestSVG(r *analyses.MetaResult, lines []forestLine, rows []ForestRow, lvl
 // forestChart is the interactive version: category rows top to bottom,
 // CI whiskers as `lines`, squares and diamonds as scatter symbols sized by
 // weight, tooltips with the effect, CI, weight and p.
-func forestChart(r *analyses.MetaResult, lines []forestLine, lvl string) ([]byte, error) {
+func forestChart(r *meta.Result, lines []forestLine, lvl string) ([]byte, error) {
 	labels := make([]string, len(lines))
 	var whiskers, sums, pis []any
 	var squares, diamonds []any
@@ -409,7 +409,7 @@ func svgBytes(c *vgsvg.Canvas) ([]byte, error) {
 
 // metricName names the metric, or the outcome when the effects come from
 // a summary file without a metric.
-func metricName(r *analyses.MetaResult) string {
+func metricName(r *meta.Result) string {
 	if r.Metric == "" {
 		return "the outcome"
 	}
@@ -443,7 +443,7 @@ func niceRange(lo, hi float64) (float64, float64) {
 
 // effectAxis labels the effect axis: what the effect is, of which metric,
 // and which way round.
-func effectAxis(r *analyses.MetaResult) string {
+func effectAxis(r *meta.Result) string {
 	if r.Effect == "rom" {
 		return fmt.Sprintf("%s of %s (log of %s / %s)", r.EffectLabel(), metricName(r), r.Treatment, r.Control)
 	}

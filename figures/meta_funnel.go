@@ -19,7 +19,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
-	"github.com/evalbook/evalbook/analyses"
+	"github.com/evalbook/evalbook/analyses/meta"
 )
 
 // funnelTicks labels a negated axis with absolute values, so that the
@@ -38,7 +38,7 @@ func (funnelTicks) Ticks(min, max float64) []plot.Tick {
 
 // MetaFunnel draws the funnel plot, or returns false when the result has
 // no sensitivity analysis.
-func MetaFunnel(id, title string, r *analyses.MetaResult) (Figure, bool, error) {
+func MetaFunnel(id, title string, r *meta.Result) (Figure, bool, error) {
 	if !r.Sensitivity || r.Funnel == nil {
 		return Figure{}, false, nil
 	}
@@ -160,8 +160,8 @@ func MetaFunnel(id, title string, r *analyses.MetaResult) (Figure, bool, error) 
 			stat = fmt.Sprintf("t(%d)", e.DF)
 		}
 		caption += fmt.Sprintf(" The coloured dashed line is Egger's regression of the effect on its standard error (%s = %.2f, p = %s", stat, *e.Z, fmtP(*e.P))
-		if *e.P < analyses.MetaEggerThreshold {
-			caption += fmt.Sprintf(": asymmetry at p < %g", analyses.MetaEggerThreshold)
+		if *e.P < meta.EggerThreshold {
+			caption += fmt.Sprintf(": asymmetry at p < %g", meta.EggerThreshold)
 		}
 		caption += ")."
 	}
@@ -173,7 +173,7 @@ func MetaFunnel(id, title string, r *analyses.MetaResult) (Figure, bool, error) 
 
 // funnelChart is the interactive funnel: the y axis (standard error) runs
 // downwards, tooltips name each dataset with its effect, SE and weight.
-func funnelChart(r *analyses.MetaResult, ref, crit, seMax float64, infl map[string]bool, egger plotter.XYs, lvl string) ([]byte, error) {
+func funnelChart(r *meta.Result, ref, crit, seMax float64, infl map[string]bool, egger plotter.XYs, lvl string) ([]byte, error) {
 	var plain, flagged []any
 	for _, row := range r.Rows {
 		if !row.Included {

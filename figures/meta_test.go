@@ -11,12 +11,13 @@ import (
 	"testing"
 
 	"github.com/evalbook/evalbook/analyses"
+	"github.com/evalbook/evalbook/analyses/meta"
 )
 
 // metaResult builds a small meta-analysis with subgroups from summary rows.
-func metaResult(t *testing.T, lower bool, subgroup bool) *analyses.MetaResult {
+func metaResult(t *testing.T, lower bool, subgroup bool) *meta.Result {
 	t.Helper()
-	studies := []analyses.MetaStudy{
+	studies := []meta.Study{
 		{Dataset: "amazon-clothing", N: 1868, MeanDiff: -0.0091, SDDiff: 0.14, R: 0.5},
 		{Dataset: "amazon-office", N: 3222, MeanDiff: 0.017, SDDiff: 0.08, R: 0.5},
 		{Dataset: "amazon-toy", N: 15178, MeanDiff: -0.0003, SDDiff: 0.08, R: 0.5},
@@ -25,7 +26,7 @@ func metaResult(t *testing.T, lower bool, subgroup bool) *analyses.MetaResult {
 		{Dataset: "tiny", N: 1, MeanDiff: 0.1, SDDiff: math.NaN(), R: math.NaN()},
 	}
 	groups := map[string]string{"amazon-clothing": "retail", "amazon-office": "retail", "amazon-toy": "retail", "filmtrust": "movies", "movielens-10M": "movies", "tiny": "movies"}
-	var o analyses.MetaOptions
+	var o meta.Options
 	o.Defaults()
 	o.Treatment, o.Control, o.Metric = "BPR", "MF", "NDCG@10"
 	if subgroup {
@@ -35,7 +36,7 @@ func metaResult(t *testing.T, lower bool, subgroup bool) *analyses.MetaResult {
 	if lower {
 		m.Better = analyses.LowerIsBetter
 	}
-	r, err := analyses.MetaAnalysis(analyses.MetaInput{Metric: m, Studies: studies, Groups: groups}, o)
+	r, err := meta.Analyze(meta.Input{Metric: m, Studies: studies, Groups: groups}, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,11 +107,11 @@ func TestMetaForest(t *testing.T) {
 // draw without NaN.
 func TestMetaForestSingle(t *testing.T) {
 	t.Parallel()
-	var o analyses.MetaOptions
+	var o meta.Options
 	o.Defaults()
 	o.Treatment, o.Control, o.Metric, o.Model = "A", "B", "m", "fixed"
-	r, err := analyses.MetaAnalysis(analyses.MetaInput{Metric: analyses.Metric{Name: "m"},
-		Studies: []analyses.MetaStudy{{Dataset: "only", N: 10, MeanDiff: 0.1, SDDiff: 0.3, R: math.NaN()}}}, o)
+	r, err := meta.Analyze(meta.Input{Metric: analyses.Metric{Name: "m"},
+		Studies: []meta.Study{{Dataset: "only", N: 10, MeanDiff: 0.1, SDDiff: 0.3, R: math.NaN()}}}, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,16 +129,16 @@ func TestMetaForestSingle(t *testing.T) {
 // datasets and names Egger's test in the caption; without it, none.
 func TestMetaFunnel(t *testing.T) {
 	t.Parallel()
-	var studies []analyses.MetaStudy
+	var studies []meta.Study
 	for i, y := range []float64{0.1, 0.15, 0.12, 0.3, 0.05, 0.11, 2.5, 0.2, 0.14, 0.09, 0.13, 0.18} {
-		studies = append(studies, analyses.MetaStudy{Dataset: "paper-" + string(rune('a'+i)), Form: analyses.MetaGeneric,
+		studies = append(studies, meta.Study{Dataset: "paper-" + string(rune('a'+i)), Form: meta.Generic,
 			Yi: y, Vi: 0.002 * float64(1+i%4)})
 	}
-	var o analyses.MetaOptions
+	var o meta.Options
 	o.Defaults()
 	o.Sensitivity = true
 	o.Summary.Path = "papers.csv"
-	r, err := analyses.MetaAnalysis(analyses.MetaInput{Studies: studies}, o)
+	r, err := meta.Analyze(meta.Input{Studies: studies}, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,7 +165,7 @@ func TestMetaFunnel(t *testing.T) {
 		t.Errorf("caption %q", f.Caption)
 	}
 	o.Sensitivity = false
-	r, _ = analyses.MetaAnalysis(analyses.MetaInput{Studies: studies}, o)
+	r, _ = meta.Analyze(meta.Input{Studies: studies}, o)
 	if figs, _ := Meta("pub", "Published", r); len(figs) != 1 {
 		t.Errorf("%d figures without sensitivity", len(figs))
 	}
@@ -174,10 +175,10 @@ func TestMetaFunnel(t *testing.T) {
 // summary without an interval; the forest plot still draws.
 func TestMetaForestKnhaOneDataset(t *testing.T) {
 	t.Parallel()
-	var o analyses.MetaOptions
+	var o meta.Options
 	o.Defaults()
 	o.Test, o.Summary.Path = "knha", "s.csv"
-	r, err := analyses.MetaAnalysis(analyses.MetaInput{Studies: []analyses.MetaStudy{{Dataset: "only", Form: analyses.MetaGeneric, Yi: 0.2, Vi: 0.01}}}, o)
+	r, err := meta.Analyze(meta.Input{Studies: []meta.Study{{Dataset: "only", Form: meta.Generic, Yi: 0.2, Vi: 0.01}}}, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -193,14 +194,14 @@ func TestMetaForestKnhaOneDataset(t *testing.T) {
 func TestMetaForestThinned(t *testing.T) {
 	t.Parallel()
 	const k = 1000
-	var studies []analyses.MetaStudy
+	var studies []meta.Study
 	for i := 0; i < k; i++ {
-		studies = append(studies, analyses.MetaStudy{Dataset: "ds-" + itoa(i), N: 50 + 7*(i%13), MeanDiff: 0.01 * float64(i%17-8), SDDiff: 0.2 + 0.05*float64(i%11), R: 0.5})
+		studies = append(studies, meta.Study{Dataset: "ds-" + itoa(i), N: 50 + 7*(i%13), MeanDiff: 0.01 * float64(i%17-8), SDDiff: 0.2 + 0.05*float64(i%11), R: 0.5})
 	}
-	var o analyses.MetaOptions
+	var o meta.Options
 	o.Defaults()
 	o.Treatment, o.Control, o.Metric = "A", "B", "m"
-	r, err := analyses.MetaAnalysis(analyses.MetaInput{Metric: analyses.Metric{Name: "m"}, Studies: studies}, o)
+	r, err := meta.Analyze(meta.Input{Metric: analyses.Metric{Name: "m"}, Studies: studies}, o)
 	if err != nil {
 		t.Fatal(err)
 	}

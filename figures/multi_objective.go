@@ -22,7 +22,7 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgsvg"
 
-	"github.com/evalbook/evalbook/analyses"
+	"github.com/evalbook/evalbook/analyses/multiobjective"
 )
 
 // MultiObjective draws, for each objective, base against objective with
@@ -30,7 +30,7 @@ import (
 // score against the EvalRS 2022 score at each compared λ (id
 // <id>-evalrs2022, when the 2022 score was computed); and the first
 // front in parallel coordinates (id <id>-front).
-func MultiObjective(id, title string, r *analyses.MultiObjectiveResult) ([]Figure, error) {
+func MultiObjective(id, title string, r *multiobjective.Result) ([]Figure, error) {
 	var out []Figure
 	for j := range r.Objectives {
 		f, err := moTradeOff(id, r, j)
@@ -73,7 +73,7 @@ func moSlug(s string) string {
 }
 
 // moTradeOff is seed 004 Fig. 2 for one objective.
-func moTradeOff(id string, r *analyses.MultiObjectiveResult, j int) (Figure, error) {
+func moTradeOff(id string, r *multiobjective.Result, j int) (Figure, error) {
 	m := r.Objectives[j]
 	fit := r.Fits[j]
 	base, obj := r.Oriented[r.Base], r.Oriented[m]
@@ -214,7 +214,7 @@ func moNormalise(v []float64) []float64 {
 // moCompare is seed 004 Fig. 3: the new score (normalised to [0, 1])
 // against the EvalRS 2022 score (normalised over the models above the
 // threshold; the penalised models sit at 0), one panel per λ.
-func moCompare(id string, r *analyses.MultiObjectiveResult) (Figure, error) {
+func moCompare(id string, r *multiobjective.Result) (Figure, error) {
 	n := len(r.Models)
 	old := make([]float64, n)
 	for i := range old {
@@ -345,7 +345,7 @@ func moCompare(id string, r *analyses.MultiObjectiveResult) (Figure, error) {
 	return Figure{ID: id + "-evalrs2022", Title: "New score against the EvalRS 2022 score", Caption: caption, SVG: svg, Chart: chart, Height: 420}, nil
 }
 
-func moJoin(c []analyses.MultiObjectiveCompare) string {
+func moJoin(c []multiobjective.Compare) string {
 	var s []string
 	for _, x := range c {
 		s = append(s, fmt.Sprintf("%g", x.Importance))
@@ -355,7 +355,7 @@ func moJoin(c []analyses.MultiObjectiveCompare) string {
 
 // moFront draws the models of the first front in parallel coordinates,
 // each metric min-max scaled over all models (higher is better, up).
-func moFront(id string, r *analyses.MultiObjectiveResult) (Figure, bool, error) {
+func moFront(id string, r *multiobjective.Result) (Figure, bool, error) {
 	metrics := append([]string{r.Base}, r.Objectives...)
 	var rows []int
 	for i, f := range r.Front {

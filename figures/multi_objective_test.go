@@ -9,15 +9,16 @@ import (
 	"testing"
 
 	"github.com/evalbook/evalbook/analyses"
+	"github.com/evalbook/evalbook/analyses/multiobjective"
 )
 
 // moResult runs the analysis on a seeded leaderboard with a missing value
 // and a model below the 2022 threshold.
-func moResult(t *testing.T) *analyses.MultiObjectiveResult {
+func moResult(t *testing.T) *multiobjective.Result {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(4, 4))
 	n := 40
-	in := analyses.MultiObjectiveInput{Metrics: map[string]analyses.Metric{}, Values: map[string][]float64{}}
+	in := multiobjective.Input{Metrics: map[string]analyses.Metric{}, Values: map[string][]float64{}}
 	for _, m := range []string{"hr", "fair", "div"} {
 		in.Metrics[m] = analyses.Metric{Name: m, Max: math.Inf(1)}
 		in.Values[m] = make([]float64, n)
@@ -30,14 +31,14 @@ func moResult(t *testing.T) *analyses.MultiObjectiveResult {
 		in.Values["div"][i] = u + 0.1*rng.NormFloat64()
 	}
 	in.Values["div"][3] = math.NaN()
-	o := analyses.MultiObjectiveOptions{Base: "hr", Objectives: []string{"fair", "div"},
-		EvalRS2022: &analyses.EvalRS2022Options{
+	o := multiobjective.Options{Base: "hr", Objectives: []string{"fair", "div"},
+		EvalRS2022: &multiobjective.EvalRS2022Options{
 			Baseline:  map[string]float64{"hr": 0.05, "fair": -0.01, "div": 0},
 			Best:      map[string]float64{"hr": 0.3, "fair": -0.002, "div": 1},
-			Groups:    map[string]analyses.EvalRS2022Group{"a": {Weight: 1, Metrics: []string{"hr"}}, "b": {Weight: 1.5, Metrics: []string{"fair", "div"}}},
+			Groups:    map[string]multiobjective.EvalRS2022Group{"a": {Weight: 1, Metrics: []string{"hr"}}, "b": {Weight: 1.5, Metrics: []string{"fair", "div"}}},
 			Threshold: map[string]float64{"hr": 0.1}, Penalty: -100}}
 	o.Defaults()
-	r, err := analyses.MultiObjective(in, o)
+	r, err := multiobjective.Analyze(in, o)
 	if err != nil {
 		t.Fatal(err)
 	}

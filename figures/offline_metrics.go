@@ -14,13 +14,13 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 
-	"github.com/evalbook/evalbook/analyses"
+	"github.com/evalbook/evalbook/analyses/offline"
 )
 
 // OfflineMetrics draws nDCG@k (figure id) and Coverage@k (id-coverage)
 // against k, one line per method, each point the mean over the datasets
 // the method has a value on.
-func OfflineMetrics(id, title string, r *analyses.OfflineMetricsResult) ([]Figure, error) {
+func OfflineMetrics(id, title string, r *offline.Result) ([]Figure, error) {
 	var out []Figure
 	for _, spec := range []struct{ metric, suffix, label string }{
 		{"ndcg", "", "nDCG@k"},
@@ -37,7 +37,7 @@ func OfflineMetrics(id, title string, r *analyses.OfflineMetricsResult) ([]Figur
 	return out, nil
 }
 
-func offlineCurve(id, metric, label string, r *analyses.OfflineMetricsResult) (*Figure, error) {
+func offlineCurve(id, metric, label string, r *offline.Result) (*Figure, error) {
 	var methods []string
 	seen := map[string]bool{}
 	datasets := map[string]bool{}

@@ -5,17 +5,17 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/evalbook/evalbook/analyses"
+	"github.com/evalbook/evalbook/analyses/offline"
 )
 
-func offlineTestResult() *analyses.OfflineMetricsResult {
+func offlineTestResult() *offline.Result {
 	v := func(x float64) *float64 { return &x }
-	runs := []analyses.OfflineRunValues{
+	runs := []offline.RunValues{
 		{Dataset: "a", Method: "pop", Values: map[string]*float64{"ndcg@5": v(0.2), "ndcg@10": v(0.25), "coverage@5": v(0.01), "coverage@10": v(0.02)}},
 		{Dataset: "a", Method: "knn", Values: map[string]*float64{"ndcg@5": v(0.3), "ndcg@10": nil, "coverage@5": v(0.4), "coverage@10": v(0.5)}},
 		{Dataset: "b", Method: "pop", Values: map[string]*float64{"ndcg@5": v(0.4), "ndcg@10": v(0.45)}},
 	}
-	return &analyses.OfflineMetricsResult{K: []int{5, 10}, Runs: runs}
+	return &offline.Result{K: []int{5, 10}, Runs: runs}
 }
 
 // Both figures are drawn, deterministic, and a value missing on one

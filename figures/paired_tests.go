@@ -19,14 +19,14 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
-	"github.com/evalbook/evalbook/analyses"
+	"github.com/evalbook/evalbook/analyses/significance"
 )
 
 // pairedUnitsMax is the largest number of units drawn one by one.
 const pairedUnitsMax = 40
 
 // PairedTests draws one figure per pair of r.
-func PairedTests(id, title string, r *analyses.PairedTestsResult) ([]Figure, error) {
+func PairedTests(id, title string, r *significance.PairedTestsResult) ([]Figure, error) {
 	var figs []Figure
 	for i, p := range r.Pairs {
 		if p.N == 0 {
@@ -49,7 +49,7 @@ func PairedTests(id, title string, r *analyses.PairedTestsResult) ([]Figure, err
 	return figs, nil
 }
 
-func pairedVerdict(r *analyses.PairedTestsResult, p analyses.PairedComparison) string {
+func pairedVerdict(r *significance.PairedTestsResult, p significance.PairedComparison) string {
 	f := func(x *float64) string {
 		if x == nil {
 			return "undefined"
@@ -60,7 +60,7 @@ func pairedVerdict(r *analyses.PairedTestsResult, p analyses.PairedComparison) s
 		f(p.PPairedT), f(p.PWilcoxon), f(p.PWelch), f(p.PMannWhitney), p.Recommended)
 }
 
-func pairedUnitsFigure(r *analyses.PairedTestsResult, p analyses.PairedComparison) (Figure, error) {
+func pairedUnitsFigure(r *significance.PairedTestsResult, p significance.PairedComparison) (Figure, error) {
 	plt := NewPlot("", r.Over, r.Metric)
 	plt.Add(plotter.NewGrid())
 	n := p.N
@@ -138,7 +138,7 @@ func pairedUnitsFigure(r *analyses.PairedTestsResult, p analyses.PairedCompariso
 	}, nil
 }
 
-func pairedSortedFigure(r *analyses.PairedTestsResult, p analyses.PairedComparison) (Figure, error) {
+func pairedSortedFigure(r *significance.PairedTestsResult, p significance.PairedComparison) (Figure, error) {
 	d := make([]float64, p.N)
 	for u := range d {
 		d[u] = p.ValueA[u] - p.ValueB[u]

@@ -8,12 +8,13 @@ import (
 	"testing"
 
 	"github.com/evalbook/evalbook/analyses"
+	"github.com/evalbook/evalbook/analyses/significance"
 )
 
 func TestPairedTestsFigures(t *testing.T) {
 	t.Parallel()
-	mk := func(n int) analyses.PairedTestsInput {
-		in := analyses.PairedTestsInput{Metric: analyses.Metric{Name: "rmse"}, Over: "folds", Methods: []string{"A", "B", "C"}}
+	mk := func(n int) significance.PairedTestsInput {
+		in := significance.PairedTestsInput{Metric: analyses.Metric{Name: "rmse"}, Over: "folds", Methods: []string{"A", "B", "C"}}
 		in.Values = make([][]float64, 3)
 		for u := 0; u < n; u++ {
 			in.Units = append(in.Units, fmt.Sprintf("fold%02d", u+1))
@@ -25,7 +26,7 @@ func TestPairedTestsFigures(t *testing.T) {
 		return in
 	}
 	for _, n := range []int{10, 300} {
-		r, err := analyses.PairedTests(mk(n), analyses.PairedTestsOptions{Metric: "rmse"})
+		r, err := significance.PairedTests(mk(n), significance.PairedTestsOptions{Metric: "rmse"})
 		if err != nil {
 			t.Fatal(err)
 		}

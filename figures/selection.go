@@ -15,7 +15,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
-	"github.com/evalbook/evalbook/analyses"
+	"github.com/evalbook/evalbook/analyses/datasets"
 )
 
 // rhoPoints are mean ρ values with asymmetric whiskers (5% and 95%
@@ -27,7 +27,7 @@ type rhoPoints struct {
 
 // Selection draws mean ρ by strategy and metric (id) and how often each
 // dataset was chosen (id-chosen).
-func Selection(id, title string, r *analyses.SelectionResult) ([]Figure, error) {
+func Selection(id, title string, r *datasets.SelectionResult) ([]Figure, error) {
 	f1, err := selectionRho(id, r)
 	if err != nil {
 		return nil, err
@@ -39,8 +39,8 @@ func Selection(id, title string, r *analyses.SelectionResult) ([]Figure, error) 
 	return []Figure{f1, f2}, nil
 }
 
-func selectionRho(id string, r *analyses.SelectionResult) (Figure, error) {
-	sum := map[[2]string]analyses.SelectionSummary{}
+func selectionRho(id string, r *datasets.SelectionResult) (Figure, error) {
+	sum := map[[2]string]datasets.SelectionSummary{}
 	for _, s := range r.Summary {
 		sum[[2]string{s.Strategy, s.Metric}] = s
 	}
@@ -132,7 +132,7 @@ func selectionRho(id string, r *analyses.SelectionResult) (Figure, error) {
 	}, nil
 }
 
-func selectionChosen(id string, r *analyses.SelectionResult) (Figure, error) {
+func selectionChosen(id string, r *datasets.SelectionResult) (Figure, error) {
 	nd := len(r.Datasets)
 	total := make([]int, nd)
 	for _, strat := range r.Strategies {
@@ -203,7 +203,7 @@ func selectionChosen(id string, r *analyses.SelectionResult) (Figure, error) {
 
 // selectionAxisMin is a round lower bound (a multiple of 0.05) below
 // every 5% quantile of ρ.
-func selectionAxisMin(r *analyses.SelectionResult) float64 {
+func selectionAxisMin(r *datasets.SelectionResult) float64 {
 	lo := 1.0
 	for _, s := range r.Summary {
 		if s.Q05 != nil {

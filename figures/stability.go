@@ -18,25 +18,26 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/evalbook/evalbook/analyses"
+	"github.com/evalbook/evalbook/analyses/leaderboard"
 )
 
 // stabilityAxis gives each perturbation's title and x-axis label.
 var stabilityAxis = map[string][2]string{
-	analyses.PerturbDropDatasets:  {"Removing datasets", "datasets removed"},
-	analyses.PerturbDropMethods:   {"Removing methods", "methods removed"},
-	analyses.PerturbSimilarMethod: {"Adding a near-copy of a method", "α (the copy scores α × the method)"},
-	analyses.PerturbBestMethod:    {"Adding a new best method", "α (the new method scores α × the best)"},
-	analyses.PerturbBeta:          {"Changing β̂ of the DM rules", "β̂"},
-	analyses.PerturbSubsetPairs:   {"Rankings on two disjoint subsets of datasets", "datasets per subset"},
+	leaderboard.PerturbDropDatasets:  {"Removing datasets", "datasets removed"},
+	leaderboard.PerturbDropMethods:   {"Removing methods", "methods removed"},
+	leaderboard.PerturbSimilarMethod: {"Adding a near-copy of a method", "α (the copy scores α × the method)"},
+	leaderboard.PerturbBestMethod:    {"Adding a new best method", "α (the new method scores α × the best)"},
+	leaderboard.PerturbBeta:          {"Changing β̂ of the DM rules", "β̂"},
+	leaderboard.PerturbSubsetPairs:   {"Rankings on two disjoint subsets of datasets", "datasets per subset"},
 }
 
 // Stability draws one figure per perturbation of a stability result: mean ρ
 // per rule against the perturbation size, with a ±1.96·sd/√count band
 // where a point has at least two values.
-func Stability(id, title string, r *analyses.StabilityResult) ([]Figure, error) {
+func Stability(id, title string, r *leaderboard.StabilityResult) ([]Figure, error) {
 	var figs []Figure
 	for _, pert := range r.Perturbations {
-		var curves []*analyses.StabilityCurve
+		var curves []*leaderboard.StabilityCurve
 		for _, rule := range r.Rules {
 			if c := r.Curve(pert, rule); c != nil && len(c.Points) > 0 {
 				curves = append(curves, c)
@@ -56,7 +57,7 @@ func Stability(id, title string, r *analyses.StabilityResult) ([]Figure, error) 
 
 // stabilityBand returns the band around a point, ok = false when it has
 // none (fewer than two values).
-func stabilityBand(p analyses.StabilityPoint) (lo, hi float64, ok bool) {
+func stabilityBand(p leaderboard.StabilityPoint) (lo, hi float64, ok bool) {
 	m, sd := float64(p.Mean), float64(p.SD)
 	if !analyses.Finite(m) || !analyses.Finite(sd) || p.Count < 2 {
 		return 0, 0, false
@@ -65,7 +66,7 @@ func stabilityBand(p analyses.StabilityPoint) (lo, hi float64, ok bool) {
 	return m - h, m + h, true
 }
 
-func stabilityFigure(id string, r *analyses.StabilityResult, pert string, curves []*analyses.StabilityCurve) (Figure, error) {
+func stabilityFigure(id string, r *leaderboard.StabilityResult, pert string, curves []*leaderboard.StabilityCurve) (Figure, error) {
 	// Rules keep their colour across the figures of one analysis.
 	colourOf := map[string]int{}
 	for i, rule := range r.Rules {
@@ -95,14 +96,14 @@ func stabilityFigure(id string, r *analyses.StabilityResult, pert string, curves
 }
 
 // stabilityPlot draws the static version of one perturbation's figure.
-func stabilityPlot(r *analyses.StabilityResult, pert string, curves []*analyses.StabilityCurve, colourOf map[string]int, few bool) (*plot.Plot, error) {
+func stabilityPlot(r *leaderboard.StabilityResult, pert string, curves []*leaderboard.StabilityCurve, colourOf map[string]int, few bool) (*plot.Plot, error) {
 	axis := stabilityAxis[pert]
 	ylabel := "Spearman ρ with the reference ranking"
-	if pert == analyses.PerturbSubsetPairs {
+	if pert == leaderboard.PerturbSubsetPairs {
 		ylabel = "Spearman ρ between the two subsets' rankings"
 	}
 	plt := NewPlot("", axis[1], ylabel)
-	if pert == analyses.PerturbSubsetPairs {
+	if pert == leaderboard.PerturbSubsetPairs {
 		var ticks []plot.Tick
 		for _, p := range curves[0].Points {
 			ticks = append(ticks, plot.Tick{Value: p.Size, Label: fmt.Sprint(p.Size)})
@@ -193,7 +194,7 @@ func stabilityPlot(r *analyses.StabilityResult, pert string, curves []*analyses.
 	}
 	plt.Y.Max = 1.02
 	plt.Y.Min = math.Max(-1, math.Floor(ymin*10)/10-0.02)
-	if pert == analyses.PerturbBeta {
+	if pert == leaderboard.PerturbBeta {
 		ref, err := plotter.NewLine(plotter.XYs{{X: r.BetaMax, Y: plt.Y.Min}, {X: r.BetaMax, Y: 1.02}})
 		if err == nil {
 			ref.Color = color.NRGBA{0x55, 0x55, 0x55, 0xFF}
@@ -218,22 +219,22 @@ func reverseXYs(x plotter.XYs) plotter.XYs {
 	return out
 }
 
-func stabilityCaption(r *analyses.StabilityResult, pert string) string {
+func stabilityCaption(r *leaderboard.StabilityResult, pert string) string {
 	band := " Bands: mean ± 1.96·sd/√count."
 	switch pert {
-	case analyses.PerturbDropDatasets:
+	case leaderboard.PerturbDropDatasets:
 		return fmt.Sprintf("Spearman ρ between each rule's ranking on all %d datasets and its ranking after removing datasets (every subset when there are at most %d, else %d drawn at random), after Shevchenko et al. (2024, Fig. 5).%s",
 			len(r.Datasets), r.Repeats, r.Repeats, band)
-	case analyses.PerturbDropMethods:
+	case leaderboard.PerturbDropMethods:
 		return fmt.Sprintf("Spearman ρ between each rule's ranking of the kept methods on all data and its ranking after removing methods (every subset when there are at most %d, else %d drawn at random), after Shevchenko et al. (2024, Fig. 6).%s",
 			r.Repeats, r.Repeats, band)
-	case analyses.PerturbSimilarMethod:
+	case leaderboard.PerturbSimilarMethod:
 		return "Spearman ρ with the reference ranking after adding a copy of one method scaled by α (capped at the metric's maximum) and dropping it before comparing; mean over the method copied, after Shevchenko et al. (2024, Fig. 9a)." + band
-	case analyses.PerturbBestMethod:
+	case leaderboard.PerturbBestMethod:
 		return "Spearman ρ with the reference ranking after adding a method that scores α times the best value on every dataset (capped at the metric's maximum), dropped before comparing, after Shevchenko et al. (2024, Fig. 9b). One comparison per α, so no band; missing points: the rule gives every original method the same score (ρ undefined)."
-	case analyses.PerturbBeta:
+	case leaderboard.PerturbBeta:
 		return fmt.Sprintf("Spearman ρ between the DM rankings with β̂ on the x axis and with β̂ = %g (dotted line), after Shevchenko et al. (2024, Fig. 9c).", r.BetaMax)
-	case analyses.PerturbSubsetPairs:
+	case leaderboard.PerturbSubsetPairs:
 		return fmt.Sprintf("Mean Spearman ρ between the rankings of two disjoint random subsets of datasets (%d pairs, or all of them when fewer), the reliability rows of Table 3 of Shevchenko et al. (2024).%s", r.Repeats, band)
 	}
 	return ""
@@ -242,7 +243,7 @@ func stabilityCaption(r *analyses.StabilityResult, pert string) string {
 // stabilityChart is the interactive version: a line per rule, and its band
 // drawn as two stacked series of the same name, so clicking the rule in
 // the legend hides both.
-func stabilityChart(r *analyses.StabilityResult, pert string, curves []*analyses.StabilityCurve, colourOf map[string]int, few bool, ymin float64) ([]byte, error) {
+func stabilityChart(r *leaderboard.StabilityResult, pert string, curves []*leaderboard.StabilityCurve, colourOf map[string]int, few bool, ymin float64) ([]byte, error) {
 	var series []any
 	var legend []string
 	for _, c := range curves {
@@ -292,7 +293,7 @@ func stabilityChart(r *analyses.StabilityResult, pert string, curves []*analyses
 		"yAxis":   map[string]any{"type": "value", "name": "Spearman ρ", "min": ymin, "max": 1},
 		"series":  series,
 	}
-	if pert == analyses.PerturbBeta {
+	if pert == leaderboard.PerturbBeta {
 		// A dotted mark at the reference β̂, on the last line series.
 		last := series[len(series)-1].(map[string]any)
 		last["markLine"] = map[string]any{"silent": true, "symbol": "none",

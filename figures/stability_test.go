@@ -9,9 +9,10 @@ import (
 	"testing"
 
 	"github.com/evalbook/evalbook/analyses"
+	"github.com/evalbook/evalbook/analyses/leaderboard"
 )
 
-func stabilityResult(t *testing.T) *analyses.StabilityResult {
+func stabilityResult(t *testing.T) *leaderboard.StabilityResult {
 	t.Helper()
 	q := make(analyses.Matrix, 12)
 	var ds []string
@@ -22,9 +23,9 @@ func stabilityResult(t *testing.T) *analyses.StabilityResult {
 		}
 		ds = append(ds, fmt.Sprintf("d%d", d))
 	}
-	r, err := analyses.Stability(analyses.StabilityInput{Metric: analyses.Metric{Name: "ndcg@10", Max: 1},
+	r, err := leaderboard.Stability(leaderboard.StabilityInput{Metric: analyses.Metric{Name: "ndcg@10", Max: 1},
 		Datasets: ds, Methods: []string{"a", "b", "c", "d", "e", "f"}, Q: q, Seed: 5, Jobs: 2},
-		analyses.StabilityOptions{Metric: "ndcg@10", Repeats: 20, SubsetSizes: []int{3, 5}})
+		leaderboard.StabilityOptions{Metric: "ndcg@10", Repeats: 20, SubsetSizes: []int{3, 5}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,8 +112,8 @@ func TestStabilityFigures(t *testing.T) {
 func TestStabilityFiguresTiny(t *testing.T) {
 	t.Parallel()
 	q := analyses.Matrix{{0.3, 0.2, 0.1}, {0.1, 0.25, 0.2}}
-	r, err := analyses.Stability(analyses.StabilityInput{Metric: analyses.Metric{Name: "m", Max: math.Inf(1)},
-		Datasets: []string{"a", "b"}, Methods: []string{"x", "y", "z"}, Q: q, Jobs: 1}, analyses.StabilityOptions{Metric: "m"})
+	r, err := leaderboard.Stability(leaderboard.StabilityInput{Metric: analyses.Metric{Name: "m", Max: math.Inf(1)},
+		Datasets: []string{"a", "b"}, Methods: []string{"x", "y", "z"}, Q: q, Jobs: 1}, leaderboard.StabilityOptions{Metric: "m"})
 	if err != nil {
 		t.Fatal(err)
 	}

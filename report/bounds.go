@@ -13,6 +13,7 @@ import (
 	"fmt"
 
 	"github.com/evalbook/evalbook/analyses"
+	"github.com/evalbook/evalbook/analyses/leaderboard"
 )
 
 // optionErrors turns the error of an analysis's Validate or Check into
@@ -46,10 +47,10 @@ func (s *Study) optionErrors(file string, a AnalysisSpec, err error) []error {
 const maxStabilityMatrices = 1_000_000
 
 // checkStabilityWork counts the matrices a stability analysis would plan
-// on nd datasets and nm methods (as analyses.Stability plans them: every
+// on nd datasets and nm methods (as leaderboard.Stability plans them: every
 // subset of a size when there are at most repeats, else repeats of them)
 // and refuses more than maxStabilityMatrices.
-func checkStabilityWork(o *analyses.StabilityOptions, nd, nm int) error {
+func checkStabilityWork(o *leaderboard.StabilityOptions, nd, nm int) error {
 	r := o.Repeats
 	subsets := func(n, k int) int { // min(C(n, k), r)
 		c := 1.0
@@ -71,21 +72,21 @@ func checkStabilityWork(o *analyses.StabilityOptions, nd, nm int) error {
 	total := 1 // the full data
 	for _, p := range o.Perturbations {
 		switch p {
-		case analyses.PerturbDropDatasets:
+		case leaderboard.PerturbDropDatasets:
 			for i := 1; i <= nd-2; i++ {
 				total += subsets(nd, i)
 			}
-		case analyses.PerturbDropMethods:
+		case leaderboard.PerturbDropMethods:
 			for i := 1; i <= nm-3; i++ {
 				total += subsets(nm, i)
 			}
-		case analyses.PerturbSimilarMethod:
+		case leaderboard.PerturbSimilarMethod:
 			total += distinct(o.AlphaSimilar) * nm
-		case analyses.PerturbBestMethod:
+		case leaderboard.PerturbBestMethod:
 			total += distinct(o.AlphaBest)
-		case analyses.PerturbBeta:
+		case leaderboard.PerturbBeta:
 			total += distinct(o.Betas)
-		case analyses.PerturbSubsetPairs:
+		case leaderboard.PerturbSubsetPairs:
 			for _, s := range o.SubsetSizes {
 				if 2*s <= nd {
 					total += r

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/evalbook/evalbook/analyses"
+	"github.com/evalbook/evalbook/analyses/leaderboard"
 )
 
 // boundsRequired are the keys each type needs before the key under test.
@@ -280,8 +281,8 @@ dataset,method`)
 // the matrix is known.
 func TestBoundsStabilityWork(t *testing.T) {
 	t.Parallel()
-	opts := func(repeats int) *analyses.StabilityOptions {
-		o := &analyses.StabilityOptions{Metric: "m", Repeats: repeats}
+	opts := func(repeats int) *leaderboard.StabilityOptions {
+		o := &leaderboard.StabilityOptions{Metric: "m", Repeats: repeats}
 		o.Defaults()
 		return o
 	}

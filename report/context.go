@@ -4,6 +4,7 @@ import (
 	"hash/fnv"
 
 	"github.com/evalbook/evalbook/analyses"
+	"github.com/evalbook/evalbook/analyses/stats"
 )
 
 // Context is what a Kind's Run sees: its own id and title, the study, a
@@ -126,9 +127,5 @@ type Characteristics struct {
 func deriveSeed(seed int64, id string) uint64 {
 	h := fnv.New64a()
 	h.Write([]byte(id))
-	z := uint64(seed) ^ h.Sum64()
-	z += 0x9e3779b97f4a7c15
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
-	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
-	return z ^ (z >> 31)
+	return stats.SplitMix64(uint64(seed)^h.Sum64(), 0)
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/evalbook/evalbook/analyses"
+	"github.com/evalbook/evalbook/analyses/leaderboard"
 )
 
 // infResult is a result with non-finite numbers in its own fields, as an
@@ -16,7 +17,7 @@ type infResult struct {
 	Score   float64              `json:"score"`
 	Curve   []float64            `json:"curve"`
 	ByRule  map[string][]float64 `json:"by_rule"`
-	Opt     analyses.OptFloat    `json:"opt"`
+	Opt     leaderboard.OptFloat `json:"opt"`
 	Ptr     *float64             `json:"ptr"`
 	Empty   float64              `json:"empty,omitempty"`
 	Nested  struct{ X, Y float64 }
@@ -34,7 +35,7 @@ func (r *infResult) Tables() []analyses.Table {
 func newInfResult(bad float64) *infResult {
 	p := bad
 	r := &infResult{Score: bad, Curve: []float64{1, bad, 3}, ByRule: map[string][]float64{"b": {bad}, "a": {0.5}},
-		Opt: analyses.OptFloat(bad), Ptr: &p, Any: bad, Name: "<x>", hidden: bad, Skipped: bad}
+		Opt: leaderboard.OptFloat(bad), Ptr: &p, Any: bad, Name: "<x>", hidden: bad, Skipped: bad}
 	r.Nested.X, r.Nested.Y = 1, bad
 	r.Warnf("a note")
 	return r

@@ -15,6 +15,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/evalbook/evalbook/analyses"
+	"github.com/evalbook/evalbook/analyses/offline"
 )
 
 // inputs is the input layer: every file a build reads is opened through
@@ -226,7 +227,7 @@ func (in *inputs) openRun(path, display string, format runFormat, predictions bo
 }
 
 // readTruth reads a truth file (runs.go), checked and recorded.
-func (in *inputs) readTruth(path, display string, format runFormat, t *analyses.OfflineTruth) (int64, error) {
+func (in *inputs) readTruth(path, display string, format runFormat, t *offline.Truth) (int64, error) {
 	if err := in.checkFile(path); err != nil {
 		return 0, err
 	}

@@ -57,7 +57,7 @@ type ResultRow struct {
 
 // NewKind builds a Kind from a typed run function, so each registration
 // is one call: NewKind("aggregate", "…", runAggregate) where
-// runAggregate(ctx *Context, o *analyses.AggregateOptions) (*Output, error)
+// runAggregate(ctx *Context, o *leaderboard.AggregateOptions) (*Output, error)
 // and O's zero value, after an optional Defaults() method, holds the
 // defaults.
 func NewKind[O any](typ, summary string, run func(*Context, *O) (*Output, error)) Kind {

@@ -2,6 +2,7 @@ package report
 
 import (
 	"github.com/evalbook/evalbook/analyses"
+	"github.com/evalbook/evalbook/analyses/leaderboard"
 	"github.com/evalbook/evalbook/figures"
 )
 
@@ -9,7 +10,7 @@ func aggregateKind() Kind {
 	return NewKind("aggregate", "one leaderboard over many datasets under eleven aggregation rules (seed 001 §3.4, Table 2)", runAggregate)
 }
 
-func runAggregate(ctx *Context, o *analyses.AggregateOptions) (*Output, error) {
+func runAggregate(ctx *Context, o *leaderboard.AggregateOptions) (*Output, error) {
 	res, err := ctx.Results()
 	if err != nil {
 		return nil, err
@@ -18,7 +19,7 @@ func runAggregate(ctx *Context, o *analyses.AggregateOptions) (*Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	r, err := analyses.Aggregate(in, *o)
+	r, err := leaderboard.Aggregate(in, *o)
 	if err != nil {
 		return nil, err
 	}
@@ -34,20 +35,20 @@ func aggregateMethod() string { return methodNote("aggregate", nil) }
 
 // matrixInput builds q[d][m] for a metric, over the named subsets (all
 // when empty), checking that the names exist.
-func matrixInput(res *analyses.Results, metric analyses.Metric, datasets, methods []string) (analyses.AggregateInput, error) {
+func matrixInput(res *analyses.Results, metric analyses.Metric, datasets, methods []string) (leaderboard.AggregateInput, error) {
 	if err := checkNames("metric", []string{metric.Name}, res.Metrics); err != nil {
-		return analyses.AggregateInput{}, err
+		return leaderboard.AggregateInput{}, err
 	}
 	if len(datasets) == 0 {
 		datasets = res.Datasets
 	} else if err := checkNames("dataset", datasets, res.Datasets); err != nil {
-		return analyses.AggregateInput{}, err
+		return leaderboard.AggregateInput{}, err
 	}
 	if len(methods) == 0 {
 		methods = res.Methods
 	} else if err := checkNames("method", methods, res.Methods); err != nil {
-		return analyses.AggregateInput{}, err
+		return leaderboard.AggregateInput{}, err
 	}
-	return analyses.AggregateInput{Metric: metric, Datasets: datasets, Methods: methods,
+	return leaderboard.AggregateInput{Metric: metric, Datasets: datasets, Methods: methods,
 		Q: res.Matrix(metric.Name, datasets, methods)}, nil
 }

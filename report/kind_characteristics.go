@@ -16,6 +16,7 @@ import (
 	"sync/atomic"
 
 	"github.com/evalbook/evalbook/analyses"
+	"github.com/evalbook/evalbook/analyses/datasets"
 	"github.com/evalbook/evalbook/figures"
 )
 
@@ -23,7 +24,7 @@ func characteristicsKind() Kind {
 	return NewKind("characteristics", "dataset characteristics from interaction logs and their association with performance (seed 001 §4.3, Fig. 7)", runCharacteristics)
 }
 
-func runCharacteristics(ctx *Context, o *analyses.CharacteristicsOptions) (*Output, error) {
+func runCharacteristics(ctx *Context, o *datasets.CharacteristicsOptions) (*Output, error) {
 	var logs []DatasetSpec
 	for _, d := range ctx.Study.Datasets {
 		if d.Interactions != "" {
@@ -31,15 +32,15 @@ func runCharacteristics(ctx *Context, o *analyses.CharacteristicsOptions) (*Outp
 		}
 	}
 	from := o.From
-	if from == analyses.CharFromAuto {
-		from = analyses.CharFromInput
+	if from == datasets.CharFromAuto {
+		from = datasets.CharFromInput
 		if len(logs) > 0 {
-			from = analyses.CharFromLogs
+			from = datasets.CharFromLogs
 		}
 	}
-	var in analyses.CharacteristicsInput
+	var in datasets.CharacteristicsInput
 	switch from {
-	case analyses.CharFromLogs:
+	case datasets.CharFromLogs:
 		if len(logs) == 0 {
 			return nil, fmt.Errorf("from = \"logs\": no [[datasets]] entry has interactions = \"…\"")
 		}
@@ -47,7 +48,7 @@ func runCharacteristics(ctx *Context, o *analyses.CharacteristicsOptions) (*Outp
 		if err != nil {
 			return nil, err
 		}
-		in.Features = analyses.LogFeatureNames
+		in.Features = datasets.LogFeatureNames
 		for i, d := range logs {
 			in.Datasets = append(in.Datasets, d.Name)
 			in.Values = append(in.Values, sums[i].Features)
@@ -118,7 +119,7 @@ func runCharacteristics(ctx *Context, o *analyses.CharacteristicsOptions) (*Outp
 			}
 		}
 	}
-	r, err := analyses.Characteristics(in, *o)
+	r, err := datasets.Characteristics(in, *o)
 	if err != nil {
 		return nil, err
 	}
@@ -139,7 +140,7 @@ func runCharacteristics(ctx *Context, o *analyses.CharacteristicsOptions) (*Outp
 func charCanonicalNames(names []string) []string {
 	key := charFeatureKey
 	canon := map[string]string{}
-	for _, f := range analyses.LogFeatureNames {
+	for _, f := range datasets.LogFeatureNames {
 		canon[key(f)] = f
 	}
 	taken := map[string]bool{}
@@ -163,9 +164,9 @@ func charFeatureKey(s string) string { return strings.ToLower(strings.ReplaceAll
 // characteristicsFromLogs reads the logs on up to ctx.Jobs workers. Each
 // result has its own slot and the error reported is the one of the first
 // failing dataset in manifest order, so output never depends on timing.
-func characteristicsFromLogs(ctx *Context, logs []DatasetSpec, p analyses.Preprocessing) ([]*analyses.LogSummary, error) {
+func characteristicsFromLogs(ctx *Context, logs []DatasetSpec, p datasets.Preprocessing) ([]*datasets.LogSummary, error) {
 	n := len(logs)
-	out := make([]*analyses.LogSummary, n)
+	out := make([]*datasets.LogSummary, n)
 	errs := make([]error, n)
 	var next, done atomic.Int64
 	var failed atomic.Bool
@@ -202,7 +203,7 @@ func characteristicsFromLogs(ctx *Context, logs []DatasetSpec, p analyses.Prepro
 
 // readCharacteristicsLog streams one log into an InteractionLog. Errors
 // name the file (with line and column where there is one) and the dataset.
-func readCharacteristicsLog(ctx *Context, d DatasetSpec, p analyses.Preprocessing) (*analyses.LogSummary, error) {
+func readCharacteristicsLog(ctx *Context, d DatasetSpec, p datasets.Preprocessing) (*datasets.LogSummary, error) {
 	if s, ok := d.Attrs["rating_threshold"]; ok {
 		v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
 		if err != nil || !analyses.Finite(v) {
@@ -243,7 +244,7 @@ func readCharacteristicsLog(ctx *Context, d DatasetSpec, p analyses.Preprocessin
 		}
 		return fmt.Errorf("dataset %q: %w", d.Name, err)
 	}
-	l := analyses.NewInteractionLog()
+	l := datasets.NewInteractionLog()
 	for {
 		rec, err := t.Next()
 		if err == io.EOF {
@@ -284,15 +285,15 @@ func readCharacteristicsLog(ctx *Context, d DatasetSpec, p analyses.Preprocessin
 }
 
 // characteristicsMethod is the method note (notes/characteristics.md).
-func characteristicsMethod(from string, o *analyses.CharacteristicsOptions) string {
+func characteristicsMethod(from string, o *datasets.CharacteristicsOptions) string {
 	d := struct {
 		FromLogs, HasThreshold bool
 		Threshold              float64
 		MinItem, MinUser, Core int
 		Metric, Pooled         string
 		Neighbors              int
-	}{FromLogs: from == analyses.CharFromLogs, MinItem: o.MinItem, MinUser: o.MinUser, Core: o.Core,
-		Metric: o.Metric, Pooled: analyses.CharPooled, Neighbors: o.Neighbors}
+	}{FromLogs: from == datasets.CharFromLogs, MinItem: o.MinItem, MinUser: o.MinUser, Core: o.Core,
+		Metric: o.Metric, Pooled: datasets.CharPooled, Neighbors: o.Neighbors}
 	if o.RatingThreshold != nil {
 		d.HasThreshold, d.Threshold = true, *o.RatingThreshold
 	}

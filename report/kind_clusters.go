@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/evalbook/evalbook/analyses"
+	dsets "github.com/evalbook/evalbook/analyses/datasets"
 	"github.com/evalbook/evalbook/figures"
 )
 
@@ -12,12 +13,12 @@ func clustersKind() Kind {
 	return NewKind("clusters", "groups of similar datasets by their characteristics: PCA, Isolation Forest, k-means, per-cluster leaderboards (seed 001 §4.4, Table 5, Fig. 8)", runClusters)
 }
 
-func runClusters(ctx *Context, o *analyses.ClustersOptions) (*Output, error) {
+func runClusters(ctx *Context, o *dsets.ClustersOptions) (*Output, error) {
 	datasets, features, x, err := clustersFeatures(ctx, o.Datasets, o.Features)
 	if err != nil {
 		return nil, err
 	}
-	in := analyses.ClustersInput{Datasets: datasets, Features: features, X: x, Seed: ctx.Seed, Jobs: ctx.Jobs}
+	in := dsets.ClustersInput{Datasets: datasets, Features: features, X: x, Seed: ctx.Seed, Jobs: ctx.Jobs}
 	if o.Metric != "" {
 		methods, q, err := resultsMatrix(ctx, o.Metric, datasets, o.Methods)
 		if err != nil {
@@ -32,7 +33,7 @@ func runClusters(ctx *Context, o *analyses.ClustersOptions) (*Output, error) {
 			in.Reference[i] = ctx.Dataset(d).Attrs[o.Compare]
 		}
 	}
-	r, err := analyses.Clusters(in, *o)
+	r, err := dsets.Clusters(in, *o)
 	if err != nil {
 		return nil, err
 	}
@@ -95,7 +96,7 @@ func clustersCheckNames(what string, names, known []string) error {
 }
 
 // clustersMethod is the method note (notes/clusters.md).
-func clustersMethod(r *analyses.ClustersResult, o *analyses.ClustersOptions) string {
+func clustersMethod(r *dsets.ClustersResult, o *dsets.ClustersOptions) string {
 	d := struct {
 		Features, Components, Trees, Inits, MaxIter, K, KMin, KMax int
 		IsolationForest, KFixed, HasARI                            bool

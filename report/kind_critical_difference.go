@@ -2,11 +2,11 @@ package report
 
 // Registration of critical_difference (SPEC §5.2): the results matrix of
 // one metric, paired by dataset name (Results.Matrix looks every cell up
-// by name, never by row order), handed to analyses.CriticalDifference
+// by name, never by row order), handed to significance.CriticalDifference
 // with this analysis's own Monte Carlo seed.
 
 import (
-	"github.com/evalbook/evalbook/analyses"
+	"github.com/evalbook/evalbook/analyses/significance"
 	"github.com/evalbook/evalbook/figures"
 )
 
@@ -16,7 +16,7 @@ func criticalDifferenceKind() Kind {
 		runCriticalDifference)
 }
 
-func runCriticalDifference(ctx *Context, o *analyses.CriticalDifferenceOptions) (*Output, error) {
+func runCriticalDifference(ctx *Context, o *significance.CriticalDifferenceOptions) (*Output, error) {
 	res, err := ctx.Results()
 	if err != nil {
 		return nil, err
@@ -26,7 +26,7 @@ func runCriticalDifference(ctx *Context, o *analyses.CriticalDifferenceOptions) 
 		return nil, err
 	}
 	ctx.Progress().Step("critical_difference: "+ctx.ID, 0, 1)
-	r, err := analyses.CriticalDifference(analyses.CriticalDifferenceInput{AggregateInput: in, Seed: ctx.Seed, Jobs: ctx.Jobs}, *o)
+	r, err := significance.CriticalDifference(significance.CriticalDifferenceInput{AggregateInput: in, Seed: ctx.Seed, Jobs: ctx.Jobs}, *o)
 	if err != nil {
 		return nil, err
 	}
@@ -39,7 +39,7 @@ func runCriticalDifference(ctx *Context, o *analyses.CriticalDifferenceOptions) 
 }
 
 // criticalDifferenceMethod is the method note (notes/critical_difference.md).
-func criticalDifferenceMethod(r *analyses.CriticalDifferenceResult) string {
+func criticalDifferenceMethod(r *significance.CriticalDifferenceResult) string {
 	d := struct {
 		NemenyiQ, Alpha, Rope, Confidence float64
 		K, Pairs, Samples                 int

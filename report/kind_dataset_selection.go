@@ -3,7 +3,7 @@ package report
 import (
 	"fmt"
 
-	"github.com/evalbook/evalbook/analyses"
+	dsets "github.com/evalbook/evalbook/analyses/datasets"
 	"github.com/evalbook/evalbook/figures"
 )
 
@@ -11,7 +11,7 @@ func datasetSelectionKind() Kind {
 	return NewKind("dataset_selection", "which few datasets rank methods like all of them: random, k-means, D- and A-optimal choices over seeded simulations (seed 001 §4.4, Table 4)", runDatasetSelection)
 }
 
-func runDatasetSelection(ctx *Context, o *analyses.SelectionOptions) (*Output, error) {
+func runDatasetSelection(ctx *Context, o *dsets.SelectionOptions) (*Output, error) {
 	res, err := ctx.Results()
 	if err != nil {
 		return nil, err
@@ -53,7 +53,7 @@ func runDatasetSelection(ctx *Context, o *analyses.SelectionOptions) (*Output, e
 	} else if err := checkNames("method", methods, res.Methods); err != nil {
 		return nil, err
 	}
-	in := analyses.SelectionInput{Datasets: datasets, Features: features, X: x, Methods: methods, Seed: ctx.Seed, Jobs: ctx.Jobs}
+	in := dsets.SelectionInput{Datasets: datasets, Features: features, X: x, Methods: methods, Seed: ctx.Seed, Jobs: ctx.Jobs}
 	for _, m := range o.Metrics {
 		in.Metrics = append(in.Metrics, ctx.Metric(m))
 		in.Q = append(in.Q, res.Matrix(m, datasets, methods))
@@ -65,7 +65,7 @@ func runDatasetSelection(ctx *Context, o *analyses.SelectionOptions) (*Output, e
 			progress.Step(label, done, total)
 		}
 	}
-	r, err := analyses.DatasetSelection(in, *o)
+	r, err := dsets.Selection(in, *o)
 	if err != nil {
 		return nil, err
 	}
@@ -77,7 +77,7 @@ func runDatasetSelection(ctx *Context, o *analyses.SelectionOptions) (*Output, e
 }
 
 // selectionMethod is the method note (notes/dataset_selection.md).
-func selectionMethod(r *analyses.SelectionResult, o *analyses.SelectionOptions) string {
+func selectionMethod(r *dsets.SelectionResult, o *dsets.SelectionOptions) string {
 	return methodNote("dataset_selection", struct {
 		Size, Datasets, Simulations, Components, Start int
 		Epsilon                                        float64

@@ -1,8 +1,8 @@
 package report
 
 // The meta_analysis kind (SPEC §5.9): it streams the study's per-unit
-// values into analyses.MetaBuilder (or reads a `summary` file of
-// per-dataset rows), runs analyses.MetaAnalysis and draws the forest plot.
+// values into meta.Builder (or reads a `summary` file of
+// per-dataset rows), runs meta.Analyze and draws the forest plot.
 
 import (
 	"errors"
@@ -12,13 +12,14 @@ import (
 	"strings"
 
 	"github.com/evalbook/evalbook/analyses"
+	"github.com/evalbook/evalbook/analyses/meta"
 	"github.com/evalbook/evalbook/figures"
 )
 
 func metaKind() Kind {
 	k := NewKind("meta_analysis", "effect sizes of a treatment vs a control on every dataset, combined by a fixed- or random-effects model and drawn as a forest plot (seed 000)", runMeta)
 	k.Units = func(ctx *Context, opts any) UnitsSink {
-		if o := opts.(*analyses.MetaOptions); o.Summary.Path == "" {
+		if o := opts.(*meta.Options); o.Summary.Path == "" {
 			return newMetaSink(ctx, o)
 		}
 		return nil
@@ -26,12 +27,12 @@ func metaKind() Kind {
 	return k
 }
 
-func runMeta(ctx *Context, o *analyses.MetaOptions) (*Output, error) {
+func runMeta(ctx *Context, o *meta.Options) (*Output, error) {
 	var metric analyses.Metric
 	if o.Metric != "" {
 		metric = ctx.Metric(o.Metric)
 	}
-	var studies []analyses.MetaStudy
+	var studies []meta.Study
 	var err error
 	if o.Summary.Path != "" {
 		studies, err = metaReadSummary(ctx, o.Summary)
@@ -44,7 +45,7 @@ func runMeta(ctx *Context, o *analyses.MetaOptions) (*Output, error) {
 	if len(o.Datasets) == 0 {
 		studies = metaManifestOrder(ctx.Study, studies)
 	}
-	in := analyses.MetaInput{Metric: metric, Studies: studies}
+	in := meta.Input{Metric: metric, Studies: studies}
 	if o.Subgroup != "" {
 		in.Groups = map[string]string{}
 		found := false
@@ -58,7 +59,7 @@ func runMeta(ctx *Context, o *analyses.MetaOptions) (*Output, error) {
 			return nil, fmt.Errorf("subgroup: no dataset has the attribute %q (set it in [[datasets]])", o.Subgroup)
 		}
 	}
-	r, err := analyses.MetaAnalysis(in, *o)
+	r, err := meta.Analyze(in, *o)
 	if err != nil {
 		return nil, err
 	}
@@ -70,10 +71,10 @@ func runMeta(ctx *Context, o *analyses.MetaOptions) (*Output, error) {
 }
 
 // metaSink pairs the treatment's and the control's values of the metric
-// as the shared units pass hands them over (see analyses.MetaBuilder for
+// as the shared units pass hands them over (see meta.Builder for
 // what it keeps in memory).
 type metaSink struct {
-	o        *analyses.MetaOptions
+	o        *meta.Options
 	b        metaAccumulator
 	metrics  map[string]bool // other metrics met, for the message when the metric has no values
 	methods  map[string]bool // methods with values of the metric
@@ -86,18 +87,18 @@ type metaSink struct {
 }
 
 // metaAccumulator turns per-unit values into per-dataset studies:
-// analyses.MetaBuilder pairs them, analyses.MetaGroups keeps two
+// meta.Builder pairs them, meta.Groups keeps two
 // independent groups.
 type metaAccumulator interface {
 	Add(dataset, method, unit string, row int64, v float64) error
 	Seen(dataset string)
-	Finish() []analyses.MetaStudy
+	Finish() []meta.Study
 }
 
-func newMetaSink(ctx *Context, o *analyses.MetaOptions) *metaSink {
-	var b metaAccumulator = analyses.NewMetaBuilder(o.Treatment, o.Control, o.Missing)
+func newMetaSink(ctx *Context, o *meta.Options) *metaSink {
+	var b metaAccumulator = meta.NewBuilder(o.Treatment, o.Control, o.Missing)
 	if o.Design == "independent" {
-		b = analyses.NewMetaGroups(o.Treatment, o.Control, o.Missing)
+		b = meta.NewGroups(o.Treatment, o.Control, o.Missing)
 	}
 	return &metaSink{o: o, b: b,
 		metrics: map[string]bool{}, methods: map[string]bool{},
@@ -150,7 +151,7 @@ func (m *metaSink) Add(u *UnitRow) error {
 
 // metaStreamUnits pairs the treatment's and the control's values of the
 // metric from the study's per-unit values (the build's shared units pass).
-func metaStreamUnits(ctx *Context, o *analyses.MetaOptions) ([]analyses.MetaStudy, error) {
+func metaStreamUnits(ctx *Context, o *meta.Options) ([]meta.Study, error) {
 	sink, err := ctx.ReadUnits(newMetaSink(ctx, o))
 	if err != nil {
 		return nil, err
@@ -170,14 +171,14 @@ func metaStreamUnits(ctx *Context, o *analyses.MetaOptions) ([]analyses.MetaStud
 }
 
 // metaManifestOrder puts the studies in the manifest's dataset order.
-func metaManifestOrder(s *Study, studies []analyses.MetaStudy) []analyses.MetaStudy {
+func metaManifestOrder(s *Study, studies []meta.Study) []meta.Study {
 	names := make([]string, len(studies))
-	by := make(map[string]analyses.MetaStudy, len(studies))
+	by := make(map[string]meta.Study, len(studies))
 	for i, st := range studies {
 		names[i] = st.Dataset
 		by[st.Dataset] = st
 	}
-	out := make([]analyses.MetaStudy, 0, len(studies))
+	out := make([]meta.Study, 0, len(studies))
 	for _, n := range s.orderDatasets(names) {
 		out = append(out, by[n])
 	}
@@ -186,7 +187,7 @@ func metaManifestOrder(s *Study, studies []analyses.MetaStudy) []analyses.MetaSt
 
 // metaReadSummary reads a `summary` file: one row per dataset, in one
 // of the forms told apart by the header (see readMetaSummary).
-func metaReadSummary(ctx *Context, src analyses.MetaSource) ([]analyses.MetaStudy, error) {
+func metaReadSummary(ctx *Context, src meta.Source) ([]meta.Study, error) {
 	path := ctx.Path(src.Path)
 	t, err := ctx.inputs.openMapped(path, src.Columns)
 	if err != nil {
@@ -203,16 +204,16 @@ const metaSummaryForms = "dataset,n,mean_diff,sd_diff[,r] (paired), dataset,m1i,
 func metaSummaryForm(t *TableReader) (string, error) {
 	var forms []string
 	if t.Col("yi") >= 0 {
-		forms = append(forms, analyses.MetaGeneric)
+		forms = append(forms, meta.Generic)
 	}
 	for _, c := range []string{"m1i", "m2i", "sd1i", "sd2i", "n1i", "n2i"} {
 		if t.Col(c) >= 0 {
-			forms = append(forms, analyses.MetaTwoGroup)
+			forms = append(forms, meta.TwoGroup)
 			break
 		}
 	}
 	if t.Col("mean_diff") >= 0 || t.Col("sd_diff") >= 0 {
-		forms = append(forms, analyses.MetaPaired)
+		forms = append(forms, meta.Paired)
 	}
 	switch len(forms) {
 	case 1:
@@ -226,16 +227,16 @@ func metaSummaryForm(t *TableReader) (string, error) {
 // readMetaSummary parses per-dataset summary rows (SPEC §5.9 `summary`):
 // paired, two-group or generic by the header. A missing cell, an n below
 // 2, a zero or negative sd or variance is an error at file:line:column.
-func readMetaSummary(t *TableReader) ([]analyses.MetaStudy, error) {
+func readMetaSummary(t *TableReader) ([]meta.Study, error) {
 	form, err := metaSummaryForm(t)
 	if err != nil {
 		return nil, err
 	}
 	var need []string
 	switch form {
-	case analyses.MetaPaired:
+	case meta.Paired:
 		need = []string{"dataset", "n", "mean_diff", "sd_diff"}
-	case analyses.MetaTwoGroup:
+	case meta.TwoGroup:
 		need = []string{"dataset", "m1i", "sd1i", "n1i", "m2i", "sd2i", "n2i"}
 	default:
 		need = []string{"dataset", "yi"}
@@ -257,11 +258,11 @@ func readMetaSummary(t *TableReader) ([]analyses.MetaStudy, error) {
 	}
 	kind := metaFormName(form)
 	rcol := -1
-	if form == analyses.MetaPaired {
+	if form == meta.Paired {
 		rcol = t.Col("r")
 	}
 	seen := map[string]bool{}
-	var out []analyses.MetaStudy
+	var out []meta.Study
 	for {
 		rec, err := t.Next()
 		if errors.Is(err, io.EOF) {
@@ -309,12 +310,12 @@ func readMetaSummary(t *TableReader) ([]analyses.MetaStudy, error) {
 			}
 			return int(n), nil
 		}
-		st := analyses.MetaStudy{Dataset: d, Form: form, R: math.NaN(), MeanDiff: math.NaN(), SDDiff: math.NaN(),
+		st := meta.Study{Dataset: d, Form: form, R: math.NaN(), MeanDiff: math.NaN(), SDDiff: math.NaN(),
 			MeanT: math.NaN(), MeanC: math.NaN(), SDT: math.NaN(), SDC: math.NaN(),
 			M1: math.NaN(), M2: math.NaN(), SD1: math.NaN(), SD2: math.NaN(), Yi: math.NaN(), Vi: math.NaN()}
 		var errs [6]error
 		switch form {
-		case analyses.MetaPaired:
+		case meta.Paired:
 			st.N, errs[0] = count("n")
 			st.MeanDiff, errs[1] = num("mean_diff")
 			st.SDDiff, errs[2] = positive("sd_diff")
@@ -330,7 +331,7 @@ func readMetaSummary(t *TableReader) ([]analyses.MetaStudy, error) {
 					st.R = v
 				}
 			}
-		case analyses.MetaTwoGroup:
+		case meta.TwoGroup:
 			st.M1, errs[0] = num("m1i")
 			st.SD1, errs[1] = positive("sd1i")
 			st.N1, errs[2] = count("n1i")
@@ -367,16 +368,16 @@ func readMetaSummary(t *TableReader) ([]analyses.MetaStudy, error) {
 // metaFormName names a summary form in prose.
 func metaFormName(form string) string {
 	switch form {
-	case analyses.MetaTwoGroup:
+	case meta.TwoGroup:
 		return "two-group"
-	case analyses.MetaGeneric:
+	case meta.Generic:
 		return "generic (yi, vi)"
 	}
 	return "paired"
 }
 
 // metaMethod is the method note (notes/meta_analysis.md).
-func metaMethod(o *analyses.MetaOptions, r *analyses.MetaResult) string {
+func metaMethod(o *meta.Options, r *meta.Result) string {
 	return methodNote("meta_analysis", struct {
 		Form, Effect, SummaryPath, Treatment, Control string
 		Model, Tau2, Test, Subgroup, Missing          string
@@ -384,5 +385,5 @@ func metaMethod(o *analyses.MetaOptions, r *analyses.MetaResult) string {
 		EggerThreshold                                float64
 	}{r.Form, r.Effect, o.Summary.Path, r.Treatment, r.Control,
 		o.Model, o.Tau2, o.Test, o.Subgroup, o.Missing,
-		r.FromUnits, o.RangerCompat, o.Sensitivity, analyses.MetaEggerThreshold})
+		r.FromUnits, o.RangerCompat, o.Sensitivity, meta.EggerThreshold})
 }

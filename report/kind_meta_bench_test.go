@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/evalbook/evalbook/analyses"
+	"github.com/evalbook/evalbook/analyses/meta"
 )
 
 // metaBenchStudy writes a study with one meta-analysis of k two-group
@@ -61,7 +61,7 @@ func BenchmarkMetaSummary10k(b *testing.B) {
 		b.Fatal(err)
 	}
 	a := s.Analyses[0]
-	o := a.Options.(*analyses.MetaOptions)
+	o := a.Options.(*meta.Options)
 	var analysis, run, build time.Duration
 	for i := 0; i < b.N; i++ {
 		start := time.Now()
@@ -70,7 +70,7 @@ func BenchmarkMetaSummary10k(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		r, err := analyses.MetaAnalysis(analyses.MetaInput{Studies: studies}, *o)
+		r, err := meta.Analyze(meta.Input{Studies: studies}, *o)
 		if err != nil || len(r.Influence) != 10000 {
 			b.Fatal(err)
 		}

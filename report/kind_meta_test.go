@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/evalbook/evalbook/analyses"
+	"github.com/evalbook/evalbook/analyses/meta"
 )
 
 // metaStudy is a small study: three datasets in two domains, per-user
@@ -89,10 +90,10 @@ rmse,ndcg
 
 // metaDirect computes the same analysis straight from the values, to
 // check the report's streaming and pairing.
-func metaDirect(t *testing.T, col int, o analyses.MetaOptions, m analyses.Metric, groups map[string]string) *analyses.MetaResult {
+func metaDirect(t *testing.T, col int, o meta.Options, m analyses.Metric, groups map[string]string) *meta.Result {
 	t.Helper()
 	a := ParseArchive([]byte(metaStudy))
-	b := analyses.NewMetaBuilder(o.Treatment, o.Control, o.Missing)
+	b := meta.NewBuilder(o.Treatment, o.Control, o.Missing)
 	for _, d := range []string{"ml", "ft", "toys"} {
 		for _, meth := range []string{"MF-bias", "MF"} {
 			for _, f := range a.Files {
@@ -111,7 +112,7 @@ func metaDirect(t *testing.T, col int, o analyses.MetaOptions, m analyses.Metric
 			}
 		}
 	}
-	r, err := analyses.MetaAnalysis(analyses.MetaInput{Metric: m, Studies: b.Finish(), Groups: groups}, o)
+	r, err := meta.Analyze(meta.Input{Metric: m, Studies: b.Finish(), Groups: groups}, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,7 +145,7 @@ func TestMetaKindEndToEnd(t *testing.T) {
 	if len(subs) != 2 || js["Q_between"] == nil || js["p_between"] == nil {
 		t.Errorf("subgroups %v, Q_between %v", subs, js["Q_between"])
 	}
-	var o analyses.MetaOptions
+	var o meta.Options
 	o.Defaults()
 	o.Treatment, o.Control, o.Metric, o.Missing, o.Subgroup = "MF-bias", "MF", "ndcg", "zero", "domain"
 	want := metaDirect(t, 1, o, analyses.Metric{Name: "ndcg"}, map[string]string{"ml": "movies", "ft": "movies", "toys": "retail"})

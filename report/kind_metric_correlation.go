@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"github.com/evalbook/evalbook/analyses"
+	"github.com/evalbook/evalbook/analyses/correlation"
 	"github.com/evalbook/evalbook/figures"
 )
 
@@ -14,7 +15,7 @@ func metricCorrelationKind() Kind {
 	return NewKind("metric_correlation", "how metrics agree: per-dataset correlation across methods, averaged over datasets (seed 001 §4.1, Fig. 2)", runMetricCorrelation)
 }
 
-func runMetricCorrelation(ctx *Context, o *analyses.MetricCorrelationOptions) (*Output, error) {
+func runMetricCorrelation(ctx *Context, o *correlation.Options) (*Output, error) {
 	res, err := ctx.Results()
 	if err != nil {
 		return nil, err
@@ -36,12 +37,12 @@ func runMetricCorrelation(ctx *Context, o *analyses.MetricCorrelationOptions) (*
 		// metrics would make a 10¹⁰-cell matrix and table.
 		return nil, fmt.Errorf("metric_correlation over %d metrics is above the limit of %d metrics in one correlation matrix; list the metrics to correlate in `metrics = [...]`", len(names), analyses.MaxCorrelationMetrics)
 	}
-	in := analyses.MetricCorrelationInput{Datasets: res.Datasets, Methods: res.Methods}
+	in := correlation.Input{Datasets: res.Datasets, Methods: res.Methods}
 	for _, n := range names {
 		in.Metrics = append(in.Metrics, ctx.Metric(n))
 		in.Values = append(in.Values, res.Matrix(n, res.Datasets, res.Methods))
 	}
-	r, err := analyses.MetricCorrelation(in, *o)
+	r, err := correlation.Analyze(in, *o)
 	if err != nil {
 		return nil, err
 	}
@@ -53,7 +54,7 @@ func runMetricCorrelation(ctx *Context, o *analyses.MetricCorrelationOptions) (*
 }
 
 // metricCorrelationMethod is the method note (notes/metric_correlation.md).
-func metricCorrelationMethod(r *analyses.MetricCorrelationResult) string {
+func metricCorrelationMethod(r *correlation.Result) string {
 	return methodNote("metric_correlation", struct {
 		Method string // spearman, pearson or kendall
 		Raw    bool

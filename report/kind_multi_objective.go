@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/evalbook/evalbook/analyses"
+	"github.com/evalbook/evalbook/analyses/multiobjective"
 	"github.com/evalbook/evalbook/figures"
 )
 
@@ -43,7 +44,7 @@ func moOpen(ctx *Context, rel string, mapping map[string]string) (moTable, func(
 
 // moMetrics lists every metric the options read: base, objectives, then
 // the EvalRS 2022 metrics.
-func moMetrics(o *analyses.MultiObjectiveOptions) []string {
+func moMetrics(o *multiobjective.Options) []string {
 	out := append([]string{o.Base}, o.Objectives...)
 	if o.EvalRS2022.Enabled() {
 		for _, m := range o.EvalRS2022.Metrics() {
@@ -56,8 +57,8 @@ func moMetrics(o *analyses.MultiObjectiveOptions) []string {
 }
 
 // moReadInput reads one row per model from the input table.
-func moReadInput(ctx *Context, o *analyses.MultiObjectiveOptions) (analyses.MultiObjectiveInput, error) {
-	in := analyses.MultiObjectiveInput{Metrics: map[string]analyses.Metric{}, Values: map[string][]float64{}}
+func moReadInput(ctx *Context, o *multiobjective.Options) (multiobjective.Input, error) {
+	in := multiobjective.Input{Metrics: map[string]analyses.Metric{}, Values: map[string][]float64{}}
 	for col := range o.Input.Columns {
 		if col != "model" && !contains(moMetrics(o), col) {
 			return in, fmt.Errorf("input.columns: %q is neither model nor a metric of the analysis%s", col, analyses.DidYouMean(col, append([]string{"model"}, moMetrics(o)...)))
@@ -119,8 +120,8 @@ func moReadInput(ctx *Context, o *analyses.MultiObjectiveOptions) (analyses.Mult
 }
 
 // moResultsInput takes one row per method of one dataset of the results.
-func moResultsInput(ctx *Context, o *analyses.MultiObjectiveOptions) (analyses.MultiObjectiveInput, error) {
-	in := analyses.MultiObjectiveInput{Metrics: map[string]analyses.Metric{}, Values: map[string][]float64{}}
+func moResultsInput(ctx *Context, o *multiobjective.Options) (multiobjective.Input, error) {
+	in := multiobjective.Input{Metrics: map[string]analyses.Metric{}, Values: map[string][]float64{}}
 	res, err := ctx.Results()
 	if err != nil {
 		return in, err
@@ -167,8 +168,8 @@ func moResultsInput(ctx *Context, o *analyses.MultiObjectiveOptions) (analyses.M
 	return in, nil
 }
 
-func runMultiObjective(ctx *Context, o *analyses.MultiObjectiveOptions) (*Output, error) {
-	var in analyses.MultiObjectiveInput
+func runMultiObjective(ctx *Context, o *multiobjective.Options) (*Output, error) {
+	var in multiobjective.Input
 	var err error
 	if o.Input.Path != "" {
 		in, err = moReadInput(ctx, o)
@@ -178,7 +179,7 @@ func runMultiObjective(ctx *Context, o *analyses.MultiObjectiveOptions) (*Output
 	if err != nil {
 		return nil, err
 	}
-	r, err := analyses.MultiObjective(in, *o)
+	r, err := multiobjective.Analyze(in, *o)
 	if err != nil {
 		return nil, err
 	}
@@ -191,7 +192,7 @@ func runMultiObjective(ctx *Context, o *analyses.MultiObjectiveOptions) (*Output
 
 // multiObjectiveMethod is the method note (notes/multi_objective.md),
 // ending with the fitted slopes and implied importances of this study.
-func multiObjectiveMethod(o *analyses.MultiObjectiveOptions, r *analyses.MultiObjectiveResult) string {
+func multiObjectiveMethod(o *multiobjective.Options, r *multiobjective.Result) string {
 	type fit struct {
 		Objective                   string
 		HasSlope, HasR2, HasImplied bool

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/evalbook/evalbook/analyses"
+	"github.com/evalbook/evalbook/analyses/multiobjective"
 )
 
 // evalrs2022Manifest is a study over the EvalRS 2022 submissions with the
@@ -81,7 +81,7 @@ func TestMultiObjectiveEvalRS2022(t *testing.T) {
 		skipWithoutReference(t, err)
 	}
 	out := runStudyAnalysis(t, t.TempDir(), fmt.Sprintf(evalrs2022Manifest, filepath.ToSlash(ref), "evalrs2022"))
-	r := out.Result.(*analyses.MultiObjectiveResult)
+	r := out.Result.(*multiobjective.Result)
 	if len(r.Models) != 770 {
 		t.Fatalf("read %d submissions, want 770", len(r.Models))
 	}

@@ -14,6 +14,7 @@ import (
 	"sync"
 
 	"github.com/evalbook/evalbook/analyses"
+	"github.com/evalbook/evalbook/analyses/offline"
 	"github.com/evalbook/evalbook/figures"
 )
 
@@ -29,7 +30,7 @@ func offlineMetricsKind() Kind {
 // analysis's CSV data file; beyond it the per-user values only stream.
 const offlineUnitsPageLimit = 200000
 
-func runOfflineMetrics(ctx *Context, o *analyses.OfflineMetricsOptions) (*Output, error) {
+func runOfflineMetrics(ctx *Context, o *offline.Options) (*Output, error) {
 	var unitRows [][]any
 	overflow := false
 	keep := func(u *UnitRow) error {
@@ -47,7 +48,7 @@ func runOfflineMetrics(ctx *Context, o *analyses.OfflineMetricsOptions) (*Output
 	if err != nil {
 		return nil, err
 	}
-	res := analyses.OfflineMetrics(*o, d.Runs, d.Predictions)
+	res := offline.Metrics(*o, d.Runs, d.Predictions)
 	if overflow {
 		res.Warnf("the per-user values (more than %d rows) are not written as a data file; the analyses of the study read them as units", offlineUnitsPageLimit)
 	} else {
@@ -89,7 +90,7 @@ func runOfflineMetrics(ctx *Context, o *analyses.OfflineMetricsOptions) (*Output
 // study's inputs: one value per (dataset, method, metric), and the names
 // of the per-user metrics it streamed.
 type OfflineDerived struct {
-	Runs        []analyses.OfflineRunValues
+	Runs        []offline.RunValues
 	Predictions bool
 }
 
@@ -124,7 +125,7 @@ func offlineExpand(ctx *Context, key, pattern string) ([]offlineFile, error) {
 // datasets in manifest order, methods sorted, users in file order (then
 // the truth users the run has no list for, in truth order). Memory is
 // bounded by the truth and the catalog of one dataset, never by the runs.
-func OfflineMetricsDerived(ctx *Context, o *analyses.OfflineMetricsOptions, unit func(*UnitRow) error) (*OfflineDerived, error) {
+func OfflineMetricsDerived(ctx *Context, o *offline.Options, unit func(*UnitRow) error) (*OfflineDerived, error) {
 	runFiles, err := offlineExpand(ctx, "runs", o.Runs)
 	if err != nil {
 		return nil, err
@@ -171,7 +172,7 @@ func OfflineMetricsDerived(ctx *Context, o *analyses.OfflineMetricsOptions, unit
 		if err != nil {
 			return nil, err
 		}
-		runs := make([]*analyses.OfflineRun, len(files))
+		runs := make([]*offline.Run, len(files))
 		errs := make([]error, len(files))
 		work := func(i int, emit func(*UnitRow) error) {
 			runs[i], errs[i] = offlineReadRun(ctx, o, truth, files[i], predBy, emit)
@@ -214,7 +215,7 @@ func OfflineMetricsDerived(ctx *Context, o *analyses.OfflineMetricsOptions, unit
 				}
 			}
 		}
-		d.Runs = append(d.Runs, analyses.OfflineFinishDataset(runs)...)
+		d.Runs = append(d.Runs, offline.FinishDataset(runs)...)
 	}
 	for _, f := range predFiles {
 		if _, ok := byDataset[f.dataset]; !ok {
@@ -231,8 +232,8 @@ func OfflineMetricsDerived(ctx *Context, o *analyses.OfflineMetricsOptions, unit
 	return d, nil
 }
 
-func offlineReadTruth(ctx *Context, o *analyses.OfflineMetricsOptions, files []offlineFile) (*analyses.OfflineTruth, error) {
-	truth := analyses.NewOfflineTruth()
+func offlineReadTruth(ctx *Context, o *offline.Options, files []offlineFile) (*offline.Truth, error) {
+	truth := offline.NewTruth()
 	for _, f := range files {
 		rows, err := ctx.inputs.readTruth(f.path, f.display, runFormatOf(f.path, o.Format), truth)
 		ctx.inputs.recordFile(f.path, rows)
@@ -241,7 +242,7 @@ func offlineReadTruth(ctx *Context, o *analyses.OfflineMetricsOptions, files []o
 		}
 	}
 	if err := truth.Finish(o.RelevanceThreshold); err != nil {
-		var de *analyses.OfflineDuplicateError
+		var de *offline.DuplicateError
 		if errors.As(err, &de) {
 			return nil, offlineDuplicateAt(ctx, o, files, de)
 		}
@@ -255,7 +256,7 @@ func offlineReadTruth(ctx *Context, o *analyses.OfflineMetricsOptions, files []o
 
 // offlineDuplicateAt finds the lines of a duplicate truth entry by reading
 // the files again (the truth keeps no line numbers).
-func offlineDuplicateAt(ctx *Context, o *analyses.OfflineMetricsOptions, files []offlineFile, de *analyses.OfflineDuplicateError) error {
+func offlineDuplicateAt(ctx *Context, o *offline.Options, files []offlineFile, de *offline.DuplicateError) error {
 	first := ""
 	stop := errors.New("found")
 	for _, f := range files {
@@ -281,9 +282,9 @@ func offlineDuplicateAt(ctx *Context, o *analyses.OfflineMetricsOptions, files [
 	return fmt.Errorf("%s: %v", files[0].display, de) // not found again: the files changed
 }
 
-func offlineReadRun(ctx *Context, o *analyses.OfflineMetricsOptions, truth *analyses.OfflineTruth, f offlineFile,
-	predBy map[[2]string]offlineFile, unit func(*UnitRow) error) (*analyses.OfflineRun, error) {
-	run := analyses.NewOfflineRun(f.dataset, f.method, truth, *o)
+func offlineReadRun(ctx *Context, o *offline.Options, truth *offline.Truth, f offlineFile,
+	predBy map[[2]string]offlineFile, unit func(*UnitRow) error) (*offline.Run, error) {
+	run := offline.NewRun(f.dataset, f.method, truth, *o)
 	if unit != nil {
 		row := &UnitRow{Dataset: f.dataset, Method: f.method, File: f.display}
 		run.OnUser = func(user string, names []string, values []float64) error {
@@ -344,4 +345,4 @@ func offlineReadRun(ctx *Context, o *analyses.OfflineMetricsOptions, truth *anal
 
 // offlineMethod is the method note (notes/offline_metrics.md), which
 // reads the options only.
-func offlineMethod(o *analyses.OfflineMetricsOptions) string { return methodNote("offline_metrics", o) }
+func offlineMethod(o *offline.Options) string { return methodNote("offline_metrics", o) }

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/evalbook/evalbook/analyses"
+	"github.com/evalbook/evalbook/analyses/significance"
 	"github.com/evalbook/evalbook/figures"
 )
 
@@ -21,7 +22,7 @@ func pairedTestsKind() Kind {
 		"paired vs independent tests, Shapiro–Wilk choice of test, effect sizes and post-hoc power for every pair of methods (seed 003)",
 		runPairedTests)
 	k.Units = func(ctx *Context, opts any) UnitsSink {
-		if o := opts.(*analyses.PairedTestsOptions); o.Dataset != "" {
+		if o := opts.(*significance.PairedTestsOptions); o.Dataset != "" {
 			return newPairedSink(o, ctx.Metric(o.Metric).Name)
 		}
 		return nil
@@ -29,9 +30,9 @@ func pairedTestsKind() Kind {
 	return k
 }
 
-func runPairedTests(ctx *Context, o *analyses.PairedTestsOptions) (*Output, error) {
+func runPairedTests(ctx *Context, o *significance.PairedTestsOptions) (*Output, error) {
 	metric := ctx.Metric(o.Metric)
-	var in analyses.PairedTestsInput
+	var in significance.PairedTestsInput
 	var err error
 	if o.Dataset == "" {
 		in, err = pairedFromResults(ctx, o, metric)
@@ -41,7 +42,7 @@ func runPairedTests(ctx *Context, o *analyses.PairedTestsOptions) (*Output, erro
 	if err != nil {
 		return nil, err
 	}
-	r, err := analyses.PairedTests(in, *o)
+	r, err := significance.PairedTests(in, *o)
 	if err != nil {
 		return nil, err
 	}
@@ -52,21 +53,21 @@ func runPairedTests(ctx *Context, o *analyses.PairedTestsOptions) (*Output, erro
 	return &Output{Result: r, Figures: figs, Method: pairedTestsMethod(r)}, nil
 }
 
-func pairedFromResults(ctx *Context, o *analyses.PairedTestsOptions, metric analyses.Metric) (analyses.PairedTestsInput, error) {
+func pairedFromResults(ctx *Context, o *significance.PairedTestsOptions, metric analyses.Metric) (significance.PairedTestsInput, error) {
 	res, err := ctx.Results()
 	if err != nil {
-		return analyses.PairedTestsInput{}, err
+		return significance.PairedTestsInput{}, err
 	}
 	if err := checkNames("metric", []string{metric.Name}, res.Metrics); err != nil {
-		return analyses.PairedTestsInput{}, err
+		return significance.PairedTestsInput{}, err
 	}
 	methods := o.Methods
 	if len(methods) == 0 {
 		methods = res.Methods
 	} else if err := checkNames("method", methods, res.Methods); err != nil {
-		return analyses.PairedTestsInput{}, err
+		return significance.PairedTestsInput{}, err
 	}
-	in := analyses.PairedTestsInput{Metric: metric, Over: "datasets", Units: res.Datasets, Methods: methods}
+	in := significance.PairedTestsInput{Metric: metric, Over: "datasets", Units: res.Datasets, Methods: methods}
 	q := res.Matrix(metric.Name, res.Datasets, methods)
 	in.Values = make([][]float64, len(methods))
 	for m := range methods {
@@ -83,7 +84,7 @@ func pairedFromResults(ctx *Context, o *analyses.PairedTestsOptions, metric anal
 // units pass. It wants every file: which datasets, metrics and methods
 // exist is part of its messages.
 type pairedSink struct {
-	o        *analyses.PairedTestsOptions
+	o        *significance.PairedTestsOptions
 	metric   string
 	want     map[string]int
 	methods  []string
@@ -100,7 +101,7 @@ type pairedKey struct {
 	unit   string
 }
 
-func newPairedSink(o *analyses.PairedTestsOptions, metric string) *pairedSink {
+func newPairedSink(o *significance.PairedTestsOptions, metric string) *pairedSink {
 	p := &pairedSink{o: o, metric: metric, want: map[string]int{}, methods: append([]string(nil), o.Methods...),
 		vals: map[pairedKey]float64{}, where: map[pairedKey]string{}, unitSeen: map[string]bool{},
 		datasets: map[string]bool{}, metrics: map[string]bool{}, allMethods: map[string]bool{}}
@@ -150,26 +151,26 @@ func (p *pairedSink) Add(u *UnitRow) error {
 	return nil
 }
 
-func pairedFromUnits(ctx *Context, o *analyses.PairedTestsOptions, metric analyses.Metric) (analyses.PairedTestsInput, error) {
+func pairedFromUnits(ctx *Context, o *significance.PairedTestsOptions, metric analyses.Metric) (significance.PairedTestsInput, error) {
 	sink, err := ctx.ReadUnits(newPairedSink(o, metric.Name))
 	if err != nil {
-		return analyses.PairedTestsInput{}, err
+		return significance.PairedTestsInput{}, err
 	}
 	p := sink.(*pairedSink)
 	datasets, metrics, allMethods := p.datasets, p.metrics, p.allMethods
 	methods, units, vals := p.methods, p.units, p.vals
 	if !datasets[o.Dataset] {
-		return analyses.PairedTestsInput{}, fmt.Errorf("dataset: no units for dataset %q%s", o.Dataset, analyses.DidYouMean(o.Dataset, analyses.SortedKeys(datasets)))
+		return significance.PairedTestsInput{}, fmt.Errorf("dataset: no units for dataset %q%s", o.Dataset, analyses.DidYouMean(o.Dataset, analyses.SortedKeys(datasets)))
 	}
 	if !metrics[metric.Name] {
-		return analyses.PairedTestsInput{}, fmt.Errorf("metric: no units of metric %q for dataset %q%s", metric.Name, o.Dataset, analyses.DidYouMean(metric.Name, analyses.SortedKeys(metrics)))
+		return significance.PairedTestsInput{}, fmt.Errorf("metric: no units of metric %q for dataset %q%s", metric.Name, o.Dataset, analyses.DidYouMean(metric.Name, analyses.SortedKeys(metrics)))
 	}
 	for _, m := range o.Methods {
 		if !allMethods[m] {
-			return analyses.PairedTestsInput{}, fmt.Errorf("methods: no units of method %q for dataset %q%s", m, o.Dataset, analyses.DidYouMean(m, analyses.SortedKeys(allMethods)))
+			return significance.PairedTestsInput{}, fmt.Errorf("methods: no units of method %q for dataset %q%s", m, o.Dataset, analyses.DidYouMean(m, analyses.SortedKeys(allMethods)))
 		}
 	}
-	in := analyses.PairedTestsInput{Metric: metric, Over: "units of " + o.Dataset, Units: units, Methods: methods}
+	in := significance.PairedTestsInput{Metric: metric, Over: "units of " + o.Dataset, Units: units, Methods: methods}
 	in.Values = make([][]float64, len(methods))
 	for m := range methods {
 		in.Values[m] = make([]float64, len(units))
@@ -186,7 +187,7 @@ func pairedFromUnits(ctx *Context, o *analyses.PairedTestsOptions, metric analys
 
 // pairedTestsMethod is the method note (notes/paired_tests.md), ending
 // with the verdict on every pair that has a recommended test.
-func pairedTestsMethod(r *analyses.PairedTestsResult) string {
+func pairedTestsMethod(r *significance.PairedTestsResult) string {
 	type pair struct {
 		A, B, Test                  string // Test: paired_t or wilcoxon
 		Significant, HasIndependent bool

@@ -5,7 +5,7 @@ package report
 // does, so that a stability page studies the same leaderboard.
 
 import (
-	"github.com/evalbook/evalbook/analyses"
+	"github.com/evalbook/evalbook/analyses/leaderboard"
 	"github.com/evalbook/evalbook/figures"
 )
 
@@ -13,7 +13,7 @@ func stabilityKind() Kind {
 	return NewKind("stability", "how each aggregation rule's ranking reacts to removing datasets or methods, adding a near-copy or a new best method, and changing β̂ (seed 001 §4.2.3, Figs 5, 6, 9, Table 3)", runStability)
 }
 
-func runStability(ctx *Context, o *analyses.StabilityOptions) (*Output, error) {
+func runStability(ctx *Context, o *leaderboard.StabilityOptions) (*Output, error) {
 	res, err := ctx.Results()
 	if err != nil {
 		return nil, err
@@ -25,12 +25,12 @@ func runStability(ctx *Context, o *analyses.StabilityOptions) (*Output, error) {
 	if err := checkStabilityWork(o, len(m.Datasets), len(m.Methods)); err != nil {
 		return nil, err
 	}
-	in := analyses.StabilityInput{Metric: m.Metric, Datasets: m.Datasets, Methods: m.Methods, Q: m.Q,
+	in := leaderboard.StabilityInput{Metric: m.Metric, Datasets: m.Datasets, Methods: m.Methods, Q: m.Q,
 		Seed: ctx.Seed, Jobs: ctx.Jobs}
 	if p := ctx.Progress(); p != nil {
 		in.Progress = p.Step
 	}
-	r, err := analyses.Stability(in, *o)
+	r, err := leaderboard.Stability(in, *o)
 	if err != nil {
 		return nil, err
 	}

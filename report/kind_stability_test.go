@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/evalbook/evalbook/analyses"
+	"github.com/evalbook/evalbook/analyses/leaderboard"
 )
 
 // stabilityStudy writes a small study (8 datasets × 5 methods, rmse lower
@@ -89,7 +90,7 @@ subset_sizes = [2, 3]
 `)
 	steps := &stabilitySteps{steps: map[string]int{}}
 	out := runStabilityKind(t, s, 1, steps)
-	r, ok := out.Result.(*analyses.StabilityResult)
+	r, ok := out.Result.(*leaderboard.StabilityResult)
 	if !ok {
 		t.Fatalf("result is %T", out.Result)
 	}
@@ -112,7 +113,7 @@ subset_sizes = [2, 3]
 	if got := strings.Join(tables[1].Columns[:6], ","); got != "perturbation,rule,size,mean_rho,sd_rho,count" {
 		t.Errorf("curves columns %s", got)
 	}
-	if len(tables[0].Rows) != len(analyses.AllRules) || tables[0].Columns[0] != "rule" {
+	if len(tables[0].Rows) != len(leaderboard.AllRules) || tables[0].Columns[0] != "rule" {
 		t.Errorf("main table: %v, %d rows", tables[0].Columns, len(tables[0].Rows))
 	}
 	if len(out.Figures) != 6 || out.Figures[0].ID != "stab-drop-datasets" || out.Method == "" {
@@ -126,10 +127,10 @@ subset_sizes = [2, 3]
 	if err != nil {
 		t.Fatal(err)
 	}
-	o := *s.Analyses[0].Options.(*analyses.StabilityOptions)
+	o := *s.Analyses[0].Options.(*leaderboard.StabilityOptions)
 	direct := func(max float64) string {
 		m := analyses.Metric{Name: "rmse", Better: analyses.LowerIsBetter, Max: max}
-		d, err := analyses.Stability(analyses.StabilityInput{Metric: m, Datasets: res.Datasets, Methods: res.Methods,
+		d, err := leaderboard.Stability(leaderboard.StabilityInput{Metric: m, Datasets: res.Datasets, Methods: res.Methods,
 			Q: res.Matrix("rmse", res.Datasets, res.Methods), Seed: deriveSeed(s.Seed, "stab"), Jobs: 2}, o)
 		if err != nil {
 			t.Fatal(err)
@@ -226,7 +227,7 @@ func TestStabilityBuild(t *testing.T) {
 	if strings.Contains(csv, "NaN") {
 		t.Error("NaN in the curves CSV")
 	}
-	for _, p := range analyses.AllPerturbations {
+	for _, p := range leaderboard.AllPerturbations {
 		name := "figures/stab-" + strings.ReplaceAll(p, "_", "-") + ".svg"
 		if s := readFile(t, one, name); !strings.Contains(s, "<svg") {
 			t.Errorf("%s is not an SVG", name)

@@ -5,7 +5,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/evalbook/evalbook/analyses"
+	"github.com/evalbook/evalbook/analyses/correlation"
+	"github.com/evalbook/evalbook/analyses/datasets"
+	"github.com/evalbook/evalbook/analyses/meta"
+	"github.com/evalbook/evalbook/analyses/multiobjective"
+	"github.com/evalbook/evalbook/analyses/offline"
+	"github.com/evalbook/evalbook/analyses/significance"
 )
 
 func notePtr(x float64) *float64 { return &x }
@@ -33,28 +38,28 @@ func TestNotesEveryBranch(t *testing.T) {
 	check("stability", stabilityMethod())
 	for _, bayes := range []bool{false, true} {
 		for _, sig := range [][]bool{{false, false}, {true, false}, {true, true}} {
-			r := &analyses.CriticalDifferenceResult{Methods: []string{"a", "b", "c"}, NemenyiQ: 2.3438, ZeroMethod: "pratt", Alpha: 0.05, Bayesian: bayes, Samples: 50000, Rope: 0.01}
-			r.Pairs = []analyses.CDPair{{A: "a", B: "b", Significant: sig[0]}, {A: "a", B: "c", Significant: sig[1]}}
+			r := &significance.CriticalDifferenceResult{Methods: []string{"a", "b", "c"}, NemenyiQ: 2.3438, ZeroMethod: "pratt", Alpha: 0.05, Bayesian: bayes, Samples: 50000, Rope: 0.01}
+			r.Pairs = []significance.CDPair{{A: "a", B: "b", Significant: sig[0]}, {A: "a", B: "c", Significant: sig[1]}}
 			check("cd", criticalDifferenceMethod(r))
 		}
 	}
 	for _, m := range []string{"spearman", "pearson", "kendall", "x"} {
 		for _, raw := range []bool{false, true} {
-			r := &analyses.MetricCorrelationResult{Method: m, Raw: raw}
+			r := &correlation.Result{Method: m, Raw: raw}
 			check("corr", metricCorrelationMethod(r))
 		}
 	}
 	for _, comp := range []int{0, 3} {
-		r := &analyses.SelectionResult{Size: 6, Datasets: make([]string, 32), Simulations: 500, Rule: "mean_rank"}
-		o := &analyses.SelectionOptions{Components: comp, Start: 2, Epsilon: 1e-6}
+		r := &datasets.SelectionResult{Size: 6, Datasets: make([]string, 32), Simulations: 500, Rule: "mean_rank"}
+		o := &datasets.SelectionOptions{Components: comp, Start: 2, Epsilon: 1e-6}
 		check("sel", selectionMethod(r, o))
 	}
-	for _, from := range []string{analyses.CharFromLogs, analyses.CharFromInput} {
+	for _, from := range []string{datasets.CharFromLogs, datasets.CharFromInput} {
 		for _, thr := range []*float64{nil, notePtr(3.5)} {
 			for _, mi := range [][2]int{{0, 0}, {5, 5}, {0, 3}} {
 				for _, core := range []int{0, 2} {
 					for _, metric := range []string{"", "ndcg@10"} {
-						o := &analyses.CharacteristicsOptions{RatingThreshold: thr, MinItem: mi[0], MinUser: mi[1], Core: core, Metric: metric, Neighbors: 3}
+						o := &datasets.CharacteristicsOptions{RatingThreshold: thr, MinItem: mi[0], MinUser: mi[1], Core: core, Metric: metric, Neighbors: 3}
 						check("char", characteristicsMethod(from, o))
 					}
 				}
@@ -66,8 +71,8 @@ func TestNotesEveryBranch(t *testing.T) {
 			for _, kfixed := range []bool{false, true} {
 				for _, metric := range []string{"", "ndcg"} {
 					for _, ari := range []*float64{nil, notePtr(0.8731)} {
-						r := &analyses.ClustersResult{Features: make([]string, 18), ExplainedVariance: make([]float64, 4), KFixed: kfixed, K: 5, Metric: metric, AdjustedRandIndex: ari, Compare: "domain", Threshold: 0.61234567}
-						o := &analyses.ClustersOptions{Outliers: out, Trees: 100, Contamination: cont, Inits: 10, MaxIter: 300, KRange: []int{2, 10}}
+						r := &datasets.ClustersResult{Features: make([]string, 18), ExplainedVariance: make([]float64, 4), KFixed: kfixed, K: 5, Metric: metric, AdjustedRandIndex: ari, Compare: "domain", Threshold: 0.61234567}
+						o := &datasets.ClustersOptions{Outliers: out, Trees: 100, Contamination: cont, Inits: 10, MaxIter: 300, KRange: []int{2, 10}}
 						check("clusters", clustersMethod(r, o))
 					}
 				}
@@ -76,24 +81,24 @@ func TestNotesEveryBranch(t *testing.T) {
 	}
 	// meta_analysis: every form, source and effect, each with the options
 	// varied one at a time.
-	for _, form := range []string{analyses.MetaTwoGroup, analyses.MetaGeneric, analyses.MetaPaired} {
+	for _, form := range []string{meta.TwoGroup, meta.Generic, meta.Paired} {
 		for _, units := range []bool{false, true} {
 			for _, eff := range []string{"smd", "rom", "md", "hedges_g"} {
-				r := &analyses.MetaResult{Form: form, Effect: eff, Treatment: "T", Control: "C", FromUnits: units}
-				variants := []func(o *analyses.MetaOptions){
-					func(o *analyses.MetaOptions) {},
-					func(o *analyses.MetaOptions) { o.RangerCompat = true },
-					func(o *analyses.MetaOptions) { o.Model = "fixed" },
-					func(o *analyses.MetaOptions) { o.Test = "knha" },
-					func(o *analyses.MetaOptions) { o.Subgroup = "domain" },
-					func(o *analyses.MetaOptions) { o.Sensitivity = true },
-					func(o *analyses.MetaOptions) { o.Missing = "zero" },
+				r := &meta.Result{Form: form, Effect: eff, Treatment: "T", Control: "C", FromUnits: units}
+				variants := []func(o *meta.Options){
+					func(o *meta.Options) {},
+					func(o *meta.Options) { o.RangerCompat = true },
+					func(o *meta.Options) { o.Model = "fixed" },
+					func(o *meta.Options) { o.Test = "knha" },
+					func(o *meta.Options) { o.Subgroup = "domain" },
+					func(o *meta.Options) { o.Sensitivity = true },
+					func(o *meta.Options) { o.Missing = "zero" },
 				}
 				for _, tau := range []string{"DL", "REML", "ML", "PM", "EB", "HE", "HS", "SJ"} {
-					variants = append(variants, func(o *analyses.MetaOptions) { o.Tau2 = tau })
+					variants = append(variants, func(o *meta.Options) { o.Tau2 = tau })
 				}
 				for _, v := range variants {
-					o := &analyses.MetaOptions{Model: "random", Tau2: "REML", Test: "z", Missing: "drop"}
+					o := &meta.Options{Model: "random", Tau2: "REML", Test: "z", Missing: "drop"}
 					o.Summary.Path = "sum.csv"
 					v(o)
 					check("meta", metaMethod(o, r))
@@ -102,14 +107,14 @@ func TestNotesEveryBranch(t *testing.T) {
 		}
 	}
 	for _, evalrs := range []bool{false, true} {
-		o := &analyses.MultiObjectiveOptions{}
+		o := &multiobjective.Options{}
 		if evalrs {
-			o.EvalRS2022 = &analyses.EvalRS2022Options{Groups: map[string]analyses.EvalRS2022Group{"a": {}}, Penalty: -100}
+			o.EvalRS2022 = &multiobjective.EvalRS2022Options{Groups: map[string]multiobjective.EvalRS2022Group{"a": {}}, Penalty: -100}
 		}
-		for _, fits := range [][]analyses.MultiObjectiveFit{nil,
+		for _, fits := range [][]multiobjective.Fit{nil,
 			{{Objective: "x"}},
 			{{Objective: "x", Slope: notePtr(-0.123456), ParetoRows: []int{1, 2}}, {Objective: "y", Slope: notePtr(2), ParetoRows: []int{1, 2, 3}, R2: notePtr(0.9), ImpliedImportance: notePtr(3.21)}, {Objective: "z"}}} {
-			r := &analyses.MultiObjectiveResult{Fits: fits}
+			r := &multiobjective.Result{Fits: fits}
 			check("mo", multiObjectiveMethod(o, r))
 		}
 	}
@@ -117,20 +122,20 @@ func TestNotesEveryBranch(t *testing.T) {
 		for _, gain := range []string{"graded", "binary"} {
 			for _, nr := range []string{"zero", "skip"} {
 				for _, mu := range []string{"zero", "skip"} {
-					o := &analyses.OfflineMetricsOptions{K: []int{5, 20}, RelevanceThreshold: 4, NDCGDiscount: disc, NDCGGain: gain, HalfLife: 5, NoRelevant: nr, MissingUsers: mu}
+					o := &offline.Options{K: []int{5, 20}, RelevanceThreshold: 4, NDCGDiscount: disc, NDCGGain: gain, HalfLife: 5, NoRelevant: nr, MissingUsers: mu}
 					check("offline", offlineMethod(o))
 				}
 			}
 		}
 	}
-	pairs := []analyses.PairedComparison{
+	pairs := []significance.PairedComparison{
 		{A: "a", B: "b", Recommended: "none"},
 		{A: "a", B: "c", Recommended: "paired_t", Significant: true, PHolm: notePtr(0.0012345), PWelch: notePtr(0.2), PMannWhitney: notePtr(0.3)},
 		{A: "b", B: "c", Recommended: "wilcoxon", PWelch: notePtr(0.01), PMannWhitney: notePtr(0.3)},
 		{A: "b", B: "d", Recommended: "wilcoxon", PHolm: notePtr(0.5)},
 	}
 	for n := 0; n <= len(pairs); n++ {
-		r := &analyses.PairedTestsResult{Over: "units of ml", ZeroMethod: "wilcox", Alpha: 0.05, Pairs: pairs[:n]}
+		r := &significance.PairedTestsResult{Over: "units of ml", ZeroMethod: "wilcox", Alpha: 0.05, Pairs: pairs[:n]}
 		check("paired", pairedTestsMethod(r))
 	}
 	for name, want := range map[string]int{"cd": 6, "corr": 6, "sel": 2, "char": 26, "clusters": 24, "meta": 152, "offline": 16, "paired": 4, "mo": 6} {

@@ -21,6 +21,7 @@ import (
 	"strings"
 
 	"github.com/evalbook/evalbook/analyses"
+	"github.com/evalbook/evalbook/analyses/offline"
 )
 
 // runFormat is how a run or truth file is laid out.
@@ -364,7 +365,7 @@ func fieldCount(l *lineReader, fields [][]byte, want, header int, delim byte) er
 
 // readTruth reads a truth file (`user,item[,relevance]` or TREC qrels
 // `qid iter doc rel`) into t.
-func readTruth(path, display string, format runFormat, t *analyses.OfflineTruth) (int64, error) {
+func readTruth(path, display string, format runFormat, t *offline.Truth) (int64, error) {
 	return scanTruth(path, display, format, func(user, item []byte, rel float64, line int) error {
 		return t.Add(user, item, rel)
 	})
@@ -677,10 +678,10 @@ func (r *runReader) order() error {
 	return nil
 }
 
-// listError places an *analyses.OfflineListError of the current block at
+// listError places an *offline.ListError of the current block at
 // its line.
 func (r *runReader) listError(err error) error {
-	var le *analyses.OfflineListError
+	var le *offline.ListError
 	if !errors.As(err, &le) {
 		return err
 	}
@@ -779,9 +780,9 @@ func (r *runReader) stream(fn func(b *runBlock) error) error {
 	return nil
 }
 
-// blockError places an *analyses.OfflineListError of a block at its line.
+// blockError places an *offline.ListError of a block at its line.
 func (r *runReader) blockError(b *runBlock, err error) error {
-	var le *analyses.OfflineListError
+	var le *offline.ListError
 	if !errors.As(err, &le) {
 		return err
 	}

@@ -10,7 +10,7 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/evalbook/evalbook/analyses"
+	"github.com/evalbook/evalbook/analyses/offline"
 )
 
 // The benchmark is 1,000,000 users; CI runs a small one:
@@ -100,7 +100,7 @@ func writeOfflineBench(b *testing.B, dir string, n int) (truth, run string) {
 func BenchmarkOfflineMetrics(b *testing.B) {
 	n := *offlineBenchUsers
 	truthPath, runPath := writeOfflineBench(b, b.TempDir(), n)
-	o := analyses.OfflineMetricsOptions{Runs: "{method}", Truth: "t", K: []int{5, 10, 20, 100}}
+	o := offline.Options{Runs: "{method}", Truth: "t", K: []int{5, 10, 20, 100}}
 	o.Defaults()
 	cpu0 := offlineCPUTime()
 	b.ResetTimer()
@@ -108,7 +108,7 @@ func BenchmarkOfflineMetrics(b *testing.B) {
 	var truthCPU float64
 	for range b.N {
 		c0 := offlineCPUTime()
-		truth := analyses.NewOfflineTruth()
+		truth := offline.NewTruth()
 		if _, err := readTruth(truthPath, "truth.csv", formatTable, truth); err != nil {
 			b.Fatal(err)
 		}
@@ -116,7 +116,7 @@ func BenchmarkOfflineMetrics(b *testing.B) {
 			b.Fatal(err)
 		}
 		truthCPU += offlineCPUTime() - c0
-		run := analyses.NewOfflineRun("d", "m", truth, o)
+		run := offline.NewRun("d", "m", truth, o)
 		rr, err := openRun(runPath, "run.csv", formatTable, false)
 		if err != nil {
 			b.Fatal(err)
@@ -134,7 +134,7 @@ func BenchmarkOfflineMetrics(b *testing.B) {
 		if err := run.Finish(); err != nil {
 			b.Fatal(err)
 		}
-		vals := analyses.OfflineFinishDataset([]*analyses.OfflineRun{run})
+		vals := offline.FinishDataset([]*offline.Run{run})
 		if vals[0].Evaluated != n {
 			b.Fatalf("%d users evaluated, want %d", vals[0].Evaluated, n)
 		}

@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/evalbook/evalbook/analyses"
+	"github.com/evalbook/evalbook/analyses/offline"
 )
 
 // offlineTestCtx writes files into a temporary study directory and returns
@@ -42,8 +43,8 @@ func offlineTestCtx(t testing.TB, files map[string]string) *Context {
 	return &Context{ID: "om", Title: "Offline", Study: s, Jobs: 2, inputs: newInputs(s), progress: noProgress{}}
 }
 
-func offlineTestOpts(runs, truth string, mut ...func(*analyses.OfflineMetricsOptions)) *analyses.OfflineMetricsOptions {
-	o := &analyses.OfflineMetricsOptions{Runs: runs, Truth: truth}
+func offlineTestOpts(runs, truth string, mut ...func(*offline.Options)) *offline.Options {
+	o := &offline.Options{Runs: runs, Truth: truth}
 	o.Defaults()
 	for _, m := range mut {
 		m(o)
@@ -127,7 +128,7 @@ func TestOfflineReaderLayouts(t *testing.T) {
 		"runs/score.csv":    "\ufeffuser,item,score\r\nu1,\"a\",0.1\r\nu1,b,0.9\r\nu1,\"x\",0.5\r\n\r\nu2,c,1\r\n",
 		"runs/scoretie.csv": "user,item,score\nu1,a,0.5\nu1,x,0.5\nu1,b,0.9\nu2,c,1\n", // tie a/x: x first (item descending)
 	})
-	o := offlineTestOpts("runs/{method}.*", "truth.csv", func(o *analyses.OfflineMetricsOptions) { o.K = []int{1, 2, 3} })
+	o := offlineTestOpts("runs/{method}.*", "truth.csv", func(o *offline.Options) { o.K = []int{1, 2, 3} })
 	d, err := OfflineMetricsDerived(ctx, o, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -153,7 +154,7 @@ func TestOfflineReaderLayouts(t *testing.T) {
 // per-query and mean value as trec_eval 9 defines them, to 1e-12.
 func TestOfflineTRECFixture(t *testing.T) {
 	t.Parallel()
-	dir := "../analyses/testdata/oracle/offline_metrics/trec"
+	dir := "../analyses/offline/testdata/oracle/offline_metrics/trec"
 	var fx struct {
 		K        []int                         `json:"k"`
 		Order    map[string][]string           `json:"order"`
@@ -178,7 +179,7 @@ func TestOfflineTRECFixture(t *testing.T) {
 	// The run under a {method} pattern.
 	files["trec/runs/bm25.txt"] = files["trec/run.txt"]
 	ctx := offlineTestCtx(t, files)
-	o := offlineTestOpts("trec/runs/{method}.txt", "trec/qrels.txt", func(o *analyses.OfflineMetricsOptions) { o.K = fx.K })
+	o := offlineTestOpts("trec/runs/{method}.txt", "trec/qrels.txt", func(o *offline.Options) { o.K = fx.K })
 	got := map[string]map[string]float64{}
 	d, err := OfflineMetricsDerived(ctx, o, func(u *UnitRow) error {
 		if got[u.Unit] == nil {
@@ -274,7 +275,7 @@ func FuzzOfflineRun(f *testing.F) {
 			name = "runs/m.run"
 		}
 		ctx := offlineTestCtx(t, map[string]string{"truth.csv": offlineTruthCSV, name: run})
-		o := offlineTestOpts("runs/{method}"+filepath.Ext(name), "truth.csv", func(o *analyses.OfflineMetricsOptions) { o.K = []int{1, 3} })
+		o := offlineTestOpts("runs/{method}"+filepath.Ext(name), "truth.csv", func(o *offline.Options) { o.K = []int{1, 3} })
 		d, err := OfflineMetricsDerived(ctx, o, func(u *UnitRow) error {
 			if math.IsNaN(u.Value) || u.Value < 0 || u.Value > 1 {
 				t.Fatalf("user %s %s = %v, outside [0, 1]", u.Unit, u.Metric, u.Value)
@@ -315,7 +316,7 @@ func TestOfflineJobsAndSplitTruth(t *testing.T) {
 		}
 		files["runs/"+m+".csv"] = b.String()
 	}
-	var ref []analyses.OfflineRunValues
+	var ref []offline.RunValues
 	for _, jobs := range []int{1, 2, 4} {
 		ctx := offlineTestCtx(t, files)
 		ctx.Jobs = jobs

@@ -9,7 +9,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/evalbook/evalbook/analyses"
+	"github.com/evalbook/evalbook/analyses/meta"
 )
 
 // peakSink is a meta sink that records the builder's largest waiting set.
@@ -20,7 +20,7 @@ type peakSink struct {
 
 func (p *peakSink) Add(u *UnitRow) error {
 	err := p.metaSink.Add(u)
-	p.peak = max(p.peak, p.b.(*analyses.MetaBuilder).Waiting())
+	p.peak = max(p.peak, p.b.(*meta.Builder).Waiting())
 	return err
 }
 
@@ -48,9 +48,9 @@ func TestUnitsPassMemory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	run := func(grouped bool) ([]analyses.MetaStudy, int) {
+	run := func(grouped bool) ([]meta.Study, int) {
 		ctx := &Context{ID: "m", Study: s, inputs: newInputs(s), progress: noProgress{}}
-		sink := &peakSink{metaSink: newMetaSink(ctx, &analyses.MetaOptions{Treatment: "B", Control: "C", Metric: "score", Missing: "drop"})}
+		sink := &peakSink{metaSink: newMetaSink(ctx, &meta.Options{Treatment: "B", Control: "C", Metric: "score", Missing: "drop"})}
 		groups, err := ctx.inputs.unitsGroups()
 		if err != nil || groups == nil {
 			t.Fatalf("groups: %v %v", groups, err)

@@ -1,0 +1,300 @@
+package meta
+
+// Builder accumulates paired per-unit values in one pass, so that the
+// per-unit inputs of a meta-analysis (which may hold hundreds of millions
+// of rows) never have to be held in memory: each completed pair updates
+// running moments (Welford's updates for the mean and sd of the
+// differences, and the co-moment for r), and only values still waiting
+// for their partner are kept.
+//
+// Memory therefore depends on the order of the input, not on its size:
+// when a unit's treatment and control values arrive close together (a
+// long file sorted by dataset and unit) the waiting set stays tiny; when
+// one method's values of a dataset all come before the other's (files
+// per (method, dataset), or a long file sorted by method) it holds one
+// method's values of that dataset, 8–9 bytes per unit when pairing by row
+// and a map entry per unit when pairing by id. This is the least a
+// single pass over a stream in that order can keep.
+
+import (
+	"fmt"
+	"math"
+)
+
+// Builder pairs values of a treatment and a control method by unit id
+// (or by row number when a value has no id) within each dataset. Use
+// NewBuilder, call Add for every value of the analysed metric, then
+// Finish.
+type Builder struct {
+	treatment, control string
+	zero               bool // missing = "zero": an empty value counts as 0
+	cells              map[string]*metaCell
+	order              []string
+	lastName           string // the dataset of the last value, and its cell:
+	last               *metaCell
+}
+
+type metaCell struct {
+	seen [2]int // values seen per side (0 treatment, 1 control)
+	// Running moments over completed pairs.
+	n                            int
+	shiftT, shiftC, shiftD       float64 // first pair's values (see pair)
+	meanT, meanC, m2T, m2C, coTC float64
+	meanD, m2D                   float64
+	dropped                      int
+	// Values waiting for their partner, by unit id: the last one to
+	// arrive on each side (pend), the others in byID. Files that list
+	// units in the same order, read in turn, pair each value with the
+	// pending one and never touch the map.
+	pend   [2]pending
+	byID   [2]map[string]float64
+	idPeak [2]int // largest size of byID since it was made
+	// Values waiting by row: side s holds rows rowBase[s] … rowBase[s] +
+	// len(byRow[s]) - 1 (hasRow marks which).
+	rowBase  [2]int64
+	byRow    [2][]float64
+	hasRow   [2][]bool
+	rowsWait [2]int
+}
+
+// pending is a value waiting for its partner outside the map. Its unit
+// id is copied into a buffer of its own, reused from one value to the
+// next.
+type pending struct {
+	unit []byte
+	v    float64
+	ok   bool
+}
+
+// NewBuilder returns a builder for a treatment/control pair; missing
+// is "zero" or "drop" (how an empty value, NaN, is treated).
+func NewBuilder(treatment, control, missing string) *Builder {
+	return &Builder{treatment: treatment, control: control, zero: missing == "zero", cells: map[string]*metaCell{}}
+}
+
+// cell returns a dataset's cell, making it on first use.
+func (b *Builder) cell(dataset string) *metaCell {
+	if b.last != nil && dataset == b.lastName {
+		return b.last
+	}
+	c := b.cells[dataset]
+	if c == nil {
+		c = &metaCell{}
+		b.cells[dataset] = c
+		b.order = append(b.order, dataset)
+	}
+	b.lastName, b.last = dataset, c
+	return c
+}
+
+// Add records one value. Values of other methods are ignored. unit is the
+// unit id, or "" to pair by row (the 0-based data row of the value's
+// file). v is NaN for an empty cell. A unit id or row given twice for
+// the same method and dataset is an error while the first is still
+// waiting for its partner; a repeat after the pair was completed cannot
+// be told apart without keeping every id, so ids must be unique per
+// method and dataset (as SPEC §3 units require). unit is not kept after
+// the call unless its value waits for a partner (it is then copied).
+func (b *Builder) Add(dataset, method, unit string, row int64, v float64) error {
+	side := 0
+	switch method {
+	case b.treatment:
+	case b.control:
+		side = 1
+	default:
+		return nil
+	}
+	c := b.cell(dataset)
+	c.seen[side]++
+	if math.IsNaN(v) && b.zero {
+		v = 0
+	}
+	if unit != "" {
+		return c.addID(side, unit, v, dataset, method)
+	}
+	return c.addRow(side, row, v, dataset, method)
+}
+
+// addID pairs a value by unit id.
+func (c *metaCell) addID(side int, unit string, v float64, dataset, method string) error {
+	other := 1 - side
+	if p := &c.pend[other]; p.ok && string(p.unit) == unit {
+		p.ok = false
+		c.pair(side, v, p.v)
+		return nil
+	}
+	if w, ok := c.byID[other][unit]; ok {
+		delete(c.byID[other], unit)
+		if len(c.byID[other]) == 0 && c.idPeak[other] > 1024 {
+			// A Go map never shrinks: drop one that held many waiting
+			// values (a whole dataset of one method) so its memory goes.
+			c.byID[other], c.idPeak[other] = nil, 0
+		}
+		c.pair(side, v, w)
+		return nil
+	}
+	dup := func() error {
+		return fmt.Errorf("dataset %s, method %s: unit %q appears twice", dataset, method, unit)
+	}
+	p := &c.pend[side]
+	if p.ok {
+		if string(p.unit) == unit {
+			return dup()
+		}
+		// The pending value moves to the map; this one takes its place.
+		m := c.byID[side]
+		if m == nil {
+			m = map[string]float64{}
+			c.byID[side] = m
+		}
+		n := len(m)
+		m[string(p.unit)] = p.v
+		if len(m) == n {
+			return fmt.Errorf("dataset %s, method %s: unit %q appears twice", dataset, method, p.unit)
+		}
+		c.idPeak[side] = max(c.idPeak[side], len(m))
+	}
+	if _, ok := c.byID[side][unit]; ok {
+		return dup()
+	}
+	p.unit, p.v, p.ok = append(p.unit[:0], unit...), v, true
+	return nil
+}
+
+// addRow pairs a value by row.
+func (c *metaCell) addRow(side int, row int64, v float64, dataset, method string) error {
+	if row < 0 {
+		return fmt.Errorf("dataset %s, method %s: negative row %d", dataset, method, row)
+	}
+	other := 1 - side
+	if i := row - c.rowBase[other]; i >= 0 && i < int64(len(c.hasRow[other])) && c.hasRow[other][i] {
+		w := c.byRow[other][i]
+		c.hasRow[other][i] = false
+		c.rowsWait[other]--
+		if c.rowsWait[other] == 0 {
+			// Nothing waits: the window restarts after the last row.
+			c.rowBase[other] += int64(len(c.byRow[other]))
+			if cap(c.byRow[other]) > 1<<16 {
+				c.byRow[other], c.hasRow[other] = nil, nil
+			} else {
+				c.byRow[other], c.hasRow[other] = c.byRow[other][:0], c.hasRow[other][:0]
+			}
+		}
+		c.pair(side, v, w)
+		return nil
+	}
+	if c.rowsWait[side] == 0 {
+		c.rowBase[side] = row
+		c.byRow[side], c.hasRow[side] = c.byRow[side][:0], c.hasRow[side][:0]
+	}
+	if row < c.rowBase[side] {
+		// A row before the window (rows of one file only increase; this
+		// is another file of the same method and dataset): move it down.
+		shift := c.rowBase[side] - row
+		c.byRow[side] = append(make([]float64, shift, shift+int64(len(c.byRow[side]))), c.byRow[side]...)
+		c.hasRow[side] = append(make([]bool, shift, shift+int64(len(c.hasRow[side]))), c.hasRow[side]...)
+		c.rowBase[side] = row
+	}
+	i := row - c.rowBase[side]
+	if n := i + 1 - int64(len(c.byRow[side])); n > 0 {
+		c.byRow[side] = append(c.byRow[side], make([]float64, n)...)
+		c.hasRow[side] = append(c.hasRow[side], make([]bool, n)...)
+	}
+	if c.hasRow[side][i] {
+		return fmt.Errorf("dataset %s, method %s: row %d appears twice", dataset, method, row)
+	}
+	c.byRow[side][i] = v
+	c.hasRow[side][i] = true
+	c.rowsWait[side]++
+	return nil
+}
+
+// Seen registers a dataset on which some method has values of the
+// metric, so that a treatment or control missing there is reported.
+func (b *Builder) Seen(dataset string) {
+	b.cell(dataset)
+}
+
+// pair adds a completed pair: v is side's value, w the other side's.
+func (c *metaCell) pair(side int, v, w float64) {
+	t, k := v, w
+	if side == 1 {
+		t, k = w, v
+	}
+	if math.IsNaN(t) || math.IsNaN(k) {
+		c.dropped++
+		return
+	}
+	d := t - k
+	// Moments are taken about the first pair's values: a shifted Welford
+	// update keeps full precision when the values sit far from zero
+	// relative to their spread (an RMSE near 1 varying by 1e-3).
+	if c.n == 0 {
+		c.shiftT, c.shiftC, c.shiftD = t, k, d
+	}
+	t, k, d = t-c.shiftT, k-c.shiftC, d-c.shiftD
+	c.n++
+	n := float64(c.n)
+	dt := t - c.meanT
+	dc := k - c.meanC
+	c.meanT += dt / n
+	c.meanC += dc / n
+	c.m2T += dt * (t - c.meanT)
+	c.m2C += dc * (k - c.meanC)
+	c.coTC += dt * (k - c.meanC)
+	dd := d - c.meanD
+	c.meanD += dd / n
+	c.m2D += dd * (d - c.meanD)
+}
+
+// waiting returns the number of values of a side waiting for a partner.
+func (c *metaCell) waiting(side int) int {
+	n := len(c.byID[side]) + c.rowsWait[side]
+	if c.pend[side].ok {
+		n++
+	}
+	return n
+}
+
+// Waiting returns the number of values currently waiting for a partner
+// (for tests and memory accounting).
+func (b *Builder) Waiting() int {
+	n := 0
+	for _, c := range b.cells {
+		for s := 0; s < 2; s++ {
+			n += len(c.byID[s]) + c.rowsWait[s]
+			if c.pend[s].ok {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// Finish returns one Study per dataset seen, in the order first seen.
+// Values still waiting are counted as unmatched.
+func (b *Builder) Finish() []Study {
+	out := make([]Study, 0, len(b.order))
+	for _, d := range b.order {
+		c := b.cells[d]
+		s := Study{Dataset: d, N: c.n, MeanDiff: math.NaN(), SDDiff: math.NaN(), R: math.NaN(),
+			MeanT: math.NaN(), MeanC: math.NaN(), SDT: math.NaN(), SDC: math.NaN(),
+			TreatmentValues: c.seen[0], ControlValues: c.seen[1],
+			UnmatchedTreatment: c.waiting(0), UnmatchedControl: c.waiting(1),
+			DroppedMissing: c.dropped, FromUnits: true}
+		if c.n >= 1 {
+			s.MeanDiff = c.shiftD + c.meanD
+			s.MeanT, s.MeanC = c.shiftT+c.meanT, c.shiftC+c.meanC
+		}
+		if c.n >= 2 {
+			s.SDDiff = math.Sqrt(c.m2D / float64(c.n-1))
+			s.SDT, s.SDC = math.Sqrt(c.m2T/float64(c.n-1)), math.Sqrt(c.m2C/float64(c.n-1))
+			if c.m2T > 0 && c.m2C > 0 {
+				s.R = c.coTC / math.Sqrt(c.m2T*c.m2C)
+				s.R = math.Max(-1, math.Min(1, s.R))
+			}
+		}
+		out = append(out, s)
+	}
+	return out
+}

@@ -1,0 +1,183 @@
+package meta
+
+import (
+	"encoding/json"
+	"math"
+	"os"
+	"testing"
+
+	"github.com/evalbook/evalbook/analyses/internal/testutil"
+)
+
+// effects.json is written by testdata/oracle/meta/gen.py, an independent
+// NumPy implementation of the effect sizes of SPEC §5.9.
+type metaEffectsOracle struct {
+	Cases []struct {
+		Name       string             `json:"name"`
+		Units      []string           `json:"units"`
+		T          []*float64         `json:"t"`
+		C          []*float64         `json:"c"`
+		Drop       map[string]float64 `json:"drop"`
+		DropRanger map[string]float64 `json:"drop_ranger"`
+		Dropped    int                `json:"dropped"`
+		Zero       map[string]float64 `json:"zero"`
+		ZeroRanger map[string]float64 `json:"zero_ranger"`
+	} `json:"cases"`
+}
+
+func val(p *float64) float64 {
+	if p == nil {
+		return math.NaN()
+	}
+	return *p
+}
+
+// feed adds a case's values to a builder in one of several orders, so
+// that the result cannot depend on the order of the stream.
+func feed(t *testing.T, b *Builder, units []string, tv, cv []*float64, order int, byRow bool) {
+	t.Helper()
+	n := len(units)
+	add := func(method string, j int, v float64) {
+		u := units[j]
+		if byRow {
+			u = ""
+		}
+		if err := b.Add("ds", method, u, int64(j), v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	switch order {
+	case 0: // interleaved: T, C of each unit
+		for j := 0; j < n; j++ {
+			add("T", j, val(tv[j]))
+			add("C", j, val(cv[j]))
+		}
+	case 1: // all treatment values first
+		for j := 0; j < n; j++ {
+			add("T", j, val(tv[j]))
+		}
+		b.Add("ds", "other", "x", 0, 1) // another method is ignored
+		for j := 0; j < n; j++ {
+			add("C", j, val(cv[j]))
+		}
+	case 2: // control first, in reverse order
+		for j := n - 1; j >= 0; j-- {
+			add("C", j, val(cv[j]))
+		}
+		for j := 0; j < n; j++ {
+			add("T", j, val(tv[j]))
+		}
+	}
+}
+
+// TestMetaEffectsNumPy checks n, D, S_diff, r and every effect size and
+// variance against NumPy to 1e-12, for missing = "drop" and "zero", with
+// and without ranger_compat, pairing by id and by row, in three orders.
+func TestMetaEffectsNumPy(t *testing.T) {
+	t.Parallel()
+	raw, err := os.ReadFile("testdata/oracle/meta/effects.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var o metaEffectsOracle
+	if err := json.Unmarshal(raw, &o); err != nil {
+		t.Fatal(err)
+	}
+	const tol = 1e-12
+	for _, cs := range o.Cases {
+		for _, missing := range []string{"drop", "zero"} {
+			for _, ranger := range []bool{false, true} {
+				want := map[[2]any]map[string]float64{
+					{"drop", false}: cs.Drop, {"drop", true}: cs.DropRanger,
+					{"zero", false}: cs.Zero, {"zero", true}: cs.ZeroRanger,
+				}[[2]any{missing, ranger}]
+				if want == nil {
+					continue
+				}
+				for order := 0; order < 3; order++ {
+					for _, byRow := range []bool{false, true} {
+						b := NewBuilder("T", "C", missing)
+						feed(t, b, cs.Units, cs.T, cs.C, order, byRow)
+						if w := b.Waiting(); w != 0 {
+							t.Fatalf("%s: %d values still waiting", cs.Name, w)
+						}
+						st := b.Finish()
+						if len(st) != 1 {
+							t.Fatalf("%s: %d studies", cs.Name, len(st))
+						}
+						s := st[0]
+						if s.N != int(want["n"]) {
+							t.Fatalf("%s/%s: n = %d, NumPy %v", cs.Name, missing, s.N, want["n"])
+						}
+						if missing == "drop" && s.DroppedMissing != cs.Dropped {
+							t.Errorf("%s: dropped %d, want %d", cs.Name, s.DroppedMissing, cs.Dropped)
+						}
+						for _, eff := range []string{"md", "smd", "hedges_g"} { // rom: meta_forms_test.go
+							var opt Options
+							opt.Defaults()
+							opt.Treatment, opt.Control, opt.Metric, opt.Effect, opt.RangerCompat, opt.Missing = "T", "C", "m", eff, ranger, missing
+							row := metaEffect(s, opt, 1.96)
+							if !row.Included {
+								t.Fatalf("%s/%s: left out: %s", cs.Name, eff, row.Reason)
+							}
+							check := func(name string, got, w float64) {
+								if !testutil.Close(got, w, tol) {
+									t.Errorf("%s missing=%s ranger=%v order=%d byRow=%v %s: %s = %.17g, NumPy %.17g", cs.Name, missing, ranger, order, byRow, eff, name, got, w)
+								}
+							}
+							check("mean_diff", row.MeanDiff, want["mean_diff"])
+							check("sd_diff", row.SDDiff, want["sd_diff"])
+							check("r", row.R, want["r"])
+							check("effect", row.Effect, want[eff])
+							check("variance", row.Variance, want["v_"+eff])
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestMetaBuilderUnmatched counts units without a partner, ignores other
+// methods, and rejects a unit given twice.
+func TestMetaBuilderUnmatched(t *testing.T) {
+	t.Parallel()
+	b := NewBuilder("T", "C", "drop")
+	for _, a := range []struct {
+		m, u string
+		v    float64
+	}{{"T", "a", 1}, {"C", "a", 0.5}, {"T", "b", 2}, {"C", "c", 1}, {"C", "d", 3}, {"X", "a", 9}, {"T", "e", 4}, {"C", "e", 3}, {"T", "f", 5}, {"C", "f", 3}} {
+		if err := b.Add("ds", a.m, a.u, 0, a.v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := b.Add("ds", "T", "b", 0, 1); err == nil {
+		t.Error("a unit given twice for a method was accepted")
+	}
+	s := b.Finish()[0]
+	if s.N != 3 || s.UnmatchedTreatment != 1 || s.UnmatchedControl != 2 {
+		t.Errorf("n=%d unmatched T=%d C=%d, want 3, 1, 2", s.N, s.UnmatchedTreatment, s.UnmatchedControl)
+	}
+	if s.MeanDiff != (0.5+1+2)/3 {
+		t.Errorf("mean diff %v", s.MeanDiff)
+	}
+}
+
+// BenchmarkMetaBuilderAdd: one Add per value, units interleaved by id.
+func BenchmarkMetaBuilderAdd(b *testing.B) {
+	ids := make([]string, 1<<16)
+	for i := range ids {
+		ids[i] = "u" + string(rune('a'+i%26)) + string(rune('a'+i/26%26)) + string(rune('a'+i/676%26)) + string(rune('0'+i/17576))
+	}
+	mb := NewBuilder("T", "C", "drop")
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		u := i / 2
+		m := "T"
+		if i%2 == 1 {
+			m = "C"
+		}
+		mb.Add("ds", m, ids[u%len(ids)], int64(u), float64(u%97)/97)
+	}
+}

@@ -1,0 +1,826 @@
+package meta
+
+// Effect-size meta-analysis (SPEC §5.9, seed 000 §3): a treatment and a
+// control compared on every dataset from paired per-unit values, combined
+// into one summary effect. This file holds the options, the per-dataset
+// effect sizes and the models; meta_builder.go holds the streaming
+// accumulation of per-unit values and meta_fit.go the τ² estimators.
+//
+// Reference implementations matched by the tests: R metafor 3.8 —
+// escalc("MD" | "SMD" | "ROM" | "ROMC") for the two-group and ratio
+// effects, rma(yi, vi, method = "FE" | "DL" | "REML" | "PM" | "ML" | "HE" |
+// "HS" | "SJ" | "EB", test = "z" | "knha") and predict() for the models
+// (meta_fit.go, meta_rma.go), leave1out(), influence() and regtest() for
+// the sensitivity analysis (meta_sensitivity.go); fixtures and their R
+// generators are in testdata/oracle/meta/ — and the Ranger toolkit
+// (Sertkan et al. 2023), whose population-sd variant
+// `ranger_compat = true` reproduces the published numbers of seed 000.
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/evalbook/evalbook/analyses"
+
+	"gonum.org/v1/gonum/stat/distuv"
+)
+
+// Options are the keys of a `meta_analysis` [[analyses]] table.
+type Options struct {
+	Treatment string   `toml:"treatment"`
+	Control   string   `toml:"control"`
+	Metric    string   `toml:"metric"`
+	Effect    string   `toml:"effect"` // md | smd | hedges_g | rom
+	Model     string   `toml:"model"`  // random | fixed
+	Tau2      string   `toml:"tau2"`   // DL | REML | PM | ML | HE | HS | SJ | EB
+	Test      string   `toml:"test"`   // z | knha
+	Alpha     float64  `toml:"alpha"`
+	Datasets  []string `toml:"datasets"` // order (and subset) of rows
+	Subgroup  string   `toml:"subgroup"` // a dataset attribute
+	Missing   string   `toml:"missing"`  // drop | zero: an empty per-unit value
+	// Design says how per-unit values are compared: "paired" (each unit's
+	// treatment value with its control value, by unit id or row) or
+	// "independent" (two independent groups per dataset, as a two-group
+	// summary of the same values).
+	Design string `toml:"design"`
+	// Summary names a table of per-dataset rows used instead of per-unit
+	// values: paired (dataset, n, mean_diff, sd_diff[, r]), two-group
+	// (dataset, m1i, sd1i, n1i, m2i, sd2i, n2i) or generic (dataset, yi,
+	// vi | sei), told apart by the header.
+	Summary Source `toml:"summary"`
+	// Sensitivity adds leave-one-out fits, influence diagnostics, the
+	// funnel plot and Egger's regression test.
+	Sensitivity bool `toml:"sensitivity"`
+	// RangerCompat computes S_diff with the population sd (divisor n), as
+	// the Ranger toolkit did, to reproduce published numbers.
+	RangerCompat bool `toml:"ranger_compat"`
+}
+
+// Effect size indices and model names.
+var (
+	metaEffects = []string{"md", "smd", "hedges_g", "rom"}
+	metaModels  = []string{"random", "fixed"}
+	metaTau2    = []string{"DL", "REML", "PM", "ML", "HE", "HS", "SJ", "EB"}
+	metaTests   = []string{"z", "knha"}
+	metaMissing = []string{"drop", "zero"}
+	metaDesigns = []string{"paired", "independent"}
+)
+
+// Defaults sets SPEC §5.9's defaults.
+func (o *Options) Defaults() {
+	o.Effect = "md"
+	o.Model = "random"
+	o.Tau2 = "DL"
+	o.Test = "z"
+	o.Alpha = 0.05
+	o.Missing = "drop"
+	o.Design = "paired"
+}
+
+// Validate checks the options on their own (names of methods, datasets
+// and metrics are checked against the data when the analysis runs).
+func (o *Options) Validate() error {
+	// With a summary file treatment and control are only labels.
+	if o.Treatment == "" && o.Summary.Path == "" {
+		return analyses.OptionErrorf("treatment", "missing (the method whose effect is measured)")
+	}
+	if o.Control == "" && o.Summary.Path == "" {
+		return analyses.OptionErrorf("control", "missing (the method compared against)")
+	}
+	if o.Treatment == o.Control && o.Treatment != "" {
+		return analyses.OptionErrorf("control", "%q is also the treatment", o.Control)
+	}
+	if o.Test == "" {
+		o.Test = "z"
+	}
+	if o.Metric == "" && o.Summary.Path == "" {
+		return analyses.OptionErrorf("metric", "missing")
+	}
+	for _, c := range []struct {
+		key     string
+		val     *string
+		allowed []string
+	}{{"effect", &o.Effect, metaEffects}, {"model", &o.Model, metaModels}, {"tau2", &o.Tau2, metaTau2}, {"test", &o.Test, metaTests}, {"missing", &o.Missing, metaMissing}, {"design", &o.Design, metaDesigns}} {
+		if canon := canonical(*c.val, c.allowed); canon != "" {
+			*c.val = canon // "reml" means "REML"
+			continue
+		}
+		return analyses.OneOf(c.key, *c.val, c.allowed...)
+	}
+	if !(o.Alpha > 0 && o.Alpha < 1) {
+		return analyses.OptionErrorf("alpha", "%v is not between 0 and 1", o.Alpha)
+	}
+	if o.Design == "independent" {
+		if o.Summary.Path != "" {
+			return analyses.OptionErrorf("design", "applies to per-unit values; a summary file's header says its form (two-group: dataset, m1i, sd1i, n1i, m2i, sd2i, n2i)")
+		}
+		if o.RangerCompat {
+			return analyses.OptionErrorf("ranger_compat", "applies to paired values (the sd of the differences); with design = \"independent\" there are none")
+		}
+	}
+	return analyses.CheckDistinct("datasets", o.Datasets)
+}
+
+// canonical returns the entry of list equal to s up to case, or "".
+func canonical(s string, list []string) string {
+	for _, v := range list {
+		if strings.EqualFold(v, s) {
+			return v
+		}
+	}
+	return ""
+}
+
+// Forms of a dataset's input: paired values (per-unit values, or paired
+// summary rows dataset, n, mean_diff, sd_diff[, r]), two-group summary
+// rows (dataset, m1i, sd1i, n1i, m2i, sd2i, n2i, as metafor's escalc) and
+// generic effects (dataset, yi, vi or sei).
+const (
+	Paired   = "paired"
+	TwoGroup = "two_group"
+	Generic  = "generic"
+)
+
+// Study is one dataset's input: what the streaming builder
+// accumulates, or one row of a `summary` file.
+type Study struct {
+	Dataset string
+	Form    string // Paired ("" means paired), TwoGroup or Generic
+	// Paired values.
+	N        int     // number of pairs
+	MeanDiff float64 // D = mean(x_T − x_C)
+	SDDiff   float64 // sample sd of the differences (n − 1)
+	R        float64 // Pearson(x_T, x_C); NaN when unknown or undefined
+	// Means and sample sds of each method over the pairs (per-unit path;
+	// NaN for summary rows): what the ratio of means (ROMC) needs.
+	MeanT, MeanC, SDT, SDC float64
+	// Two-group summary (group 1 = treatment, group 2 = control).
+	M1, SD1, M2, SD2 float64
+	N1, N2           int
+	// Generic effect and its sampling variance.
+	Yi, Vi float64
+	// Counts of the per-unit path (zero for summary rows).
+	TreatmentValues, ControlValues int // values seen of each method
+	UnmatchedTreatment             int // treatment units without a control partner
+	UnmatchedControl               int
+	DroppedMissing                 int // pairs dropped for an empty value (missing = "drop")
+	FromUnits                      bool
+}
+
+func (s Study) form() string {
+	if s.Form == "" {
+		return Paired
+	}
+	return s.Form
+}
+
+// Input is what the analysis needs: the studies in the order seen,
+// the metric (its direction names the favoured side) and, with a
+// subgroup, each dataset's attribute value.
+type Input struct {
+	Metric  analyses.Metric
+	Studies []Study
+	Groups  map[string]string // dataset -> subgroup value
+}
+
+// Row is one dataset's effect in the result. Undefined numbers are
+// NaN here and nil in tables; Included is false with a Reason when the
+// dataset is left out of the summary.
+type Row struct {
+	Dataset                string
+	Group                  string
+	N                      int
+	MeanDiff, SDDiff, R    float64
+	Effect, Variance, SE   float64
+	CILow, CIHigh, P       float64
+	Weight                 float64 // fraction of 1 in the overall model
+	Included               bool
+	Reason                 string
+	UnmatchedT, UnmatchedC int
+	DroppedMissing         int
+	TreatmentN, ControlN   int
+	FromUnits              bool
+	GroupWeight            float64 // fraction of 1 within its subgroup
+	in                     Study
+}
+
+// Summary is a combined effect: SPEC §5.9's JSON keys. Values that
+// are undefined (k = 1: heterogeneity, the prediction interval) are null.
+type Summary struct {
+	K      int      `json:"k"`
+	N      int      `json:"n"`
+	Effect *float64 `json:"effect"`
+	SE     *float64 `json:"se"`
+	CILow  *float64 `json:"ci_low"`
+	CIHigh *float64 `json:"ci_high"`
+	P      *float64 `json:"p"`
+	Tau2   *float64 `json:"tau2"`
+	Q      *float64 `json:"Q"`
+	DF     int      `json:"df"`
+	PQ     *float64 `json:"p_Q"`
+	I2     *float64 `json:"I2"` // percent, as metafor prints it
+	H2     *float64 `json:"H2"`
+	PILow  *float64 `json:"pi_low"`
+	PIHigh *float64 `json:"pi_high"`
+}
+
+// Result is the result of a meta-analysis.
+type Result struct {
+	analyses.Warnings
+	Treatment    string  `json:"treatment"`
+	Control      string  `json:"control"`
+	Metric       string  `json:"metric"`
+	Better       string  `json:"better"` // "higher" | "lower"
+	Effect       string  `json:"effect"`
+	Model        string  `json:"model"`
+	Tau2Method   string  `json:"tau2_method"`
+	Test         string  `json:"test"` // "z" | "knha"
+	Alpha        float64 `json:"alpha"`
+	RangerCompat bool    `json:"ranger_compat"`
+	// Form is the kind of input: "paired" (per-unit values or paired
+	// summary rows), "two_group" or "generic".
+	Form      string `json:"input_form"`
+	FromUnits bool   `json:"-"`
+
+	Rows    []Row   `json:"-"`
+	Summary Summary `json:"summary"`
+
+	Subgroup      string             `json:"subgroup,omitempty"`
+	SubgroupOrder []string           `json:"subgroup_order,omitempty"`
+	Subgroups     map[string]Summary `json:"subgroups,omitempty"`
+	QBetween      *float64           `json:"Q_between,omitempty"`
+	DFBetween     int                `json:"df_between,omitempty"`
+	PBetween      *float64           `json:"p_between,omitempty"`
+
+	// Sensitivity (sensitivity = true): leave-one-out fits, influence
+	// diagnostics and Egger's regression test (meta_sensitivity.go).
+	Sensitivity bool         `json:"sensitivity"`
+	LeaveOneOut []LeaveOut   `json:"-"`
+	Influence   []Influence  `json:"-"`
+	Egger       *Egger       `json:"egger,omitempty"`
+	Funnel      *FunnelLines `json:"-"`
+}
+
+// EffectLabel names the effect size index for axes and captions.
+func (r *Result) EffectLabel() string {
+	switch r.Effect {
+	case "smd":
+		if r.Form == TwoGroup {
+			return "standardised mean difference g"
+		}
+		return "standardised mean difference d"
+	case "hedges_g":
+		return "Hedges' g"
+	case "rom":
+		return "log ratio of means"
+	case "yi":
+		return "effect"
+	}
+	return "mean difference"
+}
+
+// onMetric is " on <metric>" for prose, or "" when a summary file gives
+// the effects without naming a metric.
+func (r *Result) onMetric() string {
+	if r.Metric == "" {
+		return ""
+	}
+	return " on " + r.Metric
+}
+
+// FavoursTreatmentRight reports whether an effect above zero favours the
+// treatment (true for a higher-is-better metric: effects are x_T − x_C).
+func (r *Result) FavoursTreatmentRight() bool { return r.Better != "lower" }
+
+// Tables implements Result: the forest plot's table (one row per
+// dataset, then the summary), the inputs behind each effect, the summary
+// with its heterogeneity, with a subgroup one summary per subgroup and,
+// with sensitivity = true, the leave-one-out fits and the influence
+// diagnostics.
+func (r *Result) Tables() []analyses.Table {
+	main := analyses.Table{Name: "", Title: "Effect per dataset and summary effect",
+		Columns: []string{"dataset", "n", "effect", "variance", "se", "ci_low", "ci_high", "p", "weight"}}
+	nCell := func(n int) any {
+		if r.Form == Generic {
+			return nil // a generic summary gives no sample sizes
+		}
+		return n
+	}
+	for _, row := range r.Rows {
+		main.Rows = append(main.Rows, []any{row.Dataset, nCell(row.N), analyses.CellValue(row.Effect), analyses.CellValue(row.Variance), analyses.CellValue(row.SE),
+			analyses.CellValue(row.CILow), analyses.CellValue(row.CIHigh), analyses.CellValue(row.P), analyses.CellValue(row.Weight)})
+	}
+	s := r.Summary
+	main.Rows = append(main.Rows, []any{"summary", nCell(s.N), ptr(s.Effect), sq(s.SE), ptr(s.SE), ptr(s.CILow), ptr(s.CIHigh), ptr(s.P), 1.0})
+
+	in := r.inputsTable()
+	het := analyses.Table{Name: "heterogeneity", Title: "Summary effect and heterogeneity",
+		Columns: []string{"group", "k", "n", "effect", "se", "ci_low", "ci_high", "p", "tau2", "Q", "df", "p_Q", "I2", "H2", "pi_low", "pi_high"}}
+	add := func(name string, s Summary) {
+		het.Rows = append(het.Rows, []any{name, s.K, nCell(s.N), ptr(s.Effect), ptr(s.SE), ptr(s.CILow), ptr(s.CIHigh), ptr(s.P),
+			ptr(s.Tau2), ptr(s.Q), s.DF, ptr(s.PQ), ptr(s.I2), ptr(s.H2), ptr(s.PILow), ptr(s.PIHigh)})
+	}
+	add("all", r.Summary)
+	if r.Subgroup != "" {
+		for _, g := range r.SubgroupOrder {
+			add(g, r.Subgroups[g])
+		}
+	}
+	tables := []analyses.Table{main, in, het}
+	if r.Subgroup != "" {
+		bt := analyses.Table{Name: "subgroups", Title: "Test of subgroup differences",
+			Columns: []string{"subgroup", "Q_between", "df", "p_between"}}
+		bt.Rows = append(bt.Rows, []any{r.Subgroup, ptr(r.QBetween), r.DFBetween, ptr(r.PBetween)})
+		tables = append(tables, bt)
+	}
+	if r.Sensitivity {
+		tables = append(tables, r.sensitivityTables()...)
+	}
+	for _, t := range tables {
+		t.Check()
+	}
+	return tables
+}
+
+// inputsTable lists what each effect was computed from, by input form.
+func (r *Result) inputsTable() analyses.Table {
+	switch r.Form {
+	case TwoGroup:
+		t := analyses.Table{Name: "inputs", Title: "Two-group summaries behind each effect",
+			Columns: []string{"dataset", "m1i", "sd1i", "n1i", "m2i", "sd2i", "n2i", "included", "note"}}
+		for _, row := range r.Rows {
+			s := row.in
+			t.Rows = append(t.Rows, []any{row.Dataset, analyses.CellValue(s.M1), analyses.CellValue(s.SD1), s.N1, analyses.CellValue(s.M2), analyses.CellValue(s.SD2), s.N2, row.Included, row.Reason})
+		}
+		return t
+	case Generic:
+		t := analyses.Table{Name: "inputs", Title: "Effects and sampling variances as given",
+			Columns: []string{"dataset", "yi", "vi", "included", "note"}}
+		for _, row := range r.Rows {
+			t.Rows = append(t.Rows, []any{row.Dataset, analyses.CellValue(row.in.Yi), analyses.CellValue(row.in.Vi), row.Included, row.Reason})
+		}
+		return t
+	}
+	t := analyses.Table{Name: "inputs", Title: "Paired values behind each effect",
+		Columns: []string{"dataset", "n", "mean_diff", "sd_diff", "r", "unmatched_treatment", "unmatched_control", "dropped_missing", "included", "note"}}
+	if r.FromUnits && r.Effect == "rom" {
+		t.Columns = []string{"dataset", "n", "mean_treatment", "sd_treatment", "mean_control", "sd_control", "r", "unmatched_treatment", "unmatched_control", "dropped_missing", "included", "note"}
+	}
+	for _, row := range r.Rows {
+		if len(t.Columns) == 12 {
+			s := row.in
+			t.Rows = append(t.Rows, []any{row.Dataset, row.N, analyses.CellValue(s.MeanT), analyses.CellValue(s.SDT), analyses.CellValue(s.MeanC), analyses.CellValue(s.SDC), analyses.CellValue(row.R),
+				row.UnmatchedT, row.UnmatchedC, row.DroppedMissing, row.Included, row.Reason})
+			continue
+		}
+		t.Rows = append(t.Rows, []any{row.Dataset, row.N, analyses.CellValue(row.MeanDiff), analyses.CellValue(row.SDDiff), analyses.CellValue(row.R),
+			row.UnmatchedT, row.UnmatchedC, row.DroppedMissing, row.Included, row.Reason})
+	}
+	return t
+}
+
+func ptr(p *float64) any {
+	if p == nil {
+		return nil
+	}
+	return *p
+}
+
+func sq(p *float64) any {
+	if p == nil {
+		return nil
+	}
+	return *p * *p
+}
+
+// Analyze computes every dataset's effect size and the summary
+// effect (SPEC §5.9, seed 000 Eqs. 1–8). Datasets whose effect is
+// undefined (fewer than 2 pairs, zero variance of the differences, r = 1
+// for a standardised effect, a method without values) are reported with a
+// warning naming dataset and method, and left out of the summary.
+func Analyze(in Input, o Options) (*Result, error) {
+	if err := o.Validate(); err != nil {
+		return nil, err
+	}
+	res := metaNewResult(in, o)
+	studies, err := metaSelect(in.Studies, o.Datasets)
+	if err != nil {
+		return nil, err
+	}
+	if err := metaForm(res, studies, o); err != nil {
+		return nil, err
+	}
+	o.Effect = res.Effect
+	what := in.Metric.Name
+	if what == "" {
+		what = "the summary rows"
+	}
+	metaRows(res, in, o, studies, what)
+	var idx []int
+	for i, r := range res.Rows {
+		if r.Included {
+			idx = append(idx, i)
+		}
+	}
+	if len(idx) == 0 {
+		return nil, fmt.Errorf("no dataset has a defined %s of %s vs %s on %s (see the reasons: %s)", o.Effect, o.Treatment, o.Control, what, reasons(res.Rows))
+	}
+	metaSummarise(res, idx, o)
+	if o.Subgroup != "" {
+		metaSubgroups(res, idx, o)
+	}
+	if o.Sensitivity {
+		if err := metaSensitivity(res, idx, o.conf()); err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+// metaNewResult is the result with its settings and labels.
+func metaNewResult(in Input, o Options) *Result {
+	res := &Result{Treatment: o.Treatment, Control: o.Control, Metric: in.Metric.Name, Better: "higher",
+		Effect: o.Effect, Model: o.Model, Tau2Method: o.Tau2, Test: o.Test, Alpha: o.Alpha, RangerCompat: o.RangerCompat,
+		Sensitivity: o.Sensitivity}
+	if res.Treatment == "" {
+		res.Treatment = "treatment"
+	}
+	if res.Control == "" {
+		res.Control = "control"
+	}
+	if in.Metric.Better == analyses.LowerIsBetter {
+		res.Better = "lower"
+	}
+	if o.Model == "fixed" {
+		res.Tau2Method = ""
+	}
+	return res
+}
+
+// metaForm sets the input form shared by every study (an error when they
+// mix forms) and the effect measure it allows.
+func metaForm(res *Result, studies []Study, o Options) error {
+	if len(studies) > 0 {
+		res.Form = studies[0].form()
+		res.FromUnits = studies[0].FromUnits
+		for _, s := range studies {
+			if s.form() != res.Form {
+				return fmt.Errorf("the datasets mix %s and %s inputs", res.Form, s.form())
+			}
+		}
+	}
+	switch {
+	case res.Form == Generic:
+		res.Effect = "yi" // the effects are given
+	case res.Form == TwoGroup && o.Effect == "hedges_g":
+		res.Effect = "smd" // metafor's SMD is Hedges' g
+	case res.Form == Paired && !res.FromUnits && o.Effect == "rom":
+		return fmt.Errorf("effect = \"rom\" needs each method's mean and sd: a paired summary (dataset, n, mean_diff, sd_diff) has only their difference; give a two-group summary (dataset, m1i, sd1i, n1i, m2i, sd2i, n2i) or per-unit values")
+	}
+	return nil
+}
+
+// metaRows computes every study's effect row, warning of the studies left
+// out and, in one note each, of unmatched units and dropped pairs (so that
+// thirty datasets do not make thirty notes).
+func metaRows(res *Result, in Input, o Options, studies []Study, what string) {
+	z := distuv.UnitNormal.Quantile(1 - o.Alpha/2)
+	var unmatched, dropped []string
+	for _, s := range studies {
+		row := metaEffect(s, o, z)
+		if o.Subgroup != "" {
+			g, ok := in.Groups[s.Dataset]
+			if !ok || g == "" {
+				g = "(no " + o.Subgroup + ")"
+				res.Warnf("dataset %s has no attribute %q: grouped under %q", s.Dataset, o.Subgroup, g)
+			}
+			row.Group = g
+		}
+		if !row.Included {
+			res.Warnf("dataset %s (%s vs %s, %s): %s; left out of the summary", s.Dataset, o.Treatment, o.Control, what, row.Reason)
+		} else {
+			if row.UnmatchedT > 0 || row.UnmatchedC > 0 {
+				unmatched = append(unmatched, fmt.Sprintf("%s (%d of %s, %d of %s)", s.Dataset, row.UnmatchedT, o.Treatment, row.UnmatchedC, o.Control))
+			}
+			if row.DroppedMissing > 0 {
+				dropped = append(dropped, fmt.Sprintf("%s (%d)", s.Dataset, row.DroppedMissing))
+			}
+		}
+		res.Rows = append(res.Rows, row)
+	}
+	if len(unmatched) > 0 {
+		res.Warnf("units without a partner, not compared: %s", strings.Join(unmatched, ", "))
+	}
+	if len(dropped) > 0 {
+		res.Warnf("pairs with an empty %s value dropped (missing = \"drop\"): %s", what, strings.Join(dropped, ", "))
+	}
+}
+
+// metaSummarise fits the model to the included rows idx: their weights,
+// the summary and its warnings.
+func metaSummarise(res *Result, idx []int, o Options) {
+	fit := metaFitRows(res.Rows, idx, o.conf())
+	for j, i := range idx {
+		res.Rows[i].Weight = fit.w[j]
+	}
+	res.Summary = fit.summary(res.Rows, idx)
+	if len(idx) == 1 {
+		res.Warnf("only one dataset (%s) has a defined effect: the summary is that dataset's effect; τ², Q, I², H² and the prediction interval are undefined", res.Rows[idx[0]].Dataset)
+	}
+	if fit.warn != "" {
+		res.Warnf("%s", fit.warn)
+	}
+	if o.Test == "knha" && len(idx) == 1 {
+		res.Warnf("the Knapp–Hartung test needs at least 2 datasets (t with k − 1 degrees of freedom): the interval and p are undefined")
+	}
+}
+
+func reasons(rows []Row) string {
+	s := ""
+	for i, r := range rows {
+		if i > 0 {
+			s += "; "
+		}
+		s += r.Dataset + ": " + r.Reason
+	}
+	return s
+}
+
+// metaSelect orders and subsets the studies by the `datasets` key.
+func metaSelect(studies []Study, names []string) ([]Study, error) {
+	if len(names) == 0 {
+		return studies, nil
+	}
+	by := map[string]Study{}
+	var all []string
+	for _, s := range studies {
+		by[s.Dataset] = s
+		all = append(all, s.Dataset)
+	}
+	out := make([]Study, 0, len(names))
+	for _, n := range names {
+		s, ok := by[n]
+		if !ok {
+			return nil, fmt.Errorf("datasets: %q has no values%s", n, analyses.DidYouMean(n, all))
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+// metaEffect computes one dataset's effect size and variance (SPEC §5.9;
+// Borenstein et al. 2009 ch. 4, as seed 000 Eqs. 1–5 and Ranger, for
+// paired values; metafor's escalc for two-group summaries and the ratio
+// of means).
+func metaEffect(s Study, o Options, z float64) Row {
+	row := Row{Dataset: s.Dataset, N: s.N, MeanDiff: s.MeanDiff, SDDiff: s.SDDiff, R: s.R,
+		UnmatchedT: s.UnmatchedTreatment, UnmatchedC: s.UnmatchedControl, DroppedMissing: s.DroppedMissing,
+		TreatmentN: s.TreatmentValues, ControlN: s.ControlValues, FromUnits: s.FromUnits, in: s,
+		Effect: math.NaN(), Variance: math.NaN(), SE: math.NaN(), CILow: math.NaN(), CIHigh: math.NaN(), P: math.NaN(), Weight: math.NaN(), GroupWeight: math.NaN()}
+	fail := func(format string, args ...any) Row {
+		row.Reason = fmt.Sprintf(format, args...)
+		return row
+	}
+	var y, v float64
+	switch s.form() {
+	case Generic:
+		row.N = 0
+		y, v = s.Yi, s.Vi
+	case TwoGroup:
+		row.N = s.N1 + s.N2
+		if s.N1 < 2 || s.N2 < 2 {
+			return fail("a group has fewer than 2 units (n1i = %d, n2i = %d)", s.N1, s.N2)
+		}
+		y, v = metaTwoGroup(s, o.Effect)
+		if o.Effect == "rom" && !(s.M1/s.M2 > 0) {
+			return fail("the ratio of means m1i/m2i = %g/%g is not positive: its log is undefined (metafor drops the dataset)", s.M1, s.M2)
+		}
+	default:
+		var reason string
+		y, v, reason = metaPairedEffect(s, o, &row)
+		if reason != "" {
+			return fail("%s", reason)
+		}
+	}
+	if !(v > 0) || !analyses.Finite(y) || !analyses.Finite(v) {
+		return fail("the effect or its variance is not a finite positive number")
+	}
+	row.Effect, row.Variance, row.SE = y, v, math.Sqrt(v)
+	row.CILow, row.CIHigh = y-z*row.SE, y+z*row.SE
+	row.P = 2 * distuv.UnitNormal.Survival(math.Abs(y)/row.SE)
+	row.Included = true
+	return row
+}
+
+// metaTwoGroup is metafor's escalc for two independent groups (group 1
+// the treatment): "MD" (m1 − m2, sd1²/n1 + sd2²/n2), "SMD" (Hedges' g:
+// the exact bias correction c(m) = Γ(m/2)/(√(m/2)·Γ((m−1)/2)),
+// m = n1 + n2 − 2, times (m1 − m2)/s_pooled; variance
+// 1/n1 + 1/n2 + g²/(2(n1 + n2)), escalc's default vtype "LS") and "ROM"
+// (log(m1/m2), sd1²/(n1·m1²) + sd2²/(n2·m2²)).
+func metaTwoGroup(s Study, effect string) (y, v float64) {
+	n1, n2 := float64(s.N1), float64(s.N2)
+	switch effect {
+	case "smd", "hedges_g":
+		m := n1 + n2 - 2
+		sp := math.Sqrt(((n1-1)*s.SD1*s.SD1 + (n2-1)*s.SD2*s.SD2) / m)
+		y = metaCorrection(m) * (s.M1 - s.M2) / sp
+		v = 1/n1 + 1/n2 + y*y/(2*(n1+n2))
+	case "rom":
+		y = math.Log(s.M1 / s.M2)
+		v = s.SD1*s.SD1/(n1*s.M1*s.M1) + s.SD2*s.SD2/(n2*s.M2*s.M2)
+	default:
+		y = s.M1 - s.M2
+		v = s.SD1*s.SD1/n1 + s.SD2*s.SD2/n2
+	}
+	return y, v
+}
+
+// metaCorrection is metafor's exact small-sample correction of the
+// standardised mean difference (Hedges 1981): Γ(m/2)/(√(m/2)·Γ((m−1)/2)).
+func metaCorrection(m float64) float64 {
+	a, _ := math.Lgamma(m / 2)
+	b, _ := math.Lgamma((m - 1) / 2)
+	return math.Exp(a - math.Log(math.Sqrt(m/2)) - b)
+}
+
+// metaPairedEffect computes a paired effect: md, smd and hedges_g as
+// SPEC §5.9 (Borenstein et al. 2009), rom as metafor's "ROMC" (ratio of
+// means for matched pairs: log(m_T/m_C), variance sd_T²/(n·m_T²) +
+// sd_C²/(n·m_C²) − 2r·sd_T·sd_C/(n·m_T·m_C)). It returns a reason when
+// the effect is undefined.
+func metaPairedEffect(s Study, o Options, row *Row) (y, v float64, reason string) {
+	if s.FromUnits {
+		switch {
+		case s.TreatmentValues == 0 && s.ControlValues == 0:
+			return 0, 0, fmt.Sprintf("neither %s nor %s has values", o.Treatment, o.Control)
+		case s.TreatmentValues == 0:
+			return 0, 0, fmt.Sprintf("method %s has no values", o.Treatment)
+		case s.ControlValues == 0:
+			return 0, 0, fmt.Sprintf("method %s has no values", o.Control)
+		}
+	}
+	if s.N < 2 {
+		return 0, 0, fmt.Sprintf("fewer than 2 paired units (n = %d): the sd of the differences is undefined", s.N)
+	}
+	if o.Effect == "rom" {
+		return metaPairedROM(s, o)
+	}
+	if !analyses.Finite(s.MeanDiff) || !analyses.Finite(s.SDDiff) || s.SDDiff < 0 {
+		return 0, 0, "mean_diff or sd_diff is not a finite number"
+	}
+	sd := s.SDDiff
+	if o.RangerCompat && s.FromUnits {
+		sd *= math.Sqrt(float64(s.N-1) / float64(s.N)) // population sd, as Ranger's np.std
+		row.SDDiff = sd
+	}
+	if sd == 0 {
+		return 0, 0, fmt.Sprintf("the differences %s − %s have zero variance (every pair differs by %g): the effect's variance is 0", o.Treatment, o.Control, s.MeanDiff)
+	}
+	switch o.Effect {
+	case "md":
+		y, v = s.MeanDiff, sd*sd/float64(s.N)
+	case "smd", "hedges_g":
+		return metaPairedSMD(s, o, sd)
+	}
+	return y, v, ""
+}
+
+// metaPairedROM is the log ratio of means of paired values and its
+// variance.
+func metaPairedROM(s Study, o Options) (y, v float64, reason string) {
+	n := float64(s.N)
+	if !(s.MeanT/s.MeanC > 0) {
+		return 0, 0, fmt.Sprintf("the ratio of the means %g/%g of %s and %s is not positive: its log is undefined", s.MeanT, s.MeanC, o.Treatment, o.Control)
+	}
+	y = math.Log(s.MeanT / s.MeanC)
+	v = s.SDT*s.SDT/(n*s.MeanT*s.MeanT) + s.SDC*s.SDC/(n*s.MeanC*s.MeanC)
+	if s.SDT > 0 && s.SDC > 0 {
+		if math.IsNaN(s.R) {
+			return 0, 0, fmt.Sprintf("the correlation r of %s and %s is undefined", o.Treatment, o.Control)
+		}
+		v -= 2 * s.R * s.SDT * s.SDC / (n * s.MeanT * s.MeanC)
+	}
+	if !(v > 0) {
+		return 0, 0, fmt.Sprintf("the variance of the log ratio of means is %g (the values of %s and %s are proportional or constant)", v, o.Treatment, o.Control)
+	}
+	return y, v, ""
+}
+
+// metaPairedSMD is the standardised mean difference of paired values
+// (Hedges' g with the small-sample correction) from the sd of the
+// differences sd and the correlation r, and its variance.
+func metaPairedSMD(s Study, o Options, sd float64) (y, v float64, reason string) {
+	n := float64(s.N)
+	r := s.R
+	if math.IsNaN(r) {
+		if s.FromUnits {
+			return 0, 0, fmt.Sprintf("the correlation r of %s and %s is undefined (one of them is constant)", o.Treatment, o.Control)
+		}
+		return 0, 0, fmt.Sprintf("the summary row has no r, which %s needs", o.Effect)
+	}
+	if r >= 1-1e-12 { // 1 up to rounding of the co-moments
+		return 0, 0, fmt.Sprintf("the correlation r of %s and %s is 1: the within-group sd S_diff/√(2(1−r)) is undefined", o.Treatment, o.Control)
+	}
+	if r < -1 {
+		return 0, 0, fmt.Sprintf("r = %g is below −1", r)
+	}
+	sw := sd / math.Sqrt(2*(1-r))
+	d := s.MeanDiff / sw
+	vd := (1/n + d*d/(2*n)) * 2 * (1 - r)
+	y, v = d, vd
+	if o.Effect == "hedges_g" {
+		df := n - 1
+		j := 1 - 3/(4*df-1)
+		y, v = j*d, j*j*vd
+	}
+	return y, v, ""
+}
+
+// metaSubgroups fits the model within every subgroup (each with its own
+// τ², as metafor's separate fits and Borenstein et al. ch. 19) and tests
+// the subgroup differences with Q_between = Σ W_g (M_g − M̄)², W_g = 1/V_Mg,
+// on G − 1 degrees of freedom (a fixed-effect model over the subgroup
+// summaries, as rma(M_g, sei = SE_g, method = "FE")).
+func metaSubgroups(res *Result, idx []int, o Options) {
+	res.Subgroup = o.Subgroup
+	res.Subgroups = map[string]Summary{}
+	members := map[string][]int{}
+	for _, r := range res.Rows {
+		if _, ok := members[r.Group]; !ok {
+			members[r.Group] = nil
+			res.SubgroupOrder = append(res.SubgroupOrder, r.Group)
+		}
+	}
+	for _, i := range idx {
+		g := res.Rows[i].Group
+		members[g] = append(members[g], i)
+	}
+	var ys, vs []float64
+	for _, g := range res.SubgroupOrder {
+		m := members[g]
+		if len(m) == 0 {
+			res.Subgroups[g] = Summary{}
+			res.Warnf("subgroup %s: no dataset with a defined effect", g)
+			continue
+		}
+		fit := metaFitRows(res.Rows, m, o.conf())
+		for j, i := range m {
+			res.Rows[i].GroupWeight = fit.w[j]
+		}
+		s := fit.summary(res.Rows, m)
+		res.Subgroups[g] = s
+		if len(m) == 1 {
+			res.Warnf("subgroup %s has one dataset (%s): its summary is that dataset's effect", g, res.Rows[m[0]].Dataset)
+		}
+		if s.Effect == nil || s.SE == nil || !(*s.SE > 0) {
+			// Knapp–Hartung leaves a one-dataset subgroup without a
+			// standard error (t on 0 degrees of freedom), and gives 0
+			// when its effects are all equal.
+			res.Warnf("subgroup %s has no positive standard error of its summary: left out of the test of subgroup differences", g)
+			continue
+		}
+		ys = append(ys, *s.Effect)
+		vs = append(vs, *s.SE**s.SE)
+	}
+	if len(ys) < 2 {
+		res.Warnf("the test of subgroup differences needs at least 2 subgroups with a defined summary")
+		return
+	}
+	fe := metaFit(ys, vs, metaConf{model: "fixed", test: "z", alpha: o.Alpha})
+	res.QBetween = analyses.Opt(fe.q)
+	res.DFBetween = len(ys) - 1
+	res.PBetween = analyses.Opt(fe.pq)
+}
+
+// Highlight: the summary effect with its interval, and which method it favours.
+func (r *Result) Highlight() string {
+	s := r.Summary
+	if s.Effect == nil || s.CILow == nil || s.CIHigh == nil {
+		return ""
+	}
+	text := fmt.Sprintf("%s vs %s%s: summary %s %.3g [%.3g, %.3g] over %d datasets", r.Treatment, r.Control, r.onMetric(),
+		r.EffectLabel(), *s.Effect, *s.CILow, *s.CIHigh, s.K)
+	if s.P != nil {
+		if *s.P < 1e-15 {
+			text += ", p < 1e-15"
+		} else {
+			text += fmt.Sprintf(", p = %.2g", *s.P)
+		}
+	}
+	if s.I2 != nil {
+		text += fmt.Sprintf(", I² = %.0f%%", *s.I2)
+	}
+	switch {
+	case *s.CILow > 0 || *s.CIHigh < 0:
+		better := r.Treatment
+		if (*s.Effect > 0) != (r.Better != "lower") {
+			better = r.Control
+		}
+		text += "; " + better + " is better"
+	default:
+		text += "; the interval includes no difference"
+	}
+	return text + "." + r.sensitivityHighlight()
+}

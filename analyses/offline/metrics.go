@@ -1,0 +1,467 @@
+package offline
+
+// offline_metrics (SPEC §5.11, seed 002 "Evaluating Recommender Systems"):
+// a study may start from the raw recommendation lists and the held-out
+// truth instead of metric tables. This file holds the options and the
+// per-user metric arithmetic; offline_truth.go holds the truth, and
+// offline_run.go the per-run accumulation (coverage, novelty, means) that
+// the streaming readers of package report feed one user at a time, so
+// memory is bounded by the truth and the catalog, never by the runs.
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/evalbook/evalbook/analyses"
+)
+
+// Per-user ranking metrics, in the order of every table and value slice.
+var UserMetrics = []string{"precision", "recall", "f1", "ndcg", "map", "mrr", "hitrate", "rankscore", "liftindex"}
+
+// Per-run metrics computed from the lists as a whole.
+var RunMetrics = []string{"coverage", "novelty"}
+
+// Rating metrics computed from rating predictions.
+var RatingMetrics = []string{"mae", "rmse"}
+
+// Values of the options.
+const (
+	NDCGTrecEval = "trec_eval" // 1/log2(rank+1): trec_eval 9 ndcg_cut, Burges et al. 2005
+	NDCGJarvelin = "jarvelin"  // rel_1 + Σ_{i≥2} rel_i/log2 i: seed 002, Järvelin & Kekäläinen 2002
+	GainGraded   = "graded"
+	GainBinary   = "binary"
+	RuleSkip     = "skip"
+	RuleZero     = "zero"
+)
+
+// Options are the keys of an `offline_metrics` analysis.
+type Options struct {
+	// Runs is the path pattern of the run files; {method} is required,
+	// {dataset} optional (without it the one dataset is named after the
+	// study). Globs are allowed.
+	Runs string `toml:"runs"`
+	// Truth is the path pattern of the held-out truth; {dataset} when the
+	// runs have it.
+	Truth string `toml:"truth"`
+	// Predictions is an optional pattern of rating predictions
+	// (`user,item,prediction`, {method} and {dataset} as for runs); the
+	// truth's relevance column is the true rating. Gives mae and rmse.
+	Predictions string `toml:"predictions"`
+	// Format of runs and truth: "auto" (by extension: .csv/.tsv[.gz] are
+	// tables, anything else is TREC), "csv" (tables) or "trec".
+	Format string `toml:"format"`
+	// K lists the cutoffs (default 5, 10, 20).
+	K []int `toml:"k"`
+	// RelevanceThreshold: a truth item is relevant when its relevance is
+	// at least this (default 1, trec_eval's relevance_level).
+	RelevanceThreshold float64 `toml:"relevance_threshold"`
+	NDCGDiscount       string  `toml:"ndcg_discount"` // "trec_eval" (default) | "jarvelin"
+	NDCGGain           string  `toml:"ndcg_gain"`     // "graded" (default: the relevance value) | "binary"
+	HalfLife           float64 `toml:"half_life"`     // RankScore half-life α (default 5, Breese et al. 1998)
+	// NoRelevant: a user of the truth without a relevant item is left out
+	// ("skip", default) or scores 0 on every metric ("zero").
+	NoRelevant string `toml:"no_relevant"`
+	// MissingUsers: a truth user with a relevant item but no list in a run
+	// scores 0 ("zero", default: trec_eval -c) or is left out ("skip").
+	MissingUsers string `toml:"missing_users"`
+}
+
+// Defaults fills unset options.
+func (o *Options) Defaults() {
+	if o.Format == "" {
+		o.Format = "auto"
+	}
+	if len(o.K) == 0 {
+		o.K = []int{5, 10, 20}
+	}
+	if o.RelevanceThreshold == 0 {
+		o.RelevanceThreshold = 1 // 0 is not a valid threshold (Validate)
+	}
+	if o.NDCGDiscount == "" {
+		o.NDCGDiscount = NDCGTrecEval
+	}
+	if o.NDCGGain == "" {
+		o.NDCGGain = GainGraded
+	}
+	if o.HalfLife == 0 {
+		o.HalfLife = 5
+	}
+	if o.NoRelevant == "" {
+		o.NoRelevant = RuleSkip
+	}
+	if o.MissingUsers == "" {
+		o.MissingUsers = RuleZero
+	}
+}
+
+// Validate checks the options.
+func (o *Options) Validate() error {
+	if o.Runs == "" {
+		return analyses.OptionErrorf("runs", "required (a path pattern with {method}, e.g. \"runs/{method}_{dataset}.csv\")")
+	}
+	if !strings.Contains(o.Runs, "{method}") {
+		return analyses.OptionErrorf("runs", "the pattern %q has no {method} placeholder", o.Runs)
+	}
+	if o.Truth == "" {
+		return analyses.OptionErrorf("truth", "required (a path, with {dataset} when runs has it)")
+	}
+	if strings.Contains(o.Runs, "{dataset}") != strings.Contains(o.Truth, "{dataset}") {
+		return analyses.OptionErrorf("truth", "%q and runs %q must both hold {dataset} or neither", o.Truth, o.Runs)
+	}
+	if o.Predictions != "" && !strings.Contains(o.Predictions, "{method}") {
+		return analyses.OptionErrorf("predictions", "the pattern %q has no {method} placeholder", o.Predictions)
+	}
+	if err := analyses.OneOf("format", o.Format, "auto", "csv", "trec"); err != nil {
+		return err
+	}
+	if len(o.K) == 0 {
+		return analyses.OptionErrorf("k", "at least one cutoff is needed")
+	}
+	if err := analyses.CheckLen("k", len(o.K), analyses.MaxCutoffs); err != nil {
+		return err
+	}
+	for _, k := range o.K {
+		if err := analyses.CheckInt("k", k, 1, analyses.MaxCutoff); err != nil {
+			return err
+		}
+	}
+	if err := analyses.CheckDistinct("k", o.K); err != nil {
+		return err
+	}
+	if err := analyses.CheckFloat("relevance_threshold", o.RelevanceThreshold, math.Inf(-1), math.MaxFloat64); err != nil {
+		return err
+	}
+	if o.RelevanceThreshold <= 0 {
+		return analyses.OptionErrorf("relevance_threshold", "must be positive, got %g (relevance 0 marks a judged non-relevant item)", o.RelevanceThreshold)
+	}
+	if err := analyses.OneOf("ndcg_discount", o.NDCGDiscount, NDCGTrecEval, NDCGJarvelin); err != nil {
+		return err
+	}
+	if err := analyses.OneOf("ndcg_gain", o.NDCGGain, GainGraded, GainBinary); err != nil {
+		return err
+	}
+	if err := analyses.CheckPositive("half_life", o.HalfLife, math.MaxFloat64); err != nil {
+		return err
+	}
+	if err := analyses.OneOf("no_relevant", o.NoRelevant, RuleSkip, RuleZero); err != nil {
+		return err
+	}
+	return analyses.OneOf("missing_users", o.MissingUsers, RuleZero, RuleSkip)
+}
+
+// Evaluator computes one user's ranking metrics at every cutoff.
+// It keeps scratch space: use one per goroutine.
+type Evaluator struct {
+	ks       []int     // sorted, distinct
+	maxK     int       //
+	thr      float64   // relevance threshold
+	binary   bool      // binary nDCG gain
+	disc     []float64 // disc[r-1]: nDCG discount of rank r
+	half     []float64 // half[r-1] = 2^{-(r-1)/α}
+	halfCum  []float64 // halfCum[m] = Σ_{i<m} half[i]: RankScore's best for m relevant items
+	names    []string
+	ideal    []float64 // scratch: the user's gains, sorted descending
+	nMetrics int
+	nK       int
+}
+
+// NewEvaluator prepares the discount tables for the options
+// (which must be valid).
+func NewEvaluator(o Options) *Evaluator {
+	ks := slices.Clone(o.K)
+	slices.Sort(ks)
+	ks = slices.Compact(ks)
+	e := &Evaluator{ks: ks, maxK: ks[len(ks)-1], thr: o.RelevanceThreshold, binary: o.NDCGGain == GainBinary,
+		nMetrics: len(UserMetrics), nK: len(ks)}
+	e.disc = make([]float64, e.maxK)
+	e.half = make([]float64, e.maxK)
+	e.halfCum = make([]float64, e.maxK+1)
+	for r := 1; r <= e.maxK; r++ {
+		switch {
+		case o.NDCGDiscount == NDCGJarvelin && r == 1:
+			e.disc[0] = 1
+		case o.NDCGDiscount == NDCGJarvelin:
+			e.disc[r-1] = 1 / math.Log2(float64(r))
+		default:
+			e.disc[r-1] = 1 / math.Log2(float64(r+1))
+		}
+		e.half[r-1] = math.Exp2(-float64(r-1) / o.HalfLife)
+		e.halfCum[r] = e.halfCum[r-1] + e.half[r-1]
+	}
+	for _, m := range UserMetrics {
+		for _, k := range ks {
+			e.names = append(e.names, fmt.Sprintf("%s@%d", m, k))
+		}
+	}
+	return e
+}
+
+// Names returns the per-user metric names ("ndcg@10", …) in the order of
+// Eval's values: metric-major, cutoffs ascending.
+func (e *Evaluator) Names() []string { return e.names }
+
+// Index returns the position of metric m at cutoff index ki in Eval's
+// values.
+func (e *Evaluator) Index(m, ki int) int { return m*e.nK + ki }
+
+// gain is the nDCG gain of a relevance value: the value itself (graded,
+// trec_eval's "gain = relevance level") or 1 (binary), and 0 below the
+// relevance threshold.
+func (e *Evaluator) gain(rel float64) float64 {
+	if rel < e.thr {
+		return 0
+	}
+	if e.binary {
+		return 1
+	}
+	return rel
+}
+
+// Eval computes one user's metrics. list[r-1] is the relevance of the
+// item at rank r (0 when the item is not in the user's truth; only the
+// first MaxK ranks are read); truth holds the relevance of every truth
+// item of the user. out (len(Names())) receives the values; Eval returns
+// the number of relevant truth items (0: every value is 0).
+//
+// At cutoff k, with hits the relevant items among the first k ranks and
+// |T| the user's relevant items (seed 002; trec_eval 9 P_k, recall_k,
+// map_cut_k, ndcg_cut_k, recip_rank):
+//
+//	precision = hits/k (k even when the list is shorter, as trec_eval)
+//	recall    = hits/|T|
+//	f1        = 2·P·R/(P+R), 0 when both are 0
+//	ndcg      = DCG@k/IDCG@k, gains sorted descending for the ideal list
+//	map       = Σ_{relevant r≤k} (hits at r)/r / |T|   (seed 002's AP@N, m = |T|)
+//	mrr       = 1/rank of the first relevant item within k, else 0
+//	hitrate   = 1 when hits > 0
+//	rankscore = Σ_{hits} 2^{-(r-1)/α} / Σ_{i=1}^{min(|T|,k)} 2^{-(i-1)/α}
+//	liftindex = Σ_{hits} (1 − (r−1)/k) / hits, 0 without hits
+func (e *Evaluator) Eval(list, truth []float64, out []float64) int {
+	numRel := 0
+	e.ideal = e.ideal[:0]
+	for _, v := range truth {
+		if v >= e.thr {
+			numRel++
+		}
+		if g := e.gain(v); g > 0 {
+			e.ideal = append(e.ideal, g)
+		}
+	}
+	if numRel == 0 {
+		clear(out)
+		return 0
+	}
+	if len(e.ideal) > 1 {
+		slices.Sort(e.ideal)
+		slices.Reverse(e.ideal)
+	}
+	n := min(len(list), e.maxK)
+	var a evalState
+	a.numRel = numRel
+	ki := 0
+	for r := 1; r <= n; r++ {
+		v := list[r-1]
+		if g := e.gain(v); g > 0 {
+			a.dcg += g * e.disc[r-1]
+		}
+		if v >= e.thr {
+			a.hits++
+			a.ap += float64(a.hits) / float64(r)
+			if a.first == 0 {
+				a.first = r
+			}
+			a.rs += e.half[r-1]
+			a.sumR1 += float64(r - 1)
+		}
+		for ki < e.nK && e.ks[ki] == r {
+			e.record(out, ki, &a)
+			ki++
+		}
+	}
+	for ; ki < e.nK; ki++ {
+		e.record(out, ki, &a)
+	}
+	return numRel
+}
+
+// evalState is what Eval has summed over a list's first ranks.
+type evalState struct {
+	numRel, hits, first int // relevant items, hits so far, rank of the first hit
+	dcg, ap, rs, sumR1  float64
+}
+
+// record writes every metric at cutoff e.ks[ki] from the sums so far.
+func (e *Evaluator) record(out []float64, ki int, a *evalState) {
+	k := e.ks[ki]
+	kf := float64(k)
+	h := float64(a.hits)
+	nT := float64(a.numRel)
+	p := h / kf
+	r := h / nT
+	f1 := 0.0
+	if p+r > 0 {
+		f1 = 2 * p * r / (p + r)
+	}
+	var idcg float64
+	for i := range min(k, len(e.ideal)) {
+		idcg += e.ideal[i] * e.disc[i]
+	}
+	ndcg := 0.0
+	if idcg > 0 {
+		ndcg = a.dcg / idcg
+	}
+	mrr, hit, lift := 0.0, 0.0, 0.0
+	if a.first > 0 {
+		mrr = 1 / float64(a.first)
+	}
+	if a.hits > 0 {
+		hit = 1
+		lift = (h - a.sumR1/kf) / h
+	}
+	out[e.Index(0, ki)] = p
+	out[e.Index(1, ki)] = r
+	out[e.Index(2, ki)] = f1
+	out[e.Index(3, ki)] = ndcg
+	out[e.Index(4, ki)] = a.ap / nT
+	out[e.Index(5, ki)] = mrr
+	out[e.Index(6, ki)] = hit
+	out[e.Index(7, ki)] = a.rs / e.halfCum[min(a.numRel, k)]
+	out[e.Index(8, ki)] = lift
+}
+
+// Result is what an offline_metrics analysis shows: one
+// value per (dataset, method, metric) — the `results` shape other
+// analyses read — with counts of users and a per-user summary.
+type Result struct {
+	K            []int       `json:"k"`
+	Metrics      []string    `json:"metrics"`
+	NDCGDiscount string      `json:"ndcg_discount"`
+	HalfLife     float64     `json:"half_life"`
+	Runs         []RunValues `json:"runs"`
+	// UnitRows holds the per-user values (dataset, method, user, metric,
+	// value) when they are few enough for a data file; see DataTables.
+	UnitRows [][]any `json:"-"`
+	analyses.Warnings
+}
+
+// DataTables returns the tables written as data files but not shown on
+// the page: the per-user values ("units"), when kept.
+func (r *Result) DataTables() []analyses.Table {
+	if r.UnitRows == nil {
+		return nil
+	}
+	return []analyses.Table{{Name: "units", Title: "Per-user values", Columns: []string{"dataset", "method", "unit", "metric", "value"}, Rows: r.UnitRows}}
+}
+
+// Metrics assembles the result from every run's values (in the
+// order given: datasets, then methods). It warns about undefined values
+// and users left out, naming the run.
+func Metrics(o Options, runs []RunValues, predictions bool) *Result {
+	ev := NewEvaluator(o)
+	res := &Result{K: ev.ks, Metrics: MetricNames(o, predictions), NDCGDiscount: o.NDCGDiscount,
+		HalfLife: o.HalfLife, Runs: runs}
+	for _, r := range runs {
+		if r.NoRelevant > 0 {
+			what := "left out (no_relevant = \"skip\")"
+			if o.NoRelevant == RuleZero {
+				what = "scored 0 (no_relevant = \"zero\")"
+			}
+			res.Warnf("dataset %q, method %q: %d user(s) of the truth have no item with relevance ≥ %g: %s", r.Dataset, r.Method, r.NoRelevant, o.RelevanceThreshold, what)
+		}
+		if r.Missing > 0 {
+			what := "scored 0 (missing_users = \"zero\")"
+			if o.MissingUsers == RuleSkip {
+				what = "left out (missing_users = \"skip\")"
+			}
+			res.Warnf("dataset %q, method %q: %d user(s) with relevant items have no list in the run: %s", r.Dataset, r.Method, r.Missing, what)
+		}
+		var undefined []string
+		for _, m := range res.Metrics {
+			// A method without predictions simply has no mae/rmse rows.
+			if r.Values[m] == nil && !slices.Contains(RatingMetrics, m) {
+				undefined = append(undefined, m)
+			}
+		}
+		if len(undefined) > 0 {
+			res.Warnf("dataset %q, method %q: no value for %s (no user was evaluated)", r.Dataset, r.Method, strings.Join(undefined, ", "))
+		}
+	}
+	return res
+}
+
+// Tables implements Result: the per-run values (main table, the `results`
+// shape: dataset, method, metric, value), the per-user summary ("users")
+// and the counts of users per run ("lists").
+func (r *Result) Tables() []analyses.Table {
+	main := analyses.Table{Title: "Per-run values", Columns: []string{"dataset", "method", "metric", "value"}}
+	users := analyses.Table{Name: "users", Title: "Per-user values, summarised over the users of each run",
+		Columns: []string{"dataset", "method", "metric", "users", "mean", "sd", "min", "max"}}
+	lists := analyses.Table{Name: "lists", Title: "Users per run",
+		Columns: []string{"dataset", "method", "users_listed", "users_evaluated", "users_no_relevant", "users_missing", "mean_list_length", "catalog_items"}}
+	for _, run := range r.Runs {
+		for _, m := range r.Metrics {
+			var v any
+			if p := run.Values[m]; p != nil {
+				v = *p
+			} else if slices.Contains(RatingMetrics, m) {
+				continue
+			}
+			main.Rows = append(main.Rows, []any{run.Dataset, run.Method, m, v})
+		}
+		for _, s := range run.Users {
+			row := []any{run.Dataset, run.Method, s.Metric, s.N, nil, nil, nil, nil}
+			if s.Defined {
+				row[4], row[6], row[7] = s.Mean, s.Min, s.Max
+			}
+			if s.HasSD {
+				row[5] = s.SD
+			}
+			users.Rows = append(users.Rows, row)
+		}
+		lists.Rows = append(lists.Rows, []any{run.Dataset, run.Method, run.Listed, run.Evaluated, run.NoRelevant, run.Missing, run.MeanLength, run.Catalog})
+	}
+	return []analyses.Table{main, users, lists}
+}
+
+// Highlight: how many runs were scored, and which method wins most
+// datasets on nDCG at the largest cut-off.
+func (r *Result) Highlight() string {
+	if len(r.Runs) == 0 || len(r.K) == 0 {
+		return ""
+	}
+	metric := fmt.Sprintf("ndcg@%d", r.K[len(r.K)-1])
+	best := map[string]string{}
+	bestV := map[string]float64{}
+	var datasets []string
+	users := 0
+	for _, run := range r.Runs {
+		users += run.Evaluated
+		v := run.Values[metric]
+		if _, seen := bestV[run.Dataset]; !seen {
+			datasets = append(datasets, run.Dataset)
+			bestV[run.Dataset] = math.Inf(-1)
+		}
+		if v != nil && *v > bestV[run.Dataset] {
+			best[run.Dataset], bestV[run.Dataset] = run.Method, *v
+		}
+	}
+	wins := map[string]int{}
+	for _, d := range datasets {
+		if m := best[d]; m != "" {
+			wins[m]++
+		}
+	}
+	leader, n := "", 0
+	for _, m := range analyses.SortedKeys(wins) {
+		if wins[m] > n {
+			leader, n = m, wins[m]
+		}
+	}
+	text := fmt.Sprintf("%d runs on %d datasets scored from their ranked lists (%d user lists evaluated)", len(r.Runs), len(datasets), users)
+	if leader != "" {
+		text += fmt.Sprintf("; %s has the best %s on %d of %d datasets", leader, metric, n, len(datasets))
+	}
+	return text + "."
+}

@@ -1,0 +1,417 @@
+package significance
+
+// critical_difference (SPEC §5.2): are the differences in mean rank over
+// many datasets more than chance? It follows Demšar (2006) — Friedman's
+// test, the Iman–Davenport F and the Nemenyi critical difference — and
+// the variant of seed 001 Fig. 4 (after Benavoli et al. 2016 and
+// Ismail Fawaz's cd-diagram code): pairwise Wilcoxon signed-rank tests
+// with zero_method "pratt", Holm-corrected, whose non-significant
+// neighbours form the cliques the diagram joins with thick bars, and the
+// Bayesian signed-rank test as dashed bars.
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"strings"
+
+	"github.com/evalbook/evalbook/analyses/internal/parallel"
+
+	"github.com/evalbook/evalbook/analyses"
+	"github.com/evalbook/evalbook/analyses/leaderboard"
+
+	"github.com/evalbook/evalbook/analyses/stats"
+)
+
+// CriticalDifferenceOptions are the keys of a `critical_difference`
+// analysis.
+type CriticalDifferenceOptions struct {
+	Metric     string   `toml:"metric"`
+	Alpha      float64  `toml:"alpha"`       // 0.05
+	ZeroMethod string   `toml:"zero_method"` // "pratt" (seed 001's code), "wilcox", "zsplit"
+	Bayesian   bool     `toml:"bayesian"`    // also run the Bayesian signed-rank test
+	Rope       float64  `toml:"rope"`        // region of practical equivalence, metric units
+	Samples    int      `toml:"samples"`     // Monte Carlo draws of the Bayesian test (50000)
+	Datasets   []string `toml:"datasets"`    // optional subset
+	Methods    []string `toml:"methods"`     // optional subset
+}
+
+// Defaults fills unset options.
+func (o *CriticalDifferenceOptions) Defaults() {
+	if o.Alpha == 0 {
+		o.Alpha = 0.05
+	}
+	if o.ZeroMethod == "" {
+		o.ZeroMethod = stats.ZeroPratt
+	}
+	if o.Samples == 0 {
+		o.Samples = 50000
+	}
+}
+
+// Validate checks the options.
+func (o *CriticalDifferenceOptions) Validate() error {
+	if o.Metric == "" {
+		return analyses.OptionErrorf("metric", "required")
+	}
+	if err := checkAlphaZeroMethod(o.Alpha, o.ZeroMethod); err != nil {
+		return err
+	}
+	if err := analyses.CheckFloat("rope", o.Rope, 0, math.MaxFloat64); err != nil {
+		return err
+	}
+	if err := analyses.CheckInt("samples", o.Samples, 100, analyses.MaxSamples); err != nil {
+		return err
+	}
+	if o.Rope > 0 && !o.Bayesian {
+		return analyses.OptionErrorf("rope", "only used by the Bayesian test; set bayesian = true")
+	}
+	return analyses.FirstError(analyses.CheckDistinct("datasets", o.Datasets), analyses.CheckDistinct("methods", o.Methods))
+}
+
+// CriticalDifferenceInput is the matrix to test plus the Monte Carlo
+// stream of the Bayesian test.
+type CriticalDifferenceInput struct {
+	leaderboard.AggregateInput
+	Seed uint64
+	Jobs int
+}
+
+// CDPair is one pairwise comparison; A has the better (or equal) mean
+// rank. Differences are A − B with the metric oriented so that higher is
+// better.
+type CDPair struct {
+	A           string   `json:"a"`
+	B           string   `json:"b"`
+	Statistic   *float64 `json:"statistic"`
+	P           *float64 `json:"p"`
+	PHolm       *float64 `json:"p_holm"`
+	Significant bool     `json:"significant"`
+	Method      string   `json:"wilcoxon_method,omitempty"` // exact or approx
+	PLeft       *float64 `json:"p_left,omitempty"`          // P(A better), baycomp's p_left
+	PRope       *float64 `json:"p_rope,omitempty"`
+	PRight      *float64 `json:"p_right,omitempty"` // P(B better)
+}
+
+// CriticalDifferenceResult is what critical_difference computes.
+type CriticalDifferenceResult struct {
+	Metric          string   `json:"metric"`
+	HigherIsBetter  bool     `json:"higher_is_better"`
+	Alpha           float64  `json:"alpha"`
+	ZeroMethod      string   `json:"zero_method"`
+	Datasets        []string `json:"datasets"`
+	DroppedDatasets []string `json:"dropped_datasets,omitempty"`
+	// Methods in mean-rank order, best first, with their mean ranks.
+	Methods   []string  `json:"methods"`
+	MeanRanks []float64 `json:"mean_ranks"`
+
+	FriedmanStatistic  *float64 `json:"friedman_statistic"`
+	FriedmanP          *float64 `json:"friedman_p"`
+	ImanDavenportF     *float64 `json:"iman_davenport_f"`
+	ImanDavenportP     *float64 `json:"iman_davenport_p"`
+	NemenyiQ           float64  `json:"nemenyi_q"`
+	CriticalDifference float64  `json:"critical_difference"`
+	// Cliques are maximal runs of methods, in mean-rank order, with no
+	// significant Holm-corrected Wilcoxon difference inside.
+	Cliques [][]string `json:"cliques"`
+	// BayesianCliques: the same for the Bayesian test, where a pair
+	// differs when P(one is better) ≥ 1 − alpha.
+	Bayesian        bool       `json:"bayesian"`
+	Rope            float64    `json:"rope,omitempty"`
+	Samples         int        `json:"samples,omitempty"`
+	BayesianCliques [][]string `json:"bayesian_cliques,omitempty"`
+	Pairs           []CDPair   `json:"pairs"`
+	analyses.Warnings
+}
+
+// CriticalDifference runs Friedman, Iman–Davenport, Nemenyi, pairwise
+// Wilcoxon–Holm and (optionally) Bayesian signed-rank tests on the
+// datasets × methods matrix. A dataset without a value for every method
+// is left out with a warning (the tests need complete blocks).
+func CriticalDifference(in CriticalDifferenceInput, opts CriticalDifferenceOptions) (*CriticalDifferenceResult, error) {
+	opts.Defaults()
+	if err := opts.Validate(); err != nil {
+		return nil, err
+	}
+	higher := in.Metric.Better == analyses.HigherIsBetter
+	res := &CriticalDifferenceResult{Metric: in.Metric.Name, HigherIsBetter: higher, Alpha: opts.Alpha,
+		ZeroMethod: opts.ZeroMethod, Bayesian: opts.Bayesian}
+	if len(in.Methods) < 2 {
+		return nil, fmt.Errorf("metric %q: need at least 2 methods to compare, have %d", in.Metric.Name, len(in.Methods))
+	}
+	q := cdComplete(in, res)
+	n, k := len(q), len(in.Methods)
+	if n < 2 {
+		return nil, fmt.Errorf("metric %q: need at least 2 datasets with a value for every method, have %d", in.Metric.Name, n)
+	}
+	order := cdRank(in, res, q, higher)
+	if err := cdOmnibus(in, opts, res, q); err != nil {
+		return nil, err
+	}
+	// Oriented columns, in mean-rank order: higher is better.
+	col := func(i int) []float64 {
+		c := make([]float64, n)
+		for d := range q {
+			c[d] = in.Metric.Orient(q[d][order[i]])
+		}
+		return c
+	}
+	var pairs []cdPairIdx
+	for i := 0; i < k; i++ {
+		for j := i + 1; j < k; j++ {
+			pairs = append(pairs, cdPairIdx{i, j})
+		}
+	}
+	cdWilcoxonHolm(opts, res, pairs, col, n)
+	if opts.Bayesian {
+		if err := cdBayesian(in, opts, res, pairs, col); err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+// cdPairIdx is a pair of methods by their positions in mean-rank order.
+type cdPairIdx struct{ a, b int }
+
+// cdComplete returns the rows of the datasets with a value for every
+// method; the others are left out with a warning.
+func cdComplete(in CriticalDifferenceInput, res *CriticalDifferenceResult) analyses.Matrix {
+	var q analyses.Matrix
+	for d, row := range in.Q {
+		var missing []string
+		for m, v := range row {
+			if math.IsNaN(v) {
+				missing = append(missing, in.Methods[m])
+			}
+		}
+		if len(missing) > 0 {
+			res.DroppedDatasets = append(res.DroppedDatasets, in.Datasets[d])
+			res.Warnf("dataset %q left out: no %s value for method(s) %s, and the tests need every method on every dataset",
+				in.Datasets[d], in.Metric.Name, strings.Join(missing, ", "))
+			continue
+		}
+		q = append(q, row)
+		res.Datasets = append(res.Datasets, in.Datasets[d])
+	}
+	return q
+}
+
+// cdRank sets the methods in order of mean rank, exactly as the aggregate
+// analysis computes it, and returns that order (method indices).
+func cdRank(in CriticalDifferenceInput, res *CriticalDifferenceResult, q analyses.Matrix, higher bool) []int {
+	mr, _ := leaderboard.RuleScores(leaderboard.RuleMeanRank, q, higher, 3) // β̂ is not used by mean_rank
+	order := make([]int, len(in.Methods))
+	for i := range order {
+		order[i] = i
+	}
+	analyses.SortStable(order, func(a, b int) bool { return mr[a] < mr[b] })
+	for _, m := range order {
+		res.Methods = append(res.Methods, in.Methods[m])
+		res.MeanRanks = append(res.MeanRanks, mr[m])
+	}
+	return order
+}
+
+// cdOmnibus runs Friedman's and Iman–Davenport's tests and computes the
+// Nemenyi critical difference.
+func cdOmnibus(in CriticalDifferenceInput, opts CriticalDifferenceOptions, res *CriticalDifferenceResult, q analyses.Matrix) error {
+	n, k := len(q), len(in.Methods)
+	fr := stats.Friedman(q)
+	if math.IsNaN(fr.Statistic) {
+		res.Warnf("Friedman's test is undefined: every method has the same %s on every dataset", in.Metric.Name)
+	}
+	id := stats.ImanDavenport(fr.Statistic, n, k)
+	if math.IsInf(id.Statistic, 1) {
+		res.Warnf("the Iman–Davenport F is infinite (p = 0): every dataset ranks the methods the same way")
+	}
+	res.FriedmanStatistic, res.FriedmanP = analyses.Opt(fr.Statistic), analyses.Opt(fr.P)
+	res.ImanDavenportF, res.ImanDavenportP = analyses.Opt(id.Statistic), analyses.Opt(id.P)
+	if n < 10 {
+		res.Warnf("only %d datasets: Friedman's χ² approximation is rough below 10 (Demšar 2006 §3.2.2)", n)
+	}
+	qa, err := stats.NemenyiQ(opts.Alpha, k)
+	if err != nil {
+		return err
+	}
+	res.NemenyiQ = qa
+	res.CriticalDifference = qa * math.Sqrt(float64(k*(k+1))/(6*float64(n)))
+	return nil
+}
+
+// cdWilcoxonHolm tests every pair with Wilcoxon's signed-rank test over
+// the n datasets, corrects the p-values by Holm and finds the cliques.
+func cdWilcoxonHolm(opts CriticalDifferenceOptions, res *CriticalDifferenceResult, pairs []cdPairIdx, col func(int) []float64, n int) {
+	k := len(res.Methods)
+	ps := make([]float64, len(pairs))
+	res.Pairs = make([]CDPair, len(pairs))
+	for pi, pr := range pairs {
+		a, b := col(pr.a), col(pr.b)
+		d := make([]float64, n)
+		for i := range d {
+			d[i] = a[i] - b[i]
+		}
+		cp := CDPair{A: res.Methods[pr.a], B: res.Methods[pr.b]}
+		w, err := stats.Wilcoxon(d, opts.ZeroMethod, stats.WilcoxonAuto, false)
+		ps[pi] = math.NaN()
+		if err != nil {
+			res.Warnf("Wilcoxon test of %s vs %s undefined: %v (they are treated as not different)", cp.A, cp.B, err)
+		} else {
+			cp.Statistic, cp.P, cp.Method = analyses.Opt(w.Statistic), analyses.Opt(w.P), w.Method
+			ps[pi] = w.P
+		}
+		res.Pairs[pi] = cp
+	}
+	if n <= 5 {
+		res.Warnf("only %d datasets: the smallest two-sided Wilcoxon p-value is %.4g, so no pair can be significant at alpha = %g before correction",
+			n, 2/math.Pow(2, float64(n)), opts.Alpha)
+	}
+	holm := stats.Holm(ps)
+	sig := make([][]bool, k)
+	for i := range sig {
+		sig[i] = make([]bool, k)
+	}
+	for pi, pr := range pairs {
+		res.Pairs[pi].PHolm = analyses.Opt(holm[pi])
+		s := !math.IsNaN(holm[pi]) && holm[pi] <= opts.Alpha
+		res.Pairs[pi].Significant = s
+		sig[pr.a][pr.b], sig[pr.b][pr.a] = s, s
+	}
+	res.Cliques = cliques(res.Methods, sig)
+}
+
+// cdBayesian runs the Bayesian signed-rank test of every pair on in.Jobs
+// goroutines and finds the cliques of pairs it does not tell apart.
+func cdBayesian(in CriticalDifferenceInput, opts CriticalDifferenceOptions, res *CriticalDifferenceResult, pairs []cdPairIdx, col func(int) []float64) error {
+	k := len(res.Methods)
+	res.Rope, res.Samples = opts.Rope, opts.Samples
+	out := make([]stats.BayesSignedRank, len(pairs))
+	err := parallel.For(len(pairs), in.Jobs, func(pi int) {
+		pr := pairs[pi]
+		// The stream depends on (seed, pair index) only.
+		src := rand.NewPCG(in.Seed, uint64(pi))
+		out[pi] = stats.BayesianSignedRank(col(pr.a), col(pr.b), opts.Rope, opts.Samples, 0.5, src)
+	})
+	if err != nil {
+		return err
+	}
+	bsig := make([][]bool, k)
+	for i := range bsig {
+		bsig[i] = make([]bool, k)
+	}
+	for pi, pr := range pairs {
+		b := out[pi]
+		res.Pairs[pi].PLeft, res.Pairs[pi].PRope, res.Pairs[pi].PRight = analyses.Opt(b.Left), analyses.Opt(b.Rope), analyses.Opt(b.Right)
+		s := b.Left >= 1-opts.Alpha || b.Right >= 1-opts.Alpha
+		bsig[pr.a][pr.b], bsig[pr.b][pr.a] = s, s
+	}
+	res.BayesianCliques = cliques(res.Methods, bsig)
+	return nil
+}
+
+// cliques returns the maximal runs [i, j] of methods (in mean-rank order)
+// with no significant pair inside, of two methods or more, as Demšar's
+// diagrams draw them (a run contained in a longer one is not repeated).
+func cliques(methods []string, sig [][]bool) [][]string {
+	k := len(methods)
+	var out [][]string
+	lastEnd := -1
+	for i := 0; i < k; i++ {
+		j := i
+		for j+1 < k {
+			ok := true
+			for x := i; x <= j; x++ {
+				if sig[x][j+1] {
+					ok = false
+					break
+				}
+			}
+			if !ok {
+				break
+			}
+			j++
+		}
+		if j > i && j > lastEnd {
+			out = append(out, append([]string(nil), methods[i:j+1]...))
+			lastEnd = j
+		}
+	}
+	if out == nil {
+		out = [][]string{}
+	}
+	return out
+}
+
+// Tables implements Result: a summary, the mean ranks and the pairs.
+func (r *CriticalDifferenceResult) Tables() []analyses.Table {
+	val := func(p *float64) any {
+		if p == nil {
+			return nil
+		}
+		return *p
+	}
+	sum := analyses.Table{Title: "Friedman, Iman–Davenport and Nemenyi (" + r.Metric + ")", Columns: []string{"quantity", "value"},
+		Rows: [][]any{
+			{"datasets", len(r.Datasets)},
+			{"methods", len(r.Methods)},
+			{"friedman_statistic", val(r.FriedmanStatistic)},
+			{"friedman_p", val(r.FriedmanP)},
+			{"iman_davenport_f", val(r.ImanDavenportF)},
+			{"iman_davenport_p", val(r.ImanDavenportP)},
+			{"nemenyi_q", r.NemenyiQ},
+			{"critical_difference", r.CriticalDifference},
+		}}
+	ranks := analyses.Table{Name: "ranks", Title: "Mean rank over datasets (1 = best)", Columns: []string{"method", "mean_rank"}}
+	for i, m := range r.Methods {
+		ranks.Rows = append(ranks.Rows, []any{m, r.MeanRanks[i]})
+	}
+	cols := []string{"a", "b", "statistic", "p", "p_holm", "significant"}
+	if r.Bayesian {
+		cols = append(cols, "p_left", "p_rope", "p_right")
+	}
+	pairs := analyses.Table{Name: "pairs", Title: "Pairwise Wilcoxon signed-rank tests, Holm-corrected", Columns: cols}
+	for _, p := range r.Pairs {
+		row := []any{p.A, p.B, val(p.Statistic), val(p.P), val(p.PHolm), p.Significant}
+		if r.Bayesian {
+			row = append(row, val(p.PLeft), val(p.PRope), val(p.PRight))
+		}
+		pairs.Rows = append(pairs.Rows, row)
+	}
+	return []analyses.Table{sum, ranks, pairs}
+}
+
+// Highlight: the Friedman test, the best mean rank and how many pairs differ.
+func (r *CriticalDifferenceResult) Highlight() string {
+	if len(r.Methods) == 0 {
+		return ""
+	}
+	s := fmt.Sprintf("%s has the best mean rank (%.2f) on %s over %d datasets", r.Methods[0], r.MeanRanks[0], r.Metric, len(r.Datasets))
+	if r.FriedmanP != nil {
+		s += fmt.Sprintf("; Friedman p = %.3g", *r.FriedmanP)
+	}
+	sig := 0
+	for _, p := range r.Pairs {
+		if p.Significant {
+			sig++
+		}
+	}
+	return s + fmt.Sprintf("; %d of %d pairs differ after Holm (α = %g), critical difference %.2f.", sig, len(r.Pairs), r.Alpha, r.CriticalDifference)
+}
+
+// Highlight: how many pairs the paired and independent tests separate.
+func (r *PairedTestsResult) Highlight() string {
+	if len(r.Pairs) == 0 {
+		return ""
+	}
+	paired, indep := 0, 0
+	for _, p := range r.Pairs {
+		if p.PPairedT != nil && *p.PPairedT < r.Alpha {
+			paired++
+		}
+		if p.PWelch != nil && *p.PWelch < r.Alpha {
+			indep++
+		}
+	}
+	return fmt.Sprintf("On %s over %s, the paired t-test finds %d of %d pairs different at α = %g; the independent Welch test finds %d.",
+		r.Metric, r.Over, paired, len(r.Pairs), r.Alpha, indep)
+}
