@@ -1,0 +1,47 @@
+// Package input is evalbook's input layer: every byte a build reads from
+// a study passes through it, and it is the only package that opens study
+// files (issues 19 and 14). Package report (the kinds, the build
+// orchestration, the cache, serve, the provenance and the site) reads
+// through it and never calls os.Open or os.ReadFile on an input itself;
+// report/inputlayer_test.go enforces that.
+//
+// # Boundary
+//
+// input does not import report, so there is no cycle. From the manifest
+// the layer needs only a small spec: the study directory and manifest
+// file, the study title, allow_outside, the decompressed-size cap, and the
+// input entries (path, columns, dataset, method, missing, missing_values,
+// duplicates, line). Those entry types move here (report keeps aliases
+// such as type InputEntry = input.Entry so the manifest decoder and the
+// kinds stay unchanged); the rest of the manifest stays in report.
+//
+// # Layout (in the order the code moves)
+//
+//  1. The leaf readers, which depend on nothing in report:
+//     - ReadSet: what one analysis read (files, and path patterns with the
+//       files they matched), from which the cache key, serve's watch list
+//       and the provenance are all derived.
+//     - HashStore: content hashes of input files, re-hashed only when a
+//       file's identity (size, times, inode, device) changed; Stamp for
+//       serve's watch list; SHA256File.
+//     - TableReader: the CSV/TSV tokenizer, Parquet, gzip/zstd with a
+//       decompressed-size cap, strict number parsing (ParseDecimal) and
+//       positioned errors (InputError).
+//  2. The layer itself: the per-build state and its per-analysis views
+//     (noteFile/pin hashing, match/expand of path patterns, checkFile —
+//     regular files inside the study directory unless allow_outside —,
+//     readSource for pages and the bibliography), the results,
+//     characteristics and units loaders, the shared units pass (UnitsSink,
+//     batches, parallel byte ranges), and the ranked-run/truth/prediction
+//     readers.
+//
+// report keeps what interprets the inputs for a study: the kinds, the
+// manifest decoder, the build, the cache (which stores ReadSets and asks
+// the HashStore), serve (which watches Stamps) and the site writer.
+//
+// # Status
+//
+// Step 1 (ReadSet, HashStore) lives here now; the tables and the layer
+// itself are still in package report (table.go, csvfast.go, parquet.go,
+// inputs.go, unitspass.go, runs.go) and move next, each in its own commit.
+package input
