@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/evalbook/evalbook/report/input"
 )
 
 // Options configure a build (SPEC §1).
@@ -78,7 +80,7 @@ type analysisRun struct {
 	Seed   uint64
 	Output *Output
 	Err    error
-	reads  *readSet // what it read (for the cache, derived inputs, serve)
+	reads  *input.ReadSet // what it read (for the cache, derived inputs, serve)
 }
 
 // built is what a build computed before anything is written.
@@ -156,8 +158,8 @@ func run(o *Options) (*built, error) {
 	case o.Cache != nil:
 		in.hashes = o.Cache.hashStore()
 	default:
-		in.hashes = loadHashStore(o.CacheDir)
-		defer in.hashes.save(o.CacheDir)
+		in.hashes = input.LoadHashStore(o.CacheDir)
+		defer in.hashes.Save(o.CacheDir)
 	}
 	if o.OnRead != nil {
 		defer func() { o.OnRead(in.all.Files(), in.all.Patterns()) }()
@@ -317,7 +319,7 @@ func runPhase(s *Study, in *inputs, o Options, runs []*analysisRun, keys map[*an
 		if ph.cached(j) {
 			continue // cached outputs first: only the others read
 		}
-		j.rs = newReadSet()
+		j.rs = input.NewReadSet()
 		j.ctx = &Context{ID: r.Spec.ID, Title: r.Spec.Title, Caption: r.Spec.Caption, Study: s, Seed: r.Seed,
 			Jobs: o.Jobs, inputs: in.forAnalysis(j.rs), progress: o.Progress}
 		todo = append(todo, j)
@@ -358,7 +360,7 @@ type phaseJob struct {
 	r    *analysisRun
 	key  string
 	disk string
-	rs   *readSet
+	rs   *input.ReadSet
 	ctx  *Context
 }
 
@@ -397,7 +399,7 @@ func (ph *phase) feedUnits(jobs []*phaseJob) {
 	if len(sinks) == 0 {
 		return
 	}
-	prs := newReadSet()
+	prs := input.NewReadSet()
 	errs := make([]error, len(sinks))
 	func() {
 		defer func() {
@@ -411,7 +413,7 @@ func (ph *phase) feedUnits(jobs []*phaseJob) {
 		errs = ph.in.forAnalysis(prs).unitsPass(sinks)
 	}()
 	for i, j := range readers {
-		j.rs.merge(prs)
+		j.rs.Merge(prs)
 		j.ctx.fed = &fedUnits{sink: sinks[i], err: errs[i]}
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+
+	"github.com/evalbook/evalbook/report/input"
 )
 
 // Cache keeps analysis outputs between builds of one process (evalbook
@@ -20,7 +22,7 @@ type Cache struct {
 	mu      sync.Mutex
 	entries map[string]*cacheEntry // by analysis id
 	hits    int
-	hashes  *hashStore
+	hashes  *input.HashStore
 }
 
 type cacheEntry struct {
@@ -39,7 +41,9 @@ type readStamp struct {
 }
 
 // NewCache returns an empty cache.
-func NewCache() *Cache { return &Cache{entries: map[string]*cacheEntry{}, hashes: newHashStore()} }
+func NewCache() *Cache {
+	return &Cache{entries: map[string]*cacheEntry{}, hashes: input.NewHashStore()}
+}
 
 // Hits returns how many analyses were taken from the cache so far.
 func (c *Cache) Hits() int {
@@ -49,11 +53,11 @@ func (c *Cache) Hits() int {
 }
 
 // hashStore is the cache's file-hash store, kept across builds.
-func (c *Cache) hashStore() *hashStore {
+func (c *Cache) hashStore() *input.HashStore {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.hashes == nil {
-		c.hashes = newHashStore()
+		c.hashes = input.NewHashStore()
 	}
 	return c.hashes
 }
@@ -83,7 +87,7 @@ func hashStrings(parts []string) string {
 // stampReads pins down what an analysis read: each file's content as it
 // was before the build first read it (inputs.pin). It fails (and the
 // output is not stored) when a file can no longer be read.
-func stampReads(rs *readSet, in *inputs) (readStamp, error) {
+func stampReads(rs *input.ReadSet, in *inputs) (readStamp, error) {
 	st := readStamp{Files: map[string]string{}, Patterns: rs.Patterns(), Rows: map[string]int64{}}
 	for _, p := range rs.Files() {
 		sum := in.pin(p)
@@ -114,7 +118,7 @@ func (st readStamp) valid(in *inputs) bool {
 		}
 	}
 	for p, was := range st.Files {
-		if now, err := in.hashes.sum(p); err != nil || now != was {
+		if now, err := in.hashes.Sum(p); err != nil || now != was {
 			return false
 		}
 	}
@@ -123,8 +127,8 @@ func (st readStamp) valid(in *inputs) bool {
 
 // replay records a cached analysis's reads in this build: its rows in
 // the provenance, its files and patterns in the build's record.
-func (st readStamp) replay(in *inputs) *readSet {
-	rs := newReadSet()
+func (st readStamp) replay(in *inputs) *input.ReadSet {
+	rs := input.NewReadSet()
 	v := in.forAnalysis(rs)
 	for p, m := range st.Patterns {
 		v.notePattern(p, m)
@@ -137,7 +141,7 @@ func (st readStamp) replay(in *inputs) *readSet {
 
 // get returns a cached output still valid for key, recording what it had
 // read in this build.
-func (c *Cache) get(id, key string, in *inputs) (*Output, *readSet) {
+func (c *Cache) get(id, key string, in *inputs) (*Output, *input.ReadSet) {
 	if c == nil {
 		return nil, nil
 	}

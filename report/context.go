@@ -47,7 +47,7 @@ func (c *Context) Dataset(name string) analyses.Dataset {
 // Results returns the study's results (SPEC §3 results), loaded once.
 func (c *Context) Results() (*analyses.Results, error) {
 	r, err := c.inputs.results()
-	c.inputs.reads.merge(c.inputs.resReads)
+	c.inputs.reads.Merge(c.inputs.resReads)
 	c.inputs.mergeDerived()
 	return r, err
 }
@@ -68,7 +68,7 @@ func (c *Context) ReadUnits(sink UnitsSink) (UnitsSink, error) {
 // when the study has none.
 func (c *Context) Characteristics() (*Characteristics, error) {
 	ch, err := c.inputs.characteristics()
-	c.inputs.reads.merge(c.inputs.charReads)
+	c.inputs.reads.Merge(c.inputs.charReads)
 	return ch, err
 }
 

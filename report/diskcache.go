@@ -11,6 +11,8 @@ import (
 
 	"github.com/evalbook/evalbook/analyses"
 	"github.com/evalbook/evalbook/figures"
+
+	"github.com/evalbook/evalbook/report/input"
 )
 
 // The disk cache lets one-shot builds (evalbook build) reuse an
@@ -62,7 +64,7 @@ func toolHash() string {
 	exeHashOnce.Do(func() {
 		exe, err := os.Executable()
 		if err == nil {
-			exeHash, err = sha256File(exe)
+			exeHash, err = input.SHA256File(exe)
 		}
 		if err != nil {
 			exeHash = "unknown"

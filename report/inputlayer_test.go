@@ -12,6 +12,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/evalbook/evalbook/report/input"
 )
 
 // readers are the calls that read a file's bytes. Only the input layer
@@ -22,13 +24,12 @@ var readers = map[string]bool{
 	"os.Open": true, "os.OpenFile": true, "os.ReadFile": true, "os.ReadDir": true,
 	"filepath.Glob": true, "filepath.WalkDir": true, "filepath.Walk": true, "fs.ReadFile": true,
 	// the low-level readers, which open what they are given
-	"OpenTable": true, "OpenParquet": true, "openRun": true, "readTruth": true, "scanTruth": true, "openLines": true, "sha256File": true,
+	"OpenTable": true, "OpenParquet": true, "openRun": true, "readTruth": true, "scanTruth": true, "openLines": true, "SHA256File": true,
 }
 
 // allowedReaders: file → why it may read files itself.
 var allowedReaders = map[string]string{
 	"inputs.go":     "the input layer",
-	"filehash.go":   "the input layer's content hashes",
 	"table.go":      "low-level CSV/TSV reader, opened only by inputs.openMapped",
 	"parquet.go":    "low-level Parquet reader, opened only by OpenTable",
 	"runs.go":       "low-level run/truth reader, opened only by inputs.openRun/readTruth/scanTruth",
@@ -180,27 +181,27 @@ func TestWarmBuildDoesNotRehash(t *testing.T) {
 	}
 	// What the next build does with a store loaded from disk, the clock
 	// having moved past the racy window.
-	h := loadHashStore(cacheDir)
-	h.window = 0
+	h := input.LoadHashStore(cacheDir)
+	h.SetRacyWindow(0)
 	study, _ := LoadStudy(opts.Manifest, Kinds())
 	files := 0
 	for _, p := range []string{"results/part1.csv", "units/A_d1.csv", "runs/A_o1.csv", "notes.md"} {
-		if _, err := h.sum(filepath.Join(study.Dir, p)); err != nil {
+		if _, err := h.Sum(filepath.Join(study.Dir, p)); err != nil {
 			t.Fatal(err)
 		}
 		files++
 	}
-	if h.hashed != 0 {
-		t.Fatalf("a warm store hashed %d of %d unchanged files", h.hashed, files)
+	if h.Hashed() != 0 {
+		t.Fatalf("a warm store hashed %d of %d unchanged files", h.Hashed(), files)
 	}
 	editSameSize(t, filepath.Join(dir, "units", "A_d1.csv"))
-	if _, err := h.sum(filepath.Join(dir, "units", "A_d1.csv")); err != nil || h.hashed != 1 {
-		t.Fatalf("an edit keeping size and mtime was not hashed again (%d hashed, %v)", h.hashed, err)
+	if _, err := h.Sum(filepath.Join(dir, "units", "A_d1.csv")); err != nil || h.Hashed() != 1 {
+		t.Fatalf("an edit keeping size and mtime was not hashed again (%d hashed, %v)", h.Hashed(), err)
 	}
-	h.window = racyWindow // the file was just written: hashed again every time
-	h.sum(filepath.Join(dir, "units", "A_d1.csv"))
-	if h.hashed != 2 {
-		t.Fatalf("a file written within the racy window was trusted (%d hashed)", h.hashed)
+	h.SetRacyWindow(input.RacyWindow) // the file was just written: hashed again every time
+	h.Sum(filepath.Join(dir, "units", "A_d1.csv"))
+	if h.Hashed() != 2 {
+		t.Fatalf("a file written within the racy window was trusted (%d hashed)", h.Hashed())
 	}
 }
 

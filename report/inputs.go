@@ -16,35 +16,37 @@ import (
 
 	"github.com/evalbook/evalbook/analyses"
 	"github.com/evalbook/evalbook/analyses/offline"
+
+	"github.com/evalbook/evalbook/report/input"
 )
 
 // inputs is the input layer: every file a build reads is opened through
 // it, so the files and path patterns each analysis read are recorded (see
-// readSet) for the cache, serve's watch list and the provenance alike.
+// input.ReadSet) for the cache, serve's watch list and the provenance alike.
 // Shared inputs (results, characteristics) are loaded lazily, once per
 // build. An inputs value is a view of the build's shared state that
-// records into one analysis's readSet (nil: the build's own reads).
+// records into one analysis's input.ReadSet (nil: the build's own reads).
 type inputs struct {
 	*inputState
-	reads *readSet
+	reads *input.ReadSet
 }
 
 type inputState struct {
 	study        *Study
 	allowOutside bool
-	hashes       *hashStore
+	hashes       *input.HashStore
 	sums         map[string]string // sha256 of each file, taken before it was first read in this build
-	all          *readSet          // everything any view read or expanded
+	all          *input.ReadSet    // everything any view read or expanded
 
 	resultsOnce sync.Once
 	res         *analyses.Results
 	resErr      error
-	resReads    *readSet
+	resReads    *input.ReadSet
 
 	charOnce  sync.Once
 	char      *Characteristics
 	charErr   error
-	charReads *readSet
+	charReads *input.ReadSet
 
 	mu    sync.Mutex
 	files map[string]*fileRecord // by absolute path
@@ -75,11 +77,11 @@ type derivedSource struct {
 	id      string
 	results []ResultRow
 	units   func(fn func(u *UnitRow) error) error
-	reads   *readSet // what the feeding analysis read
+	reads   *input.ReadSet // what the feeding analysis read
 }
 
 // forAnalysis returns a view that records into rs.
-func (in *inputs) forAnalysis(rs *readSet) *inputs {
+func (in *inputs) forAnalysis(rs *input.ReadSet) *inputs {
 	return &inputs{inputState: in.inputState, reads: rs}
 }
 
@@ -89,8 +91,8 @@ func (in *inputs) noteFile(path string) {
 		in.onOpen(path)
 	}
 	in.pin(path)
-	in.reads.addFile(path)
-	in.all.addFile(path)
+	in.reads.AddFile(path)
+	in.all.AddFile(path)
 }
 
 // pin returns a file's sha256 as it was before this build first read it:
@@ -104,7 +106,7 @@ func (in *inputs) pin(path string) string {
 	if ok {
 		return s
 	}
-	s, err := in.hashes.sum(path)
+	s, err := in.hashes.Sum(path)
 	if err != nil {
 		return ""
 	}
@@ -120,14 +122,14 @@ func (in *inputs) pin(path string) string {
 
 // notePattern records a pattern's expansion by this view.
 func (in *inputs) notePattern(pattern string, matched []string) {
-	in.reads.addPattern(pattern, matched)
-	in.all.addPattern(pattern, matched)
+	in.reads.AddPattern(pattern, matched)
+	in.all.AddPattern(pattern, matched)
 }
 
 // mergeDerived adds the reads behind the derived inputs to this view's.
 func (in *inputs) mergeDerived() {
 	for _, d := range in.derived {
-		in.reads.merge(d.reads)
+		in.reads.Merge(d.reads)
 	}
 }
 
@@ -172,8 +174,8 @@ type fileRecord struct {
 }
 
 func newInputs(s *Study) *inputs {
-	return &inputs{inputState: &inputState{study: s, allowOutside: s.AllowOutside, hashes: newHashStore(), all: newReadSet(),
-		files: map[string]*fileRecord{}, sums: map[string]string{}, sources: map[string][]byte{}, resReads: newReadSet(), charReads: newReadSet()}}
+	return &inputs{inputState: &inputState{study: s, allowOutside: s.AllowOutside, hashes: input.NewHashStore(), all: input.NewReadSet(),
+		files: map[string]*fileRecord{}, sums: map[string]string{}, sources: map[string][]byte{}, resReads: input.NewReadSet(), charReads: input.NewReadSet()}}
 }
 
 // display returns path relative to the manifest directory; a file outside

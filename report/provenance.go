@@ -8,6 +8,8 @@ import (
 	"sort"
 
 	"github.com/BurntSushi/toml"
+
+	"github.com/evalbook/evalbook/report/input"
 )
 
 // Provenance is data/provenance.json: what made this site.
@@ -38,7 +40,7 @@ type AnalysisProv struct {
 
 func provenance(s *Study, in *inputs, runs []analysisRun, o Options) (*Provenance, error) {
 	p := &Provenance{Tool: "evalbook", Version: o.Version, Seed: s.Seed, Command: o.Command}
-	sum, err := sha256File(s.File)
+	sum, err := input.SHA256File(s.File)
 	if err != nil {
 		return nil, err
 	}

@@ -15,6 +15,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/evalbook/evalbook/report/input"
 )
 
 // Server builds a study, serves its site on a local address, watches the
@@ -28,7 +30,7 @@ type Server struct {
 	mu      sync.Mutex
 	version int    // bumped on every successful rebuild
 	lastErr string // the last build error, shown in the browser
-	stamps  map[string]fileStamp
+	stamps  map[string]input.FileStamp
 	waiters []chan struct{}
 	// read and patterns are what the last build read and expanded, as
 	// the input layer recorded it (Options.OnRead).
@@ -76,19 +78,19 @@ func (s *Server) build(logRefusal bool) error {
 	// Stamp what the previous build read before building, so an edit
 	// made while this build runs is seen by the next poll; files this
 	// build reads for the first time are stamped after it.
-	before := map[string]fileStamp{}
+	before := map[string]input.FileStamp{}
 	for _, p := range s.watchList() {
-		before[p], _ = stamp(p)
+		before[p], _ = input.Stamp(p)
 	}
 	sum, err := Build(s.opts)
 	watched := s.watchList()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.stamps = map[string]fileStamp{}
+	s.stamps = map[string]input.FileStamp{}
 	for _, p := range watched {
 		st, ok := before[p]
 		if !ok {
-			st, _ = stamp(p)
+			st, _ = input.Stamp(p)
 		}
 		s.stamps[p] = st
 	}
@@ -173,7 +175,7 @@ func (s *Server) changed() bool {
 	}
 	for _, p := range now {
 		was, ok := s.stamps[p]
-		st, _ := stamp(p)
+		st, _ := input.Stamp(p)
 		if !ok || st != was {
 			return true
 		}

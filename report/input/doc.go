@@ -17,23 +17,23 @@
 //
 // # Layout (in the order the code moves)
 //
-//  1. The leaf readers, which depend on nothing in report:
-//     - ReadSet: what one analysis read (files, and path patterns with the
-//       files they matched), from which the cache key, serve's watch list
-//       and the provenance are all derived.
-//     - HashStore: content hashes of input files, re-hashed only when a
-//       file's identity (size, times, inode, device) changed; Stamp for
-//       serve's watch list; SHA256File.
-//     - TableReader: the CSV/TSV tokenizer, Parquet, gzip/zstd with a
-//       decompressed-size cap, strict number parsing (ParseDecimal) and
-//       positioned errors (InputError).
-//  2. The layer itself: the per-build state and its per-analysis views
-//     (noteFile/pin hashing, match/expand of path patterns, checkFile —
-//     regular files inside the study directory unless allow_outside —,
-//     readSource for pages and the bibliography), the results,
-//     characteristics and units loaders, the shared units pass (UnitsSink,
-//     batches, parallel byte ranges), and the ranked-run/truth/prediction
-//     readers.
+//  1. ReadSet (step 1): what one analysis read — files, and path patterns
+//     with the files they matched — from which the cache key, serve's
+//     watch list and the provenance are all derived.
+//  2. HashStore (step 1): content hashes of input files, re-hashed only
+//     when a file's identity (size, times, inode, device) changed; Stamp
+//     for serve's watch list; SHA256File.
+//  3. TableReader (step 2): the CSV/TSV tokenizer, Parquet, gzip/zstd with
+//     a decompressed-size cap, strict number parsing (ParseDecimal) and
+//     positioned errors (InputError). Like 1 and 2 it depends on nothing
+//     in report.
+//  4. The layer itself (step 3): the per-build state and its per-analysis
+//     views (noteFile/pin hashing, match/expand of path patterns,
+//     checkFile — regular files inside the study directory unless
+//     allow_outside —, readSource for pages and the bibliography), the
+//     results, characteristics and units loaders, the shared units pass
+//     (UnitsSink, batches, parallel byte ranges), and the ranked-run,
+//     truth and prediction readers.
 //
 // report keeps what interprets the inputs for a study: the kinds, the
 // manifest decoder, the build, the cache (which stores ReadSets and asks
@@ -41,7 +41,7 @@
 //
 // # Status
 //
-// Step 1 (ReadSet, HashStore) lives here now; the tables and the layer
-// itself are still in package report (table.go, csvfast.go, parquet.go,
-// inputs.go, unitspass.go, runs.go) and move next, each in its own commit.
+// Step 1 (ReadSet, HashStore) lives here now; steps 2 and 3 are still in
+// package report (table.go, csvfast.go, parquet.go, then inputs.go,
+// unitspass.go, runs.go) and move next, each in its own commit.
 package input

@@ -1,27 +1,27 @@
-package report
+package input
 
 import (
 	"sort"
 	"sync"
 )
 
-// A readSet is what one analysis (or one shared loader) read: every file
+// A ReadSet is what one analysis (or one shared loader) read: every file
 // it opened and every path pattern it expanded, with the files the
 // pattern matched. It is the single record from which the cache's key
 // and validity, serve's watch list and the provenance are derived: the
 // input layer fills it as files are opened, so no reader can forget to.
-type readSet struct {
+type ReadSet struct {
 	mu       sync.Mutex
 	files    map[string]bool     // absolute paths
 	patterns map[string][]string // absolute pattern → matched absolute paths, sorted
 }
 
-func newReadSet() *readSet {
-	return &readSet{files: map[string]bool{}, patterns: map[string][]string{}}
+func NewReadSet() *ReadSet {
+	return &ReadSet{files: map[string]bool{}, patterns: map[string][]string{}}
 }
 
-// addFile records files read. A nil set records nothing.
-func (r *readSet) addFile(paths ...string) {
+// AddFile records files read. A nil set records nothing.
+func (r *ReadSet) AddFile(paths ...string) {
 	if r == nil {
 		return
 	}
@@ -32,8 +32,8 @@ func (r *readSet) addFile(paths ...string) {
 	r.mu.Unlock()
 }
 
-// addPattern records a pattern's expansion.
-func (r *readSet) addPattern(pattern string, matched []string) {
+// AddPattern records a pattern's expansion.
+func (r *ReadSet) AddPattern(pattern string, matched []string) {
 	if r == nil {
 		return
 	}
@@ -42,8 +42,8 @@ func (r *readSet) addPattern(pattern string, matched []string) {
 	r.mu.Unlock()
 }
 
-// merge adds everything o read.
-func (r *readSet) merge(o *readSet) {
+// Merge adds everything o read.
+func (r *ReadSet) Merge(o *ReadSet) {
 	if r == nil || o == nil || r == o {
 		return
 	}
@@ -68,7 +68,7 @@ func (r *readSet) merge(o *readSet) {
 }
 
 // Files lists the files read, sorted.
-func (r *readSet) Files() []string {
+func (r *ReadSet) Files() []string {
 	if r == nil {
 		return nil
 	}
@@ -83,7 +83,7 @@ func (r *readSet) Files() []string {
 }
 
 // Patterns returns a copy of the patterns and their matches.
-func (r *readSet) Patterns() map[string][]string {
+func (r *ReadSet) Patterns() map[string][]string {
 	if r == nil {
 		return nil
 	}

@@ -1,9 +1,9 @@
 //go:build !linux
 
-package report
+package input
 
 import "os"
 
 // sysIdentity has only size and modification time on this system; the
 // racy window still makes quick edits hash again.
-func sysIdentity(os.FileInfo, *fileID) {}
+func sysIdentity(os.FileInfo, *FileStamp) {}

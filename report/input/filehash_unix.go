@@ -1,6 +1,6 @@
 //go:build linux
 
-package report
+package input
 
 import (
 	"os"
@@ -9,7 +9,7 @@ import (
 
 // sysIdentity adds the change time, inode and device where the system
 // reports them.
-func sysIdentity(st os.FileInfo, id *fileID) {
+func sysIdentity(st os.FileInfo, id *FileStamp) {
 	if s, ok := st.Sys().(*syscall.Stat_t); ok {
 		id.Ctime = s.Ctim.Sec*1e9 + s.Ctim.Nsec
 		id.Ino = s.Ino

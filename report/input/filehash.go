@@ -1,4 +1,4 @@
-package report
+package input
 
 import (
 	"crypto/sha256"
@@ -11,36 +11,36 @@ import (
 	"time"
 )
 
-// hashStore gives the sha256 of input files, re-hashing a file only when
+// HashStore gives the sha256 of input files, re-hashing a file only when
 // its identity — size, modification time, change time, inode and device —
 // changed since it was last hashed. Any write to a file changes its change
 // time, which no tool can set back, so an edit that keeps the size and the
 // modification time is still seen. A file whose times are within
-// racyWindow of the moment it was hashed is hashed again next time (as
+// RacyWindow of the moment it was hashed is hashed again next time (as
 // git's "racily clean" entries are): file-system clocks are coarse, and two
 // writes in one tick would otherwise look alike.
 //
 // The store is kept in memory for evalbook serve and on disk (in the cache
 // directory) between one-shot builds, so a warm build stats its inputs
 // instead of reading them.
-type hashStore struct {
+type HashStore struct {
 	mu    sync.Mutex
 	known map[string]hashEntry
 	dirty bool
-	// window is the racy window (racyWindow; tests set it to 0), hashed
+	// window is the racy window (RacyWindow; tests set it to 0), hashed
 	// counts the files read to hash them.
 	window time.Duration
 	hashed int
 }
 
 type hashEntry struct {
-	ID       fileID `json:"id"`
-	Sum      string `json:"sum"`
-	HashedAt int64  `json:"hashed_at"` // unix ns
+	ID       FileStamp `json:"id"`
+	Sum      string    `json:"sum"`
+	HashedAt int64     `json:"hashed_at"` // unix ns
 }
 
-// fileID is what changes when a file is written to.
-type fileID struct {
+// FileStamp is a file's identity: what changes when a file is written to.
+type FileStamp struct {
 	Size  int64  `json:"size"`
 	Mod   int64  `json:"mod"`   // unix ns
 	Ctime int64  `json:"ctime"` // unix ns; 0 where the system has none
@@ -48,18 +48,21 @@ type fileID struct {
 	Dev   uint64 `json:"dev"`
 }
 
-const racyWindow = 2 * time.Second
+// RacyWindow is how close to a file's last change its hash may be taken
+// and still be trusted by the next build.
+const RacyWindow = 2 * time.Second
 
-func newHashStore() *hashStore { return &hashStore{known: map[string]hashEntry{}, window: racyWindow} }
+// NewHashStore returns an empty store.
+func NewHashStore() *HashStore { return &HashStore{known: map[string]hashEntry{}, window: RacyWindow} }
 
-func identify(st os.FileInfo) fileID {
-	id := fileID{Size: st.Size(), Mod: st.ModTime().UnixNano()}
+func identify(st os.FileInfo) FileStamp {
+	id := FileStamp{Size: st.Size(), Mod: st.ModTime().UnixNano()}
 	sysIdentity(st, &id)
 	return id
 }
 
-// sum returns the hex sha256 of path.
-func (h *hashStore) sum(path string) (string, error) {
+// Sum returns the hex sha256 of path.
+func (h *HashStore) Sum(path string) (string, error) {
 	st, err := os.Stat(path)
 	if err != nil {
 		return "", err
@@ -67,15 +70,16 @@ func (h *hashStore) sum(path string) (string, error) {
 	id := identify(st)
 	h.mu.Lock()
 	e, ok := h.known[path]
+	window := h.window
 	h.mu.Unlock()
-	if ok && e.ID == id && !racy(e, h.window) {
+	if ok && e.ID == id && !racy(e, window) {
 		return e.Sum, nil
 	}
 	at := time.Now().UnixNano()
 	h.mu.Lock()
 	h.hashed++
 	h.mu.Unlock()
-	s, err := sha256File(path)
+	s, err := SHA256File(path)
 	if err != nil {
 		return "", err
 	}
@@ -92,6 +96,21 @@ func (h *hashStore) sum(path string) (string, error) {
 	return s, nil
 }
 
+// SetRacyWindow sets the racy window (RacyWindow by default; tests set 0
+// to act as if the clock had moved on).
+func (h *HashStore) SetRacyWindow(d time.Duration) {
+	h.mu.Lock()
+	h.window = d
+	h.mu.Unlock()
+}
+
+// Hashed returns how many files the store has read to hash them.
+func (h *HashStore) Hashed() int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.hashed
+}
+
 // racy reports whether the file may have changed within the clock tick
 // in which it was hashed.
 func racy(e hashEntry, window time.Duration) bool {
@@ -102,10 +121,10 @@ func racy(e hashEntry, window time.Duration) bool {
 // hashStoreFile is where the store lives in a cache directory.
 func hashStoreFile(dir string) string { return filepath.Join(dir, "hashes.json") }
 
-// loadHashStore reads a store from a cache directory; a missing or broken
+// LoadHashStore reads a store from a cache directory; a missing or broken
 // file gives an empty store (it only costs time).
-func loadHashStore(dir string) *hashStore {
-	h := newHashStore()
+func LoadHashStore(dir string) *HashStore {
+	h := NewHashStore()
 	if dir == "" {
 		return h
 	}
@@ -119,9 +138,9 @@ func loadHashStore(dir string) *hashStore {
 	return h
 }
 
-// save writes the store atomically; failures only cost the next build
+// Save writes the store atomically; failures only cost the next build
 // time.
-func (h *hashStore) save(dir string) {
+func (h *HashStore) Save(dir string) {
 	if dir == "" {
 		return
 	}
@@ -151,8 +170,8 @@ func (h *hashStore) save(dir string) {
 	}
 }
 
-// sha256File returns the hex sha256 of a file.
-func sha256File(path string) (string, error) {
+// SHA256File returns the hex sha256 of a file.
+func SHA256File(path string) (string, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return "", err
@@ -165,16 +184,12 @@ func sha256File(path string) (string, error) {
 	return hex.EncodeToString(hh.Sum(nil)), nil
 }
 
-// statID returns a file's identity.
-func statID(path string) (fileID, bool) {
+// Stamp returns a file's identity: what serve compares to see that a
+// watched file changed. ok is false when the file cannot be stat'ed.
+func Stamp(path string) (FileStamp, bool) {
 	st, err := os.Stat(path)
 	if err != nil {
-		return fileID{}, false
+		return FileStamp{}, false
 	}
 	return identify(st), true
 }
-
-// fileStamp is what serve compares to see that a watched file changed.
-type fileStamp = fileID
-
-func stamp(path string) (fileStamp, bool) { return statID(path) }
