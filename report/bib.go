@@ -12,6 +12,8 @@ import (
 	"golang.org/x/text/unicode/norm"
 
 	"github.com/evalbook/evalbook/analyses"
+
+	"github.com/evalbook/evalbook/report/input"
 )
 
 // BibEntry is one BibTeX entry: its key, type and fields (lower-case
@@ -40,13 +42,13 @@ func ParseBibTeX(file, src string) (map[string]*BibEntry, error) {
 		i += at + 1
 		open := strings.IndexAny(src[i:], "{(")
 		if open < 0 {
-			return nil, inputErrorf(file, line, "@ without an entry body")
+			return nil, input.Errorf(file, line, "@ without an entry body")
 		}
 		typ := strings.ToLower(strings.TrimSpace(src[i : i+open]))
 		i += open + 1
 		body, n, err := balanced(src[i:], src[i-1])
 		if err != nil {
-			return nil, inputErrorf(file, line, "%v", err)
+			return nil, input.Errorf(file, line, "%v", err)
 		}
 		entryLine := line
 		line += strings.Count(src[i:i+n], "\n")
@@ -56,17 +58,17 @@ func ParseBibTeX(file, src string) (map[string]*BibEntry, error) {
 		}
 		comma := strings.IndexByte(body, ',')
 		if comma < 0 {
-			return nil, inputErrorf(file, entryLine, "entry without fields")
+			return nil, input.Errorf(file, entryLine, "entry without fields")
 		}
 		e := &BibEntry{Key: strings.TrimSpace(body[:comma]), Type: typ, Fields: map[string]string{}, Line: entryLine}
 		if e.Key == "" {
-			return nil, inputErrorf(file, entryLine, "@%s entry without a key", typ)
+			return nil, input.Errorf(file, entryLine, "@%s entry without a key", typ)
 		}
 		if !validBibKey(e.Key) {
-			return nil, inputErrorf(file, entryLine, "key %s: a citation key is letters, digits and :-_./+ only", bibQuote(e.Key))
+			return nil, input.Errorf(file, entryLine, "key %s: a citation key is letters, digits and :-_./+ only", bibQuote(e.Key))
 		}
 		if _, dup := out[e.Key]; dup {
-			return nil, inputErrorf(file, entryLine, "key %q is defined twice", e.Key)
+			return nil, input.Errorf(file, entryLine, "key %q is defined twice", e.Key)
 		}
 		rest := body[comma+1:]
 		for {
@@ -76,7 +78,7 @@ func ParseBibTeX(file, src string) (map[string]*BibEntry, error) {
 			}
 			eq := strings.IndexByte(rest, '=')
 			if eq < 0 {
-				return nil, inputErrorf(file, entryLine, "%s: field without '='", e.Key)
+				return nil, input.Errorf(file, entryLine, "%s: field without '='", e.Key)
 			}
 			name := strings.ToLower(strings.TrimSpace(rest[:eq]))
 			rest = strings.TrimLeft(rest[eq+1:], " \t\r\n")
@@ -85,13 +87,13 @@ func ParseBibTeX(file, src string) (map[string]*BibEntry, error) {
 			case strings.HasPrefix(rest, "{"):
 				v, n, err := balanced(rest[1:], '{')
 				if err != nil {
-					return nil, inputErrorf(file, entryLine, "%s.%s: %v", e.Key, name, err)
+					return nil, input.Errorf(file, entryLine, "%s.%s: %v", e.Key, name, err)
 				}
 				val, rest = v, rest[1+n:]
 			case strings.HasPrefix(rest, `"`):
 				end := strings.IndexByte(rest[1:], '"')
 				if end < 0 {
-					return nil, inputErrorf(file, entryLine, "%s.%s: unterminated quote", e.Key, name)
+					return nil, input.Errorf(file, entryLine, "%s.%s: unterminated quote", e.Key, name)
 				}
 				val, rest = rest[1:1+end], rest[2+end:]
 			default:

@@ -60,7 +60,7 @@ type Options struct {
 	checkOut bool
 	// MaxDecompressed caps the bytes a gzip-compressed input table may
 	// inflate to, per file (a gzip bomb fails with an error naming the
-	// file): 0 means DefaultMaxDecompressed (64 GiB), a negative value
+	// file): 0 means input.DefaultMaxDecompressed (64 GiB), a negative value
 	// no cap.
 	MaxDecompressed int64
 }
@@ -482,7 +482,7 @@ func runErrors(s *Study, runs []analysisRun) error {
 			msgs = append(msgs, m)
 		}
 		ids[m] = append(ids[m], r.Spec.ID)
-		var ie *InputError
+		var ie *input.InputError
 		var me *ManifestError
 		if !errors.As(r.Err, &ie) && !errors.As(r.Err, &me) {
 			at[m] = fmt.Sprintf("%s:%d: ", filepath.Base(s.File), r.Spec.Line)

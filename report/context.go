@@ -5,6 +5,8 @@ import (
 
 	"github.com/evalbook/evalbook/analyses"
 	"github.com/evalbook/evalbook/analyses/stats"
+
+	"github.com/evalbook/evalbook/report/input"
 )
 
 // Context is what a Kind's Run sees: its own id and title, the study, a
@@ -73,7 +75,7 @@ func (c *Context) Characteristics() (*Characteristics, error) {
 }
 
 // Path resolves a path of the manifest (relative to the manifest's
-// directory). It reads nothing: open files through OpenTable or the
+// directory). It reads nothing: open files through input.OpenTable or the
 // input layer, which check and record them.
 func (c *Context) Path(rel string) string {
 	return absPattern(c.Study.Dir, rel)
@@ -82,7 +84,7 @@ func (c *Context) Path(rel string) string {
 // OpenTable opens a table file (CSV, TSV, Parquet, optionally .gz) for
 // streaming, checking it may be read and recording it for the cache and
 // the provenance. path is relative to the manifest.
-func (c *Context) OpenTable(path string) (*TableReader, error) {
+func (c *Context) OpenTable(path string) (*input.TableReader, error) {
 	return c.inputs.open(c.Path(path))
 }
 

@@ -196,20 +196,20 @@ func (in *inputs) outsideStudy(path string) bool {
 }
 
 // open opens a table file and records it.
-func (in *inputs) open(path string) (*TableReader, error) {
+func (in *inputs) open(path string) (*input.TableReader, error) {
 	return in.openMapped(path, nil)
 }
 
-func (in *inputs) openMapped(path string, mapping map[string]string) (*TableReader, error) {
+func (in *inputs) openMapped(path string, mapping map[string]string) (*input.TableReader, error) {
 	if err := in.checkFile(path); err != nil {
 		return nil, err
 	}
 	in.noteFile(path)
-	t, err := openTableCapped(path, in.display(path), mapping, in.study.MaxDecompressed)
+	t, err := input.OpenTableCapped(path, in.display(path), mapping, in.study.MaxDecompressed)
 	if err != nil {
 		return nil, err
 	}
-	t.outside = in.outsideStudy(path)
+	t.SetOutside(in.outsideStudy(path))
 	in.mu.Lock()
 	if in.files[path] == nil {
 		in.files[path] = &fileRecord{Path: in.display(path)}
@@ -249,7 +249,7 @@ func (in *inputs) scanTruth(path, display string, format runFormat, fn func(user
 }
 
 // closeCounted closes t and records its rows.
-func (in *inputs) closeCounted(path string, t *TableReader) {
+func (in *inputs) closeCounted(path string, t *input.TableReader) {
 	in.mu.Lock()
 	if r := in.files[path]; r != nil && t.Rows() > r.Rows {
 		r.Rows = t.Rows()
@@ -286,7 +286,7 @@ type matchedFile struct {
 func (in *inputs) expand(e InputEntry, what string) ([]matchedFile, error) {
 	files, err := in.match(e.Path)
 	if err != nil {
-		return nil, inputErrorf(filepath.Base(in.study.File), e.Line, "inputs.%s: %v", what, err)
+		return nil, input.Errorf(filepath.Base(in.study.File), e.Line, "inputs.%s: %v", what, err)
 	}
 	for i := range files {
 		if files[i].Dataset == "" {
@@ -423,7 +423,7 @@ func (in *inputs) readSource(rel string) ([]byte, error) {
 			}
 			at += size
 		}
-		return nil, inputErrorf(in.display(path), bytes.Count(b[:at], []byte("\n"))+1, "invalid UTF-8 (byte 0x%02X); pages and the bibliography must be UTF-8", b[at])
+		return nil, input.Errorf(in.display(path), bytes.Count(b[:at], []byte("\n"))+1, "invalid UTF-8 (byte 0x%02X); pages and the bibliography must be UTF-8", b[at])
 	}
 	in.recordFile(path, 0)
 	in.mu.Lock()
@@ -575,7 +575,7 @@ func (in *inputs) readResultsFile(e InputEntry, mf matchedFile, b *analyses.Resu
 			}
 		}
 		if len(wide) == 0 {
-			return inputErrorf(t.File, 1, "no metric columns: want dataset,method,metric,value or dataset,method,<metric…>")
+			return input.Errorf(t.File, 1, "no metric columns: want dataset,method,metric,value or dataset,method,<metric…>")
 		}
 	}
 	for {
@@ -707,7 +707,7 @@ func (in *inputs) readUnitsFile(e InputEntry, mf matchedFile, fn func(u *UnitRow
 // column is, and whether the file is long (metric, value) or wide (a
 // column per metric).
 type unitsFile struct {
-	t                   *TableReader
+	t                   *input.TableReader
 	e                   InputEntry
 	mf                  matchedFile
 	dcol, mcol, ucol    int
@@ -746,7 +746,7 @@ func (in *inputs) openUnits(e InputEntry, mf matchedFile) (*unitsFile, error) {
 		}
 		if len(f.wide) == 0 {
 			in.closeCounted(mf.Path, t)
-			return nil, inputErrorf(t.File, 1, "no metric columns")
+			return nil, input.Errorf(t.File, 1, "no metric columns")
 		}
 	}
 	return f, nil
@@ -773,7 +773,7 @@ type nameCache struct {
 	intern map[string]string
 }
 
-func (c *nameCache) name(t *TableReader, s string) (string, error) {
+func (c *nameCache) name(t *input.TableReader, s string) (string, error) {
 	for _, r := range c.recent {
 		if s == r && s != "" {
 			return r, nil
@@ -903,7 +903,7 @@ func (in *inputs) loadCharacteristics() (*Characteristics, error) {
 	// where each value was read: a (dataset, feature) given twice with
 	// different values is an error; a missing value never replaces one.
 	from := map[[2]string]analyses.Source{}
-	set := func(t *TableReader, col int, d, f string, v float64) error {
+	set := func(t *input.TableReader, col int, d, f string, v float64) error {
 		if c.Value[d] == nil {
 			c.Value[d] = map[string]float64{}
 			c.Datasets = append(c.Datasets, d)
@@ -918,7 +918,7 @@ func (in *inputs) loadCharacteristics() (*Characteristics, error) {
 			case math.IsNaN(v) || old == v:
 				return nil
 			case !math.IsNaN(old):
-				return t.Errorf(col, "%s of %s is also given at %s with another value (%v vs %v); keep one", clip(f), clip(d), sourceString(from[[2]string{d, f}]), v, old)
+				return t.Errorf(col, "%s of %s is also given at %s with another value (%v vs %v); keep one", input.Clip(f), input.Clip(d), sourceString(from[[2]string{d, f}]), v, old)
 			}
 		}
 		c.Value[d][f] = v

@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/evalbook/evalbook/analyses"
+
+	"github.com/evalbook/evalbook/report/input"
 )
 
 // studyInputs writes a txtar study and returns its inputs loader.
@@ -246,7 +248,7 @@ func FuzzResultsLoader(f *testing.F) {
 					t.Fatalf("cell %v = %+v", k, c)
 				}
 				for _, name := range []string{k.Dataset, k.Method, k.Metric} {
-					if badName(name) != "" {
+					if input.BadName(name) != "" {
 						t.Fatalf("name %q loaded", name)
 					}
 				}

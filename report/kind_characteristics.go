@@ -18,6 +18,8 @@ import (
 	"github.com/evalbook/evalbook/analyses"
 	"github.com/evalbook/evalbook/analyses/datasets"
 	"github.com/evalbook/evalbook/figures"
+
+	"github.com/evalbook/evalbook/report/input"
 )
 
 func characteristicsKind() Kind {
@@ -219,7 +221,7 @@ func readCharacteristicsLog(ctx *Context, d DatasetSpec, p datasets.Preprocessin
 	col := func(name string) (int, error) {
 		i := t.Col(name)
 		if i < 0 {
-			return -1, inputErrorf(t.File, 1, "dataset %q: the interaction log has no %q column (header: %s; want user,item[,rating][,timestamp])%s", d.Name, name, strings.Join(t.Header, ","), suggestColumn(name, t.Header))
+			return -1, input.Errorf(t.File, 1, "dataset %q: the interaction log has no %q column (header: %s; want user,item[,rating][,timestamp])%s", d.Name, name, strings.Join(t.Header, ","), input.SuggestColumn(name, t.Header))
 		}
 		return i, nil
 	}
@@ -233,10 +235,10 @@ func readCharacteristicsLog(ctx *Context, d DatasetSpec, p datasets.Preprocessin
 	}
 	rc := t.Col("rating")
 	if p.HasThreshold && rc < 0 {
-		return nil, inputErrorf(t.File, 1, "dataset %q: rating_threshold = %g needs a rating column (header: %s)", d.Name, p.Threshold, strings.Join(t.Header, ","))
+		return nil, input.Errorf(t.File, 1, "dataset %q: rating_threshold = %g needs a rating column (header: %s)", d.Name, p.Threshold, strings.Join(t.Header, ","))
 	}
 	at := func(err error) error {
-		var ie *InputError
+		var ie *input.InputError
 		if errors.As(err, &ie) {
 			e := *ie
 			e.Msg = fmt.Sprintf("dataset %q: %s", d.Name, e.Msg)

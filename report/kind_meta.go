@@ -14,6 +14,8 @@ import (
 	"github.com/evalbook/evalbook/analyses"
 	"github.com/evalbook/evalbook/analyses/meta"
 	"github.com/evalbook/evalbook/figures"
+
+	"github.com/evalbook/evalbook/report/input"
 )
 
 func metaKind() Kind {
@@ -144,7 +146,7 @@ func (m *metaSink) Add(u *UnitRow) error {
 		return nil
 	}
 	if err := m.b.Add(u.Dataset, u.Method, u.Unit, u.Row, u.Value); err != nil {
-		return inputErrorf(u.File, int(u.Line), "%w", err)
+		return input.Errorf(u.File, int(u.Line), "%w", err)
 	}
 	return nil
 }
@@ -201,7 +203,7 @@ func metaReadSummary(ctx *Context, src meta.Source) ([]meta.Study, error) {
 const metaSummaryForms = "dataset,n,mean_diff,sd_diff[,r] (paired), dataset,m1i,sd1i,n1i,m2i,sd2i,n2i (two groups, as metafor's escalc) or dataset,yi,vi (or dataset,yi,sei: effects as given)"
 
 // metaSummaryForm tells the form of a summary table by its header.
-func metaSummaryForm(t *TableReader) (string, error) {
+func metaSummaryForm(t *input.TableReader) (string, error) {
 	var forms []string
 	if t.Col("yi") >= 0 {
 		forms = append(forms, meta.Generic)
@@ -219,15 +221,15 @@ func metaSummaryForm(t *TableReader) (string, error) {
 	case 1:
 		return forms[0], nil
 	case 0:
-		return "", inputErrorf(t.File, 1, "not a summary table (header: %s): want %s; map other column names with summary = {path = …, columns = {m1i = \"…\"}}", strings.Join(t.Header, ","), metaSummaryForms)
+		return "", input.Errorf(t.File, 1, "not a summary table (header: %s): want %s; map other column names with summary = {path = …, columns = {m1i = \"…\"}}", strings.Join(t.Header, ","), metaSummaryForms)
 	}
-	return "", inputErrorf(t.File, 1, "the header mixes the columns of %s summaries: want one of %s", strings.Join(forms, " and "), metaSummaryForms)
+	return "", input.Errorf(t.File, 1, "the header mixes the columns of %s summaries: want one of %s", strings.Join(forms, " and "), metaSummaryForms)
 }
 
 // readMetaSummary parses per-dataset summary rows (SPEC §5.9 `summary`):
 // paired, two-group or generic by the header. A missing cell, an n below
 // 2, a zero or negative sd or variance is an error at file:line:column.
-func readMetaSummary(t *TableReader) ([]meta.Study, error) {
+func readMetaSummary(t *input.TableReader) ([]meta.Study, error) {
 	form, err := metaSummaryForm(t)
 	if err != nil {
 		return nil, err

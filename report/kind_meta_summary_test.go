@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/evalbook/evalbook/report/input"
 )
 
 func readSummaryText(t testing.TB, text string) error {
@@ -15,7 +17,7 @@ func readSummaryText(t testing.TB, text string) error {
 	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	tr, err := OpenTable(p, "summary.csv", nil)
+	tr, err := input.OpenTable(p, "summary.csv", nil)
 	if err != nil {
 		return err
 	}

@@ -19,7 +19,7 @@ func multiObjectiveKind() Kind {
 	return NewKind("multi_objective", "Pareto fronts, fitted trade-offs against a base metric and one score with stated importance; the EvalRS 2022 score beside it (seed 004)", runMultiObjective)
 }
 
-// moTable is the method set *TableReader and *ParquetReader share.
+// moTable is the method set *input.TableReader and *input.ParquetReader share.
 type moTable interface {
 	Col(name string) int
 	Require(name string) (int, error)

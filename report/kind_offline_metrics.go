@@ -16,6 +16,8 @@ import (
 	"github.com/evalbook/evalbook/analyses"
 	"github.com/evalbook/evalbook/analyses/offline"
 	"github.com/evalbook/evalbook/figures"
+
+	"github.com/evalbook/evalbook/report/input"
 )
 
 func offlineMetricsKind() Kind {
@@ -269,7 +271,7 @@ func offlineDuplicateAt(ctx *Context, o *offline.Options, files []offlineFile, d
 				first = fmt.Sprintf("%s:%d", f.display, line)
 				return nil
 			}
-			at = &InputError{File: f.display, Line: line, Msg: fmt.Sprintf("user %q: item %q is listed twice (first at %s)", de.User, de.Item, first)}
+			at = &input.InputError{File: f.display, Line: line, Msg: fmt.Sprintf("user %q: item %q is listed twice (first at %s)", de.User, de.Item, first)}
 			return stop
 		})
 		if at != nil {

@@ -15,6 +15,8 @@ import (
 	"github.com/evalbook/evalbook/analyses"
 	"github.com/evalbook/evalbook/analyses/significance"
 	"github.com/evalbook/evalbook/figures"
+
+	"github.com/evalbook/evalbook/report/input"
 )
 
 func pairedTestsKind() Kind {
@@ -140,7 +142,7 @@ func (p *pairedSink) Add(u *UnitRow) error {
 	}
 	k := pairedKey{mi, id}
 	if prev, dup := p.where[k]; dup {
-		return inputErrorf(u.File, int(u.Line), "unit %q of method %q on dataset %q appears twice (first at %s)", id, u.Method, u.Dataset, prev)
+		return input.Errorf(u.File, int(u.Line), "unit %q of method %q on dataset %q appears twice (first at %s)", id, u.Method, u.Dataset, prev)
 	}
 	p.where[k] = fmt.Sprintf("%s:%d", u.File, u.Line)
 	p.vals[k] = u.Value

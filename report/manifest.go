@@ -15,6 +15,8 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"github.com/evalbook/evalbook/analyses"
+
+	"github.com/evalbook/evalbook/report/input"
 )
 
 // Study is a parsed and checked manifest (SPEC §2).
@@ -182,7 +184,7 @@ func LoadStudy(path string, kinds Registry) (*Study, error) {
 	}
 	// A FIFO would block the read and a device (a link to /dev/zero)
 	// never end it: the manifest must be a regular file, as every input.
-	f, err := openRegular(path, path)
+	f, err := input.OpenRegular(path, path)
 	if err != nil {
 		return nil, fmt.Errorf("read manifest: %w", err)
 	}
@@ -556,8 +558,8 @@ func (s *Study) decodeEntries(md toml.MetaData, p toml.Primitive, key string, fa
 			switch {
 			case strings.TrimSpace(m) == "":
 				fail(key+".missing_values", "%s[%d].missing_values: an empty marker (empty cells are always missing)", displayKey(key), i)
-			case badName(m) != "":
-				fail(key+".missing_values", "%s[%d].missing_values: marker %s holds %s", displayKey(key), i, quoteInput(m), badName(m))
+			case input.BadName(m) != "":
+				fail(key+".missing_values", "%s[%d].missing_values: marker %s holds %s", displayKey(key), i, input.Quote(m), input.BadName(m))
 			}
 		}
 		for col := range e.Columns {

@@ -17,6 +17,8 @@ import (
 	"github.com/yuin/goldmark/text"
 
 	"github.com/evalbook/evalbook/analyses"
+
+	"github.com/evalbook/evalbook/report/input"
 )
 
 // Narrative pages cite results instead of copying them (SPEC §7):
@@ -279,14 +281,14 @@ func (n *narrative) expandDirectives(s string, lineNo int) string {
 		out.WriteString(n.expandCites(s[:i], lineNo))
 		d, err := parseDirective(s[i:])
 		if err != nil {
-			n.errs = append(n.errs, inputErrorf(n.page, lineNo, "%v", err))
+			n.errs = append(n.errs, input.Errorf(n.page, lineNo, "%v", err))
 			out.WriteString(s[i : i+len(d.text)])
 			s = s[i+len(d.text):]
 			continue
 		}
 		repl, err := n.directive(d.name, d.args)
 		if err != nil {
-			n.errs = append(n.errs, inputErrorf(n.page, lineNo, "%s: %v", shownDirective(d.text), err))
+			n.errs = append(n.errs, input.Errorf(n.page, lineNo, "%s: %v", shownDirective(d.text), err))
 			repl = d.text
 		}
 		out.WriteString(repl)
@@ -298,7 +300,7 @@ func (n *narrative) expandCites(s string, lineNo int) string {
 	return citeRe.ReplaceAllStringFunc(s, func(m string) string {
 		out, err := n.cite(m[1 : len(m)-1])
 		if err != nil {
-			n.errs = append(n.errs, inputErrorf(n.page, lineNo, "%s: %v", shownDirective(m), err))
+			n.errs = append(n.errs, input.Errorf(n.page, lineNo, "%s: %v", shownDirective(m), err))
 			return m
 		}
 		return out
@@ -347,10 +349,10 @@ func parseDirective(s string) (parsedDirective, error) {
 // terminal escape sequence or invalid UTF-8 in a page never reaches the
 // terminal raw.
 func shownDirective(s string) string {
-	if badName(s) == "" {
-		return clip(s)
+	if input.BadName(s) == "" {
+		return input.Clip(s)
 	}
-	return quoteInput(s)
+	return input.Quote(s)
 }
 
 // token stores HTML for fill() and returns its placeholder.

@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/parquet-go/parquet-go"
+
+	"github.com/evalbook/evalbook/report/input"
 )
 
 // Long-format units files as pandas/pyarrow write them: dictionary-encoded
@@ -71,7 +73,7 @@ func writeBenchUnits[T any](b *testing.B, path string, row func(d, m, k string, 
 }
 
 // BenchmarkParquetUnits reads a long-format units file of 4 million rows
-// the way the units loader does (OpenTable, Next, the name columns as
+// the way the units loader does (input.OpenTable, Next, the name columns as
 // text, Float of the value), and through the loader itself ("loader") and reports rows per second of wall clock
 // and of the process's CPU time (all threads, the collector's too). It
 // prints figures; it never fails on time.
@@ -118,7 +120,7 @@ func BenchmarkParquetUnits(b *testing.B) {
 // benchReadUnits reads a units file as readUnitsFile does and returns the
 // number of rows.
 func benchReadUnits(path string) (int, error) {
-	t, err := OpenTable(path, filepath.Base(path), nil)
+	t, err := input.OpenTable(path, filepath.Base(path), nil)
 	if err != nil {
 		return 0, err
 	}

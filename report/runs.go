@@ -22,6 +22,8 @@ import (
 
 	"github.com/evalbook/evalbook/analyses"
 	"github.com/evalbook/evalbook/analyses/offline"
+
+	"github.com/evalbook/evalbook/report/input"
 )
 
 // runFormat is how a run or truth file is laid out.
@@ -61,15 +63,15 @@ type lineReader struct {
 }
 
 // openLines opens a regular file for reading lines; a .gz file may
-// inflate to DefaultMaxDecompressed bytes.
+// inflate to input.DefaultMaxDecompressed bytes.
 func openLines(path, display string) (*lineReader, error) {
 	return openLinesCapped(path, display, 0)
 }
 
 // openLinesCapped is openLines with a cap on what a .gz file may inflate
-// to (0: DefaultMaxDecompressed; negative: none).
+// to (0: input.DefaultMaxDecompressed; negative: none).
 func openLinesCapped(path, display string, maxDecompressed int64) (*lineReader, error) {
-	f, err := openRegular(path, display)
+	f, err := input.OpenRegular(path, display)
 	if err != nil {
 		return nil, err
 	}
@@ -81,9 +83,9 @@ func openLinesCapped(path, display string, maxDecompressed int64) (*lineReader, 
 			f.Close()
 			return nil, fmt.Errorf("%s: not a gzip file: %w", display, err)
 		}
-		r = capDecompressed(l.gz, maxDecompressed)
+		r = input.CapDecompressed(l.gz, maxDecompressed)
 	}
-	l.br = bufio.NewReaderSize(r, readBufferSize(f))
+	l.br = bufio.NewReaderSize(r, input.ReadBufferSize(f))
 	if bom, _ := l.br.Peek(3); bytes.Equal(bom, []byte("\xef\xbb\xbf")) {
 		l.br.Discard(3)
 	}
@@ -98,14 +100,14 @@ func (l *lineReader) Close() {
 }
 
 // next returns the next line (valid until the following call) or io.EOF.
-// A line longer than maxLineBytes is an error.
+// A line longer than input.MaxLineBytes is an error.
 func (l *lineReader) next() ([]byte, error) {
 	b, err := l.br.ReadSlice('\n')
 	if err == bufio.ErrBufferFull {
 		l.long = append(l.long[:0], b...)
 		for err == bufio.ErrBufferFull {
-			if len(l.long) > maxLineBytes+2 { // + "\r\n"
-				return nil, l.errorf(l.line+1, "line longer than %s", byteSize(maxLineBytes))
+			if len(l.long) > input.MaxLineBytes+2 { // + "\r\n"
+				return nil, l.errorf(l.line+1, "line longer than %s", input.ByteSize(input.MaxLineBytes))
 			}
 			b, err = l.br.ReadSlice('\n')
 			l.long = append(l.long, b...)
@@ -113,11 +115,11 @@ func (l *lineReader) next() ([]byte, error) {
 		b = l.long
 	}
 	if err != nil && err != io.EOF {
-		var ce *decompressedError
+		var ce *input.DecompressedError
 		if errors.As(err, &ce) {
 			return nil, l.errorf(l.line+1, "%v", ce)
 		}
-		return nil, inputErrorf(l.file, l.line+1, "%w", err)
+		return nil, input.Errorf(l.file, l.line+1, "%w", err)
 	}
 	if len(b) == 0 && err == io.EOF {
 		return nil, io.EOF
@@ -125,14 +127,14 @@ func (l *lineReader) next() ([]byte, error) {
 	l.line++
 	b = bytes.TrimSuffix(b, []byte("\n"))
 	b = bytes.TrimSuffix(b, []byte("\r"))
-	if len(b) > maxLineBytes {
-		return nil, l.errorf(l.line, "line longer than %s", byteSize(maxLineBytes))
+	if len(b) > input.MaxLineBytes {
+		return nil, l.errorf(l.line, "line longer than %s", input.ByteSize(input.MaxLineBytes))
 	}
 	return b, nil
 }
 
 func (l *lineReader) errorf(line int, format string, args ...any) error {
-	return &InputError{File: l.file, Line: line, Msg: fmt.Sprintf(format, args...)}
+	return &input.InputError{File: l.file, Line: line, Msg: fmt.Sprintf(format, args...)}
 }
 
 // splitFields splits a table line on delim (quotes honoured for commas,
@@ -238,12 +240,12 @@ func tableColumns(l *lineReader, delim byte, required, optional []string) (map[s
 	names := make([]string, len(fields))
 	cols := map[string]int{}
 	for i, f := range fields {
-		if why := badName(string(f)); why != "" {
-			return nil, l.errorf(1, "header cell %d, %s, holds %s", i+1, quoteInput(string(f)), why)
+		if why := input.BadName(string(f)); why != "" {
+			return nil, l.errorf(1, "header cell %d, %s, holds %s", i+1, input.Quote(string(f)), why)
 		}
 		names[i] = strings.ToLower(strings.TrimSpace(string(f)))
 		if j, dup := cols[names[i]]; dup && names[i] != "" {
-			return nil, l.errorf(1, "column %s appears twice in the header (columns %d and %d); rename one", quoteInput(names[i]), j+1, i+1)
+			return nil, l.errorf(1, "column %s appears twice in the header (columns %d and %d); rename one", input.Quote(names[i]), j+1, i+1)
 		}
 		cols[names[i]] = i
 	}
@@ -251,7 +253,7 @@ func tableColumns(l *lineReader, delim byte, required, optional []string) (map[s
 	for _, r := range required {
 		i, ok := cols[r]
 		if !ok {
-			return nil, l.errorf(1, "no column %q (header: %s)%s", r, clip(strings.Join(names, ",")), analyses.DidYouMean(r, names))
+			return nil, l.errorf(1, "no column %q (header: %s)%s", r, input.Clip(strings.Join(names, ",")), analyses.DidYouMean(r, names))
 		}
 		out[r] = i
 	}
@@ -279,29 +281,29 @@ func trimBytes(b []byte) []byte {
 	return bytes.TrimSpace(b)
 }
 
-// parseFloatBytes parses a decimal number (parseDecimal) without
+// parseFloatBytes parses a decimal number (input.ParseDecimal) without
 // allocating.
-func parseFloatBytes(b []byte) (float64, numErr) {
-	return parseDecimal(string(trimBytes(b)))
+func parseFloatBytes(b []byte) (float64, input.NumErr) {
+	return input.ParseDecimal(string(trimBytes(b)))
 }
 
 // numberProblem is the message for field b, a what, that parseFloatBytes
 // refused: `score "x" is not a number`, with the reason for the
 // special cases (NaN, Inf, hexadecimal, …).
-func numberProblem(what string, b []byte, why numErr) string {
-	msg := fmt.Sprintf("%s %s is not a number", what, quoteInput(string(b)))
+func numberProblem(what string, b []byte, why input.NumErr) string {
+	msg := fmt.Sprintf("%s %s is not a number", what, input.Quote(string(b)))
 	switch why {
-	case numNaN, numInf:
+	case input.NumNaN, input.NumInf:
 		return msg + " (NaN and infinite values are not accepted)"
-	case numHex:
+	case input.NumHex:
 		return msg + " (hexadecimal is not accepted)"
-	case numSeparator:
+	case input.NumSeparator:
 		return msg + " (digit separators are not accepted)"
-	case numComma:
+	case input.NumComma:
 		return msg + " (a decimal comma? use a dot)"
-	case numRange:
+	case input.NumRange:
 		return msg + " (out of float64's range)"
-	case numUnderflow:
+	case input.NumUnderflow:
 		return msg + " (so small it rounds to 0)"
 	}
 	return msg
@@ -311,7 +313,7 @@ func numberProblem(what string, b []byte, why numErr) string {
 func parseRank(b []byte) (int, bool) {
 	b = trimBytes(b)
 	if len(b) == 0 || len(b) > 9 {
-		if v, bad := parseFloatBytes(b); bad == numOK && v == math.Trunc(v) && v >= -1e9 && v <= 1e9 {
+		if v, bad := parseFloatBytes(b); bad == input.NumOK && v == math.Trunc(v) && v >= -1e9 && v <= 1e9 {
 			return int(v), true // "3.0"
 		}
 		return 0, false
@@ -319,7 +321,7 @@ func parseRank(b []byte) (int, bool) {
 	n := 0
 	for _, c := range b {
 		if c < '0' || c > '9' {
-			if v, bad := parseFloatBytes(b); bad == numOK && v == math.Trunc(v) {
+			if v, bad := parseFloatBytes(b); bad == input.NumOK && v == math.Trunc(v) {
 				return int(v), true
 			}
 			return 0, false
@@ -354,8 +356,8 @@ func fieldCount(l *lineReader, fields [][]byte, want, header int, delim byte) er
 		for i := range hdr {
 			hdr[i] = "x" // any column of a run may hold a decimal
 		}
-		if at, ok := decimalComma(rec, hdr); ok {
-			msg += fmt.Sprintf(" — a decimal comma in %s? quote the value or use a dot", quoteInput(rec[at]+string(delim)+rec[at+1]))
+		if at, ok := input.DecimalComma(rec, hdr); ok {
+			msg += fmt.Sprintf(" — a decimal comma in %s? quote the value or use a dot", input.Quote(rec[at]+string(delim)+rec[at+1]))
 		} else if trailing {
 			msg += " — a trailing separator?"
 		}
@@ -422,14 +424,14 @@ func scanTruthCapped(path, display string, format runFormat, maxDecompressed int
 		}
 		rel := 1.0
 		if rcol >= 0 {
-			var bad numErr
-			if rel, bad = parseFloatBytes(fields[rcol]); bad != numOK {
+			var bad input.NumErr
+			if rel, bad = parseFloatBytes(fields[rcol]); bad != input.NumOK {
 				return rows, l.errorf(l.line, "%s", numberProblem("relevance", fields[rcol], bad))
 			}
 		}
 		if user := trimBytes(fields[ucol]); !bytes.Equal(user, lastUser) {
-			if why := badName(string(user)); why != "" {
-				return rows, l.errorf(l.line, "user id %s holds %s", quoteInput(string(user)), why)
+			if why := input.BadName(string(user)); why != "" {
+				return rows, l.errorf(l.line, "user id %s holds %s", input.Quote(string(user)), why)
 			}
 			lastUser = append(lastUser[:0], user...)
 		}
@@ -561,20 +563,20 @@ func (r *runReader) addRow() error {
 	switch {
 	case r.predictions:
 		v, bad := parseFloatBytes(r.fields[r.pcol])
-		if bad != numOK {
+		if bad != input.NumOK {
 			return r.l.errorf(r.l.line, "%s", numberProblem("prediction", r.fields[r.pcol], bad))
 		}
 		row.score = v
 	case r.byScore:
 		v, bad := parseFloatBytes(r.fields[r.scol])
-		if bad != numOK {
+		if bad != input.NumOK {
 			return r.l.errorf(r.l.line, "%s", numberProblem("score", r.fields[r.scol], bad))
 		}
 		row.score = v
 	default:
 		k, ok := parseRank(r.fields[r.rcol])
 		if !ok || k < 1 {
-			return r.l.errorf(r.l.line, "rank %s is not a positive integer", quoteInput(string(r.fields[r.rcol])))
+			return r.l.errorf(r.l.line, "rank %s is not a positive integer", input.Quote(string(r.fields[r.rcol])))
 		}
 		row.rank = k
 	}
@@ -600,8 +602,8 @@ func (r *runReader) next() (user []byte, items [][]byte, err error) {
 	}
 	r.pending = false
 	r.user = append(r.user[:0], trimBytes(r.fields[r.ucol])...)
-	if why := badName(string(r.user)); why != "" {
-		return nil, nil, r.l.errorf(r.l.line, "user id %s holds %s", quoteInput(string(r.user)), why)
+	if why := input.BadName(string(r.user)); why != "" {
+		return nil, nil, r.l.errorf(r.l.line, "user id %s holds %s", input.Quote(string(r.user)), why)
 	}
 	if err := r.addRow(); err != nil {
 		return nil, nil, err
@@ -668,11 +670,11 @@ func (r *runReader) order() error {
 	for i, row := range r.rows {
 		switch {
 		case i == 0 && row.rank != 1:
-			return r.l.errorf(row.line, "user %s: ranks start at %d, want 1", quoteInput(string(r.user)), row.rank)
+			return r.l.errorf(row.line, "user %s: ranks start at %d, want 1", input.Quote(string(r.user)), row.rank)
 		case i > 0 && row.rank == r.rows[i-1].rank:
-			return r.l.errorf(max(row.line, r.rows[i-1].line), "user %s: rank %d appears twice (lines %d and %d)", quoteInput(string(r.user)), row.rank, min(row.line, r.rows[i-1].line), max(row.line, r.rows[i-1].line))
+			return r.l.errorf(max(row.line, r.rows[i-1].line), "user %s: rank %d appears twice (lines %d and %d)", input.Quote(string(r.user)), row.rank, min(row.line, r.rows[i-1].line), max(row.line, r.rows[i-1].line))
 		case i > 0 && row.rank != r.rows[i-1].rank+1:
-			return r.l.errorf(row.line, "user %s: rank gap: rank %d follows rank %d", quoteInput(string(r.user)), row.rank, r.rows[i-1].rank)
+			return r.l.errorf(row.line, "user %s: rank gap: rank %d follows rank %d", input.Quote(string(r.user)), row.rank, r.rows[i-1].rank)
 		}
 	}
 	return nil

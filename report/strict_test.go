@@ -5,26 +5,22 @@ package report
 // file:line:column (or the manifest line).
 
 import (
-	"bufio"
 	"bytes"
 	"compress/gzip"
-	"encoding/csv"
-	"errors"
 	"fmt"
-	"io"
 	"math"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"reflect"
 	"runtime"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/evalbook/evalbook/analyses"
+
+	"github.com/evalbook/evalbook/report/input"
 )
 
 // strictStudy writes a study whose results (or kind) entry is
@@ -299,105 +295,6 @@ func TestStrictMissingValues(t *testing.T) {
 	}
 }
 
-func TestStrictParseDecimal(t *testing.T) { // not parallel: AllocsPerRun
-	for s, want := range map[string]float64{"0": 0, "-0": 0, "1": 1, "+2.5": 2.5, "1e3": 1000, "1E-3": 0.001, "  7 ": 7, "\t.25": 0.25, "3.": 3,
-		"1.7976931348623157e308": math.MaxFloat64, "4.9406564584124654e-324": 5e-324, "000.5e+01": 5} {
-		if v, bad := parseDecimal(s); bad != numOK || v != want {
-			t.Errorf("parseDecimal(%q) = %v, %v; want %v", s, v, bad, want)
-		}
-	}
-	for s, want := range map[string]numErr{"": numSyntax, " ": numSyntax, "NaN": numNaN, "-nan": numNaN, "inf": numInf, "-Infinity": numInf,
-		"0x10": numHex, "-0X1p3": numHex, "1_0": numSeparator, "1_000.5": numSeparator, "0,5": numComma, "1e309": numRange,
-		"1e-330": numUnderflow, "e5": numSyntax, "+": numSyntax, "1e+": numSyntax, "1 2": numSyntax, "٣": numSyntax, "1e5e5": numSyntax, "0x": numHex} {
-		if _, bad := parseDecimal(s); bad != want {
-			t.Errorf("parseDecimal(%q): %v, want %v", s, bad, want)
-		}
-	}
-	if n := testing.AllocsPerRun(100, func() { parseDecimal("0.123456") }); n != 0 {
-		t.Errorf("parseDecimal allocates %v times", n)
-	}
-	// Its own fast path gives strconv's bits.
-	rng := rand.New(rand.NewPCG(1, 2))
-	for i := 0; i < 200000; i++ {
-		s := randomDecimal(rng)
-		if err := sameAsStrconv(s); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
-
-// randomDecimal writes a decimal of 1–25 digits with a point anywhere and
-// sometimes an exponent.
-func randomDecimal(rng *rand.Rand) string {
-	var b strings.Builder
-	if rng.IntN(3) == 0 {
-		b.WriteByte("+-"[rng.IntN(2)])
-	}
-	nd := 1 + rng.IntN(25)
-	point := rng.IntN(nd + 2)
-	for j := 0; j < nd; j++ {
-		if j == point {
-			b.WriteByte('.')
-		}
-		d := byte('0' + rng.IntN(10))
-		if rng.IntN(4) == 0 {
-			d = '0'
-		}
-		b.WriteByte(d)
-	}
-	if rng.IntN(3) == 0 {
-		b.WriteByte("eE"[rng.IntN(2)])
-		b.WriteString(strconv.Itoa(rng.IntN(700) - 350))
-	}
-	return b.String()
-}
-
-// sameAsStrconv: on a plain decimal parseDecimal gives strconv.ParseFloat's
-// exact bits, or refuses what strconv calls out of range or rounds to 0.
-func sameAsStrconv(s string) error {
-	v, bad := parseDecimal(s)
-	want, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
-	switch {
-	case err != nil && errors.Is(err, strconv.ErrRange):
-		if bad != numRange {
-			return fmt.Errorf("%q: strconv %v, parseDecimal %v %v", s, err, v, bad)
-		}
-	case err != nil:
-		if bad == numOK {
-			return fmt.Errorf("%q: strconv %v, parseDecimal read %v", s, err, v)
-		}
-	case bad == numUnderflow && want == 0:
-	case bad != numOK || math.Float64bits(v) != math.Float64bits(want):
-		return fmt.Errorf("%q: parseDecimal %v (%v), strconv %v", s, v, bad, want)
-	}
-	return nil
-}
-
-// FuzzParseDecimal: what parseDecimal accepts, strconv reads to the same
-// bits; a plain decimal strconv reads, parseDecimal reads too.
-func FuzzParseDecimal(f *testing.F) {
-	for _, s := range []string{"0.5", "-1e-3", "1234567890123456789012", "9007199254740993", "1e22", "1e23", ".5e-22", "NaN", "0x1p3"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		v, bad := parseDecimal(s)
-		if bad == numOK {
-			want, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
-			if err != nil || math.Float64bits(v) != math.Float64bits(want) {
-				t.Fatalf("%q: parseDecimal %v, strconv %v %v", s, v, want, err)
-			}
-		}
-		if strings.Trim(strings.TrimSpace(s), "0123456789.eE+-") == "" {
-			if err := sameAsStrconv(s); err != nil {
-				t.Fatal(err)
-			}
-		}
-	})
-}
-
-// TestStrictNames: names with invalid UTF-8, NUL or other control
-// characters are errors, quoted with escapes; a message quotes at most
-// about 200 bytes of input.
 func TestStrictNames(t *testing.T) {
 	t.Parallel()
 	for _, c := range []struct{ csv, want string }{
@@ -436,8 +333,8 @@ func TestStrictNames(t *testing.T) {
 	if err == nil || len(err.Error()) > 600 {
 		t.Errorf("a long header in a message: %d bytes: %.100v", len(err.Error()), err)
 	}
-	if q := quoteInput(strings.Repeat("é", 150)); !strings.HasSuffix(q, "\"…") || !strings.HasPrefix(q, "\"é") || len(q) > 205 || strings.Contains(q, "\\x") {
-		t.Errorf("quoteInput cut a character: %s", q)
+	if q := input.Quote(strings.Repeat("é", 150)); !strings.HasSuffix(q, "\"…") || !strings.HasPrefix(q, "\"é") || len(q) > 205 || strings.Contains(q, "\\x") {
+		t.Errorf("input.Quote cut a character: %s", q)
 	}
 	// Units: unit ids and names from the path pattern.
 	in := strictStudy(t, "units", "u.csv", "", map[string]string{"u.csv": "dataset,method,unit,ndcg\nd,A,u\x07,0.5\n"})
@@ -453,18 +350,18 @@ func TestStrictNames(t *testing.T) {
 // error, found without reading the rest of the file.
 func TestStrictLineCap(t *testing.T) {
 	t.Parallel()
-	big := strings.Repeat("a", maxLineBytes+1)
+	big := strings.Repeat("a", input.MaxLineBytes+1)
 	_, err := strictResults(t, "", "dataset,method,metric,value,"+big+"\n")
 	wantErr(t, err, `results.csv:1: line longer than 1 MiB`)
 	_, err = strictResults(t, "", resultsHeader+"d,A,ndcg,0.5\nd,B,ndcg,"+big)
 	wantErr(t, err, `results.csv:3: line longer than 1 MiB`)
 	// exactly 1 MiB is fine
-	name := strings.Repeat("m", maxLineBytes-len("d,,ndcg,0.5"))
+	name := strings.Repeat("m", input.MaxLineBytes-len("d,,ndcg,0.5"))
 	if _, err := strictResults(t, "", resultsHeader+"d,"+name+",ndcg,0.5\r\n"); err != nil {
 		t.Errorf("a line of 1 MiB: %.200v", err)
 	}
 	// a quote that never closes, over short lines
-	_, err = strictResults(t, "", resultsHeader+"d,\"A"+strings.Repeat(",ndcg,0.5\n", maxLineBytes/10+10))
+	_, err = strictResults(t, "", resultsHeader+"d,\"A"+strings.Repeat(",ndcg,0.5\n", input.MaxLineBytes/10+10))
 	wantErr(t, err, `results.csv:2: a record longer than 1 MiB starts on this line (a quoted field without its closing quote?)`)
 
 	// The runs reader caps its lines too.
@@ -534,17 +431,17 @@ func TestStrictRegularFiles(t *testing.T) {
 		t.Fatal("opening a FIFO blocked")
 	}
 	if _, err := os.Stat("/dev/zero"); err == nil {
-		_, err := OpenTable("/dev/zero", "zero.csv", nil)
+		_, err := input.OpenTable("/dev/zero", "zero.csv", nil)
 		wantErr(t, err, `zero.csv: not a regular file (a character device)`)
 		link := filepath.Join(dir, "z.csv")
 		if os.Symlink("/dev/zero", link) == nil {
-			_, err := OpenTable(link, "z.csv", nil)
+			_, err := input.OpenTable(link, "z.csv", nil)
 			wantErr(t, err, `z.csv: not a regular file`)
 		}
 		_, err = openLines("/dev/zero", "zero.run")
 		wantErr(t, err, `zero.run: not a regular file (a character device)`)
 	}
-	_, err = OpenTable(dir, "dir.csv", nil)
+	_, err = input.OpenTable(dir, "dir.csv", nil)
 	wantErr(t, err, `dir.csv: not a regular file (a directory)`)
 }
 
@@ -574,9 +471,6 @@ func TestStrictDecompressedCap(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "study.toml"), []byte("title = \"s\"\n[inputs]\nresults = \"r.csv.gz\"\n[[analyses]]\nid = \"a\"\ntype = \"aggregate\"\nmetric = \"ndcg\"\n"), 0o644)
 	_, err = Validate(Options{Manifest: filepath.Join(dir, "study.toml"), MaxDecompressed: 4096})
 	wantErr(t, err, `decompresses to more than 4 KiB`)
-	if got := capDecompressed(strings.NewReader("x"), 0).(*capReader).max; got != DefaultMaxDecompressed || DefaultMaxDecompressed != 64<<30 {
-		t.Errorf("default cap %d", got)
-	}
 }
 
 // TestStrictOverflow: a mean over runs that overflows float64 is an error
@@ -680,86 +574,6 @@ func TestStrictMultiObjectiveNumbers(t *testing.T) {
 	}
 }
 
-// TestStrictTableReaderDifferential: where encoding/csv reads a text with
-// its default field-count rule (every record as long as the first), the
-// table reader gives the same records; where encoding/csv finds a record
-// of another length, the table reader fails at that record.
-func TestStrictTableReaderDifferential(t *testing.T) {
-	t.Parallel()
-	for _, s := range []string{
-		"a,b\n1,2\n3,4\n",
-		"a,b\n1,2\n3,4,5\n",
-		"a,b\n1,2\n3\n",
-		"a,\"b\nc\"\n1,\"2,3\"\n",
-		"a,b\n\n1,2\n\n",
-	} {
-		if err := diffTableReader(s); err != nil {
-			t.Errorf("%q: %v", s, err)
-		}
-	}
-}
-
-// FuzzTableReader is the fuzz form of TestStrictTableReaderDifferential.
-func FuzzTableReader(f *testing.F) {
-	for _, s := range []string{"a,b\n1,2\n", "a,b\n1,2,3\n", "a,\"b\nc\",d\r\n1,2,3\n", "x\n1\n2\n"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		if err := diffTableReader(s); err != nil {
-			t.Fatalf("%q: %v", s, err)
-		}
-	})
-}
-
-// diffTableReader compares the table reader with encoding/csv on s.
-func diffTableReader(s string) error {
-	if strings.Contains(s, "\r") {
-		return nil // encoding/csv rewrites \r inside quotes
-	}
-	r := csv.NewReader(strings.NewReader(s))
-	want, stdErr := r.ReadAll()
-	var fieldCount bool
-	if stdErr != nil {
-		if !errors.Is(stdErr, csv.ErrFieldCount) {
-			return nil
-		}
-		fieldCount = true
-	}
-	t := &TableReader{File: "f.csv"}
-	if err := t.start(bufio.NewReader(strings.NewReader(s)), false, nil); err != nil {
-		if len(want) == 0 || strings.Contains(err.Error(), "header cell") || strings.Contains(err.Error(), "in the header") || strings.Contains(err.Error(), "empty file") {
-			return nil // no header, or a header the strict rules refuse
-		}
-		if fieldCount && strings.Contains(err.Error(), "fields, the header has") {
-			return nil
-		}
-		return err
-	}
-	got := [][]string{t.Header}
-	for {
-		rec, err := t.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			if fieldCount && strings.Contains(err.Error(), "fields, the header has") {
-				return nil
-			}
-			return err
-		}
-		got = append(got, append([]string(nil), rec...))
-	}
-	if fieldCount {
-		return errors.New("encoding/csv finds a record of another length; the table reader read it")
-	}
-	if !reflect.DeepEqual(got, want) {
-		return errors.New("records differ from encoding/csv's")
-	}
-	return nil
-}
-
-// TestStrictParquetNumbers: NaN and ±Inf stored in a Parquet float column
-// are errors unless declared missing; text columns parse as CSV cells.
 func TestStrictParquetNumbers(t *testing.T) {
 	t.Parallel()
 	type row struct {

@@ -34,10 +34,8 @@ package report
 
 import (
 	"bufio"
-	"bytes"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sync"
 	"sync/atomic"
@@ -568,20 +566,19 @@ func (sg *startedGroup) run(ps []*passSink) {
 // ranges (an uncompressed CSV or TSV file of at least parallelMin bytes,
 // with more than one worker), and its size.
 func (in *inputs) parallelSize(f *unitsFile) (int64, bool) {
-	t := f.t
-	if in.jobs < 2 || in.parallelMin <= 0 || t.csv == nil || t.dataStart < 0 || t.f == nil {
+	if in.jobs < 2 || in.parallelMin <= 0 {
 		return 0, false
 	}
-	st, err := t.f.Stat()
-	if err != nil || st.Size()-t.dataStart < in.parallelMin {
+	start, size, ok := f.t.DataRange()
+	if !ok || size-start < in.parallelMin {
 		return 0, false
 	}
-	return st.Size(), true
+	return size, true
 }
 
 // unitsChunk is a byte range of a units file parsed by a worker: its
 // rows in batches (Row and Line counted within the range), how many
-// records and lines it holds, and an error (errQuoted: the range holds a
+// records and lines it holds, and an error (input.ErrQuoted: the range holds a
 // quote, so it may not start where a record does).
 type unitsChunk struct {
 	start, end int64
@@ -630,8 +627,9 @@ func (in *inputs) readGroupFileParallel(sg *startedGroup, r *groupReader, size i
 	go func() { // cut the ranges
 		defer close(todo)
 		defer close(order)
-		for start := t.dataStart; start < size; {
-			end := lineEndAfter(t.f, start+in.chunkBytes, size)
+		start, _, _ := t.DataRange()
+		for start < size {
+			end := t.LineEndAfter(start+in.chunkBytes, size)
 			c := &unitsChunk{start: start, end: end, done: make(chan struct{})}
 			select {
 			case order <- c:
@@ -661,7 +659,7 @@ func (in *inputs) readGroupFileParallel(sg *startedGroup, r *groupReader, size i
 		wg.Wait()
 	}
 	var rowOff int64
-	lineOff := t.csv.next - 1 // the header's lines
+	lineOff := t.LinesRead() // the header's lines
 	send := func(b *unitsBatchOf) bool {
 		select {
 		case r.batches <- b:
@@ -692,14 +690,14 @@ func (in *inputs) readGroupFileParallel(sg *startedGroup, r *groupReader, size i
 		lineOff += c.lines
 	}
 	wg.Wait()
-	t.rows = rowOff
+	t.SetRows(rowOff)
 	in.closeCounted(r.f.mf.Path, t)
 }
 
 // parseChunk parses a byte range into batches.
 func (in *inputs) parseChunk(f *unitsFile, c *unitsChunk, br *bufio.Reader, newBatch func() *unitsBatchOf, cancel chan struct{}) {
 	sec := *f
-	sec.t = f.t.section(c.start, c.end, 1, true, br)
+	sec.t = f.t.Section(c.start, c.end, 1, true, br)
 	b := newBatch()
 	c.err = in.readUnitsRows(&sec, func(u *UnitRow) error {
 		b.add(u)
@@ -717,14 +715,14 @@ func (in *inputs) parseChunk(f *unitsFile, c *unitsChunk, br *bufio.Reader, newB
 	if len(b.rows) > 0 {
 		c.batches = append(c.batches, b)
 	}
-	c.rows, c.lines = sec.t.rows, sec.t.csv.next-1
+	c.rows, c.lines = sec.t.Rows(), sec.t.LinesRead()
 }
 
 // readRestInOrder reads a file from byte start to its end as
 // readGroupFile does, numbering rows and lines on from the ranges before.
 func (in *inputs) readRestInOrder(r *groupReader, start, size, rowOff int64, lineOff int, newBatch func() *unitsBatchOf, send func(*unitsBatchOf) bool) {
 	sec := *r.f
-	sec.t = r.f.t.section(start, size, lineOff+1, false, nil)
+	sec.t = r.f.t.Section(start, size, lineOff+1, false, nil)
 	b := newBatch()
 	err := in.readUnitsRows(&sec, func(u *UnitRow) error {
 		u.Row += rowOff
@@ -740,28 +738,7 @@ func (in *inputs) readRestInOrder(r *groupReader, start, size, rowOff int64, lin
 	if err == nil && len(b.rows) > 0 {
 		send(b)
 	}
-	r.f.t.rows = rowOff + sec.t.rows
+	r.f.t.SetRows(rowOff + sec.t.Rows())
 	in.closeCounted(r.f.mf.Path, r.f.t)
 	r.err = err
-}
-
-// lineEndAfter returns the offset just after the first line end at or
-// after off (size when there is none before the end of the file, or
-// within 2 MiB: lines are at most 1 MiB, so the range reader reports it).
-func lineEndAfter(f *os.File, off, size int64) int64 {
-	if off >= size {
-		return size
-	}
-	buf := make([]byte, 4<<10)
-	for pos := off; pos < size && pos < off+2<<20; {
-		n, err := f.ReadAt(buf, pos)
-		if i := bytes.IndexByte(buf[:n], '\n'); i >= 0 {
-			return pos + int64(i) + 1
-		}
-		if err != nil {
-			break
-		}
-		pos += int64(n)
-	}
-	return size
 }

@@ -20,14 +20,14 @@
 //  1. ReadSet (step 1): what one analysis read — files, and path patterns
 //     with the files they matched — from which the cache key, serve's
 //     watch list and the provenance are all derived.
-//  2. HashStore (step 1): content hashes of input files, re-hashed only
+//  2. HashStore (step 2): content hashes of input files, re-hashed only
 //     when a file's identity (size, times, inode, device) changed; Stamp
 //     for serve's watch list; SHA256File.
-//  3. TableReader (step 2): the CSV/TSV tokenizer, Parquet, gzip/zstd with
+//  3. TableReader (step 3): the CSV/TSV tokenizer, Parquet, gzip/zstd with
 //     a decompressed-size cap, strict number parsing (ParseDecimal) and
 //     positioned errors (InputError). Like 1 and 2 it depends on nothing
 //     in report.
-//  4. The layer itself (step 3): the per-build state and its per-analysis
+//  4. The layer itself (step 4): the per-build state and its per-analysis
 //     views (noteFile/pin hashing, match/expand of path patterns,
 //     checkFile — regular files inside the study directory unless
 //     allow_outside —, readSource for pages and the bibliography), the
@@ -41,7 +41,13 @@
 //
 // # Status
 //
-// Step 1 (ReadSet, HashStore) lives here now; steps 2 and 3 are still in
-// package report (table.go, csvfast.go, parquet.go, then inputs.go,
-// unitspass.go, runs.go) and move next, each in its own commit.
+// Steps 1 to 3 (ReadSet, HashStore, TableReader) live here now. Step 4 is
+// still in package report (inputs.go, unitspass.go, runs.go) and moves
+// next. Until runs.go moves, the pieces of the table reader it shares are
+// exported for it (OpenRegular, CapDecompressed, DecompressedError,
+// ReadBufferSize, MaxLineBytes, ByteSize, ParseDecimal and NumErr,
+// DecimalComma); so are the byte-range methods of TableReader that the
+// parallel units pass uses (DataRange, Section, LineEndAfter, LinesRead,
+// SetRows), and the message helpers every reader shares (Errorf, Quote,
+// Clip, BadName, SuggestColumn).
 package input

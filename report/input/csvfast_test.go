@@ -1,4 +1,4 @@
-package report
+package input
 
 import (
 	"bufio"
@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -90,7 +91,7 @@ func TestRecordReaderLineCap(t *testing.T) {
 		switch {
 		case c.want == "" && err != nil:
 			t.Errorf("%q: %v", c.in, err)
-		case c.want != "" && (!errors.As(err, &se) || "line "+itoa(int64(se.line))+": "+se.msg != c.want && !strings.HasPrefix("line "+itoa(int64(se.line))+": "+se.msg, c.want)):
+		case c.want != "" && (!errors.As(err, &se) || "line "+strconv.Itoa(se.line)+": "+se.msg != c.want && !strings.HasPrefix("line "+strconv.Itoa(se.line)+": "+se.msg, c.want)):
 			t.Errorf("%q: error %v, want %q", c.in, err, c.want)
 		}
 	}

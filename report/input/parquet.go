@@ -1,4 +1,4 @@
-package report
+package input
 
 // Parquet is the second table format of SPEC §3: leaderboards and big
 // per-unit files are often written by pandas/pyarrow, and converting them
@@ -310,7 +310,7 @@ func newParquetReader(r io.ReaderAt, size int64, display string, mapping map[str
 		if i, ok := p.cols[strings.ToLower(have)]; ok {
 			p.cols[strings.ToLower(want)] = i
 		} else {
-			return nil, &ParquetError{File: display, Column: have, Msg: fmt.Sprintf("no such column (mapped from %q)%s", want, suggestColumn(have, p.Header))}
+			return nil, &ParquetError{File: display, Column: have, Msg: fmt.Sprintf("no such column (mapped from %q)%s", want, SuggestColumn(have, p.Header))}
 		}
 	}
 	for i := range p.leaves {
@@ -447,7 +447,7 @@ func (p *ParquetReader) Require(name string) (int, error) {
 	if why, ok := p.unreadable[strings.ToLower(name)]; ok {
 		return -1, &ParquetError{File: p.File, Column: name, Msg: why}
 	}
-	return -1, &ParquetError{File: p.File, Column: name, Msg: fmt.Sprintf("no such column (columns: %s)%s", strings.Join(p.Header, ","), suggestColumn(name, p.Header))}
+	return -1, &ParquetError{File: p.File, Column: name, Msg: fmt.Sprintf("no such column (columns: %s)%s", strings.Join(p.Header, ","), SuggestColumn(name, p.Header))}
 }
 
 // Only restricts reading to the given columns (indexes from Col): the

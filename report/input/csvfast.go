@@ -1,4 +1,4 @@
-package report
+package input
 
 import (
 	"bufio"
@@ -31,7 +31,7 @@ type recordReader struct {
 	transient bool
 	// consumed counts the bytes read from r (line endings included).
 	consumed int64
-	// quoteStops: a record with a quote is not parsed but errQuoted
+	// quoteStops: a record with a quote is not parsed but ErrQuoted
 	// (a byte range of a file, which may start inside a quoted field).
 	quoteStops bool
 	fields     []string
@@ -39,10 +39,10 @@ type recordReader struct {
 	lines      []int // line of each field (quoted newlines move it)
 }
 
-// maxLineBytes caps a line, and a record whose quoted fields span lines:
+// MaxLineBytes caps a line, and a record whose quoted fields span lines:
 // a file without line breaks (a gzip bomb, /dev/zero behind a symlink, a
 // binary file) must fail with a clear message, not exhaust memory.
-const maxLineBytes = 1 << 20
+const MaxLineBytes = 1 << 20
 
 // csvSyntaxError is malformed input at a line (col 0: the whole line).
 type csvSyntaxError struct {
@@ -53,12 +53,12 @@ type csvSyntaxError struct {
 func (e *csvSyntaxError) Error() string { return e.msg }
 
 func newRecordReader(r *bufio.Reader, comma byte, quotes bool) *recordReader {
-	return &recordReader{r: r, comma: comma, quotes: quotes, next: 1, maxLine: maxLineBytes}
+	return &recordReader{r: r, comma: comma, quotes: quotes, next: 1, maxLine: MaxLineBytes}
 }
 
 // tooLong is the error of a line longer than maxLine.
 func (rr *recordReader) tooLong(line int) error {
-	return &csvSyntaxError{line: line, msg: "line longer than " + byteSize(int64(rr.maxLine))}
+	return &csvSyntaxError{line: line, msg: "line longer than " + ByteSize(int64(rr.maxLine))}
 }
 
 // readLine returns the next physical line without its line ending; the
@@ -118,13 +118,14 @@ func (rr *recordReader) Read() ([]string, error) {
 		return rr.split(rr.str(line)), nil
 	}
 	if rr.quoteStops {
-		return nil, errQuoted
+		return nil, ErrQuoted
 	}
 	return rr.readQuoted(line)
 }
 
-// errQuoted stops a reader of a byte range at a record with a quote.
-var errQuoted = errors.New("a quoted field")
+// ErrQuoted stops a reader of a byte range (Section with quoteStops) at
+// a record with a quote: the range may begin inside a quoted field.
+var ErrQuoted = errors.New("a quoted field")
 
 // chunkSize is the size of the chunks lines are copied into.
 const chunkSize = 64 << 10
@@ -201,7 +202,7 @@ func (rr *recordReader) readQuoted(first []byte) ([]string, error) {
 					}
 					lineNo++
 					if total += len(more) + 1; total > rr.maxLine {
-						return nil, &csvSyntaxError{line: rr.line, msg: "a record longer than " + byteSize(int64(rr.maxLine)) + " starts on this line (a quoted field without its closing quote?)"}
+						return nil, &csvSyntaxError{line: rr.line, msg: "a record longer than " + ByteSize(int64(rr.maxLine)) + " starts on this line (a quoted field without its closing quote?)"}
 					}
 					line = append(line[:0], more...)
 					pos = 0

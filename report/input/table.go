@@ -1,4 +1,4 @@
-package report
+package input
 
 import (
 	"bufio"
@@ -55,12 +55,12 @@ const DefaultMaxDecompressed = 64 << 30
 // OpenTable opens path for reading. display is the name used in errors.
 // A .gz file may inflate to DefaultMaxDecompressed bytes.
 func OpenTable(path, display string, mapping map[string]string) (*TableReader, error) {
-	return openTableCapped(path, display, mapping, 0)
+	return OpenTableCapped(path, display, mapping, 0)
 }
 
-// openTableCapped is OpenTable with a decompressed-size cap for .gz files:
+// OpenTableCapped is OpenTable with a decompressed-size cap for .gz files:
 // 0 is DefaultMaxDecompressed, a negative cap none.
-func openTableCapped(path, display string, mapping map[string]string, maxDecompressed int64) (*TableReader, error) {
+func OpenTableCapped(path, display string, mapping map[string]string, maxDecompressed int64) (*TableReader, error) {
 	if err := checkRegular(path, display); err != nil {
 		return nil, err
 	}
@@ -76,12 +76,12 @@ func openTableCapped(path, display string, mapping map[string]string, maxDecompr
 		}
 		return t, nil
 	}
-	f, err := openRegular(path, display)
+	f, err := OpenRegular(path, display)
 	if err != nil {
 		return nil, err
 	}
 	t := &TableReader{File: display, f: f, dataStart: -1}
-	var r io.Reader = bufio.NewReaderSize(f, readBufferSize(f))
+	var r io.Reader = bufio.NewReaderSize(f, ReadBufferSize(f))
 	name := strings.ToLower(path)
 	if strings.HasSuffix(name, ".gz") {
 		t.gz, err = gzip.NewReader(r)
@@ -89,7 +89,7 @@ func openTableCapped(path, display string, mapping map[string]string, maxDecompr
 			f.Close()
 			return nil, fmt.Errorf("%s: not a gzip file: %w", display, err)
 		}
-		r = bufio.NewReaderSize(capDecompressed(t.gz, maxDecompressed), 1<<20)
+		r = bufio.NewReaderSize(CapDecompressed(t.gz, maxDecompressed), 1<<20)
 		name = strings.TrimSuffix(name, ".gz")
 	}
 	if err := t.start(r.(*bufio.Reader), filepath.Ext(name) == ".tsv", mapping); err != nil {
@@ -136,7 +136,7 @@ func (t *TableReader) start(br *bufio.Reader, tsv bool, mapping map[string]strin
 		if i, ok := t.cols[strings.ToLower(have)]; ok {
 			t.cols[strings.ToLower(want)] = i
 		} else {
-			return inputErrorf(t.File, 1, "no column %s (mapped from %q)%s", quoteInput(have), want, suggestColumn(have, t.Header))
+			return Errorf(t.File, 1, "no column %s (mapped from %q)%s", Quote(have), want, SuggestColumn(have, t.Header))
 		}
 	}
 	return nil
@@ -155,15 +155,15 @@ func (t *TableReader) checkHeader() error {
 	}
 	first := make(map[string]int, len(t.Header))
 	for i, h := range t.Header {
-		if why := badName(h); why != "" {
-			return at(i, "header cell %s holds %s", quoteInput(h), why)
+		if why := BadName(h); why != "" {
+			return at(i, "header cell %s holds %s", Quote(h), why)
 		}
 		k := strings.ToLower(strings.TrimSpace(h))
 		if k == "" {
 			continue
 		}
 		if j, dup := first[k]; dup {
-			return at(i, "column %s appears twice in the header (columns %d and %d); rename one", quoteInput(strings.TrimSpace(h)), j+1, i+1)
+			return at(i, "column %s appears twice in the header (columns %d and %d); rename one", Quote(strings.TrimSpace(h)), j+1, i+1)
 		}
 		first[k] = i
 	}
@@ -234,16 +234,16 @@ func (t *TableReader) Close() error {
 	return t.f.Close()
 }
 
-// section returns a reader of the records in bytes [start, end) of an
+// Section returns a reader of the records in bytes [start, end) of an
 // uncompressed CSV or TSV file (start at the beginning of a line after
 // the header): the same header and columns, its own lines counted from
 // firstLine, transient strings. With quoteStops a record holding a quote
-// is errQuoted instead (a byte range may begin inside a quoted field).
+// is ErrQuoted instead (a byte range may begin inside a quoted field).
 // Closing it leaves the file open.
 //
 // br, when not nil, is a buffer to read through (reset to the range), so
 // that a worker reading many ranges allocates one.
-func (t *TableReader) section(start, end int64, firstLine int, quoteStops bool, br *bufio.Reader) *TableReader {
+func (t *TableReader) Section(start, end int64, firstLine int, quoteStops bool, br *bufio.Reader) *TableReader {
 	c := &TableReader{File: t.File, Header: t.Header, cols: t.cols, missing: t.missing, outside: t.outside, dataStart: -1}
 	r := io.NewSectionReader(t.f, start, end-start)
 	if br == nil {
@@ -278,12 +278,12 @@ func (t *TableReader) Require(name string) (int, error) {
 		return i, nil
 	}
 	if t.outside {
-		return -1, inputErrorf(t.File, 1, "no column %q (the header of a file outside the study directory is not shown)", name)
+		return -1, Errorf(t.File, 1, "no column %q (the header of a file outside the study directory is not shown)", name)
 	}
-	return -1, inputErrorf(t.File, 1, "no column %q (header: %s)%s", name, clip(strings.Join(t.Header, ",")), suggestColumn(name, t.Header))
+	return -1, Errorf(t.File, 1, "no column %q (header: %s)%s", name, Clip(strings.Join(t.Header, ",")), SuggestColumn(name, t.Header))
 }
 
-func suggestColumn(name string, header []string) string {
+func SuggestColumn(name string, header []string) string {
 	lower := make([]string, len(header))
 	for i, h := range header {
 		lower[i] = strings.ToLower(h)
@@ -321,12 +321,12 @@ func (t *TableReader) Next() ([]string, error) {
 func (t *TableReader) fieldCountError(rec []string) error {
 	line, _ := t.csv.FieldPos(0)
 	if len(rec) < len(t.Header) {
-		return inputErrorf(t.File, line, "%d fields, the header has %d", len(rec), len(t.Header))
+		return Errorf(t.File, line, "%d fields, the header has %d", len(rec), len(t.Header))
 	}
 	msg := fmt.Sprintf("%d fields, the header has %d", len(rec), len(t.Header))
-	if at, ok := decimalComma(rec, t.Header); ok {
+	if at, ok := DecimalComma(rec, t.Header); ok {
 		line, col := t.csv.FieldPos(at)
-		return &InputError{File: t.File, Line: line, Col: col, Msg: msg + fmt.Sprintf(" — a decimal comma in %s? quote the value or use a dot", quoteInput(rec[at]+string(t.csv.comma)+rec[at+1]))}
+		return &InputError{File: t.File, Line: line, Col: col, Msg: msg + fmt.Sprintf(" — a decimal comma in %s? quote the value or use a dot", Quote(rec[at]+string(t.csv.comma)+rec[at+1]))}
 	}
 	trailing := true
 	for _, f := range rec[len(t.Header):] {
@@ -343,11 +343,11 @@ func (t *TableReader) fieldCountError(rec []string) error {
 	return &InputError{File: t.File, Line: line, Col: col, Msg: msg}
 }
 
-// decimalComma reports whether the extra fields of rec are explained by
+// DecimalComma reports whether the extra fields of rec are explained by
 // decimal commas: joining each (integer, digits) pair of fields that
 // falls in a column that can hold a decimal gives the header's field
 // count. at is the first such pair.
-func decimalComma(rec, header []string) (at int, ok bool) {
+func DecimalComma(rec, header []string) (at int, ok bool) {
 	extra := len(rec) - len(header)
 	at, merges, col := -1, 0, 0
 	for j := 0; j < len(rec) && col < len(header); j++ {
@@ -409,7 +409,7 @@ func (t *TableReader) Line() int {
 }
 
 // Float parses field col of the current record as a decimal number
-// (parseDecimal). An empty cell, or one equal to a missing marker
+// (ParseDecimal). An empty cell, or one equal to a missing marker
 // (SetMissing), is NaN with ok = false; anything else that is not a
 // finite decimal — NaN, Inf, hexadecimal, digit separators, a decimal
 // comma, a value out of float64's range — is an error naming
@@ -425,8 +425,8 @@ func (t *TableReader) Float(col int) (v float64, ok bool, err error) {
 	if len(t.missing) > 0 && t.isMissing(s) {
 		return 0, false, nil
 	}
-	v, bad := parseDecimal(s)
-	if bad != numOK {
+	v, bad := ParseDecimal(s)
+	if bad != NumOK {
 		return 0, false, t.Errorf(col, "%s", numberError(s, bad))
 	}
 	return v, true, nil
@@ -444,8 +444,8 @@ func (t *TableReader) pqFloat(col int) (float64, bool, error) {
 		if s == "" {
 			return 0, false, nil
 		}
-		v, bad := parseDecimal(s)
-		if bad != numOK {
+		v, bad := ParseDecimal(s)
+		if bad != NumOK {
 			return 0, false, t.pq.Errorf(col, "%s", numberError(s, bad))
 		}
 		return v, true, nil
@@ -485,7 +485,7 @@ func (t *TableReader) wrapCSV(err error) error {
 	if errors.As(err, &se) {
 		return &InputError{File: t.File, Line: se.line, Col: se.col, Msg: se.msg}
 	}
-	var ce *decompressedError
+	var ce *DecompressedError
 	if errors.As(err, &ce) {
 		return &InputError{File: t.File, Line: t.csv.next, Msg: ce.Error()}
 	}
@@ -497,7 +497,7 @@ type InputError struct {
 	File      string
 	Line, Col int
 	Msg       string
-	err       error // a wrapped error (inputErrorf's %w), for errors.Is
+	err       error // a wrapped error (Errorf's %w), for errors.Is
 }
 
 // Unwrap returns the error an InputError wraps, if any.
@@ -524,11 +524,11 @@ func checkRegular(path, display string) error {
 	return nil
 }
 
-// openRegular opens a regular file, checked before opening (so a FIFO
+// OpenRegular opens a regular file, checked before opening (so a FIFO
 // does not block) and again after (in case the path changed).
-// readBufferSize is the read buffer for a file: its size (a small file
+// ReadBufferSize is the read buffer for a file: its size (a small file
 // need not cost a 1 MiB buffer per open), at most 1 MiB, at least 4 KiB.
-func readBufferSize(f *os.File) int {
+func ReadBufferSize(f *os.File) int {
 	st, err := f.Stat()
 	if err != nil {
 		return 1 << 20
@@ -536,7 +536,7 @@ func readBufferSize(f *os.File) int {
 	return int(min(max(st.Size()+1, 4<<10), 1<<20))
 }
 
-func openRegular(path, display string) (*os.File, error) {
+func OpenRegular(path, display string) (*os.File, error) {
 	if err := checkRegular(path, display); err != nil {
 		return nil, err
 	}
@@ -572,11 +572,11 @@ func fileKind(m fs.FileMode) string {
 	return "mode " + m.String()
 }
 
-// decompressedError is a .gz input that inflates past its cap.
-type decompressedError struct{ max int64 }
+// DecompressedError is a .gz input that inflates past its cap.
+type DecompressedError struct{ max int64 }
 
-func (e *decompressedError) Error() string {
-	return fmt.Sprintf("decompresses to more than %s, the cap on a decompressed input (raise it with --max-decompressed)", byteSize(e.max))
+func (e *DecompressedError) Error() string {
+	return fmt.Sprintf("decompresses to more than %s, the cap on a decompressed input (raise it with --max-decompressed)", ByteSize(e.max))
 }
 
 // capReader fails once more than max bytes were read.
@@ -587,19 +587,19 @@ type capReader struct {
 
 func (c *capReader) Read(p []byte) (int, error) {
 	if c.n > c.max {
-		return 0, &decompressedError{c.max}
+		return 0, &DecompressedError{c.max}
 	}
 	n, err := c.r.Read(p)
 	c.n += int64(n)
 	if c.n > c.max {
-		return n, &decompressedError{c.max}
+		return n, &DecompressedError{c.max}
 	}
 	return n, err
 }
 
-// capDecompressed caps what r yields: 0 is DefaultMaxDecompressed, a
+// CapDecompressed caps what r yields: 0 is DefaultMaxDecompressed, a
 // negative cap none.
-func capDecompressed(r io.Reader, max int64) io.Reader {
+func CapDecompressed(r io.Reader, max int64) io.Reader {
 	switch {
 	case max < 0:
 		return r
@@ -609,8 +609,8 @@ func capDecompressed(r io.Reader, max int64) io.Reader {
 	return &capReader{r: r, max: max}
 }
 
-// byteSize writes a size for messages: "1 MiB", "64 GiB", "1500 bytes".
-func byteSize(n int64) string {
+// ByteSize writes a size for messages: "1 MiB", "64 GiB", "1500 bytes".
+func ByteSize(n int64) string {
 	for _, u := range []struct {
 		shift uint
 		name  string
@@ -622,22 +622,22 @@ func byteSize(n int64) string {
 	return strconv.FormatInt(n, 10) + " bytes"
 }
 
-// numErr says why a cell is not a decimal number.
-type numErr uint8
+// NumErr says why a cell is not a decimal number.
+type NumErr uint8
 
 const (
-	numOK numErr = iota
-	numSyntax
-	numNaN
-	numInf
-	numHex
-	numSeparator
-	numComma
-	numRange
-	numUnderflow
+	NumOK NumErr = iota
+	NumSyntax
+	NumNaN
+	NumInf
+	NumHex
+	NumSeparator
+	NumComma
+	NumRange
+	NumUnderflow
 )
 
-// parseDecimal parses a number of a delimited file: an optional sign,
+// ParseDecimal parses a number of a delimited file: an optional sign,
 // digits with an optional decimal point (at least one digit), an optional
 // exponent; spaces around it are allowed. Unlike strconv.ParseFloat it
 // takes no NaN, Inf or Infinity (any case), no hexadecimal, no
@@ -647,7 +647,7 @@ const (
 // power of ten up to 1e22) is computed here in one pass, correctly
 // rounded, as strconv's own exact fast path does; the rest goes to
 // strconv.ParseFloat.
-func parseDecimal(s string) (float64, numErr) {
+func ParseDecimal(s string) (float64, NumErr) {
 	if n := len(s); n == 0 || s[0] > '9' || s[0] < '+' || s[n-1] > '9' || s[n-1] < '.' {
 		s = strings.TrimSpace(s) // rare: a space around, or not a number at all
 	}
@@ -726,16 +726,16 @@ func parseDecimal(s string) (float64, numErr) {
 		if neg {
 			v = -v
 		}
-		return v, numOK
+		return v, NumOK
 	}
 	v, err := strconv.ParseFloat(s, 64)
 	if err != nil {
-		return 0, numRange // the syntax is right, so the value is out of range
+		return 0, NumRange // the syntax is right, so the value is out of range
 	}
 	if v == 0 && nonzero {
-		return 0, numUnderflow
+		return 0, NumUnderflow
 	}
-	return v, numOK
+	return v, NumOK
 }
 
 // float64pow10 are the powers of ten a float64 holds exactly.
@@ -743,43 +743,43 @@ var float64pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9
 	1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
 
 // classifyBad says what a text that is not a decimal looks like.
-func classifyBad(s string) numErr {
+func classifyBad(s string) NumErr {
 	t := strings.TrimLeft(s, "+-")
 	switch strings.ToLower(t) {
 	case "nan":
-		return numNaN
+		return NumNaN
 	case "inf", "infinity":
-		return numInf
+		return NumInf
 	}
 	if len(t) > 1 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X') {
-		return numHex
+		return NumHex
 	}
 	if strings.IndexByte(t, '_') > 0 && strings.Trim(t, "0123456789._eE+-") == "" {
-		return numSeparator
+		return NumSeparator
 	}
 	if c := strings.IndexByte(t, ','); c > 0 && isDigits(t[:c]) && isDigits(t[c+1:]) {
-		return numComma
+		return NumComma
 	}
-	return numSyntax
+	return NumSyntax
 }
 
-// numberError is the message for a cell s that parseDecimal refused.
-func numberError(s string, why numErr) string {
-	q := quoteInput(s)
+// numberError is the message for a cell s that ParseDecimal refused.
+func numberError(s string, why NumErr) string {
+	q := Quote(s)
 	switch why {
-	case numNaN:
-		return fmt.Sprintf("not a number: %s (to read it as a missing value, declare missing_values = [%s] on the input)", q, quoteInput(strings.TrimSpace(s)))
-	case numInf:
-		return fmt.Sprintf("not a finite number: %s (infinite values are not accepted; to read it as a missing value, declare missing_values = [%s] on the input)", q, quoteInput(strings.TrimSpace(s)))
-	case numHex:
+	case NumNaN:
+		return fmt.Sprintf("not a number: %s (to read it as a missing value, declare missing_values = [%s] on the input)", q, Quote(strings.TrimSpace(s)))
+	case NumInf:
+		return fmt.Sprintf("not a finite number: %s (infinite values are not accepted; to read it as a missing value, declare missing_values = [%s] on the input)", q, Quote(strings.TrimSpace(s)))
+	case NumHex:
 		return fmt.Sprintf("not a decimal number: %s (hexadecimal is not accepted)", q)
-	case numSeparator:
+	case NumSeparator:
 		return fmt.Sprintf("not a decimal number: %s (digit separators are not accepted)", q)
-	case numComma:
+	case NumComma:
 		return fmt.Sprintf("not a number: %s — a decimal comma? use a dot", q)
-	case numRange:
+	case NumRange:
 		return fmt.Sprintf("number out of range: %s (beyond ±1.8e308)", q)
-	case numUnderflow:
+	case NumUnderflow:
 		return fmt.Sprintf("number too small: %s rounds to 0 (the smallest is 4.9e-324)", q)
 	}
 	return fmt.Sprintf("not a number: %s", q)
@@ -788,19 +788,19 @@ func numberError(s string, why numErr) string {
 // maxQuoted is the most bytes of input a message quotes.
 const maxQuoted = 200
 
-// quoteInput quotes input text for a message (Go syntax, so control
+// Quote quotes input text for a message (Go syntax, so control
 // characters and invalid UTF-8 are escaped), at most maxQuoted bytes of
 // it, with "…" when cut.
-func quoteInput(s string) string {
+func Quote(s string) string {
 	if len(s) <= maxQuoted {
 		return strconv.Quote(s)
 	}
 	return strconv.Quote(cutUTF8(s, maxQuoted)) + "…"
 }
 
-// clip cuts text that is safe to print (a checked name) to maxQuoted
+// Clip cuts text that is safe to print (a checked name) to maxQuoted
 // bytes, with "…" when cut.
-func clip(s string) string {
+func Clip(s string) string {
 	if len(s) <= maxQuoted {
 		return s
 	}
@@ -818,11 +818,11 @@ func cutUTF8(s string, n int) string {
 	return s[:n]
 }
 
-// badName says why s cannot be a name (a dataset, method, metric, unit,
+// BadName says why s cannot be a name (a dataset, method, metric, unit,
 // feature or header cell) — invalid UTF-8, a control character, a
 // bidirectional override — or "" when it can. Names go into CSV, HTML,
 // SVG and terminal messages.
-func badName(s string) string {
+func BadName(s string) string {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if c < 0x20 || c == 0x7f {
@@ -858,74 +858,67 @@ func badNameRunes(s string) string {
 // NameError checks a name read from field col of the current record; what
 // says which name ("method name"). nil when the name is fine.
 func (t *TableReader) NameError(col int, what, name string) error {
-	why := badName(name)
+	why := BadName(name)
 	switch {
 	case why == "":
 		return nil
 	case col < 0:
-		return fmt.Errorf("%s: %s %s (from the file's path or its input entry) holds %s", t.File, what, quoteInput(name), why)
+		return fmt.Errorf("%s: %s %s (from the file's path or its input entry) holds %s", t.File, what, Quote(name), why)
 	}
-	return t.Errorf(col, "%s %s holds %s", what, quoteInput(name), why)
+	return t.Errorf(col, "%s %s holds %s", what, Quote(name), why)
 }
 
-// resultsRule is the duplicate rule of a results file: its rows are runs
-// when it has a run column, else the entry's duplicates key decides.
-func resultsRule(e InputEntry, hasRun bool) analyses.DuplicateRule {
-	switch {
-	case hasRun:
-		return analyses.DupRuns
-	case e.Duplicates == "mean":
-		return analyses.DupMean
-	case e.Duplicates == "first":
-		return analyses.DupFirst
-	case e.Duplicates == "last":
-		return analyses.DupLast
-	}
-	return analyses.DupError
-}
-
-// resultsRowError places an error of ResultsBuilder.AddRow at field col
-// of t's current record.
-func resultsRowError(t *TableReader, col int, err error) error {
-	var de *analyses.DuplicateError
-	var oe *analyses.OverflowError
-	switch {
-	case err == nil:
-		return nil
-	case errors.As(err, &de):
-		k := de.Key
-		what := fmt.Sprintf("%s of %s on %s", clip(k.Metric), clip(k.Method), clip(k.Dataset))
-		other := fmt.Sprintf("%v vs %v", de.Value, de.Other)
-		if de.OtherN > 1 {
-			other = fmt.Sprintf("%v vs a mean of %v over %d rows", de.Value, de.Other, de.OtherN)
-		}
-		switch {
-		case de.BothRuns:
-			return t.Errorf(col, "run %s of %s is also given at %s with another value (%s); give each run its own id", quoteInput(de.Run), what, sourceString(de.OtherAt), other)
-		case de.MixedWithRun:
-			return t.Errorf(col, "%s is also given at %s with another value (%s), in a file with a run column and in one without; give every file of the cell a run column", what, sourceString(de.OtherAt), other)
-		}
-		return t.Errorf(col, "%s is also given at %s with another value (%s); add a run column or declare duplicates = \"mean\" | \"first\" | \"last\"", what, sourceString(de.OtherAt), other)
-	case errors.As(err, &oe):
-		k := oe.Key
-		return t.Errorf(col, "the mean or spread over the %d values of %s of %s on %s overflows float64 (beyond ±1.8e308)", oe.N, clip(k.Metric), clip(k.Method), clip(k.Dataset))
-	}
-	return t.Errorf(col, "%v", err)
-}
-
-// sourceString names a place of an input file: "file:line" (Parquet:
-// "file row N").
-func sourceString(s analyses.Source) string {
-	if IsParquet(s.File) {
-		return fmt.Sprintf("%s row %d", s.File, s.Line)
-	}
-	return fmt.Sprintf("%s:%d", s.File, s.Line)
-}
-
-// inputErrorf is an error at a line of a file (as InputError): its
+// Errorf is an error at a line of a file (as InputError): its
 // position is known by its type, not by the text of its message. A %w
 // in format is kept for errors.Is and errors.As.
-func inputErrorf(file string, line int, format string, args ...any) error {
+func Errorf(file string, line int, format string, args ...any) error {
 	err := fmt.Errorf(format, args...)
 	return &InputError{File: file, Line: line, Msg: err.Error(), err: errors.Unwrap(err)}
+}
+
+// SetOutside marks a file outside the study directory (allow_outside):
+// its errors do not show its header.
+func (t *TableReader) SetOutside(outside bool) { t.outside = outside }
+
+// DataRange reports whether t can be read in byte ranges (Section): an
+// uncompressed CSV or TSV file whose header was read. start is where its
+// data begins, size the file's size.
+func (t *TableReader) DataRange() (start, size int64, ok bool) {
+	if t.csv == nil || t.dataStart < 0 || t.f == nil {
+		return 0, 0, false
+	}
+	st, err := t.f.Stat()
+	if err != nil {
+		return 0, 0, false
+	}
+	return t.dataStart, st.Size(), true
+}
+
+// LinesRead is how many lines t has read: the header's, and for a
+// Section the lines of its records.
+func (t *TableReader) LinesRead() int { return t.csv.next - 1 }
+
+// SetRows sets the count of data records (Rows) of a file read in
+// sections, once they are all read.
+func (t *TableReader) SetRows(n int64) { t.rows = n }
+
+// LineEndAfter returns the offset just after the first line end at or
+// after off (size when there is none before the end of the file, or
+// within 2 MiB: lines are at most 1 MiB, so the range reader reports it).
+func (t *TableReader) LineEndAfter(off, size int64) int64 {
+	if off >= size {
+		return size
+	}
+	buf := make([]byte, 4<<10)
+	for pos := off; pos < size && pos < off+2<<20; {
+		n, err := t.f.ReadAt(buf, pos)
+		if i := bytes.IndexByte(buf[:n], '\n'); i >= 0 {
+			return pos + int64(i) + 1
+		}
+		if err != nil {
+			break
+		}
+		pos += int64(n)
+	}
+	return size
 }

@@ -1,0 +1,201 @@
+package input
+
+import (
+	"bufio"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+func TestStrictParseDecimal(t *testing.T) { // not parallel: AllocsPerRun
+	for s, want := range map[string]float64{"0": 0, "-0": 0, "1": 1, "+2.5": 2.5, "1e3": 1000, "1E-3": 0.001, "  7 ": 7, "\t.25": 0.25, "3.": 3,
+		"1.7976931348623157e308": math.MaxFloat64, "4.9406564584124654e-324": 5e-324, "000.5e+01": 5} {
+		if v, bad := ParseDecimal(s); bad != NumOK || v != want {
+			t.Errorf("ParseDecimal(%q) = %v, %v; want %v", s, v, bad, want)
+		}
+	}
+	for s, want := range map[string]NumErr{"": NumSyntax, " ": NumSyntax, "NaN": NumNaN, "-nan": NumNaN, "inf": NumInf, "-Infinity": NumInf,
+		"0x10": NumHex, "-0X1p3": NumHex, "1_0": NumSeparator, "1_000.5": NumSeparator, "0,5": NumComma, "1e309": NumRange,
+		"1e-330": NumUnderflow, "e5": NumSyntax, "+": NumSyntax, "1e+": NumSyntax, "1 2": NumSyntax, "٣": NumSyntax, "1e5e5": NumSyntax, "0x": NumHex} {
+		if _, bad := ParseDecimal(s); bad != want {
+			t.Errorf("ParseDecimal(%q): %v, want %v", s, bad, want)
+		}
+	}
+	if n := testing.AllocsPerRun(100, func() { ParseDecimal("0.123456") }); n != 0 {
+		t.Errorf("ParseDecimal allocates %v times", n)
+	}
+	// Its own fast path gives strconv's bits.
+	rng := rand.New(rand.NewPCG(1, 2))
+	for i := 0; i < 200000; i++ {
+		s := randomDecimal(rng)
+		if err := sameAsStrconv(s); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// randomDecimal writes a decimal of 1–25 digits with a point anywhere and
+// sometimes an exponent.
+func randomDecimal(rng *rand.Rand) string {
+	var b strings.Builder
+	if rng.IntN(3) == 0 {
+		b.WriteByte("+-"[rng.IntN(2)])
+	}
+	nd := 1 + rng.IntN(25)
+	point := rng.IntN(nd + 2)
+	for j := 0; j < nd; j++ {
+		if j == point {
+			b.WriteByte('.')
+		}
+		d := byte('0' + rng.IntN(10))
+		if rng.IntN(4) == 0 {
+			d = '0'
+		}
+		b.WriteByte(d)
+	}
+	if rng.IntN(3) == 0 {
+		b.WriteByte("eE"[rng.IntN(2)])
+		b.WriteString(strconv.Itoa(rng.IntN(700) - 350))
+	}
+	return b.String()
+}
+
+// sameAsStrconv: on a plain decimal ParseDecimal gives strconv.ParseFloat's
+// exact bits, or refuses what strconv calls out of range or rounds to 0.
+func sameAsStrconv(s string) error {
+	v, bad := ParseDecimal(s)
+	want, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	switch {
+	case err != nil && errors.Is(err, strconv.ErrRange):
+		if bad != NumRange {
+			return fmt.Errorf("%q: strconv %v, ParseDecimal %v %v", s, err, v, bad)
+		}
+	case err != nil:
+		if bad == NumOK {
+			return fmt.Errorf("%q: strconv %v, ParseDecimal read %v", s, err, v)
+		}
+	case bad == NumUnderflow && want == 0:
+	case bad != NumOK || math.Float64bits(v) != math.Float64bits(want):
+		return fmt.Errorf("%q: ParseDecimal %v (%v), strconv %v", s, v, bad, want)
+	}
+	return nil
+}
+
+// FuzzParseDecimal: what ParseDecimal accepts, strconv reads to the same
+// bits; a plain decimal strconv reads, ParseDecimal reads too.
+func FuzzParseDecimal(f *testing.F) {
+	for _, s := range []string{"0.5", "-1e-3", "1234567890123456789012", "9007199254740993", "1e22", "1e23", ".5e-22", "NaN", "0x1p3"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		v, bad := ParseDecimal(s)
+		if bad == NumOK {
+			want, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+			if err != nil || math.Float64bits(v) != math.Float64bits(want) {
+				t.Fatalf("%q: ParseDecimal %v, strconv %v %v", s, v, want, err)
+			}
+		}
+		if strings.Trim(strings.TrimSpace(s), "0123456789.eE+-") == "" {
+			if err := sameAsStrconv(s); err != nil {
+				t.Fatal(err)
+			}
+		}
+	})
+}
+
+// TestStrictNames: names with invalid UTF-8, NUL or other control
+// characters are errors, quoted with escapes; a message quotes at most
+// about 200 bytes of
+// TestStrictTableReaderDifferential: where encoding/csv reads a text with
+// its default field-count rule (every record as long as the first), the
+// table reader gives the same records; where encoding/csv finds a record
+// of another length, the table reader fails at that record.
+func TestStrictTableReaderDifferential(t *testing.T) {
+	t.Parallel()
+	for _, s := range []string{
+		"a,b\n1,2\n3,4\n",
+		"a,b\n1,2\n3,4,5\n",
+		"a,b\n1,2\n3\n",
+		"a,\"b\nc\"\n1,\"2,3\"\n",
+		"a,b\n\n1,2\n\n",
+	} {
+		if err := diffTableReader(s); err != nil {
+			t.Errorf("%q: %v", s, err)
+		}
+	}
+}
+
+// FuzzTableReader is the fuzz form of TestStrictTableReaderDifferential.
+func FuzzTableReader(f *testing.F) {
+	for _, s := range []string{"a,b\n1,2\n", "a,b\n1,2,3\n", "a,\"b\nc\",d\r\n1,2,3\n", "x\n1\n2\n"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if err := diffTableReader(s); err != nil {
+			t.Fatalf("%q: %v", s, err)
+		}
+	})
+}
+
+// diffTableReader compares the table reader with encoding/csv on s.
+func diffTableReader(s string) error {
+	if strings.Contains(s, "\r") {
+		return nil // encoding/csv rewrites \r inside quotes
+	}
+	r := csv.NewReader(strings.NewReader(s))
+	want, stdErr := r.ReadAll()
+	var fieldCount bool
+	if stdErr != nil {
+		if !errors.Is(stdErr, csv.ErrFieldCount) {
+			return nil
+		}
+		fieldCount = true
+	}
+	t := &TableReader{File: "f.csv"}
+	if err := t.start(bufio.NewReader(strings.NewReader(s)), false, nil); err != nil {
+		if len(want) == 0 || strings.Contains(err.Error(), "header cell") || strings.Contains(err.Error(), "in the header") || strings.Contains(err.Error(), "empty file") {
+			return nil // no header, or a header the strict rules refuse
+		}
+		if fieldCount && strings.Contains(err.Error(), "fields, the header has") {
+			return nil
+		}
+		return err
+	}
+	got := [][]string{t.Header}
+	for {
+		rec, err := t.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			if fieldCount && strings.Contains(err.Error(), "fields, the header has") {
+				return nil
+			}
+			return err
+		}
+		got = append(got, append([]string(nil), rec...))
+	}
+	if fieldCount {
+		return errors.New("encoding/csv finds a record of another length; the table reader read it")
+	}
+	if !reflect.DeepEqual(got, want) {
+		return errors.New("records differ from encoding/csv's")
+	}
+	return nil
+}
+
+// TestStrictParquetNumbers: NaN and ±Inf stored in a Parquet float column
+// are errors unless declared missing; text columns parse as CSV cells.
+// The default cap on a decompressed input is 64 GiB.
+func TestDefaultDecompressedCap(t *testing.T) {
+	if got := CapDecompressed(strings.NewReader("x"), 0).(*capReader).max; got != DefaultMaxDecompressed || DefaultMaxDecompressed != 64<<30 {
+		t.Errorf("default cap %d", got)
+	}
+}

@@ -1,0 +1,84 @@
+package report
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/parquet-go/parquet-go"
+)
+
+// writePQ writes rows to a Parquet file, snappy, in small pages and row
+// groups so that reading crosses both.
+func writePQ[T any](t testing.TB, path string, rows []T, opts ...parquet.WriterOption) {
+	t.Helper()
+	var buf bytes.Buffer
+	opts = append([]parquet.WriterOption{parquet.Compression(&parquet.Snappy), parquet.PageBufferSize(512), parquet.MaxRowsPerRowGroup(300)}, opts...)
+	w := parquet.NewGenericWriter[T](&buf, opts...)
+	if _, err := w.Write(rows); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestParquetResultsAndUnits: results and units inputs read Parquet files
+// through the same loaders and column mapping as CSV.
+func TestParquetResultsAndUnits(t *testing.T) {
+	t.Parallel()
+	type resRow struct {
+		Dataset string  `parquet:"dataset"`
+		Model   string  `parquet:"model"`
+		Metric  string  `parquet:"metric"`
+		Value   float64 `parquet:"value"`
+	}
+	type unitRow struct {
+		User string  `parquet:"user"`
+		NDCG float64 `parquet:"ndcg"`
+	}
+	dir := t.TempDir()
+	writePQ(t, filepath.Join(dir, "results.parquet"), []resRow{{"d1", "A", "ndcg", 0.5}, {"d1", "B", "ndcg", 0.25}, {"d2", "A", "ndcg", 0.1}, {"d2", "B", "ndcg", 0.2}})
+	os.MkdirAll(filepath.Join(dir, "u"), 0o755)
+	writePQ(t, filepath.Join(dir, "u", "A_d1.parquet"), []unitRow{{"x", 0.5}, {"y", 0.75}})
+	os.WriteFile(filepath.Join(dir, "study.toml"), []byte(`title = "p"
+[inputs]
+results = { path = "results.parquet", columns = { method = "model" } }
+units   = { path = "u/{method}_{dataset}.parquet", columns = { unit = "user" } }
+[[analyses]]
+id = "lb"
+type = "aggregate"
+metric = "ndcg"
+`), 0o644)
+	s, err := LoadStudy(filepath.Join(dir, "study.toml"), Kinds())
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := newInputs(s)
+	r, err := in.results()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c, ok := r.Get("d2", "B", "ndcg"); !ok || c.Value != 0.2 {
+		t.Fatalf("results from Parquet: %+v %v", c, ok)
+	}
+	var units []string
+	if err := in.units(func(u *UnitRow) error {
+		units = append(units, fmt.Sprintf("%s/%s/%s/%s=%g", u.Dataset, u.Method, u.Unit, u.Metric, u.Value))
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(units, " ") != "d1/A/x/ndcg=0.5 d1/A/y/ndcg=0.75" {
+		t.Fatalf("units from Parquet: %v", units)
+	}
+	if _, err := Build(Options{Manifest: filepath.Join(dir, "study.toml"), Version: "t"}); err != nil {
+		t.Fatal(err)
+	}
+}
