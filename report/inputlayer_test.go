@@ -25,10 +25,9 @@ var readers = map[string]bool{
 	"os.Open": true, "os.OpenFile": true, "os.ReadFile": true, "os.ReadDir": true, "os.DirFS": true,
 	"filepath.Glob": true, "filepath.WalkDir": true, "filepath.Walk": true, "fs.ReadFile": true,
 	"fs.ReadDir": true, "fs.Glob": true, "fs.WalkDir": true,
-	// report's low-level readers, which open what they are given
-	"openRun": true, "readTruth": true, "scanTruth": true, "openLines": true,
 	// report/input's openers, called only by the files allowed below
 	"input.OpenTable": true, "input.OpenTableCapped": true, "input.OpenParquet": true, "input.OpenRegular": true, "input.SHA256File": true,
+	"input.OpenRunCapped": true, "input.ScanTruthCapped": true,
 }
 
 // readerExempt are the directories (relative to the module root, slash
@@ -52,7 +51,6 @@ var readerExempt = map[string]string{
 // directory, the built site, or embedded assets.
 var allowedReaders = map[string]string{
 	"report/inputs.go":     "the input layer, until it moves to report/input",
-	"report/runs.go":       "low-level run/truth reader, opened only by inputs.openRun/readTruth/scanTruth, until it moves to report/input",
 	"report/manifest.go":   "the manifest itself, read before there are inputs (and hashed into the provenance)",
 	"report/provenance.go": "hashes the manifest",
 	"report/diskcache.go":  "the cache directory's own entries and the tool binary's hash, not study inputs",

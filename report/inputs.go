@@ -218,34 +218,34 @@ func (in *inputs) openMapped(path string, mapping map[string]string) (*input.Tab
 	return t, nil
 }
 
-// openRun opens a ranked run or predictions file (runs.go), checked
+// openRun opens a ranked run or predictions file (input/runs.go), checked
 // and recorded.
-func (in *inputs) openRun(path, display string, format runFormat, predictions bool) (*runReader, error) {
+func (in *inputs) openRun(path, display string, format input.RunFormat, predictions bool) (*input.RunReader, error) {
 	if err := in.checkFile(path); err != nil {
 		return nil, err
 	}
 	in.noteFile(path)
-	return openRunCapped(path, display, format, predictions, in.study.MaxDecompressed)
+	return input.OpenRunCapped(path, display, format, predictions, in.study.MaxDecompressed)
 }
 
-// readTruth reads a truth file (runs.go), checked and recorded.
-func (in *inputs) readTruth(path, display string, format runFormat, t *offline.Truth) (int64, error) {
+// readTruth reads a truth file (input/runs.go), checked and recorded.
+func (in *inputs) readTruth(path, display string, format input.RunFormat, t *offline.Truth) (int64, error) {
 	if err := in.checkFile(path); err != nil {
 		return 0, err
 	}
 	in.noteFile(path)
-	return scanTruthCapped(path, display, format, in.study.MaxDecompressed, func(user, item []byte, rel float64, line int) error {
+	return input.ScanTruthCapped(path, display, format, in.study.MaxDecompressed, func(user, item []byte, rel float64, line int) error {
 		return t.Add(user, item, rel)
 	})
 }
 
-// scanTruth streams a truth file (runs.go), checked and recorded.
-func (in *inputs) scanTruth(path, display string, format runFormat, fn func(user, item []byte, rel float64, line int) error) (int64, error) {
+// scanTruth streams a truth file (input/runs.go), checked and recorded.
+func (in *inputs) scanTruth(path, display string, format input.RunFormat, fn func(user, item []byte, rel float64, line int) error) (int64, error) {
 	if err := in.checkFile(path); err != nil {
 		return 0, err
 	}
 	in.noteFile(path)
-	return scanTruthCapped(path, display, format, in.study.MaxDecompressed, fn)
+	return input.ScanTruthCapped(path, display, format, in.study.MaxDecompressed, fn)
 }
 
 // closeCounted closes t and records its rows.

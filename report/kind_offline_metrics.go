@@ -237,7 +237,7 @@ func OfflineMetricsDerived(ctx *Context, o *offline.Options, unit func(*UnitRow)
 func offlineReadTruth(ctx *Context, o *offline.Options, files []offlineFile) (*offline.Truth, error) {
 	truth := offline.NewTruth()
 	for _, f := range files {
-		rows, err := ctx.inputs.readTruth(f.path, f.display, runFormatOf(f.path, o.Format), truth)
+		rows, err := ctx.inputs.readTruth(f.path, f.display, input.RunFormatOf(f.path, o.Format), truth)
 		ctx.inputs.recordFile(f.path, rows)
 		if err != nil {
 			return nil, err
@@ -263,7 +263,7 @@ func offlineDuplicateAt(ctx *Context, o *offline.Options, files []offlineFile, d
 	stop := errors.New("found")
 	for _, f := range files {
 		var at error
-		_, err := ctx.inputs.scanTruth(f.path, f.display, runFormatOf(f.path, o.Format), func(user, item []byte, _ float64, line int) error {
+		_, err := ctx.inputs.scanTruth(f.path, f.display, input.RunFormatOf(f.path, o.Format), func(user, item []byte, _ float64, line int) error {
 			if string(user) != de.User || string(item) != de.Item {
 				return nil
 			}
@@ -301,13 +301,13 @@ func offlineReadRun(ctx *Context, o *offline.Options, truth *offline.Truth, f of
 			return nil
 		}
 	}
-	rr, err := ctx.inputs.openRun(f.path, f.display, runFormatOf(f.path, o.Format), false)
+	rr, err := ctx.inputs.openRun(f.path, f.display, input.RunFormatOf(f.path, o.Format), false)
 	if err != nil {
 		return nil, err
 	}
-	err = rr.stream(func(b *runBlock) error {
-		if err := run.AddUser(b.user, b.items); err != nil {
-			return rr.blockError(b, err)
+	err = rr.Stream(func(b *input.RunBlock) error {
+		if err := run.AddUser(b.User(), b.Items()); err != nil {
+			return rr.BlockError(b, err)
 		}
 		return nil
 	})
@@ -323,21 +323,21 @@ func offlineReadRun(ctx *Context, o *offline.Options, truth *offline.Truth, f of
 		return nil, err
 	}
 	if pf, ok := predBy[[2]string{f.dataset, f.method}]; ok {
-		pr, err := ctx.inputs.openRun(pf.path, pf.display, formatTable, true)
+		pr, err := ctx.inputs.openRun(pf.path, pf.display, input.FormatTable, true)
 		if err != nil {
 			return nil, err
 		}
 		defer pr.Close()
 		for {
-			user, items, err := pr.next()
+			user, items, err := pr.Next()
 			if err == io.EOF {
 				break
 			}
 			if err != nil {
 				return nil, err
 			}
-			if err := run.AddPredictions(user, items, pr.preds); err != nil {
-				return nil, pr.listError(err)
+			if err := run.AddPredictions(user, items, pr.Preds()); err != nil {
+				return nil, pr.ListError(err)
 			}
 		}
 		ctx.inputs.recordFile(pf.path, pr.Rows)

@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/evalbook/evalbook/analyses/offline"
+
+	"github.com/evalbook/evalbook/report/input"
 )
 
 // The benchmark is 1,000,000 users; CI runs a small one:
@@ -109,7 +111,7 @@ func BenchmarkOfflineMetrics(b *testing.B) {
 	for range b.N {
 		c0 := offlineCPUTime()
 		truth := offline.NewTruth()
-		if _, err := readTruth(truthPath, "truth.csv", formatTable, truth); err != nil {
+		if _, err := input.ScanTruthCapped(truthPath, "truth.csv", input.FormatTable, 0, func(user, item []byte, rel float64, _ int) error { return truth.Add(user, item, rel) }); err != nil {
 			b.Fatal(err)
 		}
 		if err := truth.Finish(o.RelevanceThreshold); err != nil {
@@ -117,13 +119,13 @@ func BenchmarkOfflineMetrics(b *testing.B) {
 		}
 		truthCPU += offlineCPUTime() - c0
 		run := offline.NewRun("d", "m", truth, o)
-		rr, err := openRun(runPath, "run.csv", formatTable, false)
+		rr, err := input.OpenRunCapped(runPath, "run.csv", input.FormatTable, false, 0)
 		if err != nil {
 			b.Fatal(err)
 		}
-		err = rr.stream(func(blk *runBlock) error {
-			if err := run.AddUser(blk.user, blk.items); err != nil {
-				return rr.blockError(blk, err)
+		err = rr.Stream(func(blk *input.RunBlock) error {
+			if err := run.AddUser(blk.User(), blk.Items()); err != nil {
+				return rr.BlockError(blk, err)
 			}
 			return nil
 		})

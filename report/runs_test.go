@@ -15,6 +15,8 @@ import (
 
 	"github.com/evalbook/evalbook/analyses"
 	"github.com/evalbook/evalbook/analyses/offline"
+
+	"github.com/evalbook/evalbook/report/input"
 )
 
 // offlineTestCtx writes files into a temporary study directory and returns
@@ -204,13 +206,13 @@ func TestOfflineTRECFixture(t *testing.T) {
 		}
 	}
 	// The order trec_eval evaluates (score descending, docno descending).
-	rr, err := openRun(filepath.Join(ctx.Study.Dir, "trec/run.txt"), "run.txt", formatTREC, false)
+	rr, err := input.OpenRunCapped(filepath.Join(ctx.Study.Dir, "trec/run.txt"), "run.txt", input.FormatTREC, false, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer rr.Close()
 	for {
-		user, items, err := rr.next()
+		user, items, err := rr.Next()
 		if err == io.EOF {
 			break
 		}
@@ -223,39 +225,6 @@ func TestOfflineTRECFixture(t *testing.T) {
 		}
 		if want := strings.Join(fx.Order[string(user)], " "); strings.Join(names, " ") != want {
 			t.Errorf("query %s order %v, trec_eval %s", user, names, want)
-		}
-	}
-}
-
-func TestSplitFields(t *testing.T) {
-	t.Parallel()
-	for _, c := range []struct {
-		line  string
-		delim byte
-		want  []string
-		err   bool
-	}{
-		{"a,b,c", ',', []string{"a", "b", "c"}, false},
-		{"a,,c,", ',', []string{"a", "", "c", ""}, false},
-		{`"a,1",b`, ',', []string{"a,1", "b"}, false},
-		{`"say ""hi""",2,`, ',', []string{`say "hi"`, "2", ""}, false},
-		{`"a"x,b`, ',', nil, true},
-		{`a"b,c`, ',', nil, true},
-		{"a\tb", '\t', []string{"a", "b"}, false},
-		{"  q1 Q0\td1  1 2.5 tag ", 0, []string{"q1", "Q0", "d1", "1", "2.5", "tag"}, false},
-	} {
-		var scratch []byte
-		got, err := splitFields([]byte(c.line), c.delim, nil, &scratch)
-		if (err != nil) != c.err {
-			t.Errorf("%q: err %v", c.line, err)
-			continue
-		}
-		var s []string
-		for _, f := range got {
-			s = append(s, string(f))
-		}
-		if !c.err && strings.Join(s, "|") != strings.Join(c.want, "|") {
-			t.Errorf("%q: %q, want %q", c.line, s, c.want)
 		}
 	}
 }

@@ -364,20 +364,6 @@ func TestStrictLineCap(t *testing.T) {
 	_, err = strictResults(t, "", resultsHeader+"d,\"A"+strings.Repeat(",ndcg,0.5\n", input.MaxLineBytes/10+10))
 	wantErr(t, err, `results.csv:2: a record longer than 1 MiB starts on this line (a quoted field without its closing quote?)`)
 
-	// The runs reader caps its lines too.
-	dir := t.TempDir()
-	p := filepath.Join(dir, "m.run")
-	os.WriteFile(p, []byte("u1 Q0 a 1 0.5 t\n"+big+"\n"), 0o644)
-	l, err := openLines(p, "m.run")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	if _, err := l.next(); err != nil {
-		t.Fatal(err)
-	}
-	_, err = l.next()
-	wantErr(t, err, `m.run:2: line longer than 1 MiB`)
 }
 
 // TestStrictGzipBomb: a gzip bomb without line breaks fails at the line
@@ -438,8 +424,6 @@ func TestStrictRegularFiles(t *testing.T) {
 			_, err := input.OpenTable(link, "z.csv", nil)
 			wantErr(t, err, `z.csv: not a regular file`)
 		}
-		_, err = openLines("/dev/zero", "zero.run")
-		wantErr(t, err, `zero.run: not a regular file (a character device)`)
 	}
 	_, err = input.OpenTable(dir, "dir.csv", nil)
 	wantErr(t, err, `dir.csv: not a regular file (a directory)`)
@@ -552,12 +536,12 @@ func TestStrictRuns(t *testing.T) {
 		dir := t.TempDir()
 		p := filepath.Join(dir, "p.csv")
 		os.WriteFile(p, []byte("user,item,prediction\nu1,a,nan\n"), 0o644)
-		r, err := openRun(p, "p.csv", formatTable, true)
+		r, err := input.OpenRunCapped(p, "p.csv", input.FormatTable, true, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer r.Close()
-		_, _, err = r.next()
+		_, _, err = r.Next()
 		wantErr(t, err, `p.csv:2: prediction "nan" is not a number`)
 	})
 }

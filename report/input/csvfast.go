@@ -58,7 +58,7 @@ func newRecordReader(r *bufio.Reader, comma byte, quotes bool) *recordReader {
 
 // tooLong is the error of a line longer than maxLine.
 func (rr *recordReader) tooLong(line int) error {
-	return &csvSyntaxError{line: line, msg: "line longer than " + ByteSize(int64(rr.maxLine))}
+	return &csvSyntaxError{line: line, msg: "line longer than " + byteSize(int64(rr.maxLine))}
 }
 
 // readLine returns the next physical line without its line ending; the
@@ -202,7 +202,7 @@ func (rr *recordReader) readQuoted(first []byte) ([]string, error) {
 					}
 					lineNo++
 					if total += len(more) + 1; total > rr.maxLine {
-						return nil, &csvSyntaxError{line: rr.line, msg: "a record longer than " + ByteSize(int64(rr.maxLine)) + " starts on this line (a quoted field without its closing quote?)"}
+						return nil, &csvSyntaxError{line: rr.line, msg: "a record longer than " + byteSize(int64(rr.maxLine)) + " starts on this line (a quoted field without its closing quote?)"}
 					}
 					line = append(line[:0], more...)
 					pos = 0

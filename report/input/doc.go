@@ -23,8 +23,8 @@
 //  2. HashStore (step 2): content hashes of input files, re-hashed only
 //     when a file's identity (size, times, inode, device) changed; Stamp
 //     for serve's watch list; SHA256File.
-//  3. TableReader (step 3): the CSV/TSV tokenizer, Parquet, gzip/zstd with
-//     a decompressed-size cap, strict number parsing (ParseDecimal) and
+//  3. TableReader (step 3): the CSV/TSV tokenizer, Parquet, gzip with
+//     a decompressed-size cap, strict number parsing and
 //     positioned errors (InputError). Like 1 and 2 it depends on nothing
 //     in report.
 //  4. The layer itself (step 4): the per-build state and its per-analysis
@@ -41,13 +41,14 @@
 //
 // # Status
 //
-// Steps 1 to 3 (ReadSet, HashStore, TableReader) live here now. Step 4 is
-// still in package report (inputs.go, unitspass.go, runs.go) and moves
-// next. Until runs.go moves, the pieces of the table reader it shares are
-// exported for it (OpenRegular, CapDecompressed, DecompressedError,
-// ReadBufferSize, MaxLineBytes, ByteSize, ParseDecimal and NumErr,
-// DecimalComma); so are the byte-range methods of TableReader that the
-// parallel units pass uses (DataRange, Section, LineEndAfter, LinesRead,
-// SetRows), and the message helpers every reader shares (Errorf, Quote,
-// Clip, BadName, SuggestColumn).
+// Steps 1 to 3 (ReadSet, HashStore, TableReader) live here now, and so do
+// the ranked-run, truth and prediction readers of step 4 (RunReader,
+// OpenRunCapped, ScanTruthCapped, RunFormatOf). The rest of step 4 is
+// still in package report (inputs.go, unitspass.go) and moves next. Until
+// it does, report uses pieces of the table reader that the layer will
+// keep to itself once it lives here: the byte-range methods of
+// TableReader that the parallel units pass uses (DataRange, Section,
+// LineEndAfter, LinesRead, SetRows, SetOutside), OpenRegular (also used
+// to read the manifest), and the message helpers every reader shares
+// (Errorf, Quote, Clip, BadName, SuggestColumn).
 package input

@@ -81,7 +81,7 @@ func OpenTableCapped(path, display string, mapping map[string]string, maxDecompr
 		return nil, err
 	}
 	t := &TableReader{File: display, f: f, dataStart: -1}
-	var r io.Reader = bufio.NewReaderSize(f, ReadBufferSize(f))
+	var r io.Reader = bufio.NewReaderSize(f, readBufferSize(f))
 	name := strings.ToLower(path)
 	if strings.HasSuffix(name, ".gz") {
 		t.gz, err = gzip.NewReader(r)
@@ -89,7 +89,7 @@ func OpenTableCapped(path, display string, mapping map[string]string, maxDecompr
 			f.Close()
 			return nil, fmt.Errorf("%s: not a gzip file: %w", display, err)
 		}
-		r = bufio.NewReaderSize(CapDecompressed(t.gz, maxDecompressed), 1<<20)
+		r = bufio.NewReaderSize(capDecompressed(t.gz, maxDecompressed), 1<<20)
 		name = strings.TrimSuffix(name, ".gz")
 	}
 	if err := t.start(r.(*bufio.Reader), filepath.Ext(name) == ".tsv", mapping); err != nil {
@@ -324,7 +324,7 @@ func (t *TableReader) fieldCountError(rec []string) error {
 		return Errorf(t.File, line, "%d fields, the header has %d", len(rec), len(t.Header))
 	}
 	msg := fmt.Sprintf("%d fields, the header has %d", len(rec), len(t.Header))
-	if at, ok := DecimalComma(rec, t.Header); ok {
+	if at, ok := decimalComma(rec, t.Header); ok {
 		line, col := t.csv.FieldPos(at)
 		return &InputError{File: t.File, Line: line, Col: col, Msg: msg + fmt.Sprintf(" — a decimal comma in %s? quote the value or use a dot", Quote(rec[at]+string(t.csv.comma)+rec[at+1]))}
 	}
@@ -343,11 +343,11 @@ func (t *TableReader) fieldCountError(rec []string) error {
 	return &InputError{File: t.File, Line: line, Col: col, Msg: msg}
 }
 
-// DecimalComma reports whether the extra fields of rec are explained by
+// decimalComma reports whether the extra fields of rec are explained by
 // decimal commas: joining each (integer, digits) pair of fields that
 // falls in a column that can hold a decimal gives the header's field
 // count. at is the first such pair.
-func DecimalComma(rec, header []string) (at int, ok bool) {
+func decimalComma(rec, header []string) (at int, ok bool) {
 	extra := len(rec) - len(header)
 	at, merges, col := -1, 0, 0
 	for j := 0; j < len(rec) && col < len(header); j++ {
@@ -409,7 +409,7 @@ func (t *TableReader) Line() int {
 }
 
 // Float parses field col of the current record as a decimal number
-// (ParseDecimal). An empty cell, or one equal to a missing marker
+// (parseDecimal). An empty cell, or one equal to a missing marker
 // (SetMissing), is NaN with ok = false; anything else that is not a
 // finite decimal — NaN, Inf, hexadecimal, digit separators, a decimal
 // comma, a value out of float64's range — is an error naming
@@ -425,8 +425,8 @@ func (t *TableReader) Float(col int) (v float64, ok bool, err error) {
 	if len(t.missing) > 0 && t.isMissing(s) {
 		return 0, false, nil
 	}
-	v, bad := ParseDecimal(s)
-	if bad != NumOK {
+	v, bad := parseDecimal(s)
+	if bad != numOK {
 		return 0, false, t.Errorf(col, "%s", numberError(s, bad))
 	}
 	return v, true, nil
@@ -444,8 +444,8 @@ func (t *TableReader) pqFloat(col int) (float64, bool, error) {
 		if s == "" {
 			return 0, false, nil
 		}
-		v, bad := ParseDecimal(s)
-		if bad != NumOK {
+		v, bad := parseDecimal(s)
+		if bad != numOK {
 			return 0, false, t.pq.Errorf(col, "%s", numberError(s, bad))
 		}
 		return v, true, nil
@@ -485,7 +485,7 @@ func (t *TableReader) wrapCSV(err error) error {
 	if errors.As(err, &se) {
 		return &InputError{File: t.File, Line: se.line, Col: se.col, Msg: se.msg}
 	}
-	var ce *DecompressedError
+	var ce *decompressedError
 	if errors.As(err, &ce) {
 		return &InputError{File: t.File, Line: t.csv.next, Msg: ce.Error()}
 	}
@@ -526,9 +526,9 @@ func checkRegular(path, display string) error {
 
 // OpenRegular opens a regular file, checked before opening (so a FIFO
 // does not block) and again after (in case the path changed).
-// ReadBufferSize is the read buffer for a file: its size (a small file
+// readBufferSize is the read buffer for a file: its size (a small file
 // need not cost a 1 MiB buffer per open), at most 1 MiB, at least 4 KiB.
-func ReadBufferSize(f *os.File) int {
+func readBufferSize(f *os.File) int {
 	st, err := f.Stat()
 	if err != nil {
 		return 1 << 20
@@ -572,11 +572,11 @@ func fileKind(m fs.FileMode) string {
 	return "mode " + m.String()
 }
 
-// DecompressedError is a .gz input that inflates past its cap.
-type DecompressedError struct{ max int64 }
+// decompressedError is a .gz input that inflates past its cap.
+type decompressedError struct{ max int64 }
 
-func (e *DecompressedError) Error() string {
-	return fmt.Sprintf("decompresses to more than %s, the cap on a decompressed input (raise it with --max-decompressed)", ByteSize(e.max))
+func (e *decompressedError) Error() string {
+	return fmt.Sprintf("decompresses to more than %s, the cap on a decompressed input (raise it with --max-decompressed)", byteSize(e.max))
 }
 
 // capReader fails once more than max bytes were read.
@@ -587,19 +587,19 @@ type capReader struct {
 
 func (c *capReader) Read(p []byte) (int, error) {
 	if c.n > c.max {
-		return 0, &DecompressedError{c.max}
+		return 0, &decompressedError{c.max}
 	}
 	n, err := c.r.Read(p)
 	c.n += int64(n)
 	if c.n > c.max {
-		return n, &DecompressedError{c.max}
+		return n, &decompressedError{c.max}
 	}
 	return n, err
 }
 
-// CapDecompressed caps what r yields: 0 is DefaultMaxDecompressed, a
+// capDecompressed caps what r yields: 0 is DefaultMaxDecompressed, a
 // negative cap none.
-func CapDecompressed(r io.Reader, max int64) io.Reader {
+func capDecompressed(r io.Reader, max int64) io.Reader {
 	switch {
 	case max < 0:
 		return r
@@ -609,8 +609,8 @@ func CapDecompressed(r io.Reader, max int64) io.Reader {
 	return &capReader{r: r, max: max}
 }
 
-// ByteSize writes a size for messages: "1 MiB", "64 GiB", "1500 bytes".
-func ByteSize(n int64) string {
+// byteSize writes a size for messages: "1 MiB", "64 GiB", "1500 bytes".
+func byteSize(n int64) string {
 	for _, u := range []struct {
 		shift uint
 		name  string
@@ -622,22 +622,22 @@ func ByteSize(n int64) string {
 	return strconv.FormatInt(n, 10) + " bytes"
 }
 
-// NumErr says why a cell is not a decimal number.
-type NumErr uint8
+// numErr says why a cell is not a decimal number.
+type numErr uint8
 
 const (
-	NumOK NumErr = iota
-	NumSyntax
-	NumNaN
-	NumInf
-	NumHex
-	NumSeparator
-	NumComma
-	NumRange
-	NumUnderflow
+	numOK numErr = iota
+	numSyntax
+	numNaN
+	numInf
+	numHex
+	numSeparator
+	numComma
+	numRange
+	numUnderflow
 )
 
-// ParseDecimal parses a number of a delimited file: an optional sign,
+// parseDecimal parses a number of a delimited file: an optional sign,
 // digits with an optional decimal point (at least one digit), an optional
 // exponent; spaces around it are allowed. Unlike strconv.ParseFloat it
 // takes no NaN, Inf or Infinity (any case), no hexadecimal, no
@@ -647,7 +647,7 @@ const (
 // power of ten up to 1e22) is computed here in one pass, correctly
 // rounded, as strconv's own exact fast path does; the rest goes to
 // strconv.ParseFloat.
-func ParseDecimal(s string) (float64, NumErr) {
+func parseDecimal(s string) (float64, numErr) {
 	if n := len(s); n == 0 || s[0] > '9' || s[0] < '+' || s[n-1] > '9' || s[n-1] < '.' {
 		s = strings.TrimSpace(s) // rare: a space around, or not a number at all
 	}
@@ -726,16 +726,16 @@ func ParseDecimal(s string) (float64, NumErr) {
 		if neg {
 			v = -v
 		}
-		return v, NumOK
+		return v, numOK
 	}
 	v, err := strconv.ParseFloat(s, 64)
 	if err != nil {
-		return 0, NumRange // the syntax is right, so the value is out of range
+		return 0, numRange // the syntax is right, so the value is out of range
 	}
 	if v == 0 && nonzero {
-		return 0, NumUnderflow
+		return 0, numUnderflow
 	}
-	return v, NumOK
+	return v, numOK
 }
 
 // float64pow10 are the powers of ten a float64 holds exactly.
@@ -743,43 +743,43 @@ var float64pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9
 	1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
 
 // classifyBad says what a text that is not a decimal looks like.
-func classifyBad(s string) NumErr {
+func classifyBad(s string) numErr {
 	t := strings.TrimLeft(s, "+-")
 	switch strings.ToLower(t) {
 	case "nan":
-		return NumNaN
+		return numNaN
 	case "inf", "infinity":
-		return NumInf
+		return numInf
 	}
 	if len(t) > 1 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X') {
-		return NumHex
+		return numHex
 	}
 	if strings.IndexByte(t, '_') > 0 && strings.Trim(t, "0123456789._eE+-") == "" {
-		return NumSeparator
+		return numSeparator
 	}
 	if c := strings.IndexByte(t, ','); c > 0 && isDigits(t[:c]) && isDigits(t[c+1:]) {
-		return NumComma
+		return numComma
 	}
-	return NumSyntax
+	return numSyntax
 }
 
-// numberError is the message for a cell s that ParseDecimal refused.
-func numberError(s string, why NumErr) string {
+// numberError is the message for a cell s that parseDecimal refused.
+func numberError(s string, why numErr) string {
 	q := Quote(s)
 	switch why {
-	case NumNaN:
+	case numNaN:
 		return fmt.Sprintf("not a number: %s (to read it as a missing value, declare missing_values = [%s] on the input)", q, Quote(strings.TrimSpace(s)))
-	case NumInf:
+	case numInf:
 		return fmt.Sprintf("not a finite number: %s (infinite values are not accepted; to read it as a missing value, declare missing_values = [%s] on the input)", q, Quote(strings.TrimSpace(s)))
-	case NumHex:
+	case numHex:
 		return fmt.Sprintf("not a decimal number: %s (hexadecimal is not accepted)", q)
-	case NumSeparator:
+	case numSeparator:
 		return fmt.Sprintf("not a decimal number: %s (digit separators are not accepted)", q)
-	case NumComma:
+	case numComma:
 		return fmt.Sprintf("not a number: %s — a decimal comma? use a dot", q)
-	case NumRange:
+	case numRange:
 		return fmt.Sprintf("number out of range: %s (beyond ±1.8e308)", q)
-	case NumUnderflow:
+	case numUnderflow:
 		return fmt.Sprintf("number too small: %s rounds to 0 (the smallest is 4.9e-324)", q)
 	}
 	return fmt.Sprintf("not a number: %s", q)

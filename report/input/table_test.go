@@ -17,19 +17,19 @@ import (
 func TestStrictParseDecimal(t *testing.T) { // not parallel: AllocsPerRun
 	for s, want := range map[string]float64{"0": 0, "-0": 0, "1": 1, "+2.5": 2.5, "1e3": 1000, "1E-3": 0.001, "  7 ": 7, "\t.25": 0.25, "3.": 3,
 		"1.7976931348623157e308": math.MaxFloat64, "4.9406564584124654e-324": 5e-324, "000.5e+01": 5} {
-		if v, bad := ParseDecimal(s); bad != NumOK || v != want {
-			t.Errorf("ParseDecimal(%q) = %v, %v; want %v", s, v, bad, want)
+		if v, bad := parseDecimal(s); bad != numOK || v != want {
+			t.Errorf("parseDecimal(%q) = %v, %v; want %v", s, v, bad, want)
 		}
 	}
-	for s, want := range map[string]NumErr{"": NumSyntax, " ": NumSyntax, "NaN": NumNaN, "-nan": NumNaN, "inf": NumInf, "-Infinity": NumInf,
-		"0x10": NumHex, "-0X1p3": NumHex, "1_0": NumSeparator, "1_000.5": NumSeparator, "0,5": NumComma, "1e309": NumRange,
-		"1e-330": NumUnderflow, "e5": NumSyntax, "+": NumSyntax, "1e+": NumSyntax, "1 2": NumSyntax, "٣": NumSyntax, "1e5e5": NumSyntax, "0x": NumHex} {
-		if _, bad := ParseDecimal(s); bad != want {
-			t.Errorf("ParseDecimal(%q): %v, want %v", s, bad, want)
+	for s, want := range map[string]numErr{"": numSyntax, " ": numSyntax, "NaN": numNaN, "-nan": numNaN, "inf": numInf, "-Infinity": numInf,
+		"0x10": numHex, "-0X1p3": numHex, "1_0": numSeparator, "1_000.5": numSeparator, "0,5": numComma, "1e309": numRange,
+		"1e-330": numUnderflow, "e5": numSyntax, "+": numSyntax, "1e+": numSyntax, "1 2": numSyntax, "٣": numSyntax, "1e5e5": numSyntax, "0x": numHex} {
+		if _, bad := parseDecimal(s); bad != want {
+			t.Errorf("parseDecimal(%q): %v, want %v", s, bad, want)
 		}
 	}
-	if n := testing.AllocsPerRun(100, func() { ParseDecimal("0.123456") }); n != 0 {
-		t.Errorf("ParseDecimal allocates %v times", n)
+	if n := testing.AllocsPerRun(100, func() { parseDecimal("0.123456") }); n != 0 {
+		t.Errorf("parseDecimal allocates %v times", n)
 	}
 	// Its own fast path gives strconv's bits.
 	rng := rand.New(rand.NewPCG(1, 2))
@@ -67,39 +67,39 @@ func randomDecimal(rng *rand.Rand) string {
 	return b.String()
 }
 
-// sameAsStrconv: on a plain decimal ParseDecimal gives strconv.ParseFloat's
+// sameAsStrconv: on a plain decimal parseDecimal gives strconv.ParseFloat's
 // exact bits, or refuses what strconv calls out of range or rounds to 0.
 func sameAsStrconv(s string) error {
-	v, bad := ParseDecimal(s)
+	v, bad := parseDecimal(s)
 	want, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
 	switch {
 	case err != nil && errors.Is(err, strconv.ErrRange):
-		if bad != NumRange {
-			return fmt.Errorf("%q: strconv %v, ParseDecimal %v %v", s, err, v, bad)
+		if bad != numRange {
+			return fmt.Errorf("%q: strconv %v, parseDecimal %v %v", s, err, v, bad)
 		}
 	case err != nil:
-		if bad == NumOK {
-			return fmt.Errorf("%q: strconv %v, ParseDecimal read %v", s, err, v)
+		if bad == numOK {
+			return fmt.Errorf("%q: strconv %v, parseDecimal read %v", s, err, v)
 		}
-	case bad == NumUnderflow && want == 0:
-	case bad != NumOK || math.Float64bits(v) != math.Float64bits(want):
-		return fmt.Errorf("%q: ParseDecimal %v (%v), strconv %v", s, v, bad, want)
+	case bad == numUnderflow && want == 0:
+	case bad != numOK || math.Float64bits(v) != math.Float64bits(want):
+		return fmt.Errorf("%q: parseDecimal %v (%v), strconv %v", s, v, bad, want)
 	}
 	return nil
 }
 
-// FuzzParseDecimal: what ParseDecimal accepts, strconv reads to the same
-// bits; a plain decimal strconv reads, ParseDecimal reads too.
+// FuzzParseDecimal: what parseDecimal accepts, strconv reads to the same
+// bits; a plain decimal strconv reads, parseDecimal reads too.
 func FuzzParseDecimal(f *testing.F) {
 	for _, s := range []string{"0.5", "-1e-3", "1234567890123456789012", "9007199254740993", "1e22", "1e23", ".5e-22", "NaN", "0x1p3"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		v, bad := ParseDecimal(s)
-		if bad == NumOK {
+		v, bad := parseDecimal(s)
+		if bad == numOK {
 			want, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
 			if err != nil || math.Float64bits(v) != math.Float64bits(want) {
-				t.Fatalf("%q: ParseDecimal %v, strconv %v %v", s, v, want, err)
+				t.Fatalf("%q: parseDecimal %v, strconv %v %v", s, v, want, err)
 			}
 		}
 		if strings.Trim(strings.TrimSpace(s), "0123456789.eE+-") == "" {
@@ -195,7 +195,7 @@ func diffTableReader(s string) error {
 // are errors unless declared missing; text columns parse as CSV cells.
 // The default cap on a decompressed input is 64 GiB.
 func TestDefaultDecompressedCap(t *testing.T) {
-	if got := CapDecompressed(strings.NewReader("x"), 0).(*capReader).max; got != DefaultMaxDecompressed || DefaultMaxDecompressed != 64<<30 {
+	if got := capDecompressed(strings.NewReader("x"), 0).(*capReader).max; got != DefaultMaxDecompressed || DefaultMaxDecompressed != 64<<30 {
 		t.Errorf("default cap %d", got)
 	}
 }

@@ -1,4 +1,4 @@
-package report
+package input
 
 // Readers for offline_metrics (SPEC §5.11): ranked runs, held-out truth and
 // rating predictions, as tables (`user,item,rank[,score]`, CSV or TSV,
@@ -22,33 +22,31 @@ import (
 
 	"github.com/evalbook/evalbook/analyses"
 	"github.com/evalbook/evalbook/analyses/offline"
-
-	"github.com/evalbook/evalbook/report/input"
 )
 
-// runFormat is how a run or truth file is laid out.
-type runFormat int
+// RunFormat is how a run or truth file is laid out.
+type RunFormat int
 
 const (
-	formatTable runFormat = iota // header row, comma or tab (.tsv)
-	formatTREC                   // whitespace-separated, no header
+	FormatTable RunFormat = iota // header row, comma or tab (.tsv)
+	FormatTREC                   // whitespace-separated, no header
 )
 
-// runFormatOf picks a file's format: "csv" and "trec" force one; "auto"
+// RunFormatOf picks a file's format: "csv" and "trec" force one; "auto"
 // reads .csv and .tsv (optionally .gz) as tables and anything else
 // (.run, .txt, .qrels, …) as TREC.
-func runFormatOf(path, opt string) runFormat {
+func RunFormatOf(path, opt string) RunFormat {
 	switch opt {
 	case "csv":
-		return formatTable
+		return FormatTable
 	case "trec":
-		return formatTREC
+		return FormatTREC
 	}
 	ext := strings.ToLower(filepath.Ext(strings.TrimSuffix(strings.ToLower(path), ".gz")))
 	if ext == ".csv" || ext == ".tsv" {
-		return formatTable
+		return FormatTable
 	}
-	return formatTREC
+	return FormatTREC
 }
 
 // lineReader yields the lines of a file (gzip by .gz), without the line
@@ -63,15 +61,15 @@ type lineReader struct {
 }
 
 // openLines opens a regular file for reading lines; a .gz file may
-// inflate to input.DefaultMaxDecompressed bytes.
+// inflate to DefaultMaxDecompressed bytes.
 func openLines(path, display string) (*lineReader, error) {
 	return openLinesCapped(path, display, 0)
 }
 
 // openLinesCapped is openLines with a cap on what a .gz file may inflate
-// to (0: input.DefaultMaxDecompressed; negative: none).
+// to (0: DefaultMaxDecompressed; negative: none).
 func openLinesCapped(path, display string, maxDecompressed int64) (*lineReader, error) {
-	f, err := input.OpenRegular(path, display)
+	f, err := OpenRegular(path, display)
 	if err != nil {
 		return nil, err
 	}
@@ -83,9 +81,9 @@ func openLinesCapped(path, display string, maxDecompressed int64) (*lineReader, 
 			f.Close()
 			return nil, fmt.Errorf("%s: not a gzip file: %w", display, err)
 		}
-		r = input.CapDecompressed(l.gz, maxDecompressed)
+		r = capDecompressed(l.gz, maxDecompressed)
 	}
-	l.br = bufio.NewReaderSize(r, input.ReadBufferSize(f))
+	l.br = bufio.NewReaderSize(r, readBufferSize(f))
 	if bom, _ := l.br.Peek(3); bytes.Equal(bom, []byte("\xef\xbb\xbf")) {
 		l.br.Discard(3)
 	}
@@ -100,14 +98,14 @@ func (l *lineReader) Close() {
 }
 
 // next returns the next line (valid until the following call) or io.EOF.
-// A line longer than input.MaxLineBytes is an error.
+// A line longer than MaxLineBytes is an error.
 func (l *lineReader) next() ([]byte, error) {
 	b, err := l.br.ReadSlice('\n')
 	if err == bufio.ErrBufferFull {
 		l.long = append(l.long[:0], b...)
 		for err == bufio.ErrBufferFull {
-			if len(l.long) > input.MaxLineBytes+2 { // + "\r\n"
-				return nil, l.errorf(l.line+1, "line longer than %s", input.ByteSize(input.MaxLineBytes))
+			if len(l.long) > MaxLineBytes+2 { // + "\r\n"
+				return nil, l.errorf(l.line+1, "line longer than %s", byteSize(MaxLineBytes))
 			}
 			b, err = l.br.ReadSlice('\n')
 			l.long = append(l.long, b...)
@@ -115,11 +113,11 @@ func (l *lineReader) next() ([]byte, error) {
 		b = l.long
 	}
 	if err != nil && err != io.EOF {
-		var ce *input.DecompressedError
+		var ce *decompressedError
 		if errors.As(err, &ce) {
 			return nil, l.errorf(l.line+1, "%v", ce)
 		}
-		return nil, input.Errorf(l.file, l.line+1, "%w", err)
+		return nil, Errorf(l.file, l.line+1, "%w", err)
 	}
 	if len(b) == 0 && err == io.EOF {
 		return nil, io.EOF
@@ -127,14 +125,14 @@ func (l *lineReader) next() ([]byte, error) {
 	l.line++
 	b = bytes.TrimSuffix(b, []byte("\n"))
 	b = bytes.TrimSuffix(b, []byte("\r"))
-	if len(b) > input.MaxLineBytes {
-		return nil, l.errorf(l.line, "line longer than %s", input.ByteSize(input.MaxLineBytes))
+	if len(b) > MaxLineBytes {
+		return nil, l.errorf(l.line, "line longer than %s", byteSize(MaxLineBytes))
 	}
 	return b, nil
 }
 
 func (l *lineReader) errorf(line int, format string, args ...any) error {
-	return &input.InputError{File: l.file, Line: line, Msg: fmt.Sprintf(format, args...)}
+	return &InputError{File: l.file, Line: line, Msg: fmt.Sprintf(format, args...)}
 }
 
 // splitFields splits a table line on delim (quotes honoured for commas,
@@ -240,12 +238,12 @@ func tableColumns(l *lineReader, delim byte, required, optional []string) (map[s
 	names := make([]string, len(fields))
 	cols := map[string]int{}
 	for i, f := range fields {
-		if why := input.BadName(string(f)); why != "" {
-			return nil, l.errorf(1, "header cell %d, %s, holds %s", i+1, input.Quote(string(f)), why)
+		if why := BadName(string(f)); why != "" {
+			return nil, l.errorf(1, "header cell %d, %s, holds %s", i+1, Quote(string(f)), why)
 		}
 		names[i] = strings.ToLower(strings.TrimSpace(string(f)))
 		if j, dup := cols[names[i]]; dup && names[i] != "" {
-			return nil, l.errorf(1, "column %s appears twice in the header (columns %d and %d); rename one", input.Quote(names[i]), j+1, i+1)
+			return nil, l.errorf(1, "column %s appears twice in the header (columns %d and %d); rename one", Quote(names[i]), j+1, i+1)
 		}
 		cols[names[i]] = i
 	}
@@ -253,7 +251,7 @@ func tableColumns(l *lineReader, delim byte, required, optional []string) (map[s
 	for _, r := range required {
 		i, ok := cols[r]
 		if !ok {
-			return nil, l.errorf(1, "no column %q (header: %s)%s", r, input.Clip(strings.Join(names, ",")), analyses.DidYouMean(r, names))
+			return nil, l.errorf(1, "no column %q (header: %s)%s", r, Clip(strings.Join(names, ",")), analyses.DidYouMean(r, names))
 		}
 		out[r] = i
 	}
@@ -281,29 +279,29 @@ func trimBytes(b []byte) []byte {
 	return bytes.TrimSpace(b)
 }
 
-// parseFloatBytes parses a decimal number (input.ParseDecimal) without
+// parseFloatBytes parses a decimal number (parseDecimal) without
 // allocating.
-func parseFloatBytes(b []byte) (float64, input.NumErr) {
-	return input.ParseDecimal(string(trimBytes(b)))
+func parseFloatBytes(b []byte) (float64, numErr) {
+	return parseDecimal(string(trimBytes(b)))
 }
 
 // numberProblem is the message for field b, a what, that parseFloatBytes
 // refused: `score "x" is not a number`, with the reason for the
 // special cases (NaN, Inf, hexadecimal, …).
-func numberProblem(what string, b []byte, why input.NumErr) string {
-	msg := fmt.Sprintf("%s %s is not a number", what, input.Quote(string(b)))
+func numberProblem(what string, b []byte, why numErr) string {
+	msg := fmt.Sprintf("%s %s is not a number", what, Quote(string(b)))
 	switch why {
-	case input.NumNaN, input.NumInf:
+	case numNaN, numInf:
 		return msg + " (NaN and infinite values are not accepted)"
-	case input.NumHex:
+	case numHex:
 		return msg + " (hexadecimal is not accepted)"
-	case input.NumSeparator:
+	case numSeparator:
 		return msg + " (digit separators are not accepted)"
-	case input.NumComma:
+	case numComma:
 		return msg + " (a decimal comma? use a dot)"
-	case input.NumRange:
+	case numRange:
 		return msg + " (out of float64's range)"
-	case input.NumUnderflow:
+	case numUnderflow:
 		return msg + " (so small it rounds to 0)"
 	}
 	return msg
@@ -313,7 +311,7 @@ func numberProblem(what string, b []byte, why input.NumErr) string {
 func parseRank(b []byte) (int, bool) {
 	b = trimBytes(b)
 	if len(b) == 0 || len(b) > 9 {
-		if v, bad := parseFloatBytes(b); bad == input.NumOK && v == math.Trunc(v) && v >= -1e9 && v <= 1e9 {
+		if v, bad := parseFloatBytes(b); bad == numOK && v == math.Trunc(v) && v >= -1e9 && v <= 1e9 {
 			return int(v), true // "3.0"
 		}
 		return 0, false
@@ -321,7 +319,7 @@ func parseRank(b []byte) (int, bool) {
 	n := 0
 	for _, c := range b {
 		if c < '0' || c > '9' {
-			if v, bad := parseFloatBytes(b); bad == input.NumOK && v == math.Trunc(v) {
+			if v, bad := parseFloatBytes(b); bad == numOK && v == math.Trunc(v) {
 				return int(v), true
 			}
 			return 0, false
@@ -356,8 +354,8 @@ func fieldCount(l *lineReader, fields [][]byte, want, header int, delim byte) er
 		for i := range hdr {
 			hdr[i] = "x" // any column of a run may hold a decimal
 		}
-		if at, ok := input.DecimalComma(rec, hdr); ok {
-			msg += fmt.Sprintf(" — a decimal comma in %s? quote the value or use a dot", input.Quote(rec[at]+string(delim)+rec[at+1]))
+		if at, ok := decimalComma(rec, hdr); ok {
+			msg += fmt.Sprintf(" — a decimal comma in %s? quote the value or use a dot", Quote(rec[at]+string(delim)+rec[at+1]))
 		} else if trailing {
 			msg += " — a trailing separator?"
 		}
@@ -367,7 +365,7 @@ func fieldCount(l *lineReader, fields [][]byte, want, header int, delim byte) er
 
 // readTruth reads a truth file (`user,item[,relevance]` or TREC qrels
 // `qid iter doc rel`) into t.
-func readTruth(path, display string, format runFormat, t *offline.Truth) (int64, error) {
+func readTruth(path, display string, format RunFormat, t *offline.Truth) (int64, error) {
 	return scanTruth(path, display, format, func(user, item []byte, rel float64, line int) error {
 		return t.Add(user, item, rel)
 	})
@@ -375,12 +373,14 @@ func readTruth(path, display string, format runFormat, t *offline.Truth) (int64,
 
 // scanTruth calls fn for every row of a truth file; an error of fn is
 // placed at the row's line.
-func scanTruth(path, display string, format runFormat, fn func(user, item []byte, rel float64, line int) error) (int64, error) {
-	return scanTruthCapped(path, display, format, 0, fn)
+func scanTruth(path, display string, format RunFormat, fn func(user, item []byte, rel float64, line int) error) (int64, error) {
+	return ScanTruthCapped(path, display, format, 0, fn)
 }
 
-// scanTruthCapped is scanTruth with a decompressed-size cap (openLinesCapped).
-func scanTruthCapped(path, display string, format runFormat, maxDecompressed int64, fn func(user, item []byte, rel float64, line int) error) (int64, error) {
+// ScanTruthCapped streams a truth file (user, item, relevance; TREC qrels
+// or a table) to fn, with a decompressed-size cap (0: the default), and
+// returns its rows.
+func ScanTruthCapped(path, display string, format RunFormat, maxDecompressed int64, fn func(user, item []byte, rel float64, line int) error) (int64, error) {
 	l, err := openLinesCapped(path, display, maxDecompressed)
 	if err != nil {
 		return 0, err
@@ -388,7 +388,7 @@ func scanTruthCapped(path, display string, format runFormat, maxDecompressed int
 	defer l.Close()
 	var delim byte
 	ucol, icol, rcol, want, header := 0, 2, 3, 4, 0
-	if format == formatTable {
+	if format == FormatTable {
 		delim = delimOf(path)
 		cols, err := tableColumns(l, delim, []string{"user", "item"}, []string{"relevance"})
 		if err != nil {
@@ -416,7 +416,7 @@ func scanTruthCapped(path, display string, format runFormat, maxDecompressed int
 		if err != nil {
 			return rows, l.errorf(l.line, "%v", err)
 		}
-		if format == formatTREC && len(fields) != 4 {
+		if format == FormatTREC && len(fields) != 4 {
 			return rows, l.errorf(l.line, "%d fields, a TREC qrels line has 4: qid iter docno rel", len(fields))
 		}
 		if err := fieldCount(l, fields, want, header, delim); err != nil {
@@ -424,14 +424,14 @@ func scanTruthCapped(path, display string, format runFormat, maxDecompressed int
 		}
 		rel := 1.0
 		if rcol >= 0 {
-			var bad input.NumErr
-			if rel, bad = parseFloatBytes(fields[rcol]); bad != input.NumOK {
+			var bad numErr
+			if rel, bad = parseFloatBytes(fields[rcol]); bad != numOK {
 				return rows, l.errorf(l.line, "%s", numberProblem("relevance", fields[rcol], bad))
 			}
 		}
 		if user := trimBytes(fields[ucol]); !bytes.Equal(user, lastUser) {
-			if why := input.BadName(string(user)); why != "" {
-				return rows, l.errorf(l.line, "user id %s holds %s", input.Quote(string(user)), why)
+			if why := BadName(string(user)); why != "" {
+				return rows, l.errorf(l.line, "user id %s holds %s", Quote(string(user)), why)
 			}
 			lastUser = append(lastUser[:0], user...)
 		}
@@ -442,11 +442,11 @@ func scanTruthCapped(path, display string, format runFormat, maxDecompressed int
 	}
 }
 
-// runReader streams a run (or predictions) file one user's block at a
+// RunReader streams a run (or predictions) file one user's block at a
 // time: the consecutive lines of one user, in rank order.
-type runReader struct {
+type RunReader struct {
 	l      *lineReader
-	format runFormat
+	format RunFormat
 	delim  byte
 	// columns (table format); -1 when absent
 	ucol, icol, rcol, scol, pcol int
@@ -476,23 +476,24 @@ type runRow struct {
 }
 
 // openRun opens a run file (predictions: `user,item,prediction` instead).
-func openRun(path, display string, format runFormat, predictions bool) (*runReader, error) {
-	return openRunCapped(path, display, format, predictions, 0)
+func openRun(path, display string, format RunFormat, predictions bool) (*RunReader, error) {
+	return OpenRunCapped(path, display, format, predictions, 0)
 }
 
-// openRunCapped is openRun with a decompressed-size cap (openLinesCapped).
-func openRunCapped(path, display string, format runFormat, predictions bool, maxDecompressed int64) (*runReader, error) {
+// OpenRunCapped opens a ranked run (predictions: `user,item,prediction`)
+// with a decompressed-size cap (0: the default).
+func OpenRunCapped(path, display string, format RunFormat, predictions bool, maxDecompressed int64) (*RunReader, error) {
 	l, err := openLinesCapped(path, display, maxDecompressed)
 	if err != nil {
 		return nil, err
 	}
-	r := &runReader{l: l, format: format, predictions: predictions, rcol: -1, scol: -1, pcol: -1}
-	if predictions && format == formatTREC {
+	r := &RunReader{l: l, format: format, predictions: predictions, rcol: -1, scol: -1, pcol: -1}
+	if predictions && format == FormatTREC {
 		l.Close()
 		return nil, fmt.Errorf("%s: predictions must be a table (user,item,prediction), not TREC", display)
 	}
 	switch {
-	case format == formatTREC:
+	case format == FormatTREC:
 		r.ucol, r.icol, r.rcol, r.scol, r.want = 0, 2, 3, 4, 6
 		r.byScore = true
 	case predictions:
@@ -522,10 +523,10 @@ func openRunCapped(path, display string, format runFormat, predictions bool, max
 	return r, nil
 }
 
-func (r *runReader) Close() { r.l.Close() }
+func (r *RunReader) Close() { r.l.Close() }
 
 // readLine reads and splits the next non-blank line; io.EOF at the end.
-func (r *runReader) readLine() error {
+func (r *RunReader) readLine() error {
 	for {
 		line, err := r.l.next()
 		if err != nil {
@@ -538,7 +539,7 @@ func (r *runReader) readLine() error {
 		if err != nil {
 			return r.l.errorf(r.l.line, "%v", err)
 		}
-		if r.format == formatTREC && len(r.fields) != 6 {
+		if r.format == FormatTREC && len(r.fields) != 6 {
 			return r.l.errorf(r.l.line, "%d fields, a TREC run line has 6: qid Q0 docno rank score tag", len(r.fields))
 		}
 		if err := fieldCount(r.l, r.fields, r.want, r.header, r.delim); err != nil {
@@ -555,7 +556,7 @@ func (r *runReader) readLine() error {
 }
 
 // addRow appends the current line to the block.
-func (r *runReader) addRow() error {
+func (r *RunReader) addRow() error {
 	it := trimBytes(r.fields[r.icol])
 	row := runRow{off: len(r.arena), line: r.l.line}
 	r.arena = append(r.arena, it...)
@@ -563,20 +564,20 @@ func (r *runReader) addRow() error {
 	switch {
 	case r.predictions:
 		v, bad := parseFloatBytes(r.fields[r.pcol])
-		if bad != input.NumOK {
+		if bad != numOK {
 			return r.l.errorf(r.l.line, "%s", numberProblem("prediction", r.fields[r.pcol], bad))
 		}
 		row.score = v
 	case r.byScore:
 		v, bad := parseFloatBytes(r.fields[r.scol])
-		if bad != input.NumOK {
+		if bad != numOK {
 			return r.l.errorf(r.l.line, "%s", numberProblem("score", r.fields[r.scol], bad))
 		}
 		row.score = v
 	default:
 		k, ok := parseRank(r.fields[r.rcol])
 		if !ok || k < 1 {
-			return r.l.errorf(r.l.line, "rank %s is not a positive integer", input.Quote(string(r.fields[r.rcol])))
+			return r.l.errorf(r.l.line, "rank %s is not a positive integer", Quote(string(r.fields[r.rcol])))
 		}
 		row.rank = k
 	}
@@ -584,9 +585,9 @@ func (r *runReader) addRow() error {
 	return nil
 }
 
-// next reads the next user's block: the user and the items in rank order
+// Next reads the next user's block: the user and the items in rank order
 // (predictions: in file order, with Preds). io.EOF after the last block.
-func (r *runReader) next() (user []byte, items [][]byte, err error) {
+func (r *RunReader) Next() (user []byte, items [][]byte, err error) {
 	if r.eof {
 		return nil, nil, io.EOF
 	}
@@ -602,8 +603,8 @@ func (r *runReader) next() (user []byte, items [][]byte, err error) {
 	}
 	r.pending = false
 	r.user = append(r.user[:0], trimBytes(r.fields[r.ucol])...)
-	if why := input.BadName(string(r.user)); why != "" {
-		return nil, nil, r.l.errorf(r.l.line, "user id %s holds %s", input.Quote(string(r.user)), why)
+	if why := BadName(string(r.user)); why != "" {
+		return nil, nil, r.l.errorf(r.l.line, "user id %s holds %s", Quote(string(r.user)), why)
 	}
 	if err := r.addRow(); err != nil {
 		return nil, nil, err
@@ -643,7 +644,7 @@ func (r *runReader) next() (user []byte, items [][]byte, err error) {
 // tables without a rank column) the order is trec_eval's: score
 // descending, ties broken by item id descending (byte order), the TREC
 // rank column being ignored as trec_eval ignores it.
-func (r *runReader) order() error {
+func (r *RunReader) order() error {
 	if r.predictions {
 		return nil
 	}
@@ -670,19 +671,19 @@ func (r *runReader) order() error {
 	for i, row := range r.rows {
 		switch {
 		case i == 0 && row.rank != 1:
-			return r.l.errorf(row.line, "user %s: ranks start at %d, want 1", input.Quote(string(r.user)), row.rank)
+			return r.l.errorf(row.line, "user %s: ranks start at %d, want 1", Quote(string(r.user)), row.rank)
 		case i > 0 && row.rank == r.rows[i-1].rank:
-			return r.l.errorf(max(row.line, r.rows[i-1].line), "user %s: rank %d appears twice (lines %d and %d)", input.Quote(string(r.user)), row.rank, min(row.line, r.rows[i-1].line), max(row.line, r.rows[i-1].line))
+			return r.l.errorf(max(row.line, r.rows[i-1].line), "user %s: rank %d appears twice (lines %d and %d)", Quote(string(r.user)), row.rank, min(row.line, r.rows[i-1].line), max(row.line, r.rows[i-1].line))
 		case i > 0 && row.rank != r.rows[i-1].rank+1:
-			return r.l.errorf(row.line, "user %s: rank gap: rank %d follows rank %d", input.Quote(string(r.user)), row.rank, r.rows[i-1].rank)
+			return r.l.errorf(row.line, "user %s: rank gap: rank %d follows rank %d", Quote(string(r.user)), row.rank, r.rows[i-1].rank)
 		}
 	}
 	return nil
 }
 
-// listError places an *offline.ListError of the current block at
+// ListError places an *offline.ListError of the current block at
 // its line.
-func (r *runReader) listError(err error) error {
+func (r *RunReader) ListError(err error) error {
 	var le *offline.ListError
 	if !errors.As(err, &le) {
 		return err
@@ -694,9 +695,9 @@ func (r *runReader) listError(err error) error {
 	return r.l.errorf(line, "%s", le.Msg)
 }
 
-// runBlock is a copy of one user's block, handed from the reading
+// RunBlock is a copy of one user's block, handed from the reading
 // goroutine to the evaluating one.
-type runBlock struct {
+type RunBlock struct {
 	user  []byte
 	arena []byte
 	items [][]byte
@@ -705,21 +706,21 @@ type runBlock struct {
 }
 
 type runBatch struct {
-	blocks []runBlock
+	blocks []RunBlock
 	n      int
 	err    error // after the n blocks: the reader's error (io.EOF at the end)
 }
 
-// stream reads the file on its own goroutine, in batches of users, and
+// Stream reads the file on its own goroutine, in batches of users, and
 // calls fn for every block in file order on the calling goroutine, so
 // parsing and evaluation use two cores. An error of fn stops the reader.
-func (r *runReader) stream(fn func(b *runBlock) error) error {
+func (r *RunReader) Stream(fn func(b *RunBlock) error) error {
 	const batchSize, inFlight = 256, 4
 	free := make(chan *runBatch, inFlight)
 	full := make(chan *runBatch, inFlight)
 	done := make(chan struct{})
 	for range inFlight {
-		free <- &runBatch{blocks: make([]runBlock, batchSize)}
+		free <- &runBatch{blocks: make([]RunBlock, batchSize)}
 	}
 	go func() {
 		defer close(full)
@@ -732,7 +733,7 @@ func (r *runReader) stream(fn func(b *runBlock) error) error {
 			}
 			batch.n, batch.err = 0, nil
 			for batch.n < batchSize {
-				user, items, err := r.next()
+				user, items, err := r.Next()
 				if err != nil {
 					batch.err = err
 					break
@@ -782,8 +783,8 @@ func (r *runReader) stream(fn func(b *runBlock) error) error {
 	return nil
 }
 
-// blockError places an *offline.ListError of a block at its line.
-func (r *runReader) blockError(b *runBlock, err error) error {
+// BlockError places an *offline.ListError of a block at its line.
+func (r *RunReader) BlockError(b *RunBlock, err error) error {
 	var le *offline.ListError
 	if !errors.As(err, &le) {
 		return err
@@ -794,3 +795,13 @@ func (r *runReader) blockError(b *runBlock, err error) error {
 	}
 	return r.l.errorf(line, "%s", le.Msg)
 }
+
+// Preds are the predictions of the block Next returned (a predictions
+// file), in file order; valid until the following call.
+func (r *RunReader) Preds() []float64 { return r.preds }
+
+// User is the block's user.
+func (b *RunBlock) User() []byte { return b.user }
+
+// Items are the block's items in rank order.
+func (b *RunBlock) Items() [][]byte { return b.items }
