@@ -247,7 +247,7 @@ func checkInputs(s *Study, in *inputs) error {
 		if d.Interactions == "" {
 			continue
 		}
-		if err := in.checkFile(absPattern(s.Dir, d.Interactions)); err != nil {
+		if err := in.checkFile(input.AbsPath(s.Dir, d.Interactions)); err != nil {
 			errs = append(errs, &ManifestError{File: filepath.Base(s.File), Line: s.line(fmt.Sprintf("datasets.%d.interactions", i)),
 				Msg: fmt.Sprintf("dataset %q: interaction log %q: %v", d.Name, d.Interactions, err)})
 		}

@@ -108,7 +108,7 @@ func stampReads(rs *input.ReadSet, in *inputs) (readStamp, error) {
 // every file still has the same content.
 func (st readStamp) valid(in *inputs) bool {
 	for pat, was := range st.Patterns {
-		files, _ := matchPattern("", pat)
+		files, _ := input.MatchPattern("", pat)
 		now := make([]string, len(files))
 		for i, f := range files {
 			now[i] = f.Path

@@ -78,7 +78,7 @@ func (c *Context) Characteristics() (*Characteristics, error) {
 // directory). It reads nothing: open files through input.OpenTable or the
 // input layer, which check and record them.
 func (c *Context) Path(rel string) string {
-	return absPattern(c.Study.Dir, rel)
+	return input.AbsPath(c.Study.Dir, rel)
 }
 
 // OpenTable opens a table file (CSV, TSV, Parquet, optionally .gz) for

@@ -50,7 +50,6 @@ var readerExempt = map[string]string{
 // (before there are inputs), the tool's own cache directory, the output
 // directory, the built site, or embedded assets.
 var allowedReaders = map[string]string{
-	"report/inputs.go":     "the input layer, until it moves to report/input",
 	"report/manifest.go":   "the manifest itself, read before there are inputs (and hashed into the provenance)",
 	"report/provenance.go": "hashes the manifest",
 	"report/diskcache.go":  "the cache directory's own entries and the tool binary's hash, not study inputs",
@@ -58,6 +57,14 @@ var allowedReaders = map[string]string{
 	"report/scaffold.go":   "evalbook init writes files",
 	"report/output.go":     "checks and writes the output directory, not study inputs",
 	"themes/themes.go":     "reads its own embedded assets (embed.FS), not files",
+}
+
+// openerCallers: file → why it may call report/input's openers (the
+// input.* entries of readers), though never the os-level readers: the
+// views of the input layer that have not moved to report/input yet, which
+// check and record every file before opening it.
+var openerCallers = map[string]string{
+	"report/inputs.go": "the input layer's per-analysis views (checkFile, noteFile, then open), until they move to report/input",
 }
 
 // goFiles lists the module's non-test Go files outside readerExempt,
@@ -130,7 +137,7 @@ func TestEveryReadGoesThroughTheInputLayer(t *testing.T) {
 			case *ast.Ident:
 				fn = x.Name
 			}
-			if readers[fn] {
+			if readers[fn] && !(strings.HasPrefix(fn, "input.") && openerCallers[rel] != "") {
 				bad = append(bad, fset.Position(call.Pos()).String()+": "+fn)
 			}
 			return true
@@ -145,6 +152,11 @@ func TestEveryReadGoesThroughTheInputLayer(t *testing.T) {
 	for rel := range allowedReaders {
 		if !seen[rel] {
 			t.Errorf("allowedReaders names %s, which is not a Go file of the module", rel)
+		}
+	}
+	for rel := range openerCallers {
+		if !seen[rel] {
+			t.Errorf("openerCallers names %s, which is not a Go file of the module", rel)
 		}
 	}
 	// The walk saw the packages it guards.

@@ -1,18 +1,12 @@
 package report
 
 import (
-	"bytes"
-	"errors"
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
-	"regexp"
-	"sort"
 	"strings"
 	"sync"
-	"unicode/utf8"
 
 	"github.com/evalbook/evalbook/analyses"
 	"github.com/evalbook/evalbook/analyses/offline"
@@ -274,16 +268,9 @@ func (in *inputs) recordFile(path string, rows int64) {
 	}
 }
 
-// matchedFile is one file of an input entry, with the values its path
-// pattern supplies.
-type matchedFile struct {
-	Path            string
-	Dataset, Method string
-}
-
 // expand resolves an entry's path (glob and {dataset}/{method} patterns)
 // to its files, sorted, with the entry's constants.
-func (in *inputs) expand(e InputEntry, what string) ([]matchedFile, error) {
+func (in *inputs) expand(e InputEntry, what string) ([]input.Match, error) {
 	files, err := in.match(e.Path)
 	if err != nil {
 		return nil, input.Errorf(filepath.Base(in.study.File), e.Line, "inputs.%s: %v", what, err)
@@ -302,9 +289,9 @@ func (in *inputs) expand(e InputEntry, what string) ([]matchedFile, error) {
 // match resolves a manifest path pattern to its files, checks that each
 // may be read (checkFile) and records the expansion, so that a file that
 // later starts or stops matching invalidates what was computed from it.
-func (in *inputs) match(path string) ([]matchedFile, error) {
-	abs := absPattern(in.study.Dir, path)
-	files, err := matchPattern(in.study.Dir, path)
+func (in *inputs) match(path string) ([]input.Match, error) {
+	abs := input.AbsPath(in.study.Dir, path)
+	files, err := input.MatchPattern(in.study.Dir, path)
 	paths := make([]string, len(files))
 	for i, f := range files {
 		paths[i] = f.Path
@@ -322,76 +309,10 @@ func (in *inputs) match(path string) ([]matchedFile, error) {
 	return files, nil
 }
 
-// absPattern is a manifest path pattern made absolute.
-func absPattern(dir, path string) string {
-	p := filepath.FromSlash(path)
-	if !filepath.IsAbs(p) {
-		p = filepath.Join(dir, p)
-	}
-	return p
-}
-
-// checkFile refuses what a build must not read: anything but a regular
-// file (a FIFO would block, a device never end), and a file outside the
-// study directory unless the manifest says allow_outside = true (a page
-// source of ../../etc/passwd would publish it). Symbolic links are
-// followed, and where they lead is what is checked.
+// checkFile refuses what a build must not read (input.CheckFile): only
+// regular files, inside the study directory unless allow_outside.
 func (in *inputs) checkFile(path string) error {
-	shown := in.display(path)
-	st, err := os.Stat(path)
-	if err != nil {
-		if os.IsNotExist(err) {
-			return fmt.Errorf("%s: no such file", shown)
-		}
-		return fmt.Errorf("%s: %v", shown, errors.Unwrap(err))
-	}
-	if !st.Mode().IsRegular() {
-		what := "not a regular file"
-		switch {
-		case st.IsDir():
-			what = "a directory, not a file"
-		case st.Mode()&os.ModeNamedPipe != 0:
-			what = "a named pipe (FIFO), not a regular file"
-		case st.Mode()&os.ModeDevice != 0:
-			what = "a device, not a regular file"
-		case st.Mode()&os.ModeSocket != 0:
-			what = "a socket, not a regular file"
-		}
-		return fmt.Errorf("%s: %s; evalbook reads only regular files", shown, what)
-	}
-	if in.allowOutside {
-		return nil
-	}
-	if !inside(in.study.Dir, path) {
-		return fmt.Errorf("%s: outside the study directory; evalbook reads only files under the directory of %s unless the manifest says allow_outside = true (or --allow-outside)", shownOutside(in.study.Dir, path), filepath.Base(in.study.File))
-	}
-	return nil
-}
-
-// shownOutside names a file outside the study as the manifest would
-// (a relative path), never as an absolute host path.
-func shownOutside(dir, path string) string {
-	if rel, err := filepath.Rel(dir, path); err == nil {
-		return filepath.ToSlash(rel)
-	}
-	return filepath.Base(path)
-}
-
-// inside reports whether path, with symbolic links resolved, lies under
-// dir (also resolved).
-func inside(dir, path string) bool {
-	rd, err := filepath.EvalSymlinks(dir)
-	if err != nil {
-		return false
-	}
-	rp, err := filepath.EvalSymlinks(path)
-	if err != nil {
-		return false
-	}
-	rd, _ = filepath.Abs(rd)
-	rp, _ = filepath.Abs(rp)
-	rel, err := filepath.Rel(rd, rp)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel) && rel != "."
+	return input.CheckFile(in.study.Dir, path, in.display(path), in.allowOutside, filepath.Base(in.study.File))
 }
 
 // readSource reads a page or the bibliography (a manifest path) once,
@@ -403,99 +324,20 @@ func (in *inputs) readSource(rel string) ([]byte, error) {
 	if ok {
 		return b, nil
 	}
-	path := absPattern(in.study.Dir, rel)
+	path := input.AbsPath(in.study.Dir, rel)
 	if err := in.checkFile(path); err != nil {
 		return nil, err
 	}
 	in.noteFile(path)
-	b, err := os.ReadFile(path)
+	b, err := input.ReadText(path, in.display(path))
 	if err != nil {
-		return nil, fmt.Errorf("%s: %v", in.display(path), errors.Unwrap(err))
-	}
-	// A page in another encoding (Latin-1) would reach the site as bytes
-	// no browser shows as written.
-	if !utf8.Valid(b) {
-		at := 0
-		for at < len(b) {
-			r, size := utf8.DecodeRune(b[at:])
-			if r == utf8.RuneError && size <= 1 {
-				break
-			}
-			at += size
-		}
-		return nil, input.Errorf(in.display(path), bytes.Count(b[:at], []byte("\n"))+1, "invalid UTF-8 (byte 0x%02X); pages and the bibliography must be UTF-8", b[at])
+		return nil, err
 	}
 	in.recordFile(path, 0)
 	in.mu.Lock()
 	in.sources[rel] = b
 	in.mu.Unlock()
 	return b, nil
-}
-
-// matchPattern resolves a manifest path — relative to dir, with globs and
-// {dataset}/{method} placeholders — to its files, sorted, and the values
-// the placeholders take. It fails when nothing matches.
-func matchPattern(dir, path string) ([]matchedFile, error) {
-	pattern := filepath.FromSlash(path)
-	if !filepath.IsAbs(pattern) {
-		pattern = filepath.Join(dir, pattern)
-	}
-	glob := strings.NewReplacer("{dataset}", "*", "{method}", "*").Replace(pattern)
-	paths, err := filepath.Glob(glob)
-	if err != nil {
-		return nil, fmt.Errorf("bad pattern %q: %v", path, err)
-	}
-	sort.Strings(paths)
-	re, names := placeholderRegexp(filepath.ToSlash(pattern))
-	out := make([]matchedFile, 0, len(paths))
-	for _, p := range paths {
-		m := matchedFile{Path: p}
-		sub := re.FindStringSubmatch(filepath.ToSlash(p))
-		if sub == nil {
-			continue
-		}
-		for i, n := range names {
-			switch n {
-			case "dataset":
-				m.Dataset = sub[i+1]
-			case "method":
-				m.Method = sub[i+1]
-			}
-		}
-		out = append(out, m)
-	}
-	if len(out) == 0 {
-		return nil, fmt.Errorf("no file matches %q", path)
-	}
-	return out, nil
-}
-
-// placeholderRegexp turns a path pattern into a regexp: {dataset} and
-// {method} become groups matching non-greedily, left to right; * and ?
-// match within one path element, as in the glob.
-func placeholderRegexp(pattern string) (*regexp.Regexp, []string) {
-	var b strings.Builder
-	var names []string
-	b.WriteString("^")
-	for len(pattern) > 0 {
-		switch {
-		case strings.HasPrefix(pattern, "{dataset}"), strings.HasPrefix(pattern, "{method}"):
-			j := strings.IndexByte(pattern, '}')
-			names = append(names, pattern[1:j])
-			b.WriteString(`([^/]+?)`)
-			pattern = pattern[j+1:]
-			continue
-		case pattern[0] == '*':
-			b.WriteString(`[^/]*`)
-		case pattern[0] == '?':
-			b.WriteString(`[^/]`)
-		default:
-			b.WriteString(regexp.QuoteMeta(pattern[:1]))
-		}
-		pattern = pattern[1:]
-	}
-	b.WriteString("$")
-	return regexp.MustCompile(b.String()), names
 }
 
 // reserved columns that never name a metric in wide files.
@@ -551,7 +393,7 @@ func (in *inputs) loadResults() (*analyses.Results, error) {
 	return r, nil
 }
 
-func (in *inputs) readResultsFile(e InputEntry, mf matchedFile, b *analyses.ResultsBuilder) error {
+func (in *inputs) readResultsFile(e InputEntry, mf input.Match, b *analyses.ResultsBuilder) error {
 	t, err := in.openMapped(mf.Path, e.Columns)
 	if err != nil {
 		return err
@@ -695,7 +537,7 @@ func (in *inputs) units(fn func(u *UnitRow) error) error {
 	return nil
 }
 
-func (in *inputs) readUnitsFile(e InputEntry, mf matchedFile, fn func(u *UnitRow) error) error {
+func (in *inputs) readUnitsFile(e InputEntry, mf input.Match, fn func(u *UnitRow) error) error {
 	f, err := in.openUnits(e, mf)
 	if err != nil {
 		return err
@@ -709,7 +551,7 @@ func (in *inputs) readUnitsFile(e InputEntry, mf matchedFile, fn func(u *UnitRow
 type unitsFile struct {
 	t                   *input.TableReader
 	e                   InputEntry
-	mf                  matchedFile
+	mf                  input.Match
 	dcol, mcol, ucol    int
 	metricCol, valueCol int
 	long                bool
@@ -719,7 +561,7 @@ type unitsFile struct {
 
 // openUnits opens a units file and reads its header. The caller reads
 // the rows (readUnitsRows), which closes it, or closes f.t itself.
-func (in *inputs) openUnits(e InputEntry, mf matchedFile) (*unitsFile, error) {
+func (in *inputs) openUnits(e InputEntry, mf input.Match) (*unitsFile, error) {
 	t, err := in.openMapped(mf.Path, e.Columns)
 	if err != nil {
 		return nil, err

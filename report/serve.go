@@ -132,7 +132,7 @@ func (s *Server) watchList() []string {
 		set[p] = true
 	}
 	for pat := range patterns {
-		files, _ := matchPattern("", pat)
+		files, _ := input.MatchPattern("", pat)
 		for _, f := range files {
 			set[f.Path] = true
 		}

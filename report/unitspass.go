@@ -40,6 +40,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"unsafe"
+
+	"github.com/evalbook/evalbook/report/input"
 )
 
 // UnitsSink takes the per-unit values of the shared units pass (see
@@ -333,7 +335,7 @@ type unitsGroup struct {
 
 type unitsJob struct {
 	e  InputEntry
-	mf matchedFile
+	mf input.Match
 }
 
 // unitsGroups groups the units files by dataset, in order of first

@@ -42,9 +42,12 @@
 // # Status
 //
 // Steps 1 to 3 (ReadSet, HashStore, TableReader) live here now, and so do
-// the ranked-run, truth and prediction readers of step 4 (RunReader,
-// OpenRunCapped, ScanTruthCapped, RunFormatOf). The rest of step 4 is
-// still in package report (inputs.go, unitspass.go) and moves next. Until
+// these parts of step 4: the ranked-run, truth and prediction readers
+// (RunReader, OpenRunCapped, ScanTruthCapped, RunFormatOf), and the path
+// rules (MatchPattern and Match, AbsPath, CheckFile, ReadText). The rest
+// of step 4 — the per-build state and its views (noteFile/pin, the
+// loaders), and the units pass — is still in package report (inputs.go,
+// unitspass.go), which reads only through this package, and moves next. Until
 // it does, report uses pieces of the table reader that the layer will
 // keep to itself once it lives here: the byte-range methods of
 // TableReader that the parallel units pass uses (DataRange, Section,

@@ -1,0 +1,183 @@
+package input
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"unicode/utf8"
+)
+
+// Match is one file a path pattern matched, with the values its
+// {dataset} and {method} placeholders took.
+type Match struct {
+	Path            string
+	Dataset, Method string
+}
+
+// AbsPath is a manifest path (or path pattern) made absolute against the
+// study directory dir.
+func AbsPath(dir, path string) string {
+	p := filepath.FromSlash(path)
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(dir, p)
+	}
+	return p
+}
+
+// CheckFile refuses what a build must not read: anything but a regular
+// file (a FIFO would block, a device never end), and a file outside the
+// study directory unless the manifest says allow_outside = true (a page
+// source of ../../etc/passwd would publish it). Symbolic links are
+// followed, and where they lead is what is checked. dir is the study
+// directory, shown the path as messages name it, manifest the manifest's
+// file name.
+func CheckFile(dir, path, shown string, allowOutside bool, manifest string) error {
+	st, err := os.Stat(path)
+	if err != nil {
+		if os.IsNotExist(err) {
+			return fmt.Errorf("%s: no such file", shown)
+		}
+		return fmt.Errorf("%s: %v", shown, errors.Unwrap(err))
+	}
+	if !st.Mode().IsRegular() {
+		what := "not a regular file"
+		switch {
+		case st.IsDir():
+			what = "a directory, not a file"
+		case st.Mode()&os.ModeNamedPipe != 0:
+			what = "a named pipe (FIFO), not a regular file"
+		case st.Mode()&os.ModeDevice != 0:
+			what = "a device, not a regular file"
+		case st.Mode()&os.ModeSocket != 0:
+			what = "a socket, not a regular file"
+		}
+		return fmt.Errorf("%s: %s; evalbook reads only regular files", shown, what)
+	}
+	if allowOutside {
+		return nil
+	}
+	if !inside(dir, path) {
+		return fmt.Errorf("%s: outside the study directory; evalbook reads only files under the directory of %s unless the manifest says allow_outside = true (or --allow-outside)", shownOutside(dir, path), manifest)
+	}
+	return nil
+}
+
+// shownOutside names a file outside the study as the manifest would
+// (a relative path), never as an absolute host path.
+func shownOutside(dir, path string) string {
+	if rel, err := filepath.Rel(dir, path); err == nil {
+		return filepath.ToSlash(rel)
+	}
+	return filepath.Base(path)
+}
+
+// inside reports whether path, with symbolic links resolved, lies under
+// dir (also resolved).
+func inside(dir, path string) bool {
+	rd, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return false
+	}
+	rp, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return false
+	}
+	rd, _ = filepath.Abs(rd)
+	rp, _ = filepath.Abs(rp)
+	rel, err := filepath.Rel(rd, rp)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel) && rel != "."
+}
+
+// ReadText reads a text source (a page or the bibliography) whole: it
+// must be UTF-8, since a page in another encoding (Latin-1) would reach
+// the site as bytes no browser shows as written. shown is the path as
+// messages name it. The caller checks the file first (CheckFile).
+func ReadText(path, shown string) ([]byte, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", shown, errors.Unwrap(err))
+	}
+	if !utf8.Valid(b) {
+		at := 0
+		for at < len(b) {
+			r, size := utf8.DecodeRune(b[at:])
+			if r == utf8.RuneError && size <= 1 {
+				break
+			}
+			at += size
+		}
+		return nil, Errorf(shown, bytes.Count(b[:at], []byte("\n"))+1, "invalid UTF-8 (byte 0x%02X); pages and the bibliography must be UTF-8", b[at])
+	}
+	return b, nil
+}
+
+// MatchPattern resolves a manifest path — relative to dir, with globs and
+// {dataset}/{method} placeholders — to its files, sorted, and the values
+// the placeholders take. It fails when nothing matches.
+func MatchPattern(dir, path string) ([]Match, error) {
+	pattern := filepath.FromSlash(path)
+	if !filepath.IsAbs(pattern) {
+		pattern = filepath.Join(dir, pattern)
+	}
+	glob := strings.NewReplacer("{dataset}", "*", "{method}", "*").Replace(pattern)
+	paths, err := filepath.Glob(glob)
+	if err != nil {
+		return nil, fmt.Errorf("bad pattern %q: %v", path, err)
+	}
+	sort.Strings(paths)
+	re, names := placeholderRegexp(filepath.ToSlash(pattern))
+	out := make([]Match, 0, len(paths))
+	for _, p := range paths {
+		m := Match{Path: p}
+		sub := re.FindStringSubmatch(filepath.ToSlash(p))
+		if sub == nil {
+			continue
+		}
+		for i, n := range names {
+			switch n {
+			case "dataset":
+				m.Dataset = sub[i+1]
+			case "method":
+				m.Method = sub[i+1]
+			}
+		}
+		out = append(out, m)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("no file matches %q", path)
+	}
+	return out, nil
+}
+
+// placeholderRegexp turns a path pattern into a regexp: {dataset} and
+// {method} become groups matching non-greedily, left to right; * and ?
+// match within one path element, as in the glob.
+func placeholderRegexp(pattern string) (*regexp.Regexp, []string) {
+	var b strings.Builder
+	var names []string
+	b.WriteString("^")
+	for len(pattern) > 0 {
+		switch {
+		case strings.HasPrefix(pattern, "{dataset}"), strings.HasPrefix(pattern, "{method}"):
+			j := strings.IndexByte(pattern, '}')
+			names = append(names, pattern[1:j])
+			b.WriteString(`([^/]+?)`)
+			pattern = pattern[j+1:]
+			continue
+		case pattern[0] == '*':
+			b.WriteString(`[^/]*`)
+		case pattern[0] == '?':
+			b.WriteString(`[^/]`)
+		default:
+			b.WriteString(regexp.QuoteMeta(pattern[:1]))
+		}
+		pattern = pattern[1:]
+	}
+	b.WriteString("$")
+	return regexp.MustCompile(b.String()), names
+}

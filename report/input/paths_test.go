@@ -1,0 +1,62 @@
+package input
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestMatchPattern(t *testing.T) {
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "u"), 0o755)
+	for _, n := range []string{"A_d1.csv", "B_d2.csv", "notes.txt"} {
+		os.WriteFile(filepath.Join(dir, "u", n), nil, 0o644)
+	}
+	got, err := MatchPattern(dir, "u/{method}_{dataset}.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Match{{filepath.Join(dir, "u", "A_d1.csv"), "d1", "A"}, {filepath.Join(dir, "u", "B_d2.csv"), "d2", "B"}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got %+v, want %+v", got, want)
+	}
+	if _, err := MatchPattern(dir, "u/*.tsv"); err == nil || !strings.Contains(err.Error(), `no file matches "u/*.tsv"`) {
+		t.Errorf("no match: %v", err)
+	}
+	if AbsPath(dir, "u/x.csv") != filepath.Join(dir, "u", "x.csv") || AbsPath(dir, "/abs/x") != "/abs/x" {
+		t.Error("AbsPath")
+	}
+}
+
+func TestCheckFileAndReadText(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, "study")
+	os.MkdirAll(dir, 0o755)
+	in, out := filepath.Join(dir, "page.md"), filepath.Join(root, "secret.md")
+	os.WriteFile(in, []byte("# ok\n"), 0o644)
+	os.WriteFile(out, []byte("x"), 0o644)
+	if err := CheckFile(dir, in, "page.md", false, "study.toml"); err != nil {
+		t.Fatal(err)
+	}
+	if err := CheckFile(dir, out, "../secret.md", false, "study.toml"); err == nil || !strings.Contains(err.Error(), "../secret.md: outside the study directory") {
+		t.Errorf("outside: %v", err)
+	}
+	if err := CheckFile(dir, out, "secret.md", true, "study.toml"); err != nil {
+		t.Errorf("allow_outside: %v", err)
+	}
+	if err := CheckFile(dir, dir, "study", false, "study.toml"); err == nil || !strings.Contains(err.Error(), "a directory, not a file") {
+		t.Errorf("directory: %v", err)
+	}
+	if err := CheckFile(dir, filepath.Join(dir, "none"), "none", false, "study.toml"); err == nil || err.Error() != "none: no such file" {
+		t.Errorf("missing: %v", err)
+	}
+	if b, err := ReadText(in, "page.md"); err != nil || string(b) != "# ok\n" {
+		t.Errorf("ReadText: %q %v", b, err)
+	}
+	os.WriteFile(in, []byte("a\ncaf\xe9\n"), 0o644)
+	if _, err := ReadText(in, "page.md"); err == nil || !strings.Contains(err.Error(), "page.md:2") || !strings.Contains(err.Error(), "invalid UTF-8 (byte 0xE9)") {
+		t.Errorf("Latin-1: %v", err)
+	}
+}
