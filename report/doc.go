@@ -1,5 +1,5 @@
 // Package report is evalbook's orchestration stage: it reads the manifest
-// (manifest.go), loads the inputs (table.go, inputs.go), runs every
+// (manifest.go), loads the inputs (inputs.go, through report/input), runs every
 // analysis through the registry (kind.go, kinds.go, kind_<type>.go), and
 // writes the site (site.go) atomically. Build phases wrap their errors
 // with their names: "manifest:", "inputs:", "analyses/<id>:", "render:".

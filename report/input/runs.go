@@ -363,23 +363,10 @@ func fieldCount(l *lineReader, fields [][]byte, want, header int, delim byte) er
 	return l.errorf(l.line, "%s", msg)
 }
 
-// readTruth reads a truth file (`user,item[,relevance]` or TREC qrels
-// `qid iter doc rel`) into t.
-func readTruth(path, display string, format RunFormat, t *offline.Truth) (int64, error) {
-	return scanTruth(path, display, format, func(user, item []byte, rel float64, line int) error {
-		return t.Add(user, item, rel)
-	})
-}
-
-// scanTruth calls fn for every row of a truth file; an error of fn is
-// placed at the row's line.
-func scanTruth(path, display string, format RunFormat, fn func(user, item []byte, rel float64, line int) error) (int64, error) {
-	return ScanTruthCapped(path, display, format, 0, fn)
-}
-
-// ScanTruthCapped streams a truth file (user, item, relevance; TREC qrels
-// or a table) to fn, with a decompressed-size cap (0: the default), and
-// returns its rows.
+// ScanTruthCapped calls fn for every row of a truth file
+// (`user,item[,relevance]` or TREC qrels `qid iter doc rel`), with a
+// decompressed-size cap (0: the default), and returns its rows; an error
+// of fn is placed at the row's line.
 func ScanTruthCapped(path, display string, format RunFormat, maxDecompressed int64, fn func(user, item []byte, rel float64, line int) error) (int64, error) {
 	l, err := openLinesCapped(path, display, maxDecompressed)
 	if err != nil {
@@ -473,11 +460,6 @@ type runRow struct {
 	rank     int
 	score    float64
 	line     int
-}
-
-// openRun opens a run file (predictions: `user,item,prediction` instead).
-func openRun(path, display string, format RunFormat, predictions bool) (*RunReader, error) {
-	return OpenRunCapped(path, display, format, predictions, 0)
 }
 
 // OpenRunCapped opens a ranked run (predictions: `user,item,prediction`)
