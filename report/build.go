@@ -1,6 +1,7 @@
 package report
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -50,6 +51,9 @@ type Options struct {
 
 	// onOpen, when set (tests), is told every input file opened.
 	onOpen func(path string)
+	// onSupersede, when set (tests), is told when serve cancels a
+	// rebuild for a newer change.
+	onSupersede func()
 	// parallelMin and chunkBytes, when set (tests), replace the size from
 	// which a units file is parsed in parallel byte ranges, and the size
 	// of a range.
@@ -93,14 +97,21 @@ type built struct {
 
 // Build runs every analysis of the manifest and writes the site
 // atomically: a failed build leaves the previous site as it was.
-func Build(o Options) (*Summary, error) {
+//
+// Cancelling ctx stops the build at the next analysis, between phases,
+// in the units pass, or before the site is written (never during the
+// swap): it returns ctx's error and the previous site stays as it was.
+func Build(ctx context.Context, o Options) (*Summary, error) {
 	start := time.Now()
 	if err := o.normalise(); err != nil {
 		return nil, err
 	}
 	o.checkOut = true
-	b, err := run(&o)
+	b, err := run(ctx, &o)
 	if err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	// Nothing has been written yet: refuse an output the build must not
@@ -122,11 +133,11 @@ func Build(o Options) (*Summary, error) {
 // Validate runs exactly what Build runs — manifest, inputs, analyses,
 // rendering in memory — and writes nothing, so it accepts a study exactly
 // when Build does and reports the same errors.
-func Validate(o Options) (*Study, error) {
+func Validate(ctx context.Context, o Options) (*Study, error) {
 	if err := o.normalise(); err != nil {
 		return nil, err
 	}
-	b, err := run(&o)
+	b, err := run(ctx, &o)
 	if err != nil {
 		return nil, err
 	}
@@ -136,7 +147,7 @@ func Validate(o Options) (*Study, error) {
 // run is the one pipeline behind Build and Validate: load the manifest,
 // check the declared inputs, run the feeding analyses and then the
 // others, record the provenance and render the site in memory.
-func run(o *Options) (*built, error) {
+func run(ctx context.Context, o *Options) (*built, error) {
 	study, err := LoadStudy(o.Manifest, o.Kinds)
 	if err != nil {
 		return nil, fmt.Errorf("manifest: %w", err)
@@ -173,7 +184,10 @@ func run(o *Options) (*built, error) {
 			return nil, err
 		}
 	}
-	runs := runAnalyses(study, in, *o)
+	runs := runAnalyses(ctx, study, in, *o)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	if err := runErrors(study, runs); err != nil {
 		return nil, err
 	}
@@ -262,7 +276,7 @@ func checkInputs(s *Study, in *inputs) error {
 // runAnalyses runs the analyses on o.Jobs workers. Each analysis gets the
 // whole worker budget for its own parallel work; outputs are collected by
 // index, so the order never depends on scheduling.
-func runAnalyses(s *Study, in *inputs, o Options) []analysisRun {
+func runAnalyses(ctx context.Context, s *Study, in *inputs, o Options) []analysisRun {
 	runs := make([]analysisRun, len(s.Analyses))
 	for i, a := range s.Analyses {
 		runs[i] = analysisRun{Spec: a, Seed: deriveSeed(s.Seed, a.ID)}
@@ -288,7 +302,7 @@ func runAnalyses(s *Study, in *inputs, o Options) []analysisRun {
 	for _, r := range rest {
 		keys[r] = hashStrings(append([]string{keys[r]}, feederKeys...))
 	}
-	runPhase(s, in, o, feeders, keys)
+	runPhase(ctx, s, in, o, feeders, keys)
 	for _, r := range feeders {
 		if r.Err != nil || r.Output == nil {
 			// The others would be computed without this one's values:
@@ -299,7 +313,10 @@ func runAnalyses(s *Study, in *inputs, o Options) []analysisRun {
 		}
 		in.derived = append(in.derived, derivedSource{id: r.Spec.ID, results: r.Output.Results, units: r.Output.Units, reads: r.reads})
 	}
-	runPhase(s, in, o, rest, keys)
+	if ctx.Err() != nil {
+		return runs
+	}
+	runPhase(ctx, s, in, o, rest, keys)
 	return runs
 }
 
@@ -308,8 +325,8 @@ func runAnalyses(s *Study, in *inputs, o Options) []analysisRun {
 // slots, so nothing depends on scheduling. The analyses that read the
 // study's per-unit values (Kind.Units) and are not taken from the cache
 // are fed by one shared units pass (unitspass.go) before they run.
-func runPhase(s *Study, in *inputs, o Options, runs []*analysisRun, keys map[*analysisRun]string) {
-	ph := &phase{s: s, in: in, o: o}
+func runPhase(ctx context.Context, s *Study, in *inputs, o Options, runs []*analysisRun, keys map[*analysisRun]string) {
+	ph := &phase{ctx: ctx, s: s, in: in, o: o}
 	var todo []*phaseJob
 	for _, r := range runs {
 		j := &phaseJob{r: r, key: keys[r], disk: o.CacheDir}
@@ -321,7 +338,7 @@ func runPhase(s *Study, in *inputs, o Options, runs []*analysisRun, keys map[*an
 		}
 		j.rs = input.NewReadSet()
 		j.ctx = &Context{ID: r.Spec.ID, Title: r.Spec.Title, Caption: r.Spec.Caption, Study: s, Seed: r.Seed,
-			Jobs: o.Jobs, inputs: in.forAnalysis(j.rs), progress: o.Progress}
+			Jobs: o.Jobs, inputs: in.forAnalysis(j.rs), progress: o.Progress, done: ctx.Done()}
 		todo = append(todo, j)
 	}
 	fed := make(chan struct{})
@@ -349,9 +366,10 @@ func runPhase(s *Study, in *inputs, o Options, runs []*analysisRun, keys map[*an
 
 // phase is one phase of a build's analyses (runPhase).
 type phase struct {
-	s  *Study
-	in *inputs
-	o  Options
+	ctx context.Context
+	s   *Study
+	in  *inputs
+	o   Options
 }
 
 // phaseJob is an analysis of a phase: its cache key and disk cache, and,
@@ -410,7 +428,7 @@ func (ph *phase) feedUnits(jobs []*phaseJob) {
 				}
 			}
 		}()
-		errs = ph.in.forAnalysis(prs).unitsPass(sinks)
+		errs = ph.in.forAnalysis(prs).unitsPass(ph.ctx, sinks)
 	}()
 	for i, j := range readers {
 		j.rs.Merge(prs)
@@ -421,6 +439,10 @@ func (ph *phase) feedUnits(jobs []*phaseJob) {
 // run runs one analysis and stores its output in the caches.
 func (ph *phase) run(j *phaseJob) {
 	r := j.r
+	if err := ph.ctx.Err(); err != nil {
+		r.Err = err
+		return
+	}
 	defer func() {
 		if p := recover(); p != nil {
 			r.Err = internalError(p)

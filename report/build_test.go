@@ -1,6 +1,7 @@
 package report
 
 import (
+	"context"
 	"flag"
 	"os"
 	"path/filepath"
@@ -183,14 +184,14 @@ func TestBadValueKeepsSite(t *testing.T) {
 		t.Fatal(err)
 	}
 	o := Options{Manifest: filepath.Join(dir, "study.toml"), Version: "test"}
-	if _, err := Build(o); err != nil {
+	if _, err := Build(context.Background(), o); err != nil {
 		t.Fatal(err)
 	}
 	before := snapshot(t, filepath.Join(dir, "site"))
 	res := filepath.Join(dir, "results.csv")
 	src, _ := os.ReadFile(res)
 	os.WriteFile(res, []byte(strings.Replace(string(src), "d2,B,ndcg,0.25", "d2,B,ndcg,abc", 1)), 0o644)
-	_, err := Build(o)
+	_, err := Build(context.Background(), o)
 	if err == nil || !strings.Contains(err.Error(), `analyses/lb, lb-rmse: results.csv:6:11: not a number: "abc"`) {
 		t.Fatalf("want results.csv:6:11, got %v", err)
 	}
@@ -317,7 +318,7 @@ func TestValidateFindsAnalysisAndPageProblems(t *testing.T) {
 	if err := ParseArchive([]byte(study)).WriteDir(dir); err != nil {
 		t.Fatal(err)
 	}
-	_, err := Validate(Options{Manifest: filepath.Join(dir, "study.toml")})
+	_, err := Validate(context.Background(), Options{Manifest: filepath.Join(dir, "study.toml")})
 	if err == nil || !strings.Contains(err.Error(), `no metric "ndgc"`) {
 		t.Fatalf("validate: %v", err)
 	}
@@ -326,7 +327,7 @@ func TestValidateFindsAnalysisAndPageProblems(t *testing.T) {
 	}
 	fixed := strings.Replace(study, `metric  = "ndgc"`, `metric  = "ndcg"`, 1)
 	ParseArchive([]byte(fixed)).WriteDir(dir)
-	if _, err := Validate(Options{Manifest: filepath.Join(dir, "study.toml")}); err == nil || !strings.Contains(err.Error(), "notes.md:7: {{ref lbx}}") {
+	if _, err := Validate(context.Background(), Options{Manifest: filepath.Join(dir, "study.toml")}); err == nil || !strings.Contains(err.Error(), "notes.md:7: {{ref lbx}}") {
 		t.Fatalf("validate of a broken page: %v", err)
 	}
 }

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -37,7 +38,7 @@ func buildStudy(t testing.TB, archive string, edit ...func(*Options)) (string, e
 	for _, e := range edit {
 		e(&o)
 	}
-	sum, err := Build(o)
+	sum, err := Build(context.Background(), o)
 	if err != nil {
 		return filepath.Join(dir, "site"), err
 	}

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -265,7 +266,7 @@ func editSameSize(t testing.TB, path string) {
 
 // siteOrError builds and returns the site's files, or the error text.
 func siteOrError(o Options) (map[string]string, string) {
-	if _, err := Build(o); err != nil {
+	if _, err := Build(context.Background(), o); err != nil {
 		return nil, err.Error()
 	}
 	out := map[string]string{}
@@ -424,7 +425,7 @@ func TestCacheNeverStale(t *testing.T) {
 	fresh := opts
 	fresh.NoCache, fresh.Out = true, outFresh
 
-	if _, err := Build(cached); err != nil {
+	if _, err := Build(context.Background(), cached); err != nil {
 		t.Fatalf("the fixture study does not build: %v", err)
 	}
 	// evalbook serve: its in-memory cache and its watch list.
@@ -449,7 +450,7 @@ func TestCacheNeverStale(t *testing.T) {
 		seen[kind] = true
 		t.Run(c.name, func(t *testing.T) {
 			reset(t)
-			if _, err := Build(cached); err != nil { // the cache holds the unchanged study
+			if _, err := Build(context.Background(), cached); err != nil { // the cache holds the unchanged study
 				t.Fatalf("unchanged study: %v", err)
 			}
 			srv.Build() // serve has built the unchanged study

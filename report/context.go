@@ -1,6 +1,7 @@
 package report
 
 import (
+	"context"
 	"hash/fnv"
 
 	"github.com/evalbook/evalbook/analyses"
@@ -27,6 +28,19 @@ type Context struct {
 	inputs   *inputs // this analysis's view: records what it reads
 	progress Progress
 	fed      *fedUnits // the shared units pass's sink for this analysis
+	done     <-chan struct{}
+}
+
+// Canceled reports whether the build was cancelled (a superseded rebuild
+// in serve): a long analysis may check it between steps and return
+// early with any error; the build reports the cancellation instead.
+func (c *Context) Canceled() bool {
+	select {
+	case <-c.done:
+		return true
+	default:
+		return false
+	}
 }
 
 // fedUnits is a sink the shared units pass fed, and its error.
@@ -63,7 +77,7 @@ func (c *Context) ReadUnits(sink UnitsSink) (UnitsSink, error) {
 	if c.fed != nil {
 		return c.fed.sink, c.fed.err
 	}
-	return sink, c.inputs.unitsPass([]UnitsSink{sink})[0]
+	return sink, c.inputs.unitsPass(context.Background(), []UnitsSink{sink})[0]
 }
 
 // Characteristics returns the `characteristics` input, loaded once; nil

@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"compress/gzip"
+	"context"
 	"fmt"
 	"go/ast"
 	"go/parser"
@@ -177,8 +178,8 @@ func TestValidateAgreesWithBuild(t *testing.T) {
 	opts := Options{Manifest: filepath.Join(dir, "study.toml"), Version: "test", NoCache: true, Out: filepath.Join(t.TempDir(), "site")}
 	check := func(name string) {
 		t.Helper()
-		_, verr := Validate(opts)
-		_, berr := Build(opts)
+		_, verr := Validate(context.Background(), opts)
+		_, berr := Build(context.Background(), opts)
 		vs, bs := "", ""
 		if verr != nil {
 			vs = verr.Error()
@@ -211,7 +212,7 @@ func TestValidateAgreesWithBuild(t *testing.T) {
 		}
 		os.WriteFile(p, []byte(strings.Replace(string(orig), f.from, f.to, 1)), 0o644)
 		check(f.file + ": " + f.to)
-		if _, err := Validate(opts); err == nil {
+		if _, err := Validate(context.Background(), opts); err == nil {
 			t.Errorf("%s: %q was accepted", f.file, f.to)
 		}
 		os.WriteFile(p, orig, 0o644)
@@ -233,7 +234,7 @@ func TestDecompressedCapReachesRuns(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "truth", "o1.csv.gz"), buf.Bytes(), 0o644)
 	src, _ := os.ReadFile(filepath.Join(dir, "study.toml"))
 	os.WriteFile(filepath.Join(dir, "study.toml"), bytes.Replace(src, []byte(`truth = "truth/{dataset}.csv"`), []byte(`truth = "truth/{dataset}.csv*"`), 1), 0o644)
-	_, err := Validate(Options{Manifest: filepath.Join(dir, "study.toml"), NoCache: true, MaxDecompressed: 64 << 10})
+	_, err := Validate(context.Background(), Options{Manifest: filepath.Join(dir, "study.toml"), NoCache: true, MaxDecompressed: 64 << 10})
 	if err == nil || !strings.Contains(err.Error(), "o1.csv.gz") || !strings.Contains(err.Error(), "decompresses to more than 64 KiB") {
 		t.Fatalf("want the cap to name truth/o1.csv.gz, got %v", err)
 	}
@@ -246,7 +247,7 @@ func TestWarmBuildDoesNotRehash(t *testing.T) {
 	dir, cacheDir := t.TempDir(), t.TempDir()
 	everyKindStudy(t, dir)
 	opts := Options{Manifest: filepath.Join(dir, "study.toml"), Version: "test", CacheDir: cacheDir, Out: filepath.Join(t.TempDir(), "site")}
-	if _, err := Build(opts); err != nil {
+	if _, err := Build(context.Background(), opts); err != nil {
 		t.Fatal(err)
 	}
 	// What the next build does with a store loaded from disk, the clock
@@ -283,7 +284,7 @@ func TestMultiObjectiveModelNames(t *testing.T) {
 	p := filepath.Join(dir, "submissions.csv")
 	src, _ := os.ReadFile(p)
 	os.WriteFile(p, bytes.Replace(src, []byte("teal,"), []byte("te\x1bal,"), 1), 0o644)
-	_, err := Validate(Options{Manifest: filepath.Join(dir, "study.toml"), NoCache: true})
+	_, err := Validate(context.Background(), Options{Manifest: filepath.Join(dir, "study.toml"), NoCache: true})
 	if err == nil || !strings.Contains(err.Error(), "submissions.csv:5") || strings.Contains(err.Error(), "\x1b") {
 		t.Fatalf("want an error at submissions.csv:5 without the raw escape, got %v", err)
 	}

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -147,7 +148,7 @@ metric = "ndcg@10"
 	if err := ParseArchive([]byte(study)).WriteDir(dir); err != nil {
 		t.Fatal(err)
 	}
-	sum, err := Build(Options{Manifest: filepath.Join(dir, "study.toml"), Format: "html", Version: "test", Command: "evalbook build"})
+	sum, err := Build(context.Background(), Options{Manifest: filepath.Join(dir, "study.toml"), Format: "html", Version: "test", Command: "evalbook build"})
 	if err != nil {
 		t.Fatal(err)
 	}

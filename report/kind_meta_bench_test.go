@@ -1,6 +1,7 @@
 package report
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -82,7 +83,7 @@ func BenchmarkMetaSummary10k(b *testing.B) {
 		}
 		run += time.Since(start)
 		start = time.Now()
-		if _, err := Build(Options{Manifest: manifest, Format: "html", NoCache: true, Quiet: true}); err != nil {
+		if _, err := Build(context.Background(), Options{Manifest: manifest, Format: "html", NoCache: true, Quiet: true}); err != nil {
 			b.Fatal(err)
 		}
 		build += time.Since(start)

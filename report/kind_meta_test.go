@@ -1,6 +1,7 @@
 package report
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"os"
@@ -287,7 +288,7 @@ ranger_compat = true
 `
 	study = strings.Replace(study, "datasets = []\n", "", 1)
 	os.WriteFile(filepath.Join(dir, "study.toml"), []byte(study), 0o644)
-	sum, err := Build(Options{Manifest: filepath.Join(dir, "study.toml"), Format: "html", Version: "test", Command: "evalbook build"})
+	sum, err := Build(context.Background(), Options{Manifest: filepath.Join(dir, "study.toml"), Format: "html", Version: "test", Command: "evalbook build"})
 	if err != nil {
 		t.Fatal(err)
 	}

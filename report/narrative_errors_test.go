@@ -1,6 +1,7 @@
 package report
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -158,7 +159,7 @@ func TestNarrativeValidateReports(t *testing.T) {
 	if err := ParseArchive([]byte(study)).WriteDir(dir); err != nil {
 		t.Fatal(err)
 	}
-	_, err := Validate(Options{Manifest: filepath.Join(dir, "study.toml")})
+	_, err := Validate(context.Background(), Options{Manifest: filepath.Join(dir, "study.toml")})
 	for _, want := range []string{
 		`notes.md:7: {{bogus x}}: unknown directive "bogus"`,
 		`notes.md:7: {{value lb ranks.copeland[1] %q}}: format "%q"`,

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"context"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -80,7 +81,7 @@ func builtDemo(t *testing.T) (study *Study, site string) {
 	}
 	site = filepath.Join(dir, "site")
 	manifest := filepath.Join(dir, "study.toml")
-	if _, err := Build(Options{Manifest: manifest, Out: site, Format: "both", NoCache: true, Quiet: true}); err != nil {
+	if _, err := Build(context.Background(), Options{Manifest: manifest, Out: site, Format: "both", NoCache: true, Quiet: true}); err != nil {
 		t.Fatal(err)
 	}
 	study, err = LoadStudy(manifest, Kinds())

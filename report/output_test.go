@@ -1,6 +1,7 @@
 package report
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -186,7 +187,7 @@ func TestOutputRefused(t *testing.T) {
 			os.WriteFile(filepath.Join(root, "other", "thesis.tex"), []byte("\\documentclass{article}\n"), 0o644)
 			out := c.out(root, study)
 			before := tree(t, root)
-			_, err := Build(Options{Manifest: manifest, Out: out, Version: "test"})
+			_, err := Build(context.Background(), Options{Manifest: manifest, Out: out, Version: "test"})
 			var oe *OutputError
 			if !errors.As(err, &oe) {
 				t.Fatalf("build into %s: %v, want a refused output", out, err)
@@ -225,14 +226,14 @@ func TestOutputRefusesRootAndHome(t *testing.T) {
 		filepath.Dir(top): "it holds your home directory " + home,
 	} {
 		before := tree(t, top)
-		_, err := Build(Options{Manifest: manifest, Out: out, Version: "test"})
+		_, err := Build(context.Background(), Options{Manifest: manifest, Out: out, Version: "test"})
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("-o %s: %v, want %q", out, err, want)
 		}
 		sameTree(t, out, before, tree(t, top))
 	}
 	// A directory of its own under the home is fine.
-	if _, err := Build(Options{Manifest: manifest, Out: filepath.Join(home, "site"), Version: "test"}); err != nil {
+	if _, err := Build(context.Background(), Options{Manifest: manifest, Out: filepath.Join(home, "site"), Version: "test"}); err != nil {
 		t.Errorf("-o ~/site: %v", err)
 	}
 }
@@ -248,7 +249,7 @@ func TestOutputReplacesOnlyMarkedOrEmpty(t *testing.T) {
 		if out == filepath.Join(root, "empty") {
 			os.Mkdir(out, 0o755)
 		}
-		if _, err := Build(Options{Manifest: manifest, Out: out, Version: "test"}); err != nil {
+		if _, err := Build(context.Background(), Options{Manifest: manifest, Out: out, Version: "test"}); err != nil {
 			t.Fatalf("-o %s: %v", out, err)
 		}
 		marker := readFile(t, out, SiteMarker)
@@ -261,7 +262,7 @@ func TestOutputReplacesOnlyMarkedOrEmpty(t *testing.T) {
 	}
 	site := filepath.Join(root, "empty")
 	os.WriteFile(filepath.Join(site, "stale.html"), []byte("old"), 0o644)
-	if _, err := Build(Options{Manifest: manifest, Out: site, Version: "test"}); err != nil {
+	if _, err := Build(context.Background(), Options{Manifest: manifest, Out: site, Version: "test"}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(filepath.Join(site, "stale.html")); err == nil {
@@ -282,7 +283,7 @@ func TestOutputRecovers(t *testing.T) {
 	dir := t.TempDir()
 	manifest := writeTiny(t, dir)
 	o := Options{Manifest: manifest, Version: "test"}
-	if _, err := Build(o); err != nil {
+	if _, err := Build(context.Background(), o); err != nil {
 		t.Fatal(err)
 	}
 	site := filepath.Join(dir, "site")
@@ -327,7 +328,7 @@ func TestOutputRecovers(t *testing.T) {
 
 	// A build repairs, then replaces the site as usual.
 	plant()
-	if _, err := Build(o); err != nil {
+	if _, err := Build(context.Background(), o); err != nil {
 		t.Fatalf("build after an interrupted swap: %v", err)
 	}
 	sameTree(t, "rebuilt site", want, tree(t, site))
@@ -336,7 +337,7 @@ func TestOutputRecovers(t *testing.T) {
 	// With the site present, a marked site.old-X is removed, not restored.
 	os.MkdirAll(filepath.Join(dir, "site.old-Z"), 0o755)
 	os.WriteFile(filepath.Join(dir, "site.old-Z", SiteMarker), nil, 0o644)
-	if _, err := Build(o); err != nil {
+	if _, err := Build(context.Background(), o); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "site.old-Z")); err == nil {
@@ -359,7 +360,7 @@ func TestOutputSymlink(t *testing.T) {
 		t.Fatal(err)
 	}
 	for round := 0; round < 2; round++ { // the second replaces a marked site
-		sum, err := Build(Options{Manifest: manifest, Version: "test"})
+		sum, err := Build(context.Background(), Options{Manifest: manifest, Version: "test"})
 		if err != nil {
 			t.Fatalf("round %d: %v", round, err)
 		}
@@ -386,7 +387,7 @@ func TestOutputSymlink(t *testing.T) {
 	os.Rename(real, real+".old-X")
 	os.WriteFile(filepath.Join(real+".old-X", "index.html"), []byte("previous"), 0o644)
 	os.MkdirAll(real+".keep", 0o755)
-	if _, err := Build(Options{Manifest: manifest, Version: "test"}); err != nil {
+	if _, err := Build(context.Background(), Options{Manifest: manifest, Version: "test"}); err != nil {
 		t.Fatalf("build through a dangling link after an interrupted swap: %v", err)
 	}
 	sameTree(t, "site behind the link", want, tree(t, real))
@@ -397,7 +398,7 @@ func TestOutputSymlink(t *testing.T) {
 	// A link to a directory that does not exist yet: it is created.
 	os.Remove(link)
 	os.Symlink(filepath.Join(root, "www", "new", "site"), link)
-	if _, err := Build(Options{Manifest: manifest, Version: "test"}); err != nil {
+	if _, err := Build(context.Background(), Options{Manifest: manifest, Version: "test"}); err != nil {
 		t.Fatalf("build through a link to a missing directory: %v", err)
 	}
 	sameTree(t, "new site behind the link", want, tree(t, filepath.Join(root, "www", "new", "site")))
@@ -416,7 +417,7 @@ func TestOutputConcurrentBuilds(t *testing.T) {
 	manifest := writeTiny(t, dir)
 	ref := filepath.Join(t.TempDir(), "ref")
 	cache := NewCache()
-	if _, err := Build(Options{Manifest: manifest, Out: ref, Format: "md", Version: "test", Cache: cache}); err != nil {
+	if _, err := Build(context.Background(), Options{Manifest: manifest, Out: ref, Format: "md", Version: "test", Cache: cache}); err != nil {
 		t.Fatal(err)
 	}
 	want := tree(t, ref)
@@ -432,7 +433,7 @@ func TestOutputConcurrentBuilds(t *testing.T) {
 			wg.Add(1)
 			go func(b int) {
 				defer wg.Done()
-				if _, err := Build(Options{Manifest: manifest, Format: "md", Version: "test", Cache: cache, Jobs: 1}); err != nil {
+				if _, err := Build(context.Background(), Options{Manifest: manifest, Format: "md", Version: "test", Cache: cache, Jobs: 1}); err != nil {
 					errs <- fmt.Errorf("round %d, builder %d: %w", round, b, err)
 				}
 			}(b)

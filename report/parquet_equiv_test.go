@@ -1,6 +1,7 @@
 package report
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -97,7 +98,7 @@ dataset = "amazon-books"
 	writePQ(t, filepath.Join(pqDir, "results.parquet"), res)
 	writePQ(t, filepath.Join(pqDir, "units.parquet"), units)
 	build := func(dir string) map[string]string {
-		sum, err := Build(Options{Manifest: filepath.Join(dir, "study.toml"), Version: "test"})
+		sum, err := Build(context.Background(), Options{Manifest: filepath.Join(dir, "study.toml"), Version: "test"})
 		if err != nil {
 			t.Fatal(err)
 		}

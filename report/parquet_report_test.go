@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -78,7 +79,7 @@ metric = "ndcg"
 	if strings.Join(units, " ") != "d1/A/x/ndcg=0.5 d1/A/y/ndcg=0.75" {
 		t.Fatalf("units from Parquet: %v", units)
 	}
-	if _, err := Build(Options{Manifest: filepath.Join(dir, "study.toml"), Version: "t"}); err != nil {
+	if _, err := Build(context.Background(), Options{Manifest: filepath.Join(dir, "study.toml"), Version: "t"}); err != nil {
 		t.Fatal(err)
 	}
 }

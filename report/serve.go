@@ -69,20 +69,34 @@ func NewServer(o Options, log io.Writer) *Server {
 
 // Build runs one build and records the files to watch.
 func (s *Server) Build() error {
-	return s.build(true)
+	return s.build(context.Background(), true)
 }
 
 // build runs one build; a refused output is logged only when logRefusal
-// is set (Serve returns it from the first build instead).
-func (s *Server) build(logRefusal bool) error {
+// is set (Serve returns it from the first build instead). A build
+// cancelled through ctx (superseded by a newer change) changes nothing:
+// the files stay marked as changed, so the next build runs.
+func (s *Server) build(ctx context.Context, logRefusal bool) error {
 	// Stamp what the previous build read before building, so an edit
-	// made while this build runs is seen by the next poll; files this
-	// build reads for the first time are stamped after it.
+	// made while this build runs is seen by the next poll (and can cancel
+	// this build); files this build reads for the first time are stamped
+	// after it.
 	before := map[string]input.FileStamp{}
 	for _, p := range s.watchList() {
 		before[p], _ = input.Stamp(p)
 	}
-	sum, err := Build(s.opts)
+	s.mu.Lock()
+	previous := s.stamps
+	s.stamps = before
+	s.mu.Unlock()
+	sum, err := Build(ctx, s.opts)
+	if ctx.Err() != nil {
+		s.mu.Lock()
+		s.stamps = previous // still changed: the next poll rebuilds
+		s.mu.Unlock()
+		fmt.Fprintln(s.log, "evalbook: rebuild superseded by a newer change")
+		return ctx.Err()
+	}
 	watched := s.watchList()
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -183,18 +197,55 @@ func (s *Server) changed() bool {
 	return false
 }
 
-// Watch polls for changes every interval and rebuilds until ctx ends.
+// Watch polls for changes every interval and rebuilds until ctx ends. A
+// change seen while a rebuild runs cancels it (its result would be stale
+// anyway) and starts the next one.
 func (s *Server) Watch(ctx context.Context, interval time.Duration) {
 	t := time.NewTicker(interval)
 	defer t.Stop()
+	var cancel context.CancelFunc
+	var done chan struct{}
+	superseded := 0 // builds cancelled in a row
+	stop := func() {
+		if cancel != nil {
+			cancel()
+			<-done
+			cancel = nil
+		}
+	}
+	defer stop()
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case <-t.C:
-			if s.changed() {
-				s.Build()
+			if !s.changed() {
+				continue
 			}
+			if done != nil {
+				select {
+				case <-done:
+					superseded = 0
+				default:
+					if superseded >= 3 {
+						// Inputs that never stop changing (a log being
+						// written): let this build finish.
+						continue
+					}
+					superseded++
+					if s.opts.onSupersede != nil {
+						s.opts.onSupersede()
+					}
+				}
+			}
+			stop()
+			bctx, c := context.WithCancel(ctx)
+			cancel = c // called by stop(), deferred above
+			done = make(chan struct{})
+			go func(bctx context.Context, done chan struct{}) {
+				defer close(done)
+				s.build(bctx, true)
+			}(bctx, done)
 		}
 	}
 }
@@ -335,7 +386,7 @@ func (s *Server) Serve(ctx context.Context, addr string, ready chan<- string) er
 	// A failed first build is shown in the browser, unless the output is
 	// refused: no rebuild can fix that.
 	var refused *OutputError
-	if err := s.build(false); errors.As(err, &refused) {
+	if err := s.build(ctx, false); errors.As(err, &refused) {
 		ln.Close()
 		return err
 	}

@@ -113,7 +113,7 @@ func TestServeBusyPort(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if _, err := Build(Options{Manifest: filepath.Join(built, "study.toml"), Version: "test"}); err != nil {
+	if _, err := Build(context.Background(), Options{Manifest: filepath.Join(built, "study.toml"), Version: "test"}); err != nil {
 		t.Fatal(err)
 	}
 	page := filepath.Join(built, "pages", "findings.md")

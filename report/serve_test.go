@@ -20,7 +20,7 @@ func TestInitBuilds(t *testing.T) {
 	if err := Init(dir); err != nil {
 		t.Fatal(err)
 	}
-	sum, err := Build(Options{Manifest: filepath.Join(dir, "study.toml"), Version: "test"})
+	sum, err := Build(context.Background(), Options{Manifest: filepath.Join(dir, "study.toml"), Version: "test"})
 	if err != nil {
 		t.Fatalf("the scaffolded study does not build: %v", err)
 	}
@@ -44,11 +44,11 @@ func TestCacheReusesUnchangedAnalyses(t *testing.T) {
 	}
 	cache := NewCache()
 	o := Options{Manifest: filepath.Join(dir, "study.toml"), Version: "test", Cache: cache, Format: "both"}
-	if _, err := Build(o); err != nil {
+	if _, err := Build(context.Background(), o); err != nil {
 		t.Fatal(err)
 	}
 	first := snapshot(t, filepath.Join(dir, "site"))
-	if _, err := Build(o); err != nil {
+	if _, err := Build(context.Background(), o); err != nil {
 		t.Fatal(err)
 	}
 	if cache.Hits() != 2 {
@@ -62,7 +62,7 @@ func TestCacheReusesUnchangedAnalyses(t *testing.T) {
 	}
 	// Prose edits re-render without recomputing.
 	os.WriteFile(filepath.Join(dir, "notes.md"), []byte("# Notes\n\nEdited.\n"), 0o644)
-	if _, err := Build(o); err != nil {
+	if _, err := Build(context.Background(), o); err != nil {
 		t.Fatal(err)
 	}
 	if cache.Hits() != 4 || !strings.Contains(readFile(t, filepath.Join(dir, "site"), "notes.html"), "Edited.") {
@@ -74,7 +74,7 @@ func TestCacheReusesUnchangedAnalyses(t *testing.T) {
 	os.WriteFile(res, []byte(strings.Replace(string(src), "d1,A,ndcg,0.30", "d1,A,ndcg,0.95", 1)), 0o644)
 	future := time.Now().Add(2 * time.Second)
 	os.Chtimes(res, future, future)
-	if _, err := Build(o); err != nil {
+	if _, err := Build(context.Background(), o); err != nil {
 		t.Fatal(err)
 	}
 	if cache.Hits() != 4 {
@@ -201,7 +201,7 @@ func TestDiskCache(t *testing.T) {
 		t.Fatal(err)
 	}
 	o := Options{Manifest: filepath.Join(dir, "study.toml"), Version: "test", Format: "both", CacheDir: cacheDir}
-	if _, err := Build(o); err != nil {
+	if _, err := Build(context.Background(), o); err != nil {
 		t.Fatal(err)
 	}
 	computed := snapshot(t, filepath.Join(dir, "site"))
@@ -209,7 +209,7 @@ func TestDiskCache(t *testing.T) {
 	if len(entries) != 1 {
 		t.Fatalf("cache entries for lb: %v", entries)
 	}
-	if _, err := Build(o); err != nil {
+	if _, err := Build(context.Background(), o); err != nil {
 		t.Fatal(err)
 	}
 	cached := snapshot(t, filepath.Join(dir, "site"))
@@ -221,13 +221,13 @@ func TestDiskCache(t *testing.T) {
 	// Plant a marker in the cached entry: the next build must show it.
 	raw, _ := os.ReadFile(entries[0])
 	os.WriteFile(entries[0], []byte(strings.Replace(string(raw), `"method":"`, `"method":"PLANTED `, 1)), 0o644)
-	Build(o)
+	Build(context.Background(), o)
 	if !strings.Contains(readFile(t, filepath.Join(dir, "site"), "lb.html"), "PLANTED") {
 		t.Fatal("the second build did not use the disk cache")
 	}
 	noCache := o
 	noCache.NoCache = true
-	Build(noCache)
+	Build(context.Background(), noCache)
 	if strings.Contains(readFile(t, filepath.Join(dir, "site"), "lb.html"), "PLANTED") {
 		t.Fatal("NoCache used the disk cache")
 	}
@@ -236,13 +236,13 @@ func TestDiskCache(t *testing.T) {
 	res := filepath.Join(dir, "results.csv")
 	future := time.Now().Add(3 * time.Second)
 	os.Chtimes(res, future, future)
-	Build(o)
+	Build(context.Background(), o)
 	if !strings.Contains(readFile(t, filepath.Join(dir, "site"), "lb.html"), "PLANTED") {
 		t.Fatal("touching an input without changing it invalidated the disk cache")
 	}
 	body, _ := os.ReadFile(res)
 	os.WriteFile(res, []byte(strings.Replace(string(body), "d4,C,ndcg,0\n", "d4,C,ndcg,1\n", 1)), 0o644)
-	Build(o)
+	Build(context.Background(), o)
 	if strings.Contains(readFile(t, filepath.Join(dir, "site"), "lb.html"), "PLANTED") {
 		t.Fatal("a changed input did not invalidate the disk cache")
 	}
@@ -250,7 +250,7 @@ func TestDiskCache(t *testing.T) {
 	manifest := filepath.Join(dir, "study.toml")
 	src, _ := os.ReadFile(manifest)
 	os.WriteFile(manifest, []byte(strings.Replace(string(src), `better = "lower"`, `better = "higher"`, 1)), 0o644)
-	Build(o)
+	Build(context.Background(), o)
 	if readFile(t, filepath.Join(dir, "site"), "data/lb-rmse.json") == computed["data/lb-rmse.json"] {
 		t.Fatal("a changed metric direction reused the old rmse leaderboard")
 	}

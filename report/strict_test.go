@@ -7,6 +7,7 @@ package report
 import (
 	"bytes"
 	"compress/gzip"
+	"context"
 	"fmt"
 	"math"
 	"os"
@@ -453,7 +454,7 @@ func TestStrictDecompressedCap(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "r.csv.gz"), gz.Bytes(), 0o644)
 	os.WriteFile(filepath.Join(dir, "study.toml"), []byte("title = \"s\"\n[inputs]\nresults = \"r.csv.gz\"\n[[analyses]]\nid = \"a\"\ntype = \"aggregate\"\nmetric = \"ndcg\"\n"), 0o644)
-	_, err = Validate(Options{Manifest: filepath.Join(dir, "study.toml"), MaxDecompressed: 4096})
+	_, err = Validate(context.Background(), Options{Manifest: filepath.Join(dir, "study.toml"), MaxDecompressed: 4096})
 	wantErr(t, err, `decompresses to more than 4 KiB`)
 }
 

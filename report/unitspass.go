@@ -34,6 +34,7 @@ package report
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -193,13 +194,16 @@ func (p *passSink) fail(err error) {
 
 // unitsPass feeds every sink in one pass over the units inputs and the
 // units derived by feeding analyses, and returns each sink's error.
-func (in *inputs) unitsPass(sinks []UnitsSink) []error {
+//
+// Cancelling ctx stops the pass between rounds; every sink still
+// without an error then gets ctx's.
+func (in *inputs) unitsPass(ctx context.Context, sinks []UnitsSink) []error {
 	ps := make([]*passSink, len(sinks))
 	for i, s := range sinks {
 		ps[i] = &passSink{s: s, in: make(chan passMsg, 4), done: make(chan struct{})}
 		go ps[i].run()
 	}
-	in.dispatch(ps)
+	in.dispatch(ctx, ps)
 	errs := make([]error, len(ps))
 	for i, p := range ps {
 		close(p.in)
@@ -210,7 +214,7 @@ func (in *inputs) unitsPass(sinks []UnitsSink) []error {
 }
 
 // dispatch reads the units inputs and sends each sink its messages.
-func (in *inputs) dispatch(ps []*passSink) {
+func (in *inputs) dispatch(ctx context.Context, ps []*passSink) {
 	hasDerived := false
 	for _, d := range in.derived {
 		hasDerived = hasDerived || d.units != nil
@@ -248,10 +252,16 @@ func (in *inputs) dispatch(ps []*passSink) {
 			cur = in.startGroup(g, ps)
 		}
 		next = nil
-		if i+1 < len(groups) && len(alive(ps)) > 0 {
+		if err := ctx.Err(); err != nil {
+			failAll(ps, err) // the started group still runs, to its end, for nobody
+		} else if i+1 < len(groups) && len(alive(ps)) > 0 {
 			next = in.startGroup(groups[i+1], ps)
 		}
+		cur.ctx = ctx
 		cur.run(ps)
+	}
+	if err := ctx.Err(); err != nil {
+		failAll(ps, err)
 	}
 	in.passDerived(ps)
 }
@@ -380,6 +390,7 @@ type groupReader struct {
 // startedGroup is a group whose files are open and being read; told are
 // the messages its headers give the sinks, in file order.
 type startedGroup struct {
+	ctx     context.Context // nil: not cancellable
 	readers []*groupReader
 	told    []toldMsg
 	wg      sync.WaitGroup
@@ -508,6 +519,9 @@ func (sg *startedGroup) run(ps []*passSink) {
 	done := make([]bool, len(readers))
 	round := make([]*unitsBatchOf, len(readers))
 	for open > 0 {
+		if sg.ctx != nil && sg.ctx.Err() != nil {
+			failAll(ps, sg.ctx.Err()) // the readers stop: nobody needs their rows
+		}
 		var ended []*groupReader
 		for i, r := range readers {
 			round[i] = nil

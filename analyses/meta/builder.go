@@ -28,10 +28,35 @@ import (
 type Builder struct {
 	treatment, control string
 	zero               bool // missing = "zero": an empty value counts as 0
-	cells              map[string]*metaCell
-	order              []string
-	lastName           string // the dataset of the last value, and its cell:
-	last               *metaCell
+	cells              datasetCells[metaCell]
+}
+
+// datasetCells keeps a state per dataset, in the order the datasets were
+// first seen; values mostly repeat their dataset, so the last one asked
+// for is compared before the map is consulted.
+type datasetCells[T any] struct {
+	byName   map[string]*T
+	order    []string
+	lastName string
+	last     *T
+}
+
+// get returns a dataset's state, making it on first use.
+func (d *datasetCells[T]) get(dataset string) *T {
+	if d.last != nil && dataset == d.lastName {
+		return d.last
+	}
+	c := d.byName[dataset]
+	if c == nil {
+		if d.byName == nil {
+			d.byName = map[string]*T{}
+		}
+		c = new(T)
+		d.byName[dataset] = c
+		d.order = append(d.order, dataset)
+	}
+	d.lastName, d.last = dataset, c
+	return c
 }
 
 type metaCell struct {
@@ -69,22 +94,7 @@ type pending struct {
 // NewBuilder returns a builder for a treatment/control pair; missing
 // is "zero" or "drop" (how an empty value, NaN, is treated).
 func NewBuilder(treatment, control, missing string) *Builder {
-	return &Builder{treatment: treatment, control: control, zero: missing == "zero", cells: map[string]*metaCell{}}
-}
-
-// cell returns a dataset's cell, making it on first use.
-func (b *Builder) cell(dataset string) *metaCell {
-	if b.last != nil && dataset == b.lastName {
-		return b.last
-	}
-	c := b.cells[dataset]
-	if c == nil {
-		c = &metaCell{}
-		b.cells[dataset] = c
-		b.order = append(b.order, dataset)
-	}
-	b.lastName, b.last = dataset, c
-	return c
+	return &Builder{treatment: treatment, control: control, zero: missing == "zero"}
 }
 
 // Add records one value. Values of other methods are ignored. unit is the
@@ -104,7 +114,7 @@ func (b *Builder) Add(dataset, method, unit string, row int64, v float64) error 
 	default:
 		return nil
 	}
-	c := b.cell(dataset)
+	c := b.cells.get(dataset)
 	c.seen[side]++
 	if math.IsNaN(v) && b.zero {
 		v = 0
@@ -212,7 +222,7 @@ func (c *metaCell) addRow(side int, row int64, v float64, dataset, method string
 // Seen registers a dataset on which some method has values of the
 // metric, so that a treatment or control missing there is reported.
 func (b *Builder) Seen(dataset string) {
-	b.cell(dataset)
+	b.cells.get(dataset)
 }
 
 // pair adds a completed pair: v is side's value, w the other side's.
@@ -260,7 +270,7 @@ func (c *metaCell) waiting(side int) int {
 // (for tests and memory accounting).
 func (b *Builder) Waiting() int {
 	n := 0
-	for _, c := range b.cells {
+	for _, c := range b.cells.byName {
 		for s := 0; s < 2; s++ {
 			n += len(c.byID[s]) + c.rowsWait[s]
 			if c.pend[s].ok {
@@ -274,9 +284,9 @@ func (b *Builder) Waiting() int {
 // Finish returns one Study per dataset seen, in the order first seen.
 // Values still waiting are counted as unmatched.
 func (b *Builder) Finish() []Study {
-	out := make([]Study, 0, len(b.order))
-	for _, d := range b.order {
-		c := b.cells[d]
+	out := make([]Study, 0, len(b.cells.order))
+	for _, d := range b.cells.order {
+		c := b.cells.byName[d]
 		s := Study{Dataset: d, N: c.n, MeanDiff: math.NaN(), SDDiff: math.NaN(), R: math.NaN(),
 			MeanT: math.NaN(), MeanC: math.NaN(), SDT: math.NaN(), SDC: math.NaN(),
 			TreatmentValues: c.seen[0], ControlValues: c.seen[1],

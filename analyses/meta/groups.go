@@ -12,10 +12,7 @@ import "math"
 type Groups struct {
 	treatment, control string
 	zero               bool
-	cells              map[string]*groupCell
-	order              []string
-	lastName           string
-	last               *groupCell
+	cells              datasetCells[groupCell]
 }
 
 type groupCell struct {
@@ -30,21 +27,7 @@ type groupCell struct {
 // NewGroups returns an accumulator for a treatment/control pair;
 // missing is "zero" or "drop" (how an empty value, NaN, is treated).
 func NewGroups(treatment, control, missing string) *Groups {
-	return &Groups{treatment: treatment, control: control, zero: missing == "zero", cells: map[string]*groupCell{}}
-}
-
-func (g *Groups) cell(dataset string) *groupCell {
-	if g.last != nil && dataset == g.lastName {
-		return g.last
-	}
-	c := g.cells[dataset]
-	if c == nil {
-		c = &groupCell{}
-		g.cells[dataset] = c
-		g.order = append(g.order, dataset)
-	}
-	g.lastName, g.last = dataset, c
-	return c
+	return &Groups{treatment: treatment, control: control, zero: missing == "zero"}
 }
 
 // Add records one value; values of other methods are ignored, and the
@@ -58,7 +41,7 @@ func (g *Groups) Add(dataset, method, _ string, _ int64, v float64) error {
 	default:
 		return nil
 	}
-	c := g.cell(dataset)
+	c := g.cells.get(dataset)
 	c.seen[side]++
 	if math.IsNaN(v) {
 		if !g.zero {
@@ -80,14 +63,14 @@ func (g *Groups) Add(dataset, method, _ string, _ int64, v float64) error {
 
 // Seen registers a dataset on which some method has values of the
 // metric, so that a treatment or control missing there is reported.
-func (g *Groups) Seen(dataset string) { g.cell(dataset) }
+func (g *Groups) Seen(dataset string) { g.cells.get(dataset) }
 
 // Finish returns one two-group study per dataset seen, in the order
 // first seen (group 1 the treatment).
 func (g *Groups) Finish() []Study {
-	out := make([]Study, 0, len(g.order))
-	for _, d := range g.order {
-		c := g.cells[d]
+	out := make([]Study, 0, len(g.cells.order))
+	for _, d := range g.cells.order {
+		c := g.cells.byName[d]
 		s := Study{Dataset: d, Form: TwoGroup, N1: c.n[0], N2: c.n[1],
 			M1: math.NaN(), M2: math.NaN(), SD1: math.NaN(), SD2: math.NaN(),
 			MeanDiff: math.NaN(), SDDiff: math.NaN(), R: math.NaN(), MeanT: math.NaN(), MeanC: math.NaN(), SDT: math.NaN(), SDC: math.NaN(),

@@ -211,9 +211,16 @@ func cmdBuild(args []string, stdout, stderr io.Writer) error {
 	if *quiet {
 		opts.Warn = nil
 	}
-	sum, err := report.Build(opts)
+	// Ctrl-C stops the build cleanly: nothing is written after it, and
+	// the previous site stays as it was.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	sum, err := report.Build(ctx, opts)
 	if p, ok := opts.Progress.(*termProgress); ok {
 		p.done()
+	}
+	if errors.Is(err, context.Canceled) {
+		return fmt.Errorf("interrupted: nothing was written, the previous site (if any) is as it was")
 	}
 	if err != nil {
 		return err
@@ -236,7 +243,7 @@ func cmdValidate(args []string, stdout, stderr io.Writer) error {
 	if err := inFlags.apply(&opts); err != nil {
 		return err
 	}
-	study, err := report.Validate(opts)
+	study, err := report.Validate(context.Background(), opts)
 	if err != nil {
 		return err
 	}
