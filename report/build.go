@@ -52,8 +52,8 @@ type Options struct {
 	// onOpen, when set (tests), is told every input file opened.
 	onOpen func(path string)
 	// onSupersede, when set (tests), is told when serve cancels a
-	// rebuild for a newer change.
-	onSupersede func()
+	// rebuild for a newer change; onBuildStart when serve starts one.
+	onSupersede, onBuildStart func()
 	// parallelMin and chunkBytes, when set (tests), replace the size from
 	// which a units file is parsed in parallel byte ranges, and the size
 	// of a range.

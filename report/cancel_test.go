@@ -102,7 +102,10 @@ func TestServeCancelsSupersededRebuild(t *testing.T) {
 	manifest := filepath.Join(dir, "study.toml")
 	started, cancelled := make(chan struct{}, 8), make(chan struct{}, 8)
 	var superseded atomic.Int32
-	o := Options{Manifest: manifest, Version: "test", Kinds: blockingKinds(started, cancelled), onSupersede: func() { superseded.Add(1) }}
+	// Builds start slowly (as under the race detector): a poll while one
+	// starts must not take it for a change and cancel it.
+	o := Options{Manifest: manifest, Version: "test", Kinds: blockingKinds(started, cancelled),
+		onSupersede: func() { superseded.Add(1) }, onBuildStart: func() { time.Sleep(60 * time.Millisecond) }}
 	srv := NewServer(o, nil)
 	if err := srv.Build(); err != nil { // the aggregate study: no "wait" yet
 		t.Fatal(err)
@@ -119,7 +122,15 @@ func TestServeCancelsSupersededRebuild(t *testing.T) {
 	}()
 	src, _ := os.ReadFile(manifest)
 	waiting := strings.Replace(string(src), `type    = "aggregate"`, `type    = "wait"`, 1)
-	os.WriteFile(manifest, []byte(waiting), 0o644)
+	// Each change is one rename, so no poll sees a half-written manifest.
+	write := func(text string) {
+		tmp := manifest + ".tmp"
+		os.WriteFile(tmp, []byte(text), 0o644)
+		if err := os.Rename(tmp, manifest); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(waiting)
 	wait := func(ch chan struct{}, what string) {
 		t.Helper()
 		select {
@@ -129,10 +140,10 @@ func TestServeCancelsSupersededRebuild(t *testing.T) {
 		}
 	}
 	wait(started, "rebuild")
-	os.WriteFile(manifest, []byte(waiting+"\n# a newer change\n"), 0o644)
+	write(waiting + "\n# a newer change\n")
 	wait(cancelled, "cancellation of the superseded rebuild")
 	wait(started, "rebuild after the newer change")
-	if superseded.Load() < 1 {
-		t.Error("serve did not report the superseded rebuild")
+	if n := superseded.Load(); n != 1 {
+		t.Errorf("serve cancelled %d rebuilds, want the one superseded", n)
 	}
 }

@@ -77,18 +77,33 @@ func (s *Server) Build() error {
 // cancelled through ctx (superseded by a newer change) changes nothing:
 // the files stay marked as changed, so the next build runs.
 func (s *Server) build(ctx context.Context, logRefusal bool) error {
-	// Stamp what the previous build read before building, so an edit
-	// made while this build runs is seen by the next poll (and can cancel
-	// this build); files this build reads for the first time are stamped
-	// after it.
-	before := map[string]input.FileStamp{}
+	before, previous := s.stampBefore()
+	return s.runBuild(ctx, logRefusal, before, previous)
+}
+
+// stampBefore stamps what the previous build read, before a build: an
+// edit made while the build runs is then seen by the next poll (and can
+// cancel the build). It makes these stamps the current ones at once, so
+// a poll between this call and the build's start does not take the
+// build itself for a change; previous is what to restore if the build is
+// cancelled. Files a build reads for the first time are stamped after it.
+func (s *Server) stampBefore() (before, previous map[string]input.FileStamp) {
+	before = map[string]input.FileStamp{}
 	for _, p := range s.watchList() {
 		before[p], _ = input.Stamp(p)
 	}
 	s.mu.Lock()
-	previous := s.stamps
+	previous = s.stamps
 	s.stamps = before
 	s.mu.Unlock()
+	return before, previous
+}
+
+// runBuild runs a build after stampBefore.
+func (s *Server) runBuild(ctx context.Context, logRefusal bool, before, previous map[string]input.FileStamp) error {
+	if s.opts.onBuildStart != nil {
+		s.opts.onBuildStart()
+	}
 	sum, err := Build(ctx, s.opts)
 	if ctx.Err() != nil {
 		s.mu.Lock()
@@ -242,9 +257,10 @@ func (s *Server) Watch(ctx context.Context, interval time.Duration) {
 			bctx, c := context.WithCancel(ctx)
 			cancel = c // called by stop(), deferred above
 			done = make(chan struct{})
+			before, previous := s.stampBefore() // before the next poll can look
 			go func(bctx context.Context, done chan struct{}) {
 				defer close(done)
-				s.build(bctx, true)
+				s.runBuild(bctx, true, before, previous)
 			}(bctx, done)
 		}
 	}
