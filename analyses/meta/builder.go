@@ -26,9 +26,26 @@ import (
 // NewBuilder, call Add for every value of the analysed metric, then
 // Finish.
 type Builder struct {
+	sides
+	cells datasetCells[metaCell]
+}
+
+// sides names the treatment (side 0) and the control (side 1) of a
+// per-unit accumulator, and how it treats an empty value.
+type sides struct {
 	treatment, control string
 	zero               bool // missing = "zero": an empty value counts as 0
-	cells              datasetCells[metaCell]
+}
+
+// side returns a method's side; ok is false for any other method.
+func (s sides) side(method string) (side int, ok bool) {
+	switch method {
+	case s.treatment:
+		return 0, true
+	case s.control:
+		return 1, true
+	}
+	return 0, false
 }
 
 // datasetCells keeps a state per dataset, in the order the datasets were
@@ -94,7 +111,7 @@ type pending struct {
 // NewBuilder returns a builder for a treatment/control pair; missing
 // is "zero" or "drop" (how an empty value, NaN, is treated).
 func NewBuilder(treatment, control, missing string) *Builder {
-	return &Builder{treatment: treatment, control: control, zero: missing == "zero"}
+	return &Builder{sides: sides{treatment: treatment, control: control, zero: missing == "zero"}}
 }
 
 // Add records one value. Values of other methods are ignored. unit is the
@@ -106,12 +123,8 @@ func NewBuilder(treatment, control, missing string) *Builder {
 // method and dataset (as SPEC §3 units require). unit is not kept after
 // the call unless its value waits for a partner (it is then copied).
 func (b *Builder) Add(dataset, method, unit string, row int64, v float64) error {
-	side := 0
-	switch method {
-	case b.treatment:
-	case b.control:
-		side = 1
-	default:
+	side, ok := b.side(method)
+	if !ok {
 		return nil
 	}
 	c := b.cells.get(dataset)

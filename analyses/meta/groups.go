@@ -10,9 +10,8 @@ import "math"
 // what a two-group summary table of the same values would hold. Memory
 // is per dataset, not per unit.
 type Groups struct {
-	treatment, control string
-	zero               bool
-	cells              datasetCells[groupCell]
+	sides
+	cells datasetCells[groupCell]
 }
 
 type groupCell struct {
@@ -27,18 +26,14 @@ type groupCell struct {
 // NewGroups returns an accumulator for a treatment/control pair;
 // missing is "zero" or "drop" (how an empty value, NaN, is treated).
 func NewGroups(treatment, control, missing string) *Groups {
-	return &Groups{treatment: treatment, control: control, zero: missing == "zero"}
+	return &Groups{sides: sides{treatment: treatment, control: control, zero: missing == "zero"}}
 }
 
 // Add records one value; values of other methods are ignored, and the
 // unit id and row are not used (the groups are independent).
 func (g *Groups) Add(dataset, method, _ string, _ int64, v float64) error {
-	side := 0
-	switch method {
-	case g.treatment:
-	case g.control:
-		side = 1
-	default:
+	side, ok := g.side(method)
+	if !ok {
 		return nil
 	}
 	c := g.cells.get(dataset)
