@@ -51,6 +51,7 @@ type Study struct {
 	keyLines        map[string]int // "analyses.2.metric" -> line
 	metricIndex     map[string]int
 	dataIndex       map[string]int
+	labels          map[LabelKind]map[string]string // see Label
 }
 
 // MetricSpec is a [[metrics]] entry.
