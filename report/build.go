@@ -75,7 +75,10 @@ type Summary struct {
 	Index    string // path of index.html (or README.md with --format md)
 	Pages    int
 	Analyses int
-	Elapsed  time.Duration
+	// Cached is how many of the analyses this build took from the cache
+	// (memory or disk) instead of running them.
+	Cached  int
+	Elapsed time.Duration
 }
 
 // analysisRun is one analysis's output, or its error.
@@ -84,6 +87,7 @@ type analysisRun struct {
 	Seed   uint64
 	Output *Output
 	Err    error
+	cached bool           // the output came from the cache
 	reads  *input.ReadSet // what it read (for the cache, derived inputs, serve)
 }
 
@@ -127,7 +131,13 @@ func Build(ctx context.Context, o Options) (*Summary, error) {
 	if o.Format == "md" {
 		index = filepath.Join(o.Out, "README.md")
 	}
-	return &Summary{Out: o.Out, Index: index, Pages: len(b.study.Pages), Analyses: len(b.runs), Elapsed: time.Since(start)}, nil
+	cached := 0
+	for _, r := range b.runs {
+		if r.cached {
+			cached++
+		}
+	}
+	return &Summary{Out: o.Out, Index: index, Pages: len(b.study.Pages), Analyses: len(b.runs), Cached: cached, Elapsed: time.Since(start)}, nil
 }
 
 // Validate runs exactly what Build runs — manifest, inputs, analyses,
@@ -390,11 +400,11 @@ func (ph *phase) cached(j *phaseJob) bool {
 	}
 	r := j.r
 	if out, reads := ph.o.Cache.get(r.Spec.ID, j.key, ph.in); out != nil {
-		r.Output, r.reads = out, reads
+		r.Output, r.reads, r.cached = out, reads, true
 		return true
 	}
 	if out, st := diskGet(j.disk, r.Spec.ID, j.key, ph.in); out != nil {
-		r.Output, r.reads = out, st.replay(ph.in)
+		r.Output, r.reads, r.cached = out, st.replay(ph.in), true
 		ph.o.Cache.putStamp(r.Spec.ID, j.key, st, out)
 		return true
 	}

@@ -135,7 +135,7 @@ func (s *Server) runBuild(ctx context.Context, logRefusal bool, before, previous
 	s.lastErr = ""
 	s.root = sum.Out
 	s.version++
-	fmt.Fprintf(s.log, "evalbook: built in %.2fs (%d analyses from cache)\n", sum.Elapsed.Seconds(), s.cache.Hits())
+	fmt.Fprintf(s.log, "evalbook: built in %.2fs (%d analyses from cache)\n", sum.Elapsed.Seconds(), sum.Cached)
 	s.notify()
 	return nil
 }

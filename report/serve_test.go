@@ -62,8 +62,14 @@ func TestCacheReusesUnchangedAnalyses(t *testing.T) {
 	}
 	// Prose edits re-render without recomputing.
 	os.WriteFile(filepath.Join(dir, "notes.md"), []byte("# Notes\n\nEdited.\n"), 0o644)
-	if _, err := Build(context.Background(), o); err != nil {
+	sum, err := Build(context.Background(), o)
+	if err != nil {
 		t.Fatal(err)
+	}
+	// The count a build reports is this build's, not the cache's total
+	// (serve printed "4 analyses from cache" for a study of two).
+	if sum.Cached != 2 || sum.Analyses != 2 {
+		t.Errorf("third build: Summary says %d of %d analyses from cache, want 2 of 2", sum.Cached, sum.Analyses)
 	}
 	if cache.Hits() != 4 || !strings.Contains(readFile(t, filepath.Join(dir, "site"), "notes.html"), "Edited.") {
 		t.Fatalf("after a page edit: %d hits", cache.Hits())
@@ -74,8 +80,12 @@ func TestCacheReusesUnchangedAnalyses(t *testing.T) {
 	os.WriteFile(res, []byte(strings.Replace(string(src), "d1,A,ndcg,0.30", "d1,A,ndcg,0.95", 1)), 0o644)
 	future := time.Now().Add(2 * time.Second)
 	os.Chtimes(res, future, future)
-	if _, err := Build(context.Background(), o); err != nil {
+	sum, err = Build(context.Background(), o)
+	if err != nil {
 		t.Fatal(err)
+	}
+	if sum.Cached != 0 {
+		t.Errorf("after an input edit: Summary says %d analyses from cache, want 0", sum.Cached)
 	}
 	if cache.Hits() != 4 {
 		t.Fatalf("after an input edit: %d hits, want still 4", cache.Hits())
