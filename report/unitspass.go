@@ -69,13 +69,38 @@ var errPassDone = errors.New("no reader left")
 
 // unitsBatchOf is a batch of rows on its way to the sinks: it goes back
 // to its reader's free list when the last sink is done with it.
+//
+// Its rows hold no pointers (names are indices into names, unit ids
+// offsets into ids), so filling a batch is a plain copy, without write
+// barriers, and the garbage collector never scans one.
 type unitsBatchOf struct {
-	rows []UnitRow
-	// ids holds the bytes of the rows' unit ids (a reader's rows alias
-	// its read buffer); reused with the batch, once every sink is done.
+	rows  []batchRow
+	names []rowNames
+	// ids holds the bytes of the rows' unit ids; reused with the batch,
+	// once every sink is done.
 	ids  []byte
 	refs atomic.Int32
 	home chan *unitsBatchOf // the reader's free list; nil: drop it
+}
+
+// batchRow is a UnitRow inside a batch.
+type batchRow struct {
+	unit, unitLen uint32 // the unit id: ids[unit : unit+unitLen]
+	names         uint32 // index into the batch's names
+	row, line     int64
+	value         float64
+}
+
+// rowNames are the strings of a row other than its unit id; rows in a
+// row repeat them (a wide file alternates its few metrics).
+type rowNames struct{ dataset, method, metric, file string }
+
+// namesBack is how many of a batch's latest names add compares a row's
+// with before it appends new ones.
+const namesBack = 4
+
+func newUnitsBatch() *unitsBatchOf {
+	return &unitsBatchOf{rows: make([]batchRow, 0, unitsBatch)}
 }
 
 func (b *unitsBatchOf) release() {
@@ -87,24 +112,39 @@ func (b *unitsBatchOf) release() {
 	}
 }
 
-// add appends a copy of u whose unit id lives in the batch.
+// add appends a copy of u.
 func (b *unitsBatchOf) add(u *UnitRow) {
-	b.rows = append(b.rows, *u)
-	if n := len(u.Unit); n > 0 {
-		if cap(b.ids)-len(b.ids) < n {
-			// A new array: the strings already made point into the old
-			// one, which is never written again.
-			b.ids = make([]byte, 0, max(2*cap(b.ids), n, 16<<10))
+	ni := -1
+	for k := len(b.names) - 1; k >= max(0, len(b.names)-namesBack); k-- {
+		if n := &b.names[k]; n.metric == u.Metric && n.method == u.Method && n.dataset == u.Dataset && n.file == u.File {
+			ni = k
+			break
 		}
-		start := len(b.ids)
-		b.ids = append(b.ids, u.Unit...)
-		b.rows[len(b.rows)-1].Unit = unsafe.String(&b.ids[start], n)
 	}
+	if ni < 0 {
+		ni = len(b.names)
+		b.names = append(b.names, rowNames{u.Dataset, u.Method, u.Metric, u.File})
+	}
+	b.rows = append(b.rows, batchRow{unit: uint32(len(b.ids)), unitLen: uint32(len(u.Unit)), names: uint32(ni), row: u.Row, line: u.Line, value: u.Value})
+	b.ids = append(b.ids, u.Unit...)
+}
+
+// row fills u with row k; u's unit id aliases the batch.
+func (b *unitsBatchOf) row(k int, u *UnitRow) {
+	r := &b.rows[k]
+	n := &b.names[r.names]
+	u.Dataset, u.Method, u.Metric, u.File = n.dataset, n.method, n.metric, n.file
+	u.Unit = ""
+	if r.unitLen > 0 {
+		u.Unit = unsafe.String(&b.ids[r.unit], int(r.unitLen))
+	}
+	u.Row, u.Line, u.Value = r.row, r.line, r.value
 }
 
 // reset empties a batch for reuse: no sink holds its rows any more.
 func (b *unitsBatchOf) reset() {
-	b.rows, b.ids = b.rows[:0], b.ids[:0]
+	clear(b.names) // drop the strings, so the batch keeps no file's names alive
+	b.rows, b.names, b.ids = b.rows[:0], b.names[:0], b.ids[:0]
 }
 
 // passMsg is what a sink's goroutine gets, in order: a round of batches
@@ -126,6 +166,7 @@ type passSink struct {
 	stopped atomic.Bool
 	in      chan passMsg
 	done    chan struct{}
+	row     UnitRow // the row handed to the sink, refilled for each
 }
 
 func (p *passSink) run() {
@@ -152,8 +193,10 @@ func (p *passSink) take(m passMsg) {
 	case m.err != nil:
 		p.err = m.err
 	case len(m.round) == 1:
-		for k := range m.round[0].rows {
-			if err := p.s.Add(&m.round[0].rows[k]); err != nil {
+		b := m.round[0]
+		for k := range b.rows {
+			b.row(k, &p.row)
+			if err := p.s.Add(&p.row); err != nil {
 				p.err = err
 				p.stopped.Store(true)
 				return
@@ -169,7 +212,8 @@ func (p *passSink) take(m passMsg) {
 				if k >= len(b.rows) {
 					continue
 				}
-				if err := p.s.Add(&b.rows[k]); err != nil {
+				b.row(k, &p.row)
+				if err := p.s.Add(&p.row); err != nil {
 					p.err = err
 					p.stopped.Store(true)
 					return
@@ -282,7 +326,7 @@ func (in *inputs) passDerived(ps []*passSink) {
 				p.in <- passMsg{round: []*unitsBatchOf{b}}
 			}
 		}
-		b := &unitsBatchOf{rows: make([]UnitRow, 0, unitsBatch)}
+		b := newUnitsBatch()
 		err := d.units(func(u *UnitRow) error {
 			b.add(u)
 			if len(b.rows) == unitsBatch {
@@ -290,7 +334,7 @@ func (in *inputs) passDerived(ps []*passSink) {
 					return errPassDone
 				}
 				send(b, live)
-				b = &unitsBatchOf{rows: make([]UnitRow, 0, unitsBatch)}
+				b = newUnitsBatch()
 			}
 			return nil
 		})
@@ -476,7 +520,9 @@ func (in *inputs) readGroupFile(sg *startedGroup, r *groupReader) {
 			b.reset()
 			return b
 		default:
-			return &unitsBatchOf{rows: make([]UnitRow, 0, unitsBatch), home: r.free}
+			b := newUnitsBatch()
+			b.home = r.free
+			return b
 		}
 	}
 	b := next()
@@ -633,7 +679,9 @@ func (in *inputs) readGroupFileParallel(sg *startedGroup, r *groupReader, size i
 			b.reset()
 			return b
 		default:
-			return &unitsBatchOf{rows: make([]UnitRow, 0, unitsBatch), home: free}
+			b := newUnitsBatch()
+			b.home = free
+			return b
 		}
 	}
 	cancel := make(chan struct{})
@@ -693,8 +741,8 @@ func (in *inputs) readGroupFileParallel(sg *startedGroup, r *groupReader, size i
 		}
 		for _, b := range c.batches {
 			for k := range b.rows {
-				b.rows[k].Row += rowOff
-				b.rows[k].Line += int64(lineOff)
+				b.rows[k].row += rowOff
+				b.rows[k].line += int64(lineOff)
 			}
 			if !send(b) {
 				stopAll()
