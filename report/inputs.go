@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/evalbook/evalbook/analyses"
 	"github.com/evalbook/evalbook/analyses/offline"
@@ -304,9 +305,33 @@ func (in *inputs) match(path string) ([]input.Match, error) {
 		if err := in.checkFile(f.Path); err != nil {
 			return nil, err
 		}
-		in.pin(f.Path)
 	}
+	in.pinAll(files)
 	return files, nil
+}
+
+// pinAll pins files on the build's workers: a cold build hashes every
+// input before any analysis reads, so this is on the critical path.
+func (in *inputs) pinAll(files []input.Match) {
+	workers := min(max(in.jobs, 1), len(files))
+	if workers <= 1 {
+		for _, f := range files {
+			in.pin(f.Path)
+		}
+		return
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := next.Add(1) - 1; i < int64(len(files)); i = next.Add(1) - 1 {
+				in.pin(files[i].Path)
+			}
+		}()
+	}
+	wg.Wait()
 }
 
 // checkFile refuses what a build must not read (input.CheckFile): only

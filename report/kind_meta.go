@@ -83,9 +83,10 @@ type metaSink struct {
 	values   int
 	label    string
 	progress Progress
-	// the last method and other metrics met: rows repeat them
-	lastMethod string
-	lastMetric [2]string
+	// the last methods and other metrics met: rows repeat them (side by
+	// side files alternate their methods row by row)
+	lastMethods [4]string
+	lastMetric  [2]string
 }
 
 // metaAccumulator turns per-unit values into per-dataset studies:
@@ -117,25 +118,28 @@ func (m *metaSink) Seen(dataset, method string) {
 
 // method records a method with values of the metric.
 func (m *metaSink) method(name string) {
-	if name == m.lastMethod {
-		return
+	for _, l := range m.lastMethods {
+		if name == l {
+			return
+		}
 	}
 	if !m.methods[name] && (len(m.methods) < 1000 || m.Wants(name)) {
 		m.methods[strings.Clone(name)] = true
 	}
-	m.lastMethod = name
+	copy(m.lastMethods[1:], m.lastMethods[:3])
+	m.lastMethods[0] = name
+}
+
+func (m *metaSink) OtherMetric(_, _, metric string) {
+	if metric != m.lastMetric[0] && metric != m.lastMetric[1] {
+		if len(m.metrics) < 1000 && !m.metrics[metric] {
+			m.metrics[strings.Clone(metric)] = true
+		}
+		m.lastMetric[1], m.lastMetric[0] = m.lastMetric[0], metric
+	}
 }
 
 func (m *metaSink) Add(u *UnitRow) error {
-	if u.Metric != m.o.Metric {
-		if u.Metric != m.lastMetric[0] && u.Metric != m.lastMetric[1] {
-			if len(m.metrics) < 1000 && !m.metrics[u.Metric] {
-				m.metrics[strings.Clone(u.Metric)] = true
-			}
-			m.lastMetric[1], m.lastMetric[0] = m.lastMetric[0], u.Metric
-		}
-		return nil
-	}
 	m.values++
 	if m.values&(1<<20-1) == 0 {
 		m.progress.Step(m.label, m.values, 0)

@@ -117,6 +117,14 @@ func (p *pairedSink) Metric() string         { return p.metric }
 func (p *pairedSink) Wants(string) bool      { return true }
 func (p *pairedSink) Seen(dataset, _ string) { p.datasets[dataset] = true }
 
+func (p *pairedSink) OtherMetric(dataset, method, metric string) {
+	p.datasets[dataset] = true
+	if dataset == p.o.Dataset {
+		p.metrics[metric] = true
+		p.allMethods[method] = true
+	}
+}
+
 func (p *pairedSink) Add(u *UnitRow) error {
 	p.datasets[u.Dataset] = true
 	if u.Dataset != p.o.Dataset {
@@ -124,9 +132,6 @@ func (p *pairedSink) Add(u *UnitRow) error {
 	}
 	p.metrics[u.Metric] = true
 	p.allMethods[u.Method] = true
-	if u.Metric != p.metric {
-		return nil
-	}
 	mi, ok := p.want[u.Method]
 	if !ok {
 		if len(p.o.Methods) > 0 {

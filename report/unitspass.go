@@ -38,6 +38,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"unsafe"
@@ -52,10 +53,14 @@ type UnitsSink interface {
 	Metric() string
 	// Wants reports whether the sink needs the values of a method.
 	Wants(method string) bool
-	// Add takes one value (of any method and metric of a file the sink
-	// needs). The row is reused after the call: copy what you keep. An
-	// error stops this sink.
+	// Add takes one value of the sink's metric (of any method, in a file
+	// the sink needs). The row is reused after the call: copy what you
+	// keep. An error stops this sink.
 	Add(u *UnitRow) error
+	// OtherMetric tells the sink that a file it needs holds values of
+	// another metric for a dataset and method (their rows are not handed
+	// to Add); it may be told the same thing many times.
+	OtherMetric(dataset, method, metric string)
 	// Seen tells the sink that a file it did not need holds values of
 	// its metric for a dataset and method.
 	Seen(dataset, method string)
@@ -167,6 +172,8 @@ type passSink struct {
 	in      chan passMsg
 	done    chan struct{}
 	row     UnitRow // the row handed to the sink, refilled for each
+	metric  string  // the sink's Metric()
+	want    []bool  // scratch of wanted
 }
 
 func (p *passSink) run() {
@@ -194,7 +201,11 @@ func (p *passSink) take(m passMsg) {
 		p.err = m.err
 	case len(m.round) == 1:
 		b := m.round[0]
+		wanted := p.wanted(b)
 		for k := range b.rows {
+			if !wanted[b.rows[k].names] {
+				continue
+			}
 			b.row(k, &p.row)
 			if err := p.s.Add(&p.row); err != nil {
 				p.err = err
@@ -204,12 +215,14 @@ func (p *passSink) take(m passMsg) {
 		}
 	case len(m.round) > 1:
 		longest := 0
-		for _, b := range m.round {
+		wanted := make([][]bool, len(m.round))
+		for i, b := range m.round {
 			longest = max(longest, len(b.rows))
+			wanted[i] = slices.Clone(p.wanted(b))
 		}
 		for k := 0; k < longest; k++ {
-			for _, b := range m.round {
-				if k >= len(b.rows) {
+			for i, b := range m.round {
+				if k >= len(b.rows) || !wanted[i][b.rows[k].names] {
 					continue
 				}
 				b.row(k, &p.row)
@@ -223,6 +236,22 @@ func (p *passSink) take(m passMsg) {
 	default:
 		p.s.Seen(m.seen[0], m.seen[1])
 	}
+}
+
+// wanted says, for each of a batch's names, whether its rows are of the
+// sink's metric, and tells the sink the other metrics it meets. The
+// slice is reused by the next call.
+func (p *passSink) wanted(b *unitsBatchOf) []bool {
+	p.want = p.want[:0]
+	for i := range b.names {
+		n := &b.names[i]
+		ok := n.metric == p.metric
+		if !ok {
+			p.s.OtherMetric(n.dataset, n.method, n.metric)
+		}
+		p.want = append(p.want, ok)
+	}
+	return p.want
 }
 
 // live reports whether the dispatcher should still send the sink work.
@@ -244,7 +273,7 @@ func (p *passSink) fail(err error) {
 func (in *inputs) unitsPass(ctx context.Context, sinks []UnitsSink) []error {
 	ps := make([]*passSink, len(sinks))
 	for i, s := range sinks {
-		ps[i] = &passSink{s: s, in: make(chan passMsg, 4), done: make(chan struct{})}
+		ps[i] = newPassSink(s)
 		go ps[i].run()
 	}
 	in.dispatch(ctx, ps)
@@ -805,4 +834,8 @@ func (in *inputs) readRestInOrder(r *groupReader, start, size, rowOff int64, lin
 	r.f.t.SetRows(rowOff + sec.t.Rows())
 	in.closeCounted(r.f.mf.Path, r.f.t)
 	r.err = err
+}
+
+func newPassSink(s UnitsSink) *passSink {
+	return &passSink{s: s, metric: s.Metric(), in: make(chan passMsg, 4), done: make(chan struct{})}
 }

@@ -67,7 +67,7 @@ func TestUnitsPassMemory(t *testing.T) {
 				}
 			}
 		}
-		p := &passSink{s: sink, in: make(chan passMsg, 4), done: make(chan struct{})}
+		p := newPassSink(sink)
 		go p.run()
 		for _, g := range groups {
 			ctx.inputs.passGroup(g, []*passSink{p})
