@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/csv"
 	"errors"
+	"fmt"
 	"io"
 	"reflect"
 	"strconv"
@@ -125,4 +126,47 @@ func FuzzRecordReader(f *testing.F) {
 			t.Fatalf("%q: got %q, want %q", s, got, want)
 		}
 	})
+}
+
+// TestMatchByte: matchByte marks exactly the bytes equal to c, whatever
+// the other bytes are (0x00, 0x80, 0xff, c±1: the values where a
+// carry-based test would give false positives).
+func TestMatchByte(t *testing.T) {
+	vals := []byte{0, 1, ',' - 1, ',', ',' + 1, '\t', 0x7f, 0x80, 0x81, 0xfe, 0xff}
+	for _, c := range []byte{',', '\t'} {
+		for trial := 0; trial < 20000; trial++ {
+			var x uint64
+			want := uint64(0)
+			for k := 0; k < 8; k++ {
+				v := vals[(trial*7+k*k*13+k*trial/3)%len(vals)]
+				x |= uint64(v) << (8 * k)
+				if v == c {
+					want |= 0x80 << (8 * k)
+				}
+			}
+			if got := matchByte(x, swarOnes*uint64(c)); got != want {
+				t.Fatalf("matchByte(%#016x, %q) = %#016x, want %#016x", x, c, got, want)
+			}
+		}
+	}
+}
+
+func BenchmarkRecordReaderUnits(b *testing.B) {
+	var sb strings.Builder
+	sb.WriteString("dataset,method,unit,metric,value\n")
+	for i := 0; i < 20000; i++ {
+		fmt.Fprintf(&sb, "ds%d,treat,u%d,ndcg@10,0.%06d\n", i%30, i, (i*7919)%1000000)
+	}
+	data := sb.String()
+	b.SetBytes(int64(len(data)))
+	b.ResetTimer()
+	for range b.N {
+		rr := newRecordReader(bufio.NewReaderSize(strings.NewReader(data), 1<<16), ',', true)
+		rr.transient = true
+		for {
+			if _, err := rr.Read(); err != nil {
+				break
+			}
+		}
+	}
 }
