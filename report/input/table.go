@@ -648,6 +648,14 @@ const (
 // rounded, as strconv's own exact fast path does; the rest goes to
 // strconv.ParseFloat.
 func parseDecimal(s string) (float64, numErr) {
+	if v, ok := parsePlainDecimal(s); ok {
+		return v, numOK
+	}
+	return parseDecimalFull(s)
+}
+
+// parseDecimalFull is parseDecimal without its fast path.
+func parseDecimalFull(s string) (float64, numErr) {
 	if n := len(s); n == 0 || s[0] > '9' || s[0] < '+' || s[n-1] > '9' || s[n-1] < '.' {
 		s = strings.TrimSpace(s) // rare: a space around, or not a number at all
 	}
@@ -736,6 +744,43 @@ func parseDecimal(s string) (float64, numErr) {
 		return 0, numUnderflow
 	}
 	return v, numOK
+}
+
+// parsePlainDecimal is parseDecimal's fast path for the shape nearly
+// every value of a results or units file has: an optional minus, digits,
+// an optional point and digits, nothing else, at most 19 digits, exact as
+// a float64 integer before its one scaling. It declines (ok false) every
+// other text, which parseDecimal then parses in full; where it accepts,
+// the result is parseDecimal's (FuzzParseDecimal checks both paths).
+func parsePlainDecimal(s string) (float64, bool) {
+	i, neg := 0, false
+	if len(s) > 0 && s[0] == '-' {
+		i, neg = 1, true
+	}
+	var mant uint64
+	digits, frac, dot := 0, 0, false
+	for ; i < len(s); i++ {
+		if c := s[i] - '0'; c <= 9 {
+			mant = mant*10 + uint64(c)
+			digits++
+			if dot {
+				frac++
+			}
+			continue
+		}
+		if s[i] != '.' || dot {
+			return 0, false
+		}
+		dot = true
+	}
+	if digits == 0 || digits > 19 || mant > 1<<53 || frac > 22 {
+		return 0, false
+	}
+	v := float64(mant) / float64pow10[frac] // exact operands, one rounding
+	if neg {
+		v = -v
+	}
+	return v, true
 }
 
 // float64pow10 are the powers of ten a float64 holds exactly.

@@ -96,6 +96,11 @@ func FuzzParseDecimal(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		v, bad := parseDecimal(s)
+		if fast, ok := parsePlainDecimal(s); ok {
+			if full, fbad := parseDecimalFull(s); fbad != numOK || math.Float64bits(fast) != math.Float64bits(full) {
+				t.Fatalf("%q: fast path %v, full path %v (%v)", s, fast, full, fbad)
+			}
+		}
 		if bad == numOK {
 			want, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
 			if err != nil || math.Float64bits(v) != math.Float64bits(want) {
@@ -197,5 +202,37 @@ func diffTableReader(s string) error {
 func TestDefaultDecompressedCap(t *testing.T) {
 	if got := capDecompressed(strings.NewReader("x"), 0).(*capReader).max; got != DefaultMaxDecompressed || DefaultMaxDecompressed != 64<<30 {
 		t.Errorf("default cap %d", got)
+	}
+}
+
+// TestPlainDecimalMatchesFull: wherever the fast path accepts a text, it
+// gives the full parser's bits; it declines what is not a plain decimal.
+func TestPlainDecimalMatchesFull(t *testing.T) {
+	cases := []string{"0", "-0", "0.5", "-0.5", "5.", ".5", "9007199254740992", "9007199254740993", "0.1", "0.3",
+		"123456789.123456789", "0.0000000000000000000001", "1234567890123456789", "12345678901234567890",
+		"2.4500346750406794", "0.974990684453752", "00000000000000000001.5"}
+	rng := uint64(1)
+	for k := 0; k < 20000; k++ {
+		rng = rng*6364136223846793005 + 1442695040888963407
+		all := strconv.FormatUint(rng>>1, 10)
+		digits := all[:1+int(rng%uint64(len(all)))]
+		dot := int(rng>>40) % (len(digits) + 1)
+		s := digits[:dot] + "." + digits[dot:]
+		if rng&(1<<20) != 0 {
+			s = "-" + s
+		}
+		cases = append(cases, s)
+	}
+	for _, s := range cases {
+		fast, ok := parsePlainDecimal(s)
+		full, bad := parseDecimalFull(s)
+		if ok && (bad != numOK || math.Float64bits(fast) != math.Float64bits(full)) {
+			t.Fatalf("%q: fast %v, full %v (%v)", s, fast, full, bad)
+		}
+	}
+	for _, s := range []string{"", "-", ".", "+1", "1e5", " 1", "1 ", "1.2.3", "NaN", "0x10", "1,5", "--1"} {
+		if _, ok := parsePlainDecimal(s); ok {
+			t.Errorf("fast path accepted %q", s)
+		}
 	}
 }
