@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"sync/atomic"
 
 	"github.com/evalbook/evalbook/analyses"
 	"github.com/evalbook/evalbook/analyses/offline"
@@ -30,8 +29,12 @@ type inputState struct {
 	study        *Study
 	allowOutside bool
 	hashes       *input.HashStore
-	sums         map[string]string // sha256 of each file, taken before it was first read in this build
-	all          *input.ReadSet    // everything any view read or expanded
+	// sums is the sha256 of each file: taken before it was first read in
+	// this build, or (a units file read to its end) of the very bytes it
+	// was parsed from. "" marks a file that changed while it was read.
+	sums    map[string]string
+	pinning map[string]chan struct{} // files being hashed by pin: closed when done
+	all     *input.ReadSet           // everything any view read or expanded
 
 	resultsOnce sync.Once
 	res         *analyses.Results
@@ -82,12 +85,72 @@ func (in *inputs) forAnalysis(rs *input.ReadSet) *inputs {
 
 // noteFile records a file read by this view, pinning its content first.
 func (in *inputs) noteFile(path string) {
+	in.pin(path)
+	in.noteRead(path)
+}
+
+// noteRead records a file read by this view.
+func (in *inputs) noteRead(path string) {
 	if in.onOpen != nil {
 		in.onOpen(path)
 	}
-	in.pin(path)
 	in.reads.AddFile(path)
 	in.all.AddFile(path)
+}
+
+// sumKnown reports whether a file's sum is known without reading it: in
+// this build, or in the hash store for the file as it is now.
+func (in *inputs) sumKnown(path string) bool {
+	in.mu.Lock()
+	_, ok := in.sums[path]
+	in.mu.Unlock()
+	if ok {
+		return true
+	}
+	_, ok = in.hashes.Known(path)
+	return ok
+}
+
+// finishHash settles the sum of a file opened with openHashing, when it
+// is closed. Read to its end, its sum is that of the bytes parsed (and
+// the hash store learns it). Otherwise (read in byte ranges, or not to
+// its end) the file is hashed now, if it still is what was opened; a
+// file that changed while it was read gets no sum, so no cache entry and
+// no provenance claim is made for content that was not what was read.
+func (in *inputs) finishHash(path string, t *input.TableReader) {
+	if sum, ok := in.hashes.LearnFrom(path, t); ok {
+		in.setSum(path, sum)
+		return
+	}
+	opened, ok := t.OpenedAs()
+	if !ok {
+		return
+	}
+	if now, ok := input.Stamp(path); ok && now == opened {
+		in.pin(path)
+		return
+	}
+	in.mu.Lock()
+	in.sums[path] = "" // whatever was pinned before: it is not what was read
+	in.mu.Unlock()
+}
+
+// changedWhileRead reports whether finishHash found a file changed while
+// this build read it.
+func (in *inputs) changedWhileRead(path string) bool {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	s, ok := in.sums[path]
+	return ok && s == ""
+}
+
+// setSum records a sum unless the file already has one in this build.
+func (in *inputs) setSum(path, sum string) {
+	in.mu.Lock()
+	if _, ok := in.sums[path]; !ok {
+		in.sums[path] = sum
+	}
+	in.mu.Unlock()
 }
 
 // pin returns a file's sha256 as it was before this build first read it:
@@ -96,22 +159,36 @@ func (in *inputs) noteFile(path string) {
 // content. "" when the file cannot be read (the reader reports why).
 func (in *inputs) pin(path string) string {
 	in.mu.Lock()
-	s, ok := in.sums[path]
-	in.mu.Unlock()
-	if ok {
+	if s, ok := in.sums[path]; ok {
+		in.mu.Unlock()
 		return s
 	}
-	s, err := in.hashes.Sum(path)
-	if err != nil {
-		return ""
+	if wait, ok := in.pinning[path]; ok { // being hashed: one read is enough
+		in.mu.Unlock()
+		<-wait
+		in.mu.Lock()
+		s := in.sums[path]
+		in.mu.Unlock()
+		return s
 	}
+	done := make(chan struct{})
+	if in.pinning == nil {
+		in.pinning = map[string]chan struct{}{}
+	}
+	in.pinning[path] = done
+	in.mu.Unlock()
+	s, err := in.hashes.Sum(path)
 	in.mu.Lock()
+	delete(in.pinning, path)
 	if was, ok := in.sums[path]; ok {
 		s = was
-	} else {
+	} else if err == nil {
 		in.sums[path] = s
+	} else {
+		s = ""
 	}
 	in.mu.Unlock()
+	close(done)
 	return s
 }
 
@@ -196,11 +273,29 @@ func (in *inputs) open(path string) (*input.TableReader, error) {
 }
 
 func (in *inputs) openMapped(path string, mapping map[string]string) (*input.TableReader, error) {
+	return in.openTable(path, mapping, false)
+}
+
+// openHashing is openMapped for a file that will most likely be read
+// to its end in order (a units file): unless its sum is already known,
+// it is hashed as it is parsed instead of in a read of its own, and
+// pinned when it is closed (finishHash).
+func (in *inputs) openHashing(path string, mapping map[string]string) (*input.TableReader, error) {
+	return in.openTable(path, mapping, !input.IsParquet(path) && !in.sumKnown(path))
+}
+
+func (in *inputs) openTable(path string, mapping map[string]string, hashing bool) (*input.TableReader, error) {
 	if err := in.checkFile(path); err != nil {
 		return nil, err
 	}
-	in.noteFile(path)
-	t, err := input.OpenTableCapped(path, in.display(path), mapping, in.study.MaxDecompressed)
+	open := input.OpenTableCapped
+	if hashing {
+		in.noteRead(path)
+		open = input.OpenTableHashing
+	} else {
+		in.noteFile(path)
+	}
+	t, err := open(path, in.display(path), mapping, in.study.MaxDecompressed)
 	if err != nil {
 		return nil, err
 	}
@@ -251,6 +346,9 @@ func (in *inputs) closeCounted(path string, t *input.TableReader) {
 	}
 	in.mu.Unlock()
 	t.Close()
+	if t.Hashing() {
+		in.finishHash(path, t)
+	}
 }
 
 // recordFile notes a file read outside the table readers (ranked runs,
@@ -306,32 +404,9 @@ func (in *inputs) match(path string) ([]input.Match, error) {
 			return nil, err
 		}
 	}
-	in.pinAll(files)
+	// Files are pinned when they are opened (noteFile), or hashed as
+	// they are parsed (openHashing): a cold build reads each once.
 	return files, nil
-}
-
-// pinAll pins files on the build's workers: a cold build hashes every
-// input before any analysis reads, so this is on the critical path.
-func (in *inputs) pinAll(files []input.Match) {
-	workers := min(max(in.jobs, 1), len(files))
-	if workers <= 1 {
-		for _, f := range files {
-			in.pin(f.Path)
-		}
-		return
-	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := next.Add(1) - 1; i < int64(len(files)); i = next.Add(1) - 1 {
-				in.pin(files[i].Path)
-			}
-		}()
-	}
-	wg.Wait()
 }
 
 // checkFile refuses what a build must not read (input.CheckFile): only
@@ -587,7 +662,7 @@ type unitsFile struct {
 // openUnits opens a units file and reads its header. The caller reads
 // the rows (readUnitsRows), which closes it, or closes f.t itself.
 func (in *inputs) openUnits(e InputEntry, mf input.Match) (*unitsFile, error) {
-	t, err := in.openMapped(mf.Path, e.Columns)
+	t, err := in.openHashing(mf.Path, e.Columns)
 	if err != nil {
 		return nil, err
 	}

@@ -54,6 +54,9 @@ func provenance(s *Study, in *inputs, runs []analysisRun, o Options) (*Provenanc
 	sort.Strings(paths)
 	for _, path := range paths {
 		sum := in.pin(path)
+		if sum == "" && in.changedWhileRead(path) {
+			return nil, fmt.Errorf("%s: changed while this build read it (build again)", in.display(path))
+		}
 		if sum == "" {
 			return nil, fmt.Errorf("%s: cannot be read", in.display(path))
 		}

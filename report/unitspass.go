@@ -700,6 +700,17 @@ func (in *inputs) readGroupFileParallel(sg *startedGroup, r *groupReader, size i
 	if in.onParallel != nil {
 		in.onParallel(r.f.mf.Path)
 	}
+	if t.Hashing() {
+		// Ranges read around the hashing reader: hash the file beside
+		// them, on the cores the parse leaves, instead of after it
+		// (finishHash then checks it is still what was opened).
+		hashed := make(chan struct{})
+		go func() {
+			defer close(hashed)
+			in.pin(r.f.mf.Path)
+		}()
+		defer func() { <-hashed }()
+	}
 	workers := min(in.jobs, 8)
 	free := make(chan *unitsBatchOf, 64) // batches the sinks are done with
 	newBatch := func() *unitsBatchOf {

@@ -33,6 +33,7 @@ type TableReader struct {
 	Header  []string
 	cols    map[string]int
 	f       *os.File
+	hash    *tableHash // OpenTableHashing: the hash of what was read
 	gz      *gzip.Reader
 	csv     *recordReader
 	rec     []string
@@ -61,6 +62,10 @@ func OpenTable(path, display string, mapping map[string]string) (*TableReader, e
 // OpenTableCapped is OpenTable with a decompressed-size cap for .gz files:
 // 0 is DefaultMaxDecompressed, a negative cap none.
 func OpenTableCapped(path, display string, mapping map[string]string, maxDecompressed int64) (*TableReader, error) {
+	return openTable(path, display, mapping, maxDecompressed, false)
+}
+
+func openTable(path, display string, mapping map[string]string, maxDecompressed int64, hashing bool) (*TableReader, error) {
 	if err := checkRegular(path, display); err != nil {
 		return nil, err
 	}
@@ -81,7 +86,11 @@ func OpenTableCapped(path, display string, mapping map[string]string, maxDecompr
 		return nil, err
 	}
 	t := &TableReader{File: display, f: f, dataStart: -1}
-	var r io.Reader = bufio.NewReaderSize(f, readBufferSize(f))
+	var src io.Reader = f
+	if hashing {
+		src = t.startHashing(f)
+	}
+	var r io.Reader = bufio.NewReaderSize(src, readBufferSize(f))
 	name := strings.ToLower(path)
 	if strings.HasSuffix(name, ".gz") {
 		t.gz, err = gzip.NewReader(r)
