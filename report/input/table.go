@@ -668,91 +668,120 @@ func parseDecimalFull(s string) (float64, numErr) {
 	if n := len(s); n == 0 || s[0] > '9' || s[0] < '+' || s[n-1] > '9' || s[n-1] < '.' {
 		s = strings.TrimSpace(s) // rare: a space around, or not a number at all
 	}
-	i, n := 0, len(s)
-	neg := false
-	if i < n && (s[i] == '+' || s[i] == '-') {
+	i, neg := 0, false
+	if i < len(s) && (s[i] == '+' || s[i] == '-') {
 		neg = s[i] == '-'
 		i++
 	}
-	var mant uint64
-	nd, dp := 0, 0 // significant digits in mant; power of ten to scale mant by
-	digits, cut := 0, false
-	for ; i < n && s[i] >= '0' && s[i] <= '9'; i++ {
-		digits++
-		switch {
-		case s[i] == '0' && nd == 0:
-		case nd < 19:
-			mant = mant*10 + uint64(s[i]-'0')
-			nd++
-		default:
-			dp++
-			cut = cut || s[i] != '0'
-		}
-	}
-	if i < n && s[i] == '.' {
-		for i++; i < n && s[i] >= '0' && s[i] <= '9'; i++ {
-			digits++
-			switch {
-			case s[i] == '0' && nd == 0:
-				dp--
-			case nd < 19:
-				mant = mant*10 + uint64(s[i]-'0')
-				nd++
-				dp--
-			default:
-				cut = cut || s[i] != '0'
-			}
-		}
-	}
-	nonzero := mant != 0 // some digit is not 0
-	if digits == 0 {
+	var d decimalDigits
+	i = d.scan(s, i)
+	if d.digits == 0 {
 		return 0, classifyBad(s)
 	}
-	if i < n && (s[i] == 'e' || s[i] == 'E') {
-		i++
-		eneg := false
-		if i < n && (s[i] == '+' || s[i] == '-') {
-			eneg = s[i] == '-'
-			i++
-		}
-		exp, ed := 0, 0
-		for ; i < n && s[i] >= '0' && s[i] <= '9'; i++ {
-			ed++
-			if exp < 100000 {
-				exp = exp*10 + int(s[i]-'0')
-			}
-		}
-		if ed == 0 {
-			return 0, classifyBad(s)
-		}
-		if eneg {
-			exp = -exp
-		}
-		dp += exp
-	}
-	if i != n {
+	i, ok := d.exponent(s, i)
+	if !ok || i != len(s) {
 		return 0, classifyBad(s)
 	}
-	if !cut && mant <= 1<<53 && dp >= -22 && dp <= 22 {
-		v := float64(mant) // exact
-		if dp >= 0 {
-			v *= float64pow10[dp] // one rounding of an exact product
-		} else {
-			v /= float64pow10[-dp]
-		}
-		if neg {
-			v = -v
-		}
+	if v, ok := d.exact(neg); ok {
 		return v, numOK
 	}
 	v, err := strconv.ParseFloat(s, 64)
 	if err != nil {
 		return 0, numRange // the syntax is right, so the value is out of range
 	}
-	if v == 0 && nonzero {
+	if v == 0 && d.mant != 0 {
 		return 0, numUnderflow
 	}
 	return v, numOK
+}
+
+// decimalDigits is a decimal's significand as parseDecimalFull reads it:
+// up to 19 significant digits in mant, scaled by 10^dp.
+type decimalDigits struct {
+	mant   uint64
+	nd, dp int  // significant digits in mant; power of ten to scale mant by
+	digits int  // every digit, leading zeros included
+	cut    bool // a nonzero digit beyond the 19th was dropped
+}
+
+// scan reads the digits from s[i:], with a decimal point, and returns
+// where they end.
+func (d *decimalDigits) scan(s string, i int) int {
+	i = d.run(s, i, false)
+	if i < len(s) && s[i] == '.' {
+		i = d.run(s, i+1, true)
+	}
+	return i
+}
+
+// run reads a run of digits, before (frac false) or after the point.
+func (d *decimalDigits) run(s string, i int, frac bool) int {
+	for ; i < len(s) && s[i] >= '0' && s[i] <= '9'; i++ {
+		d.digits++
+		switch {
+		case s[i] == '0' && d.nd == 0: // a leading zero
+			if frac {
+				d.dp--
+			}
+		case d.nd < 19:
+			d.mant = d.mant*10 + uint64(s[i]-'0')
+			d.nd++
+			if frac {
+				d.dp--
+			}
+		default:
+			if !frac {
+				d.dp++
+			}
+			d.cut = d.cut || s[i] != '0'
+		}
+	}
+	return i
+}
+
+// exponent reads an optional exponent at s[i:] into dp; ok is false for
+// an "e" without digits.
+func (d *decimalDigits) exponent(s string, i int) (int, bool) {
+	if i >= len(s) || (s[i] != 'e' && s[i] != 'E') {
+		return i, true
+	}
+	i++
+	neg := false
+	if i < len(s) && (s[i] == '+' || s[i] == '-') {
+		neg = s[i] == '-'
+		i++
+	}
+	exp, ed := 0, 0
+	for ; i < len(s) && s[i] >= '0' && s[i] <= '9'; i++ {
+		ed++
+		if exp < 100000 {
+			exp = exp*10 + int(s[i]-'0')
+		}
+	}
+	if neg {
+		exp = -exp
+	}
+	d.dp += exp
+	return i, ed > 0
+}
+
+// exact is the value when it is an exact float64 integer scaled by an
+// exact power of ten (one rounding, as strconv's own fast path); ok is
+// false otherwise.
+func (d *decimalDigits) exact(neg bool) (float64, bool) {
+	if d.cut || d.mant > 1<<53 || d.dp < -22 || d.dp > 22 {
+		return 0, false
+	}
+	v := float64(d.mant) // exact
+	if d.dp >= 0 {
+		v *= float64pow10[d.dp] // one rounding of an exact product
+	} else {
+		v /= float64pow10[-d.dp]
+	}
+	if neg {
+		v = -v
+	}
+	return v, true
 }
 
 // parsePlainDecimal is parseDecimal's fast path for the shape nearly
