@@ -324,9 +324,8 @@ func newParquetReader(r io.ReaderAt, size int64, display string, mapping map[str
 func parquetLeaf(c *parquet.Column, name string) (pqLeaf, error) {
 	t := c.Type()
 	l := pqLeaf{name: name, index: c.Index(), typ: t.String(), kind: t.Kind(), maxDef: byte(c.MaxDefinitionLevel())}
-	lt := t.LogicalType()
 	var lv format.LogicalTypeValue
-	if lt != nil {
+	if lt := t.LogicalType(); lt != nil {
 		lv = lt.Value
 	}
 	var ct deprecated.ConvertedType = -1
@@ -337,37 +336,8 @@ func parquetLeaf(c *parquet.Column, name string) (pqLeaf, error) {
 	case parquet.Boolean:
 		l.conv = pqBool
 	case parquet.Int32, parquet.Int64:
-		l.conv = pqInt
-		switch v := lv.(type) {
-		case *format.IntType:
-			if !v.IsSigned {
-				l.conv = pqUint
-			}
-		case *format.DecimalType:
-			l.conv, l.scale = pqDecimal, v.Scale
-		case *format.DateType:
-			l.conv = pqDate
-		case *format.TimestampType:
-			l.conv, l.utc, l.unit = pqTimestamp, v.IsAdjustedToUTC, parquetUnit(&v.Unit)
-		case *format.TimeType:
-			l.conv, l.utc, l.unit = pqTime, v.IsAdjustedToUTC, parquetUnit(&v.Unit)
-		case nil:
-			switch ct {
-			case deprecated.Uint8, deprecated.Uint16, deprecated.Uint32, deprecated.Uint64:
-				l.conv = pqUint
-			case deprecated.Date:
-				l.conv = pqDate
-			case deprecated.TimestampMillis:
-				l.conv, l.utc, l.unit = pqTimestamp, true, 1e6
-			case deprecated.TimestampMicros:
-				l.conv, l.utc, l.unit = pqTimestamp, true, 1e3
-			case deprecated.TimeMillis:
-				l.conv, l.utc, l.unit = pqTime, true, 1e6
-			case deprecated.TimeMicros:
-				l.conv, l.utc, l.unit = pqTime, true, 1e3
-			case deprecated.Decimal:
-				return l, errors.New("is a decimal without a logical type (scale unknown)")
-			}
+		if err := l.integerConv(lv, ct); err != nil {
+			return l, err
 		}
 	case parquet.Int96:
 		l.conv = pqInt96
@@ -392,19 +362,60 @@ func parquetLeaf(c *parquet.Column, name string) (pqLeaf, error) {
 		return l, fmt.Errorf("has unsupported type %s", t)
 	}
 	switch {
-	case l.conv == pqInt || l.conv == pqUint:
-		l.fast, l.numText = true, true
-	case l.conv == pqFloat:
+	case l.conv == pqInt || l.conv == pqUint || l.conv == pqFloat:
 		l.fast, l.numText = true, true
 	case l.conv == pqString && l.kind == parquet.ByteArray:
 		l.fast = true
 	}
-	if l.conv == pqTimestamp || l.conv == pqTime {
-		if l.unit == 0 {
-			return l, fmt.Errorf("has unsupported time unit in %s", t)
-		}
+	if (l.conv == pqTimestamp || l.conv == pqTime) && l.unit == 0 {
+		return l, fmt.Errorf("has unsupported time unit in %s", t)
 	}
 	return l, nil
+}
+
+// integerConv sets the conversion of an INT32 or INT64 column from its
+// logical type, or from its converted type when it has none.
+func (l *pqLeaf) integerConv(lv format.LogicalTypeValue, ct deprecated.ConvertedType) error {
+	l.conv = pqInt
+	switch v := lv.(type) {
+	case *format.IntType:
+		if !v.IsSigned {
+			l.conv = pqUint
+		}
+	case *format.DecimalType:
+		l.conv, l.scale = pqDecimal, v.Scale
+	case *format.DateType:
+		l.conv = pqDate
+	case *format.TimestampType:
+		l.conv, l.utc, l.unit = pqTimestamp, v.IsAdjustedToUTC, parquetUnit(&v.Unit)
+	case *format.TimeType:
+		l.conv, l.utc, l.unit = pqTime, v.IsAdjustedToUTC, parquetUnit(&v.Unit)
+	case nil:
+		return l.convertedIntConv(ct)
+	}
+	return nil
+}
+
+// convertedIntConv sets an integer column's conversion from its legacy
+// converted type.
+func (l *pqLeaf) convertedIntConv(ct deprecated.ConvertedType) error {
+	switch ct {
+	case deprecated.Uint8, deprecated.Uint16, deprecated.Uint32, deprecated.Uint64:
+		l.conv = pqUint
+	case deprecated.Date:
+		l.conv = pqDate
+	case deprecated.TimestampMillis:
+		l.conv, l.utc, l.unit = pqTimestamp, true, 1e6
+	case deprecated.TimestampMicros:
+		l.conv, l.utc, l.unit = pqTimestamp, true, 1e3
+	case deprecated.TimeMillis:
+		l.conv, l.utc, l.unit = pqTime, true, 1e6
+	case deprecated.TimeMicros:
+		l.conv, l.utc, l.unit = pqTime, true, 1e3
+	case deprecated.Decimal:
+		return errors.New("is a decimal without a logical type (scale unknown)")
+	}
+	return nil
 }
 
 func parquetUnit(u *format.TimeUnit) int64 {
@@ -1561,17 +1572,8 @@ func pqPageHeader(r io.ReaderAt, pos, end int64) (*format.PageHeader, int64, err
 // the codec records at the start of the page's data at pos.
 func pqCheckPage(r io.ReaderAt, h *format.PageHeader, pos, end int64, codec format.CompressionCodec, rows int64) error {
 	comp, raw := int64(h.CompressedPageSize), int64(h.UncompressedPageSize)
-	if comp < 0 || raw < 0 {
-		return fmt.Errorf("negative page size (%d compressed, %d uncompressed)", comp, raw)
-	}
-	if comp > end-pos {
-		return fmt.Errorf("the page claims %d bytes, the column chunk has %d left", comp, end-pos)
-	}
-	if raw > pqMaxPage {
-		return fmt.Errorf("the page claims %d bytes uncompressed, more than %d", raw, pqMaxPage)
-	}
-	if ratio := pqCodecRatio(codec); ratio > 0 && raw > ratio*comp+1<<16 {
-		return fmt.Errorf("the page claims %d bytes uncompressed from %d compressed, more than %s can expand to", raw, comp, codec)
+	if err := pqCheckSizes(comp, raw, end-pos, codec); err != nil {
+		return err
 	}
 	data := pos // where the compressed bytes start
 	compressed := codec != format.Uncompressed
@@ -1581,17 +1583,14 @@ func pqCheckPage(r io.ReaderAt, h *format.PageHeader, pos, end int64, codec form
 			return fmt.Errorf("the page claims %d values, the row group has %d rows", nv, rows)
 		}
 	case h.DataPageHeaderV2.Valid:
-		v := &h.DataPageHeaderV2.V
-		if nv := int64(v.NumValues); nv < 0 || nv > rows || v.NumNulls < 0 || v.NumNulls > v.NumValues || v.NumRows < 0 || int64(v.NumRows) > rows {
-			return fmt.Errorf("the page claims %d values, %d nulls and %d rows, the row group has %d rows", v.NumValues, v.NumNulls, v.NumRows, rows)
-		}
-		levels := int64(v.RepetitionLevelsByteLength) + int64(v.DefinitionLevelsByteLength)
-		if v.RepetitionLevelsByteLength < 0 || v.DefinitionLevelsByteLength < 0 || levels > comp || levels > raw {
-			return fmt.Errorf("the page claims %d bytes of levels in %d", levels, comp)
+		levels, err := pqCheckV2(&h.DataPageHeaderV2.V, comp, raw, rows)
+		if err != nil {
+			return err
 		}
 		data += levels
 		comp -= levels
 		raw -= levels
+		v := &h.DataPageHeaderV2.V
 		compressed = compressed && (!v.IsCompressed.Valid || v.IsCompressed.V)
 	case h.DictionaryPageHeader.Valid:
 		if nv := int64(h.DictionaryPageHeader.V.NumValues); nv < 0 || nv > raw {
@@ -1601,6 +1600,43 @@ func pqCheckPage(r io.ReaderAt, h *format.PageHeader, pos, end int64, codec form
 	if !compressed || comp == 0 {
 		return nil
 	}
+	return pqCheckCompressed(r, codec, data, comp, raw)
+}
+
+// pqCheckSizes checks a page's sizes against the bytes its column chunk
+// has left, the page cap and what its codec can expand to.
+func pqCheckSizes(comp, raw, left int64, codec format.CompressionCodec) error {
+	if comp < 0 || raw < 0 {
+		return fmt.Errorf("negative page size (%d compressed, %d uncompressed)", comp, raw)
+	}
+	if comp > left {
+		return fmt.Errorf("the page claims %d bytes, the column chunk has %d left", comp, left)
+	}
+	if raw > pqMaxPage {
+		return fmt.Errorf("the page claims %d bytes uncompressed, more than %d", raw, pqMaxPage)
+	}
+	if ratio := pqCodecRatio(codec); ratio > 0 && raw > ratio*comp+1<<16 {
+		return fmt.Errorf("the page claims %d bytes uncompressed from %d compressed, more than %s can expand to", raw, comp, codec)
+	}
+	return nil
+}
+
+// pqCheckV2 checks a version 2 data page's counts and returns the bytes
+// of its levels, which precede its (maybe compressed) values.
+func pqCheckV2(v *format.DataPageHeaderV2, comp, raw, rows int64) (int64, error) {
+	if nv := int64(v.NumValues); nv < 0 || nv > rows || v.NumNulls < 0 || v.NumNulls > v.NumValues || v.NumRows < 0 || int64(v.NumRows) > rows {
+		return 0, fmt.Errorf("the page claims %d values, %d nulls and %d rows, the row group has %d rows", v.NumValues, v.NumNulls, v.NumRows, rows)
+	}
+	levels := int64(v.RepetitionLevelsByteLength) + int64(v.DefinitionLevelsByteLength)
+	if v.RepetitionLevelsByteLength < 0 || v.DefinitionLevelsByteLength < 0 || levels > comp || levels > raw {
+		return 0, fmt.Errorf("the page claims %d bytes of levels in %d", levels, comp)
+	}
+	return levels, nil
+}
+
+// pqCheckCompressed checks what a compressed page's own header says it
+// decodes to (snappy's length, zstd's frame sizes) against the page.
+func pqCheckCompressed(r io.ReaderAt, codec format.CompressionCodec, data, comp, raw int64) error {
 	switch codec {
 	case format.Snappy:
 		// A snappy block starts with its decoded length.
@@ -1645,25 +1681,16 @@ func pqCodecRatio(c format.CompressionCodec) int64 {
 // and returns the most they can decode to; a frame content size above
 // max (which the decoder would allocate at once) is an error.
 func pqZstdBound(r io.ReaderAt, pos, end, max int64) (int64, error) {
-	var b [18]byte
-	read := func(at int64, n int) ([]byte, error) {
-		if at+int64(n) > end {
-			return nil, errors.New("corrupt zstd data: truncated")
-		}
-		if _, err := r.ReadAt(b[:n], at); err != nil {
-			return nil, err
-		}
-		return b[:n], nil
-	}
+	z := &zstdScan{r: r, end: end, max: max}
 	var total int64
 	for pos < end {
-		h, err := read(pos, 4)
+		h, err := z.read(pos, 4)
 		if err != nil {
 			return 0, err
 		}
 		magic := binary.LittleEndian.Uint32(h)
 		if magic&0xFFFFFFF0 == 0x184D2A50 { // skippable frame
-			h, err := read(pos+4, 4)
+			h, err := z.read(pos+4, 4)
 			if err != nil {
 				return 0, err
 			}
@@ -1673,90 +1700,138 @@ func pqZstdBound(r io.ReaderAt, pos, end, max int64) (int64, error) {
 		if magic != 0xFD2FB528 {
 			return 0, errors.New("corrupt zstd data: no frame magic")
 		}
-		h, err = read(pos+4, 1)
+		hdr, blockMax, checksum, err := z.frameHeader(pos)
 		if err != nil {
 			return 0, err
 		}
-		fhd := h[0]
-		single := fhd&0x20 != 0
-		fcsLen := [4]int{0, 2, 4, 8}[fhd>>6]
-		if fhd>>6 == 0 && single {
-			fcsLen = 1
+		pos, err = z.blocks(pos+hdr, blockMax, &total)
+		if err != nil {
+			return 0, err
 		}
-		hdr := int64(5)
-		window := int64(-1)
-		if !single {
-			h, err := read(pos+hdr, 1)
-			if err != nil {
-				return 0, err
-			}
-			exp := int64(h[0]>>3) + 10
-			if exp > 41 {
-				return 0, errors.New("corrupt zstd data: window too large")
-			}
-			base := int64(1) << exp
-			window = base + base/8*int64(h[0]&7)
-			hdr++
-		}
-		hdr += int64([4]int{0, 1, 2, 4}[fhd&3])
-		if fcsLen > 0 {
-			h, err := read(pos+hdr, fcsLen)
-			if err != nil {
-				return 0, err
-			}
-			var fcs uint64
-			for i := fcsLen - 1; i >= 0; i-- {
-				fcs = fcs<<8 | uint64(h[i])
-			}
-			if fcsLen == 2 {
-				fcs += 256
-			}
-			if fcs > uint64(max) {
-				return 0, fmt.Errorf("the zstd frame claims %d bytes, the page %d", fcs, max)
-			}
-			if single {
-				window = int64(fcs)
-			}
-			hdr += int64(fcsLen)
-		}
-		blockMax := int64(128 << 10)
-		if window >= 0 && window < blockMax {
-			blockMax = window
-		}
-		pos += hdr
-		for last := false; !last; {
-			h, err := read(pos, 3)
-			if err != nil {
-				return 0, err
-			}
-			bh := int64(h[0]) | int64(h[1])<<8 | int64(h[2])<<16
-			last = bh&1 != 0
-			size := bh >> 3
-			switch (bh >> 1) & 3 {
-			case 0: // raw
-				total += size
-				pos += 3 + size
-			case 1: // RLE
-				total += size
-				pos += 3 + 1
-			case 2: // compressed
-				if size > blockMax {
-					return 0, errors.New("corrupt zstd data: block larger than allowed")
-				}
-				total += blockMax
-				pos += 3 + size
-			default:
-				return 0, errors.New("corrupt zstd data: reserved block type")
-			}
-			if pos > end {
-				return 0, errors.New("corrupt zstd data: truncated")
-			}
-		}
-		if fhd&0x04 != 0 {
-			pos += 4 // checksum
+		if checksum {
+			pos += 4
 		}
 	}
 	return total, nil
+}
+
+// zstdScan reads the headers of zstd frames and blocks in [.., end) of
+// r, never their data.
+type zstdScan struct {
+	r        io.ReaderAt
+	end, max int64
+	b        [18]byte
+}
+
+func (z *zstdScan) read(at int64, n int) ([]byte, error) {
+	if at+int64(n) > z.end {
+		return nil, errors.New("corrupt zstd data: truncated")
+	}
+	if _, err := z.r.ReadAt(z.b[:n], at); err != nil {
+		return nil, err
+	}
+	return z.b[:n], nil
+}
+
+// frameHeader reads the header of the frame at pos (after its magic):
+// its length, the largest block it may hold, and whether a checksum
+// follows its last block.
+func (z *zstdScan) frameHeader(pos int64) (hdr, blockMax int64, checksum bool, err error) {
+	h, err := z.read(pos+4, 1)
+	if err != nil {
+		return 0, 0, false, err
+	}
+	fhd := h[0]
+	single := fhd&0x20 != 0
+	fcsLen := [4]int{0, 2, 4, 8}[fhd>>6]
+	if fhd>>6 == 0 && single {
+		fcsLen = 1
+	}
+	hdr = 5
+	window := int64(-1)
+	if !single {
+		h, err := z.read(pos+hdr, 1)
+		if err != nil {
+			return 0, 0, false, err
+		}
+		exp := int64(h[0]>>3) + 10
+		if exp > 41 {
+			return 0, 0, false, errors.New("corrupt zstd data: window too large")
+		}
+		base := int64(1) << exp
+		window = base + base/8*int64(h[0]&7)
+		hdr++
+	}
+	hdr += int64([4]int{0, 1, 2, 4}[fhd&3])
+	if fcsLen > 0 {
+		fcs, err := z.contentSize(pos+hdr, fcsLen)
+		if err != nil {
+			return 0, 0, false, err
+		}
+		if single {
+			window = fcs
+		}
+		hdr += int64(fcsLen)
+	}
+	blockMax = int64(128 << 10)
+	if window >= 0 && window < blockMax {
+		blockMax = window
+	}
+	return hdr, blockMax, fhd&0x04 != 0, nil
+}
+
+// contentSize reads a frame's content size field, which must not exceed
+// the page's size.
+func (z *zstdScan) contentSize(at int64, n int) (int64, error) {
+	h, err := z.read(at, n)
+	if err != nil {
+		return 0, err
+	}
+	var fcs uint64
+	for i := n - 1; i >= 0; i-- {
+		fcs = fcs<<8 | uint64(h[i])
+	}
+	if n == 2 {
+		fcs += 256
+	}
+	if fcs > uint64(z.max) {
+		return 0, fmt.Errorf("the zstd frame claims %d bytes, the page %d", fcs, z.max)
+	}
+	return int64(fcs), nil
+}
+
+// blocks walks a frame's blocks from pos, adding to total the most each
+// can decode to, and returns where the last one ends.
+func (z *zstdScan) blocks(pos, blockMax int64, total *int64) (int64, error) {
+	for last := false; !last; {
+		h, err := z.read(pos, 3)
+		if err != nil {
+			return 0, err
+		}
+		bh := int64(h[0]) | int64(h[1])<<8 | int64(h[2])<<16
+		last = bh&1 != 0
+		size := bh >> 3
+		switch (bh >> 1) & 3 {
+		case 0: // raw
+			*total += size
+			pos += 3 + size
+		case 1: // RLE
+			*total += size
+			pos += 3 + 1
+		case 2: // compressed
+			if size > blockMax {
+				return 0, errors.New("corrupt zstd data: block larger than allowed")
+			}
+			*total += blockMax
+			pos += 3 + size
+		default:
+			return 0, errors.New("corrupt zstd data: reserved block type")
+		}
+		if pos > z.end {
+			return 0, errors.New("corrupt zstd data: truncated")
+		}
+	}
+	return pos, nil
 }
 
 // errThriftShort: the thrift needs more bytes than there are.
@@ -1844,60 +1919,67 @@ func (c *thriftCheck) value(t byte, depth int) error {
 		}
 		return c.skip(n)
 	case 9, 10:
-		h, err := c.byte1()
-		if err != nil {
-			return err
-		}
-		n := uint64(h >> 4)
-		if n == 15 {
-			if n, err = c.uvarint(); err != nil {
-				return err
-			}
-		}
-		if n > uint64(len(c.b)-c.i) { // every element takes a byte at least
-			return fmt.Errorf("a list of %d elements in %d bytes", n, len(c.b)-c.i)
-		}
-		et := h & 0x0f
-		for range n {
-			var err error
-			if et == 1 || et == 2 {
-				err = c.skip(1) // in a list a boolean takes a byte
-			} else {
-				err = c.value(et, depth+1)
-			}
-			if err != nil {
-				return err
-			}
-		}
-		return nil
+		return c.list(depth)
 	case 11:
-		n, err := c.uvarint()
-		if err != nil || n == 0 {
-			return err
-		}
-		kv, err := c.byte1()
-		if err != nil {
-			return err
-		}
-		if n > uint64(len(c.b)-c.i)/2 {
-			return fmt.Errorf("a map of %d entries in %d bytes", n, len(c.b)-c.i)
-		}
-		for range n {
-			for _, et := range []byte{kv >> 4, kv & 0x0f} {
-				var err error
-				if et == 1 || et == 2 {
-					err = c.skip(1)
-				} else {
-					err = c.value(et, depth+1)
-				}
-				if err != nil {
-					return err
-				}
-			}
-		}
-		return nil
+		return c.mapping(depth)
 	case 12:
 		return c.structure(depth + 1)
 	}
 	return fmt.Errorf("unknown thrift type %d", t)
+}
+
+// element checks one element of a list or map, where a boolean takes a
+// byte of its own.
+func (c *thriftCheck) element(et byte, depth int) error {
+	if et == 1 || et == 2 {
+		return c.skip(1)
+	}
+	return c.value(et, depth+1)
+}
+
+// list checks a list or set.
+func (c *thriftCheck) list(depth int) error {
+	h, err := c.byte1()
+	if err != nil {
+		return err
+	}
+	n := uint64(h >> 4)
+	if n == 15 {
+		if n, err = c.uvarint(); err != nil {
+			return err
+		}
+	}
+	if n > uint64(len(c.b)-c.i) { // every element takes a byte at least
+		return fmt.Errorf("a list of %d elements in %d bytes", n, len(c.b)-c.i)
+	}
+	for range n {
+		if err := c.element(h&0x0f, depth); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// mapping checks a map.
+func (c *thriftCheck) mapping(depth int) error {
+	n, err := c.uvarint()
+	if err != nil || n == 0 {
+		return err
+	}
+	kv, err := c.byte1()
+	if err != nil {
+		return err
+	}
+	if n > uint64(len(c.b)-c.i)/2 {
+		return fmt.Errorf("a map of %d entries in %d bytes", n, len(c.b)-c.i)
+	}
+	for range n {
+		if err := c.element(kv>>4, depth); err != nil {
+			return err
+		}
+		if err := c.element(kv&0x0f, depth); err != nil {
+			return err
+		}
+	}
+	return nil
 }
