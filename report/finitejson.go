@@ -96,32 +96,12 @@ func (e *finiteEncoder) encode(v reflect.Value, path string) {
 		e.buf.WriteString("null")
 		return
 	}
-	t := v.Type()
-	if v.CanInterface() && (t.Implements(jsonMarshalerType) || t.Implements(textMarshalerType)) {
-		if t.Kind() == reflect.Pointer && v.IsNil() {
-			e.buf.WriteString("null")
-			return
-		}
-		e.std(v.Interface(), path)
-		return
-	}
-	if v.CanAddr() && v.Addr().CanInterface() && (reflect.PointerTo(t).Implements(jsonMarshalerType) || reflect.PointerTo(t).Implements(textMarshalerType)) {
-		e.std(v.Addr().Interface(), path)
+	if e.marshaler(v, path) {
 		return
 	}
 	switch v.Kind() {
 	case reflect.Float32, reflect.Float64:
-		f := v.Float()
-		if math.IsNaN(f) || math.IsInf(f, 0) {
-			e.paths = append(e.paths, path)
-			e.buf.WriteString("null")
-			return
-		}
-		if v.Kind() == reflect.Float32 {
-			e.std(float32(f), path)
-		} else {
-			e.std(f, path)
-		}
+		e.float(v, path)
 	case reflect.Bool:
 		e.std(v.Bool(), path)
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
@@ -137,15 +117,7 @@ func (e *finiteEncoder) encode(v reflect.Value, path string) {
 		}
 		e.encode(v.Elem(), path)
 	case reflect.Slice:
-		if v.IsNil() {
-			e.buf.WriteString("null")
-			return
-		}
-		if t.Elem().Kind() == reflect.Uint8 && v.CanInterface() {
-			e.std(v.Interface(), path) // base64, as encoding/json
-			return
-		}
-		e.array(v, path)
+		e.slice(v, path)
 	case reflect.Array:
 		e.array(v, path)
 	case reflect.Map:
@@ -153,7 +125,55 @@ func (e *finiteEncoder) encode(v reflect.Value, path string) {
 	case reflect.Struct:
 		e.structValue(v, path)
 	default:
-		e.fail(path, fmt.Errorf("json: unsupported type %s", t))
+		e.fail(path, fmt.Errorf("json: unsupported type %s", v.Type()))
+	}
+}
+
+// marshaler encodes a value that marshals itself (json.Marshaler or
+// encoding.TextMarshaler, on the value or its address) as encoding/json
+// does, and reports whether it did.
+func (e *finiteEncoder) marshaler(v reflect.Value, path string) bool {
+	t := v.Type()
+	if v.CanInterface() && (t.Implements(jsonMarshalerType) || t.Implements(textMarshalerType)) {
+		if t.Kind() == reflect.Pointer && v.IsNil() {
+			e.buf.WriteString("null")
+			return true
+		}
+		e.std(v.Interface(), path)
+		return true
+	}
+	if v.CanAddr() && v.Addr().CanInterface() && (reflect.PointerTo(t).Implements(jsonMarshalerType) || reflect.PointerTo(t).Implements(textMarshalerType)) {
+		e.std(v.Addr().Interface(), path)
+		return true
+	}
+	return false
+}
+
+// float encodes a float, recording the path of a NaN or an infinity
+// (written as null).
+func (e *finiteEncoder) float(v reflect.Value, path string) {
+	f := v.Float()
+	switch {
+	case math.IsNaN(f) || math.IsInf(f, 0):
+		e.paths = append(e.paths, path)
+		e.buf.WriteString("null")
+	case v.Kind() == reflect.Float32:
+		e.std(float32(f), path)
+	default:
+		e.std(f, path)
+	}
+}
+
+// slice encodes a slice: null when nil, base64 for bytes (as
+// encoding/json), an array otherwise.
+func (e *finiteEncoder) slice(v reflect.Value, path string) {
+	switch {
+	case v.IsNil():
+		e.buf.WriteString("null")
+	case v.Type().Elem().Kind() == reflect.Uint8 && v.CanInterface():
+		e.std(v.Interface(), path)
+	default:
+		e.array(v, path)
 	}
 }
 
