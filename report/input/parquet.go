@@ -253,47 +253,7 @@ func newParquetReader(r io.ReaderAt, size int64, display string, mapping map[str
 		return nil, &ParquetError{File: display, Msg: "not a readable Parquet file: " + err.Error()}
 	}
 	p = &ParquetReader{File: display, r: r, size: size, pf: pf, cols: map[string]int{}, unreadable: map[string]string{}}
-	var walk func(c *parquet.Column, prefix string, repeated bool) error
-	walk = func(c *parquet.Column, prefix string, repeated bool) error {
-		for _, ch := range c.Columns() {
-			name := ch.Name()
-			if why := badText(name); why != "" {
-				return &ParquetError{File: display, Column: name, Msg: "the column name has " + why}
-			}
-			if prefix != "" {
-				name = prefix + "." + name
-			}
-			rep := repeated || ch.Repeated()
-			if !ch.Leaf() {
-				if err := walk(ch, name, rep); err != nil {
-					return err
-				}
-				continue
-			}
-			if rep {
-				// Register the field and every path down to the leaf
-				// (tags, tags.list, tags.list.element), so asking for
-				// any of them says why it cannot be read.
-				for k, part := range strings.Split(name, ".") {
-					if k == 0 {
-						name = part
-					} else {
-						name += "." + part
-					}
-					p.unreadable[strings.ToLower(name)] = "is a repeated (list) column, which has no single value per row"
-				}
-				continue
-			}
-			leaf, err := parquetLeaf(ch, name)
-			if err != nil {
-				p.unreadable[strings.ToLower(name)] = err.Error()
-				continue
-			}
-			p.leaves = append(p.leaves, leaf)
-		}
-		return nil
-	}
-	if err := walk(pf.Root(), "", false); err != nil {
+	if err := p.walk(pf.Root(), "", false); err != nil {
 		return nil, err
 	}
 	if len(p.leaves) == 0 {
@@ -318,6 +278,47 @@ func newParquetReader(r io.ReaderAt, size int64, display string, mapping map[str
 	}
 	p.k = -1
 	return p, nil
+}
+
+// walk registers the leaf columns under c: a readable leaf in p.leaves,
+// a repeated one or one of an unsupported type in p.unreadable (with the
+// reason, so asking for it says why it cannot be read).
+func (p *ParquetReader) walk(c *parquet.Column, prefix string, repeated bool) error {
+	for _, ch := range c.Columns() {
+		name := ch.Name()
+		if why := badText(name); why != "" {
+			return &ParquetError{File: p.File, Column: name, Msg: "the column name has " + why}
+		}
+		if prefix != "" {
+			name = prefix + "." + name
+		}
+		rep := repeated || ch.Repeated()
+		switch {
+		case !ch.Leaf():
+			if err := p.walk(ch, name, rep); err != nil {
+				return err
+			}
+		case rep:
+			// Register the field and every path down to the leaf (tags,
+			// tags.list, tags.list.element).
+			path := ""
+			for k, part := range strings.Split(name, ".") {
+				if k > 0 {
+					path += "."
+				}
+				path += part
+				p.unreadable[strings.ToLower(path)] = "is a repeated (list) column, which has no single value per row"
+			}
+		default:
+			leaf, err := parquetLeaf(ch, name)
+			if err != nil {
+				p.unreadable[strings.ToLower(name)] = err.Error()
+				continue
+			}
+			p.leaves = append(p.leaves, leaf)
+		}
+	}
+	return nil
 }
 
 // parquetLeaf works out how to convert a leaf column's values.
