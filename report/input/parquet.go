@@ -914,77 +914,100 @@ func (l *pqLeaf) decode(j, c int) (int, error) {
 		clear(nul)
 	}
 	v0 := l.vpos
+	var err error
+	n := c
 	switch {
 	case l.indexed && l.conv == pqString:
-		for t := range txt {
-			if nul[t] {
-				txt[t] = ""
-				continue
-			}
-			ix := l.idx[l.vpos]
-			if uint32(ix) >= uint32(len(l.dtext)) {
-				l.prow += t
-				return t, fmt.Errorf("corrupt page: dictionary index %d, the dictionary has %d entries", ix, len(l.dtext))
-			}
-			if l.dbad != nil {
-				if why, bad := l.dbad[ix]; bad {
-					l.prow += t
-					return t, textError(why)
-				}
-			}
-			txt[t] = l.dtext[ix]
-			l.vpos++
-		}
+		n, err = l.dictText(txt, nul)
 	case l.indexed:
-		for t := range num {
-			if nul[t] {
-				num[t] = 0
-				continue
-			}
-			ix := l.idx[l.vpos]
-			if uint32(ix) >= uint32(len(l.dnum)) {
-				l.numberText(txt[:t], nul[:t], v0)
-				l.prow += t
-				return t, fmt.Errorf("corrupt page: dictionary index %d, the dictionary has %d entries", ix, len(l.dnum))
-			}
-			num[t] = l.dnum[ix]
-			l.vpos++
-		}
+		n, err = l.dictNumbers(txt, num, nul, v0)
 	case l.conv == pqString && nv == 0:
 		clear(txt)
 	case l.conv == pqString:
-		offs := l.boffs[v0 : v0+nv+1]
-		base := offs[0]
-		s := string(l.bdata[base:offs[nv]])
-		// Printable ASCII is fine as a whole; otherwise check value by
-		// value, as a character may straddle two.
-		check := !printableASCII(s)
-		v := 0
-		for t := range txt {
-			if nul[t] {
-				txt[t] = ""
-				continue
-			}
-			cell := s[offs[v]-base : offs[v+1]-base]
-			if check {
-				if why := badText(cell); why != "" {
-					l.prow += t
-					l.vpos += v
-					return t, textError(why)
-				}
-			}
-			txt[t] = cell
-			v++
-		}
-		l.vpos += nv
+		n, err = l.plainText(txt, nul, v0, nv)
 	default:
 		l.plainNumbers(num, nul)
+	}
+	if err != nil {
+		l.prow += n
+		return n, err
 	}
 	if l.conv != pqString {
 		l.numberText(txt, nul, v0)
 	}
 	l.prow += c
 	return c, nil
+}
+
+// dictText decodes dictionary indices into text cells; on an error, n
+// is the cells decoded before it.
+func (l *pqLeaf) dictText(txt []string, nul []bool) (n int, err error) {
+	for t := range txt {
+		if nul[t] {
+			txt[t] = ""
+			continue
+		}
+		ix := l.idx[l.vpos]
+		if uint32(ix) >= uint32(len(l.dtext)) {
+			return t, fmt.Errorf("corrupt page: dictionary index %d, the dictionary has %d entries", ix, len(l.dtext))
+		}
+		if l.dbad != nil {
+			if why, bad := l.dbad[ix]; bad {
+				return t, textError(why)
+			}
+		}
+		txt[t] = l.dtext[ix]
+		l.vpos++
+	}
+	return len(txt), nil
+}
+
+// dictNumbers decodes dictionary indices into numbers; on an error, the
+// cells before it get their text and n is their count.
+func (l *pqLeaf) dictNumbers(txt []string, num []float64, nul []bool, v0 int) (n int, err error) {
+	for t := range num {
+		if nul[t] {
+			num[t] = 0
+			continue
+		}
+		ix := l.idx[l.vpos]
+		if uint32(ix) >= uint32(len(l.dnum)) {
+			l.numberText(txt[:t], nul[:t], v0)
+			return t, fmt.Errorf("corrupt page: dictionary index %d, the dictionary has %d entries", ix, len(l.dnum))
+		}
+		num[t] = l.dnum[ix]
+		l.vpos++
+	}
+	return len(num), nil
+}
+
+// plainText cuts nv plain byte-array values, from value v0 on, into text
+// cells; on an error, n is the cells cut before it.
+func (l *pqLeaf) plainText(txt []string, nul []bool, v0, nv int) (n int, err error) {
+	offs := l.boffs[v0 : v0+nv+1]
+	base := offs[0]
+	s := string(l.bdata[base:offs[nv]])
+	// Printable ASCII is fine as a whole; otherwise check value by value,
+	// as a character may straddle two.
+	check := !printableASCII(s)
+	v := 0
+	for t := range txt {
+		if nul[t] {
+			txt[t] = ""
+			continue
+		}
+		cell := s[offs[v]-base : offs[v+1]-base]
+		if check {
+			if why := badText(cell); why != "" {
+				l.vpos += v
+				return t, textError(why)
+			}
+		}
+		txt[t] = cell
+		v++
+	}
+	l.vpos += nv
+	return len(txt), nil
 }
 
 // plainNumbers copies the next plain-encoded numbers of the page.
