@@ -543,17 +543,7 @@ func (in *inputs) readGroupFile(sg *startedGroup, r *groupReader) {
 			r.err = internalError(p)
 		}
 	}()
-	next := func() *unitsBatchOf {
-		select {
-		case b := <-r.free:
-			b.reset()
-			return b
-		default:
-			b := newUnitsBatch()
-			b.home = r.free
-			return b
-		}
-	}
+	next := batchPool(r.free)
 	b := next()
 	send := func() bool {
 		select {
@@ -680,6 +670,55 @@ type unitsChunk struct {
 	done       chan struct{}
 }
 
+// batchPool returns a function that takes a batch from free (batches
+// the sinks are done with) or makes one that goes back there.
+func batchPool(free chan *unitsBatchOf) func() *unitsBatchOf {
+	return func() *unitsBatchOf {
+		select {
+		case b := <-free:
+			b.reset()
+			return b
+		default:
+			b := newUnitsBatch()
+			b.home = free
+			return b
+		}
+	}
+}
+
+// hashBeside hashes a file read in ranges (which read around its
+// hashing reader) beside them, on the cores the parse leaves, instead of
+// after it (finishHash then checks it is still what was opened). The
+// function it returns waits for the hash.
+func (in *inputs) hashBeside(path string) (wait func()) {
+	hashed := make(chan struct{})
+	go func() {
+		defer close(hashed)
+		in.pin(path)
+	}()
+	return func() { <-hashed }
+}
+
+// cutRanges cuts a file's data into ranges of about in.chunkBytes at line
+// ends and hands each to the workers (todo) and, in file order, to the
+// consumer (order), until cancel.
+func (in *inputs) cutRanges(t *input.TableReader, size int64, todo, order chan<- *unitsChunk, cancel <-chan struct{}) {
+	defer close(todo)
+	defer close(order)
+	start, _, _ := t.DataRange()
+	for start < size {
+		end := t.LineEndAfter(start+in.chunkBytes, size)
+		c := &unitsChunk{start: start, end: end, done: make(chan struct{})}
+		select {
+		case order <- c:
+		case <-cancel:
+			return
+		}
+		todo <- c
+		start = end
+	}
+}
+
 // readGroupFileParallel is readGroupFile for a big file: byte ranges
 // cut at line ends are parsed by in.jobs workers and their rows handed on
 // in file order, with row and line numbers made absolute, so the sinks
@@ -701,49 +740,15 @@ func (in *inputs) readGroupFileParallel(sg *startedGroup, r *groupReader, size i
 		in.onParallel(r.f.mf.Path)
 	}
 	if t.Hashing() {
-		// Ranges read around the hashing reader: hash the file beside
-		// them, on the cores the parse leaves, instead of after it
-		// (finishHash then checks it is still what was opened).
-		hashed := make(chan struct{})
-		go func() {
-			defer close(hashed)
-			in.pin(r.f.mf.Path)
-		}()
-		defer func() { <-hashed }()
+		defer in.hashBeside(r.f.mf.Path)()
 	}
 	workers := min(in.jobs, 8)
-	free := make(chan *unitsBatchOf, 64) // batches the sinks are done with
-	newBatch := func() *unitsBatchOf {
-		select {
-		case b := <-free:
-			b.reset()
-			return b
-		default:
-			b := newUnitsBatch()
-			b.home = free
-			return b
-		}
-	}
+	newBatch := batchPool(make(chan *unitsBatchOf, 64))
 	cancel := make(chan struct{})
 	todo := make(chan *unitsChunk, workers)
 	order := make(chan *unitsChunk, workers+2) // bounds the ranges in flight
 	var wg sync.WaitGroup
-	go func() { // cut the ranges
-		defer close(todo)
-		defer close(order)
-		start, _, _ := t.DataRange()
-		for start < size {
-			end := t.LineEndAfter(start+in.chunkBytes, size)
-			c := &unitsChunk{start: start, end: end, done: make(chan struct{})}
-			select {
-			case order <- c:
-			case <-cancel:
-				return
-			}
-			todo <- c
-			start = end
-		}
-	}()
+	go in.cutRanges(t, size, todo, order, cancel)
 	for w := 0; w < workers; w++ {
 		wg.Add(1)
 		go func() {
