@@ -4,6 +4,7 @@ package report
 // a metric and a method may share an id.
 type LabelKind int
 
+// The kinds of ids that have labels.
 const (
 	LabelMetric LabelKind = iota
 	LabelMethod

@@ -40,6 +40,7 @@ type OutputError struct {
 	Msg string
 }
 
+// Error is "output <dir>: <why>".
 func (e *OutputError) Error() string { return fmt.Sprintf("output %s: %s", e.Out, e.Msg) }
 
 // siteMarker is the marker's content: what wrote the directory, for

@@ -185,6 +185,7 @@ type ParquetError struct {
 	Msg    string
 }
 
+// Error says file, column and row where known, then what is wrong.
 func (e *ParquetError) Error() string {
 	switch {
 	case e.Row > 0 && e.Column != "":

@@ -16,6 +16,7 @@ type ReadSet struct {
 	patterns map[string][]string // absolute pattern → matched absolute paths, sorted
 }
 
+// NewReadSet returns an empty record of reads.
 func NewReadSet() *ReadSet {
 	return &ReadSet{files: map[string]bool{}, patterns: map[string][]string{}}
 }

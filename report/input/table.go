@@ -292,6 +292,8 @@ func (t *TableReader) Require(name string) (int, error) {
 	return -1, Errorf(t.File, 1, "no column %q (header: %s)%s", name, Clip(strings.Join(t.Header, ",")), SuggestColumn(name, t.Header))
 }
 
+// SuggestColumn returns a did-you-mean hint for a column name missing
+// from a header (compared without case), or "".
 func SuggestColumn(name string, header []string) string {
 	lower := make([]string, len(header))
 	for i, h := range header {
@@ -512,6 +514,7 @@ type InputError struct {
 // Unwrap returns the error an InputError wraps, if any.
 func (e *InputError) Unwrap() error { return e.err }
 
+// Error is file:line[:col]: message.
 func (e *InputError) Error() string {
 	if e.Col > 0 {
 		return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Col, e.Msg)
@@ -545,6 +548,8 @@ func readBufferSize(f *os.File) int {
 	return int(min(max(st.Size()+1, 4<<10), 1<<20))
 }
 
+// OpenRegular opens a file for reading after checking it is a regular
+// file (not a directory, device or FIFO), naming it by display in errors.
 func OpenRegular(path, display string) (*os.File, error) {
 	if err := checkRegular(path, display); err != nil {
 		return nil, err

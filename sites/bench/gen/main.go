@@ -40,65 +40,84 @@ func generate(dir string, nd, nm, nu int) error {
 		return err
 	}
 	rng := rand.New(rand.NewPCG(7, 7))
-	f, err := os.Create(filepath.Join(dir, "results.csv"))
+	if err := writeResults(dir, rng, nd, nm); err != nil {
+		return err
+	}
+	if err := writeUnits(dir, rng, nu); err != nil {
+		return err
+	}
+	return writeManifest(dir)
+}
+
+// writeCSV writes a file through a buffer: header, then fill.
+func writeCSV(path, header string, fill func(w *bufio.Writer)) error {
+	f, err := os.Create(path)
 	if err != nil {
 		return err
 	}
 	w := bufio.NewWriterSize(f, 1<<20)
-	fmt.Fprintln(w, "dataset,method,metric,k,run,value")
-	skill := make([]float64, nm)
-	for m := range skill {
-		skill[m] = rng.Float64() * 0.1
+	fmt.Fprintln(w, header)
+	fill(w)
+	if err := w.Flush(); err != nil {
+		f.Close()
+		return err
 	}
-	for d := 0; d < nd; d++ {
-		diff := rng.Float64() * 0.1
-		for m := 0; m < nm; m++ {
-			for _, metric := range metrics {
-				k := "10"
-				if metric == "rmse" || metric == "mae" {
-					k = ""
-				}
-				for run := 1; run <= 3; run++ {
-					v := 0.01 + skill[m] + diff + 0.01*rng.Float64()
-					fmt.Fprintf(w, "d%03d,m%02d,%s,%s,%d,%s\n", d, m, metric, k, run, strconv.FormatFloat(v, 'g', 6, 64))
+	return f.Close()
+}
+
+// writeResults writes results.csv: nd datasets × nm methods × every
+// metric × 3 runs, a method's skill plus a dataset's difficulty plus noise.
+func writeResults(dir string, rng *rand.Rand, nd, nm int) error {
+	return writeCSV(filepath.Join(dir, "results.csv"), "dataset,method,metric,k,run,value", func(w *bufio.Writer) {
+		skill := make([]float64, nm)
+		for m := range skill {
+			skill[m] = rng.Float64() * 0.1
+		}
+		for d := 0; d < nd; d++ {
+			diff := rng.Float64() * 0.1
+			for m := 0; m < nm; m++ {
+				for _, metric := range metrics {
+					k := "10"
+					if metric == "rmse" || metric == "mae" {
+						k = ""
+					}
+					for run := 1; run <= 3; run++ {
+						v := 0.01 + skill[m] + diff + 0.01*rng.Float64()
+						fmt.Fprintf(w, "d%03d,m%02d,%s,%s,%d,%s\n", d, m, metric, k, run, strconv.FormatFloat(v, 'g', 6, 64))
+					}
 				}
 			}
 		}
-	}
-	if err := w.Flush(); err != nil {
-		return err
-	}
-	f.Close()
+	})
+}
 
-	f, err = os.Create(filepath.Join(dir, "units.csv"))
-	if err != nil {
-		return err
-	}
-	w = bufio.NewWriterSize(f, 1<<20)
-	fmt.Fprintln(w, "dataset,method,unit,metric,value")
-	var buf []byte
-	for d := 0; d < 30; d++ {
-		for _, m := range []string{"treatment", "control"} {
-			shift := 0.0
-			if m == "treatment" {
-				shift = 0.01
-			}
-			for u := 0; u < nu; u++ {
-				for _, metric := range []string{"ndcg@10", "rmse"} {
-					buf = buf[:0]
-					buf = fmt.Appendf(buf, "d%03d,%s,u%d,%s,", d, m, u, metric)
-					buf = strconv.AppendFloat(buf, 0.2+shift+0.1*rng.NormFloat64(), 'g', 6, 64)
-					buf = append(buf, '\n')
-					w.Write(buf)
+// writeUnits writes units.csv: 30 datasets × treatment and control × nu
+// users × two metrics, the treatment 0.01 better.
+func writeUnits(dir string, rng *rand.Rand, nu int) error {
+	return writeCSV(filepath.Join(dir, "units.csv"), "dataset,method,unit,metric,value", func(w *bufio.Writer) {
+		var buf []byte
+		for d := 0; d < 30; d++ {
+			for _, m := range []string{"treatment", "control"} {
+				shift := 0.0
+				if m == "treatment" {
+					shift = 0.01
+				}
+				for u := 0; u < nu; u++ {
+					for _, metric := range []string{"ndcg@10", "rmse"} {
+						buf = buf[:0]
+						buf = fmt.Appendf(buf, "d%03d,%s,u%d,%s,", d, m, u, metric)
+						buf = strconv.AppendFloat(buf, 0.2+shift+0.1*rng.NormFloat64(), 'g', 6, 64)
+						buf = append(buf, '\n')
+						w.Write(buf)
+					}
 				}
 			}
 		}
-	}
-	if err := w.Flush(); err != nil {
-		return err
-	}
-	f.Close()
+	})
+}
 
+// writeManifest writes study.toml: one aggregate analysis per metric.
+func writeManifest(dir string) error {
 	manifest := `title = "Benchmark study"
 seed  = 1
 

@@ -43,62 +43,92 @@ func generate(dir string, units int, byMethod bool) error {
 	if err != nil {
 		return err
 	}
-	w := bufio.NewWriterSize(f, 1<<22)
-	w.WriteString("dataset,method,unit,metric,value\n")
-	rng := rand.New(rand.NewPCG(3, 1))
-	methods := []string{"treat", "ctrl"}
-	metrics := []string{"ndcg@10", "rmse"}
-	var buf []byte
-	row := func(d int, m string, u int, metric string, v float64) {
-		buf = buf[:0]
-		buf = append(buf, "ds"...)
-		buf = strconv.AppendInt(buf, int64(d), 10)
-		buf = append(buf, ',')
-		buf = append(buf, m...)
-		buf = append(buf, ",u"...)
-		buf = strconv.AppendInt(buf, int64(u), 10)
-		buf = append(buf, ',')
-		buf = append(buf, metric...)
-		buf = append(buf, ',')
-		buf = strconv.AppendFloat(buf, v, 'f', 6, 64)
-		buf = append(buf, '\n')
-		w.Write(buf)
-	}
-	val := func(d, mi, k int, base float64) float64 {
-		if k == 0 {
-			return math.Max(0, math.Min(1, base+0.01*float64(mi)*float64(d%3-1)+0.05*rng.NormFloat64()))
-		}
-		return 0.9 + 0.2*base - 0.02*float64(mi) + 0.05*rng.NormFloat64()
-	}
+	g := &unitsWriter{w: bufio.NewWriterSize(f, 1<<22), rng: rand.New(rand.NewPCG(3, 1))}
+	g.w.WriteString("dataset,method,unit,metric,value\n")
 	for d := 0; d < 30; d++ {
 		if byMethod {
-			bases := make([]float64, units)
-			for u := range bases {
-				bases[u] = rng.Float64() * 0.6
-			}
-			for mi, m := range methods {
-				for u := 0; u < units; u++ {
-					for k, metric := range metrics {
-						row(d, m, u, metric, val(d, mi, k, bases[u]))
-					}
-				}
-			}
-			continue
-		}
-		for u := 0; u < units; u++ {
-			base := rng.Float64() * 0.6
-			for mi, m := range methods {
-				for k, metric := range metrics {
-					row(d, m, u, metric, val(d, mi, k, base))
-				}
-			}
+			g.datasetByMethod(d, units)
+		} else {
+			g.datasetByUnit(d, units)
 		}
 	}
-	if err := w.Flush(); err != nil {
+	if err := g.w.Flush(); err != nil {
+		f.Close()
 		return err
 	}
-	f.Close()
-	study := `title = "meta benchmark"
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, "study.toml"), []byte(study), 0o644)
+}
+
+var (
+	methods = []string{"treat", "ctrl"}
+	metrics = []string{"ndcg@10", "rmse"}
+)
+
+// unitsWriter writes the rows of units.csv.
+type unitsWriter struct {
+	w   *bufio.Writer
+	rng *rand.Rand
+	buf []byte
+}
+
+// datasetByUnit writes a dataset's rows unit after unit (both methods of
+// a unit together).
+func (g *unitsWriter) datasetByUnit(d, units int) {
+	for u := 0; u < units; u++ {
+		base := g.rng.Float64() * 0.6
+		for mi, m := range methods {
+			for k, metric := range metrics {
+				g.row(d, m, u, metric, g.val(d, mi, k, base))
+			}
+		}
+	}
+}
+
+// datasetByMethod writes a dataset's rows method after method.
+func (g *unitsWriter) datasetByMethod(d, units int) {
+	bases := make([]float64, units)
+	for u := range bases {
+		bases[u] = g.rng.Float64() * 0.6
+	}
+	for mi, m := range methods {
+		for u := 0; u < units; u++ {
+			for k, metric := range metrics {
+				g.row(d, m, u, metric, g.val(d, mi, k, bases[u]))
+			}
+		}
+	}
+}
+
+func (g *unitsWriter) row(d int, m string, u int, metric string, v float64) {
+	b := g.buf[:0]
+	b = append(b, "ds"...)
+	b = strconv.AppendInt(b, int64(d), 10)
+	b = append(b, ',')
+	b = append(b, m...)
+	b = append(b, ",u"...)
+	b = strconv.AppendInt(b, int64(u), 10)
+	b = append(b, ',')
+	b = append(b, metric...)
+	b = append(b, ',')
+	b = strconv.AppendFloat(b, v, 'f', 6, 64)
+	b = append(b, '\n')
+	g.w.Write(b)
+	g.buf = b
+}
+
+// val is a unit's value of metric k for method mi: nDCG around the unit's
+// base, RMSE falling with it, the treatment a little better.
+func (g *unitsWriter) val(d, mi, k int, base float64) float64 {
+	if k == 0 {
+		return math.Max(0, math.Min(1, base+0.01*float64(mi)*float64(d%3-1)+0.05*g.rng.NormFloat64()))
+	}
+	return 0.9 + 0.2*base - 0.02*float64(mi) + 0.05*g.rng.NormFloat64()
+}
+
+const study = `title = "meta benchmark"
 [[metrics]]
 name = "rmse"
 better = "lower"
@@ -120,8 +150,3 @@ control = "ctrl"
 metric = "rmse"
 effect = "hedges_g"
 `
-	if err := os.WriteFile(filepath.Join(dir, "study.toml"), []byte(study), 0o644); err != nil {
-		return err
-	}
-	return nil
-}
