@@ -1,0 +1,164 @@
+package report
+
+import (
+	"bufio"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// docBlock is a fenced code block of docs/ADDING_AN_ANALYSIS.md whose
+// info string names a file: "```go report/kind_spread.go".
+type docBlock struct {
+	file, text string
+}
+
+// checklistBlocks returns the doc's code blocks that name a file.
+func checklistBlocks(t *testing.T) []docBlock {
+	t.Helper()
+	f, err := os.Open(filepath.Join("..", "docs", "ADDING_AN_ANALYSIS.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var blocks []docBlock
+	var cur *docBlock
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := sc.Text()
+		switch {
+		case cur == nil && strings.HasPrefix(line, "```"):
+			if fields := strings.Fields(strings.TrimPrefix(line, "```")); len(fields) == 2 {
+				cur = &docBlock{file: fields[1]}
+			} else {
+				cur = &docBlock{} // a block that names no file
+			}
+		case cur != nil && line == "```":
+			if cur.file != "" {
+				blocks = append(blocks, *cur)
+			}
+			cur = nil
+		case cur != nil:
+			cur.text += line + "\n"
+		}
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return blocks
+}
+
+// copyModule copies what a build of the report package needs (no test
+// files but those named) into dir.
+func copyModule(t *testing.T, dir string, keepTests map[string]bool) {
+	t.Helper()
+	root, _ := filepath.Abs("..")
+	for _, name := range []string{"go.mod", "go.sum", "README.md"} {
+		b, err := os.ReadFile(filepath.Join(root, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(filepath.Join(dir, name), b, 0o644)
+	}
+	for _, top := range []string{"analyses", "figures", "report", "themes"} {
+		err := filepath.WalkDir(filepath.Join(root, top), func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			rel, _ := filepath.Rel(root, p)
+			if d.IsDir() {
+				if d.Name() == "testdata" && top != "report" {
+					return filepath.SkipDir
+				}
+				return os.MkdirAll(filepath.Join(dir, rel), 0o755)
+			}
+			if strings.HasSuffix(p, "_test.go") && !keepTests[filepath.ToSlash(rel)] {
+				return nil
+			}
+			b, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			return os.WriteFile(filepath.Join(dir, rel), b, 0o644)
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestAddingAnAnalysisChecklist keeps docs/ADDING_AN_ANALYSIS.md honest:
+// a copy of the module with exactly the doc's blocks written to the files
+// they name (the kinds.go block added to the list in Kinds(), the README
+// block appended) builds, its example kind passes its own test, and the
+// tests that keep every kind documented pass with it.
+func TestAddingAnAnalysisChecklist(t *testing.T) {
+	if testing.Short() {
+		t.Skip("compiles a copy of the module")
+	}
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Fatal("no go command on PATH")
+	}
+	t.Parallel()
+	dir := t.TempDir()
+	keep := map[string]bool{"report/buildtest_test.go": true, "report/notes_test.go": true, "report/readme_test.go": true}
+	copyModule(t, dir, keep)
+	blocks := checklistBlocks(t)
+	var tests []string
+	for _, b := range blocks {
+		path := filepath.Join(dir, filepath.FromSlash(b.file))
+		switch b.file {
+		case "report/kinds.go":
+			src, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			list := "\tfor _, k := range []Kind{\n"
+			if !strings.Contains(string(src), list) {
+				t.Fatalf("report/kinds.go has no list %q for the registration line", strings.TrimSpace(list))
+			}
+			os.WriteFile(path, []byte(strings.Replace(string(src), list, list+b.text, 1)), 0o644)
+		case "README.md":
+			f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fmt.Fprint(f, b.text)
+			f.Close()
+		default:
+			if _, err := os.Stat(path); err == nil {
+				t.Fatalf("the doc's block for %s would overwrite an existing file", b.file)
+			}
+			os.MkdirAll(filepath.Dir(path), 0o755)
+			os.WriteFile(path, []byte(b.text), 0o644)
+			if strings.HasSuffix(b.file, "_test.go") {
+				for _, line := range strings.Split(b.text, "\n") {
+					if strings.HasPrefix(line, "func Test") {
+						tests = append(tests, strings.TrimSuffix(strings.Fields(strings.TrimPrefix(line, "func "))[0], "(t"))
+					}
+				}
+			}
+		}
+	}
+	if len(blocks) < 6 || len(tests) == 0 {
+		t.Fatalf("the doc has %d file blocks and %d tests; want the six pieces and the kind's test", len(blocks), len(tests))
+	}
+	run := "^(" + strings.Join(append(tests, "TestNotesMatchKinds", "TestReadmeDocumentsEveryAnalysis"), "|") + ")$"
+	cmd := exec.Command(goTool, "test", "-count=1", "-vet=off", "-v", "-run", run, "./report/")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("the checklist's example does not pass in a copy of the module: %v\n%s", err, out)
+	}
+	for _, name := range append(tests, "TestNotesMatchKinds", "TestReadmeDocumentsEveryAnalysis") {
+		if !strings.Contains(string(out), "--- PASS: "+name+" ") {
+			t.Errorf("%s did not pass in the copy:\n%s", name, out)
+		}
+	}
+}
