@@ -8,6 +8,7 @@ package offline
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/evalbook/evalbook/analyses"
 )
@@ -18,6 +19,9 @@ import (
 type ListError struct {
 	Pos int
 	Msg string
+	// Other, when positive, is Pos+1 of an earlier item the error is
+	// about too (the first place of a duplicate); 0 when none.
+	Other int
 }
 
 // Error is the message (the reader adds the file and line).
@@ -85,6 +89,8 @@ type Run struct {
 
 	rank    *accumulator
 	ratings *accumulator
+	// Σ log(max(AP, MinGeoMean)) over the evaluated users (gm_map).
+	sumLogAP float64
 
 	// Counts of users.
 	Listed, Evaluated, NoRelevant, Missing int
@@ -169,9 +175,15 @@ func (r *Run) AddUser(user []byte, items [][]byte) error {
 	for i, id := range r.ids {
 		s := &r.state[id]
 		if s.mark == g {
-			return &ListError{Pos: i, Msg: fmt.Sprintf("user %q: item %q is listed twice", user, items[i])}
+			first := slices.Index(r.ids[:i], id)
+			return &ListError{Pos: i, Other: first + 1, Msg: fmt.Sprintf("user %q: item %q is listed twice", user, items[i])}
 		}
 		s.mark = g
+		rel := NotJudged
+		if s.stamp == g {
+			rel = s.rel
+		}
+		r.list = append(r.list, rel)
 		if i >= maxK {
 			continue
 		}
@@ -179,13 +191,8 @@ func (r *Run) AddUser(user []byte, items [][]byte) error {
 		if s.minRank == 0 || rank < s.minRank {
 			s.minRank = rank
 		}
-		rel := 0.0
-		if s.stamp == g {
-			rel = s.rel
-		}
 		r.slotSI[i] += s.selfInfo
 		r.slotN[i]++
-		r.list = append(r.list, rel)
 	}
 	return r.evalUser(u, r.list)
 }
@@ -202,6 +209,7 @@ func (r *Run) evalUser(u int32, list []float64) error {
 		r.Evaluated++
 	}
 	r.rank.add(r.values)
+	r.sumLogAP += math.Log(max(r.values[r.ev.APIndex()], MinGeoMean))
 	if r.OnUser != nil {
 		return r.OnUser(r.t.UserName(u), r.ev.names, r.values)
 	}
@@ -338,6 +346,10 @@ func FinishDataset(runs []*Run) []RunValues {
 				v.Values[name] = &x
 			}
 		}
+		if r.rank.n > 0 {
+			gm := math.Exp(r.sumLogAP / float64(r.rank.n))
+			v.Values[GMMAP] = &gm
+		}
 		v.Users = append(v.Users, userStats(r.rank)...)
 		// Coverage@k: share of the catalog reaching rank ≤ k in some list.
 		// Novelty@k: mean self-information over every listed slot ≤ k.
@@ -404,6 +416,7 @@ func userStats(a *accumulator) []UserStats {
 func MetricNames(o Options, predictions bool) []string {
 	ev := NewEvaluator(o)
 	names := append([]string(nil), ev.names...)
+	names = append(names, GMMAP)
 	for _, m := range RunMetrics {
 		for _, k := range ev.ks {
 			names = append(names, fmt.Sprintf("%s@%d", m, k))

@@ -410,7 +410,15 @@ func ScanTruthCapped(path, display string, format RunFormat, maxDecompressed int
 			return rows, err
 		}
 		rel := 1.0
-		if rcol >= 0 {
+		if format == FormatTREC {
+			// trec_eval's levels are integers; a negative one is a judged
+			// document left out of the pool (not relevant, unjudged for bpref).
+			lv, ok := parseLevel(fields[rcol])
+			if !ok {
+				return rows, l.errorf(l.line, "relevance level %s is not an integer (TREC qrels levels are integers: -1, 0, 1, 2, …)", Quote(string(fields[rcol])))
+			}
+			rel = float64(lv)
+		} else if rcol >= 0 {
 			var bad numErr
 			if rel, bad = parseFloatBytes(fields[rcol]); bad != numOK {
 				return rows, l.errorf(l.line, "%s", numberProblem("relevance", fields[rcol], bad))
@@ -447,6 +455,9 @@ type RunReader struct {
 	pending bool // the current line starts the next block
 	eof     bool
 
+	// sorted groups a TREC run whose queries are not contiguous.
+	sorted *trecSorter
+
 	user  []byte
 	arena []byte
 	rows  []runRow
@@ -478,6 +489,17 @@ func OpenRunCapped(path, display string, format RunFormat, predictions bool, max
 	case format == FormatTREC:
 		r.ucol, r.icol, r.rcol, r.scol, r.want = 0, 2, 3, 4, 6
 		r.byScore = true
+		grouped, err := trecGrouped(path, display, maxDecompressed)
+		if err != nil {
+			l.Close()
+			return nil, err
+		}
+		if !grouped {
+			if r.sorted, err = newTrecSorter(r); err != nil {
+				l.Close()
+				return nil, err
+			}
+		}
 	case predictions:
 		r.delim = delimOf(path)
 		cols, err := tableColumns(l, r.delim, []string{"user", "item", "prediction"}, nil)
@@ -505,7 +527,12 @@ func OpenRunCapped(path, display string, format RunFormat, predictions bool, max
 	return r, nil
 }
 
-func (r *RunReader) Close() { r.l.Close() }
+func (r *RunReader) Close() {
+	if r.sorted != nil {
+		r.sorted.Close()
+	}
+	r.l.Close()
+}
 
 // readLine reads and splits the next non-blank line; io.EOF at the end.
 func (r *RunReader) readLine() error {
@@ -521,9 +548,10 @@ func (r *RunReader) readLine() error {
 		if err != nil {
 			return r.l.errorf(r.l.line, "%v", err)
 		}
-		if r.format == FormatTREC && len(r.fields) != 6 {
+		if r.format == FormatTREC && len(r.fields) < 6 {
 			return r.l.errorf(r.l.line, "%d fields, a TREC run line has 6: qid Q0 docno rank score tag", len(r.fields))
 		}
+		// Text after the sixth field is ignored, as trec_eval ignores it.
 		if err := fieldCount(r.l, r.fields, r.want, r.header, r.delim); err != nil {
 			return err
 		}
@@ -575,6 +603,15 @@ func (r *RunReader) Next() (user []byte, items [][]byte, err error) {
 	}
 	r.rows = r.rows[:0]
 	r.arena = r.arena[:0]
+	if r.sorted != nil {
+		if err := r.sorted.nextBlock(r); err != nil {
+			if err == io.EOF {
+				r.eof = true
+			}
+			return nil, nil, err
+		}
+		return r.finishBlock()
+	}
 	if !r.pending {
 		if err := r.readLine(); err != nil {
 			if err == io.EOF {
@@ -608,6 +645,11 @@ func (r *RunReader) Next() (user []byte, items [][]byte, err error) {
 			return nil, nil, err
 		}
 	}
+	return r.finishBlock()
+}
+
+// finishBlock orders the block Next gathered and lists its items.
+func (r *RunReader) finishBlock() (user []byte, items [][]byte, err error) {
 	r.Rows += int64(len(r.rows))
 	if err := r.order(); err != nil {
 		return nil, nil, err
@@ -673,6 +715,9 @@ func (r *RunReader) ListError(err error) error {
 	line := r.rows[0].line
 	if le.Pos >= 0 && le.Pos < len(r.rows) {
 		line = r.rows[le.Pos].line
+	}
+	if le.Other > 0 && le.Other <= len(r.rows) {
+		return r.l.errorf(line, "%s (lines %d and %d)", le.Msg, min(line, r.rows[le.Other-1].line), max(line, r.rows[le.Other-1].line))
 	}
 	return r.l.errorf(line, "%s", le.Msg)
 }
@@ -775,6 +820,10 @@ func (r *RunReader) BlockError(b *RunBlock, err error) error {
 	if le.Pos >= 0 && le.Pos < len(b.lines) {
 		line = b.lines[le.Pos]
 	}
+	if le.Other > 0 && le.Other <= len(b.lines) {
+		o := b.lines[le.Other-1]
+		return r.l.errorf(max(line, o), "%s (lines %d and %d)", le.Msg, min(line, o), max(line, o))
+	}
 	return r.l.errorf(line, "%s", le.Msg)
 }
 
@@ -787,3 +836,28 @@ func (b *RunBlock) User() []byte { return b.user }
 
 // Items are the block's items in rank order.
 func (b *RunBlock) Items() [][]byte { return b.items }
+
+// parseLevel parses a TREC qrels level: an optionally signed decimal
+// integer of at most 9 digits.
+func parseLevel(b []byte) (int, bool) {
+	b = trimBytes(b)
+	neg := false
+	if len(b) > 0 && (b[0] == '-' || b[0] == '+') {
+		neg = b[0] == '-'
+		b = b[1:]
+	}
+	if len(b) == 0 || len(b) > 9 {
+		return 0, false
+	}
+	n := 0
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int(c-'0')
+	}
+	if neg {
+		n = -n
+	}
+	return n, true
+}
