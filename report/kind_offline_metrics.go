@@ -51,6 +51,18 @@ func runOfflineMetrics(ctx *Context, o *offline.Options) (*Output, error) {
 		return nil, err
 	}
 	res := offline.Metrics(*o, d.Runs, d.Predictions)
+	if o.Compare != nil {
+		metrics := o.CompareMetrics()
+		cs, warn := offline.Compare(*o.Compare, metrics, d.PerQuery, ctx.Seed, ctx.Jobs)
+		res.Comparisons, res.CompareMetrics = cs, metrics
+		if res.Comparisons == nil {
+			res.Comparisons = []offline.Comparison{}
+		}
+		for _, pq := range d.PerQuery {
+			res.CompareRuns = append(res.CompareRuns, offline.PerQuery{Dataset: pq.Dataset, Method: pq.Method})
+		}
+		res.List = append(res.List, warn.List...)
+	}
 	if overflow {
 		res.Warnf("the per-user values (more than %d rows) are not written as a data file; the analyses of the study read them as units", offlineUnitsPageLimit)
 	} else {
@@ -94,6 +106,9 @@ func runOfflineMetrics(ctx *Context, o *offline.Options) (*Output, error) {
 type OfflineDerived struct {
 	Runs        []offline.RunValues
 	Predictions bool
+	// PerQuery holds each run's per-user values of the compared metrics
+	// (compare set), in the order of Runs.
+	PerQuery []offline.PerQuery
 }
 
 // offlineFile is one file matched by a pattern.
@@ -218,6 +233,11 @@ func OfflineMetricsDerived(ctx *Context, o *offline.Options, unit func(*UnitRow)
 			}
 		}
 		d.Runs = append(d.Runs, offline.FinishDataset(runs)...)
+		if o.Compare != nil {
+			for _, r := range runs {
+				d.PerQuery = append(d.PerQuery, r.PerQuery())
+			}
+		}
 	}
 	for _, f := range predFiles {
 		if _, ok := byDataset[f.dataset]; !ok {
@@ -287,6 +307,9 @@ func offlineDuplicateAt(ctx *Context, o *offline.Options, files []offlineFile, d
 func offlineReadRun(ctx *Context, o *offline.Options, truth *offline.Truth, f offlineFile,
 	predBy map[[2]string]offlineFile, unit func(*UnitRow) error) (*offline.Run, error) {
 	run := offline.NewRun(f.dataset, f.method, truth, *o)
+	if o.Compare != nil {
+		run.KeepPerQuery(o.CompareMetrics())
+	}
 	if unit != nil {
 		row := &UnitRow{Dataset: f.dataset, Method: f.method, File: f.display}
 		run.OnUser = func(user string, names []string, values []float64) error {

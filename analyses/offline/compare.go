@@ -248,7 +248,7 @@ type Comparison struct {
 // Compare tests every pair of runs of each dataset on each metric
 // (metrics[i] names Values[i]); runs are grouped by dataset in the order
 // given. Pairs use the queries both runs evaluated.
-func Compare(c CompareOptions, metrics []string, runs []PerQuery, seed int64, jobs int) ([]Comparison, analyses.Warnings) {
+func Compare(c CompareOptions, metrics []string, runs []PerQuery, seed uint64, jobs int) ([]Comparison, analyses.Warnings) {
 	var out []Comparison
 	var warn analyses.Warnings
 	for start := 0; start < len(runs); {
@@ -280,7 +280,7 @@ func Compare(c CompareOptions, metrics []string, runs []PerQuery, seed int64, jo
 						cmp.P, _ = StudentPaired(d)
 					} else if len(d) > 0 {
 						// one stream per (dataset, metric, pair), all from the study seed
-						key := stats.SplitMix64(uint64(seed), uint64(len(out)+len(family)))
+						key := stats.SplitMix64(seed, uint64(len(out)+len(family)))
 						cmp.P, cmp.Exact = FisherRandomization(d, c.Permutations, key, jobs)
 					}
 					if math.IsNaN(cmp.P) {

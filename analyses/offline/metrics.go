@@ -88,6 +88,9 @@ type Options struct {
 	// MissingUsers: a truth user with a relevant item but no list in a run
 	// scores 0 ("zero", default: trec_eval -c) or is left out ("skip").
 	MissingUsers string `toml:"missing_users"`
+	// Compare, when set, tests every pair of runs of a dataset on the
+	// per-user values (see CompareOptions).
+	Compare *CompareOptions `toml:"compare"`
 }
 
 // Defaults fills unset options.
@@ -170,7 +173,28 @@ func (o *Options) Validate() error {
 	if err := analyses.OneOf("no_relevant", o.NoRelevant, RuleSkip, RuleZero); err != nil {
 		return err
 	}
-	return analyses.OneOf("missing_users", o.MissingUsers, RuleZero, RuleSkip)
+	if err := analyses.OneOf("missing_users", o.MissingUsers, RuleZero, RuleSkip); err != nil {
+		return err
+	}
+	if o.Compare != nil {
+		o.Compare.Defaults()
+		if err := o.Compare.Validate(NewEvaluator(*o).Names()); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// CompareMetrics are the per-user metrics compare tests: its metrics, or
+// every per-user metric.
+func (o *Options) CompareMetrics() []string {
+	if o.Compare == nil {
+		return nil
+	}
+	if len(o.Compare.Metrics) > 0 {
+		return o.Compare.Metrics
+	}
+	return NewEvaluator(*o).Names()
 }
 
 // Evaluator computes one user's ranking metrics at every cutoff.
@@ -465,7 +489,21 @@ type Result struct {
 	// UnitRows holds the per-user values (dataset, method, user, metric,
 	// value) when they are few enough for a data file; see DataTables.
 	UnitRows [][]any `json:"-"`
+	// Comparisons are compare's pairs (nil without compare), over
+	// CompareMetrics, the runs in CompareRuns' order (no values kept).
+	Comparisons    []Comparison `json:"-"`
+	CompareMetrics []string     `json:"-"`
+	CompareRuns    []PerQuery   `json:"-"`
 	analyses.Warnings
+}
+
+// DataFiles are extra files written beside the tables: the compare table
+// as LaTeX (`<id>-compare.tex`).
+func (r *Result) DataFiles() map[string][]byte {
+	if r.Comparisons == nil {
+		return nil
+	}
+	return map[string][]byte{"compare.tex": CompareLaTeX(r.Comparisons)}
 }
 
 // DataTables returns the tables written as data files but not shown on
@@ -544,7 +582,28 @@ func (r *Result) Tables() []analyses.Table {
 		}
 		lists.Rows = append(lists.Rows, []any{run.Dataset, run.Method, run.Listed, run.Evaluated, run.NoRelevant, run.Missing, run.MeanLength, run.Catalog})
 	}
-	return []analyses.Table{main, users, lists}
+	out := []analyses.Table{main, users, lists, r.IprecTable()}
+	if r.Comparisons != nil {
+		out = append(out, CompareTable(r.Comparisons), RanxTable(r.Comparisons, r.CompareMetrics, r.CompareRuns))
+	}
+	return out
+}
+
+// IprecTable is the 11-point interpolated precision of every run (the
+// precision–recall curve, trec_eval's iprec_at_recall averaged).
+func (r *Result) IprecTable() analyses.Table {
+	t := analyses.Table{Name: "iprec", Title: "Interpolated precision at 11 recall levels",
+		Columns: []string{"dataset", "method", "recall", "iprec"}}
+	for _, run := range r.Runs {
+		for i, level := range RecallLevels {
+			var v any
+			if p := run.Values[IprecName(i)]; p != nil {
+				v = *p
+			}
+			t.Rows = append(t.Rows, []any{run.Dataset, run.Method, level, v})
+		}
+	}
+	return t
 }
 
 // Highlight: how many runs were scored, and which method wins most

@@ -91,6 +91,10 @@ type Run struct {
 	ratings *accumulator
 	// Σ log(max(AP, MinGeoMean)) over the evaluated users (gm_map).
 	sumLogAP float64
+	// keep, when set by KeepPerQuery, are the value indices whose
+	// per-user values are kept in perQuery (compare).
+	keep     []int
+	perQuery PerQuery
 
 	// Counts of users.
 	Listed, Evaluated, NoRelevant, Missing int
@@ -210,6 +214,12 @@ func (r *Run) evalUser(u int32, list []float64) error {
 	}
 	r.rank.add(r.values)
 	r.sumLogAP += math.Log(max(r.values[r.ev.APIndex()], MinGeoMean))
+	if r.keep != nil {
+		for i, idx := range r.keep {
+			r.perQuery.Values[i][u] = r.values[idx]
+		}
+		r.perQuery.Has[u] = true
+	}
 	if r.OnUser != nil {
 		return r.OnUser(r.t.UserName(u), r.ev.names, r.values)
 	}
@@ -427,3 +437,24 @@ func MetricNames(o Options, predictions bool) []string {
 	}
 	return names
 }
+
+// KeepPerQuery makes the run keep every evaluated user's values of the
+// named per-user metrics (which must be Evaluator names), for compare:
+// 8 bytes per user and metric.
+func (r *Run) KeepPerQuery(metrics []string) {
+	r.keep = make([]int, len(metrics))
+	for i, m := range metrics {
+		r.keep[i] = slices.Index(r.ev.names, m)
+		if r.keep[i] < 0 {
+			panic("offline: KeepPerQuery of an unknown metric " + m)
+		}
+	}
+	n := r.t.Users()
+	r.perQuery = PerQuery{Dataset: r.Dataset, Method: r.Method, Values: make([][]float64, len(metrics)), Has: make([]bool, n)}
+	for i := range metrics {
+		r.perQuery.Values[i] = make([]float64, n)
+	}
+}
+
+// PerQuery returns the kept per-user values (KeepPerQuery).
+func (r *Run) PerQuery() PerQuery { return r.perQuery }
