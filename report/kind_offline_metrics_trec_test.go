@@ -66,6 +66,9 @@ func TestOfflineMetricsCompare(t *testing.T) {
 	if !strings.Contains(js, `"p_adjusted"`) {
 		t.Errorf("the JSON lacks the compare table")
 	}
+	if svg := readFile(t, dir, "figures/om-pr.svg"); !strings.Contains(svg, "recall") {
+		t.Errorf("no precision–recall figure")
+	}
 	iprec := readFile(t, dir, "data/om-iprec.csv")
 	if !strings.Contains(iprec, "dense,0.5,1") {
 		t.Errorf("iprec table:\n%s", iprec)
