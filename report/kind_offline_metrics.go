@@ -115,24 +115,7 @@ type OfflineDerived struct {
 type offlineFile struct {
 	path, display   string
 	dataset, method string
-}
-
-// offlineExpand resolves a pattern with {dataset}/{method} placeholders
-// and globs, relative to the manifest. Without {dataset} the dataset is
-// the study's title (SPEC §3).
-func offlineExpand(ctx *Context, key, pattern string) ([]offlineFile, error) {
-	files, err := ctx.inputs.match(pattern)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %v", key, err)
-	}
-	out := make([]offlineFile, len(files))
-	for i, f := range files {
-		out[i] = offlineFile{path: f.Path, display: ctx.inputs.display(f.Path), dataset: f.Dataset, method: f.Method}
-		if out[i].dataset == "" {
-			out[i].dataset = ctx.Study.Title
-		}
-	}
-	return out, nil
+	columns         map[string]string // the entry's column mapping
 }
 
 // OfflineMetricsDerived reads the runs, truth and predictions of an
@@ -143,19 +126,20 @@ func offlineExpand(ctx *Context, key, pattern string) ([]offlineFile, error) {
 // the truth users the run has no list for, in truth order). Memory is
 // bounded by the truth and the catalog of one dataset, never by the runs.
 func OfflineMetricsDerived(ctx *Context, o *offline.Options, unit func(*UnitRow) error) (*OfflineDerived, error) {
-	runFiles, err := offlineExpand(ctx, "runs", o.Runs)
+	runFiles, err := offlineExpandEntries(ctx, "runs", o.Runs)
 	if err != nil {
 		return nil, err
 	}
-	truthFiles, err := offlineExpand(ctx, "truth", o.Truth)
+	if len(runFiles) == 0 {
+		return nil, fmt.Errorf("runs: no file matches %v", o.Runs)
+	}
+	truthFiles, err := offlineExpandEntries(ctx, "truth", o.Truth)
 	if err != nil {
 		return nil, err
 	}
-	var predFiles []offlineFile
-	if o.Predictions != "" {
-		if predFiles, err = offlineExpand(ctx, "predictions", o.Predictions); err != nil {
-			return nil, err
-		}
+	predFiles, err := offlineExpandEntries(ctx, "predictions", o.Predictions)
+	if err != nil {
+		return nil, err
 	}
 	byDataset := map[string][]offlineFile{}
 	for _, f := range runFiles {
@@ -183,7 +167,7 @@ func OfflineMetricsDerived(ctx *Context, o *offline.Options, unit func(*UnitRow)
 		}
 		tf := truthBy[ds]
 		if len(tf) == 0 {
-			return nil, fmt.Errorf("truth: no truth file for dataset %q (pattern %q; runs %s)", ds, o.Truth, files[0].display)
+			return nil, fmt.Errorf("truth: no truth file for dataset %q (truth %v; runs %s)", ds, o.Truth, files[0].display)
 		}
 		truth, err := offlineReadTruth(ctx, o, tf)
 		if err != nil {
@@ -257,7 +241,15 @@ func OfflineMetricsDerived(ctx *Context, o *offline.Options, unit func(*UnitRow)
 func offlineReadTruth(ctx *Context, o *offline.Options, files []offlineFile) (*offline.Truth, error) {
 	truth := offline.NewTruth()
 	for _, f := range files {
-		rows, err := ctx.inputs.readTruth(f.path, f.display, input.RunFormatOf(f.path, o.Format), truth)
+		var rows int64
+		var err error
+		if offlineTabular(f) {
+			rows, err = offlineScanTruth(ctx, formatOption(o.Format), f, func(user, item []byte, rel float64, _ int) error {
+				return truth.Add(user, item, rel)
+			})
+		} else {
+			rows, err = ctx.inputs.readTruth(f.path, f.display, input.RunFormatOf(f.path, o.Format), truth)
+		}
 		ctx.inputs.recordFile(f.path, rows)
 		if err != nil {
 			return nil, err
@@ -283,7 +275,7 @@ func offlineDuplicateAt(ctx *Context, o *offline.Options, files []offlineFile, d
 	stop := errors.New("found")
 	for _, f := range files {
 		var at error
-		_, err := ctx.inputs.scanTruth(f.path, f.display, input.RunFormatOf(f.path, o.Format), func(user, item []byte, _ float64, line int) error {
+		_, err := offlineScanTruth(ctx, formatOption(o.Format), f, func(user, item []byte, _ float64, line int) error {
 			if string(user) != de.User || string(item) != de.Item {
 				return nil
 			}
@@ -324,7 +316,7 @@ func offlineReadRun(ctx *Context, o *offline.Options, truth *offline.Truth, f of
 			return nil
 		}
 	}
-	rr, err := ctx.inputs.openRun(f.path, f.display, input.RunFormatOf(f.path, o.Format), false)
+	rr, err := offlineOpenRun(ctx, formatOption(o.Format), f, false)
 	if err != nil {
 		return nil, err
 	}
@@ -346,7 +338,7 @@ func offlineReadRun(ctx *Context, o *offline.Options, truth *offline.Truth, f of
 		return nil, err
 	}
 	if pf, ok := predBy[[2]string{f.dataset, f.method}]; ok {
-		pr, err := ctx.inputs.openRun(pf.path, pf.display, input.FormatTable, true)
+		pr, err := offlineOpenRun(ctx, formatOption(o.Format), pf, true)
 		if err != nil {
 			return nil, err
 		}

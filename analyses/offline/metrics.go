@@ -60,17 +60,20 @@ const (
 
 // Options are the keys of an `offline_metrics` analysis.
 type Options struct {
-	// Runs is the path pattern of the run files; {method} is required,
-	// {dataset} optional (without it the one dataset is named after the
-	// study). Globs are allowed.
-	Runs string `toml:"runs"`
-	// Truth is the path pattern of the held-out truth; {dataset} when the
-	// runs have it.
-	Truth string `toml:"truth"`
-	// Predictions is an optional pattern of rating predictions
-	// (`user,item,prediction`, {method} and {dataset} as for runs); the
-	// truth's relevance column is the true rating. Gives mae and rmse.
-	Predictions string `toml:"predictions"`
+	// Runs names the run files, in any form of an [inputs] entry: a path
+	// pattern ({method} required unless the entry fixes method, {dataset}
+	// optional, globs allowed), a table {path, columns, method, dataset},
+	// or a list of them. Without a dataset the one dataset is named after
+	// the study. Decoded by the build (report), which reports each entry's
+	// problems at its line.
+	Runs any `toml:"runs"`
+	// Truth names the held-out truth, in the same forms; {dataset} when
+	// the runs have it.
+	Truth any `toml:"truth"`
+	// Predictions optionally names rating predictions
+	// (`user,item,prediction`, in the same forms); the truth's relevance
+	// column is the true rating. Gives mae and rmse.
+	Predictions any `toml:"predictions"`
 	// Format of runs and truth: "auto" (by extension: .csv/.tsv[.gz] are
 	// tables, anything else is TREC), "csv" (tables) or "trec".
 	Format string `toml:"format"`
@@ -123,20 +126,32 @@ func (o *Options) Defaults() {
 
 // Validate checks the options.
 func (o *Options) Validate() error {
-	if o.Runs == "" {
-		return analyses.OptionErrorf("runs", "required (a path pattern with {method}, e.g. \"runs/{method}_{dataset}.csv\")")
+	runs, runsIsPath := o.Runs.(string)
+	if o.Runs == nil || (runsIsPath && runs == "") {
+		return analyses.OptionErrorf("runs", "required (a path pattern with {method}, e.g. \"runs/{method}_{dataset}.csv\", or a table {path = …, method = …})")
 	}
-	if !strings.Contains(o.Runs, "{method}") {
-		return analyses.OptionErrorf("runs", "the pattern %q has no {method} placeholder", o.Runs)
+	if runsIsPath && !strings.Contains(runs, "{method}") {
+		return analyses.OptionErrorf("runs", "the pattern %q has no {method} placeholder", runs)
 	}
-	if o.Truth == "" {
+	truth, truthIsPath := o.Truth.(string)
+	if o.Truth == nil || (truthIsPath && truth == "") {
 		return analyses.OptionErrorf("truth", "required (a path, with {dataset} when runs has it)")
 	}
-	if strings.Contains(o.Runs, "{dataset}") != strings.Contains(o.Truth, "{dataset}") {
-		return analyses.OptionErrorf("truth", "%q and runs %q must both hold {dataset} or neither", o.Truth, o.Runs)
+	if runsIsPath && truthIsPath && strings.Contains(runs, "{dataset}") != strings.Contains(truth, "{dataset}") {
+		return analyses.OptionErrorf("truth", "%q and runs %q must both hold {dataset} or neither", truth, runs)
 	}
-	if o.Predictions != "" && !strings.Contains(o.Predictions, "{method}") {
-		return analyses.OptionErrorf("predictions", "the pattern %q has no {method} placeholder", o.Predictions)
+	if p, ok := o.Predictions.(string); ok && p != "" && !strings.Contains(p, "{method}") {
+		return analyses.OptionErrorf("predictions", "the pattern %q has no {method} placeholder", p)
+	}
+	for _, e := range []struct {
+		key string
+		v   any
+	}{{"runs", o.Runs}, {"truth", o.Truth}, {"predictions", o.Predictions}} {
+		switch e.v.(type) {
+		case nil, string, map[string]any, []any:
+		default:
+			return analyses.OptionErrorf(e.key, "want a path, a table {path = …} or a list of them, got %v", e.v)
+		}
 	}
 	if err := analyses.OneOf("format", o.Format, "auto", "csv", "trec"); err != nil {
 		return err

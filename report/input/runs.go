@@ -457,6 +457,9 @@ type RunReader struct {
 
 	// sorted groups a TREC run whose queries are not contiguous.
 	sorted *trecSorter
+	// tab reads a mapped table or a Parquet file (runs_table.go) instead
+	// of l.
+	tab *TableReader
 
 	user  []byte
 	arena []byte
@@ -531,11 +534,38 @@ func (r *RunReader) Close() {
 	if r.sorted != nil {
 		r.sorted.Close()
 	}
+	if r.tab != nil {
+		r.tab.Close()
+		return
+	}
 	r.l.Close()
+}
+
+// lineNo is the line of the current record (a Parquet file's row).
+func (r *RunReader) lineNo() int {
+	if r.tab != nil {
+		return r.tab.Line()
+	}
+	return r.l.line
+}
+
+// file is the file's name as errors show it.
+func (r *RunReader) file() string {
+	if r.tab != nil {
+		return r.tab.File
+	}
+	return r.l.file
+}
+
+func (r *RunReader) errorf(line int, format string, args ...any) error {
+	return &InputError{File: r.file(), Line: line, Msg: fmt.Sprintf(format, args...)}
 }
 
 // readLine reads and splits the next non-blank line; io.EOF at the end.
 func (r *RunReader) readLine() error {
+	if r.tab != nil {
+		return r.readRecord()
+	}
 	for {
 		line, err := r.l.next()
 		if err != nil {
@@ -546,20 +576,20 @@ func (r *RunReader) readLine() error {
 		}
 		r.fields, err = splitFields(line, r.delim, r.fields, &r.scratch)
 		if err != nil {
-			return r.l.errorf(r.l.line, "%v", err)
+			return r.errorf(r.lineNo(), "%v", err)
 		}
 		if r.format == FormatTREC && len(r.fields) < 6 {
-			return r.l.errorf(r.l.line, "%d fields, a TREC run line has 6: qid Q0 docno rank score tag", len(r.fields))
+			return r.errorf(r.lineNo(), "%d fields, a TREC run line has 6: qid Q0 docno rank score tag", len(r.fields))
 		}
 		// Text after the sixth field is ignored, as trec_eval ignores it.
 		if err := fieldCount(r.l, r.fields, r.want, r.header, r.delim); err != nil {
 			return err
 		}
 		if len(trimBytes(r.fields[r.ucol])) == 0 {
-			return r.l.errorf(r.l.line, "empty user id")
+			return r.errorf(r.lineNo(), "empty user id")
 		}
 		if len(trimBytes(r.fields[r.icol])) == 0 {
-			return r.l.errorf(r.l.line, "empty item id")
+			return r.errorf(r.lineNo(), "empty item id")
 		}
 		return nil
 	}
@@ -568,26 +598,26 @@ func (r *RunReader) readLine() error {
 // addRow appends the current line to the block.
 func (r *RunReader) addRow() error {
 	it := trimBytes(r.fields[r.icol])
-	row := runRow{off: len(r.arena), line: r.l.line}
+	row := runRow{off: len(r.arena), line: r.lineNo()}
 	r.arena = append(r.arena, it...)
 	row.end = len(r.arena)
 	switch {
 	case r.predictions:
 		v, bad := parseFloatBytes(r.fields[r.pcol])
 		if bad != numOK {
-			return r.l.errorf(r.l.line, "%s", numberProblem("prediction", r.fields[r.pcol], bad))
+			return r.errorf(r.lineNo(), "%s", numberProblem("prediction", r.fields[r.pcol], bad))
 		}
 		row.score = v
 	case r.byScore:
 		v, bad := parseFloatBytes(r.fields[r.scol])
 		if bad != numOK {
-			return r.l.errorf(r.l.line, "%s", numberProblem("score", r.fields[r.scol], bad))
+			return r.errorf(r.lineNo(), "%s", numberProblem("score", r.fields[r.scol], bad))
 		}
 		row.score = v
 	default:
 		k, ok := parseRank(r.fields[r.rcol])
 		if !ok || k < 1 {
-			return r.l.errorf(r.l.line, "rank %s is not a positive integer", Quote(string(r.fields[r.rcol])))
+			return r.errorf(r.lineNo(), "rank %s is not a positive integer", Quote(string(r.fields[r.rcol])))
 		}
 		row.rank = k
 	}
@@ -623,7 +653,7 @@ func (r *RunReader) Next() (user []byte, items [][]byte, err error) {
 	r.pending = false
 	r.user = append(r.user[:0], trimBytes(r.fields[r.ucol])...)
 	if why := BadName(string(r.user)); why != "" {
-		return nil, nil, r.l.errorf(r.l.line, "user id %s holds %s", Quote(string(r.user)), why)
+		return nil, nil, r.errorf(r.lineNo(), "user id %s holds %s", Quote(string(r.user)), why)
 	}
 	if err := r.addRow(); err != nil {
 		return nil, nil, err
@@ -695,11 +725,11 @@ func (r *RunReader) order() error {
 	for i, row := range r.rows {
 		switch {
 		case i == 0 && row.rank != 1:
-			return r.l.errorf(row.line, "user %s: ranks start at %d, want 1", Quote(string(r.user)), row.rank)
+			return r.errorf(row.line, "user %s: ranks start at %d, want 1", Quote(string(r.user)), row.rank)
 		case i > 0 && row.rank == r.rows[i-1].rank:
-			return r.l.errorf(max(row.line, r.rows[i-1].line), "user %s: rank %d appears twice (lines %d and %d)", Quote(string(r.user)), row.rank, min(row.line, r.rows[i-1].line), max(row.line, r.rows[i-1].line))
+			return r.errorf(max(row.line, r.rows[i-1].line), "user %s: rank %d appears twice (lines %d and %d)", Quote(string(r.user)), row.rank, min(row.line, r.rows[i-1].line), max(row.line, r.rows[i-1].line))
 		case i > 0 && row.rank != r.rows[i-1].rank+1:
-			return r.l.errorf(row.line, "user %s: rank gap: rank %d follows rank %d", Quote(string(r.user)), row.rank, r.rows[i-1].rank)
+			return r.errorf(row.line, "user %s: rank gap: rank %d follows rank %d", Quote(string(r.user)), row.rank, r.rows[i-1].rank)
 		}
 	}
 	return nil
@@ -717,9 +747,9 @@ func (r *RunReader) ListError(err error) error {
 		line = r.rows[le.Pos].line
 	}
 	if le.Other > 0 && le.Other <= len(r.rows) {
-		return r.l.errorf(line, "%s (lines %d and %d)", le.Msg, min(line, r.rows[le.Other-1].line), max(line, r.rows[le.Other-1].line))
+		return r.errorf(line, "%s (lines %d and %d)", le.Msg, min(line, r.rows[le.Other-1].line), max(line, r.rows[le.Other-1].line))
 	}
-	return r.l.errorf(line, "%s", le.Msg)
+	return r.errorf(line, "%s", le.Msg)
 }
 
 // RunBlock is a copy of one user's block, handed from the reading
@@ -822,9 +852,9 @@ func (r *RunReader) BlockError(b *RunBlock, err error) error {
 	}
 	if le.Other > 0 && le.Other <= len(b.lines) {
 		o := b.lines[le.Other-1]
-		return r.l.errorf(max(line, o), "%s (lines %d and %d)", le.Msg, min(line, o), max(line, o))
+		return r.errorf(max(line, o), "%s (lines %d and %d)", le.Msg, min(line, o), max(line, o))
 	}
-	return r.l.errorf(line, "%s", le.Msg)
+	return r.errorf(line, "%s", le.Msg)
 }
 
 // Preds are the predictions of the block Next returned (a predictions

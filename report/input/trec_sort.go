@@ -114,15 +114,15 @@ func newTrecSorter(r *RunReader) (*trecSorter, error) {
 		q := trimBytes(r.fields[r.ucol])
 		if why := BadName(string(q)); why != "" {
 			s.Close()
-			return nil, r.l.errorf(r.l.line, "user id %s holds %s", Quote(string(q)), why)
+			return nil, r.errorf(r.lineNo(), "user id %s holds %s", Quote(string(q)), why)
 		}
 		v, bad := parseFloatBytes(r.fields[r.scol])
 		if bad != numOK {
 			s.Close()
-			return nil, r.l.errorf(r.l.line, "%s", numberProblem("score", r.fields[r.scol], bad))
+			return nil, r.errorf(r.lineNo(), "%s", numberProblem("score", r.fields[r.scol], bad))
 		}
 		d := trimBytes(r.fields[r.icol])
-		rec := trecRec{score: v, line: r.l.line}
+		rec := trecRec{score: v, line: r.lineNo()}
 		rec.q = [2]uint32{uint32(len(s.arena)), uint32(len(q))}
 		s.arena = append(s.arena, q...)
 		rec.d = [2]uint32{uint32(len(s.arena)), uint32(len(d))}
@@ -131,7 +131,7 @@ func newTrecSorter(r *RunReader) (*trecSorter, error) {
 		if len(s.arena)+len(s.recs)*40 >= trecChunkBytes {
 			if err := s.spill(); err != nil {
 				s.Close()
-				return nil, fmt.Errorf("%s: grouping the run by query: %w", r.l.file, err)
+				return nil, fmt.Errorf("%s: grouping the run by query: %w", r.file(), err)
 			}
 		}
 	}
@@ -139,7 +139,7 @@ func newTrecSorter(r *RunReader) (*trecSorter, error) {
 	if len(s.spills) > 0 {
 		if err := s.spill(); err != nil {
 			s.Close()
-			return nil, fmt.Errorf("%s: grouping the run by query: %w", r.l.file, err)
+			return nil, fmt.Errorf("%s: grouping the run by query: %w", r.file(), err)
 		}
 		for i, f := range s.spills {
 			if _, err := f.Seek(0, io.SeekStart); err != nil {
@@ -296,7 +296,7 @@ func (s *trecSorter) nextBlock(r *RunReader) error {
 		row.end = len(r.arena)
 		r.rows = append(r.rows, row)
 		if err := c.advance(); err != nil && err != io.EOF {
-			return fmt.Errorf("%s: reading back a sorted chunk: %w", r.l.file, err)
+			return fmt.Errorf("%s: reading back a sorted chunk: %w", r.file(), err)
 		}
 		if c.ok {
 			heap.Fix(&s.heads, 0)
