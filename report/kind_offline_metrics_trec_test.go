@@ -78,6 +78,8 @@ func TestOfflineMetricsCompare(t *testing.T) {
 		{`compare = { correction = "bh" }`, `compare.correction: unknown value "bh"`},
 		{`compare = { metrics = ["ndcg@10"] }`, `compare.metrics: unknown per-user metric "ndcg@10"`},
 		{`compare = { alpha = 1.5 }`, `compare.alpha: must be in (0, 1)`},
+		{`compare = { permutation = 100 }`, `unknown key "permutation" (did you mean "permutations"?)`},
+		{`compare = "fisher"`, `want a table such as`},
 	} {
 		_, err := buildStudy(t, trecStudy(c.opt))
 		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "study.toml:") {

@@ -51,6 +51,69 @@ type CompareOptions struct {
 	Metrics []string `toml:"metrics"`
 }
 
+// compareKeys are the keys of the compare table.
+var compareKeys = []string{"alpha", "correction", "metrics", "permutations", "test"}
+
+// UnmarshalTOML decodes the compare table strictly: an unknown key (a
+// typo such as `permutation`) is an error, not an ignored setting. It
+// meets the TOML decoder's Unmarshaler interface without importing it.
+func (c *CompareOptions) UnmarshalTOML(v any) error {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return fmt.Errorf("want a table such as { test = \"fisher\", permutations = 10000 }, got %v", v)
+	}
+	str := func(k string) (string, error) {
+		s, ok := m[k].(string)
+		if !ok {
+			return "", fmt.Errorf("%s: want a string, got %v", k, m[k])
+		}
+		return s, nil
+	}
+	var err error
+	for _, k := range analyses.SortedKeys(m) {
+		switch k {
+		case "test":
+			c.Test, err = str(k)
+		case "correction":
+			c.Correction, err = str(k)
+		case "permutations":
+			n, ok := m[k].(int64)
+			if !ok {
+				return fmt.Errorf("permutations: want an integer, got %v", m[k])
+			}
+			c.Permutations = int(n)
+		case "alpha":
+			switch x := m[k].(type) {
+			case float64:
+				c.Alpha = x
+			case int64:
+				c.Alpha = float64(x)
+			default:
+				return fmt.Errorf("alpha: want a number, got %v", m[k])
+			}
+		case "metrics":
+			list, ok := m[k].([]any)
+			if !ok {
+				return fmt.Errorf("metrics: want a list of metric names, got %v", m[k])
+			}
+			c.Metrics = nil
+			for _, x := range list {
+				s, ok := x.(string)
+				if !ok {
+					return fmt.Errorf("metrics: want metric names, got %v", x)
+				}
+				c.Metrics = append(c.Metrics, s)
+			}
+		default:
+			return fmt.Errorf("unknown key %q%s", k, analyses.DidYouMean(k, compareKeys))
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // Defaults fills unset options.
 func (c *CompareOptions) Defaults() {
 	if c.Test == "" {

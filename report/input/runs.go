@@ -141,19 +141,22 @@ func (l *lineReader) errorf(line int, format string, args ...any) error {
 func splitFields(line []byte, delim byte, dst [][]byte, scratch *[]byte) ([][]byte, error) {
 	dst = dst[:0]
 	if delim == 0 {
+		// A byte loop: fields are short, and bytes.IndexAny builds its
+		// set on every call.
+		i, n := 0, len(line)
 		for {
-			for len(line) > 0 && (line[0] == ' ' || line[0] == '\t') {
-				line = line[1:]
+			for i < n && (line[i] == ' ' || line[i] == '\t') {
+				i++
 			}
-			if len(line) == 0 {
+			if i == n {
 				return dst, nil
 			}
-			i := bytes.IndexAny(line, " \t")
-			if i < 0 {
-				return append(dst, line), nil
+			j := i
+			for j < n && line[j] != ' ' && line[j] != '\t' {
+				j++
 			}
-			dst = append(dst, line[:i])
-			line = line[i:]
+			dst = append(dst, line[i:j])
+			i = j
 		}
 	}
 	if delim == '\t' || bytes.IndexByte(line, '"') < 0 {
