@@ -47,7 +47,7 @@ func OfflineMetrics(id, title string, r *offline.Result) ([]Figure, error) {
 	f, err := offlineCurve(id+"-pr", "interpolated precision", curveAxis{label: "recall", echarts: "recall", xs: offline.RecallLevels,
 		name:    offline.IprecName,
 		title:   "Precision–recall curve (11-point interpolated precision)",
-		caption: "Interpolated precision of each method at the recall levels 0, 0.1, …, 1 (trec_eval's iprec_at_recall)"}, r)
+		caption: "Interpolated precision of each method at the recall levels 0, 0.1, …, 1 (trec_eval's iprec_at_recall)", unit: true}, r)
 	if err != nil {
 		return nil, err
 	}
@@ -64,6 +64,9 @@ type curveAxis struct {
 	xs             []float64
 	name           func(i int) string
 	title, caption string
+	// unit fixes the y axis to [0, 1] and puts the legend top right,
+	// where a falling curve leaves room (the precision–recall curve).
+	unit bool
 }
 
 func offlineCurve(id, label string, ax curveAxis, r *offline.Result) (*Figure, error) {
@@ -106,7 +109,10 @@ func offlineCurve(id, label string, ax curveAxis, r *offline.Result) (*Figure, e
 	}
 	plt := NewPlot("", ax.label, label)
 	plt.Legend.Top = true
-	plt.Legend.Left = true
+	plt.Legend.Left = !ax.unit
+	if ax.unit {
+		plt.Y.Min, plt.Y.Max = 0, 1
+	}
 	plt.Legend.TextStyle.Font.Size = vg.Points(8)
 	plt.Add(plotter.NewGrid())
 	for mi, m := range methods {
