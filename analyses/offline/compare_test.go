@@ -158,3 +158,16 @@ func TestCompareTables(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkFisherRandomization: one pair, 100,000 queries, 10,000
+// permutations (a million queries is ten times this).
+func BenchmarkFisherRandomization(b *testing.B) {
+	d := make([]float64, 100000)
+	for i := range d {
+		d[i] = math.Sin(float64(i)) * 0.1
+	}
+	b.ResetTimer()
+	for range b.N {
+		FisherRandomization(d, 10000, 1, 2)
+	}
+}
