@@ -107,7 +107,8 @@ func offlineExpandEntries(ctx *Context, key string, v any) ([]offlineFile, error
 	for _, e := range entries {
 		files, err := ctx.inputs.match(e.Path)
 		if err != nil {
-			return nil, input.Errorf(manifest, e.Line, "%s: %v", key, err)
+			// placed by the build at the analysis's line, as before entries
+			return nil, fmt.Errorf("%s: %v", key, err)
 		}
 		for _, f := range files {
 			of := offlineFile{path: f.Path, display: ctx.inputs.display(f.Path), dataset: f.Dataset, method: f.Method, columns: e.Columns}
