@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"math"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -81,6 +82,25 @@ func TestOfflineEntryForms(t *testing.T) {
 	if len(got) != 3 {
 		t.Fatalf("runs %v", got)
 	}
+	// Predictions through a mapping: mae of a prediction 0.5 above every
+	// true level is 0.5.
+	var preds strings.Builder
+	preds.WriteString("q;d;p\n")
+	for _, r := range pqQrels {
+		fmt.Fprintf(&preds, "%s;%s;%g\n", r.Qid, r.Docno, float64(r.Level)+0.5)
+	}
+	writeFileT(t, filepath.Join(ctx.Study.Dir, "preds.tsv"), strings.ReplaceAll(preds.String(), ";", "\t"))
+	o := offlineTestOpts("runs/{method}.run", "qrels.txt", func(o *offline.Options) {
+		o.K = []int{3}
+		o.Predictions = map[string]any{"path": "preds.tsv", "method": "bm25", "columns": map[string]any{"user": "q", "item": "d", "prediction": "p"}}
+	})
+	d, err := OfflineMetricsDerived(ctx, o, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if mae := d.Runs[0].Values["mae"]; mae == nil || math.Abs(*mae-0.5) > 1e-12 {
+		t.Errorf("mae %v, want 0.5", mae)
+	}
 	for method, vals := range got {
 		for m, w := range ref {
 			if g, ok := vals[m]; !ok || math.Abs(g-w) > 1e-12 {
@@ -103,5 +123,12 @@ func TestOfflineEntryErrors(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("runs = %s: error %v, want %q", c.runs, err, c.want)
 		}
+	}
+}
+
+func writeFileT(t *testing.T, path, text string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }
