@@ -321,6 +321,9 @@ func Compare(c CompareOptions, metrics []string, runs []PerQuery, seed uint64, j
 			end++
 		}
 		group := runs[start:end]
+		if len(group) < 2 {
+			warn.Warnf("dataset %q has one run (%s): nothing to compare", group[0].Dataset, group[0].Method)
+		}
 		for mi, metric := range metrics {
 			var family []Comparison
 			for i := range group {

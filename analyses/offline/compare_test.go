@@ -171,3 +171,14 @@ func BenchmarkFisherRandomization(b *testing.B) {
 		FisherRandomization(d, 10000, 1, 2)
 	}
 }
+
+// A dataset with one run has nothing to compare: a warning, no row.
+func TestCompareOneRun(t *testing.T) {
+	t.Parallel()
+	o := CompareOptions{}
+	o.Defaults()
+	cs, warn := Compare(o, []string{"map"}, []PerQuery{{Dataset: "d", Method: "m", Values: [][]float64{{1, 0}}, Has: []bool{true, true}}}, 1, 1)
+	if len(cs) != 0 || len(warn.List) != 1 || !strings.Contains(warn.List[0], "nothing to compare") {
+		t.Errorf("rows %v, warnings %v", cs, warn.List)
+	}
+}
