@@ -299,6 +299,9 @@ func offlineDuplicateAt(ctx *Context, o *offline.Options, files []offlineFile, d
 func offlineReadRun(ctx *Context, o *offline.Options, truth *offline.Truth, f offlineFile,
 	predBy map[[2]string]offlineFile, unit func(*UnitRow) error) (*offline.Run, error) {
 	run := offline.NewRun(f.dataset, f.method, truth, *o)
+	// trec_eval evaluates the queries of the qrels: a TREC run's other
+	// queries are ignored (with a warning), a table's are an error.
+	run.SkipUnknown = input.RunFormatOf(f.path, o.Format) == input.FormatTREC && !offlineTabular(f)
 	if o.Compare != nil {
 		run.KeepPerQuery(o.CompareMetrics())
 	}

@@ -107,3 +107,19 @@ func TestOfflineTRECBadInput(t *testing.T) {
 		}
 	}
 }
+
+// A TREC run's query absent from the qrels is ignored, as trec_eval
+// ignores it, with a warning naming it; the values are those of the run
+// without it.
+func TestOfflineTRECUnknownQuery(t *testing.T) {
+	t.Parallel()
+	study := "-- study.toml --\ntitle = \"T\"\n[[analyses]]\nid = \"om\"\ntype = \"offline_metrics\"\nruns = \"runs/{method}.run\"\ntruth = \"qrels.txt\"\nk = [1]\n-- qrels.txt --\n1 0 a 1\n2 0 b 1\n-- runs/m.run --\n1 Q0 a 1 2 r\n"
+	plain := readFile(t, mustBuild(t, study+"2 Q0 x 1 1 r\n"), "data/om.csv")
+	dir := mustBuild(t, study+"999 Q0 a 1 1 r\n2 Q0 x 1 1 r\n")
+	if got := readFile(t, dir, "data/om.csv"); got != plain {
+		t.Errorf("with an unjudged query:\n%s\nwithout:\n%s", got, plain)
+	}
+	if js := readFile(t, dir, "data/om.json"); !strings.Contains(js, `1 quer(ies) of the run are not in the qrels (first \"999\")`) {
+		t.Errorf("no warning: %s", js)
+	}
+}

@@ -552,6 +552,9 @@ func Metrics(o Options, runs []RunValues, predictions bool) *Result {
 			}
 			res.Warnf("dataset %q, method %q: %d user(s) with relevant items have no list in the run: %s", r.Dataset, r.Method, r.Missing, what)
 		}
+		if r.Unknown > 0 {
+			res.Warnf("dataset %q, method %q: %d quer(ies) of the run are not in the qrels (first %q) and were ignored, as trec_eval ignores them", r.Dataset, r.Method, r.Unknown, r.FirstUnknown)
+		}
 		var undefined []string
 		for _, m := range res.Metrics {
 			// A method without predictions simply has no mae/rmse rows.

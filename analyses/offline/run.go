@@ -96,6 +96,13 @@ type Run struct {
 	keep     []int
 	perQuery PerQuery
 
+	// SkipUnknown ignores the lists of users absent from the truth (as
+	// trec_eval ignores run queries absent from the qrels), counting them
+	// in Unknown; otherwise such a list is an error.
+	SkipUnknown  bool
+	Unknown      int
+	firstUnknown string
+
 	// Counts of users.
 	Listed, Evaluated, NoRelevant, Missing int
 	ListLength                             int64 // sum of list lengths
@@ -152,6 +159,13 @@ func (r *Run) itemID(b []byte) int32 {
 // same user, an item listed twice.
 func (r *Run) AddUser(user []byte, items [][]byte) error {
 	u, ok := r.t.User(user)
+	if !ok && r.SkipUnknown {
+		if r.Unknown == 0 {
+			r.firstUnknown = string(user)
+		}
+		r.Unknown++
+		return nil
+	}
 	if !ok {
 		return &ListError{Pos: -1, Msg: fmt.Sprintf("unknown user %q: not in the truth", user)}
 	}
@@ -312,6 +326,9 @@ type RunValues struct {
 	Evaluated  int                 `json:"users_evaluated"`
 	NoRelevant int                 `json:"users_no_relevant"`
 	Missing    int                 `json:"users_missing"`
+	Unknown    int                 `json:"users_unknown,omitempty"`
+	// FirstUnknown names one ignored user absent from the truth.
+	FirstUnknown string `json:"-"`
 	MeanLength float64             `json:"mean_list_length"`
 	Catalog    int                 `json:"catalog_items"`
 	Values     map[string]*float64 `json:"values"`
@@ -346,7 +363,8 @@ func FinishDataset(runs []*Run) []RunValues {
 	out := make([]RunValues, len(runs))
 	for j, r := range runs {
 		v := RunValues{Dataset: r.Dataset, Method: r.Method, Listed: r.Listed, Evaluated: r.Evaluated,
-			NoRelevant: r.NoRelevant, Missing: r.Missing, Catalog: catalog, Values: map[string]*float64{}}
+			NoRelevant: r.NoRelevant, Missing: r.Missing, Unknown: r.Unknown, FirstUnknown: r.firstUnknown,
+			Catalog: catalog, Values: map[string]*float64{}}
 		if r.Listed > 0 {
 			v.MeanLength = float64(r.ListLength) / float64(r.Listed)
 		}
