@@ -320,19 +320,19 @@ func (r *Run) Finish() error {
 // values (means of per-user values, coverage, novelty, pooled rating
 // errors); nil marks an undefined value.
 type RunValues struct {
-	Dataset    string              `json:"dataset"`
-	Method     string              `json:"method"`
-	Listed     int                 `json:"users_listed"`
-	Evaluated  int                 `json:"users_evaluated"`
-	NoRelevant int                 `json:"users_no_relevant"`
-	Missing    int                 `json:"users_missing"`
-	Unknown    int                 `json:"users_unknown,omitempty"`
+	Dataset    string `json:"dataset"`
+	Method     string `json:"method"`
+	Listed     int    `json:"users_listed"`
+	Evaluated  int    `json:"users_evaluated"`
+	NoRelevant int    `json:"users_no_relevant"`
+	Missing    int    `json:"users_missing"`
+	Unknown    int    `json:"users_unknown,omitempty"`
 	// FirstUnknown names one ignored user absent from the truth.
-	FirstUnknown string `json:"-"`
-	MeanLength float64             `json:"mean_list_length"`
-	Catalog    int                 `json:"catalog_items"`
-	Values     map[string]*float64 `json:"values"`
-	Users      []UserStats         `json:"-"`
+	FirstUnknown string              `json:"-"`
+	MeanLength   float64             `json:"mean_list_length"`
+	Catalog      int                 `json:"catalog_items"`
+	Values       map[string]*float64 `json:"values"`
+	Users        []UserStats         `json:"-"`
 }
 
 // UserStats summarises a per-user metric over the run's users.
