@@ -127,3 +127,13 @@ deps:
 
 clean:
 	rm -rf bin node_modules $(ECHARTS) $(KATEX) $(DEMO)/site $(DEMO)/data $(DEMO)/study.toml $(DEMO)/pages
+
+# bench-offline: offline_metrics on TREC runs (issue 16): 1,000,000 queries ×
+# 100-deep runs for 3 runs with compare (fisher, 10,000 permutations), then
+# a fully interleaved 10-million-line run grouped by the bounded external
+# sort; each prints its times and peak RSS. Needs ~40 GB free in the temp dir.
+OFFLINE_QUERIES ?= 1000000
+OFFLINE_LINES ?= 10000000
+bench-offline:
+	$(GO) test ./report -run '^$$' -bench 'BenchmarkOfflineTRECCompare' -benchtime 1x -timeout 60m -offline.trec.queries $(OFFLINE_QUERIES)
+	$(GO) test ./report -run '^$$' -bench 'BenchmarkOfflineTRECInterleaved' -benchtime 1x -timeout 60m -offline.trec.lines $(OFFLINE_LINES)

@@ -22,11 +22,19 @@ import (
 // the method has a value on.
 func OfflineMetrics(id, title string, r *offline.Result) ([]Figure, error) {
 	var out []Figure
+	ks := make([]float64, len(r.K))
+	for i, k := range r.K {
+		ks[i] = float64(k)
+	}
 	for _, spec := range []struct{ metric, suffix, label string }{
 		{"ndcg", "", "nDCG@k"},
 		{"coverage", "-coverage", "Coverage@k"},
 	} {
-		f, err := offlineCurve(id+spec.suffix, spec.metric, spec.label, r)
+		metric := spec.metric
+		f, err := offlineCurve(id+spec.suffix, spec.label, curveAxis{label: "cutoff k", echarts: "k", xs: ks,
+			name:    func(i int) string { return fmt.Sprintf("%s@%d", metric, r.K[i]) },
+			title:   spec.label + " against the cutoff",
+			caption: spec.label + " of each method at every cutoff k"}, r)
 		if err != nil {
 			return nil, err
 		}
@@ -34,10 +42,34 @@ func OfflineMetrics(id, title string, r *offline.Result) ([]Figure, error) {
 			out = append(out, *f)
 		}
 	}
+	// The precision–recall curve: trec_eval's 11-point interpolated
+	// precision, one line per run.
+	f, err := offlineCurve(id+"-pr", "interpolated precision", curveAxis{label: "recall", echarts: "recall", xs: offline.RecallLevels,
+		name:    offline.IprecName,
+		title:   "Precision–recall curve (11-point interpolated precision)",
+		caption: "Interpolated precision of each method at the recall levels 0, 0.1, …, 1 (trec_eval's iprec_at_recall)", unit: true}, r)
+	if err != nil {
+		return nil, err
+	}
+	if f != nil {
+		out = append(out, *f)
+	}
 	return out, nil
 }
 
-func offlineCurve(id, metric, label string, r *offline.Result) (*Figure, error) {
+// curveAxis is the x axis of an offline_metrics curve: the points, the
+// metric name of each, the labels.
+type curveAxis struct {
+	label, echarts string
+	xs             []float64
+	name           func(i int) string
+	title, caption string
+	// unit fixes the y axis to [0, 1] and puts the legend top right,
+	// where a falling curve leaves room (the precision–recall curve).
+	unit bool
+}
+
+func offlineCurve(id, label string, ax curveAxis, r *offline.Result) (*Figure, error) {
 	var methods []string
 	seen := map[string]bool{}
 	datasets := map[string]bool{}
@@ -52,15 +84,15 @@ func offlineCurve(id, metric, label string, r *offline.Result) (*Figure, error) 
 	mean := make([][]float64, len(methods))
 	hasValue := false
 	for mi, m := range methods {
-		mean[mi] = make([]float64, len(r.K))
-		for ki, k := range r.K {
+		mean[mi] = make([]float64, len(ax.xs))
+		for ki := range ax.xs {
 			var s float64
 			n := 0
 			for _, run := range r.Runs {
 				if run.Method != m {
 					continue
 				}
-				if v := run.Values[fmt.Sprintf("%s@%d", metric, k)]; v != nil {
+				if v := run.Values[ax.name(ki)]; v != nil {
 					s += *v
 					n++
 				}
@@ -75,16 +107,19 @@ func offlineCurve(id, metric, label string, r *offline.Result) (*Figure, error) 
 	if !hasValue {
 		return nil, nil
 	}
-	plt := NewPlot("", "cutoff k", label)
+	plt := NewPlot("", ax.label, label)
 	plt.Legend.Top = true
-	plt.Legend.Left = true
+	plt.Legend.Left = !ax.unit
+	if ax.unit {
+		plt.Y.Min, plt.Y.Max = 0, 1
+	}
 	plt.Legend.TextStyle.Font.Size = vg.Points(8)
 	plt.Add(plotter.NewGrid())
 	for mi, m := range methods {
 		var xy plotter.XYs
-		for ki, k := range r.K {
+		for ki, x := range ax.xs {
 			if !math.IsNaN(mean[mi][ki]) {
-				xy = append(xy, plotter.XY{X: float64(k), Y: mean[mi][ki]})
+				xy = append(xy, plotter.XY{X: x, Y: mean[mi][ki]})
 			}
 		}
 		if len(xy) == 0 {
@@ -109,14 +144,14 @@ func offlineCurve(id, metric, label string, r *offline.Result) (*Figure, error) 
 	line.SetGlobalOptions(
 		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "axis"}),
 		charts.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Type: "scroll", Bottom: "0"}),
-		charts.WithXAxisOpts(opts.XAxis{Name: "k", Type: "value"}),
+		charts.WithXAxisOpts(opts.XAxis{Name: ax.echarts, Type: "value"}),
 		charts.WithYAxisOpts(opts.YAxis{Name: label, Type: "value"}),
 		charts.WithGridOpts(opts.Grid{Bottom: "70"}),
 	)
 	for mi, m := range methods {
-		data := make([]opts.LineData, len(r.K))
-		for ki, k := range r.K {
-			data[ki] = opts.LineData{Value: []any{k, JSONFloat(mean[mi][ki])}}
+		data := make([]opts.LineData, len(ax.xs))
+		for ki, x := range ax.xs {
+			data[ki] = opts.LineData{Value: []any{x, JSONFloat(mean[mi][ki])}}
 		}
 		line.AddSeries(m, data,
 			charts.WithLineStyleOpts(opts.LineStyle{Color: Hex(mi), Width: 2}),
@@ -133,8 +168,8 @@ func offlineCurve(id, metric, label string, r *offline.Result) (*Figure, error) 
 	}
 	return &Figure{
 		ID:      id,
-		Title:   label + " against the cutoff",
-		Caption: fmt.Sprintf("%s of each method at every cutoff k, %s.", label, over),
+		Title:   ax.title,
+		Caption: fmt.Sprintf("%s, %s.", ax.caption, over),
 		SVG:     svg,
 		Chart:   chart,
 		Height:  420,

@@ -51,6 +51,18 @@ func runOfflineMetrics(ctx *Context, o *offline.Options) (*Output, error) {
 		return nil, err
 	}
 	res := offline.Metrics(*o, d.Runs, d.Predictions)
+	if o.Compare != nil {
+		metrics := o.CompareMetrics()
+		cs, warn := offline.Compare(*o.Compare, metrics, d.PerQuery, ctx.Seed, ctx.Jobs)
+		res.Comparisons, res.CompareMetrics = cs, metrics
+		if res.Comparisons == nil {
+			res.Comparisons = []offline.Comparison{}
+		}
+		for _, pq := range d.PerQuery {
+			res.CompareRuns = append(res.CompareRuns, offline.PerQuery{Dataset: pq.Dataset, Method: pq.Method})
+		}
+		res.List = append(res.List, warn.List...)
+	}
 	if overflow {
 		res.Warnf("the per-user values (more than %d rows) are not written as a data file; the analyses of the study read them as units", offlineUnitsPageLimit)
 	} else {
@@ -94,30 +106,16 @@ func runOfflineMetrics(ctx *Context, o *offline.Options) (*Output, error) {
 type OfflineDerived struct {
 	Runs        []offline.RunValues
 	Predictions bool
+	// PerQuery holds each run's per-user values of the compared metrics
+	// (compare set), in the order of Runs.
+	PerQuery []offline.PerQuery
 }
 
 // offlineFile is one file matched by a pattern.
 type offlineFile struct {
 	path, display   string
 	dataset, method string
-}
-
-// offlineExpand resolves a pattern with {dataset}/{method} placeholders
-// and globs, relative to the manifest. Without {dataset} the dataset is
-// the study's title (SPEC §3).
-func offlineExpand(ctx *Context, key, pattern string) ([]offlineFile, error) {
-	files, err := ctx.inputs.match(pattern)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %v", key, err)
-	}
-	out := make([]offlineFile, len(files))
-	for i, f := range files {
-		out[i] = offlineFile{path: f.Path, display: ctx.inputs.display(f.Path), dataset: f.Dataset, method: f.Method}
-		if out[i].dataset == "" {
-			out[i].dataset = ctx.Study.Title
-		}
-	}
-	return out, nil
+	columns         map[string]string // the entry's column mapping
 }
 
 // OfflineMetricsDerived reads the runs, truth and predictions of an
@@ -128,19 +126,20 @@ func offlineExpand(ctx *Context, key, pattern string) ([]offlineFile, error) {
 // the truth users the run has no list for, in truth order). Memory is
 // bounded by the truth and the catalog of one dataset, never by the runs.
 func OfflineMetricsDerived(ctx *Context, o *offline.Options, unit func(*UnitRow) error) (*OfflineDerived, error) {
-	runFiles, err := offlineExpand(ctx, "runs", o.Runs)
+	runFiles, err := offlineExpandEntries(ctx, "runs", o.Runs)
 	if err != nil {
 		return nil, err
 	}
-	truthFiles, err := offlineExpand(ctx, "truth", o.Truth)
+	if len(runFiles) == 0 {
+		return nil, fmt.Errorf("runs: no file matches %v", o.Runs)
+	}
+	truthFiles, err := offlineExpandEntries(ctx, "truth", o.Truth)
 	if err != nil {
 		return nil, err
 	}
-	var predFiles []offlineFile
-	if o.Predictions != "" {
-		if predFiles, err = offlineExpand(ctx, "predictions", o.Predictions); err != nil {
-			return nil, err
-		}
+	predFiles, err := offlineExpandEntries(ctx, "predictions", o.Predictions)
+	if err != nil {
+		return nil, err
 	}
 	byDataset := map[string][]offlineFile{}
 	for _, f := range runFiles {
@@ -168,7 +167,7 @@ func OfflineMetricsDerived(ctx *Context, o *offline.Options, unit func(*UnitRow)
 		}
 		tf := truthBy[ds]
 		if len(tf) == 0 {
-			return nil, fmt.Errorf("truth: no truth file for dataset %q (pattern %q; runs %s)", ds, o.Truth, files[0].display)
+			return nil, fmt.Errorf("truth: no truth file for dataset %q (truth %v; runs %s)", ds, o.Truth, files[0].display)
 		}
 		truth, err := offlineReadTruth(ctx, o, tf)
 		if err != nil {
@@ -218,6 +217,11 @@ func OfflineMetricsDerived(ctx *Context, o *offline.Options, unit func(*UnitRow)
 			}
 		}
 		d.Runs = append(d.Runs, offline.FinishDataset(runs)...)
+		if o.Compare != nil {
+			for _, r := range runs {
+				d.PerQuery = append(d.PerQuery, r.PerQuery())
+			}
+		}
 	}
 	for _, f := range predFiles {
 		if _, ok := byDataset[f.dataset]; !ok {
@@ -237,7 +241,15 @@ func OfflineMetricsDerived(ctx *Context, o *offline.Options, unit func(*UnitRow)
 func offlineReadTruth(ctx *Context, o *offline.Options, files []offlineFile) (*offline.Truth, error) {
 	truth := offline.NewTruth()
 	for _, f := range files {
-		rows, err := ctx.inputs.readTruth(f.path, f.display, input.RunFormatOf(f.path, o.Format), truth)
+		var rows int64
+		var err error
+		if offlineTabular(f) {
+			rows, err = offlineScanTruth(ctx, formatOption(o.Format), f, func(user, item []byte, rel float64, _ int) error {
+				return truth.Add(user, item, rel)
+			})
+		} else {
+			rows, err = ctx.inputs.readTruth(f.path, f.display, input.RunFormatOf(f.path, o.Format), truth)
+		}
 		ctx.inputs.recordFile(f.path, rows)
 		if err != nil {
 			return nil, err
@@ -263,7 +275,7 @@ func offlineDuplicateAt(ctx *Context, o *offline.Options, files []offlineFile, d
 	stop := errors.New("found")
 	for _, f := range files {
 		var at error
-		_, err := ctx.inputs.scanTruth(f.path, f.display, input.RunFormatOf(f.path, o.Format), func(user, item []byte, _ float64, line int) error {
+		_, err := offlineScanTruth(ctx, formatOption(o.Format), f, func(user, item []byte, _ float64, line int) error {
 			if string(user) != de.User || string(item) != de.Item {
 				return nil
 			}
@@ -287,6 +299,12 @@ func offlineDuplicateAt(ctx *Context, o *offline.Options, files []offlineFile, d
 func offlineReadRun(ctx *Context, o *offline.Options, truth *offline.Truth, f offlineFile,
 	predBy map[[2]string]offlineFile, unit func(*UnitRow) error) (*offline.Run, error) {
 	run := offline.NewRun(f.dataset, f.method, truth, *o)
+	// trec_eval evaluates the queries of the qrels: a TREC run's other
+	// queries are ignored (with a warning), a table's are an error.
+	run.SkipUnknown = input.RunFormatOf(f.path, o.Format) == input.FormatTREC && !offlineTabular(f)
+	if o.Compare != nil {
+		run.KeepPerQuery(o.CompareMetrics())
+	}
 	if unit != nil {
 		row := &UnitRow{Dataset: f.dataset, Method: f.method, File: f.display}
 		run.OnUser = func(user string, names []string, values []float64) error {
@@ -301,7 +319,7 @@ func offlineReadRun(ctx *Context, o *offline.Options, truth *offline.Truth, f of
 			return nil
 		}
 	}
-	rr, err := ctx.inputs.openRun(f.path, f.display, input.RunFormatOf(f.path, o.Format), false)
+	rr, err := offlineOpenRun(ctx, formatOption(o.Format), f, false)
 	if err != nil {
 		return nil, err
 	}
@@ -323,7 +341,7 @@ func offlineReadRun(ctx *Context, o *offline.Options, truth *offline.Truth, f of
 		return nil, err
 	}
 	if pf, ok := predBy[[2]string{f.dataset, f.method}]; ok {
-		pr, err := ctx.inputs.openRun(pf.path, pf.display, input.FormatTable, true)
+		pr, err := offlineOpenRun(ctx, formatOption(o.Format), pf, true)
 		if err != nil {
 			return nil, err
 		}

@@ -17,8 +17,30 @@ import (
 	"github.com/evalbook/evalbook/analyses"
 )
 
-// Per-user ranking metrics, in the order of every table and value slice.
-var UserMetrics = []string{"precision", "recall", "f1", "ndcg", "map", "mrr", "hitrate", "rankscore", "liftindex"}
+// Per-user ranking metrics at a cutoff k ("ndcg@10"), in the order of
+// every table and value slice. success is trec_eval's success_k (equal to
+// hitrate: both names are kept, one for each community).
+var UserMetrics = []string{"precision", "recall", "f1", "ndcg", "map", "mrr", "hitrate", "success", "rankscore", "liftindex"}
+
+// Per-user ranking metrics over the whole list, without a cutoff
+// (trec_eval's map, recip_rank, Rprec, bpref), after the cutoff ones.
+var ListMetrics = []string{"map", "mrr", "rprec", "bpref"}
+
+// RecallLevels are the 11 recall levels of iprec@recall (trec_eval's
+// iprec_at_recall), named "iprec@0.0" … "iprec@1.0". They are written as
+// decimal literals, as trec_eval's parameters are, so that level·R rounds
+// the same way here and in the oracle.
+var RecallLevels = []float64{0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1}
+
+// IprecName is the metric name of recall level i.
+func IprecName(i int) string { return fmt.Sprintf("iprec@%.1f", RecallLevels[i]) }
+
+// GMMAP is the per-run geometric mean of the users' average precision
+// (trec_eval's gm_map): exp of the mean of log(max(AP, MinGeoMean)).
+const GMMAP = "gm_map"
+
+// MinGeoMean is trec_eval's floor of an AP before its logarithm.
+const MinGeoMean = 0.00001
 
 // Per-run metrics computed from the lists as a whole.
 var RunMetrics = []string{"coverage", "novelty"}
@@ -38,17 +60,20 @@ const (
 
 // Options are the keys of an `offline_metrics` analysis.
 type Options struct {
-	// Runs is the path pattern of the run files; {method} is required,
-	// {dataset} optional (without it the one dataset is named after the
-	// study). Globs are allowed.
-	Runs string `toml:"runs"`
-	// Truth is the path pattern of the held-out truth; {dataset} when the
-	// runs have it.
-	Truth string `toml:"truth"`
-	// Predictions is an optional pattern of rating predictions
-	// (`user,item,prediction`, {method} and {dataset} as for runs); the
-	// truth's relevance column is the true rating. Gives mae and rmse.
-	Predictions string `toml:"predictions"`
+	// Runs names the run files, in any form of an [inputs] entry: a path
+	// pattern ({method} required unless the entry fixes method, {dataset}
+	// optional, globs allowed), a table {path, columns, method, dataset},
+	// or a list of them. Without a dataset the one dataset is named after
+	// the study. Decoded by the build (report), which reports each entry's
+	// problems at its line.
+	Runs any `toml:"runs"`
+	// Truth names the held-out truth, in the same forms; {dataset} when
+	// the runs have it.
+	Truth any `toml:"truth"`
+	// Predictions optionally names rating predictions
+	// (`user,item,prediction`, in the same forms); the truth's relevance
+	// column is the true rating. Gives mae and rmse.
+	Predictions any `toml:"predictions"`
 	// Format of runs and truth: "auto" (by extension: .csv/.tsv[.gz] are
 	// tables, anything else is TREC), "csv" (tables) or "trec".
 	Format string `toml:"format"`
@@ -66,6 +91,9 @@ type Options struct {
 	// MissingUsers: a truth user with a relevant item but no list in a run
 	// scores 0 ("zero", default: trec_eval -c) or is left out ("skip").
 	MissingUsers string `toml:"missing_users"`
+	// Compare, when set, tests every pair of runs of a dataset on the
+	// per-user values (see CompareOptions).
+	Compare *CompareOptions `toml:"compare"`
 }
 
 // Defaults fills unset options.
@@ -98,20 +126,32 @@ func (o *Options) Defaults() {
 
 // Validate checks the options.
 func (o *Options) Validate() error {
-	if o.Runs == "" {
-		return analyses.OptionErrorf("runs", "required (a path pattern with {method}, e.g. \"runs/{method}_{dataset}.csv\")")
+	runs, runsIsPath := o.Runs.(string)
+	if o.Runs == nil || (runsIsPath && runs == "") {
+		return analyses.OptionErrorf("runs", "required (a path pattern with {method}, e.g. \"runs/{method}_{dataset}.csv\", or a table {path = …, method = …})")
 	}
-	if !strings.Contains(o.Runs, "{method}") {
-		return analyses.OptionErrorf("runs", "the pattern %q has no {method} placeholder", o.Runs)
+	if runsIsPath && !strings.Contains(runs, "{method}") {
+		return analyses.OptionErrorf("runs", "the pattern %q has no {method} placeholder", runs)
 	}
-	if o.Truth == "" {
+	truth, truthIsPath := o.Truth.(string)
+	if o.Truth == nil || (truthIsPath && truth == "") {
 		return analyses.OptionErrorf("truth", "required (a path, with {dataset} when runs has it)")
 	}
-	if strings.Contains(o.Runs, "{dataset}") != strings.Contains(o.Truth, "{dataset}") {
-		return analyses.OptionErrorf("truth", "%q and runs %q must both hold {dataset} or neither", o.Truth, o.Runs)
+	if runsIsPath && truthIsPath && strings.Contains(runs, "{dataset}") != strings.Contains(truth, "{dataset}") {
+		return analyses.OptionErrorf("truth", "%q and runs %q must both hold {dataset} or neither", truth, runs)
 	}
-	if o.Predictions != "" && !strings.Contains(o.Predictions, "{method}") {
-		return analyses.OptionErrorf("predictions", "the pattern %q has no {method} placeholder", o.Predictions)
+	if p, ok := o.Predictions.(string); ok && p != "" && !strings.Contains(p, "{method}") {
+		return analyses.OptionErrorf("predictions", "the pattern %q has no {method} placeholder", p)
+	}
+	for _, e := range []struct {
+		key string
+		v   any
+	}{{"runs", o.Runs}, {"truth", o.Truth}, {"predictions", o.Predictions}} {
+		switch e.v.(type) {
+		case nil, string, map[string]any, []any:
+		default:
+			return analyses.OptionErrorf(e.key, "want a path, a table {path = …} or a list of them, got %v", e.v)
+		}
 	}
 	if err := analyses.OneOf("format", o.Format, "auto", "csv", "trec"); err != nil {
 		return err
@@ -148,7 +188,28 @@ func (o *Options) Validate() error {
 	if err := analyses.OneOf("no_relevant", o.NoRelevant, RuleSkip, RuleZero); err != nil {
 		return err
 	}
-	return analyses.OneOf("missing_users", o.MissingUsers, RuleZero, RuleSkip)
+	if err := analyses.OneOf("missing_users", o.MissingUsers, RuleZero, RuleSkip); err != nil {
+		return err
+	}
+	if o.Compare != nil {
+		o.Compare.Defaults()
+		if err := o.Compare.Validate(NewEvaluator(*o).Names()); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// CompareMetrics are the per-user metrics compare tests: its metrics, or
+// every per-user metric.
+func (o *Options) CompareMetrics() []string {
+	if o.Compare == nil {
+		return nil
+	}
+	if len(o.Compare.Metrics) > 0 {
+		return o.Compare.Metrics
+	}
+	return NewEvaluator(*o).Names()
 }
 
 // Evaluator computes one user's ranking metrics at every cutoff.
@@ -163,9 +224,17 @@ type Evaluator struct {
 	halfCum  []float64 // halfCum[m] = Σ_{i<m} half[i]: RankScore's best for m relevant items
 	names    []string
 	ideal    []float64 // scratch: the user's gains, sorted descending
+	relRanks []int     // scratch: ranks of the relevant items of the list
 	nMetrics int
 	nK       int
+	list0    int // index of the first ListMetrics value
+	iprec0   int // index of iprec@0.0
 }
+
+// NotJudged is the relevance Eval reads for a listed item that is not in
+// the user's truth at all (trec_eval's RELVALUE_NONPOOL): not relevant,
+// and, unlike a judged item, not counted by bpref.
+var NotJudged = math.Inf(-1)
 
 // NewEvaluator prepares the discount tables for the options
 // (which must be valid).
@@ -195,85 +264,134 @@ func NewEvaluator(o Options) *Evaluator {
 			e.names = append(e.names, fmt.Sprintf("%s@%d", m, k))
 		}
 	}
+	e.list0 = len(e.names)
+	e.names = append(e.names, ListMetrics...)
+	e.iprec0 = len(e.names)
+	for i := range RecallLevels {
+		e.names = append(e.names, IprecName(i))
+	}
 	return e
 }
 
 // Names returns the per-user metric names ("ndcg@10", …) in the order of
-// Eval's values: metric-major, cutoffs ascending.
+// Eval's values: the cutoff metrics metric-major with cutoffs ascending,
+// then map, mrr, rprec, bpref, then iprec@0.0 … iprec@1.0.
 func (e *Evaluator) Names() []string { return e.names }
 
 // Index returns the position of metric m at cutoff index ki in Eval's
 // values.
 func (e *Evaluator) Index(m, ki int) int { return m*e.nK + ki }
 
-// gain is the nDCG gain of a relevance value: the value itself (graded,
-// trec_eval's "gain = relevance level") or 1 (binary), and 0 below the
-// relevance threshold.
+// APIndex is the position of "map" (average precision over the whole
+// list) in Eval's values.
+func (e *Evaluator) APIndex() int { return e.list0 }
+
+// gain is the nDCG gain of a relevance value. Graded (trec_eval's
+// ndcg_cut, "gain values are the relevance values in the qrels file"):
+// the value itself for every positive value, whatever the relevance
+// threshold — the threshold applies to the binary measures only. Binary:
+// 1 for a relevant value (at least the threshold).
 func (e *Evaluator) gain(rel float64) float64 {
-	if rel < e.thr {
+	if e.binary {
+		if rel >= e.thr {
+			return 1
+		}
 		return 0
 	}
-	if e.binary {
-		return 1
+	if rel > 0 {
+		return rel
 	}
-	return rel
+	return 0
 }
 
 // Eval computes one user's metrics. list[r-1] is the relevance of the
-// item at rank r (0 when the item is not in the user's truth; only the
-// first MaxK ranks are read); truth holds the relevance of every truth
-// item of the user. out (len(Names())) receives the values; Eval returns
-// the number of relevant truth items (0: every value is 0).
+// item at rank r, the whole list (NotJudged when the item is not in the
+// user's truth; a negative value is judged but unjudged-in-pool, as in
+// trec_eval qrels); truth holds the relevance of every truth item of the
+// user. out (len(Names())) receives the values; Eval returns the number
+// of relevant truth items (relevance ≥ threshold). With none, the binary
+// measures are 0 and nDCG still counts the positive gains, as trec_eval.
 //
 // At cutoff k, with hits the relevant items among the first k ranks and
-// |T| the user's relevant items (seed 002; trec_eval 9 P_k, recall_k,
-// map_cut_k, ndcg_cut_k, recip_rank):
+// R = |T| the user's relevant items (seed 002; trec_eval 10's P_k,
+// recall_k, map_cut_k, ndcg_cut_k, success_k):
 //
 //	precision = hits/k (k even when the list is shorter, as trec_eval)
-//	recall    = hits/|T|
+//	recall    = hits/R
 //	f1        = 2·P·R/(P+R), 0 when both are 0
 //	ndcg      = DCG@k/IDCG@k, gains sorted descending for the ideal list
-//	map       = Σ_{relevant r≤k} (hits at r)/r / |T|   (seed 002's AP@N, m = |T|)
-//	mrr       = 1/rank of the first relevant item within k, else 0
-//	hitrate   = 1 when hits > 0
-//	rankscore = Σ_{hits} 2^{-(r-1)/α} / Σ_{i=1}^{min(|T|,k)} 2^{-(i-1)/α}
+//	map@k     = Σ_{relevant r≤k} (hits at r)/r / R   (seed 002's AP@N, m = R)
+//	mrr@k     = 1/rank of the first relevant item within k, else 0
+//	hitrate   = success = 1 when hits > 0
+//	rankscore = Σ_{hits} 2^{-(r-1)/α} / Σ_{i=1}^{min(R,k)} 2^{-(i-1)/α}
 //	liftindex = Σ_{hits} (1 − (r−1)/k) / hits, 0 without hits
+//
+// Over the whole list (trec_eval's map, recip_rank, Rprec, bpref,
+// iprec_at_recall):
+//
+//	map   = Σ_{relevant r} (hits at r)/r / R
+//	mrr   = 1/rank of the first relevant item, else 0
+//	rprec = hits in the first R ranks / R
+//	bpref = Σ_{relevant r} (1 − min(n_r, R)/min(N, R)) / R, n_r the judged
+//	        non-relevant items above r, N the user's judged non-relevant
+//	        items (relevance in [0, threshold)); a term is 1 when n_r = 0
+//	iprec@L = the largest precision at a rank whose hits reach
+//	        round(L·R) (half away from zero), 0 when the list never does
 func (e *Evaluator) Eval(list, truth []float64, out []float64) int {
-	numRel := 0
+	numRel, numNonrel := 0, 0
 	e.ideal = e.ideal[:0]
 	for _, v := range truth {
-		if v >= e.thr {
+		switch {
+		case v >= e.thr:
 			numRel++
+		case v >= 0:
+			numNonrel++
 		}
 		if g := e.gain(v); g > 0 {
 			e.ideal = append(e.ideal, g)
 		}
 	}
-	if numRel == 0 {
-		clear(out)
-		return 0
-	}
+	clear(out)
 	if len(e.ideal) > 1 {
 		slices.Sort(e.ideal)
 		slices.Reverse(e.ideal)
 	}
-	n := min(len(list), e.maxK)
 	var a evalState
 	a.numRel = numRel
 	ki := 0
-	for r := 1; r <= n; r++ {
+	nonrel := 0
+	var bpref float64
+	e.relRanks = e.relRanks[:0]
+	rprecHits := 0
+	for r := 1; r <= len(list); r++ {
 		v := list[r-1]
-		if g := e.gain(v); g > 0 {
-			a.dcg += g * e.disc[r-1]
+		if r <= e.maxK {
+			if g := e.gain(v); g > 0 {
+				a.dcg += g * e.disc[r-1]
+			}
 		}
-		if v >= e.thr {
+		switch {
+		case v >= e.thr:
 			a.hits++
 			a.ap += float64(a.hits) / float64(r)
 			if a.first == 0 {
 				a.first = r
 			}
-			a.rs += e.half[r-1]
-			a.sumR1 += float64(r - 1)
+			if r <= e.maxK {
+				a.rs += e.half[r-1]
+				a.sumR1 += float64(r - 1)
+			}
+			if r <= numRel {
+				rprecHits++
+			}
+			e.relRanks = append(e.relRanks, r)
+			if nonrel > 0 {
+				bpref += 1 - float64(min(nonrel, numRel))/float64(min(numNonrel, numRel))
+			} else {
+				bpref++
+			}
+		case v >= 0:
+			nonrel++ // judged, not relevant (NotJudged and negative levels are not counted)
 		}
 		for ki < e.nK && e.ks[ki] == r {
 			e.record(out, ki, &a)
@@ -283,7 +401,48 @@ func (e *Evaluator) Eval(list, truth []float64, out []float64) int {
 	for ; ki < e.nK; ki++ {
 		e.record(out, ki, &a)
 	}
+	if numRel == 0 {
+		return 0
+	}
+	nT := float64(numRel)
+	out[e.list0] = a.ap / nT
+	if a.first > 0 {
+		out[e.list0+1] = 1 / float64(a.first)
+	}
+	out[e.list0+2] = float64(rprecHits) / nT
+	out[e.list0+3] = bpref / nT
+	e.iprec(out[e.iprec0:e.iprec0+len(RecallLevels)], numRel)
 	return numRel
+}
+
+// iprec fills the interpolated precision at each recall level from the
+// ranks of the relevant items (trec_eval's iprec_at_recall: a level's
+// cut in relevant items is round(L·R); the precision at that many hits
+// and every later hit, maximised).
+func (e *Evaluator) iprec(out []float64, numRel int) {
+	// best[j] = max precision at the j-th hit or any later one (j from 1).
+	n := len(e.relRanks)
+	best := 0.0
+	var cuts [11]int
+	for i, level := range RecallLevels {
+		cuts[i] = int(math.Round(level * float64(numRel)))
+	}
+	// Walk the hits from the last one up, as trec_eval does.
+	ci := len(cuts) - 1
+	for ci >= 0 && cuts[ci] > n {
+		ci--
+	}
+	for j := n; j >= 1; j-- {
+		p := float64(j) / float64(e.relRanks[j-1])
+		best = max(best, p)
+		for ci >= 0 && cuts[ci] == j {
+			out[ci] = best
+			ci--
+		}
+	}
+	for ; ci >= 0; ci-- {
+		out[ci] = best // cut 0: the best precision at any hit
+	}
 }
 
 // evalState is what Eval has summed over a list's first ranks.
@@ -296,6 +455,16 @@ type evalState struct {
 func (e *Evaluator) record(out []float64, ki int, a *evalState) {
 	k := e.ks[ki]
 	kf := float64(k)
+	var idcg float64
+	for i := range min(k, len(e.ideal)) {
+		idcg += e.ideal[i] * e.disc[i]
+	}
+	if idcg > 0 {
+		out[e.Index(3, ki)] = a.dcg / idcg
+	}
+	if a.numRel == 0 {
+		return // every binary measure is 0
+	}
 	h := float64(a.hits)
 	nT := float64(a.numRel)
 	p := h / kf
@@ -303,14 +472,6 @@ func (e *Evaluator) record(out []float64, ki int, a *evalState) {
 	f1 := 0.0
 	if p+r > 0 {
 		f1 = 2 * p * r / (p + r)
-	}
-	var idcg float64
-	for i := range min(k, len(e.ideal)) {
-		idcg += e.ideal[i] * e.disc[i]
-	}
-	ndcg := 0.0
-	if idcg > 0 {
-		ndcg = a.dcg / idcg
 	}
 	mrr, hit, lift := 0.0, 0.0, 0.0
 	if a.first > 0 {
@@ -323,12 +484,12 @@ func (e *Evaluator) record(out []float64, ki int, a *evalState) {
 	out[e.Index(0, ki)] = p
 	out[e.Index(1, ki)] = r
 	out[e.Index(2, ki)] = f1
-	out[e.Index(3, ki)] = ndcg
 	out[e.Index(4, ki)] = a.ap / nT
 	out[e.Index(5, ki)] = mrr
 	out[e.Index(6, ki)] = hit
-	out[e.Index(7, ki)] = a.rs / e.halfCum[min(a.numRel, k)]
-	out[e.Index(8, ki)] = lift
+	out[e.Index(7, ki)] = hit
+	out[e.Index(8, ki)] = a.rs / e.halfCum[min(a.numRel, k)]
+	out[e.Index(9, ki)] = lift
 }
 
 // Result is what an offline_metrics analysis shows: one
@@ -343,7 +504,21 @@ type Result struct {
 	// UnitRows holds the per-user values (dataset, method, user, metric,
 	// value) when they are few enough for a data file; see DataTables.
 	UnitRows [][]any `json:"-"`
+	// Comparisons are compare's pairs (nil without compare), over
+	// CompareMetrics, the runs in CompareRuns' order (no values kept).
+	Comparisons    []Comparison `json:"-"`
+	CompareMetrics []string     `json:"-"`
+	CompareRuns    []PerQuery   `json:"-"`
 	analyses.Warnings
+}
+
+// DataFiles are extra files written beside the tables: the compare table
+// as LaTeX (`<id>-compare.tex`).
+func (r *Result) DataFiles() map[string][]byte {
+	if r.Comparisons == nil {
+		return nil
+	}
+	return map[string][]byte{"compare.tex": CompareLaTeX(r.Comparisons)}
 }
 
 // DataTables returns the tables written as data files but not shown on
@@ -376,6 +551,9 @@ func Metrics(o Options, runs []RunValues, predictions bool) *Result {
 				what = "left out (missing_users = \"skip\")"
 			}
 			res.Warnf("dataset %q, method %q: %d user(s) with relevant items have no list in the run: %s", r.Dataset, r.Method, r.Missing, what)
+		}
+		if r.Unknown > 0 {
+			res.Warnf("dataset %q, method %q: %d quer(ies) of the run are not in the qrels (first %q) and were ignored, as trec_eval ignores them", r.Dataset, r.Method, r.Unknown, r.FirstUnknown)
 		}
 		var undefined []string
 		for _, m := range res.Metrics {
@@ -422,7 +600,28 @@ func (r *Result) Tables() []analyses.Table {
 		}
 		lists.Rows = append(lists.Rows, []any{run.Dataset, run.Method, run.Listed, run.Evaluated, run.NoRelevant, run.Missing, run.MeanLength, run.Catalog})
 	}
-	return []analyses.Table{main, users, lists}
+	out := []analyses.Table{main, users, lists, r.IprecTable()}
+	if r.Comparisons != nil {
+		out = append(out, CompareTable(r.Comparisons), RanxTable(r.Comparisons, r.CompareMetrics, r.CompareRuns))
+	}
+	return out
+}
+
+// IprecTable is the 11-point interpolated precision of every run (the
+// precision–recall curve, trec_eval's iprec_at_recall averaged).
+func (r *Result) IprecTable() analyses.Table {
+	t := analyses.Table{Name: "iprec", Title: "Interpolated precision at 11 recall levels",
+		Columns: []string{"dataset", "method", "recall", "iprec"}}
+	for _, run := range r.Runs {
+		for i, level := range RecallLevels {
+			var v any
+			if p := run.Values[IprecName(i)]; p != nil {
+				v = *p
+			}
+			t.Rows = append(t.Rows, []any{run.Dataset, run.Method, level, v})
+		}
+	}
+	return t
 }
 
 // Highlight: how many runs were scored, and which method wins most

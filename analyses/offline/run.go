@@ -8,6 +8,7 @@ package offline
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/evalbook/evalbook/analyses"
 )
@@ -18,6 +19,9 @@ import (
 type ListError struct {
 	Pos int
 	Msg string
+	// Other, when positive, is Pos+1 of an earlier item the error is
+	// about too (the first place of a duplicate); 0 when none.
+	Other int
 }
 
 // Error is the message (the reader adds the file and line).
@@ -85,6 +89,19 @@ type Run struct {
 
 	rank    *accumulator
 	ratings *accumulator
+	// Σ log(max(AP, MinGeoMean)) over the evaluated users (gm_map).
+	sumLogAP float64
+	// keep, when set by KeepPerQuery, are the value indices whose
+	// per-user values are kept in perQuery (compare).
+	keep     []int
+	perQuery PerQuery
+
+	// SkipUnknown ignores the lists of users absent from the truth (as
+	// trec_eval ignores run queries absent from the qrels), counting them
+	// in Unknown; otherwise such a list is an error.
+	SkipUnknown  bool
+	Unknown      int
+	firstUnknown string
 
 	// Counts of users.
 	Listed, Evaluated, NoRelevant, Missing int
@@ -142,6 +159,13 @@ func (r *Run) itemID(b []byte) int32 {
 // same user, an item listed twice.
 func (r *Run) AddUser(user []byte, items [][]byte) error {
 	u, ok := r.t.User(user)
+	if !ok && r.SkipUnknown {
+		if r.Unknown == 0 {
+			r.firstUnknown = string(user)
+		}
+		r.Unknown++
+		return nil
+	}
 	if !ok {
 		return &ListError{Pos: -1, Msg: fmt.Sprintf("unknown user %q: not in the truth", user)}
 	}
@@ -169,9 +193,15 @@ func (r *Run) AddUser(user []byte, items [][]byte) error {
 	for i, id := range r.ids {
 		s := &r.state[id]
 		if s.mark == g {
-			return &ListError{Pos: i, Msg: fmt.Sprintf("user %q: item %q is listed twice", user, items[i])}
+			first := slices.Index(r.ids[:i], id)
+			return &ListError{Pos: i, Other: first + 1, Msg: fmt.Sprintf("user %q: item %q is listed twice", user, items[i])}
 		}
 		s.mark = g
+		rel := NotJudged
+		if s.stamp == g {
+			rel = s.rel
+		}
+		r.list = append(r.list, rel)
 		if i >= maxK {
 			continue
 		}
@@ -179,13 +209,8 @@ func (r *Run) AddUser(user []byte, items [][]byte) error {
 		if s.minRank == 0 || rank < s.minRank {
 			s.minRank = rank
 		}
-		rel := 0.0
-		if s.stamp == g {
-			rel = s.rel
-		}
 		r.slotSI[i] += s.selfInfo
 		r.slotN[i]++
-		r.list = append(r.list, rel)
 	}
 	return r.evalUser(u, r.list)
 }
@@ -202,6 +227,13 @@ func (r *Run) evalUser(u int32, list []float64) error {
 		r.Evaluated++
 	}
 	r.rank.add(r.values)
+	r.sumLogAP += math.Log(max(r.values[r.ev.APIndex()], MinGeoMean))
+	if r.keep != nil {
+		for i, idx := range r.keep {
+			r.perQuery.Values[i][u] = r.values[idx]
+		}
+		r.perQuery.Has[u] = true
+	}
 	if r.OnUser != nil {
 		return r.OnUser(r.t.UserName(u), r.ev.names, r.values)
 	}
@@ -288,16 +320,19 @@ func (r *Run) Finish() error {
 // values (means of per-user values, coverage, novelty, pooled rating
 // errors); nil marks an undefined value.
 type RunValues struct {
-	Dataset    string              `json:"dataset"`
-	Method     string              `json:"method"`
-	Listed     int                 `json:"users_listed"`
-	Evaluated  int                 `json:"users_evaluated"`
-	NoRelevant int                 `json:"users_no_relevant"`
-	Missing    int                 `json:"users_missing"`
-	MeanLength float64             `json:"mean_list_length"`
-	Catalog    int                 `json:"catalog_items"`
-	Values     map[string]*float64 `json:"values"`
-	Users      []UserStats         `json:"-"`
+	Dataset    string `json:"dataset"`
+	Method     string `json:"method"`
+	Listed     int    `json:"users_listed"`
+	Evaluated  int    `json:"users_evaluated"`
+	NoRelevant int    `json:"users_no_relevant"`
+	Missing    int    `json:"users_missing"`
+	Unknown    int    `json:"users_unknown,omitempty"`
+	// FirstUnknown names one ignored user absent from the truth.
+	FirstUnknown string              `json:"-"`
+	MeanLength   float64             `json:"mean_list_length"`
+	Catalog      int                 `json:"catalog_items"`
+	Values       map[string]*float64 `json:"values"`
+	Users        []UserStats         `json:"-"`
 }
 
 // UserStats summarises a per-user metric over the run's users.
@@ -328,7 +363,8 @@ func FinishDataset(runs []*Run) []RunValues {
 	out := make([]RunValues, len(runs))
 	for j, r := range runs {
 		v := RunValues{Dataset: r.Dataset, Method: r.Method, Listed: r.Listed, Evaluated: r.Evaluated,
-			NoRelevant: r.NoRelevant, Missing: r.Missing, Catalog: catalog, Values: map[string]*float64{}}
+			NoRelevant: r.NoRelevant, Missing: r.Missing, Unknown: r.Unknown, FirstUnknown: r.firstUnknown,
+			Catalog: catalog, Values: map[string]*float64{}}
 		if r.Listed > 0 {
 			v.MeanLength = float64(r.ListLength) / float64(r.Listed)
 		}
@@ -337,6 +373,10 @@ func FinishDataset(runs []*Run) []RunValues {
 				x := r.rank.sum[i] / float64(r.rank.n)
 				v.Values[name] = &x
 			}
+		}
+		if r.rank.n > 0 {
+			gm := math.Exp(r.sumLogAP / float64(r.rank.n))
+			v.Values[GMMAP] = &gm
 		}
 		v.Users = append(v.Users, userStats(r.rank)...)
 		// Coverage@k: share of the catalog reaching rank ≤ k in some list.
@@ -404,6 +444,7 @@ func userStats(a *accumulator) []UserStats {
 func MetricNames(o Options, predictions bool) []string {
 	ev := NewEvaluator(o)
 	names := append([]string(nil), ev.names...)
+	names = append(names, GMMAP)
 	for _, m := range RunMetrics {
 		for _, k := range ev.ks {
 			names = append(names, fmt.Sprintf("%s@%d", m, k))
@@ -414,3 +455,24 @@ func MetricNames(o Options, predictions bool) []string {
 	}
 	return names
 }
+
+// KeepPerQuery makes the run keep every evaluated user's values of the
+// named per-user metrics (which must be Evaluator names), for compare:
+// 8 bytes per user and metric.
+func (r *Run) KeepPerQuery(metrics []string) {
+	r.keep = make([]int, len(metrics))
+	for i, m := range metrics {
+		r.keep[i] = slices.Index(r.ev.names, m)
+		if r.keep[i] < 0 {
+			panic("offline: KeepPerQuery of an unknown metric " + m)
+		}
+	}
+	n := r.t.Users()
+	r.perQuery = PerQuery{Dataset: r.Dataset, Method: r.Method, Values: make([][]float64, len(metrics)), Has: make([]bool, n)}
+	for i := range metrics {
+		r.perQuery.Values[i] = make([]float64, n)
+	}
+}
+
+// PerQuery returns the kept per-user values (KeepPerQuery).
+func (r *Run) PerQuery() PerQuery { return r.perQuery }

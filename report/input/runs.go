@@ -141,19 +141,22 @@ func (l *lineReader) errorf(line int, format string, args ...any) error {
 func splitFields(line []byte, delim byte, dst [][]byte, scratch *[]byte) ([][]byte, error) {
 	dst = dst[:0]
 	if delim == 0 {
+		// A byte loop: fields are short, and bytes.IndexAny builds its
+		// set on every call.
+		i, n := 0, len(line)
 		for {
-			for len(line) > 0 && (line[0] == ' ' || line[0] == '\t') {
-				line = line[1:]
+			for i < n && (line[i] == ' ' || line[i] == '\t') {
+				i++
 			}
-			if len(line) == 0 {
+			if i == n {
 				return dst, nil
 			}
-			i := bytes.IndexAny(line, " \t")
-			if i < 0 {
-				return append(dst, line), nil
+			j := i
+			for j < n && line[j] != ' ' && line[j] != '\t' {
+				j++
 			}
-			dst = append(dst, line[:i])
-			line = line[i:]
+			dst = append(dst, line[i:j])
+			i = j
 		}
 	}
 	if delim == '\t' || bytes.IndexByte(line, '"') < 0 {
@@ -410,7 +413,15 @@ func ScanTruthCapped(path, display string, format RunFormat, maxDecompressed int
 			return rows, err
 		}
 		rel := 1.0
-		if rcol >= 0 {
+		if format == FormatTREC {
+			// trec_eval's levels are integers; a negative one is a judged
+			// document left out of the pool (not relevant, unjudged for bpref).
+			lv, ok := parseLevel(fields[rcol])
+			if !ok {
+				return rows, l.errorf(l.line, "relevance level %s is not an integer (TREC qrels levels are integers: -1, 0, 1, 2, …)", Quote(string(fields[rcol])))
+			}
+			rel = float64(lv)
+		} else if rcol >= 0 {
 			var bad numErr
 			if rel, bad = parseFloatBytes(fields[rcol]); bad != numOK {
 				return rows, l.errorf(l.line, "%s", numberProblem("relevance", fields[rcol], bad))
@@ -447,6 +458,12 @@ type RunReader struct {
 	pending bool // the current line starts the next block
 	eof     bool
 
+	// sorted groups a TREC run whose queries are not contiguous.
+	sorted *trecSorter
+	// tab reads a mapped table or a Parquet file (runs_table.go) instead
+	// of l.
+	tab *TableReader
+
 	user  []byte
 	arena []byte
 	rows  []runRow
@@ -478,6 +495,17 @@ func OpenRunCapped(path, display string, format RunFormat, predictions bool, max
 	case format == FormatTREC:
 		r.ucol, r.icol, r.rcol, r.scol, r.want = 0, 2, 3, 4, 6
 		r.byScore = true
+		grouped, err := trecGrouped(path, display, maxDecompressed)
+		if err != nil {
+			l.Close()
+			return nil, err
+		}
+		if !grouped {
+			if r.sorted, err = newTrecSorter(r); err != nil {
+				l.Close()
+				return nil, err
+			}
+		}
 	case predictions:
 		r.delim = delimOf(path)
 		cols, err := tableColumns(l, r.delim, []string{"user", "item", "prediction"}, nil)
@@ -505,10 +533,42 @@ func OpenRunCapped(path, display string, format RunFormat, predictions bool, max
 	return r, nil
 }
 
-func (r *RunReader) Close() { r.l.Close() }
+func (r *RunReader) Close() {
+	if r.sorted != nil {
+		r.sorted.Close()
+	}
+	if r.tab != nil {
+		r.tab.Close()
+		return
+	}
+	r.l.Close()
+}
+
+// lineNo is the line of the current record (a Parquet file's row).
+func (r *RunReader) lineNo() int {
+	if r.tab != nil {
+		return r.tab.Line()
+	}
+	return r.l.line
+}
+
+// file is the file's name as errors show it.
+func (r *RunReader) file() string {
+	if r.tab != nil {
+		return r.tab.File
+	}
+	return r.l.file
+}
+
+func (r *RunReader) errorf(line int, format string, args ...any) error {
+	return &InputError{File: r.file(), Line: line, Msg: fmt.Sprintf(format, args...)}
+}
 
 // readLine reads and splits the next non-blank line; io.EOF at the end.
 func (r *RunReader) readLine() error {
+	if r.tab != nil {
+		return r.readRecord()
+	}
 	for {
 		line, err := r.l.next()
 		if err != nil {
@@ -519,19 +579,20 @@ func (r *RunReader) readLine() error {
 		}
 		r.fields, err = splitFields(line, r.delim, r.fields, &r.scratch)
 		if err != nil {
-			return r.l.errorf(r.l.line, "%v", err)
+			return r.errorf(r.lineNo(), "%v", err)
 		}
-		if r.format == FormatTREC && len(r.fields) != 6 {
-			return r.l.errorf(r.l.line, "%d fields, a TREC run line has 6: qid Q0 docno rank score tag", len(r.fields))
+		if r.format == FormatTREC && len(r.fields) < 6 {
+			return r.errorf(r.lineNo(), "%d fields, a TREC run line has 6: qid Q0 docno rank score tag", len(r.fields))
 		}
+		// Text after the sixth field is ignored, as trec_eval ignores it.
 		if err := fieldCount(r.l, r.fields, r.want, r.header, r.delim); err != nil {
 			return err
 		}
 		if len(trimBytes(r.fields[r.ucol])) == 0 {
-			return r.l.errorf(r.l.line, "empty user id")
+			return r.errorf(r.lineNo(), "empty user id")
 		}
 		if len(trimBytes(r.fields[r.icol])) == 0 {
-			return r.l.errorf(r.l.line, "empty item id")
+			return r.errorf(r.lineNo(), "empty item id")
 		}
 		return nil
 	}
@@ -540,26 +601,26 @@ func (r *RunReader) readLine() error {
 // addRow appends the current line to the block.
 func (r *RunReader) addRow() error {
 	it := trimBytes(r.fields[r.icol])
-	row := runRow{off: len(r.arena), line: r.l.line}
+	row := runRow{off: len(r.arena), line: r.lineNo()}
 	r.arena = append(r.arena, it...)
 	row.end = len(r.arena)
 	switch {
 	case r.predictions:
 		v, bad := parseFloatBytes(r.fields[r.pcol])
 		if bad != numOK {
-			return r.l.errorf(r.l.line, "%s", numberProblem("prediction", r.fields[r.pcol], bad))
+			return r.errorf(r.lineNo(), "%s", numberProblem("prediction", r.fields[r.pcol], bad))
 		}
 		row.score = v
 	case r.byScore:
 		v, bad := parseFloatBytes(r.fields[r.scol])
 		if bad != numOK {
-			return r.l.errorf(r.l.line, "%s", numberProblem("score", r.fields[r.scol], bad))
+			return r.errorf(r.lineNo(), "%s", numberProblem("score", r.fields[r.scol], bad))
 		}
 		row.score = v
 	default:
 		k, ok := parseRank(r.fields[r.rcol])
 		if !ok || k < 1 {
-			return r.l.errorf(r.l.line, "rank %s is not a positive integer", Quote(string(r.fields[r.rcol])))
+			return r.errorf(r.lineNo(), "rank %s is not a positive integer", Quote(string(r.fields[r.rcol])))
 		}
 		row.rank = k
 	}
@@ -575,6 +636,15 @@ func (r *RunReader) Next() (user []byte, items [][]byte, err error) {
 	}
 	r.rows = r.rows[:0]
 	r.arena = r.arena[:0]
+	if r.sorted != nil {
+		if err := r.sorted.nextBlock(r); err != nil {
+			if err == io.EOF {
+				r.eof = true
+			}
+			return nil, nil, err
+		}
+		return r.finishBlock()
+	}
 	if !r.pending {
 		if err := r.readLine(); err != nil {
 			if err == io.EOF {
@@ -586,7 +656,7 @@ func (r *RunReader) Next() (user []byte, items [][]byte, err error) {
 	r.pending = false
 	r.user = append(r.user[:0], trimBytes(r.fields[r.ucol])...)
 	if why := BadName(string(r.user)); why != "" {
-		return nil, nil, r.l.errorf(r.l.line, "user id %s holds %s", Quote(string(r.user)), why)
+		return nil, nil, r.errorf(r.lineNo(), "user id %s holds %s", Quote(string(r.user)), why)
 	}
 	if err := r.addRow(); err != nil {
 		return nil, nil, err
@@ -608,6 +678,11 @@ func (r *RunReader) Next() (user []byte, items [][]byte, err error) {
 			return nil, nil, err
 		}
 	}
+	return r.finishBlock()
+}
+
+// finishBlock orders the block Next gathered and lists its items.
+func (r *RunReader) finishBlock() (user []byte, items [][]byte, err error) {
 	r.Rows += int64(len(r.rows))
 	if err := r.order(); err != nil {
 		return nil, nil, err
@@ -653,11 +728,11 @@ func (r *RunReader) order() error {
 	for i, row := range r.rows {
 		switch {
 		case i == 0 && row.rank != 1:
-			return r.l.errorf(row.line, "user %s: ranks start at %d, want 1", Quote(string(r.user)), row.rank)
+			return r.errorf(row.line, "user %s: ranks start at %d, want 1", Quote(string(r.user)), row.rank)
 		case i > 0 && row.rank == r.rows[i-1].rank:
-			return r.l.errorf(max(row.line, r.rows[i-1].line), "user %s: rank %d appears twice (lines %d and %d)", Quote(string(r.user)), row.rank, min(row.line, r.rows[i-1].line), max(row.line, r.rows[i-1].line))
+			return r.errorf(max(row.line, r.rows[i-1].line), "user %s: rank %d appears twice (lines %d and %d)", Quote(string(r.user)), row.rank, min(row.line, r.rows[i-1].line), max(row.line, r.rows[i-1].line))
 		case i > 0 && row.rank != r.rows[i-1].rank+1:
-			return r.l.errorf(row.line, "user %s: rank gap: rank %d follows rank %d", Quote(string(r.user)), row.rank, r.rows[i-1].rank)
+			return r.errorf(row.line, "user %s: rank gap: rank %d follows rank %d", Quote(string(r.user)), row.rank, r.rows[i-1].rank)
 		}
 	}
 	return nil
@@ -674,7 +749,10 @@ func (r *RunReader) ListError(err error) error {
 	if le.Pos >= 0 && le.Pos < len(r.rows) {
 		line = r.rows[le.Pos].line
 	}
-	return r.l.errorf(line, "%s", le.Msg)
+	if le.Other > 0 && le.Other <= len(r.rows) {
+		return r.errorf(line, "%s (lines %d and %d)", le.Msg, min(line, r.rows[le.Other-1].line), max(line, r.rows[le.Other-1].line))
+	}
+	return r.errorf(line, "%s", le.Msg)
 }
 
 // RunBlock is a copy of one user's block, handed from the reading
@@ -775,7 +853,11 @@ func (r *RunReader) BlockError(b *RunBlock, err error) error {
 	if le.Pos >= 0 && le.Pos < len(b.lines) {
 		line = b.lines[le.Pos]
 	}
-	return r.l.errorf(line, "%s", le.Msg)
+	if le.Other > 0 && le.Other <= len(b.lines) {
+		o := b.lines[le.Other-1]
+		return r.errorf(max(line, o), "%s (lines %d and %d)", le.Msg, min(line, o), max(line, o))
+	}
+	return r.errorf(line, "%s", le.Msg)
 }
 
 // Preds are the predictions of the block Next returned (a predictions
@@ -787,3 +869,28 @@ func (b *RunBlock) User() []byte { return b.user }
 
 // Items are the block's items in rank order.
 func (b *RunBlock) Items() [][]byte { return b.items }
+
+// parseLevel parses a TREC qrels level: an optionally signed decimal
+// integer of at most 9 digits.
+func parseLevel(b []byte) (int, bool) {
+	b = trimBytes(b)
+	neg := false
+	if len(b) > 0 && (b[0] == '-' || b[0] == '+') {
+		neg = b[0] == '-'
+		b = b[1:]
+	}
+	if len(b) == 0 || len(b) > 9 {
+		return 0, false
+	}
+	n := 0
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int(c-'0')
+	}
+	if neg {
+		n = -n
+	}
+	return n, true
+}

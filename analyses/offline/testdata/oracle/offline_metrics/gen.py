@@ -7,8 +7,9 @@ list by list with Python's own sums, sharing no code with the Go side:
 
   precision@k = |hits in top k| / k          recall@k = |hits in top k| / |T|
   f1@k        = 2PR/(P+R) (0 when P+R = 0)
-  ndcg@k      = DCG@k / IDCG@k, gain = relevance (graded) or 1 (binary) for
-                relevance >= threshold, discount 1/log2(r+1) ("trec_eval")
+  ndcg@k      = DCG@k / IDCG@k, gain = relevance for every positive
+                relevance (graded, trec_eval's ndcg_cut whatever the
+                threshold) or 1 for relevance >= threshold (binary), discount 1/log2(r+1) ("trec_eval")
                 or 1 at r=1 and 1/log2(r) after ("jarvelin", seed 002)
   map@k       = (1/|T|) * sum over hits at rank r <= k of (hits up to r)/r
   mrr@k       = 1/(rank of first hit within k), else 0
@@ -32,21 +33,30 @@ def metrics_for_user(lst, truth, o):
     thr, ks = o["relevance_threshold"], sorted(set(o["k"]))
     a = o["half_life"]
     def gain(v):
-        if v < thr:
-            return 0.0
-        return 1.0 if o["ndcg_gain"] == "binary" else float(v)
+        # trec_eval's ndcg_cut: graded gain = every positive level, whatever
+        # the threshold; binary: 1 for a relevant item.
+        if o["ndcg_gain"] == "binary":
+            return 1.0 if v >= thr else 0.0
+        return float(v) if v > 0 else 0.0
     def disc(r):
         if o["ndcg_discount"] == "jarvelin":
             return 1.0 if r == 1 else 1.0 / math.log2(r)
         return 1.0 / math.log2(r + 1)
     nrel = sum(1 for v in truth.values() if v >= thr)
     out = {}
-    if nrel == 0:
-        return None
     ideal = sorted((gain(v) for v in truth.values() if gain(v) > 0), reverse=True)
     for k in ks:
         top = lst[:k]
         hits = [r for r, it in enumerate(top, 1) if truth.get(it, 0) >= thr]
+        dcg = sum(gain(truth.get(it, 0)) * disc(r) for r, it in enumerate(top, 1))
+        idcg = sum(g * disc(r) for r, g in enumerate(ideal[:k], 1))
+        if nrel == 0:
+            # no relevant item: the binary measures are 0, nDCG still
+            # counts the positive levels below the threshold (trec_eval).
+            for m in ["precision", "recall", "f1", "map", "mrr", "hitrate", "rankscore", "liftindex"]:
+                out["%s@%d" % (m, k)] = 0.0
+            out["ndcg@%d" % k] = dcg / idcg if idcg > 0 else 0.0
+            continue
         p = len(hits) / k
         rc = len(hits) / nrel
         out["precision@%d" % k] = p
@@ -126,10 +136,7 @@ def expected(o, truth, runs):
             nrel = sum(1 for v in t.values() if v >= o["relevance_threshold"])
             if u in r["lists"]:
                 v = metrics_for_user(r["lists"][u], t, o)
-                if v is None:
-                    if o["no_relevant"] == "zero":
-                        users[u] = zeros(o)
-                else:
+                if nrel > 0 or o["no_relevant"] == "zero":
                     users[u] = v
             else:
                 if nrel > 0:

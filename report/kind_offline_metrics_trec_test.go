@@ -1,0 +1,125 @@
+package report
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// trecStudy is a TREC study: qrels with levels −1…2, three runs over 40
+// queries, interleaved, with trailing text; "dense" retrieves the relevant
+// documents first for every query, "bm25" for half of them, "rand" never.
+func trecStudy(extra string) string {
+	var qrels, bm25, dense, rnd strings.Builder
+	for q := range 40 {
+		fmt.Fprintf(&qrels, "%d 0 rel%d 2\n%d 0 also%d 1\n%d 0 non%d 0\n%d 0 pool%d -1\n", q, q, q, q, q, q, q, q)
+	}
+	for r := range 4 {
+		for q := range 40 {
+			docs := []string{fmt.Sprintf("rel%d", q), fmt.Sprintf("also%d", q), fmt.Sprintf("non%d", q), fmt.Sprintf("other%d", q)}
+			fmt.Fprintf(&dense, "%d Q0 %s %d %g dense\n", q, docs[r], r+1, float64(10-r))
+			fmt.Fprintf(&rnd, "%d Q0 %s %d %g rand with trailing text\n", q, docs[3-r], r+1, float64(10-r))
+			if q%2 == 0 {
+				fmt.Fprintf(&bm25, "%d Q0 %s %d %g bm25\n", q, docs[r], r+1, float64(10-r))
+			} else {
+				fmt.Fprintf(&bm25, "%d Q0 %s %d %g bm25\n", q, docs[3-r], r+1, float64(10-r))
+			}
+		}
+	}
+	return `
+-- study.toml --
+title = "TREC"
+seed = 7
+[[analyses]]
+id = "om"
+type = "offline_metrics"
+runs = "runs/{method}.run"
+truth = "qrels.txt"
+k = [1, 3]
+` + extra + `
+-- qrels.txt --
+` + qrels.String() + `-- runs/bm25.run --
+` + bm25.String() + `-- runs/dense.run --
+` + dense.String() + `-- runs/rand.run --
+` + rnd.String()
+}
+
+// compare on an offline_metrics analysis: the table <id>-compare with
+// exactly the issue's columns in CSV and JSON, the ranx table with dense
+// beating both others, and a bad compare value at its key's line.
+func TestOfflineMetricsCompare(t *testing.T) {
+	t.Parallel()
+	dir := mustBuild(t, trecStudy(`compare = { test = "fisher", permutations = 2000, correction = "holm", alpha = 0.05, metrics = ["map", "ndcg@3"] }`))
+	csv := readFile(t, dir, "data/om-compare.csv")
+	lines := strings.Split(strings.TrimSpace(csv), "\n")
+	if lines[0] != "dataset,metric,a,b,mean_a,mean_b,p,p_adjusted,significant" || len(lines) != 1+2*3 {
+		t.Fatalf("compare CSV:\n%s", csv)
+	}
+	if !strings.Contains(csv, ",map,bm25,dense,") || !strings.Contains(csv, ",true") {
+		t.Errorf("compare CSV:\n%s", csv)
+	}
+	summary := readFile(t, dir, "data/om-compare-summary.csv")
+	if !strings.Contains(summary, "dense,b,1.0000^ac") {
+		t.Errorf("ranx table:\n%s", summary)
+	}
+	js := readFile(t, dir, "data/om.json")
+	if !strings.Contains(js, `"p_adjusted"`) {
+		t.Errorf("the JSON lacks the compare table")
+	}
+	if svg := readFile(t, dir, "figures/om-pr.svg"); !strings.Contains(svg, "recall") {
+		t.Errorf("no precision–recall figure")
+	}
+	iprec := readFile(t, dir, "data/om-iprec.csv")
+	if !strings.Contains(iprec, "dense,0.5,1") {
+		t.Errorf("iprec table:\n%s", iprec)
+	}
+	for _, c := range []struct{ opt, want string }{
+		{`compare = { test = "wilcoxon" }`, `compare.test: unknown value "wilcoxon"`},
+		{`compare = { correction = "bh" }`, `compare.correction: unknown value "bh"`},
+		{`compare = { metrics = ["ndcg@10"] }`, `compare.metrics: unknown per-user metric "ndcg@10"`},
+		{`compare = { alpha = 1.5 }`, `compare.alpha: must be in (0, 1)`},
+		{`compare = { permutation = 100 }`, `unknown key "permutation" (did you mean "permutations"?)`},
+		{`compare = "fisher"`, `want a table such as`},
+	} {
+		_, err := buildStudy(t, trecStudy(c.opt))
+		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "study.toml:") {
+			t.Errorf("%s: error %v, want %q at a line of study.toml", c.opt, err, c.want)
+		}
+	}
+}
+
+// Bad TREC input names file and line: a non-integer qrels level, a
+// non-numeric score, a document listed twice for a query (both lines, the
+// query's lines interleaved with another's), a run with too few fields.
+func TestOfflineTRECBadInput(t *testing.T) {
+	t.Parallel()
+	base := "-- study.toml --\ntitle = \"T\"\n[[analyses]]\nid = \"om\"\ntype = \"offline_metrics\"\nruns = \"runs/{method}.run\"\ntruth = \"qrels.txt\"\n"
+	for _, c := range []struct{ qrels, run, want string }{
+		{"1 0 a 1\n1 0 b 1.5\n", "1 Q0 a 1 1 r\n", "qrels.txt:2: relevance level \"1.5\" is not an integer"},
+		{"1 0 a 1\n", "1 Q0 a 1 1 r\n1 Q0 b 2 high r\n", `runs/m.run:2: score "high" is not a number`},
+		{"1 0 a 1\n2 0 b 1\n", "1 Q0 a 1 3 r\n2 Q0 b 1 2 r\n1 Q0 a 2 1 r\n", `runs/m.run:3: user "1": item "a" is listed twice (lines 1 and 3)`},
+		{"1 0 a 1\n", "1 Q0 a 1 1\n", "runs/m.run:1: 5 fields, a TREC run line has 6"},
+		{"1 0 a 1\n", "\n", "runs/m.run: the run has no rows"},
+	} {
+		_, err := buildStudy(t, base+"-- qrels.txt --\n"+c.qrels+"-- runs/m.run --\n"+c.run)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("error %v, want %q", err, c.want)
+		}
+	}
+}
+
+// A TREC run's query absent from the qrels is ignored, as trec_eval
+// ignores it, with a warning naming it; the values are those of the run
+// without it.
+func TestOfflineTRECUnknownQuery(t *testing.T) {
+	t.Parallel()
+	study := "-- study.toml --\ntitle = \"T\"\n[[analyses]]\nid = \"om\"\ntype = \"offline_metrics\"\nruns = \"runs/{method}.run\"\ntruth = \"qrels.txt\"\nk = [1]\n-- qrels.txt --\n1 0 a 1\n2 0 b 1\n-- runs/m.run --\n1 Q0 a 1 2 r\n"
+	plain := readFile(t, mustBuild(t, study+"2 Q0 x 1 1 r\n"), "data/om.csv")
+	dir := mustBuild(t, study+"999 Q0 a 1 1 r\n2 Q0 x 1 1 r\n")
+	if got := readFile(t, dir, "data/om.csv"); got != plain {
+		t.Errorf("with an unjudged query:\n%s\nwithout:\n%s", got, plain)
+	}
+	if js := readFile(t, dir, "data/om.json"); !strings.Contains(js, `1 quer(ies) of the run are not in the qrels (first \"999\")`) {
+		t.Errorf("no warning: %s", js)
+	}
+}
