@@ -126,6 +126,23 @@ func (o *Options) Defaults() {
 
 // Validate checks the options.
 func (o *Options) Validate() error {
+	for _, check := range []func() error{o.validateInputs, o.validateCutoffs, o.validateRules} {
+		if err := check(); err != nil {
+			return err
+		}
+	}
+	if o.Compare != nil {
+		o.Compare.Defaults()
+		if err := o.Compare.Validate(NewEvaluator(*o).Names()); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// validateInputs checks runs, truth and predictions: present, of an entry
+// form, and their patterns' placeholders consistent.
+func (o *Options) validateInputs() error {
 	runs, runsIsPath := o.Runs.(string)
 	if o.Runs == nil || (runsIsPath && runs == "") {
 		return analyses.OptionErrorf("runs", "required (a path pattern with {method}, e.g. \"runs/{method}_{dataset}.csv\", or a table {path = …, method = …})")
@@ -153,9 +170,11 @@ func (o *Options) Validate() error {
 			return analyses.OptionErrorf(e.key, "want a path, a table {path = …} or a list of them, got %v", e.v)
 		}
 	}
-	if err := analyses.OneOf("format", o.Format, "auto", "csv", "trec"); err != nil {
-		return err
-	}
+	return analyses.OneOf("format", o.Format, "auto", "csv", "trec")
+}
+
+// validateCutoffs checks k: at least one, each in range, no repeats.
+func (o *Options) validateCutoffs() error {
 	if len(o.K) == 0 {
 		return analyses.OptionErrorf("k", "at least one cutoff is needed")
 	}
@@ -167,9 +186,12 @@ func (o *Options) Validate() error {
 			return err
 		}
 	}
-	if err := analyses.CheckDistinct("k", o.K); err != nil {
-		return err
-	}
+	return analyses.CheckDistinct("k", o.K)
+}
+
+// validateRules checks the threshold, the nDCG choices, the RankScore
+// half-life and the rules for users without relevant items or lists.
+func (o *Options) validateRules() error {
 	if err := analyses.CheckFloat("relevance_threshold", o.RelevanceThreshold, math.Inf(-1), math.MaxFloat64); err != nil {
 		return err
 	}
@@ -188,16 +210,7 @@ func (o *Options) Validate() error {
 	if err := analyses.OneOf("no_relevant", o.NoRelevant, RuleSkip, RuleZero); err != nil {
 		return err
 	}
-	if err := analyses.OneOf("missing_users", o.MissingUsers, RuleZero, RuleSkip); err != nil {
-		return err
-	}
-	if o.Compare != nil {
-		o.Compare.Defaults()
-		if err := o.Compare.Validate(NewEvaluator(*o).Names()); err != nil {
-			return err
-		}
-	}
-	return nil
+	return analyses.OneOf("missing_users", o.MissingUsers, RuleZero, RuleSkip)
 }
 
 // CompareMetrics are the per-user metrics compare tests: its metrics, or

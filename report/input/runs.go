@@ -140,26 +140,10 @@ func (l *lineReader) errorf(line int, format string, args ...any) error {
 // of spaces and tabs (TREC). The slices point into line or into scratch.
 func splitFields(line []byte, delim byte, dst [][]byte, scratch *[]byte) ([][]byte, error) {
 	dst = dst[:0]
-	if delim == 0 {
-		// A byte loop: fields are short, and bytes.IndexAny builds its
-		// set on every call.
-		i, n := 0, len(line)
-		for {
-			for i < n && (line[i] == ' ' || line[i] == '\t') {
-				i++
-			}
-			if i == n {
-				return dst, nil
-			}
-			j := i
-			for j < n && line[j] != ' ' && line[j] != '\t' {
-				j++
-			}
-			dst = append(dst, line[i:j])
-			i = j
-		}
-	}
-	if delim == '\t' || bytes.IndexByte(line, '"') < 0 {
+	switch {
+	case delim == 0:
+		return splitWhitespace(line, dst), nil
+	case delim == '\t' || bytes.IndexByte(line, '"') < 0:
 		for {
 			i := bytes.IndexByte(line, delim)
 			if i < 0 {
@@ -169,39 +153,43 @@ func splitFields(line []byte, delim byte, dst [][]byte, scratch *[]byte) ([][]by
 			line = line[i+1:]
 		}
 	}
-	// Quoted fields: unquote into scratch, then slice it.
+	return splitQuoted(line, delim, dst, scratch)
+}
+
+// splitWhitespace cuts a line at runs of spaces and tabs. A byte loop:
+// fields are short, and bytes.IndexAny builds its set on every call.
+func splitWhitespace(line []byte, dst [][]byte) [][]byte {
+	i, n := 0, len(line)
+	for {
+		for i < n && (line[i] == ' ' || line[i] == '\t') {
+			i++
+		}
+		if i == n {
+			return dst
+		}
+		j := i
+		for j < n && line[j] != ' ' && line[j] != '\t' {
+			j++
+		}
+		dst = append(dst, line[i:j])
+		i = j
+	}
+}
+
+// splitQuoted cuts a line with quoted fields: each field is unquoted into
+// scratch, then sliced from it.
+func splitQuoted(line []byte, delim byte, dst [][]byte, scratch *[]byte) ([][]byte, error) {
 	buf := (*scratch)[:0]
 	var ends []int
 	for i := 0; ; {
+		var err error
 		if i < len(line) && line[i] == '"' {
-			i++
-			for {
-				j := bytes.IndexByte(line[i:], '"')
-				if j < 0 {
-					return nil, errors.New("unterminated quoted field")
-				}
-				buf = append(buf, line[i:i+j]...)
-				i += j + 1
-				if i < len(line) && line[i] == '"' {
-					buf = append(buf, '"')
-					i++
-					continue
-				}
-				break
-			}
-			if i < len(line) && line[i] != delim {
-				return nil, fmt.Errorf("extraneous text after a quoted field")
-			}
+			buf, i, err = unquoteField(line, i+1, delim, buf)
 		} else {
-			j := bytes.IndexByte(line[i:], delim)
-			if j < 0 {
-				j = len(line) - i
-			}
-			if bytes.IndexByte(line[i:i+j], '"') >= 0 {
-				return nil, fmt.Errorf("bare \" in an unquoted field")
-			}
-			buf = append(buf, line[i:i+j]...)
-			i += j
+			buf, i, err = plainField(line, i, delim, buf)
+		}
+		if err != nil {
+			return nil, err
 		}
 		ends = append(ends, len(buf))
 		if i >= len(line) {
@@ -220,6 +208,41 @@ func splitFields(line []byte, delim byte, dst [][]byte, scratch *[]byte) ([][]by
 		start = e
 	}
 	return dst, nil
+}
+
+// unquoteField appends the quoted field starting after its quote at i
+// (doubled quotes are one) and returns where it ends.
+func unquoteField(line []byte, i int, delim byte, buf []byte) ([]byte, int, error) {
+	for {
+		j := bytes.IndexByte(line[i:], '"')
+		if j < 0 {
+			return nil, 0, errors.New("unterminated quoted field")
+		}
+		buf = append(buf, line[i:i+j]...)
+		i += j + 1
+		if i < len(line) && line[i] == '"' {
+			buf = append(buf, '"')
+			i++
+			continue
+		}
+		break
+	}
+	if i < len(line) && line[i] != delim {
+		return nil, 0, fmt.Errorf("extraneous text after a quoted field")
+	}
+	return buf, i, nil
+}
+
+// plainField appends the unquoted field at i and returns where it ends.
+func plainField(line []byte, i int, delim byte, buf []byte) ([]byte, int, error) {
+	j := bytes.IndexByte(line[i:], delim)
+	if j < 0 {
+		j = len(line) - i
+	}
+	if bytes.IndexByte(line[i:i+j], '"') >= 0 {
+		return nil, 0, fmt.Errorf("bare \" in an unquoted field")
+	}
+	return append(buf, line[i:i+j]...), i + j, nil
 }
 
 // tableColumns reads a table's header and finds the named columns (-1
@@ -533,6 +556,7 @@ func OpenRunCapped(path, display string, format RunFormat, predictions bool, max
 	return r, nil
 }
 
+// Close closes the run file (and its spilled chunks, when it was sorted).
 func (r *RunReader) Close() {
 	if r.sorted != nil {
 		r.sorted.Close()
