@@ -126,6 +126,54 @@ type offlineFile struct {
 // the truth users the run has no list for, in truth order). Memory is
 // bounded by the truth and the catalog of one dataset, never by the runs.
 func OfflineMetricsDerived(ctx *Context, o *offline.Options, unit func(*UnitRow) error) (*OfflineDerived, error) {
+	in, err := offlineGather(ctx, o)
+	if err != nil {
+		return nil, err
+	}
+	datasets := ctx.Study.orderDatasets(analyses.SortedKeys(in.runs))
+	d := &OfflineDerived{Predictions: len(in.preds) > 0}
+	prog := &offlineProgress{ctx: ctx, total: in.nRuns}
+	for _, ds := range datasets {
+		files := in.runs[ds]
+		sort.SliceStable(files, func(i, j int) bool { return files[i].method < files[j].method })
+		for i := 1; i < len(files); i++ {
+			if files[i].method == files[i-1].method {
+				return nil, fmt.Errorf("runs: dataset %q, method %q: two run files (%s and %s)", ds, files[i].method, files[i-1].display, files[i].display)
+			}
+		}
+		tf := in.truth[ds]
+		if len(tf) == 0 {
+			return nil, fmt.Errorf("truth: no truth file for dataset %q (truth %v; runs %s)", ds, o.Truth, files[0].display)
+		}
+		truth, err := offlineReadTruth(ctx, o, tf)
+		if err != nil {
+			return nil, err
+		}
+		runs, err := offlineReadRuns(ctx, o, truth, files, in.predBy, unit, prog)
+		if err != nil {
+			return nil, err
+		}
+		d.Runs = append(d.Runs, offline.FinishDataset(runs)...)
+		if o.Compare != nil {
+			for _, r := range runs {
+				d.PerQuery = append(d.PerQuery, r.PerQuery())
+			}
+		}
+	}
+	return d, in.checkPredictions()
+}
+
+// offlineInputs are an offline_metrics analysis's files: runs and truth
+// by dataset, predictions by dataset and method.
+type offlineInputs struct {
+	runs, truth map[string][]offlineFile
+	preds       []offlineFile
+	predBy      map[[2]string]offlineFile
+	nRuns       int
+}
+
+// offlineGather expands the runs, truth and predictions entries.
+func offlineGather(ctx *Context, o *offline.Options) (*offlineInputs, error) {
 	runFiles, err := offlineExpandEntries(ctx, "runs", o.Runs)
 	if err != nil {
 		return nil, err
@@ -141,101 +189,87 @@ func OfflineMetricsDerived(ctx *Context, o *offline.Options, unit func(*UnitRow)
 	if err != nil {
 		return nil, err
 	}
-	byDataset := map[string][]offlineFile{}
+	in := &offlineInputs{runs: map[string][]offlineFile{}, truth: map[string][]offlineFile{},
+		preds: predFiles, predBy: map[[2]string]offlineFile{}, nRuns: len(runFiles)}
 	for _, f := range runFiles {
-		byDataset[f.dataset] = append(byDataset[f.dataset], f)
+		in.runs[f.dataset] = append(in.runs[f.dataset], f)
 	}
-	truthBy := map[string][]offlineFile{}
 	for _, f := range truthFiles {
-		truthBy[f.dataset] = append(truthBy[f.dataset], f)
-	}
-	predBy := map[[2]string]offlineFile{}
-	for _, f := range predFiles {
-		predBy[[2]string{f.dataset, f.method}] = f
-	}
-	datasets := ctx.Study.orderDatasets(analyses.SortedKeys(byDataset))
-	d := &OfflineDerived{Predictions: len(predFiles) > 0}
-	total := len(runFiles)
-	done := 0
-	for _, ds := range datasets {
-		files := byDataset[ds]
-		sort.SliceStable(files, func(i, j int) bool { return files[i].method < files[j].method })
-		for i := 1; i < len(files); i++ {
-			if files[i].method == files[i-1].method {
-				return nil, fmt.Errorf("runs: dataset %q, method %q: two run files (%s and %s)", ds, files[i].method, files[i-1].display, files[i].display)
-			}
-		}
-		tf := truthBy[ds]
-		if len(tf) == 0 {
-			return nil, fmt.Errorf("truth: no truth file for dataset %q (truth %v; runs %s)", ds, o.Truth, files[0].display)
-		}
-		truth, err := offlineReadTruth(ctx, o, tf)
-		if err != nil {
-			return nil, err
-		}
-		runs := make([]*offline.Run, len(files))
-		errs := make([]error, len(files))
-		work := func(i int, emit func(*UnitRow) error) {
-			runs[i], errs[i] = offlineReadRun(ctx, o, truth, files[i], predBy, emit)
-		}
-		// Per-user values must come out in a fixed order: with a unit
-		// callback the runs are read one after the other; without one,
-		// in parallel (each run has its own state).
-		if unit != nil || ctx.Jobs <= 1 {
-			for i := range files {
-				work(i, unit)
-				if errs[i] != nil {
-					return nil, errs[i]
-				}
-				done++
-				ctx.Progress().Step("offline_metrics: runs", done, total)
-			}
-		} else {
-			var wg sync.WaitGroup
-			sem := make(chan struct{}, ctx.Jobs)
-			var mu sync.Mutex
-			for i := range files {
-				wg.Add(1)
-				sem <- struct{}{}
-				go func() {
-					defer wg.Done()
-					work(i, nil)
-					<-sem
-					mu.Lock()
-					done++
-					ctx.Progress().Step("offline_metrics: runs", done, total)
-					mu.Unlock()
-				}()
-			}
-			wg.Wait()
-			if err := errors.Join(errs...); err != nil {
-				for _, e := range errs {
-					if e != nil {
-						return nil, e // the first file's error, in file order
-					}
-				}
-			}
-		}
-		d.Runs = append(d.Runs, offline.FinishDataset(runs)...)
-		if o.Compare != nil {
-			for _, r := range runs {
-				d.PerQuery = append(d.PerQuery, r.PerQuery())
-			}
-		}
+		in.truth[f.dataset] = append(in.truth[f.dataset], f)
 	}
 	for _, f := range predFiles {
-		if _, ok := byDataset[f.dataset]; !ok {
-			return nil, fmt.Errorf("%s: predictions for dataset %q, which has no run file", f.display, f.dataset)
+		in.predBy[[2]string{f.dataset, f.method}] = f
+	}
+	return in, nil
+}
+
+// checkPredictions refuses a predictions file of a dataset or method
+// without a run file.
+func (in *offlineInputs) checkPredictions() error {
+	for _, f := range in.preds {
+		if _, ok := in.runs[f.dataset]; !ok {
+			return fmt.Errorf("%s: predictions for dataset %q, which has no run file", f.display, f.dataset)
 		}
 		found := false
-		for _, rf := range byDataset[f.dataset] {
+		for _, rf := range in.runs[f.dataset] {
 			found = found || rf.method == f.method
 		}
 		if !found {
-			return nil, fmt.Errorf("%s: predictions of method %q on dataset %q, which has no run file", f.display, f.method, f.dataset)
+			return fmt.Errorf("%s: predictions of method %q on dataset %q, which has no run file", f.display, f.method, f.dataset)
 		}
 	}
-	return d, nil
+	return nil
+}
+
+// offlineProgress counts the run files read, for the progress line.
+type offlineProgress struct {
+	ctx         *Context
+	mu          sync.Mutex
+	done, total int
+}
+
+func (p *offlineProgress) step() {
+	p.mu.Lock()
+	p.done++
+	p.ctx.Progress().Step("offline_metrics: runs", p.done, p.total)
+	p.mu.Unlock()
+}
+
+// offlineReadRuns reads and evaluates the run files of one dataset.
+// Per-user values must come out in a fixed order: with a unit callback
+// the runs are read one after the other; without one, in parallel (each
+// run has its own state). The error is the first file's, in file order.
+func offlineReadRuns(ctx *Context, o *offline.Options, truth *offline.Truth, files []offlineFile, predBy map[[2]string]offlineFile, unit func(*UnitRow) error, prog *offlineProgress) ([]*offline.Run, error) {
+	runs := make([]*offline.Run, len(files))
+	errs := make([]error, len(files))
+	if unit != nil || ctx.Jobs <= 1 {
+		for i := range files {
+			if runs[i], errs[i] = offlineReadRun(ctx, o, truth, files[i], predBy, unit); errs[i] != nil {
+				return nil, errs[i]
+			}
+			prog.step()
+		}
+		return runs, nil
+	}
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, ctx.Jobs)
+	for i := range files {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			runs[i], errs[i] = offlineReadRun(ctx, o, truth, files[i], predBy, nil)
+			<-sem
+			prog.step()
+		}()
+	}
+	wg.Wait()
+	for _, e := range errs {
+		if e != nil {
+			return nil, e
+		}
+	}
+	return runs, nil
 }
 
 func offlineReadTruth(ctx *Context, o *offline.Options, files []offlineFile) (*offline.Truth, error) {
