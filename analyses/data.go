@@ -344,7 +344,7 @@ func DecodeSource(key, example string, v any, column func(string) (string, error
 					cols[want] = name
 				}
 			default:
-				return "", nil, fmt.Errorf("%s: unknown key %q%s", key, k, DidYouMean(k, []string{"path", "columns"}))
+				return "", nil, fmt.Errorf("%s: unknown key %q%s", key, k, NameHint(k, []string{"path", "columns"}))
 			}
 		}
 		if path == "" {

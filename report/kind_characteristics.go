@@ -87,7 +87,7 @@ func runCharacteristics(ctx *Context, o *datasets.CharacteristicsOptions) (*Outp
 				}
 			}
 			if idx[k] < 0 {
-				return nil, fmt.Errorf("features: no feature %q (have %s)%s", name, strings.Join(in.Features, ", "), analyses.DidYouMean(name, in.Features))
+				return nil, fmt.Errorf("features: no feature %q%s", name, analyses.NameHint(name, in.Features))
 			}
 		}
 		for d, row := range in.Values {

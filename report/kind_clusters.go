@@ -89,7 +89,7 @@ func clustersCheckNames(what string, names, known []string) error {
 	}
 	for _, n := range names {
 		if !set[n] {
-			return fmt.Errorf("no %s %q in the characteristics%s", what, n, analyses.DidYouMean(n, known))
+			return fmt.Errorf("no %s %q in the characteristics%s", what, n, analyses.NameHint(n, known))
 		}
 	}
 	return nil

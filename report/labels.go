@@ -1,5 +1,11 @@
 package report
 
+import (
+	"strings"
+
+	"github.com/evalbook/evalbook/analyses/leaderboard"
+)
+
 // LabelKind says what an id names: a label is looked up per kind, since
 // a metric and a method may share an id.
 type LabelKind int
@@ -14,15 +20,35 @@ const (
 // Label is the display label of an id on pages and figures (issue 20:
 // `[[metrics]] label = "nDCG@10"`, built-in rule labels, optional method
 // and dataset labels). Ids stay in CSV and JSON; pages show labels. An id
-// without a label is its own label.
+// without a label is its own label. Rules have built-in labels
+// ("DM-AUC", "Mean rank"); metrics are looked up case-insensitively, as
+// the manifest's [[metrics]] are.
 func (s *Study) Label(kind LabelKind, id string) string {
-	if s == nil {
-		return id
+	if s != nil {
+		if l, ok := s.labels[kind][id]; ok && l != "" {
+			return l
+		}
+		if kind == LabelMetric {
+			if i, ok := s.metricIndex[strings.ToLower(id)]; ok && s.Metrics[i].Label != "" {
+				return s.Metrics[i].Label
+			}
+		}
 	}
-	if l, ok := s.labels[kind][id]; ok && l != "" {
-		return l
+	if kind == LabelRule {
+		if l, ok := leaderboard.RuleLabels[id]; ok {
+			return l
+		}
 	}
 	return id
+}
+
+// IsBaseline reports whether a method is declared with baseline = true.
+func (s *Study) IsBaseline(method string) bool {
+	if s == nil {
+		return false
+	}
+	i, ok := s.methodIndex[method]
+	return ok && s.Methods[i].Baseline
 }
 
 // setLabel records a display label for an id (the manifest parser calls

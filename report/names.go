@@ -14,7 +14,7 @@ func checkNames(what string, names, known []string) error {
 	}
 	for _, n := range names {
 		if !set[n] {
-			return fmt.Errorf("no %s %q in the results%s", what, n, analyses.DidYouMean(n, known))
+			return fmt.Errorf("no %s %q in the results%s", what, n, analyses.NameHint(n, known))
 		}
 	}
 	return nil

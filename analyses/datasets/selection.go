@@ -97,7 +97,7 @@ func (o *SelectionOptions) Validate() error {
 	}
 	for _, s := range o.Strategies {
 		if _, ok := strategyStream[s]; !ok {
-			return analyses.OptionErrorf("strategies", "unknown strategy %q%s", s, analyses.DidYouMean(s, AllStrategies))
+			return analyses.OptionErrorf("strategies", "unknown strategy %q%s", s, analyses.NameHint(s, AllStrategies))
 		}
 	}
 	if err := analyses.CheckDistinct("strategies", o.Strategies); err != nil {
@@ -107,7 +107,7 @@ func (o *SelectionOptions) Validate() error {
 		return err
 	}
 	if !leaderboard.IsRule(o.Rule) {
-		return analyses.OptionErrorf("rule", "unknown rule %q%s", o.Rule, analyses.DidYouMean(o.Rule, leaderboard.AllRules))
+		return analyses.OptionErrorf("rule", "unknown rule %q%s", o.Rule, analyses.NameHint(o.Rule, leaderboard.AllRules))
 	}
 	if err := analyses.CheckFloat("beta_max", o.BetaMax, 1, analyses.MaxBetaMax); err != nil {
 		return err

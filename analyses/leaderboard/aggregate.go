@@ -34,6 +34,22 @@ var AllRules = []string{
 	RuleCopeland, RuleMinimax, RuleBorda, RulePlurality, RuleDowdall,
 }
 
+// RuleLabels are the rules' names on pages and figures (ids stay in CSV
+// and JSON).
+var RuleLabels = map[string]string{
+	RuleDMAUC:         "DM-AUC",
+	RuleDMLBO:         "DM-LBO",
+	RuleMeanRank:      "Mean rank",
+	RuleMean:          "Mean",
+	RuleGeometricMean: "Geometric mean",
+	RuleHarmonicMean:  "Harmonic mean",
+	RuleCopeland:      "Copeland",
+	RuleMinimax:       "Minimax",
+	RuleBorda:         "Borda",
+	RulePlurality:     "Plurality",
+	RuleDowdall:       "Dowdall",
+}
+
 // RuleLowerIsBetter reports whether a rule's score ranks ascending
 // (mean_rank and dm_lbo are ranks themselves). For the three means it is
 // the metric's direction that decides; see RuleScoreHigherBetter.
@@ -104,7 +120,7 @@ func (o *AggregateOptions) Validate() error {
 func checkRules(key string, rules []string) error {
 	for _, r := range rules {
 		if !IsRule(r) {
-			return analyses.OptionErrorf(key, "unknown rule %q%s", r, analyses.DidYouMean(r, AllRules))
+			return analyses.OptionErrorf(key, "unknown rule %q%s", r, analyses.NameHint(r, AllRules))
 		}
 	}
 	return analyses.CheckDistinct(key, rules)

@@ -102,7 +102,7 @@ func (o *StabilityOptions) Validate() error {
 	}
 	for _, p := range o.Perturbations {
 		if !isPerturbation(p) {
-			return analyses.OptionErrorf("perturbations", "unknown perturbation %q%s", p, analyses.DidYouMean(p, AllPerturbations))
+			return analyses.OptionErrorf("perturbations", "unknown perturbation %q%s", p, analyses.NameHint(p, AllPerturbations))
 		}
 	}
 	if err := analyses.CheckDistinct("perturbations", o.Perturbations); err != nil {

@@ -562,7 +562,7 @@ func metaSelect(studies []Study, names []string) ([]Study, error) {
 	for _, n := range names {
 		s, ok := by[n]
 		if !ok {
-			return nil, fmt.Errorf("datasets: %q has no values%s", n, analyses.DidYouMean(n, all))
+			return nil, fmt.Errorf("datasets: %q has no values%s", n, analyses.NameHint(n, all))
 		}
 		out = append(out, s)
 	}
