@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 )
 
 // Limits of the options. Each is generous for real studies (usually 100×
@@ -170,5 +171,5 @@ func OneOf(key, v string, allowed ...string) error {
 	if slices.Contains(allowed, v) {
 		return nil
 	}
-	return OptionErrorf(key, "unknown value %q%s", v, NameHint(v, allowed))
+	return OptionErrorf(key, "unknown value %q%s (one of %s)", v, DidYouMean(v, allowed), strings.Join(allowed, ", "))
 }

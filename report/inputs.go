@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/evalbook/evalbook/analyses"
+	"github.com/evalbook/evalbook/analyses/datasets"
 	"github.com/evalbook/evalbook/analyses/offline"
 
 	"github.com/evalbook/evalbook/report/input"
@@ -789,6 +790,26 @@ func (in *inputs) loadCharacteristics() (*Characteristics, error) {
 	}
 	c := &Characteristics{Value: map[string]map[string]float64{}}
 	seenF := map[string]bool{}
+	// Feature names compare ignoring case and underscores (seed 001's
+	// file says Ginii where the spec says Gini_i): a name of SPEC §5.6
+	// takes its spelling there, any other the first spelling seen, and a
+	// second spelling of one feature is an error rather than two columns.
+	canon := map[string]string{}
+	for _, f := range datasets.LogFeatureNames {
+		canon[charFeatureKey(f)] = f
+	}
+	spelled := map[string]string{} // feature key → spelling in the file
+	feature := func(t *input.TableReader, col int, f string) (string, error) {
+		key := charFeatureKey(f)
+		if prev, ok := spelled[key]; ok && prev != f {
+			return "", t.Errorf(col, "feature %s is also given as %s: feature names ignore case and underscores, so they are one feature; keep one spelling", input.Quote(f), input.Quote(prev))
+		}
+		spelled[key] = f
+		if c, ok := canon[key]; ok {
+			return c, nil
+		}
+		return f, nil
+	}
 	// where each value was read: a (dataset, feature) given twice with
 	// different values is an error; a missing value never replaces one.
 	from := map[[2]string]analyses.Source{}
@@ -847,6 +868,9 @@ func (in *inputs) loadCharacteristics() (*Characteristics, error) {
 					if err := t.NameError(fcol, "feature name", f); err != nil {
 						return err
 					}
+					if f, err = feature(t, fcol, f); err != nil {
+						return err
+					}
 					v, ok, err := t.Float(vcol)
 					if err != nil {
 						return err
@@ -873,7 +897,11 @@ func (in *inputs) loadCharacteristics() (*Characteristics, error) {
 					if !ok {
 						v = math.NaN()
 					}
-					if err := set(t, i, d, strings.TrimSpace(h), v); err != nil {
+					f, err := feature(t, i, strings.TrimSpace(h))
+					if err != nil {
+						return err
+					}
+					if err := set(t, i, d, f, v); err != nil {
 						return err
 					}
 				}

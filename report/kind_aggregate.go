@@ -23,6 +23,7 @@ func runAggregate(ctx *Context, o *leaderboard.AggregateOptions) (*Output, error
 	if err != nil {
 		return nil, err
 	}
+	r.Naming = ctx.Study.Naming()
 	figs, err := figures.Aggregate(ctx.ID, ctx.Title, r)
 	if err != nil {
 		return nil, err

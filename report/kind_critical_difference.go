@@ -30,6 +30,7 @@ func runCriticalDifference(ctx *Context, o *significance.CriticalDifferenceOptio
 	if err != nil {
 		return nil, err
 	}
+	r.Naming = ctx.Study.Naming()
 	ctx.Progress().Step("critical_difference: "+ctx.ID, 1, 1)
 	figs, err := figures.CriticalDifference(ctx.ID, ctx.Title, r)
 	if err != nil {

@@ -34,6 +34,7 @@ func runStability(ctx *Context, o *leaderboard.StabilityOptions) (*Output, error
 	if err != nil {
 		return nil, err
 	}
+	r.Naming = ctx.Study.Naming()
 	figs, err := figures.Stability(ctx.ID, ctx.Title, r)
 	if err != nil {
 		return nil, err

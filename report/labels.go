@@ -3,6 +3,7 @@ package report
 import (
 	"strings"
 
+	"github.com/evalbook/evalbook/analyses"
 	"github.com/evalbook/evalbook/analyses/leaderboard"
 )
 
@@ -64,4 +65,33 @@ func (s *Study) setLabel(kind LabelKind, id, label string) {
 		s.labels[kind] = map[string]string{}
 	}
 	s.labels[kind][id] = label
+}
+
+// Naming is what findings need to name things: every declared label, the
+// built-in rule labels and the baselines (analyses.Naming).
+func (s *Study) Naming() analyses.Naming {
+	n := analyses.Naming{Metrics: map[string]string{}, Methods: map[string]string{}, Datasets: map[string]string{}, Rules: map[string]string{}}
+	for id, l := range leaderboard.RuleLabels {
+		n.Rules[id] = l
+	}
+	if s == nil {
+		return n
+	}
+	for _, m := range s.Metrics {
+		if m.Label != "" {
+			n.Metrics[m.Name] = m.Label
+		}
+	}
+	for _, d := range s.Datasets {
+		if d.Label != "" {
+			n.Datasets[d.Name] = d.Label
+		}
+	}
+	for _, m := range s.Methods {
+		if m.Label != "" {
+			n.Methods[m.Name] = m.Label
+		}
+	}
+	n.Baselines = s.Baselines()
+	return n
 }

@@ -603,6 +603,11 @@ func (p *manifestParser) validateOptions() {
 				p.errs = append(p.errs, p.s.optionErrors(p.name, a, err)...)
 			}
 		}
+		if a.Kind.Check != nil {
+			if err := a.Kind.Check(p.s, a.Options); err != nil {
+				p.errs = append(p.errs, p.s.optionErrors(p.name, a, err)...)
+			}
+		}
 	}
 }
 
@@ -677,7 +682,7 @@ func (s *Study) decodeEntries(md toml.MetaData, p toml.Primitive, key string, fa
 		case key != "inputs.results":
 			fail(key+".duplicates", "%s[%d].duplicates: only results entries take this key", displayKey(key), i)
 		case !contains(duplicateRules, e.Duplicates):
-			fail(key+".duplicates", "%s[%d].duplicates: unknown value %q%s", displayKey(key), i, e.Duplicates, analyses.NameHint(e.Duplicates, duplicateRules))
+			fail(key+".duplicates", "%s[%d].duplicates: unknown value %q (want \"mean\", \"first\" or \"last\")%s", displayKey(key), i, e.Duplicates, analyses.DidYouMean(e.Duplicates, duplicateRules))
 		}
 		for _, m := range e.MissingValues {
 			switch {

@@ -164,6 +164,9 @@ type ClustersResult struct {
 	Leaderboard            []ClusterBoard `json:"leaderboard,omitempty"`
 	Compare                string         `json:"compare,omitempty"`
 	AdjustedRandIndex      *float64       `json:"adjusted_rand_index,omitempty"`
+	// Naming is how the key finding names things, and which methods are
+	// baselines (set by the caller; not in JSON).
+	Naming analyses.Naming `json:"-"`
 	analyses.Warnings
 }
 
@@ -534,7 +537,7 @@ func ClusterLeaderboards(q analyses.Matrix, cluster []int, datasets, methods []s
 		}
 		b := ClusterBoard{Cluster: c, Datasets: names}
 		b.MeanRank, _ = leaderboard.RuleScores(leaderboard.RuleMeanRank, sub, higher, 3)
-		b.Rank = stats.RankBest(b.MeanRank, false)
+		b.Rank = analyses.RankScores(b.MeanRank, false)
 		b.GeometricMean = make([]*float64, len(methods))
 		if gm, err := leaderboard.RuleScores(leaderboard.RuleGeometricMean, sub, higher, 3); err == nil {
 			for m := range gm {

@@ -173,6 +173,9 @@ type SelectionResult struct {
 	Summary         []SelectionSummary            `json:"summary"`
 	MeanRho         map[string]map[string]float64 `json:"mean_rho"`      // strategy → metric → mean ρ (Table 4)
 	ChosenCounts    map[string][]int              `json:"chosen_counts"` // strategy → per dataset
+	// Naming is how the key finding names things, and which methods are
+	// baselines (set by the caller; not in JSON).
+	Naming analyses.Naming `json:"-"`
 	analyses.Warnings
 }
 

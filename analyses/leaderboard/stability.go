@@ -192,6 +192,9 @@ type StabilityResult struct {
 	Curves          []StabilityCurve     `json:"curves"`
 	Summary         []StabilitySummary   `json:"summary"`
 	Pareto          []StabilityPareto    `json:"pareto"`
+	// Naming is how the key finding names rules (set by the caller; not
+	// in JSON).
+	Naming analyses.Naming `json:"-"`
 	analyses.Warnings
 }
 

@@ -35,23 +35,53 @@ func (r *StabilityResult) Highlight() string {
 		}
 		if best >= 0 && best != worst {
 			parts = append(parts, fmt.Sprintf("removing datasets changes the %s ranking least (mean ρ %.3f) and the %s ranking most (%.3f)",
-				r.Summary[best].Rule, float64(r.Summary[best].Area[PerturbDropDatasets]),
-				r.Summary[worst].Rule, float64(r.Summary[worst].Area[PerturbDropDatasets])))
+				r.Naming.Rule(r.Summary[best].Rule), float64(r.Summary[best].Area[PerturbDropDatasets]),
+				r.Naming.Rule(r.Summary[worst].Rule), float64(r.Summary[worst].Area[PerturbDropDatasets])))
 		}
 	}
-	var bad []string
-	checked := 0
-	for _, p := range r.Pareto {
-		checked = max(checked, p.Checked)
-		if p.Violations > 0 {
-			bad = append(bad, p.Rule)
-		}
+	if len(r.Pareto) > 0 {
+		parts = append(parts, r.paretoHighlight())
 	}
-	if len(bad) == 0 {
-		parts = append(parts, fmt.Sprintf("every rule is Pareto efficient on the %d matrices checked", checked))
-	} else {
-		parts = append(parts, fmt.Sprintf("%s rank a dominated method above its dominator at least once", strings.Join(bad, ", ")))
+	if len(parts) == 0 {
+		return ""
 	}
 	s := strings.Join(parts, "; ")
 	return strings.ToUpper(s[:1]) + s[1:] + "."
+}
+
+// paretoHighlight says which rules kept Pareto efficacy, each with its
+// own count of checked matrices (the rules that fail on some matrices
+// check fewer): one number when every rule checked as many.
+func (r *StabilityResult) paretoHighlight() string {
+	var bad, good []string
+	same := true
+	for _, p := range r.Pareto {
+		same = same && p.Checked == r.Pareto[0].Checked
+	}
+	for _, p := range r.Pareto {
+		name := r.Naming.Rule(p.Rule)
+		switch {
+		case p.Violations > 0:
+			bad = append(bad, fmt.Sprintf("%s (%d of %d matrices)", name, p.Violations, p.Checked))
+		case !same:
+			good = append(good, fmt.Sprintf("%s (%d)", name, p.Checked))
+		default:
+			good = append(good, name)
+		}
+	}
+	switch {
+	case len(bad) == 0 && same:
+		return fmt.Sprintf("every rule is Pareto efficient on the %d matrices each checked", r.Pareto[0].Checked)
+	case len(bad) == 0:
+		return "every rule is Pareto efficient on the matrices it checked: " + analyses.JoinAnd(good)
+	}
+	s := analyses.JoinAnd(bad) + " rank a dominated method above its dominator"
+	if len(good) > 0 {
+		if same {
+			s += fmt.Sprintf("; %s never do, on %d matrices each", analyses.JoinAnd(good), r.Pareto[0].Checked)
+		} else {
+			s += "; " + analyses.JoinAnd(good) + " never do (matrices checked in brackets)"
+		}
+	}
+	return s
 }
