@@ -65,6 +65,7 @@ func runMeta(ctx *Context, o *meta.Options) (*Output, error) {
 	if err != nil {
 		return nil, err
 	}
+	r.Naming = ctx.Study.Naming()
 	figs, err := figures.Meta(ctx.ID, ctx.Title, r)
 	if err != nil {
 		return nil, err

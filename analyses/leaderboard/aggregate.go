@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/evalbook/evalbook/analyses"
-
 )
 
 // Aggregation rules of SPEC §5.1 (seed 001 §3.4, Table 2; the voting
@@ -997,8 +996,6 @@ func (r *AggregateResult) Highlight() string {
 		}
 		if len(bs) > 0 {
 			s += " (among the methods that are not baselines; " + strings.Join(bs, "; ") + ")"
-		} else if r.hasBaseline() {
-			s += " (baselines left out of the headline)"
 		}
 	}
 	return s + "."
@@ -1037,15 +1034,6 @@ func (r *AggregateResult) leadersOf(rule string) (leaders, above []int) {
 		}
 	}
 	return leaders, above
-}
-
-func (r *AggregateResult) hasBaseline() bool {
-	for _, m := range r.Methods {
-		if r.Naming.IsBaseline(m) {
-			return true
-		}
-	}
-	return false
 }
 
 // formatScore prints a score in a finding: four significant digits.

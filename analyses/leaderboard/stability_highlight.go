@@ -50,38 +50,35 @@ func (r *StabilityResult) Highlight() string {
 }
 
 // paretoHighlight says which rules kept Pareto efficacy, each with its
-// own count of checked matrices (the rules that fail on some matrices
-// check fewer): one number when every rule checked as many.
+// own count of checked matrices (a rule that cannot be computed on some
+// perturbed matrices checks fewer): rules that checked as many are named
+// together.
 func (r *StabilityResult) paretoHighlight() string {
-	var bad, good []string
-	same := true
-	for _, p := range r.Pareto {
-		same = same && p.Checked == r.Pareto[0].Checked
-	}
+	var bad []string
+	var counts []int
+	byCount := map[int][]string{}
 	for _, p := range r.Pareto {
 		name := r.Naming.Rule(p.Rule)
-		switch {
-		case p.Violations > 0:
+		if p.Violations > 0 {
 			bad = append(bad, fmt.Sprintf("%s (%d of %d matrices)", name, p.Violations, p.Checked))
-		case !same:
-			good = append(good, fmt.Sprintf("%s (%d)", name, p.Checked))
-		default:
-			good = append(good, name)
+			continue
 		}
+		if byCount[p.Checked] == nil {
+			counts = append(counts, p.Checked)
+		}
+		byCount[p.Checked] = append(byCount[p.Checked], name)
+	}
+	var good []string
+	for _, c := range counts {
+		good = append(good, fmt.Sprintf("%s on %d matrices", analyses.JoinAnd(byCount[c]), c))
 	}
 	switch {
-	case len(bad) == 0 && same:
-		return fmt.Sprintf("every rule is Pareto efficient on the %d matrices each checked", r.Pareto[0].Checked)
+	case len(bad) == 0 && len(counts) == 1:
+		return fmt.Sprintf("every rule is Pareto efficient on the %d matrices each checked", counts[0])
 	case len(bad) == 0:
-		return "every rule is Pareto efficient on the matrices it checked: " + analyses.JoinAnd(good)
+		return "every rule is Pareto efficient: " + strings.Join(good, ", ")
+	case len(good) == 0:
+		return analyses.JoinAnd(bad) + " rank a dominated method above its dominator"
 	}
-	s := analyses.JoinAnd(bad) + " rank a dominated method above its dominator"
-	if len(good) > 0 {
-		if same {
-			s += fmt.Sprintf("; %s never do, on %d matrices each", analyses.JoinAnd(good), r.Pareto[0].Checked)
-		} else {
-			s += "; " + analyses.JoinAnd(good) + " never do (matrices checked in brackets)"
-		}
-	}
-	return s
+	return analyses.JoinAnd(bad) + " rank a dominated method above its dominator; " + strings.Join(good, ", ") + " never do"
 }

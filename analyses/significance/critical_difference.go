@@ -453,5 +453,5 @@ func (r *PairedTestsResult) Highlight() string {
 		}
 	}
 	return fmt.Sprintf("On %s over %s, the paired t-test finds %d of %d pairs different at α = %g; the independent Welch test finds %d.",
-		r.Metric, r.Over, paired, len(r.Pairs), r.Alpha, indep)
+		r.Naming.Metric(r.Metric), r.Over, paired, len(r.Pairs), r.Alpha, indep)
 }
