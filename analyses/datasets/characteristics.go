@@ -319,7 +319,11 @@ func (r *CharacteristicsResult) Highlight() string {
 				left = append(left, n.Method(m))
 			}
 		}
-		if len(left) > 0 {
+		switch len(left) {
+		case 0:
+		case 1:
+			s += fmt.Sprintf(", baseline %s left out", left[0])
+		default:
 			s += fmt.Sprintf(", baselines %s left out", analyses.JoinAnd(left))
 		}
 	}

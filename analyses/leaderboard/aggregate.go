@@ -964,13 +964,13 @@ func (r *AggregateResult) Highlight() string {
 			groups = append(groups, g)
 		}
 		score := r.Scores[rule][leaders[0]]
-		g.rules = append(g.rules, fmt.Sprintf("%s (%s)", n.Rule(rule), formatScore(score)))
+		g.rules = append(g.rules, fmt.Sprintf("%s (%s)", ruleName(n, rule), formatScore(score)))
 		for _, b := range above {
 			l := n.Method(r.Methods[b])
 			if ahead[l] == nil {
 				aheadOrder = append(aheadOrder, l)
 			}
-			ahead[l] = append(ahead[l], n.Rule(rule))
+			ahead[l] = append(ahead[l], ruleName(n, rule))
 		}
 	}
 	if len(groups) == 0 {
@@ -1034,6 +1034,18 @@ func (r *AggregateResult) leadersOf(rule string) (leaders, above []int) {
 		}
 	}
 	return leaders, above
+}
+
+// ruleName is a rule's label in a finding: the caller's Naming, else the
+// built-in RuleLabels.
+func ruleName(n analyses.Naming, rule string) string {
+	if l, ok := n.Rules[rule]; ok && l != "" {
+		return l
+	}
+	if l, ok := RuleLabels[rule]; ok {
+		return l
+	}
+	return rule
 }
 
 // formatScore prints a score in a finding: four significant digits.

@@ -35,8 +35,8 @@ func (r *StabilityResult) Highlight() string {
 		}
 		if best >= 0 && best != worst {
 			parts = append(parts, fmt.Sprintf("removing datasets changes the %s ranking least (mean ρ %.3f) and the %s ranking most (%.3f)",
-				r.Naming.Rule(r.Summary[best].Rule), float64(r.Summary[best].Area[PerturbDropDatasets]),
-				r.Naming.Rule(r.Summary[worst].Rule), float64(r.Summary[worst].Area[PerturbDropDatasets])))
+				ruleName(r.Naming, r.Summary[best].Rule), float64(r.Summary[best].Area[PerturbDropDatasets]),
+				ruleName(r.Naming, r.Summary[worst].Rule), float64(r.Summary[worst].Area[PerturbDropDatasets])))
 		}
 	}
 	if len(r.Pareto) > 0 {
@@ -58,7 +58,7 @@ func (r *StabilityResult) paretoHighlight() string {
 	var counts []int
 	byCount := map[int][]string{}
 	for _, p := range r.Pareto {
-		name := r.Naming.Rule(p.Rule)
+		name := ruleName(r.Naming, p.Rule)
 		if p.Violations > 0 {
 			bad = append(bad, fmt.Sprintf("%s (%d of %d matrices)", name, p.Violations, p.Checked))
 			continue
