@@ -159,7 +159,7 @@ func charCanonicalNames(names []string) []string {
 }
 
 // charFeatureKey compares feature names ignoring case and underscores.
-func charFeatureKey(s string) string { return strings.ToLower(strings.ReplaceAll(s, "_", "")) }
+func charFeatureKey(s string) string { return datasets.FeatureKey(s) }
 
 // characteristicsFromLogs reads the logs on up to ctx.Jobs workers. Each
 // result has its own slot and the error reported is the one of the first

@@ -715,8 +715,13 @@ func (s *Study) decodeEntries(md toml.MetaData, p toml.Primitive, key string, fa
 				fail(key+".metric", "%s[%d].metric: %s holds %s", displayKey(key), i, input.Quote(e.Metric), bad)
 			}
 		}
+		read := map[string][]string{ // the columns each kind of entry reads by name
+			"inputs.results":         {"dataset", "method", "metric", "value", "k", "run"},
+			"inputs.units":           {"dataset", "method", "metric", "value", "unit"},
+			"inputs.characteristics": {"dataset", "feature", "value"},
+		}[key]
 		for _, c := range e.Ignore {
-			if contains([]string{"dataset", "method", "metric", "value", "unit"}, strings.ToLower(c)) {
+			if contains(read, strings.ToLower(strings.TrimSpace(c))) {
 				fail(key+".ignore", "%s[%d].ignore: %q is a column evalbook reads; leave it out of ignore", displayKey(key), i, c)
 			}
 		}

@@ -86,7 +86,7 @@ func (o *CharacteristicsOptions) Validate() error {
 	if o.From == CharFromInput && (o.RatingThreshold != nil || o.MinItem > 0 || o.MinUser > 0 || o.Core > 0) {
 		return fmt.Errorf("rating_threshold, min_item, min_user and core preprocess interaction logs; they have no effect with from = \"input\"")
 	}
-	return analyses.FirstError(analyses.CheckDistinct("methods", o.Methods), analyses.CheckDistinct("features", o.Features))
+	return analyses.FirstError(analyses.CheckDistinct("methods", o.Methods), CheckFeatureNames(o.Features))
 }
 
 // Preprocessing returns the log preprocessing of the options.

@@ -124,7 +124,7 @@ func (o *SelectionOptions) Validate() error {
 	if err := analyses.OneOf("missing", o.Missing, "error", "drop"); err != nil {
 		return err
 	}
-	return analyses.FirstError(analyses.CheckDistinct("features", o.Features), analyses.CheckDistinct("datasets", o.Datasets), analyses.CheckDistinct("methods", o.Methods))
+	return analyses.FirstError(CheckFeatureNames(o.Features), analyses.CheckDistinct("datasets", o.Datasets), analyses.CheckDistinct("methods", o.Methods))
 }
 
 // SelectionInput is what dataset_selection works on.
