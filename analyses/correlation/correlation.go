@@ -348,5 +348,8 @@ func (r *Result) Highlight() string {
 	sort.SliceStable(ps, func(i, j int) bool { return ps[i].rho > ps[j].rho })
 	hi, lo := ps[0], ps[len(ps)-1]
 	n := r.Naming
+	if len(ps) == 1 { // one pair: nothing agrees "most" or "least"
+		return fmt.Sprintf("%s and %s: mean %s %.2f.", n.Metric(hi.a), n.Metric(hi.b), r.Method, hi.rho)
+	}
 	return fmt.Sprintf("%s and %s agree most (%s %.2f); %s and %s least (%.2f).", n.Metric(hi.a), n.Metric(hi.b), r.Method, hi.rho, n.Metric(lo.a), n.Metric(lo.b), lo.rho)
 }
