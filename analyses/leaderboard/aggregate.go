@@ -879,8 +879,9 @@ func (r *AggregateResult) Tables() []analyses.Table {
 	for _, rule := range r.Rules {
 		cols = append(cols, rule, RankColumn(rule))
 	}
-	main := analyses.Table{Title: "Leaderboard under each aggregation rule (" + r.Metric + ")", Columns: cols, Better: map[string]string{}}
+	main := analyses.Table{Title: "Leaderboard under each aggregation rule (" + r.Naming.Metric(r.Metric) + ")", Columns: cols, Better: map[string]string{}}
 	for _, rule := range r.Rules {
+		main.Compact = append(main.Compact, analyses.CompactColumn{Label: ruleName(r.Naming, rule), Score: rule, Rank: RankColumn(rule)})
 		main.Better[rule] = "lower"
 		if RuleScoreHigherBetter(rule, r.HigherIsBetter) {
 			main.Better[rule] = "higher"

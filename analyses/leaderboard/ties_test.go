@@ -117,3 +117,30 @@ func TestMissingHintSaysWhatDropCosts(t *testing.T) {
 		t.Errorf("error\n%v\nwant\n%s", err, want)
 	}
 }
+
+// TestLeaderboardCompact: the main table keeps every score and rank
+// column (the CSV contract) in the order of rules, sorted by the first
+// rule's rank, and says how a page may show it compactly: one labelled
+// cell per rule pairing its score and rank columns.
+func TestLeaderboardCompact(t *testing.T) {
+	t.Parallel()
+	q := analyses.Matrix{{0.9, 0.5, 0.4}, {0.8, 0.6, 0.3}, {0.7, 0.2, 0.5}}
+	in := AggregateInput{Metric: analyses.Metric{Name: "ndcg", Better: analyses.HigherIsBetter, Max: math.Inf(1)},
+		Datasets: []string{"a", "b", "c"}, Methods: []string{"ALS", "EASE", "Pop"}, Q: q}
+	r, err := Aggregate(in, AggregateOptions{Metric: "ndcg", Rules: []string{RuleMeanRank, RuleMean}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tab := r.Tables()[0]
+	if got := strings.Join(tab.Columns, ","); got != "method,mean_rank,mean_rank_rank,mean,mean_rule_rank" {
+		t.Errorf("columns %s", got)
+	}
+	want := []analyses.CompactColumn{{Label: "Mean rank", Score: "mean_rank", Rank: "mean_rank_rank"}, {Label: "Mean", Score: "mean", Rank: "mean_rule_rank"}}
+	if len(tab.Compact) != 2 || tab.Compact[0] != want[0] || tab.Compact[1] != want[1] {
+		t.Errorf("compact %+v", tab.Compact)
+	}
+	// by mean rank (the first rule): ALS 1, EASE (2+2+3)/3 = 2.33, Pop (3+3+2)/3 = 2.67
+	if tab.Rows[0][0] != "ALS" || tab.Rows[1][0] != "EASE" || tab.Rows[2][0] != "Pop" {
+		t.Errorf("order %v", tab.Rows)
+	}
+}
