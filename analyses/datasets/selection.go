@@ -233,10 +233,21 @@ func Selection(in SelectionInput, opts SelectionOptions) (*SelectionResult, erro
 // drops the dataset. It returns the kept datasets' indices.
 func selectionComplete(in SelectionInput, opts SelectionOptions, res *SelectionResult) ([]int, error) {
 	var keep []int
+	incomplete := 0
+	for d := range in.Datasets {
+		if selectionMissing(in, d) != "" {
+			incomplete++
+		}
+	}
 	for d, name := range in.Datasets {
 		if why := selectionMissing(in, d); why != "" {
 			if opts.Missing != "drop" {
-				return nil, fmt.Errorf("dataset %q has no value for %s (set missing = \"drop\" to leave such datasets out)", name, why)
+				total := len(in.Datasets)
+				hint := fmt.Sprintf("; %d of %d datasets lack a value: missing = \"drop\" would leave them out and select from the other %d", incomplete, total, total-incomplete)
+				if 2*(total-incomplete) < total {
+					hint = fmt.Sprintf("; %d of %d datasets lack a value: missing = \"drop\" would keep only %d of them; leave out the features, methods or metrics that lack values (features, methods, metrics)", incomplete, total, total-incomplete)
+				}
+				return nil, fmt.Errorf("dataset %q has no value for %s%s", name, why, hint)
 			}
 			res.DroppedDatasets = append(res.DroppedDatasets, name)
 			continue
