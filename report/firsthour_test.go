@@ -62,6 +62,10 @@ func TestFirstHourManifestMessages(t *testing.T) {
 			"title = \"t\"\n[[methods]]\nname = \"Random\"\nbaseline = true\n[[methods]]\nname = \"Random\"\n[[methods]]\nlabel = \"x\"\nbaselin = true\n",
 			[]string{`study.toml:6: methods[1]: method "Random" is declared twice`, `study.toml:7: methods[2].name: required`,
 				`study.toml:9: methods[2]: unknown key "baselin" (did you mean "baseline"?); valid: "baseline", "label", "name"`}, ""},
+		{"an entry of an array written over several lines",
+			`study.toml:3: inputs.results[1].columns: unknown column "ndcg@10" (the line of results =)`,
+			"title = \"t\"\n[inputs]\nresults = [\n  \"a.csv\",  # the first\n  { path = \"ndcg.csv\", columns = { \"ndcg@10\" = \"Value\" } },\n  { path = \"r.csv\", missing = \"zeros\" }\n]\n",
+			[]string{`study.toml:5: inputs.results[1].columns: unknown column "ndcg@10"`, `study.toml:6: inputs.results[2].missing: unknown value "zeros" (did you mean "zero"?); valid: "zero", "drop"`}, ""},
 		{"metric label key",
 			"(new key)",
 			"title = \"t\"\n[[metrics]]\nname = \"ndcg@10\"\nlabl = \"nDCG@10\"\n",
@@ -400,5 +404,34 @@ d4,0.04,200
 		if strings.Contains(readme, bad) {
 			t.Errorf("findings say %q", bad)
 		}
+	}
+}
+
+// TestKeyLinesOfArrayElements: each element of an array written over
+// several lines has its own line, so an entry's error points at it.
+func TestKeyLinesOfArrayElements(t *testing.T) {
+	t.Parallel()
+	src := `title = "t"
+[inputs]
+results = ["a.csv",
+  "b.csv", # two on one line? no: one
+  { path = "c.csv", columns = { value = "V" } }, { path = "d.csv" },
+  # a comment line
+  { path = "e[1].csv" },
+]
+units = [{ path = "u.csv" }]
+characteristics = "x.csv"
+`
+	lines := keyLines([]byte(src))
+	for key, want := range map[string]int{
+		"inputs.results": 3, "inputs.results.0": 3, "inputs.results.1": 4, "inputs.results.2": 5,
+		"inputs.results.4": 7, "inputs.units": 9, "inputs.characteristics": 10,
+	} {
+		if lines[key] != want {
+			t.Errorf("line of %s = %d, want %d", key, lines[key], want)
+		}
+	}
+	if _, ok := lines["inputs.results.3"]; ok {
+		t.Error("the second element of a line got a line of its own")
 	}
 }

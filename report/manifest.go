@@ -657,39 +657,42 @@ func (s *Study) decodeEntries(md toml.MetaData, p toml.Primitive, key string, fa
 	var out []InputEntry
 	allowed := tomlKeys(&InputEntry{})
 	for i, item := range list {
+		// an element of an array written over several lines has its own
+		// line ("inputs.results.1"); else the key's line
+		ekey := fmt.Sprintf("%s.%d", key, i)
 		if err := md.PrimitiveDecode(item, &str); err == nil {
-			out = append(out, InputEntry{Path: str, Line: line})
+			out = append(out, InputEntry{Path: str, Line: s.line(ekey)})
 			continue
 		}
 		var t map[string]toml.Primitive
 		if err := md.PrimitiveDecode(item, &t); err != nil {
-			fail(key, "%s[%d]: want a path or a table {path = …}", displayKey(key), i)
+			fail(ekey, "%s[%d]: want a path or a table {path = …}", displayKey(key), i)
 			continue
 		}
 		var e InputEntry
-		s.decodeStrict(md, t, &e, key, allowed, fail)
-		e.Line = line
+		s.decodeOptions(md, t, &e, ekey, displayKey(key), allowed, fail)
+		e.Line = s.line(ekey)
 		if e.Path == "" {
-			fail(key, "%s[%d].path: required", displayKey(key), i)
+			fail(ekey, "%s[%d].path: required", displayKey(key), i)
 		}
 		switch e.Missing {
 		case "", "zero", "drop":
 		default:
-			fail(key, "%s[%d].missing: unknown value %q%s", displayKey(key), i, e.Missing, analyses.NameHint(e.Missing, []string{"zero", "drop"}))
+			fail(ekey, "%s[%d].missing: unknown value %q%s", displayKey(key), i, e.Missing, analyses.NameHint(e.Missing, []string{"zero", "drop"}))
 		}
 		switch {
 		case e.Duplicates == "":
 		case key != "inputs.results":
-			fail(key+".duplicates", "%s[%d].duplicates: only results entries take this key", displayKey(key), i)
+			fail(ekey+".duplicates", "%s[%d].duplicates: only results entries take this key", displayKey(key), i)
 		case !contains(duplicateRules, e.Duplicates):
-			fail(key+".duplicates", "%s[%d].duplicates: unknown value %q (want \"mean\", \"first\" or \"last\")%s", displayKey(key), i, e.Duplicates, analyses.DidYouMean(e.Duplicates, duplicateRules))
+			fail(ekey+".duplicates", "%s[%d].duplicates: unknown value %q (want \"mean\", \"first\" or \"last\")%s", displayKey(key), i, e.Duplicates, analyses.DidYouMean(e.Duplicates, duplicateRules))
 		}
 		for _, m := range e.MissingValues {
 			switch {
 			case strings.TrimSpace(m) == "":
-				fail(key+".missing_values", "%s[%d].missing_values: an empty marker (empty cells are always missing)", displayKey(key), i)
+				fail(ekey+".missing_values", "%s[%d].missing_values: an empty marker (empty cells are always missing)", displayKey(key), i)
 			case input.BadName(m) != "":
-				fail(key+".missing_values", "%s[%d].missing_values: marker %s holds %s", displayKey(key), i, input.Quote(m), input.BadName(m))
+				fail(ekey+".missing_values", "%s[%d].missing_values: marker %s holds %s", displayKey(key), i, input.Quote(m), input.BadName(m))
 			}
 		}
 		for _, col := range analyses.SortedKeys(e.Columns) {
@@ -701,18 +704,18 @@ func (s *Study) decodeEntries(md toml.MetaData, p toml.Primitive, key string, fa
 				// columns = {"ndcg@10" = "Value"}: a file of one metric.
 				hint = fmt.Sprintf(" (to read %s as the values of metric %q, write metric = %q, columns = { value = %q })", input.Quote(e.Columns[col]), col, col, e.Columns[col])
 			}
-			fail(key+".columns", "%s[%d].columns: unknown column %q: the keys of columns are the column names evalbook expects, the values your file's headers%s%s", displayKey(key), i, col,
+			fail(ekey+".columns", "%s[%d].columns: unknown column %q: the keys of columns are the column names evalbook expects, the values your file's headers%s%s", displayKey(key), i, col,
 				analyses.NameHint(col, entryColumns), hint)
 		}
 		if e.Metric != "" && key != "inputs.results" {
-			fail(key+".metric", "%s[%d].metric: only results entries take this key (a units file names its metrics in a metric column or one column per metric)", displayKey(key), i)
+			fail(ekey+".metric", "%s[%d].metric: only results entries take this key (a units file names its metrics in a metric column or one column per metric)", displayKey(key), i)
 		}
 		if e.Metric != "" {
 			if _, mapped := e.Columns["metric"]; mapped {
-				fail(key+".metric", "%s[%d]: metric = %q and columns.metric both say which metric a value is; keep one", displayKey(key), i, e.Metric)
+				fail(ekey+".metric", "%s[%d]: metric = %q and columns.metric both say which metric a value is; keep one", displayKey(key), i, e.Metric)
 			}
 			if bad := input.BadName(e.Metric); bad != "" {
-				fail(key+".metric", "%s[%d].metric: %s holds %s", displayKey(key), i, input.Quote(e.Metric), bad)
+				fail(ekey+".metric", "%s[%d].metric: %s holds %s", displayKey(key), i, input.Quote(e.Metric), bad)
 			}
 		}
 		read := map[string][]string{ // the columns each kind of entry reads by name
@@ -722,7 +725,7 @@ func (s *Study) decodeEntries(md toml.MetaData, p toml.Primitive, key string, fa
 		}[key]
 		for _, c := range e.Ignore {
 			if contains(read, strings.ToLower(strings.TrimSpace(c))) {
-				fail(key+".ignore", "%s[%d].ignore: %q is a column evalbook reads; leave it out of ignore", displayKey(key), i, c)
+				fail(ekey+".ignore", "%s[%d].ignore: %q is a column evalbook reads; leave it out of ignore", displayKey(key), i, c)
 			}
 		}
 		out = append(out, e)
