@@ -435,3 +435,14 @@ characteristics = "x.csv"
 		t.Error("the second element of a line got a line of its own")
 	}
 }
+
+// TestDeclaredMethodTypo: a [[methods]] entry that misspells a method of
+// the results would make its baseline flag apply to nothing (and the
+// baseline a headline): an error naming the entry's line.
+func TestDeclaredMethodTypo(t *testing.T) {
+	t.Parallel()
+	_, err := buildStudy(t, "-- study.toml --\ntitle = \"t\"\n[[methods]]\nname = \"Randm\"\nbaseline = true\n[inputs]\nresults = { path = \"ndcg.csv\", metric = \"ndcg@10\" }\n[[analyses]]\nid = \"lb\"\ntype = \"aggregate\"\nmetric = \"ndcg@10\"\n-- ndcg.csv --\n"+firstHourNDCG)
+	if want := `study.toml:7: analyses/lb: methods[0] (study.toml:3): no method "Randm" in the results (did you mean "Random"?)`; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("error\n%v\nwant\n%s", err, want)
+	}
+}

@@ -19,6 +19,9 @@ func runAggregate(ctx *Context, o *leaderboard.AggregateOptions) (*Output, error
 	if err != nil {
 		return nil, err
 	}
+	if err := checkDeclaredMethods(ctx.Study, res.Methods); err != nil {
+		return nil, err
+	}
 	r, err := leaderboard.Aggregate(in, *o)
 	if err != nil {
 		return nil, err

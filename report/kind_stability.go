@@ -22,6 +22,9 @@ func runStability(ctx *Context, o *leaderboard.StabilityOptions) (*Output, error
 	if err != nil {
 		return nil, err
 	}
+	if err := checkDeclaredMethods(ctx.Study, res.Methods); err != nil {
+		return nil, err
+	}
 	if err := checkStabilityWork(o, len(m.Datasets), len(m.Methods)); err != nil {
 		return nil, err
 	}
