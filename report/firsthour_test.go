@@ -41,10 +41,10 @@ func TestFirstHourManifestMessages(t *testing.T) {
 			"title = \"t\"\n[inputs]\nresults = { path = \"r.csv\", metrc = \"ndcg@10\" }\n",
 			[]string{`study.toml:3: inputs.results: unknown key "metrc" (did you mean "metric"?); valid: "columns", "dataset", "duplicates", "ignore", "method", "metric", "missing", "missing_values", "path"`},
 			`unknown key "metrc"`},
-		{"metric on a units entry",
+		{"metric on a characteristics entry",
 			`unknown key "metric"`,
-			"title = \"t\"\n[inputs]\nunits = { path = \"u.csv\", metric = \"ndcg@10\" }\n",
-			[]string{`study.toml:3: inputs.units[0].metric: only results entries take this key`}, ""},
+			"title = \"t\"\n[inputs]\ncharacteristics = { path = \"c.csv\", metric = \"ndcg@10\" }\n",
+			[]string{`study.toml:3: inputs.characteristics[0].metric: only results and units entries take this key`}, ""},
 		{"metric and a metric column",
 			"(new key)",
 			"title = \"t\"\n[inputs]\nresults = { path = \"r.csv\", metric = \"ndcg@10\", columns = { metric = \"M\" } }\n",
@@ -443,6 +443,51 @@ func TestDeclaredMethodTypo(t *testing.T) {
 	t.Parallel()
 	_, err := buildStudy(t, "-- study.toml --\ntitle = \"t\"\n[[methods]]\nname = \"Randm\"\nbaseline = true\n[inputs]\nresults = { path = \"ndcg.csv\", metric = \"ndcg@10\" }\n[[analyses]]\nid = \"lb\"\ntype = \"aggregate\"\nmetric = \"ndcg@10\"\n-- ndcg.csv --\n"+firstHourNDCG)
 	if want := `study.toml:7: analyses/lb: methods[0] (study.toml:3): no method "Randm" in the results (did you mean "Random"?)`; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("error\n%v\nwant\n%s", err, want)
+	}
+}
+
+// TestUnitsOneFilePerMetric: `metric = "…"` also names the metric of a
+// units file holding one value per unit (user,score), one file per
+// method and metric; the paired test reads it as any units file.
+func TestUnitsOneFilePerMetric(t *testing.T) {
+	t.Parallel()
+	out := mustBuild(t, `-- study.toml --
+title = "Units, one file per metric"
+[inputs]
+units = [{ path = "users/{method}_ndcg.csv", dataset = "ml", metric = "ndcg@10", columns = { unit = "user", value = "score" } }]
+[[analyses]]
+id      = "pairs"
+type    = "paired_tests"
+metric  = "ndcg@10"
+dataset = "ml"
+-- users/EASE_ndcg.csv --
+user,score
+u1,0.30
+u2,0.50
+u3,0.40
+u4,0.20
+-- users/ALS_ndcg.csv --
+user,score
+u1,0.10
+u2,0.45
+u3,0.40
+u4,0.05
+`)
+	js := readJSON(t, out, "data/pairs.json")
+	rows := js["tables"].(map[string]any)["pairs"].([]any)
+	if len(rows) != 1 {
+		t.Fatalf("pairs %v", rows)
+	}
+	row := rows[0].(map[string]any)
+	// differences by hand: 0.2, 0.05, 0, 0.15 (either order of the pair)
+	d := row["mean_diff"].(float64)
+	if row["n"].(float64) != 4 || !(nearlyEqual(d, 0.1) || nearlyEqual(d, -0.1)) {
+		t.Errorf("pair %v", row)
+	}
+	// the file's metric column would contradict the entry
+	_, err := buildStudy(t, "-- study.toml --\ntitle = \"t\"\n[inputs]\nunits = { path = \"u.csv\", dataset = \"ml\", metric = \"ndcg@10\" }\n[[analyses]]\nid = \"pairs\"\ntype = \"paired_tests\"\nmetric = \"ndcg@10\"\ndataset = \"ml\"\n-- u.csv --\nmethod,unit,metric,value\nA,1,ndcg@10,0.1\nB,1,ndcg@10,0.2\n")
+	if want := `u.csv:1: the file has a metric column and its input entry (study.toml:3) fixes metric = "ndcg@10"; keep one`; err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("error\n%v\nwant\n%s", err, want)
 	}
 }

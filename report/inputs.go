@@ -622,6 +622,21 @@ func (in *inputs) openUnits(e InputEntry, mf input.Match) (*unitsFile, error) {
 		in.closeCounted(mf.Path, t)
 		return nil, err
 	}
+	if e.Metric != "" {
+		// one file per metric: read it as a wide file whose one metric
+		// column is the value column, named by the entry
+		switch {
+		case f.metricCol >= 0:
+			in.closeCounted(mf.Path, t)
+			return nil, input.Errorf(t.File, 1, "the file has a metric column and its input entry (%s:%d) fixes metric = %q; keep one", filepath.Base(in.study.File), e.Line, e.Metric)
+		case f.valueCol < 0:
+			_, err := t.Require("value")
+			in.closeCounted(mf.Path, t)
+			return nil, fmt.Errorf("%w (with metric = %q the file needs a value column: map it with columns = { value = \"…\" })", err, e.Metric)
+		}
+		f.wide, f.wideNames, f.valueCol = []int{f.valueCol}, []string{e.Metric}, -1
+		return f, nil
+	}
 	f.long = f.metricCol >= 0 && f.valueCol >= 0
 	if !f.long {
 		for i, h := range t.Header {

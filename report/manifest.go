@@ -707,8 +707,8 @@ func (s *Study) decodeEntries(md toml.MetaData, p toml.Primitive, key string, fa
 			fail(ekey+".columns", "%s[%d].columns: unknown column %q: the keys of columns are the column names evalbook expects, the values your file's headers%s%s", displayKey(key), i, col,
 				analyses.NameHint(col, entryColumns), hint)
 		}
-		if e.Metric != "" && key != "inputs.results" {
-			fail(ekey+".metric", "%s[%d].metric: only results entries take this key (a units file names its metrics in a metric column or one column per metric)", displayKey(key), i)
+		if e.Metric != "" && key == "inputs.characteristics" {
+			fail(ekey+".metric", "%s[%d].metric: only results and units entries take this key", displayKey(key), i)
 		}
 		if e.Metric != "" {
 			if _, mapped := e.Columns["metric"]; mapped {
