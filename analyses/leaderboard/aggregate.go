@@ -725,7 +725,7 @@ func dmLeaveBestOut(q analyses.Matrix, higherBetter bool, x *dmIndex) []float64 
 		}
 		var winners []int
 		for m := 0; m < nm; m++ {
-			if alive[m] && area[m] >= top-1e-12*math.Max(1, math.Abs(top)) {
+			if alive[m] && analyses.Tied(area[m], top) { // one tolerance for every ranking
 				winners = append(winners, m)
 			}
 		}
