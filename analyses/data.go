@@ -300,7 +300,11 @@ func SortedKeys[V any](m map[string]V) []string {
 
 // Better reports whether v is strictly better than w.
 func Better(v, w float64, higherBetter bool) bool {
-	return (higherBetter && v > w) || (!higherBetter && v < w)
+	c := CompareScores(v, w)
+	if math.IsNaN(v) || math.IsNaN(w) {
+		return false // as the comparison operators: NaN is never better or worse
+	}
+	return (higherBetter && c > 0) || (!higherBetter && c < 0)
 }
 
 // Matrix is q[d][m]: one value per dataset (row) and method (column),
@@ -344,7 +348,7 @@ func DecodeSource(key, example string, v any, column func(string) (string, error
 					cols[want] = name
 				}
 			default:
-				return "", nil, fmt.Errorf("%s: unknown key %q%s", key, k, DidYouMean(k, []string{"path", "columns"}))
+				return "", nil, fmt.Errorf("%s: unknown key %q%s", key, k, NameHint(k, []string{"path", "columns"}))
 			}
 		}
 		if path == "" {

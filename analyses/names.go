@@ -1,10 +1,59 @@
 package analyses
 
-import "sort"
+import (
+	"sort"
+	"strconv"
+	"strings"
+)
 
-// DidYouMean returns ` (did you mean "x"?)` for the candidate closest to s
-// by edit distance, or "" when none is close.
+// DidYouMean returns ` (did you mean "x"?)` for the candidate closest to
+// s — one equal to s but for case first, else the nearest by edit
+// distance — or "" when none is close.
 func DidYouMean(s string, candidates []string) string {
+	return closest(s, candidates)
+}
+
+// NameHint is the hint that follows an unknown name in an error:
+// DidYouMean, then the valid names (ValidNames):
+//
+//	unknown rule "dolan_more"; valid: "mean_rank", "mean", …
+//	no metric "nDCG@10" (did you mean "ndcg@10"?); valid: "ndcg@10", "recall@10"
+//
+// It returns "" when there are no candidates.
+func NameHint(s string, candidates []string) string {
+	if len(candidates) == 0 {
+		return ""
+	}
+	return closest(s, candidates) + ValidNames(s, candidates)
+}
+
+// listAll is how many valid names an error lists in full.
+const listAll = 12
+
+// ValidNames is `; valid: "a", "b"` (all candidates, in their order, when
+// there are at most twelve) or `; closest of N: "a", …` (the five nearest
+// to s by edit distance).
+func ValidNames(s string, candidates []string) string {
+	if len(candidates) == 0 {
+		return ""
+	}
+	if len(candidates) <= listAll {
+		return "; valid: " + quoteList(candidates)
+	}
+	near := append([]string(nil), candidates...)
+	sort.SliceStable(near, func(i, j int) bool {
+		return nameDistance(s, near[i]) < nameDistance(s, near[j])
+	})
+	return "; closest of " + strconv.Itoa(len(candidates)) + ": " + quoteList(near[:5])
+}
+
+// closest is ` (did you mean "x"?)` for the nearest candidate, or "".
+func closest(s string, candidates []string) string {
+	for _, c := range candidates {
+		if c != s && strings.EqualFold(c, s) {
+			return ` (did you mean "` + c + `"?)`
+		}
+	}
 	best, bestD := "", 1<<30
 	for _, c := range candidates {
 		if d := editDistance(s, c); d < bestD {
@@ -15,6 +64,20 @@ func DidYouMean(s string, candidates []string) string {
 		return ""
 	}
 	return ` (did you mean "` + best + `"?)`
+}
+
+// nameDistance orders candidates for "closest": case-insensitive edit
+// distance.
+func nameDistance(a, b string) int {
+	return editDistance(strings.ToLower(a), strings.ToLower(b))
+}
+
+func quoteList(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = strconv.Quote(n)
+	}
+	return strings.Join(q, ", ")
 }
 
 func editDistance(a, b string) int {

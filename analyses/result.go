@@ -34,6 +34,19 @@ type Table struct {
 	// Better optionally names, per column, which end is best ("higher" or
 	// "lower"); pages mark the best value of such columns.
 	Better map[string]string
+	// Compact, when set, is how a page may show a wide table in a few
+	// columns: each entry pairs a score column with its rank column, shown
+	// as one cell (the rank, with the score on hover or a toggle) headed
+	// by the entry's label. The CSV and JSON keep every column.
+	Compact []CompactColumn `json:"compact,omitempty"`
+}
+
+// CompactColumn is a score column and its rank column shown as one
+// (Table.Compact).
+type CompactColumn struct {
+	Label string `json:"label"`
+	Score string `json:"score"`
+	Rank  string `json:"rank"`
 }
 
 // ID returns the table id for an analysis id.

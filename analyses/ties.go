@@ -1,6 +1,9 @@
 package analyses
 
-import "math"
+import (
+	"math"
+	"sort"
+)
 
 // TieTolerance is the relative tolerance under which two scores are the
 // same score: |a−b| ≤ TieTolerance·max(|a|,|b|). A mean over datasets
@@ -37,4 +40,59 @@ func CompareScores(a, b float64) int {
 	default:
 		return 1
 	}
+}
+
+// RankScores ranks scores so that 1 = best (the largest when
+// higherBetter, else the smallest); scores that are Tied share the
+// average of the ranks they occupy, as scipy's rankdata "average" does
+// for equal values. A group is the run of sorted scores tied with its
+// first, so a tie never chains across more than TieTolerance. NaN gets
+// NaN. Every ranking of scores (aggregation rules, mean ranks, "ranks
+// first" in findings) goes through it or CompareScores.
+func RankScores(x []float64, higherBetter bool) []float64 {
+	idx := make([]int, 0, len(x))
+	r := make([]float64, len(x))
+	for i, v := range x {
+		if math.IsNaN(v) {
+			r[i] = math.NaN()
+			continue
+		}
+		idx = append(idx, i)
+	}
+	sort.SliceStable(idx, func(a, b int) bool {
+		if higherBetter {
+			return x[idx[a]] > x[idx[b]]
+		}
+		return x[idx[a]] < x[idx[b]]
+	})
+	for i := 0; i < len(idx); {
+		j := i + 1
+		for j < len(idx) && Tied(x[idx[j]], x[idx[i]]) {
+			j++
+		}
+		avg := float64(i+j+1) / 2 // ranks i+1 … j
+		for k := i; k < j; k++ {
+			r[idx[k]] = avg
+		}
+		i = j
+	}
+	return r
+}
+
+// Leaders returns the indices of the best-ranked entries of ranks (all
+// that share the smallest rank), in index order.
+func Leaders(ranks []float64) []int {
+	best := math.Inf(1)
+	for _, r := range ranks {
+		if r < best {
+			best = r
+		}
+	}
+	var out []int
+	for i, r := range ranks {
+		if r == best {
+			out = append(out, i)
+		}
+	}
+	return out
 }

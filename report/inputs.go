@@ -1,14 +1,17 @@
 package report
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"math"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 
 	"github.com/evalbook/evalbook/analyses"
+	"github.com/evalbook/evalbook/analyses/datasets"
 	"github.com/evalbook/evalbook/analyses/offline"
 
 	"github.com/evalbook/evalbook/report/input"
@@ -508,16 +511,26 @@ func (in *inputs) readResultsFile(e InputEntry, mf input.Match, b *analyses.Resu
 	}
 	rule := resultsRule(e, rcol >= 0)
 	metricCol, valueCol := t.Col("metric"), t.Col("value")
-	long := metricCol >= 0 && valueCol >= 0
+	if e.Metric != "" {
+		// one file per metric: the entry names it, the file gives values
+		if metricCol >= 0 {
+			return input.Errorf(t.File, 1, "the file has a metric column and its input entry (%s:%d) fixes metric = %q; keep one", filepath.Base(in.study.File), e.Line, e.Metric)
+		}
+		if valueCol < 0 {
+			_, err := t.Require("value")
+			return fmt.Errorf("%w (with metric = %q the file needs a value column: map it with columns = { value = \"…\" })", err, e.Metric)
+		}
+	}
+	long := (metricCol >= 0 || e.Metric != "") && valueCol >= 0
 	var wide []int
 	if !long {
 		for i, h := range t.Header {
-			if !reservedColumns[strings.ToLower(strings.TrimSpace(h))] && i != dcol && i != mcol {
+			if !reservedColumns[strings.ToLower(strings.TrimSpace(h))] && i != dcol && i != mcol && !ignored(e, h) {
 				wide = append(wide, i)
 			}
 		}
 		if len(wide) == 0 {
-			return input.Errorf(t.File, 1, "no metric columns: want dataset,method,metric,value or dataset,method,<metric…>")
+			return input.Errorf(t.File, 1, "no metric columns: want dataset,method,metric,value or dataset,method,<metric…> (or dataset,method,value with metric = \"…\" on the input entry)")
 		}
 	}
 	for {
@@ -562,6 +575,9 @@ func (in *inputs) readResultsFile(e InputEntry, mf input.Match, b *analyses.Resu
 			}
 			v, ok, err := t.Float(col)
 			if err != nil {
+				if !long {
+					return wideColumnError(t, col, "metric", err)
+				}
 				return err
 			}
 			if !ok {
@@ -573,6 +589,12 @@ func (in *inputs) readResultsFile(e InputEntry, mf input.Match, b *analyses.Resu
 			line, column := t.Pos(col)
 			err = b.AddRow(analyses.CellKey{Dataset: dataset, Method: method, Metric: metric + suffix}, v, run, rule, analyses.Source{File: t.File, Line: line, Col: column})
 			return resultsRowError(t, col, err)
+		}
+		if long && e.Metric != "" {
+			if err := add(e.Metric, valueCol); err != nil {
+				return err
+			}
+			continue
 		}
 		if long {
 			metric := strings.TrimSpace(rec[metricCol])
@@ -593,6 +615,32 @@ func (in *inputs) readResultsFile(e InputEntry, mf input.Match, b *analyses.Resu
 			}
 		}
 	}
+}
+
+// ignored reports whether a header names a column the entry leaves out
+// (ignore = ["Method"]); headers compare case-insensitively.
+func ignored(e InputEntry, header string) bool {
+	h := strings.TrimSpace(header)
+	for _, c := range e.Ignore {
+		if strings.EqualFold(strings.TrimSpace(c), h) {
+			return true
+		}
+	}
+	return false
+}
+
+// wideColumnError explains a value of a wide file that is not a number:
+// every column but the named ones is read as a metric (or feature), so a
+// text column (Method in a characteristics file) lands here. The error
+// keeps the cell's position and says how to leave the column out.
+func wideColumnError(t *input.TableReader, col int, what string, err error) error {
+	var ie *input.InputError
+	if !errors.As(err, &ie) || !strings.HasPrefix(ie.Msg, "not a number") {
+		return err
+	}
+	h := strings.TrimSpace(t.Header[col])
+	return t.Errorf(col, "column %s is read as a %s (in a wide file every other column is one): %s; to leave it out, add ignore = [%s] to the input entry",
+		input.Quote(h), what, ie.Msg, strconv.Quote(h))
 }
 
 // pick returns a column's value, else the constant, else the fallback.
@@ -674,10 +722,25 @@ func (in *inputs) openUnits(e InputEntry, mf input.Match) (*unitsFile, error) {
 		in.closeCounted(mf.Path, t)
 		return nil, err
 	}
+	if e.Metric != "" {
+		// one file per metric: read it as a wide file whose one metric
+		// column is the value column, named by the entry
+		switch {
+		case f.metricCol >= 0:
+			in.closeCounted(mf.Path, t)
+			return nil, input.Errorf(t.File, 1, "the file has a metric column and its input entry (%s:%d) fixes metric = %q; keep one", filepath.Base(in.study.File), e.Line, e.Metric)
+		case f.valueCol < 0:
+			_, err := t.Require("value")
+			in.closeCounted(mf.Path, t)
+			return nil, fmt.Errorf("%w (with metric = %q the file needs a value column: map it with columns = { value = \"…\" })", err, e.Metric)
+		}
+		f.wide, f.wideNames, f.valueCol = []int{f.valueCol}, []string{e.Metric}, -1
+		return f, nil
+	}
 	f.long = f.metricCol >= 0 && f.valueCol >= 0
 	if !f.long {
 		for i, h := range t.Header {
-			if !reservedColumns[strings.ToLower(strings.TrimSpace(h))] && i != f.dcol && i != f.mcol && i != f.ucol {
+			if !reservedColumns[strings.ToLower(strings.TrimSpace(h))] && i != f.dcol && i != f.mcol && i != f.ucol && !ignored(e, h) {
 				if strings.TrimSpace(h) == "" {
 					f.unnamed = append(f.unnamed, i) // must stay empty
 					continue
@@ -842,6 +905,26 @@ func (in *inputs) loadCharacteristics() (*Characteristics, error) {
 	}
 	c := &Characteristics{Value: map[string]map[string]float64{}}
 	seenF := map[string]bool{}
+	// Feature names compare ignoring case and underscores (seed 001's
+	// file says Ginii where the spec says Gini_i): a name of SPEC §5.6
+	// takes its spelling there, any other the first spelling seen, and a
+	// second spelling of one feature is an error rather than two columns.
+	canon := map[string]string{}
+	for _, f := range datasets.LogFeatureNames {
+		canon[charFeatureKey(f)] = f
+	}
+	spelled := map[string]string{} // feature key → spelling in the file
+	feature := func(t *input.TableReader, col int, f string) (string, error) {
+		key := charFeatureKey(f)
+		if prev, ok := spelled[key]; ok && prev != f {
+			return "", t.Errorf(col, "feature %s is also given as %s: feature names ignore case and underscores, so they are one feature; keep one spelling", input.Quote(f), input.Quote(prev))
+		}
+		spelled[key] = f
+		if c, ok := canon[key]; ok {
+			return c, nil
+		}
+		return f, nil
+	}
 	// where each value was read: a (dataset, feature) given twice with
 	// different values is an error; a missing value never replaces one.
 	from := map[[2]string]analyses.Source{}
@@ -900,6 +983,9 @@ func (in *inputs) loadCharacteristics() (*Characteristics, error) {
 					if err := t.NameError(fcol, "feature name", f); err != nil {
 						return err
 					}
+					if f, err = feature(t, fcol, f); err != nil {
+						return err
+					}
 					v, ok, err := t.Float(vcol)
 					if err != nil {
 						return err
@@ -910,7 +996,7 @@ func (in *inputs) loadCharacteristics() (*Characteristics, error) {
 					return set(t, vcol, d, f, v)
 				}
 				for i, h := range t.Header {
-					if i == dcol {
+					if i == dcol || ignored(e, h) {
 						continue
 					}
 					if strings.TrimSpace(h) == "" {
@@ -921,12 +1007,16 @@ func (in *inputs) loadCharacteristics() (*Characteristics, error) {
 					}
 					v, ok, err := t.Float(i)
 					if err != nil {
-						return err
+						return wideColumnError(t, i, "feature", err)
 					}
 					if !ok {
 						v = math.NaN()
 					}
-					if err := set(t, i, d, strings.TrimSpace(h), v); err != nil {
+					f, err := feature(t, i, strings.TrimSpace(h))
+					if err != nil {
+						return err
+					}
+					if err := set(t, i, d, f, v); err != nil {
 						return err
 					}
 				}

@@ -32,6 +32,10 @@ type Kind struct {
 	// phase in one shared pass over the units files before their Run is
 	// called, and Run gets the fed sink back from ctx.ReadUnits.
 	Units func(ctx *Context, opts any) UnitsSink
+	// Check, when set, checks options against the rest of the manifest
+	// (a dataset attribute an option names); an *analyses.OptionError
+	// is reported at its key's line.
+	Check func(s *Study, opts any) error
 }
 
 // Output is what a run hands to the site writer.

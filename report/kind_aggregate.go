@@ -19,10 +19,14 @@ func runAggregate(ctx *Context, o *leaderboard.AggregateOptions) (*Output, error
 	if err != nil {
 		return nil, err
 	}
+	if err := checkDeclaredMethods(ctx.Study, res.Methods); err != nil {
+		return nil, err
+	}
 	r, err := leaderboard.Aggregate(in, *o)
 	if err != nil {
 		return nil, err
 	}
+	r.Naming = ctx.Study.Naming()
 	figs, err := figures.Aggregate(ctx.ID, ctx.Title, r)
 	if err != nil {
 		return nil, err

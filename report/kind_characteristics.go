@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -78,17 +79,13 @@ func runCharacteristics(ctx *Context, o *datasets.CharacteristicsOptions) (*Outp
 		}
 	}
 	if len(o.Features) > 0 {
-		idx := make([]int, len(o.Features))
-		for k, name := range o.Features {
-			idx[k] = -1
-			for f, have := range in.Features {
-				if have == name || (idx[k] < 0 && charFeatureKey(have) == charFeatureKey(name)) {
-					idx[k] = f
-				}
-			}
-			if idx[k] < 0 {
-				return nil, fmt.Errorf("features: no feature %q (have %s)%s", name, strings.Join(in.Features, ", "), analyses.DidYouMean(name, in.Features))
-			}
+		names, err := selectFeatures(o.Features, in.Features)
+		if err != nil {
+			return nil, err
+		}
+		idx := make([]int, len(names))
+		for k, name := range names {
+			idx[k] = slices.Index(in.Features, name)
 		}
 		for d, row := range in.Values {
 			sel := make([]float64, len(idx))
@@ -125,6 +122,7 @@ func runCharacteristics(ctx *Context, o *datasets.CharacteristicsOptions) (*Outp
 	if err != nil {
 		return nil, err
 	}
+	r.Naming = ctx.Study.Naming()
 	if len(missing) > 0 {
 		r.Warnf("%d datasets of the results have no characteristics and are left out: %s", len(missing), strings.Join(missing, ", "))
 	}
@@ -161,7 +159,7 @@ func charCanonicalNames(names []string) []string {
 }
 
 // charFeatureKey compares feature names ignoring case and underscores.
-func charFeatureKey(s string) string { return strings.ToLower(strings.ReplaceAll(s, "_", "")) }
+func charFeatureKey(s string) string { return datasets.FeatureKey(s) }
 
 // characteristicsFromLogs reads the logs on up to ctx.Jobs workers. Each
 // result has its own slot and the error reported is the one of the first

@@ -10,7 +10,31 @@ import (
 )
 
 func clustersKind() Kind {
-	return NewKind("clusters", "groups of similar datasets by their characteristics: PCA, Isolation Forest, k-means, per-cluster leaderboards (seed 001 §4.4, Table 5, Fig. 8)", runClusters)
+	k := NewKind("clusters", "groups of similar datasets by their characteristics: PCA, Isolation Forest, k-means, per-cluster leaderboards (seed 001 §4.4, Table 5, Fig. 8)", runClusters)
+	k.Check = func(s *Study, opts any) error { return checkCompare(s, opts.(*dsets.ClustersOptions).Compare) }
+	return k
+}
+
+// checkCompare requires the compare attribute to be declared by at least
+// one [[datasets]] entry: a misspelt one ("papercluster") would otherwise
+// leave every dataset unlabelled and the adjusted Rand index null.
+func checkCompare(s *Study, attr string) error {
+	if attr == "" {
+		return nil
+	}
+	seen := map[string]bool{}
+	for _, d := range s.Datasets {
+		if _, ok := d.Attrs[attr]; ok {
+			return nil
+		}
+		for a := range d.Attrs {
+			seen[a] = true
+		}
+	}
+	if len(seen) == 0 {
+		return analyses.OptionErrorf("compare", "no [[datasets]] entry has an attribute %q (declare it, e.g. [[datasets]] name = \"…\", %s = \"…\")", attr, attr)
+	}
+	return analyses.OptionErrorf("compare", "no [[datasets]] entry has an attribute %q%s", attr, analyses.NameHint(attr, analyses.SortedKeys(seen)))
 }
 
 func runClusters(ctx *Context, o *dsets.ClustersOptions) (*Output, error) {
@@ -37,6 +61,7 @@ func runClusters(ctx *Context, o *dsets.ClustersOptions) (*Output, error) {
 	if err != nil {
 		return nil, err
 	}
+	r.Naming = ctx.Study.Naming()
 	figs, err := figures.Clusters(ctx.ID, ctx.Title, r)
 	if err != nil {
 		return nil, err
@@ -65,7 +90,7 @@ func clustersFeatures(ctx *Context, datasets, features []string) ([]string, []st
 	}
 	if len(features) == 0 {
 		features = ch.Features
-	} else if err := clustersCheckNames("feature", features, ch.Features); err != nil {
+	} else if features, err = selectFeatures(features, ch.Features); err != nil {
 		return nil, nil, nil, err
 	}
 	x := make([][]float64, len(datasets))
@@ -89,10 +114,39 @@ func clustersCheckNames(what string, names, known []string) error {
 	}
 	for _, n := range names {
 		if !set[n] {
-			return fmt.Errorf("no %s %q in the characteristics%s", what, n, analyses.DidYouMean(n, known))
+			return fmt.Errorf("no %s %q in the characteristics%s", what, n, analyses.NameHint(n, known))
 		}
 	}
 	return nil
+}
+
+// selectFeatures resolves the features an analysis names against the
+// known ones. Feature names compare ignoring case and underscores, as the
+// characteristics are read (Ginii is Gini_i), and the known spelling is
+// returned; naming one feature twice is an error, since it would give a
+// table two columns of one name and count the feature twice in PCA.
+func selectFeatures(names, known []string) ([]string, error) {
+	byKey := map[string]string{}
+	for _, k := range known {
+		byKey[charFeatureKey(k)] = k
+	}
+	out := make([]string, len(names))
+	first := map[string]string{}
+	for i, n := range names {
+		k, ok := byKey[charFeatureKey(n)]
+		if !ok {
+			return nil, analyses.OptionErrorf("features", "no feature %q in the characteristics%s", n, analyses.NameHint(n, known))
+		}
+		if prev, dup := first[k]; dup {
+			if prev == n {
+				return nil, analyses.OptionErrorf("features", "feature %q is named twice", n)
+			}
+			return nil, analyses.OptionErrorf("features", "%q and %q are one feature, %q (feature names ignore case and underscores); name it once", prev, n, k)
+		}
+		first[k] = n
+		out[i] = k
+	}
+	return out, nil
 }
 
 // clustersMethod is the method note (notes/clusters.md).

@@ -25,11 +25,15 @@ func runCriticalDifference(ctx *Context, o *significance.CriticalDifferenceOptio
 	if err != nil {
 		return nil, err
 	}
+	if err := checkDeclaredMethods(ctx.Study, res.Methods); err != nil {
+		return nil, err
+	}
 	ctx.Progress().Step("critical_difference: "+ctx.ID, 0, 1)
 	r, err := significance.CriticalDifference(significance.CriticalDifferenceInput{AggregateInput: in, Seed: ctx.Seed, Jobs: ctx.Jobs}, *o)
 	if err != nil {
 		return nil, err
 	}
+	r.Naming = ctx.Study.Naming()
 	ctx.Progress().Step("critical_difference: "+ctx.ID, 1, 1)
 	figs, err := figures.CriticalDifference(ctx.ID, ctx.Title, r)
 	if err != nil {

@@ -69,6 +69,7 @@ func runDatasetSelection(ctx *Context, o *dsets.SelectionOptions) (*Output, erro
 	if err != nil {
 		return nil, err
 	}
+	r.Naming = ctx.Study.Naming()
 	figs, err := figures.Selection(ctx.ID, ctx.Title, r)
 	if err != nil {
 		return nil, err

@@ -65,6 +65,7 @@ func runMeta(ctx *Context, o *meta.Options) (*Output, error) {
 	if err != nil {
 		return nil, err
 	}
+	r.Naming = ctx.Study.Naming()
 	figs, err := figures.Meta(ctx.ID, ctx.Title, r)
 	if err != nil {
 		return nil, err
@@ -164,12 +165,12 @@ func metaStreamUnits(ctx *Context, o *meta.Options) ([]meta.Study, error) {
 	}
 	m := sink.(*metaSink)
 	if m.values == 0 {
-		return nil, fmt.Errorf("metric: no per-unit values of %q%s", o.Metric, analyses.DidYouMean(o.Metric, analyses.SortedKeys(m.metrics)))
+		return nil, fmt.Errorf("metric: no per-unit values of %q%s", o.Metric, analyses.NameHint(o.Metric, analyses.SortedKeys(m.metrics)))
 	}
 	names := analyses.SortedKeys(m.methods)
 	for _, name := range []string{o.Treatment, o.Control} {
 		if !m.methods[name] {
-			return nil, fmt.Errorf("method %q has no per-unit values of %s on any dataset%s", name, o.Metric, analyses.DidYouMean(name, names))
+			return nil, fmt.Errorf("method %q has no per-unit values of %s on any dataset%s", name, o.Metric, analyses.NameHint(name, names))
 		}
 	}
 	m.progress.Step(m.label, m.values, m.values)

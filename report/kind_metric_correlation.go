@@ -46,6 +46,7 @@ func runMetricCorrelation(ctx *Context, o *correlation.Options) (*Output, error)
 	if err != nil {
 		return nil, err
 	}
+	r.Naming = ctx.Study.Naming()
 	figs, err := figures.MetricCorrelation(ctx.ID, ctx.Title, r)
 	if err != nil {
 		return nil, err

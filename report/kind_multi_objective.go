@@ -61,7 +61,7 @@ func moReadInput(ctx *Context, o *multiobjective.Options) (multiobjective.Input,
 	in := multiobjective.Input{Metrics: map[string]analyses.Metric{}, Values: map[string][]float64{}}
 	for col := range o.Input.Columns {
 		if col != "model" && !contains(moMetrics(o), col) {
-			return in, fmt.Errorf("input.columns: %q is neither model nor a metric of the analysis%s", col, analyses.DidYouMean(col, append([]string{"model"}, moMetrics(o)...)))
+			return in, fmt.Errorf("input.columns: %q is neither model nor a metric of the analysis%s", col, analyses.NameHint(col, append([]string{"model"}, moMetrics(o)...)))
 		}
 	}
 	t, done, err := moOpen(ctx, o.Input.Path, o.Input.Columns)

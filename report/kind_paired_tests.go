@@ -48,6 +48,7 @@ func runPairedTests(ctx *Context, o *significance.PairedTestsOptions) (*Output, 
 	if err != nil {
 		return nil, err
 	}
+	r.Naming = ctx.Study.Naming()
 	figs, err := figures.PairedTests(ctx.ID, ctx.Title, r)
 	if err != nil {
 		return nil, err

@@ -22,6 +22,9 @@ func runStability(ctx *Context, o *leaderboard.StabilityOptions) (*Output, error
 	if err != nil {
 		return nil, err
 	}
+	if err := checkDeclaredMethods(ctx.Study, res.Methods); err != nil {
+		return nil, err
+	}
 	if err := checkStabilityWork(o, len(m.Datasets), len(m.Methods)); err != nil {
 		return nil, err
 	}
@@ -34,6 +37,7 @@ func runStability(ctx *Context, o *leaderboard.StabilityOptions) (*Output, error
 	if err != nil {
 		return nil, err
 	}
+	r.Naming = ctx.Study.Naming()
 	figs, err := figures.Stability(ctx.ID, ctx.Title, r)
 	if err != nil {
 		return nil, err

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/BurntSushi/toml"
@@ -41,9 +42,11 @@ type Study struct {
 	Bibliography string
 	Metrics      []MetricSpec
 	Datasets     []DatasetSpec
-	Inputs       InputsSpec
-	Pages        []PageSpec
-	Analyses     []AnalysisSpec
+	// Methods are the [[methods]] entries: display labels and baselines.
+	Methods  []MethodSpec
+	Inputs   InputsSpec
+	Pages    []PageSpec
+	Analyses []AnalysisSpec
 	// MaxDecompressed is the build's cap on a .gz input's inflated size
 	// (Options.MaxDecompressed; not a manifest key).
 	MaxDecompressed int64
@@ -51,6 +54,7 @@ type Study struct {
 	keyLines        map[string]int // "analyses.2.metric" -> line
 	metricIndex     map[string]int
 	dataIndex       map[string]int
+	methodIndex     map[string]int
 	labels          map[LabelKind]map[string]string // see Label
 }
 
@@ -59,6 +63,18 @@ type MetricSpec struct {
 	Name   string   `toml:"name"`
 	Better string   `toml:"better"`
 	Max    *float64 `toml:"max"`
+	// Label is the metric's name on pages and figures ("nDCG@10"); CSV
+	// and JSON keep Name.
+	Label string `toml:"label"`
+}
+
+// MethodSpec is a [[methods]] entry: an optional display label, and
+// whether the method is a baseline (Random, MostPop): key findings never
+// single a baseline out as their headline.
+type MethodSpec struct {
+	Name     string `toml:"name"`
+	Label    string `toml:"label"`
+	Baseline bool   `toml:"baseline"`
 }
 
 // DatasetSpec is a [[datasets]] entry: name, optional interaction log and
@@ -66,7 +82,9 @@ type MetricSpec struct {
 type DatasetSpec struct {
 	Name         string
 	Interactions string
-	Attrs        map[string]string
+	// Label is the dataset's name on pages and figures.
+	Label string
+	Attrs map[string]string
 }
 
 // InputsSpec is the [inputs] table.
@@ -84,7 +102,14 @@ type InputEntry struct {
 	Columns map[string]string `toml:"columns"`
 	Dataset string            `toml:"dataset"`
 	Method  string            `toml:"method"`
-	Missing string            `toml:"missing"` // "" (keep NaN), "zero", "drop"
+	// Metric fixes the metric of every value of a results file that has
+	// no metric column (one file per metric: method,dataset,value).
+	Metric string `toml:"metric"`
+	// Ignore lists columns of the file to leave out: in a wide file
+	// every column but dataset, method (and unit) is otherwise read as a
+	// metric or feature.
+	Ignore  []string `toml:"ignore"`
+	Missing string   `toml:"missing"` // "" (keep NaN), "zero", "drop"
 	// MissingValues are cell texts that count as missing, like an empty
 	// cell ("NA", "NaN", "-999"); NaN and Inf are errors unless listed.
 	MissingValues []string `toml:"missing_values"`
@@ -94,6 +119,9 @@ type InputEntry struct {
 	Duplicates string `toml:"duplicates"`
 	Line       int    `toml:"-"`
 }
+
+// entryColumns are the keys of an input entry's columns mapping.
+var entryColumns = []string{"dataset", "method", "metric", "value", "unit", "k", "run", "feature"}
 
 // duplicateRules are the values of an input entry's duplicates key.
 var duplicateRules = []string{"mean", "first", "last"}
@@ -175,7 +203,7 @@ func (es Errors) Error() string {
 var idPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)
 
 var topKeys = []string{"title", "subtitle", "authors", "date", "doi", "links", "license", "abstract", "seed",
-	"unsafe_html", "allow_outside", "bibliography", "metrics", "datasets", "inputs", "pages", "analyses"}
+	"unsafe_html", "allow_outside", "bibliography", "metrics", "datasets", "methods", "inputs", "pages", "analyses"}
 
 // LoadStudy reads and checks a manifest. It returns every problem it
 // finds, each naming file and line, as Errors.
@@ -220,6 +248,7 @@ func ParseStudy(file string, src []byte, kinds Registry) (*Study, error) {
 	p.topLevel()
 	p.metrics()
 	p.datasets()
+	p.methods()
 	p.inputs()
 	p.pages()
 	p.analyses(kinds)
@@ -262,12 +291,12 @@ func (p *manifestParser) topLevel() {
 	s := p.s
 	for _, k := range analyses.SortedKeys(p.raw) {
 		if !contains(topKeys, k) {
-			p.fail(k, "unknown key %q%s", k, analyses.DidYouMean(k, topKeys))
+			p.fail(k, "unknown key %q%s", k, analyses.NameHint(k, topKeys))
 		}
 	}
 	p.dec("title", &s.Title)
 	p.dec("subtitle", &s.Subtitle)
-	p.dec("authors", &s.Authors)
+	p.authors()
 	p.dec("date", &s.Date)
 	p.dec("doi", &s.DOI)
 	p.dec("links", &s.Links)
@@ -282,6 +311,21 @@ func (p *manifestParser) topLevel() {
 	}
 }
 
+// authors decodes authors, a list of names; a single string is the
+// commonest slip, answered with the list to write.
+func (p *manifestParser) authors() {
+	prim, ok := p.raw["authors"]
+	if !ok {
+		return
+	}
+	var one string
+	if err := p.md.PrimitiveDecode(prim, &one); err == nil {
+		p.fail("authors", "authors is a list: [%q]", one)
+		return
+	}
+	p.dec("authors", &p.s.Authors)
+}
+
 // metrics decodes [[metrics]].
 func (p *manifestParser) metrics() {
 	s := p.s
@@ -291,13 +335,13 @@ func (p *manifestParser) metrics() {
 	for i, m := range metrics {
 		key := fmt.Sprintf("metrics.%d", i)
 		var spec MetricSpec
-		s.decodeStrict(p.md, m, &spec, key, []string{"name", "better", "max"}, p.fail)
+		s.decodeStrict(p.md, m, &spec, key, tomlKeys(&MetricSpec{}), p.fail)
 		switch spec.Better {
 		case "":
 			spec.Better = "higher"
 		case "higher", "lower":
 		default:
-			p.fail(key+".better", "metrics[%d].better: unknown value %q%s", i, spec.Better, analyses.DidYouMean(spec.Better, []string{"higher", "lower"}))
+			p.fail(key+".better", "metrics[%d].better: unknown value %q%s", i, spec.Better, analyses.NameHint(spec.Better, []string{"higher", "lower"}))
 		}
 		if spec.Name == "" {
 			p.fail(key, "metrics[%d].name: required", i)
@@ -309,11 +353,13 @@ func (p *manifestParser) metrics() {
 		}
 		s.metricIndex[strings.ToLower(spec.Name)] = len(s.Metrics)
 		s.Metrics = append(s.Metrics, spec)
+		s.setLabel(LabelMetric, spec.Name, spec.Label)
 	}
 }
 
-// datasets decodes [[datasets]]: any key is an attribute, values must be
-// strings.
+// datasets decodes [[datasets]]: name, interactions and label are
+// strings; any other key is an attribute, a string, number or boolean
+// kept as its text (paper_cluster = 1 is the attribute "1").
 func (p *manifestParser) datasets() {
 	s := p.s
 	s.dataIndex = map[string]int{}
@@ -323,19 +369,29 @@ func (p *manifestParser) datasets() {
 		key := fmt.Sprintf("datasets.%d", i)
 		spec := DatasetSpec{Attrs: map[string]string{}}
 		for _, k := range analyses.SortedKeys(d) {
-			v, ok := d[k].(string)
-			if !ok {
-				p.fail(key+"."+k, "datasets[%d].%s: want a string, got %T", i, k, d[k])
+			switch k {
+			case "name", "interactions", "label":
+				v, ok := d[k].(string)
+				if !ok {
+					p.fail(key+"."+k, "datasets[%d].%s: want a string, got %s", i, k, tomlTypeName(d[k]))
+					continue
+				}
+				switch k {
+				case "name":
+					spec.Name = v
+				case "interactions":
+					spec.Interactions = v
+				default:
+					spec.Label = v
+				}
 				continue
 			}
-			switch k {
-			case "name":
-				spec.Name = v
-			case "interactions":
-				spec.Interactions = v
-			default:
-				spec.Attrs[k] = v
+			v, ok := attrText(d[k])
+			if !ok {
+				p.fail(key+"."+k, "datasets[%d].%s: an attribute is a string, number or boolean, not %s", i, k, tomlTypeName(d[k]))
+				continue
 			}
+			spec.Attrs[k] = v
 		}
 		if spec.Name == "" {
 			p.fail(key, "datasets[%d].name: required", i)
@@ -347,7 +403,79 @@ func (p *manifestParser) datasets() {
 		}
 		s.dataIndex[spec.Name] = len(s.Datasets)
 		s.Datasets = append(s.Datasets, spec)
+		s.setLabel(LabelDataset, spec.Name, spec.Label)
 	}
+}
+
+// attrText is a dataset attribute's text: a string as it is, a number as
+// written in Go's shortest form, a boolean as true or false.
+func attrText(v any) (string, bool) {
+	switch x := v.(type) {
+	case string:
+		return x, true
+	case int64:
+		return strconv.FormatInt(x, 10), true
+	case float64:
+		return strconv.FormatFloat(x, 'g', -1, 64), true
+	case bool:
+		return strconv.FormatBool(x), true
+	}
+	return "", false
+}
+
+// tomlTypeName names a decoded TOML value's type for an error.
+func tomlTypeName(v any) string {
+	switch v.(type) {
+	case string:
+		return "a string"
+	case int64:
+		return "an integer"
+	case float64:
+		return "a number"
+	case bool:
+		return "a boolean"
+	case []any, []map[string]any:
+		return "a list"
+	case map[string]any:
+		return "a table"
+	}
+	return "a date"
+}
+
+// methods decodes [[methods]]: name, label and baseline.
+func (p *manifestParser) methods() {
+	s := p.s
+	s.methodIndex = map[string]int{}
+	var methods []map[string]toml.Primitive
+	p.dec("methods", &methods)
+	for i, m := range methods {
+		key := fmt.Sprintf("methods.%d", i)
+		var spec MethodSpec
+		s.decodeStrict(p.md, m, &spec, key, tomlKeys(&MethodSpec{}), p.fail)
+		if spec.Name == "" {
+			p.fail(key, "methods[%d].name: required", i)
+			continue
+		}
+		if _, dup := s.methodIndex[spec.Name]; dup {
+			p.fail(key+".name", "methods[%d]: method %q is declared twice", i, spec.Name)
+			continue
+		}
+		s.methodIndex[spec.Name] = len(s.Methods)
+		s.Methods = append(s.Methods, spec)
+		s.setLabel(LabelMethod, spec.Name, spec.Label)
+	}
+}
+
+// Baselines lists the methods declared with baseline = true, in manifest
+// order.
+func (s *Study) Baselines() []string {
+	var out []string
+	for _, m := range s.Methods {
+		if m.Baseline {
+			out = append(out, m.Name)
+		}
+	}
+	return out
 }
 
 // inputs decodes [inputs].
@@ -363,7 +491,7 @@ func (p *manifestParser) inputs() {
 	inputKeys := []string{"results", "units", "characteristics"}
 	for _, k := range analyses.SortedKeys(in) {
 		if !contains(inputKeys, k) {
-			p.fail("inputs."+k, "inputs: unknown key %q%s", k, analyses.DidYouMean(k, inputKeys))
+			p.fail("inputs."+k, "inputs: unknown key %q%s", k, analyses.NameHint(k, inputKeys))
 			continue
 		}
 		entries := p.s.decodeEntries(p.md, in[k], "inputs."+k, p.fail)
@@ -442,7 +570,7 @@ func (p *manifestParser) analysis(i int, a map[string]toml.Primitive, kinds Regi
 	p.ids[spec.ID] = spec.Line
 	k, ok := kinds[spec.Type]
 	if !ok {
-		p.fail(key+".type", "analyses[%d] (%s): unknown type %q%s", i, spec.ID, spec.Type, analyses.DidYouMean(spec.Type, kinds.Types()))
+		p.fail(key+".type", "analyses[%d] (%s): unknown type %q%s", i, spec.ID, spec.Type, analyses.NameHint(spec.Type, kinds.Types()))
 		return spec, false
 	}
 	spec.Kind = k
@@ -475,6 +603,11 @@ func (p *manifestParser) validateOptions() {
 				p.errs = append(p.errs, p.s.optionErrors(p.name, a, err)...)
 			}
 		}
+		if a.Kind.Check != nil {
+			if err := a.Kind.Check(p.s, a.Options); err != nil {
+				p.errs = append(p.errs, p.s.optionErrors(p.name, a, err)...)
+			}
+		}
 	}
 }
 
@@ -486,13 +619,9 @@ func lineOf(e error) int {
 	return 0
 }
 
-// decodeStrict decodes a table into v, reporting keys outside allowed.
+// decodeStrict decodes a table into v, reporting (once) each key outside
+// allowed.
 func (s *Study) decodeStrict(md toml.MetaData, t map[string]toml.Primitive, v any, key string, allowed []string, fail func(string, string, ...any)) {
-	for _, k := range analyses.SortedKeys(t) {
-		if !contains(allowed, k) {
-			fail(key+"."+k, "%s: unknown key %q%s", displayKey(key), k, analyses.DidYouMean(k, allowed))
-		}
-	}
 	s.decodeOptions(md, t, v, key, displayKey(key), allowed, fail)
 }
 
@@ -500,7 +629,7 @@ func (s *Study) decodeStrict(md toml.MetaData, t map[string]toml.Primitive, v an
 func (s *Study) decodeOptions(md toml.MetaData, t map[string]toml.Primitive, v any, key, prefix string, allowed []string, fail func(string, string, ...any)) {
 	for _, k := range analyses.SortedKeys(t) {
 		if !contains(allowed, k) {
-			fail(key+"."+k, "%s: unknown key %q%s", prefix, k, analyses.DidYouMean(k, allowed))
+			fail(key+"."+k, "%s: unknown key %q%s", prefix, k, analyses.NameHint(k, allowed))
 			continue
 		}
 		field := fieldByTag(v, k)
@@ -528,45 +657,75 @@ func (s *Study) decodeEntries(md toml.MetaData, p toml.Primitive, key string, fa
 	var out []InputEntry
 	allowed := tomlKeys(&InputEntry{})
 	for i, item := range list {
+		// an element of an array written over several lines has its own
+		// line ("inputs.results.1"); else the key's line
+		ekey := fmt.Sprintf("%s.%d", key, i)
 		if err := md.PrimitiveDecode(item, &str); err == nil {
-			out = append(out, InputEntry{Path: str, Line: line})
+			out = append(out, InputEntry{Path: str, Line: s.line(ekey)})
 			continue
 		}
 		var t map[string]toml.Primitive
 		if err := md.PrimitiveDecode(item, &t); err != nil {
-			fail(key, "%s[%d]: want a path or a table {path = …}", displayKey(key), i)
+			fail(ekey, "%s[%d]: want a path or a table {path = …}", displayKey(key), i)
 			continue
 		}
 		var e InputEntry
-		s.decodeStrict(md, t, &e, key, allowed, fail)
-		e.Line = line
+		s.decodeOptions(md, t, &e, ekey, displayKey(key), allowed, fail)
+		e.Line = s.line(ekey)
 		if e.Path == "" {
-			fail(key, "%s[%d].path: required", displayKey(key), i)
+			fail(ekey, "%s[%d].path: required", displayKey(key), i)
 		}
 		switch e.Missing {
 		case "", "zero", "drop":
 		default:
-			fail(key, "%s[%d].missing: unknown value %q%s", displayKey(key), i, e.Missing, analyses.DidYouMean(e.Missing, []string{"zero", "drop"}))
+			fail(ekey, "%s[%d].missing: unknown value %q%s", displayKey(key), i, e.Missing, analyses.NameHint(e.Missing, []string{"zero", "drop"}))
 		}
 		switch {
 		case e.Duplicates == "":
 		case key != "inputs.results":
-			fail(key+".duplicates", "%s[%d].duplicates: only results entries take this key", displayKey(key), i)
+			fail(ekey+".duplicates", "%s[%d].duplicates: only results entries take this key", displayKey(key), i)
 		case !contains(duplicateRules, e.Duplicates):
-			fail(key+".duplicates", "%s[%d].duplicates: unknown value %q (want \"mean\", \"first\" or \"last\")%s", displayKey(key), i, e.Duplicates, analyses.DidYouMean(e.Duplicates, duplicateRules))
+			fail(ekey+".duplicates", "%s[%d].duplicates: unknown value %q (want \"mean\", \"first\" or \"last\")%s", displayKey(key), i, e.Duplicates, analyses.DidYouMean(e.Duplicates, duplicateRules))
 		}
 		for _, m := range e.MissingValues {
 			switch {
 			case strings.TrimSpace(m) == "":
-				fail(key+".missing_values", "%s[%d].missing_values: an empty marker (empty cells are always missing)", displayKey(key), i)
+				fail(ekey+".missing_values", "%s[%d].missing_values: an empty marker (empty cells are always missing)", displayKey(key), i)
 			case input.BadName(m) != "":
-				fail(key+".missing_values", "%s[%d].missing_values: marker %s holds %s", displayKey(key), i, input.Quote(m), input.BadName(m))
+				fail(ekey+".missing_values", "%s[%d].missing_values: marker %s holds %s", displayKey(key), i, input.Quote(m), input.BadName(m))
 			}
 		}
-		for col := range e.Columns {
-			if !contains([]string{"dataset", "method", "metric", "value", "unit", "k", "run", "feature"}, col) {
-				fail(key, "%s[%d].columns: unknown column %q%s", displayKey(key), i, col,
-					analyses.DidYouMean(col, []string{"dataset", "method", "metric", "value", "unit", "k", "run", "feature"}))
+		for _, col := range analyses.SortedKeys(e.Columns) {
+			if contains(entryColumns, col) {
+				continue
+			}
+			hint := ""
+			if key == "inputs.results" && e.Metric == "" {
+				// columns = {"ndcg@10" = "Value"}: a file of one metric.
+				hint = fmt.Sprintf(" (to read %s as the values of metric %q, write metric = %q, columns = { value = %q })", input.Quote(e.Columns[col]), col, col, e.Columns[col])
+			}
+			fail(ekey+".columns", "%s[%d].columns: unknown column %q: the keys of columns are the column names evalbook expects, the values your file's headers%s%s", displayKey(key), i, col,
+				analyses.NameHint(col, entryColumns), hint)
+		}
+		if e.Metric != "" && key == "inputs.characteristics" {
+			fail(ekey+".metric", "%s[%d].metric: only results and units entries take this key", displayKey(key), i)
+		}
+		if e.Metric != "" {
+			if _, mapped := e.Columns["metric"]; mapped {
+				fail(ekey+".metric", "%s[%d]: metric = %q and columns.metric both say which metric a value is; keep one", displayKey(key), i, e.Metric)
+			}
+			if bad := input.BadName(e.Metric); bad != "" {
+				fail(ekey+".metric", "%s[%d].metric: %s holds %s", displayKey(key), i, input.Quote(e.Metric), bad)
+			}
+		}
+		read := map[string][]string{ // the columns each kind of entry reads by name
+			"inputs.results":         {"dataset", "method", "metric", "value", "k", "run"},
+			"inputs.units":           {"dataset", "method", "metric", "value", "unit"},
+			"inputs.characteristics": {"dataset", "feature", "value"},
+		}[key]
+		for _, c := range e.Ignore {
+			if contains(read, strings.ToLower(strings.TrimSpace(c))) {
+				fail(ekey+".ignore", "%s[%d].ignore: %q is a column evalbook reads; leave it out of ignore", displayKey(key), i, c)
 			}
 		}
 		out = append(out, e)

@@ -18,9 +18,27 @@ func keyLines(src []byte) map[string]int {
 	last := map[string]string{} // array-of-tables name → its latest entry's key
 	prefix := ""
 	inMulti := ""
+	// a value that is an array spanning lines (results = [ … ]): each
+	// element that starts a line is keyed "<key>.<index>"
+	arrayKey, depth, elem := "", 0, 0
 	for i, raw := range bytes.Split(src, []byte("\n")) {
 		line := strings.TrimSpace(string(raw))
 		n := i + 1
+		if arrayKey != "" && inMulti == "" {
+			if depth == 1 && line != "" && line[0] != '#' && line[0] != ']' {
+				if _, ok := out[arrayKey+"."+strconv.Itoa(elem)]; !ok {
+					out[arrayKey+"."+strconv.Itoa(elem)] = n
+				}
+				// one element per line is the common layout; a line may
+				// also hold several ({ … }, { … },)
+				elem += max(1, topLevelCommas(line))
+			}
+			depth += bracketDepth(line)
+			if depth <= 0 {
+				arrayKey = ""
+			}
+			continue
+		}
 		if inMulti != "" {
 			if strings.Count(line, inMulti)%2 == 1 {
 				inMulti = ""
@@ -73,8 +91,73 @@ func keyLines(src []byte) map[string]int {
 				inMulti = q
 			}
 		}
+		if v := strings.TrimSpace(rest); strings.HasPrefix(v, "[") && inMulti == "" {
+			if d := bracketDepth(v); d > 0 {
+				arrayKey, depth, elem = full, d, 0
+				if inner := strings.TrimSpace(v[1:]); inner != "" && inner[0] != '#' {
+					out[full+".0"] = n // elements begin on the key's line
+					elem = topLevelCommas(inner)
+				}
+			}
+		}
 	}
 	return out
+}
+
+// bracketDepth is the change of [ ] nesting over a line, outside quoted
+// strings and comments.
+func bracketDepth(line string) int {
+	d := 0
+	var quote byte
+	for i := 0; i < len(line); i++ {
+		c := line[i]
+		switch {
+		case quote != 0:
+			if c == '\\' && quote == '"' {
+				i++
+			} else if c == quote {
+				quote = 0
+			}
+		case c == '"' || c == '\'':
+			quote = c
+		case c == '#':
+			return d
+		case c == '[':
+			d++
+		case c == ']':
+			d--
+		}
+	}
+	return d
+}
+
+// topLevelCommas counts the commas of a line outside quotes, brackets
+// and braces: the elements of an array the line completes.
+func topLevelCommas(line string) int {
+	n, nest := 0, 0
+	var quote byte
+	for i := 0; i < len(line); i++ {
+		c := line[i]
+		switch {
+		case quote != 0:
+			if c == '\\' && quote == '"' {
+				i++
+			} else if c == quote {
+				quote = 0
+			}
+		case c == '"' || c == '\'':
+			quote = c
+		case c == '#':
+			return n
+		case c == '[' || c == '{':
+			nest++
+		case c == ']' || c == '}':
+			nest--
+		case c == ',' && nest == 0:
+			n++
+		}
+	}
+	return n
 }
 
 func tableName(s, closer string) string {

@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"path/filepath"
 
 	"github.com/evalbook/evalbook/analyses"
 )
@@ -14,7 +15,7 @@ func checkNames(what string, names, known []string) error {
 	}
 	for _, n := range names {
 		if !set[n] {
-			return fmt.Errorf("no %s %q in the results%s", what, n, analyses.DidYouMean(n, known))
+			return fmt.Errorf("no %s %q in the results%s", what, n, analyses.NameHint(n, known))
 		}
 	}
 	return nil
@@ -31,10 +32,37 @@ func resultsMatrix(ctx *Context, metric string, datasets, methods []string) ([]s
 	if err := checkNames("metric", []string{metric}, res.Metrics); err != nil {
 		return nil, nil, err
 	}
+	if err := checkDeclaredMethods(ctx.Study, res.Methods); err != nil {
+		return nil, nil, err
+	}
 	if len(methods) == 0 {
 		methods = res.Methods
 	} else if err := checkNames("method", methods, res.Methods); err != nil {
 		return nil, nil, err
 	}
 	return methods, res.Matrix(metric, datasets, methods), nil
+}
+
+// checkDeclaredMethods catches a [[methods]] entry whose name is a slip
+// for a method of the results ("Randm" for "Random"): its label and
+// baseline flag would apply to nothing, and the baseline would become a
+// finding's headline. A name with no close method of the results is left
+// alone (it may name a method of the units only).
+func checkDeclaredMethods(s *Study, have []string) error {
+	if s == nil {
+		return nil
+	}
+	set := make(map[string]bool, len(have))
+	for _, m := range have {
+		set[m] = true
+	}
+	for i, m := range s.Methods {
+		if set[m.Name] {
+			continue
+		}
+		if hint := analyses.DidYouMean(m.Name, have); hint != "" {
+			return fmt.Errorf("methods[%d] (%s:%d): no method %q in the results%s", i, filepath.Base(s.File), s.line(fmt.Sprintf("methods.%d.name", i)), m.Name, hint)
+		}
+	}
+	return nil
 }

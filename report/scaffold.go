@@ -23,7 +23,18 @@ seed = 42
 
 [[metrics]]
 name   = "rmse"
+label  = "RMSE"
 better = "lower"
+
+[[metrics]]
+name  = "ndcg@10"
+label = "nDCG@10"            # how pages and figures name it
+
+# A baseline is never the headline of a key finding.
+[[methods]]
+name     = "MostPop"
+label    = "Most popular"
+baseline = true
 
 [[datasets]]
 name   = "movies-small"

@@ -84,6 +84,9 @@ type Result struct {
 	// Clustered names them.
 	Order     []int    `json:"-"`
 	Clustered []string `json:"order"`
+	// Naming is how the key finding names things (set by the caller; not
+	// in JSON).
+	Naming analyses.Naming `json:"-"`
 	analyses.Warnings
 }
 
@@ -344,5 +347,9 @@ func (r *Result) Highlight() string {
 	}
 	sort.SliceStable(ps, func(i, j int) bool { return ps[i].rho > ps[j].rho })
 	hi, lo := ps[0], ps[len(ps)-1]
-	return fmt.Sprintf("%s and %s agree most (%s %.2f); %s and %s least (%.2f).", hi.a, hi.b, r.Method, hi.rho, lo.a, lo.b, lo.rho)
+	n := r.Naming
+	if len(ps) == 1 { // one pair: nothing agrees "most" or "least"
+		return fmt.Sprintf("%s and %s: mean %s %.2f.", n.Metric(hi.a), n.Metric(hi.b), r.Method, hi.rho)
+	}
+	return fmt.Sprintf("%s and %s agree most (%s %.2f); %s and %s least (%.2f).", n.Metric(hi.a), n.Metric(hi.b), r.Method, hi.rho, n.Metric(lo.a), n.Metric(lo.b), lo.rho)
 }

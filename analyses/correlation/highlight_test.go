@@ -11,3 +11,14 @@ func TestMetricCorrelationHighlightEmpty(t *testing.T) {
 		t.Errorf("empty result: %q", h)
 	}
 }
+
+// TestHighlightOnePair: with two metrics there is one pair, which is
+// neither the most nor the least concordant; labels name the metrics.
+func TestHighlightOnePair(t *testing.T) {
+	t.Parallel()
+	r := &Result{Method: "spearman", Metrics: []string{"ndcg@10", "recall@10"}, Rho: [][]float64{{1, 0.8}, {0.8, 1}}}
+	r.Naming.Metrics = map[string]string{"ndcg@10": "nDCG@10"}
+	if h := r.Highlight(); h != "nDCG@10 and recall@10: mean spearman 0.80." {
+		t.Errorf("highlight %q", h)
+	}
+}

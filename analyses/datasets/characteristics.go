@@ -11,6 +11,7 @@ package datasets
 import (
 	"fmt"
 	"math"
+	"sort"
 	"strings"
 
 	"github.com/evalbook/evalbook/analyses"
@@ -85,7 +86,7 @@ func (o *CharacteristicsOptions) Validate() error {
 	if o.From == CharFromInput && (o.RatingThreshold != nil || o.MinItem > 0 || o.MinUser > 0 || o.Core > 0) {
 		return fmt.Errorf("rating_threshold, min_item, min_user and core preprocess interaction logs; they have no effect with from = \"input\"")
 	}
-	return analyses.FirstError(analyses.CheckDistinct("methods", o.Methods), analyses.CheckDistinct("features", o.Features))
+	return analyses.FirstError(analyses.CheckDistinct("methods", o.Methods), CheckFeatureNames(o.Features))
 }
 
 // Preprocessing returns the log preprocessing of the options.
@@ -129,6 +130,9 @@ type CharacteristicsResult struct {
 	MutualInformation [][]float64 `json:"-"`
 	N                 [][]int     `json:"-"`
 	Neighbors         int         `json:"neighbors"`
+	// Naming is how the key finding names things, and which methods are
+	// baselines (set by the caller; not in JSON).
+	Naming analyses.Naming `json:"-"`
 	analyses.Warnings
 }
 
@@ -290,11 +294,17 @@ func (r *CharacteristicsResult) Tables() []analyses.Table {
 	return out
 }
 
-// Highlight: the feature most associated with performance.
+// Highlight: the feature most associated with performance, over the
+// methods that are not declared baselines (a baseline's performance is
+// rarely what a reader asks about).
 func (r *CharacteristicsResult) Highlight() string {
+	n := r.Naming
 	bestF, bestM, best := -1, -1, 0.0
 	for f := range r.Spearman {
 		for m, v := range r.Spearman[f] {
+			if m < len(r.Methods) && n.IsBaseline(r.Methods[m]) {
+				continue
+			}
 			if !math.IsNaN(v) && math.Abs(v) > math.Abs(best) {
 				bestF, bestM, best = f, m, v
 			}
@@ -302,7 +312,20 @@ func (r *CharacteristicsResult) Highlight() string {
 	}
 	s := fmt.Sprintf("%d features of %d datasets", len(r.Features), len(r.Datasets))
 	if bestF >= 0 && bestM < len(r.Methods) {
-		s += fmt.Sprintf("; %s is the feature most associated with %s of %s (Spearman %.2f)", r.Features[bestF], r.Metric, r.Methods[bestM], best)
+		s += fmt.Sprintf("; %s is the feature most associated with %s of %s (Spearman %.2f)", r.Features[bestF], n.Metric(r.Metric), n.Method(r.Methods[bestM]), best)
+		var left []string
+		for _, m := range r.Methods {
+			if n.IsBaseline(m) {
+				left = append(left, n.Method(m))
+			}
+		}
+		switch len(left) {
+		case 0:
+		case 1:
+			s += fmt.Sprintf(", baseline %s left out", left[0])
+		default:
+			s += fmt.Sprintf(", baselines %s left out", analyses.JoinAnd(left))
+		}
 	}
 	return s + "."
 }
@@ -316,34 +339,61 @@ func (r *ClustersResult) Highlight() string {
 	if r.Silhouette != nil {
 		s += fmt.Sprintf(" (silhouette %.2f)", *r.Silhouette)
 	}
+	names := func(ids []string) string {
+		l := make([]string, len(ids))
+		for i, id := range ids {
+			l[i] = r.Naming.Dataset(id)
+		}
+		return strings.Join(l, ", ")
+	}
 	if len(r.Outliers) > 0 {
-		s += fmt.Sprintf("; %d outlier(s): %s", len(r.Outliers), strings.Join(r.Outliers, ", "))
+		s += fmt.Sprintf("; %d outlier(s): %s", len(r.Outliers), names(r.Outliers))
 	}
 	if len(r.Representatives) > 0 {
-		s += "; representatives " + strings.Join(r.Representatives, ", ")
+		s += "; representatives " + names(r.Representatives)
 	}
 	return s + "."
 }
 
-// Highlight: the strategy whose chosen datasets rank most like all.
+// Highlight: per metric, the strategies in order of how closely the
+// rankings on their chosen datasets follow the ranking on all datasets
+// (mean Spearman ρ). Metrics are never averaged: a strategy that wins on
+// one metric and loses on another is shown as such, as is random choice
+// beating a designed strategy.
 func (r *SelectionResult) Highlight() string {
-	best, bestV := "", math.Inf(-1)
-	for _, st := range r.Strategies {
-		var sum float64
-		n := 0
-		for _, m := range r.Metrics {
+	n := r.Naming
+	var per []string
+	for _, m := range r.Metrics {
+		type entry struct {
+			st  string
+			rho float64
+		}
+		var es []entry
+		for _, st := range r.Strategies {
 			if v, ok := r.MeanRho[st][m]; ok && !math.IsNaN(v) {
-				sum += v
-				n++
+				es = append(es, entry{st, v})
 			}
 		}
-		if n > 0 && sum/float64(n) > bestV {
-			best, bestV = st, sum/float64(n)
+		if len(es) == 0 {
+			continue
 		}
+		sort.SliceStable(es, func(i, j int) bool { return analyses.CompareScores(es[i].rho, es[j].rho) > 0 })
+		parts := make([]string, len(es))
+		for i, e := range es {
+			parts[i] = fmt.Sprintf("%s %.3f", e.st, e.rho)
+			if i > 0 {
+				sep := " > "
+				if analyses.Tied(es[i-1].rho, e.rho) {
+					sep = " = "
+				}
+				parts[i] = sep + parts[i]
+			}
+		}
+		per = append(per, n.Metric(m)+": "+strings.Join(parts, ""))
 	}
-	if best == "" {
+	if len(per) == 0 {
 		return ""
 	}
-	return fmt.Sprintf("With %d of %d datasets, %s selection ranks most like all datasets (mean Spearman ρ %.3f over %d simulations).",
-		r.Size, len(r.Datasets), best, bestV, r.Simulations)
+	return fmt.Sprintf("With %d of %d datasets, how closely each selection ranks like all datasets (mean Spearman ρ over %d simulations, per metric) — %s.",
+		r.Size, len(r.Datasets), r.Simulations, strings.Join(per, "; "))
 }

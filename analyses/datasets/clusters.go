@@ -101,7 +101,7 @@ func (o *ClustersOptions) Validate() error {
 	if err := analyses.OneOf("missing", o.Missing, "error", "drop"); err != nil {
 		return err
 	}
-	return analyses.FirstError(analyses.CheckDistinct("features", o.Features), analyses.CheckDistinct("datasets", o.Datasets), analyses.CheckDistinct("methods", o.Methods))
+	return analyses.FirstError(CheckFeatureNames(o.Features), analyses.CheckDistinct("datasets", o.Datasets), analyses.CheckDistinct("methods", o.Methods))
 }
 
 // ClustersInput is what the clusters analysis works on.
@@ -164,6 +164,9 @@ type ClustersResult struct {
 	Leaderboard            []ClusterBoard `json:"leaderboard,omitempty"`
 	Compare                string         `json:"compare,omitempty"`
 	AdjustedRandIndex      *float64       `json:"adjusted_rand_index,omitempty"`
+	// Naming is how the key finding names things, and which methods are
+	// baselines (set by the caller; not in JSON).
+	Naming analyses.Naming `json:"-"`
 	analyses.Warnings
 }
 
@@ -233,7 +236,7 @@ func clustersComplete(in ClustersInput, opts ClustersOptions, res *ClustersResul
 		}
 		if miss != "" {
 			if opts.Missing != "drop" {
-				return nil, nil, fmt.Errorf("dataset %q has no value for feature %q (set missing = \"drop\" to leave such datasets out)", in.Datasets[d], miss)
+				return nil, nil, fmt.Errorf("dataset %q has no value for feature %q%s", in.Datasets[d], miss, featureDropHint(in.X, in.Features))
 			}
 			res.DroppedDatasets = append(res.DroppedDatasets, in.Datasets[d])
 			continue
@@ -246,6 +249,50 @@ func clustersComplete(in ClustersInput, opts ClustersOptions, res *ClustersResul
 		res.Warnf("%d dataset(s) left out for missing feature values: %s", len(res.DroppedDatasets), strings.Join(res.DroppedDatasets, ", "))
 	}
 	return x, keep, nil
+}
+
+// featureDropHint says what each way out of missing feature values would
+// cost: missing = "drop" leaves out every incomplete dataset (suggested
+// only while it keeps at least half of them); leaving out the features
+// that lack values keeps every dataset.
+func featureDropHint(x [][]float64, features []string) string {
+	lacks := make([]int, len(features))
+	incomplete := 0
+	for _, row := range x {
+		miss := false
+		for f, v := range row {
+			if !analyses.Finite(v) {
+				lacks[f]++
+				miss = true
+			}
+		}
+		if miss {
+			incomplete++
+		}
+	}
+	var short, full []string
+	for f, n := range lacks {
+		if n > 0 {
+			short = append(short, fmt.Sprintf("%s lacks %d", features[f], n))
+		} else {
+			full = append(full, fmt.Sprintf("%q", features[f]))
+		}
+	}
+	total := len(x)
+	s := fmt.Sprintf("; %d of %d datasets lack a feature value (%s)", incomplete, total, strings.Join(short, ", "))
+	keep := ""
+	if len(full) >= 2 {
+		keep = fmt.Sprintf("features = [%s]", strings.Join(full, ", "))
+	}
+	switch {
+	case 2*(total-incomplete) >= total && keep != "":
+		return s + fmt.Sprintf(": missing = \"drop\" would leave them out and use the other %d, %s would keep every dataset", total-incomplete, keep)
+	case 2*(total-incomplete) >= total:
+		return s + fmt.Sprintf(": missing = \"drop\" would leave them out and use the other %d", total-incomplete)
+	case keep != "":
+		return s + fmt.Sprintf(": leave those features out with %s (missing = \"drop\" would keep only %d of %d datasets)", keep, total-incomplete, total)
+	}
+	return s + fmt.Sprintf(" (missing = \"drop\" would keep only %d of %d datasets)", total-incomplete, total)
 }
 
 // clustersProject z-scores the features and returns the datasets' scores
@@ -534,7 +581,7 @@ func ClusterLeaderboards(q analyses.Matrix, cluster []int, datasets, methods []s
 		}
 		b := ClusterBoard{Cluster: c, Datasets: names}
 		b.MeanRank, _ = leaderboard.RuleScores(leaderboard.RuleMeanRank, sub, higher, 3)
-		b.Rank = stats.RankBest(b.MeanRank, false)
+		b.Rank = analyses.RankScores(b.MeanRank, false)
 		b.GeometricMean = make([]*float64, len(methods))
 		if gm, err := leaderboard.RuleScores(leaderboard.RuleGeometricMean, sub, higher, 3); err == nil {
 			for m := range gm {

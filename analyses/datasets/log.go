@@ -16,6 +16,8 @@ import (
 	"math/bits"
 	"slices"
 	"strings"
+
+	"github.com/evalbook/evalbook/analyses"
 )
 
 // LogFeatureNames are the eighteen features computed from a log, in the
@@ -482,4 +484,26 @@ func charMoments(x []float64) (mean, sd, skew, kurt float64) {
 		return mean, sd, math.NaN(), math.NaN()
 	}
 	return mean, sd, m3 / math.Pow(m2, 1.5), m4/(m2*m2) - 3
+}
+
+// FeatureKey is how feature names compare: ignoring case and underscores
+// (seed 001's file says Ginii where SPEC §5.6 says Gini_i).
+func FeatureKey(s string) string { return strings.ToLower(strings.ReplaceAll(s, "_", "")) }
+
+// CheckFeatureNames refuses a features option that names one feature
+// twice, also under two spellings (["Gini_i", "Ginii"]): the table would
+// have two columns of one name and PCA would count the feature twice.
+func CheckFeatureNames(features []string) error {
+	first := map[string]string{}
+	for _, f := range features {
+		k := FeatureKey(f)
+		if prev, dup := first[k]; dup {
+			if prev == f {
+				return analyses.OptionErrorf("features", "%q is listed twice", f)
+			}
+			return analyses.OptionErrorf("features", "%q and %q are one feature (feature names ignore case and underscores); name it once", prev, f)
+		}
+		first[k] = f
+	}
+	return nil
 }

@@ -97,7 +97,7 @@ func (o *SelectionOptions) Validate() error {
 	}
 	for _, s := range o.Strategies {
 		if _, ok := strategyStream[s]; !ok {
-			return analyses.OptionErrorf("strategies", "unknown strategy %q%s", s, analyses.DidYouMean(s, AllStrategies))
+			return analyses.OptionErrorf("strategies", "unknown strategy %q%s", s, analyses.NameHint(s, AllStrategies))
 		}
 	}
 	if err := analyses.CheckDistinct("strategies", o.Strategies); err != nil {
@@ -107,7 +107,7 @@ func (o *SelectionOptions) Validate() error {
 		return err
 	}
 	if !leaderboard.IsRule(o.Rule) {
-		return analyses.OptionErrorf("rule", "unknown rule %q%s", o.Rule, analyses.DidYouMean(o.Rule, leaderboard.AllRules))
+		return analyses.OptionErrorf("rule", "unknown rule %q%s", o.Rule, analyses.NameHint(o.Rule, leaderboard.AllRules))
 	}
 	if err := analyses.CheckFloat("beta_max", o.BetaMax, 1, analyses.MaxBetaMax); err != nil {
 		return err
@@ -124,7 +124,7 @@ func (o *SelectionOptions) Validate() error {
 	if err := analyses.OneOf("missing", o.Missing, "error", "drop"); err != nil {
 		return err
 	}
-	return analyses.FirstError(analyses.CheckDistinct("features", o.Features), analyses.CheckDistinct("datasets", o.Datasets), analyses.CheckDistinct("methods", o.Methods))
+	return analyses.FirstError(CheckFeatureNames(o.Features), analyses.CheckDistinct("datasets", o.Datasets), analyses.CheckDistinct("methods", o.Methods))
 }
 
 // SelectionInput is what dataset_selection works on.
@@ -173,6 +173,9 @@ type SelectionResult struct {
 	Summary         []SelectionSummary            `json:"summary"`
 	MeanRho         map[string]map[string]float64 `json:"mean_rho"`      // strategy → metric → mean ρ (Table 4)
 	ChosenCounts    map[string][]int              `json:"chosen_counts"` // strategy → per dataset
+	// Naming is how the key finding names things, and which methods are
+	// baselines (set by the caller; not in JSON).
+	Naming analyses.Naming `json:"-"`
 	analyses.Warnings
 }
 
@@ -230,10 +233,21 @@ func Selection(in SelectionInput, opts SelectionOptions) (*SelectionResult, erro
 // drops the dataset. It returns the kept datasets' indices.
 func selectionComplete(in SelectionInput, opts SelectionOptions, res *SelectionResult) ([]int, error) {
 	var keep []int
+	incomplete := 0
+	for d := range in.Datasets {
+		if selectionMissing(in, d) != "" {
+			incomplete++
+		}
+	}
 	for d, name := range in.Datasets {
 		if why := selectionMissing(in, d); why != "" {
 			if opts.Missing != "drop" {
-				return nil, fmt.Errorf("dataset %q has no value for %s (set missing = \"drop\" to leave such datasets out)", name, why)
+				total := len(in.Datasets)
+				hint := fmt.Sprintf("; %d of %d datasets lack a value: missing = \"drop\" would leave them out and select from the other %d", incomplete, total, total-incomplete)
+				if 2*(total-incomplete) < total {
+					hint = fmt.Sprintf("; %d of %d datasets lack a value: missing = \"drop\" would keep only %d of them; leave out the features, methods or metrics that lack values (features, methods, metrics)", incomplete, total, total-incomplete)
+				}
+				return nil, fmt.Errorf("dataset %q has no value for %s%s", name, why, hint)
 			}
 			res.DroppedDatasets = append(res.DroppedDatasets, name)
 			continue

@@ -8,8 +8,6 @@ import (
 	"strings"
 
 	"github.com/evalbook/evalbook/analyses"
-
-	"github.com/evalbook/evalbook/analyses/stats"
 )
 
 // Aggregation rules of SPEC §5.1 (seed 001 §3.4, Table 2; the voting
@@ -32,6 +30,22 @@ const (
 var AllRules = []string{
 	RuleDMAUC, RuleDMLBO, RuleMeanRank, RuleMean, RuleGeometricMean, RuleHarmonicMean,
 	RuleCopeland, RuleMinimax, RuleBorda, RulePlurality, RuleDowdall,
+}
+
+// RuleLabels are the rules' names on pages and figures (ids stay in CSV
+// and JSON).
+var RuleLabels = map[string]string{
+	RuleDMAUC:         "DM-AUC",
+	RuleDMLBO:         "DM-LBO",
+	RuleMeanRank:      "Mean rank",
+	RuleMean:          "Mean",
+	RuleGeometricMean: "Geometric mean",
+	RuleHarmonicMean:  "Harmonic mean",
+	RuleCopeland:      "Copeland",
+	RuleMinimax:       "Minimax",
+	RuleBorda:         "Borda",
+	RulePlurality:     "Plurality",
+	RuleDowdall:       "Dowdall",
 }
 
 // RuleLowerIsBetter reports whether a rule's score ranks ascending
@@ -104,7 +118,7 @@ func (o *AggregateOptions) Validate() error {
 func checkRules(key string, rules []string) error {
 	for _, r := range rules {
 		if !IsRule(r) {
-			return analyses.OptionErrorf(key, "unknown rule %q%s", r, analyses.DidYouMean(r, AllRules))
+			return analyses.OptionErrorf(key, "unknown rule %q%s", r, analyses.NameHint(r, AllRules))
 		}
 	}
 	return analyses.CheckDistinct(key, rules)
@@ -129,6 +143,9 @@ type AggregateResult struct {
 	Ranks           map[string][]float64 `json:"ranks"`  // rule -> rank per method (1 = best)
 	DroppedDatasets []string             `json:"dropped_datasets,omitempty"`
 	Profile         *Profile             `json:"profile"`
+	// Naming is how the key finding names methods, rules and the metric,
+	// and which methods are baselines (set by the caller; not in JSON).
+	Naming analyses.Naming `json:"-"`
 	analyses.Warnings
 }
 
@@ -179,7 +196,7 @@ func Aggregate(in AggregateInput, opts AggregateOptions) (*AggregateResult, erro
 		}
 		res.Rules = append(res.Rules, rule)
 		res.Scores[rule] = s
-		res.Ranks[rule] = stats.RankBest(s, RuleScoreHigherBetter(rule, higher))
+		res.Ranks[rule] = analyses.RankScores(s, RuleScoreHigherBetter(rule, higher))
 	}
 	if len(res.Rules) == 0 {
 		return nil, fmt.Errorf("metric %q: no rule could be computed: %s", in.Metric.Name, strings.Join(res.List, "; "))
@@ -192,20 +209,25 @@ func Aggregate(in AggregateInput, opts AggregateOptions) (*AggregateResult, erro
 
 // CompleteRows keeps the datasets (rows of q) with a value for every
 // method. A missing cell (NaN) is an error naming it, or, with drop, its
-// dataset is left out and listed in dropped.
+// dataset is left out and listed in dropped. The error says how many
+// datasets drop would leave out, and when that is most of them it points
+// at the methods that lack the values instead of suggesting drop.
 func CompleteRows(metric string, datasets, methods []string, q analyses.Matrix, drop bool) (complete analyses.Matrix, kept, dropped []string, err error) {
+	firstD, firstM := -1, -1
+	lacks := make([]int, len(methods)) // datasets each method has no value on
 	for d, row := range q {
 		missing := -1
 		for m, v := range row {
 			if math.IsNaN(v) {
-				missing = m
-				break
+				lacks[m]++
+				if missing < 0 {
+					missing = m
+				}
 			}
 		}
 		if missing >= 0 {
-			if !drop {
-				return nil, nil, nil, fmt.Errorf("metric %q: no value for dataset %q, method %q (set missing = \"drop\" to leave such datasets out)",
-					metric, datasets[d], methods[missing])
+			if firstD < 0 {
+				firstD, firstM = d, missing
 			}
 			dropped = append(dropped, datasets[d])
 			continue
@@ -213,7 +235,37 @@ func CompleteRows(metric string, datasets, methods []string, q analyses.Matrix, 
 		complete = append(complete, row)
 		kept = append(kept, datasets[d])
 	}
+	if firstD >= 0 && !drop {
+		return nil, nil, nil, fmt.Errorf("metric %q: no value for dataset %q, method %q%s",
+			metric, datasets[firstD], methods[firstM], missingHint(len(dropped), len(q), methods, lacks))
+	}
 	return complete, kept, dropped, nil
+}
+
+// missingHint says what each way out of missing values would cost: drop
+// leaves out the incomplete datasets (suggested only when it keeps at
+// least half of them), leaving out methods keeps every dataset.
+func missingHint(incomplete, total int, methods []string, lacks []int) string {
+	var short, keep []string
+	for m, n := range lacks {
+		if n > 0 {
+			short = append(short, fmt.Sprintf("%s lacks %d", methods[m], n))
+		} else {
+			keep = append(keep, fmt.Sprintf("%q", methods[m]))
+		}
+	}
+	s := fmt.Sprintf("; %d of %d datasets lack a value for some method (%s)", incomplete, total, strings.Join(short, ", "))
+	if kept := total - incomplete; 2*kept >= total {
+		s += fmt.Sprintf(": missing = \"drop\" would rank on the other %d datasets", kept)
+		if len(keep) >= 2 {
+			s += fmt.Sprintf(", methods = [%s] on all %d", strings.Join(keep, ", "), total)
+		}
+		return s
+	}
+	if len(keep) >= 2 {
+		return s + fmt.Sprintf(": leave those methods out with methods = [%s] (missing = \"drop\" would keep only %d of %d datasets)", strings.Join(keep, ", "), total-incomplete, total)
+	}
+	return s + fmt.Sprintf(" (missing = \"drop\" would keep only %d of %d datasets)", total-incomplete, total)
 }
 
 // RuleScores computes one rule's score per method on a complete matrix.
@@ -353,7 +405,7 @@ func perDatasetRanks(q analyses.Matrix, higherBetter bool) [][]float64 {
 		}
 		for i := 0; i < len(idx); {
 			j := i + 1
-			for j < len(idx) && row[idx[j]] == row[idx[i]] {
+			for j < len(idx) && analyses.Tied(row[idx[j]], row[idx[i]]) {
 				j++
 			}
 			avg := float64(i+j+1) / 2 // ranks i+1 … j, as RankData
@@ -673,7 +725,7 @@ func dmLeaveBestOut(q analyses.Matrix, higherBetter bool, x *dmIndex) []float64 
 		}
 		var winners []int
 		for m := 0; m < nm; m++ {
-			if alive[m] && area[m] >= top-1e-12*math.Max(1, math.Abs(top)) {
+			if alive[m] && analyses.Tied(area[m], top) { // one tolerance for every ranking
 				winners = append(winners, m)
 			}
 		}
@@ -827,8 +879,9 @@ func (r *AggregateResult) Tables() []analyses.Table {
 	for _, rule := range r.Rules {
 		cols = append(cols, rule, RankColumn(rule))
 	}
-	main := analyses.Table{Title: "Leaderboard under each aggregation rule (" + r.Metric + ")", Columns: cols, Better: map[string]string{}}
+	main := analyses.Table{Title: "Leaderboard under each aggregation rule (" + r.Naming.Metric(r.Metric) + ")", Columns: cols, Better: map[string]string{}}
 	for _, rule := range r.Rules {
+		main.Compact = append(main.Compact, analyses.CompactColumn{Label: ruleName(r.Naming, rule), Score: rule, Rank: RankColumn(rule)})
 		main.Better[rule] = "lower"
 		if RuleScoreHigherBetter(rule, r.HigherIsBetter) {
 			main.Better[rule] = "higher"
@@ -885,26 +938,116 @@ func (r *AggregateResult) leaderOrder() []int {
 	return order
 }
 
-// Highlight names the method(s) ranked first under each rule.
+// Highlight names, per rule, the method ranked first with its score, or
+// the methods that tie for first (ranks share within analyses.Tied). A
+// declared baseline is never the headline: the leaders are taken among
+// the other methods, and a baseline ranked above them is said so.
 func (r *AggregateResult) Highlight() string {
-	winners := map[string][]string{}
-	var order []string
+	n := r.Naming
+	type group struct {
+		leaders []int
+		rules   []string
+	}
+	var groups []*group
+	byLeaders := map[string]*group{}
+	ahead := map[string][]string{} // baseline label → rules it leads
+	var aheadOrder []string
 	for _, rule := range r.Rules {
-		for m, rk := range r.Ranks[rule] {
-			if rk == 1 {
-				if winners[r.Methods[m]] == nil {
-					order = append(order, r.Methods[m])
-				}
-				winners[r.Methods[m]] = append(winners[r.Methods[m]], rule)
+		leaders, above := r.leadersOf(rule)
+		if len(leaders) == 0 {
+			continue
+		}
+		key := fmt.Sprint(leaders)
+		g := byLeaders[key]
+		if g == nil {
+			g = &group{leaders: leaders}
+			byLeaders[key] = g
+			groups = append(groups, g)
+		}
+		score := r.Scores[rule][leaders[0]]
+		g.rules = append(g.rules, fmt.Sprintf("%s (%s)", ruleName(n, rule), formatScore(score)))
+		for _, b := range above {
+			l := n.Method(r.Methods[b])
+			if ahead[l] == nil {
+				aheadOrder = append(aheadOrder, l)
+			}
+			ahead[l] = append(ahead[l], ruleName(n, rule))
+		}
+	}
+	if len(groups) == 0 {
+		return ""
+	}
+	parts := make([]string, 0, len(groups))
+	for _, g := range groups {
+		ids := make([]string, len(g.leaders))
+		for i, m := range g.leaders {
+			ids[i] = r.Methods[m]
+		}
+		verb := " ranks first under "
+		if len(ids) > 1 {
+			verb = " tie for first under "
+		}
+		parts = append(parts, n.MethodList(ids)+verb+analyses.JoinAnd(g.rules))
+	}
+	s := fmt.Sprintf("On %s over %d datasets, %s", n.Metric(r.Metric), len(r.Datasets), strings.Join(parts, "; "))
+	if len(n.Baselines) > 0 {
+		var bs []string
+		for _, b := range aheadOrder {
+			bs = append(bs, fmt.Sprintf("the baseline %s ranks above them under %s", b, analyses.JoinAnd(ahead[b])))
+		}
+		if len(bs) > 0 {
+			s += " (among the methods that are not baselines; " + strings.Join(bs, "; ") + ")"
+		}
+	}
+	return s + "."
+}
+
+// leadersOf returns the methods that share the best rank under rule among
+// the methods that are not baselines (all methods when every one is),
+// and the baselines ranked strictly above them.
+func (r *AggregateResult) leadersOf(rule string) (leaders, above []int) {
+	ranks := r.Ranks[rule]
+	var cand []int
+	for m := range r.Methods {
+		if !r.Naming.IsBaseline(r.Methods[m]) && !math.IsNaN(ranks[m]) {
+			cand = append(cand, m)
+		}
+	}
+	if len(cand) == 0 {
+		for m := range r.Methods {
+			if !math.IsNaN(ranks[m]) {
+				cand = append(cand, m)
 			}
 		}
 	}
-	parts := make([]string, 0, len(order))
-	for _, m := range order {
-		parts = append(parts, m+" ranks first under "+strings.Join(winners[m], ", "))
+	best := math.Inf(1)
+	for _, m := range cand {
+		best = math.Min(best, ranks[m])
 	}
-	if len(parts) == 0 {
-		return ""
+	for _, m := range cand {
+		if ranks[m] == best {
+			leaders = append(leaders, m)
+		}
 	}
-	return strings.Join(parts, "; ") + "."
+	for m := range r.Methods {
+		if r.Naming.IsBaseline(r.Methods[m]) && ranks[m] < best {
+			above = append(above, m)
+		}
+	}
+	return leaders, above
 }
+
+// ruleName is a rule's label in a finding: the caller's Naming, else the
+// built-in RuleLabels.
+func ruleName(n analyses.Naming, rule string) string {
+	if l, ok := n.Rules[rule]; ok && l != "" {
+		return l
+	}
+	if l, ok := RuleLabels[rule]; ok {
+		return l
+	}
+	return rule
+}
+
+// formatScore prints a score in a finding: four significant digits.
+func formatScore(v float64) string { return fmt.Sprintf("%.4g", v) }

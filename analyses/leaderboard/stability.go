@@ -102,7 +102,7 @@ func (o *StabilityOptions) Validate() error {
 	}
 	for _, p := range o.Perturbations {
 		if !isPerturbation(p) {
-			return analyses.OptionErrorf("perturbations", "unknown perturbation %q%s", p, analyses.DidYouMean(p, AllPerturbations))
+			return analyses.OptionErrorf("perturbations", "unknown perturbation %q%s", p, analyses.NameHint(p, AllPerturbations))
 		}
 	}
 	if err := analyses.CheckDistinct("perturbations", o.Perturbations); err != nil {
@@ -192,6 +192,9 @@ type StabilityResult struct {
 	Curves          []StabilityCurve     `json:"curves"`
 	Summary         []StabilitySummary   `json:"summary"`
 	Pareto          []StabilityPareto    `json:"pareto"`
+	// Naming is how the key finding names rules (set by the caller; not
+	// in JSON).
+	Naming analyses.Naming `json:"-"`
 	analyses.Warnings
 }
 

@@ -534,7 +534,7 @@ func (e *stabEngine) scoreAll(j *stabJob, q analyses.Matrix, rows []int, rules [
 		if len(dom) == 0 {
 			continue
 		}
-		rank := stats.RankBest(s, RuleScoreHigherBetter(rule, e.higher))
+		rank := analyses.RankScores(s, RuleScoreHigherBetter(rule, e.higher))
 		for _, ab := range dom {
 			a, b := ab[0], ab[1] // a dominates b
 			if rank[b] < rank[a] {

@@ -35,23 +35,50 @@ func (r *StabilityResult) Highlight() string {
 		}
 		if best >= 0 && best != worst {
 			parts = append(parts, fmt.Sprintf("removing datasets changes the %s ranking least (mean ρ %.3f) and the %s ranking most (%.3f)",
-				r.Summary[best].Rule, float64(r.Summary[best].Area[PerturbDropDatasets]),
-				r.Summary[worst].Rule, float64(r.Summary[worst].Area[PerturbDropDatasets])))
+				ruleName(r.Naming, r.Summary[best].Rule), float64(r.Summary[best].Area[PerturbDropDatasets]),
+				ruleName(r.Naming, r.Summary[worst].Rule), float64(r.Summary[worst].Area[PerturbDropDatasets])))
 		}
 	}
-	var bad []string
-	checked := 0
-	for _, p := range r.Pareto {
-		checked = max(checked, p.Checked)
-		if p.Violations > 0 {
-			bad = append(bad, p.Rule)
-		}
+	if len(r.Pareto) > 0 {
+		parts = append(parts, r.paretoHighlight())
 	}
-	if len(bad) == 0 {
-		parts = append(parts, fmt.Sprintf("every rule is Pareto efficient on the %d matrices checked", checked))
-	} else {
-		parts = append(parts, fmt.Sprintf("%s rank a dominated method above its dominator at least once", strings.Join(bad, ", ")))
+	if len(parts) == 0 {
+		return ""
 	}
 	s := strings.Join(parts, "; ")
 	return strings.ToUpper(s[:1]) + s[1:] + "."
+}
+
+// paretoHighlight says which rules kept Pareto efficacy, each with its
+// own count of checked matrices (a rule that cannot be computed on some
+// perturbed matrices checks fewer): rules that checked as many are named
+// together.
+func (r *StabilityResult) paretoHighlight() string {
+	var bad []string
+	var counts []int
+	byCount := map[int][]string{}
+	for _, p := range r.Pareto {
+		name := ruleName(r.Naming, p.Rule)
+		if p.Violations > 0 {
+			bad = append(bad, fmt.Sprintf("%s (%d of %d matrices)", name, p.Violations, p.Checked))
+			continue
+		}
+		if byCount[p.Checked] == nil {
+			counts = append(counts, p.Checked)
+		}
+		byCount[p.Checked] = append(byCount[p.Checked], name)
+	}
+	var good []string
+	for _, c := range counts {
+		good = append(good, fmt.Sprintf("%s on %d matrices", analyses.JoinAnd(byCount[c]), c))
+	}
+	switch {
+	case len(bad) == 0 && len(counts) == 1:
+		return fmt.Sprintf("every rule is Pareto efficient on the %d matrices each checked", counts[0])
+	case len(bad) == 0:
+		return "every rule is Pareto efficient: " + strings.Join(good, ", ")
+	case len(good) == 0:
+		return analyses.JoinAnd(bad) + " rank a dominated method above its dominator"
+	}
+	return analyses.JoinAnd(bad) + " rank a dominated method above its dominator; " + strings.Join(good, ", ") + " never do"
 }

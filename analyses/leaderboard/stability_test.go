@@ -655,9 +655,18 @@ func TestStabilityHighlight(t *testing.T) {
 	if b > a {
 		best, worst, a, b = worst, best, b, a
 	}
-	want := fmt.Sprintf("Removing datasets changes the %s ranking least (mean ρ %.3f) and the %s ranking most (%.3f); every rule is Pareto efficient", best, a, worst, b)
+	want := fmt.Sprintf("Removing datasets changes the %s ranking least (mean ρ %.3f) and the %s ranking most (%.3f); every rule is Pareto efficient", RuleLabels[best], a, RuleLabels[worst], b)
 	if !strings.HasPrefix(h, want) {
 		t.Errorf("highlight %q, want prefix %q", h, want)
+	}
+	// each rule quotes its own count of checked matrices
+	r.Pareto = []StabilityPareto{{Rule: RuleMean, Checked: 260}, {Rule: RulePlurality, Checked: 250, Violations: 3}, {Rule: RuleBorda, Checked: 240}}
+	if h, want := r.paretoHighlight(), "Plurality (3 of 250 matrices) rank a dominated method above its dominator; Mean on 260 matrices, Borda on 240 matrices never do"; h != want {
+		t.Errorf("pareto finding %q, want %q", h, want)
+	}
+	r.Pareto = []StabilityPareto{{Rule: RuleMean, Checked: 260}, {Rule: RuleDMAUC, Checked: 300}, {Rule: RuleBorda, Checked: 260}}
+	if h, want := r.paretoHighlight(), "every rule is Pareto efficient: Mean and Borda on 260 matrices, DM-AUC on 300 matrices"; h != want {
+		t.Errorf("pareto finding %q, want %q", h, want)
 	}
 }
 

@@ -228,16 +228,19 @@ type Summary struct {
 // Result is the result of a meta-analysis.
 type Result struct {
 	analyses.Warnings
-	Treatment    string  `json:"treatment"`
-	Control      string  `json:"control"`
-	Metric       string  `json:"metric"`
-	Better       string  `json:"better"` // "higher" | "lower"
-	Effect       string  `json:"effect"`
-	Model        string  `json:"model"`
-	Tau2Method   string  `json:"tau2_method"`
-	Test         string  `json:"test"` // "z" | "knha"
-	Alpha        float64 `json:"alpha"`
-	RangerCompat bool    `json:"ranger_compat"`
+	Treatment string `json:"treatment"`
+	Control   string `json:"control"`
+	Metric    string `json:"metric"`
+	Better    string `json:"better"` // "higher" | "lower"
+	// Naming is how the key finding names things (set by the caller; not
+	// in JSON).
+	Naming       analyses.Naming `json:"-"`
+	Effect       string          `json:"effect"`
+	Model        string          `json:"model"`
+	Tau2Method   string          `json:"tau2_method"`
+	Test         string          `json:"test"` // "z" | "knha"
+	Alpha        float64         `json:"alpha"`
+	RangerCompat bool            `json:"ranger_compat"`
 	// Form is the kind of input: "paired" (per-unit values or paired
 	// summary rows), "two_group" or "generic".
 	Form      string `json:"input_form"`
@@ -286,7 +289,7 @@ func (r *Result) onMetric() string {
 	if r.Metric == "" {
 		return ""
 	}
-	return " on " + r.Metric
+	return " on " + r.Naming.Metric(r.Metric)
 }
 
 // FavoursTreatmentRight reports whether an effect above zero favours the
@@ -562,7 +565,7 @@ func metaSelect(studies []Study, names []string) ([]Study, error) {
 	for _, n := range names {
 		s, ok := by[n]
 		if !ok {
-			return nil, fmt.Errorf("datasets: %q has no values%s", n, analyses.DidYouMean(n, all))
+			return nil, fmt.Errorf("datasets: %q has no values%s", n, analyses.NameHint(n, all))
 		}
 		out = append(out, s)
 	}
@@ -800,7 +803,7 @@ func (r *Result) Highlight() string {
 	if s.Effect == nil || s.CILow == nil || s.CIHigh == nil {
 		return ""
 	}
-	text := fmt.Sprintf("%s vs %s%s: summary %s %.3g [%.3g, %.3g] over %d datasets", r.Treatment, r.Control, r.onMetric(),
+	text := fmt.Sprintf("%s vs %s%s: summary %s %.3g [%.3g, %.3g] over %d datasets", r.Naming.Method(r.Treatment), r.Naming.Method(r.Control), r.onMetric(),
 		r.EffectLabel(), *s.Effect, *s.CILow, *s.CIHigh, s.K)
 	if s.P != nil {
 		if *s.P < 1e-15 {
@@ -814,9 +817,9 @@ func (r *Result) Highlight() string {
 	}
 	switch {
 	case *s.CILow > 0 || *s.CIHigh < 0:
-		better := r.Treatment
+		better := r.Naming.Method(r.Treatment)
 		if (*s.Effect > 0) != (r.Better != "lower") {
-			better = r.Control
+			better = r.Naming.Method(r.Control)
 		}
 		text += "; " + better + " is better"
 	default:

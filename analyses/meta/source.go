@@ -25,7 +25,7 @@ func (s *Source) UnmarshalTOML(v any) error {
 	var err error
 	s.Path, s.Columns, err = analyses.DecodeSource("summary", "m1i", v, func(c string) (string, error) {
 		if canonical(c, SummaryColumns) == "" {
-			return "", fmt.Errorf("summary.columns: %q is not a summary column (one of %s)%s", c, strings.Join(SummaryColumns, ", "), analyses.DidYouMean(c, SummaryColumns))
+			return "", fmt.Errorf("summary.columns: %q is not a summary column%s", c, analyses.NameHint(c, SummaryColumns))
 		}
 		return strings.ToLower(c), nil
 	})

@@ -109,7 +109,7 @@ func (m Importance) resolve(objectives []string) ([]float64, error) {
 	for _, k := range analyses.SortedKeys(m.PerObjective) {
 		i := moIndexOf(objectives, k)
 		if i < 0 {
-			return nil, analyses.OptionErrorf("importance", "%q is not an objective%s", k, analyses.DidYouMean(k, objectives))
+			return nil, analyses.OptionErrorf("importance", "%q is not an objective%s", k, analyses.NameHint(k, objectives))
 		}
 		out[i] = m.PerObjective[k]
 	}
@@ -163,7 +163,7 @@ func (e *EvalRS2022Options) UnmarshalTOML(v any) error {
 		case "groups":
 			e.Groups, err = evalrsGroups(t[k])
 		default:
-			return fmt.Errorf("evalrs2022: unknown key %q%s", k, analyses.DidYouMean(k, keys))
+			return fmt.Errorf("evalrs2022: unknown key %q%s", k, analyses.NameHint(k, keys))
 		}
 		if err != nil {
 			return err
@@ -246,7 +246,7 @@ func evalrsGroup(name string, v any) (EvalRS2022Group, error) {
 				grp.Metrics = append(grp.Metrics, s)
 			}
 		default:
-			return grp, fmt.Errorf("evalrs2022.groups.%s: unknown key %q%s", name, gk, analyses.DidYouMean(gk, []string{"weight", "metrics"}))
+			return grp, fmt.Errorf("evalrs2022.groups.%s: unknown key %q%s", name, gk, analyses.NameHint(gk, []string{"weight", "metrics"}))
 		}
 	}
 	return grp, nil

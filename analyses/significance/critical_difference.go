@@ -121,6 +121,9 @@ type CriticalDifferenceResult struct {
 	Samples         int        `json:"samples,omitempty"`
 	BayesianCliques [][]string `json:"bayesian_cliques,omitempty"`
 	Pairs           []CDPair   `json:"pairs"`
+	// Naming is how the key finding names methods and the metric, and
+	// which methods are baselines (set by the caller; not in JSON).
+	Naming analyses.Naming `json:"-"`
 	analyses.Warnings
 }
 
@@ -205,7 +208,7 @@ func cdRank(in CriticalDifferenceInput, res *CriticalDifferenceResult, q analyse
 	for i := range order {
 		order[i] = i
 	}
-	analyses.SortStable(order, func(a, b int) bool { return mr[a] < mr[b] })
+	analyses.SortStable(order, func(a, b int) bool { return analyses.CompareScores(mr[a], mr[b]) < 0 })
 	for _, m := range order {
 		res.Methods = append(res.Methods, in.Methods[m])
 		res.MeanRanks = append(res.MeanRanks, mr[m])
@@ -385,7 +388,44 @@ func (r *CriticalDifferenceResult) Highlight() string {
 	if len(r.Methods) == 0 {
 		return ""
 	}
-	s := fmt.Sprintf("%s has the best mean rank (%.2f) on %s over %d datasets", r.Methods[0], r.MeanRanks[0], r.Metric, len(r.Datasets))
+	n := r.Naming
+	// the leaders: the methods that are not baselines sharing the best
+	// mean rank among them (within analyses.Tied)
+	var leaders, ahead []string
+	best := -1
+	for i, m := range r.Methods {
+		if n.IsBaseline(m) {
+			continue
+		}
+		if best < 0 {
+			best = i
+		}
+		if analyses.Tied(r.MeanRanks[i], r.MeanRanks[best]) {
+			leaders = append(leaders, m)
+		}
+	}
+	if best < 0 { // every method is a baseline
+		best, leaders = 0, []string{r.Methods[0]}
+		for i := 1; i < len(r.Methods) && analyses.Tied(r.MeanRanks[i], r.MeanRanks[0]); i++ {
+			leaders = append(leaders, r.Methods[i])
+		}
+	}
+	for i := 0; i < best; i++ {
+		if !analyses.Tied(r.MeanRanks[i], r.MeanRanks[best]) {
+			ahead = append(ahead, r.Methods[i])
+		}
+	}
+	verb := " has the best mean rank"
+	if len(leaders) > 1 {
+		verb = " share the best mean rank"
+	}
+	if len(ahead) > 0 {
+		verb += " among the methods that are not baselines"
+	}
+	s := fmt.Sprintf("%s%s (%.2f) on %s over %d datasets", n.MethodList(leaders), verb, r.MeanRanks[best], n.Metric(r.Metric), len(r.Datasets))
+	if len(ahead) > 0 {
+		s += fmt.Sprintf(" (the baseline %s ranks higher)", n.MethodList(ahead))
+	}
 	if r.FriedmanP != nil {
 		s += fmt.Sprintf("; Friedman p = %.3g", *r.FriedmanP)
 	}
@@ -413,5 +453,5 @@ func (r *PairedTestsResult) Highlight() string {
 		}
 	}
 	return fmt.Sprintf("On %s over %s, the paired t-test finds %d of %d pairs different at α = %g; the independent Welch test finds %d.",
-		r.Metric, r.Over, paired, len(r.Pairs), r.Alpha, indep)
+		r.Naming.Metric(r.Metric), r.Over, paired, len(r.Pairs), r.Alpha, indep)
 }

@@ -112,6 +112,9 @@ type PairedTestsResult struct {
 	Alpha      float64            `json:"alpha"`
 	ZeroMethod string             `json:"zero_method"`
 	Pairs      []PairedComparison `json:"pairs"`
+	// Naming is how the key finding names things (set by the caller; not
+	// in JSON).
+	Naming analyses.Naming `json:"-"`
 	analyses.Warnings
 }
 

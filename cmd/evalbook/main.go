@@ -1,9 +1,9 @@
 // Command evalbook turns a benchmark study into the companion website of
 // its paper.
 //
-//	evalbook build    [study.toml] [-o DIR] [--format html|md|both] [--single-file] [--jobs N] [--no-cache] [--quiet]
-//	evalbook validate [study.toml]
-//	evalbook serve    [study.toml] [--addr 127.0.0.1:8080]
+//	evalbook build    [study.toml | dir] [-o DIR] [--format html|md|both] [--single-file] [--jobs N] [--no-cache] [--quiet]
+//	evalbook validate [study.toml | dir]
+//	evalbook serve    [study.toml | dir] [--addr 127.0.0.1:8080]
 //	evalbook init     [DIR]
 //	evalbook version
 //
@@ -38,13 +38,52 @@ func main() {
 }
 
 const usage = `usage:
-  evalbook build    [study.toml] [-o DIR] [--format html|md|both] [--single-file] [--jobs N] [--no-cache] [--quiet]
-  evalbook validate [study.toml]
-  evalbook serve    [study.toml] [--addr 127.0.0.1:8080]
+  evalbook build    [study.toml | dir] [-o DIR] [--format html|md|both] [--single-file] [--jobs N] [--no-cache] [--quiet]
+  evalbook validate [study.toml | dir]
+  evalbook serve    [study.toml | dir] [--addr 127.0.0.1:8080]
   (build, validate and serve also take --allow-outside and --max-decompressed SIZE)
   evalbook init     [DIR]
   evalbook version
+run "evalbook <command> --help" for a command's flags.
 `
+
+// commandHelp is each command's usage line and what it does, printed by
+// "evalbook <command> --help" above its flags.
+var commandHelp = map[string]string{
+	"build": `usage: evalbook build [study.toml | dir] [flags]
+
+Runs every analysis of the study and writes its site (default: <study dir>/site).
+A directory stands for its study.toml. Flags may come before or after the study.`,
+	"validate": `usage: evalbook validate [study.toml | dir] [flags]
+
+Checks the manifest and reads every input, running the whole pipeline of
+build, and prints every problem with its file and line; writes nothing.
+On success it lists the analysis types this binary knows.`,
+	"serve": `usage: evalbook serve [study.toml | dir] [flags]
+
+Builds the site, serves it, and rebuilds and reloads the browser when the
+manifest, an input or a page changes.`,
+	"init": `usage: evalbook init [DIR]
+
+Writes a small working study into DIR (default: the current directory).`,
+}
+
+// newFlagSet is a command's flag set whose --help prints the command's
+// usage, what it does and its flags.
+func newFlagSet(name string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), commandHelp[name])
+		n := 0
+		fs.VisitAll(func(*flag.Flag) { n++ })
+		if n > 0 {
+			fmt.Fprintln(fs.Output(), "\nflags:")
+			fs.PrintDefaults()
+		}
+	}
+	return fs
+}
 
 type usageError struct{ msg string }
 
@@ -175,8 +214,7 @@ func parseSize(s string) (int64, error) {
 }
 
 func cmdBuild(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("build", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("build", stderr)
 	out := fs.String("o", "", "output directory (default: <study dir>/site); an existing one is replaced only if evalbook wrote it")
 	format := fs.String("format", "html", "html, md or both")
 	single := fs.Bool("single-file", false, "write one self-contained index.html")
@@ -195,6 +233,9 @@ func cmdBuild(args []string, stdout, stderr io.Writer) error {
 	}
 	if *jobs < 0 {
 		return usageError{"--jobs: must be at least 1"}
+	}
+	if *single && *format == "md" {
+		return usageError{"--single-file makes one self-contained index.html; --format md writes Markdown pages, which it cannot apply to (use --format html or both)"}
 	}
 	opts := report.Options{Manifest: manifest, Out: *out, Format: *format, SingleFile: *single, Jobs: *jobs,
 		NoCache: *noCache, Quiet: *quiet, Warn: stderr, Version: toolVersion(),
@@ -232,8 +273,7 @@ func cmdBuild(args []string, stdout, stderr io.Writer) error {
 }
 
 func cmdValidate(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("validate", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("validate", stderr)
 	inFlags := addInputFlags(fs)
 	manifest, err := parse(fs, args)
 	if err != nil {
@@ -248,14 +288,18 @@ func cmdValidate(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	fmt.Fprintf(stdout, "%s: ok (%d analyses, %d pages)\n", manifest, len(study.Analyses), len(study.Pages))
+	fmt.Fprintln(stdout, "analysis types this binary knows:")
+	kinds := report.Kinds()
+	for _, t := range kinds.Types() {
+		fmt.Fprintf(stdout, "  %-20s %s\n", t, kinds[t].Summary)
+	}
 	return nil
 }
 
 // cmdServe binds the address first: a busy port fails (exit 1) before
 // anything is built.
 func cmdServe(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("serve", stderr)
 	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on")
 	out := fs.String("o", "", "output directory (default: <study dir>/site); an existing one is replaced only if evalbook wrote it")
 	jobs := fs.Int("jobs", 0, "parallel workers (default: number of CPUs)")
@@ -276,8 +320,7 @@ func cmdServe(args []string, stdout, stderr io.Writer) error {
 }
 
 func cmdInit(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("init", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("init", stderr)
 	dir, err := parse(fs, args)
 	if err != nil {
 		return err

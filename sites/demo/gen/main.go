@@ -409,15 +409,38 @@ their stability, significance tests, effect sizes, dataset characteristics and m
 
 [[metrics]]
 name   = "rmse"
+label  = "RMSE"
 better = "lower"
 
 [[metrics]]
 name   = "mae"
+label  = "MAE"
 better = "lower"
 
 [[metrics]]
-name = "ndcg@10"
-max  = 1.0
+name  = "ndcg@10"
+label = "nDCG@10"
+max   = 1.0
+
+[[metrics]]
+name  = "hitrate@10"
+label = "HitRate@10"
+max   = 1.0
+
+[[metrics]]
+name  = "coverage@10"
+label = "Coverage@10"
+max   = 1.0
+
+# Baselines: findings never make them their headline.
+[[methods]]
+name     = "Random"
+baseline = true
+
+[[methods]]
+name     = "MostPop"
+label    = "Most popular"
+baseline = true
 
 [inputs]
 results = ["data/results.csv"]
