@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/evalbook/evalbook/analyses"
 	"github.com/evalbook/evalbook/report/input"
 )
 
@@ -516,7 +517,14 @@ func runErrors(s *Study, runs []analysisRun) error {
 		ids[m] = append(ids[m], r.Spec.ID)
 		var ie *input.InputError
 		var me *ManifestError
-		if !errors.As(r.Err, &ie) && !errors.As(r.Err, &me) {
+		var oe *analyses.OptionError
+		switch {
+		case errors.As(r.Err, &ie) || errors.As(r.Err, &me):
+		case errors.As(r.Err, &oe) && r.Spec.key != "":
+			// an option the data refutes (a feature the characteristics
+			// lack): the key's line, not the [[analyses]] header's
+			at[m] = fmt.Sprintf("%s:%d: ", filepath.Base(s.File), s.line(r.Spec.key+"."+oe.Key))
+		default:
 			at[m] = fmt.Sprintf("%s:%d: ", filepath.Base(s.File), r.Spec.Line)
 		}
 	}

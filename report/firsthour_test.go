@@ -327,7 +327,9 @@ func TestFeatureSpellings(t *testing.T) {
 		t.Errorf("error\n%v\nwant\n%s", err, want)
 	}
 	_, err = buildStudy(t, study(`["Gini_u"]`))
-	if want := `features: no feature "Gini_u" in the characteristics (did you mean "Gini_i"?); valid: "Density", "Gini_i"`; err == nil || !strings.Contains(err.Error(), want) {
+	// found when the analysis runs, reported at the key's line (7), not
+	// the [[analyses]] header's (4)
+	if want := `study.toml:7: analyses/ch: features: no feature "Gini_u" in the characteristics (did you mean "Gini_i"?); valid: "Density", "Gini_i"`; err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("error\n%v\nwant\n%s", err, want)
 	}
 	in := studyInputs(t, "-- study.toml --\ntitle = \"t\"\n[inputs]\ncharacteristics = \"chars.csv\"\n-- chars.csv --\ndataset,Gini_i,Ginii\nml,0.8,0.8\n")
