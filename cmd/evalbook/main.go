@@ -43,6 +43,8 @@ const usage = `usage:
   evalbook serve    [study.toml] [--addr 127.0.0.1:8080]
   (build, validate and serve also take --allow-outside and --max-decompressed SIZE)
   evalbook init     [DIR]
+  evalbook pack     [study.toml] [-o study.zip] [--exclude-inputs]
+  evalbook verify   study.zip [--inputs DIR]
   evalbook version
 `
 
@@ -65,6 +67,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = cmdServe(args[1:], stdout, stderr)
 	case "init":
 		err = cmdInit(args[1:], stdout, stderr)
+	case "pack": // pack.go
+		err = cmdPack(args[1:], stdout, stderr)
+	case "verify":
+		err = cmdVerify(args[1:], stdout, stderr)
 	case "version", "--version", "-version":
 		fmt.Fprintln(stdout, "evalbook", toolVersion())
 		return 0
