@@ -5,8 +5,11 @@ import (
 )
 
 // writePaperFiles adds what a manuscript takes from the site (issue 17,
-// package report/paper): data/<table-id>.tex beside every table's CSV.
+// package report/paper): data/<table-id>.tex beside every table's CSV,
+// and paper/evalbook.tex, the key numbers of every analysis as LaTeX
+// macros read from the same data/<id>.json the site publishes.
 func (b *siteBuild) writePaperFiles() error {
+	var docs []paper.Doc
 	for _, v := range b.views {
 		for _, t := range v.Tables {
 			caption := t.Title
@@ -15,6 +18,12 @@ func (b *siteBuild) writePaperFiles() error {
 			}
 			b.files["data/"+t.ID+".tex"] = paper.LaTeX(paper.Table{ID: t.ID, Caption: caption, Table: t.table})
 		}
+		docs = append(docs, paper.Doc{ID: v.ID, JSON: b.files["data/"+v.ID+".json"]})
 	}
+	macros, err := paper.Macros(docs)
+	if err != nil {
+		return err
+	}
+	b.files["paper/evalbook.tex"] = paper.MacrosTeX(b.study.Title, macros)
 	return nil
 }

@@ -46,7 +46,7 @@ func compileTeX(t testing.TB, dir, doc string) string {
 	if err != nil {
 		t.Fatalf("pdftotext: %v", err)
 	}
-	return strings.NewReplacer("−", "-", "\u2013", "-", "”", `"`, "“", `"`, "˜", "~", "ˆ", "^").Replace(string(out))
+	return strings.NewReplacer("\f", "\n", "−", "-", "\u2013", "-", "”", `"`, "“", `"`, "˜", "~", "ˆ", "^").Replace(string(out))
 }
 
 func tail(s string, n int) string {
