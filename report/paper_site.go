@@ -7,7 +7,8 @@ import (
 // writePaperFiles adds what a manuscript takes from the site (issue 17,
 // package report/paper): data/<table-id>.tex beside every table's CSV,
 // and paper/evalbook.tex, the key numbers of every analysis as LaTeX
-// macros read from the same data/<id>.json the site publishes.
+// macros read from the same data/<id>.json the site publishes, and
+// CITATION.cff and citation.bib from the manifest.
 func (b *siteBuild) writePaperFiles() error {
 	var docs []paper.Doc
 	for _, v := range b.views {
@@ -25,5 +26,10 @@ func (b *siteBuild) writePaperFiles() error {
 		return err
 	}
 	b.files["paper/evalbook.tex"] = paper.MacrosTeX(b.study.Title, macros)
+	s := b.study
+	cite := paper.Study{Title: s.Title, Subtitle: s.Subtitle, Date: s.Date, DOI: s.DOI, License: s.License,
+		Abstract: s.Abstract, Authors: s.Authors, Links: s.Links}
+	b.files["CITATION.cff"] = paper.CFF(cite)
+	b.files["citation.bib"] = paper.BibTeX(cite)
 	return nil
 }
