@@ -1,7 +1,7 @@
 // Command evalbook turns a benchmark study into the companion website of
 // its paper.
 //
-//	evalbook build    [study.toml] [-o DIR] [--format html|md|both] [--single-file] [--jobs N] [--no-cache] [--quiet]
+//	evalbook build    [study.toml] [-o DIR] [--format html|md|both|latex] [--single-file] [--jobs N] [--no-cache] [--quiet]
 //	evalbook validate [study.toml]
 //	evalbook serve    [study.toml] [--addr 127.0.0.1:8080]
 //	evalbook init     [DIR]
@@ -38,7 +38,7 @@ func main() {
 }
 
 const usage = `usage:
-  evalbook build    [study.toml] [-o DIR] [--format html|md|both] [--single-file] [--jobs N] [--no-cache] [--quiet]
+  evalbook build    [study.toml] [-o DIR] [--format html|md|both|latex] [--single-file] [--jobs N] [--no-cache] [--quiet]
   evalbook validate [study.toml]
   evalbook serve    [study.toml] [--addr 127.0.0.1:8080]
   (build, validate and serve also take --allow-outside and --max-decompressed SIZE)
@@ -184,7 +184,7 @@ func cmdBuild(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("build", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	out := fs.String("o", "", "output directory (default: <study dir>/site); an existing one is replaced only if evalbook wrote it")
-	format := fs.String("format", "html", "html, md or both")
+	format := fs.String("format", "html", "html, md, both, or latex (= paper: html and paper/, see docs/PAPER.md)")
 	single := fs.Bool("single-file", false, "write one self-contained index.html")
 	jobs := fs.Int("jobs", 0, "parallel workers (default: number of CPUs)")
 	noCache := fs.Bool("no-cache", false, "recompute every analysis")
@@ -195,9 +195,9 @@ func cmdBuild(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	switch *format {
-	case "html", "md", "both":
+	case "html", "md", "both", "latex", "paper":
 	default:
-		return usageError{fmt.Sprintf("--format: unknown value %q (want html, md or both)", *format)}
+		return usageError{fmt.Sprintf("--format: unknown value %q (want html, md, both, latex or paper)", *format)}
 	}
 	if *jobs < 0 {
 		return usageError{"--jobs: must be at least 1"}

@@ -24,7 +24,7 @@ var (
 )
 
 // builtDemo generates the demo study (as make demo does) and builds it
-// once per test binary.
+// once per test binary with --format latex (the site and paper/).
 func builtDemo(t *testing.T) (study, site string) {
 	t.Helper()
 	demoOnce.Do(func() {
@@ -45,7 +45,7 @@ func builtDemo(t *testing.T) (study, site string) {
 		}
 		demoSite = filepath.Join(demoDir, "site")
 		_, demoErr = report.Build(context.Background(), report.Options{Manifest: filepath.Join(demoDir, "study.toml"), Out: demoSite,
-			NoCache: true, Quiet: true, Version: "test"})
+			NoCache: true, Quiet: true, Version: "test", Format: "latex"})
 	})
 	if demoErr != nil {
 		t.Fatalf("demo: %v", demoErr)
@@ -164,4 +164,38 @@ func shows(shown []float64, v float64) bool {
 		}
 	}
 	return false
+}
+
+// TestDemoPaperFormat: --format latex writes paper/ with every table of
+// data/ (the same bytes), the macros and the citation, and its
+// example.tex, which inputs the macros and every table, compiles.
+func TestDemoPaperFormat(t *testing.T) {
+	needTeX(t)
+	_, site := builtDemo(t)
+	texs, _ := filepath.Glob(filepath.Join(site, "data", "*.tex"))
+	inPaper, _ := filepath.Glob(filepath.Join(site, "paper", "tables", "*.tex"))
+	if len(texs) == 0 || len(texs) != len(inPaper) {
+		t.Fatalf("%d tables in data/, %d in paper/tables/", len(texs), len(inPaper))
+	}
+	for _, p := range texs {
+		a, _ := os.ReadFile(p)
+		b, err := os.ReadFile(filepath.Join(site, "paper", "tables", filepath.Base(p)))
+		if err != nil || string(a) != string(b) {
+			t.Errorf("paper/tables/%s differs from data/ (%v)", filepath.Base(p), err)
+		}
+	}
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS(filepath.Join(site, "paper"))); err != nil {
+		t.Fatal(err)
+	}
+	src, err := os.ReadFile(filepath.Join(dir, "example.tex"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A wide page, so pdftotext sees the widest tables whole.
+	doc := strings.Replace(string(src), "\\documentclass{article}\n", "\\documentclass{article}\n\\usepackage[margin=1cm,paperwidth=150cm,paperheight=60cm]{geometry}\n", 1)
+	text := compileTeX(t, dir, doc)
+	if !strings.Contains(text, "Twelve Recommenders") {
+		t.Errorf("the example's title is not in the PDF")
+	}
 }
