@@ -27,6 +27,9 @@ var (
 // once per test binary with --format latex (the site and paper/).
 func builtDemo(t *testing.T) (study, site string) {
 	t.Helper()
+	if raceEnabled {
+		t.Skip("the demo-sized tests run in the full pass, not under the race detector")
+	}
 	demoOnce.Do(func() {
 		root, err := filepath.Abs(filepath.Join("..", ".."))
 		if err != nil {
