@@ -44,3 +44,28 @@ func TestPackVerifyCLI(t *testing.T) {
 		t.Errorf("verify without an archive: exit %d, want 2", code)
 	}
 }
+
+// TestFormatLatexCLI: build --format latex (and its alias paper) writes
+// the HTML site with paper/: macros, tables, citation and example.
+func TestFormatLatexCLI(t *testing.T) {
+	study := filepath.Join(t.TempDir(), "s")
+	if code, _, errOut := runCLI("init", study); code != 0 {
+		t.Fatalf("init: %s", errOut)
+	}
+	for _, format := range []string{"latex", "paper"} {
+		site := filepath.Join(t.TempDir(), "site")
+		if code, _, errOut := runCLI("build", filepath.Join(study, "study.toml"), "-o", site, "--format", format, "--quiet", "--no-cache"); code != 0 {
+			t.Fatalf("--format %s: exit %d: %s", format, code, errOut)
+		}
+		for _, f := range []string{"index.html", "paper/evalbook.tex", "paper/example.tex", "paper/citation.bib", "CITATION.cff"} {
+			if _, err := os.Stat(filepath.Join(site, f)); err != nil {
+				t.Errorf("--format %s: no %s", format, f)
+			}
+		}
+		tables, _ := filepath.Glob(filepath.Join(site, "paper", "tables", "*.tex"))
+		data, _ := filepath.Glob(filepath.Join(site, "data", "*.tex"))
+		if len(tables) == 0 || len(tables) != len(data) {
+			t.Errorf("--format %s: %d tables in paper/tables, %d in data", format, len(tables), len(data))
+		}
+	}
+}

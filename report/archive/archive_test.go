@@ -442,3 +442,24 @@ func TestPackNeedsCrateMetadata(t *testing.T) {
 		t.Errorf("no license: %v", err)
 	}
 }
+
+// TestVerifyRefusesEscapingPaths: a metadata file edited to list an
+// input (left out, to be taken from --inputs) at a path leaving the
+// archive is refused before anything is read or written.
+func TestVerifyRefusesEscapingPaths(t *testing.T) {
+	manifest := smallStudy(t)
+	dir := t.TempDir()
+	lean := filepath.Join(dir, "lean.zip")
+	pack(t, manifest, lean, true)
+	bad := filepath.Join(dir, "bad.zip")
+	rewriteZip(t, lean, bad, MetadataName, func(b []byte) []byte {
+		return bytes.ReplaceAll(b, []byte(`"study/data/results.csv"`), []byte(`"study/../../escaped.csv"`))
+	})
+	err := verify(bad, filepath.Dir(manifest))
+	if err == nil || !strings.Contains(err.Error(), `"study/../../escaped.csv": not a path inside the archive`) {
+		t.Errorf("verify of a crate listing study/../../escaped.csv: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(os.TempDir(), "escaped.csv")); err == nil {
+		t.Error("a file was written outside the unpacking directory")
+	}
+}

@@ -194,6 +194,11 @@ func parseCrate(data []byte) (*crate, error) {
 		id := str(e, "@id")
 		switch str(e, "@type") {
 		case "File":
+			// Paths come from the metadata, which may have been edited:
+			// none may leave the unpacking directory (or --inputs).
+			if err := checkName(id); err != nil || strings.HasSuffix(id, "/") {
+				return nil, fmt.Errorf("%s: file %q: not a path inside the archive", MetadataName, id)
+			}
 			var size int64
 			if _, err := fmt.Sscan(str(e, "contentSize"), &size); err != nil {
 				return nil, fmt.Errorf("%s: file %q: contentSize %q is not a size", MetadataName, id, str(e, "contentSize"))
