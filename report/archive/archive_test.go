@@ -463,3 +463,32 @@ func TestVerifyRefusesEscapingPaths(t *testing.T) {
 		t.Error("a file was written outside the unpacking directory")
 	}
 }
+
+// TestCompareSites: the first differing file in path order is named,
+// whether it differs, is missing from the rebuild or is new in it, and a
+// different evalbook version is said.
+func TestCompareSites(t *testing.T) {
+	a := map[string][]byte{"a.html": []byte("x"), "b.json": []byte("1"), "c.css": []byte("c")}
+	cases := []struct {
+		rebuilt map[string][]byte
+		file    string
+		msg     string
+	}{
+		{map[string][]byte{"a.html": []byte("x"), "b.json": []byte("2"), "c.css": []byte("d")}, "site/b.json", "differs from the archived one (first of 2"},
+		{map[string][]byte{"b.json": []byte("1"), "c.css": []byte("c")}, "site/a.html", "the rebuild does not write it"},
+		{map[string][]byte{"a.html": []byte("x"), "b.json": []byte("1"), "c.css": []byte("c"), "0.txt": nil}, "site/0.txt", "the archive does not hold it"},
+	}
+	for _, c := range cases {
+		err := compareSites(a, c.rebuilt, "v1", "v1")
+		if got := mismatchFile(t, err); got != c.file || !strings.Contains(err.Error(), c.msg) {
+			t.Errorf("got %v, want %s: …%s", err, c.file, c.msg)
+		}
+	}
+	err := compareSites(a, cases[0].rebuilt, "v1", "v2")
+	if err == nil || !strings.Contains(err.Error(), "built by evalbook v1, this is evalbook v2") {
+		t.Errorf("versions: %v", err)
+	}
+	if err := compareSites(a, a, "v1", "v2"); err != nil {
+		t.Errorf("identical sites: %v", err)
+	}
+}
