@@ -11,7 +11,7 @@ KATEX    := themes/assets/katex.min.js
 BIN      := bin/evalbook
 DEMO     := sites/demo
 
-.PHONY: all build assets demo test test-short bench bench-seed000 bench-1g bench-issues lint deps clean
+.PHONY: all build assets demo test test-short bench bench-seed000 bench-1g bench-issues bench-pack lint deps clean
 
 all: build
 
@@ -75,6 +75,7 @@ bench: build
 	@echo "   the issues' budgets (printed, never asserted): Stability30x11 < 5 s, Stability100x50 < 60 s, DatasetSelection < 10 s, ServeRebuild < 2000 ms/edit"
 	$(GO) test -run '^$$' -bench . -benchtime 1x ./analyses/... ./report/
 	@$(MAKE) --no-print-directory bench-seed000
+	@$(MAKE) --no-print-directory bench-pack
 
 # bench-seed000: five meta-analyses over seed 000's per-user runs (21 files,
 # 9.8 MB, from ../shared/reference), evalbook's cold build against the
@@ -89,6 +90,15 @@ bench-seed000: build
 		/usr/bin/time -f "evalbook build (cold): wall %e s, CPU %U+%S s, max RSS %M KiB" ./$(BIN) build $(SEED000) --quiet --no-cache; \
 		/usr/bin/time -f "pandas/scipy script:   wall %e s, CPU %U+%S s, max RSS %M KiB" /usr/bin/python3 sites/bench/peers/meta_pandas.py $(SEED000) >/dev/null; \
 	done
+
+# bench-pack: evalbook pack and evalbook verify of the demo, timed (issue
+# 17's budget, printed, never asserted: each under 5 s).
+PACKDEMO := $(BENCH_DIR)-packdemo
+bench-pack: build
+	@rm -rf $(PACKDEMO) && $(GO) run ./sites/demo/gen $(PACKDEMO) $(DEMO)/manifest.d >/dev/null
+	@echo "== evalbook pack / verify of the demo (budget: each < 5 s)"
+	@/usr/bin/time -f "evalbook pack:   wall %e s, CPU %U+%S s, max RSS %M KiB" ./$(BIN) pack $(PACKDEMO) -o $(PACKDEMO).zip
+	@/usr/bin/time -f "evalbook verify: wall %e s, CPU %U+%S s, max RSS %M KiB" ./$(BIN) verify $(PACKDEMO).zip
 
 # bench-1g: two meta-analyses over one 1 GB long CSV of per-user values
 # (metagen -units 250000), evalbook's cold build against `wc -l` reading
@@ -119,11 +129,15 @@ lint:
 	$(GO) run $(STATICCHECK) ./...
 
 # deps installs what the tests need on a fresh Debian machine: Chromium for
-# the browser test (as root, through apt).
+# the browser test, pdflatex and poppler's pdftotext/pdfinfo for the paper
+# tests (as root, through apt; the TeX packages take about 2.5 minutes).
 deps:
 	@command -v chromium >/dev/null 2>&1 || { \
 		if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
 		else echo "install Debian's chromium for the browser test (sudo apt-get install chromium)" >&2; fi; }
+	@{ command -v pdflatex && command -v pdftotext && command -v pdfinfo; } >/dev/null 2>&1 || { \
+		if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends texlive-latex-base texlive-latex-recommended poppler-utils >/dev/null; \
+		else echo "install Debian's texlive-latex-base, texlive-latex-recommended and poppler-utils for the paper tests" >&2; fi; }
 
 clean:
 	rm -rf bin node_modules $(ECHARTS) $(KATEX) $(DEMO)/site $(DEMO)/data $(DEMO)/study.toml $(DEMO)/pages

@@ -20,7 +20,8 @@ import (
 type Options struct {
 	Manifest   string // path of study.toml
 	Out        string // site directory; default <study dir>/site
-	Format     string // "html" (default), "md" or "both"
+	Format     string // "html" (default), "md" or "both"; "latex" or "paper" is html with Paper
+	Paper      bool   // also write paper/ (report/paper_site.go)
 	SingleFile bool
 	Jobs       int // workers; default GOMAXPROCS
 	NoCache    bool
@@ -232,8 +233,10 @@ func (o *Options) normalise() error {
 	case "":
 		o.Format = "html"
 	case "html", "md", "both":
+	case "latex", "paper": // the site and paper/ (paper_site.go)
+		o.Format, o.Paper = "html", true
 	default:
-		return fmt.Errorf("--format: unknown value %q (want html, md or both)", o.Format)
+		return fmt.Errorf("--format: unknown value %q (want html, md, both, latex or paper)", o.Format)
 	}
 	if o.Jobs <= 0 {
 		o.Jobs = runtime.GOMAXPROCS(0)

@@ -58,6 +58,10 @@ var allowedReaders = map[string]string{
 	"report/scaffold.go":   "evalbook init writes files",
 	"report/output.go":     "checks and writes the output directory, not study inputs",
 	"themes/themes.go":     "reads its own embedded assets (embed.FS), not files",
+
+	// evalbook pack and verify (issue 17)
+	"report/archive/pack.go":   "evalbook pack: copies the files the build recorded (Archivable.Files, from its ReadSet) into the zip",
+	"report/archive/verify.go": "evalbook verify: reads the zip and inputs given with --inputs, not a build's inputs",
 }
 
 // openerCallers: file → why it may call report/input's openers (the

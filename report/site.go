@@ -147,6 +147,9 @@ func (b *siteBuild) render() (map[string][]byte, error) {
 	if err := b.writeData(); err != nil {
 		return nil, err
 	}
+	if err := b.writePaperFiles(); err != nil { // paper_site.go
+		return nil, err
+	}
 	// The documents {{value}} reads are parsed when a page first asks
 	// for one (a study of 10,000 datasets has megabytes of them).
 	b.docs = map[string]map[string]any{}

@@ -311,7 +311,7 @@ func hostileRows() []hostileRow {
 	}
 	add(
 		usage("unknown flag", "flag provided but not defined: -nope", "build", "--nope"),
-		usage("--format pdf", `--format: unknown value "pdf" (want html, md or both)`, "build", "--format", "pdf"),
+		usage("--format pdf", `--format: unknown value "pdf" (want html, md, both, latex or paper)`, "build", "--format", "pdf"),
 		usage("--jobs -1", "--jobs: must be at least 1", "build", "--jobs", "-1"),
 		usage("two manifests", "too many arguments", "build", "other.toml"),
 		hostileRow{cat: "usage", name: "unknown command", wantCode: 2, wantMsg: `evalbook: unknown command "bild"`,

@@ -1,7 +1,7 @@
 // Command evalbook turns a benchmark study into the companion website of
 // its paper.
 //
-//	evalbook build    [study.toml | dir] [-o DIR] [--format html|md|both] [--single-file] [--jobs N] [--no-cache] [--quiet]
+//	evalbook build    [study.toml | dir] [-o DIR] [--format html|md|both|latex] [--single-file] [--jobs N] [--no-cache] [--quiet]
 //	evalbook validate [study.toml | dir]
 //	evalbook serve    [study.toml | dir] [--addr 127.0.0.1:8080]
 //	evalbook init     [DIR]
@@ -38,11 +38,13 @@ func main() {
 }
 
 const usage = `usage:
-  evalbook build    [study.toml | dir] [-o DIR] [--format html|md|both] [--single-file] [--jobs N] [--no-cache] [--quiet]
+  evalbook build    [study.toml | dir] [-o DIR] [--format html|md|both|latex] [--single-file] [--jobs N] [--no-cache] [--quiet]
   evalbook validate [study.toml | dir]
   evalbook serve    [study.toml | dir] [--addr 127.0.0.1:8080]
   (build, validate and serve also take --allow-outside and --max-decompressed SIZE)
   evalbook init     [DIR]
+  evalbook pack     [study.toml | dir] [-o study.zip] [--exclude-inputs]
+  evalbook verify   study.zip [--inputs DIR]
   evalbook version
 run "evalbook <command> --help" for a command's flags.
 `
@@ -63,6 +65,17 @@ On success it lists the analysis types this binary knows.`,
 
 Builds the site, serves it, and rebuilds and reloads the browser when the
 manifest, an input or a page changes.`,
+	"pack": `usage: evalbook pack [study.toml | dir] [flags]
+
+Builds the study without cache and writes a deterministic zip (default:
+<study dir>.zip) of the manifest, every file the build read and the built
+site, with RO-Crate 1.1 metadata holding each file's sha256.`,
+	"verify": `usage: evalbook verify study.zip [flags]
+
+Checks every file of a zip written by pack against its hash, rebuilds the
+study without cache in a temporary directory and exits 0 only when the
+rebuilt site is byte-identical to the archived one; else it names the
+first file that differs.`,
 	"init": `usage: evalbook init [DIR]
 
 Writes a small working study into DIR (default: the current directory).`,
@@ -104,6 +117,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = cmdServe(args[1:], stdout, stderr)
 	case "init":
 		err = cmdInit(args[1:], stdout, stderr)
+	case "pack": // pack.go
+		err = cmdPack(args[1:], stdout, stderr)
+	case "verify":
+		err = cmdVerify(args[1:], stdout, stderr)
 	case "version", "--version", "-version":
 		fmt.Fprintln(stdout, "evalbook", toolVersion())
 		return 0
@@ -216,7 +233,7 @@ func parseSize(s string) (int64, error) {
 func cmdBuild(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("build", stderr)
 	out := fs.String("o", "", "output directory (default: <study dir>/site); an existing one is replaced only if evalbook wrote it")
-	format := fs.String("format", "html", "html, md or both")
+	format := fs.String("format", "html", "html, md, both, or latex (= paper: html and paper/, see docs/PAPER.md)")
 	single := fs.Bool("single-file", false, "write one self-contained index.html")
 	jobs := fs.Int("jobs", 0, "parallel workers (default: number of CPUs)")
 	noCache := fs.Bool("no-cache", false, "recompute every analysis")
@@ -227,9 +244,9 @@ func cmdBuild(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	switch *format {
-	case "html", "md", "both":
+	case "html", "md", "both", "latex", "paper":
 	default:
-		return usageError{fmt.Sprintf("--format: unknown value %q (want html, md or both)", *format)}
+		return usageError{fmt.Sprintf("--format: unknown value %q (want html, md, both, latex or paper)", *format)}
 	}
 	if *jobs < 0 {
 		return usageError{"--jobs: must be at least 1"}

@@ -1,0 +1,95 @@
+package figures
+
+import (
+	"bytes"
+	"fmt"
+	"time"
+
+	"codeberg.org/go-pdf/fpdf"
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
+	"gonum.org/v1/plot/vg/vgpdf"
+	"gonum.org/v1/plot/vg/vgsvg"
+)
+
+// ColumnWidth is the default width of a figure for a manuscript: one
+// column of a two-column paper (ACM and IEEE templates: about 3.3 in).
+const ColumnWidth = 3.33 * vg.Inch
+
+// PNGDPI is the resolution of PNG figures.
+const PNGDPI = 300
+
+// pdfEpoch is every PDF's creation and modification date: a figure's
+// bytes depend on the drawing only, so a site (and its archive) builds
+// byte-identical.
+var pdfEpoch = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
+
+func init() {
+	// fpdf reads these defaults when vgpdf creates a document and offers
+	// no per-document setting through vgpdf: fixed dates and sorted
+	// resource catalogs make a PDF's bytes a function of its drawing.
+	fpdf.SetDefaultCreationDate(pdfEpoch)
+	fpdf.SetDefaultModificationDate(pdfEpoch)
+	fpdf.SetDefaultCatalogSort(true)
+}
+
+// Drawing is one figure's drawing at its natural size: the same
+// function draws the SVG of the site and the PDF and PNG of a paper.
+type Drawing struct {
+	Width, Height vg.Length
+	Draw          func(draw.Canvas)
+}
+
+// PlotDrawing is the drawing of a gonum/plot plot at w×h, as SVG(p, w, h)
+// draws it.
+func PlotDrawing(p *plot.Plot, w, h vg.Length) Drawing {
+	return Drawing{Width: w, Height: h, Draw: func(c draw.Canvas) { p.Draw(c) }}
+}
+
+// AtWidth lays the drawing out again at width w, keeping its aspect
+// ratio (text keeps its point size, as matplotlib's figsize does); w <= 0
+// leaves it as it is.
+func (d Drawing) AtWidth(w vg.Length) Drawing {
+	if w <= 0 || d.Width <= 0 {
+		return d
+	}
+	return Drawing{Width: w, Height: d.Height * w / d.Width, Draw: d.Draw}
+}
+
+// SVG renders the drawing as the site's SVG figures are (see SVG).
+func (d Drawing) SVG() ([]byte, error) {
+	c := vgsvg.NewWith(vgsvg.UseWH(d.Width, d.Height))
+	d.Draw(draw.New(c))
+	var buf bytes.Buffer
+	if _, err := c.WriteTo(&buf); err != nil {
+		return nil, fmt.Errorf("svg: %w", err)
+	}
+	return normaliseSVG(buf.Bytes()), nil
+}
+
+// PDF renders the drawing as a one-page PDF of the drawing's size with
+// its fonts (Liberation Sans) embedded.
+func (d Drawing) PDF() ([]byte, error) {
+	c := vgpdf.New(d.Width, d.Height)
+	c.EmbedFonts(true)
+	d.Draw(draw.New(c))
+	var buf bytes.Buffer
+	if _, err := c.WriteTo(&buf); err != nil {
+		return nil, fmt.Errorf("pdf: %w", err)
+	}
+	return buf.Bytes(), nil
+}
+
+// PNG renders the drawing as a PNG at dpi dots per inch on a white
+// background.
+func (d Drawing) PNG(dpi int) ([]byte, error) {
+	c := vgimg.NewWith(vgimg.UseWH(d.Width, d.Height), vgimg.UseDPI(dpi))
+	d.Draw(draw.New(c))
+	var buf bytes.Buffer
+	if _, err := (vgimg.PngCanvas{Canvas: c}).WriteTo(&buf); err != nil {
+		return nil, fmt.Errorf("png: %w", err)
+	}
+	return buf.Bytes(), nil
+}

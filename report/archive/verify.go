@@ -1,0 +1,293 @@
+package archive
+
+import (
+	"archive/zip"
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/evalbook/evalbook/report"
+)
+
+// VerifyOptions configure Verify.
+type VerifyOptions struct {
+	// Zip is the archive to check.
+	Zip string
+	// Inputs is a directory holding the inputs a pack left out
+	// (--exclude-inputs), at their paths relative to the study; "" when
+	// none are supplied.
+	Inputs string
+	// Build carries the tool's version, the command recorded in the
+	// provenance and the workers; the manifest and output are set by
+	// Verify, and the build never uses a cache.
+	Build report.Options
+}
+
+// VerifySummary says what Verify checked.
+type VerifySummary struct {
+	Files int // study files checked and rebuilt from
+	Site  int // site files compared
+}
+
+// MismatchError is a file whose bytes are not what the archive says:
+// a hash or size that does not match the crate, or a rebuilt site file
+// that differs from the archived one.
+type MismatchError struct {
+	File string // path inside the zip
+	Msg  string
+}
+
+func (e *MismatchError) Error() string { return e.File + ": " + e.Msg }
+
+// Verify checks every file of the archive against the crate's sha256 and
+// size, unpacks the study into a temporary directory, rebuilds it without
+// any cache and compares the rebuilt site with the archived one byte for
+// byte. The first problem is returned, naming its file.
+func Verify(ctx context.Context, o VerifyOptions) (*VerifySummary, error) {
+	zr, err := zip.OpenReader(o.Zip)
+	if err != nil {
+		return nil, fmt.Errorf("%s: cannot be read as a zip archive: %v", o.Zip, err)
+	}
+	defer zr.Close()
+	members := map[string]*zip.File{}
+	for _, f := range zr.File {
+		if err := checkName(f.Name); err != nil {
+			return nil, fmt.Errorf("%s: %v", o.Zip, err)
+		}
+		if _, dup := members[f.Name]; dup {
+			return nil, fmt.Errorf("%s: entry %s appears twice", o.Zip, f.Name)
+		}
+		members[f.Name] = f
+	}
+	mf := members[MetadataName]
+	if mf == nil {
+		return nil, fmt.Errorf("%s: no %s: not an archive written by evalbook pack", o.Zip, MetadataName)
+	}
+	meta, err := readMember(mf, 64<<20)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %s: %v", o.Zip, MetadataName, err)
+	}
+	c, err := parseCrate(meta)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", o.Zip, err)
+	}
+	// Every entry of the zip is listed, and nothing listed is missing.
+	for _, name := range sortedMemberNames(members) {
+		if name == MetadataName || strings.HasSuffix(name, "/") {
+			continue
+		}
+		e, ok := c.Files[name]
+		if !ok {
+			return nil, &MismatchError{File: name, Msg: fmt.Sprintf("is in the zip but not listed in %s (added after packing?)", MetadataName)}
+		}
+		if e.Excluded {
+			return nil, &MismatchError{File: name, Msg: fmt.Sprintf("is in the zip but %s says it was left out", MetadataName)}
+		}
+	}
+	tmp, err := os.MkdirTemp("", "evalbook-verify-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(tmp)
+	site := map[string][]byte{}
+	var needed []string
+	sum := &VerifySummary{}
+	for _, id := range sortedEntryIDs(c.Files) {
+		e := c.Files[id]
+		var data []byte
+		switch {
+		case e.Excluded:
+			if o.Inputs == "" {
+				needed = append(needed, fmt.Sprintf("%s (sha256 %s, %d bytes)", strings.TrimPrefix(id, StudyDir), e.SHA256, e.Size))
+				continue
+			}
+			data, err = readSupplied(o.Inputs, strings.TrimPrefix(id, StudyDir), e.Size)
+			if err != nil {
+				return nil, err
+			}
+			if err := checkHash(e, data, filepath.Join(o.Inputs, filepath.FromSlash(strings.TrimPrefix(id, StudyDir)))); err != nil {
+				return nil, err
+			}
+		default:
+			f := members[id]
+			if f == nil {
+				return nil, &MismatchError{File: id, Msg: fmt.Sprintf("is listed in %s but missing from the zip", MetadataName)}
+			}
+			data, err = readMember(f, e.Size)
+			if err != nil {
+				return nil, &MismatchError{File: id, Msg: fmt.Sprintf("damaged: %v", err)}
+			}
+			if err := checkHash(e, data, id); err != nil {
+				return nil, err
+			}
+		}
+		switch {
+		case strings.HasPrefix(id, StudyDir):
+			p := filepath.Join(tmp, filepath.FromSlash(id))
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				return nil, err
+			}
+			if err := os.WriteFile(p, data, 0o644); err != nil {
+				return nil, err
+			}
+			sum.Files++
+		case strings.HasPrefix(id, SiteDir):
+			site[strings.TrimPrefix(id, SiteDir)] = data
+		default:
+			return nil, &MismatchError{File: id, Msg: "is neither under study/ nor under site/"}
+		}
+	}
+	if len(needed) > 0 {
+		return nil, fmt.Errorf("%s: the archive was packed without %d input(s); verify needs them (pass --inputs DIR, a directory holding them at these paths):\n  %s",
+			o.Zip, len(needed), strings.Join(needed, "\n  "))
+	}
+	b := o.Build
+	b.Manifest = filepath.Join(tmp, filepath.FromSlash(c.Manifest))
+	b.Out, b.NoCache, b.Cache, b.CacheDir = "", true, nil, ""
+	if b.Command == "" {
+		b.Command = c.Command
+	}
+	rebuilt, err := report.BuildForArchive(ctx, b)
+	if err != nil {
+		return nil, fmt.Errorf("rebuilding the archived study: %w", err)
+	}
+	if err := compareSites(site, rebuilt.Site, c.Version, b.Version); err != nil {
+		return nil, err
+	}
+	sum.Site = len(site)
+	return sum, nil
+}
+
+// compareSites names the first file (in path order) where the rebuilt
+// site differs from the archived one.
+func compareSites(archived, rebuilt map[string][]byte, packedWith, running string) error {
+	names := map[string]bool{}
+	for n := range archived {
+		names[n] = true
+	}
+	for n := range rebuilt {
+		names[n] = true
+	}
+	sorted := make([]string, 0, len(names))
+	for n := range names {
+		sorted = append(sorted, n)
+	}
+	sort.Strings(sorted)
+	var differ []string
+	for _, n := range sorted {
+		a, inA := archived[n]
+		r, inR := rebuilt[n]
+		if !inA || !inR || !bytes.Equal(a, r) {
+			differ = append(differ, n)
+		}
+	}
+	if len(differ) == 0 {
+		return nil
+	}
+	n := differ[0]
+	msg := "the rebuilt file differs from the archived one"
+	if _, ok := archived[n]; !ok {
+		msg = "the rebuild writes this file, the archive does not hold it"
+	} else if _, ok := rebuilt[n]; !ok {
+		msg = "the archive holds this file, the rebuild does not write it"
+	}
+	msg += fmt.Sprintf(" (first of %d differing site files)", len(differ))
+	if packedWith != running {
+		msg += fmt.Sprintf("; the archive was built by evalbook %s, this is evalbook %s", packedWith, running)
+	}
+	return &MismatchError{File: SiteDir + n, Msg: msg}
+}
+
+// checkName refuses entry names that would escape the unpacking
+// directory or are not portable.
+func checkName(name string) error {
+	if name == "" || strings.HasPrefix(name, "/") || strings.Contains(name, `\`) || strings.Contains(name, "\x00") {
+		return fmt.Errorf("entry %q: not a relative slash-separated path", name)
+	}
+	trimmed := strings.TrimSuffix(name, "/")
+	if path.Clean(trimmed) != trimmed {
+		return fmt.Errorf("entry %q: not a clean path", name)
+	}
+	for _, part := range strings.Split(trimmed, "/") {
+		if part == ".." || part == "." {
+			return fmt.Errorf("entry %q: leaves the archive's directory", name)
+		}
+	}
+	return nil
+}
+
+// readMember reads one entry, at most limit bytes (the size the crate
+// states), so a damaged header cannot make verify inflate without end;
+// the zip's own CRC is checked at the end of the read.
+func readMember(f *zip.File, limit int64) ([]byte, error) {
+	if f.UncompressedSize64 > uint64(limit) {
+		return nil, fmt.Errorf("%d bytes, more than the %d expected", f.UncompressedSize64, limit)
+	}
+	rc, err := f.Open()
+	if err != nil {
+		return nil, err
+	}
+	defer rc.Close()
+	data, err := io.ReadAll(io.LimitReader(rc, limit+1))
+	if err != nil {
+		if errors.Is(err, zip.ErrChecksum) {
+			return nil, fmt.Errorf("the zip's checksum does not match (the entry was changed or damaged)")
+		}
+		return nil, err
+	}
+	return data, nil
+}
+
+// readSupplied reads an input left out of the archive from the
+// --inputs directory.
+func readSupplied(dir, rel string, size int64) ([]byte, error) {
+	p := filepath.Join(dir, filepath.FromSlash(rel))
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, fmt.Errorf("--inputs: %s: %v (the archive left this input out; put it there)", p, err)
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, size+1))
+	if err != nil {
+		return nil, fmt.Errorf("--inputs: %s: %v", p, err)
+	}
+	return data, nil
+}
+
+// checkHash compares data with the crate's size and sha256.
+func checkHash(e FileEntry, data []byte, shown string) error {
+	h := sha256.Sum256(data)
+	got := hex.EncodeToString(h[:])
+	if int64(len(data)) != e.Size || got != e.SHA256 {
+		return &MismatchError{File: shown, Msg: fmt.Sprintf("sha256 %s (%d bytes) does not match the archive's record, sha256 %s (%d bytes): the file was changed after packing",
+			got, len(data), e.SHA256, e.Size)}
+	}
+	return nil
+}
+
+func sortedMemberNames(m map[string]*zip.File) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func sortedEntryIDs(m map[string]FileEntry) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}

@@ -1,0 +1,204 @@
+package paper_test
+
+import (
+	"context"
+	"encoding/csv"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/evalbook/evalbook/report"
+)
+
+var (
+	demoOnce sync.Once
+	demoDir  string // the generated study
+	demoSite string // its site, built in both formats
+	demoErr  error
+)
+
+// builtDemo generates the demo study (as make demo does) and builds it
+// once per test binary with --format latex (the site and paper/).
+func builtDemo(t *testing.T) (study, site string) {
+	t.Helper()
+	if raceEnabled {
+		t.Skip("the demo-sized tests run in the full pass, not under the race detector")
+	}
+	demoOnce.Do(func() {
+		root, err := filepath.Abs(filepath.Join("..", ".."))
+		if err != nil {
+			demoErr = err
+			return
+		}
+		if demoDir, demoErr = os.MkdirTemp("", "evalbook-paper-demo-"); demoErr != nil {
+			return
+		}
+		cmd := exec.Command("go", "run", "./sites/demo/gen", demoDir, filepath.Join(root, "sites", "demo", "manifest.d"))
+		cmd.Dir = root
+		if out, err := cmd.CombinedOutput(); err != nil {
+			demoErr = err
+			t.Logf("%s", out)
+			return
+		}
+		demoSite = filepath.Join(demoDir, "site")
+		_, demoErr = report.Build(context.Background(), report.Options{Manifest: filepath.Join(demoDir, "study.toml"), Out: demoSite,
+			NoCache: true, Quiet: true, Version: "test", Format: "latex"})
+	})
+	if demoErr != nil {
+		t.Fatalf("demo: %v", demoErr)
+	}
+	return demoDir, demoSite
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if demoDir != "" {
+		os.RemoveAll(demoDir)
+	}
+	os.Exit(code)
+}
+
+// number matches a number as pdftotext shows a table cell: digits with
+// an optional fraction, and an optional "× 10^n" exponent.
+var number = regexp.MustCompile(`-?\d+(?:\.\d+)?(?:\s*×\s*10\s*(-?\s*\d+))?`)
+
+// TestDemoTablesCompile: every data/<table-id>.tex of the demo compiles
+// with pdflatex in one document, and the PDF's text (pdftotext) of each
+// table shows each number of the table's CSV (the site's full-precision
+// data file, written independently of the LaTeX) to four significant
+// digits. With -short, the first 15 rows of each table are checked.
+func TestDemoTablesCompile(t *testing.T) {
+	needTeX(t)
+	_, site := builtDemo(t)
+	texs, err := filepath.Glob(filepath.Join(site, "data", "*.tex"))
+	if err != nil || len(texs) < 20 {
+		t.Fatalf("%d LaTeX tables in the demo site (%v)", len(texs), err)
+	}
+	dir := t.TempDir()
+	var doc strings.Builder
+	doc.WriteString("\\documentclass{article}\n\\usepackage{booktabs,longtable}\n\\usepackage[margin=1cm,paperwidth=150cm,paperheight=60cm]{geometry}\n\\begin{document}\n")
+	var ids []string
+	for _, p := range texs {
+		id := strings.TrimSuffix(filepath.Base(p), ".tex")
+		ids = append(ids, id)
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(data), `\label{tab:`+id+`}`) || !strings.Contains(string(data), `\toprule`) {
+			t.Errorf("%s: no \\label{tab:%s} or no booktabs rule", id, id)
+		}
+		os.WriteFile(filepath.Join(dir, id+".tex"), data, 0o644)
+		doc.WriteString("\\clearpage\nEVALBOOKTABLE " + strings.ReplaceAll(id, "-", "X") + "\n\n\\input{" + id + "}\n")
+	}
+	doc.WriteString("\\end{document}\n")
+	text := compileTeX(t, dir, doc.String())
+	sections := map[string]string{}
+	parts := strings.Split(text, "EVALBOOKTABLE ")
+	for _, p := range parts[1:] {
+		name, body, _ := strings.Cut(p, "\n")
+		sections[strings.ReplaceAll(strings.TrimSpace(name), "X", "-")] = body
+	}
+	checked := 0
+	for _, id := range ids {
+		body, ok := sections[id]
+		if !ok {
+			t.Errorf("%s: not found in the PDF", id)
+			continue
+		}
+		var shown []float64
+		for _, m := range number.FindAllStringSubmatch(body, -1) {
+			s := strings.ReplaceAll(m[0], " ", "")
+			v, err := strconv.ParseFloat(strings.Split(s, "×")[0], 64)
+			if err != nil {
+				continue
+			}
+			if m[1] != "" {
+				e, _ := strconv.Atoi(strings.ReplaceAll(m[1], " ", ""))
+				v *= math.Pow(10, float64(e))
+			}
+			shown = append(shown, v)
+		}
+		f, err := os.Open(filepath.Join(site, "data", id+".csv"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows, err := csv.NewReader(f).ReadAll()
+		f.Close()
+		if err != nil {
+			t.Fatalf("%s.csv: %v", id, err)
+		}
+		for i, row := range rows[1:] {
+			if testing.Short() && i >= 15 {
+				break
+			}
+			for j, cell := range row {
+				v, err := strconv.ParseFloat(cell, 64)
+				if err != nil || math.IsInf(v, 0) {
+					continue
+				}
+				if !shows(shown, v) {
+					t.Errorf("%s row %d column %s: %v is not in the PDF", id, i+1, rows[0][j], v)
+				}
+				checked++
+			}
+		}
+	}
+	if checked < 500 {
+		t.Errorf("only %d numbers checked", checked)
+	}
+}
+
+// shows reports whether a shown number is v to four significant digits.
+func shows(shown []float64, v float64) bool {
+	tol := 1e-12
+	if v != 0 {
+		tol = math.Pow(10, math.Floor(math.Log10(math.Abs(v)))-3) / 2 * (1 + 1e-9)
+	}
+	for _, s := range shown {
+		if math.Abs(s-v) <= tol {
+			return true
+		}
+	}
+	return false
+}
+
+// TestDemoPaperFormat: --format latex writes paper/ with every table of
+// data/ (the same bytes), the macros and the citation, and its
+// example.tex, which inputs the macros and every table, compiles.
+func TestDemoPaperFormat(t *testing.T) {
+	needTeX(t)
+	_, site := builtDemo(t)
+	texs, _ := filepath.Glob(filepath.Join(site, "data", "*.tex"))
+	inPaper, _ := filepath.Glob(filepath.Join(site, "paper", "tables", "*.tex"))
+	if len(texs) == 0 || len(texs) != len(inPaper) {
+		t.Fatalf("%d tables in data/, %d in paper/tables/", len(texs), len(inPaper))
+	}
+	for _, p := range texs {
+		a, _ := os.ReadFile(p)
+		b, err := os.ReadFile(filepath.Join(site, "paper", "tables", filepath.Base(p)))
+		if err != nil || string(a) != string(b) {
+			t.Errorf("paper/tables/%s differs from data/ (%v)", filepath.Base(p), err)
+		}
+	}
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS(filepath.Join(site, "paper"))); err != nil {
+		t.Fatal(err)
+	}
+	src, err := os.ReadFile(filepath.Join(dir, "example.tex"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A wide page, so pdftotext sees the widest tables whole.
+	doc := strings.Replace(string(src), "\\documentclass{article}\n", "\\documentclass{article}\n\\usepackage[margin=1cm,paperwidth=150cm,paperheight=60cm]{geometry}\n", 1)
+	text := compileTeX(t, dir, doc)
+	if !strings.Contains(text, "Twelve Recommenders") {
+		t.Errorf("the example's title is not in the PDF")
+	}
+}

@@ -1,0 +1,322 @@
+// Package paper writes what a manuscript takes from a study: every table
+// as a LaTeX table (booktabs), and the key numbers of every analysis as
+// LaTeX macros (evalbook.tex). It only formats: every number comes from
+// the analyses' own tables and results, and is printed as the site prints
+// it (four significant digits).
+package paper
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/evalbook/evalbook/analyses"
+)
+
+// LongRows is the row count above which a table is written as a
+// longtable (which breaks across pages) instead of a table float.
+const LongRows = 40
+
+// Table is one table to write.
+type Table struct {
+	ID      string // the table id: data/<ID>.tex, \label{tab:<ID>}
+	Caption string
+	Table   analyses.Table
+}
+
+// Number formats a number as the site's tables show it: an integer as
+// it is, four significant digits in fixed notation between 1e-3 and 1e6,
+// else four significant digits in scientific notation (Go's %g).
+func Number(x float64) string {
+	if x == math.Trunc(x) && math.Abs(x) < 1e9 {
+		return strconv.FormatFloat(x, 'f', -1, 64)
+	}
+	if math.Abs(x) >= 1e-3 && math.Abs(x) < 1e6 {
+		digits := 4 - int(math.Floor(math.Log10(math.Abs(x)))) - 1
+		if digits < 0 {
+			digits = 0
+		}
+		s := strconv.FormatFloat(x, 'f', digits, 64)
+		if strings.Contains(s, ".") {
+			s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+		}
+		return s
+	}
+	return strconv.FormatFloat(x, 'g', 4, 64)
+}
+
+// numberCell splits a formatted number into the two cells of an r@{}l
+// column pair (integer part; decimal point, fraction and exponent), so
+// the column aligns on the decimal point with no package beyond
+// booktabs.
+func numberCell(x float64, bold bool) (intPart, frac string) {
+	s := Number(x)
+	mant, exp := s, ""
+	if i := strings.IndexByte(s, 'e'); i >= 0 {
+		mant, exp = s[:i], s[i+1:]
+	}
+	neg := strings.HasPrefix(mant, "-")
+	mant = strings.TrimPrefix(mant, "-")
+	intPart, frac = mant, ""
+	if i := strings.IndexByte(mant, '.'); i >= 0 {
+		intPart, frac = mant[:i], mant[i:]
+	}
+	if exp != "" {
+		n, _ := strconv.Atoi(exp)
+		frac += fmt.Sprintf("$\\times 10^{%d}$", n)
+	}
+	if neg {
+		intPart = "$-$" + intPart
+	}
+	if bold {
+		intPart = `\textbf{` + intPart + `}`
+		if frac != "" {
+			frac = `\textbf{` + frac + `}`
+		}
+	}
+	return intPart, frac
+}
+
+// Escape makes text safe in LaTeX's text mode: the ten special
+// characters, the characters OT1 fonts print as other glyphs (< > |),
+// and the non-ASCII symbols evalbook's own titles use, which pdflatex's
+// UTF-8 input does not know, become commands.
+func Escape(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch r {
+		case '\\':
+			b.WriteString(`\textbackslash{}`)
+		case '{', '}', '$', '&', '#', '%', '_':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case '~':
+			b.WriteString(`\textasciitilde{}`)
+		case '^':
+			b.WriteString(`\textasciicircum{}`)
+		case '<':
+			b.WriteString(`\textless{}`)
+		case '>':
+			b.WriteString(`\textgreater{}`)
+		case '|':
+			b.WriteString(`\textbar{}`)
+		case '\n', '\r', '\t':
+			b.WriteByte(' ')
+		default:
+			if m, ok := symbols[r]; ok {
+				b.WriteString(m)
+			} else if r < ' ' {
+				// control characters print nothing in LaTeX
+			} else {
+				b.WriteRune(r)
+			}
+		}
+	}
+	return b.String()
+}
+
+// symbols are non-ASCII characters LaTeX's utf8 input cannot print in
+// text mode, as commands that can.
+var symbols = map[rune]string{
+	'–': "--", '—': "---", '−': "$-$", '×': `$\times$`, '±': `$\pm$`, '≤': `$\le$`, '≥': `$\ge$`,
+	'≠': `$\ne$`, '≈': `$\approx$`, '→': `$\rightarrow$`, '·': `$\cdot$`, '…': `\ldots{}`, '²': `$^{2}$`,
+	'α': `$\alpha$`, 'β': `$\beta$`, 'γ': `$\gamma$`, 'δ': `$\delta$`, 'ε': `$\varepsilon$`, 'η': `$\eta$`,
+	'θ': `$\theta$`, 'κ': `$\kappa$`, 'λ': `$\lambda$`, 'μ': `$\mu$`, 'ν': `$\nu$`, 'π': `$\pi$`,
+	'ρ': `$\rho$`, 'σ': `$\sigma$`, 'τ': `$\tau$`, 'φ': `$\varphi$`, 'χ': `$\chi$`, 'ω': `$\omega$`,
+	'Δ': `$\Delta$`, 'Σ': `$\Sigma$`, 'Ω': `$\Omega$`, '‘': "`", '’': "'", '“': "``", '”': "''",
+	'\u00a0': "~",
+}
+
+// significance returns, for a table with a boolean column "significant",
+// the index of the p-value column its marker goes on (p_holm if present,
+// else p) and of the significant column; -1, -1 otherwise.
+func significance(t analyses.Table) (pCol, sigCol int) {
+	pCol, sigCol = -1, -1
+	for j, c := range t.Columns {
+		switch c {
+		case "significant":
+			sigCol = j
+		case "p_holm":
+			pCol = j
+		case "p":
+			if pCol < 0 {
+				pCol = j
+			}
+		}
+	}
+	if pCol < 0 || sigCol < 0 {
+		return -1, -1
+	}
+	return pCol, sigCol
+}
+
+// Best returns, per column with a Better direction, the best finite
+// value (nil for other columns); a cell is the best when it ties with it
+// (analyses.Tied), as on the site.
+func Best(t analyses.Table) []*float64 {
+	best := make([]*float64, len(t.Columns))
+	for j, c := range t.Columns {
+		dir := t.Better[c]
+		if dir != "higher" && dir != "lower" {
+			continue
+		}
+		for _, row := range t.Rows {
+			f, ok := row[j].(float64)
+			if !ok || !analyses.Finite(f) {
+				continue
+			}
+			if best[j] == nil || (dir == "higher" && f > *best[j]) || (dir == "lower" && f < *best[j]) {
+				v := f
+				best[j] = &v
+			}
+		}
+	}
+	return best
+}
+
+// numericColumns reports which columns hold numbers (and missing values)
+// only, with at least one number: those are aligned on the decimal point.
+func numericColumns(t analyses.Table) []bool {
+	num := make([]bool, len(t.Columns))
+	for j := range t.Columns {
+		seen, ok := false, true
+		for _, row := range t.Rows {
+			switch row[j].(type) {
+			case float64, int, int64:
+				seen = true
+			case nil:
+			default:
+				ok = false
+			}
+		}
+		num[j] = seen && ok
+	}
+	return num
+}
+
+// LaTeX writes one table: booktabs rules, numbers aligned on the decimal
+// point, the best value of a column in bold as on the page, a $^{*}$ on
+// the p-value of a significant row when the table says which are, the
+// caption and \label{tab:<id>}. Tables longer than LongRows are
+// longtables. Needs \usepackage{booktabs} (and longtable for those).
+func LaTeX(t Table) []byte {
+	tab := t.Table
+	var b bytes.Buffer
+	num := numericColumns(tab)
+	best := Best(tab)
+	pCol, sigCol := significance(tab)
+	var spec strings.Builder
+	for j := range tab.Columns {
+		if num[j] {
+			spec.WriteString("r@{}l")
+		} else {
+			spec.WriteString("l")
+		}
+	}
+	long := len(tab.Rows) > LongRows
+	caption := `\caption{` + Escape(t.Caption) + `}\label{tab:` + t.ID + `}`
+	fmt.Fprintf(&b, "%% %s: written by evalbook from data/%s.csv; needs \\usepackage{booktabs}", t.ID, t.ID)
+	if long {
+		b.WriteString(" and \\usepackage{longtable}")
+	}
+	b.WriteString("\n")
+	var head strings.Builder
+	for j, c := range tab.Columns {
+		if j > 0 {
+			head.WriteString(" & ")
+		}
+		if num[j] {
+			head.WriteString(`\multicolumn{2}{c}{` + Escape(c) + `}`)
+		} else {
+			head.WriteString(Escape(c))
+		}
+	}
+	head.WriteString(` \\`)
+	if long {
+		fmt.Fprintf(&b, "\\begin{longtable}{%s}\n%s \\\\\n\\toprule\n%s\n\\midrule\n\\endfirsthead\n\\toprule\n%s\n\\midrule\n\\endhead\n\\bottomrule\n\\endlastfoot\n",
+			spec.String(), caption, head.String(), head.String())
+	} else {
+		fmt.Fprintf(&b, "\\begin{table}[htbp]\n\\centering\n%s\n\\begin{tabular}{%s}\n\\toprule\n%s\n\\midrule\n", caption, spec.String(), head.String())
+	}
+	marked := false
+	for _, row := range tab.Rows {
+		for j, c := range row {
+			if j > 0 {
+				b.WriteString(" & ")
+			}
+			star := j == pCol && row[sigCol] == true
+			if num[j] {
+				var f float64
+				switch x := c.(type) {
+				case float64:
+					f = x
+				case int:
+					f = float64(x)
+				case int64:
+					f = float64(x)
+				default:
+					b.WriteString(`\multicolumn{2}{c}{---}`)
+					continue
+				}
+				if !analyses.Finite(f) {
+					b.WriteString(`\multicolumn{2}{c}{---}`)
+					continue
+				}
+				isBest := best[j] != nil && analyses.Tied(f, *best[j])
+				ip, fr := numberCell(f, isBest)
+				if star {
+					fr += `$^{*}$`
+					marked = true
+				}
+				b.WriteString(ip + " & " + fr)
+				continue
+			}
+			b.WriteString(textCell(c))
+			if star {
+				b.WriteString(`$^{*}$`)
+				marked = true
+			}
+		}
+		b.WriteString(" \\\\\n")
+	}
+	if long {
+		b.WriteString("\\end{longtable}\n")
+		if marked {
+			b.WriteString("\\noindent{\\footnotesize $^{*}$ significant (column \\emph{significant}).}\n")
+		}
+		return b.Bytes()
+	}
+	b.WriteString("\\bottomrule\n\\end{tabular}\n")
+	if marked {
+		b.WriteString("\\par\\smallskip{\\footnotesize $^{*}$ significant (column \\emph{significant}).}\n")
+	}
+	b.WriteString("\\end{table}\n")
+	return b.Bytes()
+}
+
+// textCell writes a non-numeric cell as the page shows it.
+func textCell(c any) string {
+	switch x := c.(type) {
+	case nil:
+		return "---"
+	case bool:
+		if x {
+			return "yes"
+		}
+		return "no"
+	case string:
+		return Escape(x)
+	case float64:
+		if !analyses.Finite(x) {
+			return "---"
+		}
+		return Number(x)
+	case int:
+		return strconv.Itoa(x)
+	case int64:
+		return strconv.FormatInt(x, 10)
+	}
+	return Escape(fmt.Sprint(c))
+}
