@@ -778,9 +778,26 @@ type nameCache struct {
 	intern map[string]string
 }
 
+// equalShort is a == b, comparing a short name byte by byte instead of
+// through a call to the runtime's comparison.
+func equalShort(a, b string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	if len(a) > 16 {
+		return a == b
+	}
+	for i := 0; i < len(a); i++ {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
 func (c *nameCache) name(t *input.TableReader, s string) (string, error) {
 	for _, r := range c.recent {
-		if s == r && s != "" {
+		if s != "" && equalShort(s, r) {
 			return r, nil
 		}
 	}

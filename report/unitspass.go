@@ -121,7 +121,7 @@ func (b *unitsBatchOf) release() {
 func (b *unitsBatchOf) add(u *UnitRow) {
 	ni := -1
 	for k := len(b.names) - 1; k >= max(0, len(b.names)-namesBack); k-- {
-		if n := &b.names[k]; n.metric == u.Metric && n.method == u.Method && n.dataset == u.Dataset && n.file == u.File {
+		if n := &b.names[k]; sameString(n.metric, u.Metric) && sameString(n.method, u.Method) && sameString(n.dataset, u.Dataset) && sameString(n.file, u.File) {
 			ni = k
 			break
 		}
@@ -132,6 +132,15 @@ func (b *unitsBatchOf) add(u *UnitRow) {
 	}
 	b.rows = append(b.rows, batchRow{unit: uint32(len(b.ids)), unitLen: uint32(len(u.Unit)), names: uint32(ni), row: u.Row, line: u.Line, value: u.Value})
 	b.ids = append(b.ids, u.Unit...)
+}
+
+// sameString is a == b, deciding without a call when both are the same
+// string (the interned names rows repeat) or differ in length.
+func sameString(a, b string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	return len(a) == 0 || unsafe.StringData(a) == unsafe.StringData(b) || a == b
 }
 
 // row fills u with row k; u's unit id aliases the batch.
