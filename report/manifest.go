@@ -179,6 +179,7 @@ type ManifestError struct {
 	Msg  string
 }
 
+// Error is "file:line[:col]: message" (file: message without a line).
 func (e *ManifestError) Error() string {
 	switch {
 	case e.Line > 0 && e.Col > 0:
@@ -192,6 +193,7 @@ func (e *ManifestError) Error() string {
 // Errors is a list of problems, printed one per line.
 type Errors []error
 
+// Error lists the errors one per line.
 func (es Errors) Error() string {
 	s := make([]string, len(es))
 	for i, e := range es {

@@ -46,6 +46,7 @@ type MismatchError struct {
 	Msg  string
 }
 
+// Error is "file: what does not match".
 func (e *MismatchError) Error() string { return e.File + ": " + e.Msg }
 
 // Verify checks every file of the archive against the crate's sha256 and
