@@ -3,6 +3,7 @@ package report
 import (
 	"context"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -49,5 +50,32 @@ func TestMethodsInvalidateTheCache(t *testing.T) {
 	}
 	if sum.Cached != 0 {
 		t.Errorf("after declaring B a baseline: %d analyses from the cache, want 0", sum.Cached)
+	}
+}
+
+// TestFigureWidth: figure_width takes inches as an integer or a float and
+// refuses what is not a sensible width, at its line.
+func TestFigureWidth(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		value string
+		want  float64
+		err   string
+	}{
+		{"7", 7, ""},
+		{"3.5", 3.5, ""},
+		{"0.2", 0, `study.toml:2: figure_width is a width in inches from 1 to 20 (one column is 3.33, a page 7), got 0.2`},
+		{"nan", 0, `study.toml:2: figure_width is a width in inches from 1 to 20`},
+		{`"7in"`, 0, `study.toml:2: figure_width is a width in inches (a number), got 7in`},
+	} {
+		s, err := ParseStudy("study.toml", []byte("title = \"t\"\nfigure_width = "+c.value+"\n"), Kinds())
+		switch {
+		case c.err == "" && err != nil:
+			t.Errorf("%s: %v", c.value, err)
+		case c.err == "" && s.FigureWidth != c.want:
+			t.Errorf("%s: width %v, want %v", c.value, s.FigureWidth, c.want)
+		case c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)):
+			t.Errorf("%s: error %v, want %q", c.value, err, c.err)
+		}
 	}
 }

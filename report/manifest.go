@@ -38,6 +38,9 @@ type Study struct {
 	// AllowOutside lets inputs, pages and the bibliography lie outside
 	// the study directory (they are refused otherwise).
 	AllowOutside bool
+	// FigureWidth is the width, in inches, of the PDF and PNG figures
+	// written for a manuscript (figure_width; 0: one column, 3.33 in).
+	FigureWidth float64
 	// Bibliography is a BibTeX file for [@key] citations in pages.
 	Bibliography string
 	Metrics      []MetricSpec
@@ -205,7 +208,7 @@ func (es Errors) Error() string {
 var idPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)
 
 var topKeys = []string{"title", "subtitle", "authors", "date", "doi", "links", "license", "abstract", "seed",
-	"unsafe_html", "allow_outside", "bibliography", "metrics", "datasets", "methods", "inputs", "pages", "analyses"}
+	"unsafe_html", "allow_outside", "bibliography", "figure_width", "metrics", "datasets", "methods", "inputs", "pages", "analyses"}
 
 // LoadStudy reads and checks a manifest. It returns every problem it
 // finds, each naming file and line, as Errors.
@@ -288,6 +291,35 @@ func (p *manifestParser) dec(key string, v any) {
 	}
 }
 
+// figureWidth reads figure_width: inches (an integer or a float), from
+// 1 to 20.
+func (p *manifestParser) figureWidth() {
+	prim, ok := p.raw["figure_width"]
+	if !ok {
+		return
+	}
+	var v any
+	if err := p.md.PrimitiveDecode(prim, &v); err != nil {
+		p.fail("figure_width", "figure_width: %v", err)
+		return
+	}
+	var w float64
+	switch x := v.(type) {
+	case int64:
+		w = float64(x)
+	case float64:
+		w = x
+	default:
+		p.fail("figure_width", "figure_width is a width in inches (a number), got %v", v)
+		return
+	}
+	if !(w >= 1 && w <= 20) {
+		p.fail("figure_width", "figure_width is a width in inches from 1 to 20 (one column is 3.33, a page 7), got %v", w)
+		return
+	}
+	p.s.FigureWidth = w
+}
+
 // topLevel checks the top-level keys and decodes the study's own.
 func (p *manifestParser) topLevel() {
 	s := p.s
@@ -308,6 +340,7 @@ func (p *manifestParser) topLevel() {
 	p.dec("unsafe_html", &s.UnsafeHTML)
 	p.dec("allow_outside", &s.AllowOutside)
 	p.dec("bibliography", &s.Bibliography)
+	p.figureWidth()
 	if s.Title == "" {
 		p.errs = append(p.errs, &ManifestError{File: p.name, Line: 1, Msg: "title: required"})
 	}
