@@ -101,44 +101,10 @@ func studyDirOf(manifest string) (string, error) {
 // packBytes writes the zip in memory: the crate first, then the study's
 // files and the site's, each set sorted by path.
 func packBytes(a *report.Archivable, o report.Options, exclude bool) ([]byte, *PackSummary, error) {
-	dir, err := filepath.Abs(a.Study.Dir)
+	sum := &PackSummary{}
+	members, entries, manifest, err := studyMembers(a, exclude, sum)
 	if err != nil {
 		return nil, nil, err
-	}
-	type member struct {
-		name string
-		data []byte
-	}
-	var members []member
-	var entries []FileEntry
-	sum := &PackSummary{}
-	manifest := ""
-	for _, p := range a.Files {
-		rel, err := filepath.Rel(dir, p)
-		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-			return nil, nil, fmt.Errorf("%s: lies outside the study directory %s; an archive holds only the study's own files (copy it into the study)", p, dir)
-		}
-		name := StudyDir + filepath.ToSlash(rel)
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return nil, nil, fmt.Errorf("%s: %v", p, err)
-		}
-		h := sha256.Sum256(data)
-		e := FileEntry{ID: name, SHA256: hex.EncodeToString(h[:]), Size: int64(len(data))}
-		if exclude && !a.Documents[p] {
-			e.Excluded = true
-			sum.Excluded++
-		} else {
-			members = append(members, member{name, data})
-		}
-		if absManifest, _ := filepath.Abs(a.Study.File); absManifest == p {
-			manifest = name
-		}
-		entries = append(entries, e)
-		sum.Files++
-	}
-	if manifest == "" {
-		return nil, nil, fmt.Errorf("internal error: the manifest %s is not among the files the build read", a.Study.File)
 	}
 	names := make([]string, 0, len(a.Site))
 	for n := range a.Site {
@@ -164,6 +130,62 @@ func packBytes(a *report.Archivable, o report.Options, exclude bool) ([]byte, *P
 	if err != nil {
 		return nil, nil, err
 	}
+	zipped, err := zipMembers(crate, members)
+	return zipped, sum, err
+}
+
+// member is one file of the zip.
+type member struct {
+	name string
+	data []byte
+}
+
+// studyMembers reads the files the build read (they must lie inside the
+// study directory) into zip members under study/, with their entries;
+// with exclude, inputs keep their entry (hash and size) but are left out.
+// It returns the manifest's name in the zip.
+func studyMembers(a *report.Archivable, exclude bool, sum *PackSummary) ([]member, []FileEntry, string, error) {
+	dir, err := filepath.Abs(a.Study.Dir)
+	if err != nil {
+		return nil, nil, "", err
+	}
+	absManifest, _ := filepath.Abs(a.Study.File)
+	var members []member
+	var entries []FileEntry
+	manifest := ""
+	for _, p := range a.Files {
+		rel, err := filepath.Rel(dir, p)
+		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			return nil, nil, "", fmt.Errorf("%s: lies outside the study directory %s; an archive holds only the study's own files (copy it into the study)", p, dir)
+		}
+		name := StudyDir + filepath.ToSlash(rel)
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return nil, nil, "", fmt.Errorf("%s: %v", p, err)
+		}
+		h := sha256.Sum256(data)
+		e := FileEntry{ID: name, SHA256: hex.EncodeToString(h[:]), Size: int64(len(data))}
+		if exclude && !a.Documents[p] {
+			e.Excluded = true
+			sum.Excluded++
+		} else {
+			members = append(members, member{name, data})
+		}
+		if absManifest == p {
+			manifest = name
+		}
+		entries = append(entries, e)
+		sum.Files++
+	}
+	if manifest == "" {
+		return nil, nil, "", fmt.Errorf("internal error: the manifest %s is not among the files the build read", a.Study.File)
+	}
+	return members, entries, manifest, nil
+}
+
+// zipMembers writes the metadata first, then the members sorted by name,
+// with a fixed date and mode, so equal contents give equal bytes.
+func zipMembers(crate []byte, members []member) ([]byte, error) {
 	var buf bytes.Buffer
 	zw := zip.NewWriter(&buf)
 	add := func(name string, data []byte) error {
@@ -177,18 +199,18 @@ func packBytes(a *report.Archivable, o report.Options, exclude bool) ([]byte, *P
 		return err
 	}
 	if err := add(MetadataName, crate); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	sort.Slice(members, func(i, j int) bool { return members[i].name < members[j].name })
 	for _, m := range members {
 		if err := add(m.name, m.data); err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 	}
 	if err := zw.Close(); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	return buf.Bytes(), sum, nil
+	return buf.Bytes(), nil
 }
 
 // checkMetadata refuses a study whose manifest lacks what RO-Crate 1.1

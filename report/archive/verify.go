@@ -59,40 +59,9 @@ func Verify(ctx context.Context, o VerifyOptions) (*VerifySummary, error) {
 		return nil, fmt.Errorf("%s: cannot be read as a zip archive: %v", o.Zip, err)
 	}
 	defer zr.Close()
-	members := map[string]*zip.File{}
-	for _, f := range zr.File {
-		if err := checkName(f.Name); err != nil {
-			return nil, fmt.Errorf("%s: %v", o.Zip, err)
-		}
-		if _, dup := members[f.Name]; dup {
-			return nil, fmt.Errorf("%s: entry %s appears twice", o.Zip, f.Name)
-		}
-		members[f.Name] = f
-	}
-	mf := members[MetadataName]
-	if mf == nil {
-		return nil, fmt.Errorf("%s: no %s: not an archive written by evalbook pack", o.Zip, MetadataName)
-	}
-	meta, err := readMember(mf, 64<<20)
+	members, c, err := readCrate(o.Zip, zr)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %s: %v", o.Zip, MetadataName, err)
-	}
-	c, err := parseCrate(meta)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %v", o.Zip, err)
-	}
-	// Every entry of the zip is listed, and nothing listed is missing.
-	for _, name := range sortedMemberNames(members) {
-		if name == MetadataName || strings.HasSuffix(name, "/") {
-			continue
-		}
-		e, ok := c.Files[name]
-		if !ok {
-			return nil, &MismatchError{File: name, Msg: fmt.Sprintf("is in the zip but not listed in %s (added after packing?)", MetadataName)}
-		}
-		if e.Excluded {
-			return nil, &MismatchError{File: name, Msg: fmt.Sprintf("is in the zip but %s says it was left out", MetadataName)}
-		}
+		return nil, err
 	}
 	tmp, err := os.MkdirTemp("", "evalbook-verify-")
 	if err != nil {
@@ -104,40 +73,17 @@ func Verify(ctx context.Context, o VerifyOptions) (*VerifySummary, error) {
 	sum := &VerifySummary{}
 	for _, id := range sortedEntryIDs(c.Files) {
 		e := c.Files[id]
-		var data []byte
-		switch {
-		case e.Excluded:
-			if o.Inputs == "" {
-				needed = append(needed, fmt.Sprintf("%s (sha256 %s, %d bytes)", strings.TrimPrefix(id, StudyDir), e.SHA256, e.Size))
-				continue
-			}
-			data, err = readSupplied(o.Inputs, strings.TrimPrefix(id, StudyDir), e.Size)
-			if err != nil {
-				return nil, err
-			}
-			if err := checkHash(e, data, filepath.Join(o.Inputs, filepath.FromSlash(strings.TrimPrefix(id, StudyDir)))); err != nil {
-				return nil, err
-			}
-		default:
-			f := members[id]
-			if f == nil {
-				return nil, &MismatchError{File: id, Msg: fmt.Sprintf("is listed in %s but missing from the zip", MetadataName)}
-			}
-			data, err = readMember(f, e.Size)
-			if err != nil {
-				return nil, &MismatchError{File: id, Msg: fmt.Sprintf("damaged: %v", err)}
-			}
-			if err := checkHash(e, data, id); err != nil {
-				return nil, err
-			}
+		if e.Excluded && o.Inputs == "" {
+			needed = append(needed, fmt.Sprintf("%s (sha256 %s, %d bytes)", strings.TrimPrefix(id, StudyDir), e.SHA256, e.Size))
+			continue
+		}
+		data, err := entryData(id, e, members, o.Inputs)
+		if err != nil {
+			return nil, err
 		}
 		switch {
 		case strings.HasPrefix(id, StudyDir):
-			p := filepath.Join(tmp, filepath.FromSlash(id))
-			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-				return nil, err
-			}
-			if err := os.WriteFile(p, data, 0o644); err != nil {
+			if err := writeUnder(tmp, id, data); err != nil {
 				return nil, err
 			}
 			sum.Files++
@@ -166,6 +112,79 @@ func Verify(ctx context.Context, o VerifyOptions) (*VerifySummary, error) {
 	}
 	sum.Site = len(site)
 	return sum, nil
+}
+
+// readCrate indexes a zip's entries (refusing escaping or repeated
+// names), reads its RO-Crate metadata, and checks that every entry is
+// listed there and none listed as left out is present.
+func readCrate(zipPath string, zr *zip.ReadCloser) (map[string]*zip.File, *crate, error) {
+	members := map[string]*zip.File{}
+	for _, f := range zr.File {
+		if err := checkName(f.Name); err != nil {
+			return nil, nil, fmt.Errorf("%s: %v", zipPath, err)
+		}
+		if _, dup := members[f.Name]; dup {
+			return nil, nil, fmt.Errorf("%s: entry %s appears twice", zipPath, f.Name)
+		}
+		members[f.Name] = f
+	}
+	mf := members[MetadataName]
+	if mf == nil {
+		return nil, nil, fmt.Errorf("%s: no %s: not an archive written by evalbook pack", zipPath, MetadataName)
+	}
+	meta, err := readMember(mf, 64<<20)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %s: %v", zipPath, MetadataName, err)
+	}
+	c, err := parseCrate(meta)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %v", zipPath, err)
+	}
+	for _, name := range sortedMemberNames(members) {
+		if name == MetadataName || strings.HasSuffix(name, "/") {
+			continue
+		}
+		e, ok := c.Files[name]
+		if !ok {
+			return nil, nil, &MismatchError{File: name, Msg: fmt.Sprintf("is in the zip but not listed in %s (added after packing?)", MetadataName)}
+		}
+		if e.Excluded {
+			return nil, nil, &MismatchError{File: name, Msg: fmt.Sprintf("is in the zip but %s says it was left out", MetadataName)}
+		}
+	}
+	return members, c, nil
+}
+
+// entryData returns a listed file's bytes, from the zip or (an input
+// packed with --exclude-inputs) from the inputs directory, after
+// checking its size and hash.
+func entryData(id string, e FileEntry, members map[string]*zip.File, inputs string) ([]byte, error) {
+	if e.Excluded {
+		rel := strings.TrimPrefix(id, StudyDir)
+		data, err := readSupplied(inputs, rel, e.Size)
+		if err != nil {
+			return nil, err
+		}
+		return data, checkHash(e, data, filepath.Join(inputs, filepath.FromSlash(rel)))
+	}
+	f := members[id]
+	if f == nil {
+		return nil, &MismatchError{File: id, Msg: fmt.Sprintf("is listed in %s but missing from the zip", MetadataName)}
+	}
+	data, err := readMember(f, e.Size)
+	if err != nil {
+		return nil, &MismatchError{File: id, Msg: fmt.Sprintf("damaged: %v", err)}
+	}
+	return data, checkHash(e, data, id)
+}
+
+// writeUnder writes an archived study file under dir.
+func writeUnder(dir, id string, data []byte) error {
+	p := filepath.Join(dir, filepath.FromSlash(id))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(p, data, 0o644)
 }
 
 // compareSites names the first file (in path order) where the rebuilt
