@@ -496,6 +496,9 @@ func (in *inputs) loadResults() (*analyses.Results, error) {
 	return r, nil
 }
 
+// readResultsFile adds the values of one results file to b: its layout
+// is read from the header (resultsLayout), then each row in turn
+// (readResultsRow).
 func (in *inputs) readResultsFile(e InputEntry, mf input.Match, b *analyses.ResultsBuilder) error {
 	t, err := in.openMapped(mf.Path, e.Columns)
 	if err != nil {
@@ -503,35 +506,9 @@ func (in *inputs) readResultsFile(e InputEntry, mf input.Match, b *analyses.Resu
 	}
 	defer in.closeCounted(mf.Path, t)
 	t.SetMissing(e.MissingValues)
-	dcol, mcol := t.Col("dataset"), t.Col("method")
-	kcol, rcol := t.Col("k"), t.Col("run")
-	if mcol < 0 && mf.Method == "" {
-		_, err := t.Require("method")
+	f, err := in.resultsLayout(t, e, mf)
+	if err != nil {
 		return err
-	}
-	rule := resultsRule(e, rcol >= 0)
-	metricCol, valueCol := t.Col("metric"), t.Col("value")
-	if e.Metric != "" {
-		// one file per metric: the entry names it, the file gives values
-		if metricCol >= 0 {
-			return input.Errorf(t.File, 1, "the file has a metric column and its input entry (%s:%d) fixes metric = %q; keep one", filepath.Base(in.study.File), e.Line, e.Metric)
-		}
-		if valueCol < 0 {
-			_, err := t.Require("value")
-			return fmt.Errorf("%w (with metric = %q the file needs a value column: map it with columns = { value = \"…\" })", err, e.Metric)
-		}
-	}
-	long := (metricCol >= 0 || e.Metric != "") && valueCol >= 0
-	var wide []int
-	if !long {
-		for i, h := range t.Header {
-			if !reservedColumns[strings.ToLower(strings.TrimSpace(h))] && i != dcol && i != mcol && !ignored(e, h) {
-				wide = append(wide, i)
-			}
-		}
-		if len(wide) == 0 {
-			return input.Errorf(t.File, 1, "no metric columns: want dataset,method,metric,value or dataset,method,<metric…> (or dataset,method,value with metric = \"…\" on the input entry)")
-		}
 	}
 	for {
 		rec, err := t.Next()
@@ -541,80 +518,156 @@ func (in *inputs) readResultsFile(e InputEntry, mf input.Match, b *analyses.Resu
 		if err != nil {
 			return err
 		}
-		dataset := in.pick(rec, dcol, mf.Dataset, in.study.Title)
-		method := in.pick(rec, mcol, mf.Method, "")
-		if dataset == "" {
-			return t.Errorf(max(dcol, 0), "empty dataset name")
-		}
-		if method == "" {
-			return t.Errorf(max(mcol, 0), "empty method name")
-		}
-		if err := t.NameError(dcol, "dataset name", dataset); err != nil {
+		if err := in.readResultsRow(f, rec, b); err != nil {
 			return err
-		}
-		if err := t.NameError(mcol, "method name", method); err != nil {
-			return err
-		}
-		suffix := ""
-		if kcol >= 0 && rec[kcol] != "" {
-			suffix = "@" + strings.TrimSpace(rec[kcol])
-			if err := t.NameError(kcol, "k", rec[kcol]); err != nil {
-				return err
-			}
-		}
-		run := ""
-		if rcol >= 0 {
-			run = strings.TrimSpace(rec[rcol])
-		}
-		add := func(metric string, col int) error {
-			if metric == "" { // a wide column without a name: only empty cells
-				if strings.TrimSpace(rec[col]) != "" {
-					return t.Errorf(col, "a value in column %d, which has no name in the header", col+1)
-				}
-				return nil
-			}
-			v, ok, err := t.Float(col)
-			if err != nil {
-				if !long {
-					return wideColumnError(t, col, "metric", err)
-				}
-				return err
-			}
-			if !ok {
-				if e.Missing != "zero" {
-					return nil // an empty cell is a missing value
-				}
-				v = 0
-			}
-			line, column := t.Pos(col)
-			err = b.AddRow(analyses.CellKey{Dataset: dataset, Method: method, Metric: metric + suffix}, v, run, rule, analyses.Source{File: t.File, Line: line, Col: column})
-			return resultsRowError(t, col, err)
-		}
-		if long && e.Metric != "" {
-			if err := add(e.Metric, valueCol); err != nil {
-				return err
-			}
-			continue
-		}
-		if long {
-			metric := strings.TrimSpace(rec[metricCol])
-			if metric == "" {
-				return t.Errorf(metricCol, "empty metric name")
-			}
-			if err := t.NameError(metricCol, "metric name", metric); err != nil {
-				return err
-			}
-			if err := add(metric, valueCol); err != nil {
-				return err
-			}
-			continue
-		}
-		for _, c := range wide {
-			if err := add(strings.TrimSpace(t.Header[c]), c); err != nil {
-				return err
-			}
 		}
 	}
+}
+
+// resultsFile is a results file opened and its header read: where each
+// column is, and whether the file is long (metric, value, or value with
+// the entry's metric) or wide (a column per metric).
+type resultsFile struct {
+	t                   *input.TableReader
+	e                   InputEntry
+	mf                  input.Match
+	dcol, mcol          int
+	kcol, rcol          int
+	metricCol, valueCol int
+	long                bool
+	wide                []int
+	rule                analyses.DuplicateRule
+}
+
+// resultsLayout reads the layout of a results file from its header and
+// the input entry: a file without a method column needs the method from
+// the path, an entry that fixes the metric needs a value column and no
+// metric column, and a wide file needs at least one metric column.
+func (in *inputs) resultsLayout(t *input.TableReader, e InputEntry, mf input.Match) (*resultsFile, error) {
+	f := &resultsFile{t: t, e: e, mf: mf, dcol: t.Col("dataset"), mcol: t.Col("method"), kcol: t.Col("k"), rcol: t.Col("run")}
+	if f.mcol < 0 && mf.Method == "" {
+		_, err := t.Require("method")
+		return nil, err
+	}
+	f.rule = resultsRule(e, f.rcol >= 0)
+	f.metricCol, f.valueCol = t.Col("metric"), t.Col("value")
+	if e.Metric != "" {
+		// one file per metric: the entry names it, the file gives values
+		if f.metricCol >= 0 {
+			return nil, input.Errorf(t.File, 1, "the file has a metric column and its input entry (%s:%d) fixes metric = %q; keep one", filepath.Base(in.study.File), e.Line, e.Metric)
+		}
+		if f.valueCol < 0 {
+			_, err := t.Require("value")
+			return nil, fmt.Errorf("%w (with metric = %q the file needs a value column: map it with columns = { value = \"…\" })", err, e.Metric)
+		}
+	}
+	f.long = (f.metricCol >= 0 || e.Metric != "") && f.valueCol >= 0
+	if !f.long {
+		for i, h := range t.Header {
+			if !reservedColumns[strings.ToLower(strings.TrimSpace(h))] && i != f.dcol && i != f.mcol && !ignored(e, h) {
+				f.wide = append(f.wide, i)
+			}
+		}
+		if len(f.wide) == 0 {
+			return nil, input.Errorf(t.File, 1, "no metric columns: want dataset,method,metric,value or dataset,method,<metric…> (or dataset,method,value with metric = \"…\" on the input entry)")
+		}
+	}
+	return f, nil
+}
+
+// resultsRow is where the values of one row of a results file go: the
+// dataset and method, the suffix "@k" of a k column (else ""), and the
+// run.
+type resultsRow struct {
+	dataset, method, suffix, run string
+}
+
+// resultsRowKey reads and checks the dataset, method, k and run of a
+// row of a results file.
+func (in *inputs) resultsRowKey(f *resultsFile, rec []string) (resultsRow, error) {
+	t := f.t
+	r := resultsRow{dataset: in.pick(rec, f.dcol, f.mf.Dataset, in.study.Title), method: in.pick(rec, f.mcol, f.mf.Method, "")}
+	if r.dataset == "" {
+		return r, t.Errorf(max(f.dcol, 0), "empty dataset name")
+	}
+	if r.method == "" {
+		return r, t.Errorf(max(f.mcol, 0), "empty method name")
+	}
+	if err := t.NameError(f.dcol, "dataset name", r.dataset); err != nil {
+		return r, err
+	}
+	if err := t.NameError(f.mcol, "method name", r.method); err != nil {
+		return r, err
+	}
+	if f.kcol >= 0 && rec[f.kcol] != "" {
+		r.suffix = "@" + strings.TrimSpace(rec[f.kcol])
+		if err := t.NameError(f.kcol, "k", rec[f.kcol]); err != nil {
+			return r, err
+		}
+	}
+	if f.rcol >= 0 {
+		r.run = strings.TrimSpace(rec[f.rcol])
+	}
+	return r, nil
+}
+
+// readResultsRow adds the values of one row of a results file to b: the
+// value column under the entry's metric or the row's metric (a long
+// file), or every metric column (a wide file).
+func (in *inputs) readResultsRow(f *resultsFile, rec []string, b *analyses.ResultsBuilder) error {
+	r, err := in.resultsRowKey(f, rec)
+	if err != nil {
+		return err
+	}
+	t := f.t
+	if f.long && f.e.Metric != "" {
+		return f.add(b, rec, r, f.e.Metric, f.valueCol)
+	}
+	if f.long {
+		metric := strings.TrimSpace(rec[f.metricCol])
+		if metric == "" {
+			return t.Errorf(f.metricCol, "empty metric name")
+		}
+		if err := t.NameError(f.metricCol, "metric name", metric); err != nil {
+			return err
+		}
+		return f.add(b, rec, r, metric, f.valueCol)
+	}
+	for _, c := range f.wide {
+		if err := f.add(b, rec, r, strings.TrimSpace(t.Header[c]), c); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// add adds the value in column col of the row to b under the metric (and
+// the row's k suffix). An empty cell is a missing value, left out unless
+// the entry reads it as zero; a wide column without a name must be empty.
+func (f *resultsFile) add(b *analyses.ResultsBuilder, rec []string, r resultsRow, metric string, col int) error {
+	t := f.t
+	if metric == "" { // a wide column without a name: only empty cells
+		if strings.TrimSpace(rec[col]) != "" {
+			return t.Errorf(col, "a value in column %d, which has no name in the header", col+1)
+		}
+		return nil
+	}
+	v, ok, err := t.Float(col)
+	if err != nil {
+		if !f.long {
+			return wideColumnError(t, col, "metric", err)
+		}
+		return err
+	}
+	if !ok {
+		if f.e.Missing != "zero" {
+			return nil // an empty cell is a missing value
+		}
+		v = 0
+	}
+	line, column := t.Pos(col)
+	err = b.AddRow(analyses.CellKey{Dataset: r.dataset, Method: r.method, Metric: metric + r.suffix}, v, r.run, f.rule, analyses.Source{File: t.File, Line: line, Col: column})
+	return resultsRowError(t, col, err)
 }
 
 // ignored reports whether a header names a column the entry leaves out
