@@ -858,35 +858,15 @@ func (c *nameCache) name(t *input.TableReader, s string) (string, error) {
 // readUnitsRows streams the rows of an opened units file to fn, one call
 // per value, and closes the file. The row is reused between calls.
 func (in *inputs) readUnitsRows(f *unitsFile, fn func(u *UnitRow) error) error {
-	t, e, mf := f.t, f.e, f.mf
-	defer in.closeCounted(mf.Path, t)
-	dcol, mcol, ucol := f.dcol, f.mcol, f.ucol
-	t.Only(append(append([]int{dcol, mcol, ucol, f.metricCol, f.valueCol}, f.wide...), f.unnamed...)...)
-	// Names are interned (copied) by the name caches; the unit id is
-	// handed to fn, which copies what it keeps (UnitRow).
-	t.Transient()
+	t := f.t
+	defer in.closeCounted(f.mf.Path, t)
+	f.readOnlyUsed()
 	u := &UnitRow{File: t.File}
 	var row int64
-	datasets := nameCache{what: "dataset name", col: dcol}
-	methods := nameCache{what: "method name", col: mcol}
-	metrics := nameCache{what: "metric name", col: f.metricCol}
-	emit := func(metric string, col int) error {
-		v, ok, err := t.Float(col)
-		if err != nil {
-			return err
-		}
-		if !ok {
-			if e.Missing == "drop" {
-				return nil
-			}
-			v = math.NaN()
-			if e.Missing == "zero" {
-				v = 0
-			}
-		}
-		u.Metric = metric
-		u.Value = v
-		return fn(u)
+	names := unitsNames{
+		datasets: nameCache{what: "dataset name", col: f.dcol},
+		methods:  nameCache{what: "method name", col: f.mcol},
+		metrics:  nameCache{what: "metric name", col: f.metricCol},
 	}
 	for {
 		rec, err := t.Next()
@@ -896,52 +876,100 @@ func (in *inputs) readUnitsRows(f *unitsFile, fn func(u *UnitRow) error) error {
 		if err != nil {
 			return err
 		}
-		if u.Dataset, err = datasets.name(t, in.pick(rec, dcol, mf.Dataset, in.study.Title)); err != nil {
+		if err := in.unitsRowKey(f, &names, rec, u); err != nil {
 			return err
-		}
-		if u.Method, err = methods.name(t, in.pick(rec, mcol, mf.Method, "")); err != nil {
-			return err
-		}
-		if u.Method == "" {
-			return t.Errorf(max(mcol, 0), "empty method name")
-		}
-		if u.Dataset == "" {
-			return t.Errorf(max(dcol, 0), "empty dataset name")
-		}
-		u.Unit = ""
-		if ucol >= 0 {
-			u.Unit = rec[ucol] // strings from Next are not reused
-			if err := t.NameError(ucol, "unit id", u.Unit); err != nil {
-				return err
-			}
-		}
-		for _, c := range f.unnamed {
-			if strings.TrimSpace(rec[c]) != "" {
-				return t.Errorf(c, "a value in column %d, which has no name in the header", c+1)
-			}
 		}
 		u.Row = row
 		u.Line = int64(t.Line())
 		row++
 		if f.long {
-			metric, err := metrics.name(t, trimSpace(rec[f.metricCol]))
+			metric, err := names.metrics.name(t, trimSpace(rec[f.metricCol]))
 			if err != nil {
 				return err
 			}
 			if metric == "" {
 				return t.Errorf(f.metricCol, "empty metric name")
 			}
-			if err := emit(metric, f.valueCol); err != nil {
+			if err := f.emit(u, fn, metric, f.valueCol); err != nil {
 				return err
 			}
 			continue
 		}
 		for i, c := range f.wide {
-			if err := emit(f.wideNames[i], c); err != nil {
+			if err := f.emit(u, fn, f.wideNames[i], c); err != nil {
 				return err
 			}
 		}
 	}
+}
+
+// readOnlyUsed has the reader split only the columns the rows use, and
+// hand out transient strings: names are interned (copied) by the name
+// caches; the unit id is handed to fn, which copies what it keeps
+// (UnitRow).
+func (f *unitsFile) readOnlyUsed() {
+	f.t.Only(append(append([]int{f.dcol, f.mcol, f.ucol, f.metricCol, f.valueCol}, f.wide...), f.unnamed...)...)
+	f.t.Transient()
+}
+
+// unitsNames holds the name caches of a units file's dataset, method
+// and metric columns.
+type unitsNames struct {
+	datasets, methods, metrics nameCache
+}
+
+// unitsRowKey reads and checks the dataset, method and unit id of a row
+// of a units file into u, and checks that the columns without a name in
+// the header are empty.
+func (in *inputs) unitsRowKey(f *unitsFile, names *unitsNames, rec []string, u *UnitRow) error {
+	t := f.t
+	var err error
+	if u.Dataset, err = names.datasets.name(t, in.pick(rec, f.dcol, f.mf.Dataset, in.study.Title)); err != nil {
+		return err
+	}
+	if u.Method, err = names.methods.name(t, in.pick(rec, f.mcol, f.mf.Method, "")); err != nil {
+		return err
+	}
+	if u.Method == "" {
+		return t.Errorf(max(f.mcol, 0), "empty method name")
+	}
+	if u.Dataset == "" {
+		return t.Errorf(max(f.dcol, 0), "empty dataset name")
+	}
+	u.Unit = ""
+	if f.ucol >= 0 {
+		u.Unit = rec[f.ucol] // strings from Next are not reused
+		if err := t.NameError(f.ucol, "unit id", u.Unit); err != nil {
+			return err
+		}
+	}
+	for _, c := range f.unnamed {
+		if strings.TrimSpace(rec[c]) != "" {
+			return t.Errorf(c, "a value in column %d, which has no name in the header", c+1)
+		}
+	}
+	return nil
+}
+
+// emit hands fn the value in column col of the current row under the
+// metric. An empty cell is dropped, zero or NaN, as the entry says.
+func (f *unitsFile) emit(u *UnitRow, fn func(u *UnitRow) error, metric string, col int) error {
+	v, ok, err := f.t.Float(col)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		if f.e.Missing == "drop" {
+			return nil
+		}
+		v = math.NaN()
+		if f.e.Missing == "zero" {
+			v = 0
+		}
+	}
+	u.Metric = metric
+	u.Value = v
+	return fn(u)
 }
 
 // characteristics loads SPEC §3 characteristics once.
