@@ -980,147 +980,209 @@ func (in *inputs) characteristics() (*Characteristics, error) {
 	return in.char, in.charErr
 }
 
+// loadCharacteristics reads every file of the characteristics inputs
+// (nil without any) and orders the datasets as the manifest does.
 func (in *inputs) loadCharacteristics() (*Characteristics, error) {
 	if len(in.study.Inputs.Characteristics) == 0 {
 		return nil, nil
 	}
-	c := &Characteristics{Value: map[string]map[string]float64{}}
-	seenF := map[string]bool{}
-	// Feature names compare ignoring case and underscores (seed 001's
-	// file says Ginii where the spec says Gini_i): a name of SPEC §5.6
-	// takes its spelling there, any other the first spelling seen, and a
-	// second spelling of one feature is an error rather than two columns.
-	canon := map[string]string{}
-	for _, f := range datasets.LogFeatureNames {
-		canon[charFeatureKey(f)] = f
-	}
-	spelled := map[string]string{} // feature key → spelling in the file
-	feature := func(t *input.TableReader, col int, f string) (string, error) {
-		key := charFeatureKey(f)
-		if prev, ok := spelled[key]; ok && prev != f {
-			return "", t.Errorf(col, "feature %s is also given as %s: feature names ignore case and underscores, so they are one feature; keep one spelling", input.Quote(f), input.Quote(prev))
-		}
-		spelled[key] = f
-		if c, ok := canon[key]; ok {
-			return c, nil
-		}
-		return f, nil
-	}
-	// where each value was read: a (dataset, feature) given twice with
-	// different values is an error; a missing value never replaces one.
-	from := map[[2]string]analyses.Source{}
-	set := func(t *input.TableReader, col int, d, f string, v float64) error {
-		if c.Value[d] == nil {
-			c.Value[d] = map[string]float64{}
-			c.Datasets = append(c.Datasets, d)
-		}
-		if !seenF[f] {
-			seenF[f] = true
-			c.Features = append(c.Features, f)
-		}
-		line, column := t.Pos(col)
-		if old, ok := c.Value[d][f]; ok {
-			switch {
-			case math.IsNaN(v) || old == v:
-				return nil
-			case !math.IsNaN(old):
-				return t.Errorf(col, "%s of %s is also given at %s with another value (%v vs %v); keep one", input.Clip(f), input.Clip(d), sourceString(from[[2]string{d, f}]), v, old)
-			}
-		}
-		c.Value[d][f] = v
-		from[[2]string{d, f}] = analyses.Source{File: t.File, Line: line, Col: column}
-		return nil
-	}
+	cb := newCharBuilder()
 	for _, e := range in.study.Inputs.Characteristics {
 		files, err := in.expand(e, "characteristics")
 		if err != nil {
 			return nil, err
 		}
 		for _, mf := range files {
-			t, err := in.openMapped(mf.Path, e.Columns)
-			if err != nil {
+			if err := in.readCharacteristicsFile(e, mf, cb); err != nil {
 				return nil, err
 			}
-			t.SetMissing(e.MissingValues)
-			dcol := t.Col("dataset")
-			if dcol < 0 && strings.TrimSpace(t.Header[0]) == "" {
-				dcol = 0 // pandas' unnamed index column
-			}
-			fcol, vcol := t.Col("feature"), t.Col("value")
-			long := fcol >= 0 && vcol >= 0
-			read := func(rec []string) error {
-				d := in.pick(rec, dcol, mf.Dataset, in.study.Title)
-				if d == "" {
-					return t.Errorf(max(dcol, 0), "empty dataset name")
-				}
-				if err := t.NameError(dcol, "dataset name", d); err != nil {
-					return err
-				}
-				if long {
-					f := strings.TrimSpace(rec[fcol])
-					if f == "" {
-						return t.Errorf(fcol, "empty feature name")
-					}
-					if err := t.NameError(fcol, "feature name", f); err != nil {
-						return err
-					}
-					if f, err = feature(t, fcol, f); err != nil {
-						return err
-					}
-					v, ok, err := t.Float(vcol)
-					if err != nil {
-						return err
-					}
-					if !ok {
-						v = math.NaN()
-					}
-					return set(t, vcol, d, f, v)
-				}
-				for i, h := range t.Header {
-					if i == dcol || ignored(e, h) {
-						continue
-					}
-					if strings.TrimSpace(h) == "" {
-						if strings.TrimSpace(rec[i]) != "" {
-							return t.Errorf(i, "a value in column %d, which has no name in the header", i+1)
-						}
-						continue
-					}
-					v, ok, err := t.Float(i)
-					if err != nil {
-						return wideColumnError(t, i, "feature", err)
-					}
-					if !ok {
-						v = math.NaN()
-					}
-					f, err := feature(t, i, strings.TrimSpace(h))
-					if err != nil {
-						return err
-					}
-					if err := set(t, i, d, f, v); err != nil {
-						return err
-					}
-				}
-				return nil
-			}
-			for {
-				rec, err := t.Next()
-				if err == io.EOF {
-					break
-				}
-				if err == nil {
-					err = read(rec)
-				}
-				if err != nil {
-					in.closeCounted(mf.Path, t)
-					return nil, err
-				}
-			}
-			in.closeCounted(mf.Path, t)
 		}
 	}
-	c.Datasets = in.study.orderDatasets(c.Datasets)
-	return c, nil
+	cb.c.Datasets = in.study.orderDatasets(cb.c.Datasets)
+	return cb.c, nil
+}
+
+// charBuilder gathers the characteristics of the input files into c.
+//
+// Feature names compare ignoring case and underscores (seed 001's file
+// says Ginii where the spec says Gini_i): a name of SPEC §5.6 takes its
+// spelling there, any other the first spelling seen, and a second
+// spelling of one feature is an error rather than two columns.
+type charBuilder struct {
+	c       *Characteristics
+	seenF   map[string]bool
+	canon   map[string]string // feature key → spelling of SPEC §5.6
+	spelled map[string]string // feature key → spelling in the file
+	// where each value was read: a (dataset, feature) given twice with
+	// different values is an error; a missing value never replaces one.
+	from map[[2]string]analyses.Source
+}
+
+// newCharBuilder starts empty characteristics, with the spellings of the
+// SPEC §5.6 features.
+func newCharBuilder() *charBuilder {
+	cb := &charBuilder{c: &Characteristics{Value: map[string]map[string]float64{}}, seenF: map[string]bool{},
+		canon: map[string]string{}, spelled: map[string]string{}, from: map[[2]string]analyses.Source{}}
+	for _, f := range datasets.LogFeatureNames {
+		cb.canon[charFeatureKey(f)] = f
+	}
+	return cb
+}
+
+// feature returns the spelling under which feature f (read in column col)
+// is kept; another spelling of a feature already read is an error.
+func (cb *charBuilder) feature(t *input.TableReader, col int, f string) (string, error) {
+	key := charFeatureKey(f)
+	if prev, ok := cb.spelled[key]; ok && prev != f {
+		return "", t.Errorf(col, "feature %s is also given as %s: feature names ignore case and underscores, so they are one feature; keep one spelling", input.Quote(f), input.Quote(prev))
+	}
+	cb.spelled[key] = f
+	if c, ok := cb.canon[key]; ok {
+		return c, nil
+	}
+	return f, nil
+}
+
+// set records value v of feature f for dataset d, read in column col. A
+// missing value (NaN) or the same value again leaves the value as it is;
+// another value is an error that says where the first was read.
+func (cb *charBuilder) set(t *input.TableReader, col int, d, f string, v float64) error {
+	c := cb.c
+	if c.Value[d] == nil {
+		c.Value[d] = map[string]float64{}
+		c.Datasets = append(c.Datasets, d)
+	}
+	if !cb.seenF[f] {
+		cb.seenF[f] = true
+		c.Features = append(c.Features, f)
+	}
+	line, column := t.Pos(col)
+	if old, ok := c.Value[d][f]; ok {
+		switch {
+		case math.IsNaN(v) || old == v:
+			return nil
+		case !math.IsNaN(old):
+			return t.Errorf(col, "%s of %s is also given at %s with another value (%v vs %v); keep one", input.Clip(f), input.Clip(d), sourceString(cb.from[[2]string{d, f}]), v, old)
+		}
+	}
+	c.Value[d][f] = v
+	cb.from[[2]string{d, f}] = analyses.Source{File: t.File, Line: line, Col: column}
+	return nil
+}
+
+// charFile is a characteristics file opened and its header read: where
+// the dataset column is (pandas' unnamed index column counts as one) and,
+// in a long file, the feature and value columns.
+type charFile struct {
+	t                *input.TableReader
+	e                InputEntry
+	mf               input.Match
+	dcol, fcol, vcol int
+	long             bool
+}
+
+// readCharacteristicsFile adds the values of one characteristics file to
+// cb, row by row, and closes the file.
+func (in *inputs) readCharacteristicsFile(e InputEntry, mf input.Match, cb *charBuilder) error {
+	t, err := in.openMapped(mf.Path, e.Columns)
+	if err != nil {
+		return err
+	}
+	defer in.closeCounted(mf.Path, t)
+	t.SetMissing(e.MissingValues)
+	f := &charFile{t: t, e: e, mf: mf, dcol: t.Col("dataset"), fcol: t.Col("feature"), vcol: t.Col("value")}
+	if f.dcol < 0 && strings.TrimSpace(t.Header[0]) == "" {
+		f.dcol = 0 // pandas' unnamed index column
+	}
+	f.long = f.fcol >= 0 && f.vcol >= 0
+	for {
+		rec, err := t.Next()
+		if err == io.EOF {
+			return nil
+		}
+		if err == nil {
+			err = in.readCharacteristicsRow(f, rec, cb)
+		}
+		if err != nil {
+			return err
+		}
+	}
+}
+
+// readCharacteristicsRow reads the dataset of one row of a
+// characteristics file, then its one feature (a long file) or its
+// feature columns (a wide file).
+func (in *inputs) readCharacteristicsRow(f *charFile, rec []string, cb *charBuilder) error {
+	t := f.t
+	d := in.pick(rec, f.dcol, f.mf.Dataset, in.study.Title)
+	if d == "" {
+		return t.Errorf(max(f.dcol, 0), "empty dataset name")
+	}
+	if err := t.NameError(f.dcol, "dataset name", d); err != nil {
+		return err
+	}
+	if f.long {
+		return f.readLong(rec, d, cb)
+	}
+	return f.readWide(rec, d, cb)
+}
+
+// readLong reads the feature named in the feature column of a row of a
+// long file and its value; an empty value is missing (NaN).
+func (f *charFile) readLong(rec []string, d string, cb *charBuilder) error {
+	t := f.t
+	name := strings.TrimSpace(rec[f.fcol])
+	if name == "" {
+		return t.Errorf(f.fcol, "empty feature name")
+	}
+	if err := t.NameError(f.fcol, "feature name", name); err != nil {
+		return err
+	}
+	name, err := cb.feature(t, f.fcol, name)
+	if err != nil {
+		return err
+	}
+	v, ok, err := t.Float(f.vcol)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		v = math.NaN()
+	}
+	return cb.set(t, f.vcol, d, name, v)
+}
+
+// readWide reads every feature column of a row of a wide file (all but
+// the dataset column and the ignored ones); an empty value is missing
+// (NaN), and a column without a name in the header must be empty.
+func (f *charFile) readWide(rec []string, d string, cb *charBuilder) error {
+	t := f.t
+	for i, h := range t.Header {
+		if i == f.dcol || ignored(f.e, h) {
+			continue
+		}
+		if strings.TrimSpace(h) == "" {
+			if strings.TrimSpace(rec[i]) != "" {
+				return t.Errorf(i, "a value in column %d, which has no name in the header", i+1)
+			}
+			continue
+		}
+		v, ok, err := t.Float(i)
+		if err != nil {
+			return wideColumnError(t, i, "feature", err)
+		}
+		if !ok {
+			v = math.NaN()
+		}
+		name, err := cb.feature(t, i, strings.TrimSpace(h))
+		if err != nil {
+			return err
+		}
+		if err := cb.set(t, i, d, name, v); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // orderDatasets puts datasets named in the manifest first, in manifest
