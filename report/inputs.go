@@ -496,6 +496,9 @@ func (in *inputs) loadResults() (*analyses.Results, error) {
 	return r, nil
 }
 
+// readResultsFile adds the values of one results file to b: its layout
+// is read from the header (resultsLayout), then each row in turn
+// (readResultsRow).
 func (in *inputs) readResultsFile(e InputEntry, mf input.Match, b *analyses.ResultsBuilder) error {
 	t, err := in.openMapped(mf.Path, e.Columns)
 	if err != nil {
@@ -503,35 +506,9 @@ func (in *inputs) readResultsFile(e InputEntry, mf input.Match, b *analyses.Resu
 	}
 	defer in.closeCounted(mf.Path, t)
 	t.SetMissing(e.MissingValues)
-	dcol, mcol := t.Col("dataset"), t.Col("method")
-	kcol, rcol := t.Col("k"), t.Col("run")
-	if mcol < 0 && mf.Method == "" {
-		_, err := t.Require("method")
+	f, err := in.resultsLayout(t, e, mf)
+	if err != nil {
 		return err
-	}
-	rule := resultsRule(e, rcol >= 0)
-	metricCol, valueCol := t.Col("metric"), t.Col("value")
-	if e.Metric != "" {
-		// one file per metric: the entry names it, the file gives values
-		if metricCol >= 0 {
-			return input.Errorf(t.File, 1, "the file has a metric column and its input entry (%s:%d) fixes metric = %q; keep one", filepath.Base(in.study.File), e.Line, e.Metric)
-		}
-		if valueCol < 0 {
-			_, err := t.Require("value")
-			return fmt.Errorf("%w (with metric = %q the file needs a value column: map it with columns = { value = \"…\" })", err, e.Metric)
-		}
-	}
-	long := (metricCol >= 0 || e.Metric != "") && valueCol >= 0
-	var wide []int
-	if !long {
-		for i, h := range t.Header {
-			if !reservedColumns[strings.ToLower(strings.TrimSpace(h))] && i != dcol && i != mcol && !ignored(e, h) {
-				wide = append(wide, i)
-			}
-		}
-		if len(wide) == 0 {
-			return input.Errorf(t.File, 1, "no metric columns: want dataset,method,metric,value or dataset,method,<metric…> (or dataset,method,value with metric = \"…\" on the input entry)")
-		}
 	}
 	for {
 		rec, err := t.Next()
@@ -541,80 +518,156 @@ func (in *inputs) readResultsFile(e InputEntry, mf input.Match, b *analyses.Resu
 		if err != nil {
 			return err
 		}
-		dataset := in.pick(rec, dcol, mf.Dataset, in.study.Title)
-		method := in.pick(rec, mcol, mf.Method, "")
-		if dataset == "" {
-			return t.Errorf(max(dcol, 0), "empty dataset name")
-		}
-		if method == "" {
-			return t.Errorf(max(mcol, 0), "empty method name")
-		}
-		if err := t.NameError(dcol, "dataset name", dataset); err != nil {
+		if err := in.readResultsRow(f, rec, b); err != nil {
 			return err
-		}
-		if err := t.NameError(mcol, "method name", method); err != nil {
-			return err
-		}
-		suffix := ""
-		if kcol >= 0 && rec[kcol] != "" {
-			suffix = "@" + strings.TrimSpace(rec[kcol])
-			if err := t.NameError(kcol, "k", rec[kcol]); err != nil {
-				return err
-			}
-		}
-		run := ""
-		if rcol >= 0 {
-			run = strings.TrimSpace(rec[rcol])
-		}
-		add := func(metric string, col int) error {
-			if metric == "" { // a wide column without a name: only empty cells
-				if strings.TrimSpace(rec[col]) != "" {
-					return t.Errorf(col, "a value in column %d, which has no name in the header", col+1)
-				}
-				return nil
-			}
-			v, ok, err := t.Float(col)
-			if err != nil {
-				if !long {
-					return wideColumnError(t, col, "metric", err)
-				}
-				return err
-			}
-			if !ok {
-				if e.Missing != "zero" {
-					return nil // an empty cell is a missing value
-				}
-				v = 0
-			}
-			line, column := t.Pos(col)
-			err = b.AddRow(analyses.CellKey{Dataset: dataset, Method: method, Metric: metric + suffix}, v, run, rule, analyses.Source{File: t.File, Line: line, Col: column})
-			return resultsRowError(t, col, err)
-		}
-		if long && e.Metric != "" {
-			if err := add(e.Metric, valueCol); err != nil {
-				return err
-			}
-			continue
-		}
-		if long {
-			metric := strings.TrimSpace(rec[metricCol])
-			if metric == "" {
-				return t.Errorf(metricCol, "empty metric name")
-			}
-			if err := t.NameError(metricCol, "metric name", metric); err != nil {
-				return err
-			}
-			if err := add(metric, valueCol); err != nil {
-				return err
-			}
-			continue
-		}
-		for _, c := range wide {
-			if err := add(strings.TrimSpace(t.Header[c]), c); err != nil {
-				return err
-			}
 		}
 	}
+}
+
+// resultsFile is a results file opened and its header read: where each
+// column is, and whether the file is long (metric, value, or value with
+// the entry's metric) or wide (a column per metric).
+type resultsFile struct {
+	t                   *input.TableReader
+	e                   InputEntry
+	mf                  input.Match
+	dcol, mcol          int
+	kcol, rcol          int
+	metricCol, valueCol int
+	long                bool
+	wide                []int
+	rule                analyses.DuplicateRule
+}
+
+// resultsLayout reads the layout of a results file from its header and
+// the input entry: a file without a method column needs the method from
+// the path, an entry that fixes the metric needs a value column and no
+// metric column, and a wide file needs at least one metric column.
+func (in *inputs) resultsLayout(t *input.TableReader, e InputEntry, mf input.Match) (*resultsFile, error) {
+	f := &resultsFile{t: t, e: e, mf: mf, dcol: t.Col("dataset"), mcol: t.Col("method"), kcol: t.Col("k"), rcol: t.Col("run")}
+	if f.mcol < 0 && mf.Method == "" {
+		_, err := t.Require("method")
+		return nil, err
+	}
+	f.rule = resultsRule(e, f.rcol >= 0)
+	f.metricCol, f.valueCol = t.Col("metric"), t.Col("value")
+	if e.Metric != "" {
+		// one file per metric: the entry names it, the file gives values
+		if f.metricCol >= 0 {
+			return nil, input.Errorf(t.File, 1, "the file has a metric column and its input entry (%s:%d) fixes metric = %q; keep one", filepath.Base(in.study.File), e.Line, e.Metric)
+		}
+		if f.valueCol < 0 {
+			_, err := t.Require("value")
+			return nil, fmt.Errorf("%w (with metric = %q the file needs a value column: map it with columns = { value = \"…\" })", err, e.Metric)
+		}
+	}
+	f.long = (f.metricCol >= 0 || e.Metric != "") && f.valueCol >= 0
+	if !f.long {
+		for i, h := range t.Header {
+			if !reservedColumns[strings.ToLower(strings.TrimSpace(h))] && i != f.dcol && i != f.mcol && !ignored(e, h) {
+				f.wide = append(f.wide, i)
+			}
+		}
+		if len(f.wide) == 0 {
+			return nil, input.Errorf(t.File, 1, "no metric columns: want dataset,method,metric,value or dataset,method,<metric…> (or dataset,method,value with metric = \"…\" on the input entry)")
+		}
+	}
+	return f, nil
+}
+
+// resultsRow is where the values of one row of a results file go: the
+// dataset and method, the suffix "@k" of a k column (else ""), and the
+// run.
+type resultsRow struct {
+	dataset, method, suffix, run string
+}
+
+// resultsRowKey reads and checks the dataset, method, k and run of a
+// row of a results file.
+func (in *inputs) resultsRowKey(f *resultsFile, rec []string) (resultsRow, error) {
+	t := f.t
+	r := resultsRow{dataset: in.pick(rec, f.dcol, f.mf.Dataset, in.study.Title), method: in.pick(rec, f.mcol, f.mf.Method, "")}
+	if r.dataset == "" {
+		return r, t.Errorf(max(f.dcol, 0), "empty dataset name")
+	}
+	if r.method == "" {
+		return r, t.Errorf(max(f.mcol, 0), "empty method name")
+	}
+	if err := t.NameError(f.dcol, "dataset name", r.dataset); err != nil {
+		return r, err
+	}
+	if err := t.NameError(f.mcol, "method name", r.method); err != nil {
+		return r, err
+	}
+	if f.kcol >= 0 && rec[f.kcol] != "" {
+		r.suffix = "@" + strings.TrimSpace(rec[f.kcol])
+		if err := t.NameError(f.kcol, "k", rec[f.kcol]); err != nil {
+			return r, err
+		}
+	}
+	if f.rcol >= 0 {
+		r.run = strings.TrimSpace(rec[f.rcol])
+	}
+	return r, nil
+}
+
+// readResultsRow adds the values of one row of a results file to b: the
+// value column under the entry's metric or the row's metric (a long
+// file), or every metric column (a wide file).
+func (in *inputs) readResultsRow(f *resultsFile, rec []string, b *analyses.ResultsBuilder) error {
+	r, err := in.resultsRowKey(f, rec)
+	if err != nil {
+		return err
+	}
+	t := f.t
+	if f.long && f.e.Metric != "" {
+		return f.add(b, rec, r, f.e.Metric, f.valueCol)
+	}
+	if f.long {
+		metric := strings.TrimSpace(rec[f.metricCol])
+		if metric == "" {
+			return t.Errorf(f.metricCol, "empty metric name")
+		}
+		if err := t.NameError(f.metricCol, "metric name", metric); err != nil {
+			return err
+		}
+		return f.add(b, rec, r, metric, f.valueCol)
+	}
+	for _, c := range f.wide {
+		if err := f.add(b, rec, r, strings.TrimSpace(t.Header[c]), c); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// add adds the value in column col of the row to b under the metric (and
+// the row's k suffix). An empty cell is a missing value, left out unless
+// the entry reads it as zero; a wide column without a name must be empty.
+func (f *resultsFile) add(b *analyses.ResultsBuilder, rec []string, r resultsRow, metric string, col int) error {
+	t := f.t
+	if metric == "" { // a wide column without a name: only empty cells
+		if strings.TrimSpace(rec[col]) != "" {
+			return t.Errorf(col, "a value in column %d, which has no name in the header", col+1)
+		}
+		return nil
+	}
+	v, ok, err := t.Float(col)
+	if err != nil {
+		if !f.long {
+			return wideColumnError(t, col, "metric", err)
+		}
+		return err
+	}
+	if !ok {
+		if f.e.Missing != "zero" {
+			return nil // an empty cell is a missing value
+		}
+		v = 0
+	}
+	line, column := t.Pos(col)
+	err = b.AddRow(analyses.CellKey{Dataset: r.dataset, Method: r.method, Metric: metric + r.suffix}, v, r.run, f.rule, analyses.Source{File: t.File, Line: line, Col: column})
+	return resultsRowError(t, col, err)
 }
 
 // ignored reports whether a header names a column the entry leaves out
@@ -822,35 +875,15 @@ func (c *nameCache) name(t *input.TableReader, s string) (string, error) {
 // readUnitsRows streams the rows of an opened units file to fn, one call
 // per value, and closes the file. The row is reused between calls.
 func (in *inputs) readUnitsRows(f *unitsFile, fn func(u *UnitRow) error) error {
-	t, e, mf := f.t, f.e, f.mf
-	defer in.closeCounted(mf.Path, t)
-	dcol, mcol, ucol := f.dcol, f.mcol, f.ucol
-	t.Only(append(append([]int{dcol, mcol, ucol, f.metricCol, f.valueCol}, f.wide...), f.unnamed...)...)
-	// Names are interned (copied) by the name caches; the unit id is
-	// handed to fn, which copies what it keeps (UnitRow).
-	t.Transient()
+	t := f.t
+	defer in.closeCounted(f.mf.Path, t)
+	f.readOnlyUsed()
 	u := &UnitRow{File: t.File}
 	var row int64
-	datasets := nameCache{what: "dataset name", col: dcol}
-	methods := nameCache{what: "method name", col: mcol}
-	metrics := nameCache{what: "metric name", col: f.metricCol}
-	emit := func(metric string, col int) error {
-		v, ok, err := t.Float(col)
-		if err != nil {
-			return err
-		}
-		if !ok {
-			if e.Missing == "drop" {
-				return nil
-			}
-			v = math.NaN()
-			if e.Missing == "zero" {
-				v = 0
-			}
-		}
-		u.Metric = metric
-		u.Value = v
-		return fn(u)
+	names := unitsNames{
+		datasets: nameCache{what: "dataset name", col: f.dcol},
+		methods:  nameCache{what: "method name", col: f.mcol},
+		metrics:  nameCache{what: "metric name", col: f.metricCol},
 	}
 	for {
 		rec, err := t.Next()
@@ -860,52 +893,100 @@ func (in *inputs) readUnitsRows(f *unitsFile, fn func(u *UnitRow) error) error {
 		if err != nil {
 			return err
 		}
-		if u.Dataset, err = datasets.name(t, in.pick(rec, dcol, mf.Dataset, in.study.Title)); err != nil {
+		if err := in.unitsRowKey(f, &names, rec, u); err != nil {
 			return err
-		}
-		if u.Method, err = methods.name(t, in.pick(rec, mcol, mf.Method, "")); err != nil {
-			return err
-		}
-		if u.Method == "" {
-			return t.Errorf(max(mcol, 0), "empty method name")
-		}
-		if u.Dataset == "" {
-			return t.Errorf(max(dcol, 0), "empty dataset name")
-		}
-		u.Unit = ""
-		if ucol >= 0 {
-			u.Unit = rec[ucol] // strings from Next are not reused
-			if err := t.NameError(ucol, "unit id", u.Unit); err != nil {
-				return err
-			}
-		}
-		for _, c := range f.unnamed {
-			if strings.TrimSpace(rec[c]) != "" {
-				return t.Errorf(c, "a value in column %d, which has no name in the header", c+1)
-			}
 		}
 		u.Row = row
 		u.Line = int64(t.Line())
 		row++
 		if f.long {
-			metric, err := metrics.name(t, trimSpace(rec[f.metricCol]))
+			metric, err := names.metrics.name(t, trimSpace(rec[f.metricCol]))
 			if err != nil {
 				return err
 			}
 			if metric == "" {
 				return t.Errorf(f.metricCol, "empty metric name")
 			}
-			if err := emit(metric, f.valueCol); err != nil {
+			if err := f.emit(u, fn, metric, f.valueCol); err != nil {
 				return err
 			}
 			continue
 		}
 		for i, c := range f.wide {
-			if err := emit(f.wideNames[i], c); err != nil {
+			if err := f.emit(u, fn, f.wideNames[i], c); err != nil {
 				return err
 			}
 		}
 	}
+}
+
+// readOnlyUsed has the reader split only the columns the rows use, and
+// hand out transient strings: names are interned (copied) by the name
+// caches; the unit id is handed to fn, which copies what it keeps
+// (UnitRow).
+func (f *unitsFile) readOnlyUsed() {
+	f.t.Only(append(append([]int{f.dcol, f.mcol, f.ucol, f.metricCol, f.valueCol}, f.wide...), f.unnamed...)...)
+	f.t.Transient()
+}
+
+// unitsNames holds the name caches of a units file's dataset, method
+// and metric columns.
+type unitsNames struct {
+	datasets, methods, metrics nameCache
+}
+
+// unitsRowKey reads and checks the dataset, method and unit id of a row
+// of a units file into u, and checks that the columns without a name in
+// the header are empty.
+func (in *inputs) unitsRowKey(f *unitsFile, names *unitsNames, rec []string, u *UnitRow) error {
+	t := f.t
+	var err error
+	if u.Dataset, err = names.datasets.name(t, in.pick(rec, f.dcol, f.mf.Dataset, in.study.Title)); err != nil {
+		return err
+	}
+	if u.Method, err = names.methods.name(t, in.pick(rec, f.mcol, f.mf.Method, "")); err != nil {
+		return err
+	}
+	if u.Method == "" {
+		return t.Errorf(max(f.mcol, 0), "empty method name")
+	}
+	if u.Dataset == "" {
+		return t.Errorf(max(f.dcol, 0), "empty dataset name")
+	}
+	u.Unit = ""
+	if f.ucol >= 0 {
+		u.Unit = rec[f.ucol] // strings from Next are not reused
+		if err := t.NameError(f.ucol, "unit id", u.Unit); err != nil {
+			return err
+		}
+	}
+	for _, c := range f.unnamed {
+		if strings.TrimSpace(rec[c]) != "" {
+			return t.Errorf(c, "a value in column %d, which has no name in the header", c+1)
+		}
+	}
+	return nil
+}
+
+// emit hands fn the value in column col of the current row under the
+// metric. An empty cell is dropped, zero or NaN, as the entry says.
+func (f *unitsFile) emit(u *UnitRow, fn func(u *UnitRow) error, metric string, col int) error {
+	v, ok, err := f.t.Float(col)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		if f.e.Missing == "drop" {
+			return nil
+		}
+		v = math.NaN()
+		if f.e.Missing == "zero" {
+			v = 0
+		}
+	}
+	u.Metric = metric
+	u.Value = v
+	return fn(u)
 }
 
 // characteristics loads SPEC §3 characteristics once.
@@ -916,147 +997,209 @@ func (in *inputs) characteristics() (*Characteristics, error) {
 	return in.char, in.charErr
 }
 
+// loadCharacteristics reads every file of the characteristics inputs
+// (nil without any) and orders the datasets as the manifest does.
 func (in *inputs) loadCharacteristics() (*Characteristics, error) {
 	if len(in.study.Inputs.Characteristics) == 0 {
 		return nil, nil
 	}
-	c := &Characteristics{Value: map[string]map[string]float64{}}
-	seenF := map[string]bool{}
-	// Feature names compare ignoring case and underscores (seed 001's
-	// file says Ginii where the spec says Gini_i): a name of SPEC §5.6
-	// takes its spelling there, any other the first spelling seen, and a
-	// second spelling of one feature is an error rather than two columns.
-	canon := map[string]string{}
-	for _, f := range datasets.LogFeatureNames {
-		canon[charFeatureKey(f)] = f
-	}
-	spelled := map[string]string{} // feature key → spelling in the file
-	feature := func(t *input.TableReader, col int, f string) (string, error) {
-		key := charFeatureKey(f)
-		if prev, ok := spelled[key]; ok && prev != f {
-			return "", t.Errorf(col, "feature %s is also given as %s: feature names ignore case and underscores, so they are one feature; keep one spelling", input.Quote(f), input.Quote(prev))
-		}
-		spelled[key] = f
-		if c, ok := canon[key]; ok {
-			return c, nil
-		}
-		return f, nil
-	}
-	// where each value was read: a (dataset, feature) given twice with
-	// different values is an error; a missing value never replaces one.
-	from := map[[2]string]analyses.Source{}
-	set := func(t *input.TableReader, col int, d, f string, v float64) error {
-		if c.Value[d] == nil {
-			c.Value[d] = map[string]float64{}
-			c.Datasets = append(c.Datasets, d)
-		}
-		if !seenF[f] {
-			seenF[f] = true
-			c.Features = append(c.Features, f)
-		}
-		line, column := t.Pos(col)
-		if old, ok := c.Value[d][f]; ok {
-			switch {
-			case math.IsNaN(v) || old == v:
-				return nil
-			case !math.IsNaN(old):
-				return t.Errorf(col, "%s of %s is also given at %s with another value (%v vs %v); keep one", input.Clip(f), input.Clip(d), sourceString(from[[2]string{d, f}]), v, old)
-			}
-		}
-		c.Value[d][f] = v
-		from[[2]string{d, f}] = analyses.Source{File: t.File, Line: line, Col: column}
-		return nil
-	}
+	cb := newCharBuilder()
 	for _, e := range in.study.Inputs.Characteristics {
 		files, err := in.expand(e, "characteristics")
 		if err != nil {
 			return nil, err
 		}
 		for _, mf := range files {
-			t, err := in.openMapped(mf.Path, e.Columns)
-			if err != nil {
+			if err := in.readCharacteristicsFile(e, mf, cb); err != nil {
 				return nil, err
 			}
-			t.SetMissing(e.MissingValues)
-			dcol := t.Col("dataset")
-			if dcol < 0 && strings.TrimSpace(t.Header[0]) == "" {
-				dcol = 0 // pandas' unnamed index column
-			}
-			fcol, vcol := t.Col("feature"), t.Col("value")
-			long := fcol >= 0 && vcol >= 0
-			read := func(rec []string) error {
-				d := in.pick(rec, dcol, mf.Dataset, in.study.Title)
-				if d == "" {
-					return t.Errorf(max(dcol, 0), "empty dataset name")
-				}
-				if err := t.NameError(dcol, "dataset name", d); err != nil {
-					return err
-				}
-				if long {
-					f := strings.TrimSpace(rec[fcol])
-					if f == "" {
-						return t.Errorf(fcol, "empty feature name")
-					}
-					if err := t.NameError(fcol, "feature name", f); err != nil {
-						return err
-					}
-					if f, err = feature(t, fcol, f); err != nil {
-						return err
-					}
-					v, ok, err := t.Float(vcol)
-					if err != nil {
-						return err
-					}
-					if !ok {
-						v = math.NaN()
-					}
-					return set(t, vcol, d, f, v)
-				}
-				for i, h := range t.Header {
-					if i == dcol || ignored(e, h) {
-						continue
-					}
-					if strings.TrimSpace(h) == "" {
-						if strings.TrimSpace(rec[i]) != "" {
-							return t.Errorf(i, "a value in column %d, which has no name in the header", i+1)
-						}
-						continue
-					}
-					v, ok, err := t.Float(i)
-					if err != nil {
-						return wideColumnError(t, i, "feature", err)
-					}
-					if !ok {
-						v = math.NaN()
-					}
-					f, err := feature(t, i, strings.TrimSpace(h))
-					if err != nil {
-						return err
-					}
-					if err := set(t, i, d, f, v); err != nil {
-						return err
-					}
-				}
-				return nil
-			}
-			for {
-				rec, err := t.Next()
-				if err == io.EOF {
-					break
-				}
-				if err == nil {
-					err = read(rec)
-				}
-				if err != nil {
-					in.closeCounted(mf.Path, t)
-					return nil, err
-				}
-			}
-			in.closeCounted(mf.Path, t)
 		}
 	}
-	c.Datasets = in.study.orderDatasets(c.Datasets)
-	return c, nil
+	cb.c.Datasets = in.study.orderDatasets(cb.c.Datasets)
+	return cb.c, nil
+}
+
+// charBuilder gathers the characteristics of the input files into c.
+//
+// Feature names compare ignoring case and underscores (seed 001's file
+// says Ginii where the spec says Gini_i): a name of SPEC §5.6 takes its
+// spelling there, any other the first spelling seen, and a second
+// spelling of one feature is an error rather than two columns.
+type charBuilder struct {
+	c       *Characteristics
+	seenF   map[string]bool
+	canon   map[string]string // feature key → spelling of SPEC §5.6
+	spelled map[string]string // feature key → spelling in the file
+	// where each value was read: a (dataset, feature) given twice with
+	// different values is an error; a missing value never replaces one.
+	from map[[2]string]analyses.Source
+}
+
+// newCharBuilder starts empty characteristics, with the spellings of the
+// SPEC §5.6 features.
+func newCharBuilder() *charBuilder {
+	cb := &charBuilder{c: &Characteristics{Value: map[string]map[string]float64{}}, seenF: map[string]bool{},
+		canon: map[string]string{}, spelled: map[string]string{}, from: map[[2]string]analyses.Source{}}
+	for _, f := range datasets.LogFeatureNames {
+		cb.canon[charFeatureKey(f)] = f
+	}
+	return cb
+}
+
+// feature returns the spelling under which feature f (read in column col)
+// is kept; another spelling of a feature already read is an error.
+func (cb *charBuilder) feature(t *input.TableReader, col int, f string) (string, error) {
+	key := charFeatureKey(f)
+	if prev, ok := cb.spelled[key]; ok && prev != f {
+		return "", t.Errorf(col, "feature %s is also given as %s: feature names ignore case and underscores, so they are one feature; keep one spelling", input.Quote(f), input.Quote(prev))
+	}
+	cb.spelled[key] = f
+	if c, ok := cb.canon[key]; ok {
+		return c, nil
+	}
+	return f, nil
+}
+
+// set records value v of feature f for dataset d, read in column col. A
+// missing value (NaN) or the same value again leaves the value as it is;
+// another value is an error that says where the first was read.
+func (cb *charBuilder) set(t *input.TableReader, col int, d, f string, v float64) error {
+	c := cb.c
+	if c.Value[d] == nil {
+		c.Value[d] = map[string]float64{}
+		c.Datasets = append(c.Datasets, d)
+	}
+	if !cb.seenF[f] {
+		cb.seenF[f] = true
+		c.Features = append(c.Features, f)
+	}
+	line, column := t.Pos(col)
+	if old, ok := c.Value[d][f]; ok {
+		switch {
+		case math.IsNaN(v) || old == v:
+			return nil
+		case !math.IsNaN(old):
+			return t.Errorf(col, "%s of %s is also given at %s with another value (%v vs %v); keep one", input.Clip(f), input.Clip(d), sourceString(cb.from[[2]string{d, f}]), v, old)
+		}
+	}
+	c.Value[d][f] = v
+	cb.from[[2]string{d, f}] = analyses.Source{File: t.File, Line: line, Col: column}
+	return nil
+}
+
+// charFile is a characteristics file opened and its header read: where
+// the dataset column is (pandas' unnamed index column counts as one) and,
+// in a long file, the feature and value columns.
+type charFile struct {
+	t                *input.TableReader
+	e                InputEntry
+	mf               input.Match
+	dcol, fcol, vcol int
+	long             bool
+}
+
+// readCharacteristicsFile adds the values of one characteristics file to
+// cb, row by row, and closes the file.
+func (in *inputs) readCharacteristicsFile(e InputEntry, mf input.Match, cb *charBuilder) error {
+	t, err := in.openMapped(mf.Path, e.Columns)
+	if err != nil {
+		return err
+	}
+	defer in.closeCounted(mf.Path, t)
+	t.SetMissing(e.MissingValues)
+	f := &charFile{t: t, e: e, mf: mf, dcol: t.Col("dataset"), fcol: t.Col("feature"), vcol: t.Col("value")}
+	if f.dcol < 0 && strings.TrimSpace(t.Header[0]) == "" {
+		f.dcol = 0 // pandas' unnamed index column
+	}
+	f.long = f.fcol >= 0 && f.vcol >= 0
+	for {
+		rec, err := t.Next()
+		if err == io.EOF {
+			return nil
+		}
+		if err == nil {
+			err = in.readCharacteristicsRow(f, rec, cb)
+		}
+		if err != nil {
+			return err
+		}
+	}
+}
+
+// readCharacteristicsRow reads the dataset of one row of a
+// characteristics file, then its one feature (a long file) or its
+// feature columns (a wide file).
+func (in *inputs) readCharacteristicsRow(f *charFile, rec []string, cb *charBuilder) error {
+	t := f.t
+	d := in.pick(rec, f.dcol, f.mf.Dataset, in.study.Title)
+	if d == "" {
+		return t.Errorf(max(f.dcol, 0), "empty dataset name")
+	}
+	if err := t.NameError(f.dcol, "dataset name", d); err != nil {
+		return err
+	}
+	if f.long {
+		return f.readLong(rec, d, cb)
+	}
+	return f.readWide(rec, d, cb)
+}
+
+// readLong reads the feature named in the feature column of a row of a
+// long file and its value; an empty value is missing (NaN).
+func (f *charFile) readLong(rec []string, d string, cb *charBuilder) error {
+	t := f.t
+	name := strings.TrimSpace(rec[f.fcol])
+	if name == "" {
+		return t.Errorf(f.fcol, "empty feature name")
+	}
+	if err := t.NameError(f.fcol, "feature name", name); err != nil {
+		return err
+	}
+	name, err := cb.feature(t, f.fcol, name)
+	if err != nil {
+		return err
+	}
+	v, ok, err := t.Float(f.vcol)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		v = math.NaN()
+	}
+	return cb.set(t, f.vcol, d, name, v)
+}
+
+// readWide reads every feature column of a row of a wide file (all but
+// the dataset column and the ignored ones); an empty value is missing
+// (NaN), and a column without a name in the header must be empty.
+func (f *charFile) readWide(rec []string, d string, cb *charBuilder) error {
+	t := f.t
+	for i, h := range t.Header {
+		if i == f.dcol || ignored(f.e, h) {
+			continue
+		}
+		if strings.TrimSpace(h) == "" {
+			if strings.TrimSpace(rec[i]) != "" {
+				return t.Errorf(i, "a value in column %d, which has no name in the header", i+1)
+			}
+			continue
+		}
+		v, ok, err := t.Float(i)
+		if err != nil {
+			return wideColumnError(t, i, "feature", err)
+		}
+		if !ok {
+			v = math.NaN()
+		}
+		name, err := cb.feature(t, i, strings.TrimSpace(h))
+		if err != nil {
+			return err
+		}
+		if err := cb.set(t, i, d, name, v); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // orderDatasets puts datasets named in the manifest first, in manifest

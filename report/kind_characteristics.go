@@ -28,94 +28,27 @@ func characteristicsKind() Kind {
 }
 
 func runCharacteristics(ctx *Context, o *datasets.CharacteristicsOptions) (*Output, error) {
-	var logs []DatasetSpec
-	for _, d := range ctx.Study.Datasets {
-		if d.Interactions != "" {
-			logs = append(logs, d)
-		}
-	}
-	from := o.From
-	if from == datasets.CharFromAuto {
-		from = datasets.CharFromInput
-		if len(logs) > 0 {
-			from = datasets.CharFromLogs
-		}
-	}
+	logs, from := characteristicsSource(ctx, o)
 	var in datasets.CharacteristicsInput
+	var err error
 	switch from {
 	case datasets.CharFromLogs:
-		if len(logs) == 0 {
-			return nil, fmt.Errorf("from = \"logs\": no [[datasets]] entry has interactions = \"…\"")
-		}
-		sums, err := characteristicsFromLogs(ctx, logs, o.Preprocessing())
-		if err != nil {
-			return nil, err
-		}
-		in.Features = datasets.LogFeatureNames
-		for i, d := range logs {
-			in.Datasets = append(in.Datasets, d.Name)
-			in.Values = append(in.Values, sums[i].Features)
-			in.Counts = append(in.Counts, sums[i].Counts)
-		}
+		in, err = characteristicsInputFromLogs(ctx, logs, o)
 	default:
-		c, err := ctx.Characteristics()
-		if err != nil {
-			return nil, err
-		}
-		if c == nil {
-			return nil, fmt.Errorf("no characteristics: give [inputs] characteristics = \"…\" or interactions = \"…\" in [[datasets]]")
-		}
-		in.Datasets, in.Features = c.Datasets, charCanonicalNames(c.Features)
-		for _, d := range c.Datasets {
-			row := make([]float64, len(c.Features))
-			for f, name := range c.Features {
-				v, ok := c.Value[d][name]
-				if !ok {
-					v = math.NaN()
-				}
-				row[f] = v
-			}
-			in.Values = append(in.Values, row)
-		}
+		in, err = characteristicsInputFromFile(ctx)
+	}
+	if err != nil {
+		return nil, err
 	}
 	if len(o.Features) > 0 {
-		names, err := selectFeatures(o.Features, in.Features)
-		if err != nil {
+		if err := selectCharacteristicsFeatures(&in, o.Features); err != nil {
 			return nil, err
 		}
-		idx := make([]int, len(names))
-		for k, name := range names {
-			idx[k] = slices.Index(in.Features, name)
-		}
-		for d, row := range in.Values {
-			sel := make([]float64, len(idx))
-			for k, f := range idx {
-				sel[k] = row[f]
-			}
-			in.Values[d] = sel
-		}
-		sel := make([]string, len(idx))
-		for k, f := range idx {
-			sel[k] = in.Features[f]
-		}
-		in.Features = sel
 	}
 	var missing []string
 	if o.Metric != "" {
-		methods, q, err := resultsMatrix(ctx, o.Metric, in.Datasets, o.Methods)
-		if err != nil {
+		if missing, err = characteristicsPerformance(ctx, o, &in); err != nil {
 			return nil, err
-		}
-		in.Metric, in.Methods, in.Perf = o.Metric, methods, q
-		have := map[string]bool{}
-		for _, d := range in.Datasets {
-			have[d] = true
-		}
-		res, _ := ctx.Results() // loaded once, already checked by resultsMatrix
-		for _, d := range res.Datasets {
-			if !have[d] {
-				missing = append(missing, d)
-			}
 		}
 	}
 	r, err := datasets.Characteristics(in, *o)
@@ -131,6 +64,123 @@ func runCharacteristics(ctx *Context, o *datasets.CharacteristicsOptions) (*Outp
 		return nil, err
 	}
 	return &Output{Result: r, Figures: figs, Method: characteristicsMethod(from, o)}, nil
+}
+
+// characteristicsSource lists the [[datasets]] entries with an
+// interaction log and resolves from = "auto": the logs when there are
+// any, else the characteristics input.
+func characteristicsSource(ctx *Context, o *datasets.CharacteristicsOptions) ([]DatasetSpec, string) {
+	var logs []DatasetSpec
+	for _, d := range ctx.Study.Datasets {
+		if d.Interactions != "" {
+			logs = append(logs, d)
+		}
+	}
+	from := o.From
+	if from == datasets.CharFromAuto {
+		from = datasets.CharFromInput
+		if len(logs) > 0 {
+			from = datasets.CharFromLogs
+		}
+	}
+	return logs, from
+}
+
+// characteristicsInputFromLogs computes the SPEC §5.6 log features of
+// each dataset's interaction log: one row of features (and counts) per
+// log, in the order of the [[datasets]] entries.
+func characteristicsInputFromLogs(ctx *Context, logs []DatasetSpec, o *datasets.CharacteristicsOptions) (datasets.CharacteristicsInput, error) {
+	var in datasets.CharacteristicsInput
+	if len(logs) == 0 {
+		return in, fmt.Errorf("from = \"logs\": no [[datasets]] entry has interactions = \"…\"")
+	}
+	sums, err := characteristicsFromLogs(ctx, logs, o.Preprocessing())
+	if err != nil {
+		return in, err
+	}
+	in.Features = datasets.LogFeatureNames
+	for i, d := range logs {
+		in.Datasets = append(in.Datasets, d.Name)
+		in.Values = append(in.Values, sums[i].Features)
+		in.Counts = append(in.Counts, sums[i].Counts)
+	}
+	return in, nil
+}
+
+// characteristicsInputFromFile takes the features from the study's
+// characteristics input: a row per dataset, NaN where a value is not
+// given, with SPEC §5.6 names spelled as the spec does.
+func characteristicsInputFromFile(ctx *Context) (datasets.CharacteristicsInput, error) {
+	var in datasets.CharacteristicsInput
+	c, err := ctx.Characteristics()
+	if err != nil {
+		return in, err
+	}
+	if c == nil {
+		return in, fmt.Errorf("no characteristics: give [inputs] characteristics = \"…\" or interactions = \"…\" in [[datasets]]")
+	}
+	in.Datasets, in.Features = c.Datasets, charCanonicalNames(c.Features)
+	for _, d := range c.Datasets {
+		row := make([]float64, len(c.Features))
+		for f, name := range c.Features {
+			v, ok := c.Value[d][name]
+			if !ok {
+				v = math.NaN()
+			}
+			row[f] = v
+		}
+		in.Values = append(in.Values, row)
+	}
+	return in, nil
+}
+
+// selectCharacteristicsFeatures keeps only the features the options name
+// (features = […]), in their order, in every dataset's row.
+func selectCharacteristicsFeatures(in *datasets.CharacteristicsInput, features []string) error {
+	names, err := selectFeatures(features, in.Features)
+	if err != nil {
+		return err
+	}
+	idx := make([]int, len(names))
+	for k, name := range names {
+		idx[k] = slices.Index(in.Features, name)
+	}
+	for d, row := range in.Values {
+		sel := make([]float64, len(idx))
+		for k, f := range idx {
+			sel[k] = row[f]
+		}
+		in.Values[d] = sel
+	}
+	sel := make([]string, len(idx))
+	for k, f := range idx {
+		sel[k] = in.Features[f]
+	}
+	in.Features = sel
+	return nil
+}
+
+// characteristicsPerformance adds the results of o.Metric (the methods
+// and their values per dataset) to in, and returns the datasets of the
+// results that have no characteristics, which are left out.
+func characteristicsPerformance(ctx *Context, o *datasets.CharacteristicsOptions, in *datasets.CharacteristicsInput) ([]string, error) {
+	methods, q, err := resultsMatrix(ctx, o.Metric, in.Datasets, o.Methods)
+	if err != nil {
+		return nil, err
+	}
+	in.Metric, in.Methods, in.Perf = o.Metric, methods, q
+	have := map[string]bool{}
+	for _, d := range in.Datasets {
+		have[d] = true
+	}
+	var missing []string
+	res, _ := ctx.Results() // loaded once, already checked by resultsMatrix
+	for _, d := range res.Datasets {
+		if !have[d] {
+			missing = append(missing, d)
+		}
+	}
+	return missing, nil
 }
 
 // charCanonicalNames spells input features that are SPEC §5.6 features

@@ -239,29 +239,9 @@ func readMetaSummary(t *input.TableReader) ([]meta.Study, error) {
 	if err != nil {
 		return nil, err
 	}
-	var need []string
-	switch form {
-	case meta.Paired:
-		need = []string{"dataset", "n", "mean_diff", "sd_diff"}
-	case meta.TwoGroup:
-		need = []string{"dataset", "m1i", "sd1i", "n1i", "m2i", "sd2i", "n2i"}
-	default:
-		need = []string{"dataset", "yi"}
-		if t.Col("vi") >= 0 {
-			need = append(need, "vi")
-		} else if t.Col("sei") >= 0 {
-			need = append(need, "sei")
-		} else {
-			need = append(need, "vi")
-		}
-	}
-	cols := map[string]int{}
-	for _, c := range need {
-		i, err := t.Require(c)
-		if err != nil {
-			return nil, fmt.Errorf("%w (a %s summary: %s)", err, metaFormName(form), metaSummaryForms)
-		}
-		cols[c] = i
+	cols, err := metaSummaryColumns(t, form)
+	if err != nil {
+		return nil, err
 	}
 	kind := metaFormName(form)
 	rcol := -1
@@ -278,91 +258,13 @@ func readMetaSummary(t *input.TableReader) ([]meta.Study, error) {
 		if err != nil {
 			return nil, err
 		}
-		d := strings.TrimSpace(rec[cols["dataset"]])
-		if d == "" {
-			return nil, t.Errorf(cols["dataset"], "empty dataset name")
+		d, err := metaSummaryDataset(t, rec, cols["dataset"], seen)
+		if err != nil {
+			return nil, err
 		}
-		if seen[d] {
-			return nil, t.Errorf(cols["dataset"], "dataset %q has a second row", d)
-		}
-		seen[d] = true
-		num := func(name string) (float64, error) {
-			v, ok, err := t.Float(cols[name])
-			if err != nil {
-				return 0, err
-			}
-			if !ok {
-				return 0, t.Errorf(cols[name], "%s of %s is missing (an empty cell; %s summary)", name, d, kind)
-			}
-			return v, nil
-		}
-		positive := func(name string) (float64, error) {
-			v, err := num(name)
-			if err == nil && !(v > 0) {
-				what := "negative"
-				if v == 0 {
-					what = "zero"
-				}
-				return 0, t.Errorf(cols[name], "%s of %s is %s: it must be above 0 (%s summary)", name, d, what, kind)
-			}
-			return v, err
-		}
-		count := func(name string) (int, error) {
-			n, err := num(name)
-			if err != nil {
-				return 0, err
-			}
-			if n < 2 || n != math.Trunc(n) || n > 1<<53 {
-				return 0, t.Errorf(cols[name], "%s of %s must be a whole number ≥ 2, not %v (%s summary)", name, d, n, kind)
-			}
-			return int(n), nil
-		}
-		st := meta.Study{Dataset: d, Form: form, R: math.NaN(), MeanDiff: math.NaN(), SDDiff: math.NaN(),
-			MeanT: math.NaN(), MeanC: math.NaN(), SDT: math.NaN(), SDC: math.NaN(),
-			M1: math.NaN(), M2: math.NaN(), SD1: math.NaN(), SD2: math.NaN(), Yi: math.NaN(), Vi: math.NaN()}
-		var errs [6]error
-		switch form {
-		case meta.Paired:
-			st.N, errs[0] = count("n")
-			st.MeanDiff, errs[1] = num("mean_diff")
-			st.SDDiff, errs[2] = positive("sd_diff")
-			if rcol >= 0 && errs[0] == nil && errs[1] == nil && errs[2] == nil {
-				v, ok, err := t.Float(rcol)
-				if err != nil {
-					return nil, err
-				}
-				if ok {
-					if !(v >= -1 && v <= 1) {
-						return nil, t.Errorf(rcol, "r of %s must be between −1 and 1, not %v", d, v)
-					}
-					st.R = v
-				}
-			}
-		case meta.TwoGroup:
-			st.M1, errs[0] = num("m1i")
-			st.SD1, errs[1] = positive("sd1i")
-			st.N1, errs[2] = count("n1i")
-			st.M2, errs[3] = num("m2i")
-			st.SD2, errs[4] = positive("sd2i")
-			st.N2, errs[5] = count("n2i")
-			st.N = st.N1 + st.N2
-		default:
-			st.Yi, errs[0] = num("yi")
-			if _, ok := cols["vi"]; ok {
-				st.Vi, errs[1] = positive("vi")
-			} else {
-				var se float64
-				se, errs[1] = positive("sei")
-				st.Vi = se * se
-				if errs[1] == nil && !(st.Vi > 0 && !math.IsInf(st.Vi, 0)) {
-					errs[1] = t.Errorf(cols["sei"], "sei of %s squares to %v: not a usable variance", d, st.Vi)
-				}
-			}
-		}
-		for _, e := range errs {
-			if e != nil {
-				return nil, e // the first problem in column order
-			}
+		st, err := readMetaSummaryRow(metaCells{t: t, cols: cols, d: d, kind: kind}, form, rcol)
+		if err != nil {
+			return nil, err
 		}
 		out = append(out, st)
 	}
@@ -370,6 +272,183 @@ func readMetaSummary(t *input.TableReader) ([]meta.Study, error) {
 		return nil, fmt.Errorf("%s: no rows", t.File)
 	}
 	return out, nil
+}
+
+// metaSummaryNeed lists the columns a summary of the form must have; a
+// generic summary takes vi, else sei, and asks for vi when it has neither.
+func metaSummaryNeed(t *input.TableReader, form string) []string {
+	switch form {
+	case meta.Paired:
+		return []string{"dataset", "n", "mean_diff", "sd_diff"}
+	case meta.TwoGroup:
+		return []string{"dataset", "m1i", "sd1i", "n1i", "m2i", "sd2i", "n2i"}
+	}
+	need := []string{"dataset", "yi"}
+	if t.Col("vi") >= 0 {
+		need = append(need, "vi")
+	} else if t.Col("sei") >= 0 {
+		need = append(need, "sei")
+	} else {
+		need = append(need, "vi")
+	}
+	return need
+}
+
+// metaSummaryColumns finds the columns the form needs, by name; a missing
+// one is an error that recalls the summary forms.
+func metaSummaryColumns(t *input.TableReader, form string) (map[string]int, error) {
+	cols := map[string]int{}
+	for _, c := range metaSummaryNeed(t, form) {
+		i, err := t.Require(c)
+		if err != nil {
+			return nil, fmt.Errorf("%w (a %s summary: %s)", err, metaFormName(form), metaSummaryForms)
+		}
+		cols[c] = i
+	}
+	return cols, nil
+}
+
+// metaSummaryDataset reads a row's dataset name, which must be given and
+// not be on an earlier row (seen records the names read).
+func metaSummaryDataset(t *input.TableReader, rec []string, col int, seen map[string]bool) (string, error) {
+	d := strings.TrimSpace(rec[col])
+	if d == "" {
+		return "", t.Errorf(col, "empty dataset name")
+	}
+	if seen[d] {
+		return "", t.Errorf(col, "dataset %q has a second row", d)
+	}
+	seen[d] = true
+	return d, nil
+}
+
+// metaCells reads the numbers of one summary row (dataset d, a summary of
+// the form named kind) from the columns cols, with errors that name the
+// column, the dataset and the form.
+type metaCells struct {
+	t       *input.TableReader
+	cols    map[string]int
+	d, kind string
+}
+
+// num reads a number that must be given.
+func (c metaCells) num(name string) (float64, error) {
+	v, ok, err := c.t.Float(c.cols[name])
+	if err != nil {
+		return 0, err
+	}
+	if !ok {
+		return 0, c.t.Errorf(c.cols[name], "%s of %s is missing (an empty cell; %s summary)", name, c.d, c.kind)
+	}
+	return v, nil
+}
+
+// positive reads a number that must be above 0 (an sd or a variance).
+func (c metaCells) positive(name string) (float64, error) {
+	v, err := c.num(name)
+	if err == nil && !(v > 0) {
+		what := "negative"
+		if v == 0 {
+			what = "zero"
+		}
+		return 0, c.t.Errorf(c.cols[name], "%s of %s is %s: it must be above 0 (%s summary)", name, c.d, what, c.kind)
+	}
+	return v, err
+}
+
+// count reads a sample size: a whole number of at least 2.
+func (c metaCells) count(name string) (int, error) {
+	n, err := c.num(name)
+	if err != nil {
+		return 0, err
+	}
+	if n < 2 || n != math.Trunc(n) || n > 1<<53 {
+		return 0, c.t.Errorf(c.cols[name], "%s of %s must be a whole number ≥ 2, not %v (%s summary)", name, c.d, n, c.kind)
+	}
+	return int(n), nil
+}
+
+// readMetaSummaryRow reads one row of a summary of the form into a study
+// whose unused fields are NaN. Every cell is read; the error is the first
+// problem in column order.
+func readMetaSummaryRow(c metaCells, form string, rcol int) (meta.Study, error) {
+	st := meta.Study{Dataset: c.d, Form: form, R: math.NaN(), MeanDiff: math.NaN(), SDDiff: math.NaN(),
+		MeanT: math.NaN(), MeanC: math.NaN(), SDT: math.NaN(), SDC: math.NaN(),
+		M1: math.NaN(), M2: math.NaN(), SD1: math.NaN(), SD2: math.NaN(), Yi: math.NaN(), Vi: math.NaN()}
+	var err error
+	switch form {
+	case meta.Paired:
+		err = c.paired(&st, rcol)
+	case meta.TwoGroup:
+		err = c.twoGroup(&st)
+	default:
+		err = c.generic(&st)
+	}
+	return st, err
+}
+
+// paired reads n, mean_diff and sd_diff, then the optional correlation r
+// (rcol, −1 without the column) when they are all good.
+func (c metaCells) paired(st *meta.Study, rcol int) error {
+	var errs [3]error
+	st.N, errs[0] = c.count("n")
+	st.MeanDiff, errs[1] = c.num("mean_diff")
+	st.SDDiff, errs[2] = c.positive("sd_diff")
+	if rcol >= 0 && errs[0] == nil && errs[1] == nil && errs[2] == nil {
+		v, ok, err := c.t.Float(rcol)
+		if err != nil {
+			return err
+		}
+		if ok {
+			if !(v >= -1 && v <= 1) {
+				return c.t.Errorf(rcol, "r of %s must be between −1 and 1, not %v", c.d, v)
+			}
+			st.R = v
+		}
+	}
+	return firstMetaError(errs[:])
+}
+
+// twoGroup reads the mean, sd and size of both groups; N is their total.
+func (c metaCells) twoGroup(st *meta.Study) error {
+	var errs [6]error
+	st.M1, errs[0] = c.num("m1i")
+	st.SD1, errs[1] = c.positive("sd1i")
+	st.N1, errs[2] = c.count("n1i")
+	st.M2, errs[3] = c.num("m2i")
+	st.SD2, errs[4] = c.positive("sd2i")
+	st.N2, errs[5] = c.count("n2i")
+	st.N = st.N1 + st.N2
+	return firstMetaError(errs[:])
+}
+
+// generic reads the effect yi and its variance: vi, or sei squared, which
+// must be a finite number above 0.
+func (c metaCells) generic(st *meta.Study) error {
+	var errs [2]error
+	st.Yi, errs[0] = c.num("yi")
+	if _, ok := c.cols["vi"]; ok {
+		st.Vi, errs[1] = c.positive("vi")
+	} else {
+		var se float64
+		se, errs[1] = c.positive("sei")
+		st.Vi = se * se
+		if errs[1] == nil && !(st.Vi > 0 && !math.IsInf(st.Vi, 0)) {
+			errs[1] = c.t.Errorf(c.cols["sei"], "sei of %s squares to %v: not a usable variance", c.d, st.Vi)
+		}
+	}
+	return firstMetaError(errs[:])
+}
+
+// firstMetaError returns the first error of a row's cells, in column
+// order, or nil.
+func firstMetaError(errs []error) error {
+	for _, e := range errs {
+		if e != nil {
+			return e
+		}
+	}
+	return nil
 }
 
 // metaFormName names a summary form in prose.

@@ -103,9 +103,46 @@ func datasets(rng *rand.Rand) []dataset {
 	return out
 }
 
+// generate writes the demo study into dir: the data files, the pages and
+// the manifest (base + the fragments in name order). Each step draws from
+// the one random stream in turn, so the order of the steps is part of
+// the output.
 func generate(dir, fragments string) error {
 	rng := rand.New(rand.NewPCG(20240825, 1))
 	data := filepath.Join(dir, "data")
+	if err := cleanDataDir(data); err != nil {
+		return err
+	}
+	ds := datasets(rng)
+	bonus := map[string]map[string]float64{}
+	for _, d := range domains {
+		bonus[d.name] = d.bonus
+	}
+	unitMean, err := writeUnits(data, ds, bonus, rng)
+	if err != nil {
+		return err
+	}
+	if err := writeResults(data, ds, bonus, unitMean, rng); err != nil {
+		return err
+	}
+	// Interaction logs with a popularity long tail, repeated pairs and
+	// ratings on explicit-feedback domains.
+	for _, d := range ds {
+		if err := writeLog(filepath.Join(data, "logs", d.name+".csv"), d, rng); err != nil {
+			return err
+		}
+	}
+	if err := genAnalysesData(dir, rng); err != nil {
+		return err
+	}
+	if err := writePages(dir); err != nil {
+		return err
+	}
+	return writeManifest(dir, fragments, ds)
+}
+
+// cleanDataDir empties data and makes it with its units and logs folders.
+func cleanDataDir(data string) error {
 	// Start clean: files of an older generator must not linger.
 	if err := os.RemoveAll(data); err != nil {
 		return err
@@ -115,14 +152,14 @@ func generate(dir, fragments string) error {
 			return err
 		}
 	}
-	ds := datasets(rng)
-	bonus := map[string]map[string]float64{}
-	for _, d := range domains {
-		bonus[d.name] = d.bonus
-	}
+	return nil
+}
 
-	// Per-user values for a few methods, paired by row (same users in the
-	// same order), from a user difficulty shared across methods.
+// writeUnits writes data/units/<method>_<dataset>.csv: per-user values
+// for a few methods, paired by row (same users in the same order), from a
+// user difficulty shared across methods. It returns each (dataset,
+// method)'s mean nDCG over the users with a value.
+func writeUnits(data string, ds []dataset, bonus map[string]map[string]float64, rng *rand.Rand) (map[[2]string]float64, error) {
 	unitMean := map[[2]string]float64{}
 	for _, d := range ds {
 		n := d.users
@@ -135,35 +172,47 @@ func generate(dir, fragments string) error {
 			noRelevant[u] = rng.Float64() < 0.03
 		}
 		for _, m := range unitMethods {
-			mean := quality(d, m, bonus, rng)
-			var sum float64
-			var cnt int
-			rows := make([]string, 0, n+1)
-			rows = append(rows, "user,ndcg@10,rmse")
-			for u := 0; u < n; u++ {
-				z := 0.8*userEase[u] + 0.6*rng.NormFloat64()
-				v := clamp(mean+0.12*z, 0, 1)
-				if rng.Float64() < 0.25 {
-					v = 0 // no hit in the top 10
-				}
-				rmse := 0.8 + 0.25*math.Abs(z) + 0.3*(0.1-mean) + 0.05*rng.NormFloat64()
-				cell := fmtF(v)
-				if noRelevant[u] {
-					cell = "" // user with no held-out item: missing
-				} else {
-					sum += v
-					cnt++
-				}
-				rows = append(rows, fmt.Sprintf("u%04d,%s,%s", u, cell, fmtF(rmse)))
-			}
-			unitMean[[2]string{d.name, m}] = sum / float64(cnt)
+			rows, mean := unitRows(quality(d, m, bonus, rng), userEase, noRelevant, rng)
+			unitMean[[2]string{d.name, m}] = mean
 			if err := writeLines(filepath.Join(data, "units", m+"_"+d.name+".csv"), rows); err != nil {
-				return err
+				return nil, err
 			}
 		}
 	}
+	return unitMean, nil
+}
 
-	// Results: three runs per cell, long form with a k column.
+// unitRows draws the per-user nDCG@10 and RMSE of a method of expected
+// nDCG mean: the lines of its units file and the mean nDCG of the users
+// with a value (users with no relevant item have none).
+func unitRows(mean float64, userEase []float64, noRelevant []bool, rng *rand.Rand) ([]string, float64) {
+	n := len(userEase)
+	var sum float64
+	var cnt int
+	rows := make([]string, 0, n+1)
+	rows = append(rows, "user,ndcg@10,rmse")
+	for u := 0; u < n; u++ {
+		z := 0.8*userEase[u] + 0.6*rng.NormFloat64()
+		v := clamp(mean+0.12*z, 0, 1)
+		if rng.Float64() < 0.25 {
+			v = 0 // no hit in the top 10
+		}
+		rmse := 0.8 + 0.25*math.Abs(z) + 0.3*(0.1-mean) + 0.05*rng.NormFloat64()
+		cell := fmtF(v)
+		if noRelevant[u] {
+			cell = "" // user with no held-out item: missing
+		} else {
+			sum += v
+			cnt++
+		}
+		rows = append(rows, fmt.Sprintf("u%04d,%s,%s", u, cell, fmtF(rmse)))
+	}
+	return rows, sum / float64(cnt)
+}
+
+// writeResults writes data/results.csv: three runs per cell, long form
+// with a k column. A method with units takes their mean as its quality.
+func writeResults(data string, ds []dataset, bonus map[string]map[string]float64, unitMean map[[2]string]float64, rng *rand.Rand) error {
 	res := []string{"dataset,method,metric,k,run,value"}
 	for _, d := range ds {
 		for _, m := range methods {
@@ -172,42 +221,44 @@ func generate(dir, fragments string) error {
 				base = v
 			}
 			for run := 1; run <= 3; run++ {
-				jit := func(s float64) float64 { return s * rng.NormFloat64() }
-				ndcg := clamp(base+jit(d.noise/3), 0.0005, 1)
-				prec := clamp(ndcg*0.55+jit(0.004), 0.0001, 1)
-				rec := clamp(ndcg*1.3+jit(0.01), 0.0001, 1)
-				mapv := clamp(ndcg*0.7+jit(0.005), 0.0001, 1)
-				mrr := clamp(ndcg*1.6+jit(0.01), 0.0001, 1)
-				hit := clamp(ndcg*2.8+jit(0.02), 0.0001, 1)
-				cov := clamp(m.cover+0.1*rng.NormFloat64()*0.3, 0.001, 1)
-				nov := clamp(6+8*m.cover-2*ndcg+0.3*rng.NormFloat64(), 0.1, 30)
-				rmse := clamp(0.95-1.2*base+0.02*rng.NormFloat64()+0.1*d.difficulty, 0.5, 2)
-				mae := clamp(rmse*0.78+0.01*rng.NormFloat64(), 0.3, 2)
-				for _, mv := range []struct {
-					metric, k string
-					v         float64
-				}{
-					{"ndcg", "10", ndcg}, {"precision", "10", prec}, {"recall", "10", rec}, {"map", "10", mapv},
-					{"mrr", "10", mrr}, {"hitrate", "10", hit}, {"coverage", "10", cov}, {"novelty", "10", nov},
-					{"rmse", "", rmse}, {"mae", "", mae},
-				} {
-					res = append(res, fmt.Sprintf("%s,%s,%s,%s,%d,%s", d.name, m.name, mv.metric, mv.k, run, fmtF(mv.v)))
-				}
+				res = appendRun(res, d, m.name, m.cover, base, run, rng)
 			}
 		}
 	}
-	if err := writeLines(filepath.Join(data, "results.csv"), res); err != nil {
-		return err
-	}
+	return writeLines(filepath.Join(data, "results.csv"), res)
+}
 
-	// Interaction logs with a popularity long tail, repeated pairs and
-	// ratings on explicit-feedback domains.
-	for _, d := range ds {
-		if err := writeLog(filepath.Join(data, "logs", d.name+".csv"), d, rng); err != nil {
-			return err
-		}
+// appendRun appends to res the metrics of one run of method m (of
+// catalogue coverage tendency cover and expected nDCG base) on d.
+func appendRun(res []string, d dataset, m string, cover, base float64, run int, rng *rand.Rand) []string {
+	jit := func(s float64) float64 { return s * rng.NormFloat64() }
+	ndcg := clamp(base+jit(d.noise/3), 0.0005, 1)
+	prec := clamp(ndcg*0.55+jit(0.004), 0.0001, 1)
+	rec := clamp(ndcg*1.3+jit(0.01), 0.0001, 1)
+	mapv := clamp(ndcg*0.7+jit(0.005), 0.0001, 1)
+	mrr := clamp(ndcg*1.6+jit(0.01), 0.0001, 1)
+	hit := clamp(ndcg*2.8+jit(0.02), 0.0001, 1)
+	cov := clamp(cover+0.1*rng.NormFloat64()*0.3, 0.001, 1)
+	nov := clamp(6+8*cover-2*ndcg+0.3*rng.NormFloat64(), 0.1, 30)
+	rmse := clamp(0.95-1.2*base+0.02*rng.NormFloat64()+0.1*d.difficulty, 0.5, 2)
+	mae := clamp(rmse*0.78+0.01*rng.NormFloat64(), 0.3, 2)
+	for _, mv := range []struct {
+		metric, k string
+		v         float64
+	}{
+		{"ndcg", "10", ndcg}, {"precision", "10", prec}, {"recall", "10", rec}, {"map", "10", mapv},
+		{"mrr", "10", mrr}, {"hitrate", "10", hit}, {"coverage", "10", cov}, {"novelty", "10", nov},
+		{"rmse", "", rmse}, {"mae", "", mae},
+	} {
+		res = append(res, fmt.Sprintf("%s,%s,%s,%s,%d,%s", d.name, m, mv.metric, mv.k, run, fmtF(mv.v)))
 	}
-	// Extra data of individual analyses (each in its own file).
+	return res
+}
+
+// genAnalysesData writes the extra data of individual analyses (each in
+// its own file); the offline runs and the meta-analysis papers draw from
+// streams of their own.
+func genAnalysesData(dir string, rng *rand.Rand) error {
 	for _, gen := range []func(string, *rand.Rand) error{
 		genSignificance,
 		genClusters,
@@ -220,13 +271,7 @@ func generate(dir, fragments string) error {
 	if err := genOfflineMetrics(dir, rand.New(rand.NewPCG(20240825, 10))); err != nil {
 		return err
 	}
-	if err := genMetaPapers(dir, rand.New(rand.NewPCG(20240825, 30))); err != nil {
-		return err
-	}
-	if err := writePages(dir); err != nil {
-		return err
-	}
-	return writeManifest(dir, fragments, ds)
+	return genMetaPapers(dir, rand.New(rand.NewPCG(20240825, 30)))
 }
 
 // quality is a method's expected nDCG@10 on a dataset.
@@ -284,11 +329,22 @@ func writeLog(path string, d dataset, rng *rand.Rand) error {
 	return f.Close()
 }
 
+// writePages writes the demo's pages (pages/*.md) and its bibliography
+// (refs.bib).
 func writePages(dir string) error {
 	if err := os.MkdirAll(filepath.Join(dir, "pages"), 0o755); err != nil {
 		return err
 	}
-	intro := `# Introduction
+	for name, text := range map[string]string{"intro.md": demoIntroPage, "setup.md": demoSetupPage, "findings.md": demoFindingsPage} {
+		if err := os.WriteFile(filepath.Join(dir, "pages", name), []byte(text), 0o644); err != nil {
+			return err
+		}
+	}
+	return os.WriteFile(filepath.Join(dir, "refs.bib"), []byte(demoRefsBib), 0o644)
+}
+
+// demoIntroPage is pages/intro.md: what the study is and asks.
+const demoIntroPage = `# Introduction
 
 This companion site accompanies a (synthetic) benchmark of twelve recommender
 algorithms on 32 public-style datasets from six domains. Every number on these
@@ -315,7 +371,9 @@ The data are generated by ` + "`sites/demo/gen`" + ` with a fixed seed[^seed].
 
 [^seed]: Seed 20240825; regenerate with ` + "`make demo`" + `.
 `
-	setup := `# Experimental setup
+
+// demoSetupPage is pages/setup.md: how the runs and metrics were made.
+const demoSetupPage = `# Experimental setup
 
 Each method was trained three times per dataset with different random seeds;
 evalbook averages the runs and keeps their spread. Metrics are computed on the
@@ -326,7 +384,10 @@ Per-user values of nDCG@10 and RMSE are kept for EASE, LightGCN, ALS and
 MostPop, so that paired comparisons and effect sizes can use the users of each
 dataset as units.
 `
-	findings := `# Findings
+
+// demoFindingsPage is pages/findings.md: prose whose numbers are read
+// from the analyses when the site is built.
+const demoFindingsPage = `# Findings
 
 Every number on this page is read from the analyses' data when the site is
 built, so the prose cannot drift from the results.
@@ -353,7 +414,9 @@ and the area under it ranks EASE first with a normalised AUC of
 On rating error, where lower is better, the rules disagree more
 ({{ref tab:leaderboard-rmse}}).
 `
-	bib := `@inproceedings{shevchenko2024,
+
+// demoRefsBib is refs.bib, the references the pages cite.
+const demoRefsBib = `@inproceedings{shevchenko2024,
   author    = {Shevchenko, Valeriy and Belousov, Nikita and Vasilev, Alexey and Zholobov, Vladimir and Sosedka, Artyom and Semenova, Natalia and Volodkevich, Anna and Savchenko, Andrey and Zaytsev, Alexey},
   title     = {From Variability to Stability: Advancing {RecSys} Benchmarking Practices},
   booktitle = {Proceedings of the 30th ACM SIGKDD Conference on Knowledge Discovery and Data Mining},
@@ -380,13 +443,6 @@ On rating error, where lower is better, the rules disagree more
   year    = {2006}
 }
 `
-	for name, text := range map[string]string{"intro.md": intro, "setup.md": setup, "findings.md": findings} {
-		if err := os.WriteFile(filepath.Join(dir, "pages", name), []byte(text), 0o644); err != nil {
-			return err
-		}
-	}
-	return os.WriteFile(filepath.Join(dir, "refs.bib"), []byte(bib), 0o644)
-}
 
 func writeManifest(dir, fragments string, ds []dataset) error {
 	var b strings.Builder
