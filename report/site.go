@@ -7,6 +7,7 @@ import (
 	"html/template"
 	"math"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -96,6 +97,7 @@ type analysisView struct {
 	Tables                   []tableView
 	Method                   template.HTML
 	Params                   []paramView
+	ParamsFrom               string // where the manifest writes them
 	Seed                     uint64
 	run                      *analysisRun
 }
@@ -112,7 +114,8 @@ type figureView struct {
 type tableView struct {
 	ID, Title, CSVHref string
 	Num                int
-	Columns            []string
+	Columns            []columnView
+	Compact            bool // many columns: tighter cells
 	Rows               [][]cellView
 	More               int
 	Collapsed          bool // secondary tables with many rows start folded
@@ -125,12 +128,21 @@ type cellView struct {
 	Best             bool // the best value of its column
 }
 
-type paramView struct{ Key, Value string }
+// columnView is a column header: the display label, and the id it
+// stands for (a title) when they differ.
+type columnView struct{ Label, Title, ID string }
+
+// paramView is one parameter as the manifest wrote it; Block: several
+// lines; Default: the manifest left it out.
+type paramView struct {
+	Key, Value     string
+	Block, Default bool
+}
 
 func (b *siteBuild) render() (map[string][]byte, error) {
 	b.files = map[string][]byte{}
 	var err error
-	b.tmpl, err = themes.Templates(template.FuncMap{})
+	b.tmpl, err = themes.Templates(template.FuncMap{"inline": inlineCode})
 	if err != nil {
 		return nil, fmt.Errorf("templates: %w", err)
 	}
@@ -143,7 +155,9 @@ func (b *siteBuild) render() (map[string][]byte, error) {
 		goldmark.WithParserOptions(parser.WithAutoHeadingID()),
 		goldmark.WithRendererOptions(gmOpts...),
 	)
-	b.buildViews()
+	if err := b.buildViews(); err != nil {
+		return nil, err
+	}
 	if err := b.writeData(); err != nil {
 		return nil, err
 	}
@@ -177,7 +191,7 @@ func (b *siteBuild) render() (map[string][]byte, error) {
 
 // buildViews numbers figures and tables across the site, in the order of
 // the analyses, and formats every cell once.
-func (b *siteBuild) buildViews() {
+func (b *siteBuild) buildViews() error {
 	figNum, tabNum := 0, 0
 	for i := range b.runs {
 		r := &b.runs[i]
@@ -191,41 +205,75 @@ func (b *siteBuild) buildViews() {
 				fv.Height = 420
 			}
 			if b.assets.hasECharts() && len(f.Chart) > 0 {
-				fv.Chart = string(f.Chart)
+				chart, err := roundChartOption(f.Chart)
+				if err != nil {
+					return fmt.Errorf("%s: figure %s: chart option: %w", r.Spec.ID, f.ID, err)
+				}
+				fv.Chart = string(chart)
 			}
 			v.Figures = append(v.Figures, fv)
 		}
 		for _, t := range r.Output.Result.Tables() {
 			tabNum++
-			tv := tableView{ID: t.ID(r.Spec.ID), Title: t.Title, Num: tabNum, Columns: t.Columns,
-				CSVHref: "data/" + t.ID(r.Spec.ID) + ".csv", table: t}
+			tv := tableView{ID: t.ID(r.Spec.ID), Title: t.Title, Num: tabNum, Columns: b.columnViews(t.Columns),
+				CSVHref: "data/" + t.ID(r.Spec.ID) + ".csv", table: t, Compact: len(t.Columns) > 8}
 			rows := t.Rows
 			if len(rows) > maxHTMLRows {
 				tv.More = len(rows)
 				rows = rows[:maxHTMLRows]
 			}
-			best := bestValues(t)
+			formats := make([]columnFormat, len(t.Columns))
+			col := make([]any, len(t.Rows))
+			for j, c := range t.Columns {
+				for i, row := range t.Rows {
+					col[i] = row[j]
+				}
+				formats[j] = chooseFormat(c, col)
+			}
+			quantity := slices.Index(t.Columns, "quantity")
 			for _, row := range rows {
 				cells := make([]cellView, len(row))
 				for j, c := range row {
-					cells[j] = formatCell(c)
-					if f, ok := c.(float64); ok && best[j] != nil && f == *best[j] {
-						cells[j].Best = true
+					f := formats[j]
+					if name, ok := row[max(quantity, 0)].(string); quantity >= 0 && ok && j != quantity {
+						// a table of named quantities: each value is
+						// formatted as the quantity it is (a p-value, a count…)
+						f = chooseFormat(name, []any{c})
 					}
+					cells[j] = formatTableCell(c, f)
 				}
 				tv.Rows = append(tv.Rows, cells)
 			}
+			markBest(analyses.Table{Columns: t.Columns, Rows: rows, Better: t.Better}, tv.Rows, bestValues(t))
 			tv.Collapsed = t.Name != "" && len(t.Rows) > 20
 			v.Tables = append(v.Tables, tv)
 		}
-		if params, err := paramsMap(r.Spec.Options); err == nil {
-			for _, k := range analyses.SortedKeys(params) {
-				js, _ := json.Marshal(params[k])
-				v.Params = append(v.Params, paramView{Key: k, Value: string(js)})
+		if params, err := b.study.analysisParams(r.Spec); err == nil {
+			v.Params = params
+			if r.Spec.Line > 0 {
+				v.ParamsFrom = fmt.Sprintf("%s, line %d", filepath.Base(b.study.File), r.Spec.Line)
 			}
 		}
 		b.views = append(b.views, v)
 	}
+	return nil
+}
+
+// columnViews are a table's headers: a column named by a metric or a
+// ranking rule shows its label (Study.Label), with the id as its title.
+func (b *siteBuild) columnViews(cols []string) []columnView {
+	out := make([]columnView, len(cols))
+	for i, c := range cols {
+		label := b.study.Label(LabelMetric, c)
+		if label == c {
+			label = b.study.Label(LabelRule, c)
+		}
+		out[i] = columnView{Label: label, ID: c}
+		if label != c {
+			out[i].Title = c
+		}
+	}
+	return out
 }
 
 // bestValues returns, per column with a Better direction, the best finite

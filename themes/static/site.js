@@ -134,7 +134,7 @@
       list.innerHTML = "";
       hits.forEach(function (e) {
         var li = document.createElement("li"), a = document.createElement("a"), k = document.createElement("span");
-        a.href = document.body.classList.contains("single-file") ? e.u.replace(/^([^#]+)\.html(#.*)?$/, function (m, p, f) { return f || "#p-" + p; }) : base + e.u;
+        a.href = document.body.classList.contains("single-file") ? e.u.replace(/^([^#]+)\.html(#.*)?$/, function (m, p, f) { return "#p-" + p + (f ? "--" + f.slice(1) : ""); }) : base + e.u;
         a.textContent = e.t;
         k.className = "k";
         k.textContent = e.k;
