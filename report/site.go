@@ -557,9 +557,6 @@ func (b *siteBuild) base(title, current string) *pageData {
 	d := &pageData{Study: b.study, PageTitle: title, Current: current, Nav: b.nav(),
 		CSS: template.CSS(themes.CSS()), JS: template.JS(themes.JS()), Version: b.opts.Version}
 	d.Scripts = []string{"assets/search.js"}
-	if b.assets.hasECharts() {
-		d.Scripts = append(d.Scripts, "assets/echarts.min.js")
-	}
 	return d
 }
 
@@ -655,6 +652,10 @@ func (b *siteBuild) writeHTML() error {
 		b.files["assets/echarts.min.js"] = b.assets.echarts
 	}
 	for _, p := range pages {
+		// ECharts (1.1 MB) only on pages that draw a chart.
+		if b.assets.hasECharts() && hasChart(p.data) {
+			p.data.Scripts = append(p.data.Scripts, "assets/echarts.min.js")
+		}
 		if p.math && len(b.assets.katex) > 0 {
 			p.data.Scripts = append(p.data.Scripts, "assets/katex.min.js")
 			b.files["assets/katex.min.js"] = b.assets.katex
@@ -665,6 +666,19 @@ func (b *siteBuild) writeHTML() error {
 	}
 	b.files["assets/search.js"] = search
 	return nil
+}
+
+// hasChart reports whether a page draws an interactive chart: an
+// analysis with a chart option, or a narrative page embedding one.
+func hasChart(d *pageData) bool {
+	if d.Analysis != nil {
+		for _, f := range d.Analysis.Figures {
+			if f.Chart != "" {
+				return true
+			}
+		}
+	}
+	return strings.Contains(string(d.Body), `class="echart"`) || strings.Contains(string(d.Abstract), `class="echart"`)
 }
 
 // finding is the one-line key result of an analysis for the overview,

@@ -291,3 +291,49 @@ func significant(num string) int {
 	}
 	return len(strings.TrimRight(digits, "0"))
 }
+
+// TestDemoPageWeight: a page without a chart loads no ECharts and weighs
+// at most 200 KB with everything it loads (HTML, scripts, images); a page
+// with charts loads ECharts once; a figure's static SVG, hidden while
+// its chart is shown, is lazy (not fetched until shown).
+func TestDemoPageWeight(t *testing.T) {
+	t.Parallel()
+	site := demoSite(t)
+	srcRe := regexp.MustCompile(`<script src="([^"]+)"|<img[^>]*src="([^"]+)"`)
+	textOnly := 0
+	for name, page := range demoPages(t) {
+		charts := strings.Contains(page, `class="echart"`)
+		echarts := strings.Count(page, `src="assets/echarts.min.js"`)
+		switch {
+		case charts && echarts != 1:
+			t.Errorf("%s: has charts and loads ECharts %d times", name, echarts)
+		case !charts && echarts != 0:
+			t.Errorf("%s: has no chart but loads ECharts", name)
+		}
+		for _, img := range regexp.MustCompile(`<img class="static with-chart"[^>]*>`).FindAllString(page, -1) {
+			if !strings.Contains(img, `loading="lazy"`) {
+				t.Errorf("%s: a hidden static figure is not lazy: %s", name, img)
+			}
+		}
+		if charts {
+			continue
+		}
+		textOnly++
+		size := int64(len(page))
+		for _, m := range srcRe.FindAllStringSubmatch(page, -1) {
+			src := m[1] + m[2]
+			st, err := os.Stat(filepath.Join(site, filepath.FromSlash(src)))
+			if err != nil {
+				t.Errorf("%s: %s: %v", name, src, err)
+				continue
+			}
+			size += st.Size()
+		}
+		if size > 200<<10 {
+			t.Errorf("%s: a text-only page weighs %d KB with what it loads (at most 200 KB)", name, size>>10)
+		}
+	}
+	if textOnly < 3 {
+		t.Errorf("only %d text-only pages in the demo", textOnly)
+	}
+}

@@ -16,9 +16,13 @@
   // instance is disposed only when its element has left the document (or,
   // with an ECharts that cannot re-theme, on a theme change).
   var charts = [];
+  function reducedMotion() {
+    return window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  }
   function chartOption(el, isDark) {
     var option = JSON.parse(el.getAttribute("data-option"));
     if (isDark) option.backgroundColor = "transparent";
+    if (reducedMotion()) option.animation = false;
     return option;
   }
   // draw draws every visible chart not yet drawn and brings the others up
@@ -69,17 +73,35 @@
     charts.forEach(function (c) { if (c.el.offsetParent !== null) c.chart.resize(); });
   });
   var toggle = document.getElementById("theme-toggle");
+  function pressed() { if (toggle) toggle.setAttribute("aria-pressed", dark() ? "true" : "false"); }
+  pressed();
   if (toggle) toggle.addEventListener("click", function () {
     root.dataset.theme = dark() ? "light" : "dark";
     try { localStorage.setItem("evalbook-theme", root.dataset.theme); } catch (e) {}
+    pressed();
     draw();
   });
+  // Phone: the contents are behind a menu button.
+  var menu = document.getElementById("menu-toggle"), side = document.getElementById("side-nav");
+  if (menu && side) menu.addEventListener("click", function () {
+    var open = menu.getAttribute("aria-expanded") !== "true";
+    menu.setAttribute("aria-expanded", open ? "true" : "false");
+    side.classList.toggle("open", open);
+  });
+  // Sortable tables: each header is a button (reachable by Tab, pressed
+  // with Enter or Space); aria-sort says the order of every column.
   document.querySelectorAll("table.sortable").forEach(function (table) {
     var heads = table.querySelectorAll("thead th");
     heads.forEach(function (th, col) {
-      th.addEventListener("click", function () {
+      var button = document.createElement("button");
+      button.type = "button";
+      button.className = "sort";
+      while (th.firstChild) button.appendChild(th.firstChild);
+      th.appendChild(button);
+      th.setAttribute("aria-sort", "none");
+      button.addEventListener("click", function () {
         var asc = th.getAttribute("aria-sort") !== "ascending";
-        heads.forEach(function (h) { h.removeAttribute("aria-sort"); });
+        heads.forEach(function (h) { h.setAttribute("aria-sort", "none"); });
         th.setAttribute("aria-sort", asc ? "ascending" : "descending");
         var body = table.tBodies[0];
         var rows = Array.prototype.slice.call(body.rows);
@@ -127,14 +149,37 @@
     return hits.slice(0, 12).map(function (h) { return h.e; });
   }
   window.evalbookSearch = search;
+  // The search box is a combobox: arrow keys move through the results
+  // (aria-activedescendant), Enter opens one, Escape closes the list, and
+  // a live region says how many were found.
+  var status = document.getElementById("search-status");
   if (input && list) {
     var base = (document.querySelector("a.brand") || { getAttribute: function () { return "index.html"; } }).getAttribute("href").replace(/index\.html$/, "");
+    var active = -1;
+    var close = function () {
+      list.hidden = true;
+      input.setAttribute("aria-expanded", "false");
+      input.removeAttribute("aria-activedescendant");
+      active = -1;
+    };
+    var mark = function (i) {
+      var items = list.children;
+      if (!items.length) return;
+      active = (i + items.length) % items.length;
+      for (var k = 0; k < items.length; k++) items[k].setAttribute("aria-selected", k === active ? "true" : "false");
+      input.setAttribute("aria-activedescendant", items[active].id);
+      items[active].scrollIntoView({ block: "nearest" });
+    };
     input.addEventListener("input", function () {
       var hits = search(input.value);
       list.innerHTML = "";
-      hits.forEach(function (e) {
+      hits.forEach(function (e, i) {
         var li = document.createElement("li"), a = document.createElement("a"), k = document.createElement("span");
+        li.id = "search-hit-" + i;
+        li.setAttribute("role", "option");
+        li.setAttribute("aria-selected", "false");
         a.href = document.body.classList.contains("single-file") ? e.u.replace(/^([^#]+)\.html(#.*)?$/, function (m, p, f) { return "#p-" + p + (f ? "--" + f.slice(1) : ""); }) : base + e.u;
+        a.tabIndex = -1;
         a.textContent = e.t;
         k.className = "k";
         k.textContent = e.k;
@@ -142,12 +187,30 @@
         li.appendChild(a);
         list.appendChild(li);
       });
+      active = -1;
+      input.removeAttribute("aria-activedescendant");
       list.hidden = hits.length === 0;
+      input.setAttribute("aria-expanded", hits.length ? "true" : "false");
+      if (status) status.textContent = input.value.trim() ? (hits.length ? hits.length + (hits.length === 1 ? " result" : " results") : "No results") : "";
     });
     input.addEventListener("keydown", function (ev) {
-      if (ev.key === "Enter" && list.firstChild) { window.location.href = list.firstChild.firstChild.href; }
-      if (ev.key === "Escape") { list.hidden = true; }
+      if (ev.key === "ArrowDown" && list.hidden && list.children.length) {
+        ev.preventDefault(); // reopen the list Escape closed
+        list.hidden = false;
+        input.setAttribute("aria-expanded", "true");
+        mark(0);
+      } else if (ev.key === "ArrowDown" && !list.hidden) { ev.preventDefault(); mark(active + 1); }
+      else if (ev.key === "ArrowUp" && !list.hidden) { ev.preventDefault(); mark(active - 1); }
+      else if (ev.key === "Enter" && list.firstChild) {
+        ev.preventDefault();
+        window.location.href = list.children[Math.max(active, 0)].firstChild.href;
+        if (document.body.classList.contains("single-file")) close();
+      } else if (ev.key === "Escape" && !list.hidden) {
+        ev.preventDefault(); // the first Escape closes the list, the next clears the box
+        close();
+      }
     });
+    input.addEventListener("blur", function () { setTimeout(close, 200); });
   }
   // Single file: every page is a section; the hash picks the one shown.
   var single = document.body.classList.contains("single-file");
@@ -157,6 +220,7 @@
       var id = decodeURIComponent(location.hash.slice(1)) || "p-index";
       var target = document.getElementById(id);
       var page = target && (target.classList.contains("sf-page") ? target : target.closest(".sf-page"));
+      if (target && !page) { target.focus(); return; } // the skip link: stay on the page shown
       if (!page) page = document.getElementById("p-index");
       sections.forEach(function (s) { s.hidden = s !== page; });
       document.querySelectorAll(".side a").forEach(function (a) {
