@@ -26,6 +26,10 @@ type Figure struct {
 	Chart []byte
 	// Height of the interactive chart in CSS pixels (0: the theme's default).
 	Height int
+	// PreferStatic shows the static SVG first, the chart on request: for
+	// figures whose SVG carries what a chart cannot (the forest plot's
+	// text columns and its summary diamonds).
+	PreferStatic bool
 }
 
 // Palette is Okabe–Ito's colour-blind-safe palette (Okabe & Ito 2008),

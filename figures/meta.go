@@ -196,7 +196,7 @@ func Meta(id, title string, r *meta.Result) ([]Figure, error) {
 	if r.Test == "knha" {
 		caption += " Intervals of the summaries use the Knapp–Hartung adjustment (t distribution)."
 	}
-	figs := []Figure{{ID: id, Title: title, Caption: caption, SVG: svg, Chart: chart, Height: 80 + 26*nl}}
+	figs := []Figure{{ID: id, Title: title, Caption: caption, SVG: svg, Chart: chart, Height: 80 + 26*nl, PreferStatic: true}}
 	funnel, ok, err := MetaFunnel(id, title, r)
 	if err != nil {
 		return nil, err

@@ -1,7 +1,6 @@
 package report
 
 import (
-	"bytes"
 	"encoding/json"
 	"html"
 	"html/template"
@@ -227,26 +226,11 @@ func inlineCode(s string) template.HTML {
 	return template.HTML(b.String())
 }
 
-// roundChartOption rounds every non-integer number of an ECharts option
-// to chartDigits significant digits, so that axis bounds, labels and
-// tooltips never show float noise (0.6799999999999999) or 16 digits; the
-// exact values are in the data files. Integers and strings are kept.
-func roundChartOption(raw []byte) ([]byte, error) {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, err
-	}
-	var out bytes.Buffer
-	enc := json.NewEncoder(&out)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(roundNumbers(v)); err != nil {
-		return nil, err
-	}
-	return bytes.TrimRight(out.Bytes(), "\n"), nil
-}
-
+// roundNumbers rounds every non-integer number of a decoded chart option
+// (numbers as json.Number) to chartDigits significant digits, so that
+// axis bounds, labels and tooltips never show float noise
+// (0.6799999999999999) or 16 digits; the exact values are in the data
+// files. Integers and strings are kept.
 func roundNumbers(v any) any {
 	switch x := v.(type) {
 	case map[string]any:

@@ -51,7 +51,11 @@ func TestColumnFormats(t *testing.T) {
 // integers, strings and key order of content stay.
 func TestRoundChartOption(t *testing.T) {
 	t.Parallel()
-	got, err := roundChartOption([]byte(`{"yAxis":{"min":0.6799999999999999,"max":1},"series":[{"name":"a<b","data":[[0.3522804456660098,1.4095823078410374],[12345678,1e-20]]}]}`))
+	option, err := decodeOption([]byte(`{"yAxis":{"min":0.6799999999999999,"max":1},"series":[{"name":"a<b","data":[[0.3522804456660098,1.4095823078410374],[12345678,1e-20]]}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := encodeOption(option)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +63,7 @@ func TestRoundChartOption(t *testing.T) {
 	if string(got) != want {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}
-	if _, err := roundChartOption([]byte(`{"a":`)); err == nil {
+	if _, err := decodeOption([]byte(`{"a":`)); err == nil {
 		t.Error("a broken option is not an error")
 	}
 }

@@ -108,6 +108,7 @@ type figureView struct {
 	Src, SVGHref       string
 	Chart              string
 	Height             int
+	PreferStatic       bool // the SVG first, the chart on request
 	fig                figures.Figure
 }
 
@@ -200,16 +201,12 @@ func (b *siteBuild) buildViews() error {
 		for _, f := range r.Output.Figures {
 			figNum++
 			fv := figureView{ID: f.ID, Title: f.Title, Caption: f.Caption, Num: figNum,
-				Src: "figures/" + f.ID + ".svg", SVGHref: "figures/" + f.ID + ".svg", Height: f.Height, fig: f}
+				Src: "figures/" + f.ID + ".svg", SVGHref: "figures/" + f.ID + ".svg", Height: f.Height, PreferStatic: f.PreferStatic, fig: f}
 			if fv.Height == 0 {
 				fv.Height = 420
 			}
 			if b.assets.hasECharts() && len(f.Chart) > 0 {
-				chart, err := roundChartOption(f.Chart)
-				if err != nil {
-					return fmt.Errorf("%s: figure %s: chart option: %w", r.Spec.ID, f.ID, err)
-				}
-				fv.Chart = string(chart)
+				fv.Chart = string(f.Chart) // styled and rounded by styleCharts
 			}
 			v.Figures = append(v.Figures, fv)
 		}
@@ -256,7 +253,7 @@ func (b *siteBuild) buildViews() error {
 		}
 		b.views = append(b.views, v)
 	}
-	return nil
+	return b.styleCharts()
 }
 
 // columnViews are a table's headers: a column named by a metric or a

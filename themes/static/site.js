@@ -19,11 +19,56 @@
   function reducedMotion() {
     return window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
   }
+  // Marks keep 3:1 contrast with the page: a series colour too close to
+  // the background is moved away from it in lightness, hue kept (dark mode
+  // draws light marks where the light theme draws dark ones). Colour
+  // scales (visualMap) are left as they are.
+  function rgb(hex) {
+    var m = /^#([0-9a-f]{6})$/i.exec(hex);
+    if (!m) return null;
+    var n = parseInt(m[1], 16);
+    return [(n >> 16) & 255, (n >> 8) & 255, n & 255];
+  }
+  function luminance(c) {
+    var l = c.map(function (v) { v /= 255; return v <= 0.04045 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); });
+    return 0.2126 * l[0] + 0.7152 * l[1] + 0.0722 * l[2];
+  }
+  function contrast(a, b) {
+    var x = luminance(a), y = luminance(b);
+    return (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05);
+  }
+  function toHex(c) { return "#" + c.map(function (v) { return ("0" + Math.round(v).toString(16)).slice(-2); }).join(""); }
+  function legible(hex, bg) {
+    var c = rgb(hex);
+    if (!c || contrast(c, bg) >= 3) return hex;
+    // past 3:1 with a margin, so that rounding to whole RGB values cannot
+    // bring it back under
+    var lighten = luminance(bg) < 0.5;
+    for (var t = 0.05; t <= 1.0001; t += 0.05) {
+      var target = lighten ? 255 : 0;
+      var d = c.map(function (v) { return v + (target - v) * t; });
+      if (contrast(d.map(Math.round), bg) >= 3.1) return toHex(d);
+    }
+    return hex;
+  }
+  function background() {
+    var m = /rgba?\((\d+),\s*(\d+),\s*(\d+)/.exec(getComputedStyle(document.body).backgroundColor);
+    return m ? [+m[1], +m[2], +m[3]] : [255, 255, 255];
+  }
+  function adapt(v, bg, key) {
+    if (Array.isArray(v)) return v.map(function (e) { return adapt(e, bg, key); });
+    if (v && typeof v === "object") {
+      for (var k in v) if (k !== "visualMap") v[k] = adapt(v[k], bg, k);
+      return v;
+    }
+    if (typeof v === "string" && (key === "color" || key === "borderColor")) return legible(v, bg);
+    return v;
+  }
   function chartOption(el, isDark) {
     var option = JSON.parse(el.getAttribute("data-option"));
     if (isDark) option.backgroundColor = "transparent";
     if (reducedMotion()) option.animation = false;
-    return option;
+    return adapt(option, background(), "");
   }
   // draw draws every visible chart not yet drawn and brings the others up
   // to date; hidden ones (other pages of a single-file site) are drawn
@@ -69,6 +114,19 @@
     }
     if (nodes.length) root.classList.add("charts-on");
   }
+  // Figures whose static SVG shows more (the forest plot's columns) show
+  // it first; the button swaps in the interactive chart and back.
+  document.querySelectorAll("button.show-chart").forEach(function (button) {
+    button.addEventListener("click", function () {
+      var chart = document.getElementById(button.getAttribute("aria-controls"));
+      var img = button.parentElement.querySelector("img.static");
+      var on = button.getAttribute("aria-pressed") !== "true";
+      button.setAttribute("aria-pressed", on ? "true" : "false");
+      chart.hidden = !on;
+      if (img) img.hidden = on;
+      draw();
+    });
+  });
   window.addEventListener("resize", function () {
     charts.forEach(function (c) { if (c.el.offsetParent !== null) c.chart.resize(); });
   });
