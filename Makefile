@@ -8,6 +8,9 @@ VERSION  ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev
 LDFLAGS  := -X main.version=$(VERSION)
 ECHARTS  := themes/assets/echarts.min.js
 KATEX    := themes/assets/katex.min.js
+# axe-core (a dev dependency from the same lock) is for the browser test
+# only: it stays in node_modules and is never embedded or committed.
+AXE      := node_modules/axe-core/axe.min.js
 BIN      := bin/evalbook
 DEMO     := sites/demo
 
@@ -19,9 +22,9 @@ all: build
 # package-lock.json (version and integrity), and are embedded by go build.
 # Without npm the binary still builds and falls back to static SVG figures
 # (and TeX source for math).
-assets: $(ECHARTS) $(KATEX)
+assets: $(ECHARTS) $(KATEX) $(AXE)
 
-$(ECHARTS) $(KATEX) &: package.json package-lock.json
+$(ECHARTS) $(KATEX) $(AXE) &: package.json package-lock.json
 	@if command -v npm >/dev/null 2>&1; then \
 		npm ci --no-audit --no-fund --ignore-scripts --loglevel=error && \
 		cp node_modules/echarts/dist/echarts.min.js $(ECHARTS) && \
