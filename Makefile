@@ -14,7 +14,7 @@ AXE      := node_modules/axe-core/axe.min.js
 BIN      := bin/evalbook
 DEMO     := sites/demo
 
-.PHONY: all build assets demo test test-short bench bench-seed000 bench-1g bench-issues lint deps clean
+.PHONY: all build assets demo test test-short bench bench-seed000 bench-1g bench-issues bench-pages lint deps clean
 
 all: build
 
@@ -113,6 +113,13 @@ bench-issues: build
 	$(GO) test ./report -run '^$$' -bench OfflineMetrics -benchtime 1x -offline.users 1000000
 	$(GO) run ./sites/bench/metagen $(BENCH_DIR)-meta
 	/usr/bin/time -f "meta-analysis build: wall %e s, max RSS %M KiB" ./$(BIN) build $(BENCH_DIR)-meta --quiet --no-cache
+
+# bench-pages: the demo's stability page (six charts, three large) in
+# headless Chromium: first paint, DOM ready and all charts drawn, in ms as
+# the browser measured them (printed, never asserted; issue 21's budget:
+# first render ≤ 0.5 s on this machine).
+bench-pages: assets
+	$(GO) test ./cmd/evalbook/ -run '^$$' -bench PageFirstRender -benchtime 5x
 
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 

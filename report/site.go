@@ -108,7 +108,8 @@ type figureView struct {
 	Src, SVGHref       string
 	Chart              string
 	Height             int
-	PreferStatic       bool // the SVG first, the chart on request
+	PreferStatic       bool   // the SVG first, the chart on request
+	ChartSrc           string // a large chart's option, as a script of its own
 	fig                figures.Figure
 }
 
@@ -402,6 +403,9 @@ func (b *siteBuild) writeData() error {
 		}
 		for _, f := range v.Figures {
 			b.files["figures/"+f.ID+".svg"] = f.fig.SVG
+			if f.ChartSrc != "" {
+				b.files[f.ChartSrc] = chartScript(f.ID, f.Chart)
+			}
 		}
 	}
 	prov, err := json.MarshalIndent(b.prov, "", "  ")
@@ -625,10 +629,11 @@ func (b *siteBuild) htmlPages() ([]htmlPage, map[string]string, error) {
 	for _, v := range b.views {
 		d := b.base(v.Title, v.ID)
 		d.Analysis = v
-		if v.run.Output.Method != "" {
-			v.Method = b.markdown([]byte(v.run.Output.Method))
+		pageMath := false
+		if m := v.run.Output.Method; m != "" {
+			v.Method, pageMath = b.methodHTML(v.ID, m)
 		}
-		pages = append(pages, htmlPage{slug: v.ID, file: v.ID + ".html", title: v.Title, body: "analysis-body", data: d})
+		pages = append(pages, htmlPage{slug: v.ID, file: v.ID + ".html", title: v.Title, body: "analysis-body", data: d, math: pageMath})
 	}
 	d = b.base("Provenance", "provenance")
 	d.Prov = b.prov
@@ -676,6 +681,23 @@ func hasChart(d *pageData) bool {
 		}
 	}
 	return strings.Contains(string(d.Body), `class="echart"`) || strings.Contains(string(d.Abstract), `class="echart"`)
+}
+
+// methodHTML renders a method note: Markdown, with its $…$ maths
+// typeset by KaTeX on the page (math reports whether it has any).
+func (b *siteBuild) methodHTML(id, note string) (template.HTML, bool) {
+	n := b.newNarrative(id+" (method note)", "html")
+	var src strings.Builder
+	for i, line := range strings.Split(note, "\n") {
+		if i > 0 {
+			src.WriteByte('\n')
+		}
+		src.WriteString(n.expandText(line, i+1)) // maths only: a note has no directives
+	}
+	if len(n.errs) > 0 {
+		return b.markdown([]byte(note)), false
+	}
+	return template.HTML(n.fill(string(b.markdown([]byte(src.String()))))), n.math
 }
 
 // finding is the one-line key result of an analysis for the overview,

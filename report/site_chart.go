@@ -258,6 +258,22 @@ func (b *siteBuild) styleCharts() error {
 			return fmt.Errorf("figure %s: chart option: %w", d.fig.ID, err)
 		}
 		d.fig.Chart = string(out)
+		if len(out) > chartInlineLimit && !b.opts.SingleFile {
+			d.fig.ChartSrc = "data/charts/" + d.fig.ID + ".js"
+		}
 	}
 	return nil
+}
+
+// chartInlineLimit is the size above which a chart's option leaves the
+// page for a script of its own (data/charts/<figure>.js), loaded when the
+// chart is drawn: the page's HTML stays small and parses fast. A script,
+// not JSON, so that it loads from file:// where fetch cannot.
+const chartInlineLimit = 16 << 10
+
+// chartScript is data/charts/<id>.js: it registers the option under the
+// figure's id.
+func chartScript(id, option string) []byte {
+	key, _ := json.Marshal(id)
+	return []byte("(window.EVALBOOK_CHARTS=window.EVALBOOK_CHARTS||{})[" + string(key) + "]=" + option + ";\n")
 }

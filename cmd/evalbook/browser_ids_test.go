@@ -215,8 +215,20 @@ func TestDemoNumbersForPeople(t *testing.T) {
 				checkColumn(t, name, id, j, rows, &pCells)
 			}
 		}
+		options := []string{}
 		for _, om := range optionRe.FindAllStringSubmatch(page, -1) {
-			for _, num := range longNumRe.FindAllString(html.UnescapeString(om[1]), -1) {
+			options = append(options, html.UnescapeString(om[1]))
+		}
+		for _, src := range regexp.MustCompile(`data-option-src="([^"]*)"`).FindAllStringSubmatch(page, -1) {
+			b, err := os.ReadFile(filepath.Join(demoSite(t), filepath.FromSlash(src[1])))
+			if err != nil {
+				t.Errorf("%s: chart option %s: %v", name, src[1], err)
+				continue
+			}
+			options = append(options, string(b))
+		}
+		for _, option := range options {
+			for _, num := range longNumRe.FindAllString(option, -1) {
 				if sig := significant(num); sig > 6 {
 					t.Errorf("%s: chart option number %s has %d significant digits", name, num, sig)
 					break

@@ -64,55 +64,87 @@
     if (typeof v === "string" && (key === "color" || key === "borderColor")) return legible(v, bg);
     return v;
   }
-  function chartOption(el, isDark) {
-    var option = JSON.parse(el.getAttribute("data-option"));
+  function chartOption(text, isDark) {
+    var option = JSON.parse(text);
     if (isDark) option.backgroundColor = "transparent";
     if (reducedMotion()) option.animation = false;
     return adapt(option, background(), "");
   }
   // draw draws every visible chart not yet drawn and brings the others up
-  // to date; hidden ones (other pages of a single-file site) are drawn
-  // when their page is shown. Calling it twice is harmless.
-  function draw() {
+  // to date; hidden ones (other pages of a single-file site, opt-in
+  // charts) are drawn when shown. Calling it twice is harmless. Charts are
+  // drawn one per task, in page order, so the page paints and answers
+  // between them (a page of six large charts is not blocked by all six);
+  // a newer call takes over from an older one's queue.
+  var generation = 0;
+  var loading = {};
+  window.EVALBOOK_CHARTS = window.EVALBOOK_CHARTS || {};
+  function optionText(el) {
+    var inline = el.getAttribute("data-option");
+    if (inline !== null) return inline;
+    return window.EVALBOOK_CHARTS[el.getAttribute("data-chart-id")] || null;
+  }
+  // A large chart's option is a script of its own (data/charts/*.js),
+  // loaded when the chart is first drawn.
+  function load(el) {
+    var src = el.getAttribute("data-option-src");
+    if (!src || loading[src]) return;
+    loading[src] = true;
+    var s = document.createElement("script");
+    s.src = src;
+    s.onload = draw;
+    document.body.appendChild(s);
+  }
+  function drawOne(el) {
     var ec = window.echarts;
-    if (!ec) return;
     var isDark = !!dark();
+    var text = optionText(el);
+    if (text === null) { load(el); return; }
+    var chart = ec.getInstanceByDom(el);
+    var entry = null;
+    for (var j = 0; j < charts.length; j++) if (charts[j].el === el) entry = charts[j];
+    if (chart && entry && entry.dark === isDark) {
+      chart.resize(); // its page may have been hidden while the window changed size
+      return;
+    }
+    if (chart && typeof chart.setTheme !== "function") {
+      chart.dispose(); // an ECharts older than 6: re-theming is a new instance
+      chart = null;
+    }
+    if (chart) {
+      chart.setTheme(isDark ? "dark" : {});
+      chart.resize();
+    } else {
+      chart = ec.init(el, isDark ? "dark" : null, { renderer: "canvas" });
+    }
+    chart.setOption(chartOption(text, isDark), true);
+    if (entry) {
+      entry.chart = chart;
+      entry.dark = isDark;
+    } else {
+      charts.push({ el: el, chart: chart, dark: isDark });
+    }
+  }
+  function draw() {
+    if (!window.echarts) return;
+    var gen = ++generation;
     charts = charts.filter(function (c) {
       if (c.chart.isDisposed()) return false;
       if (document.contains(c.el)) return true;
       c.chart.dispose();
       return false;
     });
-    var nodes = document.querySelectorAll(".echart[data-option]");
-    for (var i = 0; i < nodes.length; i++) {
-      var el = nodes[i];
-      if (el.offsetParent === null) continue;
-      var chart = ec.getInstanceByDom(el);
-      var entry = null;
-      for (var j = 0; j < charts.length; j++) if (charts[j].el === el) entry = charts[j];
-      if (chart && entry && entry.dark === isDark) {
-        chart.resize(); // its page may have been hidden while the window changed size
-        continue;
-      }
-      if (chart && typeof chart.setTheme !== "function") {
-        chart.dispose(); // an ECharts older than 6: re-theming is a new instance
-        chart = null;
-      }
-      if (chart) {
-        chart.setTheme(isDark ? "dark" : {});
-        chart.resize();
-      } else {
-        chart = ec.init(el, isDark ? "dark" : null, { renderer: "canvas" });
-      }
-      chart.setOption(chartOption(el, isDark), true);
-      if (entry) {
-        entry.chart = chart;
-        entry.dark = isDark;
-      } else {
-        charts.push({ el: el, chart: chart, dark: isDark });
-      }
-    }
-    if (nodes.length) root.classList.add("charts-on");
+    var queue = Array.prototype.filter.call(document.querySelectorAll(".echart[data-option], .echart[data-option-src]"),
+      function (el) { return el.offsetParent !== null; });
+    if (queue.length) root.classList.add("charts-on");
+    var run = function () {
+      if (gen !== generation) return;
+      var el = queue.shift();
+      if (el && el.offsetParent !== null) drawOne(el);
+      if (queue.length) setTimeout(run, 0);
+      else if (window.performance && performance.mark) performance.mark("evalbook-charts-drawn"); // make bench-pages reads it
+    };
+    run();
   }
   // Figures whose static SVG shows more (the forest plot's columns) show
   // it first; the button swaps in the interactive chart and back.
