@@ -65,7 +65,9 @@
     return v;
   }
   function chartOption(text, isDark) {
-    var option = JSON.parse(text);
+    // an inline option is JSON text; a loaded one an object, copied so
+    // that a redraw starts from the original colours
+    var option = typeof text === "string" ? JSON.parse(text) : JSON.parse(JSON.stringify(text));
     if (isDark) option.backgroundColor = "transparent";
     if (reducedMotion()) option.animation = false;
     return adapt(option, background(), "");
