@@ -83,7 +83,9 @@ const chartsJS = `(function () {
 // the tests read (the site's colour map).
 type colourMap struct{ colour, where map[string]string }
 
-func newColourMap() *colourMap { return &colourMap{colour: map[string]string{}, where: map[string]string{}} }
+func newColourMap() *colourMap {
+	return &colourMap{colour: map[string]string{}, where: map[string]string{}}
+}
 
 // checkCharts switches on the page's opt-in charts, waits until every
 // chart is drawn and reads them all (chartsJS): names on category axes,
