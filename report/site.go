@@ -110,6 +110,7 @@ type figureView struct {
 	Height             int
 	PreferStatic       bool   // the SVG first, the chart on request
 	ChartSrc           string // a large chart's option, as a script of its own
+	svg                []byte // the static figure recoloured by the site's colour map (nil: as drawn)
 	fig                figures.Figure
 }
 
@@ -402,7 +403,11 @@ func (b *siteBuild) writeData() error {
 			}
 		}
 		for _, f := range v.Figures {
-			b.files["figures/"+f.ID+".svg"] = f.fig.SVG
+			svg := f.fig.SVG
+			if f.svg != nil {
+				svg = f.svg
+			}
+			b.files["figures/"+f.ID+".svg"] = svg
 			if f.ChartSrc != "" {
 				b.files[f.ChartSrc] = chartScript(f.ID, f.Chart)
 			}

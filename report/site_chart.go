@@ -5,7 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"sort"
 	"strconv"
+	"strings"
+
+	"github.com/evalbook/evalbook/figures"
 )
 
 // The site's interactive charts share one colour map (docs/READING.md):
@@ -14,21 +18,19 @@ import (
 // site. The figures package draws each chart on its own; the site writer
 // restyles the options once it has seen them all.
 
-// SitePalette is the colour of the n-th name, cycling. Every colour has at
-// least 3:1 contrast against the light theme's background (#fdfdfc);
-// against the dark background (#16181b) the page's script lightens the
-// two that fall short (purple, near-black) until they reach 3:1 — dark
-// mode draws light marks where the light theme draws dark ones.
-var SitePalette = []string{
-	"#0072b2", // blue
-	"#c85200", // vermillion
-	"#00845a", // bluish green
-	"#b8407d", // reddish purple
-	"#6b3e9a", // purple
-	"#8c6d00", // ochre
-	"#1d1f21", // near-black
-	"#5f7a8c", // slate
-}
+// SitePalette is the colour of the n-th name, cycling: figures.Palette,
+// each colour with at least 3:1 contrast against the light theme's
+// background (#fdfdfc); against the dark background (#16181b) the page's
+// script lightens the two that fall short (purple, near-black) until they
+// reach 3:1 — dark mode draws light marks where the light theme draws
+// dark ones.
+var SitePalette = func() []string {
+	out := make([]string, len(figures.Palette))
+	for i := range out {
+		out[i] = figures.Hex(i)
+	}
+	return out
+}()
 
 // siteLineTypes and siteSymbols tell apart names that share a colour:
 // the (k+1)-th time round the palette a name gets the next dash and symbol.
@@ -99,6 +101,64 @@ func (m *colourMap) see(option map[string]any) {
 			m.index[k] = len(m.index)
 		}
 	}
+}
+
+// seriesColour is the colour a figure gave a styled series (its item's,
+// else its line's), upper-case as gonum/plot writes it into an SVG.
+func seriesColour(s map[string]any) string {
+	for _, k := range []string{"itemStyle", "lineStyle"} {
+		if st, ok := s[k].(map[string]any); ok {
+			if c, ok := st["color"].(string); ok && len(c) == 7 && c[0] == '#' {
+				return strings.ToUpper(c)
+			}
+		}
+	}
+	return ""
+}
+
+// recolouring maps the colours a figure gave its styled series to the
+// colours of the site's map, for the figure's static SVG. It is nil when
+// the colours cannot be mapped one to one (a series without a colour of
+// its own, two series sharing one, two names sharing a site colour).
+func (m *colourMap) recolouring(option map[string]any) map[string]string {
+	out := map[string]string{}
+	used := map[string]bool{}
+	for _, s := range styledSeries(option) {
+		from := seriesColour(s)
+		to := strings.ToUpper(styleOf(m.index[baseName(s["name"].(string))]).Colour)
+		if from == "" || used[to] {
+			return nil
+		}
+		if prev, ok := out[from]; ok && prev != to {
+			return nil
+		}
+		out[from] = to
+		used[to] = true
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
+// recolourSVG swaps colours in a gonum/plot SVG (stroke:#RRGGBB,
+// fill:#RRGGBB), all at once, so that two swapped colours do not merge.
+func recolourSVG(svg []byte, mapping map[string]string) []byte {
+	var pairs []string
+	for _, from := range sortedKeys(mapping) {
+		to := mapping[from]
+		pairs = append(pairs, "stroke:"+from, "stroke:"+to, "fill:"+from, "fill:"+to)
+	}
+	return []byte(strings.NewReplacer(pairs...).Replace(string(svg)))
+}
+
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }
 
 // apply restyles an option's series with the map, sets the palette as
@@ -183,6 +243,9 @@ func unpageLegend(option map[string]any, height *int) {
 	if height != nil && rows > 1 {
 		*height += legendRow * (rows - 1)
 	}
+	// the page's script counts the rows again at the chart's real width
+	// (a phone's are more) and grows the chart by the difference
+	legend["evalbookRows"] = rows
 }
 
 // number reads a JSON number or a numeric string ("70").
@@ -252,6 +315,11 @@ func (b *siteBuild) styleCharts() error {
 		}
 	}
 	for _, d := range all {
+		// the static figure takes the same colours, where its series'
+		// colours map one to one
+		if mapping := m.recolouring(d.option); mapping != nil {
+			d.fig.svg = recolourSVG(d.fig.fig.SVG, mapping)
+		}
 		m.apply(d.option, &d.fig.Height)
 		out, err := encodeOption(d.option)
 		if err != nil {

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 )
@@ -91,10 +92,34 @@ func TestBrowserKeyboard(t *testing.T) {
 		t.Errorf("search opened %q", target)
 	}
 
+	// A long table's header sticks to the top of its scroll box.
+	b.at("critical-difference.html (sticky header)")
+	run("load", chromedp.Navigate("file://"+filepath.Join(site, "critical-difference.html")), chromedp.WaitReady("body", chromedp.ByQuery))
+	wait("a header that sticks", `(function () {
+  document.querySelectorAll("details.more-table").forEach(function (d) { d.open = true; });
+  var box = Array.prototype.find.call(document.querySelectorAll(".table-scroll"), function (b) { return b.scrollHeight > b.clientHeight + 200; });
+  if (!box) return "no long table";
+  box.scrollTop = 400;
+  var th = box.querySelector("thead th");
+  return Math.abs(th.getBoundingClientRect().top - box.getBoundingClientRect().top) <= 1 ? "sticks" : "scrolled away by " + Math.round(box.getBoundingClientRect().top - th.getBoundingClientRect().top) + " px";
+})()`, "sticks")
+
 	// The theme toggle says whether the dark theme is on.
 	run("load", chromedp.Navigate(page), chromedp.WaitReady("#theme-toggle", chromedp.ByQuery))
 	wait("toggle state", `document.getElementById("theme-toggle").getAttribute("aria-pressed")`, "false")
 	run("toggle", chromedp.Click("#theme-toggle", chromedp.ByQuery, chromedp.NodeVisible))
 	wait("toggle pressed", `document.getElementById("theme-toggle").getAttribute("aria-pressed")`, "true")
+
+	// Without JavaScript no chart box is left empty: the static figures
+	// show, and no button that needs a script.
+	b.at("leaderboard.html (no JavaScript)")
+	run("scripts off", emulation.SetScriptExecutionDisabled(true), chromedp.Navigate(page), chromedp.WaitReady("body", chromedp.ByQuery))
+	wait("static figures only", `(function () {
+  var boxes = Array.prototype.filter.call(document.querySelectorAll(".echart"), function (e) { return e.offsetHeight > 0; }).length;
+  var imgs = Array.prototype.filter.call(document.querySelectorAll("img.static"), function (e) { return e.offsetHeight > 0; }).length;
+  var menu = document.getElementById("menu-toggle").offsetParent !== null;
+  return boxes + " chart boxes, " + (imgs === document.querySelectorAll("img.static").length && imgs > 0 ? "all" : imgs) + " figures shown" + (menu ? ", a menu button" : "");
+})()`, "0 chart boxes, all figures shown")
+	run("scripts on", emulation.SetScriptExecutionDisabled(false))
 	b.report(t)
 }

@@ -72,6 +72,28 @@
     if (reducedMotion()) option.animation = false;
     return adapt(option, background(), "");
   }
+  // A legend in rows under the plot (the site writer counted them for a
+  // desktop column, evalbookRows): counted again at the chart's width,
+  // the plot's bottom margin and the chart's height follow.
+  var measure = document.createElement("canvas").getContext("2d");
+  function layoutLegend(option, el) {
+    var l = option.legend;
+    if (!l || Array.isArray(l) || !l.evalbookRows) return;
+    var width = el.clientWidth - 10, rows = 1, x = 0, seen = {};
+    measure.font = "12px sans-serif";
+    (option.series || []).forEach(function (s) {
+      if (!s.name || seen[s.name]) return;
+      seen[s.name] = true;
+      var w = measure.measureText(s.name).width + 25 + 5 + 10;
+      if (x + w > width && x > 0) { rows++; x = 0; }
+      x += w;
+    });
+    var extra = 24 * (rows - l.evalbookRows);
+    if (!el.dataset.h0) el.dataset.h0 = String(el.clientHeight);
+    el.style.height = Math.max(+el.dataset.h0 + extra, 200) + "px";
+    option.grid = option.grid || {};
+    option.grid.bottom = 40 + 24 * rows;
+  }
   // draw draws every visible chart not yet drawn and brings the others up
   // to date; hidden ones (other pages of a single-file site, opt-in
   // charts) are drawn when shown. Calling it twice is harmless. Charts are
@@ -113,13 +135,15 @@
       chart.dispose(); // an ECharts older than 6: re-theming is a new instance
       chart = null;
     }
+    var option = chartOption(text, isDark);
+    layoutLegend(option, el);
     if (chart) {
       chart.setTheme(isDark ? "dark" : {});
       chart.resize();
     } else {
       chart = ec.init(el, isDark ? "dark" : null, { renderer: "canvas" });
     }
-    chart.setOption(chartOption(text, isDark), true);
+    chart.setOption(option, true);
     if (entry) {
       entry.chart = chart;
       entry.dark = isDark;
