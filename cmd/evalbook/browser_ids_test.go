@@ -349,3 +349,15 @@ func TestDemoPageWeight(t *testing.T) {
 		t.Errorf("only %d text-only pages in the demo", textOnly)
 	}
 }
+
+// TestDemoNoEqualsBound: a bound is written "p < 0.0001", never
+// "p = < 0.0001", in captions, tooltips and findings.
+func TestDemoNoEqualsBound(t *testing.T) {
+	t.Parallel()
+	for name, page := range demoPages(t) {
+		// text and attributes (tooltips in chart options) hold "<" as &lt;
+		if i := strings.Index(page, "= &lt;"); i >= 0 {
+			t.Errorf("%s: %q", name, html.UnescapeString(page[max(0, i-60):i+16]))
+		}
+	}
+}
