@@ -11,7 +11,8 @@ import (
 	"github.com/chromedp/chromedp/kb"
 )
 
-// TestBrowserKeyboard uses the demo with the keyboard only: the first Tab
+// TestBrowserKeyboard checks that the static SVG behind a drawn chart is
+// not fetched, then uses the demo with the keyboard only: the first Tab
 // reaches the skip link, which moves focus to the content; a table's
 // header is a focusable button whose Enter sorts the column and sets
 // aria-sort; the search box answers arrow keys (aria-activedescendant,
@@ -35,6 +36,23 @@ func TestBrowserKeyboard(t *testing.T) {
 		b.until(t, what, js, &s, func() bool { return s == want }, func() string { return fmt.Sprintf("got %q, want %q", s, want) })
 	}
 	run("load", chromedp.Navigate(page), chromedp.WaitReady("body", chromedp.ByQuery))
+	b.chartState(t)
+	// The static SVG of a figure drawn as a chart is not fetched (it
+	// shows without JavaScript and in print).
+	var hidden []string
+	run("hidden figures", chromedp.Evaluate(`Array.prototype.map.call(document.querySelectorAll("img.static.with-chart"), function (i) { return i.getAttribute("src"); })`, &hidden))
+	if len(hidden) == 0 {
+		t.Error("leaderboard.html has no figure drawn as a chart")
+	}
+	b.mu.Lock()
+	for _, src := range hidden {
+		for _, u := range b.requests {
+			if strings.HasSuffix(u, "/"+src) {
+				t.Errorf("the hidden static figure %s was fetched", src)
+			}
+		}
+	}
+	b.mu.Unlock()
 
 	// Skip link: the first Tab stop, and Enter moves focus to <main>.
 	run("tab", chromedp.KeyEvent(kb.Tab))

@@ -44,6 +44,7 @@ type browser struct {
 	mu       sync.Mutex
 	problems []string
 	page     string
+	requests []string // every URL the pages asked for, in order
 }
 
 func newBrowser(t *testing.T) *browser {
@@ -89,6 +90,9 @@ func newBrowser(t *testing.T) *browser {
 		switch e := ev.(type) {
 		case *network.EventRequestWillBeSent:
 			u := e.Request.URL
+			b.mu.Lock()
+			b.requests = append(b.requests, u)
+			b.mu.Unlock()
 			if !strings.HasPrefix(u, "file://") && !strings.HasPrefix(u, "data:") {
 				b.add("network request to %s", u)
 			}
