@@ -8,10 +8,13 @@ VERSION  ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev
 LDFLAGS  := -X main.version=$(VERSION)
 ECHARTS  := themes/assets/echarts.min.js
 KATEX    := themes/assets/katex.min.js
+# axe-core (a dev dependency from the same lock) is for the browser test
+# only: it stays in node_modules and is never embedded or committed.
+AXE      := node_modules/axe-core/axe.min.js
 BIN      := bin/evalbook
 DEMO     := sites/demo
 
-.PHONY: all build assets demo test test-short bench bench-seed000 bench-1g bench-issues bench-pack lint deps clean
+.PHONY: all build assets demo test test-short bench bench-seed000 bench-1g bench-issues bench-pack bench-pages bench-offline lint deps clean
 
 all: build
 
@@ -19,9 +22,9 @@ all: build
 # package-lock.json (version and integrity), and are embedded by go build.
 # Without npm the binary still builds and falls back to static SVG figures
 # (and TeX source for math).
-assets: $(ECHARTS) $(KATEX)
+assets: $(ECHARTS) $(KATEX) $(AXE)
 
-$(ECHARTS) $(KATEX) &: package.json package-lock.json
+$(ECHARTS) $(KATEX) $(AXE) &: package.json package-lock.json
 	@if command -v npm >/dev/null 2>&1; then \
 		npm ci --no-audit --no-fund --ignore-scripts --loglevel=error && \
 		cp node_modules/echarts/dist/echarts.min.js $(ECHARTS) && \
@@ -120,6 +123,13 @@ bench-issues: build
 	$(GO) test ./report -run '^$$' -bench OfflineMetrics -benchtime 1x -offline.users 1000000
 	$(GO) run ./sites/bench/metagen $(BENCH_DIR)-meta
 	/usr/bin/time -f "meta-analysis build: wall %e s, max RSS %M KiB" ./$(BIN) build $(BENCH_DIR)-meta --quiet --no-cache
+
+# bench-pages: the demo's stability page (six charts, three large) in
+# headless Chromium: first paint, DOM ready and all charts drawn, in ms as
+# the browser measured them (printed, never asserted; issue 21's budget:
+# first render ≤ 0.5 s on this machine).
+bench-pages: assets
+	$(GO) test ./cmd/evalbook/ -run '^$$' -bench PageFirstRender -benchtime 5x
 
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 

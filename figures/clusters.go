@@ -175,7 +175,7 @@ func clustersScatter(id string, r *datasets.ClustersResult) (Figure, error) {
 			}
 			if isRep[d] {
 				pt.Name += " (representative)"
-				pt.Symbol = "diamond"
+				pt.Symbol = "emptyCircle" // a ring, as in the static figure
 				pt.SymbolSize = 16
 			}
 			data = append(data, pt)
@@ -190,7 +190,7 @@ func clustersScatter(id string, r *datasets.ClustersResult) (Figure, error) {
 	return Figure{
 		ID:    id,
 		Title: "Datasets in the plane of the first two principal components",
-		Caption: fmt.Sprintf("The %d datasets on the first two principal components of their z-scored characteristics (%.0f%% of the variance), coloured by cluster (k = %d). Triangles mark Isolation Forest outliers, which joined the nearest centroid; rings (diamonds in the interactive chart) mark each cluster's representative, the dataset nearest its centroid.",
+		Caption: fmt.Sprintf("The %d datasets on the first two principal components of their z-scored characteristics (%.0f%% of the variance), coloured by cluster (k = %d). Triangles mark Isolation Forest outliers, which joined the nearest centroid; rings mark each cluster's representative, the dataset nearest its centroid.",
 			len(r.Datasets), 100*sumFirst(r.ExplainedVarianceRatio, 2), r.K),
 		SVG:    svg,
 		Chart:  chart,

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"image/color"
 	"math"
+	"strconv"
 
 	"github.com/go-echarts/go-echarts/v2/charts"
 	"github.com/go-echarts/go-echarts/v2/opts"
@@ -151,8 +152,9 @@ func corrHeatmapPlot(values [][]float64, rowNames, colNames []string, lo, hi flo
 }
 
 // corrHeatmapChart is the interactive version: an ECharts heatmap with a
-// visual map over [lo, hi]; undefined cells are left empty. Values are
-// rounded to 4 decimals for the labels (the tables keep full precision).
+// visual map over [lo, hi] (its ends labelled beside the handle);
+// undefined cells are left empty. Values are rounded to 2 decimals, as the
+// static figure prints them (the tables keep full precision).
 func corrHeatmapChart(values [][]float64, rowNames, colNames []string, lo, hi float64, series string) ([]byte, error) {
 	hm := charts.NewHeatMap()
 	colours := []string{"#ffffff", hexOf(corrPositive)}
@@ -161,10 +163,13 @@ func corrHeatmapChart(values [][]float64, rowNames, colNames []string, lo, hi fl
 	}
 	hm.SetGlobalOptions(
 		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "item"}),
-		charts.WithXAxisOpts(opts.XAxis{Type: "category", AxisLabel: &opts.AxisLabel{Rotate: 45, Interval: "0"}}),
+		// go-echarts's SetXAxis does not carry the names into a heatmap's
+		// x axis: they are set here, or the columns read 0, 1, 2, …
+		charts.WithXAxisOpts(opts.XAxis{Type: "category", Data: colNames, AxisLabel: &opts.AxisLabel{Rotate: 45, Interval: "0"}}),
 		charts.WithYAxisOpts(opts.YAxis{Type: "category", Data: rowNames, Inverse: opts.Bool(true), AxisLabel: &opts.AxisLabel{Interval: "0"}}),
 		charts.WithVisualMapOpts(opts.VisualMap{Calculable: opts.Bool(true), Min: float32(lo), Max: float32(hi),
-			Orient: "horizontal", Left: "center", Bottom: "0", InRange: &opts.VisualMapInRange{Color: colours}}),
+			Orient: "horizontal", Left: "center", Bottom: "0", Text: []string{strconv.FormatFloat(hi, 'g', 3, 64), strconv.FormatFloat(lo, 'g', 3, 64)},
+			InRange: &opts.VisualMapInRange{Color: colours}}),
 		charts.WithGridOpts(opts.Grid{Left: "150", Bottom: "120", ContainLabel: opts.Bool(true)}),
 	)
 	hm.SetXAxis(colNames)
@@ -173,12 +178,12 @@ func corrHeatmapChart(values [][]float64, rowNames, colNames []string, lo, hi fl
 		for c, v := range row {
 			var cell any = "-"
 			if corrFinite(v) {
-				cell = math.Round(v*1e4) / 1e4
+				cell = math.Round(v*1e2) / 1e2 // two decimals on the cell; the tooltip and tables keep more
 			}
 			data = append(data, opts.HeatMapData{Value: []any{c, r, cell}})
 		}
 	}
-	hm.AddSeries(series, data, charts.WithLabelOpts(opts.Label{Show: opts.Bool(true), FontSize: 9}))
+	hm.AddSeries(series, data, charts.WithLabelOpts(opts.Label{Show: opts.Bool(true), FontSize: 11}))
 	return EChartsJSON(hm)
 }
 

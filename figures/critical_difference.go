@@ -110,6 +110,10 @@ func cdChart(r *significance.CriticalDifferenceResult, cliques, dashed [][2]int)
 		series = append(series, map[string]any{"type": "lines", "coordinateSystem": "cartesian2d", "polyline": true,
 			"data":    []any{line(fmt.Sprintf("Nemenyi critical difference %.3f (α = %g)", cd, r.Alpha), [][2]float64{{1, -0.6}, {1 + cd, -0.6}}, 4, "#D55E00", "solid")},
 			"tooltip": map[string]any{"formatter": "{b}"}})
+		// the bar's label, as the static diagram writes it
+		series = append(series, map[string]any{"type": "scatter", "symbolSize": 0, "silent": true,
+			"data": []any{map[string]any{"name": "critical difference", "value": []any{1 + cd/2, -0.6},
+				"label": map[string]any{"show": true, "position": "top", "distance": 4, "formatter": fmt.Sprintf("CD = %.3f (Nemenyi, α = %g)", cd, r.Alpha)}}}})
 	}
 	return map[string]any{
 		"animation": false,
@@ -118,7 +122,7 @@ func cdChart(r *significance.CriticalDifferenceResult, cliques, dashed [][2]int)
 		"xAxis": map[string]any{"type": "value", "position": "top", "min": 0, "max": hi + 1, "interval": 1,
 			"name": "mean rank", "splitLine": map[string]any{"show": false},
 			"axisLabel": map[string]any{"showMinLabel": false, "showMaxLabel": false}},
-		"yAxis":  map[string]any{"type": "value", "inverse": true, "show": false, "min": -1.2, "max": ymax + 0.3},
+		"yAxis":  map[string]any{"type": "value", "inverse": true, "show": false, "min": -1.5, "max": ymax + 0.3},
 		"series": series,
 	}
 }

@@ -26,21 +26,29 @@ type Figure struct {
 	Chart []byte
 	// Height of the interactive chart in CSS pixels (0: the theme's default).
 	Height int
+	// PreferStatic shows the static SVG first, the chart on request: for
+	// figures whose SVG carries what a chart cannot (the forest plot's
+	// text columns and its summary diamonds).
+	PreferStatic bool
 }
 
-// Palette is Okabe–Ito's colour-blind-safe palette (Okabe & Ito 2008),
-// black moved last so that it is used for the tenth series.
+// Palette is the site's series palette, for the static figures and (by
+// way of the site's colour map) the interactive charts: eight colours
+// that stay apart for the common colour-vision deficiencies, each with at
+// least 3:1 contrast against the light theme's background (#fdfdfc) and
+// against white, as graphics need (WCAG 1.4.11). Okabe and Ito's palette
+// (2008) is the base; its orange, sky blue and yellow (2.3:1, 2.2:1 and
+// 1.3:1 against white) are replaced by darker colours of their own, and
+// the grey by slate.
 var Palette = []color.NRGBA{
-	{0xE6, 0x9F, 0x00, 0xFF}, // orange
-	{0x56, 0xB4, 0xE9, 0xFF}, // sky blue
-	{0x00, 0x9E, 0x73, 0xFF}, // bluish green
-	{0xF0, 0xE4, 0x42, 0xFF}, // yellow
 	{0x00, 0x72, 0xB2, 0xFF}, // blue
-	{0xD5, 0x5E, 0x00, 0xFF}, // vermillion
-	{0xCC, 0x79, 0xA7, 0xFF}, // reddish purple
-	{0x99, 0x99, 0x99, 0xFF}, // grey
+	{0xC8, 0x52, 0x00, 0xFF}, // vermillion
+	{0x00, 0x84, 0x5A, 0xFF}, // bluish green
+	{0xB8, 0x40, 0x7D, 0xFF}, // reddish purple
 	{0x6B, 0x3E, 0x9A, 0xFF}, // purple
-	{0x00, 0x00, 0x00, 0xFF}, // black
+	{0x8C, 0x6D, 0x00, 0xFF}, // ochre
+	{0x1D, 0x1F, 0x21, 0xFF}, // near-black
+	{0x5F, 0x7A, 0x8C, 0xFF}, // slate
 }
 
 // Colour returns the i-th palette colour, cycling.

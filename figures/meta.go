@@ -88,9 +88,9 @@ func Meta(id, title string, r *meta.Result) ([]Figure, error) {
 		}
 		l.effect, l.weight = ci(row.Effect, row.CILow, row.CIHigh), pct(row.Weight)
 		l.row = &ForestRow{Effect: row.Effect, Low: row.CILow, High: row.CIHigh, Weight: row.Weight, Colour: Colour(4)}
-		l.tooltip = fmt.Sprintf("%s (n = %d): %s, weight %s, p = %s", row.Dataset, row.N, l.effect, l.weight, fmtP(row.P))
+		l.tooltip = fmt.Sprintf("%s (n = %d): %s, weight %s, %s", row.Dataset, row.N, l.effect, l.weight, pClause(row.P))
 		if r.Form == meta.Generic {
-			l.tooltip = fmt.Sprintf("%s: %s, weight %s, p = %s", row.Dataset, l.effect, l.weight, fmtP(row.P))
+			l.tooltip = fmt.Sprintf("%s: %s, weight %s, %s", row.Dataset, l.effect, l.weight, pClause(row.P))
 		}
 		lines = append(lines, l)
 	}
@@ -110,7 +110,7 @@ func Meta(id, title string, r *meta.Result) ([]Figure, error) {
 			l.effect = ci(*s.Effect, lo, hi)
 		}
 		l.row = &ForestRow{Summary: true, Effect: *s.Effect, Low: lo, High: hi, PILow: val(s.PILow), PIHigh: val(s.PIHigh), Colour: colour}
-		l.tooltip = fmt.Sprintf("%s (k = %d, n = %d): %s, p = %s", label, s.K, s.N, l.effect, fmtP(val(s.P)))
+		l.tooltip = fmt.Sprintf("%s (k = %d, n = %d): %s, %s", label, s.K, s.N, l.effect, pClause(val(s.P)))
 		if s.Tau2 != nil && s.I2 != nil {
 			l.tooltip += fmt.Sprintf("; τ² = %.3g, I² = %.1f%%", *s.Tau2, *s.I2)
 		}
@@ -191,12 +191,12 @@ func Meta(id, title string, r *meta.Result) ([]Figure, error) {
 		caption += fmt.Sprintf(" Of the %d datasets, the %d with the largest weights are drawn; every dataset is in the table.", len(r.Rows), len(keep))
 	}
 	if r.Subgroup != "" && r.QBetween != nil {
-		caption += fmt.Sprintf(" Subgroups by %s; test of subgroup differences Q = %.2f, df = %d, p = %s.", r.Subgroup, *r.QBetween, r.DFBetween, fmtP(val(r.PBetween)))
+		caption += fmt.Sprintf(" Subgroups by %s; test of subgroup differences Q = %.2f, df = %d, %s.", r.Subgroup, *r.QBetween, r.DFBetween, pClause(val(r.PBetween)))
 	}
 	if r.Test == "knha" {
 		caption += " Intervals of the summaries use the Knapp–Hartung adjustment (t distribution)."
 	}
-	figs := []Figure{{ID: id, Title: title, Caption: caption, SVG: svg, Chart: chart, Height: 80 + 26*nl}}
+	figs := []Figure{{ID: id, Title: title, Caption: caption, SVG: svg, Chart: chart, Height: 80 + 26*nl, PreferStatic: true}}
 	funnel, ok, err := MetaFunnel(id, title, r)
 	if err != nil {
 		return nil, err
@@ -229,6 +229,16 @@ func fmtP(p float64) string {
 		return "< 0.0001"
 	}
 	return strconv.FormatFloat(p, 'f', 4, 64)
+}
+
+// pClause is "p = 0.0123", or "p < 0.0001" below the four decimals
+// (never "p = < 0.0001").
+func pClause(p float64) string {
+	s := fmtP(p)
+	if s[0] == '<' {
+		return "p " + s
+	}
+	return "p = " + s
 }
 
 // forestDecimals picks enough decimals to tell the narrowest CI's ends

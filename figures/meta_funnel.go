@@ -159,7 +159,7 @@ func MetaFunnel(id, title string, r *meta.Result) (Figure, bool, error) {
 		if r.Test == "knha" {
 			stat = fmt.Sprintf("t(%d)", e.DF)
 		}
-		caption += fmt.Sprintf(" The coloured dashed line is Egger's regression of the effect on its standard error (%s = %.2f, p = %s", stat, *e.Z, fmtP(*e.P))
+		caption += fmt.Sprintf(" The coloured dashed line is Egger's regression of the effect on its standard error (%s = %.2f, %s", stat, *e.Z, pClause(*e.P))
 		if *e.P < meta.EggerThreshold {
 			caption += fmt.Sprintf(": asymmetry at p < %g", meta.EggerThreshold)
 		}

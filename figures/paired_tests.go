@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strings"
 
 	"github.com/go-echarts/go-echarts/v2/charts"
 	"github.com/go-echarts/go-echarts/v2/opts"
@@ -112,21 +113,7 @@ func pairedUnitsFigure(r *significance.PairedTestsResult, p significance.PairedC
 		return Figure{}, err
 	}
 
-	sc := charts.NewScatter()
-	sc.SetGlobalOptions(
-		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "item"}),
-		charts.WithLegendOpts(opts.Legend{Show: opts.Bool(true)}),
-		charts.WithXAxisOpts(opts.XAxis{Name: r.Over, Type: "category", Data: p.Units}),
-		charts.WithYAxisOpts(opts.YAxis{Name: r.Metric, Type: "value", Scale: opts.Bool(true)}),
-	)
-	for k, vals := range [][]float64{p.ValueA, p.ValueB} {
-		data := make([]opts.ScatterData, n)
-		for u := range vals {
-			data[u] = opts.ScatterData{Name: p.Units[u], Value: JSONFloat(vals[u]), SymbolSize: 10}
-		}
-		sc.AddSeries([]string{p.A, p.B}[k], data, charts.WithItemStyleOpts(opts.ItemStyle{Color: Hex(k)}))
-	}
-	chart, err := EChartsJSON(sc)
+	chart, err := ChartJSON(pairedUnitsChart(r, p))
 	if err != nil {
 		return Figure{}, err
 	}
@@ -203,3 +190,40 @@ func fmtOpt(x *float64) string {
 type fixedTicks []plot.Tick
 
 func (t fixedTicks) Ticks(_, _ float64) []plot.Tick { return t }
+
+// pairedUnitsChart is the interactive version of the unit-by-unit figure:
+// the units by name on a category axis (go-echarts's scatter drops the
+// names: the option is written here), A as circles, B as squares, and a
+// line joining each unit's two values, as the static figure draws them.
+func pairedUnitsChart(r *significance.PairedTestsResult, p significance.PairedComparison) map[string]any {
+	var joins []any
+	points := [2][]any{}
+	for u := 0; u < p.N; u++ {
+		a, b := JSONFloat(p.ValueA[u]), JSONFloat(p.ValueB[u])
+		points[0] = append(points[0], []any{p.Units[u], a})
+		points[1] = append(points[1], []any{p.Units[u], b})
+		if a != nil && b != nil {
+			joins = append(joins, map[string]any{"coords": []any{[]any{p.Units[u], a}, []any{p.Units[u], b}}})
+		}
+	}
+	series := []any{map[string]any{
+		"type": "lines", "name": "same " + strings.TrimSuffix(r.Over, "s"), "coordinateSystem": "cartesian2d",
+		"data": joins, "silent": true, "lineStyle": map[string]any{"color": Hex(7), "width": 1, "opacity": 0.8},
+	}}
+	for k, name := range []string{p.A, p.B} {
+		series = append(series, map[string]any{
+			"type": "scatter", "name": name, "data": points[k], "symbolSize": 9,
+			"symbol":    []string{"circle", "rect"}[k],
+			"itemStyle": map[string]any{"color": Hex(k)},
+		})
+	}
+	return map[string]any{
+		"tooltip": map[string]any{"trigger": "item"},
+		"legend":  map[string]any{"show": true, "top": 0},
+		"grid":    map[string]any{"left": 60, "right": 20, "top": 40, "bottom": 20, "containLabel": true},
+		"xAxis": map[string]any{"type": "category", "name": r.Over,
+			"data": p.Units, "axisLabel": map[string]any{"rotate": 60, "interval": 0, "fontSize": 10}},
+		"yAxis":  map[string]any{"type": "value", "name": r.Metric, "scale": true},
+		"series": series,
+	}
+}

@@ -104,32 +104,6 @@ func keyLines(src []byte) map[string]int {
 	return out
 }
 
-// bracketDepth is the change of [ ] nesting over a line, outside quoted
-// strings and comments.
-func bracketDepth(line string) int {
-	d := 0
-	var quote byte
-	for i := 0; i < len(line); i++ {
-		c := line[i]
-		switch {
-		case quote != 0:
-			if c == '\\' && quote == '"' {
-				i++
-			} else if c == quote {
-				quote = 0
-			}
-		case c == '"' || c == '\'':
-			quote = c
-		case c == '#':
-			return d
-		case c == '[':
-			d++
-		case c == ']':
-			d--
-		}
-	}
-	return d
-}
 
 // topLevelCommas counts the commas of a line outside quotes, brackets
 // and braces: the elements of an array the line completes.

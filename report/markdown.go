@@ -101,7 +101,11 @@ func (b *siteBuild) writeMarkdown() error {
 		}
 		buf.WriteString("## Parameters\n\n| key | value |\n| --- | --- |\n")
 		for _, p := range v.Params {
-			fmt.Fprintf(&buf, "| %s | `%s` |\n", mdText(p.Key), strings.ReplaceAll(p.Value, "|", "\\|"))
+			def := ""
+			if p.Default {
+				def = " (default)"
+			}
+			fmt.Fprintf(&buf, "| %s | `%s`%s |\n", mdText(p.Key), strings.ReplaceAll(strings.ReplaceAll(p.Value, "\n", "; "), "|", "\\|"), def)
 		}
 		fmt.Fprintf(&buf, "| seed | `%d` |\n", v.Seed)
 		b.files[v.ID+".md"] = buf.Bytes()
@@ -114,7 +118,7 @@ func mdTable(t tableView) string {
 	head := make([]string, len(t.Columns))
 	sep := make([]string, len(t.Columns))
 	for i, c := range t.Columns {
-		head[i] = mdText(c)
+		head[i] = mdText(c.Label)
 		sep[i] = "---"
 		if len(t.Rows) > 0 && t.Rows[0][i].Num {
 			sep[i] = "---:"

@@ -54,6 +54,15 @@ type refTarget struct {
 	caption string
 }
 
+// anchor is the HTML id of the target's element: fig-<id> for a
+// figure, tab-<id> for a table (a figure and a table may share an id).
+func (t refTarget) anchor() string {
+	if t.Kind == "Table" {
+		return "tab-" + t.ID
+	}
+	return "fig-" + t.ID
+}
+
 // narrative resolves directives for one page.
 type narrative struct {
 	b       *siteBuild
@@ -66,6 +75,8 @@ type narrative struct {
 	cited   []string
 	citeNum map[string]int
 	math    bool // the page has math: load KaTeX
+	// embedded counts the figures and tables embedded so far, by anchor
+	embedded map[string]int
 }
 
 // targets indexes every figure and table of the site by id.
@@ -393,7 +404,19 @@ func (n *narrative) directive(name string, args []string) (string, error) {
 		if err := b.tmpl.ExecuteTemplate(&buf, tmpl, data); err != nil {
 			return "", err
 		}
-		return n.token(buf.String()), nil
+		out := buf.String()
+		// The same figure or table embedded twice on a page: the copies
+		// get ids of their own (fig-x-2, …), so that ids stay unique.
+		if n.embedded == nil {
+			n.embedded = map[string]int{}
+		}
+		a := t.anchor()
+		n.embedded[a]++
+		if k := n.embedded[a]; k > 1 {
+			out = strings.ReplaceAll(out, `"#`+a+`"`, fmt.Sprintf(`"#%s-%d"`, a, k))
+			out = strings.Replace(out, `id="`+a+`"`, fmt.Sprintf(`id="%s-%d"`, a, k), 1)
+		}
+		return n.token(out), nil
 	case "ref":
 		if len(args) != 1 {
 			return "", fmt.Errorf("want {{ref ID}}")
@@ -406,7 +429,7 @@ func (n *narrative) directive(name string, args []string) (string, error) {
 		if n.format == "md" {
 			return fmt.Sprintf("[%s](%s.md#%s)", label, t.Page, t.ID), nil
 		}
-		return n.token(fmt.Sprintf(`<a class="xref" href="%s%s.html#%s">%s</a>`, n.root, html.EscapeString(t.Page), html.EscapeString(t.ID), label)), nil
+		return n.token(fmt.Sprintf(`<a class="xref" href="%s%s.html#%s">%s</a>`, n.root, html.EscapeString(t.Page), html.EscapeString(t.anchor()), label)), nil
 	case "value":
 		if len(args) < 2 || len(args) > 3 {
 			return "", fmt.Errorf("want {{value ANALYSIS PATH [FORMAT]}}")

@@ -56,14 +56,14 @@ func TestNarrativeReferences(t *testing.T) {
 	dir := mustBuild(t, narrativeOf(t, "{{ref fig:lb}}"))
 	page := readFile(t, dir, "notes.html")
 	for _, want := range []string{
-		`<a class="xref" href="lb.html#lb">Figure 1</a>`,
-		`<a class="xref" href="lb-rmse.html#lb-rmse">Table 3</a>`,
+		`<a class="xref" href="lb.html#fig-lb">Figure 1</a>`,
+		`<a class="xref" href="lb-rmse.html#tab-lb-rmse">Table 3</a>`,
 		`<span class="value" title="lb tables.lb[method=A].dm_auc">0.443</span>`,
 		`<span class="value" title="lb ranks.copeland[1]">2</span>`,
 		`<a class="cite" href="#ref-shevchenko2024">Shevchenko et al. 2024</a>; <a class="cite" href="#ref-demsar2006">Demšar 2006</a>`,
-		`<figure class="figure" id="lb">`,
+		`<figure class="figure" id="fig-lb">`,
 		`Figure 1.</a> Dolan–Moré`,
-		`id="lb-rmse"`,
+		`id="tab-lb-rmse"`,
 		`<li id="ref-demsar2006">Janez Demšar (2006). Statistical Comparisons`,
 		`<a href="https://doi.org/10.1145/3637528.3671655">`,
 		"<code>{{ref nope}}</code>",

@@ -46,7 +46,7 @@ func (b *siteBuild) searchIndex(pageText map[string]string) []byte {
 			text.WriteString(f.Title + " " + f.Caption + " ")
 		}
 		for _, t := range v.Tables {
-			text.WriteString(t.Title + " " + strings.Join(t.Columns, " ") + " ")
+			text.WriteString(t.Title + " " + strings.Join(t.table.Columns, " ") + " ")
 			seen := map[string]bool{}
 			for _, row := range t.table.Rows {
 				for c, cell := range row {
@@ -56,7 +56,7 @@ func (b *siteBuild) searchIndex(pageText map[string]string) []byte {
 					}
 					seen[s] = true
 					text.WriteString(s + " ")
-					col := t.Columns[c]
+					col := t.table.Columns[c]
 					for _, kind := range []string{"method", "dataset", "metric"} {
 						if (col == kind || col == "model" && kind == "method") && names[kind][s] == "" {
 							names[kind][s] = v.ID + ".html"

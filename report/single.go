@@ -15,6 +15,8 @@ import (
 
 var (
 	pageLinkRe = regexp.MustCompile(`href="([a-z0-9][a-z0-9-]*)\.html(#[^"]*)?"`)
+	idAttrRe   = regexp.MustCompile(`(\s(?:id|aria-labelledby|aria-describedby|aria-controls|for))="([^"]*)"`)
+	localRe    = regexp.MustCompile(`href="#([^"]+)"`)
 	assetRe    = regexp.MustCompile(`(src|href)="((?:figures|data)/[^"]+)"`)
 )
 
@@ -27,7 +29,7 @@ func (b *siteBuild) writeSingleFile(pages []htmlPage, search []byte) error {
 			return fmt.Errorf("%s: %w", p.file, err)
 		}
 		fmt.Fprintf(&body, "<section class=\"sf-page\" id=\"p-%s\" aria-label=\"%s\">\n%s\n</section>\n",
-			p.slug, template.HTMLEscapeString(p.title), b.inlineLinks(part.String()))
+			p.slug, template.HTMLEscapeString(p.title), b.inlineLinks(scopeIDs(part.String(), p.slug)))
 		math = math || p.math
 	}
 	d := b.base(b.study.Title, "index")
@@ -60,7 +62,7 @@ func (b *siteBuild) inlineLinks(h string) string {
 	h = pageLinkRe.ReplaceAllStringFunc(h, func(m string) string {
 		sub := pageLinkRe.FindStringSubmatch(m)
 		if sub[2] != "" {
-			return `href="` + sub[2] + `"`
+			return `href="#` + sectionID(sub[1], sub[2][1:]) + `"`
 		}
 		return `href="#p-` + sub[1] + `"`
 	})
@@ -80,5 +82,28 @@ func (b *siteBuild) inlineLinks(h string) string {
 			mime = "application/json"
 		}
 		return sub[1] + `="data:` + mime + `;base64,` + base64.StdEncoding.EncodeToString(data) + `"`
+	})
+}
+
+// sectionID is the id, in the single file, of element id on page slug:
+// every page is a section of one document, so the ids of each page are
+// prefixed with its section's id (two pages may both have a "results"
+// heading, and a narrative page's copy of a figure must not take the
+// links meant for the analysis page's).
+func sectionID(slug, id string) string { return "p-" + slug + "--" + id }
+
+// scopeIDs prefixes the ids of one page's HTML (and the attributes and
+// in-page links that name them) with its section's id.
+func scopeIDs(h, slug string) string {
+	h = idAttrRe.ReplaceAllStringFunc(h, func(m string) string {
+		sub := idAttrRe.FindStringSubmatch(m)
+		ids := strings.Fields(sub[2])
+		for i, id := range ids {
+			ids[i] = sectionID(slug, id)
+		}
+		return sub[1] + `="` + strings.Join(ids, " ") + `"`
+	})
+	return localRe.ReplaceAllStringFunc(h, func(m string) string {
+		return `href="#` + sectionID(slug, localRe.FindStringSubmatch(m)[1]) + `"`
 	})
 }

@@ -7,6 +7,7 @@ import (
 	"html/template"
 	"math"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -18,6 +19,7 @@ import (
 	gmhtml "github.com/yuin/goldmark/renderer/html"
 
 	"github.com/evalbook/evalbook/analyses"
+	"github.com/evalbook/evalbook/analyses/leaderboard"
 	"github.com/evalbook/evalbook/figures"
 	"github.com/evalbook/evalbook/themes"
 )
@@ -96,6 +98,7 @@ type analysisView struct {
 	Tables                   []tableView
 	Method                   template.HTML
 	Params                   []paramView
+	ParamsFrom               string // where the manifest writes them
 	Seed                     uint64
 	run                      *analysisRun
 }
@@ -106,13 +109,17 @@ type figureView struct {
 	Src, SVGHref       string
 	Chart              string
 	Height             int
+	PreferStatic       bool   // the SVG first, the chart on request
+	ChartSrc           string // a large chart's option, as a script of its own
+	svg                []byte // the static figure recoloured by the site's colour map (nil: as drawn)
 	fig                figures.Figure
 }
 
 type tableView struct {
 	ID, Title, CSVHref string
 	Num                int
-	Columns            []string
+	Columns            []columnView
+	Compact            bool // many columns: tighter cells
 	Rows               [][]cellView
 	More               int
 	Collapsed          bool // secondary tables with many rows start folded
@@ -125,12 +132,21 @@ type cellView struct {
 	Best             bool // the best value of its column
 }
 
-type paramView struct{ Key, Value string }
+// columnView is a column header: the display label, and the id it
+// stands for (a title) when they differ.
+type columnView struct{ Label, Title, ID string }
+
+// paramView is one parameter as the manifest wrote it; Block: several
+// lines; Default: the manifest left it out.
+type paramView struct {
+	Key, Value     string
+	Block, Default bool
+}
 
 func (b *siteBuild) render() (map[string][]byte, error) {
 	b.files = map[string][]byte{}
 	var err error
-	b.tmpl, err = themes.Templates(template.FuncMap{})
+	b.tmpl, err = themes.Templates(template.FuncMap{"inline": inlineCode})
 	if err != nil {
 		return nil, fmt.Errorf("templates: %w", err)
 	}
@@ -143,7 +159,9 @@ func (b *siteBuild) render() (map[string][]byte, error) {
 		goldmark.WithParserOptions(parser.WithAutoHeadingID()),
 		goldmark.WithRendererOptions(gmOpts...),
 	)
-	b.buildViews()
+	if err := b.buildViews(); err != nil {
+		return nil, err
+	}
 	if err := b.writeData(); err != nil {
 		return nil, err
 	}
@@ -180,7 +198,7 @@ func (b *siteBuild) render() (map[string][]byte, error) {
 
 // buildViews numbers figures and tables across the site, in the order of
 // the analyses, and formats every cell once.
-func (b *siteBuild) buildViews() {
+func (b *siteBuild) buildViews() error {
 	figNum, tabNum := 0, 0
 	for i := range b.runs {
 		r := &b.runs[i]
@@ -189,46 +207,90 @@ func (b *siteBuild) buildViews() {
 		for _, f := range r.Output.Figures {
 			figNum++
 			fv := figureView{ID: f.ID, Title: f.Title, Caption: f.Caption, Num: figNum,
-				Src: "figures/" + f.ID + ".svg", SVGHref: "figures/" + f.ID + ".svg", Height: f.Height, fig: f}
+				Src: "figures/" + f.ID + ".svg", SVGHref: "figures/" + f.ID + ".svg", Height: f.Height, PreferStatic: f.PreferStatic, fig: f}
 			if fv.Height == 0 {
 				fv.Height = 420
 			}
 			if b.assets.hasECharts() && len(f.Chart) > 0 {
-				fv.Chart = string(f.Chart)
+				fv.Chart = string(f.Chart) // styled and rounded by styleCharts
 			}
 			v.Figures = append(v.Figures, fv)
 		}
 		for _, t := range r.Output.Result.Tables() {
 			tabNum++
-			tv := tableView{ID: t.ID(r.Spec.ID), Title: t.Title, Num: tabNum, Columns: t.Columns,
-				CSVHref: "data/" + t.ID(r.Spec.ID) + ".csv", table: t}
+			tv := tableView{ID: t.ID(r.Spec.ID), Title: t.Title, Num: tabNum, Columns: b.columnViews(t.Columns),
+				CSVHref: "data/" + t.ID(r.Spec.ID) + ".csv", table: t, Compact: len(t.Columns) > 8}
 			rows := t.Rows
 			if len(rows) > maxHTMLRows {
 				tv.More = len(rows)
 				rows = rows[:maxHTMLRows]
 			}
-			best := bestValues(t)
+			formats := make([]columnFormat, len(t.Columns))
+			col := make([]any, len(t.Rows))
+			for j, c := range t.Columns {
+				for i, row := range t.Rows {
+					col[i] = row[j]
+				}
+				formats[j] = chooseFormat(c, col)
+			}
+			quantity := slices.Index(t.Columns, "quantity")
 			for _, row := range rows {
 				cells := make([]cellView, len(row))
 				for j, c := range row {
-					cells[j] = formatCell(c)
-					if f, ok := c.(float64); ok && best[j] != nil && f == *best[j] {
-						cells[j].Best = true
+					f := formats[j]
+					if name, ok := row[max(quantity, 0)].(string); quantity >= 0 && ok && j != quantity {
+						// a table of named quantities: each value is
+						// formatted as the quantity it is (a p-value, a count…)
+						f = chooseFormat(name, []any{c})
 					}
+					cells[j] = formatTableCell(c, f)
 				}
 				tv.Rows = append(tv.Rows, cells)
 			}
+			markBest(analyses.Table{Columns: t.Columns, Rows: rows, Better: t.Better}, tv.Rows, bestValues(t))
 			tv.Collapsed = t.Name != "" && len(t.Rows) > 20
 			v.Tables = append(v.Tables, tv)
 		}
-		if params, err := paramsMap(r.Spec.Options); err == nil {
-			for _, k := range analyses.SortedKeys(params) {
-				js, _ := json.Marshal(params[k])
-				v.Params = append(v.Params, paramView{Key: k, Value: string(js)})
+		if params, err := b.study.analysisParams(r.Spec); err == nil {
+			v.Params = params
+			if r.Spec.Line > 0 {
+				v.ParamsFrom = fmt.Sprintf("%s, line %d", filepath.Base(b.study.File), r.Spec.Line)
 			}
 		}
 		b.views = append(b.views, v)
 	}
+	return b.styleCharts()
+}
+
+// columnViews are a table's headers: a column named by a metric or a
+// ranking rule shows its label (Study.Label), with the id as its title.
+func (b *siteBuild) columnViews(cols []string) []columnView {
+	out := make([]columnView, len(cols))
+	for i, c := range cols {
+		label := b.study.Label(LabelMetric, c)
+		if label == c {
+			label = b.study.Label(LabelRule, c)
+		}
+		if label == c {
+			label = b.rankColumnLabel(c)
+		}
+		out[i] = columnView{Label: label, ID: c}
+		if label != c {
+			out[i].Title = c
+		}
+	}
+	return out
+}
+
+// rankColumnLabel is "Rank (<rule label>)" for a leaderboard's rank column
+// (leaderboard.RankColumn: "<rule>_rank", "mean_rule_rank"), else c.
+func (b *siteBuild) rankColumnLabel(c string) string {
+	for _, rule := range leaderboard.AllRules {
+		if leaderboard.RankColumn(rule) == c {
+			return "Rank (" + b.study.Label(LabelRule, rule) + ")"
+		}
+	}
+	return c
 }
 
 // bestValues returns, per column with a Better direction, the best finite
@@ -359,7 +421,14 @@ func (b *siteBuild) writeData() error {
 			}
 		}
 		for _, f := range v.Figures {
-			b.files["figures/"+f.ID+".svg"] = f.fig.SVG
+			svg := f.fig.SVG
+			if f.svg != nil {
+				svg = f.svg
+			}
+			b.files["figures/"+f.ID+".svg"] = svg
+			if f.ChartSrc != "" {
+				b.files[f.ChartSrc] = chartScript(f.ID, f.Chart)
+			}
 		}
 	}
 	prov, err := json.MarshalIndent(b.prov, "", "  ")
@@ -512,9 +581,6 @@ func (b *siteBuild) base(title, current string) *pageData {
 	d := &pageData{Study: b.study, PageTitle: title, Current: current, Nav: b.nav(),
 		CSS: template.CSS(themes.CSS()), JS: template.JS(themes.JS()), Version: b.opts.Version}
 	d.Scripts = []string{"assets/search.js"}
-	if b.assets.hasECharts() {
-		d.Scripts = append(d.Scripts, "assets/echarts.min.js")
-	}
 	return d
 }
 
@@ -586,10 +652,11 @@ func (b *siteBuild) htmlPages() ([]htmlPage, map[string]string, error) {
 	for _, v := range b.views {
 		d := b.base(v.Title, v.ID)
 		d.Analysis = v
-		if v.run.Output.Method != "" {
-			v.Method = b.markdown([]byte(v.run.Output.Method))
+		pageMath := false
+		if m := v.run.Output.Method; m != "" {
+			v.Method, pageMath = b.methodHTML(v.ID, m)
 		}
-		pages = append(pages, htmlPage{slug: v.ID, file: v.ID + ".html", title: v.Title, body: "analysis-body", data: d})
+		pages = append(pages, htmlPage{slug: v.ID, file: v.ID + ".html", title: v.Title, body: "analysis-body", data: d, math: pageMath})
 	}
 	d = b.base("Provenance", "provenance")
 	d.Prov = b.prov
@@ -610,6 +677,10 @@ func (b *siteBuild) writeHTML() error {
 		b.files["assets/echarts.min.js"] = b.assets.echarts
 	}
 	for _, p := range pages {
+		// ECharts (1.1 MB) only on pages that draw a chart.
+		if b.assets.hasECharts() && hasChart(p.data) {
+			p.data.Scripts = append(p.data.Scripts, "assets/echarts.min.js")
+		}
 		if p.math && len(b.assets.katex) > 0 {
 			p.data.Scripts = append(p.data.Scripts, "assets/katex.min.js")
 			b.files["assets/katex.min.js"] = b.assets.katex
@@ -620,6 +691,36 @@ func (b *siteBuild) writeHTML() error {
 	}
 	b.files["assets/search.js"] = search
 	return nil
+}
+
+// hasChart reports whether a page draws an interactive chart: an
+// analysis with a chart option, or a narrative page embedding one.
+func hasChart(d *pageData) bool {
+	if d.Analysis != nil {
+		for _, f := range d.Analysis.Figures {
+			if f.Chart != "" {
+				return true
+			}
+		}
+	}
+	return strings.Contains(string(d.Body), `class="echart"`) || strings.Contains(string(d.Abstract), `class="echart"`)
+}
+
+// methodHTML renders a method note: Markdown, with its $…$ maths
+// typeset by KaTeX on the page (math reports whether it has any).
+func (b *siteBuild) methodHTML(id, note string) (template.HTML, bool) {
+	n := b.newNarrative(id+" (method note)", "html")
+	var src strings.Builder
+	for i, line := range strings.Split(note, "\n") {
+		if i > 0 {
+			src.WriteByte('\n')
+		}
+		src.WriteString(n.expandText(line, i+1)) // maths only: a note has no directives
+	}
+	if len(n.errs) > 0 {
+		return b.markdown([]byte(note)), false
+	}
+	return template.HTML(n.fill(string(b.markdown([]byte(src.String()))))), n.math
 }
 
 // finding is the one-line key result of an analysis for the overview,

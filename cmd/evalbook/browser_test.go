@@ -44,6 +44,7 @@ type browser struct {
 	mu       sync.Mutex
 	problems []string
 	page     string
+	requests []string // every URL the pages asked for, in order
 }
 
 func newBrowser(t *testing.T) *browser {
@@ -89,6 +90,9 @@ func newBrowser(t *testing.T) *browser {
 		switch e := ev.(type) {
 		case *network.EventRequestWillBeSent:
 			u := e.Request.URL
+			b.mu.Lock()
+			b.requests = append(b.requests, u)
+			b.mu.Unlock()
 			if !strings.HasPrefix(u, "file://") && !strings.HasPrefix(u, "data:") {
 				b.add("network request to %s", u)
 			}
@@ -316,8 +320,9 @@ func builtDemo(t *testing.T, extra ...string) string {
 
 // TestBrowserDemo opens every page of the built demo in headless Chromium
 // from file:// with the network off and checks: no request leaves the site,
-// no console error or exception, every interactive chart is drawn and every
-// static figure loads; search finds a method's page; the theme toggle
+// no console error or exception, every interactive chart is drawn (the
+// opt-in ones switched on) and read (checkCharts) and every static figure
+// loads; search finds a method's page; the theme toggle
 // redraws the charts in other colours. It saves screenshots of the
 // overview, a forest-plot page and a narrative page in both themes.
 func TestBrowserDemo(t *testing.T) {
@@ -332,7 +337,14 @@ func TestBrowserDemo(t *testing.T) {
 	if len(pages) < 4 {
 		t.Fatalf("only %d pages", len(pages))
 	}
-	charts := 0
+	// At 1,400 px (a legend must not page there); every chart of the site
+	// is read as ECharts holds it (checkCharts: axis names, digits,
+	// legends, contrast, the site's colour map).
+	if err := chromedp.Run(b.ctx, chromedp.EmulateViewport(1400, 900)); err != nil {
+		t.Fatal(err)
+	}
+	cm := newColourMap()
+	charts, read := 0, 0
 	for _, p := range pages {
 		b.at(filepath.Base(p))
 		if err := chromedp.Run(b.ctx, chromedp.Navigate("file://"+p), chromedp.WaitReady("body", chromedp.ByQuery)); err != nil {
@@ -346,9 +358,17 @@ func TestBrowserDemo(t *testing.T) {
 			t.Errorf("%s: %d figure images did not load", filepath.Base(p), broken)
 		}
 		charts += want
+		read += b.checkCharts(t, filepath.Base(p), cm)
 	}
 	if charts == 0 {
 		t.Error("the demo has no interactive chart")
+	}
+	if read < 40 {
+		t.Errorf("read %d charts; the demo has more", read)
+	}
+	t.Logf("%d charts read, %d names in the site's colour map", read, len(cm.colour))
+	if err := chromedp.Run(b.ctx, chromedp.EmulateViewport(1280, 900)); err != nil {
+		t.Fatal(err)
 	}
 
 	// Search finds the analysis pages of a method by its name.

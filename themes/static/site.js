@@ -16,70 +16,208 @@
   // instance is disposed only when its element has left the document (or,
   // with an ECharts that cannot re-theme, on a theme change).
   var charts = [];
-  function chartOption(el, isDark) {
-    var option = JSON.parse(el.getAttribute("data-option"));
+  function reducedMotion() {
+    return window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  }
+  // Marks keep 3:1 contrast with the page: a series colour too close to
+  // the background is moved away from it in lightness, hue kept (dark mode
+  // draws light marks where the light theme draws dark ones). Colour
+  // scales (visualMap) are left as they are.
+  function rgb(hex) {
+    var m = /^#([0-9a-f]{6})$/i.exec(hex);
+    if (!m) return null;
+    var n = parseInt(m[1], 16);
+    return [(n >> 16) & 255, (n >> 8) & 255, n & 255];
+  }
+  function luminance(c) {
+    var l = c.map(function (v) { v /= 255; return v <= 0.04045 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); });
+    return 0.2126 * l[0] + 0.7152 * l[1] + 0.0722 * l[2];
+  }
+  function contrast(a, b) {
+    var x = luminance(a), y = luminance(b);
+    return (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05);
+  }
+  function toHex(c) { return "#" + c.map(function (v) { return ("0" + Math.round(v).toString(16)).slice(-2); }).join(""); }
+  function legible(hex, bg) {
+    var c = rgb(hex);
+    if (!c || contrast(c, bg) >= 3) return hex;
+    // past 3:1 with a margin, so that rounding to whole RGB values cannot
+    // bring it back under
+    var lighten = luminance(bg) < 0.5;
+    for (var t = 0.05; t <= 1.0001; t += 0.05) {
+      var target = lighten ? 255 : 0;
+      var d = c.map(function (v) { return v + (target - v) * t; });
+      if (contrast(d.map(Math.round), bg) >= 3.1) return toHex(d);
+    }
+    return hex;
+  }
+  function background() {
+    var m = /rgba?\((\d+),\s*(\d+),\s*(\d+)/.exec(getComputedStyle(document.body).backgroundColor);
+    return m ? [+m[1], +m[2], +m[3]] : [255, 255, 255];
+  }
+  function adapt(v, bg, key) {
+    if (Array.isArray(v)) return v.map(function (e) { return adapt(e, bg, key); });
+    if (v && typeof v === "object") {
+      for (var k in v) if (k !== "visualMap") v[k] = adapt(v[k], bg, k);
+      return v;
+    }
+    if (typeof v === "string" && (key === "color" || key === "borderColor")) return legible(v, bg);
+    return v;
+  }
+  function chartOption(text, isDark) {
+    // an inline option is JSON text; a loaded one an object, copied so
+    // that a redraw starts from the original colours
+    var option = typeof text === "string" ? JSON.parse(text) : JSON.parse(JSON.stringify(text));
     if (isDark) option.backgroundColor = "transparent";
-    return option;
+    if (reducedMotion()) option.animation = false;
+    return adapt(option, background(), "");
+  }
+  // A legend in rows under the plot (the site writer counted them for a
+  // desktop column, evalbookRows): counted again at the chart's width,
+  // the plot's bottom margin and the chart's height follow.
+  var measure = document.createElement("canvas").getContext("2d");
+  function layoutLegend(option, el) {
+    var l = option.legend;
+    if (!l || Array.isArray(l) || !l.evalbookRows) return;
+    var width = el.clientWidth - 10, rows = 1, x = 0, seen = {};
+    measure.font = "12px sans-serif";
+    (option.series || []).forEach(function (s) {
+      if (!s.name || seen[s.name]) return;
+      seen[s.name] = true;
+      var w = measure.measureText(s.name).width + 25 + 5 + 10;
+      if (x + w > width && x > 0) { rows++; x = 0; }
+      x += w;
+    });
+    var extra = 24 * (rows - l.evalbookRows);
+    if (!el.dataset.h0) el.dataset.h0 = String(el.clientHeight);
+    el.style.height = Math.max(+el.dataset.h0 + extra, 200) + "px";
+    option.grid = option.grid || {};
+    option.grid.bottom = 40 + 24 * rows;
   }
   // draw draws every visible chart not yet drawn and brings the others up
-  // to date; hidden ones (other pages of a single-file site) are drawn
-  // when their page is shown. Calling it twice is harmless.
-  function draw() {
+  // to date; hidden ones (other pages of a single-file site, opt-in
+  // charts) are drawn when shown. Calling it twice is harmless. Charts are
+  // drawn one per task, in page order, so the page paints and answers
+  // between them (a page of six large charts is not blocked by all six);
+  // a newer call takes over from an older one's queue.
+  var generation = 0;
+  var loading = {};
+  window.EVALBOOK_CHARTS = window.EVALBOOK_CHARTS || {};
+  function optionText(el) {
+    var inline = el.getAttribute("data-option");
+    if (inline !== null) return inline;
+    return window.EVALBOOK_CHARTS[el.getAttribute("data-chart-id")] || null;
+  }
+  // A large chart's option is a script of its own (data/charts/*.js),
+  // loaded when the chart is first drawn.
+  function load(el) {
+    var src = el.getAttribute("data-option-src");
+    if (!src || loading[src]) return;
+    loading[src] = true;
+    var s = document.createElement("script");
+    s.src = src;
+    s.onload = draw;
+    document.body.appendChild(s);
+  }
+  function drawOne(el) {
     var ec = window.echarts;
-    if (!ec) return;
     var isDark = !!dark();
+    var text = optionText(el);
+    if (text === null) { load(el); return; }
+    var chart = ec.getInstanceByDom(el);
+    var entry = null;
+    for (var j = 0; j < charts.length; j++) if (charts[j].el === el) entry = charts[j];
+    if (chart && entry && entry.dark === isDark) {
+      chart.resize(); // its page may have been hidden while the window changed size
+      return;
+    }
+    if (chart && typeof chart.setTheme !== "function") {
+      chart.dispose(); // an ECharts older than 6: re-theming is a new instance
+      chart = null;
+    }
+    var option = chartOption(text, isDark);
+    layoutLegend(option, el);
+    if (chart) {
+      chart.setTheme(isDark ? "dark" : {});
+      chart.resize();
+    } else {
+      chart = ec.init(el, isDark ? "dark" : null, { renderer: "canvas" });
+    }
+    chart.setOption(option, true);
+    if (entry) {
+      entry.chart = chart;
+      entry.dark = isDark;
+    } else {
+      charts.push({ el: el, chart: chart, dark: isDark });
+    }
+  }
+  function draw() {
+    if (!window.echarts) return;
+    var gen = ++generation;
     charts = charts.filter(function (c) {
       if (c.chart.isDisposed()) return false;
       if (document.contains(c.el)) return true;
       c.chart.dispose();
       return false;
     });
-    var nodes = document.querySelectorAll(".echart[data-option]");
-    for (var i = 0; i < nodes.length; i++) {
-      var el = nodes[i];
-      if (el.offsetParent === null) continue;
-      var chart = ec.getInstanceByDom(el);
-      var entry = null;
-      for (var j = 0; j < charts.length; j++) if (charts[j].el === el) entry = charts[j];
-      if (chart && entry && entry.dark === isDark) {
-        chart.resize(); // its page may have been hidden while the window changed size
-        continue;
-      }
-      if (chart && typeof chart.setTheme !== "function") {
-        chart.dispose(); // an ECharts older than 6: re-theming is a new instance
-        chart = null;
-      }
-      if (chart) {
-        chart.setTheme(isDark ? "dark" : {});
-        chart.resize();
-      } else {
-        chart = ec.init(el, isDark ? "dark" : null, { renderer: "canvas" });
-      }
-      chart.setOption(chartOption(el, isDark), true);
-      if (entry) {
-        entry.chart = chart;
-        entry.dark = isDark;
-      } else {
-        charts.push({ el: el, chart: chart, dark: isDark });
-      }
-    }
-    if (nodes.length) root.classList.add("charts-on");
+    var queue = Array.prototype.filter.call(document.querySelectorAll(".echart[data-option], .echart[data-option-src]"),
+      function (el) { return el.offsetParent !== null; });
+    if (queue.length) root.classList.add("charts-on");
+    var run = function () {
+      if (gen !== generation) return;
+      var el = queue.shift();
+      if (el && el.offsetParent !== null) drawOne(el);
+      if (queue.length) setTimeout(run, 0);
+      else if (window.performance && performance.mark) performance.mark("evalbook-charts-drawn"); // make bench-pages reads it
+    };
+    run();
   }
+  // Figures whose static SVG shows more (the forest plot's columns) show
+  // it first; the button swaps in the interactive chart and back.
+  document.querySelectorAll("button.show-chart").forEach(function (button) {
+    button.addEventListener("click", function () {
+      var chart = document.getElementById(button.getAttribute("aria-controls"));
+      var img = button.parentElement.querySelector("img.static");
+      var on = button.getAttribute("aria-pressed") !== "true";
+      button.setAttribute("aria-pressed", on ? "true" : "false");
+      chart.hidden = !on;
+      if (img) img.hidden = on;
+      draw();
+    });
+  });
   window.addEventListener("resize", function () {
     charts.forEach(function (c) { if (c.el.offsetParent !== null) c.chart.resize(); });
   });
   var toggle = document.getElementById("theme-toggle");
+  function pressed() { if (toggle) toggle.setAttribute("aria-pressed", dark() ? "true" : "false"); }
+  pressed();
   if (toggle) toggle.addEventListener("click", function () {
     root.dataset.theme = dark() ? "light" : "dark";
     try { localStorage.setItem("evalbook-theme", root.dataset.theme); } catch (e) {}
+    pressed();
     draw();
   });
+  // Phone: the contents are behind a menu button.
+  var menu = document.getElementById("menu-toggle"), side = document.getElementById("side-nav");
+  if (menu && side) menu.addEventListener("click", function () {
+    var open = menu.getAttribute("aria-expanded") !== "true";
+    menu.setAttribute("aria-expanded", open ? "true" : "false");
+    side.classList.toggle("open", open);
+  });
+  // Sortable tables: each header is a button (reachable by Tab, pressed
+  // with Enter or Space); aria-sort says the order of every column.
   document.querySelectorAll("table.sortable").forEach(function (table) {
     var heads = table.querySelectorAll("thead th");
     heads.forEach(function (th, col) {
-      th.addEventListener("click", function () {
+      var button = document.createElement("button");
+      button.type = "button";
+      button.className = "sort";
+      while (th.firstChild) button.appendChild(th.firstChild);
+      th.appendChild(button);
+      th.setAttribute("aria-sort", "none");
+      button.addEventListener("click", function () {
         var asc = th.getAttribute("aria-sort") !== "ascending";
-        heads.forEach(function (h) { h.removeAttribute("aria-sort"); });
+        heads.forEach(function (h) { h.setAttribute("aria-sort", "none"); });
         th.setAttribute("aria-sort", asc ? "ascending" : "descending");
         var body = table.tBodies[0];
         var rows = Array.prototype.slice.call(body.rows);
@@ -127,14 +265,37 @@
     return hits.slice(0, 12).map(function (h) { return h.e; });
   }
   window.evalbookSearch = search;
+  // The search box is a combobox: arrow keys move through the results
+  // (aria-activedescendant), Enter opens one, Escape closes the list, and
+  // a live region says how many were found.
+  var status = document.getElementById("search-status");
   if (input && list) {
     var base = (document.querySelector("a.brand") || { getAttribute: function () { return "index.html"; } }).getAttribute("href").replace(/index\.html$/, "");
+    var active = -1;
+    var close = function () {
+      list.hidden = true;
+      input.setAttribute("aria-expanded", "false");
+      input.removeAttribute("aria-activedescendant");
+      active = -1;
+    };
+    var mark = function (i) {
+      var items = list.children;
+      if (!items.length) return;
+      active = (i + items.length) % items.length;
+      for (var k = 0; k < items.length; k++) items[k].setAttribute("aria-selected", k === active ? "true" : "false");
+      input.setAttribute("aria-activedescendant", items[active].id);
+      items[active].scrollIntoView({ block: "nearest" });
+    };
     input.addEventListener("input", function () {
       var hits = search(input.value);
       list.innerHTML = "";
-      hits.forEach(function (e) {
+      hits.forEach(function (e, i) {
         var li = document.createElement("li"), a = document.createElement("a"), k = document.createElement("span");
-        a.href = document.body.classList.contains("single-file") ? e.u.replace(/^([^#]+)\.html(#.*)?$/, function (m, p, f) { return f || "#p-" + p; }) : base + e.u;
+        li.id = "search-hit-" + i;
+        li.setAttribute("role", "option");
+        li.setAttribute("aria-selected", "false");
+        a.href = document.body.classList.contains("single-file") ? e.u.replace(/^([^#]+)\.html(#.*)?$/, function (m, p, f) { return "#p-" + p + (f ? "--" + f.slice(1) : ""); }) : base + e.u;
+        a.tabIndex = -1;
         a.textContent = e.t;
         k.className = "k";
         k.textContent = e.k;
@@ -142,12 +303,30 @@
         li.appendChild(a);
         list.appendChild(li);
       });
+      active = -1;
+      input.removeAttribute("aria-activedescendant");
       list.hidden = hits.length === 0;
+      input.setAttribute("aria-expanded", hits.length ? "true" : "false");
+      if (status) status.textContent = input.value.trim() ? (hits.length ? hits.length + (hits.length === 1 ? " result" : " results") : "No results") : "";
     });
     input.addEventListener("keydown", function (ev) {
-      if (ev.key === "Enter" && list.firstChild) { window.location.href = list.firstChild.firstChild.href; }
-      if (ev.key === "Escape") { list.hidden = true; }
+      if (ev.key === "ArrowDown" && list.hidden && list.children.length) {
+        ev.preventDefault(); // reopen the list Escape closed
+        list.hidden = false;
+        input.setAttribute("aria-expanded", "true");
+        mark(0);
+      } else if (ev.key === "ArrowDown" && !list.hidden) { ev.preventDefault(); mark(active + 1); }
+      else if (ev.key === "ArrowUp" && !list.hidden) { ev.preventDefault(); mark(active - 1); }
+      else if (ev.key === "Enter" && list.firstChild) {
+        ev.preventDefault();
+        window.location.href = list.children[Math.max(active, 0)].firstChild.href;
+        if (document.body.classList.contains("single-file")) close();
+      } else if (ev.key === "Escape" && !list.hidden) {
+        ev.preventDefault(); // the first Escape closes the list, the next clears the box
+        close();
+      }
     });
+    input.addEventListener("blur", function () { setTimeout(close, 200); });
   }
   // Single file: every page is a section; the hash picks the one shown.
   var single = document.body.classList.contains("single-file");
@@ -157,6 +336,7 @@
       var id = decodeURIComponent(location.hash.slice(1)) || "p-index";
       var target = document.getElementById(id);
       var page = target && (target.classList.contains("sf-page") ? target : target.closest(".sf-page"));
+      if (target && !page) { target.focus(); return; } // the skip link: stay on the page shown
       if (!page) page = document.getElementById("p-index");
       sections.forEach(function (s) { s.hidden = s !== page; });
       document.querySelectorAll(".side a").forEach(function (a) {

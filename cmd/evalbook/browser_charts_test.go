@@ -1,0 +1,162 @@
+package main
+
+import (
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+)
+
+// chartReport is what chartsJS reads from every drawn chart of a page.
+type chartReport struct {
+	Charts   int      `json:"charts"`
+	Problems []string `json:"problems"`
+	// Styles maps a series' name (its suffix in parentheses dropped) to
+	// the colour it is drawn with, per chart.
+	Styles []map[string]string `json:"styles"`
+}
+
+// chartsJS checks every ECharts instance of the page (after the opt-in
+// charts are switched on) and returns a chartReport. A category axis
+// must carry its names; no number in axis data, labels or formatters may
+// have more than 6 significant digits; no legend may be paged; every
+// series mark must have 3:1 contrast with the page background (the
+// colour ECharts draws, getVisual, after the page's own adjustments).
+const chartsJS = `(function () {
+  function lum(c) {
+    var m = /^#([0-9a-f]{6})$/i.exec(c), v;
+    if (m) { var n = parseInt(m[1], 16); v = [(n >> 16) & 255, (n >> 8) & 255, n & 255]; }
+    else { m = /rgba?\((\d+),\s*(\d+),\s*(\d+)/.exec(c); if (!m) return null; v = [+m[1], +m[2], +m[3]]; }
+    var l = v.map(function (x) { x /= 255; return x <= 0.04045 ? x / 12.92 : Math.pow((x + 0.055) / 1.055, 2.4); });
+    return 0.2126 * l[0] + 0.7152 * l[1] + 0.0722 * l[2];
+  }
+  function ratio(a, b) { return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05); }
+  var bg = lum(getComputedStyle(document.body).backgroundColor);
+  var out = { charts: 0, problems: [], styles: [] };
+  var styled = { line: 1, scatter: 1, bar: 1, boxplot: 1 };
+  document.querySelectorAll(".echart").forEach(function (el, n) {
+    var chart = window.echarts.getInstanceByDom(el);
+    if (!chart) { out.problems.push("chart " + n + " not drawn"); return; }
+    out.charts++;
+    var o = chart.getOption(), where = "chart " + n + " (" + (el.closest("figure") || el).id + ")";
+    ["xAxis", "yAxis"].forEach(function (k) {
+      (o[k] || []).forEach(function (a) {
+        if (a.type === "category" && !(a.data && a.data.length)) out.problems.push(where + ": a category " + k + " has no names");
+      });
+    });
+    (o.legend || []).forEach(function (l) { if (l.type === "scroll") out.problems.push(where + ": the legend is paged"); });
+    var texts = [];
+    ["xAxis", "yAxis"].forEach(function (k) { (o[k] || []).forEach(function (a) { texts.push(JSON.stringify(a.data || []), String(a.min), String(a.max), String(a.name || "")); }); });
+    (o.tooltip || []).forEach(function (t) { if (typeof t.formatter === "string") texts.push(t.formatter); });
+    var styles = {}, seen = {}, count = 0;
+    (o.series || []).forEach(function (s, i) {
+      texts.push(String(s.name || ""));
+      (s.data || []).forEach(function (d) { if (d && typeof d === "object" && !Array.isArray(d)) texts.push(String(d.name || ""), JSON.stringify(d.value), JSON.stringify((d.label || {}).formatter || "")); else texts.push(JSON.stringify(d)); });
+      if (s.label && typeof s.label.formatter === "string") texts.push(s.label.formatter);
+      if (!styled[s.type] || !s.name) return;
+      count++;
+      var colour = chart.getVisual({ seriesIndex: i }, "color");
+      if (typeof colour !== "string") return;
+      var l = lum(colour);
+      if (l !== null && ratio(l, bg) < 3) out.problems.push(where + ": series " + s.name + " colour " + colour + " has contrast " + ratio(l, bg).toFixed(2) + ":1 with the background");
+      var base = s.name.replace(/\s*\([^)]*\)\s*$/, ""), dash = (s.lineStyle || {}).type || "solid";
+      var key = colour + "/" + dash + "/" + (s.symbol || "");
+      if (s.type === "line" || s.type === "scatter") {
+        if (seen[key] && seen[key] !== base) out.problems.push(where + ": " + seen[key] + " and " + base + " are drawn alike (" + key + ")");
+        seen[key] = base;
+      }
+      styles[base] = colour; // the name's identity on the site
+    });
+    if (count >= 2) out.styles.push(styles);
+    texts.join(" ").replace(/-?\d+\.\d+(?:e[-+]?\d+)?/gi, function (num) {
+      var digits = num.replace(/^-/, "").split(/e/i)[0].replace(".", "").replace(/^0+/, "");
+      if (digits.length > 6) out.problems.push(where + ": " + num + " has " + digits.length + " significant digits");
+      return num;
+    });
+  });
+  return out;
+})()`
+
+// colourMap checks that a series name keeps one colour over every chart
+// the tests read (the site's colour map).
+type colourMap struct{ colour, where map[string]string }
+
+func newColourMap() *colourMap {
+	return &colourMap{colour: map[string]string{}, where: map[string]string{}}
+}
+
+// checkCharts switches on the page's opt-in charts, waits until every
+// chart is drawn and reads them all (chartsJS): names on category axes,
+// no more than 6 significant digits, no paged legend, every series 3:1
+// against the background, no two series of a chart drawn alike, and each
+// name in the colour it has on the other pages (cm). It returns the
+// number of charts read.
+func (b *browser) checkCharts(t *testing.T, where string, cm *colourMap) int {
+	t.Helper()
+	if err := chromedp.Run(b.ctx, chromedp.Evaluate(`document.querySelectorAll("button.show-chart").forEach(function (b) { b.click(); }); true`, nil)); err != nil {
+		t.Fatal(err)
+	}
+	want, drawn, _ := b.chartState(t)
+	if drawn != want {
+		t.Errorf("%s: %d of %d charts drawn", where, drawn, want)
+	}
+	var r chartReport
+	if err := chromedp.Run(b.ctx, chromedp.Evaluate(chartsJS, &r)); err != nil {
+		t.Fatalf("%s: %v", where, err)
+	}
+	for _, prob := range r.Problems {
+		t.Errorf("%s: %s", where, prob)
+	}
+	for _, styles := range r.Styles {
+		for series, colour := range styles {
+			if prev, ok := cm.colour[series]; ok && prev != colour {
+				t.Errorf("%s: %s is drawn %s, but %s on %s", where, series, colour, prev, cm.where[series])
+			}
+			cm.colour[series], cm.where[series] = colour, where
+		}
+	}
+	return r.Charts
+}
+
+// TestBrowserChartsDark reads the charts of the pages with dark marks
+// (near-black and purple lines, CD bars, forest whiskers) in the dark
+// theme at 1,400 px: every series keeps 3:1 contrast with the dark
+// background, and the colour map holds there too. (TestBrowserDemo reads
+// every chart of the site in the light theme.)
+func TestBrowserChartsDark(t *testing.T) {
+	t.Parallel()
+	b := newBrowser(t)
+	site := demoSite(t)
+	first := "file://" + filepath.Join(site, "index.html")
+	if err := chromedp.Run(b.ctx, chromedp.EmulateViewport(1400, 900), chromedp.Navigate(first)); err != nil {
+		t.Fatal(err)
+	}
+	cm := newColourMap()
+	total := 0
+	for _, name := range []string{"stability", "leaderboard", "paired-folds", "submissions", "critical-difference", "meta-ease-vs-als-rmse", "dataset-clusters"} {
+		b.at(name + " (dark)")
+		b.loadInTheme(t, "file://"+filepath.Join(site, name+".html"), "dark")
+		total += b.checkCharts(t, name+".html (dark)", cm)
+	}
+	if total < 10 {
+		t.Errorf("only %d charts read", total)
+	}
+	t.Logf("%d charts, %d names in the colour map", total, len(cm.colour))
+	b.report(t)
+}
+
+// TestDemoCaptionsTrueOfBoth: no caption apologises for a difference
+// between the static and the interactive figure.
+func TestDemoCaptionsTrueOfBoth(t *testing.T) {
+	t.Parallel()
+	apology := regexp.MustCompile(`(?i)in the interactive (chart|version)|interactive chart (shows|draws)|static (figure|svg) (shows|only)`)
+	for name, page := range demoPages(t) {
+		for _, m := range regexp.MustCompile(`(?s)<figcaption>(.*?)</figcaption>`).FindAllStringSubmatch(page, -1) {
+			if apology.MatchString(m[1]) {
+				t.Errorf("%s: caption %s", name, fmt.Sprint(m[1][:min(len(m[1]), 200)]))
+			}
+		}
+	}
+}

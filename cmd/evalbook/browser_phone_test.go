@@ -1,0 +1,123 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/chromedp"
+)
+
+// phoneJS measures a page at phone width: every text of every drawn chart
+// must lie inside its chart's canvas (ECharts' own bounding boxes, so a
+// label cut at the figure's edge is caught), every figure too wide for
+// the screen must scroll (not be cut), and no text block of the page may
+// run past the screen's right edge unless it is inside a scroll box.
+const phoneJS = `(function () {
+  var out = { texts: 0, problems: [] }, vw = document.documentElement.clientWidth;
+  document.querySelectorAll(".echart").forEach(function (el) {
+    var chart = window.echarts && window.echarts.getInstanceByDom(el);
+    if (!chart || el.offsetParent === null) return;
+    var w = chart.getWidth(), h = chart.getHeight(), where = (el.closest("figure") || el).id;
+    chart.getZr().storage.getDisplayList(true).forEach(function (e) {
+      if (!e.style || typeof e.style.text !== "string" || !e.style.text.trim() || e.invisible || e.ignore) return;
+      var r = e.getBoundingRect().clone();
+      if (e.transform) r.applyTransform(e.transform);
+      out.texts++;
+      if (r.x < -1 || r.y < -1 || r.x + r.width > w + 1 || r.y + r.height > h + 1)
+        out.problems.push(where + ": text " + JSON.stringify(e.style.text) + " at x " + Math.round(r.x) + "–" + Math.round(r.x + r.width) + " of " + w + ", y " + Math.round(r.y) + "–" + Math.round(r.y + r.height) + " of " + h);
+    });
+  });
+  document.querySelectorAll("figure.figure").forEach(function (f) {
+    var inner = f.querySelector(".echart:not([hidden]), img.static:not([hidden])");
+    if (!inner || inner.offsetParent === null) return;
+    var style = getComputedStyle(f);
+    if (inner.getBoundingClientRect().width > f.clientWidth + 1 && style.overflowX !== "auto" && style.overflowX !== "scroll")
+      out.problems.push(f.id + ": a figure wider than the screen is cut, not scrolled");
+  });
+  document.querySelectorAll("main p, main h1, main h2, main h3, main figcaption, main li, main button, .top *").forEach(function (e) {
+    if (e.offsetParent === null || e.closest(".table-scroll, figure.figure, pre, .math")) return;
+    var r = e.getBoundingClientRect();
+    if (r.right > vw + 1) out.problems.push(e.tagName.toLowerCase() + " " + JSON.stringify((e.textContent || "").trim().slice(0, 40)) + " runs to x " + Math.round(r.right) + " of " + vw);
+  });
+  return out;
+})()`
+
+// TestBrowserPhone opens the forest, CD, leaderboard and clusters pages
+// at 390 px (a phone), with the interactive charts and, for the forest
+// plot, its default static figure: no chart text is clipped at the
+// figure's edges (by ECharts' bounding boxes), wide figures scroll, no
+// text runs off the screen, and the contents sit behind a menu button
+// that opens them. Screenshots go to $EVALBOOK_SHOTS (or the test's
+// temporary directory).
+func TestBrowserPhone(t *testing.T) {
+	t.Parallel()
+	b := newBrowser(t)
+	site := demoSite(t)
+	shots := os.Getenv("EVALBOOK_SHOTS")
+	if shots == "" {
+		shots = t.TempDir()
+	} else if err := os.MkdirAll(shots, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Run(b.ctx,
+		emulation.SetDeviceMetricsOverride(390, 844, 3, true),
+		emulation.SetTouchEmulationEnabled(true),
+	); err != nil {
+		t.Fatal(err)
+	}
+	texts := 0
+	for _, name := range []string{"meta-ease-vs-als-rmse", "critical-difference", "leaderboard", "dataset-clusters"} {
+		themes := []string{"light"}
+		if name == "critical-difference" || name == "meta-ease-vs-als-rmse" {
+			themes = append(themes, "dark")
+		}
+		for _, theme := range themes {
+			b.at(name + " (phone, " + theme + ")")
+			if err := chromedp.Run(b.ctx, chromedp.Navigate("file://"+filepath.Join(site, name+".html"))); err != nil {
+				t.Fatal(err)
+			}
+			b.loadInTheme(t, "file://"+filepath.Join(site, name+".html"), theme)
+			b.chartState(t)
+			var r struct {
+				Texts    int      `json:"texts"`
+				Problems []string `json:"problems"`
+			}
+			if err := chromedp.Run(b.ctx, chromedp.Evaluate(phoneJS, &r)); err != nil {
+				t.Fatal(err)
+			}
+			for _, p := range r.Problems {
+				t.Errorf("%s (390 px, %s): %s", name, theme, p)
+			}
+			texts += r.Texts
+			b.screenshot(t, shots, fmt.Sprintf("phone-%s-%s", name, theme))
+		}
+	}
+	if texts < 50 {
+		t.Errorf("only %d chart texts measured", texts)
+	}
+
+	// The contents: hidden behind the menu button, opened by it.
+	b.at("menu (phone)")
+	var state string
+	const navState = `(function () {
+  var nav = document.getElementById("side-nav"), menu = document.getElementById("menu-toggle");
+  return (nav.offsetParent === null ? "hidden" : "shown") + ":" + (menu.offsetParent === null ? "no-button" : menu.getAttribute("aria-expanded"));
+})()`
+	if err := chromedp.Run(b.ctx, chromedp.Navigate("file://"+filepath.Join(site, "index.html")), chromedp.WaitReady("#menu-toggle", chromedp.ByQuery)); err != nil {
+		t.Fatal(err)
+	}
+	b.until(t, "contents behind the menu button", navState, &state, func() bool { return state == "hidden:false" }, func() string { return state })
+	if err := chromedp.Run(b.ctx, chromedp.Click("#menu-toggle", chromedp.ByQuery, chromedp.NodeVisible)); err != nil {
+		t.Fatal(err)
+	}
+	b.until(t, "contents opened", navState, &state, func() bool { return state == "shown:true" }, func() string { return state })
+	b.screenshot(t, shots, "phone-menu-open")
+	if strings.TrimSpace(shots) != "" {
+		t.Logf("screenshots in %s", shots)
+	}
+	b.report(t)
+}
