@@ -30,6 +30,10 @@ type Figure struct {
 	// figures whose SVG carries what a chart cannot (the forest plot's
 	// text columns and its summary diamonds).
 	PreferStatic bool
+	// Drawing is the drawing the SVG was rendered from, so a manuscript's
+	// PDF and PNG (export.go) come from the same drawing; nil for a
+	// figure without one.
+	Drawing *Drawing
 }
 
 // Palette is the site's series palette, for the static figures and (by

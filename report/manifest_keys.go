@@ -104,7 +104,6 @@ func keyLines(src []byte) map[string]int {
 	return out
 }
 
-
 // topLevelCommas counts the commas of a line outside quotes, brackets
 // and braces: the elements of an array the line completes.
 func topLevelCommas(line string) int {
