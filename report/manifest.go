@@ -707,65 +707,83 @@ func (s *Study) decodeEntries(md toml.MetaData, p toml.Primitive, key string, fa
 		var e InputEntry
 		s.decodeOptions(md, t, &e, ekey, displayKey(key), allowed, fail)
 		e.Line = s.line(ekey)
-		if e.Path == "" {
-			fail(ekey, "%s[%d].path: required", displayKey(key), i)
-		}
-		switch e.Missing {
-		case "", "zero", "drop":
-		default:
-			fail(ekey, "%s[%d].missing: unknown value %q%s", displayKey(key), i, e.Missing, analyses.NameHint(e.Missing, []string{"zero", "drop"}))
-		}
-		switch {
-		case e.Duplicates == "":
-		case key != "inputs.results":
-			fail(ekey+".duplicates", "%s[%d].duplicates: only results entries take this key", displayKey(key), i)
-		case !contains(duplicateRules, e.Duplicates):
-			fail(ekey+".duplicates", "%s[%d].duplicates: unknown value %q (want \"mean\", \"first\" or \"last\")%s", displayKey(key), i, e.Duplicates, analyses.DidYouMean(e.Duplicates, duplicateRules))
-		}
-		for _, m := range e.MissingValues {
-			switch {
-			case strings.TrimSpace(m) == "":
-				fail(ekey+".missing_values", "%s[%d].missing_values: an empty marker (empty cells are always missing)", displayKey(key), i)
-			case input.BadName(m) != "":
-				fail(ekey+".missing_values", "%s[%d].missing_values: marker %s holds %s", displayKey(key), i, input.Quote(m), input.BadName(m))
-			}
-		}
-		for _, col := range analyses.SortedKeys(e.Columns) {
-			if contains(entryColumns, col) {
-				continue
-			}
-			hint := ""
-			if key == "inputs.results" && e.Metric == "" {
-				// columns = {"ndcg@10" = "Value"}: a file of one metric.
-				hint = fmt.Sprintf(" (to read %s as the values of metric %q, write metric = %q, columns = { value = %q })", input.Quote(e.Columns[col]), col, col, e.Columns[col])
-			}
-			fail(ekey+".columns", "%s[%d].columns: unknown column %q: the keys of columns are the column names evalbook expects, the values your file's headers%s%s", displayKey(key), i, col,
-				analyses.NameHint(col, entryColumns), hint)
-		}
-		if e.Metric != "" && key == "inputs.characteristics" {
-			fail(ekey+".metric", "%s[%d].metric: only results and units entries take this key", displayKey(key), i)
-		}
-		if e.Metric != "" {
-			if _, mapped := e.Columns["metric"]; mapped {
-				fail(ekey+".metric", "%s[%d]: metric = %q and columns.metric both say which metric a value is; keep one", displayKey(key), i, e.Metric)
-			}
-			if bad := input.BadName(e.Metric); bad != "" {
-				fail(ekey+".metric", "%s[%d].metric: %s holds %s", displayKey(key), i, input.Quote(e.Metric), bad)
-			}
-		}
-		read := map[string][]string{ // the columns each kind of entry reads by name
-			"inputs.results":         {"dataset", "method", "metric", "value", "k", "run"},
-			"inputs.units":           {"dataset", "method", "metric", "value", "unit"},
-			"inputs.characteristics": {"dataset", "feature", "value"},
-		}[key]
-		for _, c := range e.Ignore {
-			if contains(read, strings.ToLower(strings.TrimSpace(c))) {
-				fail(ekey+".ignore", "%s[%d].ignore: %q is a column evalbook reads; leave it out of ignore", displayKey(key), i, c)
-			}
-		}
+		checkEntry(e, key, ekey, i, fail)
 		out = append(out, e)
 	}
 	return out
+}
+
+// checkEntry checks the keys of one input entry (element i of key,
+// whose own key is ekey), reporting each problem at its key's line.
+func checkEntry(e InputEntry, key, ekey string, i int, fail func(string, string, ...any)) {
+	if e.Path == "" {
+		fail(ekey, "%s[%d].path: required", displayKey(key), i)
+	}
+	switch e.Missing {
+	case "", "zero", "drop":
+	default:
+		fail(ekey, "%s[%d].missing: unknown value %q%s", displayKey(key), i, e.Missing, analyses.NameHint(e.Missing, []string{"zero", "drop"}))
+	}
+	switch {
+	case e.Duplicates == "":
+	case key != "inputs.results":
+		fail(ekey+".duplicates", "%s[%d].duplicates: only results entries take this key", displayKey(key), i)
+	case !contains(duplicateRules, e.Duplicates):
+		fail(ekey+".duplicates", "%s[%d].duplicates: unknown value %q (want \"mean\", \"first\" or \"last\")%s", displayKey(key), i, e.Duplicates, analyses.DidYouMean(e.Duplicates, duplicateRules))
+	}
+	for _, m := range e.MissingValues {
+		switch {
+		case strings.TrimSpace(m) == "":
+			fail(ekey+".missing_values", "%s[%d].missing_values: an empty marker (empty cells are always missing)", displayKey(key), i)
+		case input.BadName(m) != "":
+			fail(ekey+".missing_values", "%s[%d].missing_values: marker %s holds %s", displayKey(key), i, input.Quote(m), input.BadName(m))
+		}
+	}
+	checkEntryColumns(e, key, ekey, i, fail)
+	checkEntryMetric(e, key, ekey, i, fail)
+	read := map[string][]string{ // the columns each kind of entry reads by name
+		"inputs.results":         {"dataset", "method", "metric", "value", "k", "run"},
+		"inputs.units":           {"dataset", "method", "metric", "value", "unit"},
+		"inputs.characteristics": {"dataset", "feature", "value"},
+	}[key]
+	for _, c := range e.Ignore {
+		if contains(read, strings.ToLower(strings.TrimSpace(c))) {
+			fail(ekey+".ignore", "%s[%d].ignore: %q is a column evalbook reads; leave it out of ignore", displayKey(key), i, c)
+		}
+	}
+}
+
+// checkEntryColumns refuses a columns key evalbook does not read, with
+// the valid names (and, for a results file, how to read one metric).
+func checkEntryColumns(e InputEntry, key, ekey string, i int, fail func(string, string, ...any)) {
+	for _, col := range analyses.SortedKeys(e.Columns) {
+		if contains(entryColumns, col) {
+			continue
+		}
+		hint := ""
+		if key == "inputs.results" && e.Metric == "" {
+			// columns = {"ndcg@10" = "Value"}: a file of one metric.
+			hint = fmt.Sprintf(" (to read %s as the values of metric %q, write metric = %q, columns = { value = %q })", input.Quote(e.Columns[col]), col, col, e.Columns[col])
+		}
+		fail(ekey+".columns", "%s[%d].columns: unknown column %q: the keys of columns are the column names evalbook expects, the values your file's headers%s%s", displayKey(key), i, col,
+			analyses.NameHint(col, entryColumns), hint)
+	}
+}
+
+// checkEntryMetric checks an entry's constant metric.
+func checkEntryMetric(e InputEntry, key, ekey string, i int, fail func(string, string, ...any)) {
+	if e.Metric == "" {
+		return
+	}
+	if key == "inputs.characteristics" {
+		fail(ekey+".metric", "%s[%d].metric: only results and units entries take this key", displayKey(key), i)
+	}
+	if _, mapped := e.Columns["metric"]; mapped {
+		fail(ekey+".metric", "%s[%d]: metric = %q and columns.metric both say which metric a value is; keep one", displayKey(key), i, e.Metric)
+	}
+	if bad := input.BadName(e.Metric); bad != "" {
+		fail(ekey+".metric", "%s[%d].metric: %s holds %s", displayKey(key), i, input.Quote(e.Metric), bad)
+	}
 }
 
 func displayKey(key string) string {
