@@ -13,95 +13,116 @@ import (
 // "analyses.2.metric" the line of its metric key). BurntSushi/toml keeps
 // no positions for decoded keys, so error messages look them up here.
 func keyLines(src []byte) map[string]int {
-	out := map[string]int{}
-	counts := map[string]int{}
-	last := map[string]string{} // array-of-tables name → its latest entry's key
-	prefix := ""
-	inMulti := ""
-	// a value that is an array spanning lines (results = [ … ]): each
-	// element that starts a line is keyed "<key>.<index>"
-	arrayKey, depth, elem := "", 0, 0
+	k := &keyScan{out: map[string]int{}, counts: map[string]int{}, last: map[string]string{}}
 	for i, raw := range bytes.Split(src, []byte("\n")) {
 		line := strings.TrimSpace(string(raw))
 		n := i + 1
-		if arrayKey != "" && inMulti == "" {
-			if depth == 1 && line != "" && line[0] != '#' && line[0] != ']' {
-				if _, ok := out[arrayKey+"."+strconv.Itoa(elem)]; !ok {
-					out[arrayKey+"."+strconv.Itoa(elem)] = n
-				}
-				// one element per line is the common layout; a line may
-				// also hold several ({ … }, { … },)
-				elem += max(1, topLevelCommas(line))
-			}
-			depth += bracketDepth(line)
-			if depth <= 0 {
-				arrayKey = ""
-			}
-			continue
-		}
-		if inMulti != "" {
-			if strings.Count(line, inMulti)%2 == 1 {
-				inMulti = ""
-			}
-			continue
-		}
 		switch {
+		case k.arrayKey != "" && k.inMulti == "":
+			k.arrayLine(line, n)
+		case k.inMulti != "":
+			if strings.Count(line, k.inMulti)%2 == 1 {
+				k.inMulti = ""
+			}
 		case line == "" || line[0] == '#':
-			continue
-		case strings.HasPrefix(line, "[["):
-			name := tableName(strings.TrimPrefix(line, "[["), "]]")
-			idx := counts[name]
-			counts[name]++
-			prefix = name + "." + strconv.Itoa(idx)
-			last[name] = prefix
-			out[prefix] = n
-			continue
 		case line[0] == '[':
-			// A sub-table of the latest entry of an array of tables
-			// ([analyses.evalrs2022] after the third [[analyses]]) is
-			// keyed under that entry: "analyses.2.evalrs2022".
-			name := tableName(line[1:], "]")
-			prefix = name
-			longest := ""
-			for arr, at := range last {
-				if rest, ok := strings.CutPrefix(name, arr+"."); ok && len(arr) > len(longest) {
-					longest, prefix = arr, at+"."+rest
-				}
-			}
-			if _, ok := out[prefix]; !ok {
-				out[prefix] = n
-			}
-			continue
-		}
-		eq := strings.IndexByte(line, '=')
-		if eq <= 0 {
-			continue
-		}
-		key := unquoteKey(strings.TrimSpace(line[:eq]))
-		full := key
-		if prefix != "" {
-			full = prefix + "." + key
-		}
-		if _, ok := out[full]; !ok {
-			out[full] = n
-		}
-		rest := line[eq+1:]
-		for _, q := range []string{`"""`, `'''`} {
-			if strings.Count(rest, q)%2 == 1 {
-				inMulti = q
-			}
-		}
-		if v := strings.TrimSpace(rest); strings.HasPrefix(v, "[") && inMulti == "" {
-			if d := bracketDepth(v); d > 0 {
-				arrayKey, depth, elem = full, d, 0
-				if inner := strings.TrimSpace(v[1:]); inner != "" && inner[0] != '#' {
-					out[full+".0"] = n // elements begin on the key's line
-					elem = topLevelCommas(inner)
-				}
-			}
+			k.header(line, n)
+		default:
+			k.keyValue(line, n)
 		}
 	}
-	return out
+	return k.out
+}
+
+// keyScan is keyLines' state between lines.
+type keyScan struct {
+	out    map[string]int
+	counts map[string]int    // entries of each array of tables so far
+	last   map[string]string // array-of-tables name → its latest entry's key
+	prefix string            // the key of the table the lines are in
+	// inMulti is the delimiter of a multi-line string being skipped.
+	inMulti string
+	// a value that is an array spanning lines (results = [ … ]): each
+	// element that starts a line is keyed "<key>.<index>"
+	arrayKey    string
+	depth, elem int
+}
+
+// arrayLine keys the elements that start a line of a multi-line array.
+func (k *keyScan) arrayLine(line string, n int) {
+	if k.depth == 1 && line != "" && line[0] != '#' && line[0] != ']' {
+		key := k.arrayKey + "." + strconv.Itoa(k.elem)
+		if _, ok := k.out[key]; !ok {
+			k.out[key] = n
+		}
+		// one element per line is the common layout; a line may also
+		// hold several ({ … }, { … },)
+		k.elem += max(1, topLevelCommas(line))
+	}
+	k.depth += bracketDepth(line)
+	if k.depth <= 0 {
+		k.arrayKey = ""
+	}
+}
+
+// header keys a [table] or [[array of tables]] header line.
+func (k *keyScan) header(line string, n int) {
+	if strings.HasPrefix(line, "[[") {
+		name := tableName(strings.TrimPrefix(line, "[["), "]]")
+		idx := k.counts[name]
+		k.counts[name]++
+		k.prefix = name + "." + strconv.Itoa(idx)
+		k.last[name] = k.prefix
+		k.out[k.prefix] = n
+		return
+	}
+	// A sub-table of the latest entry of an array of tables
+	// ([analyses.evalrs2022] after the third [[analyses]]) is keyed under
+	// that entry: "analyses.2.evalrs2022".
+	name := tableName(line[1:], "]")
+	k.prefix = name
+	longest := ""
+	for arr, at := range k.last {
+		if rest, ok := strings.CutPrefix(name, arr+"."); ok && len(arr) > len(longest) {
+			longest, k.prefix = arr, at+"."+rest
+		}
+	}
+	if _, ok := k.out[k.prefix]; !ok {
+		k.out[k.prefix] = n
+	}
+}
+
+// keyValue keys a key = value line, and notes a multi-line string or
+// array that starts on it.
+func (k *keyScan) keyValue(line string, n int) {
+	eq := strings.IndexByte(line, '=')
+	if eq <= 0 {
+		return
+	}
+	full := unquoteKey(strings.TrimSpace(line[:eq]))
+	if k.prefix != "" {
+		full = k.prefix + "." + full
+	}
+	if _, ok := k.out[full]; !ok {
+		k.out[full] = n
+	}
+	rest := line[eq+1:]
+	for _, q := range []string{`"""`, `'''`} {
+		if strings.Count(rest, q)%2 == 1 {
+			k.inMulti = q
+		}
+	}
+	v := strings.TrimSpace(rest)
+	if !strings.HasPrefix(v, "[") || k.inMulti != "" {
+		return
+	}
+	if d := bracketDepth(v); d > 0 {
+		k.arrayKey, k.depth, k.elem = full, d, 0
+		if inner := strings.TrimSpace(v[1:]); inner != "" && inner[0] != '#' {
+			k.out[full+".0"] = n // elements begin on the key's line
+			k.elem = topLevelCommas(inner)
+		}
+	}
 }
 
 // topLevelCommas counts the commas of a line outside quotes, brackets
