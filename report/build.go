@@ -351,8 +351,8 @@ func runPhase(ctx context.Context, s *Study, in *inputs, o Options, runs []*anal
 			continue // cached outputs first: only the others read
 		}
 		j.rs = input.NewReadSet()
-		j.ctx = &Context{ID: r.Spec.ID, Title: r.Spec.Title, Caption: r.Spec.Caption, Study: s, Seed: r.Seed,
-			Jobs: o.Jobs, inputs: in.forAnalysis(j.rs), progress: o.Progress, done: ctx.Done()}
+		j.job = &Job{ID: r.Spec.ID, Title: r.Spec.Title, Caption: r.Spec.Caption, Study: s, Seed: r.Seed,
+			Workers: o.Jobs, inputs: in.forAnalysis(j.rs), progress: o.Progress, done: ctx.Done()}
 		todo = append(todo, j)
 	}
 	fed := make(chan struct{})
@@ -393,7 +393,7 @@ type phaseJob struct {
 	key  string
 	disk string
 	rs   *input.ReadSet
-	ctx  *Context
+	job  *Job
 }
 
 // cached takes an analysis's output from the memory or the disk cache
@@ -422,7 +422,7 @@ func (ph *phase) feedUnits(jobs []*phaseJob) {
 	var sinks []UnitsSink
 	for _, j := range jobs {
 		if k := j.r.Spec.Kind; k.Units != nil {
-			if sink := k.Units(j.ctx, j.r.Spec.Options); sink != nil {
+			if sink := k.Units(j.job, j.r.Spec.Options); sink != nil {
 				readers = append(readers, j)
 				sinks = append(sinks, sink)
 			}
@@ -446,7 +446,7 @@ func (ph *phase) feedUnits(jobs []*phaseJob) {
 	}()
 	for i, j := range readers {
 		j.rs.Merge(prs)
-		j.ctx.fed = &fedUnits{sink: sinks[i], err: errs[i]}
+		j.job.fed = &fedUnits{sink: sinks[i], err: errs[i]}
 	}
 }
 
@@ -462,7 +462,7 @@ func (ph *phase) run(j *phaseJob) {
 			r.Err = internalError(p)
 		}
 	}()
-	out, err := r.Spec.Kind.Run(j.ctx, r.Spec.Options)
+	out, err := r.Spec.Kind.Run(j.job, r.Spec.Options)
 	if err == nil && (out == nil || out.Result == nil) {
 		err = fmt.Errorf("internal error: %s returned no result", r.Spec.Type)
 	}

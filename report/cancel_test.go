@@ -16,7 +16,7 @@ import (
 // and cancelled when it saw the cancellation.
 func blockingKinds(started, cancelled chan<- struct{}) Registry {
 	kinds := Kinds()
-	kinds["wait"] = NewKind("wait", "blocks until the build is cancelled", func(ctx *Context, o *struct {
+	kinds["wait"] = NewKind("wait", "blocks until the build is cancelled", func(ctx *Job, o *struct {
 		Metric string `toml:"metric"`
 	}) (*Output, error) {
 		started <- struct{}{}
@@ -74,7 +74,7 @@ func TestBuildCancelled(t *testing.T) {
 	// Cancelled before it starts: no analysis runs.
 	var ran atomic.Bool
 	kinds := Kinds()
-	kinds["wait"] = NewKind("wait", "records that it ran", func(ctx *Context, o *struct {
+	kinds["wait"] = NewKind("wait", "records that it ran", func(ctx *Job, o *struct {
 		Metric string `toml:"metric"`
 	}) (*Output, error) {
 		ran.Store(true)

@@ -91,7 +91,7 @@ func TestFiniteJSONMatchesEncodingJSON(t *testing.T) {
 func TestFiniteJSONBuild(t *testing.T) {
 	t.Parallel()
 	kinds := Kinds()
-	kinds["inf"] = NewKind("inf", "a result holding +Inf", func(ctx *Context, o *struct {
+	kinds["inf"] = NewKind("inf", "a result holding +Inf", func(ctx *Job, o *struct {
 		Metric string `toml:"metric"`
 	}) (*Output, error) {
 		return &Output{Result: newInfResult(math.Inf(1))}, nil

@@ -21,7 +21,7 @@ type Kind struct {
 	// decoding and their error is reported at the analysis's line.
 	NewOptions func() any
 	// Run computes the analysis from its decoded options.
-	Run func(ctx *Context, opts any) (*Output, error)
+	Run func(ctx *Job, opts any) (*Output, error)
 	// Feeds marks a kind whose outputs become inputs of the others
 	// (offline_metrics): its analyses run first, and the Results and Units
 	// of their Output are added to the study's results and units.
@@ -31,7 +31,7 @@ type Kind struct {
 	// when they read no units). The build feeds every such sink of a
 	// phase in one shared pass over the units files before their Run is
 	// called, and Run gets the fed sink back from ctx.ReadUnits.
-	Units func(ctx *Context, opts any) UnitsSink
+	Units func(ctx *Job, opts any) UnitsSink
 	// Check, when set, checks options against the rest of the manifest
 	// (a dataset attribute an option names); an *analyses.OptionError
 	// is reported at its key's line.
@@ -61,10 +61,10 @@ type ResultRow struct {
 
 // NewKind builds a Kind from a typed run function, so each registration
 // is one call: NewKind("aggregate", "…", runAggregate) where
-// runAggregate(ctx *Context, o *leaderboard.AggregateOptions) (*Output, error)
+// runAggregate(ctx *Job, o *leaderboard.AggregateOptions) (*Output, error)
 // and O's zero value, after an optional Defaults() method, holds the
 // defaults.
-func NewKind[O any](typ, summary string, run func(*Context, *O) (*Output, error)) Kind {
+func NewKind[O any](typ, summary string, run func(*Job, *O) (*Output, error)) Kind {
 	return Kind{
 		Type:    typ,
 		Summary: summary,
@@ -75,7 +75,7 @@ func NewKind[O any](typ, summary string, run func(*Context, *O) (*Output, error)
 			}
 			return o
 		},
-		Run: func(ctx *Context, opts any) (*Output, error) {
+		Run: func(ctx *Job, opts any) (*Output, error) {
 			o, ok := opts.(*O)
 			if !ok {
 				panic(fmt.Sprintf("report: %s options have type %v", typ, reflect.TypeOf(opts)))

@@ -10,24 +10,24 @@ func aggregateKind() Kind {
 	return NewKind("aggregate", "one leaderboard over many datasets under eleven aggregation rules (seed 001 §3.4, Table 2)", runAggregate)
 }
 
-func runAggregate(ctx *Context, o *leaderboard.AggregateOptions) (*Output, error) {
-	res, err := ctx.Results()
+func runAggregate(job *Job, o *leaderboard.AggregateOptions) (*Output, error) {
+	res, err := job.Results()
 	if err != nil {
 		return nil, err
 	}
-	in, err := matrixInput(res, ctx.Metric(o.Metric), o.Datasets, o.Methods)
+	in, err := matrixInput(res, job.Metric(o.Metric), o.Datasets, o.Methods)
 	if err != nil {
 		return nil, err
 	}
-	if err := checkDeclaredMethods(ctx.Study, res.Methods); err != nil {
+	if err := checkDeclaredMethods(job.Study, res.Methods); err != nil {
 		return nil, err
 	}
 	r, err := leaderboard.Aggregate(in, *o)
 	if err != nil {
 		return nil, err
 	}
-	r.Naming = ctx.Study.Naming()
-	figs, err := figures.Aggregate(ctx.ID, ctx.Title, r)
+	r.Naming = job.Study.Naming()
+	figs, err := figures.Aggregate(job.ID, job.Title, r)
 	if err != nil {
 		return nil, err
 	}

@@ -1,8 +1,8 @@
 package report
 
 // Registration of characteristics (SPEC §5.6): reads each dataset's
-// interaction log streaming (one worker per log, at most ctx.Jobs at once,
-// so memory is bounded by the distinct pairs of ctx.Jobs logs), or takes
+// interaction log streaming (one worker per log, at most job.Workers at once,
+// so memory is bounded by the distinct pairs of job.Workers logs), or takes
 // the characteristics input, then relates the features to the results.
 
 import (
@@ -27,15 +27,15 @@ func characteristicsKind() Kind {
 	return NewKind("characteristics", "dataset characteristics from interaction logs and their association with performance (seed 001 §4.3, Fig. 7)", runCharacteristics)
 }
 
-func runCharacteristics(ctx *Context, o *datasets.CharacteristicsOptions) (*Output, error) {
-	logs, from := characteristicsSource(ctx, o)
+func runCharacteristics(job *Job, o *datasets.CharacteristicsOptions) (*Output, error) {
+	logs, from := characteristicsSource(job, o)
 	var in datasets.CharacteristicsInput
 	var err error
 	switch from {
 	case datasets.CharFromLogs:
-		in, err = characteristicsInputFromLogs(ctx, logs, o)
+		in, err = characteristicsInputFromLogs(job, logs, o)
 	default:
-		in, err = characteristicsInputFromFile(ctx)
+		in, err = characteristicsInputFromFile(job)
 	}
 	if err != nil {
 		return nil, err
@@ -47,7 +47,7 @@ func runCharacteristics(ctx *Context, o *datasets.CharacteristicsOptions) (*Outp
 	}
 	var missing []string
 	if o.Metric != "" {
-		if missing, err = characteristicsPerformance(ctx, o, &in); err != nil {
+		if missing, err = characteristicsPerformance(job, o, &in); err != nil {
 			return nil, err
 		}
 	}
@@ -55,11 +55,11 @@ func runCharacteristics(ctx *Context, o *datasets.CharacteristicsOptions) (*Outp
 	if err != nil {
 		return nil, err
 	}
-	r.Naming = ctx.Study.Naming()
+	r.Naming = job.Study.Naming()
 	if len(missing) > 0 {
 		r.Warnf("%d datasets of the results have no characteristics and are left out: %s", len(missing), strings.Join(missing, ", "))
 	}
-	figs, err := figures.Characteristics(ctx.ID, ctx.Title, r)
+	figs, err := figures.Characteristics(job.ID, job.Title, r)
 	if err != nil {
 		return nil, err
 	}
@@ -69,9 +69,9 @@ func runCharacteristics(ctx *Context, o *datasets.CharacteristicsOptions) (*Outp
 // characteristicsSource lists the [[datasets]] entries with an
 // interaction log and resolves from = "auto": the logs when there are
 // any, else the characteristics input.
-func characteristicsSource(ctx *Context, o *datasets.CharacteristicsOptions) ([]DatasetSpec, string) {
+func characteristicsSource(job *Job, o *datasets.CharacteristicsOptions) ([]DatasetSpec, string) {
 	var logs []DatasetSpec
-	for _, d := range ctx.Study.Datasets {
+	for _, d := range job.Study.Datasets {
 		if d.Interactions != "" {
 			logs = append(logs, d)
 		}
@@ -89,12 +89,12 @@ func characteristicsSource(ctx *Context, o *datasets.CharacteristicsOptions) ([]
 // characteristicsInputFromLogs computes the SPEC §5.6 log features of
 // each dataset's interaction log: one row of features (and counts) per
 // log, in the order of the [[datasets]] entries.
-func characteristicsInputFromLogs(ctx *Context, logs []DatasetSpec, o *datasets.CharacteristicsOptions) (datasets.CharacteristicsInput, error) {
+func characteristicsInputFromLogs(job *Job, logs []DatasetSpec, o *datasets.CharacteristicsOptions) (datasets.CharacteristicsInput, error) {
 	var in datasets.CharacteristicsInput
 	if len(logs) == 0 {
 		return in, fmt.Errorf("from = \"logs\": no [[datasets]] entry has interactions = \"…\"")
 	}
-	sums, err := characteristicsFromLogs(ctx, logs, o.Preprocessing())
+	sums, err := characteristicsFromLogs(job, logs, o.Preprocessing())
 	if err != nil {
 		return in, err
 	}
@@ -110,9 +110,9 @@ func characteristicsInputFromLogs(ctx *Context, logs []DatasetSpec, o *datasets.
 // characteristicsInputFromFile takes the features from the study's
 // characteristics input: a row per dataset, NaN where a value is not
 // given, with SPEC §5.6 names spelled as the spec does.
-func characteristicsInputFromFile(ctx *Context) (datasets.CharacteristicsInput, error) {
+func characteristicsInputFromFile(job *Job) (datasets.CharacteristicsInput, error) {
 	var in datasets.CharacteristicsInput
-	c, err := ctx.Characteristics()
+	c, err := job.Characteristics()
 	if err != nil {
 		return in, err
 	}
@@ -163,8 +163,8 @@ func selectCharacteristicsFeatures(in *datasets.CharacteristicsInput, features [
 // characteristicsPerformance adds the results of o.Metric (the methods
 // and their values per dataset) to in, and returns the datasets of the
 // results that have no characteristics, which are left out.
-func characteristicsPerformance(ctx *Context, o *datasets.CharacteristicsOptions, in *datasets.CharacteristicsInput) ([]string, error) {
-	methods, q, err := resultsMatrix(ctx, o.Metric, in.Datasets, o.Methods)
+func characteristicsPerformance(job *Job, o *datasets.CharacteristicsOptions, in *datasets.CharacteristicsInput) ([]string, error) {
+	methods, q, err := resultsMatrix(job, o.Metric, in.Datasets, o.Methods)
 	if err != nil {
 		return nil, err
 	}
@@ -174,7 +174,7 @@ func characteristicsPerformance(ctx *Context, o *datasets.CharacteristicsOptions
 		have[d] = true
 	}
 	var missing []string
-	res, _ := ctx.Results() // loaded once, already checked by resultsMatrix
+	res, _ := job.Results() // loaded once, already checked by resultsMatrix
 	for _, d := range res.Datasets {
 		if !have[d] {
 			missing = append(missing, d)
@@ -211,21 +211,21 @@ func charCanonicalNames(names []string) []string {
 // charFeatureKey compares feature names ignoring case and underscores.
 func charFeatureKey(s string) string { return datasets.FeatureKey(s) }
 
-// characteristicsFromLogs reads the logs on up to ctx.Jobs workers. Each
+// characteristicsFromLogs reads the logs on up to job.Workers workers. Each
 // result has its own slot and the error reported is the one of the first
 // failing dataset in manifest order, so output never depends on timing.
-func characteristicsFromLogs(ctx *Context, logs []DatasetSpec, p datasets.Preprocessing) ([]*datasets.LogSummary, error) {
+func characteristicsFromLogs(job *Job, logs []DatasetSpec, p datasets.Preprocessing) ([]*datasets.LogSummary, error) {
 	n := len(logs)
 	out := make([]*datasets.LogSummary, n)
 	errs := make([]error, n)
 	var next, done atomic.Int64
 	var failed atomic.Bool
 	var wg sync.WaitGroup
-	prog := ctx.Progress()
+	prog := job.Progress()
 	if prog == nil {
 		prog = noProgress{}
 	}
-	for range min(max(1, ctx.Jobs), n) {
+	for range min(max(1, job.Workers), n) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -234,7 +234,7 @@ func characteristicsFromLogs(ctx *Context, logs []DatasetSpec, p datasets.Prepro
 				if i >= n {
 					return
 				}
-				out[i], errs[i] = readCharacteristicsLog(ctx, logs[i], p)
+				out[i], errs[i] = readCharacteristicsLog(job, logs[i], p)
 				if errs[i] != nil {
 					failed.Store(true)
 				}
@@ -253,7 +253,7 @@ func characteristicsFromLogs(ctx *Context, logs []DatasetSpec, p datasets.Prepro
 
 // readCharacteristicsLog streams one log into an InteractionLog. Errors
 // name the file (with line and column where there is one) and the dataset.
-func readCharacteristicsLog(ctx *Context, d DatasetSpec, p datasets.Preprocessing) (*datasets.LogSummary, error) {
+func readCharacteristicsLog(job *Job, d DatasetSpec, p datasets.Preprocessing) (*datasets.LogSummary, error) {
 	if s, ok := d.Attrs["rating_threshold"]; ok {
 		v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
 		if err != nil || !analyses.Finite(v) {
@@ -261,11 +261,11 @@ func readCharacteristicsLog(ctx *Context, d DatasetSpec, p datasets.Preprocessin
 		}
 		p.Threshold, p.HasThreshold = v, true
 	}
-	t, err := ctx.OpenTable(d.Interactions)
+	t, err := job.OpenTable(d.Interactions)
 	if err != nil {
 		return nil, fmt.Errorf("dataset %q: interactions: %w", d.Name, err)
 	}
-	defer ctx.inputs.closeCounted(ctx.Path(d.Interactions), t)
+	defer job.inputs.closeCounted(job.Path(d.Interactions), t)
 	col := func(name string) (int, error) {
 		i := t.Col(name)
 		if i < 0 {

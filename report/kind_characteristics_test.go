@@ -21,7 +21,7 @@ import (
 // corrStudy writes files into a temporary study directory, parses its
 // manifest and returns a context for analysis id (no build pipeline
 // needed).
-func corrStudy(t *testing.T, files map[string]string, id string, jobs int) (*Context, AnalysisSpec) {
+func corrStudy(t *testing.T, files map[string]string, id string, jobs int) (*Job, AnalysisSpec) {
 	t.Helper()
 	dir := t.TempDir()
 	for name, body := range files {
@@ -39,7 +39,7 @@ func corrStudy(t *testing.T, files map[string]string, id string, jobs int) (*Con
 	}
 	for _, a := range s.Analyses {
 		if a.ID == id {
-			return &Context{ID: id, Title: a.Title, Study: s, Jobs: jobs, inputs: newInputs(s), progress: noProgress{}}, a
+			return &Job{ID: id, Title: a.Title, Study: s, Workers: jobs, inputs: newInputs(s), progress: noProgress{}}, a
 		}
 	}
 	t.Fatalf("no analysis %q", id)
@@ -442,7 +442,7 @@ func FuzzCharacteristicsLog(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ctx := &Context{ID: "c", Study: s, Jobs: 1, inputs: newInputs(s), progress: noProgress{}}
+		ctx := &Job{ID: "c", Study: s, Workers: 1, inputs: newInputs(s), progress: noProgress{}}
 		p := datasets.Preprocessing{Core: 2}
 		if analyses.Finite(tau) {
 			p.Threshold, p.HasThreshold = tau, true
@@ -467,7 +467,7 @@ func FuzzCharacteristicsLog(f *testing.F) {
 
 // BenchmarkCharacteristicsLogs is issue 6's benchmark: 30 logs (Zipf items,
 // repeated pairs, ratings) read, preprocessed (τ = 3.5, 5-filter) and
-// summarised on ctx.Jobs = GOMAXPROCS workers. It uses 30 × 100,000 rows;
+// summarised on ctx.Workers = GOMAXPROCS workers. It uses 30 × 100,000 rows;
 // set EVALBOOK_BENCH_ROWS=1000000 for the full size of the issue (the
 // logs are generated once, outside the timer).
 func BenchmarkCharacteristicsLogs(b *testing.B) {
@@ -515,7 +515,7 @@ func BenchmarkCharacteristicsLogs(b *testing.B) {
 	}
 	b.ResetTimer()
 	for b.Loop() {
-		ctx := &Context{ID: "chars", Study: s, Jobs: runtime.GOMAXPROCS(0), inputs: newInputs(s), progress: noProgress{}}
+		ctx := &Job{ID: "chars", Study: s, Workers: runtime.GOMAXPROCS(0), inputs: newInputs(s), progress: noProgress{}}
 		if _, err := s.Analyses[0].Kind.Run(ctx, s.Analyses[0].Options); err != nil {
 			b.Fatal(err)
 		}

@@ -37,32 +37,32 @@ func checkCompare(s *Study, attr string) error {
 	return analyses.OptionErrorf("compare", "no [[datasets]] entry has an attribute %q%s", attr, analyses.NameHint(attr, analyses.SortedKeys(seen)))
 }
 
-func runClusters(ctx *Context, o *dsets.ClustersOptions) (*Output, error) {
-	datasets, features, x, err := clustersFeatures(ctx, o.Datasets, o.Features)
+func runClusters(job *Job, o *dsets.ClustersOptions) (*Output, error) {
+	datasets, features, x, err := clustersFeatures(job, o.Datasets, o.Features)
 	if err != nil {
 		return nil, err
 	}
-	in := dsets.ClustersInput{Datasets: datasets, Features: features, X: x, Seed: ctx.Seed, Jobs: ctx.Jobs}
+	in := dsets.ClustersInput{Datasets: datasets, Features: features, X: x, Seed: job.Seed, Jobs: job.Workers}
 	if o.Metric != "" {
-		methods, q, err := resultsMatrix(ctx, o.Metric, datasets, o.Methods)
+		methods, q, err := resultsMatrix(job, o.Metric, datasets, o.Methods)
 		if err != nil {
 			return nil, err
 		}
-		m := ctx.Metric(o.Metric)
+		m := job.Metric(o.Metric)
 		in.Metric, in.Methods, in.Q = &m, methods, q
 	}
 	if o.Compare != "" {
 		in.Reference = make([]string, len(datasets))
 		for i, d := range datasets {
-			in.Reference[i] = ctx.Dataset(d).Attrs[o.Compare]
+			in.Reference[i] = job.Dataset(d).Attrs[o.Compare]
 		}
 	}
 	r, err := dsets.Clusters(in, *o)
 	if err != nil {
 		return nil, err
 	}
-	r.Naming = ctx.Study.Naming()
-	figs, err := figures.Clusters(ctx.ID, ctx.Title, r)
+	r.Naming = job.Study.Naming()
+	figs, err := figures.Clusters(job.ID, job.Title, r)
 	if err != nil {
 		return nil, err
 	}
@@ -75,8 +75,8 @@ func runClusters(ctx *Context, o *dsets.ClustersOptions) (*Output, error) {
 // NaN; the analyses report it. This is the one place to change when the
 // features should come from elsewhere (for instance a `characteristics`
 // analysis computed from interaction logs).
-func clustersFeatures(ctx *Context, datasets, features []string) ([]string, []string, [][]float64, error) {
-	ch, err := ctx.Characteristics()
+func clustersFeatures(job *Job, datasets, features []string) ([]string, []string, [][]float64, error) {
+	ch, err := job.Characteristics()
 	if err != nil {
 		return nil, nil, nil, err
 	}

@@ -16,26 +16,26 @@ func criticalDifferenceKind() Kind {
 		runCriticalDifference)
 }
 
-func runCriticalDifference(ctx *Context, o *significance.CriticalDifferenceOptions) (*Output, error) {
-	res, err := ctx.Results()
+func runCriticalDifference(job *Job, o *significance.CriticalDifferenceOptions) (*Output, error) {
+	res, err := job.Results()
 	if err != nil {
 		return nil, err
 	}
-	in, err := matrixInput(res, ctx.Metric(o.Metric), o.Datasets, o.Methods)
+	in, err := matrixInput(res, job.Metric(o.Metric), o.Datasets, o.Methods)
 	if err != nil {
 		return nil, err
 	}
-	if err := checkDeclaredMethods(ctx.Study, res.Methods); err != nil {
+	if err := checkDeclaredMethods(job.Study, res.Methods); err != nil {
 		return nil, err
 	}
-	ctx.Progress().Step("critical_difference: "+ctx.ID, 0, 1)
-	r, err := significance.CriticalDifference(significance.CriticalDifferenceInput{AggregateInput: in, Seed: ctx.Seed, Jobs: ctx.Jobs}, *o)
+	job.Progress().Step("critical_difference: "+job.ID, 0, 1)
+	r, err := significance.CriticalDifference(significance.CriticalDifferenceInput{AggregateInput: in, Seed: job.Seed, Jobs: job.Workers}, *o)
 	if err != nil {
 		return nil, err
 	}
-	r.Naming = ctx.Study.Naming()
-	ctx.Progress().Step("critical_difference: "+ctx.ID, 1, 1)
-	figs, err := figures.CriticalDifference(ctx.ID, ctx.Title, r)
+	r.Naming = job.Study.Naming()
+	job.Progress().Step("critical_difference: "+job.ID, 1, 1)
+	figs, err := figures.CriticalDifference(job.ID, job.Title, r)
 	if err != nil {
 		return nil, err
 	}

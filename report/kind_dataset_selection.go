@@ -11,8 +11,8 @@ func datasetSelectionKind() Kind {
 	return NewKind("dataset_selection", "which few datasets rank methods like all of them: random, k-means, D- and A-optimal choices over seeded simulations (seed 001 §4.4, Table 4)", runDatasetSelection)
 }
 
-func runDatasetSelection(ctx *Context, o *dsets.SelectionOptions) (*Output, error) {
-	res, err := ctx.Results()
+func runDatasetSelection(job *Job, o *dsets.SelectionOptions) (*Output, error) {
+	res, err := job.Results()
 	if err != nil {
 		return nil, err
 	}
@@ -22,7 +22,7 @@ func runDatasetSelection(ctx *Context, o *dsets.SelectionOptions) (*Output, erro
 	datasets := o.Datasets
 	if len(datasets) == 0 {
 		// Datasets with both characteristics and results.
-		ch, err := ctx.Characteristics()
+		ch, err := job.Characteristics()
 		if err != nil {
 			return nil, err
 		}
@@ -43,7 +43,7 @@ func runDatasetSelection(ctx *Context, o *dsets.SelectionOptions) (*Output, erro
 	} else if err := checkNames("dataset", datasets, res.Datasets); err != nil {
 		return nil, err
 	}
-	datasets, features, x, err := clustersFeatures(ctx, datasets, o.Features)
+	datasets, features, x, err := clustersFeatures(job, datasets, o.Features)
 	if err != nil {
 		return nil, err
 	}
@@ -53,13 +53,13 @@ func runDatasetSelection(ctx *Context, o *dsets.SelectionOptions) (*Output, erro
 	} else if err := checkNames("method", methods, res.Methods); err != nil {
 		return nil, err
 	}
-	in := dsets.SelectionInput{Datasets: datasets, Features: features, X: x, Methods: methods, Seed: ctx.Seed, Jobs: ctx.Jobs}
+	in := dsets.SelectionInput{Datasets: datasets, Features: features, X: x, Methods: methods, Seed: job.Seed, Jobs: job.Workers}
 	for _, m := range o.Metrics {
-		in.Metrics = append(in.Metrics, ctx.Metric(m))
+		in.Metrics = append(in.Metrics, job.Metric(m))
 		in.Q = append(in.Q, res.Matrix(m, datasets, methods))
 	}
-	progress := ctx.Progress()
-	label := "dataset_selection: " + ctx.ID
+	progress := job.Progress()
+	label := "dataset_selection: " + job.ID
 	in.Progress = func(done, total int) {
 		if done == total || done%10 == 0 {
 			progress.Step(label, done, total)
@@ -69,8 +69,8 @@ func runDatasetSelection(ctx *Context, o *dsets.SelectionOptions) (*Output, erro
 	if err != nil {
 		return nil, err
 	}
-	r.Naming = ctx.Study.Naming()
-	figs, err := figures.Selection(ctx.ID, ctx.Title, r)
+	r.Naming = job.Study.Naming()
+	figs, err := figures.Selection(job.ID, job.Title, r)
 	if err != nil {
 		return nil, err
 	}

@@ -20,39 +20,39 @@ import (
 
 func metaKind() Kind {
 	k := NewKind("meta_analysis", "effect sizes of a treatment vs a control on every dataset, combined by a fixed- or random-effects model and drawn as a forest plot (seed 000)", runMeta)
-	k.Units = func(ctx *Context, opts any) UnitsSink {
+	k.Units = func(job *Job, opts any) UnitsSink {
 		if o := opts.(*meta.Options); o.Summary.Path == "" {
-			return newMetaSink(ctx, o)
+			return newMetaSink(job, o)
 		}
 		return nil
 	}
 	return k
 }
 
-func runMeta(ctx *Context, o *meta.Options) (*Output, error) {
+func runMeta(job *Job, o *meta.Options) (*Output, error) {
 	var metric analyses.Metric
 	if o.Metric != "" {
-		metric = ctx.Metric(o.Metric)
+		metric = job.Metric(o.Metric)
 	}
 	var studies []meta.Study
 	var err error
 	if o.Summary.Path != "" {
-		studies, err = metaReadSummary(ctx, o.Summary)
+		studies, err = metaReadSummary(job, o.Summary)
 	} else {
-		studies, err = metaStreamUnits(ctx, o)
+		studies, err = metaStreamUnits(job, o)
 	}
 	if err != nil {
 		return nil, err
 	}
 	if len(o.Datasets) == 0 {
-		studies = metaManifestOrder(ctx.Study, studies)
+		studies = metaManifestOrder(job.Study, studies)
 	}
 	in := meta.Input{Metric: metric, Studies: studies}
 	if o.Subgroup != "" {
 		in.Groups = map[string]string{}
 		found := false
 		for _, s := range studies {
-			if v, ok := ctx.Dataset(s.Dataset).Attrs[o.Subgroup]; ok {
+			if v, ok := job.Dataset(s.Dataset).Attrs[o.Subgroup]; ok {
 				in.Groups[s.Dataset] = v
 				found = true
 			}
@@ -65,8 +65,8 @@ func runMeta(ctx *Context, o *meta.Options) (*Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	r.Naming = ctx.Study.Naming()
-	figs, err := figures.Meta(ctx.ID, ctx.Title, r)
+	r.Naming = job.Study.Naming()
+	figs, err := figures.Meta(job.ID, job.Title, r)
 	if err != nil {
 		return nil, err
 	}
@@ -99,14 +99,14 @@ type metaAccumulator interface {
 	Finish() []meta.Study
 }
 
-func newMetaSink(ctx *Context, o *meta.Options) *metaSink {
+func newMetaSink(job *Job, o *meta.Options) *metaSink {
 	var b metaAccumulator = meta.NewBuilder(o.Treatment, o.Control, o.Missing)
 	if o.Design == "independent" {
 		b = meta.NewGroups(o.Treatment, o.Control, o.Missing)
 	}
 	return &metaSink{o: o, b: b,
 		metrics: map[string]bool{}, methods: map[string]bool{},
-		label: "meta_analysis " + ctx.ID + ": reading units", progress: ctx.Progress()}
+		label: "meta_analysis " + job.ID + ": reading units", progress: job.Progress()}
 }
 
 func (m *metaSink) Metric() string           { return m.o.Metric }
@@ -158,8 +158,8 @@ func (m *metaSink) Add(u *UnitRow) error {
 
 // metaStreamUnits pairs the treatment's and the control's values of the
 // metric from the study's per-unit values (the build's shared units pass).
-func metaStreamUnits(ctx *Context, o *meta.Options) ([]meta.Study, error) {
-	sink, err := ctx.ReadUnits(newMetaSink(ctx, o))
+func metaStreamUnits(job *Job, o *meta.Options) ([]meta.Study, error) {
+	sink, err := job.ReadUnits(newMetaSink(job, o))
 	if err != nil {
 		return nil, err
 	}
@@ -194,13 +194,13 @@ func metaManifestOrder(s *Study, studies []meta.Study) []meta.Study {
 
 // metaReadSummary reads a `summary` file: one row per dataset, in one
 // of the forms told apart by the header (see readMetaSummary).
-func metaReadSummary(ctx *Context, src meta.Source) ([]meta.Study, error) {
-	path := ctx.Path(src.Path)
-	t, err := ctx.inputs.openMapped(path, src.Columns)
+func metaReadSummary(job *Job, src meta.Source) ([]meta.Study, error) {
+	path := job.Path(src.Path)
+	t, err := job.inputs.openMapped(path, src.Columns)
 	if err != nil {
 		return nil, fmt.Errorf("summary: %w", err)
 	}
-	defer ctx.inputs.closeCounted(path, t)
+	defer job.inputs.closeCounted(path, t)
 	return readMetaSummary(t)
 }
 

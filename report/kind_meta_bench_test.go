@@ -66,7 +66,7 @@ func BenchmarkMetaSummary10k(b *testing.B) {
 	var analysis, run, build time.Duration
 	for i := 0; i < b.N; i++ {
 		start := time.Now()
-		ctx := &Context{ID: a.ID, Title: a.Title, Study: s, Jobs: runtime.GOMAXPROCS(0), inputs: newInputs(s), progress: noProgress{}}
+		ctx := &Job{ID: a.ID, Title: a.Title, Study: s, Workers: runtime.GOMAXPROCS(0), inputs: newInputs(s), progress: noProgress{}}
 		studies, err := metaReadSummary(ctx, o.Summary)
 		if err != nil {
 			b.Fatal(err)
@@ -77,7 +77,7 @@ func BenchmarkMetaSummary10k(b *testing.B) {
 		}
 		analysis += time.Since(start)
 		start = time.Now()
-		ctx = &Context{ID: a.ID, Title: a.Title, Study: s, Jobs: runtime.GOMAXPROCS(0), inputs: newInputs(s), progress: noProgress{}}
+		ctx = &Job{ID: a.ID, Title: a.Title, Study: s, Workers: runtime.GOMAXPROCS(0), inputs: newInputs(s), progress: noProgress{}}
 		if _, err := a.Kind.Run(ctx, a.Options); err != nil {
 			b.Fatal(err)
 		}

@@ -15,8 +15,8 @@ func metricCorrelationKind() Kind {
 	return NewKind("metric_correlation", "how metrics agree: per-dataset correlation across methods, averaged over datasets (seed 001 §4.1, Fig. 2)", runMetricCorrelation)
 }
 
-func runMetricCorrelation(ctx *Context, o *correlation.Options) (*Output, error) {
-	res, err := ctx.Results()
+func runMetricCorrelation(job *Job, o *correlation.Options) (*Output, error) {
+	res, err := job.Results()
 	if err != nil {
 		return nil, err
 	}
@@ -39,15 +39,15 @@ func runMetricCorrelation(ctx *Context, o *correlation.Options) (*Output, error)
 	}
 	in := correlation.Input{Datasets: res.Datasets, Methods: res.Methods}
 	for _, n := range names {
-		in.Metrics = append(in.Metrics, ctx.Metric(n))
+		in.Metrics = append(in.Metrics, job.Metric(n))
 		in.Values = append(in.Values, res.Matrix(n, res.Datasets, res.Methods))
 	}
 	r, err := correlation.Analyze(in, *o)
 	if err != nil {
 		return nil, err
 	}
-	r.Naming = ctx.Study.Naming()
-	figs, err := figures.MetricCorrelation(ctx.ID, ctx.Title, r)
+	r.Naming = job.Study.Naming()
+	figs, err := figures.MetricCorrelation(job.ID, job.Title, r)
 	if err != nil {
 		return nil, err
 	}

@@ -33,13 +33,13 @@ type moTable interface {
 
 // moOpen opens the analysis's input table (CSV, TSV or Parquet),
 // recording it for the provenance.
-func moOpen(ctx *Context, rel string, mapping map[string]string) (moTable, func(), error) {
-	path := ctx.Path(rel)
-	t, err := ctx.inputs.openMapped(path, mapping)
+func moOpen(job *Job, rel string, mapping map[string]string) (moTable, func(), error) {
+	path := job.Path(rel)
+	t, err := job.inputs.openMapped(path, mapping)
 	if err != nil {
 		return nil, nil, err
 	}
-	return t, func() { ctx.inputs.closeCounted(path, t) }, nil
+	return t, func() { job.inputs.closeCounted(path, t) }, nil
 }
 
 // moMetrics lists every metric the options read: base, objectives, then
@@ -57,14 +57,14 @@ func moMetrics(o *multiobjective.Options) []string {
 }
 
 // moReadInput reads one row per model from the input table.
-func moReadInput(ctx *Context, o *multiobjective.Options) (multiobjective.Input, error) {
+func moReadInput(job *Job, o *multiobjective.Options) (multiobjective.Input, error) {
 	in := multiobjective.Input{Metrics: map[string]analyses.Metric{}, Values: map[string][]float64{}}
 	for col := range o.Input.Columns {
 		if col != "model" && !contains(moMetrics(o), col) {
 			return in, fmt.Errorf("input.columns: %q is neither model nor a metric of the analysis%s", col, analyses.NameHint(col, append([]string{"model"}, moMetrics(o)...)))
 		}
 	}
-	t, done, err := moOpen(ctx, o.Input.Path, o.Input.Columns)
+	t, done, err := moOpen(job, o.Input.Path, o.Input.Columns)
 	if err != nil {
 		return in, err
 	}
@@ -84,7 +84,7 @@ func moReadInput(ctx *Context, o *multiobjective.Options) (multiobjective.Input,
 		if cols[i], err = t.Require(m); err != nil {
 			return in, err
 		}
-		in.Metrics[m] = ctx.Metric(m)
+		in.Metrics[m] = job.Metric(m)
 	}
 	for {
 		rec, err := t.Next()
@@ -120,9 +120,9 @@ func moReadInput(ctx *Context, o *multiobjective.Options) (multiobjective.Input,
 }
 
 // moResultsInput takes one row per method of one dataset of the results.
-func moResultsInput(ctx *Context, o *multiobjective.Options) (multiobjective.Input, error) {
+func moResultsInput(job *Job, o *multiobjective.Options) (multiobjective.Input, error) {
 	in := multiobjective.Input{Metrics: map[string]analyses.Metric{}, Values: map[string][]float64{}}
-	res, err := ctx.Results()
+	res, err := job.Results()
 	if err != nil {
 		return in, err
 	}
@@ -160,7 +160,7 @@ func moResultsInput(ctx *Context, o *multiobjective.Options) (multiobjective.Inp
 		}
 	}
 	for _, met := range metrics {
-		in.Metrics[met] = ctx.Metric(met)
+		in.Metrics[met] = job.Metric(met)
 	}
 	if len(in.Models) == 0 {
 		return in, fmt.Errorf("dataset %q has no method with any of %v", ds, metrics)
@@ -168,13 +168,13 @@ func moResultsInput(ctx *Context, o *multiobjective.Options) (multiobjective.Inp
 	return in, nil
 }
 
-func runMultiObjective(ctx *Context, o *multiobjective.Options) (*Output, error) {
+func runMultiObjective(job *Job, o *multiobjective.Options) (*Output, error) {
 	var in multiobjective.Input
 	var err error
 	if o.Input.Path != "" {
-		in, err = moReadInput(ctx, o)
+		in, err = moReadInput(job, o)
 	} else {
-		in, err = moResultsInput(ctx, o)
+		in, err = moResultsInput(job, o)
 	}
 	if err != nil {
 		return nil, err
@@ -183,7 +183,7 @@ func runMultiObjective(ctx *Context, o *multiobjective.Options) (*Output, error)
 	if err != nil {
 		return nil, err
 	}
-	figs, err := figures.MultiObjective(ctx.ID, ctx.Title, r)
+	figs, err := figures.MultiObjective(job.ID, job.Title, r)
 	if err != nil {
 		return nil, err
 	}

@@ -47,7 +47,7 @@ func runStudyAnalysis(t *testing.T, dir, manifest string) *Output {
 		t.Fatal(err)
 	}
 	a := s.Analyses[0]
-	ctx := &Context{ID: a.ID, Title: a.Title, Study: s, Seed: deriveSeed(s.Seed, a.ID), Jobs: 1, inputs: newInputs(s), progress: noProgress{}}
+	ctx := &Job{ID: a.ID, Title: a.Title, Study: s, Seed: deriveSeed(s.Seed, a.ID), Workers: 1, inputs: newInputs(s), progress: noProgress{}}
 	out, err := a.Kind.Run(ctx, a.Options)
 	if err != nil {
 		t.Fatal(err)
@@ -62,7 +62,7 @@ func runStudyError(t *testing.T, dir, manifest string) error {
 		return err
 	}
 	a := s.Analyses[0]
-	ctx := &Context{ID: a.ID, Title: a.Title, Study: s, Jobs: 1, inputs: newInputs(s), progress: noProgress{}}
+	ctx := &Job{ID: a.ID, Title: a.Title, Study: s, Workers: 1, inputs: newInputs(s), progress: noProgress{}}
 	_, err = a.Kind.Run(ctx, a.Options)
 	return err
 }

@@ -32,7 +32,7 @@ func offlineMetricsKind() Kind {
 // analysis's CSV data file; beyond it the per-user values only stream.
 const offlineUnitsPageLimit = 200000
 
-func runOfflineMetrics(ctx *Context, o *offline.Options) (*Output, error) {
+func runOfflineMetrics(job *Job, o *offline.Options) (*Output, error) {
 	var unitRows [][]any
 	overflow := false
 	keep := func(u *UnitRow) error {
@@ -46,14 +46,14 @@ func runOfflineMetrics(ctx *Context, o *offline.Options) (*Output, error) {
 		unitRows = append(unitRows, []any{u.Dataset, u.Method, u.Unit, u.Metric, u.Value})
 		return nil
 	}
-	d, err := OfflineMetricsDerived(ctx, o, keep)
+	d, err := OfflineMetricsDerived(job, o, keep)
 	if err != nil {
 		return nil, err
 	}
 	res := offline.Metrics(*o, d.Runs, d.Predictions)
 	if o.Compare != nil {
 		metrics := o.CompareMetrics()
-		cs, warn := offline.Compare(*o.Compare, metrics, d.PerQuery, ctx.Seed, ctx.Jobs)
+		cs, warn := offline.Compare(*o.Compare, metrics, d.PerQuery, job.Seed, job.Workers)
 		res.Comparisons, res.CompareMetrics = cs, metrics
 		if res.Comparisons == nil {
 			res.Comparisons = []offline.Comparison{}
@@ -68,7 +68,7 @@ func runOfflineMetrics(ctx *Context, o *offline.Options) (*Output, error) {
 	} else {
 		res.UnitRows = unitRows
 	}
-	figs, err := figures.OfflineMetrics(ctx.ID, ctx.Title, res)
+	figs, err := figures.OfflineMetrics(job.ID, job.Title, res)
 	if err != nil {
 		return nil, err
 	}
@@ -80,7 +80,7 @@ func runOfflineMetrics(ctx *Context, o *offline.Options) (*Output, error) {
 	}
 	if kept := res.UnitRows; kept != nil {
 		out.Units = func(fn func(*UnitRow) error) error {
-			u := &UnitRow{File: ctx.ID}
+			u := &UnitRow{File: job.ID}
 			for i, row := range kept {
 				u.Dataset, u.Method, u.Unit, u.Metric = row[0].(string), row[1].(string), row[2].(string), row[3].(string)
 				u.Value, u.Row = row[4].(float64), int64(i)
@@ -93,7 +93,7 @@ func runOfflineMetrics(ctx *Context, o *offline.Options) (*Output, error) {
 	} else {
 		// Too many to keep: computed again from the runs, streaming.
 		out.Units = func(fn func(*UnitRow) error) error {
-			_, err := OfflineMetricsDerived(ctx, o, fn)
+			_, err := OfflineMetricsDerived(job, o, fn)
 			return err
 		}
 	}
@@ -125,14 +125,14 @@ type offlineFile struct {
 // datasets in manifest order, methods sorted, users in file order (then
 // the truth users the run has no list for, in truth order). Memory is
 // bounded by the truth and the catalog of one dataset, never by the runs.
-func OfflineMetricsDerived(ctx *Context, o *offline.Options, unit func(*UnitRow) error) (*OfflineDerived, error) {
-	in, err := offlineGather(ctx, o)
+func OfflineMetricsDerived(job *Job, o *offline.Options, unit func(*UnitRow) error) (*OfflineDerived, error) {
+	in, err := offlineGather(job, o)
 	if err != nil {
 		return nil, err
 	}
-	datasets := ctx.Study.orderDatasets(analyses.SortedKeys(in.runs))
+	datasets := job.Study.orderDatasets(analyses.SortedKeys(in.runs))
 	d := &OfflineDerived{Predictions: len(in.preds) > 0}
-	prog := &offlineProgress{ctx: ctx, total: in.nRuns}
+	prog := &offlineProgress{job: job, total: in.nRuns}
 	for _, ds := range datasets {
 		files := in.runs[ds]
 		sort.SliceStable(files, func(i, j int) bool { return files[i].method < files[j].method })
@@ -145,11 +145,11 @@ func OfflineMetricsDerived(ctx *Context, o *offline.Options, unit func(*UnitRow)
 		if len(tf) == 0 {
 			return nil, fmt.Errorf("truth: no truth file for dataset %q (truth %v; runs %s)", ds, o.Truth, files[0].display)
 		}
-		truth, err := offlineReadTruth(ctx, o, tf)
+		truth, err := offlineReadTruth(job, o, tf)
 		if err != nil {
 			return nil, err
 		}
-		runs, err := offlineReadRuns(ctx, o, truth, files, in.predBy, unit, prog)
+		runs, err := offlineReadRuns(job, o, truth, files, in.predBy, unit, prog)
 		if err != nil {
 			return nil, err
 		}
@@ -173,19 +173,19 @@ type offlineInputs struct {
 }
 
 // offlineGather expands the runs, truth and predictions entries.
-func offlineGather(ctx *Context, o *offline.Options) (*offlineInputs, error) {
-	runFiles, err := offlineExpandEntries(ctx, "runs", o.Runs)
+func offlineGather(job *Job, o *offline.Options) (*offlineInputs, error) {
+	runFiles, err := offlineExpandEntries(job, "runs", o.Runs)
 	if err != nil {
 		return nil, err
 	}
 	if len(runFiles) == 0 {
 		return nil, fmt.Errorf("runs: no file matches %v", o.Runs)
 	}
-	truthFiles, err := offlineExpandEntries(ctx, "truth", o.Truth)
+	truthFiles, err := offlineExpandEntries(job, "truth", o.Truth)
 	if err != nil {
 		return nil, err
 	}
-	predFiles, err := offlineExpandEntries(ctx, "predictions", o.Predictions)
+	predFiles, err := offlineExpandEntries(job, "predictions", o.Predictions)
 	if err != nil {
 		return nil, err
 	}
@@ -223,7 +223,7 @@ func (in *offlineInputs) checkPredictions() error {
 
 // offlineProgress counts the run files read, for the progress line.
 type offlineProgress struct {
-	ctx         *Context
+	job         *Job
 	mu          sync.Mutex
 	done, total int
 }
@@ -231,7 +231,7 @@ type offlineProgress struct {
 func (p *offlineProgress) step() {
 	p.mu.Lock()
 	p.done++
-	p.ctx.Progress().Step("offline_metrics: runs", p.done, p.total)
+	p.job.Progress().Step("offline_metrics: runs", p.done, p.total)
 	p.mu.Unlock()
 }
 
@@ -239,12 +239,12 @@ func (p *offlineProgress) step() {
 // Per-user values must come out in a fixed order: with a unit callback
 // the runs are read one after the other; without one, in parallel (each
 // run has its own state). The error is the first file's, in file order.
-func offlineReadRuns(ctx *Context, o *offline.Options, truth *offline.Truth, files []offlineFile, predBy map[[2]string]offlineFile, unit func(*UnitRow) error, prog *offlineProgress) ([]*offline.Run, error) {
+func offlineReadRuns(job *Job, o *offline.Options, truth *offline.Truth, files []offlineFile, predBy map[[2]string]offlineFile, unit func(*UnitRow) error, prog *offlineProgress) ([]*offline.Run, error) {
 	runs := make([]*offline.Run, len(files))
 	errs := make([]error, len(files))
-	if unit != nil || ctx.Jobs <= 1 {
+	if unit != nil || job.Workers <= 1 {
 		for i := range files {
-			if runs[i], errs[i] = offlineReadRun(ctx, o, truth, files[i], predBy, unit); errs[i] != nil {
+			if runs[i], errs[i] = offlineReadRun(job, o, truth, files[i], predBy, unit); errs[i] != nil {
 				return nil, errs[i]
 			}
 			prog.step()
@@ -252,13 +252,13 @@ func offlineReadRuns(ctx *Context, o *offline.Options, truth *offline.Truth, fil
 		return runs, nil
 	}
 	var wg sync.WaitGroup
-	sem := make(chan struct{}, ctx.Jobs)
+	sem := make(chan struct{}, job.Workers)
 	for i := range files {
 		wg.Add(1)
 		sem <- struct{}{}
 		go func() {
 			defer wg.Done()
-			runs[i], errs[i] = offlineReadRun(ctx, o, truth, files[i], predBy, nil)
+			runs[i], errs[i] = offlineReadRun(job, o, truth, files[i], predBy, nil)
 			<-sem
 			prog.step()
 		}()
@@ -272,19 +272,19 @@ func offlineReadRuns(ctx *Context, o *offline.Options, truth *offline.Truth, fil
 	return runs, nil
 }
 
-func offlineReadTruth(ctx *Context, o *offline.Options, files []offlineFile) (*offline.Truth, error) {
+func offlineReadTruth(job *Job, o *offline.Options, files []offlineFile) (*offline.Truth, error) {
 	truth := offline.NewTruth()
 	for _, f := range files {
 		var rows int64
 		var err error
 		if offlineTabular(f) {
-			rows, err = offlineScanTruth(ctx, formatOption(o.Format), f, func(user, item []byte, rel float64, _ int) error {
+			rows, err = offlineScanTruth(job, formatOption(o.Format), f, func(user, item []byte, rel float64, _ int) error {
 				return truth.Add(user, item, rel)
 			})
 		} else {
-			rows, err = ctx.inputs.readTruth(f.path, f.display, input.RunFormatOf(f.path, o.Format), truth)
+			rows, err = job.inputs.readTruth(f.path, f.display, input.RunFormatOf(f.path, o.Format), truth)
 		}
-		ctx.inputs.recordFile(f.path, rows)
+		job.inputs.recordFile(f.path, rows)
 		if err != nil {
 			return nil, err
 		}
@@ -292,7 +292,7 @@ func offlineReadTruth(ctx *Context, o *offline.Options, files []offlineFile) (*o
 	if err := truth.Finish(o.RelevanceThreshold); err != nil {
 		var de *offline.DuplicateError
 		if errors.As(err, &de) {
-			return nil, offlineDuplicateAt(ctx, o, files, de)
+			return nil, offlineDuplicateAt(job, o, files, de)
 		}
 		return nil, err
 	}
@@ -304,12 +304,12 @@ func offlineReadTruth(ctx *Context, o *offline.Options, files []offlineFile) (*o
 
 // offlineDuplicateAt finds the lines of a duplicate truth entry by reading
 // the files again (the truth keeps no line numbers).
-func offlineDuplicateAt(ctx *Context, o *offline.Options, files []offlineFile, de *offline.DuplicateError) error {
+func offlineDuplicateAt(job *Job, o *offline.Options, files []offlineFile, de *offline.DuplicateError) error {
 	first := ""
 	stop := errors.New("found")
 	for _, f := range files {
 		var at error
-		_, err := offlineScanTruth(ctx, formatOption(o.Format), f, func(user, item []byte, _ float64, line int) error {
+		_, err := offlineScanTruth(job, formatOption(o.Format), f, func(user, item []byte, _ float64, line int) error {
 			if string(user) != de.User || string(item) != de.Item {
 				return nil
 			}
@@ -330,7 +330,7 @@ func offlineDuplicateAt(ctx *Context, o *offline.Options, files []offlineFile, d
 	return fmt.Errorf("%s: %v", files[0].display, de) // not found again: the files changed
 }
 
-func offlineReadRun(ctx *Context, o *offline.Options, truth *offline.Truth, f offlineFile,
+func offlineReadRun(job *Job, o *offline.Options, truth *offline.Truth, f offlineFile,
 	predBy map[[2]string]offlineFile, unit func(*UnitRow) error) (*offline.Run, error) {
 	run := offline.NewRun(f.dataset, f.method, truth, *o)
 	// trec_eval evaluates the queries of the qrels: a TREC run's other
@@ -353,7 +353,7 @@ func offlineReadRun(ctx *Context, o *offline.Options, truth *offline.Truth, f of
 			return nil
 		}
 	}
-	rr, err := offlineOpenRun(ctx, formatOption(o.Format), f, false)
+	rr, err := offlineOpenRun(job, formatOption(o.Format), f, false)
 	if err != nil {
 		return nil, err
 	}
@@ -367,7 +367,7 @@ func offlineReadRun(ctx *Context, o *offline.Options, truth *offline.Truth, f of
 	if err != nil {
 		return nil, err
 	}
-	ctx.inputs.recordFile(f.path, rr.Rows)
+	job.inputs.recordFile(f.path, rr.Rows)
 	if rr.Rows == 0 {
 		return nil, fmt.Errorf("%s: the run has no rows", f.display)
 	}
@@ -375,7 +375,7 @@ func offlineReadRun(ctx *Context, o *offline.Options, truth *offline.Truth, f of
 		return nil, err
 	}
 	if pf, ok := predBy[[2]string{f.dataset, f.method}]; ok {
-		pr, err := offlineOpenRun(ctx, formatOption(o.Format), pf, true)
+		pr, err := offlineOpenRun(job, formatOption(o.Format), pf, true)
 		if err != nil {
 			return nil, err
 		}
@@ -392,7 +392,7 @@ func offlineReadRun(ctx *Context, o *offline.Options, truth *offline.Truth, f of
 				return nil, pr.ListError(err)
 			}
 		}
-		ctx.inputs.recordFile(pf.path, pr.Rows)
+		job.inputs.recordFile(pf.path, pr.Rows)
 	}
 	return run, nil
 }

@@ -30,15 +30,15 @@ var offlineColumns = map[string][]string{
 
 // offlineEntries decodes the value of option key (runs, truth or
 // predictions) into input entries.
-func offlineEntries(ctx *Context, key string, v any) ([]InputEntry, error) {
+func offlineEntries(job *Job, key string, v any) ([]InputEntry, error) {
 	fullKey := key
-	for _, a := range ctx.Study.Analyses {
-		if a.ID == ctx.ID {
+	for _, a := range job.Study.Analyses {
+		if a.ID == job.ID {
 			fullKey = a.key + "." + key
 		}
 	}
-	line := ctx.Study.line(fullKey)
-	manifest := filepath.Base(ctx.Study.File)
+	line := job.Study.line(fullKey)
+	manifest := filepath.Base(job.Study.File)
 	switch v := v.(type) {
 	case nil:
 		return nil, nil
@@ -69,7 +69,7 @@ func offlineEntries(ctx *Context, key string, v any) ([]InputEntry, error) {
 		}
 		errs = append(errs, &ManifestError{File: manifest, Line: line, Msg: fmt.Sprintf(format, args...)})
 	}
-	entries := ctx.Study.decodeEntries(md, raw["v"], fullKey, fail)
+	entries := job.Study.decodeEntries(md, raw["v"], fullKey, fail)
 	for i, e := range entries {
 		for col := range e.Columns {
 			if !slices.Contains(allowed, col) && col != "dataset" && col != "method" {
@@ -97,21 +97,21 @@ func offlineEntries(ctx *Context, key string, v any) ([]InputEntry, error) {
 // dataset is the study's title (SPEC §3); a run or predictions file
 // without a method (placeholder or constant) is an error at the option's
 // line.
-func offlineExpandEntries(ctx *Context, key string, v any) ([]offlineFile, error) {
-	entries, err := offlineEntries(ctx, key, v)
+func offlineExpandEntries(job *Job, key string, v any) ([]offlineFile, error) {
+	entries, err := offlineEntries(job, key, v)
 	if err != nil {
 		return nil, err
 	}
-	manifest := filepath.Base(ctx.Study.File)
+	manifest := filepath.Base(job.Study.File)
 	var out []offlineFile
 	for _, e := range entries {
-		files, err := ctx.inputs.match(e.Path)
+		files, err := job.inputs.match(e.Path)
 		if err != nil {
 			// placed by the build at the analysis's line, as before entries
 			return nil, fmt.Errorf("%s: %v", key, err)
 		}
 		for _, f := range files {
-			of := offlineFile{path: f.Path, display: ctx.inputs.display(f.Path), dataset: f.Dataset, method: f.Method, columns: e.Columns}
+			of := offlineFile{path: f.Path, display: job.inputs.display(f.Path), dataset: f.Dataset, method: f.Method, columns: e.Columns}
 			if of.dataset == "" {
 				of.dataset = e.Dataset
 			}
@@ -119,7 +119,7 @@ func offlineExpandEntries(ctx *Context, key string, v any) ([]offlineFile, error
 				of.method = e.Method
 			}
 			if of.dataset == "" {
-				of.dataset = ctx.Study.Title
+				of.dataset = job.Study.Title
 			}
 			if of.method == "" && key != "truth" {
 				return nil, input.Errorf(manifest, e.Line, "%s: %s has no method: put {method} in the path or give method = \"…\"", key, of.display)
@@ -137,37 +137,37 @@ func offlineTabular(f offlineFile) bool {
 }
 
 // offlineOpenRun opens a run or predictions file, checked and recorded.
-func offlineOpenRun(ctx *Context, o formatOption, f offlineFile, predictions bool) (*input.RunReader, error) {
+func offlineOpenRun(job *Job, o formatOption, f offlineFile, predictions bool) (*input.RunReader, error) {
 	format := input.RunFormatOf(f.path, o.format())
 	if predictions {
 		format = input.FormatTable
 	}
 	if !offlineTabular(f) {
-		return ctx.inputs.openRun(f.path, f.display, format, predictions)
+		return job.inputs.openRun(f.path, f.display, format, predictions)
 	}
 	if format == input.FormatTREC && !input.IsParquet(f.path) {
 		return nil, fmt.Errorf("%s: columns map the columns of a table; a TREC file has fixed fields (qid Q0 docno rank score tag)", f.display)
 	}
-	if err := ctx.inputs.checkFile(f.path); err != nil {
+	if err := job.inputs.checkFile(f.path); err != nil {
 		return nil, err
 	}
-	ctx.inputs.noteFile(f.path)
-	return input.OpenRunTable(f.path, f.display, predictions, f.columns, ctx.Study.MaxDecompressed)
+	job.inputs.noteFile(f.path)
+	return input.OpenRunTable(f.path, f.display, predictions, f.columns, job.Study.MaxDecompressed)
 }
 
 // offlineScanTruth streams a truth file, checked and recorded.
-func offlineScanTruth(ctx *Context, o formatOption, f offlineFile, fn func(user, item []byte, rel float64, line int) error) (int64, error) {
+func offlineScanTruth(job *Job, o formatOption, f offlineFile, fn func(user, item []byte, rel float64, line int) error) (int64, error) {
 	if !offlineTabular(f) {
-		return ctx.inputs.scanTruth(f.path, f.display, input.RunFormatOf(f.path, o.format()), fn)
+		return job.inputs.scanTruth(f.path, f.display, input.RunFormatOf(f.path, o.format()), fn)
 	}
 	if input.RunFormatOf(f.path, o.format()) == input.FormatTREC && !input.IsParquet(f.path) {
 		return 0, fmt.Errorf("%s: columns map the columns of a table; TREC qrels have fixed fields (qid iter docno level)", f.display)
 	}
-	if err := ctx.inputs.checkFile(f.path); err != nil {
+	if err := job.inputs.checkFile(f.path); err != nil {
 		return 0, err
 	}
-	ctx.inputs.noteFile(f.path)
-	return input.ScanTruthTable(f.path, f.display, f.columns, ctx.Study.MaxDecompressed, fn)
+	job.inputs.noteFile(f.path)
+	return input.ScanTruthTable(f.path, f.display, f.columns, job.Study.MaxDecompressed, fn)
 }
 
 // formatOption is the format key of the options.

@@ -23,7 +23,7 @@ func pairedTestsKind() Kind {
 	k := NewKind("paired_tests",
 		"paired vs independent tests, Shapiro–Wilk choice of test, effect sizes and post-hoc power for every pair of methods (seed 003)",
 		runPairedTests)
-	k.Units = func(ctx *Context, opts any) UnitsSink {
+	k.Units = func(ctx *Job, opts any) UnitsSink {
 		if o := opts.(*significance.PairedTestsOptions); o.Dataset != "" {
 			return newPairedSink(o, ctx.Metric(o.Metric).Name)
 		}
@@ -32,7 +32,7 @@ func pairedTestsKind() Kind {
 	return k
 }
 
-func runPairedTests(ctx *Context, o *significance.PairedTestsOptions) (*Output, error) {
+func runPairedTests(ctx *Job, o *significance.PairedTestsOptions) (*Output, error) {
 	metric := ctx.Metric(o.Metric)
 	var in significance.PairedTestsInput
 	var err error
@@ -56,7 +56,7 @@ func runPairedTests(ctx *Context, o *significance.PairedTestsOptions) (*Output, 
 	return &Output{Result: r, Figures: figs, Method: pairedTestsMethod(r)}, nil
 }
 
-func pairedFromResults(ctx *Context, o *significance.PairedTestsOptions, metric analyses.Metric) (significance.PairedTestsInput, error) {
+func pairedFromResults(ctx *Job, o *significance.PairedTestsOptions, metric analyses.Metric) (significance.PairedTestsInput, error) {
 	res, err := ctx.Results()
 	if err != nil {
 		return significance.PairedTestsInput{}, err
@@ -159,7 +159,7 @@ func (p *pairedSink) Add(u *UnitRow) error {
 	return nil
 }
 
-func pairedFromUnits(ctx *Context, o *significance.PairedTestsOptions, metric analyses.Metric) (significance.PairedTestsInput, error) {
+func pairedFromUnits(ctx *Job, o *significance.PairedTestsOptions, metric analyses.Metric) (significance.PairedTestsInput, error) {
 	sink, err := ctx.ReadUnits(newPairedSink(o, metric.Name))
 	if err != nil {
 		return significance.PairedTestsInput{}, err

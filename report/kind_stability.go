@@ -13,32 +13,32 @@ func stabilityKind() Kind {
 	return NewKind("stability", "how each aggregation rule's ranking reacts to removing datasets or methods, adding a near-copy or a new best method, and changing β̂ (seed 001 §4.2.3, Figs 5, 6, 9, Table 3)", runStability)
 }
 
-func runStability(ctx *Context, o *leaderboard.StabilityOptions) (*Output, error) {
-	res, err := ctx.Results()
+func runStability(job *Job, o *leaderboard.StabilityOptions) (*Output, error) {
+	res, err := job.Results()
 	if err != nil {
 		return nil, err
 	}
-	m, err := matrixInput(res, ctx.Metric(o.Metric), o.Datasets, o.Methods)
+	m, err := matrixInput(res, job.Metric(o.Metric), o.Datasets, o.Methods)
 	if err != nil {
 		return nil, err
 	}
-	if err := checkDeclaredMethods(ctx.Study, res.Methods); err != nil {
+	if err := checkDeclaredMethods(job.Study, res.Methods); err != nil {
 		return nil, err
 	}
 	if err := checkStabilityWork(o, len(m.Datasets), len(m.Methods)); err != nil {
 		return nil, err
 	}
 	in := leaderboard.StabilityInput{Metric: m.Metric, Datasets: m.Datasets, Methods: m.Methods, Q: m.Q,
-		Seed: ctx.Seed, Jobs: ctx.Jobs}
-	if p := ctx.Progress(); p != nil {
+		Seed: job.Seed, Jobs: job.Workers}
+	if p := job.Progress(); p != nil {
 		in.Progress = p.Step
 	}
 	r, err := leaderboard.Stability(in, *o)
 	if err != nil {
 		return nil, err
 	}
-	r.Naming = ctx.Study.Naming()
-	figs, err := figures.Stability(ctx.ID, ctx.Title, r)
+	r.Naming = job.Study.Naming()
+	figs, err := figures.Stability(job.ID, job.Title, r)
 	if err != nil {
 		return nil, err
 	}

@@ -66,7 +66,7 @@ func (p *stabilitySteps) Step(label string, done, total int) {
 func runStabilityKind(t *testing.T, s *Study, jobs int, progress Progress) *Output {
 	t.Helper()
 	a := s.Analyses[0]
-	ctx := &Context{ID: a.ID, Title: a.Title, Study: s, Seed: deriveSeed(s.Seed, a.ID), Jobs: jobs,
+	ctx := &Job{ID: a.ID, Title: a.Title, Study: s, Seed: deriveSeed(s.Seed, a.ID), Workers: jobs,
 		inputs: newInputs(s), progress: progress}
 	out, err := a.Kind.Run(ctx, a.Options)
 	if err != nil {

@@ -24,15 +24,15 @@ func checkNames(what string, names, known []string) error {
 // resultsMatrix returns the results of a metric as q[d][m] over the given
 // datasets (rows, taken as they are: a dataset without results gives a row
 // of NaN) and methods (all of the results when empty, else checked).
-func resultsMatrix(ctx *Context, metric string, datasets, methods []string) ([]string, analyses.Matrix, error) {
-	res, err := ctx.Results()
+func resultsMatrix(job *Job, metric string, datasets, methods []string) ([]string, analyses.Matrix, error) {
+	res, err := job.Results()
 	if err != nil {
 		return nil, nil, err
 	}
 	if err := checkNames("metric", []string{metric}, res.Metrics); err != nil {
 		return nil, nil, err
 	}
-	if err := checkDeclaredMethods(ctx.Study, res.Methods); err != nil {
+	if err := checkDeclaredMethods(job.Study, res.Methods); err != nil {
 		return nil, nil, err
 	}
 	if len(methods) == 0 {

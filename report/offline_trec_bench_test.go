@@ -117,7 +117,7 @@ func BenchmarkOfflineTRECCompare(b *testing.B) {
 	files := map[string]string{}
 	ctx := offlineTestCtx(b, files)
 	ctx.Study.Dir = dir
-	ctx.Jobs = runtime.GOMAXPROCS(0)
+	ctx.Workers = runtime.GOMAXPROCS(0)
 	o := &offline.Options{Runs: "runs/{method}.run", Truth: "qrels.txt", K: []int{10},
 		Compare: &offline.CompareOptions{Test: offline.TestFisher, Permutations: 10000, Metrics: []string{"map", "ndcg@10"}}}
 	o.Defaults()
@@ -133,7 +133,7 @@ func BenchmarkOfflineTRECCompare(b *testing.B) {
 		}
 		read, readCPU := time.Since(t1), cpuSeconds()-c1
 		t2, c2 := time.Now(), cpuSeconds()
-		cs, _ := offline.Compare(*o.Compare, o.CompareMetrics(), d.PerQuery, 7, ctx.Jobs)
+		cs, _ := offline.Compare(*o.Compare, o.CompareMetrics(), d.PerQuery, 7, ctx.Workers)
 		cmp, cmpCPU := time.Since(t2), cpuSeconds()-c2
 		fmt.Printf("offline TREC: %d queries x 100 x 3 runs (%d lines): generate %.1f s; read+evaluate %.1f s wall (%.1f s CPU); compare (fisher, 10,000 permutations, %d tests) %.1f s wall (%.1f s CPU); total %.1f s wall; peak RSS %.0f MiB\n",
 			n, 300*n, gen.Seconds(), read.Seconds(), readCPU, len(cs), cmp.Seconds(), cmpCPU, (read + cmp).Seconds(), maxRSSMiB())

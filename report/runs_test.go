@@ -20,8 +20,8 @@ import (
 )
 
 // offlineTestCtx writes files into a temporary study directory and returns
-// a Context on it.
-func offlineTestCtx(t testing.TB, files map[string]string) *Context {
+// a Job on it.
+func offlineTestCtx(t testing.TB, files map[string]string) *Job {
 	t.Helper()
 	dir := t.TempDir()
 	for name, text := range files {
@@ -42,7 +42,7 @@ func offlineTestCtx(t testing.TB, files map[string]string) *Context {
 		}
 	}
 	s := &Study{File: filepath.Join(dir, "study.toml"), Dir: dir, Title: "study"}
-	return &Context{ID: "om", Title: "Offline", Study: s, Jobs: 2, inputs: newInputs(s), progress: noProgress{}}
+	return &Job{ID: "om", Title: "Offline", Study: s, Workers: 2, inputs: newInputs(s), progress: noProgress{}}
 }
 
 func offlineTestOpts(runs, truth string, mut ...func(*offline.Options)) *offline.Options {
@@ -288,7 +288,7 @@ func TestOfflineJobsAndSplitTruth(t *testing.T) {
 	var ref []offline.RunValues
 	for _, jobs := range []int{1, 2, 4} {
 		ctx := offlineTestCtx(t, files)
-		ctx.Jobs = jobs
+		ctx.Workers = jobs
 		d, err := OfflineMetricsDerived(ctx, offlineTestOpts("runs/{method}.csv", "truth/*.csv"), nil)
 		if err != nil {
 			t.Fatal(err)

@@ -49,7 +49,7 @@ func TestUnitsPassMemory(t *testing.T) {
 		t.Fatal(err)
 	}
 	run := func(grouped bool) ([]meta.Study, int) {
-		ctx := &Context{ID: "m", Study: s, inputs: newInputs(s), progress: noProgress{}}
+		ctx := &Job{ID: "m", Study: s, inputs: newInputs(s), progress: noProgress{}}
 		sink := &peakSink{metaSink: newMetaSink(ctx, &meta.Options{Treatment: "B", Control: "C", Metric: "score", Missing: "drop"})}
 		groups, err := ctx.inputs.unitsGroups()
 		if err != nil || groups == nil {

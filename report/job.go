@@ -10,10 +10,10 @@ import (
 	"github.com/evalbook/evalbook/report/input"
 )
 
-// Context is what a Kind's Run sees: its own id and title, the study, a
+// Job is what a Kind's Run sees: its own id and title, the study, a
 // seed of its own, and the study's inputs, each loaded at most once per
 // build and shared between analyses.
-type Context struct {
+type Job struct {
 	ID      string
 	Title   string
 	Caption string
@@ -22,9 +22,9 @@ type Context struct {
 	// and the analysis id, so adding an analysis never changes another's
 	// numbers.
 	Seed uint64
-	// Jobs is the number of workers the analysis may use. Results must not
-	// depend on it.
-	Jobs     int
+	// Workers is the number of workers the analysis may use. Results must
+	// not depend on it.
+	Workers  int
 	inputs   *inputs // this analysis's view: records what it reads
 	progress Progress
 	fed      *fedUnits // the shared units pass's sink for this analysis
@@ -34,7 +34,7 @@ type Context struct {
 // Canceled reports whether the build was cancelled (a superseded rebuild
 // in serve): a long analysis may check it between steps and return
 // early with any error; the build reports the cancellation instead.
-func (c *Context) Canceled() bool {
+func (c *Job) Canceled() bool {
 	select {
 	case <-c.done:
 		return true
@@ -51,17 +51,17 @@ type fedUnits struct {
 
 // Metric returns a metric with its direction and bound from the manifest
 // (higher is better and no bound when the manifest does not name it).
-func (c *Context) Metric(name string) analyses.Metric {
+func (c *Job) Metric(name string) analyses.Metric {
 	return c.Study.Metric(name)
 }
 
 // Dataset returns a dataset's manifest attributes (domain, …).
-func (c *Context) Dataset(name string) analyses.Dataset {
+func (c *Job) Dataset(name string) analyses.Dataset {
 	return c.Study.Dataset(name)
 }
 
 // Results returns the study's results (SPEC §3 results), loaded once.
-func (c *Context) Results() (*analyses.Results, error) {
+func (c *Job) Results() (*analyses.Results, error) {
 	r, err := c.inputs.results()
 	c.inputs.reads.Merge(c.inputs.resReads)
 	c.inputs.mergeDerived()
@@ -73,7 +73,7 @@ func (c *Context) Results() (*analyses.Results, error) {
 // error met. In a build, an analysis whose kind declares Kind.Units was
 // fed by the build's shared pass before Run: ReadUnits returns that sink
 // (sink is not used). Otherwise sink is fed by a pass of its own.
-func (c *Context) ReadUnits(sink UnitsSink) (UnitsSink, error) {
+func (c *Job) ReadUnits(sink UnitsSink) (UnitsSink, error) {
 	if c.fed != nil {
 		return c.fed.sink, c.fed.err
 	}
@@ -82,7 +82,7 @@ func (c *Context) ReadUnits(sink UnitsSink) (UnitsSink, error) {
 
 // Characteristics returns the `characteristics` input, loaded once; nil
 // when the study has none.
-func (c *Context) Characteristics() (*Characteristics, error) {
+func (c *Job) Characteristics() (*Characteristics, error) {
 	ch, err := c.inputs.characteristics()
 	c.inputs.reads.Merge(c.inputs.charReads)
 	return ch, err
@@ -91,20 +91,20 @@ func (c *Context) Characteristics() (*Characteristics, error) {
 // Path resolves a path of the manifest (relative to the manifest's
 // directory). It reads nothing: open files through input.OpenTable or the
 // input layer, which check and record them.
-func (c *Context) Path(rel string) string {
+func (c *Job) Path(rel string) string {
 	return input.AbsPath(c.Study.Dir, rel)
 }
 
 // OpenTable opens a table file (CSV, TSV, Parquet, optionally .gz) for
 // streaming, checking it may be read and recording it for the cache and
 // the provenance. path is relative to the manifest.
-func (c *Context) OpenTable(path string) (*input.TableReader, error) {
+func (c *Job) OpenTable(path string) (*input.TableReader, error) {
 	return c.inputs.open(c.Path(path))
 }
 
 // Progress reports progress of long work on a terminal; it prints nothing
 // when output is not a TTY or with --quiet. Safe for concurrent use.
-func (c *Context) Progress() Progress { return c.progress }
+func (c *Job) Progress() Progress { return c.progress }
 
 // Progress is told how far long work has come.
 type Progress interface {
