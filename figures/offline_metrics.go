@@ -11,6 +11,7 @@ import (
 
 	"github.com/go-echarts/go-echarts/v2/charts"
 	"github.com/go-echarts/go-echarts/v2/opts"
+	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 
@@ -70,6 +71,40 @@ type curveAxis struct {
 }
 
 func offlineCurve(id, label string, ax curveAxis, r *offline.Result) (*Figure, error) {
+	methods, datasets := offlineMethods(r)
+	mean, hasValue := offlineMeans(r, methods, ax)
+	if !hasValue {
+		return nil, nil
+	}
+	plt, err := offlineCurvePlot(label, ax, methods, mean)
+	if err != nil {
+		return nil, err
+	}
+	svg, err := SVG(plt, 7*vg.Inch, 4*vg.Inch)
+	if err != nil {
+		return nil, err
+	}
+	chart, err := offlineCurveChart(label, ax, methods, mean)
+	if err != nil {
+		return nil, err
+	}
+	over := "on the dataset"
+	if datasets > 1 {
+		over = fmt.Sprintf("averaged over the %d datasets on which the method has a value", datasets)
+	}
+	return &Figure{
+		ID:      id,
+		Title:   ax.title,
+		Caption: fmt.Sprintf("%s, %s.", ax.caption, over),
+		SVG:     svg,
+		Chart:   chart,
+		Height:  420,
+	}, nil
+}
+
+// offlineMethods returns the methods of the runs in their first order and
+// the number of datasets.
+func offlineMethods(r *offline.Result) ([]string, int) {
 	var methods []string
 	seen := map[string]bool{}
 	datasets := map[string]bool{}
@@ -80,7 +115,13 @@ func offlineCurve(id, label string, ax curveAxis, r *offline.Result) (*Figure, e
 		}
 		datasets[run.Dataset] = true
 	}
-	// mean[m][ki] over datasets with a value.
+	return methods, len(datasets)
+}
+
+// offlineMeans returns mean[m][ki], each method's value at each point of
+// the axis averaged over the datasets with a value (NaN without one), and
+// whether any has a value.
+func offlineMeans(r *offline.Result, methods []string, ax curveAxis) ([][]float64, bool) {
 	mean := make([][]float64, len(methods))
 	hasValue := false
 	for mi, m := range methods {
@@ -104,9 +145,11 @@ func offlineCurve(id, label string, ax curveAxis, r *offline.Result) (*Figure, e
 			}
 		}
 	}
-	if !hasValue {
-		return nil, nil
-	}
+	return mean, hasValue
+}
+
+// offlineCurvePlot is the static curve: a line per method.
+func offlineCurvePlot(label string, ax curveAxis, methods []string, mean [][]float64) (*plot.Plot, error) {
 	plt := NewPlot("", ax.label, label)
 	plt.Legend.Top = true
 	plt.Legend.Left = !ax.unit
@@ -136,10 +179,11 @@ func offlineCurve(id, label string, ax curveAxis, r *offline.Result) (*Figure, e
 		plt.Add(l, p)
 		plt.Legend.Add(m, l, p)
 	}
-	svg, err := SVG(plt, 7*vg.Inch, 4*vg.Inch)
-	if err != nil {
-		return nil, err
-	}
+	return plt, nil
+}
+
+// offlineCurveChart is the interactive curve.
+func offlineCurveChart(label string, ax curveAxis, methods []string, mean [][]float64) ([]byte, error) {
 	line := charts.NewLine()
 	line.SetGlobalOptions(
 		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "axis"}),
@@ -158,20 +202,5 @@ func offlineCurve(id, label string, ax curveAxis, r *offline.Result) (*Figure, e
 			charts.WithItemStyleOpts(opts.ItemStyle{Color: Hex(mi)}),
 		)
 	}
-	chart, err := EChartsJSON(line)
-	if err != nil {
-		return nil, err
-	}
-	over := "on the dataset"
-	if len(datasets) > 1 {
-		over = fmt.Sprintf("averaged over the %d datasets on which the method has a value", len(datasets))
-	}
-	return &Figure{
-		ID:      id,
-		Title:   ax.title,
-		Caption: fmt.Sprintf("%s, %s.", ax.caption, over),
-		SVG:     svg,
-		Chart:   chart,
-		Height:  420,
-	}, nil
+	return EChartsJSON(line)
 }

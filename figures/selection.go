@@ -11,6 +11,7 @@ import (
 
 	"github.com/go-echarts/go-echarts/v2/charts"
 	"github.com/go-echarts/go-echarts/v2/opts"
+	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
@@ -50,8 +51,6 @@ func selectionRho(id string, r *datasets.SelectionResult) (Figure, error) {
 	plt.Legend.Left = true
 	plt.Legend.TextStyle.Font.Size = vg.Points(8)
 	plt.X.Tick.Marker = clustersNameTicks(r.Metrics)
-	ns := len(r.Strategies)
-	width := 0.7
 	// Interactive: a box per strategy and metric (5%, 25%, 50%, 75%, 95%
 	// quantiles of ρ), so the spread is visible and no bar has to start
 	// at an arbitrary baseline.
@@ -64,55 +63,11 @@ func selectionRho(id string, r *datasets.SelectionResult) (Figure, error) {
 	)
 	bar.SetXAxis(r.Metrics)
 	for j, strat := range r.Strategies {
-		var pts rhoPoints
-		data := make([]opts.BoxPlotData, len(r.Metrics))
-		for k, m := range r.Metrics {
-			s := sum[[2]string{strat, m}]
-			data[k] = opts.BoxPlotData{Name: m, Value: []any{}}
-			if s.Mean == nil {
-				continue
-			}
-			data[k] = opts.BoxPlotData{Name: m, Value: []any{*s.Q05, *s.Q25, *s.Median, *s.Q75, *s.Q95}}
-			x := float64(k) - width/2 + width*(float64(j)+0.5)/float64(ns)
-			pts.XYs = append(pts.XYs, plotter.XY{X: x, Y: *s.Mean})
-			lo, hi := *s.Mean, *s.Mean
-			if s.Q05 != nil {
-				lo, hi = *s.Q05, *s.Q95
-			}
-			pts.YErrors = append(pts.YErrors, struct{ Low, High float64 }{*s.Mean - lo, hi - *s.Mean})
-		}
-		c := Colour(j)
-		bar.AddSeries(strat, data, charts.WithItemStyleOpts(opts.ItemStyle{
-			Color: fmt.Sprintf("rgba(%d,%d,%d,0.35)", c.R, c.G, c.B), BorderColor: Hex(j), BorderWidth: 1.5}))
-		if len(pts.XYs) == 0 {
-			continue
-		}
-		sc, err := plotter.NewScatter(pts.XYs)
-		if err != nil {
+		if err := selectionStrategy(plt, bar, r, sum, j, strat); err != nil {
 			return Figure{}, err
 		}
-		sc.GlyphStyle.Color = Colour(j)
-		sc.GlyphStyle.Radius = vg.Points(4)
-		sc.GlyphStyle.Shape = []draw.GlyphDrawer{draw.CircleGlyph{}, draw.SquareGlyph{}, draw.TriangleGlyph{}, draw.PyramidGlyph{}}[j%4]
-		eb, err := plotter.NewYErrorBars(pts)
-		if err != nil {
-			return Figure{}, err
-		}
-		eb.Color = Colour(j)
-		eb.Width = vg.Points(1.2)
-		plt.Add(eb, sc)
-		plt.Legend.Add(strat, sc)
 	}
-	plt.X.Min, plt.X.Max = -0.6, float64(len(r.Metrics))-0.4
-	// ρ ≤ 1: the top of the range plus room for the legend above it.
-	ymin := 1.0
-	for _, s := range r.Summary {
-		if s.Q05 != nil {
-			ymin = math.Min(ymin, *s.Q05)
-		}
-	}
-	ymin -= 0.05 * (1 - ymin + 1e-3)
-	plt.Y.Min, plt.Y.Max = ymin, 1+0.3*(1-ymin)
+	selectionRhoRange(plt, r)
 	svg, err := SVG(plt, 6.5*vg.Inch, 4*vg.Inch)
 	if err != nil {
 		return Figure{}, err
@@ -130,6 +85,66 @@ func selectionRho(id string, r *datasets.SelectionResult) (Figure, error) {
 		Chart:  chart,
 		Height: 400,
 	}, nil
+}
+
+// selectionStrategy adds strategy j's mean ρ with its 5%–95% whiskers
+// per metric to the static plot and its boxes to the interactive chart.
+func selectionStrategy(plt *plot.Plot, bar *charts.BoxPlot, r *datasets.SelectionResult, sum map[[2]string]datasets.SelectionSummary, j int, strat string) error {
+	ns := len(r.Strategies)
+	width := 0.7
+	var pts rhoPoints
+	data := make([]opts.BoxPlotData, len(r.Metrics))
+	for k, m := range r.Metrics {
+		s := sum[[2]string{strat, m}]
+		data[k] = opts.BoxPlotData{Name: m, Value: []any{}}
+		if s.Mean == nil {
+			continue
+		}
+		data[k] = opts.BoxPlotData{Name: m, Value: []any{*s.Q05, *s.Q25, *s.Median, *s.Q75, *s.Q95}}
+		x := float64(k) - width/2 + width*(float64(j)+0.5)/float64(ns)
+		pts.XYs = append(pts.XYs, plotter.XY{X: x, Y: *s.Mean})
+		lo, hi := *s.Mean, *s.Mean
+		if s.Q05 != nil {
+			lo, hi = *s.Q05, *s.Q95
+		}
+		pts.YErrors = append(pts.YErrors, struct{ Low, High float64 }{*s.Mean - lo, hi - *s.Mean})
+	}
+	c := Colour(j)
+	bar.AddSeries(strat, data, charts.WithItemStyleOpts(opts.ItemStyle{
+		Color: fmt.Sprintf("rgba(%d,%d,%d,0.35)", c.R, c.G, c.B), BorderColor: Hex(j), BorderWidth: 1.5}))
+	if len(pts.XYs) == 0 {
+		return nil
+	}
+	sc, err := plotter.NewScatter(pts.XYs)
+	if err != nil {
+		return err
+	}
+	sc.GlyphStyle.Color = Colour(j)
+	sc.GlyphStyle.Radius = vg.Points(4)
+	sc.GlyphStyle.Shape = []draw.GlyphDrawer{draw.CircleGlyph{}, draw.SquareGlyph{}, draw.TriangleGlyph{}, draw.PyramidGlyph{}}[j%4]
+	eb, err := plotter.NewYErrorBars(pts)
+	if err != nil {
+		return err
+	}
+	eb.Color = Colour(j)
+	eb.Width = vg.Points(1.2)
+	plt.Add(eb, sc)
+	plt.Legend.Add(strat, sc)
+	return nil
+}
+
+// selectionRhoRange sets the axes' ranges: ρ ≤ 1, the top of the range
+// plus room for the legend above it.
+func selectionRhoRange(plt *plot.Plot, r *datasets.SelectionResult) {
+	plt.X.Min, plt.X.Max = -0.6, float64(len(r.Metrics))-0.4
+	ymin := 1.0
+	for _, s := range r.Summary {
+		if s.Q05 != nil {
+			ymin = math.Min(ymin, *s.Q05)
+		}
+	}
+	ymin -= 0.05 * (1 - ymin + 1e-3)
+	plt.Y.Min, plt.Y.Max = ymin, 1+0.3*(1-ymin)
 }
 
 func selectionChosen(id string, r *datasets.SelectionResult) (Figure, error) {
