@@ -48,7 +48,8 @@ func Aggregate(id, title string, r *leaderboard.AggregateResult) ([]Figure, erro
 		plt.Add(l)
 		plt.Legend.Add(fmt.Sprintf("%s (AUC %.3f)", r.Methods[m], p.AUC[m]), l)
 	}
-	svg, err := SVG(plt, 7*vg.Inch, 4.5*vg.Inch)
+	drw := PlotDrawing(plt, 7*vg.Inch, 4.5*vg.Inch)
+	svg, err := drw.SVG()
 	if err != nil {
 		return nil, err
 	}
@@ -80,9 +81,9 @@ func Aggregate(id, title string, r *leaderboard.AggregateResult) ([]Figure, erro
 		ID:      id,
 		Title:   "Performance profiles",
 		Caption: fmt.Sprintf("Dolan–Moré performance profiles of %s over %d datasets: the share of datasets on which each method is within a factor β of the best. AUC (normalised to sum to 1) in the legend.", r.Metric, len(r.Datasets)),
-		SVG:     svg,
-		Chart:   chart,
-		Height:  460,
+		SVG:     svg, Drawing: &drw,
+		Chart:  chart,
+		Height: 460,
 	}}, nil
 }
 

@@ -41,7 +41,8 @@ func Characteristics(id, title string, r *datasets.CharacteristicsResult) ([]Fig
 	}
 	var out []Figure
 	for _, p := range panels {
-		svg, err := corrHeatmapSVG(p.vals, r.Features, r.Methods, p.lo, p.hi, "", "")
+		drw := corrHeatmapDrawing(p.vals, r.Features, r.Methods, p.lo, p.hi, "", "")
+		svg, err := drw.SVG()
 		if err != nil {
 			return nil, fmt.Errorf("%s heatmap: %w", p.name, err)
 		}
@@ -54,7 +55,7 @@ func Characteristics(id, title string, r *datasets.CharacteristicsResult) ([]Fig
 			Title: p.title + " between dataset characteristics and " + r.Metric,
 			Caption: fmt.Sprintf("%s between each dataset characteristic and each method's %s over %d datasets; the last column, %s, pools every (dataset, method) pair. "+
 				"Grey cells are undefined (see the notes).", corrCapitalise(p.what), r.Metric, len(r.Datasets), datasets.CharPooled),
-			SVG:    svg,
+			SVG: svg, Drawing: &drw,
 			Chart:  chart,
 			Height: 200 + 26*len(r.Features),
 		})

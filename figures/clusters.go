@@ -73,7 +73,8 @@ func clustersScatter(id string, r *datasets.ClustersResult) (Figure, error) {
 	if err != nil {
 		return Figure{}, err
 	}
-	svg, err := SVG(plt, 7*vg.Inch, 5*vg.Inch)
+	drw := PlotDrawing(plt, 7*vg.Inch, 5*vg.Inch)
+	svg, err := drw.SVG()
 	if err != nil {
 		return Figure{}, err
 	}
@@ -86,7 +87,7 @@ func clustersScatter(id string, r *datasets.ClustersResult) (Figure, error) {
 		Title: "Datasets in the plane of the first two principal components",
 		Caption: fmt.Sprintf("The %d datasets on the first two principal components of their z-scored characteristics (%.0f%% of the variance), coloured by cluster (k = %d). Triangles mark Isolation Forest outliers, which joined the nearest centroid; rings mark each cluster's representative, the dataset nearest its centroid.",
 			len(r.Datasets), 100*sumFirst(r.ExplainedVarianceRatio, 2), r.K),
-		SVG:    svg,
+		SVG: svg, Drawing: &drw,
 		Chart:  chart,
 		Height: 480,
 	}, nil
@@ -251,7 +252,8 @@ func clustersKScan(id string, r *datasets.ClustersResult) (Figure, error) {
 	if err := clustersKRule(plt, r); err != nil {
 		return Figure{}, err
 	}
-	svg, err := SVG(plt, 6*vg.Inch, 3.5*vg.Inch)
+	drw := PlotDrawing(plt, 6*vg.Inch, 3.5*vg.Inch)
+	svg, err := drw.SVG()
 	if err != nil {
 		return Figure{}, err
 	}
@@ -267,9 +269,9 @@ func clustersKScan(id string, r *datasets.ClustersResult) (Figure, error) {
 		ID:      id,
 		Title:   "Choice of the number of clusters",
 		Caption: fmt.Sprintf("Silhouette (higher is better) and Davies–Bouldin index (lower is better) of k-means on the %d non-outlier datasets for each k; k = %d was %s (dotted rule).", countFalse(r.Outlier), r.K, how),
-		SVG:     svg,
-		Chart:   chart,
-		Height:  360,
+		SVG:     svg, Drawing: &drw,
+		Chart:  chart,
+		Height: 360,
 	}, nil
 }
 
@@ -429,7 +431,8 @@ func clustersBoard(id string, r *datasets.ClustersResult) (Figure, error) {
 	plt.Y.Tick.Label.Font.Size = vg.Points(8)
 	w := vg.Length(1.8+1.1*float64(len(cols))) * vg.Inch
 	h := vg.Length(0.8+0.3*float64(nm)) * vg.Inch
-	svg, err := SVG(plt, w, h)
+	drw := PlotDrawing(plt, w, h)
+	svg, err := drw.SVG()
 	if err != nil {
 		return Figure{}, err
 	}
@@ -449,9 +452,9 @@ func clustersBoard(id string, r *datasets.ClustersResult) (Figure, error) {
 		ID:      id,
 		Title:   "Leaderboard within each cluster",
 		Caption: fmt.Sprintf("Mean rank of each method on the datasets of each cluster (1 = best; darker is better), with the geometric mean of %s in brackets, after Shevchenko et al. (2024, Fig. 8). Methods are ordered by their average over clusters; the number of datasets is in each column's title.", r.Metric),
-		SVG:     svg,
-		Chart:   chart,
-		Height:  60 + 28*nm,
+		SVG:     svg, Drawing: &drw,
+		Chart:  chart,
+		Height: 60 + 28*nm,
 	}, nil
 }
 

@@ -35,7 +35,8 @@ func CriticalDifference(id, title string, r *significance.CriticalDifferenceResu
 	plt.HideAxes()
 	plt.Add(d)
 	h := d.Height()
-	svg, err := SVG(plt, 7.5*vg.Inch, h)
+	drw := PlotDrawing(plt, 7.5*vg.Inch, h)
+	svg, err := drw.SVG()
 	if err != nil {
 		return nil, err
 	}
@@ -50,7 +51,7 @@ func CriticalDifference(id, title string, r *significance.CriticalDifferenceResu
 		caption += fmt.Sprintf("; dashed bars join methods the Bayesian signed-rank test (rope %g) cannot tell apart with probability %g", r.Rope, 1-r.Alpha)
 	}
 	caption += fmt.Sprintf(". The bar above the axis is the Nemenyi critical difference (%.3f).", r.CriticalDifference)
-	return []Figure{{ID: id, Title: "Critical-difference diagram", Caption: caption, SVG: svg, Chart: chart,
+	return []Figure{{ID: id, Title: "Critical-difference diagram", Caption: caption, SVG: svg, Drawing: &drw, Chart: chart,
 		Height: int(h.Points()*1.3) + 40}}, nil
 }
 

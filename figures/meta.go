@@ -8,7 +8,6 @@ package figures
 // zero favours which method (from the metric's direction).
 
 import (
-	"bytes"
 	"fmt"
 	"image/color"
 	"math"
@@ -19,7 +18,6 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
-	"gonum.org/v1/plot/vg/vgsvg"
 
 	"github.com/evalbook/evalbook/analyses/meta"
 )
@@ -76,7 +74,8 @@ func Meta(id, title string, r *meta.Result) ([]Figure, error) {
 		}
 	}
 
-	svg, err := forestSVG(r, lines, rows, b.lvl)
+	drw := forestDrawing(r, lines, rows, b.lvl)
+	svg, err := drw.SVG()
 	if err != nil {
 		return nil, err
 	}
@@ -85,7 +84,7 @@ func Meta(id, title string, r *meta.Result) ([]Figure, error) {
 		return nil, err
 	}
 	caption := forestCaption(r, model, b.lvl, b.keep)
-	figs := []Figure{{ID: id, Title: title, Caption: caption, SVG: svg, Chart: chart, Height: 80 + 26*nl, PreferStatic: true}}
+	figs := []Figure{{ID: id, Title: title, Caption: caption, SVG: svg, Drawing: &drw, Chart: chart, Height: 80 + 26*nl, PreferStatic: true}}
 	funnel, ok, err := MetaFunnel(id, title, r)
 	if err != nil {
 		return nil, err
@@ -338,7 +337,9 @@ func favours(r *meta.Result) (left, right string) {
 	return "favours " + r.Treatment, "favours " + r.Control
 }
 
-func forestSVG(r *meta.Result, lines []forestLine, rows []ForestRow, lvl string) ([]byte, error) {
+// forestDrawing is the forest plot's drawing: the text columns around
+// the plot of the intervals.
+func forestDrawing(r *meta.Result, lines []forestLine, rows []ForestRow, lvl string) Drawing {
 	nl := len(lines)
 	rowH := vg.Points(17)
 	w := 9.5 * vg.Inch
@@ -356,8 +357,13 @@ func forestSVG(r *meta.Result, lines []forestLine, rows []ForestRow, lvl string)
 	p.Y.Min, p.Y.Max = 0.2, float64(nl)+1.6 // room for the header and the favours labels
 	p.X.Min, p.X.Max, _, _ = fp.DataRange()
 
-	c := vgsvg.NewWith(vgsvg.UseWH(w, h))
-	dc := draw.New(c)
+	return Drawing{Width: w, Height: h, Draw: func(dc draw.Canvas) { forestDraw(dc, r, p, lines, leftW, rightW, lvl) }}
+}
+
+// forestDraw draws the plot p between the text columns of the forest
+// plot's lines.
+func forestDraw(dc draw.Canvas, r *meta.Result, p *plot.Plot, lines []forestLine, leftW, rightW vg.Length, lvl string) {
+	nl := len(lines)
 	pc := draw.Crop(dc, leftW, -rightW, 0, 0)
 	p.Draw(pc)
 	da := p.DataCanvas(pc)
@@ -397,8 +403,6 @@ func forestSVG(r *meta.Result, lines []forestLine, rows []ForestRow, lvl string)
 	x0 := tx(0)
 	dc.FillText(style(8, false, draw.XRight), vg.Point{X: x0 - vg.Points(4), Y: fy}, "← "+lf)
 	dc.FillText(style(8, false, draw.XLeft), vg.Point{X: x0 + vg.Points(4), Y: fy}, rt+" →")
-
-	return svgBytes(c)
 }
 
 // forestChart is the interactive version: category rows top to bottom,
@@ -463,15 +467,6 @@ func forestChart(r *meta.Result, lines []forestLine, lvl string) ([]byte, error)
 		"series": series,
 	}
 	return ChartJSON(option)
-}
-
-// svgBytes writes a vgsvg canvas with the same normalisation as SVG.
-func svgBytes(c *vgsvg.Canvas) ([]byte, error) {
-	var buf bytes.Buffer
-	if _, err := c.WriteTo(&buf); err != nil {
-		return nil, fmt.Errorf("svg: %w", err)
-	}
-	return normaliseSVG(buf.Bytes()), nil
 }
 
 // metricName names the metric, or the outcome when the effects come from

@@ -58,7 +58,8 @@ func MetaFunnel(id, title string, r *meta.Result) (Figure, bool, error) {
 	if err != nil {
 		return Figure{}, false, err
 	}
-	svg, err := SVG(p, 6.5*vg.Inch, 4.6*vg.Inch)
+	drw := PlotDrawing(p, 6.5*vg.Inch, 4.6*vg.Inch)
+	svg, err := drw.SVG()
 	if err != nil {
 		return Figure{}, false, err
 	}
@@ -67,7 +68,7 @@ func MetaFunnel(id, title string, r *meta.Result) (Figure, bool, error) {
 		return Figure{}, false, err
 	}
 	caption := funnelCaption(r, crit, lvl, line != nil, pts.names)
-	return Figure{ID: id + "-funnel", Title: "Funnel plot: " + title, Caption: caption, SVG: svg, Chart: chart, Height: 460}, true, nil
+	return Figure{ID: id + "-funnel", Title: "Funnel plot: " + title, Caption: caption, SVG: svg, Drawing: &drw, Chart: chart, Height: 460}, true, nil
 }
 
 // funnelPoints are the funnel's datasets: effect against −SE, the

@@ -7,7 +7,6 @@ package figures
 // shows what the models of the first front trade against each other.
 
 import (
-	"bytes"
 	"fmt"
 	"image/color"
 	"math"
@@ -20,7 +19,6 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
-	"gonum.org/v1/plot/vg/vgsvg"
 
 	"github.com/evalbook/evalbook/analyses/multiobjective"
 )
@@ -84,7 +82,8 @@ func moTradeOff(id string, r *multiobjective.Result, j int) (Figure, error) {
 	if err != nil {
 		return Figure{}, fmt.Errorf("trade-off %s: %w", m, err)
 	}
-	svg, err := SVG(plt, 6*vg.Inch, 4.2*vg.Inch)
+	drw := PlotDrawing(plt, 6*vg.Inch, 4.2*vg.Inch)
+	svg, err := drw.SVG()
 	if err != nil {
 		return Figure{}, err
 	}
@@ -101,7 +100,7 @@ func moTradeOff(id string, r *multiobjective.Result, j int) (Figure, error) {
 		caption += ")"
 	}
 	caption += ". Both axes are oriented so that higher is better."
-	return Figure{ID: id + "-tradeoff-" + moSlug(m), Title: fmt.Sprintf("Trade-off: %s against %s", r.Base, m), Caption: caption, SVG: svg, Chart: chart, Height: 420}, nil
+	return Figure{ID: id + "-tradeoff-" + moSlug(m), Title: fmt.Sprintf("Trade-off: %s against %s", r.Base, m), Caption: caption, SVG: svg, Drawing: &drw, Chart: chart, Height: 420}, nil
 }
 
 // moTradeOffPlot is the static trade-off of objective j: the models, the
@@ -242,13 +241,11 @@ func moCompare(id string, r *multiobjective.Result) (Figure, error) {
 		plots[0][k] = plt
 	}
 	w, h := vg.Length(len(panels))*3.2*vg.Inch, 3.4*vg.Inch
-	c := vgsvg.NewWith(vgsvg.UseWH(w, h))
-	moDrawPanels(plots)(draw.New(c))
-	var buf bytes.Buffer
-	if _, err := c.WriteTo(&buf); err != nil {
-		return Figure{}, fmt.Errorf("svg: %w", err)
+	drw := Drawing{Width: w, Height: h, Draw: moDrawPanels(plots)}
+	svg, err := drw.SVG()
+	if err != nil {
+		return Figure{}, err
 	}
-	svg := normaliseSVG(buf.Bytes())
 	chart, err := moCompareChart(panels)
 	if err != nil {
 		return Figure{}, err
@@ -263,7 +260,7 @@ func moCompare(id string, r *multiobjective.Result) (Figure, error) {
 	if npen > 0 {
 		caption += fmt.Sprintf(" The %d models below the 2022 threshold (scored %s) are drawn as crosses at 0.", npen, "−100")
 	}
-	return Figure{ID: id + "-evalrs2022", Title: "New score against the EvalRS 2022 score", Caption: caption, SVG: svg, Chart: chart, Height: 420}, nil
+	return Figure{ID: id + "-evalrs2022", Title: "New score against the EvalRS 2022 score", Caption: caption, SVG: svg, Drawing: &drw, Chart: chart, Height: 420}, nil
 }
 
 // moPanel is one λ's panel of the comparison with the EvalRS 2022 score.
@@ -441,7 +438,8 @@ func moFront(id string, r *multiobjective.Result) (Figure, bool, error) {
 	}
 	plt.X.Tick.Label.Rotation = math.Pi / 6
 	plt.X.Tick.Label.XAlign = draw.XRight
-	svg, err := SVG(plt, vg.Length(max(6, len(metrics)))*0.9*vg.Inch, 4.4*vg.Inch)
+	drw := PlotDrawing(plt, vg.Length(max(6, len(metrics)))*0.9*vg.Inch, 4.4*vg.Inch)
+	svg, err := drw.SVG()
 	if err != nil {
 		return Figure{}, false, err
 	}
@@ -469,5 +467,5 @@ func moFront(id string, r *multiobjective.Result) (Figure, bool, error) {
 		return Figure{}, false, err
 	}
 	caption := fmt.Sprintf("The %d models of the first front of the non-dominated sorting over %s and the %d objectives, in parallel coordinates: each line is a model, each axis a metric min-max scaled over all models (higher is better). No model of this front is beaten on every axis by another model.", len(rows), r.Base, len(r.Objectives))
-	return Figure{ID: id + "-front", Title: "First Pareto front", Caption: caption, SVG: svg, Chart: chart, Height: 420}, true, nil
+	return Figure{ID: id + "-front", Title: "First Pareto front", Caption: caption, SVG: svg, Drawing: &drw, Chart: chart, Height: 420}, true, nil
 }

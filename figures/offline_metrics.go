@@ -80,7 +80,8 @@ func offlineCurve(id, label string, ax curveAxis, r *offline.Result) (*Figure, e
 	if err != nil {
 		return nil, err
 	}
-	svg, err := SVG(plt, 7*vg.Inch, 4*vg.Inch)
+	drw := PlotDrawing(plt, 7*vg.Inch, 4*vg.Inch)
+	svg, err := drw.SVG()
 	if err != nil {
 		return nil, err
 	}
@@ -96,9 +97,9 @@ func offlineCurve(id, label string, ax curveAxis, r *offline.Result) (*Figure, e
 		ID:      id,
 		Title:   ax.title,
 		Caption: fmt.Sprintf("%s, %s.", ax.caption, over),
-		SVG:     svg,
-		Chart:   chart,
-		Height:  420,
+		SVG:     svg, Drawing: &drw,
+		Chart:  chart,
+		Height: 420,
 	}, nil
 }
 

@@ -108,7 +108,8 @@ func pairedUnitsFigure(r *significance.PairedTestsResult, p significance.PairedC
 	}
 	plt.X.Tick.Marker = fixedTicks(ticks)
 	plt.X.Min, plt.X.Max = 0.5, float64(n)+0.5
-	svg, err := SVG(plt, 7*vg.Inch, 3.6*vg.Inch)
+	drw := PlotDrawing(plt, 7*vg.Inch, 3.6*vg.Inch)
+	svg, err := drw.SVG()
 	if err != nil {
 		return Figure{}, err
 	}
@@ -121,7 +122,7 @@ func pairedUnitsFigure(r *significance.PairedTestsResult, p significance.PairedC
 		Title: fmt.Sprintf("%s vs %s, unit by unit", p.A, p.B),
 		Caption: fmt.Sprintf("%s of %s and %s on each of the %d %s (lines join the same unit, as in Košir et al. 2013, Fig. 2); mean difference %s. %s.",
 			r.Metric, p.A, p.B, n, r.Over, fmtOpt(p.MeanDiff), pairedVerdict(r, p)),
-		SVG: svg, Chart: chart, Height: 380,
+		SVG: svg, Drawing: &drw, Chart: chart, Height: 380,
 	}, nil
 }
 
@@ -151,7 +152,8 @@ func pairedSortedFigure(r *significance.PairedTestsResult, p significance.Paired
 	l.Color = Colour(4)
 	l.Width = vg.Points(1.5)
 	plt.Add(l)
-	svg, err := SVG(plt, 7*vg.Inch, 3.6*vg.Inch)
+	drw := PlotDrawing(plt, 7*vg.Inch, 3.6*vg.Inch)
+	svg, err := drw.SVG()
 	if err != nil {
 		return Figure{}, err
 	}
@@ -175,7 +177,7 @@ func pairedSortedFigure(r *significance.PairedTestsResult, p significance.Paired
 		Title: fmt.Sprintf("%s vs %s: sorted differences", p.A, p.B),
 		Caption: fmt.Sprintf("The %d per-unit differences %s − %s in %s, sorted (the share of units below each value); mean difference %s. %s.",
 			p.N, p.A, p.B, r.Metric, fmtOpt(p.MeanDiff), pairedVerdict(r, p)),
-		SVG: svg, Chart: chart, Height: 380,
+		SVG: svg, Drawing: &drw, Chart: chart, Height: 380,
 	}, nil
 }
 

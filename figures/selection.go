@@ -68,7 +68,8 @@ func selectionRho(id string, r *datasets.SelectionResult) (Figure, error) {
 		}
 	}
 	selectionRhoRange(plt, r)
-	svg, err := SVG(plt, 6.5*vg.Inch, 4*vg.Inch)
+	drw := PlotDrawing(plt, 6.5*vg.Inch, 4*vg.Inch)
+	svg, err := drw.SVG()
 	if err != nil {
 		return Figure{}, err
 	}
@@ -81,7 +82,7 @@ func selectionRho(id string, r *datasets.SelectionResult) (Figure, error) {
 		Title: "Agreement of the ranking on a few datasets with the ranking on all",
 		Caption: fmt.Sprintf("Spearman's ρ between the %s ranking of %d methods on %d chosen datasets and on all %d, over %d simulations per strategy (Shevchenko et al. 2024, Table 4): the mean with whiskers from the 5%% to the 95%% quantile (interactive: boxes of the 25%%–75%% quantiles around the median, whiskers 5%%–95%%).",
 			r.Rule, len(r.Methods), r.Size, len(r.Datasets), r.Simulations),
-		SVG:    svg,
+		SVG: svg, Drawing: &drw,
 		Chart:  chart,
 		Height: 400,
 	}, nil
@@ -190,7 +191,8 @@ func selectionChosen(id string, r *datasets.SelectionResult) (Figure, error) {
 	plt.Y.Tick.Label.Font.Size = vg.Points(7)
 	w := vg.Length(2+1.0*float64(len(r.Strategies))) * vg.Inch
 	h := vg.Length(0.8+0.2*float64(nd)) * vg.Inch
-	svg, err := SVG(plt, w, h)
+	drw := PlotDrawing(plt, w, h)
+	svg, err := drw.SVG()
 	if err != nil {
 		return Figure{}, err
 	}
@@ -210,9 +212,9 @@ func selectionChosen(id string, r *datasets.SelectionResult) (Figure, error) {
 		ID:      id,
 		Title:   "How often each dataset was chosen",
 		Caption: fmt.Sprintf("Share of the %d simulations in which each strategy chose each dataset (%d of %d datasets per simulation); datasets ordered by how often any strategy chose them.", r.Simulations, r.Size, nd),
-		SVG:     svg,
-		Chart:   chart,
-		Height:  60 + 18*nd,
+		SVG:     svg, Drawing: &drw,
+		Chart:  chart,
+		Height: 60 + 18*nd,
 	}, nil
 }
 

@@ -77,7 +77,8 @@ func stabilityFigure(id string, r *leaderboard.StabilityResult, pert string, cur
 	if err != nil {
 		return Figure{}, err
 	}
-	svg, err := SVG(plt, 7*vg.Inch, 4.5*vg.Inch)
+	drw := PlotDrawing(plt, 7*vg.Inch, 4.5*vg.Inch)
+	svg, err := drw.SVG()
 	if err != nil {
 		return Figure{}, err
 	}
@@ -89,9 +90,9 @@ func stabilityFigure(id string, r *leaderboard.StabilityResult, pert string, cur
 		ID:      id + "-" + strings.ReplaceAll(pert, "_", "-"),
 		Title:   stabilityAxis[pert][0],
 		Caption: stabilityCaption(r, pert),
-		SVG:     svg,
-		Chart:   chart,
-		Height:  440,
+		SVG:     svg, Drawing: &drw,
+		Chart:  chart,
+		Height: 440,
 	}, nil
 }
 
