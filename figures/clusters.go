@@ -141,7 +141,7 @@ func clustersAddCluster(plt *plot.Plot, r *datasets.ClustersResult, c int, isRep
 		if isRep[d] {
 			rep = append(rep, plotter.XY{X: x, Y: y})
 			repLabels.XYs = append(repLabels.XYs, plotter.XY{X: x, Y: y})
-			repLabels.Labels = append(repLabels.Labels, d)
+			repLabels.Labels = append(repLabels.Labels, r.Naming.Dataset(d))
 		}
 	}
 	var first *plotter.Scatter
@@ -211,7 +211,7 @@ func clustersScatterChart(r *datasets.ClustersResult, isRep map[string]bool) ([]
 				continue
 			}
 			x, y := pcXY(r, i)
-			pt := opts.ScatterData{Name: d, Value: []any{x, y}, Symbol: "circle", SymbolSize: 10}
+			pt := opts.ScatterData{Name: r.Naming.Dataset(d), Value: []any{x, y}, Symbol: "circle", SymbolSize: 10}
 			if r.Outlier[i] {
 				pt.Name += " (outlier)"
 				pt.Symbol = "triangle"
@@ -408,7 +408,7 @@ func clustersBoard(id string, r *datasets.ClustersResult) (Figure, error) {
 	var cells []any
 	for ri := 0; ri < nm; ri++ {
 		m := order[nm-1-ri]
-		rows[ri] = r.Methods[m]
+		rows[ri] = r.Naming.Method(r.Methods[m])
 		values[ri] = make([]float64, len(r.Leaderboard))
 		text[ri] = make([]string, len(r.Leaderboard))
 		for j, b := range r.Leaderboard {
@@ -442,7 +442,7 @@ func clustersBoard(id string, r *datasets.ClustersResult) (Figure, error) {
 		"xAxis":     map[string]any{"type": "category", "data": cols, "splitArea": map[string]any{"show": true}},
 		"yAxis":     map[string]any{"type": "category", "data": rows, "splitArea": map[string]any{"show": true}},
 		"visualMap": map[string]any{"min": 1, "max": nm, "calculable": false, "show": false, "inRange": map[string]any{"color": []string{"#08306b", "#f7fbff"}}},
-		"series": []any{map[string]any{"type": "heatmap", "name": "mean rank of " + r.Metric, "data": cells,
+		"series": []any{map[string]any{"type": "heatmap", "name": "mean rank of " + r.Naming.Metric(r.Metric), "data": cells,
 			"label": map[string]any{"show": true, "fontSize": 10}}},
 	})
 	if err != nil {
@@ -451,7 +451,7 @@ func clustersBoard(id string, r *datasets.ClustersResult) (Figure, error) {
 	return Figure{
 		ID:      id,
 		Title:   "Leaderboard within each cluster",
-		Caption: fmt.Sprintf("Mean rank of each method on the datasets of each cluster (1 = best; darker is better), with the geometric mean of %s in brackets, after Shevchenko et al. (2024, Fig. 8). Methods are ordered by their average over clusters; the number of datasets is in each column's title.", r.Metric),
+		Caption: fmt.Sprintf("Mean rank of each method on the datasets of each cluster (1 = best; darker is better), with the geometric mean of %s in brackets, after Shevchenko et al. (2024, Fig. 8). Methods are ordered by their average over clusters; the number of datasets is in each column's title.", r.Naming.Metric(r.Metric)),
 		SVG:     svg, Drawing: &drw,
 		Chart:  chart,
 		Height: 60 + 28*nm,

@@ -18,7 +18,7 @@ func MetricCorrelation(id, title string, r *correlation.Result) ([]Figure, error
 	names := make([]string, n)
 	vals := make([][]float64, n)
 	for i, a := range r.Order {
-		names[i] = r.Metrics[a]
+		names[i] = r.Naming.Metric(r.Metrics[a])
 		vals[i] = make([]float64, n)
 		for j, b := range r.Order {
 			vals[i][j] = r.Rho[a][b]

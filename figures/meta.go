@@ -60,6 +60,7 @@ func Meta(id, title string, r *meta.Result) ([]Figure, error) {
 	if len(r.Rows) == 0 || r.Summary.Effect == nil {
 		return nil, nil
 	}
+	r = metaLabelled(r)
 	b := newForestBuilder(r)
 	model := forestModel(r)
 	b.blocks()
@@ -93,6 +94,27 @@ func Meta(id, title string, r *meta.Result) ([]Figure, error) {
 		figs = append(figs, funnel)
 	}
 	return figs, nil
+}
+
+// metaLabelled is a copy of r whose methods, metric and datasets are
+// named by their labels (r.Naming), for the words of its figures; the
+// copy shares r's numbers.
+func metaLabelled(r *meta.Result) *meta.Result {
+	l := *r
+	n := r.Naming
+	l.Treatment, l.Control = n.Method(r.Treatment), n.Method(r.Control)
+	if r.Metric != "" {
+		l.Metric = n.Metric(r.Metric)
+	}
+	l.Rows = append([]meta.Row(nil), r.Rows...)
+	for i := range l.Rows {
+		l.Rows[i].Dataset = n.Dataset(r.Rows[i].Dataset)
+	}
+	l.Influence = append([]meta.Influence(nil), r.Influence...)
+	for i := range l.Influence {
+		l.Influence[i].Dataset = n.Dataset(r.Influence[i].Dataset)
+	}
+	return &l
 }
 
 // forestBuilder collects the lines of a forest plot's table.

@@ -15,13 +15,19 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 
+	"github.com/evalbook/evalbook/analyses"
 	"github.com/evalbook/evalbook/analyses/offline"
 )
 
 // OfflineMetrics draws nDCG@k (figure id) and Coverage@k (id-coverage)
 // against k, one line per method, each point the mean over the datasets
-// the method has a value on.
-func OfflineMetrics(id, title string, r *offline.Result) ([]Figure, error) {
+// the method has a value on. An offline result has no Naming of its own:
+// the caller's (at most one) names the methods by their labels.
+func OfflineMetrics(id, title string, r *offline.Result, naming ...analyses.Naming) ([]Figure, error) {
+	var n analyses.Naming
+	if len(naming) > 0 {
+		n = naming[0]
+	}
 	var out []Figure
 	ks := make([]float64, len(r.K))
 	for i, k := range r.K {
@@ -35,7 +41,7 @@ func OfflineMetrics(id, title string, r *offline.Result) ([]Figure, error) {
 		f, err := offlineCurve(id+spec.suffix, spec.label, curveAxis{label: "cutoff k", echarts: "k", xs: ks,
 			name:    func(i int) string { return fmt.Sprintf("%s@%d", metric, r.K[i]) },
 			title:   spec.label + " against the cutoff",
-			caption: spec.label + " of each method at every cutoff k"}, r)
+			caption: spec.label + " of each method at every cutoff k", method: n.Method}, r)
 		if err != nil {
 			return nil, err
 		}
@@ -48,7 +54,7 @@ func OfflineMetrics(id, title string, r *offline.Result) ([]Figure, error) {
 	f, err := offlineCurve(id+"-pr", "interpolated precision", curveAxis{label: "recall", echarts: "recall", xs: offline.RecallLevels,
 		name:    offline.IprecName,
 		title:   "Precision–recall curve (11-point interpolated precision)",
-		caption: "Interpolated precision of each method at the recall levels 0, 0.1, …, 1 (trec_eval's iprec_at_recall)", unit: true}, r)
+		caption: "Interpolated precision of each method at the recall levels 0, 0.1, …, 1 (trec_eval's iprec_at_recall)", unit: true, method: n.Method}, r)
 	if err != nil {
 		return nil, err
 	}
@@ -68,6 +74,8 @@ type curveAxis struct {
 	// unit fixes the y axis to [0, 1] and puts the legend top right,
 	// where a falling curve leaves room (the precision–recall curve).
 	unit bool
+	// method names a method in the legends (its label).
+	method func(string) string
 }
 
 func offlineCurve(id, label string, ax curveAxis, r *offline.Result) (*Figure, error) {
@@ -76,7 +84,8 @@ func offlineCurve(id, label string, ax curveAxis, r *offline.Result) (*Figure, e
 	if !hasValue {
 		return nil, nil
 	}
-	plt, err := offlineCurvePlot(label, ax, methods, mean)
+	names := labelled(methods, ax.method)
+	plt, err := offlineCurvePlot(label, ax, names, mean)
 	if err != nil {
 		return nil, err
 	}
@@ -85,7 +94,7 @@ func offlineCurve(id, label string, ax curveAxis, r *offline.Result) (*Figure, e
 	if err != nil {
 		return nil, err
 	}
-	chart, err := offlineCurveChart(label, ax, methods, mean)
+	chart, err := offlineCurveChart(label, ax, names, mean)
 	if err != nil {
 		return nil, err
 	}

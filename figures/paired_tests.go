@@ -29,17 +29,20 @@ const pairedUnitsMax = 40
 // PairedTests draws one figure per pair of r.
 func PairedTests(id, title string, r *significance.PairedTestsResult) ([]Figure, error) {
 	var figs []Figure
+	rl := *r
+	rl.Metric = r.Naming.Metric(r.Metric)
 	for i, p := range r.Pairs {
 		if p.N == 0 {
 			continue
 		}
 		fid := fmt.Sprintf("%s-%d", id, i+1)
+		p = pairedLabelled(r, p)
 		var f Figure
 		var err error
 		if p.N <= pairedUnitsMax {
-			f, err = pairedUnitsFigure(r, p)
+			f, err = pairedUnitsFigure(&rl, p)
 		} else {
-			f, err = pairedSortedFigure(r, p)
+			f, err = pairedSortedFigure(&rl, p)
 		}
 		if err != nil {
 			return nil, fmt.Errorf("%s vs %s: %w", p.A, p.B, err)
@@ -48,6 +51,16 @@ func PairedTests(id, title string, r *significance.PairedTestsResult) ([]Figure,
 		figs = append(figs, f)
 	}
 	return figs, nil
+}
+
+// pairedLabelled is comparison p with its methods, and its units when
+// they are datasets, named by their labels.
+func pairedLabelled(r *significance.PairedTestsResult, p significance.PairedComparison) significance.PairedComparison {
+	p.A, p.B = r.Naming.Method(p.A), r.Naming.Method(p.B)
+	if r.Over == "datasets" {
+		p.Units = labelled(p.Units, r.Naming.Dataset)
+	}
+	return p
 }
 
 func pairedVerdict(r *significance.PairedTestsResult, p significance.PairedComparison) string {

@@ -50,7 +50,7 @@ func selectionRho(id string, r *datasets.SelectionResult) (Figure, error) {
 	plt.Legend.Top = true
 	plt.Legend.Left = true
 	plt.Legend.TextStyle.Font.Size = vg.Points(8)
-	plt.X.Tick.Marker = clustersNameTicks(r.Metrics)
+	plt.X.Tick.Marker = clustersNameTicks(labelled(r.Metrics, r.Naming.Metric))
 	// Interactive: a box per strategy and metric (5%, 25%, 50%, 75%, 95%
 	// quantiles of ρ), so the spread is visible and no bar has to start
 	// at an arbitrary baseline.
@@ -61,7 +61,7 @@ func selectionRho(id string, r *datasets.SelectionResult) (Figure, error) {
 		charts.WithYAxisOpts(opts.YAxis{Name: "ρ", Type: "value", Max: 1, Min: selectionAxisMin(r)}),
 		charts.WithGridOpts(opts.Grid{Bottom: "60"}),
 	)
-	bar.SetXAxis(r.Metrics)
+	bar.SetXAxis(labelled(r.Metrics, r.Naming.Metric))
 	for j, strat := range r.Strategies {
 		if err := selectionStrategy(plt, bar, r, sum, j, strat); err != nil {
 			return Figure{}, err
@@ -81,7 +81,7 @@ func selectionRho(id string, r *datasets.SelectionResult) (Figure, error) {
 		ID:    id,
 		Title: "Agreement of the ranking on a few datasets with the ranking on all",
 		Caption: fmt.Sprintf("Spearman's ρ between the %s ranking of %d methods on %d chosen datasets and on all %d, over %d simulations per strategy (Shevchenko et al. 2024, Table 4): the mean with whiskers from the 5%% to the 95%% quantile (interactive: boxes of the 25%%–75%% quantiles around the median, whiskers 5%%–95%%).",
-			r.Rule, len(r.Methods), r.Size, len(r.Datasets), r.Simulations),
+			r.Naming.Rule(r.Rule), len(r.Methods), r.Size, len(r.Datasets), r.Simulations),
 		SVG: svg, Drawing: &drw,
 		Chart:  chart,
 		Height: 400,
@@ -97,11 +97,11 @@ func selectionStrategy(plt *plot.Plot, bar *charts.BoxPlot, r *datasets.Selectio
 	data := make([]opts.BoxPlotData, len(r.Metrics))
 	for k, m := range r.Metrics {
 		s := sum[[2]string{strat, m}]
-		data[k] = opts.BoxPlotData{Name: m, Value: []any{}}
+		data[k] = opts.BoxPlotData{Name: r.Naming.Metric(m), Value: []any{}}
 		if s.Mean == nil {
 			continue
 		}
-		data[k] = opts.BoxPlotData{Name: m, Value: []any{*s.Q05, *s.Q25, *s.Median, *s.Q75, *s.Q95}}
+		data[k] = opts.BoxPlotData{Name: r.Naming.Metric(m), Value: []any{*s.Q05, *s.Q25, *s.Median, *s.Q75, *s.Q95}}
 		x := float64(k) - width/2 + width*(float64(j)+0.5)/float64(ns)
 		pts.XYs = append(pts.XYs, plotter.XY{X: x, Y: *s.Mean})
 		lo, hi := *s.Mean, *s.Mean
@@ -172,7 +172,7 @@ func selectionChosen(id string, r *datasets.SelectionResult) (Figure, error) {
 	var cells []any
 	for ri := 0; ri < nd; ri++ {
 		d := order[nd-1-ri] // most chosen on top
-		rows[ri] = r.Datasets[d]
+		rows[ri] = r.Naming.Dataset(r.Datasets[d])
 		values[ri] = make([]float64, len(r.Strategies))
 		text[ri] = make([]string, len(r.Strategies))
 		for j, strat := range r.Strategies {

@@ -120,7 +120,7 @@ func stabilityPlot(r *leaderboard.StabilityResult, pert string, curves []*leader
 	for _, c := range curves {
 		k := colourOf[c.Rule]
 		ymin = math.Min(ymin, stabilityBands(plt, c, Colour(k)))
-		lo, err := stabilityLines(plt, c, k, few)
+		lo, err := stabilityLines(plt, c, r.Naming.Rule(c.Rule), k, few)
 		if err != nil {
 			return nil, err
 		}
@@ -171,9 +171,9 @@ func stabilityBands(plt *plot.Plot, c *leaderboard.StabilityCurve, col color.NRG
 }
 
 // stabilityLines draws a rule's mean, one segment per run of defined
-// means (with points when few or alone), adds its legend entry, and
+// means (with points when few or alone), adds its legend entry (name), and
 // returns the lowest mean (1 without one).
-func stabilityLines(plt *plot.Plot, c *leaderboard.StabilityCurve, k int, few bool) (float64, error) {
+func stabilityLines(plt *plot.Plot, c *leaderboard.StabilityCurve, name string, k int, few bool) (float64, error) {
 	col := Colour(k)
 	ymin := 1.0
 	var seg plotter.XYs
@@ -217,9 +217,9 @@ func stabilityLines(plt *plot.Plot, c *leaderboard.StabilityCurve, k int, few bo
 	}
 	if legend.line != nil {
 		if legend.scatter != nil {
-			plt.Legend.Add(c.Rule, legend.line, legend.scatter)
+			plt.Legend.Add(name, legend.line, legend.scatter)
 		} else {
-			plt.Legend.Add(c.Rule, legend.line)
+			plt.Legend.Add(name, legend.line)
 		}
 	}
 	return ymin, nil
@@ -268,7 +268,8 @@ func stabilityChart(r *leaderboard.StabilityResult, pert string, curves []*leade
 	var legend []string
 	for _, c := range curves {
 		hex := Hex(colourOf[c.Rule])
-		legend = append(legend, c.Rule)
+		name := r.Naming.Rule(c.Rule)
+		legend = append(legend, name)
 		line := make([]any, len(c.Points))
 		lo := make([]any, len(c.Points))
 		width := make([]any, len(c.Points))
@@ -291,16 +292,16 @@ func stabilityChart(r *leaderboard.StabilityResult, pert string, curves []*leade
 		if hasBand {
 			stack := "band-" + c.Rule
 			series = append(series,
-				map[string]any{"name": c.Rule, "type": "line", "data": lo, "stack": stack, "symbol": "none",
+				map[string]any{"name": name, "type": "line", "data": lo, "stack": stack, "symbol": "none",
 					"lineStyle": map[string]any{"opacity": 0}, "silent": true, "tooltip": map[string]any{"show": false},
 					"itemStyle": map[string]any{"color": hex}},
-				map[string]any{"name": c.Rule, "type": "line", "data": width, "stack": stack, "symbol": "none",
+				map[string]any{"name": name, "type": "line", "data": width, "stack": stack, "symbol": "none",
 					"lineStyle": map[string]any{"opacity": 0}, "silent": true, "tooltip": map[string]any{"show": false},
 					"areaStyle": map[string]any{"color": hex, "opacity": 0.18}, "itemStyle": map[string]any{"color": hex}},
 			)
 		}
 		series = append(series, map[string]any{
-			"name": c.Rule, "type": "line", "data": line, "showSymbol": few, "symbolSize": 5,
+			"name": name, "type": "line", "data": line, "showSymbol": few, "symbolSize": 5,
 			"lineStyle": map[string]any{"color": hex, "width": 2, "type": LineType(colourOf[c.Rule])}, "itemStyle": map[string]any{"color": hex},
 		})
 	}

@@ -80,3 +80,30 @@ func TestDemoFiguresHaveTheirDrawing(t *testing.T) {
 		}
 	}
 }
+
+// TestDemoFiguresShowLabels: a figure names a method by its display
+// label (issues 20 and 21): the demo's MostPop, declared with
+// label = "Most popular", is "Most popular" in the legend of the
+// performance profiles and beside its mean rank in the CD diagram, static
+// and interactive, and its raw id appears in neither.
+func TestDemoFiguresShowLabels(t *testing.T) {
+	byID := map[string]figures.Figure{}
+	for _, f := range demoFigures(t) {
+		byID[f.ID] = f
+	}
+	for _, id := range []string{"leaderboard", "critical-difference"} {
+		f, ok := byID[id]
+		if !ok {
+			t.Errorf("the demo has no figure %q", id)
+			continue
+		}
+		for what, b := range map[string][]byte{"SVG": f.SVG, "chart": f.Chart} {
+			if !bytes.Contains(b, []byte("Most popular")) {
+				t.Errorf("%s %s: no \"Most popular\"", id, what)
+			}
+			if bytes.Contains(b, []byte("MostPop")) {
+				t.Errorf("%s %s: shows the raw id MostPop", id, what)
+			}
+		}
+	}
+}
