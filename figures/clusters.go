@@ -64,6 +64,8 @@ func pcXY(r *datasets.ClustersResult, i int) (float64, float64) {
 	return s[0], s[1]
 }
 
+// clustersScatter is the PCA scatter of the datasets, coloured by
+// cluster, static and interactive.
 func clustersScatter(id string, r *datasets.ClustersResult) (Figure, error) {
 	isRep := map[string]bool{}
 	for _, d := range r.Representatives {
@@ -238,6 +240,8 @@ func sumFirst(v []float64, n int) float64 {
 	return s
 }
 
+// clustersKScan is silhouette and Davies–Bouldin against k, the chosen
+// k marked, static and interactive.
 func clustersKScan(id string, r *datasets.ClustersResult) (Figure, error) {
 	plt := NewPlot("", "number of clusters k", "score")
 	plt.Add(plotter.NewGrid())

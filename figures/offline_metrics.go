@@ -78,6 +78,8 @@ type curveAxis struct {
 	method func(string) string
 }
 
+// offlineCurve is one curve figure of offline_metrics (a line per method
+// over the axis ax), nil when no method has a value on it.
 func offlineCurve(id, label string, ax curveAxis, r *offline.Result) (*Figure, error) {
 	methods, datasets := offlineMethods(r)
 	mean, hasValue := offlineMeans(r, methods, ax)

@@ -40,6 +40,8 @@ func Selection(id, title string, r *datasets.SelectionResult) ([]Figure, error) 
 	return []Figure{f1, f2}, nil
 }
 
+// selectionRho is the agreement (Spearman ρ) of each strategy's ranking
+// on a few datasets with the ranking on all, per metric.
 func selectionRho(id string, r *datasets.SelectionResult) (Figure, error) {
 	sum := map[[2]string]datasets.SelectionSummary{}
 	for _, s := range r.Summary {
