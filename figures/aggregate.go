@@ -46,9 +46,10 @@ func Aggregate(id, title string, r *leaderboard.AggregateResult) ([]Figure, erro
 		l.Width = vg.Points(1.5)
 		l.Dashes = Dashes(k)
 		plt.Add(l)
-		plt.Legend.Add(fmt.Sprintf("%s (AUC %.3f)", r.Methods[m], p.AUC[m]), l)
+		plt.Legend.Add(fmt.Sprintf("%s (AUC %.3f)", r.Naming.Method(r.Methods[m]), p.AUC[m]), l)
 	}
-	svg, err := SVG(plt, 7*vg.Inch, 4.5*vg.Inch)
+	drw := PlotDrawing(plt, 7*vg.Inch, 4.5*vg.Inch)
+	svg, err := drw.SVG()
 	if err != nil {
 		return nil, err
 	}
@@ -66,7 +67,7 @@ func Aggregate(id, title string, r *leaderboard.AggregateResult) ([]Figure, erro
 		for i, b := range p.Beta {
 			data[i] = opts.LineData{Value: []any{b, p.Rho[m][i]}}
 		}
-		line.AddSeries(fmt.Sprintf("%s (AUC %.3f)", r.Methods[m], p.AUC[m]), data,
+		line.AddSeries(fmt.Sprintf("%s (AUC %.3f)", r.Naming.Method(r.Methods[m]), p.AUC[m]), data,
 			charts.WithLineStyleOpts(opts.LineStyle{Color: Hex(k), Width: 2, Type: LineType(k)}),
 			charts.WithItemStyleOpts(opts.ItemStyle{Color: Hex(k)}),
 			charts.WithLineChartOpts(opts.LineChart{ShowSymbol: opts.Bool(false)}),
@@ -79,10 +80,10 @@ func Aggregate(id, title string, r *leaderboard.AggregateResult) ([]Figure, erro
 	return []Figure{{
 		ID:      id,
 		Title:   "Performance profiles",
-		Caption: fmt.Sprintf("Dolan–Moré performance profiles of %s over %d datasets: the share of datasets on which each method is within a factor β of the best. AUC (normalised to sum to 1) in the legend.", r.Metric, len(r.Datasets)),
-		SVG:     svg,
-		Chart:   chart,
-		Height:  460,
+		Caption: fmt.Sprintf("Dolan–Moré performance profiles of %s over %d datasets: the share of datasets on which each method is within a factor β of the best. AUC (normalised to sum to 1) in the legend.", r.Naming.Metric(r.Metric), len(r.Datasets)),
+		SVG:     svg, Drawing: &drw,
+		Chart:  chart,
+		Height: 460,
 	}}, nil
 }
 

@@ -41,20 +41,21 @@ func Characteristics(id, title string, r *datasets.CharacteristicsResult) ([]Fig
 	}
 	var out []Figure
 	for _, p := range panels {
-		svg, err := corrHeatmapSVG(p.vals, r.Features, r.Methods, p.lo, p.hi, "", "")
+		drw := corrHeatmapDrawing(p.vals, r.Features, labelled(r.Methods, r.Naming.Method), p.lo, p.hi, "", "")
+		svg, err := drw.SVG()
 		if err != nil {
 			return nil, fmt.Errorf("%s heatmap: %w", p.name, err)
 		}
-		chart, err := corrHeatmapChart(p.vals, r.Features, r.Methods, p.lo, p.hi, p.title)
+		chart, err := corrHeatmapChart(p.vals, r.Features, labelled(r.Methods, r.Naming.Method), p.lo, p.hi, p.title)
 		if err != nil {
 			return nil, err
 		}
 		out = append(out, Figure{
 			ID:    id + "-" + p.name,
-			Title: p.title + " between dataset characteristics and " + r.Metric,
+			Title: p.title + " between dataset characteristics and " + r.Naming.Metric(r.Metric),
 			Caption: fmt.Sprintf("%s between each dataset characteristic and each method's %s over %d datasets; the last column, %s, pools every (dataset, method) pair. "+
-				"Grey cells are undefined (see the notes).", corrCapitalise(p.what), r.Metric, len(r.Datasets), datasets.CharPooled),
-			SVG:    svg,
+				"Grey cells are undefined (see the notes).", corrCapitalise(p.what), r.Naming.Metric(r.Metric), len(r.Datasets), datasets.CharPooled),
+			SVG: svg, Drawing: &drw,
 			Chart:  chart,
 			Height: 200 + 26*len(r.Features),
 		})

@@ -64,11 +64,40 @@ func pcXY(r *datasets.ClustersResult, i int) (float64, float64) {
 	return s[0], s[1]
 }
 
+// clustersScatter is the PCA scatter of the datasets, coloured by
+// cluster, static and interactive.
 func clustersScatter(id string, r *datasets.ClustersResult) (Figure, error) {
 	isRep := map[string]bool{}
 	for _, d := range r.Representatives {
 		isRep[d] = true
 	}
+	plt, err := clustersScatterPlot(r, isRep)
+	if err != nil {
+		return Figure{}, err
+	}
+	drw := PlotDrawing(plt, 7*vg.Inch, 5*vg.Inch)
+	svg, err := drw.SVG()
+	if err != nil {
+		return Figure{}, err
+	}
+	chart, err := clustersScatterChart(r, isRep)
+	if err != nil {
+		return Figure{}, err
+	}
+	return Figure{
+		ID:    id,
+		Title: "Datasets in the plane of the first two principal components",
+		Caption: fmt.Sprintf("The %d datasets on the first two principal components of their z-scored characteristics (%.0f%% of the variance), coloured by cluster (k = %d). Triangles mark Isolation Forest outliers, which joined the nearest centroid; rings mark each cluster's representative, the dataset nearest its centroid.",
+			len(r.Datasets), 100*sumFirst(r.ExplainedVarianceRatio, 2), r.K),
+		SVG: svg, Drawing: &drw,
+		Chart:  chart,
+		Height: 480,
+	}, nil
+}
+
+// clustersScatterPlot is the static PCA scatter: each cluster's points,
+// the representatives' names, and room around the points for the legend.
+func clustersScatterPlot(r *datasets.ClustersResult, isRep map[string]bool) (*plot.Plot, error) {
 	plt := NewPlot("", pcLabel(r, 0), pcLabel(r, 1))
 	plt.Add(plotter.NewGrid())
 	plt.Legend.Top = true
@@ -76,58 +105,14 @@ func clustersScatter(id string, r *datasets.ClustersResult) (Figure, error) {
 	k := len(r.Representatives)
 	var repLabels plotter.XYLabels
 	for c := 1; c <= k; c++ {
-		var in, out, rep plotter.XYs
-		for i, d := range r.Datasets {
-			if r.Cluster[i] != c {
-				continue
-			}
-			x, y := pcXY(r, i)
-			if r.Outlier[i] {
-				out = append(out, plotter.XY{X: x, Y: y})
-			} else {
-				in = append(in, plotter.XY{X: x, Y: y})
-			}
-			if isRep[d] {
-				rep = append(rep, plotter.XY{X: x, Y: y})
-				repLabels.XYs = append(repLabels.XYs, plotter.XY{X: x, Y: y})
-				repLabels.Labels = append(repLabels.Labels, d)
-			}
-		}
-		var first *plotter.Scatter
-		for j, pts := range []plotter.XYs{in, out, rep} {
-			if len(pts) == 0 {
-				continue
-			}
-			s, err := plotter.NewScatter(pts)
-			if err != nil {
-				return Figure{}, fmt.Errorf("cluster %d: %w", c, err)
-			}
-			s.GlyphStyle.Color = Colour(c - 1)
-			s.GlyphStyle.Radius = vg.Points(4)
-			switch j {
-			case 0:
-				s.GlyphStyle.Shape = draw.CircleGlyph{}
-			case 1:
-				s.GlyphStyle.Shape = draw.TriangleGlyph{}
-				s.GlyphStyle.Radius = vg.Points(5)
-			case 2:
-				s.GlyphStyle.Shape = draw.RingGlyph{}
-				s.GlyphStyle.Color = Colour(9)
-				s.GlyphStyle.Radius = vg.Points(7)
-			}
-			plt.Add(s)
-			if first == nil && j < 2 {
-				first = s
-			}
-		}
-		if first != nil {
-			plt.Legend.Add(fmt.Sprintf("cluster %d", c), first)
+		if err := clustersAddCluster(plt, r, c, isRep, &repLabels); err != nil {
+			return nil, err
 		}
 	}
 	if len(repLabels.XYs) > 0 {
 		l, err := plotter.NewLabels(repLabels)
 		if err != nil {
-			return Figure{}, err
+			return nil, err
 		}
 		for i := range l.TextStyle {
 			l.TextStyle[i].Font.Size = vg.Points(7)
@@ -136,7 +121,67 @@ func clustersScatter(id string, r *datasets.ClustersResult) (Figure, error) {
 		l.Offset = vg.Point{X: vg.Points(8), Y: vg.Points(-3)}
 		plt.Add(l)
 	}
-	// Room around the points, and above them for the legend.
+	clustersScatterRange(plt, r, k)
+	return plt, nil
+}
+
+// clustersAddCluster adds cluster c's points to the scatter (circles,
+// outlier triangles, representative rings) with its legend entry, and
+// collects the representatives' names in repLabels.
+func clustersAddCluster(plt *plot.Plot, r *datasets.ClustersResult, c int, isRep map[string]bool, repLabels *plotter.XYLabels) error {
+	var in, out, rep plotter.XYs
+	for i, d := range r.Datasets {
+		if r.Cluster[i] != c {
+			continue
+		}
+		x, y := pcXY(r, i)
+		if r.Outlier[i] {
+			out = append(out, plotter.XY{X: x, Y: y})
+		} else {
+			in = append(in, plotter.XY{X: x, Y: y})
+		}
+		if isRep[d] {
+			rep = append(rep, plotter.XY{X: x, Y: y})
+			repLabels.XYs = append(repLabels.XYs, plotter.XY{X: x, Y: y})
+			repLabels.Labels = append(repLabels.Labels, r.Naming.Dataset(d))
+		}
+	}
+	var first *plotter.Scatter
+	for j, pts := range []plotter.XYs{in, out, rep} {
+		if len(pts) == 0 {
+			continue
+		}
+		s, err := plotter.NewScatter(pts)
+		if err != nil {
+			return fmt.Errorf("cluster %d: %w", c, err)
+		}
+		s.GlyphStyle.Color = Colour(c - 1)
+		s.GlyphStyle.Radius = vg.Points(4)
+		switch j {
+		case 0:
+			s.GlyphStyle.Shape = draw.CircleGlyph{}
+		case 1:
+			s.GlyphStyle.Shape = draw.TriangleGlyph{}
+			s.GlyphStyle.Radius = vg.Points(5)
+		case 2:
+			s.GlyphStyle.Shape = draw.RingGlyph{}
+			s.GlyphStyle.Color = Colour(9)
+			s.GlyphStyle.Radius = vg.Points(7)
+		}
+		plt.Add(s)
+		if first == nil && j < 2 {
+			first = s
+		}
+	}
+	if first != nil {
+		plt.Legend.Add(fmt.Sprintf("cluster %d", c), first)
+	}
+	return nil
+}
+
+// clustersScatterRange leaves room around the points, and above them
+// for the legend of k clusters.
+func clustersScatterRange(plt *plot.Plot, r *datasets.ClustersResult, k int) {
 	xlo, xhi, ylo, yhi := math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)
 	for i := range r.Datasets {
 		x, y := pcXY(r, i)
@@ -147,11 +192,12 @@ func clustersScatter(id string, r *datasets.ClustersResult) (Figure, error) {
 		plt.X.Min, plt.X.Max = xlo-0.08*dx, xhi+0.15*dx
 		plt.Y.Min, plt.Y.Max = ylo-0.08*dy, yhi+0.08*dy+0.045*dy*float64(k)
 	}
-	svg, err := SVG(plt, 7*vg.Inch, 5*vg.Inch)
-	if err != nil {
-		return Figure{}, err
-	}
+}
 
+// clustersScatterChart is the interactive PCA scatter, one series per
+// cluster, outliers and representatives named in the tooltip.
+func clustersScatterChart(r *datasets.ClustersResult, isRep map[string]bool) ([]byte, error) {
+	k := len(r.Representatives)
 	sc := charts.NewScatter()
 	sc.SetGlobalOptions(
 		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "item"}),
@@ -167,7 +213,7 @@ func clustersScatter(id string, r *datasets.ClustersResult) (Figure, error) {
 				continue
 			}
 			x, y := pcXY(r, i)
-			pt := opts.ScatterData{Name: d, Value: []any{x, y}, Symbol: "circle", SymbolSize: 10}
+			pt := opts.ScatterData{Name: r.Naming.Dataset(d), Value: []any{x, y}, Symbol: "circle", SymbolSize: 10}
 			if r.Outlier[i] {
 				pt.Name += " (outlier)"
 				pt.Symbol = "triangle"
@@ -183,19 +229,7 @@ func clustersScatter(id string, r *datasets.ClustersResult) (Figure, error) {
 		sc.AddSeries(fmt.Sprintf("cluster %d", c), data,
 			charts.WithItemStyleOpts(opts.ItemStyle{Color: Hex(c - 1)}))
 	}
-	chart, err := EChartsJSON(sc)
-	if err != nil {
-		return Figure{}, err
-	}
-	return Figure{
-		ID:    id,
-		Title: "Datasets in the plane of the first two principal components",
-		Caption: fmt.Sprintf("The %d datasets on the first two principal components of their z-scored characteristics (%.0f%% of the variance), coloured by cluster (k = %d). Triangles mark Isolation Forest outliers, which joined the nearest centroid; rings mark each cluster's representative, the dataset nearest its centroid.",
-			len(r.Datasets), 100*sumFirst(r.ExplainedVarianceRatio, 2), r.K),
-		SVG:    svg,
-		Chart:  chart,
-		Height: 480,
-	}, nil
+	return EChartsJSON(sc)
 }
 
 func sumFirst(v []float64, n int) float64 {
@@ -206,91 +240,24 @@ func sumFirst(v []float64, n int) float64 {
 	return s
 }
 
+// clustersKScan is silhouette and Davies–Bouldin against k, the chosen
+// k marked, static and interactive.
 func clustersKScan(id string, r *datasets.ClustersResult) (Figure, error) {
 	plt := NewPlot("", "number of clusters k", "score")
 	plt.Add(plotter.NewGrid())
 	plt.Legend.Top = true
 	plt.Legend.TextStyle.Font.Size = vg.Points(8)
-	series := []struct {
-		name string
-		get  func(datasets.ClustersK) *float64
-	}{
-		{"silhouette (higher is better)", func(k datasets.ClustersK) *float64 { return k.Silhouette }},
-		{"Davies–Bouldin (lower is better)", func(k datasets.ClustersK) *float64 { return k.DaviesBouldin }},
-	}
-	ks := make([]string, len(r.KScan))
-	for i, k := range r.KScan {
-		ks[i] = fmt.Sprint(k.K)
-	}
-	line := charts.NewLine()
-	line.SetGlobalOptions(
-		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "axis"}),
-		charts.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Bottom: "0"}),
-		charts.WithXAxisOpts(opts.XAxis{Name: "k", Type: "category"}),
-		charts.WithYAxisOpts(opts.YAxis{Name: "score", Type: "value"}),
-		charts.WithGridOpts(opts.Grid{Bottom: "60"}),
-	)
-	line.SetXAxis(ks)
-	for j, s := range series {
-		var xy plotter.XYs
-		data := make([]opts.LineData, len(r.KScan))
-		for i, k := range r.KScan {
-			v := s.get(k)
-			if v != nil {
-				xy = append(xy, plotter.XY{X: float64(k.K), Y: *v})
-				data[i] = opts.LineData{Value: *v}
-			} else {
-				data[i] = opts.LineData{Value: nil}
-			}
-		}
-		if len(xy) > 0 {
-			l, p, err := plotter.NewLinePoints(xy)
-			if err != nil {
-				return Figure{}, err
-			}
-			l.Color, p.Color = Colour(j), Colour(j)
-			l.Width = vg.Points(1.5)
-			l.Dashes = []vg.Length{}
-			if j == 1 {
-				l.Dashes = []vg.Length{vg.Points(4), vg.Points(2)}
-				p.Shape = draw.SquareGlyph{}
-			}
-			plt.Add(l, p)
-			plt.Legend.Add(s.name, l, p)
-		}
-		opt := []charts.SeriesOpts{
-			charts.WithLineStyleOpts(opts.LineStyle{Color: Hex(j), Width: 2}),
-			charts.WithItemStyleOpts(opts.ItemStyle{Color: Hex(j)}),
-		}
-		if j == 0 {
-			opt = append(opt, charts.WithMarkLineNameXAxisItemOpts(opts.MarkLineNameXAxisItem{Name: "chosen k", XAxis: fmt.Sprint(r.K)}))
-		}
-		line.AddSeries(s.name, data, opt...)
-	}
-	// The chosen k as a vertical rule.
-	lo, hi := math.Inf(1), math.Inf(-1)
-	for _, k := range r.KScan {
-		for _, v := range []*float64{k.Silhouette, k.DaviesBouldin} {
-			if v != nil {
-				lo, hi = math.Min(lo, *v), math.Max(hi, *v)
-			}
-		}
-	}
-	if !math.IsInf(lo, 0) {
-		rule, err := plotter.NewLine(plotter.XYs{{X: float64(r.K), Y: math.Min(0, lo)}, {X: float64(r.K), Y: hi}})
-		if err != nil {
+	line := clustersKScanChart(r)
+	for j, s := range clustersKSeries {
+		if err := clustersKScanSeries(plt, line, r, j, s.name, s.get); err != nil {
 			return Figure{}, err
 		}
-		rule.Color = Colour(7)
-		rule.Dashes = []vg.Length{vg.Points(1), vg.Points(2)}
-		plt.Add(rule)
 	}
-	plt.X.Tick.Marker = clustersIntTicks{}
-	plt.X.Min, plt.X.Max = float64(r.KScan[0].K)-0.3, float64(r.KScan[len(r.KScan)-1].K)+0.3
-	if !math.IsInf(hi, 0) {
-		plt.Y.Min, plt.Y.Max = math.Min(0, lo), hi+0.3*(hi-math.Min(0, lo))
+	if err := clustersKRule(plt, r); err != nil {
+		return Figure{}, err
 	}
-	svg, err := SVG(plt, 6*vg.Inch, 3.5*vg.Inch)
+	drw := PlotDrawing(plt, 6*vg.Inch, 3.5*vg.Inch)
+	svg, err := drw.SVG()
 	if err != nil {
 		return Figure{}, err
 	}
@@ -306,10 +273,106 @@ func clustersKScan(id string, r *datasets.ClustersResult) (Figure, error) {
 		ID:      id,
 		Title:   "Choice of the number of clusters",
 		Caption: fmt.Sprintf("Silhouette (higher is better) and Davies–Bouldin index (lower is better) of k-means on the %d non-outlier datasets for each k; k = %d was %s (dotted rule).", countFalse(r.Outlier), r.K, how),
-		SVG:     svg,
-		Chart:   chart,
-		Height:  360,
+		SVG:     svg, Drawing: &drw,
+		Chart:  chart,
+		Height: 360,
 	}, nil
+}
+
+// clustersKSeries are the two scores of the k scan.
+var clustersKSeries = []struct {
+	name string
+	get  func(datasets.ClustersK) *float64
+}{
+	{"silhouette (higher is better)", func(k datasets.ClustersK) *float64 { return k.Silhouette }},
+	{"Davies–Bouldin (lower is better)", func(k datasets.ClustersK) *float64 { return k.DaviesBouldin }},
+}
+
+// clustersKScanChart is the interactive k scan's line chart, without its
+// series.
+func clustersKScanChart(r *datasets.ClustersResult) *charts.Line {
+	ks := make([]string, len(r.KScan))
+	for i, k := range r.KScan {
+		ks[i] = fmt.Sprint(k.K)
+	}
+	line := charts.NewLine()
+	line.SetGlobalOptions(
+		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "axis"}),
+		charts.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Bottom: "0"}),
+		charts.WithXAxisOpts(opts.XAxis{Name: "k", Type: "category"}),
+		charts.WithYAxisOpts(opts.YAxis{Name: "score", Type: "value"}),
+		charts.WithGridOpts(opts.Grid{Bottom: "60"}),
+	)
+	line.SetXAxis(ks)
+	return line
+}
+
+// clustersKScanSeries adds score j of the k scan to the static plot and
+// to the interactive chart (the first with the chosen k marked).
+func clustersKScanSeries(plt *plot.Plot, line *charts.Line, r *datasets.ClustersResult, j int, name string, get func(datasets.ClustersK) *float64) error {
+	var xy plotter.XYs
+	data := make([]opts.LineData, len(r.KScan))
+	for i, k := range r.KScan {
+		v := get(k)
+		if v != nil {
+			xy = append(xy, plotter.XY{X: float64(k.K), Y: *v})
+			data[i] = opts.LineData{Value: *v}
+		} else {
+			data[i] = opts.LineData{Value: nil}
+		}
+	}
+	if len(xy) > 0 {
+		l, p, err := plotter.NewLinePoints(xy)
+		if err != nil {
+			return err
+		}
+		l.Color, p.Color = Colour(j), Colour(j)
+		l.Width = vg.Points(1.5)
+		l.Dashes = []vg.Length{}
+		if j == 1 {
+			l.Dashes = []vg.Length{vg.Points(4), vg.Points(2)}
+			p.Shape = draw.SquareGlyph{}
+		}
+		plt.Add(l, p)
+		plt.Legend.Add(name, l, p)
+	}
+	opt := []charts.SeriesOpts{
+		charts.WithLineStyleOpts(opts.LineStyle{Color: Hex(j), Width: 2}),
+		charts.WithItemStyleOpts(opts.ItemStyle{Color: Hex(j)}),
+	}
+	if j == 0 {
+		opt = append(opt, charts.WithMarkLineNameXAxisItemOpts(opts.MarkLineNameXAxisItem{Name: "chosen k", XAxis: fmt.Sprint(r.K)}))
+	}
+	line.AddSeries(name, data, opt...)
+	return nil
+}
+
+// clustersKRule draws the chosen k as a vertical rule and sets the
+// axes' ranges of the k scan.
+func clustersKRule(plt *plot.Plot, r *datasets.ClustersResult) error {
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, k := range r.KScan {
+		for _, v := range []*float64{k.Silhouette, k.DaviesBouldin} {
+			if v != nil {
+				lo, hi = math.Min(lo, *v), math.Max(hi, *v)
+			}
+		}
+	}
+	if !math.IsInf(lo, 0) {
+		rule, err := plotter.NewLine(plotter.XYs{{X: float64(r.K), Y: math.Min(0, lo)}, {X: float64(r.K), Y: hi}})
+		if err != nil {
+			return err
+		}
+		rule.Color = Colour(7)
+		rule.Dashes = []vg.Length{vg.Points(1), vg.Points(2)}
+		plt.Add(rule)
+	}
+	plt.X.Tick.Marker = clustersIntTicks{}
+	plt.X.Min, plt.X.Max = float64(r.KScan[0].K)-0.3, float64(r.KScan[len(r.KScan)-1].K)+0.3
+	if !math.IsInf(hi, 0) {
+		plt.Y.Min, plt.Y.Max = math.Min(0, lo), hi+0.3*(hi-math.Min(0, lo))
+	}
+	return nil
 }
 
 func countFalse(b []bool) int {
@@ -349,7 +412,7 @@ func clustersBoard(id string, r *datasets.ClustersResult) (Figure, error) {
 	var cells []any
 	for ri := 0; ri < nm; ri++ {
 		m := order[nm-1-ri]
-		rows[ri] = r.Methods[m]
+		rows[ri] = r.Naming.Method(r.Methods[m])
 		values[ri] = make([]float64, len(r.Leaderboard))
 		text[ri] = make([]string, len(r.Leaderboard))
 		for j, b := range r.Leaderboard {
@@ -372,7 +435,8 @@ func clustersBoard(id string, r *datasets.ClustersResult) (Figure, error) {
 	plt.Y.Tick.Label.Font.Size = vg.Points(8)
 	w := vg.Length(1.8+1.1*float64(len(cols))) * vg.Inch
 	h := vg.Length(0.8+0.3*float64(nm)) * vg.Inch
-	svg, err := SVG(plt, w, h)
+	drw := PlotDrawing(plt, w, h)
+	svg, err := drw.SVG()
 	if err != nil {
 		return Figure{}, err
 	}
@@ -382,7 +446,7 @@ func clustersBoard(id string, r *datasets.ClustersResult) (Figure, error) {
 		"xAxis":     map[string]any{"type": "category", "data": cols, "splitArea": map[string]any{"show": true}},
 		"yAxis":     map[string]any{"type": "category", "data": rows, "splitArea": map[string]any{"show": true}},
 		"visualMap": map[string]any{"min": 1, "max": nm, "calculable": false, "show": false, "inRange": map[string]any{"color": []string{"#08306b", "#f7fbff"}}},
-		"series": []any{map[string]any{"type": "heatmap", "name": "mean rank of " + r.Metric, "data": cells,
+		"series": []any{map[string]any{"type": "heatmap", "name": "mean rank of " + r.Naming.Metric(r.Metric), "data": cells,
 			"label": map[string]any{"show": true, "fontSize": 10}}},
 	})
 	if err != nil {
@@ -391,10 +455,10 @@ func clustersBoard(id string, r *datasets.ClustersResult) (Figure, error) {
 	return Figure{
 		ID:      id,
 		Title:   "Leaderboard within each cluster",
-		Caption: fmt.Sprintf("Mean rank of each method on the datasets of each cluster (1 = best; darker is better), with the geometric mean of %s in brackets, after Shevchenko et al. (2024, Fig. 8). Methods are ordered by their average over clusters; the number of datasets is in each column's title.", r.Metric),
-		SVG:     svg,
-		Chart:   chart,
-		Height:  60 + 28*nm,
+		Caption: fmt.Sprintf("Mean rank of each method on the datasets of each cluster (1 = best; darker is better), with the geometric mean of %s in brackets, after Shevchenko et al. (2024, Fig. 8). Methods are ordered by their average over clusters; the number of datasets is in each column's title.", r.Naming.Metric(r.Metric)),
+		SVG:     svg, Drawing: &drw,
+		Chart:  chart,
+		Height: 60 + 28*nm,
 	}, nil
 }
 

@@ -18,13 +18,14 @@ func MetricCorrelation(id, title string, r *correlation.Result) ([]Figure, error
 	names := make([]string, n)
 	vals := make([][]float64, n)
 	for i, a := range r.Order {
-		names[i] = r.Metrics[a]
+		names[i] = r.Naming.Metric(r.Metrics[a])
 		vals[i] = make([]float64, n)
 		for j, b := range r.Order {
 			vals[i][j] = r.Rho[a][b]
 		}
 	}
-	svg, err := corrHeatmapSVG(vals, names, names, -1, 1, "", "")
+	drw := corrHeatmapDrawing(vals, names, names, -1, 1, "", "")
+	svg, err := drw.SVG()
 	if err != nil {
 		return nil, fmt.Errorf("metric correlation heatmap: %w", err)
 	}
@@ -43,7 +44,7 @@ func MetricCorrelation(id, title string, r *correlation.Result) ([]Figure, error
 		Caption: fmt.Sprintf("Mean %s correlation between metrics across methods, computed per dataset and averaged over the datasets where both metrics are defined. "+
 			"Metrics are ordered by average-linkage clustering on 1 − ρ, so metrics that agree sit together; darker blue is stronger positive correlation, vermillion negative, grey undefined. %s",
 			method, how),
-		SVG:    svg,
+		SVG: svg, Drawing: &drw,
 		Chart:  chart,
 		Height: 160 + 28*n,
 	}}, nil

@@ -112,11 +112,12 @@ func (h *CorrHeatmap) DataRange() (xmin, xmax, ymin, ymax float64) {
 
 func corrFinite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 
-// corrHeatmapSVG lays out an annotated heatmap with column labels below
-// (rotated when long) and row labels on the left, sized to its cells.
-func corrHeatmapSVG(values [][]float64, rowNames, colNames []string, lo, hi float64, xlabel, ylabel string) ([]byte, error) {
+// corrHeatmapDrawing lays out an annotated heatmap with column labels
+// below (rotated when long) and row labels on the left, sized to its
+// cells.
+func corrHeatmapDrawing(values [][]float64, rowNames, colNames []string, lo, hi float64, xlabel, ylabel string) Drawing {
 	p, w, h := corrHeatmapPlot(values, rowNames, colNames, lo, hi, xlabel, ylabel)
-	return SVG(p, w, h)
+	return PlotDrawing(p, w, h)
 }
 
 func corrHeatmapPlot(values [][]float64, rowNames, colNames []string, lo, hi float64, xlabel, ylabel string) (*plot.Plot, vg.Length, vg.Length) {

@@ -29,13 +29,14 @@ func CriticalDifference(id, title string, r *significance.CriticalDifferenceResu
 		return out
 	}
 	cliques, dashed := runs(r.Cliques), runs(r.BayesianCliques)
-	d := NewCDDiagram(r.Methods, r.MeanRanks, r.CriticalDifference, cliques, dashed)
+	d := NewCDDiagram(labelled(r.Methods, r.Naming.Method), r.MeanRanks, r.CriticalDifference, cliques, dashed)
 	d.CDLabel = fmt.Sprintf("CD = %.3f (Nemenyi, α = %g)", r.CriticalDifference, r.Alpha)
 	plt := NewPlot("", "", "")
 	plt.HideAxes()
 	plt.Add(d)
 	h := d.Height()
-	svg, err := SVG(plt, 7.5*vg.Inch, h)
+	drw := PlotDrawing(plt, 7.5*vg.Inch, h)
+	svg, err := drw.SVG()
 	if err != nil {
 		return nil, err
 	}
@@ -45,12 +46,12 @@ func CriticalDifference(id, title string, r *significance.CriticalDifferenceResu
 	}
 	caption := fmt.Sprintf("Critical-difference diagram of %s over %d datasets: mean rank of each method (1 = best). "+
 		"Thick bars join methods whose pairwise Wilcoxon signed-rank tests (zero_method %s, Holm-corrected at α = %g) are not significant",
-		r.Metric, len(r.Datasets), r.ZeroMethod, r.Alpha)
+		r.Naming.Metric(r.Metric), len(r.Datasets), r.ZeroMethod, r.Alpha)
 	if r.Bayesian {
 		caption += fmt.Sprintf("; dashed bars join methods the Bayesian signed-rank test (rope %g) cannot tell apart with probability %g", r.Rope, 1-r.Alpha)
 	}
 	caption += fmt.Sprintf(". The bar above the axis is the Nemenyi critical difference (%.3f).", r.CriticalDifference)
-	return []Figure{{ID: id, Title: "Critical-difference diagram", Caption: caption, SVG: svg, Chart: chart,
+	return []Figure{{ID: id, Title: "Critical-difference diagram", Caption: caption, SVG: svg, Drawing: &drw, Chart: chart,
 		Height: int(h.Points()*1.3) + 40}}, nil
 }
 
@@ -58,6 +59,7 @@ func CriticalDifference(id, title string, r *significance.CriticalDifferenceResu
 // axis on top), y grows downwards.
 func cdChart(r *significance.CriticalDifferenceResult, cliques, dashed [][2]int) map[string]any {
 	k := len(r.Methods)
+	methods := labelled(r.Methods, r.Naming.Method)
 	left := (k + 1) / 2
 	hi := float64(max(2, k))
 	line := func(name string, coords [][2]float64, width float64, colour, style string) map[string]any {
@@ -70,13 +72,13 @@ func cdChart(r *significance.CriticalDifferenceResult, cliques, dashed [][2]int)
 	var lines []any
 	y := 0.6
 	for _, cl := range cliques {
-		names := strings.Join(r.Methods[cl[0]:cl[1]+1], ", ")
+		names := strings.Join(methods[cl[0]:cl[1]+1], ", ")
 		lines = append(lines, line("not significantly different (Wilcoxon–Holm): "+names,
 			[][2]float64{{r.MeanRanks[cl[0]] - 0.03, y}, {r.MeanRanks[cl[1]] + 0.03, y}}, 5, "#000000", "solid"))
 		y += 0.3
 	}
 	for _, cl := range dashed {
-		names := strings.Join(r.Methods[cl[0]:cl[1]+1], ", ")
+		names := strings.Join(methods[cl[0]:cl[1]+1], ", ")
 		lines = append(lines, line("not distinguishable (Bayesian signed-rank): "+names,
 			[][2]float64{{r.MeanRanks[cl[0]] - 0.03, y}, {r.MeanRanks[cl[1]] + 0.03, y}}, 3, "#777777", "dashed"))
 		y += 0.3
@@ -93,10 +95,10 @@ func cdChart(r *significance.CriticalDifferenceResult, cliques, dashed [][2]int)
 			pos = "right"
 		}
 		yy := y + float64(row)*0.8
-		name := fmt.Sprintf("%s: mean rank %.3f", r.Methods[i], r.MeanRanks[i])
+		name := fmt.Sprintf("%s: mean rank %.3f", methods[i], r.MeanRanks[i])
 		lines = append(lines, line(name, [][2]float64{{r.MeanRanks[i], 0}, {r.MeanRanks[i], yy}, {edge, yy}}, 1, "#000000", "solid"))
 		labels = append(labels, map[string]any{"name": name, "value": []any{edge, yy},
-			"label": map[string]any{"show": true, "position": pos, "formatter": fmt.Sprintf("%s (%.2f)", r.Methods[i], r.MeanRanks[i])}})
+			"label": map[string]any{"show": true, "position": pos, "formatter": fmt.Sprintf("%s (%.2f)", methods[i], r.MeanRanks[i])}})
 	}
 	rows := max(left, k-left)
 	ymax := y + float64(rows)*0.8

@@ -32,8 +32,9 @@ type Figure struct {
 	PreferStatic bool
 	// Drawing is the drawing the SVG was rendered from, so a manuscript's
 	// PDF and PNG (export.go) come from the same drawing; nil for a
-	// figure without one.
-	Drawing *Drawing
+	// figure without one. A function cannot be stored: a figure read back
+	// from the disk cache (JSON) has none.
+	Drawing *Drawing `json:"-"`
 }
 
 // Palette is the site's series palette, for the static figures and (by

@@ -8,7 +8,6 @@ package figures
 // zero favours which method (from the metric's direction).
 
 import (
-	"bytes"
 	"fmt"
 	"image/color"
 	"math"
@@ -19,7 +18,6 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
-	"gonum.org/v1/plot/vg/vgsvg"
 
 	"github.com/evalbook/evalbook/analyses/meta"
 )
@@ -32,7 +30,6 @@ type forestLine struct {
 	tooltip                  string
 }
 
-// Meta draws the forest plot of a meta-analysis.
 // forestMaxRows is the most datasets a forest plot draws.
 const forestMaxRows = 100
 
@@ -57,113 +54,18 @@ func forestKeep(rows []meta.Row, max int) map[int]bool {
 	return keep
 }
 
+// Meta draws the forest plot of a meta-analysis and, when the result
+// has a sensitivity analysis, its funnel plot.
 func Meta(id, title string, r *meta.Result) ([]Figure, error) {
 	if len(r.Rows) == 0 || r.Summary.Effect == nil {
 		return nil, nil
 	}
-	dec := forestDecimals(r)
-	f := func(x float64) string { return fmtSigned(x, dec) }
-	ci := func(e, lo, hi float64) string { return fmt.Sprintf("%s [%s, %s]", f(e), f(lo), f(hi)) }
-	pct := func(w float64) string {
-		if math.IsNaN(w) {
-			return ""
-		}
-		return strconv.FormatFloat(100*w, 'f', 1, 64) + "%"
-	}
-	lvl := strconv.FormatFloat(100*(1-r.Alpha), 'f', -1, 64)
-	var lines []forestLine
-	nText := func(n int) string {
-		if r.Form == meta.Generic {
-			return "" // effects given without sample sizes
-		}
-		return strconv.Itoa(n)
-	}
-	study := func(row meta.Row) {
-		l := forestLine{label: row.Dataset, n: nText(row.N)}
-		if !row.Included {
-			l.effect = "left out"
-			l.tooltip = row.Dataset + ": left out (" + row.Reason + ")"
-			lines = append(lines, l)
-			return
-		}
-		l.effect, l.weight = ci(row.Effect, row.CILow, row.CIHigh), pct(row.Weight)
-		l.row = &ForestRow{Effect: row.Effect, Low: row.CILow, High: row.CIHigh, Weight: row.Weight, Colour: Colour(4)}
-		l.tooltip = fmt.Sprintf("%s (n = %d): %s, weight %s, %s", row.Dataset, row.N, l.effect, l.weight, pClause(row.P))
-		if r.Form == meta.Generic {
-			l.tooltip = fmt.Sprintf("%s: %s, weight %s, %s", row.Dataset, l.effect, l.weight, pClause(row.P))
-		}
-		lines = append(lines, l)
-	}
-	summary := func(label string, s meta.Summary, colour color.Color, weight string) {
-		if s.Effect == nil {
-			lines = append(lines, forestLine{label: label, effect: "no defined effect", summary: true})
-			return
-		}
-		lo, hi := val(s.CILow), val(s.CIHigh)
-		l := forestLine{label: label, n: nText(s.N), bold: true, summary: true, weight: weight}
-		if s.CILow == nil || s.CIHigh == nil {
-			// Knapp–Hartung with one dataset: no interval (t on 0 df);
-			// the diamond shrinks to the effect.
-			l.effect = f(*s.Effect) + " [no interval]"
-			lo, hi = *s.Effect, *s.Effect
-		} else {
-			l.effect = ci(*s.Effect, lo, hi)
-		}
-		l.row = &ForestRow{Summary: true, Effect: *s.Effect, Low: lo, High: hi, PILow: val(s.PILow), PIHigh: val(s.PIHigh), Colour: colour}
-		l.tooltip = fmt.Sprintf("%s (k = %d, n = %d): %s, %s", label, s.K, s.N, l.effect, pClause(val(s.P)))
-		if s.Tau2 != nil && s.I2 != nil {
-			l.tooltip += fmt.Sprintf("; τ² = %.3g, I² = %.1f%%", *s.Tau2, *s.I2)
-		}
-		if s.PILow != nil && r.Model == "random" {
-			l.tooltip += fmt.Sprintf("; %s%% prediction interval [%s, %s]", lvl, f(*s.PILow), f(*s.PIHigh))
-		}
-		lines = append(lines, l)
-	}
-	model := "Random-effects model (" + r.Tau2Method + ")"
-	if r.Model == "fixed" {
-		model = "Fixed-effect model"
-	}
-	if r.Test == "knha" {
-		model += ", Knapp–Hartung"
-	}
-	// A forest plot of thousands of rows is unreadable and heavy: beyond
-	// forestMaxRows datasets only those with the largest weights are drawn,
-	// in their order, and a line says how many more the table holds.
-	keep := forestKeep(r.Rows, forestMaxRows)
-	omitted := 0
-	block := func(row meta.Row, i int) {
-		if keep != nil && !keep[i] {
-			omitted++
-			return
-		}
-		study(row)
-	}
-	more := func() {
-		if omitted > 0 {
-			lines = append(lines, forestLine{label: fmt.Sprintf("… %d more datasets (smaller weights; all are in the table)", omitted)})
-			omitted = 0
-		}
-	}
-	if r.Subgroup == "" {
-		for i, row := range r.Rows {
-			block(row, i)
-		}
-		more()
-		lines = append(lines, forestLine{})
-	} else {
-		for _, g := range r.SubgroupOrder {
-			lines = append(lines, forestLine{label: g, bold: true})
-			for i, row := range r.Rows {
-				if row.Group == g {
-					block(row, i)
-				}
-			}
-			more()
-			summary("Summary of "+g, r.Subgroups[g], Colour(1), "")
-			lines = append(lines, forestLine{})
-		}
-	}
-	summary(model, r.Summary, color.Black, "100%")
+	r = metaLabelled(r)
+	b := newForestBuilder(r)
+	model := forestModel(r)
+	b.blocks()
+	b.summary(model, r.Summary, color.Black, "100%")
+	lines := b.lines
 	nl := len(lines)
 	var rows []ForestRow
 	for i := range lines {
@@ -173,14 +75,198 @@ func Meta(id, title string, r *meta.Result) ([]Figure, error) {
 		}
 	}
 
-	svg, err := forestSVG(r, lines, rows, lvl)
+	drw := forestDrawing(r, lines, rows, b.lvl)
+	svg, err := drw.SVG()
 	if err != nil {
 		return nil, err
 	}
-	chart, err := forestChart(r, lines, lvl)
+	chart, err := forestChart(r, lines, b.lvl)
 	if err != nil {
 		return nil, err
 	}
+	caption := forestCaption(r, model, b.lvl, b.keep)
+	figs := []Figure{{ID: id, Title: title, Caption: caption, SVG: svg, Drawing: &drw, Chart: chart, Height: 80 + 26*nl, PreferStatic: true}}
+	funnel, ok, err := MetaFunnel(id, title, r)
+	if err != nil {
+		return nil, err
+	}
+	if ok {
+		figs = append(figs, funnel)
+	}
+	return figs, nil
+}
+
+// metaLabelled is a copy of r whose methods, metric and datasets are
+// named by their labels (r.Naming), for the words of its figures; the
+// copy shares r's numbers.
+func metaLabelled(r *meta.Result) *meta.Result {
+	l := *r
+	n := r.Naming
+	l.Treatment, l.Control = n.Method(r.Treatment), n.Method(r.Control)
+	if r.Metric != "" {
+		l.Metric = n.Metric(r.Metric)
+	}
+	l.Rows = append([]meta.Row(nil), r.Rows...)
+	for i := range l.Rows {
+		l.Rows[i].Dataset = n.Dataset(r.Rows[i].Dataset)
+	}
+	l.Influence = append([]meta.Influence(nil), r.Influence...)
+	for i := range l.Influence {
+		l.Influence[i].Dataset = n.Dataset(r.Influence[i].Dataset)
+	}
+	return &l
+}
+
+// forestBuilder collects the lines of a forest plot's table.
+type forestBuilder struct {
+	r     *meta.Result
+	dec   int
+	lvl   string
+	lines []forestLine
+	// keep is which datasets are drawn (nil: all); omitted counts those
+	// left out since the last "… more" line.
+	keep    map[int]bool
+	omitted int
+}
+
+// newForestBuilder starts the table of r's forest plot. A forest plot of
+// thousands of rows is unreadable and heavy: beyond forestMaxRows
+// datasets only those with the largest weights are drawn, in their order,
+// and a line says how many more the table holds.
+func newForestBuilder(r *meta.Result) *forestBuilder {
+	return &forestBuilder{
+		r:    r,
+		dec:  forestDecimals(r),
+		lvl:  strconv.FormatFloat(100*(1-r.Alpha), 'f', -1, 64),
+		keep: forestKeep(r.Rows, forestMaxRows),
+	}
+}
+
+// f formats an effect.
+func (b *forestBuilder) f(x float64) string { return fmtSigned(x, b.dec) }
+
+// ci formats an effect with its interval.
+func (b *forestBuilder) ci(e, lo, hi float64) string {
+	return fmt.Sprintf("%s [%s, %s]", b.f(e), b.f(lo), b.f(hi))
+}
+
+// pct formats a weight as a percentage ("" for NaN).
+func (b *forestBuilder) pct(w float64) string {
+	if math.IsNaN(w) {
+		return ""
+	}
+	return strconv.FormatFloat(100*w, 'f', 1, 64) + "%"
+}
+
+// nText is the n column: empty for effects given without sample sizes.
+func (b *forestBuilder) nText(n int) string {
+	if b.r.Form == meta.Generic {
+		return ""
+	}
+	return strconv.Itoa(n)
+}
+
+// study adds one dataset's line.
+func (b *forestBuilder) study(row meta.Row) {
+	l := forestLine{label: row.Dataset, n: b.nText(row.N)}
+	if !row.Included {
+		l.effect = "left out"
+		l.tooltip = row.Dataset + ": left out (" + row.Reason + ")"
+		b.lines = append(b.lines, l)
+		return
+	}
+	l.effect, l.weight = b.ci(row.Effect, row.CILow, row.CIHigh), b.pct(row.Weight)
+	l.row = &ForestRow{Effect: row.Effect, Low: row.CILow, High: row.CIHigh, Weight: row.Weight, Colour: Colour(4)}
+	l.tooltip = fmt.Sprintf("%s (n = %d): %s, weight %s, %s", row.Dataset, row.N, l.effect, l.weight, pClause(row.P))
+	if b.r.Form == meta.Generic {
+		l.tooltip = fmt.Sprintf("%s: %s, weight %s, %s", row.Dataset, l.effect, l.weight, pClause(row.P))
+	}
+	b.lines = append(b.lines, l)
+}
+
+// summary adds a summary's line (a diamond).
+func (b *forestBuilder) summary(label string, s meta.Summary, colour color.Color, weight string) {
+	if s.Effect == nil {
+		b.lines = append(b.lines, forestLine{label: label, effect: "no defined effect", summary: true})
+		return
+	}
+	lo, hi := val(s.CILow), val(s.CIHigh)
+	l := forestLine{label: label, n: b.nText(s.N), bold: true, summary: true, weight: weight}
+	if s.CILow == nil || s.CIHigh == nil {
+		// Knapp–Hartung with one dataset: no interval (t on 0 df);
+		// the diamond shrinks to the effect.
+		l.effect = b.f(*s.Effect) + " [no interval]"
+		lo, hi = *s.Effect, *s.Effect
+	} else {
+		l.effect = b.ci(*s.Effect, lo, hi)
+	}
+	l.row = &ForestRow{Summary: true, Effect: *s.Effect, Low: lo, High: hi, PILow: val(s.PILow), PIHigh: val(s.PIHigh), Colour: colour}
+	l.tooltip = fmt.Sprintf("%s (k = %d, n = %d): %s, %s", label, s.K, s.N, l.effect, pClause(val(s.P)))
+	if s.Tau2 != nil && s.I2 != nil {
+		l.tooltip += fmt.Sprintf("; τ² = %.3g, I² = %.1f%%", *s.Tau2, *s.I2)
+	}
+	if s.PILow != nil && b.r.Model == "random" {
+		l.tooltip += fmt.Sprintf("; %s%% prediction interval [%s, %s]", b.lvl, b.f(*s.PILow), b.f(*s.PIHigh))
+	}
+	b.lines = append(b.lines, l)
+}
+
+// block adds dataset i's line, or counts it as omitted.
+func (b *forestBuilder) block(row meta.Row, i int) {
+	if b.keep != nil && !b.keep[i] {
+		b.omitted++
+		return
+	}
+	b.study(row)
+}
+
+// more adds the "… more datasets" line after omitted ones.
+func (b *forestBuilder) more() {
+	if b.omitted > 0 {
+		b.lines = append(b.lines, forestLine{label: fmt.Sprintf("… %d more datasets (smaller weights; all are in the table)", b.omitted)})
+		b.omitted = 0
+	}
+}
+
+// blocks adds the datasets' lines: all of them, or subgroup by subgroup
+// each with its summary.
+func (b *forestBuilder) blocks() {
+	r := b.r
+	if r.Subgroup == "" {
+		for i, row := range r.Rows {
+			b.block(row, i)
+		}
+		b.more()
+		b.lines = append(b.lines, forestLine{})
+		return
+	}
+	for _, g := range r.SubgroupOrder {
+		b.lines = append(b.lines, forestLine{label: g, bold: true})
+		for i, row := range r.Rows {
+			if row.Group == g {
+				b.block(row, i)
+			}
+		}
+		b.more()
+		b.summary("Summary of "+g, r.Subgroups[g], Colour(1), "")
+		b.lines = append(b.lines, forestLine{})
+	}
+}
+
+// forestModel names the model of the overall summary.
+func forestModel(r *meta.Result) string {
+	model := "Random-effects model (" + r.Tau2Method + ")"
+	if r.Model == "fixed" {
+		model = "Fixed-effect model"
+	}
+	if r.Test == "knha" {
+		model += ", Knapp–Hartung"
+	}
+	return model
+}
+
+// forestCaption is the forest plot's caption.
+func forestCaption(r *meta.Result, model, lvl string, keep map[int]bool) string {
 	caption := fmt.Sprintf("Forest plot: %s of %s, %s (treatment) − %s (control), per dataset with %s%% confidence intervals; squares grow with the weight in the %s. The diamond spans the summary's confidence interval",
 		r.EffectLabel(), metricName(r), r.Treatment, r.Control, lvl, lowerFirst(model))
 	if r.Model == "random" && r.Summary.PILow != nil {
@@ -196,15 +282,7 @@ func Meta(id, title string, r *meta.Result) ([]Figure, error) {
 	if r.Test == "knha" {
 		caption += " Intervals of the summaries use the Knapp–Hartung adjustment (t distribution)."
 	}
-	figs := []Figure{{ID: id, Title: title, Caption: caption, SVG: svg, Chart: chart, Height: 80 + 26*nl, PreferStatic: true}}
-	funnel, ok, err := MetaFunnel(id, title, r)
-	if err != nil {
-		return nil, err
-	}
-	if ok {
-		figs = append(figs, funnel)
-	}
-	return figs, nil
+	return caption
 }
 
 func lowerFirst(s string) string {
@@ -281,7 +359,9 @@ func favours(r *meta.Result) (left, right string) {
 	return "favours " + r.Treatment, "favours " + r.Control
 }
 
-func forestSVG(r *meta.Result, lines []forestLine, rows []ForestRow, lvl string) ([]byte, error) {
+// forestDrawing is the forest plot's drawing: the text columns around
+// the plot of the intervals.
+func forestDrawing(r *meta.Result, lines []forestLine, rows []ForestRow, lvl string) Drawing {
 	nl := len(lines)
 	rowH := vg.Points(17)
 	w := 9.5 * vg.Inch
@@ -299,8 +379,13 @@ func forestSVG(r *meta.Result, lines []forestLine, rows []ForestRow, lvl string)
 	p.Y.Min, p.Y.Max = 0.2, float64(nl)+1.6 // room for the header and the favours labels
 	p.X.Min, p.X.Max, _, _ = fp.DataRange()
 
-	c := vgsvg.NewWith(vgsvg.UseWH(w, h))
-	dc := draw.New(c)
+	return Drawing{Width: w, Height: h, Draw: func(dc draw.Canvas) { forestDraw(dc, r, p, lines, leftW, rightW, lvl) }}
+}
+
+// forestDraw draws the plot p between the text columns of the forest
+// plot's lines.
+func forestDraw(dc draw.Canvas, r *meta.Result, p *plot.Plot, lines []forestLine, leftW, rightW vg.Length, lvl string) {
+	nl := len(lines)
 	pc := draw.Crop(dc, leftW, -rightW, 0, 0)
 	p.Draw(pc)
 	da := p.DataCanvas(pc)
@@ -340,8 +425,6 @@ func forestSVG(r *meta.Result, lines []forestLine, rows []ForestRow, lvl string)
 	x0 := tx(0)
 	dc.FillText(style(8, false, draw.XRight), vg.Point{X: x0 - vg.Points(4), Y: fy}, "← "+lf)
 	dc.FillText(style(8, false, draw.XLeft), vg.Point{X: x0 + vg.Points(4), Y: fy}, rt+" →")
-
-	return svgBytes(c)
 }
 
 // forestChart is the interactive version: category rows top to bottom,
@@ -406,15 +489,6 @@ func forestChart(r *meta.Result, lines []forestLine, lvl string) ([]byte, error)
 		"series": series,
 	}
 	return ChartJSON(option)
-}
-
-// svgBytes writes a vgsvg canvas with the same normalisation as SVG.
-func svgBytes(c *vgsvg.Canvas) ([]byte, error) {
-	var buf bytes.Buffer
-	if _, err := c.WriteTo(&buf); err != nil {
-		return nil, fmt.Errorf("svg: %w", err)
-	}
-	return normaliseSVG(buf.Bytes()), nil
 }
 
 // metricName names the metric, or the outcome when the effects come from

@@ -46,30 +46,65 @@ func MetaFunnel(id, title string, r *meta.Result) (Figure, bool, error) {
 	for _, m := range r.Influence {
 		infl[m.Dataset] = m.Influential
 	}
-	var pts, flagged plotter.XYs
-	seMax, seMin := 0.0, math.Inf(1)
-	var names []string
+	pts := funnelCollect(r, infl)
+	if pts.seMax == 0 {
+		return Figure{}, false, nil
+	}
+	pts.seMax *= 1.08
+	ref, crit := r.Funnel.Ref, r.Funnel.Crit
+	lvl := strconv.FormatFloat(100*(1-r.Alpha), 'f', -1, 64)
+
+	p, line, err := funnelPlot(r, pts)
+	if err != nil {
+		return Figure{}, false, err
+	}
+	drw := PlotDrawing(p, 6.5*vg.Inch, 4.6*vg.Inch)
+	svg, err := drw.SVG()
+	if err != nil {
+		return Figure{}, false, err
+	}
+	chart, err := funnelChart(r, ref, crit, pts.seMax, infl, line, lvl)
+	if err != nil {
+		return Figure{}, false, err
+	}
+	caption := funnelCaption(r, crit, lvl, line != nil, pts.names)
+	return Figure{ID: id + "-funnel", Title: "Funnel plot: " + title, Caption: caption, SVG: svg, Drawing: &drw, Chart: chart, Height: 460}, true, nil
+}
+
+// funnelPoints are the funnel's datasets: effect against −SE, the
+// influential ones apart, with the range of the standard errors.
+type funnelPoints struct {
+	pts, flagged plotter.XYs
+	names        []string
+	seMin, seMax float64
+}
+
+// funnelCollect gathers the included datasets of the funnel.
+func funnelCollect(r *meta.Result, infl map[string]bool) funnelPoints {
+	fp := funnelPoints{seMin: math.Inf(1)}
 	for _, row := range r.Rows {
 		if !row.Included {
 			continue
 		}
-		seMax = math.Max(seMax, row.SE)
-		seMin = math.Min(seMin, row.SE)
+		fp.seMax = math.Max(fp.seMax, row.SE)
+		fp.seMin = math.Min(fp.seMin, row.SE)
 		xy := plotter.XY{X: row.Effect, Y: -row.SE}
 		if infl[row.Dataset] {
-			flagged = append(flagged, xy)
-			names = append(names, row.Dataset)
+			fp.flagged = append(fp.flagged, xy)
+			fp.names = append(fp.names, row.Dataset)
 		} else {
-			pts = append(pts, xy)
+			fp.pts = append(fp.pts, xy)
 		}
 	}
-	if seMax == 0 {
-		return Figure{}, false, nil
-	}
-	seMax *= 1.08
-	ref, crit := r.Funnel.Ref, r.Funnel.Crit
-	lvl := strconv.FormatFloat(100*(1-r.Alpha), 'f', -1, 64)
+	return fp
+}
 
+// funnelPlot is the static funnel: the pseudo-confidence region, the
+// summary and no-effect lines, Egger's line (returned, nil without one)
+// and the datasets.
+func funnelPlot(r *meta.Result, fp funnelPoints) (*plot.Plot, plotter.XYs, error) {
+	seMax := fp.seMax
+	ref, crit := r.Funnel.Ref, r.Funnel.Crit
 	p := NewPlot("", effectAxis(r), "standard error")
 	p.Y.Tick.Marker = funnelTicks{}
 	p.Y.Min, p.Y.Max = -seMax, 0
@@ -79,75 +114,86 @@ func MetaFunnel(id, title string, r *meta.Result) (Figure, bool, error) {
 	region := plotter.XYs{{X: ref - crit*seMax, Y: -seMax}, {X: ref, Y: 0}, {X: ref + crit*seMax, Y: -seMax}}
 	poly, err := plotter.NewPolygon(region)
 	if err != nil {
-		return Figure{}, false, fmt.Errorf("funnel: %w", err)
+		return nil, nil, fmt.Errorf("funnel: %w", err)
 	}
 	poly.Color = color.Gray{0xEC}
 	poly.LineStyle.Width = 0
 	p.Add(poly)
-	add := func(xy plotter.XYs, col color.Color, dashes []vg.Length, width float64) error {
-		l, err := plotter.NewLine(xy)
-		if err != nil {
-			return fmt.Errorf("funnel: %w", err)
-		}
-		l.Color, l.Dashes, l.Width = col, dashes, vg.Points(width)
-		p.Add(l)
-		return nil
-	}
 	dashed := []vg.Length{vg.Points(4), vg.Points(3)}
-	if err := add(region, color.Gray{0x55}, dashed, 0.9); err != nil {
-		return Figure{}, false, err
+	if err := funnelLine(p, region, color.Gray{0x55}, dashed, 0.9); err != nil {
+		return nil, nil, err
 	}
-	if err := add(plotter.XYs{{X: ref, Y: 0}, {X: ref, Y: -seMax}}, color.Black, nil, 1); err != nil {
-		return Figure{}, false, err
+	if err := funnelLine(p, plotter.XYs{{X: ref, Y: 0}, {X: ref, Y: -seMax}}, color.Black, nil, 1); err != nil {
+		return nil, nil, err
 	}
 	xlo, xhi := ref-crit*seMax, ref+crit*seMax
-	for _, xy := range append(append(plotter.XYs{}, pts...), flagged...) {
+	for _, xy := range append(append(plotter.XYs{}, fp.pts...), fp.flagged...) {
 		xlo, xhi = math.Min(xlo, xy.X), math.Max(xhi, xy.X)
 	}
 	if xlo < 0 && xhi > 0 {
-		if err := add(plotter.XYs{{X: 0, Y: 0}, {X: 0, Y: -seMax}}, color.Gray{0x88}, []vg.Length{vg.Points(1), vg.Points(2.5)}, 0.8); err != nil {
-			return Figure{}, false, err
+		if err := funnelLine(p, plotter.XYs{{X: 0, Y: 0}, {X: 0, Y: -seMax}}, color.Gray{0x88}, []vg.Length{vg.Points(1), vg.Points(2.5)}, 0.8); err != nil {
+			return nil, nil, err
 		}
 	}
-	e := r.Egger
-	hasEgger := e != nil && e.Limit != nil && e.Slope != nil && e.P != nil
-	var line plotter.XYs
-	if hasEgger {
-		// The fitted line over the observed standard errors.
-		line = plotter.XYs{{X: *e.Limit + *e.Slope*seMin, Y: -seMin}, {X: *e.Limit + *e.Slope*seMax/1.08, Y: -seMax / 1.08}}
+	line := funnelEggerLine(r, fp)
+	if line != nil {
 		for _, xy := range line {
 			xlo, xhi = math.Min(xlo, xy.X), math.Max(xhi, xy.X)
 		}
-		if err := add(line, Colour(5), []vg.Length{vg.Points(6), vg.Points(2)}, 1.3); err != nil {
-			return Figure{}, false, err
+		if err := funnelLine(p, line, Colour(5), []vg.Length{vg.Points(6), vg.Points(2)}, 1.3); err != nil {
+			return nil, nil, err
 		}
 	}
-	if len(pts) > 0 {
-		s, err := plotter.NewScatter(pts)
-		if err != nil {
-			return Figure{}, false, fmt.Errorf("funnel: %w", err)
-		}
-		s.GlyphStyle = draw.GlyphStyle{Color: Colour(4), Radius: vg.Points(2.6), Shape: draw.CircleGlyph{}}
-		p.Add(s)
+	if err := funnelScatter(p, fp.pts, draw.GlyphStyle{Color: Colour(4), Radius: vg.Points(2.6), Shape: draw.CircleGlyph{}}); err != nil {
+		return nil, nil, err
 	}
-	if len(flagged) > 0 {
-		s, err := plotter.NewScatter(flagged)
-		if err != nil {
-			return Figure{}, false, fmt.Errorf("funnel: %w", err)
-		}
-		s.GlyphStyle = draw.GlyphStyle{Color: Colour(5), Radius: vg.Points(3.4), Shape: draw.PyramidGlyph{}}
-		p.Add(s)
+	if err := funnelScatter(p, fp.flagged, draw.GlyphStyle{Color: Colour(5), Radius: vg.Points(3.4), Shape: draw.PyramidGlyph{}}); err != nil {
+		return nil, nil, err
 	}
 	pad := 0.04 * (xhi - xlo)
 	p.X.Min, p.X.Max = xlo-pad, xhi+pad
-	svg, err := SVG(p, 6.5*vg.Inch, 4.6*vg.Inch)
-	if err != nil {
-		return Figure{}, false, err
+	return p, line, nil
+}
+
+// funnelEggerLine is Egger's fitted line over the observed standard
+// errors, nil when the result has no Egger test.
+func funnelEggerLine(r *meta.Result, fp funnelPoints) plotter.XYs {
+	e := r.Egger
+	if e == nil || e.Limit == nil || e.Slope == nil || e.P == nil {
+		return nil
 	}
-	chart, err := funnelChart(r, ref, crit, seMax, infl, line, lvl)
+	seMin, seMax := fp.seMin, fp.seMax
+	return plotter.XYs{{X: *e.Limit + *e.Slope*seMin, Y: -seMin}, {X: *e.Limit + *e.Slope*seMax/1.08, Y: -seMax / 1.08}}
+}
+
+// funnelLine adds a line of the given colour, dashes and width.
+func funnelLine(p *plot.Plot, xy plotter.XYs, col color.Color, dashes []vg.Length, width float64) error {
+	l, err := plotter.NewLine(xy)
 	if err != nil {
-		return Figure{}, false, err
+		return fmt.Errorf("funnel: %w", err)
 	}
+	l.Color, l.Dashes, l.Width = col, dashes, vg.Points(width)
+	p.Add(l)
+	return nil
+}
+
+// funnelScatter adds points in a glyph style (nothing when there are
+// none).
+func funnelScatter(p *plot.Plot, xy plotter.XYs, g draw.GlyphStyle) error {
+	if len(xy) == 0 {
+		return nil
+	}
+	s, err := plotter.NewScatter(xy)
+	if err != nil {
+		return fmt.Errorf("funnel: %w", err)
+	}
+	s.GlyphStyle = g
+	p.Add(s)
+	return nil
+}
+
+// funnelCaption is the funnel plot's caption.
+func funnelCaption(r *meta.Result, crit float64, lvl string, hasEgger bool, names []string) string {
 	model := "random-effects model (" + r.Tau2Method + ")"
 	if r.Model == "fixed" {
 		model = "fixed-effect model"
@@ -155,6 +201,7 @@ func MetaFunnel(id, title string, r *meta.Result) (Figure, bool, error) {
 	caption := fmt.Sprintf("Funnel plot: the %s of each of %d datasets against its standard error (0 at the top); the vertical line is the summary effect of the %s, the shaded triangle bounded by dashed lines its %s%% pseudo-confidence region summary ± %.2f·SE (metafor's funnel()); the dotted line marks no effect.",
 		r.EffectLabel(), r.Summary.K, model, lvl, crit)
 	if hasEgger {
+		e := r.Egger
 		stat := "z"
 		if r.Test == "knha" {
 			stat = fmt.Sprintf("t(%d)", e.DF)
@@ -168,7 +215,7 @@ func MetaFunnel(id, title string, r *meta.Result) (Figure, bool, error) {
 	if len(names) > 0 {
 		caption += fmt.Sprintf(" Orange triangles mark the %d influential dataset(s) by metafor's criteria (%s).", len(names), strings.Join(names, ", "))
 	}
-	return Figure{ID: id + "-funnel", Title: "Funnel plot: " + title, Caption: caption, SVG: svg, Chart: chart, Height: 460}, true, nil
+	return caption
 }
 
 // funnelChart is the interactive funnel: the y axis (standard error) runs

@@ -7,7 +7,6 @@ package figures
 // shows what the models of the first front trade against each other.
 
 import (
-	"bytes"
 	"fmt"
 	"image/color"
 	"math"
@@ -20,7 +19,6 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
-	"gonum.org/v1/plot/vg/vgsvg"
 
 	"github.com/evalbook/evalbook/analyses/multiobjective"
 )
@@ -76,11 +74,41 @@ func moSlug(s string) string {
 func moTradeOff(id string, r *multiobjective.Result, j int) (Figure, error) {
 	m := r.Objectives[j]
 	fit := r.Fits[j]
-	base, obj := r.Oriented[r.Base], r.Oriented[m]
 	onFront := map[int]bool{}
 	for _, i := range fit.ParetoRows {
 		onFront[i] = true
 	}
+	plt, lineXY, err := moTradeOffPlot(r, j, onFront)
+	if err != nil {
+		return Figure{}, fmt.Errorf("trade-off %s: %w", m, err)
+	}
+	drw := PlotDrawing(plt, 6*vg.Inch, 4.2*vg.Inch)
+	svg, err := drw.SVG()
+	if err != nil {
+		return Figure{}, err
+	}
+	chart, err := moTradeOffChart(r, m, onFront, lineXY)
+	if err != nil {
+		return Figure{}, err
+	}
+	caption := fmt.Sprintf("%s against %s for every model (after Chia et al. 2023, Fig. 2); the %d distinct Pareto non-dominated models of the pair are highlighted", r.Base, m, len(fit.ParetoRows))
+	if fit.Slope != nil {
+		caption += fmt.Sprintf(" and the least-squares line fitted to them (%s = %.4g·%s %+.4g", r.Base, *fit.Slope, m, *fit.Intercept)
+		if fit.R2 != nil {
+			caption += fmt.Sprintf(", R² = %.3f", *fit.R2)
+		}
+		caption += ")"
+	}
+	caption += ". Both axes are oriented so that higher is better."
+	return Figure{ID: id + "-tradeoff-" + moSlug(m), Title: fmt.Sprintf("Trade-off: %s against %s", r.Base, m), Caption: caption, SVG: svg, Drawing: &drw, Chart: chart, Height: 420}, nil
+}
+
+// moTradeOffPlot is the static trade-off of objective j: the models, the
+// Pareto front and the line fitted to it (returned, nil without a fit).
+func moTradeOffPlot(r *multiobjective.Result, j int, onFront map[int]bool) (*plot.Plot, plotter.XYs, error) {
+	m := r.Objectives[j]
+	fit := r.Fits[j]
+	base, obj := r.Oriented[r.Base], r.Oriented[m]
 	var all, front plotter.XYs
 	for i := range r.Models {
 		if math.IsNaN(base[i]) || math.IsNaN(obj[i]) {
@@ -105,7 +133,7 @@ func moTradeOff(id string, r *multiobjective.Result, j int) (Figure, error) {
 	if len(all) > 0 {
 		s, err := plotter.NewScatter(all)
 		if err != nil {
-			return Figure{}, fmt.Errorf("trade-off %s: %w", m, err)
+			return nil, nil, err
 		}
 		s.GlyphStyle.Color = Colour(7)
 		s.GlyphStyle.Radius = vg.Points(2)
@@ -114,35 +142,36 @@ func moTradeOff(id string, r *multiobjective.Result, j int) (Figure, error) {
 	}
 	s, err := plotter.NewScatter(front)
 	if err != nil {
-		return Figure{}, fmt.Errorf("trade-off %s: %w", m, err)
+		return nil, nil, err
 	}
 	s.GlyphStyle.Color = Colour(5)
 	s.GlyphStyle.Radius = vg.Points(3)
 	s.GlyphStyle.Shape = draw.PyramidGlyph{}
 	plt.Add(s)
 	plt.Legend.Add("Pareto front", s)
-	var lineXY plotter.XYs
-	if fit.Slope != nil {
-		lo, hi := math.Inf(1), math.Inf(-1)
-		for _, p := range front {
-			lo, hi = math.Min(lo, p.X), math.Max(hi, p.X)
-		}
-		lineXY = plotter.XYs{{X: lo, Y: *fit.Intercept + *fit.Slope*lo}, {X: hi, Y: *fit.Intercept + *fit.Slope*hi}}
-		l, err := plotter.NewLine(lineXY)
-		if err != nil {
-			return Figure{}, fmt.Errorf("trade-off %s: %w", m, err)
-		}
-		l.Color = Colour(4)
-		l.Width = vg.Points(1.5)
-		l.Dashes = []vg.Length{vg.Points(5), vg.Points(3)}
-		plt.Add(l)
-		plt.Legend.Add(fmt.Sprintf("fit β = %.3g", *fit.Slope), l)
+	if fit.Slope == nil {
+		return plt, nil, nil
 	}
-	svg, err := SVG(plt, 6*vg.Inch, 4.2*vg.Inch)
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, p := range front {
+		lo, hi = math.Min(lo, p.X), math.Max(hi, p.X)
+	}
+	lineXY := plotter.XYs{{X: lo, Y: *fit.Intercept + *fit.Slope*lo}, {X: hi, Y: *fit.Intercept + *fit.Slope*hi}}
+	l, err := plotter.NewLine(lineXY)
 	if err != nil {
-		return Figure{}, err
+		return nil, nil, err
 	}
+	l.Color = Colour(4)
+	l.Width = vg.Points(1.5)
+	l.Dashes = []vg.Length{vg.Points(5), vg.Points(3)}
+	plt.Add(l)
+	plt.Legend.Add(fmt.Sprintf("fit β = %.3g", *fit.Slope), l)
+	return plt, lineXY, nil
+}
 
+// moTradeOffChart is the interactive trade-off of objective m.
+func moTradeOffChart(r *multiobjective.Result, m string, onFront map[int]bool, lineXY plotter.XYs) ([]byte, error) {
+	base, obj := r.Oriented[r.Base], r.Oriented[m]
 	sc := charts.NewScatter()
 	sc.SetGlobalOptions(
 		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "item"}),
@@ -173,20 +202,7 @@ func moTradeOff(id string, r *multiobjective.Result, j int) (Figure, error) {
 			charts.WithLineChartOpts(opts.LineChart{ShowSymbol: opts.Bool(false)}))
 		sc.Overlap(ln)
 	}
-	chart, err := EChartsJSON(sc)
-	if err != nil {
-		return Figure{}, err
-	}
-	caption := fmt.Sprintf("%s against %s for every model (after Chia et al. 2023, Fig. 2); the %d distinct Pareto non-dominated models of the pair are highlighted", r.Base, m, len(fit.ParetoRows))
-	if fit.Slope != nil {
-		caption += fmt.Sprintf(" and the least-squares line fitted to them (%s = %.4g·%s %+.4g", r.Base, *fit.Slope, m, *fit.Intercept)
-		if fit.R2 != nil {
-			caption += fmt.Sprintf(", R² = %.3f", *fit.R2)
-		}
-		caption += ")"
-	}
-	caption += ". Both axes are oriented so that higher is better."
-	return Figure{ID: id + "-tradeoff-" + moSlug(m), Title: fmt.Sprintf("Trade-off: %s against %s", r.Base, m), Caption: caption, SVG: svg, Chart: chart, Height: 420}, nil
+	return EChartsJSON(sc)
 }
 
 // moNormalise maps the finite values to [0, 1] by min-max; NaN stays.
@@ -215,6 +231,48 @@ func moNormalise(v []float64) []float64 {
 // against the EvalRS 2022 score (normalised over the models above the
 // threshold; the penalised models sit at 0), one panel per λ.
 func moCompare(id string, r *multiobjective.Result) (Figure, error) {
+	panels := moPanels(r)
+	plots := [][]*plot.Plot{make([]*plot.Plot, len(panels))}
+	for k, p := range panels {
+		plt, err := moPanelPlot(p, k)
+		if err != nil {
+			return Figure{}, err
+		}
+		plots[0][k] = plt
+	}
+	w, h := vg.Length(len(panels))*3.2*vg.Inch, 3.4*vg.Inch
+	drw := Drawing{Width: w, Height: h, Draw: moDrawPanels(plots)}
+	svg, err := drw.SVG()
+	if err != nil {
+		return Figure{}, err
+	}
+	chart, err := moCompareChart(panels)
+	if err != nil {
+		return Figure{}, err
+	}
+	npen := 0
+	for _, p := range r.Penalised {
+		if p {
+			npen++
+		}
+	}
+	caption := fmt.Sprintf("The new score (Σ Δ_i, the same λ for every objective) against the EvalRS 2022 score, both min-max normalised to [0, 1], for λ = %s (after Chia et al. 2023, Fig. 3). Points below the dashed diagonal are ranked higher by the 2022 score than by the new one.", moJoin(r.Compare))
+	if npen > 0 {
+		caption += fmt.Sprintf(" The %d models below the 2022 threshold (scored %s) are drawn as crosses at 0.", npen, "−100")
+	}
+	return Figure{ID: id + "-evalrs2022", Title: "New score against the EvalRS 2022 score", Caption: caption, SVG: svg, Drawing: &drw, Chart: chart, Height: 420}, nil
+}
+
+// moPanel is one λ's panel of the comparison with the EvalRS 2022 score.
+type moPanel struct {
+	lambda    float64
+	kept, pen plotter.XYs
+	dKept     []opts.ScatterData
+}
+
+// moPanels normalises the EvalRS 2022 score and each λ's new score and
+// pairs them, one panel per λ.
+func moPanels(r *multiobjective.Result) []moPanel {
 	n := len(r.Models)
 	old := make([]float64, n)
 	for i := range old {
@@ -229,12 +287,7 @@ func moCompare(id string, r *multiobjective.Result) (Figure, error) {
 			oldN[i] = 0
 		}
 	}
-	type panel struct {
-		lambda    float64
-		kept, pen plotter.XYs
-		dKept     []opts.ScatterData
-	}
-	var panels []panel
+	var panels []moPanel
 	for _, c := range r.Compare {
 		s := make([]float64, n)
 		for i := range s {
@@ -244,7 +297,7 @@ func moCompare(id string, r *multiobjective.Result) (Figure, error) {
 			}
 		}
 		sn := moNormalise(s)
-		p := panel{lambda: c.Importance}
+		p := moPanel{lambda: c.Importance}
 		for i := range sn {
 			if math.IsNaN(sn[i]) || math.IsNaN(oldN[i]) {
 				continue
@@ -259,59 +312,65 @@ func moCompare(id string, r *multiobjective.Result) (Figure, error) {
 		}
 		panels = append(panels, p)
 	}
-	plots := [][]*plot.Plot{make([]*plot.Plot, len(panels))}
-	for k, p := range panels {
-		plt := NewPlot(fmt.Sprintf("λ = %g", p.lambda), "EvalRS 2022 score (normalised)", "new score (normalised)")
-		plt.X.Min, plt.X.Max, plt.Y.Min, plt.Y.Max = -0.03, 1.03, -0.03, 1.03
-		plt.Add(plotter.NewGrid())
-		diag, _ := plotter.NewLine(plotter.XYs{{X: 0, Y: 0}, {X: 1, Y: 1}})
-		diag.Color = Colour(5)
-		diag.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
-		plt.Add(diag)
-		if len(p.kept) > 0 {
-			s, err := plotter.NewScatter(p.kept)
-			if err != nil {
-				return Figure{}, err
-			}
-			s.GlyphStyle.Color = Colour(4)
-			s.GlyphStyle.Radius = vg.Points(1.8)
-			plt.Add(s)
-			if k == 0 {
-				plt.Legend.Add("submissions", s)
-			}
-		}
-		if len(p.pen) > 0 {
-			s, err := plotter.NewScatter(p.pen)
-			if err != nil {
-				return Figure{}, err
-			}
-			s.GlyphStyle.Color = Colour(0)
-			s.GlyphStyle.Radius = vg.Points(1.8)
-			s.GlyphStyle.Shape = draw.CrossGlyph{}
-			plt.Add(s)
-			if k == 0 {
-				plt.Legend.Add("below threshold", s)
-			}
-		}
-		plt.Legend.Top = true
-		plt.Legend.Left = true
-		plt.Legend.TextStyle.Font.Size = vg.Points(7)
-		plots[0][k] = plt
-	}
-	w, h := vg.Length(len(panels))*3.2*vg.Inch, 3.4*vg.Inch
-	c := vgsvg.NewWith(vgsvg.UseWH(w, h))
-	dc := draw.New(c)
-	tiles := draw.Tiles{Rows: 1, Cols: len(panels), PadX: vg.Points(8), PadY: vg.Points(4), PadTop: vg.Points(4), PadBottom: vg.Points(4), PadLeft: vg.Points(4), PadRight: vg.Points(4)}
-	canvases := plot.Align(plots, tiles, dc)
-	for k := range panels {
-		plots[0][k].Draw(canvases[0][k])
-	}
-	var buf bytes.Buffer
-	if _, err := c.WriteTo(&buf); err != nil {
-		return Figure{}, fmt.Errorf("svg: %w", err)
-	}
-	svg := normaliseSVG(buf.Bytes())
+	return panels
+}
 
+// moPanelPlot is the static plot of panel k (the first carries the
+// legend).
+func moPanelPlot(p moPanel, k int) (*plot.Plot, error) {
+	plt := NewPlot(fmt.Sprintf("λ = %g", p.lambda), "EvalRS 2022 score (normalised)", "new score (normalised)")
+	plt.X.Min, plt.X.Max, plt.Y.Min, plt.Y.Max = -0.03, 1.03, -0.03, 1.03
+	plt.Add(plotter.NewGrid())
+	diag, _ := plotter.NewLine(plotter.XYs{{X: 0, Y: 0}, {X: 1, Y: 1}})
+	diag.Color = Colour(5)
+	diag.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
+	plt.Add(diag)
+	if len(p.kept) > 0 {
+		s, err := plotter.NewScatter(p.kept)
+		if err != nil {
+			return nil, err
+		}
+		s.GlyphStyle.Color = Colour(4)
+		s.GlyphStyle.Radius = vg.Points(1.8)
+		plt.Add(s)
+		if k == 0 {
+			plt.Legend.Add("submissions", s)
+		}
+	}
+	if len(p.pen) > 0 {
+		s, err := plotter.NewScatter(p.pen)
+		if err != nil {
+			return nil, err
+		}
+		s.GlyphStyle.Color = Colour(0)
+		s.GlyphStyle.Radius = vg.Points(1.8)
+		s.GlyphStyle.Shape = draw.CrossGlyph{}
+		plt.Add(s)
+		if k == 0 {
+			plt.Legend.Add("below threshold", s)
+		}
+	}
+	plt.Legend.Top = true
+	plt.Legend.Left = true
+	plt.Legend.TextStyle.Font.Size = vg.Points(7)
+	return plt, nil
+}
+
+// moDrawPanels draws the panels side by side on a canvas, their axes
+// aligned.
+func moDrawPanels(plots [][]*plot.Plot) func(draw.Canvas) {
+	return func(dc draw.Canvas) {
+		n := len(plots[0])
+		tiles := draw.Tiles{Rows: 1, Cols: n, PadX: vg.Points(8), PadY: vg.Points(4), PadTop: vg.Points(4), PadBottom: vg.Points(4), PadLeft: vg.Points(4), PadRight: vg.Points(4)}
+		canvases := plot.Align(plots, tiles, dc)
+		for k := 0; k < n; k++ {
+			plots[0][k].Draw(canvases[0][k])
+		}
+	}
+}
+
+// moCompareChart is the interactive comparison: every λ in one plane.
+func moCompareChart(panels []moPanel) ([]byte, error) {
 	sc := charts.NewScatter()
 	sc.SetGlobalOptions(
 		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "item"}),
@@ -328,21 +387,7 @@ func moCompare(id string, r *multiobjective.Result) (Figure, error) {
 		charts.WithLineStyleOpts(opts.LineStyle{Color: Hex(5), Type: "dashed"}),
 		charts.WithLineChartOpts(opts.LineChart{ShowSymbol: opts.Bool(false)}))
 	sc.Overlap(ln)
-	chart, err := EChartsJSON(sc)
-	if err != nil {
-		return Figure{}, err
-	}
-	npen := 0
-	for _, p := range r.Penalised {
-		if p {
-			npen++
-		}
-	}
-	caption := fmt.Sprintf("The new score (Σ Δ_i, the same λ for every objective) against the EvalRS 2022 score, both min-max normalised to [0, 1], for λ = %s (after Chia et al. 2023, Fig. 3). Points below the dashed diagonal are ranked higher by the 2022 score than by the new one.", moJoin(r.Compare))
-	if npen > 0 {
-		caption += fmt.Sprintf(" The %d models below the 2022 threshold (scored %s) are drawn as crosses at 0.", npen, "−100")
-	}
-	return Figure{ID: id + "-evalrs2022", Title: "New score against the EvalRS 2022 score", Caption: caption, SVG: svg, Chart: chart, Height: 420}, nil
+	return EChartsJSON(sc)
 }
 
 func moJoin(c []multiobjective.Compare) string {
@@ -393,7 +438,8 @@ func moFront(id string, r *multiobjective.Result) (Figure, bool, error) {
 	}
 	plt.X.Tick.Label.Rotation = math.Pi / 6
 	plt.X.Tick.Label.XAlign = draw.XRight
-	svg, err := SVG(plt, vg.Length(max(6, len(metrics)))*0.9*vg.Inch, 4.4*vg.Inch)
+	drw := PlotDrawing(plt, vg.Length(max(6, len(metrics)))*0.9*vg.Inch, 4.4*vg.Inch)
+	svg, err := drw.SVG()
 	if err != nil {
 		return Figure{}, false, err
 	}
@@ -421,5 +467,5 @@ func moFront(id string, r *multiobjective.Result) (Figure, bool, error) {
 		return Figure{}, false, err
 	}
 	caption := fmt.Sprintf("The %d models of the first front of the non-dominated sorting over %s and the %d objectives, in parallel coordinates: each line is a model, each axis a metric min-max scaled over all models (higher is better). No model of this front is beaten on every axis by another model.", len(rows), r.Base, len(r.Objectives))
-	return Figure{ID: id + "-front", Title: "First Pareto front", Caption: caption, SVG: svg, Chart: chart, Height: 420}, true, nil
+	return Figure{ID: id + "-front", Title: "First Pareto front", Caption: caption, SVG: svg, Drawing: &drw, Chart: chart, Height: 420}, true, nil
 }

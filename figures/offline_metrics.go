@@ -11,16 +11,23 @@ import (
 
 	"github.com/go-echarts/go-echarts/v2/charts"
 	"github.com/go-echarts/go-echarts/v2/opts"
+	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 
+	"github.com/evalbook/evalbook/analyses"
 	"github.com/evalbook/evalbook/analyses/offline"
 )
 
 // OfflineMetrics draws nDCG@k (figure id) and Coverage@k (id-coverage)
 // against k, one line per method, each point the mean over the datasets
-// the method has a value on.
-func OfflineMetrics(id, title string, r *offline.Result) ([]Figure, error) {
+// the method has a value on. An offline result has no Naming of its own:
+// the caller's (at most one) names the methods by their labels.
+func OfflineMetrics(id, title string, r *offline.Result, naming ...analyses.Naming) ([]Figure, error) {
+	var n analyses.Naming
+	if len(naming) > 0 {
+		n = naming[0]
+	}
 	var out []Figure
 	ks := make([]float64, len(r.K))
 	for i, k := range r.K {
@@ -34,7 +41,7 @@ func OfflineMetrics(id, title string, r *offline.Result) ([]Figure, error) {
 		f, err := offlineCurve(id+spec.suffix, spec.label, curveAxis{label: "cutoff k", echarts: "k", xs: ks,
 			name:    func(i int) string { return fmt.Sprintf("%s@%d", metric, r.K[i]) },
 			title:   spec.label + " against the cutoff",
-			caption: spec.label + " of each method at every cutoff k"}, r)
+			caption: spec.label + " of each method at every cutoff k", method: n.Method}, r)
 		if err != nil {
 			return nil, err
 		}
@@ -47,7 +54,7 @@ func OfflineMetrics(id, title string, r *offline.Result) ([]Figure, error) {
 	f, err := offlineCurve(id+"-pr", "interpolated precision", curveAxis{label: "recall", echarts: "recall", xs: offline.RecallLevels,
 		name:    offline.IprecName,
 		title:   "Precision–recall curve (11-point interpolated precision)",
-		caption: "Interpolated precision of each method at the recall levels 0, 0.1, …, 1 (trec_eval's iprec_at_recall)", unit: true}, r)
+		caption: "Interpolated precision of each method at the recall levels 0, 0.1, …, 1 (trec_eval's iprec_at_recall)", unit: true, method: n.Method}, r)
 	if err != nil {
 		return nil, err
 	}
@@ -67,9 +74,49 @@ type curveAxis struct {
 	// unit fixes the y axis to [0, 1] and puts the legend top right,
 	// where a falling curve leaves room (the precision–recall curve).
 	unit bool
+	// method names a method in the legends (its label).
+	method func(string) string
 }
 
+// offlineCurve is one curve figure of offline_metrics (a line per method
+// over the axis ax), nil when no method has a value on it.
 func offlineCurve(id, label string, ax curveAxis, r *offline.Result) (*Figure, error) {
+	methods, datasets := offlineMethods(r)
+	mean, hasValue := offlineMeans(r, methods, ax)
+	if !hasValue {
+		return nil, nil
+	}
+	names := labelled(methods, ax.method)
+	plt, err := offlineCurvePlot(label, ax, names, mean)
+	if err != nil {
+		return nil, err
+	}
+	drw := PlotDrawing(plt, 7*vg.Inch, 4*vg.Inch)
+	svg, err := drw.SVG()
+	if err != nil {
+		return nil, err
+	}
+	chart, err := offlineCurveChart(label, ax, names, mean)
+	if err != nil {
+		return nil, err
+	}
+	over := "on the dataset"
+	if datasets > 1 {
+		over = fmt.Sprintf("averaged over the %d datasets on which the method has a value", datasets)
+	}
+	return &Figure{
+		ID:      id,
+		Title:   ax.title,
+		Caption: fmt.Sprintf("%s, %s.", ax.caption, over),
+		SVG:     svg, Drawing: &drw,
+		Chart:  chart,
+		Height: 420,
+	}, nil
+}
+
+// offlineMethods returns the methods of the runs in their first order and
+// the number of datasets.
+func offlineMethods(r *offline.Result) ([]string, int) {
 	var methods []string
 	seen := map[string]bool{}
 	datasets := map[string]bool{}
@@ -80,7 +127,13 @@ func offlineCurve(id, label string, ax curveAxis, r *offline.Result) (*Figure, e
 		}
 		datasets[run.Dataset] = true
 	}
-	// mean[m][ki] over datasets with a value.
+	return methods, len(datasets)
+}
+
+// offlineMeans returns mean[m][ki], each method's value at each point of
+// the axis averaged over the datasets with a value (NaN without one), and
+// whether any has a value.
+func offlineMeans(r *offline.Result, methods []string, ax curveAxis) ([][]float64, bool) {
 	mean := make([][]float64, len(methods))
 	hasValue := false
 	for mi, m := range methods {
@@ -104,9 +157,11 @@ func offlineCurve(id, label string, ax curveAxis, r *offline.Result) (*Figure, e
 			}
 		}
 	}
-	if !hasValue {
-		return nil, nil
-	}
+	return mean, hasValue
+}
+
+// offlineCurvePlot is the static curve: a line per method.
+func offlineCurvePlot(label string, ax curveAxis, methods []string, mean [][]float64) (*plot.Plot, error) {
 	plt := NewPlot("", ax.label, label)
 	plt.Legend.Top = true
 	plt.Legend.Left = !ax.unit
@@ -136,10 +191,11 @@ func offlineCurve(id, label string, ax curveAxis, r *offline.Result) (*Figure, e
 		plt.Add(l, p)
 		plt.Legend.Add(m, l, p)
 	}
-	svg, err := SVG(plt, 7*vg.Inch, 4*vg.Inch)
-	if err != nil {
-		return nil, err
-	}
+	return plt, nil
+}
+
+// offlineCurveChart is the interactive curve.
+func offlineCurveChart(label string, ax curveAxis, methods []string, mean [][]float64) ([]byte, error) {
 	line := charts.NewLine()
 	line.SetGlobalOptions(
 		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "axis"}),
@@ -158,20 +214,5 @@ func offlineCurve(id, label string, ax curveAxis, r *offline.Result) (*Figure, e
 			charts.WithItemStyleOpts(opts.ItemStyle{Color: Hex(mi)}),
 		)
 	}
-	chart, err := EChartsJSON(line)
-	if err != nil {
-		return nil, err
-	}
-	over := "on the dataset"
-	if len(datasets) > 1 {
-		over = fmt.Sprintf("averaged over the %d datasets on which the method has a value", len(datasets))
-	}
-	return &Figure{
-		ID:      id,
-		Title:   ax.title,
-		Caption: fmt.Sprintf("%s, %s.", ax.caption, over),
-		SVG:     svg,
-		Chart:   chart,
-		Height:  420,
-	}, nil
+	return EChartsJSON(line)
 }

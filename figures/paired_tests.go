@@ -29,17 +29,20 @@ const pairedUnitsMax = 40
 // PairedTests draws one figure per pair of r.
 func PairedTests(id, title string, r *significance.PairedTestsResult) ([]Figure, error) {
 	var figs []Figure
+	rl := *r
+	rl.Metric = r.Naming.Metric(r.Metric)
 	for i, p := range r.Pairs {
 		if p.N == 0 {
 			continue
 		}
 		fid := fmt.Sprintf("%s-%d", id, i+1)
+		p = pairedLabelled(r, p)
 		var f Figure
 		var err error
 		if p.N <= pairedUnitsMax {
-			f, err = pairedUnitsFigure(r, p)
+			f, err = pairedUnitsFigure(&rl, p)
 		} else {
-			f, err = pairedSortedFigure(r, p)
+			f, err = pairedSortedFigure(&rl, p)
 		}
 		if err != nil {
 			return nil, fmt.Errorf("%s vs %s: %w", p.A, p.B, err)
@@ -48,6 +51,16 @@ func PairedTests(id, title string, r *significance.PairedTestsResult) ([]Figure,
 		figs = append(figs, f)
 	}
 	return figs, nil
+}
+
+// pairedLabelled is comparison p with its methods, and its units when
+// they are datasets, named by their labels.
+func pairedLabelled(r *significance.PairedTestsResult, p significance.PairedComparison) significance.PairedComparison {
+	p.A, p.B = r.Naming.Method(p.A), r.Naming.Method(p.B)
+	if r.Over == "datasets" {
+		p.Units = labelled(p.Units, r.Naming.Dataset)
+	}
+	return p
 }
 
 func pairedVerdict(r *significance.PairedTestsResult, p significance.PairedComparison) string {
@@ -108,7 +121,8 @@ func pairedUnitsFigure(r *significance.PairedTestsResult, p significance.PairedC
 	}
 	plt.X.Tick.Marker = fixedTicks(ticks)
 	plt.X.Min, plt.X.Max = 0.5, float64(n)+0.5
-	svg, err := SVG(plt, 7*vg.Inch, 3.6*vg.Inch)
+	drw := PlotDrawing(plt, 7*vg.Inch, 3.6*vg.Inch)
+	svg, err := drw.SVG()
 	if err != nil {
 		return Figure{}, err
 	}
@@ -121,7 +135,7 @@ func pairedUnitsFigure(r *significance.PairedTestsResult, p significance.PairedC
 		Title: fmt.Sprintf("%s vs %s, unit by unit", p.A, p.B),
 		Caption: fmt.Sprintf("%s of %s and %s on each of the %d %s (lines join the same unit, as in Košir et al. 2013, Fig. 2); mean difference %s. %s.",
 			r.Metric, p.A, p.B, n, r.Over, fmtOpt(p.MeanDiff), pairedVerdict(r, p)),
-		SVG: svg, Chart: chart, Height: 380,
+		SVG: svg, Drawing: &drw, Chart: chart, Height: 380,
 	}, nil
 }
 
@@ -151,7 +165,8 @@ func pairedSortedFigure(r *significance.PairedTestsResult, p significance.Paired
 	l.Color = Colour(4)
 	l.Width = vg.Points(1.5)
 	plt.Add(l)
-	svg, err := SVG(plt, 7*vg.Inch, 3.6*vg.Inch)
+	drw := PlotDrawing(plt, 7*vg.Inch, 3.6*vg.Inch)
+	svg, err := drw.SVG()
 	if err != nil {
 		return Figure{}, err
 	}
@@ -175,7 +190,7 @@ func pairedSortedFigure(r *significance.PairedTestsResult, p significance.Paired
 		Title: fmt.Sprintf("%s vs %s: sorted differences", p.A, p.B),
 		Caption: fmt.Sprintf("The %d per-unit differences %s − %s in %s, sorted (the share of units below each value); mean difference %s. %s.",
 			p.N, p.A, p.B, r.Metric, fmtOpt(p.MeanDiff), pairedVerdict(r, p)),
-		SVG: svg, Chart: chart, Height: 380,
+		SVG: svg, Drawing: &drw, Chart: chart, Height: 380,
 	}, nil
 }
 

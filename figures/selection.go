@@ -11,6 +11,7 @@ import (
 
 	"github.com/go-echarts/go-echarts/v2/charts"
 	"github.com/go-echarts/go-echarts/v2/opts"
+	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
@@ -39,6 +40,8 @@ func Selection(id, title string, r *datasets.SelectionResult) ([]Figure, error) 
 	return []Figure{f1, f2}, nil
 }
 
+// selectionRho is the agreement (Spearman ρ) of each strategy's ranking
+// on a few datasets with the ranking on all, per metric.
 func selectionRho(id string, r *datasets.SelectionResult) (Figure, error) {
 	sum := map[[2]string]datasets.SelectionSummary{}
 	for _, s := range r.Summary {
@@ -49,9 +52,7 @@ func selectionRho(id string, r *datasets.SelectionResult) (Figure, error) {
 	plt.Legend.Top = true
 	plt.Legend.Left = true
 	plt.Legend.TextStyle.Font.Size = vg.Points(8)
-	plt.X.Tick.Marker = clustersNameTicks(r.Metrics)
-	ns := len(r.Strategies)
-	width := 0.7
+	plt.X.Tick.Marker = clustersNameTicks(labelled(r.Metrics, r.Naming.Metric))
 	// Interactive: a box per strategy and metric (5%, 25%, 50%, 75%, 95%
 	// quantiles of ρ), so the spread is visible and no bar has to start
 	// at an arbitrary baseline.
@@ -62,58 +63,15 @@ func selectionRho(id string, r *datasets.SelectionResult) (Figure, error) {
 		charts.WithYAxisOpts(opts.YAxis{Name: "ρ", Type: "value", Max: 1, Min: selectionAxisMin(r)}),
 		charts.WithGridOpts(opts.Grid{Bottom: "60"}),
 	)
-	bar.SetXAxis(r.Metrics)
+	bar.SetXAxis(labelled(r.Metrics, r.Naming.Metric))
 	for j, strat := range r.Strategies {
-		var pts rhoPoints
-		data := make([]opts.BoxPlotData, len(r.Metrics))
-		for k, m := range r.Metrics {
-			s := sum[[2]string{strat, m}]
-			data[k] = opts.BoxPlotData{Name: m, Value: []any{}}
-			if s.Mean == nil {
-				continue
-			}
-			data[k] = opts.BoxPlotData{Name: m, Value: []any{*s.Q05, *s.Q25, *s.Median, *s.Q75, *s.Q95}}
-			x := float64(k) - width/2 + width*(float64(j)+0.5)/float64(ns)
-			pts.XYs = append(pts.XYs, plotter.XY{X: x, Y: *s.Mean})
-			lo, hi := *s.Mean, *s.Mean
-			if s.Q05 != nil {
-				lo, hi = *s.Q05, *s.Q95
-			}
-			pts.YErrors = append(pts.YErrors, struct{ Low, High float64 }{*s.Mean - lo, hi - *s.Mean})
-		}
-		c := Colour(j)
-		bar.AddSeries(strat, data, charts.WithItemStyleOpts(opts.ItemStyle{
-			Color: fmt.Sprintf("rgba(%d,%d,%d,0.35)", c.R, c.G, c.B), BorderColor: Hex(j), BorderWidth: 1.5}))
-		if len(pts.XYs) == 0 {
-			continue
-		}
-		sc, err := plotter.NewScatter(pts.XYs)
-		if err != nil {
+		if err := selectionStrategy(plt, bar, r, sum, j, strat); err != nil {
 			return Figure{}, err
 		}
-		sc.GlyphStyle.Color = Colour(j)
-		sc.GlyphStyle.Radius = vg.Points(4)
-		sc.GlyphStyle.Shape = []draw.GlyphDrawer{draw.CircleGlyph{}, draw.SquareGlyph{}, draw.TriangleGlyph{}, draw.PyramidGlyph{}}[j%4]
-		eb, err := plotter.NewYErrorBars(pts)
-		if err != nil {
-			return Figure{}, err
-		}
-		eb.Color = Colour(j)
-		eb.Width = vg.Points(1.2)
-		plt.Add(eb, sc)
-		plt.Legend.Add(strat, sc)
 	}
-	plt.X.Min, plt.X.Max = -0.6, float64(len(r.Metrics))-0.4
-	// ρ ≤ 1: the top of the range plus room for the legend above it.
-	ymin := 1.0
-	for _, s := range r.Summary {
-		if s.Q05 != nil {
-			ymin = math.Min(ymin, *s.Q05)
-		}
-	}
-	ymin -= 0.05 * (1 - ymin + 1e-3)
-	plt.Y.Min, plt.Y.Max = ymin, 1+0.3*(1-ymin)
-	svg, err := SVG(plt, 6.5*vg.Inch, 4*vg.Inch)
+	selectionRhoRange(plt, r)
+	drw := PlotDrawing(plt, 6.5*vg.Inch, 4*vg.Inch)
+	svg, err := drw.SVG()
 	if err != nil {
 		return Figure{}, err
 	}
@@ -125,11 +83,71 @@ func selectionRho(id string, r *datasets.SelectionResult) (Figure, error) {
 		ID:    id,
 		Title: "Agreement of the ranking on a few datasets with the ranking on all",
 		Caption: fmt.Sprintf("Spearman's ρ between the %s ranking of %d methods on %d chosen datasets and on all %d, over %d simulations per strategy (Shevchenko et al. 2024, Table 4): the mean with whiskers from the 5%% to the 95%% quantile (interactive: boxes of the 25%%–75%% quantiles around the median, whiskers 5%%–95%%).",
-			r.Rule, len(r.Methods), r.Size, len(r.Datasets), r.Simulations),
-		SVG:    svg,
+			r.Naming.Rule(r.Rule), len(r.Methods), r.Size, len(r.Datasets), r.Simulations),
+		SVG: svg, Drawing: &drw,
 		Chart:  chart,
 		Height: 400,
 	}, nil
+}
+
+// selectionStrategy adds strategy j's mean ρ with its 5%–95% whiskers
+// per metric to the static plot and its boxes to the interactive chart.
+func selectionStrategy(plt *plot.Plot, bar *charts.BoxPlot, r *datasets.SelectionResult, sum map[[2]string]datasets.SelectionSummary, j int, strat string) error {
+	ns := len(r.Strategies)
+	width := 0.7
+	var pts rhoPoints
+	data := make([]opts.BoxPlotData, len(r.Metrics))
+	for k, m := range r.Metrics {
+		s := sum[[2]string{strat, m}]
+		data[k] = opts.BoxPlotData{Name: r.Naming.Metric(m), Value: []any{}}
+		if s.Mean == nil {
+			continue
+		}
+		data[k] = opts.BoxPlotData{Name: r.Naming.Metric(m), Value: []any{*s.Q05, *s.Q25, *s.Median, *s.Q75, *s.Q95}}
+		x := float64(k) - width/2 + width*(float64(j)+0.5)/float64(ns)
+		pts.XYs = append(pts.XYs, plotter.XY{X: x, Y: *s.Mean})
+		lo, hi := *s.Mean, *s.Mean
+		if s.Q05 != nil {
+			lo, hi = *s.Q05, *s.Q95
+		}
+		pts.YErrors = append(pts.YErrors, struct{ Low, High float64 }{*s.Mean - lo, hi - *s.Mean})
+	}
+	c := Colour(j)
+	bar.AddSeries(strat, data, charts.WithItemStyleOpts(opts.ItemStyle{
+		Color: fmt.Sprintf("rgba(%d,%d,%d,0.35)", c.R, c.G, c.B), BorderColor: Hex(j), BorderWidth: 1.5}))
+	if len(pts.XYs) == 0 {
+		return nil
+	}
+	sc, err := plotter.NewScatter(pts.XYs)
+	if err != nil {
+		return err
+	}
+	sc.GlyphStyle.Color = Colour(j)
+	sc.GlyphStyle.Radius = vg.Points(4)
+	sc.GlyphStyle.Shape = []draw.GlyphDrawer{draw.CircleGlyph{}, draw.SquareGlyph{}, draw.TriangleGlyph{}, draw.PyramidGlyph{}}[j%4]
+	eb, err := plotter.NewYErrorBars(pts)
+	if err != nil {
+		return err
+	}
+	eb.Color = Colour(j)
+	eb.Width = vg.Points(1.2)
+	plt.Add(eb, sc)
+	plt.Legend.Add(strat, sc)
+	return nil
+}
+
+// selectionRhoRange sets the axes' ranges: ρ ≤ 1, the top of the range
+// plus room for the legend above it.
+func selectionRhoRange(plt *plot.Plot, r *datasets.SelectionResult) {
+	plt.X.Min, plt.X.Max = -0.6, float64(len(r.Metrics))-0.4
+	ymin := 1.0
+	for _, s := range r.Summary {
+		if s.Q05 != nil {
+			ymin = math.Min(ymin, *s.Q05)
+		}
+	}
+	ymin -= 0.05 * (1 - ymin + 1e-3)
+	plt.Y.Min, plt.Y.Max = ymin, 1+0.3*(1-ymin)
 }
 
 func selectionChosen(id string, r *datasets.SelectionResult) (Figure, error) {
@@ -156,7 +174,7 @@ func selectionChosen(id string, r *datasets.SelectionResult) (Figure, error) {
 	var cells []any
 	for ri := 0; ri < nd; ri++ {
 		d := order[nd-1-ri] // most chosen on top
-		rows[ri] = r.Datasets[d]
+		rows[ri] = r.Naming.Dataset(r.Datasets[d])
 		values[ri] = make([]float64, len(r.Strategies))
 		text[ri] = make([]string, len(r.Strategies))
 		for j, strat := range r.Strategies {
@@ -175,7 +193,8 @@ func selectionChosen(id string, r *datasets.SelectionResult) (Figure, error) {
 	plt.Y.Tick.Label.Font.Size = vg.Points(7)
 	w := vg.Length(2+1.0*float64(len(r.Strategies))) * vg.Inch
 	h := vg.Length(0.8+0.2*float64(nd)) * vg.Inch
-	svg, err := SVG(plt, w, h)
+	drw := PlotDrawing(plt, w, h)
+	svg, err := drw.SVG()
 	if err != nil {
 		return Figure{}, err
 	}
@@ -195,9 +214,9 @@ func selectionChosen(id string, r *datasets.SelectionResult) (Figure, error) {
 		ID:      id,
 		Title:   "How often each dataset was chosen",
 		Caption: fmt.Sprintf("Share of the %d simulations in which each strategy chose each dataset (%d of %d datasets per simulation); datasets ordered by how often any strategy chose them.", r.Simulations, r.Size, nd),
-		SVG:     svg,
-		Chart:   chart,
-		Height:  60 + 18*nd,
+		SVG:     svg, Drawing: &drw,
+		Chart:  chart,
+		Height: 60 + 18*nd,
 	}, nil
 }
 

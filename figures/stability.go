@@ -77,7 +77,8 @@ func stabilityFigure(id string, r *leaderboard.StabilityResult, pert string, cur
 	if err != nil {
 		return Figure{}, err
 	}
-	svg, err := SVG(plt, 7*vg.Inch, 4.5*vg.Inch)
+	drw := PlotDrawing(plt, 7*vg.Inch, 4.5*vg.Inch)
+	svg, err := drw.SVG()
 	if err != nil {
 		return Figure{}, err
 	}
@@ -89,9 +90,9 @@ func stabilityFigure(id string, r *leaderboard.StabilityResult, pert string, cur
 		ID:      id + "-" + strings.ReplaceAll(pert, "_", "-"),
 		Title:   stabilityAxis[pert][0],
 		Caption: stabilityCaption(r, pert),
-		SVG:     svg,
-		Chart:   chart,
-		Height:  440,
+		SVG:     svg, Drawing: &drw,
+		Chart:  chart,
+		Height: 440,
 	}, nil
 }
 
@@ -118,79 +119,12 @@ func stabilityPlot(r *leaderboard.StabilityResult, pert string, curves []*leader
 	ymin := 1.0
 	for _, c := range curves {
 		k := colourOf[c.Rule]
-		col := Colour(k)
-		// Band: one polygon per run of points that have a band.
-		var upper, lower plotter.XYs
-		flush := func() {
-			if len(upper) >= 2 {
-				poly := append(append(plotter.XYs{}, upper...), reverseXYs(lower)...)
-				pg, err := plotter.NewPolygon(poly)
-				if err == nil {
-					pg.Color = color.NRGBA{col.R, col.G, col.B, 0x30}
-					pg.LineStyle.Width = 0
-					plt.Add(pg)
-				}
-			}
-			upper, lower = nil, nil
-		}
-		for _, p := range c.Points {
-			lo, hi, ok := stabilityBand(p)
-			if !ok {
-				flush()
-				continue
-			}
-			upper = append(upper, plotter.XY{X: p.Size, Y: hi})
-			lower = append(lower, plotter.XY{X: p.Size, Y: lo})
-			ymin = math.Min(ymin, lo)
-		}
-		flush()
-		// Line: one segment per run of defined means.
-		var seg plotter.XYs
-		var legend stabilityLegend
-		emit := func() error {
-			if len(seg) == 0 {
-				return nil
-			}
-			l, sc, err := plotter.NewLinePoints(seg)
-			if err != nil {
-				return err
-			}
-			l.Color = col
-			l.Width = vg.Points(1.5)
-			l.Dashes = Dashes(k)
-			plt.Add(l)
-			if few || len(seg) == 1 {
-				sc.GlyphStyle.Color = col
-				sc.GlyphStyle.Radius = vg.Points(2.5)
-				sc.GlyphStyle.Shape = draw.CircleGlyph{}
-				plt.Add(sc)
-				legend.scatter = sc
-			}
-			legend.line = l
-			seg = nil
-			return nil
-		}
-		for _, p := range c.Points {
-			m := float64(p.Mean)
-			if !analyses.Finite(m) {
-				if err := emit(); err != nil {
-					return nil, err
-				}
-				continue
-			}
-			seg = append(seg, plotter.XY{X: p.Size, Y: m})
-			ymin = math.Min(ymin, m)
-		}
-		if err := emit(); err != nil {
+		ymin = math.Min(ymin, stabilityBands(plt, c, Colour(k)))
+		lo, err := stabilityLines(plt, c, r.Naming.Rule(c.Rule), k, few)
+		if err != nil {
 			return nil, err
 		}
-		if legend.line != nil {
-			if legend.scatter != nil {
-				plt.Legend.Add(c.Rule, legend.line, legend.scatter)
-			} else {
-				plt.Legend.Add(c.Rule, legend.line)
-			}
-		}
+		ymin = math.Min(ymin, lo)
 	}
 	plt.Y.Max = 1.02
 	plt.Y.Min = math.Max(-1, math.Floor(ymin*10)/10-0.02)
@@ -203,6 +137,92 @@ func stabilityPlot(r *leaderboard.StabilityResult, pert string, curves []*leader
 		}
 	}
 	return plt, nil
+}
+
+// stabilityBands draws a rule's band, one polygon per run of points
+// that have one, and returns the lowest lower bound (1 without a band).
+func stabilityBands(plt *plot.Plot, c *leaderboard.StabilityCurve, col color.NRGBA) float64 {
+	ymin := 1.0
+	var upper, lower plotter.XYs
+	flush := func() {
+		if len(upper) >= 2 {
+			poly := append(append(plotter.XYs{}, upper...), reverseXYs(lower)...)
+			pg, err := plotter.NewPolygon(poly)
+			if err == nil {
+				pg.Color = color.NRGBA{col.R, col.G, col.B, 0x30}
+				pg.LineStyle.Width = 0
+				plt.Add(pg)
+			}
+		}
+		upper, lower = nil, nil
+	}
+	for _, p := range c.Points {
+		lo, hi, ok := stabilityBand(p)
+		if !ok {
+			flush()
+			continue
+		}
+		upper = append(upper, plotter.XY{X: p.Size, Y: hi})
+		lower = append(lower, plotter.XY{X: p.Size, Y: lo})
+		ymin = math.Min(ymin, lo)
+	}
+	flush()
+	return ymin
+}
+
+// stabilityLines draws a rule's mean, one segment per run of defined
+// means (with points when few or alone), adds its legend entry (name), and
+// returns the lowest mean (1 without one).
+func stabilityLines(plt *plot.Plot, c *leaderboard.StabilityCurve, name string, k int, few bool) (float64, error) {
+	col := Colour(k)
+	ymin := 1.0
+	var seg plotter.XYs
+	var legend stabilityLegend
+	emit := func() error {
+		if len(seg) == 0 {
+			return nil
+		}
+		l, sc, err := plotter.NewLinePoints(seg)
+		if err != nil {
+			return err
+		}
+		l.Color = col
+		l.Width = vg.Points(1.5)
+		l.Dashes = Dashes(k)
+		plt.Add(l)
+		if few || len(seg) == 1 {
+			sc.GlyphStyle.Color = col
+			sc.GlyphStyle.Radius = vg.Points(2.5)
+			sc.GlyphStyle.Shape = draw.CircleGlyph{}
+			plt.Add(sc)
+			legend.scatter = sc
+		}
+		legend.line = l
+		seg = nil
+		return nil
+	}
+	for _, p := range c.Points {
+		m := float64(p.Mean)
+		if !analyses.Finite(m) {
+			if err := emit(); err != nil {
+				return 0, err
+			}
+			continue
+		}
+		seg = append(seg, plotter.XY{X: p.Size, Y: m})
+		ymin = math.Min(ymin, m)
+	}
+	if err := emit(); err != nil {
+		return 0, err
+	}
+	if legend.line != nil {
+		if legend.scatter != nil {
+			plt.Legend.Add(name, legend.line, legend.scatter)
+		} else {
+			plt.Legend.Add(name, legend.line)
+		}
+	}
+	return ymin, nil
 }
 
 // stabilityLegend remembers what a rule's legend entry shows.
@@ -248,7 +268,8 @@ func stabilityChart(r *leaderboard.StabilityResult, pert string, curves []*leade
 	var legend []string
 	for _, c := range curves {
 		hex := Hex(colourOf[c.Rule])
-		legend = append(legend, c.Rule)
+		name := r.Naming.Rule(c.Rule)
+		legend = append(legend, name)
 		line := make([]any, len(c.Points))
 		lo := make([]any, len(c.Points))
 		width := make([]any, len(c.Points))
@@ -271,16 +292,16 @@ func stabilityChart(r *leaderboard.StabilityResult, pert string, curves []*leade
 		if hasBand {
 			stack := "band-" + c.Rule
 			series = append(series,
-				map[string]any{"name": c.Rule, "type": "line", "data": lo, "stack": stack, "symbol": "none",
+				map[string]any{"name": name, "type": "line", "data": lo, "stack": stack, "symbol": "none",
 					"lineStyle": map[string]any{"opacity": 0}, "silent": true, "tooltip": map[string]any{"show": false},
 					"itemStyle": map[string]any{"color": hex}},
-				map[string]any{"name": c.Rule, "type": "line", "data": width, "stack": stack, "symbol": "none",
+				map[string]any{"name": name, "type": "line", "data": width, "stack": stack, "symbol": "none",
 					"lineStyle": map[string]any{"opacity": 0}, "silent": true, "tooltip": map[string]any{"show": false},
 					"areaStyle": map[string]any{"color": hex, "opacity": 0.18}, "itemStyle": map[string]any{"color": hex}},
 			)
 		}
 		series = append(series, map[string]any{
-			"name": c.Rule, "type": "line", "data": line, "showSymbol": few, "symbolSize": 5,
+			"name": name, "type": "line", "data": line, "showSymbol": few, "symbolSize": 5,
 			"lineStyle": map[string]any{"color": hex, "width": 2, "type": LineType(colourOf[c.Rule])}, "itemStyle": map[string]any{"color": hex},
 		})
 	}
