@@ -68,7 +68,7 @@ func runOfflineMetrics(job *Job, o *offline.Options) (*Output, error) {
 	} else {
 		res.UnitRows = unitRows
 	}
-	figs, err := figures.OfflineMetrics(job.ID, job.Title, res)
+	figs, err := figures.OfflineMetrics(job.ID, job.Title, res, job.Study.Naming())
 	if err != nil {
 		return nil, err
 	}
