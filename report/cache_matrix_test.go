@@ -428,6 +428,22 @@ func TestCacheNeverStale(t *testing.T) {
 	if _, err := Build(context.Background(), cached); err != nil {
 		t.Fatalf("the fixture study does not build: %v", err)
 	}
+	// The disk cache really holds them: an unchanged study is taken whole
+	// from it (a write that fails, as when a figure could not be encoded,
+	// only costs time and would otherwise pass unseen).
+	if sum, err := Build(context.Background(), cached); err != nil {
+		t.Fatal(err)
+	} else if s, err := LoadStudy(cached.Manifest, Kinds()); err == nil {
+		want := 0
+		for _, a := range s.Analyses {
+			if !a.Kind.Feeds {
+				want++
+			}
+		}
+		if sum.Cached != want {
+			t.Errorf("an unchanged study: %d of %d analyses from the disk cache, want %d", sum.Cached, sum.Analyses, want)
+		}
+	}
 	// evalbook serve: its in-memory cache and its watch list.
 	served := opts
 	served.Out = filepath.Join(t.TempDir(), "served")
