@@ -205,16 +205,6 @@ func LaTeX(t Table) []byte {
 	tab := t.Table
 	var b bytes.Buffer
 	num := numericColumns(tab)
-	best := Best(tab)
-	pCol, sigCol := significance(tab)
-	var spec strings.Builder
-	for j := range tab.Columns {
-		if num[j] {
-			spec.WriteString("r@{}l")
-		} else {
-			spec.WriteString("l")
-		}
-	}
 	long := len(tab.Rows) > LongRows
 	caption := `\caption{` + Escape(t.Caption) + `}\label{tab:` + t.ID + `}`
 	fmt.Fprintf(&b, "%% %s: written by evalbook from data/%s.csv; needs \\usepackage{booktabs}", t.ID, t.ID)
@@ -222,65 +212,14 @@ func LaTeX(t Table) []byte {
 		b.WriteString(" and \\usepackage{longtable}")
 	}
 	b.WriteString("\n")
-	var head strings.Builder
-	for j, c := range tab.Columns {
-		if j > 0 {
-			head.WriteString(" & ")
-		}
-		if num[j] {
-			head.WriteString(`\multicolumn{2}{c}{` + Escape(c) + `}`)
-		} else {
-			head.WriteString(Escape(c))
-		}
-	}
-	head.WriteString(` \\`)
+	spec, head := columnSpec(tab.Columns, num), header(tab.Columns, num)
 	if long {
 		fmt.Fprintf(&b, "\\begin{longtable}{%s}\n%s \\\\\n\\toprule\n%s\n\\midrule\n\\endfirsthead\n\\toprule\n%s\n\\midrule\n\\endhead\n\\bottomrule\n\\endlastfoot\n",
-			spec.String(), caption, head.String(), head.String())
+			spec, caption, head, head)
 	} else {
-		fmt.Fprintf(&b, "\\begin{table}[htbp]\n\\centering\n%s\n\\begin{tabular}{%s}\n\\toprule\n%s\n\\midrule\n", caption, spec.String(), head.String())
+		fmt.Fprintf(&b, "\\begin{table}[htbp]\n\\centering\n%s\n\\begin{tabular}{%s}\n\\toprule\n%s\n\\midrule\n", caption, spec, head)
 	}
-	marked := false
-	for _, row := range tab.Rows {
-		for j, c := range row {
-			if j > 0 {
-				b.WriteString(" & ")
-			}
-			star := j == pCol && row[sigCol] == true
-			if num[j] {
-				var f float64
-				switch x := c.(type) {
-				case float64:
-					f = x
-				case int:
-					f = float64(x)
-				case int64:
-					f = float64(x)
-				default:
-					b.WriteString(`\multicolumn{2}{c}{---}`)
-					continue
-				}
-				if !analyses.Finite(f) {
-					b.WriteString(`\multicolumn{2}{c}{---}`)
-					continue
-				}
-				isBest := best[j] != nil && analyses.Tied(f, *best[j])
-				ip, fr := numberCell(f, isBest)
-				if star {
-					fr += `$^{*}$`
-					marked = true
-				}
-				b.WriteString(ip + " & " + fr)
-				continue
-			}
-			b.WriteString(textCell(c))
-			if star {
-				b.WriteString(`$^{*}$`)
-				marked = true
-			}
-		}
-		b.WriteString(" \\\\\n")
-	}
+	marked := body(&b, tab, num)
 	if long {
 		b.WriteString("\\end{longtable}\n")
 		if marked {
@@ -294,6 +233,92 @@ func LaTeX(t Table) []byte {
 	}
 	b.WriteString("\\end{table}\n")
 	return b.Bytes()
+}
+
+// columnSpec is the tabular's column specification: an r@{}l pair per
+// numeric column (aligned on the decimal point), l otherwise.
+func columnSpec(columns []string, num []bool) string {
+	var spec strings.Builder
+	for j := range columns {
+		if num[j] {
+			spec.WriteString("r@{}l")
+		} else {
+			spec.WriteString("l")
+		}
+	}
+	return spec.String()
+}
+
+// header is the table's header row; a numeric column's name spans its
+// two cells.
+func header(columns []string, num []bool) string {
+	var head strings.Builder
+	for j, c := range columns {
+		if j > 0 {
+			head.WriteString(" & ")
+		}
+		if num[j] {
+			head.WriteString(`\multicolumn{2}{c}{` + Escape(c) + `}`)
+		} else {
+			head.WriteString(Escape(c))
+		}
+	}
+	head.WriteString(` \\`)
+	return head.String()
+}
+
+// body writes the table's rows and reports whether a row carries the
+// significance marker.
+func body(b *bytes.Buffer, tab analyses.Table, num []bool) (marked bool) {
+	best := Best(tab)
+	pCol, sigCol := significance(tab)
+	for _, row := range tab.Rows {
+		for j, c := range row {
+			if j > 0 {
+				b.WriteString(" & ")
+			}
+			star := j == pCol && row[sigCol] == true
+			if num[j] {
+				cell, starred := numericCell(c, best[j], star)
+				b.WriteString(cell)
+				marked = marked || starred
+				continue
+			}
+			b.WriteString(textCell(c))
+			if star {
+				b.WriteString(`$^{*}$`)
+				marked = true
+			}
+		}
+		b.WriteString(" \\\\\n")
+	}
+	return marked
+}
+
+// numericCell is a cell of a numeric column: its two halves, the value
+// in bold when tied with the column's best, the marker when star; a
+// missing or non-finite value spans both halves as ---, without the
+// marker (starred reports whether the cell carries it).
+func numericCell(c any, best *float64, star bool) (cell string, starred bool) {
+	var f float64
+	switch x := c.(type) {
+	case float64:
+		f = x
+	case int:
+		f = float64(x)
+	case int64:
+		f = float64(x)
+	default:
+		return `\multicolumn{2}{c}{---}`, false
+	}
+	if !analyses.Finite(f) {
+		return `\multicolumn{2}{c}{---}`, false
+	}
+	ip, fr := numberCell(f, best != nil && analyses.Tied(f, *best))
+	if star {
+		fr += `$^{*}$`
+	}
+	return ip + " & " + fr, star
 }
 
 // textCell writes a non-numeric cell as the page shows it.
