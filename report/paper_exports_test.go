@@ -40,6 +40,26 @@ func (exportResult) Notes() []string { return nil }
 // gonum/plot (a Drawing) and one without; "beta" with no figure.
 func exportSite(t *testing.T, o Options) *siteBuild {
 	t.Helper()
+	d, svg := exportDrawing(t)
+	d2, svg2 := exportDrawing(t)
+	runs := []analysisRun{
+		{Spec: AnalysisSpec{ID: "alpha", Type: "aggregate", Title: "Alpha", Options: &struct{}{}}, Output: &Output{
+			Result: exportResult{Score: 0.75, Gap: 0.125, name: "alpha"},
+			Figures: []figures.Figure{
+				{ID: "alpha", Title: "Alpha scores", Caption: "Drawn.", SVG: svg, Drawing: &d},
+				{ID: "alpha-plain", Title: "Plain", Caption: "No drawing.", SVG: svg},
+			}}},
+		{Spec: AnalysisSpec{ID: "beta", Type: "aggregate", Title: "Beta", Options: &struct{}{}}, Output: &Output{
+			Result:  exportResult{Score: 0.5, Gap: 0.25, name: "beta"},
+			Figures: []figures.Figure{{ID: "beta", Title: "Beta scores", Caption: "Drawn.", SVG: svg2, Drawing: &d2}}}},
+	}
+	study := &Study{Title: "Export study", Authors: []string{"A. Author"}, Date: "2024-01-02", File: "study.toml", FigureWidth: 5}
+	return &siteBuild{study: study, runs: runs, prov: &Provenance{}, opts: o, sources: map[string][]byte{}}
+}
+
+// exportDrawing is a line plot's drawing at 6×4 in and its SVG.
+func exportDrawing(t *testing.T) (figures.Drawing, []byte) {
+	t.Helper()
 	p := figures.NewPlot("Scores", "x", "y")
 	l, err := plotter.NewLine(plotter.XYs{{X: 0, Y: 1}, {X: 1, Y: 3}, {X: 2, Y: 2}})
 	if err != nil {
@@ -53,18 +73,7 @@ func exportSite(t *testing.T, o Options) *siteBuild {
 	if err != nil {
 		t.Fatal(err)
 	}
-	runs := []analysisRun{
-		{Spec: AnalysisSpec{ID: "alpha", Type: "aggregate", Title: "Alpha", Options: &struct{}{}}, Output: &Output{
-			Result: exportResult{Score: 0.75, Gap: 0.125, name: "alpha"},
-			Figures: []figures.Figure{
-				{ID: "alpha", Title: "Alpha scores", Caption: "Drawn.", SVG: svg, Drawing: &d},
-				{ID: "alpha-plain", Title: "Plain", Caption: "No drawing.", SVG: svg},
-			}}},
-		{Spec: AnalysisSpec{ID: "beta", Type: "aggregate", Title: "Beta", Options: &struct{}{}}, Output: &Output{
-			Result: exportResult{Score: 0.5, Gap: 0.25, name: "beta"}}},
-	}
-	study := &Study{Title: "Export study", Authors: []string{"A. Author"}, Date: "2024-01-02", File: "study.toml", FigureWidth: 5}
-	return &siteBuild{study: study, runs: runs, prov: &Provenance{}, opts: o, sources: map[string][]byte{}}
+	return d, svg
 }
 
 func renderExport(t *testing.T, o Options) map[string][]byte {
@@ -96,7 +105,7 @@ func needPdfinfo(t *testing.T) {
 // two builds are byte-identical.
 func TestFigureExports(t *testing.T) {
 	needPdfinfo(t)
-	o := Options{Format: "both", Paper: true}
+	o := Options{Format: "both", Paper: true, Jobs: 2}
 	files := renderExport(t, o)
 	pdf, pngData := files["figures/alpha.pdf"], files["figures/alpha.png"]
 	if pdf == nil || pngData == nil {
@@ -106,6 +115,9 @@ func TestFigureExports(t *testing.T) {
 		if _, ok := files[f]; ok {
 			t.Errorf("%s written for a figure without a drawing", f)
 		}
+	}
+	if files["figures/beta.pdf"] == nil || files["figures/beta.png"] == nil {
+		t.Error("no figures/beta.pdf or .png")
 	}
 	if !bytes.Equal(files["paper/figures/alpha.pdf"], pdf) {
 		t.Error("paper/figures/alpha.pdf is not figures/alpha.pdf")

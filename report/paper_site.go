@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"strings"
+	"sync"
 
 	"gonum.org/v1/plot/vg"
 
@@ -85,31 +86,57 @@ func (b *siteBuild) figureWidth() vg.Length {
 // goes to paper/figures/ too. It returns the figures of paper/.
 func (b *siteBuild) writeFigureExports() ([]paperFigure, error) {
 	var out []paperFigure
-	width := b.figureWidth()
-	for _, v := range b.views {
-		for i := range v.Figures {
-			f := &v.Figures[i]
-			if f.fig.Drawing == nil {
-				continue
-			}
-			d := f.fig.Drawing.AtWidth(width)
-			pdf, err := d.PDF()
-			if err != nil {
-				return nil, fmt.Errorf("figure %s: %w", f.ID, err)
-			}
-			png, err := d.PNG(figures.PNGDPI)
-			if err != nil {
-				return nil, fmt.Errorf("figure %s: %w", f.ID, err)
-			}
-			f.PDFHref, f.PNGHref = "figures/"+f.ID+".pdf", "figures/"+f.ID+".png"
-			b.files[f.PDFHref], b.files[f.PNGHref] = pdf, png
-			if b.opts.Paper {
-				b.files["paper/"+f.PDFHref] = pdf
-				out = append(out, paperFigure{ID: f.ID, Title: f.Title, Width: d.Width})
-			}
+	for _, e := range b.renderExports(b.figureWidth()) {
+		if e.err != nil {
+			return nil, fmt.Errorf("figure %s: %w", e.f.ID, e.err)
+		}
+		f := e.f
+		f.PDFHref, f.PNGHref = "figures/"+f.ID+".pdf", "figures/"+f.ID+".png"
+		b.files[f.PDFHref], b.files[f.PNGHref] = e.pdf, e.png
+		if b.opts.Paper {
+			b.files["paper/"+f.PDFHref] = e.pdf
+			out = append(out, paperFigure{ID: f.ID, Title: f.Title, Width: e.width})
 		}
 	}
 	return out, nil
+}
+
+// figureExport is one figure's PDF and PNG.
+type figureExport struct {
+	f        *figureView
+	pdf, png []byte
+	width    vg.Length
+	err      error
+}
+
+// renderExports renders the PDF and PNG of every figure that has a
+// drawing at width w, on the build's workers (one figure's two renderings
+// on one worker: drawing a plot sets its axes' ranges), in site order.
+func (b *siteBuild) renderExports(w vg.Length) []figureExport {
+	var jobs []figureExport
+	for _, v := range b.views {
+		for i := range v.Figures {
+			if v.Figures[i].fig.Drawing != nil {
+				jobs = append(jobs, figureExport{f: &v.Figures[i]})
+			}
+		}
+	}
+	sem := make(chan struct{}, max(b.opts.Jobs, 1))
+	var wg sync.WaitGroup
+	for i := range jobs {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func(e *figureExport) {
+			defer func() { <-sem; wg.Done() }()
+			d := e.f.fig.Drawing.AtWidth(w)
+			e.width = d.Width
+			if e.pdf, e.err = d.PDF(); e.err == nil {
+				e.png, e.err = d.PNG(figures.PNGDPI)
+			}
+		}(&jobs[i])
+	}
+	wg.Wait()
+	return jobs
 }
 
 // writeMacros writes paper/evalbook.tex and gives each analysis page its
