@@ -128,6 +128,11 @@ func (b *siteBuild) renderExports(w vg.Length) []figureExport {
 		sem <- struct{}{}
 		go func(e *figureExport) {
 			defer func() { <-sem; wg.Done() }()
+			defer func() { // vgpdf and vgimg panic on some fonts and images
+				if r := recover(); r != nil {
+					e.err = fmt.Errorf("rendering: %v", r)
+				}
+			}()
 			d := e.f.fig.Drawing.AtWidth(w)
 			e.width = d.Width
 			if e.pdf, e.err = d.PDF(); e.err == nil {
