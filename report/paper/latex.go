@@ -84,37 +84,63 @@ func numberCell(x float64, bold bool) (intPart, frac string) {
 // and the non-ASCII symbols evalbook's own titles use, which pdflatex's
 // UTF-8 input does not know, become commands.
 func Escape(s string) string {
-	var b strings.Builder
+	var units []string // one per rune, so a combining accent can wrap the last
 	for _, r := range s {
-		switch r {
-		case '\\':
-			b.WriteString(`\textbackslash{}`)
-		case '{', '}', '$', '&', '#', '%', '_':
-			b.WriteByte('\\')
-			b.WriteRune(r)
-		case '~':
-			b.WriteString(`\textasciitilde{}`)
-		case '^':
-			b.WriteString(`\textasciicircum{}`)
-		case '<':
-			b.WriteString(`\textless{}`)
-		case '>':
-			b.WriteString(`\textgreater{}`)
-		case '|':
-			b.WriteString(`\textbar{}`)
-		case '\n', '\r', '\t':
-			b.WriteByte(' ')
-		default:
-			if m, ok := symbols[r]; ok {
-				b.WriteString(m)
-			} else if r < ' ' {
-				// control characters print nothing in LaTeX
-			} else {
-				b.WriteRune(r)
+		if acc, ok := accents[r]; ok {
+			if len(units) > 0 { // an accent on nothing is dropped
+				units[len(units)-1] = accent(units[len(units)-1], acc)
 			}
+			continue
 		}
+		units = append(units, escapeRune(r))
 	}
-	return b.String()
+	return strings.Join(units, "")
+}
+
+// accents are the combining accents (ŷ, β̂, x̄ …) as LaTeX's math and
+// text accents.
+var accents = map[rune][2]string{
+	'\u0302': {`\hat`, `\^`}, '\u0303': {`\tilde`, `\~`}, '\u0304': {`\bar`, `\=`}, '\u0307': {`\dot`, `\.`},
+	'\u0301': {`\acute`, `\'`}, '\u0300': {`\grave`, "\\`"}, '\u0308': {`\ddot`, `\"`},
+}
+
+// accent puts a combining accent on one escaped character: a math
+// symbol ($\beta$) takes the math accent inside its $…$, other text the
+// text accent.
+func accent(unit string, acc [2]string) string {
+	if len(unit) > 2 && strings.HasPrefix(unit, "$") && strings.HasSuffix(unit, "$") {
+		return "$" + acc[0] + "{" + unit[1:len(unit)-1] + "}$"
+	}
+	return acc[1] + "{" + unit + "}"
+}
+
+// escapeRune is one character in LaTeX's text mode.
+func escapeRune(r rune) string {
+	switch r {
+	case '\\':
+		return `\textbackslash{}`
+	case '{', '}', '$', '&', '#', '%', '_':
+		return `\` + string(r)
+	case '~':
+		return `\textasciitilde{}`
+	case '^':
+		return `\textasciicircum{}`
+	case '<':
+		return `\textless{}`
+	case '>':
+		return `\textgreater{}`
+	case '|':
+		return `\textbar{}`
+	case '\n', '\r', '\t':
+		return " "
+	}
+	if m, ok := symbols[r]; ok {
+		return m
+	}
+	if r < ' ' {
+		return "" // control characters print nothing in LaTeX
+	}
+	return string(r)
 }
 
 // symbols are non-ASCII characters LaTeX's utf8 input cannot print in
