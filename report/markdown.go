@@ -13,33 +13,40 @@ import (
 // tables as GitHub-flavoured Markdown, figures as SVG images. Every user
 // string is escaped so that forges render it as text.
 func (b *siteBuild) writeMarkdown() error {
+	idx, err := b.mdIndex()
+	if err != nil {
+		return err
+	}
+	b.files["README.md"] = idx
+	var errs Errors
+	for _, p := range b.study.Pages {
+		out, err := b.narrativeMarkdown(p)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		b.files[p.Slug+".md"] = []byte(out + "\n")
+	}
+	if len(errs) > 0 {
+		return errs
+	}
+	for _, v := range b.views {
+		b.files[v.ID+".md"] = b.mdAnalysis(v)
+	}
+	return nil
+}
+
+// mdIndex is README.md: the study's title, authors and links, abstract,
+// key findings, contents and how to cite it.
+func (b *siteBuild) mdIndex() ([]byte, error) {
 	var idx bytes.Buffer
 	s := b.study
-	fmt.Fprintf(&idx, "# %s\n\n", mdText(s.Title))
-	if s.Subtitle != "" {
-		fmt.Fprintf(&idx, "*%s*\n\n", mdText(s.Subtitle))
-	}
-	if len(s.Authors) > 0 {
-		fmt.Fprintf(&idx, "%s\n\n", mdText(strings.Join(s.Authors, ", ")))
-	}
-	var meta []string
-	if s.Date != "" {
-		meta = append(meta, mdText(s.Date))
-	}
-	if s.DOI != "" {
-		meta = append(meta, fmt.Sprintf("[doi:%s](https://doi.org/%s)", mdText(s.DOI), mdURL(s.DOI)))
-	}
-	for _, k := range analyses.SortedKeys(s.Links) {
-		meta = append(meta, fmt.Sprintf("[%s](%s)", mdText(k), mdURL(s.Links[k])))
-	}
-	if len(meta) > 0 {
-		fmt.Fprintf(&idx, "%s\n\n", strings.Join(meta, " · "))
-	}
+	mdTitleBlock(&idx, s)
 	if s.Abstract != "" {
 		n := b.newNarrative(filepath.Base(s.File)+" (abstract)", "md")
 		abstract := n.expand(mdBlock(s.Abstract, s.UnsafeHTML))
 		if len(n.errs) > 0 {
-			return n.errs
+			return nil, n.errs
 		}
 		fmt.Fprintf(&idx, "## Abstract\n\n%s\n\n", abstract)
 	}
@@ -60,57 +67,117 @@ func (b *siteBuild) writeMarkdown() error {
 		fmt.Fprintf(&idx, "- [%s](%s.md) (`%s`)\n", mdText(v.Title), v.ID, v.Kind)
 	}
 	idx.WriteString("- [Provenance](data/provenance.json)\n")
-	b.files["README.md"] = idx.Bytes()
+	if bib, ok := b.files["citation.bib"]; ok {
+		fmt.Fprintf(&idx, "\n## Cite this study\n\n[CITATION.cff](CITATION.cff) (Citation File Format) · [citation.bib](citation.bib) (BibTeX):\n\n```bibtex\n%s```\n", bib)
+	}
+	return idx.Bytes(), nil
+}
 
-	var errs Errors
-	for _, p := range s.Pages {
-		out, err := b.narrativeMarkdown(p)
-		if err != nil {
-			errs = append(errs, err)
-			continue
-		}
-		b.files[p.Slug+".md"] = []byte(out + "\n")
+// mdTitleBlock writes the title, subtitle, authors, date, DOI and links.
+func mdTitleBlock(idx *bytes.Buffer, s *Study) {
+	fmt.Fprintf(idx, "# %s\n\n", mdText(s.Title))
+	if s.Subtitle != "" {
+		fmt.Fprintf(idx, "*%s*\n\n", mdText(s.Subtitle))
 	}
-	if len(errs) > 0 {
-		return errs
+	if len(s.Authors) > 0 {
+		fmt.Fprintf(idx, "%s\n\n", mdText(strings.Join(s.Authors, ", ")))
 	}
-	for _, v := range b.views {
-		var buf bytes.Buffer
-		fmt.Fprintf(&buf, "# %s\n\n", mdText(v.Title))
-		fmt.Fprintf(&buf, "Analysis `%s` · type `%s` · [data (JSON)](data/%s.json)\n\n", v.ID, v.Kind, v.ID)
-		if v.Caption != "" {
-			fmt.Fprintf(&buf, "%s\n\n", mdText(v.Caption))
+	var meta []string
+	if s.Date != "" {
+		meta = append(meta, mdText(s.Date))
+	}
+	if s.DOI != "" {
+		meta = append(meta, fmt.Sprintf("[doi:%s](https://doi.org/%s)", mdText(s.DOI), mdURL(s.DOI)))
+	}
+	for _, k := range analyses.SortedKeys(s.Links) {
+		meta = append(meta, fmt.Sprintf("[%s](%s)", mdText(k), mdURL(s.Links[k])))
+	}
+	if len(meta) > 0 {
+		fmt.Fprintf(idx, "%s\n\n", strings.Join(meta, " · "))
+	}
+}
+
+// mdAnalysis is <id>.md: an analysis page with its notes, figures,
+// tables, method, parameters and macros.
+func (b *siteBuild) mdAnalysis(v *analysisView) []byte {
+	var buf bytes.Buffer
+	fmt.Fprintf(&buf, "# %s\n\n", mdText(v.Title))
+	fmt.Fprintf(&buf, "Analysis `%s` · type `%s` · [data (JSON)](data/%s.json)\n\n", v.ID, v.Kind, v.ID)
+	if v.Caption != "" {
+		fmt.Fprintf(&buf, "%s\n\n", mdText(v.Caption))
+	}
+	if len(v.Notes) > 0 {
+		buf.WriteString("## Notes\n\n")
+		for _, n := range v.Notes {
+			fmt.Fprintf(&buf, "- %s\n", mdText(n))
 		}
-		if len(v.Notes) > 0 {
-			buf.WriteString("## Notes\n\n")
-			for _, n := range v.Notes {
-				fmt.Fprintf(&buf, "- %s\n", mdText(n))
+		buf.WriteString("\n")
+	}
+	for _, f := range v.Figures {
+		fmt.Fprintf(&buf, "![%s](figures/%s.svg)\n\n**Figure %d.** %s%s\n\n", mdText(f.Title), f.ID, f.Num, mdText(f.Caption), b.mdFileLinks("figures/"+f.ID, ".pdf", ".png"))
+	}
+	for _, t := range v.Tables {
+		fmt.Fprintf(&buf, "**Table %d.** %s ([CSV](data/%s.csv)%s)\n\n", t.Num, mdText(t.Title), t.ID, b.mdFileLinks("data/"+t.ID, ".tex"))
+		buf.WriteString(mdTable(t))
+		buf.WriteString("\n")
+	}
+	if m := v.run.Output.Method; m != "" {
+		fmt.Fprintf(&buf, "## Method\n\n%s\n\n", m)
+	}
+	mdParams(&buf, v)
+	mdMacros(&buf, v.Macros)
+	return buf.Bytes()
+}
+
+// mdFileLinks links, for each extension, the file base+ext when the
+// build wrote it: " · [PDF](figures/x.pdf)".
+func (b *siteBuild) mdFileLinks(base string, exts ...string) string {
+	var out strings.Builder
+	for _, ext := range exts {
+		if _, ok := b.files[base+ext]; ok {
+			name := strings.ToUpper(ext[1:])
+			if ext == ".tex" {
+				name = "LaTeX"
 			}
-			buf.WriteString("\n")
+			fmt.Fprintf(&out, " · [%s](%s%s)", name, base, ext)
 		}
-		for _, f := range v.Figures {
-			fmt.Fprintf(&buf, "![%s](figures/%s.svg)\n\n**Figure %d.** %s\n\n", mdText(f.Title), f.ID, f.Num, mdText(f.Caption))
-		}
-		for _, t := range v.Tables {
-			fmt.Fprintf(&buf, "**Table %d.** %s ([CSV](data/%s.csv))\n\n", t.Num, mdText(t.Title), t.ID)
-			buf.WriteString(mdTable(t))
-			buf.WriteString("\n")
-		}
-		if m := v.run.Output.Method; m != "" {
-			fmt.Fprintf(&buf, "## Method\n\n%s\n\n", m)
-		}
-		buf.WriteString("## Parameters\n\n| key | value |\n| --- | --- |\n")
-		for _, p := range v.Params {
-			def := ""
-			if p.Default {
-				def = " (default)"
-			}
-			fmt.Fprintf(&buf, "| %s | `%s`%s |\n", mdText(p.Key), strings.ReplaceAll(strings.ReplaceAll(p.Value, "\n", "; "), "|", "\\|"), def)
-		}
-		fmt.Fprintf(&buf, "| seed | `%d` |\n", v.Seed)
-		b.files[v.ID+".md"] = buf.Bytes()
 	}
-	return nil
+	return out.String()
+}
+
+// mdParams is the parameters table of an analysis page.
+func mdParams(buf *bytes.Buffer, v *analysisView) {
+	buf.WriteString("## Parameters\n\n| key | value |\n| --- | --- |\n")
+	for _, p := range v.Params {
+		def := ""
+		if p.Default {
+			def = " (default)"
+		}
+		fmt.Fprintf(buf, "| %s | `%s`%s |\n", mdText(p.Key), strings.ReplaceAll(strings.ReplaceAll(p.Value, "\n", "; "), "|", "\\|"), def)
+	}
+	fmt.Fprintf(buf, "| seed | `%d` |\n", v.Seed)
+}
+
+// mdMacros is the "Cite in LaTeX" section: the analysis's macros of
+// paper/evalbook.tex and their values.
+func mdMacros(buf *bytes.Buffer, macros []macroView) {
+	if len(macros) == 0 {
+		return
+	}
+	buf.WriteString("\n## Cite in LaTeX\n\nPut `\\input{evalbook.tex}` in the manuscript's preamble, with [paper/evalbook.tex](paper/evalbook.tex) beside it, and write a macro where its number goes.\n\n| macro | value |\n| --- | --- |\n")
+	for _, m := range macros {
+		fmt.Fprintf(buf, "| %s | %s |\n", mdCode(m.Name), mdCode(m.Value))
+	}
+}
+
+// mdCode is s as inline code in a Markdown table cell: a fence longer
+// than any run of backticks in s, and | escaped.
+func mdCode(s string) string {
+	fence := "`"
+	for strings.Contains(s, fence) {
+		fence += "`"
+	}
+	return fence + " " + strings.ReplaceAll(s, "|", "\\|") + " " + fence
 }
 
 func mdTable(t tableView) string {

@@ -3,40 +3,32 @@ package report
 import (
 	"fmt"
 	"strings"
+	"sync"
 
+	"gonum.org/v1/plot/vg"
+
+	"github.com/evalbook/evalbook/figures"
 	"github.com/evalbook/evalbook/report/paper"
 )
 
 // writePaperFiles adds what a manuscript takes from the site (issue 17,
 // package report/paper): data/<table-id>.tex beside every table's CSV;
+// figures/<id>.pdf and .png beside every SVG drawn from a drawing;
 // paper/evalbook.tex, the key numbers of every analysis as LaTeX macros
-// read from the same data/<id>.json the site publishes; CITATION.cff and
-// citation.bib from the manifest. With --format latex (Options.Paper),
-// paper/ also holds every table (paper/tables/<table-id>.tex), the
+// read from the same data/<id>.json the site publishes (and listed on
+// each analysis page); CITATION.cff and citation.bib from the manifest.
+// With --format latex (Options.Paper), paper/ also holds every table
+// (paper/tables/<table-id>.tex), every PDF figure (paper/figures/), the
 // citation and an example document that inputs them all.
 func (b *siteBuild) writePaperFiles() error {
-	var docs []paper.Doc
-	var tables []string
-	for _, v := range b.views {
-		for _, t := range v.Tables {
-			caption := t.Title
-			if caption == "" {
-				caption = v.Title
-			}
-			tex := paper.LaTeX(paper.Table{ID: t.ID, Caption: caption, Table: t.table})
-			b.files["data/"+t.ID+".tex"] = tex
-			if b.opts.Paper {
-				b.files["paper/tables/"+t.ID+".tex"] = tex
-				tables = append(tables, t.ID)
-			}
-		}
-		docs = append(docs, paper.Doc{ID: v.ID, JSON: b.files["data/"+v.ID+".json"]})
-	}
-	macros, err := paper.Macros(docs)
+	tables := b.writeTablesTeX()
+	figs, err := b.writeFigureExports()
 	if err != nil {
 		return err
 	}
-	b.files["paper/evalbook.tex"] = paper.MacrosTeX(b.study.Title, macros)
+	if err := b.writeMacros(); err != nil {
+		return err
+	}
 	s := b.study
 	cite := paper.Study{Title: s.Title, Subtitle: s.Subtitle, Date: s.Date, DOI: s.DOI, License: s.License,
 		Abstract: s.Abstract, Authors: s.Authors, Links: s.Links}
@@ -44,19 +36,157 @@ func (b *siteBuild) writePaperFiles() error {
 	b.files["citation.bib"] = paper.BibTeX(cite)
 	if b.opts.Paper {
 		b.files["paper/citation.bib"] = b.files["citation.bib"]
-		b.files["paper/example.tex"] = exampleTeX(s.Title, paper.BibKey(cite), tables)
+		b.files["paper/example.tex"] = exampleTeX(s.Title, paper.BibKey(cite), tables, figs)
 	}
 	return nil
 }
 
-// exampleTeX is paper/example.tex: a document that loads the macros and
-// inputs every table, to see them typeset (pdflatex example.tex).
-func exampleTeX(title, key string, tables []string) []byte {
+// writeTablesTeX writes data/<table-id>.tex for every table (and its copy
+// in paper/tables/ with --format latex), links it beside the CSV, and
+// returns the ids of the tables in paper/.
+func (b *siteBuild) writeTablesTeX() []string {
+	var tables []string
+	for _, v := range b.views {
+		for i := range v.Tables {
+			t := &v.Tables[i]
+			caption := t.Title
+			if caption == "" {
+				caption = v.Title
+			}
+			tex := paper.LaTeX(paper.Table{ID: t.ID, Caption: caption, Table: t.table})
+			b.files["data/"+t.ID+".tex"] = tex
+			t.TeXHref = "data/" + t.ID + ".tex"
+			if b.opts.Paper {
+				b.files["paper/tables/"+t.ID+".tex"] = tex
+				tables = append(tables, t.ID)
+			}
+		}
+	}
+	return tables
+}
+
+// paperFigure is a figure of paper/example.tex: its id, title and width.
+type paperFigure struct {
+	ID, Title string
+	Width     vg.Length
+}
+
+// figureWidth is the width of the PDF and PNG figures: the manifest's
+// figure_width in inches, else one column.
+func (b *siteBuild) figureWidth() vg.Length {
+	if w := b.study.FigureWidth; w > 0 {
+		return vg.Length(w) * vg.Inch
+	}
+	return figures.ColumnWidth
+}
+
+// writeFigureExports writes figures/<id>.pdf and figures/<id>.png (300
+// dpi) beside the SVG of every figure that has a drawing, laid out at
+// figureWidth, and links them beside the SVG; with --format latex the PDF
+// goes to paper/figures/ too. It returns the figures of paper/.
+func (b *siteBuild) writeFigureExports() ([]paperFigure, error) {
+	var out []paperFigure
+	for _, e := range b.renderExports(b.figureWidth()) {
+		if e.err != nil {
+			return nil, fmt.Errorf("figure %s: %w", e.f.ID, e.err)
+		}
+		f := e.f
+		f.PDFHref, f.PNGHref = "figures/"+f.ID+".pdf", "figures/"+f.ID+".png"
+		b.files[f.PDFHref], b.files[f.PNGHref] = e.pdf, e.png
+		if b.opts.Paper {
+			b.files["paper/"+f.PDFHref] = e.pdf
+			out = append(out, paperFigure{ID: f.ID, Title: f.Title, Width: e.width})
+		}
+	}
+	return out, nil
+}
+
+// figureExport is one figure's PDF and PNG.
+type figureExport struct {
+	f        *figureView
+	pdf, png []byte
+	width    vg.Length
+	err      error
+}
+
+// renderExports renders the PDF and PNG of every figure that has a
+// drawing at width w, on the build's workers (one figure's two renderings
+// on one worker: drawing a plot sets its axes' ranges), in site order.
+func (b *siteBuild) renderExports(w vg.Length) []figureExport {
+	var jobs []figureExport
+	for _, v := range b.views {
+		for i := range v.Figures {
+			if v.Figures[i].fig.Drawing != nil {
+				jobs = append(jobs, figureExport{f: &v.Figures[i]})
+			}
+		}
+	}
+	sem := make(chan struct{}, max(b.opts.Jobs, 1))
+	var wg sync.WaitGroup
+	for i := range jobs {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func(e *figureExport) {
+			defer func() { <-sem; wg.Done() }()
+			defer func() { // vgpdf and vgimg panic on some fonts and images
+				if r := recover(); r != nil {
+					e.err = fmt.Errorf("rendering: %v", r)
+				}
+			}()
+			d := e.f.fig.Drawing.AtWidth(w)
+			e.width = d.Width
+			if e.pdf, e.err = d.PDF(); e.err == nil {
+				e.png, e.err = d.PNG(figures.PNGDPI)
+			}
+		}(&jobs[i])
+	}
+	wg.Wait()
+	return jobs
+}
+
+// writeMacros writes paper/evalbook.tex and gives each analysis page its
+// own macros, for its "Cite in LaTeX" box.
+func (b *siteBuild) writeMacros() error {
+	docs := make([]paper.Doc, len(b.views))
+	for i, v := range b.views {
+		docs[i] = paper.Doc{ID: v.ID, JSON: b.files["data/"+v.ID+".json"]}
+	}
+	macros, err := paper.Macros(docs)
+	if err != nil {
+		return err
+	}
+	b.files["paper/evalbook.tex"] = paper.MacrosTeX(b.study.Title, macros)
+	byID := map[string][]macroView{}
+	for _, m := range macros {
+		byID[m.ID] = append(byID[m.ID], macroView{Name: `\` + m.Name, Value: m.Value})
+	}
+	for _, v := range b.views {
+		v.Macros = byID[v.ID]
+	}
+	return nil
+}
+
+// exampleTextWidth is about the text width of LaTeX's article class:
+// wider figures are scaled down to the line in example.tex.
+const exampleTextWidth = 4.7 * vg.Inch
+
+// exampleTeX is paper/example.tex: a document that loads the macros,
+// shows every PDF figure and inputs every table, to see them typeset
+// (pdflatex example.tex).
+func exampleTeX(title, key string, tables []string, figs []paperFigure) []byte {
 	var b strings.Builder
 	b.WriteString("% example.tex: written by evalbook. Compile in this directory: pdflatex example.tex\n")
-	b.WriteString("\\documentclass{article}\n\\usepackage{booktabs,longtable}\n\\input{evalbook.tex}\n")
+	b.WriteString("\\documentclass{article}\n\\usepackage{booktabs,longtable,graphicx}\n\\input{evalbook.tex}\n")
 	fmt.Fprintf(&b, "\\title{%s}\n\\begin{document}\n\\maketitle\n", paper.Escape(title))
-	fmt.Fprintf(&b, "The tables below are the study's \\cite{%s}.\n\n", key)
+	fmt.Fprintf(&b, "The tables and figures below are the study's \\cite{%s}.\n\n", key)
+	for _, f := range figs {
+		opt := ""
+		if f.Width > exampleTextWidth {
+			opt = "[width=\\linewidth]"
+		}
+		fmt.Fprintf(&b, "\\begin{figure}[htbp]\n\\centering\n\\includegraphics%s{figures/%s.pdf}\n\\caption{%s}\\label{fig:%s}\n\\end{figure}\n\\clearpage\n",
+			opt, f.ID, paper.Escape(f.Title), f.ID)
+	}
 	for _, id := range tables {
 		fmt.Fprintf(&b, "\\input{tables/%s}\n\\clearpage\n", id)
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"fmt"
 	"html/template"
+	"path"
 	"regexp"
 	"strings"
 )
@@ -17,10 +18,17 @@ var (
 	pageLinkRe = regexp.MustCompile(`href="([a-z0-9][a-z0-9-]*)\.html(#[^"]*)?"`)
 	idAttrRe   = regexp.MustCompile(`(\s(?:id|aria-labelledby|aria-describedby|aria-controls|for))="([^"]*)"`)
 	localRe    = regexp.MustCompile(`href="#([^"]+)"`)
-	assetRe    = regexp.MustCompile(`(src|href)="((?:figures|data)/[^"]+)"`)
+	assetRe    = regexp.MustCompile(`(src|href)="((?:figures|data)/[^"]+|paper/evalbook\.tex|CITATION\.cff|citation\.bib)"`)
 )
 
 func (b *siteBuild) writeSingleFile(pages []htmlPage, search []byte) error {
+	// The 300 dpi PNG and the PDF of every figure would make the one
+	// file megabytes larger: it links the SVG only.
+	for _, v := range b.views {
+		for i := range v.Figures {
+			v.Figures[i].PDFHref, v.Figures[i].PNGHref = "", ""
+		}
+	}
 	var body bytes.Buffer
 	math := false
 	for _, p := range pages {
@@ -72,17 +80,21 @@ func (b *siteBuild) inlineLinks(h string) string {
 		if !ok {
 			return m
 		}
-		mime := "application/octet-stream"
-		switch {
-		case strings.HasSuffix(sub[2], ".svg"):
-			mime = "image/svg+xml"
-		case strings.HasSuffix(sub[2], ".csv"):
-			mime = "text/csv;charset=utf-8"
-		case strings.HasSuffix(sub[2], ".json"):
-			mime = "application/json"
-		}
-		return sub[1] + `="data:` + mime + `;base64,` + base64.StdEncoding.EncodeToString(data) + `"`
+		return sub[1] + `="data:` + mediaType(sub[2]) + `;base64,` + base64.StdEncoding.EncodeToString(data) + `"`
 	})
+}
+
+// mediaTypes are the media types of the files a single file inlines.
+var mediaTypes = map[string]string{".svg": "image/svg+xml", ".csv": "text/csv;charset=utf-8", ".json": "application/json",
+	".tex": "text/x-tex;charset=utf-8", ".bib": "text/x-bibtex;charset=utf-8", ".cff": "application/x-yaml;charset=utf-8",
+	".pdf": "application/pdf", ".png": "image/png"}
+
+// mediaType is the media type of a file of the site, by its extension.
+func mediaType(name string) string {
+	if m, ok := mediaTypes[path.Ext(name)]; ok {
+		return m
+	}
+	return "application/octet-stream"
 }
 
 // sectionID is the id, in the single file, of element id on page slug:

@@ -78,6 +78,7 @@ type pageData struct {
 	InlineScripts []template.JS
 	// index
 	Abstract template.HTML
+	BibTeX   string // citation.bib, shown in "Cite this study"
 	Links    []linkView
 	Findings []findingView
 	Pages    []navItem
@@ -100,13 +101,19 @@ type analysisView struct {
 	Params                   []paramView
 	ParamsFrom               string // where the manifest writes them
 	Seed                     uint64
+	Macros                   []macroView // its macros in paper/evalbook.tex ("Cite in LaTeX")
 	run                      *analysisRun
 }
+
+// macroView is one macro of paper/evalbook.tex: its name with the
+// backslash, and the LaTeX it expands to.
+type macroView struct{ Name, Value string }
 
 type figureView struct {
 	ID, Title, Caption string
 	Num                int
 	Src, SVGHref       string
+	PDFHref, PNGHref   string // "" when the figure has no drawing (paper_site.go)
 	Chart              string
 	Height             int
 	PreferStatic       bool   // the SVG first, the chart on request
@@ -117,6 +124,7 @@ type figureView struct {
 
 type tableView struct {
 	ID, Title, CSVHref string
+	TeXHref            string // data/<id>.tex (paper_site.go)
 	Num                int
 	Columns            []columnView
 	Compact            bool // many columns: tighter cells
@@ -486,21 +494,26 @@ func analysisJSON(r *analysisRun, o Options) ([]byte, []string, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	put := func(k string, v any) error {
-		b, err := json.Marshal(v)
-		if err != nil {
-			return err
+	put := func(k string, v any) {
+		if b, err := json.Marshal(v); err == nil {
+			fields[k] = b
 		}
-		fields[k] = b
-		return nil
 	}
 	put("id", r.Spec.ID)
 	put("type", r.Spec.Type)
 	put("title", r.Spec.Title)
 	put("params", params)
 	put("seed", r.Seed)
-	notes := append(append([]string{}, r.Output.Result.Notes()...), extra...)
-	put("warnings", notes)
+	put("warnings", append(append([]string{}, r.Output.Result.Notes()...), extra...))
+	if fields["tables"], err = tablesJSON(r); err != nil {
+		return nil, nil, err
+	}
+	return orderedJSON(fields), extra, nil
+}
+
+// tablesJSON is the "tables" field of data/<id>.json: each table's id
+// and its rows as objects, columns in table order.
+func tablesJSON(r *analysisRun) ([]byte, error) {
 	var tb bytes.Buffer
 	tb.WriteByte('{')
 	for i, t := range r.Output.Result.Tables() {
@@ -514,27 +527,40 @@ func analysisJSON(r *analysisRun, o Options) ([]byte, []string, error) {
 			if j > 0 {
 				tb.WriteByte(',')
 			}
-			tb.WriteByte('{')
-			for c, cell := range row {
-				if c > 0 {
-					tb.WriteByte(',')
-				}
-				ck, _ := json.Marshal(t.Columns[c])
-				cv, err := json.Marshal(jsonCell(cell))
-				if err != nil {
-					return nil, nil, fmt.Errorf("table %s, column %s, row %d: %w", t.ID(r.Spec.ID), t.Columns[c], j+1, err)
-				}
-				tb.Write(ck)
-				tb.WriteByte(':')
-				tb.Write(cv)
+			if col, err := rowJSON(&tb, t.Columns, row); err != nil {
+				return nil, fmt.Errorf("table %s, column %s, row %d: %w", t.ID(r.Spec.ID), col, j+1, err)
 			}
-			tb.WriteByte('}')
 		}
 		tb.WriteByte(']')
 	}
 	tb.WriteByte('}')
-	fields["tables"] = tb.Bytes()
-	// Fixed keys first, then the result's own fields, sorted.
+	return tb.Bytes(), nil
+}
+
+// rowJSON writes one table row as a JSON object, columns in order; on
+// error it names the column.
+func rowJSON(tb *bytes.Buffer, columns []string, row []any) (string, error) {
+	tb.WriteByte('{')
+	for c, cell := range row {
+		if c > 0 {
+			tb.WriteByte(',')
+		}
+		ck, _ := json.Marshal(columns[c])
+		cv, err := json.Marshal(jsonCell(cell))
+		if err != nil {
+			return columns[c], err
+		}
+		tb.Write(ck)
+		tb.WriteByte(':')
+		tb.Write(cv)
+	}
+	tb.WriteByte('}')
+	return "", nil
+}
+
+// orderedJSON writes the fields of an analysis document, indented: the
+// fixed keys first, then the result's own fields, sorted.
+func orderedJSON(fields map[string]json.RawMessage) []byte {
 	order := []string{"id", "type", "title", "params", "seed", "tables", "warnings"}
 	var out bytes.Buffer
 	out.WriteByte('{')
@@ -563,7 +589,7 @@ func analysisJSON(r *analysisRun, o Options) ([]byte, []string, error) {
 		}
 	}
 	out.WriteString("}\n")
-	return out.Bytes(), extra, nil
+	return out.Bytes()
 }
 
 func (b *siteBuild) nav() []navItem {
@@ -617,6 +643,7 @@ func (b *siteBuild) htmlPages() ([]htmlPage, map[string]string, error) {
 		d.Abstract = template.HTML(body)
 		math = n.math
 	}
+	d.BibTeX = string(b.files["citation.bib"])
 	for _, k := range analyses.SortedKeys(b.study.Links) {
 		d.Links = append(d.Links, linkView{Name: k, URL: b.study.Links[k]})
 	}

@@ -84,37 +84,63 @@ func numberCell(x float64, bold bool) (intPart, frac string) {
 // and the non-ASCII symbols evalbook's own titles use, which pdflatex's
 // UTF-8 input does not know, become commands.
 func Escape(s string) string {
-	var b strings.Builder
+	var units []string // one per rune, so a combining accent can wrap the last
 	for _, r := range s {
-		switch r {
-		case '\\':
-			b.WriteString(`\textbackslash{}`)
-		case '{', '}', '$', '&', '#', '%', '_':
-			b.WriteByte('\\')
-			b.WriteRune(r)
-		case '~':
-			b.WriteString(`\textasciitilde{}`)
-		case '^':
-			b.WriteString(`\textasciicircum{}`)
-		case '<':
-			b.WriteString(`\textless{}`)
-		case '>':
-			b.WriteString(`\textgreater{}`)
-		case '|':
-			b.WriteString(`\textbar{}`)
-		case '\n', '\r', '\t':
-			b.WriteByte(' ')
-		default:
-			if m, ok := symbols[r]; ok {
-				b.WriteString(m)
-			} else if r < ' ' {
-				// control characters print nothing in LaTeX
-			} else {
-				b.WriteRune(r)
+		if acc, ok := accents[r]; ok {
+			if len(units) > 0 { // an accent on nothing is dropped
+				units[len(units)-1] = accent(units[len(units)-1], acc)
 			}
+			continue
 		}
+		units = append(units, escapeRune(r))
 	}
-	return b.String()
+	return strings.Join(units, "")
+}
+
+// accents are the combining accents (ŷ, β̂, x̄ …) as LaTeX's math and
+// text accents.
+var accents = map[rune][2]string{
+	'\u0302': {`\hat`, `\^`}, '\u0303': {`\tilde`, `\~`}, '\u0304': {`\bar`, `\=`}, '\u0307': {`\dot`, `\.`},
+	'\u0301': {`\acute`, `\'`}, '\u0300': {`\grave`, "\\`"}, '\u0308': {`\ddot`, `\"`},
+}
+
+// accent puts a combining accent on one escaped character: a math
+// symbol ($\beta$) takes the math accent inside its $…$, other text the
+// text accent.
+func accent(unit string, acc [2]string) string {
+	if len(unit) > 2 && strings.HasPrefix(unit, "$") && strings.HasSuffix(unit, "$") {
+		return "$" + acc[0] + "{" + unit[1:len(unit)-1] + "}$"
+	}
+	return acc[1] + "{" + unit + "}"
+}
+
+// escapeRune is one character in LaTeX's text mode.
+func escapeRune(r rune) string {
+	switch r {
+	case '\\':
+		return `\textbackslash{}`
+	case '{', '}', '$', '&', '#', '%', '_':
+		return `\` + string(r)
+	case '~':
+		return `\textasciitilde{}`
+	case '^':
+		return `\textasciicircum{}`
+	case '<':
+		return `\textless{}`
+	case '>':
+		return `\textgreater{}`
+	case '|':
+		return `\textbar{}`
+	case '\n', '\r', '\t':
+		return " "
+	}
+	if m, ok := symbols[r]; ok {
+		return m
+	}
+	if r < ' ' {
+		return "" // control characters print nothing in LaTeX
+	}
+	return string(r)
 }
 
 // symbols are non-ASCII characters LaTeX's utf8 input cannot print in
@@ -205,16 +231,6 @@ func LaTeX(t Table) []byte {
 	tab := t.Table
 	var b bytes.Buffer
 	num := numericColumns(tab)
-	best := Best(tab)
-	pCol, sigCol := significance(tab)
-	var spec strings.Builder
-	for j := range tab.Columns {
-		if num[j] {
-			spec.WriteString("r@{}l")
-		} else {
-			spec.WriteString("l")
-		}
-	}
 	long := len(tab.Rows) > LongRows
 	caption := `\caption{` + Escape(t.Caption) + `}\label{tab:` + t.ID + `}`
 	fmt.Fprintf(&b, "%% %s: written by evalbook from data/%s.csv; needs \\usepackage{booktabs}", t.ID, t.ID)
@@ -222,65 +238,14 @@ func LaTeX(t Table) []byte {
 		b.WriteString(" and \\usepackage{longtable}")
 	}
 	b.WriteString("\n")
-	var head strings.Builder
-	for j, c := range tab.Columns {
-		if j > 0 {
-			head.WriteString(" & ")
-		}
-		if num[j] {
-			head.WriteString(`\multicolumn{2}{c}{` + Escape(c) + `}`)
-		} else {
-			head.WriteString(Escape(c))
-		}
-	}
-	head.WriteString(` \\`)
+	spec, head := columnSpec(tab.Columns, num), header(tab.Columns, num)
 	if long {
 		fmt.Fprintf(&b, "\\begin{longtable}{%s}\n%s \\\\\n\\toprule\n%s\n\\midrule\n\\endfirsthead\n\\toprule\n%s\n\\midrule\n\\endhead\n\\bottomrule\n\\endlastfoot\n",
-			spec.String(), caption, head.String(), head.String())
+			spec, caption, head, head)
 	} else {
-		fmt.Fprintf(&b, "\\begin{table}[htbp]\n\\centering\n%s\n\\begin{tabular}{%s}\n\\toprule\n%s\n\\midrule\n", caption, spec.String(), head.String())
+		fmt.Fprintf(&b, "\\begin{table}[htbp]\n\\centering\n%s\n\\begin{tabular}{%s}\n\\toprule\n%s\n\\midrule\n", caption, spec, head)
 	}
-	marked := false
-	for _, row := range tab.Rows {
-		for j, c := range row {
-			if j > 0 {
-				b.WriteString(" & ")
-			}
-			star := j == pCol && row[sigCol] == true
-			if num[j] {
-				var f float64
-				switch x := c.(type) {
-				case float64:
-					f = x
-				case int:
-					f = float64(x)
-				case int64:
-					f = float64(x)
-				default:
-					b.WriteString(`\multicolumn{2}{c}{---}`)
-					continue
-				}
-				if !analyses.Finite(f) {
-					b.WriteString(`\multicolumn{2}{c}{---}`)
-					continue
-				}
-				isBest := best[j] != nil && analyses.Tied(f, *best[j])
-				ip, fr := numberCell(f, isBest)
-				if star {
-					fr += `$^{*}$`
-					marked = true
-				}
-				b.WriteString(ip + " & " + fr)
-				continue
-			}
-			b.WriteString(textCell(c))
-			if star {
-				b.WriteString(`$^{*}$`)
-				marked = true
-			}
-		}
-		b.WriteString(" \\\\\n")
-	}
+	marked := body(&b, tab, num)
 	if long {
 		b.WriteString("\\end{longtable}\n")
 		if marked {
@@ -294,6 +259,92 @@ func LaTeX(t Table) []byte {
 	}
 	b.WriteString("\\end{table}\n")
 	return b.Bytes()
+}
+
+// columnSpec is the tabular's column specification: an r@{}l pair per
+// numeric column (aligned on the decimal point), l otherwise.
+func columnSpec(columns []string, num []bool) string {
+	var spec strings.Builder
+	for j := range columns {
+		if num[j] {
+			spec.WriteString("r@{}l")
+		} else {
+			spec.WriteString("l")
+		}
+	}
+	return spec.String()
+}
+
+// header is the table's header row; a numeric column's name spans its
+// two cells.
+func header(columns []string, num []bool) string {
+	var head strings.Builder
+	for j, c := range columns {
+		if j > 0 {
+			head.WriteString(" & ")
+		}
+		if num[j] {
+			head.WriteString(`\multicolumn{2}{c}{` + Escape(c) + `}`)
+		} else {
+			head.WriteString(Escape(c))
+		}
+	}
+	head.WriteString(` \\`)
+	return head.String()
+}
+
+// body writes the table's rows and reports whether a row carries the
+// significance marker.
+func body(b *bytes.Buffer, tab analyses.Table, num []bool) (marked bool) {
+	best := Best(tab)
+	pCol, sigCol := significance(tab)
+	for _, row := range tab.Rows {
+		for j, c := range row {
+			if j > 0 {
+				b.WriteString(" & ")
+			}
+			star := j == pCol && row[sigCol] == true
+			if num[j] {
+				cell, starred := numericCell(c, best[j], star)
+				b.WriteString(cell)
+				marked = marked || starred
+				continue
+			}
+			b.WriteString(textCell(c))
+			if star {
+				b.WriteString(`$^{*}$`)
+				marked = true
+			}
+		}
+		b.WriteString(" \\\\\n")
+	}
+	return marked
+}
+
+// numericCell is a cell of a numeric column: its two halves, the value
+// in bold when tied with the column's best, the marker when star; a
+// missing or non-finite value spans both halves as ---, without the
+// marker (starred reports whether the cell carries it).
+func numericCell(c any, best *float64, star bool) (cell string, starred bool) {
+	var f float64
+	switch x := c.(type) {
+	case float64:
+		f = x
+	case int:
+		f = float64(x)
+	case int64:
+		f = float64(x)
+	default:
+		return `\multicolumn{2}{c}{---}`, false
+	}
+	if !analyses.Finite(f) {
+		return `\multicolumn{2}{c}{---}`, false
+	}
+	ip, fr := numberCell(f, best != nil && analyses.Tied(f, *best))
+	if star {
+		fr += `$^{*}$`
+	}
+	return ip + " & " + fr, star
 }
 
 // textCell writes a non-numeric cell as the page shows it.
