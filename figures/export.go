@@ -3,6 +3,10 @@ package figures
 import (
 	"bytes"
 	"fmt"
+	"strconv"
+
+	xfont "golang.org/x/image/font"
+	"gonum.org/v1/plot/font"
 	"time"
 
 	"codeberg.org/go-pdf/fpdf"
@@ -55,8 +59,14 @@ func (d Drawing) AtWidth(w vg.Length) Drawing {
 	if w <= 0 || d.Width <= 0 {
 		return d
 	}
-	return Drawing{Width: w, Height: d.Height * w / d.Width, Draw: d.Draw}
+	return Drawing{Width: w, Height: max(d.Height*w/d.Width, minExportHeight), Draw: d.Draw}
 }
+
+// minExportHeight is the least height of a relaid drawing. The PDF
+// backend breaks the page when text comes within 2 cm of a page's bottom
+// edge by its own reckoning, which a very flat page (a critical-difference
+// diagram at column width is 0.8 in tall) reaches at once: 18 pages.
+const minExportHeight = 1.5 * vg.Inch
 
 // SVG renders the drawing as the site's SVG figures are (see SVG).
 func (d Drawing) SVG() ([]byte, error) {
@@ -74,7 +84,7 @@ func (d Drawing) SVG() ([]byte, error) {
 func (d Drawing) PDF() ([]byte, error) {
 	c := vgpdf.New(d.Width, d.Height)
 	c.EmbedFonts(true)
-	d.Draw(draw.New(c))
+	d.Draw(draw.New(boldSafe{c}))
 	var buf bytes.Buffer
 	if _, err := c.WriteTo(&buf); err != nil {
 		return nil, fmt.Errorf("pdf: %w", err)
@@ -92,4 +102,47 @@ func (d Drawing) PNG(dpi int) ([]byte, error) {
 		return nil, fmt.Errorf("png: %w", err)
 	}
 	return buf.Bytes(), nil
+}
+
+// boldSafe works around vgpdf registering every font with style "" but
+// selecting bold ones with "B": a bold face is handed over as a normal
+// weight of its own variant (same glyph data, its own name).
+type boldSafe struct{ vg.CanvasSizer }
+
+func (c boldSafe) FillString(f font.Face, pt vg.Point, s string) {
+	if f.Font.Weight != xfont.WeightNormal || f.Font.Style != xfont.StyleNormal {
+		f.Font.Variant += font.Variant("W" + strconv.Itoa(int(f.Font.Weight)) + "S" + strconv.Itoa(int(f.Font.Style)))
+		f.Font.Weight, f.Font.Style = xfont.WeightNormal, xfont.StyleNormal
+	}
+	c.CanvasSizer.FillString(f, pt, s)
+}
+
+// Render renders the PDF and PNG of every figure of figs that has a
+// drawing, laid out at width w (see AtWidth), into the figures.
+func Render(figs []Figure, w vg.Length) (err error) {
+	for i := range figs {
+		f := &figs[i]
+		if f.Drawing == nil {
+			continue
+		}
+		if err := f.render(w); err != nil {
+			return fmt.Errorf("figure %s: %w", f.ID, err)
+		}
+	}
+	return nil
+}
+
+func (f *Figure) render(w vg.Length) (err error) {
+	defer func() { // vgpdf and vgimg panic on some fonts and images
+		if r := recover(); r != nil {
+			err = fmt.Errorf("rendering: %v", r)
+		}
+	}()
+	d := f.Drawing.AtWidth(w)
+	if f.PDF, err = d.PDF(); err != nil {
+		return err
+	}
+	f.PDFWidth = float64(d.Width)
+	f.PNG, err = d.PNG(PNGDPI)
+	return err
 }

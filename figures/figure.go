@@ -35,6 +35,12 @@ type Figure struct {
 	// figure without one. A function cannot be stored: a figure read back
 	// from the disk cache (JSON) has none.
 	Drawing *Drawing `json:"-"`
+	// PDF and PNG are the figure for a manuscript, rendered from Drawing
+	// at the study's figure width (Render) when the analysis runs, so a
+	// figure taken from the cache has them without its drawing; PDFWidth
+	// is that width in points.
+	PDF, PNG []byte
+	PDFWidth float64
 }
 
 // Palette is the site's series palette, for the static figures and (by

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/evalbook/evalbook/analyses"
+	"github.com/evalbook/evalbook/figures"
 	"github.com/evalbook/evalbook/report/input"
 )
 
@@ -470,6 +471,9 @@ func (ph *phase) run(j *phaseJob) {
 		for _, t := range out.Result.Tables() {
 			t.Check()
 		}
+		// the manuscript's PDF and PNG, rendered here so that the cache
+		// keeps them (a cached figure has no drawing to render from)
+		err = figures.Render(out.Figures, figureWidth(ph.s))
 	}
 	r.Output, r.Err, r.reads = out, err, j.rs
 	if err != nil || (ph.o.Cache == nil && j.disk == "") {

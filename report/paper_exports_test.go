@@ -54,6 +54,11 @@ func exportSite(t *testing.T, o Options) *siteBuild {
 			Figures: []figures.Figure{{ID: "beta", Title: "Beta scores", Caption: "Drawn.", SVG: svg2, Drawing: &d2}}}},
 	}
 	study := &Study{Title: "Export study", Authors: []string{"A. Author"}, Date: "2024-01-02", File: "study.toml", FigureWidth: 5}
+	for _, r := range runs { // as the build's phase does when an analysis has run
+		if err := figures.Render(r.Output.Figures, figureWidth(study)); err != nil {
+			t.Fatal(err)
+		}
+	}
 	return &siteBuild{study: study, runs: runs, prov: &Provenance{}, opts: o, sources: map[string][]byte{}}
 }
 

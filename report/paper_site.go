@@ -3,7 +3,6 @@ package report
 import (
 	"fmt"
 	"strings"
-	"sync"
 
 	"gonum.org/v1/plot/vg"
 
@@ -73,8 +72,8 @@ type paperFigure struct {
 
 // figureWidth is the width of the PDF and PNG figures: the manifest's
 // figure_width in inches, else one column.
-func (b *siteBuild) figureWidth() vg.Length {
-	if w := b.study.FigureWidth; w > 0 {
+func figureWidth(s *Study) vg.Length {
+	if w := s.FigureWidth; w > 0 {
 		return vg.Length(w) * vg.Inch
 	}
 	return figures.ColumnWidth
@@ -86,7 +85,7 @@ func (b *siteBuild) figureWidth() vg.Length {
 // goes to paper/figures/ too. It returns the figures of paper/.
 func (b *siteBuild) writeFigureExports() ([]paperFigure, error) {
 	var out []paperFigure
-	for _, e := range b.renderExports(b.figureWidth()) {
+	for _, e := range b.renderExports() {
 		if e.err != nil {
 			return nil, fmt.Errorf("figure %s: %w", e.f.ID, e.err)
 		}
@@ -109,39 +108,18 @@ type figureExport struct {
 	err      error
 }
 
-// renderExports renders the PDF and PNG of every figure that has a
-// drawing at width w, on the build's workers (one figure's two renderings
-// on one worker: drawing a plot sets its axes' ranges), in site order.
-func (b *siteBuild) renderExports(w vg.Length) []figureExport {
-	var jobs []figureExport
+// renderExports collects the PDF and PNG of every figure that has them
+// (rendered when its analysis ran: figures.Render), in site order.
+func (b *siteBuild) renderExports() []figureExport {
+	var out []figureExport
 	for _, v := range b.views {
 		for i := range v.Figures {
-			if v.Figures[i].fig.Drawing != nil {
-				jobs = append(jobs, figureExport{f: &v.Figures[i]})
+			if f := v.Figures[i].fig; f.PDF != nil {
+				out = append(out, figureExport{f: &v.Figures[i], pdf: f.PDF, png: f.PNG, width: vg.Length(f.PDFWidth)})
 			}
 		}
 	}
-	sem := make(chan struct{}, max(b.opts.Jobs, 1))
-	var wg sync.WaitGroup
-	for i := range jobs {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func(e *figureExport) {
-			defer func() { <-sem; wg.Done() }()
-			defer func() { // vgpdf and vgimg panic on some fonts and images
-				if r := recover(); r != nil {
-					e.err = fmt.Errorf("rendering: %v", r)
-				}
-			}()
-			d := e.f.fig.Drawing.AtWidth(w)
-			e.width = d.Width
-			if e.pdf, e.err = d.PDF(); e.err == nil {
-				e.png, e.err = d.PNG(figures.PNGDPI)
-			}
-		}(&jobs[i])
-	}
-	wg.Wait()
-	return jobs
+	return out
 }
 
 // writeMacros writes paper/evalbook.tex and gives each analysis page its
