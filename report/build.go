@@ -26,6 +26,11 @@ type Options struct {
 	SingleFile bool
 	Jobs       int // workers; default GOMAXPROCS
 	NoCache    bool
+	// Exports renders every figure's PDF and PNG for a manuscript
+	// (figures/<id>.pdf and .png beside the SVG; issue 17). The command
+	// line always asks for them; a library caller (and most tests) may
+	// leave them out, as they cost more than the rest of a small build.
+	Exports bool
 	Quiet      bool
 	// Warn receives warnings for the user (missing chart asset, …); nil
 	// discards them.
@@ -303,7 +308,7 @@ func runAnalyses(ctx context.Context, s *Study, in *inputs, o Options) []analysi
 	var feederKeys []string
 	for i := range runs {
 		r := &runs[i]
-		keys[r] = cacheKey(s, r.Spec, r.Seed, o.Version)
+		keys[r] = cacheKey(s, r.Spec, r.Seed, o.Version+exportsKey(o))
 		if r.Spec.Kind.Feeds {
 			feeders = append(feeders, r)
 			feederKeys = append(feederKeys, r.Spec.ID, keys[r])
@@ -473,7 +478,9 @@ func (ph *phase) run(j *phaseJob) {
 		}
 		// the manuscript's PDF and PNG, rendered here so that the cache
 		// keeps them (a cached figure has no drawing to render from)
-		err = figures.Render(out.Figures, figureWidth(ph.s))
+		if ph.o.Exports || ph.o.Paper {
+			err = figures.Render(out.Figures, figureWidth(ph.s))
+		}
 	}
 	r.Output, r.Err, r.reads = out, err, j.rs
 	if err != nil || (ph.o.Cache == nil && j.disk == "") {
@@ -485,6 +492,15 @@ func (ph *phase) run(j *phaseJob) {
 	}
 	ph.o.Cache.putStamp(r.Spec.ID, j.key, st, out)
 	diskPut(j.disk, r.Spec.ID, j.key, st, out) // a failed write only costs time
+}
+
+// exportsKey tells apart in the cache the outputs that carry the
+// figures' PDF and PNG from those that do not.
+func exportsKey(o Options) string {
+	if o.Exports || o.Paper {
+		return "+exports"
+	}
+	return ""
 }
 
 // internalError reports a panic with its stack.

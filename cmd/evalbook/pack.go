@@ -27,7 +27,7 @@ func cmdPack(args []string, stdout, stderr io.Writer) error {
 	if *jobs < 0 {
 		return usageError{"--jobs: must be at least 1"}
 	}
-	opts := report.Options{Manifest: manifest, Jobs: *jobs, NoCache: true, Quiet: true, Version: toolVersion(),
+	opts := report.Options{Manifest: manifest, Jobs: *jobs, NoCache: true, Exports: true, Quiet: true, Version: toolVersion(),
 		Command: rebuildCommand(manifest, "html", false)}
 	if err := inFlags.apply(&opts); err != nil {
 		return err
@@ -66,7 +66,7 @@ func cmdVerify(args []string, stdout, stderr io.Writer) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	sum, err := archive.Verify(ctx, archive.VerifyOptions{Zip: zipPath, Inputs: *inputs,
-		Build: report.Options{Jobs: *jobs, Quiet: true, Version: toolVersion()}})
+		Build: report.Options{Jobs: *jobs, Exports: true, Quiet: true, Version: toolVersion()}})
 	if err != nil {
 		return fmt.Errorf("verify %s: %w", zipPath, err)
 	}

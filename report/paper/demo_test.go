@@ -47,7 +47,7 @@ func builtDemo(t *testing.T) (study, site string) {
 			return
 		}
 		demoSite = filepath.Join(demoDir, "site")
-		_, demoErr = report.Build(context.Background(), report.Options{Manifest: filepath.Join(demoDir, "study.toml"), Out: demoSite,
+		_, demoErr = report.Build(context.Background(), report.Options{Manifest: filepath.Join(demoDir, "study.toml"), Out: demoSite, Exports: true,
 			NoCache: true, Quiet: true, Version: "test", Format: "latex"})
 	})
 	if demoErr != nil {
