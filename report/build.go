@@ -31,7 +31,7 @@ type Options struct {
 	// line always asks for them; a library caller (and most tests) may
 	// leave them out, as they cost more than the rest of a small build.
 	Exports bool
-	Quiet      bool
+	Quiet   bool
 	// Warn receives warnings for the user (missing chart asset, …); nil
 	// discards them.
 	Warn io.Writer
