@@ -128,7 +128,13 @@ func (k *keyScan) keyValue(line string, n int) {
 // topLevelCommas counts the commas of a line outside quotes, brackets
 // and braces: the elements of an array the line completes.
 func topLevelCommas(line string) int {
-	n, nest := 0, 0
+	_, commas := tomlLineShape(line)
+	return commas
+}
+
+// tomlLineShape scans a line of TOML outside strings and comments: the
+// change of [ { nesting over it, and its commas outside any nesting.
+func tomlLineShape(line string) (depth, commas int) {
 	var quote byte
 	for i := 0; i < len(line); i++ {
 		c := line[i]
@@ -142,16 +148,16 @@ func topLevelCommas(line string) int {
 		case c == '"' || c == '\'':
 			quote = c
 		case c == '#':
-			return n
+			return depth, commas
 		case c == '[' || c == '{':
-			nest++
+			depth++
 		case c == ']' || c == '}':
-			nest--
-		case c == ',' && nest == 0:
-			n++
+			depth--
+		case c == ',' && depth == 0:
+			commas++
 		}
 	}
-	return n
+	return depth, commas
 }
 
 func tableName(s, closer string) string {

@@ -101,27 +101,7 @@ func (s *Study) writtenParam(lines []string, prefix, k string) (text string, blo
 // bracketDepth is the change of [ { nesting over a line of TOML, outside
 // strings and comments.
 func bracketDepth(s string) int {
-	depth := 0
-	var quote byte
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case quote != 0:
-			if c == '\\' && quote == '"' {
-				i++
-			} else if c == quote {
-				quote = 0
-			}
-		case c == '"' || c == '\'':
-			quote = c
-		case c == '#':
-			return depth
-		case c == '[' || c == '{':
-			depth++
-		case c == ']' || c == '}':
-			depth--
-		}
-	}
+	depth, _ := tomlLineShape(s)
 	return depth
 }
 
