@@ -48,7 +48,7 @@ func (b *siteBuild) writeTablesTeX() []string {
 	for _, v := range b.views {
 		for i := range v.Tables {
 			t := &v.Tables[i]
-			caption := t.Title
+			caption := t.table.Title // the page's title may speak of hovering
 			if caption == "" {
 				caption = v.Title
 			}

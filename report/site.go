@@ -256,6 +256,7 @@ func (b *siteBuild) buildViews() error {
 				tv.Rows = append(tv.Rows, cells)
 			}
 			markBest(analyses.Table{Columns: t.Columns, Rows: rows, Better: t.Better}, tv.Rows, bestValues(t))
+			compactView(&tv, t)
 			tv.Collapsed = t.Name != "" && len(t.Rows) > 20
 			v.Tables = append(v.Tables, tv)
 		}
@@ -268,6 +269,62 @@ func (b *siteBuild) buildViews() error {
 		b.views = append(b.views, v)
 	}
 	return b.styleCharts()
+}
+
+// compactView shows a wide table of scores and ranks (Table.Compact: a
+// leaderboard under many rules) in one column per pair, headed by the
+// pair's label: the cell shows the rank, and the score is its tooltip and
+// sort key, and marks it best. The CSV and JSON keep every column.
+func compactView(tv *tableView, t analyses.Table) {
+	if len(t.Compact) == 0 {
+		return
+	}
+	idx := map[string]int{}
+	for j, c := range t.Columns {
+		idx[c] = j
+	}
+	used := map[int]bool{}
+	for _, cc := range t.Compact {
+		si, ok1 := idx[cc.Score]
+		ri, ok2 := idx[cc.Rank]
+		if !ok1 || !ok2 {
+			return // not a table the pairs describe: show it whole
+		}
+		used[si], used[ri] = true, true
+	}
+	var keep []int
+	for j := range t.Columns {
+		if !used[j] {
+			keep = append(keep, j)
+		}
+	}
+	cols := make([]columnView, 0, len(keep)+len(t.Compact))
+	for _, j := range keep {
+		cols = append(cols, tv.Columns[j])
+	}
+	for _, cc := range t.Compact {
+		cols = append(cols, columnView{Label: cc.Label, Title: cc.Score, ID: cc.Score})
+	}
+	for i, r := range tv.Rows {
+		row := make([]cellView, 0, len(cols))
+		for _, j := range keep {
+			row = append(row, r[j])
+		}
+		for _, cc := range t.Compact {
+			score, rank := r[idx[cc.Score]], r[idx[cc.Rank]]
+			c := score
+			c.Text = rank.Text
+			c.Full = "score " + score.Text
+			if score.Full != "" {
+				c.Full += " (" + score.Full + ")"
+			}
+			row = append(row, c)
+		}
+		tv.Rows[i] = row
+	}
+	tv.Columns = cols
+	tv.Compact = len(cols) > 8
+	tv.Title += ": rank under each (hover a rank for its score; the CSV has every number)"
 }
 
 // columnViews are a table's headers: a column named by a metric or a
