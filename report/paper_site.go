@@ -21,10 +21,7 @@ import (
 // citation and an example document that inputs them all.
 func (b *siteBuild) writePaperFiles() error {
 	tables := b.writeTablesTeX()
-	figs, err := b.writeFigureExports()
-	if err != nil {
-		return err
-	}
+	figs := b.writeFigureExports()
 	if err := b.writeMacros(); err != nil {
 		return err
 	}
@@ -83,12 +80,9 @@ func figureWidth(s *Study) vg.Length {
 // dpi) beside the SVG of every figure that has a drawing, laid out at
 // figureWidth, and links them beside the SVG; with --format latex the PDF
 // goes to paper/figures/ too. It returns the figures of paper/.
-func (b *siteBuild) writeFigureExports() ([]paperFigure, error) {
+func (b *siteBuild) writeFigureExports() []paperFigure {
 	var out []paperFigure
 	for _, e := range b.renderExports() {
-		if e.err != nil {
-			return nil, fmt.Errorf("figure %s: %w", e.f.ID, e.err)
-		}
 		f := e.f
 		f.PDFHref, f.PNGHref = "figures/"+f.ID+".pdf", "figures/"+f.ID+".png"
 		b.files[f.PDFHref], b.files[f.PNGHref] = e.pdf, e.png
@@ -97,7 +91,7 @@ func (b *siteBuild) writeFigureExports() ([]paperFigure, error) {
 			out = append(out, paperFigure{ID: f.ID, Title: f.Title, Width: e.width})
 		}
 	}
-	return out, nil
+	return out
 }
 
 // figureExport is one figure's PDF and PNG.
@@ -105,7 +99,6 @@ type figureExport struct {
 	f        *figureView
 	pdf, png []byte
 	width    vg.Length
-	err      error
 }
 
 // renderExports collects the PDF and PNG of every figure that has them
