@@ -221,7 +221,7 @@ func run(ctx context.Context, o *Options) (*built, error) {
 		return nil, fmt.Errorf("provenance: %w", err)
 	}
 	site := &siteBuild{study: study, runs: runs, prov: prov, opts: *o, assets: loadAssets(), sources: in.sources}
-	if !site.assets.hasECharts() && o.Format != "md" && o.Warn != nil {
+	if len(site.assets.ECharts) == 0 && o.Format != "md" && o.Warn != nil {
 		fmt.Fprintln(o.Warn, "evalbook: warning: the ECharts asset was not built into this binary (run `make assets`, then rebuild); figures are static SVG only")
 	}
 	files, err := site.render()

@@ -36,3 +36,90 @@ func TestCompactLeaderboard(t *testing.T) {
 		t.Errorf("CSV header %q: the wide table must stay in the CSV", head)
 	}
 }
+
+// tieStudy has three methods whose mean ndcg is the same number computed
+// in different orders (0.1+0.2+0.3 against 0.3+0.2+0.1: the sums differ
+// in the 17th digit) and a fourth that is worse.
+const tieStudy = `-- study.toml --
+title = "Ties"
+
+[inputs]
+results = "results.csv"
+
+[[analyses]]
+id     = "lb"
+type   = "aggregate"
+metric = "ndcg"
+rules  = [
+  "mean",      # the rule under test
+  "mean_rank",
+]
+-- results.csv --
+dataset,method,metric,value
+d1,A,ndcg,0.1
+d2,A,ndcg,0.2
+d3,A,ndcg,0.3
+d1,B,ndcg,0.3
+d2,B,ndcg,0.2
+d3,B,ndcg,0.1
+d1,C,ndcg,0.2
+d2,C,ndcg,0.1
+d3,C,ndcg,0.3
+d1,D,ndcg,0.05
+d2,D,ndcg,0.05
+d3,D,ndcg,0.05
+`
+
+// TestTiedBestAllBold: the three tied means are all marked best on the
+// page (analyses.Tied, relative 1e-9), none alone; the worse one is not.
+// The parameters read as the manifest wrote them, comments dropped, and
+// defaults are marked.
+func TestTiedBestAllBold(t *testing.T) {
+	t.Parallel()
+	dir := mustBuild(t, tieStudy)
+	page := readFile(t, dir, "lb.html")
+	table := page[strings.Index(page, `<table class="data`):]
+	table = table[:strings.Index(table, "</table>")]
+	col := -1
+	// the column of rule mean: its label ("Mean") shows, its id is the title
+	for i, h := range regexp.MustCompile(`<th scope="col"([^>]*)>([^<]*)</th>`).FindAllStringSubmatch(table, -1) {
+		if h[2] == "mean" || strings.Contains(h[1], `title="mean"`) {
+			col = i
+		}
+	}
+	if col < 0 {
+		t.Fatalf("no mean column in %s", table)
+	}
+	values := map[string]string{}
+	bold := map[string]bool{}
+	for _, row := range regexp.MustCompile(`(?s)<tr><td>([A-D])</td>(.*?)</tr>`).FindAllStringSubmatch(table, -1) {
+		cells := regexp.MustCompile(`<td([^>]*)>`).FindAllStringSubmatch("<td>"+row[1]+"</td>"+row[2], -1)
+		attrs := cells[col][1]
+		values[row[1]] = regexp.MustCompile(`data-v="([^"]*)"`).FindStringSubmatch(attrs)[1]
+		bold[row[1]] = strings.Contains(attrs, "best")
+	}
+	if values["A"] == values["B"] && values["B"] == values["C"] {
+		t.Fatalf("the means are identical (%v): the study no longer has float noise to tie", values)
+	}
+	for _, m := range []string{"A", "B", "C"} {
+		if !bold[m] {
+			t.Errorf("%s (mean %s) is tied for best but not bold; bold: %v", m, values[m], bold)
+		}
+	}
+	if bold["D"] {
+		t.Errorf("D (mean %s) is bold", values["D"])
+	}
+	params := page[strings.Index(page, `id="sec-parameters"`):]
+	if !strings.Contains(params, "<th scope=\"row\">rules</th><td><pre><code>[\n  &#34;mean&#34;,\n  &#34;mean_rank&#34;,\n]</code></pre>") {
+		t.Errorf("rules not as written:\n%s", params)
+	}
+	if strings.Contains(params, "rule under test") {
+		t.Error("a manifest comment is shown as a parameter")
+	}
+	if !strings.Contains(params, `<th scope="row">metric</th><td><code>&#34;ndcg&#34;</code></td>`) {
+		t.Errorf("metric not as written:\n%s", params)
+	}
+	if !regexp.MustCompile(`</code> <span class="default">\(default\)</span>`).MatchString(params) {
+		t.Errorf("no default is marked:\n%s", params)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/evalbook/evalbook/analyses/offline"
+	"github.com/evalbook/evalbook/report/site"
 )
 
 // FuzzTruth: any truth file (CSV, TSV or TREC qrels) either gives values
@@ -54,7 +55,7 @@ func FuzzBibTeX(f *testing.F) {
 			if key == "" || e == nil {
 				t.Fatalf("empty key or entry: %q", key)
 			}
-			label := citeLabel(e)
+			label := site.CiteLabel(e)
 			if utf8.ValidString(src) && !utf8.ValidString(label) {
 				t.Fatalf("label %q of %q is not UTF-8", label, key)
 			}

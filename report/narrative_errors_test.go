@@ -2,15 +2,9 @@ package report
 
 import (
 	"context"
-	"os"
 	"path/filepath"
-	"regexp"
-	"strconv"
 	"strings"
 	"testing"
-
-	"github.com/yuin/goldmark"
-	"github.com/yuin/goldmark/extension"
 )
 
 // TestNarrativeDirectiveErrors plants malformed, unknown and badly
@@ -49,48 +43,6 @@ func TestNarrativeDirectiveErrors(t *testing.T) {
 				t.Fatalf("got %v\nwant %s", err, c.want)
 			}
 		})
-	}
-}
-
-// TestNarrativeValueFormats: the allowed formats print what they say.
-func TestNarrativeValueFormats(t *testing.T) {
-	t.Parallel()
-	for _, c := range []struct {
-		v         any
-		format    string
-		want      string
-		wantError bool
-	}{
-		{0.44327, "", "0.4433", false},
-		{0.44327, "%.3f", "0.443", false},
-		{0.44327, "%f", "0.443270", false},
-		{0.44327, "%+.2f", "+0.44", false},
-		{-0.44327, "%+.2f", "-0.44", false},
-		{0.44327, "%.2e", "4.43e-01", false},
-		{0.44327, "%e", "4.432700e-01", false},
-		{0.44327, "%.2g", "0.44", false},
-		{0.44327, "%g", "0.44327", false},
-		{0.44327, "%.1%", "44.3%", false},
-		{0.44327, "%.0%", "44%", false},
-		{-0.05, "%+.1%", "-5.0%", false},
-		{2.5, "%d", "3", false},
-		{-0.4, "%d", "0", false},
-		{7.0, "%+d", "+7", false},
-		{1e20, "%d", "100000000000000000000", false},
-		{1.5, "%s", "1.5", false},
-		{0.1, "%.15f", "0.100000000000000", false},
-		{"EASE", "%s", "EASE", false},
-		{"EASE", "", "EASE", false},
-		{true, "%s", "true", false},
-		{true, "%d", "", true},
-		{1.5, "%q", "", true},
-		{1.5, "%+s", "", true},
-		{nil, "%.3f", "", true},
-	} {
-		got, err := formatValue(c.v, c.format)
-		if (err != nil) != c.wantError || got != c.want {
-			t.Errorf("formatValue(%v, %q) = %q, %v; want %q (error %v)", c.v, c.format, got, err, c.want, c.wantError)
-		}
 	}
 }
 
@@ -166,74 +118,6 @@ func TestNarrativeValidateReports(t *testing.T) {
 	} {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("validate: %v\nwant %s", err, want)
-		}
-	}
-}
-
-// fuzzSite is a site with one analysis document for {{value}} and no
-// figures, tables or bibliography.
-func fuzzSite() *siteBuild {
-	return &siteBuild{
-		study: &Study{},
-		md:    goldmark.New(goldmark.WithExtensions(extension.GFM, extension.Footnote)),
-		docs: map[string]map[string]any{"lb": {
-			"x": 0.5, "s": "A", "b": true, "list": []any{1.0, 2.0},
-			"tables": map[string]any{"lb": []any{map[string]any{"method": "A", "v": 0.25}}},
-		}},
-	}
-}
-
-var fuzzErrRe = regexp.MustCompile(`^page\.md:(\d+): `)
-
-// FuzzNarrative: the directive parser never panics, and every error it
-// reports names the page and a line of it.
-func FuzzNarrative(f *testing.F) {
-	for _, s := range []string{
-		"{{value lb x %.3f}}",
-		"a {{bogus}} b",
-		"{{value lb x",
-		"{{ref fig:x}} {{table t}} {{figure f}}",
-		"`{{x}}` ``{{`` \\{{y}}",
-		"```\n{{value}}\n```\n{{value lb s %s}}",
-		"    {{code}}\n\n- item\n\n    {{value lb list[1] %d}}",
-		"$a{{b}}$ and $$\n{{c}}\n$$",
-		"{{value lb tables.lb[method=A].v %.1%}} [@key]",
-		"{{{{}}}}{{}}{{ }}}}{{",
-		"\r\n{{value lb x}}\r\n~~~\n{{",
-	} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, src string) {
-		lines := strings.Count(src, "\n") + 1
-		for _, format := range []string{"html", "md"} {
-			n := fuzzSite().newNarrative("page.md", format)
-			out := n.expand(src)
-			n.fill(out)
-			for _, err := range n.errs {
-				m := fuzzErrRe.FindStringSubmatch(err.Error())
-				if m == nil {
-					t.Fatalf("%s: error without page:line: %v", format, err)
-				}
-				if l, _ := strconv.Atoi(m[1]); l < 1 || l > lines {
-					t.Fatalf("%s: error at line %d of a %d-line page: %v", format, l, lines, err)
-				}
-			}
-		}
-	})
-}
-
-// TestNarrativeFuzzCorpus keeps the committed corpus readable: every file
-// is a go-fuzz v1 entry (the fuzz target itself runs them).
-func TestNarrativeFuzzCorpus(t *testing.T) {
-	t.Parallel()
-	files, err := filepath.Glob(filepath.Join("testdata", "fuzz", "FuzzNarrative", "*"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no seed corpus: %v", err)
-	}
-	for _, p := range files {
-		b, err := os.ReadFile(p)
-		if err != nil || !strings.HasPrefix(string(b), "go test fuzz v1\nstring(") {
-			t.Errorf("%s is not a fuzz corpus entry (%v)", p, err)
 		}
 	}
 }

@@ -11,10 +11,13 @@ import (
 	"unicode"
 )
 
-// Doc is one analysis's JSON document (the site's data/<ID>.json).
+// Doc is one analysis's JSON document (the site's data/<ID>.json): its
+// text, or Value, the document as a json.Decoder with UseNumber gives it
+// (objects map[string]any, numbers json.Number), which is used when set.
 type Doc struct {
-	ID   string
-	JSON []byte
+	ID    string
+	JSON  []byte
+	Value map[string]any
 }
 
 // Macro is one number (or name) of an analysis as a LaTeX macro.
@@ -90,11 +93,13 @@ func Macros(docs []Doc) ([]Macro, error) {
 	var out []Macro
 	seen := map[string]string{}
 	for _, d := range docs {
-		dec := json.NewDecoder(bytes.NewReader(d.JSON))
-		dec.UseNumber()
-		var doc map[string]any
-		if err := dec.Decode(&doc); err != nil {
-			return nil, fmt.Errorf("data/%s.json: %v", d.ID, err)
+		doc := d.Value
+		if doc == nil {
+			dec := json.NewDecoder(bytes.NewReader(d.JSON))
+			dec.UseNumber()
+			if err := dec.Decode(&doc); err != nil {
+				return nil, fmt.Errorf("data/%s.json: %v", d.ID, err)
+			}
 		}
 		c := &collector{id: d.ID}
 		c.object(doc, nil, nil, true)

@@ -1,16 +1,13 @@
-package report
+package site
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"html/template"
 	"math"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/extension"
@@ -19,7 +16,6 @@ import (
 	gmhtml "github.com/yuin/goldmark/renderer/html"
 
 	"github.com/evalbook/evalbook/analyses"
-	"github.com/evalbook/evalbook/analyses/leaderboard"
 	"github.com/evalbook/evalbook/figures"
 	"github.com/evalbook/evalbook/themes"
 )
@@ -28,31 +24,26 @@ import (
 // its CSV.
 const maxHTMLRows = 500
 
-// siteBuild renders a finished build into files (path → bytes).
+// siteBuild renders a Model into files (path → bytes).
 type siteBuild struct {
+	m      *Model
 	study  *Study
-	runs   []analysisRun
-	prov   *Provenance
-	opts   Options
-	assets siteAssets
+	assets Assets
 	files  map[string][]byte
 	tmpl   *template.Template
 	md     goldmark.Markdown
 	views  []*analysisView
-	refs   map[string][]refTarget    // figure and table ids → targets
-	docs   map[string]map[string]any // analysis id → its JSON, for {{value}} (nil until read: doc)
-	docsMu sync.Mutex
-	bib    map[string]*BibEntry // the manifest's bibliography
-	// sources are the pages and the bibliography as the input layer read
-	// them, by manifest path.
-	sources map[string][]byte
+	refs   map[string][]refTarget // figure and table ids → targets
+	docs   map[string]*Object     // analysis id → data/<id>.json, for {{value}}
 }
 
-type siteAssets struct{ echarts, katex []byte }
-
-func loadAssets() siteAssets { return siteAssets{echarts: themes.ECharts(), katex: themes.KaTeX()} }
-
-func (a siteAssets) hasECharts() bool { return len(a.echarts) > 0 }
+// Render renders the site of a finished build: every file of the site,
+// by its path relative to the site's root. It reads no file: the pages,
+// the bibliography and every output are in m.
+func Render(m Model) (map[string][]byte, error) {
+	b := &siteBuild{m: &m, study: &m.Study, assets: m.Assets}
+	return b.render()
+}
 
 type navItem struct {
 	Title, Href, Slug, Kind string
@@ -102,7 +93,7 @@ type analysisView struct {
 	ParamsFrom               string // where the manifest writes them
 	Seed                     uint64
 	Macros                   []macroView // its macros in paper/evalbook.tex ("Cite in LaTeX")
-	run                      *analysisRun
+	a                        *Analysis
 }
 
 // macroView is one macro of paper/evalbook.tex: its name with the
@@ -144,12 +135,8 @@ type cellView struct {
 // stands for (a title) when they differ.
 type columnView struct{ Label, Title, ID string }
 
-// paramView is one parameter as the manifest wrote it; Block: several
-// lines; Default: the manifest left it out.
-type paramView struct {
-	Key, Value     string
-	Block, Default bool
-}
+// paramView is one parameter as the page shows it.
+type paramView = Param
 
 func (b *siteBuild) render() (map[string][]byte, error) {
 	b.files = map[string][]byte{}
@@ -158,45 +145,22 @@ func (b *siteBuild) render() (map[string][]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("templates: %w", err)
 	}
-	gmOpts := []renderer.Option{}
-	if b.study.UnsafeHTML {
-		gmOpts = append(gmOpts, gmhtml.WithUnsafe())
-	}
-	b.md = goldmark.New(
-		goldmark.WithExtensions(extension.GFM, extension.Footnote),
-		goldmark.WithParserOptions(parser.WithAutoHeadingID()),
-		goldmark.WithRendererOptions(gmOpts...),
-	)
+	b.md = newMarkdown(b.study.UnsafeHTML)
 	if err := b.buildViews(); err != nil {
 		return nil, err
 	}
 	if err := b.writeData(); err != nil {
 		return nil, err
 	}
-	if err := b.writePaperFiles(); err != nil { // paper_site.go
+	if err := b.writePaperFiles(); err != nil { // paper.go
 		return nil, err
 	}
-	// The documents {{value}} reads are parsed when a page first asks
-	// for one (a study of 10,000 datasets has megabytes of them).
-	b.docs = map[string]map[string]any{}
-	for _, v := range b.views {
-		b.docs[v.ID] = nil
-	}
-	if s := b.study.Bibliography; s != "" {
-		src, err := b.source(s)
-		if err != nil {
-			return nil, fmt.Errorf("bibliography: %w", err)
-		}
-		if b.bib, err = ParseBibTeX(s, string(src)); err != nil {
-			return nil, err
-		}
-	}
-	if b.opts.Format != "md" {
+	if b.m.Options.Format != "md" {
 		if err := b.writeHTML(); err != nil {
 			return nil, err
 		}
 	}
-	if b.opts.Format != "html" {
+	if b.m.Options.Format != "html" {
 		if err := b.writeMarkdown(); err != nil {
 			return nil, err
 		}
@@ -204,71 +168,91 @@ func (b *siteBuild) render() (map[string][]byte, error) {
 	return b.files, nil
 }
 
+// newMarkdown is the site's Markdown renderer: GitHub-flavoured, with
+// footnotes and heading ids; raw HTML only when the manifest allows it.
+func newMarkdown(unsafe bool) goldmark.Markdown {
+	gmOpts := []renderer.Option{}
+	if unsafe {
+		gmOpts = append(gmOpts, gmhtml.WithUnsafe())
+	}
+	return goldmark.New(
+		goldmark.WithExtensions(extension.GFM, extension.Footnote),
+		goldmark.WithParserOptions(parser.WithAutoHeadingID()),
+		goldmark.WithRendererOptions(gmOpts...),
+	)
+}
+
 // buildViews numbers figures and tables across the site, in the order of
 // the analyses, and formats every cell once.
 func (b *siteBuild) buildViews() error {
 	figNum, tabNum := 0, 0
-	for i := range b.runs {
-		r := &b.runs[i]
-		v := &analysisView{ID: r.Spec.ID, Kind: r.Spec.Type, Title: r.Spec.Title, Caption: r.Spec.Caption,
-			JSONHref: "data/" + r.Spec.ID + ".json", Notes: r.Output.Result.Notes(), Seed: r.Seed, run: r}
-		for _, f := range r.Output.Figures {
+	for i := range b.m.Analyses {
+		a := &b.m.Analyses[i]
+		v := &analysisView{ID: a.ID, Kind: a.Type, Title: a.Title, Caption: a.Caption,
+			JSONHref: "data/" + a.ID + ".json", Notes: a.Notes, Seed: a.Seed, a: a,
+			Params: a.Params, ParamsFrom: a.ParamsFrom}
+		for _, f := range a.Figures {
 			figNum++
-			fv := figureView{ID: f.ID, Title: f.Title, Caption: f.Caption, Num: figNum,
-				Src: "figures/" + f.ID + ".svg", SVGHref: "figures/" + f.ID + ".svg", Height: f.Height, PreferStatic: f.PreferStatic, fig: f}
-			if fv.Height == 0 {
-				fv.Height = 420
-			}
-			if b.assets.hasECharts() && len(f.Chart) > 0 {
-				fv.Chart = string(f.Chart) // styled and rounded by styleCharts
-			}
-			v.Figures = append(v.Figures, fv)
+			v.Figures = append(v.Figures, b.figureView(f, figNum))
 		}
-		for _, t := range r.Output.Result.Tables() {
+		for _, t := range a.Tables {
 			tabNum++
-			tv := tableView{ID: t.ID(r.Spec.ID), Title: t.Title, Num: tabNum, Columns: b.columnViews(t.Columns),
-				CSVHref: "data/" + t.ID(r.Spec.ID) + ".csv", table: t, Compact: len(t.Columns) > 8}
-			rows := t.Rows
-			if len(rows) > maxHTMLRows {
-				tv.More = len(rows)
-				rows = rows[:maxHTMLRows]
-			}
-			formats := make([]columnFormat, len(t.Columns))
-			col := make([]any, len(t.Rows))
-			for j, c := range t.Columns {
-				for i, row := range t.Rows {
-					col[i] = row[j]
-				}
-				formats[j] = chooseFormat(c, col)
-			}
-			quantity := slices.Index(t.Columns, "quantity")
-			for _, row := range rows {
-				cells := make([]cellView, len(row))
-				for j, c := range row {
-					f := formats[j]
-					if name, ok := row[max(quantity, 0)].(string); quantity >= 0 && ok && j != quantity {
-						// a table of named quantities: each value is
-						// formatted as the quantity it is (a p-value, a count…)
-						f = chooseFormat(name, []any{c})
-					}
-					cells[j] = formatTableCell(c, f)
-				}
-				tv.Rows = append(tv.Rows, cells)
-			}
-			markBest(analyses.Table{Columns: t.Columns, Rows: rows, Better: t.Better}, tv.Rows, bestValues(t))
-			compactView(&tv, t)
-			tv.Collapsed = t.Name != "" && len(t.Rows) > 20
-			v.Tables = append(v.Tables, tv)
-		}
-		if params, err := b.study.analysisParams(r.Spec); err == nil {
-			v.Params = params
-			if r.Spec.Line > 0 {
-				v.ParamsFrom = fmt.Sprintf("%s, line %d", filepath.Base(b.study.File), r.Spec.Line)
-			}
+			v.Tables = append(v.Tables, b.tableView(t, a.ID, tabNum))
 		}
 		b.views = append(b.views, v)
 	}
 	return b.styleCharts()
+}
+
+// figureView is a figure as its page shows it, numbered num.
+func (b *siteBuild) figureView(f figures.Figure, num int) figureView {
+	fv := figureView{ID: f.ID, Title: f.Title, Caption: f.Caption, Num: num,
+		Src: "figures/" + f.ID + ".svg", SVGHref: "figures/" + f.ID + ".svg", Height: f.Height, PreferStatic: f.PreferStatic, fig: f}
+	if fv.Height == 0 {
+		fv.Height = 420
+	}
+	if b.assets.hasECharts() && len(f.Chart) > 0 {
+		fv.Chart = string(f.Chart) // styled and rounded by styleCharts
+	}
+	return fv
+}
+
+// tableView is a table of analysis id as its page shows it, numbered
+// num: its first maxHTMLRows rows, each column formatted as a whole.
+func (b *siteBuild) tableView(t analyses.Table, id string, num int) tableView {
+	tv := tableView{ID: t.ID(id), Title: t.Title, Num: num, Columns: b.columnViews(t.Columns),
+		CSVHref: "data/" + t.ID(id) + ".csv", table: t, Compact: len(t.Columns) > 8}
+	rows := t.Rows
+	if len(rows) > maxHTMLRows {
+		tv.More = len(rows)
+		rows = rows[:maxHTMLRows]
+	}
+	formats := make([]columnFormat, len(t.Columns))
+	col := make([]any, len(t.Rows))
+	for j, c := range t.Columns {
+		for i, row := range t.Rows {
+			col[i] = row[j]
+		}
+		formats[j] = chooseFormat(c, col)
+	}
+	quantity := slices.Index(t.Columns, "quantity")
+	for _, row := range rows {
+		cells := make([]cellView, len(row))
+		for j, c := range row {
+			f := formats[j]
+			if name, ok := row[max(quantity, 0)].(string); quantity >= 0 && ok && j != quantity {
+				// a table of named quantities: each value is
+				// formatted as the quantity it is (a p-value, a count…)
+				f = chooseFormat(name, []any{c})
+			}
+			cells[j] = formatTableCell(c, f)
+		}
+		tv.Rows = append(tv.Rows, cells)
+	}
+	markBest(analyses.Table{Columns: t.Columns, Rows: rows, Better: t.Better}, tv.Rows, bestValues(t))
+	compactView(&tv, t)
+	tv.Collapsed = t.Name != "" && len(t.Rows) > 20
+	return tv
 }
 
 // compactView shows a wide table of scores and ranks (Table.Compact: a
@@ -332,9 +316,9 @@ func compactView(tv *tableView, t analyses.Table) {
 func (b *siteBuild) columnViews(cols []string) []columnView {
 	out := make([]columnView, len(cols))
 	for i, c := range cols {
-		label := b.study.Label(LabelMetric, c)
-		if label == c {
-			label = b.study.Label(LabelRule, c)
+		label := b.study.Labels.metric(c)
+		if label == "" || label == c {
+			label = b.ruleLabel(c)
 		}
 		if label == c {
 			label = b.rankColumnLabel(c)
@@ -347,13 +331,19 @@ func (b *siteBuild) columnViews(cols []string) []columnView {
 	return out
 }
 
+// ruleLabel is the label of a ranking rule, else id.
+func (b *siteBuild) ruleLabel(id string) string {
+	if l, ok := b.study.Labels.Rules[id]; ok && l != "" {
+		return l
+	}
+	return id
+}
+
 // rankColumnLabel is "Rank (<rule label>)" for a leaderboard's rank column
-// (leaderboard.RankColumn: "<rule>_rank", "mean_rule_rank"), else c.
+// ("<rule>_rank", "mean_rule_rank"), else c.
 func (b *siteBuild) rankColumnLabel(c string) string {
-	for _, rule := range leaderboard.AllRules {
-		if leaderboard.RankColumn(rule) == c {
-			return "Rank (" + b.study.Label(LabelRule, rule) + ")"
-		}
+	if rule, ok := b.study.Labels.RankColumns[c]; ok {
+		return "Rank (" + b.ruleLabel(rule) + ")"
 	}
 	return c
 }
@@ -456,34 +446,27 @@ func csvCell(c any) string {
 	return fmt.Sprint(c)
 }
 
-func jsonCell(c any) any {
-	if f, ok := c.(float64); ok && (math.IsNaN(f) || math.IsInf(f, 0)) {
-		return nil
-	}
-	return c
-}
-
 // writeData writes data/<id>.json, data/<table-id>.csv, figures/*.svg and
-// data/provenance.json.
+// data/provenance.json, and keeps each analysis's document for {{value}}.
 func (b *siteBuild) writeData() error {
+	b.docs = map[string]*Object{}
 	for _, v := range b.views {
-		r := v.run
-		doc, notes, err := analysisJSON(r, b.opts)
+		a := v.a
+		doc, notes, err := analysisDoc(a)
 		if err != nil {
-			return fmt.Errorf("%s: %w", r.Spec.ID, err)
+			return fmt.Errorf("%s: %w", a.ID, err)
 		}
 		if len(notes) > 0 { // never append into the cached result's own list
 			v.Notes = append(v.Notes[:len(v.Notes):len(v.Notes)], notes...)
 		}
-		b.files["data/"+r.Spec.ID+".json"] = doc
+		b.docs[a.ID] = doc
+		b.files["data/"+a.ID+".json"] = writeDoc(doc)
 		for _, t := range v.Tables {
 			b.files["data/"+t.ID+".csv"] = tableCSV(t.table)
 		}
 		// Tables too long for a page (per-user values) are data files only.
-		if dt, ok := r.Output.Result.(interface{ DataTables() []analyses.Table }); ok {
-			for _, t := range dt.DataTables() {
-				b.files["data/"+t.ID(r.Spec.ID)+".csv"] = tableCSV(t)
-			}
+		for _, t := range a.DataTables {
+			b.files["data/"+t.ID(a.ID)+".csv"] = tableCSV(t)
 		}
 		for _, f := range v.Figures {
 			svg := f.fig.SVG
@@ -496,11 +479,7 @@ func (b *siteBuild) writeData() error {
 			}
 		}
 	}
-	prov, err := json.MarshalIndent(b.prov, "", "  ")
-	if err != nil {
-		return err
-	}
-	b.files["data/provenance.json"] = append(prov, '\n')
+	b.files["data/provenance.json"] = b.m.ProvenanceJSON
 	return nil
 }
 
@@ -530,128 +509,9 @@ func tableCSV(t analyses.Table) []byte {
 	return buf.Bytes()
 }
 
-// analysisJSON is data/<id>.json: id, type, title, params, tables (rows
-// as objects with columns in table order), warnings, then the result's
-// own fields. A non-finite float of the result is written as null, and
-// the returned notes (also in the JSON's warnings) say which.
-func analysisJSON(r *analysisRun, o Options) ([]byte, []string, error) {
-	own, nonFinite, err := marshalResult(r.Output.Result)
-	if err != nil {
-		return nil, nil, fmt.Errorf("result: %w", err)
-	}
-	var extra []string
-	if len(nonFinite) > 0 {
-		extra = []string{nonFiniteNote(nonFinite)}
-	}
-	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(own, &fields); err != nil {
-		fields = map[string]json.RawMessage{}
-	}
-	params, err := paramsMap(r.Spec.Options)
-	if err != nil {
-		return nil, nil, err
-	}
-	put := func(k string, v any) {
-		if b, err := json.Marshal(v); err == nil {
-			fields[k] = b
-		}
-	}
-	put("id", r.Spec.ID)
-	put("type", r.Spec.Type)
-	put("title", r.Spec.Title)
-	put("params", params)
-	put("seed", r.Seed)
-	put("warnings", append(append([]string{}, r.Output.Result.Notes()...), extra...))
-	if fields["tables"], err = tablesJSON(r); err != nil {
-		return nil, nil, err
-	}
-	return orderedJSON(fields), extra, nil
-}
-
-// tablesJSON is the "tables" field of data/<id>.json: each table's id
-// and its rows as objects, columns in table order.
-func tablesJSON(r *analysisRun) ([]byte, error) {
-	var tb bytes.Buffer
-	tb.WriteByte('{')
-	for i, t := range r.Output.Result.Tables() {
-		if i > 0 {
-			tb.WriteByte(',')
-		}
-		k, _ := json.Marshal(t.ID(r.Spec.ID))
-		tb.Write(k)
-		tb.WriteString(":[")
-		for j, row := range t.Rows {
-			if j > 0 {
-				tb.WriteByte(',')
-			}
-			if col, err := rowJSON(&tb, t.Columns, row); err != nil {
-				return nil, fmt.Errorf("table %s, column %s, row %d: %w", t.ID(r.Spec.ID), col, j+1, err)
-			}
-		}
-		tb.WriteByte(']')
-	}
-	tb.WriteByte('}')
-	return tb.Bytes(), nil
-}
-
-// rowJSON writes one table row as a JSON object, columns in order; on
-// error it names the column.
-func rowJSON(tb *bytes.Buffer, columns []string, row []any) (string, error) {
-	tb.WriteByte('{')
-	for c, cell := range row {
-		if c > 0 {
-			tb.WriteByte(',')
-		}
-		ck, _ := json.Marshal(columns[c])
-		cv, err := json.Marshal(jsonCell(cell))
-		if err != nil {
-			return columns[c], err
-		}
-		tb.Write(ck)
-		tb.WriteByte(':')
-		tb.Write(cv)
-	}
-	tb.WriteByte('}')
-	return "", nil
-}
-
-// orderedJSON writes the fields of an analysis document, indented: the
-// fixed keys first, then the result's own fields, sorted.
-func orderedJSON(fields map[string]json.RawMessage) []byte {
-	order := []string{"id", "type", "title", "params", "seed", "tables", "warnings"}
-	var out bytes.Buffer
-	out.WriteByte('{')
-	first := true
-	emit := func(k string) {
-		if !first {
-			out.WriteString(",\n")
-		}
-		first = false
-		kb, _ := json.Marshal(k)
-		out.Write(kb)
-		out.WriteByte(':')
-		var ind bytes.Buffer
-		if err := json.Indent(&ind, fields[k], "", " "); err != nil {
-			out.Write(fields[k])
-		} else {
-			out.Write(ind.Bytes())
-		}
-	}
-	for _, k := range order {
-		emit(k)
-	}
-	for _, k := range analyses.SortedKeys(fields) {
-		if !contains(order, k) {
-			emit(k)
-		}
-	}
-	out.WriteString("}\n")
-	return out.Bytes()
-}
-
 func (b *siteBuild) nav() []navItem {
 	var nav []navItem
-	for _, p := range b.study.Pages {
+	for _, p := range b.m.Pages {
 		nav = append(nav, navItem{Title: p.Title, Href: p.Slug + ".html", Slug: p.Slug, Kind: "page"})
 	}
 	for _, v := range b.views {
@@ -662,7 +522,7 @@ func (b *siteBuild) nav() []navItem {
 
 func (b *siteBuild) base(title, current string) *pageData {
 	d := &pageData{Study: b.study, PageTitle: title, Current: current, Nav: b.nav(),
-		CSS: template.CSS(themes.CSS()), JS: template.JS(themes.JS()), Version: b.opts.Version}
+		CSS: template.CSS(themes.CSS()), JS: template.JS(themes.JS()), Version: b.m.Options.Version}
 	d.Scripts = []string{"assets/search.js"}
 	return d
 }
@@ -692,7 +552,7 @@ func (b *siteBuild) htmlPages() ([]htmlPage, map[string]string, error) {
 	d := b.base("Overview", "index")
 	math := false
 	if b.study.Abstract != "" {
-		n := b.newNarrative(filepath.Base(b.study.File)+" (abstract)", "html")
+		n := b.newNarrative(b.study.Manifest+" (abstract)", "html")
 		body := n.fill(string(b.markdown([]byte(n.expand(b.study.Abstract)))))
 		if len(n.errs) > 0 {
 			return nil, nil, n.errs
@@ -711,7 +571,7 @@ func (b *siteBuild) htmlPages() ([]htmlPage, map[string]string, error) {
 	}
 	for _, v := range b.views {
 		d.Analyses = append(d.Analyses, navItem{Title: v.Title, Href: v.ID + ".html", Kind: v.Kind})
-		if f := finding(v); f != "" {
+		if f := v.a.Highlight; f != "" {
 			d.Findings = append(d.Findings, findingView{Title: v.Title, Href: v.ID + ".html", Text: f})
 		}
 	}
@@ -719,7 +579,7 @@ func (b *siteBuild) htmlPages() ([]htmlPage, map[string]string, error) {
 
 	var errs Errors
 	pageText := map[string]string{}
-	for _, p := range b.study.Pages {
+	for _, p := range b.m.Pages {
 		body, err := b.narrativeHTML(p)
 		if err != nil {
 			errs = append(errs, err)
@@ -737,13 +597,13 @@ func (b *siteBuild) htmlPages() ([]htmlPage, map[string]string, error) {
 		d := b.base(v.Title, v.ID)
 		d.Analysis = v
 		pageMath := false
-		if m := v.run.Output.Method; m != "" {
+		if m := v.a.Method; m != "" {
 			v.Method, pageMath = b.methodHTML(v.ID, m)
 		}
 		pages = append(pages, htmlPage{slug: v.ID, file: v.ID + ".html", title: v.Title, body: "analysis-body", data: d, math: pageMath})
 	}
 	d = b.base("Provenance", "provenance")
-	d.Prov = b.prov
+	d.Prov = &b.m.Provenance
 	pages = append(pages, htmlPage{slug: "provenance", file: "provenance.html", title: "Provenance", body: "provenance-body", data: d})
 	return pages, pageText, nil
 }
@@ -754,20 +614,20 @@ func (b *siteBuild) writeHTML() error {
 		return err
 	}
 	search := b.searchIndex(pageText)
-	if b.opts.SingleFile {
+	if b.m.Options.SingleFile {
 		return b.writeSingleFile(pages, search)
 	}
 	if b.assets.hasECharts() {
-		b.files["assets/echarts.min.js"] = b.assets.echarts
+		b.files["assets/echarts.min.js"] = b.assets.ECharts
 	}
 	for _, p := range pages {
 		// ECharts (1.1 MB) only on pages that draw a chart.
 		if b.assets.hasECharts() && hasChart(p.data) {
 			p.data.Scripts = append(p.data.Scripts, "assets/echarts.min.js")
 		}
-		if p.math && len(b.assets.katex) > 0 {
+		if p.math && len(b.assets.KaTeX) > 0 {
 			p.data.Scripts = append(p.data.Scripts, "assets/katex.min.js")
-			b.files["assets/katex.min.js"] = b.assets.katex
+			b.files["assets/katex.min.js"] = b.assets.KaTeX
 		}
 		if err := b.exec(strings.TrimSuffix(p.body, "-body")+".html", p.file, p.data); err != nil {
 			return err
@@ -807,15 +667,6 @@ func (b *siteBuild) methodHTML(id, note string) (template.HTML, bool) {
 	return template.HTML(n.fill(string(b.markdown([]byte(src.String()))))), n.math
 }
 
-// finding is the one-line key result of an analysis for the overview,
-// from results that offer one.
-func finding(v *analysisView) string {
-	if h, ok := v.run.Output.Result.(analyses.Highlighter); ok {
-		return h.Highlight()
-	}
-	return ""
-}
-
 func (b *siteBuild) newNarrative(page, format string) *narrative {
 	return &narrative{b: b, page: page, format: format, tokens: map[string]string{}, citeNum: map[string]int{}}
 }
@@ -827,13 +678,9 @@ type renderedPage struct {
 	math bool
 }
 
-func (b *siteBuild) narrativeHTML(p PageSpec) (renderedPage, error) {
-	src, err := b.source(p.Source)
-	if err != nil {
-		return renderedPage{}, fmt.Errorf("page %s: %w", p.Source, err)
-	}
+func (b *siteBuild) narrativeHTML(p Page) (renderedPage, error) {
 	n := b.newNarrative(p.Source, "html")
-	expanded := n.expand(string(src))
+	expanded := n.expand(string(p.Markdown))
 	if len(n.errs) > 0 {
 		return renderedPage{}, n.errs
 	}
@@ -841,26 +688,13 @@ func (b *siteBuild) narrativeHTML(p PageSpec) (renderedPage, error) {
 }
 
 // narrativeMarkdown renders a page for --format md.
-func (b *siteBuild) narrativeMarkdown(p PageSpec) (string, error) {
-	src, err := b.source(p.Source)
-	if err != nil {
-		return "", fmt.Errorf("page %s: %w", p.Source, err)
-	}
+func (b *siteBuild) narrativeMarkdown(p Page) (string, error) {
 	n := b.newNarrative(p.Source, "md")
-	out := n.expand(mdBlock(string(src), b.study.UnsafeHTML))
+	out := n.expand(mdBlock(string(p.Markdown), b.study.UnsafeHTML))
 	if len(n.errs) > 0 {
 		return "", n.errs
 	}
 	return out + n.references(), nil
-}
-
-// source is a page or the bibliography as the input layer read it.
-func (b *siteBuild) source(rel string) ([]byte, error) {
-	src, ok := b.sources[rel]
-	if !ok {
-		return nil, fmt.Errorf("%s: not read by the input layer (internal error)", rel)
-	}
-	return src, nil
 }
 
 func (b *siteBuild) markdown(src []byte) template.HTML {

@@ -1,4 +1,4 @@
-package report
+package site
 
 import (
 	"bytes"
@@ -44,10 +44,10 @@ func (b *siteBuild) writeSingleFile(pages []htmlPage, search []byte) error {
 	d.Body = template.HTML(body.String())
 	d.InlineScripts = []template.JS{template.JS(search)}
 	if b.assets.hasECharts() {
-		d.InlineScripts = append(d.InlineScripts, template.JS(b.assets.echarts))
+		d.InlineScripts = append(d.InlineScripts, template.JS(b.assets.ECharts))
 	}
-	if math && len(b.assets.katex) > 0 {
-		d.InlineScripts = append(d.InlineScripts, template.JS(b.assets.katex))
+	if math && len(b.assets.KaTeX) > 0 {
+		d.InlineScripts = append(d.InlineScripts, template.JS(b.assets.KaTeX))
 	}
 	var out bytes.Buffer
 	if err := b.tmpl.ExecuteTemplate(&out, "single", d); err != nil {
@@ -56,7 +56,7 @@ func (b *siteBuild) writeSingleFile(pages []htmlPage, search []byte) error {
 	// The single file is the whole HTML site; data and figures stay only
 	// when the Markdown site (--format both) links to them.
 	for k := range b.files {
-		if b.opts.Format == "html" || strings.HasPrefix(k, "assets/") || strings.HasSuffix(k, ".html") {
+		if b.m.Options.Format == "html" || strings.HasPrefix(k, "assets/") || strings.HasSuffix(k, ".html") {
 			delete(b.files, k)
 		}
 	}

@@ -1,4 +1,4 @@
-package report
+package site
 
 import (
 	"bytes"
@@ -326,7 +326,7 @@ func (b *siteBuild) styleCharts() error {
 			return fmt.Errorf("figure %s: chart option: %w", d.fig.ID, err)
 		}
 		d.fig.Chart = string(out)
-		if len(out) > chartInlineLimit && !b.opts.SingleFile {
+		if len(out) > chartInlineLimit && !b.m.Options.SingleFile {
 			d.fig.ChartSrc = "data/charts/" + d.fig.ID + ".js"
 		}
 	}

@@ -1,9 +1,8 @@
-package report
+package site
 
 import (
 	"bytes"
 	"fmt"
-	"path/filepath"
 	"strings"
 
 	"github.com/evalbook/evalbook/analyses"
@@ -19,7 +18,7 @@ func (b *siteBuild) writeMarkdown() error {
 	}
 	b.files["README.md"] = idx
 	var errs Errors
-	for _, p := range b.study.Pages {
+	for _, p := range b.m.Pages {
 		out, err := b.narrativeMarkdown(p)
 		if err != nil {
 			errs = append(errs, err)
@@ -43,7 +42,7 @@ func (b *siteBuild) mdIndex() ([]byte, error) {
 	s := b.study
 	mdTitleBlock(&idx, s)
 	if s.Abstract != "" {
-		n := b.newNarrative(filepath.Base(s.File)+" (abstract)", "md")
+		n := b.newNarrative(s.Manifest+" (abstract)", "md")
 		abstract := n.expand(mdBlock(s.Abstract, s.UnsafeHTML))
 		if len(n.errs) > 0 {
 			return nil, n.errs
@@ -52,7 +51,7 @@ func (b *siteBuild) mdIndex() ([]byte, error) {
 	}
 	var findings []string
 	for _, v := range b.views {
-		if f := finding(v); f != "" {
+		if f := v.a.Highlight; f != "" {
 			findings = append(findings, fmt.Sprintf("- [%s](%s.md): %s", mdText(v.Title), v.ID, mdText(f)))
 		}
 	}
@@ -60,7 +59,7 @@ func (b *siteBuild) mdIndex() ([]byte, error) {
 		fmt.Fprintf(&idx, "## Key findings\n\n%s\n\n", strings.Join(findings, "\n"))
 	}
 	idx.WriteString("## Contents\n\n")
-	for _, p := range s.Pages {
+	for _, p := range b.m.Pages {
 		fmt.Fprintf(&idx, "- [%s](%s.md)\n", mdText(p.Title), p.Slug)
 	}
 	for _, v := range b.views {
@@ -121,7 +120,7 @@ func (b *siteBuild) mdAnalysis(v *analysisView) []byte {
 		buf.WriteString(mdTable(t))
 		buf.WriteString("\n")
 	}
-	if m := v.run.Output.Method; m != "" {
+	if m := v.a.Method; m != "" {
 		fmt.Fprintf(&buf, "## Method\n\n%s\n\n", m)
 	}
 	mdParams(&buf, v)

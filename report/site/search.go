@@ -1,4 +1,4 @@
-package report
+package site
 
 import (
 	"encoding/json"
@@ -32,7 +32,7 @@ func plainText(h string) string {
 func (b *siteBuild) searchIndex(pageText map[string]string) []byte {
 	var entries []searchEntry
 	entries = append(entries, searchEntry{Title: b.study.Title, URL: "index.html", Kind: "overview", Text: plainText(b.study.Abstract)})
-	for _, p := range b.study.Pages {
+	for _, p := range b.m.Pages {
 		entries = append(entries, searchEntry{Title: p.Title, URL: p.Slug + ".html", Kind: "page", Text: pageText[p.Slug]})
 	}
 	names := map[string]map[string]string{"method": {}, "dataset": {}, "metric": {}}

@@ -1,7 +1,6 @@
-package report
+package site
 
 import (
-	"encoding/json"
 	"fmt"
 	"html"
 	"math"
@@ -17,8 +16,6 @@ import (
 	"github.com/yuin/goldmark/text"
 
 	"github.com/evalbook/evalbook/analyses"
-
-	"github.com/evalbook/evalbook/report/input"
 )
 
 // Narrative pages cite results instead of copying them (SPEC §7):
@@ -292,14 +289,14 @@ func (n *narrative) expandDirectives(s string, lineNo int) string {
 		out.WriteString(n.expandCites(s[:i], lineNo))
 		d, err := parseDirective(s[i:])
 		if err != nil {
-			n.errs = append(n.errs, input.Errorf(n.page, lineNo, "%v", err))
+			n.errs = append(n.errs, pageErrorf(n.page, lineNo, "%v", err))
 			out.WriteString(s[i : i+len(d.text)])
 			s = s[i+len(d.text):]
 			continue
 		}
 		repl, err := n.directive(d.name, d.args)
 		if err != nil {
-			n.errs = append(n.errs, input.Errorf(n.page, lineNo, "%s: %v", shownDirective(d.text), err))
+			n.errs = append(n.errs, pageErrorf(n.page, lineNo, "%s: %v", shownDirective(d.text), err))
 			repl = d.text
 		}
 		out.WriteString(repl)
@@ -311,7 +308,7 @@ func (n *narrative) expandCites(s string, lineNo int) string {
 	return citeRe.ReplaceAllStringFunc(s, func(m string) string {
 		out, err := n.cite(m[1 : len(m)-1])
 		if err != nil {
-			n.errs = append(n.errs, input.Errorf(n.page, lineNo, "%s: %v", shownDirective(m), err))
+			n.errs = append(n.errs, pageErrorf(n.page, lineNo, "%s: %v", shownDirective(m), err))
 			return m
 		}
 		return out
@@ -353,17 +350,6 @@ func parseDirective(s string) (parsedDirective, error) {
 			shownDirective(d.text), d.name, analyses.DidYouMean(d.name, directiveNames), strings.Join(directiveNames, ", "))
 	}
 	return d, nil
-}
-
-// shownDirective is a directive's (or citation's) text as a message shows
-// it: as written when it is printable, else quoted with escapes, so that a
-// terminal escape sequence or invalid UTF-8 in a page never reaches the
-// terminal raw.
-func shownDirective(s string) string {
-	if input.BadName(s) == "" {
-		return input.Clip(s)
-	}
-	return input.Quote(s)
 }
 
 // token stores HTML for fill() and returns its placeholder.
@@ -454,72 +440,77 @@ func (n *narrative) directive(name string, args []string) (string, error) {
 	return "", fmt.Errorf("unknown directive %q", name)
 }
 
-// lookup follows a path into an analysis's JSON document.
+// lookup follows a path into an analysis's document.
 func (b *siteBuild) lookup(id, path string) (any, error) {
-	doc, ok, err := b.doc(id)
-	if err != nil {
-		return nil, err
-	}
+	doc, ok := b.docs[id]
 	if !ok {
-		ids := make([]string, 0, len(b.docs))
-		for k := range b.docs {
-			ids = append(ids, k)
-		}
-		sort.Strings(ids)
-		return nil, fmt.Errorf("no analysis %q%s", id, analyses.DidYouMean(id, ids))
+		return nil, fmt.Errorf("no analysis %q%s", id, analyses.DidYouMean(id, analyses.SortedKeys(b.docs)))
 	}
 	var cur any = doc
 	walked := id
 	for _, part := range splitPath(path) {
-		switch {
-		case strings.HasPrefix(part, "["):
-			if len(part) < 2 || !strings.HasSuffix(part, "]") {
-				return nil, fmt.Errorf("bad selector %q: no closing ]", part)
-			}
-			sel := part[1 : len(part)-1]
-			list, ok := cur.([]any)
-			if !ok {
-				return nil, fmt.Errorf("%s is not a list", walked)
-			}
-			if k, err := strconv.Atoi(sel); err == nil {
-				if k < 0 || k >= len(list) {
-					return nil, fmt.Errorf("%s has %d entries, no [%d]", walked, len(list), k)
-				}
-				cur = list[k]
-			} else if eq := strings.IndexByte(sel, '='); eq > 0 {
-				col, want := sel[:eq], sel[eq+1:]
-				var found any
-				for _, row := range list {
-					if m, ok := row.(map[string]any); ok && fmt.Sprint(m[col]) == want {
-						found = row
-						break
-					}
-				}
-				if found == nil {
-					return nil, fmt.Errorf("%s has no row with %s = %q", walked, col, want)
-				}
-				cur = found
-			} else {
-				return nil, fmt.Errorf("bad selector %q (want [n] or [column=value])", part)
-			}
-		default:
-			m, ok := cur.(map[string]any)
-			if !ok {
-				return nil, fmt.Errorf("%s has no key %q", walked, part)
-			}
-			next, ok := m[part]
-			if !ok {
-				keys := make([]string, 0, len(m))
-				for k := range m {
-					keys = append(keys, k)
-				}
-				return nil, fmt.Errorf("%s has no key %q%s", walked, part, analyses.DidYouMean(part, keys))
-			}
-			cur = next
+		var err error
+		if strings.HasPrefix(part, "[") {
+			cur, err = selectEntry(cur, part, walked)
+		} else {
+			cur, err = member(cur, part, walked)
+		}
+		if err != nil {
+			return nil, err
 		}
 		walked += "." + part
 	}
-	return cur, nil
+	return plain(cur), nil
+}
+
+// selectEntry is the entry of a list that a selector picks: [n], or
+// [column=value] (the first row whose column shows that value).
+func selectEntry(cur any, part, walked string) (any, error) {
+	if len(part) < 2 || !strings.HasSuffix(part, "]") {
+		return nil, fmt.Errorf("bad selector %q: no closing ]", part)
+	}
+	sel := part[1 : len(part)-1]
+	list, ok := plain(cur).([]any)
+	if !ok {
+		return nil, fmt.Errorf("%s is not a list", walked)
+	}
+	if k, err := strconv.Atoi(sel); err == nil {
+		if k < 0 || k >= len(list) {
+			return nil, fmt.Errorf("%s has %d entries, no [%d]", walked, len(list), k)
+		}
+		return list[k], nil
+	}
+	eq := strings.IndexByte(sel, '=')
+	if eq <= 0 {
+		return nil, fmt.Errorf("bad selector %q (want [n] or [column=value])", part)
+	}
+	col, want := sel[:eq], sel[eq+1:]
+	for _, row := range list {
+		if v, ok := member(row, col, ""); ok == nil && fmt.Sprint(plain(v)) == want {
+			return row, nil
+		}
+	}
+	return nil, fmt.Errorf("%s has no row with %s = %q", walked, col, want)
+}
+
+// member is the value of key part of an object.
+func member(cur any, part, walked string) (any, error) {
+	var keys []string
+	switch x := plain(cur).(type) {
+	case *Object:
+		if v, ok := x.get(part); ok {
+			return v, nil
+		}
+		keys = x.keys
+	case map[string]any: // inside a value that marshals itself
+		if v, ok := x[part]; ok {
+			return v, nil
+		}
+		keys = analyses.SortedKeys(x)
+	default:
+		return nil, fmt.Errorf("%s has no key %q", walked, part)
+	}
+	return nil, fmt.Errorf("%s has no key %q%s", walked, part, analyses.DidYouMean(part, keys))
 }
 
 // splitPath splits "tables.lb[method=A].x" into "tables", "lb",
@@ -650,7 +641,7 @@ func formatValue(v any, format string) (string, error) {
 
 func jsonKind(v any) string {
 	switch v.(type) {
-	case map[string]any:
+	case map[string]any, *Object:
 		return "object"
 	case []any:
 		return "list"
@@ -666,28 +657,4 @@ func (n *narrative) fill(out string) string {
 		out = strings.ReplaceAll(out, t, h)
 	}
 	return out
-}
-
-// parseDoc decodes an analysis JSON document for value lookups.
-// doc returns an analysis's JSON document, parsed on first use; ok is
-// false when there is no such analysis.
-func (b *siteBuild) doc(id string) (map[string]any, bool, error) {
-	b.docsMu.Lock()
-	defer b.docsMu.Unlock()
-	doc, ok := b.docs[id]
-	if !ok || doc != nil {
-		return doc, ok, nil
-	}
-	doc, err := parseDoc(b.files["data/"+id+".json"])
-	if err != nil {
-		return nil, true, fmt.Errorf("%s: %w", id, err)
-	}
-	b.docs[id] = doc
-	return doc, true, nil
-}
-
-func parseDoc(b []byte) (map[string]any, error) {
-	var m map[string]any
-	err := json.Unmarshal(b, &m)
-	return m, err
 }

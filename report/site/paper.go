@@ -1,4 +1,4 @@
-package report
+package site
 
 import (
 	"fmt"
@@ -6,7 +6,6 @@ import (
 
 	"gonum.org/v1/plot/vg"
 
-	"github.com/evalbook/evalbook/figures"
 	"github.com/evalbook/evalbook/report/paper"
 )
 
@@ -14,7 +13,7 @@ import (
 // package report/paper): data/<table-id>.tex beside every table's CSV;
 // figures/<id>.pdf and .png beside every SVG drawn from a drawing;
 // paper/evalbook.tex, the key numbers of every analysis as LaTeX macros
-// read from the same data/<id>.json the site publishes (and listed on
+// read from the same documents as data/<id>.json (doc.go) (and listed on
 // each analysis page); CITATION.cff and citation.bib from the manifest.
 // With --format latex (Options.Paper), paper/ also holds every table
 // (paper/tables/<table-id>.tex), every PDF figure (paper/figures/), the
@@ -30,7 +29,7 @@ func (b *siteBuild) writePaperFiles() error {
 		Abstract: s.Abstract, Authors: s.Authors, Links: s.Links}
 	b.files["CITATION.cff"] = paper.CFF(cite)
 	b.files["citation.bib"] = paper.BibTeX(cite)
-	if b.opts.Paper {
+	if b.m.Options.Paper {
 		b.files["paper/citation.bib"] = b.files["citation.bib"]
 		b.files["paper/example.tex"] = exampleTeX(s.Title, paper.BibKey(cite), tables, figs)
 	}
@@ -52,7 +51,7 @@ func (b *siteBuild) writeTablesTeX() []string {
 			tex := paper.LaTeX(paper.Table{ID: t.ID, Caption: caption, Table: t.table})
 			b.files["data/"+t.ID+".tex"] = tex
 			t.TeXHref = "data/" + t.ID + ".tex"
-			if b.opts.Paper {
+			if b.m.Options.Paper {
 				b.files["paper/tables/"+t.ID+".tex"] = tex
 				tables = append(tables, t.ID)
 			}
@@ -67,15 +66,6 @@ type paperFigure struct {
 	Width     vg.Length
 }
 
-// figureWidth is the width of the PDF and PNG figures: the manifest's
-// figure_width in inches, else one column.
-func figureWidth(s *Study) vg.Length {
-	if w := s.FigureWidth; w > 0 {
-		return vg.Length(w) * vg.Inch
-	}
-	return figures.ColumnWidth
-}
-
 // writeFigureExports writes figures/<id>.pdf and figures/<id>.png (300
 // dpi) beside the SVG of every figure that has a drawing, laid out at
 // figureWidth, and links them beside the SVG; with --format latex the PDF
@@ -86,7 +76,7 @@ func (b *siteBuild) writeFigureExports() []paperFigure {
 		f := e.f
 		f.PDFHref, f.PNGHref = "figures/"+f.ID+".pdf", "figures/"+f.ID+".png"
 		b.files[f.PDFHref], b.files[f.PNGHref] = e.pdf, e.png
-		if b.opts.Paper {
+		if b.m.Options.Paper {
 			b.files["paper/"+f.PDFHref] = e.pdf
 			out = append(out, paperFigure{ID: f.ID, Title: f.Title, Width: e.width})
 		}
@@ -120,7 +110,8 @@ func (b *siteBuild) renderExports() []figureExport {
 func (b *siteBuild) writeMacros() error {
 	docs := make([]paper.Doc, len(b.views))
 	for i, v := range b.views {
-		docs[i] = paper.Doc{ID: v.ID, JSON: b.files["data/"+v.ID+".json"]}
+		doc, _ := decoded(b.docs[v.ID]).(map[string]any)
+		docs[i] = paper.Doc{ID: v.ID, Value: doc}
 	}
 	macros, err := paper.Macros(docs)
 	if err != nil {

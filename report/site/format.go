@@ -1,4 +1,4 @@
-package report
+package site
 
 import (
 	"encoding/json"
