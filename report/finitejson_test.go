@@ -3,7 +3,6 @@ package report
 import (
 	"encoding/json"
 	"math"
-	"reflect"
 	"strings"
 	"testing"
 
@@ -39,51 +38,6 @@ func newInfResult(bad float64) *infResult {
 	r.Nested.X, r.Nested.Y = 1, bad
 	r.Warnf("a note")
 	return r
-}
-
-// TestFiniteJSONMatchesEncodingJSON: without non-finite values the
-// fallback encoder writes encoding/json's bytes, and with them it writes
-// null and lists each path.
-func TestFiniteJSONMatchesEncodingJSON(t *testing.T) {
-	t.Parallel()
-	finite := newInfResult(0.25)
-	want, err := json.Marshal(finite)
-	if err != nil {
-		t.Fatal(err)
-	}
-	e := &finiteEncoder{}
-	e.encode(reflect.ValueOf(finite), "")
-	if e.err != nil || e.buf.String() != string(want) || len(e.paths) != 0 {
-		t.Fatalf("fallback encoder\n%s\nencoding/json\n%s\n(err %v, paths %v)", e.buf.String(), want, e.err, e.paths)
-	}
-
-	b, paths, err := marshalResult(newInfResult(math.Inf(1)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var m map[string]any
-	if err := json.Unmarshal(b, &m); err != nil {
-		t.Fatalf("invalid JSON %s: %v", b, err)
-	}
-	wantPaths := []string{"score", "curve[1]", "by_rule.b[0]", "ptr", "Nested.Y", "any"}
-	if strings.Join(paths, " ") != strings.Join(wantPaths, " ") {
-		t.Errorf("paths %v, want %v", paths, wantPaths)
-	}
-	for _, k := range []string{"score", "ptr", "any", "opt"} {
-		if v, ok := m[k]; !ok || v != nil {
-			t.Errorf("%s = %v, want null", k, v)
-		}
-	}
-	if _, ok := m["empty"]; ok {
-		t.Error("omitempty field written")
-	}
-	if m["warnings"] == nil || m["name"] != "<x>" {
-		t.Errorf("embedded or plain fields lost: %s", b)
-	}
-	note := nonFiniteNote(paths)
-	if !strings.HasPrefix(note, "6 values are not finite") || !strings.Contains(note, "score, curve[1], by_rule.b[0], ptr, Nested.Y and 1 more") {
-		t.Errorf("note %q", note)
-	}
 }
 
 // TestFiniteJSONBuild plants +Inf in a result: the build succeeds, the

@@ -48,10 +48,7 @@ func analysisDoc(a *Analysis) (*Object, []string, error) {
 	doc.add("seed", Number(fmt.Sprint(a.Seed)))
 	doc.add("tables", tables)
 	doc.add("warnings", warnings)
-	fields, err := ownFields(own)
-	if err != nil {
-		return nil, nil, fmt.Errorf("result: %w", err)
-	}
+	fields := ownFields(own)
 	for _, k := range analyses.SortedKeys(fields) {
 		if !contains(docKeys, k) {
 			doc.add(k, fields[k])
@@ -63,7 +60,7 @@ func analysisDoc(a *Analysis) (*Object, []string, error) {
 // ownFields are the top-level fields of a result's tree, by name (none
 // when the result is not an object). A result that marshals itself is
 // read as encoding/json would read its object.
-func ownFields(own any) (map[string]any, error) {
+func ownFields(own any) map[string]any {
 	fields := map[string]any{}
 	switch x := own.(type) {
 	case *Object:
@@ -78,7 +75,7 @@ func ownFields(own any) (map[string]any, error) {
 			}
 		}
 	}
-	return fields, nil
+	return fields
 }
 
 // tablesTree is the "tables" field of data/<id>.json: each table's id

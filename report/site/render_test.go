@@ -1,0 +1,70 @@
+package site
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+// renderModel is a site of one analysis (docResult) and one page that
+// cites a number of it and a paper; no file of it exists on disk.
+func renderModel(page string) Model {
+	r := newDocResult(0.125)
+	return Model{
+		Study: Study{Title: "Pure", Manifest: "study.toml", Abstract: "Score {{value lb score %.2f}}."},
+		Pages: []Page{{Title: "Findings", Slug: "findings", Source: "no/such/dir/findings.md", Markdown: []byte(page)}},
+		Bibliography: map[string]*BibEntry{"doe20": {Key: "doe20", Type: "article",
+			Fields: map[string]string{"author": "Doe, Jane and Roe, Rick", "year": "2020", "title": "On scores"}}},
+		Analyses:       []Analysis{*docAnalysis(r)},
+		ProvenanceJSON: []byte("{}\n"),
+		Options:        Options{Format: "both"},
+	}
+}
+
+// TestRenderFromModel: the site is rendered from the model alone (the
+// page's source path does not exist): {{value}} reads the analysis's
+// document, citations the model's bibliography, and data/<id>.json is
+// the document's bytes.
+func TestRenderFromModel(t *testing.T) {
+	t.Parallel()
+	m := renderModel("# Findings\n\nThe score is {{value lb score %.3f}}, at {{value lb rows[method=B].v %.1f}} [@doe20].\n")
+	files, err := Render(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := string(files["findings.html"])
+	for _, want := range []string{`title="lb score">0.125</span>`, `title="lb rows[method=B].v">1.0</span>`,
+		`<a class="cite" href="#ref-doe20">Doe &amp; Roe 2020</a>`, "On scores"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("findings.html lacks %s", want)
+		}
+	}
+	if md := string(files["findings.md"]); !strings.Contains(md, "The score is 0.125, at 1.0 ([Doe &amp; Roe 2020](#ref-doe20))") {
+		t.Errorf("findings.md:\n%s", md)
+	}
+	if !strings.Contains(string(files["index.html"]), `title="lb score">0.12</span>`) {
+		t.Error("the abstract's value is missing")
+	}
+	doc, _, err := analysisDoc(&m.Analyses[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(files["data/lb.json"], writeDoc(doc)) || !bytes.Equal(files["data/provenance.json"], m.ProvenanceJSON) {
+		t.Error("data files differ from the model's documents")
+	}
+}
+
+// TestRenderPageErrors: a broken directive or citation is an error at
+// the page's path (as the manifest writes it) and line.
+func TestRenderPageErrors(t *testing.T) {
+	t.Parallel()
+	_, err := Render(renderModel("# Findings\n\n{{value lb scor}}\n\n[@nobody]\n"))
+	for _, want := range []string{
+		`no/such/dir/findings.md:3: {{value lb scor}}: lb has no key "scor" (did you mean "score"?)`,
+		`no/such/dir/findings.md:5: [@nobody]: no bibliography entry "nobody"`,
+	} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("got %v\nwant %s", err, want)
+		}
+	}
+}
