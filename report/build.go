@@ -22,7 +22,7 @@ type Options struct {
 	Manifest   string // path of study.toml
 	Out        string // site directory; default <study dir>/site
 	Format     string // "html" (default), "md" or "both"; "latex" or "paper" is html with Paper
-	Paper      bool   // also write paper/ (report/paper_site.go)
+	Paper      bool   // also write paper/ (report/site/paper.go)
 	SingleFile bool
 	Jobs       int // workers; default GOMAXPROCS
 	NoCache    bool
@@ -239,7 +239,7 @@ func (o *Options) normalise() error {
 	case "":
 		o.Format = "html"
 	case "html", "md", "both":
-	case "latex", "paper": // the site and paper/ (paper_site.go)
+	case "latex", "paper": // the site and paper/ (report/site/paper.go)
 		o.Format, o.Paper = "html", true
 	default:
 		return fmt.Errorf("--format: unknown value %q (want html, md, both, latex or paper)", o.Format)

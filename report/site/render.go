@@ -104,7 +104,7 @@ type figureView struct {
 	ID, Title, Caption string
 	Num                int
 	Src, SVGHref       string
-	PDFHref, PNGHref   string // "" when the figure has no drawing (paper_site.go)
+	PDFHref, PNGHref   string // "" when the figure has no drawing (paper.go)
 	Chart              string
 	Height             int
 	PreferStatic       bool   // the SVG first, the chart on request
@@ -115,7 +115,7 @@ type figureView struct {
 
 type tableView struct {
 	ID, Title, CSVHref string
-	TeXHref            string // data/<id>.tex (paper_site.go)
+	TeXHref            string // data/<id>.tex (paper.go)
 	Num                int
 	Columns            []columnView
 	Compact            bool // many columns: tighter cells
