@@ -130,14 +130,13 @@ func siteLabels(s *Study) site.Labels {
 			l.Metrics[strings.ToLower(m.Name)] = m.Label
 		}
 	}
-	for _, rule := range leaderboard.AllRules {
+	for rule := range leaderboard.RuleLabels {
 		l.Rules[rule] = s.Label(LabelRule, rule)
+	}
+	for _, rule := range leaderboard.AllRules { // the first rule of a rank column names it
 		if c := leaderboard.RankColumn(rule); l.RankColumns[c] == "" {
 			l.RankColumns[c] = rule
 		}
-	}
-	for rule := range leaderboard.RuleLabels {
-		l.Rules[rule] = s.Label(LabelRule, rule)
 	}
 	return l
 }

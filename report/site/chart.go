@@ -18,13 +18,13 @@ import (
 // site. The figures package draws each chart on its own; the site writer
 // restyles the options once it has seen them all.
 
-// SitePalette is the colour of the n-th name, cycling: figures.Palette,
+// Palette is the colour of the n-th name, cycling: figures.Palette,
 // each colour with at least 3:1 contrast against the light theme's
 // background (#fdfdfc); against the dark background (#16181b) the page's
 // script lightens the two that fall short (purple, near-black) until they
 // reach 3:1 — dark mode draws light marks where the light theme draws
 // dark ones.
-var SitePalette = func() []string {
+var Palette = func() []string {
 	out := make([]string, len(figures.Palette))
 	for i := range out {
 		out[i] = figures.Hex(i)
@@ -45,9 +45,9 @@ type seriesStyle struct {
 }
 
 func styleOf(i int) seriesStyle {
-	n := len(SitePalette)
+	n := len(Palette)
 	return seriesStyle{
-		Colour:   SitePalette[i%n],
+		Colour:   Palette[i%n],
 		LineType: siteLineTypes[(i/n)%len(siteLineTypes)],
 		Symbol:   siteSymbols[(i/n)%len(siteSymbols)],
 	}
@@ -164,7 +164,7 @@ func sortedKeys(m map[string]string) []string {
 // apply restyles an option's series with the map, sets the palette as
 // the option's default colours, and lays out its legend unpaged.
 func (m *colourMap) apply(option map[string]any, height *int) {
-	option["color"] = append([]string(nil), SitePalette...)
+	option["color"] = append([]string(nil), Palette...)
 	for _, s := range styledSeries(option) {
 		st := styleOf(m.index[baseName(s["name"].(string))])
 		item := mapAt(s, "itemStyle")
