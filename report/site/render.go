@@ -312,7 +312,7 @@ func compactView(tv *tableView, t analyses.Table) {
 }
 
 // columnViews are a table's headers: a column named by a metric or a
-// ranking rule shows its label (Study.Label), with the id as its title.
+// ranking rule shows its label (Labels), with the id as its title.
 func (b *siteBuild) columnViews(cols []string) []columnView {
 	out := make([]columnView, len(cols))
 	for i, c := range cols {
