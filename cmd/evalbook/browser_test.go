@@ -161,9 +161,11 @@ func newBrowser(t *testing.T) *browser {
 		t.Fatalf("opening a tab: %v", err)
 	}
 	tab, closeTab := chromedp.NewContext(parent, chromedp.WithTargetID(tabID))
-	ctx, cancel := context.WithTimeout(tab, 8*time.Minute) // below go test's own 10
+	// No deadline of its own: a state that never comes fails after
+	// waitLimit (until), and go test's -timeout stops a hung browser; a
+	// deadline on the whole tab would fail a slow (shared) machine.
+	ctx := tab
 	t.Cleanup(func() {
-		cancel()
 		closeTab()
 		chromedp.Run(parent, chromedp.ActionFunc(func(ctx context.Context) error {
 			return target.DisposeBrowserContext(browserContext).Do(cdp.WithExecutor(ctx, chromedp.FromContext(ctx).Browser))
