@@ -142,7 +142,7 @@ func TestDemoIDsAndReferences(t *testing.T) {
 	}
 
 	// The single file: every page is a section of one document.
-	site := builtDemo(t, "--single-file")
+	site := singleFileSite(t)
 	b, err := os.ReadFile(filepath.Join(site, "index.html"))
 	if err != nil {
 		t.Fatal(err)

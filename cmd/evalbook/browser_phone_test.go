@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/chromedp/cdproto/emulation"
@@ -55,7 +56,6 @@ const phoneJS = `(function () {
 // temporary directory).
 func TestBrowserPhone(t *testing.T) {
 	t.Parallel()
-	b := newBrowser(t)
 	site := demoSite(t)
 	shots := os.Getenv("EVALBOOK_SHOTS")
 	if shots == "" {
@@ -63,42 +63,47 @@ func TestBrowserPhone(t *testing.T) {
 	} else if err := os.MkdirAll(shots, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := chromedp.Run(b.ctx,
-		emulation.SetDeviceMetricsOverride(390, 844, 3, true),
-		emulation.SetTouchEmulationEnabled(true),
-	); err != nil {
-		t.Fatal(err)
-	}
-	texts := 0
+	pool := newTabPool(t, 2, func(b *browser) {
+		if err := chromedp.Run(b.ctx,
+			emulation.SetDeviceMetricsOverride(390, 844, 3, true),
+			emulation.SetTouchEmulationEnabled(true),
+		); err != nil {
+			t.Fatal(err)
+		}
+	})
+	var views []string // page:theme
 	for _, name := range []string{"meta-ease-vs-als-rmse", "critical-difference", "leaderboard", "dataset-clusters"} {
-		themes := []string{"light"}
+		views = append(views, name+":light")
 		if name == "critical-difference" || name == "meta-ease-vs-als-rmse" {
-			themes = append(themes, "dark")
-		}
-		for _, theme := range themes {
-			b.at(name + " (phone, " + theme + ")")
-			if err := chromedp.Run(b.ctx, chromedp.Navigate("file://"+filepath.Join(site, name+".html"))); err != nil {
-				t.Fatal(err)
-			}
-			b.loadInTheme(t, "file://"+filepath.Join(site, name+".html"), theme)
-			b.chartState(t)
-			var r struct {
-				Texts    int      `json:"texts"`
-				Problems []string `json:"problems"`
-			}
-			if err := chromedp.Run(b.ctx, chromedp.Evaluate(phoneJS, &r)); err != nil {
-				t.Fatal(err)
-			}
-			for _, p := range r.Problems {
-				t.Errorf("%s (390 px, %s): %s", name, theme, p)
-			}
-			texts += r.Texts
-			b.screenshot(t, shots, fmt.Sprintf("phone-%s-%s", name, theme))
+			views = append(views, name+":dark")
 		}
 	}
+	var mu sync.Mutex
+	texts := 0
+	eachPage(t, pool, views, func(t *testing.T, b *browser, view string) {
+		name, theme, _ := strings.Cut(view, ":")
+		b.at(name + " (phone, " + theme + ")")
+		b.loadInTheme(t, "file://"+filepath.Join(site, name+".html"), theme)
+		b.chartState(t)
+		var r struct {
+			Texts    int      `json:"texts"`
+			Problems []string `json:"problems"`
+		}
+		if err := chromedp.Run(b.ctx, chromedp.Evaluate(phoneJS, &r)); err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range r.Problems {
+			t.Errorf("%s (390 px, %s): %s", name, theme, p)
+		}
+		mu.Lock()
+		texts += r.Texts
+		mu.Unlock()
+		b.screenshot(t, shots, fmt.Sprintf("phone-%s-%s", name, theme))
+	})
 	if texts < 50 {
 		t.Errorf("only %d chart texts measured", texts)
 	}
+	b := <-pool
 
 	// The contents: hidden behind the menu button, opened by it.
 	b.at("menu (phone)")
@@ -116,8 +121,7 @@ func TestBrowserPhone(t *testing.T) {
 	}
 	b.until(t, "contents opened", navState, &state, func() bool { return state == "shown:true" }, func() string { return state })
 	b.screenshot(t, shots, "phone-menu-open")
-	if strings.TrimSpace(shots) != "" {
-		t.Logf("screenshots in %s", shots)
-	}
-	b.report(t)
+	t.Logf("screenshots in %s", shots)
+	pool <- b
+	pool.report(t)
 }

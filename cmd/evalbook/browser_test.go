@@ -13,9 +13,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/log"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 
 	"github.com/evalbook/evalbook/report"
@@ -47,43 +49,127 @@ type browser struct {
 	requests []string // every URL the pages asked for, in order
 }
 
+// sharedChromium is the one headless Chromium of the test binary: every
+// browser test opens tabs in it (newBrowser), each tab in a browser
+// context of its own (its own storage, so a theme stored by one test
+// cannot reach another's page). Starting Chromium costs a second or more
+// of CPU; TestMain stops it after the last test.
+var sharedChromium struct {
+	once    sync.Once
+	ctx     context.Context // the browser's first tab, which keeps it running
+	stop    func()
+	profile string
+	err     error
+}
+
+// chromiumContext starts the shared Chromium on first use and returns a
+// context to open tabs from.
+func chromiumContext(t *testing.T) context.Context {
+	t.Helper()
+	chromiumPath(t) // skips (fails in CI) without a Chromium
+	startChromium()
+	c := &sharedChromium
+	if c.err != nil {
+		t.Fatalf("starting chromium: %v", c.err)
+	}
+	return c.ctx
+}
+
+// startChromium starts the shared Chromium once (TestMain may call it
+// early, before a test needs it).
+func startChromium() {
+	c := &sharedChromium
+	c.once.Do(func() {
+		exe := ""
+		for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+			if p, err := exec.LookPath(name); err == nil {
+				exe = p
+				break
+			}
+		}
+		if exe == "" {
+			c.err = fmt.Errorf("no chromium")
+			return
+		}
+		// The profile directory is removed by hand, after the browser has
+		// stopped: removing it while Chromium writes its last files races.
+		c.profile, c.err = os.MkdirTemp("", "evalbook-chromium-")
+		if c.err != nil {
+			return
+		}
+		opts := append(chromedp.DefaultExecAllocatorOptions[:],
+			chromedp.ExecPath(exe),
+			chromedp.Flag("headless", true),
+			chromedp.Flag("no-sandbox", true),
+			chromedp.Flag("disable-gpu", true),
+			chromedp.Flag("disable-quic", true),
+			chromedp.Flag("no-first-run", true),
+			chromedp.Flag("disable-background-networking", true),
+			chromedp.Flag("disable-component-update", true),
+			chromedp.Flag("disable-sync", true),
+			chromedp.UserDataDir(c.profile),
+			chromedp.WindowSize(1280, 900),
+		)
+		actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+		ctx, cancelBrowser := chromedp.NewContext(actx)
+		c.ctx = ctx
+		c.stop = func() {
+			cancelBrowser()
+			cancelAlloc()
+			for i := 0; i < 20 && os.RemoveAll(c.profile) != nil; i++ {
+				time.Sleep(100 * time.Millisecond)
+			}
+		}
+		c.err = chromedp.Run(ctx) // starts the browser
+	})
+}
+
+// stopChromium stops the shared Chromium, if a test started it.
+func stopChromium() {
+	sharedChromium.once.Do(func() {}) // waits for a start under way
+	if sharedChromium.stop != nil {
+		sharedChromium.stop()
+	}
+}
+
+// newBrowser opens a tab of the shared Chromium, in a browser context of
+// its own, at 1280×900, with the network switched off, recording what a
+// page must not do (see browser). The tab closes when t ends.
 func newBrowser(t *testing.T) *browser {
+	t.Helper()
 	if testing.Short() {
 		// make test runs everything once in full, then again with -race
 		// -short: the browser checks the rendered site, not Go's
 		// concurrency, and has run already.
 		t.Skip("browser tests run without -short")
 	}
-	exe := chromiumPath(t)
-	// The profile directory is removed by hand, after the browser has
-	// stopped: t.TempDir's own cleanup can race Chromium's last writes.
-	profile, err := os.MkdirTemp("", "evalbook-chromium-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(exe),
-		chromedp.Flag("headless", true),
-		chromedp.Flag("no-sandbox", true),
-		chromedp.Flag("disable-gpu", true),
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("no-first-run", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.UserDataDir(profile),
-		chromedp.WindowSize(1280, 900),
-	)
-	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
-	ctx, cancel2 := chromedp.NewContext(actx)
-	ctx, cancel3 := context.WithTimeout(ctx, 240*time.Second)
-	t.Cleanup(func() {
-		cancel3()
-		cancel2()
-		cancel()
-		for i := 0; i < 20 && os.RemoveAll(profile) != nil; i++ {
-			time.Sleep(100 * time.Millisecond)
+	parent := chromiumContext(t)
+	// A browser context and a tab in a window of its own (headless
+	// Chromium opens no tab in a new context without one; chromedp's
+	// WithNewBrowserContext asks for none).
+	var browserContext cdp.BrowserContextID
+	var tabID target.ID
+	if err := chromedp.Run(parent, chromedp.ActionFunc(func(ctx context.Context) error {
+		exec := cdp.WithExecutor(ctx, chromedp.FromContext(ctx).Browser)
+		var err error
+		if browserContext, err = target.CreateBrowserContext().WithDisposeOnDetach(true).Do(exec); err != nil {
+			return err
 		}
+		tabID, err = target.CreateTarget("about:blank").WithBrowserContextID(browserContext).WithNewWindow(true).Do(exec)
+		return err
+	})); err != nil {
+		t.Fatalf("opening a tab: %v", err)
+	}
+	tab, closeTab := chromedp.NewContext(parent, chromedp.WithTargetID(tabID))
+	// No deadline of its own: a state that never comes fails after
+	// waitLimit (until), and go test's -timeout stops a hung browser; a
+	// deadline on the whole tab would fail a slow (shared) machine.
+	ctx := tab
+	t.Cleanup(func() {
+		closeTab()
+		chromedp.Run(parent, chromedp.ActionFunc(func(ctx context.Context) error {
+			return target.DisposeBrowserContext(browserContext).Do(cdp.WithExecutor(ctx, chromedp.FromContext(ctx).Browser))
+		}))
 	})
 	b := &browser{ctx: ctx}
 	chromedp.ListenTarget(ctx, func(ev any) {
@@ -116,7 +202,7 @@ func newBrowser(t *testing.T) *browser {
 	})
 	// The network is off: the site must need none of it.
 	if err := chromedp.Run(ctx, network.Enable(), runtime.Enable(), log.Enable(),
-		network.EmulateNetworkConditions(true, 0, 0, 0)); err != nil {
+		network.EmulateNetworkConditions(true, 0, 0, 0), chromedp.EmulateViewport(1280, 900)); err != nil {
 		t.Fatal(err)
 	}
 	return b
@@ -271,6 +357,15 @@ func (b *browser) theme(t *testing.T, want string) {
 // fresh load, as a reader's next page would be.
 func (b *browser) loadInTheme(t *testing.T, url, theme string) {
 	t.Helper()
+	var protocol string
+	if err := chromedp.Run(b.ctx, chromedp.Evaluate(`location.protocol`, &protocol)); err != nil {
+		t.Fatal(err)
+	}
+	if protocol != "file:" { // a new tab's about:blank has no storage of the site's
+		if err := chromedp.Run(b.ctx, chromedp.Navigate(url)); err != nil {
+			t.Fatal(err)
+		}
+	}
 	if err := chromedp.Run(b.ctx,
 		chromedp.Evaluate(fmt.Sprintf(`localStorage.setItem("evalbook-theme", %q); true`, theme), nil),
 		chromedp.Navigate(url),
@@ -308,65 +403,122 @@ func (b *browser) screenshot(t *testing.T, dir, name string) {
 	}
 }
 
-func builtDemo(t *testing.T, extra ...string) string {
-	demo := generatedDemo(t)
-	site := filepath.Join(t.TempDir(), "site")
-	args := append([]string{"build", filepath.Join(demo, "study.toml"), "-o", site, "--quiet"}, extra...)
-	if code, _, errOut := runCLI(args...); code != 0 {
-		t.Fatalf("build: %s", errOut)
+// tabPool holds tabs of the shared Chromium for parallel subtests: each
+// subtest takes one, uses it alone and gives it back.
+type tabPool chan *browser
+
+// newTabPool opens n tabs for t, each set up by setup (a viewport, a
+// stored theme).
+func newTabPool(t *testing.T, n int, setup func(*browser)) tabPool {
+	t.Helper()
+	pool := make(tabPool, n)
+	for i := 0; i < n; i++ {
+		b := newBrowser(t)
+		if setup != nil {
+			setup(b)
+		}
+		pool <- b
 	}
-	return site
+	return pool
 }
 
-// TestBrowserDemo opens every page of the built demo in headless Chromium
-// from file:// with the network off and checks: no request leaves the site,
-// no console error or exception, every interactive chart is drawn (the
-// opt-in ones switched on) and read (checkCharts) and every static figure
-// loads; search finds a method's page; the theme toggle
-// redraws the charts in other colours. It saves screenshots of the
-// overview, a forest-plot page and a narrative page in both themes.
-func TestBrowserDemo(t *testing.T) {
-	t.Parallel() // with the other browser test: each keeps one core busy at most
-	b := newBrowser(t)
+// report reports every tab's problems (after its subtests).
+func (p tabPool) report(t *testing.T) {
+	t.Helper()
+	for i := 0; i < cap(p); i++ {
+		b := <-p
+		b.report(t)
+		p <- b
+	}
+}
+
+// eachPage runs check on every page in a parallel subtest named after
+// it, each with a tab of pool, and returns once all are done. The
+// subtests share the test binary's parallel slots with the other tests.
+func eachPage(t *testing.T, pool tabPool, pages []string, check func(t *testing.T, b *browser, page string)) {
+	t.Helper()
+	t.Run("pages", func(t *testing.T) {
+		for _, p := range pages {
+			t.Run(filepath.Base(p), func(t *testing.T) {
+				t.Parallel()
+				b := <-pool
+				defer func() { pool <- b }()
+				b.at(filepath.Base(p))
+				check(t, b, p)
+			})
+		}
+	})
+}
+
+// demoHTMLPages lists the demo's pages, sorted.
+func demoHTMLPages(t *testing.T) []string {
+	t.Helper()
 	site := demoSite(t)
 	if _, err := os.Stat(filepath.Join(site, "assets", "echarts.min.js")); err != nil {
 		t.Fatal("the demo was built without ECharts: run `make assets` before testing (make test does)")
 	}
 	pages, _ := filepath.Glob(filepath.Join(site, "*.html"))
 	sort.Strings(pages)
-	if len(pages) < 4 {
+	if len(pages) < 10 {
 		t.Fatalf("only %d pages", len(pages))
 	}
-	// At 1,400 px (a legend must not page there); every chart of the site
-	// is read as ECharts holds it (checkCharts: axis names, digits,
-	// legends, contrast, the site's colour map).
-	if err := chromedp.Run(b.ctx, chromedp.EmulateViewport(1400, 900)); err != nil {
-		t.Fatal(err)
-	}
+	return pages
+}
+
+// TestBrowserDemo opens every page of the built demo in headless Chromium
+// from file:// with the network off, at 1,400 px in the light theme, and
+// checks: no request leaves the site, no console error or exception,
+// every interactive chart is drawn (the opt-in ones switched on) and read
+// (checkCharts) and every static figure loads, and axe-core with all its
+// rules (axeAll), after the charts are drawn and with the "Cite in
+// LaTeX" box open, finds no violation. Then: search finds a method's
+// page; the theme toggle redraws the charts in other colours. It saves
+// screenshots of the overview, a forest-plot page and a narrative page in
+// both themes. (TestBrowserDark reads every page in the dark theme.)
+func TestBrowserDemo(t *testing.T) {
+	t.Parallel()
+	axe := axeSource(t)
+	pool := newTabPool(t, 2, func(b *browser) {
+		// At 1,400 px (a legend must not page there).
+		if err := chromedp.Run(b.ctx, chromedp.EmulateViewport(1400, 900)); err != nil {
+			t.Fatal(err)
+		}
+	})
+	site := demoSite(t)
+	pages := demoHTMLPages(t)
 	cm := newColourMap()
+	var mu sync.Mutex
 	charts, read := 0, 0
-	for _, p := range pages {
-		b.at(filepath.Base(p))
+	eachPage(t, pool, pages, func(t *testing.T, b *browser, p string) {
+		name := filepath.Base(p)
 		if err := chromedp.Run(b.ctx, chromedp.Navigate("file://"+p), chromedp.WaitReady("body", chromedp.ByQuery)); err != nil {
 			t.Fatalf("%s: %v", p, err)
 		}
 		want, drawn, broken := b.chartState(t)
 		if drawn < want {
-			t.Errorf("%s: %d of %d charts drawn", filepath.Base(p), drawn, want)
+			t.Errorf("%s: %d of %d charts drawn", name, drawn, want)
 		}
 		if broken > 0 {
-			t.Errorf("%s: %d figure images did not load", filepath.Base(p), broken)
+			t.Errorf("%s: %d figure images did not load", name, broken)
 		}
+		// Every chart of the site is read as ECharts holds it
+		// (checkCharts: axis names, digits, legends, contrast, the
+		// site's colour map).
+		n := b.checkCharts(t, name, cm)
+		b.axe(t, axe, name+" (light)", axeAll)
+		mu.Lock()
 		charts += want
-		read += b.checkCharts(t, filepath.Base(p), cm)
-	}
+		read += n
+		mu.Unlock()
+	})
 	if charts == 0 {
 		t.Error("the demo has no interactive chart")
 	}
 	if read < 40 {
 		t.Errorf("read %d charts; the demo has more", read)
 	}
-	t.Logf("%d charts read, %d names in the site's colour map", read, len(cm.colour))
+	t.Logf("%d pages, %d charts read, %d names in the site's colour map; axe-core on every page", len(pages), read, len(cm.colour))
+	b := <-pool
 	if err := chromedp.Run(b.ctx, chromedp.EmulateViewport(1280, 900)); err != nil {
 		t.Fatal(err)
 	}
@@ -436,8 +588,9 @@ func TestBrowserDemo(t *testing.T) {
 			b.screenshot(t, shots, name+"-"+theme)
 		}
 	}
-	t.Logf("%d pages, %d charts checked; screenshots in %s", len(pages), charts, shots)
-	b.report(t)
+	t.Logf("screenshots in %s", shots)
+	pool <- b
+	pool.report(t)
 }
 
 // TestBrowserSingleFile opens the --single-file site from file:// with the
@@ -447,7 +600,7 @@ func TestBrowserDemo(t *testing.T) {
 func TestBrowserSingleFile(t *testing.T) {
 	t.Parallel()
 	b := newBrowser(t)
-	site := builtDemo(t, "--single-file")
+	site := singleFileSite(t)
 	entries, _ := os.ReadDir(site)
 	if len(entries) == 2 && entries[0].Name() == report.SiteMarker { // marks the directory for the next build; not part of the site
 		entries = entries[1:]
@@ -489,6 +642,7 @@ func TestBrowserSingleFile(t *testing.T) {
 		if drawn < want || broken > 0 {
 			t.Errorf("#%s: %d of %d charts drawn, %d images broken", id, drawn, want, broken)
 		}
+
 		charts += want
 		if want > 0 {
 			withCharts = append(withCharts, id)
@@ -548,6 +702,24 @@ func TestBrowserSingleFile(t *testing.T) {
 	}
 	if charts == 0 {
 		t.Error("no chart in the single file")
+	}
+	// axe-core with every rule on the single file's own frame (its
+	// navigation, its sections) in two views: the overview, and the
+	// leaderboard's section with its chart. The pages' contents are the
+	// multi-page site's, which TestBrowserDemo checks page by page. axe
+	// reads the whole document, hidden parts too (the other sections:
+	// seconds of work each time), so they are removed first.
+	axe := axeSource(t)
+	if err := chromedp.Run(b.ctx, chromedp.Evaluate(`document.querySelectorAll(".sf-page").forEach(function (s) {
+  if (s.id !== "p-index" && s.id !== "p-leaderboard") s.remove();
+}); true`, nil)); err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{"p-index", "p-leaderboard"} {
+		b.at("#" + id + " (axe)")
+		show(id)
+		b.chartState(t)
+		b.axe(t, axe, "single file #"+id, axeAll)
 	}
 	t.Logf("%d sections, %d charts", len(ids), charts)
 	b.report(t)

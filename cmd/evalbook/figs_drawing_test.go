@@ -61,6 +61,7 @@ func demoFigures(t *testing.T) []figures.Figure {
 // PNG show what the site shows: Drawing.SVG() is the figure's SVG, byte
 // for byte.
 func TestDemoFiguresHaveTheirDrawing(t *testing.T) {
+	t.Parallel()
 	figs := demoFigures(t)
 	if len(figs) < 40 {
 		t.Fatalf("the demo drew %d figures, want every one of its 40 and more", len(figs))
@@ -87,6 +88,7 @@ func TestDemoFiguresHaveTheirDrawing(t *testing.T) {
 // performance profiles and beside its mean rank in the CD diagram, static
 // and interactive, and its raw id appears in neither.
 func TestDemoFiguresShowLabels(t *testing.T) {
+	t.Parallel()
 	byID := map[string]figures.Figure{}
 	for _, f := range demoFigures(t) {
 		byID[f.ID] = f

@@ -21,6 +21,7 @@ var update = flag.Bool("update", false, "rewrite testdata/demo-findings.golden")
 // baseline (Random, MostPop labelled "Most popular") is a headline, the
 // selection finding keeps metrics apart, labels replace ids.
 func TestDemoKeyFindingsGolden(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs without -short: it reads a demo build, which the race pass need not make again")
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"flag"
 	"fmt"
 	"net"
 	"os"
@@ -37,26 +38,30 @@ var (
 // temporary directory (not the repository's sites/demo).
 func generatedDemo(t testing.TB) string {
 	t.Helper()
-	demoOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "evalbook-demo-")
-		if err != nil {
-			demoErr = err
-			return
-		}
-		root := repoRoot(t)
-		cmd := exec.Command("go", "run", "./sites/demo/gen", dir, filepath.Join(root, "sites", "demo", "manifest.d"))
-		cmd.Dir = root
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			demoErr = err
-			t.Logf("%s", out)
-		}
-		demoDir = dir
-	})
+	demoOnce.Do(generateDemo)
 	if demoErr != nil {
 		t.Fatalf("demo generator: %v", demoErr)
 	}
 	return demoDir
+}
+
+func generateDemo() {
+	dir, err := os.MkdirTemp("", "evalbook-demo-")
+	if err != nil {
+		demoErr = err
+		return
+	}
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		demoErr = err
+		return
+	}
+	cmd := exec.Command("go", "run", "./sites/demo/gen", dir, filepath.Join(root, "sites", "demo", "manifest.d"))
+	cmd.Dir = root
+	if out, err := cmd.CombinedOutput(); err != nil {
+		demoErr = fmt.Errorf("%v: %s", err, out)
+	}
+	demoDir = dir
 }
 
 func TestMain(m *testing.M) {
@@ -74,13 +79,24 @@ func TestMain(m *testing.M) {
 	if err == nil {
 		os.Setenv("XDG_CACHE_HOME", cache)
 	}
+	// A full run (no -run, no -short) starts what most tests wait for
+	// while the first tests run: the demo's build (demoSite, then
+	// singleFileSite) and the shared Chromium.
+	flag.Parse()
+	if run := flag.Lookup("test.run"); !testing.Short() && run != nil && run.Value.String() == "" {
+		go singleFileSiteOnce()
+		go startChromium()
+	}
 	code := m.Run()
+	stopChromium()
 	os.RemoveAll(cache)
 	if demoDir != "" {
 		os.RemoveAll(demoDir)
 	}
-	if demoSiteDir != "" {
-		os.RemoveAll(filepath.Dir(demoSiteDir))
+	for _, site := range []string{demoSiteDir, singleFileDir} {
+		if site != "" {
+			os.RemoveAll(filepath.Dir(site))
+		}
 	}
 	os.Exit(code)
 }
@@ -142,106 +158,161 @@ func TestBadValueExitCode(t *testing.T) {
 	}
 }
 
-// demoSiteArgs is how demoSite builds the demo: every analysis computed
-// (no cache), concurrently, HTML and Markdown.
-var demoSiteArgs = []string{"--jobs", "8", "--no-cache", "--format", "both"}
+// demoSiteArgs is how demoSite builds the demo: concurrently, HTML and
+// Markdown, with the disk cache of the test binary (empty when the
+// binary starts, see TestMain: demoSite computes every analysis and
+// fills it; the builds after it read it back).
+var demoSiteArgs = []string{"--jobs", "8", "--format", "both"}
 
 var (
 	demoSiteOnce sync.Once
 	demoSiteDir  string
 	demoSiteErr  string
+
+	singleFileOnce sync.Once
+	singleFileDir  string
+	singleFileErr  string
 )
 
 // demoSite builds the generated demo once per test binary (demoSiteArgs)
 // into a temporary directory and returns the site, for the tests that
-// only read it: TestDemoDeterministic's first build, TestDemoFindings and
-// TestBrowserDemo. A test that writes to a site builds its own.
+// only read it. A test that writes to a site builds its own.
 func demoSite(t testing.TB) string {
 	t.Helper()
-	demo := generatedDemo(t)
-	demoSiteOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "evalbook-demo-site-")
-		if err != nil {
-			demoSiteErr = err.Error()
-			return
-		}
-		demoSiteDir = filepath.Join(dir, "site")
-		args := append([]string{"build", filepath.Join(demo, "study.toml"), "-o", demoSiteDir, "--quiet"}, demoSiteArgs...)
-		if code, _, errOut := runCLI(args...); code != 0 {
-			demoSiteErr = fmt.Sprintf("exit %d: %s", code, errOut)
-		}
-	})
+	generatedDemo(t)
+	demoSiteOnce.Do(buildDemoSite)
 	if demoSiteErr != "" {
 		t.Fatalf("demo build: %s", demoSiteErr)
 	}
 	return demoSiteDir
 }
 
-// TestDemoDeterministic: two builds of the demo are byte-identical, and
-// so are builds with --jobs 1 and --jobs 8, and a build whose analyses
-// come from the disk cache; validate accepts the demo as build does.
-// With -short (the race-detector pass) it makes two builds, the
-// concurrency the detector needs to see: one computing everything with
-// --jobs 8 and filling the cache, one reading the cache back; the others
-// add no concurrency and have run in the full pass.
-func TestDemoDeterministic(t *testing.T) {
-	demo := generatedDemo(t)
-	type build struct{ name, jobs, flag string }
-	// An empty cache of our own: builds a (demoSite), b and j1 compute
-	// everything (--no-cache); c1 computes and fills the cache, c2 reads
-	// it back.
-	t.Setenv("XDG_CACHE_HOME", t.TempDir())
-	builds := []build{{"b", "8", "--no-cache"}, {"j1", "1", "--no-cache"}, {"c1", "2", ""}, {"c2", "2", ""}}
-	ref, sites := "a", map[string]map[string]string{}
-	if testing.Short() {
-		builds, ref = []build{{"c1", "8", ""}, {"c2", "2", ""}}, "c1"
-	} else {
-		if code, _, errOut := runCLI("validate", filepath.Join(demo, "study.toml")); code != 0 {
-			t.Fatalf("validate rejects the demo that build accepts: exit %d: %s", code, errOut)
+func buildDemoSite() {
+	demoOnce.Do(generateDemo)
+	if demoErr != nil {
+		demoSiteErr = demoErr.Error()
+		return
+	}
+	dir, err := os.MkdirTemp("", "evalbook-demo-site-")
+	if err != nil {
+		demoSiteErr = err.Error()
+		return
+	}
+	demoSiteDir = filepath.Join(dir, "site")
+	args := append([]string{"build", filepath.Join(demoDir, "study.toml"), "-o", demoSiteDir, "--quiet"}, demoSiteArgs...)
+	if code, _, errOut := runCLI(args...); code != 0 {
+		demoSiteErr = fmt.Sprintf("exit %d: %s", code, errOut)
+	}
+}
+
+// singleFileSite builds the demo with --single-file once per test binary
+// (after demoSite, whose analyses it reads from the cache) and returns
+// the site, for the tests that only read it.
+func singleFileSite(t testing.TB) string {
+	t.Helper()
+	demoSite(t)
+	singleFileSiteOnce()
+	if singleFileErr != "" {
+		t.Fatalf("single-file demo build: %s", singleFileErr)
+	}
+	return singleFileDir
+}
+
+func singleFileSiteOnce() {
+	demoSiteOnce.Do(buildDemoSite)
+	singleFileOnce.Do(func() {
+		if demoSiteErr != "" {
+			singleFileErr = demoSiteErr
+			return
 		}
-		sites["a"] = readTree(t, demoSite(t))
+		dir, err := os.MkdirTemp("", "evalbook-demo-single-")
+		if err != nil {
+			singleFileErr = err.Error()
+			return
+		}
+		singleFileDir = filepath.Join(dir, "site")
+		if code, _, errOut := runCLI("build", filepath.Join(demoDir, "study.toml"), "-o", singleFileDir, "--quiet", "--single-file"); code != 0 {
+			singleFileErr = fmt.Sprintf("exit %d: %s", code, errOut)
+		}
+	})
+}
+
+// TestDemoDeterministic: builds of the demo are byte-identical whatever
+// their concurrency and wherever their analyses come from: demoSite's
+// (--jobs 8, computing every analysis and filling the cache), one with
+// --jobs 1 computing everything again (--no-cache), and one with --jobs 2
+// reading every analysis back from the cache; validate accepts the demo
+// as build does. The two builds and validate run at once. With -short
+// (the quick loop) it makes the cache read alone.
+func TestDemoDeterministic(t *testing.T) {
+	t.Parallel()
+	demo := generatedDemo(t)
+	ref := readTree(t, demoSite(t))
+	type build struct{ name, jobs, flag string }
+	builds := []build{{"j1", "1", "--no-cache"}, {"c2", "2", ""}}
+	if testing.Short() {
+		builds = builds[1:]
 	}
 	out := t.TempDir()
-	for _, b := range builds {
-		dir := filepath.Join(out, b.name)
-		start := time.Now()
-		args := []string{"build", filepath.Join(demo, "study.toml"), "-o", dir, "--jobs", b.jobs, "--quiet", "--format", "both"}
-		if b.flag != "" {
-			args = append(args, b.flag)
-		}
-		code, _, errOut := runCLI(args...)
-		elapsed := time.Since(start)
-		if code != 0 {
-			t.Fatalf("build %s: exit %d: %s", b.name, code, errOut)
-		}
-		t.Logf("demo build --jobs %s: %v", b.jobs, elapsed) // printed, never asserted: the machines are shared
-		sites[b.name] = readTree(t, dir)
+	var wg sync.WaitGroup
+	failures := make([]string, len(builds)+1)
+	sites := make([]map[string]string, len(builds))
+	for i, b := range builds {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			dir := filepath.Join(out, b.name)
+			args := []string{"build", filepath.Join(demo, "study.toml"), "-o", dir, "--jobs", b.jobs, "--quiet", "--format", "both"}
+			if b.flag != "" {
+				args = append(args, b.flag)
+			}
+			start := time.Now()
+			if code, _, errOut := runCLI(args...); code != 0 {
+				failures[i] = fmt.Sprintf("build %s: exit %d: %s", b.name, code, errOut)
+				return
+			}
+			t.Logf("demo build --jobs %s %s: %v", b.jobs, b.flag, time.Since(start)) // printed, never asserted: the machines are shared
+			sites[i] = readTree(t, dir)
+		}()
 	}
-	if len(sites[ref]) < 10 {
-		t.Fatalf("demo site has only %d files", len(sites[ref]))
+	if !testing.Short() {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if code, _, errOut := runCLI("validate", filepath.Join(demo, "study.toml")); code != 0 {
+				failures[len(builds)] = fmt.Sprintf("validate rejects the demo that build accepts: exit %d: %s", code, errOut)
+			}
+		}()
 	}
-	for _, other := range []string{"b", "j1", "c1", "c2"} {
-		if sites[other] == nil || other == ref {
-			continue // not built with -short, or the reference
+	wg.Wait()
+	for _, f := range failures {
+		if f != "" {
+			t.Fatal(f)
 		}
-		if len(sites[other]) != len(sites[ref]) {
-			t.Errorf("build %s has %d files, build %s %d", other, len(sites[other]), ref, len(sites[ref]))
+	}
+	if len(ref) < 10 {
+		t.Fatalf("demo site has only %d files", len(ref))
+	}
+	for i, b := range builds {
+		other := sites[i]
+		if len(other) != len(ref) {
+			t.Errorf("build %s has %d files, demoSite's %d", b.name, len(other), len(ref))
 		}
-		for name, body := range sites[ref] {
-			if sites[other][name] != body {
-				t.Errorf("%s differs between build %s and build %s", name, ref, other)
+		for name, body := range ref {
+			if other[name] != body {
+				t.Errorf("%s differs between demoSite's build and build %s", name, b.name)
 			}
 		}
 	}
-	t.Logf("%d files compared, GOMAXPROCS %d", len(sites[ref]), runtime.GOMAXPROCS(0))
+	t.Logf("%d files compared, GOMAXPROCS %d", len(ref), runtime.GOMAXPROCS(0))
 	// The demo's meta-analysis of published numbers shows its sensitivity
 	// analysis (issue 15): the funnel plot and the leave-one-out table.
 	for _, f := range []string{"figures/meta-lightgcn-vs-bpr-papers-funnel.svg", "data/meta-lightgcn-vs-bpr-papers-leave-one-out.csv", "data/meta-lightgcn-vs-bpr-papers-influence.csv"} {
-		if sites[ref][f] == "" {
+		if ref[f] == "" {
 			t.Errorf("the demo site has no %s", f)
 		}
 	}
-	if !strings.Contains(sites[ref]["meta-lightgcn-vs-bpr-papers.html"], "funnel") {
+	if !strings.Contains(ref["meta-lightgcn-vs-bpr-papers.html"], "funnel") {
 		t.Error("the demo's meta-analysis page does not show the funnel plot")
 	}
 }
@@ -279,6 +350,7 @@ func TestInitThenBuild(t *testing.T) {
 // that offers one, and the demo exercises every registered analysis type.
 // It checks a site and runs nothing concurrently: not in the race pass.
 func TestDemoFindings(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs without -short: it reads a demo build, which the race pass need not make again")
 	}
@@ -448,6 +520,7 @@ func TestInitRefusesExistingFiles(t *testing.T) {
 // build fails naming the file, and a bad --max-decompressed is a usage
 // error (exit 2).
 func TestInputFlags(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	study := filepath.Join(root, "s")
 	os.MkdirAll(study, 0o755)

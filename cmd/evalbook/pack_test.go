@@ -11,6 +11,7 @@ import (
 // changed byte exits 1 naming the file; pack into the study exits 1;
 // verify without an archive is a usage error (2).
 func TestPackVerifyCLI(t *testing.T) {
+	t.Parallel()
 	study := filepath.Join(t.TempDir(), "s")
 	if code, _, errOut := runCLI("init", study); code != 0 {
 		t.Fatalf("init: %s", errOut)
@@ -48,6 +49,7 @@ func TestPackVerifyCLI(t *testing.T) {
 // TestFormatLatexCLI: build --format latex (and its alias paper) writes
 // the HTML site with paper/: macros, tables, citation and example.
 func TestFormatLatexCLI(t *testing.T) {
+	t.Parallel()
 	study := filepath.Join(t.TempDir(), "s")
 	if code, _, errOut := runCLI("init", study); code != 0 {
 		t.Fatalf("init: %s", errOut)

@@ -64,13 +64,36 @@
     if (typeof v === "string" && (key === "color" || key === "borderColor")) return legible(v, bg);
     return v;
   }
+  // A translucent mark shows its colour mixed with the page (unless the
+  // option says otherwise, ECharts draws a scatter's symbols 80% opaque,
+  // a lines series at 50%, a parallel series at 45%): its opacity
+  // is raised, its colour kept, until what the reader sees has 3:1
+  // contrast with the page. A line drawn at opacity 0 (the edge of a
+  // shaded band) stays undrawn.
+  function opaqueEnough(option, bg) {
+    var palette = option.color || [];
+    (option.series || []).forEach(function (s, i) {
+      [["itemStyle", s.type === "scatter" ? 0.8 : 1], ["lineStyle", s.type === "lines" ? 0.5 : s.type === "parallel" ? 0.45 : 1]].forEach(function (styled) {
+        var key = styled[0], style = s[key] || {};
+        var opacity = typeof style.opacity === "number" ? style.opacity : styled[1], o = opacity;
+        if (!(o > 0 && o < 1)) return;
+        var c = rgb(style.color || (s.itemStyle || {}).color || palette[i % palette.length] || "");
+        if (!c) return;
+        var seen = function () { return c.map(function (v, k) { return Math.round(v * o + bg[k] * (1 - o)); }); };
+        while (o < 1 && contrast(seen(), bg) < 3.1) o = Math.min(1, o + 0.05);
+        if (o !== opacity) { style.opacity = o; s[key] = style; }
+      });
+    });
+    return option;
+  }
   function chartOption(text, isDark) {
     // an inline option is JSON text; a loaded one an object, copied so
     // that a redraw starts from the original colours
     var option = typeof text === "string" ? JSON.parse(text) : JSON.parse(JSON.stringify(text));
     if (isDark) option.backgroundColor = "transparent";
     if (reducedMotion()) option.animation = false;
-    return adapt(option, background(), "");
+    var bg = background();
+    return opaqueEnough(adapt(option, bg, ""), bg);
   }
   // A legend in rows under the plot (the site writer counted them for a
   // desktop column, evalbookRows): counted again at the chart's width,
