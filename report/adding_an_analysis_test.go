@@ -149,7 +149,7 @@ func TestAddingAnAnalysisChecklist(t *testing.T) {
 		t.Fatalf("the doc has %d file blocks and %d tests; want the six pieces and the kind's test", len(blocks), len(tests))
 	}
 	run := "^(" + strings.Join(append(tests, "TestNotesMatchKinds", "TestReadmeDocumentsEveryAnalysis"), "|") + ")$"
-	cmd := exec.Command(goTool, "test", "-count=1", "-vet=off", "-v", "-run", run, "./report/")
+	cmd := exec.Command(goTool, "test", "-count=1", "-vet=off", "-trimpath", "-v", "-run", run, "./report/")
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod")
 	out, err := cmd.CombinedOutput()

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 	"testing"
@@ -297,22 +298,115 @@ func siteOrErrorRead(dir string) (map[string]string, error) {
 	return out, err
 }
 
+// staleSlot is one copy of the every-kind study with its own disk cache,
+// outputs and serve. TestCacheNeverStale's cells run side by side, each
+// in a slot of its own while it runs; a slot is reused by the next cell.
+type staleSlot struct {
+	study, cacheDir, snapshot string
+	pristine                  map[string]string
+	cached, fresh             Options
+	served                    string
+	srv                       *Server
+}
+
+// newStaleSlot writes the pristine study under dir, fills the slot's disk
+// cache with one build of it, checks that an unchanged study is then taken
+// whole from that cache, and keeps a copy of the filled cache.
+func newStaleSlot(t testing.TB, dir string, pristine map[string]string) *staleSlot {
+	t.Helper()
+	s := &staleSlot{study: filepath.Join(dir, "study"), cacheDir: filepath.Join(dir, "cache"),
+		snapshot: filepath.Join(dir, "cache-filled"), pristine: pristine}
+	for rel, body := range pristine {
+		s.write(t, rel, body)
+	}
+	opts := Options{Manifest: filepath.Join(s.study, "study.toml"), Version: "test", Format: "both", Jobs: 2}
+	s.cached = opts
+	s.cached.CacheDir, s.cached.Out = s.cacheDir, filepath.Join(dir, "cached")
+	s.fresh = opts
+	s.fresh.NoCache, s.fresh.Out = true, filepath.Join(dir, "fresh")
+	if _, err := Build(context.Background(), s.cached); err != nil {
+		t.Fatalf("the fixture study does not build: %v", err)
+	}
+	// The disk cache really holds them: an unchanged study is taken whole
+	// from it (a write that fails, as when a figure could not be encoded,
+	// only costs time and would otherwise pass unseen).
+	if sum, err := Build(context.Background(), s.cached); err != nil {
+		t.Fatal(err)
+	} else if st, err := LoadStudy(s.cached.Manifest, Kinds()); err == nil {
+		want := 0
+		for _, a := range st.Analyses {
+			if !a.Kind.Feeds {
+				want++
+			}
+		}
+		if sum.Cached != want {
+			t.Errorf("an unchanged study: %d of %d analyses from the disk cache, want %d", sum.Cached, sum.Analyses, want)
+		}
+	}
+	if err := os.CopyFS(s.snapshot, os.DirFS(s.cacheDir)); err != nil {
+		t.Fatal(err)
+	}
+	// evalbook serve: its in-memory cache and its watch list.
+	served := opts
+	s.served = filepath.Join(dir, "served")
+	served.Out = s.served
+	s.srv = NewServer(served, nil)
+	return s
+}
+
+func (s *staleSlot) write(t testing.TB, rel, body string) {
+	t.Helper()
+	p := filepath.Join(s.study, filepath.FromSlash(rel))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// reset puts the study back as it was and the disk cache back as the
+// builds of the unchanged study filled it.
+func (s *staleSlot) reset(t testing.TB) {
+	t.Helper()
+	now := treeFiles(t, s.study)
+	for rel := range now {
+		if _, ok := s.pristine[rel]; !ok {
+			os.Remove(filepath.Join(s.study, filepath.FromSlash(rel)))
+		}
+	}
+	for rel, body := range s.pristine {
+		if now[rel] != body {
+			s.write(t, rel, body)
+		}
+	}
+	if err := os.RemoveAll(s.cacheDir); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.CopyFS(s.cacheDir, os.DirFS(s.snapshot)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// staleChange changes the study in dir.
+type staleChange func(t testing.TB, study string)
+
 // TestCacheNeverStale changes every kind of file every analysis type
 // reads, in every way — an edit that keeps size and modification time,
 // an append, a new file matching a pattern, a removed file, a renamed
 // file — and checks that a build using the cache (filled before the
 // change) is byte-identical to a build without it, or fails the same way.
+// Each cell runs in a slot (a copy of the study with its own disk cache
+// and serve) as a parallel subtest; a slot's cache is filled once and put
+// back before each cell, its serve rebuilds the unchanged study.
 func TestCacheNeverStale(t *testing.T) {
-	study := t.TempDir()
-	everyKindStudy(t, study)
-	pristine := treeFiles(t, study)
-	cacheDir := t.TempDir()
-	outCached := filepath.Join(t.TempDir(), "cached")
-	outFresh := filepath.Join(t.TempDir(), "fresh")
-	opts := Options{Manifest: filepath.Join(study, "study.toml"), Version: "test", Format: "both", Jobs: 2}
+	t.Parallel()
+	base := t.TempDir()
+	everyKindStudy(t, filepath.Join(base, "pristine"))
+	pristine := treeFiles(t, filepath.Join(base, "pristine"))
 
-	appendTo := func(rel, line string) func(t testing.TB) {
-		return func(t testing.TB) {
+	appendTo := func(rel, line string) staleChange {
+		return func(t testing.TB, study string) {
 			f, err := os.OpenFile(filepath.Join(study, rel), os.O_APPEND|os.O_WRONLY, 0)
 			if err != nil {
 				t.Fatal(err)
@@ -321,37 +415,37 @@ func TestCacheNeverStale(t *testing.T) {
 			f.Close()
 		}
 	}
-	write := func(rel, body string) func(t testing.TB) {
-		return func(t testing.TB) {
+	write := func(rel, body string) staleChange {
+		return func(t testing.TB, study string) {
 			if err := os.WriteFile(filepath.Join(study, rel), []byte(body), 0o644); err != nil {
 				t.Fatal(err)
 			}
 		}
 	}
-	remove := func(rel string) func(t testing.TB) {
-		return func(t testing.TB) {
+	remove := func(rel string) staleChange {
+		return func(t testing.TB, study string) {
 			if err := os.Remove(filepath.Join(study, rel)); err != nil {
 				t.Fatal(err)
 			}
 		}
 	}
-	rename := func(from, to string) func(t testing.TB) {
-		return func(t testing.TB) {
+	rename := func(from, to string) staleChange {
+		return func(t testing.TB, study string) {
 			if err := os.Rename(filepath.Join(study, from), filepath.Join(study, to)); err != nil {
 				t.Fatal(err)
 			}
 		}
 	}
-	edit := func(rel string) func(t testing.TB) {
-		return func(t testing.TB) { editSameSize(t, filepath.Join(study, rel)) }
+	edit := func(rel string) staleChange {
+		return func(t testing.TB, study string) { editSameSize(t, filepath.Join(study, rel)) }
 	}
-	copyAs := func(from, to string) func(t testing.TB) {
-		return func(t testing.TB) { write(to, pristine[from])(t) }
+	copyAs := func(from, to string) staleChange {
+		return write(to, pristine[from])
 	}
 
 	cases := []struct {
 		name   string
-		change func(t testing.TB)
+		change staleChange
 	}{
 		// results (aggregate, critical_difference, stability,
 		// metric_correlation, characteristics, clusters,
@@ -365,9 +459,9 @@ func TestCacheNeverStale(t *testing.T) {
 		{"units/edit", edit("units/A_d1.csv")},
 		{"units/append", appendTo("units/B_d2.csv", "u99,0.5\n")},
 		{"units/new-match", copyAs("units/A_d3.csv", "units/A_d4.csv")},
-		{"units/new-pair", func(t testing.TB) {
-			copyAs("units/A_d3.csv", "units/A_d5.csv")(t)
-			copyAs("units/B_d1.csv", "units/B_d5.csv")(t)
+		{"units/new-pair", func(t testing.TB, study string) {
+			copyAs("units/A_d3.csv", "units/A_d5.csv")(t, study)
+			copyAs("units/B_d1.csv", "units/B_d5.csv")(t, study)
 		}},
 		{"units/removed", remove("units/B_d3.csv")},
 		{"units/renamed", rename("units/B_d3.csv", "units/C_d3.csv")},
@@ -407,47 +501,34 @@ func TestCacheNeverStale(t *testing.T) {
 		{"bib/edit", edit("refs.bib")},
 		{"bib/removed", remove("refs.bib")},
 	}
-	reset := func(t testing.TB) {
-		now := treeFiles(t, study)
-		for rel := range now {
-			if _, ok := pristine[rel]; !ok {
-				os.Remove(filepath.Join(study, filepath.FromSlash(rel)))
-			}
-		}
-		for rel, body := range pristine {
-			if now[rel] != body {
-				write(rel, body)(t)
-			}
-		}
+	// At most one slot per cell running at once (go test runs -parallel
+	// of them); under the race detector one slot, whose two cells take
+	// turns, as filling a slot costs two builds.
+	maxSlots := runtime.GOMAXPROCS(0)
+	if raceEnabled {
+		maxSlots = 1
 	}
-	cached := opts
-	cached.CacheDir, cached.Out = cacheDir, outCached
-	fresh := opts
-	fresh.NoCache, fresh.Out = true, outFresh
-
-	if _, err := Build(context.Background(), cached); err != nil {
-		t.Fatalf("the fixture study does not build: %v", err)
+	// A token is a slot, or nil for one not made yet.
+	tokens := make(chan *staleSlot, maxSlots)
+	for range maxSlots {
+		tokens <- nil
 	}
-	// The disk cache really holds them: an unchanged study is taken whole
-	// from it (a write that fails, as when a figure could not be encoded,
-	// only costs time and would otherwise pass unseen).
-	if sum, err := Build(context.Background(), cached); err != nil {
-		t.Fatal(err)
-	} else if s, err := LoadStudy(cached.Manifest, Kinds()); err == nil {
-		want := 0
-		for _, a := range s.Analyses {
-			if !a.Kind.Feeds {
-				want++
+	take := func(t testing.TB) (s *staleSlot) {
+		if s = <-tokens; s != nil {
+			return s
+		}
+		defer func() {
+			if s == nil { // newStaleSlot failed: the next cell tries again
+				tokens <- nil
 			}
+		}()
+		dir, err := os.MkdirTemp(base, "slot")
+		if err != nil {
+			t.Fatal(err)
 		}
-		if sum.Cached != want {
-			t.Errorf("an unchanged study: %d of %d analyses from the disk cache, want %d", sum.Cached, sum.Analyses, want)
-		}
+		return newStaleSlot(t, dir, pristine)
 	}
-	// evalbook serve: its in-memory cache and its watch list.
-	served := opts
-	served.Out = filepath.Join(t.TempDir(), "served")
-	srv := NewServer(served, nil)
+	give := func(s *staleSlot) { tokens <- s }
 	seen := map[string]bool{}
 	// Under the race detector two cases: an edit of the results, which
 	// most analyses recompute while the rest come from the cache, and of
@@ -465,20 +546,21 @@ func TestCacheNeverStale(t *testing.T) {
 		}
 		seen[kind] = true
 		t.Run(c.name, func(t *testing.T) {
-			reset(t)
-			if _, err := Build(context.Background(), cached); err != nil { // the cache holds the unchanged study
-				t.Fatalf("unchanged study: %v", err)
-			}
+			t.Parallel()
+			s := take(t)
+			defer give(s)
+			s.reset(t) // the cache holds the unchanged study
+			srv := s.srv
 			srv.Build() // serve has built the unchanged study
 			if srv.changed() {
 				t.Fatal("serve sees a change before the change")
 			}
-			c.change(t)
+			c.change(t, s.study)
 			if !srv.changed() {
 				t.Fatal("serve does not see the change: it would not rebuild")
 			}
-			got, gotErr := siteOrError(cached)
-			want, wantErr := siteOrError(fresh)
+			got, gotErr := siteOrError(s.cached)
+			want, wantErr := siteOrError(s.fresh)
 			if gotErr != wantErr {
 				t.Fatalf("cached build: %q\nfresh build: %q", gotErr, wantErr)
 			}
@@ -490,7 +572,7 @@ func TestCacheNeverStale(t *testing.T) {
 				t.Fatalf("serve's rebuild: %q\nfresh build: %q", srvErr, wantErr)
 			}
 			if wantErr == "" {
-				servedSite, _ := siteOrErrorRead(served.Out)
+				servedSite, _ := siteOrErrorRead(s.served)
 				for name := range want {
 					if servedSite[name] != want[name] && !strings.HasPrefix(name, "provenance") {
 						t.Fatalf("serve's rebuild differs from a fresh build in %s", name)
@@ -517,5 +599,4 @@ func TestCacheNeverStale(t *testing.T) {
 			}
 		})
 	}
-	reset(t)
 }

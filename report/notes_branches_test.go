@@ -19,6 +19,7 @@ func notePtr(x float64) *float64 { return &x }
 // take each of its branches (the demo takes only some), and checks that
 // each output is complete and cites no spec section or seed number.
 func TestNotesEveryBranch(t *testing.T) {
+	skipUnderRace(t, "executes method-note templates")
 	banned := regexp.MustCompile(`\bSPEC\b|(?i:\bseed 0|\bthe spec\b|\bseed's\b)`)
 	seen := map[string]map[string]bool{}
 	check := func(name, note string) {

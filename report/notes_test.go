@@ -96,6 +96,7 @@ func TestDemoNotes(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the whole demo study")
 	}
+	t.Parallel()
 	study, site := builtDemo(t)
 	t.Run("execute", func(t *testing.T) { testNotesExecuteOnDemo(t, study, site) })
 	t.Run("cite-papers", func(t *testing.T) { testPagesCitePapersNotSpec(t, site) })

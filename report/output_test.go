@@ -423,8 +423,11 @@ func TestOutputConcurrentBuilds(t *testing.T) {
 	want := tree(t, ref)
 	site := filepath.Join(dir, "site")
 	builders, rounds := 6, 50
-	if raceEnabled {
+	switch {
+	case raceEnabled:
 		rounds = 15
+	case testing.Short(): // make test-short's quick loop; make test runs 50
+		rounds = 10
 	}
 	errs := make(chan error, builders*rounds)
 	for round := 0; round < rounds; round++ {

@@ -109,6 +109,7 @@ func needPdfinfo(t *testing.T) {
 // paper/example.tex includes; a figure without a drawing gets neither;
 // two builds are byte-identical.
 func TestFigureExports(t *testing.T) {
+	skipUnderRace(t, "renders a site of two analyses and rasterises its figures")
 	needPdfinfo(t)
 	o := Options{Format: "both", Paper: true, Jobs: 2}
 	files := renderExport(t, o)
@@ -197,6 +198,7 @@ var pageLinkAttrRe = regexp.MustCompile(`href="((?:figures|data|paper)/[^"#]+)"`
 // only for files the build wrote: every figures/, data/ and paper/ link
 // of every page names a file of the site.
 func TestPaperLinks(t *testing.T) {
+	skipUnderRace(t, "renders a site of two analyses")
 	files := renderExport(t, Options{Format: "both"})
 	html, md := string(files["alpha.html"]), string(files["alpha.md"])
 	for _, want := range []string{`href="figures/alpha.pdf"`, `href="figures/alpha.png"`, `href="data/alpha.tex"`} {
@@ -247,6 +249,7 @@ var (
 // the BibTeX entry and links CITATION.cff and citation.bib, which the
 // single-file site carries as data: URIs.
 func TestCiteInLaTeX(t *testing.T) {
+	skipUnderRace(t, "renders a site of two analyses, twice")
 	files := renderExport(t, Options{Format: "html"})
 	want := map[string][]string{}
 	for _, m := range newcommandRe.FindAllStringSubmatch(string(files["paper/evalbook.tex"]), -1) {

@@ -106,6 +106,7 @@ func readTestLog(t *testing.T, name string) *InteractionLog {
 }
 
 func TestCharacteristicsLogsPandas(t *testing.T) {
+	skipUnderRace(t, "runs on the test's goroutine")
 	t.Parallel()
 	c := loadCharCases(t)
 	if !slices.Equal(c.FeatureNames, LogFeatureNames) {
@@ -297,6 +298,7 @@ func TestCharacteristicsTablesNoNaN(t *testing.T) {
 // (the buffer limit lowered) and in one: a pair repeated across batches
 // must keep its last rating, and every count and feature must agree.
 func TestInteractionLogCompaction(t *testing.T) {
+	skipUnderRace(t, "runs on the test's goroutine")
 	t.Parallel()
 	rng := rand.New(rand.NewPCG(6, 1))
 	type row struct {
@@ -345,6 +347,7 @@ func TestInteractionLogCompaction(t *testing.T) {
 }
 
 func TestLogIDsPacking(t *testing.T) {
+	skipUnderRace(t, "runs on the test's goroutine")
 	t.Parallel()
 	// Short ids are packed with their length, so "a" and "a\x00" differ;
 	// long ids share a prefix with short ones.

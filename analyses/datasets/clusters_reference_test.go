@@ -195,6 +195,7 @@ func TestClustersReferenceFigure8(t *testing.T) {
 // 30 datasets (6 chosen, 500 simulations, nDCG@10, HitRate@10,
 // Coverage@10, mean-rank ranking of the 11 methods).
 func TestSelectionReferenceTable4(t *testing.T) {
+	skipUnderRace(t, "its workers are the ones TestSelectionDeterministicWhateverJobs runs with several job counts")
 	t.Parallel()
 	datasets, features, x, _ := shevFeatures(t)
 	in := SelectionInput{Datasets: datasets, Features: features, X: x, Seed: 7, Jobs: 2}

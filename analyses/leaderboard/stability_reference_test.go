@@ -62,6 +62,7 @@ import (
 //     (0.961), as seed §4.2.3 says ("DM LBO showing more robustness"),
 //     while its Appendix B.3 says the opposite; the seed contradicts itself.
 func TestStabilityReference(t *testing.T) {
+	skipUnderRace(t, "its workers are the ones TestStabilityJobsIndependent runs with 1, 2 and 5 jobs")
 	t.Parallel()
 	in := shevchenkoMatrix(t, "ndcg", "10")
 	r, err := Stability(StabilityInput{Metric: in.Metric, Datasets: in.Datasets, Methods: in.Methods, Q: in.Q, Seed: 1, Jobs: 2},

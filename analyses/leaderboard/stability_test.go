@@ -521,6 +521,7 @@ func TestStabilityInputErrors(t *testing.T) {
 // for every rule, on random matrices with ties and zeros, both metric
 // directions and β̂ on and off the 0.1 grid; and the same errors.
 func TestStabilityFastScoresIdentical(t *testing.T) {
+	skipUnderRace(t, "compares the scorers on the test's goroutine")
 	t.Parallel()
 	next := xorshift(88172645463325252)
 	levels := []float64{0, 0.01, 0.1, 0.11, 0.2, 0.25, 0.3, 0.33, 0.5, 0.55, 1, 1.1, 3.3}

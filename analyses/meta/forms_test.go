@@ -91,6 +91,7 @@ type metaFormsOracle struct {
 // estimate. τ² itself is compared to 1e-9 absolute or relative, and
 // relative to the within-study variances through I² (percent) and H².
 func TestMetaFormsMetafor(t *testing.T) {
+	skipUnderRace(t, "runs on the test's goroutine (no sensitivity analysis)")
 	t.Parallel()
 	raw, err := os.ReadFile("testdata/oracle/meta/forms.json")
 	if err != nil {

@@ -124,6 +124,7 @@ func logMeta(t *testing.T, name string, r *Result) {
 // number for number against the notebook's printed values (6 decimals),
 // Figures 3–5 against the paper's statements (Sections 5 and 6).
 func TestMetaSertkan2023(t *testing.T) {
+	skipUnderRace(t, "runs on the test's goroutine (no sensitivity analysis)")
 	t.Parallel()
 	if _, err := os.Stat(sertkanRuns); err != nil {
 		testutil.SkipWithoutReference(t, err)

@@ -155,6 +155,7 @@ func TestClustersARIOracle(t *testing.T) {
 // made in distribution: over 40 seeds our best-of-10 inertia is at most
 // scikit-learn's over its 40 random states, quantile by quantile.
 func TestClustersKMeansOracle(t *testing.T) {
+	skipUnderRace(t, "runs on the test's goroutine")
 	t.Parallel()
 	o := loadClustersOracle(t)
 	for ci, c := range o.KMeans {
@@ -285,6 +286,7 @@ func TestClustersIsolationForestAveragePath(t *testing.T) {
 // so they agree within Monte-Carlo error: 10 000 trees here, and an
 // absolute tolerance of 0.01 on scores near 0.5.
 func TestClustersIsolationForestOracle(t *testing.T) {
+	skipUnderRace(t, "its workers are the ones TestClustersIsolationForestPlantedOutliers runs with 1 and 4 jobs")
 	t.Parallel()
 	o := loadClustersOracle(t)
 	for ci, c := range o.IsolationForest {

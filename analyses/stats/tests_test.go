@@ -254,6 +254,7 @@ func TestPowerLargeEffect(t *testing.T) {
 }
 
 func TestNemenyiQR(t *testing.T) {
+	skipUnderRace(t, "runs on the test's goroutine")
 	t.Parallel()
 	b, err := os.ReadFile(filepath.Join("testdata", "oracle", "significance", "qtukey.json"))
 	if err != nil {
@@ -303,6 +304,7 @@ func TestNemenyiQR(t *testing.T) {
 }
 
 func TestBayesianSignedRankReference(t *testing.T) {
+	skipUnderRace(t, "runs on the test's goroutine")
 	t.Parallel()
 	for i, c := range loadSigCases(t).Bayes {
 		got := BayesianSignedRank(c.A, c.B, c.Rope, 50000, 0.5, rand.NewPCG(42, uint64(i)))
