@@ -85,7 +85,7 @@ func TestOfflineReaderErrors(t *testing.T) {
 		{"short line", offlineTruthCSV, "user,item,rank\nu1,a\n", "runs/m.csv",
 			`runs/m.csv:2: 2 fields, the header needs 3`},
 		{"quote", offlineTruthCSV, "user,item,rank\nu1,\"a,1\n", "runs/m.csv",
-			`runs/m.csv:2: unterminated quoted field`},
+			`runs/m.csv:2:4: extraneous or missing " in quoted-field`},
 		{"empty item", offlineTruthCSV, "user,item,rank\nu1,,1\n", "runs/m.csv",
 			`runs/m.csv:2: empty item id`},
 		{"trec fields", offlineTruthCSV, "u1 Q0 a 1 0.5\n", "runs/m.run",
