@@ -328,11 +328,15 @@ func (in *inputs) openRun(path, display string, format input.RunFormat, predicti
 		return nil, err
 	}
 	grouping := input.GroupingUnknown
+	var stamp input.FileStamp
 	if format == input.FormatTREC && !predictions && !strings.HasSuffix(strings.ToLower(path), ".gz") {
 		// The pass that hashes the run also finds whether its queries
-		// are contiguous, which would otherwise take a pass of its own.
+		// are contiguous, which would otherwise take a pass of its own;
+		// the reader then checks that the file did not change since.
 		scan := input.NewTRECGroupScan()
-		if _, read := in.pinRead(path, scan); read {
+		var ok bool
+		stamp, ok = input.Stamp(path)
+		if _, read := in.pinRead(path, scan); read && ok {
 			grouping = input.QueriesApart
 			if scan.Grouped() {
 				grouping = input.QueriesContiguous
@@ -342,7 +346,11 @@ func (in *inputs) openRun(path, display string, format input.RunFormat, predicti
 	} else {
 		in.noteFile(path)
 	}
-	return input.OpenRunGrouping(path, display, format, predictions, in.study.MaxDecompressed, grouping)
+	r, err := input.OpenRunGrouping(path, display, format, predictions, in.study.MaxDecompressed, grouping)
+	if err == nil && grouping != input.GroupingUnknown {
+		r.SetStamp(stamp)
+	}
+	return r, err
 }
 
 // readTruth reads a truth file (input/runs.go), checked and recorded.

@@ -370,10 +370,10 @@ type RunReader struct {
 
 	// sorted groups a TREC run whose queries are not contiguous.
 	sorted *trecSorter
-	// queries are the queries of a streamed TREC run so far, with their
-	// first line: a query met again means the file changed since it was
-	// found contiguous.
-	queries map[string]int
+	// stamp is the file's identity when its layout was found (SetStamp).
+	stamp    FileStamp
+	stampSet bool
+	path     string
 	// tab reads a mapped table or a Parquet file (runs_table.go) instead
 	// of l.
 	tab *TableReader
@@ -421,7 +421,7 @@ func OpenRunGrouping(path, display string, format RunFormat, predictions bool, m
 	if err != nil {
 		return nil, err
 	}
-	r := &RunReader{l: l, format: format, predictions: predictions, rcol: -1, scol: -1, pcol: -1}
+	r := &RunReader{l: l, format: format, predictions: predictions, rcol: -1, scol: -1, pcol: -1, path: path}
 	if predictions && format == FormatTREC {
 		l.Close()
 		return nil, fmt.Errorf("%s: predictions must be a table (user,item,prediction), not TREC", display)
@@ -437,9 +437,7 @@ func OpenRunGrouping(path, display string, format RunFormat, predictions bool, m
 				return nil, err
 			}
 		}
-		if grouped {
-			r.queries = map[string]int{}
-		} else {
+		if !grouped {
 			if r.sorted, err = newTrecSorter(r); err != nil {
 				l.Close()
 				return nil, err
@@ -470,6 +468,22 @@ func OpenRunGrouping(path, display string, format RunFormat, predictions bool, m
 		r.want = max(r.ucol, r.icol, r.rcol, r.scol) + 1
 	}
 	return r, nil
+}
+
+// SetStamp records the file's identity at the time its layout (Grouping)
+// was found, for Unchanged.
+func (r *RunReader) SetStamp(st FileStamp) { r.stamp, r.stampSet = st, true }
+
+// Unchanged reports whether the file still has the identity SetStamp
+// recorded (true when none was): a run read as streamed because it was
+// found contiguous must not have changed since (any write changes its
+// change time).
+func (r *RunReader) Unchanged() bool {
+	if !r.stampSet {
+		return true
+	}
+	now, ok := Stamp(r.path)
+	return ok && now == r.stamp
 }
 
 // Close closes the run file (and its spilled chunks, when it was sorted).
@@ -591,12 +605,6 @@ func (r *RunReader) Next() (user []byte, items [][]byte, err error) {
 	r.user = append(r.user[:0], trimBytes(r.fields[r.ucol])...)
 	if why := BadName(string(r.user)); why != "" {
 		return nil, nil, r.errorf(r.lineNo(), "user id %s holds %s", Quote(string(r.user)), why)
-	}
-	if r.queries != nil {
-		if first, again := r.queries[string(r.user)]; again {
-			return nil, nil, r.errorf(r.lineNo(), "query %s has lines apart (first at line %d), though the run's queries were contiguous when it was first read: the file changed while it was read; build again", Quote(string(r.user)), first)
-		}
-		r.queries[string(r.user)] = r.lineNo()
 	}
 	if err := r.addRow(); err != nil {
 		return nil, nil, err
