@@ -4,8 +4,10 @@ package input
 // rating predictions, as tables (`user,item,rank[,score]`, CSV or TSV,
 // optionally .gz) or in TREC format (`qid Q0 doc rank score tag` runs and
 // `qid iter doc rel` qrels). Runs can hold a hundred million lines, so they
-// are read with a byte-level splitter rather than encoding/csv, one user's
-// list at a time, and every problem is reported at its file:line.
+// are read through the tokenizer every loader uses (csvfast.go's
+// recordReader: its whitespace mode for TREC, transient fields, no
+// allocation per line) rather than encoding/csv, one user's list at a
+// time, and every problem is reported at its file:line.
 
 import (
 	"bufio"
