@@ -525,27 +525,25 @@ func (r *RunReader) readLine() error {
 	if r.tab != nil {
 		return r.readRecord()
 	}
-	for {
-		fields, err := r.l.record()
-		if err != nil {
-			return err
-		}
-		r.fields = fields
-		if r.format == FormatTREC && len(r.fields) < 6 {
-			return r.errorf(r.lineNo(), "%d fields, a TREC run line has 6: qid Q0 docno rank score tag", len(r.fields))
-		}
-		// Text after the sixth field is ignored, as trec_eval ignores it.
-		if err := fieldCount(r.l, r.fields, r.want, r.header, r.delim); err != nil {
-			return err
-		}
-		if len(trimBytes(r.fields[r.ucol])) == 0 {
-			return r.errorf(r.lineNo(), "empty user id")
-		}
-		if len(trimBytes(r.fields[r.icol])) == 0 {
-			return r.errorf(r.lineNo(), "empty item id")
-		}
-		return nil
+	fields, err := r.l.record() // blank lines are skipped there
+	if err != nil {
+		return err
 	}
+	r.fields = fields
+	if r.format == FormatTREC && len(r.fields) < 6 {
+		return r.errorf(r.lineNo(), "%d fields, a TREC run line has 6: qid Q0 docno rank score tag", len(r.fields))
+	}
+	// Text after the sixth field is ignored, as trec_eval ignores it.
+	if err := fieldCount(r.l, r.fields, r.want, r.header, r.delim); err != nil {
+		return err
+	}
+	if len(trimBytes(r.fields[r.ucol])) == 0 {
+		return r.errorf(r.lineNo(), "empty user id")
+	}
+	if len(trimBytes(r.fields[r.icol])) == 0 {
+		return r.errorf(r.lineNo(), "empty item id")
+	}
+	return nil
 }
 
 // addRow appends the current line to the block.
