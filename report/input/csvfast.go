@@ -203,44 +203,31 @@ func (rr *recordReader) split(s string) []string {
 }
 
 // splitWhitespace cuts a line at runs of spaces and tabs, leading and
-// trailing ones ignored (no empty field). It finds the separators eight
-// bytes at a time, as split does.
+// trailing ones ignored (no empty field). A byte loop: TREC fields are
+// a few bytes long, where the eight-bytes-at-a-time search of split
+// costs more than it saves (measured: twice the time on TREC runs).
 func (rr *recordReader) splitWhitespace(line []byte) []string {
 	fields, starts := rr.fields[:0], rr.starts[:0]
 	rr.lines = rr.lines[:0]
-	if len(line) == 0 {
-		rr.fields, rr.starts = fields, starts
-		return fields
+	s := ""
+	if len(line) > 0 {
+		s = rr.str(line)
 	}
-	s := rr.str(line)
-	b := unsafe.Slice(unsafe.StringData(s), len(s))
-	const spaces, tabs = swarOnes * ' ', swarOnes * '\t'
-	start, i := 0, 0
-	for ; i+8 <= len(b); i += 8 {
-		x := binary.LittleEndian.Uint64(b[i:])
-		m := matchByte(x, spaces) | matchByte(x, tabs)
-		for m != 0 {
-			j := i + bits.TrailingZeros64(m)>>3
-			if j > start {
-				fields = append(fields, s[start:j])
-				starts = append(starts, start)
-			}
-			start = j + 1
-			m &= m - 1
+	i, n := 0, len(s)
+	for {
+		for i < n && (s[i] == ' ' || s[i] == '\t') {
+			i++
 		}
-	}
-	for ; i < len(b); i++ {
-		if b[i] == ' ' || b[i] == '\t' {
-			if i > start {
-				fields = append(fields, s[start:i])
-				starts = append(starts, start)
-			}
-			start = i + 1
+		if i == n {
+			break
 		}
-	}
-	if start < len(s) {
-		fields = append(fields, s[start:])
-		starts = append(starts, start)
+		j := i
+		for j < n && s[j] != ' ' && s[j] != '\t' {
+			j++
+		}
+		fields = append(fields, s[i:j])
+		starts = append(starts, i)
+		i = j
 	}
 	rr.fields, rr.starts = fields, starts
 	return fields

@@ -205,9 +205,15 @@ func trimBytes(b []byte) []byte {
 }
 
 // parseFloatBytes parses a decimal number (parseDecimal) without
-// allocating.
+// allocating: the string aliases b only for the call (parseDecimal keeps
+// nothing of it; its strconv path makes a string(b) escape, which would
+// copy every score).
 func parseFloatBytes(b []byte) (float64, numErr) {
-	return parseDecimal(string(trimBytes(b)))
+	b = trimBytes(b)
+	if len(b) == 0 {
+		return parseDecimal("")
+	}
+	return parseDecimal(unsafe.String(&b[0], len(b)))
 }
 
 // numberProblem is the message for field b, a what, that parseFloatBytes
