@@ -96,8 +96,11 @@ bench-seed000: build
 	@/usr/bin/python3 -c 'import pandas, scipy' 2>/dev/null || { 		if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-pandas python3-scipy >/dev/null; 		else echo "bench-seed000 needs Debian's python3-pandas and python3-scipy" >&2; exit 1; fi; }
 	@rm -rf $(SEED000) && mkdir -p $(SEED000) && cp -r ../shared/reference/sertkan2023/runs $(SEED000)/ && cp sites/bench/seed000/study.toml $(SEED000)/
 	@for i in 1 2 3; do \
-		/usr/bin/time -f "evalbook build (cold): wall %e s, CPU %U+%S s, max RSS %M KiB" ./$(BIN) build $(SEED000) --quiet --no-cache; \
-		/usr/bin/time -f "pandas/scipy script:   wall %e s, CPU %U+%S s, max RSS %M KiB" /usr/bin/python3 sites/bench/peers/meta_pandas.py $(SEED000) >/dev/null; \
+		/usr/bin/time -o $(SEED000).eb.time -f "%U %S %e %M" ./$(BIN) build $(SEED000) --quiet --no-cache; \
+		/usr/bin/time -o $(SEED000).py.time -f "%U %S %e %M" /usr/bin/python3 sites/bench/peers/meta_pandas.py $(SEED000) >/dev/null; \
+		awk -v e="$$(cat $(SEED000).eb.time)" -v p="$$(cat $(SEED000).py.time)" -v l="$$(cut -d' ' -f1 /proc/loadavg)" 'BEGIN { split(e, a, " "); split(p, b, " "); \
+			printf "evalbook build (cold): wall %.2f s, CPU %.2f s, max RSS %d KiB | pandas/scipy: wall %.2f s, CPU %.2f s, max RSS %d KiB | evalbook %.1fx faster (wall), %.1fx (CPU), load %s\n", \
+			a[3], a[1]+a[2], a[4], b[3], b[1]+b[2], b[4], b[3]/a[3], (b[1]+b[2])/(a[1]+a[2]), l }'; \
 	done
 
 # bench-pack: evalbook pack and evalbook verify of the demo, timed (issue
@@ -117,8 +120,11 @@ bench-1g: build
 	@test -f $(META1G)/study.toml || $(GO) run ./sites/bench/metagen -units 250000 $(META1G)
 	@ls -la $(META1G)
 	@for i in 1 2; do \
-		/usr/bin/time -f "wc -l:                 wall %e s, CPU %U+%S s, max RSS %M KiB" wc -l $(META1G)/units.csv >/dev/null; \
-		/usr/bin/time -f "evalbook build (cold): wall %e s, CPU %U+%S s, max RSS %M KiB" ./$(BIN) build $(META1G) --quiet --no-cache; \
+		/usr/bin/time -o $(META1G).wc.time -f "%U %S %e %M" wc -l $(META1G)/units.csv >/dev/null; \
+		/usr/bin/time -o $(META1G).eb.time -f "%U %S %e %M" ./$(BIN) build $(META1G) --quiet --no-cache; \
+		awk -v w="$$(cat $(META1G).wc.time)" -v e="$$(cat $(META1G).eb.time)" -v l="$$(cut -d' ' -f1 /proc/loadavg)" 'BEGIN { split(w, a, " "); split(e, b, " "); \
+			printf "wc -l: wall %.2f s, CPU %.2f s | evalbook build (cold): wall %.2f s, CPU %.2f s, max RSS %d KiB | CPU ratio %.1fx, load %s\n", \
+			a[3], a[1]+a[2], b[3], b[1]+b[2], b[4], (b[1]+b[2])/(a[1]+a[2]), l }'; \
 	done
 
 # bench-issues: the full-size benchmarks the issues ask for (minutes; the

@@ -160,11 +160,21 @@ func (in *inputs) setSum(path, sum string) {
 // what the cache and the provenance record. A file changed while it is
 // read therefore never gets a cache entry that looks valid for its new
 // content. "" when the file cannot be read (the reader reports why).
-func (in *inputs) pin(path string) string {
+func (in *inputs) pin(path string) string { return in.pinTo(path, nil) }
+
+// pinTo is pin that also writes the file's bytes to also if it reads the
+// file to hash it (read tells).
+func (in *inputs) pinTo(path string, also io.Writer) string {
+	s, _ := in.pinRead(path, also)
+	return s
+}
+
+// pinRead is pinTo that reports whether this call read the file.
+func (in *inputs) pinRead(path string, also io.Writer) (string, bool) {
 	in.mu.Lock()
 	if s, ok := in.sums[path]; ok {
 		in.mu.Unlock()
-		return s
+		return s, false
 	}
 	if wait, ok := in.pinning[path]; ok { // being hashed: one read is enough
 		in.mu.Unlock()
@@ -172,7 +182,7 @@ func (in *inputs) pin(path string) string {
 		in.mu.Lock()
 		s := in.sums[path]
 		in.mu.Unlock()
-		return s
+		return s, false
 	}
 	done := make(chan struct{})
 	if in.pinning == nil {
@@ -180,7 +190,7 @@ func (in *inputs) pin(path string) string {
 	}
 	in.pinning[path] = done
 	in.mu.Unlock()
-	s, err := in.hashes.Sum(path)
+	s, read, err := in.hashes.SumTo(path, also)
 	in.mu.Lock()
 	delete(in.pinning, path)
 	if was, ok := in.sums[path]; ok {
@@ -192,7 +202,7 @@ func (in *inputs) pin(path string) string {
 	}
 	in.mu.Unlock()
 	close(done)
-	return s
+	return s, read && err == nil
 }
 
 // notePattern records a pattern's expansion by this view.
@@ -317,8 +327,30 @@ func (in *inputs) openRun(path, display string, format input.RunFormat, predicti
 	if err := in.checkFile(path); err != nil {
 		return nil, err
 	}
-	in.noteFile(path)
-	return input.OpenRunCapped(path, display, format, predictions, in.study.MaxDecompressed)
+	grouping := input.GroupingUnknown
+	var stamp input.FileStamp
+	if format == input.FormatTREC && !predictions && !strings.HasSuffix(strings.ToLower(path), ".gz") {
+		// The pass that hashes the run also finds whether its queries
+		// are contiguous, which would otherwise take a pass of its own;
+		// the reader then checks that the file did not change since.
+		scan := input.NewTRECGroupScan()
+		var ok bool
+		stamp, ok = input.Stamp(path)
+		if _, read := in.pinRead(path, scan); read && ok {
+			grouping = input.QueriesApart
+			if scan.Grouped() {
+				grouping = input.QueriesContiguous
+			}
+		}
+		in.noteRead(path)
+	} else {
+		in.noteFile(path)
+	}
+	r, err := input.OpenRunGrouping(path, display, format, predictions, in.study.MaxDecompressed, grouping)
+	if err == nil && grouping != input.GroupingUnknown {
+		r.SetStamp(stamp)
+	}
+	return r, err
 }
 
 // readTruth reads a truth file (input/runs.go), checked and recorded.

@@ -33,23 +33,15 @@ func offlineMetricsKind() Kind {
 const offlineUnitsPageLimit = 200000
 
 func runOfflineMetrics(job *Job, o *offline.Options) (*Output, error) {
-	var unitRows [][]any
-	overflow := false
-	keep := func(u *UnitRow) error {
-		if overflow {
-			return nil
-		}
-		if len(unitRows) >= offlineUnitsPageLimit {
-			overflow, unitRows = true, nil
-			return nil
-		}
-		unitRows = append(unitRows, []any{u.Dataset, u.Method, u.Unit, u.Metric, u.Value})
-		return nil
-	}
-	d, err := OfflineMetricsDerived(job, o, keep)
+	// Each run keeps its own per-user rows, so the runs are read in
+	// parallel; past offlineUnitsPageLimit rows in all, every run drops
+	// them and the per-user values only stream.
+	keep := &offlineKeep{runs: map[[2]string]*keptRows{}}
+	d, err := offlineDerive(job, o, nil, keep.run)
 	if err != nil {
 		return nil, err
 	}
+	unitRows, overflow := keep.rows(d.Runs)
 	res := offline.Metrics(*o, d.Runs, d.Predictions)
 	if o.Compare != nil {
 		metrics := o.CompareMetrics()
@@ -100,6 +92,75 @@ func runOfflineMetrics(job *Job, o *offline.Options) (*Output, error) {
 	return out, nil
 }
 
+// offlineKeep gathers the per-user rows of the runs of an analysis read in
+// parallel, each run in its own buffer, at most offlineUnitsPageLimit
+// rows in all (counted in steps, so the runs rarely meet at the lock).
+type offlineKeep struct {
+	mu    sync.Mutex
+	total int
+	over  bool
+	runs  map[[2]string]*keptRows
+}
+
+type keptRows struct {
+	k       *offlineKeep
+	rows    [][]any
+	counted int
+	dropped bool
+}
+
+// run returns the row sink of one run.
+func (k *offlineKeep) run(dataset, method string) func(*UnitRow) error {
+	kr := &keptRows{k: k}
+	k.mu.Lock()
+	k.runs[[2]string{dataset, method}] = kr
+	k.mu.Unlock()
+	return kr.add
+}
+
+func (kr *keptRows) add(u *UnitRow) error {
+	if kr.dropped {
+		return nil
+	}
+	kr.rows = append(kr.rows, []any{u.Dataset, u.Method, u.Unit, u.Metric, u.Value})
+	if len(kr.rows)-kr.counted >= 1024 {
+		kr.count()
+	}
+	return nil
+}
+
+// count adds the rows not counted yet to the total, and drops the rows
+// once the total is past the limit.
+func (kr *keptRows) count() {
+	k := kr.k
+	k.mu.Lock()
+	k.total += len(kr.rows) - kr.counted
+	kr.counted = len(kr.rows)
+	k.over = k.over || k.total > offlineUnitsPageLimit
+	over := k.over
+	k.mu.Unlock()
+	if over {
+		kr.rows, kr.dropped = nil, true
+	}
+}
+
+// rows returns every run's rows in the order of runs (datasets in
+// manifest order, methods sorted), or overflow.
+func (k *offlineKeep) rows(runs []offline.RunValues) (rows [][]any, overflow bool) {
+	for _, kr := range k.runs {
+		kr.count()
+	}
+	if k.over {
+		return nil, true
+	}
+	for _, r := range runs {
+		if kr := k.runs[[2]string{r.Dataset, r.Method}]; kr != nil {
+			rows = append(rows, kr.rows...)
+		}
+	}
+	return rows, false
+}
+
 // OfflineDerived is what an offline_metrics analysis contributes to the
 // study's inputs: one value per (dataset, method, metric), and the names
 // of the per-user metrics it streamed.
@@ -126,6 +187,13 @@ type offlineFile struct {
 // the truth users the run has no list for, in truth order). Memory is
 // bounded by the truth and the catalog of one dataset, never by the runs.
 func OfflineMetricsDerived(job *Job, o *offline.Options, unit func(*UnitRow) error) (*OfflineDerived, error) {
+	return offlineDerive(job, o, unit, nil)
+}
+
+// offlineDerive is OfflineMetricsDerived, where perRun (when unit is nil)
+// gives each run its own sink of per-user values: each sink gets its
+// run's rows in order, and the runs are read in parallel.
+func offlineDerive(job *Job, o *offline.Options, unit func(*UnitRow) error, perRun func(dataset, method string) func(*UnitRow) error) (*OfflineDerived, error) {
 	in, err := offlineGather(job, o)
 	if err != nil {
 		return nil, err
@@ -149,7 +217,7 @@ func OfflineMetricsDerived(job *Job, o *offline.Options, unit func(*UnitRow) err
 		if err != nil {
 			return nil, err
 		}
-		runs, err := offlineReadRuns(job, o, truth, files, in.predBy, unit, prog)
+		runs, err := offlineReadRuns(job, o, truth, files, in.predBy, unit, perRun, prog)
 		if err != nil {
 			return nil, err
 		}
@@ -238,13 +306,18 @@ func (p *offlineProgress) step() {
 // offlineReadRuns reads and evaluates the run files of one dataset.
 // Per-user values must come out in a fixed order: with a unit callback
 // the runs are read one after the other; without one, in parallel (each
-// run has its own state). The error is the first file's, in file order.
-func offlineReadRuns(job *Job, o *offline.Options, truth *offline.Truth, files []offlineFile, predBy map[[2]string]offlineFile, unit func(*UnitRow) error, prog *offlineProgress) ([]*offline.Run, error) {
+// run has its own state, and its own sink from perRun when it is set).
+// The error is the first file's, in file order.
+func offlineReadRuns(job *Job, o *offline.Options, truth *offline.Truth, files []offlineFile, predBy map[[2]string]offlineFile, unit func(*UnitRow) error, perRun func(dataset, method string) func(*UnitRow) error, prog *offlineProgress) ([]*offline.Run, error) {
 	runs := make([]*offline.Run, len(files))
 	errs := make([]error, len(files))
 	if unit != nil || job.Workers <= 1 {
 		for i := range files {
-			if runs[i], errs[i] = offlineReadRun(job, o, truth, files[i], predBy, unit); errs[i] != nil {
+			sink := unit
+			if sink == nil && perRun != nil {
+				sink = perRun(files[i].dataset, files[i].method)
+			}
+			if runs[i], errs[i] = offlineReadRun(job, o, truth, files[i], predBy, sink); errs[i] != nil {
 				return nil, errs[i]
 			}
 			prog.step()
@@ -256,9 +329,13 @@ func offlineReadRuns(job *Job, o *offline.Options, truth *offline.Truth, files [
 	for i := range files {
 		wg.Add(1)
 		sem <- struct{}{}
+		var sink func(*UnitRow) error
+		if perRun != nil {
+			sink = perRun(files[i].dataset, files[i].method)
+		}
 		go func() {
 			defer wg.Done()
-			runs[i], errs[i] = offlineReadRun(job, o, truth, files[i], predBy, nil)
+			runs[i], errs[i] = offlineReadRun(job, o, truth, files[i], predBy, sink)
 			<-sem
 			prog.step()
 		}()
@@ -366,6 +443,9 @@ func offlineReadRun(job *Job, o *offline.Options, truth *offline.Truth, f offlin
 	rr.Close()
 	if err != nil {
 		return nil, err
+	}
+	if !rr.Unchanged() {
+		return nil, fmt.Errorf("%s: the file changed while it was read; build again", f.display)
 	}
 	job.inputs.recordFile(f.path, rr.Rows)
 	if rr.Rows == 0 {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"encoding/json"
+	"fmt"
 	"io"
 	"math"
 	"os"
@@ -85,7 +86,7 @@ func TestOfflineReaderErrors(t *testing.T) {
 		{"short line", offlineTruthCSV, "user,item,rank\nu1,a\n", "runs/m.csv",
 			`runs/m.csv:2: 2 fields, the header needs 3`},
 		{"quote", offlineTruthCSV, "user,item,rank\nu1,\"a,1\n", "runs/m.csv",
-			`runs/m.csv:2: unterminated quoted field`},
+			`runs/m.csv:2:4: extraneous or missing " in quoted-field`},
 		{"empty item", offlineTruthCSV, "user,item,rank\nu1,,1\n", "runs/m.csv",
 			`runs/m.csv:2: empty item id`},
 		{"trec fields", offlineTruthCSV, "u1 Q0 a 1 0.5\n", "runs/m.run",
@@ -307,5 +308,81 @@ func TestOfflineJobsAndSplitTruth(t *testing.T) {
 	want := `truth/part2.csv:4: user "u1": item "b" is listed twice (first at truth/part1.csv:3)`
 	if err == nil || err.Error() != want {
 		t.Errorf("error %v, want %s", err, want)
+	}
+}
+
+// TestOfflineKeptRowsParallel: the per-user rows the analysis keeps for
+// its data file are the same, in the same order (datasets, methods
+// sorted, users in file order), whether its runs are read one after the
+// other or in parallel, each into its own buffer.
+func TestOfflineKeptRowsParallel(t *testing.T) {
+	t.Parallel()
+	files := map[string]string{"truth.csv": offlineTruthCSV}
+	for m, list := range map[string]string{"m1": "a,b,c", "m2": "c,a", "m3": "b", "m4": "a,c"} {
+		var b strings.Builder
+		b.WriteString("user,item,rank\n")
+		for _, u := range []string{"u2", "u1"} {
+			for r, it := range strings.Split(list, ",") {
+				b.WriteString(u + "," + it + "," + strconv.Itoa(r+1) + "\n")
+			}
+		}
+		files["runs/"+m+".csv"] = b.String()
+	}
+	var ref string
+	for _, jobs := range []int{1, 2, 4} {
+		ctx := offlineTestCtx(t, files)
+		ctx.Workers = jobs
+		out, err := runOfflineMetrics(ctx, offlineTestOpts("runs/{method}.csv", "truth.csv"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows := out.Result.(*offline.Result).UnitRows
+		if len(rows) < 4*2*5 {
+			t.Fatalf("%d rows", len(rows))
+		}
+		got := fmt.Sprint(rows)
+		if !strings.HasPrefix(got, "[[study m1 u2 ") {
+			t.Fatalf("rows start %.40s, want m1's user u2 first", got)
+		}
+		if ref == "" {
+			ref = got
+		} else if got != ref {
+			t.Errorf("%d workers: rows\n%.300s\nwant\n%.300s", jobs, got, ref)
+		}
+	}
+}
+
+// TestOfflineRunChangedSinceScanned: a TREC run is streamed because the
+// pass that hashed it found its queries contiguous; a file written to
+// after that pass (here: a query's lines appended apart, which a stream
+// would silently count twice) is an error, not a wrong number.
+func TestOfflineRunChangedSinceScanned(t *testing.T) {
+	t.Parallel()
+	run := "zz Q0 a 1 0.9 t\nu1 Q0 a 1 0.9 t\nu1 Q0 b 2 0.8 t\n"
+	ctx := offlineTestCtx(t, map[string]string{"truth.csv": offlineTruthCSV, "runs/m.run": run})
+	o := offlineTestOpts("runs/{method}.run", "truth.csv")
+	if _, err := OfflineMetricsDerived(ctx, o, nil); err != nil {
+		t.Fatal(err)
+	}
+	ctx = offlineTestCtx(t, map[string]string{"truth.csv": offlineTruthCSV, "runs/m.run": run})
+	appended := false
+	ctx.inputs.onOpen = func(path string) {
+		if strings.HasSuffix(path, "m.run") && !appended {
+			appended = true
+			f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			f.WriteString("zz Q0 b 2 0.1 t\n")
+			f.Close()
+		}
+	}
+	_, err := OfflineMetricsDerived(ctx, o, nil)
+	if !appended {
+		t.Fatal("the run was never opened")
+	}
+	if err == nil || !strings.Contains(err.Error(), "runs/m.run: the file changed while it was read") {
+		t.Fatalf("got %v", err)
 	}
 }

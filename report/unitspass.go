@@ -762,7 +762,8 @@ func (in *inputs) readGroupFileParallel(sg *startedGroup, r *groupReader, size i
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			br := bufio.NewReaderSize(nil, 64<<10)
+			// One read per range of chunkBytes (256 KiB): fewer system calls.
+			br := bufio.NewReaderSize(nil, int(min(max(in.chunkBytes, 64<<10), 1<<20)))
 			for c := range todo {
 				in.parseChunk(r.f, c, br, newBatch, cancel)
 				close(c.done)

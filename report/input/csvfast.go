@@ -36,6 +36,10 @@ type recordReader struct {
 	// quoteStops: a record with a quote is not parsed but ErrQuoted
 	// (a byte range of a file, which may start inside a quoted field).
 	quoteStops bool
+	// whitespace: fields are separated by runs of spaces and tabs, with
+	// no quoting, and a line of whitespace only is blank (TREC runs and
+	// qrels); comma and quotes are then unused.
+	whitespace bool
 	fields     []string
 	starts     []int // byte offset of each field in its line, for columns
 	lines      []int // line of each field (quoted newlines move it)
@@ -56,6 +60,13 @@ func (e *csvSyntaxError) Error() string { return e.msg }
 
 func newRecordReader(r *bufio.Reader, comma byte, quotes bool) *recordReader {
 	return &recordReader{r: r, comma: comma, quotes: quotes, next: 1, maxLine: MaxLineBytes}
+}
+
+// newWhitespaceReader splits records at runs of spaces and tabs (TREC
+// runs and qrels: `qid Q0 docno rank score tag`), skipping lines of
+// whitespace only.
+func newWhitespaceReader(r *bufio.Reader) *recordReader {
+	return &recordReader{r: r, whitespace: true, next: 1, maxLine: MaxLineBytes}
 }
 
 // tooLong is the error of a line longer than maxLine.
@@ -111,6 +122,12 @@ func (rr *recordReader) Read() ([]string, error) {
 		line, err = rr.readLine()
 		if err != nil {
 			return nil, err
+		}
+		if rr.whitespace {
+			if f := rr.splitWhitespace(line); len(f) > 0 {
+				return f, nil
+			}
+			continue
 		}
 		if len(line) > 0 {
 			break
@@ -181,6 +198,37 @@ func (rr *recordReader) split(s string) []string {
 	}
 	fields = append(fields, s[start:])
 	starts = append(starts, start)
+	rr.fields, rr.starts = fields, starts
+	return fields
+}
+
+// splitWhitespace cuts a line at runs of spaces and tabs, leading and
+// trailing ones ignored (no empty field). A byte loop: TREC fields are
+// a few bytes long, where the eight-bytes-at-a-time search of split
+// costs more than it saves (measured: twice the time on TREC runs).
+func (rr *recordReader) splitWhitespace(line []byte) []string {
+	fields, starts := rr.fields[:0], rr.starts[:0]
+	rr.lines = rr.lines[:0]
+	s := ""
+	if len(line) > 0 {
+		s = rr.str(line)
+	}
+	i, n := 0, len(s)
+	for {
+		for i < n && (s[i] == ' ' || s[i] == '\t') {
+			i++
+		}
+		if i == n {
+			break
+		}
+		j := i
+		for j < n && s[j] != ' ' && s[j] != '\t' {
+			j++
+		}
+		fields = append(fields, s[i:j])
+		starts = append(starts, i)
+		i = j
+	}
 	rr.fields, rr.starts = fields, starts
 	return fields
 }

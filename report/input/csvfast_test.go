@@ -170,3 +170,37 @@ func BenchmarkRecordReaderUnits(b *testing.B) {
 		}
 	}
 }
+
+// FuzzWhitespaceRecords: the whitespace mode (TREC) splits a line as
+// strings.FieldsFunc on spaces and tabs does, eight bytes at a time or
+// not, and skips a line of whitespace only.
+func FuzzWhitespaceRecords(f *testing.F) {
+	for _, s := range []string{"q1 Q0 d1 1 2.5 tag", "  a\t\tb  ", "\t", "", "abcdefgh ijklmnop\tqrstuvwx yz", "a\x00b c"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		if strings.ContainsAny(line, "\r\n") {
+			return
+		}
+		want := strings.FieldsFunc(line, func(r rune) bool { return r == ' ' || r == '\t' })
+		rr := newWhitespaceReader(bufio.NewReader(strings.NewReader(line + "\nnext\n")))
+		got, err := rr.Read()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(want) == 0 {
+			if len(got) != 1 || got[0] != "next" || rr.line != 2 {
+				t.Fatalf("%q: blank line not skipped: %q at line %d", line, got, rr.line)
+			}
+			return
+		}
+		if strings.Join(got, "\x01") != strings.Join(want, "\x01") || len(got) != len(want) {
+			t.Fatalf("%q: %q, want %q", line, got, want)
+		}
+		for i := range got {
+			if _, col := rr.FieldPos(i); col < 1 || line[col-1:col-1+len(got[i])] != got[i] {
+				t.Fatalf("%q: field %d at column %d", line, i, col)
+			}
+		}
+	})
+}

@@ -63,9 +63,16 @@ func identify(st os.FileInfo) FileStamp {
 
 // Sum returns the hex sha256 of path.
 func (h *HashStore) Sum(path string) (string, error) {
+	s, _, err := h.SumTo(path, nil)
+	return s, err
+}
+
+// SumTo is Sum that also writes the file's bytes to also (when not nil)
+// if it has to read the file; read tells whether it did.
+func (h *HashStore) SumTo(path string, also io.Writer) (sum string, read bool, err error) {
 	st, err := os.Stat(path)
 	if err != nil {
-		return "", err
+		return "", false, err
 	}
 	id := identify(st)
 	h.mu.Lock()
@@ -73,19 +80,19 @@ func (h *HashStore) Sum(path string) (string, error) {
 	window := h.window
 	h.mu.Unlock()
 	if ok && e.ID == id && !racy(e, window) {
-		return e.Sum, nil
+		return e.Sum, false, nil
 	}
 	at := time.Now().UnixNano()
 	h.mu.Lock()
 	h.hashed++
 	h.mu.Unlock()
-	s, err := SHA256File(path)
+	s, err := sha256FileTo(path, also)
 	if err != nil {
-		return "", err
+		return "", true, err
 	}
 	st2, err := os.Stat(path)
 	if err != nil {
-		return "", err
+		return "", true, err
 	}
 	if identify(st2) == id { // unchanged while it was read
 		h.mu.Lock()
@@ -93,7 +100,7 @@ func (h *HashStore) Sum(path string) (string, error) {
 		h.dirty = true
 		h.mu.Unlock()
 	}
-	return s, nil
+	return s, true, nil
 }
 
 // SetRacyWindow sets the racy window (RacyWindow by default; tests set 0
@@ -171,15 +178,40 @@ func (h *HashStore) Save(dir string) {
 }
 
 // SHA256File returns the hex sha256 of a file.
-func SHA256File(path string) (string, error) {
+func SHA256File(path string) (string, error) { return sha256FileTo(path, nil) }
+
+// hashReadSize is the read size of hashing: large reads (io.Copy's are
+// 32 KiB) keep the system calls out of a big file's profile.
+const hashReadSize = 1 << 20
+
+// sha256FileTo returns the hex sha256 of a file, writing its bytes to
+// also (when not nil) as they are read.
+func sha256FileTo(path string, also io.Writer) (string, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return "", err
 	}
 	defer f.Close()
 	hh := sha256.New()
-	if _, err := io.Copy(hh, f); err != nil {
-		return "", err
+	size := hashReadSize
+	if st, err := f.Stat(); err == nil && st.Size() < int64(size) {
+		size = int(max(st.Size()+1, 512))
+	}
+	buf := make([]byte, size)
+	for {
+		n, err := f.Read(buf)
+		if n > 0 {
+			hh.Write(buf[:n])
+			if also != nil {
+				also.Write(buf[:n])
+			}
+		}
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return "", err
+		}
 	}
 	return hex.EncodeToString(hh.Sum(nil)), nil
 }

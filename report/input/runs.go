@@ -4,8 +4,10 @@ package input
 // rating predictions, as tables (`user,item,rank[,score]`, CSV or TSV,
 // optionally .gz) or in TREC format (`qid Q0 doc rank score tag` runs and
 // `qid iter doc rel` qrels). Runs can hold a hundred million lines, so they
-// are read with a byte-level splitter rather than encoding/csv, one user's
-// list at a time, and every problem is reported at its file:line.
+// are read through the tokenizer every loader uses (csvfast.go's
+// recordReader: its whitespace mode for TREC, transient fields, no
+// allocation per line) rather than encoding/csv, one user's list at a
+// time, and every problem is reported at its file:line.
 
 import (
 	"bufio"
@@ -19,6 +21,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"unsafe"
 
 	"github.com/evalbook/evalbook/analyses"
 	"github.com/evalbook/evalbook/analyses/offline"
@@ -49,32 +52,32 @@ func RunFormatOf(path, opt string) RunFormat {
 	return FormatTREC
 }
 
-// lineReader yields the lines of a file (gzip by .gz), without the line
-// break, BOM stripped, counting lines from 1.
+// lineReader yields the records of a run or truth file (gzip by .gz, BOM
+// stripped) through the one tokenizer of delimited text (recordReader):
+// whitespace-separated for TREC, comma (RFC 4180 quotes) or tab for
+// tables. Its line is the line the last record started on.
 type lineReader struct {
 	file string
 	f    *os.File
 	gz   *gzip.Reader
-	br   *bufio.Reader
+	rr   *recordReader
 	line int
-	long []byte
+	// fields are the last record's fields as bytes (aliasing the read
+	// buffer: valid until the next record).
+	fields [][]byte
 }
 
-// openLines opens a regular file for reading lines; a .gz file may
-// inflate to DefaultMaxDecompressed bytes.
-func openLines(path, display string) (*lineReader, error) {
-	return openLinesCapped(path, display, 0)
-}
-
-// openLinesCapped is openLines with a cap on what a .gz file may inflate
-// to (0: DefaultMaxDecompressed; negative: none).
-func openLinesCapped(path, display string, maxDecompressed int64) (*lineReader, error) {
+// openLinesCapped opens a regular file for reading records in format
+// (a table's separator from its extension), with a cap on what a .gz
+// file may inflate to (0: DefaultMaxDecompressed; negative: none).
+func openLinesCapped(path, display string, format RunFormat, maxDecompressed int64) (*lineReader, error) {
 	f, err := OpenRegular(path, display)
 	if err != nil {
 		return nil, err
 	}
 	l := &lineReader{file: display, f: f}
 	var r io.Reader = f
+	size := readBufferSize(f)
 	if strings.HasSuffix(strings.ToLower(path), ".gz") {
 		l.gz, err = gzip.NewReader(bufio.NewReaderSize(f, 1<<16))
 		if err != nil {
@@ -82,11 +85,21 @@ func openLinesCapped(path, display string, maxDecompressed int64) (*lineReader, 
 			return nil, fmt.Errorf("%s: not a gzip file: %w", display, err)
 		}
 		r = capDecompressed(l.gz, maxDecompressed)
+		size = 1 << 20
 	}
-	l.br = bufio.NewReaderSize(r, readBufferSize(f))
-	if bom, _ := l.br.Peek(3); bytes.Equal(bom, []byte("\xef\xbb\xbf")) {
-		l.br.Discard(3)
+	br := bufio.NewReaderSize(r, size)
+	if bom, _ := br.Peek(3); bytes.Equal(bom, []byte("\xef\xbb\xbf")) {
+		br.Discard(3)
 	}
+	switch {
+	case format == FormatTREC:
+		l.rr = newWhitespaceReader(br)
+	case delimOf(path) == '\t':
+		l.rr = newRecordReader(br, '\t', false)
+	default:
+		l.rr = newRecordReader(br, ',', true)
+	}
+	l.rr.transient = true
 	return l, nil
 }
 
@@ -97,169 +110,55 @@ func (l *lineReader) Close() {
 	l.f.Close()
 }
 
-// next returns the next line (valid until the following call) or io.EOF.
-// A line longer than MaxLineBytes is an error.
-func (l *lineReader) next() ([]byte, error) {
-	b, err := l.br.ReadSlice('\n')
-	if err == bufio.ErrBufferFull {
-		l.long = append(l.long[:0], b...)
-		for err == bufio.ErrBufferFull {
-			if len(l.long) > MaxLineBytes+2 { // + "\r\n"
-				return nil, l.errorf(l.line+1, "line longer than %s", byteSize(MaxLineBytes))
+// record returns the next record's fields (valid until the following
+// call) or io.EOF. Blank lines, and a table's lines of whitespace only,
+// are skipped; a line longer than MaxLineBytes is an error.
+func (l *lineReader) record() ([][]byte, error) {
+	for {
+		rec, err := l.rr.Read()
+		if err != nil {
+			if err == io.EOF {
+				return nil, io.EOF
 			}
-			b, err = l.br.ReadSlice('\n')
-			l.long = append(l.long, b...)
+			var se *csvSyntaxError
+			if errors.As(err, &se) {
+				return nil, &InputError{File: l.file, Line: se.line, Col: se.col, Msg: se.msg}
+			}
+			var ce *decompressedError
+			if errors.As(err, &ce) {
+				return nil, l.errorf(l.rr.next, "%v", ce)
+			}
+			return nil, Errorf(l.file, l.rr.next, "%w", err)
 		}
-		b = l.long
-	}
-	if err != nil && err != io.EOF {
-		var ce *decompressedError
-		if errors.As(err, &ce) {
-			return nil, l.errorf(l.line+1, "%v", ce)
+		l.line = l.rr.line
+		if len(rec) == 1 && len(trimBytes(bytesOf(rec[0]))) == 0 {
+			continue // a table's line of spaces
 		}
-		return nil, Errorf(l.file, l.line+1, "%w", err)
+		l.fields = l.fields[:0]
+		for _, f := range rec {
+			l.fields = append(l.fields, bytesOf(f))
+		}
+		return l.fields, nil
 	}
-	if len(b) == 0 && err == io.EOF {
-		return nil, io.EOF
-	}
-	l.line++
-	b = bytes.TrimSuffix(b, []byte("\n"))
-	b = bytes.TrimSuffix(b, []byte("\r"))
-	if len(b) > MaxLineBytes {
-		return nil, l.errorf(l.line, "line longer than %s", byteSize(MaxLineBytes))
-	}
-	return b, nil
 }
+
+// bytesOf is s's bytes, not copied: read only.
+func bytesOf(s string) []byte { return unsafe.Slice(unsafe.StringData(s), len(s)) }
 
 func (l *lineReader) errorf(line int, format string, args ...any) error {
 	return &InputError{File: l.file, Line: line, Msg: fmt.Sprintf(format, args...)}
 }
 
-// splitFields splits a table line on delim (quotes honoured for commas,
-// RFC 4180 without line breaks inside quotes) or, with delim 0, on runs
-// of spaces and tabs (TREC). The slices point into line or into scratch.
-func splitFields(line []byte, delim byte, dst [][]byte, scratch *[]byte) ([][]byte, error) {
-	dst = dst[:0]
-	switch {
-	case delim == 0:
-		return splitWhitespace(line, dst), nil
-	case delim == '\t' || bytes.IndexByte(line, '"') < 0:
-		for {
-			i := bytes.IndexByte(line, delim)
-			if i < 0 {
-				return append(dst, line), nil
-			}
-			dst = append(dst, line[:i])
-			line = line[i+1:]
-		}
-	}
-	return splitQuoted(line, delim, dst, scratch)
-}
-
-// splitWhitespace cuts a line at runs of spaces and tabs. A byte loop:
-// fields are short, and bytes.IndexAny builds its set on every call.
-func splitWhitespace(line []byte, dst [][]byte) [][]byte {
-	i, n := 0, len(line)
-	for {
-		for i < n && (line[i] == ' ' || line[i] == '\t') {
-			i++
-		}
-		if i == n {
-			return dst
-		}
-		j := i
-		for j < n && line[j] != ' ' && line[j] != '\t' {
-			j++
-		}
-		dst = append(dst, line[i:j])
-		i = j
-	}
-}
-
-// splitQuoted cuts a line with quoted fields: each field is unquoted into
-// scratch, then sliced from it.
-func splitQuoted(line []byte, delim byte, dst [][]byte, scratch *[]byte) ([][]byte, error) {
-	buf := (*scratch)[:0]
-	var ends []int
-	for i := 0; ; {
-		var err error
-		if i < len(line) && line[i] == '"' {
-			buf, i, err = unquoteField(line, i+1, delim, buf)
-		} else {
-			buf, i, err = plainField(line, i, delim, buf)
-		}
-		if err != nil {
-			return nil, err
-		}
-		ends = append(ends, len(buf))
-		if i >= len(line) {
-			break
-		}
-		i++ // the delimiter
-		if i == len(line) {
-			ends = append(ends, len(buf)) // trailing empty field
-			break
-		}
-	}
-	*scratch = buf
-	start := 0
-	for _, e := range ends {
-		dst = append(dst, buf[start:e])
-		start = e
-	}
-	return dst, nil
-}
-
-// unquoteField appends the quoted field starting after its quote at i
-// (doubled quotes are one) and returns where it ends.
-func unquoteField(line []byte, i int, delim byte, buf []byte) ([]byte, int, error) {
-	for {
-		j := bytes.IndexByte(line[i:], '"')
-		if j < 0 {
-			return nil, 0, errors.New("unterminated quoted field")
-		}
-		buf = append(buf, line[i:i+j]...)
-		i += j + 1
-		if i < len(line) && line[i] == '"' {
-			buf = append(buf, '"')
-			i++
-			continue
-		}
-		break
-	}
-	if i < len(line) && line[i] != delim {
-		return nil, 0, fmt.Errorf("extraneous text after a quoted field")
-	}
-	return buf, i, nil
-}
-
-// plainField appends the unquoted field at i and returns where it ends.
-func plainField(line []byte, i int, delim byte, buf []byte) ([]byte, int, error) {
-	j := bytes.IndexByte(line[i:], delim)
-	if j < 0 {
-		j = len(line) - i
-	}
-	if bytes.IndexByte(line[i:i+j], '"') >= 0 {
-		return nil, 0, fmt.Errorf("bare \" in an unquoted field")
-	}
-	return append(buf, line[i:i+j]...), i + j, nil
-}
-
 // tableColumns reads a table's header and finds the named columns (-1
 // when an optional one is absent); "#" is the number of columns. Header
 // cells must be names (valid UTF-8, no control character), none twice.
-func tableColumns(l *lineReader, delim byte, required, optional []string) (map[string]int, error) {
-	head, err := l.next()
+func tableColumns(l *lineReader, required, optional []string) (map[string]int, error) {
+	fields, err := l.record()
 	if err == io.EOF {
 		return nil, fmt.Errorf("%s: empty file (no header row)", l.file)
 	}
 	if err != nil {
 		return nil, err
-	}
-	var scratch []byte
-	fields, err := splitFields(head, delim, nil, &scratch)
-	if err != nil {
-		return nil, l.errorf(1, "%v", err)
 	}
 	names := make([]string, len(fields))
 	cols := map[string]int{}
@@ -306,9 +205,15 @@ func trimBytes(b []byte) []byte {
 }
 
 // parseFloatBytes parses a decimal number (parseDecimal) without
-// allocating.
+// allocating: the string aliases b only for the call (parseDecimal keeps
+// nothing of it; its strconv path makes a string(b) escape, which would
+// copy every score).
 func parseFloatBytes(b []byte) (float64, numErr) {
-	return parseDecimal(string(trimBytes(b)))
+	b = trimBytes(b)
+	if len(b) == 0 {
+		return parseDecimal("")
+	}
+	return parseDecimal(unsafe.String(&b[0], len(b)))
 }
 
 // numberProblem is the message for field b, a what, that parseFloatBytes
@@ -394,7 +299,7 @@ func fieldCount(l *lineReader, fields [][]byte, want, header int, delim byte) er
 // decompressed-size cap (0: the default), and returns its rows; an error
 // of fn is placed at the row's line.
 func ScanTruthCapped(path, display string, format RunFormat, maxDecompressed int64, fn func(user, item []byte, rel float64, line int) error) (int64, error) {
-	l, err := openLinesCapped(path, display, maxDecompressed)
+	l, err := openLinesCapped(path, display, format, maxDecompressed)
 	if err != nil {
 		return 0, err
 	}
@@ -403,31 +308,22 @@ func ScanTruthCapped(path, display string, format RunFormat, maxDecompressed int
 	ucol, icol, rcol, want, header := 0, 2, 3, 4, 0
 	if format == FormatTable {
 		delim = delimOf(path)
-		cols, err := tableColumns(l, delim, []string{"user", "item"}, []string{"relevance"})
+		cols, err := tableColumns(l, []string{"user", "item"}, []string{"relevance"})
 		if err != nil {
 			return 0, err
 		}
 		ucol, icol, rcol, header = cols["user"], cols["item"], cols["relevance"], cols["#"]
 		want = max(ucol, icol, rcol) + 1
 	}
-	var fields [][]byte
-	var scratch []byte
 	var lastUser []byte // checked as a name when it changes
 	var rows int64
 	for {
-		line, err := l.next()
+		fields, err := l.record()
 		if err == io.EOF {
 			return rows, nil
 		}
 		if err != nil {
 			return rows, err
-		}
-		if len(trimBytes(line)) == 0 {
-			continue
-		}
-		fields, err = splitFields(line, delim, fields, &scratch)
-		if err != nil {
-			return rows, l.errorf(l.line, "%v", err)
 		}
 		if format == FormatTREC && len(fields) != 4 {
 			return rows, l.errorf(l.line, "%d fields, a TREC qrels line has 4: qid iter docno rel", len(fields))
@@ -477,22 +373,31 @@ type RunReader struct {
 
 	header  int // fields of the header (table format)
 	fields  [][]byte
-	scratch []byte
 	pending bool // the current line starts the next block
 	eof     bool
 
 	// sorted groups a TREC run whose queries are not contiguous.
 	sorted *trecSorter
+	// stamp is the file's identity when its layout was found (SetStamp).
+	stamp    FileStamp
+	stampSet bool
+	path     string
 	// tab reads a mapped table or a Parquet file (runs_table.go) instead
 	// of l.
 	tab *TableReader
 
+	blockData
+	Rows int64
+}
+
+// blockData is one user's block: the reader fills its own, and Stream
+// swaps it with a batch's (no copy of the items).
+type blockData struct {
 	user  []byte
 	arena []byte
 	rows  []runRow
 	items [][]byte
 	preds []float64
-	Rows  int64
 }
 
 type runRow struct {
@@ -505,11 +410,26 @@ type runRow struct {
 // OpenRunCapped opens a ranked run (predictions: `user,item,prediction`)
 // with a decompressed-size cap (0: the default).
 func OpenRunCapped(path, display string, format RunFormat, predictions bool, maxDecompressed int64) (*RunReader, error) {
-	l, err := openLinesCapped(path, display, maxDecompressed)
+	return OpenRunGrouping(path, display, format, predictions, maxDecompressed, GroupingUnknown)
+}
+
+// Grouping is what is known of a TREC run's layout before it is read.
+type Grouping int
+
+const (
+	GroupingUnknown   Grouping = iota // found by a pass over the file
+	QueriesContiguous                 // each query's lines are together: streamed
+	QueriesApart                      // some are not: grouped by the external sort
+)
+
+// OpenRunGrouping is OpenRunCapped for a run whose layout may be known
+// (TRECGroupScan, fed by the pass that hashed the file).
+func OpenRunGrouping(path, display string, format RunFormat, predictions bool, maxDecompressed int64, grouping Grouping) (*RunReader, error) {
+	l, err := openLinesCapped(path, display, format, maxDecompressed)
 	if err != nil {
 		return nil, err
 	}
-	r := &RunReader{l: l, format: format, predictions: predictions, rcol: -1, scol: -1, pcol: -1}
+	r := &RunReader{l: l, format: format, predictions: predictions, rcol: -1, scol: -1, pcol: -1, path: path}
 	if predictions && format == FormatTREC {
 		l.Close()
 		return nil, fmt.Errorf("%s: predictions must be a table (user,item,prediction), not TREC", display)
@@ -518,10 +438,12 @@ func OpenRunCapped(path, display string, format RunFormat, predictions bool, max
 	case format == FormatTREC:
 		r.ucol, r.icol, r.rcol, r.scol, r.want = 0, 2, 3, 4, 6
 		r.byScore = true
-		grouped, err := trecGrouped(path, display, maxDecompressed)
-		if err != nil {
-			l.Close()
-			return nil, err
+		grouped := grouping == QueriesContiguous
+		if grouping == GroupingUnknown {
+			if grouped, err = trecGrouped(path, display, maxDecompressed); err != nil {
+				l.Close()
+				return nil, err
+			}
 		}
 		if !grouped {
 			if r.sorted, err = newTrecSorter(r); err != nil {
@@ -531,7 +453,7 @@ func OpenRunCapped(path, display string, format RunFormat, predictions bool, max
 		}
 	case predictions:
 		r.delim = delimOf(path)
-		cols, err := tableColumns(l, r.delim, []string{"user", "item", "prediction"}, nil)
+		cols, err := tableColumns(l, []string{"user", "item", "prediction"}, nil)
 		if err != nil {
 			l.Close()
 			return nil, err
@@ -540,7 +462,7 @@ func OpenRunCapped(path, display string, format RunFormat, predictions bool, max
 		r.want = max(r.ucol, r.icol, r.pcol) + 1
 	default:
 		r.delim = delimOf(path)
-		cols, err := tableColumns(l, r.delim, []string{"user", "item"}, []string{"rank", "score"})
+		cols, err := tableColumns(l, []string{"user", "item"}, []string{"rank", "score"})
 		if err != nil {
 			l.Close()
 			return nil, err
@@ -554,6 +476,22 @@ func OpenRunCapped(path, display string, format RunFormat, predictions bool, max
 		r.want = max(r.ucol, r.icol, r.rcol, r.scol) + 1
 	}
 	return r, nil
+}
+
+// SetStamp records the file's identity at the time its layout (Grouping)
+// was found, for Unchanged.
+func (r *RunReader) SetStamp(st FileStamp) { r.stamp, r.stampSet = st, true }
+
+// Unchanged reports whether the file still has the identity SetStamp
+// recorded (true when none was): a run read as streamed because it was
+// found contiguous must not have changed since (any write changes its
+// change time).
+func (r *RunReader) Unchanged() bool {
+	if !r.stampSet {
+		return true
+	}
+	now, ok := Stamp(r.path)
+	return ok && now == r.stamp
 }
 
 // Close closes the run file (and its spilled chunks, when it was sorted).
@@ -593,33 +531,25 @@ func (r *RunReader) readLine() error {
 	if r.tab != nil {
 		return r.readRecord()
 	}
-	for {
-		line, err := r.l.next()
-		if err != nil {
-			return err
-		}
-		if len(trimBytes(line)) == 0 {
-			continue
-		}
-		r.fields, err = splitFields(line, r.delim, r.fields, &r.scratch)
-		if err != nil {
-			return r.errorf(r.lineNo(), "%v", err)
-		}
-		if r.format == FormatTREC && len(r.fields) < 6 {
-			return r.errorf(r.lineNo(), "%d fields, a TREC run line has 6: qid Q0 docno rank score tag", len(r.fields))
-		}
-		// Text after the sixth field is ignored, as trec_eval ignores it.
-		if err := fieldCount(r.l, r.fields, r.want, r.header, r.delim); err != nil {
-			return err
-		}
-		if len(trimBytes(r.fields[r.ucol])) == 0 {
-			return r.errorf(r.lineNo(), "empty user id")
-		}
-		if len(trimBytes(r.fields[r.icol])) == 0 {
-			return r.errorf(r.lineNo(), "empty item id")
-		}
-		return nil
+	fields, err := r.l.record() // blank lines are skipped there
+	if err != nil {
+		return err
 	}
+	r.fields = fields
+	if r.format == FormatTREC && len(r.fields) < 6 {
+		return r.errorf(r.lineNo(), "%d fields, a TREC run line has 6: qid Q0 docno rank score tag", len(r.fields))
+	}
+	// Text after the sixth field is ignored, as trec_eval ignores it.
+	if err := fieldCount(r.l, r.fields, r.want, r.header, r.delim); err != nil {
+		return err
+	}
+	if len(trimBytes(r.fields[r.ucol])) == 0 {
+		return r.errorf(r.lineNo(), "empty user id")
+	}
+	if len(trimBytes(r.fields[r.icol])) == 0 {
+		return r.errorf(r.lineNo(), "empty item id")
+	}
+	return nil
 }
 
 // addRow appends the current line to the block.
@@ -779,14 +709,10 @@ func (r *RunReader) ListError(err error) error {
 	return r.errorf(line, "%s", le.Msg)
 }
 
-// RunBlock is a copy of one user's block, handed from the reading
-// goroutine to the evaluating one.
+// RunBlock is one user's block, handed from the reading goroutine to
+// the evaluating one.
 type RunBlock struct {
-	user  []byte
-	arena []byte
-	items [][]byte
-	preds []float64
-	lines []int
+	blockData
 }
 
 type runBatch struct {
@@ -817,26 +743,13 @@ func (r *RunReader) Stream(fn func(b *RunBlock) error) error {
 			}
 			batch.n, batch.err = 0, nil
 			for batch.n < batchSize {
-				user, items, err := r.Next()
-				if err != nil {
+				if _, _, err := r.Next(); err != nil {
 					batch.err = err
 					break
 				}
+				// The block is r.blockData: swapped into the batch, not copied.
 				b := &batch.blocks[batch.n]
-				b.user = append(b.user[:0], user...)
-				b.arena = b.arena[:0]
-				for _, it := range items {
-					b.arena = append(b.arena, it...)
-				}
-				b.items = b.items[:0]
-				b.lines = b.lines[:0]
-				off := 0
-				for i, it := range items {
-					b.items = append(b.items, b.arena[off:off+len(it)])
-					off += len(it)
-					b.lines = append(b.lines, r.rows[i].line)
-				}
-				b.preds = append(b.preds[:0], r.preds...)
+				b.blockData, r.blockData = r.blockData, b.blockData
 				batch.n++
 			}
 			full <- batch
@@ -873,12 +786,12 @@ func (r *RunReader) BlockError(b *RunBlock, err error) error {
 	if !errors.As(err, &le) {
 		return err
 	}
-	line := b.lines[0]
-	if le.Pos >= 0 && le.Pos < len(b.lines) {
-		line = b.lines[le.Pos]
+	line := b.rows[0].line
+	if le.Pos >= 0 && le.Pos < len(b.rows) {
+		line = b.rows[le.Pos].line
 	}
-	if le.Other > 0 && le.Other <= len(b.lines) {
-		o := b.lines[le.Other-1]
+	if le.Other > 0 && le.Other <= len(b.rows) {
+		o := b.rows[le.Other-1].line
 		return r.errorf(max(line, o), "%s (lines %d and %d)", le.Msg, min(line, o), max(line, o))
 	}
 	return r.errorf(line, "%s", le.Msg)

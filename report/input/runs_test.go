@@ -1,41 +1,92 @@
 package input
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 )
 
-func TestSplitFields(t *testing.T) {
+// TestRunRecords: runs and truth are split by the one tokenizer
+// (recordReader): commas with RFC 4180 quotes, tabs, or runs of
+// whitespace for TREC (leading and trailing whitespace ignored).
+func TestRunRecords(t *testing.T) {
 	t.Parallel()
-	for _, c := range []struct {
-		line  string
-		delim byte
-		want  []string
-		err   bool
+	dir := t.TempDir()
+	for i, c := range []struct {
+		line, ext string
+		want      []string
+		err       string
 	}{
-		{"a,b,c", ',', []string{"a", "b", "c"}, false},
-		{"a,,c,", ',', []string{"a", "", "c", ""}, false},
-		{`"a,1",b`, ',', []string{"a,1", "b"}, false},
-		{`"say ""hi""",2,`, ',', []string{`say "hi"`, "2", ""}, false},
-		{`"a"x,b`, ',', nil, true},
-		{`a"b,c`, ',', nil, true},
-		{"a\tb", '\t', []string{"a", "b"}, false},
-		{"  q1 Q0\td1  1 2.5 tag ", 0, []string{"q1", "Q0", "d1", "1", "2.5", "tag"}, false},
+		{"a,b,c", ".csv", []string{"a", "b", "c"}, ""},
+		{"a,,c,", ".csv", []string{"a", "", "c", ""}, ""},
+		{`"a,1",b`, ".csv", []string{"a,1", "b"}, ""},
+		{`"say ""hi""",2,`, ".csv", []string{`say "hi"`, "2", ""}, ""},
+		{`"a"x,b`, ".csv", nil, `m.csv:1:4: extraneous or missing " in quoted-field`},
+		{`a"b,c`, ".csv", nil, `m.csv:1:2: bare " in non-quoted-field`},
+		{"a\tb", ".tsv", []string{"a", "b"}, ""},
+		{"  q1 Q0\td1  1 2.5 tag ", ".run", []string{"q1", "Q0", "d1", "1", "2.5", "tag"}, ""},
+		{"q1 Q0 d1 1 2.5 tag12345 and more text", ".run", []string{"q1", "Q0", "d1", "1", "2.5", "tag12345", "and", "more", "text"}, ""},
 	} {
-		var scratch []byte
-		got, err := splitFields([]byte(c.line), c.delim, nil, &scratch)
-		if (err != nil) != c.err {
-			t.Errorf("%q: err %v", c.line, err)
+		p := filepath.Join(dir, fmt.Sprintf("m%d%s", i, c.ext))
+		os.WriteFile(p, []byte(c.line+"\n"), 0o644)
+		format := FormatTable
+		if c.ext == ".run" {
+			format = FormatTREC
+		}
+		l, err := openLinesCapped(p, "m"+c.ext, format, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := l.record()
+		l.Close()
+		if c.err != "" {
+			if err == nil || err.Error() != c.err {
+				t.Errorf("%q: error %v, want %s", c.line, err, c.err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%q: %v", c.line, err)
 			continue
 		}
 		var s []string
 		for _, f := range got {
 			s = append(s, string(f))
 		}
-		if !c.err && strings.Join(s, "|") != strings.Join(c.want, "|") {
+		if strings.Join(s, "|") != strings.Join(c.want, "|") {
 			t.Errorf("%q: %q, want %q", c.line, s, c.want)
+		}
+	}
+}
+
+// TestTRECGroupScan: the scan that rides on the hashing pass finds the
+// same layout as the reader, whatever the write sizes (lines cut across
+// writes), with a BOM, blank lines, CRLF and tabs.
+func TestTRECGroupScan(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		text    string
+		grouped bool
+	}{
+		{"q1 Q0 a 1 1 t\nq1 Q0 b 2 1 t\nq2 Q0 a 1 1 t\n", true},
+		{"q1 Q0 a 1 1 t\nq2 Q0 a 1 1 t\nq1 Q0 b 2 1 t\n", false},
+		{"\xef\xbb\xbfq1 Q0 a 1 1 t\r\n\n  \nq1\tQ0 b 2 1 t\r\nq2 Q0 a 1 1 t", true},
+		{"\xef\xbb\xbfq1 Q0 a 1 1 t\nq2 Q0 a 1 1 t\n\tq1 Q0 b 2 1 t", false},
+		{"q10 Q0 a 1 1 t\nq1 Q0 a 1 1 t\nq10 Q0 b 2 1 t\n", false},
+		{"q1 Q0 a 1 1 t\nq10 Q0 a 1 1 t\nq1x Q0 b 2 1 t\n", true},
+	} {
+		for _, step := range []int{1, 2, 3, 7, 1 << 20} {
+			g := NewTRECGroupScan()
+			for b := []byte(c.text); len(b) > 0; {
+				n := min(step, len(b))
+				g.Write(b[:n])
+				b = b[n:]
+			}
+			if got := g.Grouped(); got != c.grouped {
+				t.Errorf("%q by %d bytes: grouped %v, want %v", c.text, step, got, c.grouped)
+			}
 		}
 	}
 }
@@ -48,15 +99,15 @@ func TestRunsLineCap(t *testing.T) {
 	dir := t.TempDir()
 	p := filepath.Join(dir, "m.run")
 	os.WriteFile(p, []byte("u1 Q0 a 1 0.5 t\n"+big+"\n"), 0o644)
-	l, err := openLines(p, "m.run")
+	l, err := openLinesCapped(p, "m.run", FormatTREC, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer l.Close()
-	if _, err := l.next(); err != nil {
+	if _, err := l.record(); err != nil {
 		t.Fatal(err)
 	}
-	_, err = l.next()
+	_, err = l.record()
 	if err == nil || !strings.Contains(err.Error(), `m.run:2: line longer than 1 MiB`) {
 		t.Errorf("got %v", err)
 	}
@@ -67,7 +118,7 @@ func TestRunsRegularFiles(t *testing.T) {
 	if _, err := os.Stat("/dev/zero"); err != nil {
 		t.Skip("no /dev/zero")
 	}
-	_, err := openLines("/dev/zero", "zero.run")
+	_, err := openLinesCapped("/dev/zero", "zero.run", FormatTREC, 0)
 	if err == nil || !strings.Contains(err.Error(), "zero.run: not a regular file (a character device)") {
 		t.Errorf("got %v", err)
 	}

@@ -662,8 +662,18 @@ const (
 // rounded, as strconv's own exact fast path does; the rest goes to
 // strconv.ParseFloat.
 func parseDecimal(s string) (float64, numErr) {
-	if v, ok := parsePlainDecimal(s); ok {
+	v, ok, plain := plainDecimal(s)
+	if ok {
 		return v, numOK
+	}
+	if plain {
+		// A plain decimal with more digits than the exact fast path
+		// takes (0.38685280723454163): strconv reads that syntax as
+		// parseDecimalFull would, which is left the zeros, underflows
+		// and ranges to classify.
+		if v, err := strconv.ParseFloat(s, 64); err == nil && v != 0 {
+			return v, numOK
+		}
 	}
 	return parseDecimalFull(s)
 }
@@ -796,6 +806,14 @@ func (d *decimalDigits) exact(neg bool) (float64, bool) {
 // other text, which parseDecimal then parses in full; where it accepts,
 // the result is parseDecimal's (FuzzParseDecimal checks both paths).
 func parsePlainDecimal(s string) (float64, bool) {
+	v, ok, _ := plainDecimal(s)
+	return v, ok
+}
+
+// plainDecimal is parsePlainDecimal that also tells whether s has the
+// plain shape (an optional minus, digits with at most one point) when it
+// is too long for the exact path.
+func plainDecimal(s string) (v float64, ok, plain bool) {
 	i, neg := 0, false
 	if len(s) > 0 && s[0] == '-' {
 		i, neg = 1, true
@@ -812,18 +830,21 @@ func parsePlainDecimal(s string) (float64, bool) {
 			continue
 		}
 		if s[i] != '.' || dot {
-			return 0, false
+			return 0, false, false
 		}
 		dot = true
 	}
-	if digits == 0 || digits > 19 || mant > 1<<53 || frac > 22 {
-		return 0, false
+	if digits == 0 {
+		return 0, false, false
 	}
-	v := float64(mant) / float64pow10[frac] // exact operands, one rounding
+	if digits > 19 || mant > 1<<53 || frac > 22 {
+		return 0, false, true
+	}
+	v = float64(mant) / float64pow10[frac] // exact operands, one rounding
 	if neg {
 		v = -v
 	}
-	return v, true
+	return v, true, true
 }
 
 // float64pow10 are the powers of ten a float64 holds exactly.

@@ -15,6 +15,7 @@ package input
 import (
 	"bufio"
 	"bytes"
+	"compress/gzip"
 	"container/heap"
 	"encoding/binary"
 	"errors"
@@ -23,52 +24,125 @@ import (
 	"math"
 	"os"
 	"slices"
+	"strings"
 )
 
 // trecChunkBytes bounds the memory of one chunk of the external sort.
 var trecChunkBytes = 64 << 20
 
 // trecGrouped reports whether every query's lines of a TREC run are
-// contiguous. It reads only up to the first field of each line.
+// contiguous, reading the file (decompressed) through a TRECGroupScan.
 func trecGrouped(path, display string, maxDecompressed int64) (bool, error) {
-	l, err := openLinesCapped(path, display, maxDecompressed)
+	f, err := OpenRegular(path, display)
 	if err != nil {
 		return false, err
 	}
-	defer l.Close()
-	var last []byte
-	seen := map[string]struct{}{}
-	for {
-		line, err := l.next()
+	defer f.Close()
+	var r io.Reader = f
+	if strings.HasSuffix(strings.ToLower(path), ".gz") {
+		gz, err := gzip.NewReader(bufio.NewReaderSize(f, 1<<16))
+		if err != nil {
+			return false, fmt.Errorf("%s: not a gzip file: %w", display, err)
+		}
+		defer gz.Close()
+		r = capDecompressed(gz, maxDecompressed)
+	}
+	g := NewTRECGroupScan()
+	buf := make([]byte, 1<<20)
+	for !g.split {
+		n, err := r.Read(buf)
+		g.Write(buf[:n])
 		if err == io.EOF {
-			return true, nil
+			break
 		}
 		if err != nil {
-			return false, err
+			// the reader reports it at its line
+			return true, nil
 		}
-		q := firstField(line)
-		if len(q) == 0 || bytes.Equal(q, last) {
-			continue
-		}
-		if _, dup := seen[string(q)]; dup {
-			return false, nil
-		}
-		seen[string(q)] = struct{}{}
-		last = append(last[:0], q...)
 	}
+	return g.Grouped(), nil
 }
 
-// firstField returns the first whitespace-separated field of a line.
-func firstField(line []byte) []byte {
-	i := 0
-	for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
-		i++
+// TRECGroupScan finds whether the queries of a TREC run are contiguous
+// from the file's bytes, written to it in order: the hashing pass over a
+// run feeds it, so a run needs no pass of its own to choose between
+// streaming and the external sort. A query is the first field of a line
+// as the run reader reads it (a BOM stripped, blank lines skipped).
+type TRECGroupScan struct {
+	partial []byte // the start of a line the last write cut
+	last    []byte
+	seen    map[string]struct{}
+	started bool // past the first line (the BOM)
+	split   bool // a query's lines were found apart
+}
+
+// NewTRECGroupScan returns a scan at the start of a file.
+func NewTRECGroupScan() *TRECGroupScan { return &TRECGroupScan{seen: map[string]struct{}{}} }
+
+// Write scans the next bytes of the file; it never fails.
+func (g *TRECGroupScan) Write(p []byte) (int, error) {
+	n := len(p)
+	if g.split {
+		return n, nil
 	}
-	j := i
-	for j < len(line) && line[j] != ' ' && line[j] != '\t' {
-		j++
+	if len(g.partial) > 0 {
+		i := bytes.IndexByte(p, '\n')
+		if i < 0 {
+			if len(g.partial) <= MaxLineBytes+2 { // longer: the reader refuses the line
+				g.partial = append(g.partial, p...)
+			}
+			return n, nil
+		}
+		g.partial = append(g.partial, p[:i]...)
+		g.line(g.partial)
+		g.partial = g.partial[:0]
+		p = p[i+1:]
 	}
-	return line[i:j]
+	for {
+		i := bytes.IndexByte(p, '\n')
+		if i < 0 {
+			break
+		}
+		g.line(p[:i])
+		p = p[i+1:]
+	}
+	g.partial = append(g.partial, p...)
+	return n, nil
+}
+
+// Grouped reports, once every byte was written, whether each query's
+// lines are contiguous.
+func (g *TRECGroupScan) Grouped() bool {
+	if len(g.partial) > 0 {
+		g.line(g.partial)
+		g.partial = g.partial[:0]
+	}
+	return !g.split
+}
+
+func (g *TRECGroupScan) line(b []byte) {
+	if g.split {
+		return
+	}
+	if !g.started {
+		g.started = true
+		b = bytes.TrimPrefix(b, []byte("\xef\xbb\xbf"))
+	}
+	// The usual case: the line starts with the last query and a separator.
+	if n := len(g.last); n > 0 && len(b) > n && (b[n] == ' ' || b[n] == '\t') && string(b[:n]) == string(g.last) {
+		return
+	}
+	q := trimBytes(firstField(b))
+	if len(q) == 0 || bytes.Equal(q, g.last) {
+		return
+	}
+	if _, dup := g.seen[string(q)]; dup {
+		g.split = true
+		g.seen = nil
+		return
+	}
+	g.seen[string(q)] = struct{}{}
+	g.last = append(g.last[:0], q...)
 }
 
 // trecRec is one run line in a chunk: query and docno in the chunk's
@@ -315,4 +389,17 @@ func (s *trecSorter) Close() {
 	}
 	_ = errors.Join(errs...)
 	s.spills = nil
+}
+
+// firstField returns the first whitespace-separated field of a line.
+func firstField(line []byte) []byte {
+	i := 0
+	for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
+		i++
+	}
+	j := i
+	for j < len(line) && line[j] != ' ' && line[j] != '\t' {
+		j++
+	}
+	return line[i:j]
 }
