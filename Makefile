@@ -14,7 +14,7 @@ AXE      := node_modules/axe-core/axe.min.js
 BIN      := bin/evalbook
 DEMO     := sites/demo
 
-.PHONY: all build assets demo test test-short bench bench-seed000 bench-1g bench-issues bench-pack bench-pages bench-offline lint deps clean
+.PHONY: all build assets demo test test-race test-short bench bench-seed000 bench-1g bench-issues bench-pack bench-pages bench-offline lint deps clean
 
 all: build
 
@@ -42,20 +42,25 @@ demo: build
 	@echo "$(abspath $(DEMO))/site/index.html"
 	@if [ -z "$$CI" ] && command -v xdg-open >/dev/null 2>&1 && [ -n "$$DISPLAY" ]; then xdg-open "$(DEMO)/site/index.html" >/dev/null 2>&1 & fi
 
-# test: go vet, every test (two package test binaries at a time), then
-# the packages that run goroutines (analyses, report: builds, the units
-# pass, serve; cmd/evalbook only hands flags to report) again
+# test: go vet, then every test (two package test binaries at a time).
+# No test asserts wall-clock speed; `make bench` prints it. Under 150 s on
+# the 2-core machine when it is quiet.
+#
+# test-race: the packages that run goroutines (analyses, report: builds,
+# the units pass, serve; cmd/evalbook only hands flags to report) again
 # under the race detector with -short, which samples the longest table
 # tests (the detector needs every code path, not every case), skips the
 # browser tests and the tests whose work runs on the test's goroutine
 # (skipUnderRace). atexit_sleep_ms=0: a race test binary otherwise sleeps
 # a second before exiting, for goroutines the tests do not leave running.
-# No test asserts wall-clock speed; `make bench` prints it. Under 150 s on
-# the 2-core machine when it is quiet.
+# It runs the same tests again, so it is its own target; .ci/run runs
+# both.
 RACE_PKGS := ./report/... ./analyses/...
 test: assets
 	$(GO) vet ./...
 	$(GO) test -p 2 -count=1 ./...
+
+test-race: assets
 	GORACE=atexit_sleep_ms=0 $(GO) test -race -short -p 2 -count=1 $(RACE_PKGS)
 
 # test-short: the quick loop while editing (no browser, no race detector,
