@@ -317,5 +317,5 @@ func TestEngine(t *testing.T) {
 	ctx := context.Background()
 	_ = ctx
 	t.Run("DemoEqualsFiles", func(t *testing.T) { testEngineDemoEqualsFiles(t, c) })
-	// FAULTS
+	t.Run("Faults", func(t *testing.T) { testEngineFaults(t, c) })
 }
