@@ -318,4 +318,5 @@ func TestEngine(t *testing.T) {
 	_ = ctx
 	t.Run("DemoEqualsFiles", func(t *testing.T) { testEngineDemoEqualsFiles(t, c) })
 	t.Run("Faults", func(t *testing.T) { testEngineFaults(t, c) })
+	t.Run("Cache", func(t *testing.T) { testEngineCache(t, c) })
 }

@@ -164,3 +164,51 @@ func testEngineServerDies(t *testing.T, build func(string) error, site, before s
 		t.Error("the previous site changed")
 	}
 }
+
+// testEngineCache checks the cache of an engine analysis: a rebuild of
+// an unchanged table takes it from the cache (disk and memory); a row
+// added to the table changes the fingerprint, and the analysis runs
+// again with the new value counted.
+func testEngineCache(t *testing.T, c *chCluster) {
+	dir := t.TempDir()
+	manifest := filepath.Join(dir, "study.toml")
+	c.createUnitsTable(t, "cache_units", "Nullable(Float64)")
+	var values []unitValue
+	for i := 0; i < 20; i++ {
+		u := fmt.Sprintf("u%d", i)
+		values = append(values, unitValue{"d", "EASE", u, "rmse", 1 + float64(i%5)/10}, unitValue{"d", "ALS", u, "rmse", 1 + float64(i%3)/7})
+	}
+	c.load(t, "cache_units", values)
+	if err := os.WriteFile(manifest, []byte(faultManifest(engineEntry(c.url(), "cache_units", ""))), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o := Options{Manifest: manifest, Out: filepath.Join(dir, "site"), Quiet: true, Cache: NewCache(), CacheDir: filepath.Join(dir, "cache")}
+	build := func() *Summary {
+		s, err := Build(context.Background(), o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	if s := build(); s.Cached != 0 {
+		t.Fatalf("first build: %d cached", s.Cached)
+	}
+	if s := build(); s.Cached != 1 {
+		t.Fatalf("unchanged table: %d analyses cached, want 1", s.Cached)
+	}
+	o.Cache = NewCache() // the disk cache alone
+	if s := build(); s.Cached != 1 {
+		t.Fatalf("unchanged table, disk cache: %d analyses cached, want 1", s.Cached)
+	}
+	c.load(t, "cache_units", []unitValue{{"d", "EASE", "u20", "rmse", 1.5}})
+	if s := build(); s.Cached != 0 {
+		t.Fatalf("a row added: %d analyses cached, want 0", s.Cached)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "site", "data", "meta-inputs.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lines := strings.Split(string(b), "\n"); len(lines) < 2 || !strings.HasPrefix(lines[1], "d,20,") || !strings.Contains(lines[1], ",1,0,0,true,") {
+		t.Errorf("after the new row, meta-inputs.csv should have 20 pairs and 1 unmatched treatment unit:\n%s", b)
+	}
+}

@@ -126,6 +126,9 @@ func (p *manifestParser) engineChecks() {
 			p.failLine(a.Line, "analyses (%s): %s reads per-unit values, which an engine table (line %d) cannot hand over as sums; read them from files", a.ID, a.Type, e.Line)
 		}
 	}
+	if !contains(engine.Engines, e.Engine) || e.Table == "" || (e.URL == "") == (e.URLEnv == "") {
+		return // reported by checkEngineEntry
+	}
 	raw := e.URL
 	if e.URLEnv != "" {
 		raw = os.Getenv(e.URLEnv)
@@ -136,7 +139,9 @@ func (p *manifestParser) engineChecks() {
 	}
 	t, err := engine.ParseURL(e.Engine, raw)
 	if err != nil {
-		p.failLine(e.Line, "inputs.units: %s: %v", e.URLEnv, err)
+		if e.URLEnv != "" { // a url in the manifest was checked by checkEngineEntry
+			p.failLine(e.Line, "inputs.units: the URL in %s (url_env): %v", e.URLEnv, err)
+		}
 		return
 	}
 	timeout := defaultEngineTimeout
