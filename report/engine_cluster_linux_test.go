@@ -12,7 +12,6 @@ package report
 
 import (
 	"bytes"
-	"context"
 	"encoding/binary"
 	"fmt"
 	"io"
@@ -36,11 +35,13 @@ type chServer struct {
 	cmd       *exec.Cmd
 	bin       string
 	args      []string
+	// profile holds extra settings of the default profile (XML).
+	profile string
 }
 
 // clickhouseBinary finds the server: clickhouse-server (Debian's
 // package) or the clickhouse multi-tool.
-func clickhouseBinary(t *testing.T) (string, []string) {
+func clickhouseBinary(t testing.TB) (string, []string) {
 	for _, c := range []string{"clickhouse-server", "/usr/sbin/clickhouse-server", "/usr/bin/clickhouse-server"} {
 		if p, err := exec.LookPath(c); err == nil {
 			return p, nil
@@ -57,7 +58,7 @@ func clickhouseBinary(t *testing.T) (string, []string) {
 }
 
 // freePorts returns n ports free on loopback right now.
-func freePorts(t *testing.T, n int) []int {
+func freePorts(t testing.TB, n int) []int {
 	var ls []net.Listener
 	var ports []int
 	for i := 0; i < n; i++ {
@@ -76,14 +77,18 @@ func freePorts(t *testing.T, n int) []int {
 
 // writeServerConfig writes a server's config.xml and users.xml (the 2018
 // format of ClickHouse 18.16: a <yandex> root).
-func writeServerConfig(t *testing.T, s *chServer, interserver int, shards []*chServer) {
+func writeServerConfig(t testing.TB, s *chServer, interserver int, shards []*chServer) {
 	for _, sub := range []string{"data", "tmp", "user_files"} {
 		if err := os.MkdirAll(filepath.Join(s.dir, sub), 0o755); err != nil {
 			t.Fatal(err)
 		}
 	}
+	profile := s.profile
+	if !strings.Contains(profile, "<max_memory_usage>") {
+		profile += "<max_memory_usage>2000000000</max_memory_usage>"
+	}
 	users := `<yandex>
- <profiles><default><max_memory_usage>2000000000</max_memory_usage></default></profiles>
+ <profiles><default>` + profile + `</default></profiles>
  <users><default><password></password><networks><ip>127.0.0.1</ip></networks><profile>default</profile><quota>default</quota></default></users>
  <quotas><default><interval><duration>3600</duration><queries>0</queries><errors>0</errors><result_rows>0</result_rows><read_rows>0</read_rows><execution_time>0</execution_time></interval></default></quotas>
 </yandex>
@@ -112,7 +117,7 @@ func writeServerConfig(t *testing.T, s *chServer, interserver int, shards []*chS
 
 // start starts the server (killed with the test process: Pdeathsig) and
 // waits until it answers /ping, polling.
-func (s *chServer) start(t *testing.T) {
+func (s *chServer) start(t testing.TB) {
 	args := append(append([]string{}, s.args...), "--config-file="+filepath.Join(s.dir, "config.xml"))
 	s.cmd = exec.Command(s.bin, args...)
 	s.cmd.Dir = s.dir
@@ -158,7 +163,7 @@ func (s *chServer) stop() {
 
 // exec runs a statement through the HTTP interface (test setup only;
 // evalbook itself speaks the native protocol).
-func (s *chServer) exec(t *testing.T, query string, body []byte) string {
+func (s *chServer) exec(t testing.TB, query string, body []byte) string {
 	t.Helper()
 	u := fmt.Sprintf("http://127.0.0.1:%d/?query=%s", s.http, urlQuery(query))
 	var r io.Reader = bytes.NewReader(body)
@@ -198,12 +203,12 @@ type chCluster struct {
 
 // startCluster starts two servers under dir with a remote_servers config
 // naming both.
-func startCluster(t *testing.T, dir string) *chCluster {
+func startCluster(t testing.TB, dir, profile string) *chCluster {
 	bin, args := clickhouseBinary(t)
 	ports := freePorts(t, 6)
 	c := &chCluster{}
 	for i := 0; i < 2; i++ {
-		c.shards = append(c.shards, &chServer{dir: filepath.Join(dir, fmt.Sprintf("shard%d", i+1)), http: ports[3*i], tcp: ports[3*i+1], bin: bin, args: args})
+		c.shards = append(c.shards, &chServer{dir: filepath.Join(dir, fmt.Sprintf("shard%d", i+1)), http: ports[3*i], tcp: ports[3*i+1], bin: bin, args: args, profile: profile})
 	}
 	for i, s := range c.shards {
 		writeServerConfig(t, s, ports[3*i+2], c.shards)
@@ -232,7 +237,7 @@ type unitValue struct {
 
 // createUnitsTable makes the local MergeTree table on every shard and
 // the Distributed table `name` over them on the query node.
-func (c *chCluster) createUnitsTable(t *testing.T, name, valueType string) {
+func (c *chCluster) createUnitsTable(t testing.TB, name, valueType string) {
 	for _, s := range c.shards {
 		s.exec(t, "DROP TABLE IF EXISTS "+name+"_local", nil)
 		s.exec(t, fmt.Sprintf("CREATE TABLE %s_local (dataset String, method String, unit String, metric String, value %s) ENGINE = MergeTree ORDER BY (dataset, metric, unit)", name, valueType), nil)
@@ -245,7 +250,7 @@ func (c *chCluster) createUnitsTable(t *testing.T, name, valueType string) {
 // shard its (method, unit) hashes to, so that a unit's treatment and
 // control values often lie on different shards. RowBinary keeps every
 // float64 bit for bit.
-func (c *chCluster) load(t *testing.T, name string, values []unitValue) {
+func (c *chCluster) load(t testing.TB, name string, values []unitValue) {
 	bufs := make([]bytes.Buffer, len(c.shards))
 	str := func(b *bytes.Buffer, s string) {
 		var l [binary.MaxVarintLen64]byte
@@ -278,7 +283,7 @@ func (c *chCluster) load(t *testing.T, name string, values []unitValue) {
 
 // demoUnitValues reads the demo's per-user files (data/units/<method>_<dataset>.csv:
 // user,ndcg@10,rmse) into values; an empty cell is NULL.
-func demoUnitValues(t *testing.T, dir string) []unitValue {
+func demoUnitValues(t testing.TB, dir string) []unitValue {
 	files, err := filepath.Glob(filepath.Join(dir, "data", "units", "*.csv"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no demo units files in %s (%v)", dir, err)
@@ -313,9 +318,7 @@ func demoUnitValues(t *testing.T, dir string) []unitValue {
 
 // TestEngine starts the cluster once and runs the engine tests.
 func TestEngine(t *testing.T) {
-	c := startCluster(t, t.TempDir())
-	ctx := context.Background()
-	_ = ctx
+	c := startCluster(t, t.TempDir(), "")
 	t.Run("DemoEqualsFiles", func(t *testing.T) { testEngineDemoEqualsFiles(t, c) })
 	t.Run("Faults", func(t *testing.T) { testEngineFaults(t, c) })
 	t.Run("Cache", func(t *testing.T) { testEngineCache(t, c) })

@@ -179,8 +179,9 @@ type engineSource struct {
 	once    sync.Once
 	cat     *engineCatalogue
 	catErr  error
-	mu      sync.Mutex
-	queries map[string][]EngineQuery // by analysis id
+	mu       sync.Mutex
+	queries  map[string][]EngineQuery // by analysis id
+	received int64                    // bytes from the engine, all connections
 }
 
 // EngineQuery is one query sent to the engine, for the provenance.
@@ -198,6 +199,9 @@ type EngineProvenance struct {
 	Table       string        `json:"table"`
 	Fingerprint string        `json:"fingerprint"`
 	Queries     []EngineQuery `json:"queries"`
+	// BytesReceived counts every byte the engine sent this build
+	// (handshakes and the schema query included).
+	BytesReceived int64 `json:"bytes_received"`
 }
 
 // engineCatalogue is what the catalogue query found.
@@ -236,7 +240,7 @@ func (e *engineSource) readCatalogue(ctx context.Context) (*engineCatalogue, err
 	if err != nil {
 		return nil, e.errorf("%v", err)
 	}
-	defer conn.Close()
+	defer e.closeConn(conn)
 	schema, err := conn.Query(ctx, e.src.SchemaSQL())
 	if err != nil {
 		return nil, e.errorf("%v", err)
@@ -280,7 +284,10 @@ func (e *engineSource) checkSchema(rows [][]any) error {
 			return e.errorf("the table has no column %q (the %s column; map it with columns = { %s = \"…\" })%s", c[1], c[0], c[0], analyses.NameHint(c[1], names))
 		}
 		want, good := "text (String)", e.src.Dialect.Text(typ)
-		if c[0] == "value" {
+		switch c[0] {
+		case "unit":
+			want, good = "text or integers (String, Int*, UInt*)", good || e.src.Dialect.Integer(typ)
+		case "value":
 			want, good = "numbers (Float64, an integer or Decimal type, or Nullable of one)", e.src.Dialect.Numeric(typ)
 		}
 		if !good {
@@ -296,7 +303,7 @@ func (e *engineSource) run(ctx context.Context, analysis, sql string) ([][]any, 
 	if err != nil {
 		return nil, e.errorf("%s: %v", analysis, err)
 	}
-	defer conn.Close()
+	defer e.closeConn(conn)
 	before := conn.Received()
 	rows, err := conn.Query(ctx, sql)
 	if err != nil {
@@ -306,6 +313,14 @@ func (e *engineSource) run(ctx context.Context, analysis, sql string) ([][]any, 
 	e.queries[analysis] = append(e.queries[analysis], EngineQuery{Analysis: analysis, SQL: sql, Rows: len(rows), Bytes: conn.Received() - before})
 	e.mu.Unlock()
 	return rows, nil
+}
+
+// closeConn closes a connection and counts the bytes it received.
+func (e *engineSource) closeConn(c *engine.Conn) {
+	c.Close()
+	e.mu.Lock()
+	e.received += c.Received()
+	e.mu.Unlock()
 }
 
 // provenance returns the engine's record: the catalogue query and the
@@ -321,6 +336,7 @@ func (e *engineSource) provenance() *EngineProvenance {
 	for _, id := range analyses.SortedKeys(e.queries) {
 		p.Queries = append(p.Queries, e.queries[id]...)
 	}
+	p.BytesReceived = e.received
 	e.mu.Unlock()
 	return p
 }
@@ -472,10 +488,10 @@ func (e *engineSource) pairedStudies(rows [][]any, datasets []string, shifts map
 	for _, r := range rows {
 		ds := str(r[0])
 		if n := u64(r[6]); n > 1 {
-			return nil, e.errorf("dataset %s, method %s: unit %q appears %d times (a unit has one value per method, dataset and metric)", ds, o.Treatment, str(r[7]), n)
+			return nil, e.errorf("dataset %s, method %s: unit %v appears %d times (a unit has one value per method, dataset and metric)", ds, o.Treatment, r[7], n)
 		}
 		if n := u64(r[8]); n > 1 {
-			return nil, e.errorf("dataset %s, method %s: unit %q appears %d times (a unit has one value per method, dataset and metric)", ds, o.Control, str(r[9]), n)
+			return nil, e.errorf("dataset %s, method %s: unit %v appears %d times (a unit has one value per method, dataset and metric)", ds, o.Control, r[9], n)
 		}
 		sums[ds] = meta.PairedSums{
 			TreatmentValues: int(u64(r[1])), ControlValues: int(u64(r[2])),

@@ -146,7 +146,10 @@ type Error struct {
 	Err error
 }
 
+// Error is the message.
 func (e *Error) Error() string { return e.Msg }
+
+// Unwrap is the client's error.
 func (e *Error) Unwrap() error { return e.Err }
 
 // explain turns a client error into what happened.

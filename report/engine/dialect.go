@@ -28,6 +28,9 @@ type Dialect struct {
 	// Text reports whether a column type holds text (dataset, method,
 	// metric and unit columns).
 	Text func(typ string) bool
+	// Integer reports whether a column type holds integers (a unit
+	// column may).
+	Integer func(typ string) bool
 }
 
 // ClickHouse is the dialect of ClickHouse (checked on 18.16).
@@ -44,6 +47,10 @@ var ClickHouse = Dialect{
 			}
 		}
 		return false
+	},
+	Integer: func(typ string) bool {
+		t := unwrapType(typ)
+		return strings.HasPrefix(t, "Int") || strings.HasPrefix(t, "UInt")
 	},
 	Text: func(typ string) bool {
 		t := unwrapType(typ)

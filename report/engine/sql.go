@@ -92,6 +92,9 @@ func (s Source) PairedSQL(metric, treatment, control string, zero bool, shifts m
 	is := func(m string) string { return d.Ident(c.Method) + " = " + d.String(m) }
 	v := s.value()
 	caseShift := func(pick func(Shift) string) string {
+		if len(datasets) == 0 {
+			return "0"
+		}
 		var b strings.Builder
 		b.WriteString("CASE " + d.Ident(c.Dataset))
 		for _, ds := range datasets {
@@ -131,8 +134,8 @@ func (s Source) PairedSQL(metric, treatment, control string, zero bool, shifts m
 		"SUM(CASE WHEN nt = 1 AND nc = 0 THEN 1 ELSE 0 END)",
 		"SUM(CASE WHEN nt = 0 AND nc = 1 THEN 1 ELSE 0 END)",
 		dropped,
-		"MAX(nt)", "MAX(CASE WHEN nt > 1 THEN unit ELSE '' END)",
-		"MAX(nc)", "MAX(CASE WHEN nc > 1 THEN unit ELSE '' END)",
+		"MAX(nt)", "MAX(CASE WHEN nt > 1 THEN unit ELSE NULL END)",
+		"MAX(nc)", "MAX(CASE WHEN nc > 1 THEN unit ELSE NULL END)",
 		"SUM(CASE WHEN " + complete + " THEN 1 ELSE 0 END)",
 		sum(x), sum(y), sum(dd),
 		sum(x + " * " + x), sum(y + " * " + y), sum(x + " * " + y), sum(dd + " * " + dd),
@@ -150,7 +153,7 @@ func (s Source) GroupsSQL(metric, treatment, control string, zero bool, shifts m
 		v = "COALESCE(" + v + ", 0)"
 	}
 	var b strings.Builder
-	b.WriteString("CASE")
+	b.WriteString("CASE WHEN 1 = 0 THEN 0")
 	for _, ds := range datasets {
 		sh := shifts[ds]
 		b.WriteString(" WHEN " + d.Ident(c.Dataset) + " = " + d.String(ds) + " AND " + d.Ident(c.Method) + " = " + d.String(treatment) + " THEN " + sh.SQLT)
