@@ -176,9 +176,9 @@ type engineSource struct {
 	timeout time.Duration
 	src     engine.Source
 
-	once    sync.Once
-	cat     *engineCatalogue
-	catErr  error
+	once     sync.Once
+	cat      *engineCatalogue
+	catErr   error
 	mu       sync.Mutex
 	queries  map[string][]EngineQuery // by analysis id
 	received int64                    // bytes from the engine, all connections
