@@ -259,7 +259,7 @@ func (e *engineSource) readCatalogue(ctx context.Context) (*engineCatalogue, err
 		c := engineCell{dataset: str(r[0]), method: str(r[1]), metric: str(r[2]),
 			values: u64(r[3]), nulls: u64(r[4]), nonFinite: u64(r[5]), sum: f64(r[6])}
 		if c.nonFinite > 0 {
-			return nil, e.errorf("dataset %s, method %s, metric %s: %d values are NaN or infinite (store a missing value as NULL)", c.dataset, c.method, c.metric, c.nonFinite)
+			return nil, e.errorf("dataset %s, method %s, metric %s: %d NaN or infinite values (store a missing value as NULL)", c.dataset, c.method, c.metric, c.nonFinite)
 		}
 		cat.cells = append(cat.cells, c)
 		cat.rows += c.values

@@ -36,7 +36,9 @@ func Open(ctx context.Context, t Target, timeout time.Duration) (*Conn, error) {
 		Addr:        []string{t.Addr},
 		Auth:        clickhouse.Auth{Database: t.Database, Username: t.User, Password: t.Password},
 		DialTimeout: 5 * time.Second,
-		ReadTimeout: timeout + clientGrace,
+		// After the context's deadline, so that a slow query ends as a
+		// timeout of the query, not of a read.
+		ReadTimeout: timeout + 2*clientGrace,
 		// Compression off: results are a few kilobytes, and the byte count
 		// is then the data's size.
 		Compression: &clickhouse.Compression{Method: clickhouse.CompressionNone},
@@ -167,8 +169,9 @@ func (c *Conn) explain(err error, query string) error {
 		return &Error{fmt.Sprintf("the engine refused the query: ClickHouse error %d: %s", ex.Code, ex.Message), err}
 	}
 	var op *net.OpError
+	var ne net.Error
 	switch {
-	case errors.Is(err, context.DeadlineExceeded):
+	case errors.Is(err, context.DeadlineExceeded), query != "" && errors.As(err, &ne) && ne.Timeout():
 		return &Error{fmt.Sprintf("the query ran longer than the entry's timeout (%s; raise timeout = \"…\"): no answer from %s", c.timeout, c.target), err}
 	case query == "" && (errors.As(err, &op) || errors.Is(err, syscall.ECONNREFUSED)):
 		return &Error{fmt.Sprintf("cannot reach the engine at %s: %v", c.target, err), err}
