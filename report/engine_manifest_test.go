@@ -33,7 +33,7 @@ metric    = "m"
 		{`units = [{ engine = "clickhouse", url = "clickhouse://db/bench", table = "per_user", timeout = "soon" }]`, `study.toml:4: inputs.units[0].timeout: "soon" is not a duration of at least 1s`},
 		{`units = [{ engine = "clickhouse", url_env = "EVALBOOK_TEST_UNSET_URL", table = "per_user" }]`, "study.toml:4: inputs.units: the environment variable EVALBOOK_TEST_UNSET_URL (url_env) is not set"},
 		{`units = [{ engine = "clickhouse", url = "clickhouse://db/bench", table = "per_user" }, "units/*.csv"]`, "study.toml:4: inputs.units: per-unit values come from an engine table or from files, not both"},
-		{`characteristics = [{ engine = "clickhouse", url = "clickhouse://db/bench", table = "chars" }]`, "study.toml:4: inputs.characteristics[0]: only units entries may name an engine table"},
+		{`characteristics = [{ engine = "clickhouse", url = "clickhouse://db/bench", table = "chars" }]`, `study.toml:4: inputs.characteristics: unknown key "engine"`},
 	}
 	for _, tc := range bad {
 		_, err := parse(tc.units, Kinds())

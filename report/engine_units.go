@@ -34,6 +34,18 @@ const defaultEngineTimeout = time.Minute
 // from an engine table.
 var engineKinds = map[string]bool{"meta_analysis": true}
 
+// entryKeys are the keys an input entry of key ("inputs.units") takes:
+// the engine keys only in units entries.
+func entryKeys(key string) []string {
+	var out []string
+	for _, k := range tomlKeys(&InputEntry{}) {
+		if key == "inputs.units" || !contains(engineEntryKeys, k) || k == "columns" || k == "missing" {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
 // isEngineEntry reports whether an input entry names an engine table.
 func isEngineEntry(e InputEntry) bool {
 	return e.Engine != "" || e.URL != "" || e.URLEnv != "" || e.Table != "" || e.Timeout != ""
@@ -55,10 +67,6 @@ func splitEngineEntries(entries []InputEntry) (files, engines []InputEntry) {
 // checkEngineEntry checks the keys of an engine entry (element i of key).
 func checkEngineEntry(e InputEntry, key, ekey string, i int, fail func(string, string, ...any)) {
 	where := fmt.Sprintf("%s[%d]", displayKey(key), i)
-	if key != "inputs.units" {
-		fail(ekey, "%s: only units entries may name an engine table", where)
-		return
-	}
 	for k, set := range map[string]bool{"path": e.Path != "", "dataset": e.Dataset != "", "method": e.Method != "", "metric": e.Metric != "",
 		"ignore": len(e.Ignore) > 0, "missing_values": len(e.MissingValues) > 0, "duplicates": e.Duplicates != ""} {
 		if set {

@@ -703,7 +703,7 @@ func (s *Study) decodeEntries(md toml.MetaData, p toml.Primitive, key string, fa
 		list = []toml.Primitive{p}
 	}
 	var out []InputEntry
-	allowed := tomlKeys(&InputEntry{})
+	allowed := entryKeys(key)
 	for i, item := range list {
 		// an element of an array written over several lines has its own
 		// line ("inputs.results.1"); else the key's line
