@@ -165,6 +165,9 @@ deps:
 	@{ command -v pdflatex && command -v pdftotext && command -v pdfinfo; } >/dev/null 2>&1 || { \
 		if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends texlive-latex-base texlive-latex-recommended poppler-utils >/dev/null; \
 		else echo "install Debian's texlive-latex-base, texlive-latex-recommended and poppler-utils for the paper tests" >&2; fi; }
+	@{ command -v clickhouse-server || test -x /usr/sbin/clickhouse-server; } >/dev/null 2>&1 || { \
+		if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq clickhouse-server clickhouse-client >/dev/null; \
+		else echo "install Debian's clickhouse-server for the engine tests (sudo apt-get install clickhouse-server)" >&2; fi; }
 
 clean:
 	rm -rf bin node_modules $(ECHARTS) $(KATEX) $(DEMO)/site $(DEMO)/data $(DEMO)/study.toml $(DEMO)/pages
@@ -178,3 +181,12 @@ OFFLINE_LINES ?= 10000000
 bench-offline:
 	$(GO) test ./report -run '^$$' -bench 'BenchmarkOfflineTRECCompare' -benchtime 1x -timeout 60m -offline.trec.queries $(OFFLINE_QUERIES)
 	$(GO) test ./report -run '^$$' -bench 'BenchmarkOfflineTRECInterleaved' -benchtime 1x -timeout 60m -offline.trec.lines $(OFFLINE_LINES)
+
+# bench-engine: per-user values in a two-shard ClickHouse cluster on
+# loopback (issue 18, docs/ENGINE.md): 100 million rows generated inside
+# ClickHouse, one meta-analysis per metric built from the engine (wall
+# time, bytes the engine sent), and the same study from a local CSV of
+# 10 million rows, side by side. Needs clickhouse-server (make deps).
+.PHONY: bench-engine
+bench-engine:
+	EVALBOOK_BENCH_ENGINE=$${EVALBOOK_BENCH_ENGINE:-100000000} $(GO) test -run '^$$' -bench BenchmarkEngineMeta -benchtime 1x -timeout 60m ./report/

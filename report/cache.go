@@ -72,7 +72,11 @@ func (c *Cache) hashStore() *input.HashStore {
 // copy's files are unchanged.
 func cacheKey(s *Study, spec AnalysisSpec, seed uint64, version string) string {
 	params, _ := paramsMap(spec.Options)
-	b, _ := json.Marshal([]any{spec.Type, params, seed, version, spec.Title, spec.Caption, s.Metrics, s.Datasets, s.Methods, s.Inputs, s.Title, s.AllowOutside, s.File, s.FigureWidth})
+	parts := []any{spec.Type, params, seed, version, spec.Title, spec.Caption, s.Metrics, s.Datasets, s.Methods, s.Inputs, s.Title, s.AllowOutside, s.File, s.FigureWidth}
+	if k := s.engineCacheKey(spec); k != "" {
+		parts = append(parts, k) // the engine table's address, fingerprint and SQL
+	}
+	b, _ := json.Marshal(parts)
 	h := sha256.Sum256(b)
 	return hex.EncodeToString(h[:])
 }

@@ -21,7 +21,7 @@ import (
 func metaKind() Kind {
 	k := NewKind("meta_analysis", "effect sizes of a treatment vs a control on every dataset, combined by a fixed- or random-effects model and drawn as a forest plot (seed 000)", runMeta)
 	k.Units = func(job *Job, opts any) UnitsSink {
-		if o := opts.(*meta.Options); o.Summary.Path == "" {
+		if o := opts.(*meta.Options); o.Summary.Path == "" && !job.Study.engineReads(o) {
 			return newMetaSink(job, o)
 		}
 		return nil
@@ -38,6 +38,8 @@ func runMeta(job *Job, o *meta.Options) (*Output, error) {
 	var err error
 	if o.Summary.Path != "" {
 		studies, err = metaReadSummary(job, o.Summary)
+	} else if job.Study.engineReads(o) {
+		studies, err = metaEngineUnits(job, o)
 	} else {
 		studies, err = metaStreamUnits(job, o)
 	}

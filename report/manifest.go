@@ -59,6 +59,7 @@ type Study struct {
 	dataIndex       map[string]int
 	methodIndex     map[string]int
 	labels          map[LabelKind]map[string]string // see Label
+	engine          *engineSource                   // the units engine table, if any (engine_units.go)
 }
 
 // MetricSpec is a [[metrics]] entry.
@@ -95,6 +96,9 @@ type InputsSpec struct {
 	Results         []InputEntry
 	Units           []InputEntry
 	Characteristics []InputEntry
+	// EngineUnits are the units entries that name an engine table
+	// (engine_units.go); the units pass never sees them.
+	EngineUnits []InputEntry `json:",omitempty"`
 }
 
 // InputEntry is one input path (glob, {dataset}/{method} patterns) with
@@ -120,7 +124,15 @@ type InputEntry struct {
 	// row already gave, in a file without a run column: "" (an error when
 	// the values differ), "mean", "first" or "last".
 	Duplicates string `toml:"duplicates"`
-	Line       int    `toml:"-"`
+	// Engine, URL (or URLEnv, the environment variable holding it),
+	// Table and Timeout make a units entry an engine table
+	// (engine_units.go, docs/ENGINE.md).
+	Engine  string `toml:"engine" json:",omitempty"`
+	URL     string `toml:"url" json:",omitempty"`
+	URLEnv  string `toml:"url_env" json:",omitempty"`
+	Table   string `toml:"table" json:",omitempty"`
+	Timeout string `toml:"timeout" json:",omitempty"`
+	Line    int    `toml:"-"`
 }
 
 // entryColumns are the keys of an input entry's columns mapping.
@@ -258,6 +270,7 @@ func ParseStudy(file string, src []byte, kinds Registry) (*Study, error) {
 	p.pages()
 	p.analyses(kinds)
 	p.validateOptions()
+	p.engineChecks()
 	if len(p.errs) > 0 {
 		sort.SliceStable(p.errs, func(i, j int) bool { return lineOf(p.errs[i]) < lineOf(p.errs[j]) })
 		return nil, p.errs
@@ -534,7 +547,7 @@ func (p *manifestParser) inputs() {
 		case "results":
 			p.s.Inputs.Results = entries
 		case "units":
-			p.s.Inputs.Units = entries
+			p.s.Inputs.Units, p.s.Inputs.EngineUnits = splitEngineEntries(entries)
 		case "characteristics":
 			p.s.Inputs.Characteristics = entries
 		}
@@ -690,7 +703,7 @@ func (s *Study) decodeEntries(md toml.MetaData, p toml.Primitive, key string, fa
 		list = []toml.Primitive{p}
 	}
 	var out []InputEntry
-	allowed := tomlKeys(&InputEntry{})
+	allowed := entryKeys(key)
 	for i, item := range list {
 		// an element of an array written over several lines has its own
 		// line ("inputs.results.1"); else the key's line
@@ -716,6 +729,10 @@ func (s *Study) decodeEntries(md toml.MetaData, p toml.Primitive, key string, fa
 // checkEntry checks the keys of one input entry (element i of key,
 // whose own key is ekey), reporting each problem at its key's line.
 func checkEntry(e InputEntry, key, ekey string, i int, fail func(string, string, ...any)) {
+	if isEngineEntry(e) {
+		checkEngineEntry(e, key, ekey, i, fail)
+		return
+	}
 	if e.Path == "" {
 		fail(ekey, "%s[%d].path: required", displayKey(key), i)
 	}

@@ -21,6 +21,8 @@ type Provenance struct {
 	Analyses []AnalysisProv   `json:"analyses"`
 	Seed     int64            `json:"seed"`
 	Command  string           `json:"command"`
+	// Engine records the units engine table and the queries sent to it.
+	Engine *EngineProvenance `json:"engine,omitempty"`
 }
 
 // FileProvenance is one file read by the build.
@@ -66,6 +68,9 @@ func provenance(s *Study, in *inputs, runs []analysisRun, o Options) (*Provenanc
 		p.Inputs = append(p.Inputs, FileProvenance{Path: r.Path, SHA256: sum, Rows: r.Rows})
 	}
 	sort.Slice(p.Inputs, func(i, j int) bool { return p.Inputs[i].Path < p.Inputs[j].Path })
+	if s.engine != nil {
+		p.Engine = s.engine.provenance()
+	}
 	for _, r := range runs {
 		params, err := paramsMap(r.Spec.Options)
 		if err != nil {

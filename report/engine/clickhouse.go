@@ -1,0 +1,196 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"net"
+	"reflect"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/ClickHouse/clickhouse-go/v2"
+	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
+)
+
+// Conn is a connection to ClickHouse through clickhouse-go v2's native
+// protocol (the client's HTTP protocol does not work with ClickHouse
+// 18.16, see docs/ENGINE.md). It counts the bytes the engine sent.
+type Conn struct {
+	target   Target
+	conn     driver.Conn
+	received atomic.Int64
+	timeout  time.Duration
+}
+
+// Open connects to the target; timeout bounds every query (the engine's
+// max_execution_time, and the client's own deadline a little later).
+func Open(ctx context.Context, t Target, timeout time.Duration) (*Conn, error) {
+	c := &Conn{target: t, timeout: timeout}
+	dialer := &net.Dialer{Timeout: 5 * time.Second}
+	opts := &clickhouse.Options{
+		Protocol:    clickhouse.Native,
+		Addr:        []string{t.Addr},
+		Auth:        clickhouse.Auth{Database: t.Database, Username: t.User, Password: t.Password},
+		DialTimeout: 5 * time.Second,
+		// After the context's deadline, so that a slow query ends as a
+		// timeout of the query, not of a read.
+		ReadTimeout: timeout + 2*clientGrace,
+		// Compression off: results are a few kilobytes, and the byte count
+		// is then the data's size.
+		Compression: &clickhouse.Compression{Method: clickhouse.CompressionNone},
+		DialContext: func(ctx context.Context, addr string) (net.Conn, error) {
+			nc, err := dialer.DialContext(ctx, "tcp", addr)
+			if err != nil {
+				return nil, err
+			}
+			return &countingConn{Conn: nc, n: &c.received}, nil
+		},
+		MaxOpenConns: 2,
+		MaxIdleConns: 1,
+	}
+	conn, err := clickhouse.Open(opts)
+	if err != nil {
+		return nil, c.explain(err, "")
+	}
+	c.conn = conn
+	pctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if err := conn.Ping(pctx); err != nil {
+		conn.Close()
+		return nil, c.explain(err, "")
+	}
+	return c, nil
+}
+
+// clientGrace is how long after the engine's own time limit the client
+// gives up.
+const clientGrace = 2 * time.Second
+
+// Close closes the connection.
+func (c *Conn) Close() error { return c.conn.Close() }
+
+// Received returns the bytes the engine sent so far (protocol included).
+func (c *Conn) Received() int64 { return c.received.Load() }
+
+// Query runs a query and returns its rows, each value as string, uint64,
+// int64 or float64 (NULL as nil).
+func (c *Conn) Query(ctx context.Context, query string) ([][]any, error) {
+	secs := int(math.Ceil(c.timeout.Seconds()))
+	ctx = clickhouse.Context(ctx, clickhouse.WithSettings(clickhouse.Settings{"max_execution_time": secs}))
+	// The client's own deadline a little later: ClickHouse 18.16 does not
+	// enforce max_execution_time on a query that reads through a VIEW,
+	// and a server may hang; on the deadline clickhouse-go sends Cancel.
+	ctx, cancel := context.WithTimeout(ctx, c.timeout+clientGrace)
+	defer cancel()
+	rows, err := c.conn.Query(ctx, query)
+	if err != nil {
+		return nil, c.explain(err, query)
+	}
+	defer rows.Close()
+	types := rows.ColumnTypes()
+	var out [][]any
+	for rows.Next() {
+		dest := make([]any, len(types))
+		for i, t := range types {
+			dest[i] = reflect.New(t.ScanType()).Interface()
+		}
+		if err := rows.Scan(dest...); err != nil {
+			return nil, c.explain(err, query)
+		}
+		row := make([]any, len(dest))
+		for i, p := range dest {
+			row[i] = plain(reflect.ValueOf(p).Elem())
+		}
+		out = append(out, row)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, c.explain(err, query)
+	}
+	return out, nil
+}
+
+// plain turns a scanned value into string, uint64, int64, float64 or nil.
+func plain(v reflect.Value) any {
+	for v.Kind() == reflect.Pointer {
+		if v.IsNil() {
+			return nil
+		}
+		v = v.Elem()
+	}
+	switch v.Kind() {
+	case reflect.String:
+		return v.String()
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return v.Uint()
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return v.Int()
+	case reflect.Float32, reflect.Float64:
+		return v.Float()
+	}
+	return fmt.Sprint(v.Interface())
+}
+
+// Error codes of ClickHouse's exceptions that get their own message.
+const (
+	codeUnknownIdentifier = 47
+	codeUnknownTable      = 60
+	codeUnknownDatabase   = 81
+	codeTimeout           = 159
+)
+
+// Error is a failed engine operation, in words a user can act on.
+type Error struct {
+	Msg string
+	Err error
+}
+
+// Error is the message.
+func (e *Error) Error() string { return e.Msg }
+
+// Unwrap is the client's error.
+func (e *Error) Unwrap() error { return e.Err }
+
+// explain turns a client error into what happened.
+func (c *Conn) explain(err error, query string) error {
+	var ex *clickhouse.Exception
+	if errors.As(err, &ex) {
+		switch ex.Code {
+		case codeUnknownTable, codeUnknownDatabase:
+			return &Error{fmt.Sprintf("the engine has no such table: %s (ClickHouse error %d)", ex.Message, ex.Code), err}
+		case codeUnknownIdentifier:
+			return &Error{fmt.Sprintf("a column is missing: %s (ClickHouse error %d)", ex.Message, ex.Code), err}
+		case codeTimeout:
+			return &Error{fmt.Sprintf("the query ran longer than the entry's timeout (%s; raise timeout = \"…\"): %s", c.timeout, ex.Message), err}
+		}
+		return &Error{fmt.Sprintf("the engine refused the query: ClickHouse error %d: %s", ex.Code, ex.Message), err}
+	}
+	var op *net.OpError
+	var ne net.Error
+	switch {
+	case errors.Is(err, context.DeadlineExceeded), query != "" && errors.As(err, &ne) && ne.Timeout():
+		return &Error{fmt.Sprintf("the query ran longer than the entry's timeout (%s; raise timeout = \"…\"): no answer from %s", c.timeout, c.target), err}
+	case query == "" && (errors.As(err, &op) || errors.Is(err, syscall.ECONNREFUSED)):
+		return &Error{fmt.Sprintf("cannot reach the engine at %s: %v", c.target, err), err}
+	case query == "":
+		return &Error{fmt.Sprintf("cannot connect to the engine at %s: %v", c.target, err), err}
+	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, syscall.ECONNRESET), errors.Is(err, syscall.EPIPE), errors.As(err, &op):
+		return &Error{fmt.Sprintf("the connection to %s broke during the query (did the server stop?): %v", c.target, err), err}
+	}
+	return &Error{fmt.Sprintf("the query failed on %s: %v", c.target, err), err}
+}
+
+// countingConn counts the bytes read from a connection.
+type countingConn struct {
+	net.Conn
+	n *atomic.Int64
+}
+
+func (c *countingConn) Read(p []byte) (int, error) {
+	n, err := c.Conn.Read(p)
+	c.n.Add(int64(n))
+	return n, err
+}

@@ -1,0 +1,111 @@
+package engine
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// Dialect is what differs between SQL engines in the queries of sql.go.
+// Everything else is portable SQL: SELECT, WHERE, GROUP BY, ORDER BY,
+// SUM, COUNT(*), MAX, CASE WHEN, COALESCE, IS NULL, CAST, a subquery in
+// FROM; no window functions, no joins. A second engine is one more value
+// of this type (docs/ENGINE.md has the table of differences).
+type Dialect struct {
+	Name string
+	// ToFloat converts a number column (%s) to a 64-bit float, NULL
+	// staying NULL (standard SQL: CAST(%s AS DOUBLE PRECISION)).
+	ToFloat string
+	// RowHash hashes the columns of a row into a 64-bit integer whose sum
+	// over the table is the content fingerprint (%s: the column list).
+	RowHash string
+	// IsFinite is 1 when an expression (%s) is a finite number.
+	IsFinite string
+	// Numeric reports whether a column type (as the engine names it) holds
+	// numbers evalbook can read as values.
+	Numeric func(typ string) bool
+	// Text reports whether a column type holds text (dataset, method,
+	// metric and unit columns).
+	Text func(typ string) bool
+	// Integer reports whether a column type holds integers (a unit
+	// column may).
+	Integer func(typ string) bool
+}
+
+// ClickHouse is the dialect of ClickHouse (checked on 18.16).
+var ClickHouse = Dialect{
+	Name:     "clickhouse",
+	ToFloat:  "toFloat64(%s)",
+	RowHash:  "cityHash64(%s)",
+	IsFinite: "isFinite(%s)",
+	Numeric: func(typ string) bool {
+		t := unwrapType(typ)
+		for _, p := range []string{"Float32", "Float64", "Int8", "Int16", "Int32", "Int64", "UInt8", "UInt16", "UInt32", "UInt64", "Decimal"} {
+			if t == p || strings.HasPrefix(t, p+"(") {
+				return true
+			}
+		}
+		return false
+	},
+	Integer: func(typ string) bool {
+		t := unwrapType(typ)
+		return strings.HasPrefix(t, "Int") || strings.HasPrefix(t, "UInt")
+	},
+	Text: func(typ string) bool {
+		t := unwrapType(typ)
+		return t == "String" || strings.HasPrefix(t, "FixedString(")
+	},
+}
+
+// unwrapType strips Nullable(…) and LowCardinality(…).
+func unwrapType(t string) string {
+	for _, w := range []string{"Nullable(", "LowCardinality("} {
+		if strings.HasPrefix(t, w) && strings.HasSuffix(t, ")") {
+			return unwrapType(t[len(w) : len(t)-1])
+		}
+	}
+	return t
+}
+
+// Ident quotes an identifier (double quotes: standard SQL, and accepted by
+// ClickHouse).
+func (d Dialect) Ident(name string) string {
+	return `"` + strings.ReplaceAll(name, `"`, `""`) + `"`
+}
+
+// TableName quotes a possibly qualified table name ("db.table").
+func (d Dialect) TableName(name string) string {
+	parts := strings.Split(name, ".")
+	for i, p := range parts {
+		parts[i] = d.Ident(p)
+	}
+	return strings.Join(parts, ".")
+}
+
+// String quotes a string literal.
+func (d Dialect) String(s string) string {
+	s = strings.ReplaceAll(s, `\`, `\\`)
+	return "'" + strings.ReplaceAll(s, "'", `\'`) + "'"
+}
+
+// Dyadic returns x rounded to 20 significant bits as an exact SQL
+// expression (an integer, or an integer divided by a power of two) and its
+// value: the engine and Go read the same float64 from it, whatever their
+// decimal parsers do.
+func (d Dialect) Dyadic(x float64) (string, float64) {
+	if x == 0 || math.IsNaN(x) || math.IsInf(x, 0) {
+		return "0", 0
+	}
+	_, exp := math.Frexp(x)
+	shift := 20 - exp // x·2^shift has 20 bits before the point
+	m := math.Round(math.Ldexp(x, shift))
+	if shift <= 0 {
+		v := math.Ldexp(m, -shift)
+		return strconv.FormatFloat(v, 'f', -1, 64), v
+	}
+	if shift > 62 { // |x| < 2^-42: no shift (it only guards against cancellation)
+		return "0", 0
+	}
+	return fmt.Sprintf("(%d / %d)", int64(m), int64(1)<<shift), math.Ldexp(m, -shift)
+}

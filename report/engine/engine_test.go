@@ -1,0 +1,84 @@
+package engine
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
+
+func TestParseURL(t *testing.T) {
+	tg, err := ParseURL("clickhouse", "clickhouse://bob:pw@db.example/bench")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tg.Addr != "db.example:9000" || tg.Database != "bench" || tg.User != "bob" || tg.Password != "pw" || tg.String() != "clickhouse://bob@db.example:9000/bench" {
+		t.Errorf("%+v %s", tg, tg)
+	}
+	if tg, _ := ParseURL("clickhouse", "clickhouse://127.0.0.1:19000"); tg.Database != "default" || tg.Addr != "127.0.0.1:19000" {
+		t.Errorf("defaults: %+v", tg)
+	}
+	for _, bad := range []string{"postgres://db/x", "clickhouse:///x", "clickhouse://db/a/b", "clickhouse://db/x?secure=1"} {
+		if _, err := ParseURL("clickhouse", bad); err == nil {
+			t.Errorf("%s: accepted", bad)
+		}
+	}
+	if r := Redact("clickhouse://bob:pw@db/x"); strings.Contains(r, "pw") {
+		t.Errorf("Redact: %s", r)
+	}
+	if !HasPassword("clickhouse://bob:pw@db/x") || HasPassword("clickhouse://bob@db/x") {
+		t.Error("HasPassword")
+	}
+}
+
+// TestDyadic checks that a shift is exact: its SQL text is an integer or
+// an integer over a power of two, and the value is the float64 that text
+// denotes; it sits within 2^-19 (relative) of the number.
+func TestDyadic(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for i := 0; i < 1000; i++ {
+		x := (r.Float64() - 0.5) * math.Pow(10, float64(r.IntN(30)-15))
+		sql, v := ClickHouse.Dyadic(x)
+		if x != 0 && math.Abs(v-x) > math.Abs(x)*math.Ldexp(1, -19) && v != 0 {
+			t.Fatalf("Dyadic(%v) = %v", x, v)
+		}
+		var num, den int64
+		if n, _ := fmt.Sscanf(sql, "(%d / %d)", &num, &den); n == 2 {
+			if float64(num)/float64(den) != v || den&(den-1) != 0 || math.Abs(float64(num)) > 1<<21 {
+				t.Fatalf("Dyadic(%v): %s is not %v", x, sql, v)
+			}
+		} else if sql != "0" && strings.ContainsAny(sql, ".eE") {
+			t.Fatalf("Dyadic(%v): %s is not an integer", x, sql)
+		}
+	}
+}
+
+// TestSQLPortable checks that the generated queries keep to portable SQL
+// (no window functions, no joins, no engine-specific aggregates) and
+// quote every name given by the user.
+func TestSQLPortable(t *testing.T) {
+	s := Source{Dialect: ClickHouse, Table: "bench.per_user", Columns: Columns{Dataset: "ds", Method: "m", Unit: "user", Metric: "metric", Value: "v"}}
+	sh := map[string]Shift{"a'b": {SQLT: "(1 / 2)", SQLC: "0", SQLD: "(1 / 2)"}}
+	for _, q := range []string{s.CatalogueSQL(), s.PairedSQL("nd'cg", "A", "B", false, sh, []string{"a'b"}), s.GroupsSQL("x", "A", "B", true, sh, []string{"a'b"})} {
+		up := strings.ToUpper(q)
+		for _, bad := range []string{" OVER", " JOIN ", "SUMIF", "COUNTIF", "ANY("} {
+			if strings.Contains(up, bad) {
+				t.Errorf("%s in %s", bad, q)
+			}
+		}
+		if !strings.Contains(q, `FROM "bench"."per_user"`) {
+			t.Errorf("table not quoted: %s", q)
+		}
+	}
+	q := s.PairedSQL("nd'cg", "A", "B", false, sh, []string{"a'b"})
+	for _, want := range []string{`"metric" = 'nd\'cg'`, `WHEN 'a\'b' THEN (1 / 2)`, `GROUP BY "ds", "user"`, "mt = 0 AND mc = 0"} {
+		if !strings.Contains(q, want) {
+			t.Errorf("paired SQL lacks %s:\n%s", want, q)
+		}
+	}
+	s.Missing = "drop"
+	if !strings.Contains(s.CatalogueSQL(), `WHERE "v" IS NOT NULL`) {
+		t.Error("missing = drop: no WHERE")
+	}
+}

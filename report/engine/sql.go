@@ -1,0 +1,180 @@
+package engine
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Columns names the table's columns (the manifest's columns mapping;
+// each defaults to its own name).
+type Columns struct {
+	Dataset, Method, Unit, Metric, Value string
+}
+
+// Names lists the columns with the names evalbook gives them.
+func (c Columns) Names() [][2]string {
+	return [][2]string{{"dataset", c.Dataset}, {"method", c.Method}, {"unit", c.Unit}, {"metric", c.Metric}, {"value", c.Value}}
+}
+
+// Source is one engine table of per-unit values.
+type Source struct {
+	Dialect Dialect
+	Table   string
+	Columns Columns
+	// Missing is the entry's rule for a NULL value: "" (missing, NaN),
+	// "zero" (0) or "drop" (the row is left out).
+	Missing string
+}
+
+// value is the value column as a float, after the entry's missing rule;
+// NULL stays NULL unless missing = "zero".
+func (s Source) value() string {
+	v := fmt.Sprintf(s.Dialect.ToFloat, s.Dialect.Ident(s.Columns.Value))
+	if s.Missing == "zero" {
+		return "COALESCE(" + v + ", 0)"
+	}
+	return v
+}
+
+// where is the WHERE clause every query shares (the missing = "drop"
+// rule), and more conditions.
+func (s Source) where(conds ...string) string {
+	if s.Missing == "drop" {
+		conds = append([]string{s.Dialect.Ident(s.Columns.Value) + " IS NOT NULL"}, conds...)
+	}
+	if len(conds) == 0 {
+		return ""
+	}
+	return " WHERE " + strings.Join(conds, " AND ")
+}
+
+// CatalogueSQL counts the values of every (dataset, method, metric) cell,
+// their NULLs and non-finite values, averages them (the shifts of the
+// paired sums) and sums a hash of every row: the sum of the cells' hash
+// sums with the count is the table's content fingerprint.
+func (s Source) CatalogueSQL() string {
+	d := s.Dialect
+	c := s.Columns
+	cols := []string{d.Ident(c.Dataset), d.Ident(c.Method), d.Ident(c.Unit), d.Ident(c.Metric), "COALESCE(" + s.value() + ", -1e308)"}
+	hash := fmt.Sprintf(d.RowHash, strings.Join(cols, ", "))
+	v := s.value()
+	return "SELECT " + strings.Join([]string{
+		d.Ident(c.Dataset), d.Ident(c.Method), d.Ident(c.Metric),
+		"COUNT(*)",
+		"SUM(CASE WHEN " + v + " IS NULL THEN 1 ELSE 0 END)",
+		"SUM(CASE WHEN " + fmt.Sprintf(d.IsFinite, v) + " = 0 THEN 1 ELSE 0 END)",
+		"SUM(CASE WHEN " + fmt.Sprintf(d.IsFinite, v) + " = 1 THEN " + v + " ELSE 0 END)",
+		"SUM(" + hash + ")",
+	}, ", ") + " FROM " + d.TableName(s.Table) + s.where() +
+		" GROUP BY " + d.Ident(c.Dataset) + ", " + d.Ident(c.Method) + ", " + d.Ident(c.Metric) +
+		" ORDER BY " + d.Ident(c.Dataset) + ", " + d.Ident(c.Method) + ", " + d.Ident(c.Metric)
+}
+
+// Shift is a dataset's shifts of the paired sums (about the treatment's,
+// the control's and the differences' means, so that the sums of squares
+// do not cancel); SQL holds each as an exact SQL expression.
+type Shift struct {
+	T, C, D          float64
+	SQLT, SQLC, SQLD string
+}
+
+// PairedSQL returns the query of a paired meta-analysis's sufficient
+// statistics over the values of one metric: per dataset, the values of
+// each side, the unmatched units of each side, the pairs dropped for a
+// missing value (zero = false) and, over the complete pairs, n and the
+// shifted sums Σx, Σy, Σd, Σx², Σy², Σxy, Σd² (x treatment, y control,
+// d = x − y, each minus its shift). A unit is paired within its dataset
+// by its id; a unit with two values of one method is reported (dupT,
+// dupC: the largest count and one such unit).
+func (s Source) PairedSQL(metric, treatment, control string, zero bool, shifts map[string]Shift, datasets []string) string {
+	d := s.Dialect
+	c := s.Columns
+	is := func(m string) string { return d.Ident(c.Method) + " = " + d.String(m) }
+	v := s.value()
+	caseShift := func(pick func(Shift) string) string {
+		if len(datasets) == 0 {
+			return "0"
+		}
+		var b strings.Builder
+		b.WriteString("CASE " + d.Ident(c.Dataset))
+		for _, ds := range datasets {
+			b.WriteString(" WHEN " + d.String(ds) + " THEN " + pick(shifts[ds]))
+		}
+		b.WriteString(" ELSE 0 END")
+		return b.String()
+	}
+	inner := "SELECT " + strings.Join([]string{
+		d.Ident(c.Dataset) + " AS ds",
+		d.Ident(c.Unit) + " AS unit",
+		"SUM(CASE WHEN " + is(treatment) + " THEN 1 ELSE 0 END) AS nt",
+		"SUM(CASE WHEN " + is(control) + " THEN 1 ELSE 0 END) AS nc",
+		"SUM(CASE WHEN " + is(treatment) + " AND " + v + " IS NULL THEN 1 ELSE 0 END) AS mt",
+		"SUM(CASE WHEN " + is(control) + " AND " + v + " IS NULL THEN 1 ELSE 0 END) AS mc",
+		"SUM(CASE WHEN " + is(treatment) + " THEN COALESCE(" + v + ", 0) ELSE 0 END) AS xt",
+		"SUM(CASE WHEN " + is(control) + " THEN COALESCE(" + v + ", 0) ELSE 0 END) AS xc",
+		caseShift(func(s Shift) string { return s.SQLT }) + " AS st",
+		caseShift(func(s Shift) string { return s.SQLC }) + " AS sc",
+		caseShift(func(s Shift) string { return s.SQLD }) + " AS sd",
+	}, ", ") + " FROM " + d.TableName(s.Table) +
+		s.where(d.Ident(c.Metric)+" = "+d.String(metric), d.Ident(c.Method)+" IN ("+d.String(treatment)+", "+d.String(control)+")") +
+		" GROUP BY " + d.Ident(c.Dataset) + ", " + d.Ident(c.Unit)
+	complete := "nt = 1 AND nc = 1"
+	dropped := "0"
+	if !zero {
+		complete += " AND mt = 0 AND mc = 0"
+		dropped = "SUM(CASE WHEN nt = 1 AND nc = 1 AND (mt > 0 OR mc > 0) THEN 1 ELSE 0 END)"
+	}
+	sum := func(expr string) string {
+		return "SUM(CASE WHEN " + complete + " THEN " + expr + " ELSE 0 END)"
+	}
+	x, y, dd := "(xt - st)", "(xc - sc)", "((xt - xc) - sd)"
+	return "SELECT " + strings.Join([]string{
+		"ds",
+		"SUM(nt)", "SUM(nc)",
+		"SUM(CASE WHEN nt = 1 AND nc = 0 THEN 1 ELSE 0 END)",
+		"SUM(CASE WHEN nt = 0 AND nc = 1 THEN 1 ELSE 0 END)",
+		dropped,
+		"MAX(nt)", "MAX(CASE WHEN nt > 1 THEN unit ELSE NULL END)",
+		"MAX(nc)", "MAX(CASE WHEN nc > 1 THEN unit ELSE NULL END)",
+		"SUM(CASE WHEN " + complete + " THEN 1 ELSE 0 END)",
+		sum(x), sum(y), sum(dd),
+		sum(x + " * " + x), sum(y + " * " + y), sum(x + " * " + y), sum(dd + " * " + dd),
+	}, ", ") + " FROM (" + inner + ") GROUP BY ds ORDER BY ds"
+}
+
+// GroupsSQL returns the query of an independent-groups meta-analysis's
+// statistics: per dataset and side, the values, the missing ones, and over
+// the others n, Σ(v − shift) and Σ(v − shift)².
+func (s Source) GroupsSQL(metric, treatment, control string, zero bool, shifts map[string]Shift, datasets []string) string {
+	d := s.Dialect
+	c := s.Columns
+	v := s.value()
+	if zero {
+		v = "COALESCE(" + v + ", 0)"
+	}
+	var b strings.Builder
+	b.WriteString("CASE WHEN 1 = 0 THEN 0")
+	for _, ds := range datasets {
+		sh := shifts[ds]
+		b.WriteString(" WHEN " + d.Ident(c.Dataset) + " = " + d.String(ds) + " AND " + d.Ident(c.Method) + " = " + d.String(treatment) + " THEN " + sh.SQLT)
+		b.WriteString(" WHEN " + d.Ident(c.Dataset) + " = " + d.String(ds) + " AND " + d.Ident(c.Method) + " = " + d.String(control) + " THEN " + sh.SQLC)
+	}
+	b.WriteString(" ELSE 0 END")
+	x := "(" + v + " - (" + b.String() + "))"
+	ok := v + " IS NOT NULL"
+	return "SELECT " + strings.Join([]string{
+		d.Ident(c.Dataset), d.Ident(c.Method),
+		"COUNT(*)",
+		"SUM(CASE WHEN " + ok + " THEN 1 ELSE 0 END)",
+		"SUM(CASE WHEN " + ok + " THEN " + x + " ELSE 0 END)",
+		"SUM(CASE WHEN " + ok + " THEN " + x + " * " + x + " ELSE 0 END)",
+	}, ", ") + " FROM " + d.TableName(s.Table) +
+		s.where(d.Ident(c.Metric)+" = "+d.String(metric), d.Ident(c.Method)+" IN ("+d.String(treatment)+", "+d.String(control)+")") +
+		" GROUP BY " + d.Ident(c.Dataset) + ", " + d.Ident(c.Method) +
+		" ORDER BY " + d.Ident(c.Dataset) + ", " + d.Ident(c.Method)
+}
+
+// SchemaSQL lists the table's columns and their types.
+func (s Source) SchemaSQL() string {
+	return "DESCRIBE TABLE " + s.Dialect.TableName(s.Table)
+}
