@@ -3,6 +3,7 @@ package report
 import (
 	"context"
 	"fmt"
+	"github.com/evalbook/evalbook/report/input"
 	"path/filepath"
 	"sort"
 )
@@ -24,6 +25,20 @@ type Archivable struct {
 	// Documents are the manifest, the pages and the bibliography among
 	// Files (what `pack --exclude-inputs` keeps).
 	Documents map[string]bool
+	// sums are the sha256 the build recorded for each of Files (the
+	// manifest's of the bytes it parsed): Read returns only those bytes.
+	sums map[string]string
+}
+
+// Read returns the bytes of one of Files as the build read them, or an
+// error when the file has changed since (or was never among Files): an
+// archive holds exactly what its site was built from.
+func (a *Archivable) Read(path string) ([]byte, error) {
+	want, ok := a.sums[path]
+	if !ok {
+		return nil, fmt.Errorf("%s: not a file this build read", path)
+	}
+	return input.ReadAsRecorded(path, path, want)
 }
 
 // BuildForArchive runs the build pipeline (report.run, as Build and
@@ -47,14 +62,19 @@ func BuildForArchive(ctx context.Context, o Options) (*Archivable, error) {
 	site[SiteMarker] = siteMarker(b.study)
 	seen := map[string]bool{}
 	var files []string
+	sums := map[string]string{}
 	for _, p := range studyFiles(b.study, b.in) {
 		abs, err := filepath.Abs(p)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", p, err)
 		}
-		if !seen[abs] {
-			seen[abs] = true
-			files = append(files, abs)
+		if seen[abs] {
+			continue
+		}
+		seen[abs] = true
+		files = append(files, abs)
+		if sums[abs], err = recordedSum(b, p); err != nil {
+			return nil, err
 		}
 	}
 	sort.Strings(files)
@@ -71,7 +91,23 @@ func BuildForArchive(ctx context.Context, o Options) (*Archivable, error) {
 	if b.study.Bibliography != "" {
 		mark(filepath.Join(b.study.Dir, b.study.Bibliography))
 	}
-	return &Archivable{Study: b.study, Site: site, Files: files, Documents: docs}, nil
+	return &Archivable{Study: b.study, Site: site, Files: files, Documents: docs, sums: sums}, nil
+}
+
+// recordedSum is the sha256 the build recorded for a file it read: the
+// manifest's of the bytes parsed, any other's pinned at its first read.
+func recordedSum(b *built, p string) (string, error) {
+	if p == b.study.File {
+		return b.study.sourceSum, nil
+	}
+	sum := b.in.pin(p)
+	if sum == "" && b.in.changedWhileRead(p) {
+		return "", fmt.Errorf("%s: changed while this build read it (build again)", b.in.display(p))
+	}
+	if sum == "" {
+		return "", fmt.Errorf("%s: cannot be read", b.in.display(p))
+	}
+	return sum, nil
 }
 
 // Within reports whether path lies inside dir (or is dir), after

@@ -51,16 +51,14 @@ var readerExempt = map[string]string{
 // (before there are inputs), the tool's own cache directory, the output
 // directory, the built site, or embedded assets.
 var allowedReaders = map[string]string{
-	"report/manifest.go":   "the manifest itself, read before there are inputs (and hashed into the provenance)",
-	"report/provenance.go": "hashes the manifest",
-	"report/diskcache.go":  "the cache directory's own entries and the tool binary's hash, not study inputs",
-	"report/serve.go":      "serves the built site, not study inputs",
-	"report/scaffold.go":   "evalbook init writes files",
-	"report/output.go":     "checks and writes the output directory, not study inputs",
-	"themes/themes.go":     "reads its own embedded assets (embed.FS), not files",
+	"report/manifest.go":  "the manifest itself, read before there are inputs (and hashed into the provenance)",
+	"report/diskcache.go": "the cache directory's own entries and the tool binary's hash, not study inputs",
+	"report/serve.go":     "serves the built site, not study inputs",
+	"report/scaffold.go":  "evalbook init writes files",
+	"report/output.go":    "checks and writes the output directory, not study inputs",
+	"themes/themes.go":    "reads its own embedded assets (embed.FS), not files",
 
 	// evalbook pack and verify (issue 17)
-	"report/archive/pack.go":   "evalbook pack: copies the files the build recorded (Archivable.Files, from its ReadSet) into the zip",
 	"report/archive/verify.go": "evalbook verify: reads the zip and inputs given with --inputs, not a build's inputs",
 }
 

@@ -2,6 +2,8 @@ package report
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -54,6 +56,7 @@ type Study struct {
 	// (Options.MaxDecompressed; not a manifest key).
 	MaxDecompressed int64
 	source          []byte
+	sourceSum       string         // hex sha256 of the manifest bytes as read (before the BOM is dropped)
 	keyLines        map[string]int // "analyses.2.metric" -> line
 	metricIndex     map[string]int
 	dataIndex       map[string]int
@@ -250,8 +253,9 @@ func LoadStudy(path string, kinds Registry) (*Study, error) {
 // gives the directory that relative paths start from. Every problem is
 // reported, each at its key's line, sorted by line.
 func ParseStudy(file string, src []byte, kinds Registry) (*Study, error) {
+	raw := sha256.Sum256(src)
 	src = bytes.TrimPrefix(src, []byte("\xef\xbb\xbf"))
-	s := &Study{File: file, Dir: filepath.Dir(file), source: src, Seed: 42}
+	s := &Study{File: file, Dir: filepath.Dir(file), source: src, sourceSum: hex.EncodeToString(raw[:]), Seed: 42}
 	p := &manifestParser{s: s, name: filepath.Base(file), slugs: map[string]bool{"index": true, "provenance": true}, ids: map[string]int{}}
 	var err error
 	if p.md, err = toml.Decode(string(src), &p.raw); err != nil {

@@ -8,8 +8,6 @@ import (
 	"sort"
 
 	"github.com/BurntSushi/toml"
-
-	"github.com/evalbook/evalbook/report/input"
 )
 
 // Provenance is data/provenance.json: what made this site.
@@ -42,11 +40,10 @@ type AnalysisProv struct {
 
 func provenance(s *Study, in *inputs, runs []analysisRun, o Options) (*Provenance, error) {
 	p := &Provenance{Tool: "evalbook", Version: o.Version, Seed: s.Seed, Command: o.Command}
-	sum, err := input.SHA256File(s.File)
-	if err != nil {
-		return nil, err
-	}
-	p.Manifest = FileProvenance{Path: filepath.Base(s.File), SHA256: sum}
+	// The manifest's hash is of the bytes that were parsed, not of the
+	// file as it is now: an edit during the build must not be recorded
+	// as what the build followed.
+	p.Manifest = FileProvenance{Path: filepath.Base(s.File), SHA256: s.sourceSum}
 	in.mu.Lock()
 	paths := make([]string, 0, len(in.files))
 	for path := range in.files {

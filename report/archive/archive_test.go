@@ -492,3 +492,40 @@ func TestCompareSites(t *testing.T) {
 		t.Errorf("identical sites: %v", err)
 	}
 }
+
+// TestPackRefusesAnInputChangedSinceTheBuild: pack builds the site, then
+// copies the files it read into the zip. A file edited in between (same
+// name, other bytes) must not go into the archive beside a site built
+// from its old bytes: pack fails naming it, for an input and for the
+// manifest. Planting the old read (os.ReadFile, no check) makes the zip
+// hold the edited file and this test fail.
+func TestPackRefusesAnInputChangedSinceTheBuild(t *testing.T) {
+	for _, rel := range []string{filepath.Join("data", "results.csv"), "study.toml"} {
+		t.Run(filepath.Base(rel), func(t *testing.T) {
+			manifest := smallStudy(t)
+			a, err := report.BuildForArchive(context.Background(), buildOpts(manifest))
+			if err != nil {
+				t.Fatal(err)
+			}
+			path := filepath.Join(filepath.Dir(manifest), rel)
+			orig, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(path, append(orig, []byte("\n# edited after the build\n")...), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			_, _, err = packBytes(a, buildOpts(manifest), false)
+			if err == nil || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), "changed since the build read it") {
+				t.Fatalf("pack of a study whose %s changed after its build: %v", rel, err)
+			}
+			// Unchanged again, the same Archivable packs.
+			if err := os.WriteFile(path, orig, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if _, _, err := packBytes(a, buildOpts(manifest), false); err != nil {
+				t.Fatalf("pack with the file restored: %v", err)
+			}
+		})
+	}
+}

@@ -159,9 +159,9 @@ func studyMembers(a *report.Archivable, exclude bool, sum *PackSummary) ([]membe
 			return nil, nil, "", fmt.Errorf("%s: lies outside the study directory %s; an archive holds only the study's own files (copy it into the study)", p, dir)
 		}
 		name := StudyDir + filepath.ToSlash(rel)
-		data, err := os.ReadFile(p)
+		data, err := a.Read(p)
 		if err != nil {
-			return nil, nil, "", fmt.Errorf("%s: %v", p, err)
+			return nil, nil, "", err
 		}
 		h := sha256.Sum256(data)
 		e := FileEntry{ID: name, SHA256: hex.EncodeToString(h[:]), Size: int64(len(data))}

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -224,4 +225,26 @@ func Stamp(path string) (FileStamp, bool) {
 		return FileStamp{}, false
 	}
 	return identify(st), true
+}
+
+// ReadAsRecorded returns the bytes of a regular file whose sha256 a build
+// recorded as want, or an error naming display when the file is not a
+// regular file, cannot be read, or no longer has those bytes: what is
+// copied after a build (evalbook pack) is then exactly what the build
+// read, never a later edit under the same name.
+func ReadAsRecorded(path, display, want string) ([]byte, error) {
+	f, err := OpenRegular(path, display)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", display, err)
+	}
+	sum := sha256.Sum256(data)
+	if got := hex.EncodeToString(sum[:]); got != want {
+		return nil, fmt.Errorf("%s: changed since the build read it (sha256 %.12s…, now %.12s…); run the command again", display, want, got)
+	}
+	return data, nil
 }
