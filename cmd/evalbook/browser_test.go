@@ -379,7 +379,14 @@ func (b *browser) loadInTheme(t *testing.T, url, theme string) {
 			return true
 		}
 		loads++
-		if err := chromedp.Run(b.ctx, chromedp.Reload()); err != nil {
+		// Store the theme again before reloading: a setItem that ran
+		// while the tab's previous page was still unloading can be lost
+		// (seen once in a loop of make test at load 10: 39 reloads, the
+		// theme never set), and only the page's own script reads it.
+		if err := chromedp.Run(b.ctx,
+			chromedp.Evaluate(fmt.Sprintf(`localStorage.setItem("evalbook-theme", %q); true`, theme), nil),
+			chromedp.Reload(),
+		); err != nil {
 			t.Fatal(err)
 		}
 		return false
