@@ -72,7 +72,7 @@ func runCharacteristics(job *Job, o *datasets.CharacteristicsOptions) (*Output, 
 func characteristicsSource(job *Job, o *datasets.CharacteristicsOptions) ([]DatasetSpec, string) {
 	var logs []DatasetSpec
 	for _, d := range job.Study.Datasets {
-		if d.Interactions != "" {
+		if d.Interactions != "" || d.engineLog != nil {
 			logs = append(logs, d)
 		}
 	}
@@ -93,6 +93,9 @@ func characteristicsInputFromLogs(job *Job, logs []DatasetSpec, o *datasets.Char
 	var in datasets.CharacteristicsInput
 	if len(logs) == 0 {
 		return in, fmt.Errorf("from = \"logs\": no [[datasets]] entry has interactions = \"…\"")
+	}
+	if err := checkEngineLogFeatures(logs, o.Features); err != nil {
+		return in, err
 	}
 	sums, err := characteristicsFromLogs(job, logs, o.Preprocessing())
 	if err != nil {
@@ -260,6 +263,9 @@ func readCharacteristicsLog(job *Job, d DatasetSpec, p datasets.Preprocessing) (
 			return nil, fmt.Errorf("dataset %q: rating_threshold = %q is not a number", d.Name, s)
 		}
 		p.Threshold, p.HasThreshold = v, true
+	}
+	if d.engineLog != nil {
+		return engineLogSummary(job, d.engineLog, p)
 	}
 	t, err := job.OpenTable(d.Interactions)
 	if err != nil {

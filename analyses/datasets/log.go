@@ -382,8 +382,7 @@ func logFeatures(keys []uint64, ucnt, icnt []int64, itemNames []string) []float6
 			items = append(items, n)
 		}
 	}
-	Nu, Ni, Nr := float64(len(users)), float64(len(items)), float64(len(keys))
-	space := Nu * Ni
+	Nu := float64(len(users))
 
 	// Popularity bias: per user, the mean over their items of the item's
 	// share of users (icnt/Nu). Integer sums, then one division.
@@ -438,23 +437,71 @@ func logFeatures(keys []uint64, ucnt, icnt []int64, itemNames []string) []float6
 	}
 	apb, stpb, skpb, kupb := charMoments(pb)
 	ltavg, ltstd, ltsk, ltku := charMoments(lt)
-	return []float64{
-		Nu, Ni, Nr, space, Nu / Ni, Nr / space, Nr / Nu, Nr / Ni,
-		charGini(users), charGini(items),
-		apb, stpb, skpb, kupb, ltavg, ltstd, ltsk, ltku,
+	return append(CountFeatures(CountHistogram(users), CountHistogram(items)),
+		apb, stpb, skpb, kupb, ltavg, ltstd, ltsk, ltku)
+}
+
+// CountBin is one bin of a histogram of interaction counts: IDs users (or
+// items) have Count interactions each.
+type CountBin struct {
+	Count, IDs int64
+}
+
+// CountHistogram returns the histogram of counts, by count ascending.
+func CountHistogram(counts []int64) []CountBin {
+	s := slices.Clone(counts)
+	slices.Sort(s)
+	var h []CountBin
+	for _, c := range s {
+		if len(h) > 0 && h[len(h)-1].Count == c {
+			h[len(h)-1].IDs++
+			continue
+		}
+		h = append(h, CountBin{Count: c, IDs: 1})
 	}
+	return h
+}
+
+// CountFeatureNames are the features of LogFeatureNames that are functions
+// of the per-user and per-item count histograms alone (CountFeatures);
+// the popularity-bias and long-tail features need which items each user
+// has.
+var CountFeatureNames = LogFeatureNames[:10]
+
+// CountFeatures computes the CountFeatureNames features from the per-user
+// and per-item histograms of interaction counts (each sorted by count,
+// counts positive). Every sum is an exact integer, so the features do not
+// depend on how the histograms were obtained (a log read here or an
+// engine's GROUP BY).
+func CountFeatures(users, items []CountBin) []float64 {
+	nu, ru := histTotals(users)
+	ni, _ := histTotals(items)
+	Nu, Ni, Nr := float64(nu), float64(ni), float64(ru)
+	space := Nu * Ni
+	return []float64{Nu, Ni, Nr, space, Nu / Ni, Nr / space, Nr / Nu, Nr / Ni, charGini(users), charGini(items)}
+}
+
+// histTotals returns the number of ids and of interactions of a histogram.
+func histTotals(h []CountBin) (ids, total int64) {
+	for _, b := range h {
+		ids += b.IDs
+		total += b.Count * b.IDs
+	}
+	return ids, total
 }
 
 // charGini is SPEC §5.6's Gini of counts: 1 − 2Σ(n+1−i)c_(i)/((n+1)Σc)
-// over the counts sorted ascending. The sums are exact integers.
-func charGini(c []int64) float64 {
-	s := slices.Clone(c)
-	slices.Sort(s)
-	n := int64(len(s))
-	var w, tot int64
-	for i, v := range s { // i is 0-based: weight n+1−(i+1) = n−i
-		w += (n - int64(i)) * v
-		tot += v
+// over the counts sorted ascending, from their histogram (sorted by
+// count). The sums are exact integers: the b.IDs counts at 0-based ranks
+// p … p+m−1 have weights n−p … n−p−m+1, which sum to m(n−p) − m(m−1)/2.
+func charGini(h []CountBin) float64 {
+	n, _ := histTotals(h)
+	var w, tot, p int64
+	for _, b := range h {
+		m := b.IDs
+		w += b.Count * (m*(n-p) - m*(m-1)/2)
+		tot += b.Count * m
+		p += m
 	}
 	return 1 - 2*float64(w)/(float64(n+1)*float64(tot))
 }
