@@ -1,0 +1,146 @@
+package report
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// logFaultManifest is a small study of one characteristics analysis over
+// the interaction log of dataset d; its interactions entry is on line 8.
+func logFaultManifest(entry string) string {
+	return `title = "Engine log faults"
+
+[inputs]
+results = "results.csv"
+
+[[datasets]]
+name         = "d"
+interactions = ` + entry + `
+
+[[analyses]]
+id       = "chars"
+type     = "characteristics"
+core     = 2
+features = ["Nu", "Ni", "Nr", "Density", "Gini_u", "Gini_i"]
+`
+}
+
+// logEntry is an engine interactions entry.
+func logEntry(url, table, extra string) string {
+	return `{ engine = "clickhouse", url = "` + url + `", table = "` + table + `"` + extra + ` }`
+}
+
+// createLogTable creates a log table on both shards and its Distributed
+// table, with the given column definitions.
+func (c *chCluster) createLogTable(t *testing.T, name, cols string) {
+	for _, s := range c.shards {
+		s.exec(t, "DROP TABLE IF EXISTS "+name+"_local", nil)
+		s.exec(t, "CREATE TABLE "+name+"_local ("+cols+") ENGINE = MergeTree ORDER BY tuple()", nil)
+	}
+	c.shards[0].exec(t, "DROP TABLE IF EXISTS "+name, nil)
+	c.shards[0].exec(t, "CREATE TABLE "+name+" AS "+name+"_local ENGINE = Distributed(two_shards, default, "+name+"_local)", nil)
+}
+
+// testEngineLogs plants the faults of an engine interaction log (each an
+// error at the entry's line, study.toml:8, the previous site intact),
+// checks that features beyond the counts are refused, and that the cache
+// keys on the log's fingerprint.
+func testEngineLogs(t *testing.T, c *chCluster) {
+	cols := "dataset String, user String, item String, rating Nullable(Float64)"
+	c.createLogTable(t, "fault_logs", cols)
+	var rows []string
+	for u := 0; u < 8; u++ {
+		for i := 0; i < 6; i++ {
+			if (u*7+i*3)%4 != 0 {
+				rows = append(rows, fmt.Sprintf("('d', 'u%d', 'i%d', %d)", u, i, 1+(u+i)%5))
+			}
+		}
+	}
+	rows = append(rows, "('d', 'u9', 'i9', 1)", "('other', 'u1', 'i1', 1)") // u9, i9 leave in the 2-core
+	half := len(rows) / 2
+	c.shards[0].exec(t, "INSERT INTO fault_logs_local VALUES "+strings.Join(rows[:half], ", "), nil)
+	c.shards[1].exec(t, "INSERT INTO fault_logs_local VALUES "+strings.Join(rows[half:], ", "), nil)
+	c.createLogTable(t, "int_logs", "dataset String, user UInt64, item String")
+	c.shards[0].exec(t, "INSERT INTO int_logs_local VALUES ('d', 1, 'i1')", nil)
+
+	dir := t.TempDir()
+	manifest := filepath.Join(dir, "study.toml")
+	site := filepath.Join(dir, "site")
+	if err := os.WriteFile(filepath.Join(dir, "results.csv"), []byte("dataset,method,metric,value\nd,A,ndcg@10,0.3\nd,B,ndcg@10,0.2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	write := func(src string) {
+		if err := os.WriteFile(manifest, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	o := Options{Manifest: manifest, Out: site, Quiet: true, Cache: NewCache(), CacheDir: filepath.Join(dir, "cache")}
+	build := func() (*Summary, error) { return Build(context.Background(), o) }
+	write(logFaultManifest(logEntry(c.url(), "fault_logs", "")))
+	s, err := build()
+	if err != nil {
+		t.Fatalf("the good engine study: %v", err)
+	}
+	if s.Cached != 0 {
+		t.Fatalf("first build: %d cached", s.Cached)
+	}
+	features := func() string {
+		b, err := os.ReadFile(filepath.Join(site, "data", "chars-features.csv"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	// 36 pairs of u0…u7 × i0…i5 minus those with (7u+3i) % 4 = 0; u9/i9
+	// have one pair each and leave in the first round.
+	first := features()
+	if !strings.Contains(first, "\nd,8,6,36,") {
+		t.Fatalf("features after the 2-core: want Nu 8, Ni 6, Nr 36:\n%s", first)
+	}
+	if s, err := build(); err != nil || s.Cached != 1 {
+		t.Fatalf("unchanged log: %d cached (%v), want 1", s.Cached, err)
+	}
+	c.shards[1].exec(t, "INSERT INTO fault_logs_local VALUES ('d', 'u8', 'i0', 1), ('d', 'u8', 'i5', 2)", nil)
+	if s, err := build(); err != nil || s.Cached != 0 {
+		t.Fatalf("rows added: %d cached (%v), want 0", s.Cached, err)
+	}
+	if f := features(); !strings.Contains(f, "\nd,9,6,38,") {
+		t.Fatalf("after u8's two rows: want Nu 9, Nr 38:\n%s", f)
+	}
+	before := siteDigest(t, site)
+	o.NoCache, o.Cache, o.CacheDir = true, nil, ""
+	cases := []struct {
+		name, entry, want string
+	}{
+		{"unknown table", logEntry(c.url(), "no_such_logs", ""), "no such table"},
+		{"missing column", logEntry(c.url(), "fault_logs", `, columns = { item = "movie" }`), `the table has no column "movie" (the item column`},
+		{"wrong column type", logEntry(c.url(), "int_logs", ""), `column "user" (the user column) has type UInt64; it must hold text`},
+		{"no rows of the dataset", logEntry(c.url(), "fault_logs", `, columns = { dataset = "item" }`), "the table has no rows of this dataset"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			write(logFaultManifest(tc.entry))
+			_, err := build()
+			if err == nil {
+				t.Fatal("the build succeeded")
+			}
+			if !strings.Contains(err.Error(), `study.toml:8: dataset "d": interactions (clickhouse://`) || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %q: want study.toml:8: dataset \"d\": interactions … %s", err, tc.want)
+			}
+			if siteDigest(t, site) != before {
+				t.Error("the previous site changed")
+			}
+		})
+	}
+	t.Run("features beyond the counts", func(t *testing.T) {
+		write(strings.Replace(logFaultManifest(logEntry(c.url(), "fault_logs", "")), `"Gini_i"]`, `"Gini_i", "APB"]`, 1))
+		_, err := build()
+		if err == nil || !strings.Contains(err.Error(), "features APB need which items each user has") {
+			t.Errorf("error %v: want features APB refused", err)
+		}
+	})
+}
