@@ -243,96 +243,19 @@ func (e *engineLogSource) summary(ctx context.Context, analysis string, p datase
 		return nil, e.errorf("rating_threshold = %g needs a rating column (map it with columns = { rating = \"…\" })", p.Threshold)
 	}
 	src.Threshold, src.HasThreshold = p.Threshold, p.HasThreshold
-	count := func(f engine.Filter) (int64, error) {
-		rows, err := e.query(ctx, conn, analysis, src.CountSQL(f))
-		if err != nil {
-			return 0, err
-		}
-		return int64(u64(rows[0][0])), nil
+	r := &logRun{e: e, ctx: ctx, conn: conn, src: src, analysis: analysis}
+	if err := r.counts(p); err != nil {
+		return nil, err
 	}
-	rows, err := e.query(ctx, conn, analysis, src.SummarySQL())
+	if err := r.filters(p); err != nil {
+		return nil, err
+	}
+	r.c.Interactions = r.left
+	users, err := r.histogram("u")
 	if err != nil {
 		return nil, err
 	}
-	r := rows[0]
-	c := datasets.PreprocessCounts{Rows: int64(u64(r[0]))}
-	pairs := int64(u64(r[1]))
-	c.Duplicates = c.Rows - pairs
-	switch {
-	case c.Rows == 0:
-		return nil, e.errorf("%v: the table has no rows of this dataset", datasets.ErrEmptyLog)
-	case u64(r[2]) > 0:
-		return nil, e.errorf("%d pairs with an empty user id", u64(r[2]))
-	case u64(r[3]) > 0:
-		return nil, e.errorf("%d pairs with an empty item id", u64(r[3]))
-	case p.HasThreshold && u64(r[5]) > 0:
-		return nil, e.errorf("%d pairs without a rating (rating_threshold needs every rating)", u64(r[5]))
-	case p.HasThreshold && u64(r[4]) > 0:
-		return nil, e.errorf("%d (user, item) pairs appear with different ratings: a file keeps the last one, a table has no row order; with rating_threshold each pair's rows must agree", u64(r[4]))
-	}
-	c.BelowThreshold = int64(u64(r[6]))
-	left := pairs - c.BelowThreshold
-	empty := func(step string) error {
-		return e.errorf("%v after %s (%d rows, %d distinct pairs)", datasets.ErrEmptyLog, step, c.Rows, pairs)
-	}
-	if left == 0 {
-		return nil, empty(fmt.Sprintf("the rating threshold %g", p.Threshold))
-	}
-	var f engine.Filter
-	step := func(next engine.Filter, removed *int64, what string) error {
-		n, err := count(next)
-		if err != nil {
-			return err
-		}
-		*removed += left - n
-		left, f = n, next
-		if n == 0 {
-			return empty(what)
-		}
-		return nil
-	}
-	if p.MinItem > 1 {
-		if err := step(src.ItemFilter(f, p.MinItem), &c.ItemFilter, fmt.Sprintf("the item filter (min_item = %d)", p.MinItem)); err != nil {
-			return nil, err
-		}
-	}
-	if p.MinUser > 1 {
-		if err := step(src.UserFilter(f, p.MinUser), &c.UserFilter, fmt.Sprintf("the user filter (min_user = %d)", p.MinUser)); err != nil {
-			return nil, err
-		}
-	}
-	if p.Core > 1 {
-		for {
-			if c.CoreRounds == engine.MaxCoreRounds {
-				return nil, e.errorf("the %d-core still removed interactions after %d rounds in the engine (each round's query doubles in length); compute the characteristics from a file, or give characteristics = \"…\"", p.Core, engine.MaxCoreRounds)
-			}
-			before := left
-			if err := step(src.CoreRound(f, p.Core), &c.Core, fmt.Sprintf("the %d-core", p.Core)); err != nil {
-				return nil, err
-			}
-			if left == before {
-				break
-			}
-			c.CoreRounds++
-		}
-	}
-	c.Interactions = left
-	hist := func(id string) ([]datasets.CountBin, error) {
-		rows, err := e.query(ctx, conn, analysis, src.HistogramSQL(f, id))
-		if err != nil {
-			return nil, err
-		}
-		h := make([]datasets.CountBin, len(rows))
-		for k, r := range rows {
-			h[k] = datasets.CountBin{Count: int64(u64(r[0])), IDs: int64(u64(r[1]))}
-		}
-		return h, nil
-	}
-	users, err := hist("u")
-	if err != nil {
-		return nil, err
-	}
-	items, err := hist("i")
+	items, err := r.histogram("i")
 	if err != nil {
 		return nil, err
 	}
@@ -340,7 +263,119 @@ func (e *engineLogSource) summary(ctx context.Context, analysis string, p datase
 	for len(feat) < len(datasets.LogFeatureNames) {
 		feat = append(feat, math.NaN())
 	}
-	return &datasets.LogSummary{Counts: c, Features: feat}, nil
+	return &datasets.LogSummary{Counts: r.c, Features: feat}, nil
+}
+
+// logRun is one preprocessing of a log in the engine: the counts so far,
+// the pairs left and the filter that keeps them.
+type logRun struct {
+	e        *engineLogSource
+	ctx      context.Context
+	conn     *engine.Conn
+	src      engine.LogSource
+	analysis string
+	c        datasets.PreprocessCounts
+	pairs    int64 // distinct pairs read
+	left     int64 // pairs kept by f
+	f        engine.Filter
+}
+
+// counts reads the rows, pairs and threshold counts and checks the ids
+// and ratings.
+func (r *logRun) counts(p datasets.Preprocessing) error {
+	rows, err := r.e.query(r.ctx, r.conn, r.analysis, r.src.SummarySQL())
+	if err != nil {
+		return err
+	}
+	row := rows[0]
+	r.c.Rows, r.pairs = int64(u64(row[0])), int64(u64(row[1]))
+	r.c.Duplicates = r.c.Rows - r.pairs
+	switch {
+	case r.c.Rows == 0:
+		return r.e.errorf("%v: the table has no rows of this dataset", datasets.ErrEmptyLog)
+	case u64(row[2]) > 0:
+		return r.e.errorf("%d pairs with an empty user id", u64(row[2]))
+	case u64(row[3]) > 0:
+		return r.e.errorf("%d pairs with an empty item id", u64(row[3]))
+	case p.HasThreshold && u64(row[5]) > 0:
+		return r.e.errorf("%d pairs without a rating (rating_threshold needs every rating)", u64(row[5]))
+	case p.HasThreshold && u64(row[4]) > 0:
+		return r.e.errorf("%d (user, item) pairs appear with different ratings: a file keeps the last one, a table has no row order; with rating_threshold each pair's rows must agree", u64(row[4]))
+	}
+	r.c.BelowThreshold = int64(u64(row[6]))
+	r.left = r.pairs - r.c.BelowThreshold
+	if r.left == 0 {
+		return r.empty(fmt.Sprintf("the rating threshold %g", p.Threshold))
+	}
+	return nil
+}
+
+// empty is the error of a step that left no pair.
+func (r *logRun) empty(step string) error {
+	return r.e.errorf("%v after %s (%d rows, %d distinct pairs)", datasets.ErrEmptyLog, step, r.c.Rows, r.pairs)
+}
+
+// step counts the pairs next keeps and adds the ones it removed to
+// removed.
+func (r *logRun) step(next engine.Filter, removed *int64, what string) error {
+	rows, err := r.e.query(r.ctx, r.conn, r.analysis, r.src.CountSQL(next))
+	if err != nil {
+		return err
+	}
+	n := int64(u64(rows[0][0]))
+	*removed += r.left - n
+	r.left, r.f = n, next
+	if n == 0 {
+		return r.empty(what)
+	}
+	return nil
+}
+
+// filters runs the item and user filters and the iterated k-core, one
+// count query per step and round, as datasets.InteractionLog.Finish.
+func (r *logRun) filters(p datasets.Preprocessing) error {
+	c := &r.c
+	if p.MinItem > 1 {
+		if err := r.step(r.src.ItemFilter(r.f, p.MinItem), &c.ItemFilter, fmt.Sprintf("the item filter (min_item = %d)", p.MinItem)); err != nil {
+			return err
+		}
+	}
+	if p.MinUser > 1 {
+		if err := r.step(r.src.UserFilter(r.f, p.MinUser), &c.UserFilter, fmt.Sprintf("the user filter (min_user = %d)", p.MinUser)); err != nil {
+			return err
+		}
+	}
+	if p.Core <= 1 {
+		return nil
+	}
+	for {
+		if c.CoreRounds == engine.MaxCoreRounds {
+			return r.e.errorf("the %d-core still removed interactions after %d rounds in the engine (each round's query doubles in length); compute the characteristics from a file, or give characteristics = \"…\"", p.Core, engine.MaxCoreRounds)
+		}
+		before := r.left
+		if err := r.step(r.src.CoreRound(r.f, p.Core), &c.Core, fmt.Sprintf("the %d-core", p.Core)); err != nil {
+			return err
+		}
+		if r.left == before {
+			break
+		}
+		c.CoreRounds++
+	}
+	return nil
+}
+
+// histogram reads the histogram of per-user (id "u") or per-item ("i")
+// interaction counts of the pairs kept.
+func (r *logRun) histogram(id string) ([]datasets.CountBin, error) {
+	rows, err := r.e.query(r.ctx, r.conn, r.analysis, r.src.HistogramSQL(r.f, id))
+	if err != nil {
+		return nil, err
+	}
+	h := make([]datasets.CountBin, len(rows))
+	for k, row := range rows {
+		h[k] = datasets.CountBin{Count: int64(u64(row[0])), IDs: int64(u64(row[1]))}
+	}
+	return h, nil
 }
 
 // checkEngineLogFeatures refuses a characteristics analysis that reads an

@@ -111,6 +111,9 @@ func testEngineLogs(t *testing.T, c *chCluster) {
 	if f := features(); !strings.Contains(f, "\nd,9,6,38,") {
 		t.Fatalf("after u8's two rows: want Nu 9, Nr 38:\n%s", f)
 	}
+	t.Run("every preprocessing step equals the file", func(t *testing.T) {
+		testEngineLogSteps(t, c, dir)
+	})
 	before := siteDigest(t, site)
 	o.NoCache, o.Cache, o.CacheDir = true, nil, ""
 	cases := []struct {
@@ -143,4 +146,44 @@ func testEngineLogs(t *testing.T, c *chCluster) {
 			t.Errorf("error %v: want features APB refused", err)
 		}
 	})
+}
+
+// testEngineLogSteps builds the features of the fault log with a rating
+// threshold, the item and user filters and the 3-core, from the engine
+// and from the same rows in a file, and compares the tables.
+func testEngineLogSteps(t *testing.T, c *chCluster, dir string) {
+	csv := c.shards[0].exec(t, "SELECT user, item, rating FROM fault_logs WHERE dataset = 'd' FORMAT CSV", nil)
+	if err := os.WriteFile(filepath.Join(dir, "log.csv"), []byte("user,item,rating\n"+csv), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// Chosen so that every step removes pairs and the 3-core takes two
+	// rounds: 39 rows, 11 below the threshold, 8 by the item filter, 2 by
+	// the user filter, 9 by the core, 9 left.
+	steps := "rating_threshold = 2\nmin_item = 5\nmin_user = 2\ncore     = 3\n"
+	tables := map[string]string{}
+	for _, entry := range []string{`"log.csv"`, logEntry(c.url(), "fault_logs", "")} {
+		src := strings.Replace(logFaultManifest(entry), "core     = 2\n", steps, 1)
+		m := filepath.Join(dir, "steps.toml")
+		out := filepath.Join(dir, "steps-site")
+		if err := os.WriteFile(m, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Build(context.Background(), Options{Manifest: m, Out: out, NoCache: true, Quiet: true}); err != nil {
+			t.Fatalf("%s: %v", entry, err)
+		}
+		for _, f := range []string{"chars-features.csv", "chars-preprocessing.csv"} {
+			b, err := os.ReadFile(filepath.Join(out, "data", f))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if prev, ok := tables[f]; ok && prev != string(b) {
+				t.Errorf("%s: the engine's\n%s\nis not the file's\n%s", f, b, prev)
+			}
+			tables[f] = string(b)
+		}
+	}
+	if !strings.Contains(tables["chars-preprocessing.csv"], "\nd,39,0,11,8,2,9,2,9") {
+		t.Errorf("the steps should each remove something:\n%s", tables["chars-preprocessing.csv"])
+	}
+	t.Logf("preprocessing:\n%s", tables["chars-preprocessing.csv"])
 }
