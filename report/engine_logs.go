@@ -12,7 +12,6 @@ package report
 import (
 	"context"
 	"fmt"
-	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -259,11 +258,52 @@ func (e *engineLogSource) summary(ctx context.Context, analysis string, p datase
 	if err != nil {
 		return nil, err
 	}
-	feat := datasets.CountFeatures(users, items)
-	for len(feat) < len(datasets.LogFeatureNames) {
-		feat = append(feat, math.NaN())
+	user, err := r.userFeatures(users, items)
+	if err != nil {
+		return nil, err
 	}
-	return &datasets.LogSummary{Counts: r.c, Features: feat}, nil
+	return &datasets.LogSummary{Counts: r.c, Features: append(datasets.CountFeatures(users, items), user...)}, nil
+}
+
+// userFeatures computes the popularity-bias and long-tail features: the
+// tail's boundary from the item histogram (and, when it falls among items
+// of one count, the boundary item's id), then each user's pb and lt in
+// the engine (a join of the kept pairs with the item counts), reduced to
+// their sums and then their shifted power sums.
+func (r *logRun) userFeatures(users, items []datasets.CountBin) ([]float64, error) {
+	var nu, nr int64
+	for _, b := range users {
+		nu += b.IDs
+		nr += b.Count * b.IDs
+	}
+	count, head, of := datasets.TailCut(items, nr)
+	tail := engine.Tail{Count: count}
+	if head < of {
+		rows, err := r.e.query(r.ctx, r.conn, r.analysis, r.src.TailBoundarySQL(r.f, count, head-1))
+		if err != nil {
+			return nil, err
+		}
+		tail.After, tail.HasAfter = str(rows[0][0]), true
+	}
+	rows, err := r.e.query(r.ctx, r.conn, r.analysis, r.src.UserSumsSQL(r.f, tail, nu))
+	if err != nil {
+		return nil, err
+	}
+	n := int64(u64(rows[0][0]))
+	if n != nu {
+		return nil, r.e.errorf("the per-user query found %d users, the histogram %d (the table changed during the build?)", n, nu)
+	}
+	d := r.src.Dialect
+	spSQL, sp := d.Dyadic(f64(rows[0][1]) / float64(n))
+	slSQL, sl := d.Dyadic(f64(rows[0][2]) / float64(n))
+	rows, err = r.e.query(r.ctx, r.conn, r.analysis, r.src.UserMomentsSQL(r.f, tail, nu, spSQL, slSQL))
+	if err != nil {
+		return nil, err
+	}
+	m := rows[0]
+	apb, stpb, skpb, kupb := datasets.MomentsFromSums(n, sp, [4]float64{f64(m[0]), f64(m[1]), f64(m[2]), f64(m[3])})
+	ltavg, ltstd, ltsk, ltku := datasets.MomentsFromSums(n, sl, [4]float64{f64(m[4]), f64(m[5]), f64(m[6]), f64(m[7])})
+	return []float64{apb, stpb, skpb, kupb, ltavg, ltstd, ltsk, ltku}, nil
 }
 
 // logRun is one preprocessing of a log in the engine: the counts so far,
@@ -376,39 +416,6 @@ func (r *logRun) histogram(id string) ([]datasets.CountBin, error) {
 		h[k] = datasets.CountBin{Count: int64(u64(row[0])), IDs: int64(u64(row[1]))}
 	}
 	return h, nil
-}
-
-// checkEngineLogFeatures refuses a characteristics analysis that reads an
-// engine log and asks for a feature that is not a function of the count
-// histograms.
-func checkEngineLogFeatures(logs []DatasetSpec, features []string) error {
-	var eng []string
-	for _, d := range logs {
-		if d.engineLog != nil {
-			eng = append(eng, d.Name)
-		}
-	}
-	if len(eng) == 0 {
-		return nil
-	}
-	if len(features) == 0 {
-		features = datasets.LogFeatureNames
-	}
-	var need []string
-	for _, f := range features {
-		ok := false
-		for _, c := range datasets.CountFeatureNames {
-			ok = ok || datasets.FeatureKey(c) == datasets.FeatureKey(f)
-		}
-		if !ok {
-			need = append(need, f)
-		}
-	}
-	if len(need) == 0 {
-		return nil
-	}
-	return fmt.Errorf("features %s need which items each user has (item popularity joined to every interaction), which an engine interaction table (datasets %s) does not hand over as counts; set features = [\"%s\"] or read those logs from files",
-		strings.Join(need, ", "), strings.Join(eng, ", "), strings.Join(datasets.CountFeatureNames, "\", \""))
 }
 
 // engineLogsCacheKey is the part of a characteristics analysis's cache

@@ -25,7 +25,6 @@ interactions = ` + entry + `
 id       = "chars"
 type     = "characteristics"
 core     = 2
-features = ["Nu", "Ni", "Nr", "Density", "Gini_u", "Gini_i"]
 `
 }
 
@@ -47,8 +46,7 @@ func (c *chCluster) createLogTable(t *testing.T, name, cols string) {
 
 // testEngineLogs plants the faults of an engine interaction log (each an
 // error at the entry's line, study.toml:8, the previous site intact),
-// checks that features beyond the counts are refused, and that the cache
-// keys on the log's fingerprint.
+// and checks that the cache keys on the log's fingerprint.
 func testEngineLogs(t *testing.T, c *chCluster) {
 	cols := "dataset String, user String, item String, rating Nullable(Float64)"
 	c.createLogTable(t, "fault_logs", cols)
@@ -139,13 +137,6 @@ func testEngineLogs(t *testing.T, c *chCluster) {
 			}
 		})
 	}
-	t.Run("features beyond the counts", func(t *testing.T) {
-		write(strings.Replace(logFaultManifest(logEntry(c.url(), "fault_logs", "")), `"Gini_i"]`, `"Gini_i", "APB"]`, 1))
-		_, err := build()
-		if err == nil || !strings.Contains(err.Error(), "features APB need which items each user has") {
-			t.Errorf("error %v: want features APB refused", err)
-		}
-	})
 }
 
 // testEngineLogSteps builds the features of the fault log with a rating

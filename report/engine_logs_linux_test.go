@@ -11,21 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-
-	"github.com/evalbook/evalbook/analyses/datasets"
 )
-
-// demoCoreLine is the demo characteristics analysis's k-core line.
-const demoCoreLine = "core     = 2\n"
-
-// restrictDemoCharacteristics keeps the demo characteristics analysis to
-// the count features, the ones an engine log provides (docs/ENGINE.md).
-func restrictDemoCharacteristics(t *testing.T, manifest string) string {
-	if strings.Count(manifest, demoCoreLine) != 1 {
-		t.Fatalf("the demo manifest no longer has one line %q", demoCoreLine)
-	}
-	return strings.Replace(manifest, demoCoreLine, demoCoreLine+`features = ["`+strings.Join(datasets.CountFeatureNames, `", "`)+"\"]\n", 1)
-}
 
 // demoLogRE finds the demo's interaction log entries.
 var demoLogRE = regexp.MustCompile(`interactions = "data/logs/([^"]+)\.csv"`)

@@ -94,9 +94,6 @@ func characteristicsInputFromLogs(job *Job, logs []DatasetSpec, o *datasets.Char
 	if len(logs) == 0 {
 		return in, fmt.Errorf("from = \"logs\": no [[datasets]] entry has interactions = \"…\"")
 	}
-	if err := checkEngineLogFeatures(logs, o.Features); err != nil {
-		return in, err
-	}
 	sums, err := characteristicsFromLogs(job, logs, o.Preprocessing())
 	if err != nil {
 		return in, err

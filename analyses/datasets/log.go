@@ -554,3 +554,42 @@ func CheckFeatureNames(features []string) error {
 	}
 	return nil
 }
+
+// TailCut finds SPEC §5.6's long-tail boundary from the per-item
+// histogram of counts (sorted by count) and the interactions nr: items
+// ordered by count descending (ties by id) form the head up to the first
+// prefix with at least 80% of the interactions. The head holds every item
+// with more than count interactions and the first head of the ofCount
+// items with exactly count (by id); the rest is the tail.
+func TailCut(items []CountBin, nr int64) (count, head, ofCount int64) {
+	var cum int64
+	for k := len(items) - 1; k >= 0; k-- {
+		b := items[k]
+		if 5*(cum+b.Count*b.IDs) >= 4*nr {
+			j := (4*nr - 5*cum + 5*b.Count - 1) / (5 * b.Count) // ceil
+			return b.Count, max(j, 1), b.IDs
+		}
+		cum += b.Count * b.IDs
+	}
+	return 0, 0, 0
+}
+
+// MomentsFromSums returns charMoments's mean, population sd, skewness and
+// excess kurtosis of n values from the sums s[k−1] of (x − shift)^k,
+// k = 1 … 4, with the same rule for a zero variance. With shift near the
+// mean the central moments do not cancel.
+func MomentsFromSums(n int64, shift float64, s [4]float64) (mean, sd, skew, kurt float64) {
+	N := float64(n)
+	d := s[0] / N
+	e2, e3, e4 := s[1]/N, s[2]/N, s[3]/N
+	mean = shift + d
+	m2 := e2 - d*d
+	m3 := e3 - 3*d*e2 + 2*d*d*d
+	m4 := e4 - 4*d*e3 + 6*d*d*e2 - 3*d*d*d*d
+	m2 = max(m2, 0)
+	sd = math.Sqrt(m2)
+	if m2 <= (1e-15*mean)*(1e-15*mean) {
+		return mean, sd, math.NaN(), math.NaN()
+	}
+	return mean, sd, m3 / math.Pow(m2, 1.5), m4/(m2*m2) - 3
+}

@@ -31,14 +31,18 @@ type Dialect struct {
 	// Integer reports whether a column type holds integers (a unit
 	// column may).
 	Integer func(typ string) bool
+	// InnerJoin is an inner join keeping every match (standard SQL: INNER
+	// JOIN); only the interaction logs' per-user query joins.
+	InnerJoin string
 }
 
 // ClickHouse is the dialect of ClickHouse (checked on 18.16).
 var ClickHouse = Dialect{
-	Name:     "clickhouse",
-	ToFloat:  "toFloat64(%s)",
-	RowHash:  "cityHash64(%s)",
-	IsFinite: "isFinite(%s)",
+	Name:      "clickhouse",
+	ToFloat:   "toFloat64(%s)",
+	RowHash:   "cityHash64(%s)",
+	IsFinite:  "isFinite(%s)",
+	InnerJoin: "ALL INNER JOIN",
 	Numeric: func(typ string) bool {
 		t := unwrapType(typ)
 		for _, p := range []string{"Float32", "Float64", "Int8", "Int16", "Int32", "Int64", "UInt8", "UInt16", "UInt32", "UInt64", "Decimal"} {

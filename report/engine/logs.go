@@ -148,6 +148,60 @@ func (s LogSource) HistogramSQL(f Filter, id string) string {
 	return "SELECT n, COUNT(*) FROM (SELECT " + id + ", COUNT(*) AS n FROM " + s.pairs() + f.where() + " GROUP BY " + id + ") GROUP BY n ORDER BY n"
 }
 
+// TailBoundarySQL returns the name of the item at 0-based position
+// offset, by name, among the items with count interactions in the pairs
+// f keeps: the last head item of SPEC §5.6's long tail when the 80% cut
+// falls among items of equal count (ties go by id, as in the file path).
+func (s LogSource) TailBoundarySQL(f Filter, count int64, offset int64) string {
+	return "SELECT i FROM (SELECT i, COUNT(*) AS n FROM " + s.pairs() + f.where() + " GROUP BY i) WHERE n = " +
+		strconv.FormatInt(count, 10) + " ORDER BY i LIMIT 1 OFFSET " + strconv.FormatInt(offset, 10)
+}
+
+// Tail is the long tail's condition on an item's count (ni) and id (i):
+// count below Count, or equal to it and the id after After (when
+// HasAfter).
+type Tail struct {
+	Count    int64
+	After    string
+	HasAfter bool
+}
+
+func (s LogSource) tail(t Tail) string {
+	c := strconv.FormatInt(t.Count, 10)
+	if !t.HasAfter {
+		return "ni < " + c
+	}
+	return "(ni < " + c + " OR (ni = " + c + " AND i > " + s.Dialect.String(t.After) + "))"
+}
+
+// perUser is the subquery of each user's values over the pairs f keeps:
+// pb, the mean popularity of the user's items (an item's popularity is
+// its count over nu, the users left) and lt, the share of long-tail
+// items. The divisions are those of the file path, in its order.
+func (s LogSource) perUser(f Filter, t Tail, nu int64) string {
+	items := "(SELECT i, COUNT(*) AS ni FROM " + s.pairs() + f.where() + " GROUP BY i)"
+	pairs := "(SELECT u, i FROM " + s.pairs() + f.where() + ")"
+	return "(SELECT SUM(ni) / COUNT(*) / " + strconv.FormatInt(nu, 10) + " AS pb, " +
+		"SUM(CASE WHEN " + s.tail(t) + " THEN 1 ELSE 0 END) / COUNT(*) AS lt FROM " +
+		pairs + " " + s.Dialect.InnerJoin + " " + items + " USING i GROUP BY u)"
+}
+
+// UserSumsSQL returns the users and the sums of pb and lt (their means
+// give the shifts of UserMomentsSQL).
+func (s LogSource) UserSumsSQL(f Filter, t Tail, nu int64) string {
+	return "SELECT COUNT(*), SUM(pb), SUM(lt) FROM " + s.perUser(f, t, nu)
+}
+
+// UserMomentsSQL returns the sums of the first four powers of pb − sp
+// and of lt − sl, shifts given as exact SQL expressions (Dialect.Dyadic).
+func (s LogSource) UserMomentsSQL(f Filter, t Tail, nu int64, sp, sl string) string {
+	var cols []string
+	for _, d := range []string{"dp", "dl"} {
+		cols = append(cols, "SUM("+d+")", "SUM("+d+" * "+d+")", "SUM("+d+" * "+d+" * "+d+")", "SUM("+d+" * "+d+" * "+d+" * "+d+")")
+	}
+	return "SELECT " + strings.Join(cols, ", ") + " FROM (SELECT pb - " + sp + " AS dp, lt - " + sl + " AS dl FROM " + s.perUser(f, t, nu) + ")"
+}
+
 // SchemaSQL lists the table's columns and their types.
 func (s LogSource) SchemaSQL() string {
 	return "DESCRIBE TABLE " + s.Dialect.TableName(s.Table)
