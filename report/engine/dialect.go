@@ -10,7 +10,8 @@ import (
 // Dialect is what differs between SQL engines in the queries of sql.go.
 // Everything else is portable SQL: SELECT, WHERE, GROUP BY, ORDER BY,
 // SUM, COUNT(*), MAX, CASE WHEN, COALESCE, IS NULL, CAST, a subquery in
-// FROM; no window functions, no joins. A second engine is one more value
+// FROM or IN; no window functions, and one join (InnerJoin, the
+// interaction logs' per-user query). A second engine is one more value
 // of this type (docs/ENGINE.md has the table of differences).
 type Dialect struct {
 	Name string
