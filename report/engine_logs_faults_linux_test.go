@@ -62,6 +62,14 @@ func testEngineLogs(t *testing.T, c *chCluster) {
 	half := len(rows) / 2
 	c.shards[0].exec(t, "INSERT INTO fault_logs_local VALUES "+strings.Join(rows[:half], ", "), nil)
 	c.shards[1].exec(t, "INSERT INTO fault_logs_local VALUES "+strings.Join(rows[half:], ", "), nil)
+	// A path u0 – i0 – u1 – i1 – … : the 2-core peels one pair off each
+	// end per round, more rounds than the engine runs.
+	c.createLogTable(t, "chain_logs", cols)
+	var chain []string
+	for j := 0; j < 30; j++ {
+		chain = append(chain, fmt.Sprintf("('d', 'u%d', 'i%d', 1)", j, j), fmt.Sprintf("('d', 'u%d', 'i%d', 1)", j+1, j))
+	}
+	c.shards[1].exec(t, "INSERT INTO chain_logs_local VALUES "+strings.Join(chain, ", "), nil)
 	c.createLogTable(t, "int_logs", "dataset String, user UInt64, item String")
 	c.shards[0].exec(t, "INSERT INTO int_logs_local VALUES ('d', 1, 'i1')", nil)
 
@@ -120,6 +128,7 @@ func testEngineLogs(t *testing.T, c *chCluster) {
 		{"unknown table", logEntry(c.url(), "no_such_logs", ""), "no such table"},
 		{"missing column", logEntry(c.url(), "fault_logs", `, columns = { item = "movie" }`), `the table has no column "movie" (the item column`},
 		{"wrong column type", logEntry(c.url(), "int_logs", ""), `column "user" (the user column) has type UInt64; it must hold text`},
+		{"k-core beyond the round bound", logEntry(c.url(), "chain_logs", ""), "the 2-core still removed interactions after 8 rounds in the engine"},
 		{"no rows of the dataset", logEntry(c.url(), "fault_logs", `, columns = { dataset = "item" }`), "the table has no rows of this dataset"},
 	}
 	for _, tc := range cases {
