@@ -337,6 +337,8 @@ func (r *logRun) counts(p datasets.Preprocessing) error {
 		return r.e.errorf("%d pairs with an empty user id", u64(row[2]))
 	case u64(row[3]) > 0:
 		return r.e.errorf("%d pairs with an empty item id", u64(row[3]))
+	case u64(row[7]) > 0:
+		return r.e.errorf("%d ratings are NaN or infinite (store a missing rating as NULL)", u64(row[7]))
 	case p.HasThreshold && u64(row[5]) > 0:
 		return r.e.errorf("%d pairs without a rating (rating_threshold needs every rating)", u64(row[5]))
 	case p.HasThreshold && u64(row[4]) > 0:

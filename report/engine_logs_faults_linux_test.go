@@ -70,6 +70,8 @@ func testEngineLogs(t *testing.T, c *chCluster) {
 		chain = append(chain, fmt.Sprintf("('d', 'u%d', 'i%d', 1)", j, j), fmt.Sprintf("('d', 'u%d', 'i%d', 1)", j+1, j))
 	}
 	c.shards[1].exec(t, "INSERT INTO chain_logs_local VALUES "+strings.Join(chain, ", "), nil)
+	c.createLogTable(t, "nan_logs", "dataset String, user String, item String, rating Float64")
+	c.shards[0].exec(t, "INSERT INTO nan_logs_local VALUES ('d', 'u1', 'i1', 1), ('d', 'u1', 'i2', nan)", nil)
 	c.createLogTable(t, "int_logs", "dataset String, user UInt64, item String")
 	c.shards[0].exec(t, "INSERT INTO int_logs_local VALUES ('d', 1, 'i1')", nil)
 
@@ -129,6 +131,7 @@ func testEngineLogs(t *testing.T, c *chCluster) {
 		{"missing column", logEntry(c.url(), "fault_logs", `, columns = { item = "movie" }`), `the table has no column "movie" (the item column`},
 		{"wrong column type", logEntry(c.url(), "int_logs", ""), `column "user" (the user column) has type UInt64; it must hold text`},
 		{"k-core beyond the round bound", logEntry(c.url(), "chain_logs", ""), "the 2-core still removed interactions after 8 rounds in the engine"},
+		{"NaN rating", logEntry(c.url(), "nan_logs", ""), "1 ratings are NaN or infinite"},
 		{"no rows of the dataset", logEntry(c.url(), "fault_logs", `, columns = { dataset = "item" }`), "the table has no rows of this dataset"},
 	}
 	for _, tc := range cases {

@@ -48,7 +48,7 @@ func (s LogSource) pairs() string {
 
 // SummarySQL returns, for the dataset: its rows, distinct pairs, empty
 // user and item ids, pairs whose rows disagree on the rating or lack one,
-// and pairs below the threshold.
+// pairs below the threshold, and ratings that are NaN or infinite.
 func (s LogSource) SummarySQL() string {
 	d := s.Dialect
 	c := s.Columns
@@ -65,12 +65,13 @@ func (s LogSource) SummarySQL() string {
 		"COUNT(*) AS n",
 		"MIN(" + r + ") AS lo", "MAX(" + r + ") AS hi",
 		"SUM(CASE WHEN " + r + " IS NULL THEN 1 ELSE 0 END) AS nulls",
+		"SUM(CASE WHEN " + fmt.Sprintf(d.IsFinite, r) + " = 0 THEN 1 ELSE 0 END) AS bad",
 	}, ", ") + s.rows() + " GROUP BY " + d.Ident(c.User) + ", " + d.Ident(c.Item)
 	return "SELECT " + strings.Join([]string{
 		"SUM(n)", "COUNT(*)",
 		"SUM(CASE WHEN u = '' THEN 1 ELSE 0 END)", "SUM(CASE WHEN i = '' THEN 1 ELSE 0 END)",
 		"SUM(CASE WHEN lo <> hi THEN 1 ELSE 0 END)", "SUM(CASE WHEN nulls > 0 THEN 1 ELSE 0 END)",
-		below,
+		below, "SUM(bad)",
 	}, ", ") + " FROM (" + inner + ")"
 }
 
