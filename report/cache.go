@@ -76,6 +76,9 @@ func cacheKey(s *Study, spec AnalysisSpec, seed uint64, version string) string {
 	if k := s.engineCacheKey(spec); k != "" {
 		parts = append(parts, k) // the engine table's address, fingerprint and SQL
 	}
+	if k := s.engineLogsCacheKey(spec); k != "" {
+		parts = append(parts, k) // the engine interaction logs' addresses, fingerprints and SQL
+	}
 	b, _ := json.Marshal(parts)
 	h := sha256.Sum256(b)
 	return hex.EncodeToString(h[:])

@@ -322,4 +322,5 @@ func TestEngine(t *testing.T) {
 	t.Run("DemoEqualsFiles", func(t *testing.T) { testEngineDemoEqualsFiles(t, c) })
 	t.Run("Faults", func(t *testing.T) { testEngineFaults(t, c) })
 	t.Run("Cache", func(t *testing.T) { testEngineCache(t, c) })
+	t.Run("Logs", func(t *testing.T) { testEngineLogs(t, c) })
 }

@@ -21,8 +21,9 @@ const demoUnitsLine = `units   = [{ path = "data/units/{method}_{dataset}.csv", 
 
 // engineDemo generates the demo study into dir and returns its manifest
 // reduced to what the meta-analyses need (metrics, datasets, methods,
-// inputs and the meta_analysis entries that read the units files or a
-// summary), so the two builds below stay cheap.
+// inputs, the meta_analysis entries that read the units files or a
+// summary, and the characteristics analysis), so the two builds below
+// stay cheap.
 func engineDemo(t *testing.T, dir string) string {
 	root, err := filepath.Abs("..")
 	if err != nil {
@@ -45,7 +46,7 @@ func engineDemo(t *testing.T, dir string) string {
 		case "[[pages]]":
 			return false
 		case "[[analyses]]":
-			return strings.Contains(block, `"meta_analysis"`) && !strings.Contains(block, "ndcg@20")
+			return (strings.Contains(block, `"meta_analysis"`) && !strings.Contains(block, "ndcg@20")) || strings.Contains(block, `type     = "characteristics"`)
 		}
 		return true
 	})
@@ -89,10 +90,12 @@ func engineEntry(url, table, extra string) string {
 
 // testEngineDemoEqualsFiles loads the demo's per-user values into the
 // cluster, builds the demo's meta-analyses from the files and from the
-// engine, and compares every file of the two sites.
+// engine, and its characteristics from the demo's interaction logs loaded
+// into the cluster, and compares every file of the two sites.
 func testEngineDemoEqualsFiles(t *testing.T, c *chCluster) {
 	dir := t.TempDir()
 	manifest := engineDemo(t, dir)
+	logRows := loadDemoLogs(t, c, dir, "logs")
 	c.createUnitsTable(t, "per_user", "Nullable(Float64)")
 	values := demoUnitValues(t, dir)
 	c.load(t, "per_user", values)
@@ -113,7 +116,7 @@ func testEngineDemoEqualsFiles(t *testing.T, c *chCluster) {
 	edir := t.TempDir()
 	copyTree(t, dir, edir, filepath.Join("data", "units"))
 	eng := filepath.Join(edir, "study.toml")
-	if err := os.WriteFile(eng, []byte(strings.Replace(manifest, demoUnitsLine, engineEntry(c.url(), "per_user", ""), 1)), 0o644); err != nil {
+	if err := os.WriteFile(eng, []byte(engineLogsManifest(t, strings.Replace(manifest, demoUnitsLine, engineEntry(c.url(), "per_user", ""), 1), c.url(), "logs")), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	siteF, siteE := filepath.Join(dir, "site"), filepath.Join(edir, "site")
@@ -124,6 +127,8 @@ func testEngineDemoEqualsFiles(t *testing.T, c *chCluster) {
 	}
 	compareSites(t, siteF, siteE)
 	checkEngineProvenance(t, siteE, c)
+	checkEngineLogsProvenance(t, siteE, len(demoLogRE.FindAllString(manifest, -1)))
+	t.Logf("%d log rows in the engine", logRows)
 }
 
 // numberRE finds the numbers in a file's text.
@@ -155,7 +160,15 @@ func compareSites(t *testing.T, a, b string) {
 			same++
 			return nil
 		}
-		if msg := numbersClose(string(x), string(y), 1e-12, &worst); msg != "" {
+		// The characteristics' popularity-bias and long-tail moments are
+		// the engine's sums in its own order: a skewness or correlation
+		// near zero keeps its absolute error (about 1e-15), not its
+		// relative one, so below 0.01 they compare to 1e-14 absolute.
+		scale := 1e-10
+		if strings.Contains(rel, "characteristics") {
+			scale = 1e-2
+		}
+		if msg := numbersClose(string(x), string(y), 1e-12, scale, &worst); msg != "" {
 			t.Errorf("%s differs: %s", rel, msg)
 			return nil
 		}
@@ -173,9 +186,9 @@ func compareSites(t *testing.T, a, b string) {
 }
 
 // numbersClose compares two texts: the same text between numbers and
-// numbers within tol relative to the larger (to tol·1e-10 absolute below
-// 1e-10); "" when they match.
-func numbersClose(x, y string, tol float64, worst *float64) string {
+// numbers within tol relative to the larger (to tol·scale absolute below
+// scale); "" when they match.
+func numbersClose(x, y string, tol, scale float64, worst *float64) string {
 	xi, yi := numberRE.FindAllStringIndex(x, -1), numberRE.FindAllStringIndex(y, -1)
 	if len(xi) != len(yi) {
 		return "not the same numbers of numbers"
@@ -187,7 +200,7 @@ func numbersClose(x, y string, tol float64, worst *float64) string {
 		}
 		a, _ := strconv.ParseFloat(x[xi[k][0]:xi[k][1]], 64)
 		b, _ := strconv.ParseFloat(y[yi[k][0]:yi[k][1]], 64)
-		diff := math.Abs(a-b) / math.Max(1e-10, math.Max(math.Abs(a), math.Abs(b)))
+		diff := math.Abs(a-b) / math.Max(scale, math.Max(math.Abs(a), math.Abs(b)))
 		*worst = math.Max(*worst, diff)
 		if diff > tol {
 			return x[xi[k][0]:xi[k][1]] + " vs " + y[yi[k][0]:yi[k][1]]

@@ -3,6 +3,8 @@ package report
 import (
 	"strings"
 	"testing"
+
+	"github.com/evalbook/evalbook/report/engine"
 )
 
 // TestEngineManifest checks the engine entry's keys: each mistake is an
@@ -64,5 +66,41 @@ metric    = "m"
 	_, err = ParseStudy("/study/study.toml", []byte("title = \"t\"\n\n[inputs]\n"+`units = [{ engine = "clickhouse", url = "clickhouse://db/bench", table = "per_user" }]`+"\n"+strings.Replace(meta, "meta_analysis", "per_unit_ranks", 1)), kinds)
 	if err == nil || !strings.Contains(err.Error(), "study.toml:6: analyses (meta): per_unit_ranks reads per-unit values, which an engine table (line 4) cannot hand over as sums") {
 		t.Errorf("a kind without engine support: %v", err)
+	}
+}
+
+// TestEngineLogManifest checks the [[datasets]] engine interactions
+// entry: each mistake is an error at its line, a password never sits in
+// the manifest, the URL may come from an environment variable.
+func TestEngineLogManifest(t *testing.T) {
+	parse := func(entry string) (*Study, error) {
+		src := "title = \"t\"\n\n[inputs]\nresults = \"r.csv\"\n\n[[datasets]]\nname = \"ml\"\ninteractions = " + entry + "\n"
+		return ParseStudy("/study/study.toml", []byte(src), Kinds())
+	}
+	bad := []struct{ entry, want string }{
+		{`{ engine = "clickhouse", url = "clickhouse://bob:secret@db/bench", table = "logs" }`, "study.toml:8: datasets[0].interactions.url: holds a password"},
+		{`{ engine = "clickhous", url = "clickhouse://db/bench", table = "logs" }`, `study.toml:8: datasets[0].interactions.engine: "clickhous" is not an engine`},
+		{`{ engine = "clickhouse", url = "clickhouse://db/bench" }`, "study.toml:8: datasets[0].interactions.table: required"},
+		{`{ engine = "clickhouse", table = "logs" }`, "study.toml:8: datasets[0].interactions: url or url_env required"},
+		{`{ engine = "clickhouse", url = "clickhouse://db/bench", table = "logs", columns = { unit = "u" } }`, `study.toml:8: datasets[0].interactions.columns.unit: the keys of columns are dataset, user, item, rating`},
+		{`{ engine = "clickhouse", url = "clickhouse://db/bench", table = "logs", path = "x.csv" }`, `study.toml:8: datasets[0].interactions.path: unknown key`},
+		{`{ engine = "clickhouse", url = "clickhouse://db/bench", table = "logs", timeout = "soon" }`, `study.toml:8: datasets[0].interactions.timeout: "soon" is not a duration`},
+		{`{ engine = "clickhouse", url_env = "EVALBOOK_TEST_UNSET_URL", table = "logs" }`, "study.toml:8: datasets[0].interactions: the environment variable EVALBOOK_TEST_UNSET_URL (url_env) is not set"},
+	}
+	for _, tc := range bad {
+		_, err := parse(tc.entry)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s:\n got %v\nwant %s", tc.entry, err, tc.want)
+		}
+	}
+	t.Setenv("EVALBOOK_TEST_CH_URL", "clickhouse://reader:secret@db.example:9440/bench")
+	s, err := parse(`{ engine = "clickhouse", url_env = "EVALBOOK_TEST_CH_URL", table = "logs", columns = { dataset = "ds", rating = "stars" }, timeout = "90s" }`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := s.Datasets[0].engineLog
+	if e == nil || e.target.String() != "clickhouse://reader@db.example:9440/bench" || e.src.Columns != (engine.LogColumns{Dataset: "ds", User: "user", Item: "item", Rating: "stars"}) ||
+		e.src.Dataset != "ml" || e.timeout.Seconds() != 90 || e.line != 8 || s.Datasets[0].Interactions != "" {
+		t.Errorf("engine log: %+v", e)
 	}
 }

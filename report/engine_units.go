@@ -205,6 +205,7 @@ type EngineProvenance struct {
 	Engine      string        `json:"engine"`
 	URL         string        `json:"url"`
 	Table       string        `json:"table"`
+	Dataset     string        `json:"dataset,omitempty"` // an interaction log's dataset
 	Fingerprint string        `json:"fingerprint"`
 	Queries     []EngineQuery `json:"queries"`
 	// BytesReceived counts every byte the engine sent this build

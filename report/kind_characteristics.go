@@ -72,7 +72,7 @@ func runCharacteristics(job *Job, o *datasets.CharacteristicsOptions) (*Output, 
 func characteristicsSource(job *Job, o *datasets.CharacteristicsOptions) ([]DatasetSpec, string) {
 	var logs []DatasetSpec
 	for _, d := range job.Study.Datasets {
-		if d.Interactions != "" {
+		if d.Interactions != "" || d.engineLog != nil {
 			logs = append(logs, d)
 		}
 	}
@@ -254,12 +254,11 @@ func characteristicsFromLogs(job *Job, logs []DatasetSpec, p datasets.Preprocess
 // readCharacteristicsLog streams one log into an InteractionLog. Errors
 // name the file (with line and column where there is one) and the dataset.
 func readCharacteristicsLog(job *Job, d DatasetSpec, p datasets.Preprocessing) (*datasets.LogSummary, error) {
-	if s, ok := d.Attrs["rating_threshold"]; ok {
-		v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
-		if err != nil || !analyses.Finite(v) {
-			return nil, fmt.Errorf("dataset %q: rating_threshold = %q is not a number", d.Name, s)
-		}
-		p.Threshold, p.HasThreshold = v, true
+	if err := datasetThreshold(d, &p); err != nil {
+		return nil, err
+	}
+	if d.engineLog != nil {
+		return engineLogSummary(job, d.engineLog, p)
 	}
 	t, err := job.OpenTable(d.Interactions)
 	if err != nil {
@@ -332,6 +331,19 @@ func readCharacteristicsLog(job *Job, d DatasetSpec, p datasets.Preprocessing) (
 		return nil, fmt.Errorf("%s: dataset %q: %w", t.File, d.Name, err)
 	}
 	return s, nil
+}
+
+// datasetThreshold sets p's rating threshold from the dataset attribute
+// rating_threshold, when it has one.
+func datasetThreshold(d DatasetSpec, p *datasets.Preprocessing) error {
+	if s, ok := d.Attrs["rating_threshold"]; ok {
+		v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+		if err != nil || !analyses.Finite(v) {
+			return fmt.Errorf("dataset %q: rating_threshold = %q is not a number", d.Name, s)
+		}
+		p.Threshold, p.HasThreshold = v, true
+	}
+	return nil
 }
 
 // characteristicsMethod is the method note (notes/characteristics.md).

@@ -92,6 +92,9 @@ type DatasetSpec struct {
 	// Label is the dataset's name on pages and figures.
 	Label string
 	Attrs map[string]string
+	// engineLog is the interaction log when interactions names an engine
+	// table (engine_logs.go); Interactions is then "".
+	engineLog *engineLogSource
 }
 
 // InputsSpec is the [inputs] table.
@@ -420,7 +423,11 @@ func (p *manifestParser) datasets() {
 	for i, d := range datasets {
 		key := fmt.Sprintf("datasets.%d", i)
 		spec := DatasetSpec{Attrs: map[string]string{}}
+		engineLog, _ := d["interactions"].(map[string]any)
 		for _, k := range analyses.SortedKeys(d) {
+			if k == "interactions" && engineLog != nil {
+				continue
+			}
 			switch k {
 			case "name", "interactions", "label":
 				v, ok := d[k].(string)
@@ -452,6 +459,9 @@ func (p *manifestParser) datasets() {
 		if _, dup := s.dataIndex[spec.Name]; dup {
 			p.fail(key+".name", "datasets[%d]: dataset %q is declared twice", i, spec.Name)
 			continue
+		}
+		if engineLog != nil {
+			spec.engineLog = p.engineLog(key+".interactions", spec.Name, engineLog)
 		}
 		s.dataIndex[spec.Name] = len(s.Datasets)
 		s.Datasets = append(s.Datasets, spec)

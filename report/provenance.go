@@ -21,6 +21,8 @@ type Provenance struct {
 	Command  string           `json:"command"`
 	// Engine records the units engine table and the queries sent to it.
 	Engine *EngineProvenance `json:"engine,omitempty"`
+	// EngineLogs records the interaction logs read from engine tables.
+	EngineLogs []*EngineProvenance `json:"engine_logs,omitempty"`
 }
 
 // FileProvenance is one file read by the build.
@@ -68,6 +70,7 @@ func provenance(s *Study, in *inputs, runs []analysisRun, o Options) (*Provenanc
 	if s.engine != nil {
 		p.Engine = s.engine.provenance()
 	}
+	p.EngineLogs = s.engineLogsProvenance()
 	for _, r := range runs {
 		params, err := paramsMap(r.Spec.Options)
 		if err != nil {

@@ -382,8 +382,7 @@ func logFeatures(keys []uint64, ucnt, icnt []int64, itemNames []string) []float6
 			items = append(items, n)
 		}
 	}
-	Nu, Ni, Nr := float64(len(users)), float64(len(items)), float64(len(keys))
-	space := Nu * Ni
+	Nu := float64(len(users))
 
 	// Popularity bias: per user, the mean over their items of the item's
 	// share of users (icnt/Nu). Integer sums, then one division.
@@ -438,23 +437,71 @@ func logFeatures(keys []uint64, ucnt, icnt []int64, itemNames []string) []float6
 	}
 	apb, stpb, skpb, kupb := charMoments(pb)
 	ltavg, ltstd, ltsk, ltku := charMoments(lt)
-	return []float64{
-		Nu, Ni, Nr, space, Nu / Ni, Nr / space, Nr / Nu, Nr / Ni,
-		charGini(users), charGini(items),
-		apb, stpb, skpb, kupb, ltavg, ltstd, ltsk, ltku,
+	return append(CountFeatures(CountHistogram(users), CountHistogram(items)),
+		apb, stpb, skpb, kupb, ltavg, ltstd, ltsk, ltku)
+}
+
+// CountBin is one bin of a histogram of interaction counts: IDs users (or
+// items) have Count interactions each.
+type CountBin struct {
+	Count, IDs int64
+}
+
+// CountHistogram returns the histogram of counts, by count ascending.
+func CountHistogram(counts []int64) []CountBin {
+	s := slices.Clone(counts)
+	slices.Sort(s)
+	var h []CountBin
+	for _, c := range s {
+		if len(h) > 0 && h[len(h)-1].Count == c {
+			h[len(h)-1].IDs++
+			continue
+		}
+		h = append(h, CountBin{Count: c, IDs: 1})
 	}
+	return h
+}
+
+// CountFeatureNames are the features of LogFeatureNames that are functions
+// of the per-user and per-item count histograms alone (CountFeatures);
+// the popularity-bias and long-tail features need which items each user
+// has.
+var CountFeatureNames = LogFeatureNames[:10]
+
+// CountFeatures computes the CountFeatureNames features from the per-user
+// and per-item histograms of interaction counts (each sorted by count,
+// counts positive). Every sum is an exact integer, so the features do not
+// depend on how the histograms were obtained (a log read here or an
+// engine's GROUP BY).
+func CountFeatures(users, items []CountBin) []float64 {
+	nu, ru := histTotals(users)
+	ni, _ := histTotals(items)
+	Nu, Ni, Nr := float64(nu), float64(ni), float64(ru)
+	space := Nu * Ni
+	return []float64{Nu, Ni, Nr, space, Nu / Ni, Nr / space, Nr / Nu, Nr / Ni, charGini(users), charGini(items)}
+}
+
+// histTotals returns the number of ids and of interactions of a histogram.
+func histTotals(h []CountBin) (ids, total int64) {
+	for _, b := range h {
+		ids += b.IDs
+		total += b.Count * b.IDs
+	}
+	return ids, total
 }
 
 // charGini is SPEC §5.6's Gini of counts: 1 − 2Σ(n+1−i)c_(i)/((n+1)Σc)
-// over the counts sorted ascending. The sums are exact integers.
-func charGini(c []int64) float64 {
-	s := slices.Clone(c)
-	slices.Sort(s)
-	n := int64(len(s))
-	var w, tot int64
-	for i, v := range s { // i is 0-based: weight n+1−(i+1) = n−i
-		w += (n - int64(i)) * v
-		tot += v
+// over the counts sorted ascending, from their histogram (sorted by
+// count). The sums are exact integers: the b.IDs counts at 0-based ranks
+// p … p+m−1 have weights n−p … n−p−m+1, which sum to m(n−p) − m(m−1)/2.
+func charGini(h []CountBin) float64 {
+	n, _ := histTotals(h)
+	var w, tot, p int64
+	for _, b := range h {
+		m := b.IDs
+		w += b.Count * (m*(n-p) - m*(m-1)/2)
+		tot += b.Count * m
+		p += m
 	}
 	return 1 - 2*float64(w)/(float64(n+1)*float64(tot))
 }
@@ -506,4 +553,43 @@ func CheckFeatureNames(features []string) error {
 		first[k] = f
 	}
 	return nil
+}
+
+// TailCut finds SPEC §5.6's long-tail boundary from the per-item
+// histogram of counts (sorted by count) and the interactions nr: items
+// ordered by count descending (ties by id) form the head up to the first
+// prefix with at least 80% of the interactions. The head holds every item
+// with more than count interactions and the first head of the ofCount
+// items with exactly count (by id); the rest is the tail.
+func TailCut(items []CountBin, nr int64) (count, head, ofCount int64) {
+	var cum int64
+	for k := len(items) - 1; k >= 0; k-- {
+		b := items[k]
+		if 5*(cum+b.Count*b.IDs) >= 4*nr {
+			j := (4*nr - 5*cum + 5*b.Count - 1) / (5 * b.Count) // ceil
+			return b.Count, max(j, 1), b.IDs
+		}
+		cum += b.Count * b.IDs
+	}
+	return 0, 0, 0
+}
+
+// MomentsFromSums returns charMoments's mean, population sd, skewness and
+// excess kurtosis of n values from the sums s[k−1] of (x − shift)^k,
+// k = 1 … 4, with the same rule for a zero variance. With shift near the
+// mean the central moments do not cancel.
+func MomentsFromSums(n int64, shift float64, s [4]float64) (mean, sd, skew, kurt float64) {
+	N := float64(n)
+	d := s[0] / N
+	e2, e3, e4 := s[1]/N, s[2]/N, s[3]/N
+	mean = shift + d
+	m2 := e2 - d*d
+	m3 := e3 - 3*d*e2 + 2*d*d*d
+	m4 := e4 - 4*d*e3 + 6*d*d*e2 - 3*d*d*d*d
+	m2 = max(m2, 0)
+	sd = math.Sqrt(m2)
+	if m2 <= (1e-15*mean)*(1e-15*mean) {
+		return mean, sd, math.NaN(), math.NaN()
+	}
+	return mean, sd, m3 / math.Pow(m2, 1.5), m4/(m2*m2) - 3
 }

@@ -10,7 +10,8 @@ import (
 // Dialect is what differs between SQL engines in the queries of sql.go.
 // Everything else is portable SQL: SELECT, WHERE, GROUP BY, ORDER BY,
 // SUM, COUNT(*), MAX, CASE WHEN, COALESCE, IS NULL, CAST, a subquery in
-// FROM; no window functions, no joins. A second engine is one more value
+// FROM or IN; no window functions, and one join (InnerJoin, the
+// interaction logs' per-user query). A second engine is one more value
 // of this type (docs/ENGINE.md has the table of differences).
 type Dialect struct {
 	Name string
@@ -31,14 +32,18 @@ type Dialect struct {
 	// Integer reports whether a column type holds integers (a unit
 	// column may).
 	Integer func(typ string) bool
+	// InnerJoin is an inner join keeping every match (standard SQL: INNER
+	// JOIN); only the interaction logs' per-user query joins.
+	InnerJoin string
 }
 
 // ClickHouse is the dialect of ClickHouse (checked on 18.16).
 var ClickHouse = Dialect{
-	Name:     "clickhouse",
-	ToFloat:  "toFloat64(%s)",
-	RowHash:  "cityHash64(%s)",
-	IsFinite: "isFinite(%s)",
+	Name:      "clickhouse",
+	ToFloat:   "toFloat64(%s)",
+	RowHash:   "cityHash64(%s)",
+	IsFinite:  "isFinite(%s)",
+	InnerJoin: "ALL INNER JOIN",
 	Numeric: func(typ string) bool {
 		t := unwrapType(typ)
 		for _, p := range []string{"Float32", "Float64", "Int8", "Int16", "Int32", "Int64", "UInt8", "UInt16", "UInt32", "UInt64", "Decimal"} {

@@ -82,3 +82,34 @@ func TestSQLPortable(t *testing.T) {
 		t.Error("missing = drop: no WHERE")
 	}
 }
+
+// TestLogSQLPortable checks the interaction-log queries: no window
+// functions or engine aggregates, the only join the dialect's, names
+// quoted, and a k-core round's query about twice the previous one's.
+func TestLogSQLPortable(t *testing.T) {
+	s := LogSource{Dialect: ClickHouse, Table: "bench.logs", Dataset: "ml'1m", Threshold: 3.5, HasThreshold: true,
+		Columns: LogColumns{Dataset: "ds", User: "user", Item: "item", Rating: "r"}}
+	f := s.UserFilter(s.ItemFilter(Filter{}, 5), 5)
+	tail := Tail{Count: 4, After: "i'9", HasAfter: true}
+	qs := []string{s.SummarySQL(), s.FingerprintSQL(), s.CountSQL(f), s.HistogramSQL(f, "u"), s.TailBoundarySQL(f, 4, 2),
+		s.UserSumsSQL(f, tail, 10), s.UserMomentsSQL(f, tail, 10, "(1 / 2)", "0")}
+	for _, q := range qs {
+		up := strings.ToUpper(strings.ReplaceAll(q, ClickHouse.InnerJoin, ""))
+		for _, bad := range []string{" OVER", " JOIN ", "SUMIF", "COUNTIF", "ANY("} {
+			if strings.Contains(up, bad) {
+				t.Errorf("%s in %s", bad, q)
+			}
+		}
+		if !strings.Contains(q, `FROM "bench"."logs" WHERE "ds" = 'ml\'1m'`) {
+			t.Errorf("table or dataset not quoted: %s", q)
+		}
+	}
+	if q := s.UserSumsSQL(f, tail, 10); !strings.Contains(q, `(ni < 4 OR (ni = 4 AND i > 'i\'9'))`) || !strings.Contains(q, "toFloat64(\"r\") >= 3.5") {
+		t.Errorf("tail or threshold: %s", q)
+	}
+	r1 := s.CoreRound(f, 3)
+	r2 := s.CoreRound(r1, 3)
+	if a, b := len(s.CountSQL(r1)), len(s.CountSQL(r2)); b < 2*a-200 || b > 2*a+400 {
+		t.Errorf("a k-core round: %d bytes after %d", b, a)
+	}
+}

@@ -1,0 +1,209 @@
+package engine
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// LogColumns names an interaction table's columns (each defaults to its
+// own name); Rating is optional ("" when the table has none).
+type LogColumns struct {
+	Dataset, User, Item, Rating string
+}
+
+// LogSource is one dataset's interaction log in an engine table: the rows
+// whose dataset column holds Dataset. A log is reduced to the counts of
+// SPEC §5.6's preprocessing and the per-user and per-item histograms of
+// interaction counts; the pairs stay in the engine.
+type LogSource struct {
+	Dialect Dialect
+	Table   string
+	Columns LogColumns
+	Dataset string
+	// Threshold keeps pairs whose rating is at least it, when HasThreshold.
+	Threshold    float64
+	HasThreshold bool
+}
+
+// rows is the dataset's rows.
+func (s LogSource) rows() string {
+	d := s.Dialect
+	return " FROM " + d.TableName(s.Table) + " WHERE " + d.Ident(s.Columns.Dataset) + " = " + d.String(s.Dataset)
+}
+
+// pairs is the subquery of the distinct (u, i) pairs left after the
+// rating threshold (a pair's rows must agree on the rating, which
+// SummarySQL checks).
+func (s LogSource) pairs() string {
+	d := s.Dialect
+	c := s.Columns
+	where := ""
+	if s.HasThreshold {
+		where = " AND " + fmt.Sprintf(d.ToFloat, d.Ident(c.Rating)) + " >= " + strconv.FormatFloat(s.Threshold, 'g', -1, 64)
+	}
+	return "(SELECT " + d.Ident(c.User) + " AS u, " + d.Ident(c.Item) + " AS i" + s.rows() + where +
+		" GROUP BY " + d.Ident(c.User) + ", " + d.Ident(c.Item) + ")"
+}
+
+// SummarySQL returns, for the dataset: its rows, distinct pairs, empty
+// user and item ids, pairs whose rows disagree on the rating or lack one,
+// pairs below the threshold, and ratings that are NaN or infinite.
+func (s LogSource) SummarySQL() string {
+	d := s.Dialect
+	c := s.Columns
+	r := "0"
+	if c.Rating != "" {
+		r = fmt.Sprintf(d.ToFloat, d.Ident(c.Rating))
+	}
+	below := "0"
+	if s.HasThreshold {
+		below = "SUM(CASE WHEN lo < " + strconv.FormatFloat(s.Threshold, 'g', -1, 64) + " THEN 1 ELSE 0 END)"
+	}
+	inner := "SELECT " + strings.Join([]string{
+		d.Ident(c.User) + " AS u", d.Ident(c.Item) + " AS i",
+		"COUNT(*) AS n",
+		"MIN(" + r + ") AS lo", "MAX(" + r + ") AS hi",
+		"SUM(CASE WHEN " + r + " IS NULL THEN 1 ELSE 0 END) AS nulls",
+		"SUM(CASE WHEN " + fmt.Sprintf(d.IsFinite, r) + " = 0 THEN 1 ELSE 0 END) AS bad",
+	}, ", ") + s.rows() + " GROUP BY " + d.Ident(c.User) + ", " + d.Ident(c.Item)
+	return "SELECT " + strings.Join([]string{
+		"SUM(n)", "COUNT(*)",
+		"SUM(CASE WHEN u = '' THEN 1 ELSE 0 END)", "SUM(CASE WHEN i = '' THEN 1 ELSE 0 END)",
+		"SUM(CASE WHEN lo <> hi THEN 1 ELSE 0 END)", "SUM(CASE WHEN nulls > 0 THEN 1 ELSE 0 END)",
+		below, "SUM(bad)",
+	}, ", ") + " FROM (" + inner + ")"
+}
+
+// FingerprintSQL returns the dataset's rows and the sum of a hash of
+// every row's mapped columns (the log's content fingerprint). The rating
+// column is the one of the mapping: a rating column found by name is not
+// in it.
+func (s LogSource) FingerprintSQL() string {
+	d := s.Dialect
+	c := s.Columns
+	cols := []string{d.Ident(c.Dataset), d.Ident(c.User), d.Ident(c.Item)}
+	if c.Rating != "" {
+		cols = append(cols, "COALESCE("+fmt.Sprintf(d.ToFloat, d.Ident(c.Rating))+", -1e308)")
+	}
+	return "SELECT COUNT(*), SUM(" + fmt.Sprintf(d.RowHash, strings.Join(cols, ", ")) + ")" + s.rows()
+}
+
+// Filter is the condition on (u, i) of the pairs kept so far: the item
+// and user filters and the k-core rounds, each an IN over the pairs the
+// previous conditions keep.
+type Filter struct {
+	users, items string // conditions on u and on i ("" = all)
+}
+
+func (f Filter) where() string {
+	var conds []string
+	for _, c := range []string{f.users, f.items} {
+		if c != "" {
+			conds = append(conds, c)
+		}
+	}
+	if len(conds) == 0 {
+		return ""
+	}
+	return " WHERE " + strings.Join(conds, " AND ")
+}
+
+// keep returns the ids (u or i) with at least k pairs among those f
+// keeps. It implies f's own condition on that id (k ≥ 1), so a filter
+// replaces the previous condition instead of adding to it.
+func (s LogSource) keep(f Filter, id string, k int) string {
+	return id + " IN (SELECT " + id + " FROM " + s.pairs() + f.where() + " GROUP BY " + id + " HAVING COUNT(*) >= " + strconv.Itoa(k) + ")"
+}
+
+// ItemFilter keeps the items with at least k pairs (one pass).
+func (s LogSource) ItemFilter(f Filter, k int) Filter {
+	return Filter{users: f.users, items: s.keep(f, "i", k)}
+}
+
+// UserFilter keeps the users with at least k pairs (one pass).
+func (s LogSource) UserFilter(f Filter, k int) Filter {
+	return Filter{users: s.keep(f, "u", k), items: f.items}
+}
+
+// CoreRound is one round of the iterated k-core: the users and the items
+// with at least k of the pairs f keeps. The condition of round r holds
+// two copies of round r−1's (one per id), so the rounds are bounded (MaxCoreRounds).
+func (s LogSource) CoreRound(f Filter, k int) Filter {
+	return Filter{users: s.keep(f, "u", k), items: s.keep(f, "i", k)}
+}
+
+// MaxCoreRounds bounds the k-core rounds run in the engine: each round's
+// query is about twice as long as the previous one's.
+const MaxCoreRounds = 8
+
+// CountSQL counts the pairs f keeps.
+func (s LogSource) CountSQL(f Filter) string {
+	return "SELECT COUNT(*) FROM " + s.pairs() + f.where()
+}
+
+// HistogramSQL returns the histogram of interaction counts per user
+// (id = "u") or per item ("i") over the pairs f keeps: (count, number of
+// ids with that count), by count.
+func (s LogSource) HistogramSQL(f Filter, id string) string {
+	return "SELECT n, COUNT(*) FROM (SELECT " + id + ", COUNT(*) AS n FROM " + s.pairs() + f.where() + " GROUP BY " + id + ") GROUP BY n ORDER BY n"
+}
+
+// TailBoundarySQL returns the name of the item at 0-based position
+// offset, by name, among the items with count interactions in the pairs
+// f keeps: the last head item of SPEC §5.6's long tail when the 80% cut
+// falls among items of equal count (ties go by id, as in the file path).
+func (s LogSource) TailBoundarySQL(f Filter, count int64, offset int64) string {
+	return "SELECT i FROM (SELECT i, COUNT(*) AS n FROM " + s.pairs() + f.where() + " GROUP BY i) WHERE n = " +
+		strconv.FormatInt(count, 10) + " ORDER BY i LIMIT 1 OFFSET " + strconv.FormatInt(offset, 10)
+}
+
+// Tail is the long tail's condition on an item's count (ni) and id (i):
+// count below Count, or equal to it and the id after After (when
+// HasAfter).
+type Tail struct {
+	Count    int64
+	After    string
+	HasAfter bool
+}
+
+func (s LogSource) tail(t Tail) string {
+	c := strconv.FormatInt(t.Count, 10)
+	if !t.HasAfter {
+		return "ni < " + c
+	}
+	return "(ni < " + c + " OR (ni = " + c + " AND i > " + s.Dialect.String(t.After) + "))"
+}
+
+// perUser is the subquery of each user's values over the pairs f keeps:
+// pb, the mean popularity of the user's items (an item's popularity is
+// its count over nu, the users left) and lt, the share of long-tail
+// items. The divisions are those of the file path, in its order.
+func (s LogSource) perUser(f Filter, t Tail, nu int64) string {
+	items := "(SELECT i, COUNT(*) AS ni FROM " + s.pairs() + f.where() + " GROUP BY i)"
+	pairs := "(SELECT u, i FROM " + s.pairs() + f.where() + ")"
+	return "(SELECT SUM(ni) / COUNT(*) / " + strconv.FormatInt(nu, 10) + " AS pb, " +
+		"SUM(CASE WHEN " + s.tail(t) + " THEN 1 ELSE 0 END) / COUNT(*) AS lt FROM " +
+		pairs + " " + s.Dialect.InnerJoin + " " + items + " USING i GROUP BY u)"
+}
+
+// UserSumsSQL returns the users and the sums of pb and lt (their means
+// give the shifts of UserMomentsSQL).
+func (s LogSource) UserSumsSQL(f Filter, t Tail, nu int64) string {
+	return "SELECT COUNT(*), SUM(pb), SUM(lt) FROM " + s.perUser(f, t, nu)
+}
+
+// UserMomentsSQL returns the sums of the first four powers of pb − sp
+// and of lt − sl, shifts given as exact SQL expressions (Dialect.Dyadic).
+func (s LogSource) UserMomentsSQL(f Filter, t Tail, nu int64, sp, sl string) string {
+	var cols []string
+	for _, d := range []string{"dp", "dl"} {
+		cols = append(cols, "SUM("+d+")", "SUM("+d+" * "+d+")", "SUM("+d+" * "+d+" * "+d+")", "SUM("+d+" * "+d+" * "+d+" * "+d+")")
+	}
+	return "SELECT " + strings.Join(cols, ", ") + " FROM (SELECT pb - " + sp + " AS dp, lt - " + sl + " AS dl FROM " + s.perUser(f, t, nu) + ")"
+}
+
+// SchemaSQL lists the table's columns and their types.
+func (s LogSource) SchemaSQL() string {
+	return "DESCRIBE TABLE " + s.Dialect.TableName(s.Table)
+}

@@ -1,0 +1,474 @@
+package report
+
+// Interaction logs from an engine table (issue 18, docs/ENGINE.md): a
+// [[datasets]] entry's interactions may be
+// { engine = "clickhouse", url|url_env, table, columns = {…}, timeout }
+// instead of a file. The characteristics analysis then asks the engine
+// for the dataset's preprocessing counts (the k-core iterated in the
+// engine, one query per round) and its per-user and per-item histograms
+// of interaction counts, from which the count features are computed by
+// the same function as from a file (datasets.CountFeatures).
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/evalbook/evalbook/analyses"
+	"github.com/evalbook/evalbook/analyses/datasets"
+	"github.com/evalbook/evalbook/report/engine"
+)
+
+// engineLogKeys are the keys of an engine interactions entry.
+var engineLogKeys = []string{"engine", "url", "url_env", "table", "columns", "timeout"}
+
+// engineLogColumns are the columns an engine interaction table provides.
+var engineLogColumns = []string{"dataset", "user", "item", "rating"}
+
+// engineLogSource is one dataset's interaction log in an engine table.
+type engineLogSource struct {
+	file    string
+	line    int
+	target  engine.Target
+	timeout time.Duration
+	src     engine.LogSource
+
+	once        sync.Once
+	fingerprint string
+	fpErr       error
+	mu          sync.Mutex
+	queries     []EngineQuery
+	received    int64
+}
+
+// engineLog reads a [[datasets]] entry's interactions table (key is
+// "datasets.N.interactions") for the dataset name; nil after an error.
+func (p *manifestParser) engineLog(key, name string, m map[string]any) *engineLogSource {
+	where := displayKey(key)
+	str := func(k string) string {
+		v, ok := m[k]
+		if !ok {
+			return ""
+		}
+		s, ok := v.(string)
+		if !ok {
+			p.fail(key+"."+k, "%s.%s: want a string, got %s", where, k, tomlTypeName(v))
+		}
+		return s
+	}
+	for _, k := range analyses.SortedKeys(m) {
+		if !contains(engineLogKeys, k) {
+			p.fail(key+"."+k, "%s.%s: unknown key; an engine interaction table takes %s%s", where, k, strings.Join(engineLogKeys, ", "), analyses.NameHint(k, engineLogKeys))
+		}
+	}
+	e := InputEntry{Engine: str("engine"), URL: str("url"), URLEnv: str("url_env"), Table: str("table"), Timeout: str("timeout")}
+	cols := map[string]string{}
+	if raw, ok := m["columns"]; ok {
+		cm, ok := raw.(map[string]any)
+		if !ok {
+			p.fail(key+".columns", "%s.columns: want a table { dataset = \"…\", user = \"…\", item = \"…\", rating = \"…\" }", where)
+		}
+		for _, k := range analyses.SortedKeys(cm) {
+			s, ok := cm[k].(string)
+			if !contains(engineLogColumns, k) || !ok {
+				p.fail(key+".columns", "%s.columns.%s: the keys of columns are %s and the values the table's column names (strings)%s", where, k, strings.Join(engineLogColumns, ", "), analyses.NameHint(k, engineLogColumns))
+				continue
+			}
+			cols[k] = s
+		}
+	}
+	n := len(p.errs)
+	if !contains(engine.Engines, e.Engine) {
+		p.fail(key+".engine", "%s.engine: %q is not an engine evalbook reads (want %q)%s", where, e.Engine, strings.Join(engine.Engines, ", "), analyses.DidYouMean(e.Engine, engine.Engines))
+	}
+	if e.Table == "" {
+		p.fail(key, "%s.table: required", where)
+	}
+	timeout := defaultEngineTimeout
+	if e.Timeout != "" {
+		d, err := time.ParseDuration(e.Timeout)
+		if err != nil || d < time.Second {
+			p.fail(key+".timeout", "%s.timeout: %q is not a duration of at least 1s (e.g. \"90s\", \"10m\")", where, e.Timeout)
+		}
+		timeout = d
+	}
+	t, ok := p.engineTarget(key, where, e)
+	if !ok || len(p.errs) > n {
+		return nil
+	}
+	col := func(name string) string {
+		if c, ok := cols[name]; ok {
+			return c
+		}
+		return name
+	}
+	return &engineLogSource{file: filepath.Base(p.s.File), line: p.s.line(key), target: t, timeout: timeout,
+		src: engine.LogSource{Dialect: engine.ClickHouse, Table: e.Table, Dataset: name,
+			Columns: engine.LogColumns{Dataset: col("dataset"), User: col("user"), Item: col("item"), Rating: cols["rating"]}}}
+}
+
+// engineTarget resolves an engine entry's URL (url, or the environment
+// variable url_env names), refusing a password in the manifest.
+func (p *manifestParser) engineTarget(key, where string, e InputEntry) (engine.Target, bool) {
+	raw := e.URL
+	switch {
+	case e.URL == "" && e.URLEnv == "":
+		p.fail(key, "%s: url or url_env required (url_env names an environment variable holding the URL)", where)
+		return engine.Target{}, false
+	case e.URL != "" && e.URLEnv != "":
+		p.fail(key+".url", "%s: url and url_env both give the URL; keep one", where)
+		return engine.Target{}, false
+	case engine.HasPassword(e.URL):
+		p.fail(key+".url", "%s.url: holds a password; never write one in the manifest: put the URL in an environment variable and name it with url_env", where)
+		return engine.Target{}, false
+	case e.URLEnv != "":
+		if raw = os.Getenv(e.URLEnv); raw == "" {
+			p.fail(key+".url_env", "%s: the environment variable %s (url_env) is not set: it must hold the engine's URL, e.g. %s://host:9000/database", where, e.URLEnv, e.Engine)
+			return engine.Target{}, false
+		}
+	}
+	t, err := engine.ParseURL(e.Engine, raw)
+	if err != nil {
+		p.fail(key+".url", "%s.url: %v", where, err)
+		return engine.Target{}, false
+	}
+	return t, true
+}
+
+// errorf is an error at the entry's manifest line.
+func (e *engineLogSource) errorf(format string, args ...any) error {
+	return &ManifestError{File: e.file, Line: e.line,
+		Msg: fmt.Sprintf("dataset %q: interactions (%s, table %s): %s", e.src.Dataset, e.target, e.src.Table, fmt.Sprintf(format, args...))}
+}
+
+// query runs one query on conn and records it for the provenance.
+func (e *engineLogSource) query(ctx context.Context, conn *engine.Conn, analysis, sql string) ([][]any, error) {
+	before := conn.Received()
+	rows, err := conn.Query(ctx, sql)
+	if err != nil {
+		return nil, e.errorf("%v", err)
+	}
+	e.mu.Lock()
+	e.queries = append(e.queries, EngineQuery{Analysis: analysis, SQL: sql, Rows: len(rows), Bytes: conn.Received() - before})
+	e.mu.Unlock()
+	return rows, nil
+}
+
+// open connects and checks the table's columns; the rating column is
+// used when mapped or when the table has a column named rating.
+func (e *engineLogSource) open(ctx context.Context) (*engine.Conn, engine.LogSource, error) {
+	src := e.src
+	conn, err := engine.Open(ctx, e.target, e.timeout)
+	if err != nil {
+		return nil, src, e.errorf("%v", err)
+	}
+	rows, err := conn.Query(ctx, src.SchemaSQL())
+	if err != nil {
+		e.closeConn(conn)
+		return nil, src, e.errorf("%v", err)
+	}
+	types := map[string]string{}
+	var names []string
+	for _, r := range rows {
+		types[str(r[0])] = str(r[1])
+		names = append(names, str(r[0]))
+	}
+	if _, ok := types["rating"]; ok && src.Columns.Rating == "" {
+		src.Columns.Rating = "rating"
+	}
+	c := src.Columns
+	for _, col := range [][2]string{{"dataset", c.Dataset}, {"user", c.User}, {"item", c.Item}, {"rating", c.Rating}} {
+		if col[1] == "" {
+			continue
+		}
+		typ, ok := types[col[1]]
+		if !ok {
+			e.closeConn(conn)
+			return nil, src, e.errorf("the table has no column %q (the %s column; map it with columns = { %s = \"…\" })%s", col[1], col[0], col[0], analyses.NameHint(col[1], names))
+		}
+		want, good := "text (String)", src.Dialect.Text(typ)
+		if col[0] == "rating" {
+			want, good = "numbers (Float64, an integer or Decimal type, or Nullable of one)", src.Dialect.Numeric(typ)
+		}
+		if !good {
+			e.closeConn(conn)
+			return nil, src, e.errorf("column %q (the %s column) has type %s; it must hold %s", col[1], col[0], typ, want)
+		}
+	}
+	return conn, src, nil
+}
+
+// closeConn closes a connection and counts the bytes it received.
+func (e *engineLogSource) closeConn(c *engine.Conn) {
+	c.Close()
+	e.mu.Lock()
+	e.received += c.Received()
+	e.mu.Unlock()
+}
+
+// fingerprintOnce returns the log's content fingerprint (rows and the sum
+// of a hash of every row), read once per build.
+func (e *engineLogSource) fingerprintOnce(ctx context.Context) (string, error) {
+	e.once.Do(func() {
+		conn, src, err := e.open(ctx)
+		if err != nil {
+			e.fpErr = err
+			return
+		}
+		defer e.closeConn(conn)
+		rows, err := e.query(ctx, conn, "", src.FingerprintSQL())
+		if err != nil {
+			e.fpErr = err
+			return
+		}
+		e.fingerprint = fmt.Sprintf("rows=%d cityHash64sum=%016x", u64(rows[0][0]), u64(rows[0][1]))
+	})
+	return e.fingerprint, e.fpErr
+}
+
+// summary preprocesses the log in the engine and computes its count
+// features (the others NaN: the caller refuses them).
+func (e *engineLogSource) summary(ctx context.Context, analysis string, p datasets.Preprocessing) (*datasets.LogSummary, error) {
+	conn, src, err := e.open(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer e.closeConn(conn)
+	if p.HasThreshold && src.Columns.Rating == "" {
+		return nil, e.errorf("rating_threshold = %g needs a rating column (map it with columns = { rating = \"…\" })", p.Threshold)
+	}
+	src.Threshold, src.HasThreshold = p.Threshold, p.HasThreshold
+	r := &logRun{e: e, ctx: ctx, conn: conn, src: src, analysis: analysis}
+	if err := r.counts(p); err != nil {
+		return nil, err
+	}
+	if err := r.filters(p); err != nil {
+		return nil, err
+	}
+	r.c.Interactions = r.left
+	users, err := r.histogram("u")
+	if err != nil {
+		return nil, err
+	}
+	items, err := r.histogram("i")
+	if err != nil {
+		return nil, err
+	}
+	user, err := r.userFeatures(users, items)
+	if err != nil {
+		return nil, err
+	}
+	return &datasets.LogSummary{Counts: r.c, Features: append(datasets.CountFeatures(users, items), user...)}, nil
+}
+
+// userFeatures computes the popularity-bias and long-tail features: the
+// tail's boundary from the item histogram (and, when it falls among items
+// of one count, the boundary item's id), then each user's pb and lt in
+// the engine (a join of the kept pairs with the item counts), reduced to
+// their sums and then their shifted power sums.
+func (r *logRun) userFeatures(users, items []datasets.CountBin) ([]float64, error) {
+	var nu, nr int64
+	for _, b := range users {
+		nu += b.IDs
+		nr += b.Count * b.IDs
+	}
+	count, head, of := datasets.TailCut(items, nr)
+	tail := engine.Tail{Count: count}
+	if head < of {
+		rows, err := r.e.query(r.ctx, r.conn, r.analysis, r.src.TailBoundarySQL(r.f, count, head-1))
+		if err != nil {
+			return nil, err
+		}
+		tail.After, tail.HasAfter = str(rows[0][0]), true
+	}
+	rows, err := r.e.query(r.ctx, r.conn, r.analysis, r.src.UserSumsSQL(r.f, tail, nu))
+	if err != nil {
+		return nil, err
+	}
+	n := int64(u64(rows[0][0]))
+	if n != nu {
+		return nil, r.e.errorf("the per-user query found %d users, the histogram %d (the table changed during the build?)", n, nu)
+	}
+	d := r.src.Dialect
+	spSQL, sp := d.Dyadic(f64(rows[0][1]) / float64(n))
+	slSQL, sl := d.Dyadic(f64(rows[0][2]) / float64(n))
+	rows, err = r.e.query(r.ctx, r.conn, r.analysis, r.src.UserMomentsSQL(r.f, tail, nu, spSQL, slSQL))
+	if err != nil {
+		return nil, err
+	}
+	m := rows[0]
+	apb, stpb, skpb, kupb := datasets.MomentsFromSums(n, sp, [4]float64{f64(m[0]), f64(m[1]), f64(m[2]), f64(m[3])})
+	ltavg, ltstd, ltsk, ltku := datasets.MomentsFromSums(n, sl, [4]float64{f64(m[4]), f64(m[5]), f64(m[6]), f64(m[7])})
+	return []float64{apb, stpb, skpb, kupb, ltavg, ltstd, ltsk, ltku}, nil
+}
+
+// logRun is one preprocessing of a log in the engine: the counts so far,
+// the pairs left and the filter that keeps them.
+type logRun struct {
+	e        *engineLogSource
+	ctx      context.Context
+	conn     *engine.Conn
+	src      engine.LogSource
+	analysis string
+	c        datasets.PreprocessCounts
+	pairs    int64 // distinct pairs read
+	left     int64 // pairs kept by f
+	f        engine.Filter
+}
+
+// counts reads the rows, pairs and threshold counts and checks the ids
+// and ratings.
+func (r *logRun) counts(p datasets.Preprocessing) error {
+	rows, err := r.e.query(r.ctx, r.conn, r.analysis, r.src.SummarySQL())
+	if err != nil {
+		return err
+	}
+	row := rows[0]
+	r.c.Rows, r.pairs = int64(u64(row[0])), int64(u64(row[1]))
+	r.c.Duplicates = r.c.Rows - r.pairs
+	switch {
+	case r.c.Rows == 0:
+		return r.e.errorf("%v: the table has no rows of this dataset", datasets.ErrEmptyLog)
+	case u64(row[2]) > 0:
+		return r.e.errorf("%d pairs with an empty user id", u64(row[2]))
+	case u64(row[3]) > 0:
+		return r.e.errorf("%d pairs with an empty item id", u64(row[3]))
+	case u64(row[7]) > 0:
+		return r.e.errorf("%d ratings are NaN or infinite (store a missing rating as NULL)", u64(row[7]))
+	case p.HasThreshold && u64(row[5]) > 0:
+		return r.e.errorf("%d pairs without a rating (rating_threshold needs every rating)", u64(row[5]))
+	case p.HasThreshold && u64(row[4]) > 0:
+		return r.e.errorf("%d (user, item) pairs appear with different ratings: a file keeps the last one, a table has no row order; with rating_threshold each pair's rows must agree", u64(row[4]))
+	}
+	r.c.BelowThreshold = int64(u64(row[6]))
+	r.left = r.pairs - r.c.BelowThreshold
+	if r.left == 0 {
+		return r.empty(fmt.Sprintf("the rating threshold %g", p.Threshold))
+	}
+	return nil
+}
+
+// empty is the error of a step that left no pair.
+func (r *logRun) empty(step string) error {
+	return r.e.errorf("%v after %s (%d rows, %d distinct pairs)", datasets.ErrEmptyLog, step, r.c.Rows, r.pairs)
+}
+
+// step counts the pairs next keeps and adds the ones it removed to
+// removed.
+func (r *logRun) step(next engine.Filter, removed *int64, what string) error {
+	rows, err := r.e.query(r.ctx, r.conn, r.analysis, r.src.CountSQL(next))
+	if err != nil {
+		return err
+	}
+	n := int64(u64(rows[0][0]))
+	*removed += r.left - n
+	r.left, r.f = n, next
+	if n == 0 {
+		return r.empty(what)
+	}
+	return nil
+}
+
+// filters runs the item and user filters and the iterated k-core, one
+// count query per step and round, as datasets.InteractionLog.Finish.
+func (r *logRun) filters(p datasets.Preprocessing) error {
+	c := &r.c
+	if p.MinItem > 1 {
+		if err := r.step(r.src.ItemFilter(r.f, p.MinItem), &c.ItemFilter, fmt.Sprintf("the item filter (min_item = %d)", p.MinItem)); err != nil {
+			return err
+		}
+	}
+	if p.MinUser > 1 {
+		if err := r.step(r.src.UserFilter(r.f, p.MinUser), &c.UserFilter, fmt.Sprintf("the user filter (min_user = %d)", p.MinUser)); err != nil {
+			return err
+		}
+	}
+	if p.Core <= 1 {
+		return nil
+	}
+	for {
+		if c.CoreRounds == engine.MaxCoreRounds {
+			return r.e.errorf("the %d-core still removed interactions after %d rounds in the engine (each round's query doubles in length); compute the characteristics from a file, or give characteristics = \"…\"", p.Core, engine.MaxCoreRounds)
+		}
+		before := r.left
+		if err := r.step(r.src.CoreRound(r.f, p.Core), &c.Core, fmt.Sprintf("the %d-core", p.Core)); err != nil {
+			return err
+		}
+		if r.left == before {
+			break
+		}
+		c.CoreRounds++
+	}
+	return nil
+}
+
+// histogram reads the histogram of per-user (id "u") or per-item ("i")
+// interaction counts of the pairs kept.
+func (r *logRun) histogram(id string) ([]datasets.CountBin, error) {
+	rows, err := r.e.query(r.ctx, r.conn, r.analysis, r.src.HistogramSQL(r.f, id))
+	if err != nil {
+		return nil, err
+	}
+	h := make([]datasets.CountBin, len(rows))
+	for k, row := range rows {
+		h[k] = datasets.CountBin{Count: int64(u64(row[0])), IDs: int64(u64(row[1]))}
+	}
+	return h, nil
+}
+
+// engineLogsCacheKey is the part of a characteristics analysis's cache
+// key that its engine logs decide: per log, the address, table, dataset,
+// fingerprint and first query.
+func (s *Study) engineLogsCacheKey(spec AnalysisSpec) string {
+	if spec.Type != "characteristics" {
+		return ""
+	}
+	var parts []string
+	for _, d := range s.Datasets {
+		e := d.engineLog
+		if e == nil {
+			continue
+		}
+		fp, err := e.fingerprintOnce(context.Background())
+		if err != nil {
+			fp = "error: " + err.Error()
+		}
+		parts = append(parts, e.target.String(), e.src.Table, d.Name, fp, e.src.SummarySQL())
+	}
+	return strings.Join(parts, "\n")
+}
+
+// engineLogsProvenance records each engine log and the queries it ran.
+func (s *Study) engineLogsProvenance() []*EngineProvenance {
+	var out []*EngineProvenance
+	for _, d := range s.Datasets {
+		e := d.engineLog
+		if e == nil {
+			continue
+		}
+		e.mu.Lock()
+		out = append(out, &EngineProvenance{Engine: e.target.Engine, URL: e.target.String(), Table: e.src.Table,
+			Dataset: d.Name, Fingerprint: e.fingerprint, Queries: append([]EngineQuery{}, e.queries...), BytesReceived: e.received})
+		e.mu.Unlock()
+	}
+	return out
+}
+
+// engineLogSummary is readCharacteristicsLog for an engine log: the
+// queries stop when the build is cancelled.
+func engineLogSummary(job *Job, e *engineLogSource, p datasets.Preprocessing) (*datasets.LogSummary, error) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		select {
+		case <-job.done:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	return e.summary(ctx, job.ID, p)
+}
