@@ -188,7 +188,7 @@ func formatTableCell(c any, f columnFormat) cellView {
 	return formatCell(c)
 }
 
-// markBest marks, in every column with a best value (bestValues over
+// markBest marks, in every column with a best value (paper.Best over
 // all of the table's rows), each shown cell whose value ties it
 // (analyses.Tied): three methods whose scores differ in the 17th digit
 // are all marked, none alone. t holds the shown rows.

@@ -17,6 +17,7 @@ import (
 
 	"github.com/evalbook/evalbook/analyses"
 	"github.com/evalbook/evalbook/figures"
+	"github.com/evalbook/evalbook/report/paper"
 	"github.com/evalbook/evalbook/themes"
 )
 
@@ -249,7 +250,7 @@ func (b *siteBuild) tableView(t analyses.Table, id string, num int) tableView {
 		}
 		tv.Rows = append(tv.Rows, cells)
 	}
-	markBest(analyses.Table{Columns: t.Columns, Rows: rows, Better: t.Better}, tv.Rows, bestValues(t))
+	markBest(analyses.Table{Columns: t.Columns, Rows: rows, Better: t.Better}, tv.Rows, paper.Best(t))
 	compactView(&tv, t)
 	tv.Collapsed = t.Name != "" && len(t.Rows) > 20
 	return tv
@@ -346,29 +347,6 @@ func (b *siteBuild) rankColumnLabel(c string) string {
 		return "Rank (" + b.ruleLabel(rule) + ")"
 	}
 	return c
-}
-
-// bestValues returns, per column with a Better direction, the best finite
-// value (nil for other columns).
-func bestValues(t analyses.Table) []*float64 {
-	best := make([]*float64, len(t.Columns))
-	for j, c := range t.Columns {
-		dir := t.Better[c]
-		if dir != "higher" && dir != "lower" {
-			continue
-		}
-		for _, row := range t.Rows {
-			f, ok := row[j].(float64)
-			if !ok || math.IsNaN(f) || math.IsInf(f, 0) {
-				continue
-			}
-			if best[j] == nil || (dir == "higher" && f > *best[j]) || (dir == "lower" && f < *best[j]) {
-				v := f
-				best[j] = &v
-			}
-		}
-	}
-	return best
 }
 
 // formatCell shows numbers with four significant digits (the full value
