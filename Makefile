@@ -185,8 +185,11 @@ bench-offline:
 # bench-engine: per-user values in a two-shard ClickHouse cluster on
 # loopback (issue 18, docs/ENGINE.md): 100 million rows generated inside
 # ClickHouse, one meta-analysis per metric built from the engine (wall
-# time, bytes the engine sent), and the same study from a local CSV of
-# 10 million rows, side by side. Needs clickhouse-server (make deps).
+# and CPU time, bytes the engine sent), and the same study from a local
+# CSV of the same 100 million rows (3.5 GB), side by side; the two must
+# give the same effects. EVALBOOK_BENCH_ENGINE_CSV_ROWS=10000000 compares
+# the sides at 10M rows instead (quicker). Needs clickhouse-server (make
+# deps) and about 10 GB free in the temp dir.
 .PHONY: bench-engine
 bench-engine:
 	EVALBOOK_BENCH_ENGINE=$${EVALBOOK_BENCH_ENGINE:-100000000} $(GO) test -run '^$$' -bench BenchmarkEngineMeta -benchtime 1x -timeout 60m ./report/
