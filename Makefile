@@ -74,7 +74,11 @@ BENCH_USERS ?= 200000
 
 # bench: a large study (100 datasets × 50 methods × 10 metrics × 3 runs of
 # results; 30 datasets × 2 methods × BENCH_USERS users × 2 metrics of
-# units), timed: the build, then `validate` (the same pipeline, writing nothing).
+# units), timed: the build, then `validate` (the same pipeline, writing nothing);
+# then seed 000 against pandas, pack/verify, and last the engine bench (issue
+# 18: 100M rows in a two-shard ClickHouse cluster against the same rows in a
+# local CSV; about 20 minutes, 10 GB of temp space; skipped with a message
+# when clickhouse-server is not installed).
 bench: build
 	$(GO) run ./sites/bench/gen -users $(BENCH_USERS) $(BENCH_DIR)
 	@ls -la $(BENCH_DIR)
@@ -90,6 +94,7 @@ bench: build
 	$(GO) test -run '^$$' -bench . -benchtime 1x ./analyses/... ./report/
 	@$(MAKE) --no-print-directory bench-seed000
 	@$(MAKE) --no-print-directory bench-pack
+	@$(MAKE) --no-print-directory bench-engine
 
 # bench-seed000: five meta-analyses over seed 000's per-user runs (21 files,
 # 9.8 MB, from ../shared/reference), evalbook's cold build against the
