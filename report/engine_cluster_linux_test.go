@@ -316,8 +316,12 @@ func demoUnitValues(t testing.TB, dir string) []unitValue {
 	return out
 }
 
-// TestEngine starts the cluster once and runs the engine tests.
+// TestEngine starts the cluster once and runs the engine tests. It runs
+// beside the package's other tests (much of its time is spent waiting
+// on the servers), so it shares no state with them but the servers it
+// started.
 func TestEngine(t *testing.T) {
+	t.Parallel()
 	c := startCluster(t, t.TempDir(), "")
 	t.Run("DemoEqualsFiles", func(t *testing.T) { testEngineDemoEqualsFiles(t, c) })
 	t.Run("Faults", func(t *testing.T) { testEngineFaults(t, c) })

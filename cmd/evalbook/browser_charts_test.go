@@ -155,7 +155,10 @@ func TestBrowserDark(t *testing.T) {
 	t.Parallel()
 	axe := axeSource(t)
 	site := demoSite(t)
-	pool := newTabPool(t, 2, darkTab(t, "file://"+filepath.Join(site, "index.html")))
+	pool := newTabPool(t, 2, func(b *browser) {
+		b.preloadAxe(t, axe)
+		darkTab(t, "file://"+filepath.Join(site, "index.html"))(b)
+	})
 	cm := newColourMap()
 	var mu sync.Mutex
 	charts, series := 0, 0
