@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"strconv"
+	"sync"
 
 	xfont "golang.org/x/image/font"
 	"gonum.org/v1/plot/font"
@@ -114,8 +115,26 @@ func (c boldSafe) FillString(f font.Face, pt vg.Point, s string) {
 		f.Font.Variant += font.Variant("W" + strconv.Itoa(int(f.Font.Weight)) + "S" + strconv.Itoa(int(f.Font.Style)))
 		f.Font.Weight, f.Font.Style = xfont.WeightNormal, xfont.StyleNormal
 	}
-	c.CanvasSizer.FillString(f, pt, s)
+	once, _ := pdfFontsMade.LoadOrStore(f, new(sync.Once))
+	drawn := false
+	once.(*sync.Once).Do(func() {
+		drawn = true
+		c.CanvasSizer.FillString(f, pt, s)
+	})
+	if !drawn {
+		c.CanvasSizer.FillString(f, pt, s)
+	}
 }
+
+// pdfFontsMade holds, per font face and size, whether this process has
+// had vgpdf convert it. vgpdf converts a face for embedding (fpdf's
+// MakeFont: temporary files, a parser reading two bytes per system call,
+// zlib; about 30 ms of CPU each) and caches the result for the process,
+// but two canvases drawing at once (the analyses of a build run in
+// parallel) both miss the cache and both convert. The first string drawn
+// in a face runs alone; the others wait for it, then find vgpdf's cache
+// filled. It is process-wide because vgpdf's cache is.
+var pdfFontsMade sync.Map // font.Face → *sync.Once
 
 // Render renders the PDF and PNG of every figure of figs that has a
 // drawing, laid out at width w (see AtWidth), into the figures.
