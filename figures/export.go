@@ -3,11 +3,6 @@ package figures
 import (
 	"bytes"
 	"fmt"
-	"strconv"
-	"sync"
-
-	xfont "golang.org/x/image/font"
-	"gonum.org/v1/plot/font"
 	"time"
 
 	"codeberg.org/go-pdf/fpdf"
@@ -105,37 +100,6 @@ func (d Drawing) PNG(dpi int) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// boldSafe works around vgpdf registering every font with style "" but
-// selecting bold ones with "B": a bold face is handed over as a normal
-// weight of its own variant (same glyph data, its own name).
-type boldSafe struct{ vg.CanvasSizer }
-
-func (c boldSafe) FillString(f font.Face, pt vg.Point, s string) {
-	if f.Font.Weight != xfont.WeightNormal || f.Font.Style != xfont.StyleNormal {
-		f.Font.Variant += font.Variant("W" + strconv.Itoa(int(f.Font.Weight)) + "S" + strconv.Itoa(int(f.Font.Style)))
-		f.Font.Weight, f.Font.Style = xfont.WeightNormal, xfont.StyleNormal
-	}
-	once, _ := pdfFontsMade.LoadOrStore(f, new(sync.Once))
-	drawn := false
-	once.(*sync.Once).Do(func() {
-		drawn = true
-		c.CanvasSizer.FillString(f, pt, s)
-	})
-	if !drawn {
-		c.CanvasSizer.FillString(f, pt, s)
-	}
-}
-
-// pdfFontsMade holds, per font face and size, whether this process has
-// had vgpdf convert it. vgpdf converts a face for embedding (fpdf's
-// MakeFont: temporary files, a parser reading two bytes per system call,
-// zlib; about 30 ms of CPU each) and caches the result for the process,
-// but two canvases drawing at once (the analyses of a build run in
-// parallel) both miss the cache and both convert. The first string drawn
-// in a face runs alone; the others wait for it, then find vgpdf's cache
-// filled. It is process-wide because vgpdf's cache is.
-var pdfFontsMade sync.Map // font.Face → *sync.Once
-
 // Render renders the PDF and PNG of every figure of figs that has a
 // drawing, laid out at width w (see AtWidth), into the figures.
 func Render(figs []Figure, w vg.Length) (err error) {
@@ -158,10 +122,15 @@ func (f *Figure) render(w vg.Length) (err error) {
 		}
 	}()
 	d := f.Drawing.AtWidth(w)
+	// The PDF's fonts are converted in the background while the PNG is
+	// drawn (see prepareFonts); the bytes of both do not depend on it.
+	prepareFonts(d)
+	if f.PNG, err = d.PNG(PNGDPI); err != nil {
+		return err
+	}
 	if f.PDF, err = d.PDF(); err != nil {
 		return err
 	}
 	f.PDFWidth = float64(d.Width)
-	f.PNG, err = d.PNG(PNGDPI)
-	return err
+	return nil
 }
