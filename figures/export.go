@@ -3,8 +3,6 @@ package figures
 import (
 	"bytes"
 	"fmt"
-	"image/png"
-	"sync"
 	"time"
 
 	"codeberg.org/go-pdf/fpdf"
@@ -96,28 +94,11 @@ func (d Drawing) PNG(dpi int) ([]byte, error) {
 	c := vgimg.NewWith(vgimg.UseWH(d.Width, d.Height), vgimg.UseDPI(dpi))
 	d.Draw(draw.New(c))
 	var buf bytes.Buffer
-	// png.Encode's own encoder (default compression: the same bytes as
-	// vgimg.PngCanvas writes), with its buffers and zlib compressor
-	// (about 1 MB) reused from one figure to the next.
-	enc := png.Encoder{BufferPool: pngBuffers}
-	if err := enc.Encode(&buf, c.Image()); err != nil {
+	if _, err := (vgimg.PngCanvas{Canvas: c}).WriteTo(&buf); err != nil {
 		return nil, fmt.Errorf("png: %w", err)
 	}
 	return buf.Bytes(), nil
 }
-
-// pngBuffers lends PNG encoders' buffers to the figures being rendered
-// (a sync.Pool: safe for concurrent use, and emptied by the GC).
-var pngBuffers = &pngPool{}
-
-type pngPool struct{ p sync.Pool }
-
-func (p *pngPool) Get() *png.EncoderBuffer {
-	b, _ := p.p.Get().(*png.EncoderBuffer)
-	return b
-}
-
-func (p *pngPool) Put(b *png.EncoderBuffer) { p.p.Put(b) }
 
 // Render renders the PDF and PNG of every figure of figs that has a
 // drawing, laid out at width w (see AtWidth), into the figures.
