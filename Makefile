@@ -99,7 +99,8 @@ bench: build
 # bench-seed000: five meta-analyses over seed 000's per-user runs (21 files,
 # 9.8 MB, from ../shared/reference), evalbook's cold build against the
 # pandas/scipy script a researcher would write (sites/bench/peers), same
-# inputs and numbers, timed in one run, three times each.
+# inputs and numbers, timed in one run, three times each; then
+# BenchmarkSeed000Split: how much of the build the figures' PDF and PNG take.
 SEED000 := $(BENCH_DIR)-seed000
 bench-seed000: build
 	@test -d ../shared/reference/sertkan2023/runs || { echo "bench-seed000 needs ../shared/reference/sertkan2023/runs" >&2; exit 1; }
@@ -112,6 +113,8 @@ bench-seed000: build
 			printf "evalbook build (cold): wall %.2f s, CPU %.2f s, max RSS %d KiB | pandas/scipy: wall %.2f s, CPU %.2f s, max RSS %d KiB | evalbook %.1fx faster (wall), %.1fx (CPU), load %s\n", \
 			a[3], a[1]+a[2], a[4], b[3], b[1]+b[2], b[4], b[3]/a[3], (b[1]+b[2])/(a[1]+a[2]), l }'; \
 	done
+	@echo "== where a cold build of it goes (in one process: no start-up, fonts converted once): site only, + the figures' PDF and PNG, validate"
+	@$(GO) test ./report -run '^$$' -bench Seed000Split -benchtime 3x | grep -E '^Benchmark'
 
 # bench-pack: evalbook pack and evalbook verify of the demo, timed (issue
 # 17's budget, printed, never asserted: each under 5 s).
@@ -124,17 +127,21 @@ bench-pack: build
 
 # bench-1g: two meta-analyses over one 1 GB long CSV of per-user values
 # (metagen -units 250000), evalbook's cold build against `wc -l` reading
-# the same file, CPU seconds side by side.
+# the same file, CPU seconds side by side; and the sha256 of the file as
+# the build's provenance computes it (sites/bench/hashfile): the part of
+# the ratio that content hashing alone costs.
 META1G := $(BENCH_DIR)-meta1g
 bench-1g: build
 	@test -f $(META1G)/study.toml || $(GO) run ./sites/bench/metagen -units 250000 $(META1G)
+	@$(GO) build -o bin/hashfile ./sites/bench/hashfile
 	@ls -la $(META1G)
 	@for i in 1 2; do \
 		/usr/bin/time -o $(META1G).wc.time -f "%U %S %e %M" wc -l $(META1G)/units.csv >/dev/null; \
+		/usr/bin/time -o $(META1G).sha.time -f "%U %S %e %M" bin/hashfile $(META1G)/units.csv >/dev/null; \
 		/usr/bin/time -o $(META1G).eb.time -f "%U %S %e %M" ./$(BIN) build $(META1G) --quiet --no-cache; \
-		awk -v w="$$(cat $(META1G).wc.time)" -v e="$$(cat $(META1G).eb.time)" -v l="$$(cut -d' ' -f1 /proc/loadavg)" 'BEGIN { split(w, a, " "); split(e, b, " "); \
-			printf "wc -l: wall %.2f s, CPU %.2f s | evalbook build (cold): wall %.2f s, CPU %.2f s, max RSS %d KiB | CPU ratio %.1fx, load %s\n", \
-			a[3], a[1]+a[2], b[3], b[1]+b[2], b[4], (b[1]+b[2])/(a[1]+a[2]), l }'; \
+		awk -v w="$$(cat $(META1G).wc.time)" -v h="$$(cat $(META1G).sha.time)" -v e="$$(cat $(META1G).eb.time)" -v l="$$(cut -d' ' -f1 /proc/loadavg)" 'BEGIN { split(w, a, " "); split(e, b, " "); split(h, c, " "); \
+			printf "wc -l: wall %.2f s, CPU %.2f s | sha256 alone: CPU %.2f s (%.1fx wc -l) | evalbook build (cold): wall %.2f s, CPU %.2f s, max RSS %d KiB | CPU ratio %.1fx, load %s\n", \
+			a[3], a[1]+a[2], c[1]+c[2], (c[1]+c[2])/(a[1]+a[2]), b[3], b[1]+b[2], b[4], (b[1]+b[2])/(a[1]+a[2]), l }'; \
 	done
 
 # bench-issues: the full-size benchmarks the issues ask for (minutes; the

@@ -3,10 +3,6 @@ package figures
 import (
 	"bytes"
 	"fmt"
-	"strconv"
-
-	xfont "golang.org/x/image/font"
-	"gonum.org/v1/plot/font"
 	"time"
 
 	"codeberg.org/go-pdf/fpdf"
@@ -104,19 +100,6 @@ func (d Drawing) PNG(dpi int) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// boldSafe works around vgpdf registering every font with style "" but
-// selecting bold ones with "B": a bold face is handed over as a normal
-// weight of its own variant (same glyph data, its own name).
-type boldSafe struct{ vg.CanvasSizer }
-
-func (c boldSafe) FillString(f font.Face, pt vg.Point, s string) {
-	if f.Font.Weight != xfont.WeightNormal || f.Font.Style != xfont.StyleNormal {
-		f.Font.Variant += font.Variant("W" + strconv.Itoa(int(f.Font.Weight)) + "S" + strconv.Itoa(int(f.Font.Style)))
-		f.Font.Weight, f.Font.Style = xfont.WeightNormal, xfont.StyleNormal
-	}
-	c.CanvasSizer.FillString(f, pt, s)
-}
-
 // Render renders the PDF and PNG of every figure of figs that has a
 // drawing, laid out at width w (see AtWidth), into the figures.
 func Render(figs []Figure, w vg.Length) (err error) {
@@ -139,10 +122,15 @@ func (f *Figure) render(w vg.Length) (err error) {
 		}
 	}()
 	d := f.Drawing.AtWidth(w)
+	// The PDF's fonts are converted in the background while the PNG is
+	// drawn (see prepareFonts); the bytes of both do not depend on it.
+	prepareFonts(d)
+	if f.PNG, err = d.PNG(PNGDPI); err != nil {
+		return err
+	}
 	if f.PDF, err = d.PDF(); err != nil {
 		return err
 	}
 	f.PDFWidth = float64(d.Width)
-	f.PNG, err = d.PNG(PNGDPI)
-	return err
+	return nil
 }
