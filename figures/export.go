@@ -5,12 +5,10 @@ import (
 	"fmt"
 	"time"
 
-	"codeberg.org/go-pdf/fpdf"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
-	"gonum.org/v1/plot/vg/vgpdf"
 	"gonum.org/v1/plot/vg/vgsvg"
 )
 
@@ -25,15 +23,6 @@ const PNGDPI = 300
 // bytes depend on the drawing only, so a site (and its archive) builds
 // byte-identical.
 var pdfEpoch = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
-
-func init() {
-	// fpdf reads these defaults when vgpdf creates a document and offers
-	// no per-document setting through vgpdf: fixed dates and sorted
-	// resource catalogs make a PDF's bytes a function of its drawing.
-	fpdf.SetDefaultCreationDate(pdfEpoch)
-	fpdf.SetDefaultModificationDate(pdfEpoch)
-	fpdf.SetDefaultCatalogSort(true)
-}
 
 // Drawing is one figure's drawing at its natural size: the same
 // function draws the SVG of the site and the PDF and PNG of a paper.
@@ -78,14 +67,9 @@ func (d Drawing) SVG() ([]byte, error) {
 // PDF renders the drawing as a one-page PDF of the drawing's size with
 // its fonts (Liberation Sans) embedded.
 func (d Drawing) PDF() ([]byte, error) {
-	c := vgpdf.New(d.Width, d.Height)
-	c.EmbedFonts(true)
-	d.Draw(draw.New(boldSafe{c}))
-	var buf bytes.Buffer
-	if _, err := c.WriteTo(&buf); err != nil {
-		return nil, fmt.Errorf("pdf: %w", err)
-	}
-	return buf.Bytes(), nil
+	c := newPDFCanvas(d.Width, d.Height)
+	d.Draw(draw.New(c))
+	return c.Bytes()
 }
 
 // PNG renders the drawing as a PNG at dpi dots per inch on a white
@@ -116,15 +100,12 @@ func Render(figs []Figure, w vg.Length) (err error) {
 }
 
 func (f *Figure) render(w vg.Length) (err error) {
-	defer func() { // vgpdf and vgimg panic on some fonts and images
+	defer func() { // vgimg and gonum/plot's text layout panic on some fonts and images
 		if r := recover(); r != nil {
 			err = fmt.Errorf("rendering: %v", r)
 		}
 	}()
 	d := f.Drawing.AtWidth(w)
-	// The PDF's fonts are converted in the background while the PNG is
-	// drawn (see prepareFonts); the bytes of both do not depend on it.
-	prepareFonts(d)
 	if f.PNG, err = d.PNG(PNGDPI); err != nil {
 		return err
 	}
