@@ -3,12 +3,12 @@ package figures
 import (
 	"bytes"
 	"fmt"
+	"image/png"
 	"time"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
-	"gonum.org/v1/plot/vg/vgimg"
 	"gonum.org/v1/plot/vg/vgsvg"
 )
 
@@ -75,14 +75,20 @@ func (d Drawing) PDF() ([]byte, error) {
 // PNG renders the drawing as a PNG at dpi dots per inch on a white
 // background.
 func (d Drawing) PNG(dpi int) ([]byte, error) {
-	c := vgimg.NewWith(vgimg.UseWH(d.Width, d.Height), vgimg.UseDPI(dpi))
+	c := newPNGCanvas(d.Width, d.Height, dpi)
 	d.Draw(draw.New(c))
 	var buf bytes.Buffer
-	if _, err := (vgimg.PngCanvas{Canvas: c}).WriteTo(&buf); err != nil {
+	// Fastest deflate: a third of the CPU of the default level for files
+	// about 15% larger (BenchmarkPNGEncode).
+	enc := png.Encoder{CompressionLevel: pngCompression}
+	if err := enc.Encode(&buf, c.Image()); err != nil {
 		return nil, fmt.Errorf("png: %w", err)
 	}
 	return buf.Bytes(), nil
 }
+
+// pngCompression is the PNG figures' deflate level.
+const pngCompression = png.BestSpeed
 
 // Render renders the PDF and PNG of every figure of figs that has a
 // drawing, laid out at width w (see AtWidth), into the figures.
