@@ -373,3 +373,22 @@ func TestPDFDeterministic(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkPDF: the PDFs of the sample drawings; prints the CPU time and
+// bytes per figure.
+func BenchmarkPDF(b *testing.B) {
+	samples := exportSamples(&testing.T{})
+	size, cpu0 := 0, processCPUSeconds()
+	for range b.N {
+		size = 0
+		for _, d := range samples {
+			pdf, err := d.PDF()
+			if err != nil {
+				b.Fatal(err)
+			}
+			size += len(pdf)
+		}
+	}
+	b.ReportMetric(float64(size)/float64(len(samples)), "bytes/figure")
+	b.ReportMetric(1000*(processCPUSeconds()-cpu0)/float64(b.N*len(samples)), "cpu-ms/figure")
+}
