@@ -27,17 +27,16 @@ import (
 // bytes depend on the drawing only: resources are named and numbered in
 // the order the drawing first uses them.
 type pdfCanvas struct {
-	w, h    vg.Length
-	page    []byte // the page's content stream
-	st      pdfState
-	stack   []pdfState
-	fonts   []*pdfFont
-	fontOf  map[*opentype.Font]*pdfFont
-	alphas  []float64 // /GS1… in order of first use
-	images  []pdfImg  // /Im1… in order of use
-	sbuf    sfnt.Buffer
-	err     error
-	pathBuf []byte
+	w, h   vg.Length
+	page   []byte // the page's content stream
+	st     pdfState
+	stack  []pdfState
+	fonts  []*pdfFont
+	fontOf map[*opentype.Font]*pdfFont
+	alphas []float64 // /GS1… in order of first use
+	images []pdfImg  // /Im1… in order of use
+	sbuf   sfnt.Buffer
+	err    error
 }
 
 // pdfState is what Push saves of the drawing state beside the PDF's own
