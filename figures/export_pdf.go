@@ -2,7 +2,6 @@ package figures
 
 import (
 	"bytes"
-	"compress/zlib"
 	"fmt"
 	"image"
 	"image/color"
@@ -368,13 +367,4 @@ func pdfImage(img image.Image) pdfImg {
 		im.alpha = nil
 	}
 	return im
-}
-
-// deflate is b zlib-compressed, for a /FlateDecode stream.
-func deflate(b []byte) []byte {
-	var out bytes.Buffer
-	w, _ := zlib.NewWriterLevel(&out, zlib.DefaultCompression)
-	w.Write(b)
-	w.Close()
-	return out.Bytes()
 }

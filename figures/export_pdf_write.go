@@ -1,6 +1,8 @@
 package figures
 
 import (
+	"bytes"
+	"compress/zlib"
 	"fmt"
 	"slices"
 	"strconv"
@@ -11,6 +13,23 @@ import (
 type pdfDoc struct {
 	b    []byte
 	offs []int // offs[n-1]: where object n starts
+	z    *zlib.Writer
+	zbuf bytes.Buffer
+}
+
+// deflate is data zlib-compressed, for a /FlateDecode stream. The
+// document's streams share one compressor (each new one allocates about
+// a megabyte of tables).
+func (d *pdfDoc) deflate(data []byte) []byte {
+	d.zbuf.Reset()
+	if d.z == nil {
+		d.z = zlib.NewWriter(&d.zbuf)
+	} else {
+		d.z.Reset(&d.zbuf)
+	}
+	d.z.Write(data) // a bytes.Buffer takes everything
+	d.z.Close()
+	return d.zbuf.Bytes()
 }
 
 // obj starts object n (the next one).
@@ -34,7 +53,7 @@ func (d *pdfDoc) dict(n int, body string) {
 // stream writes object n as a stream of data, compressed, with the
 // dictionary entries extra besides /Length and /Filter.
 func (d *pdfDoc) stream(n int, extra string, data []byte) {
-	z := deflate(data)
+	z := d.deflate(data)
 	d.obj(n)
 	d.b = append(d.b, "<</Length "...)
 	d.b = strconv.AppendInt(d.b, int64(len(z)), 10)
