@@ -47,10 +47,12 @@ func (d Drawing) AtWidth(w vg.Length) Drawing {
 	return Drawing{Width: w, Height: max(d.Height*w/d.Width, minExportHeight), Draw: d.Draw}
 }
 
-// minExportHeight is the least height of a relaid drawing. The PDF
-// backend breaks the page when text comes within 2 cm of a page's bottom
-// edge by its own reckoning, which a very flat page (a critical-difference
-// diagram at column width is 0.8 in tall) reaches at once: 18 pages.
+// minExportHeight is the least height of a relaid drawing (docs/PAPER.md:
+// "never flatter than 1.5 in"). It was set for vgpdf, which broke the
+// page when text came within 2 cm of a page's bottom edge (a
+// critical-difference diagram at column width, 0.8 in tall, had 18
+// pages); the PDF canvas has no page breaks, but the figures' layout at
+// export width is kept as it was.
 const minExportHeight = 1.5 * vg.Inch
 
 // SVG renders the drawing as the site's SVG figures are (see SVG).
