@@ -60,11 +60,9 @@ func newPDFCanvas(w, h vg.Length) *pdfCanvas {
 	return c
 }
 
-// num appends x with at most prec decimals, no trailing zeros.
+// num appends x with at most prec decimals, no trailing zeros. x must be
+// finite (see pdfCanvas.num).
 func num(b []byte, x float64, prec int) []byte {
-	if x == 0 || math.IsNaN(x) || math.IsInf(x, 0) { // PDF has no NaN: draw nothing sensible rather than a broken file
-		return append(b, '0')
-	}
 	n := len(b)
 	b = strconv.AppendFloat(b, x, 'f', prec, 64)
 	if bytes.IndexByte(b[n:], '.') >= 0 {
@@ -79,9 +77,19 @@ func num(b []byte, x float64, prec int) []byte {
 	return b
 }
 
+// num is num for a number of the drawing: one that is not finite (PDF
+// has no NaN) is an error, not a figure drawn somewhere else.
+func (c *pdfCanvas) num(b []byte, x float64, prec int) []byte {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		c.setErr(fmt.Errorf("the drawing has a coordinate, size or colour of %v", x))
+		return append(b, '0')
+	}
+	return num(b, x, prec)
+}
+
 func (c *pdfCanvas) op(nums []float64, prec int, op string) {
 	for _, x := range nums {
-		c.page = num(c.page, x, prec)
+		c.page = c.num(c.page, x, prec)
 		c.page = append(c.page, ' ')
 	}
 	c.page = append(c.page, op...)
@@ -104,7 +112,7 @@ func (c *pdfCanvas) SetLineDash(dashes []vg.Length, offs vg.Length) {
 		if i > 0 {
 			c.page = append(c.page, ' ')
 		}
-		c.page = num(c.page, float64(d), 3)
+		c.page = c.num(c.page, float64(d), 3)
 	}
 	c.page = append(c.page, "] "...)
 	c.op([]float64{float64(offs)}, 3, "d")
@@ -210,6 +218,9 @@ func (c *pdfCanvas) path(p vg.Path) bool {
 			return false
 		}
 	}
+	if have && !drawn { // moves only: end the path, painting nothing
+		c.page = append(c.page, "n\n"...)
+	}
 	return drawn
 }
 
@@ -280,11 +291,11 @@ func (c *pdfCanvas) FillString(f font.Face, pt vg.Point, s string) {
 	b := append(c.page, "BT /"...)
 	b = append(b, pf.name...)
 	b = append(b, ' ')
-	b = num(b, float64(f.Font.Size), 3)
+	b = c.num(b, float64(f.Font.Size), 3)
 	b = append(b, " Tf "...)
-	b = num(b, float64(pt.X), 3)
+	b = c.num(b, float64(pt.X), 3)
 	b = append(b, ' ')
-	b = num(b, float64(pt.Y), 3)
+	b = c.num(b, float64(pt.Y), 3)
 	b = append(b, " Td [<"...)
 	ppem := fixed.Int26_6(pf.tt.unitsPerEm)
 	var prev sfnt.GlyphIndex

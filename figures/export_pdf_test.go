@@ -6,6 +6,7 @@ import (
 	"image"
 	"image/color"
 	"image/png"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -452,4 +453,19 @@ func BenchmarkPDF(b *testing.B) {
 	}
 	b.ReportMetric(float64(size)/float64(len(samples)), "bytes/figure")
 	b.ReportMetric(1000*(processCPUSeconds()-cpu0)/float64(b.N*len(samples)), "cpu-ms/figure")
+}
+
+// TestPDFNotFinite: a drawing with a NaN coordinate is an error, not a
+// PDF with the point drawn somewhere else.
+func TestPDFNotFinite(t *testing.T) {
+	t.Parallel()
+	d := Drawing{Width: 100, Height: 100, Draw: func(c draw.Canvas) {
+		var p vg.Path
+		p.Move(vg.Point{X: 1, Y: 1})
+		p.Line(vg.Point{X: vg.Length(math.NaN()), Y: 5})
+		c.Stroke(p)
+	}}
+	if _, err := d.PDF(); err == nil || !strings.Contains(err.Error(), "NaN") {
+		t.Errorf("err = %v, want one naming NaN", err)
+	}
 }
