@@ -3,14 +3,12 @@ package figures
 import (
 	"bytes"
 	"fmt"
+	"image/png"
 	"time"
 
-	"codeberg.org/go-pdf/fpdf"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
-	"gonum.org/v1/plot/vg/vgimg"
-	"gonum.org/v1/plot/vg/vgpdf"
 	"gonum.org/v1/plot/vg/vgsvg"
 )
 
@@ -25,15 +23,6 @@ const PNGDPI = 300
 // bytes depend on the drawing only, so a site (and its archive) builds
 // byte-identical.
 var pdfEpoch = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
-
-func init() {
-	// fpdf reads these defaults when vgpdf creates a document and offers
-	// no per-document setting through vgpdf: fixed dates and sorted
-	// resource catalogs make a PDF's bytes a function of its drawing.
-	fpdf.SetDefaultCreationDate(pdfEpoch)
-	fpdf.SetDefaultModificationDate(pdfEpoch)
-	fpdf.SetDefaultCatalogSort(true)
-}
 
 // Drawing is one figure's drawing at its natural size: the same
 // function draws the SVG of the site and the PDF and PNG of a paper.
@@ -58,10 +47,12 @@ func (d Drawing) AtWidth(w vg.Length) Drawing {
 	return Drawing{Width: w, Height: max(d.Height*w/d.Width, minExportHeight), Draw: d.Draw}
 }
 
-// minExportHeight is the least height of a relaid drawing. The PDF
-// backend breaks the page when text comes within 2 cm of a page's bottom
-// edge by its own reckoning, which a very flat page (a critical-difference
-// diagram at column width is 0.8 in tall) reaches at once: 18 pages.
+// minExportHeight is the least height of a relaid drawing (docs/PAPER.md:
+// "never flatter than 1.5 in"). It was set for vgpdf, which broke the
+// page when text came within 2 cm of a page's bottom edge (a
+// critical-difference diagram at column width, 0.8 in tall, had 18
+// pages); the PDF canvas has no page breaks, but the figures' layout at
+// export width is kept as it was.
 const minExportHeight = 1.5 * vg.Inch
 
 // SVG renders the drawing as the site's SVG figures are (see SVG).
@@ -78,23 +69,21 @@ func (d Drawing) SVG() ([]byte, error) {
 // PDF renders the drawing as a one-page PDF of the drawing's size with
 // its fonts (Liberation Sans) embedded.
 func (d Drawing) PDF() ([]byte, error) {
-	c := vgpdf.New(d.Width, d.Height)
-	c.EmbedFonts(true)
-	d.Draw(draw.New(boldSafe{c}))
-	var buf bytes.Buffer
-	if _, err := c.WriteTo(&buf); err != nil {
-		return nil, fmt.Errorf("pdf: %w", err)
-	}
-	return buf.Bytes(), nil
+	c := newPDFCanvas(d.Width, d.Height)
+	d.Draw(draw.New(c))
+	return c.Bytes()
 }
 
 // PNG renders the drawing as a PNG at dpi dots per inch on a white
 // background.
 func (d Drawing) PNG(dpi int) ([]byte, error) {
-	c := vgimg.NewWith(vgimg.UseWH(d.Width, d.Height), vgimg.UseDPI(dpi))
+	c := newPNGCanvas(d.Width, d.Height, dpi)
 	d.Draw(draw.New(c))
+	if c.img != nil {
+		return encodePNG(c.img)
+	}
 	var buf bytes.Buffer
-	if _, err := (vgimg.PngCanvas{Canvas: c}).WriteTo(&buf); err != nil {
+	if err := (&png.Encoder{CompressionLevel: png.BestSpeed}).Encode(&buf, c.Image()); err != nil {
 		return nil, fmt.Errorf("png: %w", err)
 	}
 	return buf.Bytes(), nil
@@ -116,15 +105,12 @@ func Render(figs []Figure, w vg.Length) (err error) {
 }
 
 func (f *Figure) render(w vg.Length) (err error) {
-	defer func() { // vgpdf and vgimg panic on some fonts and images
+	defer func() { // vgimg and gonum/plot's text layout panic on some fonts and images
 		if r := recover(); r != nil {
 			err = fmt.Errorf("rendering: %v", r)
 		}
 	}()
 	d := f.Drawing.AtWidth(w)
-	// The PDF's fonts are converted in the background while the PNG is
-	// drawn (see prepareFonts); the bytes of both do not depend on it.
-	prepareFonts(d)
 	if f.PNG, err = d.PNG(PNGDPI); err != nil {
 		return err
 	}
