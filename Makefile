@@ -117,7 +117,7 @@ bench-seed000: build
 			printf "evalbook build (cold): wall %.2f s, CPU %.2f s, max RSS %d KiB | pandas/scipy: wall %.2f s, CPU %.2f s, max RSS %d KiB | evalbook %.1fx faster (wall), %.1fx (CPU), load %s\n", \
 			a[3], a[1]+a[2], a[4], b[3], b[1]+b[2], b[4], b[3]/a[3], (b[1]+b[2])/(a[1]+a[2]), l }'; \
 	done
-	@echo "== where a cold build of it goes (in one process: no start-up, fonts converted once): site only, + the figures' PDF and PNG, validate"
+	@echo "== where a cold build of it goes (in one process: no start-up, each font face read once): site only, + the figures' PDF and PNG, validate"
 	@$(GO) test ./report -run '^$$' -bench Seed000Split -benchtime 3x | grep -E '^Benchmark'
 
 # bench-pack: evalbook pack and evalbook verify of the demo, timed (issue

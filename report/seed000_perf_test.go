@@ -17,8 +17,8 @@ import (
 // (the same pipeline, writing nothing). Its difference tells which part
 // of the cold build the manuscript's figures take. A build in a process
 // of its own (make bench-seed000) adds the start-up and, for the PDFs,
-// converting each font face once (about 30 ms of CPU each; this process
-// keeps them after its first build). Printed, never asserted.
+// reading each font face once (this process keeps them after its first
+// build). Printed, never asserted.
 func BenchmarkSeed000Split(b *testing.B) {
 	runs, err := filepath.Abs("../../shared/reference/sertkan2023/runs")
 	if err != nil {
