@@ -38,8 +38,11 @@ type TableReader struct {
 	csv     *recordReader
 	rec     []string
 	rows    int64
-	missing []string       // cells that count as missing (SetMissing)
-	pq      *ParquetReader // .parquet: every method delegates to it
+	missing []string // cells that count as missing (SetMissing)
+	plain   bool     // CSV or TSV without missing markers: Float's fast path
+	// rangeGap: HashRange was handed a range past what the hash has
+	rangeGap bool
+	pq       *ParquetReader // .parquet: every method delegates to it
 	// outside marks a file outside the study directory (allow_outside):
 	// a missing column does not quote its header, which for a file that
 	// is no table (../../etc/passwd) is its first line.
@@ -85,7 +88,7 @@ func openTable(path, display string, mapping map[string]string, maxDecompressed 
 	if err != nil {
 		return nil, err
 	}
-	t := &TableReader{File: display, f: f, dataStart: -1}
+	t := &TableReader{File: display, f: f, dataStart: -1, plain: true}
 	var src io.Reader = f
 	if hashing {
 		src = t.startHashing(f)
@@ -214,6 +217,7 @@ func (t *TableReader) SetMissing(markers []string) {
 	for _, m := range markers {
 		t.missing = append(t.missing, strings.TrimSpace(m))
 	}
+	t.plain = t.pq == nil && len(t.missing) == 0
 }
 
 func (t *TableReader) isMissing(s string) bool {
@@ -253,7 +257,7 @@ func (t *TableReader) Close() error {
 // br, when not nil, is a buffer to read through (reset to the range), so
 // that a worker reading many ranges allocates one.
 func (t *TableReader) Section(start, end int64, firstLine int, quoteStops bool, br *bufio.Reader) *TableReader {
-	c := &TableReader{File: t.File, Header: t.Header, cols: t.cols, missing: t.missing, outside: t.outside, dataStart: -1}
+	c := &TableReader{File: t.File, Header: t.Header, cols: t.cols, missing: t.missing, plain: t.plain, outside: t.outside, dataStart: -1}
 	r := io.NewSectionReader(t.f, start, end-start)
 	if br == nil {
 		br = bufio.NewReaderSize(r, 64<<10)
@@ -265,6 +269,73 @@ func (t *TableReader) Section(start, end int64, firstLine int, quoteStops bool, 
 	c.csv.transient = true
 	c.csv.quoteStops = quoteStops
 	return c
+}
+
+// SectionBytes is Section for a byte range read whole (ReadRange): its
+// records are split in p, where their strings point. The caller keeps
+// p unchanged until it is done with them.
+func (t *TableReader) SectionBytes(p []byte, firstLine int, quoteStops bool) *TableReader {
+	c := &TableReader{File: t.File, Header: t.Header, cols: t.cols, missing: t.missing, plain: t.plain, outside: t.outside, dataStart: -1}
+	c.csv = newMemReader(p, t.csv.comma, t.csv.quotes)
+	c.csv.next = firstLine
+	c.csv.quoteStops = quoteStops
+	return c
+}
+
+// ReadRange reads bytes [start, end) of the file of an uncompressed CSV
+// or TSV reader (DataRange) into buf, grown as needed, and returns them.
+func (t *TableReader) ReadRange(start, end int64, buf []byte) ([]byte, error) {
+	n := int(end - start)
+	if cap(buf) < n {
+		buf = make([]byte, n)
+	}
+	buf = buf[:n]
+	got, err := t.f.ReadAt(buf, start)
+	if got == n {
+		return buf, nil
+	}
+	if err == nil || err == io.EOF {
+		err = io.ErrUnexpectedEOF // the file shrank
+	}
+	return buf[:got], fmt.Errorf("%s: %w", t.File, err)
+}
+
+// HashRange goes on hashing, for a hashing reader (OpenTableHashing)
+// whose file is read in byte ranges, with the file's bytes p from offset
+// off: ranges handed over in file order, as they were read to be
+// parsed, so the file is hashed by the read that parses it. The bytes
+// of p the hash already has (the header, and what the reader's buffer
+// read ahead) are skipped. A range that starts past what the hash has
+// (a gap) abandons the hash: ContentSum then has none.
+func (t *TableReader) HashRange(off int64, p []byte) {
+	th := t.hash
+	if th == nil || t.rangeGap {
+		return
+	}
+	hr := th.hr
+	if off > hr.n {
+		t.rangeGap = true
+		return
+	}
+	if skip := hr.n - off; skip < int64(len(p)) {
+		hr.h.Write(p[skip:])
+		hr.n += int64(len(p)) - skip
+	}
+}
+
+// HashRangesDone ends the hashing of a file read in ranges
+// (HashRange): when the hash has every byte of the file as it was
+// opened, and the open file still has that identity (nothing was
+// written to it meanwhile), ContentSum has the file's sum.
+func (t *TableReader) HashRangesDone() {
+	th := t.hash
+	if th == nil || t.rangeGap || th.hr.n != th.size {
+		return
+	}
+	if st, err := t.f.Stat(); err != nil || identify(st) != th.stamp {
+		return
+	}
+	th.hr.eof = true
 }
 
 // Col returns the index of a column, or -1 when the file has none.
@@ -412,6 +483,13 @@ func (t *TableReader) Rows() int64 {
 
 // Line returns the line of the current record.
 func (t *TableReader) Line() int {
+	if c := t.csv; c != nil && len(c.lines) == 0 { // an unquoted record: one line (inlined)
+		return c.line
+	}
+	return t.lineOf()
+}
+
+func (t *TableReader) lineOf() int {
 	if t.pq != nil {
 		return t.pq.Line()
 	}
@@ -426,6 +504,18 @@ func (t *TableReader) Line() int {
 // comma, a value out of float64's range — is an error naming
 // file:line:column and the text.
 func (t *TableReader) Float(col int) (v float64, ok bool, err error) {
+	if t.plain {
+		// the common case, inlined into the caller: a plain decimal
+		// (parseDecimal's own fast path, so the same value)
+		if v, ok := parsePlainDecimal(t.rec[col]); ok {
+			return v, true, nil
+		}
+	}
+	return t.float(col)
+}
+
+// float is Float past its fast path.
+func (t *TableReader) float(col int) (v float64, ok bool, err error) {
 	if t.pq != nil {
 		return t.pqFloat(col)
 	}
@@ -932,7 +1022,17 @@ func cutUTF8(s string, n int) string {
 // bidirectional override — or "" when it can. Names go into CSV, HTML,
 // SVG and terminal messages.
 func BadName(s string) string {
-	for i := 0; i < len(s); i++ {
+	i := 0
+	for ; i+8 <= len(s); i += 8 { // eight plain bytes at a time: a unit id of every row
+		x := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		// a byte < 0x20 (borrows into its high bit), 0x7f (+1 carries
+		// into it) or ≥ 0x80 (has it) leaves its high bit set
+		if (x-0x2020202020202020|(x&0x7f7f7f7f7f7f7f7f+0x0101010101010101)|x)&0x8080808080808080 != 0 {
+			break
+		}
+	}
+	for ; i < len(s); i++ {
 		c := s[i]
 		if c < 0x20 || c == 0x7f {
 			return fmt.Sprintf("a control character (%U)", rune(c))

@@ -236,3 +236,35 @@ func TestPlainDecimalMatchesFull(t *testing.T) {
 		}
 	}
 }
+
+// TestBadNameWords: BadName, which passes plain bytes eight at a time,
+// says what a byte-by-byte scan says, wherever the bad byte is.
+func TestBadNameWords(t *testing.T) {
+	t.Parallel()
+	ref := func(s string) string {
+		for i := 0; i < len(s); i++ {
+			if c := s[i]; c < 0x20 || c == 0x7f {
+				return fmt.Sprintf("a control character (%U)", rune(c))
+			} else if c >= 0x80 {
+				return badNameRunes(s[i:])
+			}
+		}
+		return ""
+	}
+	alphabet := []string{"a", "Z", " ", "~", "\x00", "\x1f", "\x7f", "\x80", "\xff", "é", "\u202e", "\u200b", "0"}
+	rng := rand.New(rand.NewPCG(7, 8))
+	for trial := 0; trial < 200000; trial++ {
+		var b strings.Builder
+		n := rng.IntN(30)
+		for i := 0; i < n; i++ {
+			if rng.IntN(8) == 0 {
+				b.WriteString(alphabet[rng.IntN(len(alphabet))])
+			} else {
+				b.WriteString(alphabet[rng.IntN(4)])
+			}
+		}
+		if s := b.String(); BadName(s) != ref(s) {
+			t.Fatalf("BadName(%q) = %q, want %q", s, BadName(s), ref(s))
+		}
+	}
+}
