@@ -505,10 +505,12 @@ func (t *TableReader) lineOf() int {
 // file:line:column and the text.
 func (t *TableReader) Float(col int) (v float64, ok bool, err error) {
 	if t.plain {
-		// the common case, inlined into the caller: a plain decimal
-		// (parseDecimal's own fast path, so the same value)
-		if v, ok := parsePlainDecimal(t.rec[col]); ok {
-			return v, true, nil
+		// the common case: a cell that is a number (an error, an empty
+		// cell or a marker is float's)
+		if s := t.rec[col]; s != "" {
+			if v, bad := parseDecimal(s); bad == numOK {
+				return v, true, nil
+			}
 		}
 	}
 	return t.float(col)
