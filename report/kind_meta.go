@@ -10,6 +10,7 @@ import (
 	"io"
 	"math"
 	"strings"
+	"unsafe"
 
 	"github.com/evalbook/evalbook/analyses"
 	"github.com/evalbook/evalbook/analyses/meta"
@@ -121,6 +122,13 @@ func (m *metaSink) Seen(dataset, method string) {
 
 // method records a method with values of the metric.
 func (m *metaSink) method(name string) {
+	for _, l := range m.lastMethods {
+		// the same string mostly (the pass's names are interned): no
+		// call to compare bytes
+		if len(name) == len(l) && (len(l) == 0 || unsafe.StringData(name) == unsafe.StringData(l)) {
+			return
+		}
+	}
 	for _, l := range m.lastMethods {
 		if name == l {
 			return

@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
+	"math/bits"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -748,11 +750,11 @@ const (
 // exponent; spaces around it are allowed. Unlike strconv.ParseFloat it
 // takes no NaN, Inf or Infinity (any case), no hexadecimal, no
 // underscores, and no value beyond float64's range or so small that it
-// rounds to zero. It does not allocate, and the common case (at most 19
-// significant digits, a value exact as a float64 integer, scaled by a
-// power of ten up to 1e22) is computed here in one pass, correctly
-// rounded, as strconv's own exact fast path does; the rest goes to
-// strconv.ParseFloat.
+// rounds to zero. It does not allocate, and the common case (a plain
+// decimal of at most 19 digits) is computed here in one pass, correctly
+// rounded: a value exact as a float64 integer scaled by a power of ten
+// up to 1e22 as strconv's own exact fast path does, a longer one by
+// nearestQuotient; the rest goes to strconv.ParseFloat.
 func parseDecimal(s string) (float64, numErr) {
 	v, ok, plain := plainDecimal(s)
 	if ok {
@@ -893,8 +895,9 @@ func (d *decimalDigits) exact(neg bool) (float64, bool) {
 
 // parsePlainDecimal is parseDecimal's fast path for the shape nearly
 // every value of a results or units file has: an optional minus, digits,
-// an optional point and digits, nothing else, at most 19 digits, exact as
-// a float64 integer before its one scaling. It declines (ok false) every
+// an optional point and digits, nothing else, at most 19 digits (exact as
+// a float64 integer before its one scaling, or else read by
+// nearestQuotient, which may decline). It declines (ok false) every
 // other text, which parseDecimal then parses in full; where it accepts,
 // the result is parseDecimal's (FuzzParseDecimal checks both paths).
 func parsePlainDecimal(s string) (float64, bool) {
@@ -929,8 +932,17 @@ func plainDecimal(s string) (v float64, ok, plain bool) {
 	if digits == 0 {
 		return 0, false, false
 	}
-	if digits > 19 || mant > 1<<53 || frac > 22 {
+	if digits > 19 || frac > 22 {
 		return 0, false, true
+	}
+	if mant > 1<<53 {
+		// 17 to 19 significant digits (0.38685280723454163): float64(mant)
+		// is not exact, so the quotient is checked against the exact one
+		v, ok = nearestQuotient(mant, frac)
+		if ok && neg {
+			v = -v
+		}
+		return v, ok, true
 	}
 	v = float64(mant) / float64pow10[frac] // exact operands, one rounding
 	if neg {
@@ -938,6 +950,97 @@ func plainDecimal(s string) (v float64, ok, plain bool) {
 	}
 	return v, true, true
 }
+
+// nearestQuotient returns m / 10^k correctly rounded (to nearest, ties
+// to even) for 2^53 < m < 10^19 and k ≤ 19, as strconv.ParseFloat
+// would: the float quotient (two roundings: within two units in the
+// last place) is moved a unit at a time while the exact quotient lies
+// beyond the midpoint to its neighbour, each midpoint compared in exact
+// 128-bit integer arithmetic (cmpMidpoint). ok is false where it does
+// not decide (at the edge of a binade), for strconv to.
+func nearestQuotient(m uint64, k int) (float64, bool) {
+	c := float64(m) / float64pow10[k]
+	for range 4 {
+		b := math.Float64bits(c)
+		mant := b&(1<<52-1) | 1<<52
+		e := int(b>>52&0x7ff) - 1075 // c = mant·2^e
+		if mant == 1<<52 || mant == 1<<53-1 {
+			return 0, false // a neighbour in another binade
+		}
+		up, ok := cmpMidpoint(m, k, 2*mant+1, e-1)
+		if !ok {
+			return 0, false
+		}
+		if up > 0 {
+			c = math.Float64frombits(b + 1)
+			continue
+		}
+		down, ok := cmpMidpoint(m, k, 2*mant-1, e-1)
+		if !ok {
+			return 0, false
+		}
+		if down < 0 {
+			c = math.Float64frombits(b - 1)
+			continue
+		}
+		switch {
+		case up == 0 && mant&1 == 1: // a tie: to the even neighbour
+			return math.Float64frombits(b + 1), true
+		case down == 0 && mant&1 == 1:
+			return math.Float64frombits(b - 1), true
+		}
+		return c, true
+	}
+	return 0, false
+}
+
+// cmpMidpoint compares m / 10^k with n·2^e exactly: -1, 0 or +1; ok is
+// false when a side would not fit in 128 bits.
+func cmpMidpoint(m uint64, k int, n uint64, e int) (int, bool) {
+	// m / 10^k ⋚ n·2^e  ⇔  m·2^-e ⋚ n·10^k (e ≤ 0), m ⋚ n·10^k·2^e (e > 0)
+	rhi, rlo := bits.Mul64(n, uint64pow10[k])
+	lhi, llo := uint64(0), m
+	if e <= 0 {
+		if bits.Len64(m)-e > 127 {
+			return 0, false
+		}
+		lhi, llo = shl128(0, m, uint(-e))
+	} else {
+		if 64+bits.Len64(rhi)+e > 127 {
+			return 0, false
+		}
+		rhi, rlo = shl128(rhi, rlo, uint(e))
+	}
+	switch {
+	case lhi != rhi:
+		return cmpUint(lhi, rhi), true
+	case llo != rlo:
+		return cmpUint(llo, rlo), true
+	}
+	return 0, true
+}
+
+// shl128 shifts the 128-bit hi:lo left by s < 128 bits.
+func shl128(hi, lo uint64, s uint) (uint64, uint64) {
+	if s >= 64 {
+		return lo << (s - 64), 0
+	}
+	if s == 0 {
+		return hi, lo
+	}
+	return hi<<s | lo>>(64-s), lo << s
+}
+
+func cmpUint(a, b uint64) int {
+	if a < b {
+		return -1
+	}
+	return 1
+}
+
+// uint64pow10 are the powers of ten a uint64 holds.
+var uint64pow10 = [...]uint64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
+	1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19}
 
 // float64pow10 are the powers of ten a float64 holds exactly.
 var float64pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
