@@ -129,8 +129,9 @@ func (m *metaSink) method(name string) {
 			return
 		}
 	}
-	for _, l := range m.lastMethods {
+	for i, l := range m.lastMethods {
 		if name == l {
+			m.lastMethods[i] = name // the copy the rows now come with (each byte range interns its own)
 			return
 		}
 	}
