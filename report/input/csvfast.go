@@ -51,12 +51,12 @@ type recordReader struct {
 	wpos    int
 	slowFor int // records to read without the window (quotedSlow)
 	// The window's bytes are classified 64 at a time (loadBlock): bit k
-	// of seps, ends and qmarks marks byte blk+k as a separator, a line
-	// end or a quote (CSV), bits of bytes already read cleared. blk < 0:
-	// no block (the window's last bytes, read by splitWindow).
-	blk                int
-	seps, ends, qmarks uint64
-	winQuotes          bool // the window holds a quote (CSV)
+	// of marks marks byte blk+k as a separator or a line end, of qmarks
+	// as a quote (CSV), bits of bytes already read cleared. blk < 0: no
+	// block (the window's last bytes, read by splitWindow).
+	blk           int
+	marks, qmarks uint64
+	winQuotes     bool // the window holds a quote (CSV)
 	// mem, when r is nil, holds the records (transient): a byte range
 	// of a file read whole, whose bytes the caller also hashes; memPos
 	// is where the next line starts.
@@ -253,17 +253,16 @@ func (rr *recordReader) loadBlock(at int) bool {
 	}
 	b := rr.win[at : at+64]
 	rep := swarOnes * uint64(rr.comma)
-	var seps, ends, qmarks uint64
+	var marks, qmarks uint64
 	quotes := rr.quotes && rr.winQuotes
 	for k := 0; k < 64; k += 8 {
 		x := binary.LittleEndian.Uint64(b[k:])
-		seps |= byteMask(matchByte(x, rep)) << k
-		ends |= byteMask(matchByte(x, swarOnes*'\n')) << k
+		marks |= byteMask(matchByte(x, rep)|matchByte(x, swarOnes*'\n')) << k
 		if quotes {
 			qmarks |= byteMask(matchByte(x, swarOnes*'"')) << k
 		}
 	}
-	rr.blk, rr.seps, rr.ends, rr.qmarks = at, seps, ends, qmarks
+	rr.blk, rr.marks, rr.qmarks = at, marks, qmarks
 	return true
 }
 
@@ -276,7 +275,7 @@ func byteMask(m uint64) uint64 {
 }
 
 // splitBlocks is splitWindow from the classified blocks: the line's
-// separators and its end are the next set bits, taken in order, so a
+// separators and its end are the next set bits of marks, in order, so a
 // record costs a step per field whatever the fields' lengths (a loop
 // over 8-byte words takes a step per word and per separator, at a
 // branch the processor cannot predict).
@@ -286,21 +285,19 @@ func (rr *recordReader) splitBlocks() (rec []string, n int, ok bool) {
 	start := lineStart
 	fields, starts := rr.fields[:0], rr.starts[:0]
 	rr.lines = rr.lines[:0]
-	blk, seps, ends := rr.blk, rr.seps, rr.ends
+	blk, marks := rr.blk, rr.marks
 	for {
-		marks := seps | ends
 		for marks != 0 {
 			k := bits.TrailingZeros64(marks)
 			bit := uint64(1) << k
 			marks &= marks - 1
 			j := blk + k
-			if ends&bit != 0 {
+			if s[j] == '\n' { // the mark of a line end, not of a separator
 				if rr.qmarks&(bit-1) != 0 {
 					rr.slowFor = quotedSlow
 					return nil, 0, false
 				}
-				through := bit<<1 - 1 // the bytes up to the line end (all, for bit 63)
-				rr.seps, rr.ends, rr.qmarks = seps&^through, ends&^through, rr.qmarks&^through
+				rr.marks, rr.qmarks = marks, rr.qmarks&^(bit<<1-1) // the bytes after the line end
 				return rr.endLine(fields, starts, s, lineStart, start, j)
 			}
 			fields = append(fields, s[start:j])
@@ -315,7 +312,7 @@ func (rr *recordReader) splitBlocks() (rec []string, n int, ok bool) {
 		if !rr.loadBlock(blk + 64) {
 			return nil, 0, false // readRecord reads it
 		}
-		blk, seps, ends = rr.blk, rr.seps, rr.ends
+		blk, marks = rr.blk, rr.marks
 	}
 }
 

@@ -1137,6 +1137,12 @@ func BadName(s string) string {
 			break
 		}
 	}
+	if i+4 <= len(s) { // and four (a unit id of 4 to 7 bytes)
+		x := uint32(s[i]) | uint32(s[i+1])<<8 | uint32(s[i+2])<<16 | uint32(s[i+3])<<24
+		if (x-0x20202020|(x&0x7f7f7f7f+0x01010101)|x)&0x80808080 == 0 {
+			i += 4
+		}
+	}
 	for ; i < len(s); i++ {
 		c := s[i]
 		if c < 0x20 || c == 0x7f {
