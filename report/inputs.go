@@ -770,12 +770,29 @@ func (in *inputs) units(fn func(u *UnitRow) error) error {
 	return nil
 }
 
+// readUnitsFile hands fn the rows of a units file, a batch at a time.
 func (in *inputs) readUnitsFile(e InputEntry, mf input.Match, fn func(u *UnitRow) error) error {
 	f, err := in.openUnits(e, mf)
 	if err != nil {
 		return err
 	}
-	return in.readUnitsRows(f, fn)
+	var u UnitRow
+	each := func(b *unitsBatchOf) error {
+		for k := range b.rows {
+			b.row(k, &u)
+			if err := fn(&u); err != nil {
+				return err
+			}
+		}
+		b.reset()
+		return nil
+	}
+	o := newUnitsOut(newUnitsBatch(), unitsBatch, func(b *unitsBatchOf) (*unitsBatchOf, error) { return b, each(b) })
+	err = in.readUnitsRows(f, o)
+	if ferr := each(o.b); ferr != nil {
+		return ferr // fn saw the rows before the error in order; its own error comes first
+	}
+	return err
 }
 
 // unitsFile is a units file opened and its header read: where each
@@ -854,14 +871,24 @@ func (f *unitsFile) hasMetric(metric string) bool {
 
 // nameCache checks and interns the names of one column: a column mostly
 // repeats a few names (files are grouped; a long file cycles through its
-// metrics), so the last few are compared before the map is consulted.
+// metrics), so the raw cell is compared with the last names met, most
+// recent first, before it is trimmed and the map consulted. A cell equal
+// to a name met is that name: names have no surrounding space, so the
+// cell has none to trim, and it was checked when first met. Each name
+// interned has a number (its order of first appearance; -1 past the
+// map's cap), which unitsOut keys its names by.
 type nameCache struct {
 	what   string
-	col    int
+	col    int // -1: the names are constants (from the path or the entry), not trimmed
 	recent [4]string
-	next   int
-	intern map[string]string
+	ids    [4]int32 // the numbers of the recent names
+	intern map[string]int32
+	names  []string // by number
 }
+
+// maxInterned caps the names a nameCache keeps (a column of a million
+// distinct names is a mistake, not a reason to hold them all).
+const maxInterned = 1 << 16
 
 // equalShort is a == b, comparing a short name byte by byte instead of
 // through a call to the runtime's comparison.
@@ -880,37 +907,135 @@ func equalShort(a, b string) bool {
 	return true
 }
 
-func (c *nameCache) name(t *input.TableReader, s string) (string, error) {
-	for _, r := range c.recent {
-		if s != "" && equalShort(s, r) {
-			return r, nil
+// name returns the name in a cell (raw: as read; trimmed here) and its
+// number.
+func (c *nameCache) name(t *input.TableReader, raw string) (string, int32, error) {
+	if raw != "" {
+		if equalShort(raw, c.recent[0]) {
+			return c.recent[0], c.ids[0], nil
+		}
+		if equalShort(raw, c.recent[1]) {
+			c.recent[0], c.recent[1] = c.recent[1], c.recent[0]
+			c.ids[0], c.ids[1] = c.ids[1], c.ids[0]
+			return c.recent[0], c.ids[0], nil
 		}
 	}
-	v, ok := c.intern[s]
+	return c.lookup(t, raw)
+}
+
+// lookup is name past the two most recent names.
+func (c *nameCache) lookup(t *input.TableReader, raw string) (string, int32, error) {
+	s := raw
+	if c.col >= 0 {
+		s = trimSpace(raw)
+	}
+	v, id, ok := "", int32(-1), false
+	for i, r := range c.recent[2:] {
+		if s != "" && equalShort(s, r) {
+			v, id, ok = r, c.ids[2+i], true
+		}
+	}
+	if !ok {
+		if id, ok = c.intern[s]; ok {
+			v = c.names[id]
+		}
+	}
 	if !ok {
 		if err := t.NameError(c.col, c.what, s); err != nil {
-			return "", err
+			return "", -1, err
 		}
 		v = strings.Clone(s) // s keeps its whole chunk of the file alive
 		if c.intern == nil {
-			c.intern = map[string]string{}
+			c.intern = map[string]int32{}
 		}
-		if len(c.intern) < 1<<16 {
-			c.intern[v] = v
+		if len(c.intern) < maxInterned {
+			id = int32(len(c.names))
+			c.intern[v] = id
+			c.names = append(c.names, v)
 		}
 	}
-	c.recent[c.next] = v
-	c.next = (c.next + 1) % len(c.recent)
-	return v, nil
+	if v != "" {
+		k := len(c.recent) - 1
+		for i, r := range c.recent {
+			if r == v {
+				k = i // move it to the front instead of keeping it twice
+				break
+			}
+		}
+		copy(c.recent[1:k+1], c.recent[:k])
+		copy(c.ids[1:k+1], c.ids[:k])
+		c.recent[0], c.ids[0] = v, id
+	}
+	return v, id, nil
 }
 
-// readUnitsRows streams the rows of an opened units file to fn, one call
-// per value, and closes the file. The row is reused between calls.
-func (in *inputs) readUnitsRows(f *unitsFile, fn func(u *UnitRow) error) error {
+// unitsOut receives the values readUnitsRows reads: it fills a batch
+// and hands it to full when it holds max rows; full returns the batch
+// to fill next, or an error that stops the read. The rows of the batch
+// being filled when the read ends (or fails) are the caller's to hand on.
+type unitsOut struct {
+	b      *unitsBatchOf
+	max    int
+	full   func(*unitsBatchOf) (*unitsBatchOf, error)
+	rowOff int64 // added to each row number (a file read on from a byte range)
+	// known maps the numbers of a row's names (namesKey) to their index
+	// in b.names, direct-mapped: a file's rows repeat a few sets of names.
+	known [16]knownNames
+}
+
+type knownNames struct {
+	key uint64 // 0: empty
+	idx int
+}
+
+// namesKey packs the numbers of a row's dataset, method and metric
+// names (nameCache; a wide file's metric: its column's place) into a
+// key, or 0 when one has no number.
+func namesKey(dataset, method, metric int32) uint64 {
+	if dataset < 0 || method < 0 || metric < 0 || dataset >= 1<<20 || method >= 1<<20 || metric >= 1<<20 {
+		return 0
+	}
+	return uint64(dataset+1) | uint64(method+1)<<21 | uint64(metric+1)<<42
+}
+
+func newUnitsOut(b *unitsBatchOf, max int, full func(*unitsBatchOf) (*unitsBatchOf, error)) *unitsOut {
+	return &unitsOut{b: b, max: max, full: full}
+}
+
+// put appends a value to the batch; key is namesKey of its names (all
+// the rows handed to one unitsOut are of one file: the file name is
+// not in it). unit is copied.
+func (o *unitsOut) put(key uint64, dataset, method, metric, file, unit string, row, line int64, v float64) error {
+	b := o.b
+	var ni int
+	if slot := &o.known[(key*0x9E3779B97F4A7C15)>>60]; key != 0 && slot.key == key {
+		ni = slot.idx
+	} else {
+		ni = b.nameIndex(rowNames{dataset, method, metric, file})
+		if key != 0 {
+			slot.key, slot.idx = key, ni
+		}
+	}
+	b.rows = append(b.rows, batchRow{unit: uint32(len(b.ids)), unitLen: uint32(len(unit)), names: uint32(ni), row: row + o.rowOff, line: line, value: v})
+	b.ids = append(b.ids, unit...)
+	if len(b.rows) >= o.max {
+		next, err := o.full(b)
+		if err != nil {
+			return err
+		}
+		o.b = next
+		o.known = [16]knownNames{}
+	}
+	return nil
+}
+
+// readUnitsRows reads the rows of an opened units file into o, one row
+// per value, and closes the file.
+func (in *inputs) readUnitsRows(f *unitsFile, o *unitsOut) error {
 	t := f.t
 	defer in.closeCounted(f.mf.Path, t)
 	f.readOnlyUsed()
-	u := &UnitRow{File: t.File}
+	file := t.File
 	var row int64
 	names := unitsNames{
 		datasets: nameCache{what: "dataset name", col: f.dcol},
@@ -925,37 +1050,45 @@ func (in *inputs) readUnitsRows(f *unitsFile, fn func(u *UnitRow) error) error {
 		if err != nil {
 			return err
 		}
-		if err := in.unitsRowKey(f, &names, rec, u); err != nil {
+		k, err := in.unitsRowKey(f, &names, rec)
+		if err != nil {
 			return err
 		}
-		u.Row = row
-		u.Line = int64(t.Line())
-		row++
+		line := int64(t.Line())
 		if f.long {
-			metric, err := names.metrics.name(t, trimSpace(rec[f.metricCol]))
+			metric, mid, err := names.metrics.name(t, rec[f.metricCol])
 			if err != nil {
 				return err
 			}
 			if metric == "" {
 				return t.Errorf(f.metricCol, "empty metric name")
 			}
-			if err := f.emit(u, fn, metric, f.valueCol); err != nil {
+			if v, ok, err := f.value(f.valueCol); err != nil {
 				return err
+			} else if ok {
+				if err := o.put(namesKey(k.did, k.mid, mid), k.dataset, k.method, metric, file, k.unit, row, line, v); err != nil {
+					return err
+				}
 			}
+			row++
 			continue
 		}
 		for i, c := range f.wide {
-			if err := f.emit(u, fn, f.wideNames[i], c); err != nil {
+			if v, ok, err := f.value(c); err != nil {
 				return err
+			} else if ok {
+				if err := o.put(namesKey(k.did, k.mid, int32(i)), k.dataset, k.method, f.wideNames[i], file, k.unit, row, line, v); err != nil {
+					return err
+				}
 			}
 		}
+		row++
 	}
 }
 
 // readOnlyUsed has the reader split only the columns the rows use, and
 // hand out transient strings: names are interned (copied) by the name
-// caches; the unit id is handed to fn, which copies what it keeps
-// (UnitRow).
+// caches; the unit id is copied into the batch (unitsOut.put).
 func (f *unitsFile) readOnlyUsed() {
 	f.t.Only(append(append([]int{f.dcol, f.mcol, f.ucol, f.metricCol, f.valueCol}, f.wide...), f.unnamed...)...)
 	f.t.Transient()
@@ -967,58 +1100,70 @@ type unitsNames struct {
 	datasets, methods, metrics nameCache
 }
 
+// rowKey is a row's dataset, method (with their numbers in the name
+// caches) and unit id (aliasing the record).
+type rowKey struct {
+	dataset, method, unit string
+	did, mid              int32
+}
+
 // unitsRowKey reads and checks the dataset, method and unit id of a row
-// of a units file into u, and checks that the columns without a name in
-// the header are empty.
-func (in *inputs) unitsRowKey(f *unitsFile, names *unitsNames, rec []string, u *UnitRow) error {
+// of a units file, and checks that the columns without a name in the
+// header are empty.
+func (in *inputs) unitsRowKey(f *unitsFile, names *unitsNames, rec []string) (k rowKey, err error) {
 	t := f.t
-	var err error
-	if u.Dataset, err = names.datasets.name(t, in.pick(rec, f.dcol, f.mf.Dataset, in.study.Title)); err != nil {
-		return err
+	if k.dataset, k.did, err = names.datasets.name(t, in.cell(rec, f.dcol, f.mf.Dataset, in.study.Title)); err != nil {
+		return k, err
 	}
-	if u.Method, err = names.methods.name(t, in.pick(rec, f.mcol, f.mf.Method, "")); err != nil {
-		return err
+	if k.method, k.mid, err = names.methods.name(t, in.cell(rec, f.mcol, f.mf.Method, "")); err != nil {
+		return k, err
 	}
-	if u.Method == "" {
-		return t.Errorf(max(f.mcol, 0), "empty method name")
+	if k.method == "" {
+		return k, t.Errorf(max(f.mcol, 0), "empty method name")
 	}
-	if u.Dataset == "" {
-		return t.Errorf(max(f.dcol, 0), "empty dataset name")
+	if k.dataset == "" {
+		return k, t.Errorf(max(f.dcol, 0), "empty dataset name")
 	}
-	u.Unit = ""
 	if f.ucol >= 0 {
-		u.Unit = rec[f.ucol] // strings from Next are not reused
-		if err := t.NameError(f.ucol, "unit id", u.Unit); err != nil {
-			return err
+		k.unit = rec[f.ucol]
+		if err := t.NameError(f.ucol, "unit id", k.unit); err != nil {
+			return k, err
 		}
 	}
 	for _, c := range f.unnamed {
 		if strings.TrimSpace(rec[c]) != "" {
-			return t.Errorf(c, "a value in column %d, which has no name in the header", c+1)
+			return k, t.Errorf(c, "a value in column %d, which has no name in the header", c+1)
 		}
 	}
-	return nil
+	return k, nil
 }
 
-// emit hands fn the value in column col of the current row under the
-// metric. An empty cell is dropped, zero or NaN, as the entry says.
-func (f *unitsFile) emit(u *UnitRow, fn func(u *UnitRow) error, metric string, col int) error {
+// cell is pick without the trimming (the name caches trim).
+func (in *inputs) cell(rec []string, col int, constant, fallback string) string {
+	if col >= 0 {
+		return rec[col]
+	}
+	if constant != "" {
+		return constant
+	}
+	return fallback
+}
+
+// value is the value in column col of the current row: ok is false for
+// an empty cell the entry drops; an empty cell kept is zero or NaN, as
+// the entry says.
+func (f *unitsFile) value(col int) (float64, bool, error) {
 	v, ok, err := f.t.Float(col)
-	if err != nil {
-		return err
+	if err != nil || ok {
+		return v, ok, err
 	}
-	if !ok {
-		if f.e.Missing == "drop" {
-			return nil
-		}
-		v = math.NaN()
-		if f.e.Missing == "zero" {
-			v = 0
-		}
+	switch f.e.Missing {
+	case "drop":
+		return 0, false, nil
+	case "zero":
+		return 0, true, nil
 	}
-	u.Metric = metric
-	u.Value = v
-	return fn(u)
+	return math.NaN(), true, nil
 }
 
 // characteristics loads SPEC §3 characteristics once.

@@ -10,6 +10,7 @@ import (
 	"io"
 	"math"
 	"strings"
+	"unsafe"
 
 	"github.com/evalbook/evalbook/analyses"
 	"github.com/evalbook/evalbook/analyses/meta"
@@ -122,7 +123,15 @@ func (m *metaSink) Seen(dataset, method string) {
 // method records a method with values of the metric.
 func (m *metaSink) method(name string) {
 	for _, l := range m.lastMethods {
+		// the same string mostly (the pass's names are interned): no
+		// call to compare bytes
+		if len(name) == len(l) && (len(l) == 0 || unsafe.StringData(name) == unsafe.StringData(l)) {
+			return
+		}
+	}
+	for i, l := range m.lastMethods {
 		if name == l {
+			m.lastMethods[i] = name // the copy the rows now come with (each byte range interns its own)
 			return
 		}
 	}

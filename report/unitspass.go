@@ -33,7 +33,6 @@ package report
 // errors) a pass of its own would give it.
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -130,19 +129,21 @@ func (b *unitsBatchOf) release() {
 
 // add appends a copy of u.
 func (b *unitsBatchOf) add(u *UnitRow) {
-	ni := -1
-	for k := len(b.names) - 1; k >= max(0, len(b.names)-namesBack); k-- {
-		if n := &b.names[k]; sameString(n.metric, u.Metric) && sameString(n.method, u.Method) && sameString(n.dataset, u.Dataset) && sameString(n.file, u.File) {
-			ni = k
-			break
-		}
-	}
-	if ni < 0 {
-		ni = len(b.names)
-		b.names = append(b.names, rowNames{u.Dataset, u.Method, u.Metric, u.File})
-	}
+	ni := b.nameIndex(rowNames{u.Dataset, u.Method, u.Metric, u.File})
 	b.rows = append(b.rows, batchRow{unit: uint32(len(b.ids)), unitLen: uint32(len(u.Unit)), names: uint32(ni), row: u.Row, line: u.Line, value: u.Value})
 	b.ids = append(b.ids, u.Unit...)
+}
+
+// nameIndex returns the index of names in b.names, appending them unless
+// one of the latest namesBack is equal.
+func (b *unitsBatchOf) nameIndex(names rowNames) int {
+	for k := len(b.names) - 1; k >= max(0, len(b.names)-namesBack); k-- {
+		if n := &b.names[k]; sameString(n.metric, names.metric) && sameString(n.method, names.method) && sameString(n.dataset, names.dataset) && sameString(n.file, names.file) {
+			return k
+		}
+	}
+	b.names = append(b.names, names)
+	return len(b.names) - 1
 }
 
 // sameString is a == b, deciding without a call when both are the same
@@ -564,25 +565,23 @@ func (in *inputs) readGroupFile(sg *startedGroup, r *groupReader) {
 		}
 	}()
 	next := batchPool(r.free, unitsBatch)
-	b := next()
-	send := func() bool {
+	send := func(b *unitsBatchOf) bool {
 		select {
 		case r.batches <- b:
-			b = next()
 			return true
 		case <-r.stop:
 			return false
 		}
 	}
-	err := in.readUnitsRows(r.f, func(u *UnitRow) error {
-		b.add(u)
-		if len(b.rows) == unitsBatch && !send() {
-			return errPassDone
+	o := newUnitsOut(next(), unitsBatch, func(b *unitsBatchOf) (*unitsBatchOf, error) {
+		if !send(b) {
+			return nil, errPassDone
 		}
-		return nil
+		return next(), nil
 	})
-	if err == nil && len(b.rows) > 0 {
-		send()
+	err := in.readUnitsRows(r.f, o)
+	if err == nil && len(o.b.rows) > 0 {
+		send(o.b)
 	}
 	r.err = err // read after the channel is closed
 }
@@ -683,6 +682,7 @@ func (in *inputs) parallelSize(f *unitsFile) (int64, bool) {
 // quote, so it may not start where a record does).
 type unitsChunk struct {
 	start, end int64
+	raw        []byte // the range's bytes, hashed by the consumer in order
 	batches    []*unitsBatchOf
 	rows       int64
 	lines      int
@@ -704,19 +704,6 @@ func batchPool(free chan *unitsBatchOf, rows int) func() *unitsBatchOf {
 			return b
 		}
 	}
-}
-
-// hashBeside hashes a file read in ranges (which read around its
-// hashing reader) beside them, on the cores the parse leaves, instead of
-// after it (finishHash then checks it is still what was opened). The
-// function it returns waits for the hash.
-func (in *inputs) hashBeside(path string) (wait func()) {
-	hashed := make(chan struct{})
-	go func() {
-		defer close(hashed)
-		in.pin(path)
-	}()
-	return func() { <-hashed }
 }
 
 // cutRanges cuts a file's data into ranges of about in.chunkBytes at line
@@ -759,26 +746,19 @@ func (in *inputs) readGroupFileParallel(sg *startedGroup, r *groupReader, size i
 	if in.onParallel != nil {
 		in.onParallel(r.f.mf.Path)
 	}
-	if t.Hashing() {
-		defer in.hashBeside(r.f.mf.Path)()
-	}
 	workers := min(in.jobs, 8)
 	newBatch := batchPool(make(chan *unitsBatchOf, 16), rangeBatch)
 	cancel := make(chan struct{})
 	todo := make(chan *unitsChunk, workers)
 	order := make(chan *unitsChunk, workers+2) // bounds the ranges in flight
+	raws := make(chan []byte, 2*workers+2)     // range buffers the consumer is done with
 	var wg sync.WaitGroup
 	go in.cutRanges(t, size, todo, order, cancel)
 	for w := 0; w < workers; w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			// One read per range of chunkBytes (256 KiB): fewer system calls.
-			br := bufio.NewReaderSize(nil, int(min(max(in.chunkBytes, 64<<10), 1<<20)))
-			for c := range todo {
-				in.parseChunk(r.f, c, br, newBatch, cancel)
-				close(c.done)
-			}
+			in.rangeWorker(r.f, todo, raws, newBatch, cancel)
 		}()
 	}
 	stopAll := func() {
@@ -805,6 +785,14 @@ func (in *inputs) readGroupFileParallel(sg *startedGroup, r *groupReader, size i
 			in.readRestInOrder(r, c.start, size, rowOff, lineOff, newBatch, send)
 			return
 		}
+		// The file is hashed from the bytes its ranges were parsed from,
+		// in file order: one read of the file for both.
+		t.HashRange(c.start, c.raw)
+		select {
+		case raws <- c.raw:
+		default:
+		}
+		c.raw = nil
 		for _, b := range c.batches {
 			for k := range b.rows {
 				b.rows[k].row += rowOff
@@ -821,29 +809,45 @@ func (in *inputs) readGroupFileParallel(sg *startedGroup, r *groupReader, size i
 	}
 	wg.Wait()
 	t.SetRows(rowOff)
+	t.HashRangesDone()
 	in.closeCounted(r.f.mf.Path, t)
 }
 
-// parseChunk parses a byte range into batches.
-func (in *inputs) parseChunk(f *unitsFile, c *unitsChunk, br *bufio.Reader, newBatch func() *unitsBatchOf, cancel chan struct{}) {
-	sec := *f
-	sec.t = f.t.Section(c.start, c.end, 1, true, br)
-	b := newBatch()
-	c.err = in.readUnitsRows(&sec, func(u *UnitRow) error {
-		b.add(u)
-		if len(b.rows) == rangeBatch {
-			c.batches = append(c.batches, b)
-			b = newBatch()
-			select {
-			case <-cancel:
-				return errPassDone
-			default:
-			}
+// rangeWorker parses the ranges of todo, reading each into a buffer the
+// consumer is done with (raws) when there is one.
+func (in *inputs) rangeWorker(f *unitsFile, todo <-chan *unitsChunk, raws <-chan []byte, newBatch func() *unitsBatchOf, cancel chan struct{}) {
+	for c := range todo {
+		var buf []byte
+		select {
+		case buf = <-raws:
+		default:
 		}
-		return nil
-	})
-	if len(b.rows) > 0 {
+		in.parseChunk(f, c, buf, newBatch, cancel)
+		close(c.done)
+	}
+}
+
+// parseChunk reads a byte range whole (into buf, grown as needed; it
+// becomes c.raw) and parses it into batches.
+func (in *inputs) parseChunk(f *unitsFile, c *unitsChunk, buf []byte, newBatch func() *unitsBatchOf, cancel chan struct{}) {
+	c.raw, c.err = f.t.ReadRange(c.start, c.end, buf)
+	if c.err != nil {
+		return // read again in order, which reports the error
+	}
+	sec := *f
+	sec.t = f.t.SectionBytes(c.raw, 1, true)
+	o := newUnitsOut(newBatch(), rangeBatch, func(b *unitsBatchOf) (*unitsBatchOf, error) {
 		c.batches = append(c.batches, b)
+		select {
+		case <-cancel:
+			return nil, errPassDone
+		default:
+		}
+		return newBatch(), nil
+	})
+	c.err = in.readUnitsRows(&sec, o)
+	if c.err == nil && len(o.b.rows) > 0 {
+		c.batches = append(c.batches, o.b)
 	}
 	c.rows, c.lines = sec.t.Rows(), sec.t.LinesRead()
 }
@@ -853,20 +857,16 @@ func (in *inputs) parseChunk(f *unitsFile, c *unitsChunk, br *bufio.Reader, newB
 func (in *inputs) readRestInOrder(r *groupReader, start, size, rowOff int64, lineOff int, newBatch func() *unitsBatchOf, send func(*unitsBatchOf) bool) {
 	sec := *r.f
 	sec.t = r.f.t.Section(start, size, lineOff+1, false, nil)
-	b := newBatch()
-	err := in.readUnitsRows(&sec, func(u *UnitRow) error {
-		u.Row += rowOff
-		b.add(u)
-		if len(b.rows) == rangeBatch {
-			if !send(b) {
-				return errPassDone
-			}
-			b = newBatch()
+	o := newUnitsOut(newBatch(), rangeBatch, func(b *unitsBatchOf) (*unitsBatchOf, error) {
+		if !send(b) {
+			return nil, errPassDone
 		}
-		return nil
+		return newBatch(), nil
 	})
-	if err == nil && len(b.rows) > 0 {
-		send(b)
+	o.rowOff = rowOff
+	err := in.readUnitsRows(&sec, o)
+	if err == nil && len(o.b.rows) > 0 {
+		send(o.b)
 	}
 	r.f.t.SetRows(rowOff + sec.t.Rows())
 	in.closeCounted(r.f.mf.Path, r.f.t)

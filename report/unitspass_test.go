@@ -1,6 +1,7 @@
 package report
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"os"
@@ -401,5 +402,42 @@ func TestUnitsParallelRanges(t *testing.T) {
 		if want := fmt.Sprintf("u.csv:%d:", 1+2*at+2+at/1000); e1 == nil || !strings.Contains(e1.Error(), want) {
 			t.Errorf("bad value at row %d: %v, want %s", at, e1, want)
 		}
+	}
+}
+
+// TestUnitsHashedInRanges: a units file bigger than what opening it reads
+// ahead (1 MiB), read in parallel byte ranges, gets the sha256 of its
+// bytes from the ranges as they were read to be parsed (in file order,
+// the bytes the header's read already hashed skipped), and no read of
+// its own to hash it.
+func TestUnitsHashedInRanges(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	if err := ParseArchive([]byte(hashStudy(60000))).WriteDir(dir); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := os.Stat(filepath.Join(dir, "long.csv")); err != nil || st.Size() < 2<<20 {
+		t.Fatalf("long.csv: %v, want over 2 MiB", err)
+	}
+	cache := NewCache()
+	o := Options{Manifest: filepath.Join(dir, "study.toml"), Version: "test", Cache: cache, Format: "html",
+		Jobs: 2, parallelMin: 64 << 10, chunkBytes: 48 << 10}
+	var ranged []string
+	o.onParallel = func(p string) { ranged = append(ranged, filepath.Base(p)) }
+	sum, err := Build(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ranged) != 3 {
+		t.Fatalf("files read in ranges: %q, want all three", ranged)
+	}
+	got := provenanceSums(t, sum.Out)
+	for _, f := range []string{"runs/A.csv", "runs/B.csv", "long.csv"} {
+		if want := fileSum(t, filepath.Join(dir, f)); got[f] != want {
+			t.Errorf("provenance sha256 of %s is %q, want %q", f, got[f], want)
+		}
+	}
+	if n := cache.hashStore().Hashed(); n != 0 {
+		t.Errorf("the build read %d files to hash them, want 0", n)
 	}
 }

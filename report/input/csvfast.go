@@ -43,6 +43,25 @@ type recordReader struct {
 	fields     []string
 	starts     []int // byte offset of each field in its line, for columns
 	lines      []int // line of each field (quoted newlines move it)
+	// win is a window on r's buffer (transient records only): the bytes
+	// r holds, peeked, whose lines Read splits where they are until no
+	// whole line is left; wpos is how far it got, discarded from r when
+	// the window is dropped.
+	win     []byte
+	wpos    int
+	slowFor int // records to read without the window (quotedSlow)
+	// The window's bytes are classified 64 at a time (loadBlock): bit k
+	// of marks marks byte blk+k as a separator or a line end, of qmarks
+	// as a quote (CSV), bits of bytes already read cleared. blk < 0: no
+	// block (the window's last bytes, read by splitWindow).
+	blk           int
+	marks, qmarks uint64
+	winQuotes     bool // the window holds a quote (CSV)
+	// mem, when r is nil, holds the records (transient): a byte range
+	// of a file read whole, whose bytes the caller also hashes; memPos
+	// is where the next line starts.
+	mem    []byte
+	memPos int
 }
 
 // MaxLineBytes caps a line, and a record whose quoted fields span lines:
@@ -62,6 +81,11 @@ func newRecordReader(r *bufio.Reader, comma byte, quotes bool) *recordReader {
 	return &recordReader{r: r, comma: comma, quotes: quotes, next: 1, maxLine: MaxLineBytes}
 }
 
+// newMemReader splits the records in p (transient: the strings alias p).
+func newMemReader(p []byte, comma byte, quotes bool) *recordReader {
+	return &recordReader{mem: p, comma: comma, quotes: quotes, next: 1, maxLine: MaxLineBytes, transient: true}
+}
+
 // newWhitespaceReader splits records at runs of spaces and tabs (TREC
 // runs and qrels: `qid Q0 docno rank score tag`), skipping lines of
 // whitespace only.
@@ -78,6 +102,9 @@ func (rr *recordReader) tooLong(line int) error {
 // slice is valid until the next call. A line longer than maxLine is an
 // error, found without reading the rest of it.
 func (rr *recordReader) readLine() ([]byte, error) {
+	if rr.r == nil {
+		return rr.memLine()
+	}
 	line, err := rr.r.ReadSlice('\n')
 	rr.consumed += int64(len(line))
 	if err == bufio.ErrBufferFull {
@@ -112,9 +139,290 @@ func (rr *recordReader) readLine() ([]byte, error) {
 	return line[:n], nil
 }
 
+// memLine is readLine for records in memory (mem).
+func (rr *recordReader) memLine() ([]byte, error) {
+	rest := rr.mem[rr.memPos:]
+	if len(rest) == 0 {
+		return nil, io.EOF
+	}
+	line := rest
+	if i := bytes.IndexByte(rest, '\n'); i >= 0 {
+		line = rest[:i+1]
+	}
+	rr.memPos += len(line)
+	rr.consumed += int64(len(line))
+	n := len(line)
+	if n > 0 && line[n-1] == '\n' {
+		n--
+		if n > 0 && line[n-1] == '\r' {
+			n--
+		}
+	}
+	if n > rr.maxLine {
+		return nil, rr.tooLong(rr.next)
+	}
+	rr.next++
+	return line[:n], nil
+}
+
 // Read returns the next record, skipping blank lines. The slice is reused;
 // the strings are not.
 func (rr *recordReader) Read() ([]string, error) {
+	if rr.transient && !rr.whitespace {
+		if rr.slowFor == 0 {
+			if rec, ok := rr.readWindow(); ok {
+				return rec, nil
+			}
+		} else {
+			rr.slowFor--
+		}
+	}
+	return rr.readRecord()
+}
+
+// quotedSlow is how many records after one with a quote are read without
+// the window: a file that quotes its fields would otherwise try the
+// window, and give up on it, for every record.
+const quotedSlow = 64
+
+// readWindow is Read for a record on one line without a quote in the
+// window (a line of transient records, split where it is read into);
+// ok is false when the window holds no whole line, or the next line
+// needs readRecord (a quote, or longer than maxLine).
+func (rr *recordReader) readWindow() ([]string, bool) {
+	for {
+		if rr.wpos >= len(rr.win) && !rr.refillWindow() {
+			return nil, false
+		}
+		var rec []string
+		var n int
+		var ok bool
+		if rr.blk >= 0 {
+			rec, n, ok = rr.splitBlocks()
+		} else {
+			rec, n, ok = rr.splitWindow()
+		}
+		if !ok {
+			return nil, false
+		}
+		rr.wpos += n
+		rr.consumed += int64(n)
+		rr.line = rr.next
+		rr.next++
+		if rec != nil {
+			return rec, true
+		} // a blank line: skipped
+	}
+}
+
+// refillWindow makes the bytes r holds the window; false when it holds
+// none (readRecord reads on).
+func (rr *recordReader) refillWindow() bool {
+	rr.dropWindow()
+	if rr.r == nil {
+		if rr.memPos >= len(rr.mem) {
+			return false
+		}
+		rr.win = rr.mem[rr.memPos:]
+		rr.startWindow()
+		return true
+	}
+	n := rr.r.Buffered()
+	if n == 0 {
+		return false
+	}
+	rr.win, _ = rr.r.Peek(n)
+	rr.startWindow()
+	return true
+}
+
+// startWindow classifies the first block of a new window, after one
+// look for a quote in all of it (CSV): a window without one (a units
+// file mostly) needs no quote marks.
+func (rr *recordReader) startWindow() {
+	rr.winQuotes = rr.quotes && bytes.IndexByte(rr.win, '"') >= 0
+	rr.loadBlock(0)
+}
+
+// loadBlock classifies the 64 bytes of the window from at (see blk);
+// false, and no block, when the window ends before.
+func (rr *recordReader) loadBlock(at int) bool {
+	if at+64 > len(rr.win) {
+		rr.blk = -1
+		return false
+	}
+	b := rr.win[at : at+64]
+	rep := swarOnes * uint64(rr.comma)
+	var marks, qmarks uint64
+	quotes := rr.quotes && rr.winQuotes
+	for k := 0; k < 64; k += 8 {
+		x := binary.LittleEndian.Uint64(b[k:])
+		marks |= byteMask(matchByte(x, rep)|matchByte(x, swarOnes*'\n')) << k
+		if quotes {
+			qmarks |= byteMask(matchByte(x, swarOnes*'"')) << k
+		}
+	}
+	rr.blk, rr.marks, rr.qmarks = at, marks, qmarks
+	return true
+}
+
+// byteMask gathers the high bit of each byte of m (a matchByte result)
+// into the low eight bits, byte k's into bit k: multiplying by the
+// magic sends bit 8k+7 (shifted to 8k) to bit 56+k, and every other
+// partial product below bit 56 or past bit 63.
+func byteMask(m uint64) uint64 {
+	return ((m >> 7) * 0x0102040810204080) >> 56
+}
+
+// splitBlocks is splitWindow from the classified blocks: the line's
+// separators and its end are the next set bits of marks, in order, so a
+// record costs a step per field whatever the fields' lengths (a loop
+// over 8-byte words takes a step per word and per separator, at a
+// branch the processor cannot predict).
+func (rr *recordReader) splitBlocks() (rec []string, n int, ok bool) {
+	s := unsafe.String(unsafe.SliceData(rr.win), len(rr.win))
+	lineStart := rr.wpos
+	start := lineStart
+	fields, starts := rr.fields[:0], rr.starts[:0]
+	rr.lines = rr.lines[:0]
+	blk, marks := rr.blk, rr.marks
+	for {
+		for marks != 0 {
+			k := bits.TrailingZeros64(marks)
+			bit := uint64(1) << k
+			marks &= marks - 1
+			j := blk + k
+			if s[j] == '\n' { // the mark of a line end, not of a separator
+				if rr.qmarks&(bit-1) != 0 {
+					rr.slowFor = quotedSlow
+					return nil, 0, false
+				}
+				rr.marks, rr.qmarks = marks, rr.qmarks&^(bit<<1-1) // the bytes after the line end
+				return rr.endLine(fields, starts, s, lineStart, start, j)
+			}
+			fields = append(fields, s[start:j])
+			starts = append(starts, start-lineStart)
+			start = j + 1
+		}
+		// the line goes on past this block
+		if rr.qmarks != 0 {
+			rr.slowFor = quotedSlow
+			return nil, 0, false
+		}
+		if !rr.loadBlock(blk + 64) {
+			return nil, 0, false // readRecord reads it
+		}
+		blk, marks = rr.blk, rr.marks
+	}
+}
+
+// endLine finishes a line of the window that ends (its line end) at
+// window offset end: the last field, the line end, a blank line.
+func (rr *recordReader) endLine(fields []string, starts []int, s string, lineStart, start, end int) ([]string, int, bool) {
+	n := end + 1 - lineStart
+	if end-lineStart > rr.maxLine {
+		return nil, 0, false
+	}
+	last := end
+	if last > lineStart && s[last-1] == '\r' {
+		last--
+	}
+	if last == lineStart {
+		return nil, n, true // blank
+	}
+	fields = append(fields, s[start:last])
+	starts = append(starts, start-lineStart)
+	rr.fields, rr.starts = fields, starts
+	return fields, n, true
+}
+
+// dropWindow discards from r the bytes the window was read to.
+func (rr *recordReader) dropWindow() {
+	if rr.win != nil {
+		if rr.r == nil {
+			rr.memPos += rr.wpos
+		} else {
+			rr.r.Discard(rr.wpos)
+		}
+		rr.win, rr.wpos, rr.blk = nil, 0, -1
+	}
+}
+
+// splitWindow splits the line at the window's position into fields,
+// looking for its end, the separators and (CSV) quotes eight bytes at a
+// time, in one pass. rec is nil for a blank line; n is the bytes of the
+// line and its line end; ok is false when no whole line is left, or the
+// line has a quote (CSV) or is longer than maxLine.
+func (rr *recordReader) splitWindow() (rec []string, n int, ok bool) {
+	b := rr.win[rr.wpos:]
+	s := unsafe.String(unsafe.SliceData(b), len(b))
+	fields, starts := rr.fields[:0], rr.starts[:0]
+	rr.lines = rr.lines[:0]
+	comma, quotes := rr.comma, rr.quotes
+	seps := swarOnes * uint64(comma)
+	start, i, end := 0, 0, -1
+	for ; i+8 <= len(b); i += 8 {
+		x := binary.LittleEndian.Uint64(b[i:])
+		m := matchByte(x, seps)
+		var q uint64
+		if quotes {
+			q = matchByte(x, swarOnes*'"')
+		}
+		nl := matchByte(x, swarOnes*'\n')
+		if nl != 0 {
+			before := (nl&-nl)>>7 - 1 // the bytes before the first line end
+			m, q = m&before, q&before
+			end = i + bits.TrailingZeros64(nl)>>3
+		}
+		if q != 0 {
+			rr.slowFor = quotedSlow
+			return nil, 0, false
+		}
+		for m != 0 {
+			j := i + bits.TrailingZeros64(m)>>3
+			fields = append(fields, s[start:j])
+			starts = append(starts, start)
+			start = j + 1
+			m &= m - 1
+		}
+		if end >= 0 {
+			break
+		}
+	}
+	for ; end < 0 && i < len(b); i++ {
+		switch b[i] {
+		case '\n':
+			end = i
+		case comma:
+			fields = append(fields, s[start:i])
+			starts = append(starts, start)
+			start = i + 1
+		case '"':
+			if quotes {
+				rr.slowFor = quotedSlow
+				return nil, 0, false
+			}
+		}
+	}
+	if end < 0 || end > rr.maxLine {
+		return nil, 0, false
+	}
+	last := end
+	if last > 0 && b[last-1] == '\r' {
+		last--
+	}
+	if last == 0 {
+		return nil, end + 1, true // blank
+	}
+	fields = append(fields, s[start:last])
+	starts = append(starts, start)
+	rr.fields, rr.starts = fields, starts
+	return fields, end + 1, true
+}
+
+// readRecord is Read without the window.
+func (rr *recordReader) readRecord() ([]string, error) {
+	rr.dropWindow()
 	var line []byte
 	var err error
 	for {

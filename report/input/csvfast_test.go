@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"reflect"
 	"strconv"
 	"strings"
@@ -203,4 +204,116 @@ func FuzzWhitespaceRecords(f *testing.F) {
 			}
 		}
 	})
+}
+
+// readTrace reads s to its end or first error and describes every record
+// (fields, the line and column of each field, the lines read so far) and
+// the error, for comparing two ways of reading.
+func readTrace(s string, comma byte, quotes, transient, quoteStops bool, bufSize, maxLine int) []string {
+	var rr *recordReader
+	if bufSize < 0 { // in memory
+		rr = newMemReader([]byte(s), comma, quotes)
+	} else {
+		rr = newRecordReader(bufio.NewReaderSize(strings.NewReader(s), bufSize), comma, quotes)
+		rr.transient = transient
+	}
+	rr.quoteStops = quoteStops
+	if maxLine > 0 {
+		rr.maxLine = maxLine
+	}
+	var out []string
+	for {
+		rec, err := rr.Read()
+		if err != nil {
+			return append(out, fmt.Sprintf("%v next=%d", err, rr.next))
+		}
+		line := fmt.Sprintf("%q", rec)
+		for i := range rec {
+			l, c := rr.FieldPos(i)
+			line += fmt.Sprintf(" %d:%d", l, c)
+		}
+		out = append(out, line+fmt.Sprintf(" next=%d consumed=%d", rr.next, rr.consumed))
+	}
+}
+
+// FuzzRecordReaderWindow: transient records, split where they are read
+// into (the window: one pass for line ends, separators and quotes), are
+// the records the line-by-line path gives, with the same positions,
+// line counts and errors: CSV and TSV, CRLF, blank lines, quotes (read
+// by the line path, or ErrQuoted in a byte range), lines longer than
+// the cap, and read buffers small enough that lines straddle them; and
+// records read from memory (a byte range read whole) the same.
+func FuzzRecordReaderWindow(f *testing.F) {
+	for _, s := range []string{"a,b\n1,2\n", "a,\"b\nc\",d\r\n", "\"x\"\"y\",z", ",,\n\n", "a,b\r\n\r\n,\r\nxyzxyzxyzxyz,1\n",
+		"dataset,method,unit,metric,value\nds0,treat,u0,ndcg@10,0.440799\nds0,treat,u0,rmse,0.954373\n", "a\tb\"c\n\"d\te\n", "abcdefgh,\nijklmnopq\"r,s\n", "a,\rb\r,c\n\r\n\n1"} {
+		f.Add(s, uint8(0))
+	}
+	f.Fuzz(func(t *testing.T, s string, mode uint8) {
+		comma, quotes := byte(','), true
+		if mode&1 != 0 {
+			comma, quotes = '\t', false
+		}
+		quoteStops := mode&2 != 0
+		maxLine := 0
+		if mode&4 != 0 {
+			maxLine = 12
+		}
+		for _, size := range []int{16, 23, 4096, -1} {
+			want := readTrace(s, comma, quotes, false, quoteStops, size, maxLine)
+			got := readTrace(s, comma, quotes, true, quoteStops, size, maxLine)
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("%q (mode %d, buffer %d):\nwindow %q\nlines  %q", s, mode, size, got, want)
+			}
+		}
+	})
+}
+
+// TestByteMask: byteMask gathers the high bits of the bytes of every
+// matchByte result (all 256 patterns) into bit k for byte k.
+func TestByteMask(t *testing.T) {
+	for p := 0; p < 256; p++ {
+		var m uint64
+		for k := 0; k < 8; k++ {
+			if p&(1<<k) != 0 {
+				m |= 0x80 << (8 * k)
+			}
+		}
+		if got := byteMask(m); got != uint64(p) {
+			t.Fatalf("byteMask(%#016x) = %#x, want %#x", m, got, p)
+		}
+	}
+}
+
+// TestRecordReaderWindowRandom is FuzzRecordReaderWindow on random texts
+// long enough for the window's 64-byte blocks (lines across blocks and
+// across buffer refills), over an alphabet of the bytes that matter.
+func TestRecordReaderWindowRandom(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(1, 2))
+	alphabets := []string{"ab,,,\n", "abc,\n\n\r\"", "a\tb\t\n\r\"", "abcdefgh,,,,,,\n", "a,\n\"\"\n"}
+	for trial := 0; trial < 3000; trial++ {
+		alpha := alphabets[trial%len(alphabets)]
+		b := make([]byte, rng.IntN(1500))
+		for i := range b {
+			b[i] = alpha[rng.IntN(len(alpha))]
+		}
+		s := string(b)
+		mode := rng.IntN(8)
+		comma, quotes := byte(','), true
+		if mode&1 != 0 {
+			comma, quotes = '\t', false
+		}
+		maxLine := 0
+		if mode&4 != 0 {
+			maxLine = 40
+		}
+		size := 16 + rng.IntN(300)
+		want := readTrace(s, comma, quotes, false, mode&2 != 0, size, maxLine)
+		for _, sz := range []int{size, -1} {
+			got := readTrace(s, comma, quotes, true, mode&2 != 0, sz, maxLine)
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("%q (mode %d, buffer %d):\nwindow %q\nlines  %q", s, mode, sz, got, want)
+			}
+		}
+	}
 }

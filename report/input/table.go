@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
+	"math/bits"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -38,8 +40,11 @@ type TableReader struct {
 	csv     *recordReader
 	rec     []string
 	rows    int64
-	missing []string       // cells that count as missing (SetMissing)
-	pq      *ParquetReader // .parquet: every method delegates to it
+	missing []string // cells that count as missing (SetMissing)
+	plain   bool     // CSV or TSV without missing markers: Float's fast path
+	// rangeGap: HashRange was handed a range past what the hash has
+	rangeGap bool
+	pq       *ParquetReader // .parquet: every method delegates to it
 	// outside marks a file outside the study directory (allow_outside):
 	// a missing column does not quote its header, which for a file that
 	// is no table (../../etc/passwd) is its first line.
@@ -85,7 +90,7 @@ func openTable(path, display string, mapping map[string]string, maxDecompressed 
 	if err != nil {
 		return nil, err
 	}
-	t := &TableReader{File: display, f: f, dataStart: -1}
+	t := &TableReader{File: display, f: f, dataStart: -1, plain: true}
 	var src io.Reader = f
 	if hashing {
 		src = t.startHashing(f)
@@ -214,6 +219,7 @@ func (t *TableReader) SetMissing(markers []string) {
 	for _, m := range markers {
 		t.missing = append(t.missing, strings.TrimSpace(m))
 	}
+	t.plain = t.pq == nil && len(t.missing) == 0
 }
 
 func (t *TableReader) isMissing(s string) bool {
@@ -253,7 +259,7 @@ func (t *TableReader) Close() error {
 // br, when not nil, is a buffer to read through (reset to the range), so
 // that a worker reading many ranges allocates one.
 func (t *TableReader) Section(start, end int64, firstLine int, quoteStops bool, br *bufio.Reader) *TableReader {
-	c := &TableReader{File: t.File, Header: t.Header, cols: t.cols, missing: t.missing, outside: t.outside, dataStart: -1}
+	c := &TableReader{File: t.File, Header: t.Header, cols: t.cols, missing: t.missing, plain: t.plain, outside: t.outside, dataStart: -1}
 	r := io.NewSectionReader(t.f, start, end-start)
 	if br == nil {
 		br = bufio.NewReaderSize(r, 64<<10)
@@ -265,6 +271,73 @@ func (t *TableReader) Section(start, end int64, firstLine int, quoteStops bool, 
 	c.csv.transient = true
 	c.csv.quoteStops = quoteStops
 	return c
+}
+
+// SectionBytes is Section for a byte range read whole (ReadRange): its
+// records are split in p, where their strings point. The caller keeps
+// p unchanged until it is done with them.
+func (t *TableReader) SectionBytes(p []byte, firstLine int, quoteStops bool) *TableReader {
+	c := &TableReader{File: t.File, Header: t.Header, cols: t.cols, missing: t.missing, plain: t.plain, outside: t.outside, dataStart: -1}
+	c.csv = newMemReader(p, t.csv.comma, t.csv.quotes)
+	c.csv.next = firstLine
+	c.csv.quoteStops = quoteStops
+	return c
+}
+
+// ReadRange reads bytes [start, end) of the file of an uncompressed CSV
+// or TSV reader (DataRange) into buf, grown as needed, and returns them.
+func (t *TableReader) ReadRange(start, end int64, buf []byte) ([]byte, error) {
+	n := int(end - start)
+	if cap(buf) < n {
+		buf = make([]byte, n)
+	}
+	buf = buf[:n]
+	got, err := t.f.ReadAt(buf, start)
+	if got == n {
+		return buf, nil
+	}
+	if err == nil || err == io.EOF {
+		err = io.ErrUnexpectedEOF // the file shrank
+	}
+	return buf[:got], fmt.Errorf("%s: %w", t.File, err)
+}
+
+// HashRange goes on hashing, for a hashing reader (OpenTableHashing)
+// whose file is read in byte ranges, with the file's bytes p from offset
+// off: ranges handed over in file order, as they were read to be
+// parsed, so the file is hashed by the read that parses it. The bytes
+// of p the hash already has (the header, and what the reader's buffer
+// read ahead) are skipped. A range that starts past what the hash has
+// (a gap) abandons the hash: ContentSum then has none.
+func (t *TableReader) HashRange(off int64, p []byte) {
+	th := t.hash
+	if th == nil || t.rangeGap {
+		return
+	}
+	hr := th.hr
+	if off > hr.n {
+		t.rangeGap = true
+		return
+	}
+	if skip := hr.n - off; skip < int64(len(p)) {
+		hr.h.Write(p[skip:])
+		hr.n += int64(len(p)) - skip
+	}
+}
+
+// HashRangesDone ends the hashing of a file read in ranges
+// (HashRange): when the hash has every byte of the file as it was
+// opened, and the open file still has that identity (nothing was
+// written to it meanwhile), ContentSum has the file's sum.
+func (t *TableReader) HashRangesDone() {
+	th := t.hash
+	if th == nil || t.rangeGap || th.hr.n != th.size {
+		return
+	}
+	if st, err := t.f.Stat(); err != nil || identify(st) != th.stamp {
+		return
+	}
+	th.hr.eof = true
 }
 
 // Col returns the index of a column, or -1 when the file has none.
@@ -412,6 +485,13 @@ func (t *TableReader) Rows() int64 {
 
 // Line returns the line of the current record.
 func (t *TableReader) Line() int {
+	if c := t.csv; c != nil && len(c.lines) == 0 { // an unquoted record: one line (inlined)
+		return c.line
+	}
+	return t.lineOf()
+}
+
+func (t *TableReader) lineOf() int {
 	if t.pq != nil {
 		return t.pq.Line()
 	}
@@ -426,6 +506,20 @@ func (t *TableReader) Line() int {
 // comma, a value out of float64's range — is an error naming
 // file:line:column and the text.
 func (t *TableReader) Float(col int) (v float64, ok bool, err error) {
+	if t.plain {
+		// the common case: a cell that is a number (an error, an empty
+		// cell or a marker is float's)
+		if s := t.rec[col]; s != "" {
+			if v, bad := parseDecimal(s); bad == numOK {
+				return v, true, nil
+			}
+		}
+	}
+	return t.float(col)
+}
+
+// float is Float past its fast path.
+func (t *TableReader) float(col int) (v float64, ok bool, err error) {
 	if t.pq != nil {
 		return t.pqFloat(col)
 	}
@@ -656,11 +750,11 @@ const (
 // exponent; spaces around it are allowed. Unlike strconv.ParseFloat it
 // takes no NaN, Inf or Infinity (any case), no hexadecimal, no
 // underscores, and no value beyond float64's range or so small that it
-// rounds to zero. It does not allocate, and the common case (at most 19
-// significant digits, a value exact as a float64 integer, scaled by a
-// power of ten up to 1e22) is computed here in one pass, correctly
-// rounded, as strconv's own exact fast path does; the rest goes to
-// strconv.ParseFloat.
+// rounds to zero. It does not allocate, and the common case (a plain
+// decimal of at most 19 digits) is computed here in one pass, correctly
+// rounded: a value exact as a float64 integer scaled by a power of ten
+// up to 1e22 as strconv's own exact fast path does, a longer one by
+// nearestQuotient; the rest goes to strconv.ParseFloat.
 func parseDecimal(s string) (float64, numErr) {
 	v, ok, plain := plainDecimal(s)
 	if ok {
@@ -801,8 +895,9 @@ func (d *decimalDigits) exact(neg bool) (float64, bool) {
 
 // parsePlainDecimal is parseDecimal's fast path for the shape nearly
 // every value of a results or units file has: an optional minus, digits,
-// an optional point and digits, nothing else, at most 19 digits, exact as
-// a float64 integer before its one scaling. It declines (ok false) every
+// an optional point and digits, nothing else, at most 19 digits (exact as
+// a float64 integer before its one scaling, or else read by
+// nearestQuotient, which may decline). It declines (ok false) every
 // other text, which parseDecimal then parses in full; where it accepts,
 // the result is parseDecimal's (FuzzParseDecimal checks both paths).
 func parsePlainDecimal(s string) (float64, bool) {
@@ -837,8 +932,17 @@ func plainDecimal(s string) (v float64, ok, plain bool) {
 	if digits == 0 {
 		return 0, false, false
 	}
-	if digits > 19 || mant > 1<<53 || frac > 22 {
+	if digits > 19 || frac > 22 {
 		return 0, false, true
+	}
+	if mant > 1<<53 {
+		// 17 to 19 significant digits (0.38685280723454163): float64(mant)
+		// is not exact, so the quotient is checked against the exact one
+		v, ok = nearestQuotient(mant, frac)
+		if ok && neg {
+			v = -v
+		}
+		return v, ok, true
 	}
 	v = float64(mant) / float64pow10[frac] // exact operands, one rounding
 	if neg {
@@ -846,6 +950,97 @@ func plainDecimal(s string) (v float64, ok, plain bool) {
 	}
 	return v, true, true
 }
+
+// nearestQuotient returns m / 10^k correctly rounded (to nearest, ties
+// to even) for 2^53 < m < 10^19 and k ≤ 19, as strconv.ParseFloat
+// would: the float quotient (two roundings: within two units in the
+// last place) is moved a unit at a time while the exact quotient lies
+// beyond the midpoint to its neighbour, each midpoint compared in exact
+// 128-bit integer arithmetic (cmpMidpoint). ok is false where it does
+// not decide (at the edge of a binade), for strconv to.
+func nearestQuotient(m uint64, k int) (float64, bool) {
+	c := float64(m) / float64pow10[k]
+	for range 4 {
+		b := math.Float64bits(c)
+		mant := b&(1<<52-1) | 1<<52
+		e := int(b>>52&0x7ff) - 1075 // c = mant·2^e
+		if mant == 1<<52 || mant == 1<<53-1 {
+			return 0, false // a neighbour in another binade
+		}
+		up, ok := cmpMidpoint(m, k, 2*mant+1, e-1)
+		if !ok {
+			return 0, false
+		}
+		if up > 0 {
+			c = math.Float64frombits(b + 1)
+			continue
+		}
+		down, ok := cmpMidpoint(m, k, 2*mant-1, e-1)
+		if !ok {
+			return 0, false
+		}
+		if down < 0 {
+			c = math.Float64frombits(b - 1)
+			continue
+		}
+		switch {
+		case up == 0 && mant&1 == 1: // a tie: to the even neighbour
+			return math.Float64frombits(b + 1), true
+		case down == 0 && mant&1 == 1:
+			return math.Float64frombits(b - 1), true
+		}
+		return c, true
+	}
+	return 0, false
+}
+
+// cmpMidpoint compares m / 10^k with n·2^e exactly: -1, 0 or +1; ok is
+// false when a side would not fit in 128 bits.
+func cmpMidpoint(m uint64, k int, n uint64, e int) (int, bool) {
+	// m / 10^k ⋚ n·2^e  ⇔  m·2^-e ⋚ n·10^k (e ≤ 0), m ⋚ n·10^k·2^e (e > 0)
+	rhi, rlo := bits.Mul64(n, uint64pow10[k])
+	lhi, llo := uint64(0), m
+	if e <= 0 {
+		if bits.Len64(m)-e > 127 {
+			return 0, false
+		}
+		lhi, llo = shl128(0, m, uint(-e))
+	} else {
+		if 64+bits.Len64(rhi)+e > 127 {
+			return 0, false
+		}
+		rhi, rlo = shl128(rhi, rlo, uint(e))
+	}
+	switch {
+	case lhi != rhi:
+		return cmpUint(lhi, rhi), true
+	case llo != rlo:
+		return cmpUint(llo, rlo), true
+	}
+	return 0, true
+}
+
+// shl128 shifts the 128-bit hi:lo left by s < 128 bits.
+func shl128(hi, lo uint64, s uint) (uint64, uint64) {
+	if s >= 64 {
+		return lo << (s - 64), 0
+	}
+	if s == 0 {
+		return hi, lo
+	}
+	return hi<<s | lo>>(64-s), lo << s
+}
+
+func cmpUint(a, b uint64) int {
+	if a < b {
+		return -1
+	}
+	return 1
+}
+
+// uint64pow10 are the powers of ten a uint64 holds.
+var uint64pow10 = [...]uint64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
+	1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19}
 
 // float64pow10 are the powers of ten a float64 holds exactly.
 var float64pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
@@ -932,7 +1127,23 @@ func cutUTF8(s string, n int) string {
 // bidirectional override — or "" when it can. Names go into CSV, HTML,
 // SVG and terminal messages.
 func BadName(s string) string {
-	for i := 0; i < len(s); i++ {
+	i := 0
+	for ; i+8 <= len(s); i += 8 { // eight plain bytes at a time: a unit id of every row
+		x := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		// a byte < 0x20 (borrows into its high bit), 0x7f (+1 carries
+		// into it) or ≥ 0x80 (has it) leaves its high bit set
+		if (x-0x2020202020202020|(x&0x7f7f7f7f7f7f7f7f+0x0101010101010101)|x)&0x8080808080808080 != 0 {
+			break
+		}
+	}
+	if i+4 <= len(s) { // and four (a unit id of 4 to 7 bytes)
+		x := uint32(s[i]) | uint32(s[i+1])<<8 | uint32(s[i+2])<<16 | uint32(s[i+3])<<24
+		if (x-0x20202020|(x&0x7f7f7f7f+0x01010101)|x)&0x80808080 == 0 {
+			i += 4
+		}
+	}
+	for ; i < len(s); i++ {
 		c := s[i]
 		if c < 0x20 || c == 0x7f {
 			return fmt.Sprintf("a control character (%U)", rune(c))

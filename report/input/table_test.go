@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"math/big"
 	"math/rand/v2"
 	"reflect"
 	"strconv"
@@ -233,6 +234,88 @@ func TestPlainDecimalMatchesFull(t *testing.T) {
 	for _, s := range []string{"", "-", ".", "+1", "1e5", " 1", "1 ", "1.2.3", "NaN", "0x10", "1,5", "--1"} {
 		if _, ok := parsePlainDecimal(s); ok {
 			t.Errorf("fast path accepted %q", s)
+		}
+	}
+}
+
+// TestBadNameWords: BadName, which passes plain bytes eight at a time,
+// says what a byte-by-byte scan says, wherever the bad byte is.
+func TestBadNameWords(t *testing.T) {
+	t.Parallel()
+	ref := func(s string) string {
+		for i := 0; i < len(s); i++ {
+			if c := s[i]; c < 0x20 || c == 0x7f {
+				return fmt.Sprintf("a control character (%U)", rune(c))
+			} else if c >= 0x80 {
+				return badNameRunes(s[i:])
+			}
+		}
+		return ""
+	}
+	alphabet := []string{"a", "Z", " ", "~", "\x00", "\x1f", "\x7f", "\x80", "\xff", "é", "\u202e", "\u200b", "0"}
+	rng := rand.New(rand.NewPCG(7, 8))
+	for trial := 0; trial < 200000; trial++ {
+		var b strings.Builder
+		n := rng.IntN(30)
+		for i := 0; i < n; i++ {
+			if rng.IntN(8) == 0 {
+				b.WriteString(alphabet[rng.IntN(len(alphabet))])
+			} else {
+				b.WriteString(alphabet[rng.IntN(4)])
+			}
+		}
+		if s := b.String(); BadName(s) != ref(s) {
+			t.Fatalf("BadName(%q) = %q, want %q", s, BadName(s), ref(s))
+		}
+	}
+}
+
+// TestNearestQuotient: a plain decimal of 17 to 19 significant digits,
+// which the exact fast path cannot take as a float64 integer, reads to
+// strconv's bits: random ones, and exact midpoints between two floats
+// (ties, to even), with and without a fractional part.
+func TestNearestQuotient(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(5, 6))
+	check := func(s string) {
+		t.Helper()
+		want, err := strconv.ParseFloat(s, 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, ok := parsePlainDecimal(s); ok && math.Float64bits(got) != math.Float64bits(want) {
+			t.Fatalf("%q: %v (%#x), strconv %v (%#x)", s, got, math.Float64bits(got), want, math.Float64bits(want))
+		}
+		if got, bad := parseDecimal(s); bad != numOK || math.Float64bits(got) != math.Float64bits(want) {
+			t.Fatalf("%q: parseDecimal %v (%v), strconv %v", s, got, bad, want)
+		}
+	}
+	for _, s := range []string{"9007199254740993", "9007199254740995", "9007199254740997", "18014398509481985", "0.38685280723454163",
+		"9999999999999999999", "9007199254740993.0", "0.9007199254740993", "1000000000000000001", "-0.38685280723454163"} {
+		check(s)
+	}
+	taken := 0
+	for trial := 0; trial < 300000; trial++ {
+		m := 1<<53 + rng.Uint64N(10_000_000_000_000_000_000-1<<53)
+		digits := strconv.FormatUint(m, 10)
+		k := rng.IntN(len(digits) + 1)
+		s := digits[:len(digits)-k] + "." + digits[len(digits)-k:]
+		check(s)
+		if _, ok := parsePlainDecimal(s); ok {
+			taken++
+		}
+	}
+	if taken < 290000 {
+		t.Errorf("the quotient path took %d of 300000 long decimals", taken)
+	}
+	// ties: (2M+1)·2^-j for M in [2^52, 2^53), written out exactly
+	for trial := 0; trial < 20000; trial++ {
+		mant := 1<<52 + rng.Uint64N(1<<52)
+		j := rng.IntN(3)
+		x := new(big.Rat).SetFrac(new(big.Int).SetUint64(2*mant+1), new(big.Int).Lsh(big.NewInt(1), uint(j+1)))
+		s := x.FloatString(j + 1)
+		if len(strings.TrimLeft(strings.ReplaceAll(s, ".", ""), "0")) <= 19 {
+			check(s)
 		}
 	}
 }
