@@ -422,8 +422,13 @@ func TestUnitsHashedInRanges(t *testing.T) {
 	cache := NewCache()
 	o := Options{Manifest: filepath.Join(dir, "study.toml"), Version: "test", Cache: cache, Format: "html",
 		Jobs: 2, parallelMin: 64 << 10, chunkBytes: 48 << 10}
+	var mu sync.Mutex // a dataset's files are read side by side
 	var ranged []string
-	o.onParallel = func(p string) { ranged = append(ranged, filepath.Base(p)) }
+	o.onParallel = func(p string) {
+		mu.Lock()
+		defer mu.Unlock()
+		ranged = append(ranged, filepath.Base(p))
+	}
 	sum, err := Build(context.Background(), o)
 	if err != nil {
 		t.Fatal(err)
