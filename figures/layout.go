@@ -108,3 +108,16 @@ func (d Drawing) AtWidth(w vg.Length) Drawing {
 	d.Width, d.Height = w, max(d.Height*w/d.Width, minExportHeight, mh)
 	return d
 }
+
+// turnTickLabels turns p's x tick labels a quarter (read upwards) when
+// they do not fit side by side in its data area at width w (a paired
+// plot's 35 dataset names at 7 in overlapped).
+func turnTickLabels(p *plot.Plot, w, h vg.Length) {
+	da := p.DataCanvas(draw.New(&layoutRecorder{w: w, h: h, m: identity})).Size()
+	if tickSpan(p.X, false) <= da.X {
+		return
+	}
+	p.X.Tick.Label.Rotation = math.Pi / 2
+	p.X.Tick.Label.XAlign = draw.XRight
+	p.X.Tick.Label.YAlign = draw.YCenter
+}

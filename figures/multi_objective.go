@@ -241,7 +241,7 @@ func moCompare(id string, r *multiobjective.Result) (Figure, error) {
 		plots[0][k] = plt
 	}
 	w, h := vg.Length(len(panels))*3.2*vg.Inch, 3.4*vg.Inch
-	drw := Drawing{Width: w, Height: h, Draw: moDrawPanels(plots)}
+	drw := Drawing{Width: w, Height: h, Draw: moDrawPanels(plots), dataAreas: moPanelAreas(plots), minSize: moPanelsMinSize(plots)}
 	svg, err := drw.SVG()
 	if err != nil {
 		return Figure{}, err
@@ -361,11 +361,43 @@ func moPanelPlot(p moPanel, k int) (*plot.Plot, error) {
 func moDrawPanels(plots [][]*plot.Plot) func(draw.Canvas) {
 	return func(dc draw.Canvas) {
 		n := len(plots[0])
-		tiles := draw.Tiles{Rows: 1, Cols: n, PadX: vg.Points(8), PadY: vg.Points(4), PadTop: vg.Points(4), PadBottom: vg.Points(4), PadLeft: vg.Points(4), PadRight: vg.Points(4)}
-		canvases := plot.Align(plots, tiles, dc)
+		canvases := plot.Align(plots, moTiles(n), dc)
 		for k := 0; k < n; k++ {
 			plots[0][k].Draw(canvases[0][k])
 		}
+	}
+}
+
+// moTiles are the panels' tiles.
+func moTiles(n int) draw.Tiles {
+	return draw.Tiles{Rows: 1, Cols: n, PadX: vg.Points(8), PadY: vg.Points(4), PadTop: vg.Points(4), PadBottom: vg.Points(4), PadLeft: vg.Points(4), PadRight: vg.Points(4)}
+}
+
+// moPanelAreas returns the panels' data areas.
+func moPanelAreas(plots [][]*plot.Plot) func(draw.Canvas) []vg.Rectangle {
+	return func(dc draw.Canvas) []vg.Rectangle {
+		var out []vg.Rectangle
+		canvases := plot.Align(plots, moTiles(len(plots[0])), dc)
+		for k, p := range plots[0] {
+			out = append(out, p.DataCanvas(canvases[0][k]).Rectangle)
+		}
+		return out
+	}
+}
+
+// moPanelsMinSize is the least size of a row of panels: each panel as
+// wide and high as the widest and highest one needs (plot.Align gives
+// the panels one size), and the tiles' padding.
+func moPanelsMinSize(plots [][]*plot.Plot) func() (vg.Length, vg.Length) {
+	return func() (vg.Length, vg.Length) {
+		var pw, ph vg.Length
+		for _, p := range plots[0] {
+			w, h := plotMinSize(p)
+			pw, ph = max(pw, w), max(ph, h)
+		}
+		n := vg.Length(len(plots[0]))
+		t := moTiles(len(plots[0]))
+		return n*pw + (n-1)*t.PadX + t.PadLeft + t.PadRight, ph + t.PadTop + t.PadBottom
 	}
 }
 
