@@ -445,12 +445,14 @@ func (fl forestLayout) widths(w vg.Length) (left, right vg.Length) {
 }
 
 // minPlot is the least width of the plot between the columns: its tick
-// labels apart, and each "favours" label beside zero inside the plot.
+// labels apart, each "favours" label beside zero inside the plot, and
+// the effect axis's label (gonum/plot narrows the data area until the
+// axis's label fits above it).
 func (fl forestLayout) minPlot() vg.Length {
 	lf, rt := favours(fl.r)
 	st := forestStyle(8, false, draw.XLeft)
 	fav := 2 * (max(st.Width("← "+lf), st.Width(rt+" →")) + vg.Points(6))
-	return max(1.5*vg.Inch, fav, tickSpan(fl.p.X, false)+vg.Points(10))
+	return max(1.5*vg.Inch, fav, tickSpan(fl.p.X, false)+vg.Points(10), labelWidth(fl.p.X)+vg.Points(10))
 }
 
 // draw draws the plot between the text columns of the forest plot's
