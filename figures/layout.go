@@ -25,13 +25,19 @@ const tickGap = vg.Length(3)
 // y label as long as the canvas is high beside the x axis, the legend
 // inside the axes, and every two neighbouring tick labels apart.
 func plotMinSize(p *plot.Plot) (w, h vg.Length) {
+	return plotMinSizeData(p, vg.Point{})
+}
+
+// plotMinSizeData is plotMinSize with a data area of at least data (a
+// heatmap's cells as wide as their numbers).
+func plotMinSizeData(p *plot.Plot, data vg.Point) (w, h vg.Length) {
 	const big = 100 * vg.Inch
 	c := draw.New(&layoutRecorder{w: big, h: big, m: identity})
 	da := p.DataCanvas(c).Size()
 	ovX, ovY := big-da.X, big-da.Y
 	leg := p.Legend.Rectangle(c).Size()
-	dataW := max(minPlotData.X, leg.X+vg.Points(6), tickSpan(p.X, false))
-	dataH := max(minPlotData.Y, leg.Y+vg.Points(6), tickSpan(p.Y, true))
+	dataW := max(minPlotData.X, data.X, leg.X+vg.Points(6), tickSpan(p.X, false))
+	dataH := max(minPlotData.Y, data.Y, leg.Y+vg.Points(6), tickSpan(p.Y, true))
 	w = ovX + max(dataW, labelWidth(p.X))
 	h = ovY + max(dataH, labelWidth(p.Y))
 	if p.Title.Text != "" {

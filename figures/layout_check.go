@@ -45,8 +45,11 @@ func (d Drawing) LayoutProblems() []string {
 			out = append(out, fmt.Sprintf("text %q (%s) leaves the %s canvas", t.s, t.box(), size(d.Width, d.Height)))
 		}
 		for _, u := range rec.texts[:i] {
-			if overlap(t.q, u.q) > max(layoutTolerance, legendOverlap*min(t.size, u.size)) {
+			switch {
+			case overlap(t.q, u.q) > max(layoutTolerance, legendOverlap*min(t.size, u.size)):
 				out = append(out, fmt.Sprintf("texts %q (%s) and %q (%s) overlap", u.s, u.box(), t.s, t.box()))
+			case runTogether(t, u):
+				out = append(out, fmt.Sprintf("texts %q (%s) and %q (%s) run together", u.s, u.box(), t.s, t.box()))
 			}
 		}
 	}
@@ -137,6 +140,33 @@ func overlap(p, q [4]vg.Point) vg.Length {
 		}
 	}
 	return vg.Length(depth)
+}
+
+// wordGap is the least space between two texts on one line: closer,
+// they read as one ("-0.16-0.09").
+const wordGap = vg.Length(1.5)
+
+// runTogether reports whether two parallel texts share a line (their
+// boxes overlap across it by more than half the lower one) and stand
+// less than wordGap apart along it.
+func runTogether(t, u textBox) bool {
+	dir := t.q[1].Sub(t.q[0])
+	n := math.Hypot(float64(dir.X), float64(dir.Y))
+	ud := u.q[1].Sub(u.q[0])
+	un := math.Hypot(float64(ud.X), float64(ud.Y))
+	if n == 0 || un == 0 || math.Abs(float64(dir.X*ud.Y-dir.Y*ud.X))/(n*un) > 1e-6 {
+		return false
+	}
+	ax, ay := float64(dir.X)/n, float64(dir.Y)/n
+	t0, t1 := project(t.q, -ay, ax)
+	u0, u1 := project(u.q, -ay, ax)
+	across := math.Min(t1, u1) - math.Max(t0, u0)
+	if across <= 0.5*math.Min(t1-t0, u1-u0) {
+		return false
+	}
+	t0, t1 = project(t.q, ax, ay)
+	u0, u1 = project(u.q, ax, ay)
+	return math.Min(t1, u1)-math.Max(t0, u0) > -float64(wordGap)
 }
 
 func project(p [4]vg.Point, nx, ny float64) (lo, hi float64) {
