@@ -389,9 +389,9 @@ func forestDrawing(r *meta.Result, lines []forestLine, rows []ForestRow, lvl str
 	return Drawing{Width: w, Height: h, Draw: fl.draw,
 		dataAreas: func(dc draw.Canvas) []vg.Rectangle {
 			l, rt := fl.widths(dc.Size().X)
-			return []vg.Rectangle{p.DataCanvas(draw.Crop(dc, l, -rt, 0, 0)).Rectangle}
+			return []vg.Rectangle{fl.plotAt(dc.Size().X).DataCanvas(draw.Crop(dc, l, -rt, 0, 0)).Rectangle}
 		},
-		minSize: func() (vg.Length, vg.Length) { return fl.leftText + fl.rightText + fl.minPlot(), h }}
+		minSize: func() (vg.Length, vg.Length) { return fl.minSize(h) }}
 }
 
 // forestLeftW and forestRightW are the text columns' widths at the forest
@@ -436,23 +436,52 @@ func (fl forestLayout) columns() (left, right vg.Length) {
 	return forestPad + name + forestGap + n + forestPad, forestPad + vg.Points(6) + eff + forestGap + wt + forestPad
 }
 
-// widths returns the text columns' widths on a canvas w wide.
+// widths returns the text columns' widths on a canvas w wide: below
+// the natural width as wide as their text and the "favours" labels
+// (which stand below the rows, beside zero, and may reach over a
+// column).
 func (fl forestLayout) widths(w vg.Length) (left, right vg.Length) {
 	if w >= fl.natural {
 		return max(forestLeftW, fl.leftText), max(forestRightW, fl.rightText)
 	}
-	return fl.leftText, fl.rightText
-}
-
-// minPlot is the least width of the plot between the columns: its tick
-// labels apart, each "favours" label beside zero inside the plot, and
-// the effect axis's label (gonum/plot narrows the data area until the
-// axis's label fits above it).
-func (fl forestLayout) minPlot() vg.Length {
 	lf, rt := favours(fl.r)
 	st := forestStyle(8, false, draw.XLeft)
-	fav := 2 * (max(st.Width("← "+lf), st.Width(rt+" →")) + vg.Points(6))
-	return max(1.5*vg.Inch, fav, tickSpan(fl.p.X, false)+vg.Points(10), labelWidth(fl.p.X)+vg.Points(10))
+	return max(fl.leftText, st.Width("← "+lf)+vg.Points(4)+forestPad), max(fl.rightText, st.Width(rt+" →")+vg.Points(4)+forestPad)
+}
+
+// minSize is the least size of a forest plot laid out again: its text
+// columns, an interval plot of 1.5 in or as wide as its tick labels
+// need, and its effect axis's label inside the canvas; its rows' height.
+func (fl forestLayout) minSize(h vg.Length) (vg.Length, vg.Length) {
+	l, r := fl.widths(0)
+	w := l + r + max(1.5*vg.Inch, tickSpan(fl.p.X, false)+vg.Points(10))
+	return max(w, labelWidth(fl.p.X)+2*forestPad), h
+}
+
+// plotAt returns the plot to draw on a canvas w wide: below the natural
+// width a copy whose effect axis's label is a blank of the same height,
+// the label being drawn by draw under the plot and the columns (where
+// it may be wider than the plot), as gonum/plot would narrow the plot
+// to the label's width.
+func (fl forestLayout) plotAt(w vg.Length) *plot.Plot {
+	if w >= fl.natural {
+		return fl.p
+	}
+	q := *fl.p
+	q.X.Label.Text = " "
+	return &q
+}
+
+// drawAxisLabel draws the effect axis's label where gonum/plot draws it
+// (centred under the plot pc, its descent above pc's bottom), moved
+// inwards as little as keeps it inside dc.
+func (fl forestLayout) drawAxisLabel(dc, pc draw.Canvas) {
+	sty := fl.p.X.Label.TextStyle
+	lw := sty.Width(fl.p.X.Label.Text)
+	x := pc.Center().X
+	x = max(x, dc.Min.X+forestPad+lw/2)
+	x = min(x, dc.Max.X-forestPad-lw/2)
+	dc.FillText(sty, vg.Point{X: x, Y: pc.Min.Y + sty.FontExtents().Descent}, fl.p.X.Label.Text)
 }
 
 // draw draws the plot between the text columns of the forest plot's
@@ -461,9 +490,13 @@ func (fl forestLayout) draw(dc draw.Canvas) {
 	leftW, rightW := fl.widths(dc.Size().X)
 	nl := len(fl.lines)
 	pc := draw.Crop(dc, leftW, -rightW, 0, 0)
-	fl.p.Draw(pc)
-	da := fl.p.DataCanvas(pc)
-	tx, ty := fl.p.Transforms(&da)
+	p := fl.plotAt(dc.Size().X)
+	p.Draw(pc)
+	if p != fl.p {
+		fl.drawAxisLabel(dc, pc)
+	}
+	da := p.DataCanvas(pc)
+	tx, ty := p.Transforms(&da)
 
 	xName := dc.Min.X + forestPad
 	xN := dc.Min.X + leftW - forestPad
