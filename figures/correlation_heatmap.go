@@ -119,7 +119,7 @@ func corrHeatmapDrawing(values [][]float64, rowNames, colNames []string, lo, hi 
 	p, w, h := corrHeatmapPlot(values, rowNames, colNames, lo, hi, xlabel, ylabel)
 	d := PlotDrawing(p, w, h)
 	cells := corrCellsMin(NewCorrHeatmap(values, lo, hi))
-	d.minSize = func() (vg.Length, vg.Length) { return plotMinSizeData(p, cells) }
+	d.minSize = func(vg.Length) (vg.Length, vg.Length) { return plotMinSizeData(p, cells) }
 	return d
 }
 

@@ -33,15 +33,17 @@ type Drawing struct {
 	// the drawing on a canvas, for LayoutProblems; nil for none.
 	dataAreas func(draw.Canvas) []vg.Rectangle
 	// minSize is the least size at which the drawing's text fits at its
-	// point size (layout.go); nil for no least size.
-	minSize func() (w, h vg.Length)
+	// point size when it is laid out about w wide (layout.go): the least
+	// width, and the least height at that width or w, whichever is
+	// larger; nil for no least size.
+	minSize func(w vg.Length) (vg.Length, vg.Length)
 }
 
 // PlotDrawing is the drawing of a gonum/plot plot at w×h, as SVG(p, w, h)
 // draws it.
 func PlotDrawing(p *plot.Plot, w, h vg.Length) Drawing {
 	return Drawing{Width: w, Height: h, Draw: func(c draw.Canvas) { p.Draw(c) }, dataAreas: plotAreas(p),
-		minSize: func() (vg.Length, vg.Length) { return plotMinSize(p) }}
+		minSize: func(vg.Length) (vg.Length, vg.Length) { return plotMinSize(p) }}
 }
 
 // plotAreas returns the data area of each plot drawn on the whole canvas.

@@ -106,24 +106,38 @@ func (d Drawing) AtWidth(w vg.Length) Drawing {
 	if w <= 0 || d.Width <= 0 {
 		return d
 	}
-	var mw, mh vg.Length
+	var mh vg.Length
 	if d.minSize != nil {
-		mw, mh = d.minSize()
+		var mw vg.Length
+		mw, _ = d.minSize(w)
+		w = max(w, mw)
+		_, mh = d.minSize(w)
 	}
-	w = max(w, mw)
 	d.Width, d.Height = w, max(d.Height*w/d.Width, minExportHeight, mh)
 	return d
 }
 
-// turnTickLabels turns p's x tick labels a quarter (read upwards) when
-// they do not fit side by side in its data area at width w (a paired
-// plot's 35 dataset names at 7 in overlapped).
-func turnTickLabels(p *plot.Plot, w, h vg.Length) {
-	da := p.DataCanvas(draw.New(&layoutRecorder{w: w, h: h, m: identity})).Size()
-	if tickSpan(p.X, false) <= da.X {
-		return
+// turningDrawing is p's drawing at w×h whose x tick labels are turned a
+// quarter (read upwards) on a canvas where they do not fit side by side
+// (a paired plot's 35 dataset names at 7 in, its 10 folds at 3.33 in).
+func turningDrawing(p *plot.Plot, w, h vg.Length) Drawing {
+	turned := *p
+	turned.X.Tick.Label.Rotation = math.Pi / 2
+	turned.X.Tick.Label.XAlign = draw.XRight
+	turned.X.Tick.Label.YAlign = draw.YCenter
+	at := func(c draw.Canvas) *plot.Plot {
+		if tickSpan(p.X, false) <= p.DataCanvas(c).Size().X {
+			return p
+		}
+		return &turned
 	}
-	p.X.Tick.Label.Rotation = math.Pi / 2
-	p.X.Tick.Label.XAlign = draw.XRight
-	p.X.Tick.Label.YAlign = draw.YCenter
+	return Drawing{Width: w, Height: h,
+		Draw:      func(c draw.Canvas) { at(c).Draw(c) },
+		dataAreas: func(c draw.Canvas) []vg.Rectangle { return []vg.Rectangle{at(c).DataCanvas(c).Rectangle} },
+		minSize: func(w vg.Length) (vg.Length, vg.Length) {
+			if uw, uh := plotMinSize(p); uw <= w {
+				return uw, uh
+			}
+			return plotMinSize(&turned)
+		}}
 }

@@ -391,7 +391,7 @@ func forestDrawing(r *meta.Result, lines []forestLine, rows []ForestRow, lvl str
 			l, rt := fl.widths(dc.Size().X)
 			return []vg.Rectangle{fl.plotAt(dc.Size().X).DataCanvas(draw.Crop(dc, l, -rt, 0, 0)).Rectangle}
 		},
-		minSize: func() (vg.Length, vg.Length) { return fl.minSize(h) }}
+		minSize: func(vg.Length) (vg.Length, vg.Length) { return fl.minSize(h) }}
 }
 
 // forestLeftW and forestRightW are the text columns' widths at the forest

@@ -15,11 +15,12 @@ import (
 )
 
 // exportWidths are the widths the layout tests lay every figure out at:
-// one column (the default figure_width) and a page's width.
-var exportWidths = []vg.Length{figures.ColumnWidth, 7 * vg.Inch}
+// one column (the default figure_width), a page's width, and 0: as it
+// is, the site's SVG.
+var exportWidths = []vg.Length{figures.ColumnWidth, 7 * vg.Inch, 0}
 
 // checkExportLayout fails for every figure whose PDF/PNG drawing, laid
-// out at an export width, has text leaving the canvas, two texts
+// out at an export width, or whose SVG drawing has text leaving the canvas, two texts
 // overlapping, a mark leaving the canvas or a data area under 0.4 in
 // (figures.Drawing.LayoutProblems).
 func checkExportLayout(t *testing.T, figs []figures.Figure) {
