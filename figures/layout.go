@@ -109,9 +109,10 @@ func (d Drawing) AtWidth(w vg.Length) Drawing {
 	var mh vg.Length
 	if d.minSize != nil {
 		var mw vg.Length
-		mw, _ = d.minSize(w)
-		w = max(w, mw)
-		_, mh = d.minSize(w)
+		if mw, mh = d.minSize(w); mw > w {
+			w = mw
+			_, mh = d.minSize(w)
+		}
 	}
 	d.Width, d.Height = w, max(d.Height*w/d.Width, minExportHeight, mh)
 	return d
