@@ -59,6 +59,30 @@ func (d *CDDiagram) Height() vg.Length {
 	return vg.Points(62) + vg.Length(len(d.Cliques)+len(d.Dashed))*vg.Points(5) + vg.Length(rows)*vg.Points(15)
 }
 
+// MinWidth returns the least canvas width at which the diagram's text
+// fits at its point size: the label columns on both sides, the axis's
+// integer labels apart and the critical difference's label beside its
+// bar.
+func (d *CDDiagram) MinWidth() vg.Length {
+	k := len(d.Methods)
+	var labelW, tickW vg.Length
+	for i := range d.Methods {
+		labelW = max(labelW, d.TextStyle.Width(d.label(i)))
+	}
+	hi := math.Max(2, float64(k))
+	for r := 1; r <= int(hi); r++ {
+		tickW = max(tickW, d.TextStyle.Width(fmt.Sprintf("%d", r)))
+	}
+	pad := labelW + vg.Points(16)
+	axis := max(1.2*vg.Inch, vg.Length(hi-1)*(tickW+vg.Points(4)))
+	if d.CD > 0 && d.CD < hi-1 {
+		// the label starts 6 pt right of xr(1+CD) and may use the right pad
+		need := (vg.Points(6) + d.TextStyle.Width(d.CDLabel) - pad) / vg.Length(1-d.CD/(hi-1))
+		axis = max(axis, need)
+	}
+	return 2*pad + axis
+}
+
 func (d *CDDiagram) label(i int) string {
 	return fmt.Sprintf("%s (%.2f)", d.Methods[i], d.MeanRanks[i])
 }

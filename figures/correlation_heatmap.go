@@ -117,7 +117,30 @@ func corrFinite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 // cells.
 func corrHeatmapDrawing(values [][]float64, rowNames, colNames []string, lo, hi float64, xlabel, ylabel string) Drawing {
 	p, w, h := corrHeatmapPlot(values, rowNames, colNames, lo, hi, xlabel, ylabel)
-	return PlotDrawing(p, w, h)
+	d := PlotDrawing(p, w, h)
+	cells := corrCellsMin(NewCorrHeatmap(values, lo, hi))
+	d.minSize = func(vg.Length) (vg.Length, vg.Length) { return plotMinSizeData(p, cells) }
+	return d
+}
+
+// corrCellsMin is the least data area of a heatmap: every cell as wide
+// as its number and a gap, and a line of text and a gap high.
+func corrCellsMin(hm *CorrHeatmap) vg.Point {
+	if len(hm.Values) == 0 {
+		return vg.Point{}
+	}
+	var cw vg.Length
+	for _, row := range hm.Values {
+		for _, v := range row {
+			label := "–"
+			if corrFinite(v) {
+				label = fmt.Sprintf(hm.Format, v)
+			}
+			cw = max(cw, hm.TextStyle.Width(label))
+		}
+	}
+	gap := vg.Points(4)
+	return vg.Point{X: vg.Length(len(hm.Values[0])) * (cw + gap), Y: vg.Length(len(hm.Values)) * (hm.TextStyle.Height("0") + gap)}
 }
 
 func corrHeatmapPlot(values [][]float64, rowNames, colNames []string, lo, hi float64, xlabel, ylabel string) (*plot.Plot, vg.Length, vg.Length) {

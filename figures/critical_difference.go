@@ -36,6 +36,7 @@ func CriticalDifference(id, title string, r *significance.CriticalDifferenceResu
 	plt.Add(d)
 	h := d.Height()
 	drw := PlotDrawing(plt, 7.5*vg.Inch, h)
+	drw.minSize = func(vg.Length) (vg.Length, vg.Length) { return d.MinWidth(), h }
 	svg, err := drw.SVG()
 	if err != nil {
 		return nil, err

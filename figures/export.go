@@ -29,22 +29,32 @@ var pdfEpoch = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
 type Drawing struct {
 	Width, Height vg.Length
 	Draw          func(draw.Canvas)
+	// dataAreas returns the data areas (where a plot draws its data) of
+	// the drawing on a canvas, for LayoutProblems; nil for none.
+	dataAreas func(draw.Canvas) []vg.Rectangle
+	// minSize is the least size at which the drawing's text fits at its
+	// point size when it is laid out about w wide (layout.go): the least
+	// width, and the least height at that width or w, whichever is
+	// larger; nil for no least size.
+	minSize func(w vg.Length) (vg.Length, vg.Length)
 }
 
 // PlotDrawing is the drawing of a gonum/plot plot at w×h, as SVG(p, w, h)
 // draws it.
 func PlotDrawing(p *plot.Plot, w, h vg.Length) Drawing {
-	return Drawing{Width: w, Height: h, Draw: func(c draw.Canvas) { p.Draw(c) }}
+	return Drawing{Width: w, Height: h, Draw: func(c draw.Canvas) { p.Draw(c) }, dataAreas: plotAreas(p),
+		minSize: func(vg.Length) (vg.Length, vg.Length) { return plotMinSize(p) }}
 }
 
-// AtWidth lays the drawing out again at width w, keeping its aspect
-// ratio (text keeps its point size, as matplotlib's figsize does); w <= 0
-// leaves it as it is.
-func (d Drawing) AtWidth(w vg.Length) Drawing {
-	if w <= 0 || d.Width <= 0 {
-		return d
+// plotAreas returns the data area of each plot drawn on the whole canvas.
+func plotAreas(ps ...*plot.Plot) func(draw.Canvas) []vg.Rectangle {
+	return func(c draw.Canvas) []vg.Rectangle {
+		out := make([]vg.Rectangle, len(ps))
+		for i, p := range ps {
+			out[i] = p.DataCanvas(c).Rectangle
+		}
+		return out
 	}
-	return Drawing{Width: w, Height: max(d.Height*w/d.Width, minExportHeight), Draw: d.Draw}
 }
 
 // minExportHeight is the least height of a relaid drawing (docs/PAPER.md:

@@ -360,13 +360,16 @@ func favours(r *meta.Result) (left, right string) {
 }
 
 // forestDrawing is the forest plot's drawing: the text columns around
-// the plot of the intervals.
+// the plot of the intervals. At its natural width (9.5 in) the columns
+// are 2.7 in and 2.5 in wide, or as wide as their text when that is
+// wider; laid out at another width they are as wide as their text, and
+// the plot takes the rest, never less than its tick and "favours" labels
+// need. The height is the rows' (17 pt each) at any width.
 func forestDrawing(r *meta.Result, lines []forestLine, rows []ForestRow, lvl string) Drawing {
 	nl := len(lines)
 	rowH := vg.Points(17)
 	w := 9.5 * vg.Inch
 	h := rowH*vg.Length(nl+2) + vg.Points(58)
-	leftW, rightW := 2.7*vg.Inch, 2.5*vg.Inch
 
 	p := plot.New()
 	p.X.Label.Text = effectAxis(r)
@@ -379,52 +382,146 @@ func forestDrawing(r *meta.Result, lines []forestLine, rows []ForestRow, lvl str
 	p.Y.Min, p.Y.Max = 0.2, float64(nl)+1.6 // room for the header and the favours labels
 	p.X.Min, p.X.Max, _, _ = fp.DataRange()
 
-	return Drawing{Width: w, Height: h, Draw: func(dc draw.Canvas) { forestDraw(dc, r, p, lines, leftW, rightW, lvl) }}
+	fl := forestLayout{r: r, p: p, lines: lines, lvl: lvl, natural: w}
+	fl.leftText, fl.rightText = fl.columns()
+	w += max(fl.leftText-forestLeftW, 0) + max(fl.rightText-forestRightW, 0)
+	fl.natural = w
+	return Drawing{Width: w, Height: h, Draw: fl.draw,
+		dataAreas: func(dc draw.Canvas) []vg.Rectangle {
+			l, rt := fl.widths(dc.Size().X)
+			return []vg.Rectangle{fl.plotAt(dc.Size().X).DataCanvas(draw.Crop(dc, l, -rt, 0, 0)).Rectangle}
+		},
+		minSize: func(vg.Length) (vg.Length, vg.Length) { return fl.minSize(h) }}
 }
 
-// forestDraw draws the plot p between the text columns of the forest
-// plot's lines.
-func forestDraw(dc draw.Canvas, r *meta.Result, p *plot.Plot, lines []forestLine, leftW, rightW vg.Length, lvl string) {
-	nl := len(lines)
-	pc := draw.Crop(dc, leftW, -rightW, 0, 0)
-	p.Draw(pc)
-	da := p.DataCanvas(pc)
-	_, ty := p.Transforms(&da)
-	tx, _ := p.Transforms(&da)
+// forestLeftW and forestRightW are the text columns' widths at the forest
+// plot's natural width.
+const (
+	forestLeftW  = 2.7 * vg.Inch
+	forestRightW = 2.5 * vg.Inch
+	forestPad    = vg.Length(8)
+	forestGap    = vg.Length(12)
+)
 
-	style := func(size float64, bold bool, xa draw.XAlignment) draw.TextStyle {
-		fnt := Font(size)
-		if bold {
-			fnt.Weight = xfont.WeightBold
-		}
-		return draw.TextStyle{Color: color.Black, Font: fnt, Handler: plot.DefaultTextHandler, XAlign: xa, YAlign: draw.YCenter}
+// forestLayout is what a forest plot's drawing needs to lay itself out
+// at any width.
+type forestLayout struct {
+	r                   *meta.Result
+	p                   *plot.Plot
+	lines               []forestLine
+	lvl                 string
+	natural             vg.Length
+	leftText, rightText vg.Length // the text columns' least widths
+}
+
+func forestStyle(size float64, bold bool, xa draw.XAlignment) draw.TextStyle {
+	fnt := Font(size)
+	if bold {
+		fnt.Weight = xfont.WeightBold
 	}
-	pad := vg.Points(8)
-	xName := dc.Min.X + pad
-	xN := dc.Min.X + leftW - pad
-	xEff := da.Max.X + pad + vg.Points(6)
-	xW := dc.Max.X - pad
+	return draw.TextStyle{Color: color.Black, Font: fnt, Handler: plot.DefaultTextHandler, XAlign: xa, YAlign: draw.YCenter}
+}
+
+// columns returns the least widths of the left (dataset, n) and right
+// (effect, weight) text columns: their widest texts, padded.
+func (fl forestLayout) columns() (left, right vg.Length) {
+	hs := forestStyle(9, true, draw.XLeft)
+	name, n := hs.Width("Dataset"), hs.Width("n")
+	eff, wt := hs.Width("Effect ["+fl.lvl+"% CI]"), hs.Width("Weight")
+	for _, l := range fl.lines {
+		st := forestStyle(9, l.bold, draw.XLeft)
+		name, n = max(name, st.Width(l.label)), max(n, st.Width(l.n))
+		eff, wt = max(eff, st.Width(l.effect)), max(wt, st.Width(l.weight))
+	}
+	return forestPad + name + forestGap + n + forestPad, forestPad + vg.Points(6) + eff + forestGap + wt + forestPad
+}
+
+// widths returns the text columns' widths on a canvas w wide: below
+// the natural width as wide as their text and the "favours" labels
+// (which stand below the rows, beside zero, and may reach over a
+// column).
+func (fl forestLayout) widths(w vg.Length) (left, right vg.Length) {
+	if w >= fl.natural {
+		return max(forestLeftW, fl.leftText), max(forestRightW, fl.rightText)
+	}
+	lf, rt := favours(fl.r)
+	st := forestStyle(8, false, draw.XLeft)
+	return max(fl.leftText, st.Width("← "+lf)+vg.Points(4)+forestPad), max(fl.rightText, st.Width(rt+" →")+vg.Points(4)+forestPad)
+}
+
+// minSize is the least size of a forest plot laid out again: its text
+// columns, an interval plot of 1.5 in or as wide as its tick labels
+// need, and its effect axis's label inside the canvas; its rows' height.
+func (fl forestLayout) minSize(h vg.Length) (vg.Length, vg.Length) {
+	l, r := fl.widths(0)
+	w := l + r + max(1.5*vg.Inch, tickSpan(fl.p.X, false)+vg.Points(10))
+	return max(w, labelWidth(fl.p.X)+2*forestPad), h
+}
+
+// plotAt returns the plot to draw on a canvas w wide: below the natural
+// width a copy whose effect axis's label is a blank of the same height,
+// the label being drawn by draw under the plot and the columns (where
+// it may be wider than the plot), as gonum/plot would narrow the plot
+// to the label's width.
+func (fl forestLayout) plotAt(w vg.Length) *plot.Plot {
+	if w >= fl.natural {
+		return fl.p
+	}
+	q := *fl.p
+	q.X.Label.Text = " "
+	return &q
+}
+
+// drawAxisLabel draws the effect axis's label where gonum/plot draws it
+// (centred under the plot pc, its descent above pc's bottom), moved
+// inwards as little as keeps it inside dc.
+func (fl forestLayout) drawAxisLabel(dc, pc draw.Canvas) {
+	sty := fl.p.X.Label.TextStyle
+	lw := sty.Width(fl.p.X.Label.Text)
+	x := pc.Center().X
+	x = max(x, dc.Min.X+forestPad+lw/2)
+	x = min(x, dc.Max.X-forestPad-lw/2)
+	dc.FillText(sty, vg.Point{X: x, Y: pc.Min.Y + sty.FontExtents().Descent}, fl.p.X.Label.Text)
+}
+
+// draw draws the plot between the text columns of the forest plot's
+// lines.
+func (fl forestLayout) draw(dc draw.Canvas) {
+	leftW, rightW := fl.widths(dc.Size().X)
+	nl := len(fl.lines)
+	pc := draw.Crop(dc, leftW, -rightW, 0, 0)
+	p := fl.plotAt(dc.Size().X)
+	p.Draw(pc)
+	if p != fl.p {
+		fl.drawAxisLabel(dc, pc)
+	}
+	da := p.DataCanvas(pc)
+	tx, ty := p.Transforms(&da)
+
+	xName := dc.Min.X + forestPad
+	xN := dc.Min.X + leftW - forestPad
+	xEff := da.Max.X + forestPad + vg.Points(6)
+	xW := dc.Max.X - forestPad
 	head := ty(float64(nl) + 1)
-	hs := style(9, true, draw.XLeft)
+	hs := forestStyle(9, true, draw.XLeft)
 	dc.FillText(hs, vg.Point{X: xName, Y: head}, "Dataset")
 	hs.XAlign = draw.XRight
 	dc.FillText(hs, vg.Point{X: xN, Y: head}, "n")
 	dc.FillText(hs, vg.Point{X: xW, Y: head}, "Weight")
 	hs.XAlign = draw.XLeft
-	dc.FillText(hs, vg.Point{X: xEff, Y: head}, "Effect ["+lvl+"% CI]")
-	for i, l := range lines {
+	dc.FillText(hs, vg.Point{X: xEff, Y: head}, "Effect ["+fl.lvl+"% CI]")
+	for i, l := range fl.lines {
 		y := ty(float64(nl - i))
-		left := style(9, l.bold, draw.XLeft)
-		dc.FillText(left, vg.Point{X: xName, Y: y}, l.label)
-		dc.FillText(style(9, l.bold, draw.XRight), vg.Point{X: xN, Y: y}, l.n)
-		dc.FillText(style(9, l.bold, draw.XLeft), vg.Point{X: xEff, Y: y}, l.effect)
-		dc.FillText(style(9, l.bold, draw.XRight), vg.Point{X: xW, Y: y}, l.weight)
+		dc.FillText(forestStyle(9, l.bold, draw.XLeft), vg.Point{X: xName, Y: y}, l.label)
+		dc.FillText(forestStyle(9, l.bold, draw.XRight), vg.Point{X: xN, Y: y}, l.n)
+		dc.FillText(forestStyle(9, l.bold, draw.XLeft), vg.Point{X: xEff, Y: y}, l.effect)
+		dc.FillText(forestStyle(9, l.bold, draw.XRight), vg.Point{X: xW, Y: y}, l.weight)
 	}
-	lf, rt := favours(r)
+	lf, rt := favours(fl.r)
 	fy := ty(0.35)
 	x0 := tx(0)
-	dc.FillText(style(8, false, draw.XRight), vg.Point{X: x0 - vg.Points(4), Y: fy}, "← "+lf)
-	dc.FillText(style(8, false, draw.XLeft), vg.Point{X: x0 + vg.Points(4), Y: fy}, rt+" →")
+	dc.FillText(forestStyle(8, false, draw.XRight), vg.Point{X: x0 - vg.Points(4), Y: fy}, "← "+lf)
+	dc.FillText(forestStyle(8, false, draw.XLeft), vg.Point{X: x0 + vg.Points(4), Y: fy}, rt+" →")
 }
 
 // forestChart is the interactive version: category rows top to bottom,

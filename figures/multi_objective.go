@@ -232,16 +232,17 @@ func moNormalise(v []float64) []float64 {
 // threshold; the penalised models sit at 0), one panel per λ.
 func moCompare(id string, r *multiobjective.Result) (Figure, error) {
 	panels := moPanels(r)
-	plots := [][]*plot.Plot{make([]*plot.Plot, len(panels))}
+	plots := make([]*plot.Plot, len(panels))
 	for k, p := range panels {
 		plt, err := moPanelPlot(p, k)
 		if err != nil {
 			return Figure{}, err
 		}
-		plots[0][k] = plt
+		plots[k] = plt
 	}
 	w, h := vg.Length(len(panels))*3.2*vg.Inch, 3.4*vg.Inch
-	drw := Drawing{Width: w, Height: h, Draw: moDrawPanels(plots)}
+	mp := newPanelGrid(plots)
+	drw := Drawing{Width: w, Height: h, Draw: mp.draw, dataAreas: mp.dataAreas, minSize: mp.minSize}
 	svg, err := drw.SVG()
 	if err != nil {
 		return Figure{}, err
@@ -356,17 +357,80 @@ func moPanelPlot(p moPanel, k int) (*plot.Plot, error) {
 	return plt, nil
 }
 
-// moDrawPanels draws the panels side by side on a canvas, their axes
-// aligned.
-func moDrawPanels(plots [][]*plot.Plot) func(draw.Canvas) {
-	return func(dc draw.Canvas) {
-		n := len(plots[0])
-		tiles := draw.Tiles{Rows: 1, Cols: n, PadX: vg.Points(8), PadY: vg.Points(4), PadTop: vg.Points(4), PadBottom: vg.Points(4), PadLeft: vg.Points(4), PadRight: vg.Points(4)}
-		canvases := plot.Align(plots, tiles, dc)
-		for k := 0; k < n; k++ {
-			plots[0][k].Draw(canvases[0][k])
+// moTiles are the tiles of panels in rows and cols.
+func moTiles(rows, cols int) draw.Tiles {
+	return draw.Tiles{Rows: rows, Cols: cols, PadX: vg.Points(8), PadY: vg.Points(4), PadTop: vg.Points(4), PadBottom: vg.Points(4), PadLeft: vg.Points(4), PadRight: vg.Points(4)}
+}
+
+// panelGrid lays panels out side by side, in as many columns as fit
+// width w at their least size, in rows of those columns.
+type panelGrid struct {
+	plots  []*plot.Plot
+	pw, ph vg.Length // a panel's least size
+}
+
+func newPanelGrid(plots []*plot.Plot) panelGrid {
+	m := panelGrid{plots: plots}
+	for _, p := range plots {
+		w, h := plotMinSize(p)
+		m.pw, m.ph = max(m.pw, w), max(m.ph, h)
+	}
+	return m
+}
+
+// grid returns the panels in rows on a canvas w wide, and their tiles.
+func (m panelGrid) grid(w vg.Length) ([][]*plot.Plot, draw.Tiles) {
+	n := len(m.plots)
+	t := moTiles(1, n)
+	cols := int((w - t.PadLeft - t.PadRight + t.PadX) / (m.pw + t.PadX))
+	cols = min(max(cols, 1), n)
+	rows := (n + cols - 1) / cols
+	grid := make([][]*plot.Plot, rows)
+	for r := range grid {
+		grid[r] = make([]*plot.Plot, cols)
+		for c := range grid[r] {
+			if k := r*cols + c; k < n {
+				grid[r][c] = m.plots[k]
+			}
 		}
 	}
+	return grid, moTiles(rows, cols)
+}
+
+func (m panelGrid) draw(dc draw.Canvas) {
+	grid, t := m.grid(dc.Size().X)
+	canvases := plot.Align(grid, t, dc)
+	for r, row := range grid {
+		for c, p := range row {
+			if p != nil {
+				p.Draw(canvases[r][c])
+			}
+		}
+	}
+}
+
+// dataAreas returns the panels' data areas.
+func (m panelGrid) dataAreas(dc draw.Canvas) []vg.Rectangle {
+	var out []vg.Rectangle
+	grid, t := m.grid(dc.Size().X)
+	canvases := plot.Align(grid, t, dc)
+	for r, row := range grid {
+		for c, p := range row {
+			if p != nil {
+				out = append(out, p.DataCanvas(canvases[r][c]).Rectangle)
+			}
+		}
+	}
+	return out
+}
+
+// minSize is one panel's least width, and at width w as many rows of
+// panels at their least height as the columns that fit need.
+func (m panelGrid) minSize(w vg.Length) (vg.Length, vg.Length) {
+	t := moTiles(1, 1)
+	grid, _ := m.grid(w)
+	rows := vg.Length(len(grid))
+	return m.pw + t.PadLeft + t.PadRight, rows*m.ph + (rows-1)*t.PadY + t.PadTop + t.PadBottom
 }
 
 // moCompareChart is the interactive comparison: every λ in one plane.

@@ -121,7 +121,7 @@ func pairedUnitsFigure(r *significance.PairedTestsResult, p significance.PairedC
 	}
 	plt.X.Tick.Marker = fixedTicks(ticks)
 	plt.X.Min, plt.X.Max = 0.5, float64(n)+0.5
-	drw := PlotDrawing(plt, 7*vg.Inch, 3.6*vg.Inch)
+	drw := turningDrawing(plt, 7*vg.Inch, 3.6*vg.Inch)
 	svg, err := drw.SVG()
 	if err != nil {
 		return Figure{}, err
