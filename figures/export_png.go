@@ -5,6 +5,7 @@ import (
 	"image/color"
 	"math"
 
+	"git.sr.ht/~sbinet/gg"
 	xfont "golang.org/x/image/font"
 	"golang.org/x/image/font/opentype"
 	"golang.org/x/image/math/fixed"
@@ -46,10 +47,20 @@ type pngFaceKey struct {
 }
 
 func newPNGCanvas(w, h vg.Length, dpi int) *pngCanvas {
-	c := &pngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(w, h), vgimg.UseDPI(dpi)), dpi: float64(dpi),
-		st: pngState{col: color.Black}, faces: map[pngFaceKey]xfont.Face{}}
-	c.img, _ = c.Canvas.Image().(*image.RGBA)
-	return c
+	px := func(l vg.Length) int { return int(l/vg.Inch*vg.Length(dpi) + 0.5) }
+	return newPNGCanvasOn(image.NewRGBA(image.Rect(0, 0, px(w), px(h))), dpi)
+}
+
+// newPNGCanvasOn is a pngCanvas drawing in place on img, which it paints
+// white first. The image is made by the caller, at the size vgimg would
+// give it (newPNGCanvas): vgimg.UseWH makes one and gg then copies it
+// into another, twice the memory and a dead image per figure.
+func newPNGCanvasOn(img *image.RGBA, dpi int) *pngCanvas {
+	ctx := gg.NewContextForRGBA(img)
+	ctx.SetLineCapButt()
+	ctx.InvertY()
+	return &pngCanvas{Canvas: vgimg.NewWith(vgimg.UseImageWithContext(img, ctx), vgimg.UseDPI(dpi)), img: img,
+		dpi: float64(dpi), st: pngState{col: color.Black}, faces: map[pngFaceKey]xfont.Face{}}
 }
 
 // SetColor sets the colour of what is drawn next.

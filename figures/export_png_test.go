@@ -7,8 +7,10 @@ import (
 	"image/png"
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
 
+	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
 )
@@ -131,6 +133,24 @@ func TestEncodePNG(t *testing.T) {
 					t.Fatalf("%s: pixel (%d, %d) decodes as %v, was %v", name, x, y, got.At(x, y), img.At(x, y))
 				}
 			}
+		}
+	}
+}
+
+// TestPNGDrawsInPlace: a PNG's drawing allocates its image once (vgimg
+// with UseWH makes one image and gg copies it into a second: twice the
+// megabytes of a 300 dpi figure, per figure, in a build's peak memory).
+func TestPNGDrawsInPlace(t *testing.T) {
+	for name, d := range exportSamples(t) {
+		img := float64(4 * int(d.Width/vg.Inch*PNGDPI+0.5) * int(d.Height/vg.Inch*PNGDPI+0.5))
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		if _, err := d.PNG(PNGDPI); err != nil {
+			t.Fatal(err)
+		}
+		runtime.ReadMemStats(&after)
+		if got := float64(after.TotalAlloc - before.TotalAlloc); got > 2.5*img {
+			t.Errorf("%s: drawing its PNG allocated %.1f MB, %.2f times its %.1f MB image (want under 2.5: the image, its rasterizer and the encoder)", name, got/1e6, got/img, img/1e6)
 		}
 	}
 }
