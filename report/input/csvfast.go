@@ -125,6 +125,12 @@ func (rr *recordReader) readLine() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	return rr.trimLine(line)
+}
+
+// trimLine is a line read (with its line end, if any) without its line
+// end (\n or \r\n), counted, or the too-long error at its number.
+func (rr *recordReader) trimLine(line []byte) ([]byte, error) {
 	n := len(line)
 	if n > 0 && line[n-1] == '\n' {
 		n--
@@ -151,18 +157,7 @@ func (rr *recordReader) memLine() ([]byte, error) {
 	}
 	rr.memPos += len(line)
 	rr.consumed += int64(len(line))
-	n := len(line)
-	if n > 0 && line[n-1] == '\n' {
-		n--
-		if n > 0 && line[n-1] == '\r' {
-			n--
-		}
-	}
-	if n > rr.maxLine {
-		return nil, rr.tooLong(rr.next)
-	}
-	rr.next++
-	return line[:n], nil
+	return rr.trimLine(line)
 }
 
 // Read returns the next record, skipping blank lines. The slice is reused;
