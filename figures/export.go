@@ -87,6 +87,7 @@ func (d Drawing) PDF() ([]byte, error) {
 // PNG renders the drawing as a PNG at dpi dots per inch on a white
 // background.
 func (d Drawing) PNG(dpi int) ([]byte, error) {
+	defer pngImages.take(4 * dots(d.Width, dpi) * dots(d.Height, dpi))()
 	c := newPNGCanvas(d.Width, d.Height, dpi)
 	d.Draw(draw.New(c))
 	if c.img != nil {

@@ -47,9 +47,11 @@ type pngFaceKey struct {
 }
 
 func newPNGCanvas(w, h vg.Length, dpi int) *pngCanvas {
-	px := func(l vg.Length) int { return int(l/vg.Inch*vg.Length(dpi) + 0.5) }
-	return newPNGCanvasOn(image.NewRGBA(image.Rect(0, 0, px(w), px(h))), dpi)
+	return newPNGCanvasOn(image.NewRGBA(image.Rect(0, 0, dots(w, dpi), dots(h, dpi))), dpi)
 }
+
+// dots is l in whole dots at dpi, rounded as vgimg rounds an image's size.
+func dots(l vg.Length, dpi int) int { return int(l/vg.Inch*vg.Length(dpi) + 0.5) }
 
 // newPNGCanvasOn is a pngCanvas drawing in place on img, which it paints
 // white first. The image is made by the caller, at the size vgimg would

@@ -154,3 +154,46 @@ func TestPNGDrawsInPlace(t *testing.T) {
 		}
 	}
 }
+
+// TestByteBudget: take waits while the bytes out plus its own would pass
+// the total, never when nothing is out, and each give is counted once.
+func TestByteBudget(t *testing.T) {
+	b := newByteBudget(10)
+	used := func() (int, int) { b.mu.Lock(); defer b.mu.Unlock(); return b.used, b.waiting }
+	blocked := func() { // polls until a take waits
+		t.Helper()
+		for i := 0; ; i++ {
+			if _, w := used(); w == 1 {
+				return
+			}
+			if i == 1e7 {
+				t.Fatal("a take that does not fit never waited")
+			}
+			runtime.Gosched()
+		}
+	}
+	g1 := b.take(6)
+	g2 := b.take(4) // 10 of 10: fits
+	got := make(chan func())
+	go func() { got <- b.take(3) }() // 13: must wait
+	blocked()
+	g2()
+	g2() // counted once
+	g3 := <-got
+	if u, _ := used(); u != 9 {
+		t.Fatalf("%d bytes out after 6 + 4 - 4 + 3, want 9", u)
+	}
+	go func() { got <- b.take(2) }() // 11: must wait
+	blocked()
+	g1()
+	g4 := <-got
+	if u, _ := used(); u != 5 {
+		t.Fatalf("%d bytes out after 9 - 6 + 2, want 5", u)
+	}
+	g3()
+	g4()
+	b.take(50)() // larger than the total: runs alone
+	if u, w := used(); u != 0 || w != 0 {
+		t.Errorf("%d bytes out and %d waiting after every give", u, w)
+	}
+}
