@@ -1,6 +1,7 @@
 package report
 
 import (
+	"archive/zip"
 	"context"
 	"fmt"
 	"github.com/evalbook/evalbook/report/input"
@@ -123,3 +124,11 @@ func Within(dir, path string) bool {
 	}
 	return within(d, p)
 }
+
+// OpenArchive opens the zip `evalbook verify` checks (through the input
+// layer, like every read of the tool).
+func OpenArchive(path string) (*zip.ReadCloser, error) { return input.OpenZip(path) }
+
+// ReadSupplied reads an input `evalbook verify --inputs` supplies, at most
+// limit+1 bytes (input.ReadSupplied).
+func ReadSupplied(path string, limit int64) ([]byte, error) { return input.ReadSupplied(path, limit) }

@@ -83,7 +83,7 @@ func diskGet(dir, id, key string, in *inputs) (*Output, readStamp) {
 	if dir == "" {
 		return nil, readStamp{}
 	}
-	b, err := os.ReadFile(diskPath(dir, id, key))
+	b, err := input.ReadOwn(diskPath(dir, id, key))
 	if err != nil {
 		return nil, readStamp{}
 	}

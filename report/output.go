@@ -11,6 +11,7 @@ import (
 	"syscall"
 
 	"github.com/evalbook/evalbook/analyses"
+	"github.com/evalbook/evalbook/report/input"
 )
 
 // Output safety. A build replaces its output directory as a whole, so
@@ -179,7 +180,7 @@ func replaceable(target string) error {
 	// another build may swap the directory between two looks (checkOutput
 	// runs before the output lock is taken), and a listing is of one
 	// directory. Gone meanwhile is fine: the check under the lock decides.
-	entries, err := os.ReadDir(target)
+	entries, err := input.ListOwn(target)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
@@ -296,7 +297,7 @@ func within(dir, path string) bool {
 // releases it.
 func lockOutput(target string) (unlock func(), err error) {
 	path := filepath.Join(filepath.Dir(target), ".evalbook."+filepath.Base(target)+".lock")
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	f, err := input.OpenLock(path)
 	if err != nil {
 		return nil, fmt.Errorf("lock %s: %w", path, err)
 	}
@@ -324,7 +325,7 @@ func lockOutput(target string) (unlock func(), err error) {
 // alone.
 func recoverLeftovers(target string) error {
 	parent, base := filepath.Dir(target), filepath.Base(target)
-	entries, err := os.ReadDir(parent)
+	entries, err := input.ListOwn(parent)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil
@@ -367,7 +368,7 @@ func recoverLeftovers(target string) error {
 }
 
 func emptyDir(dir string) bool {
-	entries, err := os.ReadDir(dir)
+	entries, err := input.ListOwn(dir)
 	return err == nil && len(entries) == 0
 }
 

@@ -344,7 +344,7 @@ func (s *Server) file(w http.ResponseWriter, r *http.Request) {
 		http.NotFound(w, r)
 		return
 	}
-	data, err := os.ReadFile(real)
+	data, err := input.ReadOwn(real)
 	if err != nil {
 		http.NotFound(w, r)
 		return

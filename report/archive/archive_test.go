@@ -428,6 +428,18 @@ func TestPackExcludeInputs(t *testing.T) {
 	if got := mismatchFile(t, err); got != filepath.Join(other, "data", "results.csv") {
 		t.Errorf("a changed supplied input: verify names %s", got)
 	}
+	// A supplied input longer than the crate says is a mismatch (at most
+	// one byte past its size is read), and a missing one says where to
+	// put it.
+	os.WriteFile(filepath.Join(other, "data", "results.csv"), append(orig, "x,y,1\n"...), 0o644)
+	err = verify(z, other)
+	if got := mismatchFile(t, err); got != filepath.Join(other, "data", "results.csv") {
+		t.Errorf("a longer supplied input: verify names %s", got)
+	}
+	err = verify(z, t.TempDir())
+	if want := "(the archive left this input out; put it there)"; err == nil || !strings.Contains(err.Error(), "data/results.csv") || !strings.Contains(err.Error(), want) {
+		t.Errorf("verify --inputs without the input: %v, want the path and %q", err, want)
+	}
 }
 
 // TestPackNeedsCrateMetadata: a manifest without a license (RO-Crate

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -54,7 +55,7 @@ func (e *MismatchError) Error() string { return e.File + ": " + e.Msg }
 // any cache and compares the rebuilt site with the archived one byte for
 // byte. The first problem is returned, naming its file.
 func Verify(ctx context.Context, o VerifyOptions) (*VerifySummary, error) {
-	zr, err := zip.OpenReader(o.Zip)
+	zr, err := report.OpenArchive(o.Zip)
 	if err != nil {
 		return nil, fmt.Errorf("%s: cannot be read as a zip archive: %v", o.Zip, err)
 	}
@@ -271,13 +272,12 @@ func readMember(f *zip.File, limit int64) ([]byte, error) {
 // --inputs directory.
 func readSupplied(dir, rel string, size int64) ([]byte, error) {
 	p := filepath.Join(dir, filepath.FromSlash(rel))
-	f, err := os.Open(p)
-	if err != nil {
+	data, err := report.ReadSupplied(p, size)
+	var pe *fs.PathError
+	switch {
+	case errors.As(err, &pe) && pe.Op == "open":
 		return nil, fmt.Errorf("--inputs: %s: %v (the archive left this input out; put it there)", p, err)
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, size+1))
-	if err != nil {
+	case err != nil:
 		return nil, fmt.Errorf("--inputs: %s: %v", p, err)
 	}
 	return data, nil
