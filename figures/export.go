@@ -3,7 +3,6 @@ package figures
 import (
 	"bytes"
 	"fmt"
-	"image/png"
 	"time"
 
 	"gonum.org/v1/plot"
@@ -87,17 +86,11 @@ func (d Drawing) PDF() ([]byte, error) {
 // PNG renders the drawing as a PNG at dpi dots per inch on a white
 // background.
 func (d Drawing) PNG(dpi int) ([]byte, error) {
-	defer pngImages.take(4 * dots(d.Width, dpi) * dots(d.Height, dpi))()
-	c := newPNGCanvas(d.Width, d.Height, dpi)
-	d.Draw(draw.New(c))
-	if c.img != nil {
-		return encodePNG(c.img)
-	}
-	var buf bytes.Buffer
-	if err := (&png.Encoder{CompressionLevel: png.BestSpeed}).Encode(&buf, c.Image()); err != nil {
+	raw, err := drawPNG(d, dpi)
+	if err != nil {
 		return nil, fmt.Errorf("png: %w", err)
 	}
-	return buf.Bytes(), nil
+	return raw, nil
 }
 
 // Render renders the PDF and PNG of every figure of figs that has a

@@ -29,7 +29,7 @@ type pngCanvas struct {
 	dpi   float64
 	st    pngState
 	stack []pngState
-	faces map[pngFaceKey]xfont.Face
+	faces map[pngFaceKey]pngFace
 }
 
 // pngState is the part of the drawing state pngCanvas follows: the
@@ -44,25 +44,39 @@ type pngState struct {
 type pngFaceKey struct {
 	f    *opentype.Font
 	size vg.Length
+	dpi  float64
+}
+
+// pngFace is a face at a size and how far its glyphs may reach above and
+// below the baseline, in dots: its ascent or descent and, for marks
+// outside them, its line height more.
+type pngFace struct {
+	xfont.Face
+	above, below float64
 }
 
 func newPNGCanvas(w, h vg.Length, dpi int) *pngCanvas {
-	return newPNGCanvasOn(image.NewRGBA(image.Rect(0, 0, dots(w, dpi), dots(h, dpi))), dpi)
+	return newPNGCanvasOn(image.NewRGBA(image.Rect(0, 0, dots(w, dpi), dots(h, dpi))), dpi, nil)
 }
 
 // dots is l in whole dots at dpi, rounded as vgimg rounds an image's size.
 func dots(l vg.Length, dpi int) int { return int(l/vg.Inch*vg.Length(dpi) + 0.5) }
 
 // newPNGCanvasOn is a pngCanvas drawing in place on img, which it paints
-// white first. The image is made by the caller, at the size vgimg would
-// give it (newPNGCanvas): vgimg.UseWH makes one and gg then copies it
-// into another, twice the memory and a dead image per figure.
-func newPNGCanvasOn(img *image.RGBA, dpi int) *pngCanvas {
+// white first, with the faces of faces (made as needed; nil for new
+// ones). The image is made by the caller, at the size vgimg would give
+// it (newPNGCanvas) or a strip of it (drawPNG): vgimg.UseWH makes one
+// and gg then copies it into another, twice the memory and a dead image
+// per figure.
+func newPNGCanvasOn(img *image.RGBA, dpi int, faces map[pngFaceKey]pngFace) *pngCanvas {
+	if faces == nil {
+		faces = map[pngFaceKey]pngFace{}
+	}
 	ctx := gg.NewContextForRGBA(img)
 	ctx.SetLineCapButt()
 	ctx.InvertY()
 	return &pngCanvas{Canvas: vgimg.NewWith(vgimg.UseImageWithContext(img, ctx), vgimg.UseDPI(dpi)), img: img,
-		dpi: float64(dpi), st: pngState{col: color.Black}, faces: map[pngFaceKey]xfont.Face{}}
+		dpi: float64(dpi), st: pngState{col: color.Black}, faces: faces}
 }
 
 // SetColor sets the colour of what is drawn next.
@@ -115,20 +129,37 @@ func (c *pngCanvas) FillString(f font.Face, pt vg.Point, s string) {
 		c.Canvas.FillString(f, pt, s)
 		return
 	}
-	key := pngFaceKey{f.Face, f.Font.Size}
-	face := c.faces[key]
-	if face == nil {
-		var err error
-		face, err = opentype.NewFace(f.Face, &opentype.FaceOptions{Size: f.Font.Size.Points(), DPI: c.dpi})
-		if err != nil {
-			panic(err) // as vgimg does; Figure.render recovers
-		}
-		c.faces[key] = face
+	face, err := c.face(f)
+	if err != nil {
+		panic(err) // as vgimg does; Figure.render recovers
 	}
 	h := float64(c.img.Bounds().Dy())
-	d := xfont.Drawer{Dst: c.img, Src: image.NewUniform(c.st.col), Face: face, Dot: fixed.Point26_6{
+	y := h - pt.Y.Dots(c.dpi) - c.st.dy // the baseline, in dots down from the image's top
+	if y+face.below < 0 || y-face.above > h {
+		return // wholly outside the image (a strip of the figure: drawPNG)
+	}
+	d := xfont.Drawer{Dst: c.img, Src: image.NewUniform(c.st.col), Face: face.Face, Dot: fixed.Point26_6{
 		X: fixed.Int26_6(math.Round((pt.X.Dots(c.dpi) + c.st.dx) * 64)),
-		Y: fixed.Int26_6(math.Round((h - pt.Y.Dots(c.dpi) - c.st.dy) * 64)),
+		Y: fixed.Int26_6(math.Round(y * 64)),
 	}}
 	d.DrawString(s)
 }
+
+// face is f's face at c's resolution, made once per canvas's faces.
+func (c *pngCanvas) face(f font.Face) (pngFace, error) {
+	key := pngFaceKey{f.Face, f.Font.Size, c.dpi}
+	if face, ok := c.faces[key]; ok {
+		return face, nil
+	}
+	xf, err := opentype.NewFace(f.Face, &opentype.FaceOptions{Size: f.Font.Size.Points(), DPI: c.dpi})
+	if err != nil {
+		return pngFace{}, err
+	}
+	m := xf.Metrics()
+	face := pngFace{Face: xf, above: fixedFloat(m.Ascent + m.Height), below: fixedFloat(m.Descent + m.Height)}
+	c.faces[key] = face
+	return face, nil
+}
+
+// fixedFloat is x as a float64.
+func fixedFloat(x fixed.Int26_6) float64 { return float64(x) / 64 }
