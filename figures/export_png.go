@@ -38,7 +38,8 @@ type pngCanvas struct {
 type pngState struct {
 	col    color.Color
 	dx, dy float64
-	moved  bool // rotated or scaled: the offset is not the transform
+	moved  bool    // rotated or scaled: the offset is not the transform
+	lw     float64 // the line width, in dots
 }
 
 type pngFaceKey struct {
@@ -86,6 +87,55 @@ func (c *pngCanvas) SetColor(clr color.Color) {
 	}
 	c.st.col = clr
 	c.Canvas.SetColor(clr)
+}
+
+// SetLineWidth sets the width of the lines stroked next.
+func (c *pngCanvas) SetLineWidth(w vg.Length) {
+	c.st.lw = w.Dots(c.dpi)
+	c.Canvas.SetLineWidth(w)
+}
+
+// Stroke strokes p, unless it lies wholly outside the image.
+func (c *pngCanvas) Stroke(p vg.Path) {
+	if !c.outside(p, c.st.lw+2) {
+		c.Canvas.Stroke(p)
+	}
+}
+
+// Fill fills p, unless it lies wholly outside the image.
+func (c *pngCanvas) Fill(p vg.Path) {
+	if !c.outside(p, 2) {
+		c.Canvas.Fill(p)
+	}
+}
+
+// outside reports whether p, moved by a translation only, lies wholly
+// above or below the image, even pad dots wider on each side (a line's
+// width, anti-aliasing): a strip of the figure (drawPNGStrips) need not
+// rasterize it. A curve lies within its control points, an arc within
+// its radius of its centre.
+func (c *pngCanvas) outside(p vg.Path, pad float64) bool {
+	if c.st.moved || c.img == nil {
+		return false
+	}
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, comp := range p {
+		if comp.Type == vg.CloseComp {
+			continue
+		}
+		r := 0.0
+		if comp.Type == vg.ArcComp {
+			r = comp.Radius.Dots(c.dpi)
+		}
+		y := comp.Pos.Y.Dots(c.dpi)
+		lo, hi = min(lo, y-r), max(hi, y+r)
+		for _, q := range comp.Control {
+			y := q.Y.Dots(c.dpi)
+			lo, hi = min(lo, y), max(hi, y)
+		}
+	}
+	// y up, the image is from −dy to its height−dy before the offset.
+	return hi+pad < -c.st.dy || lo-pad > float64(c.img.Bounds().Dy())-c.st.dy
 }
 
 // Translate moves the origin to pt.

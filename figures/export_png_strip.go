@@ -10,12 +10,16 @@ import (
 )
 
 // pngStripBytes is about how many bytes of image a PNG is drawn in at a
-// time (drawPNG). Every strip draws the whole drawing again (only the
-// glyphs of text outside the strip are skipped), so fewer strips cost
-// less drawing; smaller strips fault fewer fresh pages and stay in the
-// cache. Seed 000's build (five forest plots of 1785–1900×1021 dots) took
-// the least CPU time with 1 to 2 MB (4 or 3 strips a figure); 512 KB
-// cost 20 ms more, 4 MB 20 ms more, 16 MB (one strip) 100 ms more.
+// time (drawPNG). Every strip plays the whole recorded drawing again
+// (only paths and text wholly outside the strip are skipped), so fewer
+// strips cost less playing; smaller strips fault fewer fresh pages and
+// stay in the cache. Seed 000's build (five forest plots of
+// 1785–1900×1021 dots) took about the same CPU time with 256 KB to 2 MB
+// (median of 7, within 20 ms: 30 to 4 strips a figure), and its peak
+// RSS grew with the strip (39 MB at 256 KB, 45 MB at 2 MB). But what
+// each strip allocates (a rasterizer, a face for each rotated text) adds
+// up: at 512 KB the stability figures allocate about twice what they do
+// at 1 MB (TestPNGDrawsInPlace).
 const pngStripBytes = 1 << 20
 
 // pngScratch is what drawing PNGs reuses from one figure to the next:
@@ -24,6 +28,7 @@ type pngScratch struct {
 	pix   []byte
 	faces map[pngFaceKey]pngFace
 	enc   pngEncoder
+	rec   pngRecording
 }
 
 // pngScratches holds the scratch of PNGs not being drawn now, about one
@@ -35,8 +40,8 @@ type pngScratch struct {
 var pngScratches = sync.Pool{New: func() any { return &pngScratch{faces: map[pngFaceKey]pngFace{}} }}
 
 // drawPNG draws d at dpi in horizontal strips of one image, top down,
-// each strip painted white, the whole drawing drawn on it translated so
-// that the strip's rows land in the image, and its rows encoded
+// each strip painted white, the whole drawing (recorded once) played on
+// it translated so that the strip's rows land in the image, and its rows encoded
 // (pngEncoder) before the next strip is drawn: the figure's image is
 // never whole in memory. A drawing that leaves a pixel translucent is
 // drawn again on one image and encoded by image/png.
@@ -63,13 +68,15 @@ func drawPNGStrips(d Drawing, dpi, rows int) ([]byte, error) {
 	rowsOf := &image.RGBA{Pix: s.pix[4*w:], Stride: 4 * w, Rect: image.Rect(0, 0, w, rows)}
 	// The figure's rectangle as vgimg gives it on an image of w×h dots.
 	full := vg.Rectangle{Max: vg.Point{X: vg.Length(float64(w)/float64(dpi)) * vg.Inch, Y: vg.Length(float64(h)/float64(dpi)) * vg.Inch}}
+	defer s.rec.reset()
+	d.Draw(draw.Canvas{Canvas: &s.rec, Rectangle: full})
 	s.enc.start(w, h)
 	for y0 := 0; y0 < h; y0 += rows {
 		c := newPNGCanvasOn(strip, dpi, s.faces)
 		// Rows y0−1 to y0+rows down are, y up, h−y0−rows to h−y0+1:
 		// moved down by h−y0−rows they are the strip's.
 		c.Translate(vg.Point{Y: -vg.Length(float64(h-y0-rows)/float64(dpi)) * vg.Inch})
-		d.Draw(draw.Canvas{Canvas: c, Rectangle: full})
+		s.rec.playOn(c)
 		n := min(rows, h-y0)
 		if !opaqueRows(rowsOf, n) {
 			return drawPNGWhole(d, dpi)
