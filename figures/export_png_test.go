@@ -5,6 +5,7 @@ import (
 	"image"
 	"image/color"
 	"image/png"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -237,4 +238,85 @@ func pixelsOff(a, b image.Image) (n, most int, at image.Point) {
 		}
 	}
 	return n, most, at
+}
+
+// TestPNGEncoderRows: opaque images of odd and even widths (one pixel
+// to more than 256 words a row), random or with runs of equal rows,
+// given in uneven strips, decode (image/png) to exactly the image, and
+// each row is filtered by the filter a byte at a time would choose.
+func TestPNGEncoderRows(t *testing.T) {
+	t.Parallel()
+	rnd := rand.New(rand.NewPCG(1, 2))
+	var e pngEncoder
+	for _, w := range []int{1, 2, 3, 257, 1100} {
+		h := 23
+		img := image.NewRGBA(image.Rect(0, 0, w, h))
+		for y := range h {
+			for x := range w {
+				v := uint8(rnd.IntN(256))
+				if y%5 == 2 || rnd.IntN(3) == 0 {
+					v = 255 - uint8(x%7) // smooth, and rows 2, 7... repeated below
+				}
+				img.SetRGBA(x, y, color.RGBA{v, v ^ uint8(y), uint8(rnd.IntN(256)) | 0x80, 255})
+			}
+			if y%5 == 3 {
+				copy(img.Pix[y*img.Stride:(y+1)*img.Stride], img.Pix[(y-1)*img.Stride:])
+			}
+		}
+		if w == 2 { // Sub's 1+1 beats Up's 1+2 by one
+			img.SetRGBA(0, 0, color.RGBA{1, 0, 0, 255})
+			img.SetRGBA(1, 0, color.RGBA{2, 0, 0, 255})
+		}
+		e.start(w, h)
+		for y0 := 0; y0 < h; {
+			n := min(h-y0, 1+rnd.IntN(9))
+			strip := &image.RGBA{Pix: img.Pix[y0*img.Stride:], Stride: img.Stride, Rect: image.Rect(0, 0, w, n)}
+			if err := e.rows(strip, n); err != nil {
+				t.Fatal(err)
+			}
+			y0 += n
+		}
+		raw, err := e.finish()
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := png.Decode(bytes.NewReader(raw))
+		if err != nil {
+			t.Fatalf("width %d: %v", w, err)
+		}
+		if n, most, at := pixelsOff(got, img); n > 0 {
+			t.Errorf("width %d: %d pixels decode otherwise, up to %d levels (at %v)", w, n, most, at)
+		}
+		for y := range h { // the filter chosen, against a byte at a time
+			row := img.Pix[y*img.Stride : (y+1)*img.Stride]
+			prev := bytes.Repeat([]byte{0, 0, 0, 255}, w) // opaque black, as pngEncoder.start
+			if y > 0 {
+				prev = img.Pix[(y-1)*img.Stride : y*img.Stride]
+			}
+			if got, want := e.filter(row, prev)[0], slowFilter(row, prev); got != want {
+				t.Errorf("width %d, row %d: filter %d, a byte at a time %d", w, y, got, want)
+			}
+		}
+	}
+}
+
+// slowFilter is the filter type (Up 2, Sub 1) whose RGB bytes, as
+// signed, sum to less in absolute value, Up on a tie; prev is black.
+func slowFilter(row, prev []byte) byte {
+	var up, sub int
+	for i := range row {
+		if i%4 == 3 {
+			continue
+		}
+		left := byte(0)
+		if i >= 4 {
+			left = row[i-4]
+		}
+		up += absByte(row[i] - prev[i])
+		sub += absByte(row[i] - left)
+	}
+	if sub < up {
+		return 1
+	}
+	return 2
 }
