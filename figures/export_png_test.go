@@ -5,6 +5,7 @@ import (
 	"image"
 	"image/color"
 	"image/png"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -148,13 +149,16 @@ func TestPNGDrawsInPlace(t *testing.T) {
 		if _, err := d.PNG(PNGDPI); err != nil { // the strip, made once
 			t.Fatal(err)
 		}
-		var before, after runtime.MemStats
-		runtime.ReadMemStats(&before)
-		if _, err := d.PNG(PNGDPI); err != nil {
-			t.Fatal(err)
+		got := math.Inf(1)
+		for range 3 { // the least of three: a collection may empty the pool between two
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			if _, err := d.PNG(PNGDPI); err != nil {
+				t.Fatal(err)
+			}
+			runtime.ReadMemStats(&after)
+			got = min(got, float64(after.TotalAlloc-before.TotalAlloc))
 		}
-		runtime.ReadMemStats(&after)
-		got := float64(after.TotalAlloc - before.TotalAlloc)
 		t.Logf("%s: %.2f MB allocated, %.2f times its %.1f MB image", name, got/1e6, got/img, img/1e6)
 		if got > 0.8*img {
 			t.Errorf("%s: drawing its PNG allocated %.1f MB, %.2f times its %.1f MB image (want under 0.8: the drawing, recorded once, and the file; not a whole image)", name, got/1e6, got/img, img/1e6)
