@@ -338,7 +338,22 @@ func (in *inputs) unitsPass(ctx context.Context, sinks []UnitsSink) []error {
 		<-p.done
 		errs[i] = p.err
 	}
+	in.dropFreeBatches()
 	return errs
+}
+
+// dropFreeBatches empties the build's free list of batches once a pass
+// is over, so that what comes after the pass (figures, pages) reuses
+// their memory instead of the build keeping it to its end.
+func (in *inputs) dropFreeBatches() {
+	free := in.batchFreeList()
+	for {
+		select {
+		case <-free:
+		default:
+			return
+		}
+	}
 }
 
 // dispatch reads the units inputs and sends each sink its messages.
