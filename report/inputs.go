@@ -70,7 +70,8 @@ type inputState struct {
 	// byte ranges of chunkBytes (unitspass.go).
 	jobs                    int
 	parallelMin, chunkBytes int64
-	onParallel              func(path string) // tests: told each file read in ranges
+	freeBatches             chan *unitsBatchOf // batchFreeList
+	onParallel              func(path string)  // tests: told each file read in ranges
 }
 
 // derivedSource is one feeding analysis's contribution to the inputs.

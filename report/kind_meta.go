@@ -91,6 +91,10 @@ type metaSink struct {
 	// side files alternate their methods row by row)
 	lastMethods [4]string
 	lastMetric  [2]string
+	// takeRound's scratch: the handles of each batch's names, and a row
+	// for Add
+	handles [][]metaHandle
+	row     UnitRow
 }
 
 // metaAccumulator turns per-unit values into per-dataset studies:
@@ -163,6 +167,81 @@ func (m *metaSink) Add(u *UnitRow) error {
 	}
 	if err := m.b.Add(u.Dataset, u.Method, u.Unit, u.Row, u.Value); err != nil {
 		return input.Errorf(u.File, int(u.Line), "%w", err)
+	}
+	return nil
+}
+
+// metaHandle is what a sink does with the rows of one of a batch's
+// names (found at the first such row): hand them to a slot of the
+// builder, or count them only (a method other than the treatment and
+// the control).
+type metaHandle struct {
+	state uint8 // 0: not found yet; 1: slot; 2: counted only
+	slot  meta.Slot
+}
+
+// takeRound is Add for each row of a round that the pass hands over
+// (see roundTaker), in the same order, with the same effects: the
+// builder's slot for a batch's dataset and method is found at the first
+// row that has them, where Add would have found them.
+func (m *metaSink) takeRound(round []*unitsBatchOf, wants [][]bool) error {
+	builder, ok := m.b.(*meta.Builder)
+	longest := 0
+	m.handles = m.handles[:0]
+	for _, b := range round {
+		longest = max(longest, len(b.rows))
+		var hs []metaHandle
+		if len(m.handles) < cap(m.handles) {
+			hs = m.handles[:len(m.handles)+1][len(m.handles)][:0]
+		}
+		m.handles = append(m.handles, append(hs, make([]metaHandle, len(b.names))...))
+	}
+	for k := 0; k < longest; k++ {
+		for i, b := range round {
+			if k >= len(b.rows) || !wants[i][b.rows[k].names] {
+				continue
+			}
+			r := &b.rows[k]
+			if !ok {
+				b.row(k, &m.row)
+				if err := m.Add(&m.row); err != nil {
+					return err
+				}
+				continue
+			}
+			if err := m.takeRow(builder, b, r, &m.handles[i][r.names]); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// takeRow is Add for row r of batch b, whose names' handle is h.
+func (m *metaSink) takeRow(builder *meta.Builder, b *unitsBatchOf, r *batchRow, h *metaHandle) error {
+	m.values++
+	if m.values&(1<<20-1) == 0 {
+		m.progress.Step(m.label, m.values, 0)
+	}
+	n := &b.names[r.names]
+	if h.state == 0 {
+		m.method(n.method)
+		h.state = 2
+		if slot, ok := builder.Slot(n.dataset, n.method); ok {
+			h.state, h.slot = 1, slot
+		} else {
+			builder.Seen(n.dataset)
+		}
+	}
+	if h.state != 1 {
+		return nil
+	}
+	unit := ""
+	if r.unitLen > 0 {
+		unit = unsafe.String(&b.ids[r.unit], int(r.unitLen))
+	}
+	if err := h.slot.Add(unit, r.row, r.value); err != nil {
+		return input.Errorf(n.file, int(r.line), "%w", err)
 	}
 	return nil
 }

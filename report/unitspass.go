@@ -195,6 +195,23 @@ type passSink struct {
 	row     UnitRow // the row handed to the sink, refilled for each
 	metric  string  // the sink's Metric()
 	want    []bool  // scratch of wanted
+	// rows, when the sink takes rows from the batches itself (metaSink),
+	// is handed each round whole; wants is its scratch (per batch of the
+	// round, which of the batch's names are of the sink's metric).
+	rows  roundTaker
+	wants [][]bool
+}
+
+// roundTaker is a sink that takes the rows of a round of batches itself,
+// in the pass's order (see takeRound), instead of through Add: it may
+// then look up what it keeps for a batch's names once per batch rather
+// than once per row.
+type roundTaker interface {
+	// takeRound takes the rows of a round: row k of each batch in turn
+	// (k = 0, 1, …), skipping the rows whose names are not wanted
+	// (wants[i][names], batch i), exactly the rows and order Add would
+	// be handed. An error stops the sink.
+	takeRound(round []*unitsBatchOf, wants [][]bool) error
 }
 
 func (p *passSink) run() {
@@ -220,6 +237,15 @@ func (p *passSink) take(m passMsg) {
 	switch {
 	case m.err != nil:
 		p.err = m.err
+	case len(m.round) > 0 && p.rows != nil:
+		p.wants = p.wants[:0]
+		for _, b := range m.round {
+			p.wants = append(p.wants, append(p.nextWant(), p.wanted(b)...))
+		}
+		if err := p.rows.takeRound(m.round, p.wants); err != nil {
+			p.err = err
+			p.stopped.Store(true)
+		}
 	case len(m.round) == 1:
 		b := m.round[0]
 		wanted := p.wanted(b)
@@ -257,6 +283,14 @@ func (p *passSink) take(m passMsg) {
 	default:
 		p.s.Seen(m.seen[0], m.seen[1])
 	}
+}
+
+// nextWant returns the next scratch slice of wants, emptied.
+func (p *passSink) nextWant() []bool {
+	if len(p.wants) < cap(p.wants) {
+		return p.wants[:len(p.wants)+1][len(p.wants)][:0]
+	}
+	return nil
 }
 
 // wanted says, for each of a batch's names, whether its rows are of the
@@ -304,7 +338,22 @@ func (in *inputs) unitsPass(ctx context.Context, sinks []UnitsSink) []error {
 		<-p.done
 		errs[i] = p.err
 	}
+	in.dropFreeBatches()
 	return errs
+}
+
+// dropFreeBatches empties the build's free list of batches once a pass
+// is over, so that what comes after the pass (figures, pages) reuses
+// their memory instead of the build keeping it to its end.
+func (in *inputs) dropFreeBatches() {
+	free := in.batchFreeList()
+	for {
+		select {
+		case <-free:
+		default:
+			return
+		}
+	}
 }
 
 // dispatch reads the units inputs and sends each sink its messages.
@@ -542,7 +591,7 @@ func (in *inputs) startGroup(g *unitsGroup, ps []*passSink) *startedGroup {
 			continue
 		}
 		sg.readers = append(sg.readers, &groupReader{f: f, receivers: receivers,
-			batches: make(chan *unitsBatchOf, 2), free: make(chan *unitsBatchOf, 8), stop: make(chan struct{})})
+			batches: make(chan *unitsBatchOf, 2), free: in.batchFreeList(), stop: make(chan struct{})})
 	}
 	for _, r := range sg.readers {
 		sg.wg.Add(1)
@@ -688,6 +737,24 @@ type unitsChunk struct {
 	lines      int
 	err        error
 	done       chan struct{}
+}
+
+// freeBatches is how many batches the build's free list of batches
+// (batchFreeList) keeps.
+const freeBatches = 64
+
+// batchFreeList returns the build's free list of batches of unitsBatch
+// rows: every file of every units pass takes its batches there and they
+// go back there, so a pass reuses the same few batches from file to
+// file instead of filling fresh memory for each (each page of it a page
+// fault, which costs more than filling it).
+func (in *inputs) batchFreeList() chan *unitsBatchOf {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	if in.freeBatches == nil {
+		in.freeBatches = make(chan *unitsBatchOf, freeBatches)
+	}
+	return in.freeBatches
 }
 
 // batchPool returns a function that takes a batch from free (batches
@@ -874,5 +941,11 @@ func (in *inputs) readRestInOrder(r *groupReader, start, size, rowOff int64, lin
 }
 
 func newPassSink(s UnitsSink) *passSink {
-	return &passSink{s: s, metric: s.Metric(), in: make(chan passMsg, 4), done: make(chan struct{})}
+	p := &passSink{s: s, metric: s.Metric(), in: make(chan passMsg, 4), done: make(chan struct{})}
+	// Only the sink itself, not a type that embeds it (and may mean its
+	// own Add to see every row: tests that watch a sink do).
+	if m, ok := s.(*metaSink); ok {
+		p.rows = m
+	}
+	return p
 }

@@ -138,6 +138,44 @@ func (b *Builder) Add(dataset, method, unit string, row int64, v float64) error 
 	return c.addRow(side, row, v, dataset, method)
 }
 
+// Slot is where the values of one method on one dataset go: Slot.Add
+// is Builder.Add without finding the method's side and the dataset's
+// state for each value (a caller that hands over many values of a few
+// datasets and methods finds them once).
+type Slot struct {
+	c               *metaCell
+	side            int
+	zero            bool
+	dataset, method string
+}
+
+// Slot returns the slot of a method on a dataset; ok is false for a
+// method that is neither the treatment nor the control (Add ignores its
+// values). Like Add, it registers the dataset the first time it is
+// met, so asking for a slot where Add would have been called first
+// keeps the datasets in the same order.
+func (b *Builder) Slot(dataset, method string) (s Slot, ok bool) {
+	side, ok := b.side(method)
+	if !ok {
+		return Slot{}, false
+	}
+	return Slot{c: b.cells.get(dataset), side: side, zero: b.zero, dataset: dataset, method: method}, true
+}
+
+// Add records one value, as Builder.Add does for the slot's dataset
+// and method.
+func (s *Slot) Add(unit string, row int64, v float64) error {
+	c := s.c
+	c.seen[s.side]++
+	if s.zero && math.IsNaN(v) {
+		v = 0
+	}
+	if unit != "" {
+		return c.addID(s.side, unit, v, s.dataset, s.method)
+	}
+	return c.addRow(s.side, row, v, s.dataset, s.method)
+}
+
 // addID pairs a value by unit id.
 func (c *metaCell) addID(side int, unit string, v float64, dataset, method string) error {
 	other := 1 - side
