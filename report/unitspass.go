@@ -385,20 +385,27 @@ func (in *inputs) dispatch(ctx context.Context, ps []*passSink) {
 			}
 		}
 	}
-	// Each group's files are opened and their readers started while the
-	// group before is consumed, so reading never waits for a group's
-	// slowest file; what a group tells the sinks is told in its turn.
-	var next *startedGroup
+	// Each group's files are opened, their heads read and hashed, and
+	// their readers started on a goroutine of its own while the group
+	// before is consumed, so the pass never waits for a group's files to
+	// open; what a group tells the sinks is told in its turn. Which sinks
+	// it reads for is taken before the group before is consumed, so the
+	// same sinks get the same files whatever the timing.
+	var next chan startedOrPanic
 	for i, g := range groups {
-		cur := next
-		if cur == nil {
-			cur = in.startGroup(g, ps)
+		var cur *startedGroup
+		if next == nil {
+			cur = in.startGroup(g, alive(ps))
+		} else if r := <-next; r.p != nil {
+			panic(r.p) // feedUnits turns it into every sink's error
+		} else {
+			cur = r.sg
 		}
 		next = nil
 		if err := ctx.Err(); err != nil {
 			failAll(ps, err) // the started group still runs, to its end, for nobody
-		} else if i+1 < len(groups) && len(alive(ps)) > 0 {
-			next = in.startGroup(groups[i+1], ps)
+		} else if live := alive(ps); i+1 < len(groups) && len(live) > 0 {
+			next = in.startGroupAsync(groups[i+1], live)
 		}
 		cur.ctx = ctx
 		cur.run(ps)
@@ -547,18 +554,41 @@ type toldMsg struct {
 // passGroup reads the files of a group side by side and sends their rows
 // to the sinks that need them, a batch of each file in turn.
 func (in *inputs) passGroup(g *unitsGroup, ps []*passSink) {
-	in.startGroup(g, ps).run(ps)
+	in.startGroup(g, alive(ps)).run(ps)
+}
+
+// startedOrPanic is what startGroupAsync gives: the started group, or
+// the value startGroup panicked with.
+type startedOrPanic struct {
+	sg *startedGroup
+	p  any
+}
+
+// startGroupAsync runs startGroup on a goroutine of its own.
+func (in *inputs) startGroupAsync(g *unitsGroup, live []*passSink) chan startedOrPanic {
+	ch := make(chan startedOrPanic, 1)
+	go func() {
+		defer func() {
+			if p := recover(); p != nil {
+				ch <- startedOrPanic{p: p}
+			}
+		}()
+		ch <- startedOrPanic{sg: in.startGroup(g, live)}
+	}()
+	return ch
 }
 
 // startGroup opens the files of a group, reads their headers and starts
-// a reader per file that some sink needs.
-func (in *inputs) startGroup(g *unitsGroup, ps []*passSink) *startedGroup {
+// a reader per file that some of the sinks live needs (the sinks alive
+// when it was called: it reads no sink's state, and may run while
+// another group is consumed).
+func (in *inputs) startGroup(g *unitsGroup, live0 []*passSink) *startedGroup {
 	sg := &startedGroup{}
 	failed := map[*passSink]bool{} // by a header of this group
 	// Headers first, in file order, so errors come in a fixed order.
 	for _, j := range g.files {
 		var live []*passSink
-		for _, p := range alive(ps) {
+		for _, p := range live0 {
 			if !failed[p] {
 				live = append(live, p)
 			}

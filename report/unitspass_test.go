@@ -446,3 +446,18 @@ func TestUnitsHashedInRanges(t *testing.T) {
 		t.Errorf("the build read %d files to hash them, want 0", n)
 	}
 }
+
+// TestStartGroupAsyncPanics: a group started on its own goroutine
+// (startGroupAsync) that panics hands the panic to the dispatcher, which
+// panics with it where feedUnits turns it into every sink's error,
+// instead of taking the process down from a goroutine nobody recovers.
+func TestStartGroupAsyncPanics(t *testing.T) {
+	t.Parallel()
+	var in *inputs // opening a file panics
+	g := &unitsGroup{files: []unitsJob{{}}}
+	r := <-in.startGroupAsync(g, []*passSink{{}})
+	if r.p == nil || r.sg != nil {
+		t.Fatalf("startGroupAsync gave %+v, want the panic", r)
+	}
+	t.Logf("handed over: %v", r.p)
+}
