@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strings"
 	"unsafe"
 
@@ -190,11 +191,9 @@ func (m *metaSink) takeRound(round []*unitsBatchOf, wants [][]bool) error {
 	m.handles = m.handles[:0]
 	for _, b := range round {
 		longest = max(longest, len(b.rows))
-		var hs []metaHandle
-		if len(m.handles) < cap(m.handles) {
-			hs = m.handles[:len(m.handles)+1][len(m.handles)][:0]
-		}
-		m.handles = append(m.handles, append(hs, make([]metaHandle, len(b.names))...))
+		hs := slices.Grow(nextScratch(m.handles), len(b.names))[:len(b.names)]
+		clear(hs)
+		m.handles = append(m.handles, hs)
 	}
 	for k := 0; k < longest; k++ {
 		for i, b := range round {

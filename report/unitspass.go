@@ -240,7 +240,7 @@ func (p *passSink) take(m passMsg) {
 	case len(m.round) > 0 && p.rows != nil:
 		p.wants = p.wants[:0]
 		for _, b := range m.round {
-			p.wants = append(p.wants, append(p.nextWant(), p.wanted(b)...))
+			p.wants = append(p.wants, append(nextScratch(p.wants), p.wanted(b)...))
 		}
 		if err := p.rows.takeRound(m.round, p.wants); err != nil {
 			p.err = err
@@ -285,10 +285,12 @@ func (p *passSink) take(m passMsg) {
 	}
 }
 
-// nextWant returns the next scratch slice of wants, emptied.
-func (p *passSink) nextWant() []bool {
-	if len(p.wants) < cap(p.wants) {
-		return p.wants[:len(p.wants)+1][len(p.wants)][:0]
+// nextScratch returns, emptied, the slice that a slice of scratch
+// slices (refilled from empty, round after round) held next in a
+// round before, to be appended to s with its room reused; nil at first.
+func nextScratch[T any](s [][]T) []T {
+	if len(s) < cap(s) {
+		return s[:len(s)+1][len(s)][:0]
 	}
 	return nil
 }
