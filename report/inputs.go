@@ -1126,7 +1126,10 @@ func (in *inputs) unitsRowKey(f *unitsFile, names *unitsNames, rec []string) (k 
 		return k, t.Errorf(max(f.dcol, 0), "empty dataset name")
 	}
 	if f.ucol >= 0 {
-		k.unit = rec[f.ucol]
+		k.unit = trimSpace(rec[f.ucol]) // as names are: " u1" is u1
+		if k.unit == "" {
+			return k, t.Errorf(f.ucol, "empty unit id")
+		}
 		if err := t.NameError(f.ucol, "unit id", k.unit); err != nil {
 			return k, err
 		}
@@ -1288,6 +1291,7 @@ func (in *inputs) readCharacteristicsFile(e InputEntry, mf input.Match, cb *char
 	f := &charFile{t: t, e: e, mf: mf, dcol: t.Col("dataset"), fcol: t.Col("feature"), vcol: t.Col("value")}
 	if f.dcol < 0 && strings.TrimSpace(t.Header[0]) == "" {
 		f.dcol = 0 // pandas' unnamed index column
+		t.UseUnnamed(0)
 	}
 	f.long = f.fcol >= 0 && f.vcol >= 0
 	for {

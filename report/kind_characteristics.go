@@ -302,7 +302,7 @@ func readCharacteristicsLog(job *Job, d DatasetSpec, p datasets.Preprocessing) (
 		if err != nil {
 			return nil, at(err)
 		}
-		user, item := rec[uc], rec[ic]
+		user, item := trimSpace(rec[uc]), trimSpace(rec[ic]) // as names are: " u1" is u1
 		if user == "" {
 			return nil, at(t.Errorf(uc, "empty user id"))
 		}

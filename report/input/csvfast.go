@@ -62,6 +62,10 @@ type recordReader struct {
 	// is where the next line starts.
 	mem    []byte
 	memPos int
+	// blanks counts the blank lines skipped since the reader's owner last
+	// cleared it (TableReader.Next: a blank line in a one-column file may
+	// be an empty cell); blankLine is the line of the first of them.
+	blanks, blankLine int
 }
 
 // MaxLineBytes caps a line, and a record whose quoted fields span lines:
@@ -206,7 +210,8 @@ func (rr *recordReader) readWindow() ([]string, bool) {
 		rr.next++
 		if rec != nil {
 			return rec, true
-		} // a blank line: skipped
+		}
+		rr.noteBlank() // a blank line: skipped
 	}
 }
 
@@ -415,6 +420,14 @@ func (rr *recordReader) splitWindow() (rec []string, n int, ok bool) {
 	return fields, end + 1, true
 }
 
+// noteBlank counts a blank line skipped at rr.line.
+func (rr *recordReader) noteBlank() {
+	if rr.blanks == 0 {
+		rr.blankLine = rr.line
+	}
+	rr.blanks++
+}
+
 // readRecord is Read without the window.
 func (rr *recordReader) readRecord() ([]string, error) {
 	rr.dropWindow()
@@ -435,6 +448,7 @@ func (rr *recordReader) readRecord() ([]string, error) {
 		if len(line) > 0 {
 			break
 		}
+		rr.noteBlank()
 	}
 	if !rr.quotes || bytes.IndexByte(line, '"') < 0 {
 		return rr.split(rr.str(line)), nil

@@ -52,6 +52,10 @@ type TableReader struct {
 	// dataStart is the byte offset of the first record of an uncompressed
 	// CSV or TSV file (after the BOM and the header); -1 otherwise.
 	dataStart int64
+	// unnamed are the columns of a CSV or TSV file without a name in the
+	// header, which must stay empty (Next), but those a reader uses
+	// (UseUnnamed).
+	unnamed []int
 }
 
 // DefaultMaxDecompressed is the decompressed-size cap of a .gz input when
@@ -142,6 +146,12 @@ func (t *TableReader) start(br *bufio.Reader, tsv bool, mapping map[string]strin
 	if err := t.checkHeader(); err != nil {
 		return err
 	}
+	for i, h := range t.Header {
+		if strings.TrimSpace(h) == "" {
+			t.unnamed = append(t.unnamed, i)
+		}
+	}
+	t.csv.blanks = 0 // before the header: no record of the file
 	t.cols = map[string]int{}
 	for i, h := range t.Header {
 		t.cols[strings.ToLower(strings.TrimSpace(h))] = i
@@ -198,6 +208,19 @@ func (t *TableReader) Only(cols ...int) {
 		}
 	}
 	t.pq.Only(keep...)
+}
+
+// UseUnnamed declares that the caller reads column col although it has
+// no name in the header (pandas' index column): Next no longer requires
+// its cells to be empty.
+func (t *TableReader) UseUnnamed(col int) {
+	kept := t.unnamed[:0:0]
+	for _, c := range t.unnamed {
+		if c != col {
+			kept = append(kept, c)
+		}
+	}
+	t.unnamed = kept
 }
 
 // Transient makes the strings of the records Next returns from now on
@@ -259,7 +282,7 @@ func (t *TableReader) Close() error {
 // br, when not nil, is a buffer to read through (reset to the range), so
 // that a worker reading many ranges allocates one.
 func (t *TableReader) Section(start, end int64, firstLine int, quoteStops bool, br *bufio.Reader) *TableReader {
-	c := &TableReader{File: t.File, Header: t.Header, cols: t.cols, missing: t.missing, plain: t.plain, outside: t.outside, dataStart: -1}
+	c := &TableReader{File: t.File, Header: t.Header, cols: t.cols, missing: t.missing, plain: t.plain, outside: t.outside, dataStart: -1, unnamed: t.unnamed}
 	r := io.NewSectionReader(t.f, start, end-start)
 	if br == nil {
 		br = bufio.NewReaderSize(r, 64<<10)
@@ -277,7 +300,7 @@ func (t *TableReader) Section(start, end int64, firstLine int, quoteStops bool, 
 // records are split in p, where their strings point. The caller keeps
 // p unchanged until it is done with them.
 func (t *TableReader) SectionBytes(p []byte, firstLine int, quoteStops bool) *TableReader {
-	c := &TableReader{File: t.File, Header: t.Header, cols: t.cols, missing: t.missing, plain: t.plain, outside: t.outside, dataStart: -1}
+	c := &TableReader{File: t.File, Header: t.Header, cols: t.cols, missing: t.missing, plain: t.plain, outside: t.outside, dataStart: -1, unnamed: t.unnamed}
 	c.csv = newMemReader(p, t.csv.comma, t.csv.quotes)
 	c.csv.next = firstLine
 	c.csv.quoteStops = quoteStops
@@ -397,7 +420,33 @@ func (t *TableReader) Next() ([]string, error) {
 	if len(rec) != len(t.Header) {
 		return nil, t.fieldCountError(rec)
 	}
+	if t.csv.blanks > 0 {
+		if len(t.Header) == 1 {
+			return nil, Errorf(t.File, t.csv.blankLine, "a blank line in a file of one column: if it is an empty cell, skipping it would move every later value up a row; write an empty cell as \"\" (or a missing_values marker), or delete the line")
+		}
+		t.csv.blanks = 0
+	}
+	for _, c := range t.unnamed {
+		if strings.TrimSpace(rec[c]) != "" {
+			return nil, t.unnamedError(rec, c)
+		}
+	}
 	return rec, nil
+}
+
+// unnamedError is the error of a value in column c, which has no name in
+// the header: most often the header ends with a separator and the value
+// is the second half of a decimal comma (0,5 read as 0 and 5).
+func (t *TableReader) unnamedError(rec []string, c int) error {
+	line, col := t.csv.FieldPos(c)
+	msg := fmt.Sprintf("a value in column %d, which has no name in the header", c+1)
+	if c == len(t.Header)-1 {
+		msg += " (the header line ends with a separator)"
+	}
+	if c > 0 && isInteger(rec[c-1]) && isDigits(rec[c]) && decimalColumn(t.Header[c-1]) {
+		msg += fmt.Sprintf(" — a decimal comma in %s? quote the value or use a dot", Quote(rec[c-1]+string(t.csv.comma)+rec[c]))
+	}
+	return &InputError{File: t.File, Line: line, Col: col, Msg: msg}
 }
 
 // fieldCountError describes a record whose field count is not the
