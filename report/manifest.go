@@ -225,6 +225,10 @@ func (es Errors) Error() string {
 
 var idPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)
 
+// maxIDLen caps an analysis id and a page name: files are named after
+// them, with suffixes, and a file name has at most 255 bytes.
+const maxIDLen = 100
+
 var topKeys = []string{"title", "subtitle", "authors", "date", "doi", "links", "license", "abstract", "seed",
 	"unsafe_html", "allow_outside", "bibliography", "figure_width", "metrics", "datasets", "methods", "inputs", "pages", "analyses"}
 
@@ -585,6 +589,11 @@ func (p *manifestParser) pages() {
 			if spec.Slug == "" {
 				spec.Slug = Slug(strings.TrimSuffix(filepath.Base(spec.Source), filepath.Ext(spec.Source)))
 			}
+			if len(spec.Slug) > maxIDLen { // a long title: its first words
+				spec.Slug = strings.TrimRight(spec.Slug[:maxIDLen], "-")
+			}
+		} else if len(spec.Slug) > maxIDLen {
+			p.fail(key+".slug", "pages[%d].slug: %d characters; at most %d (the page's file is named after it)", i, len(spec.Slug), maxIDLen)
 		}
 		if p.slugs[spec.Slug] {
 			p.fail(key, "pages[%d]: page name %q is used twice (set slug = \"…\")", i, spec.Slug)
@@ -623,6 +632,9 @@ func (p *manifestParser) analysis(i int, a map[string]toml.Primitive, kinds Regi
 		return spec, false
 	case !idPattern.MatchString(spec.ID):
 		p.fail(key+".id", "analyses[%d].id: %q must be lower-case letters, digits and '-'", i, spec.ID)
+		return spec, false
+	case len(spec.ID) > maxIDLen:
+		p.fail(key+".id", "analyses[%d].id: %d characters; at most %d (files are named after it: <id>-<table>.csv)", i, len(spec.ID), maxIDLen)
 		return spec, false
 	case p.slugs[spec.ID]:
 		p.fail(key+".id", "analyses[%d].id: %q is already used by a page or another analysis (first at line %d)", i, spec.ID, p.ids[spec.ID])

@@ -59,6 +59,10 @@ rules = ["copland"]
 		{"unknown input key", "title = \"t\"\n[inputs]\nresult = \"r.csv\"\n", []string{`study.toml:3: inputs: unknown key "result" (did you mean "results"?)`}},
 		{"unknown column mapping", "title = \"t\"\n[inputs]\nunits = [{ path = \"u.csv\", columns = { usr = \"ID\" } }]\n", []string{`study.toml:3: inputs.units[0].columns: unknown column "usr"`}},
 		{"missing title", "seed = 1\n", []string{`study.toml:1: title: required`}},
+		// Files are named after ids and page names: a name too long for a
+		// file system passed validate and failed build's write.
+		{"long id", "title = \"t\"\n[[analyses]]\nid = \"" + strings.Repeat("a", 101) + "\"\ntype = \"aggregate\"\nmetric = \"x\"\n", []string{`study.toml:3: analyses[0].id: 101 characters; at most 100`}},
+		{"long slug", "title = \"t\"\n[[pages]]\ntitle = \"p\"\nsource = \"p.md\"\nslug = \"" + strings.Repeat("b", 101) + "\"\n", []string{`study.toml:5: pages[0].slug: 101 characters; at most 100`}},
 		{"two problems reported", "title = \"t\"\nfoo = 1\nbar = 2\n", []string{`study.toml:2: unknown key "foo"`, `study.toml:3: unknown key "bar"`}},
 	}
 	for _, c := range cases {
@@ -152,5 +156,19 @@ beta_max = 2.5
 	}
 	if p["beta_max"] != 2.5 || p["metric"] != "nDCG@10" || len(p["rules"].([]any)) != 2 || p["missing"] != "error" {
 		t.Errorf("params: %v", p)
+	}
+}
+
+// TestLongPageTitleSlug: a page named after a very long title gets the
+// title's first words as its file name, not a name too long to write.
+func TestLongPageTitleSlug(t *testing.T) {
+	t.Parallel()
+	title := strings.Repeat("word ", 96)
+	s, err := ParseStudy("/study/study.toml", []byte("title = \"t\"\n[[pages]]\ntitle = \""+title+"\"\nsource = \"p.md\"\n"), Kinds())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := s.Pages[0].Slug; len(got) > maxIDLen || !strings.HasPrefix(got, "word-word-") || strings.HasSuffix(got, "-") {
+		t.Errorf("slug %q (%d characters)", got, len(got))
 	}
 }

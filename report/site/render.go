@@ -426,8 +426,22 @@ func csvCell(c any) string {
 
 // writeData writes data/<id>.json, data/<table-id>.csv, figures/*.svg and
 // data/provenance.json, and keeps each analysis's document for {{value}}.
+//
+// Two analyses may not write one file: a table or figure is named
+// <analysis id>-<name>, so the ids "cd" and "cd-ranks" can name the same
+// data/cd-ranks.csv, and one analysis's table would silently replace the
+// other's. That is an error naming both.
 func (b *siteBuild) writeData() error {
 	b.docs = map[string]*Object{}
+	owner := map[string]string{"data/provenance.json": "the provenance record"}
+	put := func(id, file string, data []byte) error {
+		if prev, ok := owner[file]; ok && prev != id {
+			return fmt.Errorf("analyses %q and %q both write %s (a table or figure is named <analysis id>-<name>): rename one of the ids", prev, id, file)
+		}
+		owner[file] = id
+		b.files[file] = data
+		return nil
+	}
 	for _, v := range b.views {
 		a := v.a
 		doc, notes, err := analysisDoc(a)
@@ -438,22 +452,32 @@ func (b *siteBuild) writeData() error {
 			v.Notes = append(v.Notes[:len(v.Notes):len(v.Notes)], notes...)
 		}
 		b.docs[a.ID] = doc
-		b.files["data/"+a.ID+".json"] = writeDoc(doc)
+		if err := put(a.ID, "data/"+a.ID+".json", writeDoc(doc)); err != nil {
+			return err
+		}
 		for _, t := range v.Tables {
-			b.files["data/"+t.ID+".csv"] = tableCSV(t.table)
+			if err := put(a.ID, "data/"+t.ID+".csv", tableCSV(t.table)); err != nil {
+				return err
+			}
 		}
 		// Tables too long for a page (per-user values) are data files only.
 		for _, t := range a.DataTables {
-			b.files["data/"+t.ID(a.ID)+".csv"] = tableCSV(t)
+			if err := put(a.ID, "data/"+t.ID(a.ID)+".csv", tableCSV(t)); err != nil {
+				return err
+			}
 		}
 		for _, f := range v.Figures {
 			svg := f.fig.SVG
 			if f.svg != nil {
 				svg = f.svg
 			}
-			b.files["figures/"+f.ID+".svg"] = svg
+			if err := put(a.ID, "figures/"+f.ID+".svg", svg); err != nil {
+				return err
+			}
 			if f.ChartSrc != "" {
-				b.files[f.ChartSrc] = chartScript(f.ID, f.Chart)
+				if err := put(a.ID, f.ChartSrc, chartScript(f.ID, f.Chart)); err != nil {
+					return err
+				}
 			}
 		}
 	}
