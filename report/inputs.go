@@ -620,6 +620,12 @@ type resultsRow struct {
 func (in *inputs) resultsRowKey(f *resultsFile, rec []string) (resultsRow, error) {
 	t := f.t
 	r := resultsRow{dataset: in.pick(rec, f.dcol, f.mf.Dataset, in.study.Title), method: in.pick(rec, f.mcol, f.mf.Method, "")}
+	if err := fixedConflict(t, f.dcol, r.dataset, f.mf.Dataset, "dataset"); err != nil {
+		return r, err
+	}
+	if err := fixedConflict(t, f.mcol, r.method, f.mf.Method, "method"); err != nil {
+		return r, err
+	}
 	if r.dataset == "" {
 		return r, t.Errorf(max(f.dcol, 0), "empty dataset name")
 	}
@@ -730,6 +736,16 @@ func wideColumnError(t *input.TableReader, col int, what string, err error) erro
 }
 
 // pick returns a column's value, else the constant, else the fallback.
+// fixedConflict is the error of a row whose dataset (or method) column
+// names another than the one its input entry or path pattern fixes for
+// the file: which one is meant is a guess (a column once silently won).
+func fixedConflict(t *input.TableReader, col int, got, fixed, what string) error {
+	if col >= 0 && fixed != "" && got != fixed {
+		return t.Errorf(col, "%s %s, but the file's input entry (dataset/method = \"…\" or a {%s} in its path) fixes %s for the file; keep one", what, input.Quote(got), what, input.Quote(fixed))
+	}
+	return nil
+}
+
 func (in *inputs) pick(rec []string, col int, constant, fallback string) string {
 	if col >= 0 {
 		return trimSpace(rec[col])
@@ -1122,6 +1138,12 @@ func (in *inputs) unitsRowKey(f *unitsFile, names *unitsNames, rec []string) (k 
 	if k.method == "" {
 		return k, t.Errorf(max(f.mcol, 0), "empty method name")
 	}
+	if err := fixedConflict(t, f.dcol, k.dataset, f.mf.Dataset, "dataset"); err != nil {
+		return k, err
+	}
+	if err := fixedConflict(t, f.mcol, k.method, f.mf.Method, "method"); err != nil {
+		return k, err
+	}
 	if k.dataset == "" {
 		return k, t.Errorf(max(f.dcol, 0), "empty dataset name")
 	}
@@ -1314,6 +1336,9 @@ func (in *inputs) readCharacteristicsFile(e InputEntry, mf input.Match, cb *char
 func (in *inputs) readCharacteristicsRow(f *charFile, rec []string, cb *charBuilder) error {
 	t := f.t
 	d := in.pick(rec, f.dcol, f.mf.Dataset, in.study.Title)
+	if err := fixedConflict(t, f.dcol, d, f.mf.Dataset, "dataset"); err != nil {
+		return err
+	}
 	if d == "" {
 		return t.Errorf(max(f.dcol, 0), "empty dataset name")
 	}

@@ -22,6 +22,9 @@ func runAggregate(job *Job, o *leaderboard.AggregateOptions) (*Output, error) {
 	if err := checkDeclaredMethods(job.Study, res.Methods); err != nil {
 		return nil, err
 	}
+	if err := checkDeclaredMetrics(job.Study, res.Metrics); err != nil {
+		return nil, err
+	}
 	r, err := leaderboard.Aggregate(in, *o)
 	if err != nil {
 		return nil, err

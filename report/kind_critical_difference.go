@@ -28,6 +28,9 @@ func runCriticalDifference(job *Job, o *significance.CriticalDifferenceOptions) 
 	if err := checkDeclaredMethods(job.Study, res.Methods); err != nil {
 		return nil, err
 	}
+	if err := checkDeclaredMetrics(job.Study, res.Metrics); err != nil {
+		return nil, err
+	}
 	job.Progress().Step("critical_difference: "+job.ID, 0, 1)
 	r, err := significance.CriticalDifference(significance.CriticalDifferenceInput{AggregateInput: in, Seed: job.Seed, Jobs: job.Workers}, *o)
 	if err != nil {

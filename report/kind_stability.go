@@ -25,6 +25,9 @@ func runStability(job *Job, o *leaderboard.StabilityOptions) (*Output, error) {
 	if err := checkDeclaredMethods(job.Study, res.Methods); err != nil {
 		return nil, err
 	}
+	if err := checkDeclaredMetrics(job.Study, res.Metrics); err != nil {
+		return nil, err
+	}
 	if err := checkStabilityWork(o, len(m.Datasets), len(m.Methods)); err != nil {
 		return nil, err
 	}

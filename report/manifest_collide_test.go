@@ -54,3 +54,113 @@ d4,C,m,0.4
 		t.Errorf("validate: %v\nbuild:    %v", verr, err)
 	}
 }
+
+// TestDeclaredMetricSlips: a [[metrics]] entry whose name is a slip for a
+// metric of the results left the metric higher-is-better, and the worse
+// method ranked first; it is an error at the entry's line. A declared
+// metric with no near name in the results (one of the units only) stays
+// allowed.
+func TestDeclaredMetricSlips(t *testing.T) {
+	t.Parallel()
+	study := func(name string) string {
+		return `
+-- study.toml --
+title = "t"
+[[metrics]]
+name = "` + name + `"
+better = "lower"
+[inputs]
+results = "results.csv"
+[[analyses]]
+id = "lb"
+type = "aggregate"
+title = "lb"
+metric = "rmse"
+rules = ["mean_rank"]
+-- results.csv --
+dataset,method,metric,value
+d1,A,rmse,0.5
+d1,B,rmse,0.9
+d2,A,rmse,0.4
+d2,B,rmse,0.8
+`
+	}
+	for _, c := range []struct{ name, want string }{
+		{"RMSE@10", `metrics[0] (study.toml:3): no metric "RMSE@10" in the results (did you mean "rmse"?)`},
+		{"rsme", `no metric "rsme" in the results (did you mean "rmse"?)`},
+	} {
+		if _, err := buildStudy(t, study(c.name)); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("[[metrics]] name = %q: %v, want %q", c.name, err, c.want)
+		}
+	}
+	site := mustBuild(t, study("RMSE"))
+	if got := readFile(t, site, "data/lb.csv"); !strings.Contains(got, "\nA,") || strings.Index(got, "\nA,") > strings.Index(got, "\nB,") {
+		t.Errorf("RMSE (any case) is rmse, lower is better: A first\n%s", got)
+	}
+	mustBuild(t, study("recall@20"))
+}
+
+// TestFixedNameAgreesWithColumn: an input entry's dataset = "…" (or a
+// {dataset} in its path) and a dataset column in the file that names
+// another: the column silently won, and three files fixed to three
+// datasets became one. A row that disagrees is an error at its line; a
+// column that agrees is fine.
+func TestFixedNameAgreesWithColumn(t *testing.T) {
+	t.Parallel()
+	const head = `
+-- study.toml --
+title = "t"
+[inputs]
+results = [{ path = "a.csv", dataset = "ml-1m" }, { path = "b.csv", dataset = "lastfm" }]
+[[analyses]]
+id = "lb"
+type = "aggregate"
+title = "lb"
+metric = "m"
+rules = ["mean"]
+-- b.csv --
+dataset,method,metric,value
+lastfm,A,m,0.5
+lastfm,B,m,0.25
+`
+	_, err := buildStudy(t, head+`
+-- a.csv --
+dataset,method,metric,value
+test,A,m,0.75
+test,B,m,0.125
+`)
+	if want := `a.csv:2:1: dataset "test", but the file's input entry`; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("a dataset column against dataset = \"ml-1m\": %v, want %q", err, want)
+	}
+	site := mustBuild(t, head+`
+-- a.csv --
+dataset,method,metric,value
+ml-1m,A,m,0.75
+ml-1m,B,m,0.125
+`)
+	if got := readFile(t, site, "data/lb.csv"); !strings.Contains(got, "A,0.625") {
+		t.Errorf("columns that agree with the entry:\n%s", got)
+	}
+	_, err = buildStudy(t, `
+-- study.toml --
+title = "t"
+[inputs]
+units = "{method}_{dataset}.csv"
+[[analyses]]
+id = "ma"
+type = "meta_analysis"
+title = "ma"
+treatment = "T"
+control = "C"
+metric = "m"
+-- T_d1.csv --
+dataset,unit,m
+d2,u1,0.5
+-- C_d1.csv --
+unit,m
+u1,0.25
+`)
+	if want := `T_d1.csv:2:1: dataset "d2", but the file's input entry`; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("a units file's dataset column against its {dataset}: %v, want %q", err, want)
+	}
+}

@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"path/filepath"
+	"strings"
 
 	"github.com/evalbook/evalbook/analyses"
 )
@@ -35,6 +36,9 @@ func resultsMatrix(job *Job, metric string, datasets, methods []string) ([]strin
 	if err := checkDeclaredMethods(job.Study, res.Methods); err != nil {
 		return nil, nil, err
 	}
+	if err := checkDeclaredMetrics(job.Study, res.Metrics); err != nil {
+		return nil, nil, err
+	}
 	if len(methods) == 0 {
 		methods = res.Methods
 	} else if err := checkNames("method", methods, res.Methods); err != nil {
@@ -62,6 +66,43 @@ func checkDeclaredMethods(s *Study, have []string) error {
 		}
 		if hint := analyses.DidYouMean(m.Name, have); hint != "" {
 			return fmt.Errorf("methods[%d] (%s:%d): no method %q in the results%s", i, filepath.Base(s.File), s.line(fmt.Sprintf("methods.%d.name", i)), m.Name, hint)
+		}
+	}
+	return nil
+}
+
+// checkDeclaredMetrics is checkDeclaredMethods for [[metrics]]: an entry
+// whose name is a slip for a metric of the results ("ndcg@1O", "RMSE@10"
+// for rmse) would leave that metric higher-is-better, and every ranking
+// of a lower-is-better metric upside down. A name with no close metric
+// of the results is left alone (it may name a metric of the units only).
+func checkDeclaredMetrics(s *Study, have []string) error {
+	if s == nil {
+		return nil
+	}
+	lower := make([]string, len(have))
+	set := make(map[string]bool, len(have))
+	for i, m := range have {
+		lower[i] = strings.ToLower(m)
+		set[lower[i]] = true
+	}
+	base := func(m string) string { b, _, _ := strings.Cut(m, "@"); return b }
+	for i, m := range s.Metrics {
+		name := strings.ToLower(m.Name)
+		if set[name] {
+			continue
+		}
+		hint := analyses.DidYouMean(name, lower)
+		if hint == "" {
+			for j, h := range lower {
+				if base(h) == base(name) && strings.Contains(h, "@") != strings.Contains(name, "@") {
+					hint = fmt.Sprintf(" (did you mean %q?)", have[j])
+					break
+				}
+			}
+		}
+		if hint != "" {
+			return fmt.Errorf("metrics[%d] (%s:%d): no metric %q in the results%s; its direction (better = %q) would apply to nothing", i, filepath.Base(s.File), s.line(fmt.Sprintf("metrics.%d.name", i)), m.Name, hint, m.Better)
 		}
 	}
 	return nil
