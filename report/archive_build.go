@@ -60,7 +60,7 @@ func BuildForArchive(ctx context.Context, o Options) (*Archivable, error) {
 	for name, data := range b.files {
 		site[name] = data
 	}
-	site[SiteMarker] = siteMarker(b.study)
+	site[SiteMarker] = siteMarker(b.study, b.files)
 	seen := map[string]bool{}
 	var files []string
 	sums := map[string]string{}

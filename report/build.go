@@ -132,7 +132,7 @@ func Build(ctx context.Context, o Options) (*Summary, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := writeAtomically(target, b.files, siteMarker(b.study)); err != nil {
+	if err := writeAtomically(target, b.files, siteMarker(b.study, b.files)); err != nil {
 		return nil, fmt.Errorf("write %s: %w", o.Out, err)
 	}
 	index := filepath.Join(o.Out, "index.html")

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -47,10 +48,87 @@ func (e *OutputError) Error() string { return fmt.Sprintf("output %s: %s", e.Out
 // siteMarker is the marker's content: what wrote the directory, for
 // which study. It holds no absolute path, so the site's bytes do not
 // depend on where the study lives.
-func siteMarker(s *Study) []byte {
-	return []byte(fmt.Sprintf("evalbook site\nstudy: %s\nmanifest: %s\n\n"+
-		"This directory was written by `evalbook build`; the next build of the study replaces all of it.\n",
-		oneLine(s.Title), filepath.Base(s.File)))
+//
+// It ends with the list of the files the build wrote (markerFiles): the
+// next build replaces the directory only when it holds no other file, so
+// a file a user put into the site (a CNAME, a .git of a published copy)
+// is never deleted with it.
+func siteMarker(s *Study, files map[string][]byte) []byte {
+	var b strings.Builder
+	fmt.Fprintf(&b, "evalbook site\nstudy: %s\nmanifest: %s\n\n"+
+		"This directory was written by `evalbook build`; the next build of the study replaces all of it,\n"+
+		"and refuses to while it holds a file not listed here.\n\n%s\n",
+		oneLine(s.Title), filepath.Base(s.File), markerFiles)
+	for _, name := range analyses.SortedKeys(files) {
+		b.WriteString(name)
+		b.WriteByte('\n')
+	}
+	return []byte(b.String())
+}
+
+// markerFiles heads the marker's list of the files a build wrote.
+const markerFiles = "files:"
+
+// foreignFiles lists what dir holds beyond the files its marker lists
+// (and their directories), at most limit of them, a directory once (with
+// a trailing /). A marker without a list (an older evalbook's) lists
+// nothing: ok is false, and the caller cannot tell.
+func foreignFiles(dir string, limit int) (foreign []string, ok bool, err error) {
+	m, err := os.ReadFile(filepath.Join(dir, SiteMarker))
+	if err != nil {
+		return nil, false, err
+	}
+	_, list, found := strings.Cut(string(m), "\n"+markerFiles+"\n")
+	if !found {
+		return nil, false, nil
+	}
+	known := map[string]bool{SiteMarker: true}
+	for _, name := range strings.Split(list, "\n") {
+		for name != "" && name != "." && !known[name] {
+			known[name] = true
+			name = path.Dir(name)
+		}
+	}
+	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		rel = filepath.ToSlash(rel)
+		if rel == "." || known[rel] {
+			return nil
+		}
+		if d.IsDir() {
+			foreign = append(foreign, rel+"/")
+		} else {
+			foreign = append(foreign, rel)
+		}
+		if len(foreign) >= limit {
+			return fs.SkipAll
+		}
+		if d.IsDir() {
+			return fs.SkipDir
+		}
+		return nil
+	})
+	return foreign, true, err
+}
+
+// checkNoForeignFiles refuses to replace a site that holds files its
+// last build did not write.
+func checkNoForeignFiles(target string) error {
+	if !marked(target) {
+		return nil
+	}
+	foreign, ok, err := foreignFiles(target, 5)
+	if err != nil || !ok || len(foreign) == 0 {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
+		return err
+	}
+	return fmt.Errorf("%s holds files evalbook did not write (%s); a build replaces the whole directory, so move them out first (or choose another -o)",
+		target, strings.Join(foreign, ", "))
 }
 
 func oneLine(s string) string {
@@ -393,6 +471,9 @@ func writeAtomically(target string, files map[string][]byte, marker []byte) erro
 	if err := replaceable(target); err != nil {
 		return err
 	}
+	if err := checkNoForeignFiles(target); err != nil {
+		return err
+	}
 	tmp, err := os.MkdirTemp(parent, "."+filepath.Base(target)+".new-")
 	if err != nil {
 		return err
@@ -413,6 +494,11 @@ func writeAtomically(target string, files map[string][]byte, marker []byte) erro
 		}
 	}
 	if err := os.Chmod(tmp, 0o755); err != nil {
+		return err
+	}
+	// Again, just before the swap: a file put into the site while this
+	// build wrote its own would be lost with the old site.
+	if err := checkNoForeignFiles(target); err != nil {
 		return err
 	}
 	old := ""

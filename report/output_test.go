@@ -261,7 +261,11 @@ func TestOutputReplacesOnlyMarkedOrEmpty(t *testing.T) {
 		}
 	}
 	site := filepath.Join(root, "empty")
+	// A page the previous build wrote (its marker lists it) that this
+	// build does not write: removed with the old site.
 	os.WriteFile(filepath.Join(site, "stale.html"), []byte("old"), 0o644)
+	marker := readFile(t, site, SiteMarker)
+	os.WriteFile(filepath.Join(site, SiteMarker), []byte(marker+"stale.html\n"), 0o644)
 	if _, err := Build(context.Background(), Options{Manifest: manifest, Out: site, Version: "test"}); err != nil {
 		t.Fatal(err)
 	}
@@ -542,4 +546,52 @@ func TestReplaceableDuringSwap(t *testing.T) {
 	}
 	close(stop)
 	<-done
+}
+
+// TestOutputKeepsForeignFiles: files a user put into a built site (a
+// CNAME for GitHub Pages, the .git of a published copy) were deleted by
+// the next build with the old site. The marker lists what a build wrote;
+// a site holding anything else is not replaced: the build fails naming
+// the files, and every byte stays. A marker without a list (an older
+// evalbook's) still lets the build replace the site.
+func TestOutputKeepsForeignFiles(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	manifest := writeTiny(t, filepath.Join(root, "study"))
+	site := filepath.Join(root, "site")
+	build := func() error {
+		_, err := Build(context.Background(), Options{Manifest: manifest, Out: site, Version: "test"})
+		return err
+	}
+	if err := build(); err != nil {
+		t.Fatal(err)
+	}
+	if m := readFile(t, site, SiteMarker); !strings.Contains(m, "\nfiles:\n") || !strings.Contains(m, "\nindex.html\n") {
+		t.Fatalf("the marker lists no files:\n%s", m)
+	}
+	os.WriteFile(filepath.Join(site, "CNAME"), []byte("example.org\n"), 0o644)
+	os.MkdirAll(filepath.Join(site, ".git", "objects"), 0o755)
+	os.WriteFile(filepath.Join(site, ".git", "HEAD"), []byte("ref: refs/heads/main\n"), 0o644)
+	os.WriteFile(filepath.Join(site, "data", "notes.txt"), []byte("mine\n"), 0o644)
+	before := tree(t, root)
+	err := build()
+	if err == nil || !strings.Contains(err.Error(), "holds files evalbook did not write (.git/, CNAME, data/notes.txt)") {
+		t.Fatalf("a site with a user's files: %v", err)
+	}
+	sameTree(t, "a refused rebuild", before, tree(t, root))
+	for _, f := range []string{"CNAME", ".git", filepath.Join("data", "notes.txt")} {
+		os.RemoveAll(filepath.Join(site, f))
+	}
+	if err := build(); err != nil {
+		t.Fatalf("with the user's files moved out: %v", err)
+	}
+	// An older evalbook's marker, without a list: replaced as before.
+	os.WriteFile(filepath.Join(site, SiteMarker), []byte("evalbook site\nstudy: Tiny\nmanifest: study.toml\n"), 0o644)
+	os.WriteFile(filepath.Join(site, "old.html"), []byte("x"), 0o644)
+	if err := build(); err != nil {
+		t.Fatalf("an older marker: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(site, "old.html")); err == nil {
+		t.Error("a site with an older marker was not replaced")
+	}
 }
