@@ -74,7 +74,7 @@ const markerFiles = "files:"
 // a trailing /). A marker without a list (an older evalbook's) lists
 // nothing: ok is false, and the caller cannot tell.
 func foreignFiles(dir string, limit int) (foreign []string, ok bool, err error) {
-	m, err := os.ReadFile(filepath.Join(dir, SiteMarker))
+	m, err := input.ReadOwn(filepath.Join(dir, SiteMarker))
 	if err != nil {
 		return nil, false, err
 	}
@@ -82,14 +82,14 @@ func foreignFiles(dir string, limit int) (foreign []string, ok bool, err error) 
 	if !found {
 		return nil, false, nil
 	}
-	known := map[string]bool{SiteMarker: true}
+	known := map[string]bool{SiteMarker: true, retiredBy: true}
 	for _, name := range strings.Split(list, "\n") {
 		for name != "" && name != "." && !known[name] {
 			known[name] = true
 			name = path.Dir(name)
 		}
 	}
-	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+	err = input.WalkOwn(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
@@ -420,6 +420,14 @@ func recoverLeftovers(target string) error {
 		}
 		switch {
 		case strings.HasPrefix(name, base+".old-"):
+			// Only a site this tool retired (retiredBy): a user's own
+			// copy, site.old-2023, is marked too, and is not ours.
+			if !retired(p) {
+				if emptyDir(p) {
+					os.Remove(p)
+				}
+				continue
+			}
 			if missing && marked(p) {
 				if err := os.Rename(p, target); err != nil {
 					return fmt.Errorf("restore %s from %s: %w", target, p, err)
@@ -427,10 +435,7 @@ func recoverLeftovers(target string) error {
 				missing = false
 				continue
 			}
-			if !marked(p) && !emptyDir(p) {
-				continue
-			}
-			if err := os.RemoveAll(p); err != nil {
+			if err := removeRetired(p); err != nil {
 				return fmt.Errorf("remove the leftover %s: %w", p, err)
 			}
 		case strings.HasPrefix(name, "."+base+".new-"):
@@ -443,6 +448,21 @@ func recoverLeftovers(target string) error {
 		}
 	}
 	return nil
+}
+
+// keepDirMode gives the new site directory tmp the permissions (and
+// setgid bit, and group where it may) of the site it replaces, so a site
+// a user made private (0700) or shared with a group stays so; a new site
+// is 0755.
+func keepDirMode(tmp, target string) error {
+	st, err := os.Stat(target)
+	if err != nil || !st.IsDir() {
+		return os.Chmod(tmp, 0o755)
+	}
+	if sys, ok := st.Sys().(*syscall.Stat_t); ok {
+		os.Lchown(tmp, -1, int(sys.Gid)) // a group the user is not in: kept as created
+	}
+	return os.Chmod(tmp, st.Mode()&(fs.ModePerm|fs.ModeSetgid|fs.ModeSticky))
 }
 
 func emptyDir(dir string) bool {
@@ -493,7 +513,7 @@ func writeAtomically(target string, files map[string][]byte, marker []byte) erro
 			return err
 		}
 	}
-	if err := os.Chmod(tmp, 0o755); err != nil {
+	if err := keepDirMode(tmp, target); err != nil {
 		return err
 	}
 	// Again, just before the swap: a file put into the site while this
@@ -504,6 +524,11 @@ func writeAtomically(target string, files map[string][]byte, marker []byte) erro
 	old := ""
 	if _, err := os.Lstat(target); err == nil {
 		old = target + ".old-" + strings.TrimPrefix(filepath.Base(tmp), "."+filepath.Base(target)+".new-")
+		// The old site is named as retired by this build before it is
+		// moved aside, so only it is ever restored or removed.
+		if err := os.WriteFile(filepath.Join(target, retiredBy), []byte(filepath.Base(old)+"\n"), 0o644); err != nil {
+			return err
+		}
 		if err := os.Rename(target, old); err != nil {
 			return err
 		}
@@ -515,7 +540,39 @@ func writeAtomically(target string, files map[string][]byte, marker []byte) erro
 		return err
 	}
 	if old != "" {
-		return os.RemoveAll(old)
+		// The new site is in place: an old one that cannot be removed
+		// (a directory made read-only inside it) keeps its name and is
+		// removed by the next build; this one has done its work.
+		removeRetired(old)
 	}
 	return nil
+}
+
+// retiredBy names the file a build writes into the site it is about to
+// move aside as <site>.old-<n>, holding that name: the proof that the
+// directory is a site this tool retired, not a user's copy of one.
+const retiredBy = ".evalbook-retired"
+
+// retired reports whether dir is a site this tool retired (retiredBy).
+func retired(dir string) bool {
+	b, err := input.ReadOwn(filepath.Join(dir, retiredBy))
+	return err == nil && strings.TrimSpace(string(b)) == filepath.Base(dir)
+}
+
+// removeRetired removes a retired site, its retiredBy file last, so
+// that a removal stopped halfway leaves a directory the next build still
+// knows as its own.
+func removeRetired(dir string) error {
+	entries, err := input.ListOwn(dir)
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		if e.Name() != retiredBy {
+			if err := os.RemoveAll(filepath.Join(dir, e.Name())); err != nil {
+				return err
+			}
+		}
+	}
+	return os.RemoveAll(dir)
 }

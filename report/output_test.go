@@ -280,8 +280,9 @@ func TestOutputReplacesOnlyMarkedOrEmpty(t *testing.T) {
 // TestOutputRecovers plants what a build killed between its two renames
 // leaves: no site, the previous one as a marked site.old-X, and a marked
 // .site.new-Y. The next build puts the previous site back (restoring
-// only marked directories) and removes the rest; directories without
-// the marker are left alone.
+// only a directory a build retired: marked, and named in its retiredBy
+// file) and removes the rest; directories without the marker, and a
+// user's own marked copy (site.old-2023), are left alone.
 func TestOutputRecovers(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
@@ -299,7 +300,12 @@ func TestOutputRecovers(t *testing.T) {
 			os.MkdirAll(filepath.Join(dir, d), 0o755)
 		}
 		os.WriteFile(filepath.Join(dir, "site.old-X", SiteMarker), []byte("evalbook site\n"), 0o644)
+		os.WriteFile(filepath.Join(dir, "site.old-X", retiredBy), []byte("site.old-X\n"), 0o644)
 		os.WriteFile(filepath.Join(dir, "site.old-X", "index.html"), []byte("previous site"), 0o644)
+		// A user's own copy of a site: marked, but not retired by a build.
+		os.MkdirAll(filepath.Join(dir, "site.old-2023"), 0o755)
+		os.WriteFile(filepath.Join(dir, "site.old-2023", SiteMarker), []byte("evalbook site\n"), 0o644)
+		os.WriteFile(filepath.Join(dir, "site.old-2023", "keep.txt"), []byte("not evalbook's"), 0o644)
 		os.WriteFile(filepath.Join(dir, ".site.new-Y", SiteMarker), []byte("evalbook site\n"), 0o644)
 		os.WriteFile(filepath.Join(dir, ".site.new-Y", "half.html"), []byte("half written"), 0o644)
 		os.WriteFile(filepath.Join(dir, "site.old-mine", "keep.txt"), []byte("not evalbook's"), 0o644)
@@ -307,7 +313,7 @@ func TestOutputRecovers(t *testing.T) {
 	}
 	unmarked := func() {
 		t.Helper()
-		for _, d := range []string{"site.old-mine", ".site.new-mine"} {
+		for _, d := range []string{"site.old-mine", ".site.new-mine", "site.old-2023"} {
 			if b, err := os.ReadFile(filepath.Join(dir, d, "keep.txt")); err != nil || string(b) != "not evalbook's" {
 				t.Errorf("%s (no marker) was touched: %v", d, err)
 			}
@@ -341,6 +347,7 @@ func TestOutputRecovers(t *testing.T) {
 	// With the site present, a marked site.old-X is removed, not restored.
 	os.MkdirAll(filepath.Join(dir, "site.old-Z"), 0o755)
 	os.WriteFile(filepath.Join(dir, "site.old-Z", SiteMarker), nil, 0o644)
+	os.WriteFile(filepath.Join(dir, "site.old-Z", retiredBy), []byte("site.old-Z\n"), 0o644)
 	if _, err := Build(context.Background(), o); err != nil {
 		t.Fatal(err)
 	}
@@ -389,6 +396,7 @@ func TestOutputSymlink(t *testing.T) {
 
 	// Interrupted swap: the link dangles, the previous site is real.old-X.
 	os.Rename(real, real+".old-X")
+	os.WriteFile(filepath.Join(real+".old-X", retiredBy), []byte("real.old-X\n"), 0o644)
 	os.WriteFile(filepath.Join(real+".old-X", "index.html"), []byte("previous"), 0o644)
 	os.MkdirAll(real+".keep", 0o755)
 	if _, err := Build(context.Background(), Options{Manifest: manifest, Version: "test"}); err != nil {
@@ -593,5 +601,33 @@ func TestOutputKeepsForeignFiles(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(site, "old.html")); err == nil {
 		t.Error("a site with an older marker was not replaced")
+	}
+}
+
+// TestOutputKeepsDirMode: a rebuild reset the site directory to 0755,
+// making a site its user had made private world-readable.
+func TestOutputKeepsDirMode(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	manifest := writeTiny(t, filepath.Join(root, "study"))
+	for _, c := range []struct {
+		out  string
+		mode os.FileMode
+	}{{"private", 0o700}, {"shared", 0o770 | os.ModeSetgid}} {
+		out := filepath.Join(root, c.out)
+		os.Mkdir(out, 0o755)
+		os.Chmod(out, c.mode)
+		for i := 0; i < 2; i++ { // into the empty directory, then over the site
+			if _, err := Build(context.Background(), Options{Manifest: manifest, Out: out, Version: "test"}); err != nil {
+				t.Fatal(err)
+			}
+			st, err := os.Stat(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := st.Mode() & (os.ModePerm | os.ModeSetgid); got != c.mode&(os.ModePerm|os.ModeSetgid) {
+				t.Errorf("%s after build %d: mode %v, want %v", c.out, i+1, got, c.mode)
+			}
+		}
 	}
 }

@@ -987,6 +987,9 @@ func hostileRows() []hostileRow {
 		hostileRow{cat: "concurrency", name: "a leftover site.old-* with no site/ is restored and replaced", wantMsg: "built 1 analyses",
 			touches: []string{"study/site.old-123"},
 			setup: func(t testing.TB, root, study string) []string {
+				// as a build killed between its two renames leaves it: it
+				// named the site retired before moving it aside
+				write(t, filepath.Join(study, "site", ".evalbook-retired"), "site.old-123\n")
 				mustDo(t, os.Rename(filepath.Join(study, "site"), filepath.Join(study, "site.old-123")))
 				return build(study)
 			},
@@ -994,6 +997,19 @@ func hostileRows() []hostileRow {
 				builtSite(t, filepath.Join(study, "site"))
 				if _, err := os.Stat(filepath.Join(study, "site.old-123")); err == nil {
 					t.Error("the leftover site.old-123 is still there")
+				}
+			}},
+		hostileRow{cat: "concurrency", name: "a user's own marked copy site.old-2023 is never touched", wantMsg: "built 1 analyses",
+			touches: []string{"study/site.old-2023"},
+			setup: func(t testing.TB, root, study string) []string {
+				mustDo(t, os.Rename(filepath.Join(study, "site"), filepath.Join(study, "site.old-2023")))
+				write(t, filepath.Join(study, "site.old-2023", "notes.txt"), "my review notes\n")
+				return build(study)
+			},
+			check: func(t *testing.T, root, study string, r cliResult) {
+				builtSite(t, filepath.Join(study, "site"))
+				if b, err := os.ReadFile(filepath.Join(study, "site.old-2023", "notes.txt")); err != nil || string(b) != "my review notes\n" {
+					t.Errorf("the user's site.old-2023/notes.txt: %q %v", b, err)
 				}
 			}},
 		hostileRow{cat: "concurrency", name: "a leftover .site.new-* is removed", wantMsg: "built 1 analyses",

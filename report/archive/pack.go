@@ -6,8 +6,10 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -63,8 +65,8 @@ func Pack(ctx context.Context, o PackOptions) (*PackSummary, error) {
 		return nil, fmt.Errorf("output %s: refusing to write the archive inside the study directory %s (the next pack would archive it); write it beside the study, such as %s",
 			o.Out, studyDir, filepath.Clean(studyDir)+".zip")
 	}
-	if st, err := os.Stat(out); err == nil && st.IsDir() {
-		return nil, fmt.Errorf("output %s: is a directory; name the zip file to write", o.Out)
+	if err := replaceablePack(out); err != nil {
+		return nil, fmt.Errorf("output %s: %v", o.Out, err)
 	}
 	o.Build.Out = ""
 	a, err := report.BuildForArchive(ctx, o.Build)
@@ -75,11 +77,47 @@ func Pack(ctx context.Context, o PackOptions) (*PackSummary, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := replaceablePack(out); err != nil { // again: the build took a while
+		return nil, fmt.Errorf("output %s: %v", o.Out, err)
+	}
 	if err := writeFileAtomically(out, data); err != nil {
 		return nil, fmt.Errorf("output %s: %v", o.Out, err)
 	}
 	sum.Out, sum.Bytes = out, int64(len(data))
 	return sum, nil
+}
+
+// replaceablePack refuses an output pack would lose: a directory, a
+// symbolic link (its rename would replace the link), and an existing
+// file that is not an archive evalbook packed (a zip holding
+// ro-crate-metadata.json), such as a manuscript or another study's
+// manifest given as -o by mistake. A missing file is fine.
+func replaceablePack(out string) error {
+	st, err := os.Lstat(out)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	switch {
+	case st.IsDir():
+		return fmt.Errorf("is a directory; name the zip file to write")
+	case st.Mode()&fs.ModeSymlink != 0:
+		return fmt.Errorf("is a symbolic link; name the file itself (pack replaces the file it writes)")
+	case !st.Mode().IsRegular():
+		return fmt.Errorf("is not a regular file")
+	}
+	z, err := report.OpenArchive(out)
+	if err == nil {
+		defer z.Close()
+		for _, f := range z.File {
+			if f.Name == "ro-crate-metadata.json" {
+				return nil
+			}
+		}
+	}
+	return fmt.Errorf("exists and is not an archive evalbook packed, so pack will not replace it; choose another -o or move the file")
 }
 
 // studyDirOf returns the absolute study directory of a manifest path (a

@@ -5,6 +5,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 )
 
 // The files below are read by evalbook but are not a study's inputs: its
@@ -22,13 +23,18 @@ func ReadOwn(path string) ([]byte, error) { return os.ReadFile(path) }
 // its parent), to check what it holds before replacing it.
 func ListOwn(dir string) ([]fs.DirEntry, error) { return os.ReadDir(dir) }
 
+// WalkOwn walks a directory evalbook writes into (a built site), to find
+// what it holds beyond the files the site's marker lists.
+func WalkOwn(root string, fn fs.WalkDirFunc) error { return filepath.WalkDir(root, fn) }
+
 // OpenLock opens, creating it if needed, the lock file beside an output
 // directory.
 func OpenLock(path string) (*os.File, error) {
 	return os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
 }
 
-// OpenZip opens an archive for `evalbook verify`.
+// OpenZip opens an archive for `evalbook verify`, or the file `evalbook
+// pack` is to replace (to check that it is an archive pack wrote).
 func OpenZip(path string) (*zip.ReadCloser, error) { return zip.OpenReader(path) }
 
 // ReadSupplied returns the bytes of a file handed to `evalbook verify`
