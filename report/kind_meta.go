@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"path/filepath"
 	"slices"
 	"strings"
 	"unsafe"
@@ -40,6 +41,8 @@ func runMeta(job *Job, o *meta.Options) (*Output, error) {
 	var err error
 	if o.Summary.Path != "" {
 		studies, err = metaReadSummary(job, o.Summary)
+	} else if err = checkMissingAgrees(job, o); err != nil {
+		return nil, err
 	} else if job.Study.engineReads(o) {
 		studies, err = metaEngineUnits(job, o)
 	} else {
@@ -561,4 +564,28 @@ func metaMethod(o *meta.Options, r *meta.Result) string {
 	}{r.Form, r.Effect, o.Summary.Path, r.Treatment, r.Control,
 		o.Model, o.Tau2, o.Test, o.Subgroup, o.Missing,
 		r.FromUnits, o.RangerCompat, o.Sensitivity, meta.EggerThreshold})
+}
+
+// checkMissingAgrees refuses an analysis's missing = "…" that a units
+// entry's own missing contradicts: the entry's rule applies as the file
+// is read ("zero" turns an empty cell into 0), so the analysis would
+// never see an empty value, and its page would say it dropped them.
+func checkMissingAgrees(job *Job, o *meta.Options) error {
+	s := job.Study
+	for _, a := range s.Analyses {
+		if a.ID != job.ID {
+			continue
+		}
+		line, explicit := s.keyLines[a.key+".missing"]
+		if !explicit {
+			return nil
+		}
+		for _, e := range s.Inputs.Units {
+			if e.Missing != "" && e.Missing != o.Missing {
+				return fmt.Errorf("missing = %q (%s:%d), but the units input entry at %s:%d sets missing = %q, which applies as its files are read: the analysis would never see an empty value; keep one",
+					o.Missing, filepath.Base(s.File), line, filepath.Base(s.File), e.Line, e.Missing)
+			}
+		}
+	}
+	return nil
 }

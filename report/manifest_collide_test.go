@@ -164,3 +164,76 @@ u1,0.25
 		t.Errorf("a units file's dataset column against its {dataset}: %v, want %q", err, want)
 	}
 }
+
+// TestMetaMissingAgreesWithEntry: a units entry's missing = "zero" read
+// every empty cell as 0 before the analysis's missing = "drop" could drop
+// it; the page then said the pairs were dropped. The two contradicting
+// is an error naming both lines; agreeing, or the analysis silent, is
+// fine.
+func TestMetaMissingAgreesWithEntry(t *testing.T) {
+	t.Parallel()
+	study := func(entry, analysis string) string {
+		return `
+-- study.toml --
+title = "t"
+[inputs]
+units = [{ path = "{method}_{dataset}.csv"` + entry + ` }]
+[[analyses]]
+id = "ma"
+type = "meta_analysis"
+title = "ma"
+treatment = "T"
+control = "C"
+metric = "m"
+` + analysis + `
+-- T_d1.csv --
+unit,m
+u1,0.5
+u2,
+u3,0.6
+u4,0.9
+-- C_d1.csv --
+unit,m
+u1,0.25
+u2,0.3
+u3,0.5
+u4,0.2
+`
+	}
+	_, err := buildStudy(t, study(`, missing = "zero"`, `missing = "drop"`))
+	if want := `missing = "drop" (study.toml:11), but the units input entry at study.toml:3 sets missing = "zero"`; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("contradicting rules: %v, want %q", err, want)
+	}
+	mustBuild(t, study(`, missing = "zero"`, `missing = "zero"`))
+	mustBuild(t, study(`, missing = "zero"`, ``))
+	mustBuild(t, study(``, `missing = "drop"`))
+}
+
+// TestMetricCaseTwins: ndcg@10 and NDCG@10 in one study's results (two
+// exports merged) were two metrics, and a [[metrics]] entry for one
+// silently applied to both: an error naming both spellings.
+func TestMetricCaseTwins(t *testing.T) {
+	t.Parallel()
+	_, err := buildStudy(t, `
+-- study.toml --
+title = "t"
+[inputs]
+results = "results.csv"
+[[analyses]]
+id = "lb"
+type = "aggregate"
+title = "lb"
+metric = "m"
+rules = ["mean"]
+-- results.csv --
+dataset,method,metric,value
+d1,A,m,0.5
+d1,B,m,0.25
+d2,A,m,0.75
+d2,B,m,0.125
+d1,A,M,0.9
+`)
+	if want := `two metrics that differ only in case, "m" and "M"`; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("m and M: %v, want %q", err, want)
+	}
+}

@@ -76,15 +76,23 @@ func checkDeclaredMethods(s *Study, have []string) error {
 // for rmse) would leave that metric higher-is-better, and every ranking
 // of a lower-is-better metric upside down. A name with no close metric
 // of the results is left alone (it may name a metric of the units only).
+//
+// Two metrics of the results whose names differ only in case (ndcg@10
+// and NDCG@10, from two exports) are an error too.
 func checkDeclaredMetrics(s *Study, have []string) error {
 	if s == nil {
 		return nil
 	}
 	lower := make([]string, len(have))
 	set := make(map[string]bool, len(have))
+	first := make(map[string]string, len(have))
 	for i, m := range have {
 		lower[i] = strings.ToLower(m)
 		set[lower[i]] = true
+		if prev, ok := first[lower[i]]; ok {
+			return fmt.Errorf("the results name two metrics that differ only in case, %q and %q: a [[metrics]] entry (compared case-insensitively) would apply to both, and every analysis would see two metrics; spell them alike in the files", prev, m)
+		}
+		first[lower[i]] = m
 	}
 	base := func(m string) string { b, _, _ := strings.Cut(m, "@"); return b }
 	for i, m := range s.Metrics {
