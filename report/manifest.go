@@ -657,6 +657,15 @@ func (p *manifestParser) analysis(i int, a map[string]toml.Primitive, kinds Regi
 		}
 	}
 	prefix := fmt.Sprintf("analyses[%d] (%s)", i, spec.ID)
+	for _, name := range analyses.SortedKeys(opts) {
+		// An empty list (rules = [], datasets = []) read as "all":
+		// the page then listed what the manifest never asked for.
+		var list []any
+		if p.md.PrimitiveDecode(opts[name], &list) == nil && len(list) == 0 {
+			p.fail(key+"."+name, "%s.%s: an empty list; leave the key out for the default (all)", prefix, name)
+			delete(opts, name)
+		}
+	}
 	p.s.decodeOptions(p.md, opts, spec.Options, key, prefix, allowed, p.fail)
 	if spec.Title == "" {
 		spec.Title = spec.ID

@@ -61,6 +61,8 @@ rules = ["copland"]
 		{"missing title", "seed = 1\n", []string{`study.toml:1: title: required`}},
 		// Files are named after ids and page names: a name too long for a
 		// file system passed validate and failed build's write.
+		// An empty list read as "all": the page listed what was never asked.
+		{"empty list", "title = \"t\"\n[[analyses]]\nid = \"lb\"\ntype = \"aggregate\"\nmetric = \"x\"\nrules = []\n", []string{`study.toml:6: analyses[0] (lb).rules: an empty list; leave the key out for the default (all)`}},
 		{"long id", "title = \"t\"\n[[analyses]]\nid = \"" + strings.Repeat("a", 101) + "\"\ntype = \"aggregate\"\nmetric = \"x\"\n", []string{`study.toml:3: analyses[0].id: 101 characters; at most 100`}},
 		{"long slug", "title = \"t\"\n[[pages]]\ntitle = \"p\"\nsource = \"p.md\"\nslug = \"" + strings.Repeat("b", 101) + "\"\n", []string{`study.toml:5: pages[0].slug: 101 characters; at most 100`}},
 		{"two problems reported", "title = \"t\"\nfoo = 1\nbar = 2\n", []string{`study.toml:2: unknown key "foo"`, `study.toml:3: unknown key "bar"`}},
