@@ -269,8 +269,8 @@ func replaceable(target string) error {
 		return nil
 	}
 	for _, e := range entries {
-		if e.Name() == SiteMarker && e.Type().IsRegular() {
-			return nil
+		if (e.Name() == SiteMarker || e.Name() == retiredBy) && e.Type().IsRegular() {
+			return nil // retiredBy: a site another build is removing
 		}
 	}
 	return fmt.Errorf("%s is a non-empty directory that evalbook did not write (it has no %s file), so a build will not replace it; "+
@@ -559,16 +559,18 @@ func retired(dir string) bool {
 	return err == nil && strings.TrimSpace(string(b)) == filepath.Base(dir)
 }
 
-// removeRetired removes a retired site, its retiredBy file last, so
-// that a removal stopped halfway leaves a directory the next build still
-// knows as its own.
+// removeRetired removes a retired site, its marker and retiredBy file
+// last: a removal stopped halfway leaves a directory the next build
+// still knows as its own, and a build that lists the directory while it
+// is being removed (it was the site a moment ago) never sees its files
+// without the marker.
 func removeRetired(dir string) error {
 	entries, err := input.ListOwn(dir)
 	if err != nil {
 		return err
 	}
 	for _, e := range entries {
-		if e.Name() != retiredBy {
+		if e.Name() != retiredBy && e.Name() != SiteMarker {
 			if err := os.RemoveAll(filepath.Join(dir, e.Name())); err != nil {
 				return err
 			}
