@@ -53,7 +53,8 @@ type Options struct {
 	// the study directory (--allow-outside; the manifest's allow_outside).
 	AllowOutside bool
 	// OnRead, when set, is told at the end of every build, failed or not,
-	// which files the build read and which path patterns it expanded
+	// which files the build read (and every path it tried to open, found
+	// or not) and which path patterns it expanded
 	// (with their matches): what evalbook serve watches.
 	OnRead func(files []string, patterns map[string][]string)
 
@@ -191,7 +192,9 @@ func run(ctx context.Context, o *Options) (*built, error) {
 		defer in.hashes.Save(o.CacheDir)
 	}
 	if o.OnRead != nil {
-		defer func() { o.OnRead(in.all.Files(), in.all.Patterns()) }()
+		// what it read, and what it tried to open (a file missing now
+		// must be watched, to rebuild when it comes back)
+		defer func() { o.OnRead(append(in.all.Files(), in.tried.Files()...), in.all.Patterns()) }()
 	}
 	if err := checkInputs(study, in); err != nil {
 		return nil, fmt.Errorf("inputs: %w", err)
@@ -308,7 +311,7 @@ func runAnalyses(ctx context.Context, s *Study, in *inputs, o Options) []analysi
 	var feederKeys []string
 	for i := range runs {
 		r := &runs[i]
-		keys[r] = cacheKey(s, r.Spec, r.Seed, o.Version+exportsKey(o))
+		keys[r] = cacheKey(s, r.Spec, r.Seed, o.Version+exportsKey(o)+readRulesKey(o))
 		if r.Spec.Kind.Feeds {
 			feeders = append(feeders, r)
 			feederKeys = append(feederKeys, r.Spec.ID, keys[r])
@@ -501,6 +504,17 @@ func exportsKey(o Options) string {
 		return "+exports"
 	}
 	return ""
+}
+
+// readRulesKey is the part of a cache key the command line's reading
+// rules give: what --allow-outside admits and what --max-decompressed
+// caps are checked as files are read, so a cached output read under
+// other rules would accept what a fresh build refuses.
+func readRulesKey(o Options) string {
+	if !o.AllowOutside && o.MaxDecompressed == 0 {
+		return ""
+	}
+	return fmt.Sprintf("+allow-outside=%t+max-decompressed=%d", o.AllowOutside, o.MaxDecompressed)
 }
 
 // internalError reports a panic with its stack.

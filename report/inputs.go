@@ -31,7 +31,11 @@ type inputs struct {
 type inputState struct {
 	study        *Study
 	allowOutside bool
-	hashes       *input.HashStore
+	// tried holds every path the build tried to open (checkFile), found
+	// or not: serve watches them, so a file missing at one build (a
+	// summary during a git checkout) is seen when it comes back.
+	tried  *input.ReadSet
+	hashes *input.HashStore
 	// sums is the sha256 of each file: taken before it was first read in
 	// this build, or (a units file read to its end) of the very bytes it
 	// was parsed from. "" marks a file that changed while it was read.
@@ -260,7 +264,7 @@ type fileRecord struct {
 }
 
 func newInputs(s *Study) *inputs {
-	return &inputs{inputState: &inputState{study: s, allowOutside: s.AllowOutside, hashes: input.NewHashStore(), all: input.NewReadSet(),
+	return &inputs{inputState: &inputState{study: s, allowOutside: s.AllowOutside, hashes: input.NewHashStore(), all: input.NewReadSet(), tried: input.NewReadSet(),
 		files: map[string]*fileRecord{}, sums: map[string]string{}, sources: map[string][]byte{}, resReads: input.NewReadSet(), charReads: input.NewReadSet()}}
 }
 
@@ -448,6 +452,7 @@ func (in *inputs) match(path string) ([]input.Match, error) {
 // checkFile refuses what a build must not read (input.CheckFile): only
 // regular files, inside the study directory unless allow_outside.
 func (in *inputs) checkFile(path string) error {
+	in.tried.AddFile(path)
 	return input.CheckFile(in.study.Dir, path, in.display(path), in.allowOutside, filepath.Base(in.study.File))
 }
 

@@ -75,6 +75,12 @@ func (h *HashStore) SumTo(path string, also io.Writer) (sum string, read bool, e
 	if err != nil {
 		return "", false, err
 	}
+	if !st.Mode().IsRegular() {
+		// Opening a named pipe to hash it blocks for ever (a cached
+		// build hung, deaf to Ctrl-C): only a regular file has a sum;
+		// the reader that opens it names the problem.
+		return "", false, fmt.Errorf("%s: not a regular file", path)
+	}
 	id := identify(st)
 	h.mu.Lock()
 	e, ok := h.known[path]
