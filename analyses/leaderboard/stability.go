@@ -10,6 +10,7 @@ package leaderboard
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -405,6 +406,18 @@ func stability(in StabilityInput, opts StabilityOptions, score stabilityScorer) 
 	}
 	if nm < 3 {
 		return nil, fmt.Errorf("metric %q: stability needs at least 3 methods (Spearman's ρ of two is always ±1), have %d", in.Metric.Name, nm)
+	}
+	if b := in.Metric.Max; b != 0 && !math.IsInf(b, 1) && !math.IsNaN(b) {
+		// A perturbed value is clamped at the bound: a value of the data
+		// above it means the data or the bound is wrong, and clamping
+		// would change the stability numbers without a word.
+		for i, row := range in.Q {
+			for j, v := range row {
+				if v > b {
+					return nil, fmt.Errorf("metric %q: %s on %s is %g, above the metric's declared max = %g ([[metrics]]): the data or the bound is wrong", in.Metric.Name, in.Methods[j], in.Datasets[i], v, b)
+				}
+			}
+		}
 	}
 	cache := newStabCache(q, higher, opts.BetaMax)
 	stabReference(res, stabUnique(opts.Rules), q, cache, score, opts.BetaMax)

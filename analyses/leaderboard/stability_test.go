@@ -681,3 +681,23 @@ func xorshift(seed uint64) func(n int) int {
 		return int(x % uint64(n))
 	}
 }
+
+// TestStabilityValueAboveMax: a declared max below a value of the data
+// (max = 0.1 where nDCG reaches 0.31) clamped the perturbed values and
+// moved the areas to 1 without a word: an error naming the cell.
+func TestStabilityValueAboveMax(t *testing.T) {
+	t.Parallel()
+	q := analyses.Matrix{{0.31, 0.2, 0.1}, {0.05, 0.08, 0.02}, {0.09, 0.07, 0.03}}
+	in := StabilityInput{Metric: analyses.Metric{Name: "ndcg", Better: analyses.HigherIsBetter, Max: 0.1},
+		Datasets: []string{"a", "b", "c"}, Methods: []string{"X", "Y", "Z"}, Q: q, Seed: 1, Jobs: 1}
+	op := StabilityOptions{Metric: "ndcg"}
+	op.Defaults()
+	_, err := Stability(in, op)
+	if want := `metric "ndcg": X on a is 0.31, above the metric's declared max = 0.1`; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("%v, want %q", err, want)
+	}
+	in.Metric.Max = 1
+	if _, err := Stability(in, op); err != nil {
+		t.Errorf("a bound above every value: %v", err)
+	}
+}
