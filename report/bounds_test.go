@@ -73,7 +73,7 @@ func TestBoundsOptions(t *testing.T) {
 		{"aggregate", `methods = ["A", "B", "A"]`, `methods: "A" is listed twice`},
 		// critical_difference
 		{"critical_difference", "samples = 1000001", "samples: 1000001 is above the limit of 1000000"},
-		{"critical_difference", "samples = 1000000", ""},
+		{"critical_difference", "bayesian = true\nsamples = 1000000", ""},
 		{"critical_difference", "samples = 99", "samples: 99 is below the minimum of 100"},
 		{"critical_difference", "rope = nan", "rope: NaN is not a finite number"},
 		{"critical_difference", "rope = inf", "rope: +Inf is not a finite number"},

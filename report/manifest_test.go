@@ -61,6 +61,11 @@ rules = ["copland"]
 		{"missing title", "seed = 1\n", []string{`study.toml:1: title: required`}},
 		// Files are named after ids and page names: a name too long for a
 		// file system passed validate and failed build's write.
+		// Options that applied to nothing, while the parameters table
+		// showed them as used.
+		{"tau2 with a fixed model", "title = \"t\"\n[[analyses]]\nid = \"m\"\ntype = \"meta_analysis\"\ntreatment = \"A\"\ncontrol = \"B\"\nmetric = \"x\"\nmodel = \"fixed\"\ntau2 = \"REML\"\n", []string{`study.toml:9: analyses (m): tau2: a fixed-effect model estimates no τ²`}},
+		{"ranger_compat with a summary", "title = \"t\"\n[[analyses]]\nid = \"m\"\ntype = \"meta_analysis\"\nsummary = \"s.csv\"\nranger_compat = true\n", []string{`study.toml:6: analyses (m): ranger_compat: applies to per-unit values`}},
+		{"samples without bayesian", "title = \"t\"\n[[analyses]]\nid = \"cd\"\ntype = \"critical_difference\"\nmetric = \"x\"\nsamples = 1000\n", []string{`study.toml:6: analyses (cd): samples: only used by the Bayesian test`}},
 		// An empty list read as "all": the page listed what was never asked.
 		{"empty list", "title = \"t\"\n[[analyses]]\nid = \"lb\"\ntype = \"aggregate\"\nmetric = \"x\"\nrules = []\n", []string{`study.toml:6: analyses[0] (lb).rules: an empty list; leave the key out for the default (all)`}},
 		{"long id", "title = \"t\"\n[[analyses]]\nid = \"" + strings.Repeat("a", 101) + "\"\ntype = \"aggregate\"\nmetric = \"x\"\n", []string{`study.toml:3: analyses[0].id: 101 characters; at most 100`}},

@@ -111,6 +111,14 @@ func (o *Options) Validate() error {
 	if !(o.Alpha > 0 && o.Alpha < 1) {
 		return analyses.OptionErrorf("alpha", "%v is not between 0 and 1", o.Alpha)
 	}
+	if o.Model == "fixed" && o.Tau2 != "DL" {
+		// DL is the default: a tau2 given with the fixed-effect model
+		// was ignored while the page's parameters showed it
+		return analyses.OptionErrorf("tau2", "a fixed-effect model estimates no τ²; leave tau2 out, or set model = \"random\"")
+	}
+	if o.RangerCompat && o.Summary.Path != "" {
+		return analyses.OptionErrorf("ranger_compat", "applies to per-unit values (the sd of their differences); a summary file gives its sd itself")
+	}
 	if o.Design == "independent" {
 		if o.Summary.Path != "" {
 			return analyses.OptionErrorf("design", "applies to per-unit values; a summary file's header says its form (two-group: dataset, m1i, sd1i, n1i, m2i, sd2i, n2i)")

@@ -36,6 +36,10 @@ type CriticalDifferenceOptions struct {
 	Methods    []string `toml:"methods"`     // optional subset
 }
 
+// defaultCDSamples is the Bayesian test's number of Monte Carlo draws
+// when samples is not given.
+const defaultCDSamples = 50000
+
 // Defaults fills unset options.
 func (o *CriticalDifferenceOptions) Defaults() {
 	if o.Alpha == 0 {
@@ -45,7 +49,7 @@ func (o *CriticalDifferenceOptions) Defaults() {
 		o.ZeroMethod = stats.ZeroPratt
 	}
 	if o.Samples == 0 {
-		o.Samples = 50000
+		o.Samples = defaultCDSamples
 	}
 }
 
@@ -65,6 +69,9 @@ func (o *CriticalDifferenceOptions) Validate() error {
 	}
 	if o.Rope > 0 && !o.Bayesian {
 		return analyses.OptionErrorf("rope", "only used by the Bayesian test; set bayesian = true")
+	}
+	if o.Samples != defaultCDSamples && !o.Bayesian {
+		return analyses.OptionErrorf("samples", "only used by the Bayesian test; set bayesian = true")
 	}
 	return analyses.FirstError(analyses.CheckDistinct("datasets", o.Datasets), analyses.CheckDistinct("methods", o.Methods))
 }
