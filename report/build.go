@@ -555,8 +555,12 @@ func runErrors(s *Study, runs []analysisRun) error {
 		var ie *input.InputError
 		var me *ManifestError
 		var oe *analyses.OptionError
+		var ne nameError
 		switch {
 		case errors.As(r.Err, &ie) || errors.As(r.Err, &me):
+		case errors.As(r.Err, &ne) && r.Spec.key != "" && s.optionLine(r.Spec.key, ne.what) > 0:
+			// a name the option gives and the data lacks: that option's line
+			at[m] = fmt.Sprintf("%s:%d: ", filepath.Base(s.File), s.optionLine(r.Spec.key, ne.what))
 		case errors.As(r.Err, &oe) && r.Spec.key != "":
 			// an option the data refutes (a feature the characteristics
 			// lack): the key's line, not the [[analyses]] header's

@@ -274,11 +274,12 @@ func TestEscaping(t *testing.T) {
 }
 
 // TestAnalysisErrorsNameTheManifestLine: a problem an analysis finds in
-// its own parameters points at its [[analyses]] entry.
+// its own parameters points at the key that gives it (metric = …), not
+// the [[analyses]] header.
 func TestAnalysisErrorsNameTheManifestLine(t *testing.T) {
 	t.Parallel()
 	_, err := buildStudy(t, strings.Replace(smallStudy, `metric  = "ndcg"`, `metric  = "ndgc"`, 1))
-	if err == nil || !strings.Contains(err.Error(), `study.toml:19: analyses/lb: no metric "ndgc" in the results (did you mean "ndcg"?)`) {
+	if err == nil || !strings.Contains(err.Error(), `study.toml:24: analyses/lb: no metric "ndgc" in the results (did you mean "ndcg"?)`) {
 		t.Fatalf("got %v", err)
 	}
 }

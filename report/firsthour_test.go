@@ -239,7 +239,7 @@ func TestFirstHourInputMessages(t *testing.T) {
 			`no metric "nDCG@10"`,
 			"[inputs]\nresults = { path = \"ndcg.csv\", metric = \"ndcg@10\", columns = { value = \"Value\" } }\n" + strings.Replace(lb, "%s", "nDCG@10", 1),
 			map[string]string{"ndcg.csv": firstHourNDCG},
-			[]string{`study.toml:4: analyses/lb: no metric "nDCG@10" in the results (did you mean "ndcg@10"?); valid: "ndcg@10"`}, nil},
+			[]string{`study.toml:7: analyses/lb: no metric "nDCG@10" in the results (did you mean "ndcg@10"?); valid: "ndcg@10"`}, nil},
 		{"metric constant, file with a metric column",
 			"(new key)",
 			"[inputs]\nresults = { path = \"long.csv\", metric = \"ndcg@10\" }\n" + strings.Replace(lb, "%s", "ndcg@10", 1),

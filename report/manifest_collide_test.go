@@ -237,3 +237,31 @@ d1,A,M,0.9
 		t.Errorf("m and M: %v, want %q", err, want)
 	}
 }
+
+// TestUnknownNameAtItsKey: a method an analysis's methods = […] lists and
+// the data lacks was reported at the [[analyses]] header; the README
+// promises the key's line.
+func TestUnknownNameAtItsKey(t *testing.T) {
+	t.Parallel()
+	_, err := buildStudy(t, `
+-- study.toml --
+title = "t"
+[inputs]
+results = "results.csv"
+[[analyses]]
+id = "lb"
+type = "aggregate"
+title = "lb"
+metric = "m"
+methods = ["A", "Bee"]
+-- results.csv --
+dataset,method,metric,value
+d1,A,m,0.5
+d1,B,m,0.25
+d2,A,m,0.75
+d2,B,m,0.125
+`)
+	if want := `study.toml:9: analyses/lb: no method "Bee" in the results`; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("%v, want %q", err, want)
+	}
+}

@@ -8,7 +8,8 @@ import (
 	"github.com/evalbook/evalbook/analyses"
 )
 
-// checkNames reports the first name not among known, with a hint.
+// checkNames reports the first name not among known, with a hint, as a
+// nameError: reported at the line of the option that names it.
 func checkNames(what string, names, known []string) error {
 	set := make(map[string]bool, len(known))
 	for _, k := range known {
@@ -16,10 +17,31 @@ func checkNames(what string, names, known []string) error {
 	}
 	for _, n := range names {
 		if !set[n] {
-			return fmt.Errorf("no %s %q in the results%s", what, n, analyses.NameHint(n, known))
+			return nameError{what: what, error: fmt.Errorf("no %s %q in the results%s", what, n, analyses.NameHint(n, known))}
 		}
 	}
 	return nil
+}
+
+// nameError is a name an analysis's option gives (metric, methods,
+// datasets) that the data lacks: runErrors places it at that option's
+// line (what + "s", else what), not at the [[analyses]] header's.
+type nameError struct {
+	what string
+	error
+}
+
+func (e nameError) Unwrap() error { return e.error }
+
+// optionLine is the line of an analysis's option about what ("method":
+// methods, else method), or 0 when the analysis gives neither.
+func (s *Study) optionLine(analysisKey, what string) int {
+	for _, k := range []string{what + "s", what} {
+		if l, ok := s.keyLines[analysisKey+"."+k]; ok {
+			return l
+		}
+	}
+	return 0
 }
 
 // resultsMatrix returns the results of a metric as q[d][m] over the given
