@@ -140,7 +140,7 @@ func TestStrictTableReaderDifferential(t *testing.T) {
 
 // FuzzTableReader is the fuzz form of TestStrictTableReaderDifferential.
 func FuzzTableReader(f *testing.F) {
-	for _, s := range []string{"a,b\n1,2\n", "a,b\n1,2,3\n", "a,\"b\nc\",d\r\n1,2,3\n", "x\n1\n2\n"} {
+	for _, s := range []string{"a,b\n1,2\n", "a,b\n1,2,3\n", "a,\"b\nc\",d\r\n1,2,3\n", "x\n1\n2\n", "a,\n1,2\n", "x\n1\n\n2\n"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -183,6 +183,9 @@ func diffTableReader(s string) error {
 		if err != nil {
 			if fieldCount && strings.Contains(err.Error(), "fields, the header has") {
 				return nil
+			}
+			if strings.Contains(err.Error(), "which has no name in the header") || strings.Contains(err.Error(), "a blank line in a file of one column") {
+				return nil // the strict rules' own refusals (README), which encoding/csv has not
 			}
 			return err
 		}
