@@ -644,15 +644,26 @@ func (in *inputs) resultsRowKey(f *resultsFile, rec []string) (resultsRow, error
 		return r, err
 	}
 	if f.kcol >= 0 && rec[f.kcol] != "" {
-		r.suffix = "@" + strings.TrimSpace(rec[f.kcol])
 		if err := t.NameError(f.kcol, "k", rec[f.kcol]); err != nil {
 			return r, err
 		}
+		r.suffix = "@" + cutoff(strings.TrimSpace(rec[f.kcol]))
 	}
 	if f.rcol >= 0 {
 		r.run = strings.TrimSpace(rec[f.rcol])
 	}
 	return r, nil
+}
+
+// cutoff is a k cell as a metric's suffix: a whole number is written as
+// one (pandas writes 10.0 in a k column that has an empty cell, and 010
+// is 10), so ndcg@10.0 and ndcg@10 are one metric; any other text is
+// kept as it is.
+func cutoff(k string) string {
+	if v, err := strconv.ParseFloat(k, 64); err == nil && v == math.Trunc(v) && math.Abs(v) < 1e15 {
+		return strconv.FormatInt(int64(v), 10)
+	}
+	return k
 }
 
 // readResultsRow adds the values of one row of a results file to b: the
@@ -708,6 +719,10 @@ func (f *resultsFile) add(b *analyses.ResultsBuilder, rec []string, r resultsRow
 			return nil // an empty cell is a missing value
 		}
 		v = 0
+	}
+	if r.suffix != "" && strings.Contains(metric, "@") {
+		// m@10 with k = 10 was read as a metric m@10@10
+		return t.Errorf(f.kcol, "metric %s already names its cutoff, and the k column adds %s; give the cutoff in one place", input.Quote(metric), input.Quote(strings.TrimPrefix(r.suffix, "@")))
 	}
 	line, column := t.Pos(col)
 	err = b.AddRow(analyses.CellKey{Dataset: r.dataset, Method: r.method, Metric: metric + r.suffix}, v, r.run, f.rule, analyses.Source{File: t.File, Line: line, Col: column})

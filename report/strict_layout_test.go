@@ -252,3 +252,42 @@ u2,i2
 		t.Errorf("\"u1 \" and \" i1\" counted apart from u1 and i1:\n%s", got)
 	}
 }
+
+// TestStrictCutoffs: a k column written 10.0 (pandas, when the column has
+// an empty cell) or 010 made the separate metrics m@10.0 and m@010; a
+// metric that already names its cutoff (m@10) with a k column became
+// m@10@10.
+func TestStrictCutoffs(t *testing.T) {
+	t.Parallel()
+	const study = `
+-- study.toml --
+title = "t"
+[inputs]
+results = "results.csv"
+[[analyses]]
+id = "lb"
+type = "aggregate"
+title = "lb"
+metric = "m@10"
+rules = ["mean"]
+`
+	site := mustBuild(t, study+`
+-- results.csv --
+dataset,method,metric,k,value
+d1,A,m,10.0,0.5
+d1,B,m,10,0.25
+d2,A,m,010,0.75
+d2,B,m, 10 ,0.125
+`)
+	if got := readFile(t, site, "data/lb.csv"); !strings.Contains(got, "A,0.625") || !strings.Contains(got, "B,0.1875") {
+		t.Errorf("10.0, 010 and 10 are not one cutoff:\n%s", got)
+	}
+	_, err := buildStudy(t, study+`
+-- results.csv --
+dataset,method,metric,k,value
+d1,A,m@10,10,0.5
+`)
+	if want := `results.csv:2:11: metric "m@10" already names its cutoff, and the k column adds "10"`; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("m@10 with k = 10: %v, want %q", err, want)
+	}
+}
