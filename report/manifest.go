@@ -676,6 +676,7 @@ func (p *manifestParser) analysis(i int, a map[string]toml.Primitive, kinds Regi
 // validateOptions runs each analysis's Validate and Check.
 func (p *manifestParser) validateOptions() {
 	for _, a := range p.s.Analyses {
+		p.checkApplies(a)
 		if v, ok := a.Options.(interface{ Validate() error }); ok {
 			if err := v.Validate(); err != nil {
 				p.errs = append(p.errs, p.s.optionErrors(p.name, a, err)...)

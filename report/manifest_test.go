@@ -66,6 +66,12 @@ rules = ["copland"]
 		{"tau2 with a fixed model", "title = \"t\"\n[[analyses]]\nid = \"m\"\ntype = \"meta_analysis\"\ntreatment = \"A\"\ncontrol = \"B\"\nmetric = \"x\"\nmodel = \"fixed\"\ntau2 = \"REML\"\n", []string{`study.toml:9: analyses (m): tau2: a fixed-effect model estimates no τ²`}},
 		{"ranger_compat with a summary", "title = \"t\"\n[[analyses]]\nid = \"m\"\ntype = \"meta_analysis\"\nsummary = \"s.csv\"\nranger_compat = true\n", []string{`study.toml:6: analyses (m): ranger_compat: applies to per-unit values`}},
 		{"samples without bayesian", "title = \"t\"\n[[analyses]]\nid = \"cd\"\ntype = \"critical_difference\"\nmetric = \"x\"\nsamples = 1000\n", []string{`study.toml:6: analyses (cd): samples: only used by the Bayesian test`}},
+		// An option that applies only with another's value (appliesRules).
+		{"betas without the beta perturbation", "title = \"t\"\n[[analyses]]\nid = \"s\"\ntype = \"stability\"\nmetric = \"x\"\nperturbations = [\"datasets\"]\nbetas = [2.0]\n", []string{`study.toml:7: analyses (s): betas: applies to the "beta" perturbation`}},
+		{"contamination without outliers", "title = \"t\"\n[[analyses]]\nid = \"c\"\ntype = \"clusters\"\noutliers = \"none\"\ncontamination = 0.1\n", []string{`study.toml:6: analyses (c): contamination: sets the share of outliers`}},
+		{"k_range with k", "title = \"t\"\n[[analyses]]\nid = \"c\"\ntype = \"clusters\"\nk = 3\nk_range = [2, 5]\n", []string{`study.toml:6: analyses (c): k_range: is searched for the best k only when k is not fixed`}},
+		{"beta_max with mean_rank", "title = \"t\"\n[[analyses]]\nid = \"d\"\ntype = \"dataset_selection\"\nmetrics = [\"x\"]\nbeta_max = 4.0\n", []string{`study.toml:6: analyses (d): beta_max: applies to the dm_* rules only`}},
+		{"permutations with student", "title = \"t\"\n[[analyses]]\nid = \"o\"\ntype = \"offline_metrics\"\n[analyses.compare]\ntest = \"student\"\npermutations = 5000\n", []string{`analyses (o): compare.permutations: counts the permutations of Fisher's test`}},
 		// An empty list read as "all": the page listed what was never asked.
 		{"empty list", "title = \"t\"\n[[analyses]]\nid = \"lb\"\ntype = \"aggregate\"\nmetric = \"x\"\nrules = []\n", []string{`study.toml:6: analyses[0] (lb).rules: an empty list; leave the key out for the default (all)`}},
 		{"long id", "title = \"t\"\n[[analyses]]\nid = \"" + strings.Repeat("a", 101) + "\"\ntype = \"aggregate\"\nmetric = \"x\"\n", []string{`study.toml:3: analyses[0].id: 101 characters; at most 100`}},
