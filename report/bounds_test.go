@@ -111,7 +111,7 @@ func TestBoundsOptions(t *testing.T) {
 		{"metric_correlation", `metrics = ["a", "b", "a"]`, `metrics: "a" is listed twice`},
 		// characteristics
 		{"characteristics", "neighbors = 101", "neighbors: 101 is above the limit of 100"},
-		{"characteristics", "neighbors = 100", ""},
+		{"characteristics", "metric = \"m\"\nneighbors = 100", ""},
 		{"characteristics", "rating_threshold = nan", "rating_threshold: NaN is not a finite number"},
 		{"characteristics", `features = ["Density", "Density"]`, `features: "Density" is listed twice`},
 		// clusters
