@@ -214,25 +214,7 @@ u4,0.2
 // silently applied to both: an error naming both spellings.
 func TestMetricCaseTwins(t *testing.T) {
 	t.Parallel()
-	_, err := buildStudy(t, `
--- study.toml --
-title = "t"
-[inputs]
-results = "results.csv"
-[[analyses]]
-id = "lb"
-type = "aggregate"
-title = "lb"
-metric = "m"
-rules = ["mean"]
--- results.csv --
-dataset,method,metric,value
-d1,A,m,0.5
-d1,B,m,0.25
-d2,A,m,0.75
-d2,B,m,0.125
-d1,A,M,0.9
-`)
+	_, err := buildStudy(t, lbStudy+lbResults+"d1,A,M,0.9\n")
 	if want := `two metrics that differ only in case, "m" and "M"`; err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("m and M: %v, want %q", err, want)
 	}
@@ -243,24 +225,7 @@ d1,A,M,0.9
 // promises the key's line.
 func TestUnknownNameAtItsKey(t *testing.T) {
 	t.Parallel()
-	_, err := buildStudy(t, `
--- study.toml --
-title = "t"
-[inputs]
-results = "results.csv"
-[[analyses]]
-id = "lb"
-type = "aggregate"
-title = "lb"
-metric = "m"
-methods = ["A", "Bee"]
--- results.csv --
-dataset,method,metric,value
-d1,A,m,0.5
-d1,B,m,0.25
-d2,A,m,0.75
-d2,B,m,0.125
-`)
+	_, err := buildStudy(t, strings.Replace(lbStudy, `rules = ["mean"]`, `methods = ["A", "Bee"]`, 1)+lbResults)
 	if want := `study.toml:9: analyses/lb: no method "Bee" in the results`; err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("%v, want %q", err, want)
 	}

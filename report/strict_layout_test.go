@@ -5,15 +5,33 @@ import (
 	"testing"
 )
 
-// TestStrictLayoutEveryReader: a file whose layout hides a value — a
-// header that ends with a separator (so "0,5" splits into 0 and a value
-// in a column without a name), a blank line in a file of one column
-// (an empty cell, skipped, moves every later value up a row) — is an
-// error at the file and line in every reader, never a number read from
-// the wrong place. Each case builds a whole study.
-func TestStrictLayoutEveryReader(t *testing.T) {
-	t.Parallel()
-	const meta = `
+// lbStudy is a study of one aggregate analysis, lb, of metric m over
+// results.csv; lbResults is a results.csv for it. unitsMetaStudy is one
+// meta_analysis of T against C on m over units files
+// {method}_{dataset}.csv. The tests of this file and of
+// manifest_collide_test.go add the files and edits they are about.
+const (
+	lbStudy = `
+-- study.toml --
+title = "t"
+[inputs]
+results = "results.csv"
+[[analyses]]
+id = "lb"
+type = "aggregate"
+title = "lb"
+metric = "m"
+rules = ["mean"]
+`
+	lbResults = `
+-- results.csv --
+dataset,method,metric,value
+d1,A,m,0.5
+d1,B,m,0.25
+d2,A,m,0.75
+d2,B,m,0.125
+`
+	unitsMetaStudy = `
 -- study.toml --
 title = "t"
 [inputs]
@@ -26,20 +44,18 @@ treatment = "T"
 control = "C"
 metric = "m"
 `
-	const lb = `
--- study.toml --
-title = "t"
-[inputs]
-results = "results.csv"
-[[analyses]]
-id = "lb"
-type = "aggregate"
-title = "lb"
-metric = "m"
-rules = ["mean"]
-`
+)
+
+// TestStrictLayoutEveryReader: a file whose layout hides a value — a
+// header that ends with a separator (so "0,5" splits into 0 and a value
+// in a column without a name), a blank line in a file of one column
+// (an empty cell, skipped, moves every later value up a row) — is an
+// error at the file and line in every reader, never a number read from
+// the wrong place. Each case builds a whole study.
+func TestStrictLayoutEveryReader(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ name, archive, want string }{
-		{"results long, trailing comma", lb + `
+		{"results long, trailing comma", lbStudy + `
 -- results.csv --
 dataset,method,metric,value,
 d1,A,m,0,5
@@ -80,7 +96,7 @@ dataset,n,mean_diff,sd_diff,
 d1,4,0,1,0.178
 d2,5,0.3,0.5,
 `, `s.csv:2:`},
-		{"characteristics long, trailing comma", lb + `
+		{"characteristics long, trailing comma", lbStudy + `
 [[analyses]]
 id = "ch"
 type = "characteristics"
@@ -99,7 +115,7 @@ dataset,feature,value,
 d1,Density,0,5
 d2,Density,0.25,
 `, `c.csv:2:`},
-		{"units by row, blank line", meta + `
+		{"units by row, blank line", unitsMetaStudy + `
 -- T_d1.csv --
 m
 0.5
@@ -115,7 +131,7 @@ m
 0.2
 0.3
 `, `T_d1.csv:3: a blank line in a file of one column`},
-		{"units by row, blank line after the header", meta + `
+		{"units by row, blank line after the header", unitsMetaStudy + `
 -- T_d1.csv --
 m
 
@@ -139,7 +155,7 @@ m
 	// blank line between the records of a file of two columns, blank
 	// lines at the end of a file of one column, and an empty cell of a
 	// file of one column written as "".
-	site := mustBuild(t, lb+`
+	site := mustBuild(t, lbStudy+`
 -- results.csv --
 dataset,method,metric,value,
 d1,A,m,0.5,
@@ -151,7 +167,7 @@ d2,B,m,0.125,
 	if got := readFile(t, site, "data/lb.csv"); !strings.Contains(got, "A,0.625") {
 		t.Errorf("an empty unnamed column changed the numbers:\n%s", got)
 	}
-	site = mustBuild(t, strings.Replace(meta, "metric = \"m\"\n", "metric = \"m\"\nmissing = \"drop\"\n", 1)+`
+	site = mustBuild(t, strings.Replace(unitsMetaStudy, "metric = \"m\"\n", "metric = \"m\"\nmissing = \"drop\"\n", 1)+`
 -- T_d1.csv --
 m
 0.5
@@ -259,18 +275,7 @@ u2,i2
 // m@10@10.
 func TestStrictCutoffs(t *testing.T) {
 	t.Parallel()
-	const study = `
--- study.toml --
-title = "t"
-[inputs]
-results = "results.csv"
-[[analyses]]
-id = "lb"
-type = "aggregate"
-title = "lb"
-metric = "m@10"
-rules = ["mean"]
-`
+	study := strings.Replace(lbStudy, `metric = "m"`, `metric = "m@10"`, 1)
 	site := mustBuild(t, study+`
 -- results.csv --
 dataset,method,metric,k,value
