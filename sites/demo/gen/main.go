@@ -162,13 +162,16 @@ func checkTarget(dir, fragments string) error {
 	if err == nil && !strings.HasPrefix(string(b), generatedHeader) {
 		return fmt.Errorf("%s holds a study.toml the generator did not write: refusing to replace it and empty %s; choose a new directory", dir, filepath.Join(dir, "data"))
 	}
-	if err == nil || errors.Is(err, fs.ErrNotExist) {
-		if entries, _ := os.ReadDir(dir); err != nil && len(entries) > 0 {
-			return fmt.Errorf("%s is a non-empty directory without a generated study.toml: refusing to write into it; choose a new directory", dir)
-		}
-		return nil
+	if err == nil || !errors.Is(err, fs.ErrNotExist) {
+		return err
 	}
-	return err
+	// No study.toml: the generator's own directory (sites/demo holds
+	// only gen/ and manifest.d/ in a fresh clone) or a new one; a data/
+	// with files in it is someone's, and would be emptied.
+	if entries, _ := os.ReadDir(filepath.Join(dir, "data")); len(entries) > 0 {
+		return fmt.Errorf("%s holds files of its own and no generated study.toml: refusing to empty it; choose a new directory", filepath.Join(dir, "data"))
+	}
+	return nil
 }
 
 // cleanDataDir empties data and makes it with its units and logs folders.
