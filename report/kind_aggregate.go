@@ -19,10 +19,7 @@ func runAggregate(job *Job, o *leaderboard.AggregateOptions) (*Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := checkDeclaredMethods(job.Study, res.Methods); err != nil {
-		return nil, err
-	}
-	if err := checkDeclaredMetrics(job.Study, res.Metrics); err != nil {
+	if err := checkDeclared(job.Study, res); err != nil {
 		return nil, err
 	}
 	r, err := leaderboard.Aggregate(in, *o)

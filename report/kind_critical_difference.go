@@ -25,10 +25,7 @@ func runCriticalDifference(job *Job, o *significance.CriticalDifferenceOptions) 
 	if err != nil {
 		return nil, err
 	}
-	if err := checkDeclaredMethods(job.Study, res.Methods); err != nil {
-		return nil, err
-	}
-	if err := checkDeclaredMetrics(job.Study, res.Metrics); err != nil {
+	if err := checkDeclared(job.Study, res); err != nil {
 		return nil, err
 	}
 	job.Progress().Step("critical_difference: "+job.ID, 0, 1)

@@ -22,10 +22,7 @@ func runStability(job *Job, o *leaderboard.StabilityOptions) (*Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := checkDeclaredMethods(job.Study, res.Methods); err != nil {
-		return nil, err
-	}
-	if err := checkDeclaredMetrics(job.Study, res.Metrics); err != nil {
+	if err := checkDeclared(job.Study, res); err != nil {
 		return nil, err
 	}
 	if err := checkStabilityWork(o, len(m.Datasets), len(m.Methods)); err != nil {

@@ -55,10 +55,7 @@ func resultsMatrix(job *Job, metric string, datasets, methods []string) ([]strin
 	if err := checkNames("metric", []string{metric}, res.Metrics); err != nil {
 		return nil, nil, err
 	}
-	if err := checkDeclaredMethods(job.Study, res.Methods); err != nil {
-		return nil, nil, err
-	}
-	if err := checkDeclaredMetrics(job.Study, res.Metrics); err != nil {
+	if err := checkDeclared(job.Study, res); err != nil {
 		return nil, nil, err
 	}
 	if len(methods) == 0 {
@@ -67,6 +64,16 @@ func resultsMatrix(job *Job, metric string, datasets, methods []string) ([]strin
 		return nil, nil, err
 	}
 	return methods, res.Matrix(metric, datasets, methods), nil
+}
+
+// checkDeclared catches the [[methods]] and [[metrics]] entries whose
+// names are slips for names of the results (checkDeclaredMethods,
+// checkDeclaredMetrics): every analysis of the results calls it.
+func checkDeclared(s *Study, res *analyses.Results) error {
+	if err := checkDeclaredMethods(s, res.Methods); err != nil {
+		return err
+	}
+	return checkDeclaredMetrics(s, res.Metrics)
 }
 
 // checkDeclaredMethods catches a [[methods]] entry whose name is a slip
