@@ -27,9 +27,10 @@ type Options struct {
 	Jobs       int // workers; default GOMAXPROCS
 	NoCache    bool
 	// Exports renders every figure's PDF and PNG for a manuscript
-	// (figures/<id>.pdf and .png beside the SVG; issue 17). The command
-	// line always asks for them; a library caller (and most tests) may
-	// leave them out, as they cost more than the rest of a small build.
+	// (figures/<id>.pdf and .png beside the SVG). They cost more than the
+	// rest of a small build, so they are rendered only when asked: this
+	// option (pack sets it), Paper, or the manifest's exports = true.
+	// Validate never renders them.
 	Exports bool
 	Quiet   bool
 	// Warn receives warnings for the user (missing chart asset, …); nil
@@ -68,6 +69,12 @@ type Options struct {
 	// of a range.
 	parallelMin, chunkBytes int64
 	onParallel              func(path string)
+	// validate: the pipeline runs for its errors only (Validate): no
+	// figure export is rendered, whatever Exports and the manifest say.
+	validate bool
+	// onExport, when set (tests), is told the id of every figure whose
+	// PDF and PNG were rendered.
+	onExport func(figID string)
 	// checkOut: refuse an unsafe output before any analysis runs (Build;
 	// checked again, with every file read, before writing).
 	checkOut bool
@@ -156,6 +163,7 @@ func Validate(ctx context.Context, o Options) (*Study, error) {
 	if err := o.normalise(); err != nil {
 		return nil, err
 	}
+	o.validate = true
 	b, err := run(ctx, &o)
 	if err != nil {
 		return nil, err
@@ -311,7 +319,7 @@ func runAnalyses(ctx context.Context, s *Study, in *inputs, o Options) []analysi
 	var feederKeys []string
 	for i := range runs {
 		r := &runs[i]
-		keys[r] = cacheKey(s, r.Spec, r.Seed, o.Version+exportsKey(o)+readRulesKey(o))
+		keys[r] = cacheKey(s, r.Spec, r.Seed, o.Version+exportsKey(s, o)+readRulesKey(o))
 		if r.Spec.Kind.Feeds {
 			feeders = append(feeders, r)
 			feederKeys = append(feederKeys, r.Spec.ID, keys[r])
@@ -481,8 +489,13 @@ func (ph *phase) run(j *phaseJob) {
 		}
 		// the manuscript's PDF and PNG, rendered here so that the cache
 		// keeps them (a cached figure has no drawing to render from)
-		if ph.o.Exports || ph.o.Paper {
+		if wantExports(ph.s, ph.o) {
 			err = figures.Render(out.Figures, figureWidth(ph.s))
+			for _, f := range out.Figures {
+				if f.PDF != nil && ph.o.onExport != nil {
+					ph.o.onExport(f.ID)
+				}
+			}
 		}
 	}
 	r.Output, r.Err, r.reads = out, err, j.rs
@@ -499,11 +512,18 @@ func (ph *phase) run(j *phaseJob) {
 
 // exportsKey tells apart in the cache the outputs that carry the
 // figures' PDF and PNG from those that do not.
-func exportsKey(o Options) string {
-	if o.Exports || o.Paper {
+func exportsKey(s *Study, o Options) string {
+	if wantExports(s, o) {
 		return "+exports"
 	}
 	return ""
+}
+
+// wantExports reports whether this build renders the figures' PDF and
+// PNG: when the caller (pack), the format (paper/latex) or the manifest
+// (exports = true) asks, and never in validate, which writes nothing.
+func wantExports(s *Study, o Options) bool {
+	return !o.validate && (o.Exports || o.Paper || s.Exports)
 }
 
 // readRulesKey is the part of a cache key the command line's reading

@@ -43,6 +43,10 @@ type Study struct {
 	// FigureWidth is the width, in inches, of the PDF and PNG figures
 	// written for a manuscript (figure_width; 0: one column, 3.33 in).
 	FigureWidth float64
+	// Exports asks every build for each figure's PDF and PNG (exports =
+	// true), offered as downloads beside the figure; without it only
+	// --format paper/latex and pack render them.
+	Exports bool
 	// Bibliography is a BibTeX file for [@key] citations in pages.
 	Bibliography string
 	Metrics      []MetricSpec
@@ -230,7 +234,7 @@ var idPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)
 const maxIDLen = 100
 
 var topKeys = []string{"title", "subtitle", "authors", "date", "doi", "links", "license", "abstract", "seed",
-	"unsafe_html", "allow_outside", "bibliography", "figure_width", "metrics", "datasets", "methods", "inputs", "pages", "analyses"}
+	"unsafe_html", "allow_outside", "bibliography", "figure_width", "exports", "metrics", "datasets", "methods", "inputs", "pages", "analyses"}
 
 // LoadStudy reads and checks a manifest. It returns every problem it
 // finds, each naming file and line, as Errors.
@@ -365,6 +369,7 @@ func (p *manifestParser) topLevel() {
 	p.dec("allow_outside", &s.AllowOutside)
 	p.dec("bibliography", &s.Bibliography)
 	p.figureWidth()
+	p.dec("exports", &s.Exports)
 	if s.Title == "" {
 		p.errs = append(p.errs, &ManifestError{File: p.name, Line: 1, Msg: "title: required"})
 	}

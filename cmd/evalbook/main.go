@@ -257,7 +257,7 @@ func cmdBuild(args []string, stdout, stderr io.Writer) error {
 	if *single && *format == "md" {
 		return usageError{"--single-file makes one self-contained index.html; --format md writes Markdown pages, which it cannot apply to (use --format html or both)"}
 	}
-	opts := report.Options{Manifest: manifest, Out: *out, Format: *format, SingleFile: *single, Jobs: *jobs, Exports: true,
+	opts := report.Options{Manifest: manifest, Out: *out, Format: *format, SingleFile: *single, Jobs: *jobs,
 		NoCache: *noCache, Quiet: *quiet, Warn: stderr, Version: toolVersion(),
 		Command: rebuildCommand(manifest, *format, *single)}
 	if err := inFlags.apply(&opts); err != nil {
@@ -299,7 +299,7 @@ func cmdValidate(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	opts := report.Options{Manifest: manifest, NoCache: true, Exports: true}
+	opts := report.Options{Manifest: manifest, NoCache: true}
 	if err := inFlags.apply(&opts); err != nil {
 		return err
 	}
@@ -328,7 +328,7 @@ func cmdServe(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	opts := report.Options{Manifest: manifest, Out: *out, Jobs: *jobs, Exports: true, Warn: stderr, Version: toolVersion(), CacheDir: cacheDir(),
+	opts := report.Options{Manifest: manifest, Out: *out, Jobs: *jobs, Warn: stderr, Version: toolVersion(), CacheDir: cacheDir(),
 		Command: rebuildCommand(manifest, "html", false)}
 	if err := inFlags.apply(&opts); err != nil {
 		return err
