@@ -4,13 +4,14 @@ import (
 	"bytes"
 	"fmt"
 	"image/png"
-	"time"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
 	"gonum.org/v1/plot/vg/vgsvg"
+
+	"github.com/evalbook/evalbook/figures/pdf"
 )
 
 // ColumnWidth is the default width of a figure for a manuscript: one
@@ -19,11 +20,6 @@ const ColumnWidth = 3.33 * vg.Inch
 
 // PNGDPI is the resolution of PNG figures.
 const PNGDPI = 300
-
-// pdfEpoch is every PDF's creation and modification date: a figure's
-// bytes depend on the drawing only, so a site (and its archive) builds
-// byte-identical.
-var pdfEpoch = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
 
 // Drawing is one figure's drawing at its natural size: the same
 // function draws the SVG of the site and the PDF and PNG of a paper.
@@ -80,7 +76,7 @@ func (d Drawing) SVG() ([]byte, error) {
 // PDF renders the drawing as a one-page PDF of the drawing's size with
 // its fonts (Liberation Sans) embedded.
 func (d Drawing) PDF() ([]byte, error) {
-	c := newPDFCanvas(d.Width, d.Height)
+	c := pdf.New(d.Width, d.Height)
 	d.Draw(draw.New(c))
 	return c.Bytes()
 }

@@ -1,4 +1,4 @@
-package figures
+package pdf
 
 import (
 	"bytes"
@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"time"
 )
 
 // pdfDoc collects a PDF file's objects, numbered from 1 in the order
@@ -64,11 +65,16 @@ func (d *pdfDoc) stream(n int, extra string, data []byte) {
 	d.b = append(d.b, "\nendstream\nendobj\n"...)
 }
 
-// pdfDate is pdfEpoch as a PDF date string.
-func pdfDate() string { return pdfEpoch.UTC().Format("D:20060102150405Z") }
+// epoch is every PDF's creation and modification date: a figure's bytes
+// depend on the drawing only, so a site (and its archive) builds
+// byte-identical.
+var epoch = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// pdfDate is epoch as a PDF date string.
+func pdfDate() string { return epoch.UTC().Format("D:20060102150405Z") }
 
 // Bytes is the finished PDF file: one page of the canvas's size.
-func (c *pdfCanvas) Bytes() ([]byte, error) {
+func (c *Canvas) Bytes() ([]byte, error) {
 	if c.err != nil {
 		return nil, c.err
 	}
@@ -118,7 +124,7 @@ func btoi(b bool) int {
 	return 0
 }
 
-func pageBox(c *pdfCanvas) string {
+func pageBox(c *Canvas) string {
 	b := append([]byte(nil), "0 0 "...)
 	b = num(b, float64(c.w), 3)
 	b = append(b, ' ')
@@ -127,7 +133,7 @@ func pageBox(c *pdfCanvas) string {
 
 // resources appends the resource dictionary /kind << /prefix1 n 0 R … >>
 // of count resources of objs objects each, numbered from *next on.
-func (c *pdfCanvas) resources(b []byte, kind, prefix string, count int, next *int, objs int) []byte {
+func (c *Canvas) resources(b []byte, kind, prefix string, count int, next *int, objs int) []byte {
 	b = fmt.Appendf(b, "/%s <<", kind)
 	for i := range count {
 		b = fmt.Appendf(b, "/%s%d %d 0 R ", prefix, i+1, *next)
@@ -163,7 +169,7 @@ func (d *pdfDoc) finish() []byte {
 // writeFont writes pf as objects n to n+4: the Type0 font, its
 // CIDFontType2 descendant, the font descriptor, the subset font program
 // and the ToUnicode map.
-func (c *pdfCanvas) writeFont(d *pdfDoc, pf *pdfFont, n int) {
+func (c *Canvas) writeFont(d *pdfDoc, pf *pdfFont, n int) {
 	tt := pf.tt
 	used := make([]uint16, 0, len(pf.runs))
 	for g := range pf.runs {
@@ -187,7 +193,7 @@ func (c *pdfCanvas) writeFont(d *pdfDoc, pf *pdfFont, n int) {
 
 // widths is the /W array of the glyphs used: their advances, in
 // thousandths of an em, runs of consecutive glyphs in one array.
-func (c *pdfCanvas) widths(tt *ttFont, used []uint16) string {
+func (c *Canvas) widths(tt *ttFont, used []uint16) string {
 	var b []byte
 	for i, g := range used {
 		if i == 0 || used[i-1] != g-1 {

@@ -1,4 +1,10 @@
-package figures
+// Package pdf is a gonum/plot canvas (vg.Canvas) that writes a one-page
+// PDF: the figures' PDF exports. It replaces vgpdf, which drew bold
+// faces in the regular one, dropped characters beyond cp1252 (−, →, ρ),
+// set text off its baseline and turned images upside down; its oracle
+// test checks its pages against vgpdf's pixel for pixel without text,
+// and its text against vgimg's PNG.
+package pdf
 
 import (
 	"bytes"
@@ -18,14 +24,14 @@ import (
 	"gonum.org/v1/plot/vg"
 )
 
-// pdfCanvas is a vg.Canvas writing a one-page PDF. Its user space is the
+// Canvas is a vg.Canvas writing a one-page PDF. Its user space is the
 // drawing's: origin at the bottom left, lengths in points, so paths and
 // transforms go into the page's content as they come. Text is shown in
 // the face's own glyphs, each face embedded as a subset (a CIDFontType2
 // font with a ToUnicode map, so text can be searched and copied). The
 // bytes depend on the drawing only: resources are named and numbered in
 // the order the drawing first uses them.
-type pdfCanvas struct {
+type Canvas struct {
 	w, h   vg.Length
 	page   []byte // the page's content stream
 	st     pdfState
@@ -54,14 +60,14 @@ type pdfFont struct {
 	runs map[uint16]rune
 }
 
-func newPDFCanvas(w, h vg.Length) *pdfCanvas {
-	c := &pdfCanvas{w: w, h: h, fontOf: map[*opentype.Font]*pdfFont{}, st: pdfState{alpha: 1}}
+func New(w, h vg.Length) *Canvas {
+	c := &Canvas{w: w, h: h, fontOf: map[*opentype.Font]*pdfFont{}, st: pdfState{alpha: 1}}
 	vg.Initialize(c)
 	return c
 }
 
 // num appends x with at most prec decimals, no trailing zeros. x must be
-// finite (see pdfCanvas.num).
+// finite (see Canvas.num).
 func num(b []byte, x float64, prec int) []byte {
 	n := len(b)
 	b = strconv.AppendFloat(b, x, 'f', prec, 64)
@@ -79,7 +85,7 @@ func num(b []byte, x float64, prec int) []byte {
 
 // num is num for a number of the drawing: one that is not finite (PDF
 // has no NaN) is an error, not a figure drawn somewhere else.
-func (c *pdfCanvas) num(b []byte, x float64, prec int) []byte {
+func (c *Canvas) num(b []byte, x float64, prec int) []byte {
 	if math.IsNaN(x) || math.IsInf(x, 0) {
 		c.setErr(fmt.Errorf("the drawing has a coordinate, size or colour of %v", x))
 		return append(b, '0')
@@ -87,7 +93,7 @@ func (c *pdfCanvas) num(b []byte, x float64, prec int) []byte {
 	return num(b, x, prec)
 }
 
-func (c *pdfCanvas) op(nums []float64, prec int, op string) {
+func (c *Canvas) op(nums []float64, prec int, op string) {
 	for _, x := range nums {
 		c.page = c.num(c.page, x, prec)
 		c.page = append(c.page, ' ')
@@ -97,16 +103,16 @@ func (c *pdfCanvas) op(nums []float64, prec int, op string) {
 }
 
 // Size returns the page's size.
-func (c *pdfCanvas) Size() (vg.Length, vg.Length) { return c.w, c.h }
+func (c *Canvas) Size() (vg.Length, vg.Length) { return c.w, c.h }
 
 // SetLineWidth sets the width of stroked lines.
-func (c *pdfCanvas) SetLineWidth(w vg.Length) {
+func (c *Canvas) SetLineWidth(w vg.Length) {
 	c.st.width = w
 	c.op([]float64{max(float64(w), 0)}, 3, "w")
 }
 
 // SetLineDash sets the dash pattern of stroked lines.
-func (c *pdfCanvas) SetLineDash(dashes []vg.Length, offs vg.Length) {
+func (c *Canvas) SetLineDash(dashes []vg.Length, offs vg.Length) {
 	c.page = append(c.page, '[')
 	for i, d := range dashes {
 		if i > 0 {
@@ -119,7 +125,7 @@ func (c *pdfCanvas) SetLineDash(dashes []vg.Length, offs vg.Length) {
 }
 
 // SetColor sets the colour (and opacity) of strokes, fills and text.
-func (c *pdfCanvas) SetColor(clr color.Color) {
+func (c *Canvas) SetColor(clr color.Color) {
 	if clr == nil {
 		clr = color.Black
 	}
@@ -141,29 +147,29 @@ func (c *pdfCanvas) SetColor(clr color.Color) {
 }
 
 // Rotate rotates the user space by rad radians counterclockwise.
-func (c *pdfCanvas) Rotate(rad float64) {
+func (c *Canvas) Rotate(rad float64) {
 	s, co := math.Sincos(rad)
 	c.op([]float64{co, s, -s, co, 0, 0}, 6, "cm")
 }
 
 // Translate moves the user space's origin to pt.
-func (c *pdfCanvas) Translate(pt vg.Point) {
+func (c *Canvas) Translate(pt vg.Point) {
 	c.op([]float64{1, 0, 0, 1, float64(pt.X), float64(pt.Y)}, 3, "cm")
 }
 
 // Scale scales the user space.
-func (c *pdfCanvas) Scale(x, y float64) {
+func (c *Canvas) Scale(x, y float64) {
 	c.op([]float64{x, 0, 0, y, 0, 0}, 6, "cm")
 }
 
 // Push saves the drawing state.
-func (c *pdfCanvas) Push() {
+func (c *Canvas) Push() {
 	c.stack = append(c.stack, c.st)
 	c.page = append(c.page, "q\n"...)
 }
 
 // Pop restores the drawing state Push saved last.
-func (c *pdfCanvas) Pop() {
+func (c *Canvas) Pop() {
 	if len(c.stack) == 0 {
 		c.setErr(fmt.Errorf("Pop without Push"))
 		return
@@ -174,21 +180,21 @@ func (c *pdfCanvas) Pop() {
 }
 
 // Stroke strokes p, if the line width is positive.
-func (c *pdfCanvas) Stroke(p vg.Path) {
+func (c *Canvas) Stroke(p vg.Path) {
 	if c.st.width > 0 && c.path(p) {
 		c.page = append(c.page, "S\n"...)
 	}
 }
 
 // Fill fills p (nonzero winding rule).
-func (c *pdfCanvas) Fill(p vg.Path) {
+func (c *Canvas) Fill(p vg.Path) {
 	if c.path(p) {
 		c.page = append(c.page, "f\n"...)
 	}
 }
 
 // path appends p's construction, reporting whether it drew anything.
-func (c *pdfCanvas) path(p vg.Path) bool {
+func (c *Canvas) path(p vg.Path) bool {
 	var cur vg.Point
 	have, drawn := false, false
 	for _, comp := range p {
@@ -233,7 +239,7 @@ func pdfLineOrMove(have bool) string {
 
 // curve appends a quadratic (as the equal cubic) or cubic Bézier curve
 // from cur.
-func (c *pdfCanvas) curve(cur vg.Point, comp vg.PathComp) {
+func (c *Canvas) curve(cur vg.Point, comp vg.PathComp) {
 	p := comp.Pos
 	switch len(comp.Control) {
 	case 1:
@@ -252,7 +258,7 @@ func (c *pdfCanvas) curve(cur vg.Point, comp vg.PathComp) {
 // arc appends an arc as cubic Bézier curves of at most a quarter turn
 // each, joined to the current point by a line (or starting the path),
 // and returns its end.
-func (c *pdfCanvas) arc(comp vg.PathComp, have bool) vg.Point {
+func (c *Canvas) arc(comp vg.PathComp, have bool) vg.Point {
 	r := float64(comp.Radius)
 	cx, cy := float64(comp.Pos.X), float64(comp.Pos.Y)
 	at := func(t float64) (float64, float64) {
@@ -279,7 +285,7 @@ func (c *pdfCanvas) arc(comp vg.PathComp, have bool) vg.Point {
 
 // FillString draws s with its baseline's left end at pt, kerned as
 // font.Face.Width measures it.
-func (c *pdfCanvas) FillString(f font.Face, pt vg.Point, s string) {
+func (c *Canvas) FillString(f font.Face, pt vg.Point, s string) {
 	if f.Font.Size == 0 || s == "" {
 		return
 	}
@@ -324,7 +330,7 @@ func (c *pdfCanvas) FillString(f font.Face, pt vg.Point, s string) {
 const hexDigits = "0123456789ABCDEF"
 
 // font is the page's font of face f, added at its first use.
-func (c *pdfCanvas) font(f *opentype.Font) (*pdfFont, error) {
+func (c *Canvas) font(f *opentype.Font) (*pdfFont, error) {
 	if pf := c.fontOf[f]; pf != nil {
 		return pf, nil
 	}
@@ -339,7 +345,7 @@ func (c *pdfCanvas) font(f *opentype.Font) (*pdfFont, error) {
 }
 
 // DrawImage draws img into rect.
-func (c *pdfCanvas) DrawImage(rect vg.Rectangle, img image.Image) {
+func (c *Canvas) DrawImage(rect vg.Rectangle, img image.Image) {
 	c.images = append(c.images, pdfImage(img))
 	sz := rect.Size()
 	c.page = append(c.page, "q "...)
@@ -349,7 +355,7 @@ func (c *pdfCanvas) DrawImage(rect vg.Rectangle, img image.Image) {
 	c.page = append(c.page, " Do Q\n"...)
 }
 
-func (c *pdfCanvas) setErr(err error) {
+func (c *Canvas) setErr(err error) {
 	if c.err == nil {
 		c.err = fmt.Errorf("pdf: %w", err)
 	}

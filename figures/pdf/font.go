@@ -1,4 +1,4 @@
-package figures
+package pdf
 
 import (
 	"encoding/binary"

@@ -1,0 +1,237 @@
+// Package imgtest holds what the tests of the figures and its PDF
+// canvas compare pages with: poppler's rendering and text of a PDF,
+// gonum/plot's vgpdf as the oracle of a page's pixels, and pixel
+// differences. Only tests import it.
+package imgtest
+
+import (
+	"bytes"
+	"image"
+	"image/color"
+	"image/png"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"codeberg.org/go-pdf/fpdf"
+	xfont "golang.org/x/image/font"
+	"gonum.org/v1/plot/font"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgpdf"
+)
+
+// NeedPoppler skips when poppler's tools are missing (saying what to
+// install); under CI it fails, since `make deps` installs them.
+func NeedPoppler(t testing.TB) {
+	t.Helper()
+	for _, tool := range []string{"pdfinfo", "pdftotext", "pdffonts", "pdftoppm"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			msg := tool + " not found: run `make deps` (Debian poppler-utils)"
+			if os.Getenv("CI") != "" {
+				t.Fatal(msg)
+			}
+			t.Skip(msg)
+		}
+	}
+}
+
+// Rasterise is the PDF's page as pdftoppm renders it at dpi.
+func Rasterise(t testing.TB, pdf []byte, dpi int) image.Image {
+	t.Helper()
+	dir := t.TempDir()
+	in := filepath.Join(dir, "f.pdf")
+	if err := os.WriteFile(in, pdf, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command("pdftoppm", "-png", "-r", strconv.Itoa(dpi), "-singlefile", in, filepath.Join(dir, "f")).CombinedOutput(); err != nil {
+		t.Fatalf("pdftoppm: %v\n%s", err, out)
+	}
+	raw, err := os.ReadFile(filepath.Join(dir, "f.png"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(bytes.NewReader(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return img
+}
+
+// Text is the PDF's text as pdftotext reads it, without white space.
+func Text(t testing.TB, pdf []byte) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "f.pdf")
+	if err := os.WriteFile(path, pdf, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	text, err := exec.Command("pdftotext", "-raw", path, "-").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.Join(strings.Fields(string(text)), "")
+}
+
+// Fonts is what pdffonts lists of the PDF's fonts, one line a font.
+func Fonts(t testing.TB, pdf []byte) []string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "f.pdf")
+	if err := os.WriteFile(path, pdf, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command("pdffonts", path).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if len(lines) < 2 {
+		return nil
+	}
+	return lines[2:]
+}
+
+// Vgpdf is the drawing's PDF as gonum/plot's vgpdf draws it (what the
+// figures' PDF was before their own canvas): the oracle of the pixels.
+func Vgpdf(t testing.TB, w, h vg.Length, drawing func(draw.Canvas)) []byte {
+	t.Helper()
+	fpdf.SetDefaultCatalogSort(true)
+	c := vgpdf.New(w, h)
+	c.EmbedFonts(true)
+	drawing(draw.New(vgpdfBold{c}))
+	var buf bytes.Buffer
+	if _, err := c.WriteTo(&buf); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// vgpdfBold works around vgpdf registering every face with style "" but
+// selecting bold ones with "B": a bold face goes to vgpdf as a normal
+// weight of a variant of its own.
+type vgpdfBold struct{ vg.CanvasSizer }
+
+func (c vgpdfBold) FillString(f font.Face, pt vg.Point, s string) {
+	if f.Font.Weight != xfont.WeightNormal || f.Font.Style != xfont.StyleNormal {
+		f.Font.Variant += font.Variant("W" + strconv.Itoa(int(f.Font.Weight)) + "S" + strconv.Itoa(int(f.Font.Style)))
+		f.Font.Weight, f.Font.Style = xfont.WeightNormal, xfont.StyleNormal
+	}
+	c.CanvasSizer.FillString(f, pt, s)
+}
+
+// SetColor hands vgpdf the colour's straight (not premultiplied) values,
+// which it takes a colour's RGBA for: its translucent colours were too
+// dark (the SVG's and PNG's were not).
+func (c vgpdfBold) SetColor(clr color.Color) {
+	if clr == nil {
+		clr = color.Black
+	}
+	c.CanvasSizer.SetColor(straight(color.NRGBAModel.Convert(clr).(color.NRGBA)))
+}
+
+type straight color.NRGBA
+
+func (s straight) RGBA() (r, g, b, a uint32) {
+	return uint32(s.R) * 257, uint32(s.G) * 257, uint32(s.B) * 257, uint32(s.A) * 257
+}
+
+// NoText is a drawing without its text.
+func NoText(drawing func(draw.Canvas)) func(draw.Canvas) {
+	return func(c draw.Canvas) {
+		c.Canvas = textless{c.Canvas}
+		drawing(c)
+	}
+}
+
+type textless struct{ vg.Canvas }
+
+func (textless) FillString(font.Face, vg.Point, string) {}
+
+// PixelDiff compares two images of one size: the share of pixels whose
+// channels differ by more than 64 of 255, and the mean difference.
+func PixelDiff(a, b image.Image) (far, mean float64) {
+	bd := a.Bounds()
+	n, sum := 0, 0.0
+	for y := bd.Min.Y; y < bd.Max.Y; y++ {
+		for x := bd.Min.X; x < bd.Max.X; x++ {
+			d := channelDiff(a.At(x, y), b.At(x, y))
+			if d > 64 {
+				n++
+			}
+			sum += d
+		}
+	}
+	px := float64(bd.Dx() * bd.Dy())
+	return float64(n) / px, sum / px
+}
+
+// channelDiff is the largest difference of two colours' channels, of 255.
+func channelDiff(a, b color.Color) float64 {
+	r1, g1, b1, _ := a.RGBA()
+	r2, g2, b2, _ := b.RGBA()
+	return max(abs(float64(r1)-float64(r2)), abs(float64(g1)-float64(g2)), abs(float64(b1)-float64(b2))) / 257
+}
+
+func abs(x float64) float64 {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// InkMissing is the share of a's dark pixels (any channel below 96 of
+// 255) with no inked pixel (any channel below 192) in b within one pixel:
+// text drawn in other places, missing or added, not its anti-aliasing.
+func InkMissing(a, b image.Image) float64 {
+	ink := func(img image.Image, x, y int, lim uint32) bool {
+		if !(image.Point{x, y}.In(img.Bounds())) {
+			return false
+		}
+		r, g, bl, _ := img.At(x, y).RGBA()
+		return min(r, g, bl)>>8 < lim
+	}
+	bd := a.Bounds().Intersect(b.Bounds())
+	dark, missing := 0, 0
+	for y := bd.Min.Y; y < bd.Max.Y; y++ {
+		for x := bd.Min.X; x < bd.Max.X; x++ {
+			if !ink(a, x, y, 96) {
+				continue
+			}
+			dark++
+			near := false
+			for dy := -1; dy <= 1 && !near; dy++ {
+				for dx := -1; dx <= 1 && !near; dx++ {
+					near = ink(b, x+dx, y+dy, 192)
+				}
+			}
+			if !near {
+				missing++
+			}
+		}
+	}
+	return float64(missing) / float64(max(dark, 1))
+}
+
+// WriteCmp writes a, b and their far-off pixels (black) one above the
+// other, to look at (tests do when EVALBOOK_PDFCMP names a directory).
+func WriteCmp(path string, a, b image.Image) {
+	bd := a.Bounds()
+	out := image.NewRGBA(image.Rect(0, 0, bd.Dx(), 3*bd.Dy()))
+	for y := 0; y < bd.Dy(); y++ {
+		for x := 0; x < bd.Dx(); x++ {
+			ca, cb := a.At(bd.Min.X+x, bd.Min.Y+y), b.At(bd.Min.X+x, bd.Min.Y+y)
+			out.Set(x, y, ca)
+			out.Set(x, y+bd.Dy(), cb)
+			if channelDiff(ca, cb) > 64 {
+				out.Set(x, y+2*bd.Dy(), image.Black.C)
+			} else {
+				out.Set(x, y+2*bd.Dy(), image.White.C)
+			}
+		}
+	}
+	var buf bytes.Buffer
+	png.Encode(&buf, out)
+	os.WriteFile(path, buf.Bytes(), 0o644)
+}
