@@ -290,8 +290,15 @@ func ParseStudy(file string, src []byte, kinds Registry) (*Study, error) {
 		sort.SliceStable(p.errs, func(i, j int) bool { return lineOf(p.errs[i]) < lineOf(p.errs[j]) })
 		return nil, p.errs
 	}
+	if onParsed != nil {
+		onParsed(src, kinds)
+	}
 	return s, nil
 }
+
+// onParsed, when set (the package's TestMain), is told every manifest
+// ParseStudy accepts, to check that the JSON Schema accepts it too.
+var onParsed func(src []byte, kinds Registry)
 
 // manifestParser holds a manifest being parsed: the decoded TOML, the
 // study filled in step by step, and the errors found so far.

@@ -1,10 +1,13 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/evalbook/evalbook/report"
 )
 
 // figureExports lists the PDF and PNG files under a site.
@@ -70,5 +73,33 @@ func TestBuildExportsOnDemand(t *testing.T) {
 	}
 	if got := strings.Join(figureExports(t, site), " "); !strings.Contains(got, "figures/lb.png") || strings.Contains(got, "paper/") {
 		t.Errorf("exports = true: wrote %s; want figures/lb.pdf and .png, no paper/", got)
+	}
+}
+
+// TestSchemaCommand: `evalbook schema` prints the manifest's JSON Schema
+// (draft 2020-12) with every analysis type of the binary, and takes no
+// argument.
+func TestSchemaCommand(t *testing.T) {
+	code, out, errOut := runCLI("schema")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var s struct {
+		Schema     string         `json:"$schema"`
+		Properties map[string]any `json:"properties"`
+	}
+	if err := json.Unmarshal([]byte(out), &s); err != nil {
+		t.Fatalf("not JSON: %v", err)
+	}
+	if !strings.Contains(s.Schema, "2020-12") || s.Properties["analyses"] == nil || s.Properties["title"] == nil {
+		t.Errorf("not the manifest's schema: %.300s", out)
+	}
+	for _, typ := range report.Kinds().Types() {
+		if !strings.Contains(out, `"const": "`+typ+`"`) {
+			t.Errorf("analysis type %s missing", typ)
+		}
+	}
+	if code, _, _ := runCLI("schema", "extra"); code != 2 {
+		t.Errorf("schema extra: exit %d, want 2", code)
 	}
 }

@@ -48,6 +48,7 @@ const usage = `usage:
   evalbook init     [DIR]
   evalbook pack     [study.toml | dir] [-o study.zip] [--exclude-inputs]
   evalbook verify   study.zip [--inputs DIR]
+  evalbook schema   # the manifest's JSON Schema, for editors
   evalbook version
 run "evalbook <command> --help" for a command's flags.
 `
@@ -79,6 +80,13 @@ Checks every file of a zip written by pack against its hash, rebuilds the
 study without cache in a temporary directory and exits 0 only when the
 rebuilt site is byte-identical to the archived one; else it names the
 first file that differs.`,
+	"schema": `usage: evalbook schema
+
+Prints the JSON Schema of study.toml (generated from the options the parser
+reads), for a TOML-aware editor to complete and check a manifest: save it
+(evalbook schema > study.schema.json) and point the editor at it, e.g. with
+"#:schema ./study.schema.json" as the manifest's first line (Taplo, Even
+Better TOML).`,
 	"init": `usage: evalbook init [DIR]
 
 Writes a small working study into DIR (default: the current directory).`,
@@ -124,6 +132,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = cmdPack(args[1:], stdout, stderr)
 	case "verify":
 		err = cmdVerify(args[1:], stdout, stderr)
+	case "schema":
+		err = cmdSchema(args[1:], stdout, stderr)
 	case "version", "--version", "-version":
 		fmt.Fprintln(stdout, "evalbook", toolVersion())
 		return 0
@@ -337,6 +347,25 @@ func cmdServe(args []string, stdout, stderr io.Writer) error {
 	defer stop()
 	srv := report.NewServer(opts, stdout)
 	return srv.Serve(ctx, *addr, nil)
+}
+
+func cmdSchema(args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("schema", stderr)
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return usageError{err.Error()}
+	}
+	if fs.NArg() > 0 {
+		return usageError{"schema takes no argument: evalbook schema > study.schema.json"}
+	}
+	b, err := report.Schema(nil)
+	if err != nil {
+		return err
+	}
+	_, err = stdout.Write(b)
+	return err
 }
 
 func cmdInit(args []string, stdout, stderr io.Writer) error {

@@ -60,6 +60,7 @@ type pdfFont struct {
 	runs map[uint16]rune
 }
 
+// New returns a canvas for one page of w×h; Bytes is the PDF file.
 func New(w, h vg.Length) *Canvas {
 	c := &Canvas{w: w, h: h, fontOf: map[*opentype.Font]*pdfFont{}, st: pdfState{alpha: 1}}
 	vg.Initialize(c)
