@@ -14,7 +14,7 @@ AXE      := node_modules/axe-core/axe.min.js
 BIN      := bin/evalbook
 DEMO     := sites/demo
 
-.PHONY: all build assets demo test test-race test-short bench bench-seed000 bench-1g bench-issues bench-pack bench-pages bench-offline lint deps clean
+.PHONY: all build assets demo test test-race test-short fuzz bench bench-seed000 bench-1g bench-issues bench-pack bench-pages bench-offline lint deps clean
 
 all: build
 
@@ -68,6 +68,21 @@ test-race: assets
 # unchanged packages). Under 30 s with a warm build cache.
 test-short: assets
 	$(GO) test -short ./...
+
+# fuzz: every fuzz target of the module, one after the other, each for
+# FUZZTIME (default 10 minutes: `make fuzz FUZZTIME=30s` for a quick pass),
+# on FUZZPAR workers. A finding stops the run and leaves its input under
+# the package's testdata/fuzz/, where `make test` then replays it.
+FUZZTIME ?= 10m
+FUZZPAR ?= 2
+fuzz:
+	@set -e; for pkg in $$($(GO) list ./...); do \
+		dir=$$($(GO) list -f '{{.Dir}}' $$pkg); \
+		for f in $$(grep -ho '^func Fuzz[A-Za-z0-9_]*' $$dir/*_test.go 2>/dev/null | sed 's/^func //' | sort -u); do \
+			echo "== $$pkg $$f ($(FUZZTIME))"; \
+			$(GO) test $$pkg -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) -parallel $(FUZZPAR); \
+		done; \
+	done
 
 # The generated studies live where a user's study would (a disk directory),
 # not in /tmp: on some machines (this project's own, seen 2026-11) creating a
