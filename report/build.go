@@ -487,9 +487,14 @@ func (ph *phase) run(j *phaseJob) {
 		for _, t := range out.Result.Tables() {
 			t.Check()
 		}
-		// the manuscript's PDF and PNG, rendered here so that the cache
-		// keeps them (a cached figure has no drawing to render from)
-		if wantExports(ph.s, ph.o) {
+		// the site's SVG of a figure whose builder left it to the
+		// build (validate draws none), and the manuscript's PDF and PNG,
+		// rendered here so that the cache keeps them (a cached figure
+		// has no drawing to render from)
+		if !ph.o.validate {
+			err = figures.DrawSVGs(out.Figures)
+		}
+		if err == nil && wantExports(ph.s, ph.o) {
 			err = figures.Render(out.Figures, figureWidth(ph.s))
 			for _, f := range out.Figures {
 				if f.PDF != nil && ph.o.onExport != nil {
