@@ -1177,6 +1177,20 @@ func hostileRows() []hostileRow {
 				return code, stdout, stderr
 			}},
 	)
+	// ---- issue 31, the safety group: pack -o, verify bounds, pseudo-files ----
+	add(
+		bad("output", "pack -o an RO-Crate another tool made (kept)", func(t testing.TB, root, study string) []string {
+			writeTestZip(t, filepath.Join(root, "crate.zip"), "ro-crate-metadata.json", otherToolCrate, "thesis.tex", "my thesis\n")
+			return []string{"pack", study, "-o", filepath.Join(root, "crate.zip")}
+		}, "evalbook: output {root}/crate.zip: exists and is not an archive evalbook packed (its ro-crate-metadata.json does not name evalbook as the software that made it), so pack will not replace it"),
+		bad("paths", "results: a link to /proc/kmsg with --allow-outside", func(t testing.TB, root, study string) []string {
+			mustDo(t, os.Symlink("/proc/kmsg", filepath.Join(study, "data", "kmsg.csv")))
+			write(t, filepath.Join(study, "study.toml"), resultsEntry(`"data/kmsg.csv"`))
+			return build(study, "--allow-outside")
+		}, "study.toml:4: inputs.results: data/kmsg.csv: on the kernel's proc pseudo-filesystem, not a stored file; evalbook never reads /proc, /sys or other pseudo-filesystems, even with allow_outside"),
+		bad("paths", "results = /proc/self/status with allow_outside", withManifest("allow_outside = true\n"+resultsEntry(`"/proc/self/status"`)),
+			"study.toml:5: inputs.results: status: on the kernel's proc pseudo-filesystem"),
+	)
 	return rows
 }
 
