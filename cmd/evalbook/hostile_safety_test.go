@@ -3,7 +3,13 @@ package main
 import (
 	"archive/zip"
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
 	"os"
+	"path/filepath"
 	"testing"
 )
 
@@ -26,6 +32,67 @@ func writeTestZip(t testing.TB, path string, nameBody ...string) {
 		mustDo(t, err)
 		_, err = w.Write([]byte(nameBody[i+1]))
 		mustDo(t, err)
+	}
+	mustDo(t, zw.Close())
+	mustDo(t, os.WriteFile(path, buf.Bytes(), 0o644))
+}
+
+// packedStudy packs the row's study (given a license, which pack needs)
+// into root/study.zip, with extra pack arguments, and returns the zip.
+func packedStudy(t testing.TB, root, study string, extra ...string) string {
+	t.Helper()
+	m := filepath.Join(study, "study.toml")
+	src, err := os.ReadFile(m)
+	mustDo(t, err)
+	write(t, m, "license = \"CC0-1.0\"\nabstract = \"A study.\"\ndate = \"2024-01-01\"\n"+string(src))
+	z := filepath.Join(root, "study.zip")
+	if code, _, stderr := runCLI(append([]string{"pack", study, "-o", z, "--quiet"}, extra...)...); code != 0 {
+		t.Fatalf("pack: exit %d: %s", code, stderr)
+	}
+	return z
+}
+
+// addZeroEntry rewrites the zip at path with one more entry, name, of
+// size zero bytes (deflated, so small on disk), listed in its crate with
+// its true sha256 and size.
+func addZeroEntry(t testing.TB, path, name string, size int64) {
+	t.Helper()
+	zr, err := zip.OpenReader(path)
+	mustDo(t, err)
+	var names []string
+	data := map[string][]byte{}
+	for _, f := range zr.File {
+		rc, err := f.Open()
+		mustDo(t, err)
+		b, err := io.ReadAll(rc)
+		mustDo(t, err)
+		rc.Close()
+		names = append(names, f.Name)
+		data[f.Name] = b
+	}
+	zr.Close()
+	zero := make([]byte, 1<<20)
+	h := sha256.New()
+	for n := int64(0); n < size; n += int64(len(zero)) {
+		h.Write(zero)
+	}
+	var doc map[string]any
+	mustDo(t, json.Unmarshal(data["ro-crate-metadata.json"], &doc))
+	doc["@graph"] = append(doc["@graph"].([]any), map[string]any{"@id": name, "@type": "File",
+		"sha256": hex.EncodeToString(h.Sum(nil)), "contentSize": fmt.Sprint(size)})
+	data["ro-crate-metadata.json"], err = json.Marshal(doc)
+	mustDo(t, err)
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	for _, n := range names {
+		w, err := zw.Create(n)
+		mustDo(t, err)
+		w.Write(data[n])
+	}
+	w, err := zw.Create(name)
+	mustDo(t, err)
+	for n := int64(0); n < size; n += int64(len(zero)) {
+		w.Write(zero)
 	}
 	mustDo(t, zw.Close())
 	mustDo(t, os.WriteFile(path, buf.Bytes(), 0o644))

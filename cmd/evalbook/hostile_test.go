@@ -1190,6 +1190,20 @@ func hostileRows() []hostileRow {
 		}, "study.toml:4: inputs.results: data/kmsg.csv: on the kernel's proc pseudo-filesystem, not a stored file; evalbook never reads /proc, /sys or other pseudo-filesystems, even with allow_outside"),
 		bad("paths", "results = /proc/self/status with allow_outside", withManifest("allow_outside = true\n"+resultsEntry(`"/proc/self/status"`)),
 			"study.toml:5: inputs.results: status: on the kernel's proc pseudo-filesystem"),
+		bad("archive", "verify of a named pipe", func(t testing.TB, root, study string) []string {
+			mkfifo(t, filepath.Join(root, "x.zip"))
+			return []string{"verify", filepath.Join(root, "x.zip")}
+		}, "evalbook: verify {root}/x.zip: {root}/x.zip: a named pipe, not a regular file; verify reads the zip file pack wrote"),
+		bad("archive", "verify --inputs holding a named pipe", func(t testing.TB, root, study string) []string {
+			z := packedStudy(t, root, study, "--exclude-inputs")
+			mkfifo(t, filepath.Join(root, "inputs", "data", "results.csv"))
+			return []string{"verify", z, "--inputs", filepath.Join(root, "inputs")}
+		}, "evalbook: verify {root}/study.zip: --inputs: {root}/inputs/data/results.csv: a named pipe, not a regular file"),
+		bad("archive", "verify of a 64 MiB entry (deflated: 64 KiB) listed with its true hash", func(t testing.TB, root, study string) []string {
+			z := packedStudy(t, root, study)
+			addZeroEntry(t, z, "site/big.bin", 64<<20)
+			return []string{"verify", z}
+		}, "evalbook: verify {root}/study.zip: site/big.bin: the archive holds this file, the rebuild does not write it"),
 	)
 	return rows
 }

@@ -138,7 +138,7 @@ func packedByEvalbook(path string) string {
 	if meta, err := readMember(mf, 64<<20); err != nil || !namesEvalbook(meta) {
 		return fmt.Sprintf("its %s does not name evalbook as the software that made it", MetadataName)
 	}
-	members, _, err := readCrate(path, z)
+	members, _, err := readCrate(path, z.Reader)
 	if err != nil {
 		var me *MismatchError
 		if errors.As(err, &me) {
