@@ -11,6 +11,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/evalbook/evalbook/report"
 )
 
 // Helpers of the catalogue's safety rows (issue 31: pack -o, verify's
@@ -96,4 +98,24 @@ func addZeroEntry(t testing.TB, path, name string, size int64) {
 	}
 	mustDo(t, zw.Close())
 	mustDo(t, os.WriteFile(path, buf.Bytes(), 0o644))
+}
+
+// citationHasOnlyItsFields parses citation.bib with the project's BibTeX
+// reader and fails if it does not parse or a manifest value added a
+// field.
+func citationHasOnlyItsFields(t *testing.T, path string) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	mustDo(t, err)
+	entries, err := report.ParseBibTeX("citation.bib", string(b))
+	if err != nil || len(entries) != 1 {
+		t.Fatalf("citation.bib: %v, %d entries\n%s", err, len(entries), b)
+	}
+	for _, e := range entries {
+		for k := range e.Fields {
+			if !map[string]bool{"title": true, "author": true, "year": true, "month": true, "doi": true, "url": true, "note": true}[k] {
+				t.Errorf("citation.bib has a field %s = %q the manifest's values added:\n%s", k, e.Fields[k], b)
+			}
+		}
+	}
 }

@@ -1190,6 +1190,12 @@ func hostileRows() []hostileRow {
 		}, "study.toml:4: inputs.results: data/kmsg.csv: on the kernel's proc pseudo-filesystem, not a stored file; evalbook never reads /proc, /sys or other pseudo-filesystems, even with allow_outside"),
 		bad("paths", "results = /proc/self/status with allow_outside", withManifest("allow_outside = true\n"+resultsEntry(`"/proc/self/status"`)),
 			"study.toml:5: inputs.results: status: on the kernel's proc pseudo-filesystem"),
+		hostileRow{cat: "paper", name: "a DOI that would close its BibTeX field", wantMsg: "built 1 analyses",
+			setup: func(t testing.TB, root, study string) []string {
+				write(t, filepath.Join(study, "study.toml"), "doi = \"10.1/z}, publisher = {Evil\"\n"+strings.Replace(baseManifest, `title = "Hostile"`, `title = "Hostile } title, note = {x"`, 1))
+				return build(study, "--format", "latex")
+			},
+			check: func(t *testing.T, root, study string, r cliResult) { citationHasOnlyItsFields(t, filepath.Join(study, "site", "paper", "citation.bib")) }},
 		bad("archive", "verify of a named pipe", func(t testing.TB, root, study string) []string {
 			mkfifo(t, filepath.Join(root, "x.zip"))
 			return []string{"verify", filepath.Join(root, "x.zip")}
