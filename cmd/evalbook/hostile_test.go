@@ -1195,7 +1195,9 @@ func hostileRows() []hostileRow {
 				write(t, filepath.Join(study, "study.toml"), "doi = \"10.1/z}, publisher = {Evil\"\n"+strings.Replace(baseManifest, `title = "Hostile"`, `title = "Hostile } title, note = {x"`, 1))
 				return build(study, "--format", "latex")
 			},
-			check: func(t *testing.T, root, study string, r cliResult) { citationHasOnlyItsFields(t, filepath.Join(study, "site", "paper", "citation.bib")) }},
+			check: func(t *testing.T, root, study string, r cliResult) {
+				citationHasOnlyItsFields(t, filepath.Join(study, "site", "paper", "citation.bib"))
+			}},
 		bad("archive", "verify of a named pipe", func(t testing.TB, root, study string) []string {
 			mkfifo(t, filepath.Join(root, "x.zip"))
 			return []string{"verify", filepath.Join(root, "x.zip")}
