@@ -8,8 +8,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/evalbook/evalbook/report"
@@ -117,5 +119,42 @@ func citationHasOnlyItsFields(t *testing.T, path string) {
 				t.Errorf("citation.bib has a field %s = %q the manifest's values added:\n%s", k, e.Fields[k], b)
 			}
 		}
+	}
+}
+
+// metaPValuesInTail reads data/m.json of a meta-analysis whose effects
+// lie far from 0: every p of its main table and its summary must be the
+// normal upper tail of its own z (2·Φ̄(|z|) = erfc(|z|/√2), metafor's),
+// not the 0 that 1 − erf gave, and the page must print them.
+func metaPValuesInTail(t *testing.T, site string) {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(site, "data", "m.json"))
+	mustDo(t, err)
+	var doc struct {
+		Summary struct{ Effect, SE, P float64 } `json:"summary"`
+		Tables  map[string][]map[string]any     `json:"tables"`
+	}
+	mustDo(t, json.Unmarshal(b, &doc))
+	check := func(what string, effect, se, p float64) {
+		want := math.Erfc(math.Abs(effect/se) / math.Sqrt2)
+		if !(want > 0 && want < 1e-16) || math.Abs(p-want) > 1e-9*want {
+			t.Errorf("%s: p = %g, want %g (erfc of |z| = %g)", what, p, want, math.Abs(effect/se))
+		}
+	}
+	check("summary", doc.Summary.Effect, doc.Summary.SE, doc.Summary.P)
+	rows := doc.Tables["m"]
+	if len(rows) == 0 {
+		t.Fatalf("data/m.json has no main table: %v", doc.Tables)
+	}
+	for _, row := range rows {
+		e, _ := row["effect"].(float64)
+		se, _ := row["se"].(float64)
+		p, _ := row["p"].(float64)
+		check(fmt.Sprint(row["dataset"]), e, se, p)
+	}
+	page, err := os.ReadFile(filepath.Join(site, "m.html"))
+	mustDo(t, err)
+	if strings.Contains(string(page), "1e-15") {
+		t.Errorf("m.html prints the bound 1e-15, which none of its p-values has")
 	}
 }

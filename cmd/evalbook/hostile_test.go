@@ -1198,6 +1198,11 @@ func hostileRows() []hostileRow {
 			check: func(t *testing.T, root, study string, r cliResult) {
 				citationHasOnlyItsFields(t, filepath.Join(study, "site", "paper", "citation.bib"))
 			}},
+		hostileRow{cat: "meta", name: "effects 20 standard errors from 0: p published as computed (accepted)", wantMsg: "built 1 analyses and 0 pages",
+			setup: summary("dataset,n,mean_diff,sd_diff\na,100,2,1\nb,100,2.2,1\n"),
+			check: func(t *testing.T, root, study string, r cliResult) {
+				metaPValuesInTail(t, filepath.Join(study, "site"))
+			}},
 		bad("archive", "verify of a named pipe", func(t testing.TB, root, study string) []string {
 			mkfifo(t, filepath.Join(root, "x.zip"))
 			return []string{"verify", filepath.Join(root, "x.zip")}
