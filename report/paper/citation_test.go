@@ -235,3 +235,39 @@ func TestCFFHoldsHostileValues(t *testing.T) {
 		t.Errorf("authors %q", authors)
 	}
 }
+
+// TestBibTeXInjectionCompiles: citation.bib of a study whose title,
+// author, DOI and license would each close their field (a brace, then
+// ", publisher = {") goes through bibtex and pdflatex, and the reference
+// list shows every value as written, braces included.
+func TestBibTeXInjectionCompiles(t *testing.T) {
+	needTeX(t)
+	if _, err := exec.LookPath("bibtex"); err != nil {
+		t.Skip("bibtex not found")
+	}
+	s := paper.Study{Title: `A } title, note = {x \ back {open`, Authors: []string{"Ann }, editor = {Evil"}, Date: "2024-01-02",
+		DOI: "10.1/z}, publisher = {Evil", License: "MIT}, howpublished = {y"}
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "citation.bib"), paper.BibTeX(s), 0o644)
+	doc := "\\documentclass{article}\n\\begin{document}\nSee \\cite{" + paper.BibKey(s) + "}.\n\\bibliographystyle{plain}\n\\bibliography{citation}\n\\end{document}\n"
+	os.WriteFile(filepath.Join(dir, "main.tex"), []byte(doc), 0o644)
+	run := func(name string, args ...string) {
+		cmd := exec.Command(name, args...)
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("%s: %v\n%s", name, err, out)
+		}
+	}
+	run("pdflatex", "-interaction=nonstopmode", "-halt-on-error", "main.tex")
+	run("bibtex", "main")
+	if blg, _ := os.ReadFile(filepath.Join(dir, "main.blg")); strings.Contains(string(blg), "error message") || strings.Contains(string(blg), "Warning--") && strings.Contains(string(blg), "publisher") {
+		t.Fatalf("bibtex:\n%s", blg)
+	}
+	text := compileTeX(t, dir, doc)
+	squeeze := strings.NewReplacer(" ", "", "\n", "").Replace
+	for _, want := range []string{s.Title, s.Authors[0], "License: " + s.License} {
+		if !strings.Contains(squeeze(text), squeeze(want)) {
+			t.Errorf("the reference list does not show %q:\n%s", want, text)
+		}
+	}
+}
