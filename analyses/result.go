@@ -3,6 +3,7 @@ package analyses
 import (
 	"fmt"
 	"math"
+	"strconv"
 )
 
 // Result is what every analysis returns. Tables lists the tables in the
@@ -39,6 +40,34 @@ type Table struct {
 	// as one cell (the rank, with the score on hover or a toggle) headed
 	// by the entry's label. The CSV and JSON keep every column.
 	Compact []CompactColumn `json:"compact,omitempty"`
+	// Resolution optionally gives, per column of Monte Carlo estimates
+	// (a posterior probability from draws, a permutation p-value), the
+	// estimate's resolution, 1/draws (for an adjusted p, the family's
+	// size over the draws). Pages print an estimate of 0 as
+	// "< resolution" and of 1 as "> 1 − resolution", never as a
+	// certainty or a bound the draws cannot give; CSV and JSON keep
+	// the raw estimate.
+	Resolution map[string]float64 `json:"resolution,omitempty"`
+}
+
+// ResolutionText writes a Monte Carlo resolution for a bound: two
+// significant digits rounded up, e-notation without a padded exponent
+// (1/50000 is "2e-5", 1/30000 "3.4e-5", 1/1000 "0.001").
+func ResolutionText(r float64) string {
+	if !(r > 0) {
+		return "0"
+	}
+	e := math.Floor(math.Log10(r))
+	m := math.Ceil(r/math.Pow(10, e-1)-1e-9) / 10 // mantissa in [1, 10), rounded up to 0.1
+	if m >= 10 {
+		m, e = m/10, e+1
+	}
+	text := strconv.FormatFloat(m, 'f', -1, 64) + "e" + strconv.Itoa(int(e))
+	if e >= -3 && e <= 0 {
+		v, _ := strconv.ParseFloat(text, 64)
+		return strconv.FormatFloat(v, 'f', -1, 64)
+	}
+	return text
 }
 
 // CompactColumn is a score column and its rank column shown as one

@@ -1,10 +1,10 @@
 package report
 
 import (
-	"archive/zip"
 	"context"
 	"fmt"
 	"github.com/evalbook/evalbook/report/input"
+	"os"
 	"path/filepath"
 	"sort"
 )
@@ -127,8 +127,10 @@ func Within(dir, path string) bool {
 
 // OpenArchive opens the zip `evalbook verify` checks (through the input
 // layer, like every read of the tool).
-func OpenArchive(path string) (*zip.ReadCloser, error) { return input.OpenZip(path) }
+// A named pipe, a device or a file on /proc is refused, never waited on.
+func OpenArchive(path string) (*input.Zip, error) { return input.OpenZip(path) }
 
-// ReadSupplied reads an input `evalbook verify --inputs` supplies, at most
-// limit+1 bytes (input.ReadSupplied).
-func ReadSupplied(path string, limit int64) ([]byte, error) { return input.ReadSupplied(path, limit) }
+// OpenSupplied opens an input `evalbook verify --inputs` supplies, a
+// regular file only (input.OpenSupplied); the caller reads it as far as
+// the archive says it is long.
+func OpenSupplied(path string) (*os.File, error) { return input.OpenSupplied(path) }

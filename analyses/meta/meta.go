@@ -22,6 +22,7 @@ import (
 	"strings"
 
 	"github.com/evalbook/evalbook/analyses"
+	"github.com/evalbook/evalbook/analyses/stats"
 
 	"gonum.org/v1/gonum/stat/distuv"
 )
@@ -619,7 +620,7 @@ func metaEffect(s Study, o Options, z float64) Row {
 	}
 	row.Effect, row.Variance, row.SE = y, v, math.Sqrt(v)
 	row.CILow, row.CIHigh = y-z*row.SE, y+z*row.SE
-	row.P = 2 * distuv.UnitNormal.Survival(math.Abs(y)/row.SE)
+	row.P = stats.NormalTwoSidedP(y / row.SE)
 	row.Included = true
 	return row
 }
@@ -814,8 +815,8 @@ func (r *Result) Highlight() string {
 	text := fmt.Sprintf("%s vs %s%s: summary %s %.3g [%.3g, %.3g] over %d datasets", r.Naming.Method(r.Treatment), r.Naming.Method(r.Control), r.onMetric(),
 		r.EffectLabel(), *s.Effect, *s.CILow, *s.CIHigh, s.K)
 	if s.P != nil {
-		if *s.P < 1e-15 {
-			text += ", p < 1e-15"
+		if *s.P == 0 {
+			text += ", p < 1e-300" // below float64's range: the tail underflowed
 		} else {
 			text += fmt.Sprintf(", p = %.2g", *s.P)
 		}

@@ -16,6 +16,8 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/evalbook/evalbook/analyses/stats"
+
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
@@ -419,9 +421,12 @@ func rmaCrit(test string, df int, alpha float64) (float64, func(float64) float64
 			return math.NaN(), func(float64) float64 { return math.NaN() }
 		}
 		t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(df)}
-		return t.Quantile(1 - alpha/2), func(s float64) float64 { return 2 * t.Survival(math.Abs(s)) }
+		nu := float64(df)
+		return t.Quantile(1 - alpha/2), func(s float64) float64 { return stats.StudentTwoSidedP(s, nu) }
 	}
-	return distuv.UnitNormal.Quantile(1 - alpha/2), func(s float64) float64 { return 2 * distuv.UnitNormal.Survival(math.Abs(s)) }
+	// p in the upper tail (erfc): 2·Normal.Survival is 1 − erf and
+	// cancels to 0 below about 1e-16.
+	return distuv.UnitNormal.Quantile(1 - alpha/2), stats.NormalTwoSidedP
 }
 
 // rmaFitModel fits the model with a given τ² (0 for a fixed-effect model)

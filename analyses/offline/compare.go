@@ -26,8 +26,6 @@ import (
 	"sort"
 	"strings"
 
-	"gonum.org/v1/gonum/stat/distuv"
-
 	"github.com/evalbook/evalbook/analyses"
 	"github.com/evalbook/evalbook/analyses/internal/parallel"
 	"github.com/evalbook/evalbook/analyses/stats"
@@ -258,8 +256,7 @@ func StudentPaired(d []float64) (p float64, ok bool) {
 		return math.NaN(), false
 	}
 	t := mean / (sd / math.Sqrt(float64(n)))
-	dist := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(n - 1)}
-	return 2 * dist.Survival(math.Abs(t)), true
+	return stats.StudentTwoSidedP(t, float64(n-1)), true
 }
 
 // Adjust corrects a family of p-values (NaN: undefined, left out of the
@@ -307,6 +304,10 @@ type Comparison struct {
 	P, PAdjusted    float64 // NaN: undefined
 	Significant     bool
 	Exact           bool
+	// Draws is the number of random sign vectors a Monte Carlo p-value
+	// was estimated from (0 for an exact or a Student p), Family the
+	// number of p-values adjusted together.
+	Draws, Family int
 }
 
 // Compare tests every pair of runs of each dataset on each metric
@@ -349,6 +350,9 @@ func Compare(c CompareOptions, metrics []string, runs []PerQuery, seed uint64, j
 						// one stream per (dataset, metric, pair), all from the study seed
 						key := stats.SplitMix64(seed, uint64(len(out)+len(family)))
 						cmp.P, cmp.Exact = FisherRandomization(d, c.Permutations, key, jobs)
+						if !cmp.Exact {
+							cmp.Draws = c.Permutations
+						}
 					}
 					if math.IsNaN(cmp.P) {
 						warn.Warnf("dataset %q, %s: %s vs %s: the %s test is undefined (%d paired queries%s)", a.Dataset, metric, a.Method, b.Method, c.Test, len(d), map[bool]string{true: ", every difference equal", false: ""}[len(d) > 1])
@@ -363,6 +367,7 @@ func Compare(c CompareOptions, metrics []string, runs []PerQuery, seed uint64, j
 			adj := Adjust(ps, c.Correction)
 			for i := range family {
 				family[i].PAdjusted = adj[i]
+				family[i].Family = len(family)
 				family[i].Significant = !math.IsNaN(adj[i]) && adj[i] <= c.Alpha
 			}
 			out = append(out, family...)
@@ -385,6 +390,16 @@ func CompareTable(cs []Comparison) analyses.Table {
 			pa = c.PAdjusted
 		}
 		t.Rows = append(t.Rows, []any{c.Dataset, c.Metric, c.A, c.B, c.MeanA, c.MeanB, p, pa, c.Significant})
+		if c.Draws > 0 {
+			// A p of 0 of the draws is below 1/draws; adjusted, below
+			// the family's size over the draws (Holm's and Bonferroni's
+			// largest factor).
+			if t.Resolution == nil {
+				t.Resolution = map[string]float64{}
+			}
+			t.Resolution["p"] = max(t.Resolution["p"], 1/float64(c.Draws))
+			t.Resolution["p_adjusted"] = max(t.Resolution["p_adjusted"], float64(max(c.Family, 1))/float64(c.Draws))
+		}
 	}
 	return t
 }

@@ -380,6 +380,11 @@ func (r *CriticalDifferenceResult) Tables() []analyses.Table {
 		cols = append(cols, "p_left", "p_rope", "p_right")
 	}
 	pairs := analyses.Table{Name: "pairs", Title: "Pairwise Wilcoxon signed-rank tests, Holm-corrected", Columns: cols}
+	if r.Bayesian && r.Samples > 0 {
+		// The Bayesian probabilities are shares of Samples draws.
+		res := 1 / float64(r.Samples)
+		pairs.Resolution = map[string]float64{"p_left": res, "p_rope": res, "p_right": res}
+	}
 	for _, p := range r.Pairs {
 		row := []any{p.A, p.B, val(p.Statistic), val(p.P), val(p.PHolm), p.Significant}
 		if r.Bayesian {

@@ -1177,6 +1177,47 @@ func hostileRows() []hostileRow {
 				return code, stdout, stderr
 			}},
 	)
+	// ---- issue 31, the safety group: pack -o, verify bounds, pseudo-files ----
+	add(
+		bad("output", "pack -o an RO-Crate another tool made (kept)", func(t testing.TB, root, study string) []string {
+			writeTestZip(t, filepath.Join(root, "crate.zip"), "ro-crate-metadata.json", otherToolCrate, "thesis.tex", "my thesis\n")
+			return []string{"pack", study, "-o", filepath.Join(root, "crate.zip")}
+		}, "evalbook: output {root}/crate.zip: exists and is not an archive evalbook packed (its ro-crate-metadata.json does not name evalbook as the software that made it), so pack will not replace it"),
+		bad("paths", "results: a link to /proc/kmsg with --allow-outside", func(t testing.TB, root, study string) []string {
+			mustDo(t, os.Symlink("/proc/kmsg", filepath.Join(study, "data", "kmsg.csv")))
+			write(t, filepath.Join(study, "study.toml"), resultsEntry(`"data/kmsg.csv"`))
+			return build(study, "--allow-outside")
+		}, "study.toml:4: inputs.results: data/kmsg.csv: on the kernel's proc pseudo-filesystem, not a stored file; evalbook never reads /proc, /sys or other pseudo-filesystems, even with allow_outside"),
+		bad("paths", "results = /proc/self/status with allow_outside", withManifest("allow_outside = true\n"+resultsEntry(`"/proc/self/status"`)),
+			"study.toml:5: inputs.results: status: on the kernel's proc pseudo-filesystem"),
+		hostileRow{cat: "paper", name: "a DOI that would close its BibTeX field", wantMsg: "built 1 analyses",
+			setup: func(t testing.TB, root, study string) []string {
+				write(t, filepath.Join(study, "study.toml"), "doi = \"10.1/z}, publisher = {Evil\"\n"+strings.Replace(baseManifest, `title = "Hostile"`, `title = "Hostile } title, note = {x"`, 1))
+				return build(study, "--format", "latex")
+			},
+			check: func(t *testing.T, root, study string, r cliResult) {
+				citationHasOnlyItsFields(t, filepath.Join(study, "site", "paper", "citation.bib"))
+			}},
+		hostileRow{cat: "meta", name: "effects 20 standard errors from 0: p published as computed (accepted)", wantMsg: "built 1 analyses and 0 pages",
+			setup: summary("dataset,n,mean_diff,sd_diff\na,100,2,1\nb,100,2.2,1\n"),
+			check: func(t *testing.T, root, study string, r cliResult) {
+				metaPValuesInTail(t, filepath.Join(study, "site"))
+			}},
+		bad("archive", "verify of a named pipe", func(t testing.TB, root, study string) []string {
+			mkfifo(t, filepath.Join(root, "x.zip"))
+			return []string{"verify", filepath.Join(root, "x.zip")}
+		}, "evalbook: verify {root}/x.zip: {root}/x.zip: a named pipe, not a regular file; verify reads the zip file pack wrote"),
+		bad("archive", "verify --inputs holding a named pipe", func(t testing.TB, root, study string) []string {
+			z := packedStudy(t, root, study, "--exclude-inputs")
+			mkfifo(t, filepath.Join(root, "inputs", "data", "results.csv"))
+			return []string{"verify", z, "--inputs", filepath.Join(root, "inputs")}
+		}, "evalbook: verify {root}/study.zip: --inputs: {root}/inputs/data/results.csv: a named pipe, not a regular file"),
+		bad("archive", "verify of a 64 MiB entry (deflated: 64 KiB) listed with its true hash", func(t testing.TB, root, study string) []string {
+			z := packedStudy(t, root, study)
+			addZeroEntry(t, z, "site/big.bin", 64<<20)
+			return []string{"verify", z}
+		}, "evalbook: verify {root}/study.zip: site/big.bin: the archive holds this file, the rebuild does not write it"),
+	)
 	return rows
 }
 

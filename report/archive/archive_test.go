@@ -479,6 +479,16 @@ func TestVerifyRefusesEscapingPaths(t *testing.T) {
 // TestCompareSites: the first differing file in path order is named,
 // whether it differs, is missing from the rebuild or is new in it, and a
 // different evalbook version is said.
+// entriesOf is the crate's record (sha256, size) of each file.
+func entriesOf(files map[string][]byte) map[string]FileEntry {
+	out := map[string]FileEntry{}
+	for n, b := range files {
+		h := sha256.Sum256(b)
+		out[n] = FileEntry{ID: SiteDir + n, SHA256: hex.EncodeToString(h[:]), Size: int64(len(b))}
+	}
+	return out
+}
+
 func TestCompareSites(t *testing.T) {
 	a := map[string][]byte{"a.html": []byte("x"), "b.json": []byte("1"), "c.css": []byte("c")}
 	cases := []struct {
@@ -491,16 +501,16 @@ func TestCompareSites(t *testing.T) {
 		{map[string][]byte{"a.html": []byte("x"), "b.json": []byte("1"), "c.css": []byte("c"), "0.txt": nil}, "site/0.txt", "the archive does not hold it"},
 	}
 	for _, c := range cases {
-		err := compareSites(a, c.rebuilt, "v1", "v1")
+		err := compareSites(entriesOf(a), c.rebuilt, "v1", "v1")
 		if got := mismatchFile(t, err); got != c.file || !strings.Contains(err.Error(), c.msg) {
 			t.Errorf("got %v, want %s: …%s", err, c.file, c.msg)
 		}
 	}
-	err := compareSites(a, cases[0].rebuilt, "v1", "v2")
+	err := compareSites(entriesOf(a), cases[0].rebuilt, "v1", "v2")
 	if err == nil || !strings.Contains(err.Error(), "built by evalbook v1, this is evalbook v2") {
 		t.Errorf("versions: %v", err)
 	}
-	if err := compareSites(a, a, "v1", "v2"); err != nil {
+	if err := compareSites(entriesOf(a), a, "v1", "v2"); err != nil {
 		t.Errorf("identical sites: %v", err)
 	}
 }

@@ -170,12 +170,24 @@ func sortedKeys(m map[string]string) []string {
 	return keys
 }
 
+// namesEvalbook reports whether RO-Crate metadata names evalbook as the
+// software of its build: a SoftwareApplication named evalbook that the
+// CreateAction names as its instrument, as every crate pack writes does.
+func namesEvalbook(data []byte) bool {
+	c, err := parseCrate(data)
+	return err == nil && c.ByEvalbook
+}
+
 // crate is the part of a crate verify reads.
 type crate struct {
 	Files    map[string]FileEntry
 	Manifest string
 	Version  string
 	Command  string
+	// ByEvalbook: the crate names evalbook as the software of its build
+	// (a SoftwareApplication named evalbook, the CreateAction's
+	// instrument), as every crate pack writes does.
+	ByEvalbook bool
 }
 
 // parseCrate reads ro-crate-metadata.json: its File entities, the
@@ -190,6 +202,7 @@ func parseCrate(data []byte) (*crate, error) {
 	}
 	c := &crate{Files: map[string]FileEntry{}}
 	str := func(e map[string]any, k string) string { s, _ := e[k].(string); return s }
+	tool, instrument := false, ""
 	for _, e := range doc.Graph {
 		id := str(e, "@id")
 		switch str(e, "@type") {
@@ -217,12 +230,17 @@ func parseCrate(data []byte) (*crate, error) {
 				c.Manifest, _ = m["@id"].(string)
 			}
 			c.Command = str(e, "description")
+			if m, ok := e["instrument"].(map[string]any); ok {
+				instrument, _ = m["@id"].(string)
+			}
 		case "SoftwareApplication":
 			if id == toolID {
 				c.Version = str(e, "version")
+				tool = str(e, "name") == "evalbook"
 			}
 		}
 	}
+	c.ByEvalbook = tool && instrument == toolID
 	if c.Manifest == "" {
 		return nil, fmt.Errorf("%s: the build (CreateAction %s) names no manifest", MetadataName, buildID)
 	}

@@ -89,9 +89,12 @@ func Pack(ctx context.Context, o PackOptions) (*PackSummary, error) {
 
 // replaceablePack refuses an output pack would lose: a directory, a
 // symbolic link (its rename would replace the link), and an existing
-// file that is not an archive evalbook packed (a zip holding
-// ro-crate-metadata.json), such as a manuscript or another study's
-// manifest given as -o by mistake. A missing file is fine.
+// file that is not an archive evalbook packed, such as a manuscript,
+// another study's manifest or an RO-Crate another tool made, given as -o
+// by mistake. An archive evalbook packed is a zip whose RO-Crate
+// metadata names evalbook as the software of its build and whose every
+// entry is one pack writes: the metadata, and files under study/ and
+// site/ that the metadata lists. A missing file is fine.
 func replaceablePack(out string) error {
 	st, err := os.Lstat(out)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -108,16 +111,47 @@ func replaceablePack(out string) error {
 	case !st.Mode().IsRegular():
 		return fmt.Errorf("is not a regular file")
 	}
-	z, err := report.OpenArchive(out)
-	if err == nil {
-		defer z.Close()
-		for _, f := range z.File {
-			if f.Name == "ro-crate-metadata.json" {
-				return nil
-			}
+	why := packedByEvalbook(out)
+	if why == "" {
+		return nil
+	}
+	return fmt.Errorf("exists and is not an archive evalbook packed (%s), so pack will not replace it; choose another -o or move the file", why)
+}
+
+// packedByEvalbook says why the zip at path is not an archive evalbook
+// packed, or "" when it is one.
+func packedByEvalbook(path string) string {
+	z, err := report.OpenArchive(path)
+	if err != nil {
+		return "not a zip archive"
+	}
+	defer z.Close()
+	var mf *zip.File
+	for _, f := range z.File {
+		if f.Name == MetadataName {
+			mf = f
 		}
 	}
-	return fmt.Errorf("exists and is not an archive evalbook packed, so pack will not replace it; choose another -o or move the file")
+	if mf == nil {
+		return "it has no " + MetadataName
+	}
+	if meta, err := readMember(mf, 64<<20); err != nil || !namesEvalbook(meta) {
+		return fmt.Sprintf("its %s does not name evalbook as the software that made it", MetadataName)
+	}
+	members, _, err := readCrate(path, z.Reader)
+	if err != nil {
+		var me *MismatchError
+		if errors.As(err, &me) {
+			return fmt.Sprintf("it holds %s, which its %s does not list", me.File, MetadataName)
+		}
+		return strings.TrimPrefix(err.Error(), path+": ")
+	}
+	for _, name := range sortedMemberNames(members) {
+		if name != MetadataName && !strings.HasPrefix(name, StudyDir) && !strings.HasPrefix(name, SiteDir) {
+			return fmt.Sprintf("it holds %s, which pack does not write", name)
+		}
+	}
+	return ""
 }
 
 // studyDirOf returns the absolute study directory of a manifest path (a

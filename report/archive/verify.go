@@ -2,7 +2,6 @@ package archive
 
 import (
 	"archive/zip"
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -56,11 +55,15 @@ func (e *MismatchError) Error() string { return e.File + ": " + e.Msg }
 // byte. The first problem is returned, naming its file.
 func Verify(ctx context.Context, o VerifyOptions) (*VerifySummary, error) {
 	zr, err := report.OpenArchive(o.Zip)
+	var pe *fs.PathError
+	if errors.As(err, &pe) && pe.Op == "read" {
+		return nil, fmt.Errorf("%s: %v; verify reads the zip file pack wrote", o.Zip, pe.Err)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: cannot be read as a zip archive: %v", o.Zip, err)
 	}
 	defer zr.Close()
-	members, c, err := readCrate(o.Zip, zr)
+	members, c, err := readCrate(o.Zip, zr.Reader)
 	if err != nil {
 		return nil, err
 	}
@@ -69,7 +72,10 @@ func Verify(ctx context.Context, o VerifyOptions) (*VerifySummary, error) {
 		return nil, err
 	}
 	defer os.RemoveAll(tmp)
-	site := map[string][]byte{}
+	// The site's files are checked against the crate as they stream
+	// through their hash; the rebuilt site is then compared with the
+	// crate's (checked) sha256 and size, so no entry is ever held whole.
+	site := map[string]FileEntry{}
 	var needed []string
 	sum := &VerifySummary{}
 	for _, id := range sortedEntryIDs(c.Files) {
@@ -78,18 +84,20 @@ func Verify(ctx context.Context, o VerifyOptions) (*VerifySummary, error) {
 			needed = append(needed, fmt.Sprintf("%s (sha256 %s, %d bytes)", strings.TrimPrefix(id, StudyDir), e.SHA256, e.Size))
 			continue
 		}
-		data, err := entryData(id, e, members, o.Inputs)
-		if err != nil {
+		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
 		switch {
 		case strings.HasPrefix(id, StudyDir):
-			if err := writeUnder(tmp, id, data); err != nil {
+			if err := unpackUnder(tmp, id, e, members, o.Inputs); err != nil {
 				return nil, err
 			}
 			sum.Files++
 		case strings.HasPrefix(id, SiteDir):
-			site[strings.TrimPrefix(id, SiteDir)] = data
+			if err := checkEntry(id, e, members, o.Inputs, io.Discard); err != nil {
+				return nil, err
+			}
+			site[strings.TrimPrefix(id, SiteDir)] = e
 		default:
 			return nil, &MismatchError{File: id, Msg: "is neither under study/ nor under site/"}
 		}
@@ -118,7 +126,7 @@ func Verify(ctx context.Context, o VerifyOptions) (*VerifySummary, error) {
 // readCrate indexes a zip's entries (refusing escaping or repeated
 // names), reads its RO-Crate metadata, and checks that every entry is
 // listed there and none listed as left out is present.
-func readCrate(zipPath string, zr *zip.ReadCloser) (map[string]*zip.File, *crate, error) {
+func readCrate(zipPath string, zr *zip.Reader) (map[string]*zip.File, *crate, error) {
 	members := map[string]*zip.File{}
 	for _, f := range zr.File {
 		if err := checkName(f.Name); err != nil {
@@ -156,41 +164,84 @@ func readCrate(zipPath string, zr *zip.ReadCloser) (map[string]*zip.File, *crate
 	return members, c, nil
 }
 
-// entryData returns a listed file's bytes, from the zip or (an input
-// packed with --exclude-inputs) from the inputs directory, after
-// checking its size and hash.
-func entryData(id string, e FileEntry, members map[string]*zip.File, inputs string) ([]byte, error) {
+// checkEntry streams a listed file, from the zip or (an input packed
+// with --exclude-inputs) from the inputs directory, through its sha256
+// into dst, reading at most one byte more than the size the crate
+// records: an entry longer than that is an error naming it, whatever
+// its zip header says, and nothing is ever held in memory whole.
+func checkEntry(id string, e FileEntry, members map[string]*zip.File, inputs string, dst io.Writer) error {
+	var src io.Reader
+	shown := id
 	if e.Excluded {
 		rel := strings.TrimPrefix(id, StudyDir)
-		data, err := readSupplied(inputs, rel, e.Size)
+		f, err := openSupplied(inputs, rel)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		return data, checkHash(e, data, filepath.Join(inputs, filepath.FromSlash(rel)))
+		defer f.Close()
+		src, shown = f, filepath.Join(inputs, filepath.FromSlash(rel))
+	} else {
+		f := members[id]
+		if f == nil {
+			return &MismatchError{File: id, Msg: fmt.Sprintf("is listed in %s but missing from the zip", MetadataName)}
+		}
+		if f.UncompressedSize64 > uint64(e.Size) {
+			return &MismatchError{File: id, Msg: fmt.Sprintf("is %d bytes in the zip, larger than the %d bytes %s records", f.UncompressedSize64, e.Size, MetadataName)}
+		}
+		rc, err := f.Open()
+		if err != nil {
+			return &MismatchError{File: id, Msg: fmt.Sprintf("damaged: %v", err)}
+		}
+		defer rc.Close()
+		src = rc
 	}
-	f := members[id]
-	if f == nil {
-		return nil, &MismatchError{File: id, Msg: fmt.Sprintf("is listed in %s but missing from the zip", MetadataName)}
-	}
-	data, err := readMember(f, e.Size)
+	h := sha256.New()
+	n, err := io.Copy(io.MultiWriter(h, dst), io.LimitReader(src, e.Size+1))
 	if err != nil {
-		return nil, &MismatchError{File: id, Msg: fmt.Sprintf("damaged: %v", err)}
+		if errors.Is(err, zip.ErrChecksum) {
+			return &MismatchError{File: id, Msg: "damaged: the zip's checksum does not match (the entry was changed or damaged)"}
+		}
+		var pe *fs.PathError
+		if errors.As(err, &pe) && pe.Op == "write" {
+			return fmt.Errorf("unpacking %s: %v", id, err)
+		}
+		if e.Excluded {
+			return fmt.Errorf("--inputs: %s: %v", shown, err)
+		}
+		return &MismatchError{File: id, Msg: fmt.Sprintf("damaged: %v", err)}
 	}
-	return data, checkHash(e, data, id)
+	if n > e.Size {
+		return &MismatchError{File: shown, Msg: fmt.Sprintf("is larger than the %d bytes %s records: the file was changed after packing", e.Size, MetadataName)}
+	}
+	if got := hex.EncodeToString(h.Sum(nil)); n != e.Size || got != e.SHA256 {
+		return &MismatchError{File: shown, Msg: fmt.Sprintf("sha256 %s (%d bytes) does not match the archive's record, sha256 %s (%d bytes): the file was changed after packing",
+			got, n, e.SHA256, e.Size)}
+	}
+	return nil
 }
 
-// writeUnder writes an archived study file under dir.
-func writeUnder(dir, id string, data []byte) error {
+// unpackUnder checks an archived study file (checkEntry) while writing
+// it under dir.
+func unpackUnder(dir, id string, e FileEntry, members map[string]*zip.File, inputs string) error {
 	p := filepath.Join(dir, filepath.FromSlash(id))
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		return err
 	}
-	return os.WriteFile(p, data, 0o644)
+	f, err := os.Create(p)
+	if err != nil {
+		return err
+	}
+	if err := checkEntry(id, e, members, inputs, f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 // compareSites names the first file (in path order) where the rebuilt
-// site differs from the archived one.
-func compareSites(archived, rebuilt map[string][]byte, packedWith, running string) error {
+// site differs from the archived one, whose files are known by the
+// crate's sha256 and size (checked against the zip's bytes).
+func compareSites(archived map[string]FileEntry, rebuilt map[string][]byte, packedWith, running string) error {
 	names := map[string]bool{}
 	for n := range archived {
 		names[n] = true
@@ -207,7 +258,7 @@ func compareSites(archived, rebuilt map[string][]byte, packedWith, running strin
 	for _, n := range sorted {
 		a, inA := archived[n]
 		r, inR := rebuilt[n]
-		if !inA || !inR || !bytes.Equal(a, r) {
+		if !inA || !inR || !sameBytes(a, r) {
 			differ = append(differ, n)
 		}
 	}
@@ -226,6 +277,12 @@ func compareSites(archived, rebuilt map[string][]byte, packedWith, running strin
 		msg += fmt.Sprintf("; the archive was built by evalbook %s, this is evalbook %s", packedWith, running)
 	}
 	return &MismatchError{File: SiteDir + n, Msg: msg}
+}
+
+// sameBytes reports whether data has the size and sha256 of e.
+func sameBytes(e FileEntry, data []byte) bool {
+	h := sha256.Sum256(data)
+	return int64(len(data)) == e.Size && hex.EncodeToString(h[:]) == e.SHA256
 }
 
 // checkName refuses entry names that would escape the unpacking
@@ -268,30 +325,21 @@ func readMember(f *zip.File, limit int64) ([]byte, error) {
 	return data, nil
 }
 
-// readSupplied reads an input left out of the archive from the
+// openSupplied opens an input left out of the archive from the
 // --inputs directory.
-func readSupplied(dir, rel string, size int64) ([]byte, error) {
+func openSupplied(dir, rel string) (*os.File, error) {
 	p := filepath.Join(dir, filepath.FromSlash(rel))
-	data, err := report.ReadSupplied(p, size)
+	f, err := report.OpenSupplied(p)
 	var pe *fs.PathError
 	switch {
 	case errors.As(err, &pe) && pe.Op == "open":
-		return nil, fmt.Errorf("--inputs: %s: %v (the archive left this input out; put it there)", p, err)
+		return nil, fmt.Errorf("--inputs: %s: %v (the archive left this input out; put it there)", p, pe.Err)
+	case errors.As(err, &pe):
+		return nil, fmt.Errorf("--inputs: %s: %v", p, pe.Err)
 	case err != nil:
 		return nil, fmt.Errorf("--inputs: %s: %v", p, err)
 	}
-	return data, nil
-}
-
-// checkHash compares data with the crate's size and sha256.
-func checkHash(e FileEntry, data []byte, shown string) error {
-	h := sha256.Sum256(data)
-	got := hex.EncodeToString(h[:])
-	if int64(len(data)) != e.Size || got != e.SHA256 {
-		return &MismatchError{File: shown, Msg: fmt.Sprintf("sha256 %s (%d bytes) does not match the archive's record, sha256 %s (%d bytes): the file was changed after packing",
-			got, len(data), e.SHA256, e.Size)}
-	}
-	return nil
+	return f, nil
 }
 
 func sortedMemberNames(m map[string]*zip.File) []string {

@@ -81,6 +81,11 @@ func (h *HashStore) SumTo(path string, also io.Writer) (sum string, read bool, e
 		// the reader that opens it names the problem.
 		return "", false, fmt.Errorf("%s: not a regular file", path)
 	}
+	if fs := pseudoFS(path); fs != "" {
+		// A /proc file passes for a regular file; reading it to hash
+		// it may never return (/proc/kmsg).
+		return "", false, fmt.Errorf("%s: on the kernel's %s pseudo-filesystem, not a stored file", path, fs)
+	}
 	id := identify(st)
 	h.mu.Lock()
 	e, ok := h.known[path]

@@ -2,10 +2,11 @@ package input
 
 import (
 	"archive/zip"
-	"io"
+	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"syscall"
 )
 
 // The files below are read by evalbook but are not a study's inputs: its
@@ -33,19 +34,68 @@ func OpenLock(path string) (*os.File, error) {
 	return os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
 }
 
-// OpenZip opens an archive for `evalbook verify`, or the file `evalbook
-// pack` is to replace (to check that it is an archive pack wrote).
-func OpenZip(path string) (*zip.ReadCloser, error) { return zip.OpenReader(path) }
+// Zip is an archive opened for reading: its entries, and the file.
+type Zip struct {
+	*zip.Reader
+	f *os.File
+}
 
-// ReadSupplied returns the bytes of a file handed to `evalbook verify`
-// (--inputs), reading at most limit+1 bytes: enough to tell that it is
-// longer than the archive says, never a whole unexpected file. Its
-// errors are *fs.PathError, Op "open" when the file cannot be opened.
-func ReadSupplied(path string, limit int64) ([]byte, error) {
-	f, err := os.Open(path)
+// Close closes the archive's file.
+func (z *Zip) Close() error { return z.f.Close() }
+
+// OpenZip opens an archive for `evalbook verify`, or the file `evalbook
+// pack` is to replace (to check that it is an archive pack wrote). Only
+// a regular file on a filesystem that stores files is opened (OpenOwnFile).
+func OpenZip(path string) (*Zip, error) {
+	f, st, err := OpenOwnFile(path)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	return io.ReadAll(io.LimitReader(f, limit+1))
+	zr, err := zip.NewReader(f, st.Size())
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return &Zip{Reader: zr, f: f}, nil
+}
+
+// OpenSupplied opens a file handed to `evalbook verify` (--inputs), for
+// the caller to read as far as the archive says it is long. Its errors
+// are *fs.PathError, Op "open" when the file cannot be opened.
+func OpenSupplied(path string) (*os.File, error) {
+	f, _, err := OpenOwnFile(path)
+	return f, err
+}
+
+// OpenOwnFile opens a file evalbook is handed by name, outside a study
+// (the zip verify checks, an input given with --inputs): a named pipe is
+// opened without waiting for a writer and, like a device, a directory or
+// a file on /proc or /sys, refused with a *fs.PathError (Op "read"), so
+// `evalbook verify fifo.zip` fails at once instead of hanging.
+func OpenOwnFile(path string) (*os.File, fs.FileInfo, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	what := ""
+	switch {
+	case st.IsDir():
+		what = "a directory, not a file"
+	case !st.Mode().IsRegular():
+		what = fileKind(st.Mode()) + ", not a regular file"
+	default:
+		if pf := pseudoFS(path); pf != "" {
+			what = "on the kernel's " + pf + " pseudo-filesystem, not a stored file"
+		}
+	}
+	if what != "" {
+		f.Close()
+		return nil, nil, &fs.PathError{Op: "read", Path: path, Err: errors.New(what)}
+	}
+	return f, st, nil
 }

@@ -30,7 +30,8 @@ func AbsPath(dir, path string) string {
 }
 
 // CheckFile refuses what a build must not read: anything but a regular
-// file (a FIFO would block, a device never end), and a file outside the
+// file (a FIFO would block, a device never end), a file on a kernel
+// pseudo-filesystem (/proc, /sys: a read may never return), and a file outside the
 // study directory unless the manifest says allow_outside = true (a page
 // source of ../../etc/passwd would publish it). Symbolic links are
 // followed, and where they lead is what is checked. dir is the study
@@ -58,11 +59,25 @@ func CheckFile(dir, path, shown string, allowOutside bool, manifest string) erro
 		}
 		return fmt.Errorf("%s: %s; evalbook reads only regular files", shown, what)
 	}
+	if err := checkStored(path, shown); err != nil {
+		return err
+	}
 	if allowOutside {
 		return nil
 	}
 	if !inside(dir, path) {
 		return fmt.Errorf("%s: outside the study directory; evalbook reads only files under the directory of %s unless the manifest says allow_outside = true (or --allow-outside)", shownOutside(dir, path), manifest)
+	}
+	return nil
+}
+
+// checkStored refuses a file on a kernel pseudo-filesystem (/proc,
+// /sys, debugfs, …), whatever allow_outside says: such a file passes for
+// a regular file, but reading it may never return (/proc/kmsg) or give
+// different bytes each time.
+func checkStored(path, shown string) error {
+	if fs := pseudoFS(path); fs != "" {
+		return fmt.Errorf("%s: on the kernel's %s pseudo-filesystem, not a stored file; evalbook never reads /proc, /sys or other pseudo-filesystems, even with allow_outside", shown, fs)
 	}
 	return nil
 }

@@ -60,3 +60,50 @@ func TestCheckFileAndReadText(t *testing.T) {
 		t.Errorf("Latin-1: %v", err)
 	}
 }
+
+// TestPseudoFilesystemsRefused: a /proc file passes for a regular file,
+// so results = "/proc/kmsg" with allow_outside hung the build (its hash
+// read never returns). CheckFile, OpenRegular and the hash store now
+// refuse any file on a kernel pseudo-filesystem, whatever allow_outside
+// says, and a link into /proc from inside the study too.
+func TestPseudoFilesystemsRefused(t *testing.T) {
+	dir := t.TempDir()
+	link := filepath.Join(dir, "results.csv")
+	if err := os.Symlink("/proc/kmsg", link); err != nil {
+		t.Fatal(err)
+	}
+	rows := []struct{ path, shown, fs string }{
+		{"/proc/kmsg", "kmsg", "proc"},
+		{"/proc/self/status", "status", "proc"},
+		{link, "results.csv", "proc"},
+		{"/sys/kernel/mm/transparent_hugepage/enabled", "enabled", "sysfs"},
+	}
+	for _, r := range rows {
+		st, err := os.Stat(r.path)
+		if err != nil || !st.Mode().IsRegular() {
+			t.Logf("%s: not here as a regular file (%v); row skipped", r.path, err)
+			continue
+		}
+		want := r.shown + ": on the kernel's " + r.fs + " pseudo-filesystem, not a stored file"
+		for _, outside := range []bool{true, false} {
+			if err := CheckFile(dir, r.path, r.shown, outside, "study.toml"); err == nil || !strings.Contains(err.Error(), want) {
+				t.Errorf("CheckFile(%s, allowOutside %v) = %v, want %q", r.path, outside, err, want)
+			}
+		}
+		if f, err := OpenRegular(r.path, r.shown); err == nil || !strings.Contains(err.Error(), want) {
+			if f != nil {
+				f.Close()
+			}
+			t.Errorf("OpenRegular(%s) = %v, want %q", r.path, err, want)
+		}
+		if _, err := NewHashStore().Sum(r.path); err == nil || !strings.Contains(err.Error(), "pseudo-filesystem") {
+			t.Errorf("HashStore.Sum(%s) = %v, want a refusal", r.path, err)
+		}
+	}
+	// A file of the study is read as before.
+	ok := filepath.Join(dir, "ok.csv")
+	os.WriteFile(ok, []byte("a\n"), 0o644)
+	if err := CheckFile(dir, ok, "ok.csv", false, "study.toml"); err != nil {
+		t.Errorf("a study file: %v", err)
+	}
+}

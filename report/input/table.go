@@ -676,7 +676,7 @@ func checkRegular(path, display string) error {
 	if !st.Mode().IsRegular() {
 		return fmt.Errorf("%s: not a regular file (%s); inputs must be files", display, fileKind(st.Mode()))
 	}
-	return nil
+	return checkStored(path, display)
 }
 
 // OpenRegular opens a regular file, checked before opening (so a FIFO

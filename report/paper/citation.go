@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"net/url"
 	"regexp"
 	"sort"
 	"strings"
@@ -24,13 +25,75 @@ var (
 )
 
 // yamlString is s as a YAML double-quoted scalar: JSON's string syntax,
-// which YAML 1.2 reads as is.
+// which YAML 1.2 reads as is, with the characters YAML may not hold raw
+// (DEL, the C1 controls, among them NEL, which YAML 1.1 reads as a line
+// break, and U+FFFE, U+FFFF) written as \u escapes too. Invalid UTF-8
+// becomes U+FFFD, as in JSON.
 func yamlString(s string) string {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
 	_ = enc.Encode(s) // a string always encodes
-	return strings.TrimSuffix(buf.String(), "\n")
+	out := strings.TrimSuffix(buf.String(), "\n")
+	if !strings.ContainsFunc(out, yamlUnprintable) {
+		return out
+	}
+	var b strings.Builder
+	for _, r := range out {
+		if yamlUnprintable(r) {
+			fmt.Fprintf(&b, "\\u%04X", r)
+		} else {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// yamlUnprintable reports a character YAML 1.2 does not allow raw in a
+// stream (outside its c-printable set) or that YAML 1.1 takes for a line
+// break, of those JSON's encoder leaves raw.
+func yamlUnprintable(r rune) bool {
+	return r >= 0x7F && r <= 0x9F || r == 0xFFFE || r == 0xFFFF || r == 0x2028 || r == 0x2029
+}
+
+// bibEscape is text for a braced BibTeX field: Escape, but with braces
+// as \textbraceleft{} and \textbraceright{}. BibTeX counts every brace,
+// escaped or not, to find a field's end, so Escape's \{ and \} would
+// let a value close its field and add others (a DOI of
+// "10.1/z}, publisher = {Evil"); what bibEscape writes always has
+// balanced braces.
+func bibEscape(s string) string {
+	var b strings.Builder
+	for {
+		i := strings.IndexAny(s, "{}")
+		if i < 0 {
+			b.WriteString(Escape(s))
+			return b.String()
+		}
+		b.WriteString(Escape(s[:i]))
+		if s[i] == '{' {
+			b.WriteString(`\textbraceleft{}`)
+		} else {
+			b.WriteString(`\textbraceright{}`)
+		}
+		s = s[i+1:]
+	}
+}
+
+// bibURL is a URL for BibTeX's url field, which styles print verbatim
+// (\url): the characters that would end the field or the command —
+// braces, the backslash, spaces and control characters — are
+// percent-encoded, as a browser sends them; the rest stays as written.
+func bibURL(u string) string {
+	var b strings.Builder
+	for _, c := range []byte(u) {
+		if c == '{' || c == '}' || c == '\\' || c <= ' ' || c == 0x7F {
+			fmt.Fprintf(&b, "%%%02X", c)
+		} else {
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
 }
 
 // CFF writes CITATION.cff (Citation File Format 1.2.0) for the study as
@@ -115,7 +178,9 @@ func BibKey(s Study) string {
 }
 
 // BibTeX writes citation.bib: one @misc entry for the study, every field
-// escaped for LaTeX (Escape), authors joined with "and".
+// escaped for LaTeX with balanced braces (bibEscape), the url field
+// percent-encoded where it would break (bibURL), authors joined with
+// "and". No manifest value can end its field or add another.
 func BibTeX(s Study) []byte {
 	var b strings.Builder
 	b.WriteString("% citation.bib: written by evalbook from the study's manifest.\n")
@@ -129,10 +194,10 @@ func BibTeX(s Study) []byte {
 	if s.Subtitle != "" {
 		title += ": " + s.Subtitle
 	}
-	field("title", "{"+Escape(title)+"}") // double braces keep its capitals
+	field("title", "{"+bibEscape(title)+"}") // double braces keep its capitals
 	var authors []string
 	for _, a := range s.Authors {
-		authors = append(authors, "{"+Escape(a)+"}")
+		authors = append(authors, "{"+bibEscape(a)+"}")
 	}
 	field("author", strings.Join(authors, " and "))
 	if y := leadingYear.FindString(s.Date); y != "" {
@@ -141,14 +206,16 @@ func BibTeX(s Study) []byte {
 	if isoDate.MatchString(s.Date) {
 		field("month", strings.TrimLeft(s.Date[5:7], "0"))
 	}
-	field("doi", Escape(s.DOI))
+	field("doi", bibEscape(s.DOI))
 	if u, ok := s.Links["paper"]; ok {
-		field("url", u)
+		field("url", bibURL(u))
 	} else if s.DOI != "" {
-		field("url", "https://doi.org/"+s.DOI)
+		// The DOI is a path on doi.org: its own % ? # are characters
+		// of the DOI, so they are encoded too.
+		field("url", bibURL("https://doi.org/"+strings.ReplaceAll(url.PathEscape(s.DOI), "%2F", "/")))
 	}
 	if s.License != "" {
-		field("note", "License: "+Escape(s.License))
+		field("note", "License: "+bibEscape(s.License))
 	}
 	b.WriteString("}\n")
 	return []byte(b.String())

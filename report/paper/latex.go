@@ -304,6 +304,12 @@ func body(b *bytes.Buffer, tab analyses.Table, num []bool) (marked bool) {
 				b.WriteString(" & ")
 			}
 			star := j == pCol && row[sigCol] == true
+			if bound, ok := estimateBound(c, tab.Resolution[tab.Columns[j]]); ok {
+				// a Monte Carlo estimate of 0 or 1: a bound at its
+				// resolution, as the pages print it
+				b.WriteString(`\multicolumn{2}{c}{` + bound + `}`)
+				continue
+			}
 			if num[j] {
 				cell, starred := numericCell(c, best[j], star)
 				b.WriteString(cell)
@@ -319,6 +325,23 @@ func body(b *bytes.Buffer, tab analyses.Table, num []bool) (marked bool) {
 		b.WriteString(" \\\\\n")
 	}
 	return marked
+}
+
+// estimateBound is a Monte Carlo estimate of resolution res (1/draws)
+// that the draws cannot resolve, 0 or 1, as a bound in LaTeX ("$<$
+// 2e-5"); ok is false for any other cell.
+func estimateBound(c any, res float64) (string, bool) {
+	p, isFloat := c.(float64)
+	if !isFloat || !(res > 0) || !analyses.Finite(p) {
+		return "", false
+	}
+	switch {
+	case p < res:
+		return `$<$\,` + analyses.ResolutionText(res), true
+	case p > 1-res:
+		return `$>$\,1$-$` + analyses.ResolutionText(res), true
+	}
+	return "", false
 }
 
 // numericCell is a cell of a numeric column: its two halves, the value

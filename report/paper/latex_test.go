@@ -111,3 +111,20 @@ func TestNumberMatchesTheSite(t *testing.T) {
 		}
 	}
 }
+
+// TestLaTeXMonteCarloBound: a Bayesian probability of 0 of 50,000
+// draws was written "0" in the LaTeX table, a certainty the draws cannot
+// give. A column with a resolution (Table.Resolution) writes 0 and 1 as
+// bounds at it, as the pages do; other values as numbers.
+func TestLaTeXMonteCarloBound(t *testing.T) {
+	tab := analyses.Table{Columns: []string{"a", "b", "p_left", "p_right"}, Rows: [][]any{
+		{"X", "Y", 0.0, 1.0},
+		{"X", "Z", 0.25, 0.75},
+	}, Resolution: map[string]float64{"p_left": 1.0 / 50000, "p_right": 1.0 / 50000}}
+	tex := string(paper.LaTeX(paper.Table{ID: "pairs", Caption: "c", Table: tab}))
+	for _, want := range []string{`X & Y & \multicolumn{2}{c}{$<$\,2e-5} & \multicolumn{2}{c}{$>$\,1$-$2e-5} \\`, `X & Z & 0 & .25 & 0 & .75 \\`} {
+		if !strings.Contains(tex, want) {
+			t.Errorf("want %q in\n%s", want, tex)
+		}
+	}
+}

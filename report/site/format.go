@@ -26,7 +26,8 @@ const (
 	colInteger                      // every value is a whole number: written as one
 	colFixed                        // fixed decimals, the same for the column
 	colScientific                   // three significant digits in e-notation
-	colPValue                       // p-values: 4 decimals, e-notation below 0.001, a bound below 1e-15
+	colPValue                       // p-values: 4 decimals, e-notation below 0.001, 0 as a bound
+	colMonteCarlo                   // Monte Carlo estimates: as p-values, 0 and 1 as bounds at the resolution
 )
 
 // Display rules, in one place.
@@ -37,11 +38,12 @@ const (
 	// maxDecimals bounds the decimals of a fixed column; a column whose
 	// typical value needs more is written in e-notation.
 	maxDecimals = 6
-	// pValueFloor is the smallest p-value printed as a number: below it a
-	// p-value is beyond float64's resolution for a tail probability
-	// computed as 1 − CDF (about 1.1e-16), so "0" would claim a certainty
-	// the arithmetic cannot give. It is written "< 1e-15".
-	pValueFloor = 1e-15
+	// pValueZero is how a computed p-value of 0 is written: every
+	// p-value is computed in its upper tail (erfc, the complemented
+	// incomplete beta and gamma functions), so 0 means the tail
+	// underflowed float64, and "0" would claim a certainty the
+	// arithmetic cannot give.
+	pValueZero = "< 1e-300"
 	// chartDigits is the significant digits of numbers in chart options
 	// (labels, tooltips, axis bounds).
 	chartDigits = 6
@@ -50,7 +52,8 @@ const (
 // columnFormat formats the numbers of one column.
 type columnFormat struct {
 	kind     columnKind
-	decimals int // colFixed
+	decimals int     // colFixed
+	res      float64 // colMonteCarlo: the estimate's resolution, 1/draws
 }
 
 // pValueColumnRe recognises p-value columns by name: p, p_value, pvalue,
@@ -131,6 +134,8 @@ func (f columnFormat) format(x float64) string {
 		}
 	case colPValue:
 		return formatPValue(x)
+	case colMonteCarlo:
+		return formatEstimate(x, f.res)
 	case colFixed:
 		s := strconv.FormatFloat(x, 'f', f.decimals, 64)
 		if x != 0 && isZeroText(s) {
@@ -150,16 +155,30 @@ func isZeroText(s string) bool {
 }
 
 // formatPValue writes a p-value: four decimals, e-notation with two
-// significant digits below 0.001, and "< 1e-15" below the floor (never
-// "0").
+// significant digits below 0.001 (as far as float64 goes: p-values keep
+// their tail), and a computed 0 as the bound "< 1e-300" (never "0").
 func formatPValue(p float64) string {
 	switch {
-	case p < pValueFloor:
-		return "< 1e-15"
+	case p == 0:
+		return pValueZero
 	case p < 1e-3:
 		return strconv.FormatFloat(p, 'e', 1, 64)
 	}
 	return strconv.FormatFloat(p, 'f', 4, 64)
+}
+
+// formatEstimate writes a Monte Carlo probability of resolution res
+// (1/draws): as a p-value, but an estimate below the resolution (0 of
+// the draws) as "< res" and one within it of 1 as "> 1 − res": the
+// draws cannot tell more (0 of 50,000 draws is "< 2e-5").
+func formatEstimate(p, res float64) string {
+	switch {
+	case p < res:
+		return "< " + analyses.ResolutionText(res)
+	case p > 1-res:
+		return "> 1 − " + analyses.ResolutionText(res)
+	}
+	return formatPValue(p)
 }
 
 // formatTableCell shows a cell with its column's format; the exact value

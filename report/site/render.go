@@ -235,6 +235,9 @@ func (b *siteBuild) tableView(t analyses.Table, id string, num int) tableView {
 			col[i] = row[j]
 		}
 		formats[j] = chooseFormat(c, col)
+		if r := t.Resolution[c]; r > 0 {
+			formats[j] = columnFormat{kind: colMonteCarlo, res: r}
+		}
 	}
 	quantity := slices.Index(t.Columns, "quantity")
 	for _, row := range rows {
