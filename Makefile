@@ -165,12 +165,15 @@ bench-issues: build
 	$(GO) run ./sites/bench/metagen $(BENCH_DIR)-meta
 	/usr/bin/time -f "meta-analysis build: wall %e s, max RSS %M KiB" ./$(BIN) build $(BENCH_DIR)-meta --quiet --no-cache
 
-# bench-pages: the demo's stability page (six charts, three large) in
-# headless Chromium: first paint, DOM ready and all charts drawn, in ms as
-# the browser measured them (printed, never asserted; issue 21's budget:
-# first render ≤ 0.5 s on this machine).
+# bench-pages: the weight of every page of the demo with everything it
+# loads (scripts, images, chart options), in bytes as written and gzipped
+# (TestDemoPageWeight asserts issue 30's budget: an analysis page at most
+# 500 KB gzipped); then the demo's stability page (six charts, three
+# large) in headless Chromium: first paint, DOM ready and all charts
+# drawn, in ms as the browser measured them (printed, never asserted;
+# issue 21's budget: first render ≤ 0.5 s on this machine).
 bench-pages: assets
-	$(GO) test ./cmd/evalbook/ -run '^$$' -bench PageFirstRender -benchtime 5x
+	$(GO) test ./cmd/evalbook/ -run '^$$' -bench 'PageWeight|PageFirstRender' -benchtime 5x -v
 
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
