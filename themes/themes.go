@@ -15,8 +15,9 @@ var css string
 //go:embed static/site.js
 var js string
 
-// assets holds assets/README.txt always, and assets/echarts.min.js when
-// `make assets` fetched it from the npm registry before `go build`.
+// assets holds assets/README.txt always, and assets/echarts.min.js (the
+// ECharts bundle of src/echarts.js) and assets/katex.min.js when `make
+// assets` built them from the npm registry's packages before `go build`.
 //
 //go:embed assets
 var assets embed.FS
@@ -32,8 +33,9 @@ func CSS() string { return css }
 // JS returns the site script (chart drawing, theme toggle, table sorting).
 func JS() string { return js }
 
-// ECharts returns the ECharts library, or nil when the binary was built
-// without it.
+// ECharts returns the chart library (ECharts with only the series types,
+// components and renderer the site uses, as src/echarts.js lists them),
+// or nil when the binary was built without it.
 func ECharts() []byte {
 	b, err := fs.ReadFile(assets, "assets/echarts.min.js")
 	if err != nil {

@@ -11,6 +11,21 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
+// BenchmarkPageWeight prints the weight of every page of the demo with
+// everything it loads, in bytes as written and gzipped (what
+// TestDemoPageWeight holds to its budgets); `make bench-pages` runs it.
+func BenchmarkPageWeight(b *testing.B) {
+	requireChartAsset(b)
+	site := demoSite(b)
+	var ws []pageWeight
+	for i := 0; i < b.N; i++ {
+		ws = demoPageWeights(b, site)
+	}
+	if b.N == 1 { // the first of the runs -benchtime asks for: print once
+		b.Logf("the demo's pages, heaviest first:\n%s", weightTable(ws))
+	}
+}
+
 // BenchmarkPageFirstRender opens the demo's stability page (six charts,
 // three of them large) in headless Chromium from file:// and reports, as
 // the browser measured them: first-contentful-paint (the page's first

@@ -1,6 +1,9 @@
 package main
 
 import (
+	"bytes"
+	"compress/gzip"
+	"fmt"
 	"html"
 	"math"
 	"os"
@@ -304,15 +307,114 @@ func significant(num string) int {
 	return len(strings.TrimRight(digits, "0"))
 }
 
+// pageWeight is what opening one page of the site costs the reader: the
+// page and every file it loads (scripts, images, the option scripts of
+// its large charts), each counted once, in bytes as written and gzipped.
+type pageWeight struct {
+	page     string
+	analysis bool // an analysis's page (its entry in the contents is current)
+	files    int  // files loaded besides the page
+	raw, gz  int64
+}
+
+// pageLoadRe finds what a page loads: scripts, images, stylesheets, and
+// the option scripts of large charts (loaded when the chart is drawn).
+var pageLoadRe = regexp.MustCompile(`<script src="([^"]+)"|<img[^>]*\ssrc="([^"]+)"|data-option-src="([^"]+)"|<link[^>]*\shref="([^"]+\.css)"`)
+
+// gzipSize is the size of b gzipped at gzip's fastest level (the
+// default of nginx's gzip module): an upper bound on what a server that
+// compresses sends.
+func gzipSize(b []byte) int64 {
+	var buf bytes.Buffer
+	w, _ := gzip.NewWriterLevel(&buf, gzip.BestSpeed)
+	w.Write(b)
+	w.Close()
+	return int64(buf.Len())
+}
+
+// demoPageWeights weighs every page of the demo's multi-page site,
+// heaviest (gzipped) first.
+func demoPageWeights(t testing.TB, site string) []pageWeight {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join(site, "*.html"))
+	sizes := map[string][2]int64{}
+	size := func(path string) ([2]int64, error) {
+		if s, ok := sizes[path]; ok {
+			return s, nil
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return [2]int64{}, err
+		}
+		sizes[path] = [2]int64{int64(len(b)), gzipSize(b)}
+		return sizes[path], nil
+	}
+	var out []pageWeight
+	for _, f := range files {
+		s, err := size(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := os.ReadFile(f)
+		page := string(b)
+		name := filepath.Base(f)
+		w := pageWeight{page: name, raw: s[0], gz: s[1],
+			analysis: strings.Contains(page, `<li class="nav-analysis"><a href="`+name+`" aria-current="page">`)}
+		seen := map[string]bool{}
+		for _, m := range pageLoadRe.FindAllStringSubmatch(page, -1) {
+			src := html.UnescapeString(m[1] + m[2] + m[3] + m[4])
+			if seen[src] {
+				continue
+			}
+			seen[src] = true
+			s, err := size(filepath.Join(site, filepath.FromSlash(src)))
+			if err != nil {
+				t.Errorf("%s loads %s: %v", name, src, err)
+				continue
+			}
+			w.files++
+			w.raw += s[0]
+			w.gz += s[1]
+		}
+		out = append(out, w)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		return out[i].gz > out[j].gz || out[i].gz == out[j].gz && out[i].page < out[j].page
+	})
+	return out
+}
+
+// weightTable prints the weights as a table.
+func weightTable(ws []pageWeight) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%-42s %-8s %5s %12s %12s\n", "page (with what it loads)", "kind", "files", "bytes", "gzip bytes")
+	for _, w := range ws {
+		kind := "page"
+		if w.analysis {
+			kind = "analysis"
+		}
+		fmt.Fprintf(&b, "%-42s %-8s %5d %12d %12d\n", w.page, kind, w.files, w.raw, w.gz)
+	}
+	return b.String()
+}
+
+// analysisPageBudget is the most an analysis page may weigh with
+// everything it loads, gzipped as a server sends it (issue 30).
+const analysisPageBudget = 500 << 10
+
 // TestDemoPageWeight: a page without a chart loads no ECharts and weighs
 // at most 200 KB with everything it loads (HTML, scripts, images); a page
-// with charts loads ECharts once; a figure's static SVG, hidden while
-// its chart is shown, is lazy (not fetched until shown).
+// with charts loads ECharts once; a page loads KaTeX if and only if it
+// has math; a figure's static SVG, hidden while its chart is shown, is
+// lazy (not fetched until shown). Every analysis page, with everything
+// it loads (the chart library, KaTeX, its charts' option scripts and
+// every static SVG, lazy or not), weighs at most 500 KB as a server
+// sends it (gzip at its fastest level); the table of every page's weight
+// is in the verbose log (make bench-pages prints it).
 func TestDemoPageWeight(t *testing.T) {
 	t.Parallel()
+	requireChartAsset(t)
 	site := demoSite(t)
-	srcRe := regexp.MustCompile(`<script src="([^"]+)"|<img[^>]*src="([^"]+)"`)
-	textOnly := 0
 	for name, page := range demoPages(t) {
 		charts := strings.Contains(page, `class="echart"`)
 		echarts := strings.Count(page, `src="assets/echarts.min.js"`)
@@ -322,31 +424,44 @@ func TestDemoPageWeight(t *testing.T) {
 		case !charts && echarts != 0:
 			t.Errorf("%s: has no chart but loads ECharts", name)
 		}
+		math := strings.Contains(page, `class="math`)
+		katex := strings.Count(page, `src="assets/katex.min.js"`)
+		switch {
+		case math && katex != 1:
+			t.Errorf("%s: has math and loads KaTeX %d times", name, katex)
+		case !math && katex != 0:
+			t.Errorf("%s: has no math but loads KaTeX", name)
+		}
 		for _, img := range regexp.MustCompile(`<img class="static with-chart"[^>]*>`).FindAllString(page, -1) {
 			if !strings.Contains(img, `loading="lazy"`) {
 				t.Errorf("%s: a hidden static figure is not lazy: %s", name, img)
 			}
 		}
-		if charts {
+	}
+	weights := demoPageWeights(t, site)
+	t.Logf("the demo's pages, heaviest first:\n%s", weightTable(weights))
+	textOnly, analyses := 0, 0
+	for _, w := range weights {
+		page, err := os.ReadFile(filepath.Join(site, w.page))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if w.analysis {
+			analyses++
+			if w.gz > analysisPageBudget {
+				t.Errorf("%s: an analysis page weighs %d KB gzipped with what it loads (%d KB as written; at most %d KB gzipped)", w.page, w.gz>>10, w.raw>>10, analysisPageBudget>>10)
+			}
+		}
+		if strings.Contains(string(page), `class="echart"`) {
 			continue
 		}
 		textOnly++
-		size := int64(len(page))
-		for _, m := range srcRe.FindAllStringSubmatch(page, -1) {
-			src := m[1] + m[2]
-			st, err := os.Stat(filepath.Join(site, filepath.FromSlash(src)))
-			if err != nil {
-				t.Errorf("%s: %s: %v", name, src, err)
-				continue
-			}
-			size += st.Size()
-		}
-		if size > 200<<10 {
-			t.Errorf("%s: a text-only page weighs %d KB with what it loads (at most 200 KB)", name, size>>10)
+		if w.raw > 200<<10 {
+			t.Errorf("%s: a text-only page weighs %d KB with what it loads (at most 200 KB)", w.page, w.raw>>10)
 		}
 	}
-	if textOnly < 3 {
-		t.Errorf("only %d text-only pages in the demo", textOnly)
+	if textOnly < 3 || analyses < 10 {
+		t.Errorf("only %d text-only pages and %d analysis pages in the demo", textOnly, analyses)
 	}
 }
 

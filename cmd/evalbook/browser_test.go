@@ -472,6 +472,7 @@ func eachPage(t *testing.T, pool tabPool, pages []string, check func(t *testing.
 // demoHTMLPages lists the demo's pages, sorted.
 func demoHTMLPages(t *testing.T) []string {
 	t.Helper()
+	requireChartAsset(t) // skips without it (fails under CI)
 	site := demoSite(t)
 	if _, err := os.Stat(filepath.Join(site, "assets", "echarts.min.js")); err != nil {
 		t.Fatal("the demo was built without ECharts: run `make assets` before testing (make test does)")
