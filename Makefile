@@ -8,13 +8,15 @@ VERSION  ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev
 LDFLAGS  := -X main.version=$(VERSION)
 ECHARTS  := themes/assets/echarts.min.js
 KATEX    := themes/assets/katex.min.js
+# what `evalbook version` prints of the embedded assets (written by assets)
+ASSET_VERSIONS := themes/assets/versions.txt
 # axe-core (a dev dependency from the same lock) is for the browser test
 # only: it stays in node_modules and is never embedded or committed.
 AXE      := node_modules/axe-core/axe.min.js
 BIN      := bin/evalbook
 DEMO     := sites/demo
 
-.PHONY: all build assets demo test test-race test-short fuzz bench bench-seed000 bench-1g bench-issues bench-pack bench-pages bench-offline lint deps clean
+.PHONY: all build assets dist dist-check demo test test-race test-short fuzz bench bench-seed000 bench-1g bench-issues bench-pack bench-pages bench-offline lint deps clean
 
 all: build
 
@@ -30,19 +32,54 @@ all: build
 ECHARTS_ENTRY := themes/src/echarts.js
 ESBUILD_FLAGS := --bundle --minify --format=iife --define:process.env.NODE_ENV='"production"' --log-level=warning
 
-assets: $(ECHARTS) $(KATEX) $(AXE)
+assets: $(ECHARTS) $(KATEX) $(AXE) $(ASSET_VERSIONS)
 
-$(ECHARTS) $(KATEX) $(AXE) &: package.json package-lock.json $(ECHARTS_ENTRY)
+$(ECHARTS) $(KATEX) $(AXE) $(ASSET_VERSIONS) &: package.json package-lock.json $(ECHARTS_ENTRY)
 	@if command -v npm >/dev/null 2>&1; then \
 		npm ci --no-audit --no-fund --ignore-scripts --loglevel=error && \
 		node_modules/.bin/esbuild $(ECHARTS_ENTRY) $(ESBUILD_FLAGS) --outfile=$(ECHARTS) && \
-		cp node_modules/katex/dist/katex.min.js $(KATEX); \
+		cp node_modules/katex/dist/katex.min.js $(KATEX) && \
+		node -e 'for (const p of ["echarts", "katex"]) console.log(p + " " + require("./node_modules/" + p + "/package.json").version)' > $(ASSET_VERSIONS); \
 	else \
 		echo "warning: npm not found; building without interactive charts (static SVG only)" >&2; \
 	fi
 
 build: assets
 	$(GO) build -trimpath -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/evalbook
+
+# dist: release archives for linux, darwin and windows on amd64 and arm64,
+# each the binary (assets embedded, -trimpath, the version stamped, no
+# cgo) with README.md and LICENSE-like notes, packed reproducibly (names
+# sorted, owner 0, time of the last commit, gzip without a name or time);
+# dist/SHA256SUMS lists them. Two runs on one commit give the same bytes
+# (make dist-check builds twice and compares, then builds the demo with
+# the linux/amd64 binary on a PATH without npm).
+DIST_TARGETS := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 windows/arm64
+DIST_TIME    := $(shell git log -1 --format=%ct 2>/dev/null || echo 0)
+dist: assets
+	@test -s $(ECHARTS) || { echo "dist needs the embedded chart library: install npm (make assets)" >&2; exit 1; }
+	@rm -rf dist && mkdir -p dist
+	@set -e; for t in $(DIST_TARGETS); do \
+		os=$${t%/*}; arch=$${t#*/}; name=evalbook-$(VERSION)-$$os-$$arch; ext=; [ $$os = windows ] && ext=.exe; \
+		mkdir -p dist/$$name; \
+		CGO_ENABLED=0 GOOS=$$os GOARCH=$$arch $(GO) build -trimpath -buildvcs=false -ldflags "$(LDFLAGS) -s -w -buildid=" -o dist/$$name/evalbook$$ext ./cmd/evalbook; \
+		cp README.md dist/$$name/; \
+		find dist/$$name -exec touch -h -d @$(DIST_TIME) {} +; \
+		tar --sort=name --owner=0 --group=0 --numeric-owner --mtime=@$(DIST_TIME) --format=gnu -C dist -cf - $$name | gzip -n -9 > dist/$$name.tar.gz; \
+		rm -rf dist/$$name; \
+	done
+	@cd dist && sha256sum *.tar.gz > SHA256SUMS && cat SHA256SUMS
+
+dist-check:
+	@$(MAKE) --no-print-directory dist >/dev/null && mv dist dist.first
+	@$(MAKE) --no-print-directory dist >/dev/null
+	@cmp dist/SHA256SUMS dist.first/SHA256SUMS && echo "dist: two builds are byte-identical" || { diff dist/SHA256SUMS dist.first/SHA256SUMS; rm -rf dist.first; exit 1; }
+	@rm -rf dist.first
+	@set -e; tmp=$$(mktemp -d); tar -C $$tmp -xzf dist/evalbook-$(VERSION)-linux-amd64.tar.gz; \
+		$(GO) run ./sites/demo/gen $$tmp/demo $(DEMO)/manifest.d >/dev/null; \
+		mkdir $$tmp/nopath; env -i PATH=$$tmp/nopath HOME=$$tmp $$tmp/evalbook-$(VERSION)-linux-amd64/evalbook build $$tmp/demo --quiet --no-cache; \
+		test -s $$tmp/demo/site/assets/echarts.min.js && grep -q 'class="echart"' $$tmp/demo/site/*.html && echo "dist: the linux/amd64 binary built the demo with interactive charts, with nothing on its PATH (no npm, no Go)"; \
+		$$tmp/evalbook-$(VERSION)-linux-amd64/evalbook version; rm -rf $$tmp
 
 demo: build
 	$(GO) run ./sites/demo/gen $(DEMO)

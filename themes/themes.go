@@ -4,6 +4,7 @@ import (
 	"embed"
 	"html/template"
 	"io/fs"
+	"strings"
 )
 
 //go:embed templates/*.html
@@ -52,4 +53,21 @@ func KaTeX() []byte {
 		return nil
 	}
 	return b
+}
+
+// AssetVersions lists the npm packages the embedded assets were built
+// from, one "name version" a line ("echarts 6.1.0"), or nil when the
+// binary was built without them.
+func AssetVersions() []string {
+	b, err := fs.ReadFile(assets, "assets/versions.txt")
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, line := range strings.Split(string(b), "\n") {
+		if line = strings.TrimSpace(line); line != "" {
+			out = append(out, line)
+		}
+	}
+	return out
 }

@@ -20,6 +20,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime"
 	"runtime/debug"
 	"strconv"
 	"strings"
@@ -27,6 +28,7 @@ import (
 	"syscall"
 
 	"github.com/evalbook/evalbook/report"
+	"github.com/evalbook/evalbook/themes"
 )
 
 // version is set at link time (-ldflags "-X main.version=…"); otherwise
@@ -135,7 +137,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case "schema":
 		err = cmdSchema(args[1:], stdout, stderr)
 	case "version", "--version", "-version":
-		fmt.Fprintln(stdout, "evalbook", toolVersion())
+		printVersion(stdout)
 		return 0
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
@@ -411,6 +413,21 @@ func cacheDir() string {
 		return ""
 	}
 	return filepath.Join(dir, "evalbook")
+}
+
+// printVersion prints the tool's version, its Go toolchain and the npm
+// packages its embedded assets were built from.
+func printVersion(w io.Writer) {
+	fmt.Fprintln(w, "evalbook", toolVersion())
+	fmt.Fprintln(w, "go:", runtime.Version(), runtime.GOOS+"/"+runtime.GOARCH)
+	switch v := themes.AssetVersions(); {
+	case len(themes.ECharts()) == 0:
+		fmt.Fprintln(w, "assets: none (built without `make assets`: figures are static SVG, math is TeX source)")
+	case len(v) == 0:
+		fmt.Fprintln(w, "assets: embedded, versions not recorded")
+	default:
+		fmt.Fprintln(w, "assets:", strings.Join(v, ", "))
+	}
 }
 
 func toolVersion() string {
