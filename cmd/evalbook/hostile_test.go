@@ -547,7 +547,7 @@ func hostileRows() []hostileRow {
 		bad("data", "an overflowing mean over runs", withResults("dataset,method,metric,run,value\nd1,A,m,1,1.7e308\nd1,A,m,2,-1.7e308\nd1,B,m,1,2\nd2,A,m,1,3\nd2,B,m,1,1\n"),
 			"data/results.csv:3:10: the mean or spread over the 2 values of m of A on d1 overflows float64"),
 		bad("data", "an empty file", withResults(""), `study.toml:8: analyses/lb: data/results.csv: empty file (no header row)`),
-		bad("data", "a header only", withResults(hdr), `study.toml:11: analyses/lb: no metric "m" in the results`),
+		bad("data", "a header only", withResults(hdr), "analyses/lb: data/results.csv:1: no rows after the header: a results file must hold at least one row of values"),
 		bad("data", "no value column", withResults("dataset,method,metric\nd1,A,m\n"), `data/results.csv:1: no metric columns: want dataset,method,metric,value or dataset,method,<metric…>`),
 		bad("data", "a mapped column the file lacks", withManifest(resultsEntry(`{ path = "data/results.csv", columns = { value = "score" } }`)), `data/results.csv:1: no column "score" (mapped from "value")`),
 		bad("data", "an empty method name", withResults(baseResults+"d1,,m,1\n"), `data/results.csv:6:4: empty method name`),
@@ -613,16 +613,16 @@ func hostileRows() []hostileRow {
 			write(t, filepath.Join(study, "data", "results.csv.gz"), gz[:len(gz)/2])
 			write(t, filepath.Join(study, "study.toml"), gzManifest)
 			return build(study)
-		}, `study.toml:8: analyses/lb: data/results.csv.gz: unexpected EOF`),
+		}, `truncated gzip file: the compressed data end after line`),
 		bad("compression", "not gzip, named .gz", studyFiles(map[string]string{"data/results.csv.gz": baseResults, "study.toml": gzManifest}), `study.toml:8: analyses/lb: data/results.csv.gz: not a gzip file: gzip: invalid header`),
-		bad("compression", "an empty .gz file", studyFiles(map[string]string{"data/results.csv.gz": "", "study.toml": gzManifest}), `study.toml:8: analyses/lb: data/results.csv.gz: not a gzip file: EOF`),
+		bad("compression", "an empty .gz file", studyFiles(map[string]string{"data/results.csv.gz": "", "study.toml": gzManifest}), `study.toml:8: analyses/lb: data/results.csv.gz: empty file: a .gz input must hold a gzip stream`),
 		bad("compression", "a gzip file with a bad checksum", func(t testing.TB, root, study string) []string {
 			gz := []byte(gzipBytes(t, baseResults))
 			gz[len(gz)-8] ^= 0xff // the CRC-32 of the trailer
 			write(t, filepath.Join(study, "data", "results.csv.gz"), string(gz))
 			write(t, filepath.Join(study, "study.toml"), gzManifest)
 			return build(study)
-		}, `study.toml:8: analyses/lb: data/results.csv.gz: gzip: invalid checksum`),
+		}, `data/results.csv.gz:6: corrupt gzip file: its checksum does not match the data (after line 5)`),
 		bad("compression", "gzip with a bad value inside", func(t testing.TB, root, study string) []string {
 			write(t, filepath.Join(study, "data", "results.csv.gz"), gzipBytes(t, hdr+"d1,A,m,1\nd1,B,m,0x10\n"))
 			write(t, filepath.Join(study, "study.toml"), gzManifest)
@@ -1176,6 +1176,16 @@ func hostileRows() []hostileRow {
 				}
 				return code, stdout, stderr
 			}},
+	)
+
+	// ---- issue 31: inputs, outputs, serve and pack (branch inputs) ----
+	add(
+		bad("compression", "gzip data in a file named .csv", func(t testing.TB, root, study string) []string {
+			write(t, filepath.Join(study, "data", "results.csv"), gzipBytes(t, baseResults))
+			return build(study)
+		}, "study.toml:8: analyses/lb: data/results.csv: the file is gzip-compressed but its name does not end in .gz: rename it to results.csv.gz"),
+		bad("data", "a header and blank lines only", withResults(hdr+"\n\n"),
+			"analyses/lb: data/results.csv:1: no rows after the header"),
 	)
 	return rows
 }
