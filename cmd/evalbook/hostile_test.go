@@ -1186,6 +1186,35 @@ func hostileRows() []hostileRow {
 		}, "study.toml:8: analyses/lb: data/results.csv: the file is gzip-compressed but its name does not end in .gz: rename it to results.csv.gz"),
 		bad("data", "a header and blank lines only", withResults(hdr+"\n\n"),
 			"analyses/lb: data/results.csv:1: no rows after the header"),
+		bad("parquet", "an int64 value beyond 2^53 that a float64 cannot hold", func(t testing.TB, root, study string) []string {
+			type intResult struct {
+				Dataset string `parquet:"dataset"`
+				Method  string `parquet:"method"`
+				Metric  string `parquet:"metric"`
+				Value   int64  `parquet:"value"`
+			}
+			write(t, filepath.Join(study, "data", "results.parquet"), parquetBytes(t, []intResult{{"d1", "A", "m", 3}, {"d1", "B", "m", 1<<53 + 1}}))
+			write(t, filepath.Join(study, "study.toml"), resultsEntry(`"data/results.parquet"`))
+			return build(study)
+		}, `data/results.parquet: row 2, column "value": the integer 9007199254740993 is beyond ±2^53 and a float64 cannot hold it exactly (it would read as 9007199254740992)`),
+		hostileRow{cat: "parquet", name: "a float32 column reads as its shortest decimal (accepted)", wantCode: 0, wantMsg: "built 1 analyses and 1 pages",
+			setup: func(t testing.TB, root, study string) []string {
+				type f32Result struct {
+					Dataset string  `parquet:"dataset"`
+					Method  string  `parquet:"method"`
+					Metric  string  `parquet:"metric"`
+					Value   float32 `parquet:"value"`
+				}
+				write(t, filepath.Join(study, "data", "results.parquet"), parquetBytes(t, []f32Result{{"d1", "A", "m", 0.1}, {"d1", "B", "m", 0.7}}))
+				write(t, filepath.Join(study, "study.toml"), resultsEntry(`"data/results.parquet"`))
+				return build(study)
+			},
+			check: func(t *testing.T, root, study string, r cliResult) {
+				// 0.1f is 0.100000001490116 as bits; as written it is 0.1
+				if v := tableValue(t, filepath.Join(study, "site"), "lb", "A", "mean"); v != 0.1 {
+					t.Errorf("the mean of A is %v, want 0.1", v)
+				}
+			}},
 	)
 	return rows
 }
