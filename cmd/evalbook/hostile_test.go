@@ -1197,6 +1197,12 @@ func hostileRows() []hostileRow {
 			write(t, filepath.Join(study, "study.toml"), resultsEntry(`"data/results.parquet"`))
 			return build(study)
 		}, `data/results.parquet: row 2, column "value": the integer 9007199254740993 is beyond ±2^53 and a float64 cannot hold it exactly (it would read as 9007199254740992)`),
+		bad("meta", "a dataset whose treatment file is missing", studyFiles(map[string]string{
+			"study.toml":      "title = \"Meta\"\n[inputs]\nunits = \"units/{method}_{dataset}.csv\"\n[[analyses]]\nid = \"m\"\ntype = \"meta_analysis\"\ntreatment = \"new\"\ncontrol = \"old\"\nmetric = \"m\"\n",
+			"units/new_a.csv": "unit,m\nu1,0.5\nu2,0.25\nu3,0.75\n",
+			"units/old_a.csv": "unit,m\nu1,0.25\nu2,0.25\nu3,0.5\n",
+			"units/old_b.csv": "unit,m\nu1,0.25\nu2,0.5\nu3,0.5\n",
+		}), `study.toml:4: analyses/m: dataset "b": method "new" has no per-unit values of m (expected in units/new_b.csv, which is missing or holds none); give them, or leave the dataset out of this analysis with datasets = ["a"]`),
 		hostileRow{cat: "parquet", name: "a float32 column reads as its shortest decimal (accepted)", wantCode: 0, wantMsg: "built 1 analyses and 1 pages",
 			setup: func(t testing.TB, root, study string) []string {
 				type f32Result struct {
