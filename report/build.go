@@ -122,6 +122,12 @@ func Build(ctx context.Context, o Options) (*Summary, error) {
 	o.checkOut = true
 	b, err := run(ctx, &o)
 	if err != nil {
+		// A failed build writes no site, but puts back the one a build
+		// killed during its swap left aside (not beside an output it
+		// refused).
+		if oe := (*OutputError)(nil); !errors.As(err, &oe) {
+			recoverOnFailure(o.Out)
+		}
 		return nil, err
 	}
 	if err := ctx.Err(); err != nil {

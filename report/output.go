@@ -432,6 +432,8 @@ func recoverLeftovers(target string) error {
 				if err := os.Rename(p, target); err != nil {
 					return fmt.Errorf("restore %s from %s: %w", target, p, err)
 				}
+				// back as it was before the swap began
+				os.Remove(filepath.Join(target, retiredBy))
 				missing = false
 				continue
 			}
@@ -448,6 +450,41 @@ func recoverLeftovers(target string) error {
 		}
 	}
 	return nil
+}
+
+// recoverOnFailure repairs the leftovers of a build killed during its
+// swap when this build fails before writing: the previous site, moved
+// aside as <base>.old-*, would otherwise stay missing until a build
+// succeeds. It does nothing (and takes no lock, so it writes no lock
+// file) when there is nothing of the kind next to out; what it touches
+// is what recoverLeftovers touches. Its own failure is not the build's:
+// the next build tries again.
+func recoverOnFailure(out string) {
+	if out == "" {
+		return
+	}
+	target, err := resolvePath(out)
+	if err != nil || filepath.Dir(target) == target {
+		return
+	}
+	entries, err := input.ListOwn(filepath.Dir(target))
+	if err != nil {
+		return
+	}
+	base := filepath.Base(target)
+	found := false
+	for _, e := range entries {
+		found = found || e.IsDir() && (strings.HasPrefix(e.Name(), base+".old-") || strings.HasPrefix(e.Name(), "."+base+".new-"))
+	}
+	if !found {
+		return
+	}
+	unlock, err := lockOutput(target)
+	if err != nil {
+		return
+	}
+	defer unlock()
+	recoverLeftovers(target)
 }
 
 // keepDirMode gives the new site directory tmp the permissions (and
