@@ -8,6 +8,7 @@ import (
 	"path"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"syscall"
 
@@ -235,7 +236,90 @@ func checkOutput(out string, study *Study, read []string) (string, error) {
 	if err := replaceable(target); err != nil {
 		return "", &OutputError{Out: out, Msg: err.Error()}
 	}
+	if mountPoint(target) {
+		return "", &OutputError{Out: out, Msg: mountPointMsg(target)}
+	}
 	return target, nil
+}
+
+// mountPoint reports whether the existing directory dir is a mount
+// point: its device differs from its parent's, or (a bind mount of the
+// same file system; Linux) the kernel's mount table lists it. A build
+// replaces its output by renaming it aside, which a mount point refuses
+// (EBUSY); a mount the checks miss fails at the swap with the same
+// message (swapError), with nothing written into it.
+func mountPoint(dir string) bool {
+	st, err := os.Lstat(dir)
+	if err != nil || !st.IsDir() {
+		return false
+	}
+	pst, err := os.Stat(filepath.Dir(dir))
+	if err != nil {
+		return false
+	}
+	if deviceOf(st) != deviceOf(pst) {
+		return true
+	}
+	table, err := input.ReadOwn(mountTable)
+	if err != nil {
+		return false
+	}
+	for _, line := range strings.Split(string(table), "\n") {
+		// id parent major:minor root mount-point options …
+		if f := strings.Fields(line); len(f) > 4 && unescapeMount(f[4]) == dir {
+			return true
+		}
+	}
+	return false
+}
+
+// mountTable lists the mounts of this process (Linux; elsewhere it is
+// missing and only devices are compared).
+var mountTable = "/proc/self/mountinfo"
+
+// unescapeMount undoes the octal escapes of a path in the mount table
+// (a space is \040).
+func unescapeMount(s string) string {
+	if !strings.Contains(s, "\\") {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+3 < len(s) {
+			if n, err := strconv.ParseUint(s[i+1:i+4], 8, 8); err == nil {
+				b.WriteByte(byte(n))
+				i += 3
+				continue
+			}
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+// deviceOf is the device a file lives on (a variable: tests make a
+// directory look like a mount point without mounting anything).
+var deviceOf = func(st fs.FileInfo) uint64 {
+	if sys, ok := st.Sys().(*syscall.Stat_t); ok {
+		return uint64(sys.Dev)
+	}
+	return 0
+}
+
+// mountPointMsg says why a mount point cannot be the output, and what to
+// do instead.
+func mountPointMsg(dir string) string {
+	return fmt.Sprintf("%s is a mount point: a build replaces its output directory by renaming it, which a mount point does not allow; build into a directory inside it (-o %s) and publish from there, or mount the parent directory instead",
+		dir, filepath.Join(dir, "site"))
+}
+
+// swapError is the error of a rename of the swap: a mount point (EBUSY)
+// says so.
+func swapError(target string, err error) error {
+	if errors.Is(err, syscall.EBUSY) {
+		return errors.New(mountPointMsg(target))
+	}
+	return err
 }
 
 // replaceable says whether the directory target may be replaced: it
@@ -567,14 +651,15 @@ func writeAtomically(target string, files map[string][]byte, marker []byte) erro
 			return err
 		}
 		if err := os.Rename(target, old); err != nil {
-			return err
+			os.Remove(filepath.Join(target, retiredBy)) // still the site
+			return swapError(target, err)
 		}
 	}
 	if err := os.Rename(tmp, target); err != nil {
 		if old != "" {
 			os.Rename(old, target)
 		}
-		return err
+		return swapError(target, err)
 	}
 	if old != "" {
 		// The new site is in place: an old one that cannot be removed

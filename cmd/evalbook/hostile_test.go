@@ -35,6 +35,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 	"unicode/utf8"
@@ -1219,6 +1220,18 @@ func hostileRows() []hostileRow {
 					t.Error("the leftover site.old-123 is still there")
 				}
 			}},
+		bad("output", "-o a mount point", func(t testing.TB, root, study string) []string {
+			pub := filepath.Join(root, "pub")
+			mustDo(t, os.MkdirAll(pub, 0o755))
+			if os.Geteuid() != 0 {
+				t.Skip("needs root to mount")
+			}
+			if err := syscall.Mount("tmpfs", pub, "tmpfs", 0, "size=1m"); err != nil {
+				t.Skip("cannot mount here:", err)
+			}
+			t.Cleanup(func() { syscall.Unmount(pub, syscall.MNT_DETACH) })
+			return build(study, "-o", pub)
+		}, "output {root}/pub: {root}/pub is a mount point: a build replaces its output directory by renaming it, which a mount point does not allow; build into a directory inside it (-o {root}/pub/site)"),
 		hostileRow{cat: "parquet", name: "a float32 column reads as its shortest decimal (accepted)", wantCode: 0, wantMsg: "built 1 analyses and 1 pages",
 			setup: func(t testing.TB, root, study string) []string {
 				type f32Result struct {
