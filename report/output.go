@@ -67,6 +67,54 @@ func siteMarker(s *Study, files map[string][]byte) []byte {
 	return []byte(b.String())
 }
 
+// markerStudy reads the study a site's marker names: its title and
+// manifest name as siteMarker wrote them; ok is false for a marker
+// without them (an empty one, `touch`ed onto an older site).
+func markerStudy(dir string) (title, manifest string, ok bool) {
+	m, err := input.ReadOwn(filepath.Join(dir, SiteMarker))
+	if err != nil {
+		return "", "", false
+	}
+	head, _, _ := strings.Cut(string(m), "\n\n")
+	var hasTitle, hasManifest bool
+	for _, line := range strings.Split(head, "\n") {
+		if v, found := strings.CutPrefix(line, "study: "); found {
+			title, hasTitle = v, true
+		} else if v, found := strings.CutPrefix(line, "manifest: "); found {
+			manifest, hasManifest = v, true
+		}
+	}
+	return title, manifest, hasTitle && hasManifest
+}
+
+// checkSameStudy refuses to replace a site built from another study: -o
+// pointing at another study's site (a slip of ../a/site for ../b/site)
+// would replace it without a word. A study is known by the title and
+// manifest name its site's marker records (no path: a site's bytes do
+// not depend on where the study lives). A site inside the study
+// directory is the study's own whatever its marker says (the study was
+// retitled); elsewhere a retitled study needs force (--force) once.
+func checkSameStudy(out, target string, s *Study, force bool) error {
+	if force || !marked(target) {
+		return nil
+	}
+	for _, d := range locations(s.Dir) {
+		if within(d, target) {
+			return nil
+		}
+	}
+	title, manifest, ok := markerStudy(target)
+	if !ok {
+		return nil
+	}
+	newTitle, newManifest := oneLine(s.Title), filepath.Base(s.File)
+	if title == newTitle && manifest == newManifest {
+		return nil
+	}
+	return &OutputError{Out: out, Msg: fmt.Sprintf("refusing to replace %s: it is the site of another study, %q (%s), and this build is of %q (%s); choose another -o, or pass --force if it is this study's site (a title or manifest renamed) and may be replaced",
+		target, title, manifest, newTitle, newManifest)}
+}
+
 // markerFiles heads the marker's list of the files a build wrote.
 const markerFiles = "files:"
 

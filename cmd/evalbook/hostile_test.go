@@ -1232,6 +1232,29 @@ func hostileRows() []hostileRow {
 			t.Cleanup(func() { syscall.Unmount(pub, syscall.MNT_DETACH) })
 			return build(study, "-o", pub)
 		}, "output {root}/pub: {root}/pub is a mount point: a build replaces its output directory by renaming it, which a mount point does not allow; build into a directory inside it (-o {root}/pub/site)"),
+		bad("output", "-o the site of another study", func(t testing.TB, root, study string) []string {
+			other := filepath.Join(root, "other-study")
+			for name, body := range baseStudyFiles {
+				write(t, filepath.Join(other, name), body)
+			}
+			write(t, filepath.Join(other, "study.toml"), strings.Replace(baseManifest, `title = "Hostile"`, `title = "Another"`, 1))
+			return build(other, "-o", filepath.Join(study, "site"))
+		}, `refusing to replace {study}/site: it is the site of another study, "Hostile" (study.toml), and this build is of "Another" (study.toml); choose another -o, or pass --force`),
+		hostileRow{cat: "output", name: "-o the site of another study with --force (accepted)", wantCode: 0, wantMsg: "built 1 analyses and 1 pages",
+			setup: func(t testing.TB, root, study string) []string {
+				other := filepath.Join(root, "other-study")
+				for name, body := range baseStudyFiles {
+					write(t, filepath.Join(other, name), body)
+				}
+				write(t, filepath.Join(other, "study.toml"), strings.Replace(baseManifest, `title = "Hostile"`, `title = "Another"`, 1))
+				return build(other, "-o", filepath.Join(study, "site"), "--force")
+			},
+			check: func(t *testing.T, root, study string, r cliResult) {
+				b, err := os.ReadFile(filepath.Join(study, "site", ".evalbook-site"))
+				if err != nil || !strings.Contains(string(b), "study: Another\n") {
+					t.Errorf("the marker: %q, %v", b, err)
+				}
+			}},
 		hostileRow{cat: "parquet", name: "a float32 column reads as its shortest decimal (accepted)", wantCode: 0, wantMsg: "built 1 analyses and 1 pages",
 			setup: func(t testing.TB, root, study string) []string {
 				type f32Result struct {
