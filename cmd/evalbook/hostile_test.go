@@ -1255,6 +1255,43 @@ func hostileRows() []hostileRow {
 					t.Errorf("the marker: %q, %v", b, err)
 				}
 			}},
+		hostileRow{cat: "serve", name: "after a failed rebuild serve withholds the data files", wantCode: 0, wantMsg: "evalbook: serving http://127.0.0.1:",
+			touches: []string{"study/data/results.csv"},
+			setup: func(t testing.TB, root, study string) []string {
+				return []string{"serve", study, "--addr", "127.0.0.1:0"}
+			},
+			runner: func(t *testing.T, root, study string, args []string) (int, string, string) {
+				return serveSubprocess(t, args, func(base string) {
+					get := func(url string) (int, string) {
+						resp, err := http.Get(url)
+						mustDo(t, err)
+						defer resp.Body.Close()
+						body, _ := io.ReadAll(resp.Body)
+						return resp.StatusCode, string(body)
+					}
+					if code, _ := get(base + "/data/lb.csv"); code != http.StatusOK {
+						t.Fatalf("data/lb.csv of a good build: %d", code)
+					}
+					write(t, filepath.Join(study, "data", "results.csv"), hdr+"d1,A,m,NaN\n")
+					deadline := time.Now().Add(60 * time.Second)
+					for {
+						code, body := get(base + "/data/lb.csv")
+						if code == http.StatusServiceUnavailable {
+							if !strings.Contains(body, `data/results.csv:2:8: not a number: "NaN"`) {
+								t.Errorf("the 503 does not carry the error: %q", body)
+							}
+							break
+						}
+						if time.Now().After(deadline) {
+							t.Fatalf("data/lb.csv still answers %d after the failed rebuild", code)
+						}
+						time.Sleep(50 * time.Millisecond)
+					}
+					if code, body := get(base + "/lb.html"); code != http.StatusOK || !strings.Contains(body, "build failed (this page is the last good build") {
+						t.Errorf("lb.html after the failed rebuild: %d, no banner", code)
+					}
+				})
+			}},
 		hostileRow{cat: "parquet", name: "a float32 column reads as its shortest decimal (accepted)", wantCode: 0, wantMsg: "built 1 analyses and 1 pages",
 			setup: func(t testing.TB, root, study string) []string {
 				type f32Result struct {
