@@ -596,10 +596,13 @@ func checkMissingAgrees(job *Job, o *meta.Options) error {
 	return nil
 }
 
-// metaBothMethods refuses a dataset of the per-unit values on which the
-// treatment or the control has no value: most often its file is missing
-// (a run that failed, a file not copied), and a summary that silently
-// leaves the dataset out answers another question than the one asked.
+// metaBothMethods refuses a dataset of the per-unit values on which one
+// of the treatment and the control has values and the other none: most
+// often its file is missing (a run that failed, a file not copied), and
+// a summary that silently leaves the dataset out answers another
+// question than the one asked. A dataset on which neither has a value
+// (only other methods ran there) is not this comparison's, and is left
+// out with a note, as before.
 // A study that means to leave it out says so with datasets = […]; a
 // dataset outside that list is not checked.
 func metaBothMethods(s *Study, o *meta.Options, studies []meta.Study) error {
@@ -614,20 +617,18 @@ func metaBothMethods(s *Study, o *meta.Options, studies []meta.Study) error {
 		if !st.FromUnits || keep != nil && !keep[st.Dataset] {
 			continue
 		}
+		// Neither: the dataset is another comparison's (only other
+		// methods' units), left out with its note as before.
 		var none []string
-		if st.TreatmentValues == 0 {
-			none = append(none, o.Treatment)
-		}
-		if st.ControlValues == 0 {
-			none = append(none, o.Control)
-		}
-		if len(none) == 0 {
+		switch {
+		case st.TreatmentValues == 0 && st.ControlValues > 0:
+			none = []string{o.Treatment}
+		case st.ControlValues == 0 && st.TreatmentValues > 0:
+			none = []string{o.Control}
+		default:
 			continue
 		}
 		what := "method " + strconv.Quote(none[0]) + " has no"
-		if len(none) == 2 {
-			what = fmt.Sprintf("neither %q nor %q has", none[0], none[1])
-		}
 		return fmt.Errorf("dataset %q: %s per-unit values of %s%s; give them, or leave the dataset out of this analysis with datasets = [%s]",
 			st.Dataset, what, o.Metric, metaExpectedFiles(s, none, st.Dataset), metaOtherDatasets(studies, st.Dataset))
 	}
