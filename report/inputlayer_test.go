@@ -70,6 +70,7 @@ var openerCallers = map[string]string{
 	"report/serve.go":         "serves the built site, not study inputs",
 	"report/output.go":        "checks what the output directory holds and locks it, not study inputs",
 	"report/archive_build.go": "evalbook pack and verify: the files as the build recorded them, the zip and the inputs given with --inputs",
+	"report/archive_include.go": "evalbook pack --include: hashes the raw files and scripts it adds (input.ExpandIncludes checked them)",
 }
 
 // goFiles lists the module's non-test Go files outside readerExempt,
