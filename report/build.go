@@ -50,6 +50,10 @@ type Options struct {
 	// CacheDir keeps analysis outputs on disk between builds (see
 	// diskcache.go); "" keeps none. NoCache ignores it.
 	CacheDir string
+	// ReplaceOtherStudy lets a build replace a site whose marker names
+	// another study (another title or manifest name) outside the study
+	// directory: `--force`. Every other check of the output still holds.
+	ReplaceOtherStudy bool
 	// AllowOutside lets inputs, pages and the bibliography lie outside
 	// the study directory (--allow-outside; the manifest's allow_outside).
 	AllowOutside bool
@@ -129,6 +133,12 @@ func Build(ctx context.Context, o Options) (*Summary, error) {
 	o.checkOut = true
 	b, err := run(ctx, &o)
 	if err != nil {
+		// A failed build writes no site, but puts back the one a build
+		// killed during its swap left aside (not beside an output it
+		// refused).
+		if oe := (*OutputError)(nil); !errors.As(err, &oe) {
+			recoverOnFailure(o.Out)
+		}
 		return nil, err
 	}
 	if err := ctx.Err(); err != nil {
@@ -138,6 +148,9 @@ func Build(ctx context.Context, o Options) (*Summary, error) {
 	// replace, then write where was checked (see output.go).
 	target, err := checkOutput(o.Out, b.study, studyFiles(b.study, b.in))
 	if err != nil {
+		return nil, err
+	}
+	if err := checkSameStudy(o.Out, target, b.study, o.ReplaceOtherStudy); err != nil {
 		return nil, err
 	}
 	if err := writeAtomically(target, b.files, siteMarker(b.study, b.files)); err != nil {
@@ -209,7 +222,11 @@ func run(ctx context.Context, o *Options) (*built, error) {
 	}
 	if o.checkOut {
 		// A wrong -o fails now, not after every analysis has run.
-		if _, err := checkOutput(o.Out, study, studyFiles(study, in)); err != nil {
+		target, err := checkOutput(o.Out, study, studyFiles(study, in))
+		if err != nil {
+			return nil, err
+		}
+		if err := checkSameStudy(o.Out, target, study, o.ReplaceOtherStudy); err != nil {
 			return nil, err
 		}
 	}

@@ -327,4 +327,5 @@ func TestEngine(t *testing.T) {
 	t.Run("Faults", func(t *testing.T) { testEngineFaults(t, c) })
 	t.Run("Cache", func(t *testing.T) { testEngineCache(t, c) })
 	t.Run("Logs", func(t *testing.T) { testEngineLogs(t, c) })
+	t.Run("Trim", func(t *testing.T) { testEngineTrim(t, c) })
 }

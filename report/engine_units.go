@@ -295,6 +295,7 @@ func (e *engineSource) checkSchema(rows [][]any) error {
 		want, good := "text (String)", e.src.Dialect.Text(typ)
 		switch c[0] {
 		case "unit":
+			e.src.UnitText = good // text ids are trimmed, as the file readers trim them
 			want, good = "text or integers (String, Int*, UInt*)", good || e.src.Dialect.Integer(typ)
 		case "value":
 			want, good = "numbers (Float64, an integer or Decimal type, or Nullable of one)", e.src.Dialect.Numeric(typ)

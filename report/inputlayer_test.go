@@ -65,12 +65,13 @@ var allowedReaders = map[string]string{
 // report/input yet, which check and record every file before opening
 // it, and the readers of evalbook's own files (report/input/own.go).
 var openerCallers = map[string]string{
-	"report/inputs.go":        "the input layer's per-analysis views (checkFile, noteFile, then open), until they move to report/input",
-	"report/manifest.go":      "the manifest itself, read before there are inputs (and hashed into the provenance)",
-	"report/diskcache.go":     "the cache directory's own entries and the tool binary's hash, not study inputs",
-	"report/serve.go":         "serves the built site, not study inputs",
-	"report/output.go":        "checks what the output directory holds and locks it, not study inputs",
-	"report/archive_build.go": "evalbook pack and verify: the files as the build recorded them, the zip and the inputs given with --inputs",
+	"report/inputs.go":          "the input layer's per-analysis views (checkFile, noteFile, then open), until they move to report/input",
+	"report/manifest.go":        "the manifest itself, read before there are inputs (and hashed into the provenance)",
+	"report/diskcache.go":       "the cache directory's own entries and the tool binary's hash, not study inputs",
+	"report/serve.go":           "serves the built site, not study inputs",
+	"report/output.go":          "checks what the output directory holds and locks it, not study inputs",
+	"report/archive_build.go":   "evalbook pack and verify: the files as the build recorded them, the zip and the inputs given with --inputs",
+	"report/archive_include.go": "evalbook pack --include: hashes the raw files and scripts it adds (input.ExpandIncludes checked them)",
 }
 
 // goFiles lists the module's non-test Go files outside readerExempt,

@@ -551,6 +551,9 @@ func (in *inputs) readResultsFile(e InputEntry, mf input.Match, b *analyses.Resu
 	for {
 		rec, err := t.Next()
 		if err == io.EOF {
+			if t.Rows() == 0 {
+				return noRowsError(t)
+			}
 			return nil
 		}
 		if err != nil {

@@ -11,6 +11,7 @@ import (
 	"math"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"unsafe"
 
@@ -50,6 +51,11 @@ func runMeta(job *Job, o *meta.Options) (*Output, error) {
 	}
 	if err != nil {
 		return nil, err
+	}
+	if o.Summary.Path == "" {
+		if err := metaBothMethods(job.Study, o, studies); err != nil {
+			return nil, err
+		}
 	}
 	if len(o.Datasets) == 0 {
 		studies = metaManifestOrder(job.Study, studies)
@@ -588,4 +594,76 @@ func checkMissingAgrees(job *Job, o *meta.Options) error {
 		}
 	}
 	return nil
+}
+
+// metaBothMethods refuses a dataset of the per-unit values on which one
+// of the treatment and the control has values and the other none: most
+// often its file is missing (a run that failed, a file not copied), and
+// a summary that silently leaves the dataset out answers another
+// question than the one asked. A dataset on which neither has a value
+// (only other methods ran there) is not this comparison's, and is left
+// out with a note, as before.
+// A study that means to leave it out says so with datasets = […]; a
+// dataset outside that list is not checked.
+func metaBothMethods(s *Study, o *meta.Options, studies []meta.Study) error {
+	var keep map[string]bool
+	if len(o.Datasets) > 0 {
+		keep = map[string]bool{}
+		for _, d := range o.Datasets {
+			keep[d] = true
+		}
+	}
+	for _, st := range studies {
+		if !st.FromUnits || keep != nil && !keep[st.Dataset] {
+			continue
+		}
+		// Neither: the dataset is another comparison's (only other
+		// methods' units), left out with its note as before.
+		var none []string
+		switch {
+		case st.TreatmentValues == 0 && st.ControlValues > 0:
+			none = []string{o.Treatment}
+		case st.ControlValues == 0 && st.TreatmentValues > 0:
+			none = []string{o.Control}
+		default:
+			continue
+		}
+		what := "method " + strconv.Quote(none[0]) + " has no"
+		return fmt.Errorf("dataset %q: %s per-unit values of %s%s; give them, or leave the dataset out of this analysis with datasets = [%s]",
+			st.Dataset, what, o.Metric, metaExpectedFiles(s, none, st.Dataset), metaOtherDatasets(studies, st.Dataset))
+	}
+	return nil
+}
+
+// metaExpectedFiles names the file each path pattern of the units would
+// have matched for the methods on the dataset:
+// " (expected in T_d2.csv, which is missing or holds none)".
+func metaExpectedFiles(s *Study, methods []string, dataset string) string {
+	var want []string
+	for _, e := range s.Inputs.Units {
+		if !strings.Contains(e.Path, "{method}") && !strings.Contains(e.Path, "{dataset}") {
+			continue
+		}
+		for _, m := range methods {
+			p := strings.ReplaceAll(strings.ReplaceAll(e.Path, "{method}", m), "{dataset}", dataset)
+			if !slices.Contains(want, p) {
+				want = append(want, p)
+			}
+		}
+	}
+	if len(want) == 0 {
+		return " in the units files"
+	}
+	return " (expected in " + strings.Join(want, ", ") + ", which is missing or holds none)"
+}
+
+// metaOtherDatasets lists the datasets but one, quoted, for the hint.
+func metaOtherDatasets(studies []meta.Study, but string) string {
+	var q []string
+	for _, st := range studies {
+		if st.Dataset != but {
+			q = append(q, strconv.Quote(st.Dataset))
+		}
+	}
+	return strings.Join(q, ", ")
 }

@@ -8,6 +8,7 @@ import (
 	"path"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"syscall"
 
@@ -64,6 +65,54 @@ func siteMarker(s *Study, files map[string][]byte) []byte {
 		b.WriteByte('\n')
 	}
 	return []byte(b.String())
+}
+
+// markerStudy reads the study a site's marker names: its title and
+// manifest name as siteMarker wrote them; ok is false for a marker
+// without them (an empty one, `touch`ed onto an older site).
+func markerStudy(dir string) (title, manifest string, ok bool) {
+	m, err := input.ReadOwn(filepath.Join(dir, SiteMarker))
+	if err != nil {
+		return "", "", false
+	}
+	head, _, _ := strings.Cut(string(m), "\n\n")
+	var hasTitle, hasManifest bool
+	for _, line := range strings.Split(head, "\n") {
+		if v, found := strings.CutPrefix(line, "study: "); found {
+			title, hasTitle = v, true
+		} else if v, found := strings.CutPrefix(line, "manifest: "); found {
+			manifest, hasManifest = v, true
+		}
+	}
+	return title, manifest, hasTitle && hasManifest
+}
+
+// checkSameStudy refuses to replace a site built from another study: -o
+// pointing at another study's site (a slip of ../a/site for ../b/site)
+// would replace it without a word. A study is known by the title and
+// manifest name its site's marker records (no path: a site's bytes do
+// not depend on where the study lives). A site inside the study
+// directory is the study's own whatever its marker says (the study was
+// retitled); elsewhere a retitled study needs force (--force) once.
+func checkSameStudy(out, target string, s *Study, force bool) error {
+	if force || !marked(target) {
+		return nil
+	}
+	for _, d := range locations(s.Dir) {
+		if within(d, target) {
+			return nil
+		}
+	}
+	title, manifest, ok := markerStudy(target)
+	if !ok {
+		return nil
+	}
+	newTitle, newManifest := oneLine(s.Title), filepath.Base(s.File)
+	if title == newTitle && manifest == newManifest {
+		return nil
+	}
+	return &OutputError{Out: out, Msg: fmt.Sprintf("refusing to replace %s: it is the site of another study, %q (%s), and this build is of %q (%s); choose another -o, or pass --force if it is this study's site (a title or manifest renamed) and may be replaced",
+		target, title, manifest, newTitle, newManifest)}
 }
 
 // markerFiles heads the marker's list of the files a build wrote.
@@ -235,7 +284,90 @@ func checkOutput(out string, study *Study, read []string) (string, error) {
 	if err := replaceable(target); err != nil {
 		return "", &OutputError{Out: out, Msg: err.Error()}
 	}
+	if mountPoint(target) {
+		return "", &OutputError{Out: out, Msg: mountPointMsg(target)}
+	}
 	return target, nil
+}
+
+// mountPoint reports whether the existing directory dir is a mount
+// point: its device differs from its parent's, or (a bind mount of the
+// same file system; Linux) the kernel's mount table lists it. A build
+// replaces its output by renaming it aside, which a mount point refuses
+// (EBUSY); a mount the checks miss fails at the swap with the same
+// message (swapError), with nothing written into it.
+func mountPoint(dir string) bool {
+	st, err := os.Lstat(dir)
+	if err != nil || !st.IsDir() {
+		return false
+	}
+	pst, err := os.Stat(filepath.Dir(dir))
+	if err != nil {
+		return false
+	}
+	if deviceOf(st) != deviceOf(pst) {
+		return true
+	}
+	table, err := input.ReadOwn(mountTable)
+	if err != nil {
+		return false
+	}
+	for _, line := range strings.Split(string(table), "\n") {
+		// id parent major:minor root mount-point options …
+		if f := strings.Fields(line); len(f) > 4 && unescapeMount(f[4]) == dir {
+			return true
+		}
+	}
+	return false
+}
+
+// mountTable lists the mounts of this process (Linux; elsewhere it is
+// missing and only devices are compared).
+var mountTable = "/proc/self/mountinfo"
+
+// unescapeMount undoes the octal escapes of a path in the mount table
+// (a space is \040).
+func unescapeMount(s string) string {
+	if !strings.Contains(s, "\\") {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+3 < len(s) {
+			if n, err := strconv.ParseUint(s[i+1:i+4], 8, 8); err == nil {
+				b.WriteByte(byte(n))
+				i += 3
+				continue
+			}
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+// deviceOf is the device a file lives on (a variable: tests make a
+// directory look like a mount point without mounting anything).
+var deviceOf = func(st fs.FileInfo) uint64 {
+	if sys, ok := st.Sys().(*syscall.Stat_t); ok {
+		return uint64(sys.Dev)
+	}
+	return 0
+}
+
+// mountPointMsg says why a mount point cannot be the output, and what to
+// do instead.
+func mountPointMsg(dir string) string {
+	return fmt.Sprintf("%s is a mount point: a build replaces its output directory by renaming it, which a mount point does not allow; build into a directory inside it (-o %s) and publish from there, or mount the parent directory instead",
+		dir, filepath.Join(dir, "site"))
+}
+
+// swapError is the error of a rename of the swap: a mount point (EBUSY)
+// says so.
+func swapError(target string, err error) error {
+	if errors.Is(err, syscall.EBUSY) {
+		return errors.New(mountPointMsg(target))
+	}
+	return err
 }
 
 // replaceable says whether the directory target may be replaced: it
@@ -432,6 +564,8 @@ func recoverLeftovers(target string) error {
 				if err := os.Rename(p, target); err != nil {
 					return fmt.Errorf("restore %s from %s: %w", target, p, err)
 				}
+				// back as it was before the swap began
+				os.Remove(filepath.Join(target, retiredBy))
 				missing = false
 				continue
 			}
@@ -448,6 +582,41 @@ func recoverLeftovers(target string) error {
 		}
 	}
 	return nil
+}
+
+// recoverOnFailure repairs the leftovers of a build killed during its
+// swap when this build fails before writing: the previous site, moved
+// aside as <base>.old-*, would otherwise stay missing until a build
+// succeeds. It does nothing (and takes no lock, so it writes no lock
+// file) when there is nothing of the kind next to out; what it touches
+// is what recoverLeftovers touches. Its own failure is not the build's:
+// the next build tries again.
+func recoverOnFailure(out string) {
+	if out == "" {
+		return
+	}
+	target, err := resolvePath(out)
+	if err != nil || filepath.Dir(target) == target {
+		return
+	}
+	entries, err := input.ListOwn(filepath.Dir(target))
+	if err != nil {
+		return
+	}
+	base := filepath.Base(target)
+	found := false
+	for _, e := range entries {
+		found = found || e.IsDir() && (strings.HasPrefix(e.Name(), base+".old-") || strings.HasPrefix(e.Name(), "."+base+".new-"))
+	}
+	if !found {
+		return
+	}
+	unlock, err := lockOutput(target)
+	if err != nil {
+		return
+	}
+	defer unlock()
+	recoverLeftovers(target)
 }
 
 // keepDirMode gives the new site directory tmp the permissions (and
@@ -530,14 +699,15 @@ func writeAtomically(target string, files map[string][]byte, marker []byte) erro
 			return err
 		}
 		if err := os.Rename(target, old); err != nil {
-			return err
+			os.Remove(filepath.Join(target, retiredBy)) // still the site
+			return swapError(target, err)
 		}
 	}
 	if err := os.Rename(tmp, target); err != nil {
 		if old != "" {
 			os.Rename(old, target)
 		}
-		return err
+		return swapError(target, err)
 	}
 	if old != "" {
 		// The new site is in place: an old one that cannot be removed

@@ -344,6 +344,32 @@ func TestOutputRecovers(t *testing.T) {
 	sameTree(t, "rebuilt site", want, tree(t, site))
 	unmarked()
 
+	// A build that fails before writing puts the previous site back too
+	// (and still fails): the site is not left missing until a build
+	// succeeds.
+	plant()
+	results := filepath.Join(dir, "data", "results.csv")
+	good, _ := os.ReadFile(results)
+	os.WriteFile(results, []byte("dataset,method,metric,value\nd1,A,m,NaN\n"), 0o644)
+	if _, err := Build(context.Background(), o); err == nil || !strings.Contains(err.Error(), "not a number") {
+		t.Fatalf("a failing build: %v", err)
+	}
+	if got := readFile(t, site, "index.html"); got != "previous site" {
+		t.Errorf("after a failed build, index.html: %q", got)
+	}
+	unmarked()
+	// Nothing to repair: a failed build creates nothing (not even the
+	// lock file) next to the site.
+	before := tree(t, dir)
+	if _, err := Build(context.Background(), o); err == nil {
+		t.Fatal("the failing build succeeded")
+	}
+	sameTree(t, "the study after a failed build", before, tree(t, dir))
+	os.WriteFile(results, good, 0o644)
+	if _, err := Build(context.Background(), o); err != nil {
+		t.Fatal(err)
+	}
+
 	// With the site present, a marked site.old-X is removed, not restored.
 	os.MkdirAll(filepath.Join(dir, "site.old-Z"), 0o755)
 	os.WriteFile(filepath.Join(dir, "site.old-Z", SiteMarker), nil, 0o644)

@@ -61,3 +61,14 @@ func sourceString(s analyses.Source) string {
 	}
 	return fmt.Sprintf("%s:%d", s.File, s.Line)
 }
+
+// noRowsError is the error of a results file with a header and no row:
+// an export that stopped early, or the wrong file. It would add nothing,
+// and a study whose values silently miss a file reports the wrong
+// comparison, so it is an error at the header's line.
+func noRowsError(t *input.TableReader) error {
+	if input.IsParquet(t.File) {
+		return fmt.Errorf("%s: no rows: a results file must hold at least one row of values", t.File)
+	}
+	return input.Errorf(t.File, 1, "no rows after the header: a results file must hold at least one row of values (an export that stopped early?)")
+}

@@ -328,6 +328,11 @@ func (s *Server) file(w http.ResponseWriter, r *http.Request) {
 	if rel == "" || strings.HasSuffix(raw, "/") {
 		rel = filepath.Join(rel, "index.html")
 	}
+	if lastErr != "" && withheldAfterFailure(filepath.ToSlash(rel)) {
+		w.Header().Set("Cache-Control", "no-store")
+		http.Error(w, "the last build failed: the data files of the previous build are withheld until a build succeeds, since they may no longer match the study's inputs (the pages show that build under the error)\n\nbuild failed:\n"+lastErr, http.StatusServiceUnavailable)
+		return
+	}
 	path := filepath.Join(root, rel)
 	real, err := filepath.EvalSymlinks(path)
 	if err != nil {
@@ -353,12 +358,29 @@ func (s *Server) file(w http.ResponseWriter, r *http.Request) {
 		banner := ""
 		if lastErr != "" {
 			banner = `<pre style="position:fixed;bottom:0;left:0;right:0;max-height:40vh;overflow:auto;margin:0;padding:1em;background:#fee;color:#900;z-index:99">` +
-				strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace("build failed:\n"+lastErr) + `</pre>`
+				strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace("build failed (this page is the last good build; its data files answer 503 until a build succeeds):\n"+lastErr) + `</pre>`
 		}
 		data = bytes.Replace(data, []byte("</body>"), []byte(banner+reloadScript+"</body>"), 1)
 	}
 	w.Header().Set("Cache-Control", "no-store")
 	http.ServeContent(w, r, real, st.ModTime(), bytes.NewReader(data))
+}
+
+// withheldAfterFailure reports whether a site file (a slash path) is
+// withheld while the last build failed: the files whose numbers leave
+// the browser without the error banner the pages carry — the data
+// directory (CSV, JSON, LaTeX tables), paper/, the citation files and
+// Markdown pages. A reviewer's script that fetches data/lb.csv after a
+// failed rebuild gets the error, not the previous build's numbers as if
+// they were current. The pages, their figures and assets stay, under the
+// banner, so the site can still be read while it is being fixed.
+func withheldAfterFailure(rel string) bool {
+	switch {
+	case strings.HasPrefix(rel, "data/"), strings.HasPrefix(rel, "paper/"),
+		rel == "CITATION.cff", rel == "citation.bib", strings.HasSuffix(rel, ".md"):
+		return true
+	}
+	return false
 }
 
 // events streams the build version; a browser reloads when it changes.

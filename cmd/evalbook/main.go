@@ -1,7 +1,7 @@
 // Command evalbook turns a benchmark study into the companion website of
 // its paper.
 //
-//	evalbook build    [study.toml | dir] [-o DIR] [--format html|md|both|latex] [--single-file] [--jobs N] [--no-cache] [--quiet]
+//	evalbook build    [study.toml | dir] [-o DIR] [--format html|md|both|latex] [--single-file] [--jobs N] [--no-cache] [--quiet] [--force]
 //	evalbook validate [study.toml | dir]
 //	evalbook serve    [study.toml | dir] [--addr 127.0.0.1:8080]
 //	evalbook init     [DIR]
@@ -43,7 +43,7 @@ func main() {
 }
 
 const usage = `usage:
-  evalbook build    [study.toml | dir] [-o DIR] [--format html|md|both|latex] [--single-file] [--jobs N] [--no-cache] [--quiet]
+  evalbook build    [study.toml | dir] [-o DIR] [--format html|md|both|latex] [--single-file] [--jobs N] [--no-cache] [--quiet] [--force]
   evalbook validate [study.toml | dir]
   evalbook serve    [study.toml | dir] [--addr 127.0.0.1:8080]
   (build, validate and serve also take --allow-outside and --max-decompressed SIZE)
@@ -253,6 +253,7 @@ func cmdBuild(args []string, stdout, stderr io.Writer) error {
 	jobs := fs.Int("jobs", 0, "parallel workers (default: number of CPUs)")
 	noCache := fs.Bool("no-cache", false, "recompute every analysis")
 	quiet := fs.Bool("quiet", false, "print nothing but errors")
+	force := fs.Bool("force", false, "replace a site (-o) whose marker names another study (another title or manifest)")
 	inFlags := addInputFlags(fs)
 	manifest, err := parse(fs, args)
 	if err != nil {
@@ -270,7 +271,7 @@ func cmdBuild(args []string, stdout, stderr io.Writer) error {
 		return usageError{"--single-file makes one self-contained index.html; --format md writes Markdown pages, which it cannot apply to (use --format html or both)"}
 	}
 	opts := report.Options{Manifest: manifest, Out: *out, Format: *format, SingleFile: *single, Jobs: *jobs,
-		NoCache: *noCache, Quiet: *quiet, Warn: stderr, Version: toolVersion(),
+		NoCache: *noCache, Quiet: *quiet, Warn: stderr, Version: toolVersion(), ReplaceOtherStudy: *force,
 		Command: rebuildCommand(manifest, *format, *single)}
 	if err := inFlags.apply(&opts); err != nil {
 		return err
@@ -335,12 +336,13 @@ func cmdServe(args []string, stdout, stderr io.Writer) error {
 	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on")
 	out := fs.String("o", "", "output directory (default: <study dir>/site); an existing one is replaced only if evalbook wrote it")
 	jobs := fs.Int("jobs", 0, "parallel workers (default: number of CPUs)")
+	force := fs.Bool("force", false, "replace a site (-o) whose marker names another study (another title or manifest)")
 	inFlags := addInputFlags(fs)
 	manifest, err := parse(fs, args)
 	if err != nil {
 		return err
 	}
-	opts := report.Options{Manifest: manifest, Out: *out, Jobs: *jobs, Warn: stderr, Version: toolVersion(), CacheDir: cacheDir(),
+	opts := report.Options{Manifest: manifest, Out: *out, Jobs: *jobs, Warn: stderr, Version: toolVersion(), CacheDir: cacheDir(), ReplaceOtherStudy: *force,
 		Command: rebuildCommand(manifest, "html", false)}
 	if err := inFlags.apply(&opts); err != nil {
 		return err

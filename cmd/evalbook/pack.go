@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/evalbook/evalbook/report"
@@ -19,6 +20,8 @@ func cmdPack(args []string, stdout, stderr io.Writer) error {
 	exclude := fs.Bool("exclude-inputs", false, "leave the input tables out of the zip, keeping their hashes (verify then needs --inputs)")
 	jobs := fs.Int("jobs", 0, "parallel workers (default: number of CPUs)")
 	quiet := fs.Bool("quiet", false, "print nothing but errors")
+	var include includeList
+	fs.Var(&include, "include", "add the raw files or scripts that produced the inputs: a glob or directory relative to the study (repeatable)")
 	inFlags := addInputFlags(fs)
 	manifest, err := parse(fs, args)
 	if err != nil {
@@ -34,7 +37,7 @@ func cmdPack(args []string, stdout, stderr io.Writer) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	sum, err := archive.Pack(ctx, archive.PackOptions{Build: opts, Out: *out, ExcludeInputs: *exclude})
+	sum, err := archive.Pack(ctx, archive.PackOptions{Build: opts, Out: *out, ExcludeInputs: *exclude, Include: include})
 	if err != nil {
 		return err
 	}
@@ -71,5 +74,15 @@ func cmdVerify(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("verify %s: %w", zipPath, err)
 	}
 	fmt.Fprintf(stdout, "%s: ok: every hash matches, and the rebuilt site (%d files, from %d study files) is byte-identical to the archived one\n", zipPath, sum.Site, sum.Files)
+	return nil
+}
+
+// includeList is the repeatable --include flag.
+type includeList []string
+
+func (l *includeList) String() string { return strings.Join(*l, ",") }
+
+func (l *includeList) Set(v string) error {
+	*l = append(*l, v)
 	return nil
 }

@@ -36,6 +36,9 @@ type PackOptions struct {
 	// the zip, keeping their hashes in the crate (the manifest, pages and
 	// bibliography stay).
 	ExcludeInputs bool
+	// Include adds the raw files and scripts that produced the inputs:
+	// globs or directories relative to the study directory (--include).
+	Include []string
 }
 
 // PackSummary says what Pack wrote.
@@ -71,6 +74,9 @@ func Pack(ctx context.Context, o PackOptions) (*PackSummary, error) {
 	o.Build.Out = ""
 	a, err := report.BuildForArchive(ctx, o.Build)
 	if err != nil {
+		return nil, err
+	}
+	if err := a.Include(o.Include); err != nil {
 		return nil, err
 	}
 	data, sum, err := packBytes(a, o.Build, o.ExcludeInputs)

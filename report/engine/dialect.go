@@ -35,7 +35,16 @@ type Dialect struct {
 	// InnerJoin is an inner join keeping every match (standard SQL: INNER
 	// JOIN); only the interaction logs' per-user query joins.
 	InnerJoin string
+	// Trim removes the white space around a text column (%s) as the
+	// file readers do (Go's strings.TrimSpace: Unicode White_Space), so
+	// that " u1" and "u1" are one unit, and " EASE" the method EASE.
+	Trim string
 }
+
+// trimClass is Unicode White_Space as an RE2 class in an SQL literal
+// (backslashes doubled): Go's unicode.IsSpace
+// is \t \n \v \f \r, U+0085 and the separators \p{Z} (Zs, Zl, Zp).
+const trimClass = `[\\t\\n\\x0B\\f\\r\\x{85}\\p{Z}]`
 
 // ClickHouse is the dialect of ClickHouse (checked on 18.16).
 var ClickHouse = Dialect{
@@ -44,6 +53,7 @@ var ClickHouse = Dialect{
 	RowHash:   "cityHash64(%s)",
 	IsFinite:  "isFinite(%s)",
 	InnerJoin: "ALL INNER JOIN",
+	Trim:      "replaceRegexpAll(%s, '^" + trimClass + "+|" + trimClass + "+$', '')",
 	Numeric: func(typ string) bool {
 		t := unwrapType(typ)
 		for _, p := range []string{"Float32", "Float64", "Int8", "Int16", "Int32", "Int64", "UInt8", "UInt16", "UInt32", "UInt64", "Decimal"} {

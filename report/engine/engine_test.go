@@ -72,7 +72,8 @@ func TestSQLPortable(t *testing.T) {
 		}
 	}
 	q := s.PairedSQL("nd'cg", "A", "B", false, sh, []string{"a'b"})
-	for _, want := range []string{`"metric" = 'nd\'cg'`, `WHEN 'a\'b' THEN (1 / 2)`, `GROUP BY "ds", "user"`, "mt = 0 AND mc = 0"} {
+	trim := func(col string) string { return fmt.Sprintf(ClickHouse.Trim, col) }
+	for _, want := range []string{trim(`"metric"`) + ` = 'nd\'cg'`, `WHEN 'a\'b' THEN (1 / 2)`, `GROUP BY ` + trim(`"ds"`) + `, "user"`, "mt = 0 AND mc = 0"} {
 		if !strings.Contains(q, want) {
 			t.Errorf("paired SQL lacks %s:\n%s", want, q)
 		}

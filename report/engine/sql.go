@@ -24,6 +24,27 @@ type Source struct {
 	// Missing is the entry's rule for a NULL value: "" (missing, NaN),
 	// "zero" (0) or "drop" (the row is left out).
 	Missing string
+	// UnitText: the unit column holds text (not integers), trimmed as the
+	// file readers trim unit ids. Set once the table's schema is read.
+	UnitText bool
+}
+
+// text is a text column (dataset, method, metric) as the file readers
+// read it: trimmed of surrounding white space (Dialect.Trim).
+func (s Source) text(col string) string {
+	if s.Dialect.Trim == "" {
+		return s.Dialect.Ident(col)
+	}
+	return fmt.Sprintf(s.Dialect.Trim, s.Dialect.Ident(col))
+}
+
+// unit is the unit column: trimmed when it holds text (UnitText), as it
+// is when the file readers read unit ids.
+func (s Source) unit() string {
+	if s.UnitText {
+		return s.text(s.Columns.Unit)
+	}
+	return s.Dialect.Ident(s.Columns.Unit)
 }
 
 // value is the value column as a float, after the entry's missing rule;
@@ -58,16 +79,17 @@ func (s Source) CatalogueSQL() string {
 	cols := []string{d.Ident(c.Dataset), d.Ident(c.Method), d.Ident(c.Unit), d.Ident(c.Metric), "COALESCE(" + s.value() + ", -1e308)"}
 	hash := fmt.Sprintf(d.RowHash, strings.Join(cols, ", "))
 	v := s.value()
+	ds, me, mt := s.text(c.Dataset), s.text(c.Method), s.text(c.Metric)
 	return "SELECT " + strings.Join([]string{
-		d.Ident(c.Dataset), d.Ident(c.Method), d.Ident(c.Metric),
+		ds, me, mt,
 		"COUNT(*)",
 		"SUM(CASE WHEN " + v + " IS NULL THEN 1 ELSE 0 END)",
 		"SUM(CASE WHEN " + fmt.Sprintf(d.IsFinite, v) + " = 0 THEN 1 ELSE 0 END)",
 		"SUM(CASE WHEN " + fmt.Sprintf(d.IsFinite, v) + " = 1 THEN " + v + " ELSE 0 END)",
 		"SUM(" + hash + ")",
 	}, ", ") + " FROM " + d.TableName(s.Table) + s.where() +
-		" GROUP BY " + d.Ident(c.Dataset) + ", " + d.Ident(c.Method) + ", " + d.Ident(c.Metric) +
-		" ORDER BY " + d.Ident(c.Dataset) + ", " + d.Ident(c.Method) + ", " + d.Ident(c.Metric)
+		" GROUP BY " + ds + ", " + me + ", " + mt +
+		" ORDER BY " + ds + ", " + me + ", " + mt
 }
 
 // Shift is a dataset's shifts of the paired sums (about the treatment's,
@@ -89,14 +111,15 @@ type Shift struct {
 func (s Source) PairedSQL(metric, treatment, control string, zero bool, shifts map[string]Shift, datasets []string) string {
 	d := s.Dialect
 	c := s.Columns
-	is := func(m string) string { return d.Ident(c.Method) + " = " + d.String(m) }
+	ds, me := s.text(c.Dataset), s.text(c.Method)
+	is := func(m string) string { return me + " = " + d.String(m) }
 	v := s.value()
 	caseShift := func(pick func(Shift) string) string {
 		if len(datasets) == 0 {
 			return "0"
 		}
 		var b strings.Builder
-		b.WriteString("CASE " + d.Ident(c.Dataset))
+		b.WriteString("CASE " + ds)
 		for _, ds := range datasets {
 			b.WriteString(" WHEN " + d.String(ds) + " THEN " + pick(shifts[ds]))
 		}
@@ -104,8 +127,8 @@ func (s Source) PairedSQL(metric, treatment, control string, zero bool, shifts m
 		return b.String()
 	}
 	inner := "SELECT " + strings.Join([]string{
-		d.Ident(c.Dataset) + " AS ds",
-		d.Ident(c.Unit) + " AS unit",
+		ds + " AS eb_ds",         // not the name of a column: ClickHouse would
+		s.unit() + " AS eb_unit", // read the column in the trim as the alias
 		"SUM(CASE WHEN " + is(treatment) + " THEN 1 ELSE 0 END) AS nt",
 		"SUM(CASE WHEN " + is(control) + " THEN 1 ELSE 0 END) AS nc",
 		"SUM(CASE WHEN " + is(treatment) + " AND " + v + " IS NULL THEN 1 ELSE 0 END) AS mt",
@@ -116,8 +139,8 @@ func (s Source) PairedSQL(metric, treatment, control string, zero bool, shifts m
 		caseShift(func(s Shift) string { return s.SQLC }) + " AS sc",
 		caseShift(func(s Shift) string { return s.SQLD }) + " AS sd",
 	}, ", ") + " FROM " + d.TableName(s.Table) +
-		s.where(d.Ident(c.Metric)+" = "+d.String(metric), d.Ident(c.Method)+" IN ("+d.String(treatment)+", "+d.String(control)+")") +
-		" GROUP BY " + d.Ident(c.Dataset) + ", " + d.Ident(c.Unit)
+		s.where(s.text(c.Metric)+" = "+d.String(metric), me+" IN ("+d.String(treatment)+", "+d.String(control)+")") +
+		" GROUP BY " + ds + ", " + s.unit()
 	complete := "nt = 1 AND nc = 1"
 	dropped := "0"
 	if !zero {
@@ -129,17 +152,17 @@ func (s Source) PairedSQL(metric, treatment, control string, zero bool, shifts m
 	}
 	x, y, dd := "(xt - st)", "(xc - sc)", "((xt - xc) - sd)"
 	return "SELECT " + strings.Join([]string{
-		"ds",
+		"eb_ds",
 		"SUM(nt)", "SUM(nc)",
 		"SUM(CASE WHEN nt = 1 AND nc = 0 THEN 1 ELSE 0 END)",
 		"SUM(CASE WHEN nt = 0 AND nc = 1 THEN 1 ELSE 0 END)",
 		dropped,
-		"MAX(nt)", "MAX(CASE WHEN nt > 1 THEN unit ELSE NULL END)",
-		"MAX(nc)", "MAX(CASE WHEN nc > 1 THEN unit ELSE NULL END)",
+		"MAX(nt)", "MAX(CASE WHEN nt > 1 THEN eb_unit ELSE NULL END)",
+		"MAX(nc)", "MAX(CASE WHEN nc > 1 THEN eb_unit ELSE NULL END)",
 		"SUM(CASE WHEN " + complete + " THEN 1 ELSE 0 END)",
 		sum(x), sum(y), sum(dd),
 		sum(x + " * " + x), sum(y + " * " + y), sum(x + " * " + y), sum(dd + " * " + dd),
-	}, ", ") + " FROM (" + inner + ") GROUP BY ds ORDER BY ds"
+	}, ", ") + " FROM (" + inner + ") GROUP BY eb_ds ORDER BY eb_ds"
 }
 
 // GroupsSQL returns the query of an independent-groups meta-analysis's
@@ -152,26 +175,27 @@ func (s Source) GroupsSQL(metric, treatment, control string, zero bool, shifts m
 	if zero {
 		v = "COALESCE(" + v + ", 0)"
 	}
+	dcol, me := s.text(c.Dataset), s.text(c.Method)
 	var b strings.Builder
 	b.WriteString("CASE WHEN 1 = 0 THEN 0")
 	for _, ds := range datasets {
 		sh := shifts[ds]
-		b.WriteString(" WHEN " + d.Ident(c.Dataset) + " = " + d.String(ds) + " AND " + d.Ident(c.Method) + " = " + d.String(treatment) + " THEN " + sh.SQLT)
-		b.WriteString(" WHEN " + d.Ident(c.Dataset) + " = " + d.String(ds) + " AND " + d.Ident(c.Method) + " = " + d.String(control) + " THEN " + sh.SQLC)
+		b.WriteString(" WHEN " + dcol + " = " + d.String(ds) + " AND " + me + " = " + d.String(treatment) + " THEN " + sh.SQLT)
+		b.WriteString(" WHEN " + dcol + " = " + d.String(ds) + " AND " + me + " = " + d.String(control) + " THEN " + sh.SQLC)
 	}
 	b.WriteString(" ELSE 0 END")
 	x := "(" + v + " - (" + b.String() + "))"
 	ok := v + " IS NOT NULL"
 	return "SELECT " + strings.Join([]string{
-		d.Ident(c.Dataset), d.Ident(c.Method),
+		dcol, me,
 		"COUNT(*)",
 		"SUM(CASE WHEN " + ok + " THEN 1 ELSE 0 END)",
 		"SUM(CASE WHEN " + ok + " THEN " + x + " ELSE 0 END)",
 		"SUM(CASE WHEN " + ok + " THEN " + x + " * " + x + " ELSE 0 END)",
 	}, ", ") + " FROM " + d.TableName(s.Table) +
-		s.where(d.Ident(c.Metric)+" = "+d.String(metric), d.Ident(c.Method)+" IN ("+d.String(treatment)+", "+d.String(control)+")") +
-		" GROUP BY " + d.Ident(c.Dataset) + ", " + d.Ident(c.Method) +
-		" ORDER BY " + d.Ident(c.Dataset) + ", " + d.Ident(c.Method)
+		s.where(s.text(c.Metric)+" = "+d.String(metric), me+" IN ("+d.String(treatment)+", "+d.String(control)+")") +
+		" GROUP BY " + dcol + ", " + me +
+		" ORDER BY " + dcol + ", " + me
 }
 
 // SchemaSQL lists the table's columns and their types.

@@ -151,6 +151,9 @@ type pqLeaf struct {
 	// (unit and user ids repeat in every group of a long file).
 	icache   []pqIntText
 	fileRows int64 // rows the file declares
+	// bigs are the INT64 values of the batch a float64 cannot hold,
+	// whose numbers are NaN (parquet_exact.go).
+	bigs []pqBig
 }
 
 // pqIntText is an integer and its text.
@@ -792,11 +795,7 @@ func (l *pqLeaf) loadDict(d parquet.Dictionary) error {
 		}
 		l.dnum = make([]float64, n)
 		for i, v := range data.Int64()[:n] {
-			if l.conv == pqUint {
-				l.dnum[i] = float64(uint64(v))
-			} else {
-				l.dnum[i] = float64(v)
-			}
+			l.dnum[i] = int64Number(v, l.conv == pqUint)
 		}
 	case parquet.Float:
 		if data.Kind() != encoding.Float || len(data.Float()) < n {
@@ -804,7 +803,7 @@ func (l *pqLeaf) loadDict(d parquet.Dictionary) error {
 		}
 		l.dnum = make([]float64, n)
 		for i, v := range data.Float()[:n] {
-			l.dnum[i] = float64(v)
+			l.dnum[i] = float32Number(v)
 		}
 	case parquet.Double:
 		if data.Kind() != encoding.Double || len(data.Double()) < n {
@@ -834,6 +833,7 @@ func (l *pqLeaf) fill(n int) (int, error) {
 		clear(l.txt[:n])
 		return n, nil
 	}
+	l.bigs = l.bigs[:0]
 	j := 0
 	for j < n {
 		if l.prow >= l.pn {
@@ -921,13 +921,13 @@ func (l *pqLeaf) decode(j, c int) (int, error) {
 	case l.indexed && l.conv == pqString:
 		n, err = l.dictText(txt, nul)
 	case l.indexed:
-		n, err = l.dictNumbers(txt, num, nul, v0)
+		n, err = l.dictNumbers(j, txt, num, nul, v0)
 	case l.conv == pqString && nv == 0:
 		clear(txt)
 	case l.conv == pqString:
 		n, err = l.plainText(txt, nul, v0, nv)
 	default:
-		l.plainNumbers(num, nul)
+		l.plainNumbers(j, num, nul)
 	}
 	if err != nil {
 		l.prow += n
@@ -965,7 +965,7 @@ func (l *pqLeaf) dictText(txt []string, nul []bool) (n int, err error) {
 
 // dictNumbers decodes dictionary indices into numbers; on an error, the
 // cells before it get their text and n is their count.
-func (l *pqLeaf) dictNumbers(txt []string, num []float64, nul []bool, v0 int) (n int, err error) {
+func (l *pqLeaf) dictNumbers(j int, txt []string, num []float64, nul []bool, v0 int) (n int, err error) {
 	for t := range num {
 		if nul[t] {
 			num[t] = 0
@@ -976,7 +976,9 @@ func (l *pqLeaf) dictNumbers(txt []string, num []float64, nul []bool, v0 int) (n
 			l.numberText(txt[:t], nul[:t], v0)
 			return t, fmt.Errorf("corrupt page: dictionary index %d, the dictionary has %d entries", ix, len(l.dnum))
 		}
-		num[t] = l.dnum[ix]
+		if num[t] = l.dnum[ix]; num[t] != num[t] && l.kind == parquet.Int64 {
+			l.bigs = append(l.bigs, pqBig{row: j + t, v: l.dict.Index(ix).Int64(), unsigned: l.conv == pqUint})
+		}
 		l.vpos++
 	}
 	return len(num), nil
@@ -1012,7 +1014,7 @@ func (l *pqLeaf) plainText(txt []string, nul []bool, v0, nv int) (n int, err err
 }
 
 // plainNumbers copies the next plain-encoded numbers of the page.
-func (l *pqLeaf) plainNumbers(num []float64, nul []bool) {
+func (l *pqLeaf) plainNumbers(j int, num []float64, nul []bool) {
 	v := l.vpos
 	switch {
 	case l.kind == parquet.Double:
@@ -1025,21 +1027,18 @@ func (l *pqLeaf) plainNumbers(num []float64, nul []bool) {
 	case l.kind == parquet.Float:
 		for t := range num {
 			if !nul[t] {
-				num[t] = float64(l.f32[v])
-				v++
-			}
-		}
-	case l.kind == parquet.Int64 && l.conv == pqUint:
-		for t := range num {
-			if !nul[t] {
-				num[t] = float64(uint64(l.i64[v]))
+				num[t] = float32Number(l.f32[v])
 				v++
 			}
 		}
 	case l.kind == parquet.Int64:
+		unsigned := l.conv == pqUint
 		for t := range num {
 			if !nul[t] {
-				num[t] = float64(l.i64[v])
+				x := l.i64[v]
+				if num[t] = int64Number(x, unsigned); num[t] != num[t] {
+					l.bigs = append(l.bigs, pqBig{row: j + t, v: x, unsigned: unsigned})
+				}
 				v++
 			}
 		}
@@ -1371,6 +1370,14 @@ func (p *ParquetReader) float(col int) (v float64, ok bool, err error) {
 		return f, true, nil
 	}
 	v = l.num[k]
+	if v != v && l.kind == parquet.Int64 {
+		for _, b := range l.bigs {
+			if b.row == k {
+				return 0, false, p.Errorf(col, "%s", b.text())
+			}
+		}
+		return 0, false, p.Errorf(col, "an integer beyond ±2^53 that a float64 cannot hold exactly")
+	}
 	if v-v != 0 && !p.nonFinite {
 		return 0, false, p.Errorf(col, "%v stored in a float column (in Parquet a missing value is a null)", v)
 	}

@@ -82,12 +82,16 @@ func openLinesCapped(path, display string, format RunFormat, maxDecompressed int
 		l.gz, err = gzip.NewReader(bufio.NewReaderSize(f, 1<<16))
 		if err != nil {
 			f.Close()
-			return nil, fmt.Errorf("%s: not a gzip file: %w", display, err)
+			return nil, gzipOpenError(display, err)
 		}
 		r = capDecompressed(l.gz, maxDecompressed)
 		size = 1 << 20
 	}
 	br := bufio.NewReaderSize(r, size)
+	if err := notNamedGzip(br, path, display); err != nil {
+		f.Close()
+		return nil, err
+	}
 	if bom, _ := br.Peek(3); bytes.Equal(bom, []byte("\xef\xbb\xbf")) {
 		br.Discard(3)
 	}
@@ -127,6 +131,11 @@ func (l *lineReader) record() ([][]byte, error) {
 			var ce *decompressedError
 			if errors.As(err, &ce) {
 				return nil, l.errorf(l.rr.next, "%v", ce)
+			}
+			if l.gz != nil {
+				if msg := gzipReadError(err, l.rr.next-1); msg != "" {
+					return nil, &InputError{File: l.file, Line: l.rr.next, Msg: msg, err: err}
+				}
 			}
 			return nil, Errorf(l.file, l.rr.next, "%w", err)
 		}

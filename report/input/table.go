@@ -100,12 +100,16 @@ func openTable(path, display string, mapping map[string]string, maxDecompressed 
 		src = t.startHashing(f)
 	}
 	var r io.Reader = bufio.NewReaderSize(src, readBufferSize(f))
+	if err := notNamedGzip(r.(*bufio.Reader), path, display); err != nil {
+		f.Close()
+		return nil, err
+	}
 	name := strings.ToLower(path)
 	if strings.HasSuffix(name, ".gz") {
 		t.gz, err = gzip.NewReader(r)
 		if err != nil {
 			f.Close()
-			return nil, fmt.Errorf("%s: not a gzip file: %w", display, err)
+			return nil, gzipOpenError(display, err)
 		}
 		r = bufio.NewReaderSize(capDecompressed(t.gz, maxDecompressed), 1<<20)
 		name = strings.TrimSuffix(name, ".gz")
@@ -642,6 +646,11 @@ func (t *TableReader) wrapCSV(err error) error {
 	var ce *decompressedError
 	if errors.As(err, &ce) {
 		return &InputError{File: t.File, Line: t.csv.next, Msg: ce.Error()}
+	}
+	if t.gz != nil {
+		if msg := gzipReadError(err, t.csv.next-1); msg != "" {
+			return &InputError{File: t.File, Line: t.csv.next, Msg: msg, err: err}
+		}
 	}
 	return fmt.Errorf("%s: %w", t.File, err)
 }
