@@ -163,7 +163,6 @@ type TableOptions struct {
 // NewTable builds the presentation of table t of analysis analysisID.
 func NewTable(t analyses.Table, analysisID string, o TableOptions) *Table {
 	spec := &Table{ID: t.ID(analysisID), Title: t.Title, Total: len(t.Rows)}
-	n := o.Naming
 	idx := map[string]int{}
 	for j, c := range t.Columns {
 		idx[c] = j
@@ -172,116 +171,9 @@ func NewTable(t analyses.Table, analysisID string, o TableOptions) *Table {
 	if o.MaxRows > 0 && len(rows) > o.MaxRows {
 		rows = rows[:o.MaxRows]
 	}
-	// which data columns each spec column reads
-	type source struct{ lo, hi int }
-	var srcs []source
 	compact := compactPairs(t, idx)
-	used := map[int]bool{}
-	for _, cc := range compact {
-		used[idx[cc.Score]], used[idx[cc.Rank]] = true, true
-	}
-	keyCols := 0
-	for j, id := range t.Columns {
-		if used[j] {
-			continue
-		}
-		if hi, label, ok := intervalOf(id, idx); ok {
-			lbl := label
-			if o.Alpha > 0 && o.Alpha < 1 {
-				lbl = strings.Replace(label, "95%", strconv.FormatFloat(100*(1-o.Alpha), 'g', 4, 64)+"%", 1)
-			}
-			spec.Columns = append(spec.Columns, Column{ID: id, HighID: t.Columns[hi], Label: lbl, Role: RoleInterval})
-			srcs = append(srcs, source{j, hi})
-			used[hi] = true
-			continue
-		}
-		if isIntervalHigh(id) {
-			continue // merged into its interval
-		}
-		col := Column{ID: id, Label: ColumnLabel(id, n)}
-		info, known := columnInfos[id]
-		if known {
-			col.Unit, col.Role, col.Detail = info.unit, info.role, info.detail
-		}
-		cells := make([]any, len(t.Rows))
-		for i, r := range t.Rows {
-			cells[i] = r[j]
-		}
-		col.Format = ChooseFormat(id, cells)
-		if !known {
-			col.Role = guessRole(id, cells, col.Format)
-		}
-		if col.Role == RoleKey || (!known && j == 0 && col.Format.Kind == NumText) {
-			col.Role = RoleKey
-			keyCols++
-		}
-		if col.Role == RolePValue && col.Format.Kind != NumText {
-			col.Format = NumberFormat{Kind: NumPValue}
-		}
-		if id == "value" && idx["quantity"] == 0 && len(t.Columns) == 2 {
-			col.Role = RoleQuantity
-		}
-		col.Better = t.Better[id]
-		if col.Better == "" {
-			col.Better = info.better
-		}
-		if isArea(id) {
-			col.Better, col.Role = "higher", RoleValue
-		}
-		spec.Columns = append(spec.Columns, col)
-		srcs = append(srcs, source{j, -1})
-	}
-	for _, cc := range compact {
-		ri, si := idx[cc.Rank], idx[cc.Score]
-		cells := make([]any, len(t.Rows))
-		for i, r := range t.Rows {
-			cells[i] = r[ri]
-		}
-		spec.Columns = append(spec.Columns, Column{ID: cc.Rank, HighID: cc.Score, Label: cc.Label, Role: RoleRank, Better: "lower", Format: ChooseFormat(cc.Rank, cells)})
-		srcs = append(srcs, source{ri, si})
-	}
-	// a direction marks a best cell only where rows are competitors:
-	// one key column (methods, rules), not pairs or dataset × method
-	if keyCols != 1 {
-		for j := range spec.Columns {
-			if t.Better[spec.Columns[j].ID] == "" && !isArea(spec.Columns[j].ID) {
-				spec.Columns[j].Better = ""
-			}
-		}
-	}
-	sigCol, pCol := sigColumns(spec.Columns, idx)
-	for _, r := range rows {
-		cells := make([]Cell, len(spec.Columns))
-		for j, col := range spec.Columns {
-			s := srcs[j]
-			cells[j] = makeCell(col, r[s.lo], n)
-			switch {
-			case col.Role == RoleInterval:
-				cells[j] = intervalCell(r[s.lo], r[s.hi], spec.Columns, j, t.Rows, s.lo, s.hi)
-			case col.Role == RoleRank && col.HighID != "":
-				if f, ok := r[s.hi].(float64); ok && analyses.Finite(f) {
-					cells[j].Title = "score " + strconv.FormatFloat(f, 'g', -1, 64)
-				}
-			case col.Role == RoleQuantity:
-				if name, ok := r[idx["quantity"]].(string); ok {
-					f := ChooseFormat(name, []any{r[s.lo]})
-					cells[j] = makeCell(Column{ID: name, Role: RoleValue, Format: f}, r[s.lo], n)
-				}
-			}
-		}
-		if sigCol >= 0 && pCol >= 0 && r[sigCol] == true {
-			cells[pCol].Sig = true
-		}
-		spec.Rows = append(spec.Rows, cells)
-	}
-	if sigCol >= 0 && pCol >= 0 {
-		for _, r := range spec.Rows {
-			if r[pCol].Sig {
-				spec.SigNote = sigNote(spec.Columns[pCol].Label, o.Alpha)
-				break
-			}
-		}
-	}
+	srcs := buildColumns(spec, t, idx, compact, o)
+	buildRows(spec, t, rows, idx, srcs, o)
 	annotateStability(spec, t, o.Siblings)
 	markBest(spec)
 	for _, r := range spec.Rows {
@@ -297,6 +189,150 @@ func NewTable(t analyses.Table, analysisID string, o TableOptions) *Table {
 	spec.Caption = caption(spec)
 	spec.Paper = paperView(spec)
 	return spec
+}
+
+// source is the data columns a spec column reads: lo, and hi for an
+// interval's upper bound or a rank's score (-1 none).
+type source struct{ lo, hi int }
+
+// buildColumns sets the spec's columns: the keys and values of t, an
+// interval's two bounds as one column, a compact pair as its rank, each
+// with its label, role, direction and format. It returns the data
+// columns each reads.
+func buildColumns(spec *Table, t analyses.Table, idx map[string]int, compact []analyses.CompactColumn, o TableOptions) []source {
+	var srcs []source
+	used := map[int]bool{}
+	for _, cc := range compact {
+		used[idx[cc.Score]], used[idx[cc.Rank]] = true, true
+	}
+	keyCols := 0
+	for j, id := range t.Columns {
+		if used[j] || isIntervalHigh(id) {
+			continue // in a compact pair, or merged into its interval
+		}
+		if hi, label, ok := intervalOf(id, idx); ok {
+			if o.Alpha > 0 && o.Alpha < 1 {
+				label = strings.Replace(label, "95%", strconv.FormatFloat(100*(1-o.Alpha), 'g', 4, 64)+"%", 1)
+			}
+			spec.Columns = append(spec.Columns, Column{ID: id, HighID: t.Columns[hi], Label: label, Role: RoleInterval})
+			srcs = append(srcs, source{j, hi})
+			continue
+		}
+		col := valueColumn(t, j, idx)
+		if col.Role == RoleKey {
+			keyCols++
+		}
+		spec.Columns = append(spec.Columns, col)
+		srcs = append(srcs, source{j, -1})
+	}
+	for j := range spec.Columns {
+		spec.Columns[j].Label = labelOf(spec.Columns[j], o.Naming)
+	}
+	for _, cc := range compact {
+		ri, si := idx[cc.Rank], idx[cc.Score]
+		spec.Columns = append(spec.Columns, Column{ID: cc.Rank, HighID: cc.Score, Label: cc.Label, Role: RoleRank, Better: "lower", Format: ChooseFormat(cc.Rank, columnCells(t, ri))})
+		srcs = append(srcs, source{ri, si})
+	}
+	// a direction marks a best cell only where rows are competitors:
+	// one key column (methods, rules), not pairs or dataset × method
+	if keyCols != 1 {
+		for j := range spec.Columns {
+			if t.Better[spec.Columns[j].ID] == "" && !isArea(spec.Columns[j].ID) {
+				spec.Columns[j].Better = ""
+			}
+		}
+	}
+	return srcs
+}
+
+// labelOf is a column's label: an interval's is set already.
+func labelOf(c Column, n analyses.Naming) string {
+	if c.Role == RoleInterval {
+		return c.Label
+	}
+	return ColumnLabel(c.ID, n)
+}
+
+// columnCells are the cells of data column j.
+func columnCells(t analyses.Table, j int) []any {
+	cells := make([]any, len(t.Rows))
+	for i, r := range t.Rows {
+		cells[i] = r[j]
+	}
+	return cells
+}
+
+// valueColumn is data column j of t as a spec column (its label is set
+// by the caller): its role, unit and detail from columnInfos or guessed,
+// its direction and its format.
+func valueColumn(t analyses.Table, j int, idx map[string]int) Column {
+	id := t.Columns[j]
+	col := Column{ID: id}
+	info, known := columnInfos[id]
+	if known {
+		col.Unit, col.Role, col.Detail = info.unit, info.role, info.detail
+	}
+	cells := columnCells(t, j)
+	col.Format = ChooseFormat(id, cells)
+	if !known {
+		col.Role = guessRole(id, cells, col.Format)
+		if j == 0 && col.Format.Kind == NumText {
+			col.Role = RoleKey
+		}
+	}
+	if col.Role == RolePValue && col.Format.Kind != NumText {
+		col.Format = NumberFormat{Kind: NumPValue}
+	}
+	if id == "value" && idx["quantity"] == 0 && len(t.Columns) == 2 {
+		col.Role = RoleQuantity
+	}
+	col.Better = t.Better[id]
+	if col.Better == "" {
+		col.Better = info.better
+	}
+	if isArea(id) {
+		col.Better, col.Role = "higher", RoleValue
+	}
+	return col
+}
+
+// buildRows sets the spec's rows: each cell by its column's rule, a
+// rank's score as its title, a named quantity by its own rule, the
+// significance mark on a significant row's p-value.
+func buildRows(spec *Table, t analyses.Table, rows [][]any, idx map[string]int, srcs []source, o TableOptions) {
+	sigCol, pCol := sigColumns(spec.Columns, idx)
+	for _, r := range rows {
+		cells := make([]Cell, len(spec.Columns))
+		for j, col := range spec.Columns {
+			s := srcs[j]
+			switch {
+			case col.Role == RoleInterval:
+				cells[j] = intervalCell(r[s.lo], r[s.hi], spec.Columns, j, t.Rows, s.lo, s.hi)
+			case col.Role == RoleQuantity:
+				name, _ := r[idx["quantity"]].(string)
+				cells[j] = makeCell(Column{ID: name, Role: RoleValue, Format: ChooseFormat(name, []any{r[s.lo]})}, r[s.lo], o.Naming)
+			default:
+				cells[j] = makeCell(col, r[s.lo], o.Naming)
+			}
+			if f, ok := cellFloat(r, s.hi); ok && col.Role == RoleRank {
+				cells[j].Title = "score " + strconv.FormatFloat(f, 'g', -1, 64)
+			}
+		}
+		if sigCol >= 0 && pCol >= 0 && r[sigCol] == true {
+			cells[pCol].Sig = true
+			spec.SigNote = sigNote(spec.Columns[pCol].Label, o.Alpha)
+		}
+		spec.Rows = append(spec.Rows, cells)
+	}
+}
+
+// cellFloat is r[j] when j is a column and r[j] a finite float.
+func cellFloat(r []any, j int) (float64, bool) {
+	if j < 0 {
+		return 0, false
+	}
+	f, ok := r[j].(float64)
+	return f, ok && analyses.Finite(f)
 }
 
 // compactPairs are the table's score and rank column pairs when every

@@ -42,6 +42,9 @@ type PaperView struct {
 	// Parts are the spec's columns of each part, the key columns in
 	// every part; one part when the table fits whole.
 	Parts [][]int
+	// Narrow says, per part of a PlaceWide table, that the part fits
+	// one column (a table, not a table*).
+	Narrow []bool
 	// Omitted are the labels of the columns left out (they stay on the
 	// site and in the data files).
 	Omitted []string
@@ -87,6 +90,11 @@ func paperView(t *Table) PaperView {
 	if len(t.Rows) > FloatRows {
 		v.Placement = PlaceAppendix
 	}
+	defer func() {
+		for _, p := range v.Parts {
+			v.Narrow = append(v.Narrow, sum(p) <= ColumnWidthPt)
+		}
+	}()
 	if sum(all) <= TextWidthPt {
 		v.Parts = [][]int{all}
 		return v

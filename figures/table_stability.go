@@ -67,7 +67,7 @@ func annotateStability(spec *Table, t analyses.Table, siblings []analyses.Table)
 				cell.Undefined = "ρ is undefined for every perturbed matrix"
 			}
 			if cell.Partial() && cell.Num {
-				spec.CountNote = "d/n: an area over only the d of n perturbed matrices whose ρ is defined (the others give every method the same score); such an area is not marked best."
+				spec.CountNote = "d/n: an area over only the d of n perturbed matrices whose ρ is defined (the others give every method the same score); an area over fewer than half is never marked best."
 				cell.Title = strings.TrimSpace(cell.Title + " (ρ defined for " + cell.CountText() + " perturbed matrices)")
 			}
 		}

@@ -54,8 +54,8 @@ func LaTeX(t *figures.Table) []byte {
 		b.WriteString(" and \\usepackage{longtable}, in a one-column appendix")
 	}
 	b.WriteString("\n")
-	notes := tableNotes(t)
 	for k, part := range t.Paper.Parts {
+		notes := tableNotes(t, part)
 		label := "tab:" + t.ID
 		if k > 0 {
 			label += "-" + strconv.Itoa(k+1)
@@ -70,14 +70,14 @@ func LaTeX(t *figures.Table) []byte {
 				spec, caption, label, head, head)
 			body(&b, t, part)
 			b.WriteString("\\end{longtable}\n")
-			if notes != "" && k == len(t.Paper.Parts)-1 {
+			if notes != "" {
 				fmt.Fprintf(&b, "\\noindent %s\\par\n", notes)
 			}
 			b.WriteString("}\n")
 			continue
 		}
 		env := "table"
-		if t.Paper.Placement == figures.PlaceWide {
+		if t.Paper.Placement == figures.PlaceWide && !(k < len(t.Paper.Narrow) && t.Paper.Narrow[k]) {
 			env = "table*"
 		}
 		fmt.Fprintf(&b, "\\begin{%s}[tbp]\n\\centering\\footnotesize\\setlength{\\tabcolsep}{4pt}\n\\caption{%s}\\label{%s}\n\\begin{tabular}{%s}\n\\toprule\n%s\n\\midrule\n", env, caption, label, spec, head)
@@ -104,31 +104,41 @@ func dedupe(s []string) []string {
 	return out
 }
 
-// tableNotes is the table note: what each mark used means, the omitted
-// columns and where the rest is.
-func tableNotes(t *figures.Table) string {
-	var n []string
-	var marks []string
-	if t.HasMark(figures.MarkBest) {
+// tableNotes is the note under one part of a table: what each mark used
+// in it means, the omitted columns and where the rest is.
+func tableNotes(t *figures.Table, part []int) string {
+	has := func(f func(figures.Cell) bool) bool {
+		for _, r := range t.Rows {
+			for _, j := range part {
+				if f(r[j]) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	mark := func(m figures.Mark) bool { return has(func(c figures.Cell) bool { return c.Mark == m }) }
+	var n, marks []string
+	if mark(figures.MarkBest) {
 		marks = append(marks, "bold: best in its column")
 	}
-	if t.HasMark(figures.MarkSecond) {
+	if mark(figures.MarkSecond) {
 		marks = append(marks, "\\underline{underlined}: second")
 	}
-	if t.HasMark(figures.MarkTied) {
+	if mark(figures.MarkTied) {
 		marks = append(marks, "$^{=}$: tied for the best (no single best)")
 	}
 	if len(marks) > 0 {
 		s := strings.Join(marks, "; ")
 		n = append(n, strings.ToUpper(s[:1])+s[1:]+".")
 	}
-	if t.SigNote != "" {
+	if t.SigNote != "" && has(func(c figures.Cell) bool { return c.Sig }) {
 		n = append(n, "$^{*}$ "+Escape(strings.TrimPrefix(t.SigNote, "* ")))
 	}
-	if t.CountNote != "" {
+	if t.CountNote != "" && has(figures.Cell.Partial) {
 		n = append(n, "("+Escape(t.CountNote[:3])+")"+Escape(t.CountNote[3:]))
 	}
-	if t.UndefinedNote != "" {
+	if t.UndefinedNote != "" && has(func(c figures.Cell) bool { return c.Undefined != "" }) {
 		n = append(n, Escape(t.UndefinedNote))
 	}
 	if t.RankNote != "" {

@@ -232,6 +232,9 @@ func mdTable(t tableView) string {
 			if i > 0 {
 				buf.WriteString(" ")
 			}
+			// Markdown sets the second in italics and the tie mark
+			// as a superscript
+			n = strings.NewReplacer("underlined: second", "italics: second", "=: tied", "⁼: tied").Replace(n)
 			buf.WriteString(mdText(n))
 		}
 		buf.WriteString("\n")
