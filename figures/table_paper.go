@@ -121,6 +121,10 @@ func columnWidthPt(t *Table, j int) float64 {
 	for _, r := range t.Rows {
 		c := r[j]
 		cw := textWidthPt(c.Text)
+		if c.Num || t.Columns[j].Role == RoleInterval {
+			// a number's minus is a math minus, twice a hyphen
+			cw += float64(strings.Count(c.Text, "-")) * 0.45 * fontPt
+		}
 		if c.Num && strings.ContainsAny(c.Text, "e") {
 			cw += fontPt // "e-04" is printed as "×10^{-4}"
 		}
