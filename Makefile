@@ -242,9 +242,9 @@ deps:
 	@{ command -v chromium && test -x /usr/lib/chromium/chromium-headless-shell; } >/dev/null 2>&1 || { \
 		if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-headless-shell >/dev/null; \
 		else echo "install Debian's chromium and chromium-headless-shell for the browser tests (sudo apt-get install chromium chromium-headless-shell)" >&2; fi; }
-	@{ command -v pdflatex && command -v pdftotext && command -v pdfinfo; } >/dev/null 2>&1 || { \
-		if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends texlive-latex-base texlive-latex-recommended poppler-utils >/dev/null; \
-		else echo "install Debian's texlive-latex-base, texlive-latex-recommended and poppler-utils for the paper tests" >&2; fi; }
+	@{ command -v pdflatex && command -v pdftotext && command -v pdfinfo && kpsewhich acmart.cls IEEEtran.cls xstring.sty hyperxmp.sty ptmr7t.tfm; } >/dev/null 2>&1 || { \
+		if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends texlive-latex-base texlive-latex-recommended texlive-latex-extra texlive-plain-generic texlive-fonts-recommended texlive-publishers poppler-utils >/dev/null; \
+		else echo "install Debian's texlive-latex-base, texlive-latex-recommended, texlive-latex-extra, texlive-plain-generic, texlive-fonts-recommended, texlive-publishers and poppler-utils for the paper tests" >&2; fi; }
 	@{ command -v clickhouse-server || test -x /usr/sbin/clickhouse-server; } >/dev/null 2>&1 || { \
 		if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq clickhouse-server clickhouse-client >/dev/null; \
 		else echo "install Debian's clickhouse-server for the engine tests (sudo apt-get install clickhouse-server)" >&2; fi; }

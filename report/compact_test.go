@@ -7,9 +7,9 @@ import (
 )
 
 // TestCompactLeaderboard: the leaderboard's main table shows one column
-// per rule, headed by its label, whose cell is the method's rank with the
-// score as its tooltip and sort key; the CSV keeps every score and rank
-// column (issue 20).
+// per rule, headed by its label, whose cell is the method's rank (its
+// sort key: a rank column sorts by what it shows) with the score as its
+// tooltip; the CSV keeps every score and rank column (issue 20).
 func TestCompactLeaderboard(t *testing.T) {
 	t.Parallel()
 	dir := mustBuild(t, tieStudy)
@@ -20,12 +20,12 @@ func TestCompactLeaderboard(t *testing.T) {
 	for _, h := range regexp.MustCompile(`<th scope="col"[^>]*>([^<]*)</th>`).FindAllStringSubmatch(table, -1) {
 		heads = append(heads, h[1])
 	}
-	if got := strings.Join(heads, "|"); got != "method|Mean|Mean rank" {
-		t.Errorf("headers %q, want method|Mean|Mean rank (one column per rule, no rank columns)", got)
+	if got := strings.Join(heads, "|"); got != "Method|Mean|Mean rank" {
+		t.Errorf("headers %q, want Method|Mean|Mean rank (one column per rule, no rank columns)", got)
 	}
 	// D is last under both rules: rank 4, its mean 0.05 as the tooltip
 	d := regexp.MustCompile(`(?s)<tr><td>D</td>(.*?)</tr>`).FindStringSubmatch(table)
-	if d == nil || !strings.Contains(d[1], `title="score 0.05`) || !strings.Contains(d[1], `>4</td>`) {
+	if d == nil || !strings.Contains(d[1], `title="score 0.05`) || !strings.Contains(d[1], `data-v="4"`) || !strings.Contains(d[1], `>4</td>`) {
 		t.Errorf("row D: %v", d)
 	}
 	if !strings.Contains(table, "hover a rank for its score") {
@@ -70,8 +70,9 @@ d2,D,ndcg,0.05
 d3,D,ndcg,0.05
 `
 
-// TestTiedBestAllBold: the three tied means are all marked best on the
-// page (analyses.Tied, relative 1e-9), none alone; the worse one is not.
+// TestTiedBestAllBold: the three tied means are all marked tied for the
+// best on the page (analyses.Tied, relative 1e-9), and none is bold: a
+// tie is no win; the worse one is not marked.
 // The parameters read as the manifest wrote them, comments dropped, and
 // defaults are marked.
 func TestTiedBestAllBold(t *testing.T) {
@@ -81,9 +82,9 @@ func TestTiedBestAllBold(t *testing.T) {
 	table := page[strings.Index(page, `<table class="data`):]
 	table = table[:strings.Index(table, "</table>")]
 	col := -1
-	// the column of rule mean: its label ("Mean") shows, its id is the title
+	// the column of rule mean: its label ("Mean") shows
 	for i, h := range regexp.MustCompile(`<th scope="col"([^>]*)>([^<]*)</th>`).FindAllStringSubmatch(table, -1) {
-		if h[2] == "mean" || strings.Contains(h[1], `title="mean"`) {
+		if h[2] == "Mean" {
 			col = i
 		}
 	}
@@ -91,23 +92,24 @@ func TestTiedBestAllBold(t *testing.T) {
 		t.Fatalf("no mean column in %s", table)
 	}
 	values := map[string]string{}
-	bold := map[string]bool{}
+	bold, tied := map[string]bool{}, map[string]bool{}
 	for _, row := range regexp.MustCompile(`(?s)<tr><td>([A-D])</td>(.*?)</tr>`).FindAllStringSubmatch(table, -1) {
 		cells := regexp.MustCompile(`<td([^>]*)>`).FindAllStringSubmatch("<td>"+row[1]+"</td>"+row[2], -1)
 		attrs := cells[col][1]
-		values[row[1]] = regexp.MustCompile(`data-v="([^"]*)"`).FindStringSubmatch(attrs)[1]
+		values[row[1]] = regexp.MustCompile(`title="score ([^"]*)"`).FindStringSubmatch(attrs)[1]
 		bold[row[1]] = strings.Contains(attrs, "best")
+		tied[row[1]] = strings.Contains(attrs, "tied")
 	}
 	if values["A"] == values["B"] && values["B"] == values["C"] {
 		t.Fatalf("the means are identical (%v): the study no longer has float noise to tie", values)
 	}
 	for _, m := range []string{"A", "B", "C"} {
-		if !bold[m] {
-			t.Errorf("%s (mean %s) is tied for best but not bold; bold: %v", m, values[m], bold)
+		if !tied[m] || bold[m] {
+			t.Errorf("%s (mean %s) is tied for best: marked tied %v, bold %v", m, values[m], tied[m], bold[m])
 		}
 	}
-	if bold["D"] {
-		t.Errorf("D (mean %s) is bold", values["D"])
+	if bold["D"] || tied["D"] {
+		t.Errorf("D (mean %s) is marked", values["D"])
 	}
 	params := page[strings.Index(page, `id="sec-parameters"`):]
 	if !strings.Contains(params, "<th scope=\"row\">rules</th><td><pre><code>[\n  &#34;mean&#34;,\n  &#34;mean_rank&#34;,\n]</code></pre>") {

@@ -52,7 +52,7 @@ func (b *siteBuild) model() (site.Model, error) {
 	m := site.Model{
 		Study: site.Study{Title: s.Title, Subtitle: s.Subtitle, Date: s.Date, DOI: s.DOI, License: s.License,
 			Authors: s.Authors, Abstract: s.Abstract, Links: s.Links, Manifest: filepath.Base(s.File),
-			UnsafeHTML: s.UnsafeHTML, Labels: siteLabels(s)},
+			UnsafeHTML: s.UnsafeHTML, Labels: siteLabels(s), Naming: s.Naming()},
 		Options: site.Options{Format: b.opts.Format, Paper: b.opts.Paper, SingleFile: b.opts.SingleFile, Version: b.opts.Version},
 		Assets:  b.assets,
 	}

@@ -47,7 +47,8 @@ func TestPackVerifyCLI(t *testing.T) {
 }
 
 // TestFormatLatexCLI: build --format latex (and its alias paper) writes
-// the HTML site with paper/: macros, tables, citation and example.
+// the HTML site with paper/: macros, tables (floats in tables/,
+// longtables in appendix/), citation and example.
 func TestFormatLatexCLI(t *testing.T) {
 	t.Parallel()
 	study := filepath.Join(t.TempDir(), "s")
@@ -65,9 +66,10 @@ func TestFormatLatexCLI(t *testing.T) {
 			}
 		}
 		tables, _ := filepath.Glob(filepath.Join(site, "paper", "tables", "*.tex"))
+		appendix, _ := filepath.Glob(filepath.Join(site, "paper", "appendix", "*.tex"))
 		data, _ := filepath.Glob(filepath.Join(site, "data", "*.tex"))
-		if len(tables) == 0 || len(tables) != len(data) {
-			t.Errorf("--format %s: %d tables in paper/tables, %d in data", format, len(tables), len(data))
+		if len(tables) == 0 || len(tables)+len(appendix) != len(data) {
+			t.Errorf("--format %s: %d tables in paper/tables and %d in paper/appendix, %d in data", format, len(tables), len(appendix), len(data))
 		}
 	}
 }

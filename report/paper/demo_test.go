@@ -13,6 +13,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/evalbook/evalbook/figures"
 	"github.com/evalbook/evalbook/report"
 )
 
@@ -65,14 +66,39 @@ func TestMain(m *testing.M) {
 }
 
 // number matches a number as pdftotext shows a table cell: digits with
-// an optional fraction, and an optional "× 10^n" exponent.
-var number = regexp.MustCompile(`-?\d+(?:\.\d+)?(?:\s*×\s*10\s*(-?\s*\d+))?`)
+// an optional fraction (its digits captured), and an optional "× 10^n"
+// exponent.
+var number = regexp.MustCompile(`-?\d+(?:\.(\d+))?(?:\s*×\s*10\s*(-?\s*\d+))?`)
+
+// shownNumber is a number of the PDF and half the unit of its last
+// digit: the value it stands for is within that of it.
+type shownNumber struct{ v, half float64 }
+
+// shownColumns are the data columns a table's LaTeX shows, from its
+// first line ("% id: written by evalbook from data/id.csv (columns a, b,
+// c); …").
+func shownColumns(t *testing.T, tex []byte) map[string]bool {
+	t.Helper()
+	first, _, _ := strings.Cut(string(tex), "\n")
+	_, list, ok := strings.Cut(first, "(columns ")
+	list, _, ok2 := strings.Cut(list, ")")
+	if !ok || !ok2 {
+		t.Fatalf("no list of columns in %q", first)
+	}
+	cols := map[string]bool{}
+	for _, c := range strings.Split(list, ", ") {
+		cols[c] = true
+	}
+	return cols
+}
 
 // TestDemoTablesCompile: every data/<table-id>.tex of the demo compiles
 // with pdflatex in one document, and the PDF's text (pdftotext) of each
-// table shows each number of the table's CSV (the site's full-precision
-// data file, written independently of the LaTeX) to four significant
-// digits. With -short, the first 15 rows of each table are checked.
+// table shows each number of the columns it shows (its first line lists
+// them) of the table's CSV (the site's full-precision data file, written
+// independently of the LaTeX) at the precision it is printed with (its
+// column's one format); a p-value below 1e-15 is shown as that bound.
+// With -short, the first 15 rows of each table are checked.
 func TestDemoTablesCompile(t *testing.T) {
 	needTeX(t)
 	_, site := builtDemo(t)
@@ -84,6 +110,7 @@ func TestDemoTablesCompile(t *testing.T) {
 	var doc strings.Builder
 	doc.WriteString("\\documentclass{article}\n\\usepackage{booktabs,longtable}\n\\usepackage[margin=1cm,paperwidth=150cm,paperheight=60cm]{geometry}\n\\begin{document}\n")
 	var ids []string
+	cols := map[string]map[string]bool{}
 	for _, p := range texs {
 		id := strings.TrimSuffix(filepath.Base(p), ".tex")
 		ids = append(ids, id)
@@ -94,16 +121,21 @@ func TestDemoTablesCompile(t *testing.T) {
 		if !strings.Contains(string(data), `\label{tab:`+id+`}`) || !strings.Contains(string(data), `\toprule`) {
 			t.Errorf("%s: no \\label{tab:%s} or no booktabs rule", id, id)
 		}
+		cols[id] = shownColumns(t, data)
 		os.WriteFile(filepath.Join(dir, id+".tex"), data, 0o644)
-		doc.WriteString("\\clearpage\nEVALBOOKTABLE " + strings.ReplaceAll(id, "-", "X") + "\n\n\\input{" + id + "}\n")
+		// the marker after the table, on a page of its own: a float
+		// placed at the top of a page is never before its marker
+		doc.WriteString("\\input{" + id + "}\n\\clearpage\nEVALBOOKTABLE " + strings.ReplaceAll(id, "-", "X") + "\n\\clearpage\n")
 	}
 	doc.WriteString("\\end{document}\n")
 	text := compileTeX(t, dir, doc.String())
 	sections := map[string]string{}
 	parts := strings.Split(text, "EVALBOOKTABLE ")
+	body := parts[0] // the text before a marker is its table's
 	for _, p := range parts[1:] {
-		name, body, _ := strings.Cut(p, "\n")
+		name, rest, _ := strings.Cut(p, "\n")
 		sections[strings.ReplaceAll(strings.TrimSpace(name), "X", "-")] = body
+		body = rest
 	}
 	checked := 0
 	for _, id := range ids {
@@ -112,18 +144,20 @@ func TestDemoTablesCompile(t *testing.T) {
 			t.Errorf("%s: not found in the PDF", id)
 			continue
 		}
-		var shown []float64
+		var shown []shownNumber
 		for _, m := range number.FindAllStringSubmatch(body, -1) {
 			s := strings.ReplaceAll(m[0], " ", "")
 			v, err := strconv.ParseFloat(strings.Split(s, "×")[0], 64)
 			if err != nil {
 				continue
 			}
-			if m[1] != "" {
-				e, _ := strconv.Atoi(strings.ReplaceAll(m[1], " ", ""))
+			half := math.Pow(10, -float64(len(m[1]))) / 2
+			if m[2] != "" {
+				e, _ := strconv.Atoi(strings.ReplaceAll(m[2], " ", ""))
 				v *= math.Pow(10, float64(e))
+				half *= math.Pow(10, float64(e))
 			}
-			shown = append(shown, v)
+			shown = append(shown, shownNumber{v, half})
 		}
 		f, err := os.Open(filepath.Join(site, "data", id+".csv"))
 		if err != nil {
@@ -140,8 +174,15 @@ func TestDemoTablesCompile(t *testing.T) {
 			}
 			for j, cell := range row {
 				v, err := strconv.ParseFloat(cell, 64)
-				if err != nil || math.IsInf(v, 0) {
+				if err != nil || math.IsInf(v, 0) || !cols[id][rows[0][j]] {
 					continue
+				}
+				name := rows[0][j]
+				if rows[0][0] == "quantity" { // each row its own quantity
+					name = row[0]
+				}
+				if figures.IsPValueColumn(name) && v == 0 {
+					continue // shown as the bound
 				}
 				if !shows(shown, v) {
 					t.Errorf("%s row %d column %s: %v is not in the PDF", id, i+1, rows[0][j], v)
@@ -155,14 +196,10 @@ func TestDemoTablesCompile(t *testing.T) {
 	}
 }
 
-// shows reports whether a shown number is v to four significant digits.
-func shows(shown []float64, v float64) bool {
-	tol := 1e-12
-	if v != 0 {
-		tol = math.Pow(10, math.Floor(math.Log10(math.Abs(v)))-3) / 2 * (1 + 1e-9)
-	}
+// shows reports whether a shown number stands for v: v rounds to it.
+func shows(shown []shownNumber, v float64) bool {
 	for _, s := range shown {
-		if math.Abs(s-v) <= tol {
+		if math.Abs(s.v-v) <= s.half*(1+1e-9)+1e-15 {
 			return true
 		}
 	}
@@ -170,21 +207,31 @@ func shows(shown []float64, v float64) bool {
 }
 
 // TestDemoPaperFormat: --format latex writes paper/ with every table of
-// data/ (the same bytes), the macros and the citation, and its
-// example.tex, which inputs the macros and every table, compiles.
+// data/ (the same bytes) in tables/ (a float) or appendix/ (a longtable,
+// never in tables/), the macros and the citation, and its example.tex —
+// two columns, the longtables in a one-column appendix — compiles.
 func TestDemoPaperFormat(t *testing.T) {
 	needTeX(t)
 	_, site := builtDemo(t)
 	texs, _ := filepath.Glob(filepath.Join(site, "data", "*.tex"))
-	inPaper, _ := filepath.Glob(filepath.Join(site, "paper", "tables", "*.tex"))
-	if len(texs) == 0 || len(texs) != len(inPaper) {
-		t.Fatalf("%d tables in data/, %d in paper/tables/", len(texs), len(inPaper))
+	inTables, _ := filepath.Glob(filepath.Join(site, "paper", "tables", "*.tex"))
+	inAppendix, _ := filepath.Glob(filepath.Join(site, "paper", "appendix", "*.tex"))
+	if len(texs) == 0 || len(texs) != len(inTables)+len(inAppendix) || len(inTables) < 20 {
+		t.Fatalf("%d tables in data/, %d in paper/tables/, %d in paper/appendix/", len(texs), len(inTables), len(inAppendix))
 	}
 	for _, p := range texs {
 		a, _ := os.ReadFile(p)
 		b, err := os.ReadFile(filepath.Join(site, "paper", "tables", filepath.Base(p)))
+		if err != nil {
+			b, err = os.ReadFile(filepath.Join(site, "paper", "appendix", filepath.Base(p)))
+		}
 		if err != nil || string(a) != string(b) {
-			t.Errorf("paper/tables/%s differs from data/ (%v)", filepath.Base(p), err)
+			t.Errorf("paper/…/%s differs from data/ (%v)", filepath.Base(p), err)
+		}
+	}
+	for _, p := range inTables {
+		if b, _ := os.ReadFile(p); strings.Contains(string(b), "longtable") {
+			t.Errorf("paper/tables/%s is a longtable", filepath.Base(p))
 		}
 	}
 	dir := t.TempDir()
@@ -195,9 +242,7 @@ func TestDemoPaperFormat(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// A wide page, so pdftotext sees the widest tables whole.
-	doc := strings.Replace(string(src), "\\documentclass{article}\n", "\\documentclass{article}\n\\usepackage[margin=1cm,paperwidth=150cm,paperheight=60cm]{geometry}\n", 1)
-	text := compileTeX(t, dir, doc)
+	text := compileTeX(t, dir, string(src))
 	if !strings.Contains(text, "Twelve Recommenders") {
 		t.Errorf("the example's title is not in the PDF")
 	}

@@ -2,12 +2,12 @@ package paper_test
 
 import (
 	"math"
-	"regexp"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/evalbook/evalbook/analyses"
+	"github.com/evalbook/evalbook/figures"
 	"github.com/evalbook/evalbook/report/paper"
 )
 
@@ -22,11 +22,11 @@ func TestLaTeXSpecialCharacters(t *testing.T) {
 	for i, n := range names {
 		tab.Rows = append(tab.Rows, []any{n, 0.5 + float64(i)/100, i + 1})
 	}
-	tex := paper.LaTeX(paper.Table{ID: "odd-names", Caption: tab.Title, Table: tab})
+	tex := paper.LaTeX(figures.NewTable(analyses.Table{Name: "names", Title: tab.Title, Columns: tab.Columns, Rows: tab.Rows, Better: tab.Better}, "odd", figures.TableOptions{}))
 	dir := t.TempDir()
 	text := compileTeX(t, dir, "\\documentclass{article}\n\\usepackage{booktabs}\n\\begin{document}\n"+string(tex)+"\\end{document}\n")
 	want := []string{`a_b`, `50% off`, `R&D`, `#1`, `$cost`, `{set}`, `~home`, `x^2`, `back\slash`, `<a|b>`, `Iman-Davenport ρ`,
-		`method_name`, `Scores of {odd} & "special" names_%`}
+		`Method name`, `Scores of {odd} & "special" names_%`}
 	// OT1 fonts draw \_ as a rule, which pdftotext reads as a space or
 	// nothing: compare without underscores and spaces.
 	squeeze := strings.NewReplacer("_", "", " ", "", "\n", "").Replace
@@ -46,52 +46,61 @@ func TestLaTeXSpecialCharacters(t *testing.T) {
 }
 
 // TestLaTeXBestIsBoldWithTies: the best value of a column with a Better
-// direction is bold, and so is every value tied with it under
-// analyses.Tied (a last-bit difference from summing in another order);
-// a value 1e-6 away is not.
+// direction is bold when it is alone and the second underlined; values
+// tied with the best under analyses.Tied (a last-bit difference from
+// summing in another order) are marked $^{=}$ and none is bold, since a
+// tie is no win (nor is any cell second then); a value 1e-6 away is not
+// tied.
 func TestLaTeXBestIsBoldWithTies(t *testing.T) {
 	best := 0.08490566037735849
-	tab := analyses.Table{Columns: []string{"method", "mean", "error"}, Better: map[string]string{"mean": "higher", "error": "lower"},
+	tab := analyses.Table{Columns: []string{"method", "mean", "error", "recall"},
+		Better: map[string]string{"mean": "higher", "error": "lower", "recall": "higher"},
 		Rows: [][]any{
-			{"A", best, 0.3},
-			{"B", 0.08490566037735850, 0.2},  // tied with A (relative difference ~1e-16)
-			{"C", best * (1 - 1e-6), 0.2},    // not tied
-			{"D", nil, math.NaN()},           // missing
-			{"E", 0.01, 0.20000000000000001}, // error tied with B and C
+			{"A", best, 0.3, 0.5},
+			{"B", 0.08490566037735850, 0.1, 0.4},  // mean tied with A (relative difference ~1e-16)
+			{"C", best * (1 - 1e-6), 0.2, 0.3},    // not tied
+			{"D", nil, math.NaN(), nil},           // missing
+			{"E", 0.01, 0.10000000000000001, 0.1}, // error tied with B
 		}}
-	tex := string(paper.LaTeX(paper.Table{ID: "t", Caption: "c", Table: tab}))
+	tex := string(paper.LaTeX(figures.NewTable(tab, "t", figures.TableOptions{})))
 	rows := map[string]string{}
 	for _, line := range strings.Split(tex, "\n") {
 		if i := strings.Index(line, " & "); i > 0 {
 			rows[line[:i]] = line
 		}
 	}
-	bold := regexp.MustCompile(`\\textbf\{[^}]*\} & \\textbf\{[^}]*\}`)
-	count := func(row string) int { return len(bold.FindAllString(rows[row], -1)) }
-	for row, want := range map[string]int{"A": 1, "B": 2, "C": 1, "D": 0, "E": 1} {
-		if got := count(row); got != want {
-			t.Errorf("row %s: %d bold cells, want %d: %s", row, got, want, rows[row])
+	for row, want := range map[string][3]int{"A": {1, 0, 1}, "B": {0, 1, 2}, "C": {0, 0, 0}, "D": {0, 0, 0}, "E": {0, 0, 1}} {
+		got := [3]int{strings.Count(rows[row], `\textbf{`) / 2, strings.Count(rows[row], `\underline{`) / 2, strings.Count(rows[row], `$^{=}$`)}
+		if got != want {
+			t.Errorf("row %s: %d bold, %d underlined, %d tied cells, want %v: %s", row, got[0], got[1], got[2], want, rows[row])
 		}
 	}
 	if !strings.Contains(rows["D"], `\multicolumn{2}{c}{---}`) {
 		t.Errorf("a missing value is not a dash: %s", rows["D"])
 	}
+	if !strings.Contains(tex, `$^{=}$: tied for the best`) || !strings.Contains(tex, `\underline{underlined}: second`) {
+		t.Errorf("the marks are not explained:\n%s", tex)
+	}
 }
 
 // TestLaTeXSignificanceMarker: in a table that says which rows are
 // significant, their Holm-corrected p carries $^{*}$ and a note explains
-// it; the others do not.
+// it at the analysis's level; the others do not, and the significant
+// column itself is left out of the paper.
 func TestLaTeXSignificanceMarker(t *testing.T) {
 	tab := analyses.Table{Columns: []string{"a", "b", "p", "p_holm", "significant"}, Rows: [][]any{
 		{"X", "Y", 0.001, 0.003, true},
 		{"X", "Z", 0.2, 0.4, false},
 	}}
-	tex := string(paper.LaTeX(paper.Table{ID: "pairs", Caption: "c", Table: tab}))
-	if !strings.Contains(tex, `0 & .003$^{*}$`) || strings.Contains(tex, `.4$^{*}$`) || strings.Contains(tex, `.001$^{*}$`) {
+	tex := string(paper.LaTeX(figures.NewTable(tab, "pairs", figures.TableOptions{Alpha: 0.05})))
+	if !strings.Contains(tex, `0.0030$^{*}$`) || strings.Contains(tex, `0.4000$^{*}$`) || strings.Contains(tex, `0.0010$^{*}$`) {
 		t.Errorf("markers:\n%s", tex)
 	}
-	if !strings.Contains(tex, `$^{*}$ significant`) {
+	if !strings.Contains(tex, `$^{*}$ significant at $\alpha$ = 0.05 (p (Holm))`) {
 		t.Errorf("no note explaining the marker:\n%s", tex)
+	}
+	if strings.Contains(tex, "Significant") {
+		t.Errorf("the significant column is in the paper view:\n%s", tex)
 	}
 }
 
@@ -121,10 +130,15 @@ func TestLaTeXMonteCarloBound(t *testing.T) {
 		{"X", "Y", 0.0, 1.0},
 		{"X", "Z", 0.25, 0.75},
 	}, Resolution: map[string]float64{"p_left": 1.0 / 50000, "p_right": 1.0 / 50000}}
-	tex := string(paper.LaTeX(paper.Table{ID: "pairs", Caption: "c", Table: tab}))
-	for _, want := range []string{`X & Y & \multicolumn{2}{c}{$<$\,2e-5} & \multicolumn{2}{c}{$>$\,1$-$2e-5} \\`, `X & Z & 0 & .25 & 0 & .75 \\`} {
+	tex := string(paper.LaTeX(figures.NewTable(tab, "pairs", figures.TableOptions{})))
+	for _, want := range []string{`$<$2$\times 10^{-5}$`, `$>1-$2$\times 10^{-5}$`, "0.2500", "0.7500"} {
 		if !strings.Contains(tex, want) {
 			t.Errorf("want %q in\n%s", want, tex)
+		}
+	}
+	for _, bad := range []string{"& 0 &", "& 0 \\\\", "& 1 \\\\"} {
+		if strings.Contains(tex, bad) {
+			t.Errorf("a Monte Carlo 0 or 1 written as a number (%q) in\n%s", bad, tex)
 		}
 	}
 }

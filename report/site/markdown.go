@@ -179,6 +179,19 @@ func mdCode(s string) string {
 	return fence + " " + strings.ReplaceAll(s, "|", "\\|") + " " + fence
 }
 
+// Markdown tables: a table of more than mdOpenRows rows is folded in a
+// <details> block, and at most mdMaxRows of its rows are written; every
+// row is in data/<id>.csv, linked beside it.
+const (
+	mdOpenRows = 20
+	mdMaxRows  = 50
+)
+
+// mdTable is a table in GitHub-flavoured Markdown, from the same
+// presentation as its page: labels, one format per column, the best
+// cell bold, the second in italics, a tie marked "=", a significant
+// p-value "*", a partial summary's count "(d/n)", and the notes that
+// explain them. No text that only a page can act on.
 func mdTable(t tableView) string {
 	var buf bytes.Buffer
 	head := make([]string, len(t.Columns))
@@ -186,22 +199,71 @@ func mdTable(t tableView) string {
 	for i, c := range t.Columns {
 		head[i] = mdText(c.Label)
 		sep[i] = "---"
-		if len(t.Rows) > 0 && t.Rows[0][i].Num {
+		if t.spec != nil && t.spec.Columns[i].Numeric() {
 			sep[i] = "---:"
 		}
 	}
+	rows := t.Rows
+	if len(rows) > mdMaxRows {
+		rows = rows[:mdMaxRows]
+	}
+	total := len(t.Rows)
+	if t.More > 0 {
+		total = t.More
+	}
+	folded := total > mdOpenRows
+	if folded {
+		fmt.Fprintf(&buf, "<details><summary>Show the table (%d rows)</summary>\n\n", total)
+	}
 	fmt.Fprintf(&buf, "| %s |\n| %s |\n", strings.Join(head, " | "), strings.Join(sep, " | "))
-	for _, row := range t.Rows {
+	for _, row := range rows {
 		cells := make([]string, len(row))
 		for i, c := range row {
-			cells[i] = mdText(c.Text)
+			cells[i] = mdCell(c)
 		}
 		fmt.Fprintf(&buf, "| %s |\n", strings.Join(cells, " | "))
 	}
-	if t.More > 0 {
-		fmt.Fprintf(&buf, "\nShowing the first %d of %d rows; all are in the CSV.\n", len(t.Rows), t.More)
+	if len(rows) < total {
+		fmt.Fprintf(&buf, "\nThe first %d of %d rows; all are in [data/%s.csv](data/%s.csv).\n", len(rows), total, t.ID, t.ID)
+	}
+	if len(t.Notes) > 0 {
+		buf.WriteString("\n")
+		for i, n := range t.Notes {
+			if i > 0 {
+				buf.WriteString(" ")
+			}
+			// Markdown sets the second in italics and the tie mark
+			// as a superscript
+			n = strings.NewReplacer("underlined: second", "italics: second", "=: tied", "⁼: tied").Replace(n)
+			buf.WriteString(mdText(n))
+		}
+		buf.WriteString("\n")
+	}
+	if folded {
+		buf.WriteString("\n</details>\n")
 	}
 	return buf.String()
+}
+
+// mdCell is one cell with its marks.
+func mdCell(c cellView) string {
+	s := mdText(c.Text)
+	switch {
+	case c.Best:
+		s = "**" + s + "**"
+	case c.Second:
+		s = "*" + s + "*"
+	}
+	if c.Tied {
+		s += "⁼"
+	}
+	if c.Sig {
+		s += "\\*"
+	}
+	if c.Count != "" {
+		s += " (" + c.Count + ")"
+	}
+	return s
 }
 
 // mdText escapes a user string for Markdown: HTML-significant characters

@@ -51,6 +51,9 @@ type Study struct {
 	// UnsafeHTML passes raw HTML in the Markdown through (unsafe_html).
 	UnsafeHTML bool
 	Labels     Labels
+	// Naming labels methods, datasets, metrics and rules in tables
+	// (figures.NewTable); the zero value shows ids.
+	Naming analyses.Naming
 }
 
 // Labels are the display labels of ids (pages show labels, data files

@@ -36,24 +36,23 @@ func (b *siteBuild) writePaperFiles() error {
 	return nil
 }
 
-// writeTablesTeX writes data/<table-id>.tex for every table (and its copy
-// in paper/tables/ with --format latex), links it beside the CSV, and
-// returns the ids of the tables in paper/.
+// writeTablesTeX writes data/<table-id>.tex for every table, the paper
+// view of its presentation (paper.LaTeX), and with --format latex its
+// copy in paper/tables/ (a float) or paper/appendix/ (a longtable, for a
+// one-column appendix, never in tables/); it links the file beside the
+// CSV and returns the paper/ paths without ".tex", in site order.
 func (b *siteBuild) writeTablesTeX() []string {
 	var tables []string
 	for _, v := range b.views {
 		for i := range v.Tables {
 			t := &v.Tables[i]
-			caption := t.table.Title // the page's title may speak of hovering
-			if caption == "" {
-				caption = v.Title
-			}
-			tex := paper.LaTeX(paper.Table{ID: t.ID, Caption: caption, Table: t.table})
+			tex := paper.LaTeX(t.spec)
 			b.files["data/"+t.ID+".tex"] = tex
 			t.TeXHref = "data/" + t.ID + ".tex"
 			if b.m.Options.Paper {
-				b.files["paper/tables/"+t.ID+".tex"] = tex
-				tables = append(tables, t.ID)
+				path := paper.TableDir(t.spec) + "/" + t.ID
+				b.files["paper/"+path+".tex"] = tex
+				tables = append(tables, path)
 			}
 		}
 	}
@@ -128,29 +127,40 @@ func (b *siteBuild) writeMacros() error {
 	return nil
 }
 
-// exampleTextWidth is about the text width of LaTeX's article class:
-// wider figures are scaled down to the line in example.tex.
-const exampleTextWidth = 4.7 * vg.Inch
+// exampleTextWidth is the text width of example.tex (letter paper,
+// 0.75 in margins, as ACM's and IEEE's two-column formats): wider
+// figures are scaled down to the line.
+const exampleTextWidth = 7 * vg.Inch
 
-// exampleTeX is paper/example.tex: a document that loads the macros,
-// shows every PDF figure and inputs every table, to see them typeset
-// (pdflatex example.tex).
+// exampleTeX is paper/example.tex: a two-column document that loads the
+// macros, shows every PDF figure and inputs every table float, with the
+// longtables in a one-column appendix, to see them typeset as a
+// conference paper would (pdflatex example.tex).
 func exampleTeX(title, key string, tables []string, figs []paperFigure) []byte {
 	var b strings.Builder
 	b.WriteString("% example.tex: written by evalbook. Compile in this directory: pdflatex example.tex\n")
-	b.WriteString("\\documentclass{article}\n\\usepackage{booktabs,longtable,graphicx}\n\\input{evalbook.tex}\n")
+	b.WriteString("\\documentclass[twocolumn]{article}\n\\usepackage[letterpaper,margin=0.75in]{geometry}\n\\usepackage{booktabs,longtable,graphicx}\n\\input{evalbook.tex}\n")
 	fmt.Fprintf(&b, "\\title{%s}\n\\begin{document}\n\\maketitle\n", paper.Escape(title))
 	fmt.Fprintf(&b, "The tables and figures below are the study's \\cite{%s}.\n\n", key)
 	for _, f := range figs {
-		opt := ""
-		if f.Width > exampleTextWidth {
-			opt = "[width=\\linewidth]"
+		env, width := "figure", "\\linewidth"
+		if f.Width > exampleTextWidth/2 {
+			env = "figure*"
 		}
-		fmt.Fprintf(&b, "\\begin{figure}[htbp]\n\\centering\n\\includegraphics%s{figures/%s.pdf}\n\\caption{%s}\\label{fig:%s}\n\\end{figure}\n\\clearpage\n",
-			opt, f.ID, paper.Escape(f.Title), f.ID)
+		fmt.Fprintf(&b, "\\begin{%s}[tbp]\n\\centering\n\\includegraphics[width=%s]{figures/%s.pdf}\n\\caption{%s}\\label{fig:%s}\n\\end{%s}\n\\clearpage\n",
+			env, width, f.ID, paper.Escape(f.Title), f.ID, env)
 	}
-	for _, id := range tables {
-		fmt.Fprintf(&b, "\\input{tables/%s}\n\\clearpage\n", id)
+	var appendix []string
+	for _, p := range tables {
+		if strings.HasPrefix(p, paper.DirAppendix+"/") {
+			appendix = append(appendix, p)
+			continue
+		}
+		fmt.Fprintf(&b, "\\input{%s}\n\\clearpage\n", p)
+	}
+	b.WriteString("\\clearpage\n\\onecolumn\n\\appendix\n")
+	for _, p := range appendix {
+		fmt.Fprintf(&b, "\\input{%s}\n\\clearpage\n", p)
 	}
 	b.WriteString("\\bibliographystyle{plain}\n\\bibliography{citation}\n\\end{document}\n")
 	return []byte(b.String())

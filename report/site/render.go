@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"html/template"
 	"math"
-	"slices"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -17,7 +17,6 @@ import (
 
 	"github.com/evalbook/evalbook/analyses"
 	"github.com/evalbook/evalbook/figures"
-	"github.com/evalbook/evalbook/report/paper"
 	"github.com/evalbook/evalbook/themes"
 )
 
@@ -123,13 +122,22 @@ type tableView struct {
 	Rows               [][]cellView
 	More               int
 	Collapsed          bool // secondary tables with many rows start folded
-	table              analyses.Table
+	// Notes explain the table's marks (tableNotes); Hint is what only a
+	// page can do with it ("hover a rank for its score").
+	Notes []string
+	Hint  string
+	table analyses.Table
+	spec  *figures.Table
 }
 
 type cellView struct {
 	Text, Full, Sort string
 	Num              bool
-	Best             bool // the best value of its column
+	Best             bool   // the best value of its column, alone
+	Second           bool   // the second, alone
+	Tied             bool   // tied for the best: no win
+	Sig              bool   // a significant p-value
+	Count            string // "d/n": a summary over only d of n defined values
 }
 
 // columnView is a column header: the display label, and the id it
@@ -169,15 +177,23 @@ func (b *siteBuild) render() (map[string][]byte, error) {
 	return b.files, nil
 }
 
-// newMarkdown is the site's Markdown renderer: GitHub-flavoured, with
-// footnotes and heading ids; raw HTML only when the manifest allows it.
+// emailRe is what the Markdown renderer links as an e-mail address: a
+// domain that ends in letters. A metric name such as iprec@0.0 or
+// ndcg@10 is text, never a mailto: link.
+var emailRe = regexp.MustCompile(`^[A-Za-z0-9._%+\-]+@(?:[A-Za-z0-9\-]+\.)+[A-Za-z]{2,}\b`)
+
+// newMarkdown is the site's Markdown renderer: GitHub-flavoured (tables,
+// strikethrough, task lists, bare links; e-mail addresses only as emailRe
+// says), with footnotes and heading ids; raw HTML only when the manifest
+// allows it.
 func newMarkdown(unsafe bool) goldmark.Markdown {
 	gmOpts := []renderer.Option{}
 	if unsafe {
 		gmOpts = append(gmOpts, gmhtml.WithUnsafe())
 	}
 	return goldmark.New(
-		goldmark.WithExtensions(extension.GFM, extension.Footnote),
+		goldmark.WithExtensions(extension.Table, extension.Strikethrough, extension.TaskList,
+			extension.NewLinkify(extension.WithLinkifyEmailRegexp(emailRe)), extension.Footnote),
 		goldmark.WithParserOptions(parser.WithAutoHeadingID()),
 		goldmark.WithRendererOptions(gmOpts...),
 	)
@@ -198,7 +214,7 @@ func (b *siteBuild) buildViews() error {
 		}
 		for _, t := range a.Tables {
 			tabNum++
-			v.Tables = append(v.Tables, b.tableView(t, a.ID, tabNum))
+			v.Tables = append(v.Tables, b.tableView(a, t, tabNum))
 		}
 		b.views = append(b.views, v)
 	}
@@ -219,189 +235,73 @@ func (b *siteBuild) figureView(f figures.Figure, num int) figureView {
 }
 
 // tableView is a table of analysis id as its page shows it, numbered
-// num: its first maxHTMLRows rows, each column formatted as a whole.
-func (b *siteBuild) tableView(t analyses.Table, id string, num int) tableView {
-	tv := tableView{ID: t.ID(id), Title: t.Title, Num: num, Columns: b.columnViews(t.Columns),
-		CSVHref: "data/" + t.ID(id) + ".csv", table: t, Compact: len(t.Columns) > 8}
-	rows := t.Rows
+// num: its first maxHTMLRows rows, from the table's presentation
+// (figures.NewTable: labels, one format per column, marks), which the
+// Markdown and LaTeX outputs render too.
+func (b *siteBuild) tableView(a *Analysis, t analyses.Table, num int) tableView {
+	alpha, _ := a.Resolved["alpha"].(float64)
+	spec := figures.NewTable(t, a.ID, figures.TableOptions{Naming: b.study.Naming, Alpha: alpha, Siblings: a.Tables})
+	tv := tableView{ID: spec.ID, Title: spec.Title, Num: num, CSVHref: "data/" + spec.ID + ".csv", table: t, spec: spec,
+		Notes: tableNotes(spec)}
+	for _, c := range spec.Columns {
+		cv := columnView{Label: c.Header(), ID: c.ID}
+		if cv.Label != c.ID {
+			cv.Title = c.ID
+		}
+		if c.Role == figures.RoleInterval {
+			cv.Title = c.ID + ", " + c.HighID
+		}
+		tv.Columns = append(tv.Columns, cv)
+	}
+	rows := spec.Rows
 	if len(rows) > maxHTMLRows {
 		tv.More = len(rows)
 		rows = rows[:maxHTMLRows]
 	}
-	formats := make([]columnFormat, len(t.Columns))
-	col := make([]any, len(t.Rows))
-	for j, c := range t.Columns {
-		for i, row := range t.Rows {
-			col[i] = row[j]
-		}
-		formats[j] = chooseFormat(c, col)
-		if r := t.Resolution[c]; r > 0 {
-			formats[j] = columnFormat{kind: colMonteCarlo, res: r}
-		}
-	}
-	quantity := slices.Index(t.Columns, "quantity")
-	for _, row := range rows {
-		cells := make([]cellView, len(row))
-		for j, c := range row {
-			f := formats[j]
-			if name, ok := row[max(quantity, 0)].(string); quantity >= 0 && ok && j != quantity {
-				// a table of named quantities: each value is
-				// formatted as the quantity it is (a p-value, a count…)
-				f = chooseFormat(name, []any{c})
+	for _, r := range rows {
+		cells := make([]cellView, len(r))
+		for j, c := range r {
+			cells[j] = cellView{Text: c.Text, Full: c.Title, Sort: c.Sort, Num: c.Num,
+				Best: c.Mark == figures.MarkBest, Second: c.Mark == figures.MarkSecond, Tied: c.Mark == figures.MarkTied,
+				Sig: c.Sig, Count: c.CountText()}
+			if c.Num && c.Sort == "" {
+				cells[j].Sort = strconv.FormatFloat(c.Value, 'g', -1, 64)
 			}
-			cells[j] = formatTableCell(c, f)
 		}
 		tv.Rows = append(tv.Rows, cells)
 	}
-	markBest(analyses.Table{Columns: t.Columns, Rows: rows, Better: t.Better}, tv.Rows, paper.Best(t))
-	compactView(&tv, t)
+	tv.Compact = len(tv.Columns) > 8
+	if spec.RankNote != "" {
+		tv.Hint = "hover a rank for its score"
+	}
 	tv.Collapsed = t.Name != "" && len(t.Rows) > 20
 	return tv
 }
 
-// compactView shows a wide table of scores and ranks (Table.Compact: a
-// leaderboard under many rules) in one column per pair, headed by the
-// pair's label: the cell shows the rank, and the score is its tooltip and
-// sort key, and marks it best. The CSV and JSON keep every column.
-func compactView(tv *tableView, t analyses.Table) {
-	if len(t.Compact) == 0 {
-		return
+// tableNotes are the notes under a table, in words every output shares:
+// what each mark means, the counts of partial summaries, the cells
+// without a value, what a table of ranks leaves out.
+func tableNotes(t *figures.Table) []string {
+	var n, marks []string
+	if t.HasMark(figures.MarkBest) {
+		marks = append(marks, "bold: best in its column")
 	}
-	idx := map[string]int{}
-	for j, c := range t.Columns {
-		idx[c] = j
+	if t.HasMark(figures.MarkSecond) {
+		marks = append(marks, "underlined: second")
 	}
-	used := map[int]bool{}
-	for _, cc := range t.Compact {
-		si, ok1 := idx[cc.Score]
-		ri, ok2 := idx[cc.Rank]
-		if !ok1 || !ok2 {
-			return // not a table the pairs describe: show it whole
-		}
-		used[si], used[ri] = true, true
+	if t.HasMark(figures.MarkTied) {
+		marks = append(marks, "=: tied for the best (no single best)")
 	}
-	var keep []int
-	for j := range t.Columns {
-		if !used[j] {
-			keep = append(keep, j)
+	if len(marks) > 0 {
+		s := strings.Join(marks, "; ")
+		n = append(n, strings.ToUpper(s[:1])+s[1:]+".")
+	}
+	for _, s := range []string{t.SigNote, t.CountNote, t.UndefinedNote, t.RankNote} {
+		if s != "" {
+			n = append(n, s)
 		}
 	}
-	cols := make([]columnView, 0, len(keep)+len(t.Compact))
-	for _, j := range keep {
-		cols = append(cols, tv.Columns[j])
-	}
-	for _, cc := range t.Compact {
-		cols = append(cols, columnView{Label: cc.Label, Title: cc.Score, ID: cc.Score})
-	}
-	for i, r := range tv.Rows {
-		row := make([]cellView, 0, len(cols))
-		for _, j := range keep {
-			row = append(row, r[j])
-		}
-		for _, cc := range t.Compact {
-			score, rank := r[idx[cc.Score]], r[idx[cc.Rank]]
-			c := score
-			c.Text = rank.Text
-			c.Full = "score " + score.Text
-			if score.Full != "" {
-				c.Full += " (" + score.Full + ")"
-			}
-			row = append(row, c)
-		}
-		tv.Rows[i] = row
-	}
-	tv.Columns = cols
-	tv.Compact = len(cols) > 8
-	tv.Title += ": rank under each (hover a rank for its score; the CSV has every number)"
-}
-
-// columnViews are a table's headers: a column named by a metric or a
-// ranking rule shows its label (Labels), with the id as its title.
-func (b *siteBuild) columnViews(cols []string) []columnView {
-	out := make([]columnView, len(cols))
-	for i, c := range cols {
-		label := b.study.Labels.metric(c)
-		if label == "" || label == c {
-			label = b.ruleLabel(c)
-		}
-		if label == c {
-			label = b.rankColumnLabel(c)
-		}
-		out[i] = columnView{Label: label, ID: c}
-		if label != c {
-			out[i].Title = c
-		}
-	}
-	return out
-}
-
-// ruleLabel is the label of a ranking rule, else id.
-func (b *siteBuild) ruleLabel(id string) string {
-	if l, ok := b.study.Labels.Rules[id]; ok && l != "" {
-		return l
-	}
-	return id
-}
-
-// rankColumnLabel is "Rank (<rule label>)" for a leaderboard's rank column
-// ("<rule>_rank", "mean_rule_rank"), else c.
-func (b *siteBuild) rankColumnLabel(c string) string {
-	if rule, ok := b.study.Labels.RankColumns[c]; ok {
-		return "Rank (" + b.ruleLabel(rule) + ")"
-	}
-	return c
-}
-
-// formatCell shows numbers with four significant digits (the full value
-// on hover and in the CSV) and missing values as an em dash.
-func formatCell(c any) cellView {
-	switch x := c.(type) {
-	case nil:
-		return cellView{Text: "—"}
-	case float64:
-		if math.IsNaN(x) || math.IsInf(x, 0) {
-			return cellView{Text: "—"}
-		}
-		full := strconv.FormatFloat(x, 'g', -1, 64)
-		text := strconv.FormatFloat(x, 'g', 4, 64)
-		if x == math.Trunc(x) && math.Abs(x) < 1e9 {
-			text = strconv.FormatFloat(x, 'f', -1, 64)
-		} else if math.Abs(x) >= 1e-3 && math.Abs(x) < 1e6 {
-			text = trimFloat(x)
-		}
-		cv := cellView{Text: text, Sort: full, Num: true}
-		if full != text {
-			cv.Full = full
-		}
-		return cv
-	case int:
-		s := strconv.Itoa(x)
-		return cellView{Text: s, Sort: s, Num: true}
-	case int64:
-		s := strconv.FormatInt(x, 10)
-		return cellView{Text: s, Sort: s, Num: true}
-	case bool:
-		if x {
-			return cellView{Text: "yes"}
-		}
-		return cellView{Text: "no"}
-	case string:
-		return cellView{Text: x}
-	}
-	return cellView{Text: fmt.Sprint(c)}
-}
-
-// trimFloat prints 4 significant digits in fixed notation.
-func trimFloat(x float64) string {
-	digits := 4 - int(math.Floor(math.Log10(math.Abs(x)))) - 1
-	if digits < 0 {
-		digits = 0
-	}
-	s := strconv.FormatFloat(x, 'f', digits, 64)
-	if strings.Contains(s, ".") {
-		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
-	}
-	return s
+	return n
 }
 
 // csvCell formats a cell for CSV: numbers in Go 'g' -1 format, missing

@@ -247,9 +247,13 @@
         rows.sort(function (a, b) {
           var x = a.cells[col], y = b.cells[col];
           var xv = x.getAttribute("data-v"), yv = y.getAttribute("data-v");
-          var c;
-          if (xv !== null && yv !== null) c = parseFloat(xv) - parseFloat(yv);
-          else c = x.textContent.localeCompare(y.textContent);
+          // data-v is the number the cell shows (a rank column sorts by
+          // its ranks); a cell without a value goes last either way.
+          var c, xn = xv === null || xv === "", yn = yv === null || yv === "";
+          if (x.classList.contains("num") || y.classList.contains("num")) {
+            if (xn || yn) return xn === yn ? 0 : (xn ? 1 : -1);
+            c = parseFloat(xv) - parseFloat(yv);
+          } else c = x.textContent.localeCompare(y.textContent);
           return asc ? c : -c;
         });
         rows.forEach(function (r) { body.appendChild(r); });

@@ -1,0 +1,189 @@
+package figures
+
+import (
+	"math"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/evalbook/evalbook/analyses"
+)
+
+// Numbers for people (docs/READING.md): a table column is formatted as a
+// whole, from its values, so that its numbers align and compare at a
+// glance. One rule per column, chosen once and used by every backend
+// (HTML, Markdown, LaTeX); the exact value stays in the CSV and JSON.
+
+// NumberKind is how a column's numbers are written.
+type NumberKind int
+
+// The number kinds of a column.
+const (
+	NumText       NumberKind = iota // no numbers
+	NumInteger                      // every value is a whole number: written as one
+	NumFixed                        // fixed decimals, the same for the whole column
+	NumScientific                   // three significant digits in e-notation
+	NumPValue                       // p-values: 4 decimals, e-notation below 0.001, 0 as a bound
+	NumMonteCarlo                   // Monte Carlo estimates: as p-values, 0 and 1 as bounds at the resolution
+)
+
+// Display rules, in one place.
+const (
+	// significantDigits is how many significant digits a column's typical
+	// value (the median magnitude) shows.
+	significantDigits = 4
+	// maxDecimals bounds the decimals of a fixed column; a column whose
+	// typical value needs more is written in e-notation.
+	maxDecimals = 6
+	// PValueZero is how a computed p-value of 0 is written: every p-value
+	// is computed in its upper tail (erfc, the complemented incomplete
+	// beta and gamma functions), so 0 means the tail underflowed float64,
+	// and "0" would claim a certainty the arithmetic cannot give.
+	PValueZero = "< 1e-300"
+)
+
+// NumberFormat is the one precision rule of a column.
+type NumberFormat struct {
+	Kind     NumberKind
+	Decimals int     // NumFixed
+	Res      float64 // NumMonteCarlo: the estimate's resolution, 1/draws
+}
+
+// pValueColumnRe recognises p-value columns by name: p, p_value, pvalue,
+// p_holm, p_adj, p_mannwhitney, wilcoxon_p, …
+var pValueColumnRe = regexp.MustCompile(`(?i)^(p|pvalue|p[_-].*|.*[_-]p|.*[_-]p[_-]?value|p[_-]?value.*)$`)
+
+// IsPValueColumn reports whether a column id names a p-value.
+func IsPValueColumn(id string) bool { return pValueColumnRe.MatchString(id) }
+
+// finiteNumbers are the finite numbers among cells of any type.
+func finiteNumbers(cells []any) []float64 {
+	var vals []float64
+	for _, c := range cells {
+		switch x := c.(type) {
+		case float64:
+			if !math.IsNaN(x) && !math.IsInf(x, 0) {
+				vals = append(vals, x)
+			}
+		case int:
+			vals = append(vals, float64(x))
+		case int64:
+			vals = append(vals, float64(x))
+		}
+	}
+	return vals
+}
+
+// ChooseFormat picks a column's format from its id and values (cells of
+// any type; only finite numbers count): integers as integers; p-values by
+// the p-value rule; else the decimals that give the column's typical
+// value (its median magnitude) four significant digits, or fewer when
+// they write every value exactly (half ranks: 1.5, 2.0); e-notation when
+// the column's values are too big or too small for that.
+func ChooseFormat(id string, cells []any) NumberFormat {
+	vals := finiteNumbers(cells)
+	if len(vals) == 0 {
+		return NumberFormat{Kind: NumText}
+	}
+	inUnit, integral := true, true
+	var mags []float64
+	for _, v := range vals {
+		if v < 0 || v > 1 {
+			inUnit = false
+		}
+		if v != math.Trunc(v) || math.Abs(v) >= 1e15 {
+			integral = false
+		}
+		if v != 0 {
+			mags = append(mags, math.Abs(v))
+		}
+	}
+	if inUnit && pValueColumnRe.MatchString(id) {
+		return NumberFormat{Kind: NumPValue}
+	}
+	if integral {
+		return NumberFormat{Kind: NumInteger}
+	}
+	slices.Sort(mags)
+	typical := mags[len(mags)/2]
+	if mags[len(mags)-1] >= 1e6 {
+		return NumberFormat{Kind: NumScientific}
+	}
+	d := significantDigits - 1 - int(math.Floor(math.Log10(typical)))
+	if d > maxDecimals {
+		return NumberFormat{Kind: NumScientific}
+	}
+	d = max(d, 0)
+	for short := 0; short < d; short++ {
+		exact := true
+		for _, v := range vals {
+			if r, _ := strconv.ParseFloat(strconv.FormatFloat(v, 'f', short, 64), 64); r != v {
+				exact = false
+				break
+			}
+		}
+		if exact {
+			return NumberFormat{Kind: NumFixed, Decimals: short}
+		}
+	}
+	return NumberFormat{Kind: NumFixed, Decimals: d}
+}
+
+// Format writes one finite number by the column's rule.
+func (f NumberFormat) Format(x float64) string {
+	switch f.Kind {
+	case NumInteger:
+		if x == math.Trunc(x) && math.Abs(x) < 1e15 {
+			return strconv.FormatFloat(x, 'f', 0, 64)
+		}
+	case NumPValue:
+		return FormatPValue(x)
+	case NumMonteCarlo:
+		return FormatEstimate(x, f.Res)
+	case NumFixed:
+		s := strconv.FormatFloat(x, 'f', f.Decimals, 64)
+		if x != 0 && isZeroText(s) {
+			// a non-zero value too small for the column's decimals is
+			// not written as a zero
+			return strconv.FormatFloat(x, 'e', 1, 64)
+		}
+		return s
+	case NumText:
+		return strconv.FormatFloat(x, 'g', 4, 64)
+	}
+	return strconv.FormatFloat(x, 'e', 2, 64)
+}
+
+// isZeroText reports whether a fixed-notation number reads as zero
+// ("0.000", "-0.00").
+func isZeroText(s string) bool {
+	return strings.Trim(s, "-0.") == ""
+}
+
+// FormatPValue writes a p-value: four decimals, e-notation with two
+// significant digits below 0.001 (as far as float64 goes: p-values keep
+// their tail), and a computed 0 as the bound "< 1e-300" (never "0").
+func FormatPValue(p float64) string {
+	switch {
+	case p == 0:
+		return PValueZero
+	case p < 1e-3:
+		return strconv.FormatFloat(p, 'e', 1, 64)
+	}
+	return strconv.FormatFloat(p, 'f', 4, 64)
+}
+
+// FormatEstimate writes a Monte Carlo probability of resolution res
+// (1/draws): as a p-value, but an estimate below the resolution (0 of
+// the draws) as "< res" and one within it of 1 as "> 1 − res": the draws
+// cannot tell more (0 of 50,000 draws is "< 2e-5").
+func FormatEstimate(p, res float64) string {
+	switch {
+	case p < res:
+		return "< " + analyses.ResolutionText(res)
+	case p > 1-res:
+		return "> 1 − " + analyses.ResolutionText(res)
+	}
+	return FormatPValue(p)
+}

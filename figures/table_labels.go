@@ -1,0 +1,231 @@
+package figures
+
+import (
+	"strings"
+	"unicode"
+
+	"github.com/evalbook/evalbook/analyses"
+)
+
+// columnInfo is what a generic column id means: its label and unit, the
+// role it plays, which end is better, and whether a paper leaves it out
+// (a detail kept in the site and the data files).
+type columnInfo struct {
+	label, unit string
+	role        Role
+	better      string
+	detail      bool
+}
+
+// columnInfos are the generic columns of evalbook's tables. Columns named
+// by a metric, method, dataset or rule take their label from the study's
+// naming (analyses.Naming) instead.
+var columnInfos = map[string]columnInfo{
+	// keys
+	"method": {label: "Method", role: RoleKey}, "a": {label: "Method A", role: RoleKey}, "b": {label: "Method B", role: RoleKey},
+	"dataset": {label: "Dataset", role: RoleKey}, "metric": {label: "Metric", role: RoleKey}, "rule": {label: "Rule", role: RoleKey},
+	"metric_a": {label: "Metric A", role: RoleKey}, "metric_b": {label: "Metric B", role: RoleKey},
+	"strategy": {label: "Strategy", role: RoleKey}, "feature": {label: "Feature", role: RoleKey},
+	"cluster": {label: "Cluster", role: RoleKey}, "component": {label: "Component", role: RoleKey},
+	"perturbation": {label: "Perturbation", role: RoleKey}, "quantity": {label: "Quantity", role: RoleKey},
+	"group": {label: "Group", role: RoleKey}, "subgroup": {label: "Subgroup", role: RoleKey},
+	"model": {label: "Model", role: RoleKey}, "objective": {label: "Objective", role: RoleKey}, "unit": {label: "Unit", role: RoleKey},
+	// counts
+	"n": {label: "n", role: RoleCount}, "k": {label: "k", role: RoleCount}, "df": {label: "df", role: RoleCount},
+	"datasets": {label: "Datasets", role: RoleCount}, "simulations": {label: "Simulations", role: RoleCount},
+	"times_chosen": {label: "Times chosen", role: RoleCount}, "count": {label: "Defined", role: RoleCount},
+	"undefined": {label: "Undefined", role: RoleCount}, "checked": {label: "Checked", role: RoleCount},
+	"violations": {label: "Violations", role: RoleCount}, "first_violation": {label: "First violation", role: RoleCount},
+	"pareto_checked": {label: "Pareto checked", role: RoleCount, detail: true}, "pareto_violations": {label: "Pareto violations", role: RoleCount},
+	"users": {label: "Users", role: RoleCount}, "users_listed": {label: "Users listed", role: RoleCount},
+	"users_evaluated": {label: "Users evaluated", role: RoleCount}, "users_no_relevant": {label: "Users without relevant items", role: RoleCount},
+	"users_missing": {label: "Users missing", role: RoleCount}, "catalog_items": {label: "Catalog items", role: RoleCount},
+	"rows": {label: "Rows", role: RoleCount}, "duplicates": {label: "Duplicates", role: RoleCount},
+	"below_threshold": {label: "Below threshold", role: RoleCount}, "item_filter": {label: "Item filter", role: RoleCount},
+	"user_filter": {label: "User filter", role: RoleCount}, "core": {label: "k-core", role: RoleCount},
+	"core_rounds": {label: "k-core rounds", role: RoleCount}, "interactions": {label: "Interactions", role: RoleCount},
+	"unmatched_treatment": {label: "Unmatched (treatment)", role: RoleCount, detail: true},
+	"unmatched_control":   {label: "Unmatched (control)", role: RoleCount, detail: true},
+	"dropped_missing":     {label: "Dropped (missing)", role: RoleCount, detail: true},
+	"pareto_points":       {label: "Pareto points", role: RoleCount}, "front": {label: "Front", role: RoleCount},
+	"n1i": {label: "n (treatment)", role: RoleCount}, "n2i": {label: "n (control)", role: RoleCount},
+	// flags and text
+	"significant": {label: "Significant", role: RoleFlag}, "chosen": {label: "Chosen", role: RoleFlag},
+	"outlier": {label: "Outlier", role: RoleFlag}, "representative": {label: "Representative", role: RoleFlag},
+	"included": {label: "Included", role: RoleFlag}, "influential": {label: "Influential", role: RoleFlag},
+	"pareto_efficient": {label: "Pareto efficient", role: RoleFlag}, "note": {label: "Note", role: RoleText, detail: true},
+	"recommended": {label: "Recommended test", role: RoleText},
+	// p-values
+	"p": {label: "p", role: RolePValue}, "p_holm": {label: "p (Holm)", role: RolePValue},
+	"p_left": {label: "p (left)", role: RolePValue}, "p_rope": {label: "p (ROPE)", role: RolePValue}, "p_right": {label: "p (right)", role: RolePValue},
+	"p_paired_t": {label: "p (paired t)", role: RolePValue, detail: true}, "p_wilcoxon": {label: "p (Wilcoxon)", role: RolePValue, detail: true},
+	"p_sign": {label: "p (sign)", role: RolePValue, detail: true}, "p_welch": {label: "p (Welch)", role: RolePValue, detail: true},
+	"p_mannwhitney": {label: "p (Mann–Whitney)", role: RolePValue, detail: true}, "p_shapiro": {label: "p (Shapiro–Wilk)", role: RolePValue, detail: true},
+	"p_Q": {label: "p (Q)", role: RolePValue}, "p_between": {label: "p (between)", role: RolePValue},
+	// values
+	"value": {label: "Value", role: RoleValue}, "statistic": {label: "Statistic", role: RoleValue},
+	"pearson": {label: "Pearson r", role: RoleValue}, "spearman": {label: "Spearman ρ", role: RoleValue},
+	"mutual_information": {label: "Mutual information", role: RoleValue},
+	"mean_rank":          {label: "Mean rank", role: RoleRank, better: "lower"}, "rank": {label: "Rank", role: RoleRank, better: "lower"},
+	"geometric_mean": {label: "Geometric mean", role: RoleValue}, "mean": {label: "Mean", role: RoleValue},
+	"sd": {label: "SD", role: RoleValue}, "min": {label: "Min", role: RoleValue}, "max": {label: "Max", role: RoleValue},
+	"silhouette": {label: "Silhouette", role: RoleValue}, "davies_bouldin": {label: "Davies–Bouldin", role: RoleValue},
+	"inertia":            {label: "Inertia", role: RoleValue},
+	"explained_variance": {label: "Explained variance", role: RoleValue}, "explained_variance_ratio": {label: "Share of variance", role: RoleValue},
+	"share": {label: "Share", role: RoleValue}, "mean_rho": {label: "Mean ρ", role: RoleValue}, "sd_rho": {label: "SD ρ", role: RoleValue},
+	"q05_rho": {label: "ρ 5th pct.", role: RoleValue}, "median_rho": {label: "Median ρ", role: RoleValue}, "q95_rho": {label: "ρ 95th pct.", role: RoleValue},
+	"beta": {label: "β", role: RoleValue}, "rho": {label: "ρ", role: RoleValue}, "size": {label: "Size", role: RoleValue},
+	"effect": {label: "Effect", role: RoleValue}, "variance": {label: "Variance", role: RoleValue, detail: true},
+	"se": {label: "SE", role: RoleValue}, "weight": {label: "Weight", role: RoleValue},
+	"tau2": {label: "τ²", role: RoleValue}, "Q": {label: "Q", role: RoleValue}, "I2": {label: "I²", unit: "%", role: RoleValue},
+	"H2": {label: "H²", role: RoleValue, detail: true}, "mean_diff": {label: "Mean difference", role: RoleValue},
+	"sd_diff": {label: "SD of differences", role: RoleValue}, "r": {label: "r", role: RoleValue},
+	"rstudent": {label: "Studentized residual", role: RoleValue}, "dffits": {label: "DFFITS", role: RoleValue},
+	"cooks_d": {label: "Cook's D", role: RoleValue}, "cov_r": {label: "COVRATIO", role: RoleValue},
+	"tau2_del": {label: "τ² (left out)", role: RoleValue}, "Q_del": {label: "Q (left out)", role: RoleValue}, "hat": {label: "Hat", role: RoleValue},
+	"m1i": {label: "Mean (treatment)", role: RoleValue}, "sd1i": {label: "SD (treatment)", role: RoleValue},
+	"m2i": {label: "Mean (control)", role: RoleValue}, "sd2i": {label: "SD (control)", role: RoleValue},
+	"Q_between": {label: "Q (between)", role: RoleValue},
+	"recall":    {label: "Recall", role: RoleValue}, "iprec": {label: "Interpolated precision", role: RoleValue},
+	"mean_list_length": {label: "Mean list length", role: RoleValue},
+	"power_paired":     {label: "Power (paired)", role: RoleValue, detail: true}, "power_independent": {label: "Power (independent)", role: RoleValue, detail: true},
+	"cohen_dz": {label: "Cohen's dz", role: RoleValue}, "rank_biserial": {label: "Rank-biserial r", role: RoleValue, detail: true},
+	"cohen_d": {label: "Cohen's d", role: RoleValue, detail: true}, "t_paired": {label: "t (paired)", role: RoleValue, detail: true},
+	"wilcoxon_statistic": {label: "W (Wilcoxon)", role: RoleValue, detail: true}, "t_welch": {label: "t (Welch)", role: RoleValue, detail: true},
+	"mannwhitney_u": {label: "U (Mann–Whitney)", role: RoleValue, detail: true}, "shapiro_w": {label: "W (Shapiro–Wilk)", role: RoleValue, detail: true},
+	"slope": {label: "Slope", role: RoleValue}, "intercept": {label: "Intercept", role: RoleValue}, "r2": {label: "R²", role: RoleValue},
+	"implied_importance": {label: "Implied importance", role: RoleValue},
+	"best_score":         {label: "Best score", role: RoleValue}, "score": {label: "Score", role: RoleValue},
+	"pc1": {label: "PC1", role: RoleValue}, "pc2": {label: "PC2", role: RoleValue}, "pc3": {label: "PC3", role: RoleValue},
+	"rho_subsets_5": {label: "ρ subsets (5)", role: RoleValue, better: "higher"}, "rho_subsets_10": {label: "ρ subsets (10)", role: RoleValue, better: "higher"},
+	"rho_vs_all_5": {label: "ρ vs all (5)", role: RoleValue, better: "higher"}, "rho_vs_all_10": {label: "ρ vs all (10)", role: RoleValue, better: "higher"},
+	// the interaction-log features of Deldjoo et al. (2021)
+	"Nu": {label: "Users", role: RoleValue}, "Ni": {label: "Items", role: RoleValue}, "Nr": {label: "Ratings", role: RoleValue},
+	"SpaceSize": {label: "Space size", role: RoleValue}, "Rpu": {label: "Ratings/user", role: RoleValue}, "Rpi": {label: "Ratings/item", role: RoleValue},
+	"Gini_u": {label: "Gini (users)", role: RoleValue}, "Gini_i": {label: "Gini (items)", role: RoleValue},
+}
+
+// intervals are the column pairs shown as one interval column.
+var intervals = []struct{ low, high, label string }{
+	{"ci_low", "ci_high", "95% CI"},
+	{"pi_low", "pi_high", "95% PI"},
+}
+
+// perturbationLabels name the stability analysis's perturbations.
+var perturbationLabels = map[string]string{
+	"drop_datasets": "Drop datasets", "drop_methods": "Drop methods", "similar_method": "Similar method",
+	"best_method": "Best method", "beta": "β", "subset_pairs": "Subset pairs",
+}
+
+// methodColumns, datasetColumns, metricColumns and ruleColumns hold the
+// ids of methods, datasets, metrics and rules: their cells are shown by
+// label.
+var (
+	methodColumns  = map[string]bool{"method": true, "a": true, "b": true}
+	datasetColumns = map[string]bool{"dataset": true}
+	metricColumns  = map[string]bool{"metric": true, "metric_a": true, "metric_b": true, "objective": true}
+	ruleColumns    = map[string]bool{"rule": true}
+)
+
+// cellLabel is a key cell's text: a method, dataset, metric, rule or
+// perturbation id by its label.
+func cellLabel(col, id string, n analyses.Naming) string {
+	switch {
+	case methodColumns[col]:
+		return n.Method(id)
+	case datasetColumns[col]:
+		return n.Dataset(id)
+	case metricColumns[col]:
+		return n.Metric(id)
+	case ruleColumns[col]:
+		return n.Rule(id)
+	case col == "perturbation":
+		if l, ok := perturbationLabels[id]; ok {
+			return l
+		}
+	case col == "quantity":
+		return quantityLabel(id)
+	case col == "recommended":
+		if l, ok := testLabels[id]; ok {
+			return l
+		}
+	}
+	return id
+}
+
+// testLabels name the paired tests.
+var testLabels = map[string]string{
+	"paired_t": "paired t", "wilcoxon": "Wilcoxon", "sign": "sign", "welch": "Welch", "mannwhitney": "Mann–Whitney",
+}
+
+// quantityLabels name the rows of a table of named quantities.
+var quantityLabels = map[string]string{
+	"friedman_statistic": "Friedman χ²", "friedman_p": "p (Friedman)",
+	"iman_davenport_f": "Iman–Davenport F", "iman_davenport_p": "p (Iman–Davenport)",
+	"nemenyi_q": "Nemenyi q", "critical_difference": "Critical difference",
+	"datasets": "Datasets", "methods": "Methods", "alpha": "α",
+}
+
+// quantityLabel is a named quantity's label.
+func quantityLabel(id string) string {
+	if l, ok := quantityLabels[id]; ok {
+		return l
+	}
+	return humanize(id)
+}
+
+// ColumnLabel is the label of a column id: a metric, method, dataset or
+// rule by its label in the study's naming; a rule's rank column
+// ("dm_auc_rank") as "<rule> rank"; a stability area ("beta_area") as
+// "<perturbation> area"; a generic column by its label ("p_paired_t" →
+// "p (paired t)"); anything else with its underscores as spaces.
+func ColumnLabel(id string, n analyses.Naming) string {
+	if l := declaredLabel(id, n); l != "" {
+		return l
+	}
+	if info, ok := columnInfos[id]; ok {
+		return info.label
+	}
+	if rule, ok := strings.CutSuffix(id, "_rank"); ok {
+		if rule == "mean_rule" {
+			rule = "mean"
+		}
+		if l, ok := n.Rules[rule]; ok {
+			return l + " rank"
+		}
+	}
+	if p, ok := strings.CutSuffix(id, "_area"); ok {
+		if l, ok := perturbationLabels[p]; ok {
+			return l + " area"
+		}
+	}
+	return humanize(id)
+}
+
+// declaredLabel is the label the study gives an id used as a column
+// (a metric, a rule, a method or a dataset), or "".
+func declaredLabel(id string, n analyses.Naming) string {
+	for _, m := range []map[string]string{n.Metrics, n.Rules, n.Methods, n.Datasets} {
+		if l, ok := m[id]; ok && l != "" {
+			return l
+		}
+	}
+	for k, l := range n.Metrics { // metrics match case-insensitively
+		if strings.EqualFold(k, id) && l != "" {
+			return l
+		}
+	}
+	return ""
+}
+
+// humanize writes an id as words: underscores as spaces, the first
+// letter capitalised when the id is lower-case.
+func humanize(id string) string {
+	s := strings.ReplaceAll(id, "_", " ")
+	if s == strings.ToLower(s) && s != "" {
+		r := []rune(s)
+		r[0] = unicode.ToUpper(r[0])
+		s = string(r)
+	}
+	return s
+}

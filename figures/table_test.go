@@ -1,0 +1,126 @@
+package figures
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/evalbook/evalbook/analyses"
+)
+
+// TestColumnLabels: generic column ids are shown as labels, the study's
+// names as its labels, and a CI's two bounds as one interval column at
+// the analysis's level.
+func TestColumnLabels(t *testing.T) {
+	t.Parallel()
+	n := analyses.Naming{Metrics: map[string]string{"ndcg@10": "nDCG@10"}, Rules: map[string]string{"dm_auc": "DM-AUC"},
+		Methods: map[string]string{"MostPop": "Most popular"}}
+	for id, want := range map[string]string{"dm_auc_rank": "DM-AUC rank", "p_paired_t": "p (paired t)", "ndcg@10": "nDCG@10",
+		"mean_diff": "Mean difference", "best_method_area": "Best method area", "Gini_u": "Gini (users)", "odd_thing": "Odd thing"} {
+		if got := ColumnLabel(id, n); got != want {
+			t.Errorf("ColumnLabel(%q) = %q, want %q", id, got, want)
+		}
+	}
+	tab := analyses.Table{Columns: []string{"method", "effect", "ci_low", "ci_high", "p"}, Rows: [][]any{
+		{"MostPop", 0.5, 0.25, 0.75, 0.01}, {"EASE", -0.125, -0.5, 0.25, 0.2}}}
+	spec := NewTable(tab, "m", TableOptions{Naming: n, Alpha: 0.1})
+	var heads []string
+	for _, c := range spec.Columns {
+		heads = append(heads, c.Header())
+	}
+	if got := strings.Join(heads, "|"); got != "Method|Effect|90% CI|p" {
+		t.Errorf("headers %s", got)
+	}
+	if got := spec.Rows[0][0]; got.Text != "Most popular" || got.Title != "MostPop" {
+		t.Errorf("method cell %+v, want the label with the id as its title", got)
+	}
+	if got := spec.Rows[1][2].Text; got != "[-0.50, 0.25]" {
+		t.Errorf("interval %q", got)
+	}
+}
+
+// TestTiesAreNotWins: a column's best cell alone is MarkBest and its
+// second MarkSecond; cells tied for the best (analyses.Tied) are all
+// MarkTied and none is a win; a column whose cells all tie marks none.
+func TestTiesAreNotWins(t *testing.T) {
+	t.Parallel()
+	best := 0.08490566037735849
+	tab := analyses.Table{Columns: []string{"method", "mean", "error", "same"},
+		Better: map[string]string{"mean": "higher", "error": "lower", "same": "higher"},
+		Rows: [][]any{
+			{"A", best, 0.3, 1.0},
+			{"B", 0.08490566037735850, 0.1, 1.0}, // mean tied with A
+			{"C", best * (1 - 1e-6), 0.2, 1.0},
+			{"D", nil, nil, 1.0},
+		}}
+	spec := NewTable(tab, "t", TableOptions{})
+	want := [][]Mark{
+		{MarkNone, MarkTied, MarkNone, MarkNone},
+		{MarkNone, MarkTied, MarkBest, MarkNone},
+		{MarkNone, MarkNone, MarkSecond, MarkNone},
+		{MarkNone, MarkNone, MarkNone, MarkNone},
+	}
+	for i, r := range spec.Rows {
+		for j, c := range r {
+			if c.Mark != want[i][j] {
+				t.Errorf("row %d column %s: mark %d, want %d", i, spec.Columns[j].ID, c.Mark, want[i][j])
+			}
+		}
+	}
+	if spec.Rows[3][1].Undefined == "" || spec.UndefinedNote == "" {
+		t.Error("a missing value has no reason")
+	}
+}
+
+// stabilityTables is a stability summary and its curves: plurality's
+// best_method area is ρ = 1 at one perturbed matrix of 31 (the other 30
+// give no ρ), dm_auc's is over 21 of 31, borda's over all 31, mean's
+// over none.
+func stabilityTables() []analyses.Table {
+	main := analyses.Table{Title: "Stability of each aggregation rule", Columns: []string{"rule", "best_method_area"},
+		Rows: [][]any{{"dm_auc", 0.905}, {"plurality", 1.0}, {"borda", 0.97}, {"mean", nil}}}
+	curves := analyses.Table{Name: "curves", Columns: []string{"perturbation", "rule", "size", "mean_rho", "sd_rho", "count", "undefined"}}
+	for k := 0; k < 31; k++ {
+		size := 1 + float64(k)/10
+		pl, auc := 0, 1
+		if k == 0 {
+			pl = 1
+		}
+		if k >= 21 {
+			auc = 0
+		}
+		curves.Rows = append(curves.Rows,
+			[]any{"best_method", "dm_auc", size, 0.9, nil, auc, 1 - auc},
+			[]any{"best_method", "plurality", size, nil, nil, pl, 1 - pl},
+			[]any{"best_method", "borda", size, 0.97, nil, 1, 0},
+			[]any{"best_method", "mean", size, nil, nil, 0, 1})
+	}
+	return []analyses.Table{main, curves}
+}
+
+// TestStabilityAreaCounts: an area over some undefined ρ carries its
+// count of defined values ("1/31"), an area over none is undefined with
+// its reason, and an area over fewer than half is never the best.
+func TestStabilityAreaCounts(t *testing.T) {
+	t.Parallel()
+	tabs := stabilityTables()
+	spec := NewTable(tabs[0], "stability", TableOptions{Siblings: tabs, Naming: analyses.Naming{Rules: map[string]string{"plurality": "Plurality"}}})
+	got := map[string]Cell{}
+	for _, r := range spec.Rows {
+		got[r[0].Text] = r[1]
+	}
+	if c := got["Plurality"]; c.CountText() != "1/31" || c.Mark != MarkNone {
+		t.Errorf("plurality's area %+v, want 1/31 defined and no mark", c)
+	}
+	if c := got["dm_auc"]; c.CountText() != "21/31" {
+		t.Errorf("dm_auc's area %+v, want 21/31", c)
+	}
+	if c := got["borda"]; c.Partial() || c.Mark != MarkBest {
+		t.Errorf("borda's area %+v, want a whole summary and the best", c)
+	}
+	if c := got["mean"]; !strings.Contains(c.Undefined, "ρ is undefined") {
+		t.Errorf("mean's area %+v, want undefined with its reason", c)
+	}
+	if spec.CountNote == "" {
+		t.Error("no note explains the counts")
+	}
+}
