@@ -289,6 +289,10 @@ func ParseStudy(file string, src []byte, kinds Registry) (*Study, error) {
 	return s, nil
 }
 
+// reservedSlugs are the names of the site's own pages, which no page or
+// analysis may take.
+var reservedSlugs = map[string]string{"index": "overview page", "provenance": "provenance page"}
+
 // manifestParser holds a manifest being parsed: the decoded TOML, the
 // study filled in step by step, and the errors found so far.
 type manifestParser struct {
@@ -595,10 +599,16 @@ func (p *manifestParser) pages() {
 		} else if len(spec.Slug) > maxIDLen {
 			p.fail(key+".slug", "pages[%d].slug: %d characters; at most %d (the page's file is named after it)", i, len(spec.Slug), maxIDLen)
 		}
-		if p.slugs[spec.Slug] {
-			p.fail(key, "pages[%d]: page name %q is used twice (set slug = \"…\")", i, spec.Slug)
+		switch {
+		case reservedSlugs[spec.Slug] != "":
+			p.fail(key, "pages[%d]: page name %q names the site's %s (%s.html); set slug = \"…\"", i, spec.Slug, reservedSlugs[spec.Slug], spec.Slug)
+		case p.slugs[spec.Slug]:
+			p.fail(key, "pages[%d]: page name %q is used twice (first at line %d; set slug = \"…\")", i, spec.Slug, p.ids[spec.Slug])
 		}
 		p.slugs[spec.Slug] = true
+		if _, taken := p.ids[spec.Slug]; !taken {
+			p.ids[spec.Slug] = spec.Line
+		}
 		p.s.Pages = append(p.s.Pages, spec)
 	}
 }
@@ -636,7 +646,11 @@ func (p *manifestParser) analysis(i int, a map[string]toml.Primitive, kinds Regi
 	case len(spec.ID) > maxIDLen:
 		p.fail(key+".id", "analyses[%d].id: %d characters; at most %d (files are named after it: <id>-<table>.csv)", i, len(spec.ID), maxIDLen)
 		return spec, false
+	case reservedSlugs[spec.ID] != "":
+		p.fail(key+".id", "analyses[%d].id: %q names the site's %s (%s.html); choose another id", i, spec.ID, reservedSlugs[spec.ID], spec.ID)
+		return spec, false
 	case p.slugs[spec.ID]:
+		// every taken name has its line: a page's or an analysis's
 		p.fail(key+".id", "analyses[%d].id: %q is already used by a page or another analysis (first at line %d)", i, spec.ID, p.ids[spec.ID])
 		return spec, false
 	}

@@ -1177,6 +1177,14 @@ func hostileRows() []hostileRow {
 				return code, stdout, stderr
 			}},
 	)
+
+	// ---- checks of issue 31: slips that passed silently ---------------------
+	add(
+		usage("-o \"\" (an empty output path)", `-o: the path is empty (an unset variable?); name the output, or leave -o out for the default`, "build", "-o", ""),
+		usage("pack -o \"\"", `-o: the path is empty`, "pack", "-o", ""),
+		bad("manifest", "an analysis id the page took", withAnalysis("[[analyses]]\nid = \"notes\"\ntype = \"aggregate\"\nmetric = \"m\"\n"),
+			`study.toml:13: analyses[1].id: "notes" is already used by a page or another analysis (first at line 5)`),
+	)
 	return rows
 }
 
