@@ -84,6 +84,11 @@ rules = ["copland"]
 			[]string{`study.toml:3: analyses[0].id: "index" names the site's overview page (index.html); choose another id`}},
 		{"a page named provenance", "title = \"t\"\n[[pages]]\ntitle = \"Provenance\"\nsource = \"p.md\"\n",
 			[]string{`study.toml:2: pages[0]: page name "provenance" names the site's provenance page (provenance.html); set slug = "…"`}},
+		// 0 read as "unset": permutations = 0 ran 10,000 permutations.
+		{"compare.permutations = 0", "title = \"t\"\n[[analyses]]\nid = \"o\"\ntype = \"offline_metrics\"\nruns = \"r/{method}_{dataset}.csv\"\ntruth = \"t/{dataset}.csv\"\n[analyses.compare]\ntest = \"fisher\"\npermutations = 0\n",
+			[]string{`study.toml:9: analyses (o): compare.permutations: 0 permutations test nothing; give at least 100, or leave the key out for 10,000`}},
+		{"compare.alpha = 0", "title = \"t\"\n[[analyses]]\nid = \"o\"\ntype = \"offline_metrics\"\nruns = \"r/{method}_{dataset}.csv\"\ntruth = \"t/{dataset}.csv\"\ncompare = { alpha = 0 }\n",
+			[]string{`study.toml:7: analyses (o): compare.alpha: 0 is not between 0 and 1; leave the key out for 0.05`}},
 		{"a page name twice", "title = \"t\"\n[[pages]]\ntitle = \"Notes\"\nsource = \"a.md\"\n[[pages]]\ntitle = \"notes\"\nsource = \"b.md\"\n",
 			[]string{`study.toml:5: pages[1]: page name "notes" is used twice (first at line 2; set slug = "…")`}},
 	}

@@ -1184,6 +1184,8 @@ func hostileRows() []hostileRow {
 		usage("pack -o \"\"", `-o: the path is empty`, "pack", "-o", ""),
 		bad("manifest", "an analysis id the page took", withAnalysis("[[analyses]]\nid = \"notes\"\ntype = \"aggregate\"\nmetric = \"m\"\n"),
 			`study.toml:13: analyses[1].id: "notes" is already used by a page or another analysis (first at line 5)`),
+		bad("manifest", "compare.permutations = 0", withAnalysis("[[analyses]]\nid = \"o\"\ntype = \"offline_metrics\"\nruns = \"r/{method}_{dataset}.csv\"\ntruth = \"t/{dataset}.csv\"\ncompare = { permutations = 0 }\n"),
+			`study.toml:17: analyses (o): compare.permutations: 0 permutations test nothing; give at least 100, or leave the key out for 10,000`),
 		bad("pack", "pack without a license says so before the build", func(t testing.TB, root, study string) []string {
 			write(t, filepath.Join(study, "data", "results.csv"), hdr+"d1,A,m,NaN\n")
 			return []string{"pack", study}
