@@ -542,6 +542,10 @@ func metaSummarise(res *Result, idx []int, o Options) {
 	if fit.warn != "" {
 		res.Warnf("%s", fit.warn)
 	}
+	if o.Test == "knha" && o.Model == "fixed" {
+		// metafor's rma(method = "FE", test = "knha") warns the same
+		res.Warnf("Knapp & Hartung method is not meant to be used in the context of FE models (as metafor warns): its factor rescales a variance that a fixed-effect model takes as known; use test = \"z\", or model = \"random\"")
+	}
 	if o.Test == "knha" && len(idx) == 1 {
 		res.Warnf("the Knapp–Hartung test needs at least 2 datasets (t with k − 1 degrees of freedom): the interval and p are undefined")
 	}

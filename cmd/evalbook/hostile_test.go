@@ -1186,6 +1186,18 @@ func hostileRows() []hostileRow {
 			`study.toml:13: analyses[1].id: "notes" is already used by a page or another analysis (first at line 5)`),
 		bad("manifest", "compare.permutations = 0", withAnalysis("[[analyses]]\nid = \"o\"\ntype = \"offline_metrics\"\nruns = \"r/{method}_{dataset}.csv\"\ntruth = \"t/{dataset}.csv\"\ncompare = { permutations = 0 }\n"),
 			`study.toml:17: analyses (o): compare.permutations: 0 permutations test nothing; give at least 100, or leave the key out for 10,000`),
+		hostileRow{cat: "meta", name: "a fixed-effect model with Knapp–Hartung warns as metafor", wantCode: 0, wantMsg: "built 2 analyses",
+			setup: studyFiles(map[string]string{
+				"study.toml":     strings.Replace(baseManifest, "[inputs]\n", "[inputs]\nunits = \"data/units.csv\"\n", 1) + "[[analyses]]\nid = \"meta\"\ntype = \"meta_analysis\"\nmetric = \"m\"\ntreatment = \"A\"\ncontrol = \"B\"\nmodel = \"fixed\"\ntest = \"knha\"\n",
+				"data/units.csv": "dataset,method,unit,metric,value\nd1,A,u1,m,0.5\nd1,A,u2,m,0.6\nd1,A,u3,m,0.2\nd1,B,u1,m,0.4\nd1,B,u2,m,0.45\nd1,B,u3,m,0.25\nd2,A,u1,m,0.3\nd2,A,u2,m,0.7\nd2,A,u3,m,0.1\nd2,B,u1,m,0.4\nd2,B,u2,m,0.45\nd2,B,u3,m,0.05\n",
+			}),
+			check: func(t *testing.T, root, study string, r cliResult) {
+				b, err := os.ReadFile(filepath.Join(study, "site", "meta.html"))
+				mustDo(t, err)
+				if !strings.Contains(string(b), "Knapp &amp; Hartung method is not meant to be used in the context of FE models") {
+					t.Error("meta.html lacks metafor's warning about Knapp–Hartung with a fixed-effect model")
+				}
+			}},
 		bad("pack", "pack without a license says so before the build", func(t testing.TB, root, study string) []string {
 			write(t, filepath.Join(study, "data", "results.csv"), hdr+"d1,A,m,NaN\n")
 			return []string{"pack", study}
