@@ -1198,6 +1198,10 @@ func hostileRows() []hostileRow {
 					t.Error("meta.html lacks metafor's warning about Knapp–Hartung with a fixed-effect model")
 				}
 			}},
+		bad("manifest", "a baseline that names no method of the results", withAnalysis("[[methods]]\nname = \"Chance\"\nbaseline = true\n"),
+			`study.toml:8: analyses/lb: methods[0] (study.toml:13): no method "Chance" in the results; valid: "A", "B"; its baseline = true would apply to nothing`),
+		bad("manifest", "a [[datasets]] name that misspells one of the results", withAnalysis("[[datasets]]\nname = \"D1\"\ndomain = \"movies\"\n"),
+			`study.toml:8: analyses/lb: datasets[0] (study.toml:13): no dataset "D1" in the results (did you mean "d1"?); its label and attributes would apply to nothing`),
 		bad("pack", "pack without a license says so before the build", func(t testing.TB, root, study string) []string {
 			write(t, filepath.Join(study, "data", "results.csv"), hdr+"d1,A,m,NaN\n")
 			return []string{"pack", study}
