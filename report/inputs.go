@@ -526,6 +526,9 @@ func (in *inputs) loadResults() (*analyses.Results, error) {
 				return nil, fmt.Errorf("analyses %s and %s both compute %s of %s on %s", o, d.id, r.Metric, r.Method, r.Dataset)
 			}
 			owner[k] = d.id
+			if bound, i, ok := in.study.metricMax(r.Metric); ok && r.Value > bound {
+				return nil, fmt.Errorf("analysis %s computes %s of %s on %s = %v, above the declared max = %v of metric %q (%s); the bound is wrong", d.id, r.Metric, r.Method, r.Dataset, r.Value, bound, r.Metric, in.study.metricAt(i))
+			}
 			b.Add(r.Dataset, r.Method, r.Metric, r.Value)
 		}
 	}
@@ -575,6 +578,7 @@ type resultsFile struct {
 	long                bool
 	wide                []int
 	rule                analyses.DuplicateRule
+	study               *Study // for the metrics' declared bounds
 }
 
 // resultsLayout reads the layout of a results file from its header and
@@ -582,7 +586,7 @@ type resultsFile struct {
 // the path, an entry that fixes the metric needs a value column and no
 // metric column, and a wide file needs at least one metric column.
 func (in *inputs) resultsLayout(t *input.TableReader, e InputEntry, mf input.Match) (*resultsFile, error) {
-	f := &resultsFile{t: t, e: e, mf: mf, dcol: t.Col("dataset"), mcol: t.Col("method"), kcol: t.Col("k"), rcol: t.Col("run")}
+	f := &resultsFile{t: t, e: e, mf: mf, dcol: t.Col("dataset"), mcol: t.Col("method"), kcol: t.Col("k"), rcol: t.Col("run"), study: in.study}
 	if f.mcol < 0 && mf.Method == "" {
 		_, err := t.Require("method")
 		return nil, err
@@ -724,8 +728,13 @@ func (f *resultsFile) add(b *analyses.ResultsBuilder, rec []string, r resultsRow
 		// m@10 with k = 10 was read as a metric m@10@10
 		return t.Errorf(f.kcol, "metric %s already names its cutoff, and the k column adds %s; give the cutoff in one place", input.Quote(metric), input.Quote(strings.TrimPrefix(r.suffix, "@")))
 	}
+	k := analyses.CellKey{Dataset: r.dataset, Method: r.method, Metric: metric + r.suffix}
+	if bound, i, ok := f.study.metricMax(k.Metric); ok && v > bound {
+		return t.Errorf(col, "%s of %s on %s is %v, above the declared max = %v of metric %s (%s); the data or the bound is wrong",
+			input.Clip(k.Metric), input.Clip(k.Method), input.Clip(k.Dataset), v, bound, input.Quote(k.Metric), f.study.metricAt(i))
+	}
 	line, column := t.Pos(col)
-	err = b.AddRow(analyses.CellKey{Dataset: r.dataset, Method: r.method, Metric: metric + r.suffix}, v, r.run, f.rule, analyses.Source{File: t.File, Line: line, Col: column})
+	err = b.AddRow(k, v, r.run, f.rule, analyses.Source{File: t.File, Line: line, Col: column})
 	return resultsRowError(t, col, err)
 }
 
@@ -1449,6 +1458,27 @@ func (s *Study) orderDatasets(seen []string) []string {
 		}
 	}
 	return out
+}
+
+// metricMax is the upper bound a [[metrics]] entry (the i-th) declares
+// for a metric (max = …); ok is false when none is declared. A value
+// above it is an error wherever it is read: stability perturbs values up
+// to it, and a value beyond it means the data or the bound is wrong.
+func (s *Study) metricMax(metric string) (bound float64, i int, ok bool) {
+	if s == nil {
+		return 0, 0, false
+	}
+	i, found := s.metricIndex[strings.ToLower(metric)]
+	if !found || s.Metrics[i].Max == nil {
+		return 0, 0, false
+	}
+	return *s.Metrics[i].Max, i, true
+}
+
+// metricAt names where the i-th [[metrics]] entry declares its max:
+// "[[metrics]] at study.toml:12".
+func (s *Study) metricAt(i int) string {
+	return fmt.Sprintf("[[metrics]] at %s:%d", filepath.Base(s.File), s.line(fmt.Sprintf("metrics.%d.max", i)))
 }
 
 // trimSpace is strings.TrimSpace with a fast path for the common case of

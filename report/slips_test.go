@@ -44,3 +44,45 @@ func TestDeclaredDatasetTypo(t *testing.T) {
 	// a name with no near dataset may be one of the units: accepted
 	mustBuild(t, slipStudy("[[datasets]]\nname = \"movies-of-2020\"\ndomain = \"movies\"\n"))
 }
+
+// TestDeclaredMaxExceeded: a value above a metric's declared max was
+// accepted by every analysis but stability; it is an error at its cell,
+// wherever the metric is read.
+func TestDeclaredMaxExceeded(t *testing.T) {
+	t.Parallel()
+	wantBuildError(t, slipStudy("[[metrics]]\nname = \"ndcg@10\"\nmax = 0.2\n"),
+		`ndcg.csv:2:9: ndcg@10 of EASE on ml is 0.4, above the declared max = 0.2 of metric "ndcg@10" ([[metrics]] at study.toml:4); the data or the bound is wrong`)
+	// at the bound is fine
+	mustBuild(t, slipStudy("[[metrics]]\nname = \"ndcg@10\"\nmax = 0.4\n"))
+}
+
+// TestDeclaredMaxDerived: the bound holds for values an offline_metrics
+// analysis computes too (here a declared max of 0.5 for a hit rate of 1).
+func TestDeclaredMaxDerived(t *testing.T) {
+	t.Parallel()
+	wantBuildError(t, `-- study.toml --
+title = "Derived"
+[[metrics]]
+name = "hitrate@1"
+max  = 0.5
+[[analyses]]
+id     = "lb"
+type   = "aggregate"
+metric = "hitrate@1"
+[[analyses]]
+id    = "om"
+type  = "offline_metrics"
+runs  = "runs/{method}_{dataset}.csv"
+truth = "truth/{dataset}.csv"
+k     = [1]
+-- truth/d1.csv --
+user,item
+u1,a
+-- runs/A_d1.csv --
+user,item,rank
+u1,a,1
+-- runs/B_d1.csv --
+user,item,rank
+u1,b,1
+`, `analysis om computes hitrate@1 of A on d1 = 1, above the declared max = 0.5 of metric "hitrate@1" ([[metrics]] at study.toml:4); the bound is wrong`)
+}

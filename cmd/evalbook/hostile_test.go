@@ -1202,6 +1202,8 @@ func hostileRows() []hostileRow {
 			`study.toml:8: analyses/lb: methods[0] (study.toml:13): no method "Chance" in the results; valid: "A", "B"; its baseline = true would apply to nothing`),
 		bad("manifest", "a [[datasets]] name that misspells one of the results", withAnalysis("[[datasets]]\nname = \"D1\"\ndomain = \"movies\"\n"),
 			`study.toml:8: analyses/lb: datasets[0] (study.toml:13): no dataset "D1" in the results (did you mean "d1"?); its label and attributes would apply to nothing`),
+		bad("data", "a value above the metric's declared max", withAnalysis("[[metrics]]\nname = \"m\"\nmax = 2.5\n"),
+			`data/results.csv:4:8: m of A on d2 is 3, above the declared max = 2.5 of metric "m" ([[metrics]] at study.toml:14); the data or the bound is wrong`),
 		bad("pack", "pack without a license says so before the build", func(t testing.TB, root, study string) []string {
 			write(t, filepath.Join(study, "data", "results.csv"), hdr+"d1,A,m,NaN\n")
 			return []string{"pack", study}
