@@ -193,6 +193,7 @@ treatment = "A"
 control = "B"
 metric = "ndcg@10"
 summary = "summary.csv"
+better = "higher"
 
 [[analyses]]
 id = "mo"

@@ -86,3 +86,32 @@ user,item,rank
 u1,b,1
 `, `analysis om computes hitrate@1 of A on d1 = 1, above the declared max = 0.5 of metric "hitrate@1" ([[metrics]] at study.toml:4); the bound is wrong`)
 }
+
+// TestSummaryDirection: a summary meta-analysis took higher as better
+// when nothing declared the direction, so the forest plot's "favours"
+// sides were backwards for a lower-is-better metric (length of stay).
+// The direction is required: better = … or a [[metrics]] entry.
+func TestSummaryDirection(t *testing.T) {
+	t.Parallel()
+	study := func(decl, opts string) string {
+		return "-- study.toml --\ntitle = \"s\"\n" + decl + "[[analyses]]\nid = \"m\"\ntype = \"meta_analysis\"\ntreatment = \"new\"\ncontrol = \"old\"\nsummary = \"los.csv\"\n" + opts +
+			"-- los.csv --\ndataset,yi,vi\na,-1.5,0.2\nb,-0.5,0.1\n"
+	}
+	wantBuildError(t, study("", ""), `study.toml:2: analyses/m: a summary's metric needs its direction, which sets the forest plot's "favours" sides: add better = "higher" or "lower" to this analysis`)
+	wantBuildError(t, study("", "metric = \"los\"\n"), `study.toml:2: analyses/m: a summary's metric needs its direction`)
+	wantBuildError(t, study("[[metrics]]\nname = \"los\"\nbetter = \"lower\"\n", "metric = \"los\"\nbetter = \"higher\"\n"),
+		`study.toml:5: analyses/m: better = "higher", while the [[metrics]] entry of "los" says better = "lower"; keep one`)
+	// better with per-unit values applies to nothing
+	wantBuildError(t, strings.Replace(study("", "better = \"lower\"\n"), "summary = \"los.csv\"\n", "metric = \"los\"\n", 1),
+		`study.toml:8: analyses (m): better: gives the direction of a summary's metric`)
+	for _, decl := range [][2]string{{"", "better = \"lower\"\n"}, {"[[metrics]]\nname = \"los\"\nbetter = \"lower\"\n", "metric = \"los\"\n"}} {
+		dir := mustBuild(t, study(decl[0], decl[1]))
+		if js := readJSON(t, dir, "data/m.json"); js["better"] != "lower" {
+			t.Errorf("%q: better = %v, want lower", decl, js["better"])
+		}
+		// a shorter stay (negative effect) favours the treatment: left
+		if svg := readFile(t, dir, "figures/m.svg"); !strings.Contains(svg, "favours new") || strings.Index(svg, "favours new") > strings.Index(svg, "favours old") {
+			t.Errorf("%q: the forest plot does not put \"favours new\" left of \"favours old\"", decl)
+		}
+	}
+}

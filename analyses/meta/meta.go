@@ -55,6 +55,11 @@ type Options struct {
 	// RangerCompat computes S_diff with the population sd (divisor n), as
 	// the Ranger toolkit did, to reproduce published numbers.
 	RangerCompat bool `toml:"ranger_compat"`
+	// Better is the direction of a summary's metric ("higher" | "lower"),
+	// when no [[metrics]] entry of metric gives it: a summary has no
+	// data to take it from, and the forest plot's "favours" sides follow
+	// it.
+	Better string `toml:"better"`
 }
 
 // Effect size indices and model names.
@@ -115,6 +120,9 @@ func (o *Options) Validate() error {
 		// DL is the default: a tau2 given with the fixed-effect model
 		// was ignored while the page's parameters showed it
 		return analyses.OptionErrorf("tau2", "a fixed-effect model estimates no τ²; leave tau2 out, or set model = \"random\"")
+	}
+	if o.Better != "" && o.Better != "higher" && o.Better != "lower" {
+		return analyses.OneOf("better", o.Better, "higher", "lower")
 	}
 	if o.RangerCompat && o.Summary.Path != "" {
 		return analyses.OptionErrorf("ranger_compat", "applies to per-unit values (the sd of their differences); a summary file gives its sd itself")

@@ -799,7 +799,7 @@ func hostileRows() []hostileRow {
 	)
 
 	// ---- meta-analysis summaries ---------------------------------------------
-	meta := "title = \"Meta\"\n[[analyses]]\nid = \"m\"\ntype = \"meta_analysis\"\ntreatment = \"new\"\ncontrol = \"old\"\nsummary = \"summary.csv\"\n"
+	meta := "title = \"Meta\"\n[[analyses]]\nid = \"m\"\ntype = \"meta_analysis\"\ntreatment = \"new\"\ncontrol = \"old\"\nsummary = \"summary.csv\"\nbetter = \"higher\"\n"
 	summary := func(body string) func(testing.TB, string, string) []string {
 		return studyFiles(map[string]string{"study.toml": meta, "summary.csv": body})
 	}
@@ -1204,6 +1204,10 @@ func hostileRows() []hostileRow {
 			`study.toml:8: analyses/lb: datasets[0] (study.toml:13): no dataset "D1" in the results (did you mean "d1"?); its label and attributes would apply to nothing`),
 		bad("data", "a value above the metric's declared max", withAnalysis("[[metrics]]\nname = \"m\"\nmax = 2.5\n"),
 			`data/results.csv:4:8: m of A on d2 is 3, above the declared max = 2.5 of metric "m" ([[metrics]] at study.toml:14); the data or the bound is wrong`),
+		bad("meta", "a summary without the metric's direction", studyFiles(map[string]string{
+			"study.toml":  "title = \"Meta\"\n[[analyses]]\nid = \"m\"\ntype = \"meta_analysis\"\ntreatment = \"new\"\ncontrol = \"old\"\nsummary = \"summary.csv\"\n",
+			"summary.csv": "dataset,yi,vi\na,-1.5,0.2\nb,-0.5,0.1\n",
+		}), `study.toml:2: analyses/m: a summary's metric needs its direction, which sets the forest plot's "favours" sides: add better = "higher" or "lower" to this analysis`),
 		bad("pack", "pack without a license says so before the build", func(t testing.TB, root, study string) []string {
 			write(t, filepath.Join(study, "data", "results.csv"), hdr+"d1,A,m,NaN\n")
 			return []string{"pack", study}
