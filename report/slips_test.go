@@ -4,6 +4,7 @@ package report
 // the error, at its file and line, that the user sees.
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -114,4 +115,16 @@ func TestSummaryDirection(t *testing.T) {
 			t.Errorf("%q: the forest plot does not put \"favours new\" left of \"favours old\"", decl)
 		}
 	}
+}
+
+// TestMissingTestsError: critical_difference and paired_tests left out
+// the datasets (or units) without a value of every method with only a
+// note; they are errors now unless missing = "drop" says to, as in
+// aggregate and stability.
+func TestMissingTestsError(t *testing.T) {
+	t.Parallel()
+	cd := strings.Replace(fmt.Sprintf(cdStudy, cdRows()), "missing  = \"drop\"\n", "", 1)
+	wantBuildError(t, cd, `analyses/cd: metric "ndcg": no value for dataset "d3", method "E"; 1 of 8 datasets lack a value for some method (E lacks 1): missing = "drop" would rank on the other 7 datasets`)
+	pt := strings.Replace(pairedStudy, "missing = \"drop\"\n", "", 1)
+	wantBuildError(t, pt, `analyses/pt: metric "rmse": no value of method "C" for "f04" (one of the units of cv); 1 of the 10 lack a value for some method: leave the method out with methods = [...], or declare missing = "drop" to test each pair on the units of cv both methods have`)
 }

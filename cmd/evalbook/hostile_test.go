@@ -1208,6 +1208,14 @@ func hostileRows() []hostileRow {
 			"study.toml":  "title = \"Meta\"\n[[analyses]]\nid = \"m\"\ntype = \"meta_analysis\"\ntreatment = \"new\"\ncontrol = \"old\"\nsummary = \"summary.csv\"\n",
 			"summary.csv": "dataset,yi,vi\na,-1.5,0.2\nb,-0.5,0.1\n",
 		}), `study.toml:2: analyses/m: a summary's metric needs its direction, which sets the forest plot's "favours" sides: add better = "higher" or "lower" to this analysis`),
+		bad("data", "critical_difference with a missing value", studyFiles(map[string]string{
+			"study.toml":       "title = \"Hostile\"\n[inputs]\nresults = \"data/results.csv\"\n[[analyses]]\nid = \"cd\"\ntype = \"critical_difference\"\nmetric = \"m\"\n",
+			"data/results.csv": baseResults + "d3,A,m,2\nd4,A,m,1\nd4,B,m,3\n",
+		}), `study.toml:4: analyses/cd: metric "m": no value for dataset "d3", method "B"`),
+		bad("data", "paired_tests with a missing value", studyFiles(map[string]string{
+			"study.toml":       "title = \"Hostile\"\n[inputs]\nresults = \"data/results.csv\"\n[[analyses]]\nid = \"pt\"\ntype = \"paired_tests\"\nmetric = \"m\"\n",
+			"data/results.csv": baseResults + "d3,A,m,2\nd4,A,m,1\nd4,B,m,3\n",
+		}), `study.toml:4: analyses/pt: metric "m": no value of method "B" for "d3" (one of the datasets)`),
 		bad("pack", "pack without a license says so before the build", func(t testing.TB, root, study string) []string {
 			write(t, filepath.Join(study, "data", "results.csv"), hdr+"d1,A,m,NaN\n")
 			return []string{"pack", study}
