@@ -501,16 +501,23 @@ func (in *inputs) loadResults() (*analyses.Results, error) {
 		return nil, fmt.Errorf("%s: the study has no [inputs] results", filepath.Base(in.study.File))
 	}
 	var b analyses.ResultsBuilder
-	for _, e := range in.study.Inputs.Results {
+	entryOf := map[string]int{} // a file's name in messages → its entry
+	for i, e := range in.study.Inputs.Results {
 		files, err := in.expand(e, "results")
 		if err != nil {
 			return nil, err
 		}
 		for _, mf := range files {
+			if _, seen := entryOf[in.display(mf.Path)]; !seen {
+				entryOf[in.display(mf.Path)] = i
+			}
 			if err := in.readResultsFile(e, mf, &b); err != nil {
 				return nil, err
 			}
 		}
+	}
+	if err := in.checkRunCounts(b.RunCells(), entryOf); err != nil {
+		return nil, err
 	}
 	// Derived values must not silently average with values of the files
 	// (or of another feeding analysis) as if they were further runs.
@@ -535,6 +542,39 @@ func (in *inputs) loadResults() (*analyses.Results, error) {
 	r := b.Finish()
 	r.Datasets = in.study.orderDatasets(r.Datasets)
 	return r, nil
+}
+
+// checkRunCounts refuses a dataset and metric whose methods average
+// different numbers of runs (a run column): a mean over 3 runs next to a
+// mean over 5 compares unequal things, and published silently it is a
+// number that might be wrong. unequal_runs = true on the input entry of
+// every file involved accepts it. entryOf maps a file's name in messages
+// to the index of its entry.
+func (in *inputs) checkRunCounts(cells []analyses.RunCell, entryOf map[string]int) error {
+	for i := 0; i < len(cells); {
+		j := i
+		accepted := true
+		lo, hi := i, i
+		for ; j < len(cells) && cells[j].Key.Dataset == cells[i].Key.Dataset && cells[j].Key.Metric == cells[i].Key.Metric; j++ {
+			if cells[j].Runs < cells[lo].Runs {
+				lo = j
+			}
+			if cells[j].Runs > cells[hi].Runs {
+				hi = j
+			}
+			if e, ok := entryOf[cells[j].At.File]; !ok || !in.study.Inputs.Results[e].UnequalRuns {
+				accepted = false
+			}
+		}
+		if cells[lo].Runs != cells[hi].Runs && !accepted {
+			a, b := cells[hi], cells[lo]
+			e := in.study.Inputs.Results[entryOf[a.At.File]]
+			return input.Errorf(filepath.Base(in.study.File), e.Line, "inputs.results: %s of %s on %s averages %d runs (first at %s), %s only %d (first at %s): means over unequal runs are not comparable; give every method the same runs, or declare unequal_runs = true on the input entry to average them anyway",
+				input.Clip(a.Key.Metric), input.Clip(a.Key.Method), input.Clip(a.Key.Dataset), a.Runs, sourceString(a.At), input.Clip(b.Key.Method), b.Runs, sourceString(b.At))
+		}
+		i = j
+	}
+	return nil
 }
 
 // readResultsFile adds the values of one results file to b: its layout

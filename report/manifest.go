@@ -130,6 +130,10 @@ type InputEntry struct {
 	// row already gave, in a file without a run column: "" (an error when
 	// the values differ), "mean", "first" or "last".
 	Duplicates string `toml:"duplicates"`
+	// UnequalRuns accepts cells of one dataset and metric averaged over
+	// different numbers of runs (a file with a run column); without it
+	// they are an error.
+	UnequalRuns bool `toml:"unequal_runs" json:",omitempty"`
 	// Engine, URL (or URLEnv, the environment variable holding it),
 	// Table and Timeout make a units entry an engine table
 	// (engine_units.go, docs/ENGINE.md).
@@ -797,6 +801,9 @@ func checkEntry(e InputEntry, key, ekey string, i int, fail func(string, string,
 		fail(ekey+".duplicates", "%s[%d].duplicates: only results entries take this key", displayKey(key), i)
 	case !contains(duplicateRules, e.Duplicates):
 		fail(ekey+".duplicates", "%s[%d].duplicates: unknown value %q (want \"mean\", \"first\" or \"last\")%s", displayKey(key), i, e.Duplicates, analyses.DidYouMean(e.Duplicates, duplicateRules))
+	}
+	if e.UnequalRuns && key != "inputs.results" {
+		fail(ekey+".unequal_runs", "%s[%d].unequal_runs: only results entries take this key", displayKey(key), i)
 	}
 	for _, m := range e.MissingValues {
 		switch {

@@ -128,3 +128,29 @@ func TestMissingTestsError(t *testing.T) {
 	pt := strings.Replace(pairedStudy, "missing = \"drop\"\n", "", 1)
 	wantBuildError(t, pt, `analyses/pt: metric "rmse": no value of method "C" for "f04" (one of the units of cv); 1 of the 10 lack a value for some method: leave the method out with methods = [...], or declare missing = "drop" to test each pair on the units of cv both methods have`)
 }
+
+// TestUnequalRuns: with a run column the runs of a cell are averaged; a
+// method with 3 runs next to one with 5 on the same dataset was
+// averaged silently. It is an error naming both counts, unless the
+// input entry says unequal_runs = true.
+func TestUnequalRuns(t *testing.T) {
+	t.Parallel()
+	var rows strings.Builder
+	rows.WriteString("dataset,method,metric,run,value\n")
+	for _, r := range []struct {
+		d, m string
+		runs int
+	}{{"d1", "A", 3}, {"d1", "B", 5}, {"d2", "A", 2}, {"d2", "B", 2}} {
+		for k := 1; k <= r.runs; k++ {
+			fmt.Fprintf(&rows, "%s,%s,m,%d,0.%d\n", r.d, r.m, k, k+len(r.m))
+		}
+	}
+	study := func(entry string) string {
+		return "-- study.toml --\ntitle = \"t\"\n[inputs]\nresults = " + entry + "\n[[analyses]]\nid = \"lb\"\ntype = \"aggregate\"\nmetric = \"m\"\n-- r.csv --\n" + rows.String()
+	}
+	wantBuildError(t, study(`"r.csv"`), `study.toml:3: inputs.results: m of B on d1 averages 5 runs (first at r.csv:5), A only 3 (first at r.csv:2): means over unequal runs are not comparable; give every method the same runs, or declare unequal_runs = true on the input entry to average them anyway`)
+	dir := mustBuild(t, study(`{ path = "r.csv", unequal_runs = true }`))
+	if !strings.Contains(readFile(t, dir, "data/lb.csv"), "A,") {
+		t.Error("the accepted build has no leaderboard")
+	}
+}

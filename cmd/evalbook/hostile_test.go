@@ -538,7 +538,7 @@ func hostileRows() []hostileRow {
 				}
 			}),
 		hostileRow{cat: "data", name: "1e308 twice with a run column", wantCode: 0, wantMsg: "built 1 analyses",
-			setup: withResults("dataset,method,metric,run,value\nd1,A,m,1,1e308\nd1,A,m,2,1e308\nd1,B,m,1,2\nd2,A,m,1,3\nd2,B,m,1,1\n"),
+			setup: withResults("dataset,method,metric,run,value\nd1,A,m,1,1e308\nd1,A,m,2,1e308\nd1,B,m,1,2\nd1,B,m,2,2\nd2,A,m,1,3\nd2,B,m,1,1\n"),
 			check: func(t *testing.T, root, study string, r cliResult) {
 				if got := tableValue(t, filepath.Join(study, "site"), "lb", "A", "mean"); got != (1e308+3)/2 {
 					t.Errorf("mean of A = %v, want %v", got, (1e308+3)/2)
@@ -1216,6 +1216,12 @@ func hostileRows() []hostileRow {
 			"study.toml":       "title = \"Hostile\"\n[inputs]\nresults = \"data/results.csv\"\n[[analyses]]\nid = \"pt\"\ntype = \"paired_tests\"\nmetric = \"m\"\n",
 			"data/results.csv": baseResults + "d3,A,m,2\nd4,A,m,1\nd4,B,m,3\n",
 		}), `study.toml:4: analyses/pt: metric "m": no value of method "B" for "d3" (one of the datasets)`),
+		bad("data", "unequal run counts per method", withResults("dataset,method,metric,run,value\nd1,A,m,1,1\nd1,A,m,2,1.2\nd1,A,m,3,0.9\nd1,B,m,1,2\nd2,A,m,1,3\nd2,B,m,1,1\n"),
+			`study.toml:4: inputs.results: m of A on d1 averages 3 runs (first at data/results.csv:2), B only 1 (first at data/results.csv:5): means over unequal runs are not comparable; give every method the same runs, or declare unequal_runs = true on the input entry to average them anyway`),
+		ok("data", "unequal run counts with unequal_runs = true (accepted)", studyFiles(map[string]string{
+			"study.toml":       resultsEntry(`{ path = "data/results.csv", unequal_runs = true }`),
+			"data/results.csv": "dataset,method,metric,run,value\nd1,A,m,1,1\nd1,A,m,2,1.2\nd1,A,m,3,0.9\nd1,B,m,1,2\nd2,A,m,1,3\nd2,B,m,1,1\n",
+		}), nil),
 		bad("pack", "pack without a license says so before the build", func(t testing.TB, root, study string) []string {
 			write(t, filepath.Join(study, "data", "results.csv"), hdr+"d1,A,m,NaN\n")
 			return []string{"pack", study}
