@@ -647,6 +647,9 @@ func (in *inputs) resultsLayout(t *input.TableReader, e InputEntry, mf input.Mat
 	if !f.long {
 		for i, h := range t.Header {
 			if !reservedColumns[strings.ToLower(strings.TrimSpace(h))] && i != f.dcol && i != f.mcol && !ignored(e, h) {
+				if why := input.FormulaStart(strings.TrimSpace(h)); why != "" {
+					return nil, input.Errorf(t.File, 1, "metric name %s (a column of the header) holds %s", input.Quote(strings.TrimSpace(h)), why)
+				}
 				f.wide = append(f.wide, i)
 			}
 		}
@@ -1321,6 +1324,9 @@ func newCharBuilder() *charBuilder {
 // feature returns the spelling under which feature f (read in column col)
 // is kept; another spelling of a feature already read is an error.
 func (cb *charBuilder) feature(t *input.TableReader, col int, f string) (string, error) {
+	if why := input.FormulaStart(f); why != "" {
+		return "", t.Errorf(col, "feature name %s holds %s", input.Quote(f), why)
+	}
 	key := charFeatureKey(f)
 	if prev, ok := cb.spelled[key]; ok && prev != f {
 		return "", t.Errorf(col, "feature %s is also given as %s: feature names ignore case and underscores, so they are one feature; keep one spelling", input.Quote(f), input.Quote(prev))

@@ -468,6 +468,12 @@ func (p *manifestParser) datasets() {
 			p.fail(key, "datasets[%d].name: required", i)
 			continue
 		}
+		if why := input.FormulaStart(spec.Name); why != "" {
+			// a dataset of an interaction log only reaches the site's
+			// tables by this name
+			p.fail(key+".name", "datasets[%d].name: %q holds %s", i, spec.Name, why)
+			continue
+		}
 		if _, dup := s.dataIndex[spec.Name]; dup {
 			p.fail(key+".name", "datasets[%d]: dataset %q is declared twice", i, spec.Name)
 			continue

@@ -154,3 +154,25 @@ func TestUnequalRuns(t *testing.T) {
 		t.Error("the accepted build has no leaderboard")
 	}
 }
+
+// TestFormulaNames: a name that starts with =, +, @ or - and a
+// non-digit went verbatim to the start of a CSV cell of the site, where
+// a spreadsheet runs it as a formula. It is refused where it is read;
+// "-1" stays a name.
+func TestFormulaNames(t *testing.T) {
+	t.Parallel()
+	long := "-- study.toml --\ntitle = \"t\"\n[inputs]\nresults = \"r.csv\"\n[[analyses]]\nid = \"lb\"\ntype = \"aggregate\"\nmetric = \"m\"\n-- r.csv --\ndataset,method,metric,value\n"
+	for _, c := range []struct{ rows, want string }{
+		{"d1,=HYPERLINK(1),m,1\n", `r.csv:2:4: method name "=HYPERLINK(1)" holds a leading "=", which a spreadsheet opening the site's CSV tables reads as a formula; rename it`},
+		{"+d1,A,m,1\n", `r.csv:2:1: dataset name "+d1" holds a leading "+"`},
+		{"d1,A,@m,1\n", `r.csv:2:6: metric name "@m" holds a leading "@"`},
+		{"d1,-cmd,m,1\n", `r.csv:2:4: method name "-cmd" holds a leading "-" before a non-digit`},
+	} {
+		wantBuildError(t, long+c.rows, c.want)
+	}
+	wantBuildError(t, strings.Replace(long, "dataset,method,metric,value\n", "dataset,method,=m\nd1,A,1\n", 1),
+		`r.csv:1: metric name "=m" (a column of the header) holds a leading "="`)
+	wantBuildError(t, strings.Replace(long, "[inputs]", "[[datasets]]\nname = \"@d\"\ninteractions = \"l.csv\"\n[inputs]", 1)+"d1,A,m,1\n",
+		`study.toml:3: datasets[0].name: "@d" holds a leading "@"`)
+	mustBuild(t, long+"-1,A,m,1\n-1,B,m,2\n")
+}

@@ -1222,6 +1222,10 @@ func hostileRows() []hostileRow {
 			"study.toml":       resultsEntry(`{ path = "data/results.csv", unequal_runs = true }`),
 			"data/results.csv": "dataset,method,metric,run,value\nd1,A,m,1,1\nd1,A,m,2,1.2\nd1,A,m,3,0.9\nd1,B,m,1,2\nd2,A,m,1,3\nd2,B,m,1,1\n",
 		}), nil),
+		bad("data", "a method name that a spreadsheet runs as a formula", withResults(hdr+"d1,=HYPERLINK(1),m,1\n"),
+			`data/results.csv:2:4: method name "=HYPERLINK(1)" holds a leading "=", which a spreadsheet opening the site's CSV tables reads as a formula; rename it`),
+		bad("data", "a dataset name starting with - and a letter", withResults(hdr+"-d1,A,m,1\n"),
+			`data/results.csv:2:1: dataset name "-d1" holds a leading "-" before a non-digit`),
 		bad("pack", "pack without a license says so before the build", func(t testing.TB, root, study string) []string {
 			write(t, filepath.Join(study, "data", "results.csv"), hdr+"d1,A,m,NaN\n")
 			return []string{"pack", study}
