@@ -1226,6 +1226,18 @@ func hostileRows() []hostileRow {
 			`data/results.csv:2:4: method name "=HYPERLINK(1)" holds a leading "=", which a spreadsheet opening the site's CSV tables reads as a formula; rename it`),
 		bad("data", "a dataset name starting with - and a letter", withResults(hdr+"-d1,A,m,1\n"),
 			`data/results.csv:2:1: dataset name "-d1" holds a leading "-" before a non-digit`),
+		hostileRow{cat: "data", name: "interaction log: a pair rated twice differently is noted", wantCode: 0, wantMsg: "built 2 analyses",
+			setup: studyFiles(map[string]string{
+				"study.toml":  baseManifest + "[[datasets]]\nname = \"d1\"\ninteractions = \"logs/d1.csv\"\n[[analyses]]\nid = \"ch\"\ntype = \"characteristics\"\nfrom = \"logs\"\nrating_threshold = 3\n",
+				"logs/d1.csv": "user,item,rating\n1,2,4\n1,3,5\n2,2,4\n2,3,4\n1,2,2\n",
+			}),
+			check: func(t *testing.T, root, study string, r cliResult) {
+				b, err := os.ReadFile(filepath.Join(study, "site", "ch.html"))
+				mustDo(t, err)
+				if !strings.Contains(string(b), "dataset d1: 1 rows give a (user, item) pair another rating than the pair&#39;s row before; each pair keeps its last row&#39;s rating, which decides the rating threshold (3)") {
+					t.Error("ch.html does not say which rating of the pair rated twice was kept")
+				}
+			}},
 		bad("pack", "pack without a license says so before the build", func(t testing.TB, root, study string) []string {
 			write(t, filepath.Join(study, "data", "results.csv"), hdr+"d1,A,m,NaN\n")
 			return []string{"pack", study}
