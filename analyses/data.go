@@ -260,6 +260,45 @@ func (c *cellAcc) addChecked(k CellKey, v float64) error {
 	return nil
 }
 
+// RunCell is a cell whose rows are runs (DupRuns): how many runs it
+// averages and where its first run was read.
+type RunCell struct {
+	Key  CellKey
+	Runs int
+	At   Source
+}
+
+// RunCells returns the cells whose rows are runs, by dataset, metric and
+// method in first-seen order: the caller compares their run counts (a
+// mean over 3 runs next to a mean over 5 is not a fair comparison).
+func (b *ResultsBuilder) RunCells() []RunCell {
+	var out []RunCell
+	for k, c := range b.acc {
+		if c.rule == DupRuns {
+			out = append(out, RunCell{Key: k, Runs: c.n, At: c.at})
+		}
+	}
+	pos := func(s orderedSet) map[string]int {
+		m := make(map[string]int, len(s.list))
+		for i, v := range s.list {
+			m[v] = i
+		}
+		return m
+	}
+	d, m, x := pos(b.datasets), pos(b.methods), pos(b.metrics)
+	sort.Slice(out, func(i, j int) bool {
+		a, c := out[i].Key, out[j].Key
+		switch {
+		case a.Dataset != c.Dataset:
+			return d[a.Dataset] < d[c.Dataset]
+		case a.Metric != c.Metric:
+			return x[a.Metric] < x[c.Metric]
+		}
+		return m[a.Method] < m[c.Method]
+	})
+	return out
+}
+
 // Keys returns the set of cells added so far.
 func (b *ResultsBuilder) Keys() map[CellKey]bool {
 	out := make(map[CellKey]bool, len(b.acc))

@@ -140,6 +140,7 @@ datasets = ["o1", "o2"]
 id = "cd"
 type = "critical_difference"
 metric = "ndcg@10"
+missing = "drop"
 
 [[analyses]]
 id = "stab"
@@ -193,6 +194,7 @@ treatment = "A"
 control = "B"
 metric = "ndcg@10"
 summary = "summary.csv"
+better = "higher"
 
 [[analyses]]
 id = "mo"

@@ -501,16 +501,23 @@ func (in *inputs) loadResults() (*analyses.Results, error) {
 		return nil, fmt.Errorf("%s: the study has no [inputs] results", filepath.Base(in.study.File))
 	}
 	var b analyses.ResultsBuilder
-	for _, e := range in.study.Inputs.Results {
+	entryOf := map[string]int{} // a file's name in messages → its entry
+	for i, e := range in.study.Inputs.Results {
 		files, err := in.expand(e, "results")
 		if err != nil {
 			return nil, err
 		}
 		for _, mf := range files {
+			if _, seen := entryOf[in.display(mf.Path)]; !seen {
+				entryOf[in.display(mf.Path)] = i
+			}
 			if err := in.readResultsFile(e, mf, &b); err != nil {
 				return nil, err
 			}
 		}
+	}
+	if err := in.checkRunCounts(b.RunCells(), entryOf); err != nil {
+		return nil, err
 	}
 	// Derived values must not silently average with values of the files
 	// (or of another feeding analysis) as if they were further runs.
@@ -526,12 +533,48 @@ func (in *inputs) loadResults() (*analyses.Results, error) {
 				return nil, fmt.Errorf("analyses %s and %s both compute %s of %s on %s", o, d.id, r.Metric, r.Method, r.Dataset)
 			}
 			owner[k] = d.id
+			if bound, i, ok := in.study.metricMax(r.Metric); ok && r.Value > bound {
+				return nil, fmt.Errorf("analysis %s computes %s of %s on %s = %v, above the declared max = %v of metric %q (%s); the bound is wrong", d.id, r.Metric, r.Method, r.Dataset, r.Value, bound, r.Metric, in.study.metricAt(i))
+			}
 			b.Add(r.Dataset, r.Method, r.Metric, r.Value)
 		}
 	}
 	r := b.Finish()
 	r.Datasets = in.study.orderDatasets(r.Datasets)
 	return r, nil
+}
+
+// checkRunCounts refuses a dataset and metric whose methods average
+// different numbers of runs (a run column): a mean over 3 runs next to a
+// mean over 5 compares unequal things, and published silently it is a
+// number that might be wrong. unequal_runs = true on the input entry of
+// every file involved accepts it. entryOf maps a file's name in messages
+// to the index of its entry.
+func (in *inputs) checkRunCounts(cells []analyses.RunCell, entryOf map[string]int) error {
+	for i := 0; i < len(cells); {
+		j := i
+		accepted := true
+		lo, hi := i, i
+		for ; j < len(cells) && cells[j].Key.Dataset == cells[i].Key.Dataset && cells[j].Key.Metric == cells[i].Key.Metric; j++ {
+			if cells[j].Runs < cells[lo].Runs {
+				lo = j
+			}
+			if cells[j].Runs > cells[hi].Runs {
+				hi = j
+			}
+			if e, ok := entryOf[cells[j].At.File]; !ok || !in.study.Inputs.Results[e].UnequalRuns {
+				accepted = false
+			}
+		}
+		if cells[lo].Runs != cells[hi].Runs && !accepted {
+			a, b := cells[hi], cells[lo]
+			e := in.study.Inputs.Results[entryOf[a.At.File]]
+			return input.Errorf(filepath.Base(in.study.File), e.Line, "inputs.results: %s of %s on %s averages %d runs (first at %s), %s only %d (first at %s): means over unequal runs are not comparable; give every method the same runs, or declare unequal_runs = true on the input entry to average them anyway",
+				input.Clip(a.Key.Metric), input.Clip(a.Key.Method), input.Clip(a.Key.Dataset), a.Runs, sourceString(a.At), input.Clip(b.Key.Method), b.Runs, sourceString(b.At))
+		}
+		i = j
+	}
+	return nil
 }
 
 // readResultsFile adds the values of one results file to b: its layout
@@ -578,6 +621,7 @@ type resultsFile struct {
 	long                bool
 	wide                []int
 	rule                analyses.DuplicateRule
+	study               *Study // for the metrics' declared bounds
 }
 
 // resultsLayout reads the layout of a results file from its header and
@@ -585,7 +629,7 @@ type resultsFile struct {
 // the path, an entry that fixes the metric needs a value column and no
 // metric column, and a wide file needs at least one metric column.
 func (in *inputs) resultsLayout(t *input.TableReader, e InputEntry, mf input.Match) (*resultsFile, error) {
-	f := &resultsFile{t: t, e: e, mf: mf, dcol: t.Col("dataset"), mcol: t.Col("method"), kcol: t.Col("k"), rcol: t.Col("run")}
+	f := &resultsFile{t: t, e: e, mf: mf, dcol: t.Col("dataset"), mcol: t.Col("method"), kcol: t.Col("k"), rcol: t.Col("run"), study: in.study}
 	if f.mcol < 0 && mf.Method == "" {
 		_, err := t.Require("method")
 		return nil, err
@@ -606,6 +650,9 @@ func (in *inputs) resultsLayout(t *input.TableReader, e InputEntry, mf input.Mat
 	if !f.long {
 		for i, h := range t.Header {
 			if !reservedColumns[strings.ToLower(strings.TrimSpace(h))] && i != f.dcol && i != f.mcol && !ignored(e, h) {
+				if why := input.FormulaStart(strings.TrimSpace(h)); why != "" {
+					return nil, input.Errorf(t.File, 1, "metric name %s (a column of the header) holds %s", input.Quote(strings.TrimSpace(h)), why)
+				}
 				f.wide = append(f.wide, i)
 			}
 		}
@@ -727,8 +774,13 @@ func (f *resultsFile) add(b *analyses.ResultsBuilder, rec []string, r resultsRow
 		// m@10 with k = 10 was read as a metric m@10@10
 		return t.Errorf(f.kcol, "metric %s already names its cutoff, and the k column adds %s; give the cutoff in one place", input.Quote(metric), input.Quote(strings.TrimPrefix(r.suffix, "@")))
 	}
+	k := analyses.CellKey{Dataset: r.dataset, Method: r.method, Metric: metric + r.suffix}
+	if bound, i, ok := f.study.metricMax(k.Metric); ok && v > bound {
+		return t.Errorf(col, "%s of %s on %s is %v, above the declared max = %v of metric %s (%s); the data or the bound is wrong",
+			input.Clip(k.Metric), input.Clip(k.Method), input.Clip(k.Dataset), v, bound, input.Quote(k.Metric), f.study.metricAt(i))
+	}
 	line, column := t.Pos(col)
-	err = b.AddRow(analyses.CellKey{Dataset: r.dataset, Method: r.method, Metric: metric + r.suffix}, v, r.run, f.rule, analyses.Source{File: t.File, Line: line, Col: column})
+	err = b.AddRow(k, v, r.run, f.rule, analyses.Source{File: t.File, Line: line, Col: column})
 	return resultsRowError(t, col, err)
 }
 
@@ -1275,6 +1327,9 @@ func newCharBuilder() *charBuilder {
 // feature returns the spelling under which feature f (read in column col)
 // is kept; another spelling of a feature already read is an error.
 func (cb *charBuilder) feature(t *input.TableReader, col int, f string) (string, error) {
+	if why := input.FormulaStart(f); why != "" {
+		return "", t.Errorf(col, "feature name %s holds %s", input.Quote(f), why)
+	}
 	key := charFeatureKey(f)
 	if prev, ok := cb.spelled[key]; ok && prev != f {
 		return "", t.Errorf(col, "feature %s is also given as %s: feature names ignore case and underscores, so they are one feature; keep one spelling", input.Quote(f), input.Quote(prev))
@@ -1452,6 +1507,27 @@ func (s *Study) orderDatasets(seen []string) []string {
 		}
 	}
 	return out
+}
+
+// metricMax is the upper bound a [[metrics]] entry (the i-th) declares
+// for a metric (max = …); ok is false when none is declared. A value
+// above it is an error wherever it is read: stability perturbs values up
+// to it, and a value beyond it means the data or the bound is wrong.
+func (s *Study) metricMax(metric string) (bound float64, i int, ok bool) {
+	if s == nil {
+		return 0, 0, false
+	}
+	i, found := s.metricIndex[strings.ToLower(metric)]
+	if !found || s.Metrics[i].Max == nil {
+		return 0, 0, false
+	}
+	return *s.Metrics[i].Max, i, true
+}
+
+// metricAt names where the i-th [[metrics]] entry declares its max:
+// "[[metrics]] at study.toml:12".
+func (s *Study) metricAt(i int) string {
+	return fmt.Sprintf("[[metrics]] at %s:%d", filepath.Base(s.File), s.line(fmt.Sprintf("metrics.%d.max", i)))
 }
 
 // trimSpace is strings.TrimSpace with a fast path for the common case of

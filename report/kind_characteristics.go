@@ -30,10 +30,11 @@ func characteristicsKind() Kind {
 func runCharacteristics(job *Job, o *datasets.CharacteristicsOptions) (*Output, error) {
 	logs, from := characteristicsSource(job, o)
 	var in datasets.CharacteristicsInput
+	var notes []string
 	var err error
 	switch from {
 	case datasets.CharFromLogs:
-		in, err = characteristicsInputFromLogs(job, logs, o)
+		in, notes, err = characteristicsInputFromLogs(job, logs, o)
 	default:
 		in, err = characteristicsInputFromFile(job)
 	}
@@ -56,6 +57,9 @@ func runCharacteristics(job *Job, o *datasets.CharacteristicsOptions) (*Output, 
 		return nil, err
 	}
 	r.Naming = job.Study.Naming()
+	for _, n := range notes {
+		r.Warnf("%s", n)
+	}
 	if len(missing) > 0 {
 		r.Warnf("%d datasets of the results have no characteristics and are left out: %s", len(missing), strings.Join(missing, ", "))
 	}
@@ -89,22 +93,34 @@ func characteristicsSource(job *Job, o *datasets.CharacteristicsOptions) ([]Data
 // characteristicsInputFromLogs computes the SPEC §5.6 log features of
 // each dataset's interaction log: one row of features (and counts) per
 // log, in the order of the [[datasets]] entries.
-func characteristicsInputFromLogs(job *Job, logs []DatasetSpec, o *datasets.CharacteristicsOptions) (datasets.CharacteristicsInput, error) {
+//
+// A (user, item) pair given again with another rating keeps its last
+// row's rating (as pandas' drop_duplicates(keep="last")); with a rating
+// threshold that rating decides whether the pair is kept, so the notes
+// say, per dataset, how many rows changed a pair's rating.
+func characteristicsInputFromLogs(job *Job, logs []DatasetSpec, o *datasets.CharacteristicsOptions) (datasets.CharacteristicsInput, []string, error) {
 	var in datasets.CharacteristicsInput
 	if len(logs) == 0 {
-		return in, fmt.Errorf("from = \"logs\": no [[datasets]] entry has interactions = \"…\"")
+		return in, nil, fmt.Errorf("from = \"logs\": no [[datasets]] entry has interactions = \"…\"")
 	}
-	sums, err := characteristicsFromLogs(job, logs, o.Preprocessing())
+	p := o.Preprocessing()
+	sums, err := characteristicsFromLogs(job, logs, p)
 	if err != nil {
-		return in, err
+		return in, nil, err
 	}
+	var notes []string
 	in.Features = datasets.LogFeatureNames
 	for i, d := range logs {
 		in.Datasets = append(in.Datasets, d.Name)
 		in.Values = append(in.Values, sums[i].Features)
 		in.Counts = append(in.Counts, sums[i].Counts)
+		dp := p
+		if datasetThreshold(d, &dp) == nil && dp.HasThreshold && sums[i].RatingChanges > 0 {
+			notes = append(notes, fmt.Sprintf("dataset %s: %d rows give a (user, item) pair another rating than the pair's row before; each pair keeps its last row's rating, which decides the rating threshold (%g)",
+				d.Name, sums[i].RatingChanges, dp.Threshold))
+		}
 	}
-	return in, nil
+	return in, notes, nil
 }
 
 // characteristicsInputFromFile takes the features from the study's

@@ -56,6 +56,10 @@ func runMeta(job *Job, o *meta.Options) (*Output, error) {
 		if err := metaBothMethods(job.Study, o, studies); err != nil {
 			return nil, err
 		}
+	} else {
+		if metric, err = summaryDirection(job.Study, o); err != nil {
+			return nil, err
+		}
 	}
 	if len(o.Datasets) == 0 {
 		studies = metaManifestOrder(job.Study, studies)
@@ -84,6 +88,31 @@ func runMeta(job *Job, o *meta.Options) (*Output, error) {
 		return nil, err
 	}
 	return &Output{Result: r, Figures: figs, Method: metaMethod(o, r)}, nil
+}
+
+// summaryDirection is the metric of a summary meta-analysis with its
+// direction, which the manifest must declare: better = … on the analysis
+// or a [[metrics]] entry of metric that says better = …. Per-unit
+// values are a metric of the data, higher-is-better unless declared
+// otherwise, as everywhere; a summary's rows are not, and taking higher
+// as better put the forest plot's "favours" labels on the wrong sides
+// for a metric such as length of stay.
+func summaryDirection(s *Study, o *meta.Options) (analyses.Metric, error) {
+	m := analyses.Metric{Name: o.Metric, Better: analyses.HigherIsBetter, Max: math.Inf(1)}
+	declared := ""
+	if i, ok := s.metricIndex[strings.ToLower(o.Metric)]; ok && o.Metric != "" {
+		declared = s.Metrics[i].Better
+	}
+	switch {
+	case o.Better != "" && declared != "" && o.Better != declared:
+		return m, fmt.Errorf("better = %q, while the [[metrics]] entry of %q says better = %q; keep one", o.Better, o.Metric, declared)
+	case o.Better == "" && declared == "":
+		return m, fmt.Errorf("a summary's metric needs its direction, which sets the forest plot's \"favours\" sides: add better = \"higher\" or \"lower\" to this analysis (or name its metric with metric = \"…\" and give that a [[metrics]] entry with better = …)")
+	}
+	if o.Better == "lower" || declared == "lower" {
+		m.Better = analyses.LowerIsBetter
+	}
+	return m, nil
 }
 
 // metaSink pairs the treatment's and the control's values of the metric

@@ -38,6 +38,7 @@ id = "meta"
 type = "meta_analysis"
 title = "many summaries"
 summary = "papers.csv"
+better = "higher"
 effect = "smd"
 sensitivity = true
 `

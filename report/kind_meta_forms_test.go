@@ -25,6 +25,7 @@ id = "pub"
 type = "meta_analysis"
 title = "Published numbers"
 summary = { path = "papers.csv", columns = { m1i = "mean_new", sd1i = "sd_new", n1i = "n_new" } }
+better = "higher"
 treatment = "new"
 control = "old"
 effect = "smd"
@@ -129,6 +130,7 @@ id = "two"
 type = "meta_analysis"
 title = "two-group summary"
 summary = "two.csv"
+better = "higher"
 treatment = "new"
 control = "old"
 effect = %q
@@ -236,6 +238,7 @@ id = "m"
 type = "meta_analysis"
 title = "t"
 summary = "s.csv"
+better = "higher"
 EFFECT
 -- s.csv --
 `

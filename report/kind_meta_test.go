@@ -195,6 +195,7 @@ treatment = "new"
 control = "old"
 effect = "smd"
 summary = "summary.csv"
+better = "higher"
 -- summary.csv --
 dataset,n,mean_diff,sd_diff,r
 a,100,0.5,2,0.6

@@ -25,6 +25,7 @@ type    = "paired_tests"
 metric  = "rmse"
 dataset = "cv"
 methods = ["B", "A", "C", "D"]
+missing = "drop"
 
 [[analyses]]
 id      = "pt-datasets"

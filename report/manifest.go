@@ -134,6 +134,10 @@ type InputEntry struct {
 	// row already gave, in a file without a run column: "" (an error when
 	// the values differ), "mean", "first" or "last".
 	Duplicates string `toml:"duplicates"`
+	// UnequalRuns accepts cells of one dataset and metric averaged over
+	// different numbers of runs (a file with a run column); without it
+	// they are an error.
+	UnequalRuns bool `toml:"unequal_runs" json:",omitempty"`
 	// Engine, URL (or URLEnv, the environment variable holding it),
 	// Table and Timeout make a units entry an engine table
 	// (engine_units.go, docs/ENGINE.md).
@@ -299,6 +303,10 @@ func ParseStudy(file string, src []byte, kinds Registry) (*Study, error) {
 // onParsed, when set (the package's TestMain), is told every manifest
 // ParseStudy accepts, to check that the JSON Schema accepts it too.
 var onParsed func(src []byte, kinds Registry)
+
+// reservedSlugs are the names of the site's own pages, which no page or
+// analysis may take.
+var reservedSlugs = map[string]string{"index": "overview page", "provenance": "provenance page"}
 
 // manifestParser holds a manifest being parsed: the decoded TOML, the
 // study filled in step by step, and the errors found so far.
@@ -472,6 +480,12 @@ func (p *manifestParser) datasets() {
 			p.fail(key, "datasets[%d].name: required", i)
 			continue
 		}
+		if why := input.FormulaStart(spec.Name); why != "" {
+			// a dataset of an interaction log only reaches the site's
+			// tables by this name
+			p.fail(key+".name", "datasets[%d].name: %q holds %s", i, spec.Name, why)
+			continue
+		}
 		if _, dup := s.dataIndex[spec.Name]; dup {
 			p.fail(key+".name", "datasets[%d]: dataset %q is declared twice", i, spec.Name)
 			continue
@@ -607,10 +621,16 @@ func (p *manifestParser) pages() {
 		} else if len(spec.Slug) > maxIDLen {
 			p.fail(key+".slug", "pages[%d].slug: %d characters; at most %d (the page's file is named after it)", i, len(spec.Slug), maxIDLen)
 		}
-		if p.slugs[spec.Slug] {
-			p.fail(key, "pages[%d]: page name %q is used twice (set slug = \"…\")", i, spec.Slug)
+		switch {
+		case reservedSlugs[spec.Slug] != "":
+			p.fail(key, "pages[%d]: page name %q names the site's %s (%s.html); set slug = \"…\"", i, spec.Slug, reservedSlugs[spec.Slug], spec.Slug)
+		case p.slugs[spec.Slug]:
+			p.fail(key, "pages[%d]: page name %q is used twice (first at line %d; set slug = \"…\")", i, spec.Slug, p.ids[spec.Slug])
 		}
 		p.slugs[spec.Slug] = true
+		if _, taken := p.ids[spec.Slug]; !taken {
+			p.ids[spec.Slug] = spec.Line
+		}
 		p.s.Pages = append(p.s.Pages, spec)
 	}
 }
@@ -648,7 +668,11 @@ func (p *manifestParser) analysis(i int, a map[string]toml.Primitive, kinds Regi
 	case len(spec.ID) > maxIDLen:
 		p.fail(key+".id", "analyses[%d].id: %d characters; at most %d (files are named after it: <id>-<table>.csv)", i, len(spec.ID), maxIDLen)
 		return spec, false
+	case reservedSlugs[spec.ID] != "":
+		p.fail(key+".id", "analyses[%d].id: %q names the site's %s (%s.html); choose another id", i, spec.ID, reservedSlugs[spec.ID], spec.ID)
+		return spec, false
 	case p.slugs[spec.ID]:
+		// every taken name has its line: a page's or an analysis's
 		p.fail(key+".id", "analyses[%d].id: %q is already used by a page or another analysis (first at line %d)", i, spec.ID, p.ids[spec.ID])
 		return spec, false
 	}
@@ -795,6 +819,9 @@ func checkEntry(e InputEntry, key, ekey string, i int, fail func(string, string,
 		fail(ekey+".duplicates", "%s[%d].duplicates: only results entries take this key", displayKey(key), i)
 	case !contains(duplicateRules, e.Duplicates):
 		fail(ekey+".duplicates", "%s[%d].duplicates: unknown value %q (want \"mean\", \"first\" or \"last\")%s", displayKey(key), i, e.Duplicates, analyses.DidYouMean(e.Duplicates, duplicateRules))
+	}
+	if e.UnequalRuns && key != "inputs.results" {
+		fail(ekey+".unequal_runs", "%s[%d].unequal_runs: only results entries take this key", displayKey(key), i)
 	}
 	for _, m := range e.MissingValues {
 		switch {

@@ -39,6 +39,9 @@ var appliesRules = map[string][]appliesRule{
 	"offline_metrics": {
 		{"compare.permutations", "compare.test", func(v reflect.Value) bool { return v.String() != "student" }, `counts the permutations of Fisher's test, and test = "student" runs none`, nil},
 	},
+	"meta_analysis": {
+		{"better", "summary", func(v reflect.Value) bool { return v.FieldByName("Path").String() != "" }, "gives the direction of a summary's metric; with per-unit values the metric's [[metrics]] entry gives it", nil},
+	},
 	"multi_objective": {
 		{"dataset", "input", func(v reflect.Value) bool { return v.FieldByName("Path").String() == "" }, "picks a dataset of the study's results, and input gives the rows instead", nil},
 	},

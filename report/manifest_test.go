@@ -77,6 +77,20 @@ rules = ["copland"]
 		{"long id", "title = \"t\"\n[[analyses]]\nid = \"" + strings.Repeat("a", 101) + "\"\ntype = \"aggregate\"\nmetric = \"x\"\n", []string{`study.toml:3: analyses[0].id: 101 characters; at most 100`}},
 		{"long slug", "title = \"t\"\n[[pages]]\ntitle = \"p\"\nsource = \"p.md\"\nslug = \"" + strings.Repeat("b", 101) + "\"\n", []string{`study.toml:5: pages[0].slug: 101 characters; at most 100`}},
 		{"two problems reported", "title = \"t\"\nfoo = 1\nbar = 2\n", []string{`study.toml:2: unknown key "foo"`, `study.toml:3: unknown key "bar"`}},
+		// Issue 31: an id taken by a page said "first at line 0".
+		{"an analysis id a page's name took", "title = \"t\"\n[[pages]]\ntitle = \"Results\"\nsource = \"r.md\"\n[[analyses]]\nid = \"results\"\ntype = \"aggregate\"\nmetric = \"x\"\n",
+			[]string{`study.toml:6: analyses[0].id: "results" is already used by a page or another analysis (first at line 2)`}},
+		{"an analysis id the overview takes", "title = \"t\"\n[[analyses]]\nid = \"index\"\ntype = \"aggregate\"\nmetric = \"x\"\n",
+			[]string{`study.toml:3: analyses[0].id: "index" names the site's overview page (index.html); choose another id`}},
+		{"a page named provenance", "title = \"t\"\n[[pages]]\ntitle = \"Provenance\"\nsource = \"p.md\"\n",
+			[]string{`study.toml:2: pages[0]: page name "provenance" names the site's provenance page (provenance.html); set slug = "…"`}},
+		// 0 read as "unset": permutations = 0 ran 10,000 permutations.
+		{"compare.permutations = 0", "title = \"t\"\n[[analyses]]\nid = \"o\"\ntype = \"offline_metrics\"\nruns = \"r/{method}_{dataset}.csv\"\ntruth = \"t/{dataset}.csv\"\n[analyses.compare]\ntest = \"fisher\"\npermutations = 0\n",
+			[]string{`study.toml:9: analyses (o): compare.permutations: 0 permutations test nothing; give at least 100, or leave the key out for 10,000`}},
+		{"compare.alpha = 0", "title = \"t\"\n[[analyses]]\nid = \"o\"\ntype = \"offline_metrics\"\nruns = \"r/{method}_{dataset}.csv\"\ntruth = \"t/{dataset}.csv\"\ncompare = { alpha = 0 }\n",
+			[]string{`study.toml:7: analyses (o): compare.alpha: 0 is not between 0 and 1; leave the key out for 0.05`}},
+		{"a page name twice", "title = \"t\"\n[[pages]]\ntitle = \"Notes\"\nsource = \"a.md\"\n[[pages]]\ntitle = \"notes\"\nsource = \"b.md\"\n",
+			[]string{`study.toml:5: pages[1]: page name "notes" is used twice (first at line 2; set slug = "…")`}},
 	}
 	for _, c := range cases {
 		c := c

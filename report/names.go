@@ -73,6 +73,9 @@ func checkDeclared(s *Study, res *analyses.Results) error {
 	if err := checkDeclaredMethods(s, res.Methods); err != nil {
 		return err
 	}
+	if err := checkDeclaredDatasets(s, res.Datasets); err != nil {
+		return err
+	}
 	return checkDeclaredMetrics(s, res.Metrics)
 }
 
@@ -93,8 +96,40 @@ func checkDeclaredMethods(s *Study, have []string) error {
 		if set[m.Name] {
 			continue
 		}
+		at := fmt.Sprintf("methods[%d] (%s:%d)", i, filepath.Base(s.File), s.line(fmt.Sprintf("methods.%d.name", i)))
 		if hint := analyses.DidYouMean(m.Name, have); hint != "" {
-			return fmt.Errorf("methods[%d] (%s:%d): no method %q in the results%s", i, filepath.Base(s.File), s.line(fmt.Sprintf("methods.%d.name", i)), m.Name, hint)
+			return fmt.Errorf("%s: no method %q in the results%s", at, m.Name, hint)
+		}
+		if m.Baseline {
+			// a baseline only key findings of the results read: named
+			// nowhere in them, it applies to nothing, and the real
+			// baseline may headline the findings
+			return fmt.Errorf("%s: no method %q in the results%s; its baseline = true would apply to nothing, and key findings could headline the real baseline", at, m.Name, analyses.NameHint(m.Name, have))
+		}
+	}
+	return nil
+}
+
+// checkDeclaredDatasets is checkDeclaredMethods for [[datasets]]: an
+// entry whose name is a slip for a dataset of the results ("ml1m" for
+// "ml-1m") would give its label and attributes (domain, subgroup,
+// rating_threshold) to nothing. An entry with an interaction log is a
+// dataset of its own, and a name with no close dataset of the results is
+// left alone (it may name a dataset of the units or the characteristics).
+func checkDeclaredDatasets(s *Study, have []string) error {
+	if s == nil {
+		return nil
+	}
+	set := make(map[string]bool, len(have))
+	for _, d := range have {
+		set[d] = true
+	}
+	for i, d := range s.Datasets {
+		if set[d.Name] || d.Interactions != "" || d.engineLog != nil {
+			continue
+		}
+		if hint := analyses.DidYouMean(d.Name, have); hint != "" {
+			return fmt.Errorf("datasets[%d] (%s:%d): no dataset %q in the results%s; its label and attributes would apply to nothing", i, filepath.Base(s.File), s.line(fmt.Sprintf("datasets.%d.name", i)), d.Name, hint)
 		}
 	}
 	return nil

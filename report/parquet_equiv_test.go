@@ -78,11 +78,13 @@ id      = "pt"
 type    = "paired_tests"
 metric  = "ndcg@10"
 dataset = "ml-1m"
+missing = "drop"
 [[analyses]]
 id      = "pt2"
 type    = "paired_tests"
 metric  = "ndcg@10"
 dataset = "amazon-books"
+missing = "drop"
 `
 	csvDir, pqDir := t.TempDir(), t.TempDir()
 	for _, f := range []struct{ dir, name, text string }{

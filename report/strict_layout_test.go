@@ -90,6 +90,7 @@ id = "ma"
 type = "meta_analysis"
 title = "ma"
 summary = "s.csv"
+better = "higher"
 effect = "md"
 -- s.csv --
 dataset,n,mean_diff,sd_diff,

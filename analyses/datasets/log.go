@@ -73,6 +73,7 @@ type InteractionLog struct {
 	distinct     int
 	limit        int
 	rows         int64
+	changes      int64 // rows whose rating differs from their pair's row before
 	scratchK     []uint64
 	scratchR     []float64
 }
@@ -228,7 +229,13 @@ func (l *InteractionLog) compact() {
 	out := 0
 	for j := 0; j < n; j++ {
 		if j+1 < n && k[j+1] == k[j] {
-			continue // a later row of the same pair follows
+			// a later row of the same pair follows (in arrival order: the
+			// sort is stable and an earlier survivor sorts first, so
+			// the count does not depend on when compactions happen)
+			if r[j+1] != r[j] && !(math.IsNaN(r[j+1]) && math.IsNaN(r[j])) {
+				l.changes++
+			}
+			continue
 		}
 		k[out] = (k[j]>>bi)<<32 | k[j]&(1<<bi-1)
 		r[out] = r[j]
@@ -281,6 +288,10 @@ var ErrEmptyLog = fmt.Errorf("no interactions left")
 type LogSummary struct {
 	Counts   PreprocessCounts
 	Features []float64
+	// RatingChanges counts the rows that give a (user, item) pair another
+	// rating than the pair's row before; the last row's rating is the
+	// one kept (as pandas' drop_duplicates(keep="last")).
+	RatingChanges int64
 }
 
 // Finish preprocesses the log and computes its features. The log's memory
@@ -364,7 +375,7 @@ func (l *InteractionLog) Finish(p Preprocessing) (*LogSummary, error) {
 	c.Interactions = int64(len(keys))
 	f := logFeatures(keys, ucnt, icnt, l.items.names)
 	l.keys, l.users, l.items = nil, logIDs{}, logIDs{}
-	return &LogSummary{Counts: c, Features: f}, nil
+	return &LogSummary{Counts: c, Features: f, RatingChanges: l.changes}, nil
 }
 
 // logFeatures computes the eighteen features from the final pairs (sorted,

@@ -131,6 +131,28 @@ func TestMetaSingleDataset(t *testing.T) {
 	}
 }
 
+// TestMetaFixedKnha: a fixed-effect model with the Knapp–Hartung test
+// carries metafor's warning (rma(method = "FE", test = "knha") warns
+// "Knapp & Hartung method is not meant to be used in the context of FE
+// models."), and the random-effects model does not.
+func TestMetaFixedKnha(t *testing.T) {
+	t.Parallel()
+	for _, model := range []string{"fixed", "random"} {
+		b := NewBuilder("NEW", "BASE", "drop")
+		addPairs(t, b, "a", [2]float64{0.5, 0.4}, [2]float64{0.6, 0.45}, [2]float64{0.2, 0.25})
+		addPairs(t, b, "b", [2]float64{0.3, 0.4}, [2]float64{0.7, 0.45}, [2]float64{0.1, 0.05})
+		o := metaOpts("md")
+		o.Model, o.Test = model, "knha"
+		r, err := Analyze(Input{Metric: analyses.Metric{Name: "ndcg"}, Studies: b.Finish()}, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := hasWarning(r, "Knapp & Hartung method is not meant to be used in the context of FE models"); got != (model == "fixed") {
+			t.Errorf("model %s: warnings %q", model, r.List)
+		}
+	}
+}
+
 // TestMetaNothingLeft: when no dataset has a defined effect the analysis
 // fails with every reason named.
 func TestMetaNothingLeft(t *testing.T) {

@@ -56,6 +56,11 @@ type Options struct {
 	// RangerCompat computes S_diff with the population sd (divisor n), as
 	// the Ranger toolkit did, to reproduce published numbers.
 	RangerCompat bool `toml:"ranger_compat"`
+	// Better is the direction of a summary's metric ("higher" | "lower"),
+	// when no [[metrics]] entry of metric gives it: a summary has no
+	// data to take it from, and the forest plot's "favours" sides follow
+	// it.
+	Better string `toml:"better"`
 }
 
 // Effect size indices and model names.
@@ -116,6 +121,9 @@ func (o *Options) Validate() error {
 		// DL is the default: a tau2 given with the fixed-effect model
 		// was ignored while the page's parameters showed it
 		return analyses.OptionErrorf("tau2", "a fixed-effect model estimates no τ²; leave tau2 out, or set model = \"random\"")
+	}
+	if o.Better != "" && o.Better != "higher" && o.Better != "lower" {
+		return analyses.OneOf("better", o.Better, "higher", "lower")
 	}
 	if o.RangerCompat && o.Summary.Path != "" {
 		return analyses.OptionErrorf("ranger_compat", "applies to per-unit values (the sd of their differences); a summary file gives its sd itself")
@@ -542,6 +550,10 @@ func metaSummarise(res *Result, idx []int, o Options) {
 	}
 	if fit.warn != "" {
 		res.Warnf("%s", fit.warn)
+	}
+	if o.Test == "knha" && o.Model == "fixed" {
+		// metafor's rma(method = "FE", test = "knha") warns the same
+		res.Warnf("Knapp & Hartung method is not meant to be used in the context of FE models (as metafor warns): its factor rescales a variance that a fixed-effect model takes as known; use test = \"z\", or model = \"random\"")
 	}
 	if o.Test == "knha" && len(idx) == 1 {
 		res.Warnf("the Knapp–Hartung test needs at least 2 datasets (t with k − 1 degrees of freedom): the interval and p are undefined")

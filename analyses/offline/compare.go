@@ -47,6 +47,10 @@ type CompareOptions struct {
 	Alpha        float64 `toml:"alpha"`        // default 0.05
 	// Metrics lists the per-user metrics to compare (default: every one).
 	Metrics []string `toml:"metrics"`
+	// zero lists the keys the manifest gives as 0 (permutations, alpha):
+	// Defaults reads 0 as "unset", so without it a permutations = 0
+	// ran 10,000 permutations while the manifest said none.
+	zero []string
 }
 
 // compareKeys are the keys of the compare table.
@@ -80,6 +84,9 @@ func (c *CompareOptions) UnmarshalTOML(v any) error {
 				return fmt.Errorf("permutations: want an integer, got %v", m[k])
 			}
 			c.Permutations = int(n)
+			if n == 0 {
+				c.zero = append(c.zero, "permutations")
+			}
 		case "alpha":
 			switch x := m[k].(type) {
 			case float64:
@@ -88,6 +95,9 @@ func (c *CompareOptions) UnmarshalTOML(v any) error {
 				c.Alpha = float64(x)
 			default:
 				return fmt.Errorf("alpha: want a number, got %v", m[k])
+			}
+			if c.Alpha == 0 {
+				c.zero = append(c.zero, "alpha")
 			}
 		case "metrics":
 			list, ok := m[k].([]any)
@@ -131,6 +141,14 @@ func (c *CompareOptions) Defaults() {
 // Validate checks the options; names are the per-user metrics a compare
 // may name.
 func (c *CompareOptions) Validate(names []string) error {
+	for _, k := range c.zero {
+		switch k {
+		case "permutations":
+			return analyses.OptionErrorf("compare.permutations", "0 permutations test nothing; give at least 100, or leave the key out for 10,000")
+		case "alpha":
+			return analyses.OptionErrorf("compare.alpha", "0 is not between 0 and 1; leave the key out for 0.05")
+		}
+	}
 	if err := analyses.OneOf("compare.test", c.Test, TestStudent, TestFisher); err != nil {
 		return err
 	}

@@ -34,6 +34,9 @@ type CriticalDifferenceOptions struct {
 	Samples    int      `toml:"samples"`     // Monte Carlo draws of the Bayesian test (50000)
 	Datasets   []string `toml:"datasets"`    // optional subset
 	Methods    []string `toml:"methods"`     // optional subset
+	// Missing is "error" (default: a missing cell names itself) or
+	// "drop" (datasets without a value for every method are left out).
+	Missing string `toml:"missing"`
 }
 
 // defaultCDSamples is the Bayesian test's number of Monte Carlo draws
@@ -51,6 +54,9 @@ func (o *CriticalDifferenceOptions) Defaults() {
 	if o.Samples == 0 {
 		o.Samples = defaultCDSamples
 	}
+	if o.Missing == "" {
+		o.Missing = "error"
+	}
 }
 
 // Validate checks the options.
@@ -65,6 +71,9 @@ func (o *CriticalDifferenceOptions) Validate() error {
 		return err
 	}
 	if err := analyses.CheckInt("samples", o.Samples, 100, analyses.MaxSamples); err != nil {
+		return err
+	}
+	if err := analyses.OneOf("missing", o.Missing, "error", "drop"); err != nil {
 		return err
 	}
 	if o.Rope > 0 && !o.Bayesian {
@@ -136,8 +145,9 @@ type CriticalDifferenceResult struct {
 
 // CriticalDifference runs Friedman, Iman–Davenport, Nemenyi, pairwise
 // Wilcoxon–Holm and (optionally) Bayesian signed-rank tests on the
-// datasets × methods matrix. A dataset without a value for every method
-// is left out with a warning (the tests need complete blocks).
+// datasets × methods matrix. The tests need complete blocks: a dataset
+// without a value for every method is an error, or with missing = "drop"
+// it is left out with a warning.
 func CriticalDifference(in CriticalDifferenceInput, opts CriticalDifferenceOptions) (*CriticalDifferenceResult, error) {
 	opts.Defaults()
 	if err := opts.Validate(); err != nil {
@@ -149,7 +159,10 @@ func CriticalDifference(in CriticalDifferenceInput, opts CriticalDifferenceOptio
 	if len(in.Methods) < 2 {
 		return nil, fmt.Errorf("metric %q: need at least 2 methods to compare, have %d", in.Metric.Name, len(in.Methods))
 	}
-	q := cdComplete(in, res)
+	q, err := cdComplete(in, res, opts.Missing == "drop")
+	if err != nil {
+		return nil, err
+	}
 	n, k := len(q), len(in.Methods)
 	if n < 2 {
 		return nil, fmt.Errorf("metric %q: need at least 2 datasets with a value for every method, have %d", in.Metric.Name, n)
@@ -185,9 +198,15 @@ func CriticalDifference(in CriticalDifferenceInput, opts CriticalDifferenceOptio
 type cdPairIdx struct{ a, b int }
 
 // cdComplete returns the rows of the datasets with a value for every
-// method; the others are left out with a warning.
-func cdComplete(in CriticalDifferenceInput, res *CriticalDifferenceResult) analyses.Matrix {
-	var q analyses.Matrix
+// method: a missing value is an error naming it (leaderboard.CompleteRows,
+// as aggregate and stability), or with drop its dataset is left out with
+// a warning.
+func cdComplete(in CriticalDifferenceInput, res *CriticalDifferenceResult, drop bool) (analyses.Matrix, error) {
+	q, kept, dropped, err := leaderboard.CompleteRows(in.Metric.Name, in.Datasets, in.Methods, in.Q, drop)
+	if err != nil {
+		return nil, err
+	}
+	res.Datasets, res.DroppedDatasets = kept, dropped
 	for d, row := range in.Q {
 		var missing []string
 		for m, v := range row {
@@ -196,15 +215,11 @@ func cdComplete(in CriticalDifferenceInput, res *CriticalDifferenceResult) analy
 			}
 		}
 		if len(missing) > 0 {
-			res.DroppedDatasets = append(res.DroppedDatasets, in.Datasets[d])
-			res.Warnf("dataset %q left out: no %s value for method(s) %s, and the tests need every method on every dataset",
+			res.Warnf("dataset %q left out (missing = \"drop\"): no %s value for method(s) %s, and the tests need every method on every dataset",
 				in.Datasets[d], in.Metric.Name, strings.Join(missing, ", "))
-			continue
 		}
-		q = append(q, row)
-		res.Datasets = append(res.Datasets, in.Datasets[d])
 	}
-	return q
+	return q, nil
 }
 
 // cdRank sets the methods in order of mean rank, exactly as the aggregate

@@ -249,12 +249,18 @@ func TestCriticalDifferenceEdgeCases(t *testing.T) {
 		}
 	})
 	t.Run("missing method on a dataset", func(t *testing.T) {
+		// an error by default (issue 31: it was dropped with a warning
+		// only), naming the cell and what each way out costs
 		q := [][]float64{{1, 2, 3}, {1, math.NaN(), 2}, {2, 1, 3}, {3, 2, 1}}
-		r, err := CriticalDifference(cdInput(q, "A", "B", "C"), CriticalDifferenceOptions{Metric: "m"})
+		_, err := CriticalDifference(cdInput(q, "A", "B", "C"), CriticalDifferenceOptions{Metric: "m"})
+		if want := `metric "m": no value for dataset "d1", method "B"; 1 of 4 datasets lack a value for some method (B lacks 1)`; err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("error %v, want %q", err, want)
+		}
+		r, err := CriticalDifference(cdInput(q, "A", "B", "C"), CriticalDifferenceOptions{Metric: "m", Missing: "drop"})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !reflect.DeepEqual(r.DroppedDatasets, []string{"d1"}) || !warned(r.List, `dataset "d1" left out: no m value for method(s) B`) {
+		if !reflect.DeepEqual(r.DroppedDatasets, []string{"d1"}) || !warned(r.List, `dataset "d1" left out (missing = "drop"): no m value for method(s) B`) {
 			t.Errorf("dropped %v, warnings %q", r.DroppedDatasets, r.List)
 		}
 		noNaNCells(t, r.Tables())

@@ -27,6 +27,10 @@ type PairedTestsOptions struct {
 	Dataset    string   `toml:"dataset"` // compare over this dataset's units; none: over datasets
 	Alpha      float64  `toml:"alpha"`   // 0.05
 	ZeroMethod string   `toml:"zero_method"`
+	// Missing is "error" (default: a unit without a value of some method
+	// names itself) or "drop" (each pair uses the units both methods
+	// have, with a warning).
+	Missing string `toml:"missing"`
 }
 
 // Defaults fills unset options.
@@ -36,6 +40,9 @@ func (o *PairedTestsOptions) Defaults() {
 	}
 	if o.ZeroMethod == "" {
 		o.ZeroMethod = stats.ZeroWilcox
+	}
+	if o.Missing == "" {
+		o.Missing = "error"
 	}
 }
 
@@ -48,6 +55,9 @@ func (o *PairedTestsOptions) Validate() error {
 		return err
 	}
 	if err := analyses.CheckDistinct("methods", o.Methods); err != nil {
+		return err
+	}
+	if err := analyses.OneOf("missing", o.Missing, "error", "drop"); err != nil {
 		return err
 	}
 	if len(o.Methods) == 1 {
@@ -126,6 +136,11 @@ func PairedTests(in PairedTestsInput, opts PairedTestsOptions) (*PairedTestsResu
 	}
 	if len(in.Methods) < 2 {
 		return nil, fmt.Errorf("metric %q: need at least 2 methods to compare, have %d", in.Metric.Name, len(in.Methods))
+	}
+	if opts.Missing == "error" {
+		if err := pairedMissing(in); err != nil {
+			return nil, err
+		}
 	}
 	res := &PairedTestsResult{Metric: in.Metric.Name, Over: in.Over, Alpha: opts.Alpha, ZeroMethod: opts.ZeroMethod}
 	var ps []float64
@@ -217,6 +232,34 @@ func pairedPair(in PairedTestsInput, i, j int, opts PairedTestsOptions, w *analy
 		pc.PowerIndep = analyses.Opt(stats.TTestIndPower(cd, n, n, opts.Alpha))
 	}
 	return pc
+}
+
+// pairedMissing is the error for a unit (a dataset, or a unit of one)
+// without a value of some method: it names the first, and says how many
+// units lack one and what missing = "drop" does instead. A pair tested
+// on fewer units than the others, silently, is a result that might be
+// wrong.
+func pairedMissing(in PairedTestsInput) error {
+	firstU, firstM, incomplete := -1, -1, 0
+	for u := range in.Units {
+		lacks := false
+		for m := range in.Methods {
+			if math.IsNaN(in.Values[m][u]) {
+				if firstU < 0 {
+					firstU, firstM = u, m
+				}
+				lacks = true
+			}
+		}
+		if lacks {
+			incomplete++
+		}
+	}
+	if firstU < 0 {
+		return nil
+	}
+	return fmt.Errorf("metric %q: no value of method %q for %q (one of the %s); %d of the %d lack a value for some method: leave the method out with methods = [...], or declare missing = \"drop\" to test each pair on the %s both methods have",
+		in.Metric.Name, in.Methods[firstM], in.Units[firstU], in.Over, incomplete, len(in.Units), in.Over)
 }
 
 // pairedShared keeps the units where both methods i and j have a value,

@@ -151,8 +151,14 @@ func TestPairedTestsEdgeCases(t *testing.T) {
 	})
 	t.Run("missing unit", func(t *testing.T) {
 		nan := math.NaN()
-		r, err := PairedTests(pairedInput(folds(6), []string{"A", "B", "C"},
-			[]float64{1, 2, 3, 4, 5, 6}, []float64{1.1, nan, 3.2, 4.4, 5.1, 6.3}, []float64{nan, nan, nan, nan, nan, nan}), PairedTestsOptions{Metric: "rmse"})
+		in := pairedInput(folds(6), []string{"A", "B", "C"},
+			[]float64{1, 2, 3, 4, 5, 6}, []float64{1.1, nan, 3.2, 4.4, 5.1, 6.3}, []float64{nan, nan, nan, nan, nan, nan})
+		// an error by default (issue 31: pairs silently lost units)
+		_, err := PairedTests(in, PairedTestsOptions{Metric: "rmse"})
+		if want := `metric "rmse": no value of method "C" for "fa" (one of the folds); 6 of the 6 lack a value for some method: leave the method out with methods = [...], or declare missing = "drop"`; err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("error %v, want %q", err, want)
+		}
+		r, err := PairedTests(in, PairedTestsOptions{Metric: "rmse", Missing: "drop"})
 		if err != nil {
 			t.Fatal(err)
 		}

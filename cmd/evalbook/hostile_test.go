@@ -539,7 +539,7 @@ func hostileRows() []hostileRow {
 				}
 			}),
 		hostileRow{cat: "data", name: "1e308 twice with a run column", wantCode: 0, wantMsg: "built 1 analyses",
-			setup: withResults("dataset,method,metric,run,value\nd1,A,m,1,1e308\nd1,A,m,2,1e308\nd1,B,m,1,2\nd2,A,m,1,3\nd2,B,m,1,1\n"),
+			setup: withResults("dataset,method,metric,run,value\nd1,A,m,1,1e308\nd1,A,m,2,1e308\nd1,B,m,1,2\nd1,B,m,2,2\nd2,A,m,1,3\nd2,B,m,1,1\n"),
 			check: func(t *testing.T, root, study string, r cliResult) {
 				if got := tableValue(t, filepath.Join(study, "site"), "lb", "A", "mean"); got != (1e308+3)/2 {
 					t.Errorf("mean of A = %v, want %v", got, (1e308+3)/2)
@@ -800,7 +800,7 @@ func hostileRows() []hostileRow {
 	)
 
 	// ---- meta-analysis summaries ---------------------------------------------
-	meta := "title = \"Meta\"\n[[analyses]]\nid = \"m\"\ntype = \"meta_analysis\"\ntreatment = \"new\"\ncontrol = \"old\"\nsummary = \"summary.csv\"\n"
+	meta := "title = \"Meta\"\n[[analyses]]\nid = \"m\"\ntype = \"meta_analysis\"\ntreatment = \"new\"\ncontrol = \"old\"\nsummary = \"summary.csv\"\nbetter = \"higher\"\n"
 	summary := func(body string) func(testing.TB, string, string) []string {
 		return studyFiles(map[string]string{"study.toml": meta, "summary.csv": body})
 	}
@@ -1363,6 +1363,72 @@ func hostileRows() []hostileRow {
 					t.Errorf("the mean of A is %v, want 0.1", v)
 				}
 			}},
+	)
+
+	// ---- checks of issue 31: slips that passed silently ---------------------
+	add(
+		usage("-o \"\" (an empty output path)", `-o: the path is empty (an unset variable?); name the output, or leave -o out for the default`, "build", "-o", ""),
+		usage("pack -o \"\"", `-o: the path is empty`, "pack", "-o", ""),
+		bad("manifest", "an analysis id the page took", withAnalysis("[[analyses]]\nid = \"notes\"\ntype = \"aggregate\"\nmetric = \"m\"\n"),
+			`study.toml:13: analyses[1].id: "notes" is already used by a page or another analysis (first at line 5)`),
+		bad("manifest", "compare.permutations = 0", withAnalysis("[[analyses]]\nid = \"o\"\ntype = \"offline_metrics\"\nruns = \"r/{method}_{dataset}.csv\"\ntruth = \"t/{dataset}.csv\"\ncompare = { permutations = 0 }\n"),
+			`study.toml:17: analyses (o): compare.permutations: 0 permutations test nothing; give at least 100, or leave the key out for 10,000`),
+		hostileRow{cat: "meta", name: "a fixed-effect model with Knapp–Hartung warns as metafor", wantCode: 0, wantMsg: "built 2 analyses",
+			setup: studyFiles(map[string]string{
+				"study.toml":     strings.Replace(baseManifest, "[inputs]\n", "[inputs]\nunits = \"data/units.csv\"\n", 1) + "[[analyses]]\nid = \"meta\"\ntype = \"meta_analysis\"\nmetric = \"m\"\ntreatment = \"A\"\ncontrol = \"B\"\nmodel = \"fixed\"\ntest = \"knha\"\n",
+				"data/units.csv": "dataset,method,unit,metric,value\nd1,A,u1,m,0.5\nd1,A,u2,m,0.6\nd1,A,u3,m,0.2\nd1,B,u1,m,0.4\nd1,B,u2,m,0.45\nd1,B,u3,m,0.25\nd2,A,u1,m,0.3\nd2,A,u2,m,0.7\nd2,A,u3,m,0.1\nd2,B,u1,m,0.4\nd2,B,u2,m,0.45\nd2,B,u3,m,0.05\n",
+			}),
+			check: func(t *testing.T, root, study string, r cliResult) {
+				b, err := os.ReadFile(filepath.Join(study, "site", "meta.html"))
+				mustDo(t, err)
+				if !strings.Contains(string(b), "Knapp &amp; Hartung method is not meant to be used in the context of FE models") {
+					t.Error("meta.html lacks metafor's warning about Knapp–Hartung with a fixed-effect model")
+				}
+			}},
+		bad("manifest", "a baseline that names no method of the results", withAnalysis("[[methods]]\nname = \"Chance\"\nbaseline = true\n"),
+			`study.toml:8: analyses/lb: methods[0] (study.toml:13): no method "Chance" in the results; valid: "A", "B"; its baseline = true would apply to nothing`),
+		bad("manifest", "a [[datasets]] name that misspells one of the results", withAnalysis("[[datasets]]\nname = \"D1\"\ndomain = \"movies\"\n"),
+			`study.toml:8: analyses/lb: datasets[0] (study.toml:13): no dataset "D1" in the results (did you mean "d1"?); its label and attributes would apply to nothing`),
+		bad("data", "a value above the metric's declared max", withAnalysis("[[metrics]]\nname = \"m\"\nmax = 2.5\n"),
+			`data/results.csv:4:8: m of A on d2 is 3, above the declared max = 2.5 of metric "m" ([[metrics]] at study.toml:14); the data or the bound is wrong`),
+		bad("meta", "a summary without the metric's direction", studyFiles(map[string]string{
+			"study.toml":  "title = \"Meta\"\n[[analyses]]\nid = \"m\"\ntype = \"meta_analysis\"\ntreatment = \"new\"\ncontrol = \"old\"\nsummary = \"summary.csv\"\n",
+			"summary.csv": "dataset,yi,vi\na,-1.5,0.2\nb,-0.5,0.1\n",
+		}), `study.toml:2: analyses/m: a summary's metric needs its direction, which sets the forest plot's "favours" sides: add better = "higher" or "lower" to this analysis`),
+		bad("data", "critical_difference with a missing value", studyFiles(map[string]string{
+			"study.toml":       "title = \"Hostile\"\n[inputs]\nresults = \"data/results.csv\"\n[[analyses]]\nid = \"cd\"\ntype = \"critical_difference\"\nmetric = \"m\"\n",
+			"data/results.csv": baseResults + "d3,A,m,2\nd4,A,m,1\nd4,B,m,3\n",
+		}), `study.toml:4: analyses/cd: metric "m": no value for dataset "d3", method "B"`),
+		bad("data", "paired_tests with a missing value", studyFiles(map[string]string{
+			"study.toml":       "title = \"Hostile\"\n[inputs]\nresults = \"data/results.csv\"\n[[analyses]]\nid = \"pt\"\ntype = \"paired_tests\"\nmetric = \"m\"\n",
+			"data/results.csv": baseResults + "d3,A,m,2\nd4,A,m,1\nd4,B,m,3\n",
+		}), `study.toml:4: analyses/pt: metric "m": no value of method "B" for "d3" (one of the datasets)`),
+		bad("data", "unequal run counts per method", withResults("dataset,method,metric,run,value\nd1,A,m,1,1\nd1,A,m,2,1.2\nd1,A,m,3,0.9\nd1,B,m,1,2\nd2,A,m,1,3\nd2,B,m,1,1\n"),
+			`study.toml:4: inputs.results: m of A on d1 averages 3 runs (first at data/results.csv:2), B only 1 (first at data/results.csv:5): means over unequal runs are not comparable; give every method the same runs, or declare unequal_runs = true on the input entry to average them anyway`),
+		ok("data", "unequal run counts with unequal_runs = true (accepted)", studyFiles(map[string]string{
+			"study.toml":       resultsEntry(`{ path = "data/results.csv", unequal_runs = true }`),
+			"data/results.csv": "dataset,method,metric,run,value\nd1,A,m,1,1\nd1,A,m,2,1.2\nd1,A,m,3,0.9\nd1,B,m,1,2\nd2,A,m,1,3\nd2,B,m,1,1\n",
+		}), nil),
+		bad("data", "a method name that a spreadsheet runs as a formula", withResults(hdr+"d1,=HYPERLINK(1),m,1\n"),
+			`data/results.csv:2:4: method name "=HYPERLINK(1)" holds a leading "=", which a spreadsheet opening the site's CSV tables reads as a formula; rename it`),
+		bad("data", "a dataset name starting with - and a letter", withResults(hdr+"-d1,A,m,1\n"),
+			`data/results.csv:2:1: dataset name "-d1" holds a leading "-" before a non-digit`),
+		hostileRow{cat: "data", name: "interaction log: a pair rated twice differently is noted", wantCode: 0, wantMsg: "built 2 analyses",
+			setup: studyFiles(map[string]string{
+				"study.toml":  baseManifest + "[[datasets]]\nname = \"d1\"\ninteractions = \"logs/d1.csv\"\n[[analyses]]\nid = \"ch\"\ntype = \"characteristics\"\nfrom = \"logs\"\nrating_threshold = 3\n",
+				"logs/d1.csv": "user,item,rating\n1,2,4\n1,3,5\n2,2,4\n2,3,4\n1,2,2\n",
+			}),
+			check: func(t *testing.T, root, study string, r cliResult) {
+				b, err := os.ReadFile(filepath.Join(study, "site", "ch.html"))
+				mustDo(t, err)
+				if !strings.Contains(string(b), "dataset d1: 1 rows give a (user, item) pair another rating than the pair&#39;s row before; each pair keeps its last row&#39;s rating, which decides the rating threshold (3)") {
+					t.Error("ch.html does not say which rating of the pair rated twice was kept")
+				}
+			}},
+		bad("pack", "pack without a license says so before the build", func(t testing.TB, root, study string) []string {
+			write(t, filepath.Join(study, "data", "results.csv"), hdr+"d1,A,m,NaN\n")
+			return []string{"pack", study}
+		}, `study.toml: pack needs abstract, date, license in the manifest`),
 	)
 	return rows
 }

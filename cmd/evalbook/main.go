@@ -183,6 +183,17 @@ func parse(fs *flag.FlagSet, args []string) (string, error) {
 	if len(pos) > 1 {
 		return "", usageError{fmt.Sprintf("too many arguments: %s", strings.Join(pos, " "))}
 	}
+	// -o "" (an unset shell variable, -o "$OUT") named no output, and the
+	// command wrote to its default instead: refuse it.
+	var empty error
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == "o" && strings.TrimSpace(f.Value.String()) == "" {
+			empty = usageError{"-o: the path is empty (an unset variable?); name the output, or leave -o out for the default"}
+		}
+	})
+	if empty != nil {
+		return "", empty
+	}
 	if len(pos) == 1 {
 		return pos[0], nil
 	}

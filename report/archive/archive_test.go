@@ -453,6 +453,15 @@ func TestPackNeedsCrateMetadata(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "study.toml: pack needs license") {
 		t.Errorf("no license: %v", err)
 	}
+	// It is checked before the build (issue 31: it came after a full
+	// build): a results file the build would refuse is never read.
+	if err := os.WriteFile(filepath.Join(dir, "data", "results.csv"), []byte("dataset,method,metric,value\nd,A,m,NaN\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = Pack(context.Background(), PackOptions{Build: buildOpts(filepath.Join(dir, "study.toml")), Out: dir + ".zip"})
+	if err == nil || !strings.Contains(err.Error(), "study.toml: pack needs license") {
+		t.Errorf("no license and a bad input: %v, want the license named first", err)
+	}
 }
 
 // TestVerifyRefusesEscapingPaths: a metadata file edited to list an

@@ -71,6 +71,18 @@ func Pack(ctx context.Context, o PackOptions) (*PackSummary, error) {
 	if err := replaceablePack(out); err != nil {
 		return nil, fmt.Errorf("output %s: %v", o.Out, err)
 	}
+	// What RO-Crate requires of the manifest is checked before the build,
+	// which can take minutes; a manifest that does not load is left to
+	// the build, which reports it as build and validate do.
+	manifest := o.Build.Manifest
+	if manifest == "" {
+		manifest = "study.toml"
+	}
+	if s, err := report.LoadStudy(manifest, report.Kinds()); err == nil {
+		if err := checkMetadata(s, studyMetadata(s)); err != nil {
+			return nil, err
+		}
+	}
 	o.Build.Out = ""
 	a, err := report.BuildForArchive(ctx, o.Build)
 	if err != nil {
@@ -196,11 +208,8 @@ func packBytes(a *report.Archivable, o report.Options, exclude bool) ([]byte, *P
 	}
 	sum.Site = len(names)
 	s := a.Study
-	meta := Metadata{Name: s.Title, Description: s.Abstract, Date: s.Date, License: s.License, DOI: s.DOI,
-		Authors: s.Authors, Links: s.Links, Version: o.Version, Command: o.Command, Manifest: manifest}
-	if meta.Description == "" {
-		meta.Description = s.Subtitle
-	}
+	meta := studyMetadata(s)
+	meta.Version, meta.Command, meta.Manifest = o.Version, o.Command, manifest
 	if err := checkMetadata(s, meta); err != nil {
 		return nil, nil, err
 	}
@@ -289,6 +298,17 @@ func zipMembers(crate []byte, members []member) ([]byte, error) {
 		return nil, err
 	}
 	return buf.Bytes(), nil
+}
+
+// studyMetadata is the crate's description of the study, from its
+// manifest (the abstract, else the subtitle, describes it).
+func studyMetadata(s *report.Study) Metadata {
+	m := Metadata{Name: s.Title, Description: s.Abstract, Date: s.Date, License: s.License, DOI: s.DOI,
+		Authors: s.Authors, Links: s.Links}
+	if m.Description == "" {
+		m.Description = s.Subtitle
+	}
+	return m
 }
 
 // checkMetadata refuses a study whose manifest lacks what RO-Crate 1.1

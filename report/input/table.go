@@ -1180,6 +1180,26 @@ func cutUTF8(s string, n int) string {
 	return s[:n]
 }
 
+// FormulaStart says why a name would start a formula when a spreadsheet
+// opens the CSV tables of the site it reaches (=, +, @, or - followed by
+// anything but a digit: "=HYPERLINK(…)", "-cmd"; a tab or carriage
+// return is a control character, which BadName refuses), or "" when it
+// would not. Names are refused at their source rather than written with
+// a leading quote, which would change the ids pandas reads back; "-1"
+// and "-0.5" read as numbers and stay allowed.
+func FormulaStart(s string) string {
+	if s == "" {
+		return ""
+	}
+	switch c := s[0]; {
+	case c == '=' || c == '+' || c == '@':
+		return fmt.Sprintf("a leading %q, which a spreadsheet opening the site's CSV tables reads as a formula; rename it", string(c))
+	case c == '-' && len(s) > 1 && (s[1] < '0' || s[1] > '9'):
+		return "a leading \"-\" before a non-digit, which a spreadsheet opening the site's CSV tables reads as a formula; rename it"
+	}
+	return ""
+}
+
 // BadName says why s cannot be a name (a dataset, method, metric, unit,
 // feature or header cell) — invalid UTF-8, a control character, a
 // bidirectional override — or "" when it can. Names go into CSV, HTML,
@@ -1237,6 +1257,10 @@ func badNameRunes(s string) string {
 // says which name ("method name"). nil when the name is fine.
 func (t *TableReader) NameError(col int, what, name string) error {
 	why := BadName(name)
+	if why == "" && what != "unit id" {
+		// unit ids never reach a table of the site; every other name does
+		why = FormulaStart(name)
+	}
 	switch {
 	case why == "":
 		return nil
