@@ -360,7 +360,7 @@ func (r *CriticalDifferenceResult) Tables() []analyses.Table {
 		}
 		return *p
 	}
-	sum := analyses.Table{Title: "Friedman, Iman–Davenport and Nemenyi (" + r.Metric + ")", Columns: []string{"quantity", "value"},
+	sum := analyses.Table{Title: "Friedman, Iman–Davenport and Nemenyi (" + r.Naming.Metric(r.Metric) + ")", Columns: []string{"quantity", "value"},
 		Rows: [][]any{
 			{"datasets", len(r.Datasets)},
 			{"methods", len(r.Methods)},
@@ -460,5 +460,14 @@ func (r *PairedTestsResult) Highlight() string {
 		}
 	}
 	return fmt.Sprintf("On %s over %s, the paired t-test finds %d of %d pairs different at α = %g; the independent Welch test finds %d.",
-		r.Naming.Metric(r.Metric), r.Over, paired, len(r.Pairs), r.Alpha, indep)
+		r.Naming.Metric(r.Metric), r.overLabel(), paired, len(r.Pairs), r.Alpha, indep)
+}
+
+// overLabel is Over with its dataset named by its label ("units of
+// MovieLens 1M").
+func (r *PairedTestsResult) overLabel() string {
+	if d, ok := strings.CutPrefix(r.Over, "units of "); ok {
+		return "units of " + r.Naming.Dataset(d)
+	}
+	return r.Over
 }

@@ -284,7 +284,7 @@ func (r *PairedTestsResult) Tables() []analyses.Table {
 		}
 		return *p
 	}
-	t := analyses.Table{Title: "Paired and independent tests (" + r.Metric + ", over " + r.Over + ")",
+	t := analyses.Table{Title: "Paired and independent tests (" + r.Naming.Metric(r.Metric) + ", over " + r.overLabel() + ")",
 		Columns: []string{"a", "b", "n", "mean_diff", "p_paired_t", "p_wilcoxon", "p_sign", "p_welch", "p_mannwhitney",
 			"p_shapiro", "recommended", "power_paired", "power_independent", "p_holm",
 			"significant", "cohen_dz", "rank_biserial", "cohen_d", "t_paired", "wilcoxon_statistic", "t_welch", "mannwhitney_u", "shapiro_w"}}
