@@ -86,6 +86,17 @@ func moReadInput(job *Job, o *multiobjective.Options) (multiobjective.Input, err
 		}
 		in.Metrics[m] = job.Metric(m)
 	}
+	idCols := make([]int, len(o.Input.IDs))
+	for i, c := range o.Input.IDs {
+		if idCols[i], err = t.Require(c); err != nil {
+			return in, fmt.Errorf("input.ids: %w", err)
+		}
+		if idCols[i] == mcol {
+			return in, fmt.Errorf("input.ids: %q is the model's column", c)
+		}
+	}
+	in.IDColumns = o.Input.IDs
+	seen := map[string]int{} // model and ids → data row (1-based)
 	for {
 		rec, err := t.Next()
 		if err == io.EOF {
@@ -100,6 +111,21 @@ func moReadInput(job *Job, o *multiobjective.Options) (multiobjective.Input, err
 		}
 		if err := t.NameError(mcol, "model id", model); err != nil {
 			return in, err
+		}
+		if len(idCols) > 0 {
+			ids := make([]string, len(idCols))
+			for i, c := range idCols {
+				ids[i] = strings.TrimSpace(rec[c])
+				if ids[i] == "" {
+					return in, t.Errorf(c, "empty %s (an identifier column of input.ids)", o.Input.IDs[i])
+				}
+			}
+			key := strings.Join(append([]string{model}, ids...), "\x00")
+			if first, dup := seen[key]; dup {
+				return in, t.Errorf(idCols[0], "model %q with %s %s repeats data row %d: the model and input.ids must tell rows apart", model, strings.Join(o.Input.IDs, ", "), strings.Join(ids, ", "), first)
+			}
+			seen[key] = len(in.Models) + 1
+			in.IDs = append(in.IDs, ids)
 		}
 		in.Models = append(in.Models, model)
 		for i, m := range metrics {
@@ -183,11 +209,32 @@ func runMultiObjective(job *Job, o *multiobjective.Options) (*Output, error) {
 	if err != nil {
 		return nil, err
 	}
+	r.Naming = job.Study.Naming()
+	if len(in.IDColumns) == 0 {
+		if shared := moShared(in.Models); shared > 0 {
+			r.Warnf("%d rows share their model id with another row and nothing else tells them apart in the tables: name the input's other identifier columns with input = {…, ids = [\"submission\"]}", shared)
+		}
+	}
 	figs, err := figures.MultiObjective(job.ID, job.Title, r)
 	if err != nil {
 		return nil, err
 	}
 	return &Output{Result: r, Figures: figs, Method: multiObjectiveMethod(o, r)}, nil
+}
+
+// moShared counts the rows whose model id another row has too.
+func moShared(models []string) int {
+	count := map[string]int{}
+	for _, m := range models {
+		count[m]++
+	}
+	n := 0
+	for _, c := range count {
+		if c > 1 {
+			n += c
+		}
+	}
+	return n
 }
 
 // multiObjectiveMethod is the method note (notes/multi_objective.md),
