@@ -209,14 +209,18 @@ var metricBases = map[string]string{
 	"rmse": "RMSE", "rprec": "R-Prec", "bpref": "bpref", "iprec": "iPrec", "gm_map": "GM-MAP",
 }
 
+// wholeList are the metrics offline_metrics derives without a cutoff.
+var wholeList = map[string]bool{"map": true, "mrr": true, "rprec": true, "bpref": true, "gm_map": true, "mae": true, "rmse": true}
+
 // MetricLabel is the built-in label of a metric offline_metrics derives,
 // as it names it ("ndcg@20" → "nDCG@20", "rmse" → "RMSE", "iprec@0.5" →
 // "iPrec@0.5"); ok is false for any other name (a metric of the user's
-// results without a [[metrics]] label is its own label).
+// results without a [[metrics]] label, "ndcg" without a cutoff, is its
+// own label).
 func MetricLabel(id string) (string, bool) {
 	base, k, cut := strings.Cut(id, "@")
 	l, ok := metricBases[base]
-	if !ok {
+	if !ok || (!cut && !wholeList[base]) || (cut && k == "") {
 		return "", false
 	}
 	if cut {

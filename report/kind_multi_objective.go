@@ -86,17 +86,11 @@ func moReadInput(job *Job, o *multiobjective.Options) (multiobjective.Input, err
 		}
 		in.Metrics[m] = job.Metric(m)
 	}
-	idCols := make([]int, len(o.Input.IDs))
-	for i, c := range o.Input.IDs {
-		if idCols[i], err = t.Require(c); err != nil {
-			return in, fmt.Errorf("input.ids: %w", err)
-		}
-		if idCols[i] == mcol {
-			return in, fmt.Errorf("input.ids: %q is the model's column", c)
-		}
+	ids, err := moIDColumns(t, o.Input.IDs, mcol)
+	if err != nil {
+		return in, err
 	}
 	in.IDColumns = o.Input.IDs
-	seen := map[string]int{} // model and ids → data row (1-based)
 	for {
 		rec, err := t.Next()
 		if err == io.EOF {
@@ -112,20 +106,12 @@ func moReadInput(job *Job, o *multiobjective.Options) (multiobjective.Input, err
 		if err := t.NameError(mcol, "model id", model); err != nil {
 			return in, err
 		}
-		if len(idCols) > 0 {
-			ids := make([]string, len(idCols))
-			for i, c := range idCols {
-				ids[i] = strings.TrimSpace(rec[c])
-				if ids[i] == "" {
-					return in, t.Errorf(c, "empty %s (an identifier column of input.ids)", o.Input.IDs[i])
-				}
+		if ids != nil {
+			row, err := ids.read(t, rec, model, len(in.Models)+1)
+			if err != nil {
+				return in, err
 			}
-			key := strings.Join(append([]string{model}, ids...), "\x00")
-			if first, dup := seen[key]; dup {
-				return in, t.Errorf(idCols[0], "model %q with %s %s repeats data row %d: the model and input.ids must tell rows apart", model, strings.Join(o.Input.IDs, ", "), strings.Join(ids, ", "), first)
-			}
-			seen[key] = len(in.Models) + 1
-			in.IDs = append(in.IDs, ids)
+			in.IDs = append(in.IDs, row)
 		}
 		in.Models = append(in.Models, model)
 		for i, m := range metrics {
@@ -143,6 +129,49 @@ func moReadInput(job *Job, o *multiobjective.Options) (multiobjective.Input, err
 		return in, fmt.Errorf("%s: no rows", o.Input.Path)
 	}
 	return in, nil
+}
+
+// moIDs reads the identifier columns of input.ids and keeps every row
+// apart: a row alike another in the model and every id is an error.
+type moIDs struct {
+	names []string
+	cols  []int
+	seen  map[string]int // model and ids → data row (1-based)
+}
+
+// moIDColumns finds the columns of input.ids (nil without any).
+func moIDColumns(t moTable, names []string, mcol int) (*moIDs, error) {
+	if len(names) == 0 {
+		return nil, nil
+	}
+	ids := &moIDs{names: names, cols: make([]int, len(names)), seen: map[string]int{}}
+	for i, c := range names {
+		var err error
+		if ids.cols[i], err = t.Require(c); err != nil {
+			return nil, fmt.Errorf("input.ids: %w", err)
+		}
+		if ids.cols[i] == mcol {
+			return nil, fmt.Errorf("input.ids: %q is the model's column", c)
+		}
+	}
+	return ids, nil
+}
+
+// read returns the ids of data row n (1-based) of model.
+func (ids *moIDs) read(t moTable, rec []string, model string, n int) ([]string, error) {
+	row := make([]string, len(ids.cols))
+	for i, c := range ids.cols {
+		row[i] = strings.TrimSpace(rec[c])
+		if row[i] == "" {
+			return nil, t.Errorf(c, "empty %s (an identifier column of input.ids)", ids.names[i])
+		}
+	}
+	key := strings.Join(append([]string{model}, row...), "\x00")
+	if first, dup := ids.seen[key]; dup {
+		return nil, t.Errorf(ids.cols[0], "model %q with %s %s repeats data row %d: the model and input.ids must tell rows apart", model, strings.Join(ids.names, ", "), strings.Join(row, ", "), first)
+	}
+	ids.seen[key] = n
+	return row, nil
 }
 
 // moResultsInput takes one row per method of one dataset of the results.
@@ -255,7 +284,7 @@ func multiObjectiveMethod(o *multiobjective.Options, r *multiobjective.Result) s
 		d.Penalty = o.EvalRS2022.Penalty
 	}
 	for _, f := range r.Fits {
-		x := fit{Objective: f.Objective, Points: len(f.ParetoRows)}
+		x := fit{Objective: r.Naming.Metric(f.Objective), Points: len(f.ParetoRows)}
 		if f.Slope != nil {
 			x.HasSlope, x.Slope = true, *f.Slope
 		}

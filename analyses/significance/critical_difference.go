@@ -460,14 +460,16 @@ func (r *PairedTestsResult) Highlight() string {
 		}
 	}
 	return fmt.Sprintf("On %s over %s, the paired t-test finds %d of %d pairs different at α = %g; the independent Welch test finds %d.",
-		r.Naming.Metric(r.Metric), r.overLabel(), paired, len(r.Pairs), r.Alpha, indep)
+		r.Naming.Metric(r.Metric), r.OverLabel(), paired, len(r.Pairs), r.Alpha, indep)
 }
 
-// overLabel is Over with its dataset named by its label ("units of
+// OverLabel is Over with its dataset named by its label ("units of
 // MovieLens 1M").
-func (r *PairedTestsResult) overLabel() string {
-	if d, ok := strings.CutPrefix(r.Over, "units of "); ok {
-		return "units of " + r.Naming.Dataset(d)
+func (r *PairedTestsResult) OverLabel() string { return overLabel(r.Naming, r.Over) }
+
+func overLabel(n analyses.Naming, over string) string {
+	if d, ok := strings.CutPrefix(over, "units of "); ok {
+		return "units of " + n.Dataset(d)
 	}
-	return r.Over
+	return over
 }
