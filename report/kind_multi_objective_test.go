@@ -363,6 +363,7 @@ func TestMultiObjectiveIdentifiers(t *testing.T) {
 		{`, ids = ["team"]`, "", `"team" is the model's column`},
 		{`, ids = ["hit_rate"]`, "", `"hit_rate" is a metric of the analysis`},
 		{`, ids = ["submission", "submission"]`, "", `input.ids`},
+		{`, id = ["submission"]`, "", `input: unknown key "id" (did you mean "ids"?)`},
 	} {
 		src := fmt.Sprintf(moIDsStudy, c.ids)
 		if c.edit != "" {

@@ -33,6 +33,11 @@ type Source struct {
 // UnmarshalTOML accepts a string or a table.
 func (s *Source) UnmarshalTOML(v any) error {
 	if m, ok := v.(map[string]any); ok {
+		for _, k := range analyses.SortedKeys(m) {
+			if k != "path" && k != "columns" && k != "ids" {
+				return fmt.Errorf("input: unknown key %q%s", k, analyses.NameHint(k, []string{"path", "columns", "ids"}))
+			}
+		}
 		if raw, has := m["ids"]; has {
 			list, ok := raw.([]any)
 			if !ok {
