@@ -42,8 +42,8 @@ func TestMetricCorrelationFigure(t *testing.T) {
 	}
 	svg := string(a[0].SVG)
 	for _, n := range r.Metrics {
-		if !strings.Contains(svg, n) {
-			t.Errorf("SVG lacks label %q", n)
+		if l := r.Naming.Metric(n); !strings.Contains(svg, l) {
+			t.Errorf("SVG lacks label %q of %q", l, n)
 		}
 	}
 	if !strings.Contains(svg, "0.90") || !strings.Contains(svg, "–") {

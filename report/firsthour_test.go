@@ -130,8 +130,9 @@ label = "EASE (Steck 2019)"
 		id, label string
 	}{
 		{LabelMetric, "ndcg@10", "nDCG@10"},
-		{LabelMetric, "NDCG@10", "nDCG@10"}, // metric names are case-insensitive, as [[metrics]] are
-		{LabelMetric, "recall@10", "recall@10"},
+		{LabelMetric, "NDCG@10", "nDCG@10"},     // metric names are case-insensitive, as [[metrics]] are
+		{LabelMetric, "recall@10", "Recall@10"}, // built in: a metric offline_metrics derives
+		{LabelMetric, "hit_rate", "hit_rate"},   // no label: the id
 		{LabelDataset, "ml-1m", "MovieLens 1M"},
 		{LabelMethod, "EASE", "EASE (Steck 2019)"},
 		{LabelMethod, "Random", "Random"},

@@ -67,7 +67,7 @@ func runCharacteristics(job *Job, o *datasets.CharacteristicsOptions) (*Output, 
 	if err != nil {
 		return nil, err
 	}
-	return &Output{Result: r, Figures: figs, Method: characteristicsMethod(from, o)}, nil
+	return &Output{Result: r, Figures: figs, Method: characteristicsMethod(from, o, r.Naming)}, nil
 }
 
 // characteristicsSource lists the [[datasets]] entries with an
@@ -363,7 +363,7 @@ func datasetThreshold(d DatasetSpec, p *datasets.Preprocessing) error {
 }
 
 // characteristicsMethod is the method note (notes/characteristics.md).
-func characteristicsMethod(from string, o *datasets.CharacteristicsOptions) string {
+func characteristicsMethod(from string, o *datasets.CharacteristicsOptions, n analyses.Naming) string {
 	d := struct {
 		FromLogs, HasThreshold bool
 		Threshold              float64
@@ -371,7 +371,7 @@ func characteristicsMethod(from string, o *datasets.CharacteristicsOptions) stri
 		Metric, Pooled         string
 		Neighbors              int
 	}{FromLogs: from == datasets.CharFromLogs, MinItem: o.MinItem, MinUser: o.MinUser, Core: o.Core,
-		Metric: o.Metric, Pooled: datasets.CharPooled, Neighbors: o.Neighbors}
+		Metric: n.Metric(o.Metric), Pooled: datasets.CharPooled, Neighbors: o.Neighbors}
 	if o.RatingThreshold != nil {
 		d.HasThreshold, d.Threshold = true, *o.RatingThreshold
 	}

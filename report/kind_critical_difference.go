@@ -54,7 +54,7 @@ func criticalDifferenceMethod(r *significance.CriticalDifferenceResult) string {
 		K: len(r.Methods), Pairs: len(r.Pairs), Samples: r.Samples, ZeroMethod: r.ZeroMethod, Bayesian: r.Bayesian}
 	for _, p := range r.Pairs {
 		if p.Significant {
-			d.Significant = append(d.Significant, p.A+" vs "+p.B)
+			d.Significant = append(d.Significant, r.Naming.Method(p.A)+" vs "+r.Naming.Method(p.B))
 		}
 	}
 	return methodNote("critical_difference", d)

@@ -83,5 +83,5 @@ func selectionMethod(r *dsets.SelectionResult, o *dsets.SelectionOptions) string
 		Size, Datasets, Simulations, Components, Start int
 		Epsilon                                        float64
 		Rule                                           string
-	}{r.Size, len(r.Datasets), r.Simulations, o.Components, o.Start, o.Epsilon, r.Rule})
+	}{r.Size, len(r.Datasets), r.Simulations, o.Components, o.Start, o.Epsilon, r.Naming.Rule(r.Rule)})
 }

@@ -78,6 +78,7 @@ func runMeta(job *Job, o *meta.Options) (*Output, error) {
 			return nil, fmt.Errorf("subgroup: no dataset has the attribute %q (set it in [[datasets]])", o.Subgroup)
 		}
 	}
+	in.Naming = job.Study.Naming()
 	r, err := meta.Analyze(in, *o)
 	if err != nil {
 		return nil, err

@@ -86,6 +86,11 @@ func moReadInput(job *Job, o *multiobjective.Options) (multiobjective.Input, err
 		}
 		in.Metrics[m] = job.Metric(m)
 	}
+	ids, err := moIDColumns(t, o.Input.IDs, mcol)
+	if err != nil {
+		return in, err
+	}
+	in.IDColumns = o.Input.IDs
 	for {
 		rec, err := t.Next()
 		if err == io.EOF {
@@ -100,6 +105,13 @@ func moReadInput(job *Job, o *multiobjective.Options) (multiobjective.Input, err
 		}
 		if err := t.NameError(mcol, "model id", model); err != nil {
 			return in, err
+		}
+		if ids != nil {
+			row, err := ids.read(t, rec, model, len(in.Models)+1)
+			if err != nil {
+				return in, err
+			}
+			in.IDs = append(in.IDs, row)
 		}
 		in.Models = append(in.Models, model)
 		for i, m := range metrics {
@@ -117,6 +129,49 @@ func moReadInput(job *Job, o *multiobjective.Options) (multiobjective.Input, err
 		return in, fmt.Errorf("%s: no rows", o.Input.Path)
 	}
 	return in, nil
+}
+
+// moIDs reads the identifier columns of input.ids and keeps every row
+// apart: a row alike another in the model and every id is an error.
+type moIDs struct {
+	names []string
+	cols  []int
+	seen  map[string]int // model and ids → data row (1-based)
+}
+
+// moIDColumns finds the columns of input.ids (nil without any).
+func moIDColumns(t moTable, names []string, mcol int) (*moIDs, error) {
+	if len(names) == 0 {
+		return nil, nil
+	}
+	ids := &moIDs{names: names, cols: make([]int, len(names)), seen: map[string]int{}}
+	for i, c := range names {
+		var err error
+		if ids.cols[i], err = t.Require(c); err != nil {
+			return nil, fmt.Errorf("input.ids: %w", err)
+		}
+		if ids.cols[i] == mcol {
+			return nil, fmt.Errorf("input.ids: %q is the model's column", c)
+		}
+	}
+	return ids, nil
+}
+
+// read returns the ids of data row n (1-based) of model.
+func (ids *moIDs) read(t moTable, rec []string, model string, n int) ([]string, error) {
+	row := make([]string, len(ids.cols))
+	for i, c := range ids.cols {
+		row[i] = strings.TrimSpace(rec[c])
+		if row[i] == "" {
+			return nil, t.Errorf(c, "empty %s (an identifier column of input.ids)", ids.names[i])
+		}
+	}
+	key := strings.Join(append([]string{model}, row...), "\x00")
+	if first, dup := ids.seen[key]; dup {
+		return nil, t.Errorf(ids.cols[0], "model %q with %s %s repeats data row %d: the model and input.ids must tell rows apart", model, strings.Join(ids.names, ", "), strings.Join(row, ", "), first)
+	}
+	ids.seen[key] = n
+	return row, nil
 }
 
 // moResultsInput takes one row per method of one dataset of the results.
@@ -183,11 +238,32 @@ func runMultiObjective(job *Job, o *multiobjective.Options) (*Output, error) {
 	if err != nil {
 		return nil, err
 	}
+	r.Naming = job.Study.Naming()
+	if len(in.IDColumns) == 0 {
+		if shared := moShared(in.Models); shared > 0 {
+			r.Warnf("%d rows share their model id with another row and nothing else tells them apart in the tables: name the input's other identifier columns with input = {…, ids = [\"submission\"]}", shared)
+		}
+	}
 	figs, err := figures.MultiObjective(job.ID, job.Title, r)
 	if err != nil {
 		return nil, err
 	}
 	return &Output{Result: r, Figures: figs, Method: multiObjectiveMethod(o, r)}, nil
+}
+
+// moShared counts the rows whose model id another row has too.
+func moShared(models []string) int {
+	count := map[string]int{}
+	for _, m := range models {
+		count[m]++
+	}
+	n := 0
+	for _, c := range count {
+		if c > 1 {
+			n += c
+		}
+	}
+	return n
 }
 
 // multiObjectiveMethod is the method note (notes/multi_objective.md),
@@ -208,7 +284,7 @@ func multiObjectiveMethod(o *multiobjective.Options, r *multiobjective.Result) s
 		d.Penalty = o.EvalRS2022.Penalty
 	}
 	for _, f := range r.Fits {
-		x := fit{Objective: f.Objective, Points: len(f.ParetoRows)}
+		x := fit{Objective: r.Naming.Metric(f.Objective), Points: len(f.ParetoRows)}
 		if f.Slope != nil {
 			x.HasSlope, x.Slope = true, *f.Slope
 		}

@@ -1,9 +1,12 @@
 package report
 
 import (
+	"encoding/csv"
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -273,4 +276,120 @@ func TestMultiObjectiveInputErrors(t *testing.T) {
 			t.Errorf("%s: error %v, want %q", c.edit, err, c.want)
 		}
 	}
+}
+
+// moIDsStudy is a challenge whose teams submit several times: team and
+// submission together identify a row.
+const moIDsStudy = `
+-- study.toml --
+title = "Challenge"
+
+[[analyses]]
+id = "mo"
+type = "multi_objective"
+input = { path = "subs.csv", columns = { model = "team" }%s }
+base = "hit_rate"
+objectives = ["fairness"]
+-- subs.csv --
+team,submission,hit_rate,fairness
+aurora,1,0.40,-0.40
+aurora,2,0.30,-0.20
+aurora,3,0.42,-0.45
+basalt,1,0.20,-0.15
+basalt,2,0.12,-0.10
+`
+
+// TestMultiObjectiveIdentifiers: an input's identifier columns
+// (input.ids) stay in every table and data file, so two submissions of
+// one team are two rows a reader can tell apart; the leaderboard names
+// the submission that scored each team's best; a repeated (team,
+// submission) is an error at its line; without ids, rows sharing a team
+// get a warning that says how to keep them apart.
+func TestMultiObjectiveIdentifiers(t *testing.T) {
+	t.Parallel()
+	site := mustBuild(t, fmt.Sprintf(moIDsStudy, `, ids = ["submission"]`))
+	main := readCSV(t, site, "data/mo.csv")
+	if got := strings.Join(main[0][:3], ","); got != "model,submission,front" {
+		t.Fatalf("data/mo.csv header %v, want model, submission, front, …", main[0])
+	}
+	want := []string{"aurora 1", "aurora 2", "aurora 3", "basalt 1", "basalt 2"}
+	var got []string
+	best := map[string][2]string{} // team → submission, score of its best row
+	scoreCol := -1
+	for i, c := range main[0] {
+		if c == "score" {
+			scoreCol = i
+		}
+	}
+	for _, row := range main[1:] {
+		got = append(got, row[0]+" "+row[1])
+		if b, ok := best[row[0]]; !ok || parseF(t, row[scoreCol]) > parseF(t, b[1]) {
+			best[row[0]] = [2]string{row[1], row[scoreCol]}
+		}
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("rows (model, submission) %v, want %v", got, want)
+	}
+	lb := readCSV(t, site, "data/mo-leaderboard.csv")
+	if got := strings.Join(lb[0], ","); got != "model,submission,best_score,best_evalrs2022_score" {
+		t.Errorf("leaderboard header %q", got)
+	}
+	for _, row := range lb[1:] {
+		if b := best[row[0]]; row[1] != b[0] || row[2] != b[1] {
+			t.Errorf("leaderboard row %v: want submission %s with score %s (the team's best row of data/mo.csv)", row, b[0], b[1])
+		}
+	}
+	// The page's table shows the submission of every row.
+	page := readFile(t, site, "mo.html")
+	for _, w := range want {
+		team, sub, _ := strings.Cut(w, " ")
+		if !regexp.MustCompile(`<td[^>]*>` + team + `</td>\s*<td[^>]*>` + sub + `</td>`).MatchString(page) {
+			t.Errorf("mo.html: no table row %s, submission %s", team, sub)
+		}
+	}
+	if j := readJSON(t, site, "data/mo.json"); fmt.Sprint(j["id_columns"]) != "[submission]" {
+		t.Errorf("data/mo.json id_columns = %v", j["id_columns"])
+	}
+
+	// Without ids: the same rows, and a warning that says what to do.
+	plain := mustBuild(t, fmt.Sprintf(moIDsStudy, ""))
+	if w := fmt.Sprint(readJSON(t, plain, "data/mo.json")["warnings"]); !strings.Contains(w, "5 rows share their model id") || !strings.Contains(w, "ids = [") {
+		t.Errorf("no warning about rows that share a model id: %s", w)
+	}
+
+	for _, c := range []struct{ ids, edit, want string }{
+		{`, ids = ["submission"]`, "basalt,2,", `subs.csv:6:8: model "basalt" with submission 1 repeats data row 4`},
+		{`, ids = ["round"]`, "", `input.ids: subs.csv:1: no column "round"`},
+		{`, ids = ["team"]`, "", `"team" is the model's column`},
+		{`, ids = ["hit_rate"]`, "", `"hit_rate" is a metric of the analysis`},
+		{`, ids = ["submission", "submission"]`, "", `input.ids`},
+		{`, id = ["submission"]`, "", `input: unknown key "id" (did you mean "ids"?)`},
+	} {
+		src := fmt.Sprintf(moIDsStudy, c.ids)
+		if c.edit != "" {
+			src = strings.Replace(src, c.edit, "basalt,1,", 1)
+		}
+		_, err := buildStudy(t, src)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("ids%s, edit %q: error %v, want %q", c.ids, c.edit, err, c.want)
+		}
+	}
+}
+
+func readCSV(t *testing.T, dir, name string) [][]string {
+	t.Helper()
+	rows, err := csv.NewReader(strings.NewReader(readFile(t, dir, name))).ReadAll()
+	if err != nil || len(rows) == 0 {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return rows
+}
+
+func parseF(t *testing.T, s string) float64 {
+	t.Helper()
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		t.Fatalf("%q: %v", s, err)
+	}
+	return f
 }

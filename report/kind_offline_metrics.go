@@ -60,7 +60,8 @@ func runOfflineMetrics(job *Job, o *offline.Options) (*Output, error) {
 	} else {
 		res.UnitRows = unitRows
 	}
-	figs, err := figures.OfflineMetrics(job.ID, job.Title, res, job.Study.Naming())
+	res.Naming = job.Study.Naming()
+	figs, err := figures.OfflineMetrics(job.ID, job.Title, res, res.Naming)
 	if err != nil {
 		return nil, err
 	}

@@ -44,11 +44,12 @@ func runPairedTests(ctx *Job, o *significance.PairedTestsOptions) (*Output, erro
 	if err != nil {
 		return nil, err
 	}
+	in.Naming = ctx.Study.Naming()
 	r, err := significance.PairedTests(in, *o)
 	if err != nil {
 		return nil, err
 	}
-	r.Naming = ctx.Study.Naming()
+	r.Naming = in.Naming
 	figs, err := figures.PairedTests(ctx.ID, ctx.Title, r)
 	if err != nil {
 		return nil, err
@@ -206,12 +207,12 @@ func pairedTestsMethod(r *significance.PairedTestsResult) string {
 		Over, ZeroMethod string
 		Alpha            float64
 		Pairs            []pair
-	}{Over: r.Over, ZeroMethod: r.ZeroMethod, Alpha: r.Alpha}
+	}{Over: r.OverLabel(), ZeroMethod: r.ZeroMethod, Alpha: r.Alpha}
 	for _, p := range r.Pairs {
 		if p.Recommended == "none" {
 			continue
 		}
-		x := pair{A: p.A, B: p.B, Test: p.Recommended, Significant: p.Significant, PHolm: math.NaN()}
+		x := pair{A: r.Naming.Method(p.A), B: r.Naming.Method(p.B), Test: p.Recommended, Significant: p.Significant, PHolm: math.NaN()}
 		if p.PHolm != nil {
 			x.PHolm = *p.PHolm
 		}

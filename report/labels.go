@@ -17,29 +17,39 @@ const (
 	LabelMethod
 	LabelDataset
 	LabelRule
+	LabelFeature      // a dataset characteristic ("LTku")
+	LabelStrategy     // a dataset-selection strategy ("d_optimal")
+	LabelPerturbation // a stability perturbation ("drop_datasets")
+	LabelColumn       // a table column or a statistic's id ("friedman_statistic")
 )
 
-// Label is the display label of an id on pages and figures (issue 20:
-// `[[metrics]] label = "nDCG@10"`, built-in rule labels, optional method
-// and dataset labels). Ids stay in CSV and JSON; pages show labels. An id
-// without a label is its own label. Rules have built-in labels
-// ("DM-AUC", "Mean rank"); metrics are looked up case-insensitively, as
-// the manifest's [[metrics]] are.
+// Label is the display label of an id on pages and figures: the study's
+// Naming (analyses.Naming), the one place names come from — declared
+// `[[metrics]]`, `[[methods]]` and `[[datasets]]` labels, the built-in
+// rule labels ("DM-AUC", "Mean rank") and the built-in labels of derived
+// metrics, features, strategies, perturbations and statistics. Ids stay
+// in CSV and JSON; pages show labels. An id without a label is its own
+// label; metrics are looked up case-insensitively, as the manifest's
+// [[metrics]] are.
 func (s *Study) Label(kind LabelKind, id string) string {
-	if s != nil {
-		if l, ok := s.labels[kind][id]; ok && l != "" {
-			return l
-		}
-		if kind == LabelMetric {
-			if i, ok := s.metricIndex[strings.ToLower(id)]; ok && s.Metrics[i].Label != "" {
-				return s.Metrics[i].Label
-			}
-		}
-	}
-	if kind == LabelRule {
-		if l, ok := leaderboard.RuleLabels[id]; ok {
-			return l
-		}
+	n := s.Naming()
+	switch kind {
+	case LabelMetric:
+		return n.Metric(id)
+	case LabelMethod:
+		return n.Method(id)
+	case LabelDataset:
+		return n.Dataset(id)
+	case LabelRule:
+		return n.Rule(id)
+	case LabelFeature:
+		return n.Feature(id)
+	case LabelStrategy:
+		return n.Strategy(id)
+	case LabelPerturbation:
+		return n.Perturbation(id)
+	case LabelColumn:
+		return n.Column(id)
 	}
 	return id
 }
@@ -68,8 +78,10 @@ func (s *Study) setLabel(kind LabelKind, id, label string) {
 	s.labels[kind][id] = label
 }
 
-// Naming is what findings need to name things: every declared label, the
-// built-in rule labels and the baselines (analyses.Naming).
+// Naming is the study's naming (analyses.Naming): every declared label,
+// the built-in rule labels and the baselines. Metric labels are keyed by
+// the lower-cased [[metrics]] name (Naming.Metric looks a metric up as
+// given, then lower-cased).
 func (s *Study) Naming() analyses.Naming {
 	n := analyses.Naming{Metrics: map[string]string{}, Methods: map[string]string{}, Datasets: map[string]string{}, Rules: map[string]string{}}
 	for id, l := range leaderboard.RuleLabels {
@@ -78,9 +90,17 @@ func (s *Study) Naming() analyses.Naming {
 	if s == nil {
 		return n
 	}
+	for kind, m := range map[LabelKind]map[string]string{LabelMetric: n.Metrics, LabelMethod: n.Methods, LabelDataset: n.Datasets, LabelRule: n.Rules} {
+		for id, l := range s.labels[kind] {
+			if kind == LabelMetric {
+				id = strings.ToLower(id)
+			}
+			m[id] = l
+		}
+	}
 	for _, m := range s.Metrics {
 		if m.Label != "" {
-			n.Metrics[m.Name] = m.Label
+			n.Metrics[strings.ToLower(m.Name)] = m.Label
 		}
 	}
 	for _, d := range s.Datasets {

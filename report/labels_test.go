@@ -9,8 +9,11 @@ import (
 
 func TestLabelFallsBackToID(t *testing.T) {
 	var nilStudy *Study
-	if got := nilStudy.Label(LabelMetric, "ndcg@10"); got != "ndcg@10" {
+	if got := nilStudy.Label(LabelMetric, "hit_rate"); got != "hit_rate" {
 		t.Errorf("nil study: %q", got)
+	}
+	if got := nilStudy.Label(LabelMetric, "ndcg@20"); got != "nDCG@20" {
+		t.Errorf("nil study, a metric offline_metrics derives: %q, want its built-in label", got)
 	}
 	s := &Study{}
 	s.setLabel(LabelMetric, "ndcg@10", "nDCG@10")

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/evalbook/evalbook/analyses"
 	"github.com/evalbook/evalbook/analyses/correlation"
 	"github.com/evalbook/evalbook/analyses/datasets"
 	"github.com/evalbook/evalbook/analyses/meta"
@@ -61,7 +62,7 @@ func TestNotesEveryBranch(t *testing.T) {
 				for _, core := range []int{0, 2} {
 					for _, metric := range []string{"", "ndcg@10"} {
 						o := &datasets.CharacteristicsOptions{RatingThreshold: thr, MinItem: mi[0], MinUser: mi[1], Core: core, Metric: metric, Neighbors: 3}
-						check("char", characteristicsMethod(from, o))
+						check("char", characteristicsMethod(from, o, analyses.Naming{}))
 					}
 				}
 			}

@@ -121,10 +121,10 @@ func (b *siteBuild) source(rel string) ([]byte, error) {
 	return src, nil
 }
 
-// siteLabels are the labels pages show for metric and rule ids
-// (Study.Label).
+// siteLabels are the labels pages show (Study.Naming, and from it the
+// metric and rule labels).
 func siteLabels(s *Study) site.Labels {
-	l := site.Labels{Metrics: map[string]string{}, Rules: map[string]string{}, RankColumns: map[string]string{}}
+	l := site.Labels{Metrics: map[string]string{}, Rules: map[string]string{}, RankColumns: map[string]string{}, Naming: s.Naming()}
 	for _, m := range s.Metrics {
 		if m.Label != "" {
 			l.Metrics[strings.ToLower(m.Name)] = m.Label

@@ -300,7 +300,7 @@ func (r *Result) Tables() []analyses.Table {
 	for _, k := range r.Order {
 		cols = append(cols, r.Metrics[k])
 	}
-	main := analyses.Table{Title: fmt.Sprintf("Mean %s correlation between metrics across methods (clustered order)", corrTitle(r.Method)), Columns: cols}
+	main := analyses.Table{Title: fmt.Sprintf("Mean %s correlation between metrics across methods (clustered order)", r.Naming.Term(r.Method)), Columns: cols}
 	for _, a := range r.Order {
 		row := []any{r.Metrics[a]}
 		for _, b := range r.Order {
@@ -316,16 +316,6 @@ func (r *Result) Tables() []analyses.Table {
 		}
 	}
 	return []analyses.Table{main, long}
-}
-
-func corrTitle(method string) string {
-	switch method {
-	case Pearson:
-		return "Pearson"
-	case Kendall:
-		return "Kendall tau-b"
-	}
-	return "Spearman"
 }
 
 // Highlight: the most and least concordant pairs of metrics.
@@ -349,7 +339,7 @@ func (r *Result) Highlight() string {
 	hi, lo := ps[0], ps[len(ps)-1]
 	n := r.Naming
 	if len(ps) == 1 { // one pair: nothing agrees "most" or "least"
-		return fmt.Sprintf("%s and %s: mean %s %.2f.", n.Metric(hi.a), n.Metric(hi.b), r.Method, hi.rho)
+		return fmt.Sprintf("%s and %s: mean %s %.2f.", n.Metric(hi.a), n.Metric(hi.b), n.Term(r.Method), hi.rho)
 	}
-	return fmt.Sprintf("%s and %s agree most (%s %.2f); %s and %s least (%.2f).", n.Metric(hi.a), n.Metric(hi.b), r.Method, hi.rho, n.Metric(lo.a), n.Metric(lo.b), lo.rho)
+	return fmt.Sprintf("%s and %s agree most (%s %.2f); %s and %s least (%.2f).", n.Metric(hi.a), n.Metric(hi.b), n.Term(r.Method), hi.rho, n.Metric(lo.a), n.Metric(lo.b), lo.rho)
 }

@@ -18,7 +18,7 @@ func TestHighlightOnePair(t *testing.T) {
 	t.Parallel()
 	r := &Result{Method: "spearman", Metrics: []string{"ndcg@10", "recall@10"}, Rho: [][]float64{{1, 0.8}, {0.8, 1}}}
 	r.Naming.Metrics = map[string]string{"ndcg@10": "nDCG@10"}
-	if h := r.Highlight(); h != "nDCG@10 and recall@10: mean spearman 0.80." {
+	if h := r.Highlight(); h != "nDCG@10 and Recall@10: mean Spearman 0.80." {
 		t.Errorf("highlight %q", h)
 	}
 }

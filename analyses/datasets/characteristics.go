@@ -250,7 +250,7 @@ func (r *CharacteristicsResult) Tables() []analyses.Table {
 	var out []analyses.Table
 	if r.Metric != "" {
 		pooled := len(r.Methods) - 1
-		main := analyses.Table{Title: fmt.Sprintf("Association of each feature with %s over all methods pooled", r.Metric),
+		main := analyses.Table{Title: fmt.Sprintf("Association of each feature with %s over all methods pooled", r.Naming.Metric(r.Metric)),
 			Columns: []string{"feature", "pearson", "spearman", "mutual_information", "n"}}
 		for f, name := range r.Features {
 			main.Rows = append(main.Rows, []any{name, analyses.CellValue(r.Pearson[f][pooled]), analyses.CellValue(r.Spearman[f][pooled]),
@@ -273,7 +273,7 @@ func (r *CharacteristicsResult) Tables() []analyses.Table {
 	if r.Metric == "" {
 		out = append(out, feat)
 	} else {
-		assoc := analyses.Table{Name: "association", Title: fmt.Sprintf("Association of each feature with each method's %s", r.Metric),
+		assoc := analyses.Table{Name: "association", Title: fmt.Sprintf("Association of each feature with each method's %s", r.Naming.Metric(r.Metric)),
 			Columns: []string{"feature", "method", "pearson", "spearman", "mutual_information", "n"}}
 		for f, name := range r.Features {
 			for m, meth := range r.Methods {
@@ -312,7 +312,7 @@ func (r *CharacteristicsResult) Highlight() string {
 	}
 	s := fmt.Sprintf("%d features of %d datasets", len(r.Features), len(r.Datasets))
 	if bestF >= 0 && bestM < len(r.Methods) {
-		s += fmt.Sprintf("; %s is the feature most associated with %s of %s (Spearman %.2f)", r.Features[bestF], n.Metric(r.Metric), n.Method(r.Methods[bestM]), best)
+		s += fmt.Sprintf("; %s is the feature most associated with %s of %s (Spearman %.2f)", n.Feature(r.Features[bestF]), n.Metric(r.Metric), n.Method(r.Methods[bestM]), best)
 		var left []string
 		for _, m := range r.Methods {
 			if n.IsBaseline(m) {
@@ -380,7 +380,7 @@ func (r *SelectionResult) Highlight() string {
 		sort.SliceStable(es, func(i, j int) bool { return analyses.CompareScores(es[i].rho, es[j].rho) > 0 })
 		parts := make([]string, len(es))
 		for i, e := range es {
-			parts[i] = fmt.Sprintf("%s %.3f", e.st, e.rho)
+			parts[i] = fmt.Sprintf("%s %.3f", n.Strategy(e.st), e.rho)
 			if i > 0 {
 				sep := " > "
 				if analyses.Tied(es[i-1].rho, e.rho) {

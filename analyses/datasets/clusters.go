@@ -655,7 +655,7 @@ func (r *ClustersResult) Tables() []analyses.Table {
 	}
 	tables := []analyses.Table{main, ks, pca, load}
 	if len(r.Leaderboard) > 0 {
-		lb := analyses.Table{Name: "leaderboard", Title: "Leaderboard within each cluster (" + r.Metric + ")",
+		lb := analyses.Table{Name: "leaderboard", Title: "Leaderboard within each cluster (" + r.Naming.Metric(r.Metric) + ")",
 			Columns: []string{"cluster", "method", "mean_rank", "geometric_mean", "rank", "datasets"}}
 		for _, b := range r.Leaderboard {
 			order := make([]int, len(r.Methods))

@@ -2,6 +2,8 @@ package datasets
 
 import (
 	"testing"
+
+	"github.com/evalbook/evalbook/analyses"
 )
 
 // TestClustersHighlightEmpty: an empty result has nothing to say.
@@ -33,7 +35,7 @@ func TestSelectionHighlightPerMetric(t *testing.T) {
 			"kmeans": {"ndcg@10": 0.85, "recall@10": 0.95},
 		}}
 	r.Naming.Metrics = map[string]string{"ndcg@10": "nDCG@10"}
-	want := "With 5 of 30 datasets, how closely each selection ranks like all datasets (mean Spearman ρ over 100 simulations, per metric) — nDCG@10: random 0.950 > kmeans 0.850; recall@10: kmeans 0.950 > random 0.800."
+	want := "With 5 of 30 datasets, how closely each selection ranks like all datasets (mean Spearman ρ over 100 simulations, per metric) — nDCG@10: Random 0.950 > k-means 0.850; Recall@10: k-means 0.950 > Random 0.800."
 	if h := r.Highlight(); h != want {
 		t.Errorf("finding\n%s\nwant\n%s", h, want)
 	}
@@ -49,12 +51,29 @@ func TestCharacteristicsHighlightSkipsBaseline(t *testing.T) {
 		Methods:  []string{"Random", "EASE"},
 		Spearman: [][]float64{{0.99, 0.40}, {-0.20, -0.70}}}
 	r.Naming.Baselines = []string{"Random"}
-	want := "2 features of 4 datasets; Gini_i is the feature most associated with ndcg@10 of EASE (Spearman -0.70), baseline Random left out."
+	want := "2 features of 4 datasets; Gini (items) is the feature most associated with nDCG@10 of EASE (Spearman -0.70), baseline Random left out."
 	if h := r.Highlight(); h != want {
 		t.Errorf("finding\n%s\nwant\n%s", h, want)
 	}
 	r.Naming.Baselines = nil
-	if h := r.Highlight(); h != "2 features of 4 datasets; Density is the feature most associated with ndcg@10 of Random (Spearman 0.99)." {
+	if h := r.Highlight(); h != "2 features of 4 datasets; Density is the feature most associated with nDCG@10 of Random (Spearman 0.99)." {
 		t.Errorf("without baselines: %s", h)
+	}
+}
+
+// TestEveryStrategyAndFeatureHasALabel: pages, findings and macros name
+// strategies and features by the labels of analyses.Naming.
+func TestEveryStrategyAndFeatureHasALabel(t *testing.T) {
+	t.Parallel()
+	var n analyses.Naming
+	for _, s := range AllStrategies {
+		if n.Strategy(s) == s {
+			t.Errorf("strategy %q has no label", s)
+		}
+	}
+	for _, f := range LogFeatureNames {
+		if _, ok := analyses.FeatureLabels[f]; !ok {
+			t.Errorf("feature %q has no label", f)
+		}
 	}
 }

@@ -290,7 +290,7 @@ func (r *StabilityResult) Tables() []analyses.Table {
 		}
 	}
 	cols = append(cols, "pareto_checked", "pareto_violations", "pareto_efficient")
-	main := analyses.Table{Title: "Stability of each aggregation rule (" + r.Metric + ")", Columns: cols}
+	main := analyses.Table{Title: "Stability of each aggregation rule (" + r.Naming.Metric(r.Metric) + ")", Columns: cols}
 	for _, s := range r.Summary {
 		row := []any{s.Rule}
 		for _, p := range r.Perturbations {

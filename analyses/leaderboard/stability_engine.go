@@ -625,7 +625,7 @@ func (e *stabEngine) collect() {
 	}
 	res.Summary = summary
 	if e.hasPlan(PerturbBeta) && len(e.rules) > 2 {
-		res.Warnf("beta varies β̂, which only dm_auc and dm_lbo have: its column is empty for the other rules (NA in Table 3 of Shevchenko et al. 2024)")
+		res.Warnf("`beta` varies β̂, which only DM-AUC and DM-LBO have: its column is empty for the other rules (NA in Table 3 of Shevchenko et al. 2024)")
 	}
 	if e.hasPlan(PerturbSubsetPairs) {
 		for _, s := range e.opts.SubsetSizes {
@@ -721,7 +721,7 @@ func (e *stabEngine) curve(p *stabPlan, k, r int) StabilityCurve {
 		c.Points = append(c.Points, pnt)
 	}
 	if failed > 0 {
-		e.res.Warnf("%s, %s: the rule could not be computed on %d of %d perturbed matrices (first: %v); those are left out", p.name, e.rules[r], failed, total, firstErr)
+		e.res.Warnf("`%s`, `%s`: the rule could not be computed on %d of %d perturbed matrices (first: %v); those are left out", p.name, e.rules[r], failed, total, firstErr)
 	}
 	if undefined-failed > 0 {
 		empty := 0
@@ -732,9 +732,9 @@ func (e *stabEngine) curve(p *stabPlan, k, r int) StabilityCurve {
 		}
 		also := ""
 		if empty > 0 && p.name != PerturbSubsetPairs {
-			also = fmt.Sprintf("; at %d of %d sizes no ρ is defined at all, so %s_area covers only the other sizes", empty, len(c.Points), p.name)
+			also = fmt.Sprintf("; at %d of %d sizes no ρ is defined at all, so `%s_area` covers only the other sizes", empty, len(c.Points), p.name)
 		}
-		e.res.Warnf("%s, %s: ρ is undefined for %d of %d perturbed matrices (a constant score vector), left out of the means and counted in `undefined`%s", p.name, e.rules[r], undefined-failed, total, also)
+		e.res.Warnf("`%s`, `%s`: ρ is undefined for %d of %d perturbed matrices (a constant score vector), left out of the means and counted in `undefined`%s", p.name, e.rules[r], undefined-failed, total, also)
 	}
 	return c
 }

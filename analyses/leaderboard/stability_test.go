@@ -422,7 +422,7 @@ func TestStabilityConstantScores(t *testing.T) {
 	}
 	noted := false
 	for _, w := range r.List {
-		if strings.Contains(w, "drop_methods, plurality: ρ is undefined for 1 of 4") {
+		if strings.Contains(w, "`drop_methods`, `plurality`: ρ is undefined for 1 of 4") {
 			noted = true
 		}
 	}

@@ -92,7 +92,8 @@ func TestHighlightSkipsBaseline(t *testing.T) {
 		t.Errorf("finding\n%s\nwant\n%s", h, want)
 	}
 	r.Naming = analyses.Naming{}
-	if h := r.Highlight(); !strings.HasPrefix(h, "On ndcg@10 over 3 datasets, Oracle ranks first under Mean (0.8) and Mean rank (1)") {
+	// the zero Naming still names the built-in metric and rules
+	if h := r.Highlight(); !strings.HasPrefix(h, "On nDCG@10 over 3 datasets, Oracle ranks first under Mean (0.8) and Mean rank (1)") {
 		t.Errorf("without baselines: %s", h)
 	}
 }
@@ -142,5 +143,22 @@ func TestLeaderboardCompact(t *testing.T) {
 	// by mean rank (the first rule): ALS 1, EASE (2+2+3)/3 = 2.33, Pop (3+3+2)/3 = 2.67
 	if tab.Rows[0][0] != "ALS" || tab.Rows[1][0] != "EASE" || tab.Rows[2][0] != "Pop" {
 		t.Errorf("order %v", tab.Rows)
+	}
+}
+
+// TestEveryPerturbationAndRuleHasALabel: pages, findings and macros name
+// perturbations and rules by their labels (analyses.Naming, RuleLabels).
+func TestEveryPerturbationAndRuleHasALabel(t *testing.T) {
+	t.Parallel()
+	var n analyses.Naming
+	for _, p := range AllPerturbations {
+		if n.Perturbation(p) == p {
+			t.Errorf("perturbation %q has no label", p)
+		}
+	}
+	for _, r := range AllRules {
+		if RuleLabels[r] == "" {
+			t.Errorf("rule %q has no label", r)
+		}
 	}
 }

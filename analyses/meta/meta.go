@@ -199,6 +199,9 @@ type Input struct {
 	Metric  analyses.Metric
 	Studies []Study
 	Groups  map[string]string // dataset -> subgroup value
+	// Naming names datasets, methods and the metric in the warnings and
+	// in a left-out dataset's note (the numbers never depend on it).
+	Naming analyses.Naming
 }
 
 // Row is one dataset's effect in the result. Undefined numbers are
@@ -507,24 +510,31 @@ func metaForm(res *Result, studies []Study, o Options) error {
 func metaRows(res *Result, in Input, o Options, studies []Study, what string) {
 	z := distuv.UnitNormal.Quantile(1 - o.Alpha/2)
 	var unmatched, dropped []string
+	n := in.Naming
+	lo := o // o with the methods' labels, for the notes
+	lo.Treatment, lo.Control = n.Method(o.Treatment), n.Method(o.Control)
+	label := what
+	if in.Metric.Name != "" {
+		label = n.Metric(what)
+	}
 	for _, s := range studies {
-		row := metaEffect(s, o, z)
+		row := metaEffect(s, lo, z)
 		if o.Subgroup != "" {
 			g, ok := in.Groups[s.Dataset]
 			if !ok || g == "" {
 				g = "(no " + o.Subgroup + ")"
-				res.Warnf("dataset %s has no attribute %q: grouped under %q", s.Dataset, o.Subgroup, g)
+				res.Warnf("dataset %s has no attribute %q: grouped under %q", n.Dataset(s.Dataset), o.Subgroup, g)
 			}
 			row.Group = g
 		}
 		if !row.Included {
-			res.Warnf("dataset %s (%s vs %s, %s): %s; left out of the summary", s.Dataset, o.Treatment, o.Control, what, row.Reason)
+			res.Warnf("dataset %s (%s vs %s, %s): %s; left out of the summary", n.Dataset(s.Dataset), lo.Treatment, lo.Control, label, row.Reason)
 		} else {
 			if row.UnmatchedT > 0 || row.UnmatchedC > 0 {
-				unmatched = append(unmatched, fmt.Sprintf("%s (%d of %s, %d of %s)", s.Dataset, row.UnmatchedT, o.Treatment, row.UnmatchedC, o.Control))
+				unmatched = append(unmatched, fmt.Sprintf("%s (%d of %s, %d of %s)", n.Dataset(s.Dataset), row.UnmatchedT, lo.Treatment, row.UnmatchedC, lo.Control))
 			}
 			if row.DroppedMissing > 0 {
-				dropped = append(dropped, fmt.Sprintf("%s (%d)", s.Dataset, row.DroppedMissing))
+				dropped = append(dropped, fmt.Sprintf("%s (%d)", n.Dataset(s.Dataset), row.DroppedMissing))
 			}
 		}
 		res.Rows = append(res.Rows, row)
@@ -533,7 +543,7 @@ func metaRows(res *Result, in Input, o Options, studies []Study, what string) {
 		res.Warnf("units without a partner, not compared: %s", strings.Join(unmatched, ", "))
 	}
 	if len(dropped) > 0 {
-		res.Warnf("pairs with an empty %s value dropped (missing = \"drop\"): %s", what, strings.Join(dropped, ", "))
+		res.Warnf("pairs with an empty %s value dropped (missing = \"drop\"): %s", label, strings.Join(dropped, ", "))
 	}
 }
 

@@ -558,7 +558,7 @@ func (r *Result) sensitivityHighlight() string {
 	var infl []string
 	for _, m := range r.Influence {
 		if m.Influential {
-			infl = append(infl, m.Dataset)
+			infl = append(infl, r.Naming.Dataset(m.Dataset))
 		}
 	}
 	var parts []string

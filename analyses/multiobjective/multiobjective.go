@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strings"
 
 	"github.com/evalbook/evalbook/analyses"
 
@@ -78,6 +79,9 @@ func (o *Options) Validate() error {
 	if err := analyses.OneOf("rank_by", o.RankBy, "score", "evalrs2022"); err != nil {
 		return err
 	}
+	if err := o.validateIDs(); err != nil {
+		return err
+	}
 	if o.RankBy == "evalrs2022" && !o.EvalRS2022.Enabled() {
 		return analyses.OptionErrorf("rank_by", "rank_by = \"evalrs2022\" needs an [analyses.evalrs2022] table")
 	}
@@ -89,12 +93,44 @@ func (o *Options) Validate() error {
 	return nil
 }
 
+// validateIDs checks input.ids: distinct names, none of them the model,
+// a metric of the analysis or a column the tables write.
+func (o *Options) validateIDs() error {
+	if err := analyses.CheckDistinct("input.ids", o.Input.IDs); err != nil {
+		return err
+	}
+	taken := map[string]string{"model": "the model"}
+	for _, m := range moMetrics(*o) {
+		taken[m] = "a metric of the analysis"
+	}
+	for _, c := range []string{"front", "score", "evalrs2022_score", "best_score", "best_evalrs2022_score"} {
+		taken[c] = "a column of the tables"
+	}
+	for _, m := range o.Objectives {
+		taken["delta_"+m] = "a column of the tables"
+	}
+	for _, id := range o.Input.IDs {
+		what, ok := taken[id]
+		if !ok {
+			what, ok = taken[strings.ToLower(id)]
+		}
+		if ok {
+			return analyses.OptionErrorf("input.ids", "%q is %s: ids name the file's other identifier columns (a team's submission)", id, what)
+		}
+	}
+	return nil
+}
+
 // Input is one row per model: Values[metric][row] holds the
 // raw value (NaN when missing) of every metric the analysis reads.
+// IDs[row] holds the row's values of the input's other identifier
+// columns, IDColumns (nil without input.ids).
 type Input struct {
-	Models  []string
-	Metrics map[string]analyses.Metric // direction of every metric in Values
-	Values  map[string][]float64
+	Models    []string
+	IDColumns []string
+	IDs       [][]string
+	Metrics   map[string]analyses.Metric // direction of every metric in Values
+	Values    map[string][]float64
 }
 
 // Fit is the optimal trade-off line of one objective.
@@ -129,6 +165,11 @@ type Result struct {
 	Base       string   `json:"base"`
 	Objectives []string `json:"objectives"`
 	Models     []string `json:"models"`
+	// IDColumns are the input's other identifier columns (input.ids) and
+	// IDs[row] the row's values of them: rows of one model stay apart in
+	// every table and data file.
+	IDColumns []string   `json:"id_columns,omitempty"`
+	IDs       [][]string `json:"ids,omitempty"`
 	// Front is the non-dominated-sorting front of each row over all
 	// metrics (1 = not dominated); 0 for a row with a missing value.
 	Front       []int        `json:"front"`
@@ -145,11 +186,16 @@ type Result struct {
 	Oriented map[string][]float64 `json:"-"`
 	RankBy   string               `json:"rank_by"`
 	Scored   bool                 `json:"has_evalrs2022"`
+	// Naming names models (as methods) in Highlight (set by the kind).
+	Naming analyses.Naming `json:"-"`
 }
 
-// Entry is one model of the leaderboard: its best rows.
+// Entry is one model of the leaderboard: its best rows. IDs are the
+// identifiers (Result.IDColumns) of the row whose score ranks it
+// (RankBy's), nil when it has none.
 type Entry struct {
 	Model      string
+	IDs        []string
 	BestScore  *float64
 	BestEvalRS *float64
 }
@@ -166,8 +212,11 @@ func Analyze(in Input, o Options) (*Result, error) {
 		return nil, err
 	}
 	metrics := moMetrics(o)
-	r := &Result{Base: o.Base, Objectives: o.Objectives, Models: in.Models,
+	r := &Result{Base: o.Base, Objectives: o.Objectives, Models: in.Models, IDColumns: in.IDColumns, IDs: in.IDs,
 		Oriented: map[string][]float64{}, RankBy: o.RankBy, Scored: o.EvalRS2022.Enabled()}
+	if len(in.IDColumns) > 0 && len(in.IDs) != n {
+		panic(fmt.Sprintf("multiobjective: %d rows of ids for %d models", len(in.IDs), n))
+	}
 	for _, m := range metrics {
 		v, ok := in.Values[m]
 		if !ok {
@@ -455,11 +504,13 @@ rows:
 func moLeaderboard(r *Result) []Entry {
 	idx := map[string]int{}
 	var out []Entry
-	better := func(cur **float64, v *float64) {
+	better := func(cur **float64, v *float64) bool {
 		if v != nil && (*cur == nil || *v > **cur) {
 			x := *v
 			*cur = &x
+			return true
 		}
+		return false
 	}
 	for i, m := range r.Models {
 		k, ok := idx[m]
@@ -468,9 +519,10 @@ func moLeaderboard(r *Result) []Entry {
 			idx[m] = k
 			out = append(out, Entry{Model: m})
 		}
-		better(&out[k].BestScore, r.Score[i])
-		if r.EvalRS2022 != nil {
-			better(&out[k].BestEvalRS, r.EvalRS2022[i])
+		byScore := better(&out[k].BestScore, r.Score[i])
+		byEvalRS := r.EvalRS2022 != nil && better(&out[k].BestEvalRS, r.EvalRS2022[i])
+		if r.IDs != nil && ((r.RankBy == "evalrs2022" && byEvalRS) || (r.RankBy != "evalrs2022" && byScore)) {
+			out[k].IDs = r.IDs[i]
 		}
 	}
 	key := func(e Entry) (a, b *float64) {
@@ -512,27 +564,43 @@ func moLeaderboard(r *Result) []Entry {
 // Tables implements Result: the per-row table, the leaderboard and the
 // fits (SPEC §5.10 column names).
 func (r *Result) Tables() []analyses.Table {
-	cols := []string{"model", "front", "score", "evalrs2022_score"}
+	ids := func(vals []string) []any {
+		out := make([]any, len(r.IDColumns))
+		for j := range out {
+			if j < len(vals) {
+				out[j] = vals[j]
+			}
+		}
+		return out
+	}
+	cols := append(append([]string{"model"}, r.IDColumns...), "front", "score", "evalrs2022_score")
 	for _, m := range r.Objectives {
 		cols = append(cols, "delta_"+m)
 	}
 	main := analyses.Table{Name: "", Title: "Models: front, score and differential per objective", Columns: cols}
+	at := 1 + len(r.IDColumns) // the front's column
 	for i, m := range r.Models {
-		row := []any{m, nil, moCell(r.Score[i]), nil}
+		row := append([]any{m}, ids(r.rowIDs(i))...)
+		row = append(row, nil, moCell(r.Score[i]), nil)
 		if r.Front[i] > 0 {
-			row[1] = r.Front[i]
+			row[at] = r.Front[i]
 		}
 		if r.EvalRS2022 != nil {
-			row[3] = moCell(r.EvalRS2022[i])
+			row[at+2] = moCell(r.EvalRS2022[i])
 		}
 		for j := range r.Objectives {
 			row = append(row, moCell(r.Delta[j][i]))
 		}
 		main.Rows = append(main.Rows, row)
 	}
-	lb := analyses.Table{Name: "leaderboard", Title: "Leaderboard: each model's best score", Columns: []string{"model", "best_score", "best_evalrs2022_score"}}
+	title := "Leaderboard: each model's best score"
+	if len(r.IDColumns) > 0 {
+		title += " and the " + strings.Join(r.IDColumns, ", ") + " that scored it"
+	}
+	lb := analyses.Table{Name: "leaderboard", Title: title, Columns: append(append([]string{"model"}, r.IDColumns...), "best_score", "best_evalrs2022_score")}
 	for _, e := range r.Leaderboard {
-		lb.Rows = append(lb.Rows, []any{e.Model, moCell(e.BestScore), moCell(e.BestEvalRS)})
+		row := append([]any{e.Model}, ids(e.IDs)...)
+		lb.Rows = append(lb.Rows, append(row, moCell(e.BestScore), moCell(e.BestEvalRS)))
 	}
 	fits := analyses.Table{Name: "fits", Title: "Fitted trade-offs per objective", Columns: []string{"objective", "pareto_points", "slope", "intercept", "r2", "implied_importance"}}
 	for _, f := range r.Fits {
@@ -542,6 +610,30 @@ func (r *Result) Tables() []analyses.Table {
 		t.Check()
 	}
 	return []analyses.Table{main, lb, fits}
+}
+
+// rowIDs are row i's identifiers (nil without input.ids).
+func (r *Result) rowIDs(i int) []string {
+	if i < len(r.IDs) {
+		return r.IDs[i]
+	}
+	return nil
+}
+
+// RowName names row i for a reader: the model's label, then its
+// identifiers ("aurora (submission 2)"); the model alone without ids.
+func (r *Result) RowName(i int) string {
+	name := r.Naming.Method(r.Models[i])
+	var parts []string
+	for j, c := range r.IDColumns {
+		if ids := r.rowIDs(i); j < len(ids) {
+			parts = append(parts, c+" "+ids[j])
+		}
+	}
+	if len(parts) > 0 {
+		name += " (" + strings.Join(parts, ", ") + ")"
+	}
+	return name
 }
 
 func moCell(p *float64) any {
@@ -655,10 +747,10 @@ func (r *Result) Highlight() string {
 	var vNew, vOld float64
 	for _, e := range r.Leaderboard {
 		if e.BestScore != nil && (bestNew == "" || *e.BestScore > vNew) {
-			bestNew, vNew = e.Model, *e.BestScore
+			bestNew, vNew = r.Naming.Method(e.Model), *e.BestScore
 		}
 		if e.BestEvalRS != nil && (bestOld == "" || *e.BestEvalRS > vOld) {
-			bestOld, vOld = e.Model, *e.BestEvalRS
+			bestOld, vOld = r.Naming.Method(e.Model), *e.BestEvalRS
 		}
 	}
 	s := fmt.Sprintf("%d models on %d fronts", len(r.Leaderboard), r.Fronts)

@@ -17,15 +17,48 @@ import (
 )
 
 // Source is the `input` key: a path, or a table
-// {path = "…", columns = {model = "participant_id"}} mapping the expected
-// column names (model and the metrics) onto the file's own.
+// {path = "…", columns = {model = "participant_id"}, ids = ["submission"]}
+// mapping the expected column names (model and the metrics) onto the
+// file's own, and naming the file's other identifier columns.
 type Source struct {
 	Path    string            `toml:"path" json:"path,omitempty"`
 	Columns map[string]string `toml:"columns" json:"columns,omitempty"`
+	// IDs are the file's identifier columns besides the model (a team's
+	// "submission"): every table and data file keeps them beside the
+	// model, so rows of one model stay apart, and two rows alike in the
+	// model and every id are an error.
+	IDs []string `toml:"ids" json:"ids,omitempty"`
 }
 
 // UnmarshalTOML accepts a string or a table.
 func (s *Source) UnmarshalTOML(v any) error {
+	if m, ok := v.(map[string]any); ok {
+		for _, k := range analyses.SortedKeys(m) {
+			if k != "path" && k != "columns" && k != "ids" {
+				return fmt.Errorf("input: unknown key %q%s", k, analyses.NameHint(k, []string{"path", "columns", "ids"}))
+			}
+		}
+		if raw, has := m["ids"]; has {
+			list, ok := raw.([]any)
+			if !ok {
+				return fmt.Errorf("input.ids: want a list of column names, got %T", raw)
+			}
+			for i, e := range list {
+				name, ok := e.(string)
+				if !ok || name == "" {
+					return fmt.Errorf("input.ids[%d]: want a column name, got %v", i, e)
+				}
+				s.IDs = append(s.IDs, name)
+			}
+			rest := make(map[string]any, len(m))
+			for k, x := range m {
+				if k != "ids" {
+					rest[k] = x
+				}
+			}
+			v = rest
+		}
+	}
 	var err error
 	s.Path, s.Columns, err = analyses.DecodeSource("input", "model", v, func(c string) (string, error) { return c, nil })
 	return err

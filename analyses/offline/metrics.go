@@ -522,6 +522,8 @@ type Result struct {
 	Comparisons    []Comparison `json:"-"`
 	CompareMetrics []string     `json:"-"`
 	CompareRuns    []PerQuery   `json:"-"`
+	// Naming names methods and metrics in Highlight (set by the kind).
+	Naming analyses.Naming `json:"-"`
 	analyses.Warnings
 }
 
@@ -673,7 +675,7 @@ func (r *Result) Highlight() string {
 	}
 	text := fmt.Sprintf("%d runs on %d datasets scored from their ranked lists (%d user lists evaluated)", len(r.Runs), len(datasets), users)
 	if leader != "" {
-		text += fmt.Sprintf("; %s has the best %s on %d of %d datasets", leader, metric, n, len(datasets))
+		text += fmt.Sprintf("; %s has the best %s on %d of %d datasets", r.Naming.Method(leader), r.Naming.Metric(metric), n, len(datasets))
 	}
 	return text + "."
 }

@@ -375,7 +375,7 @@ func (r *CriticalDifferenceResult) Tables() []analyses.Table {
 		}
 		return *p
 	}
-	sum := analyses.Table{Title: "Friedman, Iman–Davenport and Nemenyi (" + r.Metric + ")", Columns: []string{"quantity", "value"},
+	sum := analyses.Table{Title: "Friedman, Iman–Davenport and Nemenyi (" + r.Naming.Metric(r.Metric) + ")", Columns: []string{"quantity", "value"},
 		Rows: [][]any{
 			{"datasets", len(r.Datasets)},
 			{"methods", len(r.Methods)},
@@ -480,5 +480,16 @@ func (r *PairedTestsResult) Highlight() string {
 		}
 	}
 	return fmt.Sprintf("On %s over %s, the paired t-test finds %d of %d pairs different at α = %g; the independent Welch test finds %d.",
-		r.Naming.Metric(r.Metric), r.Over, paired, len(r.Pairs), r.Alpha, indep)
+		r.Naming.Metric(r.Metric), r.OverLabel(), paired, len(r.Pairs), r.Alpha, indep)
+}
+
+// OverLabel is Over with its dataset named by its label ("units of
+// MovieLens 1M").
+func (r *PairedTestsResult) OverLabel() string { return overLabel(r.Naming, r.Over) }
+
+func overLabel(n analyses.Naming, over string) string {
+	if d, ok := strings.CutPrefix(over, "units of "); ok {
+		return "units of " + n.Dataset(d)
+	}
+	return over
 }

@@ -75,6 +75,8 @@ type PairedTestsInput struct {
 	Units   []string
 	Methods []string
 	Values  [][]float64 // Values[m][u]
+	// Naming names methods, the metric and the dataset in the warnings.
+	Naming analyses.Naming
 }
 
 // PairedComparison is one pair of methods.
@@ -284,8 +286,10 @@ func pairedShared(in PairedTestsInput, i, j int, pc *PairedComparison, w *analys
 		pc.ValueB = append(pc.ValueB, vb)
 	}
 	if missA+missB+missBoth > 0 {
+		n := in.Naming
+		a, b := n.Method(pc.A), n.Method(pc.B)
 		w.Warnf("%s vs %s: %d of the %s lack a %s value (%d for %s only, %d for %s only, %d for both) and are left out of this pair",
-			pc.A, pc.B, missA+missB+missBoth, in.Over, in.Metric.Name, missA, pc.A, missB, pc.B, missBoth)
+			a, b, missA+missB+missBoth, overLabel(n, in.Over), n.Metric(in.Metric.Name), missA, a, missB, b, missBoth)
 	}
 }
 
@@ -327,7 +331,7 @@ func (r *PairedTestsResult) Tables() []analyses.Table {
 		}
 		return *p
 	}
-	t := analyses.Table{Title: "Paired and independent tests (" + r.Metric + ", over " + r.Over + ")",
+	t := analyses.Table{Title: "Paired and independent tests (" + r.Naming.Metric(r.Metric) + ", over " + r.OverLabel() + ")",
 		Columns: []string{"a", "b", "n", "mean_diff", "p_paired_t", "p_wilcoxon", "p_sign", "p_welch", "p_mannwhitney",
 			"p_shapiro", "recommended", "power_paired", "power_independent", "p_holm",
 			"significant", "cohen_dz", "rank_biserial", "cohen_d", "t_paired", "wilcoxon_statistic", "t_welch", "mannwhitney_u", "shapiro_w"}}

@@ -9,15 +9,22 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+
+	"github.com/evalbook/evalbook/analyses"
 )
 
 // Doc is one analysis's JSON document (the site's data/<ID>.json): its
 // text, or Value, the document as a json.Decoder with UseNumber gives it
 // (objects map[string]any, numbers json.Number), which is used when set.
+//
+// Naming names what a text macro shows: a metric, method, dataset, rule
+// or strategy by its label, an option value such as "smd" by its term
+// (analyses.Naming); the zero value shows the built-in labels only.
 type Doc struct {
-	ID    string
-	JSON  []byte
-	Value map[string]any
+	ID     string
+	JSON   []byte
+	Value  map[string]any
+	Naming analyses.Naming
 }
 
 // Macro is one number (or name) of an analysis as a LaTeX macro.
@@ -101,7 +108,7 @@ func Macros(docs []Doc) ([]Macro, error) {
 				return nil, fmt.Errorf("data/%s.json: %v", d.ID, err)
 			}
 		}
-		c := &collector{id: d.ID}
+		c := &collector{id: d.ID, n: d.Naming}
 		c.object(doc, nil, nil, true)
 		c.winners(doc)
 		for _, m := range c.out {
@@ -117,7 +124,46 @@ func Macros(docs []Doc) ([]Macro, error) {
 
 type collector struct {
 	id  string
+	n   analyses.Naming
 	out []Macro
+}
+
+// termKeys are the keys whose string values are option values with a
+// term label (analyses.Terms: "smd" → "standardised mean difference").
+var termKeys = map[string]bool{"effect": true, "input_form": true, "test": true, "zero_method": true}
+
+// text is what a name macro shows for value v under key: the label of
+// the id it holds (a metric under "metric" or "base", a method under
+// "control", "treatment", "method", a dataset in "units of <dataset>",
+// …); any other text as it is.
+func (c *collector) text(key, v string) string {
+	n := c.n
+	switch key {
+	case "metric", "base":
+		return n.Metric(v)
+	case "control", "treatment":
+		return n.Method(v)
+	case "method": // a method, or the correlation's method ("spearman")
+		if l := n.Method(v); l != v {
+			return l
+		}
+		return n.Term(v)
+	case "dataset":
+		return n.Dataset(v)
+	case "rule":
+		return n.Rule(v)
+	case "strategy":
+		return n.Strategy(v)
+	case "over":
+		if d, ok := strings.CutPrefix(v, "units of "); ok {
+			return "units of " + n.Dataset(d)
+		}
+		return v
+	}
+	if termKeys[key] {
+		return n.Term(v)
+	}
+	return v
 }
 
 // object adds the scalars of an object and descends into its objects
@@ -223,7 +269,7 @@ func (c *collector) winners(doc map[string]any) {
 		for i, r := range rs {
 			if f, ok := number(r); ok && f == best {
 				name, _ := methods[i].(string)
-				names = append(names, name)
+				names = append(names, c.n.Method(name))
 				ptrs = append(ptrs, fmt.Sprintf("/methods/%d", i))
 				scorePtrs = append(scorePtrs, fmt.Sprintf("/scores/%s/%d", escapePointer(rule), i))
 				if s, ok := ss[i].(json.Number); ok && score == "" {
@@ -281,7 +327,8 @@ func (c *collector) scalar(v any, names, ptr []string) {
 		if x == "" || len(x) > 80 || strings.ContainsAny(x, "\n") {
 			return
 		}
-		m = Macro{Value: Escape(x), Text: x}
+		t := c.text(names[len(names)-1], x)
+		m = Macro{Value: Escape(t), Text: t}
 	default:
 		return
 	}
@@ -330,7 +377,8 @@ func sortedKeys(m map[string]any) []string {
 func MacrosTeX(title string, macros []Macro) []byte {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "%% evalbook.tex: the key numbers of %q, written by evalbook.\n", strings.Join(strings.Fields(title), " "))
-	b.WriteString("% \\input{evalbook.tex} in the preamble; each macro shows its number as the site does.\n")
+	b.WriteString("% \\input{evalbook.tex} in the preamble; each macro shows its number as the site does,\n")
+	b.WriteString("% and a name by its label (a metric's, a method's, ...); data/<id>.json keeps the ids.\n")
 	b.WriteString("% Naming rule: \\eb + analysis id + path of the value, each part capitalised, other characters\n")
 	b.WriteString("% dropped and digits spelled (ndcg@10 -> NdcgOneZero). Comments give data/<id>.json and the value's JSON Pointer.\n")
 	id := ""

@@ -67,10 +67,23 @@ type Labels struct {
 	// RankColumns maps a leaderboard's rank column ("borda_rank") to the
 	// rule it ranks by.
 	RankColumns map[string]string
+	// Naming is the study's naming, the one source of every label
+	// (analyses.Naming: methods, datasets, metrics, rules, features,
+	// strategies, perturbations, and table columns and statistics by
+	// Naming.Column). Metrics and Rules above are drawn from it.
+	Naming analyses.Naming
 }
 
 // metric is the label of a metric id, or "" when it has none.
-func (l Labels) metric(id string) string { return l.Metrics[strings.ToLower(id)] }
+func (l Labels) metric(id string) string {
+	if m, ok := l.Metrics[strings.ToLower(id)]; ok {
+		return m
+	}
+	if m := l.Naming.Metric(id); m != id {
+		return m
+	}
+	return ""
+}
 
 // Page is one narrative page.
 type Page struct {

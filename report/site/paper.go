@@ -110,7 +110,7 @@ func (b *siteBuild) writeMacros() error {
 	docs := make([]paper.Doc, len(b.views))
 	for i, v := range b.views {
 		doc, _ := decoded(b.docs[v.ID]).(map[string]any)
-		docs[i] = paper.Doc{ID: v.ID, Value: doc}
+		docs[i] = paper.Doc{ID: v.ID, Value: doc, Naming: b.study.Labels.Naming}
 	}
 	macros, err := paper.Macros(docs)
 	if err != nil {

@@ -1,0 +1,43 @@
+package analyses
+
+import "testing"
+
+// TestNamingColumn: table columns and statistics ids get their labels
+// from the one Naming, declared labels first.
+func TestNamingColumn(t *testing.T) {
+	t.Parallel()
+	n := Naming{Metrics: map[string]string{"ndcg@10": "NDCG at 10"}, Methods: map[string]string{"MostPop": "Most popular"},
+		Rules: map[string]string{"dm_auc": "DM-AUC", "mean": "Mean", "mean_rank": "Mean rank"}}
+	for _, c := range []struct{ id, want string }{
+		{"friedman_statistic", "Friedman statistic"},
+		{"dm_auc", "DM-AUC"},
+		{"dm_auc_rank", "DM-AUC rank"},
+		{"mean_rule_rank", "Mean rank"},
+		{"ndcg@10", "NDCG at 10"},              // declared beats built in
+		{"NDCG@10", "NDCG at 10"},              // metrics match case-insensitively
+		{"ndcg@20", "nDCG@20"},                 // built in
+		{"delta_mred_gender", "Δ mred_gender"}, // a metric without a label
+		{"delta_rmse", "Δ RMSE"},               //
+		{"drop_datasets_area", "Removing datasets: area"},
+		{"rho_subsets_5", "ρ, subsets of 5"},
+		{"LTku", "Long-tail kurtosis"},
+		{"d_optimal", "D-optimal"},
+		{"no_such_column", "no_such_column"},
+	} {
+		if got := n.Column(c.id); got != c.want {
+			t.Errorf("Column(%q) = %q, want %q", c.id, got, c.want)
+		}
+	}
+	if got := n.Cell("method", "MostPop"); got != "Most popular" {
+		t.Errorf("Cell(method, MostPop) = %q", got)
+	}
+	if got := n.Cell("quantity", "friedman_p"); got != "Friedman p" {
+		t.Errorf("Cell(quantity, friedman_p) = %q", got)
+	}
+	if got := n.Cell("dataset", "MostPop"); got != "MostPop" {
+		t.Errorf("a method's label leaked to a dataset: %q", got)
+	}
+	if got := (Naming{}).Metric("hit_rate"); got != "hit_rate" {
+		t.Errorf("a metric that is not built in got a label: %q", got)
+	}
+}
