@@ -130,6 +130,11 @@ var (
 // cellLabel is a key cell's text: a method, dataset, metric, rule or
 // perturbation id by its label.
 func cellLabel(col, id string, n analyses.Naming) string {
+	// the study's naming decides every name it knows (one place for
+	// names); the table's own words fill in the rest
+	if l := n.Cell(col, id); l != id {
+		return l
+	}
 	switch {
 	case methodColumns[col]:
 		return n.Method(id)
@@ -185,6 +190,9 @@ func ColumnLabel(id string, n analyses.Naming) string {
 	}
 	if info, ok := columnInfos[id]; ok {
 		return info.label
+	}
+	if l := n.Column(id); l != id {
+		return l
 	}
 	if rule, ok := strings.CutSuffix(id, "_rank"); ok {
 		if rule == "mean_rule" {

@@ -32,9 +32,6 @@ import (
 var leakOwnedElsewhere = map[string]string{
 	"svg":         "figures: axis titles, ticks and legends of the static SVG",
 	"echarts":     "figures: ECharts options (axis names, categories, series)",
-	"html-table":  "tables: headers and key cells of the HTML tables",
-	"md-table":    "tables: headers and key cells of the Markdown tables",
-	"latex-table": "tables: headers and key cells of the LaTeX tables (paper/tables, data/*.tex)",
 }
 
 // leak is one raw id found where its label belongs.
