@@ -1,0 +1,339 @@
+package figures
+
+// The ECharts backend of a figure spec: one grid per panel (side by
+// side), one series per mark in the mark's style, the legend under the
+// plot, and axis bounds that are round numbers or not labelled.
+
+import (
+	"fmt"
+	"image/color"
+	"strconv"
+)
+
+// echartsSymbol is a symbol's ECharts name (a path for the cross and the
+// plus, which ECharts lacks).
+func echartsSymbol(s Symbol) string {
+	switch s {
+	case Square:
+		return "rect"
+	case Triangle:
+		return "triangle"
+	case Diamond:
+		return "diamond"
+	case Cross:
+		return "path://M2,0L5,3L8,0L10,2L7,5L10,8L8,10L5,7L2,10L0,8L3,5L0,2Z"
+	case Plus:
+		return "path://M3.5,0H6.5V3.5H10V6.5H6.5V10H3.5V6.5H0V3.5H3.5Z"
+	case Ring:
+		return "emptyCircle"
+	}
+	return "circle"
+}
+
+// SymbolOfECharts is the spec symbol an ECharts symbol name draws ("" for
+// none it knows).
+func SymbolOfECharts(name string) Symbol {
+	for _, s := range symbolCycle {
+		if echartsSymbol(s) == name {
+			return s
+		}
+	}
+	return ""
+}
+
+// px is a length in points as CSS pixels.
+func px(pt float64) float64 { return pt * 4 / 3 }
+
+// EChartsOption is the spec's ECharts option.
+func (s *Spec) EChartsOption() map[string]any {
+	n := len(s.Panels)
+	var grids, xs, ys, titles, series []any
+	lineOnly := true
+	for i, pn := range s.Panels {
+		left, width := float64(i)*100/float64(n), 100/float64(n)
+		g := map[string]any{"containLabel": true, "top": 40, "bottom": 50}
+		if n == 1 {
+			g["left"], g["right"] = 20, 30
+		} else {
+			g["left"] = fmt.Sprintf("%.4g%%", left+1.5)
+			g["width"] = fmt.Sprintf("%.4g%%", width-4)
+		}
+		if pn.Title != "" {
+			g["top"] = 50
+			t := map[string]any{"text": pn.Title, "top": 8, "textStyle": map[string]any{"fontSize": 13, "fontWeight": "normal"}}
+			if n > 1 {
+				t["left"] = fmt.Sprintf("%.4g%%", left+width/2)
+				t["textAlign"] = "center"
+			} else {
+				t["left"] = "center"
+			}
+			titles = append(titles, t)
+		}
+		grids = append(grids, g)
+		xs = append(xs, echartsAxis(pn.X, i, false))
+		ys = append(ys, echartsAxis(pn.Y, i, true))
+		var bands []any
+		for k, m := range pn.Marks {
+			ss := s.echartsSeries(m, i, k)
+			if m.Kind != MarkLine && m.Kind != MarkArea && m.Kind != MarkRefLine {
+				lineOnly = false
+			}
+			if m.Kind == MarkArea {
+				bands = append(bands, ss...)
+			} else {
+				series = append(series, ss...)
+			}
+		}
+		// bands after the lines: a legend entry's icon is its first
+		// series', the line with its dash and symbol
+		series = append(series, bands...)
+	}
+	opt := map[string]any{
+		"color":  paletteHex(),
+		"grid":   one(grids),
+		"xAxis":  one(xs),
+		"yAxis":  one(ys),
+		"series": series,
+	}
+	if len(titles) > 0 {
+		opt["title"] = one(titles)
+	}
+	trigger := "item"
+	if lineOnly {
+		trigger = "axis"
+	}
+	opt["tooltip"] = map[string]any{"trigger": trigger}
+	if es := s.LegendEntries(); len(es) > 0 {
+		var data []any
+		for _, e := range es {
+			d := map[string]any{"name": e.Name}
+			if len(e.Kinds) == 1 && e.Kinds[0] == MarkPoints {
+				d["icon"] = echartsSymbol(e.Style.Symbol)
+			}
+			data = append(data, d)
+		}
+		opt["legend"] = map[string]any{"data": data, "bottom": 0}
+	}
+	if s.Scale != nil {
+		colours := []string{hexOf(s.Scale.Low), hexOf(s.Scale.High)}
+		if s.Scale.HasMid {
+			colours = []string{hexOf(s.Scale.Low), hexOf(s.Scale.Mid), hexOf(s.Scale.High)}
+		}
+		// the scale's ends written once, beside the bar (no handles
+		// repeating them), under the plot
+		opt["visualMap"] = map[string]any{"min": s.Scale.Min, "max": s.Scale.Max, "calculable": false,
+			"orient": "horizontal", "left": "center", "bottom": 0, "itemWidth": 12, "itemHeight": 140,
+			"text": []string{strconv.FormatFloat(s.Scale.Max, 'g', 3, 64), strconv.FormatFloat(s.Scale.Min, 'g', 3, 64)},
+			"inRange": map[string]any{"color": colours}}
+	}
+	return opt
+}
+
+// one is a single element itself, else the list.
+func one(l []any) any {
+	if len(l) == 1 {
+		return l[0]
+	}
+	return l
+}
+
+func paletteHex() []string {
+	out := make([]string, len(Palette))
+	for i := range out {
+		out[i] = Hex(i)
+	}
+	return out
+}
+
+// echartsAxis is an axis of grid i.
+func echartsAxis(a Axis, grid int, vertical bool) map[string]any {
+	ax := map[string]any{"type": "value", "name": a.Title, "nameLocation": "middle", "gridIndex": grid}
+	if vertical {
+		ax["nameGap"] = 45
+	} else {
+		ax["nameGap"] = 30
+	}
+	if len(a.Categories) > 0 {
+		ax["type"] = "category"
+		ax["data"] = a.Categories
+		label := map[string]any{"interval": 0}
+		if !vertical && len(a.Categories) > 2 {
+			long := false
+			for _, c := range a.Categories {
+				long = long || len([]rune(c)) > 4
+			}
+			if long {
+				label["rotate"] = 45
+				ax["nameGap"] = 80
+			}
+		}
+		ax["axisLabel"] = label
+		if a.Inverse {
+			ax["inverse"] = true
+		}
+		if vertical {
+			ax["nameGap"] = 110
+		}
+		return ax
+	}
+	label := map[string]any{}
+	if finite(a.Min) {
+		ax["min"] = a.Min
+		if !IsRound(a.Min) {
+			label["showMinLabel"] = false
+		}
+	} else {
+		ax["scale"] = true
+	}
+	if finite(a.Max) {
+		ax["max"] = a.Max
+		if !IsRound(a.Max) {
+			label["showMaxLabel"] = false
+		}
+	}
+	if len(label) > 0 {
+		ax["axisLabel"] = label
+	}
+	return ax
+}
+
+// echartsSeries are mark k of panel i's series.
+func (s *Spec) echartsSeries(m Mark, i, k int) []any {
+	hex := m.Style.Hex()
+	base := func(typ string) map[string]any {
+		se := map[string]any{"type": typ, "xAxisIndex": i, "yAxisIndex": i}
+		if m.Series != "" {
+			se["name"] = m.Series
+		}
+		return se
+	}
+	xy := func(j int, y float64) any {
+		v := []any{m.X[j], JSONFloat(y)}
+		if m.Names != nil && m.Names[j] != "" {
+			return map[string]any{"name": m.Names[j], "value": v}
+		}
+		return v
+	}
+	switch m.Kind {
+	case MarkPoints:
+		se := base("scatter")
+		data := make([]any, 0, len(m.X))
+		for j := range m.X {
+			if finite(m.X[j]) && finite(m.Y[j]) {
+				data = append(data, xy(j, m.Y[j]))
+			}
+		}
+		se["data"] = data
+		se["symbol"] = echartsSymbol(m.Style.Symbol)
+		se["symbolSize"] = 2 * px(float64(m.radius())) * 1.2
+		se["itemStyle"] = map[string]any{"color": hex}
+		return []any{se}
+	case MarkLine, MarkRefLine, MarkInterval:
+		se := base("line")
+		var data []any
+		if m.Kind == MarkInterval {
+			for j := range m.X {
+				data = append(data, []any{m.X[j], JSONFloat(m.Y[j])}, []any{m.X[j], JSONFloat(m.Y2[j])}, []any{m.X[j], nil})
+			}
+		} else {
+			for j := range m.X {
+				data = append(data, xy(j, m.Y[j]))
+			}
+		}
+		se["data"] = data
+		line := map[string]any{"color": hex, "width": px(float64(m.width())), "type": string(m.Style.Dash)}
+		if m.Style.Dash == "" {
+			line["type"] = string(Solid)
+		}
+		if m.Opacity > 0 && m.Opacity < 1 {
+			line["opacity"] = m.Opacity
+		}
+		se["lineStyle"] = line
+		se["itemStyle"] = map[string]any{"color": hex}
+		se["connectNulls"] = false
+		if m.WithPoints {
+			se["showSymbol"] = true
+			se["symbol"] = echartsSymbol(m.Style.Symbol)
+			se["symbolSize"] = 7
+		} else {
+			se["showSymbol"] = false
+			se["symbol"] = echartsSymbol(m.Style.Symbol)
+		}
+		if m.Kind == MarkRefLine {
+			se["silent"] = true
+			se["symbol"] = "none"
+			se["tooltip"] = map[string]any{"show": false}
+		}
+		return []any{se}
+	case MarkArea:
+		lo, wd := base("line"), base("line")
+		dl, dw := make([]any, len(m.X)), make([]any, len(m.X))
+		for j := range m.X {
+			if finite(m.Y[j]) && finite(m.Y2[j]) {
+				dl[j] = []any{m.X[j], m.Y[j]}
+				dw[j] = []any{m.X[j], m.Y2[j] - m.Y[j]}
+			} else {
+				dl[j] = []any{m.X[j], nil}
+				dw[j] = []any{m.X[j], nil}
+			}
+		}
+		stack := fmt.Sprintf("band-%d-%d-%s", i, k, m.Series)
+		for _, se := range []map[string]any{lo, wd} {
+			se["stack"] = stack
+			se["symbol"] = "none"
+			se["silent"] = true
+			se["z"] = 1
+			se["tooltip"] = map[string]any{"show": false}
+			se["lineStyle"] = map[string]any{"opacity": 0}
+			se["itemStyle"] = map[string]any{"color": hex}
+		}
+		lo["data"], wd["data"] = dl, dw
+		wd["areaStyle"] = map[string]any{"color": hex, "opacity": m.areaOpacity()}
+		return []any{lo, wd}
+	case MarkBars:
+		se := base("bar")
+		data := make([]any, len(m.X))
+		for j := range m.X {
+			data[j] = xy(j, m.Y[j])
+		}
+		se["data"] = data
+		se["itemStyle"] = map[string]any{"color": hex}
+		return []any{se}
+	case MarkText:
+		se := base("scatter")
+		data := make([]any, len(m.X))
+		for j := range m.X {
+			data[j] = map[string]any{"name": m.Labels[j], "value": []any{m.X[j], m.Y[j]}}
+		}
+		se["data"] = data
+		se["symbolSize"] = 0
+		se["silent"] = true
+		se["label"] = map[string]any{"show": true, "formatter": "{b}", "position": "right", "fontSize": 11}
+		return []any{se}
+	case MarkCells:
+		se := base("heatmap")
+		hm := &CorrHeatmap{Min: 0, Max: 1}
+		if s.Scale != nil {
+			hm.Min, hm.Max = s.Scale.Min, s.Scale.Max
+		}
+		var data []any
+		for r, row := range m.Cells {
+			for c, v := range row {
+				var cell any = "-"
+				if finite(v) {
+					cell = roundTo(v, 0.01) // as the cell prints it; tables keep more
+				}
+				// each label black or white, whichever contrasts more with its cell
+				text := "#000000"
+				if cellText(hm.Colour(v)) == color.White {
+					text = "#ffffff"
+				}
+				data = append(data, map[string]any{"value": []any{c, r, cell}, "label": map[string]any{"color": text}})
+			}
+		}
+		se["data"] = data
+		se["label"] = map[string]any{"show": true, "fontSize": 12}
+		return []any{se}
+	}
+	return nil
+}
