@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"sort"
 
-
 	"github.com/evalbook/evalbook/analyses/leaderboard"
 )
 

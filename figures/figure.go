@@ -23,7 +23,7 @@ type Figure struct {
 	// Alt is the figure's alt text (from its spec; "" for a figure
 	// without one, whose title stands in).
 	Alt string
-	SVG     []byte // static version, always present
+	SVG []byte // static version, always present
 	// Chart is the ECharts option as JSON (from go-echarts), or nil when
 	// the figure has no interactive version.
 	Chart []byte

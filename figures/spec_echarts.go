@@ -123,7 +123,7 @@ func (s *Spec) EChartsOption() map[string]any {
 		// repeating them), under the plot
 		opt["visualMap"] = map[string]any{"min": s.Scale.Min, "max": s.Scale.Max, "calculable": false,
 			"orient": "horizontal", "left": "center", "bottom": 0, "itemWidth": 12, "itemHeight": 140,
-			"text": []string{strconv.FormatFloat(s.Scale.Max, 'g', 3, 64), strconv.FormatFloat(s.Scale.Min, 'g', 3, 64)},
+			"text":    []string{strconv.FormatFloat(s.Scale.Max, 'g', 3, 64), strconv.FormatFloat(s.Scale.Min, 'g', 3, 64)},
 			"inRange": map[string]any{"color": colours}}
 	}
 	return opt

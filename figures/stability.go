@@ -188,4 +188,3 @@ func stabilityCaption(r *leaderboard.StabilityResult, pert string) string {
 	}
 	return ""
 }
-
