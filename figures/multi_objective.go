@@ -69,7 +69,7 @@ func moSlug(s string) string {
 // moTradeOff is Chia et al. (2023) Fig. 2 for one objective.
 func moTradeOff(id string, r *multiobjective.Result, j int) (Figure, error) {
 	m := r.Objectives[j]
-	return MOTradeOffSpec(r, j).Figure(id+"-tradeoff-"+moSlug(m), fmt.Sprintf("Trade-off: %s against %s", r.Base, m), 420)
+	return MOTradeOffSpec(r, j).Figure(id+"-tradeoff-"+moSlug(m), fmt.Sprintf("Trade-off: %s against %s", r.Naming.Metric(r.Base), r.Naming.Metric(m)), 420)
 }
 
 // MOTradeOffSpec is the trade-off of objective j: the models, the
@@ -95,12 +95,13 @@ func MOTradeOffSpec(r *multiobjective.Result, j int) *Spec {
 	for _, i := range rows {
 		front.X, front.Y, front.Names = append(front.X, obj[i]), append(front.Y, base[i]), append(front.Names, r.Models[i])
 	}
-	pn := Panel{X: NewAxis(m + " (higher is better)"), Y: NewAxis(r.Base + " (higher is better)")}
+	ml, bl := r.Naming.Metric(m), r.Naming.Metric(r.Base)
+	pn := Panel{X: NewAxis(ml + " (higher is better)"), Y: NewAxis(bl + " (higher is better)")}
 	if len(all.X) > 0 {
 		pn.Marks = append(pn.Marks, all)
 	}
 	pn.Marks = append(pn.Marks, front)
-	caption := fmt.Sprintf("%s against %s for every model (after Chia et al. 2023, Fig. 2); the %d distinct Pareto non-dominated models of the pair are highlighted as triangles", r.Base, m, len(fit.ParetoRows))
+	caption := fmt.Sprintf("%s against %s for every model (after Chia et al. 2023, Fig. 2); the %d distinct Pareto non-dominated models of the pair are highlighted as triangles", bl, ml, len(fit.ParetoRows))
 	if fit.Slope != nil && len(front.X) > 0 {
 		lo, hi := math.Inf(1), math.Inf(-1)
 		for _, x := range front.X {
@@ -108,7 +109,7 @@ func MOTradeOffSpec(r *multiobjective.Result, j int) *Spec {
 		}
 		pn.Marks = append(pn.Marks, Mark{Kind: MarkLine, Series: fmt.Sprintf("fit β = %.3g", *fit.Slope), Style: Style{Colour: Colour(4), Dash: Dashed},
 			X: []float64{lo, hi}, Y: []float64{*fit.Intercept + *fit.Slope*lo, *fit.Intercept + *fit.Slope*hi}})
-		caption += fmt.Sprintf(", with the least-squares line fitted to them, dashed (%s = %.4g·%s %+.4g", r.Base, *fit.Slope, m, *fit.Intercept)
+		caption += fmt.Sprintf(", with the least-squares line fitted to them, dashed (%s = %.4g·%s %+.4g", bl, *fit.Slope, ml, *fit.Intercept)
 		if fit.R2 != nil {
 			caption += fmt.Sprintf(", R² = %.3f", *fit.R2)
 		}
@@ -341,7 +342,7 @@ func MOFrontSpec(r *multiobjective.Result) *Spec {
 	for k, m := range metrics {
 		scaled[k] = moNormalise(r.Oriented[m])
 	}
-	pn := Panel{X: Axis{Title: "", Min: Auto, Max: Auto, Categories: metrics}, Y: NewAxis("min-max scaled value (0 = worst model, 1 = best)").Fixed(0, 1)}
+	pn := Panel{X: Axis{Title: "", Min: Auto, Max: Auto, Categories: labelled(metrics, r.Naming.Metric)}, Y: NewAxis("min-max scaled value (0 = worst model, 1 = best)").Fixed(0, 1)}
 	for k, i := range rows {
 		m := Mark{Kind: MarkLine, Series: r.Models[i], NoLegend: true, Style: Style{Colour: Colour(k), Dash: Solid, Symbol: Circle}, Size: 1, Opacity: 0.7}
 		for a := range metrics {
@@ -351,5 +352,5 @@ func MOFrontSpec(r *multiobjective.Result) *Spec {
 	}
 	return &Spec{Panels: []Panel{pn}, Width: 0.9 * float64(max(6, len(metrics))), Height: 4.4,
 		Subject: fmt.Sprintf("parallel coordinates of the %d models of the first Pareto front over %d metrics", len(rows), len(metrics)),
-		Caption: fmt.Sprintf("The %d models of the first front of the non-dominated sorting over %s and the %d objectives, in parallel coordinates: each line is a model, each axis a metric min-max scaled over all models (higher is better). No model of this front is beaten on every axis by another model.", len(rows), r.Base, len(r.Objectives))}
+		Caption: fmt.Sprintf("The %d models of the first front of the non-dominated sorting over %s and the %d objectives, in parallel coordinates: each line is a model, each axis a metric min-max scaled over all models (higher is better). No model of this front is beaten on every axis by another model.", len(rows), r.Naming.Metric(r.Base), len(r.Objectives))}
 }

@@ -183,6 +183,7 @@ func runMultiObjective(job *Job, o *multiobjective.Options) (*Output, error) {
 	if err != nil {
 		return nil, err
 	}
+	r.Naming = job.Study.Naming()
 	figs, err := figures.MultiObjective(job.ID, job.Title, r)
 	if err != nil {
 		return nil, err

@@ -145,6 +145,8 @@ type Result struct {
 	Oriented map[string][]float64 `json:"-"`
 	RankBy   string               `json:"rank_by"`
 	Scored   bool                 `json:"has_evalrs2022"`
+	// Naming names the metrics in the figures (set by the kind).
+	Naming analyses.Naming `json:"-"`
 }
 
 // Entry is one model of the leaderboard: its best rows.
