@@ -7,6 +7,7 @@ package figures
 import (
 	"fmt"
 	"image/color"
+	"math"
 	"strconv"
 )
 
@@ -177,9 +178,16 @@ func echartsAxis(a Axis, grid int, vertical bool) map[string]any {
 		return ax
 	}
 	label := map[string]any{}
+	// a bound is labelled only where a tick of the axis's round step
+	// falls (ECharts labels a set bound whatever it is: "0.0560505")
+	round := IsRound
+	if finite(a.Min) && finite(a.Max) && a.Max > a.Min {
+		step := niceStep(a.Max-a.Min, 5)
+		round = func(v float64) bool { q := v / step; return math.Abs(q-math.Round(q)) < 1e-6 }
+	}
 	if finite(a.Min) {
 		ax["min"] = a.Min
-		if !IsRound(a.Min) {
+		if !round(a.Min) {
 			label["showMinLabel"] = false
 		}
 	} else {
@@ -187,7 +195,7 @@ func echartsAxis(a Axis, grid int, vertical bool) map[string]any {
 	}
 	if finite(a.Max) {
 		ax["max"] = a.Max
-		if !IsRound(a.Max) {
+		if !round(a.Max) {
 			label["showMaxLabel"] = false
 		}
 	}
