@@ -53,11 +53,13 @@ func (s *Spec) EChartsOption() map[string]any {
 	for i, pn := range s.Panels {
 		left, width := float64(i)*100/float64(n), 100/float64(n)
 		g := map[string]any{"containLabel": true, "top": 40, "bottom": 50}
+		// containLabel keeps the tick labels inside; the y axis's title,
+		// nameGap left of its line, needs room of its own
 		if n == 1 {
-			g["left"], g["right"] = 20, 30
+			g["left"], g["right"] = 44, 30
 		} else {
-			g["left"] = fmt.Sprintf("%.4g%%", left+1.5)
-			g["width"] = fmt.Sprintf("%.4g%%", width-4)
+			g["left"] = fmt.Sprintf("%.4g%%", left+4)
+			g["width"] = fmt.Sprintf("%.4g%%", width-6)
 		}
 		if pn.Title != "" {
 			g["top"] = 50

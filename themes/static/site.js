@@ -133,7 +133,7 @@
     el.style.height = el.dataset.h0 + "px";
     grids.forEach(function (g, i) {
       delete g.width;
-      g.left = 20; g.right = 24; g.top = i * panelHeight + 44; g.height = panelHeight - 104;
+      g.left = 44; g.right = 24; g.top = i * panelHeight + 44; g.height = panelHeight - 104;
       delete g.bottom;
     });
     var titles = Array.isArray(option.title) ? option.title : option.title ? [option.title] : [];
