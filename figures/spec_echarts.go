@@ -331,7 +331,7 @@ func (s *Spec) echartsSeries(m Mark, i, k int) []any {
 			for c, v := range row {
 				var cell any = "-"
 				if finite(v) {
-					cell = roundTo(v, 0.01) // as the cell prints it; tables keep more
+					cell = math.Round(v*100) / 100 // as the cell prints it; tables keep more
 				}
 				// each label black or white, whichever contrasts more with its cell
 				text := "#000000"
