@@ -388,14 +388,14 @@ type specLayout struct {
 // layout places the legend beside the panels when it takes at most a
 // third of the width (and LegendRight asks for it), else under them in
 // as many columns as fit.
-func (s *Spec) layout(leg specLegend, r vg.Rectangle) specLayout {
+func legendLayout(place LegendPlace, leg specLegend, r vg.Rectangle) specLayout {
 	w, h := r.Size().X, r.Size().Y
 	out := specLayout{panels: r}
 	if len(leg.entries) == 0 {
 		return out
 	}
 	pad := vg.Points(6)
-	if lw, lh := leg.size(1); s.Legend == LegendRight && lw+pad <= w/3 && lh <= h {
+	if lw, lh := leg.size(1); place == LegendRight && lw+pad <= w/3 && lh <= h {
 		out.right, out.cols = true, 1
 		out.panels.Max.X -= lw + 2*pad
 		out.legendTL = vg.Point{X: r.Max.X - lw - pad, Y: r.Max.Y - pad}
@@ -422,9 +422,20 @@ func (s *Spec) Drawing() (Drawing, error) {
 	if len(plots) == 0 {
 		return Drawing{}, fmt.Errorf("a figure spec without panels")
 	}
+	w, h := vg.Length(s.Width)*vg.Inch, vg.Length(s.Height)*vg.Inch
+	if w == 0 {
+		w, h = 7*vg.Inch, 4.5*vg.Inch
+	}
+	return plotsDrawing(plots, s.cellsMin(), s.LegendEntries(), s.Legend, w, h), nil
+}
+
+// plotsDrawing draws plots (one, or several side by side in rows) at
+// w×h with their legend beside them (place LegendRight, when it fits)
+// or under them, never over a data area; cellsMin is a heatmap's least
+// data area.
+func plotsDrawing(plots []*plot.Plot, cellsMin vg.Point, entries []LegendEntry, place LegendPlace, w, h vg.Length) Drawing {
 	grid := newPanelGrid(plots)
-	leg := newSpecLegend(s.LegendEntries())
-	cellsMin := s.cellsMin()
+	leg := newSpecLegend(entries)
 	panelsMin := func(w vg.Length) (vg.Length, vg.Length) {
 		if len(plots) == 1 {
 			return plotMinSizeData(plots[0], cellsMin)
@@ -445,11 +456,11 @@ func (s *Spec) Drawing() (Drawing, error) {
 		return grid.dataAreas(c)
 	}
 	sub := func(c draw.Canvas) (draw.Canvas, specLayout) {
-		lay := s.layout(leg, c.Rectangle)
+		lay := legendLayout(place, leg, c.Rectangle)
 		return draw.Canvas{Canvas: c.Canvas, Rectangle: lay.panels}, lay
 	}
 	specMinSize := func(w vg.Length) (vg.Length, vg.Length) {
-		lay := s.layout(leg, vg.Rectangle{Max: vg.Point{X: w, Y: 100 * vg.Inch}})
+		lay := legendLayout(place, leg, vg.Rectangle{Max: vg.Point{X: w, Y: 100 * vg.Inch}})
 		pw, ph := panelsMin(lay.panels.Size().X)
 		if len(leg.entries) == 0 {
 			return pw, ph
@@ -459,10 +470,6 @@ func (s *Spec) Drawing() (Drawing, error) {
 			return pw + lw + vg.Points(12), max(ph, lh+vg.Points(12))
 		}
 		return max(pw, lw+vg.Points(12)), ph + lh + vg.Points(12)
-	}
-	w, h := vg.Length(s.Width)*vg.Inch, vg.Length(s.Height)*vg.Inch
-	if w == 0 {
-		w, h = 7*vg.Inch, 4.5*vg.Inch
 	}
 	return Drawing{Width: w, Height: h,
 		Draw: func(c draw.Canvas) {
@@ -479,7 +486,7 @@ func (s *Spec) Drawing() (Drawing, error) {
 		minSize: func(w vg.Length) (vg.Length, vg.Length) {
 			mw, mh := specMinSize(w)
 			return mw, wholeDots(mh)
-		}}, nil
+		}}
 }
 
 // wholeDots rounds a height up to a whole number of dots at 150, 300
