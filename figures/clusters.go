@@ -121,10 +121,17 @@ func ClustersScatterSpec(r *datasets.ClustersResult) *Spec {
 		pn.X = pn.X.Fixed(xlo-0.08*dx, xhi+0.15*dx)
 		pn.Y = pn.Y.Fixed(ylo-0.08*dy, yhi+0.08*dy)
 	}
+	// the caption names the triangles and rings only where they are drawn
+	caption := fmt.Sprintf("The %d datasets on the first two principal components of their z-scored characteristics (%.0f%% of the variance), coloured by cluster (k = %d).",
+		len(r.Datasets), 100*sumFirst(r.ExplainedVarianceRatio, 2), r.K)
+	if countFalse(r.Outlier) < len(r.Outlier) {
+		caption += " Triangles mark Isolation Forest outliers, which joined the nearest centroid."
+	}
+	if len(rep.X) > 0 {
+		caption += " Rings mark each cluster's representative, the dataset nearest its centroid."
+	}
 	return &Spec{Panels: []Panel{pn}, Legend: LegendRight, Width: 7, Height: 5,
-		Subject: fmt.Sprintf("scatter of %d datasets in %d clusters", len(r.Datasets), k),
-		Caption: fmt.Sprintf("The %d datasets on the first two principal components of their z-scored characteristics (%.0f%% of the variance), coloured by cluster (k = %d). Triangles mark Isolation Forest outliers, which joined the nearest centroid; rings mark each cluster's representative, the dataset nearest its centroid.",
-			len(r.Datasets), 100*sumFirst(r.ExplainedVarianceRatio, 2), r.K)}
+		Subject: fmt.Sprintf("scatter of %d datasets in %d clusters", len(r.Datasets), k), Caption: caption}
 }
 
 func sumFirst(v []float64, n int) float64 {

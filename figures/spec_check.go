@@ -139,6 +139,32 @@ func chartProblems(s *Spec, chart []byte) []string {
 	if strings.Join(titles, "|") != strings.Join(want, "|") {
 		bad("panel titles %q, spec %q", titles, want)
 	}
+	out = append(out, seriesProblems(s, opt)...)
+	// legend entries, in order
+	var legend []string
+	if l, ok := opt["legend"].(map[string]any); ok {
+		for _, d := range asList(l["data"]) {
+			legend = append(legend, str(d, "name"))
+		}
+	}
+	var entries []string
+	for _, e := range s.LegendEntries() {
+		entries = append(entries, e.Name)
+	}
+	if strings.Join(legend, "|") != strings.Join(entries, "|") {
+		bad("legend %q, spec %q", legend, entries)
+	}
+	if (s.Scale != nil) != (opt["visualMap"] != nil) {
+		bad("colour scale: spec %v, chart %v", s.Scale != nil, opt["visualMap"] != nil)
+	}
+	return out
+}
+
+// seriesProblems holds the chart's series against the spec's marks: per
+// panel, each mark's series of its kind, name, colour, dash and symbol.
+func seriesProblems(s *Spec, opt map[string]any) []string {
+	var out []string
+	badf := func(format string, a ...any) { out = append(out, "chart: "+fmt.Sprintf(format, a...)) }
 	// series: per panel, the kinds and (name, colour, dash, symbol) of each
 	type key struct {
 		panel int
@@ -162,7 +188,7 @@ func chartProblems(s *Spec, chart []byte) []string {
 			wantN[kk]++
 			n := wantN[kk]
 			if len(got[kk]) < n {
-				bad("panel %d: no %s series %q", i+1, m.Kind, m.Series)
+				badf("panel %d: no %s series %q", i+1, m.Kind, m.Series)
 				continue
 			}
 			se := got[kk][n-1]
@@ -171,43 +197,26 @@ func chartProblems(s *Spec, chart []byte) []string {
 				colour = strings.ToLower(str(se, "lineStyle", "color"))
 				dash := Dash(str(se, "lineStyle", "type"))
 				if want := m.Style.Dash; want != "" && dash != want || want == "" && dash != Solid {
-					bad("panel %d: %s %q is %s, spec %s", i+1, m.Kind, m.Series, dash, m.Style.Dash)
+					badf("panel %d: %s %q is %s, spec %s", i+1, m.Kind, m.Series, dash, m.Style.Dash)
 				}
 			}
 			if m.Kind == MarkArea {
 				colour = strings.ToLower(str(se, "areaStyle", "color"))
 			}
 			if m.Kind != MarkCells && m.Kind != MarkText && colour != m.Style.Hex() {
-				bad("panel %d: %s %q in %s, spec %s", i+1, m.Kind, m.Series, colour, m.Style.Hex())
+				badf("panel %d: %s %q in %s, spec %s", i+1, m.Kind, m.Series, colour, m.Style.Hex())
 			}
 			if m.Kind == MarkPoints || m.Kind == MarkLine && m.WithPoints {
 				if sym := SymbolOfECharts(str(se, "symbol")); sym != m.Style.Symbol {
-					bad("panel %d: %s %q drawn as %q, spec %s", i+1, m.Kind, m.Series, str(se, "symbol"), m.Style.Symbol)
+					badf("panel %d: %s %q drawn as %q, spec %s", i+1, m.Kind, m.Series, str(se, "symbol"), m.Style.Symbol)
 				}
 			}
 		}
 	}
 	for kk, list := range got {
 		if len(list) > wantN[kk] {
-			bad("panel %d: %d %s series %q, spec %d", kk.panel+1, len(list), kk.kind, kk.name, wantN[kk])
+			badf("panel %d: %d %s series %q, spec %d", kk.panel+1, len(list), kk.kind, kk.name, wantN[kk])
 		}
-	}
-	// legend entries, in order
-	var legend []string
-	if l, ok := opt["legend"].(map[string]any); ok {
-		for _, d := range asList(l["data"]) {
-			legend = append(legend, str(d, "name"))
-		}
-	}
-	var entries []string
-	for _, e := range s.LegendEntries() {
-		entries = append(entries, e.Name)
-	}
-	if strings.Join(legend, "|") != strings.Join(entries, "|") {
-		bad("legend %q, spec %q", legend, entries)
-	}
-	if (s.Scale != nil) != (opt["visualMap"] != nil) {
-		bad("colour scale: spec %v, chart %v", s.Scale != nil, opt["visualMap"] != nil)
 	}
 	return out
 }

@@ -106,30 +106,47 @@ func (s *Spec) EChartsOption() map[string]any {
 		trigger = "axis"
 	}
 	opt["tooltip"] = map[string]any{"trigger": trigger}
-	if es := s.LegendEntries(); len(es) > 0 {
-		var data []any
-		for _, e := range es {
-			d := map[string]any{"name": e.Name}
-			if len(e.Kinds) == 1 && e.Kinds[0] == MarkPoints {
-				d["icon"] = echartsSymbol(e.Style.Symbol)
-			}
-			data = append(data, d)
-		}
-		opt["legend"] = map[string]any{"data": data, "bottom": 0}
+	if l := s.echartsLegend(); l != nil {
+		opt["legend"] = l
 	}
-	if s.Scale != nil {
-		colours := []string{hexOf(s.Scale.Low), hexOf(s.Scale.High)}
-		if s.Scale.HasMid {
-			colours = []string{hexOf(s.Scale.Low), hexOf(s.Scale.Mid), hexOf(s.Scale.High)}
-		}
-		// the scale's ends written once, beside the bar (no handles
-		// repeating them), under the plot
-		opt["visualMap"] = map[string]any{"min": s.Scale.Min, "max": s.Scale.Max, "calculable": false,
-			"orient": "horizontal", "left": "center", "bottom": 0, "itemWidth": 12, "itemHeight": 140,
-			"text":    []string{strconv.FormatFloat(s.Scale.Max, 'g', 3, 64), strconv.FormatFloat(s.Scale.Min, 'g', 3, 64)},
-			"inRange": map[string]any{"color": colours}}
+	if v := s.echartsScale(); v != nil {
+		opt["visualMap"] = v
 	}
 	return opt
+}
+
+// echartsLegend is the chart's legend under the plot (nil for none).
+func (s *Spec) echartsLegend() map[string]any {
+	es := s.LegendEntries()
+	if len(es) == 0 {
+		return nil
+	}
+	var data []any
+	for _, e := range es {
+		d := map[string]any{"name": e.Name}
+		if len(e.Kinds) == 1 && e.Kinds[0] == MarkPoints {
+			d["icon"] = echartsSymbol(e.Style.Symbol)
+		}
+		data = append(data, d)
+	}
+	return map[string]any{"data": data, "bottom": 0}
+}
+
+// echartsScale is a heatmap's colour scale (nil for none).
+func (s *Spec) echartsScale() map[string]any {
+	if s.Scale == nil {
+		return nil
+	}
+	colours := []string{hexOf(s.Scale.Low), hexOf(s.Scale.High)}
+	if s.Scale.HasMid {
+		colours = []string{hexOf(s.Scale.Low), hexOf(s.Scale.Mid), hexOf(s.Scale.High)}
+	}
+	// the scale's ends written once, beside the bar (no handles
+	// repeating them), under the plot
+	return map[string]any{"min": s.Scale.Min, "max": s.Scale.Max, "calculable": false,
+		"orient": "horizontal", "left": "center", "bottom": 0, "itemWidth": 12, "itemHeight": 140,
+		"text":    []string{strconv.FormatFloat(s.Scale.Max, 'g', 3, 64), strconv.FormatFloat(s.Scale.Min, 'g', 3, 64)},
+		"inRange": map[string]any{"color": colours}}
 }
 
 // one is a single element itself, else the list.
@@ -209,141 +226,174 @@ func echartsAxis(a Axis, grid int, vertical bool) map[string]any {
 
 // echartsSeries are mark k of panel i's series.
 func (s *Spec) echartsSeries(m Mark, i, k int) []any {
-	hex := m.Style.Hex()
-	base := func(typ string) map[string]any {
-		se := map[string]any{"type": typ, "xAxisIndex": i, "yAxisIndex": i}
-		if m.Series != "" {
-			se["name"] = m.Series
-		}
-		return se
-	}
-	xy := func(j int, y float64) any {
-		v := []any{m.X[j], JSONFloat(y)}
-		if m.Names != nil && m.Names[j] != "" {
-			return map[string]any{"name": m.Names[j], "value": v}
-		}
-		return v
-	}
 	switch m.Kind {
 	case MarkPoints:
-		se := base("scatter")
-		data := make([]any, 0, len(m.X))
-		for j := range m.X {
-			if finite(m.X[j]) && finite(m.Y[j]) {
-				data = append(data, xy(j, m.Y[j]))
-			}
-		}
-		se["data"] = data
-		se["symbol"] = echartsSymbol(m.Style.Symbol)
-		se["symbolSize"] = 2 * px(float64(m.radius())) * 1.2
-		se["itemStyle"] = map[string]any{"color": hex}
-		return []any{se}
+		return pointsSeries(m, i)
 	case MarkLine, MarkRefLine, MarkInterval:
-		se := base("line")
-		var data []any
-		if m.Kind == MarkInterval {
-			for j := range m.X {
-				data = append(data, []any{m.X[j], JSONFloat(m.Y[j])}, []any{m.X[j], JSONFloat(m.Y2[j])}, []any{m.X[j], nil})
-			}
-		} else {
-			for j := range m.X {
-				data = append(data, xy(j, m.Y[j]))
-			}
-		}
-		se["data"] = data
-		line := map[string]any{"color": hex, "width": px(float64(m.width())), "type": string(m.Style.Dash)}
-		if m.Style.Dash == "" {
-			line["type"] = string(Solid)
-		}
-		if m.Opacity > 0 && m.Opacity < 1 {
-			line["opacity"] = m.Opacity
-		}
-		se["lineStyle"] = line
-		se["itemStyle"] = map[string]any{"color": hex}
-		se["connectNulls"] = false
-		if m.WithPoints {
-			se["showSymbol"] = true
-			se["symbol"] = echartsSymbol(m.Style.Symbol)
-			se["symbolSize"] = 7
-		} else {
-			se["showSymbol"] = false
-			se["symbol"] = echartsSymbol(m.Style.Symbol)
-		}
-		if m.Kind == MarkRefLine {
-			se["silent"] = true
-			se["symbol"] = "none"
-			se["tooltip"] = map[string]any{"show": false}
-		}
-		return []any{se}
+		return lineSeries(m, i)
 	case MarkArea:
-		lo, wd := base("line"), base("line")
-		dl, dw := make([]any, len(m.X)), make([]any, len(m.X))
-		for j := range m.X {
-			if finite(m.Y[j]) && finite(m.Y2[j]) {
-				dl[j] = []any{m.X[j], m.Y[j]}
-				dw[j] = []any{m.X[j], m.Y2[j] - m.Y[j]}
-			} else {
-				dl[j] = []any{m.X[j], nil}
-				dw[j] = []any{m.X[j], nil}
-			}
-		}
-		stack := fmt.Sprintf("band-%d-%d-%s", i, k, m.Series)
-		for _, se := range []map[string]any{lo, wd} {
-			se["stack"] = stack
-			se["symbol"] = "none"
-			se["silent"] = true
-			se["z"] = 1
-			se["tooltip"] = map[string]any{"show": false}
-			se["lineStyle"] = map[string]any{"opacity": 0}
-			se["itemStyle"] = map[string]any{"color": hex}
-		}
-		lo["data"], wd["data"] = dl, dw
-		wd["areaStyle"] = map[string]any{"color": hex, "opacity": m.areaOpacity()}
-		return []any{lo, wd}
+		return bandSeries(m, i, k)
 	case MarkBars:
-		se := base("bar")
-		data := make([]any, len(m.X))
-		for j := range m.X {
-			data[j] = xy(j, m.Y[j])
-		}
-		se["data"] = data
-		se["itemStyle"] = map[string]any{"color": hex}
-		return []any{se}
+		return barSeries(m, i)
 	case MarkText:
-		se := base("scatter")
-		data := make([]any, len(m.X))
-		for j := range m.X {
-			data[j] = map[string]any{"name": m.Labels[j], "value": []any{m.X[j], m.Y[j]}}
-		}
-		se["data"] = data
-		se["symbolSize"] = 0
-		se["silent"] = true
-		se["label"] = map[string]any{"show": true, "formatter": "{b}", "position": "right", "fontSize": 11}
-		return []any{se}
+		return textSeries(m, i)
 	case MarkCells:
-		se := base("heatmap")
-		hm := &CorrHeatmap{Min: 0, Max: 1}
-		if s.Scale != nil {
-			hm.Min, hm.Max = s.Scale.Min, s.Scale.Max
-		}
-		var data []any
-		for r, row := range m.Cells {
-			for c, v := range row {
-				var cell any = "-"
-				if finite(v) {
-					cell = math.Round(v*100) / 100 // as the cell prints it; tables keep more
-				}
-				// each label black or white, whichever contrasts more with its cell
-				text := "#000000"
-				if cellText(hm.Colour(v)) == color.White {
-					text = "#ffffff"
-				}
-				data = append(data, map[string]any{"value": []any{c, r, cell}, "label": map[string]any{"color": text}})
-			}
-		}
-		se["data"] = data
-		se["label"] = map[string]any{"show": true, "fontSize": 12}
-		return []any{se}
+		return s.cellsSeries(m, i)
 	}
 	return nil
+}
+
+// seriesBase is a series of type typ on grid i, named by the mark's series.
+func seriesBase(m Mark, i int, typ string) map[string]any {
+	se := map[string]any{"type": typ, "xAxisIndex": i, "yAxisIndex": i}
+	if m.Series != "" {
+		se["name"] = m.Series
+	}
+	return se
+}
+
+// seriesXY is point j of a mark with y, named when the mark names it.
+func seriesXY(m Mark, j int, y float64) any {
+	v := []any{m.X[j], JSONFloat(y)}
+	if m.Names != nil && m.Names[j] != "" {
+		return map[string]any{"name": m.Names[j], "value": v}
+	}
+	return v
+}
+
+// pointsSeries is a points mark as a scatter series.
+func pointsSeries(m Mark, i int) []any {
+	se := seriesBase(m, i, "scatter")
+	data := make([]any, 0, len(m.X))
+	for j := range m.X {
+		if finite(m.X[j]) && finite(m.Y[j]) {
+			data = append(data, seriesXY(m, j, m.Y[j]))
+		}
+	}
+	se["data"] = data
+	se["symbol"] = echartsSymbol(m.Style.Symbol)
+	se["symbolSize"] = 2 * px(float64(m.radius())) * 1.2
+	se["itemStyle"] = map[string]any{"color": m.Style.Hex()}
+	return []any{se}
+}
+
+// lineSeries is a line, reference line or intervals (pairs of points broken by nulls) as a line series.
+func lineSeries(m Mark, i int) []any {
+	se := seriesBase(m, i, "line")
+	var data []any
+	if m.Kind == MarkInterval {
+		for j := range m.X {
+			data = append(data, []any{m.X[j], JSONFloat(m.Y[j])}, []any{m.X[j], JSONFloat(m.Y2[j])}, []any{m.X[j], nil})
+		}
+	} else {
+		for j := range m.X {
+			data = append(data, seriesXY(m, j, m.Y[j]))
+		}
+	}
+	se["data"] = data
+	line := map[string]any{"color": m.Style.Hex(), "width": px(float64(m.width())), "type": string(m.Style.Dash)}
+	if m.Style.Dash == "" {
+		line["type"] = string(Solid)
+	}
+	if m.Opacity > 0 && m.Opacity < 1 {
+		line["opacity"] = m.Opacity
+	}
+	se["lineStyle"] = line
+	se["itemStyle"] = map[string]any{"color": m.Style.Hex()}
+	se["connectNulls"] = false
+	if m.WithPoints {
+		se["showSymbol"] = true
+		se["symbol"] = echartsSymbol(m.Style.Symbol)
+		se["symbolSize"] = 7
+	} else {
+		se["showSymbol"] = false
+		se["symbol"] = echartsSymbol(m.Style.Symbol)
+	}
+	if m.Kind == MarkRefLine {
+		se["silent"] = true
+		se["symbol"] = "none"
+		se["tooltip"] = map[string]any{"show": false}
+	}
+	return []any{se}
+}
+
+// bandSeries is a band as two stacked line series, the second filled: the legend entry hides both.
+func bandSeries(m Mark, i, k int) []any {
+	lo, wd := seriesBase(m, i, "line"), seriesBase(m, i, "line")
+	dl, dw := make([]any, len(m.X)), make([]any, len(m.X))
+	for j := range m.X {
+		if finite(m.Y[j]) && finite(m.Y2[j]) {
+			dl[j] = []any{m.X[j], m.Y[j]}
+			dw[j] = []any{m.X[j], m.Y2[j] - m.Y[j]}
+		} else {
+			dl[j] = []any{m.X[j], nil}
+			dw[j] = []any{m.X[j], nil}
+		}
+	}
+	stack := fmt.Sprintf("band-%d-%d-%s", i, k, m.Series)
+	for _, se := range []map[string]any{lo, wd} {
+		se["stack"] = stack
+		se["symbol"] = "none"
+		se["silent"] = true
+		se["z"] = 1
+		se["tooltip"] = map[string]any{"show": false}
+		se["lineStyle"] = map[string]any{"opacity": 0}
+		se["itemStyle"] = map[string]any{"color": m.Style.Hex()}
+	}
+	lo["data"], wd["data"] = dl, dw
+	wd["areaStyle"] = map[string]any{"color": m.Style.Hex(), "opacity": m.areaOpacity()}
+	return []any{lo, wd}
+}
+
+// barSeries is a bars mark as a bar series.
+func barSeries(m Mark, i int) []any {
+	se := seriesBase(m, i, "bar")
+	data := make([]any, len(m.X))
+	for j := range m.X {
+		data[j] = seriesXY(m, j, m.Y[j])
+	}
+	se["data"] = data
+	se["itemStyle"] = map[string]any{"color": m.Style.Hex()}
+	return []any{se}
+}
+
+// textSeries is a text mark as an unmarked scatter series with labels.
+func textSeries(m Mark, i int) []any {
+	se := seriesBase(m, i, "scatter")
+	data := make([]any, len(m.X))
+	for j := range m.X {
+		data[j] = map[string]any{"name": m.Labels[j], "value": []any{m.X[j], m.Y[j]}}
+	}
+	se["data"] = data
+	se["symbolSize"] = 0
+	se["silent"] = true
+	se["label"] = map[string]any{"show": true, "formatter": "{b}", "position": "right", "fontSize": 11}
+	return []any{se}
+}
+
+// cellsSeries is a heatmap series, each cell's label black or white for contrast.
+func (s *Spec) cellsSeries(m Mark, i int) []any {
+	se := seriesBase(m, i, "heatmap")
+	hm := &CorrHeatmap{Min: 0, Max: 1}
+	if s.Scale != nil {
+		hm.Min, hm.Max = s.Scale.Min, s.Scale.Max
+	}
+	var data []any
+	for r, row := range m.Cells {
+		for c, v := range row {
+			var cell any = "-"
+			if finite(v) {
+				cell = math.Round(v*100) / 100 // as the cell prints it; tables keep more
+			}
+			// each label black or white, whichever contrasts more with its cell
+			text := "#000000"
+			if cellText(hm.Colour(v)) == color.White {
+				text = "#ffffff"
+			}
+			data = append(data, map[string]any{"value": []any{c, r, cell}, "label": map[string]any{"color": text}})
+		}
+	}
+	se["data"] = data
+	se["label"] = map[string]any{"show": true, "fontSize": 12}
+	return []any{se}
 }

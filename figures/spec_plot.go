@@ -118,104 +118,133 @@ func addMark(p *plot.Plot, m Mark) error {
 	glyph := draw.GlyphStyle{Color: m.Style.Colour, Radius: m.radius(), Shape: glyphOf(m.Style.Symbol)}
 	switch m.Kind {
 	case MarkPoints:
-		for _, run := range m.runs() {
-			s, err := plotter.NewScatter(run)
-			if err != nil {
-				return err
-			}
-			s.GlyphStyle = glyph
-			p.Add(s)
-		}
+		return addPoints(p, m, glyph)
 	case MarkLine, MarkRefLine:
-		for _, run := range m.runs() {
-			l, err := plotter.NewLine(run)
-			if err != nil {
-				return err
-			}
-			l.Color = m.lineColour()
-			l.Width = m.width()
-			l.Dashes = dashPattern(m.Style.Dash)
-			p.Add(l)
-			if m.WithPoints || len(run) == 1 {
-				s, err := plotter.NewScatter(run)
-				if err != nil {
-					return err
-				}
-				s.GlyphStyle = glyph
-				s.GlyphStyle.Radius = vg.Points(2.5)
-				p.Add(s)
-			}
-		}
+		return addLines(p, m, glyph)
 	case MarkArea:
-		var upper, lower plotter.XYs
-		flush := func() {
-			if len(upper) >= 2 {
-				poly := append(append(plotter.XYs{}, upper...), reverseXYs(lower)...)
-				if pg, err := plotter.NewPolygon(poly); err == nil {
-					pg.Color = withAlpha(m.Style.Colour, m.areaOpacity())
-					pg.LineStyle.Width = 0
-					p.Add(pg)
-				}
-			}
-			upper, lower = nil, nil
-		}
-		for i := range m.X {
-			if !finite(m.Y[i]) || !finite(m.Y2[i]) {
-				flush()
-				continue
-			}
-			lower = append(lower, plotter.XY{X: m.X[i], Y: m.Y[i]})
-			upper = append(upper, plotter.XY{X: m.X[i], Y: m.Y2[i]})
-		}
-		flush()
+		return addArea(p, m)
 	case MarkInterval, MarkBars:
-		for i := range m.X {
-			lo, hi := 0.0, m.Y[i]
-			if m.Kind == MarkInterval {
-				lo, hi = m.Y[i], m.Y2[i]
-			}
-			if !finite(lo) || !finite(hi) {
-				continue
-			}
-			l, err := plotter.NewLine(plotter.XYs{{X: m.X[i], Y: lo}, {X: m.X[i], Y: hi}})
-			if err != nil {
-				return err
-			}
-			l.Color = m.Style.Colour
-			l.Width = m.width()
-			if m.Kind == MarkBars {
-				l.Width = vg.Points(8)
-			}
-			p.Add(l)
-		}
+		return addSegments(p, m)
 	case MarkText:
-		var xy plotter.XYLabels
-		for i := range m.X {
-			xy.XYs = append(xy.XYs, plotter.XY{X: m.X[i], Y: m.Y[i]})
-			xy.Labels = append(xy.Labels, m.Labels[i])
-		}
-		if len(xy.XYs) == 0 {
-			return nil
-		}
-		l, err := plotter.NewLabels(xy)
-		if err != nil {
-			return err
-		}
-		for i := range l.TextStyle {
-			l.TextStyle[i].Font.Size = vg.Points(7)
-			l.TextStyle[i].XAlign = draw.XLeft
-		}
-		l.Offset = vg.Point{X: vg.Points(8), Y: vg.Points(-3)}
-		p.Add(l)
+		return addText(p, m)
 	case MarkCells:
 		h := NewCorrHeatmap(m.Cells, 0, 1)
 		if m.Format != "" {
 			h.Format = m.Format
 		}
 		p.Add(h)
-	default:
-		return fmt.Errorf("mark kind %q has no static drawing", m.Kind)
+		return nil
 	}
+	return fmt.Errorf("mark kind %q has no static drawing", m.Kind)
+}
+
+// addPoints draws a points mark, one scatter per run.
+func addPoints(p *plot.Plot, m Mark, glyph draw.GlyphStyle) error {
+	for _, run := range m.runs() {
+		s, err := plotter.NewScatter(run)
+		if err != nil {
+			return err
+		}
+		s.GlyphStyle = glyph
+		p.Add(s)
+	}
+	return nil
+}
+
+// addLines draws a line or reference line, one line per run of defined points (with its points where asked or alone).
+func addLines(p *plot.Plot, m Mark, glyph draw.GlyphStyle) error {
+	for _, run := range m.runs() {
+		l, err := plotter.NewLine(run)
+		if err != nil {
+			return err
+		}
+		l.Color = m.lineColour()
+		l.Width = m.width()
+		l.Dashes = dashPattern(m.Style.Dash)
+		p.Add(l)
+		if m.WithPoints || len(run) == 1 {
+			s, err := plotter.NewScatter(run)
+			if err != nil {
+				return err
+			}
+			s.GlyphStyle = glyph
+			s.GlyphStyle.Radius = vg.Points(2.5)
+			p.Add(s)
+		}
+	}
+	return nil
+}
+
+// addArea draws a band, one polygon per run where both bounds are defined.
+func addArea(p *plot.Plot, m Mark) error {
+	var upper, lower plotter.XYs
+	flush := func() {
+		if len(upper) >= 2 {
+			poly := append(append(plotter.XYs{}, upper...), reverseXYs(lower)...)
+			if pg, err := plotter.NewPolygon(poly); err == nil {
+				pg.Color = withAlpha(m.Style.Colour, m.areaOpacity())
+				pg.LineStyle.Width = 0
+				p.Add(pg)
+			}
+		}
+		upper, lower = nil, nil
+	}
+	for i := range m.X {
+		if !finite(m.Y[i]) || !finite(m.Y2[i]) {
+			flush()
+			continue
+		}
+		lower = append(lower, plotter.XY{X: m.X[i], Y: m.Y[i]})
+		upper = append(upper, plotter.XY{X: m.X[i], Y: m.Y2[i]})
+	}
+	flush()
+	return nil
+}
+
+// addSegments draws intervals (Y to Y2) or bars (0 to Y) as vertical segments.
+func addSegments(p *plot.Plot, m Mark) error {
+	for i := range m.X {
+		lo, hi := 0.0, m.Y[i]
+		if m.Kind == MarkInterval {
+			lo, hi = m.Y[i], m.Y2[i]
+		}
+		if !finite(lo) || !finite(hi) {
+			continue
+		}
+		l, err := plotter.NewLine(plotter.XYs{{X: m.X[i], Y: lo}, {X: m.X[i], Y: hi}})
+		if err != nil {
+			return err
+		}
+		l.Color = m.Style.Colour
+		l.Width = m.width()
+		if m.Kind == MarkBars {
+			l.Width = vg.Points(8)
+		}
+		p.Add(l)
+	}
+	return nil
+}
+
+// addText writes a text mark's labels beside their points.
+func addText(p *plot.Plot, m Mark) error {
+	var xy plotter.XYLabels
+	for i := range m.X {
+		xy.XYs = append(xy.XYs, plotter.XY{X: m.X[i], Y: m.Y[i]})
+		xy.Labels = append(xy.Labels, m.Labels[i])
+	}
+	if len(xy.XYs) == 0 {
+		return nil
+	}
+	l, err := plotter.NewLabels(xy)
+	if err != nil {
+		return err
+	}
+	for i := range l.TextStyle {
+		l.TextStyle[i].Font.Size = vg.Points(7)
+		l.TextStyle[i].XAlign = draw.XLeft
+	}
+	l.Offset = vg.Point{X: vg.Points(8), Y: vg.Points(-3)}
+	p.Add(l)
 	return nil
 }
 
