@@ -63,12 +63,12 @@ func (c Column) Numeric() bool {
 	return false
 }
 
-// Mark is how a cell stands among its column.
-type Mark int
+// CellMark is how a cell stands among its column.
+type CellMark int
 
 // The marks of a cell.
 const (
-	MarkNone   Mark = iota
+	MarkNone   CellMark = iota
 	MarkBest        // the column's best, alone
 	MarkSecond      // the second best, alone
 	MarkTied        // tied with another cell for the best: not a win
@@ -86,7 +86,7 @@ type Cell struct {
 	Sort  string
 	Num   bool
 	Value float64 // the number shown (Num)
-	Mark  Mark
+	Mark  CellMark
 	// Sig marks a significant row's p-value (Table.SigNote explains it).
 	Sig bool
 	// Undefined says why a cell has no value ("" when it has one).
@@ -136,7 +136,7 @@ type Table struct {
 }
 
 // HasMark reports whether any cell carries mark m.
-func (t *Table) HasMark(m Mark) bool {
+func (t *Table) HasMark(m CellMark) bool {
 	for _, r := range t.Rows {
 		for _, c := range r {
 			if c.Mark == m {

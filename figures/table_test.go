@@ -53,7 +53,7 @@ func TestTiesAreNotWins(t *testing.T) {
 			{"D", nil, nil, 1.0},
 		}}
 	spec := NewTable(tab, "t", TableOptions{})
-	want := [][]Mark{
+	want := [][]CellMark{
 		{MarkNone, MarkTied, MarkNone, MarkNone},
 		{MarkNone, MarkTied, MarkBest, MarkNone},
 		{MarkNone, MarkNone, MarkSecond, MarkNone},

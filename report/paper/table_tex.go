@@ -117,7 +117,7 @@ func tableNotes(t *figures.Table, part []int) string {
 		}
 		return false
 	}
-	mark := func(m figures.Mark) bool { return has(func(c figures.Cell) bool { return c.Mark == m }) }
+	mark := func(m figures.CellMark) bool { return has(func(c figures.Cell) bool { return c.Mark == m }) }
 	var n, marks []string
 	if mark(figures.MarkBest) {
 		marks = append(marks, "bold: best in its column")
