@@ -41,7 +41,7 @@ func Characteristics(id, title string, r *datasets.CharacteristicsResult) ([]Fig
 	}
 	var out []Figure
 	for _, p := range panels {
-		spec := HeatmapSpec(p.vals, r.Features, labelled(r.Methods, r.Naming.Method), p.lo, p.hi, p.title)
+		spec := HeatmapSpec(p.vals, labelled(r.Features, r.Naming.Feature), labelled(r.Methods, r.Naming.Method), p.lo, p.hi, p.title)
 		spec.Subject = fmt.Sprintf("heatmap of the %s between %d dataset characteristics and %d methods", p.what, len(r.Features), len(r.Methods))
 		spec.Caption = fmt.Sprintf("%s between each dataset characteristic and each method's %s over %d datasets; the last column, %s, pools every (dataset, method) pair. "+
 			"Grey cells are undefined (see the notes).", corrCapitalise(p.what), r.Naming.Metric(r.Metric), len(r.Datasets), datasets.CharPooled)

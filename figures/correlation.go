@@ -24,8 +24,8 @@ func MetricCorrelation(id, title string, r *correlation.Result) ([]Figure, error
 			vals[i][j] = r.Rho[a][b]
 		}
 	}
-	spec := HeatmapSpec(vals, names, names, -1, 1, "mean "+r.Method)
 	method := map[string]string{correlation.Spearman: "Spearman", correlation.Pearson: "Pearson", correlation.Kendall: "Kendall tau-b"}[r.Method]
+	spec := HeatmapSpec(vals, names, names, -1, 1, "mean "+method)
 	how := "Lower-is-better metrics are negated first, so a positive value means the metrics agree on which methods are better."
 	if r.Raw {
 		how = "Values are correlated as given (raw = true)."

@@ -26,7 +26,7 @@ func TestPairedTestsFigures(t *testing.T) {
 		return in
 	}
 	for _, n := range []int{10, 300} {
-		r, err := significance.PairedTests(mk(n), significance.PairedTestsOptions{Metric: "rmse"})
+		r, err := significance.PairedTests(mk(n), significance.PairedTestsOptions{Metric: "rmse", Missing: "drop"})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -65,7 +65,7 @@ func selectionRho(id string, r *datasets.SelectionResult) (Figure, error) {
 		if err := selectionStrategy(plt, bar, r, sum, j, strat); err != nil {
 			return Figure{}, err
 		}
-		legend = append(legend, LegendEntry{Name: strat, Kinds: []MarkKind{MarkPoints, MarkInterval}, Style: selectionStyle(j)})
+		legend = append(legend, LegendEntry{Name: r.Naming.Strategy(strat), Kinds: []MarkKind{MarkPoints, MarkInterval}, Style: selectionStyle(j)})
 	}
 	selectionRhoRange(plt, r)
 	// the legend beside the plot, never over the whiskers
@@ -112,7 +112,7 @@ func selectionStrategy(plt *plot.Plot, bar *charts.BoxPlot, r *datasets.Selectio
 		pts.YErrors = append(pts.YErrors, struct{ Low, High float64 }{*s.Mean - lo, hi - *s.Mean})
 	}
 	c := Colour(j)
-	bar.AddSeries(strat, data, charts.WithItemStyleOpts(opts.ItemStyle{
+	bar.AddSeries(r.Naming.Strategy(strat), data, charts.WithItemStyleOpts(opts.ItemStyle{
 		Color: fmt.Sprintf("rgba(%d,%d,%d,0.35)", c.R, c.G, c.B), BorderColor: Hex(j), BorderWidth: 1.5}))
 	if len(pts.XYs) == 0 {
 		return nil
@@ -192,7 +192,7 @@ func selectionChosen(id string, r *datasets.SelectionResult) (Figure, error) {
 	hm := &clustersHeatmap{Values: values, Text: text, Low: 0, High: 1, FontSize: vg.Points(7)}
 	plt := NewPlot("", "", "")
 	plt.Add(hm)
-	plt.X.Tick.Marker = clustersNameTicks(r.Strategies)
+	plt.X.Tick.Marker = clustersNameTicks(labelled(r.Strategies, r.Naming.Strategy))
 	plt.Y.Tick.Marker = clustersNameTicks(rows)
 	plt.X.Tick.Label.Font.Size = vg.Points(8)
 	plt.Y.Tick.Label.Font.Size = vg.Points(7)
@@ -206,7 +206,7 @@ func selectionChosen(id string, r *datasets.SelectionResult) (Figure, error) {
 	chart, err := ChartJSON(map[string]any{
 		"tooltip":   map[string]any{"show": true, "trigger": "item"},
 		"grid":      map[string]any{"left": 150, "bottom": 40, "top": 10, "right": 20},
-		"xAxis":     map[string]any{"type": "category", "data": r.Strategies, "splitArea": map[string]any{"show": true}},
+		"xAxis":     map[string]any{"type": "category", "data": labelled(r.Strategies, r.Naming.Strategy), "splitArea": map[string]any{"show": true}},
 		"yAxis":     map[string]any{"type": "category", "data": rows, "splitArea": map[string]any{"show": true}},
 		"visualMap": map[string]any{"min": 0, "max": 1, "show": false, "inRange": map[string]any{"color": []string{"#f7fbff", "#08306b"}}},
 		"series": []any{map[string]any{"type": "heatmap", "name": "share of simulations", "data": cells,

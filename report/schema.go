@@ -81,7 +81,9 @@ func strSchema(desc string) map[string]any {
 // pattern) or a table with the path and its reading rules.
 var entrySchema = map[string]any{"anyOf": []any{
 	map[string]any{"type": "string"},
-	map[string]any{"type": "object", "required": []string{"path"}, "properties": structProps(reflect.TypeOf(InputEntry{})), "additionalProperties": false},
+	// a file's entry names its path, an engine table's its engine
+	map[string]any{"type": "object", "properties": structProps(reflect.TypeOf(InputEntry{})), "additionalProperties": false,
+		"anyOf": []any{map[string]any{"required": []string{"path"}}, map[string]any{"required": []string{"engine"}}}},
 }}
 
 // entriesSchema is one input entry or a list of them.
@@ -134,8 +136,13 @@ var sourceSchema = map[string]any{"anyOf": []any{
 // customSchemas are the option types that decode themselves
 // (UnmarshalTOML): each accepts more than one shape.
 var customSchemas = map[reflect.Type]any{
-	reflect.TypeOf(meta.Source{}):           sourceSchema,
-	reflect.TypeOf(multiobjective.Source{}): sourceSchema,
+	reflect.TypeOf(meta.Source{}): sourceSchema,
+	reflect.TypeOf(multiobjective.Source{}): map[string]any{"anyOf": []any{
+		map[string]any{"type": "string"},
+		map[string]any{"type": "object", "required": []string{"path"}, "additionalProperties": false, "properties": map[string]any{
+			"path": map[string]any{"type": "string"}, "columns": map[string]any{"type": "object", "additionalProperties": map[string]any{"type": "string"}},
+			"ids": map[string]any{"type": "array", "items": map[string]any{"type": "string"}}}},
+	}},
 	reflect.TypeOf(multiobjective.Importance{}): map[string]any{"anyOf": []any{
 		map[string]any{"type": "number"},
 		map[string]any{"type": "object", "additionalProperties": map[string]any{"type": "number"}},
@@ -147,7 +154,7 @@ var customSchemas = map[reflect.Type]any{
 		"threshold": map[string]any{"anyOf": []any{map[string]any{"type": "number"},
 			map[string]any{"type": "object", "additionalProperties": map[string]any{"type": "number"}}}},
 		"penalty": map[string]any{"type": "number"},
-		"groups":  map[string]any{"type": "array"},
+		"groups":  map[string]any{"type": []string{"object", "array"}},
 	}},
 	reflect.TypeOf(offline.CompareOptions{}): map[string]any{"type": "object", "additionalProperties": false, "properties": map[string]any{
 		"test": map[string]any{"type": "string"}, "correction": map[string]any{"type": "string"},

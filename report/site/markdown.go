@@ -152,7 +152,7 @@ func mdParams(buf *bytes.Buffer, v *analysisView) {
 		if p.Default {
 			def = " (default)"
 		}
-		fmt.Fprintf(buf, "| %s | `%s`%s |\n", mdText(p.Key), strings.ReplaceAll(strings.ReplaceAll(p.Value, "\n", "; "), "|", "\\|"), def)
+		fmt.Fprintf(buf, "| `%s` | `%s`%s |\n", p.Key, strings.ReplaceAll(strings.ReplaceAll(p.Value, "\n", "; "), "|", "\\|"), def)
 	}
 	fmt.Fprintf(buf, "| seed | `%d` |\n", v.Seed)
 }
