@@ -69,9 +69,9 @@ type CellMark int
 // The marks of a cell.
 const (
 	MarkNone   CellMark = iota
-	MarkBest        // the column's best, alone
-	MarkSecond      // the second best, alone
-	MarkTied        // tied with another cell for the best: not a win
+	MarkBest            // the column's best, alone
+	MarkSecond          // the second best, alone
+	MarkTied            // tied with another cell for the best: not a win
 )
 
 // Cell is one cell of a table spec as every output shows it.
