@@ -33,7 +33,7 @@ func runCriticalDifference(job *Job, o *significance.CriticalDifferenceOptions) 
 	if err != nil {
 		return nil, err
 	}
-	r.Naming = job.Study.NamingWith(res)
+	r.Naming = job.Study.Naming()
 	job.Progress().Step("critical_difference: "+job.ID, 1, 1)
 	figs, err := figures.CriticalDifference(job.ID, job.Title, r)
 	if err != nil {

@@ -69,7 +69,7 @@ func runDatasetSelection(job *Job, o *dsets.SelectionOptions) (*Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	r.Naming = job.Study.NamingWith(res)
+	r.Naming = job.Study.Naming()
 	figs, err := figures.Selection(job.ID, job.Title, r)
 	if err != nil {
 		return nil, err

@@ -102,7 +102,6 @@ type macroView struct{ Name, Value string }
 
 type figureView struct {
 	ID, Title, Caption string
-	Alt                string // the static figure's alt text (from its spec; else its title)
 	Num                int
 	Src, SVGHref       string
 	PDFHref, PNGHref   string // "" when the figure has no drawing (paper.go)
@@ -225,7 +224,7 @@ func (b *siteBuild) buildViews() error {
 // figureView is a figure as its page shows it, numbered num.
 func (b *siteBuild) figureView(f figures.Figure, num int) figureView {
 	fv := figureView{ID: f.ID, Title: f.Title, Caption: f.Caption, Num: num,
-		Src: "figures/" + f.ID + ".svg", SVGHref: "figures/" + f.ID + ".svg", Height: f.Height, PreferStatic: f.PreferStatic, fig: f, Alt: f.Alt}
+		Src: "figures/" + f.ID + ".svg", SVGHref: "figures/" + f.ID + ".svg", Height: f.Height, PreferStatic: f.PreferStatic, fig: f}
 	if fv.Height == 0 {
 		fv.Height = 420
 	}
