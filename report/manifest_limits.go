@@ -41,105 +41,115 @@ func checkManifestShape(name string, src []byte) error {
 	if len(src) > maxManifestBytes {
 		return manifestSizeError(name, int64(len(src)))
 	}
-	line := 1
-	var (
-		stack   []int // the parts each open bracket adds
-		sum     int   // sum of stack
-		base    int   // parts of the current [table] header
-		chain   int   // dots of the key being read
-		pending = -1  // dots of the key just before '=', until its value opens
-		header  bool  // inside a [table] or [[array]] header
-	)
-	tooDeep := func() error {
-		return &ManifestError{File: name, Line: line, Msg: fmt.Sprintf("tables, arrays and dotted keys nested deeper than %d levels (the limit); flatten the value or split the key", maxManifestDepth)}
-	}
+	d := depthScan{line: 1, pending: -1}
 	for i := 0; i < len(src); i++ {
-		c := src[i]
-		switch c {
+		switch c := src[i]; c {
 		case '\n':
-			line++
-			chain, pending = 0, -1
+			d.line++
+			d.chain, d.pending = 0, -1
 		case '#':
 			for i+1 < len(src) && src[i+1] != '\n' {
 				i++
 			}
 		case '"', '\'':
-			// A string: a quoted key part (it continues the chain) or a
-			// value. Multi-line forms may hold newlines, counted here.
-			multi := i+2 < len(src) && src[i+1] == c && src[i+2] == c
-			if multi {
-				i += 3
-				for ; i < len(src); i++ {
-					if src[i] == '\n' {
-						line++
-					} else if c == '"' && src[i] == '\\' {
-						if i+1 < len(src) && src[i+1] == '\n' {
-							line++
-						}
-						i++
-					} else if src[i] == c && i+2 < len(src) && src[i+1] == c && src[i+2] == c {
-						// A closing delimiter may be followed by up to two
-						// more quotes that belong to the string.
-						i += 2
-						for i+1 < len(src) && src[i+1] == c {
-							i++
-						}
-						break
-					}
-				}
-				continue
-			}
-			for i++; i < len(src) && src[i] != c && src[i] != '\n'; i++ {
-				if c == '"' && src[i] == '\\' {
-					i++
-				}
-			}
-			if i < len(src) && src[i] == '\n' {
-				line++ // an unterminated string: the decoder reports it
-			}
+			i = skipTOMLString(src, i, &d.line)
 		case '.':
-			chain++
-			if base+sum+chain > maxManifestDepth {
-				return tooDeep()
-			}
+			d.chain++
 		case '=':
-			pending, chain = chain, 0
+			d.pending, d.chain = d.chain, 0
 		case '[', '{':
-			if c == '[' && len(stack) == 0 && pending < 0 && !header {
-				// A [table] or [[array of tables]] header.
-				header, base, chain = true, 0, 0
-				if i+1 < len(src) && src[i+1] == '[' {
-					i++
-				}
-				continue
-			}
-			add := 1
-			if pending >= 0 {
-				add += pending
-			}
-			pending = -1
-			stack = append(stack, add)
-			sum += add
-			chain = 0
-			if base+sum > maxManifestDepth {
-				return tooDeep()
-			}
+			i = d.open(src, i)
 		case ']', '}':
-			if header && len(stack) == 0 {
-				header, base, chain = false, chain+1, 0
-				if i+1 < len(src) && src[i+1] == ']' {
-					i++
-				}
-				continue
-			}
-			if n := len(stack); n > 0 {
-				sum -= stack[n-1]
-				stack = stack[:n-1]
-			}
-			chain, pending = 0, -1
+			i = d.close(src, i)
 		case ',':
-			chain, pending = 0, -1
+			d.chain, d.pending = 0, -1
+		}
+		if d.base+d.sum+d.chain > maxManifestDepth {
+			return &ManifestError{File: name, Line: d.line, Msg: fmt.Sprintf("tables, arrays and dotted keys nested deeper than %d levels (the limit); flatten the value or split the key", maxManifestDepth)}
 		}
 	}
 	return nil
+}
+
+// depthScan is checkManifestShape's state: how deep the current key lies.
+type depthScan struct {
+	line    int
+	stack   []int // the parts each open bracket adds
+	sum     int   // sum of stack
+	base    int   // parts of the current [table] header
+	chain   int   // dots of the key being read
+	pending int   // dots of the key just before '=', until its value opens (-1: none)
+	header  bool  // inside a [table] or [[array]] header
+}
+
+// open handles '[' or '{' at src[i]: a table header, or a value's
+// array or inline table. It returns the index of its last byte.
+func (d *depthScan) open(src []byte, i int) int {
+	if src[i] == '[' && len(d.stack) == 0 && d.pending < 0 && !d.header {
+		d.header, d.base, d.chain = true, 0, 0
+		if i+1 < len(src) && src[i+1] == '[' {
+			i++
+		}
+		return i
+	}
+	add := 1 + max(d.pending, 0)
+	d.pending, d.chain = -1, 0
+	d.stack = append(d.stack, add)
+	d.sum += add
+	return i
+}
+
+// close handles ']' or '}' at src[i].
+func (d *depthScan) close(src []byte, i int) int {
+	if d.header && len(d.stack) == 0 {
+		d.header, d.base, d.chain = false, d.chain+1, 0
+		if i+1 < len(src) && src[i+1] == ']' {
+			i++
+		}
+		return i
+	}
+	if n := len(d.stack); n > 0 {
+		d.sum -= d.stack[n-1]
+		d.stack = d.stack[:n-1]
+	}
+	d.chain, d.pending = 0, -1
+	return i
+}
+
+// skipTOMLString skips the string that opens at src[i] (a quoted key
+// part or a value; basic or literal, single- or multi-line), counting
+// its line ends, and returns the index of its last byte.
+func skipTOMLString(src []byte, i int, line *int) int {
+	c := src[i]
+	if i+2 < len(src) && src[i+1] == c && src[i+2] == c {
+		for i += 3; i < len(src); i++ {
+			switch {
+			case src[i] == '\n':
+				*line++
+			case c == '"' && src[i] == '\\':
+				if i+1 < len(src) && src[i+1] == '\n' {
+					*line++
+				}
+				i++
+			case src[i] == c && i+2 < len(src) && src[i+1] == c && src[i+2] == c:
+				// A closing delimiter may be followed by up to two more
+				// quotes that belong to the string.
+				i += 2
+				for i+1 < len(src) && src[i+1] == c {
+					i++
+				}
+				return i
+			}
+		}
+		return i
+	}
+	for i++; i < len(src) && src[i] != c && src[i] != '\n'; i++ {
+		if c == '"' && src[i] == '\\' {
+			i++
+		}
+	}
+	if i < len(src) && src[i] == '\n' {
+		*line++ // an unterminated string: the decoder reports it
+	}
+	return i
 }
