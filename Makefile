@@ -16,7 +16,7 @@ AXE      := node_modules/axe-core/axe.min.js
 BIN      := bin/evalbook
 DEMO     := sites/demo
 
-.PHONY: all build assets dist dist-check demo test test-race test-short fuzz bench bench-seed000 bench-1g bench-issues bench-pack bench-pages bench-offline lint deps clean
+.PHONY: all build assets dist dist-check demo test test-race test-short fuzz bench bench-scaling bench-seed000 bench-1g bench-issues bench-pack bench-pages bench-offline lint deps clean
 
 all: build
 
@@ -156,6 +156,7 @@ bench: build
 	@echo "== benchmarks; BenchmarkMetaSummary10k: meta_analysis of 10,000 two-group summaries, sensitivity = true (analysis-ms: read + compute, run-ms: + forest and funnel plots, build-ms: whole site)"
 	@echo "   the issues' budgets (printed, never asserted): Stability30x11 < 5 s, Stability100x50 < 60 s, DatasetSelection < 10 s, ServeRebuild < 2000 ms/edit"
 	$(GO) test -run '^$$' -bench . -benchtime 1x ./analyses/... ./report/
+	@$(MAKE) --no-print-directory bench-scaling
 	@$(MAKE) --no-print-directory bench-seed000
 	@$(MAKE) --no-print-directory bench-pack
 	@$(MAKE) --no-print-directory bench-engine
@@ -179,6 +180,14 @@ bench-seed000: build
 	done
 	@echo "== where a cold build of it goes (in one process: no start-up, each font face read once): site only, + the figures' PDF and PNG, validate"
 	@$(GO) test ./report -run '^$$' -bench Seed000Split -benchtime 3x | grep -E '^Benchmark'
+
+# bench-scaling: one analysis of each results-matrix kind built over 10,
+# 100, 1,000 and 10,000 methods, then datasets, with the growth exponent
+# between sizes (issue 31: none above n log n; pairwise kinds stop at
+# their limit of methods with an error). SCALING_SIZES=10,100 is quick.
+SCALING_SIZES ?= 10,100,1000,10000
+bench-scaling:
+	EVALBOOK_SCALING_SIZES=$(SCALING_SIZES) $(GO) test ./report -run '^$$' -bench BenchmarkScaling -benchtime 1x -timeout 60m -v | grep -E 'over|^ok|FAIL'
 
 # bench-pack: evalbook pack and evalbook verify of the demo, timed (issue
 # 17's budget, printed, never asserted: each under 5 s).

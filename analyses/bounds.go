@@ -61,7 +61,41 @@ const (
 	// MaxCorrelationMetrics bounds the metrics of one correlation matrix
 	// (every ordered pair is a row of its table).
 	MaxCorrelationMetrics = 1000
+	// MaxMethods and MaxDatasets bound the methods and datasets one
+	// analysis compares (its results matrix): every analysis costs at
+	// most n log n in each up to them; a million methods would make
+	// tables and figures nobody can read, in gigabytes.
+	MaxMethods  = 10_000
+	MaxDatasets = 10_000
+	// MaxPairwiseMethods bounds the methods of an analysis that compares
+	// every pair (critical_difference, paired_tests): 200 methods are
+	// 19 900 pairs, each a row of its tables and a test of its own.
+	MaxPairwiseMethods = 200
+	// MaxResultsMethods and MaxResultsDatasets bound the names the
+	// results may hold, for analyses that each choose up to MaxMethods
+	// and MaxDatasets of them: reading stops at the first name past the
+	// limit (a million methods took 88 s and 1.2 GB to be refused).
+	MaxResultsMethods  = 100_000
+	MaxResultsDatasets = 100_000
 )
+
+// CheckMatrixSize reports more methods or datasets than one analysis
+// compares (MaxMethods, MaxDatasets; MaxPairwiseMethods when pairwise),
+// as an OptionError on "methods" or "datasets", the keys that choose
+// fewer.
+func CheckMatrixSize(datasets, methods int, pairwise bool) error {
+	maxM, per := MaxMethods, ""
+	if pairwise {
+		maxM, per = MaxPairwiseMethods, ", as every pair is compared"
+	}
+	if methods > maxM {
+		return OptionErrorf("methods", "%d methods, above the limit of %d for one analysis%s; list the ones to compare in `methods = [...]`", methods, maxM, per)
+	}
+	if datasets > MaxDatasets {
+		return OptionErrorf("datasets", "%d datasets, above the limit of %d for one analysis; list the ones to compare in `datasets = [...]`", datasets, MaxDatasets)
+	}
+	return nil
+}
 
 // OptionError is a problem with one key of an analysis's options. Key is
 // the key's dotted path inside the [[analyses]] table ("repeats",

@@ -220,6 +220,9 @@ func (b *ResultsBuilder) Add(dataset, method, metric string, v float64) {
 func (b *ResultsBuilder) AddRow(k CellKey, v float64, run string, rule DuplicateRule, at Source) error {
 	c, created := b.cell(k)
 	if created {
+		if err := b.checkSize(k); err != nil {
+			return err
+		}
 		c.rule, c.at = rule, at
 		if rule == DupRuns {
 			c.runs = map[string]runValue{run: {v, at}}
@@ -251,6 +254,20 @@ func (b *ResultsBuilder) AddRow(k CellKey, v float64, run string, rule Duplicate
 	}
 	return &DuplicateError{Key: k, Value: v, Other: c.mean, OtherN: c.n, OtherAt: c.at,
 		MixedWithRun: (rule == DupRuns) != (c.rule == DupRuns)}
+}
+
+// checkSize refuses a cell whose method or dataset is one more than the
+// results may hold (MaxResultsMethods, MaxResultsDatasets): the reading
+// stops there instead of filling gigabytes with names no analysis can
+// compare.
+func (b *ResultsBuilder) checkSize(k CellKey) error {
+	if n := len(b.methods.list); n > MaxResultsMethods {
+		return fmt.Errorf("method %q would be method number %d of the results, above the limit of %d methods in the results (and %d in one analysis)", k.Method, n, MaxResultsMethods, MaxMethods)
+	}
+	if n := len(b.datasets.list); n > MaxResultsDatasets {
+		return fmt.Errorf("dataset %q would be dataset number %d of the results, above the limit of %d datasets in the results (and %d in one analysis)", k.Dataset, n, MaxResultsDatasets, MaxDatasets)
+	}
+	return nil
 }
 
 func (c *cellAcc) addChecked(k CellKey, v float64) error {

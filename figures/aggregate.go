@@ -25,6 +25,7 @@ func Aggregate(id, title string, r *leaderboard.AggregateResult) ([]Figure, erro
 		order[i] = i
 	}
 	sort.SliceStable(order, func(a, b int) bool { return p.AUC[order[a]] > p.AUC[order[b]] })
+	order, dropped := topSeries(order, "methods (by AUC)")
 
 	plt := NewPlot("", "β (ratio to the best value)", "share of datasets ρ(β)")
 	plt.Y.Min, plt.Y.Max = 0, 1
@@ -80,7 +81,7 @@ func Aggregate(id, title string, r *leaderboard.AggregateResult) ([]Figure, erro
 	return []Figure{{
 		ID:      id,
 		Title:   "Performance profiles",
-		Caption: fmt.Sprintf("Dolan–Moré performance profiles of %s over %d datasets: the share of datasets on which each method is within a factor β of the best. AUC (normalised to sum to 1) in the legend.", r.Naming.Metric(r.Metric), len(r.Datasets)),
+		Caption: fmt.Sprintf("Dolan–Moré performance profiles of %s over %d datasets: the share of datasets on which each method is within a factor β of the best. AUC (normalised to sum to 1) in the legend.", r.Naming.Metric(r.Metric), len(r.Datasets)) + dropped,
 		SVG:     svg, Drawing: &drw,
 		Chart:  chart,
 		Height: 460,

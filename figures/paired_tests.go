@@ -31,7 +31,8 @@ func PairedTests(id, title string, r *significance.PairedTestsResult) ([]Figure,
 	var figs []Figure
 	rl := *r
 	rl.Metric = r.Naming.Metric(r.Metric)
-	for i, p := range r.Pairs {
+	drawn, dropped := topPairs(len(r.Pairs))
+	for i, p := range r.Pairs[:drawn] {
 		if p.N == 0 {
 			continue
 		}
@@ -49,6 +50,9 @@ func PairedTests(id, title string, r *significance.PairedTestsResult) ([]Figure,
 		}
 		f.ID = fid
 		figs = append(figs, f)
+	}
+	if dropped != "" && len(figs) > 0 {
+		figs[len(figs)-1].Caption += dropped
 	}
 	return figs, nil
 }

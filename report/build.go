@@ -296,12 +296,15 @@ func checkInputs(s *Study, in *inputs) error {
 		}
 	}
 	for _, p := range s.Pages {
-		if _, err := in.readSource(p.Source); err != nil {
+		b, err := in.readSource(p.Source, maxPageBytes)
+		if err != nil {
 			errs = append(errs, &ManifestError{File: filepath.Base(s.File), Line: p.Line, Msg: fmt.Sprintf("page %q: %v", p.Source, err)})
+		} else if err := checkPageShape(in.display(input.AbsPath(s.Dir, p.Source)), b); err != nil {
+			errs = append(errs, err)
 		}
 	}
 	if s.Bibliography != "" {
-		if _, err := in.readSource(s.Bibliography); err != nil {
+		if _, err := in.readSource(s.Bibliography, 0); err != nil {
 			errs = append(errs, &ManifestError{File: filepath.Base(s.File), Line: s.line("bibliography"), Msg: fmt.Sprintf("bibliography %q: %v", s.Bibliography, err)})
 		}
 	}

@@ -458,7 +458,8 @@ func (in *inputs) checkFile(path string) error {
 
 // readSource reads a page or the bibliography (a manifest path) once,
 // through the same checks as every input, and keeps it for the site.
-func (in *inputs) readSource(rel string) ([]byte, error) {
+// A source above max bytes (max > 0) is refused before it is read.
+func (in *inputs) readSource(rel string, max int64) ([]byte, error) {
 	in.mu.Lock()
 	b, ok := in.sources[rel]
 	in.mu.Unlock()
@@ -470,7 +471,7 @@ func (in *inputs) readSource(rel string) ([]byte, error) {
 		return nil, err
 	}
 	in.noteFile(path)
-	b, err := input.ReadText(path, in.display(path))
+	b, err := input.ReadText(path, in.display(path), max)
 	if err != nil {
 		return nil, err
 	}

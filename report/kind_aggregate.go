@@ -53,6 +53,9 @@ func matrixInput(res *analyses.Results, metric analyses.Metric, datasets, method
 	} else if err := checkNames("method", methods, res.Methods); err != nil {
 		return leaderboard.AggregateInput{}, err
 	}
+	if err := analyses.CheckMatrixSize(len(datasets), len(methods), false); err != nil {
+		return leaderboard.AggregateInput{}, err
+	}
 	return leaderboard.AggregateInput{Metric: metric, Datasets: datasets, Methods: methods,
 		Q: res.Matrix(metric.Name, datasets, methods)}, nil
 }

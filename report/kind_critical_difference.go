@@ -6,6 +6,7 @@ package report
 // with this analysis's own Monte Carlo seed.
 
 import (
+	"github.com/evalbook/evalbook/analyses"
 	"github.com/evalbook/evalbook/analyses/significance"
 	"github.com/evalbook/evalbook/figures"
 )
@@ -26,6 +27,9 @@ func runCriticalDifference(job *Job, o *significance.CriticalDifferenceOptions) 
 		return nil, err
 	}
 	if err := checkDeclared(job.Study, res); err != nil {
+		return nil, err
+	}
+	if err := analyses.CheckMatrixSize(len(in.Datasets), len(in.Methods), true); err != nil {
 		return nil, err
 	}
 	job.Progress().Step("critical_difference: "+job.ID, 0, 1)

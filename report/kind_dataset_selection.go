@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"github.com/evalbook/evalbook/analyses"
 
 	dsets "github.com/evalbook/evalbook/analyses/datasets"
 	"github.com/evalbook/evalbook/figures"
@@ -51,6 +52,9 @@ func runDatasetSelection(job *Job, o *dsets.SelectionOptions) (*Output, error) {
 	if len(methods) == 0 {
 		methods = res.Methods
 	} else if err := checkNames("method", methods, res.Methods); err != nil {
+		return nil, err
+	}
+	if err := analyses.CheckMatrixSize(len(datasets), len(methods), false); err != nil {
 		return nil, err
 	}
 	in := dsets.SelectionInput{Datasets: datasets, Features: features, X: x, Methods: methods, Seed: job.Seed, Jobs: job.Workers}

@@ -37,6 +37,9 @@ func runMetricCorrelation(job *Job, o *correlation.Options) (*Output, error) {
 		// metrics would make a 10¹⁰-cell matrix and table.
 		return nil, fmt.Errorf("metric_correlation over %d metrics is above the limit of %d metrics in one correlation matrix; list the metrics to correlate in `metrics = [...]`", len(names), analyses.MaxCorrelationMetrics)
 	}
+	if err := analyses.CheckMatrixSize(len(res.Datasets), len(res.Methods), false); err != nil {
+		return nil, err
+	}
 	in := correlation.Input{Datasets: res.Datasets, Methods: res.Methods}
 	for _, n := range names {
 		in.Metrics = append(in.Metrics, job.Metric(n))

@@ -45,6 +45,9 @@ func runPairedTests(ctx *Job, o *significance.PairedTestsOptions) (*Output, erro
 		return nil, err
 	}
 	in.Naming = ctx.Study.Naming()
+	if err := analyses.CheckMatrixSize(0, len(in.Methods), true); err != nil {
+		return nil, err
+	}
 	r, err := significance.PairedTests(in, *o)
 	if err != nil {
 		return nil, err
@@ -69,6 +72,9 @@ func pairedFromResults(ctx *Job, o *significance.PairedTestsOptions, metric anal
 	if len(methods) == 0 {
 		methods = res.Methods
 	} else if err := checkNames("method", methods, res.Methods); err != nil {
+		return significance.PairedTestsInput{}, err
+	}
+	if err := analyses.CheckMatrixSize(len(res.Datasets), len(methods), true); err != nil {
 		return significance.PairedTestsInput{}, err
 	}
 	in := significance.PairedTestsInput{Metric: metric, Over: "datasets", Units: res.Datasets, Methods: methods}

@@ -252,7 +252,14 @@ func LoadStudy(path string, kinds Registry) (*Study, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read manifest: %w", err)
 	}
-	src, err := io.ReadAll(f)
+	// The size is checked before the manifest is read (a study.toml of
+	// gigabytes, or a link to one, is refused without reading it), and
+	// the read stops one byte past the limit in case it grew meanwhile.
+	if st, err := f.Stat(); err == nil && st.Size() > maxManifestBytes {
+		f.Close()
+		return nil, manifestSizeError(filepath.Base(path), st.Size())
+	}
+	src, err := io.ReadAll(io.LimitReader(f, maxManifestBytes+1))
 	f.Close()
 	if err != nil {
 		return nil, fmt.Errorf("read manifest: %w", err)
@@ -272,6 +279,9 @@ func ParseStudy(file string, src []byte, kinds Registry) (*Study, error) {
 	src = bytes.TrimPrefix(src, []byte("\xef\xbb\xbf"))
 	s := &Study{File: file, Dir: filepath.Dir(file), source: src, sourceSum: hex.EncodeToString(raw[:]), Seed: 42}
 	p := &manifestParser{s: s, name: filepath.Base(file), slugs: map[string]bool{"index": true, "provenance": true}, ids: map[string]int{}}
+	if err := checkManifestShape(p.name, src); err != nil {
+		return nil, err
+	}
 	var err error
 	if p.md, err = toml.Decode(string(src), &p.raw); err != nil {
 		var pe toml.ParseError

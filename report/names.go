@@ -63,6 +63,9 @@ func resultsMatrix(job *Job, metric string, datasets, methods []string) ([]strin
 	} else if err := checkNames("method", methods, res.Methods); err != nil {
 		return nil, nil, err
 	}
+	if err := analyses.CheckMatrixSize(len(datasets), len(methods), false); err != nil {
+		return nil, nil, err
+	}
 	return methods, res.Matrix(metric, datasets, methods), nil
 }
 

@@ -1432,6 +1432,37 @@ func hostileRows() []hostileRow {
 			return []string{"pack", study}
 		}, `study.toml: pack needs abstract, date, license in the manifest`),
 	)
+	// Issue 31, nothing unbounded: sizes and nesting past their limits
+	// end in an error at the file and line where the limit is passed.
+	nested := ""
+	for i := 0; i < 20; i++ {
+		nested += strings.Repeat("    ", i) + "- a\n"
+	}
+	manyMethods := func(n int) string {
+		var b strings.Builder
+		b.WriteString(hdr)
+		for m := 0; m < n; m++ {
+			fmt.Fprintf(&b, "d1,M%d,m,%d\n", m, m)
+		}
+		return b.String()
+	}
+	rows = append(rows,
+		bad("bounds", "manifest of inline tables 16000 deep", withAnalysis("x = "+strings.Repeat("{a=", 16000)+"1"+strings.Repeat("}", 16000)+"\n"),
+			"study.toml:12: tables, arrays and dotted keys nested deeper than 16 levels (the limit)"),
+		bad("bounds", "page of lists nested 20 deep", withPage(nested),
+			"pages/notes.md:17: blockquotes, lists and indentation nested 17 deep, above the limit of 16"),
+		bad("bounds", "page of 300 MB", func(t testing.TB, root, study string) []string {
+			f, err := os.OpenFile(filepath.Join(study, "pages", "notes.md"), os.O_WRONLY, 0)
+			mustDo(t, err)
+			mustDo(t, f.Truncate(300<<20))
+			mustDo(t, f.Close())
+			return build(study)
+		}, `page "pages/notes.md": pages/notes.md: 314572800 bytes, above the limit of 1048576`),
+		bad("bounds", "aggregate over 10001 methods", withResults(manyMethods(10001)),
+			"study.toml:8: analyses/lb: methods: 10001 methods, above the limit of 10000 for one analysis; list the ones to compare in `methods = [...]`"),
+		bad("bounds", "results of 100001 methods", withResults(manyMethods(100001)),
+			`data/results.csv:100002:14: method "M100000" would be method number 100001 of the results, above the limit of 100000 methods`),
+	)
 	return rows
 }
 

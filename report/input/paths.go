@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -112,10 +113,29 @@ func inside(dir, path string) bool {
 // must be UTF-8, since a page in another encoding (Latin-1) would reach
 // the site as bytes no browser shows as written. shown is the path as
 // messages name it. The caller checks the file first (CheckFile).
-func ReadText(path, shown string) ([]byte, error) {
-	b, err := os.ReadFile(path)
+//
+// A file above max bytes (max > 0) is refused by its size before it is
+// read: what evalbook renders from it costs more than the file, so a
+// page of hundreds of megabytes must not be read to learn that.
+func ReadText(path, shown string, max int64) ([]byte, error) {
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", shown, errors.Unwrap(err))
+	}
+	defer f.Close()
+	r := io.Reader(f)
+	if max > 0 {
+		if st, err := f.Stat(); err == nil && st.Size() > max {
+			return nil, fmt.Errorf("%s: %d bytes, above the limit of %d", shown, st.Size(), max)
+		}
+		r = io.LimitReader(f, max+1) // a file that grew meanwhile
+	}
+	b, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", shown, err)
+	}
+	if max > 0 && int64(len(b)) > max {
+		return nil, fmt.Errorf("%s: more than %d bytes, above the limit", shown, max)
 	}
 	if !utf8.Valid(b) {
 		at := 0

@@ -52,11 +52,11 @@ func TestCheckFileAndReadText(t *testing.T) {
 	if err := CheckFile(dir, filepath.Join(dir, "none"), "none", false, "study.toml"); err == nil || err.Error() != "none: no such file" {
 		t.Errorf("missing: %v", err)
 	}
-	if b, err := ReadText(in, "page.md"); err != nil || string(b) != "# ok\n" {
+	if b, err := ReadText(in, "page.md", 0); err != nil || string(b) != "# ok\n" {
 		t.Errorf("ReadText: %q %v", b, err)
 	}
 	os.WriteFile(in, []byte("a\ncaf\xe9\n"), 0o644)
-	if _, err := ReadText(in, "page.md"); err == nil || !strings.Contains(err.Error(), "page.md:2") || !strings.Contains(err.Error(), "invalid UTF-8 (byte 0xE9)") {
+	if _, err := ReadText(in, "page.md", 0); err == nil || !strings.Contains(err.Error(), "page.md:2") || !strings.Contains(err.Error(), "invalid UTF-8 (byte 0xE9)") {
 		t.Errorf("Latin-1: %v", err)
 	}
 }

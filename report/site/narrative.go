@@ -139,6 +139,18 @@ var directiveNames = []string{"figure", "table", "ref", "value"}
 func (n *narrative) expand(src string) string {
 	blocks, spans := n.codeRanges(src)
 	lines := strings.Split(src, "\n")
+	// closes[k] is the first line at or after k that ends with $$ (len
+	// when none): display math is found in one pass, not by reading on
+	// from every line that opens it (a page of unclosed $$ lines cost
+	// time growing with the cube of its length).
+	closes := make([]int, len(lines)+1)
+	closes[len(lines)] = len(lines)
+	for k := len(lines) - 1; k >= 0; k-- {
+		closes[k] = closes[k+1]
+		if strings.HasSuffix(strings.TrimSpace(lines[k]), "$$") {
+			closes[k] = k
+		}
+	}
 	for i := 0; i < len(lines); i++ {
 		if blocks[i] {
 			continue
@@ -149,9 +161,9 @@ func (n *narrative) expand(src string) string {
 			// display math: up to the line that ends with $$
 			j := i
 			body := strings.TrimPrefix(trimmed, "$$")
-			for !strings.HasSuffix(strings.TrimSpace(body), "$$") && j+1 < len(lines) {
-				j++
-				body += "\n" + lines[j]
+			if !strings.HasSuffix(strings.TrimSpace(body), "$$") && i+1 < len(lines) && closes[i+1] < len(lines) {
+				j = closes[i+1]
+				body += "\n" + strings.Join(lines[i+1:j+1], "\n")
 			}
 			if strings.HasSuffix(strings.TrimSpace(body), "$$") {
 				if n.format == "html" {

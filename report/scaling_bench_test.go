@@ -1,0 +1,105 @@
+package report
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// BenchmarkScaling builds one analysis of each kind that reads the
+// results matrix over n methods (10 datasets) and over n datasets (10
+// methods), n = 10, 100, 1 000, 10 000 (EVALBOOK_SCALING_SIZES=10,100
+// for a quick run), and prints each build's time and the growth exponent
+// between sizes (the log-log slope: 1 is linear, 2 quadratic). An
+// analysis that refuses a size prints its error instead (pairwise tests
+// stop at their limit of methods). Printed, never asserted (issue 31:
+// no kind faster than n log n, about 1.1 per decade at these sizes).
+func BenchmarkScaling(b *testing.B) {
+	sizes := []int{10, 100, 1000, 10000}
+	if env := os.Getenv("EVALBOOK_SCALING_SIZES"); env != "" {
+		sizes = nil
+		for _, f := range strings.Split(env, ",") {
+			n, err := strconv.Atoi(strings.TrimSpace(f))
+			if err != nil || n < 2 {
+				b.Fatalf("EVALBOOK_SCALING_SIZES: %q", env)
+			}
+			sizes = append(sizes, n)
+		}
+	}
+	kinds := []struct{ name, opts string }{
+		{"aggregate", `type = "aggregate"` + "\nmetric = \"m1\""},
+		{"critical_difference", `type = "critical_difference"` + "\nmetric = \"m1\"\nbayesian = false"},
+		{"paired_tests", `type = "paired_tests"` + "\nmetric = \"m1\""},
+		{"stability", `type = "stability"` + "\nmetric = \"m1\"\nrepeats = 10"},
+		{"metric_correlation", `type = "metric_correlation"`},
+	}
+	for _, k := range kinds {
+		for _, axis := range []string{"methods", "datasets"} {
+			b.Run(k.name+"/"+axis, func(b *testing.B) {
+				var prevN int
+				var prev time.Duration
+				for _, n := range sizes {
+					nd, nm := 10, n
+					if axis == "datasets" {
+						nd, nm = n, 10
+					}
+					dir := b.TempDir()
+					writeScalingStudy(b, dir, nd, nm, k.opts)
+					start := time.Now()
+					_, err := Build(context.Background(), Options{Manifest: filepath.Join(dir, "study.toml"), Format: "html", NoCache: true, Version: "bench", Quiet: true})
+					d := time.Since(start)
+					if err != nil {
+						msg := err.Error()
+						if i := strings.IndexByte(msg, '\n'); i >= 0 {
+							msg = msg[:i]
+						}
+						b.Logf("%s over %d %s: stopped after %v: %s", k.name, n, axis, d.Round(time.Millisecond), msg)
+						prevN = 0
+						continue
+					}
+					slope := ""
+					if prevN > 0 {
+						slope = fmt.Sprintf(", exponent %.2f", math.Log(float64(d)/float64(prev))/math.Log(float64(n)/float64(prevN)))
+					}
+					b.Logf("%s over %d %s: %v%s", k.name, n, axis, d.Round(time.Millisecond), slope)
+					prevN, prev = n, d
+				}
+			})
+		}
+	}
+}
+
+// writeScalingStudy writes a study of nd datasets × nm methods × two
+// metrics (seeded values) and one analysis with the given options.
+func writeScalingStudy(b testing.TB, dir string, nd, nm int, opts string) {
+	f, err := os.Create(filepath.Join(dir, "results.csv"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	w := bufio.NewWriter(f)
+	fmt.Fprintln(w, "dataset,method,metric,value")
+	x := uint64(1)
+	for d := 0; d < nd; d++ {
+		for m := 0; m < nm; m++ {
+			for _, metric := range []string{"m1", "m2"} {
+				x = x*6364136223846793005 + 1442695040888963407
+				fmt.Fprintf(w, "d%d,method-%d,%s,%.6f\n", d, m, metric, 0.1+float64(x>>11)/float64(1<<53))
+			}
+		}
+	}
+	if err := w.Flush(); err != nil {
+		b.Fatal(err)
+	}
+	f.Close()
+	manifest := "title = \"scaling\"\n[inputs]\nresults = \"results.csv\"\n[[analyses]]\nid = \"a\"\n" + opts + "\n"
+	if err := os.WriteFile(filepath.Join(dir, "study.toml"), []byte(manifest), 0o644); err != nil {
+		b.Fatal(err)
+	}
+}
