@@ -7,6 +7,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/evalbook/evalbook/report/engine"
 )
 
 // logFaultManifest is a small study of one characteristics analysis over
@@ -122,6 +125,12 @@ func testEngineLogs(t *testing.T, c *chCluster) {
 	t.Run("every preprocessing step equals the file", func(t *testing.T) {
 		testEngineLogSteps(t, c, dir)
 	})
+	t.Run("padded ids equal the file", func(t *testing.T) {
+		testEngineLogPadded(t, c, dir)
+	})
+	t.Run("the last k-core round's queries run", func(t *testing.T) {
+		testEngineLogLongQuery(t, c)
+	})
 	before := siteDigest(t, site)
 	o.NoCache, o.Cache, o.CacheDir = true, nil, ""
 	cases := []struct {
@@ -192,4 +201,75 @@ func testEngineLogSteps(t *testing.T, c *chCluster, dir string) {
 		t.Errorf("the steps should each remove something:\n%s", tables["chars-preprocessing.csv"])
 	}
 	t.Logf("preprocessing:\n%s", tables["chars-preprocessing.csv"])
+}
+
+// testEngineLogPadded: user and item ids (and the dataset name) with
+// white space around them in the engine table are read as the file
+// readers read them, trimmed: the features and preprocessing counts of
+// the padded table equal those of the same log, unpadded, in a file
+// (log.csv, written by testEngineLogSteps; its trimming the strict-input
+// tests pin).
+func testEngineLogPadded(t *testing.T, c *chCluster, dir string) {
+	csv := c.shards[0].exec(t, "SELECT user, item, rating FROM fault_logs WHERE dataset = 'd' FORMAT TSV", nil)
+	c.createLogTable(t, "padded_logs", "dataset String, user String, item String, rating Nullable(Float64)")
+	pads := []string{" ", "\\t", "\u00a0", "\u3000", ""}
+	var rows []string
+	for k, line := range strings.Split(strings.TrimSpace(csv), "\n") {
+		f := strings.Split(line, "\t")
+		p, q := pads[k%len(pads)], pads[(k+2)%len(pads)]
+		rows = append(rows, fmt.Sprintf("('%sd%s', '%s%s%s', '%s%s', %s)", q, p, p, f[0], q, f[1], p, f[2]))
+	}
+	c.shards[1].exec(t, "INSERT INTO padded_logs_local VALUES "+strings.Join(rows, ", "), nil)
+	steps := "rating_threshold = 2\nmin_item = 5\nmin_user = 2\ncore     = 3\n"
+	tables := map[string]string{}
+	for _, entry := range []string{`"log.csv"`, logEntry(c.url(), "padded_logs", "")} {
+		src := strings.Replace(logFaultManifest(entry), "core     = 2\n", steps, 1)
+		m := filepath.Join(dir, "padded.toml")
+		out := filepath.Join(dir, "padded-site")
+		if err := os.WriteFile(m, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Build(context.Background(), Options{Manifest: m, Out: out, NoCache: true, Quiet: true}); err != nil {
+			t.Fatalf("%s: %v", entry, err)
+		}
+		for _, f := range []string{"chars-features.csv", "chars-preprocessing.csv"} {
+			b, err := os.ReadFile(filepath.Join(out, "data", f))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if prev, ok := tables[f]; ok && prev != string(b) {
+				t.Errorf("%s: the padded engine table's\n%s\nis not the file's\n%s", f, b, prev)
+			}
+			tables[f] = string(b)
+		}
+	}
+}
+
+// testEngineLogLongQuery runs the longest queries evalbook sends, those
+// after the last k-core round (engine.MaxCoreRounds), past the server's
+// default max_query_size of 256 KiB.
+func testEngineLogLongQuery(t *testing.T, c *chCluster) {
+	target, err := engine.ParseURL("clickhouse", c.url())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	conn, err := engine.Open(ctx, target, 30*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	s := engine.LogSource{Dialect: engine.ClickHouse, Table: "fault_logs", Dataset: "d",
+		Columns: engine.LogColumns{Dataset: "dataset", User: "user", Item: "item", Rating: "rating"}}
+	f := engine.Filter{}
+	for r := 0; r < engine.MaxCoreRounds; r++ {
+		f = s.CoreRound(f, 2)
+	}
+	q := s.UserMomentsSQL(f, engine.Tail{Count: 2}, 8, "0", "0")
+	if len(q) <= 256<<10 {
+		t.Fatalf("the query is %d bytes: not past the default limit", len(q))
+	}
+	if _, err := conn.Query(ctx, q); err != nil {
+		t.Fatalf("a %d-byte query: %v", len(q), err)
+	}
 }

@@ -76,11 +76,19 @@ func (c *Conn) Close() error { return c.conn.Close() }
 // Received returns the bytes the engine sent so far (protocol included).
 func (c *Conn) Received() int64 { return c.received.Load() }
 
+// maxQuerySize is the longest query text the engine parses (bytes).
+const maxQuerySize = 4 << 20
+
 // Query runs a query and returns its rows, each value as string, uint64,
 // int64 or float64 (NULL as nil).
 func (c *Conn) Query(ctx context.Context, query string) ([][]any, error) {
 	secs := int(math.Ceil(c.timeout.Seconds()))
-	ctx = clickhouse.Context(ctx, clickhouse.WithSettings(clickhouse.Settings{"max_execution_time": secs}))
+	// max_query_size and max_ast_elements: the interaction logs' k-core
+	// rounds double their query's length (LogSource.CoreRound, at most
+	// MaxCoreRounds); the last round's per-user query is past the
+	// server's defaults (256 KiB, 50,000 elements).
+	ctx = clickhouse.Context(ctx, clickhouse.WithSettings(clickhouse.Settings{"max_execution_time": secs,
+		"max_query_size": maxQuerySize, "max_ast_elements": maxQuerySize / 4, "max_expanded_ast_elements": maxQuerySize / 4}))
 	// The client's own deadline a little later: ClickHouse 18.16 does not
 	// enforce max_execution_time on a query that reads through a VIEW,
 	// and a server may hang; on the deadline clickhouse-go sends Cancel.

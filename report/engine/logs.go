@@ -26,47 +26,64 @@ type LogSource struct {
 	HasThreshold bool
 }
 
-// rows is the dataset's rows.
+// text is a text column as the file readers read it: trimmed of
+// surrounding white space (Dialect.Trim).
+func (s LogSource) text(col string) string {
+	if s.Dialect.Trim == "" {
+		return s.Dialect.Ident(col)
+	}
+	return fmt.Sprintf(s.Dialect.Trim, s.Dialect.Ident(col))
+}
+
+// rows is the dataset's rows, its dataset names compared trimmed.
 func (s LogSource) rows() string {
 	d := s.Dialect
-	return " FROM " + d.TableName(s.Table) + " WHERE " + d.Ident(s.Columns.Dataset) + " = " + d.String(s.Dataset)
+	return " FROM " + d.TableName(s.Table) + " WHERE " + s.text(s.Columns.Dataset) + " = " + d.String(s.Dataset)
 }
 
-// pairs is the subquery of the distinct (u, i) pairs left after the
-// rating threshold (a pair's rows must agree on the rating, which
-// SummarySQL checks).
-func (s LogSource) pairs() string {
-	d := s.Dialect
-	c := s.Columns
-	where := ""
-	if s.HasThreshold {
-		where = " AND " + fmt.Sprintf(d.ToFloat, d.Ident(c.Rating)) + " >= " + strconv.FormatFloat(s.Threshold, 'g', -1, 64)
-	}
-	return "(SELECT " + d.Ident(c.User) + " AS u, " + d.Ident(c.Item) + " AS i" + s.rows() + where +
-		" GROUP BY " + d.Ident(c.User) + ", " + d.Ident(c.Item) + ")"
-}
-
-// SummarySQL returns, for the dataset: its rows, distinct pairs, empty
-// user and item ids, pairs whose rows disagree on the rating or lack one,
-// pairs below the threshold, and ratings that are NaN or infinite.
-func (s LogSource) SummarySQL() string {
+// trimmed is the subquery of the dataset's rows with the user and item
+// ids trimmed as the file readers trim them (eb_u, eb_i) and the rating
+// as a float (eb_r; 0 without a rating column). The ids are trimmed here,
+// once per copy of the pairs: the queries above it group and compare the
+// trimmed columns. (A common table expression would trim them once per
+// query, but ClickHouse 18.16 has none: WITH names only expressions.)
+func (s LogSource) trimmed() string {
 	d := s.Dialect
 	c := s.Columns
 	r := "0"
 	if c.Rating != "" {
 		r = fmt.Sprintf(d.ToFloat, d.Ident(c.Rating))
 	}
+	return "(SELECT " + s.text(c.User) + " AS eb_u, " + s.text(c.Item) + " AS eb_i, " + r + " AS eb_r" + s.rows() + ")"
+}
+
+// pairs is the subquery of the distinct (u, i) pairs left after the
+// rating threshold (a pair's rows must agree on the rating, which
+// SummarySQL checks).
+func (s LogSource) pairs() string {
+	where := ""
+	if s.HasThreshold {
+		where = " WHERE eb_r >= " + strconv.FormatFloat(s.Threshold, 'g', -1, 64)
+	}
+	return "(SELECT eb_u AS u, eb_i AS i FROM " + s.trimmed() + where + " GROUP BY eb_u, eb_i)"
+}
+
+// SummarySQL returns, for the dataset: its rows, distinct pairs, empty
+// user and item ids, pairs whose rows disagree on the rating or lack one,
+// pairs below the threshold, and ratings that are NaN or infinite.
+func (s LogSource) SummarySQL() string {
 	below := "0"
 	if s.HasThreshold {
 		below = "SUM(CASE WHEN lo < " + strconv.FormatFloat(s.Threshold, 'g', -1, 64) + " THEN 1 ELSE 0 END)"
 	}
+	r := "eb_r"
 	inner := "SELECT " + strings.Join([]string{
-		d.Ident(c.User) + " AS u", d.Ident(c.Item) + " AS i",
+		"eb_u AS u", "eb_i AS i",
 		"COUNT(*) AS n",
 		"MIN(" + r + ") AS lo", "MAX(" + r + ") AS hi",
 		"SUM(CASE WHEN " + r + " IS NULL THEN 1 ELSE 0 END) AS nulls",
-		"SUM(CASE WHEN " + fmt.Sprintf(d.IsFinite, r) + " = 0 THEN 1 ELSE 0 END) AS bad",
-	}, ", ") + s.rows() + " GROUP BY " + d.Ident(c.User) + ", " + d.Ident(c.Item)
+		"SUM(CASE WHEN " + fmt.Sprintf(s.Dialect.IsFinite, r) + " = 0 THEN 1 ELSE 0 END) AS bad",
+	}, ", ") + " FROM " + s.trimmed() + " GROUP BY eb_u, eb_i"
 	return "SELECT " + strings.Join([]string{
 		"SUM(n)", "COUNT(*)",
 		"SUM(CASE WHEN u = '' THEN 1 ELSE 0 END)", "SUM(CASE WHEN i = '' THEN 1 ELSE 0 END)",
