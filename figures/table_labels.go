@@ -191,7 +191,9 @@ func ColumnLabel(id string, n analyses.Naming) string {
 	if info, ok := columnInfos[id]; ok {
 		return info.label
 	}
-	if l := n.Column(id); l != id {
+	// the study's naming first; a label it builds around an id it cannot
+	// name ("Δ mred_gender") is left to the table's own words below
+	if l := n.Column(id); l != id && !strings.Contains(l, "_") {
 		return l
 	}
 	if rule, ok := strings.CutSuffix(id, "_rank"); ok {

@@ -112,13 +112,13 @@ func TestTiedBestAllBold(t *testing.T) {
 		t.Errorf("D (mean %s) is marked", values["D"])
 	}
 	params := page[strings.Index(page, `id="sec-parameters"`):]
-	if !strings.Contains(params, "<th scope=\"row\">rules</th><td><pre><code>[\n  &#34;mean&#34;,\n  &#34;mean_rank&#34;,\n]</code></pre>") {
+	if !strings.Contains(params, "<th scope=\"row\"><code>rules</code></th><td><pre><code>[\n  &#34;mean&#34;,\n  &#34;mean_rank&#34;,\n]</code></pre>") {
 		t.Errorf("rules not as written:\n%s", params)
 	}
 	if strings.Contains(params, "rule under test") {
 		t.Error("a manifest comment is shown as a parameter")
 	}
-	if !strings.Contains(params, `<th scope="row">metric</th><td><code>&#34;ndcg&#34;</code></td>`) {
+	if !strings.Contains(params, `<th scope="row"><code>metric</code></th><td><code>&#34;ndcg&#34;</code></td>`) {
 		t.Errorf("metric not as written:\n%s", params)
 	}
 	if !regexp.MustCompile(`</code> <span class="default">\(default\)</span>`).MatchString(params) {
