@@ -111,12 +111,6 @@ var intervals = []struct{ low, high, label string }{
 	{"pi_low", "pi_high", "95% PI"},
 }
 
-// perturbationLabels name the stability analysis's perturbations.
-var perturbationLabels = map[string]string{
-	"drop_datasets": "Drop datasets", "drop_methods": "Drop methods", "similar_method": "Similar method",
-	"best_method": "Best method", "beta": "β", "subset_pairs": "Subset pairs",
-}
-
 // methodColumns, datasetColumns, metricColumns and ruleColumns hold the
 // ids of methods, datasets, metrics and rules: their cells are shown by
 // label.
@@ -144,10 +138,6 @@ func cellLabel(col, id string, n analyses.Naming) string {
 		return n.Metric(id)
 	case ruleColumns[col]:
 		return n.Rule(id)
-	case col == "perturbation":
-		if l, ok := perturbationLabels[id]; ok {
-			return l
-		}
 	case col == "quantity":
 		return quantityLabel(id)
 	case col == "recommended":
@@ -202,11 +192,6 @@ func ColumnLabel(id string, n analyses.Naming) string {
 		}
 		if l, ok := n.Rules[rule]; ok {
 			return l + " rank"
-		}
-	}
-	if p, ok := strings.CutSuffix(id, "_area"); ok {
-		if l, ok := perturbationLabels[p]; ok {
-			return l + " area"
 		}
 	}
 	return humanize(id)
