@@ -9,6 +9,9 @@ import (
 	"strings"
 	"testing"
 
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+
 	"github.com/evalbook/evalbook/analyses"
 	"github.com/evalbook/evalbook/analyses/datasets"
 )
@@ -112,4 +115,17 @@ func TestSelectionFigures(t *testing.T) {
 	}
 	b, _ := Selection("sel", "Selection", r)
 	checkFigures(t, a, b, "sel", "sel-chosen")
+	// the strategies' legend beside the whiskers, never over them, at
+	// the natural and the export widths
+	for _, w := range []vg.Length{0, ColumnWidth} {
+		d := a[0].Drawing.AtWidth(w)
+		for _, p := range d.LayoutProblems() {
+			t.Errorf("sel at %.2f in: %s", d.Width/vg.Inch, p)
+		}
+		rec := &layoutRecorder{w: d.Width, h: d.Height, m: identity}
+		d.Draw(draw.New(rec))
+		if len(rec.legends) != 1 {
+			t.Errorf("sel: %d legends drawn beside the plot", len(rec.legends))
+		}
+	}
 }

@@ -121,7 +121,9 @@ func cdChart(r *significance.CriticalDifferenceResult, cliques, dashed [][2]int)
 	return map[string]any{
 		"animation": false,
 		"tooltip":   map[string]any{"show": true, "trigger": "item"},
-		"grid":      map[string]any{"left": "22%", "right": "22%", "top": 40, "bottom": 10},
+		// room for the names beside the axis at any width (a phone's 22%
+		// is 80 px, too little for "Most popular (9.53)")
+		"grid": map[string]any{"left": 125, "right": 125, "top": 40, "bottom": 10},
 		"xAxis": map[string]any{"type": "value", "position": "top", "min": 0, "max": hi + 1, "interval": 1,
 			"name": "mean rank", "splitLine": map[string]any{"show": false},
 			"axisLabel": map[string]any{"showMinLabel": false, "showMaxLabel": false}},

@@ -50,7 +50,9 @@ func MetaFunnel(id, title string, r *meta.Result) (Figure, bool, error) {
 	if pts.seMax == 0 {
 		return Figure{}, false, nil
 	}
-	pts.seMax *= 1.08
+	// a little room under the largest SE, ending at a round number (the
+	// axis's last label reads 0.06, not 0.0560505)
+	_, pts.seMax = roundRange(0, pts.seMax*1.08)
 	ref, crit := r.Funnel.Ref, r.Funnel.Crit
 	lvl := strconv.FormatFloat(100*(1-r.Alpha), 'f', -1, 64)
 
@@ -91,7 +93,7 @@ func funnelCollect(r *meta.Result, infl map[string]bool) funnelPoints {
 		xy := plotter.XY{X: row.Effect, Y: -row.SE}
 		if infl[row.Dataset] {
 			fp.flagged = append(fp.flagged, xy)
-			fp.names = append(fp.names, row.Dataset)
+			fp.names = append(fp.names, r.Naming.Dataset(row.Dataset))
 		} else {
 			fp.pts = append(fp.pts, xy)
 		}
@@ -213,7 +215,7 @@ func funnelCaption(r *meta.Result, crit float64, lvl string, hasEgger bool, name
 		caption += ")."
 	}
 	if len(names) > 0 {
-		caption += fmt.Sprintf(" Orange triangles mark the %d influential dataset(s) by metafor's criteria (%s).", len(names), strings.Join(names, ", "))
+		caption += fmt.Sprintf(" Ochre triangles mark the %d influential dataset(s) by metafor's criteria (%s).", len(names), strings.Join(names, ", "))
 	}
 	return caption
 }
@@ -226,7 +228,7 @@ func funnelChart(r *meta.Result, ref, crit, seMax float64, infl map[string]bool,
 		if !row.Included {
 			continue
 		}
-		tip := fmt.Sprintf("%s: effect %.4g, SE %.4g, weight %.1f%%", row.Dataset, row.Effect, row.SE, 100*row.Weight)
+		tip := fmt.Sprintf("%s: effect %.4g, SE %.4g, weight %.1f%%", r.Naming.Dataset(row.Dataset), row.Effect, row.SE, 100*row.Weight)
 		d := map[string]any{"name": tip, "value": []any{JSONFloat(row.Effect), JSONFloat(row.SE)}}
 		if infl[row.Dataset] {
 			flagged = append(flagged, d)

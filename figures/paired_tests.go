@@ -239,8 +239,10 @@ func pairedUnitsChart(r *significance.PairedTestsResult, p significance.PairedCo
 	return map[string]any{
 		"tooltip": map[string]any{"trigger": "item"},
 		"legend":  map[string]any{"show": true, "top": 0},
-		"grid":    map[string]any{"left": 60, "right": 20, "top": 40, "bottom": 20, "containLabel": true},
-		"xAxis": map[string]any{"type": "category", "name": r.Over,
+		"grid":    map[string]any{"left": 60, "right": 20, "top": 40, "bottom": 30, "containLabel": true},
+		// the axis's title under its (turned) labels, not past its end,
+		// where a phone cuts it
+		"xAxis": map[string]any{"type": "category", "name": r.Over, "nameLocation": "middle", "nameGap": 60,
 			"data": p.Units, "axisLabel": map[string]any{"rotate": 60, "interval": 0, "fontSize": 10}},
 		"yAxis":  map[string]any{"type": "value", "name": r.Metric, "scale": true},
 		"series": series,

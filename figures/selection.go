@@ -14,7 +14,6 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
-	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/evalbook/evalbook/analyses/datasets"
 )
@@ -49,9 +48,7 @@ func selectionRho(id string, r *datasets.SelectionResult) (Figure, error) {
 	}
 	plt := NewPlot("", "", "ρ with the ranking on all datasets")
 	plt.Add(plotter.NewGrid())
-	plt.Legend.Top = true
-	plt.Legend.Left = true
-	plt.Legend.TextStyle.Font.Size = vg.Points(8)
+	var legend []LegendEntry
 	plt.X.Tick.Marker = clustersNameTicks(labelled(r.Metrics, r.Naming.Metric))
 	// Interactive: a box per strategy and metric (5%, 25%, 50%, 75%, 95%
 	// quantiles of ρ), so the spread is visible and no bar has to start
@@ -68,9 +65,11 @@ func selectionRho(id string, r *datasets.SelectionResult) (Figure, error) {
 		if err := selectionStrategy(plt, bar, r, sum, j, strat); err != nil {
 			return Figure{}, err
 		}
+		legend = append(legend, LegendEntry{Name: r.Naming.Strategy(strat), Kinds: []MarkKind{MarkPoints, MarkInterval}, Style: selectionStyle(j)})
 	}
 	selectionRhoRange(plt, r)
-	drw := PlotDrawing(plt, 6.5*vg.Inch, 4*vg.Inch)
+	// the legend beside the plot, never over the whiskers
+	drw := plotsDrawing([]*plot.Plot{plt}, vg.Point{}, legend, LegendRight, 6.5*vg.Inch, 4*vg.Inch)
 	svg, err := drw.SVG()
 	if err != nil {
 		return Figure{}, err
@@ -113,7 +112,7 @@ func selectionStrategy(plt *plot.Plot, bar *charts.BoxPlot, r *datasets.Selectio
 		pts.YErrors = append(pts.YErrors, struct{ Low, High float64 }{*s.Mean - lo, hi - *s.Mean})
 	}
 	c := Colour(j)
-	bar.AddSeries(strat, data, charts.WithItemStyleOpts(opts.ItemStyle{
+	bar.AddSeries(r.Naming.Strategy(strat), data, charts.WithItemStyleOpts(opts.ItemStyle{
 		Color: fmt.Sprintf("rgba(%d,%d,%d,0.35)", c.R, c.G, c.B), BorderColor: Hex(j), BorderWidth: 1.5}))
 	if len(pts.XYs) == 0 {
 		return nil
@@ -122,9 +121,10 @@ func selectionStrategy(plt *plot.Plot, bar *charts.BoxPlot, r *datasets.Selectio
 	if err != nil {
 		return err
 	}
-	sc.GlyphStyle.Color = Colour(j)
+	st := selectionStyle(j)
+	sc.GlyphStyle.Color = st.Colour
 	sc.GlyphStyle.Radius = vg.Points(4)
-	sc.GlyphStyle.Shape = []draw.GlyphDrawer{draw.CircleGlyph{}, draw.SquareGlyph{}, draw.TriangleGlyph{}, draw.PyramidGlyph{}}[j%4]
+	sc.GlyphStyle.Shape = glyphOf(st.Symbol)
 	eb, err := plotter.NewYErrorBars(pts)
 	if err != nil {
 		return err
@@ -132,12 +132,17 @@ func selectionStrategy(plt *plot.Plot, bar *charts.BoxPlot, r *datasets.Selectio
 	eb.Color = Colour(j)
 	eb.Width = vg.Points(1.2)
 	plt.Add(eb, sc)
-	plt.Legend.Add(strat, sc)
 	return nil
 }
 
-// selectionRhoRange sets the axes' ranges: ρ ≤ 1, the top of the range
-// plus room for the legend above it.
+// selectionStyle is strategy j's colour and marker.
+func selectionStyle(j int) Style {
+	st := StyleAt(j)
+	st.Dash = Solid
+	return st
+}
+
+// selectionRhoRange sets the axes' ranges: ρ ≤ 1 with a little room.
 func selectionRhoRange(plt *plot.Plot, r *datasets.SelectionResult) {
 	plt.X.Min, plt.X.Max = -0.6, float64(len(r.Metrics))-0.4
 	ymin := 1.0
@@ -147,7 +152,7 @@ func selectionRhoRange(plt *plot.Plot, r *datasets.SelectionResult) {
 		}
 	}
 	ymin -= 0.05 * (1 - ymin + 1e-3)
-	plt.Y.Min, plt.Y.Max = ymin, 1+0.3*(1-ymin)
+	plt.Y.Min, plt.Y.Max = ymin, 1+0.05*(1-ymin)
 }
 
 func selectionChosen(id string, r *datasets.SelectionResult) (Figure, error) {
@@ -187,7 +192,7 @@ func selectionChosen(id string, r *datasets.SelectionResult) (Figure, error) {
 	hm := &clustersHeatmap{Values: values, Text: text, Low: 0, High: 1, FontSize: vg.Points(7)}
 	plt := NewPlot("", "", "")
 	plt.Add(hm)
-	plt.X.Tick.Marker = clustersNameTicks(r.Strategies)
+	plt.X.Tick.Marker = clustersNameTicks(labelled(r.Strategies, r.Naming.Strategy))
 	plt.Y.Tick.Marker = clustersNameTicks(rows)
 	plt.X.Tick.Label.Font.Size = vg.Points(8)
 	plt.Y.Tick.Label.Font.Size = vg.Points(7)
@@ -201,7 +206,7 @@ func selectionChosen(id string, r *datasets.SelectionResult) (Figure, error) {
 	chart, err := ChartJSON(map[string]any{
 		"tooltip":   map[string]any{"show": true, "trigger": "item"},
 		"grid":      map[string]any{"left": 150, "bottom": 40, "top": 10, "right": 20},
-		"xAxis":     map[string]any{"type": "category", "data": r.Strategies, "splitArea": map[string]any{"show": true}},
+		"xAxis":     map[string]any{"type": "category", "data": labelled(r.Strategies, r.Naming.Strategy), "splitArea": map[string]any{"show": true}},
 		"yAxis":     map[string]any{"type": "category", "data": rows, "splitArea": map[string]any{"show": true}},
 		"visualMap": map[string]any{"min": 0, "max": 1, "show": false, "inRange": map[string]any{"color": []string{"#f7fbff", "#08306b"}}},
 		"series": []any{map[string]any{"type": "heatmap", "name": "share of simulations", "data": cells,
