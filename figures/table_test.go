@@ -15,7 +15,7 @@ func TestColumnLabels(t *testing.T) {
 	n := analyses.Naming{Metrics: map[string]string{"ndcg@10": "nDCG@10"}, Rules: map[string]string{"dm_auc": "DM-AUC"},
 		Methods: map[string]string{"MostPop": "Most popular"}}
 	for id, want := range map[string]string{"dm_auc_rank": "DM-AUC rank", "p_paired_t": "p (paired t)", "ndcg@10": "nDCG@10",
-		"mean_diff": "Mean difference", "best_method_area": "Best method area", "Gini_u": "Gini (users)", "odd_thing": "Odd thing"} {
+		"mean_diff": "Mean difference", "best_method_area": analyses.PerturbationLabels["best_method"] + ": area", "Gini_u": "Gini (users)", "odd_thing": "Odd thing"} {
 		if got := ColumnLabel(id, n); got != want {
 			t.Errorf("ColumnLabel(%q) = %q, want %q", id, got, want)
 		}

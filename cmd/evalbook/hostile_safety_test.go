@@ -45,15 +45,22 @@ func writeTestZip(t testing.TB, path string, nameBody ...string) {
 // into root/study.zip, with extra pack arguments, and returns the zip.
 func packedStudy(t testing.TB, root, study string, extra ...string) string {
 	t.Helper()
-	m := filepath.Join(study, "study.toml")
-	src, err := os.ReadFile(m)
-	mustDo(t, err)
-	write(t, m, "license = \"CC0-1.0\"\nabstract = \"A study.\"\ndate = \"2024-01-01\"\n"+string(src))
+	withCrateMetadata(t, study)
 	z := filepath.Join(root, "study.zip")
 	if code, _, stderr := runCLI(append([]string{"pack", study, "-o", z, "--quiet"}, extra...)...); code != 0 {
 		t.Fatalf("pack: exit %d: %s", code, stderr)
 	}
 	return z
+}
+
+// withCrateMetadata gives the study's manifest what pack's RO-Crate needs
+// (license, abstract, date), so a row reaches the check it is about.
+func withCrateMetadata(t testing.TB, study string) {
+	t.Helper()
+	m := filepath.Join(study, "study.toml")
+	src, err := os.ReadFile(m)
+	mustDo(t, err)
+	write(t, m, "license = \"CC0-1.0\"\nabstract = \"A study.\"\ndate = \"2024-01-01\"\n"+string(src))
 }
 
 // addZeroEntry rewrites the zip at path with one more entry, name, of

@@ -1336,6 +1336,7 @@ func hostileRows() []hostileRow {
 		hostileRow{cat: "paths", name: "pack --include a file outside the study", wantCode: 1,
 			wantMsg: "--include ../secret.csv: not a path inside the study directory",
 			setup: func(t testing.TB, root, study string) []string {
+				withCrateMetadata(t, study)
 				return []string{"pack", study, "--include", "../secret.csv"}
 			}},
 		hostileRow{cat: "paths", name: "pack --include a link out of the study", wantCode: 1,
@@ -1343,6 +1344,7 @@ func hostileRows() []hostileRow {
 			setup: func(t testing.TB, root, study string) []string {
 				mustDo(t, os.MkdirAll(filepath.Join(study, "scripts"), 0o755))
 				mustDo(t, os.Symlink(filepath.Join(root, "secret.csv"), filepath.Join(study, "scripts", "secret.py")))
+				withCrateMetadata(t, study)
 				return []string{"pack", study, "--include", "scripts/*"}
 			}},
 		hostileRow{cat: "parquet", name: "a float32 column reads as its shortest decimal (accepted)", wantCode: 0, wantMsg: "built 1 analyses and 1 pages",
