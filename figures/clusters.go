@@ -11,7 +11,7 @@ import (
 	"sort"
 
 	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/vg"
+	"image/color"
 
 	"github.com/evalbook/evalbook/analyses/datasets"
 )
@@ -203,8 +203,8 @@ func countFalse(b []bool) int {
 	return n
 }
 
-// clustersBoard is seed 001 Fig. 8: methods × clusters, mean rank in the
-// cell with the geometric mean in brackets.
+// clustersBoard is Shevchenko et al. (2024), Fig. 8: methods ×
+// clusters, mean rank in the cell with the geometric mean in brackets.
 func clustersBoard(id string, r *datasets.ClustersResult) (Figure, error) {
 	nm := len(r.Methods)
 	// Methods ordered by their average over clusters of the mean rank.
@@ -223,13 +223,11 @@ func clustersBoard(id string, r *datasets.ClustersResult) (Figure, error) {
 	for j, b := range r.Leaderboard {
 		cols[j] = fmt.Sprintf("cluster %d (%d)", b.Cluster, len(b.Datasets))
 	}
-	// Row 0 at the bottom: put the best method on top.
+	// Row 0 at the top: the best method first.
 	rows := make([]string, nm)
 	values := make([][]float64, nm)
 	text := make([][]string, nm)
-	var cells []any
-	for ri := 0; ri < nm; ri++ {
-		m := order[nm-1-ri]
+	for ri, m := range order {
 		rows[ri] = r.Naming.Method(r.Methods[m])
 		values[ri] = make([]float64, len(r.Leaderboard))
 		text[ri] = make([]string, len(r.Leaderboard))
@@ -240,44 +238,18 @@ func clustersBoard(id string, r *datasets.ClustersResult) (Figure, error) {
 				t += fmt.Sprintf(" (%.4f)", *g)
 			}
 			text[ri][j] = t
-			cells = append(cells, map[string]any{"value": []any{j, ri, JSONFloat(b.MeanRank[m])},
-				"label": map[string]any{"formatter": t}})
 		}
 	}
-	hm := &clustersHeatmap{Values: values, Text: text, Low: 1, High: float64(nm), Reverse: true, FontSize: vg.Points(7)}
-	plt := NewPlot("", "", "")
-	plt.Add(hm)
-	plt.X.Tick.Marker = clustersNameTicks(cols)
-	plt.Y.Tick.Marker = clustersNameTicks(rows)
-	plt.X.Tick.Label.Font.Size = vg.Points(8)
-	plt.Y.Tick.Label.Font.Size = vg.Points(8)
-	w := vg.Length(1.8+1.1*float64(len(cols))) * vg.Inch
-	h := vg.Length(0.8+0.3*float64(nm)) * vg.Inch
-	drw := PlotDrawing(plt, w, h)
-	svg, err := drw.SVG()
-	if err != nil {
-		return Figure{}, err
-	}
-	chart, err := ChartJSON(map[string]any{
-		"tooltip":   map[string]any{"show": true, "trigger": "item"},
-		"grid":      map[string]any{"left": 140, "bottom": 40, "top": 10, "right": 20},
-		"xAxis":     map[string]any{"type": "category", "data": cols, "splitArea": map[string]any{"show": true}},
-		"yAxis":     map[string]any{"type": "category", "data": rows, "splitArea": map[string]any{"show": true}},
-		"visualMap": map[string]any{"min": 1, "max": nm, "calculable": false, "show": false, "inRange": map[string]any{"color": []string{"#08306b", "#f7fbff"}}},
-		"series": []any{map[string]any{"type": "heatmap", "name": "mean rank of " + r.Naming.Metric(r.Metric), "data": cells,
-			"label": map[string]any{"show": true, "fontSize": 10}}},
-	})
-	if err != nil {
-		return Figure{}, err
-	}
-	return Figure{
-		ID:      id,
-		Title:   "Leaderboard within each cluster",
-		Caption: fmt.Sprintf("Mean rank of each method on the datasets of each cluster (1 = best; darker is better), with the geometric mean of %s in brackets, after Shevchenko et al. (2024, Fig. 8). Methods are ordered by their average over clusters; the number of datasets is in each column's title.", r.Naming.Metric(r.Metric)),
-		SVG:     svg, Drawing: &drw,
-		Chart:  chart,
-		Height: 60 + 28*nm,
-	}, nil
+	metric := r.Naming.Metric(r.Metric)
+	sc := &Scale{Min: 1, Max: math.Max(2, float64(nm)), Low: color.NRGBA{0xFF, 0xFF, 0xFF, 0xFF}, High: corrPositive,
+		LowName: "white", HiName: "blue", Reverse: true}
+	pn := Panel{X: Axis{Min: Auto, Max: Auto, Categories: cols}, Y: Axis{Min: Auto, Max: Auto, Categories: rows, Inverse: true},
+		Marks: []Mark{{Kind: MarkCells, Series: "mean rank of " + metric, NoLegend: true, Cells: values, Format: "%.2f", CellText: text}}}
+	s := &Spec{Panels: []Panel{pn}, Scale: sc,
+		Width: 1.8 + 1.1*float64(len(cols)), Height: 0.8 + 0.3*float64(nm),
+		Subject: fmt.Sprintf("mean ranks of %d methods in %d clusters", nm, len(cols)),
+		Caption: fmt.Sprintf("Mean rank of each method on the datasets of each cluster (1 = best; darker is better), with the geometric mean of %s in brackets, after Shevchenko et al. (2024, Fig. 8). Methods are ordered by their average over clusters; the number of datasets is in each column's title.", metric)}
+	return s.Figure(id, "Leaderboard within each cluster", 60+28*nm)
 }
 
 // clustersIntTicks marks every integer in the axis range.

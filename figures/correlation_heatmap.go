@@ -36,6 +36,10 @@ type CorrHeatmap struct {
 	Min, Max  float64
 	Format    string // value format, default "%.2f"
 	TextStyle text.Style
+	// Reverse puts the scale's dark end at Min (ranks: 1 = best = dark).
+	Reverse bool
+	// Text, when set, is each cell's printed text in place of its value.
+	Text [][]string
 }
 
 // NewCorrHeatmap returns a heatmap with evalbook's defaults.
@@ -62,6 +66,9 @@ func (h *CorrHeatmap) Colour(v float64) color.NRGBA {
 	if h.Max > h.Min {
 		t = (v - h.Min) / (h.Max - h.Min)
 	}
+	if h.Reverse {
+		t = 1 - t
+	}
 	return corrBlend(corrPositive, math.Max(0, math.Min(1, t)))
 }
 
@@ -83,14 +90,23 @@ func (h *CorrHeatmap) Plot(c draw.Canvas, p *plot.Plot) {
 			fill := h.Colour(v)
 			c.FillPolygon(fill, c.ClipPolygonXY([]vg.Point{{X: x0, Y: y0}, {X: x1, Y: y0}, {X: x1, Y: y1}, {X: x0, Y: y1}}))
 			sty := h.TextStyle
-			label := "–"
-			if corrFinite(v) {
-				label = fmt.Sprintf(h.Format, v)
-			}
+			label := h.label(r, col, v)
 			sty.Color = cellText(fill)
 			c.FillText(sty, vg.Point{X: (x0 + x1) / 2, Y: (y0 + y1) / 2}, label)
 		}
 	}
+}
+
+// label is cell (r, col)'s printed text: its Text, else its value, "–"
+// when undefined.
+func (h *CorrHeatmap) label(r, col int, v float64) string {
+	if !corrFinite(v) {
+		return "–"
+	}
+	if h.Text != nil {
+		return h.Text[r][col]
+	}
+	return fmt.Sprintf(h.Format, v)
 }
 
 // DataRange implements plot.DataRanger.
@@ -160,13 +176,9 @@ func corrCellsMin(hm *CorrHeatmap) vg.Point {
 		return vg.Point{}
 	}
 	var cw vg.Length
-	for _, row := range hm.Values {
-		for _, v := range row {
-			label := "–"
-			if corrFinite(v) {
-				label = fmt.Sprintf(hm.Format, v)
-			}
-			cw = max(cw, hm.TextStyle.Width(label))
+	for r, row := range hm.Values {
+		for c, v := range row {
+			cw = max(cw, hm.TextStyle.Width(hm.label(r, c, v)))
 		}
 	}
 	gap := vg.Points(4)

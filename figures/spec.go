@@ -89,6 +89,9 @@ type Mark struct {
 	// cell prints its value ("%.2f").
 	Cells  [][]float64
 	Format string
+	// CellText, when set, is each cell's printed text in place of its
+	// value (a mean rank with its geometric mean in brackets).
+	CellText [][]string
 }
 
 // Axis is one axis of a panel.
@@ -138,6 +141,8 @@ type Scale struct {
 	Low, Mid, High  color.NRGBA
 	HasMid          bool
 	LowName, HiName string // the ends' colour names, for the caption check
+	// Reverse puts High at Min and Low at Max (ranks: 1 = best = dark).
+	Reverse bool
 }
 
 // Spec is a figure's presentation, from which every output is derived.

@@ -141,6 +141,11 @@ func (s *Spec) echartsScale() map[string]any {
 	if s.Scale.HasMid {
 		colours = []string{hexOf(s.Scale.Low), hexOf(s.Scale.Mid), hexOf(s.Scale.High)}
 	}
+	if s.Scale.Reverse {
+		for i, j := 0, len(colours)-1; i < j; i, j = i+1, j-1 {
+			colours[i], colours[j] = colours[j], colours[i]
+		}
+	}
 	// the scale's ends written once, beside the bar (no handles
 	// repeating them), under the plot
 	return map[string]any{"min": s.Scale.Min, "max": s.Scale.Max, "calculable": false,
@@ -374,10 +379,7 @@ func textSeries(m Mark, i int) []any {
 // cellsSeries is a heatmap series, each cell's label black or white for contrast.
 func (s *Spec) cellsSeries(m Mark, i int) []any {
 	se := seriesBase(m, i, "heatmap")
-	hm := &CorrHeatmap{Min: 0, Max: 1}
-	if s.Scale != nil {
-		hm.Min, hm.Max = s.Scale.Min, s.Scale.Max
-	}
+	hm := s.heatmap(m)
 	var data []any
 	for r, row := range m.Cells {
 		for c, v := range row {
@@ -390,7 +392,11 @@ func (s *Spec) cellsSeries(m Mark, i int) []any {
 			if cellText(hm.Colour(v)) == color.White {
 				text = "#ffffff"
 			}
-			data = append(data, map[string]any{"value": []any{c, r, cell}, "label": map[string]any{"color": text}})
+			label := map[string]any{"color": text}
+			if m.CellText != nil && finite(v) {
+				label["formatter"] = m.CellText[r][c]
+			}
+			data = append(data, map[string]any{"value": []any{c, r, cell}, "label": label})
 		}
 	}
 	se["data"] = data

@@ -268,10 +268,7 @@ func (s *Spec) panelPlot(pn Panel) (*plot.Plot, error) {
 	}
 	for _, m := range pn.Marks {
 		if m.Kind == MarkCells && s.Scale != nil {
-			h := NewCorrHeatmap(m.Cells, s.Scale.Min, s.Scale.Max)
-			if m.Format != "" {
-				h.Format = m.Format
-			}
+			h := s.heatmap(m)
 			p.Add(h)
 			continue
 		}
@@ -531,13 +528,22 @@ func (s *Spec) cellsMin() vg.Point {
 	for _, pn := range s.Panels {
 		for _, m := range pn.Marks {
 			if m.Kind == MarkCells {
-				h := NewCorrHeatmap(m.Cells, 0, 1)
-				if m.Format != "" {
-					h.Format = m.Format
-				}
-				return corrCellsMin(h)
+				return corrCellsMin(s.heatmap(m))
 			}
 		}
 	}
 	return vg.Point{}
+}
+
+// heatmap is a cells mark's plotter, on the spec's scale.
+func (s *Spec) heatmap(m Mark) *CorrHeatmap {
+	h := NewCorrHeatmap(m.Cells, 0, 1)
+	if s.Scale != nil {
+		h.Min, h.Max, h.Reverse = s.Scale.Min, s.Scale.Max, s.Scale.Reverse
+	}
+	if m.Format != "" {
+		h.Format = m.Format
+	}
+	h.Text = m.CellText
+	return h
 }
