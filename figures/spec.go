@@ -104,7 +104,9 @@ type Axis struct {
 	Categories []string
 	// Ticks, when set, are the only ticks (labelled by their value).
 	Ticks []float64
-	// Inverse puts the first category at the top (a heatmap's rows).
+	// Inverse puts the first category at the top (a heatmap's rows), or
+	// a value axis's least value at the top (a funnel plot's standard
+	// error, growing downwards).
 	Inverse bool
 }
 

@@ -226,6 +226,9 @@ func echartsAxis(a Axis, grid int, vertical bool) map[string]any {
 	if len(label) > 0 {
 		ax["axisLabel"] = label
 	}
+	if a.Inverse {
+		ax["inverse"] = true
+	}
 	return ax
 }
 

@@ -324,6 +324,9 @@ func setAxis(a *plot.Axis, s Axis, vertical bool) {
 	if !math.IsNaN(s.Max) {
 		a.Max = s.Max
 	}
+	if s.Inverse {
+		a.Scale = plot.InvertedScale{Normalizer: a.Scale}
+	}
 }
 
 // specLegend is a spec's legend as the static figure draws it.
