@@ -79,8 +79,11 @@ type Mark struct {
 	X, Y, Y2 []float64
 	// Names name the points (tooltips); Labels are a text mark's strings.
 	Names, Labels []string
-	// Size is a symbol's radius or a line's width in points (0: default).
-	Size float64
+	// Size is a symbol's radius or a line's width in points (0: default);
+	// Sizes, when set, is each point's radius (a forest plot's squares
+	// growing with their weight).
+	Size  float64
+	Sizes []float64
 	// WithPoints draws a line's points too.
 	WithPoints bool
 	// Opacity of a band or a line (0: the default, opaque for lines).
@@ -157,6 +160,12 @@ type Spec struct {
 	// Caption is the figure's caption; Subject what the alt text calls
 	// the figure ("performance profiles of 12 methods").
 	Caption, Subject string
+	// Static, when set, draws the figure in place of the panels' generic
+	// drawing, for a layout panels cannot hold (the forest plot's text
+	// columns, the critical-difference diagram's rank axis). It must draw
+	// the spec's marks in the spec's styles: OutputProblems holds it to
+	// the spec as it holds the generic drawing.
+	Static func() (Drawing, error) `json:"-"`
 }
 
 // LegendEntry is one entry of a figure's legend.
@@ -401,7 +410,7 @@ func (s *Spec) Check() error {
 			if m.Kind == MarkCells {
 				continue
 			}
-			if len(m.X) != len(m.Y) || m.Y2 != nil && len(m.Y2) != len(m.Y) {
+			if len(m.X) != len(m.Y) || m.Y2 != nil && len(m.Y2) != len(m.Y) || m.Sizes != nil && len(m.Sizes) != len(m.X) {
 				return fmt.Errorf("figure spec: %s %q: %d x, %d y, %d y2", m.Kind, m.Series, len(m.X), len(m.Y), len(m.Y2))
 			}
 		}
@@ -415,7 +424,11 @@ func (s *Spec) Figure(id, title string, height int) (Figure, error) {
 	if err := s.Check(); err != nil {
 		return Figure{}, fmt.Errorf("figure %s: %w", id, err)
 	}
-	drw, err := s.Drawing()
+	draw := s.Drawing
+	if s.Static != nil {
+		draw = s.Static
+	}
+	drw, err := draw()
 	if err != nil {
 		return Figure{}, fmt.Errorf("figure %s: %w", id, err)
 	}

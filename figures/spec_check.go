@@ -244,7 +244,7 @@ func drawingProblems(s *Spec, d Drawing, svg []byte) []string {
 			}
 		}
 		for _, c := range append(append([]string(nil), p.X.Categories...), p.Y.Categories...) {
-			if !texts[c] {
+			if strings.TrimSpace(c) != "" && !texts[c] {
 				bad("panel %d: no category %q", i+1, c)
 			}
 		}

@@ -105,7 +105,7 @@ func (s *Spec) EChartsOption() map[string]any {
 	if lineOnly {
 		trigger = "axis"
 	}
-	opt["tooltip"] = map[string]any{"trigger": trigger}
+	opt["tooltip"] = map[string]any{"show": true, "trigger": trigger}
 	if l := s.echartsLegend(); l != nil {
 		opt["legend"] = l
 	}
@@ -262,7 +262,7 @@ func seriesBase(m Mark, i int, typ string) map[string]any {
 
 // seriesXY is point j of a mark with y, named when the mark names it.
 func seriesXY(m Mark, j int, y float64) any {
-	v := []any{m.X[j], JSONFloat(y)}
+	v := []any{JSONFloat(m.X[j]), JSONFloat(y)}
 	if m.Names != nil && m.Names[j] != "" {
 		return map[string]any{"name": m.Names[j], "value": v}
 	}
@@ -275,7 +275,16 @@ func pointsSeries(m Mark, i int) []any {
 	data := make([]any, 0, len(m.X))
 	for j := range m.X {
 		if finite(m.X[j]) && finite(m.Y[j]) {
-			data = append(data, seriesXY(m, j, m.Y[j]))
+			d := seriesXY(m, j, m.Y[j])
+			if m.Sizes != nil {
+				item, ok := d.(map[string]any)
+				if !ok {
+					item = map[string]any{"value": d}
+				}
+				item["symbolSize"] = 2 * px(m.Sizes[j]) * 1.2
+				d = item
+			}
+			data = append(data, d)
 		}
 	}
 	se["data"] = data

@@ -140,6 +140,21 @@ func addMark(p *plot.Plot, m Mark) error {
 
 // addPoints draws a points mark, one scatter per run.
 func addPoints(p *plot.Plot, m Mark, glyph draw.GlyphStyle) error {
+	if m.Sizes != nil {
+		for j := range m.X {
+			if !finite(m.X[j]) || !finite(m.Y[j]) {
+				continue
+			}
+			s, err := plotter.NewScatter(plotter.XYs{{X: m.X[j], Y: m.Y[j]}})
+			if err != nil {
+				return err
+			}
+			s.GlyphStyle = glyph
+			s.GlyphStyle.Radius = vg.Points(m.Sizes[j])
+			p.Add(s)
+		}
+		return nil
+	}
 	for _, run := range m.runs() {
 		s, err := plotter.NewScatter(run)
 		if err != nil {
