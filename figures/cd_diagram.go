@@ -1,7 +1,7 @@
 package figures
 
 // CDDiagram is the critical-difference diagram of Demšar (2006, Fig. 1)
-// in the form seed 001 Fig. 4 uses: a mean-rank axis, the better half of
+// in the form Shevchenko et al. (2024, Fig. 4) use: a mean-rank axis, the better half of
 // the methods labelled on the left and the rest on the right, each with
 // its mean rank, thick bars joining groups that are not significantly
 // different, dashed bars for the Bayesian test, and the critical
@@ -115,6 +115,10 @@ func (d *CDDiagram) Plot(c draw.Canvas, _ *plot.Plot) {
 		}
 		c.StrokeLine2(d.LineStyle, xr(r), top, xr(r), top+h)
 	}
+	// the axis's title left of it, level with its labels
+	title := d.TextStyle
+	title.XAlign, title.YAlign = draw.XRight, draw.YBottom
+	c.FillText(title, vg.Point{X: x0 - vg.Points(8), Y: top + vg.Points(7)}, "mean rank")
 	// Critical difference above the axis, starting at rank 1.
 	if d.CD > 0 && !math.IsNaN(d.CD) && !math.IsInf(d.CD, 0) {
 		y := top + vg.Points(24)

@@ -77,8 +77,10 @@ type Mark struct {
 	NoLegend bool
 	Style    Style
 	X, Y, Y2 []float64
-	// Names name the points (tooltips); Labels are a text mark's strings.
+	// Names name the points (tooltips); Labels are a text mark's strings,
+	// right of their points, or left of them (ending there) with LeftOf.
 	Names, Labels []string
+	LeftOf        bool
 	// Size is a symbol's radius or a line's width in points (0: default);
 	// Sizes, when set, is each point's radius (a forest plot's squares
 	// growing with their weight).
@@ -107,6 +109,9 @@ type Axis struct {
 	Categories []string
 	// Ticks, when set, are the only ticks (labelled by their value).
 	Ticks []float64
+	// Hidden draws no axis (a critical-difference diagram's rows); Top
+	// puts a horizontal axis above its panel.
+	Hidden, Top bool
 	// Inverse puts the first category at the top (a heatmap's rows), or
 	// a value axis's least value at the top (a funnel plot's standard
 	// error, growing downwards).

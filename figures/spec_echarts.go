@@ -229,6 +229,13 @@ func echartsAxis(a Axis, grid int, vertical bool) map[string]any {
 	if a.Inverse {
 		ax["inverse"] = true
 	}
+	if a.Hidden {
+		ax["show"] = false
+	}
+	if a.Top {
+		ax["position"] = "top"
+		ax["nameLocation"] = "end"
+	}
 	return ax
 }
 
@@ -384,7 +391,11 @@ func textSeries(m Mark, i int) []any {
 	se["data"] = data
 	se["symbolSize"] = 0
 	se["silent"] = true
-	se["label"] = map[string]any{"show": true, "formatter": "{b}", "position": "right", "fontSize": 11}
+	pos := "right"
+	if m.LeftOf {
+		pos = "left"
+	}
+	se["label"] = map[string]any{"show": true, "formatter": "{b}", "position": pos, "fontSize": 11}
 	return []any{se}
 }
 

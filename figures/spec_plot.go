@@ -257,6 +257,9 @@ func addText(p *plot.Plot, m Mark) error {
 	for i := range l.TextStyle {
 		l.TextStyle[i].Font.Size = vg.Points(7)
 		l.TextStyle[i].XAlign = draw.XLeft
+		if m.LeftOf {
+			l.TextStyle[i].XAlign = draw.XRight
+		}
 	}
 	l.Offset = vg.Point{X: vg.Points(8), Y: vg.Points(-3)}
 	p.Add(l)
@@ -341,6 +344,11 @@ func setAxis(a *plot.Axis, s Axis, vertical bool) {
 	}
 	if s.Inverse {
 		a.Scale = plot.InvertedScale{Normalizer: a.Scale}
+	}
+	if s.Hidden {
+		a.Width, a.Tick.Length = 0, 0
+		a.Tick.Marker = plot.ConstantTicks{}
+		a.Label.Text = ""
 	}
 }
 
