@@ -39,7 +39,7 @@ func CriticalDifference(id, title string, r *significance.CriticalDifferenceResu
 	if r.Bayesian && len(dashed) > 0 {
 		caption += fmt.Sprintf("; dashed grey lines join methods the Bayesian signed-rank test (rope %g) cannot tell apart with probability %g", r.Rope, 1-r.Alpha)
 	}
-	caption += fmt.Sprintf(". The line above the axis is the Nemenyi critical difference (%.3f).", r.CriticalDifference)
+	caption += fmt.Sprintf(". The vermillion line above the axis is the Nemenyi critical difference (%.3f).", r.CriticalDifference)
 	spec := cdSpec(r, cliques, dashed, caption)
 	spec.Static = func() (Drawing, error) {
 		plt := NewPlot("", "", "")
@@ -84,7 +84,7 @@ func cdSpec(r *significance.CriticalDifferenceResult, cliques, dashed [][2]int, 
 		y += 0.3
 	}
 	y += 0.5
-	conn := Mark{Kind: MarkLine, Series: "mean rank", NoLegend: true, Style: Style{Colour: black, Dash: Solid}, Size: 0.8}
+	conn := Mark{Kind: MarkLine, Style: Style{Colour: black, Dash: Solid}, Size: 0.8}
 	lt := Mark{Kind: MarkText, Series: "methods (better half)", NoLegend: true, LeftOf: true, Style: Style{Colour: black}}
 	rt := Mark{Kind: MarkText, Series: "methods", NoLegend: true, Style: Style{Colour: black}}
 	for i := 0; i < k; i++ {
@@ -104,7 +104,7 @@ func cdSpec(r *significance.CriticalDifferenceResult, cliques, dashed [][2]int, 
 	pn.Y.Hidden, pn.Y.Inverse = true, true
 	if cd := r.CriticalDifference; cd > 0 && analyses.Finite(cd) {
 		pn.Marks = append(pn.Marks,
-			Mark{Kind: MarkLine, Series: "critical difference", Style: Style{Colour: black, Dash: Solid}, Size: 3, X: []float64{1, math.Min(1+cd, hi)}, Y: []float64{-0.6, -0.6}},
+			Mark{Kind: MarkLine, Series: "critical difference", Style: Style{Colour: Palette[1], Dash: Solid}, Size: 3, X: []float64{1, math.Min(1+cd, hi)}, Y: []float64{-0.6, -0.6}},
 			Mark{Kind: MarkText, Series: "critical difference", NoLegend: true, Style: Style{Colour: black}, X: []float64{math.Min(1+cd, hi)}, Y: []float64{-0.6},
 				Labels: []string{fmt.Sprintf("CD = %.3f (Nemenyi, α = %g)", cd, r.Alpha)}})
 	}

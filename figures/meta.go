@@ -533,9 +533,9 @@ func forestSpec(r *meta.Result, lines []forestLine, lvl, caption string) *Spec {
 	pi := Mark{Kind: MarkLine, Series: "prediction interval", Style: Style{Colour: black, Dash: Dashed}, Size: 0.9}
 	squares := Mark{Kind: MarkPoints, Series: "datasets", Style: Style{Colour: Palette[4], Symbol: Square}}
 	overall := Mark{Kind: MarkPoints, Series: "summary", Style: Style{Colour: black, Symbol: Diamond}, Size: 5}
-	overallCI := Mark{Kind: MarkLine, Series: "summary", Style: Style{Colour: black, Dash: Solid}, Size: 2}
+	overallCI := Mark{Kind: MarkLine, Series: "summary", Style: Style{Colour: black, Dash: Solid, Symbol: Diamond}, Size: 2}
 	groups := Mark{Kind: MarkPoints, Series: "subgroup summaries", Style: Style{Colour: Palette[1], Symbol: Diamond}, Size: 5}
-	groupsCI := Mark{Kind: MarkLine, Series: "subgroup summaries", Style: Style{Colour: Palette[1], Dash: Solid}, Size: 2}
+	groupsCI := Mark{Kind: MarkLine, Series: "subgroup summaries", Style: Style{Colour: Palette[1], Dash: Solid, Symbol: Diamond}, Size: 2}
 	seg := func(m *Mark, lo, hi, y float64) {
 		m.X = append(m.X, lo, hi, math.NaN())
 		m.Y = append(m.Y, y, y, math.NaN())

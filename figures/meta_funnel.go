@@ -87,8 +87,10 @@ func FunnelSpec(r *meta.Result) *Spec {
 	hasEgger := false
 	if e := r.Egger; e != nil && e.Limit != nil && e.Slope != nil && e.P != nil {
 		hasEgger = true
+		ex := []float64{*e.Limit + *e.Slope*seMin, *e.Limit + *e.Slope*seMax}
+		xlo, xhi = math.Min(xlo, math.Min(ex[0], ex[1])), math.Max(xhi, math.Max(ex[0], ex[1]))
 		pn.Marks = append(pn.Marks, Mark{Kind: MarkLine, Series: "Egger's regression", Style: Style{Colour: Palette[5], Dash: Dashed},
-			X: []float64{*e.Limit + *e.Slope*seMin, *e.Limit + *e.Slope*seMax}, Y: []float64{seMin, seMax}, Size: 1.3})
+			X: ex, Y: []float64{seMin, seMax}, Size: 1.3})
 	}
 	if len(plain.X) > 0 {
 		pn.Marks = append(pn.Marks, plain)
@@ -96,6 +98,10 @@ func FunnelSpec(r *meta.Result) *Spec {
 	if len(flagged.X) > 0 {
 		pn.Marks = append(pn.Marks, flagged)
 	}
+	// every point inside the frame (the backends label only round
+	// ticks, never these ends)
+	pad := 0.04 * (xhi - xlo)
+	pn.X = pn.X.Fixed(xlo-pad, xhi+pad)
 	return &Spec{Panels: []Panel{pn}, Legend: LegendBelow, Width: 6.5, Height: 4.6,
 		Subject: fmt.Sprintf("funnel plot of %d datasets", r.Summary.K),
 		Caption: funnelCaption(r, crit, lvl, hasEgger, noEffect, names)}

@@ -343,8 +343,9 @@ func MOFrontSpec(r *multiobjective.Result) *Spec {
 		scaled[k] = moNormalise(r.Oriented[m])
 	}
 	pn := Panel{X: Axis{Title: "", Min: Auto, Max: Auto, Categories: labelled(metrics, r.Naming.Metric)}, Y: NewAxis("min-max scaled value (0 = worst model, 1 = best)").Fixed(0, 1)}
-	for k, i := range rows {
-		m := Mark{Kind: MarkLine, Series: r.Models[i], NoLegend: true, Style: Style{Colour: Colour(k), Dash: Solid, Symbol: Circle}, Size: 1, Opacity: 0.7}
+	styles := StylesOf(r.Naming)
+	for _, i := range rows {
+		m := Mark{Kind: MarkLine, Series: r.Models[i], NoLegend: true, Style: styles.Method(r.Models[i]), Size: 1, Opacity: 0.7}
 		for a := range metrics {
 			m.X, m.Y = append(m.X, float64(a)), append(m.Y, scaled[a][i])
 		}

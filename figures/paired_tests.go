@@ -89,8 +89,8 @@ func pairedUnitsSpec(r *significance.PairedTestsResult, p significance.PairedCom
 	pn := Panel{X: Axis{Title: pairedOver(r.Over), Categories: append([]string(nil), p.Units...), Min: Auto, Max: Auto}, Y: NewAxis(r.Metric)}
 	pn.Marks = []Mark{
 		{Kind: MarkInterval, Style: join, X: x, Y: lo, Y2: hi, Size: 1},
-		{Kind: MarkPoints, Series: p.A, Style: styles.Method(a), X: x, Y: append([]float64(nil), p.ValueA[:n]...), Names: p.Units[:n]},
-		{Kind: MarkPoints, Series: p.B, Style: styles.Method(b), X: x, Y: append([]float64(nil), p.ValueB[:n]...), Names: p.Units[:n]},
+		{Kind: MarkPoints, Series: p.A, Style: styles.Method(a), X: x, Y: append([]float64(nil), p.ValueA[:n]...), Names: p.Units[:n], Size: 3.5},
+		{Kind: MarkPoints, Series: p.B, Style: styles.Method(b), X: x, Y: append([]float64(nil), p.ValueB[:n]...), Names: p.Units[:n], Size: 3.5},
 	}
 	return &Spec{Panels: []Panel{pn}, Legend: LegendRight, Width: 7, Height: 3.6,
 		Subject: fmt.Sprintf("%s of %s and %s on each of %d %s", r.Metric, p.A, p.B, n, r.Over),

@@ -29,7 +29,7 @@ func Selection(id, title string, r *datasets.SelectionResult) ([]Figure, error) 
 
 // selectionRho is the agreement (Spearman ρ) of each strategy's ranking
 // on a few datasets with the ranking on all: one panel per metric, each
-// strategy's mean with its 25%–75% and 5%–95% quantiles.
+// strategy's mean with whiskers from its 5% to its 95% quantile.
 func selectionRho(id string, r *datasets.SelectionResult) (Figure, error) {
 	sum := map[[2]string]datasets.SelectionSummary{}
 	for _, s := range r.Summary {
@@ -52,16 +52,13 @@ func selectionRho(id string, r *datasets.SelectionResult) (Figure, error) {
 			if s.Q05 != nil && s.Q95 != nil {
 				pn.Marks = append(pn.Marks, Mark{Kind: MarkInterval, Series: name, Style: st, X: x, Y: []float64{*s.Q05}, Y2: []float64{*s.Q95}, Size: 1.2})
 			}
-			if s.Q25 != nil && s.Q75 != nil {
-				pn.Marks = append(pn.Marks, Mark{Kind: MarkInterval, Series: name, Style: st, X: x, Y: []float64{*s.Q25}, Y2: []float64{*s.Q75}, Size: 5, Opacity: 0.45})
-			}
 			pn.Marks = append(pn.Marks, Mark{Kind: MarkPoints, Series: name, Style: st, X: x, Y: []float64{*s.Mean}, Names: []string{name}, Size: 4})
 		}
 		panels = append(panels, pn)
 	}
 	spec := &Spec{Panels: panels, Width: 6.5, Height: 4,
 		Subject: fmt.Sprintf("agreement of %d strategies' rankings with the ranking on all datasets, per metric", len(r.Strategies)),
-		Caption: fmt.Sprintf("Spearman's ρ between the %s ranking of %d methods on %d chosen datasets and on all %d, over %d simulations per strategy (Shevchenko et al. 2024, Table 4), one panel per metric: each strategy's mean (its symbol), a thick segment from the 25%% to the 75%% quantile and a thin one from the 5%% to the 95%%.",
+		Caption: fmt.Sprintf("Spearman's ρ between the %s ranking of %d methods on %d chosen datasets and on all %d, over %d simulations per strategy (Shevchenko et al. 2024, Table 4), one panel per metric: each strategy's mean (its symbol) with whiskers from the 5%% to the 95%% quantile.",
 			r.Naming.Rule(r.Rule), len(r.Methods), r.Size, len(r.Datasets), r.Simulations)}
 	return spec.Figure(id, "Agreement of the ranking on a few datasets with the ranking on all", 400)
 }

@@ -56,7 +56,10 @@ func (s *Spec) EChartsOption() map[string]any {
 		// containLabel keeps the tick labels inside; the y axis's title,
 		// nameGap left of its line, needs room of its own
 		if n == 1 {
-			g["left"], g["right"] = 44, 30
+			// text marks beside the data (a CD diagram's names) need
+			// room of their own beyond the axes' labels
+			left, right := pn.textRoom()
+			g["left"], g["right"] = max(44, left), max(30, right)
 		} else {
 			g["left"] = fmt.Sprintf("%.4g%%", left+4)
 			g["width"] = fmt.Sprintf("%.4g%%", width-6)
@@ -234,7 +237,7 @@ func echartsAxis(a Axis, grid int, vertical bool) map[string]any {
 	}
 	if a.Top {
 		ax["position"] = "top"
-		ax["nameLocation"] = "end"
+		ax["nameGap"] = 25
 	}
 	return ax
 }
@@ -297,7 +300,9 @@ func pointsSeries(m Mark, i int) []any {
 	se["data"] = data
 	se["symbol"] = echartsSymbol(m.Style.Symbol)
 	se["symbolSize"] = 2 * px(float64(m.radius())) * 1.2
-	se["itemStyle"] = map[string]any{"color": m.Style.Hex()}
+	// opaque, as the static figure draws them (ECharts' default 0.8
+	// mixes a dark colour with a dark page under 3:1)
+	se["itemStyle"] = map[string]any{"color": m.Style.Hex(), "opacity": 1}
 	return []any{se}
 }
 
@@ -315,7 +320,10 @@ func lineSeries(m Mark, i int) []any {
 		}
 	}
 	se["data"] = data
-	line := map[string]any{"color": m.Style.Hex(), "width": px(float64(m.width())), "type": string(m.Style.Dash)}
+	// on a screen no line is thinner than 2 px: thinner, its antialiased
+	// pixels fall under 3:1 contrast with a dark page
+	least := 2.0
+	line := map[string]any{"color": m.Style.Hex(), "width": math.Max(least, px(float64(m.width()))), "type": string(m.Style.Dash)}
 	if m.Style.Dash == "" {
 		line["type"] = string(Solid)
 	}
@@ -425,4 +433,24 @@ func (s *Spec) cellsSeries(m Mark, i int) []any {
 	se["data"] = data
 	se["label"] = map[string]any{"show": true, "fontSize": 12}
 	return []any{se}
+}
+
+// textRoom is the room in pixels a panel's text marks need left and
+// right of the plot: the widest label of each side (about 6.2 px a
+// character at 11 px) and a gap.
+func (pn Panel) textRoom() (left, right int) {
+	for _, m := range pn.Marks {
+		if m.Kind != MarkText {
+			continue
+		}
+		for _, l := range m.Labels {
+			w := int(6.2*float64(len([]rune(l)))) + 12
+			if m.LeftOf {
+				left = max(left, w)
+			} else {
+				right = max(right, w)
+			}
+		}
+	}
+	return left, right
 }
