@@ -23,6 +23,10 @@ type Naming struct {
 	// case-insensitively).
 	Metrics, Methods, Datasets, Rules map[string]string
 	Baselines                         []string
+	// MethodOrder is the study's methods in its naming order (declared
+	// [[methods]] first, then the results' methods as first seen): each
+	// method's colour, dash and symbol in every figure derive from it.
+	MethodOrder []string
 }
 
 func label(m map[string]string, id string) (string, bool) {

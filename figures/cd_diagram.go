@@ -1,7 +1,7 @@
 package figures
 
 // CDDiagram is the critical-difference diagram of Demšar (2006, Fig. 1)
-// in the form seed 001 Fig. 4 uses: a mean-rank axis, the better half of
+// in the form Shevchenko et al. (2024, Fig. 4) use: a mean-rank axis, the better half of
 // the methods labelled on the left and the rest on the right, each with
 // its mean rank, thick bars joining groups that are not significantly
 // different, dashed bars for the Bayesian test, and the critical
@@ -19,6 +19,11 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 )
+
+// cdLabelSlack is the room beside the widest name: its connector's
+// 13 pt and a margin for a reader's font a little wider than the one
+// measured (a viewer without Liberation Sans).
+const cdLabelSlack = vg.Length(13 + 14)
 
 // CDDiagram draws one critical-difference diagram.
 type CDDiagram struct {
@@ -73,7 +78,7 @@ func (d *CDDiagram) MinWidth() vg.Length {
 	for r := 1; r <= int(hi); r++ {
 		tickW = max(tickW, d.TextStyle.Width(fmt.Sprintf("%d", r)))
 	}
-	pad := labelW + vg.Points(16)
+	pad := labelW + cdLabelSlack
 	axis := max(1.2*vg.Inch, vg.Length(hi-1)*(tickW+vg.Points(4)))
 	if d.CD > 0 && d.CD < hi-1 {
 		// the label starts 6 pt right of xr(1+CD) and may use the right pad
@@ -98,28 +103,19 @@ func (d *CDDiagram) Plot(c draw.Canvas, _ *plot.Plot) {
 	for i := range d.Methods {
 		labelW = max(labelW, d.TextStyle.Width(d.label(i)))
 	}
-	pad := labelW + vg.Points(16)
+	pad := labelW + cdLabelSlack
 	x0, x1 := c.Min.X+pad, c.Max.X-pad
 	lo, hi := 1.0, math.Max(2, float64(k))
 	xr := func(r float64) vg.Length { return x0 + vg.Length((r-lo)/(hi-lo))*(x1-x0) }
 	top := c.Max.Y - vg.Points(34) // the axis
-	// Axis with ticks at integers and halves, labels above.
-	c.StrokeLine2(d.LineStyle, x0, top, x1, top)
-	tick := d.TextStyle
-	tick.XAlign, tick.YAlign = draw.XCenter, draw.YBottom
-	for r := lo; r <= hi+1e-9; r += 0.5 {
-		h := vg.Points(3)
-		if r == math.Trunc(r) {
-			h = vg.Points(6)
-			c.FillText(tick, vg.Point{X: xr(r), Y: top + h + vg.Points(1)}, fmt.Sprintf("%d", int(r)))
-		}
-		c.StrokeLine2(d.LineStyle, xr(r), top, xr(r), top+h)
-	}
+	d.axis(c, x0, x1, top, lo, hi, xr)
 	// Critical difference above the axis, starting at rank 1.
 	if d.CD > 0 && !math.IsNaN(d.CD) && !math.IsInf(d.CD, 0) {
 		y := top + vg.Points(24)
 		end := xr(math.Min(lo+d.CD, hi))
-		c.StrokeLine2(d.CliqueStyle, xr(lo), y, end, y)
+		cds := d.CliqueStyle
+		cds.Color = Palette[1] // the scale, apart from the groups
+		c.StrokeLine2(cds, xr(lo), y, end, y)
 		c.StrokeLine2(d.LineStyle, xr(lo), y-vg.Points(3), xr(lo), y+vg.Points(3))
 		c.StrokeLine2(d.LineStyle, end, y-vg.Points(3), end, y+vg.Points(3))
 		lab := d.TextStyle
@@ -165,4 +161,25 @@ func (d *CDDiagram) Plot(c draw.Canvas, _ *plot.Plot) {
 			c.FillText(txt, vg.Point{X: edge + vg.Points(3), Y: yy}, d.label(i))
 		}
 	}
+}
+
+// axis draws the mean-rank axis from x0 to x1 at height top: ticks at
+// integers and halves, labels above, its title left of it.
+func (d *CDDiagram) axis(c draw.Canvas, x0, x1, top vg.Length, lo, hi float64, xr func(float64) vg.Length) {
+	// Axis with ticks at integers and halves, labels above.
+	c.StrokeLine2(d.LineStyle, x0, top, x1, top)
+	tick := d.TextStyle
+	tick.XAlign, tick.YAlign = draw.XCenter, draw.YBottom
+	for r := lo; r <= hi+1e-9; r += 0.5 {
+		h := vg.Points(3)
+		if r == math.Trunc(r) {
+			h = vg.Points(6)
+			c.FillText(tick, vg.Point{X: xr(r), Y: top + h + vg.Points(1)}, fmt.Sprintf("%d", int(r)))
+		}
+		c.StrokeLine2(d.LineStyle, xr(r), top, xr(r), top+h)
+	}
+	// the axis's title left of it, level with its labels
+	title := d.TextStyle
+	title.XAlign, title.YAlign = draw.XRight, draw.YBottom
+	c.FillText(title, vg.Point{X: x0 - vg.Points(14), Y: top + vg.Points(7)}, "mean rank")
 }

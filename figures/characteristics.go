@@ -41,24 +41,15 @@ func Characteristics(id, title string, r *datasets.CharacteristicsResult) ([]Fig
 	}
 	var out []Figure
 	for _, p := range panels {
-		drw := corrHeatmapDrawing(p.vals, r.Features, labelled(r.Methods, r.Naming.Method), p.lo, p.hi, "", "")
-		svg, err := drw.SVG()
+		spec := HeatmapSpec(p.vals, labelled(r.Features, r.Naming.Feature), labelled(r.Methods, r.Naming.Method), p.lo, p.hi, p.title)
+		spec.Subject = fmt.Sprintf("heatmap of the %s between %d dataset characteristics and %d methods", p.what, len(r.Features), len(r.Methods))
+		spec.Caption = fmt.Sprintf("%s between each dataset characteristic and each method's %s over %d datasets; the last column, %s, pools every (dataset, method) pair. "+
+			"Grey cells are undefined (see the notes).", corrCapitalise(p.what), r.Naming.Metric(r.Metric), len(r.Datasets), datasets.CharPooled)
+		f, err := spec.Figure(id+"-"+p.name, p.title+" between dataset characteristics and "+r.Naming.Metric(r.Metric), 200+26*len(r.Features))
 		if err != nil {
 			return nil, fmt.Errorf("%s heatmap: %w", p.name, err)
 		}
-		chart, err := corrHeatmapChart(p.vals, r.Features, labelled(r.Methods, r.Naming.Method), p.lo, p.hi, p.title)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, Figure{
-			ID:    id + "-" + p.name,
-			Title: p.title + " between dataset characteristics and " + r.Naming.Metric(r.Metric),
-			Caption: fmt.Sprintf("%s between each dataset characteristic and each method's %s over %d datasets; the last column, %s, pools every (dataset, method) pair. "+
-				"Grey cells are undefined (see the notes).", corrCapitalise(p.what), r.Naming.Metric(r.Metric), len(r.Datasets), datasets.CharPooled),
-			SVG: svg, Drawing: &drw,
-			Chart:  chart,
-			Height: 200 + 26*len(r.Features),
-		})
+		out = append(out, f)
 	}
 	return out, nil
 }

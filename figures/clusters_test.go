@@ -9,6 +9,9 @@ import (
 	"strings"
 	"testing"
 
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+
 	"github.com/evalbook/evalbook/analyses"
 	"github.com/evalbook/evalbook/analyses/datasets"
 )
@@ -112,4 +115,20 @@ func TestSelectionFigures(t *testing.T) {
 	}
 	b, _ := Selection("sel", "Selection", r)
 	checkFigures(t, a, b, "sel", "sel-chosen")
+	// one panel per metric, the strategies named on each panel's axis (no
+	// legend to lie over the whiskers), at the natural and export widths
+	for _, w := range []vg.Length{0, ColumnWidth} {
+		d := a[0].Drawing.AtWidth(w)
+		for _, p := range d.LayoutProblems() {
+			t.Errorf("sel at %.2f in: %s", d.Width/vg.Inch, p)
+		}
+		rec := &layoutRecorder{w: d.Width, h: d.Height, m: identity}
+		d.Draw(draw.New(rec))
+		if len(rec.legends) != 0 {
+			t.Errorf("sel: %d legends drawn", len(rec.legends))
+		}
+	}
+	if s := a[0].Spec; s == nil || len(s.Panels) != len(r.Metrics) || len(s.Panels[0].X.Categories) != len(r.Strategies) {
+		t.Errorf("sel: want one panel per metric with the strategies as categories")
+	}
 }

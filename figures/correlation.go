@@ -24,28 +24,19 @@ func MetricCorrelation(id, title string, r *correlation.Result) ([]Figure, error
 			vals[i][j] = r.Rho[a][b]
 		}
 	}
-	drw := corrHeatmapDrawing(vals, names, names, -1, 1, "", "")
-	svg, err := drw.SVG()
-	if err != nil {
-		return nil, fmt.Errorf("metric correlation heatmap: %w", err)
-	}
-	chart, err := corrHeatmapChart(vals, names, names, -1, 1, "mean "+r.Method)
-	if err != nil {
-		return nil, err
-	}
 	method := map[string]string{correlation.Spearman: "Spearman", correlation.Pearson: "Pearson", correlation.Kendall: "Kendall tau-b"}[r.Method]
+	spec := HeatmapSpec(vals, names, names, -1, 1, "mean "+method)
 	how := "Lower-is-better metrics are negated first, so a positive value means the metrics agree on which methods are better."
 	if r.Raw {
 		how = "Values are correlated as given (raw = true)."
 	}
-	return []Figure{{
-		ID:    id,
-		Title: "Correlation between metrics",
-		Caption: fmt.Sprintf("Mean %s correlation between metrics across methods, computed per dataset and averaged over the datasets where both metrics are defined. "+
-			"Metrics are ordered by average-linkage clustering on 1 − ρ, so metrics that agree sit together; darker blue is stronger positive correlation, vermillion negative, grey undefined. %s",
-			method, how),
-		SVG: svg, Drawing: &drw,
-		Chart:  chart,
-		Height: 160 + 28*n,
-	}}, nil
+	spec.Subject = fmt.Sprintf("heatmap of the mean correlation between %d metrics", n)
+	spec.Caption = fmt.Sprintf("Mean %s correlation between metrics across methods, computed per dataset and averaged over the datasets where both metrics are defined. "+
+		"Metrics are ordered by average-linkage clustering on 1 − ρ, so metrics that agree sit together; darker blue is stronger positive correlation, vermillion negative, grey undefined. %s",
+		method, how)
+	f, err := spec.Figure(id, "Correlation between metrics", 160+28*n)
+	if err != nil {
+		return nil, fmt.Errorf("metric correlation heatmap: %w", err)
+	}
+	return []Figure{f}, nil
 }

@@ -10,10 +10,7 @@ import (
 	"fmt"
 	"image/color"
 	"math"
-	"strconv"
 
-	"github.com/go-echarts/go-echarts/v2/charts"
-	"github.com/go-echarts/go-echarts/v2/opts"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
@@ -24,8 +21,8 @@ import (
 // association (the seed's "darker blue indicates stronger correlations"),
 // vermillion for negative, white at zero; grey for undefined cells.
 var (
-	corrPositive = Palette[4] // blue
-	corrNegative = Palette[5] // vermillion
+	corrPositive = Palette[0] // blue
+	corrNegative = Palette[1] // vermillion
 	corrMissing  = color.NRGBA{0xE0, 0xE0, 0xE0, 0xFF}
 )
 
@@ -39,12 +36,16 @@ type CorrHeatmap struct {
 	Min, Max  float64
 	Format    string // value format, default "%.2f"
 	TextStyle text.Style
+	// Reverse puts the scale's dark end at Min (ranks: 1 = best = dark).
+	Reverse bool
+	// Text, when set, is each cell's printed text in place of its value.
+	Text [][]string
 }
 
 // NewCorrHeatmap returns a heatmap with evalbook's defaults.
 func NewCorrHeatmap(values [][]float64, lo, hi float64) *CorrHeatmap {
 	sty := plot.New().Title.TextStyle // a fully initialised style (handler, font)
-	sty.Font = Font(7)
+	sty.Font = Font(8)
 	sty.XAlign, sty.YAlign = draw.XCenter, draw.YCenter
 	return &CorrHeatmap{Values: values, Min: lo, Max: hi, Format: "%.2f", TextStyle: sty}
 }
@@ -64,6 +65,9 @@ func (h *CorrHeatmap) Colour(v float64) color.NRGBA {
 	t := 0.0
 	if h.Max > h.Min {
 		t = (v - h.Min) / (h.Max - h.Min)
+	}
+	if h.Reverse {
+		t = 1 - t
 	}
 	return corrBlend(corrPositive, math.Max(0, math.Min(1, t)))
 }
@@ -86,19 +90,23 @@ func (h *CorrHeatmap) Plot(c draw.Canvas, p *plot.Plot) {
 			fill := h.Colour(v)
 			c.FillPolygon(fill, c.ClipPolygonXY([]vg.Point{{X: x0, Y: y0}, {X: x1, Y: y0}, {X: x1, Y: y1}, {X: x0, Y: y1}}))
 			sty := h.TextStyle
-			label := "–"
-			if corrFinite(v) {
-				label = fmt.Sprintf(h.Format, v)
-			}
-			// Luminance decides the text colour: white on dark cells.
-			lum := 0.2126*float64(fill.R) + 0.7152*float64(fill.G) + 0.0722*float64(fill.B)
-			sty.Color = color.Black
-			if lum < 128 {
-				sty.Color = color.White
-			}
+			label := h.label(r, col, v)
+			sty.Color = cellText(fill)
 			c.FillText(sty, vg.Point{X: (x0 + x1) / 2, Y: (y0 + y1) / 2}, label)
 		}
 	}
+}
+
+// label is cell (r, col)'s printed text: its Text, else its value, "–"
+// when undefined.
+func (h *CorrHeatmap) label(r, col int, v float64) string {
+	if !corrFinite(v) {
+		return "–"
+	}
+	if h.Text != nil {
+		return h.Text[r][col]
+	}
+	return fmt.Sprintf(h.Format, v)
 }
 
 // DataRange implements plot.DataRanger.
@@ -112,15 +120,53 @@ func (h *CorrHeatmap) DataRange() (xmin, xmax, ymin, ymax float64) {
 
 func corrFinite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 
-// corrHeatmapDrawing lays out an annotated heatmap with column labels
-// below (rotated when long) and row labels on the left, sized to its
-// cells.
-func corrHeatmapDrawing(values [][]float64, rowNames, colNames []string, lo, hi float64, xlabel, ylabel string) Drawing {
-	p, w, h := corrHeatmapPlot(values, rowNames, colNames, lo, hi, xlabel, ylabel)
-	d := PlotDrawing(p, w, h)
-	cells := corrCellsMin(NewCorrHeatmap(values, lo, hi))
-	d.minSize = func(vg.Length) (vg.Length, vg.Length) { return plotMinSizeData(p, cells) }
-	return d
+// HeatmapSpec is an annotated heatmap's spec: Values[row][col] with
+// rows and columns named, coloured on [lo, hi] (diverging around 0 from
+// vermillion to blue when lo < 0, else white to blue), each cell's value
+// printed in it, sized to its cells.
+func HeatmapSpec(values [][]float64, rowNames, colNames []string, lo, hi float64, series string) *Spec {
+	longest := 0
+	for _, n := range colNames {
+		longest = max(longest, len([]rune(n)))
+	}
+	w := vg.Points(34)*vg.Length(len(colNames)) + 1.8*vg.Inch
+	h := vg.Points(22)*vg.Length(len(rowNames)) + vg.Points(float64(5*min(longest, 30))) + 0.8*vg.Inch
+	sc := &Scale{Min: lo, Max: hi, Low: color.NRGBA{0xFF, 0xFF, 0xFF, 0xFF}, High: corrPositive, LowName: "white", HiName: "blue"}
+	if lo < 0 {
+		sc.Low, sc.Mid, sc.HasMid, sc.LowName = corrNegative, color.NRGBA{0xFF, 0xFF, 0xFF, 0xFF}, true, "vermillion"
+	}
+	pn := Panel{X: Axis{Min: Auto, Max: Auto, Categories: colNames}, Y: Axis{Min: Auto, Max: Auto, Categories: rowNames, Inverse: true},
+		Marks: []Mark{{Kind: MarkCells, Series: series, NoLegend: true, Cells: values, Format: "%.2f"}}}
+	return &Spec{Panels: []Panel{pn}, Scale: sc, Width: float64(w / vg.Inch), Height: float64(h / vg.Inch)}
+}
+
+// cellText is the text colour of a cell: black or white, whichever
+// contrasts more with the fill (WCAG relative luminance), so every cell
+// label reads at 4.5:1 or better.
+func cellText(fill color.NRGBA) color.Color {
+	l := relLuminance(fill)
+	if (1.05)/(l+0.05) > (l+0.05)/0.05 {
+		return color.White
+	}
+	return color.Black
+}
+
+// relLuminance is WCAG 2's relative luminance of c.
+func relLuminance(c color.NRGBA) float64 {
+	lin := func(v uint8) float64 {
+		x := float64(v) / 255
+		if x <= 0.03928 {
+			return x / 12.92
+		}
+		return math.Pow((x+0.055)/1.055, 2.4)
+	}
+	return 0.2126*lin(c.R) + 0.7152*lin(c.G) + 0.0722*lin(c.B)
+}
+
+// contrastRatio is WCAG 2's contrast ratio of two colours.
+func contrastRatio(a, b color.NRGBA) float64 {
+	la, lb := relLuminance(a), relLuminance(b)
+	return (max(la, lb) + 0.05) / (min(la, lb) + 0.05)
 }
 
 // corrCellsMin is the least data area of a heatmap: every cell as wide
@@ -130,85 +176,13 @@ func corrCellsMin(hm *CorrHeatmap) vg.Point {
 		return vg.Point{}
 	}
 	var cw vg.Length
-	for _, row := range hm.Values {
-		for _, v := range row {
-			label := "–"
-			if corrFinite(v) {
-				label = fmt.Sprintf(hm.Format, v)
-			}
-			cw = max(cw, hm.TextStyle.Width(label))
+	for r, row := range hm.Values {
+		for c, v := range row {
+			cw = max(cw, hm.TextStyle.Width(hm.label(r, c, v)))
 		}
 	}
 	gap := vg.Points(4)
 	return vg.Point{X: vg.Length(len(hm.Values[0])) * (cw + gap), Y: vg.Length(len(hm.Values)) * (hm.TextStyle.Height("0") + gap)}
-}
-
-func corrHeatmapPlot(values [][]float64, rowNames, colNames []string, lo, hi float64, xlabel, ylabel string) (*plot.Plot, vg.Length, vg.Length) {
-	p := NewPlot("", xlabel, ylabel)
-	h := NewCorrHeatmap(values, lo, hi)
-	p.Add(h)
-	xt := make([]plot.Tick, len(colNames))
-	longest := 0
-	for i, n := range colNames {
-		xt[i] = plot.Tick{Value: float64(i), Label: n}
-		longest = max(longest, len([]rune(n)))
-	}
-	yt := make([]plot.Tick, len(rowNames))
-	for i, n := range rowNames {
-		yt[i] = plot.Tick{Value: float64(len(rowNames) - 1 - i), Label: n}
-	}
-	p.X.Tick.Marker = plot.ConstantTicks(xt)
-	p.Y.Tick.Marker = plot.ConstantTicks(yt)
-	p.X.Tick.Label.Font = Font(8)
-	p.Y.Tick.Label.Font = Font(8)
-	if longest > 4 {
-		p.X.Tick.Label.Rotation = math.Pi / 4
-		p.X.Tick.Label.XAlign = draw.XRight
-		p.X.Tick.Label.YAlign = draw.YTop
-	}
-	p.X.LineStyle.Width, p.Y.LineStyle.Width = 0, 0
-	p.X.Tick.LineStyle.Width, p.Y.Tick.LineStyle.Width = 0, 0
-	p.X.Padding, p.Y.Padding = 0, 0
-	cell := vg.Points(34)
-	w := cell*vg.Length(len(colNames)) + 1.8*vg.Inch
-	hgt := vg.Points(22)*vg.Length(len(rowNames)) + vg.Points(float64(5*min(longest, 30))) + 0.8*vg.Inch
-	return p, w, hgt
-}
-
-// corrHeatmapChart is the interactive version: an ECharts heatmap with a
-// visual map over [lo, hi] (its ends labelled beside the handle);
-// undefined cells are left empty. Values are rounded to 2 decimals, as the
-// static figure prints them (the tables keep full precision).
-func corrHeatmapChart(values [][]float64, rowNames, colNames []string, lo, hi float64, series string) ([]byte, error) {
-	hm := charts.NewHeatMap()
-	colours := []string{"#ffffff", hexOf(corrPositive)}
-	if lo < 0 {
-		colours = []string{hexOf(corrNegative), "#ffffff", hexOf(corrPositive)}
-	}
-	hm.SetGlobalOptions(
-		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "item"}),
-		// go-echarts's SetXAxis does not carry the names into a heatmap's
-		// x axis: they are set here, or the columns read 0, 1, 2, …
-		charts.WithXAxisOpts(opts.XAxis{Type: "category", Data: colNames, AxisLabel: &opts.AxisLabel{Rotate: 45, Interval: "0"}}),
-		charts.WithYAxisOpts(opts.YAxis{Type: "category", Data: rowNames, Inverse: opts.Bool(true), AxisLabel: &opts.AxisLabel{Interval: "0"}}),
-		charts.WithVisualMapOpts(opts.VisualMap{Calculable: opts.Bool(true), Min: float32(lo), Max: float32(hi),
-			Orient: "horizontal", Left: "center", Bottom: "0", Text: []string{strconv.FormatFloat(hi, 'g', 3, 64), strconv.FormatFloat(lo, 'g', 3, 64)},
-			InRange: &opts.VisualMapInRange{Color: colours}}),
-		charts.WithGridOpts(opts.Grid{Left: "150", Bottom: "120", ContainLabel: opts.Bool(true)}),
-	)
-	hm.SetXAxis(colNames)
-	var data []opts.HeatMapData
-	for r, row := range values {
-		for c, v := range row {
-			var cell any = "-"
-			if corrFinite(v) {
-				cell = math.Round(v*1e2) / 1e2 // two decimals on the cell; the tooltip and tables keep more
-			}
-			data = append(data, opts.HeatMapData{Value: []any{c, r, cell}})
-		}
-	}
-	hm.AddSeries(series, data, charts.WithLabelOpts(opts.Label{Show: opts.Bool(true), FontSize: 11}))
-	return EChartsJSON(hm)
 }
 
 func hexOf(c color.NRGBA) string { return fmt.Sprintf("#%02x%02x%02x", c.R, c.G, c.B) }

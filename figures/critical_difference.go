@@ -1,13 +1,14 @@
 package figures
 
-// The figure of a critical_difference analysis (SPEC §5.2): the CD
-// diagram of seed 001 Fig. 4 as SVG (CDDiagram) and as an ECharts option
-// with the same geometry in rank units, so hovering a method shows its
-// mean rank and hovering a bar names the group.
+// The figure of a critical_difference analysis: the CD diagram of
+// Demšar (2006) as Shevchenko et al. (2024, Fig. 4) draw it, static
+// (CDDiagram) and interactive from one spec with the same geometry in
+// rank units.
 
 import (
 	"fmt"
-	"strings"
+	"image/color"
+	"math"
 
 	"gonum.org/v1/plot/vg"
 
@@ -31,101 +32,87 @@ func CriticalDifference(id, title string, r *significance.CriticalDifferenceResu
 	cliques, dashed := runs(r.Cliques), runs(r.BayesianCliques)
 	d := NewCDDiagram(labelled(r.Methods, r.Naming.Method), r.MeanRanks, r.CriticalDifference, cliques, dashed)
 	d.CDLabel = fmt.Sprintf("CD = %.3f (Nemenyi, α = %g)", r.CriticalDifference, r.Alpha)
-	plt := NewPlot("", "", "")
-	plt.HideAxes()
-	plt.Add(d)
 	h := d.Height()
-	drw := PlotDrawing(plt, 7.5*vg.Inch, h)
-	drw.minSize = func(vg.Length) (vg.Length, vg.Length) { return d.MinWidth(), h }
-	svg, err := drw.SVG()
-	if err != nil {
-		return nil, err
-	}
-	chart, err := ChartJSON(cdChart(r, cliques, dashed))
-	if err != nil {
-		return nil, err
-	}
 	caption := fmt.Sprintf("Critical-difference diagram of %s over %d datasets: mean rank of each method (1 = best). "+
-		"Thick bars join methods whose pairwise Wilcoxon signed-rank tests (zero_method %s, Holm-corrected at α = %g) are not significant",
+		"Thick black lines join methods whose pairwise Wilcoxon signed-rank tests (zero_method %s, Holm-corrected at α = %g) are not significant",
 		r.Naming.Metric(r.Metric), len(r.Datasets), r.ZeroMethod, r.Alpha)
-	if r.Bayesian {
-		caption += fmt.Sprintf("; dashed bars join methods the Bayesian signed-rank test (rope %g) cannot tell apart with probability %g", r.Rope, 1-r.Alpha)
+	if r.Bayesian && len(dashed) > 0 {
+		caption += fmt.Sprintf("; dashed grey lines join methods the Bayesian signed-rank test (rope %g) cannot tell apart with probability %g", r.Rope, 1-r.Alpha)
 	}
-	caption += fmt.Sprintf(". The bar above the axis is the Nemenyi critical difference (%.3f).", r.CriticalDifference)
-	return []Figure{{ID: id, Title: "Critical-difference diagram", Caption: caption, SVG: svg, Drawing: &drw, Chart: chart,
-		Height: int(h.Points()*1.3) + 40}}, nil
+	caption += fmt.Sprintf(". The vermillion line above the axis is the Nemenyi critical difference (%.3f).", r.CriticalDifference)
+	spec := cdSpec(r, cliques, dashed, caption)
+	spec.Static = func() (Drawing, error) {
+		plt := NewPlot("", "", "")
+		plt.HideAxes()
+		plt.Add(d)
+		drw := PlotDrawing(plt, 7.5*vg.Inch, h)
+		drw.minSize = func(vg.Length) (vg.Length, vg.Length) { return d.MinWidth(), h }
+		return drw, nil
+	}
+	f, err := spec.Figure(id, "Critical-difference diagram", int(h.Points()*1.3)+40)
+	if err != nil {
+		return nil, err
+	}
+	return []Figure{f}, nil
 }
 
-// cdChart lays the diagram out in rank units: x is the mean rank (the
-// axis on top), y grows downwards.
-func cdChart(r *significance.CriticalDifferenceResult, cliques, dashed [][2]int) map[string]any {
+// cdSpec is the diagram in rank units, as the static CDDiagram lays it
+// out: x is the mean rank (the axis on top), y grows downwards — the
+// critical difference above the axis, the groups' lines under it, then
+// each method's connector to its name, the better half on the left.
+func cdSpec(r *significance.CriticalDifferenceResult, cliques, dashed [][2]int, caption string) *Spec {
 	k := len(r.Methods)
 	methods := labelled(r.Methods, r.Naming.Method)
 	left := (k + 1) / 2
 	hi := float64(max(2, k))
-	line := func(name string, coords [][2]float64, width float64, colour, style string) map[string]any {
-		c := make([]any, len(coords))
-		for i, p := range coords {
-			c[i] = []any{p[0], p[1]}
+	black := color.NRGBA{0, 0, 0, 0xFF}
+	seg := func(m *Mark, pts ...[2]float64) {
+		for _, p := range pts {
+			m.X, m.Y = append(m.X, p[0]), append(m.Y, p[1])
 		}
-		return map[string]any{"name": name, "coords": c, "lineStyle": map[string]any{"width": width, "color": colour, "type": style}}
+		m.X, m.Y = append(m.X, math.NaN()), append(m.Y, math.NaN())
 	}
-	var lines []any
+	groups := Mark{Kind: MarkLine, Series: "not significantly different (Wilcoxon–Holm)", Style: Style{Colour: black, Dash: Solid}, Size: 3}
+	bayes := Mark{Kind: MarkLine, Series: "not distinguishable (Bayesian signed-rank)", Style: Style{Colour: color.NRGBA{0x77, 0x77, 0x77, 0xFF}, Dash: Dashed}, Size: 1.8}
 	y := 0.6
 	for _, cl := range cliques {
-		names := strings.Join(methods[cl[0]:cl[1]+1], ", ")
-		lines = append(lines, line("not significantly different (Wilcoxon–Holm): "+names,
-			[][2]float64{{r.MeanRanks[cl[0]] - 0.03, y}, {r.MeanRanks[cl[1]] + 0.03, y}}, 5, "#000000", "solid"))
+		seg(&groups, [2]float64{r.MeanRanks[cl[0]] - 0.03, y}, [2]float64{r.MeanRanks[cl[1]] + 0.03, y})
 		y += 0.3
 	}
 	for _, cl := range dashed {
-		names := strings.Join(methods[cl[0]:cl[1]+1], ", ")
-		lines = append(lines, line("not distinguishable (Bayesian signed-rank): "+names,
-			[][2]float64{{r.MeanRanks[cl[0]] - 0.03, y}, {r.MeanRanks[cl[1]] + 0.03, y}}, 3, "#777777", "dashed"))
+		seg(&bayes, [2]float64{r.MeanRanks[cl[0]] - 0.03, y}, [2]float64{r.MeanRanks[cl[1]] + 0.03, y})
 		y += 0.3
 	}
 	y += 0.5
-	var labels []any
+	conn := Mark{Kind: MarkLine, Style: Style{Colour: black, Dash: Solid}, Size: 0.8}
+	lt := Mark{Kind: MarkText, Series: "methods (better half)", NoLegend: true, LeftOf: true, Style: Style{Colour: black}}
+	rt := Mark{Kind: MarkText, Series: "methods", NoLegend: true, Style: Style{Colour: black}}
 	for i := 0; i < k; i++ {
-		row := i
-		edge := 1 - 0.05*hi
-		pos := "left"
+		row, edge, m := i, 1-0.05*hi, &lt
 		if i >= left {
-			row = k - 1 - i
-			edge = hi + 0.05*hi
-			pos = "right"
+			row, edge, m = k-1-i, hi+0.05*hi, &rt
 		}
 		yy := y + float64(row)*0.8
-		name := fmt.Sprintf("%s: mean rank %.3f", methods[i], r.MeanRanks[i])
-		lines = append(lines, line(name, [][2]float64{{r.MeanRanks[i], 0}, {r.MeanRanks[i], yy}, {edge, yy}}, 1, "#000000", "solid"))
-		labels = append(labels, map[string]any{"name": name, "value": []any{edge, yy},
-			"label": map[string]any{"show": true, "position": pos, "formatter": fmt.Sprintf("%s (%.2f)", methods[i], r.MeanRanks[i])}})
+		seg(&conn, [2]float64{r.MeanRanks[i], 0}, [2]float64{r.MeanRanks[i], yy}, [2]float64{edge, yy})
+		m.X, m.Y = append(m.X, edge), append(m.Y, yy)
+		m.Labels = append(m.Labels, fmt.Sprintf("%s (%.2f)", methods[i], r.MeanRanks[i]))
 	}
 	rows := max(left, k-left)
 	ymax := y + float64(rows)*0.8
-	series := []any{
-		map[string]any{"type": "lines", "coordinateSystem": "cartesian2d", "polyline": true, "data": lines,
-			"tooltip": map[string]any{"formatter": "{b}"}},
-		map[string]any{"type": "scatter", "data": labels, "symbolSize": 4, "itemStyle": map[string]any{"color": "#000000"},
-			"tooltip": map[string]any{"formatter": "{b}"}},
-	}
+	pn := Panel{X: NewAxis("mean rank").Fixed(0, hi+1), Y: NewAxis("").Fixed(-1.5, ymax+0.3)}
+	pn.X.Top = true
+	pn.Y.Hidden, pn.Y.Inverse = true, true
 	if cd := r.CriticalDifference; cd > 0 && analyses.Finite(cd) {
-		series = append(series, map[string]any{"type": "lines", "coordinateSystem": "cartesian2d", "polyline": true,
-			"data":    []any{line(fmt.Sprintf("Nemenyi critical difference %.3f (α = %g)", cd, r.Alpha), [][2]float64{{1, -0.6}, {1 + cd, -0.6}}, 4, "#D55E00", "solid")},
-			"tooltip": map[string]any{"formatter": "{b}"}})
-		// the bar's label, as the static diagram writes it
-		series = append(series, map[string]any{"type": "scatter", "symbolSize": 0, "silent": true,
-			"data": []any{map[string]any{"name": "critical difference", "value": []any{1 + cd/2, -0.6},
-				"label": map[string]any{"show": true, "position": "top", "distance": 4, "formatter": fmt.Sprintf("CD = %.3f (Nemenyi, α = %g)", cd, r.Alpha)}}}})
+		pn.Marks = append(pn.Marks,
+			Mark{Kind: MarkLine, Series: "critical difference", Style: Style{Colour: Palette[1], Dash: Solid}, Size: 3, X: []float64{1, math.Min(1+cd, hi)}, Y: []float64{-0.6, -0.6}},
+			Mark{Kind: MarkText, Series: "critical difference", NoLegend: true, Style: Style{Colour: black}, X: []float64{math.Min(1+cd, hi)}, Y: []float64{-0.6},
+				Labels: []string{fmt.Sprintf("CD = %.3f (Nemenyi, α = %g)", cd, r.Alpha)}})
 	}
-	return map[string]any{
-		"animation": false,
-		"tooltip":   map[string]any{"show": true, "trigger": "item"},
-		"grid":      map[string]any{"left": "22%", "right": "22%", "top": 40, "bottom": 10},
-		"xAxis": map[string]any{"type": "value", "position": "top", "min": 0, "max": hi + 1, "interval": 1,
-			"name": "mean rank", "splitLine": map[string]any{"show": false},
-			"axisLabel": map[string]any{"showMinLabel": false, "showMaxLabel": false}},
-		"yAxis":  map[string]any{"type": "value", "inverse": true, "show": false, "min": -1.5, "max": ymax + 0.3},
-		"series": series,
+	for _, m := range []Mark{groups, bayes, conn, lt, rt} {
+		if len(m.X) > 0 {
+			pn.Marks = append(pn.Marks, m)
+		}
 	}
+	return &Spec{Panels: []Panel{pn}, Caption: caption,
+		Subject: fmt.Sprintf("critical-difference diagram of %d methods", k)}
 }

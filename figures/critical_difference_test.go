@@ -65,7 +65,7 @@ func TestCriticalDifferenceFigure(t *testing.T) {
 	if strings.Contains(string(figs[0].Chart), "NaN") {
 		t.Error("NaN in chart")
 	}
-	if !strings.Contains(figs[0].Caption, "dashed bars") {
+	if !strings.Contains(figs[0].Caption, "dashed grey lines join") {
 		t.Errorf("caption %q", figs[0].Caption)
 	}
 }

@@ -20,7 +20,10 @@ type Figure struct {
 	ID      string // "<analysis-id>" or "<analysis-id>-<name>"
 	Title   string
 	Caption string
-	SVG     []byte // static version, always present
+	// Alt is the figure's alt text (from its spec; "" for a figure
+	// without one, whose title stands in).
+	Alt string
+	SVG []byte // static version, always present
 	// Chart is the ECharts option as JSON (from go-echarts), or nil when
 	// the figure has no interactive version.
 	Chart []byte
@@ -41,6 +44,9 @@ type Figure struct {
 	// is that width in points.
 	PDF, PNG []byte
 	PDFWidth float64
+	// Spec is the presentation the SVG and the chart were derived from
+	// (spec.go); nil for a figure read back from the disk cache.
+	Spec *Spec `json:"-"`
 }
 
 // Palette is the site's series palette, for the static figures and (by

@@ -65,6 +65,12 @@ func (d Drawing) LayoutProblems() []string {
 			if s := a.Size(); s.X < minDataSide || s.Y < minDataSide {
 				out = append(out, fmt.Sprintf("a data area is %s", size(s.X, s.Y)))
 			}
+			// a legend goes beside or under the data, never over it
+			for _, l := range rec.legends {
+				if rectOverlap(a, l) > layoutTolerance {
+					out = append(out, fmt.Sprintf("a legend (%s) lies over a data area (%s)", rectString(l), rectString(a)))
+				}
+			}
 		}
 	}
 	return out
@@ -72,6 +78,13 @@ func (d Drawing) LayoutProblems() []string {
 
 func size(w, h vg.Length) string {
 	return fmt.Sprintf("%.2f×%.2f in", w/vg.Inch, h/vg.Inch)
+}
+
+// rectOverlap is how deep two rectangles overlap (≤ 0 apart).
+func rectOverlap(a, b vg.Rectangle) vg.Length {
+	dx := min(a.Max.X, b.Max.X) - max(a.Min.X, b.Min.X)
+	dy := min(a.Max.Y, b.Max.Y) - max(a.Min.Y, b.Min.Y)
+	return min(dx, dy)
 }
 
 func rectString(r vg.Rectangle) string {
@@ -194,6 +207,15 @@ type layoutRecorder struct {
 	lw    vg.Length
 	texts []textBox
 	marks []vg.Rectangle
+	// legends are the boxes of the legends drawn (a spec's legend
+	// records its own, spec_plot.go).
+	legends []vg.Rectangle
+}
+
+// box is a rectangle of the current coordinates on the page.
+func (r *layoutRecorder) box(b vg.Rectangle) vg.Rectangle {
+	p, q := r.m.apply(b.Min), r.m.apply(b.Max)
+	return vg.Rectangle{Min: vg.Point{X: min(p.X, q.X), Y: min(p.Y, q.Y)}, Max: vg.Point{X: max(p.X, q.X), Y: max(p.Y, q.Y)}}
 }
 
 func (r *layoutRecorder) Size() (w, h vg.Length)             { return r.w, r.h }

@@ -75,17 +75,14 @@ func Meta(id, title string, r *meta.Result) ([]Figure, error) {
 		}
 	}
 
-	drw := forestDrawing(r, lines, rows, b.lvl)
-	svg, err := drw.SVG()
+	spec := forestSpec(r, lines, b.lvl, forestCaption(r, model, b.lvl, b.keep))
+	spec.Static = func() (Drawing, error) { return forestDrawing(r, lines, rows, b.lvl), nil }
+	f, err := spec.Figure(id, title, 80+26*nl)
 	if err != nil {
 		return nil, err
 	}
-	chart, err := forestChart(r, lines, b.lvl)
-	if err != nil {
-		return nil, err
-	}
-	caption := forestCaption(r, model, b.lvl, b.keep)
-	figs := []Figure{{ID: id, Title: title, Caption: caption, SVG: svg, Drawing: &drw, Chart: chart, Height: 80 + 26*nl, PreferStatic: true}}
+	f.PreferStatic = true
+	figs := []Figure{f}
 	funnel, ok, err := MetaFunnel(id, title, r)
 	if err != nil {
 		return nil, err
@@ -524,17 +521,29 @@ func (fl forestLayout) draw(dc draw.Canvas) {
 	dc.FillText(forestStyle(8, false, draw.XLeft), vg.Point{X: x0 + vg.Points(4), Y: fy}, rt+" →")
 }
 
-// forestChart is the interactive version: category rows top to bottom,
-// CI whiskers as `lines`, squares and diamonds as scatter symbols sized by
-// weight, tooltips with the effect, CI, weight and p.
-func forestChart(r *meta.Result, lines []forestLine, lvl string) ([]byte, error) {
+// forestSpec is the forest plot's spec: its lines top to bottom on a
+// category axis, each dataset's interval and square (growing with its
+// weight), each summary's interval and diamond with its prediction
+// interval dashed, and the dotted line of no effect. The static drawing
+// (forestDrawing) adds the text columns the panels cannot hold.
+func forestSpec(r *meta.Result, lines []forestLine, lvl, caption string) *Spec {
+	black := color.NRGBA{0, 0, 0, 0xFF}
 	labels := make([]string, len(lines))
-	var whiskers, sums, pis []any
-	var squares, diamonds []any
+	ci := Mark{Kind: MarkLine, Series: lvl + "% CI", Style: Style{Colour: black, Dash: Solid}, Size: 0.9}
+	pi := Mark{Kind: MarkLine, Series: "prediction interval", Style: Style{Colour: black, Dash: Dashed}, Size: 0.9}
+	squares := Mark{Kind: MarkPoints, Series: "datasets", Style: Style{Colour: Palette[4], Symbol: Square}}
+	overall := Mark{Kind: MarkPoints, Series: "summary", Style: Style{Colour: black, Symbol: Diamond}, Size: 5}
+	overallCI := Mark{Kind: MarkLine, Series: "summary", Style: Style{Colour: black, Dash: Solid, Symbol: Diamond}, Size: 2}
+	groups := Mark{Kind: MarkPoints, Series: "subgroup summaries", Style: Style{Colour: Palette[1], Symbol: Diamond}, Size: 5}
+	groupsCI := Mark{Kind: MarkLine, Series: "subgroup summaries", Style: Style{Colour: Palette[1], Dash: Solid, Symbol: Diamond}, Size: 2}
+	seg := func(m *Mark, lo, hi, y float64) {
+		m.X = append(m.X, lo, hi, math.NaN())
+		m.Y = append(m.Y, y, y, math.NaN())
+	}
 	maxW := 0.0
-	for _, row := range r.Rows {
-		if row.Included {
-			maxW = math.Max(maxW, row.Weight)
+	for _, l := range lines {
+		if l.row != nil && !l.summary {
+			maxW = math.Max(maxW, l.row.Weight)
 		}
 	}
 	for i, l := range lines {
@@ -542,50 +551,41 @@ func forestChart(r *meta.Result, lines []forestLine, lvl string) ([]byte, error)
 		if l.label == "" {
 			labels[i] = fmt.Sprintf("%*s", i+1, "") // distinct blank categories
 		}
-		if l.row == nil {
+		if l.row == nil || !finite(l.row.Effect) {
 			continue
 		}
-		rw := l.row
-		y := i
+		rw, y := l.row, float64(i)
 		if l.summary {
-			sums = append(sums, map[string]any{"coords": [][]any{{JSONFloat(rw.Low), y}, {JSONFloat(rw.High), y}}})
-			if !math.IsNaN(rw.PILow) {
-				pis = append(pis, map[string]any{"coords": [][]any{{JSONFloat(rw.PILow), y}, {JSONFloat(rw.PIHigh), y}}})
+			pts, bar := &overall, &overallCI
+			if rw.Colour != color.Black {
+				pts, bar = &groups, &groupsCI
 			}
-			diamonds = append(diamonds, map[string]any{"name": l.tooltip, "value": []any{JSONFloat(rw.Effect), y}})
+			seg(bar, rw.Low, rw.High, y)
+			pts.X, pts.Y, pts.Names = append(pts.X, rw.Effect), append(pts.Y, y), append(pts.Names, l.tooltip)
+			if finite(rw.PILow) && finite(rw.PIHigh) {
+				seg(&pi, rw.PILow, rw.PIHigh, y)
+			}
 			continue
 		}
-		whiskers = append(whiskers, map[string]any{"coords": [][]any{{JSONFloat(rw.Low), y}, {JSONFloat(rw.High), y}}})
-		size := 6.0
-		if maxW > 0 {
-			size = math.Max(5, 18*math.Sqrt(rw.Weight/maxW))
+		seg(&ci, rw.Low, rw.High, y)
+		side := 3.0
+		if maxW > 0 && rw.Weight > 0 {
+			side = math.Max(3, 11*math.Sqrt(rw.Weight/maxW))
 		}
-		squares = append(squares, map[string]any{"name": l.tooltip, "value": []any{JSONFloat(rw.Effect), y}, "symbolSize": size})
+		squares.X, squares.Y, squares.Names = append(squares.X, rw.Effect), append(squares.Y, y), append(squares.Names, l.tooltip)
+		squares.Sizes = append(squares.Sizes, side/2)
 	}
-	lf, rt := favours(r)
 	xlo, xhi := niceRange(forestXRange(lines))
-	series := []any{
-		map[string]any{"type": "lines", "name": lvl + "% CI", "coordinateSystem": "cartesian2d", "data": whiskers, "silent": true,
-			"lineStyle": map[string]any{"color": "#333333", "width": 1.2}},
-		map[string]any{"type": "lines", "name": "prediction interval", "coordinateSystem": "cartesian2d", "data": pis, "silent": true,
-			"lineStyle": map[string]any{"color": "#333333", "width": 1.2, "type": "dashed"}},
-		map[string]any{"type": "lines", "name": "summary CI", "coordinateSystem": "cartesian2d", "data": sums, "silent": true,
-			"lineStyle": map[string]any{"color": "#000000", "width": 7}},
-		map[string]any{"type": "scatter", "name": "datasets", "symbol": "rect", "data": squares, "itemStyle": map[string]any{"color": Hex(4)}},
-		map[string]any{"type": "scatter", "name": "summaries", "symbol": "diamond", "symbolSize": 16, "data": diamonds, "itemStyle": map[string]any{"color": "#000000"},
-			"markLine": map[string]any{"silent": true, "symbol": "none", "label": map[string]any{"show": false},
-				"lineStyle": map[string]any{"type": "dotted", "color": "#555555"}, "data": []any{map[string]any{"xAxis": 0}}}},
+	pn := Panel{X: NewAxis(effectAxis(r)).Fixed(xlo, xhi), Y: Axis{Min: Auto, Max: Auto, Categories: labels, Inverse: true}}
+	pn.Marks = append(pn.Marks, Mark{Kind: MarkRefLine, Series: "no effect", Style: Style{Colour: color.NRGBA{0x55, 0x55, 0x55, 0xFF}, Dash: Dotted},
+		X: []float64{0, 0}, Y: []float64{-0.5, float64(len(lines)) - 0.5}, Size: 0.8})
+	for _, m := range []Mark{ci, pi, overallCI, groupsCI, squares, overall, groups} {
+		if len(m.X) > 0 {
+			pn.Marks = append(pn.Marks, m)
+		}
 	}
-	option := map[string]any{
-		"tooltip": map[string]any{"show": true, "trigger": "item", "formatter": "{b}"},
-		"grid":    map[string]any{"left": 190, "right": 40, "top": 20, "bottom": 60},
-		"xAxis": map[string]any{"type": "value", "min": xlo, "max": xhi,
-			"name": "← " + lf + "      " + r.EffectLabel() + "      " + rt + " →", "nameLocation": "middle", "nameGap": 30},
-		"yAxis": map[string]any{"type": "category", "data": labels, "inverse": true, "axisTick": map[string]any{"show": false},
-			"axisLine": map[string]any{"onZero": false}},
-		"series": series,
-	}
-	return ChartJSON(option)
+	return &Spec{Panels: []Panel{pn}, Caption: caption,
+		Subject: fmt.Sprintf("forest plot of %s over %d datasets", r.EffectLabel(), len(r.Rows))}
 }
 
 // metricName names the metric, or the outcome when the effects come from

@@ -14,27 +14,8 @@ import (
 	"strconv"
 	"strings"
 
-	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/vg"
-	"gonum.org/v1/plot/vg/draw"
-
 	"github.com/evalbook/evalbook/analyses/meta"
 )
-
-// funnelTicks labels a negated axis with absolute values, so that the
-// standard error grows downwards as in metafor's funnel().
-type funnelTicks struct{}
-
-func (funnelTicks) Ticks(min, max float64) []plot.Tick {
-	t := plot.DefaultTicks{}.Ticks(min, max)
-	for i := range t {
-		if t[i].Label != "" {
-			t[i].Label = strconv.FormatFloat(math.Abs(t[i].Value), 'g', 4, 64)
-		}
-	}
-	return t
-}
 
 // MetaFunnel draws the funnel plot, or returns false when the result has
 // no sensitivity analysis.
@@ -42,164 +23,101 @@ func MetaFunnel(id, title string, r *meta.Result) (Figure, bool, error) {
 	if !r.Sensitivity || r.Funnel == nil {
 		return Figure{}, false, nil
 	}
+	s := FunnelSpec(r)
+	if s == nil {
+		return Figure{}, false, nil
+	}
+	f, err := s.Figure(id+"-funnel", "Funnel plot: "+title, 460)
+	return f, err == nil, err
+}
+
+// FunnelSpec is the funnel plot's spec (nil when no dataset has a
+// standard error): the standard error grows downwards from 0 at the top.
+func FunnelSpec(r *meta.Result) *Spec {
 	infl := map[string]bool{}
 	for _, m := range r.Influence {
 		infl[m.Dataset] = m.Influential
 	}
-	pts := funnelCollect(r, infl)
-	if pts.seMax == 0 {
-		return Figure{}, false, nil
-	}
-	pts.seMax *= 1.08
-	ref, crit := r.Funnel.Ref, r.Funnel.Crit
-	lvl := strconv.FormatFloat(100*(1-r.Alpha), 'f', -1, 64)
-
-	p, line, err := funnelPlot(r, pts)
-	if err != nil {
-		return Figure{}, false, err
-	}
-	drw := PlotDrawing(p, 6.5*vg.Inch, 4.6*vg.Inch)
-	svg, err := drw.SVG()
-	if err != nil {
-		return Figure{}, false, err
-	}
-	chart, err := funnelChart(r, ref, crit, pts.seMax, infl, line, lvl)
-	if err != nil {
-		return Figure{}, false, err
-	}
-	caption := funnelCaption(r, crit, lvl, line != nil, pts.names)
-	return Figure{ID: id + "-funnel", Title: "Funnel plot: " + title, Caption: caption, SVG: svg, Drawing: &drw, Chart: chart, Height: 460}, true, nil
-}
-
-// funnelPoints are the funnel's datasets: effect against −SE, the
-// influential ones apart, with the range of the standard errors.
-type funnelPoints struct {
-	pts, flagged plotter.XYs
-	names        []string
-	seMin, seMax float64
-}
-
-// funnelCollect gathers the included datasets of the funnel.
-func funnelCollect(r *meta.Result, infl map[string]bool) funnelPoints {
-	fp := funnelPoints{seMin: math.Inf(1)}
+	var plain, flagged Mark
+	plain = Mark{Kind: MarkPoints, Series: "datasets", Style: Style{Colour: Palette[4], Symbol: Circle}, Size: 2.6}
+	flagged = Mark{Kind: MarkPoints, Series: "influential", Style: Style{Colour: Palette[5], Symbol: Triangle}, Size: 3.4}
+	seMin, seMax := math.Inf(1), 0.0
+	var names []string
 	for _, row := range r.Rows {
 		if !row.Included {
 			continue
 		}
-		fp.seMax = math.Max(fp.seMax, row.SE)
-		fp.seMin = math.Min(fp.seMin, row.SE)
-		xy := plotter.XY{X: row.Effect, Y: -row.SE}
+		seMax = math.Max(seMax, row.SE)
+		seMin = math.Min(seMin, row.SE)
+		m := &plain
 		if infl[row.Dataset] {
-			fp.flagged = append(fp.flagged, xy)
-			fp.names = append(fp.names, row.Dataset)
-		} else {
-			fp.pts = append(fp.pts, xy)
+			m = &flagged
+			names = append(names, r.Naming.Dataset(row.Dataset))
 		}
+		m.X = append(m.X, row.Effect)
+		m.Y = append(m.Y, row.SE)
+		m.Names = append(m.Names, fmt.Sprintf("%s: effect %.4g, SE %.4g, weight %.1f%%", r.Naming.Dataset(row.Dataset), row.Effect, row.SE, 100*row.Weight))
 	}
-	return fp
-}
-
-// funnelPlot is the static funnel: the pseudo-confidence region, the
-// summary and no-effect lines, Egger's line (returned, nil without one)
-// and the datasets.
-func funnelPlot(r *meta.Result, fp funnelPoints) (*plot.Plot, plotter.XYs, error) {
-	seMax := fp.seMax
+	if seMax == 0 {
+		return nil
+	}
+	// a little room under the largest SE, ending at a round number (the
+	// axis's last label reads 0.06, not 0.0560505)
+	_, top := roundRange(0, seMax*1.08)
 	ref, crit := r.Funnel.Ref, r.Funnel.Crit
-	p := NewPlot("", effectAxis(r), "standard error")
-	p.Y.Tick.Marker = funnelTicks{}
-	p.Y.Min, p.Y.Max = -seMax, 0
-	// No legend, as metafor's funnel(): the points near the top spread
-	// widely under heterogeneity and a legend would hide them; the
-	// caption names every element.
-	region := plotter.XYs{{X: ref - crit*seMax, Y: -seMax}, {X: ref, Y: 0}, {X: ref + crit*seMax, Y: -seMax}}
-	poly, err := plotter.NewPolygon(region)
-	if err != nil {
-		return nil, nil, fmt.Errorf("funnel: %w", err)
+	lvl := strconv.FormatFloat(100*(1-r.Alpha), 'f', -1, 64)
+	region := lvl + "% pseudo-confidence region"
+	grey := Style{Colour: color.NRGBA{0x55, 0x55, 0x55, 0xFF}, Dash: Dashed}
+	rx := []float64{ref - crit*top, ref, ref + crit*top}
+	pn := Panel{X: NewAxis(effectAxis(r)), Y: NewAxis("standard error").Fixed(0, top)}
+	pn.Y.Inverse = true
+	pn.Marks = []Mark{
+		{Kind: MarkArea, Series: region, Style: Style{Colour: color.NRGBA{0x80, 0x80, 0x80, 0xFF}}, Opacity: 0.15, X: rx, Y: []float64{top, 0, top}, Y2: []float64{top, top, top}},
+		{Kind: MarkLine, Series: region, Style: grey, X: rx, Y: []float64{top, 0, top}, Size: 0.9},
+		{Kind: MarkRefLine, Series: "summary effect", Style: Style{Colour: color.NRGBA{0, 0, 0, 0xFF}, Dash: Solid}, X: []float64{ref, ref}, Y: []float64{0, top}},
 	}
-	poly.Color = color.Gray{0xEC}
-	poly.LineStyle.Width = 0
-	p.Add(poly)
-	dashed := []vg.Length{vg.Points(4), vg.Points(3)}
-	if err := funnelLine(p, region, color.Gray{0x55}, dashed, 0.9); err != nil {
-		return nil, nil, err
+	xlo, xhi := rx[0], rx[2]
+	for _, x := range append(append([]float64(nil), plain.X...), flagged.X...) {
+		xlo, xhi = math.Min(xlo, x), math.Max(xhi, x)
 	}
-	if err := funnelLine(p, plotter.XYs{{X: ref, Y: 0}, {X: ref, Y: -seMax}}, color.Black, nil, 1); err != nil {
-		return nil, nil, err
+	noEffect := xlo < 0 && xhi > 0
+	if noEffect {
+		pn.Marks = append(pn.Marks, Mark{Kind: MarkRefLine, Series: "no effect", Style: Style{Colour: color.NRGBA{0x70, 0x70, 0x70, 0xFF}, Dash: Dotted}, X: []float64{0, 0}, Y: []float64{0, top}, Size: 0.8})
 	}
-	xlo, xhi := ref-crit*seMax, ref+crit*seMax
-	for _, xy := range append(append(plotter.XYs{}, fp.pts...), fp.flagged...) {
-		xlo, xhi = math.Min(xlo, xy.X), math.Max(xhi, xy.X)
+	hasEgger := false
+	if e := r.Egger; e != nil && e.Limit != nil && e.Slope != nil && e.P != nil {
+		hasEgger = true
+		ex := []float64{*e.Limit + *e.Slope*seMin, *e.Limit + *e.Slope*seMax}
+		xlo, xhi = math.Min(xlo, math.Min(ex[0], ex[1])), math.Max(xhi, math.Max(ex[0], ex[1]))
+		pn.Marks = append(pn.Marks, Mark{Kind: MarkLine, Series: "Egger's regression", Style: Style{Colour: Palette[5], Dash: Dashed},
+			X: ex, Y: []float64{seMin, seMax}, Size: 1.3})
 	}
-	if xlo < 0 && xhi > 0 {
-		if err := funnelLine(p, plotter.XYs{{X: 0, Y: 0}, {X: 0, Y: -seMax}}, color.Gray{0x88}, []vg.Length{vg.Points(1), vg.Points(2.5)}, 0.8); err != nil {
-			return nil, nil, err
-		}
+	if len(plain.X) > 0 {
+		pn.Marks = append(pn.Marks, plain)
 	}
-	line := funnelEggerLine(r, fp)
-	if line != nil {
-		for _, xy := range line {
-			xlo, xhi = math.Min(xlo, xy.X), math.Max(xhi, xy.X)
-		}
-		if err := funnelLine(p, line, Colour(5), []vg.Length{vg.Points(6), vg.Points(2)}, 1.3); err != nil {
-			return nil, nil, err
-		}
+	if len(flagged.X) > 0 {
+		pn.Marks = append(pn.Marks, flagged)
 	}
-	if err := funnelScatter(p, fp.pts, draw.GlyphStyle{Color: Colour(4), Radius: vg.Points(2.6), Shape: draw.CircleGlyph{}}); err != nil {
-		return nil, nil, err
-	}
-	if err := funnelScatter(p, fp.flagged, draw.GlyphStyle{Color: Colour(5), Radius: vg.Points(3.4), Shape: draw.PyramidGlyph{}}); err != nil {
-		return nil, nil, err
-	}
+	// every point inside the frame (the backends label only round
+	// ticks, never these ends)
 	pad := 0.04 * (xhi - xlo)
-	p.X.Min, p.X.Max = xlo-pad, xhi+pad
-	return p, line, nil
-}
-
-// funnelEggerLine is Egger's fitted line over the observed standard
-// errors, nil when the result has no Egger test.
-func funnelEggerLine(r *meta.Result, fp funnelPoints) plotter.XYs {
-	e := r.Egger
-	if e == nil || e.Limit == nil || e.Slope == nil || e.P == nil {
-		return nil
-	}
-	seMin, seMax := fp.seMin, fp.seMax
-	return plotter.XYs{{X: *e.Limit + *e.Slope*seMin, Y: -seMin}, {X: *e.Limit + *e.Slope*seMax/1.08, Y: -seMax / 1.08}}
-}
-
-// funnelLine adds a line of the given colour, dashes and width.
-func funnelLine(p *plot.Plot, xy plotter.XYs, col color.Color, dashes []vg.Length, width float64) error {
-	l, err := plotter.NewLine(xy)
-	if err != nil {
-		return fmt.Errorf("funnel: %w", err)
-	}
-	l.Color, l.Dashes, l.Width = col, dashes, vg.Points(width)
-	p.Add(l)
-	return nil
-}
-
-// funnelScatter adds points in a glyph style (nothing when there are
-// none).
-func funnelScatter(p *plot.Plot, xy plotter.XYs, g draw.GlyphStyle) error {
-	if len(xy) == 0 {
-		return nil
-	}
-	s, err := plotter.NewScatter(xy)
-	if err != nil {
-		return fmt.Errorf("funnel: %w", err)
-	}
-	s.GlyphStyle = g
-	p.Add(s)
-	return nil
+	pn.X = pn.X.Fixed(xlo-pad, xhi+pad)
+	return &Spec{Panels: []Panel{pn}, Legend: LegendBelow, Width: 6.5, Height: 4.6,
+		Subject: fmt.Sprintf("funnel plot of %d datasets", r.Summary.K),
+		Caption: funnelCaption(r, crit, lvl, hasEgger, noEffect, names)}
 }
 
 // funnelCaption is the funnel plot's caption.
-func funnelCaption(r *meta.Result, crit float64, lvl string, hasEgger bool, names []string) string {
+func funnelCaption(r *meta.Result, crit float64, lvl string, hasEgger, noEffect bool, names []string) string {
 	model := "random-effects model (" + r.Tau2Method + ")"
 	if r.Model == "fixed" {
 		model = "fixed-effect model"
 	}
-	caption := fmt.Sprintf("Funnel plot: the %s of each of %d datasets against its standard error (0 at the top); the vertical line is the summary effect of the %s, the shaded triangle bounded by dashed lines its %s%% pseudo-confidence region summary ± %.2f·SE (metafor's funnel()); the dotted line marks no effect.",
+	caption := fmt.Sprintf("Funnel plot: the %s of each of %d datasets against its standard error (0 at the top); the vertical line is the summary effect of the %s, the shaded region bounded by dashed lines its %s%% pseudo-confidence region summary ± %.2f·SE (metafor's funnel()).",
 		r.EffectLabel(), r.Summary.K, model, lvl, crit)
+	if noEffect {
+		caption = strings.TrimSuffix(caption, ".") + "; the dotted line marks no effect."
+	}
 	if hasEgger {
 		e := r.Egger
 		stat := "z"
@@ -213,54 +131,7 @@ func funnelCaption(r *meta.Result, crit float64, lvl string, hasEgger bool, name
 		caption += ")."
 	}
 	if len(names) > 0 {
-		caption += fmt.Sprintf(" Orange triangles mark the %d influential dataset(s) by metafor's criteria (%s).", len(names), strings.Join(names, ", "))
+		caption += fmt.Sprintf(" Ochre triangles mark the %d influential dataset(s) by metafor's criteria (%s).", len(names), strings.Join(names, ", "))
 	}
 	return caption
-}
-
-// funnelChart is the interactive funnel: the y axis (standard error) runs
-// downwards, tooltips name each dataset with its effect, SE and weight.
-func funnelChart(r *meta.Result, ref, crit, seMax float64, infl map[string]bool, egger plotter.XYs, lvl string) ([]byte, error) {
-	var plain, flagged []any
-	for _, row := range r.Rows {
-		if !row.Included {
-			continue
-		}
-		tip := fmt.Sprintf("%s: effect %.4g, SE %.4g, weight %.1f%%", row.Dataset, row.Effect, row.SE, 100*row.Weight)
-		d := map[string]any{"name": tip, "value": []any{JSONFloat(row.Effect), JSONFloat(row.SE)}}
-		if infl[row.Dataset] {
-			flagged = append(flagged, d)
-		} else {
-			plain = append(plain, d)
-		}
-	}
-	pt := func(x, y float64) []any { return []any{JSONFloat(x), JSONFloat(y)} }
-	series := []any{
-		map[string]any{"type": "line", "name": lvl + "% pseudo-confidence region", "silent": true, "symbol": "none",
-			"data":      []any{pt(ref-crit*seMax, seMax), pt(ref, 0), pt(ref+crit*seMax, seMax)},
-			"lineStyle": map[string]any{"color": "#555555", "type": "dashed", "width": 1},
-			"areaStyle": map[string]any{"color": "rgba(128,128,128,0.12)", "origin": "end"}},
-		map[string]any{"type": "line", "name": "summary effect", "silent": true, "symbol": "none",
-			"data": []any{pt(ref, 0), pt(ref, seMax)}, "lineStyle": map[string]any{"color": "#000000", "width": 1.2}},
-		map[string]any{"type": "scatter", "name": "datasets", "data": plain, "symbolSize": 7, "itemStyle": map[string]any{"color": Hex(4)}},
-	}
-	if len(flagged) > 0 {
-		series = append(series, map[string]any{"type": "scatter", "name": "influential", "data": flagged, "symbol": "triangle",
-			"symbolSize": 10, "itemStyle": map[string]any{"color": Hex(5)}})
-	}
-	if egger != nil {
-		series = append(series, map[string]any{"type": "line", "name": "Egger's regression", "silent": true, "symbol": "none",
-			"data":      []any{pt(egger[0].X, -egger[0].Y), pt(egger[1].X, -egger[1].Y)},
-			"lineStyle": map[string]any{"color": Hex(5), "type": "dashed", "width": 1.5}})
-	}
-	option := map[string]any{
-		"tooltip": map[string]any{"show": true, "trigger": "item", "formatter": "{b}"},
-		"legend":  map[string]any{"show": true, "bottom": 0},
-		"grid":    map[string]any{"left": 70, "right": 30, "top": 20, "bottom": 80},
-		"xAxis":   map[string]any{"type": "value", "scale": true, "name": r.EffectLabel(), "nameLocation": "middle", "nameGap": 28},
-		"yAxis": map[string]any{"type": "value", "inverse": true, "min": 0, "max": JSONFloat(seMax), "name": "standard error",
-			"nameLocation": "middle", "nameGap": 50},
-		"series": series,
-	}
-	return ChartJSON(option)
 }

@@ -8,15 +8,11 @@ package figures
 
 import (
 	"fmt"
-	"image/color"
 	"math"
 	"sort"
 	"strings"
 
-	"github.com/go-echarts/go-echarts/v2/charts"
-	"github.com/go-echarts/go-echarts/v2/opts"
 	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
@@ -70,139 +66,58 @@ func moSlug(s string) string {
 	return strings.Trim(b.String(), "-")
 }
 
-// moTradeOff is seed 004 Fig. 2 for one objective.
+// moTradeOff is Chia et al. (2023) Fig. 2 for one objective.
 func moTradeOff(id string, r *multiobjective.Result, j int) (Figure, error) {
+	m := r.Objectives[j]
+	return MOTradeOffSpec(r, j).Figure(id+"-tradeoff-"+moSlug(m), fmt.Sprintf("Trade-off: %s against %s", r.Naming.Metric(r.Base), r.Naming.Metric(m)), 420)
+}
+
+// MOTradeOffSpec is the trade-off of objective j: the models, the
+// Pareto front and the line fitted to it.
+func MOTradeOffSpec(r *multiobjective.Result, j int) *Spec {
 	m := r.Objectives[j]
 	fit := r.Fits[j]
 	onFront := map[int]bool{}
 	for _, i := range fit.ParetoRows {
 		onFront[i] = true
 	}
-	plt, lineXY, err := moTradeOffPlot(r, j, onFront)
-	if err != nil {
-		return Figure{}, fmt.Errorf("trade-off %s: %w", m, err)
+	base, obj := r.Oriented[r.Base], r.Oriented[m]
+	all := Mark{Kind: MarkPoints, Series: "models", Style: Style{Colour: Colour(7), Symbol: Circle}, Size: 2}
+	front := Mark{Kind: MarkPoints, Series: "Pareto front", Style: Style{Colour: Colour(5), Symbol: Triangle}, Size: 3}
+	for i, model := range r.Models {
+		if math.IsNaN(base[i]) || math.IsNaN(obj[i]) || onFront[i] {
+			continue
+		}
+		all.X, all.Y, all.Names = append(all.X, obj[i]), append(all.Y, base[i]), append(all.Names, model)
 	}
-	drw := PlotDrawing(plt, 6*vg.Inch, 4.2*vg.Inch)
-	svg, err := drw.SVG()
-	if err != nil {
-		return Figure{}, err
+	rows := append([]int(nil), fit.ParetoRows...)
+	sort.SliceStable(rows, func(a, b int) bool { return obj[rows[a]] < obj[rows[b]] })
+	for _, i := range rows {
+		front.X, front.Y, front.Names = append(front.X, obj[i]), append(front.Y, base[i]), append(front.Names, r.Models[i])
 	}
-	chart, err := moTradeOffChart(r, m, onFront, lineXY)
-	if err != nil {
-		return Figure{}, err
+	ml, bl := r.Naming.Metric(m), r.Naming.Metric(r.Base)
+	pn := Panel{X: NewAxis(ml + " (higher is better)"), Y: NewAxis(bl + " (higher is better)")}
+	if len(all.X) > 0 {
+		pn.Marks = append(pn.Marks, all)
 	}
-	caption := fmt.Sprintf("%s against %s for every model (after Chia et al. 2023, Fig. 2); the %d distinct Pareto non-dominated models of the pair are highlighted", r.Base, m, len(fit.ParetoRows))
-	if fit.Slope != nil {
-		caption += fmt.Sprintf(" and the least-squares line fitted to them (%s = %.4g·%s %+.4g", r.Base, *fit.Slope, m, *fit.Intercept)
+	pn.Marks = append(pn.Marks, front)
+	caption := fmt.Sprintf("%s against %s for every model (after Chia et al. 2023, Fig. 2); the %d distinct Pareto non-dominated models of the pair are highlighted as triangles", bl, ml, len(fit.ParetoRows))
+	if fit.Slope != nil && len(front.X) > 0 {
+		lo, hi := math.Inf(1), math.Inf(-1)
+		for _, x := range front.X {
+			lo, hi = math.Min(lo, x), math.Max(hi, x)
+		}
+		pn.Marks = append(pn.Marks, Mark{Kind: MarkLine, Series: fmt.Sprintf("fit β = %.3g", *fit.Slope), Style: Style{Colour: Colour(4), Dash: Dashed},
+			X: []float64{lo, hi}, Y: []float64{*fit.Intercept + *fit.Slope*lo, *fit.Intercept + *fit.Slope*hi}})
+		caption += fmt.Sprintf(", with the least-squares line fitted to them, dashed (%s = %.4g·%s %+.4g", bl, *fit.Slope, ml, *fit.Intercept)
 		if fit.R2 != nil {
 			caption += fmt.Sprintf(", R² = %.3f", *fit.R2)
 		}
 		caption += ")"
 	}
 	caption += ". Both axes are oriented so that higher is better."
-	return Figure{ID: id + "-tradeoff-" + moSlug(m), Title: fmt.Sprintf("Trade-off: %s against %s", r.Base, m), Caption: caption, SVG: svg, Drawing: &drw, Chart: chart, Height: 420}, nil
-}
-
-// moTradeOffPlot is the static trade-off of objective j: the models, the
-// Pareto front and the line fitted to it (returned, nil without a fit).
-func moTradeOffPlot(r *multiobjective.Result, j int, onFront map[int]bool) (*plot.Plot, plotter.XYs, error) {
-	m := r.Objectives[j]
-	fit := r.Fits[j]
-	base, obj := r.Oriented[r.Base], r.Oriented[m]
-	var all, front plotter.XYs
-	for i := range r.Models {
-		if math.IsNaN(base[i]) || math.IsNaN(obj[i]) {
-			continue
-		}
-		if onFront[i] {
-			continue
-		}
-		all = append(all, plotter.XY{X: obj[i], Y: base[i]})
-	}
-	for _, i := range fit.ParetoRows {
-		front = append(front, plotter.XY{X: obj[i], Y: base[i]})
-	}
-	sort.SliceStable(front, func(a, b int) bool { return front[a].X < front[b].X })
-
-	plt := NewPlot("", m+" (higher is better)", r.Base+" (higher is better)")
-	plt.Add(plotter.NewGrid())
-	// The front runs along the upper right; the lower left, worst on
-	// both metrics, is the emptiest corner.
-	plt.Legend.Top, plt.Legend.Left = false, true
-	plt.Legend.TextStyle.Font.Size = vg.Points(8)
-	if len(all) > 0 {
-		s, err := plotter.NewScatter(all)
-		if err != nil {
-			return nil, nil, err
-		}
-		s.GlyphStyle.Color = Colour(7)
-		s.GlyphStyle.Radius = vg.Points(2)
-		plt.Add(s)
-		plt.Legend.Add("models", s)
-	}
-	s, err := plotter.NewScatter(front)
-	if err != nil {
-		return nil, nil, err
-	}
-	s.GlyphStyle.Color = Colour(5)
-	s.GlyphStyle.Radius = vg.Points(3)
-	s.GlyphStyle.Shape = draw.PyramidGlyph{}
-	plt.Add(s)
-	plt.Legend.Add("Pareto front", s)
-	if fit.Slope == nil {
-		return plt, nil, nil
-	}
-	lo, hi := math.Inf(1), math.Inf(-1)
-	for _, p := range front {
-		lo, hi = math.Min(lo, p.X), math.Max(hi, p.X)
-	}
-	lineXY := plotter.XYs{{X: lo, Y: *fit.Intercept + *fit.Slope*lo}, {X: hi, Y: *fit.Intercept + *fit.Slope*hi}}
-	l, err := plotter.NewLine(lineXY)
-	if err != nil {
-		return nil, nil, err
-	}
-	l.Color = Colour(4)
-	l.Width = vg.Points(1.5)
-	l.Dashes = []vg.Length{vg.Points(5), vg.Points(3)}
-	plt.Add(l)
-	plt.Legend.Add(fmt.Sprintf("fit β = %.3g", *fit.Slope), l)
-	return plt, lineXY, nil
-}
-
-// moTradeOffChart is the interactive trade-off of objective m.
-func moTradeOffChart(r *multiobjective.Result, m string, onFront map[int]bool, lineXY plotter.XYs) ([]byte, error) {
-	base, obj := r.Oriented[r.Base], r.Oriented[m]
-	sc := charts.NewScatter()
-	sc.SetGlobalOptions(
-		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "item"}),
-		charts.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Bottom: "0"}),
-		charts.WithXAxisOpts(opts.XAxis{Name: m, Type: "value", Scale: opts.Bool(true)}),
-		charts.WithYAxisOpts(opts.YAxis{Name: r.Base, Type: "value", Scale: opts.Bool(true)}),
-		charts.WithGridOpts(opts.Grid{Bottom: "60"}),
-	)
-	var dAll, dFront []opts.ScatterData
-	for i, model := range r.Models {
-		if math.IsNaN(base[i]) || math.IsNaN(obj[i]) {
-			continue
-		}
-		d := opts.ScatterData{Name: model, Value: []any{obj[i], base[i]}}
-		if onFront[i] {
-			dFront = append(dFront, d)
-		} else {
-			dAll = append(dAll, d)
-		}
-	}
-	sc.AddSeries("models", dAll, charts.WithItemStyleOpts(opts.ItemStyle{Color: Hex(7)}))
-	sc.AddSeries("Pareto front", dFront, charts.WithItemStyleOpts(opts.ItemStyle{Color: Hex(5)}))
-	if lineXY != nil {
-		ln := charts.NewLine()
-		ln.AddSeries("fitted trade-off", []opts.LineData{{Value: []any{lineXY[0].X, lineXY[0].Y}}, {Value: []any{lineXY[1].X, lineXY[1].Y}}},
-			charts.WithLineStyleOpts(opts.LineStyle{Color: Hex(4), Width: 2, Type: "dashed"}),
-			charts.WithItemStyleOpts(opts.ItemStyle{Color: Hex(4)}),
-			charts.WithLineChartOpts(opts.LineChart{ShowSymbol: opts.Bool(false)}))
-		sc.Overlap(ln)
-	}
-	return EChartsJSON(sc)
+	return &Spec{Panels: []Panel{pn}, Legend: LegendRight, Width: 6, Height: 4.2,
+		Subject: fmt.Sprintf("scatter of %d models", len(r.Models)), Caption: caption}
 }
 
 // moNormalise maps the finite values to [0, 1] by min-max; NaN stays.
@@ -227,29 +142,28 @@ func moNormalise(v []float64) []float64 {
 	return out
 }
 
-// moCompare is seed 004 Fig. 3: the new score (normalised to [0, 1])
-// against the EvalRS 2022 score (normalised over the models above the
-// threshold; the penalised models sit at 0), one panel per λ.
+// moCompare is Chia et al. (2023) Fig. 3: the new score (normalised to
+// [0, 1]) against the EvalRS 2022 score (normalised over the models
+// above the threshold; the penalised models sit at 0), one panel per λ.
 func moCompare(id string, r *multiobjective.Result) (Figure, error) {
-	panels := moPanels(r)
-	plots := make([]*plot.Plot, len(panels))
-	for k, p := range panels {
-		plt, err := moPanelPlot(p, k)
-		if err != nil {
-			return Figure{}, err
+	return MOCompareSpec(r).Figure(id+"-evalrs2022", "New score against the EvalRS 2022 score", 420)
+}
+
+// MOCompareSpec is the comparison with the EvalRS 2022 score: a panel
+// per λ with the dashed diagonal, the submissions above the threshold as
+// points and those below it as crosses.
+func MOCompareSpec(r *multiobjective.Result) *Spec {
+	var panels []Panel
+	for _, p := range moPanels(r) {
+		pn := Panel{Title: fmt.Sprintf("λ = %g", p.lambda), X: NewAxis("EvalRS 2022 score (normalised)").Fixed(-0.03, 1.03), Y: NewAxis("new score (normalised)").Fixed(-0.03, 1.03)}
+		pn.Marks = append(pn.Marks, Mark{Kind: MarkRefLine, Series: "y = x", Style: Style{Colour: Colour(5), Dash: Dashed}, Size: 1, X: []float64{0, 1}, Y: []float64{0, 1}})
+		if len(p.kept.X) > 0 {
+			pn.Marks = append(pn.Marks, p.kept)
 		}
-		plots[k] = plt
-	}
-	w, h := vg.Length(len(panels))*3.2*vg.Inch, 3.4*vg.Inch
-	mp := newPanelGrid(plots)
-	drw := Drawing{Width: w, Height: h, Draw: mp.draw, dataAreas: mp.dataAreas, minSize: mp.minSize}
-	svg, err := drw.SVG()
-	if err != nil {
-		return Figure{}, err
-	}
-	chart, err := moCompareChart(panels)
-	if err != nil {
-		return Figure{}, err
+		if len(p.pen.X) > 0 {
+			pn.Marks = append(pn.Marks, p.pen)
+		}
+		panels = append(panels, pn)
 	}
 	npen := 0
 	for _, p := range r.Penalised {
@@ -257,18 +171,18 @@ func moCompare(id string, r *multiobjective.Result) (Figure, error) {
 			npen++
 		}
 	}
-	caption := fmt.Sprintf("The new score (Σ Δ_i, the same λ for every objective) against the EvalRS 2022 score, both min-max normalised to [0, 1], for λ = %s (after Chia et al. 2023, Fig. 3). Points below the dashed diagonal are ranked higher by the 2022 score than by the new one.", moJoin(r.Compare))
+	caption := fmt.Sprintf("The new score (Σ Δ_i, the same λ for every objective) against the EvalRS 2022 score, both min-max normalised to [0, 1], for λ = %s, one panel each (after Chia et al. 2023, Fig. 3). Points below the dashed diagonal are ranked higher by the 2022 score than by the new one.", moJoin(r.Compare))
 	if npen > 0 {
 		caption += fmt.Sprintf(" The %d models below the 2022 threshold (scored %s) are drawn as crosses at 0.", npen, "−100")
 	}
-	return Figure{ID: id + "-evalrs2022", Title: "New score against the EvalRS 2022 score", Caption: caption, SVG: svg, Drawing: &drw, Chart: chart, Height: 420}, nil
+	return &Spec{Panels: panels, Legend: LegendBelow, Width: 3.2 * float64(len(panels)), Height: 3.6,
+		Subject: fmt.Sprintf("scatter of the new score against the EvalRS 2022 score of %d models", len(r.Models)), Caption: caption}
 }
 
 // moPanel is one λ's panel of the comparison with the EvalRS 2022 score.
 type moPanel struct {
 	lambda    float64
-	kept, pen plotter.XYs
-	dKept     []opts.ScatterData
+	kept, pen Mark
 }
 
 // moPanels normalises the EvalRS 2022 score and each λ's new score and
@@ -298,63 +212,22 @@ func moPanels(r *multiobjective.Result) []moPanel {
 			}
 		}
 		sn := moNormalise(s)
-		p := moPanel{lambda: c.Importance}
+		p := moPanel{lambda: c.Importance,
+			kept: Mark{Kind: MarkPoints, Series: "submissions", Style: Style{Colour: Colour(4), Symbol: Circle}, Size: 1.8},
+			pen:  Mark{Kind: MarkPoints, Series: "below threshold", Style: Style{Colour: Colour(0), Symbol: Cross}, Size: 2.2}}
 		for i := range sn {
 			if math.IsNaN(sn[i]) || math.IsNaN(oldN[i]) {
 				continue
 			}
-			xy := plotter.XY{X: oldN[i], Y: sn[i]}
+			m := &p.kept
 			if r.Penalised[i] {
-				p.pen = append(p.pen, xy)
-			} else {
-				p.kept = append(p.kept, xy)
+				m = &p.pen
 			}
-			p.dKept = append(p.dKept, opts.ScatterData{Name: r.Models[i], Value: []any{oldN[i], sn[i]}})
+			m.X, m.Y, m.Names = append(m.X, oldN[i]), append(m.Y, sn[i]), append(m.Names, r.Models[i])
 		}
 		panels = append(panels, p)
 	}
 	return panels
-}
-
-// moPanelPlot is the static plot of panel k (the first carries the
-// legend).
-func moPanelPlot(p moPanel, k int) (*plot.Plot, error) {
-	plt := NewPlot(fmt.Sprintf("λ = %g", p.lambda), "EvalRS 2022 score (normalised)", "new score (normalised)")
-	plt.X.Min, plt.X.Max, plt.Y.Min, plt.Y.Max = -0.03, 1.03, -0.03, 1.03
-	plt.Add(plotter.NewGrid())
-	diag, _ := plotter.NewLine(plotter.XYs{{X: 0, Y: 0}, {X: 1, Y: 1}})
-	diag.Color = Colour(5)
-	diag.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
-	plt.Add(diag)
-	if len(p.kept) > 0 {
-		s, err := plotter.NewScatter(p.kept)
-		if err != nil {
-			return nil, err
-		}
-		s.GlyphStyle.Color = Colour(4)
-		s.GlyphStyle.Radius = vg.Points(1.8)
-		plt.Add(s)
-		if k == 0 {
-			plt.Legend.Add("submissions", s)
-		}
-	}
-	if len(p.pen) > 0 {
-		s, err := plotter.NewScatter(p.pen)
-		if err != nil {
-			return nil, err
-		}
-		s.GlyphStyle.Color = Colour(0)
-		s.GlyphStyle.Radius = vg.Points(1.8)
-		s.GlyphStyle.Shape = draw.CrossGlyph{}
-		plt.Add(s)
-		if k == 0 {
-			plt.Legend.Add("below threshold", s)
-		}
-	}
-	plt.Legend.Top = true
-	plt.Legend.Left = true
-	plt.Legend.TextStyle.Font.Size = vg.Points(7)
-	return plt, nil
 }
 
 // moTiles are the tiles of panels in rows and cols.
@@ -433,27 +306,6 @@ func (m panelGrid) minSize(w vg.Length) (vg.Length, vg.Length) {
 	return m.pw + t.PadLeft + t.PadRight, rows*m.ph + (rows-1)*t.PadY + t.PadTop + t.PadBottom
 }
 
-// moCompareChart is the interactive comparison: every λ in one plane.
-func moCompareChart(panels []moPanel) ([]byte, error) {
-	sc := charts.NewScatter()
-	sc.SetGlobalOptions(
-		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "item"}),
-		charts.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Bottom: "0"}),
-		charts.WithXAxisOpts(opts.XAxis{Name: "EvalRS 2022 (normalised)", Type: "value", Min: 0, Max: 1}),
-		charts.WithYAxisOpts(opts.YAxis{Name: "new score (normalised)", Type: "value", Min: 0, Max: 1}),
-		charts.WithGridOpts(opts.Grid{Bottom: "60"}),
-	)
-	for k, p := range panels {
-		sc.AddSeries(fmt.Sprintf("λ = %g", p.lambda), p.dKept, charts.WithItemStyleOpts(opts.ItemStyle{Color: Hex(k + 4)}))
-	}
-	ln := charts.NewLine()
-	ln.AddSeries("y = x", []opts.LineData{{Value: []any{0, 0}}, {Value: []any{1, 1}}},
-		charts.WithLineStyleOpts(opts.LineStyle{Color: Hex(5), Type: "dashed"}),
-		charts.WithLineChartOpts(opts.LineChart{ShowSymbol: opts.Bool(false)}))
-	sc.Overlap(ln)
-	return EChartsJSON(sc)
-}
-
 func moJoin(c []multiobjective.Compare) string {
 	var s []string
 	for _, x := range c {
@@ -465,6 +317,17 @@ func moJoin(c []multiobjective.Compare) string {
 // moFront draws the models of the first front in parallel coordinates,
 // each metric min-max scaled over all models (higher is better, up).
 func moFront(id string, r *multiobjective.Result) (Figure, bool, error) {
+	s := MOFrontSpec(r)
+	if s == nil {
+		return Figure{}, false, nil
+	}
+	f, err := s.Figure(id+"-front", "First Pareto front", 420)
+	return f, err == nil, err
+}
+
+// MOFrontSpec is the first front in parallel coordinates: a line per
+// model over the metrics, each min-max scaled; nil without a front.
+func MOFrontSpec(r *multiobjective.Result) *Spec {
 	metrics := append([]string{r.Base}, r.Objectives...)
 	var rows []int
 	for i, f := range r.Front {
@@ -473,63 +336,22 @@ func moFront(id string, r *multiobjective.Result) (Figure, bool, error) {
 		}
 	}
 	if len(rows) == 0 {
-		return Figure{}, false, nil
+		return nil
 	}
 	scaled := make([][]float64, len(metrics))
 	for k, m := range metrics {
 		scaled[k] = moNormalise(r.Oriented[m])
 	}
-	plt := NewPlot("", "", "scaled value (0 = worst model, 1 = best)")
-	plt.Y.Min, plt.Y.Max = 0, 1
-	plt.Add(plotter.NewGrid())
-	names := make([]string, len(metrics))
-	copy(names, metrics)
-	plt.NominalX(names...)
-	for k, i := range rows {
-		xy := make(plotter.XYs, len(metrics))
+	pn := Panel{X: Axis{Title: "", Min: Auto, Max: Auto, Categories: labelled(metrics, r.Naming.Metric)}, Y: NewAxis("min-max scaled value (0 = worst model, 1 = best)").Fixed(0, 1)}
+	styles := StylesOf(r.Naming)
+	for _, i := range rows {
+		m := Mark{Kind: MarkLine, Series: r.Models[i], NoLegend: true, Style: styles.Method(r.Models[i]), Size: 1, Opacity: 0.7}
 		for a := range metrics {
-			xy[a] = plotter.XY{X: float64(a), Y: scaled[a][i]}
+			m.X, m.Y = append(m.X, float64(a)), append(m.Y, scaled[a][i])
 		}
-		l, err := plotter.NewLine(xy)
-		if err != nil {
-			return Figure{}, false, fmt.Errorf("front: %s: %w", r.Models[i], err)
-		}
-		c := Colour(k)
-		c.A = 0xB0
-		l.Color = color.NRGBA(c)
-		l.Width = vg.Points(1)
-		plt.Add(l)
+		pn.Marks = append(pn.Marks, m)
 	}
-	plt.X.Tick.Label.Rotation = math.Pi / 6
-	plt.X.Tick.Label.XAlign = draw.XRight
-	drw := PlotDrawing(plt, vg.Length(max(6, len(metrics)))*0.9*vg.Inch, 4.4*vg.Inch)
-	svg, err := drw.SVG()
-	if err != nil {
-		return Figure{}, false, err
-	}
-
-	pc := charts.NewParallel()
-	axes := make([]opts.ParallelAxis, len(metrics))
-	for a, m := range metrics {
-		axes[a] = opts.ParallelAxis{Dim: a, Name: m}
-	}
-	pc.SetGlobalOptions(
-		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true)}),
-		charts.WithParallelAxisList(axes),
-	)
-	data := make([]opts.ParallelData, len(rows))
-	for k, i := range rows {
-		v := make([]any, len(metrics))
-		for a, m := range metrics {
-			v[a] = JSONFloat(r.Oriented[m][i])
-		}
-		data[k] = opts.ParallelData{Name: r.Models[i], Value: v}
-	}
-	pc.AddSeries("front 1", data, charts.WithLineStyleOpts(opts.LineStyle{Color: Hex(4), Width: 1, Opacity: opts.Float(0.6)}))
-	chart, err := EChartsJSON(pc)
-	if err != nil {
-		return Figure{}, false, err
-	}
-	caption := fmt.Sprintf("The %d models of the first front of the non-dominated sorting over %s and the %d objectives, in parallel coordinates: each line is a model, each axis a metric min-max scaled over all models (higher is better). No model of this front is beaten on every axis by another model.", len(rows), r.Base, len(r.Objectives))
-	return Figure{ID: id + "-front", Title: "First Pareto front", Caption: caption, SVG: svg, Drawing: &drw, Chart: chart, Height: 420}, true, nil
+	return &Spec{Panels: []Panel{pn}, Width: 0.9 * float64(max(6, len(metrics))), Height: 4.4,
+		Subject: fmt.Sprintf("parallel coordinates of the %d models of the first Pareto front over %d metrics", len(rows), len(metrics)),
+		Caption: fmt.Sprintf("The %d models of the first front of the non-dominated sorting over %s and the %d objectives, in parallel coordinates: each line is a model, each axis a metric min-max scaled over all models (higher is better). No model of this front is beaten on every axis by another model.", len(rows), r.Naming.Metric(r.Base), len(r.Objectives))}
 }

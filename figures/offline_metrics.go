@@ -8,12 +8,7 @@ package figures
 import (
 	"fmt"
 	"math"
-
-	"github.com/go-echarts/go-echarts/v2/charts"
-	"github.com/go-echarts/go-echarts/v2/opts"
-	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/vg"
+	"strings"
 
 	"github.com/evalbook/evalbook/analyses"
 	"github.com/evalbook/evalbook/analyses/offline"
@@ -29,6 +24,7 @@ func OfflineMetrics(id, title string, r *offline.Result, naming ...analyses.Nami
 		n = naming[0]
 	}
 	var out []Figure
+	styles := StylesOf(n)
 	ks := make([]float64, len(r.K))
 	for i, k := range r.K {
 		ks[i] = float64(k)
@@ -41,7 +37,7 @@ func OfflineMetrics(id, title string, r *offline.Result, naming ...analyses.Nami
 		f, err := offlineCurve(id+spec.suffix, spec.label, curveAxis{label: "cutoff k", echarts: "k", xs: ks,
 			name:    func(i int) string { return fmt.Sprintf("%s@%d", metric, r.K[i]) },
 			title:   spec.label + " against the cutoff",
-			caption: spec.label + " of each method at every cutoff k", method: n.Method}, r)
+			caption: spec.label + " of each method at every cutoff k", method: n.Method, styles: &styles}, r)
 		if err != nil {
 			return nil, err
 		}
@@ -54,7 +50,7 @@ func OfflineMetrics(id, title string, r *offline.Result, naming ...analyses.Nami
 	f, err := offlineCurve(id+"-pr", "interpolated precision", curveAxis{label: "recall", echarts: "recall", xs: offline.RecallLevels,
 		name:    offline.IprecName,
 		title:   "Precision–recall curve (11-point interpolated precision)",
-		caption: "Interpolated precision of each method at the recall levels 0, 0.1, …, 1 (trec_eval's iprec_at_recall)", unit: true, method: n.Method}, r)
+		caption: "Interpolated precision of each method at the recall levels 0, 0.1, …, 1 (trec_eval's iprec_at_recall)", unit: true, method: n.Method, styles: &styles}, r)
 	if err != nil {
 		return nil, err
 	}
@@ -74,8 +70,10 @@ type curveAxis struct {
 	// unit fixes the y axis to [0, 1] and puts the legend top right,
 	// where a falling curve leaves room (the precision–recall curve).
 	unit bool
-	// method names a method in the legends (its label).
+	// method names a method in the legends (its label); styles gives
+	// its study-wide style.
 	method func(string) string
+	styles *Styles
 }
 
 // offlineCurve is one curve figure of offline_metrics (a line per method
@@ -86,32 +84,26 @@ func offlineCurve(id, label string, ax curveAxis, r *offline.Result) (*Figure, e
 	if !hasValue {
 		return nil, nil
 	}
-	names := labelled(methods, ax.method)
-	plt, err := offlineCurvePlot(label, ax, names, mean)
-	if err != nil {
-		return nil, err
-	}
-	drw := PlotDrawing(plt, 7*vg.Inch, 4*vg.Inch)
-	svg, err := drw.SVG()
-	if err != nil {
-		return nil, err
-	}
-	chart, err := offlineCurveChart(label, ax, names, mean)
-	if err != nil {
-		return nil, err
-	}
 	over := "on the dataset"
 	if datasets > 1 {
 		over = fmt.Sprintf("averaged over the %d datasets on which the method has a value", datasets)
 	}
-	return &Figure{
-		ID:      id,
-		Title:   ax.title,
-		Caption: fmt.Sprintf("%s, %s.", ax.caption, over),
-		SVG:     svg, Drawing: &drw,
-		Chart:  chart,
-		Height: 420,
-	}, nil
+	pn := Panel{X: NewAxis(ax.label), Y: NewAxis(label)}
+	if ax.unit {
+		pn.Y = pn.Y.Fixed(0, 1)
+	}
+	for mi, m := range methods {
+		pn.Marks = append(pn.Marks, Mark{Kind: MarkLine, Series: ax.method(m), Style: ax.styles.Method(m), WithPoints: true,
+			X: append([]float64(nil), ax.xs...), Y: mean[mi]})
+	}
+	s := &Spec{Panels: []Panel{pn}, Legend: LegendRight, Width: 7, Height: 4,
+		Subject: fmt.Sprintf("%s of %d methods", strings.ToLower(ax.title), len(methods)),
+		Caption: fmt.Sprintf("%s, %s.", ax.caption, over)}
+	f, err := s.Figure(id, ax.title, 420)
+	if err != nil {
+		return nil, err
+	}
+	return &f, nil
 }
 
 // offlineMethods returns the methods of the runs in their first order and
@@ -158,61 +150,4 @@ func offlineMeans(r *offline.Result, methods []string, ax curveAxis) ([][]float6
 		}
 	}
 	return mean, hasValue
-}
-
-// offlineCurvePlot is the static curve: a line per method.
-func offlineCurvePlot(label string, ax curveAxis, methods []string, mean [][]float64) (*plot.Plot, error) {
-	plt := NewPlot("", ax.label, label)
-	plt.Legend.Top = true
-	plt.Legend.Left = !ax.unit
-	if ax.unit {
-		plt.Y.Min, plt.Y.Max = 0, 1
-	}
-	plt.Legend.TextStyle.Font.Size = vg.Points(8)
-	plt.Add(plotter.NewGrid())
-	for mi, m := range methods {
-		var xy plotter.XYs
-		for ki, x := range ax.xs {
-			if !math.IsNaN(mean[mi][ki]) {
-				xy = append(xy, plotter.XY{X: x, Y: mean[mi][ki]})
-			}
-		}
-		if len(xy) == 0 {
-			continue
-		}
-		l, p, err := plotter.NewLinePoints(xy)
-		if err != nil {
-			return nil, fmt.Errorf("%s of %s: %w", label, m, err)
-		}
-		l.Color, p.Color = Colour(mi), Colour(mi)
-		l.Width = vg.Points(1.5)
-		l.Dashes = Dashes(mi)
-		p.Radius = vg.Points(2.5)
-		plt.Add(l, p)
-		plt.Legend.Add(m, l, p)
-	}
-	return plt, nil
-}
-
-// offlineCurveChart is the interactive curve.
-func offlineCurveChart(label string, ax curveAxis, methods []string, mean [][]float64) ([]byte, error) {
-	line := charts.NewLine()
-	line.SetGlobalOptions(
-		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "axis"}),
-		charts.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Type: "scroll", Bottom: "0"}),
-		charts.WithXAxisOpts(opts.XAxis{Name: ax.echarts, Type: "value"}),
-		charts.WithYAxisOpts(opts.YAxis{Name: label, Type: "value"}),
-		charts.WithGridOpts(opts.Grid{Bottom: "70"}),
-	)
-	for mi, m := range methods {
-		data := make([]opts.LineData, len(ax.xs))
-		for ki, x := range ax.xs {
-			data[ki] = opts.LineData{Value: []any{x, JSONFloat(mean[mi][ki])}}
-		}
-		line.AddSeries(m, data,
-			charts.WithLineStyleOpts(opts.LineStyle{Color: Hex(mi), Width: 2}),
-			charts.WithItemStyleOpts(opts.ItemStyle{Color: Hex(mi)}),
-		)
-	}
-	return EChartsJSON(line)
 }

@@ -12,10 +12,7 @@ import (
 	"math"
 	"strings"
 
-	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/vg"
-	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/evalbook/evalbook/analyses"
 	"github.com/evalbook/evalbook/analyses/leaderboard"
@@ -67,168 +64,100 @@ func stabilityBand(p leaderboard.StabilityPoint) (lo, hi float64, ok bool) {
 }
 
 func stabilityFigure(id string, r *leaderboard.StabilityResult, pert string, curves []*leaderboard.StabilityCurve) (Figure, error) {
-	// Rules keep their colour across the figures of one analysis.
-	colourOf := map[string]int{}
-	for i, rule := range r.Rules {
-		colourOf[rule] = i
-	}
-	few := len(curves[0].Points) <= 12
-	plt, err := stabilityPlot(r, pert, curves, colourOf, few)
-	if err != nil {
-		return Figure{}, err
-	}
-	drw := PlotDrawing(plt, 7*vg.Inch, 4.5*vg.Inch)
-	svg, err := drw.SVG()
-	if err != nil {
-		return Figure{}, err
-	}
-	chart, err := stabilityChart(r, pert, curves, colourOf, few, plt.Y.Min)
-	if err != nil {
-		return Figure{}, err
-	}
-	return Figure{
-		ID:      id + "-" + strings.ReplaceAll(pert, "_", "-"),
-		Title:   stabilityAxis[pert][0],
-		Caption: stabilityCaption(r, pert),
-		SVG:     svg, Drawing: &drw,
-		Chart:  chart,
-		Height: 440,
-	}, nil
+	return StabilitySpec(r, pert, curves).Figure(id+"-"+strings.ReplaceAll(pert, "_", "-"), stabilityAxis[pert][0], 440)
 }
 
-// stabilityPlot draws the static version of one perturbation's figure.
-func stabilityPlot(r *leaderboard.StabilityResult, pert string, curves []*leaderboard.StabilityCurve, colourOf map[string]int, few bool) (*plot.Plot, error) {
-	axis := stabilityAxis[pert]
+// StabilitySpec is one perturbation's figure: per rule (in the rule's
+// study-wide style) its mean ρ as a line, with points where there are
+// few sizes or a run of one, and its band.
+func StabilitySpec(r *leaderboard.StabilityResult, pert string, curves []*leaderboard.StabilityCurve) *Spec {
+	styles := StylesOf(r.Naming)
+	few := len(curves[0].Points) <= 12
 	ylabel := "Spearman ρ with the reference ranking"
 	if pert == leaderboard.PerturbSubsetPairs {
 		ylabel = "Spearman ρ between the two subsets' rankings"
 	}
-	plt := NewPlot("", axis[1], ylabel)
+	pn := Panel{X: NewAxis(stabilityAxis[pert][1]), Y: NewAxis(ylabel)}
 	if pert == leaderboard.PerturbSubsetPairs {
-		var ticks []plot.Tick
 		for _, p := range curves[0].Points {
-			ticks = append(ticks, plot.Tick{Value: p.Size, Label: fmt.Sprint(p.Size)})
+			pn.X.Ticks = append(pn.X.Ticks, p.Size)
 		}
-		plt.X.Tick.Marker = plot.ConstantTicks(ticks)
-		plt.X.Padding = vg.Points(20)
 	}
-	plt.Legend.Top = false
-	plt.Legend.Left = true
-	plt.Legend.TextStyle.Font.Size = vg.Points(8)
-	plt.Add(plotter.NewGrid())
 	ymin := 1.0
+	var bands []Mark
 	for _, c := range curves {
-		k := colourOf[c.Rule]
-		ymin = math.Min(ymin, stabilityBands(plt, c, Colour(k)))
-		lo, err := stabilityLines(plt, c, r.Naming.Rule(c.Rule), k, few)
-		if err != nil {
-			return nil, err
+		st := styles.Rule(c.Rule)
+		name := r.Naming.Rule(c.Rule)
+		n := len(c.Points)
+		line := Mark{Kind: MarkLine, Series: name, Style: st, X: make([]float64, n), Y: make([]float64, n), WithPoints: few}
+		band := Mark{Kind: MarkArea, Series: name, Style: st, X: make([]float64, n), Y: make([]float64, n), Y2: make([]float64, n)}
+		hasBand := false
+		for i, p := range c.Points {
+			line.X[i], band.X[i] = p.Size, p.Size
+			line.Y[i] = math.NaN()
+			if m := float64(p.Mean); analyses.Finite(m) {
+				line.Y[i] = m
+				ymin = math.Min(ymin, m)
+			}
+			band.Y[i], band.Y2[i] = math.NaN(), math.NaN()
+			if lo, hi, ok := stabilityBand(p); ok {
+				band.Y[i], band.Y2[i] = lo, hi
+				ymin = math.Min(ymin, lo)
+				hasBand = true
+			}
 		}
-		ymin = math.Min(ymin, lo)
+		if !few && stabilityHasLonePoint(line.Y) {
+			line.WithPoints = true
+		}
+		pn.Marks = append(pn.Marks, line)
+		if hasBand {
+			bands = append(bands, band)
+		}
 	}
-	plt.Y.Max = 1.02
-	plt.Y.Min = math.Max(-1, math.Floor(ymin*10)/10-0.02)
+	// bands first, under every line
+	pn.Marks = append(bands, pn.Marks...)
+	// a round lower bound a little under the lowest value, and 1 on top
+	lo := math.Max(-1, math.Floor((ymin-0.02)*10)/10)
+	if ymin >= 1 {
+		lo = 0.9
+	}
+	pn.Y = pn.Y.Fixed(lo, 1)
 	if pert == leaderboard.PerturbBeta {
-		ref, err := plotter.NewLine(plotter.XYs{{X: r.BetaMax, Y: plt.Y.Min}, {X: r.BetaMax, Y: 1.02}})
-		if err == nil {
-			ref.Color = color.NRGBA{0x55, 0x55, 0x55, 0xFF}
-			ref.Dashes = []vg.Length{vg.Points(1), vg.Points(3)}
-			plt.Add(ref)
-		}
+		pn.Marks = append(pn.Marks, Mark{Kind: MarkRefLine, Style: Style{Colour: color.NRGBA{0x55, 0x55, 0x55, 0xFF}, Dash: Dotted}, Size: 1,
+			X: []float64{r.BetaMax, r.BetaMax}, Y: []float64{lo, 1}})
 	}
-	return plt, nil
+	return &Spec{Panels: []Panel{pn}, Legend: LegendRight, Width: 7, Height: 4.5,
+		Subject: fmt.Sprintf("stability of %d aggregation rules: %s", len(curves), strings.ToLower(stabilityAxis[pert][0])),
+		Caption: stabilityCaptionFor(r, pert, len(bands) > 0)}
 }
 
-// stabilityBands draws a rule's band, one polygon per run of points
-// that have one, and returns the lowest lower bound (1 without a band).
-func stabilityBands(plt *plot.Plot, c *leaderboard.StabilityCurve, col color.NRGBA) float64 {
-	ymin := 1.0
-	var upper, lower plotter.XYs
-	flush := func() {
-		if len(upper) >= 2 {
-			poly := append(append(plotter.XYs{}, upper...), reverseXYs(lower)...)
-			pg, err := plotter.NewPolygon(poly)
-			if err == nil {
-				pg.Color = color.NRGBA{col.R, col.G, col.B, 0x30}
-				pg.LineStyle.Width = 0
-				plt.Add(pg)
-			}
-		}
-		upper, lower = nil, nil
+// stabilityCaptionFor is the caption, without the bands' sentence when
+// no rule has a band.
+func stabilityCaptionFor(r *leaderboard.StabilityResult, pert string, bands bool) string {
+	c := stabilityCaption(r, pert)
+	if !bands {
+		c = strings.Replace(c, stabilityBandNote, "", 1)
 	}
-	for _, p := range c.Points {
-		lo, hi, ok := stabilityBand(p)
-		if !ok {
-			flush()
+	return c
+}
+
+// stabilityBandNote is the captions' sentence on the bands.
+const stabilityBandNote = " Bands: mean ± 1.96·sd/√count."
+
+// stabilityHasLonePoint reports whether a defined mean stands between
+// two undefined ones (or the ends): a line cannot show it, a point must.
+func stabilityHasLonePoint(y []float64) bool {
+	for i, v := range y {
+		if math.IsNaN(v) {
 			continue
 		}
-		upper = append(upper, plotter.XY{X: p.Size, Y: hi})
-		lower = append(lower, plotter.XY{X: p.Size, Y: lo})
-		ymin = math.Min(ymin, lo)
-	}
-	flush()
-	return ymin
-}
-
-// stabilityLines draws a rule's mean, one segment per run of defined
-// means (with points when few or alone), adds its legend entry (name), and
-// returns the lowest mean (1 without one).
-func stabilityLines(plt *plot.Plot, c *leaderboard.StabilityCurve, name string, k int, few bool) (float64, error) {
-	col := Colour(k)
-	ymin := 1.0
-	var seg plotter.XYs
-	var legend stabilityLegend
-	emit := func() error {
-		if len(seg) == 0 {
-			return nil
-		}
-		l, sc, err := plotter.NewLinePoints(seg)
-		if err != nil {
-			return err
-		}
-		l.Color = col
-		l.Width = vg.Points(1.5)
-		l.Dashes = Dashes(k)
-		plt.Add(l)
-		if few || len(seg) == 1 {
-			sc.GlyphStyle.Color = col
-			sc.GlyphStyle.Radius = vg.Points(2.5)
-			sc.GlyphStyle.Shape = draw.CircleGlyph{}
-			plt.Add(sc)
-			legend.scatter = sc
-		}
-		legend.line = l
-		seg = nil
-		return nil
-	}
-	for _, p := range c.Points {
-		m := float64(p.Mean)
-		if !analyses.Finite(m) {
-			if err := emit(); err != nil {
-				return 0, err
-			}
-			continue
-		}
-		seg = append(seg, plotter.XY{X: p.Size, Y: m})
-		ymin = math.Min(ymin, m)
-	}
-	if err := emit(); err != nil {
-		return 0, err
-	}
-	if legend.line != nil {
-		if legend.scatter != nil {
-			plt.Legend.Add(name, legend.line, legend.scatter)
-		} else {
-			plt.Legend.Add(name, legend.line)
+		prev := i == 0 || math.IsNaN(y[i-1])
+		next := i == len(y)-1 || math.IsNaN(y[i+1])
+		if prev && next {
+			return true
 		}
 	}
-	return ymin, nil
-}
-
-// stabilityLegend remembers what a rule's legend entry shows.
-type stabilityLegend struct {
-	line    *plotter.Line
-	scatter *plotter.Scatter
+	return false
 }
 
 func reverseXYs(x plotter.XYs) plotter.XYs {
@@ -240,7 +169,7 @@ func reverseXYs(x plotter.XYs) plotter.XYs {
 }
 
 func stabilityCaption(r *leaderboard.StabilityResult, pert string) string {
-	band := " Bands: mean ± 1.96·sd/√count."
+	band := stabilityBandNote
 	switch pert {
 	case leaderboard.PerturbDropDatasets:
 		return fmt.Sprintf("Spearman ρ between each rule's ranking on all %d datasets and its ranking after removing datasets (every subset when there are at most %d, else %d drawn at random), after Shevchenko et al. (2024, Fig. 5).%s",
@@ -251,75 +180,11 @@ func stabilityCaption(r *leaderboard.StabilityResult, pert string) string {
 	case leaderboard.PerturbSimilarMethod:
 		return "Spearman ρ with the reference ranking after adding a copy of one method scaled by α (capped at the metric's maximum) and dropping it before comparing; mean over the method copied, after Shevchenko et al. (2024, Fig. 9a)." + band
 	case leaderboard.PerturbBestMethod:
-		return "Spearman ρ with the reference ranking after adding a method that scores α times the best value on every dataset (capped at the metric's maximum), dropped before comparing, after Shevchenko et al. (2024, Fig. 9b). One comparison per α, so no band; missing points: the rule gives every original method the same score (ρ undefined)."
+		return "Spearman ρ with the reference ranking after adding a method that scores α times the best value on every dataset (capped at the metric's maximum), dropped before comparing, after Shevchenko et al. (2024, Fig. 9b). One comparison per α, so no interval around the mean; missing points: the rule gives every original method the same score (ρ undefined)."
 	case leaderboard.PerturbBeta:
 		return fmt.Sprintf("Spearman ρ between the DM rankings with β̂ on the x axis and with β̂ = %g (dotted line), after Shevchenko et al. (2024, Fig. 9c).", r.BetaMax)
 	case leaderboard.PerturbSubsetPairs:
 		return fmt.Sprintf("Mean Spearman ρ between the rankings of two disjoint random subsets of datasets (%d pairs, or all of them when fewer), the reliability rows of Table 3 of Shevchenko et al. (2024).%s", r.Repeats, band)
 	}
 	return ""
-}
-
-// stabilityChart is the interactive version: a line per rule, and its band
-// drawn as two stacked series of the same name, so clicking the rule in
-// the legend hides both.
-func stabilityChart(r *leaderboard.StabilityResult, pert string, curves []*leaderboard.StabilityCurve, colourOf map[string]int, few bool, ymin float64) ([]byte, error) {
-	var series []any
-	var legend []string
-	for _, c := range curves {
-		hex := Hex(colourOf[c.Rule])
-		name := r.Naming.Rule(c.Rule)
-		legend = append(legend, name)
-		line := make([]any, len(c.Points))
-		lo := make([]any, len(c.Points))
-		width := make([]any, len(c.Points))
-		hasBand := false
-		for i, p := range c.Points {
-			line[i] = map[string]any{
-				"value": []any{p.Size, JSONFloat(float64(p.Mean))},
-				"sd":    JSONFloat(float64(p.SD)), "count": p.Count, "undefined": p.Undefined,
-			}
-			l, h, ok := stabilityBand(p)
-			if ok {
-				hasBand = true
-				lo[i] = []any{p.Size, l}
-				width[i] = []any{p.Size, h - l}
-			} else {
-				lo[i] = []any{p.Size, nil}
-				width[i] = []any{p.Size, nil}
-			}
-		}
-		if hasBand {
-			stack := "band-" + c.Rule
-			series = append(series,
-				map[string]any{"name": name, "type": "line", "data": lo, "stack": stack, "symbol": "none",
-					"lineStyle": map[string]any{"opacity": 0}, "silent": true, "tooltip": map[string]any{"show": false},
-					"itemStyle": map[string]any{"color": hex}},
-				map[string]any{"name": name, "type": "line", "data": width, "stack": stack, "symbol": "none",
-					"lineStyle": map[string]any{"opacity": 0}, "silent": true, "tooltip": map[string]any{"show": false},
-					"areaStyle": map[string]any{"color": hex, "opacity": 0.18}, "itemStyle": map[string]any{"color": hex}},
-			)
-		}
-		series = append(series, map[string]any{
-			"name": name, "type": "line", "data": line, "showSymbol": few, "symbolSize": 5,
-			"lineStyle": map[string]any{"color": hex, "width": 2, "type": LineType(colourOf[c.Rule])}, "itemStyle": map[string]any{"color": hex},
-		})
-	}
-	xAxis := map[string]any{"type": "value", "name": stabilityAxis[pert][1], "nameLocation": "middle", "nameGap": 28, "scale": true}
-	option := map[string]any{
-		"tooltip": map[string]any{"trigger": "axis"},
-		"legend":  map[string]any{"data": legend, "type": "scroll", "bottom": 0},
-		"grid":    map[string]any{"bottom": 80, "left": 60, "right": 30},
-		"xAxis":   xAxis,
-		"yAxis":   map[string]any{"type": "value", "name": "Spearman ρ", "min": ymin, "max": 1},
-		"series":  series,
-	}
-	if pert == leaderboard.PerturbBeta {
-		// A dotted mark at the reference β̂, on the last line series.
-		last := series[len(series)-1].(map[string]any)
-		last["markLine"] = map[string]any{"silent": true, "symbol": "none",
-			"lineStyle": map[string]any{"type": "dotted", "color": "#555555"},
-			"data":      []any{map[string]any{"xAxis": r.BetaMax}}}
-	}
-	return ChartJSON(option)
 }

@@ -64,7 +64,7 @@ func TestStabilityFigures(t *testing.T) {
 			t.Errorf("%s: no caption or title", f.ID)
 		}
 		var opt struct {
-			Legend struct{ Data []string }
+			Legend struct{ Data []struct{ Name string } }
 			Series []struct {
 				Name, Stack string
 				AreaStyle   map[string]any
@@ -79,6 +79,9 @@ func TestStabilityFigures(t *testing.T) {
 		rules := map[string]int{}
 		bands := 0
 		for _, s := range opt.Series {
+			if s.Name == "" { // the β̂ reference line
+				continue
+			}
 			rules[s.Name]++
 			if s.AreaStyle != nil {
 				bands++

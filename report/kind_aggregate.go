@@ -26,7 +26,7 @@ func runAggregate(job *Job, o *leaderboard.AggregateOptions) (*Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	r.Naming = job.Study.Naming()
+	r.Naming = job.Study.NamingWith(res)
 	figs, err := figures.Aggregate(job.ID, job.Title, r)
 	if err != nil {
 		return nil, err

@@ -37,7 +37,7 @@ func runCriticalDifference(job *Job, o *significance.CriticalDifferenceOptions) 
 	if err != nil {
 		return nil, err
 	}
-	r.Naming = job.Study.Naming()
+	r.Naming = job.Study.NamingWith(res)
 	job.Progress().Step("critical_difference: "+job.ID, 1, 1)
 	figs, err := figures.CriticalDifference(job.ID, job.Title, r)
 	if err != nil {

@@ -73,7 +73,7 @@ func runDatasetSelection(job *Job, o *dsets.SelectionOptions) (*Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	r.Naming = job.Study.Naming()
+	r.Naming = job.Study.NamingWith(res)
 	figs, err := figures.Selection(job.ID, job.Title, r)
 	if err != nil {
 		return nil, err

@@ -45,6 +45,13 @@ func runPairedTests(ctx *Job, o *significance.PairedTestsOptions) (*Output, erro
 		return nil, err
 	}
 	in.Naming = ctx.Study.Naming()
+	if o.Dataset == "" {
+		// the study's results give the methods' order, so each keeps
+		// the style it has in the leaderboard's figures
+		if res, err := ctx.Results(); err == nil {
+			in.Naming = ctx.Study.NamingWith(res)
+		}
+	}
 	if err := analyses.CheckMatrixSize(0, len(in.Methods), true); err != nil {
 		return nil, err
 	}

@@ -37,7 +37,7 @@ func runStability(job *Job, o *leaderboard.StabilityOptions) (*Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	r.Naming = job.Study.Naming()
+	r.Naming = job.Study.NamingWith(res)
 	figs, err := figures.Stability(job.ID, job.Title, r)
 	if err != nil {
 		return nil, err

@@ -112,7 +112,19 @@ func (s *Study) Naming() analyses.Naming {
 		if m.Label != "" {
 			n.Methods[m.Name] = m.Label
 		}
+		n.MethodOrder = append(n.MethodOrder, m.Name)
 	}
 	n.Baselines = s.Baselines()
+	return n
+}
+
+// NamingWith is Naming with the results' methods, as first seen, after
+// the declared ones in MethodOrder: the one order every figure's method
+// colours come from.
+func (s *Study) NamingWith(res *analyses.Results) analyses.Naming {
+	n := s.Naming()
+	if res != nil {
+		n.MethodOrder = append(n.MethodOrder, res.Methods...)
+	}
 	return n
 }

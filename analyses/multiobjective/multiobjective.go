@@ -186,7 +186,8 @@ type Result struct {
 	Oriented map[string][]float64 `json:"-"`
 	RankBy   string               `json:"rank_by"`
 	Scored   bool                 `json:"has_evalrs2022"`
-	// Naming names models (as methods) in Highlight (set by the kind).
+	// Naming names models (as methods) in Highlight and the metrics in
+	// the figures (set by the kind).
 	Naming analyses.Naming `json:"-"`
 }
 

@@ -60,6 +60,9 @@ const chartsJS = `(function () {
       (s.data || []).forEach(function (d) { if (d && typeof d === "object" && !Array.isArray(d)) texts.push(String(d.name || ""), JSON.stringify(d.value), JSON.stringify((d.label || {}).formatter || "")); else texts.push(JSON.stringify(d)); });
       if (s.label && typeof s.label.formatter === "string") texts.push(s.label.formatter);
       if (!styled[s.type] || !s.name) return;
+      // a band is two stacked series whose edges are not drawn: its
+      // identity is its line's, read from that series
+      if (s.stack && (s.lineStyle || {}).opacity === 0) return;
       count++;
       var colour = chart.getVisual({ seriesIndex: i }, "color");
       if (typeof colour !== "string") return;

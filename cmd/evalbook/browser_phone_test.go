@@ -18,7 +18,7 @@ import (
 // the screen must scroll (not be cut), and no text block of the page may
 // run past the screen's right edge unless it is inside a scroll box.
 const phoneJS = `(function () {
-  var out = { texts: 0, problems: [] }, vw = document.documentElement.clientWidth;
+  var out = { texts: 0, wide: 0, problems: [] }, vw = document.documentElement.clientWidth;
   document.querySelectorAll(".echart").forEach(function (el) {
     var chart = window.echarts && window.echarts.getInstanceByDom(el);
     if (!chart || el.offsetParent === null) return;
@@ -36,8 +36,18 @@ const phoneJS = `(function () {
     var inner = f.querySelector(".echart:not([hidden]), img.static:not([hidden])");
     if (!inner || inner.offsetParent === null) return;
     var style = getComputedStyle(f);
-    if (inner.getBoundingClientRect().width > f.clientWidth + 1 && style.overflowX !== "auto" && style.overflowX !== "scroll")
+    var wide = inner.getBoundingClientRect().width > f.clientWidth + 1 || f.scrollWidth > f.clientWidth + 1;
+    if (wide && style.overflowX !== "auto" && style.overflowX !== "scroll")
       out.problems.push(f.id + ": a figure wider than the screen is cut, not scrolled");
+    var cue = f.querySelector(".scroll-cue");
+    if (wide && (!cue || cue.offsetParent === null || cue.getBoundingClientRect().width === 0 || cue.getBoundingClientRect().left < -1))
+      out.problems.push(f.id + ": a figure wider than the screen (" + Math.round(inner.getBoundingClientRect().width) + " px in " + f.clientWidth + ") scrolls with no visible cue");
+    if (wide) out.wide++;
+  });
+  document.querySelectorAll(".echart").forEach(function (el) {
+    if (el.offsetParent === null) return;
+    if (el.getBoundingClientRect().width > vw + 1 && !(el.closest("figure.figure.scrolls")))
+      out.problems.push((el.closest("figure") || el).id + ": a chart " + Math.round(el.getBoundingClientRect().width) + " px wide on a " + vw + " px screen, with no cue");
   });
   document.querySelectorAll("main p, main h1, main h2, main h3, main figcaption, main li, main button, .top *").forEach(function (e) {
     if (e.offsetParent === null || e.closest(".table-scroll, figure.figure, pre, .math")) return;
@@ -47,12 +57,13 @@ const phoneJS = `(function () {
   return out;
 })()`
 
-// TestBrowserPhone opens the forest, CD, leaderboard and clusters pages
-// at 390 px (a phone), with the interactive charts and, for the forest
-// plot, its default static figure: no chart text is clipped at the
-// figure's edges (by ECharts' bounding boxes), wide figures scroll, no
-// text runs off the screen, and the contents sit behind a menu button
-// that opens them. Screenshots go to $EVALBOOK_SHOTS (or the test's
+// TestBrowserPhone opens every page of the demo at 390 px (a phone; the
+// forest and CD pages in the dark theme too), with the interactive charts
+// and, for the forest plot, its default static figure: no chart text is
+// clipped at the figure's edges (by ECharts' bounding boxes), no chart
+// is wider than the screen, a figure wider than the screen scrolls with
+// a visible cue above it, no text runs off the screen, and the contents
+// sit behind a menu button that opens them. Screenshots go to $EVALBOOK_SHOTS (or the test's
 // temporary directory).
 func TestBrowserPhone(t *testing.T) {
 	t.Parallel()
@@ -72,14 +83,15 @@ func TestBrowserPhone(t *testing.T) {
 		}
 	})
 	var views []string // page:theme
-	for _, name := range []string{"meta-ease-vs-als-rmse", "critical-difference", "leaderboard", "dataset-clusters"} {
+	for _, p := range demoHTMLPages(t) {
+		name := strings.TrimSuffix(filepath.Base(p), ".html")
 		views = append(views, name+":light")
 		if name == "critical-difference" || name == "meta-ease-vs-als-rmse" {
 			views = append(views, name+":dark")
 		}
 	}
 	var mu sync.Mutex
-	texts := 0
+	texts, wide := 0, 0
 	eachPage(t, pool, views, func(t *testing.T, b *browser, view string) {
 		name, theme, _ := strings.Cut(view, ":")
 		b.at(name + " (phone, " + theme + ")")
@@ -87,6 +99,7 @@ func TestBrowserPhone(t *testing.T) {
 		b.chartState(t)
 		var r struct {
 			Texts    int      `json:"texts"`
+			Wide     int      `json:"wide"`
 			Problems []string `json:"problems"`
 		}
 		if err := chromedp.Run(b.ctx, chromedp.Evaluate(phoneJS, &r)); err != nil {
@@ -97,12 +110,14 @@ func TestBrowserPhone(t *testing.T) {
 		}
 		mu.Lock()
 		texts += r.Texts
+		wide += r.Wide
 		mu.Unlock()
 		b.screenshot(t, shots, fmt.Sprintf("phone-%s-%s", name, theme))
 	})
 	if texts < 50 {
 		t.Errorf("only %d chart texts measured", texts)
 	}
+	t.Logf("%d pages, %d chart texts, %d figures wider than the screen (each with its cue)", len(views), texts, wide)
 	b := <-pool
 
 	// The contents: hidden behind the menu button, opened by it.

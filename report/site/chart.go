@@ -4,26 +4,23 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"regexp"
-	"sort"
 	"strconv"
-	"strings"
 
 	"github.com/evalbook/evalbook/figures"
 )
 
-// The site's interactive charts share one colour map (docs/READING.md):
-// a series named by a method, rule, cluster… keeps the same colour, line
-// style and symbol on every page, in the order names first appear on the
-// site. The figures package draws each chart on its own; the site writer
-// restyles the options once it has seen them all.
+// The site's interactive charts take their colours from their figures:
+// each figure's spec styles a method or rule from the study-wide map
+// (figures.Styles, from the study's naming order), so a name has one
+// colour, dash and symbol on every page and in the SVG, PDF and PNG
+// alike. The site writer only lays out legends and rounds numbers.
 
-// Palette is the colour of the n-th name, cycling: figures.Palette,
-// each colour with at least 3:1 contrast against the light theme's
-// background (#fdfdfc); against the dark background (#16181b) the page's
-// script lightens the two that fall short (purple, near-black) until they
-// reach 3:1 — dark mode draws light marks where the light theme draws
-// dark ones.
+// Palette is the charts' default colour list (figures.Palette), each
+// colour with at least 3:1 contrast against the light theme's background
+// (#fdfdfc); against the dark background (#16181b) the page's script
+// lightens the two that fall short (purple, near-black) until they reach
+// 3:1 — dark mode draws light marks where the light theme draws dark
+// ones.
 var Palette = func() []string {
 	out := make([]string, len(figures.Palette))
 	for i := range out {
@@ -32,157 +29,53 @@ var Palette = func() []string {
 	return out
 }()
 
-// siteLineTypes and siteSymbols tell apart names that share a colour:
-// the (k+1)-th time round the palette a name gets the next dash and symbol.
-var (
-	siteLineTypes = []string{"solid", "dashed", "dotted"}
-	siteSymbols   = []string{"circle", "rect", "triangle", "diamond", "pin", "arrow", "roundRect"}
-)
-
-// seriesStyle is one name's place in the colour map.
-type seriesStyle struct {
-	Colour, LineType, Symbol string
-}
-
-func styleOf(i int) seriesStyle {
-	n := len(Palette)
-	return seriesStyle{
-		Colour:   Palette[i%n],
-		LineType: siteLineTypes[(i/n)%len(siteLineTypes)],
-		Symbol:   siteSymbols[(i/n)%len(siteSymbols)],
-	}
-}
-
-// nameSuffixRe strips what a series name adds to the name it stands for:
-// "EASE (AUC 0.087)" is EASE.
-var nameSuffixRe = regexp.MustCompile(`\s*\([^)]*\)\s*$`)
-
-// styledTypes are the series types whose colour identifies a name.
+// styledTypes are the series types whose names a legend lists.
 var styledTypes = map[string]bool{"line": true, "scatter": true, "bar": true, "boxplot": true, "effectScatter": true}
 
-// colourMap assigns each series name of the site's charts its style, in
-// order of first appearance over the options (each a decoded option).
-type colourMap struct {
-	index map[string]int
-}
-
-func newColourMap() *colourMap { return &colourMap{index: map[string]int{}} }
-
-// styledSeries returns the series of an option that the map styles: the
-// named series of styled types, when the chart has two or more (a single
-// series keeps the colours its figure chose).
-func styledSeries(option map[string]any) []map[string]any {
+// legendNames are the names an option's legend shows: its data's, else
+// its named series' (once each).
+func legendNames(option map[string]any) []string {
+	legend, _ := option["legend"].(map[string]any)
+	var names []string
+	seen := map[string]bool{}
+	add := func(n string) {
+		if n != "" && !seen[n] {
+			seen[n] = true
+			names = append(names, n)
+		}
+	}
+	if data, ok := legend["data"].([]any); ok && len(data) > 0 {
+		for _, d := range data {
+			switch v := d.(type) {
+			case string:
+				add(v)
+			case map[string]any:
+				n, _ := v["name"].(string)
+				add(n)
+			}
+		}
+		return names
+	}
 	list, _ := option["series"].([]any)
-	var out []map[string]any
 	for _, e := range list {
-		s, ok := e.(map[string]any)
+		se, ok := e.(map[string]any)
 		if !ok {
 			continue
 		}
-		t, _ := s["type"].(string)
-		name, _ := s["name"].(string)
-		if styledTypes[t] && name != "" {
-			out = append(out, s)
+		t, _ := se["type"].(string)
+		n, _ := se["name"].(string)
+		if styledTypes[t] {
+			add(n)
 		}
 	}
-	if len(out) < 2 {
-		return nil
-	}
-	return out
+	return names
 }
 
-func baseName(name string) string { return nameSuffixRe.ReplaceAllString(name, "") }
-
-// see records the names of an option's styled series.
-func (m *colourMap) see(option map[string]any) {
-	for _, s := range styledSeries(option) {
-		k := baseName(s["name"].(string))
-		if _, ok := m.index[k]; !ok {
-			m.index[k] = len(m.index)
-		}
-	}
-}
-
-// seriesColour is the colour a figure gave a styled series (its item's,
-// else its line's), upper-case as gonum/plot writes it into an SVG.
-func seriesColour(s map[string]any) string {
-	for _, k := range []string{"itemStyle", "lineStyle"} {
-		if st, ok := s[k].(map[string]any); ok {
-			if c, ok := st["color"].(string); ok && len(c) == 7 && c[0] == '#' {
-				return strings.ToUpper(c)
-			}
-		}
-	}
-	return ""
-}
-
-// recolouring maps the colours a figure gave its styled series to the
-// colours of the site's map, for the figure's static SVG. It is nil when
-// the colours cannot be mapped one to one (a series without a colour of
-// its own, two series sharing one, two names sharing a site colour).
-func (m *colourMap) recolouring(option map[string]any) map[string]string {
-	out := map[string]string{}
-	used := map[string]bool{}
-	for _, s := range styledSeries(option) {
-		from := seriesColour(s)
-		to := strings.ToUpper(styleOf(m.index[baseName(s["name"].(string))]).Colour)
-		if from == "" || used[to] {
-			return nil
-		}
-		if prev, ok := out[from]; ok && prev != to {
-			return nil
-		}
-		out[from] = to
-		used[to] = true
-	}
-	if len(out) == 0 {
-		return nil
-	}
-	return out
-}
-
-// recolourSVG swaps colours in a gonum/plot SVG (stroke:#RRGGBB,
-// fill:#RRGGBB), all at once, so that two swapped colours do not merge.
-func recolourSVG(svg []byte, mapping map[string]string) []byte {
-	var pairs []string
-	for _, from := range sortedKeys(mapping) {
-		to := mapping[from]
-		pairs = append(pairs, "stroke:"+from, "stroke:"+to, "fill:"+from, "fill:"+to)
-	}
-	return []byte(strings.NewReplacer(pairs...).Replace(string(svg)))
-}
-
-func sortedKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
-
-// apply restyles an option's series with the map, sets the palette as
-// the option's default colours, and lays out its legend unpaged.
-func (m *colourMap) apply(option map[string]any, height *int) {
-	option["color"] = append([]string(nil), Palette...)
-	for _, s := range styledSeries(option) {
-		st := styleOf(m.index[baseName(s["name"].(string))])
-		item := mapAt(s, "itemStyle")
-		item["color"] = st.Colour
-		if s["type"] == "boxplot" { // a translucent box in the name's colour, outlined
-			item["color"] = st.Colour + "59"
-			item["borderColor"] = st.Colour
-		}
-		if s["type"] == "line" {
-			line := mapAt(s, "lineStyle")
-			line["color"] = st.Colour
-			line["type"] = st.LineType
-		}
-		if s["type"] == "scatter" || s["type"] == "line" {
-			if _, set := s["symbol"]; !set {
-				s["symbol"] = st.Symbol
-			}
-		}
+// apply sets the palette as the option's default colours (a series
+// keeps the colour its figure gave it) and lays out its legend unpaged.
+func apply(option map[string]any, height *int) {
+	if _, ok := option["color"]; !ok {
+		option["color"] = append([]string(nil), Palette...)
 	}
 	unpageLegend(option, height)
 }
@@ -215,10 +108,7 @@ func unpageLegend(option map[string]any, height *int) {
 		return
 	}
 	delete(legend, "type")
-	var names []string
-	for _, s := range styledSeries(option) {
-		names = append(names, s["name"].(string))
-	}
+	names := legendNames(option)
 	if len(names) == 0 {
 		return
 	}
@@ -235,10 +125,21 @@ func unpageLegend(option map[string]any, height *int) {
 		return
 	}
 	legend["bottom"] = 0
-	grid := mapAt(option, "grid")
 	need := 40 + legendRow*rows
-	if b, ok := number(grid["bottom"]); !ok || b < float64(need) {
-		grid["bottom"] = need
+	grids := []map[string]any{}
+	if list, ok := option["grid"].([]any); ok { // one grid per panel
+		for _, g := range list {
+			if gm, ok := g.(map[string]any); ok {
+				grids = append(grids, gm)
+			}
+		}
+	} else {
+		grids = append(grids, mapAt(option, "grid"))
+	}
+	for _, grid := range grids {
+		if b, ok := number(grid["bottom"]); !ok || b < float64(need) {
+			grid["bottom"] = need
+		}
 	}
 	if height != nil && rows > 1 {
 		*height += legendRow * (rows - 1)
@@ -291,15 +192,9 @@ func encodeOption(option map[string]any) ([]byte, error) {
 	return bytes.TrimRight(out.Bytes(), "\n"), nil
 }
 
-// styleCharts gives every chart of the site its colours from one map,
-// unpaged legends and rounded numbers.
+// styleCharts gives every chart of the site the palette as its default
+// colours, unpaged legends and rounded numbers.
 func (b *siteBuild) styleCharts() error {
-	m := newColourMap()
-	type decoded struct {
-		fig    *figureView
-		option map[string]any
-	}
-	var all []decoded
 	for _, v := range b.views {
 		for i := range v.Figures {
 			f := &v.Figures[i]
@@ -310,24 +205,15 @@ func (b *siteBuild) styleCharts() error {
 			if err != nil {
 				return fmt.Errorf("%s: figure %s: chart option: %w", v.ID, f.ID, err)
 			}
-			m.see(option)
-			all = append(all, decoded{f, option})
-		}
-	}
-	for _, d := range all {
-		// the static figure takes the same colours, where its series'
-		// colours map one to one
-		if mapping := m.recolouring(d.option); mapping != nil {
-			d.fig.svg = recolourSVG(d.fig.fig.SVG, mapping)
-		}
-		m.apply(d.option, &d.fig.Height)
-		out, err := encodeOption(d.option)
-		if err != nil {
-			return fmt.Errorf("figure %s: chart option: %w", d.fig.ID, err)
-		}
-		d.fig.Chart = string(out)
-		if len(out) > chartInlineLimit && !b.m.Options.SingleFile {
-			d.fig.ChartSrc = "data/charts/" + d.fig.ID + ".js"
+			apply(option, &f.Height)
+			out, err := encodeOption(option)
+			if err != nil {
+				return fmt.Errorf("figure %s: chart option: %w", f.ID, err)
+			}
+			f.Chart = string(out)
+			if len(out) > chartInlineLimit && !b.m.Options.SingleFile {
+				f.ChartSrc = "data/charts/" + f.ID + ".js"
+			}
 		}
 	}
 	return nil

@@ -2,8 +2,6 @@ package site
 
 import (
 	"encoding/json"
-	"fmt"
-	"strings"
 	"testing"
 )
 
@@ -22,56 +20,35 @@ func lineOption(t *testing.T, series ...[2]string) map[string]any {
 	return o
 }
 
-// TestColourMap: a name keeps its colour from chart to chart whatever its
-// place in each; the static SVG's colours are swapped to match, all at
-// once; a legend is never paged; names past the palette get another dash.
-func TestColourMap(t *testing.T) {
+// TestChartsKeepFigureColours: the site no longer restyles a chart by
+// the order names first appear on the site (which gave a method one
+// colour on the site and another in the PDF): a series keeps its
+// figure's colour; the legend is never paged, and each panel's grid of a
+// multi-panel chart leaves room for it.
+func TestChartsKeepFigureColours(t *testing.T) {
 	t.Parallel()
-	first := lineOption(t, [2]string{"EASE (AUC 0.1)", "#0072b2"}, [2]string{"ALS (AUC 0.2)", "#c85200"})
 	second := lineOption(t, [2]string{"ALS", "#0072b2"}, [2]string{"EASE", "#c85200"})
-	m := newColourMap()
-	m.see(first)
-	m.see(second)
-	mapping := m.recolouring(second)
-	if mapping["#0072B2"] != "#C85200" || mapping["#C85200"] != "#0072B2" {
-		t.Errorf("recolouring %v", mapping)
-	}
-	svg := recolourSVG([]byte(`<path style="stroke:#0072B2;fill:none"/><path style="stroke:#C85200"/><rect style="fill:#0072B2"/>`), mapping)
-	if want := `<path style="stroke:#C85200;fill:none"/><path style="stroke:#0072B2"/><rect style="fill:#C85200"/>`; string(svg) != want {
-		t.Errorf("recoloured SVG %s, want %s", svg, want)
-	}
 	h := 400
-	m.apply(second, &h)
+	apply(second, &h)
 	colour := func(o map[string]any, i int) string {
 		return o["series"].([]any)[i].(map[string]any)["itemStyle"].(map[string]any)["color"].(string)
 	}
-	m.apply(first, nil)
-	if colour(first, 0) != colour(second, 1) || colour(first, 1) != colour(second, 0) || colour(first, 0) == colour(first, 1) {
-		t.Errorf("EASE %s then %s, ALS %s then %s", colour(first, 0), colour(second, 1), colour(first, 1), colour(second, 0))
+	if colour(second, 0) != "#0072b2" || colour(second, 1) != "#c85200" {
+		t.Errorf("colours %s, %s: restyled", colour(second, 0), colour(second, 1))
 	}
 	if _, paged := second["legend"].(map[string]any)["type"]; paged {
 		t.Error("the legend is still paged")
 	}
-
-	// Nine names: the ninth shares the first's colour, with a dash of its
-	// own; its chart's SVG cannot be recoloured one to one.
-	var many [][2]string
-	for i := 0; i < 9; i++ {
-		many = append(many, [2]string{fmt.Sprintf("m%d", i), fmt.Sprintf("#%06x", i+1)})
+	raw, _ := json.Marshal(map[string]any{"legend": map[string]any{"data": []any{map[string]any{"name": "a"}}},
+		"grid": []any{map[string]any{"bottom": 10}, map[string]any{"bottom": 10}}, "series": []any{map[string]any{"type": "scatter", "name": "a"}}})
+	panels, err := decodeOption(raw)
+	if err != nil {
+		t.Fatal(err)
 	}
-	big := lineOption(t, many...)
-	m2 := newColourMap()
-	m2.see(big)
-	if m2.recolouring(big) != nil {
-		t.Error("a recolouring with two names on one colour")
-	}
-	m2.apply(big, &h)
-	s0 := big["series"].([]any)[0].(map[string]any)
-	s8 := big["series"].([]any)[8].(map[string]any)
-	if colour(big, 0) != colour(big, 8) || s0["lineStyle"].(map[string]any)["type"] == s8["lineStyle"].(map[string]any)["type"] {
-		t.Errorf("m0 and m8: %v and %v", s0, s8)
-	}
-	if out, _ := encodeOption(big); !strings.Contains(string(out), `"type":"dashed"`) {
-		t.Errorf("no dashed line in %s", out)
+	apply(panels, &h)
+	for i, g := range panels["grid"].([]any) {
+		if b, _ := number(g.(map[string]any)["bottom"]); b < 40 {
+			t.Errorf("grid %d: bottom %v leaves no room for the legend", i, b)
+		}
 	}
 }

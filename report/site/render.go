@@ -102,6 +102,7 @@ type macroView struct{ Name, Value string }
 
 type figureView struct {
 	ID, Title, Caption string
+	Alt                string // the static figure's alt text (from its spec; else its title)
 	Num                int
 	Src, SVGHref       string
 	PDFHref, PNGHref   string // "" when the figure has no drawing (paper.go)
@@ -224,7 +225,7 @@ func (b *siteBuild) buildViews() error {
 // figureView is a figure as its page shows it, numbered num.
 func (b *siteBuild) figureView(f figures.Figure, num int) figureView {
 	fv := figureView{ID: f.ID, Title: f.Title, Caption: f.Caption, Num: num,
-		Src: "figures/" + f.ID + ".svg", SVGHref: "figures/" + f.ID + ".svg", Height: f.Height, PreferStatic: f.PreferStatic, fig: f}
+		Src: "figures/" + f.ID + ".svg", SVGHref: "figures/" + f.ID + ".svg", Height: f.Height, PreferStatic: f.PreferStatic, fig: f, Alt: f.Alt}
 	if fv.Height == 0 {
 		fv.Height = 420
 	}

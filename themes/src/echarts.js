@@ -13,14 +13,13 @@
 // of the demo and fails on a type, component or feature not listed here,
 // and on one listed that no chart uses (it would only weigh).
 import { use, init, getInstanceByDom } from "echarts/core";
-import { LineChart, ScatterChart, LinesChart, HeatmapChart, BoxplotChart, ParallelChart } from "echarts/charts";
+import { LineChart, ScatterChart, HeatmapChart } from "echarts/charts";
 import {
   GridComponent,
+  TitleComponent,
   TooltipComponent,
   LegendPlainComponent,
   VisualMapContinuousComponent,
-  MarkLineComponent,
-  ParallelComponent,
 } from "echarts/components";
 import { LegacyGridContainLabel } from "echarts/features";
 import { CanvasRenderer } from "echarts/renderers";
@@ -29,10 +28,9 @@ import { CanvasRenderer } from "echarts/renderers";
 // under (the test reads these names, here and in the built bundle).
 const modules = {
   // series types
-  LineChart, ScatterChart, LinesChart, HeatmapChart, BoxplotChart, ParallelChart,
+  LineChart, ScatterChart, HeatmapChart,
   // components
-  GridComponent, TooltipComponent, LegendPlainComponent, VisualMapContinuousComponent,
-  MarkLineComponent, ParallelComponent,
+  GridComponent, TitleComponent, TooltipComponent, LegendPlainComponent, VisualMapContinuousComponent,
   // features: grid.containLabel as ECharts 5 laid it out
   LegacyGridContainLabel,
   // the renderer themes/static/site.js asks for

@@ -115,8 +115,47 @@
     if (!el.dataset.h0) el.dataset.h0 = String(el.clientHeight);
     el.style.height = Math.max(+el.dataset.h0 + extra, 200) + "px";
     option.grid = option.grid || {};
-    option.grid.bottom = 40 + 24 * rows;
+    if (Array.isArray(option.grid)) {
+      if (!option.evalbookStacked) option.grid.forEach(function (g) { g.bottom = 40 + 24 * rows; });
+    } else {
+      option.grid.bottom = 40 + 24 * rows;
+    }
   }
+  // A figure of several panels side by side (one grid each) is stacked,
+  // one panel under another, where the chart is narrower than a phone in
+  // landscape: each panel keeps the width of the screen.
+  var panelHeight = 280;
+  function stackPanels(option, el) {
+    var grids = option.grid;
+    if (!Array.isArray(grids) || el.clientWidth >= 600) return;
+    var n = grids.length, legend = option.legend ? 70 : 20;
+    el.dataset.h0 = String(n * panelHeight + legend);
+    el.style.height = el.dataset.h0 + "px";
+    grids.forEach(function (g, i) {
+      delete g.width;
+      g.left = 44; g.right = 24; g.top = i * panelHeight + 44; g.height = panelHeight - 104;
+      delete g.bottom;
+    });
+    var titles = Array.isArray(option.title) ? option.title : option.title ? [option.title] : [];
+    titles.forEach(function (t, i) { t.top = i * panelHeight + 10; t.left = "center"; delete t.textAlign; });
+    option.evalbookStacked = true;
+  }
+  // A figure wider than its column (a static figure kept at a legible
+  // size on a phone) scrolls sideways, and says so above it.
+  function markScrolls() {
+    document.querySelectorAll("figure.figure").forEach(function (f) {
+      var wide = f.scrollWidth > f.clientWidth + 1;
+      f.classList.toggle("scrolls", wide);
+      if (wide && !f.querySelector(".scroll-cue")) {
+        var cue = document.createElement("p");
+        cue.className = "scroll-cue";
+        cue.textContent = "\u21c6 Wider than the screen: scroll sideways to see all of it";
+        f.insertBefore(cue, f.firstChild);
+      }
+    });
+  }
+  window.addEventListener("load", markScrolls);
+  document.querySelectorAll("figure.figure img.static").forEach(function (img) { img.addEventListener("load", markScrolls); });
   // draw draws every visible chart not yet drawn and brings the others up
   // to date; hidden ones (other pages of a single-file site, opt-in
   // charts) are drawn when shown. Calling it twice is harmless. Charts are
@@ -159,6 +198,7 @@
       chart = null;
     }
     var option = chartOption(text, isDark);
+    stackPanels(option, el);
     layoutLegend(option, el);
     if (chart) {
       chart.setTheme(isDark ? "dark" : {});
@@ -191,7 +231,10 @@
       var el = queue.shift();
       if (el && el.offsetParent !== null) drawOne(el);
       if (queue.length) setTimeout(run, 0);
-      else if (window.performance && performance.mark) performance.mark("evalbook-charts-drawn"); // make bench-pages reads it
+      else {
+        markScrolls();
+        if (window.performance && performance.mark) performance.mark("evalbook-charts-drawn"); // make bench-pages reads it
+      }
     };
     run();
   }
@@ -210,6 +253,7 @@
   });
   window.addEventListener("resize", function () {
     charts.forEach(function (c) { if (c.el.offsetParent !== null) c.chart.resize(); });
+    markScrolls();
   });
   var toggle = document.getElementById("theme-toggle");
   function pressed() { if (toggle) toggle.setAttribute("aria-pressed", dark() ? "true" : "false"); }
