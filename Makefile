@@ -16,7 +16,7 @@ AXE      := node_modules/axe-core/axe.min.js
 BIN      := bin/evalbook
 DEMO     := sites/demo
 
-.PHONY: all build assets dist dist-check demo test test-race test-short fuzz bench bench-scaling bench-seed000 bench-1g bench-issues bench-pack bench-pages bench-offline lint deps clean
+.PHONY: all build assets dist dist-check demo test test-race test-short fuzz bench bench-scaling bench-sertkan2023 bench-1g bench-issues bench-pack bench-pages bench-offline lint deps clean
 
 all: build
 
@@ -141,10 +141,11 @@ BENCH_USERS ?= 200000
 # bench: a large study (100 datasets × 50 methods × 10 metrics × 3 runs of
 # results; 30 datasets × 2 methods × BENCH_USERS users × 2 metrics of
 # units), timed: the build, then `validate` (the same pipeline, writing nothing);
-# then seed 000 against pandas, pack/verify, and last the engine bench (issue
-# 18: 100M rows in a two-shard ClickHouse cluster against the same rows in a
-# local CSV; about 20 minutes, 10 GB of temp space; skipped with a message
-# when clickhouse-server is not installed).
+# then the meta-analyses of Sertkan et al. 2023 against pandas, pack/verify,
+# and last the engine bench (issue 18: 100M rows in a two-shard ClickHouse
+# cluster against the same rows in a local CSV; about 20 minutes, 10 GB of
+# temp space; skipped with a message when clickhouse-server is not
+# installed).
 bench: build
 	$(GO) run ./sites/bench/gen -users $(BENCH_USERS) $(BENCH_DIR)
 	@ls -la $(BENCH_DIR)
@@ -159,29 +160,29 @@ bench: build
 	@echo "   the issues' budgets (printed, never asserted): Stability30x11 < 5 s, Stability100x50 < 60 s, DatasetSelection < 10 s, ServeRebuild < 2000 ms/edit"
 	$(GO) test -run '^$$' -bench . -benchtime 1x ./analyses/... ./report/
 	@$(MAKE) --no-print-directory bench-scaling
-	@$(MAKE) --no-print-directory bench-seed000
+	@$(MAKE) --no-print-directory bench-sertkan2023
 	@$(MAKE) --no-print-directory bench-pack
 	@$(MAKE) --no-print-directory bench-engine
 
-# bench-seed000: five meta-analyses over seed 000's per-user runs (21 files,
-# 9.8 MB, from ../shared/reference), evalbook's cold build against the
+# bench-sertkan2023: five meta-analyses over the per-user runs of Sertkan et
+# al. 2023 (21 files, 9.8 MB, from ../shared/reference), evalbook's cold build against the
 # pandas/scipy script a researcher would write (sites/bench/peers), same
 # inputs and numbers, timed in one run, three times each; then
-# BenchmarkSeed000Split: how much of the build the figures' PDF and PNG take.
-SEED000 := $(BENCH_DIR)-seed000
-bench-seed000: build
-	@test -d ../shared/reference/sertkan2023/runs || { echo "bench-seed000 needs ../shared/reference/sertkan2023/runs" >&2; exit 1; }
-	@/usr/bin/python3 -c 'import pandas, scipy' 2>/dev/null || { 		if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-pandas python3-scipy >/dev/null; 		else echo "bench-seed000 needs Debian's python3-pandas and python3-scipy" >&2; exit 1; fi; }
-	@rm -rf $(SEED000) && mkdir -p $(SEED000) && cp -r ../shared/reference/sertkan2023/runs $(SEED000)/ && cp sites/bench/seed000/study.toml $(SEED000)/
+# BenchmarkSertkan2023Split: how much of the build the figures' PDF and PNG take.
+SERTKAN2023 := $(BENCH_DIR)-sertkan2023
+bench-sertkan2023: build
+	@test -d ../shared/reference/sertkan2023/runs || { echo "bench-sertkan2023 needs ../shared/reference/sertkan2023/runs" >&2; exit 1; }
+	@/usr/bin/python3 -c 'import pandas, scipy' 2>/dev/null || { 		if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-pandas python3-scipy >/dev/null; 		else echo "bench-sertkan2023 needs Debian's python3-pandas and python3-scipy" >&2; exit 1; fi; }
+	@rm -rf $(SERTKAN2023) && mkdir -p $(SERTKAN2023) && cp -r ../shared/reference/sertkan2023/runs $(SERTKAN2023)/ && cp sites/bench/sertkan2023/study.toml $(SERTKAN2023)/
 	@for i in 1 2 3; do \
-		/usr/bin/time -o $(SEED000).eb.time -f "%U %S %e %M" ./$(BIN) build $(SEED000) --quiet --no-cache; \
-		/usr/bin/time -o $(SEED000).py.time -f "%U %S %e %M" /usr/bin/python3 sites/bench/peers/meta_pandas.py $(SEED000) >/dev/null; \
-		awk -v e="$$(cat $(SEED000).eb.time)" -v p="$$(cat $(SEED000).py.time)" -v l="$$(cut -d' ' -f1 /proc/loadavg)" 'BEGIN { split(e, a, " "); split(p, b, " "); \
+		/usr/bin/time -o $(SERTKAN2023).eb.time -f "%U %S %e %M" ./$(BIN) build $(SERTKAN2023) --quiet --no-cache; \
+		/usr/bin/time -o $(SERTKAN2023).py.time -f "%U %S %e %M" /usr/bin/python3 sites/bench/peers/meta_pandas.py $(SERTKAN2023) >/dev/null; \
+		awk -v e="$$(cat $(SERTKAN2023).eb.time)" -v p="$$(cat $(SERTKAN2023).py.time)" -v l="$$(cut -d' ' -f1 /proc/loadavg)" 'BEGIN { split(e, a, " "); split(p, b, " "); \
 			printf "evalbook build (cold): wall %.2f s, CPU %.2f s, max RSS %d KiB | pandas/scipy: wall %.2f s, CPU %.2f s, max RSS %d KiB | evalbook %.1fx faster (wall), %.1fx (CPU), load %s\n", \
 			a[3], a[1]+a[2], a[4], b[3], b[1]+b[2], b[4], b[3]/a[3], (b[1]+b[2])/(a[1]+a[2]), l }'; \
 	done
 	@echo "== where a cold build of it goes (in one process: no start-up, each font face read once): site only, + the figures' PDF and PNG, validate"
-	@$(GO) test ./report -run '^$$' -bench Seed000Split -benchtime 3x | grep -E '^Benchmark'
+	@$(GO) test ./report -run '^$$' -bench Sertkan2023Split -benchtime 3x | grep -E '^Benchmark'
 
 # bench-scaling: one analysis of each results-matrix kind built over 10,
 # 100, 1,000 and 10,000 methods, then datasets, with the growth exponent

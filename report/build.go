@@ -17,7 +17,8 @@ import (
 	"github.com/evalbook/evalbook/report/input"
 )
 
-// Options configure a build (SPEC §1).
+// Options configure a build (the flags of evalbook build, serve and
+// validate).
 type Options struct {
 	Manifest   string // path of study.toml
 	Out        string // site directory; default <study dir>/site

@@ -21,7 +21,7 @@ import (
 // hash of the evalbook binary itself (so a rebuilt tool never trusts old
 // results); an entry is valid while every file the analysis read keeps
 // its size and modification time. Editing prose therefore re-renders
-// pages without recomputing (SPEC §8).
+// pages without recomputing.
 //
 // What is stored is the output as the site writer sees it — tables, data
 // tables, notes, the result's own JSON, the key finding, figures and the

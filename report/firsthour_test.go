@@ -302,7 +302,7 @@ func TestWideCharacteristicsTextColumn(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Ginii takes the spelling of SPEC §5.6, Gini_i, for every analysis
+	// Ginii takes the README's spelling, Gini_i, for every analysis
 	if strings.Join(c.Features, ",") != "Density,Gini_i" || c.Value["books"]["Gini_i"] != 0.6 {
 		t.Errorf("features %v, values %v", c.Features, c.Value)
 	}

@@ -485,7 +485,7 @@ func (in *inputs) readSource(rel string, max int64) ([]byte, error) {
 // reserved columns that never name a metric in wide files.
 var reservedColumns = map[string]bool{"dataset": true, "method": true, "unit": true, "k": true, "run": true, "metric": true, "value": true}
 
-// results loads SPEC §3 results once.
+// results loads the study's `results` input once.
 func (in *inputs) results() (*analyses.Results, error) {
 	in.resultsOnce.Do(func() {
 		in.res, in.resErr = in.forAnalysis(in.resReads).loadResults()
@@ -832,7 +832,7 @@ func (in *inputs) pick(rec []string, col int, constant, fallback string) string 
 	return fallback
 }
 
-// units streams the study's per-unit values (SPEC §3 units): the files,
+// units streams the study's per-unit values (the `units` input): the files,
 // then the units derived by feeding analyses.
 func (in *inputs) units(fn func(u *UnitRow) error) error {
 	hasDerived := false
@@ -1268,7 +1268,7 @@ func (f *unitsFile) value(col int) (float64, bool, error) {
 	return math.NaN(), true, nil
 }
 
-// characteristics loads SPEC §3 characteristics once.
+// characteristics loads the study's `characteristics` input once.
 func (in *inputs) characteristics() (*Characteristics, error) {
 	in.charOnce.Do(func() {
 		in.char, in.charErr = in.forAnalysis(in.charReads).loadCharacteristics()
@@ -1300,22 +1300,23 @@ func (in *inputs) loadCharacteristics() (*Characteristics, error) {
 
 // charBuilder gathers the characteristics of the input files into c.
 //
-// Feature names compare ignoring case and underscores (seed 001's file
-// says Ginii where the spec says Gini_i): a name of SPEC §5.6 takes its
-// spelling there, any other the first spelling seen, and a second
-// spelling of one feature is an error rather than two columns.
+// Feature names compare ignoring case and underscores (the data of
+// Shevchenko et al. 2024 says Ginii where the README's feature names say
+// Gini_i): one of the eighteen log features takes the README's spelling,
+// any other the first spelling seen, and a second spelling of one
+// feature is an error rather than two columns.
 type charBuilder struct {
 	c       *Characteristics
 	seenF   map[string]bool
-	canon   map[string]string // feature key → spelling of SPEC §5.6
+	canon   map[string]string // feature key → the README's spelling
 	spelled map[string]string // feature key → spelling in the file
 	// where each value was read: a (dataset, feature) given twice with
 	// different values is an error; a missing value never replaces one.
 	from map[[2]string]analyses.Source
 }
 
-// newCharBuilder starts empty characteristics, with the spellings of the
-// SPEC §5.6 features.
+// newCharBuilder starts empty characteristics, with the README's
+// spellings of the eighteen log features.
 func newCharBuilder() *charBuilder {
 	cb := &charBuilder{c: &Characteristics{Value: map[string]map[string]float64{}}, seenF: map[string]bool{},
 		canon: map[string]string{}, spelled: map[string]string{}, from: map[[2]string]analyses.Source{}}

@@ -60,7 +60,7 @@ func (c *Job) Dataset(name string) analyses.Dataset {
 	return c.Study.Dataset(name)
 }
 
-// Results returns the study's results (SPEC §3 results), loaded once.
+// Results returns the study's results (the `results` input), loaded once.
 func (c *Job) Results() (*analyses.Results, error) {
 	r, err := c.inputs.results()
 	c.inputs.reads.Merge(c.inputs.resReads)

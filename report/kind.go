@@ -42,9 +42,9 @@ type Kind struct {
 type Output struct {
 	Result  analyses.Result
 	Figures []figures.Figure
-	// Method is the method note in Markdown: what was computed, the seed
-	// and reference implementation it follows, and choices where the
-	// spec is silent.
+	// Method is the method note in Markdown: what was computed, the paper
+	// and reference implementation it follows, and the choices this tool
+	// made where the paper is silent.
 	Method string
 	// Results are rows (dataset, method, metric, value) added to the
 	// study's results, and Units streams values added to its units, for

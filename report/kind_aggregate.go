@@ -7,7 +7,7 @@ import (
 )
 
 func aggregateKind() Kind {
-	return NewKind("aggregate", "one leaderboard over many datasets under eleven aggregation rules (seed 001 §3.4, Table 2)", runAggregate)
+	return NewKind("aggregate", "one leaderboard over many datasets under eleven aggregation rules (Shevchenko et al. 2024, §3.4, Table 2)", runAggregate)
 }
 
 func runAggregate(job *Job, o *leaderboard.AggregateOptions) (*Output, error) {

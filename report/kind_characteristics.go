@@ -1,9 +1,10 @@
 package report
 
-// Registration of characteristics (SPEC §5.6): reads each dataset's
-// interaction log streaming (one worker per log, at most job.Workers at once,
-// so memory is bounded by the distinct pairs of job.Workers logs), or takes
-// the characteristics input, then relates the features to the results.
+// Registration of characteristics (Shevchenko et al. 2024, §4.3): reads
+// each dataset's interaction log streaming (one worker per log, at most
+// job.Workers at once, so memory is bounded by the distinct pairs of
+// job.Workers logs), or takes the characteristics input, then relates the
+// features to the results.
 
 import (
 	"errors"
@@ -24,7 +25,7 @@ import (
 )
 
 func characteristicsKind() Kind {
-	return NewKind("characteristics", "dataset characteristics from interaction logs and their association with performance (seed 001 §4.3, Fig. 7)", runCharacteristics)
+	return NewKind("characteristics", "dataset characteristics from interaction logs and their association with performance (Shevchenko et al. 2024, §4.3, Fig. 7)", runCharacteristics)
 }
 
 func runCharacteristics(job *Job, o *datasets.CharacteristicsOptions) (*Output, error) {
@@ -90,7 +91,7 @@ func characteristicsSource(job *Job, o *datasets.CharacteristicsOptions) ([]Data
 	return logs, from
 }
 
-// characteristicsInputFromLogs computes the SPEC §5.6 log features of
+// characteristicsInputFromLogs computes the eighteen log features of
 // each dataset's interaction log: one row of features (and counts) per
 // log, in the order of the [[datasets]] entries.
 //
@@ -125,7 +126,7 @@ func characteristicsInputFromLogs(job *Job, logs []DatasetSpec, o *datasets.Char
 
 // characteristicsInputFromFile takes the features from the study's
 // characteristics input: a row per dataset, NaN where a value is not
-// given, with SPEC §5.6 names spelled as the spec does.
+// given, with the log features' names spelled as the README does.
 func characteristicsInputFromFile(job *Job) (datasets.CharacteristicsInput, error) {
 	var in datasets.CharacteristicsInput
 	c, err := job.Characteristics()
@@ -199,9 +200,10 @@ func characteristicsPerformance(job *Job, o *datasets.CharacteristicsOptions, in
 	return missing, nil
 }
 
-// charCanonicalNames spells input features that are SPEC §5.6 features
-// under another case or underscoring (seed 001's own file has "Ginii" and
-// "Giniu") as the spec does, so the -features columns keep the contract.
+// charCanonicalNames spells input features that are log features under
+// another case or underscoring (the data of Shevchenko et al. 2024 has
+// "Ginii" and "Giniu") as the README does, so the -features columns keep
+// the contract.
 // A name that would collide with another column is left as it is.
 func charCanonicalNames(names []string) []string {
 	key := charFeatureKey

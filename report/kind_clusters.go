@@ -10,7 +10,7 @@ import (
 )
 
 func clustersKind() Kind {
-	k := NewKind("clusters", "groups of similar datasets by their characteristics: PCA, Isolation Forest, k-means, per-cluster leaderboards (seed 001 §4.4, Table 5, Fig. 8)", runClusters)
+	k := NewKind("clusters", "groups of similar datasets by their characteristics: PCA, Isolation Forest, k-means, per-cluster leaderboards (Shevchenko et al. 2024, §4.4, Table 5, Fig. 8)", runClusters)
 	k.Check = func(s *Study, opts any) error { return checkCompare(s, opts.(*dsets.ClustersOptions).Compare) }
 	return k
 }
@@ -70,9 +70,9 @@ func runClusters(job *Job, o *dsets.ClustersOptions) (*Output, error) {
 }
 
 // clustersFeatures gathers the dataset features X[d][f] that clusters and
-// dataset_selection work on, from the study's `characteristics` input
-// (SPEC §3), over the named subsets (all when empty). A missing value is
-// NaN; the analyses report it. This is the one place to change when the
+// dataset_selection work on, from the study's `characteristics` input,
+// over the named subsets (all when empty). A missing value is NaN; the
+// analyses report it. This is the one place to change when the
 // features should come from elsewhere (for instance a `characteristics`
 // analysis computed from interaction logs).
 func clustersFeatures(job *Job, datasets, features []string) ([]string, []string, [][]float64, error) {

@@ -128,9 +128,9 @@ func TestClustersEndToEndErrors(t *testing.T) {
 	}
 }
 
-// TestClustersReferenceEndToEnd builds the paper's 30 datasets (seed 001
-// reference data; skipped when absent) as a study and compares the
-// clusters with Table 5 through a dataset attribute.
+// TestClustersReferenceEndToEnd builds the 30 datasets of Shevchenko et
+// al. 2024 (their reference data; skipped when absent) as a study and
+// compares the clusters with Table 5 through a dataset attribute.
 func TestClustersReferenceEndToEnd(t *testing.T) {
 	t.Parallel()
 	ref, err := filepath.Abs("../../shared/reference/shevchenko2024")
@@ -157,7 +157,7 @@ func TestClustersReferenceEndToEnd(t *testing.T) {
 	}
 	// The reference files go into the test's temporary study (inputs
 	// resolve relative to the manifest), never into the project.
-	b.WriteString("-- study.toml --\ntitle = \"seed 001\"\nseed = 1\n[inputs]\nresults = \"ndcg.csv\"\ncharacteristics = \"stats.csv\"\n")
+	b.WriteString("-- study.toml --\ntitle = \"Shevchenko et al. 2024\"\nseed = 1\n[inputs]\nresults = \"ndcg.csv\"\ncharacteristics = \"stats.csv\"\n")
 	for i, line := range names {
 		cells := strings.Split(paper[i], ",")
 		fmt.Fprintf(&b, "[[datasets]]\nname = %q\ntable5 = %q\n", strings.SplitN(line, ",", 2)[0], cells[len(cells)-1])

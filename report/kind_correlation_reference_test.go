@@ -8,8 +8,9 @@ import (
 	"testing"
 )
 
-// corrReference copies seed 001's reference files (or skips when the
-// folder is absent) into a temporary study with the given manifest.
+// corrReference copies the reference files of Shevchenko et al. 2024
+// (or skips when the folder is absent) into a temporary study with the
+// given manifest.
 func corrReference(t *testing.T, manifest string, names ...string) map[string]string {
 	t.Helper()
 	files := map[string]string{"study.toml": manifest}
@@ -23,14 +24,15 @@ func corrReference(t *testing.T, manifest string, names ...string) map[string]st
 	return files
 }
 
-// TestMetricCorrelationReference checks seed 001 §4.1's reading of Fig. 2
-// on the published results (k = 10, the nine metrics of the figure): the
-// accuracy and ranking metrics correlate above 0.8 with each other, nDCG
-// at least 0.9 with them, and the beyond-accuracy metrics weakly with the
-// rest. These are the paper's statements, not numbers pasted from it.
+// TestMetricCorrelationReference checks Shevchenko et al.'s (2024, §4.1)
+// reading of Fig. 2 on the published results (k = 10, the nine metrics of
+// the figure): the accuracy and ranking metrics correlate above 0.8 with
+// each other, nDCG at least 0.9 with them, and the beyond-accuracy metrics
+// weakly with the rest. These are the paper's statements, not numbers
+// pasted from it.
 func TestMetricCorrelationReference(t *testing.T) {
 	t.Parallel()
-	files := corrReference(t, `title = "seed 001"
+	files := corrReference(t, `title = "Shevchenko et al. 2024"
 [inputs]
 results = "agg_metrics.csv"
 [[analyses]]
@@ -56,11 +58,11 @@ metrics = ["precision@10", "recall@10", "map@10", "ndcg@10", "mrr@10", "hitrate@
 				continue
 			}
 			if rho[[2]string{a, b}] <= 0.8 {
-				t.Errorf("%s~%s = %.3f, the seed reports > 0.8", a, b, rho[[2]string{a, b}])
+				t.Errorf("%s~%s = %.3f, Shevchenko et al. 2024 report > 0.8", a, b, rho[[2]string{a, b}])
 			}
 			// "≥ 0.9" as read off the figure, i.e. at two decimals.
 			if a == "ndcg@10" && rho[[2]string{a, b}] < 0.895 {
-				t.Errorf("ndcg@10~%s = %.3f, the seed reports ≥ 0.9", b, rho[[2]string{a, b}])
+				t.Errorf("ndcg@10~%s = %.3f, Shevchenko et al. 2024 report ≥ 0.9", b, rho[[2]string{a, b}])
 			}
 		}
 	}
@@ -75,11 +77,12 @@ metrics = ["precision@10", "recall@10", "map@10", "ndcg@10", "mrr@10", "hitrate@
 }
 
 // TestCharacteristicsReference reads the published characteristics
-// (pandas' unnamed index column) and nDCG@10, and checks seed 001 §4.3's
-// reading of Fig. 7: higher APB and Density go with higher nDCG@10.
+// (pandas' unnamed index column) and nDCG@10, and checks Shevchenko et
+// al.'s (2024, §4.3) reading of Fig. 7: higher APB and Density go with
+// higher nDCG@10.
 func TestCharacteristicsReference(t *testing.T) {
 	t.Parallel()
-	files := corrReference(t, `title = "seed 001"
+	files := corrReference(t, `title = "Shevchenko et al. 2024"
 [inputs]
 results = "agg_metrics.csv"
 characteristics = "statistics_df.csv"
@@ -98,7 +101,7 @@ methods = ["recbole_EASE", "recbole_MultiVAE", "recbole_ItemKNN", "recbole_SLIME
 	if len(feat.Rows) != 30 || len(feat.Columns) != 19 || feat.Columns[0] != "dataset" {
 		t.Fatalf("features: %d rows, columns %v", len(feat.Rows), feat.Columns)
 	}
-	// The file's Ginii/Giniu are shown under SPEC §5.6's names.
+	// The file's Ginii/Giniu are shown under the README's names.
 	if !slices.Contains(feat.Columns, "Gini_i") || !slices.Contains(feat.Columns, "Gini_u") {
 		t.Errorf("features columns %v", feat.Columns)
 	}
@@ -108,7 +111,7 @@ methods = ["recbole_EASE", "recbole_MultiVAE", "recbole_ItemKNN", "recbole_SLIME
 	}
 	for _, f := range []string{"APB", "Density"} {
 		if r, ok := pooled[f][2].(float64); !ok || r <= 0 {
-			t.Errorf("%s: pooled Spearman %v, the seed reads a positive association", f, pooled[f][2])
+			t.Errorf("%s: pooled Spearman %v, Shevchenko et al. 2024 read a positive association", f, pooled[f][2])
 		}
 		t.Logf("%s pooled: pearson %v spearman %v MI %v (n %v)", f, pooled[f][1], pooled[f][2], pooled[f][3], pooled[f][4])
 	}

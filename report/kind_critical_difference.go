@@ -1,6 +1,6 @@
 package report
 
-// Registration of critical_difference (SPEC §5.2): the results matrix of
+// Registration of critical_difference: the results matrix of
 // one metric, paired by dataset name (Results.Matrix looks every cell up
 // by name, never by row order), handed to significance.CriticalDifference
 // with this analysis's own Monte Carlo seed.
@@ -13,7 +13,7 @@ import (
 
 func criticalDifferenceKind() Kind {
 	return NewKind("critical_difference",
-		"Friedman, Iman–Davenport and Nemenyi tests, pairwise Wilcoxon–Holm and Bayesian signed-rank tests, and the CD diagram (seed 001 Fig. 4; Demšar 2006)",
+		"Friedman, Iman–Davenport and Nemenyi tests, pairwise Wilcoxon–Holm and Bayesian signed-rank tests, and the CD diagram (Shevchenko et al. 2024, Fig. 4; Demšar 2006)",
 		runCriticalDifference)
 }
 

@@ -120,9 +120,10 @@ zero_method = "prat"`, 1)
 	}
 }
 
-// TestCriticalDifferenceShevchenkoBuild builds a study on seed 001's
-// reference results (ndcg@10) and checks that the method note names the
-// significant pairs; it skips when the reference folder is absent.
+// TestCriticalDifferenceShevchenkoBuild builds a study on the reference
+// results of Shevchenko et al. 2024 (ndcg@10) and checks that the method
+// note names the significant pairs; it skips when the reference folder is
+// absent.
 func TestCriticalDifferenceShevchenkoBuild(t *testing.T) {
 	t.Parallel()
 	ref, err := filepath.Abs(filepath.Join("..", "..", "shared", "reference", "shevchenko2024", "agg_metrics.csv"))

@@ -9,7 +9,7 @@ import (
 )
 
 func datasetSelectionKind() Kind {
-	return NewKind("dataset_selection", "which few datasets rank methods like all of them: random, k-means, D- and A-optimal choices over seeded simulations (seed 001 §4.4, Table 4)", runDatasetSelection)
+	return NewKind("dataset_selection", "which few datasets rank methods like all of them: random, k-means, D- and A-optimal choices over seeded simulations (Shevchenko et al. 2024, §4.4, Table 4)", runDatasetSelection)
 }
 
 func runDatasetSelection(job *Job, o *dsets.SelectionOptions) (*Output, error) {

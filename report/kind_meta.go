@@ -1,7 +1,7 @@
 package report
 
-// The meta_analysis kind (SPEC §5.9): it streams the study's per-unit
-// values into meta.Builder (or reads a `summary` file of
+// The meta_analysis kind (Sertkan et al. 2023): it streams the study's
+// per-unit values into meta.Builder (or reads a `summary` file of
 // per-dataset rows), runs meta.Analyze and draws the forest plot.
 
 import (
@@ -23,7 +23,7 @@ import (
 )
 
 func metaKind() Kind {
-	k := NewKind("meta_analysis", "effect sizes of a treatment vs a control on every dataset, combined by a fixed- or random-effects model and drawn as a forest plot (seed 000)", runMeta)
+	k := NewKind("meta_analysis", "effect sizes of a treatment vs a control on every dataset, combined by a fixed- or random-effects model and drawn as a forest plot (Sertkan et al. 2023)", runMeta)
 	k.Units = func(job *Job, opts any) UnitsSink {
 		if o := opts.(*meta.Options); o.Summary.Path == "" && !job.Study.engineReads(o) {
 			return newMetaSink(job, o)
@@ -359,7 +359,7 @@ func metaSummaryForm(t *input.TableReader) (string, error) {
 	return "", input.Errorf(t.File, 1, "the header mixes the columns of %s summaries: want one of %s", strings.Join(forms, " and "), metaSummaryForms)
 }
 
-// readMetaSummary parses per-dataset summary rows (SPEC §5.9 `summary`):
+// readMetaSummary parses per-dataset summary rows (the `summary` option):
 // paired, two-group or generic by the header. A missing cell, an n below
 // 2, a zero or negative sd or variance is an error at file:line:column.
 func readMetaSummary(t *input.TableReader) ([]meta.Study, error) {

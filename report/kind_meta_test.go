@@ -240,13 +240,13 @@ func TestMetaKindErrors(t *testing.T) {
 
 func fmtSscan(s string, v *float64) (int, error) { return fmt.Sscan(s, v) }
 
-// TestMetaKindSertkan2023 builds seed 000's case studies from the
-// published per-user runs (../shared/reference/sertkan2023, skipped when
-// absent) through the whole pipeline: files per (method, dataset), CRLF,
-// empty NDCG@10 as 0, pairing by row, ranger_compat = true. The expected
-// values are the published numbers of the paper's notebook (Figures 1 and
-// 2, combined effect, 6 decimals); analyses/meta_reference_test.go checks
-// every row and Figures 3–5.
+// TestMetaKindSertkan2023 builds the case studies of Sertkan et al. 2023
+// from the published per-user runs (../shared/reference/sertkan2023,
+// skipped when absent) through the whole pipeline: files per (method,
+// dataset), CRLF, empty NDCG@10 as 0, pairing by row, ranger_compat = true.
+// The expected values are the published numbers of the paper's notebook
+// (Figures 1 and 2, combined effect, 6 decimals);
+// analyses/meta_reference_test.go checks every row and Figures 3–5.
 func TestMetaKindSertkan2023(t *testing.T) {
 	t.Parallel()
 	runs, err := filepath.Abs("../../shared/reference/sertkan2023/runs")

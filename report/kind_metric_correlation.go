@@ -1,6 +1,6 @@
 package report
 
-// Registration of metric_correlation (SPEC §5.5): gathers one matrix per
+// Registration of metric_correlation: gathers one matrix per
 // metric from the results and hands them to the pure analysis.
 
 import (
@@ -12,7 +12,7 @@ import (
 )
 
 func metricCorrelationKind() Kind {
-	return NewKind("metric_correlation", "how metrics agree: per-dataset correlation across methods, averaged over datasets (seed 001 §4.1, Fig. 2)", runMetricCorrelation)
+	return NewKind("metric_correlation", "how metrics agree: per-dataset correlation across methods, averaged over datasets (Shevchenko et al. 2024, §4.1, Fig. 2)", runMetricCorrelation)
 }
 
 func runMetricCorrelation(job *Job, o *correlation.Options) (*Output, error) {

@@ -16,7 +16,7 @@ import (
 )
 
 func multiObjectiveKind() Kind {
-	return NewKind("multi_objective", "Pareto fronts, fitted trade-offs against a base metric and one score with stated importance; the EvalRS 2022 score beside it (seed 004)", runMultiObjective)
+	return NewKind("multi_objective", "Pareto fronts, fitted trade-offs against a base metric and one score with stated importance; the EvalRS 2022 score beside it (Chia et al. 2023)", runMultiObjective)
 }
 
 // moTable is the method set *input.TableReader and *input.ParquetReader share.

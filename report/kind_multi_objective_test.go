@@ -73,7 +73,8 @@ func runStudyError(t *testing.T, dir, manifest string) error {
 // TestMultiObjectiveEvalRS2022 is the acceptance test of issue 8: the
 // leaderboard of each participant's best 2022 score reproduces the
 // official top five. The five numbers are the published leaderboard
-// (seed 004's repository README), compared at their 2 decimals.
+// (the README of the EvalRS 2022 repository, RecList/evalRS-CIKM-2022,
+// after Chia et al. 2023), compared at their 2 decimals.
 func TestMultiObjectiveEvalRS2022(t *testing.T) {
 	t.Parallel()
 	ref, err := filepath.Abs(evalrs2022Reference)

@@ -21,7 +21,7 @@ import (
 )
 
 func offlineMetricsKind() Kind {
-	k := NewKind("offline_metrics", "per-user Precision, Recall, F1, nDCG, MAP, MRR, HitRate, RankScore, LiftIndex, per-run Coverage and Novelty, MAE and RMSE from ranked runs and truth (seed 002)", runOfflineMetrics)
+	k := NewKind("offline_metrics", "per-user Precision, Recall, F1, nDCG, MAP, MRR, HitRate, RankScore, LiftIndex, per-run Coverage and Novelty, MAE and RMSE from ranked runs and truth (Jannach et al. 2010)", runOfflineMetrics)
 	// Its per-run values join the study's results and its per-user values
 	// its units, so every other analysis can name them (ndcg@10, …).
 	k.Feeds = true

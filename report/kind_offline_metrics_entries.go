@@ -94,9 +94,9 @@ func offlineEntries(job *Job, key string, v any) ([]InputEntry, error) {
 
 // offlineExpandEntries resolves the entries of an option to files, with
 // each entry's constants and column mapping. Without a dataset the
-// dataset is the study's title (SPEC §3); a run or predictions file
-// without a method (placeholder or constant) is an error at the option's
-// line.
+// dataset is the study's title (as the README's input files say); a run
+// or predictions file without a method (placeholder or constant) is an
+// error at the option's line.
 func offlineExpandEntries(job *Job, key string, v any) ([]offlineFile, error) {
 	entries, err := offlineEntries(job, key, v)
 	if err != nil {

@@ -1,6 +1,6 @@
 package report
 
-// Registration of paired_tests (SPEC §5.3): the values of each listed
+// Registration of paired_tests: the values of each listed
 // method either over one dataset's units (folds, users; streamed from the
 // `units` inputs and paired by unit id, or by row number when the files
 // have no unit column) or over datasets (from `results`, paired by
@@ -21,7 +21,7 @@ import (
 
 func pairedTestsKind() Kind {
 	k := NewKind("paired_tests",
-		"paired vs independent tests, Shapiro–Wilk choice of test, effect sizes and post-hoc power for every pair of methods (seed 003)",
+		"paired vs independent tests, Shapiro–Wilk choice of test, effect sizes and post-hoc power for every pair of methods (Košir et al. 2013)",
 		runPairedTests)
 	k.Units = func(ctx *Job, opts any) UnitsSink {
 		if o := opts.(*significance.PairedTestsOptions); o.Dataset != "" {

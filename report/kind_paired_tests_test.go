@@ -7,7 +7,7 @@ import (
 
 // Ten folds of one dataset in wide per-file form ({method}_{dataset}.csv,
 // unit column "fold"): a consistent gain hidden by the fold-to-fold
-// spread (seed 003 Fig. 2). C lacks fold 4, D equals A.
+// spread (Košir et al. 2013, Fig. 2). C lacks fold 4, D equals A.
 const pairedStudy = `-- study.toml --
 title = "Folds"
 

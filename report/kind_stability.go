@@ -1,6 +1,6 @@
 package report
 
-// Why this file exists: it registers the `stability` analysis (SPEC §5.4)
+// Why this file exists: it registers the `stability` analysis
 // and gathers its matrix from the study's results, exactly as `aggregate`
 // does, so that a stability page studies the same leaderboard.
 
@@ -10,7 +10,7 @@ import (
 )
 
 func stabilityKind() Kind {
-	return NewKind("stability", "how each aggregation rule's ranking reacts to removing datasets or methods, adding a near-copy or a new best method, and changing β̂ (seed 001 §4.2.3, Figs 5, 6, 9, Table 3)", runStability)
+	return NewKind("stability", "how each aggregation rule's ranking reacts to removing datasets or methods, adding a near-copy or a new best method, and changing β̂ (Shevchenko et al. 2024, §4.2.3, Figs 5, 6, 9, Table 3)", runStability)
 }
 
 func runStability(job *Job, o *leaderboard.StabilityOptions) (*Output, error) {

@@ -77,7 +77,8 @@ func runStabilityKind(t *testing.T, s *Study, jobs int, progress Progress) *Outp
 
 // TestStabilityKind: the kind decodes its options, reads the study's
 // results with the metric's direction and bound, reports progress, and
-// gives the same JSON for 1 and 4 workers; tables follow SPEC's contract.
+// gives the same JSON for 1 and 4 workers; tables follow the README's
+// contract.
 func TestStabilityKind(t *testing.T) {
 	t.Parallel()
 	s := stabilityStudy(t, `[[analyses]]
@@ -205,9 +206,9 @@ dataset,method,metric,value
 }
 
 // TestStabilityBuild: a study with a stability analysis builds; the site
-// has the page, the JSON with SPEC's keys, the -curves CSV with SPEC's
-// columns, one SVG per perturbation; two builds with different --jobs are
-// byte-identical.
+// has the page, the JSON with its contracted keys, the -curves CSV with
+// the columns the README lists, one SVG per perturbation; two builds with
+// different --jobs are byte-identical.
 func TestStabilityBuild(t *testing.T) {
 	t.Parallel()
 	one := mustBuild(t, stabilityArchive(), func(o *Options) { o.Jobs = 1 })

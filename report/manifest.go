@@ -22,7 +22,7 @@ import (
 	"github.com/evalbook/evalbook/report/input"
 )
 
-// Study is a parsed and checked manifest (SPEC §2).
+// Study is a parsed and checked manifest (the README's manifest).
 type Study struct {
 	File string // path of the manifest
 	Dir  string // its directory; manifest paths are relative to it

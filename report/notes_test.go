@@ -130,11 +130,11 @@ func testNotesExecuteOnDemo(t *testing.T, study *Study, site string) {
 	}
 }
 
-// testPagesCitePapersNotSpec: no published page (HTML, Markdown, the
-// search index) points readers at documents they have never seen — the
-// project's SPEC, its sections, or its numbered seed papers. Papers are
-// cited by author and year, and a § is a section of such a paper: a year
-// comes just before it ("Košir et al. 2013, §2.2").
+// testPagesCitePapersNotSpec: no published page (HTML, Markdown, the search
+// index) points readers at documents they have never seen — the project's
+// internal specification, its sections, or its numbered seed papers. Papers
+// are cited by author and year, and a § is a section of such a paper: a
+// year comes just before it ("Košir et al. 2013, §2.2").
 func testPagesCitePapersNotSpec(t *testing.T, site string) {
 	banned := regexp.MustCompile(`\bSPEC\b|(?i:\bseed 0|\bthe spec\b|\bseed(?:'|&#39;)s\b)`)
 	section := regexp.MustCompile(`§\s*\d`)

@@ -1,6 +1,6 @@
 package correlation
 
-// Metric correlation (SPEC §5.5, seed 001 §4.1, Fig. 2). The seed asks
+// Metric correlation (Shevchenko et al. 2024, §4.1, Fig. 2). The paper asks
 // which metrics tell the same story: on each dataset it correlates the
 // metrics across methods, then averages the per-dataset coefficients. A
 // per-dataset correlation is the right unit because metric scales differ
@@ -90,14 +90,14 @@ type Result struct {
 	analyses.Warnings
 }
 
-// Analyze correlates every pair of metrics across methods on each
-// dataset and averages the coefficients over the datasets where both
-// metrics are defined (seed 001 §4.1: "Spearman's correlation for each
+// Analyze correlates every pair of metrics across methods on each dataset
+// and averages the coefficients over the datasets where both metrics are
+// defined (Shevchenko et al. 2024, §4.1: "Spearman's correlation for each
 // dataset and subsequently computing the average"). On a dataset, only
 // methods with both values present take part; a pair is undefined there
 // when fewer than two methods remain or either side is constant. The
-// coefficients match scipy.stats spearmanr, pearsonr and kendalltau
-// (tau-b) to 1e-12.
+// coefficients match scipy.stats spearmanr, pearsonr and kendalltau (tau-b)
+// to 1e-12.
 func Analyze(in Input, opts Options) (*Result, error) {
 	opts.Defaults()
 	if err := opts.Validate(); err != nil {
@@ -294,7 +294,7 @@ func Order(rho [][]float64) []int {
 }
 
 // Tables implements Result: the matrix in clustered order (main table) and
-// the long table -matrix of SPEC §5.5 (every ordered pair, input order).
+// the long table -matrix (every ordered pair, input order).
 func (r *Result) Tables() []analyses.Table {
 	cols := []string{"metric"}
 	for _, k := range r.Order {

@@ -1,7 +1,7 @@
 package datasets
 
-// Dataset characteristics and what they explain (SPEC §5.6, seed 001
-// §4.3, Fig. 7). The seed asks which properties of a dataset make it hard
+// Dataset characteristics and what they explain (Shevchenko et al. 2024,
+// §4.3, Fig. 7). The paper asks which properties of a dataset make it hard
 // for recommenders; it answers with three association measures between
 // each feature and each method's per-dataset nDCG@10, because a feature
 // can matter monotonically (Spearman), linearly (Pearson) or in some other
@@ -41,14 +41,16 @@ type CharacteristicsOptions struct {
 	// interaction logs), "input" (the characteristics input) or "auto"
 	// (default: logs when some dataset has one, else the input).
 	From string `toml:"from"`
-	// Preprocessing of the logs (SPEC §5.6). A dataset attribute
+	// Preprocessing of the logs (see Preprocessing). A dataset attribute
 	// rating_threshold = "…" overrides RatingThreshold for that dataset,
-	// as the seed uses dataset-specific thresholds (App. A.1).
+	// as Shevchenko et al. (2024, App. A.1) use dataset-specific
+	// thresholds.
 	RatingThreshold *float64 `toml:"rating_threshold"`
 	MinItem         int      `toml:"min_item"`
 	MinUser         int      `toml:"min_user"`
 	Core            int      `toml:"core"`
-	// Neighbors is k of the Kraskov estimator (default 3, as the seed).
+	// Neighbors is k of the Kraskov estimator (default 3, scikit-learn's,
+	// which the code of Shevchenko et al. 2024 uses).
 	Neighbors int `toml:"neighbors"`
 }
 
@@ -136,11 +138,11 @@ type CharacteristicsResult struct {
 	analyses.Warnings
 }
 
-// Characteristics relates each feature to each method's per-dataset metric
-// (SPEC §5.6): Pearson's r and Spearman's rho (as scipy.stats pearsonr and
-// spearmanr) and the Kraskov mutual information (as scikit-learn's
-// mutual_info_regression, see MutualInfoKSG), over the datasets where
-// both are present, and the same over all (dataset, method) pairs pooled.
+// Characteristics relates each feature to each method's per-dataset metric:
+// Pearson's r and Spearman's rho (as scipy.stats pearsonr and spearmanr)
+// and the Kraskov mutual information (as scikit-learn's
+// mutual_info_regression, see MutualInfoKSG), over the datasets where both
+// are present, and the same over all (dataset, method) pairs pooled.
 func Characteristics(in CharacteristicsInput, opts CharacteristicsOptions) (*CharacteristicsResult, error) {
 	opts.Defaults()
 	if err := opts.Validate(); err != nil {

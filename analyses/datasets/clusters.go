@@ -1,12 +1,11 @@
 package datasets
 
 // The clusters analysis groups datasets by their characteristics, as
-// seed 001 §4.4 and Appendix C do for 30 recommender datasets (Table 5,
-// Fig. 8), and shows how the leaderboard changes from group to group.
-// Its pipeline is the paper's notebook: StandardScaler → PCA →
-// IsolationForest(contamination="auto") → KMeans(k-means++) with k
-// chosen by silhouette, then the outliers joined to their nearest
-// centroid.
+// Shevchenko et al. (2024, §4.4 and Appendix C) do for 30 recommender
+// datasets (Table 5, Fig. 8), and shows how the leaderboard changes from
+// group to group. Its pipeline is the paper's notebook: StandardScaler →
+// PCA → IsolationForest(contamination="auto") → KMeans(k-means++) with k
+// chosen by silhouette, then the outliers joined to their nearest centroid.
 
 import (
 	"fmt"
@@ -20,7 +19,7 @@ import (
 	"github.com/evalbook/evalbook/analyses/stats"
 )
 
-// ClustersOptions are the keys of a `clusters` analysis (SPEC §5.7).
+// ClustersOptions are the keys of a `clusters` analysis.
 type ClustersOptions struct {
 	Features   []string `toml:"features"`   // subset of the characteristics; default all
 	Datasets   []string `toml:"datasets"`   // subset of datasets; default all with characteristics
@@ -170,7 +169,9 @@ type ClustersResult struct {
 	analyses.Warnings
 }
 
-// Clusters runs the pipeline of SPEC §5.7 on the input.
+// Clusters runs the pipeline (scaling, PCA, Isolation Forest, k-means
+// chosen by silhouette, outliers joined to their nearest centroid) on the
+// input.
 func Clusters(in ClustersInput, opts ClustersOptions) (*ClustersResult, error) {
 	opts.Defaults()
 	if err := opts.Validate(); err != nil {
@@ -537,10 +538,10 @@ func clustersLeaderboard(res *ClustersResult, in ClustersInput, q analyses.Matri
 }
 
 // ClusterLeaderboards ranks the methods within each cluster (1…max of
-// cluster): the mean of the per-dataset ranks (1 = best, ties averaged)
-// and the geometric mean of the metric, as seed 001 Fig. 8. q[d][m] has a
-// row per dataset; rows with a missing value are left out of their
-// cluster's board with a warning.
+// cluster): the mean of the per-dataset ranks (1 = best, ties averaged) and
+// the geometric mean of the metric, as Shevchenko et al. 2024, Fig. 8.
+// q[d][m] has a row per dataset; rows with a missing value are left out of
+// their cluster's board with a warning.
 func ClusterLeaderboards(q analyses.Matrix, cluster []int, datasets, methods []string, metric analyses.Metric, w *analyses.Warnings) []ClusterBoard {
 	higher := metric.Better == analyses.HigherIsBetter
 	if len(methods) < 2 {
@@ -607,10 +608,9 @@ func joinInts(v []int) string {
 // pcName is the column name of component c (0-based).
 func pcName(c int) string { return fmt.Sprintf("pc%d", c+1) }
 
-// Tables implements Result: the datasets with their cluster (SPEC §5.7
-// columns), the scan over k, the explained variance, the loadings and
-// the per-cluster
-// leaderboard.
+// Tables implements Result: the datasets with their cluster (the columns
+// the README lists), the scan over k, the explained variance, the loadings
+// and the per-cluster leaderboard.
 func (r *ClustersResult) Tables() []analyses.Table {
 	cols := []string{"dataset", "cluster", "outlier", "representative"}
 	for c := range r.ExplainedVariance {

@@ -14,7 +14,7 @@ import (
 	"github.com/evalbook/evalbook/analyses/stats"
 )
 
-// The reference data of seed 001 (Shevchenko et al. 2024), see
+// The reference data of Shevchenko et al. 2024, see
 // ../../shared/reference/shevchenko2024/SOURCE.txt. Tests skip without it.
 const shevDir = "../../../shared/reference/shevchenko2024/"
 
@@ -143,10 +143,10 @@ func TestClustersReferenceTable5(t *testing.T) {
 
 // TestClustersReferenceFigure8 feeds the paper's own clusters into the
 // per-cluster leaderboard of nDCG@10 and checks the numbers printed in
-// seed 001 §4.4 ("Cluster Analysis Summary", Fig. 8): EASE's geometric
-// mean ranges from 0.0136 to 0.1244; LightGCL outperforms EASE only in
-// Cluster 5; LightGCL has an average rank of 8 in Cluster 2, where SLIM
-// has the second-best average rank. These published numbers are
+// Shevchenko et al. (2024, §4.4, "Cluster Analysis Summary", Fig. 8):
+// EASE's geometric mean ranges from 0.0136 to 0.1244; LightGCL outperforms
+// EASE only in Cluster 5; LightGCL has an average rank of 8 in Cluster 2,
+// where SLIM has the second-best average rank. These published numbers are
 // hard-coded on purpose.
 func TestClustersReferenceFigure8(t *testing.T) {
 	t.Parallel()

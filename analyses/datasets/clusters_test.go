@@ -76,7 +76,7 @@ func TestClustersPlantedBlobs(t *testing.T) {
 	}
 	tab := res.Tables()
 	if got, want := strings.Join(tab[0].Columns, ","), "dataset,cluster,outlier,representative,pc1,pc2,pc3"; got != want {
-		t.Errorf("main columns %s, SPEC §5.7 says %s", got, want)
+		t.Errorf("main columns %s, the README lists %s", got, want)
 	}
 	for _, tb := range tab {
 		tb.Check()

@@ -1,6 +1,6 @@
 package datasets
 
-// Interaction-log features of SPEC §5.6 (seed 001 §4.3, after Deldjoo et
+// Interaction-log features (Shevchenko et al. 2024, §4.3, after Deldjoo et
 // al. 2021). A log can hold hundreds of millions of rows, so it is pushed
 // in row by row (Add) and only the distinct (user, item) pairs of one
 // dataset are kept, as 64-bit keys over interned ids (with a buffer of
@@ -21,7 +21,8 @@ import (
 )
 
 // LogFeatureNames are the eighteen features computed from a log, in the
-// order of SPEC §5.6 (the column order of the -features table).
+// order of the README's feature names (the column order of the -features
+// table).
 var LogFeatureNames = []string{
 	"Nu", "Ni", "Nr", "SpaceSize", "Shape", "Density", "Rpu", "Rpi", "Gini_u", "Gini_i",
 	"APB", "StPB", "SkPB", "KuPB", "LTavg", "LTstd", "LTsk", "LTku",
@@ -30,11 +31,11 @@ var LogFeatureNames = []string{
 // logCountFeatures are whole numbers, shown as integers.
 var logCountFeatures = map[string]bool{"Nu": true, "Ni": true, "Nr": true, "SpaceSize": true}
 
-// Preprocessing is the optional filtering of SPEC §5.6, applied in this
+// Preprocessing is the optional filtering of the logs, applied in this
 // order after repeated pairs are merged: the rating threshold, the
-// item-then-user filter (seed 001 §3.2's "5-filter, prioritizing item
-// filtering before user filtering", one pass each), then the iterated
-// k-core. A zero field switches its step off.
+// item-then-user filter (Shevchenko et al. 2024, §3.2: "5-filter,
+// prioritizing item filtering before user filtering", one pass each), then
+// the iterated k-core. A zero field switches its step off.
 type Preprocessing struct {
 	Threshold    float64 // keep ratings ≥ Threshold when HasThreshold
 	HasThreshold bool
@@ -195,8 +196,8 @@ func (m *logIDs) add(s string) uint32 {
 }
 
 // Add records one row. rating is NaN when the log has no rating column. A
-// repeated (user, item) pair keeps its last rating (SPEC §5.6). The
-// strings are copied when first seen, so the caller may reuse its buffers.
+// repeated (user, item) pair keeps its last rating. The strings are copied
+// when first seen, so the caller may reuse its buffers.
 func (l *InteractionLog) Add(user, item string, rating float64) {
 	l.rows++
 	u, i := l.users.id(user), l.items.id(item)
@@ -501,10 +502,11 @@ func histTotals(h []CountBin) (ids, total int64) {
 	return ids, total
 }
 
-// charGini is SPEC §5.6's Gini of counts: 1 − 2Σ(n+1−i)c_(i)/((n+1)Σc)
-// over the counts sorted ascending, from their histogram (sorted by
-// count). The sums are exact integers: the b.IDs counts at 0-based ranks
-// p … p+m−1 have weights n−p … n−p−m+1, which sum to m(n−p) − m(m−1)/2.
+// charGini is the Gini of counts the method note defines,
+// 1 − 2Σ(n+1−i)c_(i)/((n+1)Σc) over the counts sorted ascending, from
+// their histogram (sorted by count). The sums are exact integers: the b.IDs
+// counts at 0-based ranks p … p+m−1 have weights n−p … n−p−m+1, which sum
+// to m(n−p) − m(m−1)/2.
 func charGini(h []CountBin) float64 {
 	n, _ := histTotals(h)
 	var w, tot, p int64
@@ -545,7 +547,8 @@ func charMoments(x []float64) (mean, sd, skew, kurt float64) {
 }
 
 // FeatureKey is how feature names compare: ignoring case and underscores
-// (seed 001's file says Ginii where SPEC §5.6 says Gini_i).
+// (the data of Shevchenko et al. 2024 says Ginii where the README says
+// Gini_i).
 func FeatureKey(s string) string { return strings.ToLower(strings.ReplaceAll(s, "_", "")) }
 
 // CheckFeatureNames refuses a features option that names one feature
@@ -566,12 +569,12 @@ func CheckFeatureNames(features []string) error {
 	return nil
 }
 
-// TailCut finds SPEC §5.6's long-tail boundary from the per-item
-// histogram of counts (sorted by count) and the interactions nr: items
-// ordered by count descending (ties by id) form the head up to the first
-// prefix with at least 80% of the interactions. The head holds every item
-// with more than count interactions and the first head of the ofCount
-// items with exactly count (by id); the rest is the tail.
+// TailCut finds the long-tail boundary from the per-item histogram of
+// counts (sorted by count) and the interactions nr: items ordered by count
+// descending (ties by id) form the head up to the first prefix with at
+// least 80% of the interactions. The head holds every item with more than
+// count interactions and the first head of the ofCount items with exactly
+// count (by id); the rest is the tail.
 func TailCut(items []CountBin, nr int64) (count, head, ofCount int64) {
 	var cum int64
 	for k := len(items) - 1; k >= 0; k-- {

@@ -1,11 +1,11 @@
 package datasets
 
 // The dataset_selection analysis asks which few datasets give the same
-// leaderboard as all of them (seed 001 §4.4, Appendix C, Table 4): a
-// benchmark that can only afford six datasets should pick them so that
-// the ranking of methods barely moves. Four ways of picking are compared
-// over many seeded simulations by Spearman's ρ between the ranking on the
-// chosen datasets and the ranking on all.
+// leaderboard as all of them (Shevchenko et al. 2024, §4.4, Appendix C,
+// Table 4): a benchmark that can only afford six datasets should pick them
+// so that the ranking of methods barely moves. Four ways of picking are
+// compared over many seeded simulations by Spearman's ρ between the ranking
+// on the chosen datasets and the ranking on all.
 
 import (
 	"fmt"
@@ -24,7 +24,7 @@ import (
 	"gonum.org/v1/gonum/stat"
 )
 
-// Selection strategies (SPEC §5.8).
+// Selection strategies (Shevchenko et al. 2024, Table 4).
 const (
 	StrategyRandom   = "random"
 	StrategyKMeans   = "kmeans"
@@ -32,7 +32,8 @@ const (
 	StrategyAOptimal = stats.DesignA
 )
 
-// AllStrategies lists the strategies in the order of seed 001 Table 4.
+// AllStrategies lists the strategies in the order of Table 4 of Shevchenko
+// et al. 2024.
 var AllStrategies = []string{StrategyRandom, StrategyDOptimal, StrategyAOptimal, StrategyKMeans}
 
 // strategyStream fixes each strategy's random stream, so that adding or
@@ -179,10 +180,10 @@ type SelectionResult struct {
 	analyses.Warnings
 }
 
-// Selection runs the simulations of SPEC §5.8. Simulation s and
-// strategy t draw from rand.NewPCG(seed, 4s + stream(t)), and simulations
-// are summarised in their order, so the result depends on the seed only,
-// not on in.Jobs.
+// Selection runs the simulations of the dataset_selection analysis.
+// Simulation s and strategy t draw from rand.NewPCG(seed, 4s + stream(t)),
+// and simulations are summarised in their order, so the result depends on
+// the seed only, not on in.Jobs.
 func Selection(in SelectionInput, opts SelectionOptions) (*SelectionResult, error) {
 	opts.Defaults()
 	if err := opts.Validate(); err != nil {
@@ -461,8 +462,8 @@ func summariseRho(v []float64) SelectionSummary {
 }
 
 // Tables implements Result: strategy × metric with the mean ρ and its
-// spread, the means laid out as seed 001 Table 4, and how often each
-// dataset was chosen.
+// spread, the means laid out as Table 4 of Shevchenko et al. 2024, and how
+// often each dataset was chosen.
 func (r *SelectionResult) Tables() []analyses.Table {
 	main := analyses.Table{Title: "Spearman's ρ between the ranking on the chosen datasets and on all",
 		Columns: []string{"strategy", "metric", "mean_rho", "sd_rho", "q05_rho", "median_rho", "q95_rho", "simulations"}}

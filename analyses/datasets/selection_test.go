@@ -16,7 +16,8 @@ import (
 )
 
 // selectionStudy is n datasets with 18 features, 11 methods and 3
-// metrics (one lower-is-better), the size of seed 001's study.
+// metrics (one lower-is-better), the size of the study of Shevchenko et
+// al. 2024.
 func selectionStudy(n int, seed uint64) SelectionInput {
 	rng := rand.New(rand.NewPCG(seed, 2))
 	in := SelectionInput{Seed: seed, Jobs: 1}

@@ -10,7 +10,7 @@ import (
 	"github.com/evalbook/evalbook/analyses"
 )
 
-// Aggregation rules of SPEC §5.1 (seed 001 §3.4, Table 2; the voting
+// Aggregation rules (Shevchenko et al. 2024, §3.4 and Table 2; the voting
 // rules after Rofin et al. 2023, "Vote'n'Rank").
 const (
 	RuleMeanRank      = "mean_rank"

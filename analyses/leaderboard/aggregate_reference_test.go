@@ -9,7 +9,8 @@ import (
 	"github.com/evalbook/evalbook/analyses/internal/testutil"
 )
 
-// shevchenkoMatrix reads a metric from the seed 001 reference data, or skips.
+// shevchenkoMatrix reads a metric from the reference data of Shevchenko et
+// al. 2024, or skips.
 func shevchenkoMatrix(t testing.TB, metric, k string) AggregateInput {
 	t.Helper()
 	var b analyses.ResultsBuilder
@@ -21,9 +22,9 @@ func shevchenkoMatrix(t testing.TB, metric, k string) AggregateInput {
 		Q: res.Matrix(metric, res.Datasets, res.Methods)}
 }
 
-// table2 is seed 001's Table 2 (nDCG@10, 30 datasets) as printed: each
-// rule's score per method, to the digits printed. Published numbers, typed
-// from the paper; the method ids map the repository's names.
+// table2 is Table 2 of Shevchenko et al. 2024 (nDCG@10, 30 datasets) as
+// printed: each rule's score per method, to the digits printed. Published
+// numbers, typed from the paper; the method ids map the repository's names.
 var table2 = map[string]map[string]float64{
 	RuleDMAUC: {"EASE": 0.121, "LightGCN": 0.111, "MultiVAE": 0.111, "LightGCL": 0.11, "ALS": 0.106, "ItemKNN": 0.1,
 		"LightFM": 0.1, "SLIM": 0.093, "BPR": 0.088, "MostPop": 0.058, "Random": 0.003},
@@ -54,9 +55,9 @@ var shortNames = map[string]string{"recbole_EASE": "EASE", "recbole_MultiVAE": "
 	"recbole_SLIMElastic": "SLIM", "recbole_LightGCN": "LightGCN", "recbole_LightGCL": "LightGCL", "implicit_als": "ALS",
 	"implicit_bpr": "BPR", "lightfm": "LightFM", "most_popular": "MostPop", "random": "Random"}
 
-// TestAggregateTable2 reproduces seed 001's Table 2 from the published
-// per-dataset results. Every printed score of every rule agrees to the
-// printed digits, except the "Mean ranks" column, which cannot be
+// TestAggregateTable2 reproduces Table 2 of Shevchenko et al. 2024 from the
+// published per-dataset results. Every printed score of every rule agrees
+// to the printed digits, except the "Mean ranks" column, which cannot be
 // reproduced from these data by any ranking: its entries sum to 66.087,
 // while mean ranks of 11 methods always sum to 66 (= 11·12/2). There the
 // test checks the order of the column and the entries that are consistent

@@ -1,11 +1,12 @@
 package leaderboard
 
 // Why this file exists: a leaderboard is only as trustworthy as its
-// aggregation rule is stable. Seed 001 §4.2.3 and Appendix B (Figures 5, 6,
-// 9 and Table 3) measure how far each rule's ranking moves when the input
-// matrix is perturbed; SPEC §5.4 fixes the perturbations. The rules
-// themselves live in aggregate.go (Scorer, RuleScores) and are not
-// repeated here.
+// aggregation rule is stable. Shevchenko et al. (2024, §4.2.3 and Appendix
+// B, Figures 5, 6, 9 and Table 3) measure how far each rule's ranking moves
+// when the input matrix is perturbed; this file implements their
+// perturbations, listed below and in the README's `stability`. The rules
+// themselves live in aggregate.go (Scorer, RuleScores) and are not repeated
+// here.
 
 import (
 	"encoding/json"
@@ -17,7 +18,8 @@ import (
 	"github.com/evalbook/evalbook/analyses"
 )
 
-// Perturbations of SPEC §5.4, in the order figures and tables show them.
+// Perturbations of the matrix (after Shevchenko et al. 2024, §4.2.3), in
+// the order figures and tables show them.
 const (
 	PerturbDropDatasets  = "drop_datasets"
 	PerturbDropMethods   = "drop_methods"
@@ -33,16 +35,16 @@ var AllPerturbations = []string{
 	PerturbBestMethod, PerturbBeta, PerturbSubsetPairs,
 }
 
-// StabilityOptions are the keys of a `stability` analysis (SPEC §5.4).
+// StabilityOptions are the keys of a `stability` analysis.
 //
-// Besides the keys SPEC names, beta_max (the β̂ of the reference DM
-// rankings, default 3 as seed 001), subset_sizes (default 5 and 10, the
-// rows of Table 3) and the datasets/methods/missing keys of `aggregate`
-// are accepted, so a stability analysis can study exactly the
-// leaderboard it accompanies.
+// Besides metric, rules, perturbations, repeats and the α and β̂ grids,
+// beta_max (the β̂ of the reference DM rankings, default 3 as Shevchenko et
+// al. 2024), subset_sizes (default 5 and 10, the rows of Table 3) and the
+// datasets/methods/missing keys of `aggregate` are accepted, so a stability
+// analysis can study exactly the leaderboard it accompanies.
 type StabilityOptions struct {
 	Metric        string    `toml:"metric"`
-	Rules         []string  `toml:"rules"`         // default: all of §5.1
+	Rules         []string  `toml:"rules"`         // default: all eleven of aggregate
 	Perturbations []string  `toml:"perturbations"` // default: all
 	Repeats       int       `toml:"repeats"`       // default 100
 	AlphaSimilar  []float64 `toml:"alpha_similar"` // default 0.85, 0.86, …, 1.15
@@ -177,7 +179,7 @@ type StabilityInput struct {
 }
 
 // StabilityResult holds every curve, the per-rule summary (Table 3 of
-// seed 001) and the Pareto-efficacy check.
+// Shevchenko et al. 2024) and the Pareto-efficacy check.
 type StabilityResult struct {
 	Metric          string               `json:"metric"`
 	HigherIsBetter  bool                 `json:"higher_is_better"`
@@ -229,7 +231,8 @@ type StabilitySummary struct {
 	SubsetRho map[string]OptFloat `json:"subset_rho"` // subset size -> mean ρ between disjoint subsets
 	// VsAll is the mean ρ between the ranking on a subset of that many
 	// datasets and the reference (the drop_datasets point at D − size):
-	// what seed 001's Table 3 rows turn out to report (see the method note).
+	// what the Table 3 rows of Shevchenko et al. 2024 turn out to report
+	// (see the method note).
 	VsAll         map[string]OptFloat `json:"rho_vs_all"`
 	ParetoChecked int                 `json:"pareto_checked"` // matrices checked
 	ParetoViolate int                 `json:"pareto_violations"`
@@ -269,7 +272,7 @@ func (f OptFloat) Value() any {
 }
 
 // Tables implements Result: the summary (one row per rule), the curves
-// (SPEC's `-curves` contract) and the Pareto check.
+// (the `-curves` columns the README lists) and the Pareto check.
 func (r *StabilityResult) Tables() []analyses.Table {
 	cols := []string{"rule"}
 	for _, p := range r.Perturbations {
@@ -350,13 +353,13 @@ func (r *StabilityResult) Curve(perturbation, rule string) *StabilityCurve {
 }
 
 // Stability measures how each rule's ranking reacts to the perturbations
-// of SPEC §5.4 (seed 001 §4.2.3 and Appendix B). The reference ranking of
-// a rule is its score vector on all data (DM rules at beta_max);
-// similarity is Spearman's ρ between score vectors, as scipy.stats.spearmanr
-// (average ranks for ties). A perturbed matrix on which a rule's score
-// vector (or the reference restricted to the kept methods) is constant has
-// no ρ: it is left out of the mean and counted in the point's Undefined,
-// and a note says how many.
+// (Shevchenko et al. 2024, §4.2.3 and Appendix B). The reference ranking of
+// a rule is its score vector on all data (DM rules at beta_max); similarity
+// is Spearman's ρ between score vectors, as scipy.stats.spearmanr (average
+// ranks for ties). A perturbed matrix on which a rule's score vector (or
+// the reference restricted to the kept methods) is constant has no ρ: it is
+// left out of the mean and counted in the point's Undefined, and a note
+// says how many.
 //
 // Every point of every curve matches, to 1e-12, the brute-force Python
 // implementation in testdata/oracle/stability/gen.py (itertools

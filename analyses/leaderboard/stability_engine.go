@@ -441,7 +441,7 @@ func (e *stabEngine) matrix(j *stabJob, rows []int) analyses.Matrix {
 				}
 			}
 			// "α times better": α·best for higher-is-better metrics,
-			// best/α for lower-is-better ones (SPEC §5: rules flip).
+			// best/α for lower-is-better ones (every rule flips for them).
 			if e.higher {
 				row[width-1] = e.clamp(j.alpha * best)
 			} else {

@@ -5,62 +5,64 @@ import (
 	"testing"
 )
 
-// TestStabilityReference runs the full stability analysis on seed 001's own
-// data (nDCG@10, 30 datasets × 11 methods; skipped when
+// TestStabilityReference runs the full stability analysis on Shevchenko et
+// al.'s (2024) own data (nDCG@10, 30 datasets × 11 methods; skipped when
 // ../shared/reference is absent) and checks that every curve is produced
-// for every rule, then compares with the seed.
+// for every rule, then compares with the paper.
 //
-// Table 3 (numbers printed in seed 001 and cited in issue 5; DM AUC, DM
+// Table 3 (numbers printed in the paper and cited in issue 5; DM AUC, DM
 // LBO, Mean ranks, MA, Geom, Harm, Copeland, Minimax):
 //
 //	5 datasets   0.799 0.785 0.825 0.717 0.834 0.756 0.816 0.525
 //	10 datasets  0.895 0.887 0.912 0.825 0.899 0.885 0.907 0.767
 //
-// The seed says these are ρ between 100 random pairs of subsets; SPEC's
-// subset_pairs (disjoint pairs) gives much lower values here (0.59–0.71
-// for 5 and 0.66–0.81 for 10; Minimax 0.41 and 0.61). What matches the printed values is
-// ρ between the ranking on 5 (10) random datasets and the ranking on all
-// 30: our rho_vs_all_5/10 (the drop_datasets points at 25 and 20) are
-// within 0.035 of every printed value except Minimax, which is within the
-// error of 100 random draws (sd of ρ ≈ 0.1–0.2, so ±0.02–0.04).
+// The paper says these are ρ between 100 random pairs of subsets; our
+// subset_pairs (disjoint pairs, as that text reads) gives much lower values
+// here (0.59–0.71 for 5 and 0.66–0.81 for 10; Minimax 0.41 and 0.61). What
+// matches the printed values is ρ between the ranking on 5 (10) random
+// datasets and the ranking on all 30: our rho_vs_all_5/10 (the
+// drop_datasets points at 25 and 20) are within 0.035 of every printed
+// value except Minimax, which is within the error of 100 random draws (sd
+// of ρ ≈ 0.1–0.2, so ±0.02–0.04).
 //
 // Minimax (ours 0.669 / 0.824 against 0.525 / 0.767): on 5 or 10 datasets
 // its scores are small integers with many ties. We rank ties by average
 // rank (scipy.stats.spearmanr); breaking them by method position instead
 // gives 0.46 / 0.74 with the methods in alphabetical order and 0.81 / 0.87
 // in the order of agg_metrics.csv (checked with scipy, 2000–4000 draws),
-// so the seed's number reflects its tie-breaking, not a different rule:
+// so the paper's number reflects its tie-breaking, not a different rule:
 // its Table 2 Minimax scores (EASE −0, SLIM −21, …) are the ones
 // aggregate.go computes (−max over all methods would give EASE −9). The
 // same position-based tie-breaking brings Mean ranks and Copeland to
 // 0.823 / 0.903 and 0.822 / 0.903, nearer the printed 0.825 / 0.912 and
 // 0.816 / 0.907.
 //
-// Figures (qualitative, read from the seed's text):
+// Figures (qualitative, read from the paper's text):
 //   - Fig. 5 (drop datasets): every rule degrades slowly, Minimax worst
-//     among the seed's eight rules — as here (area 0.85 against 0.87–0.93).
-//     The seed names Geom, Harm and DM LBO the most stable; here mean rank
+//     among the paper's eight rules — as here (area 0.85 against 0.87–0.93).
+//     The paper names Geom, Harm and DM LBO the most stable; here mean rank
 //     (= Borda), Copeland and Geom lead by about 0.01, less than the bands.
-//     The seed's "low ρ after dropping 15 datasets" for Minimax is 0.89
+//     The paper's "low ρ after dropping 15 datasets" for Minimax is 0.89
 //     here, higher for the tie reason above.
 //   - Fig. 6 (drop methods): the three means are exactly 1 (a method's mean
 //     does not depend on the others); Minimax degrades most, DM AUC more
-//     than DM LBO, as the seed says.
+//     than DM LBO, as the paper says.
 //   - Fig. 9a (near-copy): Mean ranks is the least stable of the
 //     non-Minimax rules (≈ 0.99) as in Table 3; Copeland stays ≥ 0.999 here
-//     while the seed marks it unstable: a copy creates ties in Copeland's
+//     while the paper marks it unstable: a copy creates ties in Copeland's
 //     integer scores, which average ranks count as half a swap (again tie
-//     handling). Minimax falls to ≈ 0.78 once α > 1, as the seed reports.
+//     handling). Minimax falls to ≈ 0.78 once α > 1, as the paper reports.
 //   - Fig. 9b (new best): DM LBO, Mean ranks, the means and Copeland stay
 //     at exactly 1; Minimax is undefined for every α > 1 (the new method
 //     beats every other on every dataset, so all its other scores equal
 //     −D); DM AUC falls to ≈ 0.65 at α = 3 and is undefined beyond (every
 //     other method is more than β̂ = 3 times worse on every dataset, so all
-//     their areas are 0) — the seed's "DM AUC becomes unstable as α → 4".
+//     their areas are 0) — the paper's "DM AUC becomes unstable as α → 4".
 //   - Fig. 9c (β̂): ρ = 1 at β̂ = 3 and falls towards β̂ = 1.5 for both DM
 //     rules; DM LBO's mean ρ over the grid (0.974) is above DM AUC's
-//     (0.961), as seed §4.2.3 says ("DM LBO showing more robustness"),
-//     while its Appendix B.3 says the opposite; the seed contradicts itself.
+//     (0.961), as Shevchenko et al. (2024, §4.2.3) say ("DM LBO showing
+//     more robustness"), while their Appendix B.3 says the opposite: the
+//     paper contradicts itself.
 func TestStabilityReference(t *testing.T) {
 	skipUnderRace(t, "its workers are the ones TestStabilityJobsIndependent runs with 1, 2 and 5 jobs")
 	t.Parallel()
@@ -93,7 +95,7 @@ func TestStabilityReference(t *testing.T) {
 	for _, s := range r.Summary {
 		sum[s.Rule] = s
 	}
-	// Table 3, as printed in seed 001 (cited in issue 5).
+	// Table 3, as printed in Shevchenko et al. 2024 (cited in issue 5).
 	table3 := map[string][2]float64{
 		RuleDMAUC: {0.799, 0.895}, RuleDMLBO: {0.785, 0.887}, RuleMeanRank: {0.825, 0.912}, RuleMean: {0.717, 0.825},
 		RuleGeometricMean: {0.834, 0.899}, RuleHarmonicMean: {0.756, 0.885}, RuleCopeland: {0.816, 0.907}, RuleMinimax: {0.525, 0.767},

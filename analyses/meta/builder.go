@@ -115,13 +115,13 @@ func NewBuilder(treatment, control, missing string) *Builder {
 }
 
 // Add records one value. Values of other methods are ignored. unit is the
-// unit id, or "" to pair by row (the 0-based data row of the value's
-// file). v is NaN for an empty cell. A unit id or row given twice for
-// the same method and dataset is an error while the first is still
-// waiting for its partner; a repeat after the pair was completed cannot
-// be told apart without keeping every id, so ids must be unique per
-// method and dataset (as SPEC §3 units require). unit is not kept after
-// the call unless its value waits for a partner (it is then copied).
+// unit id, or "" to pair by row (the 0-based data row of the value's file).
+// v is NaN for an empty cell. A unit id or row given twice for the same
+// method and dataset is an error while the first is still waiting for its
+// partner; a repeat after the pair was completed cannot be told apart
+// without keeping every id, so ids must be unique per method and dataset
+// (as the `units` input requires). unit is not kept after the call unless
+// its value waits for a partner (it is then copied).
 func (b *Builder) Add(dataset, method, unit string, row int64, v float64) error {
 	side, ok := b.side(method)
 	if !ok {

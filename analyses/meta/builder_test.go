@@ -10,7 +10,8 @@ import (
 )
 
 // effects.json is written by testdata/oracle/meta/gen.py, an independent
-// NumPy implementation of the effect sizes of SPEC §5.9.
+// NumPy implementation of the paired effect sizes (Borenstein et al. 2009,
+// ch. 4; Sertkan et al. 2023, Eqs. 1–5).
 type metaEffectsOracle struct {
 	Cases []struct {
 		Name       string             `json:"name"`

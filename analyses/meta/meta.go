@@ -1,6 +1,6 @@
 package meta
 
-// Effect-size meta-analysis (SPEC §5.9, seed 000 §3): a treatment and a
+// Effect-size meta-analysis (Sertkan et al. 2023, §3): a treatment and a
 // control compared on every dataset from paired per-unit values, combined
 // into one summary effect. This file holds the options, the per-dataset
 // effect sizes and the models; meta_builder.go holds the streaming
@@ -14,7 +14,8 @@ package meta
 // the sensitivity analysis (meta_sensitivity.go); fixtures and their R
 // generators are in testdata/oracle/meta/ — and the Ranger toolkit
 // (Sertkan et al. 2023), whose population-sd variant
-// `ranger_compat = true` reproduces the published numbers of seed 000.
+// `ranger_compat = true` reproduces the published numbers of Sertkan et
+// al. 2023.
 
 import (
 	"fmt"
@@ -73,7 +74,7 @@ var (
 	metaDesigns = []string{"paired", "independent"}
 )
 
-// Defaults sets SPEC §5.9's defaults.
+// Defaults sets the defaults the README lists.
 func (o *Options) Defaults() {
 	o.Effect = "md"
 	o.Model = "random"
@@ -225,8 +226,9 @@ type Row struct {
 	in                     Study
 }
 
-// Summary is a combined effect: SPEC §5.9's JSON keys. Values that
-// are undefined (k = 1: heterogeneity, the prediction interval) are null.
+// Summary is a combined effect, under the keys of the analysis's JSON (a
+// contract: readers' scripts parse them). Values that are undefined (k = 1:
+// heterogeneity, the prediction interval) are null.
 type Summary struct {
 	K      int      `json:"k"`
 	N      int      `json:"n"`
@@ -418,7 +420,7 @@ func sq(p *float64) any {
 }
 
 // Analyze computes every dataset's effect size and the summary
-// effect (SPEC §5.9, seed 000 Eqs. 1–8). Datasets whose effect is
+// effect (Sertkan et al. 2023, Eqs. 1–8). Datasets whose effect is
 // undefined (fewer than 2 pairs, zero variance of the differences, r = 1
 // for a standardised effect, a method without values) are reported with a
 // warning naming dataset and method, and left out of the summary.
@@ -603,10 +605,9 @@ func metaSelect(studies []Study, names []string) ([]Study, error) {
 	return out, nil
 }
 
-// metaEffect computes one dataset's effect size and variance (SPEC §5.9;
-// Borenstein et al. 2009 ch. 4, as seed 000 Eqs. 1–5 and Ranger, for
-// paired values; metafor's escalc for two-group summaries and the ratio
-// of means).
+// metaEffect computes one dataset's effect size and variance (Borenstein et
+// al. 2009 ch. 4, as Sertkan et al. 2023, Eqs. 1–5, and Ranger, for paired
+// values; metafor's escalc for two-group summaries and the ratio of means).
 func metaEffect(s Study, o Options, z float64) Row {
 	row := Row{Dataset: s.Dataset, N: s.N, MeanDiff: s.MeanDiff, SDDiff: s.SDDiff, R: s.R,
 		UnmatchedT: s.UnmatchedTreatment, UnmatchedC: s.UnmatchedControl, DroppedMissing: s.DroppedMissing,
@@ -680,7 +681,7 @@ func metaCorrection(m float64) float64 {
 }
 
 // metaPairedEffect computes a paired effect: md, smd and hedges_g as
-// SPEC §5.9 (Borenstein et al. 2009), rom as metafor's "ROMC" (ratio of
+// Borenstein et al. (2009, ch. 4), rom as metafor's "ROMC" (ratio of
 // means for matched pairs: log(m_T/m_C), variance sd_T²/(n·m_T²) +
 // sd_C²/(n·m_C²) − 2r·sd_T·sd_C/(n·m_T·m_C)). It returns a reason when
 // the effect is undefined.

@@ -14,7 +14,7 @@ import (
 	"github.com/evalbook/evalbook/analyses/internal/testutil"
 )
 
-// The per-user runs of seed 000 (Sertkan et al. 2023), see
+// The per-user runs of Sertkan et al. 2023, see
 // ../shared/reference/sertkan2023/SOURCE.txt; the test skips without them.
 const sertkanRuns = "../../../shared/reference/sertkan2023/runs"
 
@@ -62,7 +62,7 @@ func sertkanStudies(t *testing.T, treatment, control string, col int, missing st
 
 // sertkanPublished holds the numbers printed by the paper's notebook
 // (experiments.ipynb of github.com/MeteSertkan/meta-analysis-based-recsys-eval,
-// the Ranger output behind seed 000's Figures 1 and 2), to 6 decimals:
+// the Ranger output behind the paper's Figures 1 and 2), to 6 decimals:
 // effect, ci_low, ci_high, weight; the last row is the combined effect.
 // These are published numbers, copied by hand on purpose.
 var sertkanPublished = map[string][][4]float64{
@@ -119,8 +119,8 @@ func logMeta(t *testing.T, name string, r *Result) {
 	t.Logf("%s %-22s k=%d effect=%+.6f CI [%+.6f, %+.6f] p=%.3g tau2=%.3g I2=%.1f%% PI [%+.6f, %+.6f]", name, "summary", s.K, *s.Effect, *s.CILow, *s.CIHigh, *s.P, *s.Tau2, *s.I2, *s.PILow, *s.PIHigh)
 }
 
-// TestMetaSertkan2023 reproduces seed 000's Figures 1–5 from the
-// published per-user runs with ranger_compat = true: Figures 1 and 2
+// TestMetaSertkan2023 reproduces Figures 1–5 of Sertkan et al. 2023 from
+// the published per-user runs with ranger_compat = true: Figures 1 and 2
 // number for number against the notebook's printed values (6 decimals),
 // Figures 3–5 against the paper's statements (Sections 5 and 6).
 func TestMetaSertkan2023(t *testing.T) {

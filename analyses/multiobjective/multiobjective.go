@@ -1,13 +1,13 @@
 package multiobjective
 
 // Choosing one model from many metrics has no answer without a stated
-// trade-off (seed 004 §2.2). This analysis makes the trade-off explicit
-// the way seed 004 §4.2 proposes: every objective is converted into units
-// of a base metric through the line fitted to the Pareto front of (base,
-// objective), and the importance λ of each objective is a separate,
-// human knob. It also recomputes the EvalRS 2022 score and the importance
-// that score implied (seed 004 §4.3), so a reader can see both side by
-// side.
+// trade-off (Chia et al. 2023, §2.2). This analysis makes the trade-off
+// explicit the way Chia et al. (2023, §4.2) propose: every objective is
+// converted into units of a base metric through the line fitted to the
+// Pareto front of (base, objective), and the importance λ of each objective
+// is a separate, human knob. It also recomputes the EvalRS 2022 score and
+// the importance that score implied (Chia et al. 2023, §4.3), so a reader
+// can see both side by side.
 
 import (
 	"fmt"
@@ -20,8 +20,7 @@ import (
 	"gonum.org/v1/gonum/stat"
 )
 
-// Options are the keys of a `multi_objective` analysis
-// (SPEC §5.10).
+// Options are the keys of a `multi_objective` analysis.
 type Options struct {
 	// Input is an optional leaderboard file with one row per model
 	// (submission); without it the study's results are used, one point
@@ -34,7 +33,8 @@ type Options struct {
 	Objectives []string   `toml:"objectives" json:"objectives"`
 	Importance Importance `toml:"importance" json:"importance"`
 	// Compare lists the uniform importances of the figure comparing the
-	// new score with the 2022 score (seed 004 Fig. 3); default 1, 2, 4.
+	// new score with the 2022 score (Chia et al. 2023, Fig. 3); default
+	// 1, 2, 4.
 	Compare []float64 `toml:"compare" json:"compare"`
 	// RankBy orders the leaderboard: "score" (default) or "evalrs2022".
 	RankBy     string             `toml:"rank_by" json:"rank_by"`
@@ -153,7 +153,7 @@ type Fit struct {
 }
 
 // Compare holds the new score of every row at one uniform
-// importance (seed 004 Fig. 3); nil where a row has no score.
+// importance (Chia et al. 2023, Fig. 3); nil where a row has no score.
 type Compare struct {
 	Importance float64    `json:"importance"`
 	Scores     []*float64 `json:"scores"`
@@ -201,11 +201,11 @@ type Entry struct {
 	BestEvalRS *float64
 }
 
-// Analyze computes Pareto fronts, fitted trade-offs and scores
-// (seed 004 §4.2, Eqn. 3; SPEC §5.10). The Pareto set of each pair and
-// the non-dominated sorting follow paretoset (tommyod 2020), which seed
-// 004 used, with distinct = True for the fit; the line is the least
-// squares fit of numpy.polyfit(m, base, 1).
+// Analyze computes Pareto fronts, fitted trade-offs and scores (Chia et al.
+// 2023, §4.2, Eqn. 3). The Pareto set of each pair and the non-dominated
+// sorting follow paretoset (tommyod 2020), which Chia et al. used, with
+// distinct = True for the fit; the line is the least squares fit of
+// numpy.polyfit(m, base, 1).
 func Analyze(in Input, o Options) (*Result, error) {
 	n := len(in.Models)
 	lambda, err := o.Importance.resolve(o.Objectives)
@@ -444,10 +444,10 @@ func moFitLine(x, y []float64) (slope, intercept, r2 float64, ok bool) {
 	return slope, intercept, r2, true
 }
 
-// moEvalRS2022Scores is the stage-two score of EvalRS 2022 (seed 004 Eqn. 2;
-// RecList/evalRS-CIKM-2022 EvalRSRunner): per metric (x − baseline)/
-// (best − baseline), the mean per group, the weighted mean of the groups,
-// and the penalty for a model worse than a threshold.
+// moEvalRS2022Scores is the stage-two score of EvalRS 2022 (Chia et al.
+// 2023, Eqn. 2; RecList/evalRS-CIKM-2022 EvalRSRunner): per metric
+// (x − baseline)/(best − baseline), the mean per group, the weighted mean
+// of the groups, and the penalty for a model worse than a threshold.
 func moEvalRS2022Scores(in Input, e *EvalRS2022Options, w *analyses.Warnings) ([]*float64, []bool) {
 	n := len(in.Models)
 	out := make([]*float64, n)
@@ -498,10 +498,9 @@ rows:
 	return out, pen
 }
 
-// moLeaderboard keeps each model's best score and best 2022
-// score (SPEC §5.10: rows sharing a model id are separate points, the
-// leaderboard keeps the best), best first by RankBy, then by the other
-// score, then by name.
+// moLeaderboard keeps each model's best score and best 2022 score (rows
+// sharing a model id are separate points, the leaderboard keeps the best),
+// best first by RankBy, then by the other score, then by name.
 func moLeaderboard(r *Result) []Entry {
 	idx := map[string]int{}
 	var out []Entry
@@ -563,7 +562,7 @@ func moLeaderboard(r *Result) []Entry {
 }
 
 // Tables implements Result: the per-row table, the leaderboard and the
-// fits (SPEC §5.10 column names).
+// fits (under the column names the README lists).
 func (r *Result) Tables() []analyses.Table {
 	ids := func(vals []string) []any {
 		out := make([]any, len(r.IDColumns))
@@ -707,9 +706,9 @@ func moNonDominatedSort(pts [][]float64) []int {
 	return front
 }
 
-// moPareto2D returns, in input order, the rows whose point (x[i], y[i])
-// no other point dominates (both maximised), keeping only the first of
-// equal points: paretoset(…, distinct=True), which seed 004 used. It
+// moPareto2D returns, in input order, the rows whose point (x[i], y[i]) no
+// other point dominates (both maximised), keeping only the first of equal
+// points: paretoset(…, distinct=True), which Chia et al. 2023 used. It
 // sorts by x descending, then y descending, then row, and keeps a point
 // when its y beats every y seen so far: O(n log n).
 func moPareto2D(x, y []float64) []int {

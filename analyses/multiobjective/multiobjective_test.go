@@ -157,7 +157,8 @@ func TestMultiObjectiveOracle(t *testing.T) {
 	}
 }
 
-// moCheckTables checks the contract of SPEC §5.10 on any result.
+// moCheckTables checks the tables' contract (the README's columns) on any
+// result.
 func moCheckTables(t *testing.T, r *Result) {
 	t.Helper()
 	tabs := r.Tables()
@@ -206,9 +207,9 @@ func moCheckTables(t *testing.T, r *Result) {
 	}
 }
 
-// TestMultiObjectiveOptionsTOML decodes the [analyses.evalrs2022]
-// sub-table of SPEC §5.10 as a nested struct field, and the shapes of
-// input and importance.
+// TestMultiObjectiveOptionsTOML decodes the [analyses.evalrs2022] sub-table
+// (the README's multi_objective keys) as a nested struct field, and the
+// shapes of input and importance.
 func TestMultiObjectiveOptionsTOML(t *testing.T) {
 	t.Parallel()
 	src := `

@@ -155,7 +155,7 @@ func (m Importance) resolve(objectives []string) ([]float64, error) {
 }
 
 // EvalRS2022Options are the constants of the EvalRS 2022 stage-two score
-// (seed 004 §3.2.3, Eqn. 2): each metric is normalised as
+// (Chia et al. 2023, §3.2.3, Eqn. 2): each metric is normalised as
 // (x − baseline)/(best − baseline), groups average their metrics, the
 // score is the weighted mean of the groups, and a model worse than a
 // threshold scores −100.

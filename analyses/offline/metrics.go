@@ -1,12 +1,13 @@
 package offline
 
-// offline_metrics (SPEC §5.11, seed 002 "Evaluating Recommender Systems"):
-// a study may start from the raw recommendation lists and the held-out
-// truth instead of metric tables. This file holds the options and the
-// per-user metric arithmetic; offline_truth.go holds the truth, and
-// offline_run.go the per-run accumulation (coverage, novelty, means) that
-// the streaming readers of package report feed one user at a time, so
-// memory is bounded by the truth and the catalog, never by the runs.
+// offline_metrics (after Jannach et al. 2010, ch. 7, and the lecture slides
+// "Evaluating Recommender Systems" that accompany it): a study may start
+// from the raw recommendation lists and the held-out truth instead of
+// metric tables. This file holds the options and the per-user metric
+// arithmetic; offline_truth.go holds the truth, and offline_run.go the
+// per-run accumulation (coverage, novelty, means) that the streaming
+// readers of package report feed one user at a time, so memory is bounded
+// by the truth and the catalog, never by the runs.
 
 import (
 	"fmt"
@@ -51,7 +52,7 @@ var RatingMetrics = []string{"mae", "rmse"}
 // Values of the options.
 const (
 	NDCGTrecEval = "trec_eval" // 1/log2(rank+1): trec_eval 9 ndcg_cut, Burges et al. 2005
-	NDCGJarvelin = "jarvelin"  // rel_1 + Σ_{i≥2} rel_i/log2 i: seed 002, Järvelin & Kekäläinen 2002
+	NDCGJarvelin = "jarvelin"  // rel_1 + Σ_{i≥2} rel_i/log2 i: Jannach et al. 2010, Järvelin & Kekäläinen 2002
 	GainGraded   = "graded"
 	GainBinary   = "binary"
 	RuleSkip     = "skip"
@@ -326,14 +327,14 @@ func (e *Evaluator) gain(rel float64) float64 {
 // measures are 0 and nDCG still counts the positive gains, as trec_eval.
 //
 // At cutoff k, with hits the relevant items among the first k ranks and
-// R = |T| the user's relevant items (seed 002; trec_eval 10's P_k,
+// R = |T| the user's relevant items (Jannach et al. 2010; trec_eval 10's P_k,
 // recall_k, map_cut_k, ndcg_cut_k, success_k):
 //
 //	precision = hits/k (k even when the list is shorter, as trec_eval)
 //	recall    = hits/R
 //	f1        = 2·P·R/(P+R), 0 when both are 0
 //	ndcg      = DCG@k/IDCG@k, gains sorted descending for the ideal list
-//	map@k     = Σ_{relevant r≤k} (hits at r)/r / R   (seed 002's AP@N, m = R)
+//	map@k     = Σ_{relevant r≤k} (hits at r)/r / R   (the AP@N of Jannach et al. 2010, m = R)
 //	mrr@k     = 1/rank of the first relevant item within k, else 0
 //	hitrate   = success = 1 when hits > 0
 //	rankscore = Σ_{hits} 2^{-(r-1)/α} / Σ_{i=1}^{min(R,k)} 2^{-(i-1)/α}

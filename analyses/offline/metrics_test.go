@@ -48,17 +48,18 @@ func evalOne(t *testing.T, o Options, hits []int, numRel int) map[string]float64
 	return m
 }
 
-// The worked examples of seed 002 (the lecture's slides "Example",
-// "Example cont.", "Average Precision" and "Examples and Intuition for
-// AP"). The published numbers are rounded on the slides, so each check
-// states the exact value and the rounding the slide shows.
-func TestOfflineSeed002WorkedExamples(t *testing.T) {
+// The worked examples of Jannach et al. 2010 (the slides "Example",
+// "Example cont.", "Average Precision" and "Examples and Intuition for AP"
+// of the lecture that accompanies the book). The published numbers are
+// rounded on the slides, so each check states the exact value and the
+// rounding the slide shows.
+func TestOfflineJannach2010WorkedExamples(t *testing.T) {
 	t.Parallel()
 	hits234 := []int{0, 1, 1, 1, 0} // |T| = 3, hits at ranks 2, 3, 4
 	within := func(name string, got, want, tol float64) {
 		t.Helper()
 		if math.Abs(got-want) > tol {
-			t.Errorf("%s = %.6f, seed 002 gives %.4g (±%g)", name, got, want, tol)
+			t.Errorf("%s = %.6f, Jannach et al. 2010 give %.4g (±%g)", name, got, want, tol)
 		}
 	}
 	// RankScore: 1.56/2.21 ≈ 0.71 at α = 2; 0.875/1.75 = 0.5 at α = 1.
@@ -69,7 +70,7 @@ func TestOfflineSeed002WorkedExamples(t *testing.T) {
 	within("rankscore@5 (α=1)", a1["rankscore@5"], 0.5, 1e-15)
 	// LiftIndex: (0.8 + 0.6 + 0.4)/3 = 0.6.
 	within("liftindex@5", a2["liftindex@5"], 0.6, 1e-15)
-	// nDCG@5: 2.13/2.63 ≈ 0.81 with the seed's discount; ≈ 0.73 with trec_eval's.
+	// nDCG@5: 2.13/2.63 ≈ 0.81 with the lecture's discount; ≈ 0.73 with trec_eval's.
 	jv := evalOne(t, offlineOpts(func(o *Options) { o.K = []int{5}; o.NDCGDiscount = NDCGJarvelin }), hits234, 3)
 	within("ndcg@5 (jarvelin)", jv["ndcg@5"], 0.81, 0.005)
 	within("ndcg@5 (jarvelin) exact", jv["ndcg@5"], (1+1/math.Log2(3)+0.5)/(1+1+1/math.Log2(3)), 1e-15)

@@ -1,13 +1,13 @@
 package significance
 
-// critical_difference (SPEC §5.2): are the differences in mean rank over
-// many datasets more than chance? It follows Demšar (2006) — Friedman's
-// test, the Iman–Davenport F and the Nemenyi critical difference — and
-// the variant of seed 001 Fig. 4 (after Benavoli et al. 2016 and
-// Ismail Fawaz's cd-diagram code): pairwise Wilcoxon signed-rank tests
-// with zero_method "pratt", Holm-corrected, whose non-significant
-// neighbours form the cliques the diagram joins with thick bars, and the
-// Bayesian signed-rank test as dashed bars.
+// critical_difference: are the differences in mean rank over many datasets
+// more than chance? It follows Demšar (2006) — Friedman's test, the
+// Iman–Davenport F and the Nemenyi critical difference — and the variant of
+// Shevchenko et al. 2024, Fig. 4 (after Benavoli et al. 2016 and Ismail
+// Fawaz's cd-diagram code): pairwise Wilcoxon signed-rank tests with
+// zero_method "pratt", Holm-corrected, whose non-significant neighbours
+// form the cliques the diagram joins with thick bars, and the Bayesian
+// signed-rank test as dashed bars.
 
 import (
 	"fmt"
@@ -28,7 +28,7 @@ import (
 type CriticalDifferenceOptions struct {
 	Metric     string   `toml:"metric"`
 	Alpha      float64  `toml:"alpha"`       // 0.05
-	ZeroMethod string   `toml:"zero_method"` // "pratt" (seed 001's code), "wilcox", "zsplit"
+	ZeroMethod string   `toml:"zero_method"` // "pratt" (the code of Shevchenko et al. 2024), "wilcox", "zsplit"
 	Bayesian   bool     `toml:"bayesian"`    // also run the Bayesian signed-rank test
 	Rope       float64  `toml:"rope"`        // region of practical equivalence, metric units
 	Samples    int      `toml:"samples"`     // Monte Carlo draws of the Bayesian test (50000)

@@ -52,11 +52,12 @@ func warned(w []string, sub string) bool {
 	return false
 }
 
-// TestCriticalDifferenceShevchenko checks, on seed 001's reference data
-// (ndcg@10), that the mean ranks are the aggregate analysis's, that the
-// tests are paired by dataset name (the per-metric file lists datasets in
-// a different order per method) and that Friedman and every Wilcoxon–Holm
-// pair agree with scipy/statsmodels (fixture from gen.py).
+// TestCriticalDifferenceShevchenko checks, on the reference data of
+// Shevchenko et al. 2024 (ndcg@10), that the mean ranks are the aggregate
+// analysis's, that the tests are paired by dataset name (the per-metric
+// file lists datasets in a different order per method) and that Friedman
+// and every Wilcoxon–Holm pair agree with scipy/statsmodels (fixture from
+// gen.py).
 func TestCriticalDifferenceShevchenko(t *testing.T) {
 	t.Parallel()
 	in := shevchenkoMatrix(t, "ndcg", "10")
@@ -311,7 +312,8 @@ func TestCliques(t *testing.T) {
 	}
 }
 
-// shevchenkoMatrix reads a metric from the seed 001 reference data, or skips.
+// shevchenkoMatrix reads a metric from the reference data of Shevchenko et
+// al. 2024, or skips.
 func shevchenkoMatrix(t testing.TB, metric, k string) leaderboard.AggregateInput {
 	t.Helper()
 	var b analyses.ResultsBuilder

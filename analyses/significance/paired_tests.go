@@ -1,15 +1,15 @@
 package significance
 
-// paired_tests (SPEC §5.3) carries seed 003's argument (Košir et al.
-// 2013, §2.2–2.3): when two methods are measured on the same folds or
-// users, the paired test is the powerful one; pooling each method's
-// values and comparing them as independent samples (ProcIndep) lets the
-// unit-to-unit variation swamp a consistent difference. Every pair gets
-// both families side by side — paired t, Wilcoxon signed-rank and sign
-// test against Welch's t and Mann–Whitney U — with Shapiro–Wilk on the
-// differences choosing between the paired t and Wilcoxon (seed 003 §2.3,
-// step 3), effect sizes and the post-hoc power of both t-tests, so the
-// page shows how much power pairing buys.
+// paired_tests carries the argument of Košir et al. (2013, §2.2–2.3): when
+// two methods are measured on the same folds or users, the paired test is
+// the powerful one; pooling each method's values and comparing them as
+// independent samples (ProcIndep) lets the unit-to-unit variation swamp a
+// consistent difference. Every pair gets both families side by side —
+// paired t, Wilcoxon signed-rank and sign test against Welch's t and
+// Mann–Whitney U — with Shapiro–Wilk on the differences choosing between
+// the paired t and Wilcoxon (Košir et al. 2013, §2.3, step 3), effect sizes
+// and the post-hoc power of both t-tests, so the page shows how much power
+// pairing buys.
 
 import (
 	"fmt"
@@ -322,8 +322,8 @@ func pairedTests(opts PairedTestsOptions, pc *PairedComparison, d []float64, all
 	pc.U, pc.PMannWhitney = analyses.Opt(mw.Statistic), analyses.Opt(mw.P)
 }
 
-// Tables implements Result: one row per pair with the columns of SPEC
-// §5.3, then the effect sizes and statistics.
+// Tables implements Result: one row per pair with the columns the README
+// lists, then the effect sizes and statistics.
 func (r *PairedTestsResult) Tables() []analyses.Table {
 	v := func(p *float64) any {
 		if p == nil {

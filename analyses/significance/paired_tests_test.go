@@ -80,8 +80,8 @@ func TestPairedTestsAgreeWithScipy(t *testing.T) {
 	noNaNCells(t, r.Tables())
 }
 
-// TestPairedBeatsIndependent is seed 003's point: with a large
-// fold-to-fold spread and a small consistent gain, the paired tests
+// TestPairedBeatsIndependent is the point of Košir et al. 2013: with a
+// large fold-to-fold spread and a small consistent gain, the paired tests
 // reject and the independent ones do not.
 func TestPairedBeatsIndependent(t *testing.T) {
 	t.Parallel()

@@ -1,10 +1,11 @@
 package stats
 
 // The Bayesian signed-rank test of Benavoli, Corani, Demšar & Zaffalon
-// (2017, "Time for a change", JMLR 18(77), §5.2), the dashed bars of seed
-// 001 Fig. 4. It follows baycomp's SignedRankTest: a Dirichlet process
-// posterior over the differences with a pseudo-observation at 0 of weight
-// `prior` (0.5), and for every posterior draw w the probabilities
+// (2017, §5.2; "Time for a change", JMLR 18(77)), the dashed bars of
+// Shevchenko et al. 2024, Fig. 4. It follows baycomp's SignedRankTest: a
+// Dirichlet process posterior over the differences with a
+// pseudo-observation at 0 of weight `prior` (0.5), and for every posterior
+// draw w the probabilities
 //
 //	θ_right = Σ_ij w_i w_j H(z_i + z_j − 2r),  θ_left = Σ_ij w_i w_j H(−z_i − z_j − 2r),
 //

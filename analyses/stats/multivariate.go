@@ -1,13 +1,14 @@
 package stats
 
-// Numerics behind the clusters and dataset_selection analyses (seed 001
-// §4.4 and Appendix C): z-scores, PCA, an Isolation Forest, k-means++,
-// silhouette, Davies–Bouldin, the adjusted Rand index and greedy D-/A-
-// optimal designs. They are written to agree with scikit-learn 1.2 where
-// scikit-learn is deterministic (PCA, silhouette, Davies–Bouldin, ARI) and
-// to follow its algorithm where it is randomised (k-means++, Isolation
-// Forest), because the seed paper ran scikit-learn and readers compare
-// against it. The fixtures in testdata/oracle/clusters are the proof.
+// Numerics behind the clusters and dataset_selection analyses (Shevchenko
+// et al. 2024, §4.4 and Appendix C): z-scores, PCA, an Isolation Forest,
+// k-means++, silhouette, Davies–Bouldin, the adjusted Rand index and greedy
+// D-/A-optimal designs. They are written to agree with scikit-learn 1.2
+// where scikit-learn is deterministic (PCA, silhouette, Davies–Bouldin,
+// ARI) and to follow its algorithm where it is randomised (k-means++,
+// Isolation Forest), because Shevchenko et al. ran scikit-learn and readers
+// compare against it. The fixtures in testdata/oracle/clusters are the
+// proof.
 
 import (
 	"fmt"
@@ -738,7 +739,7 @@ func isoPath(nodes []isoNode, r []float64) float64 {
 	return float64(depth) + isoAveragePath(nodes[id].size)
 }
 
-// Design criteria of the greedy selections (seed 001 App. C).
+// Design criteria of the greedy selections (Shevchenko et al. 2024, App. C).
 const (
 	DesignD = "d_optimal" // maximise det(XᵀX + εI)
 	DesignA = "a_optimal" // minimise tr((XᵀX + εI)⁻¹)

@@ -1,10 +1,11 @@
 package stats
 
-// Mutual information for SPEC §5.6 (seed 001 §4.3, Fig. 7 — "Mutual
-// information, a nonlinear alternative" to the correlations). The seed's
-// numbers come from scikit-learn, so the estimator is scikit-learn's
-// mutual_info_regression for one continuous feature and a continuous
-// target: Kraskov, Stögbauer & Grassberger (2004), estimator 1.
+// Mutual information for the characteristics analysis (Shevchenko et al.
+// 2024, §4.3, Fig. 7 — "Mutual information, a nonlinear alternative" to the
+// correlations). The paper's numbers come from scikit-learn, so the
+// estimator is scikit-learn's mutual_info_regression for one continuous
+// feature and a continuous target: Kraskov, Stögbauer & Grassberger (2004),
+// estimator 1.
 
 import (
 	"math"

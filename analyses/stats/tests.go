@@ -1,14 +1,14 @@
 package stats
 
-// Classical two-sample and k-sample tests used by critical_difference
-// (SPEC §5.2) and paired_tests (SPEC §5.3). They are written to return
-// the same numbers as scipy 1.10 (scipy.stats.friedmanchisquare,
-// ttest_rel, ttest_ind(equal_var=False), mannwhitneyu, binomtest) and
-// statsmodels 0.13 (multipletests "holm", TTestPower, TTestIndPower),
-// because readers check a companion site against those tools; the
-// fixtures in testdata/oracle/significance are made by them. A quantity
-// that is undefined for the data (zero variance, no non-zero difference)
-// is NaN here; callers turn NaN into nil plus a warning.
+// Classical two-sample and k-sample tests used by critical_difference and
+// paired_tests. They are written to return the same numbers as scipy 1.10
+// (scipy.stats.friedmanchisquare, ttest_rel, ttest_ind(equal_var=False),
+// mannwhitneyu, binomtest) and statsmodels 0.13 (multipletests "holm",
+// TTestPower, TTestIndPower), because readers check a companion site
+// against those tools; the fixtures in testdata/oracle/significance are
+// made by them. A quantity that is undefined for the data (zero variance,
+// no non-zero difference) is NaN here; callers turn NaN into nil plus a
+// warning.
 
 import (
 	"math"

@@ -1,9 +1,9 @@
 package stats
 
 // The Wilcoxon signed-rank test as scipy 1.10 computes it
-// (scipy/stats/_morestats.py, wilcoxon): the seed 001 code calls
-// scipy.stats.wilcoxon(x, y, zero_method="pratt") for its CD diagram, so a
-// reader re-running the seed's code gets these very p-values.
+// (scipy/stats/_morestats.py, wilcoxon): the code of Shevchenko et al. 2024
+// calls scipy.stats.wilcoxon(x, y, zero_method="pratt") for its CD
+// diagram, so a reader re-running that code gets these very p-values.
 
 import (
 	"fmt"
@@ -42,14 +42,14 @@ type WilcoxonResult struct {
 
 // Wilcoxon runs the two-sided signed-rank test on the differences d,
 // matching scipy.stats.wilcoxon(d, zero_method=zm, correction=correction,
-// mode=method) of scipy 1.10 with one deliberate exception for
-// method "auto": scipy 1.10 takes the exact distribution for n ≤ 50 even
-// with tied |d| (and truncates the fractional rank sum), while SPEC §5.2
-// asks for the normal approximation with tie correction then, as later
-// scipy releases do. With method "exact" the scipy 1.10 behaviour,
-// truncation included, is kept. An error is returned where scipy raises
-// (every difference zero under "wilcox" or "pratt" with the normal
-// approximation) or when d is empty.
+// mode=method) of scipy 1.10 with one deliberate exception for method
+// "auto": scipy 1.10 takes the exact distribution for n ≤ 50 even with tied
+// |d| (and truncates the fractional rank sum), while this tool takes the
+// normal approximation with tie correction then, as later scipy releases do
+// (the critical_difference method note says so). With method "exact" the
+// scipy 1.10 behaviour, truncation included, is kept. An error is returned
+// where scipy raises (every difference zero under "wilcox" or "pratt" with
+// the normal approximation) or when d is empty.
 func Wilcoxon(d []float64, zm, method string, correction bool) (WilcoxonResult, error) {
 	var res WilcoxonResult
 	if err := wilcoxonCheck(d, zm); err != nil {

@@ -48,10 +48,10 @@ func TestDemoFigureExportsLayout(t *testing.T) {
 	checkExportLayout(t, demoFigures(t))
 }
 
-// TestSeed000FigureExportsLayout: the same for make bench-seed000's
-// study (five forest plots over seed 000's runs, from
+// TestSertkan2023FigureExportsLayout: the same for make bench-sertkan2023's
+// study (five forest plots over the runs of Sertkan et al. 2023, from
 // ../shared/reference; skipped when absent).
-func TestSeed000FigureExportsLayout(t *testing.T) {
+func TestSertkan2023FigureExportsLayout(t *testing.T) {
 	t.Parallel()
 	runs, err := filepath.Abs("../../../shared/reference/sertkan2023/runs")
 	if err != nil {
@@ -60,7 +60,7 @@ func TestSeed000FigureExportsLayout(t *testing.T) {
 	if _, err := os.Stat(runs); err != nil {
 		t.Skip("no ../shared/reference/sertkan2023/runs:", err)
 	}
-	manifest, err := os.ReadFile("../../sites/bench/seed000/study.toml")
+	manifest, err := os.ReadFile("../../sites/bench/sertkan2023/study.toml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +87,7 @@ func TestSeed000FigureExportsLayout(t *testing.T) {
 		t.Fatalf("build: %v", err)
 	}
 	if len(figs) < 5 {
-		t.Fatalf("seed 000 drew %d figures, want its five forest plots", len(figs))
+		t.Fatalf("the Sertkan et al. 2023 study drew %d figures, want its five forest plots", len(figs))
 	}
 	checkExportLayout(t, figs)
 }

@@ -163,7 +163,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 }
 
 // parse accepts flags before and after the one optional positional
-// argument, as the spec writes them (build study.toml -o site).
+// argument, as the README writes them (build study.toml -o site).
 func parse(fs *flag.FlagSet, args []string) (string, error) {
 	var pos []string
 	for {

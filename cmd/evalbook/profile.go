@@ -9,7 +9,7 @@ import (
 )
 
 // startProfiling honours two hidden environment variables for performance
-// work (make bench-seed000, bench-1g): EVALBOOK_CPUPROFILE=path writes a
+// work (make bench-sertkan2023, bench-1g): EVALBOOK_CPUPROFILE=path writes a
 // pprof CPU profile of the whole command, EVALBOOK_TRACE=path an execution
 // trace (go tool trace). The returned function stops and flushes them; a
 // profile that cannot be written is reported on stderr and never changes

@@ -14,7 +14,8 @@ type LogColumns struct {
 
 // LogSource is one dataset's interaction log in an engine table: the rows
 // whose dataset column holds Dataset. A log is reduced to the counts of
-// SPEC §5.6's preprocessing and the per-user and per-item histograms of
+// the characteristics analysis's preprocessing (rating threshold, item and
+// user filters, k-core) and the per-user and per-item histograms of
 // interaction counts; the pairs stay in the engine.
 type LogSource struct {
 	Dialect Dialect
@@ -168,7 +169,8 @@ func (s LogSource) HistogramSQL(f Filter, id string) string {
 
 // TailBoundarySQL returns the name of the item at 0-based position
 // offset, by name, among the items with count interactions in the pairs
-// f keeps: the last head item of SPEC §5.6's long tail when the 80% cut
+// f keeps: the last head item of the long tail (the shortest prefix of
+// items by count holding 80% of the interactions) when the 80% cut
 // falls among items of equal count (ties go by id, as in the file path).
 func (s LogSource) TailBoundarySQL(f Filter, count int64, offset int64) string {
 	return "SELECT i FROM (SELECT i, COUNT(*) AS n FROM " + s.pairs() + f.where() + " GROUP BY i) WHERE n = " +

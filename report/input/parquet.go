@@ -1,6 +1,6 @@
 package input
 
-// Parquet is the second table format of SPEC §3: leaderboards and big
+// Parquet is the second table format of the inputs: leaderboards and big
 // per-unit files are often written by pandas/pyarrow, and converting them
 // to CSV loses the types and multiplies the size. ParquetReader gives a
 // Parquet file the method set of *TableReader (Header, Col, Require, Next,

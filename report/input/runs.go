@@ -1,6 +1,6 @@
 package input
 
-// Readers for offline_metrics (SPEC §5.11): ranked runs, held-out truth and
+// Readers for offline_metrics: ranked runs, held-out truth and
 // rating predictions, as tables (`user,item,rank[,score]`, CSV or TSV,
 // optionally .gz) or in TREC format (`qid Q0 doc rank score tag` runs and
 // `qid iter doc rel` qrels). Runs can hold a hundred million lines, so they

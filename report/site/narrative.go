@@ -18,7 +18,7 @@ import (
 	"github.com/evalbook/evalbook/analyses"
 )
 
-// Narrative pages cite results instead of copying them (SPEC §7):
+// Narrative pages cite results instead of copying them:
 //
 //	{{figure leaderboard}}            the figure, numbered, with its caption (on a line of its own)
 //	{{table leaderboard-pairs}}       the table, numbered, with its title (on a line of its own)

@@ -14,9 +14,10 @@ type Value struct {
 	Value           float64
 }
 
-// ShevchenkoValues reads the values of metric@k from the seed 001
-// reference data (shared/reference/shevchenko2024/agg_metrics.csv), in
-// file order. It skips the test when the data is absent (fails under CI).
+// ShevchenkoValues reads the values of metric@k from the reference data of
+// Shevchenko et al. 2024 (shared/reference/shevchenko2024/agg_metrics.csv),
+// in file order. It skips the test when the data is absent (fails under
+// CI).
 func ShevchenkoValues(t testing.TB, metric, k string) []Value {
 	t.Helper()
 	path := filepath.Join(Shared(), "reference", "shevchenko2024", "agg_metrics.csv")

@@ -56,7 +56,7 @@ func SkipWithoutReference(t testing.TB, args ...any) {
 }
 
 // Shared is the shared/ folder beside the work tree (reference data of
-// the seed papers), which may be absent.
+// the papers the analyses reproduce), which may be absent.
 func Shared() string {
 	return filepath.Join(Dir(), "..", "..", "shared")
 }

@@ -1,13 +1,14 @@
 #!/usr/bin/python3
 """The pandas/scipy script a researcher would write instead of evalbook for
 a study of paired meta-analyses over per-user files runs/{method}_{dataset}.csv
-(seed 000's layout: ID,RMSE,NDCG@10, empty NDCG = 0): per dataset, the paired
-effect (md, smd or hedges_g as SPEC §5.9) and a DerSimonian-Laird random-effects
-summary with CI, p, Q, I², tau² and the prediction interval, printed as CSV.
+(the layout of the runs of Sertkan et al. 2023: ID,RMSE,NDCG@10, empty NDCG =
+0): per dataset, the paired effect (md, smd or hedges_g as evalbook's
+meta_analysis computes them, after Borenstein et al. 2009, ch. 4) and a
+DerSimonian-Laird random-effects summary with CI, p, Q, I², tau² and the prediction interval, printed as CSV.
 
 It is the peer `make bench` times evalbook against (same inputs, same
 numbers). Usage: meta_pandas.py STUDY_DIR  (the analyses are listed below,
-as in sites/bench/seed000/study.toml).
+as in sites/bench/sertkan2023/study.toml).
 """
 import glob
 import os

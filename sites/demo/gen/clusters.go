@@ -3,8 +3,8 @@ package main
 // The clusters and dataset_selection analyses of the demo (manifest.d/
 // 50-clusters.toml) group datasets by their characteristics. They read
 // the `characteristics` input, so the demo derives it from the interaction
-// logs it has just written: the size and shape features of seed 001 §4.3
-// that need no more than counting.
+// logs it has just written: the size and shape features of Shevchenko et
+// al. (2024, §4.3) that need no more than counting.
 
 import (
 	"bufio"
@@ -84,8 +84,9 @@ func genClusters(dir string, rng *rand.Rand) error {
 	return writeLines(filepath.Join(dir, "data", "characteristics.csv"), lines)
 }
 
-// clustersGini is the Gini coefficient of counts (SPEC §5.6):
-// 1 − 2Σ(n+1−i)c₍ᵢ₎/((n+1)Σc) over counts sorted ascending.
+// clustersGini is the Gini coefficient of counts (as the characteristics
+// method note defines it): 1 − 2Σ(n+1−i)c₍ᵢ₎/((n+1)Σc) over counts sorted
+// ascending.
 func clustersGini(counts map[string]int) float64 {
 	c := make([]float64, 0, len(counts))
 	for _, v := range counts {

@@ -1,15 +1,15 @@
 package main
 
-// 10-fold cross-validation demo data for paired_tests (seed 003, Košir et
-// al. 2013, Fig. 2 and Table 2): three matrix-factorisation variants
-// evaluated on the same ten folds of a small context-aware dataset. The
-// folds differ a lot in difficulty (a shared per-fold error level) while
-// MF-context is consistently a little better than MF in every fold, so
-// the paired tests detect the difference and the independent ones, which
-// see the fold-to-fold spread, do not; MF-time differs from MF only by
-// noise. The files follow the base manifest's units pattern
-// data/units/{method}_{dataset}.csv (unit column "user", here the fold),
-// so no [inputs] entry has to change.
+// 10-fold cross-validation demo data for paired_tests (Košir et al. 2013,
+// Fig. 2 and Table 2): three matrix-factorisation variants evaluated on the
+// same ten folds of a small context-aware dataset. The folds differ a lot
+// in difficulty (a shared per-fold error level) while MF-context is
+// consistently a little better than MF in every fold, so the paired tests
+// detect the difference and the independent ones, which see the
+// fold-to-fold spread, do not; MF-time differs from MF only by noise. The
+// files follow the base manifest's units pattern
+// data/units/{method}_{dataset}.csv (unit column "user", here the fold), so
+// no [inputs] entry has to change.
 
 import (
 	"fmt"

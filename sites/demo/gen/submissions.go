@@ -1,9 +1,9 @@
 package main
 
-// The multi_objective demo needs what seed 004 had: a data challenge's
-// leaderboard, where teams submit several models that trade accuracy
-// against fairness and diversity. This writes one, with the shape of the
-// EvalRS 2022 submissions (MRED-like fairness stored negated so that
+// The multi_objective demo needs what Chia et al. 2023 had: a data
+// challenge's leaderboard, where teams submit several models that trade
+// accuracy against fairness and diversity. This writes one, with the shape
+// of the EvalRS 2022 submissions (MRED-like fairness stored negated so that
 // higher is better; a few submissions below the hit-rate threshold).
 
 import (

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Oracle for analyses/correlation.go (SPEC §5.5, seed 001 §4.1).
+"""Oracle for analyses/correlation.go (Shevchenko et al. 2024, §4.1).
 
 Writes cases.json:
   pairs:  x, y and scipy.stats spearmanr / pearsonr / kendalltau (tau-b)

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Oracle for analyses/characteristics*.go (SPEC §5.6, seed 001 §4.3, Fig. 7).
+"""Oracle for analyses/characteristics*.go (Shevchenko et al. 2024, §4.3, Fig. 7).
 
 Writes logs/*.csv[.gz] (generated interaction logs with duplicates,
 ratings and a long tail) and cases.json holding:

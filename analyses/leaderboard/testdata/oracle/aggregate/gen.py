@@ -1,9 +1,10 @@
 #!/usr/bin/python3
-"""Oracle fixtures for analyses.Aggregate (SPEC §5.1).
+"""Oracle fixtures for analyses.Aggregate (Shevchenko et al. 2024, §3.4).
 
 Ranks and means come from scipy (rankdata, gmean, hmean); the voting rules
 (Copeland, Minimax, Borda, Plurality, Dowdall) and the Dolan–Moré rules are
-written here independently of the Go code, straight from the spec's words.
+written here independently of the Go code, straight from the rules' written
+definitions (Shevchenko et al. 2024; Rofin et al. 2023).
 Matrices are random with deliberate ties (values drawn from a small grid)
 and include zeros for the means' zero rule.
 

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Oracle for the `stability` analysis (SPEC §5.4; seed 001 §4.2.3, App. B).
+"""Oracle for the `stability` analysis (Shevchenko et al. 2024, §4.2.3, App. B).
 
 Writes cases.json next to this script:
 
@@ -8,8 +8,9 @@ Writes cases.json next to this script:
 * "stability": small matrices (6 datasets x 5 methods) and every point of
   every curve, the summary areas and the Pareto-efficacy counts, computed by
   brute force: every subset is enumerated with itertools, every rule is
-  re-implemented here from the text of SPEC §5.1 (not translated from the Go
-  code), scores and similarity use numpy/scipy.
+  re-implemented here from its written definition (Shevchenko et al. 2024,
+  §3.4; not translated from the Go code), scores and similarity use
+  numpy/scipy.
 
 Run: /usr/bin/python3 analyses/testdata/oracle/stability/gen.py
 """
@@ -30,7 +31,7 @@ RULES = ["dm_auc", "dm_lbo", "mean_rank", "mean", "geometric_mean", "harmonic_me
          "copeland", "minimax", "borda", "plurality", "dowdall"]
 
 
-# ---- rules of SPEC §5.1 -------------------------------------------------
+# ---- the aggregation rules ----------------------------------------------
 
 def oriented(q, higher):
     q = np.asarray(q, dtype=float)

@@ -7,8 +7,8 @@ digit (0.26989619377162632, …621, …627). In exact arithmetic
 (fractions.Fraction: performance ratios best/q, shares of datasets with
 ratio ≤ β on the grid 1, 1.1, …, 3, the trapezoid rule, normalised to sum
 to 1) the three are equal: a ranking must give them one shared rank, and
-a finding must name all three. Written from the spec's words (SPEC §5.1
-dm_auc), independently of the Go code.
+a finding must name all three. Written from the definition of dm_auc
+(Shevchenko et al. 2024, §3.4), independently of the Go code.
 
 Run: /usr/bin/python3 gen.py > cases.json
 """

@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """Oracle for analyses/meta.go and meta_builder.go: paired effect sizes.
 
-An independent NumPy implementation of SPEC §5.9 (seed 000 Eqs. 1-5):
+An independent NumPy implementation of the paired effect sizes (Sertkan et
+al. 2023, Eqs. 1-5; Borenstein et al. 2009, ch. 4):
 n, D = mean(x_T - x_C), S_diff (ddof = 1; ddof = 0 for ranger_compat, as
 Ranger's np.std), V_D = S_diff^2/n, r = Pearson(x_T, x_C),
 S_within = S_diff/sqrt(2(1-r)), d = D/S_within,

@@ -3,7 +3,7 @@
 # Run from this directory:  Rscript gen_forms.R   (writes forms.json)
 #
 # For every input form and effect (paired summaries: md, smd, hedges_g by
-# SPEC 5.9's formulas; per-unit paired values: rom as escalc "ROMC";
+# Borenstein et al. 2009's formulas; per-unit paired values: rom as escalc "ROMC";
 # two-group summaries: escalc "MD", "SMD" (Hedges' g, default vtype "LS")
 # and "ROM"; generic yi with vi or sei) there are 40 random cases with
 # k = 2..60, from tau^2 = 0 (equal effects) to huge heterogeneity. Each case

@@ -1,10 +1,10 @@
 #!/usr/bin/python3
-"""Oracle for analyses.MultiObjective (SPEC §5.10, seed 004 §4.2).
+"""Oracle for analyses.MultiObjective (Chia et al. 2023, §4.2).
 
 Brute force, independent of the Go code: non-dominated sorting by peeling
 the points no remaining point dominates; the Pareto set of each pair
 (base, objective) by checking every pair of points, keeping the first of
-duplicates (paretoset's distinct=True, as seed 004 used); the trade-off
+duplicates (paretoset's distinct=True, as Chia et al. 2023 used); the trade-off
 line by numpy.polyfit(m, base, 1); the EvalRS 2022 score by its formula.
 Point sets are drawn on coarse grids so that ties and duplicates are
 common. Run: /usr/bin/python3 gen.py > cases.json

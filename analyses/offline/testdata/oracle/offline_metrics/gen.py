@@ -1,8 +1,9 @@
 #!/usr/bin/python3
-"""Oracle for offline_metrics (SPEC §5.11, seed 002): writes cases.json.
+"""Oracle for offline_metrics (Jannach et al. 2010): writes cases.json.
 
-Every metric is computed here straight from its definition (seed 002's
-slides, SPEC §5.11, trec_eval 9's P_k/recall_k/map_cut_k/ndcg_cut_k),
+Every metric is computed here straight from its definition (the slides of
+Jannach et al. 2010, the offline_metrics method note, trec_eval 9's
+P_k/recall_k/map_cut_k/ndcg_cut_k),
 list by list with Python's own sums, sharing no code with the Go side:
 
   precision@k = |hits in top k| / k          recall@k = |hits in top k| / |T|
@@ -10,7 +11,7 @@ list by list with Python's own sums, sharing no code with the Go side:
   ndcg@k      = DCG@k / IDCG@k, gain = relevance for every positive
                 relevance (graded, trec_eval's ndcg_cut whatever the
                 threshold) or 1 for relevance >= threshold (binary), discount 1/log2(r+1) ("trec_eval")
-                or 1 at r=1 and 1/log2(r) after ("jarvelin", seed 002)
+                or 1 at r=1 and 1/log2(r) after ("jarvelin", Jannach et al. 2010)
   map@k       = (1/|T|) * sum over hits at rank r <= k of (hits up to r)/r
   mrr@k       = 1/(rank of first hit within k), else 0
   hitrate@k   = 1 if a hit within k

@@ -1,4 +1,4 @@
-# Oracle for the Nemenyi q quantile (SPEC 5.2): R's qtukey(1 - alpha, k, Inf) / sqrt(2)
+# Oracle for the Nemenyi q quantile (Demšar 2006): R's qtukey(1 - alpha, k, Inf) / sqrt(2)
 # for k = 2..50 and alpha in 0.01, 0.05, 0.10.  Run: Rscript gen.R > qtukey.json
 alphas <- c(0.01, 0.05, 0.10)
 rows <- c()

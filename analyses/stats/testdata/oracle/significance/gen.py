@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Oracle fixtures for critical_difference and paired_tests (SPEC 5.2, 5.3).
+"""Oracle fixtures for critical_difference and paired_tests.
 
 Run with Debian's /usr/bin/python3 (scipy 1.10, statsmodels 0.13):
     /usr/bin/python3 gen.py > cases.json
@@ -167,10 +167,10 @@ for n, shift, rope in [(30, 0.02, 0.0), (30, 0.01, 0.01), (10, 0.0, 0.0), (15, -
     pl, pe, pr = baycomp_signed_rank(x, y, rope, 0.5, 50000, rs)
     bayes.append({"a": x.tolist(), "b": y.tolist(), "rope": rope, "p_left": pl, "p_rope": pe, "p_right": pr})
 
-# Statistics (not data) of the seed 001 reference results, when present:
-# ndcg@10 paired by dataset name, Friedman and every pairwise Wilcoxon
-# (zero_method="pratt", as the seed's code) with Holm. The reference file
-# itself is never copied into the project.
+# Statistics (not data) of the reference results of Shevchenko et al.
+# 2024, when present: ndcg@10 paired by dataset name, Friedman and every
+# pairwise Wilcoxon (zero_method="pratt", as their code) with Holm. The
+# reference file itself is never copied into the project.
 shevchenko = None
 try:
     import csv

@@ -8,18 +8,18 @@ import (
 	"time"
 )
 
-// BenchmarkSeed000Split builds make bench-seed000's study (five
-// meta-analyses over seed 000's per-user runs, ../shared/reference,
-// skipped when absent) cold, in this process, three ways, and reports the
+// BenchmarkSertkan2023Split builds make bench-sertkan2023's study (five
+// meta-analyses over the per-user runs of Sertkan et al. 2023, from
+// ../shared/reference, skipped when absent) cold, in this process, three ways, and reports the
 // CPU and wall time of each build: "site" (what a build must do: read,
 // analyse, SVG figures, render, write), "exports" (plus the figures' PDF
 // and PNG for a manuscript, as evalbook build always does) and "validate"
 // (the same pipeline, writing nothing). Its difference tells which part
 // of the cold build the manuscript's figures take. A build in a process
-// of its own (make bench-seed000) adds the start-up and, for the PDFs,
+// of its own (make bench-sertkan2023) adds the start-up and, for the PDFs,
 // reading each font face once (this process keeps them after its first
 // build). Printed, never asserted.
-func BenchmarkSeed000Split(b *testing.B) {
+func BenchmarkSertkan2023Split(b *testing.B) {
 	runs, err := filepath.Abs("../../shared/reference/sertkan2023/runs")
 	if err != nil {
 		b.Fatal(err)
@@ -27,7 +27,7 @@ func BenchmarkSeed000Split(b *testing.B) {
 	if _, err := os.Stat(runs); err != nil {
 		b.Skip("no ../shared/reference/sertkan2023/runs:", err)
 	}
-	manifest, err := os.ReadFile("../sites/bench/seed000/study.toml")
+	manifest, err := os.ReadFile("../sites/bench/sertkan2023/study.toml")
 	if err != nil {
 		b.Fatal(err)
 	}
