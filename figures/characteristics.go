@@ -1,7 +1,7 @@
 package figures
 
 // Heatmaps of the association between dataset characteristics and
-// performance (seed 001 Fig. 7): one per measure, features as rows and
+// performance (Shevchenko et al. 2024, Fig. 7): one per measure, features as rows and
 // methods (then the pooled column) as columns, so a reader scans a row to
 // see whether a feature matters for every method or only for some.
 

@@ -1,6 +1,6 @@
 package figures
 
-// Figures of the clusters analysis (seed 001 §4.4, Fig. 8): where the
+// Figures of the clusters analysis (Shevchenko et al. 2024, §4.4, Fig. 8): where the
 // datasets lie in the plane of the first two principal components and
 // which cluster each joined, how the choice of k was made, and how the
 // leaderboard differs from cluster to cluster.

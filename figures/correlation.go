@@ -1,8 +1,8 @@
 package figures
 
-// The metric-correlation heatmap (seed 001 Fig. 2). Metrics are shown in
+// The metric-correlation heatmap (Shevchenko et al. 2024, Fig. 2). Metrics are shown in
 // the analysis's clustered order, so blocks of metrics that agree (the
-// accuracy and ranking metrics in the seed) appear as one dark square and
+// accuracy and ranking metrics in Shevchenko et al. 2024) appear as one dark square and
 // the beyond-accuracy metrics stand apart.
 
 import (

@@ -1,6 +1,6 @@
 package figures
 
-// An annotated heatmap, shared by metric_correlation (seed 001 Fig. 2) and
+// An annotated heatmap, shared by metric_correlation (Shevchenko et al. 2024, Fig. 2) and
 // characteristics (Fig. 7). gonum's plotter.HeatMap needs a GridXYZ and
 // draws no values; a correlation matrix is read by its numbers as much as
 // by its colours, so this plotter writes each value in its cell, picks the
@@ -18,7 +18,7 @@ import (
 )
 
 // Heatmap ends of the colour scales: Okabe–Ito blue for strong positive
-// association (the seed's "darker blue indicates stronger correlations"),
+// association (Shevchenko et al. 2024: "darker blue indicates stronger correlations"),
 // vermillion for negative, white at zero; grey for undefined cells.
 var (
 	corrPositive = Palette[0] // blue

@@ -1,6 +1,6 @@
 package figures
 
-// The forest plot of a meta-analysis (SPEC §5.9, seed 000 Figs. 1–5),
+// The forest plot of a meta-analysis (Sertkan et al. 2023, Figs. 1–5),
 // laid out as metafor's forest() lays it out: aligned text columns of
 // dataset and n on the left, effect [CI] and weight on the right, the
 // graphical column between them, subgroup blocks with their own diamonds,

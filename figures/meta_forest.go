@@ -1,7 +1,7 @@
 package figures
 
 // Forest is the gonum/plot plotter of a forest plot's graphical column
-// (seed 000 Fig. 1; Lewis & Clarke 2001; metafor's forest() as the model):
+// (Sertkan et al. 2023, Fig. 1; Lewis & Clarke 2001; metafor's forest() as the model):
 // per study a square whose area grows with its weight and its CI whiskers,
 // per summary a diamond spanning its CI with the prediction interval as a
 // dashed line, and a dotted line at zero. The text columns beside it are

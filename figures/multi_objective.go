@@ -1,6 +1,6 @@
 package figures
 
-// The figures of seed 004 make its argument visible: Fig. 2 shows why a
+// The figures of Chia et al. (2023) make their argument visible: Fig. 2 shows why a
 // trade-off line is learned from the Pareto front rather than from two
 // hand-picked models, Fig. 3 shows how the new score reorders the 2022
 // leaderboard as the importance λ grows, and a parallel-coordinates view

@@ -1,8 +1,8 @@
 package figures
 
 // The figures of offline_metrics show how a metric grows with the cutoff
-// k, one line per method, averaged over datasets: the picture seed 002
-// draws in words ("with increasing k, position matters less"), and the
+// k, one line per method, averaged over datasets: the picture Jannach et al. (2010)
+// draw in words ("with increasing k, position matters less"), and the
 // quickest check that a run file was read the right way round.
 
 import (

@@ -169,7 +169,7 @@ type Spec struct {
 	// drawing, for a layout panels cannot hold (the forest plot's text
 	// columns, the critical-difference diagram's rank axis). It must draw
 	// the spec's marks in the spec's styles: OutputProblems holds it to
-	// the spec as it holds the generic drawing.
+	// the figure spec as it holds the generic drawing.
 	Static func() (Drawing, error) `json:"-"`
 }
 
@@ -223,7 +223,7 @@ func containsKind(ks []MarkKind, k MarkKind) bool {
 	return false
 }
 
-// Alt is the figure's alt text, made from the spec: the kind of chart,
+// Alt is the figure's alt text, made from the figure spec: the kind of chart,
 // its axes, its panels and its legend.
 func (s *Spec) Alt() string {
 	var b strings.Builder
@@ -283,7 +283,7 @@ func upperFirst(s string) string {
 }
 
 // captionWords are the words a caption may use for marks, each with
-// what the spec must hold for the caption to be true.
+// what the figure spec must hold for the caption to be true.
 var captionWords = []struct {
 	words []string
 	has   func(*Spec) bool
@@ -309,7 +309,7 @@ var colourNames = map[string]color.NRGBA{
 }
 
 // CaptionProblems reports, one line each, the marks, colours and scales
-// a caption names that the spec does not draw: a caption saying "dashed
+// a caption names that the figure spec does not draw: a caption saying "dashed
 // diagonal" over a solid one, "crosses" over triangles, "blue" over a
 // purple scale.
 func (s *Spec) CaptionProblems() []string {
@@ -423,8 +423,8 @@ func (s *Spec) Check() error {
 	return nil
 }
 
-// Figure renders the spec: its drawing, SVG and ECharts option, with the
-// caption and alt text from the spec.
+// Figure renders the figure spec: its drawing, SVG and ECharts option, with the
+// caption and alt text from the figure spec.
 func (s *Spec) Figure(id, title string, height int) (Figure, error) {
 	if err := s.Check(); err != nil {
 		return Figure{}, fmt.Errorf("figure %s: %w", id, err)

@@ -107,7 +107,7 @@ func index(se map[string]any, key string) int {
 	return 0
 }
 
-// chartProblems holds an ECharts option against the spec.
+// chartProblems holds an ECharts option against the figure spec.
 func chartProblems(s *Spec, chart []byte) []string {
 	var opt map[string]any
 	if err := json.Unmarshal(chart, &opt); err != nil {
@@ -222,7 +222,7 @@ func seriesProblems(s *Spec, opt map[string]any) []string {
 }
 
 // drawingProblems holds the static drawing (as recorded and as SVG)
-// against the spec.
+// against the figure spec.
 func drawingProblems(s *Spec, d Drawing, svg []byte) []string {
 	var out []string
 	bad := func(format string, a ...any) { out = append(out, "static: "+fmt.Sprintf(format, a...)) }
@@ -278,7 +278,7 @@ func drawingProblems(s *Spec, d Drawing, svg []byte) []string {
 		bad("colours not in the SVG: %s", strings.Join(missing, ", "))
 	}
 	if dashed && !bytes.Contains(svg, []byte("stroke-dasharray")) {
-		bad("the spec has dashed or dotted lines, the SVG none")
+		bad("the figure spec has dashed or dotted lines, the SVG none")
 	}
 	return out
 }

@@ -31,7 +31,7 @@ func echartsSymbol(s Symbol) string {
 	return "circle"
 }
 
-// SymbolOfECharts is the spec symbol an ECharts symbol name draws ("" for
+// SymbolOfECharts is the figure spec symbol an ECharts symbol name draws ("" for
 // none it knows).
 func SymbolOfECharts(name string) Symbol {
 	for _, s := range symbolCycle {

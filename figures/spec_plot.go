@@ -1,7 +1,7 @@
 package figures
 
 // The gonum/plot backend of a figure spec: one plot per panel, the
-// legend drawn by the spec beside the panels (right) or under them,
+// legend drawn by the figure spec beside the panels (right) or under them,
 // never inside a data area, at every width the figure is laid out at.
 
 import (

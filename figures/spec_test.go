@@ -127,7 +127,7 @@ func TestSpecPlantedFaults(t *testing.T) {
 		t.Errorf("a blue/vermillion caption over a purple/ochre scale: %q", got)
 	}
 
-	// charts departing from the spec
+	// charts departing from the figure spec
 	tamper := func(f Figure, edit func(opt map[string]any)) []string {
 		var opt map[string]any
 		if err := json.Unmarshal(f.Chart, &opt); err != nil {

@@ -1,6 +1,6 @@
 package figures
 
-// Why this file exists: seed 001 shows stability as one panel per
+// Why this file exists: Shevchenko et al. (2024) show stability as one panel per
 // perturbation (Figs 5, 6, 9a–c): mean Spearman ρ against the reference
 // ranking, one line per aggregation rule with its confidence band. The
 // interactive version lets a reader toggle rules, which matters with

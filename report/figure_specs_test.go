@@ -19,7 +19,7 @@ import (
 // drawing show the same panels, series, mark types, axis titles, legend
 // entries and colours, the caption names only what is drawn, no legend
 // lies over data at the natural size or the export widths, every axis
-// title (of the spec and of the chart) is a label, never an id that has
+// title (of the figure spec and of the chart) is a label, never an id that has
 // one, and a chart labels an axis bound only when it is round. A figure
 // drawn without a spec fails it.
 func TestDemoFigureSpecs(t *testing.T) {
@@ -102,7 +102,7 @@ func idsWithLabels(s *Study) map[string]string {
 }
 
 // figureTitleProblems reports axis titles, panel titles and legend
-// entries (of the spec and of the chart) that are ids with a label
+// entries (of the figure spec and of the chart) that are ids with a label
 // ("hit_rate (higher is better)" where hit_rate has one), and chart axis
 // bounds labelled that are not round.
 func figureTitleProblems(f figures.Figure, ids map[string]string) []string {
