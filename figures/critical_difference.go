@@ -53,6 +53,10 @@ func CriticalDifference(id, title string, r *significance.CriticalDifferenceResu
 	if err != nil {
 		return nil, err
 	}
+	// the names on both sides leave a phone's chart no room for the
+	// axis: the SVG first (kept at its least width, scrolled sideways
+	// under the cue), the chart on request, as the forest plot
+	f.PreferStatic = true
 	return []Figure{f}, nil
 }
 

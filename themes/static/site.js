@@ -55,10 +55,17 @@
     var m = /rgba?\((\d+),\s*(\d+),\s*(\d+)/.exec(getComputedStyle(document.body).backgroundColor);
     return m ? [+m[1], +m[2], +m[3]] : [255, 255, 255];
   }
+  // A heatmap's cell labels are set against their cells, black or
+  // white by the cell's colour, never against the page: they are left
+  // as they are (lightened on a dark page, black turned grey on blue).
   function adapt(v, bg, key) {
     if (Array.isArray(v)) return v.map(function (e) { return adapt(e, bg, key); });
     if (v && typeof v === "object") {
-      for (var k in v) if (k !== "visualMap") v[k] = adapt(v[k], bg, k);
+      var cells = v.type === "heatmap";
+      for (var k in v) {
+        if (k === "visualMap" || cells && (k === "data" || k === "label")) continue;
+        v[k] = adapt(v[k], bg, k);
+      }
       return v;
     }
     if (typeof v === "string" && (key === "color" || key === "borderColor")) return legible(v, bg);
