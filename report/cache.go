@@ -115,8 +115,13 @@ func stampReads(rs *input.ReadSet, in *inputs) (readStamp, error) {
 }
 
 // replay records a cached analysis's reads in this build: its rows in
-// the provenance, its files and patterns in the build's record.
+// the provenance, its files and patterns in the build's record. Its
+// files' sums are the build's pins: the lookup has just found each file
+// with that content (validator), so it is not read again.
 func (st readStamp) replay(in *inputs) *input.ReadSet {
+	for p, s := range st.Files {
+		in.setSum(p, s)
+	}
 	rs := input.NewReadSet()
 	v := in.forAnalysis(rs)
 	for p, m := range st.Patterns {
