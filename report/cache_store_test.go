@@ -389,3 +389,32 @@ func TestToolIDReadsNoBinary(t *testing.T) {
 		t.Errorf("a shell script has build ID %q", got)
 	}
 }
+
+// TestCacheRemovesOldLayout: the entries of the cache's first layout
+// (<id>-<24 hex>.json beside hashes.json) are never read any more, and
+// would have stayed for good outside the bound; the first build that
+// writes removes them — only files that begin as those entries did.
+func TestCacheRemovesOldLayout(t *testing.T) {
+	t.Parallel()
+	base := t.TempDir()
+	dir := filepath.Join(base, "study")
+	if err := ParseArchive([]byte(summaryStudy)).WriteDir(dir); err != nil {
+		t.Fatal(err)
+	}
+	cacheDir := filepath.Join(base, "cache")
+	os.MkdirAll(cacheDir, 0o755)
+	old := filepath.Join(cacheDir, "m-0123456789abcdef01234567.json")
+	other := filepath.Join(cacheDir, "notes-0123456789abcdef01234567.json")
+	os.WriteFile(old, []byte(`{"tables":[],"notes":[]}`), 0o644)
+	os.WriteFile(other, []byte(`{"mine":true}`), 0o644)
+	buildSite(t, Options{Manifest: filepath.Join(dir, "study.toml"), Version: "test", CacheDir: cacheDir, Out: filepath.Join(base, "site")})
+	if _, err := os.Stat(old); err == nil {
+		t.Error("an entry of the old layout is still there")
+	}
+	if _, err := os.Stat(other); err != nil {
+		t.Errorf("a file that is not an entry was removed: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(cacheDir, "hashes.json")); err != nil {
+		t.Errorf("hashes.json: %v", err)
+	}
+}

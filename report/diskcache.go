@@ -477,8 +477,8 @@ func (d *diskStore) evict() {
 	}
 	if top, err := input.ListOwn(d.root); err == nil {
 		for _, e := range top {
-			if isLegacyEntry(e.Name()) && e.Type().IsRegular() {
-				os.Remove(filepath.Join(d.root, e.Name()))
+			if p := filepath.Join(d.root, e.Name()); isLegacyEntry(e.Name()) && e.Type().IsRegular() && legacyContent(p) {
+				os.Remove(p)
 			}
 		}
 	}
@@ -493,6 +493,19 @@ func isLegacyEntry(name string) bool {
 	}
 	_, e := hex.DecodeString(base[len(base)-24:])
 	return e == nil
+}
+
+// legacyContent reports whether the file at path begins as the entries of
+// the cache's first layout did: nothing else is removed.
+func legacyContent(path string) bool {
+	f, err := input.OpenOwn(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	head := make([]byte, len(`{"tables":`))
+	_, err = io.ReadFull(f, head)
+	return err == nil && string(head) == `{"tables":`
 }
 
 // validator checks stamps against the files as they are now, each
