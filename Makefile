@@ -188,14 +188,18 @@ bench-seed000: build
 # process as a user runs it: --no-cache, cold (empty cache), warm, after
 # one value of runs/MF_movielens-10M.csv (read by four of the five
 # meta-analyses) was edited, and after the edit was undone; CPU and wall,
-# medians of 5 rounds, with their ratios to --no-cache (the budget,
-# printed, never asserted: after the edit ≤ 1.0×, after the undo ≤ 0.2×).
+# medians of 5 rounds, with their ratios to --no-cache and the cost of
+# starting the process at all (the budget, printed, never asserted: after
+# the edit ≤ 1.0×, after the undo ≤ 0.2×); then BenchmarkSeed000Cache,
+# the same builds in one process, without the process start.
 SEED000C := $(BENCH_DIR)-seed000-cache
 bench-cache: build
 	@test -d ../shared/reference/sertkan2023/runs || { echo "bench-cache needs ../shared/reference/sertkan2023/runs" >&2; exit 1; }
 	@rm -rf $(SEED000C) && mkdir -p $(SEED000C) && cp -r ../shared/reference/sertkan2023/runs $(SEED000C)/ && chmod -R u+w $(SEED000C) && cp sites/bench/seed000/study.toml $(SEED000C)/
 	@echo "== the cache: seed 000 without it, cold, warm, after one edit, after its undo"
 	@$(GO) run ./sites/bench/cachebench -bin $(BIN) -edit runs/MF_movielens-10M.csv -n 5 $(SEED000C)
+	@echo "== the same in one process (no process start): without the cache, warm, after an edit, after its undo"
+	@$(GO) test ./report -run '^$$' -bench Seed000Cache -benchtime 5x | grep -E '^Benchmark'
 
 # bench-scaling: one analysis of each results-matrix kind built over 10,
 # 100, 1,000 and 10,000 methods, then datasets, with the growth exponent

@@ -4,8 +4,10 @@
 // edited, and one after the edit was undone (the file's bytes put back).
 // Each is a separate process (as a user runs them), timed in CPU (user +
 // system, from the kernel's accounting of the child) and wall; it prints
-// the median of -n rounds and each median's ratio to --no-cache. It
-// prints figures and never fails on them (make bench-cache).
+// the median of -n rounds and each median's ratio to --no-cache, and
+// last the cost of starting the process at all (evalbook version), the
+// floor under any build. It prints figures and never fails on them (make
+// bench-cache).
 //
 //	go run ./sites/bench/cachebench -bin bin/evalbook -edit runs/MF_movielens-10M.csv STUDY
 //
@@ -86,7 +88,21 @@ func run(bin, study, edit string, rounds int) error {
 		return sample{cpu: (ps.UserTime() + ps.SystemTime()).Seconds(), wall: wall}, nil
 	}
 	got := map[string][]sample{}
+	start := func() (sample, error) { // the floor: the process alone
+		cmd := exec.Command(bin, "version")
+		t0 := time.Now()
+		if err := cmd.Run(); err != nil {
+			return sample{}, fmt.Errorf("evalbook version: %v", err)
+		}
+		ps := cmd.ProcessState
+		return sample{cpu: (ps.UserTime() + ps.SystemTime()).Seconds(), wall: time.Since(t0).Seconds()}, nil
+	}
 	for range rounds {
+		x, err := start()
+		if err != nil {
+			return err
+		}
+		got["start"] = append(got["start"], x)
 		if err := os.RemoveAll(filepath.Join(cache, "evalbook")); err != nil {
 			return err
 		}
@@ -118,7 +134,7 @@ func run(bin, study, edit string, rounds int) error {
 		study, edit, rounds, strings.Fields(string(load) + " ?")[0])
 	fmt.Printf("%-24s %8s %10s %8s %10s\n", "", "CPU s", "× no-cache", "wall s", "× no-cache")
 	base := median(got["nocache"])
-	for _, s := range steps {
+	for _, s := range append(steps, struct{ name, label string }{"start", "process start (version)"}) {
 		m := median(got[s.name])
 		fmt.Printf("%-24s %8.3f %9.2fx %8.3f %9.2fx\n", s.label, m.cpu, m.cpu/base.cpu, m.wall, m.wall/base.wall)
 	}
