@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -39,10 +40,12 @@ import (
 //     matched, and every file with its sha256.
 //
 // Entries live side by side in one directory per analysis id and key
-// (<dir>/v2/<id>-<key hash>/<address>.entry), so the output computed
-// before an edit is still there after the edit is undone. A lookup reads
-// the heads of that directory's entries (what each read) and takes the
-// one whose files all have the same content now. The store is bounded
+// (<dir>/v2/<id>-<key hash>/<shape>-<address>.entry), so the output
+// computed before an edit is still there after the edit is undone. The
+// shape hashes what was read without the contents (the patterns with
+// their matches, the files' paths): a lookup reads one entry's record of
+// what it read per shape, takes those files' sums as they are now, and
+// opens the one entry they address, if it is there. The store is bounded
 // (Options.CacheMaxBytes, DefaultCacheMaxBytes): after a build that
 // wrote, the least recently used entries (a hit touches its entry) go
 // until the rest fit, and one analysis keeps at most maxEntriesPerKey.
@@ -159,8 +162,22 @@ func (d *diskStore) keyDir(id, key string) string {
 	return filepath.Join(d.dir, id+"-"+hex.EncodeToString(h[:12]))
 }
 
-// entryName is an entry's content address: its key's directory and what
-// it read (patterns with their matches, files with their sha256).
+// shapeOf is the hash of what an analysis read, without the contents:
+// its patterns with their matches and the paths of its files. The
+// entries of one analysis with one shape differ only in the contents of
+// those files, so the current contents name the one entry that can hold.
+func shapeOf(st readStamp) string {
+	b, _ := json.Marshal(struct {
+		Files    []string            `json:"files"`
+		Patterns map[string][]string `json:"patterns"`
+	}{slices.Sorted(maps.Keys(st.Files)), st.Patterns})
+	h := sha256.Sum256(b)
+	return hex.EncodeToString(h[:8])
+}
+
+// entryName is an entry's content address: its shape (shapeOf), then
+// the hash of its key's directory and of what it read (patterns with
+// their matches, files with their sha256).
 func entryName(keyDir string, st readStamp) string {
 	b, _ := json.Marshal(struct {
 		Files    map[string]string   `json:"files"`
@@ -170,15 +187,19 @@ func entryName(keyDir string, st readStamp) string {
 	h.Write([]byte(filepath.Base(keyDir)))
 	h.Write([]byte{0})
 	h.Write(b)
-	return hex.EncodeToString(h.Sum(nil)[:16]) + ".entry"
+	return shapeOf(st) + "-" + hex.EncodeToString(h.Sum(nil)[:16]) + ".entry"
 }
 
 // errDamaged marks an entry that is not what the cache wrote.
 var errDamaged = errors.New("damaged")
 
 // get returns the output of an entry of id and key whose reads are all
-// as they are now, or nil. Damaged entries met on the way are reported
-// and removed.
+// as they are now, or nil. For each shape of reads the directory holds
+// (the most recently used first) it reads one entry's record of what it
+// read, takes the current sums of those files, and opens the entry they
+// name, if there is one: one record read per shape, however many
+// contents the directory keeps. Damaged entries met on the way are
+// reported and removed.
 func (d *diskStore) get(id, key string, v *validator) (*Output, readStamp) {
 	if d == nil {
 		return nil, readStamp{}
@@ -189,36 +210,78 @@ func (d *diskStore) get(id, key string, v *validator) (*Output, readStamp) {
 		return nil, readStamp{}
 	}
 	type cand struct {
-		name string
-		mod  time.Time
+		name, shape string
+		mod         time.Time
 	}
 	var cands []cand
+	names := map[string]bool{}
 	for _, e := range list {
-		if !strings.HasSuffix(e.Name(), ".entry") || !e.Type().IsRegular() {
+		shape, _, ok := strings.Cut(e.Name(), "-")
+		if !strings.HasSuffix(e.Name(), ".entry") || !ok || !e.Type().IsRegular() {
 			continue
 		}
 		info, err := e.Info()
 		if err != nil {
 			continue
 		}
-		cands = append(cands, cand{e.Name(), info.ModTime()})
+		cands = append(cands, cand{e.Name(), shape, info.ModTime()})
+		names[e.Name()] = true
 	}
 	// the most recently used first: the likeliest to hold
 	sort.Slice(cands, func(i, j int) bool { return cands[i].mod.After(cands[j].mod) })
+	damaged := func(p string, err error) {
+		d.warnf("evalbook: warning: cache entry %s is damaged (%v); analysis %q is computed again", p, err, id)
+		os.Remove(p)
+	}
+	tried := map[string]bool{}
 	for _, c := range cands {
+		if tried[c.shape] {
+			continue
+		}
 		p := filepath.Join(kd, c.name)
-		out, st, err := d.read(p, c.name, kd, v)
-		if errors.Is(err, errDamaged) {
-			d.warnf("evalbook: warning: cache entry %s is damaged (%v); analysis %q is computed again", p, err, id)
-			os.Remove(p)
+		h, err := openEntry(p)
+		if err != nil {
+			if errors.Is(err, errDamaged) {
+				damaged(p, err) // the next entry of its shape stands in
+			}
 			continue
 		}
-		if err != nil || out == nil {
+		if shapeOf(h.st) != c.shape {
+			h.close()
+			damaged(p, fmt.Errorf("%w: its name is not the shape of what it read", errDamaged))
 			continue
 		}
-		now := d.now()
-		os.Chtimes(p, now, now) // used: the last to be evicted
-		return out, st
+		tried[c.shape] = true
+		now, ok := v.current(h.st)
+		if !ok {
+			h.close() // a pattern matches other files, or a file is gone
+			continue
+		}
+		want := entryName(kd, now)
+		if want != c.name {
+			h.close()
+			if !names[want] {
+				continue // these contents were never built (or were evicted)
+			}
+			p = filepath.Join(kd, want)
+			if h, err = openEntry(p); err != nil {
+				if errors.Is(err, errDamaged) {
+					damaged(p, err)
+				}
+				continue
+			}
+		}
+		out, err := h.output(want, kd, v)
+		h.close()
+		if err != nil {
+			if errors.Is(err, errDamaged) {
+				damaged(p, err)
+			}
+			continue
+		}
+		t := d.now()
+		os.Chtimes(p, t, t) // used: the last to be evicted
+		return out, h.st
 	}
 	return nil, readStamp{}
 }
@@ -233,25 +296,43 @@ func (d *diskStore) warnf(format string, args ...any) {
 // must not allocate gigabytes).
 const maxStampBytes = 256 << 20
 
-// read reads one entry: its head and stamp, and, when the stamp is valid
-// for the files as they are now, its payload. It returns nil without an
-// error for an entry of other inputs, and an error wrapping errDamaged
-// for one that is not as written.
-func (d *diskStore) read(path, name, keyDir string, v *validator) (*Output, readStamp, error) {
+// entryHead is an open entry whose head and record of what it read
+// (stamp) have been read.
+type entryHead struct {
+	f          *os.File
+	br         *bufio.Reader
+	stampBytes []byte
+	st         readStamp
+	payloadLen int64
+	sum        []byte // the sha256 of stamp and payload, as the head gives it
+}
+
+func (h *entryHead) close() { h.f.Close() }
+
+// openEntry opens an entry and reads its head and stamp; an error
+// wrapping errDamaged when they are not as the cache writes them.
+func openEntry(path string) (*entryHead, error) {
 	f, err := input.OpenOwn(path)
 	if err != nil {
-		return nil, readStamp{}, err // evicted meanwhile: a miss
+		return nil, err // evicted meanwhile: a miss
 	}
-	defer f.Close()
-	br := bufio.NewReaderSize(f, 16<<10)
-	damaged := func(format string, args ...any) (*Output, readStamp, error) {
-		return nil, readStamp{}, fmt.Errorf("%w: "+format, append([]any{errDamaged}, args...)...)
+	h := &entryHead{f: f, br: bufio.NewReaderSize(f, 16<<10)}
+	if err := h.readHead(); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return h, nil
+}
+
+func (h *entryHead) readHead() error {
+	damaged := func(format string, args ...any) error {
+		return fmt.Errorf("%w: "+format, append([]any{errDamaged}, args...)...)
 	}
 	magic := make([]byte, len(entryMagic))
-	if _, err := io.ReadFull(br, magic); err != nil || string(magic) != entryMagic {
+	if _, err := io.ReadFull(h.br, magic); err != nil || string(magic) != entryMagic {
 		return damaged("no evalbook cache header")
 	}
-	head, err := br.ReadString('\n')
+	head, err := h.br.ReadString('\n')
 	if err != nil || len(head) > 200 {
 		return damaged("unreadable header")
 	}
@@ -261,40 +342,50 @@ func (d *diskStore) read(path, name, keyDir string, v *validator) (*Output, read
 	}
 	stampLen, err1 := strconv.ParseInt(fields[0], 10, 64)
 	payloadLen, err2 := strconv.ParseInt(fields[1], 10, 64)
-	want, err3 := hex.DecodeString(fields[2])
-	if err1 != nil || err2 != nil || err3 != nil || len(want) != sha256.Size || stampLen <= 0 || stampLen > maxStampBytes || payloadLen <= 0 {
+	sum, err3 := hex.DecodeString(fields[2])
+	if err1 != nil || err2 != nil || err3 != nil || len(sum) != sha256.Size || stampLen <= 0 || stampLen > maxStampBytes || payloadLen <= 0 {
 		return damaged("unreadable header")
 	}
-	info, err := f.Stat()
+	info, err := h.f.Stat()
 	if err != nil {
-		return nil, readStamp{}, err
+		return err
 	}
 	if size := int64(len(entryMagic)+len(head)) + stampLen + payloadLen; info.Size() != size {
 		return damaged("%d bytes where its header announces %d", info.Size(), size)
 	}
-	stampBytes := make([]byte, stampLen)
-	if _, err := io.ReadFull(br, stampBytes); err != nil {
+	h.stampBytes = make([]byte, stampLen)
+	if _, err := io.ReadFull(h.br, h.stampBytes); err != nil {
 		return damaged("cut short")
 	}
-	var st readStamp
-	if err := json.Unmarshal(stampBytes, &st); err != nil || st.Files == nil {
+	if err := json.Unmarshal(h.stampBytes, &h.st); err != nil || h.st.Files == nil {
 		return damaged("its record of what the analysis read does not parse")
 	}
-	if !v.valid(st) {
-		return nil, readStamp{}, nil // the output of other inputs
+	h.payloadLen, h.sum = payloadLen, sum
+	return nil
+}
+
+// output reads the rest of an entry named name: its checksum must hold,
+// its name must be the address of what it read, and what it read must be
+// as the files are now.
+func (h *entryHead) output(name, keyDir string, v *validator) (*Output, error) {
+	damaged := func(format string, args ...any) (*Output, error) {
+		return nil, fmt.Errorf("%w: "+format, append([]any{errDamaged}, args...)...)
 	}
-	payload := make([]byte, payloadLen)
-	if _, err := io.ReadFull(br, payload); err != nil {
+	payload := make([]byte, h.payloadLen)
+	if _, err := io.ReadFull(h.br, payload); err != nil {
 		return damaged("cut short")
 	}
-	h := sha256.New()
-	h.Write(stampBytes)
-	h.Write(payload)
-	if !bytes.Equal(h.Sum(nil), want) {
+	sum := sha256.New()
+	sum.Write(h.stampBytes)
+	sum.Write(payload)
+	if !bytes.Equal(sum.Sum(nil), h.sum) {
 		return damaged("checksum mismatch")
 	}
-	if entryName(keyDir, st) != name {
+	if entryName(keyDir, h.st) != name {
 		return damaged("its name is not the address of what it read")
+	}
+	if !v.valid(h.st) {
+		return nil, errors.New("not the files as they are now")
 	}
 	var e diskEntry
 	if err := json.Unmarshal(payload, &e); err != nil {
@@ -304,7 +395,7 @@ func (d *diskStore) read(path, name, keyDir string, v *validator) (*Output, read
 	if e.Highlight != nil {
 		res = frozenHighlighted{frozenResult{&e}}
 	}
-	return &Output{Result: res, Figures: e.Figures, Method: e.Method}, st, nil
+	return &Output{Result: res, Figures: e.Figures, Method: e.Method}, nil
 }
 
 // encodeEntry is an entry's bytes.
@@ -521,9 +612,26 @@ func newValidator(in *inputs) *validator {
 	return &validator{in: in, patterns: map[string][]string{}, sums: map[string]string{}}
 }
 
-// valid reports whether every pattern of st still matches the same files
-// and every file still has the same content.
-func (v *validator) valid(st readStamp) bool {
+// current returns st with each file's sum as the file is now: false when
+// a pattern of st matches other files now, or a file cannot be hashed.
+func (v *validator) current(st readStamp) (readStamp, bool) {
+	if !v.patternsHold(st) {
+		return readStamp{}, false
+	}
+	now := readStamp{Files: make(map[string]string, len(st.Files)), Patterns: st.Patterns}
+	for p := range st.Files {
+		s := v.sum(p)
+		if s == "" {
+			return readStamp{}, false
+		}
+		now.Files[p] = s
+	}
+	return now, true
+}
+
+// patternsHold reports whether every pattern of st matches the same
+// files now.
+func (v *validator) patternsHold(st readStamp) bool {
 	for pat, was := range st.Patterns {
 		now, ok := v.patterns[pat]
 		if !ok {
@@ -538,17 +646,30 @@ func (v *validator) valid(st readStamp) bool {
 			return false
 		}
 	}
-	for p, was := range st.Files {
-		now, ok := v.sums[p]
-		if !ok {
-			s, err := v.in.hashes.Sum(p)
-			if err != nil {
-				s = ""
-			}
-			v.sums[p] = s
-			now = s
+	return true
+}
+
+// sum is a file's sha256 now, "" when it cannot be hashed.
+func (v *validator) sum(p string) string {
+	s, ok := v.sums[p]
+	if !ok {
+		var err error
+		if s, err = v.in.hashes.Sum(p); err != nil {
+			s = ""
 		}
-		if now == "" || now != was {
+		v.sums[p] = s
+	}
+	return s
+}
+
+// valid reports whether every pattern of st still matches the same files
+// and every file still has the same content.
+func (v *validator) valid(st readStamp) bool {
+	if !v.patternsHold(st) {
+		return false
+	}
+	for p, was := range st.Files {
+		if now := v.sum(p); now == "" || now != was {
 			return false
 		}
 	}
