@@ -205,30 +205,7 @@ func (d *diskStore) get(id, key string, v *validator) (*Output, readStamp) {
 		return nil, readStamp{}
 	}
 	kd := d.keyDir(id, key)
-	list, err := input.ListOwn(kd)
-	if err != nil {
-		return nil, readStamp{}
-	}
-	type cand struct {
-		name, shape string
-		mod         time.Time
-	}
-	var cands []cand
-	names := map[string]bool{}
-	for _, e := range list {
-		shape, _, ok := strings.Cut(e.Name(), "-")
-		if !strings.HasSuffix(e.Name(), ".entry") || !ok || !e.Type().IsRegular() {
-			continue
-		}
-		info, err := e.Info()
-		if err != nil {
-			continue
-		}
-		cands = append(cands, cand{e.Name(), shape, info.ModTime()})
-		names[e.Name()] = true
-	}
-	// the most recently used first: the likeliest to hold
-	sort.Slice(cands, func(i, j int) bool { return cands[i].mod.After(cands[j].mod) })
+	cands, names := listEntries(kd)
 	damaged := func(p string, err error) {
 		d.warnf("evalbook: warning: cache entry %s is damaged (%v); analysis %q is computed again", p, err, id)
 		os.Remove(p)
@@ -284,6 +261,37 @@ func (d *diskStore) get(id, key string, v *validator) (*Output, readStamp) {
 		return out, h.st
 	}
 	return nil, readStamp{}
+}
+
+// entryFile is an entry in its key's directory.
+type entryFile struct {
+	name, shape string
+	mod         time.Time
+}
+
+// listEntries lists the entries of a key's directory, the most recently
+// used first (the likeliest to hold), and the set of their names.
+func listEntries(kd string) ([]entryFile, map[string]bool) {
+	list, err := input.ListOwn(kd)
+	if err != nil {
+		return nil, nil
+	}
+	var cands []entryFile
+	names := map[string]bool{}
+	for _, e := range list {
+		shape, _, ok := strings.Cut(e.Name(), "-")
+		if !strings.HasSuffix(e.Name(), ".entry") || !ok || !e.Type().IsRegular() {
+			continue
+		}
+		info, err := e.Info()
+		if err != nil {
+			continue
+		}
+		cands = append(cands, entryFile{e.Name(), shape, info.ModTime()})
+		names[e.Name()] = true
+	}
+	sort.Slice(cands, func(i, j int) bool { return cands[i].mod.After(cands[j].mod) })
+	return cands, names
 }
 
 func (d *diskStore) warnf(format string, args ...any) {

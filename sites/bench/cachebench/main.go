@@ -77,28 +77,11 @@ func run(bin, study, edit string, rounds int) error {
 	build := func(args ...string) (sample, error) {
 		cmd := exec.Command(bin, append([]string{"build", study, "--quiet"}, args...)...)
 		cmd.Env = append(os.Environ(), "XDG_CACHE_HOME="+cache)
-		var stderr bytes.Buffer
-		cmd.Stderr = &stderr
-		start := time.Now()
-		if err := cmd.Run(); err != nil {
-			return sample{}, fmt.Errorf("evalbook build %s: %v\n%s", strings.Join(args, " "), err, stderr.String())
-		}
-		wall := time.Since(start).Seconds()
-		ps := cmd.ProcessState
-		return sample{cpu: (ps.UserTime() + ps.SystemTime()).Seconds(), wall: wall}, nil
+		return timed(cmd)
 	}
 	got := map[string][]sample{}
-	start := func() (sample, error) { // the floor: the process alone
-		cmd := exec.Command(bin, "version")
-		t0 := time.Now()
-		if err := cmd.Run(); err != nil {
-			return sample{}, fmt.Errorf("evalbook version: %v", err)
-		}
-		ps := cmd.ProcessState
-		return sample{cpu: (ps.UserTime() + ps.SystemTime()).Seconds(), wall: time.Since(t0).Seconds()}, nil
-	}
 	for range rounds {
-		x, err := start()
+		x, err := timed(exec.Command(bin, "version")) // the floor: the process alone
 		if err != nil {
 			return err
 		}
@@ -129,6 +112,26 @@ func run(bin, study, edit string, rounds int) error {
 			got[s.name] = append(got[s.name], x)
 		}
 	}
+	printTable(got, study, edit, rounds)
+	return nil
+}
+
+// timed runs a command: its CPU (user and system, from the kernel's
+// accounting of the child) and wall time.
+func timed(cmd *exec.Cmd) (sample, error) {
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	start := time.Now()
+	if err := cmd.Run(); err != nil {
+		return sample{}, fmt.Errorf("%s: %v\n%s", strings.Join(cmd.Args, " "), err, stderr.String())
+	}
+	wall := time.Since(start).Seconds()
+	ps := cmd.ProcessState
+	return sample{cpu: (ps.UserTime() + ps.SystemTime()).Seconds(), wall: wall}, nil
+}
+
+// printTable prints the medians and their ratios to --no-cache.
+func printTable(got map[string][]sample, study, edit string, rounds int) {
 	load, _ := os.ReadFile("/proc/loadavg")
 	fmt.Printf("evalbook build of %s, one value of %s edited then put back; median of %d rounds (load %s)\n",
 		study, edit, rounds, strings.Fields(string(load) + " ?")[0])
@@ -138,7 +141,6 @@ func run(bin, study, edit string, rounds int) error {
 		m := median(got[s.name])
 		fmt.Printf("%-24s %8.3f %9.2fx %8.3f %9.2fx\n", s.label, m.cpu, m.cpu/base.cpu, m.wall, m.wall/base.wall)
 	}
-	return nil
 }
 
 // editOne changes the last digit from 1 to 8 of the first data line (the
