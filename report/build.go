@@ -51,6 +51,9 @@ type Options struct {
 	// CacheDir keeps analysis outputs on disk between builds (see
 	// diskcache.go); "" keeps none. NoCache ignores it.
 	CacheDir string
+	// CacheMaxBytes bounds the entries kept in CacheDir (least recently
+	// used out); 0 means DefaultCacheMaxBytes.
+	CacheMaxBytes int64
 	// ReplaceOtherStudy lets a build replace a site whose marker names
 	// another study (another title or manifest name) outside the study
 	// directory: `--force`. Every other check of the output still holds.
@@ -80,6 +83,10 @@ type Options struct {
 	// onExport, when set (tests), is told the id of every figure whose
 	// PDF and PNG were rendered.
 	onExport func(figID string)
+	// disk is the disk cache of this build (run opens it in CacheDir);
+	// cacheNow, when set (tests), is its clock.
+	disk     *diskStore
+	cacheNow func() time.Time
 	// checkOut: refuse an unsafe output before any analysis runs (Build;
 	// checked again, with every file read, before writing).
 	checkOut bool
@@ -212,6 +219,12 @@ func run(ctx context.Context, o *Options) (*built, error) {
 	default:
 		in.hashes = input.LoadHashStore(o.CacheDir)
 		defer in.hashes.Save(o.CacheDir)
+	}
+	if !o.NoCache && o.CacheDir != "" {
+		o.disk = newDiskStore(o.CacheDir, o.CacheMaxBytes, in.hashes, o.Warn, o.cacheNow)
+		// the entries are written while the site renders; the build
+		// ends when they are on disk
+		defer o.disk.finish()
 	}
 	if o.OnRead != nil {
 		// what it read, and what it tried to open (a file missing now
@@ -360,7 +373,7 @@ func runAnalyses(ctx context.Context, s *Study, in *inputs, o Options) []analysi
 			// The others would be computed without this one's values:
 			// they still run, to report their own errors, but nothing of
 			// theirs is taken from or put into the cache.
-			o.Cache, o.CacheDir = nil, ""
+			o.Cache, o.CacheDir, o.disk = nil, "", nil
 			continue
 		}
 		in.derived = append(in.derived, derivedSource{id: r.Spec.ID, results: r.Output.Results, units: r.Output.Units, reads: r.reads})
@@ -378,12 +391,12 @@ func runAnalyses(ctx context.Context, s *Study, in *inputs, o Options) []analysi
 // study's per-unit values (Kind.Units) and are not taken from the cache
 // are fed by one shared units pass (unitspass.go) before they run.
 func runPhase(ctx context.Context, s *Study, in *inputs, o Options, runs []*analysisRun, keys map[*analysisRun]string) {
-	ph := &phase{ctx: ctx, s: s, in: in, o: o}
+	ph := &phase{ctx: ctx, s: s, in: in, o: o, v: newValidator(in)}
 	var todo []*phaseJob
 	for _, r := range runs {
-		j := &phaseJob{r: r, key: keys[r], disk: o.CacheDir}
+		j := &phaseJob{r: r, key: keys[r], disk: o.disk}
 		if o.NoCache || r.Spec.Kind.Feeds {
-			j.disk = ""
+			j.disk = nil
 		}
 		if ph.cached(j) {
 			continue // cached outputs first: only the others read
@@ -422,6 +435,7 @@ type phase struct {
 	s   *Study
 	in  *inputs
 	o   Options
+	v   *validator // checks the caches' entries against the files
 }
 
 // phaseJob is an analysis of a phase: its cache key and disk cache, and,
@@ -429,7 +443,7 @@ type phase struct {
 type phaseJob struct {
 	r    *analysisRun
 	key  string
-	disk string
+	disk *diskStore
 	rs   *input.ReadSet
 	job  *Job
 }
@@ -441,11 +455,11 @@ func (ph *phase) cached(j *phaseJob) bool {
 		return false
 	}
 	r := j.r
-	if out, reads := ph.o.Cache.get(r.Spec.ID, j.key, ph.in); out != nil {
+	if out, reads := ph.o.Cache.get(r.Spec.ID, j.key, ph.in, ph.v); out != nil {
 		r.Output, r.reads, r.cached = out, reads, true
 		return true
 	}
-	if out, st := diskGet(j.disk, r.Spec.ID, j.key, ph.in); out != nil {
+	if out, st := j.disk.get(r.Spec.ID, j.key, ph.v); out != nil {
 		r.Output, r.reads, r.cached = out, st.replay(ph.in), true
 		ph.o.Cache.putStamp(r.Spec.ID, j.key, st, out)
 		return true
@@ -525,7 +539,7 @@ func (ph *phase) run(j *phaseJob) {
 		}
 	}
 	r.Output, r.Err, r.reads = out, err, j.rs
-	if err != nil || (ph.o.Cache == nil && j.disk == "") {
+	if err != nil || (ph.o.Cache == nil && j.disk == nil) {
 		return
 	}
 	st, serr := stampReads(j.rs, ph.in)
@@ -533,7 +547,7 @@ func (ph *phase) run(j *phaseJob) {
 		return // a file changed or vanished while it was read: store nothing
 	}
 	ph.o.Cache.putStamp(r.Spec.ID, j.key, st, out)
-	diskPut(j.disk, r.Spec.ID, j.key, st, out) // a failed write only costs time
+	j.disk.put(r.Spec.ID, j.key, st, out) // in the background; a failed write only costs time
 }
 
 // exportsKey tells apart in the cache the outputs that carry the

@@ -18,9 +18,12 @@ import (
 // has the same content and every path pattern it expanded matches the
 // same files (readStamp). Editing prose therefore re-renders pages without
 // recomputing; touching an input recomputes only the analyses that read it.
+// Each analysis keeps the outputs of its memEntriesPerID most recently
+// used input sets side by side, so undoing an edit finds the output of
+// before it.
 type Cache struct {
 	mu      sync.Mutex
-	entries map[string]*cacheEntry // by analysis id
+	entries map[string][]*cacheEntry // by analysis id, most recently used first
 	hits    int
 	hashes  *input.HashStore
 }
@@ -42,7 +45,7 @@ type readStamp struct {
 
 // NewCache returns an empty cache.
 func NewCache() *Cache {
-	return &Cache{entries: map[string]*cacheEntry{}, hashes: input.NewHashStore()}
+	return &Cache{entries: map[string][]*cacheEntry{}, hashes: input.NewHashStore()}
 }
 
 // Hits returns how many analyses were taken from the cache so far.
@@ -111,30 +114,14 @@ func stampReads(rs *input.ReadSet, in *inputs) (readStamp, error) {
 	return st, nil
 }
 
-// valid reports whether every pattern still matches the same files and
-// every file still has the same content.
-func (st readStamp) valid(in *inputs) bool {
-	for pat, was := range st.Patterns {
-		files, _ := input.MatchPattern("", pat)
-		now := make([]string, len(files))
-		for i, f := range files {
-			now[i] = f.Path
-		}
-		if !slices.Equal(now, was) {
-			return false
-		}
-	}
-	for p, was := range st.Files {
-		if now, err := in.hashes.Sum(p); err != nil || now != was {
-			return false
-		}
-	}
-	return true
-}
-
 // replay records a cached analysis's reads in this build: its rows in
-// the provenance, its files and patterns in the build's record.
+// the provenance, its files and patterns in the build's record. Its
+// files' sums are the build's pins: the lookup has just found each file
+// with that content (validator), so it is not read again.
 func (st readStamp) replay(in *inputs) *input.ReadSet {
+	for p, s := range st.Files {
+		in.setSum(p, s)
+	}
 	rs := input.NewReadSet()
 	v := in.forAnalysis(rs)
 	for p, m := range st.Patterns {
@@ -147,29 +134,82 @@ func (st readStamp) replay(in *inputs) *input.ReadSet {
 }
 
 // get returns a cached output still valid for key, recording what it had
-// read in this build.
-func (c *Cache) get(id, key string, in *inputs) (*Output, *input.ReadSet) {
+// read in this build; the entry it takes becomes the most recently used.
+func (c *Cache) get(id, key string, in *inputs, v *validator) (*Output, *input.ReadSet) {
 	if c == nil {
 		return nil, nil
 	}
 	c.mu.Lock()
-	e := c.entries[id]
+	list := slices.Clone(c.entries[id])
 	c.mu.Unlock()
-	if e == nil || e.key != key || !e.stamp.valid(in) {
-		return nil, nil
+	for _, e := range list {
+		if e.key != key || !v.valid(e.stamp) {
+			continue
+		}
+		c.mu.Lock()
+		c.hits++
+		c.entries[id] = toFront(c.entries[id], e)
+		c.mu.Unlock()
+		return e.out, e.stamp.replay(in)
 	}
-	c.mu.Lock()
-	c.hits++
-	c.mu.Unlock()
-	return e.out, e.stamp.replay(in)
+	return nil, nil
 }
 
-// putStamp stores an output with what it read.
+// toFront moves e to the front of list (adding it if it is not there).
+func toFront(list []*cacheEntry, e *cacheEntry) []*cacheEntry {
+	out := make([]*cacheEntry, 0, len(list)+1)
+	out = append(out, e)
+	for _, x := range list {
+		if x != e {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// putStamp stores an output with what it read, beside the entries of
+// other inputs (an edit and its undo both find theirs); an analysis keeps
+// its memEntriesPerID most recently used.
 func (c *Cache) putStamp(id, key string, st readStamp, out *Output) {
 	if c == nil {
 		return
 	}
 	c.mu.Lock()
-	c.entries[id] = &cacheEntry{key: key, stamp: st, out: out}
-	c.mu.Unlock()
+	defer c.mu.Unlock()
+	list := c.entries[id]
+	for _, x := range list {
+		if x.key == key && sameReads(x.stamp, st) {
+			x.out = out
+			c.entries[id] = toFront(list, x)
+			return
+		}
+	}
+	list = toFront(list, &cacheEntry{key: key, stamp: st, out: out})
+	if len(list) > memEntriesPerID {
+		list = list[:memEntriesPerID]
+	}
+	c.entries[id] = list
+}
+
+// memEntriesPerID is how many outputs of one analysis serve keeps in
+// memory (of other inputs or other parameters).
+const memEntriesPerID = 8
+
+// sameReads reports whether two stamps record the same files with the
+// same contents and the same pattern matches.
+func sameReads(a, b readStamp) bool {
+	if len(a.Files) != len(b.Files) || len(a.Patterns) != len(b.Patterns) {
+		return false
+	}
+	for p, s := range a.Files {
+		if b.Files[p] != s {
+			return false
+		}
+	}
+	for p, m := range a.Patterns {
+		if n, ok := b.Patterns[p]; !ok || !slices.Equal(m, n) {
+			return false
+		}
+	}
+	return true
 }

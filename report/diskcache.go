@@ -1,13 +1,24 @@
 package report
 
 import (
+	"bufio"
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
+	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
 	"sync"
+	"time"
 
 	"github.com/evalbook/evalbook/analyses"
 	"github.com/evalbook/evalbook/figures"
@@ -15,19 +26,58 @@ import (
 	"github.com/evalbook/evalbook/report/input"
 )
 
-// The disk cache lets one-shot builds (evalbook build) reuse an
-// analysis's output when nothing it depends on changed: the key holds the
-// analysis's id, type, resolved parameters, seed, title and caption and a
-// hash of the evalbook binary itself (so a rebuilt tool never trusts old
-// results); an entry is valid while every file the analysis read keeps
-// its size and modification time. Editing prose therefore re-renders
-// pages without recomputing.
+// The disk cache lets one-shot builds (evalbook build, and serve after a
+// restart) reuse an analysis's output when nothing it depends on changed.
+// It is content-addressed: an entry's address is the hash of
+//
+//   - the cache's schema (cacheSchema) and the evalbook binary (its Go
+//     build ID, or the sha256 of the binary where it has none), so a
+//     rebuilt tool never trusts old results;
+//   - the analysis's id and key (cacheKey: type, resolved parameters,
+//     seed, the manifest's declarations, the feeding analyses' keys, the
+//     reading rules);
+//   - what the analysis read: every path pattern with the files it
+//     matched, and every file with its sha256.
+//
+// Entries live side by side in one directory per analysis id and key
+// (<dir>/v2/<id>-<key hash>/<shape>-<address>.entry), so the output
+// computed before an edit is still there after the edit is undone. The
+// shape hashes what was read without the contents (the patterns with
+// their matches, the files' paths): a lookup reads one entry's record of
+// what it read per shape, takes those files' sums as they are now, and
+// opens the one entry they address, if it is there. The store is bounded
+// (Options.CacheMaxBytes, DefaultCacheMaxBytes): after a build that
+// wrote, the least recently used entries (a hit touches its entry) go
+// until the rest fit, and one analysis keeps at most maxEntriesPerKey.
+//
+// An entry is "evalbook-cache 2\n", then "<stamp length> <payload length>
+// <sha256 of stamp and payload>\n", then the stamp (what it read, JSON)
+// and the payload (diskEntry, JSON). A damaged entry — cut short, a byte
+// changed, a head that does not parse, an address that does not match
+// its stamp — is a miss with a warning, and is removed: its numbers never
+// reach a site. Entries are written to a temporary file and renamed into
+// place, so concurrent builds into one cache read whole entries or none.
 //
 // What is stored is the output as the site writer sees it — tables, data
 // tables, notes, the result's own JSON, the key finding, figures and the
 // method note — so a cached build is byte-identical to a computed one.
 // Kinds that feed other analyses (Kind.Feeds) stream values and are not
 // stored on disk.
+
+// cacheSchema is the version of the entries' layout and of what their
+// addresses hash; a change makes every older entry unreachable.
+const cacheSchema = 2
+
+// DefaultCacheMaxBytes bounds the disk cache when Options.CacheMaxBytes
+// is 0.
+const DefaultCacheMaxBytes = 256 << 20
+
+// maxEntriesPerKey is how many input sets of one analysis (with one key)
+// the disk cache keeps: enough for a series of edits and their undos.
+const maxEntriesPerKey = 16
+
+// entryMagic starts every entry.
+const entryMagic = "evalbook-cache 2\n"
 
 // diskEntry is one cached output on disk.
 type diskEntry struct {
@@ -38,7 +88,6 @@ type diskEntry struct {
 	Highlight  *string          `json:"highlight,omitempty"`
 	Figures    []figures.Figure `json:"figures"`
 	Method     string           `json:"method"`
-	Reads      readStamp        `json:"reads"`
 }
 
 // frozenResult replays a cached result for the site writer.
@@ -54,64 +103,316 @@ type frozenHighlighted struct{ frozenResult }
 
 func (f frozenHighlighted) Highlight() string { return *f.e.Highlight }
 
-var (
-	exeHashOnce sync.Once
-	exeHash     string
-)
+// diskStore is the disk cache of one build: lookups, the writes it
+// started (in the background, joined by finish) and the eviction after
+// them.
+type diskStore struct {
+	dir  string // <cache dir>/v2
+	root string // the cache dir (hashes.json, entries of older layouts)
+	max  int64
+	tool string
+	warn io.Writer
+	now  func() time.Time
 
-// toolHash identifies the running binary's code.
-func toolHash() string {
-	exeHashOnce.Do(func() {
-		exe, err := os.Executable()
-		if err == nil {
-			exeHash, err = input.SHA256File(exe)
-		}
-		if err != nil {
-			exeHash = "unknown"
-		}
-	})
-	return exeHash
+	wg    sync.WaitGroup
+	mu    sync.Mutex
+	wrote bool
 }
 
-func diskPath(dir, id, key string) string {
-	h := sha256.Sum256([]byte(id + "\x00" + key + "\x00" + toolHash()))
-	return filepath.Join(dir, id+"-"+hex.EncodeToString(h[:12])+".json")
-}
-
-// diskGet returns a cached output still valid, or nil.
-func diskGet(dir, id, key string, in *inputs) (*Output, readStamp) {
+// newDiskStore opens the disk cache in dir for a build, or returns nil
+// when dir is "".
+func newDiskStore(dir string, max int64, hashes *input.HashStore, warn io.Writer, now func() time.Time) *diskStore {
 	if dir == "" {
+		return nil
+	}
+	if max <= 0 {
+		max = DefaultCacheMaxBytes
+	}
+	if now == nil {
+		now = time.Now
+	}
+	return &diskStore{dir: filepath.Join(dir, "v2"), root: dir, max: max, tool: toolID(hashes), warn: warn, now: now}
+}
+
+// toolID identifies the running binary's code: its Go build ID, read
+// from a few hundred bytes of it, or else (a binary linked without one)
+// its sha256, which the hash store remembers by the binary's identity so
+// that only the first build after an install reads it.
+func toolID(hashes *input.HashStore) string {
+	exe, err := os.Executable()
+	if err != nil {
+		return "unknown"
+	}
+	if id := input.GoBuildID(exe); id != "" {
+		return "go-build-id:" + id
+	}
+	if hashes == nil {
+		hashes = input.NewHashStore()
+	}
+	sum, err := hashes.Sum(exe)
+	if err != nil {
+		return "unknown"
+	}
+	return "sha256:" + sum
+}
+
+// keyDir is the directory of the entries of one analysis with one key.
+func (d *diskStore) keyDir(id, key string) string {
+	h := sha256.Sum256([]byte(strconv.Itoa(cacheSchema) + "\x00" + d.tool + "\x00" + id + "\x00" + key))
+	return filepath.Join(d.dir, id+"-"+hex.EncodeToString(h[:12]))
+}
+
+// shapeOf is the hash of what an analysis read, without the contents:
+// its patterns with their matches and the paths of its files. The
+// entries of one analysis with one shape differ only in the contents of
+// those files, so the current contents name the one entry that can hold.
+func shapeOf(st readStamp) string {
+	b, _ := json.Marshal(struct {
+		Files    []string            `json:"files"`
+		Patterns map[string][]string `json:"patterns"`
+	}{slices.Sorted(maps.Keys(st.Files)), st.Patterns})
+	h := sha256.Sum256(b)
+	return hex.EncodeToString(h[:8])
+}
+
+// entryName is an entry's content address: its shape (shapeOf), then
+// the hash of its key's directory and of what it read (patterns with
+// their matches, files with their sha256).
+func entryName(keyDir string, st readStamp) string {
+	b, _ := json.Marshal(struct {
+		Files    map[string]string   `json:"files"`
+		Patterns map[string][]string `json:"patterns"`
+	}{st.Files, st.Patterns})
+	h := sha256.New()
+	h.Write([]byte(filepath.Base(keyDir)))
+	h.Write([]byte{0})
+	h.Write(b)
+	return shapeOf(st) + "-" + hex.EncodeToString(h.Sum(nil)[:16]) + ".entry"
+}
+
+// errDamaged marks an entry that is not what the cache wrote.
+var errDamaged = errors.New("damaged")
+
+// get returns the output of an entry of id and key whose reads are all
+// as they are now, or nil. For each shape of reads the directory holds
+// (the most recently used first) it reads one entry's record of what it
+// read, takes the current sums of those files, and opens the entry they
+// name, if there is one: one record read per shape, however many
+// contents the directory keeps. Damaged entries met on the way are
+// reported and removed.
+func (d *diskStore) get(id, key string, v *validator) (*Output, readStamp) {
+	if d == nil {
 		return nil, readStamp{}
 	}
-	b, err := input.ReadOwn(diskPath(dir, id, key))
+	kd := d.keyDir(id, key)
+	cands, names := listEntries(kd)
+	damaged := func(p string, err error) {
+		d.warnf("evalbook: warning: cache entry %s is damaged (%v); analysis %q is computed again", p, err, id)
+		os.Remove(p)
+	}
+	tried := map[string]bool{}
+	for _, c := range cands {
+		if tried[c.shape] {
+			continue
+		}
+		p := filepath.Join(kd, c.name)
+		h, err := openEntry(p)
+		if err != nil {
+			if errors.Is(err, errDamaged) {
+				damaged(p, err) // the next entry of its shape stands in
+			}
+			continue
+		}
+		if shapeOf(h.st) != c.shape {
+			h.close()
+			damaged(p, fmt.Errorf("%w: its name is not the shape of what it read", errDamaged))
+			continue
+		}
+		tried[c.shape] = true
+		now, ok := v.current(h.st)
+		if !ok {
+			h.close() // a pattern matches other files, or a file is gone
+			continue
+		}
+		want := entryName(kd, now)
+		if want != c.name {
+			h.close()
+			if !names[want] {
+				continue // these contents were never built (or were evicted)
+			}
+			p = filepath.Join(kd, want)
+			if h, err = openEntry(p); err != nil {
+				if errors.Is(err, errDamaged) {
+					damaged(p, err)
+				}
+				continue
+			}
+		}
+		out, err := h.output(want, kd, v)
+		h.close()
+		if err != nil {
+			if errors.Is(err, errDamaged) {
+				damaged(p, err)
+			}
+			continue
+		}
+		t := d.now()
+		os.Chtimes(p, t, t) // used: the last to be evicted
+		return out, h.st
+	}
+	return nil, readStamp{}
+}
+
+// entryFile is an entry in its key's directory.
+type entryFile struct {
+	name, shape string
+	mod         time.Time
+}
+
+// listEntries lists the entries of a key's directory, the most recently
+// used first (the likeliest to hold), and the set of their names.
+func listEntries(kd string) ([]entryFile, map[string]bool) {
+	list, err := input.ListOwn(kd)
 	if err != nil {
-		return nil, readStamp{}
+		return nil, nil
+	}
+	var cands []entryFile
+	names := map[string]bool{}
+	for _, e := range list {
+		shape, _, ok := strings.Cut(e.Name(), "-")
+		if !strings.HasSuffix(e.Name(), ".entry") || !ok || !e.Type().IsRegular() {
+			continue
+		}
+		info, err := e.Info()
+		if err != nil {
+			continue
+		}
+		cands = append(cands, entryFile{e.Name(), shape, info.ModTime()})
+		names[e.Name()] = true
+	}
+	sort.Slice(cands, func(i, j int) bool { return cands[i].mod.After(cands[j].mod) })
+	return cands, names
+}
+
+func (d *diskStore) warnf(format string, args ...any) {
+	if d.warn != nil {
+		fmt.Fprintf(d.warn, format+"\n", args...)
+	}
+}
+
+// maxStampBytes bounds the stamp a head may announce (a damaged length
+// must not allocate gigabytes).
+const maxStampBytes = 256 << 20
+
+// entryHead is an open entry whose head and record of what it read
+// (stamp) have been read.
+type entryHead struct {
+	f          *os.File
+	br         *bufio.Reader
+	stampBytes []byte
+	st         readStamp
+	payloadLen int64
+	sum        []byte // the sha256 of stamp and payload, as the head gives it
+}
+
+func (h *entryHead) close() { h.f.Close() }
+
+// openEntry opens an entry and reads its head and stamp; an error
+// wrapping errDamaged when they are not as the cache writes them.
+func openEntry(path string) (*entryHead, error) {
+	f, err := input.OpenOwn(path)
+	if err != nil {
+		return nil, err // evicted meanwhile: a miss
+	}
+	h := &entryHead{f: f, br: bufio.NewReaderSize(f, 16<<10)}
+	if err := h.readHead(); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return h, nil
+}
+
+func (h *entryHead) readHead() error {
+	damaged := func(format string, args ...any) error {
+		return fmt.Errorf("%w: "+format, append([]any{errDamaged}, args...)...)
+	}
+	magic := make([]byte, len(entryMagic))
+	if _, err := io.ReadFull(h.br, magic); err != nil || string(magic) != entryMagic {
+		return damaged("no evalbook cache header")
+	}
+	head, err := h.br.ReadString('\n')
+	if err != nil || len(head) > 200 {
+		return damaged("unreadable header")
+	}
+	fields := strings.Fields(head)
+	if len(fields) != 3 {
+		return damaged("unreadable header")
+	}
+	stampLen, err1 := strconv.ParseInt(fields[0], 10, 64)
+	payloadLen, err2 := strconv.ParseInt(fields[1], 10, 64)
+	sum, err3 := hex.DecodeString(fields[2])
+	if err1 != nil || err2 != nil || err3 != nil || len(sum) != sha256.Size || stampLen <= 0 || stampLen > maxStampBytes || payloadLen <= 0 {
+		return damaged("unreadable header")
+	}
+	info, err := h.f.Stat()
+	if err != nil {
+		return err
+	}
+	if size := int64(len(entryMagic)+len(head)) + stampLen + payloadLen; info.Size() != size {
+		return damaged("%d bytes where its header announces %d", info.Size(), size)
+	}
+	h.stampBytes = make([]byte, stampLen)
+	if _, err := io.ReadFull(h.br, h.stampBytes); err != nil {
+		return damaged("cut short")
+	}
+	if err := json.Unmarshal(h.stampBytes, &h.st); err != nil || h.st.Files == nil {
+		return damaged("its record of what the analysis read does not parse")
+	}
+	h.payloadLen, h.sum = payloadLen, sum
+	return nil
+}
+
+// output reads the rest of an entry named name: its checksum must hold,
+// its name must be the address of what it read, and what it read must be
+// as the files are now.
+func (h *entryHead) output(name, keyDir string, v *validator) (*Output, error) {
+	damaged := func(format string, args ...any) (*Output, error) {
+		return nil, fmt.Errorf("%w: "+format, append([]any{errDamaged}, args...)...)
+	}
+	payload := make([]byte, h.payloadLen)
+	if _, err := io.ReadFull(h.br, payload); err != nil {
+		return damaged("cut short")
+	}
+	sum := sha256.New()
+	sum.Write(h.stampBytes)
+	sum.Write(payload)
+	if !bytes.Equal(sum.Sum(nil), h.sum) {
+		return damaged("checksum mismatch")
+	}
+	if entryName(keyDir, h.st) != name {
+		return damaged("its name is not the address of what it read")
+	}
+	if !v.valid(h.st) {
+		return nil, errors.New("not the files as they are now")
 	}
 	var e diskEntry
-	if err := json.Unmarshal(b, &e); err != nil || e.Reads.Files == nil {
-		return nil, readStamp{}
-	}
-	if !e.Reads.valid(in) {
-		return nil, readStamp{}
+	if err := json.Unmarshal(payload, &e); err != nil {
+		return damaged("its output does not parse: %v", err)
 	}
 	var res analyses.Result = frozenResult{&e}
 	if e.Highlight != nil {
 		res = frozenHighlighted{frozenResult{&e}}
 	}
-	return &Output{Result: res, Figures: e.Figures, Method: e.Method}, e.Reads
+	return &Output{Result: res, Figures: e.Figures, Method: e.Method}, nil
 }
 
-// diskPut stores an output; failures only cost the next build time.
-func diskPut(dir, id, key string, st readStamp, out *Output) error {
-	if dir == "" {
-		return nil
-	}
+// encodeEntry is an entry's bytes.
+func encodeEntry(st readStamp, out *Output) ([]byte, error) {
 	own, err := json.Marshal(out.Result)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	e := diskEntry{Tables: out.Result.Tables(), Notes: out.Result.Notes(), Own: own, Figures: out.Figures,
-		Method: out.Method, Reads: st}
+	e := diskEntry{Tables: out.Result.Tables(), Notes: out.Result.Notes(), Own: own, Figures: out.Figures, Method: out.Method}
 	if dt, ok := out.Result.(interface{ DataTables() []analyses.Table }); ok {
 		e.DataTables = dt.DataTables()
 	}
@@ -120,14 +421,55 @@ func diskPut(dir, id, key string, st readStamp, out *Output) error {
 		e.Highlight = &s
 	}
 	e.Tables, e.DataTables = jsonSafeTables(e.Tables), jsonSafeTables(e.DataTables)
-	b, err := json.Marshal(e)
+	payload, err := json.Marshal(e)
+	if err != nil {
+		return nil, err
+	}
+	stamp, err := json.Marshal(st)
+	if err != nil {
+		return nil, err
+	}
+	h := sha256.New()
+	h.Write(stamp)
+	h.Write(payload)
+	var b bytes.Buffer
+	b.Grow(len(entryMagic) + 100 + len(stamp) + len(payload))
+	b.WriteString(entryMagic)
+	fmt.Fprintf(&b, "%d %d %x\n", len(stamp), len(payload), h.Sum(nil))
+	b.Write(stamp)
+	b.Write(payload)
+	return b.Bytes(), nil
+}
+
+// put stores an output in the background (finish waits for it); a
+// failure only costs a later build time.
+func (d *diskStore) put(id, key string, st readStamp, out *Output) {
+	if d == nil {
+		return
+	}
+	d.wg.Add(1)
+	go func() {
+		defer d.wg.Done()
+		if d.write(id, key, st, out) == nil {
+			d.mu.Lock()
+			d.wrote = true
+			d.mu.Unlock()
+		}
+	}()
+}
+
+// write writes an entry: to a temporary file in its directory, renamed
+// into place, so a reader sees a whole entry or none.
+func (d *diskStore) write(id, key string, st readStamp, out *Output) error {
+	b, err := encodeEntry(st, out)
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	kd := d.keyDir(id, key)
+	if err := os.MkdirAll(kd, 0o755); err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(dir, ".tmp-")
+	tmp, err := os.CreateTemp(kd, ".tmp-")
 	if err != nil {
 		return err
 	}
@@ -136,13 +478,210 @@ func diskPut(dir, id, key string, st readStamp, out *Output) error {
 		werr = cerr
 	}
 	if werr == nil {
-		werr = os.Rename(tmp.Name(), diskPath(dir, id, key))
+		// written now (the kernel's clock and the store's may differ:
+		// tests run the store on a clock of their own)
+		now := d.now()
+		werr = os.Chtimes(tmp.Name(), now, now)
+	}
+	if werr == nil {
+		werr = os.Rename(tmp.Name(), filepath.Join(kd, entryName(kd, st)))
 	}
 	if werr != nil {
 		os.Remove(tmp.Name())
 		return fmt.Errorf("cache: %w", werr)
 	}
 	return nil
+}
+
+// finish waits for the build's writes and, if there were any, evicts
+// what no longer fits.
+func (d *diskStore) finish() {
+	if d == nil {
+		return
+	}
+	d.wg.Wait()
+	d.mu.Lock()
+	wrote := d.wrote
+	d.mu.Unlock()
+	if wrote {
+		d.evict()
+	}
+}
+
+// staleTemp is the age from which a temporary file of the cache is a
+// write that was killed, not one under way.
+const staleTemp = time.Hour
+
+// evict removes, least recently used first, the entries beyond
+// maxEntriesPerKey of one analysis and then those beyond the store's
+// bound; it also removes killed writes and the entries of the layout
+// before content addressing (<id>-<hash>.json in the cache directory),
+// which no build reads any more.
+func (d *diskStore) evict() {
+	type entry struct {
+		path string
+		size int64
+		mod  time.Time
+	}
+	var all []entry
+	var total int64
+	now := d.now()
+	dirs, _ := input.ListOwn(d.dir)
+	for _, dir := range dirs {
+		if !dir.IsDir() {
+			continue
+		}
+		kd := filepath.Join(d.dir, dir.Name())
+		list, _ := input.ListOwn(kd)
+		var mine []entry
+		for _, e := range list {
+			info, err := e.Info()
+			if err != nil || !info.Mode().IsRegular() {
+				continue
+			}
+			p := filepath.Join(kd, e.Name())
+			if strings.HasPrefix(e.Name(), ".tmp-") {
+				if now.Sub(info.ModTime()) > staleTemp {
+					os.Remove(p)
+				}
+				continue
+			}
+			if strings.HasSuffix(e.Name(), ".entry") {
+				mine = append(mine, entry{p, info.Size(), info.ModTime()})
+			}
+		}
+		sort.Slice(mine, func(i, j int) bool { return mine[i].mod.After(mine[j].mod) })
+		for i, e := range mine {
+			if i >= maxEntriesPerKey {
+				os.Remove(e.path)
+				continue
+			}
+			all = append(all, e)
+			total += e.size
+		}
+		if len(mine) == 0 {
+			os.Remove(kd) // empty (fails, harmlessly, if a write just began)
+		}
+	}
+	if total > d.max {
+		sort.Slice(all, func(i, j int) bool { return all[i].mod.Before(all[j].mod) })
+		for _, e := range all {
+			if total <= d.max {
+				break
+			}
+			if rerr := os.Remove(e.path); rerr == nil || errors.Is(rerr, fs.ErrNotExist) {
+				total -= e.size // gone, by this build or another
+			}
+		}
+	}
+	if top, err := input.ListOwn(d.root); err == nil {
+		for _, e := range top {
+			if p := filepath.Join(d.root, e.Name()); isLegacyEntry(e.Name()) && e.Type().IsRegular() && legacyContent(p) {
+				os.Remove(p)
+			}
+		}
+	}
+}
+
+// isLegacyEntry reports whether name is an entry of the cache's first
+// layout: <id>-<24 hex digits>.json.
+func isLegacyEntry(name string) bool {
+	base, ok := strings.CutSuffix(name, ".json")
+	if !ok || len(base) < 26 || base[len(base)-25] != '-' {
+		return false
+	}
+	_, e := hex.DecodeString(base[len(base)-24:])
+	return e == nil
+}
+
+// legacyContent reports whether the file at path begins as the entries of
+// the cache's first layout did: nothing else is removed.
+func legacyContent(path string) bool {
+	f, err := input.OpenOwn(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	head := make([]byte, len(`{"tables":`))
+	_, err = io.ReadFull(f, head)
+	return err == nil && string(head) == `{"tables":`
+}
+
+// validator checks stamps against the files as they are now, each
+// pattern expanded and each file's sum taken once however many stamps
+// (of however many analyses of a phase) name it.
+type validator struct {
+	in       *inputs
+	patterns map[string][]string
+	sums     map[string]string // "" for a file that cannot be hashed
+}
+
+func newValidator(in *inputs) *validator {
+	return &validator{in: in, patterns: map[string][]string{}, sums: map[string]string{}}
+}
+
+// current returns st with each file's sum as the file is now: false when
+// a pattern of st matches other files now, or a file cannot be hashed.
+func (v *validator) current(st readStamp) (readStamp, bool) {
+	if !v.patternsHold(st) {
+		return readStamp{}, false
+	}
+	now := readStamp{Files: make(map[string]string, len(st.Files)), Patterns: st.Patterns}
+	for p := range st.Files {
+		s := v.sum(p)
+		if s == "" {
+			return readStamp{}, false
+		}
+		now.Files[p] = s
+	}
+	return now, true
+}
+
+// patternsHold reports whether every pattern of st matches the same
+// files now.
+func (v *validator) patternsHold(st readStamp) bool {
+	for pat, was := range st.Patterns {
+		now, ok := v.patterns[pat]
+		if !ok {
+			files, _ := input.MatchPattern("", pat)
+			now = make([]string, len(files))
+			for i, f := range files {
+				now[i] = f.Path
+			}
+			v.patterns[pat] = now
+		}
+		if !slices.Equal(now, was) {
+			return false
+		}
+	}
+	return true
+}
+
+// sum is a file's sha256 now, "" when it cannot be hashed.
+func (v *validator) sum(p string) string {
+	s, ok := v.sums[p]
+	if !ok {
+		var err error
+		if s, err = v.in.hashes.Sum(p); err != nil {
+			s = ""
+		}
+		v.sums[p] = s
+	}
+	return s
+}
+
+// valid reports whether every pattern of st still matches the same files
+// and every file still has the same content.
+func (v *validator) valid(st readStamp) bool {
+	if !v.patternsHold(st) {
+		return false
+	}
+	for p, was := range st.Files {
+		if now := v.sum(p); now == "" || now != was {
+			return false
+		}
+	}
+	return true
 }
 
 // jsonSafeTables copies tables with NaN and ±Inf cells as nil, which the

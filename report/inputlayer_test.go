@@ -32,7 +32,7 @@ var readers = map[string]bool{
 	"zip.OpenReader": true,
 	// report/input's readers of evalbook's own files (own.go): cache
 	// entries, the built site, the output directory, what verify is given
-	"input.ReadOwn": true, "input.ListOwn": true, "input.OpenLock": true, "input.OpenZip": true, "input.OpenSupplied": true,
+	"input.ReadOwn": true, "input.OpenOwn": true, "input.ListOwn": true, "input.OpenLock": true, "input.OpenZip": true, "input.OpenSupplied": true,
 }
 
 // readerExempt are the directories (relative to the module root, slash

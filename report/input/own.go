@@ -2,10 +2,12 @@ package input
 
 import (
 	"archive/zip"
+	"debug/elf"
 	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 )
 
@@ -98,4 +100,41 @@ func OpenOwnFile(path string) (*os.File, fs.FileInfo, error) {
 		return nil, nil, &fs.PathError{Op: "read", Path: path, Err: errors.New(what)}
 	}
 	return f, st, nil
+}
+
+// OpenOwn opens a file evalbook wrote itself (a cache entry) for reading
+// part of it: a cache lookup reads an entry's header and what it read
+// before deciding to read the rest.
+func OpenOwn(path string) (*os.File, error) { return os.Open(path) }
+
+// GoBuildID returns the Go toolchain's build ID of an ELF executable
+// (what `go tool buildid` prints): it names the binary's content, so two
+// binaries with the same ID run the same code. It is read from the
+// .note.go.buildid section, a few hundred bytes, instead of hashing the
+// whole binary. "" when the file is not ELF or was linked without one
+// (-ldflags=-buildid=, as the release archives are).
+func GoBuildID(exe string) string {
+	f, err := elf.Open(exe)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	s := f.Section(".note.go.buildid")
+	if s == nil || s.Size > 4096 {
+		return ""
+	}
+	b, err := s.Data()
+	if err != nil || len(b) < 16 {
+		return ""
+	}
+	order := f.ByteOrder
+	namesz, descsz := order.Uint32(b[0:4]), order.Uint32(b[4:8])
+	if namesz != 4 || string(b[12:16]) != "Go\x00\x00" || uint64(descsz) > uint64(len(b)-16) {
+		return ""
+	}
+	id := string(b[16 : 16+descsz])
+	if len(id) < 16 || strings.ContainsAny(id, "\x00\n") {
+		return ""
+	}
+	return id
 }

@@ -1,0 +1,99 @@
+package report
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"testing"
+	"time"
+)
+
+// BenchmarkSertkan2023Cache: the cache on the five meta-analyses of Sertkan et al. 2023 in
+// one process (make bench-cache; no process start, which
+// sites/bench/cachebench times with it): a build without the cache, a
+// warm one, one after a value of runs/MF_movielens-10M.csv (read by four
+// of the five) changed to one never built before, and one after that
+// edit was undone. Only the build named is timed (cpu-ms/build from the
+// kernel's accounting of the process, wall-ms/build), from a collected
+// heap, as a new process starts; printed, never asserted.
+func BenchmarkSertkan2023Cache(b *testing.B) {
+	src, err := filepath.Abs("../../shared/reference/sertkan2023/runs")
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := os.Stat(src); err != nil {
+		b.Skip("no ../shared/reference/sertkan2023/runs:", err)
+	}
+	dir := b.TempDir()
+	if err := os.CopyFS(filepath.Join(dir, "runs"), os.DirFS(src)); err != nil {
+		b.Fatal(err)
+	}
+	manifest, err := os.ReadFile("../sites/bench/sertkan2023/study.toml")
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "study.toml"), manifest, 0o644); err != nil {
+		b.Fatal(err)
+	}
+	edited := filepath.Join(dir, "runs", "MF_movielens-10M.csv")
+	os.Chmod(edited, 0o644)
+	original, err := os.ReadFile(edited)
+	if err != nil {
+		b.Fatal(err)
+	}
+	line := bytes.IndexByte(original, '\n') + 1
+	comma := bytes.IndexByte(original[line:], ',') + line // 4647,0.7107011065953418,0.0
+	// edit(i) is the file with the first value's digits after the
+	// fourth decimal replaced by i: a content no build has seen.
+	edit := func(i int) []byte {
+		v := fmt.Appendf(nil, "0.7107%012d", i)
+		end := bytes.IndexByte(original[comma+1:], ',') + comma + 1
+		out := append(bytes.Clone(original[:comma+1]), v...)
+		return append(out, original[end:]...)
+	}
+	write := func(body []byte) {
+		if err := os.WriteFile(edited, body, 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	o := Options{Manifest: filepath.Join(dir, "study.toml"), Out: filepath.Join(dir, "site"), Quiet: true, Version: "bench", CacheDir: filepath.Join(dir, "cache")}
+	build := func(o Options) {
+		if _, err := Build(context.Background(), o); err != nil {
+			b.Fatal(err)
+		}
+	}
+	n := 0
+	for _, step := range []string{"nocache", "warm", "edit", "undo"} {
+		b.Run(step, func(b *testing.B) {
+			var cpu float64
+			var wall time.Duration
+			for i := 0; i < b.N; i++ {
+				n++
+				write(original)
+				oi := o
+				switch step {
+				case "nocache":
+					oi.NoCache = true
+				case "warm":
+					build(o)
+				case "edit":
+					build(o)
+					write(edit(n))
+				case "undo":
+					write(edit(n))
+					build(o)
+					write(original)
+				}
+				runtime.GC() // the set-up's garbage is not the timed build's
+				cpu0, t0 := processCPUSeconds(), time.Now()
+				build(oi)
+				cpu, wall = cpu+processCPUSeconds()-cpu0, wall+time.Since(t0)
+			}
+			b.ReportMetric(1000*cpu/float64(b.N), "cpu-ms/build")
+			b.ReportMetric(1000*wall.Seconds()/float64(b.N), "wall-ms/build")
+		})
+	}
+}

@@ -1,0 +1,174 @@
+// Command cachebench times evalbook's cache on a study, side by side with
+// a build without it: `--no-cache`, a cold build (empty cache), a warm
+// one (nothing changed), one after a single value of one input was
+// edited, and one after the edit was undone (the file's bytes put back).
+// Each is a separate process (as a user runs them), timed in CPU (user +
+// system, from the kernel's accounting of the child) and wall; it prints
+// the median of -n rounds and each median's ratio to --no-cache, and
+// last the cost of starting the process at all (evalbook version), the
+// floor under any build. It prints figures and never fails on them (make
+// bench-cache).
+//
+//	go run ./sites/bench/cachebench -bin bin/evalbook -edit runs/MF_movielens-10M.csv STUDY
+//
+// STUDY is built in place; its site goes to STUDY/site and its cache to
+// a directory of its own (XDG_CACHE_HOME), emptied before each round.
+// The edit changes the last digit (1 to 8) of the first data line of the
+// -edit file to the next digit: one value, the size kept.
+package main
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+)
+
+func main() {
+	bin := flag.String("bin", "bin/evalbook", "the evalbook binary")
+	edit := flag.String("edit", "", "the input (relative to the study) whose first data line gets one digit changed")
+	rounds := flag.Int("n", 5, "rounds; medians are printed")
+	flag.Parse()
+	if flag.NArg() != 1 || *edit == "" {
+		fmt.Fprintln(os.Stderr, "usage: cachebench -bin BIN -edit FILE [-n N] STUDY")
+		os.Exit(2)
+	}
+	if err := run(*bin, flag.Arg(0), *edit, *rounds); err != nil {
+		fmt.Fprintln(os.Stderr, "cachebench:", err)
+		os.Exit(1)
+	}
+}
+
+type sample struct{ cpu, wall float64 }
+
+var steps = []struct{ name, label string }{
+	{"nocache", "--no-cache"},
+	{"cold", "cold (empty cache)"},
+	{"warm", "warm (nothing changed)"},
+	{"edit", "after one edit"},
+	{"undo", "after the undo"},
+}
+
+func run(bin, study, edit string, rounds int) error {
+	bin, err := filepath.Abs(bin)
+	if err != nil {
+		return err
+	}
+	cache, err := os.MkdirTemp(filepath.Dir(filepath.Clean(study)), "cachebench-xdg-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(cache)
+	path := filepath.Join(study, edit)
+	original, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	edited, err := editOne(original)
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	defer os.WriteFile(path, original, 0o644)
+	build := func(args ...string) (sample, error) {
+		cmd := exec.Command(bin, append([]string{"build", study, "--quiet"}, args...)...)
+		cmd.Env = append(os.Environ(), "XDG_CACHE_HOME="+cache)
+		return timed(cmd)
+	}
+	got := map[string][]sample{}
+	for range rounds {
+		x, err := timed(exec.Command(bin, "version")) // the floor: the process alone
+		if err != nil {
+			return err
+		}
+		got["start"] = append(got["start"], x)
+		if err := os.RemoveAll(filepath.Join(cache, "evalbook")); err != nil {
+			return err
+		}
+		if err := os.WriteFile(path, original, 0o644); err != nil {
+			return err
+		}
+		for _, s := range steps {
+			var args []string
+			switch s.name {
+			case "nocache":
+				args = []string{"--no-cache"}
+			case "edit":
+				err = os.WriteFile(path, edited, 0o644)
+			case "undo":
+				err = os.WriteFile(path, original, 0o644)
+			}
+			if err != nil {
+				return err
+			}
+			x, err := build(args...)
+			if err != nil {
+				return err
+			}
+			got[s.name] = append(got[s.name], x)
+		}
+	}
+	printTable(got, study, edit, rounds)
+	return nil
+}
+
+// timed runs a command: its CPU (user and system, from the kernel's
+// accounting of the child) and wall time.
+func timed(cmd *exec.Cmd) (sample, error) {
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	start := time.Now()
+	if err := cmd.Run(); err != nil {
+		return sample{}, fmt.Errorf("%s: %v\n%s", strings.Join(cmd.Args, " "), err, stderr.String())
+	}
+	wall := time.Since(start).Seconds()
+	ps := cmd.ProcessState
+	return sample{cpu: (ps.UserTime() + ps.SystemTime()).Seconds(), wall: wall}, nil
+}
+
+// printTable prints the medians and their ratios to --no-cache.
+func printTable(got map[string][]sample, study, edit string, rounds int) {
+	load, _ := os.ReadFile("/proc/loadavg")
+	fmt.Printf("evalbook build of %s, one value of %s edited then put back; median of %d rounds (load %s)\n",
+		study, edit, rounds, strings.Fields(string(load) + " ?")[0])
+	fmt.Printf("%-24s %8s %10s %8s %10s\n", "", "CPU s", "× no-cache", "wall s", "× no-cache")
+	base := median(got["nocache"])
+	for _, s := range append(steps, struct{ name, label string }{"start", "process start (version)"}) {
+		m := median(got[s.name])
+		fmt.Printf("%-24s %8.3f %9.2fx %8.3f %9.2fx\n", s.label, m.cpu, m.cpu/base.cpu, m.wall, m.wall/base.wall)
+	}
+}
+
+// editOne changes the last digit from 1 to 8 of the first data line (the
+// second line) to the next digit.
+func editOne(b []byte) ([]byte, error) {
+	start := bytes.IndexByte(b, '\n') + 1
+	end := bytes.IndexByte(b[start:], '\n')
+	if start == 0 || end < 0 {
+		return nil, fmt.Errorf("no data line")
+	}
+	out := bytes.Clone(b)
+	for i := start + end - 1; i >= start; i-- {
+		if out[i] >= '1' && out[i] <= '8' {
+			out[i]++
+			return out, nil
+		}
+	}
+	return nil, fmt.Errorf("no digit from 1 to 8 on the first data line")
+}
+
+// median is the median CPU and the median wall (each on its own).
+func median(xs []sample) sample {
+	cpu := make([]float64, len(xs))
+	wall := make([]float64, len(xs))
+	for i, x := range xs {
+		cpu[i], wall[i] = x.cpu, x.wall
+	}
+	sort.Float64s(cpu)
+	sort.Float64s(wall)
+	return sample{cpu: cpu[len(cpu)/2], wall: wall[len(wall)/2]}
+}
