@@ -54,9 +54,7 @@ build: assets
 # dist/SHA256SUMS lists them. Two runs on one commit give the same bytes
 # (make dist-check builds twice and compares, then builds the demo with
 # the linux/amd64 binary on a PATH without npm).
-# windows is not among them yet: report/output.go locks and stats with
-# syscall.Flock and syscall.Stat_t, which need a Windows file of their own.
-DIST_TARGETS := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64
+DIST_TARGETS := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 windows/arm64
 DIST_TIME    := $(shell git log -1 --format=%ct 2>/dev/null || echo 0)
 dist: assets
 	@test -s $(ECHARTS) || { echo "dist needs the embedded chart library: install npm (make assets)" >&2; exit 1; }
@@ -262,6 +260,8 @@ STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 lint:
 	@test -z "$$(gofmt -l .)" || (gofmt -l . && echo "gofmt: files above need formatting" && exit 1)
 	$(GO) vet ./...
+	GOOS=windows GOARCH=amd64 $(GO) build ./...  # the binary builds for every dist target (the tests are for unix)
+	GOOS=darwin GOARCH=arm64 $(GO) build ./...
 	$(GO) run $(STATICCHECK) ./...
 
 # deps installs what the tests need on a fresh Debian machine: Chromium for

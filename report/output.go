@@ -347,12 +347,7 @@ func unescapeMount(s string) string {
 
 // deviceOf is the device a file lives on (a variable: tests make a
 // directory look like a mount point without mounting anything).
-var deviceOf = func(st fs.FileInfo) uint64 {
-	if sys, ok := st.Sys().(*syscall.Stat_t); ok {
-		return uint64(sys.Dev)
-	}
-	return 0
-}
+var deviceOf = statDevice
 
 // mountPointMsg says why a mount point cannot be the output, and what to
 // do instead.
@@ -511,18 +506,12 @@ func lockOutput(target string) (unlock func(), err error) {
 	if err != nil {
 		return nil, fmt.Errorf("lock %s: %w", path, err)
 	}
-	for {
-		err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX)
-		if err != syscall.EINTR {
-			break
-		}
-	}
-	if err != nil {
+	if err = lockFile(f); err != nil {
 		f.Close()
 		return nil, fmt.Errorf("lock %s: %w", path, err)
 	}
 	return func() {
-		syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+		unlockFile(f)
 		f.Close()
 	}, nil
 }
@@ -628,8 +617,8 @@ func keepDirMode(tmp, target string) error {
 	if err != nil || !st.IsDir() {
 		return os.Chmod(tmp, 0o755)
 	}
-	if sys, ok := st.Sys().(*syscall.Stat_t); ok {
-		os.Lchown(tmp, -1, int(sys.Gid)) // a group the user is not in: kept as created
+	if gid, ok := statGroup(st); ok {
+		os.Lchown(tmp, -1, gid) // a group the user is not in: kept as created
 	}
 	return os.Chmod(tmp, st.Mode()&(fs.ModePerm|fs.ModeSetgid|fs.ModeSticky))
 }
