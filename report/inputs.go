@@ -76,6 +76,11 @@ type inputState struct {
 	parallelMin, chunkBytes int64
 	freeBatches             chan *unitsBatchOf // batchFreeList
 	onParallel              func(path string)  // tests: told each file read in ranges
+	// repeatWords and repeatMaxCands, when set (tests), fix the size of
+	// the repeat check's filter and how many candidates it keeps
+	// (unitrepeat.go).
+	repeatWords, repeatMaxCands int
+	repeatOff                   bool // benchmarks: no check, to measure what it costs
 }
 
 // derivedSource is one feeding analysis's contribution to the inputs.

@@ -393,6 +393,7 @@ func (in *inputs) dispatch(ctx context.Context, ps []*passSink) {
 	// open; what a group tells the sinks is told in its turn. Which sinks
 	// it reads for is taken before the group before is consumed, so the
 	// same sinks get the same files whatever the timing.
+	check := in.newRepeatCheck(ps, groups)
 	var next chan startedOrPanic
 	for i, g := range groups {
 		var cur *startedGroup
@@ -410,8 +411,12 @@ func (in *inputs) dispatch(ctx context.Context, ps []*passSink) {
 			next = in.startGroupAsync(groups[i+1], live)
 		}
 		cur.ctx = ctx
+		if !in.repeatOff {
+			cur.repeat = check
+		}
 		cur.run(ps)
 	}
+	check.settle(func() bool { return ctx.Err() != nil })
 	if err := ctx.Err(); err != nil {
 		failAll(ps, err)
 	}
@@ -543,6 +548,7 @@ type groupReader struct {
 // the messages its headers give the sinks, in file order.
 type startedGroup struct {
 	ctx     context.Context // nil: not cancellable
+	repeat  *repeatCheck    // nil: no check of repeated unit ids
 	readers []*groupReader
 	told    []toldMsg
 	wg      sync.WaitGroup
@@ -678,6 +684,11 @@ func (sg *startedGroup) run(ps []*passSink) {
 		}
 	}
 	readers := sg.readers
+	if sg.repeat != nil {
+		for _, r := range readers {
+			sg.repeat.files = append(sg.repeat.files, unitsJob{r.f.e, r.f.mf})
+		}
+	}
 	// Rounds: a batch of each open file, in file order; each sink gets the
 	// batches of the files it needs, then the errors of files that ended.
 	open := len(readers)
@@ -710,6 +721,9 @@ func (sg *startedGroup) run(ps []*passSink) {
 				continue
 			}
 			round[i] = b
+			if sg.repeat != nil {
+				sg.repeat.batch(b) // before the sinks get it: a repeat found is their error first
+			}
 		}
 		refs := make([]int32, len(readers))
 		msgs := make([][]*unitsBatchOf, len(ps))

@@ -588,7 +588,7 @@ func hostileRows() []hostileRow {
 		bad("data", "units: a unit twice", studyFiles(map[string]string{
 			"study.toml":     strings.Replace(baseManifest, "[inputs]\n", "[inputs]\nunits = \"data/units.csv\"\n", 1) + "[[analyses]]\nid = \"meta\"\ntype = \"meta_analysis\"\nmetric = \"m\"\ntreatment = \"A\"\ncontrol = \"B\"\n",
 			"data/units.csv": "dataset,method,unit,metric,value\nd1,A,u1,m,0.5\nd1,A,u1,m,0.6\nd1,B,u1,m,0.4\n",
-		}), `data/units.csv:3: dataset d1, method A: unit "u1" appears twice`),
+		}), `data/units.csv:3: unit "u1" of method "A" on dataset "d1" appears twice (first at data/units.csv:2)`),
 		bad("data", "interaction log: a non-numeric rating", studyFiles(map[string]string{
 			"study.toml":  baseManifest + "[[datasets]]\nname = \"d1\"\ninteractions = \"logs/d1.csv\"\n[[analyses]]\nid = \"ch\"\ntype = \"characteristics\"\nfrom = \"logs\"\n",
 			"logs/d1.csv": "user,item,rating\n1,2,3\n1,3,good\n",

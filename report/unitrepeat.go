@@ -1,0 +1,458 @@
+package report
+
+// Repeated unit ids. A unit has one value per (dataset, method, metric):
+// a unit id given twice there makes every number computed from the
+// values doubtful (which of the two is the unit's? a pair made with the
+// first and the second left over is counted as unmatched). The pairing
+// builders see a repeat only while the first value still waits for its
+// partner, and a file of hundreds of millions of rows cannot keep every
+// id, so the units pass checks the ids itself, exactly and in bounded
+// memory, in three steps:
+//
+//  1. Order. Per (dataset, method, metric) — a slot — the pass keeps the
+//     last id met. While a slot's ids keep increasing (byte order, or
+//     shortest-first then byte order: 2 before 10), none can repeat, and
+//     an id equal to the one before it is a repeat, reported at once
+//     with both lines. Files sorted by unit, as most exports are, are
+//     checked by this step alone, at the cost of a comparison per row.
+//  2. A Bloom filter. From the row where a slot's ids stop increasing,
+//     its ids are hashed and put in a register-blocked Bloom filter
+//     (Putze, Sanders and Singler 2007: the bits of an id lie in one
+//     64-bit word, so an id costs one memory access), sized at about 10
+//     bits per row of the pass's files and at most maxRepeatWords words.
+//     An id the filter may have seen, or one that falls within the
+//     range of the slot's ids before the break (they were not put in
+//     the filter), is a candidate: its 64-bit hash is kept.
+//  3. Confirmation. If there are candidates, the files are read again,
+//     and only the ids whose hash is a candidate's are kept, exactly,
+//     with their file and line: a second one of them is a repeat,
+//     reported with both lines. Candidates that are not repeats (a
+//     filter's false positives) give no error. When there are more
+//     candidates than maxRepeatCands, those are confirmed first, then
+//     the ids are checked in rounds, each for the ids of a share of the
+//     hash space, with a filter of its own and its own confirmation.
+//
+// The check runs in the pass's dispatcher, in the fixed order in which
+// it takes the batches, so what it reports does not depend on timing.
+// A repeat is the error of every analysis of the pass that reads the
+// slot's values (its metric, a method it wants).
+
+import (
+	"bytes"
+	"fmt"
+	"hash/maphash"
+	"math/bits"
+	"os"
+	"strings"
+
+	"github.com/evalbook/evalbook/report/input"
+)
+
+// maxRepeatWords bounds the Bloom filter of the repeat check: 32 MiB, 10
+// bits per row for about 27 million rows (more rows share it, with more
+// candidates to confirm).
+const maxRepeatWords = 1 << 22
+
+// maxRepeatCands bounds the candidates the check keeps (8 bytes each).
+const maxRepeatCands = 1 << 21
+
+// repeatBitsPerRow is the filter's size per row of the pass's files.
+const repeatBitsPerRow = 10
+
+// repeatProbes is how many bits of its word an id sets.
+const repeatProbes = 5
+
+// repeatCheck is the units pass's check of repeated unit ids.
+type repeatCheck struct {
+	in    *inputs
+	seed  maphash.Seed
+	sinks []*passSink
+	slots map[[3]string]*repeatSlot
+	// rows is the pass's estimated number of rows (from its files'
+	// sizes), which sizes the filter.
+	rows int64
+	// words is the filter, nil until a slot's ids stop increasing
+	// (round: a round's); mask is its size − 1.
+	words []uint64
+	mask  uint64
+	// cands are the hashes of the candidates; overflow: more than
+	// maxCands were met (the first ones are kept).
+	cands    []uint64
+	overflow bool
+	maxCands int
+	// files are the files the pass read, in order, to read again.
+	files []unitsJob
+	// slotOf is a batch's scratch: the slot of each of its names (nil:
+	// no live analysis reads their values).
+	slotOf []*repeatSlot
+	// hs and pre are a batch's scratch: the hashes of the ids to probe,
+	// and whether each lies within its slot's range before the break.
+	hs  []uint64
+	pre []bool
+	// open counts the slots whose ids stopped increasing and that have
+	// no error yet.
+	open int
+}
+
+// repeatSlot is the check's state of one (dataset, method, metric).
+type repeatSlot struct {
+	dataset, method, metric string
+	id                      uint64 // mixed into the hash of each id
+	sinks                   []*passSink
+	n                       int64
+	last                    []byte // the last id met, and where
+	lastFile                string
+	lastLine                int64
+	lex, short              bool     // the ids so far increase in byte order; shortest first
+	broken                  bool     // they stopped increasing
+	first, hi               []byte   // hi: nil, or the range of the ids before the break
+	hiLex, hiShort          bool     // the orders in which first … hi held
+	early                   []uint64 // the hashes of the first ids, while fewer than repeatEarly
+	reported                bool     // its sinks were given a repeat
+}
+
+// newRepeatCheck returns the check of a pass over groups.
+func (in *inputs) newRepeatCheck(ps []*passSink, groups []*unitsGroup) *repeatCheck {
+	c := &repeatCheck{in: in, seed: maphash.MakeSeed(), sinks: ps, slots: map[[3]string]*repeatSlot{}, maxCands: maxRepeatCands}
+	if in.repeatMaxCands > 0 {
+		c.maxCands = in.repeatMaxCands
+	}
+	for _, g := range groups {
+		for _, j := range g.files {
+			if st, err := os.Stat(j.mf.Path); err == nil {
+				n := st.Size() / 24 // a row of a units file: 24 bytes or so
+				if input.IsParquet(j.mf.Path) || strings.HasSuffix(strings.ToLower(j.mf.Path), ".gz") {
+					n *= 4
+				}
+				c.rows += n
+			}
+		}
+	}
+	return c
+}
+
+// slot returns the slot of a batch's names, or nil when no live sink
+// reads its values.
+func (c *repeatCheck) slot(n *rowNames) *repeatSlot {
+	k := [3]string{n.dataset, n.method, n.metric}
+	s := c.slots[k]
+	if s == nil {
+		s = &repeatSlot{dataset: strings.Clone(n.dataset), method: strings.Clone(n.method), metric: strings.Clone(n.metric)}
+		s.id = maphash.String(c.seed, s.dataset+"\x00"+s.method+"\x00"+s.metric)
+		for _, p := range c.sinks {
+			if p.metric == n.metric && p.s.Wants(n.method) {
+				s.sinks = append(s.sinks, p)
+			}
+		}
+		c.slots[[3]string{s.dataset, s.method, s.metric}] = s
+	}
+	if s.reported || !s.live() {
+		return nil
+	}
+	return s
+}
+
+// live reports whether a sink that reads the slot's values is live.
+func (s *repeatSlot) live() bool {
+	for _, p := range s.sinks {
+		if p.live() {
+			return true
+		}
+	}
+	return false
+}
+
+// batch checks the ids of a batch (step 1 and 2), in row order: the
+// order of each slot's ids first, then the filter for the ids of slots
+// out of order, in one loop over their hashes, so that its memory
+// accesses (mostly cache misses) overlap.
+func (c *repeatCheck) batch(b *unitsBatchOf) {
+	c.slotOf = c.slotOf[:0]
+	for i := range b.names {
+		c.slotOf = append(c.slotOf, c.slot(&b.names[i]))
+	}
+	c.hs, c.pre = c.hs[:0], c.pre[:0]
+	for k := range b.rows {
+		r := &b.rows[k]
+		s := c.slotOf[r.names]
+		if s == nil || r.unitLen == 0 {
+			continue
+		}
+		u := b.ids[r.unit : r.unit+r.unitLen]
+		file := b.names[r.names].file
+		if s.n > 0 && bytes.Equal(u, s.last) {
+			c.report(s, string(u), file, r.line, s.lastFile, s.lastLine)
+			c.slotOf[r.names] = nil // its sinks have their error
+			continue
+		}
+		if !s.broken {
+			switch {
+			case s.n == 0:
+				s.first, s.lex, s.short = append(s.first[:0], u...), true, true
+			case s.lex && bytes.Compare(u, s.last) > 0 || s.short && shortlexLess(s.last, u):
+				s.lex = s.lex && bytes.Compare(u, s.last) > 0
+				s.short = s.short && shortlexLess(s.last, u)
+			default:
+				c.breakSlot(s)
+			}
+			if !s.broken && s.n < repeatEarly {
+				s.early = append(s.early, c.hash(s, u))
+			} else if !s.broken {
+				s.early = nil
+			}
+		}
+		if s.broken {
+			c.hs = append(c.hs, c.hash(s, u))
+			c.pre = append(c.pre, s.hi != nil && s.inPrefix(u))
+		}
+		s.last, s.lastFile, s.lastLine = append(s.last[:0], u...), file, r.line
+		s.n++
+	}
+	for i, h := range c.hs {
+		if c.probe(h) || c.pre[i] {
+			c.candidate(h)
+		}
+	}
+}
+
+// breakSlot marks a slot whose ids stopped increasing: the few ids met
+// before go into the filter, or (more) their range is kept.
+func (c *repeatCheck) breakSlot(s *repeatSlot) {
+	s.broken = true
+	c.open++
+	c.filter()
+	if s.early != nil {
+		for _, h := range s.early {
+			c.probe(h) // the ids before increase: none is a repeat
+		}
+		s.early = nil
+		return
+	}
+	s.hi, s.hiLex, s.hiShort = append([]byte(nil), s.last...), s.lex, s.short
+}
+
+// repeatEarly is how many of a slot's first ids the check keeps the
+// hashes of, to put them in the filter if the slot's ids stop
+// increasing soon (ids in a random order do at once; a range of the
+// ids before would then hold a good share of the ids after).
+const repeatEarly = 32
+
+// shortlexLess orders a before b by length, then bytes: unit ids that
+// are numbers come in numeric order.
+func shortlexLess(a, b []byte) bool {
+	if len(a) != len(b) {
+		return len(a) < len(b)
+	}
+	return bytes.Compare(a, b) < 0
+}
+
+// inPrefix reports whether u lies within the range of the ids met before
+// the slot's ids stopped increasing (in an order in which they
+// increased), where it may repeat one of them.
+func (s *repeatSlot) inPrefix(u []byte) bool {
+	if s.hiLex && bytes.Compare(s.first, u) <= 0 && bytes.Compare(u, s.hi) <= 0 {
+		return true
+	}
+	return s.hiShort && !shortlexLess(u, s.first) && !shortlexLess(s.hi, u)
+}
+
+// hash is an id's 64-bit hash within its slot.
+func (c *repeatCheck) hash(s *repeatSlot, u []byte) uint64 {
+	h := maphash.Bytes(c.seed, u) ^ s.id
+	// a finalizer (Murmur3's) spreads the slot's bits over the word
+	h ^= h >> 33
+	h *= 0xff51afd7ed558ccd
+	h ^= h >> 33
+	return h
+}
+
+// filter makes the filter when the first slot needs it.
+func (c *repeatCheck) filter() {
+	if c.words != nil {
+		return
+	}
+	c.newFilter(c.rows)
+}
+
+// newFilter makes an empty filter for about rows ids.
+func (c *repeatCheck) newFilter(rows int64) {
+	words := int64(1) << bits.Len64(uint64(max(rows, 1)*repeatBitsPerRow/64))
+	words = min(max(words, 1<<10), maxRepeatWords)
+	if c.in.repeatWords > 0 {
+		words = int64(c.in.repeatWords)
+	}
+	c.words, c.mask = make([]uint64, words), uint64(words-1)
+}
+
+// probe puts a hash in the filter and reports whether all its bits were
+// set before (it may have been put there already).
+func (c *repeatCheck) probe(h uint64) bool {
+	// the word from the low bits, the bits in it from the high ones by
+	// double hashing (Kirsch and Mitzenmacher 2006)
+	g1, g2 := uint32(h>>32), uint32(h>>20)|1
+	var m uint64
+	for i := uint32(0); i < repeatProbes; i++ {
+		m |= 1 << ((g1 + i*g2) >> 26)
+	}
+	w := &c.words[h&c.mask]
+	old := *w
+	*w = old | m
+	return old&m == m
+}
+
+// candidate keeps a candidate's hash.
+func (c *repeatCheck) candidate(h uint64) {
+	if len(c.cands) >= c.maxCands {
+		c.overflow = true
+		return
+	}
+	c.cands = append(c.cands, h)
+}
+
+// report gives the sinks of a slot the error of a repeat: u at file:line,
+// first met at firstFile:firstLine.
+func (c *repeatCheck) report(s *repeatSlot, u, file string, line int64, firstFile string, firstLine int64) {
+	var err error
+	if input.IsParquet(file) { // its places are rows, as its other errors say
+		first := fmt.Sprintf("%s: row %d", firstFile, firstLine)
+		if firstFile == file {
+			first = fmt.Sprintf("row %d", firstLine)
+		}
+		err = fmt.Errorf("%s: row %d: %s (first at %s)", file, line, repeatMessage(u, s.method, s.dataset), first)
+	} else {
+		err = input.Errorf(file, int(line), "%s (first at %s:%d)", repeatMessage(u, s.method, s.dataset), firstFile, firstLine)
+	}
+	for _, p := range s.sinks {
+		p.fail(err)
+	}
+	if !s.reported && s.broken {
+		c.open--
+	}
+	s.reported = true
+}
+
+// repeatMessage says that a unit id appears twice: the words of every
+// reader of per-unit values (the files' pass, the pairing builders, the
+// engine).
+func repeatMessage(unit, method, dataset string) string {
+	return fmt.Sprintf("unit %q of method %q on dataset %q appears twice", unit, method, dataset)
+}
+
+// settle confirms the candidates once the pass is over (step 3).
+func (c *repeatCheck) settle(canceled func() bool) {
+	if len(c.cands) == 0 && !c.overflow {
+		return
+	}
+	c.words = nil // its memory goes before the files are read again
+	set := make(map[uint64]struct{}, len(c.cands))
+	for _, h := range c.cands {
+		set[h] = struct{}{}
+	}
+	c.cands = nil
+	c.confirm(set, 1, 0, canceled)
+	if !c.overflow {
+		return
+	}
+	// Rounds: the ids whose hash is r modulo rounds, with a filter of
+	// their own sized for them; more rounds when one has too many
+	// candidates.
+	var ids int64
+	for _, s := range c.slots {
+		if s.broken && !s.reported {
+			ids += s.n
+		}
+	}
+	rounds := uint64(max(2, ids*repeatBitsPerRow/(64*maxRepeatWords)+1))
+	for r := uint64(0); r < rounds && c.open > 0 && !canceled(); r++ {
+		c.cands, c.overflow = c.cands[:0], false
+		c.newFilter(ids / int64(rounds))
+		c.scan(rounds, r, func(s *repeatSlot, h uint64, _ []byte, _ string, _ int64) {
+			if c.probe(h) {
+				c.candidate(h)
+			}
+		}, canceled)
+		c.words = nil
+		if c.overflow {
+			rounds, r = rounds*2, ^uint64(0) // again, in smaller shares
+			continue
+		}
+		set := make(map[uint64]struct{}, len(c.cands))
+		for _, h := range c.cands {
+			set[h] = struct{}{}
+		}
+		c.confirm(set, rounds, r, canceled)
+	}
+	c.cands = nil
+}
+
+// confirm reads the files again and reports the first repeat of each
+// slot among the ids whose hash is in set (and is r modulo rounds).
+func (c *repeatCheck) confirm(set map[uint64]struct{}, rounds, r uint64, canceled func() bool) {
+	if len(set) == 0 {
+		return
+	}
+	type key struct {
+		s *repeatSlot
+		u string
+	}
+	type place struct {
+		file string
+		line int64
+	}
+	seen := map[key]place{}
+	c.scan(rounds, r, func(s *repeatSlot, h uint64, u []byte, file string, line int64) {
+		if _, ok := set[h]; !ok {
+			return
+		}
+		k := key{s, string(u)}
+		if first, ok := seen[k]; ok {
+			c.report(s, k.u, file, line, first.file, first.line)
+			return
+		}
+		seen[k] = place{file, line}
+	}, canceled)
+}
+
+// scan reads the pass's files again, file after file, and hands fn the
+// ids of the slots still open whose hash is r modulo rounds.
+func (c *repeatCheck) scan(rounds, r uint64, fn func(s *repeatSlot, h uint64, u []byte, file string, line int64), canceled func() bool) {
+	each := func(b *unitsBatchOf) error {
+		if canceled() || c.open == 0 {
+			return errPassDone
+		}
+		c.slotOf = c.slotOf[:0]
+		for i := range b.names {
+			s := c.slot(&b.names[i])
+			if s != nil && !s.broken {
+				s = nil // its ids increase: none repeats
+			}
+			c.slotOf = append(c.slotOf, s)
+		}
+		for k := range b.rows {
+			row := &b.rows[k]
+			s := c.slotOf[row.names]
+			if s == nil || s.reported || row.unitLen == 0 {
+				continue
+			}
+			u := b.ids[row.unit : row.unit+row.unitLen]
+			if h := c.hash(s, u); h%rounds == r {
+				fn(s, h, u, b.names[row.names].file, row.line)
+			}
+		}
+		b.reset()
+		return nil
+	}
+	for _, j := range c.files {
+		if c.open == 0 || canceled() {
+			return
+		}
+		f, err := c.in.openUnits(j.e, j.mf)
+		if err != nil {
+			continue // the pass met it too, and told the sinks
+		}
+		o := newUnitsOut(newUnitsBatch(), unitsBatch, func(b *unitsBatchOf) (*unitsBatchOf, error) { return b, each(b) })
+		if err := c.in.readUnitsRows(f, o); err == nil {
+			each(o.b)
+		}
+	}
+}
