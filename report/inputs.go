@@ -81,6 +81,12 @@ type inputState struct {
 	// (unitrepeat.go).
 	repeatWords, repeatMaxCands int
 	repeatOff                   bool // benchmarks: no check, to measure what it costs
+	// repeatSpillMem, when set (tests), is the bytes of hashes the check
+	// keeps in memory before it writes them to a file; -1: it keeps
+	// none (as when the file cannot be written). onRepeatSettle, when
+	// set, is told how many candidates the spill left to confirm.
+	repeatSpillMem int
+	onRepeatSettle func(toConfirm int)
 }
 
 // derivedSource is one feeding analysis's contribution to the inputs.

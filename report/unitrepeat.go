@@ -41,9 +41,11 @@ import (
 	"bytes"
 	"fmt"
 	"hash/maphash"
+	"io"
 	"math/bits"
 	"os"
 	"strings"
+	"unsafe"
 
 	"github.com/evalbook/evalbook/report/input"
 )
@@ -73,13 +75,25 @@ type repeatCheck struct {
 	rows int64
 	// words is the filter, nil until a slot's ids stop increasing
 	// (round: a round's); mask is its size − 1.
-	words []uint64
-	mask  uint64
+	words   []uint64
+	mask    uint64
+	touched uint64 // see probeAll
 	// cands are the hashes of the candidates; overflow: more than
-	// maxCands were met (the first ones are kept).
+	// maxCands were met (the first ones are kept). inRange marks the
+	// candidates that lie within their slot's range before its break
+	// (their first may not be in the spill).
 	cands    []uint64
+	inRange  map[uint64]bool
 	overflow bool
 	maxCands int
+	// spill holds the hash of every id put in the filter, in memory up
+	// to spillMem bytes, then in a temporary file (deleted at once);
+	// spillFailed: it could not be written, so the candidates are
+	// confirmed by reading the files again.
+	spill       []uint64
+	spillFile   *os.File
+	spillFailed bool
+	spillMem    int
 	// files are the files the pass read, in order, to read again.
 	files []unitsJob
 	// slotOf is a batch's scratch: the slot of each of its names (nil:
@@ -116,6 +130,13 @@ func (in *inputs) newRepeatCheck(ps []*passSink, groups []*unitsGroup) *repeatCh
 	c := &repeatCheck{in: in, seed: maphash.MakeSeed(), sinks: ps, slots: map[[3]string]*repeatSlot{}, maxCands: maxRepeatCands}
 	if in.repeatMaxCands > 0 {
 		c.maxCands = in.repeatMaxCands
+	}
+	c.spillMem = spillMem
+	switch {
+	case in.repeatSpillMem > 0:
+		c.spillMem = in.repeatSpillMem
+	case in.repeatSpillMem < 0:
+		c.spillFailed = true
 	}
 	for _, g := range groups {
 		for _, j := range g.files {
@@ -208,10 +229,34 @@ func (c *repeatCheck) batch(b *unitsBatchOf) {
 		s.last, s.lastFile, s.lastLine = append(s.last[:0], u...), file, r.line
 		s.n++
 	}
-	for i, h := range c.hs {
-		if c.probe(h) || c.pre[i] {
-			c.candidate(h)
+	c.probeAll(c.hs, c.pre)
+	c.toSpill(c.hs)
+}
+
+// probeGroup is how many hashes probeAll loads the words of before it
+// probes them: their cache misses overlap, and the words stay cached.
+const probeGroup = 128
+
+// probeAll probes the filter with hashes in order, keeping the
+// candidates (pre: whether each lies within its slot's range before the
+// break). The words of a group of hashes are loaded first, with no
+// store between the loads, so that their cache misses overlap.
+func (c *repeatCheck) probeAll(hs []uint64, pre []bool) {
+	for len(hs) > 0 {
+		n := min(len(hs), probeGroup)
+		var x uint64
+		for _, h := range hs[:n] {
+			x ^= c.words[h&c.mask]
 		}
+		c.touched ^= x // kept, so that the loads are not left out
+		for i, h := range hs[:n] {
+			if c.probe(h) {
+				c.candidate(h, false)
+			} else if pre[i] {
+				c.candidate(h, true)
+			}
+		}
+		hs, pre = hs[n:], pre[n:]
 	}
 }
 
@@ -225,6 +270,7 @@ func (c *repeatCheck) breakSlot(s *repeatSlot) {
 		for _, h := range s.early {
 			c.probe(h) // the ids before increase: none is a repeat
 		}
+		c.toSpill(s.early)
 		s.early = nil
 		return
 	}
@@ -300,13 +346,124 @@ func (c *repeatCheck) probe(h uint64) bool {
 	return old&m == m
 }
 
-// candidate keeps a candidate's hash.
-func (c *repeatCheck) candidate(h uint64) {
+// candidate keeps a candidate's hash; inRange: it lies within its
+// slot's range before the break.
+func (c *repeatCheck) candidate(h uint64, inRange bool) {
 	if len(c.cands) >= c.maxCands {
 		c.overflow = true
 		return
 	}
 	c.cands = append(c.cands, h)
+	if inRange {
+		if c.inRange == nil {
+			c.inRange = map[uint64]bool{}
+		}
+		c.inRange[h] = true
+	}
+}
+
+// spillMem is how many bytes of hashes the spill keeps in memory before
+// it writes them to a temporary file (in pieces of that size, which the
+// processor's cache holds).
+const spillMem = 256 << 10
+
+// toSpill adds hashes to the spill.
+func (c *repeatCheck) toSpill(hs []uint64) {
+	for len(hs) > 0 && !c.spillFailed {
+		if c.spill == nil {
+			c.spill = make([]uint64, 0, max(1, c.spillMem/8))
+		}
+		n := copy(c.spill[len(c.spill):cap(c.spill)], hs)
+		c.spill, hs = c.spill[:len(c.spill)+n], hs[n:]
+		if len(c.spill) == cap(c.spill) {
+			c.flushSpill()
+		}
+	}
+}
+
+// flushSpill writes the spill's hashes held in memory to its file (in
+// the machine's byte order: the same process reads them back).
+func (c *repeatCheck) flushSpill() {
+	if c.spillFailed || len(c.spill) == 0 {
+		return
+	}
+	if c.spillFile == nil {
+		f, err := os.CreateTemp("", "evalbook-unit-hashes-*")
+		if err != nil {
+			c.dropSpill()
+			return
+		}
+		os.Remove(f.Name()) // gone with the process, however it ends (Linux, macOS)
+		c.spillFile = f
+	}
+	if _, err := c.spillFile.Write(unsafe.Slice((*byte)(unsafe.Pointer(&c.spill[0])), 8*len(c.spill))); err != nil {
+		c.dropSpill()
+		return
+	}
+	c.spill = c.spill[:0]
+}
+
+// dropSpill gives up the spill: the candidates will be confirmed by
+// reading the files again.
+func (c *repeatCheck) dropSpill() {
+	c.spillFailed = true
+	c.spill = nil
+	if c.spillFile != nil {
+		c.spillFile.Close()
+		os.Remove(c.spillFile.Name())
+		c.spillFile = nil
+	}
+}
+
+// spilledTwice returns the candidates of set whose hash the spill holds
+// twice or more (a repeat, or, rarely, two ids with one 64-bit hash):
+// the others are the filter's false positives. ok is false when the
+// spill cannot be read.
+func (c *repeatCheck) spilledTwice(set map[uint64]struct{}) (twice map[uint64]struct{}, ok bool) {
+	if c.spillFailed {
+		return nil, false
+	}
+	// A bitmap of the candidates' low bits (16 bits each) spares most
+	// hashes the map.
+	bits := uint64(1) << bits.Len64(uint64(len(set))*16)
+	bitmap := make([]uint64, (bits+63)/64)
+	for h := range set {
+		bitmap[(h&(bits-1))/64] |= 1 << (h % 64)
+	}
+	seen := make(map[uint64]bool, len(set))
+	twice = map[uint64]struct{}{}
+	count := func(hs []uint64) {
+		for _, h := range hs {
+			if bitmap[(h&(bits-1))/64]&(1<<(h%64)) == 0 {
+				continue
+			}
+			if _, ok := set[h]; !ok {
+				continue
+			}
+			if seen[h] {
+				twice[h] = struct{}{}
+			}
+			seen[h] = true
+		}
+	}
+	if f := c.spillFile; f != nil {
+		if _, err := f.Seek(0, io.SeekStart); err != nil {
+			return nil, false
+		}
+		buf := make([]uint64, max(1, c.spillMem/8))
+		for {
+			n, err := io.ReadFull(f, unsafe.Slice((*byte)(unsafe.Pointer(&buf[0])), 8*len(buf)))
+			count(buf[:n/8])
+			if err == io.EOF || err == io.ErrUnexpectedEOF {
+				break
+			}
+			if err != nil {
+				return nil, false
+			}
+		}
+	}
+	count(c.spill)
+	return twice, true
 }
 
 // report gives the sinks of a slot the error of a repeat: u at file:line,
@@ -341,6 +498,7 @@ func repeatMessage(unit, method, dataset string) string {
 // settle confirms the candidates once the pass is over (step 3).
 func (c *repeatCheck) settle(canceled func() bool) {
 	if len(c.cands) == 0 && !c.overflow {
+		c.dropSpill()
 		return
 	}
 	c.words = nil // its memory goes before the files are read again
@@ -349,6 +507,22 @@ func (c *repeatCheck) settle(canceled func() bool) {
 		set[h] = struct{}{}
 	}
 	c.cands = nil
+	// The spill settles the filter's false positives without reading
+	// the files again: a candidate whose hash it holds once is not a
+	// repeat, unless its first may lie before the filter (inRange).
+	if twice, ok := c.spilledTwice(set); ok {
+		for h := range c.inRange {
+			if _, cand := set[h]; cand {
+				twice[h] = struct{}{}
+			}
+		}
+		set = twice
+	}
+	c.inRange = nil
+	c.dropSpill()
+	if c.in.onRepeatSettle != nil {
+		c.in.onRepeatSettle(len(set))
+	}
 	c.confirm(set, 1, 0, canceled)
 	if !c.overflow {
 		return
@@ -368,7 +542,7 @@ func (c *repeatCheck) settle(canceled func() bool) {
 		c.newFilter(ids / int64(rounds))
 		c.scan(rounds, r, func(s *repeatSlot, h uint64, _ []byte, _ string, _ int64) {
 			if c.probe(h) {
-				c.candidate(h)
+				c.candidate(h, false)
 			}
 		}, canceled)
 		c.words = nil

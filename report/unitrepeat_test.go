@@ -11,10 +11,14 @@ import (
 	"testing"
 )
 
+// repeatKnobs are the repeat check's knobs (0: as in a build).
+type repeatKnobs struct{ words, cands, spillMem int }
+
 // repeatStudy writes files into a fresh study directory and runs its
-// first analysis with the repeat check's knobs (0: as in a build);
-// opens counts the files opened.
-func repeatStudy(t *testing.T, files map[string]string, manifest string, words, maxCands int) (err error, opens int) {
+// first analysis with the repeat check's knobs; opens counts the files
+// opened, toConfirm the candidates left to confirm after the spill (-1:
+// there were none).
+func repeatStudy(t *testing.T, files map[string]string, manifest string, k repeatKnobs) (err error, opens, toConfirm int) {
 	t.Helper()
 	dir := t.TempDir()
 	for name, body := range files {
@@ -31,12 +35,14 @@ func repeatStudy(t *testing.T, files map[string]string, manifest string, words, 
 		t.Fatal(err)
 	}
 	in := newInputs(s)
-	in.repeatWords, in.repeatMaxCands = words, maxCands
+	in.repeatWords, in.repeatMaxCands, in.repeatSpillMem = k.words, k.cands, k.spillMem
 	in.onOpen = func(string) { opens++ }
+	toConfirm = -1
+	in.onRepeatSettle = func(n int) { toConfirm = n }
 	a := s.Analyses[0]
 	job := &Job{ID: a.ID, Title: a.Title, Study: s, Workers: 1, inputs: in, progress: noProgress{}}
 	_, err = a.Kind.Run(job, a.Options)
-	return err, opens
+	return err, opens, toConfirm
 }
 
 const repeatMeta = "title = \"s\"\n[inputs]\nunits = \"units.csv\"\n[[analyses]]\nid = \"m\"\ntype = \"meta_analysis\"\nmetric = \"m\"\ntreatment = \"A\"\ncontrol = \"B\"\n"
@@ -140,37 +146,47 @@ func TestUnitRepeated(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			for _, knobs := range [][2]int{{0, 0}, {1, 0}, {1, 2}} {
-				err, _ := repeatStudy(t, c.files, c.manifest, knobs[0], knobs[1])
+			for _, k := range []repeatKnobs{{}, {words: 1}, {words: 1, spillMem: 64}, {words: 1, spillMem: -1}, {words: 1, cands: 2}} {
+				err, _, _ := repeatStudy(t, c.files, c.manifest, k)
 				if err == nil || !strings.Contains(err.Error(), c.want) {
-					t.Errorf("filter of %d words, %d candidates kept: error %v\nwant %q", knobs[0], knobs[1], err, c.want)
+					t.Errorf("knobs %+v: error %v\nwant %q", k, err, c.want)
 				}
 			}
 		})
 	}
 }
 
-// TestUnitRepeatFalsePositive: ids a filter of one word (every id a
-// candidate after the first few) reports as possibly repeated are
-// confirmed by reading the file again, and give no error when they are
-// not repeats; with two candidates kept, the check goes on in rounds.
+// TestUnitRepeatFalsePositive: ids that a filter of one word (every id
+// a candidate after the first few) reports as possibly repeated give no
+// error when they are not repeats. The spill of hashes (in memory, or
+// in a file past 64 bytes) settles them without reading the file again;
+// without it they are confirmed by reading it again; with two
+// candidates kept, the check goes on in rounds.
 func TestUnitRepeatFalsePositive(t *testing.T) {
 	t.Parallel()
 	files := map[string]string{"units.csv": shuffledUnits(600, -1)}
 	for _, c := range []struct {
-		words, cands int
-		opens        string
-	}{{1, 0, "= 2"}, {1, 2, "> 2"}} {
-		err, opens := repeatStudy(t, files, repeatMeta, c.words, c.cands)
+		k               repeatKnobs
+		opens           string
+		confirm, opened int // -1: any
+	}{
+		{repeatKnobs{words: 1}, "once (the pass)", 0, 1},
+		{repeatKnobs{words: 1, spillMem: 64}, "once (the pass)", 0, 1},
+		{repeatKnobs{words: 1, spillMem: -1}, "twice (the pass, then a confirmation)", -1, 2},
+		{repeatKnobs{words: 1, spillMem: -1, cands: 2}, "more than twice (the pass, then each round's filter and confirmation)", -1, -1},
+	} {
+		err, opens, confirm := repeatStudy(t, files, repeatMeta, c.k)
 		if err != nil {
-			t.Errorf("filter of %d words, %d candidates kept: %v", c.words, c.cands, err)
+			t.Errorf("knobs %+v: %v", c.k, err)
 		}
-		if ok := opens == 2; c.opens == "> 2" {
-			if ok = opens > 2; !ok {
-				t.Errorf("filter of %d words, %d candidates kept: the file was opened %d times, want %s (the pass, then each round's filter and confirmation)", c.words, c.cands, opens, c.opens)
-			}
-		} else if !ok {
-			t.Errorf("filter of %d words, %d candidates kept: the file was opened %d times, want %s (the pass, then a confirmation)", c.words, c.cands, opens, c.opens)
+		if c.opened > 0 && opens != c.opened || c.opened < 0 && opens <= 2 {
+			t.Errorf("knobs %+v: the file was opened %d times, want %s", c.k, opens, c.opens)
+		}
+		if c.confirm >= 0 && confirm != c.confirm {
+			t.Errorf("knobs %+v: %d candidates left to confirm, want %d", c.k, confirm, c.confirm)
+		}
+		if c.k.spillMem < 0 && c.k.cands == 0 && confirm < 100 {
+			t.Errorf("knobs %+v: %d candidates to confirm: a one-word filter should give hundreds", c.k, confirm)
 		}
 	}
 }
