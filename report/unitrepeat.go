@@ -39,6 +39,7 @@ package report
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"hash/maphash"
 	"io"
@@ -47,6 +48,7 @@ import (
 	"strings"
 	"unsafe"
 
+	"github.com/evalbook/evalbook/analyses/meta"
 	"github.com/evalbook/evalbook/report/input"
 )
 
@@ -469,16 +471,7 @@ func (c *repeatCheck) spilledTwice(set map[uint64]struct{}) (twice map[uint64]st
 // report gives the sinks of a slot the error of a repeat: u at file:line,
 // first met at firstFile:firstLine.
 func (c *repeatCheck) report(s *repeatSlot, u, file string, line int64, firstFile string, firstLine int64) {
-	var err error
-	if input.IsParquet(file) { // its places are rows, as its other errors say
-		first := fmt.Sprintf("%s: row %d", firstFile, firstLine)
-		if firstFile == file {
-			first = fmt.Sprintf("row %d", firstLine)
-		}
-		err = fmt.Errorf("%s: row %d: %s (first at %s)", file, line, repeatMessage(u, s.method, s.dataset), first)
-	} else {
-		err = input.Errorf(file, int(line), "%s (first at %s:%d)", repeatMessage(u, s.method, s.dataset), firstFile, firstLine)
-	}
+	err := repeatError(u, s.method, s.dataset, file, line, firstFile, firstLine)
 	for _, p := range s.sinks {
 		p.fail(err)
 	}
@@ -486,6 +479,63 @@ func (c *repeatCheck) report(s *repeatSlot, u, file string, line int64, firstFil
 		c.open--
 	}
 	s.reported = true
+}
+
+// repeatError is the error of a unit id at file:line whose first value
+// is at firstFile:firstLine.
+func repeatError(unit, method, dataset, file string, line int64, firstFile string, firstLine int64) error {
+	if input.IsParquet(file) { // its places are rows, as its other errors say
+		first := fmt.Sprintf("%s: row %d", firstFile, firstLine)
+		if firstFile == file {
+			first = fmt.Sprintf("row %d", firstLine)
+		}
+		return fmt.Errorf("%s: row %d: %s (first at %s)", file, line, repeatMessage(unit, method, dataset), first)
+	}
+	return input.Errorf(file, int(line), "%s (first at %s:%d)", repeatMessage(unit, method, dataset), firstFile, firstLine)
+}
+
+// withFirst adds the place of the first value to a pairing builder's
+// error of a repeated unit id (which keeps no places): the files are
+// read again, in order, up to the first value of that unit other than
+// the repeat. The error is returned as it is when it is another, or
+// the first is not found.
+func (c *repeatCheck) withFirst(err error, metric string) error {
+	var re *meta.RepeatError
+	var ie *input.InputError
+	if c == nil || !errors.As(err, &re) || !errors.As(err, &ie) {
+		return err
+	}
+	var firstFile string
+	var firstLine int64
+	for _, j := range c.files {
+		f, ferr := c.in.openUnits(j.e, j.mf)
+		if ferr != nil {
+			continue
+		}
+		o := newUnitsOut(newUnitsBatch(), unitsBatch, func(b *unitsBatchOf) (*unitsBatchOf, error) {
+			for k := range b.rows {
+				r := &b.rows[k]
+				n := &b.names[r.names]
+				if n.metric != metric || n.method != re.Method || n.dataset != re.Dataset || string(b.ids[r.unit:r.unit+r.unitLen]) != re.Unit {
+					continue
+				}
+				if n.file == ie.File && r.line == int64(ie.Line) {
+					continue // the repeat itself
+				}
+				firstFile, firstLine = n.file, r.line
+				return nil, errPassDone
+			}
+			b.reset()
+			return b, nil
+		})
+		if rerr := c.in.readUnitsRows(f, o); rerr == nil {
+			o.full(o.b)
+		}
+		if firstFile != "" {
+			return repeatError(re.Unit, re.Method, re.Dataset, ie.File, int64(ie.Line), firstFile, firstLine)
+		}
+	}
+	return err
 }
 
 // repeatMessage says that a unit id appears twice: the words of every

@@ -137,6 +137,11 @@ func TestUnitRepeated(t *testing.T) {
 			"runs/A_d.csv": "user,m\nu1,0.5\nu2,0.6\nu3,0.7\nu2,0.9\n",
 			"runs/B_d.csv": "user,m\nu1,0.4\nu2,0.5\nu3,0.6\n"}, perFile,
 			`runs/A_d.csv:5: unit "u2" of method "A" on dataset "d" appears twice (first at runs/A_d.csv:3)`},
+		{"another file of the method and dataset", map[string]string{
+			"runs/A_d.csv": "user,m\nu1,0.5\nu2,0.6\nu3,0.7\n",
+			"runs/B_d.csv": "user,m\nu1,0.4\nu2,0.5\nu3,0.6\n",
+			"more/A_d.csv": "user,m\nu4,0.5\nu2,0.9\n"}, strings.Replace(perFile, "units = [", "units = [{ path = \"more/{method}_{dataset}.csv\", columns = { unit = \"user\" } }, ", 1),
+			`runs/A_d.csv:3: unit "u2" of method "A" on dataset "d" appears twice (first at more/A_d.csv:3)`},
 		{"far apart, in a random order", map[string]string{"units.csv": shuffled}, repeatMeta,
 			fmt.Sprintf(`units.csv:%d: unit "%s" of method "A" on dataset "d" appears twice (first at units.csv:%d)`, len(lines)-1, strings.Split(lines[len(lines)-2], ",")[2], firstLine)},
 		{"gzip CSV", map[string]string{"units.csv.gz": gzipText(t, afterPair)}, strings.Replace(repeatMeta, "units.csv", "units.csv.gz", 1),

@@ -333,12 +333,12 @@ func (in *inputs) unitsPass(ctx context.Context, sinks []UnitsSink) []error {
 		ps[i] = newPassSink(s)
 		go ps[i].run()
 	}
-	in.dispatch(ctx, ps)
+	check := in.dispatch(ctx, ps)
 	errs := make([]error, len(ps))
 	for i, p := range ps {
 		close(p.in)
 		<-p.done
-		errs[i] = p.err
+		errs[i] = check.withFirst(p.err, p.metric)
 	}
 	in.dropFreeBatches()
 	return errs
@@ -358,8 +358,9 @@ func (in *inputs) dropFreeBatches() {
 	}
 }
 
-// dispatch reads the units inputs and sends each sink its messages.
-func (in *inputs) dispatch(ctx context.Context, ps []*passSink) {
+// dispatch reads the units inputs and sends each sink its messages; it
+// returns its check of repeated unit ids (nil when it read no file).
+func (in *inputs) dispatch(ctx context.Context, ps []*passSink) *repeatCheck {
 	hasDerived := false
 	for _, d := range in.derived {
 		hasDerived = hasDerived || d.units != nil
@@ -367,12 +368,12 @@ func (in *inputs) dispatch(ctx context.Context, ps []*passSink) {
 	in.mergeDerived()
 	if len(in.study.Inputs.Units) == 0 && !hasDerived {
 		failAll(ps, fmt.Errorf("%s: the study has no [inputs] units", filepath.Base(in.study.File)))
-		return
+		return nil
 	}
 	groups, err := in.unitsGroups()
 	if err != nil {
 		failAll(ps, err)
-		return
+		return nil
 	}
 	if groups == nil {
 		// Any other layout: file after file, each its own group.
@@ -380,7 +381,7 @@ func (in *inputs) dispatch(ctx context.Context, ps []*passSink) {
 			files, err := in.expand(e, "units")
 			if err != nil {
 				failAll(ps, err)
-				return
+				return nil
 			}
 			for _, mf := range files {
 				groups = append(groups, &unitsGroup{files: []unitsJob{{e, mf}}})
@@ -421,6 +422,7 @@ func (in *inputs) dispatch(ctx context.Context, ps []*passSink) {
 		failAll(ps, err)
 	}
 	in.passDerived(ps)
+	return check
 }
 
 // passDerived hands the units derived by feeding analyses to the sinks.

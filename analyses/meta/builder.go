@@ -221,10 +221,17 @@ func (c *metaCell) addID(side int, unit string, v float64, dataset, method strin
 	return nil
 }
 
-// repeated is the error of a unit id given twice for a method and
-// dataset, in the words every reader of per-unit values uses.
+// RepeatError is the error of a unit id given twice for a method and
+// dataset while its first value waits for its partner.
+type RepeatError struct{ Unit, Method, Dataset string }
+
+// Error says it in the words every reader of per-unit values uses.
+func (e *RepeatError) Error() string {
+	return fmt.Sprintf("unit %q of method %q on dataset %q appears twice", e.Unit, e.Method, e.Dataset)
+}
+
 func repeated(unit, method, dataset string) error {
-	return fmt.Errorf("unit %q of method %q on dataset %q appears twice", unit, method, dataset)
+	return &RepeatError{Unit: unit, Method: method, Dataset: dataset}
 }
 
 // addRow pairs a value by row.
