@@ -154,6 +154,17 @@ func (in *inputs) newRepeatCheck(ps []*passSink, groups []*unitsGroup) *repeatCh
 	return c
 }
 
+// reading records the files of a group the pass reads (to read them
+// again); c may be nil (no check).
+func (c *repeatCheck) reading(readers []*groupReader) {
+	if c == nil {
+		return
+	}
+	for _, r := range readers {
+		c.files = append(c.files, unitsJob{r.f.e, r.f.mf})
+	}
+}
+
 // slot returns the slot of a batch's names, or nil when no live sink
 // reads its values.
 func (c *repeatCheck) slot(n *rowNames) *repeatSlot {

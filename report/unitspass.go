@@ -686,11 +686,7 @@ func (sg *startedGroup) run(ps []*passSink) {
 		}
 	}
 	readers := sg.readers
-	if sg.repeat != nil {
-		for _, r := range readers {
-			sg.repeat.files = append(sg.repeat.files, unitsJob{r.f.e, r.f.mf})
-		}
-	}
+	sg.repeat.reading(readers)
 	// Rounds: a batch of each open file, in file order; each sink gets the
 	// batches of the files it needs, then the errors of files that ended.
 	open := len(readers)
@@ -727,29 +723,7 @@ func (sg *startedGroup) run(ps []*passSink) {
 				sg.repeat.batch(b) // before the sinks get it: a repeat found is their error first
 			}
 		}
-		refs := make([]int32, len(readers))
-		msgs := make([][]*unitsBatchOf, len(ps))
-		for k, p := range ps {
-			if !p.live() {
-				continue
-			}
-			for i, r := range readers {
-				if round[i] != nil && receives(r.receivers, p) {
-					msgs[k] = append(msgs[k], round[i])
-					refs[i]++
-				}
-			}
-		}
-		for i, b := range round {
-			if b != nil {
-				b.refs.Store(refs[i])
-			}
-		}
-		for k, p := range ps {
-			if len(msgs[k]) > 0 {
-				p.in <- passMsg{round: msgs[k]}
-			}
-		}
+		sendRound(ps, readers, round)
 		for _, r := range ended {
 			for _, p := range r.receivers {
 				p.fail(r.err)
@@ -757,6 +731,34 @@ func (sg *startedGroup) run(ps []*passSink) {
 		}
 	}
 	sg.wg.Wait()
+}
+
+// sendRound sends each live sink the batches of a round (round[i]:
+// readers[i]'s, or nil) of the files it receives.
+func sendRound(ps []*passSink, readers []*groupReader, round []*unitsBatchOf) {
+	refs := make([]int32, len(readers))
+	msgs := make([][]*unitsBatchOf, len(ps))
+	for k, p := range ps {
+		if !p.live() {
+			continue
+		}
+		for i, r := range readers {
+			if round[i] != nil && receives(r.receivers, p) {
+				msgs[k] = append(msgs[k], round[i])
+				refs[i]++
+			}
+		}
+	}
+	for i, b := range round {
+		if b != nil {
+			b.refs.Store(refs[i])
+		}
+	}
+	for k, p := range ps {
+		if len(msgs[k]) > 0 {
+			p.in <- passMsg{round: msgs[k]}
+		}
+	}
 }
 
 // parallelSize reports whether a units file is parsed in parallel byte
