@@ -87,6 +87,9 @@ type inputState struct {
 	// set, is told how many candidates the spill left to confirm.
 	repeatSpillMem int
 	onRepeatSettle func(toConfirm int)
+	// repeatEarlySlot, when set (tests), is how many hashes of the ids
+	// before its break a slot keeps.
+	repeatEarlySlot int
 }
 
 // derivedSource is one feeding analysis's contribution to the inputs.

@@ -57,8 +57,10 @@ import (
 // candidates to confirm).
 const maxRepeatWords = 1 << 22
 
-// maxRepeatCands bounds the candidates the check keeps (8 bytes each).
-const maxRepeatCands = 1 << 21
+// maxRepeatCands bounds the candidates the check keeps (8 bytes each,
+// and about 100 bytes each, with their ids and places, where they are
+// confirmed by reading the files again).
+const maxRepeatCands = 1 << 18
 
 // repeatBitsPerRow is the filter's size per row of the pass's files.
 const repeatBitsPerRow = 10
@@ -106,8 +108,9 @@ type repeatCheck struct {
 	hs  []uint64
 	pre []bool
 	// open counts the slots whose ids stopped increasing and that have
-	// no error yet.
-	open int
+	// no error yet; early the hashes the slots keep (keepEarly).
+	open, early int
+	earlySlot   int // repeatEarlySlot, or the inputs' knob
 }
 
 // repeatSlot is the check's state of one (dataset, method, metric).
@@ -123,8 +126,9 @@ type repeatSlot struct {
 	broken                  bool     // they stopped increasing
 	first, hi               []byte   // hi: nil, or the range of the ids before the break
 	hiLex, hiShort          bool     // the orders in which first … hi held
-	early                   []uint64 // the hashes of the first ids, while fewer than repeatEarly
-	reported                bool     // its sinks were given a repeat
+	early                   []uint64 // the hashes of the ids before the break (keepEarly)
+	earlyLost               bool
+	reported                bool // its sinks were given a repeat
 }
 
 // newRepeatCheck returns the check of a pass over groups.
@@ -134,6 +138,10 @@ func (in *inputs) newRepeatCheck(ps []*passSink, groups []*unitsGroup) *repeatCh
 		c.maxCands = in.repeatMaxCands
 	}
 	c.spillMem = spillMem
+	c.earlySlot = repeatEarlySlot
+	if in.repeatEarlySlot > 0 {
+		c.earlySlot = in.repeatEarlySlot
+	}
 	switch {
 	case in.repeatSpillMem > 0:
 		c.spillMem = in.repeatSpillMem
@@ -229,10 +237,8 @@ func (c *repeatCheck) batch(b *unitsBatchOf) {
 			default:
 				c.breakSlot(s)
 			}
-			if !s.broken && s.n < repeatEarly {
-				s.early = append(s.early, c.hash(s, u))
-			} else if !s.broken {
-				s.early = nil
+			if !s.broken && !s.earlyLost {
+				c.keepEarly(s, c.hash(s, u)) // (the hash of the slot's first ids only)
 			}
 		}
 		if s.broken {
@@ -252,7 +258,7 @@ const probeGroup = 128
 
 // probeAll probes the filter with hashes in order, keeping the
 // candidates (pre: whether each lies within its slot's range before the
-// break). The words of a group of hashes are loaded first, with no
+// break; nil: put the hashes in the filter, keeping no candidate). The words of a group of hashes are loaded first, with no
 // store between the loads, so that their cache misses overlap.
 func (c *repeatCheck) probeAll(hs []uint64, pre []bool) {
 	for len(hs) > 0 {
@@ -263,13 +269,19 @@ func (c *repeatCheck) probeAll(hs []uint64, pre []bool) {
 		}
 		c.touched ^= x // kept, so that the loads are not left out
 		for i, h := range hs[:n] {
-			if c.probe(h) {
+			switch {
+			case pre == nil:
+				c.probe(h)
+			case c.probe(h):
 				c.candidate(h, false)
-			} else if pre[i] {
+			case pre[i]:
 				c.candidate(h, true)
 			}
 		}
-		hs, pre = hs[n:], pre[n:]
+		hs = hs[n:]
+		if pre != nil {
+			pre = pre[n:]
+		}
 	}
 }
 
@@ -279,22 +291,44 @@ func (c *repeatCheck) breakSlot(s *repeatSlot) {
 	s.broken = true
 	c.open++
 	c.filter()
-	if s.early != nil {
-		for _, h := range s.early {
-			c.probe(h) // the ids before increase: none is a repeat
-		}
+	if !s.earlyLost {
+		c.probeAll(s.early, nil) // the ids before increase: none is a repeat
 		c.toSpill(s.early)
+		c.early -= len(s.early)
 		s.early = nil
 		return
 	}
 	s.hi, s.hiLex, s.hiShort = append([]byte(nil), s.last...), s.lex, s.short
 }
 
-// repeatEarly is how many of a slot's first ids the check keeps the
-// hashes of, to put them in the filter if the slot's ids stop
-// increasing soon (ids in a random order do at once; a range of the
-// ids before would then hold a good share of the ids after).
-const repeatEarly = 32
+// repeatEarly is how many hashes of ids before their slot's break the
+// check keeps in all (8 MiB), and repeatEarlySlot how many a slot
+// keeps (512 KiB), to put them in the filter if the slot's ids stop increasing:
+// ids in a random order do at once, and ids in sorted pieces (files
+// concatenated, a sort by another column) after a piece, where a range
+// of the ids before would hold a good share of the ids after. A slot
+// whose ids increase for longer drops its own: a sorted file costs a
+// comparison a row past its first ids. (If such a slot's ids then stop
+// increasing, the ids after that fall within its range are candidates,
+// and many of them may take the check to its rounds: sorted pieces of
+// more than repeatEarlySlot ids are its slow case.)
+const (
+	repeatEarly     = 1 << 20
+	repeatEarlySlot = 1 << 16
+)
+
+// keepEarly keeps the hash of an id before its slot's break, or drops
+// the slot's (it will keep the range of its ids instead) past
+// repeatEarlySlot or when the check keeps repeatEarly already.
+func (c *repeatCheck) keepEarly(s *repeatSlot, h uint64) {
+	if c.early < repeatEarly && len(s.early) < c.earlySlot {
+		s.early = append(s.early, h)
+		c.early++
+		return
+	}
+	c.early -= len(s.early)
+	s.early, s.earlyLost = nil, true
+}
 
 // shortlexLess orders a before b by length, then bytes: unit ids that
 // are numbers come in numeric order.

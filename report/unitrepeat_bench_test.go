@@ -19,12 +19,14 @@ import (
 // of each per row (the process's, collector included) and their ratio.
 // "sorted" lists the units of a dataset in order (the check compares
 // each id with the one before); "shuffled" in a random order (the check
-// uses its filter, then reads the file again to confirm its false
-// positives). It prints figures; it never fails on time.
+// uses its filter and its spill of hashes), "pieces" in 4 increasing
+// runs, each over the whole range of ids (parts of a sharded export
+// concatenated: the ids before each break go into the filter). It
+// prints figures; it never fails on time.
 func BenchmarkUnitsRepeatCheck(b *testing.B) {
 	const datasets, units = 8, 62_500
 	const rows = datasets * 2 * 2 * units
-	for _, layout := range []string{"sorted", "shuffled"} {
+	for _, layout := range []string{"sorted", "shuffled", "pieces"} {
 		b.Run(layout, func(b *testing.B) {
 			dir := b.TempDir()
 			path := filepath.Join(dir, "units.csv")
@@ -40,8 +42,13 @@ func BenchmarkUnitsRepeatCheck(b *testing.B) {
 				for i := range order {
 					order[i] = i
 				}
-				if layout == "shuffled" {
+				switch layout {
+				case "shuffled":
 					rng.Shuffle(units, func(i, j int) { order[i], order[j] = order[j], order[i] })
+				case "pieces": // 4 sorted pieces, each over the whole range of ids
+					for i := range order {
+						order[i] = i%(units/4)*4 + i/(units/4)
+					}
 				}
 				for _, u := range order {
 					for _, m := range []string{"treat", "ctrl"} {

@@ -12,7 +12,7 @@ import (
 )
 
 // repeatKnobs are the repeat check's knobs (0: as in a build).
-type repeatKnobs struct{ words, cands, spillMem int }
+type repeatKnobs struct{ words, cands, spillMem, early int }
 
 // repeatStudy writes files into a fresh study directory and runs its
 // first analysis with the repeat check's knobs; opens counts the files
@@ -35,7 +35,7 @@ func repeatStudy(t *testing.T, files map[string]string, manifest string, k repea
 		t.Fatal(err)
 	}
 	in := newInputs(s)
-	in.repeatWords, in.repeatMaxCands, in.repeatSpillMem = k.words, k.cands, k.spillMem
+	in.repeatWords, in.repeatMaxCands, in.repeatSpillMem, in.repeatEarlySlot = k.words, k.cands, k.spillMem, k.early
 	in.onOpen = func(string) { opens++ }
 	toConfirm = -1
 	in.onRepeatSettle = func(n int) { toConfirm = n }
@@ -151,7 +151,7 @@ func TestUnitRepeated(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			for _, k := range []repeatKnobs{{}, {words: 1}, {words: 1, spillMem: 64}, {words: 1, spillMem: -1}, {words: 1, cands: 2}} {
+			for _, k := range []repeatKnobs{{}, {early: 1}, {words: 1}, {words: 1, spillMem: 64}, {words: 1, spillMem: -1}, {words: 1, cands: 2}, {words: 1, early: 1}} {
 				err, _, _ := repeatStudy(t, c.files, c.manifest, k)
 				if err == nil || !strings.Contains(err.Error(), c.want) {
 					t.Errorf("knobs %+v: error %v\nwant %q", k, err, c.want)
@@ -173,12 +173,13 @@ func TestUnitRepeatFalsePositive(t *testing.T) {
 	for _, c := range []struct {
 		k               repeatKnobs
 		opens           string
-		confirm, opened int // -1: any
+		confirm, opened int // confirm -1: any; opened 0: any, -1: more than twice
 	}{
 		{repeatKnobs{words: 1}, "once (the pass)", 0, 1},
 		{repeatKnobs{words: 1, spillMem: 64}, "once (the pass)", 0, 1},
 		{repeatKnobs{words: 1, spillMem: -1}, "twice (the pass, then a confirmation)", -1, 2},
 		{repeatKnobs{words: 1, spillMem: -1, cands: 2}, "more than twice (the pass, then each round's filter and confirmation)", -1, -1},
+		{repeatKnobs{early: 1}, "any number of times", -1, 0},
 	} {
 		err, opens, confirm := repeatStudy(t, files, repeatMeta, c.k)
 		if err != nil {
