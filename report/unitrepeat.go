@@ -16,18 +16,19 @@ package report
 //     with both lines. Files sorted by unit, as most exports are, are
 //     checked by this step alone, at the cost of a comparison per row.
 //  2. A Bloom filter. From the row where a slot's ids stop increasing,
-//     its ids are hashed and put in a register-blocked Bloom filter
+//     its ids (and the ones before, see repeatEarly) are hashed and put
+//     in a register-blocked Bloom filter
 //     (Putze, Sanders and Singler 2007: the bits of an id lie in one
 //     64-bit word, so an id costs one memory access), sized at about 10
-//     bits per row of the pass's files and at most maxRepeatWords words.
-//     An id the filter may have seen, or one that falls within the
-//     range of the slot's ids before the break (they were not put in
-//     the filter), is a candidate: its 64-bit hash is kept.
-//  3. Confirmation. If there are candidates, the files are read again,
-//     and only the ids whose hash is a candidate's are kept, exactly,
-//     with their file and line: a second one of them is a repeat,
-//     reported with both lines. Candidates that are not repeats (a
-//     filter's false positives) give no error. When there are more
+//     bits per row of the pass's files and at most maxRepeatWords words,
+//     and written to a spill. An id the filter may have seen is a
+//     candidate: its 64-bit hash is kept.
+//  3. Confirmation. A candidate whose hash the spill holds once is a
+//     false positive of the filter. If others are left (repeats, or,
+//     rarely, two ids with one 64-bit hash), the files are read again,
+//     and only the ids whose hash is such a candidate's are kept,
+//     exactly, with their file and line: a second one of them is a
+//     repeat, reported with both lines. When there are more
 //     candidates than maxRepeatCands, those are confirmed first, then
 //     the ids are checked in rounds, each for the ids of a share of the
 //     hash space, with a filter of its own and its own confirmation.
@@ -110,6 +111,10 @@ type repeatCheck struct {
 	// open counts the slots whose ids stopped increasing and that have
 	// no error yet; early the hashes the slots keep (keepEarly).
 	open, early int
+	// deferred counts the slots whose ids before the break settle reads
+	// again; prefixCands are the candidates found among those ids.
+	deferred    int
+	prefixCands map[uint64]bool
 	earlySlot   int // repeatEarlySlot, or the inputs' knob
 }
 
@@ -128,7 +133,14 @@ type repeatSlot struct {
 	hiLex, hiShort          bool     // the orders in which first … hi held
 	early                   []uint64 // the hashes of the ids before the break (keepEarly)
 	earlyLost               bool
-	reported                bool // its sinks were given a repeat
+	multi                   bool // its ids came from more than one file
+	// deferred: the ids before the break, the first prefix of
+	// prefixFile, go into the filter when the pass is over (settle);
+	// prefixSeen counts them there.
+	deferred           bool
+	prefix, prefixSeen int64
+	prefixFile         string
+	reported           bool // its sinks were given a repeat
 }
 
 // newRepeatCheck returns the check of a pass over groups.
@@ -222,6 +234,9 @@ func (c *repeatCheck) batch(b *unitsBatchOf) {
 		}
 		u := b.ids[r.unit : r.unit+r.unitLen]
 		file := b.names[r.names].file
+		if s.n > 0 && file != s.lastFile {
+			s.multi = true
+		}
 		if s.n > 0 && bytes.Equal(u, s.last) {
 			c.report(s, string(u), file, r.line, s.lastFile, s.lastLine)
 			c.slotOf[r.names] = nil // its sinks have their error
@@ -298,23 +313,29 @@ func (c *repeatCheck) breakSlot(s *repeatSlot) {
 		s.early = nil
 		return
 	}
+	if !s.multi {
+		// Its ids before the break are the first s.n of its one file:
+		// settle puts them in the filter by reading them again.
+		s.deferred, s.prefix, s.prefixFile = true, s.n, s.lastFile
+		c.deferred++
+		return
+	}
 	s.hi, s.hiLex, s.hiShort = append([]byte(nil), s.last...), s.lex, s.short
 }
 
 // repeatEarly is how many hashes of ids before their slot's break the
 // check keeps in all (8 MiB), and repeatEarlySlot how many a slot
-// keeps (512 KiB), to put them in the filter if the slot's ids stop increasing:
-// ids in a random order do at once, and ids in sorted pieces (files
-// concatenated, a sort by another column) after a piece, where a range
-// of the ids before would hold a good share of the ids after. A slot
-// whose ids increase for longer drops its own: a sorted file costs a
-// comparison a row past its first ids. (If such a slot's ids then stop
-// increasing, the ids after that fall within its range are candidates,
-// and many of them may take the check to its rounds: sorted pieces of
-// more than repeatEarlySlot ids are its slow case.)
+// keeps, to put them in the filter if the slot's ids stop increasing
+// (ids in a random order do at once). A slot whose ids increase for
+// longer drops its own, so a sorted file costs a comparison a row past
+// its first ids. If its ids then stop increasing (sorted pieces: parts
+// of a sharded export concatenated), the ids before the break are read
+// again when the pass is over and put in the filter then (breakSlot,
+// settle); when they came from more than one file, the ids after the
+// break that fall within their range are candidates instead.
 const (
 	repeatEarly     = 1 << 20
-	repeatEarlySlot = 1 << 16
+	repeatEarlySlot = 1 << 8
 )
 
 // keepEarly keeps the hash of an id before its slot's break, or drops
@@ -393,6 +414,16 @@ func (c *repeatCheck) probe(h uint64) bool {
 	return old&m == m
 }
 
+// has reports whether the filter holds all the bits of a hash.
+func (c *repeatCheck) has(h uint64) bool {
+	g1, g2 := uint32(h>>32), uint32(h>>20)|1
+	var m uint64
+	for i := uint32(0); i < repeatProbes; i++ {
+		m |= 1 << ((g1 + i*g2) >> 26)
+	}
+	return c.words[h&c.mask]&m == m
+}
+
 // candidate keeps a candidate's hash; inRange: it lies within its
 // slot's range before the break.
 func (c *repeatCheck) candidate(h uint64, inRange bool) {
@@ -466,7 +497,7 @@ func (c *repeatCheck) dropSpill() {
 // twice or more (a repeat, or, rarely, two ids with one 64-bit hash):
 // the others are the filter's false positives. ok is false when the
 // spill cannot be read.
-func (c *repeatCheck) spilledTwice(set map[uint64]struct{}) (twice map[uint64]struct{}, ok bool) {
+func (c *repeatCheck) spilledTwice(set map[uint64]struct{}, once map[uint64]bool) (twice map[uint64]struct{}, ok bool) {
 	if c.spillFailed {
 		return nil, false
 	}
@@ -487,7 +518,7 @@ func (c *repeatCheck) spilledTwice(set map[uint64]struct{}) (twice map[uint64]st
 			if _, ok := set[h]; !ok {
 				continue
 			}
-			if seen[h] {
+			if seen[h] || once[h] {
 				twice[h] = struct{}{}
 			}
 			seen[h] = true
@@ -592,6 +623,22 @@ func repeatMessage(unit, method, dataset string) string {
 
 // settle confirms the candidates once the pass is over (step 3).
 func (c *repeatCheck) settle(canceled func() bool) {
+	if c.deferred > 0 && c.words != nil && !c.overflow {
+		// The ids of long increasing runs before a break, read again:
+		// one the filter may hold is a candidate, confirmed when the
+		// spill (which holds the ids after the break) holds it once.
+		c.prefixCands = map[uint64]bool{}
+		c.scan(1, 0, func(s *repeatSlot, h uint64, _ []byte, file string, _ int64) {
+			if !s.deferred || s.prefixSeen >= s.prefix || file != s.prefixFile {
+				return
+			}
+			s.prefixSeen++
+			if c.has(h) && !c.overflow {
+				c.candidate(h, false)
+				c.prefixCands[h] = true
+			}
+		}, canceled)
+	}
 	if len(c.cands) == 0 && !c.overflow {
 		c.dropSpill()
 		return
@@ -605,7 +652,7 @@ func (c *repeatCheck) settle(canceled func() bool) {
 	// The spill settles the filter's false positives without reading
 	// the files again: a candidate whose hash it holds once is not a
 	// repeat, unless its first may lie before the filter (inRange).
-	if twice, ok := c.spilledTwice(set); ok {
+	if twice, ok := c.spilledTwice(set, c.prefixCands); ok {
 		for h := range c.inRange {
 			if _, cand := set[h]; cand {
 				twice[h] = struct{}{}
@@ -613,7 +660,7 @@ func (c *repeatCheck) settle(canceled func() bool) {
 		}
 		set = twice
 	}
-	c.inRange = nil
+	c.inRange, c.prefixCands = nil, nil
 	c.dropSpill()
 	if c.in.onRepeatSettle != nil {
 		c.in.onRepeatSettle(len(set))

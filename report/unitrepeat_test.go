@@ -180,6 +180,8 @@ func TestUnitRepeatFalsePositive(t *testing.T) {
 		{repeatKnobs{words: 1, spillMem: -1}, "twice (the pass, then a confirmation)", -1, 2},
 		{repeatKnobs{words: 1, spillMem: -1, cands: 2}, "more than twice (the pass, then each round's filter and confirmation)", -1, -1},
 		{repeatKnobs{early: 1}, "any number of times", -1, 0},
+		{repeatKnobs{words: 1, early: 1}, "any number of times", -1, 0},
+		{repeatKnobs{words: 1, early: 1, spillMem: -1}, "any number of times", -1, 0},
 	} {
 		err, opens, confirm := repeatStudy(t, files, repeatMeta, c.k)
 		if err != nil {
