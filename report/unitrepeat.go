@@ -234,21 +234,25 @@ func (c *repeatCheck) batch(b *unitsBatchOf) {
 		}
 		u := b.ids[r.unit : r.unit+r.unitLen]
 		file := b.names[r.names].file
-		if s.n > 0 && file != s.lastFile {
-			s.multi = true
-		}
-		if s.n > 0 && bytes.Equal(u, s.last) {
-			c.report(s, string(u), file, r.line, s.lastFile, s.lastLine)
-			c.slotOf[r.names] = nil // its sinks have their error
-			continue
+		cmp := 1 // u against the last id: one comparison serves every test
+		if s.n > 0 {
+			if cmp = bytes.Compare(u, s.last); cmp == 0 {
+				c.report(s, string(u), file, r.line, s.lastFile, s.lastLine)
+				c.slotOf[r.names] = nil // its sinks have their error
+				continue
+			}
+			if !sameString(file, s.lastFile) {
+				s.multi = true
+			}
 		}
 		if !s.broken {
+			lex := s.lex && cmp > 0
+			short := s.short && (len(u) > len(s.last) || len(u) == len(s.last) && cmp > 0)
 			switch {
 			case s.n == 0:
 				s.first, s.lex, s.short = append(s.first[:0], u...), true, true
-			case s.lex && bytes.Compare(u, s.last) > 0 || s.short && shortlexLess(s.last, u):
-				s.lex = s.lex && bytes.Compare(u, s.last) > 0
-				s.short = s.short && shortlexLess(s.last, u)
+			case lex || short:
+				s.lex, s.short = lex, short
 			default:
 				c.breakSlot(s)
 			}
