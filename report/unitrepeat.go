@@ -627,22 +627,7 @@ func repeatMessage(unit, method, dataset string) string {
 
 // settle confirms the candidates once the pass is over (step 3).
 func (c *repeatCheck) settle(canceled func() bool) {
-	if c.deferred > 0 && c.words != nil && !c.overflow {
-		// The ids of long increasing runs before a break, read again:
-		// one the filter may hold is a candidate, confirmed when the
-		// spill (which holds the ids after the break) holds it once.
-		c.prefixCands = map[uint64]bool{}
-		c.scan(1, 0, func(s *repeatSlot, h uint64, _ []byte, file string, _ int64) {
-			if !s.deferred || s.prefixSeen >= s.prefix || file != s.prefixFile {
-				return
-			}
-			s.prefixSeen++
-			if c.has(h) && !c.overflow {
-				c.candidate(h, false)
-				c.prefixCands[h] = true
-			}
-		}, canceled)
-	}
+	c.settleDeferred(canceled)
 	if len(c.cands) == 0 && !c.overflow {
 		c.dropSpill()
 		return
@@ -670,9 +655,14 @@ func (c *repeatCheck) settle(canceled func() bool) {
 		c.in.onRepeatSettle(len(set))
 	}
 	c.confirm(set, 1, 0, canceled)
-	if !c.overflow {
-		return
+	if c.overflow {
+		c.rounds(canceled)
 	}
+}
+
+// rounds checks the ids of the slots still open in rounds, when there
+// were more candidates than the check keeps.
+func (c *repeatCheck) rounds(canceled func() bool) {
 	// Rounds: the ids whose hash is r modulo rounds, with a filter of
 	// their own sized for them; more rounds when one has too many
 	// candidates.
@@ -703,6 +693,26 @@ func (c *repeatCheck) settle(canceled func() bool) {
 		c.confirm(set, rounds, r, canceled)
 	}
 	c.cands = nil
+}
+
+// settleDeferred reads again the ids of long increasing runs before a
+// break (breakSlot): one the filter may hold is a candidate, confirmed
+// when the spill (which holds the ids after the break) holds it once.
+func (c *repeatCheck) settleDeferred(canceled func() bool) {
+	if c.deferred == 0 || c.words == nil || c.overflow {
+		return
+	}
+	c.prefixCands = map[uint64]bool{}
+	c.scan(1, 0, func(s *repeatSlot, h uint64, _ []byte, file string, _ int64) {
+		if !s.deferred || s.prefixSeen >= s.prefix || file != s.prefixFile {
+			return
+		}
+		s.prefixSeen++
+		if c.has(h) && !c.overflow {
+			c.candidate(h, false)
+			c.prefixCands[h] = true
+		}
+	}, canceled)
 }
 
 // confirm reads the files again and reports the first repeat of each
