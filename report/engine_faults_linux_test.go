@@ -77,7 +77,11 @@ func testEngineFaults(t *testing.T, c *chCluster) {
 	manifest := filepath.Join(dir, "study.toml")
 	site := filepath.Join(dir, "site")
 	build := func(entry string) error {
-		if err := os.WriteFile(manifest, []byte(faultManifest(entry)), 0o644); err != nil {
+		text := faultManifest(entry)
+		if strings.HasSuffix(entry, "\n#independent") {
+			text += "design    = \"independent\"\n"
+		}
+		if err := os.WriteFile(manifest, []byte(text), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		_, err := Build(context.Background(), Options{Manifest: manifest, Out: site, NoCache: true, Quiet: true})
@@ -102,6 +106,10 @@ func testEngineFaults(t *testing.T, c *chCluster) {
 	// A unit given twice, and a NaN stored as a value (not NULL).
 	c.createUnitsTable(t, "dup_units", "Nullable(Float64)")
 	c.load(t, "dup_units", []unitValue{{"d", "EASE", "u1", "rmse", 1}, {"d", "ALS", "u1", "rmse", 2}, {"d", "ALS", "u1", "rmse", 3}, {"d", "EASE", "u2", "rmse", 1}, {"d", "ALS", "u2", "rmse", 2}})
+	// u2 three times and u3 twice for EASE: the first is named, with
+	// its own count.
+	c.createUnitsTable(t, "dup3_units", "Nullable(Float64)")
+	c.load(t, "dup3_units", []unitValue{{"d", "EASE", "u1", "rmse", 1}, {"d", "ALS", "u1", "rmse", 2}, {"d", "EASE", "u2", "rmse", 1}, {"d", "EASE", "u2", "rmse", 1.5}, {"d", "EASE", "u2", "rmse", 1.7}, {"d", "ALS", "u2", "rmse", 2}, {"d", "EASE", "u3", "rmse", 1}, {"d", "EASE", "u3", "rmse", 1}, {"d", "ALS", "u3", "rmse", 2}})
 	c.createUnitsTable(t, "nan_units", "Float64")
 	c.shards[1].exec(t, "INSERT INTO nan_units_local VALUES ('d', 'EASE', 'u1', 'rmse', 1), ('d', 'ALS', 'u1', 'rmse', nan)", nil)
 
@@ -114,7 +122,9 @@ func testEngineFaults(t *testing.T, c *chCluster) {
 		{"missing column", engineEntry(c.url(), "fault_units", `, columns = { unit = "user_id" }`), `the table has no column "user_id" (the unit column`},
 		{"wrong column type", engineEntry(c.url(), "units_text", ""), `column "value" (the value column) has type String; it must hold numbers`},
 		{"timeout", engineEntry(c.url(), "slow_units", `, timeout = "1s"`), "the query ran longer than the entry's timeout (1s; raise timeout"},
-		{"unit twice", engineEntry(c.url(), "dup_units", ""), "dataset d, method ALS: unit u1 appears 2 times"},
+		{"unit twice", engineEntry(c.url(), "dup_units", ""), `unit "u1" of method "ALS" on dataset "d" appears twice`},
+		{"unit twice, independent groups", engineEntry(c.url(), "dup_units", "") + "\n#independent", `unit "u1" of method "ALS" on dataset "d" appears twice`},
+		{"unit three times", engineEntry(c.url(), "dup3_units", ""), `unit "u2" of method "EASE" on dataset "d" appears 3 times`},
 		{"NaN value", engineEntry(c.url(), "nan_units", ""), "dataset d, method ALS, metric rmse: 1 NaN or infinite values (store a missing value as NULL)"},
 	}
 	for _, tc := range cases {

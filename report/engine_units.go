@@ -9,6 +9,7 @@ package report
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -486,10 +487,45 @@ func metaEngineUnits(job *Job, o *meta.Options) ([]meta.Study, error) {
 	if err != nil {
 		return nil, err
 	}
-	if o.Design == "independent" {
+	// A repeated unit id: the paired sums count them (the independent
+	// ones do not); a query of its own names the first exactly.
+	var studies []meta.Study
+	repeated := o.Design == "independent"
+	if !repeated {
+		studies, err = e.pairedStudies(rows, datasets, shifts, o)
+		if repeated = errors.Is(err, errEngineRepeat); !repeated && err != nil {
+			return nil, err
+		}
+	}
+	if repeated {
+		rep, err := e.run(ctx, job.ID, e.src.RepeatSQL(o.Metric, o.Treatment, o.Control))
+		if err != nil {
+			return nil, err
+		}
+		if len(rep) > 0 && len(rep[0]) == 4 {
+			r := rep[0]
+			return nil, e.repeatError(str(r[0]), str(r[1]), r[2], u64(r[3]))
+		}
+		if o.Design != "independent" {
+			return nil, e.errorf("the paired sums count a repeated unit id that no query of repeats finds; was the table written to during the build?")
+		}
 		return groupStudies(rows, datasets, shifts, o), nil
 	}
-	return e.pairedStudies(rows, datasets, shifts, o)
+	return studies, nil
+}
+
+// errEngineRepeat is pairedStudies' error when a unit has more than one
+// value of a method on a dataset.
+var errEngineRepeat = errors.New("a repeated unit id")
+
+// repeatError is the error of a unit id with n values of a method on a
+// dataset, in the words of the file readers (which name its lines).
+func (e *engineSource) repeatError(dataset, method string, unit any, n uint64) error {
+	msg := repeatMessage(fmt.Sprint(unit), method, dataset)
+	if n > 2 {
+		msg = strings.TrimSuffix(msg, "twice") + fmt.Sprintf("%d times", n)
+	}
+	return e.errorf("%s", msg)
 }
 
 // pairedStudies reads PairedSQL's rows into one study per dataset seen.
@@ -497,11 +533,8 @@ func (e *engineSource) pairedStudies(rows [][]any, datasets []string, shifts map
 	sums := map[string]meta.PairedSums{}
 	for _, r := range rows {
 		ds := str(r[0])
-		if n := u64(r[6]); n > 1 {
-			return nil, e.errorf("dataset %s, method %s: unit %v appears %d times (a unit has one value per method, dataset and metric)", ds, o.Treatment, r[7], n)
-		}
-		if n := u64(r[8]); n > 1 {
-			return nil, e.errorf("dataset %s, method %s: unit %v appears %d times (a unit has one value per method, dataset and metric)", ds, o.Control, r[9], n)
+		if u64(r[6]) > 1 || u64(r[8]) > 1 {
+			return nil, errEngineRepeat
 		}
 		sums[ds] = meta.PairedSums{
 			TreatmentValues: int(u64(r[1])), ControlValues: int(u64(r[2])),

@@ -76,6 +76,20 @@ type inputState struct {
 	parallelMin, chunkBytes int64
 	freeBatches             chan *unitsBatchOf // batchFreeList
 	onParallel              func(path string)  // tests: told each file read in ranges
+	// repeatWords and repeatMaxCands, when set (tests), fix the size of
+	// the repeat check's filter and how many candidates it keeps
+	// (unitrepeat.go).
+	repeatWords, repeatMaxCands int
+	repeatOff                   bool // benchmarks: no check, to measure what it costs
+	// repeatSpillMem, when set (tests), is the bytes of hashes the check
+	// keeps in memory before it writes them to a file; -1: it keeps
+	// none (as when the file cannot be written). onRepeatSettle, when
+	// set, is told how many candidates the spill left to confirm.
+	repeatSpillMem int
+	onRepeatSettle func(toConfirm int)
+	// repeatEarlySlot, when set (tests), is how many hashes of the ids
+	// before its break a slot keeps.
+	repeatEarlySlot int
 }
 
 // derivedSource is one feeding analysis's contribution to the inputs.

@@ -208,7 +208,7 @@ func TestStrictUnitsDuplicates(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "u.csv"), []byte("dataset,method,unit,metric,value\nd,A,u1,ndcg,0.5\nd,A,u1,ndcg,0.6\nd,B,u1,ndcg,0.4\n"), 0o644)
 	err := runStudyError(t, dir, "title = \"s\"\n[inputs]\nunits = \"u.csv\"\n[[analyses]]\nid = \"m\"\ntype = \"meta_analysis\"\nmetric = \"ndcg\"\ntreatment = \"A\"\ncontrol = \"B\"\n")
-	wantErr(t, err, `u.csv:3: dataset d, method A: unit "u1" appears twice`)
+	wantErr(t, err, `u.csv:3: unit "u1" of method "A" on dataset "d" appears twice (first at u.csv:2)`)
 }
 
 // TestStrictNumbers: numbers are plain decimals; NaN and Inf are errors

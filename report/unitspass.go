@@ -333,12 +333,12 @@ func (in *inputs) unitsPass(ctx context.Context, sinks []UnitsSink) []error {
 		ps[i] = newPassSink(s)
 		go ps[i].run()
 	}
-	in.dispatch(ctx, ps)
+	check := in.dispatch(ctx, ps)
 	errs := make([]error, len(ps))
 	for i, p := range ps {
 		close(p.in)
 		<-p.done
-		errs[i] = p.err
+		errs[i] = check.withFirst(p.err, p.metric)
 	}
 	in.dropFreeBatches()
 	return errs
@@ -358,8 +358,9 @@ func (in *inputs) dropFreeBatches() {
 	}
 }
 
-// dispatch reads the units inputs and sends each sink its messages.
-func (in *inputs) dispatch(ctx context.Context, ps []*passSink) {
+// dispatch reads the units inputs and sends each sink its messages; it
+// returns its check of repeated unit ids (nil when it read no file).
+func (in *inputs) dispatch(ctx context.Context, ps []*passSink) *repeatCheck {
 	hasDerived := false
 	for _, d := range in.derived {
 		hasDerived = hasDerived || d.units != nil
@@ -367,12 +368,12 @@ func (in *inputs) dispatch(ctx context.Context, ps []*passSink) {
 	in.mergeDerived()
 	if len(in.study.Inputs.Units) == 0 && !hasDerived {
 		failAll(ps, fmt.Errorf("%s: the study has no [inputs] units", filepath.Base(in.study.File)))
-		return
+		return nil
 	}
 	groups, err := in.unitsGroups()
 	if err != nil {
 		failAll(ps, err)
-		return
+		return nil
 	}
 	if groups == nil {
 		// Any other layout: file after file, each its own group.
@@ -380,7 +381,7 @@ func (in *inputs) dispatch(ctx context.Context, ps []*passSink) {
 			files, err := in.expand(e, "units")
 			if err != nil {
 				failAll(ps, err)
-				return
+				return nil
 			}
 			for _, mf := range files {
 				groups = append(groups, &unitsGroup{files: []unitsJob{{e, mf}}})
@@ -393,6 +394,7 @@ func (in *inputs) dispatch(ctx context.Context, ps []*passSink) {
 	// open; what a group tells the sinks is told in its turn. Which sinks
 	// it reads for is taken before the group before is consumed, so the
 	// same sinks get the same files whatever the timing.
+	check := in.newRepeatCheck(ps, groups)
 	var next chan startedOrPanic
 	for i, g := range groups {
 		var cur *startedGroup
@@ -410,12 +412,17 @@ func (in *inputs) dispatch(ctx context.Context, ps []*passSink) {
 			next = in.startGroupAsync(groups[i+1], live)
 		}
 		cur.ctx = ctx
+		if !in.repeatOff {
+			cur.repeat = check
+		}
 		cur.run(ps)
 	}
+	check.settle(func() bool { return ctx.Err() != nil })
 	if err := ctx.Err(); err != nil {
 		failAll(ps, err)
 	}
 	in.passDerived(ps)
+	return check
 }
 
 // passDerived hands the units derived by feeding analyses to the sinks.
@@ -543,6 +550,7 @@ type groupReader struct {
 // the messages its headers give the sinks, in file order.
 type startedGroup struct {
 	ctx     context.Context // nil: not cancellable
+	repeat  *repeatCheck    // nil: no check of repeated unit ids
 	readers []*groupReader
 	told    []toldMsg
 	wg      sync.WaitGroup
@@ -678,6 +686,7 @@ func (sg *startedGroup) run(ps []*passSink) {
 		}
 	}
 	readers := sg.readers
+	sg.repeat.reading(readers)
 	// Rounds: a batch of each open file, in file order; each sink gets the
 	// batches of the files it needs, then the errors of files that ended.
 	open := len(readers)
@@ -710,30 +719,11 @@ func (sg *startedGroup) run(ps []*passSink) {
 				continue
 			}
 			round[i] = b
-		}
-		refs := make([]int32, len(readers))
-		msgs := make([][]*unitsBatchOf, len(ps))
-		for k, p := range ps {
-			if !p.live() {
-				continue
-			}
-			for i, r := range readers {
-				if round[i] != nil && receives(r.receivers, p) {
-					msgs[k] = append(msgs[k], round[i])
-					refs[i]++
-				}
+			if sg.repeat != nil {
+				sg.repeat.batch(b) // before the sinks get it: a repeat found is their error first
 			}
 		}
-		for i, b := range round {
-			if b != nil {
-				b.refs.Store(refs[i])
-			}
-		}
-		for k, p := range ps {
-			if len(msgs[k]) > 0 {
-				p.in <- passMsg{round: msgs[k]}
-			}
-		}
+		sendRound(ps, readers, round)
 		for _, r := range ended {
 			for _, p := range r.receivers {
 				p.fail(r.err)
@@ -741,6 +731,34 @@ func (sg *startedGroup) run(ps []*passSink) {
 		}
 	}
 	sg.wg.Wait()
+}
+
+// sendRound sends each live sink the batches of a round (round[i]:
+// readers[i]'s, or nil) of the files it receives.
+func sendRound(ps []*passSink, readers []*groupReader, round []*unitsBatchOf) {
+	refs := make([]int32, len(readers))
+	msgs := make([][]*unitsBatchOf, len(ps))
+	for k, p := range ps {
+		if !p.live() {
+			continue
+		}
+		for i, r := range readers {
+			if round[i] != nil && receives(r.receivers, p) {
+				msgs[k] = append(msgs[k], round[i])
+				refs[i]++
+			}
+		}
+	}
+	for i, b := range round {
+		if b != nil {
+			b.refs.Store(refs[i])
+		}
+	}
+	for k, p := range ps {
+		if len(msgs[k]) > 0 {
+			p.in <- passMsg{round: msgs[k]}
+		}
+	}
 }
 
 // parallelSize reports whether a units file is parsed in parallel byte

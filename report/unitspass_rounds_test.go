@@ -39,7 +39,7 @@ func TestMetaTakeRoundIsAdd(t *testing.T) {
 					if fast != slow {
 						t.Errorf("takeRound gave\n%s\nAdd gave\n%s", fast, slow)
 					}
-					if want := "C_d2.csv:1029: dataset d2, method C: unit \"u1569\" appears twice"; name == "dup" && design == "" && !strings.Contains(fast, want) {
+					if want := "C_d2.csv:1029: unit \"u1569\" of method \"C\" on dataset \"d2\" appears twice"; name == "dup" && design == "" && !strings.Contains(fast, want) {
 						t.Errorf("no error %q:\n%s", want, fast)
 					}
 				})

@@ -115,13 +115,14 @@ func NewBuilder(treatment, control, missing string) *Builder {
 }
 
 // Add records one value. Values of other methods are ignored. unit is the
-// unit id, or "" to pair by row (the 0-based data row of the value's file).
-// v is NaN for an empty cell. A unit id or row given twice for the same
-// method and dataset is an error while the first is still waiting for its
-// partner; a repeat after the pair was completed cannot be told apart
-// without keeping every id, so ids must be unique per method and dataset
-// (as the `units` input requires). unit is not kept after the call unless
-// its value waits for a partner (it is then copied).
+// unit id, or "" to pair by row (the 0-based data row of the value's
+// file). v is NaN for an empty cell. A unit id or row given twice for
+// the same method and dataset is an error while the first is still
+// waiting for its partner; a repeat after the pair was completed cannot
+// be told apart without keeping every id, so ids must be unique per
+// method and dataset, which the caller checks (the report's units pass
+// does, in bounded memory). unit is not kept after the call unless its
+// value waits for a partner (it is then copied).
 func (b *Builder) Add(dataset, method, unit string, row int64, v float64) error {
 	side, ok := b.side(method)
 	if !ok {
@@ -194,9 +195,7 @@ func (c *metaCell) addID(side int, unit string, v float64, dataset, method strin
 		c.pair(side, v, w)
 		return nil
 	}
-	dup := func() error {
-		return fmt.Errorf("dataset %s, method %s: unit %q appears twice", dataset, method, unit)
-	}
+	dup := func() error { return repeated(unit, method, dataset) }
 	p := &c.pend[side]
 	if p.ok {
 		if string(p.unit) == unit {
@@ -211,7 +210,7 @@ func (c *metaCell) addID(side int, unit string, v float64, dataset, method strin
 		n := len(m)
 		m[string(p.unit)] = p.v
 		if len(m) == n {
-			return fmt.Errorf("dataset %s, method %s: unit %q appears twice", dataset, method, p.unit)
+			return repeated(string(p.unit), method, dataset)
 		}
 		c.idPeak[side] = max(c.idPeak[side], len(m))
 	}
@@ -220,6 +219,19 @@ func (c *metaCell) addID(side int, unit string, v float64, dataset, method strin
 	}
 	p.unit, p.v, p.ok = append(p.unit[:0], unit...), v, true
 	return nil
+}
+
+// RepeatError is the error of a unit id given twice for a method and
+// dataset while its first value waits for its partner.
+type RepeatError struct{ Unit, Method, Dataset string }
+
+// Error says it in the words every reader of per-unit values uses.
+func (e *RepeatError) Error() string {
+	return fmt.Sprintf("unit %q of method %q on dataset %q appears twice", e.Unit, e.Method, e.Dataset)
+}
+
+func repeated(unit, method, dataset string) error {
+	return &RepeatError{Unit: unit, Method: method, Dataset: dataset}
 }
 
 // addRow pairs a value by row.

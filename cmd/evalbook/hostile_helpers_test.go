@@ -328,6 +328,30 @@ type pqTextResult struct {
 	Value   string `parquet:"value"`
 }
 
+// pqUnit is one row of a long-form units table in Parquet.
+type pqUnit struct {
+	Dataset string  `parquet:"dataset"`
+	Method  string  `parquet:"method"`
+	Unit    string  `parquet:"unit"`
+	Metric  string  `parquet:"metric"`
+	Value   float64 `parquet:"value"`
+}
+
+// repeatAfterPair is a units file in which unit u1 of method A comes
+// again (line 6) after its pair with B's was made (lines 2 and 3).
+const repeatAfterPair = "dataset,method,unit,metric,value\nd1,A,u1,m,0.5\nd1,B,u1,m,0.4\nd1,A,u2,m,0.6\nd1,B,u2,m,0.3\nd1,A,u1,m,0.7\nd1,A,u3,m,0.7\nd1,B,u3,m,0.2\n"
+
+// unitsStudy plants a units file (its text from body) and a
+// meta-analysis of A against B on metric m over it, with more keys.
+func unitsStudy(path, more string, body func(testing.TB) string) func(testing.TB, string, string) []string {
+	return func(t testing.TB, root, study string) []string {
+		write(t, filepath.Join(study, filepath.FromSlash(path)), body(t))
+		write(t, filepath.Join(study, "study.toml"), strings.Replace(baseManifest, "[inputs]\n", "[inputs]\nunits = \""+path+"\"\n", 1)+
+			"[[analyses]]\nid = \"meta\"\ntype = \"meta_analysis\"\nmetric = \"m\"\ntreatment = \"A\"\ncontrol = \"B\"\n"+more)
+		return build(study)
+	}
+}
+
 // parquetBytes writes rows as a Parquet file.
 func parquetBytes[T any](t testing.TB, rows []T) string {
 	t.Helper()

@@ -588,7 +588,26 @@ func hostileRows() []hostileRow {
 		bad("data", "units: a unit twice", studyFiles(map[string]string{
 			"study.toml":     strings.Replace(baseManifest, "[inputs]\n", "[inputs]\nunits = \"data/units.csv\"\n", 1) + "[[analyses]]\nid = \"meta\"\ntype = \"meta_analysis\"\nmetric = \"m\"\ntreatment = \"A\"\ncontrol = \"B\"\n",
 			"data/units.csv": "dataset,method,unit,metric,value\nd1,A,u1,m,0.5\nd1,A,u1,m,0.6\nd1,B,u1,m,0.4\n",
-		}), `data/units.csv:3: dataset d1, method A: unit "u1" appears twice`),
+		}), `data/units.csv:3: unit "u1" of method "A" on dataset "d1" appears twice (first at data/units.csv:2)`),
+		bad("data", "units: a unit repeated after its pair was made", unitsStudy("data/units.csv", "", func(testing.TB) string { return repeatAfterPair }),
+			`data/units.csv:6: unit "u1" of method "A" on dataset "d1" appears twice (first at data/units.csv:2)`),
+		bad("data", "units: a unit repeated after its pair was made, gzip CSV", unitsStudy("data/units.csv.gz", "", func(t testing.TB) string { return gzipBytes(t, repeatAfterPair) }),
+			`data/units.csv.gz:6: unit "u1" of method "A" on dataset "d1" appears twice (first at data/units.csv.gz:2)`),
+		bad("data", "units: a unit repeated after its pair was made, Parquet", unitsStudy("data/units.parquet", "", func(t testing.TB) string {
+			return parquetBytes(t, []pqUnit{{"d1", "A", "u1", "m", 0.5}, {"d1", "B", "u1", "m", 0.4}, {"d1", "A", "u2", "m", 0.6}, {"d1", "B", "u2", "m", 0.3}, {"d1", "A", "u1", "m", 0.7}, {"d1", "A", "u3", "m", 0.7}, {"d1", "B", "u3", "m", 0.2}})
+		}), `data/units.parquet: row 5: unit "u1" of method "A" on dataset "d1" appears twice (first at row 1)`),
+		bad("data", "units: a unit repeated, independent groups", unitsStudy("data/units.csv", "design = \"independent\"\n", func(testing.TB) string { return repeatAfterPair }),
+			`data/units.csv:6: unit "u1" of method "A" on dataset "d1" appears twice (first at data/units.csv:2)`),
+		bad("data", "units: a unit repeated far from the first, ids in no order", unitsStudy("data/units.csv", "", func(testing.TB) string {
+			var b strings.Builder
+			b.WriteString("dataset,method,unit,metric,value\n")
+			for i := 0; i < 500; i++ {
+				u := (i * 7919) % 500 // every unit once, in no order
+				fmt.Fprintf(&b, "d1,A,u%d,m,0.5\nd1,B,u%d,m,0.4\n", u, u)
+			}
+			b.WriteString("d1,B,u3,m,0.9\n") // u3 comes at i = 37 (7919 × 37 = 293003): lines 76 and 77
+			return b.String()
+		}), `data/units.csv:1002: unit "u3" of method "B" on dataset "d1" appears twice (first at data/units.csv:77)`),
 		bad("data", "interaction log: a non-numeric rating", studyFiles(map[string]string{
 			"study.toml":  baseManifest + "[[datasets]]\nname = \"d1\"\ninteractions = \"logs/d1.csv\"\n[[analyses]]\nid = \"ch\"\ntype = \"characteristics\"\nfrom = \"logs\"\n",
 			"logs/d1.csv": "user,item,rating\n1,2,3\n1,3,good\n",

@@ -165,6 +165,21 @@ func (s Source) PairedSQL(metric, treatment, control string, zero bool, shifts m
 	}, ", ") + " FROM (" + inner + ") GROUP BY eb_ds ORDER BY eb_ds"
 }
 
+// RepeatSQL returns the query of the first unit (by dataset, method and
+// unit) with more than one value of the treatment or the control on the
+// metric: its dataset, method, unit and count; no row when there is
+// none. An independent-groups analysis pairs nothing, so this is how
+// it finds a repeated unit id (PairedSQL counts them as it pairs).
+func (s Source) RepeatSQL(metric, treatment, control string) string {
+	d := s.Dialect
+	c := s.Columns
+	ds, me := s.text(c.Dataset), s.text(c.Method)
+	return "SELECT " + ds + " AS eb_ds, " + me + " AS eb_me, " + s.unit() + " AS eb_unit, COUNT(*) AS eb_n FROM " + d.TableName(s.Table) +
+		s.where(s.text(c.Metric)+" = "+d.String(metric), me+" IN ("+d.String(treatment)+", "+d.String(control)+")") +
+		" GROUP BY " + ds + ", " + me + ", " + s.unit() +
+		" HAVING COUNT(*) > 1 ORDER BY eb_ds, eb_me, eb_unit LIMIT 1"
+}
+
 // GroupsSQL returns the query of an independent-groups meta-analysis's
 // statistics: per dataset and side, the values, the missing ones, and over
 // the others n, Σ(v − shift) and Σ(v − shift)².
