@@ -57,6 +57,7 @@ d3,C,ndcg@10,0.41
 	if err != nil {
 		panic(err)
 	}
+	fmt.Printf("analyses: %d, narrative pages: %d\n", sum.Analyses, sum.Pages)
 	pages, _ := filepath.Glob(filepath.Join(sum.Out, "*.html"))
 	for _, p := range pages {
 		fmt.Println(filepath.Base(p))
@@ -67,6 +68,7 @@ d3,C,ndcg@10,0.41
 	}
 	fmt.Print(string(csv))
 	// Output:
+	// analyses: 1, narrative pages: 0
 	// index.html
 	// leaderboard.html
 	// provenance.html
