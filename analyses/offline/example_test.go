@@ -50,3 +50,25 @@ func ExampleMetrics() {
 	// map 0.6667
 	// mrr 0.7500
 }
+
+// The paired t test of compare, on per-user differences 1, 2, 3: mean 2,
+// sd 1, t = 2·√3 on 2 degrees of freedom, where Student's distribution has
+// the closed form p = 1 − |t|/√(2 + t²) = 1 − √12/√14 = 0.0742.
+func ExampleStudentPaired() {
+	p, ok := offline.StudentPaired([]float64{1, 2, 3})
+	fmt.Printf("p = %.4f, defined: %v\n", p, ok)
+	// Output:
+	// p = 0.0742, defined: true
+}
+
+// Adjust corrects the p-values of a family of comparisons: Bonferroni
+// multiplies each by the family's size (capped at 1); Holm multiplies the
+// sorted ones by 3, 2, 1 and keeps them monotone.
+func ExampleAdjust() {
+	p := []float64{0.01, 0.04, 0.5}
+	fmt.Printf("%.2f\n", offline.Adjust(p, offline.CorrectBonferroni))
+	fmt.Printf("%.2f\n", offline.Adjust(p, offline.CorrectHolm))
+	// Output:
+	// [0.03 0.12 1.00]
+	// [0.03 0.08 0.50]
+}
