@@ -99,9 +99,13 @@ type Options struct {
 
 // Summary says what a build did.
 type Summary struct {
-	Out      string
-	Index    string // path of index.html (or README.md with --format md)
-	Pages    int
+	Out   string
+	Index string // path of index.html (or README.md with --format md)
+	// Pages is the number of narrative pages (the manifest's [[pages]]),
+	// not of the files written: the overview, a page per analysis and
+	// the provenance page come besides.
+	Pages int
+	// Analyses is the number of analyses on the site.
 	Analyses int
 	// Cached is how many of the analyses this build took from the cache
 	// (memory or disk) instead of running them.

@@ -98,11 +98,21 @@ u2,d,2.5
 		t.Errorf("main table CSV starts %q", csv[:min(60, len(csv))])
 	}
 	page := readFile(t, dir, "om.html")
-	for _, want := range []string{"nDCG@k against the cutoff", "Coverage@k against the cutoff", "trec_eval"} {
+	for _, want := range []string{"nDCG@k of each method at every cutoff k", "Coverage@k of each method at every cutoff k", "trec_eval"} {
 		if !strings.Contains(page, want) {
 			t.Errorf("page lacks %q", want)
 		}
 	}
+	// The charts' titles are in their interactive options, which a page
+	// has only when the binary has the chart library.
+	if haveAsset(echartsAsset) {
+		for _, want := range []string{"nDCG@k against the cutoff", "Coverage@k against the cutoff"} {
+			if !strings.Contains(page, want) {
+				t.Errorf("page lacks %q", want)
+			}
+		}
+	}
+	requireAsset(t, echartsAsset)
 }
 
 // A malformed run fails the build with the file and line.

@@ -71,11 +71,17 @@ func TestNarrativeReferences(t *testing.T) {
 		`<span class="math" data-tex="r_{d,m} = \max_{m&#39;} q_{d,m&#39;} / q_{d,m}">`,
 		"costs $5 or $10",
 		`<div class="math display" data-tex="\rho_m(\beta) = \frac{1}{D} \left|\{d : r_{d,m} \le \beta\}\right|">`,
-		`<script src="assets/katex.min.js">`,
 	} {
 		if !strings.Contains(page, want) {
 			t.Errorf("notes.html lacks %s", want)
 		}
+	}
+	katex := `<script src="assets/katex.min.js">`
+	switch has := strings.Contains(page, katex); {
+	case haveAsset(katexAsset) && !has:
+		t.Errorf("notes.html lacks %s", katex)
+	case !haveAsset(katexAsset) && has:
+		t.Errorf("notes.html loads KaTeX, which this binary does not have: %s", katex)
 	}
 	if strings.Index(page, "ref-demsar2006") > strings.Index(page, `<li id="ref-shevchenko2024"`) {
 		t.Error("references are not sorted by author")
@@ -93,6 +99,7 @@ func TestNarrativeReferences(t *testing.T) {
 	if md != string(want) {
 		t.Errorf("notes.md differs from %s:\n%s", golden, firstDiff(md, string(want)))
 	}
+	requireAsset(t, katexAsset) // the page loads KaTeX only when the binary has it
 }
 
 // TestNarrativeErrors: a broken reference fails the build naming the page

@@ -33,9 +33,9 @@ func requireChartAsset(t testing.TB) []byte {
 		return lib
 	}
 	if os.Getenv("CI") != "" {
-		t.Fatal("the chart library was not built into this test binary; CI must run `make assets` before go test")
+		t.Fatal("the chart library (themes/assets/echarts.min.js) was not built into this test binary; CI must run `make assets` before go test")
 	}
-	t.Skip("the chart library was not built into this test binary (plain go test): run `make assets` first, as make test does")
+	t.Skip("the chart library (themes/assets/echarts.min.js) was not built into this test binary (plain go test in a fresh clone): run `make assets` first, as make test does")
 	return nil
 }
 
