@@ -39,6 +39,11 @@ func BenchmarkScaling(b *testing.B) {
 		{"paired_tests", `type = "paired_tests"` + "\nmetric = \"m1\""},
 		{"stability", `type = "stability"` + "\nmetric = \"m1\"\nrepeats = 10"},
 		{"metric_correlation", `type = "metric_correlation"`},
+		{"characteristics", `type = "characteristics"` + "\nmetric = \"m1\"\nfrom = \"input\""},
+		{"clusters", `type = "clusters"` + "\nmetric = \"m1\"\ntrees = 100\ninits = 2\nk = 3"},
+		{"dataset_selection", `type = "dataset_selection"` + "\nmetrics = [\"m1\", \"m2\"]\nsize = 2\nsimulations = 10"},
+		{"meta_analysis", `type = "meta_analysis"` + "\nsummary = \"effects.csv\"\nbetter = \"higher\"\nsensitivity = true"},
+		{"multi_objective", `type = "multi_objective"` + "\ndataset = \"d0\"\nbase = \"m1\"\nobjectives = [\"m2\"]"},
 	}
 	for _, k := range kinds {
 		for _, axis := range []string{"methods", "datasets"} {
@@ -77,7 +82,9 @@ func BenchmarkScaling(b *testing.B) {
 }
 
 // writeScalingStudy writes a study of nd datasets × nm methods × two
-// metrics (seeded values) and one analysis with the given options.
+// metrics (seeded values), the characteristics of the datasets (four
+// features), a generic effect-size summary (one row per dataset) and one
+// analysis with the given options.
 func writeScalingStudy(b testing.TB, dir string, nd, nm int, opts string) {
 	f, err := os.Create(filepath.Join(dir, "results.csv"))
 	if err != nil {
@@ -98,7 +105,25 @@ func writeScalingStudy(b testing.TB, dir string, nd, nm int, opts string) {
 		b.Fatal(err)
 	}
 	f.Close()
-	manifest := "title = \"scaling\"\n[inputs]\nresults = \"results.csv\"\n[[analyses]]\nid = \"a\"\n" + opts + "\n"
+	var chars, effects strings.Builder
+	chars.WriteString("dataset,Nu,Ni,Density,Gini_i\n")
+	effects.WriteString("dataset,yi,vi\n")
+	for d := 0; d < nd; d++ {
+		fmt.Fprintf(&chars, "d%d", d)
+		for i := 0; i < 4; i++ {
+			x = x*6364136223846793005 + 1442695040888963407
+			fmt.Fprintf(&chars, ",%.6f", 1+float64(x>>11)/float64(1<<53))
+		}
+		chars.WriteByte('\n')
+		x = x*6364136223846793005 + 1442695040888963407
+		fmt.Fprintf(&effects, "d%d,%.6f,%.6f\n", d, float64(x>>11)/float64(1<<53)-0.3, 0.01+0.01*float64(d%7))
+	}
+	for name, text := range map[string]string{"chars.csv": chars.String(), "effects.csv": effects.String()} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	manifest := "title = \"scaling\"\n[inputs]\nresults = \"results.csv\"\ncharacteristics = \"chars.csv\"\n[[analyses]]\nid = \"a\"\n" + opts + "\n"
 	if err := os.WriteFile(filepath.Join(dir, "study.toml"), []byte(manifest), 0o644); err != nil {
 		b.Fatal(err)
 	}
