@@ -13,13 +13,13 @@ import (
 	"time"
 )
 
-// BenchmarkScaling builds one analysis of each kind that reads the
-// results matrix over n methods (10 datasets) and over n datasets (10
-// methods), n = 10, 100, 1 000, 10 000 (EVALBOOK_SCALING_SIZES=10,100
+// BenchmarkScaling builds one analysis of each kind a generated study
+// can feed (all but offline_metrics, which reads a ranked-list file per
+// run) over n methods (10 datasets) and over n datasets (10 methods), n = 10, 100, 1 000, 10 000 (EVALBOOK_SCALING_SIZES=10,100
 // for a quick run), and prints each build's time and the growth exponent
 // between sizes (the log-log slope: 1 is linear, 2 quadratic). An
 // analysis that refuses a size prints its error instead (pairwise tests
-// stop at their limit of methods). Printed, never asserted (issue 31:
+// stop at their limit of methods, stability at its limit of work). Printed, never asserted (issue 31:
 // no kind faster than n log n, about 1.1 per decade at these sizes).
 func BenchmarkScaling(b *testing.B) {
 	sizes := []int{10, 100, 1000, 10000}
