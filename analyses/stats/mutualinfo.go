@@ -31,8 +31,8 @@ import (
 // on tied data this is sklearn's noise-free _compute_mi_cc on the scaled
 // values, which is deterministic. It returns NaN when n ≤ k or a value is
 // not finite. The neighbour search walks outward from each point in the
-// order of x and stops where x alone is farther than the k-th distance
-// found (miKth): about n·√(kn) distances on continuous data rather than
+// order of x (or of y, when y has more distinct values) and stops where
+// that variable alone is farther than the k-th distance found (miKth): about n·√(kn) distances on continuous data rather than
 // n², and the same ε bit for bit, since ε is the k-th smallest of a set of
 // distances whatever order they are visited in.
 func MutualInfoKSG(x, y []float64, k int) float64 {
@@ -55,11 +55,14 @@ func MutualInfoKSG(x, y []float64, k int) float64 {
 	sx, sy := slices.Clone(xs), slices.Clone(ys)
 	slices.Sort(sx)
 	slices.Sort(sy)
-	order, pos := miOrder(xs)
+	// Walk along the variable with more distinct values: along a tied
+	// one (a dataset feature pooled over every method) nothing prunes.
+	wa, wb := miWalkAxes(xs, ys, sx, sy)
+	order, pos := miOrder(wa)
 	kth := make([]float64, k) // the k smallest distances so far, ascending
 	var sumX, sumY float64
 	for i := range n {
-		eps, _ := miKth(xs, ys, order, pos, i, kth)
+		eps, _ := miKth(wa, wb, order, pos, i, kth)
 		r := math.Nextafter(eps, 0)
 		nx := miWithin(sx, xs[i], r) - 1
 		ny := miWithin(sy, ys[i], r) - 1
@@ -68,6 +71,27 @@ func MutualInfoKSG(x, y []float64, k int) float64 {
 	}
 	mi := mathext.Digamma(float64(n)) + mathext.Digamma(float64(k)) - sumX/float64(n) - sumY/float64(n)
 	return math.Max(0, mi)
+}
+
+// miWalkAxes returns xs, ys, or ys, xs when ys has more distinct values
+// (sx and sy are their sorted copies). The max norm is symmetric, so
+// either order finds the same distances.
+func miWalkAxes(xs, ys, sx, sy []float64) (walk, other []float64) {
+	if miDistinct(sy) > miDistinct(sx) {
+		return ys, xs
+	}
+	return xs, ys
+}
+
+// miDistinct counts the distinct values of sorted s.
+func miDistinct(s []float64) int {
+	n := 0
+	for i, v := range s {
+		if i == 0 || v != s[i-1] {
+			n++
+		}
+	}
+	return n
 }
 
 // miOrder returns the indices of xs sorted by value (ties by index) and
