@@ -128,7 +128,8 @@ func writeScalingStudy(b testing.TB, dir string, nd, nm int, opts string) {
 			b.Fatal(err)
 		}
 	}
-	manifest := "title = \"scaling\"\n[inputs]\nresults = \"results.csv\"\ncharacteristics = \"chars.csv\"\n[[analyses]]\nid = \"a\"\n" + opts + "\n"
+	// The analysis's header stays on line 4 (TestMatrixLimits' errors).
+	manifest := "title = \"scaling\"\ninputs.results = \"results.csv\"\ninputs.characteristics = \"chars.csv\"\n[[analyses]]\nid = \"a\"\n" + opts + "\n"
 	if err := os.WriteFile(filepath.Join(dir, "study.toml"), []byte(manifest), 0o644); err != nil {
 		b.Fatal(err)
 	}
