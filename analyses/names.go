@@ -40,11 +40,23 @@ func ValidNames(s string, candidates []string) string {
 	if len(candidates) <= listAll {
 		return "; valid: " + quoteList(candidates)
 	}
-	near := append([]string(nil), candidates...)
-	sort.SliceStable(near, func(i, j int) bool {
-		return nameDistance(s, near[i]) < nameDistance(s, near[j])
-	})
-	return "; closest of " + strconv.Itoa(len(candidates)) + ": " + quoteList(near[:5])
+	// Each distance once (a manifest of many unknown keys asks for
+	// thousands of these), then a stable sort by it: the order a sort
+	// comparing distances computed afresh gives.
+	type cand struct {
+		name string
+		d    int
+	}
+	near := make([]cand, len(candidates))
+	for i, c := range candidates {
+		near[i] = cand{c, nameDistance(s, c)}
+	}
+	sort.SliceStable(near, func(i, j int) bool { return near[i].d < near[j].d })
+	names := make([]string, 5)
+	for i := range names {
+		names[i] = near[i].name
+	}
+	return "; closest of " + strconv.Itoa(len(candidates)) + ": " + quoteList(names)
 }
 
 // closest is ` (did you mean "x"?)` for the nearest candidate, or "".

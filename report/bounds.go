@@ -46,6 +46,17 @@ func (s *Study) optionErrors(file string, a AnalysisSpec, err error) []error {
 // cores), so the limit keeps the worst case near 2.5 GB.
 const maxStabilityMatrices = 1_000_000
 
+// maxStabilityWork bounds the comparisons of pairs of methods one
+// stability analysis makes: every perturbed matrix is scored by rules
+// that compare every pair of its methods on every dataset (the pairwise
+// rules and the Pareto check), so a matrix costs datasets × methods², and
+// the matrices themselves grow with the datasets (drop_datasets) and the
+// methods (drop_methods, similar_method): the work grows with the cube
+// of the methods. The 261 459 matrices of 30 datasets × 11 methods above
+// are 9.5·10⁸ comparisons (33 s); 100 methods × 10 datasets with
+// repeats = 10 are 4.4·10⁸, 1 000 methods 4·10¹¹ (hours).
+const maxStabilityWork = 2_000_000_000
+
 // checkStabilityWork counts the matrices a stability analysis would plan
 // on nd datasets and nm methods (as leaderboard.Stability plans them: every
 // subset of a size when there are at most repeats, else repeats of them)
@@ -97,6 +108,10 @@ func checkStabilityWork(o *leaderboard.StabilityOptions, nd, nm int) error {
 	if total > maxStabilityMatrices {
 		return fmt.Errorf("stability on %d datasets and %d methods with repeats = %d needs %d perturbed matrices, above the limit of %d; lower repeats or list fewer perturbations",
 			nd, nm, r, total, maxStabilityMatrices)
+	}
+	if work := float64(total) * float64(nd) * float64(nm) * float64(nm); work > maxStabilityWork {
+		return fmt.Errorf("stability on %d datasets and %d methods with repeats = %d needs %d perturbed matrices of up to %d × %d, %.2g comparisons of two methods on a dataset, above the limit of %.0e; list fewer methods (methods = [...]) or datasets, lower repeats or list fewer perturbations",
+			nd, nm, r, total, nd, nm, work, float64(maxStabilityWork))
 	}
 	return nil
 }

@@ -289,8 +289,24 @@ func TestBoundsStabilityWork(t *testing.T) {
 	if err := checkStabilityWork(opts(analyses.MaxRepeats), 30, 11); err != nil {
 		t.Errorf("30 datasets × 11 methods at the repeats limit: %v", err)
 	}
-	if err := checkStabilityWork(opts(100), 1000, 50); err != nil {
-		t.Errorf("1000 datasets × 50 methods at the default repeats: %v", err)
+	if err := checkStabilityWork(opts(100), 100, 30); err != nil {
+		t.Errorf("100 datasets × 30 methods at the default repeats: %v", err)
+	}
+	// Each matrix compares every pair of methods on every dataset, and
+	// the matrices grow with the data: 1 000 datasets × 50 methods at
+	// the default repeats would be 2.6·10¹¹ comparisons (hours), 1 000
+	// methods × 10 datasets with repeats = 10 4·10¹¹.
+	for _, c := range []struct {
+		nd, nm, repeats int
+		want            string
+	}{
+		{1000, 50, 100, "stability on 1000 datasets and 50 methods with repeats = 100 needs 106318 perturbed matrices of up to 1000 × 50, 2.7e+11 comparisons of two methods on a dataset, above the limit of 2e+09; list fewer methods (methods = [...]) or datasets, lower repeats or list fewer perturbations"},
+		{10, 1000, 10, "stability on 10 datasets and 1000 methods with repeats = 10 needs "},
+	} {
+		err := checkStabilityWork(opts(c.repeats), c.nd, c.nm)
+		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "above the limit of 2e+09") {
+			t.Errorf("%d datasets × %d methods: got %v\nwant %s", c.nd, c.nm, err, c.want)
+		}
 	}
 	err := checkStabilityWork(opts(analyses.MaxRepeats), 1000, 11)
 	want := "stability on 1000 datasets and 11 methods with repeats = 10000 needs 9"

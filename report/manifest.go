@@ -237,6 +237,10 @@ var idPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)
 // them, with suffixes, and a file name has at most 255 bytes.
 const maxIDLen = 100
 
+// maxUnknownKeys is how many unknown top-level keys are listed one by
+// one; one more error counts the rest.
+const maxUnknownKeys = 10
+
 var topKeys = []string{"title", "subtitle", "authors", "date", "doi", "links", "license", "abstract", "seed",
 	"unsafe_html", "allow_outside", "bibliography", "figure_width", "exports", "metrics", "datasets", "methods", "inputs", "pages", "analyses"}
 
@@ -376,10 +380,20 @@ func (p *manifestParser) figureWidth() {
 // topLevel checks the top-level keys and decodes the study's own.
 func (p *manifestParser) topLevel() {
 	s := p.s
+	var unknown []string
 	for _, k := range analyses.SortedKeys(p.raw) {
 		if !contains(topKeys, k) {
-			p.fail(k, "unknown key %q%s", k, analyses.NameHint(k, topKeys))
+			unknown = append(unknown, k)
 		}
+	}
+	// Ten are enough to see the slip; a hundred thousand would bury
+	// the other errors (and cost seconds of did-you-means).
+	for i, k := range unknown {
+		if i == maxUnknownKeys {
+			p.fail(k, "%d more unknown keys at the top level (the first %d are listed)", len(unknown)-i, maxUnknownKeys)
+			break
+		}
+		p.fail(k, "unknown key %q%s", k, analyses.NameHint(k, topKeys))
 	}
 	p.dec("title", &s.Title)
 	p.dec("subtitle", &s.Subtitle)

@@ -284,10 +284,11 @@ func RuleScores(rule string, q analyses.Matrix, higherBetter bool, betaMax float
 type Scorer struct {
 	q      analyses.Matrix
 	higher bool
-	ranks  [][]float64 // r[d][m], 1 = best, average ties (RankBest of each row)
-	wins   [][]int     // w[a][b]: datasets where a is strictly better than b
-	dmBest *dmBest     // best value of each dataset, or the error of a negative value
-	dm     *dmIndex    // grid places of the cells, for one β̂
+	ranks  [][]float64          // r[d][m], 1 = best, average ties (RankBest of each row)
+	wins   [][]int              // w[a][b]: datasets where a is strictly better than b
+	dmBest *dmBest              // best value of each dataset, or the error of a negative value
+	dm     *dmIndex             // grid places of the cells, for one β̂
+	major  map[string][]float64 // Copeland and Minimax by majorityByRows
 }
 
 // NewScorer returns a Scorer of q; q must not change while it is used.
@@ -331,6 +332,13 @@ func (s *Scorer) Scores(rule string, betaMax float64) ([]float64, error) {
 		}
 		return dmLeaveBestOut(q, s.higher, x), nil
 	case RuleCopeland, RuleMinimax:
+		if s.wins == nil && len(q[0]) > majorityStoreMax {
+			if s.major == nil {
+				c, m := majorityByRows(q, s.higher)
+				s.major = map[string][]float64{RuleCopeland: c, RuleMinimax: m}
+			}
+			return s.major[rule], nil
+		}
 		return majority(rule, s.Wins()), nil
 	case RuleBorda, RulePlurality, RuleDowdall:
 		return positional(rule, s.Ranks()), nil
@@ -796,6 +804,52 @@ func pairwiseWins(q analyses.Matrix, higherBetter bool) [][]int {
 		}
 	}
 	return w
+}
+
+// majorityStoreMax is the most methods whose pairwise wins are kept as a
+// matrix (8·nm² bytes: 32 MB at 2 048); above it Copeland and Minimax are
+// computed one method at a time (10 000 methods would need 800 MB).
+const majorityStoreMax = 2048
+
+// majorityByRows computes Copeland and Minimax as majority does, from
+// the same counts, but one method a at a time: its wins over every b and
+// b's over it, in O(nm) memory instead of the nm × nm matrix. The work
+// is the same datasets × methods² comparisons (every pair is compared:
+// the majority relation has no shortcut), twice over.
+func majorityByRows(q analyses.Matrix, higher bool) (copeland, minimax []float64) {
+	nm := len(q[0])
+	copeland, minimax = make([]float64, nm), make([]float64, nm)
+	ab, ba := make([]int, nm), make([]int, nm)
+	for a := 0; a < nm; a++ {
+		clear(ab)
+		clear(ba)
+		for _, row := range q {
+			x := row[a]
+			for b, y := range row {
+				if analyses.Better(x, y, higher) {
+					ab[b]++
+				} else if analyses.Better(y, x, higher) {
+					ba[b]++
+				}
+			}
+		}
+		var c, m float64
+		for b := 0; b < nm; b++ {
+			if a == b {
+				continue
+			}
+			if ab[b] > ba[b] {
+				c++
+			} else if ba[b] > ab[b] {
+				c--
+			}
+			if ba[b] > ab[b] && -float64(ba[b]) < m {
+				m = -float64(ba[b])
+			}
+		}
+		copeland[a], minimax[a] = c, m
+	}
+	return copeland, minimax
 }
 
 // majority computes Copeland (wins − losses of the majority relation) or

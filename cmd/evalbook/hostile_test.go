@@ -1465,7 +1465,41 @@ func hostileRows() []hostileRow {
 		}
 		return b.String()
 	}
+	manyKeys := func(n int) string {
+		var b strings.Builder
+		b.WriteString("[x]\n")
+		for i := 0; i < n; i++ {
+			fmt.Fprintf(&b, "k%d=1\n", i)
+		}
+		return b.String()
+	}
+	unknownKeys := "title = \"Hostile\"\n"
+	for i := 0; i < 50; i++ {
+		unknownKeys += fmt.Sprintf("k%02d = 1\n", i)
+	}
+	wideResults := func(nd, nm int) string {
+		var b strings.Builder
+		b.WriteString(hdr)
+		for d := 0; d < nd; d++ {
+			for m := 0; m < nm; m++ {
+				fmt.Fprintf(&b, "d%d,M%d,m,%d\n", d, m, (m*7+d*3)%101)
+			}
+		}
+		return b.String()
+	}
 	rows = append(rows,
+		// The base manifest holds 11 keys and tables, [x] is the 12th
+		// (line 12), key k_i the (13 + i)th: the 100 001st is on line
+		// 13 + 99 988.
+		bad("bounds", "manifest of 100 000 keys in one table", withAnalysis(manyKeys(100000)),
+			fmt.Sprintf("study.toml:%d: more than 100000 keys, tables and arrays (the limit", 13+99988)),
+		bad("bounds", "manifest of 50 unknown top-level keys", withManifest(unknownKeys),
+			"study.toml:12: 40 more unknown keys at the top level (the first 10 are listed)"),
+		bad("bounds", "stability over 1000 methods", func(t testing.TB, root, study string) []string {
+			write(t, filepath.Join(study, "study.toml"), baseManifest+"[[analyses]]\nid = \"st\"\ntype = \"stability\"\nmetric = \"m\"\nrepeats = 10\n")
+			write(t, filepath.Join(study, "data", "results.csv"), wideResults(5, 1000))
+			return build(study)
+		}, "with repeats = 10 needs "),
 		bad("bounds", "manifest of inline tables 16000 deep", withAnalysis("x = "+strings.Repeat("{a=", 16000)+"1"+strings.Repeat("}", 16000)+"\n"),
 			"study.toml:12: tables, arrays and dotted keys nested deeper than 16 levels (the limit)"),
 		bad("bounds", "page of lists nested 20 deep", withPage(nested),
