@@ -10,7 +10,6 @@ import (
 	"math"
 	"sort"
 
-	"gonum.org/v1/plot"
 	"image/color"
 
 	"github.com/evalbook/evalbook/analyses/datasets"
@@ -250,15 +249,4 @@ func clustersBoard(id string, r *datasets.ClustersResult) (Figure, error) {
 		Subject: fmt.Sprintf("mean ranks of %d methods in %d clusters", nm, len(cols)),
 		Caption: fmt.Sprintf("Mean rank of each method on the datasets of each cluster (1 = best; darker is better), with the geometric mean of %s in brackets, after Shevchenko et al. (2024, Fig. 8). Methods are ordered by their average over clusters; the number of datasets is in each column's title.", metric)}
 	return s.Figure(id, "Leaderboard within each cluster", 60+28*nm)
-}
-
-// clustersIntTicks marks every integer in the axis range.
-type clustersIntTicks struct{}
-
-func (clustersIntTicks) Ticks(min, max float64) []plot.Tick {
-	var t []plot.Tick
-	for v := math.Ceil(min); v <= max; v++ {
-		t = append(t, plot.Tick{Value: v, Label: fmt.Sprint(v)})
-	}
-	return t
 }

@@ -163,12 +163,6 @@ func relLuminance(c color.NRGBA) float64 {
 	return 0.2126*lin(c.R) + 0.7152*lin(c.G) + 0.0722*lin(c.B)
 }
 
-// contrastRatio is WCAG 2's contrast ratio of two colours.
-func contrastRatio(a, b color.NRGBA) float64 {
-	la, lb := relLuminance(a), relLuminance(b)
-	return (max(la, lb) + 0.05) / (min(la, lb) + 0.05)
-}
-
 // corrCellsMin is the least data area of a heatmap: every cell as wide
 // as its number and a gap, and a line of text and a gap high.
 func corrCellsMin(hm *CorrHeatmap) vg.Point {

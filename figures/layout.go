@@ -117,28 +117,3 @@ func (d Drawing) AtWidth(w vg.Length) Drawing {
 	d.Width, d.Height = w, max(d.Height*w/d.Width, minExportHeight, mh)
 	return d
 }
-
-// turningDrawing is p's drawing at w×h whose x tick labels are turned a
-// quarter (read upwards) on a canvas where they do not fit side by side
-// (a paired plot's 35 dataset names at 7 in, its 10 folds at 3.33 in).
-func turningDrawing(p *plot.Plot, w, h vg.Length) Drawing {
-	turned := *p
-	turned.X.Tick.Label.Rotation = math.Pi / 2
-	turned.X.Tick.Label.XAlign = draw.XRight
-	turned.X.Tick.Label.YAlign = draw.YCenter
-	at := func(c draw.Canvas) *plot.Plot {
-		if tickSpan(p.X, false) <= p.DataCanvas(c).Size().X {
-			return p
-		}
-		return &turned
-	}
-	return Drawing{Width: w, Height: h,
-		Draw:      func(c draw.Canvas) { at(c).Draw(c) },
-		dataAreas: func(c draw.Canvas) []vg.Rectangle { return []vg.Rectangle{at(c).DataCanvas(c).Rectangle} },
-		minSize: func(w vg.Length) (vg.Length, vg.Length) {
-			if uw, uh := plotMinSize(p); uw <= w {
-				return uw, uh
-			}
-			return plotMinSize(&turned)
-		}}
-}

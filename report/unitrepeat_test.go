@@ -18,7 +18,7 @@ type repeatKnobs struct{ words, cands, spillMem, early int }
 // first analysis with the repeat check's knobs; opens counts the files
 // opened, toConfirm the candidates left to confirm after the spill (-1:
 // there were none).
-func repeatStudy(t *testing.T, files map[string]string, manifest string, k repeatKnobs) (err error, opens, toConfirm int) {
+func repeatStudy(t *testing.T, files map[string]string, manifest string, k repeatKnobs) (opens, toConfirm int, err error) {
 	t.Helper()
 	dir := t.TempDir()
 	for name, body := range files {
@@ -42,7 +42,7 @@ func repeatStudy(t *testing.T, files map[string]string, manifest string, k repea
 	a := s.Analyses[0]
 	job := &Job{ID: a.ID, Title: a.Title, Study: s, Workers: 1, inputs: in, progress: noProgress{}}
 	_, err = a.Kind.Run(job, a.Options)
-	return err, opens, toConfirm
+	return opens, toConfirm, err
 }
 
 const repeatMeta = "title = \"s\"\n[inputs]\nunits = \"units.csv\"\n[[analyses]]\nid = \"m\"\ntype = \"meta_analysis\"\nmetric = \"m\"\ntreatment = \"A\"\ncontrol = \"B\"\n"
@@ -152,7 +152,7 @@ func TestUnitRepeated(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
 			for _, k := range []repeatKnobs{{}, {early: 1}, {words: 1}, {words: 1, spillMem: 64}, {words: 1, spillMem: -1}, {words: 1, cands: 2}, {words: 1, early: 1}} {
-				err, _, _ := repeatStudy(t, c.files, c.manifest, k)
+				_, _, err := repeatStudy(t, c.files, c.manifest, k)
 				if err == nil || !strings.Contains(err.Error(), c.want) {
 					t.Errorf("knobs %+v: error %v\nwant %q", k, err, c.want)
 				}
@@ -183,7 +183,7 @@ func TestUnitRepeatFalsePositive(t *testing.T) {
 		{repeatKnobs{words: 1, early: 1}, "any number of times", -1, 0},
 		{repeatKnobs{words: 1, early: 1, spillMem: -1}, "any number of times", -1, 0},
 	} {
-		err, opens, confirm := repeatStudy(t, files, repeatMeta, c.k)
+		opens, confirm, err := repeatStudy(t, files, repeatMeta, c.k)
 		if err != nil {
 			t.Errorf("knobs %+v: %v", c.k, err)
 		}

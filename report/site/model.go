@@ -12,7 +12,6 @@
 package site
 
 import (
-	"strings"
 
 	"github.com/evalbook/evalbook/analyses"
 	"github.com/evalbook/evalbook/figures"
@@ -72,17 +71,6 @@ type Labels struct {
 	// strategies, perturbations, and table columns and statistics by
 	// Naming.Column). Metrics and Rules above are drawn from it.
 	Naming analyses.Naming
-}
-
-// metric is the label of a metric id, or "" when it has none.
-func (l Labels) metric(id string) string {
-	if m, ok := l.Metrics[strings.ToLower(id)]; ok {
-		return m
-	}
-	if m := l.Naming.Metric(id); m != id {
-		return m
-	}
-	return ""
 }
 
 // Page is one narrative page.
