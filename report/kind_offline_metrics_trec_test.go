@@ -1,6 +1,7 @@
 package report
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -121,5 +122,26 @@ func TestOfflineTRECUnknownQuery(t *testing.T) {
 	}
 	if js := readFile(t, dir, "data/om.json"); !strings.Contains(js, `1 quer(ies) of the run are not in the qrels (first \"999\")`) {
 		t.Errorf("no warning: %s", js)
+	}
+}
+
+// The analysis JSON's params state which trec_eval's iprec@L cut the
+// values follow: "10" by default, "9" when the manifest asks for it.
+func TestOfflineMetricsTrecEvalStated(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ extra, want string }{
+		{"", "10"},
+		{`trec_eval = "9"`, "9"},
+	} {
+		dir := mustBuild(t, trecStudy(c.extra))
+		var js struct {
+			Params map[string]any `json:"params"`
+		}
+		if err := json.Unmarshal([]byte(readFile(t, dir, "data/om.json")), &js); err != nil {
+			t.Fatal(err)
+		}
+		if got := js.Params["trec_eval"]; got != c.want {
+			t.Errorf("%q: data/om.json params.trec_eval = %v, want %q", c.extra, got, c.want)
+		}
 	}
 }

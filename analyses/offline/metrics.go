@@ -589,7 +589,7 @@ func (r *Result) DataTables() []analyses.Table {
 func Metrics(o Options, runs []RunValues, predictions bool) *Result {
 	ev := NewEvaluator(o)
 	res := &Result{K: ev.ks, Metrics: MetricNames(o, predictions), NDCGDiscount: o.NDCGDiscount,
-		TrecEval: o.TrecEval, HalfLife: o.HalfLife, Runs: runs}
+		HalfLife: o.HalfLife, Runs: runs}
 	for _, r := range runs {
 		if r.NoRelevant > 0 {
 			what := "left out (no_relevant = \"skip\")"
