@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/evalbook/evalbook/analyses/offline"
 )
 
 // trecStudy is a TREC study: qrels with levels −1…2, three runs over 40
@@ -142,6 +144,24 @@ func TestOfflineMetricsTrecEvalStated(t *testing.T) {
 		}
 		if got := js.Params["trec_eval"]; got != c.want {
 			t.Errorf("%q: data/om.json params.trec_eval = %v, want %q", c.extra, got, c.want)
+		}
+	}
+}
+
+// The method note states the iprec@L cut the values follow.
+func TestOfflineMetricsTrecEvalNote(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ extra, want, not string }{
+		{"", "as trec_eval 10 cuts it", "as trec_eval 9.x and pytrec_eval cut it"},
+		{`trec_eval = "9"`, "as trec_eval 9.x and pytrec_eval cut it", "as trec_eval 10 cuts it"},
+	} {
+		note := offlineMethod(offlineTestOpts("runs/{method}.run", "qrels.txt", func(o *offline.Options) {
+			if c.extra != "" {
+				o.TrecEval = offline.TrecEval9
+			}
+		}))
+		if !strings.Contains(note, c.want) || strings.Contains(note, c.not) {
+			t.Errorf("%q: the method note does not say %q:\n%s", c.extra, c.want, note)
 		}
 	}
 }
