@@ -1,9 +1,12 @@
 package report
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/evalbook/evalbook/analyses/offline"
 )
 
 // trecStudy is a TREC study: qrels with levels −1…2, three runs over 40
@@ -121,5 +124,44 @@ func TestOfflineTRECUnknownQuery(t *testing.T) {
 	}
 	if js := readFile(t, dir, "data/om.json"); !strings.Contains(js, `1 quer(ies) of the run are not in the qrels (first \"999\")`) {
 		t.Errorf("no warning: %s", js)
+	}
+}
+
+// The analysis JSON's params state which trec_eval's iprec@L cut the
+// values follow: "10" by default, "9" when the manifest asks for it.
+func TestOfflineMetricsTrecEvalStated(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ extra, want string }{
+		{"", "10"},
+		{`trec_eval = "9"`, "9"},
+	} {
+		dir := mustBuild(t, trecStudy(c.extra))
+		var js struct {
+			Params map[string]any `json:"params"`
+		}
+		if err := json.Unmarshal([]byte(readFile(t, dir, "data/om.json")), &js); err != nil {
+			t.Fatal(err)
+		}
+		if got := js.Params["trec_eval"]; got != c.want {
+			t.Errorf("%q: data/om.json params.trec_eval = %v, want %q", c.extra, got, c.want)
+		}
+	}
+}
+
+// The method note states the iprec@L cut the values follow.
+func TestOfflineMetricsTrecEvalNote(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ extra, want, not string }{
+		{"", "as trec_eval 10 cuts it", "as trec_eval 9.x and pytrec_eval cut it"},
+		{`trec_eval = "9"`, "as trec_eval 9.x and pytrec_eval cut it", "as trec_eval 10 cuts it"},
+	} {
+		note := offlineMethod(offlineTestOpts("runs/{method}.run", "qrels.txt", func(o *offline.Options) {
+			if c.extra != "" {
+				o.TrecEval = offline.TrecEval9
+			}
+		}))
+		if !strings.Contains(note, c.want) || strings.Contains(note, c.not) {
+			t.Errorf("%q: the method note does not say %q:\n%s", c.extra, c.want, note)
+		}
 	}
 }

@@ -89,6 +89,12 @@ rules = ["copland"]
 			[]string{`study.toml:9: analyses (o): compare.permutations: 0 permutations test nothing; give at least 100, or leave the key out for 10,000`}},
 		{"compare.alpha = 0", "title = \"t\"\n[[analyses]]\nid = \"o\"\ntype = \"offline_metrics\"\nruns = \"r/{method}_{dataset}.csv\"\ntruth = \"t/{dataset}.csv\"\ncompare = { alpha = 0 }\n",
 			[]string{`study.toml:7: analyses (o): compare.alpha: 0 is not between 0 and 1; leave the key out for 0.05`}},
+		// The iprec convention: a release that is neither trec_eval 9 nor 10,
+		// and the release written as a number.
+		{"trec_eval = 8", "title = \"t\"\n[[analyses]]\nid = \"o\"\ntype = \"offline_metrics\"\nruns = \"r/{method}.csv\"\ntruth = \"t.csv\"\ntrec_eval = \"9.0.8\"\n",
+			[]string{`study.toml:7: analyses (o): trec_eval: unknown value "9.0.8" (one of 10, 9)`}},
+		{"trec_eval as a number", "title = \"t\"\n[[analyses]]\nid = \"o\"\ntype = \"offline_metrics\"\nruns = \"r/{method}.csv\"\ntruth = \"t.csv\"\ntrec_eval = 9\n",
+			[]string{`study.toml:7: analyses[0] (o).trec_eval:`}},
 		{"a page name twice", "title = \"t\"\n[[pages]]\ntitle = \"Notes\"\nsource = \"a.md\"\n[[pages]]\ntitle = \"notes\"\nsource = \"b.md\"\n",
 			[]string{`study.toml:5: pages[1]: page name "notes" is used twice (first at line 2; set slug = "…")`}},
 	}

@@ -35,6 +35,8 @@ func TestOfflineTrecEvalOracle(t *testing.T) {
 	var fx struct {
 		K          []int                       `json:"k"`
 		Thresholds map[string]map[string]runFx `json:"thresholds"`
+		// TrecEval9 holds iprec@L under trec_eval 9's cut, ⌊L·R + 0.9⌋.
+		TrecEval9 map[string]map[string]runFx `json:"trec_eval9"`
 	}
 	if err := json.Unmarshal(raw, &fx); err != nil {
 		t.Fatal(err)
@@ -101,6 +103,57 @@ func TestOfflineTrecEvalOracle(t *testing.T) {
 		}
 		if checked < 2*8*25 {
 			t.Errorf("only %d values checked", checked)
+		}
+	}
+	// trec_eval = "9": every per-query and mean iprec@L against the same
+	// walk with trec_eval 9's cut (20 per-query values differ from 10's).
+	if len(fx.TrecEval9) != 2 {
+		t.Fatalf("the fixture has %d trec_eval9 thresholds, want 2", len(fx.TrecEval9))
+	}
+	for thrName, runs := range fx.TrecEval9 {
+		thr, _ := strconv.ParseFloat(thrName, 64)
+		o := offlineTestOpts("runs/{method}.run", "qrels.txt", func(o *offline.Options) {
+			o.K = fx.K
+			o.RelevanceThreshold = thr
+			o.NoRelevant = offline.RuleZero
+			o.MissingUsers = offline.RuleZero
+			o.TrecEval = offline.TrecEval9
+		})
+		got := map[[3]string]float64{}
+		d, err := OfflineMetricsDerived(offlineTestCtx(t, files), o, func(u *UnitRow) error {
+			got[[3]string{u.Method, u.Unit, u.Metric}] = u.Value
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		checked, differ := 0, 0
+		for method, want := range runs {
+			for q, ms := range want.PerQuery {
+				for m, w := range ms {
+					g, ok := got[[3]string{method, q, m}]
+					if !ok || math.Abs(g-w) > 1e-9 {
+						t.Errorf("trec_eval 9 -l%s %s query %s %s = %v (present %v), want %v", thrName, method, q, m, g, ok, w)
+					}
+					if v10 := fx.Thresholds[thrName][method].PerQuery[q][m]; math.Abs(v10-w) > 1e-9 {
+						differ++
+					}
+					checked++
+				}
+			}
+			for _, rv := range d.Runs {
+				if rv.Method != method {
+					continue
+				}
+				for m, w := range want.Mean {
+					if g := rv.Values[m]; g == nil || math.Abs(*g-w) > 1e-9 {
+						t.Errorf("trec_eval 9 -l%s %s mean %s = %v, want %v", thrName, method, m, g, w)
+					}
+				}
+			}
+		}
+		if checked != 2*8*11 || differ == 0 {
+			t.Errorf("-l%s: %d iprec values checked, %d of them differ from trec_eval 10's", thrName, checked, differ)
 		}
 	}
 }

@@ -745,7 +745,10 @@ func metaPairedROM(s Study, o Options) (y, v float64, reason string) {
 
 // metaPairedSMD is the standardised mean difference of paired values
 // (Hedges' g with the small-sample correction) from the sd of the
-// differences sd and the correlation r, and its variance.
+// differences sd and the correlation r, and its variance, as Borenstein
+// et al. (2009, eqs. 4.27–4.28, 4.22): S_within = sd/√(2(1 − r)),
+// d = D/S_within, V_d = (1/n + d²/(2n))·2(1 − r); g = J·d, V_g = J²·V_d,
+// J = 1 − 3/(4(n − 1) − 1). It is neither escalc's "SMCC" nor "SMCR".
 func metaPairedSMD(s Study, o Options, sd float64) (y, v float64, reason string) {
 	n := float64(s.N)
 	r := s.R

@@ -57,6 +57,8 @@ const (
 	GainBinary   = "binary"
 	RuleSkip     = "skip"
 	RuleZero     = "zero"
+	TrecEval9    = "9"  // iprec cut: the integer part of L·R + 0.9 (trec_eval 9.x, pytrec_eval)
+	TrecEval10   = "10" // iprec cut: L·R rounded half away from zero (trec_eval 10)
 )
 
 // Options are the keys of an `offline_metrics` analysis.
@@ -92,6 +94,11 @@ type Options struct {
 	// MissingUsers: a truth user with a relevant item but no list in a run
 	// scores 0 ("zero", default: trec_eval -c) or is left out ("skip").
 	MissingUsers string `toml:"missing_users"`
+	// TrecEval is the trec_eval release whose cut of a recall level L in
+	// relevant documents iprec@L follows: "10" (default, round(L·R)) or
+	// "9" (the integer part of L·R + 0.9, trec_eval 9.x and pytrec_eval).
+	// No other measure differs between the two.
+	TrecEval string `toml:"trec_eval"`
 	// Compare, when set, tests every pair of runs of a dataset on the
 	// per-user values (see CompareOptions).
 	Compare *CompareOptions `toml:"compare"`
@@ -122,6 +129,9 @@ func (o *Options) Defaults() {
 	}
 	if o.MissingUsers == "" {
 		o.MissingUsers = RuleZero
+	}
+	if o.TrecEval == "" {
+		o.TrecEval = TrecEval10
 	}
 }
 
@@ -211,7 +221,10 @@ func (o *Options) validateRules() error {
 	if err := analyses.OneOf("no_relevant", o.NoRelevant, RuleSkip, RuleZero); err != nil {
 		return err
 	}
-	return analyses.OneOf("missing_users", o.MissingUsers, RuleZero, RuleSkip)
+	if err := analyses.OneOf("missing_users", o.MissingUsers, RuleZero, RuleSkip); err != nil {
+		return err
+	}
+	return analyses.OneOf("trec_eval", o.TrecEval, TrecEval10, TrecEval9)
 }
 
 // CompareMetrics are the per-user metrics compare tests: its metrics, or
@@ -233,6 +246,7 @@ type Evaluator struct {
 	maxK     int       //
 	thr      float64   // relevance threshold
 	binary   bool      // binary nDCG gain
+	te9      bool      // iprec cuts as trec_eval 9 (L·R + 0.9, truncated)
 	disc     []float64 // disc[r-1]: nDCG discount of rank r
 	half     []float64 // half[r-1] = 2^{-(r-1)/α}
 	halfCum  []float64 // halfCum[m] = Σ_{i<m} half[i]: RankScore's best for m relevant items
@@ -257,7 +271,7 @@ func NewEvaluator(o Options) *Evaluator {
 	slices.Sort(ks)
 	ks = slices.Compact(ks)
 	e := &Evaluator{ks: ks, maxK: ks[len(ks)-1], thr: o.RelevanceThreshold, binary: o.NDCGGain == GainBinary,
-		nMetrics: len(UserMetrics), nK: len(ks)}
+		te9: o.TrecEval == TrecEval9, nMetrics: len(UserMetrics), nK: len(ks)}
 	e.disc = make([]float64, e.maxK)
 	e.half = make([]float64, e.maxK)
 	e.halfCum = make([]float64, e.maxK+1)
@@ -349,8 +363,10 @@ func (e *Evaluator) gain(rel float64) float64 {
 //	bpref = Σ_{relevant r} (1 − min(n_r, R)/min(N, R)) / R, n_r the judged
 //	        non-relevant items above r, N the user's judged non-relevant
 //	        items (relevance in [0, threshold)); a term is 1 when n_r = 0
-//	iprec@L = the largest precision at a rank whose hits reach
-//	        round(L·R) (half away from zero), 0 when the list never does
+//	iprec@L = the largest precision at a rank whose hits reach the
+//	        cut c(L) (best precision at any hit when c(L) = 0), 0 when the
+//	        list never reaches c(L); c(L) = round(L·R) (half away from
+//	        zero, trec_eval 10) or ⌊L·R + 0.9⌋ (trec_eval 9)
 func (e *Evaluator) Eval(list, truth []float64, out []float64) int {
 	numRel, numNonrel := 0, 0
 	e.ideal = e.ideal[:0]
@@ -430,16 +446,14 @@ func (e *Evaluator) Eval(list, truth []float64, out []float64) int {
 }
 
 // iprec fills the interpolated precision at each recall level from the
-// ranks of the relevant items (trec_eval's iprec_at_recall: a level's
-// cut in relevant items is round(L·R); the precision at that many hits
-// and every later hit, maximised).
+// ranks of the relevant items (trec_eval's iprec_at_recall: the precision
+// at a level's cut in hits and every later hit, maximised).
 func (e *Evaluator) iprec(out []float64, numRel int) {
-	// best[j] = max precision at the j-th hit or any later one (j from 1).
 	n := len(e.relRanks)
 	best := 0.0
 	var cuts [11]int
 	for i, level := range RecallLevels {
-		cuts[i] = int(math.Round(level * float64(numRel)))
+		cuts[i] = IprecCut(level, numRel, e.te9)
 	}
 	// Walk the hits from the last one up, as trec_eval does.
 	ci := len(cuts) - 1
@@ -457,6 +471,27 @@ func (e *Evaluator) iprec(out []float64, numRel int) {
 	for ; ci >= 0; ci-- {
 		out[ci] = best // cut 0: the best precision at any hit
 	}
+}
+
+// IprecCut is the number of relevant documents a recall level stands for
+// among numRel, as trec_eval's m_iprec_at_recall.c computes it:
+//
+//   - trec_eval 10 (v10.0, m_iprec_at_recall.c line 71):
+//     cutoffs[i] = lround(cutoff_percents[i] * rr.num_rel);
+//   - trec_eval 9 (v9.0.8, m_iprec_at_recall.c line 65, the same in every
+//     9.0.x tag): cutoffs[i] = (long) (cutoff_percents[i] * rr.num_rel+0.9);
+//
+// Both in IEEE double arithmetic. The product is rounded to a double
+// before 0.9 is added (the conversion forbids a fused multiply–add), as
+// on x86-64, where trec_eval 9 and pytrec_eval are built; trec_eval 10's
+// change note calls the old rule "not platform-safe" for that reason.
+// With R = 7 and L = 0.1: 10 gives round(0.7) = 1, 9 gives ⌊1.6⌋ = 1; with
+// R = 4 and L = 0.3: 10 gives round(1.2) = 1, 9 gives ⌊2.1⌋ = 2.
+func IprecCut(level float64, numRel int, trecEval9 bool) int {
+	if trecEval9 {
+		return int(float64(level*float64(numRel)) + 0.9)
+	}
+	return int(math.Round(level * float64(numRel)))
 }
 
 // evalState is what Eval has summed over a list's first ranks.
@@ -510,11 +545,13 @@ func (e *Evaluator) record(out []float64, ki int, a *evalState) {
 // value per (dataset, method, metric) — the `results` shape other
 // analyses read — with counts of users and a per-user summary.
 type Result struct {
-	K            []int       `json:"k"`
-	Metrics      []string    `json:"metrics"`
-	NDCGDiscount string      `json:"ndcg_discount"`
-	HalfLife     float64     `json:"half_life"`
-	Runs         []RunValues `json:"runs"`
+	K            []int    `json:"k"`
+	Metrics      []string `json:"metrics"`
+	NDCGDiscount string   `json:"ndcg_discount"`
+	// TrecEval is the iprec convention, "9" or "10" (the option trec_eval).
+	TrecEval string      `json:"trec_eval"`
+	HalfLife float64     `json:"half_life"`
+	Runs     []RunValues `json:"runs"`
 	// UnitRows holds the per-user values (dataset, method, user, metric,
 	// value) when they are few enough for a data file; see DataTables.
 	UnitRows [][]any `json:"-"`

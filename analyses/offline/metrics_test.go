@@ -256,6 +256,7 @@ func TestOfflineOptionsValidate(t *testing.T) {
 		{func(o *Options) { o.RelevanceThreshold = -1 }, "relevance_threshold: must be positive"},
 		{func(o *Options) { o.NoRelevant = "drop" }, `no_relevant: unknown value "drop"`},
 		{func(o *Options) { o.MissingUsers = "keep" }, `missing_users: unknown value "keep"`},
+		{func(o *Options) { o.TrecEval = "9.0.8" }, `trec_eval: unknown value "9.0.8"`},
 		{func(o *Options) { o.Format = "parquet" }, `format: unknown value "parquet"`},
 		{func(o *Options) { o.Predictions = "p.csv" }, `predictions: the pattern "p.csv" has no {method}`},
 	} {
@@ -304,4 +305,46 @@ func TestOfflineEdgeCases(t *testing.T) {
 // oracle (testdata/oracle/trec_eval).
 func trecEvalOnly(name string) bool {
 	return slices.Contains(ListMetrics, name) || name == GMMAP || strings.HasPrefix(name, "iprec@") || strings.HasPrefix(name, "success@")
+}
+
+// TestIprecTrecEval9 checks the two conventions of iprec@L on one user
+// where they differ: R = 4 relevant items, hits at ranks 1, 4, 5 and 10.
+// The precision at the j-th hit is 1/1 = 1, 2/4 = 0.5, 3/5 = 0.6,
+// 4/10 = 0.4, so the best precision at hit j or later is 1 (j ≤ 1),
+// 0.6 (j = 2, 3) and 0.4 (j = 4). The cut c(L) in hits, L·R = 0, 0.4,
+// 0.8, 1.2, 1.6, 2.0, 2.4, 2.8, 3.2, 3.6, 4.0:
+//
+//	trec_eval 10, round(L·R):  0 0 1 1 2 2 2 3 3 4 4
+//	trec_eval 9, ⌊L·R + 0.9⌋:  0 1 1 2 2 2 3 3 4 4 4   (0.9, 1.3, 1.7, 2.1, 2.5, 2.9, 3.3, 3.7, 4.1, 4.5, 4.9)
+//
+// so iprec@0.3 is 1 under 10 (cut 1) and 0.6 under 9 (cut 2), iprec@0.6
+// 0.6 under both (cuts 2 and 3), iprec@0.8 0.6 under 10 (cut 3) and 0.4
+// under 9 (cut 4).
+func TestIprecTrecEval9(t *testing.T) {
+	t.Parallel()
+	hits := []int{1, 0, 0, 1, 1, 0, 0, 0, 0, 1}
+	want := map[string][]float64{
+		TrecEval10: {1, 1, 1, 1, 0.6, 0.6, 0.6, 0.6, 0.6, 0.4, 0.4},
+		TrecEval9:  {1, 1, 1, 0.6, 0.6, 0.6, 0.6, 0.6, 0.4, 0.4, 0.4},
+	}
+	for v, w := range want {
+		got := evalOne(t, offlineOpts(func(o *Options) { o.TrecEval = v }), hits, 4)
+		for i := range RecallLevels {
+			if g := got[IprecName(i)]; g != w[i] {
+				t.Errorf("trec_eval %s: %s = %v, want %v", v, IprecName(i), g, w[i])
+			}
+		}
+	}
+	// The cuts themselves, at recall levels whose product with R lands
+	// on a tenth: trec_eval 9 truncates 0.1·R + 0.9, so 0.1 of 1 to 10
+	// relevant documents is always 1 document; trec_eval 10 rounds,
+	// 0 below R = 5.
+	for r := 1; r <= 10; r++ {
+		if c := IprecCut(0.1, r, true); c != 1 {
+			t.Errorf("trec_eval 9 cut of 0.1 with R = %d: %d, want 1", r, c)
+		}
+		if c, w := IprecCut(0.1, r, false), map[bool]int{true: 1, false: 0}[r >= 5]; c != w {
+			t.Errorf("trec_eval 10 cut of 0.1 with R = %d: %d, want %d", r, c, w)
+		}
+	}
 }

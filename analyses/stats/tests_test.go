@@ -320,3 +320,50 @@ func TestBayesianSignedRankReference(t *testing.T) {
 		}
 	}
 }
+
+// TestFriedmanTieCorrectedDemsarTable6 runs Friedman on Demšar's (2006)
+// Table 6 as printed (AUC to 3 decimals; C4.5, C4.5+m, C4.5+cf,
+// C4.5+m+cf on 14 data sets). Worked by hand: the rank sums (1 = best,
+// ties averaged) are 44, 28, 41, 27, so
+//
+//	χ² = 12/(n·k·(k+1)) · Σ R_j² − 3n(k+1)
+//	   = 12/(14·4·5) · (44² + 28² + 41² + 27²) − 3·14·5
+//	   = 12 · 5130/280 − 210 = 69/7 ≈ 9.857 (no tie correction)
+//
+// The printed values tie five times: mushroom (4 equal: 4³ − 4 = 60),
+// iris, lung cancer, primary tumor and voting (2 equal: 6 each), so
+// Σ(t³ − t) = 84 and the correction is C = 1 − 84/(n·k·(k² − 1)) =
+// 1 − 84/840 = 0.9, giving χ² = (69/7)/0.9 = 230/21 ≈ 10.952. The paper
+// prints 9.28: its mean ranks (3.143, 2.000, 2.893, 1.964) come from the
+// unrounded AUCs, which do not tie where the printed ones do (voting),
+// and it applies no tie correction.
+func TestFriedmanTieCorrectedDemsarTable6(t *testing.T) {
+	t.Parallel()
+	q := [][]float64{
+		{0.763, 0.768, 0.771, 0.798}, // adult (sample)
+		{0.599, 0.591, 0.590, 0.569}, // breast cancer
+		{0.954, 0.971, 0.968, 0.967}, // breast cancer wisconsin
+		{0.628, 0.661, 0.654, 0.657}, // cmc
+		{0.882, 0.888, 0.886, 0.898}, // ionosphere
+		{0.936, 0.931, 0.916, 0.931}, // iris
+		{0.661, 0.668, 0.609, 0.685}, // liver disorders
+		{0.583, 0.583, 0.563, 0.625}, // lung cancer
+		{0.775, 0.838, 0.866, 0.875}, // lymphography
+		{1.000, 1.000, 1.000, 1.000}, // mushroom
+		{0.940, 0.962, 0.965, 0.962}, // primary tumor
+		{0.619, 0.666, 0.614, 0.669}, // rheum
+		{0.972, 0.981, 0.975, 0.975}, // voting
+		{0.957, 0.978, 0.946, 0.970}, // wine
+	}
+	// Friedman ranks within a row, 1 = the lowest: the sums are then
+	// 5·n − (44, 28, 41, 27) and χ² is the same.
+	r := Friedman(q)
+	if want := 230.0 / 21; !testutil.Close(r.Statistic, want, 1e-12) {
+		t.Errorf("χ² = %.15g, want 230/21 = %.15g", r.Statistic, want)
+	}
+	// Iman–Davenport from the corrected χ²: (n − 1)χ²/(n(k − 1) − χ²)
+	// = 13 · (230/21)/(42 − 230/21) = 2990/652 ≈ 4.586.
+	if f, want := ImanDavenport(r.Statistic, 14, 4).Statistic, 2990.0/652; !testutil.Close(f, want, 1e-12) {
+		t.Errorf("F = %.15g, want 2990/652 = %.15g", f, want)
+	}
+}

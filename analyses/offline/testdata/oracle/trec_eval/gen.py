@@ -37,6 +37,10 @@ code with the Go side:
   level L is lround(L * num_rel) relevant docs; walking the ranked list
   from the bottom, the interpolated precision is the largest precision at
   that rank or below; a cut above num_rel_ret gives 0.
+  trec_eval 9 (m_iprec_at_recall.c, version 9.0.8) cuts at
+  (long) (L * num_rel + 0.9) instead, the walk being the same; those
+  values are written under "trec_eval9" (evalbook's trec_eval = "9"), the
+  product rounded to a double before 0.9 is added, as Python computes it.
 * -c (trec_eval.c): the mean is over every query of the qrels; a query
   missing from the run counts 0 on every measure (log(0.00001) for gm_map).
   Queries with no relevant document are evaluated like the others (most
@@ -118,7 +122,7 @@ def parse_run(lines):
     return out
 
 
-def measures(ranked, qrels_q, thr):
+def measures(ranked, qrels_q, thr, te9=False):
     levels = {}
     for d, l in qrels_q.items():
         if l >= 0:
@@ -177,7 +181,10 @@ def measures(ranked, qrels_q, thr):
                 b += 1.0
     m["bpref"] = b / num_rel if num_rel else 0.0
     # iprec_at_recall, as m_iprec_at_recall.c walks it.
-    cutoffs = [lround(L * num_rel) for L in LEVELS]
+    if te9:
+        cutoffs = [int(L * num_rel + 0.9) for L in LEVELS]
+    else:
+        cutoffs = [lround(L * num_rel) for L in LEVELS]
     num_ret = len(rel)
     num_rel_ret = sum(isrel)
     vals = [0.0] * len(LEVELS)
@@ -237,6 +244,21 @@ def main():
             order = {q: ranked[q] for q in sorted(ranked)}
             per_run[name] = {"per_query": per_q, "mean": mean, "order": order}
         expected["thresholds"][str(thr)] = per_run
+    # iprec_at_recall under trec_eval 9's cut, every query and the mean.
+    expected["trec_eval9"] = {}
+    for thr in [1, 2]:
+        per_run = {}
+        for name, lines in runs.items():
+            ranked = parse_run(lines)
+            per_q, sums = {}, {}
+            for q in sorted(qrels_by):
+                m = measures(ranked.get(q, []), qrels_by[q], thr, te9=True)
+                per_q[q] = {k: v for k, v in m.items() if k.startswith("iprec@")}
+                for k, v in per_q[q].items():
+                    sums[k] = sums.get(k, 0.0) + v
+            n = len(qrels_by)
+            per_run[name] = {"per_query": per_q, "mean": {k: v / n for k, v in sums.items()}}
+        expected["trec_eval9"][str(thr)] = per_run
     with open(os.path.join(HERE, "expected.json"), "w") as f:
         json.dump(expected, f, indent=1, sort_keys=True)
         f.write("\n")
