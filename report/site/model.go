@@ -12,7 +12,6 @@
 package site
 
 import (
-
 	"github.com/evalbook/evalbook/analyses"
 	"github.com/evalbook/evalbook/figures"
 )
