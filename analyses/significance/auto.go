@@ -14,6 +14,12 @@ package significance
 //   - two methods: the paired t-test when both are normal, else
 //     Wilcoxon's signed-rank test.
 //
+// As in autorank, Tukey's HSD is statsmodels' pairwise_tukeyhsd, which
+// treats the methods' columns as independent samples: its error includes
+// the variation between datasets that the repeated-measures ANOVA removes,
+// so it can separate no pair when the ANOVA rejects (a note and the report
+// say so).
+//
 // Where this code departs from autorank 1.x it is on purpose, and the doc
 // comments say so: the two-method Wilcoxon test is two-sided (autorank
 // runs it one-sided towards the larger median, choosing the alternative
@@ -161,7 +167,9 @@ type AutoResult struct {
 	Branch string `json:"branch"`
 	// The omnibus test of the branch: the ANOVA's F on DF1 and DF2
 	// degrees of freedom, Friedman's χ² on DF1, or the two-method test's
-	// t (DF1) or T. OmnibusSignificant is P < alpha.
+	// t (DF1) or T. OmnibusSignificant is P < alpha. An infinite F or t
+	// (the differences are exactly the same on every dataset) is a nil
+	// statistic with P = 0 and a note; an undefined test has both nil.
 	OmnibusStatistic   *float64 `json:"omnibus_statistic"`
 	OmnibusDF1         *float64 `json:"omnibus_df1,omitempty"`
 	OmnibusDF2         *float64 `json:"omnibus_df2,omitempty"`
@@ -375,8 +383,11 @@ func autoANOVA(res *AutoResult, raw, oriented [][]float64) error {
 	}
 	res.OmnibusStatistic, res.OmnibusDF1, res.OmnibusDF2, res.OmnibusP = analyses.Opt(a.F), analyses.Opt(a.DF1), analyses.Opt(a.DF2), analyses.Opt(a.P)
 	res.OmnibusSignificant = !math.IsNaN(a.P) && a.P < res.Alpha
-	if math.IsNaN(a.F) {
-		res.Warnf("the repeated-measures ANOVA is undefined: the methods differ by the same amount on every dataset")
+	switch {
+	case math.IsInf(a.F, 1):
+		res.Warnf("the repeated-measures ANOVA's F is infinite (p = 0): every dataset shows exactly the same differences between the methods")
+	case math.IsNaN(a.F):
+		res.Warnf("the repeated-measures ANOVA is undefined: every method has the same %s on every dataset", res.Metric)
 	}
 	t, err := stats.TukeyHSD(oriented, res.Alpha)
 	if err != nil {
@@ -443,12 +454,15 @@ func autoTwo(res *AutoResult, oriented [][]float64) {
 	}
 	if res.Branch == AutoPairedT {
 		t := stats.PairedT(a, b)
-		m, _ := stats.MeanVar(d)
+		m, v := stats.MeanVar(d)
+		if v == 0 && m != 0 { // t = ±∞, p = 0, as scipy's ttest_rel
+			t.P = 0
+			res.Warnf("the paired t statistic of %s vs %s is infinite (p = 0): %s differs by exactly the same amount on every dataset", p.A, p.B, res.Metric)
+		} else if math.IsNaN(t.P) {
+			res.Warnf("the paired t-test of %s vs %s is undefined: they have the same %s on every dataset", p.A, p.B, res.Metric)
+		}
 		res.OmnibusStatistic, res.OmnibusDF1, res.OmnibusP = analyses.Opt(t.Statistic), analyses.Opt(float64(len(d)-1)), analyses.Opt(t.P)
 		p.Difference = analyses.Opt(m)
-		if math.IsNaN(t.P) {
-			res.Warnf("the paired t-test of %s vs %s is undefined: their difference is the same on every dataset", p.A, p.B)
-		}
 	} else {
 		w, err := stats.Wilcoxon(d, stats.ZeroWilcox, stats.WilcoxonAuto, false)
 		p.Difference = analyses.Opt(stats.Median(d))

@@ -122,6 +122,10 @@ func (r *AutoResult) reportOmnibus() []string {
 		all[i] = r.methodStats(i)
 	}
 	methods := analyses.JoinAnd(all)
+	if r.OmnibusP == nil {
+		name := map[string]string{AutoANOVATukey: "The repeated-measures ANOVA", AutoFriedmanNemenyi: "Friedman's test", AutoPairedT: "The paired t-test", AutoWilcoxon: "Wilcoxon's test"}[r.Branch]
+		return []string{fmt.Sprintf("%s is undefined for %s (see the notes), so no conclusion is drawn about differences between the methods.", name, methods)}
+	}
 	if len(r.Methods) == 2 {
 		p := r.Pairs[0]
 		var test string
@@ -220,10 +224,10 @@ func fmtEffect(e *float64, mag string) string {
 }
 
 // paren is " (F(2, 38) = 4.123, p = 0.024)" from the statistic's text,
-// or " (undefined)" when the statistic is missing.
+// with "∞" for a missing statistic whose p is 0 (Auto's infinite F or t).
 func paren(stat string, ok bool, p *float64) string {
 	if !ok {
-		return " (undefined)"
+		stat = stat[:strings.LastIndex(stat, "= ")] + "= ∞"
 	}
 	return " (" + stat + ", " + fmtP(p) + ")"
 }

@@ -310,3 +310,78 @@ func TestAutoConstantMethodIsNotNormal(t *testing.T) {
 		t.Errorf("normality %+v, notes %v, report %q", res.Normality, res.Notes(), res.Report())
 	}
 }
+
+// dyadicTable has base values (exact in binary) plus a constant shift per
+// method, so every dataset shows exactly the same differences.
+func dyadicTable(k int, lowerBetter bool) leaderboard.AggregateInput {
+	base := []float64{0.375, 0.5, 0.4375, 0.5625, 0.46875, 0.40625, 0.53125, 0.484375}
+	in := leaderboard.AggregateInput{Metric: analyses.Metric{Name: "ndcg", Better: analyses.HigherIsBetter, Max: math.Inf(1)}}
+	if lowerBetter {
+		in.Metric.Better = analyses.LowerIsBetter
+	}
+	for j := 0; j < k; j++ {
+		in.Methods = append(in.Methods, fmt.Sprintf("m%d", j))
+	}
+	for d, b := range base {
+		in.Datasets = append(in.Datasets, fmt.Sprintf("d%d", d))
+		row := make([]float64, k)
+		for j := range row {
+			row[j] = b + 0.25*float64(j)
+		}
+		in.Q = append(in.Q, row)
+	}
+	return in
+}
+
+// Exactly the same differences on every dataset: the ANOVA's F is
+// infinite with p = 0 (statsmodels' limit), a significant result that the
+// report states with "∞" rather than calling the test undefined or the
+// methods equal.
+func TestAutoInfiniteF(t *testing.T) {
+	res, err := Auto(dyadicTable(4, false), AutoOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Branch != AutoANOVATukey || res.OmnibusStatistic != nil || res.OmnibusP == nil || *res.OmnibusP != 0 || !res.OmnibusSignificant {
+		t.Fatalf("branch %s, F %v, p %v, significant %v", res.Branch, num(res.OmnibusStatistic), num(res.OmnibusP), res.OmnibusSignificant)
+	}
+	mustContain(t, "infinite F", res.Report(), "The repeated-measures ANOVA (F(3, 21) = ∞, p < 0.001) rejects that m3")
+	if !strings.Contains(strings.Join(res.Notes(), " "), "F is infinite (p = 0)") {
+		t.Errorf("notes %v", res.Notes())
+	}
+}
+
+// The same for two methods and the paired t-test: m0 is better on every
+// dataset by exactly 0.25 (lower is better).
+func TestAutoInfiniteT(t *testing.T) {
+	res, err := Auto(dyadicTable(2, true), AutoOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Branch != AutoPairedT || res.OmnibusP == nil || *res.OmnibusP != 0 || !res.Pairs[0].Significant || res.Pairs[0].A != "m0" {
+		t.Fatalf("branch %s, p %v, pair %+v", res.Branch, num(res.OmnibusP), res.Pairs[0])
+	}
+	mustContain(t, "infinite t", res.Report(), "The paired t-test (t(7) = ∞, p < 0.001) rejects that", "m0 is significantly better than m1")
+}
+
+// Every value the same: no test is defined, and the report draws no
+// conclusion instead of reporting "no significant difference".
+func TestAutoAllEqualDrawsNoConclusion(t *testing.T) {
+	in := dyadicTable(3, false)
+	for _, row := range in.Q {
+		for j := range row {
+			row[j] = 0.5
+		}
+	}
+	res, err := Auto(in, AutoOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.OmnibusP != nil || res.OmnibusSignificant {
+		t.Fatalf("branch %s, p %v", res.Branch, num(res.OmnibusP))
+	}
+	r := strings.Join(res.Report(), " ")
+	if strings.Contains(r, "no significant difference") || !strings.Contains(r, "is undefined for m0") || !strings.Contains(r, "no conclusion is drawn") {
+		t.Errorf("report %q", r)
+	}
+}

@@ -131,8 +131,10 @@ type ANOVAResult struct {
 // factor: q[i][j] is subject (dataset) i under treatment (method) j, a
 // complete n × k table, n ≥ 2, k ≥ 2. F = MS_treatment / MS_error on
 // k − 1 and (k − 1)(n − 1) degrees of freedom, the error being what is
-// left after removing the subject and treatment means. F and p are NaN
-// when the error sum of squares is 0.
+// left after removing the subject and treatment means. When the error
+// sum of squares is 0 (every subject shows the same treatment effects)
+// F is +Inf with p = 0, as statsmodels; F and p are NaN when the
+// treatment sum of squares is 0 as well.
 func RepeatedMeasuresANOVA(q [][]float64) (ANOVAResult, error) {
 	n := len(q)
 	if n < 2 {
@@ -176,7 +178,10 @@ func RepeatedMeasuresANOVA(q [][]float64) (ANOVAResult, error) {
 	df1, df2 := kf-1, (kf-1)*(nf-1)
 	f := (ssTreat / df1) / (ssErr / df2)
 	res := ANOVAResult{F: f, DF1: df1, DF2: df2, P: fSF(f, df1, df2)}
-	if math.IsNaN(f) || math.IsInf(f, 0) {
+	switch {
+	case ssErr == 0 && ssTreat > 0:
+		res.F, res.P = math.Inf(1), 0
+	case math.IsNaN(f) || math.IsInf(f, 0):
 		res.F, res.P = math.NaN(), math.NaN()
 	}
 	return res, nil

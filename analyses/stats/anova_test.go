@@ -248,3 +248,18 @@ func TestStudentizedRangeLargeDF(t *testing.T) {
 		}
 	}
 }
+
+// Exactly the same treatment effects on every subject: no error, F = +Inf
+// and p = 0 (statsmodels divides by the zero error mean square); a table
+// of one value throughout has no F at all.
+func TestRepeatedMeasuresANOVAZeroError(t *testing.T) {
+	q := [][]float64{{0.5, 0.75, 1}, {0.25, 0.5, 0.75}, {0.375, 0.625, 0.875}}
+	r, err := RepeatedMeasuresANOVA(q)
+	if err != nil || !math.IsInf(r.F, 1) || r.P != 0 || r.DF1 != 2 || r.DF2 != 4 {
+		t.Errorf("zero error: %+v, %v", r, err)
+	}
+	r, err = RepeatedMeasuresANOVA([][]float64{{1, 1}, {1, 1}, {1, 1}})
+	if err != nil || !math.IsNaN(r.F) || !math.IsNaN(r.P) {
+		t.Errorf("constant table: %+v, %v", r, err)
+	}
+}
