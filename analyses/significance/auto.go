@@ -223,59 +223,15 @@ func Auto(in leaderboard.AggregateInput, opts AutoOptions) (*AutoResult, error) 
 	if err := analyses.OneOf("missing", opts.Missing, "error", "drop"); err != nil {
 		return nil, err
 	}
-	k := len(in.Methods)
-	if k < 2 {
-		return nil, fmt.Errorf("metric %q: need at least 2 methods to compare, have %d", in.Metric.Name, k)
-	}
-	higher := in.Metric.Better == analyses.HigherIsBetter
-	res := &AutoResult{Metric: in.Metric.Name, HigherIsBetter: higher, Alpha: opts.Alpha}
-	// the Datasets/DroppedDatasets bookkeeping and warnings of
-	// critical_difference
-	cd := &CriticalDifferenceResult{Metric: in.Metric.Name}
-	q, err := cdComplete(CriticalDifferenceInput{AggregateInput: in}, cd, opts.Missing == "drop")
+	res, q, raw, oriented, err := autoPrepare(in, opts)
 	if err != nil {
 		return nil, err
-	}
-	res.Datasets, res.DroppedDatasets, res.Warnings = cd.Datasets, cd.DroppedDatasets, cd.Warnings
-	n := len(q)
-	if n < AutoMinDatasets {
-		return nil, fmt.Errorf("metric %q: the automatic test choice needs at least %d datasets with a value for every method, have %d",
-			in.Metric.Name, AutoMinDatasets, n)
-	}
-	order := cdRank(CriticalDifferenceInput{AggregateInput: in}, cd, q, higher)
-	res.Methods, res.MeanRanks = cd.Methods, cd.MeanRanks
-	// raw[i] and oriented[i]: the values of Methods[i] over the datasets
-	raw := make([][]float64, k)
-	oriented := make([][]float64, k)
-	for i, m := range order {
-		raw[i] = make([]float64, n)
-		oriented[i] = make([]float64, n)
-		for d := range q {
-			raw[i][d] = q[d][m]
-			oriented[i][d] = in.Metric.Orient(q[d][m])
-		}
-	}
-	if n > 5000 {
-		res.Warnf("%d datasets: Shapiro–Wilk's p-value is approximate above 5000 values", n)
 	}
 	autoNormality(res, raw)
 	if err := autoVariance(res, raw); err != nil {
 		return nil, err
 	}
-	switch {
-	case k == 2 && res.AllNormal:
-		res.Branch = AutoPairedT
-	case k == 2:
-		res.Branch = AutoWilcoxon
-	case res.AllNormal && res.Homoscedastic:
-		res.Branch = AutoANOVATukey
-	default:
-		res.Branch = AutoFriedmanNemenyi
-	}
-	res.Effect = EffectAkinshinGamma
-	if res.AllNormal {
-		res.Effect = EffectCohenD
-	}
+	autoChoose(res)
 	autoPairs(res, oriented)
 	switch res.Branch {
 	case AutoANOVATukey:
@@ -291,6 +247,73 @@ func Auto(in leaderboard.AggregateInput, opts AutoOptions) (*AutoResult, error) 
 	if err := autoCentral(res, raw); err != nil {
 		return nil, err
 	}
+	autoCliques(res)
+	return res, nil
+}
+
+// autoPrepare keeps the complete datasets, ranks the methods as
+// critical_difference does and returns the complete rows q with each
+// method's values over the datasets, raw and oriented (higher is
+// better), in mean-rank order.
+func autoPrepare(in leaderboard.AggregateInput, opts AutoOptions) (res *AutoResult, q analyses.Matrix, raw, oriented [][]float64, err error) {
+	k := len(in.Methods)
+	if k < 2 {
+		return nil, nil, nil, nil, fmt.Errorf("metric %q: need at least 2 methods to compare, have %d", in.Metric.Name, k)
+	}
+	higher := in.Metric.Better == analyses.HigherIsBetter
+	res = &AutoResult{Metric: in.Metric.Name, HigherIsBetter: higher, Alpha: opts.Alpha}
+	// the Datasets/DroppedDatasets bookkeeping and warnings of
+	// critical_difference
+	cd := &CriticalDifferenceResult{Metric: in.Metric.Name}
+	q, err = cdComplete(CriticalDifferenceInput{AggregateInput: in}, cd, opts.Missing == "drop")
+	if err != nil {
+		return nil, nil, nil, nil, err
+	}
+	res.Datasets, res.DroppedDatasets, res.Warnings = cd.Datasets, cd.DroppedDatasets, cd.Warnings
+	n := len(q)
+	if n < AutoMinDatasets {
+		return nil, nil, nil, nil, fmt.Errorf("metric %q: the automatic test choice needs at least %d datasets with a value for every method, have %d",
+			in.Metric.Name, AutoMinDatasets, n)
+	}
+	if n > 5000 {
+		res.Warnf("%d datasets: Shapiro–Wilk's p-value is approximate above 5000 values", n)
+	}
+	order := cdRank(CriticalDifferenceInput{AggregateInput: in}, cd, q, higher)
+	res.Methods, res.MeanRanks = cd.Methods, cd.MeanRanks
+	raw, oriented = make([][]float64, k), make([][]float64, k)
+	for i, m := range order {
+		raw[i], oriented[i] = make([]float64, n), make([]float64, n)
+		for d := range q {
+			raw[i][d] = q[d][m]
+			oriented[i][d] = in.Metric.Orient(q[d][m])
+		}
+	}
+	return res, q, raw, oriented, nil
+}
+
+// autoChoose takes autorank's branch and effect size from the normality
+// and variance decisions.
+func autoChoose(res *AutoResult) {
+	k := len(res.Methods)
+	switch {
+	case k == 2 && res.AllNormal:
+		res.Branch = AutoPairedT
+	case k == 2:
+		res.Branch = AutoWilcoxon
+	case res.AllNormal && res.Homoscedastic:
+		res.Branch = AutoANOVATukey
+	default:
+		res.Branch = AutoFriedmanNemenyi
+	}
+	res.Effect = EffectAkinshinGamma
+	if res.AllNormal {
+		res.Effect = EffectCohenD
+	}
+}
+
+// autoCliques finds the runs of methods no significant pair separates.
+func autoCliques(res *AutoResult) {
+	k := len(res.Methods)
 	sig := make([][]bool, k)
 	for i := range sig {
 		sig[i] = make([]bool, k)
@@ -304,7 +327,6 @@ func Auto(in leaderboard.AggregateInput, opts AutoOptions) (*AutoResult, error) 
 		}
 	}
 	res.Cliques = cliques(res.Methods, sig)
-	return res, nil
 }
 
 // autoNormality runs Shapiro–Wilk on every method at alpha/k.
