@@ -297,6 +297,13 @@ func (r *AutoResult) Highlight() string {
 	return s + "."
 }
 
+// ciWords name the central-tendency intervals in a table's title.
+var ciWords = map[string]string{
+	CIMeanT:          "mean, t interval",
+	CIMeanTukey:      "mean, Tukey's simultaneous interval",
+	CIMedianBinomial: "median, binomial interval",
+}
+
 // Tables implements Result: the decisions, the methods and the pairs.
 func (r *AutoResult) Tables() []analyses.Table {
 	val := func(p *float64) any {
@@ -305,26 +312,26 @@ func (r *AutoResult) Tables() []analyses.Table {
 		}
 		return *p
 	}
-	dec := analyses.Table{Title: "Automatic test choice (" + r.Naming.Metric(r.Metric) + ")", Columns: []string{"step", "test", "statistic", "p", "decision"}}
+	dec := analyses.Table{Title: "Automatic test choice (" + r.Naming.Metric(r.Metric) + ")", Columns: []string{"step", "method", "test", "statistic", "p", "decision"}}
 	for _, nm := range r.Normality {
 		d := "normal"
 		if !nm.Normal {
 			d = "not normal"
 		}
-		dec.Rows = append(dec.Rows, []any{"normality of " + nm.Method, "shapiro_wilk", val(nm.W), val(nm.P), d})
+		dec.Rows = append(dec.Rows, []any{"normality", nm.Method, "shapiro_wilk", val(nm.W), val(nm.P), d})
 	}
 	d := "equal"
 	if !r.Homoscedastic {
 		d = "unequal"
 	}
-	dec.Rows = append(dec.Rows, []any{"equal variances", r.VarianceTest, val(r.VarianceStatistic), val(r.VarianceP), d})
+	dec.Rows = append(dec.Rows, []any{"equal variances", nil, r.VarianceTest, val(r.VarianceStatistic), val(r.VarianceP), d})
 	d = "no difference"
 	if r.OmnibusSignificant {
 		d = "difference"
 	}
-	dec.Rows = append(dec.Rows, []any{"omnibus", r.Branch, val(r.OmnibusStatistic), val(r.OmnibusP), d})
+	dec.Rows = append(dec.Rows, []any{"omnibus", nil, r.Branch, val(r.OmnibusStatistic), val(r.OmnibusP), d})
 
-	meth := analyses.Table{Name: "methods", Title: "Central tendency (" + r.CI + ", level " + fmtPercent(r.CILevel) + ")",
+	meth := analyses.Table{Name: "methods", Title: "Central tendency (" + ciWords[r.CI] + ", level " + fmtPercent(r.CILevel) + ")",
 		Columns: []string{"method", "mean_rank", "center", "spread", "ci_lower", "ci_upper"}}
 	for i, c := range r.Central {
 		meth.Rows = append(meth.Rows, []any{c.Method, r.MeanRanks[i], c.Value, c.Spread, c.Lower, c.Upper})
