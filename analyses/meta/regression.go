@@ -339,6 +339,9 @@ func MetaRegression(yi, vi []float64, d Design, o RegOptions) (*Regression, erro
 		return nil, fmt.Errorf("alpha = %v is not between 0 and 1", o.Alpha)
 	}
 	p := len(d.Names)
+	if k == 1 && p == 1 {
+		return singleStudy(yi[0], vi[0], o)
+	}
 	if k <= p {
 		return nil, fmt.Errorf("%d studies for %d coefficients: a meta-regression needs more studies than coefficients", k, p)
 	}
@@ -419,6 +422,31 @@ func pseudoR2(yi, vi []float64, r *Regression, o RegOptions) float64 {
 		return 0
 	}
 	return math.Max(0, 100*(t0-r.Tau2)/t0)
+}
+
+// singleStudy is rma() of a single study, as metafor fits it: τ² = 0,
+// QE = 0 (p = 1), I² = 0, H² = 1, and the z-test whatever the test asked
+// for, with metafor's warning.
+func singleStudy(y, v float64, o RegOptions) (*Regression, error) {
+	if o.Method != "FE" && canonical(o.Method, metaTau2) != o.Method {
+		return nil, fmt.Errorf("method %q: want FE, DL, HE, HS, SJ, ML, REML, EB or PM", o.Method)
+	}
+	r := &Regression{K: 1, P: 1, Test: "z", Method: o.Method, QEp: 1, I2: 0, H2: 1, R2: math.NaN(), QMdf: [2]int{1, 0}}
+	if o.Test != "z" {
+		r.Warnings = append(r.Warnings, `Setting argument test="z" since k=1.`)
+	}
+	if o.FixTau2 {
+		r.Tau2, r.FixedTau2 = o.Tau2, true
+	}
+	c := Coef{Name: "intrcpt", Est: y, SE: math.Sqrt(v + r.Tau2)}
+	c.Stat = c.Est / c.SE
+	c.P = stats.NormalTwoSidedP(c.Stat)
+	crit := distuv.UnitNormal.Quantile(1 - o.Alpha/2)
+	c.CILow, c.CIHigh = c.Est-crit*c.SE, c.Est+crit*c.SE
+	r.Coefs = []Coef{c}
+	r.QM = c.Stat * c.Stat
+	r.QMp = stats.ChiSquaredSF(r.QM, 1)
+	return r, nil
 }
 
 // fit completes r with the coefficients and QM at the estimated τ².
