@@ -80,6 +80,7 @@ type RowError struct {
 	Msg string
 }
 
+// Error names the row (1-based) and what is wrong with it.
 func (e *RowError) Error() string { return fmt.Sprintf("row %d: %s", e.Row+1, e.Msg) }
 
 func rowErr(i int, format string, a ...any) error {
@@ -166,20 +167,10 @@ func EscalcTables(measure string, t []Table2x2, z ZeroCells) (EffectSizes, error
 	if err := z.check(); err != nil {
 		return EffectSizes{}, err
 	}
-	k := len(t)
-	for i, r := range t {
-		for _, c := range []struct {
-			n string
-			x float64
-		}{{"ai", r.AI}, {"bi", r.BI}, {"ci", r.CI}, {"di", r.DI}} {
-			if err := finiteOrErr(i, c.n, c.x); err != nil {
-				return EffectSizes{}, err
-			}
-			if c.x < 0 {
-				return EffectSizes{}, rowErr(i, "%s = %v: a count is negative", c.n, c.x)
-			}
-		}
+	if err := checkTables(t); err != nil {
+		return EffectSizes{}, err
 	}
+	k := len(t)
 	drop := make([]bool, k)
 	if z.Drop00 {
 		for i, r := range t {
@@ -190,9 +181,7 @@ func EscalcTables(measure string, t []Table2x2, z ZeroCells) (EffectSizes, error
 	addAll := z.To == ToAll
 	if z.To == ToIf0All {
 		for i, r := range t {
-			if !drop[i] && zero(r) {
-				addAll = true
-			}
+			addAll = addAll || (!drop[i] && zero(r))
 		}
 	}
 	e := newEffectSizes(measure, k)
@@ -207,23 +196,42 @@ func EscalcTables(measure string, t []Table2x2, z ZeroCells) (EffectSizes, error
 			r.CI += z.Add
 			r.DI += z.Add
 		}
-		n1, n2 := r.AI+r.BI, r.CI+r.DI
-		p1, p2 := r.AI/n1, r.CI/n2
-		var y, v float64
-		switch measure {
-		case MeasureOR:
-			y = math.Log(p1/(1-p1)) - math.Log(p2/(1-p2))
-			v = 1/r.AI + 1/r.BI + 1/r.CI + 1/r.DI
-		case MeasureRR:
-			y = math.Log(p1) - math.Log(p2)
-			v = 1/r.AI - 1/n1 + 1/r.CI - 1/n2
-		case MeasureRD:
-			y = p1 - p2
-			v = p1*(1-p1)/n1 + p2*(1-p2)/n2
-		}
+		y, v := tableEffect(measure, r)
 		e.set(i, y, v)
 	}
 	return e, nil
+}
+
+// checkTables refuses a 2×2 table with a count that is negative or not
+// a number, naming the row.
+func checkTables(t []Table2x2) error {
+	for i, r := range t {
+		for _, c := range []struct {
+			n string
+			x float64
+		}{{"ai", r.AI}, {"bi", r.BI}, {"ci", r.CI}, {"di", r.DI}} {
+			if err := finiteOrErr(i, c.n, c.x); err != nil {
+				return err
+			}
+			if c.x < 0 {
+				return rowErr(i, "%s = %v: a count is negative", c.n, c.x)
+			}
+		}
+	}
+	return nil
+}
+
+// tableEffect is the effect and variance of one (adjusted) 2×2 table.
+func tableEffect(measure string, r Table2x2) (y, v float64) {
+	n1, n2 := r.AI+r.BI, r.CI+r.DI
+	p1, p2 := r.AI/n1, r.CI/n2
+	switch measure {
+	case MeasureOR:
+		return math.Log(p1/(1-p1)) - math.Log(p2/(1-p2)), 1/r.AI + 1/r.BI + 1/r.CI + 1/r.DI
+	case MeasureRR:
+		return math.Log(p1) - math.Log(p2), 1/r.AI - 1/n1 + 1/r.CI - 1/n2
+	}
+	return p1 - p2, p1*(1-p1)/n1 + p2*(1-p2)/n2
 }
 
 // set stores a study's effect, or NaN with a note when it is undefined

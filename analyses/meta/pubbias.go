@@ -229,7 +229,6 @@ type TrimFillResult struct {
 // default test = "z" unless told; here the model's own test is used, so
 // that the adjusted interval is of the kind the user asked for.
 func TrimFill(yi, vi []float64, o RegOptions, side, estimator string) (*TrimFillResult, error) {
-	const maxIter = 100
 	if err := checkYV(yi, vi); err != nil {
 		return nil, err
 	}
@@ -243,26 +242,10 @@ func TrimFill(yi, vi []float64, o RegOptions, side, estimator string) (*TrimFill
 	if o.FixTau2 {
 		return nil, fmt.Errorf("trim and fill re-estimates τ² on the trimmed studies; it cannot use a fixed τ²")
 	}
-	ones := func(n int) Design {
-		d, _ := NewDesign(n, nil)
-		return d
-	}
 	if side == "" {
-		sq := make([]float64, k)
-		for i := range vi {
-			sq[i] = math.Sqrt(vi[i])
-		}
-		d, err := NewDesign(k, []Moderator{{Name: "sei", Numeric: sq}})
-		if err != nil {
+		var err error
+		if side, err = trimFillSide(yi, vi, o.Method); err != nil {
 			return nil, err
-		}
-		r, err := MetaRegression(yi, vi, d, RegOptions{Method: o.Method, Test: "z", Alpha: 0.05})
-		if err != nil {
-			return nil, fmt.Errorf("choosing the side: %w", err)
-		}
-		side = "left"
-		if r.Coefs[1].Est < 0 {
-			side = "right"
 		}
 	}
 	if side != "left" && side != "right" {
@@ -283,36 +266,74 @@ func TrimFill(yi, vi []float64, o RegOptions, side, estimator string) (*TrimFill
 		y[j], v[j] = flip*yi[i], vi[i]
 	}
 	res := &TrimFillResult{Side: side, PK0: math.NaN()}
+	beta, err := res.estimateK0(y, v, o.Method, estimator)
+	if err != nil {
+		return nil, err
+	}
+	res.Trimmed = flip * beta
+	yFill := append([]float64(nil), yi...)
+	vFill := append([]float64(nil), vi...)
+	for j := k - res.K0; j < k; j++ {
+		f := flip * (2*beta - y[j])
+		res.FilledYi = append(res.FilledYi, f)
+		res.FilledVi = append(res.FilledVi, v[j])
+		yFill = append(yFill, f)
+		vFill = append(vFill, v[j])
+	}
+	d, _ := NewDesign(len(yFill), nil)
+	if res.Fit, err = MetaRegression(yFill, vFill, d, o); err != nil {
+		return nil, fmt.Errorf("filled fit: %w", err)
+	}
+	return res, nil
+}
+
+// trimFillSide is metafor's choice of side: the slope of yi on √vi in a
+// meta-regression with the model's estimator; "right" when negative.
+func trimFillSide(yi, vi []float64, method string) (string, error) {
+	sq := make([]float64, len(vi))
+	for i := range vi {
+		sq[i] = math.Sqrt(vi[i])
+	}
+	d, err := NewDesign(len(yi), []Moderator{{Name: "sei", Numeric: sq}})
+	if err != nil {
+		return "", err
+	}
+	r, err := MetaRegression(yi, vi, d, RegOptions{Method: method, Test: "z", Alpha: 0.05})
+	if err != nil {
+		return "", fmt.Errorf("choosing the side: %w", err)
+	}
+	if r.Coefs[1].Est < 0 {
+		return "right", nil
+	}
+	return "left", nil
+}
+
+// estimateK0 iterates k0 on the sorted (and, for the right side,
+// flipped) studies until it no longer changes, at most 100 steps as
+// metafor's maxiter; it sets K0, SEK0, PK0 and Iterations and returns the
+// last trimmed estimate (in the flipped scale).
+func (res *TrimFillResult) estimateK0(y, v []float64, method, estimator string) (float64, error) {
+	const maxIter = 100
+	k := len(y)
+	kf := float64(k)
 	k0, k0sav := 0, -1
 	var beta, sek0 float64
-	kf := float64(k)
 	for iter := 1; k0 != k0sav; iter++ {
 		if iter > maxIter {
-			return nil, fmt.Errorf("trim and fill did not converge in %d steps", maxIter)
+			return 0, fmt.Errorf("trim and fill did not converge in %d steps", maxIter)
 		}
 		res.Iterations = iter
 		k0sav = k0
 		n := k - k0
-		r, err := MetaRegression(y[:n], v[:n], ones(n), RegOptions{Method: o.Method, Test: "z", Alpha: 0.05})
+		d, _ := NewDesign(n, nil)
+		r, err := MetaRegression(y[:n], v[:n], d, RegOptions{Method: method, Test: "z", Alpha: 0.05})
 		if err != nil {
-			return nil, fmt.Errorf("trimmed fit of %d studies: %w", n, err)
+			return 0, fmt.Errorf("trimmed fit of %d studies: %w", n, err)
 		}
 		beta = r.Coefs[0].Est
-		// Signed ranks of |y − β|, ties by position (R's ties = "first").
-		c := make([]float64, k)
-		ord := make([]int, k)
-		for i := range y {
-			c[i] = y[i] - beta
-			ord[i] = i
-		}
-		sort.SliceStable(ord, func(a, b int) bool { return math.Abs(c[ord[a]]) < math.Abs(c[ord[b]]) })
-		rank := make([]float64, k)
-		for r, i := range ord {
-			rank[i] = float64(r + 1)
-		}
+		c, rank := signedRanks(y, beta)
 		var est float64
-		switch estimator {
-		case EstimatorL0:
+		if estimator == EstimatorL0 {
 			var sr float64
 			for i := range c {
 				if c[i] > 0 {
@@ -322,7 +343,7 @@ func TrimFill(yi, vi []float64, o RegOptions, side, estimator string) (*TrimFill
 			est = (4*sr - kf*(kf+1)) / (2*kf - 1)
 			varSr := (kf*(kf+1)*(2*kf+1) + 10*est*est*est + 27*est*est + 17*est - 18*kf*est*est - 18*kf*est + 6*kf*kf*est) / 24
 			sek0 = 4 * math.Sqrt(varSr) / (2*kf - 1)
-		case EstimatorR0:
+		} else {
 			maxNeg := math.Inf(-1)
 			for i := range c {
 				if c[i] < 0 {
@@ -335,7 +356,7 @@ func TrimFill(yi, vi []float64, o RegOptions, side, estimator string) (*TrimFill
 		k0 = int(math.Max(0, math.RoundToEven(est)))
 		sek0 = math.Max(0, sek0)
 	}
-	res.K0, res.SEK0, res.Trimmed = k0, sek0, flip*beta
+	res.K0, res.SEK0 = k0, sek0
 	if estimator == EstimatorR0 {
 		// metafor: 1 − Σ_{m=−1}^{k0−1} C(m+1, m+1)·½^(m+2).
 		var s float64
@@ -344,19 +365,23 @@ func TrimFill(yi, vi []float64, o RegOptions, side, estimator string) (*TrimFill
 		}
 		res.PK0 = 1 - s
 	}
-	yFill := append([]float64(nil), yi...)
-	vFill := append([]float64(nil), vi...)
-	for j := k - k0; j < k; j++ {
-		f := flip * (2*beta - y[j])
-		res.FilledYi = append(res.FilledYi, f)
-		res.FilledVi = append(res.FilledVi, v[j])
-		yFill = append(yFill, f)
-		vFill = append(vFill, v[j])
+	return beta, nil
+}
+
+// signedRanks returns y − β and the ranks of |y − β| (ties by position,
+// R's ties.method = "first").
+func signedRanks(y []float64, beta float64) (c, rank []float64) {
+	k := len(y)
+	c = make([]float64, k)
+	ord := make([]int, k)
+	for i := range y {
+		c[i] = y[i] - beta
+		ord[i] = i
 	}
-	fit, err := MetaRegression(yFill, vFill, ones(len(yFill)), o)
-	if err != nil {
-		return nil, fmt.Errorf("filled fit: %w", err)
+	sort.SliceStable(ord, func(a, b int) bool { return math.Abs(c[ord[a]]) < math.Abs(c[ord[b]]) })
+	rank = make([]float64, k)
+	for r, i := range ord {
+		rank[i] = float64(r + 1)
 	}
-	res.Fit = fit
-	return res, nil
+	return c, rank
 }

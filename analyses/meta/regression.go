@@ -133,40 +133,16 @@ type wlsP struct {
 // far from zero (a year) costs no precision. ok is false when X'WX is
 // singular (collinear moderators).
 func fitWLSP(y []float64, x [][]float64, w []float64) (wlsP, bool) {
-	k, p := len(y), len(x[0])
+	p := len(x[0])
 	f := wlsP{p: p}
-	mean := make([]float64, p)
-	scale := make([]float64, p)
-	scale[0] = 1
 	for i := range y {
 		f.sw += w[i]
 	}
-	for j := 1; j < p; j++ {
-		var s float64
-		for i := range y {
-			s += w[i] * x[i][j]
-		}
-		mean[j] = s / f.sw
-		var ss float64
-		for i := range y {
-			d := x[i][j] - mean[j]
-			ss += w[i] * d * d
-		}
-		scale[j] = math.Sqrt(ss)
-		if !(scale[j] > 0) {
-			return f, false // a constant column is the intercept again
-		}
+	mean, scale, ok := centreScale(x, w, f.sw)
+	if !ok {
+		return f, false // a constant column is the intercept again
 	}
-	xs := mat.NewDense(k, p, nil)
-	ys := mat.NewVecDense(k, nil)
-	for i := range y {
-		sq := math.Sqrt(w[i])
-		xs.Set(i, 0, sq)
-		for j := 1; j < p; j++ {
-			xs.Set(i, j, sq*(x[i][j]-mean[j])/scale[j])
-		}
-		ys.SetVec(i, sq*y[i])
-	}
+	xs, ys := scaledSystem(y, x, w, mean, scale)
 	var qr mat.QR
 	qr.Factorize(xs)
 	var rd mat.Dense
@@ -197,22 +173,75 @@ func fitWLSP(y []float64, x [][]float64, w []float64) (wlsP, bool) {
 	if err := ri.InverseTri(r); err != nil {
 		return f, false
 	}
-	// Back to the basis of X: b_j = bs_j/s_j, b_0 = bs_0 − Σ m_j b_j, and
-	// A = T·As·T' with As = R⁻¹R⁻ᵀ and T the same map.
+	f.b, f.a = unscale(&bs, &ri, mean, scale)
+	// Q = W^½X_s R⁻¹ (X_s is well conditioned), its rows qᵢ.
+	var q mat.Dense
+	q.Mul(xs, &ri)
+	f.traces(y, x, w, &q)
+	return f, true
+}
+
+// centreScale returns the weighted mean and the weighted norm about it
+// of every column of x but the intercept (column 0: mean 0, scale 1);
+// ok is false when a column is constant.
+func centreScale(x [][]float64, w []float64, sw float64) (mean, scale []float64, ok bool) {
+	p := len(x[0])
+	mean = make([]float64, p)
+	scale = make([]float64, p)
+	scale[0] = 1
+	for j := 1; j < p; j++ {
+		var s float64
+		for i := range x {
+			s += w[i] * x[i][j]
+		}
+		mean[j] = s / sw
+		var ss float64
+		for i := range x {
+			d := x[i][j] - mean[j]
+			ss += w[i] * d * d
+		}
+		scale[j] = math.Sqrt(ss)
+		if !(scale[j] > 0) {
+			return nil, nil, false
+		}
+	}
+	return mean, scale, true
+}
+
+// scaledSystem is W^½X_s and W^½y, X_s the columns centred and scaled.
+func scaledSystem(y []float64, x [][]float64, w, mean, scale []float64) (*mat.Dense, *mat.VecDense) {
+	k, p := len(y), len(x[0])
+	xs := mat.NewDense(k, p, nil)
+	ys := mat.NewVecDense(k, nil)
+	for i := range y {
+		sq := math.Sqrt(w[i])
+		xs.Set(i, 0, sq)
+		for j := 1; j < p; j++ {
+			xs.Set(i, j, sq*(x[i][j]-mean[j])/scale[j])
+		}
+		ys.SetVec(i, sq*y[i])
+	}
+	return xs, ys
+}
+
+// unscale maps the coefficients bs and their (X_s'WX_s)⁻¹ = R⁻¹R⁻ᵀ back
+// to the basis of X: b_j = bs_j/s_j, b_0 = bs_0 − Σ m_j b_j, A = T·As·T'.
+func unscale(bs *mat.VecDense, ri *mat.TriDense, mean, scale []float64) ([]float64, *mat.SymDense) {
+	p := len(mean)
 	tm := mat.NewDense(p, p, nil)
 	tm.Set(0, 0, 1)
 	for j := 1; j < p; j++ {
 		tm.Set(j, j, 1/scale[j])
 		tm.Set(0, j, -mean[j]/scale[j])
 	}
-	var b mat.VecDense
-	b.MulVec(tm, &bs)
-	f.b = make([]float64, p)
-	for j := range f.b {
-		f.b[j] = b.AtVec(j)
+	var bv mat.VecDense
+	bv.MulVec(tm, bs)
+	b := make([]float64, p)
+	for j := range b {
+		b[j] = bv.AtVec(j)
 	}
-	var as, tas, ta mat.Dense
-	as.Mul(&ri, ri.T())
+	var as, ta, tas mat.Dense
+	as.Mul(ri, ri.T())
 	ta.Mul(tm, &as)
 	tas.Mul(&ta, tm.T())
 	a := mat.NewSymDense(p, nil)
@@ -221,10 +250,13 @@ func fitWLSP(y []float64, x [][]float64, w []float64) (wlsP, bool) {
 			a.SetSym(i, j, (tas.At(i, j)+tas.At(j, i))/2)
 		}
 	}
-	f.a = a
-	// Q = W^½X_s R⁻¹ (X_s is well conditioned), its rows qᵢ.
-	var q mat.Dense
-	q.Mul(xs, &ri)
+	return b, a
+}
+
+// traces completes f with the residual sums and tr P, tr PP from the
+// orthonormal Q of W^½X_s.
+func (f *wlsP) traces(y []float64, x [][]float64, w []float64, q *mat.Dense) {
+	p := f.p
 	qwq := mat.NewDense(p, p, nil)
 	var sw2, swh, sw2h float64
 	for i := range y {
@@ -247,15 +279,14 @@ func fitWLSP(y []float64, x [][]float64, w []float64) (wlsP, bool) {
 		swh += w[i] * h
 		sw2h += w[i] * w[i] * h
 	}
-	f.trP = f.sw - swh
 	var fro float64
 	for j := 0; j < p; j++ {
 		for l := 0; l < p; l++ {
 			fro += qwq.At(j, l) * qwq.At(j, l)
 		}
 	}
+	f.trP = f.sw - swh
 	f.trPP = sw2 - 2*sw2h + fro
-	return f, true
 }
 
 // RegOptions are the options of a meta-regression: the τ² estimator
@@ -313,30 +344,14 @@ func MetaRegression(yi, vi []float64, d Design, o RegOptions) (*Regression, erro
 	if len(vi) != k || len(d.X) != k {
 		return nil, fmt.Errorf("yi, vi and the design have %d, %d and %d rows", k, len(vi), len(d.X))
 	}
-	for i := range yi {
-		if err := finiteOrErr(i, "yi", yi[i]); err != nil {
-			return nil, err
-		}
-		if !(vi[i] > 0) || math.IsInf(vi[i], 1) {
-			return nil, rowErr(i, "vi = %v: a sampling variance must be a positive number", vi[i])
-		}
+	if err := checkYV(yi, vi); err != nil {
+		return nil, err
 	}
 	if o.Test == "" {
 		o.Test = "z"
 	}
-	if o.Test != "z" && o.Test != "t" && o.Test != "knha" {
-		return nil, fmt.Errorf("test %q: want \"z\", \"t\" or \"knha\"", o.Test)
-	}
-	if o.FixTau2 {
-		if o.Method == "FE" {
-			return nil, fmt.Errorf("a fixed-effects model has τ² = 0: a fixed τ² needs a random-effects model")
-		}
-		if !(o.Tau2 >= 0) || math.IsInf(o.Tau2, 1) {
-			return nil, fmt.Errorf("tau2 = %v: a fixed τ² must be a number ≥ 0", o.Tau2)
-		}
-	}
-	if !(o.Alpha > 0 && o.Alpha < 1) {
-		return nil, fmt.Errorf("alpha = %v is not between 0 and 1", o.Alpha)
+	if err := o.check(); err != nil {
+		return nil, err
 	}
 	p := len(d.Names)
 	if k == 1 && p == 1 {
@@ -355,21 +370,14 @@ func MetaRegression(yi, vi []float64, d Design, o RegOptions) (*Regression, erro
 	}
 	res := &Regression{K: k, P: p, Test: o.Test, Method: o.Method, FixedTau2: o.FixTau2, QE: f0.rss, QEdf: k - p, R2: math.NaN()}
 	res.QEp = stats.ChiSquaredSF(res.QE, float64(k-p))
-	var warn string
 	switch {
 	case o.FixTau2:
 		res.Tau2 = o.Tau2
-		if canonical(o.Method, metaTau2) == "" {
-			return nil, fmt.Errorf("method %q: want FE, DL, HE, HS, SJ, ML, REML, EB or PM", o.Method)
-		}
-	case o.Method == "FE":
-	case canonical(o.Method, metaTau2) == o.Method:
-		res.Tau2, warn = tau2P(yi, vi, d.X, o.Method)
-		if warn != "" {
+	case o.Method != "FE":
+		var warn string
+		if res.Tau2, warn = tau2P(yi, vi, d.X, o.Method); warn != "" {
 			res.Warnings = append(res.Warnings, warn)
 		}
-	default:
-		return nil, fmt.Errorf("method %q: want FE, DL, HE, HS, SJ, ML, REML, EB or PM", o.Method)
 	}
 	if o.Method == "FE" && o.Test == "knha" {
 		res.Warnings = append(res.Warnings, "Knapp & Hartung method is not meant to be used in the context of FE models.")
@@ -377,20 +385,49 @@ func MetaRegression(yi, vi []float64, d Design, o RegOptions) (*Regression, erro
 	if err := res.fit(yi, vi, d, o); err != nil {
 		return nil, err
 	}
-	if o.Method != "FE" {
-		// "Typical" within-study variance from the fixed weights.
-		vt := float64(k-p) / f0.trP
-		res.vt = vt
-		res.I2 = 100 * res.Tau2 / (vt + res.Tau2)
-		res.H2 = res.Tau2/vt + 1
-	} else {
-		res.I2 = math.Max(0, 100*(res.QE-float64(k-p))/res.QE)
-		res.H2 = res.QE / float64(k-p)
-	}
+	res.heterogeneity(f0.trP)
 	if p > 1 {
 		res.R2 = pseudoR2(yi, vi, res, o)
 	}
 	return res, nil
+}
+
+// check refuses an unknown method or test, alpha outside (0, 1) and a
+// fixed τ² that is not a number ≥ 0 or comes with a fixed-effects model.
+func (o RegOptions) check() error {
+	if o.Method != "FE" && canonical(o.Method, metaTau2) != o.Method {
+		return fmt.Errorf("method %q: want FE, DL, HE, HS, SJ, ML, REML, EB or PM", o.Method)
+	}
+	if o.Test != "z" && o.Test != "t" && o.Test != "knha" {
+		return fmt.Errorf("test %q: want \"z\", \"t\" or \"knha\"", o.Test)
+	}
+	if o.FixTau2 {
+		if o.Method == "FE" {
+			return fmt.Errorf("a fixed-effects model has τ² = 0: a fixed τ² needs a random-effects model")
+		}
+		if !(o.Tau2 >= 0) || math.IsInf(o.Tau2, 1) {
+			return fmt.Errorf("tau2 = %v: a fixed τ² must be a number ≥ 0", o.Tau2)
+		}
+	}
+	if !(o.Alpha > 0 && o.Alpha < 1) {
+		return fmt.Errorf("alpha = %v is not between 0 and 1", o.Alpha)
+	}
+	return nil
+}
+
+// heterogeneity sets I² and H² as metafor: from the "typical" within-study
+// variance vt = (k − p)/tr P (fixed weights) for a random-effects model,
+// from QE for a fixed-effects one.
+func (r *Regression) heterogeneity(trP float64) {
+	df := float64(r.K - r.P)
+	if r.Method == "FE" {
+		r.I2 = math.Max(0, 100*(r.QE-df)/r.QE)
+		r.H2 = r.QE / df
+		return
+	}
+	r.vt = df / trP
+	r.I2 = 100 * r.Tau2 / (r.vt + r.Tau2)
+	r.H2 = r.Tau2/r.vt + 1
 }
 
 // pseudoR2 is metafor's R² of a model with moderators, in percent and
@@ -428,9 +465,6 @@ func pseudoR2(yi, vi []float64, r *Regression, o RegOptions) float64 {
 // QE = 0 (p = 1), I² = 0, H² = 1, and the z-test whatever the test asked
 // for, with metafor's warning.
 func singleStudy(y, v float64, o RegOptions) (*Regression, error) {
-	if o.Method != "FE" && canonical(o.Method, metaTau2) != o.Method {
-		return nil, fmt.Errorf("method %q: want FE, DL, HE, HS, SJ, ML, REML, EB or PM", o.Method)
-	}
 	r := &Regression{K: 1, P: 1, Test: "z", Method: o.Method, QEp: 1, I2: 0, H2: 1, R2: math.NaN(), QMdf: [2]int{1, 0}}
 	if o.Test != "z" {
 		r.Warnings = append(r.Warnings, `Setting argument test="z" since k=1.`)
@@ -525,30 +559,26 @@ func (r *Regression) fit(yi, vi []float64, d Design, o RegOptions) error {
 // p ≤ 2 (the same estimators, starting values and update rules).
 func tau2P(y, v []float64, x [][]float64, method string) (float64, string) {
 	k := len(y)
-	p := len(x[0])
-	kp := float64(k - p)
+	kp := float64(k - len(x[0]))
 	w := make([]float64, k)
-	setW := func(t2 float64) {
+	fit := func(t2 float64) wlsP {
 		for i := range v {
 			w[i] = 1 / (v[i] + t2)
 		}
-	}
-	fit := func() wlsP {
 		f, _ := fitWLSP(y, x, w)
 		return f
 	}
 	switch method {
 	case "DL":
-		setW(0)
-		f := fit()
+		f := fit(0)
 		return math.Max(0, (f.rss-kp)/f.trP), ""
 	case "HS":
-		setW(0)
-		f := fit()
+		f := fit(0)
 		return math.Max(0, (f.rss-float64(k))/f.sw), ""
 	case "HE":
 		return math.Max(0, heP(y, v, x)), ""
 	case "SJ":
+		// metafor starts from the variance of the effects for any model.
 		var m float64
 		for _, yi := range y {
 			m += yi
@@ -559,46 +589,57 @@ func tau2P(y, v []float64, x [][]float64, method string) (float64, string) {
 			t0 += (yi - m) * (yi - m)
 		}
 		t0 /= float64(k)
-		setW(t0)
-		return math.Max(0, t0*fit().rss/kp), ""
+		return math.Max(0, t0*fit(t0).rss/kp), ""
 	case "PM":
-		qgen := func(t2 float64) float64 { setW(t2); return fit().rss }
-		if qgen(0) <= kp {
-			return 0, ""
-		}
-		lo, hi := 0.0, 1.0
-		for qgen(hi) > kp {
-			lo, hi = hi, hi*2
-			if hi > 1e300 {
-				return math.Inf(1), "PM: no τ² solves the estimating equation"
-			}
-		}
-		for i := 0; i < 2000; i++ {
-			mid := lo + (hi-lo)/2
-			if mid <= lo || mid >= hi {
-				break
-			}
-			if qgen(mid) > kp {
-				lo = mid
-			} else {
-				hi = mid
-			}
-		}
-		return lo + (hi-lo)/2, ""
+		return pmP(kp, func(t2 float64) float64 { return fit(t2).rss })
 	}
-	// ML, REML, EB: Fisher scoring from the Hedges estimate.
+	return fisherP(y, v, x, method, fit)
+}
+
+// pmP is the Paule–Mandel estimator: the τ² ≥ 0 at which the generalised
+// Q equals k − p, by bisection to full precision.
+func pmP(kp float64, qgen func(float64) float64) (float64, string) {
+	if qgen(0) <= kp {
+		return 0, ""
+	}
+	lo, hi := 0.0, 1.0
+	for qgen(hi) > kp {
+		lo, hi = hi, hi*2
+		if hi > 1e300 {
+			return math.Inf(1), "PM: no τ² solves the estimating equation"
+		}
+	}
+	for i := 0; i < 2000; i++ {
+		mid := lo + (hi-lo)/2
+		if mid <= lo || mid >= hi {
+			break
+		}
+		if qgen(mid) > kp {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return lo + (hi-lo)/2, ""
+}
+
+// fisherP is metafor's Fisher scoring for ML, REML and EB from the
+// Hedges estimate truncated at 0 (the updates of rmaFisher), run to
+// full convergence, then metafor's ll0check for ML and REML.
+func fisherP(y, v []float64, x [][]float64, method string, fit func(float64) wlsP) (float64, string) {
+	kf := float64(len(y))
+	kp := kf - float64(len(x[0]))
 	tau2 := math.Max(0, heP(y, v, x))
 	vmin := rmaVMin(v)
-	kf := float64(k)
 	for iter := 0; iter < rmaMaxIter; iter++ {
-		setW(tau2)
-		f := fit()
+		f := fit(tau2)
 		var adj float64
 		switch method {
 		case "ML":
 			var sw2 float64
-			for i := range w {
-				sw2 += w[i] * w[i]
+			for i := range v {
+				wi := 1 / (v[i] + tau2)
+				sw2 += wi * wi
 			}
 			adj = (f.rss2 - f.sw) / sw2
 		case "REML":
@@ -615,29 +656,35 @@ func tau2P(y, v []float64, x [][]float64, method string) (float64, string) {
 		old := tau2
 		tau2 += adj
 		if math.Abs(tau2-old) <= rmaThreshold*math.Max(vmin, tau2) {
-			if method == "EB" || tau2 <= 1e-5 {
-				return tau2, ""
-			}
-			ll := func(t2 float64) float64 {
-				setW(t2)
-				f := fit()
-				var slog float64
-				for i := range v {
-					slog += math.Log(v[i] + t2)
-				}
-				l := -0.5*slog - 0.5*f.rss
-				if method == "REML" {
-					l -= 0.5 * f.ldet
-				}
-				return l
-			}
-			if ll(0)-ll(tau2) > math.Pow(2.220446049250313e-16, 0.25) {
-				return 0, fmt.Sprintf("%s: Fisher scoring stopped at a local maximum (τ² = %g); τ² set to 0, as metafor does", method, tau2)
-			}
-			return tau2, ""
+			return ll0CheckP(v, method, tau2, fit)
 		}
 	}
 	return tau2, fmt.Sprintf("%s: Fisher scoring did not converge in %d steps (τ² = %g)", method, rmaMaxIter, tau2)
+}
+
+// ll0CheckP is metafor's ll0check (as rmaLL0Check): τ² is set to 0 when
+// the (restricted) log-likelihood at 0 beats the converged one by more
+// than eps^0.25 and τ² is above 1e-5.
+func ll0CheckP(v []float64, method string, tau2 float64, fit func(float64) wlsP) (float64, string) {
+	if method == "EB" || tau2 <= 1e-5 {
+		return tau2, ""
+	}
+	ll := func(t2 float64) float64 {
+		f := fit(t2)
+		var slog float64
+		for i := range v {
+			slog += math.Log(v[i] + t2)
+		}
+		l := -0.5*slog - 0.5*f.rss
+		if method == "REML" {
+			l -= 0.5 * f.ldet
+		}
+		return l
+	}
+	if ll(0)-ll(tau2) > math.Pow(2.220446049250313e-16, 0.25) {
+		return 0, fmt.Sprintf("%s: Fisher scoring stopped at a local maximum (τ² = %g); τ² set to 0, as metafor does", method, tau2)
+	}
+	return tau2, ""
 }
 
 // heP is Hedges' estimator on the design x (untruncated):
