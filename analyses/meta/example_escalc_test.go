@@ -36,3 +36,35 @@ func ExampleEscalcTables() {
 	// study 5: log OR -2.3576, variance 2.2759
 	// study 1: OR 0.3911
 }
+
+// A pooled proportion from the counts papers print (metafor's
+// dat.pritz1997: xi of ni patients): Freeman–Tukey double arcsine
+// effects, a REML random-effects model, and the summary, its confidence
+// and prediction intervals back-transformed with Miller's inverse at the
+// harmonic mean of the ni. R prints the same with
+// predict(rma(yi, vi, method = "REML", control = list(threshold = 1e-12)),
+// transf = transf.ipft.hm, targs = list(ni = ni)).
+func ExampleEscalcProportions() {
+	xi := []float64{16, 10, 4, 43, 10, 25, 13, 12, 22, 4, 5, 18, 58, 6}
+	ni := []float64{17, 12, 8, 58, 10, 42, 14, 12, 41, 5, 6, 23, 68, 10}
+	es, err := meta.EscalcProportions(meta.MeasurePFT, xi, ni, meta.DefaultZeroCellsFor(meta.MeasurePFT))
+	if err != nil {
+		panic(err)
+	}
+	d, _ := meta.NewDesign(len(xi), nil)
+	r, err := meta.MetaRegression(es.Yi, es.Vi, d, meta.RegOptions{Method: "REML", Test: "z", Alpha: 0.05})
+	if err != nil {
+		panic(err)
+	}
+	c := r.Coefs[0]
+	piLow, piHigh := r.PredictionInterval(0.05)
+	p, err := meta.BackTransformSummary(meta.MeasurePFT, c.Est, c.CILow, c.CIHigh, piLow, piHigh, ni)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Printf("double arcsine %.6f [%.6f, %.6f]\n", c.Est, c.CILow, c.CIHigh)
+	fmt.Printf("proportion %.6f, CI [%.6f, %.6f], PI [%.6f, %.6f]\n", p.Effect, p.CILow, p.CIHigh, p.PILow, p.PIHigh)
+	// Output:
+	// double arcsine 1.084679 [0.978047, 1.191311]
+	// proportion 0.802900, CI [0.702206, 0.889347], PI [0.464630, 0.998942]
+}

@@ -430,6 +430,27 @@ func (r *Regression) heterogeneity(trP float64) {
 	r.H2 = r.Tau2/r.vt + 1
 }
 
+// PredictionInterval is predict()'s interval for a new study of a model
+// without moderators: β̂ ± crit·√(se² + τ²), crit the z or (tests t and
+// knha) t(k − 1) quantile; for a fixed-effects model the confidence
+// interval, as metafor. NaN with moderators (a prediction needs their
+// values).
+func (r *Regression) PredictionInterval(alpha float64) (lo, hi float64) {
+	if r.P != 1 {
+		return math.NaN(), math.NaN()
+	}
+	c := r.Coefs[0]
+	if r.Method == "FE" {
+		return c.CILow, c.CIHigh
+	}
+	crit := distuv.UnitNormal.Quantile(1 - alpha/2)
+	if r.Test != "z" {
+		crit = distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(r.K - 1)}.Quantile(1 - alpha/2)
+	}
+	s := math.Sqrt(c.SE*c.SE + r.Tau2)
+	return c.Est - crit*s, c.Est + crit*s
+}
+
 // pseudoR2 is metafor's R² of a model with moderators, in percent and
 // truncated at 0: for a random-effects model the proportional reduction
 // of τ² from the intercept-only model fitted with the same estimator,

@@ -38,6 +38,7 @@ type regressionOracle struct {
 			I2       rnum     `json:"I2"`
 			H2       rnum     `json:"H2"`
 			R2       rnum     `json:"R2"`
+			PI       []rnum   `json:"pi"`
 		} `json:"fits"`
 	} `json:"cases"`
 }
@@ -132,6 +133,14 @@ func TestMetaRegressionMetafor(t *testing.T) {
 				t.Errorf("%s %s: R2 = %v, metafor %v", cs.Name, key, got.R2, want.R2)
 			}
 			c.eq("R2 (fraction)", got.R2/100, float64(want.R2)/100)
+			lo, hi := got.PredictionInterval(0.05)
+			c.eq("pi_low", lo, float64(want.PI[0]))
+			c.eq("pi_high", hi, float64(want.PI[1]))
+			// metafor gives no interval for an FE model; here it is the
+			// confidence interval, as the analysis's summary shows it.
+			if method != "FE" && math.IsNaN(float64(want.PI[0])) != math.IsNaN(lo) {
+				t.Errorf("%s %s: prediction interval [%v, %v], metafor %v", cs.Name, key, lo, hi, want.PI)
+			}
 			if strings.Join(got.Warnings, "|") != strings.Join(want.Warnings, "|") {
 				t.Errorf("%s %s: warnings %q, metafor %q", cs.Name, key, got.Warnings, want.Warnings)
 			}

@@ -1,7 +1,8 @@
 # Oracle for analyses/meta/regression.go: R metafor's meta-regression,
 # rma(yi, vi, mods = ~ ..., method = m, test = t), for every estimator and
 # every test (z, t, knha), and with tau^2 fixed at 0.04 (rma(tau2 = 0.04),
-# key "FIX"): coefficients with se, statistic, p and CI; QM (chi^2, or F
+# key "FIX"): coefficients with se, statistic, p and CI (and predict()'s
+# prediction interval without moderators); QM (chi^2, or F
 # under t and knha), QE, residual tau^2, I^2, H^2, the pseudo R^2 and
 # metafor's warnings.
 # Run from this directory:  Rscript gen_regression.R   (writes regression.json)
@@ -49,6 +50,14 @@ fit1 <- function(yi, vi, X, m, t, tau2 = NULL) {
   f
 }
 
+# predict()'s prediction interval of a model without moderators (metafor
+# gives none for an FE model, nor with moderators without new values).
+pi_of <- function(f) {
+  if (length(f$beta) != 1) return(c(NA, NA))
+  pl <- predict(f)
+  if (is.null(pl$pi.lb)) c(NA, NA) else c(pl$pi.lb, pl$pi.ub)
+}
+
 cases <- list()
 add <- function(name, yi, vi, mods, formula) {
   X <- model.matrix(formula, data = mods)[, -1, drop = FALSE]
@@ -60,7 +69,8 @@ add <- function(name, yi, vi, mods, formula) {
       est = I(c(f$beta)), se = I(f$se), stat = I(f$zval), p = I(f$pval), ci_low = I(f$ci.lb), ci_high = I(f$ci.ub),
       QM = f$QM, QMdf = ifelse(is.na(f$QMdf), 0, f$QMdf), QMp = f$QMp, QE = f$QE, QEp = f$QEp,
       tau2 = f$tau2, I2 = if (is.null(f$I2)) NA else f$I2, H2 = if (is.null(f$H2)) NA else f$H2,
-      R2 = if (is.null(f$R2)) NA else f$R2, control = if (is.null(f$rel)) NA else f$rel)
+      R2 = if (is.null(f$R2)) NA else f$R2, control = if (is.null(f$rel)) NA else f$rel,
+      pi = I(pi_of(f)))
   }
   num <- setNames(list(), character(0)); cat <- setNames(list(), character(0))
   for (v in all.vars(formula)) {
