@@ -48,6 +48,9 @@ func QProfileCI(yi, vi []float64, d Design, r *Regression, alpha float64) (HetCI
 		return HetCI{}, fmt.Errorf("alpha = %v is not between 0 and 1", alpha)
 	}
 	k, p := r.K, r.P
+	if k <= p {
+		return HetCI{}, fmt.Errorf("%d studies for %d coefficients: no degrees of freedom for τ²'s interval", k, p)
+	}
 	df := float64(k - p)
 	chi := distuv.ChiSquared{K: df}
 	critU := chi.Quantile(1 - alpha/2)

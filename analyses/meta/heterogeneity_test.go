@@ -105,13 +105,21 @@ func TestQProfileCIMetafor(t *testing.T) {
 	}
 }
 
-// TestQProfileCIRefusals: a fixed-effects model and a fixed τ² have no
-// interval of τ²; metafor refuses both.
+// TestQProfileCIRefusals: a single study, a fixed-effects model and a
+// fixed τ² have no interval of τ²; metafor refuses all three.
 func TestQProfileCIRefusals(t *testing.T) {
 	t.Parallel()
 	y := []float64{0.1, 0.3, -0.2, 0.5, 0.0}
 	v := []float64{0.01, 0.02, 0.015, 0.03, 0.01}
 	d, _ := NewDesign(5, nil)
+	one, _ := NewDesign(1, nil)
+	r1, err := MetaRegression(y[:1], v[:1], one, RegOptions{Method: "REML", Test: "z", Alpha: 0.05})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := QProfileCI(y[:1], v[:1], one, r1, 0.05); err == nil || err.Error() != "1 studies for 1 coefficients: no degrees of freedom for τ²'s interval" {
+		t.Errorf("k = 1: got %v", err)
+	}
 	for _, c := range []struct {
 		o    RegOptions
 		want string
