@@ -347,6 +347,11 @@ func MetaRegression(yi, vi []float64, d Design, o RegOptions) (*Regression, erro
 	if err := checkYV(yi, vi); err != nil {
 		return nil, err
 	}
+	for i, row := range d.X {
+		if len(row) != len(d.Names) || len(row) == 0 || row[0] != 1 {
+			return nil, rowErr(i, "the design row has %d values for %d coefficients %q, the first the intercept's 1", len(row), len(d.Names), d.Names)
+		}
+	}
 	if o.Test == "" {
 		o.Test = "z"
 	}

@@ -196,6 +196,10 @@ func TestMetaRegressionRefusals(t *testing.T) {
 			_, err := NewDesign(5, []Moderator{{Name: "x", Numeric: []float64{1, 2, 3, math.NaN(), 5}}})
 			return err
 		}, "row 4: moderator x = NaN is not a number"},
+		{"ragged design", func() error {
+			_, err := MetaRegression(y[:3], v[:3], Design{Names: []string{"intrcpt", "x"}, X: [][]float64{{1, 1}, {1}, {1, 3}}}, o)
+			return err
+		}, `row 2: the design row has 1 values for 2 coefficients ["intrcpt" "x"], the first the intercept's 1`},
 		{"fixed tau2 with FE", func() error {
 			_, err := MetaRegression(y, v, design(), RegOptions{Method: "FE", Test: "z", Alpha: 0.05, FixTau2: true, Tau2: 0.04})
 			return err
