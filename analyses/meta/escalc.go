@@ -263,6 +263,9 @@ func EscalcProportions(measure string, xi, ni []float64, z ZeroCells) (EffectSiz
 	if err := z.check(); err != nil {
 		return EffectSizes{}, err
 	}
+	if z.Drop00 {
+		return EffectSizes{}, fmt.Errorf("drop00 applies to 2×2 tables (no events in both groups); a proportion has one group")
+	}
 	k := len(xi)
 	if len(ni) != k {
 		return EffectSizes{}, fmt.Errorf("xi and ni have %d and %d values", k, len(ni))
@@ -382,6 +385,9 @@ func EscalcRates(measure string, xi, ti []float64, z ZeroCells) (EffectSizes, er
 	}
 	if err := z.check(); err != nil {
 		return EffectSizes{}, err
+	}
+	if z.Drop00 {
+		return EffectSizes{}, fmt.Errorf("drop00 applies to 2×2 tables (no events in both groups); an incidence rate has one group")
 	}
 	k := len(xi)
 	if len(ti) != k {

@@ -199,6 +199,43 @@ func TestEscalcMetafor(t *testing.T) {
 	t.Logf("%d cases, %d undefined effects, %d summaries, %d with escalc's defaults", len(o.Cases), undefined, summaries, defaults)
 }
 
+// TestEscalcOptionRefusals: options that cannot apply are errors, not
+// silently ignored as metafor ignores them: drop00 for one-group
+// measures, an unknown to, a negative add.
+func TestEscalcOptionRefusals(t *testing.T) {
+	t.Parallel()
+	x, n := []float64{1, 2}, []float64{5, 5}
+	for _, c := range []struct {
+		run  func() error
+		want string
+	}{
+		{func() error {
+			_, err := EscalcProportions(MeasurePLO, x, n, ZeroCells{Add: 0.5, To: ToOnly0, Drop00: true})
+			return err
+		}, "drop00 applies to 2×2 tables (no events in both groups); a proportion has one group"},
+		{func() error {
+			_, err := EscalcRates(MeasureIR, x, n, ZeroCells{Add: 0.5, To: ToOnly0, Drop00: true})
+			return err
+		}, "drop00 applies to 2×2 tables (no events in both groups); an incidence rate has one group"},
+		{func() error {
+			_, err := EscalcTables(MeasureOR, []Table2x2{{1, 2, 3, 4}}, ZeroCells{Add: 0.5, To: "some"})
+			return err
+		}, `to = "some": want "only0", "all", "if0all" or "none"`},
+		{func() error {
+			_, err := EscalcProportions(MeasurePR, x, n, ZeroCells{Add: -1, To: ToAll})
+			return err
+		}, "add = -1: want a finite number ≥ 0"},
+		{func() error {
+			_, err := EscalcTables("PETO", []Table2x2{{1, 2, 3, 4}}, DefaultZeroCells())
+			return err
+		}, `measure "PETO": a 2×2 table gives "OR", "RR" or "RD"`},
+	} {
+		if err := c.run(); err == nil || err.Error() != c.want {
+			t.Errorf("got %v, want %q", err, c.want)
+		}
+	}
+}
+
 // TestEscalcRefusals: every input metafor refuses is refused here, with
 // the row named (metafor names none).
 func TestEscalcRefusals(t *testing.T) {
