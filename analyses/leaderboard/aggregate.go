@@ -77,16 +77,18 @@ func IsRule(name string) bool {
 // AggregateOptions are the keys of an `aggregate` analysis.
 type AggregateOptions struct {
 	Metric   string   `toml:"metric"`
-	Rules    []string `toml:"rules"`    // default (empty): every rule that fits; see Aggregate
+	Rules    []string `toml:"rules"`    // default: all (AllRules; see aggregateRules past 1e8 comparisons)
 	BetaMax  float64  `toml:"beta_max"` // default 3
 	Datasets []string `toml:"datasets"` // optional subset
 	Methods  []string `toml:"methods"`  // optional subset
 	Missing  string   `toml:"missing"`  // "error" (default) or "drop": drop datasets with a missing cell
 }
 
-// Defaults fills unset options. Rules stay empty: Aggregate reads that as
-// every rule, less Copeland and Minimax past MaxMajorityComparisons.
+// Defaults fills unset options.
 func (o *AggregateOptions) Defaults() {
+	if len(o.Rules) == 0 {
+		o.Rules = append([]string(nil), AllRules...)
+	}
 	if o.BetaMax == 0 {
 		o.BetaMax = 3
 	}
@@ -209,21 +211,20 @@ func Aggregate(in AggregateInput, opts AggregateOptions) (*AggregateResult, erro
 	return res, nil
 }
 
-// aggregateRules resolves the rules to compute: the ones asked for, or
-// every rule when none is. Copeland and Minimax compare every pair of
-// methods on every dataset; past MaxMajorityComparisons they are an
-// error when asked for by name (at the rules key's line), and left out
-// of the default rules with a warning that says so.
+// aggregateRules resolves the rules to compute. Copeland and Minimax
+// compare every pair of methods on every dataset; past
+// MaxMajorityComparisons they are an error when a rules list names them
+// (at the rules key's line), and left out of the default rules (every
+// rule, AllRules: Defaults fills it before the manifest is read, so a
+// list of all eleven in that order counts as the default) with a warning
+// that says so.
 func aggregateRules(asked []string, datasets, methods int, w *analyses.Warnings) ([]string, error) {
 	comparisons := float64(datasets) * float64(methods) * float64(methods-1) / 2
 	if comparisons <= analyses.MaxMajorityComparisons {
-		if len(asked) == 0 {
-			return AllRules, nil
-		}
 		return asked, nil
 	}
 	limit := fmt.Sprintf("they compare every pair of methods on every dataset, and %d methods on %d datasets are %.3g comparisons, more than the limit of %.0e", methods, datasets, comparisons, float64(analyses.MaxMajorityComparisons))
-	if len(asked) == 0 {
+	if slices.Equal(asked, AllRules) {
 		w.Warnf("copeland and minimax left out of the default rules: %s (name the other rules in rules = [...] to keep this warning away, or compare fewer methods with methods = [...])", limit)
 		return slices.DeleteFunc(slices.Clone(AllRules), isMajorityRule), nil
 	}

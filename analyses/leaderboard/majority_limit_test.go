@@ -27,7 +27,9 @@ func wideInput(nm int) AggregateInput {
 // them is an error at the rules key; under it nothing changes.
 func TestMajorityRulesBounded(t *testing.T) {
 	over := 10_001 // 2 · 10 001 · 10 000 / 2 > 1e8
-	res, err := Aggregate(wideInput(over), AggregateOptions{Metric: "ndcg"})
+	o := AggregateOptions{Metric: "ndcg"}
+	o.Defaults()
+	res, err := Aggregate(wideInput(over), o)
 	if err != nil {
 		t.Fatal(err)
 	}

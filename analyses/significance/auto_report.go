@@ -279,7 +279,7 @@ func (r *AutoResult) Highlight() string {
 	n := r.Naming
 	names := map[string]string{
 		AutoANOVATukey:      "repeated-measures ANOVA with Tukey's HSD",
-		AutoFriedmanNemenyi: "Friedman's test with Nemenyi's",
+		AutoFriedmanNemenyi: "Friedman's test with Nemenyi's post hoc test",
 		AutoPairedT:         "the paired t-test",
 		AutoWilcoxon:        "Wilcoxon's signed-rank test",
 	}
