@@ -107,7 +107,6 @@ func closeOpt(got, want *float64, tol float64) bool {
 	return testutil.Close(*got, *want, tol)
 }
 
-
 // checkAuto compares every number of Auto's result with the oracle case.
 func checkAuto(t *testing.T, c autoCase) *AutoResult {
 	t.Helper()
