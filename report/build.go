@@ -119,6 +119,7 @@ type analysisRun struct {
 	Seed   uint64
 	Output *Output
 	Err    error
+	kind   Kind           // its type in the build's registry
 	cached bool           // the output came from the cache
 	reads  *input.ReadSet // what it read (for the cache, derived inputs, serve)
 }
@@ -348,7 +349,7 @@ func checkInputs(s *Study, in *inputs) error {
 func runAnalyses(ctx context.Context, s *Study, in *inputs, o Options) []analysisRun {
 	runs := make([]analysisRun, len(s.Analyses))
 	for i, a := range s.Analyses {
-		runs[i] = analysisRun{Spec: a, Seed: deriveSeed(s.Seed, a.ID)}
+		runs[i] = analysisRun{Spec: a, Seed: deriveSeed(s.Seed, a.ID), kind: o.Kinds[a.Type]}
 	}
 	// Phase 1: the analyses whose outputs feed the others; their derived
 	// results and units join the inputs in manifest order.
@@ -421,7 +422,7 @@ func runPhase(ctx context.Context, s *Study, in *inputs, o Options, runs []*anal
 		wg.Add(1)
 		go func(j *phaseJob) {
 			defer wg.Done()
-			if j.r.Spec.Kind.Units != nil {
+			if j.r.Spec.Kind.ReadsUnits {
 				<-fed
 			}
 			sem <- struct{}{}
@@ -477,7 +478,7 @@ func (ph *phase) feedUnits(jobs []*phaseJob) {
 	var readers []*phaseJob
 	var sinks []UnitsSink
 	for _, j := range jobs {
-		if k := j.r.Spec.Kind; k.Units != nil {
+		if k := j.r.kind; k.Units != nil {
 			if sink := k.Units(j.job, j.r.Spec.Options); sink != nil {
 				readers = append(readers, j)
 				sinks = append(sinks, sink)
@@ -518,7 +519,7 @@ func (ph *phase) run(j *phaseJob) {
 			r.Err = internalError(p)
 		}
 	}()
-	out, err := r.Spec.Kind.Run(j.job, r.Spec.Options)
+	out, err := r.kind.Run(j.job, r.Spec.Options)
 	if err == nil && (out == nil || out.Result == nil) {
 		err = fmt.Errorf("internal error: %s returned no result", r.Spec.Type)
 	}

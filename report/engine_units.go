@@ -128,7 +128,7 @@ func (p *manifestParser) engineChecks() {
 		return
 	}
 	for _, a := range p.s.Analyses {
-		if a.Kind.Units == nil {
+		if !a.Kind.ReadsUnits {
 			continue
 		}
 		if !engineKinds[a.Type] {
@@ -391,7 +391,7 @@ func (s *Study) derivesUnits() bool {
 // analysis runs and reports it.
 func (s *Study) engineCacheKey(spec AnalysisSpec) string {
 	e := s.engine
-	if e == nil || spec.Kind.Units == nil {
+	if e == nil || !spec.Kind.ReadsUnits {
 		return ""
 	}
 	o, ok := spec.Options.(*meta.Options)

@@ -121,7 +121,7 @@ core = 5
 	var first []byte
 	for _, jobs := range []int{1, 3, 2} {
 		ctx, spec := corrStudy(t, files, "chars", jobs)
-		out, err := spec.Kind.Run(ctx, spec.Options)
+		out, err := Kinds()[spec.Type].Run(ctx, spec.Options)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -233,7 +233,7 @@ type = "characteristics"
 				files["logs/shop.csv"] = tc.log
 			}
 			ctx, spec := corrStudy(t, files, "chars", 2)
-			_, err := spec.Kind.Run(ctx, spec.Options)
+			_, err := Kinds()[spec.Type].Run(ctx, spec.Options)
 			if err == nil {
 				t.Fatal("no error")
 			}
@@ -266,7 +266,7 @@ features = ["nu", "Density"]
 		"results.csv": "dataset,method,metric,value\na,x,ndcg,0.3\nb,x,ndcg,0.2\nc,x,ndcg,0.35\nd,x,ndcg,0.1\ne,x,ndcg,0.5\na,y,ndcg,0.1\nb,y,ndcg,0.12\nc,y,ndcg,0.2\nd,y,ndcg,0.05\ne,y,ndcg,0.25\nzz,y,ndcg,0.25\n",
 	}
 	ctx, spec := corrStudy(t, files, "chars", 1)
-	out, err := spec.Kind.Run(ctx, spec.Options)
+	out, err := Kinds()[spec.Type].Run(ctx, spec.Options)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -287,7 +287,7 @@ features = ["nu", "Density"]
 	}
 	ctx, spec = corrStudy(t, map[string]string{"study.toml": strings.Replace(files["study.toml"], `"Density"]`, `"Densty"]`, 1),
 		"chars.csv": files["chars.csv"], "results.csv": files["results.csv"]}, "chars", 1)
-	if _, err := spec.Kind.Run(ctx, spec.Options); err == nil || !strings.Contains(err.Error(), `did you mean "Density"`) {
+	if _, err := Kinds()[spec.Type].Run(ctx, spec.Options); err == nil || !strings.Contains(err.Error(), `did you mean "Density"`) {
 		t.Errorf("unknown feature: %v", err)
 	}
 }
@@ -516,7 +516,7 @@ func BenchmarkCharacteristicsLogs(b *testing.B) {
 	b.ResetTimer()
 	for b.Loop() {
 		ctx := &Job{ID: "chars", Study: s, Workers: runtime.GOMAXPROCS(0), inputs: newInputs(s), progress: noProgress{}}
-		if _, err := s.Analyses[0].Kind.Run(ctx, s.Analyses[0].Options); err != nil {
+		if _, err := Kinds()[s.Analyses[0].Type].Run(ctx, s.Analyses[0].Options); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -79,7 +79,7 @@ func BenchmarkMetaSummary10k(b *testing.B) {
 		analysis += time.Since(start)
 		start = time.Now()
 		ctx = &Job{ID: a.ID, Title: a.Title, Study: s, Workers: runtime.GOMAXPROCS(0), inputs: newInputs(s), progress: noProgress{}}
-		if _, err := a.Kind.Run(ctx, a.Options); err != nil {
+		if _, err := Kinds()[a.Type].Run(ctx, a.Options); err != nil {
 			b.Fatal(err)
 		}
 		run += time.Since(start)

@@ -44,7 +44,7 @@ d2,z,rmse,1.1
 `,
 	}
 	ctx, spec := corrStudy(t, files, "agree", 2)
-	out, err := spec.Kind.Run(ctx, spec.Options)
+	out, err := Kinds()[spec.Type].Run(ctx, spec.Options)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,7 +70,7 @@ d2,z,rmse,1.1
 
 	files["study.toml"] = strings.Replace(files["study.toml"], `metrics = ["ndcg", "recall", "rmse"]`, "raw = true\nmethod = \"kendall\"", 1)
 	ctx, spec = corrStudy(t, files, "agree", 1)
-	out, err = spec.Kind.Run(ctx, spec.Options)
+	out, err = Kinds()[spec.Type].Run(ctx, spec.Options)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,7 +93,7 @@ d2,z,rmse,1.1
 
 	files["study.toml"] = strings.Replace(files["study.toml"], `method = "kendall"`, `metrics = ["ndcg", "recal"]`, 1)
 	ctx, spec = corrStudy(t, files, "agree", 1)
-	if _, err := spec.Kind.Run(ctx, spec.Options); err == nil || !strings.Contains(err.Error(), `did you mean "recall"`) {
+	if _, err := Kinds()[spec.Type].Run(ctx, spec.Options); err == nil || !strings.Contains(err.Error(), `did you mean "recall"`) {
 		t.Errorf("unknown metric: %v", err)
 	}
 }

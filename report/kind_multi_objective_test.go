@@ -51,7 +51,7 @@ func runStudyAnalysis(t *testing.T, dir, manifest string) *Output {
 	}
 	a := s.Analyses[0]
 	ctx := &Job{ID: a.ID, Title: a.Title, Study: s, Seed: deriveSeed(s.Seed, a.ID), Workers: 1, inputs: newInputs(s), progress: noProgress{}}
-	out, err := a.Kind.Run(ctx, a.Options)
+	out, err := Kinds()[a.Type].Run(ctx, a.Options)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,7 +66,7 @@ func runStudyError(t *testing.T, dir, manifest string) error {
 	}
 	a := s.Analyses[0]
 	ctx := &Job{ID: a.ID, Title: a.Title, Study: s, Workers: 1, inputs: newInputs(s), progress: noProgress{}}
-	_, err = a.Kind.Run(ctx, a.Options)
+	_, err = Kinds()[a.Type].Run(ctx, a.Options)
 	return err
 }
 

@@ -68,7 +68,7 @@ func runStabilityKind(t *testing.T, s *Study, jobs int, progress Progress) *Outp
 	a := s.Analyses[0]
 	ctx := &Job{ID: a.ID, Title: a.Title, Study: s, Seed: deriveSeed(s.Seed, a.ID), Workers: jobs,
 		inputs: newInputs(s), progress: progress}
-	out, err := a.Kind.Run(ctx, a.Options)
+	out, err := Kinds()[a.Type].Run(ctx, a.Options)
 	if err != nil {
 		t.Fatal(err)
 	}

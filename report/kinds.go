@@ -8,6 +8,16 @@ type Registry map[string]Kind
 // Types lists the registered types, sorted.
 func (r Registry) Types() []string { return analyses.SortedKeys(r) }
 
+// OptionsKind returns the manifest's side of the named type: what the
+// manifest decodes and checks, and the rules it applies.
+func (r Registry) OptionsKind(typ string) (manifestKind, bool) {
+	k, ok := r[typ]
+	if !ok {
+		return manifestKind{}, false
+	}
+	return manifestKind{Type: k.Type, Summary: k.Summary, NewOptions: k.NewOptions, Check: k.Check, Feeds: k.Feeds, ReadsUnits: k.Units != nil}, true
+}
+
 // Kinds returns the registry of every built-in analysis type. Adding an
 // analysis type adds one line here.
 func Kinds() Registry {

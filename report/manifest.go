@@ -169,7 +169,7 @@ type AnalysisSpec struct {
 	Type    string
 	Title   string
 	Caption string
-	Kind    Kind
+	Kind    manifestKind
 	Options any // pointer to the kind's options struct
 	Line    int
 	key     string // "analyses.N": where its keys are in Study.keyLines
@@ -246,7 +246,7 @@ var topKeys = []string{"title", "subtitle", "authors", "date", "doi", "links", "
 
 // LoadStudy reads and checks a manifest. It returns every problem it
 // finds, each naming file and line, as Errors.
-func LoadStudy(path string, kinds Registry) (*Study, error) {
+func LoadStudy(path string, kinds manifestRegistry) (*Study, error) {
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
 		path = filepath.Join(path, "study.toml")
 	}
@@ -278,7 +278,7 @@ func LoadStudy(path string, kinds Registry) (*Study, error) {
 // ParseStudy parses manifest text; file names the manifest in errors and
 // gives the directory that relative paths start from. Every problem is
 // reported, each at its key's line, sorted by line.
-func ParseStudy(file string, src []byte, kinds Registry) (*Study, error) {
+func ParseStudy(file string, src []byte, kinds manifestRegistry) (*Study, error) {
 	raw := sha256.Sum256(src)
 	src = bytes.TrimPrefix(src, []byte("\xef\xbb\xbf"))
 	s := &Study{File: file, Dir: filepath.Dir(file), source: src, sourceSum: hex.EncodeToString(raw[:]), Seed: 42}
@@ -316,7 +316,7 @@ func ParseStudy(file string, src []byte, kinds Registry) (*Study, error) {
 
 // onParsed, when set (the package's TestMain), is told every manifest
 // ParseStudy accepts, to check that the JSON Schema accepts it too.
-var onParsed func(src []byte, kinds Registry)
+var onParsed func(src []byte, kinds manifestRegistry)
 
 // reservedSlugs are the names of the site's own pages, which no page or
 // analysis may take.
@@ -660,7 +660,7 @@ func (p *manifestParser) pages() {
 }
 
 // analyses decodes [[analyses]], each with its kind's options.
-func (p *manifestParser) analyses(kinds Registry) {
+func (p *manifestParser) analyses(kinds manifestRegistry) {
 	var list []map[string]toml.Primitive
 	p.dec("analyses", &list)
 	for i, a := range list {
@@ -672,7 +672,7 @@ func (p *manifestParser) analyses(kinds Registry) {
 
 // analysis decodes one [[analyses]] entry; ok is false when it has no
 // usable id or type (its errors are recorded).
-func (p *manifestParser) analysis(i int, a map[string]toml.Primitive, kinds Registry) (AnalysisSpec, bool) {
+func (p *manifestParser) analysis(i int, a map[string]toml.Primitive, kinds manifestRegistry) (AnalysisSpec, bool) {
 	key := fmt.Sprintf("analyses.%d", i)
 	spec := AnalysisSpec{Line: p.s.line(key), key: key}
 	for k, dst := range map[string]*string{"id": &spec.ID, "type": &spec.Type, "title": &spec.Title, "caption": &spec.Caption} {
@@ -702,7 +702,7 @@ func (p *manifestParser) analysis(i int, a map[string]toml.Primitive, kinds Regi
 	}
 	p.slugs[spec.ID] = true
 	p.ids[spec.ID] = spec.Line
-	k, ok := kinds[spec.Type]
+	k, ok := kinds.OptionsKind(spec.Type)
 	if !ok {
 		p.fail(key+".type", "analyses[%d] (%s): unknown type %q%s", i, spec.ID, spec.Type, analyses.NameHint(spec.Type, kinds.Types()))
 		return spec, false

@@ -22,10 +22,7 @@ const SchemaID = "urn:evalbook:study.toml"
 // the registry. A manifest the parser accepts is valid under it; an
 // unknown key is not. Values the parser checks beyond their type (a
 // rule's name, a bound) are checked by `evalbook validate`.
-func Schema(kinds Registry) ([]byte, error) {
-	if kinds == nil {
-		kinds = Kinds()
-	}
+func Schema(kinds manifestRegistry) ([]byte, error) {
 	top := map[string]any{}
 	for _, k := range topKeys {
 		top[k] = topKeySchema[k]
@@ -40,12 +37,13 @@ func Schema(kinds Registry) ([]byte, error) {
 			"title":   strSchema("the page's title"),
 			"caption": strSchema("a caption for the analysis's first figure"),
 		}
-		for k, v := range structProps(reflect.TypeOf(kinds[t].NewOptions()).Elem()) {
+		kind, _ := kinds.OptionsKind(t)
+		for k, v := range structProps(reflect.TypeOf(kind.NewOptions()).Elem()) {
 			props[k] = v
 		}
 		branches = append(branches, map[string]any{
 			"if":   map[string]any{"properties": map[string]any{"type": map[string]any{"const": t}}, "required": []string{"type"}},
-			"then": map[string]any{"properties": props, "additionalProperties": false, "description": kinds[t].Summary},
+			"then": map[string]any{"properties": props, "additionalProperties": false, "description": kind.Summary},
 		})
 	}
 	analysis := map[string]any{
@@ -207,7 +205,7 @@ func typeSchema(t reflect.Type) any {
 
 // schemaTypes lists the option types reachable from the registry that
 // decode themselves (for TestSchemaCoversTheParser).
-func schemaTypes(kinds Registry) []reflect.Type {
+func schemaTypes(kinds manifestRegistry) []reflect.Type {
 	seen := map[reflect.Type]bool{}
 	var walk func(reflect.Type)
 	walk = func(t reflect.Type) {
@@ -225,7 +223,8 @@ func schemaTypes(kinds Registry) []reflect.Type {
 		}
 	}
 	for _, k := range kinds.Types() {
-		walk(reflect.TypeOf(kinds[k].NewOptions()))
+		kind, _ := kinds.OptionsKind(k)
+		walk(reflect.TypeOf(kind.NewOptions()))
 	}
 	var out []reflect.Type
 	for t := range seen {

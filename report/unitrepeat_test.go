@@ -41,7 +41,7 @@ func repeatStudy(t *testing.T, files map[string]string, manifest string, k repea
 	in.onRepeatSettle = func(n int) { toConfirm = n }
 	a := s.Analyses[0]
 	job := &Job{ID: a.ID, Title: a.Title, Study: s, Workers: 1, inputs: in, progress: noProgress{}}
-	_, err = a.Kind.Run(job, a.Options)
+	_, err = Kinds()[a.Type].Run(job, a.Options)
 	return opens, toConfirm, err
 }
 
