@@ -358,7 +358,7 @@ func runAnalyses(ctx context.Context, s *Study, in *inputs, o Options) []analysi
 	var feederKeys []string
 	for i := range runs {
 		r := &runs[i]
-		keys[r] = cacheKey(s, r.Spec, r.Seed, o.Version+exportsKey(s, o)+readRulesKey(o))
+		keys[r] = cacheKey(s, in, r.Spec, r.Seed, o.Version+exportsKey(s, o)+readRulesKey(o))
 		if r.Spec.Kind.Feeds {
 			feeders = append(feeders, r)
 			feederKeys = append(feederKeys, r.Spec.ID, keys[r])

@@ -73,13 +73,13 @@ func (c *Cache) hashStore() *input.HashStore {
 // records the files it read by absolute path, so without it a copy with
 // other data would be served the first copy's outputs while the first
 // copy's files are unchanged.
-func cacheKey(s *Study, spec AnalysisSpec, seed uint64, version string) string {
+func cacheKey(s *Study, in *inputs, spec AnalysisSpec, seed uint64, version string) string {
 	params, _ := paramsMap(spec.Options)
 	parts := []any{spec.Type, params, seed, version, spec.Title, spec.Caption, s.Metrics, s.Datasets, s.Methods, s.Inputs, s.Title, s.AllowOutside, s.File, s.FigureWidth}
-	if k := s.engineCacheKey(spec); k != "" {
+	if k := in.engineCacheKey(spec); k != "" {
 		parts = append(parts, k) // the engine table's address, fingerprint and SQL
 	}
-	if k := s.engineLogsCacheKey(spec); k != "" {
+	if k := in.engineLogsCacheKey(spec); k != "" {
 		parts = append(parts, k) // the engine interaction logs' addresses, fingerprints and SQL
 	}
 	b, _ := json.Marshal(parts)

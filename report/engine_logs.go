@@ -12,30 +12,17 @@ package report
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/evalbook/evalbook/analyses"
 	"github.com/evalbook/evalbook/analyses/datasets"
 	"github.com/evalbook/evalbook/report/engine"
 )
 
-// engineLogKeys are the keys of an engine interactions entry.
-var engineLogKeys = []string{"engine", "url", "url_env", "table", "columns", "timeout"}
-
-// engineLogColumns are the columns an engine interaction table provides.
-var engineLogColumns = []string{"dataset", "user", "item", "rating"}
-
 // engineLogSource is one dataset's interaction log in an engine table.
 type engineLogSource struct {
-	file    string
-	line    int
-	target  engine.Target
-	timeout time.Duration
-	src     engine.LogSource
+	*engineLogConfig
 
 	once        sync.Once
 	fingerprint string
@@ -43,100 +30,6 @@ type engineLogSource struct {
 	mu          sync.Mutex
 	queries     []EngineQuery
 	received    int64
-}
-
-// engineLog reads a [[datasets]] entry's interactions table (key is
-// "datasets.N.interactions") for the dataset name; nil after an error.
-func (p *manifestParser) engineLog(key, name string, m map[string]any) *engineLogSource {
-	where := displayKey(key)
-	str := func(k string) string {
-		v, ok := m[k]
-		if !ok {
-			return ""
-		}
-		s, ok := v.(string)
-		if !ok {
-			p.fail(key+"."+k, "%s.%s: want a string, got %s", where, k, tomlTypeName(v))
-		}
-		return s
-	}
-	for _, k := range analyses.SortedKeys(m) {
-		if !contains(engineLogKeys, k) {
-			p.fail(key+"."+k, "%s.%s: unknown key; an engine interaction table takes %s%s", where, k, strings.Join(engineLogKeys, ", "), analyses.NameHint(k, engineLogKeys))
-		}
-	}
-	e := InputEntry{Engine: str("engine"), URL: str("url"), URLEnv: str("url_env"), Table: str("table"), Timeout: str("timeout")}
-	cols := map[string]string{}
-	if raw, ok := m["columns"]; ok {
-		cm, ok := raw.(map[string]any)
-		if !ok {
-			p.fail(key+".columns", "%s.columns: want a table { dataset = \"…\", user = \"…\", item = \"…\", rating = \"…\" }", where)
-		}
-		for _, k := range analyses.SortedKeys(cm) {
-			s, ok := cm[k].(string)
-			if !contains(engineLogColumns, k) || !ok {
-				p.fail(key+".columns", "%s.columns.%s: the keys of columns are %s and the values the table's column names (strings)%s", where, k, strings.Join(engineLogColumns, ", "), analyses.NameHint(k, engineLogColumns))
-				continue
-			}
-			cols[k] = s
-		}
-	}
-	n := len(p.errs)
-	if !contains(engine.Engines, e.Engine) {
-		p.fail(key+".engine", "%s.engine: %q is not an engine evalbook reads (want %q)%s", where, e.Engine, strings.Join(engine.Engines, ", "), analyses.DidYouMean(e.Engine, engine.Engines))
-	}
-	if e.Table == "" {
-		p.fail(key, "%s.table: required", where)
-	}
-	timeout := defaultEngineTimeout
-	if e.Timeout != "" {
-		d, err := time.ParseDuration(e.Timeout)
-		if err != nil || d < time.Second {
-			p.fail(key+".timeout", "%s.timeout: %q is not a duration of at least 1s (e.g. \"90s\", \"10m\")", where, e.Timeout)
-		}
-		timeout = d
-	}
-	t, ok := p.engineTarget(key, where, e)
-	if !ok || len(p.errs) > n {
-		return nil
-	}
-	col := func(name string) string {
-		if c, ok := cols[name]; ok {
-			return c
-		}
-		return name
-	}
-	return &engineLogSource{file: filepath.Base(p.s.File), line: p.s.line(key), target: t, timeout: timeout,
-		src: engine.LogSource{Dialect: engine.ClickHouse, Table: e.Table, Dataset: name,
-			Columns: engine.LogColumns{Dataset: col("dataset"), User: col("user"), Item: col("item"), Rating: cols["rating"]}}}
-}
-
-// engineTarget resolves an engine entry's URL (url, or the environment
-// variable url_env names), refusing a password in the manifest.
-func (p *manifestParser) engineTarget(key, where string, e InputEntry) (engine.Target, bool) {
-	raw := e.URL
-	switch {
-	case e.URL == "" && e.URLEnv == "":
-		p.fail(key, "%s: url or url_env required (url_env names an environment variable holding the URL)", where)
-		return engine.Target{}, false
-	case e.URL != "" && e.URLEnv != "":
-		p.fail(key+".url", "%s: url and url_env both give the URL; keep one", where)
-		return engine.Target{}, false
-	case engine.HasPassword(e.URL):
-		p.fail(key+".url", "%s.url: holds a password; never write one in the manifest: put the URL in an environment variable and name it with url_env", where)
-		return engine.Target{}, false
-	case e.URLEnv != "":
-		if raw = os.Getenv(e.URLEnv); raw == "" {
-			p.fail(key+".url_env", "%s: the environment variable %s (url_env) is not set: it must hold the engine's URL, e.g. %s://host:9000/database", where, e.URLEnv, e.Engine)
-			return engine.Target{}, false
-		}
-	}
-	t, err := engine.ParseURL(e.Engine, raw)
-	if err != nil {
-		p.fail(key+".url", "%s.url: %v", where, err)
-		return engine.Target{}, false
-	}
-	return t, true
 }
 
 // errorf is an error at the entry's manifest line.
@@ -423,13 +316,13 @@ func (r *logRun) histogram(id string) ([]datasets.CountBin, error) {
 // engineLogsCacheKey is the part of a characteristics analysis's cache
 // key that its engine logs decide: per log, the address, table, dataset,
 // fingerprint and first query.
-func (s *Study) engineLogsCacheKey(spec AnalysisSpec) string {
+func (in *inputs) engineLogsCacheKey(spec AnalysisSpec) string {
 	if spec.Type != "characteristics" {
 		return ""
 	}
 	var parts []string
-	for _, d := range s.Datasets {
-		e := d.engineLog
+	for _, d := range in.study.Datasets {
+		e := in.engines.logs[d.engineLog]
 		if e == nil {
 			continue
 		}
@@ -443,10 +336,10 @@ func (s *Study) engineLogsCacheKey(spec AnalysisSpec) string {
 }
 
 // engineLogsProvenance records each engine log and the queries it ran.
-func (s *Study) engineLogsProvenance() []*EngineProvenance {
+func (in *inputs) engineLogsProvenance() []*EngineProvenance {
 	var out []*EngineProvenance
-	for _, d := range s.Datasets {
-		e := d.engineLog
+	for _, d := range in.study.Datasets {
+		e := in.engines.logs[d.engineLog]
 		if e == nil {
 			continue
 		}

@@ -54,7 +54,7 @@ metric    = "m"
 		e.src.Columns.Unit != "user_id" || e.src.Columns.Value != "value" || e.timeout.Seconds() != 90 || e.line != 4 || len(s.Inputs.Units) != 0 {
 		t.Errorf("engine source: %+v (target %s)", e, e.target)
 	}
-	if strings.Contains(e.provenance().URL, "secret") {
+	if strings.Contains(newEngines(s).units.provenance().URL, "secret") {
 		t.Error("the provenance shows the password")
 	}
 

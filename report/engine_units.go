@@ -11,179 +11,18 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/evalbook/evalbook/analyses"
 	"github.com/evalbook/evalbook/analyses/meta"
 	"github.com/evalbook/evalbook/report/engine"
 )
 
-// engineEntryKeys are the keys an engine units entry takes.
-var engineEntryKeys = []string{"engine", "url", "url_env", "table", "columns", "missing", "timeout"}
-
-// engineColumns are the columns an engine table provides.
-var engineColumns = []string{"dataset", "method", "unit", "metric", "value"}
-
-// defaultEngineTimeout bounds each engine query unless the entry says.
-const defaultEngineTimeout = time.Minute
-
-// engineKinds are the kinds that read per-unit values and can get them
-// from an engine table.
-var engineKinds = map[string]bool{"meta_analysis": true}
-
-// entryKeys are the keys an input entry of key ("inputs.units") takes:
-// the engine keys only in units entries.
-func entryKeys(key string) []string {
-	var out []string
-	for _, k := range tomlKeys(&InputEntry{}) {
-		if key == "inputs.units" || !contains(engineEntryKeys, k) || k == "columns" || k == "missing" {
-			out = append(out, k)
-		}
-	}
-	return out
-}
-
-// isEngineEntry reports whether an input entry names an engine table.
-func isEngineEntry(e InputEntry) bool {
-	return e.Engine != "" || e.URL != "" || e.URLEnv != "" || e.Table != "" || e.Timeout != ""
-}
-
-// splitEngineEntries separates the engine entries of [inputs] units from
-// the file entries (which the units pass reads).
-func splitEngineEntries(entries []InputEntry) (files, engines []InputEntry) {
-	for _, e := range entries {
-		if isEngineEntry(e) {
-			engines = append(engines, e)
-		} else {
-			files = append(files, e)
-		}
-	}
-	return files, engines
-}
-
-// checkEngineEntry checks the keys of an engine entry (element i of key).
-func checkEngineEntry(e InputEntry, key, ekey string, i int, fail func(string, string, ...any)) {
-	where := fmt.Sprintf("%s[%d]", displayKey(key), i)
-	for k, set := range map[string]bool{"path": e.Path != "", "dataset": e.Dataset != "", "method": e.Method != "", "metric": e.Metric != "",
-		"ignore": len(e.Ignore) > 0, "missing_values": len(e.MissingValues) > 0, "duplicates": e.Duplicates != ""} {
-		if set {
-			fail(ekey+"."+k, "%s.%s: does not apply to an engine table (its keys: %s)", where, k, strings.Join(engineEntryKeys, ", "))
-		}
-	}
-	if !contains(engine.Engines, e.Engine) {
-		fail(ekey+".engine", "%s.engine: %q is not an engine evalbook reads (want %q)%s", where, e.Engine, strings.Join(engine.Engines, ", "), analyses.DidYouMean(e.Engine, engine.Engines))
-	}
-	switch {
-	case e.URL == "" && e.URLEnv == "":
-		fail(ekey, "%s: url or url_env required (url_env names an environment variable holding the URL)", where)
-	case e.URL != "" && e.URLEnv != "":
-		fail(ekey+".url", "%s: url and url_env both give the URL; keep one", where)
-	case e.URL != "" && engine.HasPassword(e.URL):
-		fail(ekey+".url", "%s.url: holds a password; never write one in the manifest: put the URL in an environment variable and name it with url_env", where)
-	case e.URL != "":
-		if _, err := engine.ParseURL(e.Engine, e.URL); err != nil && contains(engine.Engines, e.Engine) {
-			fail(ekey+".url", "%s.url: %v", where, err)
-		}
-	}
-	if e.Table == "" {
-		fail(ekey, "%s.table: required", where)
-	}
-	for _, c := range analyses.SortedKeys(e.Columns) {
-		if !contains(engineColumns, c) {
-			fail(ekey+".columns", "%s.columns: unknown column %q: the keys of columns are the names evalbook expects (%s), the values the table's column names%s", where, c, strings.Join(engineColumns, ", "), analyses.NameHint(c, engineColumns))
-		}
-	}
-	switch e.Missing {
-	case "", "zero", "drop":
-	default:
-		fail(ekey+".missing", "%s.missing: unknown value %q%s", where, e.Missing, analyses.NameHint(e.Missing, []string{"zero", "drop"}))
-	}
-	if e.Timeout != "" {
-		if d, err := time.ParseDuration(e.Timeout); err != nil || d < time.Second {
-			fail(ekey+".timeout", "%s.timeout: %q is not a duration of at least 1s (e.g. \"90s\", \"10m\")", where, e.Timeout)
-		}
-	}
-}
-
-// engineChecks checks the study's engine entry against the rest of the
-// manifest and prepares its source: one engine entry, no units files
-// beside it, and every analysis that reads per-unit values able to get
-// them from an engine.
-func (p *manifestParser) engineChecks() {
-	es := p.s.Inputs.EngineUnits
-	if len(es) == 0 {
-		return
-	}
-	if len(es) > 1 {
-		p.failLine(es[1].Line, "inputs.units: one engine table per study (a second one here; the first is at line %d)", es[0].Line)
-		return
-	}
-	e := es[0]
-	if len(p.s.Inputs.Units) > 0 {
-		p.failLine(e.Line, "inputs.units: per-unit values come from an engine table or from files, not both (files at line %d)", p.s.Inputs.Units[0].Line)
-		return
-	}
-	for _, a := range p.s.Analyses {
-		if !a.Kind.ReadsUnits {
-			continue
-		}
-		if !engineKinds[a.Type] {
-			p.failLine(a.Line, "analyses (%s): %s reads per-unit values, which an engine table (line %d) cannot hand over as sums; read them from files", a.ID, a.Type, e.Line)
-		}
-	}
-	if !contains(engine.Engines, e.Engine) || e.Table == "" || (e.URL == "") == (e.URLEnv == "") {
-		return // reported by checkEngineEntry
-	}
-	raw := e.URL
-	if e.URLEnv != "" {
-		raw = os.Getenv(e.URLEnv)
-		if raw == "" {
-			p.failLine(e.Line, "inputs.units: the environment variable %s (url_env) is not set: it must hold the engine's URL, e.g. %s://host:9000/database", e.URLEnv, e.Engine)
-			return
-		}
-	}
-	t, err := engine.ParseURL(e.Engine, raw)
-	if err != nil {
-		if e.URLEnv != "" { // a url in the manifest was checked by checkEngineEntry
-			p.failLine(e.Line, "inputs.units: the URL in %s (url_env): %v", e.URLEnv, err)
-		}
-		return
-	}
-	timeout := defaultEngineTimeout
-	if e.Timeout != "" {
-		timeout, _ = time.ParseDuration(e.Timeout)
-	}
-	col := func(name string) string {
-		if c, ok := e.Columns[name]; ok {
-			return c
-		}
-		return name
-	}
-	p.s.engine = &engineSource{
-		file: filepath.Base(p.s.File), line: e.Line, target: t, timeout: timeout,
-		src: engine.Source{Dialect: engine.ClickHouse, Table: e.Table, Missing: e.Missing,
-			Columns: engine.Columns{Dataset: col("dataset"), Method: col("method"), Unit: col("unit"), Metric: col("metric"), Value: col("value")}},
-		queries: map[string][]EngineQuery{},
-	}
-}
-
-// failLine records an error at a manifest line.
-func (p *manifestParser) failLine(line int, format string, args ...any) {
-	p.errs = append(p.errs, &ManifestError{File: p.name, Line: line, Msg: fmt.Sprintf(format, args...)})
-}
-
 // engineSource is a build's engine table: its address and columns, the
 // catalogue (read once) and the queries each analysis ran.
 type engineSource struct {
-	file    string // the manifest's name, for errors
-	line    int
-	target  engine.Target
-	timeout time.Duration
-	src     engine.Source
+	*engineConfig
 
 	once     sync.Once
 	cat      *engineCatalogue
@@ -191,6 +30,27 @@ type engineSource struct {
 	mu       sync.Mutex
 	queries  map[string][]EngineQuery // by analysis id
 	received int64                    // bytes from the engine, all connections
+}
+
+// engines is a build's engine state, made from the manifest's configs:
+// the units table's catalogue and queries, and each interaction log's.
+type engines struct {
+	units *engineSource // nil without an engine units table
+	logs  map[*engineLogConfig]*engineLogSource
+}
+
+// newEngines prepares the engine state of one build of s.
+func newEngines(s *Study) *engines {
+	e := &engines{logs: map[*engineLogConfig]*engineLogSource{}}
+	if s.engine != nil {
+		e.units = &engineSource{engineConfig: s.engine, queries: map[string][]EngineQuery{}}
+	}
+	for _, d := range s.Datasets {
+		if d.engineLog != nil {
+			e.logs[d.engineLog] = &engineLogSource{engineLogConfig: d.engineLog}
+		}
+	}
+	return e
 }
 
 // EngineQuery is one query sent to the engine, for the provenance.
@@ -356,8 +216,8 @@ func (e *engineSource) provenance() *EngineProvenance {
 // from the engine table: when the study has one and it holds the
 // metric (or cannot be read: the analysis then reports why). A metric
 // derived by offline_metrics comes from the units pass.
-func (s *Study) engineReads(o *meta.Options) bool {
-	e := s.engine
+func (in *inputs) engineReads(o *meta.Options) bool {
+	e := in.engines.units
 	if e == nil || o.Summary.Path != "" {
 		return false
 	}
@@ -370,18 +230,7 @@ func (s *Study) engineReads(o *meta.Options) bool {
 			return true
 		}
 	}
-	return !s.derivesUnits()
-}
-
-// derivesUnits reports whether an analysis of the study feeds units
-// (offline_metrics).
-func (s *Study) derivesUnits() bool {
-	for _, a := range s.Analyses {
-		if a.Kind.Feeds {
-			return true
-		}
-	}
-	return false
+	return !in.study.derivesUnits()
 }
 
 // engineCacheKey is the part of an analysis's cache key that its engine
@@ -389,13 +238,13 @@ func (s *Study) derivesUnits() bool {
 // fingerprint and the SQL it will send. "" for an analysis that reads
 // nothing from the engine; a catalogue error goes into the key, so the
 // analysis runs and reports it.
-func (s *Study) engineCacheKey(spec AnalysisSpec) string {
-	e := s.engine
+func (in *inputs) engineCacheKey(spec AnalysisSpec) string {
+	e := in.engines.units
 	if e == nil || !spec.Kind.ReadsUnits {
 		return ""
 	}
 	o, ok := spec.Options.(*meta.Options)
-	if !ok || !s.engineReads(o) {
+	if !ok || !in.engineReads(o) {
 		return ""
 	}
 	cat, err := e.catalogue(context.Background())
@@ -465,7 +314,7 @@ func (e *engineSource) metaPlan(cat *engineCatalogue, o *meta.Options) (string, 
 // metaEngineUnits computes a meta-analysis's per-dataset studies from the
 // engine's sums (the engine's counterpart of metaStreamUnits).
 func metaEngineUnits(job *Job, o *meta.Options) ([]meta.Study, error) {
-	e := job.Study.engine
+	e := job.inputs.engines.units
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	go func() {

@@ -30,6 +30,7 @@ type inputs struct {
 
 type inputState struct {
 	study        *Study
+	engines      *engines // the build's engine connections and queries
 	allowOutside bool
 	// tried holds every path the build tried to open (checkFile), found
 	// or not: serve watches them, so a file missing at one build (a
@@ -279,7 +280,7 @@ type fileRecord struct {
 
 func newInputs(s *Study) *inputs {
 	return &inputs{inputState: &inputState{study: s, allowOutside: s.AllowOutside, hashes: input.NewHashStore(), all: input.NewReadSet(), tried: input.NewReadSet(),
-		files: map[string]*fileRecord{}, sums: map[string]string{}, sources: map[string][]byte{}, resReads: input.NewReadSet(), charReads: input.NewReadSet()}}
+		files: map[string]*fileRecord{}, sums: map[string]string{}, sources: map[string][]byte{}, resReads: input.NewReadSet(), charReads: input.NewReadSet(), engines: newEngines(s)}}
 }
 
 // display returns path relative to the manifest directory; a file outside

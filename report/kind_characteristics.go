@@ -276,7 +276,7 @@ func readCharacteristicsLog(job *Job, d DatasetSpec, p datasets.Preprocessing) (
 		return nil, err
 	}
 	if d.engineLog != nil {
-		return engineLogSummary(job, d.engineLog, p)
+		return engineLogSummary(job, job.inputs.engines.logs[d.engineLog], p)
 	}
 	t, err := job.OpenTable(d.Interactions)
 	if err != nil {

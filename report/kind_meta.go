@@ -25,7 +25,7 @@ import (
 func metaKind() Kind {
 	k := NewKind("meta_analysis", "effect sizes of a treatment vs a control on every dataset, combined by a fixed- or random-effects model and drawn as a forest plot (Sertkan et al. 2023)", runMeta)
 	k.Units = func(job *Job, opts any) UnitsSink {
-		if o := opts.(*meta.Options); o.Summary.Path == "" && !job.Study.engineReads(o) {
+		if o := opts.(*meta.Options); o.Summary.Path == "" && !job.inputs.engineReads(o) {
 			return newMetaSink(job, o)
 		}
 		return nil
@@ -44,7 +44,7 @@ func runMeta(job *Job, o *meta.Options) (*Output, error) {
 		studies, err = metaReadSummary(job, o.Summary)
 	} else if err = checkMissingAgrees(job, o); err != nil {
 		return nil, err
-	} else if job.Study.engineReads(o) {
+	} else if job.inputs.engineReads(o) {
 		studies, err = metaEngineUnits(job, o)
 	} else {
 		studies, err = metaStreamUnits(job, o)

@@ -66,7 +66,7 @@ type Study struct {
 	dataIndex       map[string]int
 	methodIndex     map[string]int
 	labels          map[LabelKind]map[string]string // see Label
-	engine          *engineSource                   // the units engine table, if any (engine_units.go)
+	engine          *engineConfig                   // the units engine table, if any (manifest_engine.go)
 }
 
 // MetricSpec is a [[metrics]] entry.
@@ -98,7 +98,7 @@ type DatasetSpec struct {
 	Attrs map[string]string
 	// engineLog is the interaction log when interactions names an engine
 	// table (engine_logs.go); Interactions is then "".
-	engineLog *engineLogSource
+	engineLog *engineLogConfig
 }
 
 // InputsSpec is the [inputs] table.

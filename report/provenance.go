@@ -67,10 +67,10 @@ func provenance(s *Study, in *inputs, runs []analysisRun, o Options) (*Provenanc
 		p.Inputs = append(p.Inputs, FileProvenance{Path: r.Path, SHA256: sum, Rows: r.Rows})
 	}
 	sort.Slice(p.Inputs, func(i, j int) bool { return p.Inputs[i].Path < p.Inputs[j].Path })
-	if s.engine != nil {
-		p.Engine = s.engine.provenance()
+	if in.engines.units != nil {
+		p.Engine = in.engines.units.provenance()
 	}
-	p.EngineLogs = s.engineLogsProvenance()
+	p.EngineLogs = in.engineLogsProvenance()
 	for _, r := range runs {
 		params, err := paramsMap(r.Spec.Options)
 		if err != nil {
