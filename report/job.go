@@ -145,3 +145,28 @@ func deriveSeed(seed int64, id string) uint64 {
 	h.Write([]byte(id))
 	return stats.SplitMix64(uint64(seed)^h.Sum64(), 0)
 }
+
+// resultsMatrix returns the results of a metric as q[d][m] over the given
+// datasets (rows, taken as they are: a dataset without results gives a row
+// of NaN) and methods (all of the results when empty, else checked).
+func resultsMatrix(job *Job, metric string, datasets, methods []string) ([]string, analyses.Matrix, error) {
+	res, err := job.Results()
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := checkNames("metric", []string{metric}, res.Metrics); err != nil {
+		return nil, nil, err
+	}
+	if err := checkDeclared(job.Study, res); err != nil {
+		return nil, nil, err
+	}
+	if len(methods) == 0 {
+		methods = res.Methods
+	} else if err := checkNames("method", methods, res.Methods); err != nil {
+		return nil, nil, err
+	}
+	if err := analyses.CheckMatrixSize(len(datasets), len(methods), false); err != nil {
+		return nil, nil, err
+	}
+	return methods, res.Matrix(metric, datasets, methods), nil
+}

@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"sort"
 	"strings"
 
@@ -148,4 +149,50 @@ func defaultParam(k string, v any) (string, bool) {
 		return "{}", false
 	}
 	return strings.TrimSpace(strings.TrimPrefix(text, "["+k+"]")), true
+}
+
+// paramsMap returns an options struct as a map keyed by its TOML names,
+// the form the manifest uses. Non-finite numbers become strings, since
+// JSON has no infinity.
+func paramsMap(opts any) (map[string]any, error) {
+	var buf bytes.Buffer
+	if err := toml.NewEncoder(&buf).Encode(opts); err != nil {
+		return nil, err
+	}
+	m := map[string]any{}
+	if _, err := toml.Decode(buf.String(), &m); err != nil {
+		return nil, err
+	}
+	return jsonSafe(m).(map[string]any), nil
+}
+
+func jsonSafe(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			x[k] = jsonSafe(e)
+		}
+		return x
+	case []any:
+		for i, e := range x {
+			x[i] = jsonSafe(e)
+		}
+		return x
+	case []map[string]any:
+		for i, e := range x {
+			x[i] = jsonSafe(e).(map[string]any)
+		}
+		return x
+	case float64:
+		if math.IsInf(x, 0) || math.IsNaN(x) {
+			return fmt.Sprint(x)
+		}
+	}
+	return v
+}
+
+// paramView is one parameter as an analysis page shows it.
+type paramView struct {
+	Key, Value     string
+	Block, Default bool
 }

@@ -1,13 +1,9 @@
 package report
 
 import (
-	"bytes"
 	"fmt"
-	"math"
 	"path/filepath"
 	"sort"
-
-	"github.com/BurntSushi/toml"
 )
 
 // Provenance is data/provenance.json: what made this site.
@@ -79,44 +75,4 @@ func provenance(s *Study, in *inputs, runs []analysisRun, o Options) (*Provenanc
 		p.Analyses = append(p.Analyses, AnalysisProv{ID: r.Spec.ID, Type: r.Spec.Type, Seed: r.Seed, Params: params})
 	}
 	return p, nil
-}
-
-// paramsMap returns an options struct as a map keyed by its TOML names,
-// the form the manifest uses. Non-finite numbers become strings, since
-// JSON has no infinity.
-func paramsMap(opts any) (map[string]any, error) {
-	var buf bytes.Buffer
-	if err := toml.NewEncoder(&buf).Encode(opts); err != nil {
-		return nil, err
-	}
-	m := map[string]any{}
-	if _, err := toml.Decode(buf.String(), &m); err != nil {
-		return nil, err
-	}
-	return jsonSafe(m).(map[string]any), nil
-}
-
-func jsonSafe(v any) any {
-	switch x := v.(type) {
-	case map[string]any:
-		for k, e := range x {
-			x[k] = jsonSafe(e)
-		}
-		return x
-	case []any:
-		for i, e := range x {
-			x[i] = jsonSafe(e)
-		}
-		return x
-	case []map[string]any:
-		for i, e := range x {
-			x[i] = jsonSafe(e).(map[string]any)
-		}
-		return x
-	case float64:
-		if math.IsInf(x, 0) || math.IsNaN(x) {
-			return fmt.Sprint(x)
-		}
-	}
-	return v
 }

@@ -32,9 +32,6 @@ type siteBuild struct {
 	sources map[string][]byte
 }
 
-// paramView is one parameter as an analysis page shows it.
-type paramView = site.Param
-
 func loadAssets() site.Assets { return site.Assets{ECharts: themes.ECharts(), KaTeX: themes.KaTeX()} }
 
 // render renders the site in memory (site.Render).
@@ -100,7 +97,12 @@ func (b *siteBuild) siteAnalysis(r *analysisRun) (site.Analysis, error) {
 		a.Highlight = h.Highlight()
 	}
 	if params, err := b.study.analysisParams(r.Spec); err == nil {
-		a.Params = params
+		if params != nil {
+			a.Params = make([]site.Param, len(params))
+		}
+		for i, p := range params {
+			a.Params[i] = site.Param(p)
+		}
 		if r.Spec.Line > 0 {
 			a.ParamsFrom = fmt.Sprintf("%s, line %d", filepath.Base(b.study.File), r.Spec.Line)
 		}
