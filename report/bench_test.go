@@ -3,6 +3,7 @@ package report
 import (
 	"bufio"
 	"fmt"
+	"github.com/evalbook/evalbook/report/manifest"
 	"os"
 	"path/filepath"
 	"testing"
@@ -27,7 +28,7 @@ func BenchmarkUnitsLoader(b *testing.B) {
 	f.Close()
 	st, _ := os.Stat(path)
 	os.WriteFile(filepath.Join(dir, "study.toml"), []byte("title = \"b\"\n[inputs]\nunits = \"units.csv\"\n"), 0o644)
-	s, err := LoadStudy(filepath.Join(dir, "study.toml"), Kinds())
+	s, err := manifest.LoadStudy(filepath.Join(dir, "study.toml"), Kinds())
 	if err != nil {
 		b.Fatal(err)
 	}

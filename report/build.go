@@ -15,6 +15,7 @@ import (
 	"github.com/evalbook/evalbook/analyses"
 	"github.com/evalbook/evalbook/figures"
 	"github.com/evalbook/evalbook/report/input"
+	"github.com/evalbook/evalbook/report/manifest"
 )
 
 // Options configure a build (the flags of evalbook build, serve and
@@ -115,7 +116,7 @@ type Summary struct {
 
 // analysisRun is one analysis's output, or its error.
 type analysisRun struct {
-	Spec   AnalysisSpec
+	Spec   manifest.AnalysisSpec
 	Seed   uint64
 	Output *Output
 	Err    error
@@ -126,7 +127,7 @@ type analysisRun struct {
 
 // built is what a build computed before anything is written.
 type built struct {
-	study *Study
+	study *manifest.Study
 	in    *inputs
 	runs  []analysisRun
 	files map[string][]byte
@@ -185,7 +186,7 @@ func Build(ctx context.Context, o Options) (*Summary, error) {
 // Validate runs exactly what Build runs — manifest, inputs, analyses,
 // rendering in memory — and writes nothing, so it accepts a study exactly
 // when Build does and reports the same errors.
-func Validate(ctx context.Context, o Options) (*Study, error) {
+func Validate(ctx context.Context, o Options) (*manifest.Study, error) {
 	if err := o.normalise(); err != nil {
 		return nil, err
 	}
@@ -201,7 +202,7 @@ func Validate(ctx context.Context, o Options) (*Study, error) {
 // check the declared inputs, run the feeding analyses and then the
 // others, record the provenance and render the site in memory.
 func run(ctx context.Context, o *Options) (*built, error) {
-	study, err := LoadStudy(o.Manifest, o.Kinds)
+	study, err := manifest.LoadStudy(o.Manifest, o.Kinds)
 	if err != nil {
 		return nil, fmt.Errorf("manifest: %w", err)
 	}
@@ -305,9 +306,9 @@ func (o *Options) normalise() error {
 
 // checkInputs makes sure every input path matches a file and every page
 // and interaction log exists, so a typo fails before any work.
-func checkInputs(s *Study, in *inputs) error {
-	var errs Errors
-	for what, list := range map[string][]InputEntry{"results": s.Inputs.Results, "units": s.Inputs.Units, "characteristics": s.Inputs.Characteristics} {
+func checkInputs(s *manifest.Study, in *inputs) error {
+	var errs manifest.Errors
+	for what, list := range map[string][]manifest.InputEntry{"results": s.Inputs.Results, "units": s.Inputs.Units, "characteristics": s.Inputs.Characteristics} {
 		for _, e := range list {
 			if _, err := in.expand(e, what); err != nil {
 				errs = append(errs, err)
@@ -317,14 +318,14 @@ func checkInputs(s *Study, in *inputs) error {
 	for _, p := range s.Pages {
 		b, err := in.readSource(p.Source, maxPageBytes)
 		if err != nil {
-			errs = append(errs, &ManifestError{File: filepath.Base(s.File), Line: p.Line, Msg: fmt.Sprintf("page %q: %v", p.Source, err)})
+			errs = append(errs, &manifest.ManifestError{File: filepath.Base(s.File), Line: p.Line, Msg: fmt.Sprintf("page %q: %v", p.Source, err)})
 		} else if err := checkPageShape(in.display(input.AbsPath(s.Dir, p.Source)), b); err != nil {
 			errs = append(errs, err)
 		}
 	}
 	if s.Bibliography != "" {
 		if _, err := in.readSource(s.Bibliography, 0); err != nil {
-			errs = append(errs, &ManifestError{File: filepath.Base(s.File), Line: s.line("bibliography"), Msg: fmt.Sprintf("bibliography %q: %v", s.Bibliography, err)})
+			errs = append(errs, &manifest.ManifestError{File: filepath.Base(s.File), Line: s.Line("bibliography"), Msg: fmt.Sprintf("bibliography %q: %v", s.Bibliography, err)})
 		}
 	}
 	for i, d := range s.Datasets {
@@ -332,7 +333,7 @@ func checkInputs(s *Study, in *inputs) error {
 			continue
 		}
 		if err := in.checkFile(input.AbsPath(s.Dir, d.Interactions)); err != nil {
-			errs = append(errs, &ManifestError{File: filepath.Base(s.File), Line: s.line(fmt.Sprintf("datasets.%d.interactions", i)),
+			errs = append(errs, &manifest.ManifestError{File: filepath.Base(s.File), Line: s.Line(fmt.Sprintf("datasets.%d.interactions", i)),
 				Msg: fmt.Sprintf("dataset %q: interaction log %q: %v", d.Name, d.Interactions, err)})
 		}
 	}
@@ -346,7 +347,7 @@ func checkInputs(s *Study, in *inputs) error {
 // runAnalyses runs the analyses on o.Jobs workers. Each analysis gets the
 // whole worker budget for its own parallel work; outputs are collected by
 // index, so the order never depends on scheduling.
-func runAnalyses(ctx context.Context, s *Study, in *inputs, o Options) []analysisRun {
+func runAnalyses(ctx context.Context, s *manifest.Study, in *inputs, o Options) []analysisRun {
 	runs := make([]analysisRun, len(s.Analyses))
 	for i, a := range s.Analyses {
 		runs[i] = analysisRun{Spec: a, Seed: deriveSeed(s.Seed, a.ID), kind: o.Kinds[a.Type]}
@@ -395,7 +396,7 @@ func runAnalyses(ctx context.Context, s *Study, in *inputs, o Options) []analysi
 // slots, so nothing depends on scheduling. The analyses that read the
 // study's per-unit values (Kind.Units) and are not taken from the cache
 // are fed by one shared units pass (unitspass.go) before they run.
-func runPhase(ctx context.Context, s *Study, in *inputs, o Options, runs []*analysisRun, keys map[*analysisRun]string) {
+func runPhase(ctx context.Context, s *manifest.Study, in *inputs, o Options, runs []*analysisRun, keys map[*analysisRun]string) {
 	ph := &phase{ctx: ctx, s: s, in: in, o: o, v: newValidator(in)}
 	var todo []*phaseJob
 	for _, r := range runs {
@@ -437,7 +438,7 @@ func runPhase(ctx context.Context, s *Study, in *inputs, o Options, runs []*anal
 // phase is one phase of a build's analyses (runPhase).
 type phase struct {
 	ctx context.Context
-	s   *Study
+	s   *manifest.Study
 	in  *inputs
 	o   Options
 	v   *validator // checks the caches' entries against the files
@@ -557,7 +558,7 @@ func (ph *phase) run(j *phaseJob) {
 
 // exportsKey tells apart in the cache the outputs that carry the
 // figures' PDF and PNG from those that do not.
-func exportsKey(s *Study, o Options) string {
+func exportsKey(s *manifest.Study, o Options) string {
 	if wantExports(s, o) {
 		return "+exports"
 	}
@@ -567,7 +568,7 @@ func exportsKey(s *Study, o Options) string {
 // wantExports reports whether this build renders the figures' PDF and
 // PNG: when the caller (pack), the format (paper/latex) or the manifest
 // (exports = true) asks, and never in validate, which writes nothing.
-func wantExports(s *Study, o Options) bool {
+func wantExports(s *manifest.Study, o Options) bool {
 	return !o.validate && (o.Exports || o.Paper || s.Exports)
 }
 
@@ -580,13 +581,6 @@ func readRulesKey(o Options) string {
 		return ""
 	}
 	return fmt.Sprintf("+allow-outside=%t+max-decompressed=%d", o.AllowOutside, o.MaxDecompressed)
-}
-
-// internalError reports a panic with its stack.
-func internalError(p any) error {
-	buf := make([]byte, 4096)
-	buf = buf[:runtime.Stack(buf, false)]
-	return fmt.Errorf("internal error (please report): %v\n%s", p, buf)
 }
 
 // derivesResults reports whether a feeding analysis derived results.
@@ -604,7 +598,7 @@ func derivesResults(in *inputs) bool {
 //
 // An error that does not already point into an input file is placed at
 // the analysis's line in the manifest, where the user can fix it.
-func runErrors(s *Study, runs []analysisRun) error {
+func runErrors(s *manifest.Study, runs []analysisRun) error {
 	var msgs []string
 	ids := map[string][]string{}
 	at := map[string]string{} // message → manifest position, when the error has none
@@ -618,18 +612,18 @@ func runErrors(s *Study, runs []analysisRun) error {
 		}
 		ids[m] = append(ids[m], r.Spec.ID)
 		var ie *input.InputError
-		var me *ManifestError
+		var me *manifest.ManifestError
 		var oe *analyses.OptionError
-		var ne nameError
+		var ne manifest.NameError
 		switch {
 		case errors.As(r.Err, &ie) || errors.As(r.Err, &me):
-		case errors.As(r.Err, &ne) && r.Spec.key != "" && s.optionLine(r.Spec.key, ne.what) > 0:
+		case errors.As(r.Err, &ne) && r.Spec.Key != "" && s.OptionLine(r.Spec.Key, ne.What) > 0:
 			// a name the option gives and the data lacks: that option's line
-			at[m] = fmt.Sprintf("%s:%d: ", filepath.Base(s.File), s.optionLine(r.Spec.key, ne.what))
-		case errors.As(r.Err, &oe) && r.Spec.key != "":
+			at[m] = fmt.Sprintf("%s:%d: ", filepath.Base(s.File), s.OptionLine(r.Spec.Key, ne.What))
+		case errors.As(r.Err, &oe) && r.Spec.Key != "":
 			// an option the data refutes (a feature the characteristics
 			// lack): the key's line, not the [[analyses]] header's
-			at[m] = fmt.Sprintf("%s:%d: ", filepath.Base(s.File), s.line(r.Spec.key+"."+oe.Key))
+			at[m] = fmt.Sprintf("%s:%d: ", filepath.Base(s.File), s.Line(r.Spec.Key+"."+oe.Key))
 		default:
 			at[m] = fmt.Sprintf("%s:%d: ", filepath.Base(s.File), r.Spec.Line)
 		}
@@ -637,7 +631,7 @@ func runErrors(s *Study, runs []analysisRun) error {
 	if len(msgs) == 0 {
 		return nil
 	}
-	var errs Errors
+	var errs manifest.Errors
 	for _, m := range msgs {
 		errs = append(errs, fmt.Errorf("%sanalyses/%s: %s", at[m], strings.Join(ids[m], ", "), m))
 	}

@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/evalbook/evalbook/report/input"
+	"github.com/evalbook/evalbook/report/manifest"
 )
 
 // Cache keeps analysis outputs between builds of one process (evalbook
@@ -73,8 +74,8 @@ func (c *Cache) hashStore() *input.HashStore {
 // records the files it read by absolute path, so without it a copy with
 // other data would be served the first copy's outputs while the first
 // copy's files are unchanged.
-func cacheKey(s *Study, in *inputs, spec AnalysisSpec, seed uint64, version string) string {
-	params, _ := paramsMap(spec.Options)
+func cacheKey(s *manifest.Study, in *inputs, spec manifest.AnalysisSpec, seed uint64, version string) string {
+	params, _ := manifest.ParamsMap(spec.Options)
 	parts := []any{spec.Type, params, seed, version, spec.Title, spec.Caption, s.Metrics, s.Datasets, s.Methods, s.Inputs, s.Title, s.AllowOutside, s.File, s.FigureWidth}
 	if k := in.engineCacheKey(spec); k != "" {
 		parts = append(parts, k) // the engine table's address, fingerprint and SQL

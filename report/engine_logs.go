@@ -18,11 +18,12 @@ import (
 	"github.com/evalbook/evalbook/analyses"
 	"github.com/evalbook/evalbook/analyses/datasets"
 	"github.com/evalbook/evalbook/report/engine"
+	"github.com/evalbook/evalbook/report/manifest"
 )
 
 // engineLogSource is one dataset's interaction log in an engine table.
 type engineLogSource struct {
-	*engineLogConfig
+	*manifest.EngineLogConfig
 
 	once        sync.Once
 	fingerprint string
@@ -34,8 +35,8 @@ type engineLogSource struct {
 
 // errorf is an error at the entry's manifest line.
 func (e *engineLogSource) errorf(format string, args ...any) error {
-	return &ManifestError{File: e.file, Line: e.line,
-		Msg: fmt.Sprintf("dataset %q: interactions (%s, table %s): %s", e.src.Dataset, e.target, e.src.Table, fmt.Sprintf(format, args...))}
+	return &manifest.ManifestError{File: e.File, Line: e.Line,
+		Msg: fmt.Sprintf("dataset %q: interactions (%s, table %s): %s", e.Src.Dataset, e.Target, e.Src.Table, fmt.Sprintf(format, args...))}
 }
 
 // query runs one query on conn and records it for the provenance.
@@ -54,8 +55,8 @@ func (e *engineLogSource) query(ctx context.Context, conn *engine.Conn, analysis
 // open connects and checks the table's columns; the rating column is
 // used when mapped or when the table has a column named rating.
 func (e *engineLogSource) open(ctx context.Context) (*engine.Conn, engine.LogSource, error) {
-	src := e.src
-	conn, err := engine.Open(ctx, e.target, e.timeout)
+	src := e.Src
+	conn, err := engine.Open(ctx, e.Target, e.Timeout)
 	if err != nil {
 		return nil, src, e.errorf("%v", err)
 	}
@@ -316,13 +317,13 @@ func (r *logRun) histogram(id string) ([]datasets.CountBin, error) {
 // engineLogsCacheKey is the part of a characteristics analysis's cache
 // key that its engine logs decide: per log, the address, table, dataset,
 // fingerprint and first query.
-func (in *inputs) engineLogsCacheKey(spec AnalysisSpec) string {
+func (in *inputs) engineLogsCacheKey(spec manifest.AnalysisSpec) string {
 	if spec.Type != "characteristics" {
 		return ""
 	}
 	var parts []string
 	for _, d := range in.study.Datasets {
-		e := in.engines.logs[d.engineLog]
+		e := in.engines.logs[d.EngineLog]
 		if e == nil {
 			continue
 		}
@@ -330,7 +331,7 @@ func (in *inputs) engineLogsCacheKey(spec AnalysisSpec) string {
 		if err != nil {
 			fp = "error: " + err.Error()
 		}
-		parts = append(parts, e.target.String(), e.src.Table, d.Name, fp, e.src.SummarySQL())
+		parts = append(parts, e.Target.String(), e.Src.Table, d.Name, fp, e.Src.SummarySQL())
 	}
 	return strings.Join(parts, "\n")
 }
@@ -339,29 +340,14 @@ func (in *inputs) engineLogsCacheKey(spec AnalysisSpec) string {
 func (in *inputs) engineLogsProvenance() []*EngineProvenance {
 	var out []*EngineProvenance
 	for _, d := range in.study.Datasets {
-		e := in.engines.logs[d.engineLog]
+		e := in.engines.logs[d.EngineLog]
 		if e == nil {
 			continue
 		}
 		e.mu.Lock()
-		out = append(out, &EngineProvenance{Engine: e.target.Engine, URL: e.target.String(), Table: e.src.Table,
+		out = append(out, &EngineProvenance{Engine: e.Target.Engine, URL: e.Target.String(), Table: e.Src.Table,
 			Dataset: d.Name, Fingerprint: e.fingerprint, Queries: append([]EngineQuery{}, e.queries...), BytesReceived: e.received})
 		e.mu.Unlock()
 	}
 	return out
-}
-
-// engineLogSummary is readCharacteristicsLog for an engine log: the
-// queries stop when the build is cancelled.
-func engineLogSummary(job *Job, e *engineLogSource, p datasets.Preprocessing) (*datasets.LogSummary, error) {
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	go func() {
-		select {
-		case <-job.done:
-			cancel()
-		case <-ctx.Done():
-		}
-	}()
-	return e.summary(ctx, job.ID, p)
 }

@@ -17,12 +17,13 @@ import (
 	"github.com/evalbook/evalbook/analyses"
 	"github.com/evalbook/evalbook/analyses/meta"
 	"github.com/evalbook/evalbook/report/engine"
+	"github.com/evalbook/evalbook/report/manifest"
 )
 
 // engineSource is a build's engine table: its address and columns, the
 // catalogue (read once) and the queries each analysis ran.
 type engineSource struct {
-	*engineConfig
+	*manifest.EngineConfig
 
 	once     sync.Once
 	cat      *engineCatalogue
@@ -36,18 +37,18 @@ type engineSource struct {
 // the units table's catalogue and queries, and each interaction log's.
 type engines struct {
 	units *engineSource // nil without an engine units table
-	logs  map[*engineLogConfig]*engineLogSource
+	logs  map[*manifest.EngineLogConfig]*engineLogSource
 }
 
 // newEngines prepares the engine state of one build of s.
-func newEngines(s *Study) *engines {
-	e := &engines{logs: map[*engineLogConfig]*engineLogSource{}}
-	if s.engine != nil {
-		e.units = &engineSource{engineConfig: s.engine, queries: map[string][]EngineQuery{}}
+func newEngines(s *manifest.Study) *engines {
+	e := &engines{logs: map[*manifest.EngineLogConfig]*engineLogSource{}}
+	if s.Engine != nil {
+		e.units = &engineSource{EngineConfig: s.Engine, queries: map[string][]EngineQuery{}}
 	}
 	for _, d := range s.Datasets {
-		if d.engineLog != nil {
-			e.logs[d.engineLog] = &engineLogSource{engineLogConfig: d.engineLog}
+		if d.EngineLog != nil {
+			e.logs[d.EngineLog] = &engineLogSource{EngineLogConfig: d.EngineLog}
 		}
 	}
 	return e
@@ -92,8 +93,8 @@ type engineCell struct {
 
 // errorf is an error at the entry's manifest line.
 func (e *engineSource) errorf(format string, args ...any) error {
-	return &ManifestError{File: e.file, Line: e.line,
-		Msg: fmt.Sprintf("inputs.units (%s, table %s): %s", e.target, e.src.Table, fmt.Sprintf(format, args...))}
+	return &manifest.ManifestError{File: e.File, Line: e.Line,
+		Msg: fmt.Sprintf("inputs.units (%s, table %s): %s", e.Target, e.Src.Table, fmt.Sprintf(format, args...))}
 }
 
 // catalogue connects, checks the table's columns and reads its cells,
@@ -106,19 +107,19 @@ func (e *engineSource) catalogue(ctx context.Context) (*engineCatalogue, error) 
 }
 
 func (e *engineSource) readCatalogue(ctx context.Context) (*engineCatalogue, error) {
-	conn, err := engine.Open(ctx, e.target, e.timeout)
+	conn, err := engine.Open(ctx, e.Target, e.Timeout)
 	if err != nil {
 		return nil, e.errorf("%v", err)
 	}
 	defer e.closeConn(conn)
-	schema, err := conn.Query(ctx, e.src.SchemaSQL())
+	schema, err := conn.Query(ctx, e.Src.SchemaSQL())
 	if err != nil {
 		return nil, e.errorf("%v", err)
 	}
 	if err := e.checkSchema(schema); err != nil {
 		return nil, err
 	}
-	q := e.src.CatalogueSQL()
+	q := e.Src.CatalogueSQL()
 	before := conn.Received()
 	rows, err := conn.Query(ctx, q)
 	if err != nil {
@@ -148,18 +149,18 @@ func (e *engineSource) checkSchema(rows [][]any) error {
 		types[str(r[0])] = str(r[1])
 		names = append(names, str(r[0]))
 	}
-	for _, c := range e.src.Columns.Names() {
+	for _, c := range e.Src.Columns.Names() {
 		typ, ok := types[c[1]]
 		if !ok {
 			return e.errorf("the table has no column %q (the %s column; map it with columns = { %s = \"…\" })%s", c[1], c[0], c[0], analyses.NameHint(c[1], names))
 		}
-		want, good := "text (String)", e.src.Dialect.Text(typ)
+		want, good := "text (String)", e.Src.Dialect.Text(typ)
 		switch c[0] {
 		case "unit":
-			e.src.UnitText = good // text ids are trimmed, as the file readers trim them
-			want, good = "text or integers (String, Int*, UInt*)", good || e.src.Dialect.Integer(typ)
+			e.Src.UnitText = good // text ids are trimmed, as the file readers trim them
+			want, good = "text or integers (String, Int*, UInt*)", good || e.Src.Dialect.Integer(typ)
 		case "value":
-			want, good = "numbers (Float64, an integer or Decimal type, or Nullable of one)", e.src.Dialect.Numeric(typ)
+			want, good = "numbers (Float64, an integer or Decimal type, or Nullable of one)", e.Src.Dialect.Numeric(typ)
 		}
 		if !good {
 			return e.errorf("column %q (the %s column) has type %s; it must hold %s", c[1], c[0], typ, want)
@@ -170,7 +171,7 @@ func (e *engineSource) checkSchema(rows [][]any) error {
 
 // run sends one analysis's query and records it for the provenance.
 func (e *engineSource) run(ctx context.Context, analysis, sql string) ([][]any, error) {
-	conn, err := engine.Open(ctx, e.target, e.timeout)
+	conn, err := engine.Open(ctx, e.Target, e.Timeout)
 	if err != nil {
 		return nil, e.errorf("%s: %v", analysis, err)
 	}
@@ -198,7 +199,7 @@ func (e *engineSource) closeConn(c *engine.Conn) {
 // queries the analyses that ran sent (an analysis taken from the cache
 // sent none).
 func (e *engineSource) provenance() *EngineProvenance {
-	p := &EngineProvenance{Engine: e.target.Engine, URL: e.target.String(), Table: e.src.Table}
+	p := &EngineProvenance{Engine: e.Target.Engine, URL: e.Target.String(), Table: e.Src.Table}
 	if e.cat != nil {
 		p.Fingerprint = e.cat.fingerprint
 		p.Queries = append(p.Queries, e.cat.query)
@@ -230,7 +231,7 @@ func (in *inputs) engineReads(o *meta.Options) bool {
 			return true
 		}
 	}
-	return !in.study.derivesUnits()
+	return !in.study.DerivesUnits()
 }
 
 // engineCacheKey is the part of an analysis's cache key that its engine
@@ -238,7 +239,7 @@ func (in *inputs) engineReads(o *meta.Options) bool {
 // fingerprint and the SQL it will send. "" for an analysis that reads
 // nothing from the engine; a catalogue error goes into the key, so the
 // analysis runs and reports it.
-func (in *inputs) engineCacheKey(spec AnalysisSpec) string {
+func (in *inputs) engineCacheKey(spec manifest.AnalysisSpec) string {
 	e := in.engines.units
 	if e == nil || !spec.Kind.ReadsUnits {
 		return ""
@@ -255,7 +256,7 @@ func (in *inputs) engineCacheKey(spec AnalysisSpec) string {
 	if err != nil {
 		return "error: " + err.Error()
 	}
-	return strings.Join([]string{e.target.String(), e.src.Table, cat.fingerprint, q}, "\n")
+	return strings.Join([]string{e.Target.String(), e.Src.Table, cat.fingerprint, q}, "\n")
 }
 
 // metaPlan writes a meta-analysis's query from the catalogue and returns
@@ -289,7 +290,7 @@ func (e *engineSource) metaPlan(cat *engineCatalogue, o *meta.Options) (string, 
 		}
 	}
 	datasets := analyses.SortedKeys(seen)
-	d := e.src.Dialect
+	d := e.Src.Dialect
 	shifts := map[string]engine.Shift{}
 	mean := func(s side) float64 {
 		if s.n == 0 {
@@ -306,61 +307,9 @@ func (e *engineSource) metaPlan(cat *engineCatalogue, o *meta.Options) (string, 
 	}
 	zero := o.Missing == "zero"
 	if o.Design == "independent" {
-		return e.src.GroupsSQL(o.Metric, o.Treatment, o.Control, zero, shifts, datasets), datasets, shifts, nil
+		return e.Src.GroupsSQL(o.Metric, o.Treatment, o.Control, zero, shifts, datasets), datasets, shifts, nil
 	}
-	return e.src.PairedSQL(o.Metric, o.Treatment, o.Control, zero, shifts, datasets), datasets, shifts, nil
-}
-
-// metaEngineUnits computes a meta-analysis's per-dataset studies from the
-// engine's sums (the engine's counterpart of metaStreamUnits).
-func metaEngineUnits(job *Job, o *meta.Options) ([]meta.Study, error) {
-	e := job.inputs.engines.units
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	go func() {
-		select {
-		case <-job.done:
-			cancel()
-		case <-ctx.Done():
-		}
-	}()
-	cat, err := e.catalogue(ctx)
-	if err != nil {
-		return nil, err
-	}
-	q, datasets, shifts, err := e.metaPlan(cat, o)
-	if err != nil {
-		return nil, err
-	}
-	rows, err := e.run(ctx, job.ID, q)
-	if err != nil {
-		return nil, err
-	}
-	// A repeated unit id: the paired sums count them (the independent
-	// ones do not); a query of its own names the first exactly.
-	var studies []meta.Study
-	repeated := o.Design == "independent"
-	if !repeated {
-		studies, err = e.pairedStudies(rows, datasets, shifts, o)
-		if repeated = errors.Is(err, errEngineRepeat); !repeated && err != nil {
-			return nil, err
-		}
-	}
-	if repeated {
-		rep, err := e.run(ctx, job.ID, e.src.RepeatSQL(o.Metric, o.Treatment, o.Control))
-		if err != nil {
-			return nil, err
-		}
-		if len(rep) > 0 && len(rep[0]) == 4 {
-			r := rep[0]
-			return nil, e.repeatError(str(r[0]), str(r[1]), r[2], u64(r[3]))
-		}
-		if o.Design != "independent" {
-			return nil, e.errorf("the paired sums count a repeated unit id that no query of repeats finds; was the table written to during the build?")
-		}
-		return groupStudies(rows, datasets, shifts, o), nil
-	}
-	return studies, nil
+	return e.Src.PairedSQL(o.Metric, o.Treatment, o.Control, zero, shifts, datasets), datasets, shifts, nil
 }
 
 // errEngineRepeat is pairedStudies' error when a unit has more than one

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"github.com/evalbook/evalbook/report/manifest"
 	"strings"
 	"testing"
 )
@@ -112,7 +113,7 @@ baseline = true
 name = "EASE"
 label = "EASE (Steck 2019)"
 `
-	s, err := ParseStudy("/study/study.toml", []byte(src), Kinds())
+	s, err := manifest.ParseStudy("/study/study.toml", []byte(src), Kinds())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,18 +127,18 @@ label = "EASE (Steck 2019)"
 		t.Error("label is kept as an attribute")
 	}
 	for _, c := range []struct {
-		kind      LabelKind
+		kind      manifest.LabelKind
 		id, label string
 	}{
-		{LabelMetric, "ndcg@10", "nDCG@10"},
-		{LabelMetric, "NDCG@10", "nDCG@10"},     // metric names are case-insensitive, as [[metrics]] are
-		{LabelMetric, "recall@10", "Recall@10"}, // built in: a metric offline_metrics derives
-		{LabelMetric, "hit_rate", "hit_rate"},   // no label: the id
-		{LabelDataset, "ml-1m", "MovieLens 1M"},
-		{LabelMethod, "EASE", "EASE (Steck 2019)"},
-		{LabelMethod, "Random", "Random"},
-		{LabelRule, "dm_auc", "DM-AUC"},
-		{LabelRule, "mean_rank", "Mean rank"},
+		{manifest.LabelMetric, "ndcg@10", "nDCG@10"},
+		{manifest.LabelMetric, "NDCG@10", "nDCG@10"},     // metric names are case-insensitive, as [[metrics]] are
+		{manifest.LabelMetric, "recall@10", "Recall@10"}, // built in: a metric offline_metrics derives
+		{manifest.LabelMetric, "hit_rate", "hit_rate"},   // no label: the id
+		{manifest.LabelDataset, "ml-1m", "MovieLens 1M"},
+		{manifest.LabelMethod, "EASE", "EASE (Steck 2019)"},
+		{manifest.LabelMethod, "Random", "Random"},
+		{manifest.LabelRule, "dm_auc", "DM-AUC"},
+		{manifest.LabelRule, "mean_rank", "Mean rank"},
 	} {
 		if got := s.Label(c.kind, c.id); got != c.label {
 			t.Errorf("Label(%v, %q) = %q, want %q", c.kind, c.id, got, c.label)
@@ -425,7 +426,7 @@ results = ["a.csv",
 units = [{ path = "u.csv" }]
 characteristics = "x.csv"
 `
-	lines := keyLines([]byte(src))
+	lines := manifest.KeyLines([]byte(src))
 	for key, want := range map[string]int{
 		"inputs.results": 3, "inputs.results.0": 3, "inputs.results.1": 4, "inputs.results.2": 5,
 		"inputs.results.4": 7, "inputs.units": 9, "inputs.characteristics": 10,

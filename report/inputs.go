@@ -15,6 +15,7 @@ import (
 	"github.com/evalbook/evalbook/analyses/offline"
 
 	"github.com/evalbook/evalbook/report/input"
+	"github.com/evalbook/evalbook/report/manifest"
 )
 
 // inputs is the input layer: every file a build reads is opened through
@@ -29,7 +30,7 @@ type inputs struct {
 }
 
 type inputState struct {
-	study        *Study
+	study        *manifest.Study
 	engines      *engines // the build's engine connections and queries
 	allowOutside bool
 	// tried holds every path the build tried to open (checkFile), found
@@ -248,7 +249,7 @@ func (in *inputs) filesOf(kind string) []string {
 		return fs
 	}
 	in.mu.Unlock()
-	var entries []InputEntry
+	var entries []manifest.InputEntry
 	switch kind {
 	case "results":
 		entries = in.study.Inputs.Results
@@ -278,7 +279,7 @@ type fileRecord struct {
 	Rows int64
 }
 
-func newInputs(s *Study) *inputs {
+func newInputs(s *manifest.Study) *inputs {
 	return &inputs{inputState: &inputState{study: s, allowOutside: s.AllowOutside, hashes: input.NewHashStore(), all: input.NewReadSet(), tried: input.NewReadSet(),
 		files: map[string]*fileRecord{}, sums: map[string]string{}, sources: map[string][]byte{}, resReads: input.NewReadSet(), charReads: input.NewReadSet(), engines: newEngines(s)}}
 }
@@ -424,7 +425,7 @@ func (in *inputs) recordFile(path string, rows int64) {
 
 // expand resolves an entry's path (glob and {dataset}/{method} patterns)
 // to its files, sorted, with the entry's constants.
-func (in *inputs) expand(e InputEntry, what string) ([]input.Match, error) {
+func (in *inputs) expand(e manifest.InputEntry, what string) ([]input.Match, error) {
 	files, err := in.match(e.Path)
 	if err != nil {
 		return nil, input.Errorf(filepath.Base(in.study.File), e.Line, "inputs.%s: %v", what, err)
@@ -549,14 +550,14 @@ func (in *inputs) loadResults() (*analyses.Results, error) {
 				return nil, fmt.Errorf("analyses %s and %s both compute %s of %s on %s", o, d.id, r.Metric, r.Method, r.Dataset)
 			}
 			owner[k] = d.id
-			if bound, i, ok := in.study.metricMax(r.Metric); ok && r.Value > bound {
-				return nil, fmt.Errorf("analysis %s computes %s of %s on %s = %v, above the declared max = %v of metric %q (%s); the bound is wrong", d.id, r.Metric, r.Method, r.Dataset, r.Value, bound, r.Metric, in.study.metricAt(i))
+			if bound, i, ok := in.study.MetricMax(r.Metric); ok && r.Value > bound {
+				return nil, fmt.Errorf("analysis %s computes %s of %s on %s = %v, above the declared max = %v of metric %q (%s); the bound is wrong", d.id, r.Metric, r.Method, r.Dataset, r.Value, bound, r.Metric, in.study.MetricAt(i))
 			}
 			b.Add(r.Dataset, r.Method, r.Metric, r.Value)
 		}
 	}
 	r := b.Finish()
-	r.Datasets = in.study.orderDatasets(r.Datasets)
+	r.Datasets = in.study.OrderDatasets(r.Datasets)
 	return r, nil
 }
 
@@ -596,7 +597,7 @@ func (in *inputs) checkRunCounts(cells []analyses.RunCell, entryOf map[string]in
 // readResultsFile adds the values of one results file to b: its layout
 // is read from the header (resultsLayout), then each row in turn
 // (readResultsRow).
-func (in *inputs) readResultsFile(e InputEntry, mf input.Match, b *analyses.ResultsBuilder) error {
+func (in *inputs) readResultsFile(e manifest.InputEntry, mf input.Match, b *analyses.ResultsBuilder) error {
 	t, err := in.openMapped(mf.Path, e.Columns)
 	if err != nil {
 		return err
@@ -629,7 +630,7 @@ func (in *inputs) readResultsFile(e InputEntry, mf input.Match, b *analyses.Resu
 // the entry's metric) or wide (a column per metric).
 type resultsFile struct {
 	t                   *input.TableReader
-	e                   InputEntry
+	e                   manifest.InputEntry
 	mf                  input.Match
 	dcol, mcol          int
 	kcol, rcol          int
@@ -637,14 +638,14 @@ type resultsFile struct {
 	long                bool
 	wide                []int
 	rule                analyses.DuplicateRule
-	study               *Study // for the metrics' declared bounds
+	study               *manifest.Study // for the metrics' declared bounds
 }
 
 // resultsLayout reads the layout of a results file from its header and
 // the input entry: a file without a method column needs the method from
 // the path, an entry that fixes the metric needs a value column and no
 // metric column, and a wide file needs at least one metric column.
-func (in *inputs) resultsLayout(t *input.TableReader, e InputEntry, mf input.Match) (*resultsFile, error) {
+func (in *inputs) resultsLayout(t *input.TableReader, e manifest.InputEntry, mf input.Match) (*resultsFile, error) {
 	f := &resultsFile{t: t, e: e, mf: mf, dcol: t.Col("dataset"), mcol: t.Col("method"), kcol: t.Col("k"), rcol: t.Col("run"), study: in.study}
 	if f.mcol < 0 && mf.Method == "" {
 		_, err := t.Require("method")
@@ -791,9 +792,9 @@ func (f *resultsFile) add(b *analyses.ResultsBuilder, rec []string, r resultsRow
 		return t.Errorf(f.kcol, "metric %s already names its cutoff, and the k column adds %s; give the cutoff in one place", input.Quote(metric), input.Quote(strings.TrimPrefix(r.suffix, "@")))
 	}
 	k := analyses.CellKey{Dataset: r.dataset, Method: r.method, Metric: metric + r.suffix}
-	if bound, i, ok := f.study.metricMax(k.Metric); ok && v > bound {
+	if bound, i, ok := f.study.MetricMax(k.Metric); ok && v > bound {
 		return t.Errorf(col, "%s of %s on %s is %v, above the declared max = %v of metric %s (%s); the data or the bound is wrong",
-			input.Clip(k.Metric), input.Clip(k.Method), input.Clip(k.Dataset), v, bound, input.Quote(k.Metric), f.study.metricAt(i))
+			input.Clip(k.Metric), input.Clip(k.Method), input.Clip(k.Dataset), v, bound, input.Quote(k.Metric), f.study.MetricAt(i))
 	}
 	line, column := t.Pos(col)
 	err = b.AddRow(k, v, r.run, f.rule, analyses.Source{File: t.File, Line: line, Col: column})
@@ -802,7 +803,7 @@ func (f *resultsFile) add(b *analyses.ResultsBuilder, rec []string, r resultsRow
 
 // ignored reports whether a header names a column the entry leaves out
 // (ignore = ["Method"]); headers compare case-insensitively.
-func ignored(e InputEntry, header string) bool {
+func ignored(e manifest.InputEntry, header string) bool {
 	h := strings.TrimSpace(header)
 	for _, c := range e.Ignore {
 		if strings.EqualFold(strings.TrimSpace(c), h) {
@@ -879,7 +880,7 @@ func (in *inputs) units(fn func(u *UnitRow) error) error {
 }
 
 // readUnitsFile hands fn the rows of a units file, a batch at a time.
-func (in *inputs) readUnitsFile(e InputEntry, mf input.Match, fn func(u *UnitRow) error) error {
+func (in *inputs) readUnitsFile(e manifest.InputEntry, mf input.Match, fn func(u *UnitRow) error) error {
 	f, err := in.openUnits(e, mf)
 	if err != nil {
 		return err
@@ -908,7 +909,7 @@ func (in *inputs) readUnitsFile(e InputEntry, mf input.Match, fn func(u *UnitRow
 // column per metric).
 type unitsFile struct {
 	t                   *input.TableReader
-	e                   InputEntry
+	e                   manifest.InputEntry
 	mf                  input.Match
 	dcol, mcol, ucol    int
 	metricCol, valueCol int
@@ -919,7 +920,7 @@ type unitsFile struct {
 
 // openUnits opens a units file and reads its header. The caller reads
 // the rows (readUnitsRows), which closes it, or closes f.t itself.
-func (in *inputs) openUnits(e InputEntry, mf input.Match) (*unitsFile, error) {
+func (in *inputs) openUnits(e manifest.InputEntry, mf input.Match) (*unitsFile, error) {
 	t, err := in.openHashing(mf.Path, e.Columns)
 	if err != nil {
 		return nil, err
@@ -1309,7 +1310,7 @@ func (in *inputs) loadCharacteristics() (*Characteristics, error) {
 			}
 		}
 	}
-	cb.c.Datasets = in.study.orderDatasets(cb.c.Datasets)
+	cb.c.Datasets = in.study.OrderDatasets(cb.c.Datasets)
 	return cb.c, nil
 }
 
@@ -1390,7 +1391,7 @@ func (cb *charBuilder) set(t *input.TableReader, col int, d, f string, v float64
 // in a long file, the feature and value columns.
 type charFile struct {
 	t                *input.TableReader
-	e                InputEntry
+	e                manifest.InputEntry
 	mf               input.Match
 	dcol, fcol, vcol int
 	long             bool
@@ -1398,7 +1399,7 @@ type charFile struct {
 
 // readCharacteristicsFile adds the values of one characteristics file to
 // cb, row by row, and closes the file.
-func (in *inputs) readCharacteristicsFile(e InputEntry, mf input.Match, cb *charBuilder) error {
+func (in *inputs) readCharacteristicsFile(e manifest.InputEntry, mf input.Match, cb *charBuilder) error {
 	t, err := in.openMapped(mf.Path, e.Columns)
 	if err != nil {
 		return err
@@ -1502,49 +1503,6 @@ func (f *charFile) readWide(rec []string, d string, cb *charBuilder) error {
 		}
 	}
 	return nil
-}
-
-// orderDatasets puts datasets named in the manifest first, in manifest
-// order, then the others in the order seen.
-func (s *Study) orderDatasets(seen []string) []string {
-	present := map[string]bool{}
-	for _, d := range seen {
-		present[d] = true
-	}
-	out := make([]string, 0, len(seen))
-	for _, d := range s.Datasets {
-		if present[d.Name] {
-			out = append(out, d.Name)
-			delete(present, d.Name)
-		}
-	}
-	for _, d := range seen {
-		if present[d] {
-			out = append(out, d)
-		}
-	}
-	return out
-}
-
-// metricMax is the upper bound a [[metrics]] entry (the i-th) declares
-// for a metric (max = …); ok is false when none is declared. A value
-// above it is an error wherever it is read: stability perturbs values up
-// to it, and a value beyond it means the data or the bound is wrong.
-func (s *Study) metricMax(metric string) (bound float64, i int, ok bool) {
-	if s == nil {
-		return 0, 0, false
-	}
-	i, found := s.metricIndex[strings.ToLower(metric)]
-	if !found || s.Metrics[i].Max == nil {
-		return 0, 0, false
-	}
-	return *s.Metrics[i].Max, i, true
-}
-
-// metricAt names where the i-th [[metrics]] entry declares its max:
-// "[[metrics]] at study.toml:12".
-func (s *Study) metricAt(i int) string {
-	return fmt.Sprintf("[[metrics]] at %s:%d", filepath.Base(s.File), s.line(fmt.Sprintf("metrics.%d.max", i)))
 }
 
 // trimSpace is strings.TrimSpace with a fast path for the common case of

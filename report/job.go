@@ -8,6 +8,7 @@ import (
 	"github.com/evalbook/evalbook/analyses/stats"
 
 	"github.com/evalbook/evalbook/report/input"
+	"github.com/evalbook/evalbook/report/manifest"
 )
 
 // Job is what a Kind's Run sees: its own id and title, the study, a
@@ -17,7 +18,7 @@ type Job struct {
 	ID      string
 	Title   string
 	Caption string
-	Study   *Study
+	Study   *manifest.Study
 	// Seed is this analysis's own stream: derived from the study's seed
 	// and the analysis id, so adding an analysis never changes another's
 	// numbers.
@@ -116,28 +117,6 @@ type noProgress struct{}
 
 func (noProgress) Step(string, int, int) {}
 
-// UnitRow is one per-unit value. A sink gets it for the length of one
-// call: the row is reused and its Unit string may alias a buffer that is
-// overwritten next, so copy what you keep (names are stable).
-type UnitRow struct {
-	Dataset, Method string
-	// Unit is the unit id; "" when the file has none (units are then
-	// paired by Row).
-	Unit   string
-	Row    int64 // 0-based data row within its file
-	Metric string
-	Value  float64 // NaN for an empty cell (after the entry's missing = "zero" rule)
-	File   string  // for error messages
-	Line   int64
-}
-
-// Characteristics holds dataset features: Value[dataset][feature].
-type Characteristics struct {
-	Datasets []string
-	Features []string
-	Value    map[string]map[string]float64
-}
-
 // deriveSeed mixes the study seed with an analysis id (FNV-1a of the id,
 // then a splitmix64 step), so every analysis has an independent stream.
 func deriveSeed(seed int64, id string) uint64 {
@@ -154,15 +133,15 @@ func resultsMatrix(job *Job, metric string, datasets, methods []string) ([]strin
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := checkNames("metric", []string{metric}, res.Metrics); err != nil {
+	if err := manifest.CheckNames("metric", []string{metric}, res.Metrics); err != nil {
 		return nil, nil, err
 	}
-	if err := checkDeclared(job.Study, res); err != nil {
+	if err := manifest.CheckDeclared(job.Study, res); err != nil {
 		return nil, nil, err
 	}
 	if len(methods) == 0 {
 		methods = res.Methods
-	} else if err := checkNames("method", methods, res.Methods); err != nil {
+	} else if err := manifest.CheckNames("method", methods, res.Methods); err != nil {
 		return nil, nil, err
 	}
 	if err := analyses.CheckMatrixSize(len(datasets), len(methods), false); err != nil {

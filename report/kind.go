@@ -6,6 +6,7 @@ import (
 
 	"github.com/evalbook/evalbook/analyses"
 	"github.com/evalbook/evalbook/figures"
+	"github.com/evalbook/evalbook/report/manifest"
 )
 
 // Kind is one analysis type of the registry: its name, its options and
@@ -35,7 +36,7 @@ type Kind struct {
 	// Check, when set, checks options against the rest of the manifest
 	// (a dataset attribute an option names); an *analyses.OptionError
 	// is reported at its key's line.
-	Check func(s *Study, opts any) error
+	Check func(s *manifest.Study, opts any) error
 }
 
 // Output is what a run hands to the site writer.
@@ -51,12 +52,6 @@ type Output struct {
 	// the analyses that follow; only kinds with Feeds set provide them.
 	Results []ResultRow
 	Units   func(fn func(u *UnitRow) error) error
-}
-
-// ResultRow is one value of the study's results.
-type ResultRow struct {
-	Dataset, Method, Metric string
-	Value                   float64
 }
 
 // NewKind builds a Kind from a typed run function, so each registration

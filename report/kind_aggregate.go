@@ -4,6 +4,7 @@ import (
 	"github.com/evalbook/evalbook/analyses"
 	"github.com/evalbook/evalbook/analyses/leaderboard"
 	"github.com/evalbook/evalbook/figures"
+	"github.com/evalbook/evalbook/report/manifest"
 )
 
 func aggregateKind() Kind {
@@ -19,7 +20,7 @@ func runAggregate(job *Job, o *leaderboard.AggregateOptions) (*Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := checkDeclared(job.Study, res); err != nil {
+	if err := manifest.CheckDeclared(job.Study, res); err != nil {
 		return nil, err
 	}
 	r, err := leaderboard.Aggregate(in, *o)
@@ -40,17 +41,17 @@ func aggregateMethod() string { return methodNote("aggregate", nil) }
 // matrixInput builds q[d][m] for a metric, over the named subsets (all
 // when empty), checking that the names exist.
 func matrixInput(res *analyses.Results, metric analyses.Metric, datasets, methods []string) (leaderboard.AggregateInput, error) {
-	if err := checkNames("metric", []string{metric.Name}, res.Metrics); err != nil {
+	if err := manifest.CheckNames("metric", []string{metric.Name}, res.Metrics); err != nil {
 		return leaderboard.AggregateInput{}, err
 	}
 	if len(datasets) == 0 {
 		datasets = res.Datasets
-	} else if err := checkNames("dataset", datasets, res.Datasets); err != nil {
+	} else if err := manifest.CheckNames("dataset", datasets, res.Datasets); err != nil {
 		return leaderboard.AggregateInput{}, err
 	}
 	if len(methods) == 0 {
 		methods = res.Methods
-	} else if err := checkNames("method", methods, res.Methods); err != nil {
+	} else if err := manifest.CheckNames("method", methods, res.Methods); err != nil {
 		return leaderboard.AggregateInput{}, err
 	}
 	if err := analyses.CheckMatrixSize(len(datasets), len(methods), false); err != nil {

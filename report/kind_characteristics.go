@@ -7,6 +7,7 @@ package report
 // features to the results.
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -22,6 +23,7 @@ import (
 	"github.com/evalbook/evalbook/figures"
 
 	"github.com/evalbook/evalbook/report/input"
+	"github.com/evalbook/evalbook/report/manifest"
 )
 
 func characteristicsKind() Kind {
@@ -74,10 +76,10 @@ func runCharacteristics(job *Job, o *datasets.CharacteristicsOptions) (*Output, 
 // characteristicsSource lists the [[datasets]] entries with an
 // interaction log and resolves from = "auto": the logs when there are
 // any, else the characteristics input.
-func characteristicsSource(job *Job, o *datasets.CharacteristicsOptions) ([]DatasetSpec, string) {
-	var logs []DatasetSpec
+func characteristicsSource(job *Job, o *datasets.CharacteristicsOptions) ([]manifest.DatasetSpec, string) {
+	var logs []manifest.DatasetSpec
 	for _, d := range job.Study.Datasets {
-		if d.Interactions != "" || d.engineLog != nil {
+		if d.Interactions != "" || d.EngineLog != nil {
 			logs = append(logs, d)
 		}
 	}
@@ -99,7 +101,7 @@ func characteristicsSource(job *Job, o *datasets.CharacteristicsOptions) ([]Data
 // row's rating (as pandas' drop_duplicates(keep="last")); with a rating
 // threshold that rating decides whether the pair is kept, so the notes
 // say, per dataset, how many rows changed a pair's rating.
-func characteristicsInputFromLogs(job *Job, logs []DatasetSpec, o *datasets.CharacteristicsOptions) (datasets.CharacteristicsInput, []string, error) {
+func characteristicsInputFromLogs(job *Job, logs []manifest.DatasetSpec, o *datasets.CharacteristicsOptions) (datasets.CharacteristicsInput, []string, error) {
 	var in datasets.CharacteristicsInput
 	if len(logs) == 0 {
 		return in, nil, fmt.Errorf("from = \"logs\": no [[datasets]] entry has interactions = \"…\"")
@@ -226,13 +228,10 @@ func charCanonicalNames(names []string) []string {
 	return out
 }
 
-// charFeatureKey compares feature names ignoring case and underscores.
-func charFeatureKey(s string) string { return datasets.FeatureKey(s) }
-
 // characteristicsFromLogs reads the logs on up to job.Workers workers. Each
 // result has its own slot and the error reported is the one of the first
 // failing dataset in manifest order, so output never depends on timing.
-func characteristicsFromLogs(job *Job, logs []DatasetSpec, p datasets.Preprocessing) ([]*datasets.LogSummary, error) {
+func characteristicsFromLogs(job *Job, logs []manifest.DatasetSpec, p datasets.Preprocessing) ([]*datasets.LogSummary, error) {
 	n := len(logs)
 	out := make([]*datasets.LogSummary, n)
 	errs := make([]error, n)
@@ -271,12 +270,12 @@ func characteristicsFromLogs(job *Job, logs []DatasetSpec, p datasets.Preprocess
 
 // readCharacteristicsLog streams one log into an InteractionLog. Errors
 // name the file (with line and column where there is one) and the dataset.
-func readCharacteristicsLog(job *Job, d DatasetSpec, p datasets.Preprocessing) (*datasets.LogSummary, error) {
+func readCharacteristicsLog(job *Job, d manifest.DatasetSpec, p datasets.Preprocessing) (*datasets.LogSummary, error) {
 	if err := datasetThreshold(d, &p); err != nil {
 		return nil, err
 	}
-	if d.engineLog != nil {
-		return engineLogSummary(job, job.inputs.engines.logs[d.engineLog], p)
+	if d.EngineLog != nil {
+		return engineLogSummary(job, job.inputs.engines.logs[d.EngineLog], p)
 	}
 	t, err := job.OpenTable(d.Interactions)
 	if err != nil {
@@ -353,7 +352,7 @@ func readCharacteristicsLog(job *Job, d DatasetSpec, p datasets.Preprocessing) (
 
 // datasetThreshold sets p's rating threshold from the dataset attribute
 // rating_threshold, when it has one.
-func datasetThreshold(d DatasetSpec, p *datasets.Preprocessing) error {
+func datasetThreshold(d manifest.DatasetSpec, p *datasets.Preprocessing) error {
 	if s, ok := d.Attrs["rating_threshold"]; ok {
 		v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
 		if err != nil || !analyses.Finite(v) {
@@ -378,4 +377,19 @@ func characteristicsMethod(from string, o *datasets.CharacteristicsOptions, n an
 		d.HasThreshold, d.Threshold = true, *o.RatingThreshold
 	}
 	return methodNote("characteristics", d)
+}
+
+// engineLogSummary is readCharacteristicsLog for an engine log: the
+// queries stop when the build is cancelled.
+func engineLogSummary(job *Job, e *engineLogSource, p datasets.Preprocessing) (*datasets.LogSummary, error) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		select {
+		case <-job.done:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	return e.summary(ctx, job.ID, p)
 }

@@ -7,18 +7,19 @@ import (
 	"github.com/evalbook/evalbook/analyses"
 	dsets "github.com/evalbook/evalbook/analyses/datasets"
 	"github.com/evalbook/evalbook/figures"
+	"github.com/evalbook/evalbook/report/manifest"
 )
 
 func clustersKind() Kind {
 	k := NewKind("clusters", "groups of similar datasets by their characteristics: PCA, Isolation Forest, k-means, per-cluster leaderboards (Shevchenko et al. 2024, §4.4, Table 5, Fig. 8)", runClusters)
-	k.Check = func(s *Study, opts any) error { return checkCompare(s, opts.(*dsets.ClustersOptions).Compare) }
+	k.Check = func(s *manifest.Study, opts any) error { return checkCompare(s, opts.(*dsets.ClustersOptions).Compare) }
 	return k
 }
 
 // checkCompare requires the compare attribute to be declared by at least
 // one [[datasets]] entry: a misspelt one ("papercluster") would otherwise
 // leave every dataset unlabelled and the adjusted Rand index null.
-func checkCompare(s *Study, attr string) error {
+func checkCompare(s *manifest.Study, attr string) error {
 	if attr == "" {
 		return nil
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/evalbook/evalbook/analyses"
 	"github.com/evalbook/evalbook/analyses/significance"
 	"github.com/evalbook/evalbook/figures"
+	"github.com/evalbook/evalbook/report/manifest"
 )
 
 func criticalDifferenceKind() Kind {
@@ -26,7 +27,7 @@ func runCriticalDifference(job *Job, o *significance.CriticalDifferenceOptions) 
 	if err != nil {
 		return nil, err
 	}
-	if err := checkDeclared(job.Study, res); err != nil {
+	if err := manifest.CheckDeclared(job.Study, res); err != nil {
 		return nil, err
 	}
 	if err := analyses.CheckMatrixSize(len(in.Datasets), len(in.Methods), true); err != nil {

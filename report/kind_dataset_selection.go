@@ -6,6 +6,7 @@ import (
 
 	dsets "github.com/evalbook/evalbook/analyses/datasets"
 	"github.com/evalbook/evalbook/figures"
+	"github.com/evalbook/evalbook/report/manifest"
 )
 
 func datasetSelectionKind() Kind {
@@ -17,7 +18,7 @@ func runDatasetSelection(job *Job, o *dsets.SelectionOptions) (*Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := checkNames("metric", o.Metrics, res.Metrics); err != nil {
+	if err := manifest.CheckNames("metric", o.Metrics, res.Metrics); err != nil {
 		return nil, err
 	}
 	datasets := o.Datasets
@@ -41,7 +42,7 @@ func runDatasetSelection(job *Job, o *dsets.SelectionOptions) (*Output, error) {
 				return nil, fmt.Errorf("no dataset has both characteristics and results (characteristics name e.g. %q, results e.g. %q)", ch.Datasets[0], res.Datasets[0])
 			}
 		}
-	} else if err := checkNames("dataset", datasets, res.Datasets); err != nil {
+	} else if err := manifest.CheckNames("dataset", datasets, res.Datasets); err != nil {
 		return nil, err
 	}
 	datasets, features, x, err := clustersFeatures(job, datasets, o.Features)
@@ -51,7 +52,7 @@ func runDatasetSelection(job *Job, o *dsets.SelectionOptions) (*Output, error) {
 	methods := o.Methods
 	if len(methods) == 0 {
 		methods = res.Methods
-	} else if err := checkNames("method", methods, res.Methods); err != nil {
+	} else if err := manifest.CheckNames("method", methods, res.Methods); err != nil {
 		return nil, err
 	}
 	if err := analyses.CheckMatrixSize(len(datasets), len(methods), false); err != nil {

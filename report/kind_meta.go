@@ -5,6 +5,7 @@ package report
 // per-dataset rows), runs meta.Analyze and draws the forest plot.
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -20,6 +21,7 @@ import (
 	"github.com/evalbook/evalbook/figures"
 
 	"github.com/evalbook/evalbook/report/input"
+	"github.com/evalbook/evalbook/report/manifest"
 )
 
 func metaKind() Kind {
@@ -98,10 +100,10 @@ func runMeta(job *Job, o *meta.Options) (*Output, error) {
 // otherwise, as everywhere; a summary's rows are not, and taking higher
 // as better put the forest plot's "favours" labels on the wrong sides
 // for a metric such as length of stay.
-func summaryDirection(s *Study, o *meta.Options) (analyses.Metric, error) {
+func summaryDirection(s *manifest.Study, o *meta.Options) (analyses.Metric, error) {
 	m := analyses.Metric{Name: o.Metric, Better: analyses.HigherIsBetter, Max: math.Inf(1)}
 	declared := ""
-	if i, ok := s.metricIndex[strings.ToLower(o.Metric)]; ok && o.Metric != "" {
+	if i, ok := s.MetricIndex[strings.ToLower(o.Metric)]; ok && o.Metric != "" {
 		declared = s.Metrics[i].Better
 	}
 	switch {
@@ -306,7 +308,7 @@ func metaStreamUnits(job *Job, o *meta.Options) ([]meta.Study, error) {
 }
 
 // metaManifestOrder puts the studies in the manifest's dataset order.
-func metaManifestOrder(s *Study, studies []meta.Study) []meta.Study {
+func metaManifestOrder(s *manifest.Study, studies []meta.Study) []meta.Study {
 	names := make([]string, len(studies))
 	by := make(map[string]meta.Study, len(studies))
 	for i, st := range studies {
@@ -314,7 +316,7 @@ func metaManifestOrder(s *Study, studies []meta.Study) []meta.Study {
 		by[st.Dataset] = st
 	}
 	out := make([]meta.Study, 0, len(studies))
-	for _, n := range s.orderDatasets(names) {
+	for _, n := range s.OrderDatasets(names) {
 		out = append(out, by[n])
 	}
 	return out
@@ -612,7 +614,7 @@ func checkMissingAgrees(job *Job, o *meta.Options) error {
 		if a.ID != job.ID {
 			continue
 		}
-		line, explicit := s.keyLines[a.key+".missing"]
+		line, explicit := s.KeyLines[a.Key+".missing"]
 		if !explicit {
 			return nil
 		}
@@ -635,7 +637,7 @@ func checkMissingAgrees(job *Job, o *meta.Options) error {
 // out with a note, as before.
 // A study that means to leave it out says so with datasets = […]; a
 // dataset outside that list is not checked.
-func metaBothMethods(s *Study, o *meta.Options, studies []meta.Study) error {
+func metaBothMethods(s *manifest.Study, o *meta.Options, studies []meta.Study) error {
 	var keep map[string]bool
 	if len(o.Datasets) > 0 {
 		keep = map[string]bool{}
@@ -668,7 +670,7 @@ func metaBothMethods(s *Study, o *meta.Options, studies []meta.Study) error {
 // metaExpectedFiles names the file each path pattern of the units would
 // have matched for the methods on the dataset:
 // " (expected in T_d2.csv, which is missing or holds none)".
-func metaExpectedFiles(s *Study, methods []string, dataset string) string {
+func metaExpectedFiles(s *manifest.Study, methods []string, dataset string) string {
 	var want []string
 	for _, e := range s.Inputs.Units {
 		if !strings.Contains(e.Path, "{method}") && !strings.Contains(e.Path, "{dataset}") {
@@ -696,4 +698,59 @@ func metaOtherDatasets(studies []meta.Study, but string) string {
 		}
 	}
 	return strings.Join(q, ", ")
+}
+
+// roundSink makes the units pass hand the sink whole rounds (roundTaker).
+func (m *metaSink) roundSink() roundTaker { return m }
+
+// metaEngineUnits computes a meta-analysis's per-dataset studies from the
+// engine's sums (the engine's counterpart of metaStreamUnits).
+func metaEngineUnits(job *Job, o *meta.Options) ([]meta.Study, error) {
+	e := job.inputs.engines.units
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		select {
+		case <-job.done:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	cat, err := e.catalogue(ctx)
+	if err != nil {
+		return nil, err
+	}
+	q, datasets, shifts, err := e.metaPlan(cat, o)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := e.run(ctx, job.ID, q)
+	if err != nil {
+		return nil, err
+	}
+	// A repeated unit id: the paired sums count them (the independent
+	// ones do not); a query of its own names the first exactly.
+	var studies []meta.Study
+	repeated := o.Design == "independent"
+	if !repeated {
+		studies, err = e.pairedStudies(rows, datasets, shifts, o)
+		if repeated = errors.Is(err, errEngineRepeat); !repeated && err != nil {
+			return nil, err
+		}
+	}
+	if repeated {
+		rep, err := e.run(ctx, job.ID, e.Src.RepeatSQL(o.Metric, o.Treatment, o.Control))
+		if err != nil {
+			return nil, err
+		}
+		if len(rep) > 0 && len(rep[0]) == 4 {
+			r := rep[0]
+			return nil, e.repeatError(str(r[0]), str(r[1]), r[2], u64(r[3]))
+		}
+		if o.Design != "independent" {
+			return nil, e.errorf("the paired sums count a repeated unit id that no query of repeats finds; was the table written to during the build?")
+		}
+		return groupStudies(rows, datasets, shifts, o), nil
+	}
+	return studies, nil
 }

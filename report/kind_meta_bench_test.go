@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/evalbook/evalbook/analyses/meta"
+	"github.com/evalbook/evalbook/report/manifest"
 )
 
 // metaBenchStudy writes a study with one meta-analysis of k two-group
@@ -57,8 +58,8 @@ sensitivity = true
 // asserted.
 func BenchmarkMetaSummary10k(b *testing.B) {
 	dir := metaBenchStudy(b, 10000)
-	manifest := filepath.Join(dir, "study.toml")
-	s, err := LoadStudy(manifest, Kinds())
+	manifestPath := filepath.Join(dir, "study.toml")
+	s, err := manifest.LoadStudy(manifestPath, Kinds())
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -84,7 +85,7 @@ func BenchmarkMetaSummary10k(b *testing.B) {
 		}
 		run += time.Since(start)
 		start = time.Now()
-		if _, err := Build(context.Background(), Options{Manifest: manifest, Format: "html", NoCache: true, Quiet: true}); err != nil {
+		if _, err := Build(context.Background(), Options{Manifest: manifestPath, Format: "html", NoCache: true, Quiet: true}); err != nil {
 			b.Fatal(err)
 		}
 		build += time.Since(start)

@@ -9,6 +9,7 @@ import (
 	"github.com/evalbook/evalbook/analyses"
 	"github.com/evalbook/evalbook/analyses/correlation"
 	"github.com/evalbook/evalbook/figures"
+	"github.com/evalbook/evalbook/report/manifest"
 )
 
 func metricCorrelationKind() Kind {
@@ -26,7 +27,7 @@ func runMetricCorrelation(job *Job, o *correlation.Options) (*Output, error) {
 	names := o.Metrics
 	if len(names) == 0 {
 		names = res.Metrics
-	} else if err := checkNames("metric", names, res.Metrics); err != nil {
+	} else if err := manifest.CheckNames("metric", names, res.Metrics); err != nil {
 		return nil, err
 	}
 	if len(names) < 2 {

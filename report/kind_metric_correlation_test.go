@@ -2,6 +2,7 @@ package report
 
 import (
 	"encoding/json"
+	"github.com/evalbook/evalbook/report/manifest"
 	"strings"
 	"testing"
 )
@@ -100,7 +101,7 @@ d2,z,rmse,1.1
 
 func TestMetricCorrelationManifestValidation(t *testing.T) {
 	t.Parallel()
-	_, err := ParseStudy("study.toml", []byte(`title = "x"
+	_, err := manifest.ParseStudy("study.toml", []byte(`title = "x"
 [[analyses]]
 id = "agree"
 type = "metric_correlation"

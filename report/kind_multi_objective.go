@@ -13,6 +13,7 @@ import (
 	"github.com/evalbook/evalbook/analyses"
 	"github.com/evalbook/evalbook/analyses/multiobjective"
 	"github.com/evalbook/evalbook/figures"
+	"github.com/evalbook/evalbook/report/manifest"
 )
 
 func multiObjectiveKind() Kind {
@@ -48,7 +49,7 @@ func moMetrics(o *multiobjective.Options) []string {
 	out := append([]string{o.Base}, o.Objectives...)
 	if o.EvalRS2022.Enabled() {
 		for _, m := range o.EvalRS2022.Metrics() {
-			if !contains(out, m) {
+			if !manifest.Contains(out, m) {
 				out = append(out, m)
 			}
 		}
@@ -60,7 +61,7 @@ func moMetrics(o *multiobjective.Options) []string {
 func moReadInput(job *Job, o *multiobjective.Options) (multiobjective.Input, error) {
 	in := multiobjective.Input{Metrics: map[string]analyses.Metric{}, Values: map[string][]float64{}}
 	for col := range o.Input.Columns {
-		if col != "model" && !contains(moMetrics(o), col) {
+		if col != "model" && !manifest.Contains(moMetrics(o), col) {
 			return in, fmt.Errorf("input.columns: %q is neither model nor a metric of the analysis%s", col, analyses.NameHint(col, append([]string{"model"}, moMetrics(o)...)))
 		}
 	}
@@ -188,12 +189,12 @@ func moResultsInput(job *Job, o *multiobjective.Options) (multiobjective.Input, 
 	case ds == "":
 		return in, fmt.Errorf("the results hold %d datasets: set dataset = \"…\" (or give a leaderboard with input = \"…\")", len(res.Datasets))
 	default:
-		if err := checkNames("dataset", []string{ds}, res.Datasets); err != nil {
+		if err := manifest.CheckNames("dataset", []string{ds}, res.Datasets); err != nil {
 			return in, err
 		}
 	}
 	metrics := moMetrics(o)
-	if err := checkNames("metric", metrics, res.Metrics); err != nil {
+	if err := manifest.CheckNames("metric", metrics, res.Metrics); err != nil {
 		return in, err
 	}
 	for _, m := range res.Methods {

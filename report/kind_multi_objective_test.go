@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/evalbook/evalbook/analyses/multiobjective"
+	"github.com/evalbook/evalbook/report/manifest"
 )
 
 // evalrs2022Manifest is a study over the EvalRS 2022 submissions with the
@@ -43,9 +44,9 @@ behavioural = { weight = 1.5, metrics = ["being_less_wrong", "latent_diversity"]
 const evalrs2022Reference = "../../shared/reference/evalrs2022/evalrs_2022_submissions.parquet.snappy"
 
 // runStudyAnalysis parses a manifest in dir and runs its first analysis.
-func runStudyAnalysis(t *testing.T, dir, manifest string) *Output {
+func runStudyAnalysis(t *testing.T, dir, manifestPath string) *Output {
 	t.Helper()
-	s, err := ParseStudy(filepath.Join(dir, "study.toml"), []byte(manifest), Kinds())
+	s, err := manifest.ParseStudy(filepath.Join(dir, "study.toml"), []byte(manifestPath), Kinds())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,9 +59,9 @@ func runStudyAnalysis(t *testing.T, dir, manifest string) *Output {
 	return out
 }
 
-func runStudyError(t *testing.T, dir, manifest string) error {
+func runStudyError(t *testing.T, dir, manifestPath string) error {
 	t.Helper()
-	s, err := ParseStudy(filepath.Join(dir, "study.toml"), []byte(manifest), Kinds())
+	s, err := manifest.ParseStudy(filepath.Join(dir, "study.toml"), []byte(manifestPath), Kinds())
 	if err != nil {
 		return err
 	}

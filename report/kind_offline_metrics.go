@@ -199,7 +199,7 @@ func offlineDerive(job *Job, o *offline.Options, unit func(*UnitRow) error, perR
 	if err != nil {
 		return nil, err
 	}
-	datasets := job.Study.orderDatasets(analyses.SortedKeys(in.runs))
+	datasets := job.Study.OrderDatasets(analyses.SortedKeys(in.runs))
 	d := &OfflineDerived{Predictions: len(in.preds) > 0}
 	prog := &offlineProgress{job: job, total: in.nRuns}
 	for _, ds := range datasets {

@@ -19,6 +19,7 @@ import (
 
 	"github.com/evalbook/evalbook/analyses"
 	"github.com/evalbook/evalbook/report/input"
+	"github.com/evalbook/evalbook/report/manifest"
 )
 
 // offlineColumns are the names each input may map with columns.
@@ -30,15 +31,15 @@ var offlineColumns = map[string][]string{
 
 // offlineEntries decodes the value of option key (runs, truth or
 // predictions) into input entries.
-func offlineEntries(job *Job, key string, v any) ([]InputEntry, error) {
+func offlineEntries(job *Job, key string, v any) ([]manifest.InputEntry, error) {
 	fullKey := key
 	for _, a := range job.Study.Analyses {
 		if a.ID == job.ID {
-			fullKey = a.key + "." + key
+			fullKey = a.Key + "." + key
 		}
 	}
-	line := job.Study.line(fullKey)
-	manifest := filepath.Base(job.Study.File)
+	line := job.Study.Line(fullKey)
+	manifestName := filepath.Base(job.Study.File)
 	switch v := v.(type) {
 	case nil:
 		return nil, nil
@@ -46,19 +47,19 @@ func offlineEntries(job *Job, key string, v any) ([]InputEntry, error) {
 		if v == "" {
 			return nil, nil
 		}
-		return []InputEntry{{Path: v, Line: line}}, nil
+		return []manifest.InputEntry{{Path: v, Line: line}}, nil
 	}
 	var buf bytes.Buffer
 	if err := toml.NewEncoder(&buf).Encode(map[string]any{"v": v}); err != nil {
-		return nil, &ManifestError{File: manifest, Line: line, Msg: fmt.Sprintf("%s: %v", key, err)}
+		return nil, &manifest.ManifestError{File: manifestName, Line: line, Msg: fmt.Sprintf("%s: %v", key, err)}
 	}
 	var raw map[string]toml.Primitive
 	md, err := toml.Decode(buf.String(), &raw)
 	if err != nil {
-		return nil, &ManifestError{File: manifest, Line: line, Msg: fmt.Sprintf("%s: %v", key, err)}
+		return nil, &manifest.ManifestError{File: manifestName, Line: line, Msg: fmt.Sprintf("%s: %v", key, err)}
 	}
 	allowed := offlineColumns[key]
-	var errs Errors
+	var errs manifest.Errors
 	fail := func(k, format string, args ...any) {
 		// decodeEntries knows the columns of results and units; the
 		// offline inputs have their own, checked below.
@@ -67,9 +68,9 @@ func offlineEntries(job *Job, key string, v any) ([]InputEntry, error) {
 				return
 			}
 		}
-		errs = append(errs, &ManifestError{File: manifest, Line: line, Msg: fmt.Sprintf(format, args...)})
+		errs = append(errs, &manifest.ManifestError{File: manifestName, Line: line, Msg: fmt.Sprintf(format, args...)})
 	}
-	entries := job.Study.decodeEntries(md, raw["v"], fullKey, fail)
+	entries := job.Study.DecodeEntries(md, raw["v"], fullKey, fail)
 	for i, e := range entries {
 		for col := range e.Columns {
 			if !slices.Contains(allowed, col) && col != "dataset" && col != "method" {
@@ -102,7 +103,7 @@ func offlineExpandEntries(job *Job, key string, v any) ([]offlineFile, error) {
 	if err != nil {
 		return nil, err
 	}
-	manifest := filepath.Base(job.Study.File)
+	manifestName := filepath.Base(job.Study.File)
 	var out []offlineFile
 	for _, e := range entries {
 		files, err := job.inputs.match(e.Path)
@@ -122,7 +123,7 @@ func offlineExpandEntries(job *Job, key string, v any) ([]offlineFile, error) {
 				of.dataset = job.Study.Title
 			}
 			if of.method == "" && key != "truth" {
-				return nil, input.Errorf(manifest, e.Line, "%s: %s has no method: put {method} in the path or give method = \"…\"", key, of.display)
+				return nil, input.Errorf(manifestName, e.Line, "%s: %s has no method: put {method} in the path or give method = \"…\"", key, of.display)
 			}
 			out = append(out, of)
 		}

@@ -17,6 +17,7 @@ import (
 	"github.com/evalbook/evalbook/figures"
 
 	"github.com/evalbook/evalbook/report/input"
+	"github.com/evalbook/evalbook/report/manifest"
 )
 
 func pairedTestsKind() Kind {
@@ -72,13 +73,13 @@ func pairedFromResults(ctx *Job, o *significance.PairedTestsOptions, metric anal
 	if err != nil {
 		return significance.PairedTestsInput{}, err
 	}
-	if err := checkNames("metric", []string{metric.Name}, res.Metrics); err != nil {
+	if err := manifest.CheckNames("metric", []string{metric.Name}, res.Metrics); err != nil {
 		return significance.PairedTestsInput{}, err
 	}
 	methods := o.Methods
 	if len(methods) == 0 {
 		methods = res.Methods
-	} else if err := checkNames("method", methods, res.Methods); err != nil {
+	} else if err := manifest.CheckNames("method", methods, res.Methods); err != nil {
 		return significance.PairedTestsInput{}, err
 	}
 	if err := analyses.CheckMatrixSize(len(res.Datasets), len(methods), true); err != nil {

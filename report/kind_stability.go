@@ -7,6 +7,7 @@ package report
 import (
 	"github.com/evalbook/evalbook/analyses/leaderboard"
 	"github.com/evalbook/evalbook/figures"
+	"github.com/evalbook/evalbook/report/manifest"
 )
 
 func stabilityKind() Kind {
@@ -22,10 +23,10 @@ func runStability(job *Job, o *leaderboard.StabilityOptions) (*Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := checkDeclared(job.Study, res); err != nil {
+	if err := manifest.CheckDeclared(job.Study, res); err != nil {
 		return nil, err
 	}
-	if err := checkStabilityWork(o, len(m.Datasets), len(m.Methods)); err != nil {
+	if err := manifest.CheckStabilityWork(o, len(m.Datasets), len(m.Methods)); err != nil {
 		return nil, err
 	}
 	in := leaderboard.StabilityInput{Metric: m.Metric, Datasets: m.Datasets, Methods: m.Methods, Q: m.Q,

@@ -12,11 +12,12 @@ import (
 
 	"github.com/evalbook/evalbook/analyses"
 	"github.com/evalbook/evalbook/analyses/leaderboard"
+	"github.com/evalbook/evalbook/report/manifest"
 )
 
 // stabilityStudy writes a small study (8 datasets × 5 methods, rmse lower
 // is better with a bound) into a temporary directory and parses it.
-func stabilityStudy(t *testing.T, analysis string) *Study {
+func stabilityStudy(t *testing.T, analysis string) *manifest.Study {
 	t.Helper()
 	dir := t.TempDir()
 	var csv strings.Builder
@@ -30,7 +31,7 @@ func stabilityStudy(t *testing.T, analysis string) *Study {
 	if err := os.WriteFile(filepath.Join(dir, "results.csv"), []byte(csv.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	manifest := `title = "t"
+	manifestPath := `title = "t"
 seed = 42
 [[metrics]]
 name = "rmse"
@@ -40,10 +41,10 @@ max = 1.0
 results = ["results.csv"]
 ` + analysis
 	file := filepath.Join(dir, "study.toml")
-	if err := os.WriteFile(file, []byte(manifest), 0o644); err != nil {
+	if err := os.WriteFile(file, []byte(manifestPath), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	s, err := LoadStudy(file, Kinds())
+	s, err := manifest.LoadStudy(file, Kinds())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +64,7 @@ func (p *stabilitySteps) Step(label string, done, total int) {
 	}
 }
 
-func runStabilityKind(t *testing.T, s *Study, jobs int, progress Progress) *Output {
+func runStabilityKind(t *testing.T, s *manifest.Study, jobs int, progress Progress) *Output {
 	t.Helper()
 	a := s.Analyses[0]
 	ctx := &Job{ID: a.ID, Title: a.Title, Study: s, Seed: deriveSeed(s.Seed, a.ID), Workers: jobs,
@@ -167,7 +168,7 @@ func TestStabilityKindOptions(t *testing.T) {
 	} {
 		dir := t.TempDir()
 		src := "title = \"t\"\n[[analyses]]\nid = \"s\"\ntype = \"stability\"\n" + c.body
-		_, err := ParseStudy(filepath.Join(dir, "study.toml"), []byte(src), Kinds())
+		_, err := manifest.ParseStudy(filepath.Join(dir, "study.toml"), []byte(src), Kinds())
 		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "study.toml:") {
 			t.Errorf("%q: got %v, want an error with line and %q", c.body, err, c.want)
 		}

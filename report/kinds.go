@@ -1,6 +1,9 @@
 package report
 
-import "github.com/evalbook/evalbook/analyses"
+import (
+	"github.com/evalbook/evalbook/analyses"
+	"github.com/evalbook/evalbook/report/manifest"
+)
 
 // Registry maps an analysis type to its Kind.
 type Registry map[string]Kind
@@ -10,12 +13,12 @@ func (r Registry) Types() []string { return analyses.SortedKeys(r) }
 
 // OptionsKind returns the manifest's side of the named type: what the
 // manifest decodes and checks, and the rules it applies.
-func (r Registry) OptionsKind(typ string) (manifestKind, bool) {
+func (r Registry) OptionsKind(typ string) (manifest.Kind, bool) {
 	k, ok := r[typ]
 	if !ok {
-		return manifestKind{}, false
+		return manifest.Kind{}, false
 	}
-	return manifestKind{Type: k.Type, Summary: k.Summary, NewOptions: k.NewOptions, Check: k.Check, Feeds: k.Feeds, ReadsUnits: k.Units != nil}, true
+	return manifest.Kind{Type: k.Type, Summary: k.Summary, NewOptions: k.NewOptions, Check: k.Check, Feeds: k.Feeds, ReadsUnits: k.Units != nil}, true
 }
 
 // Kinds returns the registry of every built-in analysis type. Adding an

@@ -2,6 +2,7 @@ package report
 
 import (
 	"context"
+	"github.com/evalbook/evalbook/report/manifest"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -67,7 +68,7 @@ func TestNotesMatchKinds(t *testing.T) {
 
 // builtDemo generates the demo study (go run ./sites/demo/gen, as make
 // demo does) into a temporary directory and builds it in both formats.
-func builtDemo(t *testing.T) (study *Study, site string) {
+func builtDemo(t *testing.T) (study *manifest.Study, site string) {
 	t.Helper()
 	root, err := filepath.Abs("..")
 	if err != nil {
@@ -80,11 +81,11 @@ func builtDemo(t *testing.T) (study *Study, site string) {
 		t.Fatalf("demo generator: %v\n%s", err, out)
 	}
 	site = filepath.Join(dir, "site")
-	manifest := filepath.Join(dir, "study.toml")
-	if _, err := Build(context.Background(), Options{Manifest: manifest, Out: site, Format: "both", NoCache: true, Quiet: true}); err != nil {
+	manifestPath := filepath.Join(dir, "study.toml")
+	if _, err := Build(context.Background(), Options{Manifest: manifestPath, Out: site, Format: "both", NoCache: true, Quiet: true}); err != nil {
 		t.Fatal(err)
 	}
-	study, err = LoadStudy(manifest, Kinds())
+	study, err = manifest.LoadStudy(manifestPath, Kinds())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,7 +107,7 @@ func TestDemoNotes(t *testing.T) {
 // and each analysis page carries its executed method note. (A note that
 // fails to execute fails the build: methodNote's panic becomes the
 // analysis's error.)
-func testNotesExecuteOnDemo(t *testing.T, study *Study, site string) {
+func testNotesExecuteOnDemo(t *testing.T, study *manifest.Study, site string) {
 	seen := map[string]bool{}
 	for _, a := range study.Analyses {
 		seen[a.Type] = true

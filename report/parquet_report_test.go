@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/evalbook/evalbook/report/manifest"
 	"github.com/parquet-go/parquet-go"
 )
 
@@ -57,7 +58,7 @@ id = "lb"
 type = "aggregate"
 metric = "ndcg"
 `), 0o644)
-	s, err := LoadStudy(filepath.Join(dir, "study.toml"), Kinds())
+	s, err := manifest.LoadStudy(filepath.Join(dir, "study.toml"), Kinds())
 	if err != nil {
 		t.Fatal(err)
 	}

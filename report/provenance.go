@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"github.com/evalbook/evalbook/report/manifest"
 	"path/filepath"
 	"sort"
 )
@@ -36,12 +37,12 @@ type AnalysisProv struct {
 	Params map[string]any `json:"params"`
 }
 
-func provenance(s *Study, in *inputs, runs []analysisRun, o Options) (*Provenance, error) {
+func provenance(s *manifest.Study, in *inputs, runs []analysisRun, o Options) (*Provenance, error) {
 	p := &Provenance{Tool: "evalbook", Version: o.Version, Seed: s.Seed, Command: o.Command}
 	// The manifest's hash is of the bytes that were parsed, not of the
 	// file as it is now: an edit during the build must not be recorded
 	// as what the build followed.
-	p.Manifest = FileProvenance{Path: filepath.Base(s.File), SHA256: s.sourceSum}
+	p.Manifest = FileProvenance{Path: filepath.Base(s.File), SHA256: s.SourceSum}
 	in.mu.Lock()
 	paths := make([]string, 0, len(in.files))
 	for path := range in.files {
@@ -68,7 +69,7 @@ func provenance(s *Study, in *inputs, runs []analysisRun, o Options) (*Provenanc
 	}
 	p.EngineLogs = in.engineLogsProvenance()
 	for _, r := range runs {
-		params, err := paramsMap(r.Spec.Options)
+		params, err := manifest.ParamsMap(r.Spec.Options)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", r.Spec.ID, err)
 		}

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"github.com/evalbook/evalbook/report/manifest"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -32,7 +33,7 @@ func TestReadmeDocumentsEveryAnalysis(t *testing.T) {
 		if j := strings.Index(section, "\n## "); j >= 0 {
 			section = section[:j]
 		}
-		for _, key := range tomlKeys(Kinds()[typ].NewOptions()) {
+		for _, key := range manifest.TomlKeys(Kinds()[typ].NewOptions()) {
 			if !regexp.MustCompile(`(?m)(^|[\s.\x60])` + regexp.QuoteMeta(key) + `(\s*=|\x60|\])`).MatchString(section) {
 				t.Errorf("README.md section %s does not document key %q", head, key)
 			}

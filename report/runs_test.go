@@ -18,6 +18,7 @@ import (
 	"github.com/evalbook/evalbook/analyses/offline"
 
 	"github.com/evalbook/evalbook/report/input"
+	"github.com/evalbook/evalbook/report/manifest"
 )
 
 // offlineTestCtx writes files into a temporary study directory and returns
@@ -42,7 +43,7 @@ func offlineTestCtx(t testing.TB, files map[string]string) *Job {
 			t.Fatal(err)
 		}
 	}
-	s := &Study{File: filepath.Join(dir, "study.toml"), Dir: dir, Title: "study"}
+	s := &manifest.Study{File: filepath.Join(dir, "study.toml"), Dir: dir, Title: "study"}
 	return &Job{ID: "om", Title: "Offline", Study: s, Workers: 2, inputs: newInputs(s), progress: noProgress{}}
 }
 

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/BurntSushi/toml"
+	"github.com/evalbook/evalbook/report/manifest"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
@@ -28,7 +29,7 @@ var parsedManifests struct {
 // accepted among them: the tests' studies, the demo, the README's.
 func TestMain(m *testing.M) {
 	parsedManifests.srcs = map[string]Registry{}
-	onParsed = func(src []byte, parsed manifestRegistry) {
+	manifest.OnParsed = func(src []byte, parsed manifest.Registry) {
 		kinds, _ := parsed.(Registry) // the tests parse with a Registry (nil: Kinds())
 		parsedManifests.Lock()
 		defer parsedManifests.Unlock()
@@ -38,7 +39,7 @@ func TestMain(m *testing.M) {
 		}
 	}
 	code := m.Run()
-	onParsed = nil
+	manifest.OnParsed = nil
 	if code == 0 {
 		if err := schemaAcceptsParsed(); err != nil {
 			fmt.Fprintln(os.Stderr, "FAIL: TestMain: the manifest schema (evalbook schema) rejects a manifest the parser accepts:", err)
@@ -73,7 +74,7 @@ func schemaAcceptsParsed() error {
 
 // compileSchema compiles Schema(kinds).
 func compileSchema(kinds Registry) (*jsonschema.Schema, error) {
-	raw, err := Schema(kinds)
+	raw, err := manifest.Schema(kinds)
 	if err != nil {
 		return nil, err
 	}
@@ -83,10 +84,10 @@ func compileSchema(kinds Registry) (*jsonschema.Schema, error) {
 	}
 	c := jsonschema.NewCompiler()
 	c.AssertFormat()
-	if err := c.AddResource(SchemaID, doc); err != nil {
+	if err := c.AddResource(manifest.SchemaID, doc); err != nil {
 		return nil, err
 	}
-	return c.Compile(SchemaID)
+	return c.Compile(manifest.SchemaID)
 }
 
 // validateManifest validates a TOML manifest, read as a TOML-aware
@@ -112,18 +113,18 @@ func validateManifest(sch *jsonschema.Schema, src string) error {
 // that decodes itself has its schema (a generic struct schema would
 // refuse its other shapes).
 func TestSchemaCoversTheParser(t *testing.T) {
-	for _, k := range topKeys {
-		if topKeySchema[k] == nil && k != "analyses" {
+	for _, k := range manifest.TopKeys {
+		if manifest.TopKeySchema[k] == nil && k != "analyses" {
 			t.Errorf("top-level key %q has no schema (topKeySchema)", k)
 		}
 	}
-	if len(topKeySchema) != len(topKeys) {
-		t.Errorf("topKeySchema has %d keys, the parser %d", len(topKeySchema), len(topKeys))
+	if len(manifest.TopKeySchema) != len(manifest.TopKeys) {
+		t.Errorf("topKeySchema has %d keys, the parser %d", len(manifest.TopKeySchema), len(manifest.TopKeys))
 	}
 	unmarshaler := reflect.TypeOf((*toml.Unmarshaler)(nil)).Elem()
-	for _, typ := range schemaTypes(Kinds()) {
+	for _, typ := range manifest.SchemaTypes(Kinds()) {
 		if reflect.PointerTo(typ).Implements(unmarshaler) {
-			if _, ok := customSchemas[typ]; !ok {
+			if _, ok := manifest.CustomSchemas[typ]; !ok {
 				t.Errorf("%v decodes itself (UnmarshalTOML) but has no schema in customSchemas", typ)
 			}
 		}
@@ -145,7 +146,7 @@ func TestSchemaAcceptsAndRejects(t *testing.T) {
 	accepted := 0
 	for _, m := range regexp.MustCompile("(?s)```toml[^\n]*\n(.*?)```").FindAllStringSubmatch(string(readme), -1) {
 		src := m[1]
-		if _, err := ParseStudy("study.toml", []byte(src), Kinds()); err != nil {
+		if _, err := manifest.ParseStudy("study.toml", []byte(src), Kinds()); err != nil {
 			continue // a fragment, or a listing of every option
 		}
 		accepted++

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/evalbook/evalbook/report/input"
+	"github.com/evalbook/evalbook/report/manifest"
 )
 
 // Server builds a study, serves its site on a local address, watches the
@@ -167,7 +168,7 @@ func (s *Server) watchList() []string {
 		}
 		set["pattern:"+pat+":"+strconv.Itoa(len(files))] = true
 	}
-	if st, err := LoadStudy(s.opts.Manifest, s.opts.Kinds); err == nil {
+	if st, err := manifest.LoadStudy(s.opts.Manifest, s.opts.Kinds); err == nil {
 		in := newInputs(st)
 		for _, k := range []string{"results", "units", "characteristics"} {
 			for _, p := range in.filesOf(k) {

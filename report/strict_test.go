@@ -22,6 +22,7 @@ import (
 	"github.com/evalbook/evalbook/analyses"
 
 	"github.com/evalbook/evalbook/report/input"
+	"github.com/evalbook/evalbook/report/manifest"
 )
 
 // strictStudy writes a study whose results (or kind) entry is
@@ -30,8 +31,8 @@ import (
 func strictStudy(t testing.TB, kind, file, extra string, files map[string]string) *inputs {
 	t.Helper()
 	dir := t.TempDir()
-	manifest := "title = \"s\"\n[inputs]\n" + kind + " = { path = \"" + file + "\"" + extra + " }\n"
-	if err := os.WriteFile(filepath.Join(dir, "study.toml"), []byte(manifest), 0o644); err != nil {
+	manifestPath := "title = \"s\"\n[inputs]\n" + kind + " = { path = \"" + file + "\"" + extra + " }\n"
+	if err := os.WriteFile(filepath.Join(dir, "study.toml"), []byte(manifestPath), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	for name, data := range files {
@@ -41,7 +42,7 @@ func strictStudy(t testing.TB, kind, file, extra string, files map[string]string
 			t.Fatal(err)
 		}
 	}
-	s, err := LoadStudy(filepath.Join(dir, "study.toml"), Kinds())
+	s, err := manifest.LoadStudy(filepath.Join(dir, "study.toml"), Kinds())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -402,7 +403,7 @@ func TestStrictRegularFiles(t *testing.T) {
 		t.Skip("no FIFOs here:", err)
 	}
 	os.WriteFile(filepath.Join(dir, "study.toml"), []byte("title = \"s\"\n[inputs]\nresults = \"results.csv\"\n"), 0o644)
-	s, err := LoadStudy(filepath.Join(dir, "study.toml"), Kinds())
+	s, err := manifest.LoadStudy(filepath.Join(dir, "study.toml"), Kinds())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -486,12 +487,12 @@ func TestStrictManifestKeys(t *testing.T) {
 		{`results = { path = "r.csv", missing_values = ["N\u0000A"] }`, `marker "N\x00A" holds a control character`},
 		{`results = { path = "r.csv", missing_values = "NA" }`, `inputs.results.missing_values`},
 	} {
-		_, err := ParseStudy("/s/study.toml", []byte("title = \"s\"\n[inputs]\n"+c.inputs+"\n"), Kinds())
+		_, err := manifest.ParseStudy("/s/study.toml", []byte("title = \"s\"\n[inputs]\n"+c.inputs+"\n"), Kinds())
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: error %v, want %q", c.inputs, err, c.want)
 		}
 	}
-	s, err := ParseStudy("/s/study.toml", []byte("title = \"s\"\n[inputs]\nresults = [{ path = \"r.csv\", duplicates = \"last\", missing_values = [\"NA\"] }]\n"), Kinds())
+	s, err := manifest.ParseStudy("/s/study.toml", []byte("title = \"s\"\n[inputs]\nresults = [{ path = \"r.csv\", duplicates = \"last\", missing_values = [\"NA\"] }]\n"), Kinds())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -578,7 +579,7 @@ func TestStrictParquetNumbers(t *testing.T) {
 	writePQ(t, filepath.Join(dir, "t.parquet"), []textRow{{"d", "A", "ndcg", "0x1p-2"}})
 	load := func(file, extra string) (*analyses.Results, error) {
 		os.WriteFile(filepath.Join(dir, "study.toml"), []byte("title = \"s\"\n[inputs]\nresults = { path = \""+file+"\""+extra+" }\n"), 0o644)
-		s, err := LoadStudy(filepath.Join(dir, "study.toml"), Kinds())
+		s, err := manifest.LoadStudy(filepath.Join(dir, "study.toml"), Kinds())
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/evalbook/evalbook/analyses/meta"
+	"github.com/evalbook/evalbook/report/manifest"
 )
 
 // BenchmarkUnitsRepeatCheck runs the units pass of two meta-analyses
@@ -64,7 +65,7 @@ func BenchmarkUnitsRepeatCheck(b *testing.B) {
 			}
 			f.Close()
 			os.WriteFile(filepath.Join(dir, "study.toml"), []byte("title = \"b\"\n[inputs]\nunits = \"units.csv\"\n"), 0o644)
-			s, err := LoadStudy(filepath.Join(dir, "study.toml"), Kinds())
+			s, err := manifest.LoadStudy(filepath.Join(dir, "study.toml"), Kinds())
 			if err != nil {
 				b.Fatal(err)
 			}

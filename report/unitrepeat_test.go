@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"fmt"
+	"github.com/evalbook/evalbook/report/manifest"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -18,7 +19,7 @@ type repeatKnobs struct{ words, cands, spillMem, early int }
 // first analysis with the repeat check's knobs; opens counts the files
 // opened, toConfirm the candidates left to confirm after the spill (-1:
 // there were none).
-func repeatStudy(t *testing.T, files map[string]string, manifest string, k repeatKnobs) (opens, toConfirm int, err error) {
+func repeatStudy(t *testing.T, files map[string]string, manifestPath string, k repeatKnobs) (opens, toConfirm int, err error) {
 	t.Helper()
 	dir := t.TempDir()
 	for name, body := range files {
@@ -30,7 +31,7 @@ func repeatStudy(t *testing.T, files map[string]string, manifest string, k repea
 			t.Fatal(err)
 		}
 	}
-	s, err := ParseStudy(filepath.Join(dir, "study.toml"), []byte(manifest), Kinds())
+	s, err := manifest.ParseStudy(filepath.Join(dir, "study.toml"), []byte(manifestPath), Kinds())
 	if err != nil {
 		t.Fatal(err)
 	}

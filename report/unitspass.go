@@ -43,6 +43,7 @@ import (
 	"unsafe"
 
 	"github.com/evalbook/evalbook/report/input"
+	"github.com/evalbook/evalbook/report/manifest"
 )
 
 // UnitsSink takes the per-unit values of the shared units pass (see
@@ -213,6 +214,10 @@ type roundTaker interface {
 	// be handed. An error stops the sink.
 	takeRound(round []*unitsBatchOf, wants [][]bool) error
 }
+
+// A sink that takes whole rounds says so with a method roundSink that
+// returns itself; a type embedding it gets the embedded sink back, not
+// itself, so its own Add still sees every row.
 
 func (p *passSink) run() {
 	defer close(p.done)
@@ -503,7 +508,7 @@ type unitsGroup struct {
 }
 
 type unitsJob struct {
-	e  InputEntry
+	e  manifest.InputEntry
 	mf input.Match
 }
 
@@ -994,8 +999,8 @@ func newPassSink(s UnitsSink) *passSink {
 	p := &passSink{s: s, metric: s.Metric(), in: make(chan passMsg, 4), done: make(chan struct{})}
 	// Only the sink itself, not a type that embeds it (and may mean its
 	// own Add to see every row: tests that watch a sink do).
-	if m, ok := s.(*metaSink); ok {
-		p.rows = m
+	if m, ok := s.(interface{ roundSink() roundTaker }); ok && any(m.roundSink()) == any(s) {
+		p.rows = m.roundSink()
 	}
 	return p
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/evalbook/evalbook/report/input"
+	"github.com/evalbook/evalbook/report/manifest"
 )
 
 // BenchmarkUnitsRangeParse parses a long units file laid out as make
@@ -34,7 +35,7 @@ func BenchmarkUnitsRangeParse(b *testing.B) {
 	}
 	f.Close()
 	os.WriteFile(filepath.Join(dir, "study.toml"), []byte("title = \"b\"\n[inputs]\nunits = \"units.csv\"\n"), 0o644)
-	s, err := LoadStudy(filepath.Join(dir, "study.toml"), Kinds())
+	s, err := manifest.LoadStudy(filepath.Join(dir, "study.toml"), Kinds())
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/evalbook/evalbook/analyses/meta"
+	"github.com/evalbook/evalbook/report/manifest"
 )
 
 // addOnlySink is a meta sink that the pass can only hand rows through
@@ -58,7 +59,7 @@ func metaRoundsRun(t *testing.T, files map[string]string, missing, design string
 			t.Fatal(err)
 		}
 	}
-	s, err := LoadStudy(filepath.Join(dir, "study.toml"), Kinds())
+	s, err := manifest.LoadStudy(filepath.Join(dir, "study.toml"), Kinds())
 	if err != nil {
 		t.Fatal(err)
 	}

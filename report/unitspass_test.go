@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/evalbook/evalbook/analyses/meta"
+	"github.com/evalbook/evalbook/report/manifest"
 )
 
 // peakSink is a meta sink that records the builder's largest waiting set.
@@ -43,9 +44,9 @@ func TestUnitsPassMemory(t *testing.T) {
 			os.WriteFile(filepath.Join(dir, m+"_"+d+".csv"), []byte(b.String()), 0o644)
 		}
 	}
-	manifest := "title = \"l\"\n[inputs]\nunits = [{ path = \"{method}_{dataset}.csv\", columns = { unit = \"user\" } }]\n"
-	os.WriteFile(filepath.Join(dir, "study.toml"), []byte(manifest), 0o644)
-	s, err := LoadStudy(filepath.Join(dir, "study.toml"), Kinds())
+	manifestPath := "title = \"l\"\n[inputs]\nunits = [{ path = \"{method}_{dataset}.csv\", columns = { unit = \"user\" } }]\n"
+	os.WriteFile(filepath.Join(dir, "study.toml"), []byte(manifestPath), 0o644)
+	s, err := manifest.LoadStudy(filepath.Join(dir, "study.toml"), Kinds())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -28,6 +28,7 @@ import (
 	"syscall"
 
 	"github.com/evalbook/evalbook/report"
+	"github.com/evalbook/evalbook/report/manifest"
 	"github.com/evalbook/evalbook/themes"
 )
 
@@ -375,7 +376,7 @@ func cmdSchema(args []string, stdout, stderr io.Writer) error {
 	if fs.NArg() > 0 {
 		return usageError{"schema takes no argument: evalbook schema > study.schema.json"}
 	}
-	b, err := report.Schema(nil)
+	b, err := manifest.Schema(report.Kinds())
 	if err != nil {
 		return err
 	}

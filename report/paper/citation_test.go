@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/evalbook/evalbook/report"
+	"github.com/evalbook/evalbook/report/manifest"
 	"github.com/evalbook/evalbook/report/paper"
 )
 
@@ -111,7 +112,7 @@ func TestBibTeXCompiles(t *testing.T) {
 // the demo manifest's title, authors, date and DOI.
 func TestDemoCitation(t *testing.T) {
 	study, site := builtDemo(t)
-	s, err := report.LoadStudy(filepath.Join(study, "study.toml"), report.Kinds())
+	s, err := manifest.LoadStudy(filepath.Join(study, "study.toml"), report.Kinds())
 	if err != nil {
 		t.Fatal(err)
 	}

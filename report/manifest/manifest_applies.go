@@ -1,4 +1,4 @@
-package report
+package manifest
 
 import (
 	"reflect"
@@ -80,7 +80,7 @@ func optionValue(opts any, key string) (reflect.Value, bool) {
 // apply with the analysis's other options (appliesRules).
 func (p *manifestParser) checkApplies(a AnalysisSpec) {
 	for _, r := range appliesRules[a.Type] {
-		if _, given := p.s.keyLines[a.key+"."+r.key]; !given {
+		if _, given := p.s.KeyLines[a.Key+"."+r.key]; !given {
 			continue
 		}
 		if r.unless != nil {
@@ -89,7 +89,7 @@ func (p *manifestParser) checkApplies(a AnalysisSpec) {
 			}
 		}
 		if v, ok := optionValue(a.Options, r.on); ok && !r.applies(v) {
-			p.fail(a.key+"."+r.key, "analyses (%s): %s: %s", a.ID, r.key, r.why)
+			p.fail(a.Key+"."+r.key, "analyses (%s): %s: %s", a.ID, r.key, r.why)
 		}
 	}
 }

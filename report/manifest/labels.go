@@ -1,4 +1,4 @@
-package report
+package manifest
 
 import (
 	"strings"
@@ -63,9 +63,9 @@ func (s *Study) IsBaseline(method string) bool {
 	return ok && s.Methods[i].Baseline
 }
 
-// setLabel records a display label for an id (the manifest parser calls
+// SetLabel records a display label for an id (the manifest parser calls
 // it); an empty label is ignored.
-func (s *Study) setLabel(kind LabelKind, id, label string) {
+func (s *Study) SetLabel(kind LabelKind, id, label string) {
 	if label == "" {
 		return
 	}

@@ -1,4 +1,4 @@
-package report
+package manifest
 
 // Why this file exists: an analysis's options are checked by their
 // Validate method (analyses/bounds.go holds the limits), which names the
@@ -30,8 +30,8 @@ func (s *Study) optionErrors(file string, a AnalysisSpec, err error) []error {
 	for _, e := range list {
 		line := a.Line
 		var oe *analyses.OptionError
-		if errors.As(e, &oe) && a.key != "" {
-			line = s.line(a.key + "." + oe.Key) // the key's line, else its closest parent's
+		if errors.As(e, &oe) && a.Key != "" {
+			line = s.Line(a.Key + "." + oe.Key) // the key's line, else its closest parent's
 		}
 		out = append(out, &ManifestError{File: file, Line: line, Msg: fmt.Sprintf("analyses (%s): %v", a.ID, e)})
 	}
@@ -57,11 +57,11 @@ const maxStabilityMatrices = 1_000_000
 // repeats = 10 are 4.4·10⁸, 1 000 methods 4·10¹¹ (hours).
 const maxStabilityWork = 2_000_000_000
 
-// checkStabilityWork counts the matrices a stability analysis would plan
+// CheckStabilityWork counts the matrices a stability analysis would plan
 // on nd datasets and nm methods (as leaderboard.Stability plans them: every
 // subset of a size when there are at most repeats, else repeats of them)
 // and refuses more than maxStabilityMatrices.
-func checkStabilityWork(o *leaderboard.StabilityOptions, nd, nm int) error {
+func CheckStabilityWork(o *leaderboard.StabilityOptions, nd, nm int) error {
 	r := o.Repeats
 	subsets := func(n, k int) int { // min(C(n, k), r)
 		c := 1.0

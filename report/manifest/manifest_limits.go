@@ -1,4 +1,4 @@
-package report
+package manifest
 
 // Why this file exists: the TOML decoder (BurntSushi/toml) costs time
 // and memory that grow faster than the text for deeply nested values: a
@@ -12,17 +12,17 @@ package report
 import "fmt"
 
 const (
-	// maxManifestBytes bounds the manifest's size: a study of 10 000
+	// MaxManifestBytes bounds the manifest's size: a study of 10 000
 	// declared methods with labels is about 600 KB, and decoding 1 MB of
 	// keys costs about 2 s of CPU.
-	maxManifestBytes = 1 << 20
-	// maxManifestDepth bounds how deep a value lies: the parts of its
+	MaxManifestBytes = 1 << 20
+	// MaxManifestDepth bounds how deep a value lies: the parts of its
 	// table header, of its dotted key and of every enclosing inline
 	// table or array, less one. A real manifest stays under eight
 	// ([analyses.evalrs2022.groups.fairness] with a key: four). The
 	// decoder's cost per key grows with the square of its depth: 1 MB of
 	// keys 16 deep costs about 3.5 s of CPU, 62 deep about 30 s.
-	maxManifestDepth = 16
+	MaxManifestDepth = 16
 	// maxManifestEntries bounds the keys, tables and arrays of a
 	// manifest: each part of a key or table header (a dotted key makes
 	// a table of each part), each inline table and each array. The
@@ -35,10 +35,10 @@ const (
 
 // manifestSizeError is the error for a manifest of size bytes.
 func manifestSizeError(name string, size int64) error {
-	return &ManifestError{File: name, Msg: fmt.Sprintf("the manifest is %d bytes, above the limit of %d (1 MiB); list long tables in input files instead", size, maxManifestBytes)}
+	return &ManifestError{File: name, Msg: fmt.Sprintf("the manifest is %d bytes, above the limit of %d (1 MiB); list long tables in input files instead", size, MaxManifestBytes)}
 }
 
-// checkManifestShape refuses a manifest above maxManifestBytes, with a
+// CheckManifestShape refuses a manifest above maxManifestBytes, with a
 // value nested deeper than maxManifestDepth or with more than
 // maxManifestEntries keys, tables and arrays, at the line where the
 // limit is passed. It reads src once and only lexes what TOML needs to
@@ -46,8 +46,8 @@ func manifestSizeError(name string, size int64) error {
 // (basic, literal and their multi-line forms), brackets, braces, dots,
 // '=' and line ends. It accepts everything the decoder accepts; what it
 // lets through that is not TOML the decoder reports.
-func checkManifestShape(name string, src []byte) error {
-	if len(src) > maxManifestBytes {
+func CheckManifestShape(name string, src []byte) error {
+	if len(src) > MaxManifestBytes {
 		return manifestSizeError(name, int64(len(src)))
 	}
 	d := depthScan{line: 1, pending: -1}
@@ -74,8 +74,8 @@ func checkManifestShape(name string, src []byte) error {
 		case ',':
 			d.chain, d.pending = 0, -1
 		}
-		if d.base+d.sum+d.chain > maxManifestDepth {
-			return &ManifestError{File: name, Line: d.line, Msg: fmt.Sprintf("tables, arrays and dotted keys nested deeper than %d levels (the limit); flatten the value or split the key", maxManifestDepth)}
+		if d.base+d.sum+d.chain > MaxManifestDepth {
+			return &ManifestError{File: name, Line: d.line, Msg: fmt.Sprintf("tables, arrays and dotted keys nested deeper than %d levels (the limit); flatten the value or split the key", MaxManifestDepth)}
 		}
 		if d.entries > maxManifestEntries {
 			return &ManifestError{File: name, Line: d.line, Msg: fmt.Sprintf("more than %d keys, tables and arrays (the limit; each part of a dotted key or table header counts); list long tables in input files instead", maxManifestEntries)}

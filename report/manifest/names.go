@@ -1,4 +1,4 @@
-package report
+package manifest
 
 import (
 	"fmt"
@@ -8,46 +8,47 @@ import (
 	"github.com/evalbook/evalbook/analyses"
 )
 
-// checkNames reports the first name not among known, with a hint, as a
+// CheckNames reports the first name not among known, with a hint, as a
 // nameError: reported at the line of the option that names it.
-func checkNames(what string, names, known []string) error {
+func CheckNames(what string, names, known []string) error {
 	set := make(map[string]bool, len(known))
 	for _, k := range known {
 		set[k] = true
 	}
 	for _, n := range names {
 		if !set[n] {
-			return nameError{what: what, error: fmt.Errorf("no %s %q in the results%s", what, n, analyses.NameHint(n, known))}
+			return NameError{What: what, error: fmt.Errorf("no %s %q in the results%s", what, n, analyses.NameHint(n, known))}
 		}
 	}
 	return nil
 }
 
-// nameError is a name an analysis's option gives (metric, methods,
+// NameError is a name an analysis's option gives (metric, methods,
 // datasets) that the data lacks: runErrors places it at that option's
 // line (what + "s", else what), not at the [[analyses]] header's.
-type nameError struct {
-	what string
+type NameError struct {
+	What string
 	error
 }
 
-func (e nameError) Unwrap() error { return e.error }
+// Unwrap returns the error about the name.
+func (e NameError) Unwrap() error { return e.error }
 
-// optionLine is the line of an analysis's option about what ("method":
+// OptionLine is the line of an analysis's option about what ("method":
 // methods, else method), or 0 when the analysis gives neither.
-func (s *Study) optionLine(analysisKey, what string) int {
+func (s *Study) OptionLine(analysisKey, what string) int {
 	for _, k := range []string{what + "s", what} {
-		if l, ok := s.keyLines[analysisKey+"."+k]; ok {
+		if l, ok := s.KeyLines[analysisKey+"."+k]; ok {
 			return l
 		}
 	}
 	return 0
 }
 
-// checkDeclared catches the [[methods]] and [[metrics]] entries whose
+// CheckDeclared catches the [[methods]] and [[metrics]] entries whose
 // names are slips for names of the results (checkDeclaredMethods,
 // checkDeclaredMetrics): every analysis of the results calls it.
-func checkDeclared(s *Study, res *analyses.Results) error {
+func CheckDeclared(s *Study, res *analyses.Results) error {
 	if err := checkDeclaredMethods(s, res.Methods); err != nil {
 		return err
 	}
@@ -74,7 +75,7 @@ func checkDeclaredMethods(s *Study, have []string) error {
 		if set[m.Name] {
 			continue
 		}
-		at := fmt.Sprintf("methods[%d] (%s:%d)", i, filepath.Base(s.File), s.line(fmt.Sprintf("methods.%d.name", i)))
+		at := fmt.Sprintf("methods[%d] (%s:%d)", i, filepath.Base(s.File), s.Line(fmt.Sprintf("methods.%d.name", i)))
 		if hint := analyses.DidYouMean(m.Name, have); hint != "" {
 			return fmt.Errorf("%s: no method %q in the results%s", at, m.Name, hint)
 		}
@@ -103,11 +104,11 @@ func checkDeclaredDatasets(s *Study, have []string) error {
 		set[d] = true
 	}
 	for i, d := range s.Datasets {
-		if set[d.Name] || d.Interactions != "" || d.engineLog != nil {
+		if set[d.Name] || d.Interactions != "" || d.EngineLog != nil {
 			continue
 		}
 		if hint := analyses.DidYouMean(d.Name, have); hint != "" {
-			return fmt.Errorf("datasets[%d] (%s:%d): no dataset %q in the results%s; its label and attributes would apply to nothing", i, filepath.Base(s.File), s.line(fmt.Sprintf("datasets.%d.name", i)), d.Name, hint)
+			return fmt.Errorf("datasets[%d] (%s:%d): no dataset %q in the results%s; its label and attributes would apply to nothing", i, filepath.Base(s.File), s.Line(fmt.Sprintf("datasets.%d.name", i)), d.Name, hint)
 		}
 	}
 	return nil
@@ -152,7 +153,7 @@ func checkDeclaredMetrics(s *Study, have []string) error {
 			}
 		}
 		if hint != "" {
-			return fmt.Errorf("metrics[%d] (%s:%d): no metric %q in the results%s; its direction (better = %q) would apply to nothing", i, filepath.Base(s.File), s.line(fmt.Sprintf("metrics.%d.name", i)), m.Name, hint, m.Better)
+			return fmt.Errorf("metrics[%d] (%s:%d): no metric %q in the results%s; its direction (better = %q) would apply to nothing", i, filepath.Base(s.File), s.Line(fmt.Sprintf("metrics.%d.name", i)), m.Name, hint, m.Better)
 		}
 	}
 	return nil

@@ -1,4 +1,4 @@
-package report
+package manifest
 
 import (
 	"bytes"
@@ -17,16 +17,16 @@ import (
 // left out with their defaults, marked. The resolved values of every key
 // are in data/<id>.json and data/provenance.json.
 
-// analysisParams lists the parameters of one analysis for its page.
-func (s *Study) analysisParams(spec AnalysisSpec) ([]paramView, error) {
-	resolved, err := paramsMap(spec.Options)
+// AnalysisParams lists the parameters of one analysis for its page.
+func (s *Study) AnalysisParams(spec AnalysisSpec) ([]paramView, error) {
+	resolved, err := ParamsMap(spec.Options)
 	if err != nil {
 		return nil, err
 	}
 	lines := strings.Split(string(s.source), "\n")
 	var out []paramView
 	for _, k := range analyses.SortedKeys(resolved) {
-		if text, block, ok := s.writtenParam(lines, spec.key, k); ok {
+		if text, block, ok := s.writtenParam(lines, spec.Key, k); ok {
 			out = append(out, paramView{Key: k, Value: text, Block: block})
 			continue
 		}
@@ -45,7 +45,7 @@ func (s *Study) writtenParam(lines []string, prefix, k string) (text string, blo
 		return "", false, false
 	}
 	full := prefix + "." + k
-	at, found := s.keyLines[full]
+	at, found := s.KeyLines[full]
 	if !found || at < 1 || at > len(lines) {
 		return "", false, false
 	}
@@ -81,7 +81,7 @@ func (s *Study) writtenParam(lines []string, prefix, k string) (text string, blo
 	if unquoteKey(strings.TrimSpace(first[:eq])) != k {
 		// dotted keys (k.path = …, k.columns = …): every line of them
 		var body []string
-		for key, l := range s.keyLines {
+		for key, l := range s.KeyLines {
 			if strings.HasPrefix(key, full+".") && l >= 1 && l <= len(lines) && !strings.HasPrefix(strings.TrimSpace(lines[l-1]), "[") {
 				body = append(body, stripComment(strings.TrimSpace(lines[l-1])))
 			}
@@ -151,10 +151,10 @@ func defaultParam(k string, v any) (string, bool) {
 	return strings.TrimSpace(strings.TrimPrefix(text, "["+k+"]")), true
 }
 
-// paramsMap returns an options struct as a map keyed by its TOML names,
+// ParamsMap returns an options struct as a map keyed by its TOML names,
 // the form the manifest uses. Non-finite numbers become strings, since
 // JSON has no infinity.
-func paramsMap(opts any) (map[string]any, error) {
+func ParamsMap(opts any) (map[string]any, error) {
 	var buf bytes.Buffer
 	if err := toml.NewEncoder(&buf).Encode(opts); err != nil {
 		return nil, err

@@ -1,11 +1,11 @@
-package report
+package manifest
 
-// manifestKind is what the manifest needs of an analysis type: its name
+// Kind is what the manifest needs of an analysis type: its name
 // and summary, its options (decoded into NewOptions's struct, then
 // checked by Check against the rest of the manifest), and the two facts
 // the manifest's own rules read: whether its analyses feed the others
 // and whether they read per-unit values.
-type manifestKind struct {
+type Kind struct {
 	Type    string
 	Summary string // one line, for docs and `evalbook validate`
 	// NewOptions returns a pointer to a fresh options struct holding the
@@ -20,10 +20,10 @@ type manifestKind struct {
 	ReadsUnits bool
 }
 
-// manifestRegistry is the set of analysis types a manifest may name.
-type manifestRegistry interface {
+// Registry is the set of analysis types a manifest may name.
+type Registry interface {
 	// Types lists the registered types, sorted.
 	Types() []string
 	// OptionsKind returns the named type's manifest side.
-	OptionsKind(typ string) (manifestKind, bool)
+	OptionsKind(typ string) (Kind, bool)
 }

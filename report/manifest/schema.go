@@ -1,7 +1,8 @@
-package report
+package manifest
 
 import (
 	"encoding/json"
+	"errors"
 	"reflect"
 	"sort"
 	"strings"
@@ -22,10 +23,13 @@ const SchemaID = "urn:evalbook:study.toml"
 // the registry. A manifest the parser accepts is valid under it; an
 // unknown key is not. Values the parser checks beyond their type (a
 // rule's name, a bound) are checked by `evalbook validate`.
-func Schema(kinds manifestRegistry) ([]byte, error) {
+func Schema(kinds Registry) ([]byte, error) {
+	if kinds == nil {
+		return nil, errors.New("manifest.Schema: no registry of analysis types (report.Kinds())")
+	}
 	top := map[string]any{}
-	for _, k := range topKeys {
-		top[k] = topKeySchema[k]
+	for _, k := range TopKeys {
+		top[k] = TopKeySchema[k]
 	}
 	var types []string
 	var branches []any
@@ -87,10 +91,10 @@ var entrySchema = map[string]any{"anyOf": []any{
 // entriesSchema is one input entry or a list of them.
 var entriesSchema = map[string]any{"anyOf": []any{entrySchema, map[string]any{"type": "array", "items": entrySchema}}}
 
-// topKeySchema is the schema of each top-level key but analyses (which
+// TopKeySchema is the schema of each top-level key but analyses (which
 // comes from the registry); TestSchemaCoversTheParser keeps it and
 // topKeys the same set.
-var topKeySchema = map[string]any{
+var TopKeySchema = map[string]any{
 	"title":         strSchema("the study's title (required)"),
 	"subtitle":      strSchema("a subtitle"),
 	"authors":       map[string]any{"type": "array", "items": map[string]any{"type": "string"}, "description": "a list, also for one author"},
@@ -131,9 +135,9 @@ var sourceSchema = map[string]any{"anyOf": []any{
 		"path": map[string]any{"type": "string"}, "columns": map[string]any{"type": "object", "additionalProperties": map[string]any{"type": "string"}}}},
 }}
 
-// customSchemas are the option types that decode themselves
+// CustomSchemas are the option types that decode themselves
 // (UnmarshalTOML): each accepts more than one shape.
-var customSchemas = map[reflect.Type]any{
+var CustomSchemas = map[reflect.Type]any{
 	reflect.TypeOf(meta.Source{}): sourceSchema,
 	reflect.TypeOf(multiobjective.Source{}): map[string]any{"anyOf": []any{
 		map[string]any{"type": "string"},
@@ -179,7 +183,7 @@ func structProps(t reflect.Type) map[string]any {
 // it: integers also as a float's integral value is not accepted, so an
 // int field is an integer; a float field takes either.
 func typeSchema(t reflect.Type) any {
-	if s, ok := customSchemas[t]; ok {
+	if s, ok := CustomSchemas[t]; ok {
 		return s
 	}
 	switch t.Kind() {
@@ -203,9 +207,9 @@ func typeSchema(t reflect.Type) any {
 	return map[string]any{}
 }
 
-// schemaTypes lists the option types reachable from the registry that
+// SchemaTypes lists the option types reachable from the registry that
 // decode themselves (for TestSchemaCoversTheParser).
-func schemaTypes(kinds manifestRegistry) []reflect.Type {
+func SchemaTypes(kinds Registry) []reflect.Type {
 	seen := map[reflect.Type]bool{}
 	var walk func(reflect.Type)
 	walk = func(t reflect.Type) {

@@ -1,4 +1,4 @@
-package report
+package manifest
 
 import (
 	"bytes"
@@ -60,13 +60,13 @@ type Study struct {
 	// (Options.MaxDecompressed; not a manifest key).
 	MaxDecompressed int64
 	source          []byte
-	sourceSum       string         // hex sha256 of the manifest bytes as read (before the BOM is dropped)
-	keyLines        map[string]int // "analyses.2.metric" -> line
-	metricIndex     map[string]int
+	SourceSum       string         // hex sha256 of the manifest bytes as read (before the BOM is dropped)
+	KeyLines        map[string]int // "analyses.2.metric" -> line
+	MetricIndex     map[string]int // lower-cased metric name -> its [[metrics]] entry
 	dataIndex       map[string]int
 	methodIndex     map[string]int
 	labels          map[LabelKind]map[string]string // see Label
-	engine          *engineConfig                   // the units engine table, if any (manifest_engine.go)
+	Engine          *EngineConfig                   // the units engine table, if any (engine.go)
 }
 
 // MetricSpec is a [[metrics]] entry.
@@ -96,9 +96,10 @@ type DatasetSpec struct {
 	// Label is the dataset's name on pages and figures.
 	Label string
 	Attrs map[string]string
-	// engineLog is the interaction log when interactions names an engine
-	// table (engine_logs.go); Interactions is then "".
-	engineLog *engineLogConfig
+	// EngineLog is the interaction log when interactions names an engine
+	// table (engine.go); Interactions is then "". Not part of the cache
+	// key's JSON: the build keys an engine log by its fingerprint.
+	EngineLog *EngineLogConfig `json:"-" toml:"-"`
 }
 
 // InputsSpec is the [inputs] table.
@@ -169,17 +170,17 @@ type AnalysisSpec struct {
 	Type    string
 	Title   string
 	Caption string
-	Kind    manifestKind
+	Kind    Kind
 	Options any // pointer to the kind's options struct
 	Line    int
-	key     string // "analyses.N": where its keys are in Study.keyLines
+	Key     string // "analyses.N": where its keys are in Study.KeyLines
 }
 
 // Metric returns the metric's direction and bound (higher is better and
 // unbounded unless the manifest says otherwise).
 func (s *Study) Metric(name string) analyses.Metric {
 	m := analyses.Metric{Name: name, Better: analyses.HigherIsBetter, Max: math.Inf(1)}
-	if i, ok := s.metricIndex[strings.ToLower(name)]; ok {
+	if i, ok := s.MetricIndex[strings.ToLower(name)]; ok {
 		spec := s.Metrics[i]
 		if spec.Better == "lower" {
 			m.Better = analyses.LowerIsBetter
@@ -233,20 +234,21 @@ func (es Errors) Error() string {
 
 var idPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)
 
-// maxIDLen caps an analysis id and a page name: files are named after
+// MaxIDLen caps an analysis id and a page name: files are named after
 // them, with suffixes, and a file name has at most 255 bytes.
-const maxIDLen = 100
+const MaxIDLen = 100
 
 // maxUnknownKeys is how many unknown top-level keys are listed one by
 // one; one more error counts the rest.
 const maxUnknownKeys = 10
 
-var topKeys = []string{"title", "subtitle", "authors", "date", "doi", "links", "license", "abstract", "seed",
+// TopKeys are the manifest's top-level keys.
+var TopKeys = []string{"title", "subtitle", "authors", "date", "doi", "links", "license", "abstract", "seed",
 	"unsafe_html", "allow_outside", "bibliography", "figure_width", "exports", "metrics", "datasets", "methods", "inputs", "pages", "analyses"}
 
 // LoadStudy reads and checks a manifest. It returns every problem it
 // finds, each naming file and line, as Errors.
-func LoadStudy(path string, kinds manifestRegistry) (*Study, error) {
+func LoadStudy(path string, kinds Registry) (*Study, error) {
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
 		path = filepath.Join(path, "study.toml")
 	}
@@ -259,11 +261,11 @@ func LoadStudy(path string, kinds manifestRegistry) (*Study, error) {
 	// The size is checked before the manifest is read (a study.toml of
 	// gigabytes, or a link to one, is refused without reading it), and
 	// the read stops one byte past the limit in case it grew meanwhile.
-	if st, err := f.Stat(); err == nil && st.Size() > maxManifestBytes {
+	if st, err := f.Stat(); err == nil && st.Size() > MaxManifestBytes {
 		f.Close()
 		return nil, manifestSizeError(filepath.Base(path), st.Size())
 	}
-	src, err := io.ReadAll(io.LimitReader(f, maxManifestBytes+1))
+	src, err := io.ReadAll(io.LimitReader(f, MaxManifestBytes+1))
 	f.Close()
 	if err != nil {
 		return nil, fmt.Errorf("read manifest: %w", err)
@@ -278,12 +280,12 @@ func LoadStudy(path string, kinds manifestRegistry) (*Study, error) {
 // ParseStudy parses manifest text; file names the manifest in errors and
 // gives the directory that relative paths start from. Every problem is
 // reported, each at its key's line, sorted by line.
-func ParseStudy(file string, src []byte, kinds manifestRegistry) (*Study, error) {
+func ParseStudy(file string, src []byte, kinds Registry) (*Study, error) {
 	raw := sha256.Sum256(src)
 	src = bytes.TrimPrefix(src, []byte("\xef\xbb\xbf"))
-	s := &Study{File: file, Dir: filepath.Dir(file), source: src, sourceSum: hex.EncodeToString(raw[:]), Seed: 42}
+	s := &Study{File: file, Dir: filepath.Dir(file), source: src, SourceSum: hex.EncodeToString(raw[:]), Seed: 42}
 	p := &manifestParser{s: s, name: filepath.Base(file), slugs: map[string]bool{"index": true, "provenance": true}, ids: map[string]int{}}
-	if err := checkManifestShape(p.name, src); err != nil {
+	if err := CheckManifestShape(p.name, src); err != nil {
 		return nil, err
 	}
 	var err error
@@ -294,7 +296,7 @@ func ParseStudy(file string, src []byte, kinds manifestRegistry) (*Study, error)
 		}
 		return nil, &ManifestError{File: p.name, Msg: err.Error()}
 	}
-	s.keyLines = keyLines(src)
+	s.KeyLines = KeyLines(src)
 	p.topLevel()
 	p.metrics()
 	p.datasets()
@@ -308,15 +310,15 @@ func ParseStudy(file string, src []byte, kinds manifestRegistry) (*Study, error)
 		sort.SliceStable(p.errs, func(i, j int) bool { return lineOf(p.errs[i]) < lineOf(p.errs[j]) })
 		return nil, p.errs
 	}
-	if onParsed != nil {
-		onParsed(src, kinds)
+	if OnParsed != nil {
+		OnParsed(src, kinds)
 	}
 	return s, nil
 }
 
 // onParsed, when set (the package's TestMain), is told every manifest
 // ParseStudy accepts, to check that the JSON Schema accepts it too.
-var onParsed func(src []byte, kinds manifestRegistry)
+var OnParsed func(src []byte, kinds Registry)
 
 // reservedSlugs are the names of the site's own pages, which no page or
 // analysis may take.
@@ -336,7 +338,7 @@ type manifestParser struct {
 
 // fail records an error at a key's line.
 func (p *manifestParser) fail(key string, format string, args ...any) {
-	p.errs = append(p.errs, &ManifestError{File: p.name, Line: p.s.line(key), Msg: fmt.Sprintf(format, args...)})
+	p.errs = append(p.errs, &ManifestError{File: p.name, Line: p.s.Line(key), Msg: fmt.Sprintf(format, args...)})
 }
 
 // dec decodes a top-level key into v, when the manifest has it.
@@ -382,7 +384,7 @@ func (p *manifestParser) topLevel() {
 	s := p.s
 	var unknown []string
 	for _, k := range analyses.SortedKeys(p.raw) {
-		if !contains(topKeys, k) {
+		if !Contains(TopKeys, k) {
 			unknown = append(unknown, k)
 		}
 	}
@@ -393,7 +395,7 @@ func (p *manifestParser) topLevel() {
 			p.fail(k, "%d more unknown keys at the top level (the first %d are listed)", len(unknown)-i, maxUnknownKeys)
 			break
 		}
-		p.fail(k, "unknown key %q%s", k, analyses.NameHint(k, topKeys))
+		p.fail(k, "unknown key %q%s", k, analyses.NameHint(k, TopKeys))
 	}
 	p.dec("title", &s.Title)
 	p.dec("subtitle", &s.Subtitle)
@@ -432,13 +434,13 @@ func (p *manifestParser) authors() {
 // metrics decodes [[metrics]].
 func (p *manifestParser) metrics() {
 	s := p.s
-	s.metricIndex = map[string]int{}
+	s.MetricIndex = map[string]int{}
 	var metrics []map[string]toml.Primitive
 	p.dec("metrics", &metrics)
 	for i, m := range metrics {
 		key := fmt.Sprintf("metrics.%d", i)
 		var spec MetricSpec
-		s.decodeStrict(p.md, m, &spec, key, tomlKeys(&MetricSpec{}), p.fail)
+		s.decodeStrict(p.md, m, &spec, key, TomlKeys(&MetricSpec{}), p.fail)
 		switch spec.Better {
 		case "":
 			spec.Better = "higher"
@@ -450,13 +452,13 @@ func (p *manifestParser) metrics() {
 			p.fail(key, "metrics[%d].name: required", i)
 			continue
 		}
-		if _, dup := s.metricIndex[strings.ToLower(spec.Name)]; dup {
+		if _, dup := s.MetricIndex[strings.ToLower(spec.Name)]; dup {
 			p.fail(key+".name", "metrics[%d]: metric %q is declared twice", i, spec.Name)
 			continue
 		}
-		s.metricIndex[strings.ToLower(spec.Name)] = len(s.Metrics)
+		s.MetricIndex[strings.ToLower(spec.Name)] = len(s.Metrics)
 		s.Metrics = append(s.Metrics, spec)
-		s.setLabel(LabelMetric, spec.Name, spec.Label)
+		s.SetLabel(LabelMetric, spec.Name, spec.Label)
 	}
 }
 
@@ -515,11 +517,11 @@ func (p *manifestParser) datasets() {
 			continue
 		}
 		if engineLog != nil {
-			spec.engineLog = p.engineLog(key+".interactions", spec.Name, engineLog)
+			spec.EngineLog = p.engineLog(key+".interactions", spec.Name, engineLog)
 		}
 		s.dataIndex[spec.Name] = len(s.Datasets)
 		s.Datasets = append(s.Datasets, spec)
-		s.setLabel(LabelDataset, spec.Name, spec.Label)
+		s.SetLabel(LabelDataset, spec.Name, spec.Label)
 	}
 }
 
@@ -567,7 +569,7 @@ func (p *manifestParser) methods() {
 	for i, m := range methods {
 		key := fmt.Sprintf("methods.%d", i)
 		var spec MethodSpec
-		s.decodeStrict(p.md, m, &spec, key, tomlKeys(&MethodSpec{}), p.fail)
+		s.decodeStrict(p.md, m, &spec, key, TomlKeys(&MethodSpec{}), p.fail)
 		if spec.Name == "" {
 			p.fail(key, "methods[%d].name: required", i)
 			continue
@@ -578,7 +580,7 @@ func (p *manifestParser) methods() {
 		}
 		s.methodIndex[spec.Name] = len(s.Methods)
 		s.Methods = append(s.Methods, spec)
-		s.setLabel(LabelMethod, spec.Name, spec.Label)
+		s.SetLabel(LabelMethod, spec.Name, spec.Label)
 	}
 }
 
@@ -606,11 +608,11 @@ func (p *manifestParser) inputs() {
 	}
 	inputKeys := []string{"results", "units", "characteristics"}
 	for _, k := range analyses.SortedKeys(in) {
-		if !contains(inputKeys, k) {
+		if !Contains(inputKeys, k) {
 			p.fail("inputs."+k, "inputs: unknown key %q%s", k, analyses.NameHint(k, inputKeys))
 			continue
 		}
-		entries := p.s.decodeEntries(p.md, in[k], "inputs."+k, p.fail)
+		entries := p.s.DecodeEntries(p.md, in[k], "inputs."+k, p.fail)
 		switch k {
 		case "results":
 			p.s.Inputs.Results = entries
@@ -630,7 +632,7 @@ func (p *manifestParser) pages() {
 		key := fmt.Sprintf("pages.%d", i)
 		var spec PageSpec
 		p.s.decodeStrict(p.md, pg, &spec, key, []string{"title", "source", "slug"}, p.fail)
-		spec.Line = p.s.line(key)
+		spec.Line = p.s.Line(key)
 		if spec.Source == "" {
 			p.fail(key, "pages[%d].source: required", i)
 		}
@@ -639,11 +641,11 @@ func (p *manifestParser) pages() {
 			if spec.Slug == "" {
 				spec.Slug = Slug(strings.TrimSuffix(filepath.Base(spec.Source), filepath.Ext(spec.Source)))
 			}
-			if len(spec.Slug) > maxIDLen { // a long title: its first words
-				spec.Slug = strings.TrimRight(spec.Slug[:maxIDLen], "-")
+			if len(spec.Slug) > MaxIDLen { // a long title: its first words
+				spec.Slug = strings.TrimRight(spec.Slug[:MaxIDLen], "-")
 			}
-		} else if len(spec.Slug) > maxIDLen {
-			p.fail(key+".slug", "pages[%d].slug: %d characters; at most %d (the page's file is named after it)", i, len(spec.Slug), maxIDLen)
+		} else if len(spec.Slug) > MaxIDLen {
+			p.fail(key+".slug", "pages[%d].slug: %d characters; at most %d (the page's file is named after it)", i, len(spec.Slug), MaxIDLen)
 		}
 		switch {
 		case reservedSlugs[spec.Slug] != "":
@@ -660,7 +662,7 @@ func (p *manifestParser) pages() {
 }
 
 // analyses decodes [[analyses]], each with its kind's options.
-func (p *manifestParser) analyses(kinds manifestRegistry) {
+func (p *manifestParser) analyses(kinds Registry) {
 	var list []map[string]toml.Primitive
 	p.dec("analyses", &list)
 	for i, a := range list {
@@ -672,9 +674,9 @@ func (p *manifestParser) analyses(kinds manifestRegistry) {
 
 // analysis decodes one [[analyses]] entry; ok is false when it has no
 // usable id or type (its errors are recorded).
-func (p *manifestParser) analysis(i int, a map[string]toml.Primitive, kinds manifestRegistry) (AnalysisSpec, bool) {
+func (p *manifestParser) analysis(i int, a map[string]toml.Primitive, kinds Registry) (AnalysisSpec, bool) {
 	key := fmt.Sprintf("analyses.%d", i)
-	spec := AnalysisSpec{Line: p.s.line(key), key: key}
+	spec := AnalysisSpec{Line: p.s.Line(key), Key: key}
 	for k, dst := range map[string]*string{"id": &spec.ID, "type": &spec.Type, "title": &spec.Title, "caption": &spec.Caption} {
 		if prim, ok := a[k]; ok {
 			if err := p.md.PrimitiveDecode(prim, dst); err != nil {
@@ -689,8 +691,8 @@ func (p *manifestParser) analysis(i int, a map[string]toml.Primitive, kinds mani
 	case !idPattern.MatchString(spec.ID):
 		p.fail(key+".id", "analyses[%d].id: %q must be lower-case letters, digits and '-'", i, spec.ID)
 		return spec, false
-	case len(spec.ID) > maxIDLen:
-		p.fail(key+".id", "analyses[%d].id: %d characters; at most %d (files are named after it: <id>-<table>.csv)", i, len(spec.ID), maxIDLen)
+	case len(spec.ID) > MaxIDLen:
+		p.fail(key+".id", "analyses[%d].id: %d characters; at most %d (files are named after it: <id>-<table>.csv)", i, len(spec.ID), MaxIDLen)
 		return spec, false
 	case reservedSlugs[spec.ID] != "":
 		p.fail(key+".id", "analyses[%d].id: %q names the site's %s (%s.html); choose another id", i, spec.ID, reservedSlugs[spec.ID], spec.ID)
@@ -709,7 +711,7 @@ func (p *manifestParser) analysis(i int, a map[string]toml.Primitive, kinds mani
 	}
 	spec.Kind = k
 	spec.Options = k.NewOptions()
-	allowed := append([]string{"id", "type", "title", "caption"}, tomlKeys(spec.Options)...)
+	allowed := append([]string{"id", "type", "title", "caption"}, TomlKeys(spec.Options)...)
 	opts := map[string]toml.Primitive{}
 	for name, prim := range a {
 		if name != "id" && name != "type" && name != "title" && name != "caption" {
@@ -772,7 +774,7 @@ func (s *Study) decodeStrict(md toml.MetaData, t map[string]toml.Primitive, v an
 // decodeOptions decodes each known key into the matching field of v.
 func (s *Study) decodeOptions(md toml.MetaData, t map[string]toml.Primitive, v any, key, prefix string, allowed []string, fail func(string, string, ...any)) {
 	for _, k := range analyses.SortedKeys(t) {
-		if !contains(allowed, k) {
+		if !Contains(allowed, k) {
 			fail(key+"."+k, "%s: unknown key %q%s", prefix, k, analyses.NameHint(k, allowed))
 			continue
 		}
@@ -786,10 +788,10 @@ func (s *Study) decodeOptions(md toml.MetaData, t map[string]toml.Primitive, v a
 	}
 }
 
-// decodeEntries reads an [inputs] value: a string, a table, or an array of
+// DecodeEntries reads an [inputs] value: a string, a table, or an array of
 // either.
-func (s *Study) decodeEntries(md toml.MetaData, p toml.Primitive, key string, fail func(string, string, ...any)) []InputEntry {
-	line := s.line(key)
+func (s *Study) DecodeEntries(md toml.MetaData, p toml.Primitive, key string, fail func(string, string, ...any)) []InputEntry {
+	line := s.Line(key)
 	var str string
 	if err := md.PrimitiveDecode(p, &str); err == nil {
 		return []InputEntry{{Path: str, Line: line}}
@@ -805,7 +807,7 @@ func (s *Study) decodeEntries(md toml.MetaData, p toml.Primitive, key string, fa
 		// line ("inputs.results.1"); else the key's line
 		ekey := fmt.Sprintf("%s.%d", key, i)
 		if err := md.PrimitiveDecode(item, &str); err == nil {
-			out = append(out, InputEntry{Path: str, Line: s.line(ekey)})
+			out = append(out, InputEntry{Path: str, Line: s.Line(ekey)})
 			continue
 		}
 		var t map[string]toml.Primitive
@@ -815,7 +817,7 @@ func (s *Study) decodeEntries(md toml.MetaData, p toml.Primitive, key string, fa
 		}
 		var e InputEntry
 		s.decodeOptions(md, t, &e, ekey, displayKey(key), allowed, fail)
-		e.Line = s.line(ekey)
+		e.Line = s.Line(ekey)
 		checkEntry(e, key, ekey, i, fail)
 		out = append(out, e)
 	}
@@ -841,7 +843,7 @@ func checkEntry(e InputEntry, key, ekey string, i int, fail func(string, string,
 	case e.Duplicates == "":
 	case key != "inputs.results":
 		fail(ekey+".duplicates", "%s[%d].duplicates: only results entries take this key", displayKey(key), i)
-	case !contains(duplicateRules, e.Duplicates):
+	case !Contains(duplicateRules, e.Duplicates):
 		fail(ekey+".duplicates", "%s[%d].duplicates: unknown value %q (want \"mean\", \"first\" or \"last\")%s", displayKey(key), i, e.Duplicates, analyses.DidYouMean(e.Duplicates, duplicateRules))
 	}
 	if e.UnequalRuns && key != "inputs.results" {
@@ -863,7 +865,7 @@ func checkEntry(e InputEntry, key, ekey string, i int, fail func(string, string,
 		"inputs.characteristics": {"dataset", "feature", "value"},
 	}[key]
 	for _, c := range e.Ignore {
-		if contains(read, strings.ToLower(strings.TrimSpace(c))) {
+		if Contains(read, strings.ToLower(strings.TrimSpace(c))) {
 			fail(ekey+".ignore", "%s[%d].ignore: %q is a column evalbook reads; leave it out of ignore", displayKey(key), i, c)
 		}
 	}
@@ -873,7 +875,7 @@ func checkEntry(e InputEntry, key, ekey string, i int, fail func(string, string,
 // the valid names (and, for a results file, how to read one metric).
 func checkEntryColumns(e InputEntry, key, ekey string, i int, fail func(string, string, ...any)) {
 	for _, col := range analyses.SortedKeys(e.Columns) {
-		if contains(entryColumns, col) {
+		if Contains(entryColumns, col) {
 			continue
 		}
 		hint := ""
@@ -918,11 +920,11 @@ func displayKey(key string) string {
 	return b.String()
 }
 
-// line returns the manifest line of a dotted key ("analyses.2.metric"),
+// Line returns the manifest line of a dotted key ("analyses.2.metric"),
 // falling back to its parents.
-func (s *Study) line(key string) int {
+func (s *Study) Line(key string) int {
 	for k := key; k != ""; {
-		if l, ok := s.keyLines[k]; ok {
+		if l, ok := s.KeyLines[k]; ok {
 			return l
 		}
 		i := strings.LastIndexByte(k, '.')
@@ -934,7 +936,8 @@ func (s *Study) line(key string) int {
 	return 0
 }
 
-func contains(list []string, s string) bool {
+// Contains reports whether list holds s.
+func Contains(list []string, s string) bool {
 	for _, v := range list {
 		if v == s {
 			return true
@@ -959,4 +962,47 @@ func Slug(s string) string {
 		}
 	}
 	return b.String()
+}
+
+// OrderDatasets puts datasets named in the manifest first, in manifest
+// order, then the others in the order seen.
+func (s *Study) OrderDatasets(seen []string) []string {
+	present := map[string]bool{}
+	for _, d := range seen {
+		present[d] = true
+	}
+	out := make([]string, 0, len(seen))
+	for _, d := range s.Datasets {
+		if present[d.Name] {
+			out = append(out, d.Name)
+			delete(present, d.Name)
+		}
+	}
+	for _, d := range seen {
+		if present[d] {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// MetricMax is the upper bound a [[metrics]] entry (the i-th) declares
+// for a metric (max = …); ok is false when none is declared. A value
+// above it is an error wherever it is read: stability perturbs values up
+// to it, and a value beyond it means the data or the bound is wrong.
+func (s *Study) MetricMax(metric string) (bound float64, i int, ok bool) {
+	if s == nil {
+		return 0, 0, false
+	}
+	i, found := s.MetricIndex[strings.ToLower(metric)]
+	if !found || s.Metrics[i].Max == nil {
+		return 0, 0, false
+	}
+	return *s.Metrics[i].Max, i, true
+}
+
+// MetricAt names where the i-th [[metrics]] entry declares its max:
+// "[[metrics]] at study.toml:12".
+func (s *Study) MetricAt(i int) string {
+	return fmt.Sprintf("[[metrics]] at %s:%d", filepath.Base(s.File), s.Line(fmt.Sprintf("metrics.%d.max", i)))
 }

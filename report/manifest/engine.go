@@ -1,4 +1,4 @@
-package report
+package manifest
 
 // The manifest's engine entries (docs/ENGINE.md): a units entry or a
 // dataset's interactions naming an engine table are checked here and
@@ -17,23 +17,23 @@ import (
 	"github.com/evalbook/evalbook/report/engine"
 )
 
-// engineConfig is the study's engine table as the manifest gives it.
-type engineConfig struct {
-	file    string // the manifest's name, for errors
-	line    int
-	target  engine.Target
-	timeout time.Duration
-	src     engine.Source
+// EngineConfig is the study's engine table as the manifest gives it.
+type EngineConfig struct {
+	File    string // the manifest's name, for errors
+	Line    int
+	Target  engine.Target
+	Timeout time.Duration
+	Src     engine.Source
 }
 
-// engineLogConfig is one dataset's interaction log in an engine table,
+// EngineLogConfig is one dataset's interaction log in an engine table,
 // as the manifest gives it.
-type engineLogConfig struct {
-	file    string
-	line    int
-	target  engine.Target
-	timeout time.Duration
-	src     engine.LogSource
+type EngineLogConfig struct {
+	File    string
+	Line    int
+	Target  engine.Target
+	Timeout time.Duration
+	Src     engine.LogSource
 }
 
 // engineEntryKeys are the keys an engine units entry takes.
@@ -53,8 +53,8 @@ var engineKinds = map[string]bool{"meta_analysis": true}
 // the engine keys only in units entries.
 func entryKeys(key string) []string {
 	var out []string
-	for _, k := range tomlKeys(&InputEntry{}) {
-		if key == "inputs.units" || !contains(engineEntryKeys, k) || k == "columns" || k == "missing" {
+	for _, k := range TomlKeys(&InputEntry{}) {
+		if key == "inputs.units" || !Contains(engineEntryKeys, k) || k == "columns" || k == "missing" {
 			out = append(out, k)
 		}
 	}
@@ -88,7 +88,7 @@ func checkEngineEntry(e InputEntry, key, ekey string, i int, fail func(string, s
 			fail(ekey+"."+k, "%s.%s: does not apply to an engine table (its keys: %s)", where, k, strings.Join(engineEntryKeys, ", "))
 		}
 	}
-	if !contains(engine.Engines, e.Engine) {
+	if !Contains(engine.Engines, e.Engine) {
 		fail(ekey+".engine", "%s.engine: %q is not an engine evalbook reads (want %q)%s", where, e.Engine, strings.Join(engine.Engines, ", "), analyses.DidYouMean(e.Engine, engine.Engines))
 	}
 	switch {
@@ -99,7 +99,7 @@ func checkEngineEntry(e InputEntry, key, ekey string, i int, fail func(string, s
 	case e.URL != "" && engine.HasPassword(e.URL):
 		fail(ekey+".url", "%s.url: holds a password; never write one in the manifest: put the URL in an environment variable and name it with url_env", where)
 	case e.URL != "":
-		if _, err := engine.ParseURL(e.Engine, e.URL); err != nil && contains(engine.Engines, e.Engine) {
+		if _, err := engine.ParseURL(e.Engine, e.URL); err != nil && Contains(engine.Engines, e.Engine) {
 			fail(ekey+".url", "%s.url: %v", where, err)
 		}
 	}
@@ -107,7 +107,7 @@ func checkEngineEntry(e InputEntry, key, ekey string, i int, fail func(string, s
 		fail(ekey, "%s.table: required", where)
 	}
 	for _, c := range analyses.SortedKeys(e.Columns) {
-		if !contains(engineColumns, c) {
+		if !Contains(engineColumns, c) {
 			fail(ekey+".columns", "%s.columns: unknown column %q: the keys of columns are the names evalbook expects (%s), the values the table's column names%s", where, c, strings.Join(engineColumns, ", "), analyses.NameHint(c, engineColumns))
 		}
 	}
@@ -149,7 +149,7 @@ func (p *manifestParser) engineChecks() {
 			p.failLine(a.Line, "analyses (%s): %s reads per-unit values, which an engine table (line %d) cannot hand over as sums; read them from files", a.ID, a.Type, e.Line)
 		}
 	}
-	if !contains(engine.Engines, e.Engine) || e.Table == "" || (e.URL == "") == (e.URLEnv == "") {
+	if !Contains(engine.Engines, e.Engine) || e.Table == "" || (e.URL == "") == (e.URLEnv == "") {
 		return // reported by checkEngineEntry
 	}
 	raw := e.URL
@@ -177,9 +177,9 @@ func (p *manifestParser) engineChecks() {
 		}
 		return name
 	}
-	p.s.engine = &engineConfig{
-		file: filepath.Base(p.s.File), line: e.Line, target: t, timeout: timeout,
-		src: engine.Source{Dialect: engine.ClickHouse, Table: e.Table, Missing: e.Missing,
+	p.s.Engine = &EngineConfig{
+		File: filepath.Base(p.s.File), Line: e.Line, Target: t, Timeout: timeout,
+		Src: engine.Source{Dialect: engine.ClickHouse, Table: e.Table, Missing: e.Missing,
 			Columns: engine.Columns{Dataset: col("dataset"), Method: col("method"), Unit: col("unit"), Metric: col("metric"), Value: col("value")}},
 	}
 }
@@ -197,7 +197,7 @@ var engineLogColumns = []string{"dataset", "user", "item", "rating"}
 
 // engineLog reads a [[datasets]] entry's interactions table (key is
 // "datasets.N.interactions") for the dataset name; nil after an error.
-func (p *manifestParser) engineLog(key, name string, m map[string]any) *engineLogConfig {
+func (p *manifestParser) engineLog(key, name string, m map[string]any) *EngineLogConfig {
 	where := displayKey(key)
 	str := func(k string) string {
 		v, ok := m[k]
@@ -211,7 +211,7 @@ func (p *manifestParser) engineLog(key, name string, m map[string]any) *engineLo
 		return s
 	}
 	for _, k := range analyses.SortedKeys(m) {
-		if !contains(engineLogKeys, k) {
+		if !Contains(engineLogKeys, k) {
 			p.fail(key+"."+k, "%s.%s: unknown key; an engine interaction table takes %s%s", where, k, strings.Join(engineLogKeys, ", "), analyses.NameHint(k, engineLogKeys))
 		}
 	}
@@ -224,7 +224,7 @@ func (p *manifestParser) engineLog(key, name string, m map[string]any) *engineLo
 		}
 		for _, k := range analyses.SortedKeys(cm) {
 			s, ok := cm[k].(string)
-			if !contains(engineLogColumns, k) || !ok {
+			if !Contains(engineLogColumns, k) || !ok {
 				p.fail(key+".columns", "%s.columns.%s: the keys of columns are %s and the values the table's column names (strings)%s", where, k, strings.Join(engineLogColumns, ", "), analyses.NameHint(k, engineLogColumns))
 				continue
 			}
@@ -232,7 +232,7 @@ func (p *manifestParser) engineLog(key, name string, m map[string]any) *engineLo
 		}
 	}
 	n := len(p.errs)
-	if !contains(engine.Engines, e.Engine) {
+	if !Contains(engine.Engines, e.Engine) {
 		p.fail(key+".engine", "%s.engine: %q is not an engine evalbook reads (want %q)%s", where, e.Engine, strings.Join(engine.Engines, ", "), analyses.DidYouMean(e.Engine, engine.Engines))
 	}
 	if e.Table == "" {
@@ -256,8 +256,8 @@ func (p *manifestParser) engineLog(key, name string, m map[string]any) *engineLo
 		}
 		return name
 	}
-	return &engineLogConfig{file: filepath.Base(p.s.File), line: p.s.line(key), target: t, timeout: timeout,
-		src: engine.LogSource{Dialect: engine.ClickHouse, Table: e.Table, Dataset: name,
+	return &EngineLogConfig{File: filepath.Base(p.s.File), Line: p.s.Line(key), Target: t, Timeout: timeout,
+		Src: engine.LogSource{Dialect: engine.ClickHouse, Table: e.Table, Dataset: name,
 			Columns: engine.LogColumns{Dataset: col("dataset"), User: col("user"), Item: col("item"), Rating: cols["rating"]}}}
 }
 
@@ -289,9 +289,9 @@ func (p *manifestParser) engineTarget(key, where string, e InputEntry) (engine.T
 	return t, true
 }
 
-// derivesUnits reports whether an analysis of the study feeds units
+// DerivesUnits reports whether an analysis of the study feeds units
 // (offline_metrics).
-func (s *Study) derivesUnits() bool {
+func (s *Study) DerivesUnits() bool {
 	for _, a := range s.Analyses {
 		if a.Kind.Feeds {
 			return true

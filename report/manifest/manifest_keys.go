@@ -1,4 +1,4 @@
-package report
+package manifest
 
 import (
 	"bytes"
@@ -8,11 +8,11 @@ import (
 	"strings"
 )
 
-// keyLines maps dotted keys of a manifest to the line they are written on
+// KeyLines maps dotted keys of a manifest to the line they are written on
 // ("analyses.2" is the line of the third [[analyses]] header,
 // "analyses.2.metric" the line of its metric key). BurntSushi/toml keeps
 // no positions for decoded keys, so error messages look them up here.
-func keyLines(src []byte) map[string]int {
+func KeyLines(src []byte) map[string]int {
 	k := &keyScan{out: map[string]int{}, counts: map[string]int{}, last: map[string]string{}}
 	for i, raw := range bytes.Split(src, []byte("\n")) {
 		line := strings.TrimSpace(string(raw))
@@ -34,7 +34,7 @@ func keyLines(src []byte) map[string]int {
 	return k.out
 }
 
-// keyScan is keyLines' state between lines.
+// keyScan is KeyLines' state between lines.
 type keyScan struct {
 	out    map[string]int
 	counts map[string]int    // entries of each array of tables so far
@@ -178,9 +178,9 @@ func unquoteKey(k string) string {
 	return k
 }
 
-// tomlKeys lists the `toml` tags of the struct v points to (embedded
+// TomlKeys lists the `toml` tags of the struct v points to (embedded
 // structs included).
-func tomlKeys(v any) []string {
+func TomlKeys(v any) []string {
 	var keys []string
 	var walk func(t reflect.Type)
 	walk = func(t reflect.Type) {
