@@ -102,12 +102,12 @@ func recordedSum(b *built, p string) (string, error) {
 	if p == b.study.File {
 		return b.study.SourceSum, nil
 	}
-	sum := b.in.pin(p)
-	if sum == "" && b.in.changedWhileRead(p) {
-		return "", fmt.Errorf("%s: changed while this build read it (build again)", b.in.display(p))
+	sum := b.in.Pin(p)
+	if sum == "" && b.in.ChangedWhileRead(p) {
+		return "", fmt.Errorf("%s: changed while this build read it (build again)", b.in.Display(p))
 	}
 	if sum == "" {
-		return "", fmt.Errorf("%s: cannot be read", b.in.display(p))
+		return "", fmt.Errorf("%s: cannot be read", b.in.Display(p))
 	}
 	return sum, nil
 }

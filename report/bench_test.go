@@ -3,6 +3,7 @@ package report
 import (
 	"bufio"
 	"fmt"
+	"github.com/evalbook/evalbook/report/load"
 	"github.com/evalbook/evalbook/report/manifest"
 	"os"
 	"path/filepath"
@@ -37,7 +38,7 @@ func BenchmarkUnitsLoader(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		var n int
 		var sum float64
-		if err := newInputs(s).units(func(u *UnitRow) error { n++; sum += u.Value; return nil }); err != nil {
+		if err := load.NewInputs(s).Units(func(u *load.UnitRow) error { n++; sum += u.Value; return nil }); err != nil {
 			b.Fatal(err)
 		}
 		if n != rows {

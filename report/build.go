@@ -15,6 +15,7 @@ import (
 	"github.com/evalbook/evalbook/analyses"
 	"github.com/evalbook/evalbook/figures"
 	"github.com/evalbook/evalbook/report/input"
+	"github.com/evalbook/evalbook/report/load"
 	"github.com/evalbook/evalbook/report/manifest"
 )
 
@@ -128,7 +129,7 @@ type analysisRun struct {
 // built is what a build computed before anything is written.
 type built struct {
 	study *manifest.Study
-	in    *inputs
+	in    *load.Inputs
 	runs  []analysisRun
 	files map[string][]byte
 }
@@ -210,24 +211,24 @@ func run(ctx context.Context, o *Options) (*built, error) {
 	if o.Out == "" {
 		o.Out = filepath.Join(study.Dir, "site")
 	}
-	in := newInputs(study)
-	in.allowOutside = study.AllowOutside || o.AllowOutside
-	in.onOpen = o.onOpen
-	in.jobs, in.parallelMin, in.chunkBytes = o.Jobs, 32<<20, 256<<10
+	in := load.NewInputs(study)
+	in.AllowOutside = study.AllowOutside || o.AllowOutside
+	in.OnOpen = o.onOpen
+	in.Jobs, in.ParallelMin, in.ChunkBytes = o.Jobs, 32<<20, 256<<10
 	if o.parallelMin > 0 {
-		in.parallelMin, in.chunkBytes = o.parallelMin, o.chunkBytes
+		in.ParallelMin, in.ChunkBytes = o.parallelMin, o.chunkBytes
 	}
-	in.onParallel = o.onParallel
+	in.OnParallel = o.onParallel
 	switch {
 	case o.NoCache:
 	case o.Cache != nil:
-		in.hashes = o.Cache.hashStore()
+		in.Hashes = o.Cache.hashStore()
 	default:
-		in.hashes = input.LoadHashStore(o.CacheDir)
-		defer in.hashes.Save(o.CacheDir)
+		in.Hashes = input.LoadHashStore(o.CacheDir)
+		defer in.Hashes.Save(o.CacheDir)
 	}
 	if !o.NoCache && o.CacheDir != "" {
-		o.disk = newDiskStore(o.CacheDir, o.CacheMaxBytes, in.hashes, o.Warn, o.cacheNow)
+		o.disk = newDiskStore(o.CacheDir, o.CacheMaxBytes, in.Hashes, o.Warn, o.cacheNow)
 		// the entries are written while the site renders; the build
 		// ends when they are on disk
 		defer o.disk.finish()
@@ -235,7 +236,7 @@ func run(ctx context.Context, o *Options) (*built, error) {
 	if o.OnRead != nil {
 		// what it read, and what it tried to open (a file missing now
 		// must be watched, to rebuild when it comes back)
-		defer func() { o.OnRead(append(in.all.Files(), in.tried.Files()...), in.all.Patterns()) }()
+		defer func() { o.OnRead(append(in.All.Files(), in.Tried.Files()...), in.All.Patterns()) }()
 	}
 	if err := checkInputs(study, in); err != nil {
 		return nil, fmt.Errorf("inputs: %w", err)
@@ -260,7 +261,7 @@ func run(ctx context.Context, o *Options) (*built, error) {
 	// Values a feeding analysis derives must not collide with the results
 	// files, whether or not another analysis reads the results.
 	if derivesResults(in) && len(study.Inputs.Results) > 0 {
-		if _, err := in.results(); err != nil {
+		if _, err := in.Results(); err != nil {
 			return nil, fmt.Errorf("inputs: %w", err)
 		}
 	}
@@ -268,7 +269,7 @@ func run(ctx context.Context, o *Options) (*built, error) {
 	if err != nil {
 		return nil, fmt.Errorf("provenance: %w", err)
 	}
-	site := &siteBuild{study: study, runs: runs, prov: prov, opts: *o, assets: loadAssets(), sources: in.sources}
+	site := &siteBuild{study: study, runs: runs, prov: prov, opts: *o, assets: loadAssets(), sources: in.Sources}
 	if len(site.assets.ECharts) == 0 && o.Format != "md" && o.Warn != nil {
 		fmt.Fprintln(o.Warn, "evalbook: warning: the ECharts asset was not built into this binary (run `make assets`, then rebuild); figures are static SVG only")
 	}
@@ -306,25 +307,25 @@ func (o *Options) normalise() error {
 
 // checkInputs makes sure every input path matches a file and every page
 // and interaction log exists, so a typo fails before any work.
-func checkInputs(s *manifest.Study, in *inputs) error {
+func checkInputs(s *manifest.Study, in *load.Inputs) error {
 	var errs manifest.Errors
 	for what, list := range map[string][]manifest.InputEntry{"results": s.Inputs.Results, "units": s.Inputs.Units, "characteristics": s.Inputs.Characteristics} {
 		for _, e := range list {
-			if _, err := in.expand(e, what); err != nil {
+			if _, err := in.Expand(e, what); err != nil {
 				errs = append(errs, err)
 			}
 		}
 	}
 	for _, p := range s.Pages {
-		b, err := in.readSource(p.Source, maxPageBytes)
+		b, err := in.ReadSource(p.Source, maxPageBytes)
 		if err != nil {
 			errs = append(errs, &manifest.ManifestError{File: filepath.Base(s.File), Line: p.Line, Msg: fmt.Sprintf("page %q: %v", p.Source, err)})
-		} else if err := checkPageShape(in.display(input.AbsPath(s.Dir, p.Source)), b); err != nil {
+		} else if err := checkPageShape(in.Display(input.AbsPath(s.Dir, p.Source)), b); err != nil {
 			errs = append(errs, err)
 		}
 	}
 	if s.Bibliography != "" {
-		if _, err := in.readSource(s.Bibliography, 0); err != nil {
+		if _, err := in.ReadSource(s.Bibliography, 0); err != nil {
 			errs = append(errs, &manifest.ManifestError{File: filepath.Base(s.File), Line: s.Line("bibliography"), Msg: fmt.Sprintf("bibliography %q: %v", s.Bibliography, err)})
 		}
 	}
@@ -332,7 +333,7 @@ func checkInputs(s *manifest.Study, in *inputs) error {
 		if d.Interactions == "" {
 			continue
 		}
-		if err := in.checkFile(input.AbsPath(s.Dir, d.Interactions)); err != nil {
+		if err := in.CheckFile(input.AbsPath(s.Dir, d.Interactions)); err != nil {
 			errs = append(errs, &manifest.ManifestError{File: filepath.Base(s.File), Line: s.Line(fmt.Sprintf("datasets.%d.interactions", i)),
 				Msg: fmt.Sprintf("dataset %q: interaction log %q: %v", d.Name, d.Interactions, err)})
 		}
@@ -347,7 +348,7 @@ func checkInputs(s *manifest.Study, in *inputs) error {
 // runAnalyses runs the analyses on o.Jobs workers. Each analysis gets the
 // whole worker budget for its own parallel work; outputs are collected by
 // index, so the order never depends on scheduling.
-func runAnalyses(ctx context.Context, s *manifest.Study, in *inputs, o Options) []analysisRun {
+func runAnalyses(ctx context.Context, s *manifest.Study, in *load.Inputs, o Options) []analysisRun {
 	runs := make([]analysisRun, len(s.Analyses))
 	for i, a := range s.Analyses {
 		runs[i] = analysisRun{Spec: a, Seed: deriveSeed(s.Seed, a.ID), kind: o.Kinds[a.Type]}
@@ -382,7 +383,7 @@ func runAnalyses(ctx context.Context, s *manifest.Study, in *inputs, o Options) 
 			o.Cache, o.CacheDir, o.disk = nil, "", nil
 			continue
 		}
-		in.derived = append(in.derived, derivedSource{id: r.Spec.ID, results: r.Output.Results, units: r.Output.Units, reads: r.reads})
+		in.Derived = append(in.Derived, load.DerivedSource{Id: r.Spec.ID, Results: r.Output.Results, Units: r.Output.Units, Reads: r.reads})
 	}
 	if ctx.Err() != nil {
 		return runs
@@ -396,7 +397,7 @@ func runAnalyses(ctx context.Context, s *manifest.Study, in *inputs, o Options) 
 // slots, so nothing depends on scheduling. The analyses that read the
 // study's per-unit values (Kind.Units) and are not taken from the cache
 // are fed by one shared units pass (unitspass.go) before they run.
-func runPhase(ctx context.Context, s *manifest.Study, in *inputs, o Options, runs []*analysisRun, keys map[*analysisRun]string) {
+func runPhase(ctx context.Context, s *manifest.Study, in *load.Inputs, o Options, runs []*analysisRun, keys map[*analysisRun]string) {
 	ph := &phase{ctx: ctx, s: s, in: in, o: o, v: newValidator(in)}
 	var todo []*phaseJob
 	for _, r := range runs {
@@ -409,7 +410,7 @@ func runPhase(ctx context.Context, s *manifest.Study, in *inputs, o Options, run
 		}
 		j.rs = input.NewReadSet()
 		j.job = &Job{ID: r.Spec.ID, Title: r.Spec.Title, Caption: r.Spec.Caption, Study: s, Seed: r.Seed,
-			Workers: o.Jobs, inputs: in.forAnalysis(j.rs), progress: o.Progress, done: ctx.Done()}
+			Workers: o.Jobs, inputs: in.ForAnalysis(j.rs), progress: o.Progress, done: ctx.Done()}
 		todo = append(todo, j)
 	}
 	fed := make(chan struct{})
@@ -439,7 +440,7 @@ func runPhase(ctx context.Context, s *manifest.Study, in *inputs, o Options, run
 type phase struct {
 	ctx context.Context
 	s   *manifest.Study
-	in  *inputs
+	in  *load.Inputs
 	o   Options
 	v   *validator // checks the caches' entries against the files
 }
@@ -477,7 +478,7 @@ func (ph *phase) cached(j *phaseJob) bool {
 // units, and gives each its fed sink and the files the pass read.
 func (ph *phase) feedUnits(jobs []*phaseJob) {
 	var readers []*phaseJob
-	var sinks []UnitsSink
+	var sinks []load.UnitsSink
 	for _, j := range jobs {
 		if k := j.r.kind; k.Units != nil {
 			if sink := k.Units(j.job, j.r.Spec.Options); sink != nil {
@@ -494,13 +495,13 @@ func (ph *phase) feedUnits(jobs []*phaseJob) {
 	func() {
 		defer func() {
 			if p := recover(); p != nil {
-				err := internalError(p)
+				err := load.InternalError(p)
 				for i := range errs {
 					errs[i] = err
 				}
 			}
 		}()
-		errs = ph.in.forAnalysis(prs).unitsPass(ph.ctx, sinks)
+		errs = ph.in.ForAnalysis(prs).UnitsPass(ph.ctx, sinks)
 	}()
 	for i, j := range readers {
 		j.rs.Merge(prs)
@@ -517,7 +518,7 @@ func (ph *phase) run(j *phaseJob) {
 	}
 	defer func() {
 		if p := recover(); p != nil {
-			r.Err = internalError(p)
+			r.Err = load.InternalError(p)
 		}
 	}()
 	out, err := r.kind.Run(j.job, r.Spec.Options)
@@ -584,9 +585,9 @@ func readRulesKey(o Options) string {
 }
 
 // derivesResults reports whether a feeding analysis derived results.
-func derivesResults(in *inputs) bool {
-	for _, d := range in.derived {
-		if len(d.results) > 0 {
+func derivesResults(in *load.Inputs) bool {
+	for _, d := range in.Derived {
+		if len(d.Results) > 0 {
 			return true
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/evalbook/evalbook/report/input"
+	"github.com/evalbook/evalbook/report/load"
 	"github.com/evalbook/evalbook/report/manifest"
 )
 
@@ -74,13 +75,13 @@ func (c *Cache) hashStore() *input.HashStore {
 // records the files it read by absolute path, so without it a copy with
 // other data would be served the first copy's outputs while the first
 // copy's files are unchanged.
-func cacheKey(s *manifest.Study, in *inputs, spec manifest.AnalysisSpec, seed uint64, version string) string {
+func cacheKey(s *manifest.Study, in *load.Inputs, spec manifest.AnalysisSpec, seed uint64, version string) string {
 	params, _ := manifest.ParamsMap(spec.Options)
 	parts := []any{spec.Type, params, seed, version, spec.Title, spec.Caption, s.Metrics, s.Datasets, s.Methods, s.Inputs, s.Title, s.AllowOutside, s.File, s.FigureWidth}
-	if k := in.engineCacheKey(spec); k != "" {
+	if k := in.EngineCacheKey(spec); k != "" {
 		parts = append(parts, k) // the engine table's address, fingerprint and SQL
 	}
-	if k := in.engineLogsCacheKey(spec); k != "" {
+	if k := in.EngineLogsCacheKey(spec); k != "" {
 		parts = append(parts, k) // the engine interaction logs' addresses, fingerprints and SQL
 	}
 	b, _ := json.Marshal(parts)
@@ -98,19 +99,19 @@ func hashStrings(parts []string) string {
 // stampReads pins down what an analysis read: each file's content as it
 // was before the build first read it (inputs.pin). It fails (and the
 // output is not stored) when a file can no longer be read.
-func stampReads(rs *input.ReadSet, in *inputs) (readStamp, error) {
+func stampReads(rs *input.ReadSet, in *load.Inputs) (readStamp, error) {
 	st := readStamp{Files: map[string]string{}, Patterns: rs.Patterns(), Rows: map[string]int64{}}
 	for _, p := range rs.Files() {
-		sum := in.pin(p)
+		sum := in.Pin(p)
 		if sum == "" {
 			return st, fmt.Errorf("%s: cannot be read", p)
 		}
 		st.Files[p] = sum
-		in.mu.Lock()
-		if r := in.files[p]; r != nil {
+		in.Mu.Lock()
+		if r := in.Files[p]; r != nil {
 			st.Rows[p] = r.Rows
 		}
-		in.mu.Unlock()
+		in.Mu.Unlock()
 	}
 	return st, nil
 }
@@ -119,24 +120,24 @@ func stampReads(rs *input.ReadSet, in *inputs) (readStamp, error) {
 // the provenance, its files and patterns in the build's record. Its
 // files' sums are the build's pins: the lookup has just found each file
 // with that content (validator), so it is not read again.
-func (st readStamp) replay(in *inputs) *input.ReadSet {
+func (st readStamp) replay(in *load.Inputs) *input.ReadSet {
 	for p, s := range st.Files {
-		in.setSum(p, s)
+		in.SetSum(p, s)
 	}
 	rs := input.NewReadSet()
-	v := in.forAnalysis(rs)
+	v := in.ForAnalysis(rs)
 	for p, m := range st.Patterns {
-		v.notePattern(p, m)
+		v.NotePattern(p, m)
 	}
 	for p := range st.Files {
-		v.recordFile(p, st.Rows[p])
+		v.RecordFile(p, st.Rows[p])
 	}
 	return rs
 }
 
 // get returns a cached output still valid for key, recording what it had
 // read in this build; the entry it takes becomes the most recently used.
-func (c *Cache) get(id, key string, in *inputs, v *validator) (*Output, *input.ReadSet) {
+func (c *Cache) get(id, key string, in *load.Inputs, v *validator) (*Output, *input.ReadSet) {
 	if c == nil {
 		return nil, nil
 	}

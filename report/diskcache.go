@@ -24,6 +24,7 @@ import (
 	"github.com/evalbook/evalbook/figures"
 
 	"github.com/evalbook/evalbook/report/input"
+	"github.com/evalbook/evalbook/report/load"
 )
 
 // The disk cache lets one-shot builds (evalbook build, and serve after a
@@ -611,12 +612,12 @@ func legacyContent(path string) bool {
 // pattern expanded and each file's sum taken once however many stamps
 // (of however many analyses of a phase) name it.
 type validator struct {
-	in       *inputs
+	in       *load.Inputs
 	patterns map[string][]string
 	sums     map[string]string // "" for a file that cannot be hashed
 }
 
-func newValidator(in *inputs) *validator {
+func newValidator(in *load.Inputs) *validator {
 	return &validator{in: in, patterns: map[string][]string{}, sums: map[string]string{}}
 }
 
@@ -662,7 +663,7 @@ func (v *validator) sum(p string) string {
 	s, ok := v.sums[p]
 	if !ok {
 		var err error
-		if s, err = v.in.hashes.Sum(p); err != nil {
+		if s, err = v.in.Hashes.Sum(p); err != nil {
 			s = ""
 		}
 		v.sums[p] = s

@@ -293,13 +293,13 @@ func TestWideCharacteristicsTextColumn(t *testing.T) {
 	t.Parallel()
 	file := "-- chars.csv --\ndataset,Method,Density,Ginii\nml,EASE,0.01,0.8\nbooks,EASE,0.002,0.6\n"
 	in := studyInputs(t, "-- study.toml --\ntitle = \"t\"\n[inputs]\ncharacteristics = \"chars.csv\"\n"+file)
-	_, err := in.characteristics()
+	_, err := in.Characteristics()
 	want := `chars.csv:2:4: column "Method" is read as a feature (in a wide file every other column is one): not a number: "EASE"; to leave it out, add ignore = ["Method"] to the input entry`
 	if err == nil || err.Error() != want {
 		t.Fatalf("error\n%v\nwant\n%s", err, want)
 	}
 	in = studyInputs(t, "-- study.toml --\ntitle = \"t\"\n[inputs]\ncharacteristics = { path = \"chars.csv\", ignore = [\"method\"] }\n"+file)
-	c, err := in.characteristics()
+	c, err := in.Characteristics()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -335,7 +335,7 @@ func TestFeatureSpellings(t *testing.T) {
 		t.Errorf("error\n%v\nwant\n%s", err, want)
 	}
 	in := studyInputs(t, "-- study.toml --\ntitle = \"t\"\n[inputs]\ncharacteristics = \"chars.csv\"\n-- chars.csv --\ndataset,Gini_i,Ginii\nml,0.8,0.8\n")
-	if _, err := in.characteristics(); err == nil || err.Error() != `chars.csv:2:8: feature "Ginii" is also given as "Gini_i": feature names ignore case and underscores, so they are one feature; keep one spelling` {
+	if _, err := in.Characteristics(); err == nil || err.Error() != `chars.csv:2:8: feature "Ginii" is also given as "Gini_i": feature names ignore case and underscores, so they are one feature; keep one spelling` {
 		t.Errorf("error %v", err)
 	}
 }

@@ -67,7 +67,7 @@ var allowedReaders = map[string]string{
 // report/input yet, which check and record every file before opening
 // it, and the readers of evalbook's own files (report/input/own.go).
 var openerCallers = map[string]string{
-	"report/inputs.go":            "the input layer's per-analysis views (checkFile, noteFile, then open), until they move to report/input",
+	"report/load/inputs.go":       "the input layer's per-analysis views (checkFile, noteFile, then open), until they move to report/input",
 	"report/manifest/manifest.go": "the manifest itself, read before there are inputs (and hashed into the provenance)",
 	"report/diskcache.go":         "the cache directory's own entries and the tool binary's hash, not study inputs",
 	"report/serve.go":             "serves the built site, not study inputs",
@@ -82,6 +82,7 @@ var openerCallers = map[string]string{
 var inputImporters = map[string]string{
 	"report":          "the build and its per-analysis views",
 	"report/manifest": "reads study.toml (input.OpenRegular) and checks names by the input layer's rules",
+	"report/load":     "the per-build input state: per-analysis views over the readers",
 }
 
 // goFiles lists the module's non-test Go files outside readerExempt,

@@ -8,6 +8,7 @@ import (
 	"github.com/evalbook/evalbook/analyses/stats"
 
 	"github.com/evalbook/evalbook/report/input"
+	"github.com/evalbook/evalbook/report/load"
 	"github.com/evalbook/evalbook/report/manifest"
 )
 
@@ -26,7 +27,7 @@ type Job struct {
 	// Workers is the number of workers the analysis may use. Results must
 	// not depend on it.
 	Workers  int
-	inputs   *inputs // this analysis's view: records what it reads
+	inputs   *load.Inputs // this analysis's view: records what it reads
 	progress Progress
 	fed      *fedUnits // the shared units pass's sink for this analysis
 	done     <-chan struct{}
@@ -46,7 +47,7 @@ func (c *Job) Canceled() bool {
 
 // fedUnits is a sink the shared units pass fed, and its error.
 type fedUnits struct {
-	sink UnitsSink
+	sink load.UnitsSink
 	err  error
 }
 
@@ -63,9 +64,9 @@ func (c *Job) Dataset(name string) analyses.Dataset {
 
 // Results returns the study's results (the `results` input), loaded once.
 func (c *Job) Results() (*analyses.Results, error) {
-	r, err := c.inputs.results()
-	c.inputs.reads.Merge(c.inputs.resReads)
-	c.inputs.mergeDerived()
+	r, err := c.inputs.Results()
+	c.inputs.Reads.Merge(c.inputs.ResReads)
+	c.inputs.MergeDerived()
 	return r, err
 }
 
@@ -74,18 +75,18 @@ func (c *Job) Results() (*analyses.Results, error) {
 // error met. In a build, an analysis whose kind declares Kind.Units was
 // fed by the build's shared pass before Run: ReadUnits returns that sink
 // (sink is not used). Otherwise sink is fed by a pass of its own.
-func (c *Job) ReadUnits(sink UnitsSink) (UnitsSink, error) {
+func (c *Job) ReadUnits(sink load.UnitsSink) (load.UnitsSink, error) {
 	if c.fed != nil {
 		return c.fed.sink, c.fed.err
 	}
-	return sink, c.inputs.unitsPass(context.Background(), []UnitsSink{sink})[0]
+	return sink, c.inputs.UnitsPass(context.Background(), []load.UnitsSink{sink})[0]
 }
 
 // Characteristics returns the `characteristics` input, loaded once; nil
 // when the study has none.
-func (c *Job) Characteristics() (*Characteristics, error) {
-	ch, err := c.inputs.characteristics()
-	c.inputs.reads.Merge(c.inputs.charReads)
+func (c *Job) Characteristics() (*load.Characteristics, error) {
+	ch, err := c.inputs.Characteristics()
+	c.inputs.Reads.Merge(c.inputs.CharReads)
 	return ch, err
 }
 
@@ -100,7 +101,7 @@ func (c *Job) Path(rel string) string {
 // streaming, checking it may be read and recording it for the cache and
 // the provenance. path is relative to the manifest.
 func (c *Job) OpenTable(path string) (*input.TableReader, error) {
-	return c.inputs.open(c.Path(path))
+	return c.inputs.Open(c.Path(path))
 }
 
 // Progress reports progress of long work on a terminal; it prints nothing

@@ -6,6 +6,7 @@ import (
 
 	"github.com/evalbook/evalbook/analyses"
 	"github.com/evalbook/evalbook/figures"
+	"github.com/evalbook/evalbook/report/load"
 	"github.com/evalbook/evalbook/report/manifest"
 )
 
@@ -32,7 +33,7 @@ type Kind struct {
 	// when they read no units). The build feeds every such sink of a
 	// phase in one shared pass over the units files before their Run is
 	// called, and Run gets the fed sink back from ctx.ReadUnits.
-	Units func(ctx *Job, opts any) UnitsSink
+	Units func(ctx *Job, opts any) load.UnitsSink
 	// Check, when set, checks options against the rest of the manifest
 	// (a dataset attribute an option names); an *analyses.OptionError
 	// is reported at its key's line.
@@ -50,8 +51,8 @@ type Output struct {
 	// Results are rows (dataset, method, metric, value) added to the
 	// study's results, and Units streams values added to its units, for
 	// the analyses that follow; only kinds with Feeds set provide them.
-	Results []ResultRow
-	Units   func(fn func(u *UnitRow) error) error
+	Results []load.ResultRow
+	Units   func(fn func(u *load.UnitRow) error) error
 }
 
 // NewKind builds a Kind from a typed run function, so each registration

@@ -23,6 +23,7 @@ import (
 	"github.com/evalbook/evalbook/figures"
 
 	"github.com/evalbook/evalbook/report/input"
+	"github.com/evalbook/evalbook/report/load"
 	"github.com/evalbook/evalbook/report/manifest"
 )
 
@@ -208,7 +209,7 @@ func characteristicsPerformance(job *Job, o *datasets.CharacteristicsOptions, in
 // the contract.
 // A name that would collide with another column is left as it is.
 func charCanonicalNames(names []string) []string {
-	key := charFeatureKey
+	key := load.CharFeatureKey
 	canon := map[string]string{}
 	for _, f := range datasets.LogFeatureNames {
 		canon[key(f)] = f
@@ -275,13 +276,13 @@ func readCharacteristicsLog(job *Job, d manifest.DatasetSpec, p datasets.Preproc
 		return nil, err
 	}
 	if d.EngineLog != nil {
-		return engineLogSummary(job, job.inputs.engines.logs[d.EngineLog], p)
+		return engineLogSummary(job, job.inputs.Engines.Logs[d.EngineLog], p)
 	}
 	t, err := job.OpenTable(d.Interactions)
 	if err != nil {
 		return nil, fmt.Errorf("dataset %q: interactions: %w", d.Name, err)
 	}
-	defer job.inputs.closeCounted(job.Path(d.Interactions), t)
+	defer job.inputs.CloseCounted(job.Path(d.Interactions), t)
 	col := func(name string) (int, error) {
 		i := t.Col(name)
 		if i < 0 {
@@ -319,7 +320,7 @@ func readCharacteristicsLog(job *Job, d manifest.DatasetSpec, p datasets.Preproc
 		if err != nil {
 			return nil, at(err)
 		}
-		user, item := trimSpace(rec[uc]), trimSpace(rec[ic]) // as names are: " u1" is u1
+		user, item := load.TrimSpace(rec[uc]), load.TrimSpace(rec[ic]) // as names are: " u1" is u1
 		if user == "" {
 			return nil, at(t.Errorf(uc, "empty user id"))
 		}
@@ -381,7 +382,7 @@ func characteristicsMethod(from string, o *datasets.CharacteristicsOptions, n an
 
 // engineLogSummary is readCharacteristicsLog for an engine log: the
 // queries stop when the build is cancelled.
-func engineLogSummary(job *Job, e *engineLogSource, p datasets.Preprocessing) (*datasets.LogSummary, error) {
+func engineLogSummary(job *Job, e *load.EngineLogSource, p datasets.Preprocessing) (*datasets.LogSummary, error) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	go func() {
@@ -391,5 +392,5 @@ func engineLogSummary(job *Job, e *engineLogSource, p datasets.Preprocessing) (*
 		case <-ctx.Done():
 		}
 	}()
-	return e.summary(ctx, job.ID, p)
+	return e.Summary(ctx, job.ID, p)
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/evalbook/evalbook/analyses"
 	"github.com/evalbook/evalbook/analyses/datasets"
+	"github.com/evalbook/evalbook/report/load"
 	"github.com/evalbook/evalbook/report/manifest"
 	"gonum.org/v1/gonum/floats/scalar"
 )
@@ -40,7 +41,7 @@ func corrStudy(t *testing.T, files map[string]string, id string, jobs int) (*Job
 	}
 	for _, a := range s.Analyses {
 		if a.ID == id {
-			return &Job{ID: id, Title: a.Title, Study: s, Workers: jobs, inputs: newInputs(s), progress: noProgress{}}, a
+			return &Job{ID: id, Title: a.Title, Study: s, Workers: jobs, inputs: load.NewInputs(s), progress: noProgress{}}, a
 		}
 	}
 	t.Fatalf("no analysis %q", id)
@@ -183,7 +184,7 @@ core = 5
 			t.Errorf("%d figures, method %q", len(out.Figures), out.Method)
 		}
 		// The log reads are recorded for the provenance.
-		if r := ctx.inputs.files[ctx.Path("logs/zipf.csv")]; r == nil || r.Rows != zipfRows {
+		if r := ctx.inputs.Files[ctx.Path("logs/zipf.csv")]; r == nil || r.Rows != zipfRows {
 			t.Errorf("provenance of logs/zipf.csv: %+v", r)
 		}
 	}
@@ -443,7 +444,7 @@ func FuzzCharacteristicsLog(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ctx := &Job{ID: "c", Study: s, Workers: 1, inputs: newInputs(s), progress: noProgress{}}
+		ctx := &Job{ID: "c", Study: s, Workers: 1, inputs: load.NewInputs(s), progress: noProgress{}}
 		p := datasets.Preprocessing{Core: 2}
 		if analyses.Finite(tau) {
 			p.Threshold, p.HasThreshold = tau, true
@@ -516,7 +517,7 @@ func BenchmarkCharacteristicsLogs(b *testing.B) {
 	}
 	b.ResetTimer()
 	for b.Loop() {
-		ctx := &Job{ID: "chars", Study: s, Workers: runtime.GOMAXPROCS(0), inputs: newInputs(s), progress: noProgress{}}
+		ctx := &Job{ID: "chars", Study: s, Workers: runtime.GOMAXPROCS(0), inputs: load.NewInputs(s), progress: noProgress{}}
 		if _, err := Kinds()[s.Analyses[0].Type].Run(ctx, s.Analyses[0].Options); err != nil {
 			b.Fatal(err)
 		}

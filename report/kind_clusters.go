@@ -7,6 +7,7 @@ import (
 	"github.com/evalbook/evalbook/analyses"
 	dsets "github.com/evalbook/evalbook/analyses/datasets"
 	"github.com/evalbook/evalbook/figures"
+	"github.com/evalbook/evalbook/report/load"
 	"github.com/evalbook/evalbook/report/manifest"
 )
 
@@ -129,12 +130,12 @@ func clustersCheckNames(what string, names, known []string) error {
 func selectFeatures(names, known []string) ([]string, error) {
 	byKey := map[string]string{}
 	for _, k := range known {
-		byKey[charFeatureKey(k)] = k
+		byKey[load.CharFeatureKey(k)] = k
 	}
 	out := make([]string, len(names))
 	first := map[string]string{}
 	for i, n := range names {
-		k, ok := byKey[charFeatureKey(n)]
+		k, ok := byKey[load.CharFeatureKey(n)]
 		if !ok {
 			return nil, analyses.OptionErrorf("features", "no feature %q in the characteristics%s", n, analyses.NameHint(n, known))
 		}

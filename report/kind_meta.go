@@ -21,13 +21,14 @@ import (
 	"github.com/evalbook/evalbook/figures"
 
 	"github.com/evalbook/evalbook/report/input"
+	"github.com/evalbook/evalbook/report/load"
 	"github.com/evalbook/evalbook/report/manifest"
 )
 
 func metaKind() Kind {
 	k := NewKind("meta_analysis", "effect sizes of a treatment vs a control on every dataset, combined by a fixed- or random-effects model and drawn as a forest plot (Sertkan et al. 2023)", runMeta)
-	k.Units = func(job *Job, opts any) UnitsSink {
-		if o := opts.(*meta.Options); o.Summary.Path == "" && !job.inputs.engineReads(o) {
+	k.Units = func(job *Job, opts any) load.UnitsSink {
+		if o := opts.(*meta.Options); o.Summary.Path == "" && !job.inputs.EngineReads(o) {
 			return newMetaSink(job, o)
 		}
 		return nil
@@ -46,7 +47,7 @@ func runMeta(job *Job, o *meta.Options) (*Output, error) {
 		studies, err = metaReadSummary(job, o.Summary)
 	} else if err = checkMissingAgrees(job, o); err != nil {
 		return nil, err
-	} else if job.inputs.engineReads(o) {
+	} else if job.inputs.EngineReads(o) {
 		studies, err = metaEngineUnits(job, o)
 	} else {
 		studies, err = metaStreamUnits(job, o)
@@ -133,10 +134,10 @@ type metaSink struct {
 	// side files alternate their methods row by row)
 	lastMethods [4]string
 	lastMetric  [2]string
-	// takeRound's scratch: the handles of each batch's names, and a row
+	// TakeRound's scratch: the handles of each batch's names, and a row
 	// for Add
 	handles [][]metaHandle
-	row     UnitRow
+	row     load.UnitRow
 }
 
 // metaAccumulator turns per-unit values into per-dataset studies:
@@ -197,7 +198,7 @@ func (m *metaSink) OtherMetric(_, _, metric string) {
 	}
 }
 
-func (m *metaSink) Add(u *UnitRow) error {
+func (m *metaSink) Add(u *load.UnitRow) error {
 	m.values++
 	if m.values&(1<<20-1) == 0 {
 		m.progress.Step(m.label, m.values, 0)
@@ -222,34 +223,34 @@ type metaHandle struct {
 	slot  meta.Slot
 }
 
-// takeRound is Add for each row of a round that the pass hands over
-// (see roundTaker), in the same order, with the same effects: the
+// TakeRound is Add for each row of a round that the pass hands over
+// (see load.RoundTaker), in the same order, with the same effects: the
 // builder's slot for a batch's dataset and method is found at the first
 // row that has them, where Add would have found them.
-func (m *metaSink) takeRound(round []*unitsBatchOf, wants [][]bool) error {
+func (m *metaSink) TakeRound(round []*load.UnitsBatchOf, wants [][]bool) error {
 	builder, ok := m.b.(*meta.Builder)
 	longest := 0
 	m.handles = m.handles[:0]
 	for _, b := range round {
-		longest = max(longest, len(b.rows))
-		hs := slices.Grow(nextScratch(m.handles), len(b.names))[:len(b.names)]
+		longest = max(longest, len(b.Rows))
+		hs := slices.Grow(load.NextScratch(m.handles), len(b.Names))[:len(b.Names)]
 		clear(hs)
 		m.handles = append(m.handles, hs)
 	}
 	for k := 0; k < longest; k++ {
 		for i, b := range round {
-			if k >= len(b.rows) || !wants[i][b.rows[k].names] {
+			if k >= len(b.Rows) || !wants[i][b.Rows[k].Names] {
 				continue
 			}
-			r := &b.rows[k]
+			r := &b.Rows[k]
 			if !ok {
-				b.row(k, &m.row)
+				b.Row(k, &m.row)
 				if err := m.Add(&m.row); err != nil {
 					return err
 				}
 				continue
 			}
-			if err := m.takeRow(builder, b, r, &m.handles[i][r.names]); err != nil {
+			if err := m.takeRow(builder, b, r, &m.handles[i][r.Names]); err != nil {
 				return err
 			}
 		}
@@ -258,30 +259,30 @@ func (m *metaSink) takeRound(round []*unitsBatchOf, wants [][]bool) error {
 }
 
 // takeRow is Add for row r of batch b, whose names' handle is h.
-func (m *metaSink) takeRow(builder *meta.Builder, b *unitsBatchOf, r *batchRow, h *metaHandle) error {
+func (m *metaSink) takeRow(builder *meta.Builder, b *load.UnitsBatchOf, r *load.BatchRow, h *metaHandle) error {
 	m.values++
 	if m.values&(1<<20-1) == 0 {
 		m.progress.Step(m.label, m.values, 0)
 	}
-	n := &b.names[r.names]
+	n := &b.Names[r.Names]
 	if h.state == 0 {
-		m.method(n.method)
+		m.method(n.Method)
 		h.state = 2
-		if slot, ok := builder.Slot(n.dataset, n.method); ok {
+		if slot, ok := builder.Slot(n.Dataset, n.Method); ok {
 			h.state, h.slot = 1, slot
 		} else {
-			builder.Seen(n.dataset)
+			builder.Seen(n.Dataset)
 		}
 	}
 	if h.state != 1 {
 		return nil
 	}
 	unit := ""
-	if r.unitLen > 0 {
-		unit = unsafe.String(&b.ids[r.unit], int(r.unitLen))
+	if r.UnitLen > 0 {
+		unit = unsafe.String(&b.Ids[r.Unit], int(r.UnitLen))
 	}
-	if err := h.slot.Add(unit, r.row, r.value); err != nil {
-		return input.Errorf(n.file, int(r.line), "%w", err)
+	if err := h.slot.Add(unit, r.Row, r.Value); err != nil {
+		return input.Errorf(n.File, int(r.Line), "%w", err)
 	}
 	return nil
 }
@@ -326,11 +327,11 @@ func metaManifestOrder(s *manifest.Study, studies []meta.Study) []meta.Study {
 // of the forms told apart by the header (see readMetaSummary).
 func metaReadSummary(job *Job, src meta.Source) ([]meta.Study, error) {
 	path := job.Path(src.Path)
-	t, err := job.inputs.openMapped(path, src.Columns)
+	t, err := job.inputs.OpenMapped(path, src.Columns)
 	if err != nil {
 		return nil, fmt.Errorf("summary: %w", err)
 	}
-	defer job.inputs.closeCounted(path, t)
+	defer job.inputs.CloseCounted(path, t)
 	return readMetaSummary(t)
 }
 
@@ -700,13 +701,13 @@ func metaOtherDatasets(studies []meta.Study, but string) string {
 	return strings.Join(q, ", ")
 }
 
-// roundSink makes the units pass hand the sink whole rounds (roundTaker).
-func (m *metaSink) roundSink() roundTaker { return m }
+// RoundSink makes the units pass hand the sink whole rounds (RoundTaker).
+func (m *metaSink) RoundSink() load.RoundTaker { return m }
 
 // metaEngineUnits computes a meta-analysis's per-dataset studies from the
 // engine's sums (the engine's counterpart of metaStreamUnits).
 func metaEngineUnits(job *Job, o *meta.Options) ([]meta.Study, error) {
-	e := job.inputs.engines.units
+	e := job.inputs.Engines.Units
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	go func() {
@@ -716,15 +717,15 @@ func metaEngineUnits(job *Job, o *meta.Options) ([]meta.Study, error) {
 		case <-ctx.Done():
 		}
 	}()
-	cat, err := e.catalogue(ctx)
+	cat, err := e.Catalogue(ctx)
 	if err != nil {
 		return nil, err
 	}
-	q, datasets, shifts, err := e.metaPlan(cat, o)
+	q, datasets, shifts, err := e.MetaPlan(cat, o)
 	if err != nil {
 		return nil, err
 	}
-	rows, err := e.run(ctx, job.ID, q)
+	rows, err := e.Run(ctx, job.ID, q)
 	if err != nil {
 		return nil, err
 	}
@@ -733,24 +734,24 @@ func metaEngineUnits(job *Job, o *meta.Options) ([]meta.Study, error) {
 	var studies []meta.Study
 	repeated := o.Design == "independent"
 	if !repeated {
-		studies, err = e.pairedStudies(rows, datasets, shifts, o)
-		if repeated = errors.Is(err, errEngineRepeat); !repeated && err != nil {
+		studies, err = e.PairedStudies(rows, datasets, shifts, o)
+		if repeated = errors.Is(err, load.ErrEngineRepeat); !repeated && err != nil {
 			return nil, err
 		}
 	}
 	if repeated {
-		rep, err := e.run(ctx, job.ID, e.Src.RepeatSQL(o.Metric, o.Treatment, o.Control))
+		rep, err := e.Run(ctx, job.ID, e.Src.RepeatSQL(o.Metric, o.Treatment, o.Control))
 		if err != nil {
 			return nil, err
 		}
 		if len(rep) > 0 && len(rep[0]) == 4 {
 			r := rep[0]
-			return nil, e.repeatError(str(r[0]), str(r[1]), r[2], u64(r[3]))
+			return nil, e.RepeatError(load.Str(r[0]), load.Str(r[1]), r[2], load.U64(r[3]))
 		}
 		if o.Design != "independent" {
-			return nil, e.errorf("the paired sums count a repeated unit id that no query of repeats finds; was the table written to during the build?")
+			return nil, e.Errorf("the paired sums count a repeated unit id that no query of repeats finds; was the table written to during the build?")
 		}
-		return groupStudies(rows, datasets, shifts, o), nil
+		return load.GroupStudies(rows, datasets, shifts, o), nil
 	}
 	return studies, nil
 }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/evalbook/evalbook/analyses/meta"
+	"github.com/evalbook/evalbook/report/load"
 	"github.com/evalbook/evalbook/report/manifest"
 )
 
@@ -68,7 +69,7 @@ func BenchmarkMetaSummary10k(b *testing.B) {
 	var analysis, run, build time.Duration
 	for i := 0; i < b.N; i++ {
 		start := time.Now()
-		ctx := &Job{ID: a.ID, Title: a.Title, Study: s, Workers: runtime.GOMAXPROCS(0), inputs: newInputs(s), progress: noProgress{}}
+		ctx := &Job{ID: a.ID, Title: a.Title, Study: s, Workers: runtime.GOMAXPROCS(0), inputs: load.NewInputs(s), progress: noProgress{}}
 		studies, err := metaReadSummary(ctx, o.Summary)
 		if err != nil {
 			b.Fatal(err)
@@ -79,7 +80,7 @@ func BenchmarkMetaSummary10k(b *testing.B) {
 		}
 		analysis += time.Since(start)
 		start = time.Now()
-		ctx = &Job{ID: a.ID, Title: a.Title, Study: s, Workers: runtime.GOMAXPROCS(0), inputs: newInputs(s), progress: noProgress{}}
+		ctx = &Job{ID: a.ID, Title: a.Title, Study: s, Workers: runtime.GOMAXPROCS(0), inputs: load.NewInputs(s), progress: noProgress{}}
 		if _, err := Kinds()[a.Type].Run(ctx, a.Options); err != nil {
 			b.Fatal(err)
 		}

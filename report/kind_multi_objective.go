@@ -36,11 +36,11 @@ type moTable interface {
 // recording it for the provenance.
 func moOpen(job *Job, rel string, mapping map[string]string) (moTable, func(), error) {
 	path := job.Path(rel)
-	t, err := job.inputs.openMapped(path, mapping)
+	t, err := job.inputs.OpenMapped(path, mapping)
 	if err != nil {
 		return nil, nil, err
 	}
-	return t, func() { job.inputs.closeCounted(path, t) }, nil
+	return t, func() { job.inputs.CloseCounted(path, t) }, nil
 }
 
 // moMetrics lists every metric the options read: base, objectives, then

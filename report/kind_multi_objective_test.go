@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/evalbook/evalbook/analyses/multiobjective"
+	"github.com/evalbook/evalbook/report/load"
 	"github.com/evalbook/evalbook/report/manifest"
 )
 
@@ -51,7 +52,7 @@ func runStudyAnalysis(t *testing.T, dir, manifestPath string) *Output {
 		t.Fatal(err)
 	}
 	a := s.Analyses[0]
-	ctx := &Job{ID: a.ID, Title: a.Title, Study: s, Seed: deriveSeed(s.Seed, a.ID), Workers: 1, inputs: newInputs(s), progress: noProgress{}}
+	ctx := &Job{ID: a.ID, Title: a.Title, Study: s, Seed: deriveSeed(s.Seed, a.ID), Workers: 1, inputs: load.NewInputs(s), progress: noProgress{}}
 	out, err := Kinds()[a.Type].Run(ctx, a.Options)
 	if err != nil {
 		t.Fatal(err)
@@ -66,7 +67,7 @@ func runStudyError(t *testing.T, dir, manifestPath string) error {
 		return err
 	}
 	a := s.Analyses[0]
-	ctx := &Job{ID: a.ID, Title: a.Title, Study: s, Workers: 1, inputs: newInputs(s), progress: noProgress{}}
+	ctx := &Job{ID: a.ID, Title: a.Title, Study: s, Workers: 1, inputs: load.NewInputs(s), progress: noProgress{}}
 	_, err = Kinds()[a.Type].Run(ctx, a.Options)
 	return err
 }

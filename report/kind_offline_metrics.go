@@ -18,6 +18,7 @@ import (
 	"github.com/evalbook/evalbook/figures"
 
 	"github.com/evalbook/evalbook/report/input"
+	"github.com/evalbook/evalbook/report/load"
 )
 
 func offlineMetricsKind() Kind {
@@ -68,12 +69,12 @@ func runOfflineMetrics(job *Job, o *offline.Options) (*Output, error) {
 	out := &Output{Result: res, Figures: figs, Method: offlineMethod(o)}
 	for _, row := range res.Tables()[0].Rows {
 		if v, ok := row[3].(float64); ok {
-			out.Results = append(out.Results, ResultRow{Dataset: row[0].(string), Method: row[1].(string), Metric: row[2].(string), Value: v})
+			out.Results = append(out.Results, load.ResultRow{Dataset: row[0].(string), Method: row[1].(string), Metric: row[2].(string), Value: v})
 		}
 	}
 	if kept := res.UnitRows; kept != nil {
-		out.Units = func(fn func(*UnitRow) error) error {
-			u := &UnitRow{File: job.ID}
+		out.Units = func(fn func(*load.UnitRow) error) error {
+			u := &load.UnitRow{File: job.ID}
 			for i, row := range kept {
 				u.Dataset, u.Method, u.Unit, u.Metric = row[0].(string), row[1].(string), row[2].(string), row[3].(string)
 				u.Value, u.Row = row[4].(float64), int64(i)
@@ -85,7 +86,7 @@ func runOfflineMetrics(job *Job, o *offline.Options) (*Output, error) {
 		}
 	} else {
 		// Too many to keep: computed again from the runs, streaming.
-		out.Units = func(fn func(*UnitRow) error) error {
+		out.Units = func(fn func(*load.UnitRow) error) error {
 			_, err := OfflineMetricsDerived(job, o, fn)
 			return err
 		}
@@ -111,7 +112,7 @@ type keptRows struct {
 }
 
 // run returns the row sink of one run.
-func (k *offlineKeep) run(dataset, method string) func(*UnitRow) error {
+func (k *offlineKeep) run(dataset, method string) func(*load.UnitRow) error {
 	kr := &keptRows{k: k}
 	k.mu.Lock()
 	k.runs[[2]string{dataset, method}] = kr
@@ -119,7 +120,7 @@ func (k *offlineKeep) run(dataset, method string) func(*UnitRow) error {
 	return kr.add
 }
 
-func (kr *keptRows) add(u *UnitRow) error {
+func (kr *keptRows) add(u *load.UnitRow) error {
 	if kr.dropped {
 		return nil
 	}
@@ -187,14 +188,14 @@ type offlineFile struct {
 // datasets in manifest order, methods sorted, users in file order (then
 // the truth users the run has no list for, in truth order). Memory is
 // bounded by the truth and the catalog of one dataset, never by the runs.
-func OfflineMetricsDerived(job *Job, o *offline.Options, unit func(*UnitRow) error) (*OfflineDerived, error) {
+func OfflineMetricsDerived(job *Job, o *offline.Options, unit func(*load.UnitRow) error) (*OfflineDerived, error) {
 	return offlineDerive(job, o, unit, nil)
 }
 
 // offlineDerive is OfflineMetricsDerived, where perRun (when unit is nil)
 // gives each run its own sink of per-user values: each sink gets its
 // run's rows in order, and the runs are read in parallel.
-func offlineDerive(job *Job, o *offline.Options, unit func(*UnitRow) error, perRun func(dataset, method string) func(*UnitRow) error) (*OfflineDerived, error) {
+func offlineDerive(job *Job, o *offline.Options, unit func(*load.UnitRow) error, perRun func(dataset, method string) func(*load.UnitRow) error) (*OfflineDerived, error) {
 	in, err := offlineGather(job, o)
 	if err != nil {
 		return nil, err
@@ -309,7 +310,7 @@ func (p *offlineProgress) step() {
 // the runs are read one after the other; without one, in parallel (each
 // run has its own state, and its own sink from perRun when it is set).
 // The error is the first file's, in file order.
-func offlineReadRuns(job *Job, o *offline.Options, truth *offline.Truth, files []offlineFile, predBy map[[2]string]offlineFile, unit func(*UnitRow) error, perRun func(dataset, method string) func(*UnitRow) error, prog *offlineProgress) ([]*offline.Run, error) {
+func offlineReadRuns(job *Job, o *offline.Options, truth *offline.Truth, files []offlineFile, predBy map[[2]string]offlineFile, unit func(*load.UnitRow) error, perRun func(dataset, method string) func(*load.UnitRow) error, prog *offlineProgress) ([]*offline.Run, error) {
 	runs := make([]*offline.Run, len(files))
 	errs := make([]error, len(files))
 	if unit != nil || job.Workers <= 1 {
@@ -330,7 +331,7 @@ func offlineReadRuns(job *Job, o *offline.Options, truth *offline.Truth, files [
 	for i := range files {
 		wg.Add(1)
 		sem <- struct{}{}
-		var sink func(*UnitRow) error
+		var sink func(*load.UnitRow) error
 		if perRun != nil {
 			sink = perRun(files[i].dataset, files[i].method)
 		}
@@ -360,9 +361,9 @@ func offlineReadTruth(job *Job, o *offline.Options, files []offlineFile) (*offli
 				return truth.Add(user, item, rel)
 			})
 		} else {
-			rows, err = job.inputs.readTruth(f.path, f.display, input.RunFormatOf(f.path, o.Format), truth)
+			rows, err = job.inputs.ReadTruth(f.path, f.display, input.RunFormatOf(f.path, o.Format), truth)
 		}
-		job.inputs.recordFile(f.path, rows)
+		job.inputs.RecordFile(f.path, rows)
 		if err != nil {
 			return nil, err
 		}
@@ -409,7 +410,7 @@ func offlineDuplicateAt(job *Job, o *offline.Options, files []offlineFile, de *o
 }
 
 func offlineReadRun(job *Job, o *offline.Options, truth *offline.Truth, f offlineFile,
-	predBy map[[2]string]offlineFile, unit func(*UnitRow) error) (*offline.Run, error) {
+	predBy map[[2]string]offlineFile, unit func(*load.UnitRow) error) (*offline.Run, error) {
 	run := offline.NewRun(f.dataset, f.method, truth, *o)
 	// trec_eval evaluates the queries of the qrels: a TREC run's other
 	// queries are ignored (with a warning), a table's are an error.
@@ -418,7 +419,7 @@ func offlineReadRun(job *Job, o *offline.Options, truth *offline.Truth, f offlin
 		run.KeepPerQuery(o.CompareMetrics())
 	}
 	if unit != nil {
-		row := &UnitRow{Dataset: f.dataset, Method: f.method, File: f.display}
+		row := &load.UnitRow{Dataset: f.dataset, Method: f.method, File: f.display}
 		run.OnUser = func(user string, names []string, values []float64) error {
 			row.Unit = user
 			for i, n := range names {
@@ -448,7 +449,7 @@ func offlineReadRun(job *Job, o *offline.Options, truth *offline.Truth, f offlin
 	if !rr.Unchanged() {
 		return nil, fmt.Errorf("%s: the file changed while it was read; build again", f.display)
 	}
-	job.inputs.recordFile(f.path, rr.Rows)
+	job.inputs.RecordFile(f.path, rr.Rows)
 	if rr.Rows == 0 {
 		return nil, fmt.Errorf("%s: the run has no rows", f.display)
 	}
@@ -473,7 +474,7 @@ func offlineReadRun(job *Job, o *offline.Options, truth *offline.Truth, f offlin
 				return nil, pr.ListError(err)
 			}
 		}
-		job.inputs.recordFile(pf.path, pr.Rows)
+		job.inputs.RecordFile(pf.path, pr.Rows)
 	}
 	return run, nil
 }

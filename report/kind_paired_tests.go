@@ -17,6 +17,7 @@ import (
 	"github.com/evalbook/evalbook/figures"
 
 	"github.com/evalbook/evalbook/report/input"
+	"github.com/evalbook/evalbook/report/load"
 	"github.com/evalbook/evalbook/report/manifest"
 )
 
@@ -24,7 +25,7 @@ func pairedTestsKind() Kind {
 	k := NewKind("paired_tests",
 		"paired vs independent tests, Shapiro–Wilk choice of test, effect sizes and post-hoc power for every pair of methods (Košir et al. 2013)",
 		runPairedTests)
-	k.Units = func(ctx *Job, opts any) UnitsSink {
+	k.Units = func(ctx *Job, opts any) load.UnitsSink {
 		if o := opts.(*significance.PairedTestsOptions); o.Dataset != "" {
 			return newPairedSink(o, ctx.Metric(o.Metric).Name)
 		}
@@ -141,7 +142,7 @@ func (p *pairedSink) OtherMetric(dataset, method, metric string) {
 	}
 }
 
-func (p *pairedSink) Add(u *UnitRow) error {
+func (p *pairedSink) Add(u *load.UnitRow) error {
 	p.datasets[u.Dataset] = true
 	if u.Dataset != p.o.Dataset {
 		return nil

@@ -12,6 +12,7 @@ import (
 
 	"github.com/evalbook/evalbook/analyses"
 	"github.com/evalbook/evalbook/analyses/leaderboard"
+	"github.com/evalbook/evalbook/report/load"
 	"github.com/evalbook/evalbook/report/manifest"
 )
 
@@ -68,7 +69,7 @@ func runStabilityKind(t *testing.T, s *manifest.Study, jobs int, progress Progre
 	t.Helper()
 	a := s.Analyses[0]
 	ctx := &Job{ID: a.ID, Title: a.Title, Study: s, Seed: deriveSeed(s.Seed, a.ID), Workers: jobs,
-		inputs: newInputs(s), progress: progress}
+		inputs: load.NewInputs(s), progress: progress}
 	out, err := Kinds()[a.Type].Run(ctx, a.Options)
 	if err != nil {
 		t.Fatal(err)
@@ -125,7 +126,7 @@ subset_sizes = [2, 3]
 	// run directly with rmse lower-is-better and max 1 gives the same
 	// result, and without the bound a different one (copies with α > 1 of
 	// values above 0.87 are capped at 1).
-	res, err := newInputs(s).results()
+	res, err := load.NewInputs(s).Results()
 	if err != nil {
 		t.Fatal(err)
 	}

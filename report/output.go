@@ -14,6 +14,7 @@ import (
 
 	"github.com/evalbook/evalbook/analyses"
 	"github.com/evalbook/evalbook/report/input"
+	"github.com/evalbook/evalbook/report/load"
 	"github.com/evalbook/evalbook/report/manifest"
 )
 
@@ -189,15 +190,15 @@ func oneLine(s string) string {
 // files it read (inputs, pages, bibliography, logs; provenance has
 // recorded pages and bibliography), every declared input and every
 // interaction log.
-func studyFiles(s *manifest.Study, in *inputs) []string {
-	files := append([]string{s.File}, in.all.Files()...)
-	in.mu.Lock()
-	for p := range in.files {
+func studyFiles(s *manifest.Study, in *load.Inputs) []string {
+	files := append([]string{s.File}, in.All.Files()...)
+	in.Mu.Lock()
+	for p := range in.Files {
 		files = append(files, p)
 	}
-	in.mu.Unlock()
+	in.Mu.Unlock()
 	for _, kind := range []string{"results", "units", "characteristics"} {
-		files = append(files, in.filesOf(kind)...)
+		files = append(files, in.FilesOf(kind)...)
 	}
 	for _, p := range s.Pages {
 		files = append(files, filepath.Join(s.Dir, p.Source))

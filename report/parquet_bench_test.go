@@ -11,6 +11,7 @@ import (
 	"github.com/parquet-go/parquet-go"
 
 	"github.com/evalbook/evalbook/report/input"
+	"github.com/evalbook/evalbook/report/load"
 	"github.com/evalbook/evalbook/report/manifest"
 )
 
@@ -171,7 +172,7 @@ func benchLoadUnits(path string) (int, error) {
 		return 0, err
 	}
 	n := 0
-	err = newInputs(s).units(func(u *UnitRow) error {
+	err = load.NewInputs(s).Units(func(u *load.UnitRow) error {
 		n++
 		return nil
 	})

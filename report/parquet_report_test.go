@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/evalbook/evalbook/report/load"
 	"github.com/evalbook/evalbook/report/manifest"
 	"github.com/parquet-go/parquet-go"
 )
@@ -62,8 +63,8 @@ metric = "ndcg"
 	if err != nil {
 		t.Fatal(err)
 	}
-	in := newInputs(s)
-	r, err := in.results()
+	in := load.NewInputs(s)
+	r, err := in.Results()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,7 +72,7 @@ metric = "ndcg"
 		t.Fatalf("results from Parquet: %+v %v", c, ok)
 	}
 	var units []string
-	if err := in.units(func(u *UnitRow) error {
+	if err := in.Units(func(u *load.UnitRow) error {
 		units = append(units, fmt.Sprintf("%s/%s/%s/%s=%g", u.Dataset, u.Method, u.Unit, u.Metric, u.Value))
 		return nil
 	}); err != nil {

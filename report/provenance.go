@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"github.com/evalbook/evalbook/report/load"
 	"github.com/evalbook/evalbook/report/manifest"
 	"path/filepath"
 	"sort"
@@ -17,9 +18,9 @@ type Provenance struct {
 	Seed     int64            `json:"seed"`
 	Command  string           `json:"command"`
 	// Engine records the units engine table and the queries sent to it.
-	Engine *EngineProvenance `json:"engine,omitempty"`
+	Engine *load.EngineProvenance `json:"engine,omitempty"`
 	// EngineLogs records the interaction logs read from engine tables.
-	EngineLogs []*EngineProvenance `json:"engine_logs,omitempty"`
+	EngineLogs []*load.EngineProvenance `json:"engine_logs,omitempty"`
 }
 
 // FileProvenance is one file read by the build.
@@ -37,37 +38,37 @@ type AnalysisProv struct {
 	Params map[string]any `json:"params"`
 }
 
-func provenance(s *manifest.Study, in *inputs, runs []analysisRun, o Options) (*Provenance, error) {
+func provenance(s *manifest.Study, in *load.Inputs, runs []analysisRun, o Options) (*Provenance, error) {
 	p := &Provenance{Tool: "evalbook", Version: o.Version, Seed: s.Seed, Command: o.Command}
 	// The manifest's hash is of the bytes that were parsed, not of the
 	// file as it is now: an edit during the build must not be recorded
 	// as what the build followed.
 	p.Manifest = FileProvenance{Path: filepath.Base(s.File), SHA256: s.SourceSum}
-	in.mu.Lock()
-	paths := make([]string, 0, len(in.files))
-	for path := range in.files {
+	in.Mu.Lock()
+	paths := make([]string, 0, len(in.Files))
+	for path := range in.Files {
 		paths = append(paths, path)
 	}
-	in.mu.Unlock()
+	in.Mu.Unlock()
 	sort.Strings(paths)
 	for _, path := range paths {
-		sum := in.pin(path)
-		if sum == "" && in.changedWhileRead(path) {
-			return nil, fmt.Errorf("%s: changed while this build read it (build again)", in.display(path))
+		sum := in.Pin(path)
+		if sum == "" && in.ChangedWhileRead(path) {
+			return nil, fmt.Errorf("%s: changed while this build read it (build again)", in.Display(path))
 		}
 		if sum == "" {
-			return nil, fmt.Errorf("%s: cannot be read", in.display(path))
+			return nil, fmt.Errorf("%s: cannot be read", in.Display(path))
 		}
-		in.mu.Lock()
-		r := *in.files[path]
-		in.mu.Unlock()
+		in.Mu.Lock()
+		r := *in.Files[path]
+		in.Mu.Unlock()
 		p.Inputs = append(p.Inputs, FileProvenance{Path: r.Path, SHA256: sum, Rows: r.Rows})
 	}
 	sort.Slice(p.Inputs, func(i, j int) bool { return p.Inputs[i].Path < p.Inputs[j].Path })
-	if in.engines.units != nil {
-		p.Engine = in.engines.units.provenance()
+	if in.Engines.Units != nil {
+		p.Engine = in.Engines.Units.Provenance()
 	}
-	p.EngineLogs = in.engineLogsProvenance()
+	p.EngineLogs = in.EngineLogsProvenance()
 	for _, r := range runs {
 		params, err := manifest.ParamsMap(r.Spec.Options)
 		if err != nil {

@@ -18,6 +18,7 @@ import (
 	"github.com/evalbook/evalbook/analyses/offline"
 
 	"github.com/evalbook/evalbook/report/input"
+	"github.com/evalbook/evalbook/report/load"
 	"github.com/evalbook/evalbook/report/manifest"
 )
 
@@ -44,7 +45,7 @@ func offlineTestCtx(t testing.TB, files map[string]string) *Job {
 		}
 	}
 	s := &manifest.Study{File: filepath.Join(dir, "study.toml"), Dir: dir, Title: "study"}
-	return &Job{ID: "om", Title: "Offline", Study: s, Workers: 2, inputs: newInputs(s), progress: noProgress{}}
+	return &Job{ID: "om", Title: "Offline", Study: s, Workers: 2, inputs: load.NewInputs(s), progress: noProgress{}}
 }
 
 func offlineTestOpts(runs, truth string, mut ...func(*offline.Options)) *offline.Options {
@@ -185,7 +186,7 @@ func TestOfflineTRECFixture(t *testing.T) {
 	ctx := offlineTestCtx(t, files)
 	o := offlineTestOpts("trec/runs/{method}.txt", "trec/qrels.txt", func(o *offline.Options) { o.K = fx.K })
 	got := map[string]map[string]float64{}
-	d, err := OfflineMetricsDerived(ctx, o, func(u *UnitRow) error {
+	d, err := OfflineMetricsDerived(ctx, o, func(u *load.UnitRow) error {
 		if got[u.Unit] == nil {
 			got[u.Unit] = map[string]float64{}
 		}
@@ -247,7 +248,7 @@ func FuzzOfflineRun(f *testing.F) {
 		}
 		ctx := offlineTestCtx(t, map[string]string{"truth.csv": offlineTruthCSV, name: run})
 		o := offlineTestOpts("runs/{method}"+filepath.Ext(name), "truth.csv", func(o *offline.Options) { o.K = []int{1, 3} })
-		d, err := OfflineMetricsDerived(ctx, o, func(u *UnitRow) error {
+		d, err := OfflineMetricsDerived(ctx, o, func(u *load.UnitRow) error {
 			if math.IsNaN(u.Value) || u.Value < 0 || u.Value > 1 {
 				t.Fatalf("user %s %s = %v, outside [0, 1]", u.Unit, u.Metric, u.Value)
 			}
@@ -367,7 +368,7 @@ func TestOfflineRunChangedSinceScanned(t *testing.T) {
 	}
 	ctx = offlineTestCtx(t, map[string]string{"truth.csv": offlineTruthCSV, "runs/m.run": run})
 	appended := false
-	ctx.inputs.onOpen = func(path string) {
+	ctx.inputs.OnOpen = func(path string) {
 		if strings.HasSuffix(path, "m.run") && !appended {
 			appended = true
 			f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/evalbook/evalbook/report/input"
+	"github.com/evalbook/evalbook/report/load"
 	"github.com/evalbook/evalbook/report/manifest"
 )
 
@@ -169,9 +170,9 @@ func (s *Server) watchList() []string {
 		set["pattern:"+pat+":"+strconv.Itoa(len(files))] = true
 	}
 	if st, err := manifest.LoadStudy(s.opts.Manifest, s.opts.Kinds); err == nil {
-		in := newInputs(st)
+		in := load.NewInputs(st)
 		for _, k := range []string{"results", "units", "characteristics"} {
-			for _, p := range in.filesOf(k) {
+			for _, p := range in.FilesOf(k) {
 				set[p] = true
 			}
 		}

@@ -12,6 +12,7 @@ import (
 	"github.com/evalbook/evalbook/analyses"
 	"github.com/evalbook/evalbook/analyses/leaderboard"
 	"github.com/evalbook/evalbook/figures"
+	"github.com/evalbook/evalbook/report/load"
 	"github.com/evalbook/evalbook/report/manifest"
 	"github.com/evalbook/evalbook/report/site"
 	"github.com/evalbook/evalbook/themes"
@@ -79,7 +80,7 @@ func (b *siteBuild) model() (site.Model, error) {
 		if err != nil {
 			return m, fmt.Errorf("bibliography: %w", err)
 		}
-		if m.Bibliography, err = ParseBibTeX(bib, string(src)); err != nil {
+		if m.Bibliography, err = load.ParseBibTeX(bib, string(src)); err != nil {
 			return m, err
 		}
 	}

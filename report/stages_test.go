@@ -14,18 +14,21 @@ import (
 
 // packageStages orders report's packages as a build runs through them
 // (docs/ARCHITECTURE.md): a package may import only packages of an
-// earlier stage. The readers (report/input) and the engine's SQL come
-// first, then the manifest, then the renderers, then the build
-// (orchestration with, for now, the kinds and the per-build input state
-// as files of its own stage order, fileStages), then pack and verify.
+// earlier stage. The libraries no stage precedes come first: the
+// readers (report/input), the engine's SQL, and the pure writers
+// (report/paper, then report/site, whose model types such as BibEntry
+// the later stages fill). Then the manifest, the per-build input state
+// (report/load), the build (orchestration with, for now, the kinds as
+// files of an earlier stage, fileStage), and pack and verify.
 var packageStages = map[string]int{
 	"report/input":    0,
 	"report/engine":   0,
+	"report/paper":    0,
+	"report/site":     1,
 	"report/manifest": 1,
-	"report/paper":    2,
-	"report/site":     3,
-	"report":          4,
-	"report/archive":  5,
+	"report/load":     2,
+	"report":          3,
+	"report/archive":  4,
 }
 
 // TestPackageStageOrder fails when a report package imports one of a
@@ -96,25 +99,19 @@ func packageImports(t *testing.T, dir string) ([]string, int) {
 	return out, n
 }
 
-// fileStages orders the files of package report: the per-build input
-// state (1), the kinds (2: per-analysis glue), the orchestration (3).
+// fileStage orders the files of package report: the kinds (2:
+// per-analysis glue), the orchestration (3). (Stage 1, the per-build
+// input state, is report/load.)
 // A file may use declarations of its own or an earlier stage only, so
 // each group can move to a package of its own.
 func fileStage(name string) (int, bool) {
 	switch {
-	case inputStateFiles[name]:
-		return 1, true
 	case kindFiles[name] || strings.HasPrefix(name, "kind_"):
 		return 2, true
 	case orchestrationFiles[name]:
 		return 3, true
 	}
 	return 0, false
-}
-
-var inputStateFiles = map[string]bool{
-	"inputtypes.go": true, "inputs.go": true, "unitspass.go": true, "unitrepeat.go": true,
-	"engine_units.go": true, "engine_logs.go": true, "results_rows.go": true, "bib.go": true,
 }
 
 var kindFiles = map[string]bool{"kind.go": true, "kinds.go": true, "job.go": true, "notes.go": true}

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/evalbook/evalbook/analyses/meta"
+	"github.com/evalbook/evalbook/report/load"
 	"github.com/evalbook/evalbook/report/manifest"
 )
 
@@ -71,15 +72,15 @@ func BenchmarkUnitsRepeatCheck(b *testing.B) {
 			}
 			pass := func(off bool) float64 {
 				runtime.GC() // the garbage of the pass before is not this one's
-				in := newInputs(s)
-				in.repeatOff = off
+				in := load.NewInputs(s)
+				in.RepeatOff = off
 				job := &Job{ID: "m", Study: s, inputs: in, progress: noProgress{}}
-				var sinks []UnitsSink
+				var sinks []load.UnitsSink
 				for _, k := range []string{"ndcg@10", "rmse"} {
 					sinks = append(sinks, newMetaSink(job, &meta.Options{Treatment: "treat", Control: "ctrl", Metric: k, Missing: "drop"}))
 				}
 				cpu := processCPUSeconds()
-				for _, err := range in.unitsPass(context.Background(), sinks) {
+				for _, err := range in.UnitsPass(context.Background(), sinks) {
 					if err != nil {
 						b.Fatal(err)
 					}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"fmt"
+	"github.com/evalbook/evalbook/report/load"
 	"github.com/evalbook/evalbook/report/manifest"
 	"math/rand/v2"
 	"os"
@@ -35,11 +36,11 @@ func repeatStudy(t *testing.T, files map[string]string, manifestPath string, k r
 	if err != nil {
 		t.Fatal(err)
 	}
-	in := newInputs(s)
-	in.repeatWords, in.repeatMaxCands, in.repeatSpillMem, in.repeatEarlySlot = k.words, k.cands, k.spillMem, k.early
-	in.onOpen = func(string) { opens++ }
+	in := load.NewInputs(s)
+	in.RepeatWords, in.RepeatMaxCands, in.RepeatSpillMem, in.RepeatEarlySlot = k.words, k.cands, k.spillMem, k.early
+	in.OnOpen = func(string) { opens++ }
 	toConfirm = -1
-	in.onRepeatSettle = func(n int) { toConfirm = n }
+	in.OnRepeatSettle = func(n int) { toConfirm = n }
 	a := s.Analyses[0]
 	job := &Job{ID: a.ID, Title: a.Title, Study: s, Workers: 1, inputs: in, progress: noProgress{}}
 	_, err = Kinds()[a.Type].Run(job, a.Options)

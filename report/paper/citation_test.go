@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/evalbook/evalbook/report"
+	"github.com/evalbook/evalbook/report/load"
 	"github.com/evalbook/evalbook/report/manifest"
 	"github.com/evalbook/evalbook/report/paper"
 )
@@ -136,7 +137,7 @@ func TestDemoCitation(t *testing.T) {
 	}
 }
 
-// unTeX undoes, on a field as report.ParseBibTeX returns it (braces
+// unTeX undoes, on a field as load.ParseBibTeX returns it (braces
 // removed, \& \% \_ undone, space collapsed), the escapes BibTeX's writer
 // uses, so a value can be compared with the manifest's.
 var unTeX = strings.NewReplacer(`\textbraceleft`, "{", `\textbraceright`, "}", `\textbackslash`, `\`, `\$`, "$", `\#`, "#",
@@ -160,7 +161,7 @@ func TestBibTeXHoldsHostileValues(t *testing.T) {
 	}
 	for i, s := range rows {
 		bib := string(paper.BibTeX(s))
-		entries, err := report.ParseBibTeX("citation.bib", bib)
+		entries, err := load.ParseBibTeX("citation.bib", bib)
 		if err != nil {
 			t.Errorf("row %d: citation.bib does not parse: %v\n%s", i, err, bib)
 			continue

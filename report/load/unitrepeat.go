@@ -1,4 +1,4 @@
-package report
+package load
 
 // Repeated unit ids. A unit has one value per (dataset, method, metric):
 // a unit id given twice there makes every number computed from the
@@ -71,9 +71,9 @@ const repeatProbes = 5
 
 // repeatCheck is the units pass's check of repeated unit ids.
 type repeatCheck struct {
-	in    *inputs
+	in    *Inputs
 	seed  maphash.Seed
-	sinks []*passSink
+	sinks []*PassSink
 	slots map[[3]string]*repeatSlot
 	// rows is the pass's estimated number of rows (from its files'
 	// sizes), which sizes the filter.
@@ -100,7 +100,7 @@ type repeatCheck struct {
 	spillFailed bool
 	spillMem    int
 	// files are the files the pass read, in order, to read again.
-	files []unitsJob
+	files []UnitsJob
 	// slotOf is a batch's scratch: the slot of each of its names (nil:
 	// no live analysis reads their values).
 	slotOf []*repeatSlot
@@ -122,7 +122,7 @@ type repeatCheck struct {
 type repeatSlot struct {
 	dataset, method, metric string
 	id                      uint64 // mixed into the hash of each id
-	sinks                   []*passSink
+	sinks                   []*PassSink
 	n                       int64
 	last                    []byte // the last id met, and where
 	lastFile                string
@@ -144,24 +144,24 @@ type repeatSlot struct {
 }
 
 // newRepeatCheck returns the check of a pass over groups.
-func (in *inputs) newRepeatCheck(ps []*passSink, groups []*unitsGroup) *repeatCheck {
+func (in *Inputs) newRepeatCheck(ps []*PassSink, groups []*UnitsGroup) *repeatCheck {
 	c := &repeatCheck{in: in, seed: maphash.MakeSeed(), sinks: ps, slots: map[[3]string]*repeatSlot{}, maxCands: maxRepeatCands}
-	if in.repeatMaxCands > 0 {
-		c.maxCands = in.repeatMaxCands
+	if in.RepeatMaxCands > 0 {
+		c.maxCands = in.RepeatMaxCands
 	}
 	c.spillMem = spillMem
 	c.earlySlot = repeatEarlySlot
-	if in.repeatEarlySlot > 0 {
-		c.earlySlot = in.repeatEarlySlot
+	if in.RepeatEarlySlot > 0 {
+		c.earlySlot = in.RepeatEarlySlot
 	}
 	switch {
-	case in.repeatSpillMem > 0:
-		c.spillMem = in.repeatSpillMem
-	case in.repeatSpillMem < 0:
+	case in.RepeatSpillMem > 0:
+		c.spillMem = in.RepeatSpillMem
+	case in.RepeatSpillMem < 0:
 		c.spillFailed = true
 	}
 	for _, g := range groups {
-		for _, j := range g.files {
+		for _, j := range g.Files {
 			if st, err := os.Stat(j.mf.Path); err == nil {
 				n := st.Size() / 24 // a row of a units file: 24 bytes or so
 				if input.IsParquet(j.mf.Path) || strings.HasSuffix(strings.ToLower(j.mf.Path), ".gz") {
@@ -181,20 +181,20 @@ func (c *repeatCheck) reading(readers []*groupReader) {
 		return
 	}
 	for _, r := range readers {
-		c.files = append(c.files, unitsJob{r.f.e, r.f.mf})
+		c.files = append(c.files, UnitsJob{r.f.e, r.f.mf})
 	}
 }
 
 // slot returns the slot of a batch's names, or nil when no live sink
 // reads its values.
 func (c *repeatCheck) slot(n *rowNames) *repeatSlot {
-	k := [3]string{n.dataset, n.method, n.metric}
+	k := [3]string{n.Dataset, n.Method, n.metric}
 	s := c.slots[k]
 	if s == nil {
-		s = &repeatSlot{dataset: strings.Clone(n.dataset), method: strings.Clone(n.method), metric: strings.Clone(n.metric)}
+		s = &repeatSlot{dataset: strings.Clone(n.Dataset), method: strings.Clone(n.Method), metric: strings.Clone(n.metric)}
 		s.id = maphash.String(c.seed, s.dataset+"\x00"+s.method+"\x00"+s.metric)
 		for _, p := range c.sinks {
-			if p.metric == n.metric && p.s.Wants(n.method) {
+			if p.metric == n.metric && p.s.Wants(n.Method) {
 				s.sinks = append(s.sinks, p)
 			}
 		}
@@ -220,25 +220,25 @@ func (s *repeatSlot) live() bool {
 // order of each slot's ids first, then the filter for the ids of slots
 // out of order, in one loop over their hashes, so that its memory
 // accesses (mostly cache misses) overlap.
-func (c *repeatCheck) batch(b *unitsBatchOf) {
+func (c *repeatCheck) batch(b *UnitsBatchOf) {
 	c.slotOf = c.slotOf[:0]
-	for i := range b.names {
-		c.slotOf = append(c.slotOf, c.slot(&b.names[i]))
+	for i := range b.Names {
+		c.slotOf = append(c.slotOf, c.slot(&b.Names[i]))
 	}
 	c.hs, c.pre = c.hs[:0], c.pre[:0]
-	for k := range b.rows {
-		r := &b.rows[k]
-		s := c.slotOf[r.names]
-		if s == nil || r.unitLen == 0 {
+	for k := range b.Rows {
+		r := &b.Rows[k]
+		s := c.slotOf[r.Names]
+		if s == nil || r.UnitLen == 0 {
 			continue
 		}
-		u := b.ids[r.unit : r.unit+r.unitLen]
-		file := b.names[r.names].file
+		u := b.Ids[r.Unit : r.Unit+r.UnitLen]
+		file := b.Names[r.Names].File
 		cmp := 1 // u against the last id: one comparison serves every test
 		if s.n > 0 {
 			if cmp = bytes.Compare(u, s.last); cmp == 0 {
-				c.report(s, string(u), file, r.line, s.lastFile, s.lastLine)
-				c.slotOf[r.names] = nil // its sinks have their error
+				c.report(s, string(u), file, r.Line, s.lastFile, s.lastLine)
+				c.slotOf[r.Names] = nil // its sinks have their error
 				continue
 			}
 			if !sameString(file, s.lastFile) {
@@ -264,7 +264,7 @@ func (c *repeatCheck) batch(b *unitsBatchOf) {
 			c.hs = append(c.hs, c.hash(s, u))
 			c.pre = append(c.pre, s.hi != nil && s.inPrefix(u))
 		}
-		s.last, s.lastFile, s.lastLine = append(s.last[:0], u...), file, r.line
+		s.last, s.lastFile, s.lastLine = append(s.last[:0], u...), file, r.Line
 		s.n++
 	}
 	c.probeAll(c.hs, c.pre)
@@ -396,8 +396,8 @@ func (c *repeatCheck) filter() {
 func (c *repeatCheck) newFilter(rows int64) {
 	words := int64(1) << bits.Len64(uint64(max(rows, 1)*repeatBitsPerRow/64))
 	words = min(max(words, 1<<10), maxRepeatWords)
-	if c.in.repeatWords > 0 {
-		words = int64(c.in.repeatWords)
+	if c.in.RepeatWords > 0 {
+		words = int64(c.in.RepeatWords)
 	}
 	c.words, c.mask = make([]uint64, words), uint64(words-1)
 }
@@ -588,21 +588,21 @@ func (c *repeatCheck) withFirst(err error, metric string) error {
 	var firstFile string
 	var firstLine int64
 	for _, j := range c.files {
-		f, ferr := c.in.openUnits(j.e, j.mf)
+		f, ferr := c.in.OpenUnits(j.e, j.mf)
 		if ferr != nil {
 			continue
 		}
-		o := newUnitsOut(newUnitsBatch(), unitsBatch, func(b *unitsBatchOf) (*unitsBatchOf, error) {
-			for k := range b.rows {
-				r := &b.rows[k]
-				n := &b.names[r.names]
-				if n.metric != metric || n.method != re.Method || n.dataset != re.Dataset || string(b.ids[r.unit:r.unit+r.unitLen]) != re.Unit {
+		o := newUnitsOut(newUnitsBatch(), UnitsBatch, func(b *UnitsBatchOf) (*UnitsBatchOf, error) {
+			for k := range b.Rows {
+				r := &b.Rows[k]
+				n := &b.Names[r.Names]
+				if n.metric != metric || n.Method != re.Method || n.Dataset != re.Dataset || string(b.Ids[r.Unit:r.Unit+r.UnitLen]) != re.Unit {
 					continue
 				}
-				if n.file == ie.File && r.line == int64(ie.Line) {
+				if n.File == ie.File && r.Line == int64(ie.Line) {
 					continue // the repeat itself
 				}
-				firstFile, firstLine = n.file, r.line
+				firstFile, firstLine = n.File, r.Line
 				return nil, errPassDone
 			}
 			b.reset()
@@ -651,8 +651,8 @@ func (c *repeatCheck) settle(canceled func() bool) {
 	}
 	c.inRange, c.prefixCands = nil, nil
 	c.dropSpill()
-	if c.in.onRepeatSettle != nil {
-		c.in.onRepeatSettle(len(set))
+	if c.in.OnRepeatSettle != nil {
+		c.in.OnRepeatSettle(len(set))
 	}
 	c.confirm(set, 1, 0, canceled)
 	if c.overflow {
@@ -746,27 +746,27 @@ func (c *repeatCheck) confirm(set map[uint64]struct{}, rounds, r uint64, cancele
 // scan reads the pass's files again, file after file, and hands fn the
 // ids of the slots still open whose hash is r modulo rounds.
 func (c *repeatCheck) scan(rounds, r uint64, fn func(s *repeatSlot, h uint64, u []byte, file string, line int64), canceled func() bool) {
-	each := func(b *unitsBatchOf) error {
+	each := func(b *UnitsBatchOf) error {
 		if canceled() || c.open == 0 {
 			return errPassDone
 		}
 		c.slotOf = c.slotOf[:0]
-		for i := range b.names {
-			s := c.slot(&b.names[i])
+		for i := range b.Names {
+			s := c.slot(&b.Names[i])
 			if s != nil && !s.broken {
 				s = nil // its ids increase: none repeats
 			}
 			c.slotOf = append(c.slotOf, s)
 		}
-		for k := range b.rows {
-			row := &b.rows[k]
-			s := c.slotOf[row.names]
-			if s == nil || s.reported || row.unitLen == 0 {
+		for k := range b.Rows {
+			row := &b.Rows[k]
+			s := c.slotOf[row.Names]
+			if s == nil || s.reported || row.UnitLen == 0 {
 				continue
 			}
-			u := b.ids[row.unit : row.unit+row.unitLen]
+			u := b.Ids[row.Unit : row.Unit+row.UnitLen]
 			if h := c.hash(s, u); h%rounds == r {
-				fn(s, h, u, b.names[row.names].file, row.line)
+				fn(s, h, u, b.Names[row.Names].File, row.Line)
 			}
 		}
 		b.reset()
@@ -776,11 +776,11 @@ func (c *repeatCheck) scan(rounds, r uint64, fn func(s *repeatSlot, h uint64, u 
 		if c.open == 0 || canceled() {
 			return
 		}
-		f, err := c.in.openUnits(j.e, j.mf)
+		f, err := c.in.OpenUnits(j.e, j.mf)
 		if err != nil {
 			continue // the pass met it too, and told the sinks
 		}
-		o := newUnitsOut(newUnitsBatch(), unitsBatch, func(b *unitsBatchOf) (*unitsBatchOf, error) { return b, each(b) })
+		o := newUnitsOut(newUnitsBatch(), UnitsBatch, func(b *UnitsBatchOf) (*UnitsBatchOf, error) { return b, each(b) })
 		if err := c.in.readUnitsRows(f, o); err == nil {
 			each(o.b)
 		}

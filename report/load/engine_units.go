@@ -1,4 +1,4 @@
-package report
+package load
 
 // Per-unit values from an engine table (issue 18, docs/ENGINE.md): a
 // units entry { engine = "clickhouse", url = …, table = …, columns = {…} }
@@ -36,19 +36,19 @@ type engineSource struct {
 // engines is a build's engine state, made from the manifest's configs:
 // the units table's catalogue and queries, and each interaction log's.
 type engines struct {
-	units *engineSource // nil without an engine units table
-	logs  map[*manifest.EngineLogConfig]*engineLogSource
+	Units *engineSource // nil without an engine units table
+	Logs  map[*manifest.EngineLogConfig]*EngineLogSource
 }
 
-// newEngines prepares the engine state of one build of s.
-func newEngines(s *manifest.Study) *engines {
-	e := &engines{logs: map[*manifest.EngineLogConfig]*engineLogSource{}}
+// NewEngines prepares the engine state of one build of s.
+func NewEngines(s *manifest.Study) *engines {
+	e := &engines{Logs: map[*manifest.EngineLogConfig]*EngineLogSource{}}
 	if s.Engine != nil {
-		e.units = &engineSource{EngineConfig: s.Engine, queries: map[string][]EngineQuery{}}
+		e.Units = &engineSource{EngineConfig: s.Engine, queries: map[string][]EngineQuery{}}
 	}
 	for _, d := range s.Datasets {
 		if d.EngineLog != nil {
-			e.logs[d.EngineLog] = &engineLogSource{EngineLogConfig: d.EngineLog}
+			e.Logs[d.EngineLog] = &EngineLogSource{EngineLogConfig: d.EngineLog}
 		}
 	}
 	return e
@@ -91,15 +91,15 @@ type engineCell struct {
 	sum                      float64 // of the finite values
 }
 
-// errorf is an error at the entry's manifest line.
-func (e *engineSource) errorf(format string, args ...any) error {
+// Errorf is an error at the entry's manifest line.
+func (e *engineSource) Errorf(format string, args ...any) error {
 	return &manifest.ManifestError{File: e.File, Line: e.Line,
 		Msg: fmt.Sprintf("inputs.units (%s, table %s): %s", e.Target, e.Src.Table, fmt.Sprintf(format, args...))}
 }
 
-// catalogue connects, checks the table's columns and reads its cells,
+// Catalogue connects, checks the table's columns and reads its cells,
 // once per build.
-func (e *engineSource) catalogue(ctx context.Context) (*engineCatalogue, error) {
+func (e *engineSource) Catalogue(ctx context.Context) (*engineCatalogue, error) {
 	e.once.Do(func() {
 		e.cat, e.catErr = e.readCatalogue(ctx)
 	})
@@ -109,12 +109,12 @@ func (e *engineSource) catalogue(ctx context.Context) (*engineCatalogue, error) 
 func (e *engineSource) readCatalogue(ctx context.Context) (*engineCatalogue, error) {
 	conn, err := engine.Open(ctx, e.Target, e.Timeout)
 	if err != nil {
-		return nil, e.errorf("%v", err)
+		return nil, e.Errorf("%v", err)
 	}
 	defer e.closeConn(conn)
 	schema, err := conn.Query(ctx, e.Src.SchemaSQL())
 	if err != nil {
-		return nil, e.errorf("%v", err)
+		return nil, e.Errorf("%v", err)
 	}
 	if err := e.checkSchema(schema); err != nil {
 		return nil, err
@@ -123,18 +123,18 @@ func (e *engineSource) readCatalogue(ctx context.Context) (*engineCatalogue, err
 	before := conn.Received()
 	rows, err := conn.Query(ctx, q)
 	if err != nil {
-		return nil, e.errorf("%v", err)
+		return nil, e.Errorf("%v", err)
 	}
 	cat := &engineCatalogue{query: EngineQuery{SQL: q, Rows: len(rows), Bytes: conn.Received() - before}}
 	for _, r := range rows {
-		c := engineCell{dataset: str(r[0]), method: str(r[1]), metric: str(r[2]),
-			values: u64(r[3]), nulls: u64(r[4]), nonFinite: u64(r[5]), sum: f64(r[6])}
+		c := engineCell{dataset: Str(r[0]), method: Str(r[1]), metric: Str(r[2]),
+			values: U64(r[3]), nulls: U64(r[4]), nonFinite: U64(r[5]), sum: f64(r[6])}
 		if c.nonFinite > 0 {
-			return nil, e.errorf("dataset %s, method %s, metric %s: %d NaN or infinite values (store a missing value as NULL)", c.dataset, c.method, c.metric, c.nonFinite)
+			return nil, e.Errorf("dataset %s, method %s, metric %s: %d NaN or infinite values (store a missing value as NULL)", c.dataset, c.method, c.metric, c.nonFinite)
 		}
 		cat.cells = append(cat.cells, c)
 		cat.rows += c.values
-		cat.hash += u64(r[7])
+		cat.hash += U64(r[7])
 	}
 	cat.fingerprint = fmt.Sprintf("rows=%d cityHash64sum=%016x", cat.rows, cat.hash)
 	return cat, nil
@@ -146,13 +146,13 @@ func (e *engineSource) checkSchema(rows [][]any) error {
 	types := map[string]string{}
 	var names []string
 	for _, r := range rows {
-		types[str(r[0])] = str(r[1])
-		names = append(names, str(r[0]))
+		types[Str(r[0])] = Str(r[1])
+		names = append(names, Str(r[0]))
 	}
 	for _, c := range e.Src.Columns.Names() {
 		typ, ok := types[c[1]]
 		if !ok {
-			return e.errorf("the table has no column %q (the %s column; map it with columns = { %s = \"…\" })%s", c[1], c[0], c[0], analyses.NameHint(c[1], names))
+			return e.Errorf("the table has no column %q (the %s column; map it with columns = { %s = \"…\" })%s", c[1], c[0], c[0], analyses.NameHint(c[1], names))
 		}
 		want, good := "text (String)", e.Src.Dialect.Text(typ)
 		switch c[0] {
@@ -163,23 +163,23 @@ func (e *engineSource) checkSchema(rows [][]any) error {
 			want, good = "numbers (Float64, an integer or Decimal type, or Nullable of one)", e.Src.Dialect.Numeric(typ)
 		}
 		if !good {
-			return e.errorf("column %q (the %s column) has type %s; it must hold %s", c[1], c[0], typ, want)
+			return e.Errorf("column %q (the %s column) has type %s; it must hold %s", c[1], c[0], typ, want)
 		}
 	}
 	return nil
 }
 
-// run sends one analysis's query and records it for the provenance.
-func (e *engineSource) run(ctx context.Context, analysis, sql string) ([][]any, error) {
+// Run sends one analysis's query and records it for the provenance.
+func (e *engineSource) Run(ctx context.Context, analysis, sql string) ([][]any, error) {
 	conn, err := engine.Open(ctx, e.Target, e.Timeout)
 	if err != nil {
-		return nil, e.errorf("%s: %v", analysis, err)
+		return nil, e.Errorf("%s: %v", analysis, err)
 	}
 	defer e.closeConn(conn)
 	before := conn.Received()
 	rows, err := conn.Query(ctx, sql)
 	if err != nil {
-		return nil, e.errorf("%s: %v", analysis, err)
+		return nil, e.Errorf("%s: %v", analysis, err)
 	}
 	e.mu.Lock()
 	e.queries[analysis] = append(e.queries[analysis], EngineQuery{Analysis: analysis, SQL: sql, Rows: len(rows), Bytes: conn.Received() - before})
@@ -195,10 +195,10 @@ func (e *engineSource) closeConn(c *engine.Conn) {
 	e.mu.Unlock()
 }
 
-// provenance returns the engine's record: the catalogue query and the
+// Provenance returns the engine's record: the catalogue query and the
 // queries the analyses that ran sent (an analysis taken from the cache
 // sent none).
-func (e *engineSource) provenance() *EngineProvenance {
+func (e *engineSource) Provenance() *EngineProvenance {
 	p := &EngineProvenance{Engine: e.Target.Engine, URL: e.Target.String(), Table: e.Src.Table}
 	if e.cat != nil {
 		p.Fingerprint = e.cat.fingerprint
@@ -213,16 +213,16 @@ func (e *engineSource) provenance() *EngineProvenance {
 	return p
 }
 
-// engineReads reports whether a meta-analysis reads its per-unit values
+// EngineReads reports whether a meta-analysis reads its per-unit values
 // from the engine table: when the study has one and it holds the
 // metric (or cannot be read: the analysis then reports why). A metric
 // derived by offline_metrics comes from the units pass.
-func (in *inputs) engineReads(o *meta.Options) bool {
-	e := in.engines.units
+func (in *Inputs) EngineReads(o *meta.Options) bool {
+	e := in.Engines.Units
 	if e == nil || o.Summary.Path != "" {
 		return false
 	}
-	cat, err := e.catalogue(context.Background())
+	cat, err := e.Catalogue(context.Background())
 	if err != nil {
 		return true
 	}
@@ -231,38 +231,38 @@ func (in *inputs) engineReads(o *meta.Options) bool {
 			return true
 		}
 	}
-	return !in.study.DerivesUnits()
+	return !in.Study.DerivesUnits()
 }
 
-// engineCacheKey is the part of an analysis's cache key that its engine
+// EngineCacheKey is the part of an analysis's cache key that its engine
 // reads decide: the engine, URL (without password), table, the content
 // fingerprint and the SQL it will send. "" for an analysis that reads
 // nothing from the engine; a catalogue error goes into the key, so the
 // analysis runs and reports it.
-func (in *inputs) engineCacheKey(spec manifest.AnalysisSpec) string {
-	e := in.engines.units
+func (in *Inputs) EngineCacheKey(spec manifest.AnalysisSpec) string {
+	e := in.Engines.Units
 	if e == nil || !spec.Kind.ReadsUnits {
 		return ""
 	}
 	o, ok := spec.Options.(*meta.Options)
-	if !ok || !in.engineReads(o) {
+	if !ok || !in.EngineReads(o) {
 		return ""
 	}
-	cat, err := e.catalogue(context.Background())
+	cat, err := e.Catalogue(context.Background())
 	if err != nil {
 		return "error: " + err.Error()
 	}
-	q, _, _, err := e.metaPlan(cat, o)
+	q, _, _, err := e.MetaPlan(cat, o)
 	if err != nil {
 		return "error: " + err.Error()
 	}
 	return strings.Join([]string{e.Target.String(), e.Src.Table, cat.fingerprint, q}, "\n")
 }
 
-// metaPlan writes a meta-analysis's query from the catalogue and returns
+// MetaPlan writes a meta-analysis's query from the catalogue and returns
 // it with the datasets it covers (sorted), or the error the file path
 // would give (no values of the metric, a method without values).
-func (e *engineSource) metaPlan(cat *engineCatalogue, o *meta.Options) (string, []string, map[string]engine.Shift, error) {
+func (e *engineSource) MetaPlan(cat *engineCatalogue, o *meta.Options) (string, []string, map[string]engine.Shift, error) {
 	metrics := map[string]bool{}
 	methods := map[string]bool{}
 	seen := map[string]bool{}
@@ -312,32 +312,32 @@ func (e *engineSource) metaPlan(cat *engineCatalogue, o *meta.Options) (string, 
 	return e.Src.PairedSQL(o.Metric, o.Treatment, o.Control, zero, shifts, datasets), datasets, shifts, nil
 }
 
-// errEngineRepeat is pairedStudies' error when a unit has more than one
+// ErrEngineRepeat is pairedStudies' error when a unit has more than one
 // value of a method on a dataset.
-var errEngineRepeat = errors.New("a repeated unit id")
+var ErrEngineRepeat = errors.New("a repeated unit id")
 
-// repeatError is the error of a unit id with n values of a method on a
+// RepeatError is the error of a unit id with n values of a method on a
 // dataset, in the words of the file readers (which name its lines).
-func (e *engineSource) repeatError(dataset, method string, unit any, n uint64) error {
+func (e *engineSource) RepeatError(dataset, method string, unit any, n uint64) error {
 	msg := repeatMessage(fmt.Sprint(unit), method, dataset)
 	if n > 2 {
 		msg = strings.TrimSuffix(msg, "twice") + fmt.Sprintf("%d times", n)
 	}
-	return e.errorf("%s", msg)
+	return e.Errorf("%s", msg)
 }
 
-// pairedStudies reads PairedSQL's rows into one study per dataset seen.
-func (e *engineSource) pairedStudies(rows [][]any, datasets []string, shifts map[string]engine.Shift, o *meta.Options) ([]meta.Study, error) {
+// PairedStudies reads PairedSQL's rows into one study per dataset seen.
+func (e *engineSource) PairedStudies(rows [][]any, datasets []string, shifts map[string]engine.Shift, o *meta.Options) ([]meta.Study, error) {
 	sums := map[string]meta.PairedSums{}
 	for _, r := range rows {
-		ds := str(r[0])
-		if u64(r[6]) > 1 || u64(r[8]) > 1 {
-			return nil, errEngineRepeat
+		ds := Str(r[0])
+		if U64(r[6]) > 1 || U64(r[8]) > 1 {
+			return nil, ErrEngineRepeat
 		}
 		sums[ds] = meta.PairedSums{
-			TreatmentValues: int(u64(r[1])), ControlValues: int(u64(r[2])),
-			UnmatchedTreatment: int(u64(r[3])), UnmatchedControl: int(u64(r[4])), DroppedMissing: int(u64(r[5])),
-			N: int(u64(r[10])), SumT: f64(r[11]), SumC: f64(r[12]), SumD: f64(r[13]),
+			TreatmentValues: int(U64(r[1])), ControlValues: int(U64(r[2])),
+			UnmatchedTreatment: int(U64(r[3])), UnmatchedControl: int(U64(r[4])), DroppedMissing: int(U64(r[5])),
+			N: int(U64(r[10])), SumT: f64(r[11]), SumC: f64(r[12]), SumD: f64(r[13]),
 			SumTT: f64(r[14]), SumCC: f64(r[15]), SumTC: f64(r[16]), SumDD: f64(r[17]),
 		}
 	}
@@ -351,13 +351,13 @@ func (e *engineSource) pairedStudies(rows [][]any, datasets []string, shifts map
 	return out, nil
 }
 
-// groupStudies reads GroupsSQL's rows into one two-group study per
+// GroupStudies reads GroupsSQL's rows into one two-group study per
 // dataset seen.
-func groupStudies(rows [][]any, datasets []string, shifts map[string]engine.Shift, o *meta.Options) []meta.Study {
+func GroupStudies(rows [][]any, datasets []string, shifts map[string]engine.Shift, o *meta.Options) []meta.Study {
 	type key [2]string
 	sums := map[key]meta.GroupSums{}
 	for _, r := range rows {
-		sums[key{str(r[0]), str(r[1])}] = meta.GroupSums{Values: int(u64(r[2])), N: int(u64(r[3])), Sum: f64(r[4]), SS: f64(r[5])}
+		sums[key{Str(r[0]), Str(r[1])}] = meta.GroupSums{Values: int(U64(r[2])), N: int(U64(r[3])), Sum: f64(r[4]), SS: f64(r[5])}
 	}
 	out := make([]meta.Study, 0, len(datasets))
 	for _, ds := range datasets {
@@ -368,12 +368,14 @@ func groupStudies(rows [][]any, datasets []string, shifts map[string]engine.Shif
 	return out
 }
 
-func str(v any) string {
+// Str is an engine cell as a string.
+func Str(v any) string {
 	s, _ := v.(string)
 	return s
 }
 
-func u64(v any) uint64 {
+// U64 is an engine cell as an unsigned integer.
+func U64(v any) uint64 {
 	switch x := v.(type) {
 	case uint64:
 		return x

@@ -1,4 +1,4 @@
-package report
+package load
 
 // Interaction logs from an engine table (issue 18, docs/ENGINE.md): a
 // [[datasets]] entry's interactions may be
@@ -21,8 +21,8 @@ import (
 	"github.com/evalbook/evalbook/report/manifest"
 )
 
-// engineLogSource is one dataset's interaction log in an engine table.
-type engineLogSource struct {
+// EngineLogSource is one dataset's interaction log in an engine table.
+type EngineLogSource struct {
 	*manifest.EngineLogConfig
 
 	once        sync.Once
@@ -34,13 +34,13 @@ type engineLogSource struct {
 }
 
 // errorf is an error at the entry's manifest line.
-func (e *engineLogSource) errorf(format string, args ...any) error {
+func (e *EngineLogSource) errorf(format string, args ...any) error {
 	return &manifest.ManifestError{File: e.File, Line: e.Line,
 		Msg: fmt.Sprintf("dataset %q: interactions (%s, table %s): %s", e.Src.Dataset, e.Target, e.Src.Table, fmt.Sprintf(format, args...))}
 }
 
 // query runs one query on conn and records it for the provenance.
-func (e *engineLogSource) query(ctx context.Context, conn *engine.Conn, analysis, sql string) ([][]any, error) {
+func (e *EngineLogSource) query(ctx context.Context, conn *engine.Conn, analysis, sql string) ([][]any, error) {
 	before := conn.Received()
 	rows, err := conn.Query(ctx, sql)
 	if err != nil {
@@ -54,7 +54,7 @@ func (e *engineLogSource) query(ctx context.Context, conn *engine.Conn, analysis
 
 // open connects and checks the table's columns; the rating column is
 // used when mapped or when the table has a column named rating.
-func (e *engineLogSource) open(ctx context.Context) (*engine.Conn, engine.LogSource, error) {
+func (e *EngineLogSource) open(ctx context.Context) (*engine.Conn, engine.LogSource, error) {
 	src := e.Src
 	conn, err := engine.Open(ctx, e.Target, e.Timeout)
 	if err != nil {
@@ -68,8 +68,8 @@ func (e *engineLogSource) open(ctx context.Context) (*engine.Conn, engine.LogSou
 	types := map[string]string{}
 	var names []string
 	for _, r := range rows {
-		types[str(r[0])] = str(r[1])
-		names = append(names, str(r[0]))
+		types[Str(r[0])] = Str(r[1])
+		names = append(names, Str(r[0]))
 	}
 	if _, ok := types["rating"]; ok && src.Columns.Rating == "" {
 		src.Columns.Rating = "rating"
@@ -97,7 +97,7 @@ func (e *engineLogSource) open(ctx context.Context) (*engine.Conn, engine.LogSou
 }
 
 // closeConn closes a connection and counts the bytes it received.
-func (e *engineLogSource) closeConn(c *engine.Conn) {
+func (e *EngineLogSource) closeConn(c *engine.Conn) {
 	c.Close()
 	e.mu.Lock()
 	e.received += c.Received()
@@ -106,7 +106,7 @@ func (e *engineLogSource) closeConn(c *engine.Conn) {
 
 // fingerprintOnce returns the log's content fingerprint (rows and the sum
 // of a hash of every row), read once per build.
-func (e *engineLogSource) fingerprintOnce(ctx context.Context) (string, error) {
+func (e *EngineLogSource) fingerprintOnce(ctx context.Context) (string, error) {
 	e.once.Do(func() {
 		conn, src, err := e.open(ctx)
 		if err != nil {
@@ -119,14 +119,14 @@ func (e *engineLogSource) fingerprintOnce(ctx context.Context) (string, error) {
 			e.fpErr = err
 			return
 		}
-		e.fingerprint = fmt.Sprintf("rows=%d cityHash64sum=%016x", u64(rows[0][0]), u64(rows[0][1]))
+		e.fingerprint = fmt.Sprintf("rows=%d cityHash64sum=%016x", U64(rows[0][0]), U64(rows[0][1]))
 	})
 	return e.fingerprint, e.fpErr
 }
 
-// summary preprocesses the log in the engine and computes its count
+// Summary preprocesses the log in the engine and computes its count
 // features (the others NaN: the caller refuses them).
-func (e *engineLogSource) summary(ctx context.Context, analysis string, p datasets.Preprocessing) (*datasets.LogSummary, error) {
+func (e *EngineLogSource) Summary(ctx context.Context, analysis string, p datasets.Preprocessing) (*datasets.LogSummary, error) {
 	conn, src, err := e.open(ctx)
 	if err != nil {
 		return nil, err
@@ -177,13 +177,13 @@ func (r *logRun) userFeatures(users, items []datasets.CountBin) ([]float64, erro
 		if err != nil {
 			return nil, err
 		}
-		tail.After, tail.HasAfter = str(rows[0][0]), true
+		tail.After, tail.HasAfter = Str(rows[0][0]), true
 	}
 	rows, err := r.e.query(r.ctx, r.conn, r.analysis, r.src.UserSumsSQL(r.f, tail, nu))
 	if err != nil {
 		return nil, err
 	}
-	n := int64(u64(rows[0][0]))
+	n := int64(U64(rows[0][0]))
 	if n != nu {
 		return nil, r.e.errorf("the per-user query found %d users, the histogram %d (the table changed during the build?)", n, nu)
 	}
@@ -203,7 +203,7 @@ func (r *logRun) userFeatures(users, items []datasets.CountBin) ([]float64, erro
 // logRun is one preprocessing of a log in the engine: the counts so far,
 // the pairs left and the filter that keeps them.
 type logRun struct {
-	e        *engineLogSource
+	e        *EngineLogSource
 	ctx      context.Context
 	conn     *engine.Conn
 	src      engine.LogSource
@@ -222,23 +222,23 @@ func (r *logRun) counts(p datasets.Preprocessing) error {
 		return err
 	}
 	row := rows[0]
-	r.c.Rows, r.pairs = int64(u64(row[0])), int64(u64(row[1]))
+	r.c.Rows, r.pairs = int64(U64(row[0])), int64(U64(row[1]))
 	r.c.Duplicates = r.c.Rows - r.pairs
 	switch {
 	case r.c.Rows == 0:
 		return r.e.errorf("%v: the table has no rows of this dataset", datasets.ErrEmptyLog)
-	case u64(row[2]) > 0:
-		return r.e.errorf("%d pairs with an empty user id", u64(row[2]))
-	case u64(row[3]) > 0:
-		return r.e.errorf("%d pairs with an empty item id", u64(row[3]))
-	case u64(row[7]) > 0:
-		return r.e.errorf("%d ratings are NaN or infinite (store a missing rating as NULL)", u64(row[7]))
-	case p.HasThreshold && u64(row[5]) > 0:
-		return r.e.errorf("%d pairs without a rating (rating_threshold needs every rating)", u64(row[5]))
-	case p.HasThreshold && u64(row[4]) > 0:
-		return r.e.errorf("%d (user, item) pairs appear with different ratings: a file keeps the last one, a table has no row order; with rating_threshold each pair's rows must agree", u64(row[4]))
+	case U64(row[2]) > 0:
+		return r.e.errorf("%d pairs with an empty user id", U64(row[2]))
+	case U64(row[3]) > 0:
+		return r.e.errorf("%d pairs with an empty item id", U64(row[3]))
+	case U64(row[7]) > 0:
+		return r.e.errorf("%d ratings are NaN or infinite (store a missing rating as NULL)", U64(row[7]))
+	case p.HasThreshold && U64(row[5]) > 0:
+		return r.e.errorf("%d pairs without a rating (rating_threshold needs every rating)", U64(row[5]))
+	case p.HasThreshold && U64(row[4]) > 0:
+		return r.e.errorf("%d (user, item) pairs appear with different ratings: a file keeps the last one, a table has no row order; with rating_threshold each pair's rows must agree", U64(row[4]))
 	}
-	r.c.BelowThreshold = int64(u64(row[6]))
+	r.c.BelowThreshold = int64(U64(row[6]))
 	r.left = r.pairs - r.c.BelowThreshold
 	if r.left == 0 {
 		return r.empty(fmt.Sprintf("the rating threshold %g", p.Threshold))
@@ -258,7 +258,7 @@ func (r *logRun) step(next engine.Filter, removed *int64, what string) error {
 	if err != nil {
 		return err
 	}
-	n := int64(u64(rows[0][0]))
+	n := int64(U64(rows[0][0]))
 	*removed += r.left - n
 	r.left, r.f = n, next
 	if n == 0 {
@@ -309,21 +309,21 @@ func (r *logRun) histogram(id string) ([]datasets.CountBin, error) {
 	}
 	h := make([]datasets.CountBin, len(rows))
 	for k, row := range rows {
-		h[k] = datasets.CountBin{Count: int64(u64(row[0])), IDs: int64(u64(row[1]))}
+		h[k] = datasets.CountBin{Count: int64(U64(row[0])), IDs: int64(U64(row[1]))}
 	}
 	return h, nil
 }
 
-// engineLogsCacheKey is the part of a characteristics analysis's cache
+// EngineLogsCacheKey is the part of a characteristics analysis's cache
 // key that its engine logs decide: per log, the address, table, dataset,
 // fingerprint and first query.
-func (in *inputs) engineLogsCacheKey(spec manifest.AnalysisSpec) string {
+func (in *Inputs) EngineLogsCacheKey(spec manifest.AnalysisSpec) string {
 	if spec.Type != "characteristics" {
 		return ""
 	}
 	var parts []string
-	for _, d := range in.study.Datasets {
-		e := in.engines.logs[d.EngineLog]
+	for _, d := range in.Study.Datasets {
+		e := in.Engines.Logs[d.EngineLog]
 		if e == nil {
 			continue
 		}
@@ -336,11 +336,11 @@ func (in *inputs) engineLogsCacheKey(spec manifest.AnalysisSpec) string {
 	return strings.Join(parts, "\n")
 }
 
-// engineLogsProvenance records each engine log and the queries it ran.
-func (in *inputs) engineLogsProvenance() []*EngineProvenance {
+// EngineLogsProvenance records each engine log and the queries it ran.
+func (in *Inputs) EngineLogsProvenance() []*EngineProvenance {
 	var out []*EngineProvenance
-	for _, d := range in.study.Datasets {
-		e := in.engines.logs[d.EngineLog]
+	for _, d := range in.Study.Datasets {
+		e := in.Engines.Logs[d.EngineLog]
 		if e == nil {
 			continue
 		}

@@ -1,4 +1,4 @@
-package report
+package load
 
 // The shared units pass. Every analysis of a phase that reads the study's
 // per-unit values (a kind with Kind.Units) gets them from one pass over
@@ -66,85 +66,85 @@ type UnitsSink interface {
 	Seen(dataset, method string)
 }
 
-// unitsBatch is the number of rows a reader hands over at once.
-const unitsBatch = 512
+// UnitsBatch is the number of rows a reader hands over at once.
+const UnitsBatch = 512
 
-// rangeBatch is the number of rows of a batch of a file read in byte
+// RangeBatch is the number of rows of a batch of a file read in byte
 // ranges (readGroupFileParallel). Its values need not meet another file's
 // within a batch, so a batch can be bigger: a batch goes through a few
 // channels and goroutines on its way to every sink, and at 512 rows
 // those hand-offs (58,000 batches for a 1 GB file) took more CPU than
 // splitting the rows. The rows in flight are bounded by the ranges in
 // flight, not by the batches.
-const rangeBatch = 8192
+const RangeBatch = 8192
 
 // errPassDone stops reading a file no sink needs any more.
 var errPassDone = errors.New("no reader left")
 
-// unitsBatchOf is a batch of rows on its way to the sinks: it goes back
+// UnitsBatchOf is a batch of rows on its way to the sinks: it goes back
 // to its reader's free list when the last sink is done with it.
 //
 // Its rows hold no pointers (names are indices into names, unit ids
 // offsets into ids), so filling a batch is a plain copy, without write
 // barriers, and the garbage collector never scans one.
-type unitsBatchOf struct {
-	rows  []batchRow
-	names []rowNames
-	// ids holds the bytes of the rows' unit ids; reused with the batch,
+type UnitsBatchOf struct {
+	Rows  []BatchRow
+	Names []rowNames
+	// Ids holds the bytes of the rows' unit ids; reused with the batch,
 	// once every sink is done.
-	ids  []byte
+	Ids  []byte
 	refs atomic.Int32
-	home chan *unitsBatchOf // the reader's free list; nil: drop it
+	Home chan *UnitsBatchOf // the reader's free list; nil: drop it
 }
 
-// batchRow is a UnitRow inside a batch.
-type batchRow struct {
-	unit, unitLen uint32 // the unit id: ids[unit : unit+unitLen]
-	names         uint32 // index into the batch's names
-	row, line     int64
-	value         float64
+// BatchRow is a UnitRow inside a batch.
+type BatchRow struct {
+	Unit, UnitLen uint32 // the unit id: ids[unit : unit+unitLen]
+	Names         uint32 // index into the batch's names
+	Row, Line     int64
+	Value         float64
 }
 
 // rowNames are the strings of a row other than its unit id; rows in a
 // row repeat them (a wide file alternates its few metrics).
-type rowNames struct{ dataset, method, metric, file string }
+type rowNames struct{ Dataset, Method, metric, File string }
 
 // namesBack is how many of a batch's latest names add compares a row's
 // with before it appends new ones.
 const namesBack = 4
 
-func newUnitsBatch() *unitsBatchOf { return newBatchOf(unitsBatch) }
+func newUnitsBatch() *UnitsBatchOf { return newBatchOf(UnitsBatch) }
 
-func newBatchOf(rows int) *unitsBatchOf {
-	return &unitsBatchOf{rows: make([]batchRow, 0, rows)}
+func newBatchOf(rows int) *UnitsBatchOf {
+	return &UnitsBatchOf{Rows: make([]BatchRow, 0, rows)}
 }
 
-func (b *unitsBatchOf) release() {
-	if b.refs.Add(-1) == 0 && b.home != nil {
+func (b *UnitsBatchOf) release() {
+	if b.refs.Add(-1) == 0 && b.Home != nil {
 		select {
-		case b.home <- b:
+		case b.Home <- b:
 		default:
 		}
 	}
 }
 
 // add appends a copy of u.
-func (b *unitsBatchOf) add(u *UnitRow) {
+func (b *UnitsBatchOf) add(u *UnitRow) {
 	ni := b.nameIndex(rowNames{u.Dataset, u.Method, u.Metric, u.File})
-	b.rows = append(b.rows, batchRow{unit: uint32(len(b.ids)), unitLen: uint32(len(u.Unit)), names: uint32(ni), row: u.Row, line: u.Line, value: u.Value})
-	b.ids = append(b.ids, u.Unit...)
+	b.Rows = append(b.Rows, BatchRow{Unit: uint32(len(b.Ids)), UnitLen: uint32(len(u.Unit)), Names: uint32(ni), Row: u.Row, Line: u.Line, Value: u.Value})
+	b.Ids = append(b.Ids, u.Unit...)
 }
 
 // nameIndex returns the index of names in b.names, appending them unless
 // one of the latest namesBack is equal.
-func (b *unitsBatchOf) nameIndex(names rowNames) int {
-	for k := len(b.names) - 1; k >= max(0, len(b.names)-namesBack); k-- {
-		if n := &b.names[k]; sameString(n.metric, names.metric) && sameString(n.method, names.method) && sameString(n.dataset, names.dataset) && sameString(n.file, names.file) {
+func (b *UnitsBatchOf) nameIndex(names rowNames) int {
+	for k := len(b.Names) - 1; k >= max(0, len(b.Names)-namesBack); k-- {
+		if n := &b.Names[k]; sameString(n.metric, names.metric) && sameString(n.Method, names.Method) && sameString(n.Dataset, names.Dataset) && sameString(n.File, names.File) {
 			return k
 		}
 	}
-	b.names = append(b.names, names)
-	return len(b.names) - 1
+	b.Names = append(b.Names, names)
+	return len(b.Names) - 1
 }
 
 // sameString is a == b, deciding without a call when both are the same
@@ -156,22 +156,22 @@ func sameString(a, b string) bool {
 	return len(a) == 0 || unsafe.StringData(a) == unsafe.StringData(b) || a == b
 }
 
-// row fills u with row k; u's unit id aliases the batch.
-func (b *unitsBatchOf) row(k int, u *UnitRow) {
-	r := &b.rows[k]
-	n := &b.names[r.names]
-	u.Dataset, u.Method, u.Metric, u.File = n.dataset, n.method, n.metric, n.file
+// Row fills u with row k; u's unit id aliases the batch.
+func (b *UnitsBatchOf) Row(k int, u *UnitRow) {
+	r := &b.Rows[k]
+	n := &b.Names[r.Names]
+	u.Dataset, u.Method, u.Metric, u.File = n.Dataset, n.Method, n.metric, n.File
 	u.Unit = ""
-	if r.unitLen > 0 {
-		u.Unit = unsafe.String(&b.ids[r.unit], int(r.unitLen))
+	if r.UnitLen > 0 {
+		u.Unit = unsafe.String(&b.Ids[r.Unit], int(r.UnitLen))
 	}
-	u.Row, u.Line, u.Value = r.row, r.line, r.value
+	u.Row, u.Line, u.Value = r.Row, r.Line, r.Value
 }
 
 // reset empties a batch for reuse: no sink holds its rows any more.
-func (b *unitsBatchOf) reset() {
-	clear(b.names) // drop the strings, so the batch keeps no file's names alive
-	b.rows, b.names, b.ids = b.rows[:0], b.names[:0], b.ids[:0]
+func (b *UnitsBatchOf) reset() {
+	clear(b.Names) // drop the strings, so the batch keeps no file's names alive
+	b.Rows, b.Names, b.Ids = b.Rows[:0], b.Names[:0], b.Ids[:0]
 }
 
 // passMsg is what a sink's goroutine gets, in order: a round of batches
@@ -180,49 +180,50 @@ func (b *unitsBatchOf) reset() {
 // order meet at once), an error (of a file it needed), or a dataset and
 // method seen in a file it did not need.
 type passMsg struct {
-	round []*unitsBatchOf
+	round []*UnitsBatchOf
 	err   error
 	seen  [2]string
 }
 
-// passSink is one sink of the pass and its goroutine.
-type passSink struct {
+// PassSink is one sink of the pass and its goroutine.
+type PassSink struct {
 	s       UnitsSink
-	err     error // the sink's first error; its goroutine's until done
+	Err     error // the sink's first error; its goroutine's until done
 	failed  bool  // the dispatcher sent it an error (dispatcher only)
 	stopped atomic.Bool
-	in      chan passMsg
-	done    chan struct{}
+	In      chan passMsg
+	Done    chan struct{}
 	row     UnitRow // the row handed to the sink, refilled for each
 	metric  string  // the sink's Metric()
 	want    []bool  // scratch of wanted
 	// rows, when the sink takes rows from the batches itself (metaSink),
 	// is handed each round whole; wants is its scratch (per batch of the
 	// round, which of the batch's names are of the sink's metric).
-	rows  roundTaker
+	rows  RoundTaker
 	wants [][]bool
 }
 
-// roundTaker is a sink that takes the rows of a round of batches itself,
-// in the pass's order (see takeRound), instead of through Add: it may
+// RoundTaker is a sink that takes the rows of a round of batches itself,
+// in the pass's order (see TakeRound), instead of through Add: it may
 // then look up what it keeps for a batch's names once per batch rather
 // than once per row.
-type roundTaker interface {
-	// takeRound takes the rows of a round: row k of each batch in turn
+type RoundTaker interface {
+	// TakeRound takes the rows of a round: row k of each batch in turn
 	// (k = 0, 1, …), skipping the rows whose names are not wanted
 	// (wants[i][names], batch i), exactly the rows and order Add would
 	// be handed. An error stops the sink.
-	takeRound(round []*unitsBatchOf, wants [][]bool) error
+	TakeRound(round []*UnitsBatchOf, wants [][]bool) error
 }
 
-// A sink that takes whole rounds says so with a method roundSink that
+// A sink that takes whole rounds says so with a method RoundSink that
 // returns itself; a type embedding it gets the embedded sink back, not
 // itself, so its own Add still sees every row.
 
-func (p *passSink) run() {
-	defer close(p.done)
-	for m := range p.in {
-		if p.err == nil {
+// Run feeds the sink what the dispatcher sends, until it closes.
+func (p *PassSink) Run() {
+	defer close(p.Done)
+	for m := range p.In {
+		if p.Err == nil {
 			p.take(m)
 		}
 		for _, b := range m.round {
@@ -232,35 +233,35 @@ func (p *passSink) run() {
 }
 
 // take handles one message; a panic of the sink is its error.
-func (p *passSink) take(m passMsg) {
+func (p *PassSink) take(m passMsg) {
 	defer func() {
 		if r := recover(); r != nil {
-			p.err = internalError(r)
+			p.Err = InternalError(r)
 			p.stopped.Store(true)
 		}
 	}()
 	switch {
 	case m.err != nil:
-		p.err = m.err
+		p.Err = m.err
 	case len(m.round) > 0 && p.rows != nil:
 		p.wants = p.wants[:0]
 		for _, b := range m.round {
-			p.wants = append(p.wants, append(nextScratch(p.wants), p.wanted(b)...))
+			p.wants = append(p.wants, append(NextScratch(p.wants), p.wanted(b)...))
 		}
-		if err := p.rows.takeRound(m.round, p.wants); err != nil {
-			p.err = err
+		if err := p.rows.TakeRound(m.round, p.wants); err != nil {
+			p.Err = err
 			p.stopped.Store(true)
 		}
 	case len(m.round) == 1:
 		b := m.round[0]
 		wanted := p.wanted(b)
-		for k := range b.rows {
-			if !wanted[b.rows[k].names] {
+		for k := range b.Rows {
+			if !wanted[b.Rows[k].Names] {
 				continue
 			}
-			b.row(k, &p.row)
+			b.Row(k, &p.row)
 			if err := p.s.Add(&p.row); err != nil {
-				p.err = err
+				p.Err = err
 				p.stopped.Store(true)
 				return
 			}
@@ -269,17 +270,17 @@ func (p *passSink) take(m passMsg) {
 		longest := 0
 		wanted := make([][]bool, len(m.round))
 		for i, b := range m.round {
-			longest = max(longest, len(b.rows))
+			longest = max(longest, len(b.Rows))
 			wanted[i] = slices.Clone(p.wanted(b))
 		}
 		for k := 0; k < longest; k++ {
 			for i, b := range m.round {
-				if k >= len(b.rows) || !wanted[i][b.rows[k].names] {
+				if k >= len(b.Rows) || !wanted[i][b.Rows[k].Names] {
 					continue
 				}
-				b.row(k, &p.row)
+				b.Row(k, &p.row)
 				if err := p.s.Add(&p.row); err != nil {
-					p.err = err
+					p.Err = err
 					p.stopped.Store(true)
 					return
 				}
@@ -290,10 +291,10 @@ func (p *passSink) take(m passMsg) {
 	}
 }
 
-// nextScratch returns, emptied, the slice that a slice of scratch
+// NextScratch returns, emptied, the slice that a slice of scratch
 // slices (refilled from empty, round after round) held next in a
 // round before, to be appended to s with its room reused; nil at first.
-func nextScratch[T any](s [][]T) []T {
+func NextScratch[T any](s [][]T) []T {
 	if len(s) < cap(s) {
 		return s[:len(s)+1][len(s)][:0]
 	}
@@ -303,13 +304,13 @@ func nextScratch[T any](s [][]T) []T {
 // wanted says, for each of a batch's names, whether its rows are of the
 // sink's metric, and tells the sink the other metrics it meets. The
 // slice is reused by the next call.
-func (p *passSink) wanted(b *unitsBatchOf) []bool {
+func (p *PassSink) wanted(b *UnitsBatchOf) []bool {
 	p.want = p.want[:0]
-	for i := range b.names {
-		n := &b.names[i]
+	for i := range b.Names {
+		n := &b.Names[i]
 		ok := n.metric == p.metric
 		if !ok {
-			p.s.OtherMetric(n.dataset, n.method, n.metric)
+			p.s.OtherMetric(n.Dataset, n.Method, n.metric)
 		}
 		p.want = append(p.want, ok)
 	}
@@ -317,33 +318,33 @@ func (p *passSink) wanted(b *unitsBatchOf) []bool {
 }
 
 // live reports whether the dispatcher should still send the sink work.
-func (p *passSink) live() bool { return !p.failed && !p.stopped.Load() }
+func (p *PassSink) live() bool { return !p.failed && !p.stopped.Load() }
 
 // fail sends the sink an error; its first error wins.
-func (p *passSink) fail(err error) {
+func (p *PassSink) fail(err error) {
 	if p.live() {
 		p.failed = true
-		p.in <- passMsg{err: err}
+		p.In <- passMsg{err: err}
 	}
 }
 
-// unitsPass feeds every sink in one pass over the units inputs and the
+// UnitsPass feeds every sink in one pass over the units inputs and the
 // units derived by feeding analyses, and returns each sink's error.
 //
 // Cancelling ctx stops the pass between rounds; every sink still
 // without an error then gets ctx's.
-func (in *inputs) unitsPass(ctx context.Context, sinks []UnitsSink) []error {
-	ps := make([]*passSink, len(sinks))
+func (in *Inputs) UnitsPass(ctx context.Context, sinks []UnitsSink) []error {
+	ps := make([]*PassSink, len(sinks))
 	for i, s := range sinks {
-		ps[i] = newPassSink(s)
-		go ps[i].run()
+		ps[i] = NewPassSink(s)
+		go ps[i].Run()
 	}
 	check := in.dispatch(ctx, ps)
 	errs := make([]error, len(ps))
 	for i, p := range ps {
-		close(p.in)
-		<-p.done
-		errs[i] = check.withFirst(p.err, p.metric)
+		close(p.In)
+		<-p.Done
+		errs[i] = check.withFirst(p.Err, p.metric)
 	}
 	in.dropFreeBatches()
 	return errs
@@ -352,7 +353,7 @@ func (in *inputs) unitsPass(ctx context.Context, sinks []UnitsSink) []error {
 // dropFreeBatches empties the build's free list of batches once a pass
 // is over, so that what comes after the pass (figures, pages) reuses
 // their memory instead of the build keeping it to its end.
-func (in *inputs) dropFreeBatches() {
+func (in *Inputs) dropFreeBatches() {
 	free := in.batchFreeList()
 	for {
 		select {
@@ -365,31 +366,31 @@ func (in *inputs) dropFreeBatches() {
 
 // dispatch reads the units inputs and sends each sink its messages; it
 // returns its check of repeated unit ids (nil when it read no file).
-func (in *inputs) dispatch(ctx context.Context, ps []*passSink) *repeatCheck {
+func (in *Inputs) dispatch(ctx context.Context, ps []*PassSink) *repeatCheck {
 	hasDerived := false
-	for _, d := range in.derived {
-		hasDerived = hasDerived || d.units != nil
+	for _, d := range in.Derived {
+		hasDerived = hasDerived || d.Units != nil
 	}
-	in.mergeDerived()
-	if len(in.study.Inputs.Units) == 0 && !hasDerived {
-		failAll(ps, fmt.Errorf("%s: the study has no [inputs] units", filepath.Base(in.study.File)))
+	in.MergeDerived()
+	if len(in.Study.Inputs.Units) == 0 && !hasDerived {
+		failAll(ps, fmt.Errorf("%s: the study has no [inputs] units", filepath.Base(in.Study.File)))
 		return nil
 	}
-	groups, err := in.unitsGroups()
+	groups, err := in.UnitsGroups()
 	if err != nil {
 		failAll(ps, err)
 		return nil
 	}
 	if groups == nil {
 		// Any other layout: file after file, each its own group.
-		for _, e := range in.study.Inputs.Units {
-			files, err := in.expand(e, "units")
+		for _, e := range in.Study.Inputs.Units {
+			files, err := in.Expand(e, "units")
 			if err != nil {
 				failAll(ps, err)
 				return nil
 			}
 			for _, mf := range files {
-				groups = append(groups, &unitsGroup{files: []unitsJob{{e, mf}}})
+				groups = append(groups, &UnitsGroup{Files: []UnitsJob{{e, mf}}})
 			}
 		}
 	}
@@ -405,19 +406,19 @@ func (in *inputs) dispatch(ctx context.Context, ps []*passSink) *repeatCheck {
 		var cur *startedGroup
 		if next == nil {
 			cur = in.startGroup(g, alive(ps))
-		} else if r := <-next; r.p != nil {
-			panic(r.p) // feedUnits turns it into every sink's error
+		} else if r := <-next; r.P != nil {
+			panic(r.P) // feedUnits turns it into every sink's error
 		} else {
-			cur = r.sg
+			cur = r.Sg
 		}
 		next = nil
 		if err := ctx.Err(); err != nil {
 			failAll(ps, err) // the started group still runs, to its end, for nobody
 		} else if live := alive(ps); i+1 < len(groups) && len(live) > 0 {
-			next = in.startGroupAsync(groups[i+1], live)
+			next = in.StartGroupAsync(groups[i+1], live)
 		}
 		cur.ctx = ctx
-		if !in.repeatOff {
+		if !in.RepeatOff {
 			cur.repeat = check
 		}
 		cur.run(ps)
@@ -431,25 +432,25 @@ func (in *inputs) dispatch(ctx context.Context, ps []*passSink) *repeatCheck {
 }
 
 // passDerived hands the units derived by feeding analyses to the sinks.
-func (in *inputs) passDerived(ps []*passSink) {
-	for _, d := range in.derived {
-		if d.units == nil {
+func (in *Inputs) passDerived(ps []*PassSink) {
+	for _, d := range in.Derived {
+		if d.Units == nil {
 			continue
 		}
 		live := alive(ps)
 		if len(live) == 0 {
 			return
 		}
-		send := func(b *unitsBatchOf, to []*passSink) {
+		send := func(b *UnitsBatchOf, to []*PassSink) {
 			b.refs.Store(int32(len(to)))
 			for _, p := range to {
-				p.in <- passMsg{round: []*unitsBatchOf{b}}
+				p.In <- passMsg{round: []*UnitsBatchOf{b}}
 			}
 		}
 		b := newUnitsBatch()
-		err := d.units(func(u *UnitRow) error {
+		err := d.Units(func(u *UnitRow) error {
 			b.add(u)
-			if len(b.rows) == unitsBatch {
+			if len(b.Rows) == UnitsBatch {
 				if live = alive(live); len(live) == 0 {
 					return errPassDone
 				}
@@ -459,11 +460,11 @@ func (in *inputs) passDerived(ps []*passSink) {
 			return nil
 		})
 		if err != nil && !errors.Is(err, errPassDone) {
-			err = fmt.Errorf("units derived by %s: %w", d.id, err)
+			err = fmt.Errorf("units derived by %s: %w", d.Id, err)
 		} else {
 			err = nil
 		}
-		if live = alive(live); len(b.rows) > 0 && len(live) > 0 {
+		if live = alive(live); len(b.Rows) > 0 && len(live) > 0 {
 			send(b, live)
 		}
 		for _, p := range live {
@@ -474,15 +475,15 @@ func (in *inputs) passDerived(ps []*passSink) {
 	}
 }
 
-func failAll(ps []*passSink, err error) {
+func failAll(ps []*PassSink, err error) {
 	for _, p := range ps {
 		p.fail(err)
 	}
 }
 
 // alive returns the sinks the dispatcher still sends work to.
-func alive(ps []*passSink) []*passSink {
-	var out []*passSink
+func alive(ps []*PassSink) []*PassSink {
+	var out []*PassSink
 	for _, p := range ps {
 		if p.live() {
 			out = append(out, p)
@@ -492,7 +493,7 @@ func alive(ps []*passSink) []*passSink {
 }
 
 // receives reports whether p is one of receivers.
-func receives(receivers []*passSink, p *passSink) bool {
+func receives(receivers []*PassSink, p *PassSink) bool {
 	for _, q := range receivers {
 		if q == p {
 			return true
@@ -501,25 +502,29 @@ func receives(receivers []*passSink, p *passSink) bool {
 	return false
 }
 
-// unitsGroup is units files read side by side: the files of one dataset,
+// UnitsGroup is units files read side by side: the files of one dataset,
 // or one file.
-type unitsGroup struct {
-	files []unitsJob
+type UnitsGroup struct {
+	Files []UnitsJob
 }
 
-type unitsJob struct {
+// UnitsJob is one units file to read: its entry and the match of its path.
+type UnitsJob struct {
 	e  manifest.InputEntry
 	mf input.Match
 }
 
-// unitsGroups groups the units files by dataset, in order of first
+// NewUnitsJob is the job of reading the file mf of entry e.
+func NewUnitsJob(e manifest.InputEntry, mf input.Match) UnitsJob { return UnitsJob{e, mf} }
+
+// UnitsGroups groups the units files by dataset, in order of first
 // appearance, when every file gets its dataset and method from its path
 // or its entry; nil otherwise.
-func (in *inputs) unitsGroups() ([]*unitsGroup, error) {
-	var groups []*unitsGroup
-	byDataset := map[string]*unitsGroup{}
-	for _, e := range in.study.Inputs.Units {
-		files, err := in.expand(e, "units")
+func (in *Inputs) UnitsGroups() ([]*UnitsGroup, error) {
+	var groups []*UnitsGroup
+	byDataset := map[string]*UnitsGroup{}
+	for _, e := range in.Study.Inputs.Units {
+		files, err := in.Expand(e, "units")
 		if err != nil {
 			return nil, err
 		}
@@ -529,11 +534,11 @@ func (in *inputs) unitsGroups() ([]*unitsGroup, error) {
 			}
 			g := byDataset[mf.Dataset]
 			if g == nil {
-				g = &unitsGroup{}
+				g = &UnitsGroup{}
 				byDataset[mf.Dataset] = g
 				groups = append(groups, g)
 			}
-			g.files = append(g.files, unitsJob{e, mf})
+			g.Files = append(g.Files, UnitsJob{e, mf})
 		}
 	}
 	return groups, nil
@@ -543,9 +548,9 @@ func (in *inputs) unitsGroups() ([]*unitsGroup, error) {
 // batches and the sinks that get them.
 type groupReader struct {
 	f         *unitsFile
-	receivers []*passSink
-	batches   chan *unitsBatchOf
-	free      chan *unitsBatchOf
+	receivers []*PassSink
+	batches   chan *UnitsBatchOf
+	free      chan *UnitsBatchOf
 	stop      chan struct{}
 	stopped   bool
 	err       error
@@ -562,33 +567,33 @@ type startedGroup struct {
 }
 
 type toldMsg struct {
-	p *passSink
+	p *PassSink
 	m passMsg
 }
 
-// passGroup reads the files of a group side by side and sends their rows
+// PassGroup reads the files of a group side by side and sends their rows
 // to the sinks that need them, a batch of each file in turn.
-func (in *inputs) passGroup(g *unitsGroup, ps []*passSink) {
+func (in *Inputs) PassGroup(g *UnitsGroup, ps []*PassSink) {
 	in.startGroup(g, alive(ps)).run(ps)
 }
 
 // startedOrPanic is what startGroupAsync gives: the started group, or
 // the value startGroup panicked with.
 type startedOrPanic struct {
-	sg *startedGroup
-	p  any
+	Sg *startedGroup
+	P  any
 }
 
-// startGroupAsync runs startGroup on a goroutine of its own.
-func (in *inputs) startGroupAsync(g *unitsGroup, live []*passSink) chan startedOrPanic {
+// StartGroupAsync runs startGroup on a goroutine of its own.
+func (in *Inputs) StartGroupAsync(g *UnitsGroup, live []*PassSink) chan startedOrPanic {
 	ch := make(chan startedOrPanic, 1)
 	go func() {
 		defer func() {
 			if p := recover(); p != nil {
-				ch <- startedOrPanic{p: p}
+				ch <- startedOrPanic{P: p}
 			}
 		}()
-		ch <- startedOrPanic{sg: in.startGroup(g, live)}
+		ch <- startedOrPanic{Sg: in.startGroup(g, live)}
 	}()
 	return ch
 }
@@ -597,12 +602,12 @@ func (in *inputs) startGroupAsync(g *unitsGroup, live []*passSink) chan startedO
 // a reader per file that some of the sinks live needs (the sinks alive
 // when it was called: it reads no sink's state, and may run while
 // another group is consumed).
-func (in *inputs) startGroup(g *unitsGroup, live0 []*passSink) *startedGroup {
+func (in *Inputs) startGroup(g *UnitsGroup, live0 []*PassSink) *startedGroup {
 	sg := &startedGroup{}
-	failed := map[*passSink]bool{} // by a header of this group
+	failed := map[*PassSink]bool{} // by a header of this group
 	// Headers first, in file order, so errors come in a fixed order.
-	for _, j := range g.files {
-		var live []*passSink
+	for _, j := range g.Files {
+		var live []*PassSink
 		for _, p := range live0 {
 			if !failed[p] {
 				live = append(live, p)
@@ -611,7 +616,7 @@ func (in *inputs) startGroup(g *unitsGroup, live0 []*passSink) *startedGroup {
 		if len(live) == 0 {
 			break
 		}
-		f, err := in.openUnits(j.e, j.mf)
+		f, err := in.OpenUnits(j.e, j.mf)
 		if err != nil {
 			for _, p := range live {
 				failed[p] = true
@@ -623,7 +628,7 @@ func (in *inputs) startGroup(g *unitsGroup, live0 []*passSink) *startedGroup {
 		// (no such columns) need not be parsed for a sink that does not
 		// want that method.
 		skippable := !f.long && f.mcol < 0 && f.dcol < 0 && j.mf.Method != "" && j.mf.Dataset != ""
-		var receivers []*passSink
+		var receivers []*PassSink
 		for _, p := range live {
 			if !skippable || p.s.Wants(j.mf.Method) {
 				receivers = append(receivers, p)
@@ -632,11 +637,11 @@ func (in *inputs) startGroup(g *unitsGroup, live0 []*passSink) *startedGroup {
 			}
 		}
 		if len(receivers) == 0 {
-			in.closeCounted(j.mf.Path, f.t)
+			in.CloseCounted(j.mf.Path, f.T)
 			continue
 		}
 		sg.readers = append(sg.readers, &groupReader{f: f, receivers: receivers,
-			batches: make(chan *unitsBatchOf, 2), free: in.batchFreeList(), stop: make(chan struct{})})
+			batches: make(chan *UnitsBatchOf, 2), free: in.batchFreeList(), stop: make(chan struct{})})
 	}
 	for _, r := range sg.readers {
 		sg.wg.Add(1)
@@ -650,16 +655,16 @@ func (in *inputs) startGroup(g *unitsGroup, live0 []*passSink) *startedGroup {
 }
 
 // readGroupFile is a group reader's goroutine: the file's rows in batches.
-func (in *inputs) readGroupFile(sg *startedGroup, r *groupReader) {
+func (in *Inputs) readGroupFile(sg *startedGroup, r *groupReader) {
 	defer sg.wg.Done()
 	defer close(r.batches)
 	defer func() {
 		if p := recover(); p != nil {
-			r.err = internalError(p)
+			r.err = InternalError(p)
 		}
 	}()
-	next := batchPool(r.free, unitsBatch)
-	send := func(b *unitsBatchOf) bool {
+	next := BatchPool(r.free, UnitsBatch)
+	send := func(b *UnitsBatchOf) bool {
 		select {
 		case r.batches <- b:
 			return true
@@ -667,14 +672,14 @@ func (in *inputs) readGroupFile(sg *startedGroup, r *groupReader) {
 			return false
 		}
 	}
-	o := newUnitsOut(next(), unitsBatch, func(b *unitsBatchOf) (*unitsBatchOf, error) {
+	o := newUnitsOut(next(), UnitsBatch, func(b *UnitsBatchOf) (*UnitsBatchOf, error) {
 		if !send(b) {
 			return nil, errPassDone
 		}
 		return next(), nil
 	})
 	err := in.readUnitsRows(r.f, o)
-	if err == nil && len(o.b.rows) > 0 {
+	if err == nil && len(o.b.Rows) > 0 {
 		send(o.b)
 	}
 	r.err = err // read after the channel is closed
@@ -682,12 +687,12 @@ func (in *inputs) readGroupFile(sg *startedGroup, r *groupReader) {
 
 // run tells the sinks what the group's headers said, then hands them the
 // rows, and waits for the readers.
-func (sg *startedGroup) run(ps []*passSink) {
+func (sg *startedGroup) run(ps []*PassSink) {
 	for _, t := range sg.told {
 		if t.m.err != nil {
 			t.p.fail(t.m.err)
 		} else if t.p.live() {
-			t.p.in <- t.m
+			t.p.In <- t.m
 		}
 	}
 	readers := sg.readers
@@ -696,7 +701,7 @@ func (sg *startedGroup) run(ps []*passSink) {
 	// batches of the files it needs, then the errors of files that ended.
 	open := len(readers)
 	done := make([]bool, len(readers))
-	round := make([]*unitsBatchOf, len(readers))
+	round := make([]*UnitsBatchOf, len(readers))
 	for open > 0 {
 		if sg.ctx != nil && sg.ctx.Err() != nil {
 			failAll(ps, sg.ctx.Err()) // the readers stop: nobody needs their rows
@@ -740,9 +745,9 @@ func (sg *startedGroup) run(ps []*passSink) {
 
 // sendRound sends each live sink the batches of a round (round[i]:
 // readers[i]'s, or nil) of the files it receives.
-func sendRound(ps []*passSink, readers []*groupReader, round []*unitsBatchOf) {
+func sendRound(ps []*PassSink, readers []*groupReader, round []*UnitsBatchOf) {
 	refs := make([]int32, len(readers))
-	msgs := make([][]*unitsBatchOf, len(ps))
+	msgs := make([][]*UnitsBatchOf, len(ps))
 	for k, p := range ps {
 		if !p.live() {
 			continue
@@ -761,7 +766,7 @@ func sendRound(ps []*passSink, readers []*groupReader, round []*unitsBatchOf) {
 	}
 	for k, p := range ps {
 		if len(msgs[k]) > 0 {
-			p.in <- passMsg{round: msgs[k]}
+			p.In <- passMsg{round: msgs[k]}
 		}
 	}
 }
@@ -769,28 +774,28 @@ func sendRound(ps []*passSink, readers []*groupReader, round []*unitsBatchOf) {
 // parallelSize reports whether a units file is parsed in parallel byte
 // ranges (an uncompressed CSV or TSV file of at least parallelMin bytes,
 // with more than one worker), and its size.
-func (in *inputs) parallelSize(f *unitsFile) (int64, bool) {
-	if in.jobs < 2 || in.parallelMin <= 0 {
+func (in *Inputs) parallelSize(f *unitsFile) (int64, bool) {
+	if in.Jobs < 2 || in.ParallelMin <= 0 {
 		return 0, false
 	}
-	start, size, ok := f.t.DataRange()
-	if !ok || size-start < in.parallelMin {
+	start, size, ok := f.T.DataRange()
+	if !ok || size-start < in.ParallelMin {
 		return 0, false
 	}
 	return size, true
 }
 
-// unitsChunk is a byte range of a units file parsed by a worker: its
+// UnitsChunk is a byte range of a units file parsed by a worker: its
 // rows in batches (Row and Line counted within the range), how many
 // records and lines it holds, and an error (input.ErrQuoted: the range holds a
 // quote, so it may not start where a record does).
-type unitsChunk struct {
-	start, end int64
-	raw        []byte // the range's bytes, hashed by the consumer in order
-	batches    []*unitsBatchOf
+type UnitsChunk struct {
+	Start, End int64
+	Raw        []byte // the range's bytes, hashed by the consumer in order
+	Batches    []*UnitsBatchOf
 	rows       int64
 	lines      int
-	err        error
+	Err        error
 	done       chan struct{}
 }
 
@@ -803,26 +808,26 @@ const freeBatches = 64
 // go back there, so a pass reuses the same few batches from file to
 // file instead of filling fresh memory for each (each page of it a page
 // fault, which costs more than filling it).
-func (in *inputs) batchFreeList() chan *unitsBatchOf {
-	in.mu.Lock()
-	defer in.mu.Unlock()
+func (in *Inputs) batchFreeList() chan *UnitsBatchOf {
+	in.Mu.Lock()
+	defer in.Mu.Unlock()
 	if in.freeBatches == nil {
-		in.freeBatches = make(chan *unitsBatchOf, freeBatches)
+		in.freeBatches = make(chan *UnitsBatchOf, freeBatches)
 	}
 	return in.freeBatches
 }
 
-// batchPool returns a function that takes a batch from free (batches
+// BatchPool returns a function that takes a batch from free (batches
 // the sinks are done with) or makes one that goes back there.
-func batchPool(free chan *unitsBatchOf, rows int) func() *unitsBatchOf {
-	return func() *unitsBatchOf {
+func BatchPool(free chan *UnitsBatchOf, rows int) func() *UnitsBatchOf {
+	return func() *UnitsBatchOf {
 		select {
 		case b := <-free:
 			b.reset()
 			return b
 		default:
 			b := newBatchOf(rows)
-			b.home = free
+			b.Home = free
 			return b
 		}
 	}
@@ -831,13 +836,13 @@ func batchPool(free chan *unitsBatchOf, rows int) func() *unitsBatchOf {
 // cutRanges cuts a file's data into ranges of about in.chunkBytes at line
 // ends and hands each to the workers (todo) and, in file order, to the
 // consumer (order), until cancel.
-func (in *inputs) cutRanges(t *input.TableReader, size int64, todo, order chan<- *unitsChunk, cancel <-chan struct{}) {
+func (in *Inputs) cutRanges(t *input.TableReader, size int64, todo, order chan<- *UnitsChunk, cancel <-chan struct{}) {
 	defer close(todo)
 	defer close(order)
 	start, _, _ := t.DataRange()
 	for start < size {
-		end := t.LineEndAfter(start+in.chunkBytes, size)
-		c := &unitsChunk{start: start, end: end, done: make(chan struct{})}
+		end := t.LineEndAfter(start+in.ChunkBytes, size)
+		c := &UnitsChunk{Start: start, End: end, done: make(chan struct{})}
 		select {
 		case order <- c:
 		case <-cancel:
@@ -856,23 +861,23 @@ func (in *inputs) cutRanges(t *input.TableReader, size int64, todo, order chan<-
 // that range's start, as readGroupFile reads it: a quoted field may hold
 // a line end (so ranges after a quote cannot be cut safely), and an
 // error is then reported at its line.
-func (in *inputs) readGroupFileParallel(sg *startedGroup, r *groupReader, size int64) {
+func (in *Inputs) readGroupFileParallel(sg *startedGroup, r *groupReader, size int64) {
 	defer sg.wg.Done()
 	defer close(r.batches)
 	defer func() {
 		if p := recover(); p != nil {
-			r.err = internalError(p)
+			r.err = InternalError(p)
 		}
 	}()
-	t := r.f.t
-	if in.onParallel != nil {
-		in.onParallel(r.f.mf.Path)
+	t := r.f.T
+	if in.OnParallel != nil {
+		in.OnParallel(r.f.mf.Path)
 	}
-	workers := min(in.jobs, 8)
-	newBatch := batchPool(make(chan *unitsBatchOf, 16), rangeBatch)
+	workers := min(in.Jobs, 8)
+	newBatch := BatchPool(make(chan *UnitsBatchOf, 16), RangeBatch)
 	cancel := make(chan struct{})
-	todo := make(chan *unitsChunk, workers)
-	order := make(chan *unitsChunk, workers+2) // bounds the ranges in flight
+	todo := make(chan *UnitsChunk, workers)
+	order := make(chan *UnitsChunk, workers+2) // bounds the ranges in flight
 	raws := make(chan []byte, 2*workers+2)     // range buffers the consumer is done with
 	var wg sync.WaitGroup
 	go in.cutRanges(t, size, todo, order, cancel)
@@ -892,7 +897,7 @@ func (in *inputs) readGroupFileParallel(sg *startedGroup, r *groupReader, size i
 	}
 	var rowOff int64
 	lineOff := t.LinesRead() // the header's lines
-	send := func(b *unitsBatchOf) bool {
+	send := func(b *UnitsBatchOf) bool {
 		select {
 		case r.batches <- b:
 			return true
@@ -902,27 +907,27 @@ func (in *inputs) readGroupFileParallel(sg *startedGroup, r *groupReader, size i
 	}
 	for c := range order {
 		<-c.done
-		if c.err != nil {
+		if c.Err != nil {
 			stopAll()
-			in.readRestInOrder(r, c.start, size, rowOff, lineOff, newBatch, send)
+			in.readRestInOrder(r, c.Start, size, rowOff, lineOff, newBatch, send)
 			return
 		}
 		// The file is hashed from the bytes its ranges were parsed from,
 		// in file order: one read of the file for both.
-		t.HashRange(c.start, c.raw)
+		t.HashRange(c.Start, c.Raw)
 		select {
-		case raws <- c.raw:
+		case raws <- c.Raw:
 		default:
 		}
-		c.raw = nil
-		for _, b := range c.batches {
-			for k := range b.rows {
-				b.rows[k].row += rowOff
-				b.rows[k].line += int64(lineOff)
+		c.Raw = nil
+		for _, b := range c.Batches {
+			for k := range b.Rows {
+				b.Rows[k].Row += rowOff
+				b.Rows[k].Line += int64(lineOff)
 			}
 			if !send(b) {
 				stopAll()
-				in.closeCounted(r.f.mf.Path, t)
+				in.CloseCounted(r.f.mf.Path, t)
 				return
 			}
 		}
@@ -932,34 +937,34 @@ func (in *inputs) readGroupFileParallel(sg *startedGroup, r *groupReader, size i
 	wg.Wait()
 	t.SetRows(rowOff)
 	t.HashRangesDone()
-	in.closeCounted(r.f.mf.Path, t)
+	in.CloseCounted(r.f.mf.Path, t)
 }
 
 // rangeWorker parses the ranges of todo, reading each into a buffer the
 // consumer is done with (raws) when there is one.
-func (in *inputs) rangeWorker(f *unitsFile, todo <-chan *unitsChunk, raws <-chan []byte, newBatch func() *unitsBatchOf, cancel chan struct{}) {
+func (in *Inputs) rangeWorker(f *unitsFile, todo <-chan *UnitsChunk, raws <-chan []byte, newBatch func() *UnitsBatchOf, cancel chan struct{}) {
 	for c := range todo {
 		var buf []byte
 		select {
 		case buf = <-raws:
 		default:
 		}
-		in.parseChunk(f, c, buf, newBatch, cancel)
+		in.ParseChunk(f, c, buf, newBatch, cancel)
 		close(c.done)
 	}
 }
 
-// parseChunk reads a byte range whole (into buf, grown as needed; it
+// ParseChunk reads a byte range whole (into buf, grown as needed; it
 // becomes c.raw) and parses it into batches.
-func (in *inputs) parseChunk(f *unitsFile, c *unitsChunk, buf []byte, newBatch func() *unitsBatchOf, cancel chan struct{}) {
-	c.raw, c.err = f.t.ReadRange(c.start, c.end, buf)
-	if c.err != nil {
+func (in *Inputs) ParseChunk(f *unitsFile, c *UnitsChunk, buf []byte, newBatch func() *UnitsBatchOf, cancel chan struct{}) {
+	c.Raw, c.Err = f.T.ReadRange(c.Start, c.End, buf)
+	if c.Err != nil {
 		return // read again in order, which reports the error
 	}
 	sec := *f
-	sec.t = f.t.SectionBytes(c.raw, 1, true)
-	o := newUnitsOut(newBatch(), rangeBatch, func(b *unitsBatchOf) (*unitsBatchOf, error) {
-		c.batches = append(c.batches, b)
+	sec.T = f.T.SectionBytes(c.Raw, 1, true)
+	o := newUnitsOut(newBatch(), RangeBatch, func(b *UnitsBatchOf) (*UnitsBatchOf, error) {
+		c.Batches = append(c.Batches, b)
 		select {
 		case <-cancel:
 			return nil, errPassDone
@@ -967,19 +972,19 @@ func (in *inputs) parseChunk(f *unitsFile, c *unitsChunk, buf []byte, newBatch f
 		}
 		return newBatch(), nil
 	})
-	c.err = in.readUnitsRows(&sec, o)
-	if c.err == nil && len(o.b.rows) > 0 {
-		c.batches = append(c.batches, o.b)
+	c.Err = in.readUnitsRows(&sec, o)
+	if c.Err == nil && len(o.b.Rows) > 0 {
+		c.Batches = append(c.Batches, o.b)
 	}
-	c.rows, c.lines = sec.t.Rows(), sec.t.LinesRead()
+	c.rows, c.lines = sec.T.Rows(), sec.T.LinesRead()
 }
 
 // readRestInOrder reads a file from byte start to its end as
 // readGroupFile does, numbering rows and lines on from the ranges before.
-func (in *inputs) readRestInOrder(r *groupReader, start, size, rowOff int64, lineOff int, newBatch func() *unitsBatchOf, send func(*unitsBatchOf) bool) {
+func (in *Inputs) readRestInOrder(r *groupReader, start, size, rowOff int64, lineOff int, newBatch func() *UnitsBatchOf, send func(*UnitsBatchOf) bool) {
 	sec := *r.f
-	sec.t = r.f.t.Section(start, size, lineOff+1, false, nil)
-	o := newUnitsOut(newBatch(), rangeBatch, func(b *unitsBatchOf) (*unitsBatchOf, error) {
+	sec.T = r.f.T.Section(start, size, lineOff+1, false, nil)
+	o := newUnitsOut(newBatch(), RangeBatch, func(b *UnitsBatchOf) (*UnitsBatchOf, error) {
 		if !send(b) {
 			return nil, errPassDone
 		}
@@ -987,20 +992,21 @@ func (in *inputs) readRestInOrder(r *groupReader, start, size, rowOff int64, lin
 	})
 	o.rowOff = rowOff
 	err := in.readUnitsRows(&sec, o)
-	if err == nil && len(o.b.rows) > 0 {
+	if err == nil && len(o.b.Rows) > 0 {
 		send(o.b)
 	}
-	r.f.t.SetRows(rowOff + sec.t.Rows())
-	in.closeCounted(r.f.mf.Path, r.f.t)
+	r.f.T.SetRows(rowOff + sec.T.Rows())
+	in.CloseCounted(r.f.mf.Path, r.f.T)
 	r.err = err
 }
 
-func newPassSink(s UnitsSink) *passSink {
-	p := &passSink{s: s, metric: s.Metric(), in: make(chan passMsg, 4), done: make(chan struct{})}
+// NewPassSink wraps a sink for the units pass.
+func NewPassSink(s UnitsSink) *PassSink {
+	p := &PassSink{s: s, metric: s.Metric(), In: make(chan passMsg, 4), Done: make(chan struct{})}
 	// Only the sink itself, not a type that embeds it (and may mean its
 	// own Add to see every row: tests that watch a sink do).
-	if m, ok := s.(interface{ roundSink() roundTaker }); ok && any(m.roundSink()) == any(s) {
-		p.rows = m.roundSink()
+	if m, ok := s.(interface{ RoundSink() RoundTaker }); ok && any(m.RoundSink()) == any(s) {
+		p.rows = m.RoundSink()
 	}
 	return p
 }

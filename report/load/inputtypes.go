@@ -1,4 +1,4 @@
-package report
+package load
 
 // The input layer's types: what the per-build input state hands the
 // analyses (rows of results and per-unit values, dataset features), kept
@@ -39,11 +39,11 @@ type Characteristics struct {
 	Value    map[string]map[string]float64
 }
 
-// charFeatureKey compares feature names ignoring case and underscores.
-func charFeatureKey(s string) string { return datasets.FeatureKey(s) }
+// CharFeatureKey compares feature names ignoring case and underscores.
+func CharFeatureKey(s string) string { return datasets.FeatureKey(s) }
 
-// internalError reports a panic with its stack.
-func internalError(p any) error {
+// InternalError reports a panic with its stack.
+func InternalError(p any) error {
 	buf := make([]byte, 4096)
 	buf = buf[:runtime.Stack(buf, false)]
 	return fmt.Errorf("internal error (please report): %v\n%s", p, buf)

@@ -1,4 +1,4 @@
-package report
+package load
 
 import (
 	"errors"
@@ -18,120 +18,120 @@ import (
 	"github.com/evalbook/evalbook/report/manifest"
 )
 
-// inputs is the input layer: every file a build reads is opened through
+// Inputs is the input layer: every file a build reads is opened through
 // it, so the files and path patterns each analysis read are recorded (see
 // input.ReadSet) for the cache, serve's watch list and the provenance alike.
 // Shared inputs (results, characteristics) are loaded lazily, once per
 // build. An inputs value is a view of the build's shared state that
 // records into one analysis's input.ReadSet (nil: the build's own reads).
-type inputs struct {
+type Inputs struct {
 	*inputState
-	reads *input.ReadSet
+	Reads *input.ReadSet
 }
 
 type inputState struct {
-	study        *manifest.Study
-	engines      *engines // the build's engine connections and queries
-	allowOutside bool
-	// tried holds every path the build tried to open (checkFile), found
+	Study        *manifest.Study
+	Engines      *engines // the build's engine connections and queries
+	AllowOutside bool
+	// Tried holds every path the build tried to open (checkFile), found
 	// or not: serve watches them, so a file missing at one build (a
 	// summary during a git checkout) is seen when it comes back.
-	tried  *input.ReadSet
-	hashes *input.HashStore
+	Tried  *input.ReadSet
+	Hashes *input.HashStore
 	// sums is the sha256 of each file: taken before it was first read in
 	// this build, or (a units file read to its end) of the very bytes it
 	// was parsed from. "" marks a file that changed while it was read.
 	sums    map[string]string
 	pinning map[string]chan struct{} // files being hashed by pin: closed when done
-	all     *input.ReadSet           // everything any view read or expanded
+	All     *input.ReadSet           // everything any view read or expanded
 
 	resultsOnce sync.Once
 	res         *analyses.Results
 	resErr      error
-	resReads    *input.ReadSet
+	ResReads    *input.ReadSet
 
 	charOnce  sync.Once
 	char      *Characteristics
 	charErr   error
-	charReads *input.ReadSet
+	CharReads *input.ReadSet
 
-	mu    sync.Mutex
-	files map[string]*fileRecord // by absolute path
+	Mu    sync.Mutex
+	Files map[string]*fileRecord // by absolute path
 
 	kindFiles map[string][]string // "results" → its files, once expanded
 
-	// sources are the pages and the bibliography, read once, by their
+	// Sources are the pages and the bibliography, read once, by their
 	// manifest path.
-	sources map[string][]byte
+	Sources map[string][]byte
 
-	// derived are the outputs of analyses that feed the others
+	// Derived are the outputs of analyses that feed the others
 	// (Kind.Feeds), in manifest order; set before those others run.
-	derived []derivedSource
+	Derived []DerivedSource
 
 	// onOpen, when set (tests), is told every file opened.
-	onOpen func(path string)
+	OnOpen func(path string)
 
-	// jobs is the build's number of workers; a units file of at least
+	// Jobs is the build's number of workers; a units file of at least
 	// parallelMin bytes (uncompressed CSV or TSV) is parsed by them in
 	// byte ranges of chunkBytes (unitspass.go).
-	jobs                    int
-	parallelMin, chunkBytes int64
-	freeBatches             chan *unitsBatchOf // batchFreeList
-	onParallel              func(path string)  // tests: told each file read in ranges
-	// repeatWords and repeatMaxCands, when set (tests), fix the size of
+	Jobs                    int
+	ParallelMin, ChunkBytes int64
+	freeBatches             chan *UnitsBatchOf // batchFreeList
+	OnParallel              func(path string)  // tests: told each file read in ranges
+	// RepeatWords and repeatMaxCands, when set (tests), fix the size of
 	// the repeat check's filter and how many candidates it keeps
 	// (unitrepeat.go).
-	repeatWords, repeatMaxCands int
-	repeatOff                   bool // benchmarks: no check, to measure what it costs
+	RepeatWords, RepeatMaxCands int
+	RepeatOff                   bool // benchmarks: no check, to measure what it costs
 	// repeatSpillMem, when set (tests), is the bytes of hashes the check
 	// keeps in memory before it writes them to a file; -1: it keeps
 	// none (as when the file cannot be written). onRepeatSettle, when
 	// set, is told how many candidates the spill left to confirm.
-	repeatSpillMem int
-	onRepeatSettle func(toConfirm int)
+	RepeatSpillMem int
+	OnRepeatSettle func(toConfirm int)
 	// repeatEarlySlot, when set (tests), is how many hashes of the ids
 	// before its break a slot keeps.
-	repeatEarlySlot int
+	RepeatEarlySlot int
 }
 
-// derivedSource is one feeding analysis's contribution to the inputs.
-type derivedSource struct {
-	id      string
-	results []ResultRow
-	units   func(fn func(u *UnitRow) error) error
-	reads   *input.ReadSet // what the feeding analysis read
+// DerivedSource is one feeding analysis's contribution to the inputs.
+type DerivedSource struct {
+	Id      string
+	Results []ResultRow
+	Units   func(fn func(u *UnitRow) error) error
+	Reads   *input.ReadSet // what the feeding analysis read
 }
 
-// forAnalysis returns a view that records into rs.
-func (in *inputs) forAnalysis(rs *input.ReadSet) *inputs {
-	return &inputs{inputState: in.inputState, reads: rs}
+// ForAnalysis returns a view that records into rs.
+func (in *Inputs) ForAnalysis(rs *input.ReadSet) *Inputs {
+	return &Inputs{inputState: in.inputState, Reads: rs}
 }
 
-// noteFile records a file read by this view, pinning its content first.
-func (in *inputs) noteFile(path string) {
-	in.pin(path)
+// NoteFile records a file read by this view, pinning its content first.
+func (in *Inputs) NoteFile(path string) {
+	in.Pin(path)
 	in.noteRead(path)
 }
 
 // noteRead records a file read by this view.
-func (in *inputs) noteRead(path string) {
-	if in.onOpen != nil {
-		in.onOpen(path)
+func (in *Inputs) noteRead(path string) {
+	if in.OnOpen != nil {
+		in.OnOpen(path)
 	}
-	in.reads.AddFile(path)
-	in.all.AddFile(path)
+	in.Reads.AddFile(path)
+	in.All.AddFile(path)
 }
 
 // sumKnown reports whether a file's sum is known without reading it: in
 // this build, or in the hash store for the file as it is now.
-func (in *inputs) sumKnown(path string) bool {
-	in.mu.Lock()
+func (in *Inputs) sumKnown(path string) bool {
+	in.Mu.Lock()
 	_, ok := in.sums[path]
-	in.mu.Unlock()
+	in.Mu.Unlock()
 	if ok {
 		return true
 	}
-	_, ok = in.hashes.Known(path)
+	_, ok = in.Hashes.Known(path)
 	return ok
 }
 
@@ -141,9 +141,9 @@ func (in *inputs) sumKnown(path string) bool {
 // its end) the file is hashed now, if it still is what was opened; a
 // file that changed while it was read gets no sum, so no cache entry and
 // no provenance claim is made for content that was not what was read.
-func (in *inputs) finishHash(path string, t *input.TableReader) {
-	if sum, ok := in.hashes.LearnFrom(path, t); ok {
-		in.setSum(path, sum)
+func (in *Inputs) finishHash(path string, t *input.TableReader) {
+	if sum, ok := in.Hashes.LearnFrom(path, t); ok {
+		in.SetSum(path, sum)
 		return
 	}
 	opened, ok := t.OpenedAs()
@@ -151,58 +151,58 @@ func (in *inputs) finishHash(path string, t *input.TableReader) {
 		return
 	}
 	if now, ok := input.Stamp(path); ok && now == opened {
-		in.pin(path)
+		in.Pin(path)
 		return
 	}
-	in.mu.Lock()
+	in.Mu.Lock()
 	in.sums[path] = "" // whatever was pinned before: it is not what was read
-	in.mu.Unlock()
+	in.Mu.Unlock()
 }
 
-// changedWhileRead reports whether finishHash found a file changed while
+// ChangedWhileRead reports whether finishHash found a file changed while
 // this build read it.
-func (in *inputs) changedWhileRead(path string) bool {
-	in.mu.Lock()
-	defer in.mu.Unlock()
+func (in *Inputs) ChangedWhileRead(path string) bool {
+	in.Mu.Lock()
+	defer in.Mu.Unlock()
 	s, ok := in.sums[path]
 	return ok && s == ""
 }
 
-// setSum records a sum unless the file already has one in this build.
-func (in *inputs) setSum(path, sum string) {
-	in.mu.Lock()
+// SetSum records a sum unless the file already has one in this build.
+func (in *Inputs) SetSum(path, sum string) {
+	in.Mu.Lock()
 	if _, ok := in.sums[path]; !ok {
 		in.sums[path] = sum
 	}
-	in.mu.Unlock()
+	in.Mu.Unlock()
 }
 
-// pin returns a file's sha256 as it was before this build first read it:
+// Pin returns a file's sha256 as it was before this build first read it:
 // what the cache and the provenance record. A file changed while it is
 // read therefore never gets a cache entry that looks valid for its new
 // content. "" when the file cannot be read (the reader reports why).
-func (in *inputs) pin(path string) string { return in.pinTo(path, nil) }
+func (in *Inputs) Pin(path string) string { return in.pinTo(path, nil) }
 
 // pinTo is pin that also writes the file's bytes to also if it reads the
 // file to hash it (read tells).
-func (in *inputs) pinTo(path string, also io.Writer) string {
+func (in *Inputs) pinTo(path string, also io.Writer) string {
 	s, _ := in.pinRead(path, also)
 	return s
 }
 
 // pinRead is pinTo that reports whether this call read the file.
-func (in *inputs) pinRead(path string, also io.Writer) (string, bool) {
-	in.mu.Lock()
+func (in *Inputs) pinRead(path string, also io.Writer) (string, bool) {
+	in.Mu.Lock()
 	if s, ok := in.sums[path]; ok {
-		in.mu.Unlock()
+		in.Mu.Unlock()
 		return s, false
 	}
 	if wait, ok := in.pinning[path]; ok { // being hashed: one read is enough
-		in.mu.Unlock()
+		in.Mu.Unlock()
 		<-wait
-		in.mu.Lock()
+		in.Mu.Lock()
 		s := in.sums[path]
-		in.mu.Unlock()
+		in.Mu.Unlock()
 		return s, false
 	}
 	done := make(chan struct{})
@@ -210,9 +210,9 @@ func (in *inputs) pinRead(path string, also io.Writer) (string, bool) {
 		in.pinning = map[string]chan struct{}{}
 	}
 	in.pinning[path] = done
-	in.mu.Unlock()
-	s, read, err := in.hashes.SumTo(path, also)
-	in.mu.Lock()
+	in.Mu.Unlock()
+	s, read, err := in.Hashes.SumTo(path, also)
+	in.Mu.Lock()
 	delete(in.pinning, path)
 	if was, ok := in.sums[path]; ok {
 		s = was
@@ -221,56 +221,56 @@ func (in *inputs) pinRead(path string, also io.Writer) (string, bool) {
 	} else {
 		s = ""
 	}
-	in.mu.Unlock()
+	in.Mu.Unlock()
 	close(done)
 	return s, read && err == nil
 }
 
-// notePattern records a pattern's expansion by this view.
-func (in *inputs) notePattern(pattern string, matched []string) {
-	in.reads.AddPattern(pattern, matched)
-	in.all.AddPattern(pattern, matched)
+// NotePattern records a pattern's expansion by this view.
+func (in *Inputs) NotePattern(pattern string, matched []string) {
+	in.Reads.AddPattern(pattern, matched)
+	in.All.AddPattern(pattern, matched)
 }
 
-// mergeDerived adds the reads behind the derived inputs to this view's.
-func (in *inputs) mergeDerived() {
-	for _, d := range in.derived {
-		in.reads.Merge(d.reads)
+// MergeDerived adds the reads behind the derived inputs to this view's.
+func (in *Inputs) MergeDerived() {
+	for _, d := range in.Derived {
+		in.Reads.Merge(d.Reads)
 	}
 }
 
-// filesOf returns the files of an input kind ("results", "units",
+// FilesOf returns the files of an input kind ("results", "units",
 // "characteristics"); patterns that match nothing are reported by the
 // loaders themselves.
-func (in *inputs) filesOf(kind string) []string {
-	in.mu.Lock()
+func (in *Inputs) FilesOf(kind string) []string {
+	in.Mu.Lock()
 	if fs, ok := in.kindFiles[kind]; ok {
-		in.mu.Unlock()
+		in.Mu.Unlock()
 		return fs
 	}
-	in.mu.Unlock()
+	in.Mu.Unlock()
 	var entries []manifest.InputEntry
 	switch kind {
 	case "results":
-		entries = in.study.Inputs.Results
+		entries = in.Study.Inputs.Results
 	case "units":
-		entries = in.study.Inputs.Units
+		entries = in.Study.Inputs.Units
 	case "characteristics":
-		entries = in.study.Inputs.Characteristics
+		entries = in.Study.Inputs.Characteristics
 	}
 	var out []string
 	for _, e := range entries {
-		files, _ := in.expand(e, kind)
+		files, _ := in.Expand(e, kind)
 		for _, f := range files {
 			out = append(out, f.Path)
 		}
 	}
-	in.mu.Lock()
+	in.Mu.Lock()
 	if in.kindFiles == nil {
 		in.kindFiles = map[string][]string{}
 	}
 	in.kindFiles[kind] = out
-	in.mu.Unlock()
+	in.Mu.Unlock()
 	return out
 }
 
@@ -279,16 +279,17 @@ type fileRecord struct {
 	Rows int64
 }
 
-func newInputs(s *manifest.Study) *inputs {
-	return &inputs{inputState: &inputState{study: s, allowOutside: s.AllowOutside, hashes: input.NewHashStore(), all: input.NewReadSet(), tried: input.NewReadSet(),
-		files: map[string]*fileRecord{}, sums: map[string]string{}, sources: map[string][]byte{}, resReads: input.NewReadSet(), charReads: input.NewReadSet(), engines: newEngines(s)}}
+// NewInputs is the input state of one build of s.
+func NewInputs(s *manifest.Study) *Inputs {
+	return &Inputs{inputState: &inputState{Study: s, AllowOutside: s.AllowOutside, Hashes: input.NewHashStore(), All: input.NewReadSet(), Tried: input.NewReadSet(),
+		Files: map[string]*fileRecord{}, sums: map[string]string{}, Sources: map[string][]byte{}, ResReads: input.NewReadSet(), CharReads: input.NewReadSet(), Engines: NewEngines(s)}}
 }
 
-// display returns path relative to the manifest directory; a file outside
+// Display returns path relative to the manifest directory; a file outside
 // it (allowed by allow_outside) is shown by its name only, so no absolute
 // host path is ever published.
-func (in *inputs) display(path string) string {
-	if rel, err := filepath.Rel(in.study.Dir, path); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel) {
+func (in *Inputs) Display(path string) string {
+	if rel, err := filepath.Rel(in.Study.Dir, path); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel) {
 		return filepath.ToSlash(rel)
 	}
 	return filepath.Base(path)
@@ -296,17 +297,18 @@ func (in *inputs) display(path string) string {
 
 // outsideStudy reports whether path lies outside the study directory
 // (read under allow_outside), as display decides.
-func (in *inputs) outsideStudy(path string) bool {
-	rel, err := filepath.Rel(in.study.Dir, path)
+func (in *Inputs) outsideStudy(path string) bool {
+	rel, err := filepath.Rel(in.Study.Dir, path)
 	return err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel)
 }
 
-// open opens a table file and records it.
-func (in *inputs) open(path string) (*input.TableReader, error) {
-	return in.openMapped(path, nil)
+// Open opens a table file and records it.
+func (in *Inputs) Open(path string) (*input.TableReader, error) {
+	return in.OpenMapped(path, nil)
 }
 
-func (in *inputs) openMapped(path string, mapping map[string]string) (*input.TableReader, error) {
+// OpenMapped opens a table with a column mapping, recording it as read.
+func (in *Inputs) OpenMapped(path string, mapping map[string]string) (*input.TableReader, error) {
 	return in.openTable(path, mapping, false)
 }
 
@@ -314,12 +316,12 @@ func (in *inputs) openMapped(path string, mapping map[string]string) (*input.Tab
 // to its end in order (a units file): unless its sum is already known,
 // it is hashed as it is parsed instead of in a read of its own, and
 // pinned when it is closed (finishHash).
-func (in *inputs) openHashing(path string, mapping map[string]string) (*input.TableReader, error) {
+func (in *Inputs) openHashing(path string, mapping map[string]string) (*input.TableReader, error) {
 	return in.openTable(path, mapping, !input.IsParquet(path) && !in.sumKnown(path))
 }
 
-func (in *inputs) openTable(path string, mapping map[string]string, hashing bool) (*input.TableReader, error) {
-	if err := in.checkFile(path); err != nil {
+func (in *Inputs) openTable(path string, mapping map[string]string, hashing bool) (*input.TableReader, error) {
+	if err := in.CheckFile(path); err != nil {
 		return nil, err
 	}
 	open := input.OpenTableCapped
@@ -327,25 +329,25 @@ func (in *inputs) openTable(path string, mapping map[string]string, hashing bool
 		in.noteRead(path)
 		open = input.OpenTableHashing
 	} else {
-		in.noteFile(path)
+		in.NoteFile(path)
 	}
-	t, err := open(path, in.display(path), mapping, in.study.MaxDecompressed)
+	t, err := open(path, in.Display(path), mapping, in.Study.MaxDecompressed)
 	if err != nil {
 		return nil, err
 	}
 	t.SetOutside(in.outsideStudy(path))
-	in.mu.Lock()
-	if in.files[path] == nil {
-		in.files[path] = &fileRecord{Path: in.display(path)}
+	in.Mu.Lock()
+	if in.Files[path] == nil {
+		in.Files[path] = &fileRecord{Path: in.Display(path)}
 	}
-	in.mu.Unlock()
+	in.Mu.Unlock()
 	return t, nil
 }
 
-// openRun opens a ranked run or predictions file (input/runs.go), checked
+// OpenRun opens a ranked run or predictions file (input/runs.go), checked
 // and recorded.
-func (in *inputs) openRun(path, display string, format input.RunFormat, predictions bool) (*input.RunReader, error) {
-	if err := in.checkFile(path); err != nil {
+func (in *Inputs) OpenRun(path, display string, format input.RunFormat, predictions bool) (*input.RunReader, error) {
+	if err := in.CheckFile(path); err != nil {
 		return nil, err
 	}
 	grouping := input.GroupingUnknown
@@ -365,70 +367,70 @@ func (in *inputs) openRun(path, display string, format input.RunFormat, predicti
 		}
 		in.noteRead(path)
 	} else {
-		in.noteFile(path)
+		in.NoteFile(path)
 	}
-	r, err := input.OpenRunGrouping(path, display, format, predictions, in.study.MaxDecompressed, grouping)
+	r, err := input.OpenRunGrouping(path, display, format, predictions, in.Study.MaxDecompressed, grouping)
 	if err == nil && grouping != input.GroupingUnknown {
 		r.SetStamp(stamp)
 	}
 	return r, err
 }
 
-// readTruth reads a truth file (input/runs.go), checked and recorded.
-func (in *inputs) readTruth(path, display string, format input.RunFormat, t *offline.Truth) (int64, error) {
-	if err := in.checkFile(path); err != nil {
+// ReadTruth reads a truth file (input/runs.go), checked and recorded.
+func (in *Inputs) ReadTruth(path, display string, format input.RunFormat, t *offline.Truth) (int64, error) {
+	if err := in.CheckFile(path); err != nil {
 		return 0, err
 	}
-	in.noteFile(path)
-	return input.ScanTruthCapped(path, display, format, in.study.MaxDecompressed, func(user, item []byte, rel float64, line int) error {
+	in.NoteFile(path)
+	return input.ScanTruthCapped(path, display, format, in.Study.MaxDecompressed, func(user, item []byte, rel float64, line int) error {
 		return t.Add(user, item, rel)
 	})
 }
 
-// scanTruth streams a truth file (input/runs.go), checked and recorded.
-func (in *inputs) scanTruth(path, display string, format input.RunFormat, fn func(user, item []byte, rel float64, line int) error) (int64, error) {
-	if err := in.checkFile(path); err != nil {
+// ScanTruth streams a truth file (input/runs.go), checked and recorded.
+func (in *Inputs) ScanTruth(path, display string, format input.RunFormat, fn func(user, item []byte, rel float64, line int) error) (int64, error) {
+	if err := in.CheckFile(path); err != nil {
 		return 0, err
 	}
-	in.noteFile(path)
-	return input.ScanTruthCapped(path, display, format, in.study.MaxDecompressed, fn)
+	in.NoteFile(path)
+	return input.ScanTruthCapped(path, display, format, in.Study.MaxDecompressed, fn)
 }
 
-// closeCounted closes t and records its rows.
-func (in *inputs) closeCounted(path string, t *input.TableReader) {
-	in.mu.Lock()
-	if r := in.files[path]; r != nil && t.Rows() > r.Rows {
+// CloseCounted closes t and records its rows.
+func (in *Inputs) CloseCounted(path string, t *input.TableReader) {
+	in.Mu.Lock()
+	if r := in.Files[path]; r != nil && t.Rows() > r.Rows {
 		r.Rows = t.Rows()
 	}
-	in.mu.Unlock()
+	in.Mu.Unlock()
 	t.Close()
 	if t.Hashing() {
 		in.finishHash(path, t)
 	}
 }
 
-// recordFile notes a file read outside the table readers (ranked runs,
+// RecordFile notes a file read outside the table readers (ranked runs,
 // Parquet files, …) with its rows.
-func (in *inputs) recordFile(path string, rows int64) {
-	in.noteFile(path)
-	in.mu.Lock()
-	defer in.mu.Unlock()
-	r := in.files[path]
+func (in *Inputs) RecordFile(path string, rows int64) {
+	in.NoteFile(path)
+	in.Mu.Lock()
+	defer in.Mu.Unlock()
+	r := in.Files[path]
 	if r == nil {
-		r = &fileRecord{Path: in.display(path)}
-		in.files[path] = r
+		r = &fileRecord{Path: in.Display(path)}
+		in.Files[path] = r
 	}
 	if rows > r.Rows {
 		r.Rows = rows
 	}
 }
 
-// expand resolves an entry's path (glob and {dataset}/{method} patterns)
+// Expand resolves an entry's path (glob and {dataset}/{method} patterns)
 // to its files, sorted, with the entry's constants.
-func (in *inputs) expand(e manifest.InputEntry, what string) ([]input.Match, error) {
-	files, err := in.match(e.Path)
+func (in *Inputs) Expand(e manifest.InputEntry, what string) ([]input.Match, error) {
+	files, err := in.Match(e.Path)
 	if err != nil {
-		return nil, input.Errorf(filepath.Base(in.study.File), e.Line, "inputs.%s: %v", what, err)
+		return nil, input.Errorf(filepath.Base(in.Study.File), e.Line, "inputs.%s: %v", what, err)
 	}
 	for i := range files {
 		if files[i].Dataset == "" {
@@ -441,22 +443,22 @@ func (in *inputs) expand(e manifest.InputEntry, what string) ([]input.Match, err
 	return files, nil
 }
 
-// match resolves a manifest path pattern to its files, checks that each
+// Match resolves a manifest path pattern to its files, checks that each
 // may be read (checkFile) and records the expansion, so that a file that
 // later starts or stops matching invalidates what was computed from it.
-func (in *inputs) match(path string) ([]input.Match, error) {
-	abs := input.AbsPath(in.study.Dir, path)
-	files, err := input.MatchPattern(in.study.Dir, path)
+func (in *Inputs) Match(path string) ([]input.Match, error) {
+	abs := input.AbsPath(in.Study.Dir, path)
+	files, err := input.MatchPattern(in.Study.Dir, path)
 	paths := make([]string, len(files))
 	for i, f := range files {
 		paths[i] = f.Path
 	}
-	in.notePattern(abs, paths)
+	in.NotePattern(abs, paths)
 	if err != nil {
 		return nil, err
 	}
 	for _, f := range files {
-		if err := in.checkFile(f.Path); err != nil {
+		if err := in.CheckFile(f.Path); err != nil {
 			return nil, err
 		}
 	}
@@ -465,68 +467,68 @@ func (in *inputs) match(path string) ([]input.Match, error) {
 	return files, nil
 }
 
-// checkFile refuses what a build must not read (input.CheckFile): only
+// CheckFile refuses what a build must not read (input.CheckFile): only
 // regular files, inside the study directory unless allow_outside.
-func (in *inputs) checkFile(path string) error {
-	in.tried.AddFile(path)
-	return input.CheckFile(in.study.Dir, path, in.display(path), in.allowOutside, filepath.Base(in.study.File))
+func (in *Inputs) CheckFile(path string) error {
+	in.Tried.AddFile(path)
+	return input.CheckFile(in.Study.Dir, path, in.Display(path), in.AllowOutside, filepath.Base(in.Study.File))
 }
 
-// readSource reads a page or the bibliography (a manifest path) once,
+// ReadSource reads a page or the bibliography (a manifest path) once,
 // through the same checks as every input, and keeps it for the site.
 // A source above max bytes (max > 0) is refused before it is read.
-func (in *inputs) readSource(rel string, max int64) ([]byte, error) {
-	in.mu.Lock()
-	b, ok := in.sources[rel]
-	in.mu.Unlock()
+func (in *Inputs) ReadSource(rel string, max int64) ([]byte, error) {
+	in.Mu.Lock()
+	b, ok := in.Sources[rel]
+	in.Mu.Unlock()
 	if ok {
 		return b, nil
 	}
-	path := input.AbsPath(in.study.Dir, rel)
-	if err := in.checkFile(path); err != nil {
+	path := input.AbsPath(in.Study.Dir, rel)
+	if err := in.CheckFile(path); err != nil {
 		return nil, err
 	}
-	in.noteFile(path)
-	b, err := input.ReadText(path, in.display(path), max)
+	in.NoteFile(path)
+	b, err := input.ReadText(path, in.Display(path), max)
 	if err != nil {
 		return nil, err
 	}
-	in.recordFile(path, 0)
-	in.mu.Lock()
-	in.sources[rel] = b
-	in.mu.Unlock()
+	in.RecordFile(path, 0)
+	in.Mu.Lock()
+	in.Sources[rel] = b
+	in.Mu.Unlock()
 	return b, nil
 }
 
 // reserved columns that never name a metric in wide files.
 var reservedColumns = map[string]bool{"dataset": true, "method": true, "unit": true, "k": true, "run": true, "metric": true, "value": true}
 
-// results loads the study's `results` input once.
-func (in *inputs) results() (*analyses.Results, error) {
+// Results loads the study's `results` input once.
+func (in *Inputs) Results() (*analyses.Results, error) {
 	in.resultsOnce.Do(func() {
-		in.res, in.resErr = in.forAnalysis(in.resReads).loadResults()
+		in.res, in.resErr = in.ForAnalysis(in.ResReads).loadResults()
 	})
 	return in.res, in.resErr
 }
 
-func (in *inputs) loadResults() (*analyses.Results, error) {
+func (in *Inputs) loadResults() (*analyses.Results, error) {
 	hasDerived := false
-	for _, d := range in.derived {
-		hasDerived = hasDerived || len(d.results) > 0
+	for _, d := range in.Derived {
+		hasDerived = hasDerived || len(d.Results) > 0
 	}
-	if len(in.study.Inputs.Results) == 0 && !hasDerived {
-		return nil, fmt.Errorf("%s: the study has no [inputs] results", filepath.Base(in.study.File))
+	if len(in.Study.Inputs.Results) == 0 && !hasDerived {
+		return nil, fmt.Errorf("%s: the study has no [inputs] results", filepath.Base(in.Study.File))
 	}
 	var b analyses.ResultsBuilder
 	entryOf := map[string]int{} // a file's name in messages → its entry
-	for i, e := range in.study.Inputs.Results {
-		files, err := in.expand(e, "results")
+	for i, e := range in.Study.Inputs.Results {
+		files, err := in.Expand(e, "results")
 		if err != nil {
 			return nil, err
 		}
 		for _, mf := range files {
-			if _, seen := entryOf[in.display(mf.Path)]; !seen {
-				entryOf[in.display(mf.Path)] = i
+			if _, seen := entryOf[in.Display(mf.Path)]; !seen {
+				entryOf[in.Display(mf.Path)] = i
 			}
 			if err := in.readResultsFile(e, mf, &b); err != nil {
 				return nil, err
@@ -540,24 +542,24 @@ func (in *inputs) loadResults() (*analyses.Results, error) {
 	// (or of another feeding analysis) as if they were further runs.
 	fromFiles := b.Keys()
 	owner := map[analyses.CellKey]string{}
-	for _, d := range in.derived {
-		for _, r := range d.results {
+	for _, d := range in.Derived {
+		for _, r := range d.Results {
 			k := analyses.CellKey{Dataset: r.Dataset, Method: r.Method, Metric: r.Metric}
 			if fromFiles[k] {
-				return nil, fmt.Errorf("analysis %s computes %s of %s on %s, which the results files also give; rename the metric or leave it out of one of them", d.id, r.Metric, r.Method, r.Dataset)
+				return nil, fmt.Errorf("analysis %s computes %s of %s on %s, which the results files also give; rename the metric or leave it out of one of them", d.Id, r.Metric, r.Method, r.Dataset)
 			}
-			if o, ok := owner[k]; ok && o != d.id {
-				return nil, fmt.Errorf("analyses %s and %s both compute %s of %s on %s", o, d.id, r.Metric, r.Method, r.Dataset)
+			if o, ok := owner[k]; ok && o != d.Id {
+				return nil, fmt.Errorf("analyses %s and %s both compute %s of %s on %s", o, d.Id, r.Metric, r.Method, r.Dataset)
 			}
-			owner[k] = d.id
-			if bound, i, ok := in.study.MetricMax(r.Metric); ok && r.Value > bound {
-				return nil, fmt.Errorf("analysis %s computes %s of %s on %s = %v, above the declared max = %v of metric %q (%s); the bound is wrong", d.id, r.Metric, r.Method, r.Dataset, r.Value, bound, r.Metric, in.study.MetricAt(i))
+			owner[k] = d.Id
+			if bound, i, ok := in.Study.MetricMax(r.Metric); ok && r.Value > bound {
+				return nil, fmt.Errorf("analysis %s computes %s of %s on %s = %v, above the declared max = %v of metric %q (%s); the bound is wrong", d.Id, r.Metric, r.Method, r.Dataset, r.Value, bound, r.Metric, in.Study.MetricAt(i))
 			}
 			b.Add(r.Dataset, r.Method, r.Metric, r.Value)
 		}
 	}
 	r := b.Finish()
-	r.Datasets = in.study.OrderDatasets(r.Datasets)
+	r.Datasets = in.Study.OrderDatasets(r.Datasets)
 	return r, nil
 }
 
@@ -567,7 +569,7 @@ func (in *inputs) loadResults() (*analyses.Results, error) {
 // number that might be wrong. unequal_runs = true on the input entry of
 // every file involved accepts it. entryOf maps a file's name in messages
 // to the index of its entry.
-func (in *inputs) checkRunCounts(cells []analyses.RunCell, entryOf map[string]int) error {
+func (in *Inputs) checkRunCounts(cells []analyses.RunCell, entryOf map[string]int) error {
 	for i := 0; i < len(cells); {
 		j := i
 		accepted := true
@@ -579,14 +581,14 @@ func (in *inputs) checkRunCounts(cells []analyses.RunCell, entryOf map[string]in
 			if cells[j].Runs > cells[hi].Runs {
 				hi = j
 			}
-			if e, ok := entryOf[cells[j].At.File]; !ok || !in.study.Inputs.Results[e].UnequalRuns {
+			if e, ok := entryOf[cells[j].At.File]; !ok || !in.Study.Inputs.Results[e].UnequalRuns {
 				accepted = false
 			}
 		}
 		if cells[lo].Runs != cells[hi].Runs && !accepted {
 			a, b := cells[hi], cells[lo]
-			e := in.study.Inputs.Results[entryOf[a.At.File]]
-			return input.Errorf(filepath.Base(in.study.File), e.Line, "inputs.results: %s of %s on %s averages %d runs (first at %s), %s only %d (first at %s): means over unequal runs are not comparable; give every method the same runs, or declare unequal_runs = true on the input entry to average them anyway",
+			e := in.Study.Inputs.Results[entryOf[a.At.File]]
+			return input.Errorf(filepath.Base(in.Study.File), e.Line, "inputs.results: %s of %s on %s averages %d runs (first at %s), %s only %d (first at %s): means over unequal runs are not comparable; give every method the same runs, or declare unequal_runs = true on the input entry to average them anyway",
 				input.Clip(a.Key.Metric), input.Clip(a.Key.Method), input.Clip(a.Key.Dataset), a.Runs, sourceString(a.At), input.Clip(b.Key.Method), b.Runs, sourceString(b.At))
 		}
 		i = j
@@ -597,12 +599,12 @@ func (in *inputs) checkRunCounts(cells []analyses.RunCell, entryOf map[string]in
 // readResultsFile adds the values of one results file to b: its layout
 // is read from the header (resultsLayout), then each row in turn
 // (readResultsRow).
-func (in *inputs) readResultsFile(e manifest.InputEntry, mf input.Match, b *analyses.ResultsBuilder) error {
-	t, err := in.openMapped(mf.Path, e.Columns)
+func (in *Inputs) readResultsFile(e manifest.InputEntry, mf input.Match, b *analyses.ResultsBuilder) error {
+	t, err := in.OpenMapped(mf.Path, e.Columns)
 	if err != nil {
 		return err
 	}
-	defer in.closeCounted(mf.Path, t)
+	defer in.CloseCounted(mf.Path, t)
 	t.SetMissing(e.MissingValues)
 	f, err := in.resultsLayout(t, e, mf)
 	if err != nil {
@@ -645,8 +647,8 @@ type resultsFile struct {
 // the input entry: a file without a method column needs the method from
 // the path, an entry that fixes the metric needs a value column and no
 // metric column, and a wide file needs at least one metric column.
-func (in *inputs) resultsLayout(t *input.TableReader, e manifest.InputEntry, mf input.Match) (*resultsFile, error) {
-	f := &resultsFile{t: t, e: e, mf: mf, dcol: t.Col("dataset"), mcol: t.Col("method"), kcol: t.Col("k"), rcol: t.Col("run"), study: in.study}
+func (in *Inputs) resultsLayout(t *input.TableReader, e manifest.InputEntry, mf input.Match) (*resultsFile, error) {
+	f := &resultsFile{t: t, e: e, mf: mf, dcol: t.Col("dataset"), mcol: t.Col("method"), kcol: t.Col("k"), rcol: t.Col("run"), study: in.Study}
 	if f.mcol < 0 && mf.Method == "" {
 		_, err := t.Require("method")
 		return nil, err
@@ -656,7 +658,7 @@ func (in *inputs) resultsLayout(t *input.TableReader, e manifest.InputEntry, mf 
 	if e.Metric != "" {
 		// one file per metric: the entry names it, the file gives values
 		if f.metricCol >= 0 {
-			return nil, input.Errorf(t.File, 1, "the file has a metric column and its input entry (%s:%d) fixes metric = %q; keep one", filepath.Base(in.study.File), e.Line, e.Metric)
+			return nil, input.Errorf(t.File, 1, "the file has a metric column and its input entry (%s:%d) fixes metric = %q; keep one", filepath.Base(in.Study.File), e.Line, e.Metric)
 		}
 		if f.valueCol < 0 {
 			_, err := t.Require("value")
@@ -689,9 +691,9 @@ type resultsRow struct {
 
 // resultsRowKey reads and checks the dataset, method, k and run of a
 // row of a results file.
-func (in *inputs) resultsRowKey(f *resultsFile, rec []string) (resultsRow, error) {
+func (in *Inputs) resultsRowKey(f *resultsFile, rec []string) (resultsRow, error) {
 	t := f.t
-	r := resultsRow{dataset: in.pick(rec, f.dcol, f.mf.Dataset, in.study.Title), method: in.pick(rec, f.mcol, f.mf.Method, "")}
+	r := resultsRow{dataset: in.pick(rec, f.dcol, f.mf.Dataset, in.Study.Title), method: in.pick(rec, f.mcol, f.mf.Method, "")}
 	if err := fixedConflict(t, f.dcol, r.dataset, f.mf.Dataset, "dataset"); err != nil {
 		return r, err
 	}
@@ -736,7 +738,7 @@ func cutoff(k string) string {
 // readResultsRow adds the values of one row of a results file to b: the
 // value column under the entry's metric or the row's metric (a long
 // file), or every metric column (a wide file).
-func (in *inputs) readResultsRow(f *resultsFile, rec []string, b *analyses.ResultsBuilder) error {
+func (in *Inputs) readResultsRow(f *resultsFile, rec []string, b *analyses.ResultsBuilder) error {
 	r, err := in.resultsRowKey(f, rec)
 	if err != nil {
 		return err
@@ -838,9 +840,9 @@ func fixedConflict(t *input.TableReader, col int, got, fixed, what string) error
 	return nil
 }
 
-func (in *inputs) pick(rec []string, col int, constant, fallback string) string {
+func (in *Inputs) pick(rec []string, col int, constant, fallback string) string {
 	if col >= 0 {
-		return trimSpace(rec[col])
+		return TrimSpace(rec[col])
 	}
 	if constant != "" {
 		return constant
@@ -848,18 +850,18 @@ func (in *inputs) pick(rec []string, col int, constant, fallback string) string 
 	return fallback
 }
 
-// units streams the study's per-unit values (the `units` input): the files,
+// Units streams the study's per-unit values (the `units` input): the files,
 // then the units derived by feeding analyses.
-func (in *inputs) units(fn func(u *UnitRow) error) error {
+func (in *Inputs) Units(fn func(u *UnitRow) error) error {
 	hasDerived := false
-	for _, d := range in.derived {
-		hasDerived = hasDerived || d.units != nil
+	for _, d := range in.Derived {
+		hasDerived = hasDerived || d.Units != nil
 	}
-	if len(in.study.Inputs.Units) == 0 && !hasDerived {
-		return fmt.Errorf("%s: the study has no [inputs] units", filepath.Base(in.study.File))
+	if len(in.Study.Inputs.Units) == 0 && !hasDerived {
+		return fmt.Errorf("%s: the study has no [inputs] units", filepath.Base(in.Study.File))
 	}
-	for _, e := range in.study.Inputs.Units {
-		files, err := in.expand(e, "units")
+	for _, e := range in.Study.Inputs.Units {
+		files, err := in.Expand(e, "units")
 		if err != nil {
 			return err
 		}
@@ -869,10 +871,10 @@ func (in *inputs) units(fn func(u *UnitRow) error) error {
 			}
 		}
 	}
-	for _, d := range in.derived {
-		if d.units != nil {
-			if err := d.units(fn); err != nil {
-				return fmt.Errorf("units derived by %s: %w", d.id, err)
+	for _, d := range in.Derived {
+		if d.Units != nil {
+			if err := d.Units(fn); err != nil {
+				return fmt.Errorf("units derived by %s: %w", d.Id, err)
 			}
 		}
 	}
@@ -880,15 +882,15 @@ func (in *inputs) units(fn func(u *UnitRow) error) error {
 }
 
 // readUnitsFile hands fn the rows of a units file, a batch at a time.
-func (in *inputs) readUnitsFile(e manifest.InputEntry, mf input.Match, fn func(u *UnitRow) error) error {
-	f, err := in.openUnits(e, mf)
+func (in *Inputs) readUnitsFile(e manifest.InputEntry, mf input.Match, fn func(u *UnitRow) error) error {
+	f, err := in.OpenUnits(e, mf)
 	if err != nil {
 		return err
 	}
 	var u UnitRow
-	each := func(b *unitsBatchOf) error {
-		for k := range b.rows {
-			b.row(k, &u)
+	each := func(b *UnitsBatchOf) error {
+		for k := range b.Rows {
+			b.Row(k, &u)
 			if err := fn(&u); err != nil {
 				return err
 			}
@@ -896,7 +898,7 @@ func (in *inputs) readUnitsFile(e manifest.InputEntry, mf input.Match, fn func(u
 		b.reset()
 		return nil
 	}
-	o := newUnitsOut(newUnitsBatch(), unitsBatch, func(b *unitsBatchOf) (*unitsBatchOf, error) { return b, each(b) })
+	o := newUnitsOut(newUnitsBatch(), UnitsBatch, func(b *UnitsBatchOf) (*UnitsBatchOf, error) { return b, each(b) })
 	err = in.readUnitsRows(f, o)
 	if ferr := each(o.b); ferr != nil {
 		return ferr // fn saw the rows before the error in order; its own error comes first
@@ -908,7 +910,7 @@ func (in *inputs) readUnitsFile(e manifest.InputEntry, mf input.Match, fn func(u
 // column is, and whether the file is long (metric, value) or wide (a
 // column per metric).
 type unitsFile struct {
-	t                   *input.TableReader
+	T                   *input.TableReader
 	e                   manifest.InputEntry
 	mf                  input.Match
 	dcol, mcol, ucol    int
@@ -918,19 +920,19 @@ type unitsFile struct {
 	wideNames           []string
 }
 
-// openUnits opens a units file and reads its header. The caller reads
+// OpenUnits opens a units file and reads its header. The caller reads
 // the rows (readUnitsRows), which closes it, or closes f.t itself.
-func (in *inputs) openUnits(e manifest.InputEntry, mf input.Match) (*unitsFile, error) {
+func (in *Inputs) OpenUnits(e manifest.InputEntry, mf input.Match) (*unitsFile, error) {
 	t, err := in.openHashing(mf.Path, e.Columns)
 	if err != nil {
 		return nil, err
 	}
 	t.SetMissing(e.MissingValues)
-	f := &unitsFile{t: t, e: e, mf: mf, dcol: t.Col("dataset"), mcol: t.Col("method"), ucol: t.Col("unit"),
+	f := &unitsFile{T: t, e: e, mf: mf, dcol: t.Col("dataset"), mcol: t.Col("method"), ucol: t.Col("unit"),
 		metricCol: t.Col("metric"), valueCol: t.Col("value")}
 	if f.mcol < 0 && mf.Method == "" {
 		_, err := t.Require("method")
-		in.closeCounted(mf.Path, t)
+		in.CloseCounted(mf.Path, t)
 		return nil, err
 	}
 	if e.Metric != "" {
@@ -938,11 +940,11 @@ func (in *inputs) openUnits(e manifest.InputEntry, mf input.Match) (*unitsFile, 
 		// column is the value column, named by the entry
 		switch {
 		case f.metricCol >= 0:
-			in.closeCounted(mf.Path, t)
-			return nil, input.Errorf(t.File, 1, "the file has a metric column and its input entry (%s:%d) fixes metric = %q; keep one", filepath.Base(in.study.File), e.Line, e.Metric)
+			in.CloseCounted(mf.Path, t)
+			return nil, input.Errorf(t.File, 1, "the file has a metric column and its input entry (%s:%d) fixes metric = %q; keep one", filepath.Base(in.Study.File), e.Line, e.Metric)
 		case f.valueCol < 0:
 			_, err := t.Require("value")
-			in.closeCounted(mf.Path, t)
+			in.CloseCounted(mf.Path, t)
 			return nil, fmt.Errorf("%w (with metric = %q the file needs a value column: map it with columns = { value = \"…\" })", err, e.Metric)
 		}
 		f.wide, f.wideNames, f.valueCol = []int{f.valueCol}, []string{e.Metric}, -1
@@ -961,7 +963,7 @@ func (in *inputs) openUnits(e manifest.InputEntry, mf input.Match) (*unitsFile, 
 			}
 		}
 		if len(f.wide) == 0 {
-			in.closeCounted(mf.Path, t)
+			in.CloseCounted(mf.Path, t)
 			return nil, input.Errorf(t.File, 1, "no metric columns")
 		}
 	}
@@ -1036,7 +1038,7 @@ func (c *nameCache) name(t *input.TableReader, raw string) (string, int32, error
 func (c *nameCache) lookup(t *input.TableReader, raw string) (string, int32, error) {
 	s := raw
 	if c.col >= 0 {
-		s = trimSpace(raw)
+		s = TrimSpace(raw)
 	}
 	v, id, ok := "", int32(-1), false
 	for i, r := range c.recent[2:] {
@@ -1083,9 +1085,9 @@ func (c *nameCache) lookup(t *input.TableReader, raw string) (string, int32, err
 // to fill next, or an error that stops the read. The rows of the batch
 // being filled when the read ends (or fails) are the caller's to hand on.
 type unitsOut struct {
-	b      *unitsBatchOf
+	b      *UnitsBatchOf
 	max    int
-	full   func(*unitsBatchOf) (*unitsBatchOf, error)
+	full   func(*UnitsBatchOf) (*UnitsBatchOf, error)
 	rowOff int64 // added to each row number (a file read on from a byte range)
 	// known maps the numbers of a row's names (namesKey) to their index
 	// in b.names, direct-mapped: a file's rows repeat a few sets of names.
@@ -1107,7 +1109,7 @@ func namesKey(dataset, method, metric int32) uint64 {
 	return uint64(dataset+1) | uint64(method+1)<<21 | uint64(metric+1)<<42
 }
 
-func newUnitsOut(b *unitsBatchOf, max int, full func(*unitsBatchOf) (*unitsBatchOf, error)) *unitsOut {
+func newUnitsOut(b *UnitsBatchOf, max int, full func(*UnitsBatchOf) (*UnitsBatchOf, error)) *unitsOut {
 	return &unitsOut{b: b, max: max, full: full}
 }
 
@@ -1125,9 +1127,9 @@ func (o *unitsOut) put(key uint64, dataset, method, metric, file, unit string, r
 			slot.key, slot.idx = key, ni
 		}
 	}
-	b.rows = append(b.rows, batchRow{unit: uint32(len(b.ids)), unitLen: uint32(len(unit)), names: uint32(ni), row: row + o.rowOff, line: line, value: v})
-	b.ids = append(b.ids, unit...)
-	if len(b.rows) >= o.max {
+	b.Rows = append(b.Rows, BatchRow{Unit: uint32(len(b.Ids)), UnitLen: uint32(len(unit)), Names: uint32(ni), Row: row + o.rowOff, Line: line, Value: v})
+	b.Ids = append(b.Ids, unit...)
+	if len(b.Rows) >= o.max {
 		next, err := o.full(b)
 		if err != nil {
 			return err
@@ -1140,9 +1142,9 @@ func (o *unitsOut) put(key uint64, dataset, method, metric, file, unit string, r
 
 // readUnitsRows reads the rows of an opened units file into o, one row
 // per value, and closes the file.
-func (in *inputs) readUnitsRows(f *unitsFile, o *unitsOut) error {
-	t := f.t
-	defer in.closeCounted(f.mf.Path, t)
+func (in *Inputs) readUnitsRows(f *unitsFile, o *unitsOut) error {
+	t := f.T
+	defer in.CloseCounted(f.mf.Path, t)
 	f.readOnlyUsed()
 	file := t.File
 	var row int64
@@ -1199,8 +1201,8 @@ func (in *inputs) readUnitsRows(f *unitsFile, o *unitsOut) error {
 // hand out transient strings: names are interned (copied) by the name
 // caches; the unit id is copied into the batch (unitsOut.put).
 func (f *unitsFile) readOnlyUsed() {
-	f.t.Only(append(append([]int{f.dcol, f.mcol, f.ucol, f.metricCol, f.valueCol}, f.wide...), f.unnamed...)...)
-	f.t.Transient()
+	f.T.Only(append(append([]int{f.dcol, f.mcol, f.ucol, f.metricCol, f.valueCol}, f.wide...), f.unnamed...)...)
+	f.T.Transient()
 }
 
 // unitsNames holds the name caches of a units file's dataset, method
@@ -1219,9 +1221,9 @@ type rowKey struct {
 // unitsRowKey reads and checks the dataset, method and unit id of a row
 // of a units file, and checks that the columns without a name in the
 // header are empty.
-func (in *inputs) unitsRowKey(f *unitsFile, names *unitsNames, rec []string) (k rowKey, err error) {
-	t := f.t
-	if k.dataset, k.did, err = names.datasets.name(t, in.cell(rec, f.dcol, f.mf.Dataset, in.study.Title)); err != nil {
+func (in *Inputs) unitsRowKey(f *unitsFile, names *unitsNames, rec []string) (k rowKey, err error) {
+	t := f.T
+	if k.dataset, k.did, err = names.datasets.name(t, in.cell(rec, f.dcol, f.mf.Dataset, in.Study.Title)); err != nil {
 		return k, err
 	}
 	if k.method, k.mid, err = names.methods.name(t, in.cell(rec, f.mcol, f.mf.Method, "")); err != nil {
@@ -1240,7 +1242,7 @@ func (in *inputs) unitsRowKey(f *unitsFile, names *unitsNames, rec []string) (k 
 		return k, t.Errorf(max(f.dcol, 0), "empty dataset name")
 	}
 	if f.ucol >= 0 {
-		k.unit = trimSpace(rec[f.ucol]) // as names are: " u1" is u1
+		k.unit = TrimSpace(rec[f.ucol]) // as names are: " u1" is u1
 		if k.unit == "" {
 			return k, t.Errorf(f.ucol, "empty unit id")
 		}
@@ -1257,7 +1259,7 @@ func (in *inputs) unitsRowKey(f *unitsFile, names *unitsNames, rec []string) (k 
 }
 
 // cell is pick without the trimming (the name caches trim).
-func (in *inputs) cell(rec []string, col int, constant, fallback string) string {
+func (in *Inputs) cell(rec []string, col int, constant, fallback string) string {
 	if col >= 0 {
 		return rec[col]
 	}
@@ -1271,7 +1273,7 @@ func (in *inputs) cell(rec []string, col int, constant, fallback string) string 
 // an empty cell the entry drops; an empty cell kept is zero or NaN, as
 // the entry says.
 func (f *unitsFile) value(col int) (float64, bool, error) {
-	v, ok, err := f.t.Float(col)
+	v, ok, err := f.T.Float(col)
 	if err != nil || ok {
 		return v, ok, err
 	}
@@ -1284,23 +1286,23 @@ func (f *unitsFile) value(col int) (float64, bool, error) {
 	return math.NaN(), true, nil
 }
 
-// characteristics loads the study's `characteristics` input once.
-func (in *inputs) characteristics() (*Characteristics, error) {
+// Characteristics loads the study's `characteristics` input once.
+func (in *Inputs) Characteristics() (*Characteristics, error) {
 	in.charOnce.Do(func() {
-		in.char, in.charErr = in.forAnalysis(in.charReads).loadCharacteristics()
+		in.char, in.charErr = in.ForAnalysis(in.CharReads).loadCharacteristics()
 	})
 	return in.char, in.charErr
 }
 
 // loadCharacteristics reads every file of the characteristics inputs
 // (nil without any) and orders the datasets as the manifest does.
-func (in *inputs) loadCharacteristics() (*Characteristics, error) {
-	if len(in.study.Inputs.Characteristics) == 0 {
+func (in *Inputs) loadCharacteristics() (*Characteristics, error) {
+	if len(in.Study.Inputs.Characteristics) == 0 {
 		return nil, nil
 	}
 	cb := newCharBuilder()
-	for _, e := range in.study.Inputs.Characteristics {
-		files, err := in.expand(e, "characteristics")
+	for _, e := range in.Study.Inputs.Characteristics {
+		files, err := in.Expand(e, "characteristics")
 		if err != nil {
 			return nil, err
 		}
@@ -1310,7 +1312,7 @@ func (in *inputs) loadCharacteristics() (*Characteristics, error) {
 			}
 		}
 	}
-	cb.c.Datasets = in.study.OrderDatasets(cb.c.Datasets)
+	cb.c.Datasets = in.Study.OrderDatasets(cb.c.Datasets)
 	return cb.c, nil
 }
 
@@ -1337,7 +1339,7 @@ func newCharBuilder() *charBuilder {
 	cb := &charBuilder{c: &Characteristics{Value: map[string]map[string]float64{}}, seenF: map[string]bool{},
 		canon: map[string]string{}, spelled: map[string]string{}, from: map[[2]string]analyses.Source{}}
 	for _, f := range datasets.LogFeatureNames {
-		cb.canon[charFeatureKey(f)] = f
+		cb.canon[CharFeatureKey(f)] = f
 	}
 	return cb
 }
@@ -1348,7 +1350,7 @@ func (cb *charBuilder) feature(t *input.TableReader, col int, f string) (string,
 	if why := input.FormulaStart(f); why != "" {
 		return "", t.Errorf(col, "feature name %s holds %s", input.Quote(f), why)
 	}
-	key := charFeatureKey(f)
+	key := CharFeatureKey(f)
 	if prev, ok := cb.spelled[key]; ok && prev != f {
 		return "", t.Errorf(col, "feature %s is also given as %s: feature names ignore case and underscores, so they are one feature; keep one spelling", input.Quote(f), input.Quote(prev))
 	}
@@ -1399,12 +1401,12 @@ type charFile struct {
 
 // readCharacteristicsFile adds the values of one characteristics file to
 // cb, row by row, and closes the file.
-func (in *inputs) readCharacteristicsFile(e manifest.InputEntry, mf input.Match, cb *charBuilder) error {
-	t, err := in.openMapped(mf.Path, e.Columns)
+func (in *Inputs) readCharacteristicsFile(e manifest.InputEntry, mf input.Match, cb *charBuilder) error {
+	t, err := in.OpenMapped(mf.Path, e.Columns)
 	if err != nil {
 		return err
 	}
-	defer in.closeCounted(mf.Path, t)
+	defer in.CloseCounted(mf.Path, t)
 	t.SetMissing(e.MissingValues)
 	f := &charFile{t: t, e: e, mf: mf, dcol: t.Col("dataset"), fcol: t.Col("feature"), vcol: t.Col("value")}
 	if f.dcol < 0 && strings.TrimSpace(t.Header[0]) == "" {
@@ -1429,9 +1431,9 @@ func (in *inputs) readCharacteristicsFile(e manifest.InputEntry, mf input.Match,
 // readCharacteristicsRow reads the dataset of one row of a
 // characteristics file, then its one feature (a long file) or its
 // feature columns (a wide file).
-func (in *inputs) readCharacteristicsRow(f *charFile, rec []string, cb *charBuilder) error {
+func (in *Inputs) readCharacteristicsRow(f *charFile, rec []string, cb *charBuilder) error {
 	t := f.t
-	d := in.pick(rec, f.dcol, f.mf.Dataset, in.study.Title)
+	d := in.pick(rec, f.dcol, f.mf.Dataset, in.Study.Title)
 	if err := fixedConflict(t, f.dcol, d, f.mf.Dataset, "dataset"); err != nil {
 		return err
 	}
@@ -1505,9 +1507,9 @@ func (f *charFile) readWide(rec []string, d string, cb *charBuilder) error {
 	return nil
 }
 
-// trimSpace is strings.TrimSpace with a fast path for the common case of
+// TrimSpace is strings.TrimSpace with a fast path for the common case of
 // a name that neither starts nor ends with a space.
-func trimSpace(s string) string {
+func TrimSpace(s string) string {
 	if n := len(s); n > 0 && s[0] > ' ' && s[0] < 0x80 && s[n-1] > ' ' && s[n-1] < 0x80 {
 		return s
 	}
