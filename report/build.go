@@ -15,6 +15,7 @@ import (
 	"github.com/evalbook/evalbook/analyses"
 	"github.com/evalbook/evalbook/figures"
 	"github.com/evalbook/evalbook/report/input"
+	"github.com/evalbook/evalbook/report/kinds"
 	"github.com/evalbook/evalbook/report/load"
 	"github.com/evalbook/evalbook/report/manifest"
 )
@@ -40,13 +41,13 @@ type Options struct {
 	// discards them.
 	Warn io.Writer
 	// Progress reports long work; nil reports nothing.
-	Progress Progress
+	Progress kinds.Progress
 	// Version is the tool version written into the provenance.
 	Version string
 	// Command is the command line to rebuild, for the provenance.
 	Command string
 	// Kinds is the analysis registry; nil means Kinds().
-	Kinds Registry
+	Kinds kinds.Registry
 	// Cache keeps analysis outputs between builds (evalbook serve); nil
 	// recomputes everything. NoCache ignores it.
 	Cache *Cache
@@ -119,9 +120,9 @@ type Summary struct {
 type analysisRun struct {
 	Spec   manifest.AnalysisSpec
 	Seed   uint64
-	Output *Output
+	Output *kinds.Output
 	Err    error
-	kind   Kind           // its type in the build's registry
+	kind   kinds.Kind     // its type in the build's registry
 	cached bool           // the output came from the cache
 	reads  *input.ReadSet // what it read (for the cache, derived inputs, serve)
 }
@@ -297,10 +298,10 @@ func (o *Options) normalise() error {
 		o.Jobs = runtime.GOMAXPROCS(0)
 	}
 	if o.Kinds == nil {
-		o.Kinds = Kinds()
+		o.Kinds = kinds.Kinds()
 	}
 	if o.Progress == nil {
-		o.Progress = noProgress{}
+		o.Progress = kinds.NoProgress{}
 	}
 	return nil
 }
@@ -351,7 +352,7 @@ func checkInputs(s *manifest.Study, in *load.Inputs) error {
 func runAnalyses(ctx context.Context, s *manifest.Study, in *load.Inputs, o Options) []analysisRun {
 	runs := make([]analysisRun, len(s.Analyses))
 	for i, a := range s.Analyses {
-		runs[i] = analysisRun{Spec: a, Seed: deriveSeed(s.Seed, a.ID), kind: o.Kinds[a.Type]}
+		runs[i] = analysisRun{Spec: a, Seed: kinds.DeriveSeed(s.Seed, a.ID), kind: o.Kinds[a.Type]}
 	}
 	// Phase 1: the analyses whose outputs feed the others; their derived
 	// results and units join the inputs in manifest order.
@@ -409,8 +410,8 @@ func runPhase(ctx context.Context, s *manifest.Study, in *load.Inputs, o Options
 			continue // cached outputs first: only the others read
 		}
 		j.rs = input.NewReadSet()
-		j.job = &Job{ID: r.Spec.ID, Title: r.Spec.Title, Caption: r.Spec.Caption, Study: s, Seed: r.Seed,
-			Workers: o.Jobs, inputs: in.ForAnalysis(j.rs), progress: o.Progress, done: ctx.Done()}
+		j.job = &kinds.Job{ID: r.Spec.ID, Title: r.Spec.Title, Caption: r.Spec.Caption, Study: s, Seed: r.Seed,
+			Workers: o.Jobs, Inputs: in.ForAnalysis(j.rs), ProgressTo: o.Progress, Done: ctx.Done()}
 		todo = append(todo, j)
 	}
 	fed := make(chan struct{})
@@ -452,7 +453,7 @@ type phaseJob struct {
 	key  string
 	disk *diskStore
 	rs   *input.ReadSet
-	job  *Job
+	job  *kinds.Job
 }
 
 // cached takes an analysis's output from the memory or the disk cache
@@ -505,7 +506,7 @@ func (ph *phase) feedUnits(jobs []*phaseJob) {
 	}()
 	for i, j := range readers {
 		j.rs.Merge(prs)
-		j.job.fed = &fedUnits{sink: sinks[i], err: errs[i]}
+		j.job.Fed = &kinds.FedUnits{Sink: sinks[i], Err: errs[i]}
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/evalbook/evalbook/report/input"
+	"github.com/evalbook/evalbook/report/kinds"
 	"github.com/evalbook/evalbook/report/load"
 	"github.com/evalbook/evalbook/report/manifest"
 )
@@ -33,7 +34,7 @@ type Cache struct {
 type cacheEntry struct {
 	key   string
 	stamp readStamp
-	out   *Output
+	out   *kinds.Output
 }
 
 // readStamp is what an analysis read, pinned down: the sha256 of every
@@ -137,7 +138,7 @@ func (st readStamp) replay(in *load.Inputs) *input.ReadSet {
 
 // get returns a cached output still valid for key, recording what it had
 // read in this build; the entry it takes becomes the most recently used.
-func (c *Cache) get(id, key string, in *load.Inputs, v *validator) (*Output, *input.ReadSet) {
+func (c *Cache) get(id, key string, in *load.Inputs, v *validator) (*kinds.Output, *input.ReadSet) {
 	if c == nil {
 		return nil, nil
 	}
@@ -172,7 +173,7 @@ func toFront(list []*cacheEntry, e *cacheEntry) []*cacheEntry {
 // putStamp stores an output with what it read, beside the entries of
 // other inputs (an edit and its undo both find theirs); an analysis keeps
 // its memEntriesPerID most recently used.
-func (c *Cache) putStamp(id, key string, st readStamp, out *Output) {
+func (c *Cache) putStamp(id, key string, st readStamp, out *kinds.Output) {
 	if c == nil {
 		return
 	}

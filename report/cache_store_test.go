@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/evalbook/evalbook/report/input"
+	"github.com/evalbook/evalbook/report/kinds"
 	"github.com/evalbook/evalbook/report/manifest"
 )
 
@@ -87,7 +88,7 @@ func TestCacheEditAndUndoHit(t *testing.T) {
 	study := filepath.Join(base, "study")
 	everyKindStudy(t, study)
 	manifestPath := filepath.Join(study, "study.toml")
-	st, err := manifest.LoadStudy(manifestPath, Kinds())
+	st, err := manifest.LoadStudy(manifestPath, kinds.Kinds())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"github.com/evalbook/evalbook/report/kinds"
 	"github.com/evalbook/evalbook/report/manifest"
 	"strings"
 	"testing"
@@ -113,7 +114,7 @@ baseline = true
 name = "EASE"
 label = "EASE (Steck 2019)"
 `
-	s, err := manifest.ParseStudy("/study/study.toml", []byte(src), Kinds())
+	s, err := manifest.ParseStudy("/study/study.toml", []byte(src), kinds.Kinds())
 	if err != nil {
 		t.Fatal(err)
 	}

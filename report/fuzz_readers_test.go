@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/evalbook/evalbook/analyses/offline"
+	"github.com/evalbook/evalbook/report/kinds"
 	"github.com/evalbook/evalbook/report/load"
 	"github.com/evalbook/evalbook/report/site"
 )
@@ -24,7 +25,7 @@ func FuzzTruth(f *testing.F) {
 		name := []string{"truth.csv", "truth.tsv", "truth.qrels"}[((form%3)+3)%3]
 		ctx := offlineTestCtx(t, map[string]string{name: truth, "runs/m.csv": "user,item,rank\nu1,a,1\nu1,b,2\nu2,c,1\n"})
 		o := offlineTestOpts("runs/{method}.csv", name, func(o *offline.Options) { o.K = []int{1, 2} })
-		_, err := OfflineMetricsDerived(ctx, o, func(u *load.UnitRow) error {
+		_, err := kinds.OfflineMetricsDerived(ctx, o, func(u *load.UnitRow) error {
 			if !(u.Value >= 0 && u.Value <= 1) {
 				t.Fatalf("user %s %s = %v, outside [0, 1]", u.Unit, u.Metric, u.Value)
 			}

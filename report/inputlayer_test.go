@@ -16,6 +16,7 @@ import (
 	"testing"
 
 	"github.com/evalbook/evalbook/report/input"
+	"github.com/evalbook/evalbook/report/kinds"
 	"github.com/evalbook/evalbook/report/manifest"
 )
 
@@ -83,6 +84,7 @@ var inputImporters = map[string]string{
 	"report":          "the build and its per-analysis views",
 	"report/manifest": "reads study.toml (input.OpenRegular) and checks names by the input layer's rules",
 	"report/load":     "the per-build input state: per-analysis views over the readers",
+	"report/kinds":    "the readers' types and positioned errors (a Job's OpenTable gives an *input.TableReader); no opener is called (checked below)",
 }
 
 // goFiles lists the module's non-test Go files outside readerExempt,
@@ -183,7 +185,7 @@ func TestEveryReadGoesThroughTheInputLayer(t *testing.T) {
 		}
 	}
 	// The walk saw the packages it guards.
-	for _, want := range []string{"report/build.go", "report/kind_meta.go", "analyses/result.go", "analyses/meta/meta.go", "figures/aggregate.go"} {
+	for _, want := range []string{"report/build.go", "report/kinds/kind_meta.go", "analyses/result.go", "analyses/meta/meta.go", "figures/aggregate.go"} {
 		if !seen[want] {
 			t.Errorf("the walk missed %s", want)
 		}
@@ -282,7 +284,7 @@ func TestWarmBuildDoesNotRehash(t *testing.T) {
 	// having moved past the racy window.
 	h := input.LoadHashStore(cacheDir)
 	h.SetRacyWindow(0)
-	study, _ := manifest.LoadStudy(opts.Manifest, Kinds())
+	study, _ := manifest.LoadStudy(opts.Manifest, kinds.Kinds())
 	files := 0
 	for _, p := range []string{"results/part1.csv", "units/A_d1.csv", "runs/A_o1.csv", "notes.md"} {
 		if _, err := h.Sum(filepath.Join(study.Dir, p)); err != nil {

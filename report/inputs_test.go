@@ -13,6 +13,7 @@ import (
 	"github.com/evalbook/evalbook/analyses"
 
 	"github.com/evalbook/evalbook/report/input"
+	"github.com/evalbook/evalbook/report/kinds"
 	"github.com/evalbook/evalbook/report/load"
 	"github.com/evalbook/evalbook/report/manifest"
 )
@@ -24,7 +25,7 @@ func studyInputs(t testing.TB, archive string) *load.Inputs {
 	if err := ParseArchive([]byte(archive)).WriteDir(dir); err != nil {
 		t.Fatal(err)
 	}
-	s, err := manifest.LoadStudy(filepath.Join(dir, "study.toml"), Kinds())
+	s, err := manifest.LoadStudy(filepath.Join(dir, "study.toml"), kinds.Kinds())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +76,7 @@ d1,A,rmse,,1,0.9,x
 		w.Close()
 		os.WriteFile(filepath.Join(dir, "r.tsv.gz"), gz.Bytes(), 0o644)
 		os.WriteFile(filepath.Join(dir, "study.toml"), []byte("title = \"s\"\n[inputs]\nresults = \"*.tsv.gz\"\n"), 0o644)
-		s, err := manifest.LoadStudy(filepath.Join(dir, "study.toml"), Kinds())
+		s, err := manifest.LoadStudy(filepath.Join(dir, "study.toml"), kinds.Kinds())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -234,7 +235,7 @@ func FuzzResultsLoader(f *testing.F) {
 		dir := t.TempDir()
 		os.WriteFile(filepath.Join(dir, "r.csv"), data, 0o644)
 		os.WriteFile(filepath.Join(dir, "study.toml"), []byte("title = \"s\"\n[inputs]\nresults = \"r.csv\"\n"), 0o644)
-		s, err := manifest.LoadStudy(filepath.Join(dir, "study.toml"), Kinds())
+		s, err := manifest.LoadStudy(filepath.Join(dir, "study.toml"), kinds.Kinds())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -266,7 +267,7 @@ func FuzzManifest(f *testing.F) {
 	f.Add([]byte("title = 1\n[inputs]\nresults = [{ path = 3 }]\n"))
 	f.Add([]byte("[[datasets]]\nname = \"x\"\ndomain = 3\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		manifest.ParseStudy("/s/study.toml", data, Kinds())
+		manifest.ParseStudy("/s/study.toml", data, kinds.Kinds())
 	})
 }
 

@@ -15,6 +15,7 @@ import (
 
 	"github.com/evalbook/evalbook/analyses"
 	"github.com/evalbook/evalbook/analyses/datasets"
+	"github.com/evalbook/evalbook/report/kinds"
 	"github.com/evalbook/evalbook/report/load"
 	"github.com/evalbook/evalbook/report/manifest"
 	"gonum.org/v1/gonum/floats/scalar"
@@ -23,7 +24,7 @@ import (
 // corrStudy writes files into a temporary study directory, parses its
 // manifest and returns a context for analysis id (no build pipeline
 // needed).
-func corrStudy(t *testing.T, files map[string]string, id string, jobs int) (*Job, manifest.AnalysisSpec) {
+func corrStudy(t *testing.T, files map[string]string, id string, jobs int) (*kinds.Job, manifest.AnalysisSpec) {
 	t.Helper()
 	dir := t.TempDir()
 	for name, body := range files {
@@ -35,13 +36,13 @@ func corrStudy(t *testing.T, files map[string]string, id string, jobs int) (*Job
 			t.Fatal(err)
 		}
 	}
-	s, err := manifest.ParseStudy(filepath.Join(dir, "study.toml"), []byte(files["study.toml"]), Kinds())
+	s, err := manifest.ParseStudy(filepath.Join(dir, "study.toml"), []byte(files["study.toml"]), kinds.Kinds())
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, a := range s.Analyses {
 		if a.ID == id {
-			return &Job{ID: id, Title: a.Title, Study: s, Workers: jobs, inputs: load.NewInputs(s), progress: noProgress{}}, a
+			return &kinds.Job{ID: id, Title: a.Title, Study: s, Workers: jobs, Inputs: load.NewInputs(s), ProgressTo: kinds.NoProgress{}}, a
 		}
 	}
 	t.Fatalf("no analysis %q", id)
@@ -123,7 +124,7 @@ core = 5
 	var first []byte
 	for _, jobs := range []int{1, 3, 2} {
 		ctx, spec := corrStudy(t, files, "chars", jobs)
-		out, err := Kinds()[spec.Type].Run(ctx, spec.Options)
+		out, err := kinds.Kinds()[spec.Type].Run(ctx, spec.Options)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -184,7 +185,7 @@ core = 5
 			t.Errorf("%d figures, method %q", len(out.Figures), out.Method)
 		}
 		// The log reads are recorded for the provenance.
-		if r := ctx.inputs.Files[ctx.Path("logs/zipf.csv")]; r == nil || r.Rows != zipfRows {
+		if r := ctx.Inputs.Files[ctx.Path("logs/zipf.csv")]; r == nil || r.Rows != zipfRows {
 			t.Errorf("provenance of logs/zipf.csv: %+v", r)
 		}
 	}
@@ -235,7 +236,7 @@ type = "characteristics"
 				files["logs/shop.csv"] = tc.log
 			}
 			ctx, spec := corrStudy(t, files, "chars", 2)
-			_, err := Kinds()[spec.Type].Run(ctx, spec.Options)
+			_, err := kinds.Kinds()[spec.Type].Run(ctx, spec.Options)
 			if err == nil {
 				t.Fatal("no error")
 			}
@@ -268,7 +269,7 @@ features = ["nu", "Density"]
 		"results.csv": "dataset,method,metric,value\na,x,ndcg,0.3\nb,x,ndcg,0.2\nc,x,ndcg,0.35\nd,x,ndcg,0.1\ne,x,ndcg,0.5\na,y,ndcg,0.1\nb,y,ndcg,0.12\nc,y,ndcg,0.2\nd,y,ndcg,0.05\ne,y,ndcg,0.25\nzz,y,ndcg,0.25\n",
 	}
 	ctx, spec := corrStudy(t, files, "chars", 1)
-	out, err := Kinds()[spec.Type].Run(ctx, spec.Options)
+	out, err := kinds.Kinds()[spec.Type].Run(ctx, spec.Options)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -289,7 +290,7 @@ features = ["nu", "Density"]
 	}
 	ctx, spec = corrStudy(t, map[string]string{"study.toml": strings.Replace(files["study.toml"], `"Density"]`, `"Densty"]`, 1),
 		"chars.csv": files["chars.csv"], "results.csv": files["results.csv"]}, "chars", 1)
-	if _, err := Kinds()[spec.Type].Run(ctx, spec.Options); err == nil || !strings.Contains(err.Error(), `did you mean "Density"`) {
+	if _, err := kinds.Kinds()[spec.Type].Run(ctx, spec.Options); err == nil || !strings.Contains(err.Error(), `did you mean "Density"`) {
 		t.Errorf("unknown feature: %v", err)
 	}
 }
@@ -440,16 +441,16 @@ func FuzzCharacteristicsLog(f *testing.F) {
 			t.Fatal(err)
 		}
 		src := []byte("title = \"f\"\n[[datasets]]\nname = \"d\"\ninteractions = \"log.csv\"\n")
-		s, err := manifest.ParseStudy(filepath.Join(dir, "study.toml"), src, Kinds())
+		s, err := manifest.ParseStudy(filepath.Join(dir, "study.toml"), src, kinds.Kinds())
 		if err != nil {
 			t.Fatal(err)
 		}
-		ctx := &Job{ID: "c", Study: s, Workers: 1, inputs: load.NewInputs(s), progress: noProgress{}}
+		ctx := &kinds.Job{ID: "c", Study: s, Workers: 1, Inputs: load.NewInputs(s), ProgressTo: kinds.NoProgress{}}
 		p := datasets.Preprocessing{Core: 2}
 		if analyses.Finite(tau) {
 			p.Threshold, p.HasThreshold = tau, true
 		}
-		sum, err := readCharacteristicsLog(ctx, s.Datasets[0], p)
+		sum, err := kinds.ReadCharacteristicsLog(ctx, s.Datasets[0], p)
 		if err != nil {
 			if !strings.Contains(err.Error(), "log.csv") && !strings.Contains(err.Error(), `dataset "d"`) {
 				t.Errorf("error names neither file nor dataset: %v", err)
@@ -511,14 +512,14 @@ func BenchmarkCharacteristicsLogs(b *testing.B) {
 		fmt.Fprintf(&man, "[[datasets]]\nname = %q\ninteractions = %q\n", name, name+".csv")
 	}
 	man.WriteString("[[analyses]]\nid = \"chars\"\ntype = \"characteristics\"\nrating_threshold = 3.5\nmin_item = 5\nmin_user = 5\n")
-	s, err := manifest.ParseStudy(filepath.Join(dir, "study.toml"), []byte(man.String()), Kinds())
+	s, err := manifest.ParseStudy(filepath.Join(dir, "study.toml"), []byte(man.String()), kinds.Kinds())
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.ResetTimer()
 	for b.Loop() {
-		ctx := &Job{ID: "chars", Study: s, Workers: runtime.GOMAXPROCS(0), inputs: load.NewInputs(s), progress: noProgress{}}
-		if _, err := Kinds()[s.Analyses[0].Type].Run(ctx, s.Analyses[0].Options); err != nil {
+		ctx := &kinds.Job{ID: "chars", Study: s, Workers: runtime.GOMAXPROCS(0), Inputs: load.NewInputs(s), ProgressTo: kinds.NoProgress{}}
+		if _, err := kinds.Kinds()[s.Analyses[0].Type].Run(ctx, s.Analyses[0].Options); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -527,7 +528,7 @@ func BenchmarkCharacteristicsLogs(b *testing.B) {
 
 func TestCharCanonicalNames(t *testing.T) {
 	t.Parallel()
-	got := charCanonicalNames([]string{"Giniu", "ginii", "nu", "Gini_u", "Density", "size", "LT_avg"})
+	got := kinds.CharCanonicalNames([]string{"Giniu", "ginii", "nu", "Gini_u", "Density", "size", "LT_avg"})
 	want := []string{"Giniu", "Gini_i", "Nu", "Gini_u", "Density", "size", "LTavg"}
 	if !slices.Equal(got, want) {
 		t.Errorf("got %v, want %v", got, want)

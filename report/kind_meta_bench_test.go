@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/evalbook/evalbook/analyses/meta"
+	"github.com/evalbook/evalbook/report/kinds"
 	"github.com/evalbook/evalbook/report/load"
 	"github.com/evalbook/evalbook/report/manifest"
 )
@@ -60,7 +61,7 @@ sensitivity = true
 func BenchmarkMetaSummary10k(b *testing.B) {
 	dir := metaBenchStudy(b, 10000)
 	manifestPath := filepath.Join(dir, "study.toml")
-	s, err := manifest.LoadStudy(manifestPath, Kinds())
+	s, err := manifest.LoadStudy(manifestPath, kinds.Kinds())
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -69,8 +70,8 @@ func BenchmarkMetaSummary10k(b *testing.B) {
 	var analysis, run, build time.Duration
 	for i := 0; i < b.N; i++ {
 		start := time.Now()
-		ctx := &Job{ID: a.ID, Title: a.Title, Study: s, Workers: runtime.GOMAXPROCS(0), inputs: load.NewInputs(s), progress: noProgress{}}
-		studies, err := metaReadSummary(ctx, o.Summary)
+		ctx := &kinds.Job{ID: a.ID, Title: a.Title, Study: s, Workers: runtime.GOMAXPROCS(0), Inputs: load.NewInputs(s), ProgressTo: kinds.NoProgress{}}
+		studies, err := kinds.MetaReadSummary(ctx, o.Summary)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -80,8 +81,8 @@ func BenchmarkMetaSummary10k(b *testing.B) {
 		}
 		analysis += time.Since(start)
 		start = time.Now()
-		ctx = &Job{ID: a.ID, Title: a.Title, Study: s, Workers: runtime.GOMAXPROCS(0), inputs: load.NewInputs(s), progress: noProgress{}}
-		if _, err := Kinds()[a.Type].Run(ctx, a.Options); err != nil {
+		ctx = &kinds.Job{ID: a.ID, Title: a.Title, Study: s, Workers: runtime.GOMAXPROCS(0), Inputs: load.NewInputs(s), ProgressTo: kinds.NoProgress{}}
+		if _, err := kinds.Kinds()[a.Type].Run(ctx, a.Options); err != nil {
 			b.Fatal(err)
 		}
 		run += time.Since(start)

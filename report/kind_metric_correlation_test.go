@@ -2,6 +2,7 @@ package report
 
 import (
 	"encoding/json"
+	"github.com/evalbook/evalbook/report/kinds"
 	"github.com/evalbook/evalbook/report/manifest"
 	"strings"
 	"testing"
@@ -45,7 +46,7 @@ d2,z,rmse,1.1
 `,
 	}
 	ctx, spec := corrStudy(t, files, "agree", 2)
-	out, err := Kinds()[spec.Type].Run(ctx, spec.Options)
+	out, err := kinds.Kinds()[spec.Type].Run(ctx, spec.Options)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,7 +72,7 @@ d2,z,rmse,1.1
 
 	files["study.toml"] = strings.Replace(files["study.toml"], `metrics = ["ndcg", "recall", "rmse"]`, "raw = true\nmethod = \"kendall\"", 1)
 	ctx, spec = corrStudy(t, files, "agree", 1)
-	out, err = Kinds()[spec.Type].Run(ctx, spec.Options)
+	out, err = kinds.Kinds()[spec.Type].Run(ctx, spec.Options)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +95,7 @@ d2,z,rmse,1.1
 
 	files["study.toml"] = strings.Replace(files["study.toml"], `method = "kendall"`, `metrics = ["ndcg", "recal"]`, 1)
 	ctx, spec = corrStudy(t, files, "agree", 1)
-	if _, err := Kinds()[spec.Type].Run(ctx, spec.Options); err == nil || !strings.Contains(err.Error(), `did you mean "recall"`) {
+	if _, err := kinds.Kinds()[spec.Type].Run(ctx, spec.Options); err == nil || !strings.Contains(err.Error(), `did you mean "recall"`) {
 		t.Errorf("unknown metric: %v", err)
 	}
 }
@@ -106,7 +107,7 @@ func TestMetricCorrelationManifestValidation(t *testing.T) {
 id = "agree"
 type = "metric_correlation"
 method = "spearmann"
-`), Kinds())
+`), kinds.Kinds())
 	if err == nil || !strings.Contains(err.Error(), "study.toml:5") || !strings.Contains(err.Error(), `did you mean "spearman"`) {
 		t.Errorf("validation error %v", err)
 	}

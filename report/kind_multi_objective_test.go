@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/evalbook/evalbook/analyses/multiobjective"
+	"github.com/evalbook/evalbook/report/kinds"
 	"github.com/evalbook/evalbook/report/load"
 	"github.com/evalbook/evalbook/report/manifest"
 )
@@ -45,15 +46,15 @@ behavioural = { weight = 1.5, metrics = ["being_less_wrong", "latent_diversity"]
 const evalrs2022Reference = "../../shared/reference/evalrs2022/evalrs_2022_submissions.parquet.snappy"
 
 // runStudyAnalysis parses a manifest in dir and runs its first analysis.
-func runStudyAnalysis(t *testing.T, dir, manifestPath string) *Output {
+func runStudyAnalysis(t *testing.T, dir, manifestPath string) *kinds.Output {
 	t.Helper()
-	s, err := manifest.ParseStudy(filepath.Join(dir, "study.toml"), []byte(manifestPath), Kinds())
+	s, err := manifest.ParseStudy(filepath.Join(dir, "study.toml"), []byte(manifestPath), kinds.Kinds())
 	if err != nil {
 		t.Fatal(err)
 	}
 	a := s.Analyses[0]
-	ctx := &Job{ID: a.ID, Title: a.Title, Study: s, Seed: deriveSeed(s.Seed, a.ID), Workers: 1, inputs: load.NewInputs(s), progress: noProgress{}}
-	out, err := Kinds()[a.Type].Run(ctx, a.Options)
+	ctx := &kinds.Job{ID: a.ID, Title: a.Title, Study: s, Seed: kinds.DeriveSeed(s.Seed, a.ID), Workers: 1, Inputs: load.NewInputs(s), ProgressTo: kinds.NoProgress{}}
+	out, err := kinds.Kinds()[a.Type].Run(ctx, a.Options)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,13 +63,13 @@ func runStudyAnalysis(t *testing.T, dir, manifestPath string) *Output {
 
 func runStudyError(t *testing.T, dir, manifestPath string) error {
 	t.Helper()
-	s, err := manifest.ParseStudy(filepath.Join(dir, "study.toml"), []byte(manifestPath), Kinds())
+	s, err := manifest.ParseStudy(filepath.Join(dir, "study.toml"), []byte(manifestPath), kinds.Kinds())
 	if err != nil {
 		return err
 	}
 	a := s.Analyses[0]
-	ctx := &Job{ID: a.ID, Title: a.Title, Study: s, Workers: 1, inputs: load.NewInputs(s), progress: noProgress{}}
-	_, err = Kinds()[a.Type].Run(ctx, a.Options)
+	ctx := &kinds.Job{ID: a.ID, Title: a.Title, Study: s, Workers: 1, Inputs: load.NewInputs(s), ProgressTo: kinds.NoProgress{}}
+	_, err = kinds.Kinds()[a.Type].Run(ctx, a.Options)
 	return err
 }
 

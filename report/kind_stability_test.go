@@ -12,6 +12,7 @@ import (
 
 	"github.com/evalbook/evalbook/analyses"
 	"github.com/evalbook/evalbook/analyses/leaderboard"
+	"github.com/evalbook/evalbook/report/kinds"
 	"github.com/evalbook/evalbook/report/load"
 	"github.com/evalbook/evalbook/report/manifest"
 )
@@ -45,7 +46,7 @@ results = ["results.csv"]
 	if err := os.WriteFile(file, []byte(manifestPath), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	s, err := manifest.LoadStudy(file, Kinds())
+	s, err := manifest.LoadStudy(file, kinds.Kinds())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,12 +66,12 @@ func (p *stabilitySteps) Step(label string, done, total int) {
 	}
 }
 
-func runStabilityKind(t *testing.T, s *manifest.Study, jobs int, progress Progress) *Output {
+func runStabilityKind(t *testing.T, s *manifest.Study, jobs int, progress kinds.Progress) *kinds.Output {
 	t.Helper()
 	a := s.Analyses[0]
-	ctx := &Job{ID: a.ID, Title: a.Title, Study: s, Seed: deriveSeed(s.Seed, a.ID), Workers: jobs,
-		inputs: load.NewInputs(s), progress: progress}
-	out, err := Kinds()[a.Type].Run(ctx, a.Options)
+	ctx := &kinds.Job{ID: a.ID, Title: a.Title, Study: s, Seed: kinds.DeriveSeed(s.Seed, a.ID), Workers: jobs,
+		Inputs: load.NewInputs(s), ProgressTo: progress}
+	out, err := kinds.Kinds()[a.Type].Run(ctx, a.Options)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,7 +135,7 @@ subset_sizes = [2, 3]
 	direct := func(max float64) string {
 		m := analyses.Metric{Name: "rmse", Better: analyses.LowerIsBetter, Max: max}
 		d, err := leaderboard.Stability(leaderboard.StabilityInput{Metric: m, Datasets: res.Datasets, Methods: res.Methods,
-			Q: res.Matrix("rmse", res.Datasets, res.Methods), Seed: deriveSeed(s.Seed, "stab"), Jobs: 2}, o)
+			Q: res.Matrix("rmse", res.Datasets, res.Methods), Seed: kinds.DeriveSeed(s.Seed, "stab"), Jobs: 2}, o)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -169,7 +170,7 @@ func TestStabilityKindOptions(t *testing.T) {
 	} {
 		dir := t.TempDir()
 		src := "title = \"t\"\n[[analyses]]\nid = \"s\"\ntype = \"stability\"\n" + c.body
-		_, err := manifest.ParseStudy(filepath.Join(dir, "study.toml"), []byte(src), Kinds())
+		_, err := manifest.ParseStudy(filepath.Join(dir, "study.toml"), []byte(src), kinds.Kinds())
 		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "study.toml:") {
 			t.Errorf("%q: got %v, want an error with line and %q", c.body, err, c.want)
 		}

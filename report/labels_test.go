@@ -2,6 +2,7 @@ package report
 
 import (
 	"context"
+	"github.com/evalbook/evalbook/report/kinds"
 	"github.com/evalbook/evalbook/report/manifest"
 	"path/filepath"
 	"strings"
@@ -72,7 +73,7 @@ func TestFigureWidth(t *testing.T) {
 		{"nan", 0, `study.toml:2: figure_width is a width in inches from 1 to 20`},
 		{`"7in"`, 0, `study.toml:2: figure_width is a width in inches (a number), got 7in`},
 	} {
-		s, err := manifest.ParseStudy("study.toml", []byte("title = \"t\"\nfigure_width = "+c.value+"\n"), Kinds())
+		s, err := manifest.ParseStudy("study.toml", []byte("title = \"t\"\nfigure_width = "+c.value+"\n"), kinds.Kinds())
 		switch {
 		case c.err == "" && err != nil:
 			t.Errorf("%s: %v", c.value, err)

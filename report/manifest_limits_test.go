@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"github.com/evalbook/evalbook/report/kinds"
 	"github.com/evalbook/evalbook/report/manifest"
 	"os"
 	"path/filepath"
@@ -49,7 +50,7 @@ func TestManifestShapeLimits(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			_, err := manifest.ParseStudy("/s/study.toml", []byte(c.src), Kinds())
+			_, err := manifest.ParseStudy("/s/study.toml", []byte(c.src), kinds.Kinds())
 			switch {
 			case c.want == "" && err != nil:
 				t.Fatalf("refused: %v", err)
@@ -74,13 +75,13 @@ func TestManifestSizeLimit(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.Close()
-	_, err = manifest.LoadStudy(path, Kinds())
+	_, err = manifest.LoadStudy(path, kinds.Kinds())
 	want := "study.toml: the manifest is 314572800 bytes, above the limit of 1048576 (1 MiB)"
 	if err == nil || !strings.Contains(err.Error(), want) {
 		t.Fatalf("got %v, want %q", err, want)
 	}
 	src := "title = \"t\"\n" + strings.Repeat("# padding\n", manifest.MaxManifestBytes/10)
-	if _, err := manifest.ParseStudy(path, []byte(src), Kinds()); err == nil || !strings.Contains(err.Error(), "above the limit of 1048576") {
+	if _, err := manifest.ParseStudy(path, []byte(src), kinds.Kinds()); err == nil || !strings.Contains(err.Error(), "above the limit of 1048576") {
 		t.Fatalf("ParseStudy of %d bytes: %v", len(src), err)
 	}
 }
@@ -129,7 +130,7 @@ func TestManifestEntryLimit(t *testing.T) {
 			if len(c.src) > manifest.MaxManifestBytes {
 				t.Fatalf("the case is %d bytes, above the size limit", len(c.src))
 			}
-			_, err := manifest.ParseStudy("/s/study.toml", []byte(c.src), Kinds())
+			_, err := manifest.ParseStudy("/s/study.toml", []byte(c.src), kinds.Kinds())
 			if err == nil || !strings.Contains(err.Error(), c.want) {
 				msg := fmt.Sprint(err)
 				if len(msg) > 300 {
@@ -141,7 +142,7 @@ func TestManifestEntryLimit(t *testing.T) {
 	}
 	t.Run("unknown top-level keys", func(t *testing.T) {
 		src := lines("title = \"t\"\n", 50, func(i int) string { return fmt.Sprintf("k%02d = 1\n", i) })
-		_, err := manifest.ParseStudy("/s/study.toml", []byte(src), Kinds())
+		_, err := manifest.ParseStudy("/s/study.toml", []byte(src), kinds.Kinds())
 		errs, ok := err.(manifest.Errors)
 		if !ok || len(errs) != 11 {
 			t.Fatalf("got %d errors, want 11 (ten keys and a count): %v", len(errs), err)
@@ -217,7 +218,7 @@ func BenchmarkManifestWorstShape(b *testing.B) {
 			b.ReportMetric(float64(len(src)), "bytes")
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				manifest.ParseStudy("/s/study.toml", src, Kinds())
+				manifest.ParseStudy("/s/study.toml", src, kinds.Kinds())
 			}
 		})
 	}

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"github.com/evalbook/evalbook/report/kinds"
 	"github.com/evalbook/evalbook/report/manifest"
 	"strings"
 	"testing"
@@ -8,7 +9,7 @@ import (
 
 func parse(t *testing.T, src string) error {
 	t.Helper()
-	_, err := manifest.ParseStudy("/study/study.toml", []byte(src), Kinds())
+	_, err := manifest.ParseStudy("/study/study.toml", []byte(src), kinds.Kinds())
 	return err
 }
 
@@ -158,7 +159,7 @@ metric  = "nDCG@10"
 rules   = ["borda", "copeland"]
 beta_max = 2.5
 `
-	s, err := manifest.ParseStudy("/study/study.toml", []byte(src), Kinds())
+	s, err := manifest.ParseStudy("/study/study.toml", []byte(src), kinds.Kinds())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -198,7 +199,7 @@ beta_max = 2.5
 func TestLongPageTitleSlug(t *testing.T) {
 	t.Parallel()
 	title := strings.Repeat("word ", 96)
-	s, err := manifest.ParseStudy("/study/study.toml", []byte("title = \"t\"\n[[pages]]\ntitle = \""+title+"\"\nsource = \"p.md\"\n"), Kinds())
+	s, err := manifest.ParseStudy("/study/study.toml", []byte("title = \"t\"\n[[pages]]\ntitle = \""+title+"\"\nsource = \"p.md\"\n"), kinds.Kinds())
 	if err != nil {
 		t.Fatal(err)
 	}

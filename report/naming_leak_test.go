@@ -18,6 +18,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/evalbook/evalbook/analyses"
+	"github.com/evalbook/evalbook/report/kinds"
 	"github.com/evalbook/evalbook/report/manifest"
 )
 
@@ -498,7 +499,7 @@ func TestDemoShowsNoIDs(t *testing.T) {
 	if _, err := Build(context.Background(), Options{Manifest: manifestPath, Out: site, Format: "both", Paper: true, NoCache: true, Quiet: true, Version: "test"}); err != nil {
 		t.Fatal(err)
 	}
-	study, err := manifest.LoadStudy(manifestPath, Kinds())
+	study, err := manifest.LoadStudy(manifestPath, kinds.Kinds())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/evalbook/evalbook/report/kinds"
 	"github.com/evalbook/evalbook/report/manifest"
 	"io/fs"
 	"os"
@@ -207,7 +208,7 @@ func TestOutputRefused(t *testing.T) {
 // written. (HOME is set, so the test does not run in parallel.)
 func TestOutputRefusesRootAndHome(t *testing.T) {
 	manifestPath := writeTiny(t, t.TempDir())
-	study, err := manifest.LoadStudy(manifestPath, Kinds())
+	study, err := manifest.LoadStudy(manifestPath, kinds.Kinds())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -503,7 +504,7 @@ func TestOutputResolvesPaths(t *testing.T) {
 	t.Parallel()
 	root := realTempDir(t)
 	manifestPath := writeTiny(t, filepath.Join(root, "study"))
-	study, err := manifest.LoadStudy(manifestPath, Kinds())
+	study, err := manifest.LoadStudy(manifestPath, kinds.Kinds())
 	if err != nil {
 		t.Fatal(err)
 	}

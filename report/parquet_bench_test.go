@@ -11,6 +11,7 @@ import (
 	"github.com/parquet-go/parquet-go"
 
 	"github.com/evalbook/evalbook/report/input"
+	"github.com/evalbook/evalbook/report/kinds"
 	"github.com/evalbook/evalbook/report/load"
 	"github.com/evalbook/evalbook/report/manifest"
 )
@@ -167,7 +168,7 @@ func benchLoadUnits(path string) (int, error) {
 	if err := os.WriteFile(manifestPath, []byte(text), 0o644); err != nil {
 		return 0, err
 	}
-	s, err := manifest.LoadStudy(manifestPath, Kinds())
+	s, err := manifest.LoadStudy(manifestPath, kinds.Kinds())
 	if err != nil {
 		return 0, err
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/evalbook/evalbook/report/kinds"
 	"github.com/evalbook/evalbook/report/load"
 	"github.com/evalbook/evalbook/report/manifest"
 	"github.com/parquet-go/parquet-go"
@@ -59,7 +60,7 @@ id = "lb"
 type = "aggregate"
 metric = "ndcg"
 `), 0o644)
-	s, err := manifest.LoadStudy(filepath.Join(dir, "study.toml"), Kinds())
+	s, err := manifest.LoadStudy(filepath.Join(dir, "study.toml"), kinds.Kinds())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/evalbook/evalbook/report/input"
+	"github.com/evalbook/evalbook/report/kinds"
 	"github.com/evalbook/evalbook/report/load"
 	"github.com/evalbook/evalbook/report/manifest"
 )
@@ -52,7 +53,7 @@ func NewServer(o Options, log io.Writer) *Server {
 	}
 	o.Cache = NewCache()
 	if o.Kinds == nil {
-		o.Kinds = Kinds()
+		o.Kinds = kinds.Kinds()
 	}
 	if o.Manifest == "" {
 		o.Manifest = "study.toml"

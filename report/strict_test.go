@@ -22,6 +22,7 @@ import (
 	"github.com/evalbook/evalbook/analyses"
 
 	"github.com/evalbook/evalbook/report/input"
+	"github.com/evalbook/evalbook/report/kinds"
 	"github.com/evalbook/evalbook/report/load"
 	"github.com/evalbook/evalbook/report/manifest"
 )
@@ -43,7 +44,7 @@ func strictStudy(t testing.TB, kind, file, extra string, files map[string]string
 			t.Fatal(err)
 		}
 	}
-	s, err := manifest.LoadStudy(filepath.Join(dir, "study.toml"), Kinds())
+	s, err := manifest.LoadStudy(filepath.Join(dir, "study.toml"), kinds.Kinds())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -404,7 +405,7 @@ func TestStrictRegularFiles(t *testing.T) {
 		t.Skip("no FIFOs here:", err)
 	}
 	os.WriteFile(filepath.Join(dir, "study.toml"), []byte("title = \"s\"\n[inputs]\nresults = \"results.csv\"\n"), 0o644)
-	s, err := manifest.LoadStudy(filepath.Join(dir, "study.toml"), Kinds())
+	s, err := manifest.LoadStudy(filepath.Join(dir, "study.toml"), kinds.Kinds())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -488,12 +489,12 @@ func TestStrictManifestKeys(t *testing.T) {
 		{`results = { path = "r.csv", missing_values = ["N\u0000A"] }`, `marker "N\x00A" holds a control character`},
 		{`results = { path = "r.csv", missing_values = "NA" }`, `inputs.results.missing_values`},
 	} {
-		_, err := manifest.ParseStudy("/s/study.toml", []byte("title = \"s\"\n[inputs]\n"+c.inputs+"\n"), Kinds())
+		_, err := manifest.ParseStudy("/s/study.toml", []byte("title = \"s\"\n[inputs]\n"+c.inputs+"\n"), kinds.Kinds())
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: error %v, want %q", c.inputs, err, c.want)
 		}
 	}
-	s, err := manifest.ParseStudy("/s/study.toml", []byte("title = \"s\"\n[inputs]\nresults = [{ path = \"r.csv\", duplicates = \"last\", missing_values = [\"NA\"] }]\n"), Kinds())
+	s, err := manifest.ParseStudy("/s/study.toml", []byte("title = \"s\"\n[inputs]\nresults = [{ path = \"r.csv\", duplicates = \"last\", missing_values = [\"NA\"] }]\n"), kinds.Kinds())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -530,7 +531,7 @@ func TestStrictRuns(t *testing.T) {
 				pattern = "runs/{method}.run"
 			}
 			ctx := offlineTestCtx(t, map[string]string{"truth.csv": c.truth, c.runName: c.run})
-			_, err := OfflineMetricsDerived(ctx, offlineTestOpts(pattern, "truth.csv"), nil)
+			_, err := kinds.OfflineMetricsDerived(ctx, offlineTestOpts(pattern, "truth.csv"), nil)
 			wantErr(t, err, c.want)
 		})
 	}
@@ -580,7 +581,7 @@ func TestStrictParquetNumbers(t *testing.T) {
 	writePQ(t, filepath.Join(dir, "t.parquet"), []textRow{{"d", "A", "ndcg", "0x1p-2"}})
 	load := func(file, extra string) (*analyses.Results, error) {
 		os.WriteFile(filepath.Join(dir, "study.toml"), []byte("title = \"s\"\n[inputs]\nresults = { path = \""+file+"\""+extra+" }\n"), 0o644)
-		s, err := manifest.LoadStudy(filepath.Join(dir, "study.toml"), Kinds())
+		s, err := manifest.LoadStudy(filepath.Join(dir, "study.toml"), kinds.Kinds())
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/evalbook/evalbook/analyses/meta"
+	"github.com/evalbook/evalbook/report/kinds"
 	"github.com/evalbook/evalbook/report/load"
 	"github.com/evalbook/evalbook/report/manifest"
 )
@@ -66,7 +67,7 @@ func BenchmarkUnitsRepeatCheck(b *testing.B) {
 			}
 			f.Close()
 			os.WriteFile(filepath.Join(dir, "study.toml"), []byte("title = \"b\"\n[inputs]\nunits = \"units.csv\"\n"), 0o644)
-			s, err := manifest.LoadStudy(filepath.Join(dir, "study.toml"), Kinds())
+			s, err := manifest.LoadStudy(filepath.Join(dir, "study.toml"), kinds.Kinds())
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -74,10 +75,10 @@ func BenchmarkUnitsRepeatCheck(b *testing.B) {
 				runtime.GC() // the garbage of the pass before is not this one's
 				in := load.NewInputs(s)
 				in.RepeatOff = off
-				job := &Job{ID: "m", Study: s, inputs: in, progress: noProgress{}}
+				job := &kinds.Job{ID: "m", Study: s, Inputs: in, ProgressTo: kinds.NoProgress{}}
 				var sinks []load.UnitsSink
 				for _, k := range []string{"ndcg@10", "rmse"} {
-					sinks = append(sinks, newMetaSink(job, &meta.Options{Treatment: "treat", Control: "ctrl", Metric: k, Missing: "drop"}))
+					sinks = append(sinks, kinds.NewMetaSink(job, &meta.Options{Treatment: "treat", Control: "ctrl", Metric: k, Missing: "drop"}))
 				}
 				cpu := processCPUSeconds()
 				for _, err := range in.UnitsPass(context.Background(), sinks) {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"fmt"
+	"github.com/evalbook/evalbook/report/kinds"
 	"github.com/evalbook/evalbook/report/load"
 	"github.com/evalbook/evalbook/report/manifest"
 	"math/rand/v2"
@@ -32,7 +33,7 @@ func repeatStudy(t *testing.T, files map[string]string, manifestPath string, k r
 			t.Fatal(err)
 		}
 	}
-	s, err := manifest.ParseStudy(filepath.Join(dir, "study.toml"), []byte(manifestPath), Kinds())
+	s, err := manifest.ParseStudy(filepath.Join(dir, "study.toml"), []byte(manifestPath), kinds.Kinds())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,8 +43,8 @@ func repeatStudy(t *testing.T, files map[string]string, manifestPath string, k r
 	toConfirm = -1
 	in.OnRepeatSettle = func(n int) { toConfirm = n }
 	a := s.Analyses[0]
-	job := &Job{ID: a.ID, Title: a.Title, Study: s, Workers: 1, inputs: in, progress: noProgress{}}
-	_, err = Kinds()[a.Type].Run(job, a.Options)
+	job := &kinds.Job{ID: a.ID, Title: a.Title, Study: s, Workers: 1, Inputs: in, ProgressTo: kinds.NoProgress{}}
+	_, err = kinds.Kinds()[a.Type].Run(job, a.Options)
 	return opens, toConfirm, err
 }
 

@@ -9,15 +9,16 @@ import (
 	"testing"
 
 	"github.com/evalbook/evalbook/analyses/meta"
+	"github.com/evalbook/evalbook/report/kinds"
 	"github.com/evalbook/evalbook/report/load"
 	"github.com/evalbook/evalbook/report/manifest"
 )
 
 // addOnlySink is a meta sink that the pass can only hand rows through
 // Add (it is not a *metaSink, so the pass does not use TakeRound).
-type addOnlySink struct{ *metaSink }
+type addOnlySink struct{ *kinds.MetaSink }
 
-func (a addOnlySink) Add(u *load.UnitRow) error { return a.metaSink.Add(u) }
+func (a addOnlySink) Add(u *load.UnitRow) error { return a.MetaSink.Add(u) }
 
 // TestMetaTakeRoundIsAdd: a meta sink fed whole rounds (TakeRound, its
 // slots found once per batch) ends with exactly what the same sink fed
@@ -60,29 +61,29 @@ func metaRoundsRun(t *testing.T, files map[string]string, missing, design string
 			t.Fatal(err)
 		}
 	}
-	s, err := manifest.LoadStudy(filepath.Join(dir, "study.toml"), Kinds())
+	s, err := manifest.LoadStudy(filepath.Join(dir, "study.toml"), kinds.Kinds())
 	if err != nil {
 		t.Fatal(err)
 	}
-	job := &Job{ID: "m", Study: s, inputs: load.NewInputs(s), progress: noProgress{}}
-	var fasts, slows []*metaSink
+	job := &kinds.Job{ID: "m", Study: s, Inputs: load.NewInputs(s), ProgressTo: kinds.NoProgress{}}
+	var fasts, slows []*kinds.MetaSink
 	var sinks []load.UnitsSink
 	for _, p := range [][3]string{{"A", "B", "s1"}, {"C", "A", "s2"}} {
 		o := &meta.Options{Treatment: p[0], Control: p[1], Metric: p[2], Missing: missing, Design: design}
-		f, sl := newMetaSink(job, o), newMetaSink(job, o)
+		f, sl := kinds.NewMetaSink(job, o), kinds.NewMetaSink(job, o)
 		fasts, slows = append(fasts, f), append(slows, sl)
 		sinks = append(sinks, f, addOnlySink{sl})
 	}
-	errs := job.inputs.UnitsPass(context.Background(), sinks)
-	describe := func(ms []*metaSink, errs []error) string {
+	errs := job.Inputs.UnitsPass(context.Background(), sinks)
+	describe := func(ms []*kinds.MetaSink, errs []error) string {
 		var b strings.Builder
 		for i, m := range ms {
-			fmt.Fprintf(&b, "%d: values %d methods %v metrics %v err %v\n%v\n", i, m.values, m.methods, m.metrics, errs[i], m.b.Finish())
+			fmt.Fprintf(&b, "%d: values %d methods %v metrics %v err %v\n%v\n", i, m.Values, m.Methods, m.Metrics, errs[i], m.B.Finish())
 		}
 		return b.String()
 	}
-	if _, ok := fasts[0].b.(*meta.Builder); ok == (design == "independent") {
-		t.Fatalf("design %q: builder %T", design, fasts[0].b)
+	if _, ok := fasts[0].B.(*meta.Builder); ok == (design == "independent") {
+		t.Fatalf("design %q: builder %T", design, fasts[0].B)
 	}
 	return describe(fasts, []error{errs[0], errs[2]}), describe(slows, []error{errs[1], errs[3]})
 }

@@ -11,19 +11,20 @@ import (
 	"testing"
 
 	"github.com/evalbook/evalbook/analyses/meta"
+	"github.com/evalbook/evalbook/report/kinds"
 	"github.com/evalbook/evalbook/report/load"
 	"github.com/evalbook/evalbook/report/manifest"
 )
 
 // peakSink is a meta sink that records the builder's largest waiting set.
 type peakSink struct {
-	*metaSink
+	*kinds.MetaSink
 	peak int
 }
 
 func (p *peakSink) Add(u *load.UnitRow) error {
-	err := p.metaSink.Add(u)
-	p.peak = max(p.peak, p.b.(*meta.Builder).Waiting())
+	err := p.MetaSink.Add(u)
+	p.peak = max(p.peak, p.B.(*meta.Builder).Waiting())
 	return err
 }
 
@@ -47,21 +48,21 @@ func TestUnitsPassMemory(t *testing.T) {
 	}
 	manifestPath := "title = \"l\"\n[inputs]\nunits = [{ path = \"{method}_{dataset}.csv\", columns = { unit = \"user\" } }]\n"
 	os.WriteFile(filepath.Join(dir, "study.toml"), []byte(manifestPath), 0o644)
-	s, err := manifest.LoadStudy(filepath.Join(dir, "study.toml"), Kinds())
+	s, err := manifest.LoadStudy(filepath.Join(dir, "study.toml"), kinds.Kinds())
 	if err != nil {
 		t.Fatal(err)
 	}
 	run := func(grouped bool) ([]meta.Study, int) {
-		ctx := &Job{ID: "m", Study: s, inputs: load.NewInputs(s), progress: noProgress{}}
-		sink := &peakSink{metaSink: newMetaSink(ctx, &meta.Options{Treatment: "B", Control: "C", Metric: "score", Missing: "drop"})}
-		groups, err := ctx.inputs.UnitsGroups()
+		ctx := &kinds.Job{ID: "m", Study: s, Inputs: load.NewInputs(s), ProgressTo: kinds.NoProgress{}}
+		sink := &peakSink{MetaSink: kinds.NewMetaSink(ctx, &meta.Options{Treatment: "B", Control: "C", Metric: "score", Missing: "drop"})}
+		groups, err := ctx.Inputs.UnitsGroups()
 		if err != nil || groups == nil {
 			t.Fatalf("groups: %v %v", groups, err)
 		}
 		if !grouped { // file after file, as for a layout without {method} and {dataset}
 			groups = nil
 			for _, e := range s.Inputs.Units {
-				files, err := ctx.inputs.Expand(e, "units")
+				files, err := ctx.Inputs.Expand(e, "units")
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -73,14 +74,14 @@ func TestUnitsPassMemory(t *testing.T) {
 		p := load.NewPassSink(sink)
 		go p.Run()
 		for _, g := range groups {
-			ctx.inputs.PassGroup(g, []*load.PassSink{p})
+			ctx.Inputs.PassGroup(g, []*load.PassSink{p})
 		}
 		close(p.In)
 		<-p.Done
 		if p.Err != nil {
 			t.Fatal(p.Err)
 		}
-		return sink.b.Finish(), sink.peak
+		return sink.B.Finish(), sink.peak
 	}
 	seq, seqPeak := run(false)
 	lock, lockPeak := run(true)

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/evalbook/evalbook/report"
+	"github.com/evalbook/evalbook/report/kinds"
 	"github.com/evalbook/evalbook/report/manifest"
 )
 
@@ -79,7 +80,7 @@ func Pack(ctx context.Context, o PackOptions) (*PackSummary, error) {
 	if manifestPath == "" {
 		manifestPath = "study.toml"
 	}
-	if s, err := manifest.LoadStudy(manifestPath, report.Kinds()); err == nil {
+	if s, err := manifest.LoadStudy(manifestPath, kinds.Kinds()); err == nil {
 		if err := checkMetadata(s, studyMetadata(s)); err != nil {
 			return nil, err
 		}

@@ -3,5 +3,5 @@
 // their lines, defaults, the option rules of each analysis type, names
 // and labels, the engine entries' addresses — and writes its JSON
 // Schema. It reads the manifest file only; the analysis types it knows
-// through a Registry (report.Kinds), never running one.
+// through a Registry (kinds.Kinds), never running one.
 package manifest

@@ -25,7 +25,7 @@ const SchemaID = "urn:evalbook:study.toml"
 // rule's name, a bound) are checked by `evalbook validate`.
 func Schema(kinds Registry) ([]byte, error) {
 	if kinds == nil {
-		return nil, errors.New("manifest.Schema: no registry of analysis types (report.Kinds())")
+		return nil, errors.New("manifest.Schema: no registry of analysis types (kinds.Kinds())")
 	}
 	top := map[string]any{}
 	for _, k := range TopKeys {

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/evalbook/evalbook/report"
+	"github.com/evalbook/evalbook/report/kinds"
 	"github.com/evalbook/evalbook/report/load"
 	"github.com/evalbook/evalbook/report/manifest"
 	"github.com/evalbook/evalbook/report/paper"
@@ -113,7 +113,7 @@ func TestBibTeXCompiles(t *testing.T) {
 // the demo manifest's title, authors, date and DOI.
 func TestDemoCitation(t *testing.T) {
 	study, site := builtDemo(t)
-	s, err := manifest.LoadStudy(filepath.Join(study, "study.toml"), report.Kinds())
+	s, err := manifest.LoadStudy(filepath.Join(study, "study.toml"), kinds.Kinds())
 	if err != nil {
 		t.Fatal(err)
 	}

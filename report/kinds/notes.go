@@ -1,4 +1,4 @@
-package report
+package kinds
 
 // Method notes. Each analysis kind's method note — what was computed, the
 // papers and reference implementations it follows, and the choices the
@@ -35,20 +35,20 @@ import (
 )
 
 //go:embed notes/*.md
-var notesFS embed.FS
+var NotesFS embed.FS
 
 // noteFuncs are the functions notes may call besides text/template's own.
 var noteFuncs = template.FuncMap{
 	"join": func(sep string, s []string) string { return strings.Join(s, sep) },
 }
 
-// parseNotes parses every notes/*.md into one template set, each note
+// ParseNotes parses every notes/*.md into one template set, each note
 // named by its file name (aggregate.md, …).
-func parseNotes() (*template.Template, error) {
-	return template.New("notes").Option("missingkey=error").Funcs(noteFuncs).ParseFS(notesFS, "notes/*.md")
+func ParseNotes() (*template.Template, error) {
+	return template.New("notes").Option("missingkey=error").Funcs(noteFuncs).ParseFS(NotesFS, "notes/*.md")
 }
 
-var notes = sync.OnceValues(parseNotes)
+var notes = sync.OnceValues(ParseNotes)
 
 // methodNote executes notes/<typ>.md on data and returns the Markdown,
 // without the file's final newline. A note that does not parse or execute

@@ -1,4 +1,4 @@
-package report
+package kinds
 
 // Registration of paired_tests: the values of each listed
 // method either over one dataset's units (folds, users; streamed from the
@@ -66,7 +66,7 @@ func runPairedTests(ctx *Job, o *significance.PairedTestsOptions) (*Output, erro
 	if err != nil {
 		return nil, err
 	}
-	return &Output{Result: r, Figures: figs, Method: pairedTestsMethod(r)}, nil
+	return &Output{Result: r, Figures: figs, Method: PairedTestsMethod(r)}, nil
 }
 
 func pairedFromResults(ctx *Job, o *significance.PairedTestsOptions, metric analyses.Metric) (significance.PairedTestsInput, error) {
@@ -209,9 +209,9 @@ func pairedFromUnits(ctx *Job, o *significance.PairedTestsOptions, metric analys
 	return in, nil
 }
 
-// pairedTestsMethod is the method note (notes/paired_tests.md), ending
+// PairedTestsMethod is the method note (notes/paired_tests.md), ending
 // with the verdict on every pair that has a recommended test.
-func pairedTestsMethod(r *significance.PairedTestsResult) string {
+func PairedTestsMethod(r *significance.PairedTestsResult) string {
 	type pair struct {
 		A, B, Test                  string // Test: paired_t or wilcoxon
 		Significant, HasIndependent bool

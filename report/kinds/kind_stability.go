@@ -1,4 +1,4 @@
-package report
+package kinds
 
 // Why this file exists: it registers the `stability` analysis
 // and gathers its matrix from the study's results, exactly as `aggregate`
@@ -43,8 +43,8 @@ func runStability(job *Job, o *leaderboard.StabilityOptions) (*Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Output{Result: r, Figures: figs, Method: stabilityMethod()}, nil
+	return &Output{Result: r, Figures: figs, Method: StabilityMethod()}, nil
 }
 
-// stabilityMethod is the method note (notes/stability.md).
-func stabilityMethod() string { return methodNote("stability", nil) }
+// StabilityMethod is the method note (notes/stability.md).
+func StabilityMethod() string { return methodNote("stability", nil) }

@@ -1,4 +1,4 @@
-package report
+package kinds
 
 // The meta_analysis kind (Sertkan et al. 2023): it streams the study's
 // per-unit values into meta.Builder (or reads a `summary` file of
@@ -28,8 +28,8 @@ import (
 func metaKind() Kind {
 	k := NewKind("meta_analysis", "effect sizes of a treatment vs a control on every dataset, combined by a fixed- or random-effects model and drawn as a forest plot (Sertkan et al. 2023)", runMeta)
 	k.Units = func(job *Job, opts any) load.UnitsSink {
-		if o := opts.(*meta.Options); o.Summary.Path == "" && !job.inputs.EngineReads(o) {
-			return newMetaSink(job, o)
+		if o := opts.(*meta.Options); o.Summary.Path == "" && !job.Inputs.EngineReads(o) {
+			return NewMetaSink(job, o)
 		}
 		return nil
 	}
@@ -44,10 +44,10 @@ func runMeta(job *Job, o *meta.Options) (*Output, error) {
 	var studies []meta.Study
 	var err error
 	if o.Summary.Path != "" {
-		studies, err = metaReadSummary(job, o.Summary)
+		studies, err = MetaReadSummary(job, o.Summary)
 	} else if err = checkMissingAgrees(job, o); err != nil {
 		return nil, err
-	} else if job.inputs.EngineReads(o) {
+	} else if job.Inputs.EngineReads(o) {
 		studies, err = metaEngineUnits(job, o)
 	} else {
 		studies, err = metaStreamUnits(job, o)
@@ -91,7 +91,7 @@ func runMeta(job *Job, o *meta.Options) (*Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Output{Result: r, Figures: figs, Method: metaMethod(o, r)}, nil
+	return &Output{Result: r, Figures: figs, Method: MetaMethod(o, r)}, nil
 }
 
 // summaryDirection is the metric of a summary meta-analysis with its
@@ -119,15 +119,15 @@ func summaryDirection(s *manifest.Study, o *meta.Options) (analyses.Metric, erro
 	return m, nil
 }
 
-// metaSink pairs the treatment's and the control's values of the metric
+// MetaSink pairs the treatment's and the control's values of the metric
 // as the shared units pass hands them over (see meta.Builder for
 // what it keeps in memory).
-type metaSink struct {
+type MetaSink struct {
 	o        *meta.Options
-	b        metaAccumulator
-	metrics  map[string]bool // other metrics met, for the message when the metric has no values
-	methods  map[string]bool // methods with values of the metric
-	values   int
+	B        metaAccumulator
+	Metrics  map[string]bool // other metrics met, for the message when the metric has no values
+	Methods  map[string]bool // methods with values of the metric
+	Values   int
 	label    string
 	progress Progress
 	// the last methods and other metrics met: rows repeat them (side by
@@ -149,26 +149,31 @@ type metaAccumulator interface {
 	Finish() []meta.Study
 }
 
-func newMetaSink(job *Job, o *meta.Options) *metaSink {
+// NewMetaSink is the units sink of a meta-analysis with options o.
+func NewMetaSink(job *Job, o *meta.Options) *MetaSink {
 	var b metaAccumulator = meta.NewBuilder(o.Treatment, o.Control, o.Missing)
 	if o.Design == "independent" {
 		b = meta.NewGroups(o.Treatment, o.Control, o.Missing)
 	}
-	return &metaSink{o: o, b: b,
-		metrics: map[string]bool{}, methods: map[string]bool{},
+	return &MetaSink{o: o, B: b,
+		Metrics: map[string]bool{}, Methods: map[string]bool{},
 		label: "meta_analysis " + job.ID + ": reading units", progress: job.Progress()}
 }
 
-func (m *metaSink) Metric() string           { return m.o.Metric }
-func (m *metaSink) Wants(method string) bool { return method == m.o.Treatment || method == m.o.Control }
+// Metric is the metric the sink takes.
+func (m *MetaSink) Metric() string { return m.o.Metric }
 
-func (m *metaSink) Seen(dataset, method string) {
+// Wants reports whether the sink takes a method's values.
+func (m *MetaSink) Wants(method string) bool { return method == m.o.Treatment || method == m.o.Control }
+
+// Seen tells the sink a file it did not need holds its metric for a dataset and method.
+func (m *MetaSink) Seen(dataset, method string) {
 	m.method(method)
-	m.b.Seen(dataset)
+	m.B.Seen(dataset)
 }
 
 // method records a method with values of the metric.
-func (m *metaSink) method(name string) {
+func (m *MetaSink) method(name string) {
 	for _, l := range m.lastMethods {
 		// the same string mostly (the pass's names are interned): no
 		// call to compare bytes
@@ -182,33 +187,35 @@ func (m *metaSink) method(name string) {
 			return
 		}
 	}
-	if !m.methods[name] && (len(m.methods) < 1000 || m.Wants(name)) {
-		m.methods[strings.Clone(name)] = true
+	if !m.Methods[name] && (len(m.Methods) < 1000 || m.Wants(name)) {
+		m.Methods[strings.Clone(name)] = true
 	}
 	copy(m.lastMethods[1:], m.lastMethods[:3])
 	m.lastMethods[0] = name
 }
 
-func (m *metaSink) OtherMetric(_, _, metric string) {
+// OtherMetric tells the sink a file holds another metric's values.
+func (m *MetaSink) OtherMetric(_, _, metric string) {
 	if metric != m.lastMetric[0] && metric != m.lastMetric[1] {
-		if len(m.metrics) < 1000 && !m.metrics[metric] {
-			m.metrics[strings.Clone(metric)] = true
+		if len(m.Metrics) < 1000 && !m.Metrics[metric] {
+			m.Metrics[strings.Clone(metric)] = true
 		}
 		m.lastMetric[1], m.lastMetric[0] = m.lastMetric[0], metric
 	}
 }
 
-func (m *metaSink) Add(u *load.UnitRow) error {
-	m.values++
-	if m.values&(1<<20-1) == 0 {
-		m.progress.Step(m.label, m.values, 0)
+// Add takes one per-unit value.
+func (m *MetaSink) Add(u *load.UnitRow) error {
+	m.Values++
+	if m.Values&(1<<20-1) == 0 {
+		m.progress.Step(m.label, m.Values, 0)
 	}
 	m.method(u.Method)
 	if u.Method != m.o.Treatment && u.Method != m.o.Control {
-		m.b.Seen(u.Dataset)
+		m.B.Seen(u.Dataset)
 		return nil
 	}
-	if err := m.b.Add(u.Dataset, u.Method, u.Unit, u.Row, u.Value); err != nil {
+	if err := m.B.Add(u.Dataset, u.Method, u.Unit, u.Row, u.Value); err != nil {
 		return input.Errorf(u.File, int(u.Line), "%w", err)
 	}
 	return nil
@@ -227,8 +234,8 @@ type metaHandle struct {
 // (see load.RoundTaker), in the same order, with the same effects: the
 // builder's slot for a batch's dataset and method is found at the first
 // row that has them, where Add would have found them.
-func (m *metaSink) TakeRound(round []*load.UnitsBatchOf, wants [][]bool) error {
-	builder, ok := m.b.(*meta.Builder)
+func (m *MetaSink) TakeRound(round []*load.UnitsBatchOf, wants [][]bool) error {
+	builder, ok := m.B.(*meta.Builder)
 	longest := 0
 	m.handles = m.handles[:0]
 	for _, b := range round {
@@ -259,10 +266,10 @@ func (m *metaSink) TakeRound(round []*load.UnitsBatchOf, wants [][]bool) error {
 }
 
 // takeRow is Add for row r of batch b, whose names' handle is h.
-func (m *metaSink) takeRow(builder *meta.Builder, b *load.UnitsBatchOf, r *load.BatchRow, h *metaHandle) error {
-	m.values++
-	if m.values&(1<<20-1) == 0 {
-		m.progress.Step(m.label, m.values, 0)
+func (m *MetaSink) takeRow(builder *meta.Builder, b *load.UnitsBatchOf, r *load.BatchRow, h *metaHandle) error {
+	m.Values++
+	if m.Values&(1<<20-1) == 0 {
+		m.progress.Step(m.label, m.Values, 0)
 	}
 	n := &b.Names[r.Names]
 	if h.state == 0 {
@@ -290,22 +297,22 @@ func (m *metaSink) takeRow(builder *meta.Builder, b *load.UnitsBatchOf, r *load.
 // metaStreamUnits pairs the treatment's and the control's values of the
 // metric from the study's per-unit values (the build's shared units pass).
 func metaStreamUnits(job *Job, o *meta.Options) ([]meta.Study, error) {
-	sink, err := job.ReadUnits(newMetaSink(job, o))
+	sink, err := job.ReadUnits(NewMetaSink(job, o))
 	if err != nil {
 		return nil, err
 	}
-	m := sink.(*metaSink)
-	if m.values == 0 {
-		return nil, fmt.Errorf("metric: no per-unit values of %q%s", o.Metric, analyses.NameHint(o.Metric, analyses.SortedKeys(m.metrics)))
+	m := sink.(*MetaSink)
+	if m.Values == 0 {
+		return nil, fmt.Errorf("metric: no per-unit values of %q%s", o.Metric, analyses.NameHint(o.Metric, analyses.SortedKeys(m.Metrics)))
 	}
-	names := analyses.SortedKeys(m.methods)
+	names := analyses.SortedKeys(m.Methods)
 	for _, name := range []string{o.Treatment, o.Control} {
-		if !m.methods[name] {
+		if !m.Methods[name] {
 			return nil, fmt.Errorf("method %q has no per-unit values of %s on any dataset%s", name, o.Metric, analyses.NameHint(name, names))
 		}
 	}
-	m.progress.Step(m.label, m.values, m.values)
-	return m.b.Finish(), nil
+	m.progress.Step(m.label, m.Values, m.Values)
+	return m.B.Finish(), nil
 }
 
 // metaManifestOrder puts the studies in the manifest's dataset order.
@@ -323,16 +330,16 @@ func metaManifestOrder(s *manifest.Study, studies []meta.Study) []meta.Study {
 	return out
 }
 
-// metaReadSummary reads a `summary` file: one row per dataset, in one
+// MetaReadSummary reads a `summary` file: one row per dataset, in one
 // of the forms told apart by the header (see readMetaSummary).
-func metaReadSummary(job *Job, src meta.Source) ([]meta.Study, error) {
+func MetaReadSummary(job *Job, src meta.Source) ([]meta.Study, error) {
 	path := job.Path(src.Path)
-	t, err := job.inputs.OpenMapped(path, src.Columns)
+	t, err := job.Inputs.OpenMapped(path, src.Columns)
 	if err != nil {
 		return nil, fmt.Errorf("summary: %w", err)
 	}
-	defer job.inputs.CloseCounted(path, t)
-	return readMetaSummary(t)
+	defer job.Inputs.CloseCounted(path, t)
+	return ReadMetaSummary(t)
 }
 
 // metaSummaryForms names the header of each summary form, for errors.
@@ -362,10 +369,10 @@ func metaSummaryForm(t *input.TableReader) (string, error) {
 	return "", input.Errorf(t.File, 1, "the header mixes the columns of %s summaries: want one of %s", strings.Join(forms, " and "), metaSummaryForms)
 }
 
-// readMetaSummary parses per-dataset summary rows (the `summary` option):
+// ReadMetaSummary parses per-dataset summary rows (the `summary` option):
 // paired, two-group or generic by the header. A missing cell, an n below
 // 2, a zero or negative sd or variance is an error at file:line:column.
-func readMetaSummary(t *input.TableReader) ([]meta.Study, error) {
+func ReadMetaSummary(t *input.TableReader) ([]meta.Study, error) {
 	form, err := metaSummaryForm(t)
 	if err != nil {
 		return nil, err
@@ -593,8 +600,8 @@ func metaFormName(form string) string {
 	return "paired"
 }
 
-// metaMethod is the method note (notes/meta_analysis.md).
-func metaMethod(o *meta.Options, r *meta.Result) string {
+// MetaMethod is the method note (notes/meta_analysis.md).
+func MetaMethod(o *meta.Options, r *meta.Result) string {
 	return methodNote("meta_analysis", struct {
 		Form, Effect, SummaryPath, Treatment, Control string
 		Model, Tau2, Test, Subgroup, Missing          string
@@ -702,17 +709,17 @@ func metaOtherDatasets(studies []meta.Study, but string) string {
 }
 
 // RoundSink makes the units pass hand the sink whole rounds (RoundTaker).
-func (m *metaSink) RoundSink() load.RoundTaker { return m }
+func (m *MetaSink) RoundSink() load.RoundTaker { return m }
 
 // metaEngineUnits computes a meta-analysis's per-dataset studies from the
 // engine's sums (the engine's counterpart of metaStreamUnits).
 func metaEngineUnits(job *Job, o *meta.Options) ([]meta.Study, error) {
-	e := job.inputs.Engines.Units
+	e := job.Inputs.Engines.Units
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	go func() {
 		select {
-		case <-job.done:
+		case <-job.Done:
 			cancel()
 		case <-ctx.Done():
 		}

@@ -1,4 +1,4 @@
-package report
+package kinds
 
 import (
 	"fmt"
@@ -79,11 +79,11 @@ func runDatasetSelection(job *Job, o *dsets.SelectionOptions) (*Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Output{Result: r, Figures: figs, Method: selectionMethod(r, o)}, nil
+	return &Output{Result: r, Figures: figs, Method: SelectionMethod(r, o)}, nil
 }
 
-// selectionMethod is the method note (notes/dataset_selection.md).
-func selectionMethod(r *dsets.SelectionResult, o *dsets.SelectionOptions) string {
+// SelectionMethod is the method note (notes/dataset_selection.md).
+func SelectionMethod(r *dsets.SelectionResult, o *dsets.SelectionOptions) string {
 	return methodNote("dataset_selection", struct {
 		Size, Datasets, Simulations, Components, Start int
 		Epsilon                                        float64

@@ -1,4 +1,4 @@
-package report
+package kinds
 
 import (
 	"github.com/evalbook/evalbook/analyses"

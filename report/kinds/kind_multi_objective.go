@@ -1,4 +1,4 @@
-package report
+package kinds
 
 // multi_objective reads either a leaderboard of submissions (CSV, TSV or
 // Parquet: the EvalRS 2022 submissions are Parquet) or the study's
@@ -36,11 +36,11 @@ type moTable interface {
 // recording it for the provenance.
 func moOpen(job *Job, rel string, mapping map[string]string) (moTable, func(), error) {
 	path := job.Path(rel)
-	t, err := job.inputs.OpenMapped(path, mapping)
+	t, err := job.Inputs.OpenMapped(path, mapping)
 	if err != nil {
 		return nil, nil, err
 	}
-	return t, func() { job.inputs.CloseCounted(path, t) }, nil
+	return t, func() { job.Inputs.CloseCounted(path, t) }, nil
 }
 
 // moMetrics lists every metric the options read: base, objectives, then
@@ -249,7 +249,7 @@ func runMultiObjective(job *Job, o *multiobjective.Options) (*Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Output{Result: r, Figures: figs, Method: multiObjectiveMethod(o, r)}, nil
+	return &Output{Result: r, Figures: figs, Method: MultiObjectiveMethod(o, r)}, nil
 }
 
 // moShared counts the rows whose model id another row has too.
@@ -267,9 +267,9 @@ func moShared(models []string) int {
 	return n
 }
 
-// multiObjectiveMethod is the method note (notes/multi_objective.md),
+// MultiObjectiveMethod is the method note (notes/multi_objective.md),
 // ending with the fitted slopes and implied importances of this study.
-func multiObjectiveMethod(o *multiobjective.Options, r *multiobjective.Result) string {
+func MultiObjectiveMethod(o *multiobjective.Options, r *multiobjective.Result) string {
 	type fit struct {
 		Objective                   string
 		HasSlope, HasR2, HasImplied bool

@@ -1,4 +1,4 @@
-package report
+package kinds
 
 // Registration of characteristics (Shevchenko et al. 2024, §4.3): reads
 // each dataset's interaction log streaming (one worker per log, at most
@@ -71,7 +71,7 @@ func runCharacteristics(job *Job, o *datasets.CharacteristicsOptions) (*Output, 
 	if err != nil {
 		return nil, err
 	}
-	return &Output{Result: r, Figures: figs, Method: characteristicsMethod(from, o, r.Naming)}, nil
+	return &Output{Result: r, Figures: figs, Method: CharacteristicsMethod(from, o, r.Naming)}, nil
 }
 
 // characteristicsSource lists the [[datasets]] entries with an
@@ -139,7 +139,7 @@ func characteristicsInputFromFile(job *Job) (datasets.CharacteristicsInput, erro
 	if c == nil {
 		return in, fmt.Errorf("no characteristics: give [inputs] characteristics = \"…\" or interactions = \"…\" in [[datasets]]")
 	}
-	in.Datasets, in.Features = c.Datasets, charCanonicalNames(c.Features)
+	in.Datasets, in.Features = c.Datasets, CharCanonicalNames(c.Features)
 	for _, d := range c.Datasets {
 		row := make([]float64, len(c.Features))
 		for f, name := range c.Features {
@@ -203,12 +203,12 @@ func characteristicsPerformance(job *Job, o *datasets.CharacteristicsOptions, in
 	return missing, nil
 }
 
-// charCanonicalNames spells input features that are log features under
+// CharCanonicalNames spells input features that are log features under
 // another case or underscoring (the data of Shevchenko et al. 2024 has
 // "Ginii" and "Giniu") as the README does, so the -features columns keep
 // the contract.
 // A name that would collide with another column is left as it is.
-func charCanonicalNames(names []string) []string {
+func CharCanonicalNames(names []string) []string {
 	key := load.CharFeatureKey
 	canon := map[string]string{}
 	for _, f := range datasets.LogFeatureNames {
@@ -241,7 +241,7 @@ func characteristicsFromLogs(job *Job, logs []manifest.DatasetSpec, p datasets.P
 	var wg sync.WaitGroup
 	prog := job.Progress()
 	if prog == nil {
-		prog = noProgress{}
+		prog = NoProgress{}
 	}
 	for range min(max(1, job.Workers), n) {
 		wg.Add(1)
@@ -252,7 +252,7 @@ func characteristicsFromLogs(job *Job, logs []manifest.DatasetSpec, p datasets.P
 				if i >= n {
 					return
 				}
-				out[i], errs[i] = readCharacteristicsLog(job, logs[i], p)
+				out[i], errs[i] = ReadCharacteristicsLog(job, logs[i], p)
 				if errs[i] != nil {
 					failed.Store(true)
 				}
@@ -269,20 +269,20 @@ func characteristicsFromLogs(job *Job, logs []manifest.DatasetSpec, p datasets.P
 	return out, nil
 }
 
-// readCharacteristicsLog streams one log into an InteractionLog. Errors
+// ReadCharacteristicsLog streams one log into an InteractionLog. Errors
 // name the file (with line and column where there is one) and the dataset.
-func readCharacteristicsLog(job *Job, d manifest.DatasetSpec, p datasets.Preprocessing) (*datasets.LogSummary, error) {
+func ReadCharacteristicsLog(job *Job, d manifest.DatasetSpec, p datasets.Preprocessing) (*datasets.LogSummary, error) {
 	if err := datasetThreshold(d, &p); err != nil {
 		return nil, err
 	}
 	if d.EngineLog != nil {
-		return engineLogSummary(job, job.inputs.Engines.Logs[d.EngineLog], p)
+		return engineLogSummary(job, job.Inputs.Engines.Logs[d.EngineLog], p)
 	}
 	t, err := job.OpenTable(d.Interactions)
 	if err != nil {
 		return nil, fmt.Errorf("dataset %q: interactions: %w", d.Name, err)
 	}
-	defer job.inputs.CloseCounted(job.Path(d.Interactions), t)
+	defer job.Inputs.CloseCounted(job.Path(d.Interactions), t)
 	col := func(name string) (int, error) {
 		i := t.Col(name)
 		if i < 0 {
@@ -364,8 +364,8 @@ func datasetThreshold(d manifest.DatasetSpec, p *datasets.Preprocessing) error {
 	return nil
 }
 
-// characteristicsMethod is the method note (notes/characteristics.md).
-func characteristicsMethod(from string, o *datasets.CharacteristicsOptions, n analyses.Naming) string {
+// CharacteristicsMethod is the method note (notes/characteristics.md).
+func CharacteristicsMethod(from string, o *datasets.CharacteristicsOptions, n analyses.Naming) string {
 	d := struct {
 		FromLogs, HasThreshold bool
 		Threshold              float64
@@ -387,7 +387,7 @@ func engineLogSummary(job *Job, e *load.EngineLogSource, p datasets.Preprocessin
 	defer cancel()
 	go func() {
 		select {
-		case <-job.done:
+		case <-job.Done:
 			cancel()
 		case <-ctx.Done():
 		}

@@ -1,4 +1,4 @@
-package report
+package kinds
 
 // Registration of critical_difference: the results matrix of
 // one metric, paired by dataset name (Results.Matrix looks every cell up
@@ -44,11 +44,11 @@ func runCriticalDifference(job *Job, o *significance.CriticalDifferenceOptions) 
 	if err != nil {
 		return nil, err
 	}
-	return &Output{Result: r, Figures: figs, Method: criticalDifferenceMethod(r)}, nil
+	return &Output{Result: r, Figures: figs, Method: CriticalDifferenceMethod(r)}, nil
 }
 
-// criticalDifferenceMethod is the method note (notes/critical_difference.md).
-func criticalDifferenceMethod(r *significance.CriticalDifferenceResult) string {
+// CriticalDifferenceMethod is the method note (notes/critical_difference.md).
+func CriticalDifferenceMethod(r *significance.CriticalDifferenceResult) string {
 	d := struct {
 		NemenyiQ, Alpha, Rope, Confidence float64
 		K, Pairs, Samples                 int

@@ -1,4 +1,4 @@
-package report
+package kinds
 
 import (
 	"fmt"
@@ -68,7 +68,7 @@ func runClusters(job *Job, o *dsets.ClustersOptions) (*Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Output{Result: r, Figures: figs, Method: clustersMethod(r, o)}, nil
+	return &Output{Result: r, Figures: figs, Method: ClustersMethod(r, o)}, nil
 }
 
 // clustersFeatures gathers the dataset features X[d][f] that clusters and
@@ -151,8 +151,8 @@ func selectFeatures(names, known []string) ([]string, error) {
 	return out, nil
 }
 
-// clustersMethod is the method note (notes/clusters.md).
-func clustersMethod(r *dsets.ClustersResult, o *dsets.ClustersOptions) string {
+// ClustersMethod is the method note (notes/clusters.md).
+func ClustersMethod(r *dsets.ClustersResult, o *dsets.ClustersOptions) string {
 	d := struct {
 		Features, Components, Trees, Inits, MaxIter, K, KMin, KMax int
 		IsolationForest, KFixed, HasARI                            bool

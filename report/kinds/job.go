@@ -1,4 +1,4 @@
-package report
+package kinds
 
 import (
 	"context"
@@ -26,11 +26,11 @@ type Job struct {
 	Seed uint64
 	// Workers is the number of workers the analysis may use. Results must
 	// not depend on it.
-	Workers  int
-	inputs   *load.Inputs // this analysis's view: records what it reads
-	progress Progress
-	fed      *fedUnits // the shared units pass's sink for this analysis
-	done     <-chan struct{}
+	Workers    int
+	Inputs     *load.Inputs // this analysis's view: records what it reads
+	ProgressTo Progress     // told how far long work has come (Progress returns it)
+	Fed        *FedUnits    // the shared units pass's sink for this analysis
+	Done       <-chan struct{}
 }
 
 // Canceled reports whether the build was cancelled (a superseded rebuild
@@ -38,17 +38,17 @@ type Job struct {
 // early with any error; the build reports the cancellation instead.
 func (c *Job) Canceled() bool {
 	select {
-	case <-c.done:
+	case <-c.Done:
 		return true
 	default:
 		return false
 	}
 }
 
-// fedUnits is a sink the shared units pass fed, and its error.
-type fedUnits struct {
-	sink load.UnitsSink
-	err  error
+// FedUnits is a sink the shared units pass fed, and its error.
+type FedUnits struct {
+	Sink load.UnitsSink
+	Err  error
 }
 
 // Metric returns a metric with its direction and bound from the manifest
@@ -64,9 +64,9 @@ func (c *Job) Dataset(name string) analyses.Dataset {
 
 // Results returns the study's results (the `results` input), loaded once.
 func (c *Job) Results() (*analyses.Results, error) {
-	r, err := c.inputs.Results()
-	c.inputs.Reads.Merge(c.inputs.ResReads)
-	c.inputs.MergeDerived()
+	r, err := c.Inputs.Results()
+	c.Inputs.Reads.Merge(c.Inputs.ResReads)
+	c.Inputs.MergeDerived()
 	return r, err
 }
 
@@ -76,17 +76,17 @@ func (c *Job) Results() (*analyses.Results, error) {
 // fed by the build's shared pass before Run: ReadUnits returns that sink
 // (sink is not used). Otherwise sink is fed by a pass of its own.
 func (c *Job) ReadUnits(sink load.UnitsSink) (load.UnitsSink, error) {
-	if c.fed != nil {
-		return c.fed.sink, c.fed.err
+	if c.Fed != nil {
+		return c.Fed.Sink, c.Fed.Err
 	}
-	return sink, c.inputs.UnitsPass(context.Background(), []load.UnitsSink{sink})[0]
+	return sink, c.Inputs.UnitsPass(context.Background(), []load.UnitsSink{sink})[0]
 }
 
 // Characteristics returns the `characteristics` input, loaded once; nil
 // when the study has none.
 func (c *Job) Characteristics() (*load.Characteristics, error) {
-	ch, err := c.inputs.Characteristics()
-	c.inputs.Reads.Merge(c.inputs.CharReads)
+	ch, err := c.Inputs.Characteristics()
+	c.Inputs.Reads.Merge(c.Inputs.CharReads)
 	return ch, err
 }
 
@@ -101,12 +101,12 @@ func (c *Job) Path(rel string) string {
 // streaming, checking it may be read and recording it for the cache and
 // the provenance. path is relative to the manifest.
 func (c *Job) OpenTable(path string) (*input.TableReader, error) {
-	return c.inputs.Open(c.Path(path))
+	return c.Inputs.Open(c.Path(path))
 }
 
 // Progress reports progress of long work on a terminal; it prints nothing
 // when output is not a TTY or with --quiet. Safe for concurrent use.
-func (c *Job) Progress() Progress { return c.progress }
+func (c *Job) Progress() Progress { return c.ProgressTo }
 
 // Progress is told how far long work has come.
 type Progress interface {
@@ -114,13 +114,15 @@ type Progress interface {
 	Step(label string, done, total int)
 }
 
-type noProgress struct{}
+// NoProgress is a Progress that is told nothing.
+type NoProgress struct{}
 
-func (noProgress) Step(string, int, int) {}
+// Step does nothing.
+func (NoProgress) Step(string, int, int) {}
 
-// deriveSeed mixes the study seed with an analysis id (FNV-1a of the id,
+// DeriveSeed mixes the study seed with an analysis id (FNV-1a of the id,
 // then a splitmix64 step), so every analysis has an independent stream.
-func deriveSeed(seed int64, id string) uint64 {
+func DeriveSeed(seed int64, id string) uint64 {
 	h := fnv.New64a()
 	h.Write([]byte(id))
 	return stats.SplitMix64(uint64(seed)^h.Sum64(), 0)

@@ -1,4 +1,4 @@
-package report
+package kinds
 
 // runs, truth and predictions of an offline_metrics analysis take every
 // form an [inputs] entry takes — a path or glob with {dataset}/{method}
@@ -106,13 +106,13 @@ func offlineExpandEntries(job *Job, key string, v any) ([]offlineFile, error) {
 	manifestName := filepath.Base(job.Study.File)
 	var out []offlineFile
 	for _, e := range entries {
-		files, err := job.inputs.Match(e.Path)
+		files, err := job.Inputs.Match(e.Path)
 		if err != nil {
 			// placed by the build at the analysis's line, as before entries
 			return nil, fmt.Errorf("%s: %v", key, err)
 		}
 		for _, f := range files {
-			of := offlineFile{path: f.Path, display: job.inputs.Display(f.Path), dataset: f.Dataset, method: f.Method, columns: e.Columns}
+			of := offlineFile{path: f.Path, display: job.Inputs.Display(f.Path), dataset: f.Dataset, method: f.Method, columns: e.Columns}
 			if of.dataset == "" {
 				of.dataset = e.Dataset
 			}
@@ -144,30 +144,30 @@ func offlineOpenRun(job *Job, o formatOption, f offlineFile, predictions bool) (
 		format = input.FormatTable
 	}
 	if !offlineTabular(f) {
-		return job.inputs.OpenRun(f.path, f.display, format, predictions)
+		return job.Inputs.OpenRun(f.path, f.display, format, predictions)
 	}
 	if format == input.FormatTREC && !input.IsParquet(f.path) {
 		return nil, fmt.Errorf("%s: columns map the columns of a table; a TREC file has fixed fields (qid Q0 docno rank score tag)", f.display)
 	}
-	if err := job.inputs.CheckFile(f.path); err != nil {
+	if err := job.Inputs.CheckFile(f.path); err != nil {
 		return nil, err
 	}
-	job.inputs.NoteFile(f.path)
+	job.Inputs.NoteFile(f.path)
 	return input.OpenRunTable(f.path, f.display, predictions, f.columns, job.Study.MaxDecompressed)
 }
 
 // offlineScanTruth streams a truth file, checked and recorded.
 func offlineScanTruth(job *Job, o formatOption, f offlineFile, fn func(user, item []byte, rel float64, line int) error) (int64, error) {
 	if !offlineTabular(f) {
-		return job.inputs.ScanTruth(f.path, f.display, input.RunFormatOf(f.path, o.format()), fn)
+		return job.Inputs.ScanTruth(f.path, f.display, input.RunFormatOf(f.path, o.format()), fn)
 	}
 	if input.RunFormatOf(f.path, o.format()) == input.FormatTREC && !input.IsParquet(f.path) {
 		return 0, fmt.Errorf("%s: columns map the columns of a table; TREC qrels have fixed fields (qid iter docno level)", f.display)
 	}
-	if err := job.inputs.CheckFile(f.path); err != nil {
+	if err := job.Inputs.CheckFile(f.path); err != nil {
 		return 0, err
 	}
-	job.inputs.NoteFile(f.path)
+	job.Inputs.NoteFile(f.path)
 	return input.ScanTruthTable(f.path, f.display, f.columns, job.Study.MaxDecompressed, fn)
 }
 

@@ -1,4 +1,4 @@
-package report
+package kinds
 
 // offline_metrics gathers its own inputs (run files, truth, predictions)
 // rather than the study's results and units: it is the step that makes
@@ -22,7 +22,7 @@ import (
 )
 
 func offlineMetricsKind() Kind {
-	k := NewKind("offline_metrics", "per-user Precision, Recall, F1, nDCG, MAP, MRR, HitRate, RankScore, LiftIndex, per-run Coverage and Novelty, MAE and RMSE from ranked runs and truth (Jannach et al. 2010)", runOfflineMetrics)
+	k := NewKind("offline_metrics", "per-user Precision, Recall, F1, nDCG, MAP, MRR, HitRate, RankScore, LiftIndex, per-run Coverage and Novelty, MAE and RMSE from ranked runs and truth (Jannach et al. 2010)", RunOfflineMetrics)
 	// Its per-run values join the study's results and its per-user values
 	// its units, so every other analysis can name them (ndcg@10, …).
 	k.Feeds = true
@@ -33,7 +33,8 @@ func offlineMetricsKind() Kind {
 // analysis's CSV data file; beyond it the per-user values only stream.
 const offlineUnitsPageLimit = 200000
 
-func runOfflineMetrics(job *Job, o *offline.Options) (*Output, error) {
+// RunOfflineMetrics runs an offline_metrics analysis.
+func RunOfflineMetrics(job *Job, o *offline.Options) (*Output, error) {
 	// Each run keeps its own per-user rows, so the runs are read in
 	// parallel; past offlineUnitsPageLimit rows in all, every run drops
 	// them and the per-user values only stream.
@@ -66,7 +67,7 @@ func runOfflineMetrics(job *Job, o *offline.Options) (*Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := &Output{Result: res, Figures: figs, Method: offlineMethod(o)}
+	out := &Output{Result: res, Figures: figs, Method: OfflineMethod(o)}
 	for _, row := range res.Tables()[0].Rows {
 		if v, ok := row[3].(float64); ok {
 			out.Results = append(out.Results, load.ResultRow{Dataset: row[0].(string), Method: row[1].(string), Metric: row[2].(string), Value: v})
@@ -361,9 +362,9 @@ func offlineReadTruth(job *Job, o *offline.Options, files []offlineFile) (*offli
 				return truth.Add(user, item, rel)
 			})
 		} else {
-			rows, err = job.inputs.ReadTruth(f.path, f.display, input.RunFormatOf(f.path, o.Format), truth)
+			rows, err = job.Inputs.ReadTruth(f.path, f.display, input.RunFormatOf(f.path, o.Format), truth)
 		}
-		job.inputs.RecordFile(f.path, rows)
+		job.Inputs.RecordFile(f.path, rows)
 		if err != nil {
 			return nil, err
 		}
@@ -449,7 +450,7 @@ func offlineReadRun(job *Job, o *offline.Options, truth *offline.Truth, f offlin
 	if !rr.Unchanged() {
 		return nil, fmt.Errorf("%s: the file changed while it was read; build again", f.display)
 	}
-	job.inputs.RecordFile(f.path, rr.Rows)
+	job.Inputs.RecordFile(f.path, rr.Rows)
 	if rr.Rows == 0 {
 		return nil, fmt.Errorf("%s: the run has no rows", f.display)
 	}
@@ -474,11 +475,11 @@ func offlineReadRun(job *Job, o *offline.Options, truth *offline.Truth, f offlin
 				return nil, pr.ListError(err)
 			}
 		}
-		job.inputs.RecordFile(pf.path, pr.Rows)
+		job.Inputs.RecordFile(pf.path, pr.Rows)
 	}
 	return run, nil
 }
 
-// offlineMethod is the method note (notes/offline_metrics.md), which
+// OfflineMethod is the method note (notes/offline_metrics.md), which
 // reads the options only.
-func offlineMethod(o *offline.Options) string { return methodNote("offline_metrics", o) }
+func OfflineMethod(o *offline.Options) string { return methodNote("offline_metrics", o) }

@@ -1,4 +1,4 @@
-package report
+package kinds
 
 import (
 	"github.com/evalbook/evalbook/analyses"
@@ -32,11 +32,11 @@ func runAggregate(job *Job, o *leaderboard.AggregateOptions) (*Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Output{Result: r, Figures: figs, Method: aggregateMethod()}, nil
+	return &Output{Result: r, Figures: figs, Method: AggregateMethod()}, nil
 }
 
-// aggregateMethod is the method note (notes/aggregate.md).
-func aggregateMethod() string { return methodNote("aggregate", nil) }
+// AggregateMethod is the method note (notes/aggregate.md).
+func AggregateMethod() string { return methodNote("aggregate", nil) }
 
 // matrixInput builds q[d][m] for a metric, over the named subsets (all
 // when empty), checking that the names exist.

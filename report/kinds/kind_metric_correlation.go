@@ -1,4 +1,4 @@
-package report
+package kinds
 
 // Registration of metric_correlation: gathers one matrix per
 // metric from the results and hands them to the pure analysis.
@@ -55,11 +55,11 @@ func runMetricCorrelation(job *Job, o *correlation.Options) (*Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Output{Result: r, Figures: figs, Method: metricCorrelationMethod(r)}, nil
+	return &Output{Result: r, Figures: figs, Method: MetricCorrelationMethod(r)}, nil
 }
 
-// metricCorrelationMethod is the method note (notes/metric_correlation.md).
-func metricCorrelationMethod(r *correlation.Result) string {
+// MetricCorrelationMethod is the method note (notes/metric_correlation.md).
+func MetricCorrelationMethod(r *correlation.Result) string {
 	return methodNote("metric_correlation", struct {
 		Method string // spearman, pearson or kendall
 		Raw    bool
