@@ -187,3 +187,64 @@ func TestOptionsWalk(t *testing.T) {
 		t.Errorf("following the options from Build returns to a file it had left %d times (at most 10):\n%s", returns, b.String())
 	}
 }
+
+// maxPackageLines bounds a report package's non-test lines, so a stage
+// stays one concern a reader can hold; report itself, the orchestration,
+// gets less.
+const maxPackageLines, maxReportLines = 5000, 4000
+
+// oversized are the packages allowed past maxPackageLines, with why.
+var oversized = map[string]string{
+	"report/input": "the readers of every input format (CSV/TSV tokenizer, Parquet, decimals, runs, truth); to split by format",
+}
+
+// TestPackageSizes fails when a report package's non-test Go files pass
+// maxPackageLines lines (report: maxReportLines), unless oversized names
+// it; and when oversized names a package back under the bound.
+func TestPackageSizes(t *testing.T) {
+	err := filepath.WalkDir(".", func(p string, d os.DirEntry, err error) error {
+		if err != nil || !d.IsDir() {
+			return err
+		}
+		if d.Name() == "testdata" {
+			return filepath.SkipDir
+		}
+		pkg := filepath.ToSlash(filepath.Join("report", p))
+		lines := packageLines(t, p)
+		max := maxPackageLines
+		if pkg == "report" {
+			max = maxReportLines
+		}
+		switch why, ok := oversized[pkg]; {
+		case lines > max && !ok:
+			t.Errorf("%s: %d non-test lines, over %d: split it into stages", pkg, lines, max)
+		case lines <= max && ok:
+			t.Errorf("%s: %d non-test lines, under %d: drop it from oversized (%s)", pkg, lines, max, why)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// packageLines counts the lines of a directory's non-test Go files.
+func packageLines(t *testing.T, dir string) int {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, e := range entries {
+		if !strings.HasSuffix(e.Name(), ".go") || strings.HasSuffix(e.Name(), "_test.go") {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		n += strings.Count(string(b), "\n")
+	}
+	return n
+}
