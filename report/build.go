@@ -86,9 +86,10 @@ type Options struct {
 	// onExport, when set (tests), is told the id of every figure whose
 	// PDF and PNG were rendered.
 	onExport func(figID string)
-	// disk is the disk cache of this build (run opens it in CacheDir);
-	// cacheNow, when set (tests), is its clock.
-	disk     *diskStore
+	// cache is the build's caching as run resolved it from NoCache,
+	// Cache, CacheDir and CacheMaxBytes (cachePolicy); cacheNow, when set
+	// (tests), is the disk cache's clock.
+	cache    cachePolicy
 	cacheNow func() time.Time
 	// checkOut: refuse an unsafe output before any analysis runs (Build;
 	// checked again, with every file read, before writing).
@@ -220,20 +221,7 @@ func run(ctx context.Context, o *Options) (*built, error) {
 		in.ParallelMin, in.ChunkBytes = o.parallelMin, o.chunkBytes
 	}
 	in.OnParallel = o.onParallel
-	switch {
-	case o.NoCache:
-	case o.Cache != nil:
-		in.Hashes = o.Cache.hashStore()
-	default:
-		in.Hashes = input.LoadHashStore(o.CacheDir)
-		defer in.Hashes.Save(o.CacheDir)
-	}
-	if !o.NoCache && o.CacheDir != "" {
-		o.disk = newDiskStore(o.CacheDir, o.CacheMaxBytes, in.Hashes, o.Warn, o.cacheNow)
-		// the entries are written while the site renders; the build
-		// ends when they are on disk
-		defer o.disk.finish()
-	}
+	defer o.resolveCache(in)()
 	if o.OnRead != nil {
 		// what it read, and what it tried to open (a file missing now
 		// must be watched, to rebuild when it comes back)
@@ -381,7 +369,7 @@ func runAnalyses(ctx context.Context, s *manifest.Study, in *load.Inputs, o Opti
 			// The others would be computed without this one's values:
 			// they still run, to report their own errors, but nothing of
 			// theirs is taken from or put into the cache.
-			o.Cache, o.CacheDir, o.disk = nil, "", nil
+			o.cache = cachePolicy{}
 			continue
 		}
 		in.Derived = append(in.Derived, load.DerivedSource{Id: r.Spec.ID, Results: r.Output.Results, Units: r.Output.Units, Reads: r.reads})
@@ -402,8 +390,8 @@ func runPhase(ctx context.Context, s *manifest.Study, in *load.Inputs, o Options
 	ph := &phase{ctx: ctx, s: s, in: in, o: o, v: newValidator(in)}
 	var todo []*phaseJob
 	for _, r := range runs {
-		j := &phaseJob{r: r, key: keys[r], disk: o.disk}
-		if o.NoCache || r.Spec.Kind.Feeds {
+		j := &phaseJob{r: r, key: keys[r], disk: o.cache.disk}
+		if !o.cache.on || r.Spec.Kind.Feeds {
 			j.disk = nil
 		}
 		if ph.cached(j) {
@@ -459,17 +447,17 @@ type phaseJob struct {
 // cached takes an analysis's output from the memory or the disk cache
 // when an entry is valid for the files as they are now.
 func (ph *phase) cached(j *phaseJob) bool {
-	if ph.o.NoCache {
+	if !ph.o.cache.on {
 		return false
 	}
 	r := j.r
-	if out, reads := ph.o.Cache.get(r.Spec.ID, j.key, ph.in, ph.v); out != nil {
+	if out, reads := ph.o.cache.memory.get(r.Spec.ID, j.key, ph.in, ph.v); out != nil {
 		r.Output, r.reads, r.cached = out, reads, true
 		return true
 	}
 	if out, st := j.disk.get(r.Spec.ID, j.key, ph.v); out != nil {
 		r.Output, r.reads, r.cached = out, st.replay(ph.in), true
-		ph.o.Cache.putStamp(r.Spec.ID, j.key, st, out)
+		ph.o.cache.memory.putStamp(r.Spec.ID, j.key, st, out)
 		return true
 	}
 	return false
@@ -547,14 +535,14 @@ func (ph *phase) run(j *phaseJob) {
 		}
 	}
 	r.Output, r.Err, r.reads = out, err, j.rs
-	if err != nil || (ph.o.Cache == nil && j.disk == nil) {
+	if err != nil || (ph.o.cache.memory == nil && j.disk == nil) {
 		return
 	}
 	st, serr := stampReads(j.rs, ph.in)
 	if serr != nil {
 		return // a file changed or vanished while it was read: store nothing
 	}
-	ph.o.Cache.putStamp(r.Spec.ID, j.key, st, out)
+	ph.o.cache.memory.putStamp(r.Spec.ID, j.key, st, out)
 	j.disk.put(r.Spec.ID, j.key, st, out) // in the background; a failed write only costs time
 }
 

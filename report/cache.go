@@ -216,3 +216,43 @@ func sameReads(a, b readStamp) bool {
 	}
 	return true
 }
+
+// cachePolicy is the build's caching, resolved once from its Options
+// (NoCache, Cache, CacheDir, CacheMaxBytes) by resolveCache: every later
+// decision reads it, not the options.
+type cachePolicy struct {
+	// on: outputs may be taken from the caches and put into them. Off
+	// with NoCache, and for the rest of a build once a feeding analysis
+	// failed (the others would be computed without its values).
+	on     bool
+	memory *Cache     // serve's memory cache, or nil
+	disk   *diskStore // the content-addressed store in CacheDir, or nil
+}
+
+// resolveCache decides the build's caching once: the file hashes the
+// input state starts from (serve's, kept across its builds; or those
+// saved in CacheDir; or none with NoCache) and o.cache. The function it
+// returns ends the build's caching: it waits for the disk entries (written
+// while the site renders) and saves the hashes.
+func (o *Options) resolveCache(in *load.Inputs) (finish func()) {
+	o.cache = cachePolicy{on: !o.NoCache}
+	if o.NoCache {
+		return func() {}
+	}
+	save := func() {}
+	if o.Cache != nil {
+		in.Hashes, o.cache.memory = o.Cache.hashStore(), o.Cache
+	} else {
+		in.Hashes = input.LoadHashStore(o.CacheDir)
+		save = func() { in.Hashes.Save(o.CacheDir) }
+	}
+	if o.CacheDir == "" {
+		return save
+	}
+	disk := newDiskStore(o.CacheDir, o.CacheMaxBytes, in.Hashes, o.Warn, o.cacheNow)
+	o.cache.disk = disk
+	return func() {
+		disk.finish()
+		save()
+	}
+}
