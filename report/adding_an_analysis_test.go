@@ -12,7 +12,7 @@ import (
 )
 
 // docBlock is a fenced code block of docs/ADDING_AN_ANALYSIS.md whose
-// info string names a file: "```go report/kind_spread.go".
+// info string names a file: "```go report/kinds/kind_spread.go".
 type docBlock struct {
 	file, text string
 }
@@ -113,14 +113,14 @@ func TestAddingAnAnalysisChecklist(t *testing.T) {
 	for _, b := range blocks {
 		path := filepath.Join(dir, filepath.FromSlash(b.file))
 		switch b.file {
-		case "report/kinds.go":
+		case "report/kinds/kinds.go":
 			src, err := os.ReadFile(path)
 			if err != nil {
 				t.Fatal(err)
 			}
 			list := "\tfor _, k := range []Kind{\n"
 			if !strings.Contains(string(src), list) {
-				t.Fatalf("report/kinds.go has no list %q for the registration line", strings.TrimSpace(list))
+				t.Fatalf("report/kinds/kinds.go has no list %q for the registration line", strings.TrimSpace(list))
 			}
 			os.WriteFile(path, []byte(strings.Replace(string(src), list, list+b.text, 1)), 0o644)
 		case "README.md":

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"github.com/evalbook/evalbook/report/input"
+	"github.com/evalbook/evalbook/report/manifest"
 	"os"
 	"path/filepath"
 	"sort"
@@ -15,7 +16,7 @@ import (
 // what it read (input.ReadSet, the same record as provenance.json), so an
 // archive can never miss an input.
 type Archivable struct {
-	Study *Study
+	Study *manifest.Study
 	// Site maps a slash-separated path inside the site to its bytes,
 	// the site marker (SiteMarker) included: exactly what Build writes.
 	Site map[string][]byte
@@ -99,14 +100,14 @@ func BuildForArchive(ctx context.Context, o Options) (*Archivable, error) {
 // manifest's of the bytes parsed, any other's pinned at its first read.
 func recordedSum(b *built, p string) (string, error) {
 	if p == b.study.File {
-		return b.study.sourceSum, nil
+		return b.study.SourceSum, nil
 	}
-	sum := b.in.pin(p)
-	if sum == "" && b.in.changedWhileRead(p) {
-		return "", fmt.Errorf("%s: changed while this build read it (build again)", b.in.display(p))
+	sum := b.in.Pin(p)
+	if sum == "" && b.in.ChangedWhileRead(p) {
+		return "", fmt.Errorf("%s: changed while this build read it (build again)", b.in.Display(p))
 	}
 	if sum == "" {
-		return "", fmt.Errorf("%s: cannot be read", b.in.display(p))
+		return "", fmt.Errorf("%s: cannot be read", b.in.Display(p))
 	}
 	return sum, nil
 }

@@ -3,6 +3,9 @@ package report
 import (
 	"bufio"
 	"fmt"
+	"github.com/evalbook/evalbook/report/kinds"
+	"github.com/evalbook/evalbook/report/load"
+	"github.com/evalbook/evalbook/report/manifest"
 	"os"
 	"path/filepath"
 	"testing"
@@ -27,7 +30,7 @@ func BenchmarkUnitsLoader(b *testing.B) {
 	f.Close()
 	st, _ := os.Stat(path)
 	os.WriteFile(filepath.Join(dir, "study.toml"), []byte("title = \"b\"\n[inputs]\nunits = \"units.csv\"\n"), 0o644)
-	s, err := LoadStudy(filepath.Join(dir, "study.toml"), Kinds())
+	s, err := manifest.LoadStudy(filepath.Join(dir, "study.toml"), kinds.Kinds())
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -36,7 +39,7 @@ func BenchmarkUnitsLoader(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		var n int
 		var sum float64
-		if err := newInputs(s).units(func(u *UnitRow) error { n++; sum += u.Value; return nil }); err != nil {
+		if err := load.NewInputs(s).Units(func(u *load.UnitRow) error { n++; sum += u.Value; return nil }); err != nil {
 			b.Fatal(err)
 		}
 		if n != rows {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/evalbook/evalbook/analyses"
 	"github.com/evalbook/evalbook/analyses/leaderboard"
+	"github.com/evalbook/evalbook/report/manifest"
 )
 
 // boundsRequired are the keys each type needs before the key under test.
@@ -286,10 +287,10 @@ func TestBoundsStabilityWork(t *testing.T) {
 		o.Defaults()
 		return o
 	}
-	if err := checkStabilityWork(opts(analyses.MaxRepeats), 30, 11); err != nil {
+	if err := manifest.CheckStabilityWork(opts(analyses.MaxRepeats), 30, 11); err != nil {
 		t.Errorf("30 datasets × 11 methods at the repeats limit: %v", err)
 	}
-	if err := checkStabilityWork(opts(100), 100, 30); err != nil {
+	if err := manifest.CheckStabilityWork(opts(100), 100, 30); err != nil {
 		t.Errorf("100 datasets × 30 methods at the default repeats: %v", err)
 	}
 	// Each matrix compares every pair of methods on every dataset, and
@@ -303,12 +304,12 @@ func TestBoundsStabilityWork(t *testing.T) {
 		{1000, 50, 100, "stability on 1000 datasets and 50 methods with repeats = 100 needs 106318 perturbed matrices of up to 1000 × 50, 2.7e+11 comparisons of two methods on a dataset, above the limit of 2e+09; list fewer methods (methods = [...]) or datasets, lower repeats or list fewer perturbations"},
 		{10, 1000, 10, "stability on 10 datasets and 1000 methods with repeats = 10 needs "},
 	} {
-		err := checkStabilityWork(opts(c.repeats), c.nd, c.nm)
+		err := manifest.CheckStabilityWork(opts(c.repeats), c.nd, c.nm)
 		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "above the limit of 2e+09") {
 			t.Errorf("%d datasets × %d methods: got %v\nwant %s", c.nd, c.nm, err, c.want)
 		}
 	}
-	err := checkStabilityWork(opts(analyses.MaxRepeats), 1000, 11)
+	err := manifest.CheckStabilityWork(opts(analyses.MaxRepeats), 1000, 11)
 	want := "stability on 1000 datasets and 11 methods with repeats = 10000 needs 9"
 	if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "above the limit of 1000000") {
 		t.Errorf("got %v\nwant %s…", err, want)

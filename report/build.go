@@ -15,6 +15,9 @@ import (
 	"github.com/evalbook/evalbook/analyses"
 	"github.com/evalbook/evalbook/figures"
 	"github.com/evalbook/evalbook/report/input"
+	"github.com/evalbook/evalbook/report/kinds"
+	"github.com/evalbook/evalbook/report/load"
+	"github.com/evalbook/evalbook/report/manifest"
 )
 
 // Options configure a build (the flags of evalbook build, serve and
@@ -38,13 +41,13 @@ type Options struct {
 	// discards them.
 	Warn io.Writer
 	// Progress reports long work; nil reports nothing.
-	Progress Progress
+	Progress kinds.Progress
 	// Version is the tool version written into the provenance.
 	Version string
 	// Command is the command line to rebuild, for the provenance.
 	Command string
 	// Kinds is the analysis registry; nil means Kinds().
-	Kinds Registry
+	Kinds kinds.Registry
 	// Cache keeps analysis outputs between builds (evalbook serve); nil
 	// recomputes everything. NoCache ignores it.
 	Cache *Cache
@@ -83,9 +86,10 @@ type Options struct {
 	// onExport, when set (tests), is told the id of every figure whose
 	// PDF and PNG were rendered.
 	onExport func(figID string)
-	// disk is the disk cache of this build (run opens it in CacheDir);
-	// cacheNow, when set (tests), is its clock.
-	disk     *diskStore
+	// cache is the build's caching as run resolved it from NoCache,
+	// Cache, CacheDir and CacheMaxBytes (cachePolicy); cacheNow, when set
+	// (tests), is the disk cache's clock.
+	cache    cachePolicy
 	cacheNow func() time.Time
 	// checkOut: refuse an unsafe output before any analysis runs (Build;
 	// checked again, with every file read, before writing).
@@ -115,18 +119,19 @@ type Summary struct {
 
 // analysisRun is one analysis's output, or its error.
 type analysisRun struct {
-	Spec   AnalysisSpec
+	Spec   manifest.AnalysisSpec
 	Seed   uint64
-	Output *Output
+	Output *kinds.Output
 	Err    error
+	kind   kinds.Kind     // its type in the build's registry
 	cached bool           // the output came from the cache
 	reads  *input.ReadSet // what it read (for the cache, derived inputs, serve)
 }
 
 // built is what a build computed before anything is written.
 type built struct {
-	study *Study
-	in    *inputs
+	study *manifest.Study
+	in    *load.Inputs
 	runs  []analysisRun
 	files map[string][]byte
 }
@@ -184,7 +189,7 @@ func Build(ctx context.Context, o Options) (*Summary, error) {
 // Validate runs exactly what Build runs — manifest, inputs, analyses,
 // rendering in memory — and writes nothing, so it accepts a study exactly
 // when Build does and reports the same errors.
-func Validate(ctx context.Context, o Options) (*Study, error) {
+func Validate(ctx context.Context, o Options) (*manifest.Study, error) {
 	if err := o.normalise(); err != nil {
 		return nil, err
 	}
@@ -200,7 +205,7 @@ func Validate(ctx context.Context, o Options) (*Study, error) {
 // check the declared inputs, run the feeding analyses and then the
 // others, record the provenance and render the site in memory.
 func run(ctx context.Context, o *Options) (*built, error) {
-	study, err := LoadStudy(o.Manifest, o.Kinds)
+	study, err := manifest.LoadStudy(o.Manifest, o.Kinds)
 	if err != nil {
 		return nil, fmt.Errorf("manifest: %w", err)
 	}
@@ -208,32 +213,19 @@ func run(ctx context.Context, o *Options) (*built, error) {
 	if o.Out == "" {
 		o.Out = filepath.Join(study.Dir, "site")
 	}
-	in := newInputs(study)
-	in.allowOutside = study.AllowOutside || o.AllowOutside
-	in.onOpen = o.onOpen
-	in.jobs, in.parallelMin, in.chunkBytes = o.Jobs, 32<<20, 256<<10
+	in := load.NewInputs(study)
+	in.AllowOutside = study.AllowOutside || o.AllowOutside
+	in.OnOpen = o.onOpen
+	in.Jobs, in.ParallelMin, in.ChunkBytes = o.Jobs, 32<<20, 256<<10
 	if o.parallelMin > 0 {
-		in.parallelMin, in.chunkBytes = o.parallelMin, o.chunkBytes
+		in.ParallelMin, in.ChunkBytes = o.parallelMin, o.chunkBytes
 	}
-	in.onParallel = o.onParallel
-	switch {
-	case o.NoCache:
-	case o.Cache != nil:
-		in.hashes = o.Cache.hashStore()
-	default:
-		in.hashes = input.LoadHashStore(o.CacheDir)
-		defer in.hashes.Save(o.CacheDir)
-	}
-	if !o.NoCache && o.CacheDir != "" {
-		o.disk = newDiskStore(o.CacheDir, o.CacheMaxBytes, in.hashes, o.Warn, o.cacheNow)
-		// the entries are written while the site renders; the build
-		// ends when they are on disk
-		defer o.disk.finish()
-	}
+	in.OnParallel = o.onParallel
+	defer o.resolveCache(in)()
 	if o.OnRead != nil {
 		// what it read, and what it tried to open (a file missing now
 		// must be watched, to rebuild when it comes back)
-		defer func() { o.OnRead(append(in.all.Files(), in.tried.Files()...), in.all.Patterns()) }()
+		defer func() { o.OnRead(append(in.All.Files(), in.Tried.Files()...), in.All.Patterns()) }()
 	}
 	if err := checkInputs(study, in); err != nil {
 		return nil, fmt.Errorf("inputs: %w", err)
@@ -258,7 +250,7 @@ func run(ctx context.Context, o *Options) (*built, error) {
 	// Values a feeding analysis derives must not collide with the results
 	// files, whether or not another analysis reads the results.
 	if derivesResults(in) && len(study.Inputs.Results) > 0 {
-		if _, err := in.results(); err != nil {
+		if _, err := in.Results(); err != nil {
 			return nil, fmt.Errorf("inputs: %w", err)
 		}
 	}
@@ -266,7 +258,7 @@ func run(ctx context.Context, o *Options) (*built, error) {
 	if err != nil {
 		return nil, fmt.Errorf("provenance: %w", err)
 	}
-	site := &siteBuild{study: study, runs: runs, prov: prov, opts: *o, assets: loadAssets(), sources: in.sources}
+	site := &siteBuild{study: study, runs: runs, prov: prov, opts: *o, assets: loadAssets(), sources: in.Sources}
 	if len(site.assets.ECharts) == 0 && o.Format != "md" && o.Warn != nil {
 		fmt.Fprintln(o.Warn, "evalbook: warning: the ECharts asset was not built into this binary (run `make assets`, then rebuild); figures are static SVG only")
 	}
@@ -294,44 +286,44 @@ func (o *Options) normalise() error {
 		o.Jobs = runtime.GOMAXPROCS(0)
 	}
 	if o.Kinds == nil {
-		o.Kinds = Kinds()
+		o.Kinds = kinds.Kinds()
 	}
 	if o.Progress == nil {
-		o.Progress = noProgress{}
+		o.Progress = kinds.NoProgress{}
 	}
 	return nil
 }
 
 // checkInputs makes sure every input path matches a file and every page
 // and interaction log exists, so a typo fails before any work.
-func checkInputs(s *Study, in *inputs) error {
-	var errs Errors
-	for what, list := range map[string][]InputEntry{"results": s.Inputs.Results, "units": s.Inputs.Units, "characteristics": s.Inputs.Characteristics} {
+func checkInputs(s *manifest.Study, in *load.Inputs) error {
+	var errs manifest.Errors
+	for what, list := range map[string][]manifest.InputEntry{"results": s.Inputs.Results, "units": s.Inputs.Units, "characteristics": s.Inputs.Characteristics} {
 		for _, e := range list {
-			if _, err := in.expand(e, what); err != nil {
+			if _, err := in.Expand(e, what); err != nil {
 				errs = append(errs, err)
 			}
 		}
 	}
 	for _, p := range s.Pages {
-		b, err := in.readSource(p.Source, maxPageBytes)
+		b, err := in.ReadSource(p.Source, maxPageBytes)
 		if err != nil {
-			errs = append(errs, &ManifestError{File: filepath.Base(s.File), Line: p.Line, Msg: fmt.Sprintf("page %q: %v", p.Source, err)})
-		} else if err := checkPageShape(in.display(input.AbsPath(s.Dir, p.Source)), b); err != nil {
+			errs = append(errs, &manifest.ManifestError{File: filepath.Base(s.File), Line: p.Line, Msg: fmt.Sprintf("page %q: %v", p.Source, err)})
+		} else if err := checkPageShape(in.Display(input.AbsPath(s.Dir, p.Source)), b); err != nil {
 			errs = append(errs, err)
 		}
 	}
 	if s.Bibliography != "" {
-		if _, err := in.readSource(s.Bibliography, 0); err != nil {
-			errs = append(errs, &ManifestError{File: filepath.Base(s.File), Line: s.line("bibliography"), Msg: fmt.Sprintf("bibliography %q: %v", s.Bibliography, err)})
+		if _, err := in.ReadSource(s.Bibliography, 0); err != nil {
+			errs = append(errs, &manifest.ManifestError{File: filepath.Base(s.File), Line: s.Line("bibliography"), Msg: fmt.Sprintf("bibliography %q: %v", s.Bibliography, err)})
 		}
 	}
 	for i, d := range s.Datasets {
 		if d.Interactions == "" {
 			continue
 		}
-		if err := in.checkFile(input.AbsPath(s.Dir, d.Interactions)); err != nil {
-			errs = append(errs, &ManifestError{File: filepath.Base(s.File), Line: s.line(fmt.Sprintf("datasets.%d.interactions", i)),
+		if err := in.CheckFile(input.AbsPath(s.Dir, d.Interactions)); err != nil {
+			errs = append(errs, &manifest.ManifestError{File: filepath.Base(s.File), Line: s.Line(fmt.Sprintf("datasets.%d.interactions", i)),
 				Msg: fmt.Sprintf("dataset %q: interaction log %q: %v", d.Name, d.Interactions, err)})
 		}
 	}
@@ -345,10 +337,10 @@ func checkInputs(s *Study, in *inputs) error {
 // runAnalyses runs the analyses on o.Jobs workers. Each analysis gets the
 // whole worker budget for its own parallel work; outputs are collected by
 // index, so the order never depends on scheduling.
-func runAnalyses(ctx context.Context, s *Study, in *inputs, o Options) []analysisRun {
+func runAnalyses(ctx context.Context, s *manifest.Study, in *load.Inputs, o Options) []analysisRun {
 	runs := make([]analysisRun, len(s.Analyses))
 	for i, a := range s.Analyses {
-		runs[i] = analysisRun{Spec: a, Seed: deriveSeed(s.Seed, a.ID)}
+		runs[i] = analysisRun{Spec: a, Seed: kinds.DeriveSeed(s.Seed, a.ID), kind: o.Kinds[a.Type]}
 	}
 	// Phase 1: the analyses whose outputs feed the others; their derived
 	// results and units join the inputs in manifest order.
@@ -357,7 +349,7 @@ func runAnalyses(ctx context.Context, s *Study, in *inputs, o Options) []analysi
 	var feederKeys []string
 	for i := range runs {
 		r := &runs[i]
-		keys[r] = cacheKey(s, r.Spec, r.Seed, o.Version+exportsKey(s, o)+readRulesKey(o))
+		keys[r] = cacheKey(s, in, r.Spec, r.Seed, o.Version+exportsKey(s, o)+readRulesKey(o))
 		if r.Spec.Kind.Feeds {
 			feeders = append(feeders, r)
 			feederKeys = append(feederKeys, r.Spec.ID, keys[r])
@@ -377,10 +369,10 @@ func runAnalyses(ctx context.Context, s *Study, in *inputs, o Options) []analysi
 			// The others would be computed without this one's values:
 			// they still run, to report their own errors, but nothing of
 			// theirs is taken from or put into the cache.
-			o.Cache, o.CacheDir, o.disk = nil, "", nil
+			o.cache = cachePolicy{}
 			continue
 		}
-		in.derived = append(in.derived, derivedSource{id: r.Spec.ID, results: r.Output.Results, units: r.Output.Units, reads: r.reads})
+		in.Derived = append(in.Derived, load.DerivedSource{Id: r.Spec.ID, Results: r.Output.Results, Units: r.Output.Units, Reads: r.reads})
 	}
 	if ctx.Err() != nil {
 		return runs
@@ -394,20 +386,20 @@ func runAnalyses(ctx context.Context, s *Study, in *inputs, o Options) []analysi
 // slots, so nothing depends on scheduling. The analyses that read the
 // study's per-unit values (Kind.Units) and are not taken from the cache
 // are fed by one shared units pass (unitspass.go) before they run.
-func runPhase(ctx context.Context, s *Study, in *inputs, o Options, runs []*analysisRun, keys map[*analysisRun]string) {
+func runPhase(ctx context.Context, s *manifest.Study, in *load.Inputs, o Options, runs []*analysisRun, keys map[*analysisRun]string) {
 	ph := &phase{ctx: ctx, s: s, in: in, o: o, v: newValidator(in)}
 	var todo []*phaseJob
 	for _, r := range runs {
-		j := &phaseJob{r: r, key: keys[r], disk: o.disk}
-		if o.NoCache || r.Spec.Kind.Feeds {
+		j := &phaseJob{r: r, key: keys[r], disk: o.cache.disk}
+		if !o.cache.on || r.Spec.Kind.Feeds {
 			j.disk = nil
 		}
 		if ph.cached(j) {
 			continue // cached outputs first: only the others read
 		}
 		j.rs = input.NewReadSet()
-		j.job = &Job{ID: r.Spec.ID, Title: r.Spec.Title, Caption: r.Spec.Caption, Study: s, Seed: r.Seed,
-			Workers: o.Jobs, inputs: in.forAnalysis(j.rs), progress: o.Progress, done: ctx.Done()}
+		j.job = &kinds.Job{ID: r.Spec.ID, Title: r.Spec.Title, Caption: r.Spec.Caption, Study: s, Seed: r.Seed,
+			Workers: o.Jobs, Inputs: in.ForAnalysis(j.rs), ProgressTo: o.Progress, Done: ctx.Done()}
 		todo = append(todo, j)
 	}
 	fed := make(chan struct{})
@@ -421,7 +413,7 @@ func runPhase(ctx context.Context, s *Study, in *inputs, o Options, runs []*anal
 		wg.Add(1)
 		go func(j *phaseJob) {
 			defer wg.Done()
-			if j.r.Spec.Kind.Units != nil {
+			if j.r.Spec.Kind.ReadsUnits {
 				<-fed
 			}
 			sem <- struct{}{}
@@ -436,8 +428,8 @@ func runPhase(ctx context.Context, s *Study, in *inputs, o Options, runs []*anal
 // phase is one phase of a build's analyses (runPhase).
 type phase struct {
 	ctx context.Context
-	s   *Study
-	in  *inputs
+	s   *manifest.Study
+	in  *load.Inputs
 	o   Options
 	v   *validator // checks the caches' entries against the files
 }
@@ -449,23 +441,23 @@ type phaseJob struct {
 	key  string
 	disk *diskStore
 	rs   *input.ReadSet
-	job  *Job
+	job  *kinds.Job
 }
 
 // cached takes an analysis's output from the memory or the disk cache
 // when an entry is valid for the files as they are now.
 func (ph *phase) cached(j *phaseJob) bool {
-	if ph.o.NoCache {
+	if !ph.o.cache.on {
 		return false
 	}
 	r := j.r
-	if out, reads := ph.o.Cache.get(r.Spec.ID, j.key, ph.in, ph.v); out != nil {
+	if out, reads := ph.o.cache.memory.get(r.Spec.ID, j.key, ph.in, ph.v); out != nil {
 		r.Output, r.reads, r.cached = out, reads, true
 		return true
 	}
 	if out, st := j.disk.get(r.Spec.ID, j.key, ph.v); out != nil {
 		r.Output, r.reads, r.cached = out, st.replay(ph.in), true
-		ph.o.Cache.putStamp(r.Spec.ID, j.key, st, out)
+		ph.o.cache.memory.putStamp(r.Spec.ID, j.key, st, out)
 		return true
 	}
 	return false
@@ -475,9 +467,9 @@ func (ph *phase) cached(j *phaseJob) bool {
 // units, and gives each its fed sink and the files the pass read.
 func (ph *phase) feedUnits(jobs []*phaseJob) {
 	var readers []*phaseJob
-	var sinks []UnitsSink
+	var sinks []load.UnitsSink
 	for _, j := range jobs {
-		if k := j.r.Spec.Kind; k.Units != nil {
+		if k := j.r.kind; k.Units != nil {
 			if sink := k.Units(j.job, j.r.Spec.Options); sink != nil {
 				readers = append(readers, j)
 				sinks = append(sinks, sink)
@@ -492,17 +484,17 @@ func (ph *phase) feedUnits(jobs []*phaseJob) {
 	func() {
 		defer func() {
 			if p := recover(); p != nil {
-				err := internalError(p)
+				err := load.InternalError(p)
 				for i := range errs {
 					errs[i] = err
 				}
 			}
 		}()
-		errs = ph.in.forAnalysis(prs).unitsPass(ph.ctx, sinks)
+		errs = ph.in.ForAnalysis(prs).UnitsPass(ph.ctx, sinks)
 	}()
 	for i, j := range readers {
 		j.rs.Merge(prs)
-		j.job.fed = &fedUnits{sink: sinks[i], err: errs[i]}
+		j.job.Fed = &kinds.FedUnits{Sink: sinks[i], Err: errs[i]}
 	}
 }
 
@@ -515,10 +507,10 @@ func (ph *phase) run(j *phaseJob) {
 	}
 	defer func() {
 		if p := recover(); p != nil {
-			r.Err = internalError(p)
+			r.Err = load.InternalError(p)
 		}
 	}()
-	out, err := r.Spec.Kind.Run(j.job, r.Spec.Options)
+	out, err := r.kind.Run(j.job, r.Spec.Options)
 	if err == nil && (out == nil || out.Result == nil) {
 		err = fmt.Errorf("internal error: %s returned no result", r.Spec.Type)
 	}
@@ -543,20 +535,20 @@ func (ph *phase) run(j *phaseJob) {
 		}
 	}
 	r.Output, r.Err, r.reads = out, err, j.rs
-	if err != nil || (ph.o.Cache == nil && j.disk == nil) {
+	if err != nil || (ph.o.cache.memory == nil && j.disk == nil) {
 		return
 	}
 	st, serr := stampReads(j.rs, ph.in)
 	if serr != nil {
 		return // a file changed or vanished while it was read: store nothing
 	}
-	ph.o.Cache.putStamp(r.Spec.ID, j.key, st, out)
+	ph.o.cache.memory.putStamp(r.Spec.ID, j.key, st, out)
 	j.disk.put(r.Spec.ID, j.key, st, out) // in the background; a failed write only costs time
 }
 
 // exportsKey tells apart in the cache the outputs that carry the
 // figures' PDF and PNG from those that do not.
-func exportsKey(s *Study, o Options) string {
+func exportsKey(s *manifest.Study, o Options) string {
 	if wantExports(s, o) {
 		return "+exports"
 	}
@@ -566,7 +558,7 @@ func exportsKey(s *Study, o Options) string {
 // wantExports reports whether this build renders the figures' PDF and
 // PNG: when the caller (pack), the format (paper/latex) or the manifest
 // (exports = true) asks, and never in validate, which writes nothing.
-func wantExports(s *Study, o Options) bool {
+func wantExports(s *manifest.Study, o Options) bool {
 	return !o.validate && (o.Exports || o.Paper || s.Exports)
 }
 
@@ -581,17 +573,10 @@ func readRulesKey(o Options) string {
 	return fmt.Sprintf("+allow-outside=%t+max-decompressed=%d", o.AllowOutside, o.MaxDecompressed)
 }
 
-// internalError reports a panic with its stack.
-func internalError(p any) error {
-	buf := make([]byte, 4096)
-	buf = buf[:runtime.Stack(buf, false)]
-	return fmt.Errorf("internal error (please report): %v\n%s", p, buf)
-}
-
 // derivesResults reports whether a feeding analysis derived results.
-func derivesResults(in *inputs) bool {
-	for _, d := range in.derived {
-		if len(d.results) > 0 {
+func derivesResults(in *load.Inputs) bool {
+	for _, d := range in.Derived {
+		if len(d.Results) > 0 {
 			return true
 		}
 	}
@@ -603,7 +588,7 @@ func derivesResults(in *inputs) bool {
 //
 // An error that does not already point into an input file is placed at
 // the analysis's line in the manifest, where the user can fix it.
-func runErrors(s *Study, runs []analysisRun) error {
+func runErrors(s *manifest.Study, runs []analysisRun) error {
 	var msgs []string
 	ids := map[string][]string{}
 	at := map[string]string{} // message → manifest position, when the error has none
@@ -617,18 +602,18 @@ func runErrors(s *Study, runs []analysisRun) error {
 		}
 		ids[m] = append(ids[m], r.Spec.ID)
 		var ie *input.InputError
-		var me *ManifestError
+		var me *manifest.ManifestError
 		var oe *analyses.OptionError
-		var ne nameError
+		var ne manifest.NameError
 		switch {
 		case errors.As(r.Err, &ie) || errors.As(r.Err, &me):
-		case errors.As(r.Err, &ne) && r.Spec.key != "" && s.optionLine(r.Spec.key, ne.what) > 0:
+		case errors.As(r.Err, &ne) && r.Spec.Key != "" && s.OptionLine(r.Spec.Key, ne.What) > 0:
 			// a name the option gives and the data lacks: that option's line
-			at[m] = fmt.Sprintf("%s:%d: ", filepath.Base(s.File), s.optionLine(r.Spec.key, ne.what))
-		case errors.As(r.Err, &oe) && r.Spec.key != "":
+			at[m] = fmt.Sprintf("%s:%d: ", filepath.Base(s.File), s.OptionLine(r.Spec.Key, ne.What))
+		case errors.As(r.Err, &oe) && r.Spec.Key != "":
 			// an option the data refutes (a feature the characteristics
 			// lack): the key's line, not the [[analyses]] header's
-			at[m] = fmt.Sprintf("%s:%d: ", filepath.Base(s.File), s.line(r.Spec.key+"."+oe.Key))
+			at[m] = fmt.Sprintf("%s:%d: ", filepath.Base(s.File), s.Line(r.Spec.Key+"."+oe.Key))
 		default:
 			at[m] = fmt.Sprintf("%s:%d: ", filepath.Base(s.File), r.Spec.Line)
 		}
@@ -636,7 +621,7 @@ func runErrors(s *Study, runs []analysisRun) error {
 	if len(msgs) == 0 {
 		return nil
 	}
-	var errs Errors
+	var errs manifest.Errors
 	for _, m := range msgs {
 		errs = append(errs, fmt.Errorf("%sanalyses/%s: %s", at[m], strings.Join(ids[m], ", "), m))
 	}

@@ -9,6 +9,9 @@ import (
 	"sync"
 
 	"github.com/evalbook/evalbook/report/input"
+	"github.com/evalbook/evalbook/report/kinds"
+	"github.com/evalbook/evalbook/report/load"
+	"github.com/evalbook/evalbook/report/manifest"
 )
 
 // Cache keeps analysis outputs between builds of one process (evalbook
@@ -31,7 +34,7 @@ type Cache struct {
 type cacheEntry struct {
 	key   string
 	stamp readStamp
-	out   *Output
+	out   *kinds.Output
 }
 
 // readStamp is what an analysis read, pinned down: the sha256 of every
@@ -73,13 +76,13 @@ func (c *Cache) hashStore() *input.HashStore {
 // records the files it read by absolute path, so without it a copy with
 // other data would be served the first copy's outputs while the first
 // copy's files are unchanged.
-func cacheKey(s *Study, spec AnalysisSpec, seed uint64, version string) string {
-	params, _ := paramsMap(spec.Options)
+func cacheKey(s *manifest.Study, in *load.Inputs, spec manifest.AnalysisSpec, seed uint64, version string) string {
+	params, _ := manifest.ParamsMap(spec.Options)
 	parts := []any{spec.Type, params, seed, version, spec.Title, spec.Caption, s.Metrics, s.Datasets, s.Methods, s.Inputs, s.Title, s.AllowOutside, s.File, s.FigureWidth}
-	if k := s.engineCacheKey(spec); k != "" {
+	if k := in.EngineCacheKey(spec); k != "" {
 		parts = append(parts, k) // the engine table's address, fingerprint and SQL
 	}
-	if k := s.engineLogsCacheKey(spec); k != "" {
+	if k := in.EngineLogsCacheKey(spec); k != "" {
 		parts = append(parts, k) // the engine interaction logs' addresses, fingerprints and SQL
 	}
 	b, _ := json.Marshal(parts)
@@ -97,19 +100,19 @@ func hashStrings(parts []string) string {
 // stampReads pins down what an analysis read: each file's content as it
 // was before the build first read it (inputs.pin). It fails (and the
 // output is not stored) when a file can no longer be read.
-func stampReads(rs *input.ReadSet, in *inputs) (readStamp, error) {
+func stampReads(rs *input.ReadSet, in *load.Inputs) (readStamp, error) {
 	st := readStamp{Files: map[string]string{}, Patterns: rs.Patterns(), Rows: map[string]int64{}}
 	for _, p := range rs.Files() {
-		sum := in.pin(p)
+		sum := in.Pin(p)
 		if sum == "" {
 			return st, fmt.Errorf("%s: cannot be read", p)
 		}
 		st.Files[p] = sum
-		in.mu.Lock()
-		if r := in.files[p]; r != nil {
+		in.Mu.Lock()
+		if r := in.Files[p]; r != nil {
 			st.Rows[p] = r.Rows
 		}
-		in.mu.Unlock()
+		in.Mu.Unlock()
 	}
 	return st, nil
 }
@@ -118,24 +121,24 @@ func stampReads(rs *input.ReadSet, in *inputs) (readStamp, error) {
 // the provenance, its files and patterns in the build's record. Its
 // files' sums are the build's pins: the lookup has just found each file
 // with that content (validator), so it is not read again.
-func (st readStamp) replay(in *inputs) *input.ReadSet {
+func (st readStamp) replay(in *load.Inputs) *input.ReadSet {
 	for p, s := range st.Files {
-		in.setSum(p, s)
+		in.SetSum(p, s)
 	}
 	rs := input.NewReadSet()
-	v := in.forAnalysis(rs)
+	v := in.ForAnalysis(rs)
 	for p, m := range st.Patterns {
-		v.notePattern(p, m)
+		v.NotePattern(p, m)
 	}
 	for p := range st.Files {
-		v.recordFile(p, st.Rows[p])
+		v.RecordFile(p, st.Rows[p])
 	}
 	return rs
 }
 
 // get returns a cached output still valid for key, recording what it had
 // read in this build; the entry it takes becomes the most recently used.
-func (c *Cache) get(id, key string, in *inputs, v *validator) (*Output, *input.ReadSet) {
+func (c *Cache) get(id, key string, in *load.Inputs, v *validator) (*kinds.Output, *input.ReadSet) {
 	if c == nil {
 		return nil, nil
 	}
@@ -170,7 +173,7 @@ func toFront(list []*cacheEntry, e *cacheEntry) []*cacheEntry {
 // putStamp stores an output with what it read, beside the entries of
 // other inputs (an edit and its undo both find theirs); an analysis keeps
 // its memEntriesPerID most recently used.
-func (c *Cache) putStamp(id, key string, st readStamp, out *Output) {
+func (c *Cache) putStamp(id, key string, st readStamp, out *kinds.Output) {
 	if c == nil {
 		return
 	}
@@ -212,4 +215,44 @@ func sameReads(a, b readStamp) bool {
 		}
 	}
 	return true
+}
+
+// cachePolicy is the build's caching, resolved once from its Options
+// (NoCache, Cache, CacheDir, CacheMaxBytes) by resolveCache: every later
+// decision reads it, not the options.
+type cachePolicy struct {
+	// on: outputs may be taken from the caches and put into them. Off
+	// with NoCache, and for the rest of a build once a feeding analysis
+	// failed (the others would be computed without its values).
+	on     bool
+	memory *Cache     // serve's memory cache, or nil
+	disk   *diskStore // the content-addressed store in CacheDir, or nil
+}
+
+// resolveCache decides the build's caching once: the file hashes the
+// input state starts from (serve's, kept across its builds; or those
+// saved in CacheDir; or none with NoCache) and o.cache. The function it
+// returns ends the build's caching: it waits for the disk entries (written
+// while the site renders) and saves the hashes.
+func (o *Options) resolveCache(in *load.Inputs) (finish func()) {
+	o.cache = cachePolicy{on: !o.NoCache}
+	if o.NoCache {
+		return func() {}
+	}
+	save := func() {}
+	if o.Cache != nil {
+		in.Hashes, o.cache.memory = o.Cache.hashStore(), o.Cache
+	} else {
+		in.Hashes = input.LoadHashStore(o.CacheDir)
+		save = func() { in.Hashes.Save(o.CacheDir) }
+	}
+	if o.CacheDir == "" {
+		return save
+	}
+	disk := newDiskStore(o.CacheDir, o.CacheMaxBytes, in.Hashes, o.Warn, o.cacheNow)
+	o.cache.disk = disk
+	return func() {
+		disk.finish()
+		save()
+	}
 }

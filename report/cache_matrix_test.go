@@ -3,6 +3,8 @@ package report
 import (
 	"context"
 	"fmt"
+	"github.com/evalbook/evalbook/report/kinds"
+	"github.com/evalbook/evalbook/report/manifest"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -334,7 +336,7 @@ func newStaleSlot(t testing.TB, dir string, pristine map[string]string) *staleSl
 	// only costs time and would otherwise pass unseen).
 	if sum, err := Build(context.Background(), s.cached); err != nil {
 		t.Fatal(err)
-	} else if st, err := LoadStudy(s.cached.Manifest, Kinds()); err == nil {
+	} else if st, err := manifest.LoadStudy(s.cached.Manifest, kinds.Kinds()); err == nil {
 		want := 0
 		for _, a := range st.Analyses {
 			if !a.Kind.Feeds {

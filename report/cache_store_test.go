@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/evalbook/evalbook/report/input"
+	"github.com/evalbook/evalbook/report/kinds"
+	"github.com/evalbook/evalbook/report/manifest"
 )
 
 // cacheEntries lists the disk cache's entries of analysis id.
@@ -85,8 +87,8 @@ func TestCacheEditAndUndoHit(t *testing.T) {
 	base := t.TempDir()
 	study := filepath.Join(base, "study")
 	everyKindStudy(t, study)
-	manifest := filepath.Join(study, "study.toml")
-	st, err := LoadStudy(manifest, Kinds())
+	manifestPath := filepath.Join(study, "study.toml")
+	st, err := manifest.LoadStudy(manifestPath, kinds.Kinds())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,9 +99,9 @@ func TestCacheEditAndUndoHit(t *testing.T) {
 			stored[false]++
 		}
 	}
-	fresh := Options{Manifest: manifest, Version: "test", NoCache: true, Out: filepath.Join(base, "fresh")}
-	disk := Options{Manifest: manifest, Version: "test", CacheDir: filepath.Join(base, "cache"), Out: filepath.Join(base, "disk")}
-	mem := Options{Manifest: manifest, Version: "test", Cache: NewCache(), Out: filepath.Join(base, "mem")}
+	fresh := Options{Manifest: manifestPath, Version: "test", NoCache: true, Out: filepath.Join(base, "fresh")}
+	disk := Options{Manifest: manifestPath, Version: "test", CacheDir: filepath.Join(base, "cache"), Out: filepath.Join(base, "disk")}
+	mem := Options{Manifest: manifestPath, Version: "test", Cache: NewCache(), Out: filepath.Join(base, "mem")}
 	mem.Cache.hashStore().SetRacyWindow(0)
 
 	units := filepath.Join(study, "units", "A_d1.csv") // read by pt and meta

@@ -3,6 +3,7 @@ package report
 import (
 	"context"
 	"errors"
+	"github.com/evalbook/evalbook/report/kinds"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,23 +15,23 @@ import (
 // blockingKinds is the registry plus a kind "wait" that blocks until the
 // build is cancelled (or a minute passes), telling started when it runs
 // and cancelled when it saw the cancellation.
-func blockingKinds(started, cancelled chan<- struct{}) Registry {
-	kinds := Kinds()
-	kinds["wait"] = NewKind("wait", "blocks until the build is cancelled", func(ctx *Job, o *struct {
+func blockingKinds(started, cancelled chan<- struct{}) kinds.Registry {
+	reg := kinds.Kinds()
+	reg["wait"] = kinds.NewKind("wait", "blocks until the build is cancelled", func(ctx *kinds.Job, o *struct {
 		Metric string `toml:"metric"`
-	}) (*Output, error) {
+	}) (*kinds.Output, error) {
 		started <- struct{}{}
 		deadline := time.Now().Add(time.Minute)
 		for !ctx.Canceled() {
 			if time.Now().After(deadline) {
-				return &Output{Result: newInfResult(1)}, nil
+				return &kinds.Output{Result: newInfResult(1)}, nil
 			}
 			time.Sleep(5 * time.Millisecond) // a poll: the analysis checks between steps
 		}
 		cancelled <- struct{}{}
 		return nil, errors.New("stopped")
 	})
-	return kinds
+	return reg
 }
 
 // TestBuildCancelled: a build cancelled while an analysis runs returns
@@ -73,16 +74,16 @@ func TestBuildCancelled(t *testing.T) {
 	}
 	// Cancelled before it starts: no analysis runs.
 	var ran atomic.Bool
-	kinds := Kinds()
-	kinds["wait"] = NewKind("wait", "records that it ran", func(ctx *Job, o *struct {
+	reg := kinds.Kinds()
+	reg["wait"] = kinds.NewKind("wait", "records that it ran", func(ctx *kinds.Job, o *struct {
 		Metric string `toml:"metric"`
-	}) (*Output, error) {
+	}) (*kinds.Output, error) {
 		ran.Store(true)
-		return &Output{Result: newInfResult(1)}, nil
+		return &kinds.Output{Result: newInfResult(1)}, nil
 	})
 	done, stop := context.WithCancel(context.Background())
 	stop()
-	if _, err := Build(done, Options{Manifest: manifest, Version: "test", NoCache: true, Kinds: kinds}); !errors.Is(err, context.Canceled) {
+	if _, err := Build(done, Options{Manifest: manifest, Version: "test", NoCache: true, Kinds: reg}); !errors.Is(err, context.Canceled) {
 		t.Errorf("build with a cancelled context: %v", err)
 	}
 	if ran.Load() {

@@ -24,6 +24,8 @@ import (
 	"github.com/evalbook/evalbook/figures"
 
 	"github.com/evalbook/evalbook/report/input"
+	"github.com/evalbook/evalbook/report/kinds"
+	"github.com/evalbook/evalbook/report/load"
 )
 
 // The disk cache lets one-shot builds (evalbook build, and serve after a
@@ -200,7 +202,7 @@ var errDamaged = errors.New("damaged")
 // name, if there is one: one record read per shape, however many
 // contents the directory keeps. Damaged entries met on the way are
 // reported and removed.
-func (d *diskStore) get(id, key string, v *validator) (*Output, readStamp) {
+func (d *diskStore) get(id, key string, v *validator) (*kinds.Output, readStamp) {
 	if d == nil {
 		return nil, readStamp{}
 	}
@@ -375,8 +377,8 @@ func (h *entryHead) readHead() error {
 // output reads the rest of an entry named name: its checksum must hold,
 // its name must be the address of what it read, and what it read must be
 // as the files are now.
-func (h *entryHead) output(name, keyDir string, v *validator) (*Output, error) {
-	damaged := func(format string, args ...any) (*Output, error) {
+func (h *entryHead) output(name, keyDir string, v *validator) (*kinds.Output, error) {
+	damaged := func(format string, args ...any) (*kinds.Output, error) {
 		return nil, fmt.Errorf("%w: "+format, append([]any{errDamaged}, args...)...)
 	}
 	payload := make([]byte, h.payloadLen)
@@ -403,11 +405,11 @@ func (h *entryHead) output(name, keyDir string, v *validator) (*Output, error) {
 	if e.Highlight != nil {
 		res = frozenHighlighted{frozenResult{&e}}
 	}
-	return &Output{Result: res, Figures: e.Figures, Method: e.Method}, nil
+	return &kinds.Output{Result: res, Figures: e.Figures, Method: e.Method}, nil
 }
 
 // encodeEntry is an entry's bytes.
-func encodeEntry(st readStamp, out *Output) ([]byte, error) {
+func encodeEntry(st readStamp, out *kinds.Output) ([]byte, error) {
 	own, err := json.Marshal(out.Result)
 	if err != nil {
 		return nil, err
@@ -443,7 +445,7 @@ func encodeEntry(st readStamp, out *Output) ([]byte, error) {
 
 // put stores an output in the background (finish waits for it); a
 // failure only costs a later build time.
-func (d *diskStore) put(id, key string, st readStamp, out *Output) {
+func (d *diskStore) put(id, key string, st readStamp, out *kinds.Output) {
 	if d == nil {
 		return
 	}
@@ -460,7 +462,7 @@ func (d *diskStore) put(id, key string, st readStamp, out *Output) {
 
 // write writes an entry: to a temporary file in its directory, renamed
 // into place, so a reader sees a whole entry or none.
-func (d *diskStore) write(id, key string, st readStamp, out *Output) error {
+func (d *diskStore) write(id, key string, st readStamp, out *kinds.Output) error {
 	b, err := encodeEntry(st, out)
 	if err != nil {
 		return err
@@ -611,12 +613,12 @@ func legacyContent(path string) bool {
 // pattern expanded and each file's sum taken once however many stamps
 // (of however many analyses of a phase) name it.
 type validator struct {
-	in       *inputs
+	in       *load.Inputs
 	patterns map[string][]string
 	sums     map[string]string // "" for a file that cannot be hashed
 }
 
-func newValidator(in *inputs) *validator {
+func newValidator(in *load.Inputs) *validator {
 	return &validator{in: in, patterns: map[string][]string{}, sums: map[string]string{}}
 }
 
@@ -662,7 +664,7 @@ func (v *validator) sum(p string) string {
 	s, ok := v.sums[p]
 	if !ok {
 		var err error
-		if s, err = v.in.hashes.Sum(p); err != nil {
+		if s, err = v.in.Hashes.Sum(p); err != nil {
 			s = ""
 		}
 		v.sums[p] = s

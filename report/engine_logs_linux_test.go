@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"encoding/json"
+	"github.com/evalbook/evalbook/report/load"
 	"math"
 	"os"
 	"path/filepath"
@@ -101,7 +102,7 @@ func checkEngineLogsProvenance(t *testing.T, site string, logs int) {
 		t.Fatal(err)
 	}
 	var p struct {
-		EngineLogs []EngineProvenance `json:"engine_logs"`
+		EngineLogs []load.EngineProvenance `json:"engine_logs"`
 	}
 	if err := json.Unmarshal(b, &p); err != nil {
 		t.Fatal(err)

@@ -5,6 +5,9 @@ import (
 	"testing"
 
 	"github.com/evalbook/evalbook/report/engine"
+	"github.com/evalbook/evalbook/report/kinds"
+	"github.com/evalbook/evalbook/report/load"
+	"github.com/evalbook/evalbook/report/manifest"
 )
 
 // TestEngineManifest checks the engine entry's keys: each mistake is an
@@ -20,9 +23,9 @@ treatment = "A"
 control   = "B"
 metric    = "m"
 `
-	parse := func(units string, kinds Registry) (*Study, error) {
+	parse := func(units string, reg kinds.Registry) (*manifest.Study, error) {
 		src := "title = \"t\"\n\n[inputs]\n" + units + "\n" + meta
-		return ParseStudy("/study/study.toml", []byte(src), kinds)
+		return manifest.ParseStudy("/study/study.toml", []byte(src), reg)
 	}
 	bad := []struct{ units, want string }{
 		{`units = [{ engine = "clickhouse", url = "clickhouse://bob:secret@db:9000/bench", table = "per_user" }]`, "study.toml:4: inputs.units[0].url: holds a password; never write one in the manifest"},
@@ -38,32 +41,32 @@ metric    = "m"
 		{`characteristics = [{ engine = "clickhouse", url = "clickhouse://db/bench", table = "chars" }]`, `study.toml:4: inputs.characteristics: unknown key "engine"`},
 	}
 	for _, tc := range bad {
-		_, err := parse(tc.units, Kinds())
+		_, err := parse(tc.units, kinds.Kinds())
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s:\n got %v\nwant %s", tc.units, err, tc.want)
 		}
 	}
 
 	t.Setenv("EVALBOOK_TEST_CH_URL", "clickhouse://reader:secret@db.example:9440/bench")
-	s, err := parse(`units = [{ engine = "clickhouse", url_env = "EVALBOOK_TEST_CH_URL", table = "per_user", columns = { unit = "user_id" }, timeout = "90s" }]`, Kinds())
+	s, err := parse(`units = [{ engine = "clickhouse", url_env = "EVALBOOK_TEST_CH_URL", table = "per_user", columns = { unit = "user_id" }, timeout = "90s" }]`, kinds.Kinds())
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := s.engine
-	if e == nil || e.target.Password != "secret" || e.target.String() != "clickhouse://reader@db.example:9440/bench" ||
-		e.src.Columns.Unit != "user_id" || e.src.Columns.Value != "value" || e.timeout.Seconds() != 90 || e.line != 4 || len(s.Inputs.Units) != 0 {
-		t.Errorf("engine source: %+v (target %s)", e, e.target)
+	e := s.Engine
+	if e == nil || e.Target.Password != "secret" || e.Target.String() != "clickhouse://reader@db.example:9440/bench" ||
+		e.Src.Columns.Unit != "user_id" || e.Src.Columns.Value != "value" || e.Timeout.Seconds() != 90 || e.Line != 4 || len(s.Inputs.Units) != 0 {
+		t.Errorf("engine source: %+v (target %s)", e, e.Target)
 	}
-	if strings.Contains(e.provenance().URL, "secret") {
+	if strings.Contains(load.NewEngines(s).Units.Provenance().URL, "secret") {
 		t.Error("the provenance shows the password")
 	}
 
 	// A kind that reads per-unit values and has no engine counterpart.
-	kinds := Kinds()
-	k := kinds["meta_analysis"]
+	reg := kinds.Kinds()
+	k := reg["meta_analysis"]
 	k.Type = "per_unit_ranks"
-	kinds["per_unit_ranks"] = k
-	_, err = ParseStudy("/study/study.toml", []byte("title = \"t\"\n\n[inputs]\n"+`units = [{ engine = "clickhouse", url = "clickhouse://db/bench", table = "per_user" }]`+"\n"+strings.Replace(meta, "meta_analysis", "per_unit_ranks", 1)), kinds)
+	reg["per_unit_ranks"] = k
+	_, err = manifest.ParseStudy("/study/study.toml", []byte("title = \"t\"\n\n[inputs]\n"+`units = [{ engine = "clickhouse", url = "clickhouse://db/bench", table = "per_user" }]`+"\n"+strings.Replace(meta, "meta_analysis", "per_unit_ranks", 1)), reg)
 	if err == nil || !strings.Contains(err.Error(), "study.toml:6: analyses (meta): per_unit_ranks reads per-unit values, which an engine table (line 4) cannot hand over as sums") {
 		t.Errorf("a kind without engine support: %v", err)
 	}
@@ -73,9 +76,9 @@ metric    = "m"
 // entry: each mistake is an error at its line, a password never sits in
 // the manifest, the URL may come from an environment variable.
 func TestEngineLogManifest(t *testing.T) {
-	parse := func(entry string) (*Study, error) {
+	parse := func(entry string) (*manifest.Study, error) {
 		src := "title = \"t\"\n\n[inputs]\nresults = \"r.csv\"\n\n[[datasets]]\nname = \"ml\"\ninteractions = " + entry + "\n"
-		return ParseStudy("/study/study.toml", []byte(src), Kinds())
+		return manifest.ParseStudy("/study/study.toml", []byte(src), kinds.Kinds())
 	}
 	bad := []struct{ entry, want string }{
 		{`{ engine = "clickhouse", url = "clickhouse://bob:secret@db/bench", table = "logs" }`, "study.toml:8: datasets[0].interactions.url: holds a password"},
@@ -98,9 +101,9 @@ func TestEngineLogManifest(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := s.Datasets[0].engineLog
-	if e == nil || e.target.String() != "clickhouse://reader@db.example:9440/bench" || e.src.Columns != (engine.LogColumns{Dataset: "ds", User: "user", Item: "item", Rating: "stars"}) ||
-		e.src.Dataset != "ml" || e.timeout.Seconds() != 90 || e.line != 8 || s.Datasets[0].Interactions != "" {
+	e := s.Datasets[0].EngineLog
+	if e == nil || e.Target.String() != "clickhouse://reader@db.example:9440/bench" || e.Src.Columns != (engine.LogColumns{Dataset: "ds", User: "user", Item: "item", Rating: "stars"}) ||
+		e.Src.Dataset != "ml" || e.Timeout.Seconds() != 90 || e.Line != 8 || s.Datasets[0].Interactions != "" {
 		t.Errorf("engine log: %+v", e)
 	}
 }

@@ -2,6 +2,7 @@ package report
 
 import (
 	"context"
+	"github.com/evalbook/evalbook/report/manifest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -84,12 +85,12 @@ func TestExportsOnlyWhenAsked(t *testing.T) {
 				t.Fatalf("rendered %d exports, linked %v; want the figure's PDF and PNG offered", cnt.n(), linked)
 			}
 			for _, want := range []string{"figures/lb.pdf", "figures/lb.png"} {
-				if !contains(files, want) {
+				if !manifest.Contains(files, want) {
 					t.Errorf("%s missing from %v", want, files)
 				}
 			}
 			if c.format == "paper" || c.format == "latex" {
-				if !contains(files, "paper/figures/lb.pdf") {
+				if !manifest.Contains(files, "paper/figures/lb.pdf") {
 					t.Errorf("paper/figures/lb.pdf missing from %v", files)
 				}
 			}

@@ -12,6 +12,7 @@ import (
 	"gonum.org/v1/plot/vg"
 
 	"github.com/evalbook/evalbook/figures"
+	"github.com/evalbook/evalbook/report/manifest"
 )
 
 // TestDemoFigureSpecs runs every analysis of the demo study and holds each
@@ -88,7 +89,7 @@ func TestDemoFigureSpecs(t *testing.T) {
 }
 
 // idsWithLabels are the study's ids whose label differs, with the label.
-func idsWithLabels(s *Study) map[string]string {
+func idsWithLabels(s *manifest.Study) map[string]string {
 	out := map[string]string{}
 	n := s.Naming()
 	for _, m := range []map[string]string{n.Metrics, n.Methods, n.Datasets, n.Rules} {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/evalbook/evalbook/analyses"
 	"github.com/evalbook/evalbook/analyses/leaderboard"
+	"github.com/evalbook/evalbook/report/kinds"
 )
 
 // infResult is a result with non-finite numbers in its own fields, as an
@@ -44,14 +45,14 @@ func newInfResult(bad float64) *infResult {
 // data file holds null, and the JSON and the page say where.
 func TestFiniteJSONBuild(t *testing.T) {
 	t.Parallel()
-	kinds := Kinds()
-	kinds["inf"] = NewKind("inf", "a result holding +Inf", func(ctx *Job, o *struct {
+	reg := kinds.Kinds()
+	reg["inf"] = kinds.NewKind("inf", "a result holding +Inf", func(ctx *kinds.Job, o *struct {
 		Metric string `toml:"metric"`
-	}) (*Output, error) {
-		return &Output{Result: newInfResult(math.Inf(1))}, nil
+	}) (*kinds.Output, error) {
+		return &kinds.Output{Result: newInfResult(math.Inf(1))}, nil
 	})
 	study := strings.Replace(smallStudy, `type    = "aggregate"`, `type    = "inf"`, 1)
-	dir := mustBuild(t, study, func(o *Options) { o.Kinds = kinds })
+	dir := mustBuild(t, study, func(o *Options) { o.Kinds = reg })
 	doc := readJSON(t, dir, "data/lb.json")
 	if doc["score"] != nil {
 		t.Errorf("score = %v, want null", doc["score"])

@@ -1,6 +1,8 @@
 package report
 
 import (
+	"github.com/evalbook/evalbook/report/kinds"
+	"github.com/evalbook/evalbook/report/manifest"
 	"strings"
 	"testing"
 )
@@ -112,7 +114,7 @@ baseline = true
 name = "EASE"
 label = "EASE (Steck 2019)"
 `
-	s, err := ParseStudy("/study/study.toml", []byte(src), Kinds())
+	s, err := manifest.ParseStudy("/study/study.toml", []byte(src), kinds.Kinds())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,18 +128,18 @@ label = "EASE (Steck 2019)"
 		t.Error("label is kept as an attribute")
 	}
 	for _, c := range []struct {
-		kind      LabelKind
+		kind      manifest.LabelKind
 		id, label string
 	}{
-		{LabelMetric, "ndcg@10", "nDCG@10"},
-		{LabelMetric, "NDCG@10", "nDCG@10"},     // metric names are case-insensitive, as [[metrics]] are
-		{LabelMetric, "recall@10", "Recall@10"}, // built in: a metric offline_metrics derives
-		{LabelMetric, "hit_rate", "hit_rate"},   // no label: the id
-		{LabelDataset, "ml-1m", "MovieLens 1M"},
-		{LabelMethod, "EASE", "EASE (Steck 2019)"},
-		{LabelMethod, "Random", "Random"},
-		{LabelRule, "dm_auc", "DM-AUC"},
-		{LabelRule, "mean_rank", "Mean rank"},
+		{manifest.LabelMetric, "ndcg@10", "nDCG@10"},
+		{manifest.LabelMetric, "NDCG@10", "nDCG@10"},     // metric names are case-insensitive, as [[metrics]] are
+		{manifest.LabelMetric, "recall@10", "Recall@10"}, // built in: a metric offline_metrics derives
+		{manifest.LabelMetric, "hit_rate", "hit_rate"},   // no label: the id
+		{manifest.LabelDataset, "ml-1m", "MovieLens 1M"},
+		{manifest.LabelMethod, "EASE", "EASE (Steck 2019)"},
+		{manifest.LabelMethod, "Random", "Random"},
+		{manifest.LabelRule, "dm_auc", "DM-AUC"},
+		{manifest.LabelRule, "mean_rank", "Mean rank"},
 	} {
 		if got := s.Label(c.kind, c.id); got != c.label {
 			t.Errorf("Label(%v, %q) = %q, want %q", c.kind, c.id, got, c.label)
@@ -292,13 +294,13 @@ func TestWideCharacteristicsTextColumn(t *testing.T) {
 	t.Parallel()
 	file := "-- chars.csv --\ndataset,Method,Density,Ginii\nml,EASE,0.01,0.8\nbooks,EASE,0.002,0.6\n"
 	in := studyInputs(t, "-- study.toml --\ntitle = \"t\"\n[inputs]\ncharacteristics = \"chars.csv\"\n"+file)
-	_, err := in.characteristics()
+	_, err := in.Characteristics()
 	want := `chars.csv:2:4: column "Method" is read as a feature (in a wide file every other column is one): not a number: "EASE"; to leave it out, add ignore = ["Method"] to the input entry`
 	if err == nil || err.Error() != want {
 		t.Fatalf("error\n%v\nwant\n%s", err, want)
 	}
 	in = studyInputs(t, "-- study.toml --\ntitle = \"t\"\n[inputs]\ncharacteristics = { path = \"chars.csv\", ignore = [\"method\"] }\n"+file)
-	c, err := in.characteristics()
+	c, err := in.Characteristics()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -334,7 +336,7 @@ func TestFeatureSpellings(t *testing.T) {
 		t.Errorf("error\n%v\nwant\n%s", err, want)
 	}
 	in := studyInputs(t, "-- study.toml --\ntitle = \"t\"\n[inputs]\ncharacteristics = \"chars.csv\"\n-- chars.csv --\ndataset,Gini_i,Ginii\nml,0.8,0.8\n")
-	if _, err := in.characteristics(); err == nil || err.Error() != `chars.csv:2:8: feature "Ginii" is also given as "Gini_i": feature names ignore case and underscores, so they are one feature; keep one spelling` {
+	if _, err := in.Characteristics(); err == nil || err.Error() != `chars.csv:2:8: feature "Ginii" is also given as "Gini_i": feature names ignore case and underscores, so they are one feature; keep one spelling` {
 		t.Errorf("error %v", err)
 	}
 }
@@ -425,7 +427,7 @@ results = ["a.csv",
 units = [{ path = "u.csv" }]
 characteristics = "x.csv"
 `
-	lines := keyLines([]byte(src))
+	lines := manifest.KeyLines([]byte(src))
 	for key, want := range map[string]int{
 		"inputs.results": 3, "inputs.results.0": 3, "inputs.results.1": 4, "inputs.results.2": 5,
 		"inputs.results.4": 7, "inputs.units": 9, "inputs.characteristics": 10,

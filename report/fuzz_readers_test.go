@@ -7,6 +7,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/evalbook/evalbook/analyses/offline"
+	"github.com/evalbook/evalbook/report/kinds"
+	"github.com/evalbook/evalbook/report/load"
 	"github.com/evalbook/evalbook/report/site"
 )
 
@@ -23,7 +25,7 @@ func FuzzTruth(f *testing.F) {
 		name := []string{"truth.csv", "truth.tsv", "truth.qrels"}[((form%3)+3)%3]
 		ctx := offlineTestCtx(t, map[string]string{name: truth, "runs/m.csv": "user,item,rank\nu1,a,1\nu1,b,2\nu2,c,1\n"})
 		o := offlineTestOpts("runs/{method}.csv", name, func(o *offline.Options) { o.K = []int{1, 2} })
-		_, err := OfflineMetricsDerived(ctx, o, func(u *UnitRow) error {
+		_, err := kinds.OfflineMetricsDerived(ctx, o, func(u *load.UnitRow) error {
 			if !(u.Value >= 0 && u.Value <= 1) {
 				t.Fatalf("user %s %s = %v, outside [0, 1]", u.Unit, u.Metric, u.Value)
 			}
@@ -44,7 +46,7 @@ func FuzzBibTeX(f *testing.F) {
 	f.Add("@book{b,\n author = {\\\"{O}zg\\\"{u}r and {\\'E}mile},\n}\n")
 	f.Add("")
 	f.Fuzz(func(t *testing.T, src string) {
-		entries, err := ParseBibTeX("refs.bib", src)
+		entries, err := load.ParseBibTeX("refs.bib", src)
 		if err != nil {
 			if !strings.Contains(err.Error(), "refs.bib") {
 				t.Fatalf("error names no file: %v", err)

@@ -13,20 +13,23 @@ import (
 	"github.com/evalbook/evalbook/analyses"
 
 	"github.com/evalbook/evalbook/report/input"
+	"github.com/evalbook/evalbook/report/kinds"
+	"github.com/evalbook/evalbook/report/load"
+	"github.com/evalbook/evalbook/report/manifest"
 )
 
 // studyInputs writes a txtar study and returns its inputs loader.
-func studyInputs(t testing.TB, archive string) *inputs {
+func studyInputs(t testing.TB, archive string) *load.Inputs {
 	t.Helper()
 	dir := t.TempDir()
 	if err := ParseArchive([]byte(archive)).WriteDir(dir); err != nil {
 		t.Fatal(err)
 	}
-	s, err := LoadStudy(filepath.Join(dir, "study.toml"), Kinds())
+	s, err := manifest.LoadStudy(filepath.Join(dir, "study.toml"), kinds.Kinds())
 	if err != nil {
 		t.Fatal(err)
 	}
-	return newInputs(s)
+	return load.NewInputs(s)
 }
 
 func cell(t *testing.T, r *analyses.Results, d, m, metric string) analyses.Cell {
@@ -52,7 +55,7 @@ d1,A,ndcg,10,1,0.5,x
 d1,A,ndcg,10,2,0.7,x
 d1,A,rmse,,1,0.9,x
 `)
-		r, err := in.results()
+		r, err := in.Results()
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -73,11 +76,11 @@ d1,A,rmse,,1,0.9,x
 		w.Close()
 		os.WriteFile(filepath.Join(dir, "r.tsv.gz"), gz.Bytes(), 0o644)
 		os.WriteFile(filepath.Join(dir, "study.toml"), []byte("title = \"s\"\n[inputs]\nresults = \"*.tsv.gz\"\n"), 0o644)
-		s, err := LoadStudy(filepath.Join(dir, "study.toml"), Kinds())
+		s, err := manifest.LoadStudy(filepath.Join(dir, "study.toml"), kinds.Kinds())
 		if err != nil {
 			t.Fatal(err)
 		}
-		r, err := newInputs(s).results()
+		r, err := load.NewInputs(s).Results()
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -104,7 +107,7 @@ ndcg,0.2
 ndcg
 0.3
 `)
-		r, err := in.results()
+		r, err := in.Results()
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -137,7 +140,7 @@ func TestResultsErrors(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
 			in := studyInputs(t, "-- study.toml --\ntitle = \"s\"\n[inputs]\nresults = \"r.csv\"\n-- r.csv --\n"+c.csv)
-			_, err := in.results()
+			_, err := in.Results()
 			if err == nil || !strings.Contains(err.Error(), c.want) {
 				t.Fatalf("got %v, want %q", err, c.want)
 			}
@@ -146,14 +149,14 @@ func TestResultsErrors(t *testing.T) {
 	t.Run("no file matches", func(t *testing.T) {
 		t.Parallel()
 		in := studyInputs(t, "-- study.toml --\ntitle = \"s\"\n[inputs]\nresults = \"runs/*.csv\"\n")
-		if _, err := in.results(); err == nil || !strings.Contains(err.Error(), `study.toml:3: inputs.results: no file matches "runs/*.csv"`) {
+		if _, err := in.Results(); err == nil || !strings.Contains(err.Error(), `study.toml:3: inputs.results: no file matches "runs/*.csv"`) {
 			t.Fatalf("got %v", err)
 		}
 	})
 	t.Run("column mapping to a missing column", func(t *testing.T) {
 		t.Parallel()
 		in := studyInputs(t, "-- study.toml --\ntitle = \"s\"\n[inputs]\nresults = { path = \"r.csv\", columns = { method = \"model\" } }\n-- r.csv --\ndataset,modl,metric,value\n")
-		if _, err := in.results(); err == nil || !strings.Contains(err.Error(), `r.csv:1: no column "model" (mapped from "method") (did you mean "modl"?)`) {
+		if _, err := in.Results(); err == nil || !strings.Contains(err.Error(), `r.csv:1: no column "model" (mapped from "method") (did you mean "modl"?)`) {
 			t.Fatalf("got %v", err)
 		}
 	})
@@ -178,7 +181,7 @@ ndcg
 0.5
 `)
 	var got []string
-	err := in.units(func(u *UnitRow) error {
+	err := in.Units(func(u *load.UnitRow) error {
 		got = append(got, strings.Join([]string{u.Dataset, u.Method, u.Unit, u.Metric, ftoa(u.Value)}, "|")+"#"+itoa(u.Row))
 		return nil
 	})
@@ -207,7 +210,7 @@ ml,10,20
 dataset,feature,value
 ab,Nu,3
 `)
-	c, err := in.characteristics()
+	c, err := in.Characteristics()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -232,12 +235,12 @@ func FuzzResultsLoader(f *testing.F) {
 		dir := t.TempDir()
 		os.WriteFile(filepath.Join(dir, "r.csv"), data, 0o644)
 		os.WriteFile(filepath.Join(dir, "study.toml"), []byte("title = \"s\"\n[inputs]\nresults = \"r.csv\"\n"), 0o644)
-		s, err := LoadStudy(filepath.Join(dir, "study.toml"), Kinds())
+		s, err := manifest.LoadStudy(filepath.Join(dir, "study.toml"), kinds.Kinds())
 		if err != nil {
 			t.Fatal(err)
 		}
-		in := newInputs(s)
-		r, err := in.results()
+		in := load.NewInputs(s)
+		r, err := in.Results()
 		if err != nil && !strings.Contains(err.Error(), "r.csv") {
 			t.Fatalf("error does not name the file: %v", err)
 		}
@@ -254,7 +257,7 @@ func FuzzResultsLoader(f *testing.F) {
 				}
 			}
 		}
-		in.units(func(*UnitRow) error { return nil })
+		in.Units(func(*load.UnitRow) error { return nil })
 	})
 }
 
@@ -264,7 +267,7 @@ func FuzzManifest(f *testing.F) {
 	f.Add([]byte("title = 1\n[inputs]\nresults = [{ path = 3 }]\n"))
 	f.Add([]byte("[[datasets]]\nname = \"x\"\ndomain = 3\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		ParseStudy("/s/study.toml", data, Kinds())
+		manifest.ParseStudy("/s/study.toml", data, kinds.Kinds())
 	})
 }
 
@@ -285,7 +288,7 @@ ndcg,0.5
 metric,value
 ndcg,0.25
 `)
-	r, err := in.results()
+	r, err := in.Results()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"github.com/evalbook/evalbook/report/kinds"
 	"os"
 	"path/filepath"
 	"slices"
@@ -41,7 +42,7 @@ type = "metric_correlation"
 metrics = ["precision@10", "recall@10", "map@10", "ndcg@10", "mrr@10", "hitrate@10", "coverage@10", "novelty@10", "diversity@10"]
 `, "agg_metrics.csv")
 	ctx, spec := corrStudy(t, files, "fig2", 2)
-	out, err := spec.Kind.Run(ctx, spec.Options)
+	out, err := kinds.Kinds()[spec.Type].Run(ctx, spec.Options)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,7 +94,7 @@ metric = "ndcg@10"
 methods = ["recbole_EASE", "recbole_MultiVAE", "recbole_ItemKNN", "recbole_SLIMElastic", "recbole_LightGCN", "recbole_LightGCL", "implicit_als", "implicit_bpr", "lightfm"]
 `, "agg_metrics.csv", "statistics_df.csv")
 	ctx, spec := corrStudy(t, files, "fig7", 2)
-	out, err := spec.Kind.Run(ctx, spec.Options)
+	out, err := kinds.Kinds()[spec.Type].Run(ctx, spec.Options)
 	if err != nil {
 		t.Fatal(err)
 	}

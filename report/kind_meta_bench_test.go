@@ -13,6 +13,9 @@ import (
 	"time"
 
 	"github.com/evalbook/evalbook/analyses/meta"
+	"github.com/evalbook/evalbook/report/kinds"
+	"github.com/evalbook/evalbook/report/load"
+	"github.com/evalbook/evalbook/report/manifest"
 )
 
 // metaBenchStudy writes a study with one meta-analysis of k two-group
@@ -57,8 +60,8 @@ sensitivity = true
 // asserted.
 func BenchmarkMetaSummary10k(b *testing.B) {
 	dir := metaBenchStudy(b, 10000)
-	manifest := filepath.Join(dir, "study.toml")
-	s, err := LoadStudy(manifest, Kinds())
+	manifestPath := filepath.Join(dir, "study.toml")
+	s, err := manifest.LoadStudy(manifestPath, kinds.Kinds())
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -67,8 +70,8 @@ func BenchmarkMetaSummary10k(b *testing.B) {
 	var analysis, run, build time.Duration
 	for i := 0; i < b.N; i++ {
 		start := time.Now()
-		ctx := &Job{ID: a.ID, Title: a.Title, Study: s, Workers: runtime.GOMAXPROCS(0), inputs: newInputs(s), progress: noProgress{}}
-		studies, err := metaReadSummary(ctx, o.Summary)
+		ctx := &kinds.Job{ID: a.ID, Title: a.Title, Study: s, Workers: runtime.GOMAXPROCS(0), Inputs: load.NewInputs(s), ProgressTo: kinds.NoProgress{}}
+		studies, err := kinds.MetaReadSummary(ctx, o.Summary)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -78,13 +81,13 @@ func BenchmarkMetaSummary10k(b *testing.B) {
 		}
 		analysis += time.Since(start)
 		start = time.Now()
-		ctx = &Job{ID: a.ID, Title: a.Title, Study: s, Workers: runtime.GOMAXPROCS(0), inputs: newInputs(s), progress: noProgress{}}
-		if _, err := a.Kind.Run(ctx, a.Options); err != nil {
+		ctx = &kinds.Job{ID: a.ID, Title: a.Title, Study: s, Workers: runtime.GOMAXPROCS(0), Inputs: load.NewInputs(s), ProgressTo: kinds.NoProgress{}}
+		if _, err := kinds.Kinds()[a.Type].Run(ctx, a.Options); err != nil {
 			b.Fatal(err)
 		}
 		run += time.Since(start)
 		start = time.Now()
-		if _, err := Build(context.Background(), Options{Manifest: manifest, Format: "html", NoCache: true, Quiet: true}); err != nil {
+		if _, err := Build(context.Background(), Options{Manifest: manifestPath, Format: "html", NoCache: true, Quiet: true}); err != nil {
 			b.Fatal(err)
 		}
 		build += time.Since(start)

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/evalbook/evalbook/report/input"
+	"github.com/evalbook/evalbook/report/kinds"
 )
 
 func readSummaryText(t testing.TB, text string) error {
@@ -22,7 +23,7 @@ func readSummaryText(t testing.TB, text string) error {
 		return err
 	}
 	defer tr.Close()
-	studies, err := readMetaSummary(tr)
+	studies, err := kinds.ReadMetaSummary(tr)
 	if err == nil {
 		for _, s := range studies {
 			bad := false

@@ -2,6 +2,8 @@ package report
 
 import (
 	"encoding/json"
+	"github.com/evalbook/evalbook/report/kinds"
+	"github.com/evalbook/evalbook/report/manifest"
 	"strings"
 	"testing"
 )
@@ -44,7 +46,7 @@ d2,z,rmse,1.1
 `,
 	}
 	ctx, spec := corrStudy(t, files, "agree", 2)
-	out, err := spec.Kind.Run(ctx, spec.Options)
+	out, err := kinds.Kinds()[spec.Type].Run(ctx, spec.Options)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,7 +72,7 @@ d2,z,rmse,1.1
 
 	files["study.toml"] = strings.Replace(files["study.toml"], `metrics = ["ndcg", "recall", "rmse"]`, "raw = true\nmethod = \"kendall\"", 1)
 	ctx, spec = corrStudy(t, files, "agree", 1)
-	out, err = spec.Kind.Run(ctx, spec.Options)
+	out, err = kinds.Kinds()[spec.Type].Run(ctx, spec.Options)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,19 +95,19 @@ d2,z,rmse,1.1
 
 	files["study.toml"] = strings.Replace(files["study.toml"], `method = "kendall"`, `metrics = ["ndcg", "recal"]`, 1)
 	ctx, spec = corrStudy(t, files, "agree", 1)
-	if _, err := spec.Kind.Run(ctx, spec.Options); err == nil || !strings.Contains(err.Error(), `did you mean "recall"`) {
+	if _, err := kinds.Kinds()[spec.Type].Run(ctx, spec.Options); err == nil || !strings.Contains(err.Error(), `did you mean "recall"`) {
 		t.Errorf("unknown metric: %v", err)
 	}
 }
 
 func TestMetricCorrelationManifestValidation(t *testing.T) {
 	t.Parallel()
-	_, err := ParseStudy("study.toml", []byte(`title = "x"
+	_, err := manifest.ParseStudy("study.toml", []byte(`title = "x"
 [[analyses]]
 id = "agree"
 type = "metric_correlation"
 method = "spearmann"
-`), Kinds())
+`), kinds.Kinds())
 	if err == nil || !strings.Contains(err.Error(), "study.toml:5") || !strings.Contains(err.Error(), `did you mean "spearman"`) {
 		t.Errorf("validation error %v", err)
 	}

@@ -11,6 +11,9 @@ import (
 	"testing"
 
 	"github.com/evalbook/evalbook/analyses/multiobjective"
+	"github.com/evalbook/evalbook/report/kinds"
+	"github.com/evalbook/evalbook/report/load"
+	"github.com/evalbook/evalbook/report/manifest"
 )
 
 // evalrs2022Manifest is a study over the EvalRS 2022 submissions with the
@@ -43,30 +46,30 @@ behavioural = { weight = 1.5, metrics = ["being_less_wrong", "latent_diversity"]
 const evalrs2022Reference = "../../shared/reference/evalrs2022/evalrs_2022_submissions.parquet.snappy"
 
 // runStudyAnalysis parses a manifest in dir and runs its first analysis.
-func runStudyAnalysis(t *testing.T, dir, manifest string) *Output {
+func runStudyAnalysis(t *testing.T, dir, manifestPath string) *kinds.Output {
 	t.Helper()
-	s, err := ParseStudy(filepath.Join(dir, "study.toml"), []byte(manifest), Kinds())
+	s, err := manifest.ParseStudy(filepath.Join(dir, "study.toml"), []byte(manifestPath), kinds.Kinds())
 	if err != nil {
 		t.Fatal(err)
 	}
 	a := s.Analyses[0]
-	ctx := &Job{ID: a.ID, Title: a.Title, Study: s, Seed: deriveSeed(s.Seed, a.ID), Workers: 1, inputs: newInputs(s), progress: noProgress{}}
-	out, err := a.Kind.Run(ctx, a.Options)
+	ctx := &kinds.Job{ID: a.ID, Title: a.Title, Study: s, Seed: kinds.DeriveSeed(s.Seed, a.ID), Workers: 1, Inputs: load.NewInputs(s), ProgressTo: kinds.NoProgress{}}
+	out, err := kinds.Kinds()[a.Type].Run(ctx, a.Options)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return out
 }
 
-func runStudyError(t *testing.T, dir, manifest string) error {
+func runStudyError(t *testing.T, dir, manifestPath string) error {
 	t.Helper()
-	s, err := ParseStudy(filepath.Join(dir, "study.toml"), []byte(manifest), Kinds())
+	s, err := manifest.ParseStudy(filepath.Join(dir, "study.toml"), []byte(manifestPath), kinds.Kinds())
 	if err != nil {
 		return err
 	}
 	a := s.Analyses[0]
-	ctx := &Job{ID: a.ID, Title: a.Title, Study: s, Workers: 1, inputs: newInputs(s), progress: noProgress{}}
-	_, err = a.Kind.Run(ctx, a.Options)
+	ctx := &kinds.Job{ID: a.ID, Title: a.Title, Study: s, Workers: 1, Inputs: load.NewInputs(s), ProgressTo: kinds.NoProgress{}}
+	_, err = kinds.Kinds()[a.Type].Run(ctx, a.Options)
 	return err
 }
 

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/evalbook/evalbook/analyses/offline"
+	"github.com/evalbook/evalbook/report/kinds"
 )
 
 // runs and truth in every entry form give the same values as the plain
@@ -58,7 +59,7 @@ func TestOfflineEntryForms(t *testing.T) {
 		if err := o.Validate(); err != nil {
 			t.Fatal(err)
 		}
-		d, err := OfflineMetricsDerived(ctx, o, nil)
+		d, err := kinds.OfflineMetricsDerived(ctx, o, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -94,7 +95,7 @@ func TestOfflineEntryForms(t *testing.T) {
 		o.K = []int{3}
 		o.Predictions = map[string]any{"path": "preds.tsv", "method": "bm25", "columns": map[string]any{"user": "q", "item": "d", "prediction": "p"}}
 	})
-	d, err := OfflineMetricsDerived(ctx, o, nil)
+	d, err := kinds.OfflineMetricsDerived(ctx, o, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/evalbook/evalbook/analyses/offline"
+	"github.com/evalbook/evalbook/report/kinds"
 )
 
 // trecStudy is a TREC study: qrels with levels −1…2, three runs over 40
@@ -155,7 +156,7 @@ func TestOfflineMetricsTrecEvalNote(t *testing.T) {
 		{"", "as trec_eval 10 cuts it", "as trec_eval 9.x and pytrec_eval cut it"},
 		{`trec_eval = "9"`, "as trec_eval 9.x and pytrec_eval cut it", "as trec_eval 10 cuts it"},
 	} {
-		note := offlineMethod(offlineTestOpts("runs/{method}.run", "qrels.txt", func(o *offline.Options) {
+		note := kinds.OfflineMethod(offlineTestOpts("runs/{method}.run", "qrels.txt", func(o *offline.Options) {
 			if c.extra != "" {
 				o.TrecEval = offline.TrecEval9
 			}

@@ -12,11 +12,14 @@ import (
 
 	"github.com/evalbook/evalbook/analyses"
 	"github.com/evalbook/evalbook/analyses/leaderboard"
+	"github.com/evalbook/evalbook/report/kinds"
+	"github.com/evalbook/evalbook/report/load"
+	"github.com/evalbook/evalbook/report/manifest"
 )
 
 // stabilityStudy writes a small study (8 datasets × 5 methods, rmse lower
 // is better with a bound) into a temporary directory and parses it.
-func stabilityStudy(t *testing.T, analysis string) *Study {
+func stabilityStudy(t *testing.T, analysis string) *manifest.Study {
 	t.Helper()
 	dir := t.TempDir()
 	var csv strings.Builder
@@ -30,7 +33,7 @@ func stabilityStudy(t *testing.T, analysis string) *Study {
 	if err := os.WriteFile(filepath.Join(dir, "results.csv"), []byte(csv.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	manifest := `title = "t"
+	manifestPath := `title = "t"
 seed = 42
 [[metrics]]
 name = "rmse"
@@ -40,10 +43,10 @@ max = 1.0
 results = ["results.csv"]
 ` + analysis
 	file := filepath.Join(dir, "study.toml")
-	if err := os.WriteFile(file, []byte(manifest), 0o644); err != nil {
+	if err := os.WriteFile(file, []byte(manifestPath), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	s, err := LoadStudy(file, Kinds())
+	s, err := manifest.LoadStudy(file, kinds.Kinds())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,12 +66,12 @@ func (p *stabilitySteps) Step(label string, done, total int) {
 	}
 }
 
-func runStabilityKind(t *testing.T, s *Study, jobs int, progress Progress) *Output {
+func runStabilityKind(t *testing.T, s *manifest.Study, jobs int, progress kinds.Progress) *kinds.Output {
 	t.Helper()
 	a := s.Analyses[0]
-	ctx := &Job{ID: a.ID, Title: a.Title, Study: s, Seed: deriveSeed(s.Seed, a.ID), Workers: jobs,
-		inputs: newInputs(s), progress: progress}
-	out, err := a.Kind.Run(ctx, a.Options)
+	ctx := &kinds.Job{ID: a.ID, Title: a.Title, Study: s, Seed: kinds.DeriveSeed(s.Seed, a.ID), Workers: jobs,
+		Inputs: load.NewInputs(s), ProgressTo: progress}
+	out, err := kinds.Kinds()[a.Type].Run(ctx, a.Options)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,7 +127,7 @@ subset_sizes = [2, 3]
 	// run directly with rmse lower-is-better and max 1 gives the same
 	// result, and without the bound a different one (copies with α > 1 of
 	// values above 0.87 are capped at 1).
-	res, err := newInputs(s).results()
+	res, err := load.NewInputs(s).Results()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,7 +135,7 @@ subset_sizes = [2, 3]
 	direct := func(max float64) string {
 		m := analyses.Metric{Name: "rmse", Better: analyses.LowerIsBetter, Max: max}
 		d, err := leaderboard.Stability(leaderboard.StabilityInput{Metric: m, Datasets: res.Datasets, Methods: res.Methods,
-			Q: res.Matrix("rmse", res.Datasets, res.Methods), Seed: deriveSeed(s.Seed, "stab"), Jobs: 2}, o)
+			Q: res.Matrix("rmse", res.Datasets, res.Methods), Seed: kinds.DeriveSeed(s.Seed, "stab"), Jobs: 2}, o)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -167,7 +170,7 @@ func TestStabilityKindOptions(t *testing.T) {
 	} {
 		dir := t.TempDir()
 		src := "title = \"t\"\n[[analyses]]\nid = \"s\"\ntype = \"stability\"\n" + c.body
-		_, err := ParseStudy(filepath.Join(dir, "study.toml"), []byte(src), Kinds())
+		_, err := manifest.ParseStudy(filepath.Join(dir, "study.toml"), []byte(src), kinds.Kinds())
 		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "study.toml:") {
 			t.Errorf("%q: got %v, want an error with line and %q", c.body, err, c.want)
 		}

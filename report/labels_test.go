@@ -2,26 +2,28 @@ package report
 
 import (
 	"context"
+	"github.com/evalbook/evalbook/report/kinds"
+	"github.com/evalbook/evalbook/report/manifest"
 	"path/filepath"
 	"strings"
 	"testing"
 )
 
 func TestLabelFallsBackToID(t *testing.T) {
-	var nilStudy *Study
-	if got := nilStudy.Label(LabelMetric, "hit_rate"); got != "hit_rate" {
+	var nilStudy *manifest.Study
+	if got := nilStudy.Label(manifest.LabelMetric, "hit_rate"); got != "hit_rate" {
 		t.Errorf("nil study: %q", got)
 	}
-	if got := nilStudy.Label(LabelMetric, "ndcg@20"); got != "nDCG@20" {
+	if got := nilStudy.Label(manifest.LabelMetric, "ndcg@20"); got != "nDCG@20" {
 		t.Errorf("nil study, a metric offline_metrics derives: %q, want its built-in label", got)
 	}
-	s := &Study{}
-	s.setLabel(LabelMetric, "ndcg@10", "nDCG@10")
-	s.setLabel(LabelMethod, "ndcg@10", "")
-	if got := s.Label(LabelMetric, "ndcg@10"); got != "nDCG@10" {
+	s := &manifest.Study{}
+	s.SetLabel(manifest.LabelMetric, "ndcg@10", "nDCG@10")
+	s.SetLabel(manifest.LabelMethod, "ndcg@10", "")
+	if got := s.Label(manifest.LabelMetric, "ndcg@10"); got != "nDCG@10" {
 		t.Errorf("metric label: %q", got)
 	}
-	if got := s.Label(LabelMethod, "ndcg@10"); got != "ndcg@10" {
+	if got := s.Label(manifest.LabelMethod, "ndcg@10"); got != "ndcg@10" {
 		t.Errorf("a metric's label leaked to a method, or an empty label was kept: %q", got)
 	}
 }
@@ -71,7 +73,7 @@ func TestFigureWidth(t *testing.T) {
 		{"nan", 0, `study.toml:2: figure_width is a width in inches from 1 to 20`},
 		{`"7in"`, 0, `study.toml:2: figure_width is a width in inches (a number), got 7in`},
 	} {
-		s, err := ParseStudy("study.toml", []byte("title = \"t\"\nfigure_width = "+c.value+"\n"), Kinds())
+		s, err := manifest.ParseStudy("study.toml", []byte("title = \"t\"\nfigure_width = "+c.value+"\n"), kinds.Kinds())
 		switch {
 		case c.err == "" && err != nil:
 			t.Errorf("%s: %v", c.value, err)

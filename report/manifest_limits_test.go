@@ -2,6 +2,8 @@ package report
 
 import (
 	"fmt"
+	"github.com/evalbook/evalbook/report/kinds"
+	"github.com/evalbook/evalbook/report/manifest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -48,7 +50,7 @@ func TestManifestShapeLimits(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			_, err := ParseStudy("/s/study.toml", []byte(c.src), Kinds())
+			_, err := manifest.ParseStudy("/s/study.toml", []byte(c.src), kinds.Kinds())
 			switch {
 			case c.want == "" && err != nil:
 				t.Fatalf("refused: %v", err)
@@ -73,13 +75,13 @@ func TestManifestSizeLimit(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.Close()
-	_, err = LoadStudy(path, Kinds())
+	_, err = manifest.LoadStudy(path, kinds.Kinds())
 	want := "study.toml: the manifest is 314572800 bytes, above the limit of 1048576 (1 MiB)"
 	if err == nil || !strings.Contains(err.Error(), want) {
 		t.Fatalf("got %v, want %q", err, want)
 	}
-	src := "title = \"t\"\n" + strings.Repeat("# padding\n", maxManifestBytes/10)
-	if _, err := ParseStudy(path, []byte(src), Kinds()); err == nil || !strings.Contains(err.Error(), "above the limit of 1048576") {
+	src := "title = \"t\"\n" + strings.Repeat("# padding\n", manifest.MaxManifestBytes/10)
+	if _, err := manifest.ParseStudy(path, []byte(src), kinds.Kinds()); err == nil || !strings.Contains(err.Error(), "above the limit of 1048576") {
 		t.Fatalf("ParseStudy of %d bytes: %v", len(src), err)
 	}
 }
@@ -125,10 +127,10 @@ func TestManifestEntryLimit(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			if len(c.src) > maxManifestBytes {
+			if len(c.src) > manifest.MaxManifestBytes {
 				t.Fatalf("the case is %d bytes, above the size limit", len(c.src))
 			}
-			_, err := ParseStudy("/s/study.toml", []byte(c.src), Kinds())
+			_, err := manifest.ParseStudy("/s/study.toml", []byte(c.src), kinds.Kinds())
 			if err == nil || !strings.Contains(err.Error(), c.want) {
 				msg := fmt.Sprint(err)
 				if len(msg) > 300 {
@@ -140,8 +142,8 @@ func TestManifestEntryLimit(t *testing.T) {
 	}
 	t.Run("unknown top-level keys", func(t *testing.T) {
 		src := lines("title = \"t\"\n", 50, func(i int) string { return fmt.Sprintf("k%02d = 1\n", i) })
-		_, err := ParseStudy("/s/study.toml", []byte(src), Kinds())
-		errs, ok := err.(Errors)
+		_, err := manifest.ParseStudy("/s/study.toml", []byte(src), kinds.Kinds())
+		errs, ok := err.(manifest.Errors)
 		if !ok || len(errs) != 11 {
 			t.Fatalf("got %d errors, want 11 (ten keys and a count): %v", len(errs), err)
 		}
@@ -168,11 +170,11 @@ func worstManifest(head string, line func(i int) string) []byte {
 		return []byte(sb.String())
 	}
 	lo, hi := 0, 1
-	for checkManifestShape("study.toml", build(hi)) == nil {
+	for manifest.CheckManifestShape("study.toml", build(hi)) == nil {
 		lo, hi = hi, 2*hi
 	}
 	for hi-lo > 1 {
-		if mid := (lo + hi) / 2; checkManifestShape("study.toml", build(mid)) == nil {
+		if mid := (lo + hi) / 2; manifest.CheckManifestShape("study.toml", build(mid)) == nil {
 			lo = mid
 		} else {
 			hi = mid
@@ -188,7 +190,7 @@ func worstManifest(head string, line func(i int) string) []byte {
 // Printed, never asserted (issue 31's budget: under 1 s for any 1 MB
 // manifest).
 func BenchmarkManifestWorstShape(b *testing.B) {
-	deep := maxManifestDepth - 2
+	deep := manifest.MaxManifestDepth - 2
 	dots := strings.TrimSuffix(strings.Repeat("a.", deep), ".")
 	for _, shape := range []struct {
 		name, head string
@@ -216,7 +218,7 @@ func BenchmarkManifestWorstShape(b *testing.B) {
 			b.ReportMetric(float64(len(src)), "bytes")
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				ParseStudy("/s/study.toml", src, Kinds())
+				manifest.ParseStudy("/s/study.toml", src, kinds.Kinds())
 			}
 		})
 	}

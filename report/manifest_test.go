@@ -1,13 +1,15 @@
 package report
 
 import (
+	"github.com/evalbook/evalbook/report/kinds"
+	"github.com/evalbook/evalbook/report/manifest"
 	"strings"
 	"testing"
 )
 
 func parse(t *testing.T, src string) error {
 	t.Helper()
-	_, err := ParseStudy("/study/study.toml", []byte(src), Kinds())
+	_, err := manifest.ParseStudy("/study/study.toml", []byte(src), kinds.Kinds())
 	return err
 }
 
@@ -157,7 +159,7 @@ metric  = "nDCG@10"
 rules   = ["borda", "copeland"]
 beta_max = 2.5
 `
-	s, err := ParseStudy("/study/study.toml", []byte(src), Kinds())
+	s, err := manifest.ParseStudy("/study/study.toml", []byte(src), kinds.Kinds())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -183,7 +185,7 @@ beta_max = 2.5
 	if a.Options == nil {
 		t.Fatal("no options")
 	}
-	p, err := paramsMap(a.Options)
+	p, err := manifest.ParamsMap(a.Options)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -197,11 +199,11 @@ beta_max = 2.5
 func TestLongPageTitleSlug(t *testing.T) {
 	t.Parallel()
 	title := strings.Repeat("word ", 96)
-	s, err := ParseStudy("/study/study.toml", []byte("title = \"t\"\n[[pages]]\ntitle = \""+title+"\"\nsource = \"p.md\"\n"), Kinds())
+	s, err := manifest.ParseStudy("/study/study.toml", []byte("title = \"t\"\n[[pages]]\ntitle = \""+title+"\"\nsource = \"p.md\"\n"), kinds.Kinds())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := s.Pages[0].Slug; len(got) > maxIDLen || !strings.HasPrefix(got, "word-word-") || strings.HasSuffix(got, "-") {
+	if got := s.Pages[0].Slug; len(got) > manifest.MaxIDLen || !strings.HasPrefix(got, "word-word-") || strings.HasSuffix(got, "-") {
 		t.Errorf("slug %q (%d characters)", got, len(got))
 	}
 }

@@ -18,6 +18,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/evalbook/evalbook/analyses"
+	"github.com/evalbook/evalbook/report/kinds"
+	"github.com/evalbook/evalbook/report/manifest"
 )
 
 // Ids stay in data/*.csv and data/*.json and in title attributes; every
@@ -448,7 +450,7 @@ func (s *scanner) report(t *testing.T) {
 
 // authorWords are the manifest's own titles and captions: words the
 // author wrote ("LightGCN vs MostPop, by domain") are theirs to choose.
-func authorWords(s *Study) []string {
+func authorWords(s *manifest.Study) []string {
 	words := []string{s.Title, s.Subtitle}
 	for _, a := range s.Analyses {
 		words = append(words, a.Title, a.Caption)
@@ -493,11 +495,11 @@ func TestDemoShowsNoIDs(t *testing.T) {
 		t.Fatalf("demo generator: %v\n%s", err, out)
 	}
 	site := filepath.Join(dir, "site")
-	manifest := filepath.Join(dir, "study.toml")
-	if _, err := Build(context.Background(), Options{Manifest: manifest, Out: site, Format: "both", Paper: true, NoCache: true, Quiet: true, Version: "test"}); err != nil {
+	manifestPath := filepath.Join(dir, "study.toml")
+	if _, err := Build(context.Background(), Options{Manifest: manifestPath, Out: site, Format: "both", Paper: true, NoCache: true, Quiet: true, Version: "test"}); err != nil {
 		t.Fatal(err)
 	}
-	study, err := LoadStudy(manifest, Kinds())
+	study, err := manifest.LoadStudy(manifestPath, kinds.Kinds())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/evalbook/evalbook/analyses/multiobjective"
 	"github.com/evalbook/evalbook/analyses/offline"
 	"github.com/evalbook/evalbook/analyses/significance"
+	"github.com/evalbook/evalbook/report/kinds"
 )
 
 func notePtr(x float64) *float64 { return &x }
@@ -36,25 +37,25 @@ func TestNotesEveryBranch(t *testing.T) {
 		}
 		seen[name][note] = true
 	}
-	check("aggregate", aggregateMethod())
-	check("stability", stabilityMethod())
+	check("aggregate", kinds.AggregateMethod())
+	check("stability", kinds.StabilityMethod())
 	for _, bayes := range []bool{false, true} {
 		for _, sig := range [][]bool{{false, false}, {true, false}, {true, true}} {
 			r := &significance.CriticalDifferenceResult{Methods: []string{"a", "b", "c"}, NemenyiQ: 2.3438, ZeroMethod: "pratt", Alpha: 0.05, Bayesian: bayes, Samples: 50000, Rope: 0.01}
 			r.Pairs = []significance.CDPair{{A: "a", B: "b", Significant: sig[0]}, {A: "a", B: "c", Significant: sig[1]}}
-			check("cd", criticalDifferenceMethod(r))
+			check("cd", kinds.CriticalDifferenceMethod(r))
 		}
 	}
 	for _, m := range []string{"spearman", "pearson", "kendall", "x"} {
 		for _, raw := range []bool{false, true} {
 			r := &correlation.Result{Method: m, Raw: raw}
-			check("corr", metricCorrelationMethod(r))
+			check("corr", kinds.MetricCorrelationMethod(r))
 		}
 	}
 	for _, comp := range []int{0, 3} {
 		r := &datasets.SelectionResult{Size: 6, Datasets: make([]string, 32), Simulations: 500, Rule: "mean_rank"}
 		o := &datasets.SelectionOptions{Components: comp, Start: 2, Epsilon: 1e-6}
-		check("sel", selectionMethod(r, o))
+		check("sel", kinds.SelectionMethod(r, o))
 	}
 	for _, from := range []string{datasets.CharFromLogs, datasets.CharFromInput} {
 		for _, thr := range []*float64{nil, notePtr(3.5)} {
@@ -62,7 +63,7 @@ func TestNotesEveryBranch(t *testing.T) {
 				for _, core := range []int{0, 2} {
 					for _, metric := range []string{"", "ndcg@10"} {
 						o := &datasets.CharacteristicsOptions{RatingThreshold: thr, MinItem: mi[0], MinUser: mi[1], Core: core, Metric: metric, Neighbors: 3}
-						check("char", characteristicsMethod(from, o, analyses.Naming{}))
+						check("char", kinds.CharacteristicsMethod(from, o, analyses.Naming{}))
 					}
 				}
 			}
@@ -75,7 +76,7 @@ func TestNotesEveryBranch(t *testing.T) {
 					for _, ari := range []*float64{nil, notePtr(0.8731)} {
 						r := &datasets.ClustersResult{Features: make([]string, 18), ExplainedVariance: make([]float64, 4), KFixed: kfixed, K: 5, Metric: metric, AdjustedRandIndex: ari, Compare: "domain", Threshold: 0.61234567}
 						o := &datasets.ClustersOptions{Outliers: out, Trees: 100, Contamination: cont, Inits: 10, MaxIter: 300, KRange: []int{2, 10}}
-						check("clusters", clustersMethod(r, o))
+						check("clusters", kinds.ClustersMethod(r, o))
 					}
 				}
 			}
@@ -103,7 +104,7 @@ func TestNotesEveryBranch(t *testing.T) {
 					o := &meta.Options{Model: "random", Tau2: "REML", Test: "z", Missing: "drop"}
 					o.Summary.Path = "sum.csv"
 					v(o)
-					check("meta", metaMethod(o, r))
+					check("meta", kinds.MetaMethod(o, r))
 				}
 			}
 		}
@@ -117,7 +118,7 @@ func TestNotesEveryBranch(t *testing.T) {
 			{{Objective: "x"}},
 			{{Objective: "x", Slope: notePtr(-0.123456), ParetoRows: []int{1, 2}}, {Objective: "y", Slope: notePtr(2), ParetoRows: []int{1, 2, 3}, R2: notePtr(0.9), ImpliedImportance: notePtr(3.21)}, {Objective: "z"}}} {
 			r := &multiobjective.Result{Fits: fits}
-			check("mo", multiObjectiveMethod(o, r))
+			check("mo", kinds.MultiObjectiveMethod(o, r))
 		}
 	}
 	for _, disc := range []string{"trec_eval", "jarvelin"} {
@@ -125,7 +126,7 @@ func TestNotesEveryBranch(t *testing.T) {
 			for _, nr := range []string{"zero", "skip"} {
 				for _, mu := range []string{"zero", "skip"} {
 					o := &offline.Options{K: []int{5, 20}, RelevanceThreshold: 4, NDCGDiscount: disc, NDCGGain: gain, HalfLife: 5, NoRelevant: nr, MissingUsers: mu}
-					check("offline", offlineMethod(o))
+					check("offline", kinds.OfflineMethod(o))
 				}
 			}
 		}
@@ -138,7 +139,7 @@ func TestNotesEveryBranch(t *testing.T) {
 	}
 	for n := 0; n <= len(pairs); n++ {
 		r := &significance.PairedTestsResult{Over: "units of ml", ZeroMethod: "wilcox", Alpha: 0.05, Pairs: pairs[:n]}
-		check("paired", pairedTestsMethod(r))
+		check("paired", kinds.PairedTestsMethod(r))
 	}
 	for name, want := range map[string]int{"cd": 6, "corr": 6, "sel": 2, "char": 26, "clusters": 24, "meta": 152, "offline": 16, "paired": 4, "mo": 6} {
 		if n := len(seen[name]); n < want {

@@ -2,6 +2,8 @@ package report
 
 import (
 	"context"
+	"github.com/evalbook/evalbook/report/kinds"
+	"github.com/evalbook/evalbook/report/manifest"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -16,7 +18,7 @@ import (
 // TestNotesParse: every embedded note parses (a broken template fails
 // here, not in a user's build).
 func TestNotesParse(t *testing.T) {
-	if _, err := parseNotes(); err != nil {
+	if _, err := kinds.ParseNotes(); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -24,7 +26,7 @@ func TestNotesParse(t *testing.T) {
 // TestNotesMatchKinds: every registered kind has notes/<type>.md, and
 // every notes file belongs to a kind.
 func TestNotesMatchKinds(t *testing.T) {
-	files, err := fs.Glob(notesFS, "notes/*")
+	files, err := fs.Glob(kinds.NotesFS, "notes/*")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,15 +34,15 @@ func TestNotesMatchKinds(t *testing.T) {
 	for _, f := range files {
 		have[path.Base(f)] = true
 	}
-	kinds := Kinds()
-	for _, typ := range kinds.Types() {
+	reg := kinds.Kinds()
+	for _, typ := range reg.Types() {
 		if !have[typ+".md"] {
 			t.Errorf("kind %s has no notes/%s.md", typ, typ)
 		}
 	}
 	var stray []string
 	for f := range have {
-		if _, ok := kinds[strings.TrimSuffix(f, ".md")]; !ok || !strings.HasSuffix(f, ".md") {
+		if _, ok := reg[strings.TrimSuffix(f, ".md")]; !ok || !strings.HasSuffix(f, ".md") {
 			stray = append(stray, f)
 		}
 	}
@@ -49,7 +51,7 @@ func TestNotesMatchKinds(t *testing.T) {
 		t.Errorf("notes files of no kind: %s", strings.Join(stray, ", "))
 	}
 	// Sub-templates share one namespace: each is named <type>/<name>.
-	set, err := parseNotes()
+	set, err := kinds.ParseNotes()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +61,7 @@ func TestNotesMatchKinds(t *testing.T) {
 		if name == "notes" || (!sub && have[name]) {
 			continue
 		}
-		if _, ok := kinds[typ]; !ok || !sub {
+		if _, ok := reg[typ]; !ok || !sub {
 			t.Errorf("template %q: a note's sub-template is named <type>/<name>", name)
 		}
 	}
@@ -67,7 +69,7 @@ func TestNotesMatchKinds(t *testing.T) {
 
 // builtDemo generates the demo study (go run ./sites/demo/gen, as make
 // demo does) into a temporary directory and builds it in both formats.
-func builtDemo(t *testing.T) (study *Study, site string) {
+func builtDemo(t *testing.T) (study *manifest.Study, site string) {
 	t.Helper()
 	root, err := filepath.Abs("..")
 	if err != nil {
@@ -80,11 +82,11 @@ func builtDemo(t *testing.T) (study *Study, site string) {
 		t.Fatalf("demo generator: %v\n%s", err, out)
 	}
 	site = filepath.Join(dir, "site")
-	manifest := filepath.Join(dir, "study.toml")
-	if _, err := Build(context.Background(), Options{Manifest: manifest, Out: site, Format: "both", NoCache: true, Quiet: true}); err != nil {
+	manifestPath := filepath.Join(dir, "study.toml")
+	if _, err := Build(context.Background(), Options{Manifest: manifestPath, Out: site, Format: "both", NoCache: true, Quiet: true}); err != nil {
 		t.Fatal(err)
 	}
-	study, err = LoadStudy(manifest, Kinds())
+	study, err = manifest.LoadStudy(manifestPath, kinds.Kinds())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,7 +108,7 @@ func TestDemoNotes(t *testing.T) {
 // and each analysis page carries its executed method note. (A note that
 // fails to execute fails the build: methodNote's panic becomes the
 // analysis's error.)
-func testNotesExecuteOnDemo(t *testing.T, study *Study, site string) {
+func testNotesExecuteOnDemo(t *testing.T, study *manifest.Study, site string) {
 	seen := map[string]bool{}
 	for _, a := range study.Analyses {
 		seen[a.Type] = true
@@ -123,7 +125,7 @@ func testNotesExecuteOnDemo(t *testing.T, study *Study, site string) {
 			}
 		}
 	}
-	for _, typ := range Kinds().Types() {
+	for _, typ := range kinds.Kinds().Types() {
 		if !seen[typ] {
 			t.Errorf("the demo has no %s analysis: its method note is not executed by this test", typ)
 		}

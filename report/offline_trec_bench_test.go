@@ -16,6 +16,7 @@ import (
 	"github.com/evalbook/evalbook/analyses/offline"
 
 	"github.com/evalbook/evalbook/report/input"
+	"github.com/evalbook/evalbook/report/kinds"
 )
 
 // make bench-offline:
@@ -127,7 +128,7 @@ func BenchmarkOfflineTRECCompare(b *testing.B) {
 	b.ResetTimer()
 	for range b.N {
 		t1, c1 := time.Now(), cpuSeconds()
-		d, err := OfflineMetricsDerived(ctx, o, nil)
+		d, err := kinds.OfflineMetricsDerived(ctx, o, nil)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -14,6 +14,8 @@ import (
 
 	"github.com/evalbook/evalbook/analyses"
 	"github.com/evalbook/evalbook/report/input"
+	"github.com/evalbook/evalbook/report/load"
+	"github.com/evalbook/evalbook/report/manifest"
 )
 
 // Output safety. A build replaces its output directory as a whole, so
@@ -54,7 +56,7 @@ func (e *OutputError) Error() string { return fmt.Sprintf("output %s: %s", e.Out
 // next build replaces the directory only when it holds no other file, so
 // a file a user put into the site (a CNAME, a .git of a published copy)
 // is never deleted with it.
-func siteMarker(s *Study, files map[string][]byte) []byte {
+func siteMarker(s *manifest.Study, files map[string][]byte) []byte {
 	var b strings.Builder
 	fmt.Fprintf(&b, "evalbook site\nstudy: %s\nmanifest: %s\n\n"+
 		"This directory was written by `evalbook build`; the next build of the study replaces all of it,\n"+
@@ -94,7 +96,7 @@ func markerStudy(dir string) (title, manifest string, ok bool) {
 // not depend on where the study lives). A site inside the study
 // directory is the study's own whatever its marker says (the study was
 // retitled); elsewhere a retitled study needs force (--force) once.
-func checkSameStudy(out, target string, s *Study, force bool) error {
+func checkSameStudy(out, target string, s *manifest.Study, force bool) error {
 	if force || !marked(target) {
 		return nil
 	}
@@ -103,16 +105,16 @@ func checkSameStudy(out, target string, s *Study, force bool) error {
 			return nil
 		}
 	}
-	title, manifest, ok := markerStudy(target)
+	title, manifestPath, ok := markerStudy(target)
 	if !ok {
 		return nil
 	}
 	newTitle, newManifest := oneLine(s.Title), filepath.Base(s.File)
-	if title == newTitle && manifest == newManifest {
+	if title == newTitle && manifestPath == newManifest {
 		return nil
 	}
 	return &OutputError{Out: out, Msg: fmt.Sprintf("refusing to replace %s: it is the site of another study, %q (%s), and this build is of %q (%s); choose another -o, or pass --force if it is this study's site (a title or manifest renamed) and may be replaced",
-		target, title, manifest, newTitle, newManifest)}
+		target, title, manifestPath, newTitle, newManifest)}
 }
 
 // markerFiles heads the marker's list of the files a build wrote.
@@ -188,15 +190,15 @@ func oneLine(s string) string {
 // files it read (inputs, pages, bibliography, logs; provenance has
 // recorded pages and bibliography), every declared input and every
 // interaction log.
-func studyFiles(s *Study, in *inputs) []string {
-	files := append([]string{s.File}, in.all.Files()...)
-	in.mu.Lock()
-	for p := range in.files {
+func studyFiles(s *manifest.Study, in *load.Inputs) []string {
+	files := append([]string{s.File}, in.All.Files()...)
+	in.Mu.Lock()
+	for p := range in.Files {
 		files = append(files, p)
 	}
-	in.mu.Unlock()
+	in.Mu.Unlock()
 	for _, kind := range []string{"results", "units", "characteristics"} {
-		files = append(files, in.filesOf(kind)...)
+		files = append(files, in.FilesOf(kind)...)
 	}
 	for _, p := range s.Pages {
 		files = append(files, filepath.Join(s.Dir, p.Source))
@@ -216,7 +218,7 @@ func studyFiles(s *Study, in *inputs) []string {
 // which read the files in read, and returns the resolved directory to
 // write (absolute, symbolic links followed: the same path that was
 // checked). It writes nothing.
-func checkOutput(out string, study *Study, read []string) (string, error) {
+func checkOutput(out string, study *manifest.Study, read []string) (string, error) {
 	refuse := func(format string, args ...any) (string, error) {
 		return "", &OutputError{Out: out, Msg: fmt.Sprintf(format, args...)}
 	}

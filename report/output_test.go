@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/evalbook/evalbook/report/kinds"
+	"github.com/evalbook/evalbook/report/manifest"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -205,8 +207,8 @@ func TestOutputRefused(t *testing.T) {
 // and any ancestor of it are refused, even with a marker; nothing is
 // written. (HOME is set, so the test does not run in parallel.)
 func TestOutputRefusesRootAndHome(t *testing.T) {
-	manifest := writeTiny(t, t.TempDir())
-	study, err := LoadStudy(manifest, Kinds())
+	manifestPath := writeTiny(t, t.TempDir())
+	study, err := manifest.LoadStudy(manifestPath, kinds.Kinds())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -226,14 +228,14 @@ func TestOutputRefusesRootAndHome(t *testing.T) {
 		filepath.Dir(top): "it holds your home directory " + home,
 	} {
 		before := tree(t, top)
-		_, err := Build(context.Background(), Options{Manifest: manifest, Out: out, Version: "test"})
+		_, err := Build(context.Background(), Options{Manifest: manifestPath, Out: out, Version: "test"})
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("-o %s: %v, want %q", out, err, want)
 		}
 		sameTree(t, out, before, tree(t, top))
 	}
 	// A directory of its own under the home is fine.
-	if _, err := Build(context.Background(), Options{Manifest: manifest, Out: filepath.Join(home, "site"), Version: "test"}); err != nil {
+	if _, err := Build(context.Background(), Options{Manifest: manifestPath, Out: filepath.Join(home, "site"), Version: "test"}); err != nil {
 		t.Errorf("-o ~/site: %v", err)
 	}
 }
@@ -501,8 +503,8 @@ func TestOutputConcurrentBuilds(t *testing.T) {
 func TestOutputResolvesPaths(t *testing.T) {
 	t.Parallel()
 	root := realTempDir(t)
-	manifest := writeTiny(t, filepath.Join(root, "study"))
-	study, err := LoadStudy(manifest, Kinds())
+	manifestPath := writeTiny(t, filepath.Join(root, "study"))
+	study, err := manifest.LoadStudy(manifestPath, kinds.Kinds())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,6 +19,8 @@ import (
 
 	"github.com/evalbook/evalbook/analyses"
 	"github.com/evalbook/evalbook/figures"
+	"github.com/evalbook/evalbook/report/kinds"
+	"github.com/evalbook/evalbook/report/manifest"
 )
 
 // exportResult is a result with one table and two key numbers, for the
@@ -43,17 +45,17 @@ func exportSite(t *testing.T, o Options) *siteBuild {
 	d, svg := exportDrawing(t)
 	d2, svg2 := exportDrawing(t)
 	runs := []analysisRun{
-		{Spec: AnalysisSpec{ID: "alpha", Type: "aggregate", Title: "Alpha", Options: &struct{}{}}, Output: &Output{
+		{Spec: manifest.AnalysisSpec{ID: "alpha", Type: "aggregate", Title: "Alpha", Options: &struct{}{}}, Output: &kinds.Output{
 			Result: exportResult{Score: 0.75, Gap: 0.125, name: "alpha"},
 			Figures: []figures.Figure{
 				{ID: "alpha", Title: "Alpha scores", Caption: "Drawn.", SVG: svg, Drawing: &d},
 				{ID: "alpha-plain", Title: "Plain", Caption: "No drawing.", SVG: svg},
 			}}},
-		{Spec: AnalysisSpec{ID: "beta", Type: "aggregate", Title: "Beta", Options: &struct{}{}}, Output: &Output{
+		{Spec: manifest.AnalysisSpec{ID: "beta", Type: "aggregate", Title: "Beta", Options: &struct{}{}}, Output: &kinds.Output{
 			Result:  exportResult{Score: 0.5, Gap: 0.25, name: "beta"},
 			Figures: []figures.Figure{{ID: "beta", Title: "Beta scores", Caption: "Drawn.", SVG: svg2, Drawing: &d2}}}},
 	}
-	study := &Study{Title: "Export study", Authors: []string{"A. Author"}, Date: "2024-01-02", File: "study.toml", FigureWidth: 5}
+	study := &manifest.Study{Title: "Export study", Authors: []string{"A. Author"}, Date: "2024-01-02", File: "study.toml", FigureWidth: 5}
 	for _, r := range runs { // as the build's phase does when an analysis has run
 		if err := figures.Render(r.Output.Figures, figureWidth(study)); err != nil {
 			t.Fatal(err)

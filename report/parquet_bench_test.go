@@ -11,6 +11,9 @@ import (
 	"github.com/parquet-go/parquet-go"
 
 	"github.com/evalbook/evalbook/report/input"
+	"github.com/evalbook/evalbook/report/kinds"
+	"github.com/evalbook/evalbook/report/load"
+	"github.com/evalbook/evalbook/report/manifest"
 )
 
 // Long-format units files as pandas/pyarrow write them: dictionary-encoded
@@ -160,17 +163,17 @@ func benchReadUnits(path string) (int, error) {
 // (inputs.units over a one-file study), interning and all.
 func benchLoadUnits(path string) (int, error) {
 	dir := filepath.Dir(path)
-	manifest := filepath.Join(dir, "study.toml")
+	manifestPath := filepath.Join(dir, "study.toml")
 	text := fmt.Sprintf("title = \"b\"\n[inputs]\nunits = %q\n", filepath.Base(path))
-	if err := os.WriteFile(manifest, []byte(text), 0o644); err != nil {
+	if err := os.WriteFile(manifestPath, []byte(text), 0o644); err != nil {
 		return 0, err
 	}
-	s, err := LoadStudy(manifest, Kinds())
+	s, err := manifest.LoadStudy(manifestPath, kinds.Kinds())
 	if err != nil {
 		return 0, err
 	}
 	n := 0
-	err = newInputs(s).units(func(u *UnitRow) error {
+	err = load.NewInputs(s).Units(func(u *load.UnitRow) error {
 		n++
 		return nil
 	})

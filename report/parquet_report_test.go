@@ -9,6 +9,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/evalbook/evalbook/report/kinds"
+	"github.com/evalbook/evalbook/report/load"
+	"github.com/evalbook/evalbook/report/manifest"
 	"github.com/parquet-go/parquet-go"
 )
 
@@ -57,12 +60,12 @@ id = "lb"
 type = "aggregate"
 metric = "ndcg"
 `), 0o644)
-	s, err := LoadStudy(filepath.Join(dir, "study.toml"), Kinds())
+	s, err := manifest.LoadStudy(filepath.Join(dir, "study.toml"), kinds.Kinds())
 	if err != nil {
 		t.Fatal(err)
 	}
-	in := newInputs(s)
-	r, err := in.results()
+	in := load.NewInputs(s)
+	r, err := in.Results()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,7 +73,7 @@ metric = "ndcg"
 		t.Fatalf("results from Parquet: %+v %v", c, ok)
 	}
 	var units []string
-	if err := in.units(func(u *UnitRow) error {
+	if err := in.Units(func(u *load.UnitRow) error {
 		units = append(units, fmt.Sprintf("%s/%s/%s/%s=%g", u.Dataset, u.Method, u.Unit, u.Metric, u.Value))
 		return nil
 	}); err != nil {

@@ -1,13 +1,11 @@
 package report
 
 import (
-	"bytes"
 	"fmt"
-	"math"
+	"github.com/evalbook/evalbook/report/load"
+	"github.com/evalbook/evalbook/report/manifest"
 	"path/filepath"
 	"sort"
-
-	"github.com/BurntSushi/toml"
 )
 
 // Provenance is data/provenance.json: what made this site.
@@ -20,9 +18,9 @@ type Provenance struct {
 	Seed     int64            `json:"seed"`
 	Command  string           `json:"command"`
 	// Engine records the units engine table and the queries sent to it.
-	Engine *EngineProvenance `json:"engine,omitempty"`
+	Engine *load.EngineProvenance `json:"engine,omitempty"`
 	// EngineLogs records the interaction logs read from engine tables.
-	EngineLogs []*EngineProvenance `json:"engine_logs,omitempty"`
+	EngineLogs []*load.EngineProvenance `json:"engine_logs,omitempty"`
 }
 
 // FileProvenance is one file read by the build.
@@ -40,83 +38,43 @@ type AnalysisProv struct {
 	Params map[string]any `json:"params"`
 }
 
-func provenance(s *Study, in *inputs, runs []analysisRun, o Options) (*Provenance, error) {
+func provenance(s *manifest.Study, in *load.Inputs, runs []analysisRun, o Options) (*Provenance, error) {
 	p := &Provenance{Tool: "evalbook", Version: o.Version, Seed: s.Seed, Command: o.Command}
 	// The manifest's hash is of the bytes that were parsed, not of the
 	// file as it is now: an edit during the build must not be recorded
 	// as what the build followed.
-	p.Manifest = FileProvenance{Path: filepath.Base(s.File), SHA256: s.sourceSum}
-	in.mu.Lock()
-	paths := make([]string, 0, len(in.files))
-	for path := range in.files {
+	p.Manifest = FileProvenance{Path: filepath.Base(s.File), SHA256: s.SourceSum}
+	in.Mu.Lock()
+	paths := make([]string, 0, len(in.Files))
+	for path := range in.Files {
 		paths = append(paths, path)
 	}
-	in.mu.Unlock()
+	in.Mu.Unlock()
 	sort.Strings(paths)
 	for _, path := range paths {
-		sum := in.pin(path)
-		if sum == "" && in.changedWhileRead(path) {
-			return nil, fmt.Errorf("%s: changed while this build read it (build again)", in.display(path))
+		sum := in.Pin(path)
+		if sum == "" && in.ChangedWhileRead(path) {
+			return nil, fmt.Errorf("%s: changed while this build read it (build again)", in.Display(path))
 		}
 		if sum == "" {
-			return nil, fmt.Errorf("%s: cannot be read", in.display(path))
+			return nil, fmt.Errorf("%s: cannot be read", in.Display(path))
 		}
-		in.mu.Lock()
-		r := *in.files[path]
-		in.mu.Unlock()
+		in.Mu.Lock()
+		r := *in.Files[path]
+		in.Mu.Unlock()
 		p.Inputs = append(p.Inputs, FileProvenance{Path: r.Path, SHA256: sum, Rows: r.Rows})
 	}
 	sort.Slice(p.Inputs, func(i, j int) bool { return p.Inputs[i].Path < p.Inputs[j].Path })
-	if s.engine != nil {
-		p.Engine = s.engine.provenance()
+	if in.Engines.Units != nil {
+		p.Engine = in.Engines.Units.Provenance()
 	}
-	p.EngineLogs = s.engineLogsProvenance()
+	p.EngineLogs = in.EngineLogsProvenance()
 	for _, r := range runs {
-		params, err := paramsMap(r.Spec.Options)
+		params, err := manifest.ParamsMap(r.Spec.Options)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", r.Spec.ID, err)
 		}
 		p.Analyses = append(p.Analyses, AnalysisProv{ID: r.Spec.ID, Type: r.Spec.Type, Seed: r.Seed, Params: params})
 	}
 	return p, nil
-}
-
-// paramsMap returns an options struct as a map keyed by its TOML names,
-// the form the manifest uses. Non-finite numbers become strings, since
-// JSON has no infinity.
-func paramsMap(opts any) (map[string]any, error) {
-	var buf bytes.Buffer
-	if err := toml.NewEncoder(&buf).Encode(opts); err != nil {
-		return nil, err
-	}
-	m := map[string]any{}
-	if _, err := toml.Decode(buf.String(), &m); err != nil {
-		return nil, err
-	}
-	return jsonSafe(m).(map[string]any), nil
-}
-
-func jsonSafe(v any) any {
-	switch x := v.(type) {
-	case map[string]any:
-		for k, e := range x {
-			x[k] = jsonSafe(e)
-		}
-		return x
-	case []any:
-		for i, e := range x {
-			x[i] = jsonSafe(e)
-		}
-		return x
-	case []map[string]any:
-		for i, e := range x {
-			x[i] = jsonSafe(e).(map[string]any)
-		}
-		return x
-	case float64:
-		if math.IsInf(x, 0) || math.IsNaN(x) {
-			return fmt.Sprint(x)
-		}
-	}
-	return v
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/evalbook/evalbook/analyses/datasets"
 	"github.com/evalbook/evalbook/analyses/leaderboard"
 	"github.com/evalbook/evalbook/analyses/offline"
+	"github.com/evalbook/evalbook/report/kinds"
 )
 
 // TestReadmeNameTables: the README's "Names" tables list exactly the
@@ -67,7 +68,7 @@ func TestReadmeNameTables(t *testing.T) {
 			t.Errorf("README gives rule %s the label %q, the code %q", r[1], strings.TrimSpace(r[2]), want)
 		}
 	}
-	same("types", names(sub("Analysis types")), Kinds().Types())
+	same("types", names(sub("Analysis types")), kinds.Kinds().Types())
 	same("metric names", names(sub("Metric names")), slices.Concat(offline.UserMetrics, offline.RunMetrics, offline.RatingMetrics))
 	same("features", names(sub("Feature names")), datasets.LogFeatureNames)
 	same("perturbations and strategies", names(sub("Perturbations and selection strategies")), slices.Concat(leaderboard.AllPerturbations, datasets.AllStrategies))

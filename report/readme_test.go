@@ -1,6 +1,8 @@
 package report
 
 import (
+	"github.com/evalbook/evalbook/report/kinds"
+	"github.com/evalbook/evalbook/report/manifest"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -18,7 +20,7 @@ func TestReadmeDocumentsEveryAnalysis(t *testing.T) {
 		t.Fatal(err)
 	}
 	readme := string(raw)
-	for _, typ := range Kinds().Types() {
+	for _, typ := range kinds.Kinds().Types() {
 		head := "### `" + typ + "`"
 		i := strings.Index(readme, head)
 		if i < 0 {
@@ -32,7 +34,7 @@ func TestReadmeDocumentsEveryAnalysis(t *testing.T) {
 		if j := strings.Index(section, "\n## "); j >= 0 {
 			section = section[:j]
 		}
-		for _, key := range tomlKeys(Kinds()[typ].NewOptions()) {
+		for _, key := range manifest.TomlKeys(kinds.Kinds()[typ].NewOptions()) {
 			if !regexp.MustCompile(`(?m)(^|[\s.\x60])` + regexp.QuoteMeta(key) + `(\s*=|\x60|\])`).MatchString(section) {
 				t.Errorf("README.md section %s does not document key %q", head, key)
 			}

@@ -18,11 +18,14 @@ import (
 	"github.com/evalbook/evalbook/analyses/offline"
 
 	"github.com/evalbook/evalbook/report/input"
+	"github.com/evalbook/evalbook/report/kinds"
+	"github.com/evalbook/evalbook/report/load"
+	"github.com/evalbook/evalbook/report/manifest"
 )
 
 // offlineTestCtx writes files into a temporary study directory and returns
 // a Job on it.
-func offlineTestCtx(t testing.TB, files map[string]string) *Job {
+func offlineTestCtx(t testing.TB, files map[string]string) *kinds.Job {
 	t.Helper()
 	dir := t.TempDir()
 	for name, text := range files {
@@ -42,8 +45,8 @@ func offlineTestCtx(t testing.TB, files map[string]string) *Job {
 			t.Fatal(err)
 		}
 	}
-	s := &Study{File: filepath.Join(dir, "study.toml"), Dir: dir, Title: "study"}
-	return &Job{ID: "om", Title: "Offline", Study: s, Workers: 2, inputs: newInputs(s), progress: noProgress{}}
+	s := &manifest.Study{File: filepath.Join(dir, "study.toml"), Dir: dir, Title: "study"}
+	return &kinds.Job{ID: "om", Title: "Offline", Study: s, Workers: 2, Inputs: load.NewInputs(s), ProgressTo: kinds.NoProgress{}}
 }
 
 func offlineTestOpts(runs, truth string, mut ...func(*offline.Options)) *offline.Options {
@@ -109,7 +112,7 @@ func TestOfflineReaderErrors(t *testing.T) {
 			t.Parallel()
 			ctx := offlineTestCtx(t, map[string]string{"truth.csv": c.truth, c.runName: c.run})
 			pattern := "runs/{method}" + filepath.Ext(c.runName)
-			_, err := OfflineMetricsDerived(ctx, offlineTestOpts(pattern, "truth.csv"), nil)
+			_, err := kinds.OfflineMetricsDerived(ctx, offlineTestOpts(pattern, "truth.csv"), nil)
 			if err == nil {
 				t.Fatalf("no error, want %q", c.want)
 			}
@@ -132,7 +135,7 @@ func TestOfflineReaderLayouts(t *testing.T) {
 		"runs/scoretie.csv": "user,item,score\nu1,a,0.5\nu1,x,0.5\nu1,b,0.9\nu2,c,1\n", // tie a/x: x first (item descending)
 	})
 	o := offlineTestOpts("runs/{method}.*", "truth.csv", func(o *offline.Options) { o.K = []int{1, 2, 3} })
-	d, err := OfflineMetricsDerived(ctx, o, nil)
+	d, err := kinds.OfflineMetricsDerived(ctx, o, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -184,7 +187,7 @@ func TestOfflineTRECFixture(t *testing.T) {
 	ctx := offlineTestCtx(t, files)
 	o := offlineTestOpts("trec/runs/{method}.txt", "trec/qrels.txt", func(o *offline.Options) { o.K = fx.K })
 	got := map[string]map[string]float64{}
-	d, err := OfflineMetricsDerived(ctx, o, func(u *UnitRow) error {
+	d, err := kinds.OfflineMetricsDerived(ctx, o, func(u *load.UnitRow) error {
 		if got[u.Unit] == nil {
 			got[u.Unit] = map[string]float64{}
 		}
@@ -246,7 +249,7 @@ func FuzzOfflineRun(f *testing.F) {
 		}
 		ctx := offlineTestCtx(t, map[string]string{"truth.csv": offlineTruthCSV, name: run})
 		o := offlineTestOpts("runs/{method}"+filepath.Ext(name), "truth.csv", func(o *offline.Options) { o.K = []int{1, 3} })
-		d, err := OfflineMetricsDerived(ctx, o, func(u *UnitRow) error {
+		d, err := kinds.OfflineMetricsDerived(ctx, o, func(u *load.UnitRow) error {
 			if math.IsNaN(u.Value) || u.Value < 0 || u.Value > 1 {
 				t.Fatalf("user %s %s = %v, outside [0, 1]", u.Unit, u.Metric, u.Value)
 			}
@@ -290,7 +293,7 @@ func TestOfflineJobsAndSplitTruth(t *testing.T) {
 	for _, jobs := range []int{1, 2, 4} {
 		ctx := offlineTestCtx(t, files)
 		ctx.Workers = jobs
-		d, err := OfflineMetricsDerived(ctx, offlineTestOpts("runs/{method}.csv", "truth/*.csv"), nil)
+		d, err := kinds.OfflineMetricsDerived(ctx, offlineTestOpts("runs/{method}.csv", "truth/*.csv"), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -304,7 +307,7 @@ func TestOfflineJobsAndSplitTruth(t *testing.T) {
 	}
 	files["truth/part2.csv"] += "u1,b,1\n"
 	ctx := offlineTestCtx(t, files)
-	_, err := OfflineMetricsDerived(ctx, offlineTestOpts("runs/{method}.csv", "truth/*.csv"), nil)
+	_, err := kinds.OfflineMetricsDerived(ctx, offlineTestOpts("runs/{method}.csv", "truth/*.csv"), nil)
 	want := `truth/part2.csv:4: user "u1": item "b" is listed twice (first at truth/part1.csv:3)`
 	if err == nil || err.Error() != want {
 		t.Errorf("error %v, want %s", err, want)
@@ -332,7 +335,7 @@ func TestOfflineKeptRowsParallel(t *testing.T) {
 	for _, jobs := range []int{1, 2, 4} {
 		ctx := offlineTestCtx(t, files)
 		ctx.Workers = jobs
-		out, err := runOfflineMetrics(ctx, offlineTestOpts("runs/{method}.csv", "truth.csv"))
+		out, err := kinds.RunOfflineMetrics(ctx, offlineTestOpts("runs/{method}.csv", "truth.csv"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -361,12 +364,12 @@ func TestOfflineRunChangedSinceScanned(t *testing.T) {
 	run := "zz Q0 a 1 0.9 t\nu1 Q0 a 1 0.9 t\nu1 Q0 b 2 0.8 t\n"
 	ctx := offlineTestCtx(t, map[string]string{"truth.csv": offlineTruthCSV, "runs/m.run": run})
 	o := offlineTestOpts("runs/{method}.run", "truth.csv")
-	if _, err := OfflineMetricsDerived(ctx, o, nil); err != nil {
+	if _, err := kinds.OfflineMetricsDerived(ctx, o, nil); err != nil {
 		t.Fatal(err)
 	}
 	ctx = offlineTestCtx(t, map[string]string{"truth.csv": offlineTruthCSV, "runs/m.run": run})
 	appended := false
-	ctx.inputs.onOpen = func(path string) {
+	ctx.Inputs.OnOpen = func(path string) {
 		if strings.HasSuffix(path, "m.run") && !appended {
 			appended = true
 			f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
@@ -378,7 +381,7 @@ func TestOfflineRunChangedSinceScanned(t *testing.T) {
 			f.Close()
 		}
 	}
-	_, err := OfflineMetricsDerived(ctx, o, nil)
+	_, err := kinds.OfflineMetricsDerived(ctx, o, nil)
 	if !appended {
 		t.Fatal("the run was never opened")
 	}

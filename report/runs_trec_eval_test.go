@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/evalbook/evalbook/analyses/offline"
+	"github.com/evalbook/evalbook/report/kinds"
+	"github.com/evalbook/evalbook/report/load"
 )
 
 // TestOfflineTrecEvalOracle compares every per-query and mean value with
@@ -62,7 +64,7 @@ func TestOfflineTrecEvalOracle(t *testing.T) {
 			o.MissingUsers = offline.RuleZero
 		})
 		got := map[string]map[string]map[string]float64{}
-		d, err := OfflineMetricsDerived(ctx, o, func(u *UnitRow) error {
+		d, err := kinds.OfflineMetricsDerived(ctx, o, func(u *load.UnitRow) error {
 			if got[u.Method] == nil {
 				got[u.Method] = map[string]map[string]float64{}
 			}
@@ -120,7 +122,7 @@ func TestOfflineTrecEvalOracle(t *testing.T) {
 			o.TrecEval = offline.TrecEval9
 		})
 		got := map[[3]string]float64{}
-		d, err := OfflineMetricsDerived(offlineTestCtx(t, files), o, func(u *UnitRow) error {
+		d, err := kinds.OfflineMetricsDerived(offlineTestCtx(t, files), o, func(u *load.UnitRow) error {
 			got[[3]string{u.Method, u.Unit, u.Metric}] = u.Value
 			return nil
 		})

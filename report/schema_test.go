@@ -12,6 +12,8 @@ import (
 	"testing"
 
 	"github.com/BurntSushi/toml"
+	"github.com/evalbook/evalbook/report/kinds"
+	"github.com/evalbook/evalbook/report/manifest"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
@@ -19,7 +21,7 @@ import (
 // package's tests ran (onParsed), each with its registry's types.
 var parsedManifests struct {
 	sync.Mutex
-	srcs  map[string]Registry // manifest text → registry
+	srcs  map[string]kinds.Registry // manifest text → registry
 	count int
 }
 
@@ -27,17 +29,18 @@ var parsedManifests struct {
 // JSON Schema (evalbook schema) accepts every manifest the parser
 // accepted among them: the tests' studies, the demo, the README's.
 func TestMain(m *testing.M) {
-	parsedManifests.srcs = map[string]Registry{}
-	onParsed = func(src []byte, kinds Registry) {
+	parsedManifests.srcs = map[string]kinds.Registry{}
+	manifest.OnParsed = func(src []byte, parsed manifest.Registry) {
+		reg, _ := parsed.(kinds.Registry) // the tests parse with a Registry (nil: Kinds())
 		parsedManifests.Lock()
 		defer parsedManifests.Unlock()
 		parsedManifests.count++
 		if len(parsedManifests.srcs) < 20000 {
-			parsedManifests.srcs[string(src)] = kinds
+			parsedManifests.srcs[string(src)] = reg
 		}
 	}
 	code := m.Run()
-	onParsed = nil
+	manifest.OnParsed = nil
 	if code == 0 {
 		if err := schemaAcceptsParsed(); err != nil {
 			fmt.Fprintln(os.Stderr, "FAIL: TestMain: the manifest schema (evalbook schema) rejects a manifest the parser accepts:", err)
@@ -50,15 +53,15 @@ func TestMain(m *testing.M) {
 // schemaAcceptsParsed validates every recorded manifest.
 func schemaAcceptsParsed() error {
 	compiled := map[string]*jsonschema.Schema{}
-	for src, kinds := range parsedManifests.srcs {
-		if kinds == nil {
-			kinds = Kinds()
+	for src, reg := range parsedManifests.srcs {
+		if reg == nil {
+			reg = kinds.Kinds()
 		}
-		key := strings.Join(kinds.Types(), ",")
+		key := strings.Join(reg.Types(), ",")
 		sch, ok := compiled[key]
 		if !ok {
 			var err error
-			if sch, err = compileSchema(kinds); err != nil {
+			if sch, err = compileSchema(reg); err != nil {
 				return err
 			}
 			compiled[key] = sch
@@ -71,8 +74,8 @@ func schemaAcceptsParsed() error {
 }
 
 // compileSchema compiles Schema(kinds).
-func compileSchema(kinds Registry) (*jsonschema.Schema, error) {
-	raw, err := Schema(kinds)
+func compileSchema(reg kinds.Registry) (*jsonschema.Schema, error) {
+	raw, err := manifest.Schema(reg)
 	if err != nil {
 		return nil, err
 	}
@@ -82,10 +85,10 @@ func compileSchema(kinds Registry) (*jsonschema.Schema, error) {
 	}
 	c := jsonschema.NewCompiler()
 	c.AssertFormat()
-	if err := c.AddResource(SchemaID, doc); err != nil {
+	if err := c.AddResource(manifest.SchemaID, doc); err != nil {
 		return nil, err
 	}
-	return c.Compile(SchemaID)
+	return c.Compile(manifest.SchemaID)
 }
 
 // validateManifest validates a TOML manifest, read as a TOML-aware
@@ -111,18 +114,18 @@ func validateManifest(sch *jsonschema.Schema, src string) error {
 // that decodes itself has its schema (a generic struct schema would
 // refuse its other shapes).
 func TestSchemaCoversTheParser(t *testing.T) {
-	for _, k := range topKeys {
-		if topKeySchema[k] == nil && k != "analyses" {
+	for _, k := range manifest.TopKeys {
+		if manifest.TopKeySchema[k] == nil && k != "analyses" {
 			t.Errorf("top-level key %q has no schema (topKeySchema)", k)
 		}
 	}
-	if len(topKeySchema) != len(topKeys) {
-		t.Errorf("topKeySchema has %d keys, the parser %d", len(topKeySchema), len(topKeys))
+	if len(manifest.TopKeySchema) != len(manifest.TopKeys) {
+		t.Errorf("topKeySchema has %d keys, the parser %d", len(manifest.TopKeySchema), len(manifest.TopKeys))
 	}
 	unmarshaler := reflect.TypeOf((*toml.Unmarshaler)(nil)).Elem()
-	for _, typ := range schemaTypes(Kinds()) {
+	for _, typ := range manifest.SchemaTypes(kinds.Kinds()) {
 		if reflect.PointerTo(typ).Implements(unmarshaler) {
-			if _, ok := customSchemas[typ]; !ok {
+			if _, ok := manifest.CustomSchemas[typ]; !ok {
 				t.Errorf("%v decodes itself (UnmarshalTOML) but has no schema in customSchemas", typ)
 			}
 		}
@@ -133,7 +136,7 @@ func TestSchemaCoversTheParser(t *testing.T) {
 // that the parser accepts, and rejects an unknown key at every level, a
 // value of the wrong type and an analysis option of another type.
 func TestSchemaAcceptsAndRejects(t *testing.T) {
-	sch, err := compileSchema(Kinds())
+	sch, err := compileSchema(kinds.Kinds())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,7 +147,7 @@ func TestSchemaAcceptsAndRejects(t *testing.T) {
 	accepted := 0
 	for _, m := range regexp.MustCompile("(?s)```toml[^\n]*\n(.*?)```").FindAllStringSubmatch(string(readme), -1) {
 		src := m[1]
-		if _, err := ParseStudy("study.toml", []byte(src), Kinds()); err != nil {
+		if _, err := manifest.ParseStudy("study.toml", []byte(src), kinds.Kinds()); err != nil {
 			continue // a fragment, or a listing of every option
 		}
 		accepted++

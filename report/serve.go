@@ -17,6 +17,9 @@ import (
 	"time"
 
 	"github.com/evalbook/evalbook/report/input"
+	"github.com/evalbook/evalbook/report/kinds"
+	"github.com/evalbook/evalbook/report/load"
+	"github.com/evalbook/evalbook/report/manifest"
 )
 
 // Server builds a study, serves its site on a local address, watches the
@@ -50,7 +53,7 @@ func NewServer(o Options, log io.Writer) *Server {
 	}
 	o.Cache = NewCache()
 	if o.Kinds == nil {
-		o.Kinds = Kinds()
+		o.Kinds = kinds.Kinds()
 	}
 	if o.Manifest == "" {
 		o.Manifest = "study.toml"
@@ -167,10 +170,10 @@ func (s *Server) watchList() []string {
 		}
 		set["pattern:"+pat+":"+strconv.Itoa(len(files))] = true
 	}
-	if st, err := LoadStudy(s.opts.Manifest, s.opts.Kinds); err == nil {
-		in := newInputs(st)
+	if st, err := manifest.LoadStudy(s.opts.Manifest, s.opts.Kinds); err == nil {
+		in := load.NewInputs(st)
 		for _, k := range []string{"results", "units", "characteristics"} {
-			for _, p := range in.filesOf(k) {
+			for _, p := range in.FilesOf(k) {
 				set[p] = true
 			}
 		}

@@ -12,6 +12,8 @@ import (
 	"github.com/evalbook/evalbook/analyses"
 	"github.com/evalbook/evalbook/analyses/leaderboard"
 	"github.com/evalbook/evalbook/figures"
+	"github.com/evalbook/evalbook/report/load"
+	"github.com/evalbook/evalbook/report/manifest"
 	"github.com/evalbook/evalbook/report/site"
 	"github.com/evalbook/evalbook/themes"
 )
@@ -22,7 +24,7 @@ import (
 
 // siteBuild is a finished build about to be rendered.
 type siteBuild struct {
-	study  *Study
+	study  *manifest.Study
 	runs   []analysisRun
 	prov   *Provenance
 	opts   Options
@@ -31,9 +33,6 @@ type siteBuild struct {
 	// them, by manifest path.
 	sources map[string][]byte
 }
-
-// paramView is one parameter as an analysis page shows it.
-type paramView = site.Param
 
 func loadAssets() site.Assets { return site.Assets{ECharts: themes.ECharts(), KaTeX: themes.KaTeX()} }
 
@@ -81,7 +80,7 @@ func (b *siteBuild) model() (site.Model, error) {
 		if err != nil {
 			return m, fmt.Errorf("bibliography: %w", err)
 		}
-		if m.Bibliography, err = ParseBibTeX(bib, string(src)); err != nil {
+		if m.Bibliography, err = load.ParseBibTeX(bib, string(src)); err != nil {
 			return m, err
 		}
 	}
@@ -99,14 +98,19 @@ func (b *siteBuild) siteAnalysis(r *analysisRun) (site.Analysis, error) {
 	if h, ok := res.(analyses.Highlighter); ok {
 		a.Highlight = h.Highlight()
 	}
-	if params, err := b.study.analysisParams(r.Spec); err == nil {
-		a.Params = params
+	if params, err := b.study.AnalysisParams(r.Spec); err == nil {
+		if params != nil {
+			a.Params = make([]site.Param, len(params))
+		}
+		for i, p := range params {
+			a.Params[i] = site.Param(p)
+		}
 		if r.Spec.Line > 0 {
 			a.ParamsFrom = fmt.Sprintf("%s, line %d", filepath.Base(b.study.File), r.Spec.Line)
 		}
 	}
 	var err error
-	if a.Resolved, err = paramsMap(r.Spec.Options); err != nil {
+	if a.Resolved, err = manifest.ParamsMap(r.Spec.Options); err != nil {
 		return a, fmt.Errorf("%s: %w", r.Spec.ID, err)
 	}
 	return a, nil
@@ -123,7 +127,7 @@ func (b *siteBuild) source(rel string) ([]byte, error) {
 
 // siteLabels are the labels pages show (Study.Naming, and from it the
 // metric and rule labels).
-func siteLabels(s *Study) site.Labels {
+func siteLabels(s *manifest.Study) site.Labels {
 	l := site.Labels{Metrics: map[string]string{}, Rules: map[string]string{}, RankColumns: map[string]string{}, Naming: s.Naming()}
 	for _, m := range s.Metrics {
 		if m.Label != "" {
@@ -131,7 +135,7 @@ func siteLabels(s *Study) site.Labels {
 		}
 	}
 	for rule := range leaderboard.RuleLabels {
-		l.Rules[rule] = s.Label(LabelRule, rule)
+		l.Rules[rule] = s.Label(manifest.LabelRule, rule)
 	}
 	for _, rule := range leaderboard.AllRules { // the first rule of a rank column names it
 		if c := leaderboard.RankColumn(rule); l.RankColumns[c] == "" {
@@ -156,7 +160,7 @@ func siteProvenance(p *Provenance) site.Provenance {
 
 // figureWidth is the width of the PDF and PNG figures: the manifest's
 // figure_width in inches, else one column.
-func figureWidth(s *Study) vg.Length {
+func figureWidth(s *manifest.Study) vg.Length {
 	if w := s.FigureWidth; w > 0 {
 		return vg.Length(w) * vg.Inch
 	}

@@ -22,16 +22,19 @@ import (
 	"github.com/evalbook/evalbook/analyses"
 
 	"github.com/evalbook/evalbook/report/input"
+	"github.com/evalbook/evalbook/report/kinds"
+	"github.com/evalbook/evalbook/report/load"
+	"github.com/evalbook/evalbook/report/manifest"
 )
 
 // strictStudy writes a study whose results (or kind) entry is
 // `{ path = "<file>"<extra> }` plus the given files, and returns its
 // inputs.
-func strictStudy(t testing.TB, kind, file, extra string, files map[string]string) *inputs {
+func strictStudy(t testing.TB, kind, file, extra string, files map[string]string) *load.Inputs {
 	t.Helper()
 	dir := t.TempDir()
-	manifest := "title = \"s\"\n[inputs]\n" + kind + " = { path = \"" + file + "\"" + extra + " }\n"
-	if err := os.WriteFile(filepath.Join(dir, "study.toml"), []byte(manifest), 0o644); err != nil {
+	manifestPath := "title = \"s\"\n[inputs]\n" + kind + " = { path = \"" + file + "\"" + extra + " }\n"
+	if err := os.WriteFile(filepath.Join(dir, "study.toml"), []byte(manifestPath), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	for name, data := range files {
@@ -41,16 +44,16 @@ func strictStudy(t testing.TB, kind, file, extra string, files map[string]string
 			t.Fatal(err)
 		}
 	}
-	s, err := LoadStudy(filepath.Join(dir, "study.toml"), Kinds())
+	s, err := manifest.LoadStudy(filepath.Join(dir, "study.toml"), kinds.Kinds())
 	if err != nil {
 		t.Fatal(err)
 	}
-	return newInputs(s)
+	return load.NewInputs(s)
 }
 
 func strictResults(t testing.TB, extra, csvText string) (*analyses.Results, error) {
 	t.Helper()
-	return strictStudy(t, "results", "results.csv", extra, map[string]string{"results.csv": csvText}).results()
+	return strictStudy(t, "results", "results.csv", extra, map[string]string{"results.csv": csvText}).Results()
 }
 
 func wantErr(t *testing.T, err error, want string) {
@@ -90,18 +93,18 @@ func TestStrictFieldCount(t *testing.T) {
 	t.Run("TSV", func(t *testing.T) {
 		t.Parallel()
 		in := strictStudy(t, "results", "r.tsv", "", map[string]string{"r.tsv": "dataset\tmethod\tmetric\tvalue\nd\tA\tndcg\t0,152\n"})
-		_, err := in.results()
+		_, err := in.Results()
 		wantErr(t, err, `r.tsv:2:10: not a number: "0,152" — a decimal comma? use a dot`)
 		in = strictStudy(t, "results", "r.tsv", "", map[string]string{"r.tsv": "dataset\tmethod\tmetric\tvalue\nd\tA\tndcg\t0.1\t\n"})
-		_, err = in.results()
+		_, err = in.Results()
 		wantErr(t, err, `r.tsv:2:14: 5 fields, the header has 4 — a trailing tab?`)
 	})
 	t.Run("units and characteristics", func(t *testing.T) {
 		t.Parallel()
 		in := strictStudy(t, "units", "u.csv", "", map[string]string{"u.csv": "dataset,method,unit,ndcg\nd,A,u1,0.5\nd,A,u2,0,5\n"})
-		wantErr(t, in.units(func(*UnitRow) error { return nil }), `u.csv:3:8: 5 fields, the header has 4 — a decimal comma in "0,5"?`)
+		wantErr(t, in.Units(func(*load.UnitRow) error { return nil }), `u.csv:3:8: 5 fields, the header has 4 — a decimal comma in "0,5"?`)
 		in = strictStudy(t, "characteristics", "c.csv", "", map[string]string{"c.csv": "dataset,Nu\nml,10,5\n"})
-		_, err := in.characteristics()
+		_, err := in.Characteristics()
 		wantErr(t, err, `c.csv:2:4: 3 fields, the header has 2 — a decimal comma in "10,5"?`)
 	})
 }
@@ -169,7 +172,7 @@ func TestStrictDuplicates(t *testing.T) {
 			"r/a.csv": resultsHeader + "d,A,ndcg,0.5\n",
 			"r/b.csv": resultsHeader + "\nd,A,ndcg,0.6\n",
 		})
-		_, err := in.results()
+		_, err := in.Results()
 		wantErr(t, err, `r/b.csv:3:10: ndcg of A on d is also given at r/a.csv:2 with another value (0.6 vs 0.5)`)
 	})
 	t.Run("run rows meet a row without runs", func(t *testing.T) {
@@ -178,21 +181,21 @@ func TestStrictDuplicates(t *testing.T) {
 			"r/a.csv": resultsHeader + "d,A,ndcg,0.5\n",
 			"r/b.csv": "dataset,method,metric,run,value\nd,A,ndcg,1,0.6\n",
 		})
-		_, err := in.results()
+		_, err := in.Results()
 		wantErr(t, err, `r/b.csv:2:12: ndcg of A on d is also given at r/a.csv:2 with another value (0.6 vs 0.5), in a file with a run column and in one without`)
 	})
 	t.Run("units: a repeated metric column", func(t *testing.T) {
 		t.Parallel()
 		in := strictStudy(t, "units", "u.csv", "", map[string]string{"u.csv": "dataset,method,unit,ndcg,NDCG \nd,A,u1,0.5,0.6\n"})
-		wantErr(t, in.units(func(*UnitRow) error { return nil }), `u.csv:1:26: column "NDCG" appears twice in the header (columns 4 and 5); rename one`)
+		wantErr(t, in.Units(func(*load.UnitRow) error { return nil }), `u.csv:1:26: column "NDCG" appears twice in the header (columns 4 and 5); rename one`)
 	})
 	t.Run("characteristics", func(t *testing.T) {
 		t.Parallel()
 		in := strictStudy(t, "characteristics", "c.csv", "", map[string]string{"c.csv": "dataset,feature,value\nml,Nu,10\nml,Ni,5\nml,Nu,10\nml,Nu,11\n"})
-		_, err := in.characteristics()
+		_, err := in.Characteristics()
 		wantErr(t, err, `c.csv:5:7: Nu of ml is also given at c.csv:2 with another value (11 vs 10); keep one`)
 		in = strictStudy(t, "characteristics", "c.csv", "", map[string]string{"c.csv": "dataset,Nu,Ni\nml,10,\nml,,5\n"})
-		c, err := in.characteristics()
+		c, err := in.Characteristics()
 		if err != nil || c.Value["ml"]["Nu"] != 10 || c.Value["ml"]["Ni"] != 5 {
 			t.Errorf("a missing value must neither conflict nor replace one: %v %v", c, err)
 		}
@@ -277,7 +280,7 @@ func TestStrictMissingValues(t *testing.T) {
 
 	in := strictStudy(t, "units", "u.csv", `, missing_values = ["NaN"], missing = "drop"`, map[string]string{"u.csv": "dataset,method,unit,ndcg,rmse\nd,A,u1,NaN,1\nd,A,u2,0.5,NaN\n"})
 	var got []string
-	if err := in.units(func(u *UnitRow) error {
+	if err := in.Units(func(u *load.UnitRow) error {
 		got = append(got, u.Unit+"/"+u.Metric)
 		return nil
 	}); err != nil {
@@ -287,10 +290,10 @@ func TestStrictMissingValues(t *testing.T) {
 		t.Errorf("units with markers dropped: %v", got)
 	}
 	in = strictStudy(t, "units", "u.csv", "", map[string]string{"u.csv": "dataset,method,unit,ndcg\nd,A,u1,0.5\nd,A,u2,Infinity\n"})
-	wantErr(t, in.units(func(*UnitRow) error { return nil }), `u.csv:3:8: not a finite number: "Infinity"`)
+	wantErr(t, in.Units(func(*load.UnitRow) error { return nil }), `u.csv:3:8: not a finite number: "Infinity"`)
 
 	in = strictStudy(t, "characteristics", "c.csv", `, missing_values = ["?"]`, map[string]string{"c.csv": "dataset,Nu,Ni\nml,?,3\n"})
-	c, err := in.characteristics()
+	c, err := in.Characteristics()
 	if err != nil || !math.IsNaN(c.Value["ml"]["Nu"]) || c.Value["ml"]["Ni"] != 3 {
 		t.Errorf("characteristics marker: %v %v", c, err)
 	}
@@ -339,11 +342,11 @@ func TestStrictNames(t *testing.T) {
 	}
 	// Units: unit ids and names from the path pattern.
 	in := strictStudy(t, "units", "u.csv", "", map[string]string{"u.csv": "dataset,method,unit,ndcg\nd,A,u\x07,0.5\n"})
-	wantErr(t, in.units(func(*UnitRow) error { return nil }), `u.csv:2:5: unit id "u\a" holds a control character (U+0007)`)
+	wantErr(t, in.Units(func(*load.UnitRow) error { return nil }), `u.csv:2:5: unit id "u\a" holds a control character (U+0007)`)
 	in = strictStudy(t, "units", "u/{method}.csv", "", map[string]string{"u/A\x01.csv": "unit,ndcg\nu1,0.5\n"})
-	wantErr(t, in.units(func(*UnitRow) error { return nil }), `u/A`+"\x01"+`.csv: method name "A\x01" (from the file's path or its input entry) holds a control character`)
+	wantErr(t, in.Units(func(*load.UnitRow) error { return nil }), `u/A`+"\x01"+`.csv: method name "A\x01" (from the file's path or its input entry) holds a control character`)
 	in = strictStudy(t, "characteristics", "c.csv", "", map[string]string{"c.csv": "dataset,feature,value\nml,N\x7fu,1\n"})
-	_, err = in.characteristics()
+	_, err = in.Characteristics()
 	wantErr(t, err, `c.csv:2:4: feature name "N\x7fu" holds a control character (U+007F)`)
 }
 
@@ -383,7 +386,7 @@ func TestStrictGzipBomb(t *testing.T) {
 	in := strictStudy(t, "results", "r.csv.gz", "", map[string]string{"r.csv.gz": gz.String()})
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
-	_, err := in.results()
+	_, err := in.Results()
 	runtime.ReadMemStats(&after)
 	wantErr(t, err, `r.csv.gz:2: line longer than 1 MiB`)
 	if grown := after.TotalAlloc - before.TotalAlloc; grown > 32<<20 {
@@ -402,13 +405,13 @@ func TestStrictRegularFiles(t *testing.T) {
 		t.Skip("no FIFOs here:", err)
 	}
 	os.WriteFile(filepath.Join(dir, "study.toml"), []byte("title = \"s\"\n[inputs]\nresults = \"results.csv\"\n"), 0o644)
-	s, err := LoadStudy(filepath.Join(dir, "study.toml"), Kinds())
+	s, err := manifest.LoadStudy(filepath.Join(dir, "study.toml"), kinds.Kinds())
 	if err != nil {
 		t.Fatal(err)
 	}
 	done := make(chan error, 1)
 	go func() {
-		_, err := newInputs(s).results()
+		_, err := load.NewInputs(s).Results()
 		done <- err
 	}()
 	select {
@@ -442,12 +445,12 @@ func TestStrictDecompressedCap(t *testing.T) {
 	}
 	w.Close()
 	in := strictStudy(t, "results", "r.csv.gz", "", map[string]string{"r.csv.gz": gz.String()})
-	in.study.MaxDecompressed = 1 << 20
-	_, err := in.results()
+	in.Study.MaxDecompressed = 1 << 20
+	_, err := in.Results()
 	wantErr(t, err, `r.csv.gz:`)
 	wantErr(t, err, `: decompresses to more than 1 MiB, the cap on a decompressed input (raise it with --max-decompressed)`)
-	in.study.MaxDecompressed = -1 // no cap
-	if _, err := newInputs(in.study).results(); err != nil {
+	in.Study.MaxDecompressed = -1 // no cap
+	if _, err := load.NewInputs(in.Study).Results(); err != nil {
 		t.Errorf("without a cap: %v", err)
 	}
 	// Through Build, the option reaches the readers.
@@ -486,12 +489,12 @@ func TestStrictManifestKeys(t *testing.T) {
 		{`results = { path = "r.csv", missing_values = ["N\u0000A"] }`, `marker "N\x00A" holds a control character`},
 		{`results = { path = "r.csv", missing_values = "NA" }`, `inputs.results.missing_values`},
 	} {
-		_, err := ParseStudy("/s/study.toml", []byte("title = \"s\"\n[inputs]\n"+c.inputs+"\n"), Kinds())
+		_, err := manifest.ParseStudy("/s/study.toml", []byte("title = \"s\"\n[inputs]\n"+c.inputs+"\n"), kinds.Kinds())
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: error %v, want %q", c.inputs, err, c.want)
 		}
 	}
-	s, err := ParseStudy("/s/study.toml", []byte("title = \"s\"\n[inputs]\nresults = [{ path = \"r.csv\", duplicates = \"last\", missing_values = [\"NA\"] }]\n"), Kinds())
+	s, err := manifest.ParseStudy("/s/study.toml", []byte("title = \"s\"\n[inputs]\nresults = [{ path = \"r.csv\", duplicates = \"last\", missing_values = [\"NA\"] }]\n"), kinds.Kinds())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -528,7 +531,7 @@ func TestStrictRuns(t *testing.T) {
 				pattern = "runs/{method}.run"
 			}
 			ctx := offlineTestCtx(t, map[string]string{"truth.csv": c.truth, c.runName: c.run})
-			_, err := OfflineMetricsDerived(ctx, offlineTestOpts(pattern, "truth.csv"), nil)
+			_, err := kinds.OfflineMetricsDerived(ctx, offlineTestOpts(pattern, "truth.csv"), nil)
 			wantErr(t, err, c.want)
 		})
 	}
@@ -578,11 +581,11 @@ func TestStrictParquetNumbers(t *testing.T) {
 	writePQ(t, filepath.Join(dir, "t.parquet"), []textRow{{"d", "A", "ndcg", "0x1p-2"}})
 	load := func(file, extra string) (*analyses.Results, error) {
 		os.WriteFile(filepath.Join(dir, "study.toml"), []byte("title = \"s\"\n[inputs]\nresults = { path = \""+file+"\""+extra+" }\n"), 0o644)
-		s, err := LoadStudy(filepath.Join(dir, "study.toml"), Kinds())
+		s, err := manifest.LoadStudy(filepath.Join(dir, "study.toml"), kinds.Kinds())
 		if err != nil {
 			t.Fatal(err)
 		}
-		return newInputs(s).results()
+		return load.NewInputs(s).Results()
 	}
 	_, err := load("r.parquet", "")
 	wantErr(t, err, `r.parquet: row 2, column "value": not a finite number: NaN (declare it missing with missing_values = ["NaN"] on the input)`)

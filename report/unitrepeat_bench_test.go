@@ -11,6 +11,9 @@ import (
 	"testing"
 
 	"github.com/evalbook/evalbook/analyses/meta"
+	"github.com/evalbook/evalbook/report/kinds"
+	"github.com/evalbook/evalbook/report/load"
+	"github.com/evalbook/evalbook/report/manifest"
 )
 
 // BenchmarkUnitsRepeatCheck runs the units pass of two meta-analyses
@@ -64,21 +67,21 @@ func BenchmarkUnitsRepeatCheck(b *testing.B) {
 			}
 			f.Close()
 			os.WriteFile(filepath.Join(dir, "study.toml"), []byte("title = \"b\"\n[inputs]\nunits = \"units.csv\"\n"), 0o644)
-			s, err := LoadStudy(filepath.Join(dir, "study.toml"), Kinds())
+			s, err := manifest.LoadStudy(filepath.Join(dir, "study.toml"), kinds.Kinds())
 			if err != nil {
 				b.Fatal(err)
 			}
 			pass := func(off bool) float64 {
 				runtime.GC() // the garbage of the pass before is not this one's
-				in := newInputs(s)
-				in.repeatOff = off
-				job := &Job{ID: "m", Study: s, inputs: in, progress: noProgress{}}
-				var sinks []UnitsSink
+				in := load.NewInputs(s)
+				in.RepeatOff = off
+				job := &kinds.Job{ID: "m", Study: s, Inputs: in, ProgressTo: kinds.NoProgress{}}
+				var sinks []load.UnitsSink
 				for _, k := range []string{"ndcg@10", "rmse"} {
-					sinks = append(sinks, newMetaSink(job, &meta.Options{Treatment: "treat", Control: "ctrl", Metric: k, Missing: "drop"}))
+					sinks = append(sinks, kinds.NewMetaSink(job, &meta.Options{Treatment: "treat", Control: "ctrl", Metric: k, Missing: "drop"}))
 				}
 				cpu := processCPUSeconds()
-				for _, err := range in.unitsPass(context.Background(), sinks) {
+				for _, err := range in.UnitsPass(context.Background(), sinks) {
 					if err != nil {
 						b.Fatal(err)
 					}

@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"compress/gzip"
 	"fmt"
+	"github.com/evalbook/evalbook/report/kinds"
+	"github.com/evalbook/evalbook/report/load"
+	"github.com/evalbook/evalbook/report/manifest"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -18,7 +21,7 @@ type repeatKnobs struct{ words, cands, spillMem, early int }
 // first analysis with the repeat check's knobs; opens counts the files
 // opened, toConfirm the candidates left to confirm after the spill (-1:
 // there were none).
-func repeatStudy(t *testing.T, files map[string]string, manifest string, k repeatKnobs) (opens, toConfirm int, err error) {
+func repeatStudy(t *testing.T, files map[string]string, manifestPath string, k repeatKnobs) (opens, toConfirm int, err error) {
 	t.Helper()
 	dir := t.TempDir()
 	for name, body := range files {
@@ -30,18 +33,18 @@ func repeatStudy(t *testing.T, files map[string]string, manifest string, k repea
 			t.Fatal(err)
 		}
 	}
-	s, err := ParseStudy(filepath.Join(dir, "study.toml"), []byte(manifest), Kinds())
+	s, err := manifest.ParseStudy(filepath.Join(dir, "study.toml"), []byte(manifestPath), kinds.Kinds())
 	if err != nil {
 		t.Fatal(err)
 	}
-	in := newInputs(s)
-	in.repeatWords, in.repeatMaxCands, in.repeatSpillMem, in.repeatEarlySlot = k.words, k.cands, k.spillMem, k.early
-	in.onOpen = func(string) { opens++ }
+	in := load.NewInputs(s)
+	in.RepeatWords, in.RepeatMaxCands, in.RepeatSpillMem, in.RepeatEarlySlot = k.words, k.cands, k.spillMem, k.early
+	in.OnOpen = func(string) { opens++ }
 	toConfirm = -1
-	in.onRepeatSettle = func(n int) { toConfirm = n }
+	in.OnRepeatSettle = func(n int) { toConfirm = n }
 	a := s.Analyses[0]
-	job := &Job{ID: a.ID, Title: a.Title, Study: s, Workers: 1, inputs: in, progress: noProgress{}}
-	_, err = a.Kind.Run(job, a.Options)
+	job := &kinds.Job{ID: a.ID, Title: a.Title, Study: s, Workers: 1, Inputs: in, ProgressTo: kinds.NoProgress{}}
+	_, err = kinds.Kinds()[a.Type].Run(job, a.Options)
 	return opens, toConfirm, err
 }
 

@@ -8,6 +8,9 @@ import (
 	"testing"
 
 	"github.com/evalbook/evalbook/report/input"
+	"github.com/evalbook/evalbook/report/kinds"
+	"github.com/evalbook/evalbook/report/load"
+	"github.com/evalbook/evalbook/report/manifest"
 )
 
 // BenchmarkUnitsRangeParse parses a long units file laid out as make
@@ -34,42 +37,42 @@ func BenchmarkUnitsRangeParse(b *testing.B) {
 	}
 	f.Close()
 	os.WriteFile(filepath.Join(dir, "study.toml"), []byte("title = \"b\"\n[inputs]\nunits = \"units.csv\"\n"), 0o644)
-	s, err := LoadStudy(filepath.Join(dir, "study.toml"), Kinds())
+	s, err := manifest.LoadStudy(filepath.Join(dir, "study.toml"), kinds.Kinds())
 	if err != nil {
 		b.Fatal(err)
 	}
 	st, _ := os.Stat(path)
 	b.SetBytes(st.Size())
-	in := newInputs(s)
-	free := make(chan *unitsBatchOf, 1<<10)
+	in := load.NewInputs(s)
+	free := make(chan *load.UnitsBatchOf, 1<<10)
 	var buf []byte
 	b.ResetTimer()
 	cpu0 := processCPUSeconds()
 	for range b.N {
-		uf, err := in.openUnits(s.Inputs.Units[0], input.Match{Path: path})
+		uf, err := in.OpenUnits(s.Inputs.Units[0], input.Match{Path: path})
 		if err != nil {
 			b.Fatal(err)
 		}
-		start, size, _ := uf.t.DataRange()
+		start, size, _ := uf.T.DataRange()
 		n := 0
 		for start < size {
-			end := uf.t.LineEndAfter(start+256<<10, size)
-			c := &unitsChunk{start: start, end: end}
-			in.parseChunk(uf, c, buf, batchPool(free, rangeBatch), make(chan struct{}))
-			if c.err != nil {
-				b.Fatal(c.err)
+			end := uf.T.LineEndAfter(start+256<<10, size)
+			c := &load.UnitsChunk{Start: start, End: end}
+			in.ParseChunk(uf, c, buf, load.BatchPool(free, load.RangeBatch), make(chan struct{}))
+			if c.Err != nil {
+				b.Fatal(c.Err)
 			}
-			buf = c.raw
-			for _, bt := range c.batches {
-				n += len(bt.rows)
-				bt.home <- bt
+			buf = c.Raw
+			for _, bt := range c.Batches {
+				n += len(bt.Rows)
+				bt.Home <- bt
 			}
 			start = end
 		}
 		if n != rows {
 			b.Fatalf("%d rows, want %d", n, rows)
 		}
-		uf.t.Close()
+		uf.T.Close()
 	}
 	b.ReportMetric(1e9*(processCPUSeconds()-cpu0)/float64(b.N)/rows, "cpu-ns/row")
 }

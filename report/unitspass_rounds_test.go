@@ -9,15 +9,18 @@ import (
 	"testing"
 
 	"github.com/evalbook/evalbook/analyses/meta"
+	"github.com/evalbook/evalbook/report/kinds"
+	"github.com/evalbook/evalbook/report/load"
+	"github.com/evalbook/evalbook/report/manifest"
 )
 
 // addOnlySink is a meta sink that the pass can only hand rows through
-// Add (it is not a *metaSink, so the pass does not use takeRound).
-type addOnlySink struct{ *metaSink }
+// Add (it is not a *metaSink, so the pass does not use TakeRound).
+type addOnlySink struct{ *kinds.MetaSink }
 
-func (a addOnlySink) Add(u *UnitRow) error { return a.metaSink.Add(u) }
+func (a addOnlySink) Add(u *load.UnitRow) error { return a.MetaSink.Add(u) }
 
-// TestMetaTakeRoundIsAdd: a meta sink fed whole rounds (takeRound, its
+// TestMetaTakeRoundIsAdd: a meta sink fed whole rounds (TakeRound, its
 // slots found once per batch) ends with exactly what the same sink fed
 // row by row through Add ends with: the studies bit for bit, the
 // methods and metrics it met, the values it counted and its error. The
@@ -37,7 +40,7 @@ func TestMetaTakeRoundIsAdd(t *testing.T) {
 				t.Run(name+"/"+missing+"/"+design, func(t *testing.T) {
 					fast, slow := metaRoundsRun(t, files, missing, design)
 					if fast != slow {
-						t.Errorf("takeRound gave\n%s\nAdd gave\n%s", fast, slow)
+						t.Errorf("TakeRound gave\n%s\nAdd gave\n%s", fast, slow)
 					}
 					if want := "C_d2.csv:1029: unit \"u1569\" of method \"C\" on dataset \"d2\" appears twice"; name == "dup" && design == "" && !strings.Contains(fast, want) {
 						t.Errorf("no error %q:\n%s", want, fast)
@@ -48,7 +51,7 @@ func TestMetaTakeRoundIsAdd(t *testing.T) {
 	}
 }
 
-// metaRoundsRun feeds a takeRound sink and an Add-only sink of each of
+// metaRoundsRun feeds a TakeRound sink and an Add-only sink of each of
 // two analyses in one pass over files, and describes what each ended with.
 func metaRoundsRun(t *testing.T, files map[string]string, missing, design string) (fast, slow string) {
 	t.Helper()
@@ -58,29 +61,29 @@ func metaRoundsRun(t *testing.T, files map[string]string, missing, design string
 			t.Fatal(err)
 		}
 	}
-	s, err := LoadStudy(filepath.Join(dir, "study.toml"), Kinds())
+	s, err := manifest.LoadStudy(filepath.Join(dir, "study.toml"), kinds.Kinds())
 	if err != nil {
 		t.Fatal(err)
 	}
-	job := &Job{ID: "m", Study: s, inputs: newInputs(s), progress: noProgress{}}
-	var fasts, slows []*metaSink
-	var sinks []UnitsSink
+	job := &kinds.Job{ID: "m", Study: s, Inputs: load.NewInputs(s), ProgressTo: kinds.NoProgress{}}
+	var fasts, slows []*kinds.MetaSink
+	var sinks []load.UnitsSink
 	for _, p := range [][3]string{{"A", "B", "s1"}, {"C", "A", "s2"}} {
 		o := &meta.Options{Treatment: p[0], Control: p[1], Metric: p[2], Missing: missing, Design: design}
-		f, sl := newMetaSink(job, o), newMetaSink(job, o)
+		f, sl := kinds.NewMetaSink(job, o), kinds.NewMetaSink(job, o)
 		fasts, slows = append(fasts, f), append(slows, sl)
 		sinks = append(sinks, f, addOnlySink{sl})
 	}
-	errs := job.inputs.unitsPass(context.Background(), sinks)
-	describe := func(ms []*metaSink, errs []error) string {
+	errs := job.Inputs.UnitsPass(context.Background(), sinks)
+	describe := func(ms []*kinds.MetaSink, errs []error) string {
 		var b strings.Builder
 		for i, m := range ms {
-			fmt.Fprintf(&b, "%d: values %d methods %v metrics %v err %v\n%v\n", i, m.values, m.methods, m.metrics, errs[i], m.b.Finish())
+			fmt.Fprintf(&b, "%d: values %d methods %v metrics %v err %v\n%v\n", i, m.Values, m.Methods, m.Metrics, errs[i], m.B.Finish())
 		}
 		return b.String()
 	}
-	if _, ok := fasts[0].b.(*meta.Builder); ok == (design == "independent") {
-		t.Fatalf("design %q: builder %T", design, fasts[0].b)
+	if _, ok := fasts[0].B.(*meta.Builder); ok == (design == "independent") {
+		t.Fatalf("design %q: builder %T", design, fasts[0].B)
 	}
 	return describe(fasts, []error{errs[0], errs[2]}), describe(slows, []error{errs[1], errs[3]})
 }
@@ -94,7 +97,7 @@ func metaRoundsWide(dup bool) map[string]string {
 		for di, d := range []string{"d1", "d2"} {
 			var b strings.Builder
 			b.WriteString("user,s1,s2\n")
-			n := 3*unitsBatch + 17*mi + di
+			n := 3*load.UnitsBatch + 17*mi + di
 			for k := 0; k < n; k++ {
 				u := k
 				if mi == 2 && di == 1 { // another order
@@ -107,7 +110,7 @@ func metaRoundsWide(dup bool) map[string]string {
 				if (u+di)%41 == 0 {
 					v2 = ""
 				}
-				if dup && mi == 2 && di == 1 && k == 2*unitsBatch+3 {
+				if dup && mi == 2 && di == 1 && k == 2*load.UnitsBatch+3 {
 					u = (673 * 7) % n // given at k = 673, and still waiting: A_d2 has no such unit
 				}
 				fmt.Fprintf(&b, "u%d,%s,%s\n", u, v1, v2)
@@ -123,7 +126,7 @@ func metaRoundsWide(dup bool) map[string]string {
 func metaRoundsLong() map[string]string {
 	var b strings.Builder
 	b.WriteString("dataset,method,metric,value\n")
-	for k := 0; k < 2*unitsBatch+11; k++ {
+	for k := 0; k < 2*load.UnitsBatch+11; k++ {
 		for _, d := range []string{"d1", "d2"} {
 			for mi, m := range []string{"A", "B", "C", "D"} {
 				v := fmt.Sprint(float64((k*13+mi*7)%29) / 29)

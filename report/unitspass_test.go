@@ -11,17 +11,20 @@ import (
 	"testing"
 
 	"github.com/evalbook/evalbook/analyses/meta"
+	"github.com/evalbook/evalbook/report/kinds"
+	"github.com/evalbook/evalbook/report/load"
+	"github.com/evalbook/evalbook/report/manifest"
 )
 
 // peakSink is a meta sink that records the builder's largest waiting set.
 type peakSink struct {
-	*metaSink
+	*kinds.MetaSink
 	peak int
 }
 
-func (p *peakSink) Add(u *UnitRow) error {
-	err := p.metaSink.Add(u)
-	p.peak = max(p.peak, p.b.(*meta.Builder).Waiting())
+func (p *peakSink) Add(u *load.UnitRow) error {
+	err := p.MetaSink.Add(u)
+	p.peak = max(p.peak, p.B.(*meta.Builder).Waiting())
 	return err
 }
 
@@ -32,7 +35,7 @@ func (p *peakSink) Add(u *UnitRow) error {
 func TestUnitsPassMemory(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	const rows = 3 * unitsBatch
+	const rows = 3 * load.UnitsBatch
 	for _, m := range []string{"A", "B", "C"} {
 		for di, d := range []string{"d1", "d2"} {
 			var b strings.Builder
@@ -43,50 +46,50 @@ func TestUnitsPassMemory(t *testing.T) {
 			os.WriteFile(filepath.Join(dir, m+"_"+d+".csv"), []byte(b.String()), 0o644)
 		}
 	}
-	manifest := "title = \"l\"\n[inputs]\nunits = [{ path = \"{method}_{dataset}.csv\", columns = { unit = \"user\" } }]\n"
-	os.WriteFile(filepath.Join(dir, "study.toml"), []byte(manifest), 0o644)
-	s, err := LoadStudy(filepath.Join(dir, "study.toml"), Kinds())
+	manifestPath := "title = \"l\"\n[inputs]\nunits = [{ path = \"{method}_{dataset}.csv\", columns = { unit = \"user\" } }]\n"
+	os.WriteFile(filepath.Join(dir, "study.toml"), []byte(manifestPath), 0o644)
+	s, err := manifest.LoadStudy(filepath.Join(dir, "study.toml"), kinds.Kinds())
 	if err != nil {
 		t.Fatal(err)
 	}
 	run := func(grouped bool) ([]meta.Study, int) {
-		ctx := &Job{ID: "m", Study: s, inputs: newInputs(s), progress: noProgress{}}
-		sink := &peakSink{metaSink: newMetaSink(ctx, &meta.Options{Treatment: "B", Control: "C", Metric: "score", Missing: "drop"})}
-		groups, err := ctx.inputs.unitsGroups()
+		ctx := &kinds.Job{ID: "m", Study: s, Inputs: load.NewInputs(s), ProgressTo: kinds.NoProgress{}}
+		sink := &peakSink{MetaSink: kinds.NewMetaSink(ctx, &meta.Options{Treatment: "B", Control: "C", Metric: "score", Missing: "drop"})}
+		groups, err := ctx.Inputs.UnitsGroups()
 		if err != nil || groups == nil {
 			t.Fatalf("groups: %v %v", groups, err)
 		}
 		if !grouped { // file after file, as for a layout without {method} and {dataset}
 			groups = nil
 			for _, e := range s.Inputs.Units {
-				files, err := ctx.inputs.expand(e, "units")
+				files, err := ctx.Inputs.Expand(e, "units")
 				if err != nil {
 					t.Fatal(err)
 				}
 				for _, mf := range files {
-					groups = append(groups, &unitsGroup{files: []unitsJob{{e, mf}}})
+					groups = append(groups, &load.UnitsGroup{Files: []load.UnitsJob{load.NewUnitsJob(e, mf)}})
 				}
 			}
 		}
-		p := newPassSink(sink)
-		go p.run()
+		p := load.NewPassSink(sink)
+		go p.Run()
 		for _, g := range groups {
-			ctx.inputs.passGroup(g, []*passSink{p})
+			ctx.Inputs.PassGroup(g, []*load.PassSink{p})
 		}
-		close(p.in)
-		<-p.done
-		if p.err != nil {
-			t.Fatal(p.err)
+		close(p.In)
+		<-p.Done
+		if p.Err != nil {
+			t.Fatal(p.Err)
 		}
-		return sink.b.Finish(), sink.peak
+		return sink.B.Finish(), sink.peak
 	}
 	seq, seqPeak := run(false)
 	lock, lockPeak := run(true)
 	if seqPeak < 2*rows {
 		t.Errorf("file-order streaming peak %d, expected all %d treatment values waiting", seqPeak, 2*rows)
 	}
-	if lockPeak > 2*unitsBatch {
-		t.Errorf("side-by-side peak %d values waiting, want at most %d", lockPeak, 2*unitsBatch)
+	if lockPeak > 2*load.UnitsBatch {
+		t.Errorf("side-by-side peak %d values waiting, want at most %d", lockPeak, 2*load.UnitsBatch)
 	}
 	if fmt.Sprint(seq) != fmt.Sprint(lock) {
 		t.Errorf("studies differ:\n%v\n%v", seq, lock)
@@ -103,10 +106,10 @@ func TestMetaLockstepError(t *testing.T) {
 	t.Parallel()
 	var b strings.Builder
 	b.WriteString("user,score\n")
-	for i := 0; i < 3*unitsBatch; i++ {
+	for i := 0; i < 3*load.UnitsBatch; i++ {
 		fmt.Fprintf(&b, "u%d,%g\n", i, float64(i%7)/10)
 	}
-	bad := 2*unitsBatch + 5 // data row; line bad+2
+	bad := 2*load.UnitsBatch + 5 // data row; line bad+2
 	a := strings.Replace(b.String(), fmt.Sprintf("\nu%d,", bad), fmt.Sprintf("\nu%d,1_0", bad), 1)
 	study := "-- study.toml --\ntitle = \"e\"\n[inputs]\nunits = [{ path = \"{method}_{dataset}.csv\", columns = { unit = \"user\" } }]\n" +
 		"[[analyses]]\nid = \"m\"\ntype = \"meta_analysis\"\ntitle = \"m\"\ntreatment = \"A\"\ncontrol = \"B\"\nmetric = \"score\"\n" +
@@ -453,11 +456,11 @@ func TestUnitsHashedInRanges(t *testing.T) {
 // instead of taking the process down from a goroutine nobody recovers.
 func TestStartGroupAsyncPanics(t *testing.T) {
 	t.Parallel()
-	var in *inputs // opening a file panics
-	g := &unitsGroup{files: []unitsJob{{}}}
-	r := <-in.startGroupAsync(g, []*passSink{{}})
-	if r.p == nil || r.sg != nil {
+	var in *load.Inputs // opening a file panics
+	g := &load.UnitsGroup{Files: []load.UnitsJob{{}}}
+	r := <-in.StartGroupAsync(g, []*load.PassSink{{}})
+	if r.P == nil || r.Sg != nil {
 		t.Fatalf("startGroupAsync gave %+v, want the panic", r)
 	}
-	t.Logf("handed over: %v", r.p)
+	t.Logf("handed over: %v", r.P)
 }

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/evalbook/evalbook/report"
+	"github.com/evalbook/evalbook/report/kinds"
 )
 
 // figureExports lists the PDF and PNG files under a site.
@@ -94,7 +94,7 @@ func TestSchemaCommand(t *testing.T) {
 	if !strings.Contains(s.Schema, "2020-12") || s.Properties["analyses"] == nil || s.Properties["title"] == nil {
 		t.Errorf("not the manifest's schema: %.300s", out)
 	}
-	for _, typ := range report.Kinds().Types() {
+	for _, typ := range kinds.Kinds().Types() {
 		if !strings.Contains(out, `"const": "`+typ+`"`) {
 			t.Errorf("analysis type %s missing", typ)
 		}

@@ -10,12 +10,13 @@ import (
 
 	"github.com/evalbook/evalbook/figures"
 	"github.com/evalbook/evalbook/report"
+	"github.com/evalbook/evalbook/report/kinds"
 )
 
 // recordRuns wraps a kind's run so that every output it returns is
 // recorded (generic in the run's context type).
-func recordRuns[C any](run func(*C, any) (*report.Output, error), record func(*report.Output)) func(*C, any) (*report.Output, error) {
-	return func(c *C, o any) (*report.Output, error) {
+func recordRuns[C any](run func(*C, any) (*kinds.Output, error), record func(*kinds.Output)) func(*C, any) (*kinds.Output, error) {
+	return func(c *C, o any) (*kinds.Output, error) {
 		out, err := run(c, o)
 		if err == nil && out != nil {
 			record(out)
@@ -37,17 +38,17 @@ func demoFigures(t *testing.T) []figures.Figure {
 	demo := generatedDemo(t)
 	demoFigsOnce.Do(func() {
 		var mu sync.Mutex
-		kinds := report.Registry{}
-		for name, k := range report.Kinds() {
-			k.Run = recordRuns(k.Run, func(out *report.Output) {
+		reg := kinds.Registry{}
+		for name, k := range kinds.Kinds() {
+			k.Run = recordRuns(k.Run, func(out *kinds.Output) {
 				mu.Lock()
 				defer mu.Unlock()
 				demoFigs = append(demoFigs, out.Figures...)
 			})
-			kinds[name] = k
+			reg[name] = k
 		}
 		_, demoFigsErr = report.BuildForArchive(context.Background(), report.Options{
-			Manifest: filepath.Join(demo, "study.toml"), Kinds: kinds, NoCache: true, Quiet: true})
+			Manifest: filepath.Join(demo, "study.toml"), Kinds: reg, NoCache: true, Quiet: true})
 		sort.SliceStable(demoFigs, func(a, b int) bool { return demoFigs[a].ID < demoFigs[b].ID })
 	})
 	if demoFigsErr != nil {

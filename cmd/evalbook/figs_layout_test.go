@@ -12,6 +12,7 @@ import (
 
 	"github.com/evalbook/evalbook/figures"
 	"github.com/evalbook/evalbook/report"
+	"github.com/evalbook/evalbook/report/kinds"
 )
 
 // exportWidths are the widths the layout tests lay every figure out at:
@@ -73,17 +74,17 @@ func TestSertkan2023FigureExportsLayout(t *testing.T) {
 	}
 	var mu sync.Mutex
 	var figs []figures.Figure
-	kinds := report.Registry{}
-	for name, k := range report.Kinds() {
-		k.Run = recordRuns(k.Run, func(out *report.Output) {
+	reg := kinds.Registry{}
+	for name, k := range kinds.Kinds() {
+		k.Run = recordRuns(k.Run, func(out *kinds.Output) {
 			mu.Lock()
 			defer mu.Unlock()
 			figs = append(figs, out.Figures...)
 		})
-		kinds[name] = k
+		reg[name] = k
 	}
 	if _, err := report.BuildForArchive(context.Background(), report.Options{
-		Manifest: filepath.Join(dir, "study.toml"), Kinds: kinds, NoCache: true, Quiet: true}); err != nil {
+		Manifest: filepath.Join(dir, "study.toml"), Kinds: reg, NoCache: true, Quiet: true}); err != nil {
 		t.Fatalf("build: %v", err)
 	}
 	if len(figs) < 5 {

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/evalbook/evalbook/report"
+	"github.com/evalbook/evalbook/report/kinds"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/demo-findings.golden")
@@ -142,9 +142,9 @@ func TestValidateListsTypes(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	kinds := report.Kinds()
-	for _, typ := range kinds.Types() {
-		if !strings.Contains(out, "  "+typ+" ") || !strings.Contains(out, kinds[typ].Summary) {
+	reg := kinds.Kinds()
+	for _, typ := range reg.Types() {
+		if !strings.Contains(out, "  "+typ+" ") || !strings.Contains(out, reg[typ].Summary) {
 			t.Errorf("validate does not list %s:\n%s", typ, out)
 		}
 	}

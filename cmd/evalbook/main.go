@@ -28,6 +28,8 @@ import (
 	"syscall"
 
 	"github.com/evalbook/evalbook/report"
+	"github.com/evalbook/evalbook/report/kinds"
+	"github.com/evalbook/evalbook/report/manifest"
 	"github.com/evalbook/evalbook/themes"
 )
 
@@ -333,9 +335,9 @@ func cmdValidate(args []string, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "%s: ok (%d analyses, %d pages)\n", manifest, len(study.Analyses), len(study.Pages))
 	fmt.Fprintln(stdout, "analysis types this binary knows:")
-	kinds := report.Kinds()
-	for _, t := range kinds.Types() {
-		fmt.Fprintf(stdout, "  %-20s %s\n", t, kinds[t].Summary)
+	reg := kinds.Kinds()
+	for _, t := range reg.Types() {
+		fmt.Fprintf(stdout, "  %-20s %s\n", t, reg[t].Summary)
 	}
 	return nil
 }
@@ -375,7 +377,7 @@ func cmdSchema(args []string, stdout, stderr io.Writer) error {
 	if fs.NArg() > 0 {
 		return usageError{"schema takes no argument: evalbook schema > study.schema.json"}
 	}
-	b, err := report.Schema(nil)
+	b, err := manifest.Schema(kinds.Kinds())
 	if err != nil {
 		return err
 	}

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/evalbook/evalbook/report"
+	"github.com/evalbook/evalbook/report/kinds"
 )
 
 // repoRoot is the module root, two levels up from this package.
@@ -387,7 +388,7 @@ func TestDemoFindings(t *testing.T) {
 	out := demoSite(t)
 	index, _ := os.ReadFile(filepath.Join(out, "index.html"))
 	manifest, _ := os.ReadFile(filepath.Join(demo, "study.toml"))
-	for _, typ := range report.Kinds().Types() {
+	for _, typ := range kinds.Kinds().Types() {
 		if !regexp.MustCompile(`(?m)^type\s*=\s*"` + typ + `"`).Match(manifest) {
 			t.Errorf("the demo study has no %s analysis", typ)
 		}

@@ -17,6 +17,8 @@ import (
 	"time"
 
 	"github.com/evalbook/evalbook/report"
+	"github.com/evalbook/evalbook/report/kinds"
+	"github.com/evalbook/evalbook/report/manifest"
 )
 
 // zipTime is every entry's modification time: a fixed date, so two packs
@@ -74,11 +76,11 @@ func Pack(ctx context.Context, o PackOptions) (*PackSummary, error) {
 	// What RO-Crate requires of the manifest is checked before the build,
 	// which can take minutes; a manifest that does not load is left to
 	// the build, which reports it as build and validate do.
-	manifest := o.Build.Manifest
-	if manifest == "" {
-		manifest = "study.toml"
+	manifestPath := o.Build.Manifest
+	if manifestPath == "" {
+		manifestPath = "study.toml"
 	}
-	if s, err := report.LoadStudy(manifest, report.Kinds()); err == nil {
+	if s, err := manifest.LoadStudy(manifestPath, kinds.Kinds()); err == nil {
 		if err := checkMetadata(s, studyMetadata(s)); err != nil {
 			return nil, err
 		}
@@ -302,7 +304,7 @@ func zipMembers(crate []byte, members []member) ([]byte, error) {
 
 // studyMetadata is the crate's description of the study, from its
 // manifest (the abstract, else the subtitle, describes it).
-func studyMetadata(s *report.Study) Metadata {
+func studyMetadata(s *manifest.Study) Metadata {
 	m := Metadata{Name: s.Title, Description: s.Abstract, Date: s.Date, License: s.License, DOI: s.DOI,
 		Authors: s.Authors, Links: s.Links}
 	if m.Description == "" {
@@ -314,7 +316,7 @@ func studyMetadata(s *report.Study) Metadata {
 // checkMetadata refuses a study whose manifest lacks what RO-Crate 1.1
 // requires of the root dataset (name, description, datePublished,
 // license), naming the manifest key to add.
-func checkMetadata(s *report.Study, m Metadata) error {
+func checkMetadata(s *manifest.Study, m Metadata) error {
 	var missing []string
 	if strings.TrimSpace(m.Name) == "" {
 		missing = append(missing, "title")

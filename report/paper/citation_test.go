@@ -8,7 +8,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/evalbook/evalbook/report"
+	"github.com/evalbook/evalbook/report/kinds"
+	"github.com/evalbook/evalbook/report/load"
+	"github.com/evalbook/evalbook/report/manifest"
 	"github.com/evalbook/evalbook/report/paper"
 )
 
@@ -111,7 +113,7 @@ func TestBibTeXCompiles(t *testing.T) {
 // the demo manifest's title, authors, date and DOI.
 func TestDemoCitation(t *testing.T) {
 	study, site := builtDemo(t)
-	s, err := report.LoadStudy(filepath.Join(study, "study.toml"), report.Kinds())
+	s, err := manifest.LoadStudy(filepath.Join(study, "study.toml"), kinds.Kinds())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,7 +137,7 @@ func TestDemoCitation(t *testing.T) {
 	}
 }
 
-// unTeX undoes, on a field as report.ParseBibTeX returns it (braces
+// unTeX undoes, on a field as load.ParseBibTeX returns it (braces
 // removed, \& \% \_ undone, space collapsed), the escapes BibTeX's writer
 // uses, so a value can be compared with the manifest's.
 var unTeX = strings.NewReplacer(`\textbraceleft`, "{", `\textbraceright`, "}", `\textbackslash`, `\`, `\$`, "$", `\#`, "#",
@@ -159,7 +161,7 @@ func TestBibTeXHoldsHostileValues(t *testing.T) {
 	}
 	for i, s := range rows {
 		bib := string(paper.BibTeX(s))
-		entries, err := report.ParseBibTeX("citation.bib", bib)
+		entries, err := load.ParseBibTeX("citation.bib", bib)
 		if err != nil {
 			t.Errorf("row %d: citation.bib does not parse: %v\n%s", i, err, bib)
 			continue

@@ -11,7 +11,8 @@ import (
 	"testing"
 
 	"github.com/evalbook/evalbook/analyses"
-	"github.com/evalbook/evalbook/report"
+	"github.com/evalbook/evalbook/report/kinds"
+	"github.com/evalbook/evalbook/report/manifest"
 	"github.com/evalbook/evalbook/report/paper"
 )
 
@@ -24,7 +25,7 @@ import (
 func TestDemoMacros(t *testing.T) {
 	needTeX(t)
 	study, site := builtDemo(t)
-	st, err := report.LoadStudy(filepath.Join(study, "study.toml"), report.Kinds())
+	st, err := manifest.LoadStudy(filepath.Join(study, "study.toml"), kinds.Kinds())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,82 @@
+package kinds
+
+import (
+	"fmt"
+	"reflect"
+
+	"github.com/evalbook/evalbook/analyses"
+	"github.com/evalbook/evalbook/figures"
+	"github.com/evalbook/evalbook/report/load"
+	"github.com/evalbook/evalbook/report/manifest"
+)
+
+// Kind is one analysis type of the registry: its name, its options and
+// how to run it. A new analysis is one file in analyses/, one in figures/
+// and one Kind here (report/kind_<type>.go, listed in kinds.go).
+type Kind struct {
+	Type    string
+	Summary string // one line, for docs and `evalbook validate`
+	// NewOptions returns a pointer to a fresh options struct holding the
+	// defaults. The [[analyses]] table is decoded into it by its `toml`
+	// tags; keys it does not declare are errors. If it has a method
+	// `Validate() error`, or `Check(*Study) error`, they are called after
+	// decoding and their error is reported at the analysis's line.
+	NewOptions func() any
+	// Run computes the analysis from its decoded options.
+	Run func(ctx *Job, opts any) (*Output, error)
+	// Feeds marks a kind whose outputs become inputs of the others
+	// (offline_metrics): its analyses run first, and the Results and Units
+	// of their Output are added to the study's results and units.
+	Feeds bool
+	// Units, when set, makes the kind a reader of the study's per-unit
+	// values: it returns the sink for an analysis with these options (nil
+	// when they read no units). The build feeds every such sink of a
+	// phase in one shared pass over the units files before their Run is
+	// called, and Run gets the fed sink back from ctx.ReadUnits.
+	Units func(ctx *Job, opts any) load.UnitsSink
+	// Check, when set, checks options against the rest of the manifest
+	// (a dataset attribute an option names); an *analyses.OptionError
+	// is reported at its key's line.
+	Check func(s *manifest.Study, opts any) error
+}
+
+// Output is what a run hands to the site writer.
+type Output struct {
+	Result  analyses.Result
+	Figures []figures.Figure
+	// Method is the method note in Markdown: what was computed, the paper
+	// and reference implementation it follows, and the choices this tool
+	// made where the paper is silent.
+	Method string
+	// Results are rows (dataset, method, metric, value) added to the
+	// study's results, and Units streams values added to its units, for
+	// the analyses that follow; only kinds with Feeds set provide them.
+	Results []load.ResultRow
+	Units   func(fn func(u *load.UnitRow) error) error
+}
+
+// NewKind builds a Kind from a typed run function, so each registration
+// is one call: NewKind("aggregate", "…", runAggregate) where
+// runAggregate(ctx *Job, o *leaderboard.AggregateOptions) (*Output, error)
+// and O's zero value, after an optional Defaults() method, holds the
+// defaults.
+func NewKind[O any](typ, summary string, run func(*Job, *O) (*Output, error)) Kind {
+	return Kind{
+		Type:    typ,
+		Summary: summary,
+		NewOptions: func() any {
+			o := new(O)
+			if d, ok := any(o).(interface{ Defaults() }); ok {
+				d.Defaults()
+			}
+			return o
+		},
+		Run: func(ctx *Job, opts any) (*Output, error) {
+			o, ok := opts.(*O)
+			if !ok {
+				panic(fmt.Sprintf("report: %s options have type %v", typ, reflect.TypeOf(opts)))
+			}
+			return run(ctx, o)
+		},
+	}
+}

@@ -1,0 +1,44 @@
+package kinds
+
+import (
+	"github.com/evalbook/evalbook/analyses"
+	"github.com/evalbook/evalbook/report/manifest"
+)
+
+// Registry maps an analysis type to its Kind.
+type Registry map[string]Kind
+
+// Types lists the registered types, sorted.
+func (r Registry) Types() []string { return analyses.SortedKeys(r) }
+
+// OptionsKind returns the manifest's side of the named type: what the
+// manifest decodes and checks, and the rules it applies.
+func (r Registry) OptionsKind(typ string) (manifest.Kind, bool) {
+	k, ok := r[typ]
+	if !ok {
+		return manifest.Kind{}, false
+	}
+	return manifest.Kind{Type: k.Type, Summary: k.Summary, NewOptions: k.NewOptions, Check: k.Check, Feeds: k.Feeds, ReadsUnits: k.Units != nil}, true
+}
+
+// Kinds returns the registry of every built-in analysis type. Adding an
+// analysis type adds one line here.
+func Kinds() Registry {
+	r := Registry{}
+	for _, k := range []Kind{
+		aggregateKind(),
+		criticalDifferenceKind(),
+		pairedTestsKind(),
+		clustersKind(),
+		datasetSelectionKind(),
+		metricCorrelationKind(),
+		characteristicsKind(),
+		multiObjectiveKind(),
+		metaKind(),
+		offlineMetricsKind(),
+		stabilityKind(),
+	} {
+		r[k.Type] = k
+	}
+	return r
+}

@@ -1,0 +1,66 @@
+package kinds
+
+// Method notes. Each analysis kind's method note — what was computed, the
+// papers and reference implementations it follows, and the choices the
+// tool makes where they leave something open — is a Markdown text/template
+// in notes/<type>.md beside the kinds, embedded in the binary and parsed
+// once. A kind's Go code only gathers the data its note reads (a small
+// struct of options and result fields, or nil) and calls methodNote.
+// Sub-templates a note defines are named "<type>/<name>", as every file
+// shares one namespace.
+//
+// Layout of a note: Markdown, one paragraph or list item per line where it
+// has no conditions. Where a paragraph's sentences depend on the data,
+// each optional piece starts a new line with an action that trims the
+// line break before it ({{- if …}}, {{- else}}, {{- end}}) and the text
+// after the action brings its own leading space; {{- ""}} joins an
+// unconditional sentence the same way, and {{" "}} writes a space the
+// trimming would otherwise lose.
+//
+// notes_test.go parses every note, checks that each registered kind has
+// one and each file belongs to a kind, and executes them on the demo
+// study, so a broken note fails the tests rather than a user's build.
+//
+// Key findings (the one-sentence highlights of the overview page) stay
+// where they are computed, in the analyses' Highlight methods: they are
+// short format strings put together piece by piece from the numbers, and a
+// template would only move the pieces away from the choices between them.
+
+import (
+	"embed"
+	"fmt"
+	"strings"
+	"sync"
+	"text/template"
+)
+
+//go:embed notes/*.md
+var NotesFS embed.FS
+
+// noteFuncs are the functions notes may call besides text/template's own.
+var noteFuncs = template.FuncMap{
+	"join": func(sep string, s []string) string { return strings.Join(s, sep) },
+}
+
+// ParseNotes parses every notes/*.md into one template set, each note
+// named by its file name (aggregate.md, …).
+func ParseNotes() (*template.Template, error) {
+	return template.New("notes").Option("missingkey=error").Funcs(noteFuncs).ParseFS(NotesFS, "notes/*.md")
+}
+
+var notes = sync.OnceValues(ParseNotes)
+
+// methodNote executes notes/<typ>.md on data and returns the Markdown,
+// without the file's final newline. A note that does not parse or execute
+// is a bug the tests catch; should one slip through, the panic becomes
+// the analysis's "internal error" (the build recovers it), not a crash.
+func methodNote(typ string, data any) string {
+	t, err := notes()
+	if err == nil {
+		var b strings.Builder
+		if err = t.ExecuteTemplate(&b, typ+".md", data); err == nil {
+			return strings.TrimSuffix(b.String(), "\n")
+		}
+	}
+	panic(fmt.Sprintf("method note of %s: %v", typ, err))
+}
