@@ -16,7 +16,7 @@ AXE      := node_modules/axe-core/axe.min.js
 BIN      := bin/evalbook
 DEMO     := sites/demo
 
-.PHONY: all build assets dist dist-check demo test test-race test-short fuzz bench bench-scaling bench-sertkan2023 bench-cache bench-1g bench-issues bench-pack bench-pages bench-offline lint deps clean
+.PHONY: all build assets dist dist-check demo test test-race test-short fuzz bench bench-scaling bench-sertkan2023 bench-cache bench-1g bench-issues bench-pack bench-pages bench-offline lint deps clean shots
 
 all: build
 
@@ -257,6 +257,12 @@ bench-pages: assets
 	$(GO) test ./cmd/evalbook/ -run '^$$' -bench 'PageWeight|PageFirstRender' -benchtime 5x -v
 
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
+
+# shots: screenshots of the demo as a reader sees it (desktop light and
+# dark, every page at phone width) in ./shots, from the browser tests,
+# which otherwise only check the pages.
+shots: assets
+	EVALBOOK_SHOTS=$(CURDIR)/shots $(GO) test ./cmd/evalbook -run 'TestBrowser(Demo|Phone)$$' -count=1
 
 lint:
 	@test -z "$$(gofmt -l .)" || (gofmt -l . && echo "gofmt: files above need formatting" && exit 1)

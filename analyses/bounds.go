@@ -77,6 +77,13 @@ const (
 	// limit (a million methods took 88 s and 1.2 GB to be refused).
 	MaxResultsMethods  = 100_000
 	MaxResultsDatasets = 100_000
+	// MaxMajorityComparisons bounds the Copeland and Minimax rules, which
+	// compare every pair of methods on every dataset (datasets ×
+	// methods·(methods−1)/2 comparisons, about 2 s at the limit): the
+	// only rules whose work grows with the square of the methods. Past
+	// it, the default rules leave them out with a warning, and rules that
+	// name them are an error (10 datasets allow 4 472 methods).
+	MaxMajorityComparisons = 100_000_000
 )
 
 // CheckMatrixSize reports more methods or datasets than one analysis

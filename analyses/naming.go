@@ -291,6 +291,11 @@ var Terms = map[string]string{
 	"mannwhitney_u": "Mann–Whitney U", "shapiro_w": "Shapiro–Wilk W",
 	"paired_t": "paired t-test", "wilcoxon": "Wilcoxon signed-rank test", "sign": "sign test",
 	"welch": "Welch test", "mannwhitney": "Mann–Whitney test",
+	// autorank's automatic choice (critical_difference, test = "auto")
+	"akinshin_gamma": "Akinshin's γ", "cliffs_delta": "Cliff's δ", "shapiro_wilk": "Shapiro–Wilk",
+	"bartlett": "Bartlett's test", "levene": "Levene's test (median)",
+	"anova_tukey": "repeated-measures ANOVA with Tukey's HSD", "friedman_nemenyi": "Friedman's test with Nemenyi's post hoc test",
+	"mean_t": "mean, t interval", "mean_tukey": "mean, Tukey's simultaneous interval", "median_binomial": "median, binomial interval",
 	// clusters and selection
 	"silhouette": "Silhouette", "davies_bouldin": "Davies–Bouldin", "inertia": "Inertia",
 	"chosen": "Chosen", "outlier": "Outlier", "representative": "Representative",

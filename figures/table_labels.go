@@ -103,12 +103,19 @@ var columnInfos = map[string]columnInfo{
 	"Nu": {label: "Users", role: RoleValue}, "Ni": {label: "Items", role: RoleValue}, "Nr": {label: "Ratings", role: RoleValue},
 	"SpaceSize": {label: "Space size", role: RoleValue}, "Rpu": {label: "Ratings/user", role: RoleValue}, "Rpi": {label: "Ratings/item", role: RoleValue},
 	"Gini_u": {label: "Gini (users)", role: RoleValue}, "Gini_i": {label: "Gini (items)", role: RoleValue},
+	// autorank's automatic choice (critical_difference, test = "auto")
+	"step": {label: "Step"}, "test": {label: "Test"}, "decision": {label: "Decision"},
+	"center": {label: "Centre", role: RoleValue}, "spread": {label: "Spread", role: RoleValue},
+	"mean_rank_diff": {label: "Δ mean rank", role: RoleValue}, "difference": {label: "Difference", role: RoleValue},
+	"akinshin_gamma": {label: "Akinshin's γ", role: RoleValue}, "cliffs_delta": {label: "Cliff's δ", role: RoleValue},
+	"magnitude": {label: "Magnitude"}, "cliffs_magnitude": {label: "Magnitude (δ)"},
 }
 
 // intervals are the column pairs shown as one interval column.
 var intervals = []struct{ low, high, label string }{
 	{"ci_low", "ci_high", "95% CI"},
 	{"pi_low", "pi_high", "95% PI"},
+	{"ci_lower", "ci_upper", "CI"}, // at the level the table's title states
 }
 
 // methodColumns, datasetColumns, metricColumns and ruleColumns hold the
@@ -140,7 +147,7 @@ func cellLabel(col, id string, n analyses.Naming) string {
 		return n.Rule(id)
 	case col == "quantity":
 		return quantityLabel(id)
-	case col == "recommended":
+	case col == "recommended" || col == "test":
 		if l, ok := testLabels[id]; ok {
 			return l
 		}
@@ -151,6 +158,8 @@ func cellLabel(col, id string, n analyses.Naming) string {
 // testLabels name the paired tests.
 var testLabels = map[string]string{
 	"paired_t": "paired t", "wilcoxon": "Wilcoxon", "sign": "sign", "welch": "Welch", "mannwhitney": "Mann–Whitney",
+	"shapiro_wilk": "Shapiro–Wilk", "bartlett": "Bartlett", "levene": "Levene (median)",
+	"anova_tukey": "RM ANOVA + Tukey's HSD", "friedman_nemenyi": "Friedman + Nemenyi",
 }
 
 // quantityLabels name the rows of a table of named quantities.

@@ -23,17 +23,7 @@ import (
 // stop at their limit of methods, stability at its limit of work). Printed, never asserted (issue 31:
 // no kind faster than n log n, about 1.1 per decade at these sizes).
 func BenchmarkScaling(b *testing.B) {
-	sizes := []int{10, 100, 1000, 10000}
-	if env := os.Getenv("EVALBOOK_SCALING_SIZES"); env != "" {
-		sizes = nil
-		for _, f := range strings.Split(env, ",") {
-			n, err := strconv.Atoi(strings.TrimSpace(f))
-			if err != nil || n < 2 {
-				b.Fatalf("EVALBOOK_SCALING_SIZES: %q", env)
-			}
-			sizes = append(sizes, n)
-		}
-	}
+	sizes := scalingSizes(b)
 	kinds := []struct{ name, opts string }{
 		{"aggregate", `type = "aggregate"` + "\nmetric = \"m1\""},
 		{"critical_difference", `type = "critical_difference"` + "\nmetric = \"m1\"\nbayesian = false"},
@@ -84,6 +74,22 @@ func BenchmarkScaling(b *testing.B) {
 			})
 		}
 	}
+}
+
+// scalingSizes is 10, 100, 1 000, 10 000, or EVALBOOK_SCALING_SIZES.
+func scalingSizes(b *testing.B) []int {
+	sizes := []int{10, 100, 1000, 10000}
+	if env := os.Getenv("EVALBOOK_SCALING_SIZES"); env != "" {
+		sizes = nil
+		for _, f := range strings.Split(env, ",") {
+			n, err := strconv.Atoi(strings.TrimSpace(f))
+			if err != nil || n < 2 {
+				b.Fatalf("EVALBOOK_SCALING_SIZES: %q", env)
+			}
+			sizes = append(sizes, n)
+		}
+	}
+	return sizes
 }
 
 // writeScalingStudy writes a study of nd datasets × nm methods × two

@@ -10,6 +10,7 @@ package datasets
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"sort"
 	"strings"
 
@@ -38,6 +39,11 @@ type ClustersOptions struct {
 	Methods       []string `toml:"methods"`  // optional subset of methods for the leaderboard
 	Compare       string   `toml:"compare"`  // optional dataset attribute to compare clusters with (adjusted Rand index)
 	Missing       string   `toml:"missing"`  // "error" (default) or "drop" datasets with a missing feature
+	// SilhouetteSample bounds the points of the silhouette, which compares
+	// every pair of points: past it the silhouette of each k is computed
+	// on one seeded sample of this many datasets (the same for every k),
+	// as scikit-learn's silhouette_score(sample_size=…). Default 2000.
+	SilhouetteSample int `toml:"silhouette_sample"`
 }
 
 // Defaults fills unset options.
@@ -63,10 +69,20 @@ func (o *ClustersOptions) Defaults() {
 	if o.Missing == "" {
 		o.Missing = "error"
 	}
+	if o.SilhouetteSample == 0 {
+		o.SilhouetteSample = DefaultSilhouetteSample
+	}
 }
+
+// DefaultSilhouetteSample is the default silhouette_sample: 2 000 points
+// are 2 million distances per k.
+const DefaultSilhouetteSample = 2000
 
 // Validate checks the options.
 func (o *ClustersOptions) Validate() error {
+	if err := analyses.CheckInt("silhouette_sample", o.SilhouetteSample, 3, analyses.MaxDatasets); err != nil {
+		return err
+	}
 	if err := analyses.CheckInt("components", o.Components, 1, analyses.MaxComponents); err != nil {
 		return err
 	}
@@ -157,6 +173,7 @@ type ClustersResult struct {
 	Centroids              [][]float64    `json:"centroids"`       // [cluster−1][component]
 	Representatives        []string       `json:"representatives"` // per cluster
 	Silhouette             *float64       `json:"silhouette"`
+	SilhouetteSample       int            `json:"silhouette_sample,omitempty"` // points of the sampled silhouette; 0: every point
 	DaviesBouldin          *float64       `json:"davies_bouldin"`
 	Metric                 string         `json:"metric,omitempty"`
 	Methods                []string       `json:"methods,omitempty"`
@@ -402,6 +419,11 @@ func clustersChooseK(in ClustersInput, opts ClustersOptions, res *ClustersResult
 		sort.Ints(ks)
 	}
 	fits := map[int]*stats.KMeansFit{}
+	sample := silhouetteSample(ni, opts.SilhouetteSample, in.Seed)
+	if sample != nil {
+		res.SilhouetteSample = len(sample)
+		res.Warnf("the silhouette of each k is estimated on a seeded sample of %d of the %d datasets clustered, as scikit-learn's silhouette_score(sample_size=%d); silhouette_sample = %d computes it over all of them", len(sample), ni, len(sample), ni)
+	}
 	bestK, bestSil := 0, math.Inf(-1)
 	var skipped []int
 	for _, k := range ks {
@@ -415,7 +437,7 @@ func clustersChooseK(in ClustersInput, opts ClustersOptions, res *ClustersResult
 		}
 		fits[k] = f
 		row := ClustersK{K: k, Inertia: f.Inertia}
-		if s, err := stats.Silhouette(fitPts, f.Labels); err == nil {
+		if s, err := silhouette(fitPts, f.Labels, sample); err == nil {
 			row.Silhouette = &s
 			if s > bestSil {
 				bestK, bestSil = k, s
@@ -670,4 +692,36 @@ func (r *ClustersResult) Tables() []analyses.Table {
 		tables = append(tables, lb)
 	}
 	return tables
+}
+
+// silhouetteSample returns the sorted indices of a seeded sample of size
+// of n points, or nil when size ≥ n (every point).
+func silhouetteSample(n, size int, seed uint64) []int {
+	if size >= n {
+		return nil
+	}
+	rng := rand.New(rand.NewPCG(stats.SplitMix64(seed, 1<<20), 0))
+	perm := make([]int, n)
+	for i := range perm {
+		perm[i] = i
+	}
+	for i := 0; i < size; i++ { // partial Fisher–Yates
+		j := i + rng.IntN(n-i)
+		perm[i], perm[j] = perm[j], perm[i]
+	}
+	idx := perm[:size]
+	sort.Ints(idx)
+	return idx
+}
+
+// silhouette is stats.Silhouette over the points of sample (all when nil).
+func silhouette(x [][]float64, labels []int, sample []int) (float64, error) {
+	if sample == nil {
+		return stats.Silhouette(x, labels)
+	}
+	sx, sl := make([][]float64, len(sample)), make([]int, len(sample))
+	for p, i := range sample {
+		sx[p], sl[p] = x[i], labels[i]
+	}
+	return stats.Silhouette(sx, sl)
 }

@@ -77,7 +77,7 @@ func IsRule(name string) bool {
 // AggregateOptions are the keys of an `aggregate` analysis.
 type AggregateOptions struct {
 	Metric   string   `toml:"metric"`
-	Rules    []string `toml:"rules"`    // default: all
+	Rules    []string `toml:"rules"`    // default: all (AllRules; see aggregateRules past 1e8 comparisons)
 	BetaMax  float64  `toml:"beta_max"` // default 3
 	Datasets []string `toml:"datasets"` // optional subset
 	Methods  []string `toml:"methods"`  // optional subset
@@ -186,9 +186,13 @@ func Aggregate(in AggregateInput, opts AggregateOptions) (*AggregateResult, erro
 	if len(in.Methods) < 2 {
 		return nil, fmt.Errorf("metric %q: need at least 2 methods to rank, have %d", in.Metric.Name, len(in.Methods))
 	}
+	rules, err := aggregateRules(opts.Rules, len(q), len(in.Methods), &res.Warnings)
+	if err != nil {
+		return nil, err
+	}
 	higher := res.HigherIsBetter
 	sc := NewScorer(q, higher)
-	for _, rule := range opts.Rules {
+	for _, rule := range rules {
 		s, err := sc.Scores(rule, opts.BetaMax)
 		if err != nil {
 			res.Warnf("%s left out: %v", rule, err)
@@ -206,6 +210,33 @@ func Aggregate(in AggregateInput, opts AggregateOptions) (*AggregateResult, erro
 	}
 	return res, nil
 }
+
+// aggregateRules resolves the rules to compute. Copeland and Minimax
+// compare every pair of methods on every dataset; past
+// MaxMajorityComparisons they are an error when a rules list names them
+// (at the rules key's line), and left out of the default rules (every
+// rule, AllRules: Defaults fills it before the manifest is read, so a
+// list of all eleven in that order counts as the default) with a warning
+// that says so.
+func aggregateRules(asked []string, datasets, methods int, w *analyses.Warnings) ([]string, error) {
+	comparisons := float64(datasets) * float64(methods) * float64(methods-1) / 2
+	if comparisons <= analyses.MaxMajorityComparisons {
+		return asked, nil
+	}
+	limit := fmt.Sprintf("they compare every pair of methods on every dataset, and %d methods on %d datasets are %.3g comparisons, more than the limit of %.0e", methods, datasets, comparisons, float64(analyses.MaxMajorityComparisons))
+	if slices.Equal(asked, AllRules) {
+		w.Warnf("copeland and minimax left out of the default rules: %s (name the other rules in rules = [...] to keep this warning away, or compare fewer methods with methods = [...])", limit)
+		return slices.DeleteFunc(slices.Clone(AllRules), isMajorityRule), nil
+	}
+	if i := slices.IndexFunc(asked, isMajorityRule); i >= 0 {
+		return nil, analyses.OptionErrorf("rules", "%s: %s; leave copeland and minimax out of rules, or compare fewer methods with methods = [...]", asked[i], limit)
+	}
+	return asked, nil
+}
+
+// isMajorityRule reports whether a rule needs the pairwise majority
+// relation (Copeland, Minimax).
+func isMajorityRule(rule string) bool { return rule == RuleCopeland || rule == RuleMinimax }
 
 // CompleteRows keeps the datasets (rows of q) with a value for every
 // method. A missing cell (NaN) is an error naming it, or, with drop, its

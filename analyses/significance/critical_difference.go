@@ -37,7 +37,18 @@ type CriticalDifferenceOptions struct {
 	// Missing is "error" (default: a missing cell names itself) or
 	// "drop" (datasets without a value for every method are left out).
 	Missing string `toml:"missing"`
+	// Test is "friedman" (default: Friedman, Iman–Davenport, Nemenyi and
+	// pairwise Wilcoxon–Holm) or "auto": the same, and before them
+	// autorank's automatic choice (Auto), which states the branch it took
+	// and its own tests, effect sizes and report.
+	Test string `toml:"test"`
 }
+
+// Tests of critical_difference.
+const (
+	TestFriedman = "friedman"
+	TestAuto     = "auto"
+)
 
 // defaultCDSamples is the Bayesian test's number of Monte Carlo draws
 // when samples is not given.
@@ -57,12 +68,18 @@ func (o *CriticalDifferenceOptions) Defaults() {
 	if o.Missing == "" {
 		o.Missing = "error"
 	}
+	if o.Test == "" {
+		o.Test = TestFriedman
+	}
 }
 
 // Validate checks the options.
 func (o *CriticalDifferenceOptions) Validate() error {
 	if o.Metric == "" {
 		return analyses.OptionErrorf("metric", "required")
+	}
+	if err := analyses.OneOf("test", o.Test, TestFriedman, TestAuto); err != nil {
+		return err
 	}
 	if err := checkAlphaZeroMethod(o.Alpha, o.ZeroMethod); err != nil {
 		return err
@@ -137,8 +154,11 @@ type CriticalDifferenceResult struct {
 	Samples         int        `json:"samples,omitempty"`
 	BayesianCliques [][]string `json:"bayesian_cliques,omitempty"`
 	Pairs           []CDPair   `json:"pairs"`
+	// Auto is autorank's automatic choice (test = "auto"), nil otherwise.
+	Auto *AutoResult `json:"auto,omitempty"`
 	// Naming is how the key finding names methods and the metric, and
-	// which methods are baselines (set by the caller; not in JSON).
+	// which methods are baselines (set by the caller; not in JSON; Auto
+	// uses the same).
 	Naming analyses.Naming `json:"-"`
 	analyses.Warnings
 }
@@ -189,6 +209,16 @@ func CriticalDifference(in CriticalDifferenceInput, opts CriticalDifferenceOptio
 	if opts.Bayesian {
 		if err := cdBayesian(in, opts, res, pairs, col); err != nil {
 			return nil, err
+		}
+	}
+	if opts.Test == TestAuto {
+		a, err := Auto(in.AggregateInput, AutoOptions{Alpha: opts.Alpha, Missing: opts.Missing})
+		if err != nil {
+			return nil, fmt.Errorf("test = \"auto\": %w", err)
+		}
+		res.Auto = a
+		for _, w := range a.List {
+			res.Warnf("automatic choice: %s", w)
 		}
 	}
 	return res, nil
@@ -407,13 +437,41 @@ func (r *CriticalDifferenceResult) Tables() []analyses.Table {
 		}
 		pairs.Rows = append(pairs.Rows, row)
 	}
-	return []analyses.Table{sum, ranks, pairs}
+	tables := []analyses.Table{sum, ranks, pairs}
+	if a := r.auto(); a != nil {
+		for _, t := range a.Tables() {
+			t.Name = strings.TrimSuffix("auto-"+t.Name, "-")
+			tables = append(tables, t)
+		}
+	}
+	return tables
 }
 
-// Highlight: the Friedman test, the best mean rank and how many pairs differ.
+// auto is Auto with this result's Naming (the caller sets one Naming).
+func (r *CriticalDifferenceResult) auto() *AutoResult {
+	if r.Auto != nil {
+		r.Auto.Naming = r.Naming
+	}
+	return r.Auto
+}
+
+// Report is the automatic choice's report (AutoResult.Report): nil
+// unless test = "auto".
+func (r *CriticalDifferenceResult) Report() []string {
+	if a := r.auto(); a != nil {
+		return a.Report()
+	}
+	return nil
+}
+
+// Highlight: the Friedman test, the best mean rank and how many pairs
+// differ; with test = "auto", the automatic choice's.
 func (r *CriticalDifferenceResult) Highlight() string {
 	if len(r.Methods) == 0 {
 		return ""
+	}
+	if a := r.auto(); a != nil {
+		return a.Highlight()
 	}
 	n := r.Naming
 	// the leaders: the methods that are not baselines sharing the best

@@ -30,11 +30,10 @@ import (
 // ties the noise never changes a neighbour count, so the results agree;
 // on tied data this is sklearn's noise-free _compute_mi_cc on the scaled
 // values, which is deterministic. It returns NaN when n ≤ k or a value is
-// not finite. The neighbour search walks outward from each point in the
-// order of x (or of y, when y has more distinct values) and stops where
-// that variable alone is farther than the k-th distance found (miKth): about n·√(kn) distances on continuous data rather than
-// n², and the same ε bit for bit, since ε is the k-th smallest of a set of
-// distances whatever order they are visited in.
+// not finite. The neighbour search is a 2-d tree (miTree): about n log n
+// work rather than the n² of a scan of every point, and the same ε bit for
+// bit, since ε is the k-th smallest of a set of distances whatever order
+// they are visited in.
 func MutualInfoKSG(x, y []float64, k int) float64 {
 	if len(x) != len(y) {
 		panic("stats: MutualInfoKSG length mismatch")
@@ -55,14 +54,11 @@ func MutualInfoKSG(x, y []float64, k int) float64 {
 	sx, sy := slices.Clone(xs), slices.Clone(ys)
 	slices.Sort(sx)
 	slices.Sort(sy)
-	// Walk along the variable with more distinct values: along a tied
-	// one (a dataset feature pooled over every method) nothing prunes.
-	wa, wb := miWalkAxes(xs, ys, sx, sy)
-	order, pos := miOrder(wa)
+	tree := newMiTree(xs, ys)
 	kth := make([]float64, k) // the k smallest distances so far, ascending
 	var sumX, sumY float64
 	for i := range n {
-		eps, _ := miKth(wa, wb, order, pos, i, kth)
+		eps, _ := tree.kth(i, kth)
 		r := math.Nextafter(eps, 0)
 		nx := miWithin(sx, xs[i], r) - 1
 		ny := miWithin(sy, ys[i], r) - 1
@@ -71,121 +67,6 @@ func MutualInfoKSG(x, y []float64, k int) float64 {
 	}
 	mi := mathext.Digamma(float64(n)) + mathext.Digamma(float64(k)) - sumX/float64(n) - sumY/float64(n)
 	return math.Max(0, mi)
-}
-
-// miWalkAxes returns xs, ys, or ys, xs when ys has more distinct values
-// (sx and sy are their sorted copies). The max norm is symmetric, so
-// either order finds the same distances.
-func miWalkAxes(xs, ys, sx, sy []float64) (walk, other []float64) {
-	if miDistinct(sy) > miDistinct(sx) {
-		return ys, xs
-	}
-	return xs, ys
-}
-
-// miDistinct counts the distinct values of sorted s.
-func miDistinct(s []float64) int {
-	n := 0
-	for i, v := range s {
-		if i == 0 || v != s[i-1] {
-			n++
-		}
-	}
-	return n
-}
-
-// miOrder returns the indices of xs sorted by value (ties by index) and
-// each index's place in that order.
-func miOrder(xs []float64) (order, pos []int) {
-	order = make([]int, len(xs))
-	for i := range order {
-		order[i] = i
-	}
-	slices.SortStableFunc(order, func(a, b int) int {
-		switch {
-		case xs[a] < xs[b]:
-			return -1
-		case xs[a] > xs[b]:
-			return 1
-		}
-		return 0
-	})
-	pos = make([]int, len(xs))
-	for p, i := range order {
-		pos[i] = p
-	}
-	return order, pos
-}
-
-// miKth returns the distance (max norm over x and y) from point i to its
-// k-th nearest other point, k = len(kth), and how many distances it
-// computed. It visits the other points outward from i in the order of x,
-// the nearer in x first, and stops once both sides are at least the k-th
-// smallest distance so far away in x alone: every point beyond is at least
-// that far, and only a strictly smaller distance changes the k smallest.
-func miKth(xs, ys []float64, order, pos []int, i int, kth []float64) (float64, int) {
-	k := len(kth)
-	m, visited := 0, 0
-	lo, hi := pos[i]-1, pos[i]+1
-	for lo >= 0 || hi < len(order) {
-		var j int
-		switch {
-		case lo < 0:
-			j = order[hi]
-			hi++
-		case hi >= len(order):
-			j = order[lo]
-			lo--
-		case math.Abs(xs[i]-xs[order[lo]]) <= math.Abs(xs[i]-xs[order[hi]]):
-			j = order[lo]
-			lo--
-		default:
-			j = order[hi]
-			hi++
-		}
-		dx := math.Abs(xs[i] - xs[j])
-		if m == k && dx >= kth[k-1] {
-			// j is the nearer side in x: the farther side and all
-			// beyond are at least dx away too.
-			break
-		}
-		visited++
-		d := math.Max(dx, math.Abs(ys[i]-ys[j]))
-		if m < k {
-			kth[m] = d
-			m++
-			for p := m - 1; p > 0 && kth[p] < kth[p-1]; p-- {
-				kth[p], kth[p-1] = kth[p-1], kth[p]
-			}
-			continue
-		}
-		if d < kth[k-1] {
-			kth[k-1] = d
-			for p := k - 1; p > 0 && kth[p] < kth[p-1]; p-- {
-				kth[p], kth[p-1] = kth[p-1], kth[p]
-			}
-		}
-	}
-	return kth[k-1], visited
-}
-
-// miWithin counts the values v of sorted s with |v − c| ≤ r, computing the
-// distance exactly as the KD-tree does (|v − c|, not c ± r bounds, which
-// round differently).
-func miWithin(s []float64, c, r float64) int {
-	// Start a little below c − r (its rounding must not drop a point) and
-	// test each candidate exactly.
-	lo, _ := slices.BinarySearch(s, c-r-(math.Abs(c)+r)*1e-12)
-	cnt := 0
-	for j := lo; j < len(s); j++ {
-		d := math.Abs(s[j] - c)
-		if d <= r {
-			cnt++
-		} else if s[j] > c {
-			break
-		}
-	}
-	return cnt
 }
 
 // miScale divides x by its population standard deviation computed as

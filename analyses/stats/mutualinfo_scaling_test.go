@@ -34,7 +34,18 @@ func miKthBrute(xs, ys []float64, i int, kth []float64) float64 {
 	return kth[k-1]
 }
 
-// TestMutualInfoKthIdentical: the sorted walk finds the same k-th
+// miWithinScan counts |v − c| ≤ r over every value.
+func miWithinScan(s []float64, c, r float64) int {
+	n := 0
+	for _, v := range s {
+		if math.Abs(v-c) <= r {
+			n++
+		}
+	}
+	return n
+}
+
+// TestMutualInfoKthIdentical: the 2-d tree finds the same k-th
 // neighbour distance, bit for bit, as the scan of every point, on
 // continuous, tied, constant and correlated seeded data and k = 1 … 5.
 func TestMutualInfoKthIdentical(t *testing.T) {
@@ -54,17 +65,19 @@ func TestMutualInfoKthIdentical(t *testing.T) {
 				x[i], y[i] = gen(i)
 			}
 			xs, ys := miScale(x), miScale(y)
-			// Walking along either variable finds the scan's distance.
-			for _, axes := range [][2][]float64{{xs, ys}, {ys, xs}} {
-				order, pos := miOrder(axes[0])
-				for k := 1; k <= 5 && k < n; k++ {
-					a, b := make([]float64, k), make([]float64, k)
-					for i := range n {
-						got, _ := miKth(axes[0], axes[1], order, pos, i, a)
-						want := miKthBrute(xs, ys, i, b)
-						if math.Float64bits(got) != math.Float64bits(want) {
-							t.Fatalf("%s, n = %d, k = %d, point %d: %v, the scan of every point %v", name, n, k, i, got, want)
-						}
+			tree := newMiTree(xs, ys)
+			sx := slices.Sorted(slices.Values(xs))
+			for k := 1; k <= 5 && k < n; k++ {
+				a, b := make([]float64, k), make([]float64, k)
+				for i := range n {
+					got, _ := tree.kth(i, a)
+					want := miKthBrute(xs, ys, i, b)
+					if math.Float64bits(got) != math.Float64bits(want) {
+						t.Fatalf("%s, n = %d, k = %d, point %d: %v, the scan of every point %v", name, n, k, i, got, want)
+					}
+					r := math.Nextafter(got, 0)
+					if w, s := miWithin(sx, xs[i], r), miWithinScan(sx, xs[i], r); w != s {
+						t.Fatalf("%s, n = %d, point %d: %d values within %v, the scan counts %d", name, n, i, w, r, s)
 					}
 				}
 			}
@@ -73,42 +86,41 @@ func TestMutualInfoKthIdentical(t *testing.T) {
 }
 
 // TestMutualInfoKthWork counts the distances the neighbour search
-// computes on 10 000 continuous points (k = 3): the scan of every point
-// computed n(n − 1), about 10⁸; the sorted walk computes about n·√(kn)
-// (issue 31: the characteristics analysis over 10 000 datasets).
+// computes on 10 000 and 100 000 points (k = 3): the scan of every point
+// computed n(n − 1); the sorted walk along one variable about n·√(kn) on
+// continuous data and n² on a tied one; the 2-d tree a bounded number per
+// point (issue 31: the characteristics analysis over 10 000 datasets,
+// pooled over 10 methods).
 func TestMutualInfoKthWork(t *testing.T) {
 	t.Parallel()
 	rng := rand.New(rand.NewPCG(5, 31))
-	const n = 10000
-	x, y := make([]float64, n), make([]float64, n)
-	for i := range x {
-		x[i] = rng.NormFloat64()
-		y[i] = x[i] + rng.NormFloat64()
-	}
-	// A dataset feature pooled over every method: 10 distinct values
-	// (the datasets'), each repeated 1 000 times, against a continuous
-	// metric. Walking along the tied feature prunes nothing.
-	pooledX, pooledY := make([]float64, n), make([]float64, n)
-	for i := range pooledX {
-		pooledX[i] = float64(i % 10)
-		pooledY[i] = rng.Float64()
-	}
-	for name, xy := range map[string][2][]float64{"continuous": {x, y}, "pooled": {pooledX, pooledY}} {
-		xs, ys := miScale(xy[0]), miScale(xy[1])
-		sx, sy := slices.Clone(xs), slices.Clone(ys)
-		slices.Sort(sx)
-		slices.Sort(sy)
-		wa, wb := miWalkAxes(xs, ys, sx, sy)
-		order, pos := miOrder(wa)
-		kth := make([]float64, 3)
-		total := 0
-		for i := range n {
-			_, v := miKth(wa, wb, order, pos, i, kth)
-			total += v
+	for _, n := range []int{10_000, 100_000} {
+		x, y := make([]float64, n), make([]float64, n)
+		for i := range x {
+			x[i] = rng.NormFloat64()
+			y[i] = x[i] + rng.NormFloat64()
 		}
-		t.Logf("%s: %d distances for %d points (%.1f per point; the full scan: %d)", name, total, n, float64(total)/n, n*(n-1))
-		if limit := 4 * n * int(math.Sqrt(3*n)); total > limit {
-			t.Errorf("%s: %d distances for %d points, above 4·n·√(3n) = %d", name, total, n, limit)
+		// A dataset feature pooled over every method: n/10 distinct values
+		// (the datasets'), each repeated 10 times, against a continuous
+		// metric; and 10 values, each repeated n/10 times.
+		pooledX, pooledY, fewX := make([]float64, n), make([]float64, n), make([]float64, n)
+		for i := range pooledX {
+			pooledX[i] = float64(i % (n / 10))
+			fewX[i] = float64(i % 10)
+			pooledY[i] = rng.Float64()
+		}
+		for name, xy := range map[string][2][]float64{"continuous": {x, y}, "pooled": {pooledX, pooledY}, "ten values": {fewX, pooledY}} {
+			tree := newMiTree(miScale(xy[0]), miScale(xy[1]))
+			kth := make([]float64, 3)
+			total := 0
+			for i := range n {
+				_, v := tree.kth(i, kth)
+				total += v
+			}
+			t.Logf("%s, n = %d: %d distances (%.1f per point; the full scan: %d)", name, n, total, float64(total)/float64(n), n*(n-1))
+			if limit := 64 * n; total > limit {
+				t.Errorf("%s, n = %d: %d distances, above 64 per point", name, n, total)
+			}
 		}
 	}
 }

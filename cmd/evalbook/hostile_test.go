@@ -1451,6 +1451,22 @@ func hostileRows() []hostileRow {
 			return []string{"pack", study}
 		}, `study.toml: pack needs abstract, date, license in the manifest`),
 	)
+
+	// Copeland and Minimax compare every pair of methods: past 10⁸
+	// comparisons, naming them is an error at the rules line (that the
+	// default rules leave them out with a warning is
+	// TestMajorityRulesBounded's).
+	var wide strings.Builder
+	wide.WriteString(hdr)
+	for m := 0; m < 8200; m++ { // 3 · 8200 · 8199 / 2 > 10⁸
+		fmt.Fprintf(&wide, "d1,m%d,m,%d\nd2,m%d,m,%d\nd3,m%d,m,%d\n", m, m, m, (m*7919)%8200, m, (m*104729)%8200)
+	}
+	add(
+		bad("data", "copeland over 8 200 methods", studyFiles(map[string]string{
+			"data/results.csv": wide.String(),
+			"study.toml":       baseManifest + "rules = [\"mean_rank\", \"copeland\"]\n",
+		}), `study.toml:12: analyses/lb: rules: copeland: they compare every pair of methods on every dataset, and 8200 methods on 3 datasets are 1.01e+08 comparisons, more than the limit of 1e+08`),
+	)
 	// Issue 31, nothing unbounded: sizes and nesting past their limits
 	// end in an error at the file and line where the limit is passed.
 	nested := ""

@@ -66,6 +66,13 @@ func generateDemo() {
 }
 
 func TestMain(m *testing.M) {
+	// This test binary is evalbook too: tests that run the command as a
+	// user would (the pages workflow's steps) call it under the name
+	// evalbook with this variable set, instead of building the command a
+	// second time (20-30 s of compiling and linking).
+	if os.Getenv(asCommandEnv) == "1" {
+		main()
+	}
 	// The go command keeps its build cache under XDG_CACHE_HOME unless
 	// GOCACHE says otherwise: pin it before XDG_CACHE_HOME moves, or the
 	// demo generator's `go run` compiles the standard library again into
@@ -100,6 +107,28 @@ func TestMain(m *testing.M) {
 		}
 	}
 	os.Exit(code)
+}
+
+// asCommandEnv makes the test binary run as the evalbook command.
+const asCommandEnv = "EVALBOOK_TEST_AS_COMMAND"
+
+// commandOnPath writes bin/evalbook, a script that runs this test binary
+// as the evalbook command, and returns bin.
+func commandOnPath(t *testing.T, dir string) string {
+	t.Helper()
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(dir, "bin")
+	if err := os.MkdirAll(bin, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	script := "#!/bin/sh\n" + asCommandEnv + "=1 exec '" + self + "' \"$@\"\n"
+	if err := os.WriteFile(filepath.Join(bin, "evalbook"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return bin
 }
 
 func runCLI(args ...string) (int, string, string) {

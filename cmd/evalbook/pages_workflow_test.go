@@ -168,13 +168,10 @@ func TestPagesWorkflowBuildsTheSite(t *testing.T) {
 		t.Fatalf("%s: the upload step has no path", pagesWorkflow)
 	}
 
-	// the install step, replaced: evalbook built from this source
+	// the install step, replaced: evalbook from this source (this test
+	// binary, run as the command)
 	tmp := t.TempDir()
-	bin := filepath.Join(tmp, "bin")
-	build := exec.Command("go", "build", "-o", filepath.Join(bin, "evalbook"), ".")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := commandOnPath(t, tmp)
 	work := filepath.Join(tmp, "work")
 	study := filepath.Join(work, filepath.FromSlash(env["STUDY"]))
 	writeTree(t, study, map[string]string{

@@ -603,7 +603,7 @@ func (p *ParquetReader) openGroup() error {
 		if l.index >= len(chunks) {
 			return &ParquetError{File: p.File, Column: l.name, Msg: fmt.Sprintf("row group %d has no chunk for the column", p.group)}
 		}
-		if err := pqCheckChunk(p.r, p.size, p.pf.Metadata(), p.group-1, l.index, rows); err != nil {
+		if err := pqCheckChunk(p.r, p.size, p.pf.Metadata(), p.group-1, l.index, rows, l.maxDef); err != nil {
 			return &ParquetError{File: p.File, Row: p.rows + 1, Column: l.name, Msg: fmt.Sprintf("%v (row group %d)", err, p.group)}
 		}
 		l.pages = chunks[l.index].Pages()
@@ -1532,7 +1532,7 @@ func pqCheckRowGroups(pf *parquet.File, size int64) error {
 // the codec can produce from its compressed size, the codec's own size
 // fields agree, and the data pages hold as many values as the row group
 // has rows.
-func pqCheckChunk(r io.ReaderAt, size int64, md *format.FileMetaData, group, column int, rows int64) error {
+func pqCheckChunk(r io.ReaderAt, size int64, md *format.FileMetaData, group, column int, rows int64, maxDef byte) error {
 	if group >= len(md.RowGroups) || column >= len(md.RowGroups[group].Columns) {
 		return errors.New("no column chunk")
 	}
@@ -1557,6 +1557,9 @@ func pqCheckChunk(r io.ReaderAt, size int64, md *format.FileMetaData, group, col
 		}
 		pos += n
 		if err := pqCheckPage(r, h, pos, end, cm.Codec, rows); err != nil {
+			return fmt.Errorf("corrupt page %d: %w", page, err)
+		}
+		if err := pqCheckRuns(r, h, pos, int64(h.CompressedPageSize), cm.Codec, maxDef); err != nil {
 			return fmt.Errorf("corrupt page %d: %w", page, err)
 		}
 		switch {

@@ -130,7 +130,8 @@ type collector struct {
 
 // termKeys are the keys whose string values are option values with a
 // term label (analyses.Terms: "smd" → "standardised mean difference").
-var termKeys = map[string]bool{"effect": true, "input_form": true, "test": true, "zero_method": true}
+var termKeys = map[string]bool{"effect": true, "input_form": true, "test": true, "zero_method": true,
+	"effect_size": true, "ci": true, "branch": true, "variance_test": true}
 
 // text is what a name macro shows for value v under key: the label of
 // the id it holds (a metric under "metric" or "base", a method under

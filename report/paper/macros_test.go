@@ -125,7 +125,7 @@ func TestDemoMacros(t *testing.T) {
 // (joint winners joined by "and"), each as itself or as one of its
 // labels in the study's naming; LaTeX's spaces and underscores aside.
 func showsName(got string, names []string, n analyses.Naming) bool {
-	squeeze := strings.NewReplacer(" ", "", "_", "", "–", "-").Replace
+	squeeze := strings.NewReplacer(" ", "", "_", "", "–", "-", "’", "'").Replace // LaTeX sets ' as ’
 	var alts [][]string
 	for _, id := range names {
 		a := []string{id, n.Metric(id), n.Method(id), n.Dataset(id), n.Rule(id), n.Strategy(id), n.Term(id)}

@@ -1,0 +1,138 @@
+package meta
+
+import (
+	"encoding/json"
+	"os"
+	"sort"
+	"testing"
+)
+
+// hetCIOracle is testdata/oracle/meta/hetci.json, written by gen_hetci.R
+// with R metafor (confint() of rma(yi, vi[, mods], method)).
+type hetCIOracle struct {
+	Cases []struct {
+		Name  string    `json:"name"`
+		Alpha float64   `json:"alpha"`
+		Yi    []float64 `json:"yi"`
+		Vi    []float64 `json:"vi"`
+		X     []float64 `json:"x"`
+		Fits  map[string]struct {
+			Tau2   float64 `json:"tau2"`
+			I2     float64 `json:"I2"`
+			H2     float64 `json:"H2"`
+			Tau2CI []rnum  `json:"tau2_ci"`
+			TauCI  []rnum  `json:"tau_ci"`
+			I2CI   []rnum  `json:"I2_ci"`
+			H2CI   []rnum  `json:"H2_ci"`
+			LB     string  `json:"lb_sign"`
+			UB     string  `json:"ub_sign"`
+			Null   bool    `json:"null"`
+		} `json:"fits"`
+	} `json:"cases"`
+}
+
+// TestQProfileCIMetafor checks the Q-profile intervals of τ², τ, I² and
+// H² against metafor's confint() for every τ² estimator, with and
+// without a moderator, at alpha 0.05 and 0.10, and its edge cases: a
+// lower bound of 0, the null set, and an upper bound beyond the searched
+// range (metafor's ">" sign, the bound being τ²max). metafor's uniroot
+// runs at tol = 1e-13·max(1, τ²) and the iterative fits under tight
+// control, so everything is compared to 1e-9 (I² as a fraction).
+func TestQProfileCIMetafor(t *testing.T) {
+	t.Parallel()
+	raw, err := os.ReadFile("testdata/oracle/meta/hetci.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var o hetCIOracle
+	if err := json.Unmarshal(raw, &o); err != nil {
+		t.Fatal(err)
+	}
+	const tol = 1e-9
+	edges := map[string]int{}
+	for _, cs := range o.Cases {
+		var mods []Moderator
+		if len(cs.X) > 0 {
+			mods = []Moderator{{Name: "x", Numeric: cs.X}}
+		}
+		d, err := NewDesign(len(cs.Yi), mods)
+		if err != nil {
+			t.Fatal(err)
+		}
+		methods := make([]string, 0, len(cs.Fits))
+		for m := range cs.Fits {
+			methods = append(methods, m)
+		}
+		sort.Strings(methods)
+		for _, m := range methods {
+			want := cs.Fits[m]
+			r, err := MetaRegression(cs.Yi, cs.Vi, d, RegOptions{Method: m, Test: "z", Alpha: cs.Alpha})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ci, err := QProfileCI(cs.Yi, cs.Vi, d, r, cs.Alpha)
+			if err != nil {
+				t.Errorf("%s %s: %v", cs.Name, m, err)
+				continue
+			}
+			c := metaChecker{t, cs.Name + " " + m, tol}
+			c.eq("tau2", ci.Tau2, want.Tau2)
+			c.eq("tau2 low", ci.Tau2Low, float64(want.Tau2CI[1]))
+			c.eq("tau2 high", ci.Tau2High, float64(want.Tau2CI[2]))
+			c.eq("tau low", ci.TauLow, float64(want.TauCI[1]))
+			c.eq("tau high", ci.TauHigh, float64(want.TauCI[2]))
+			c.eq("I2 low (fraction)", ci.I2Low/100, float64(want.I2CI[1])/100)
+			c.eq("I2 high (fraction)", ci.I2High/100, float64(want.I2CI[2])/100)
+			c.eq("H2 low", ci.H2Low, float64(want.H2CI[1]))
+			c.eq("H2 high", ci.H2High, float64(want.H2CI[2]))
+			if ci.LowSign != want.LB || ci.HighSign != want.UB || ci.Empty != want.Null {
+				t.Errorf("%s %s: signs %q %q, null set %v; metafor %q %q, %v", cs.Name, m, ci.LowSign, ci.HighSign, ci.Empty, want.LB, want.UB, want.Null)
+			}
+			switch {
+			case want.Null:
+				edges["null set"]++
+			case want.UB == ">":
+				edges["upper beyond"]++
+			case float64(want.Tau2CI[1]) == 0:
+				edges["lower 0"]++
+			}
+		}
+	}
+	for _, e := range []string{"null set", "upper beyond", "lower 0"} {
+		if edges[e] == 0 {
+			t.Errorf("no fixture case with %s", e)
+		}
+	}
+}
+
+// TestQProfileCIRefusals: a single study, a fixed-effects model and a
+// fixed τ² have no interval of τ²; metafor refuses all three.
+func TestQProfileCIRefusals(t *testing.T) {
+	t.Parallel()
+	y := []float64{0.1, 0.3, -0.2, 0.5, 0.0}
+	v := []float64{0.01, 0.02, 0.015, 0.03, 0.01}
+	d, _ := NewDesign(5, nil)
+	one, _ := NewDesign(1, nil)
+	r1, err := MetaRegression(y[:1], v[:1], one, RegOptions{Method: "REML", Test: "z", Alpha: 0.05})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := QProfileCI(y[:1], v[:1], one, r1, 0.05); err == nil || err.Error() != "1 studies for 1 coefficients: no degrees of freedom for τ²'s interval" {
+		t.Errorf("k = 1: got %v", err)
+	}
+	for _, c := range []struct {
+		o    RegOptions
+		want string
+	}{
+		{RegOptions{Method: "FE", Test: "z", Alpha: 0.05}, "a fixed-effects model has no τ²: its interval is undefined"},
+		{RegOptions{Method: "REML", Test: "z", Alpha: 0.05, FixTau2: true, Tau2: 0.04}, "τ² was fixed at 0.04, not estimated: it has no interval"},
+	} {
+		r, err := MetaRegression(y, v, d, c.o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := QProfileCI(y, v, d, r, 0.05); err == nil || err.Error() != c.want {
+			t.Errorf("%+v: got %v, want %q", c.o, err, c.want)
+		}
+	}
+}
