@@ -13,17 +13,19 @@ import (
 // metafor 3.8): rma(method = "DL") over escalc's effects and predict()
 // back-transformed.
 type metaMeasureExpected struct {
+	Het                             map[string][3]float64 // estimate, lower and upper bound of tau2, I2, H2 (confint)
 	Effect, CILow, CIHigh, Tau2, I2 float64
 	Natural                         struct{ Effect, CILow, CIHigh, PILow, PIHigh float64 }
 }
 
 func (e *metaMeasureExpected) UnmarshalJSON(b []byte) error {
 	var m struct {
-		Effect  float64 `json:"effect"`
-		CILow   float64 `json:"ci_low"`
-		CIHigh  float64 `json:"ci_high"`
-		Tau2    float64 `json:"tau2"`
-		I2      float64 `json:"I2"`
+		Het     map[string][3]float64 `json:"het"`
+		Effect  float64               `json:"effect"`
+		CILow   float64               `json:"ci_low"`
+		CIHigh  float64               `json:"ci_high"`
+		Tau2    float64               `json:"tau2"`
+		I2      float64               `json:"I2"`
 		Natural struct {
 			Effect float64 `json:"effect"`
 			CILow  float64 `json:"ci_low"`
@@ -35,6 +37,7 @@ func (e *metaMeasureExpected) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, &m); err != nil {
 		return err
 	}
+	e.Het = m.Het
 	e.Effect, e.CILow, e.CIHigh, e.Tau2, e.I2 = m.Effect, m.CILow, m.CIHigh, m.Tau2, m.I2
 	e.Natural.Effect, e.Natural.CILow, e.Natural.CIHigh, e.Natural.PILow, e.Natural.PIHigh = m.Natural.Effect, m.Natural.CILow, m.Natural.CIHigh, m.Natural.PILow, m.Natural.PIHigh
 	return nil
@@ -44,7 +47,8 @@ func (e *metaMeasureExpected) UnmarshalJSON(b []byte) error {
 // with measure = "RR" and dat.pritz1997's proportions with measure =
 // "PFT", built from the summary file alone, give metafor's summary,
 // τ², I² and the summary back-transformed to the risk ratio and the
-// proportion (PFT with the harmonic mean of the sizes), to 1e-9.
+// proportion (PFT with the harmonic mean of the sizes), and the Q-profile
+// intervals of τ², I² and H² as confint(rma), to 1e-9.
 func TestMetaMeasureBuild(t *testing.T) {
 	t.Parallel()
 	dir := filepath.Join("testdata", "meta-measure")
@@ -78,6 +82,9 @@ func TestMetaMeasureBuild(t *testing.T) {
 			{"natural effect", nat["effect"], w.Natural.Effect}, {"natural ci_low", nat["ci_low"], w.Natural.CILow},
 			{"natural ci_high", nat["ci_high"], w.Natural.CIHigh}, {"natural pi_low", nat["pi_low"], w.Natural.PILow},
 			{"natural pi_high", nat["pi_high"], w.Natural.PIHigh},
+			{"tau2_ci_low", sum["tau2_ci_low"], w.Het["tau2"][1]}, {"tau2_ci_high", sum["tau2_ci_high"], w.Het["tau2"][2]},
+			{"I2_ci_low", sum["I2_ci_low"], w.Het["I2"][1]}, {"I2_ci_high", sum["I2_ci_high"], w.Het["I2"][2]},
+			{"H2_ci_low", sum["H2_ci_low"], w.Het["H2"][1]}, {"H2_ci_high", sum["H2_ci_high"], w.Het["H2"][2]},
 		} {
 			g, ok := v.got.(float64)
 			wf := v.want.(float64)

@@ -256,6 +256,14 @@ type Summary struct {
 	H2     *float64 `json:"H2"`
 	PILow  *float64 `json:"pi_low"`
 	PIHigh *float64 `json:"pi_high"`
+	// Q-profile confidence intervals of τ², I² and H² (random effects;
+	// confint(rma), level 1 − alpha).
+	Tau2CILow  *float64 `json:"tau2_ci_low"`
+	Tau2CIHigh *float64 `json:"tau2_ci_high"`
+	I2CILow    *float64 `json:"I2_ci_low"`
+	I2CIHigh   *float64 `json:"I2_ci_high"`
+	H2CILow    *float64 `json:"H2_ci_low"`
+	H2CIHigh   *float64 `json:"H2_ci_high"`
 }
 
 // Result is the result of a meta-analysis.
@@ -360,10 +368,12 @@ func (r *Result) Tables() []analyses.Table {
 
 	in := r.inputsTable()
 	het := analyses.Table{Name: "heterogeneity", Title: "Summary effect and heterogeneity",
-		Columns: []string{"group", "k", "n", "effect", "se", "ci_low", "ci_high", "p", "tau2", "Q", "df", "p_Q", "I2", "H2", "pi_low", "pi_high"}}
+		Columns: []string{"group", "k", "n", "effect", "se", "ci_low", "ci_high", "p", "tau2", "Q", "df", "p_Q", "I2", "H2", "pi_low", "pi_high",
+			"tau2_ci_low", "tau2_ci_high", "I2_ci_low", "I2_ci_high", "H2_ci_low", "H2_ci_high"}}
 	add := func(name string, s Summary) {
 		het.Rows = append(het.Rows, []any{name, s.K, nCell(s.N), ptr(s.Effect), ptr(s.SE), ptr(s.CILow), ptr(s.CIHigh), ptr(s.P),
-			ptr(s.Tau2), ptr(s.Q), s.DF, ptr(s.PQ), ptr(s.I2), ptr(s.H2), ptr(s.PILow), ptr(s.PIHigh)})
+			ptr(s.Tau2), ptr(s.Q), s.DF, ptr(s.PQ), ptr(s.I2), ptr(s.H2), ptr(s.PILow), ptr(s.PIHigh),
+			ptr(s.Tau2CILow), ptr(s.Tau2CIHigh), ptr(s.I2CILow), ptr(s.I2CIHigh), ptr(s.H2CILow), ptr(s.H2CIHigh)})
 	}
 	add("all", r.Summary)
 	if r.Subgroup != "" {
@@ -474,6 +484,7 @@ func Analyze(in Input, o Options) (*Result, error) {
 	if o.Subgroup != "" {
 		metaSubgroups(res, idx, o)
 	}
+	metaHetCIs(res, idx, o)
 	if o.Sensitivity {
 		if err := metaSensitivity(res, idx, o.conf()); err != nil {
 			return nil, err
