@@ -57,6 +57,14 @@ type Options struct {
 	// RangerCompat computes S_diff with the population sd (divisor n), as
 	// the Ranger toolkit did, to reproduce published numbers.
 	RangerCompat bool `toml:"ranger_compat"`
+	// Measure names an escalc measure (OR, RR, RD, PR, PLO, PAS, PFT, COR,
+	// ZCOR, IR, IRLN): the summary file then holds its columns (see
+	// MeasureColumns), and Add, To and Drop00 are escalc's zero-cell
+	// options (defaults add = 1/2, to = "only0"; add = 0 for PAS, PFT).
+	Measure string   `toml:"measure"`
+	Add     *float64 `toml:"add"`
+	To      string   `toml:"to"`
+	Drop00  bool     `toml:"drop00"`
 	// Better is the direction of a summary's metric ("higher" | "lower"),
 	// when no [[metrics]] entry of metric gives it: a summary has no
 	// data to take it from, and the forest plot's "favours" sides follow
@@ -136,6 +144,9 @@ func (o *Options) Validate() error {
 		if o.RangerCompat {
 			return analyses.OptionErrorf("ranger_compat", "applies to paired values (the sd of the differences); with design = \"independent\" there are none")
 		}
+	}
+	if err := o.checkMeasure(); err != nil {
+		return err
 	}
 	return analyses.CheckDistinct("datasets", o.Datasets)
 }
@@ -245,6 +256,14 @@ type Summary struct {
 	H2     *float64 `json:"H2"`
 	PILow  *float64 `json:"pi_low"`
 	PIHigh *float64 `json:"pi_high"`
+	// Q-profile confidence intervals of τ², I² and H² (random effects;
+	// confint(rma), level 1 − alpha).
+	Tau2CILow  *float64 `json:"tau2_ci_low"`
+	Tau2CIHigh *float64 `json:"tau2_ci_high"`
+	I2CILow    *float64 `json:"I2_ci_low"`
+	I2CIHigh   *float64 `json:"I2_ci_high"`
+	H2CILow    *float64 `json:"H2_ci_low"`
+	H2CIHigh   *float64 `json:"H2_ci_high"`
 }
 
 // Result is the result of a meta-analysis.
@@ -280,7 +299,12 @@ type Result struct {
 
 	// Sensitivity (sensitivity = true): leave-one-out fits, influence
 	// diagnostics and Egger's regression test (meta_sensitivity.go).
-	Sensitivity bool         `json:"sensitivity"`
+	Sensitivity bool `json:"sensitivity"`
+	// Measure is the escalc measure of a summary of counts, proportions,
+	// correlations or rates ("" otherwise), and Natural its summary
+	// back-transformed (OR, RR, PLO, PAS, PFT, ZCOR, IRLN).
+	Measure     string       `json:"measure,omitempty"`
+	Natural     *Natural     `json:"natural,omitempty"`
 	LeaveOneOut []LeaveOut   `json:"-"`
 	Influence   []Influence  `json:"-"`
 	Egger       *Egger       `json:"egger,omitempty"`
@@ -289,6 +313,9 @@ type Result struct {
 
 // EffectLabel names the effect size index for axes and captions.
 func (r *Result) EffectLabel() string {
+	if l, ok := MeasureLabels[r.Measure]; ok {
+		return l
+	}
 	switch r.Effect {
 	case "smd":
 		if r.Form == TwoGroup {
@@ -341,10 +368,12 @@ func (r *Result) Tables() []analyses.Table {
 
 	in := r.inputsTable()
 	het := analyses.Table{Name: "heterogeneity", Title: "Summary effect and heterogeneity",
-		Columns: []string{"group", "k", "n", "effect", "se", "ci_low", "ci_high", "p", "tau2", "Q", "df", "p_Q", "I2", "H2", "pi_low", "pi_high"}}
+		Columns: []string{"group", "k", "n", "effect", "se", "ci_low", "ci_high", "p", "tau2", "Q", "df", "p_Q", "I2", "H2", "pi_low", "pi_high",
+			"tau2_ci_low", "tau2_ci_high", "I2_ci_low", "I2_ci_high", "H2_ci_low", "H2_ci_high"}}
 	add := func(name string, s Summary) {
 		het.Rows = append(het.Rows, []any{name, s.K, nCell(s.N), ptr(s.Effect), ptr(s.SE), ptr(s.CILow), ptr(s.CIHigh), ptr(s.P),
-			ptr(s.Tau2), ptr(s.Q), s.DF, ptr(s.PQ), ptr(s.I2), ptr(s.H2), ptr(s.PILow), ptr(s.PIHigh)})
+			ptr(s.Tau2), ptr(s.Q), s.DF, ptr(s.PQ), ptr(s.I2), ptr(s.H2), ptr(s.PILow), ptr(s.PIHigh),
+			ptr(s.Tau2CILow), ptr(s.Tau2CIHigh), ptr(s.I2CILow), ptr(s.I2CIHigh), ptr(s.H2CILow), ptr(s.H2CIHigh)})
 	}
 	add("all", r.Summary)
 	if r.Subgroup != "" {
@@ -352,7 +381,7 @@ func (r *Result) Tables() []analyses.Table {
 			add(g, r.Subgroups[g])
 		}
 	}
-	tables := []analyses.Table{main, in, het}
+	tables := append([]analyses.Table{main, in, het}, r.naturalTable()...)
 	if r.Subgroup != "" {
 		bt := analyses.Table{Name: "subgroups", Title: "Test of subgroup differences",
 			Columns: []string{"subgroup", "Q_between", "df", "p_between"}}
@@ -455,6 +484,7 @@ func Analyze(in Input, o Options) (*Result, error) {
 	if o.Subgroup != "" {
 		metaSubgroups(res, idx, o)
 	}
+	metaHetCIs(res, idx, o)
 	if o.Sensitivity {
 		if err := metaSensitivity(res, idx, o.conf()); err != nil {
 			return nil, err
@@ -467,7 +497,7 @@ func Analyze(in Input, o Options) (*Result, error) {
 func metaNewResult(in Input, o Options) *Result {
 	res := &Result{Treatment: o.Treatment, Control: o.Control, Metric: in.Metric.Name, Better: "higher",
 		Effect: o.Effect, Model: o.Model, Tau2Method: o.Tau2, Test: o.Test, Alpha: o.Alpha, RangerCompat: o.RangerCompat,
-		Sensitivity: o.Sensitivity}
+		Sensitivity: o.Sensitivity, Measure: o.Measure}
 	if res.Treatment == "" {
 		res.Treatment = "treatment"
 	}

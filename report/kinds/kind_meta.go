@@ -42,8 +42,12 @@ func runMeta(job *Job, o *meta.Options) (*Output, error) {
 		metric = job.Metric(o.Metric)
 	}
 	var studies []meta.Study
+	var ms measureSummary
 	var err error
-	if o.Summary.Path != "" {
+	if o.Measure != "" {
+		ms, err = metaReadMeasure(job, o)
+		studies = ms.studies
+	} else if o.Summary.Path != "" {
 		studies, err = MetaReadSummary(job, o.Summary)
 	} else if err = checkMissingAgrees(job, o); err != nil {
 		return nil, err
@@ -87,6 +91,11 @@ func runMeta(job *Job, o *meta.Options) (*Output, error) {
 		return nil, err
 	}
 	r.Naming = job.Study.Naming()
+	if o.Measure != "" {
+		if err := measureNatural(r, ms); err != nil {
+			return nil, err
+		}
+	}
 	figs, err := figures.Meta(job.ID, job.Title, r)
 	if err != nil {
 		return nil, err

@@ -1,0 +1,79 @@
+package meta
+
+import (
+	"fmt"
+	"math"
+)
+
+// Why this file exists: the heterogeneity table gives τ², I² and H² with
+// their Q-profile confidence intervals, as metafor's confint(rma) does
+// (Viechtbauer 2007), for the whole model and each subgroup.
+
+// metaHetCIs sets the Q-profile intervals of every random-effects
+// summary of res: over the included rows, and per subgroup.
+func metaHetCIs(res *Result, idx []int, o Options) {
+	if o.Model != "random" {
+		return
+	}
+	metaHetCI(res, &res.Summary, idx, o, "")
+	for _, g := range res.SubgroupOrder {
+		var m []int
+		for _, i := range idx {
+			if res.Rows[i].Group == g {
+				m = append(m, i)
+			}
+		}
+		s := res.Subgroups[g]
+		metaHetCI(res, &s, m, o, "subgroup "+g+": ")
+		res.Subgroups[g] = s
+	}
+}
+
+// metaHetCI sets one summary's intervals from its rows m; where they are
+// undefined (fewer than 2 studies) they stay null, and a bound outside
+// the searched range is said in a note, as metafor's confint says it.
+func metaHetCI(res *Result, s *Summary, m []int, o Options, what string) {
+	if len(m) < 2 {
+		return
+	}
+	yi, vi := make([]float64, len(m)), make([]float64, len(m))
+	for j, i := range m {
+		yi[j], vi[j] = res.Rows[i].Effect, res.Rows[i].Variance
+	}
+	d, err := NewDesign(len(m), nil)
+	if err == nil {
+		var reg *Regression
+		if reg, err = MetaRegression(yi, vi, d, RegOptions{Method: o.Tau2, Test: o.Test, Alpha: o.Alpha}); err == nil {
+			if s.Tau2 != nil && math.Abs(reg.Tau2-*s.Tau2) > 1e-8*math.Max(1, *s.Tau2) {
+				err = fmt.Errorf("τ² %v of the interval's fit differs from the summary's %v", reg.Tau2, *s.Tau2)
+			} else {
+				var ci HetCI
+				if ci, err = QProfileCI(yi, vi, d, reg, o.Alpha); err == nil {
+					setHetCI(res, s, ci, what)
+				}
+			}
+		}
+	}
+	if err != nil {
+		res.Warnf("%sno Q-profile interval of τ²: %v", what, err)
+	}
+}
+
+// setHetCI copies an interval into the summary: a lower bound below the
+// searched range is 0 (with a note), an upper one above it is left out
+// (with a note: it is only known to exceed the range's end).
+func setHetCI(res *Result, s *Summary, ci HetCI, what string) {
+	f := func(x float64) *float64 { return &x }
+	s.Tau2CILow, s.I2CILow, s.H2CILow = f(ci.Tau2Low), f(ci.I2Low), f(ci.H2Low)
+	if ci.HighSign == ">" {
+		res.Warnf("%sthe upper bound of τ²'s Q-profile interval lies above %g, the end of the range searched (metafor prints \">%g\"); it is left out", what, ci.Tau2Max, ci.Tau2Max)
+	} else {
+		s.Tau2CIHigh, s.I2CIHigh, s.H2CIHigh = f(ci.Tau2High), f(ci.I2High), f(ci.H2High)
+	}
+	switch {
+	case ci.Empty:
+		res.Warnf("%sτ²'s Q-profile interval is the null set: Q at τ² = 0 is below the lower χ² quantile (less heterogeneity than chance gives); both bounds are shown as 0, as metafor", what)
+	case ci.LowSign == "<":
+		res.Warnf("%sthe lower bound of τ²'s Q-profile interval is below 0 and shown as 0, as metafor", what)
+	}
+}

@@ -1,0 +1,123 @@
+package report
+
+import (
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// metaMeasureExpected is testdata/meta-measure/expected.json (gen.R,
+// metafor 3.8): rma(method = "DL") over escalc's effects and predict()
+// back-transformed.
+type metaMeasureExpected struct {
+	Het                             map[string][3]float64 // estimate, lower and upper bound of tau2, I2, H2 (confint)
+	Effect, CILow, CIHigh, Tau2, I2 float64
+	Natural                         struct{ Effect, CILow, CIHigh, PILow, PIHigh float64 }
+}
+
+func (e *metaMeasureExpected) UnmarshalJSON(b []byte) error {
+	var m struct {
+		Het     map[string][3]float64 `json:"het"`
+		Effect  float64               `json:"effect"`
+		CILow   float64               `json:"ci_low"`
+		CIHigh  float64               `json:"ci_high"`
+		Tau2    float64               `json:"tau2"`
+		I2      float64               `json:"I2"`
+		Natural struct {
+			Effect float64 `json:"effect"`
+			CILow  float64 `json:"ci_low"`
+			CIHigh float64 `json:"ci_high"`
+			PILow  float64 `json:"pi_low"`
+			PIHigh float64 `json:"pi_high"`
+		} `json:"natural"`
+	}
+	if err := json.Unmarshal(b, &m); err != nil {
+		return err
+	}
+	e.Het = m.Het
+	e.Effect, e.CILow, e.CIHigh, e.Tau2, e.I2 = m.Effect, m.CILow, m.CIHigh, m.Tau2, m.I2
+	e.Natural.Effect, e.Natural.CILow, e.Natural.CIHigh, e.Natural.PILow, e.Natural.PIHigh = m.Natural.Effect, m.Natural.CILow, m.Natural.CIHigh, m.Natural.PILow, m.Natural.PIHigh
+	return nil
+}
+
+// A meta_analysis over the numbers papers print: dat.bcg's 2×2 tables
+// with measure = "RR" and dat.pritz1997's proportions with measure =
+// "PFT", built from the summary file alone, give metafor's summary,
+// τ², I² and the summary back-transformed to the risk ratio and the
+// proportion (PFT with the harmonic mean of the sizes), and the Q-profile
+// intervals of τ², I² and H² as confint(rma), to 1e-9.
+func TestMetaMeasureBuild(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join("testdata", "meta-measure")
+	b, err := os.ReadFile(filepath.Join(dir, "expected.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want map[string]metaMeasureExpected
+	if err := json.Unmarshal(b, &want); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ key, measure, file, scale string }{{"rr", "RR", "bcg.csv", "risk ratio"}, {"pft", "PFT", "pritz.csv", "proportion"}} {
+		data, err := os.ReadFile(filepath.Join(dir, c.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		site := mustBuild(t, "-- study.toml --\ntitle = \"m\"\n[[analyses]]\nid = \"m\"\ntype = \"meta_analysis\"\nsummary = \"s.csv\"\nmeasure = \""+c.measure+"\"\nbetter = \"lower\"\n-- s.csv --\n"+string(data))
+		doc := readJSON(t, site, "data/m.json")
+		w := want[c.key]
+		sum := doc["summary"].(map[string]any)
+		nat, _ := doc["natural"].(map[string]any)
+		if nat == nil || doc["measure"] != c.measure || nat["scale"] != c.scale {
+			t.Fatalf("%s: measure %v, natural %v", c.measure, doc["measure"], doc["natural"])
+		}
+		for _, v := range []struct {
+			name      string
+			got, want any
+		}{
+			{"effect", sum["effect"], w.Effect}, {"ci_low", sum["ci_low"], w.CILow}, {"ci_high", sum["ci_high"], w.CIHigh},
+			{"tau2", sum["tau2"], w.Tau2}, {"I2", sum["I2"], w.I2},
+			{"natural effect", nat["effect"], w.Natural.Effect}, {"natural ci_low", nat["ci_low"], w.Natural.CILow},
+			{"natural ci_high", nat["ci_high"], w.Natural.CIHigh}, {"natural pi_low", nat["pi_low"], w.Natural.PILow},
+			{"natural pi_high", nat["pi_high"], w.Natural.PIHigh},
+			{"tau2_ci_low", sum["tau2_ci_low"], w.Het["tau2"][1]}, {"tau2_ci_high", sum["tau2_ci_high"], w.Het["tau2"][2]},
+			{"I2_ci_low", sum["I2_ci_low"], w.Het["I2"][1]}, {"I2_ci_high", sum["I2_ci_high"], w.Het["I2"][2]},
+			{"H2_ci_low", sum["H2_ci_low"], w.Het["H2"][1]}, {"H2_ci_high", sum["H2_ci_high"], w.Het["H2"][2]},
+		} {
+			g, ok := v.got.(float64)
+			wf := v.want.(float64)
+			if !ok || math.Abs(g-wf) > 1e-9*math.Max(1, math.Abs(wf)) {
+				t.Errorf("%s %s: %v, metafor %v", c.measure, v.name, v.got, wf)
+			}
+		}
+		page := readFile(t, site, "m.html")
+		if !strings.Contains(page, "back-transformed to the "+c.scale) {
+			t.Errorf("%s: the page has no table of the summary on the %s scale", c.measure, c.scale)
+		}
+	}
+}
+
+// A bad summary of counts, or a measure's keys where they do not apply,
+// is an error naming the file and line, or the key's line.
+func TestMetaMeasureErrors(t *testing.T) {
+	t.Parallel()
+	head := "-- study.toml --\ntitle = \"m\"\n[[analyses]]\nid = \"m\"\ntype = \"meta_analysis\"\nsummary = \"s.csv\"\nbetter = \"lower\"\n"
+	for _, c := range []struct{ name, archive, want string }{
+		{"a negative count", head + "measure = \"OR\"\n-- s.csv --\ndataset,ai,bi,ci,di\na,1,2,3,4\nb,-1,2,3,4\n", "s.csv:3: OR of b: "},
+		{"events above the group", head + "measure = \"RR\"\n-- s.csv --\ndataset,ai,n1i,ci,n2i\na,1,10,3,10\nb,12,10,3,10\n", "s.csv:3: RR of b: "},
+		{"a missing column", head + "measure = \"PLO\"\n-- s.csv --\ndataset,xi\na,1\n", `no column "ni"`},
+		{"an empty cell", head + "measure = \"COR\"\n-- s.csv --\ndataset,ri,ni\na,0.5,\n", "s.csv:2:7: ni of a is empty (measure COR needs ri, ni)"},
+		{"r outside [-1, 1]", head + "measure = \"ZCOR\"\n-- s.csv --\ndataset,ri,ni\na,0.5,20\nb,1.5,20\n", "s.csv:3: ZCOR of b: "},
+		{"an unknown measure", head + "measure = \"ORR\"\n-- s.csv --\ndataset,ai,bi,ci,di\na,1,2,3,4\n", `study.toml:7: analyses (m): measure: unknown measure "ORR" (did you mean "OR"?)`},
+		{"add for a correlation", head + "measure = \"COR\"\nadd = 1\n-- s.csv --\ndataset,ri,ni\na,0.5,20\n", "study.toml:8: analyses (m): add: a correlation has no zero cells"},
+		{"to without a measure", head + "to = \"all\"\n-- s.csv --\ndataset,yi,vi\na,0.5,0.1\n", "study.toml:7: analyses (m): to: applies to the counts"},
+		{"drop00 for proportions", head + "measure = \"PR\"\ndrop00 = true\n-- s.csv --\ndataset,xi,ni\na,1,20\n", "study.toml:8: analyses (m): drop00: applies to 2×2 tables"},
+	} {
+		_, err := buildStudy(t, c.archive)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want %q", c.name, err, c.want)
+		}
+	}
+}

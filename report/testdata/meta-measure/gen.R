@@ -1,0 +1,31 @@
+# Fixtures of TestMetaMeasureBuild: a meta_analysis over a summary of
+# counts (measure = "RR", metadat's dat.bcg) and of proportions
+# (measure = "PFT", dat.pritz1997), built by evalbook and by metafor;
+# the heterogeneity's Q-profile intervals as confint(rma).
+# Run: Rscript gen.R (metafor 3.8 from Debian's r-cran-metafor).
+suppressMessages(library(metafor))
+options(digits = 17)
+out <- list()
+bcg <- dat.bcg
+bcg$dataset <- paste0(gsub("[^A-Za-z]", "", bcg$author), "-", bcg$year)
+write.csv(data.frame(dataset = bcg$dataset, ai = bcg$tpos, bi = bcg$tneg, ci = bcg$cpos, di = bcg$cneg),
+          "bcg.csv", row.names = FALSE, quote = FALSE)
+es <- escalc(measure = "RR", ai = tpos, bi = tneg, ci = cpos, di = cneg, data = dat.bcg)
+m <- rma(yi, vi, data = es, method = "DL")
+p <- predict(m, transf = exp)
+# confint with a tight tolerance: uniroot's default (1e-4) is the limit otherwise
+hci <- function(m) {
+  r <- confint(m, control = list(tol = 1e-13 * max(1, m$tau2), maxiter = 10000))$random
+  list(tau2 = unname(r["tau^2", ]), I2 = unname(r["I^2(%)", ]), H2 = unname(r["H^2", ]))
+}
+out$rr <- list(het = hci(m), effect = m$b[1], ci_low = m$ci.lb, ci_high = m$ci.ub, tau2 = m$tau2, I2 = m$I2,
+               natural = list(effect = p$pred, ci_low = p$ci.lb, ci_high = p$ci.ub, pi_low = p$pi.lb, pi_high = p$pi.ub))
+pr <- dat.pritz1997
+pr$dataset <- paste0("study-", pr$study)
+write.csv(data.frame(dataset = pr$dataset, xi = pr$xi, ni = pr$ni), "pritz.csv", row.names = FALSE, quote = FALSE)
+es2 <- escalc(measure = "PFT", xi = xi, ni = ni, data = pr)
+m2 <- rma(yi, vi, data = es2, method = "DL")
+p2 <- predict(m2, transf = transf.ipft.hm, targs = list(ni = pr$ni))
+out$pft <- list(het = hci(m2), effect = m2$b[1], ci_low = m2$ci.lb, ci_high = m2$ci.ub, tau2 = m2$tau2, I2 = m2$I2,
+                natural = list(effect = p2$pred, ci_low = p2$ci.lb, ci_high = p2$ci.ub, pi_low = p2$pi.lb, pi_high = p2$pi.ub))
+writeLines(jsonlite::toJSON(out, auto_unbox = TRUE, digits = NA, pretty = TRUE), "expected.json")
