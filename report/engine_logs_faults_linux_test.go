@@ -255,7 +255,7 @@ func testEngineLogLongQuery(t *testing.T, c *chCluster) {
 	}
 	ctx := context.Background()
 	// What is tested is the size of the query, not its speed: ClickHouse
-	// 18.16 plans the twenty nested rounds slowly, past 30 s when the
+	// 18.16 plans the eight nested rounds slowly, past 30 s when the
 	// machine is busy (seen in two runs of the whole suite).
 	conn, err := engine.Open(ctx, target, 3*time.Minute)
 	if err != nil {
