@@ -121,3 +121,56 @@ func TestMetaMeasureErrors(t *testing.T) {
 		}
 	}
 }
+
+// With sensitivity = true, the dat.bcg analysis (RR, DL) gives metafor's
+// trimfill() (side, k0, adjusted summary), ranktest() and fsn()
+// (Rosenthal, Orwin, Rosenberg), in the JSON and the table
+// <id>-publication-bias.
+func TestMetaPublicationBiasBuild(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join("testdata", "meta-measure")
+	b, err := os.ReadFile(filepath.Join(dir, "expected.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want struct {
+		RR struct {
+			PubBias map[string]any `json:"pubbias"`
+		} `json:"rr"`
+	}
+	if err := json.Unmarshal(b, &want); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "bcg.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	site := mustBuild(t, "-- study.toml --\ntitle = \"m\"\n[[analyses]]\nid = \"m\"\ntype = \"meta_analysis\"\nsummary = \"s.csv\"\nmeasure = \"RR\"\nbetter = \"lower\"\nsensitivity = true\n-- s.csv --\n"+string(data))
+	doc := readJSON(t, site, "data/m.json")
+	pb, _ := doc["publication_bias"].(map[string]any)
+	if pb == nil {
+		t.Fatalf("no publication_bias in the JSON: %v", doc["publication_bias"])
+	}
+	tf, _ := pb["trimfill"].(map[string]any)
+	w := want.RR.PubBias
+	if tf == nil || tf["side"] != w["side"] || tf["k0"] != w["k0"] {
+		t.Fatalf("trim and fill %v, metafor side %v k0 %v", tf, w["side"], w["k0"])
+	}
+	for _, c := range []struct {
+		name string
+		got  any
+	}{
+		{"effect", tf["effect"]}, {"ci_low", tf["ci_low"]}, {"ci_high", tf["ci_high"]},
+		{"ranktest_tau", pb["ranktest_tau"]}, {"ranktest_p", pb["ranktest_p"]},
+		{"fsn_rosenthal", pb["fsn_rosenthal"]}, {"fsn_orwin", pb["fsn_orwin"]}, {"fsn_rosenberg", pb["fsn_rosenberg"]},
+	} {
+		g, ok := c.got.(float64)
+		wf := w[c.name].(float64)
+		if !ok || math.Abs(g-wf) > 1e-9*math.Max(1, math.Abs(wf)) {
+			t.Errorf("%s: %v, metafor %v", c.name, c.got, wf)
+		}
+	}
+	if csv := readFile(t, site, "data/m-publication-bias.csv"); !strings.Contains(csv, "trimfill_k0,1") {
+		t.Errorf("m-publication-bias.csv:\n%s", csv)
+	}
+}

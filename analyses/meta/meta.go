@@ -308,6 +308,7 @@ type Result struct {
 	LeaveOneOut []LeaveOut   `json:"-"`
 	Influence   []Influence  `json:"-"`
 	Egger       *Egger       `json:"egger,omitempty"`
+	PubBias     *PubBias     `json:"publication_bias,omitempty"`
 	Funnel      *FunnelLines `json:"-"`
 }
 

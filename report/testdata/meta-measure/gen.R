@@ -1,7 +1,8 @@
 # Fixtures of TestMetaMeasureBuild: a meta_analysis over a summary of
 # counts (measure = "RR", metadat's dat.bcg) and of proportions
 # (measure = "PFT", dat.pritz1997), built by evalbook and by metafor;
-# the heterogeneity's Q-profile intervals as confint(rma).
+# the heterogeneity's Q-profile intervals as confint(rma); for dat.bcg with
+# sensitivity = true, trimfill(), ranktest() and fsn().
 # Run: Rscript gen.R (metafor 3.8 from Debian's r-cran-metafor).
 suppressMessages(library(metafor))
 options(digits = 17)
@@ -20,6 +21,13 @@ hci <- function(m) {
 }
 out$rr <- list(het = hci(m), effect = m$b[1], ci_low = m$ci.lb, ci_high = m$ci.ub, tau2 = m$tau2, I2 = m$I2,
                natural = list(effect = p$pred, ci_low = p$ci.lb, ci_high = p$ci.ub, pi_low = p$pi.lb, pi_high = p$pi.ub))
+tf <- trimfill(m)
+rt <- ranktest(m)
+out$rr$pubbias <- list(side = tf$side, k0 = tf$k0, effect = tf$b[1], ci_low = tf$ci.lb, ci_high = tf$ci.ub,
+                       ranktest_tau = unname(rt$tau), ranktest_p = rt$pval,
+                       fsn_rosenthal = fsn(yi, vi, data = es, type = "Rosenthal")$fsnum,
+                       fsn_orwin = fsn(yi, vi, data = es, type = "Orwin")$fsnum,
+                       fsn_rosenberg = fsn(yi, vi, data = es, type = "Rosenberg")$fsnum)
 pr <- dat.pritz1997
 pr$dataset <- paste0("study-", pr$study)
 write.csv(data.frame(dataset = pr$dataset, xi = pr$xi, ni = pr$ni), "pritz.csv", row.names = FALSE, quote = FALSE)
