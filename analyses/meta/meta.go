@@ -314,15 +314,15 @@ type Result struct {
 	// Measure is the escalc measure of a summary of counts, proportions,
 	// correlations or rates ("" otherwise), and Natural its summary
 	// back-transformed (OR, RR, PLO, PAS, PFT, ZCOR, IRLN).
-	Measure     string       `json:"measure,omitempty"`
-	Natural     *Natural     `json:"natural,omitempty"`
-	LeaveOneOut []LeaveOut   `json:"-"`
-	Influence   []Influence  `json:"-"`
-	Egger       *Egger       `json:"egger,omitempty"`
-	PubBias     *PubBias     `json:"publication_bias,omitempty"`
+	Measure     string      `json:"measure,omitempty"`
+	Natural     *Natural    `json:"natural,omitempty"`
+	LeaveOneOut []LeaveOut  `json:"-"`
+	Influence   []Influence `json:"-"`
+	Egger       *Egger      `json:"egger,omitempty"`
+	PubBias     *PubBias    `json:"publication_bias,omitempty"`
 	// Moderators is the meta-regression of mods (nil without).
-	Moderators *ModResult `json:"moderators,omitempty"`
-	Funnel      *FunnelLines `json:"-"`
+	Moderators *ModResult   `json:"moderators,omitempty"`
+	Funnel     *FunnelLines `json:"-"`
 }
 
 // EffectLabel names the effect size index for axes and captions.
