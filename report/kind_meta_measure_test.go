@@ -173,7 +173,7 @@ func TestMetaPublicationBiasBuild(t *testing.T) {
 			t.Errorf("%s: %v, metafor %v", c.name, c.got, wf)
 		}
 	}
-	if csv := readFile(t, site, "data/m-publication-bias.csv"); !strings.Contains(csv, "trimfill_k0,1") {
+	if csv := readFile(t, site, "data/m-publication-bias.csv"); !strings.Contains(csv, "trimfill_k0,1") || strings.Contains(csv, "trimfill_side") {
 		t.Errorf("m-publication-bias.csv:\n%s", csv)
 	}
 }

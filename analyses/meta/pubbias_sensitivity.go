@@ -68,7 +68,9 @@ func metaPubBias(res *Result, y, v []float64, c metaConf) {
 			res.Warnf("sensitivity: no %s fail-safe N: %v", f.typ, err)
 			continue
 		}
-		*f.dst = finitePtr(fs.N)
+		if *f.dst = finitePtr(fs.N); *f.dst == nil {
+			res.Warnf("sensitivity: the %s fail-safe N is unbounded (%v)", f.typ, fs.N)
+		}
 	}
 	res.PubBias = pb
 }
@@ -89,11 +91,20 @@ func (r *Result) pubBiasTable() []analyses.Table {
 	}
 	t := analyses.Table{Name: "publication-bias", Title: "Publication bias: trim and fill, rank correlation test, fail-safe N", Columns: []string{"quantity", "value"}}
 	if tf := pb.TrimFill; tf != nil {
-		t.Rows = append(t.Rows, []any{"trimfill_side", tf.Side}, []any{"trimfill_k0", tf.K0}, []any{"trimfill_effect", tf.Effect},
+		// the side is words: in the title, so the value column holds numbers only
+		t.Title = "Publication bias: trim and fill (filling the " + tf.Side + " side), rank correlation test, fail-safe N"
+		t.Rows = append(t.Rows, []any{"trimfill_k0", tf.K0}, []any{"trimfill_effect", tf.Effect},
 			[]any{"trimfill_ci_low", tf.CILow}, []any{"trimfill_ci_high", tf.CIHigh}, []any{"trimfill_p", tf.P})
 	}
-	t.Rows = append(t.Rows, []any{"ranktest_tau", ptr(pb.RankTau)}, []any{"ranktest_p", ptr(pb.RankP)},
-		[]any{"fsn_rosenthal", ptr(pb.FSNRosenthal)}, []any{"fsn_orwin", ptr(pb.FSNOrwin)}, []any{"fsn_rosenberg", ptr(pb.FSNRosenberg)})
+	// a quantity that is undefined here has no row (a note says why)
+	for _, q := range []struct {
+		name string
+		v    *float64
+	}{{"ranktest_tau", pb.RankTau}, {"ranktest_p", pb.RankP}, {"fsn_rosenthal", pb.FSNRosenthal}, {"fsn_orwin", pb.FSNOrwin}, {"fsn_rosenberg", pb.FSNRosenberg}} {
+		if q.v != nil {
+			t.Rows = append(t.Rows, []any{q.name, *q.v})
+		}
+	}
 	return []analyses.Table{t}
 }
 

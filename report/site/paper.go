@@ -44,7 +44,7 @@ type Reporter interface {
 	Report() []string
 }
 
-// writeReportsTeX writes data/<id>-report.tex, the LaTeX paragraph of
+// writeReportsTeX writes data/reports/<id>.tex, the LaTeX paragraph of
 // every analysis whose result reports itself (and its copy in
 // paper/reports/ with --format latex), linked from the analysis's page.
 func (b *siteBuild) writeReportsTeX() {
@@ -62,8 +62,8 @@ func (b *siteBuild) writeReportsTeX() {
 			esc = append(esc, paper.Escape(s))
 		}
 		tex := []byte("% " + v.ID + ": the report of the analysis, written by evalbook from data/" + v.ID + ".json\n" + strings.Join(esc, "\n") + "\n")
-		b.files["data/"+v.ID+"-report.tex"] = tex
-		v.ReportTeXHref = "data/" + v.ID + "-report.tex"
+		b.files["data/reports/"+v.ID+".tex"] = tex
+		v.ReportTeXHref = "data/reports/" + v.ID + ".tex"
 		if b.m.Options.Paper {
 			b.files["paper/reports/"+v.ID+".tex"] = tex
 		}
