@@ -168,6 +168,13 @@ var quantityLabels = map[string]string{
 	"iman_davenport_f": "Iman–Davenport F", "iman_davenport_p": "p (Iman–Davenport)",
 	"nemenyi_q": "Nemenyi q", "critical_difference": "Critical difference",
 	"datasets": "Datasets", "methods": "Methods", "alpha": "α",
+	// meta_analysis's publication bias (sensitivity = true)
+	"trimfill_side": "Trim and fill: side filled", "trimfill_k0": "Trim and fill: studies filled (k0)",
+	"trimfill_effect": "Trim and fill: adjusted effect", "trimfill_ci_low": "Trim and fill: CI low", "trimfill_ci_high": "Trim and fill: CI high",
+	"trimfill_p": "Trim and fill: p", "ranktest_tau": "Rank correlation test: Kendall's τ", "ranktest_p": "Rank correlation test: p",
+	"QM": "QM (moderators)", "df_QM": "df (QM)", "p_QM": "p (QM)", "QE": "QE (residual heterogeneity)", "df_QE": "df (QE)",
+	"p_QE": "p (QE)", "tau2_res": "Residual τ²", "I2_res": "Residual I² (%)", "R2": "R² (%, pseudo)",
+	"fsn_rosenthal": "Fail-safe N (Rosenthal)", "fsn_orwin": "Fail-safe N (Orwin)", "fsn_rosenberg": "Fail-safe N (Rosenberg)",
 }
 
 // quantityLabel is a named quantity's label.

@@ -314,7 +314,7 @@ func checkInputs(s *manifest.Study, in *load.Inputs) error {
 		}
 	}
 	if s.Bibliography != "" {
-		if _, err := in.ReadSource(s.Bibliography, 0); err != nil {
+		if _, err := in.ReadSource(s.Bibliography, maxBibBytes); err != nil {
 			errs = append(errs, &manifest.ManifestError{File: filepath.Base(s.File), Line: s.Line("bibliography"), Msg: fmt.Sprintf("bibliography %q: %v", s.Bibliography, err)})
 		}
 	}

@@ -26,6 +26,7 @@ import (
 	"github.com/evalbook/evalbook/report/input"
 	"github.com/evalbook/evalbook/report/kinds"
 	"github.com/evalbook/evalbook/report/load"
+	"github.com/evalbook/evalbook/report/site"
 )
 
 // The disk cache lets one-shot builds (evalbook build, and serve after a
@@ -88,6 +89,7 @@ type diskEntry struct {
 	Notes      []string         `json:"notes"`
 	Own        json.RawMessage  `json:"own"`
 	Highlight  *string          `json:"highlight,omitempty"`
+	Report     []string         `json:"report,omitempty"` // site.Reporter's sentences
 	Figures    []figures.Figure `json:"figures"`
 	Method     string           `json:"method"`
 }
@@ -99,6 +101,7 @@ func (f frozenResult) Tables() []analyses.Table     { return f.e.Tables }
 func (f frozenResult) Notes() []string              { return f.e.Notes }
 func (f frozenResult) DataTables() []analyses.Table { return f.e.DataTables }
 func (f frozenResult) MarshalJSON() ([]byte, error) { return f.e.Own, nil }
+func (f frozenResult) Report() []string             { return f.e.Report }
 
 // frozenHighlighted is a frozenResult whose original had a key finding.
 type frozenHighlighted struct{ frozenResult }
@@ -421,6 +424,9 @@ func encodeEntry(st readStamp, out *kinds.Output) ([]byte, error) {
 	if h, ok := out.Result.(analyses.Highlighter); ok {
 		s := h.Highlight()
 		e.Highlight = &s
+	}
+	if r, ok := out.Result.(site.Reporter); ok {
+		e.Report = r.Report()
 	}
 	e.Tables, e.DataTables = jsonSafeTables(e.Tables), jsonSafeTables(e.DataTables)
 	payload, err := json.Marshal(e)

@@ -254,7 +254,10 @@ func testEngineLogLongQuery(t *testing.T, c *chCluster) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	conn, err := engine.Open(ctx, target, 30*time.Second)
+	// What is tested is the size of the query, not its speed: ClickHouse
+	// 18.16 plans the eight nested rounds slowly, past 30 s when the
+	// machine is busy (seen in two runs of the whole suite).
+	conn, err := engine.Open(ctx, target, 3*time.Minute)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package report
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -113,11 +114,125 @@ func TestMetaMeasureErrors(t *testing.T) {
 		{"an unknown measure", head + "measure = \"ORR\"\n-- s.csv --\ndataset,ai,bi,ci,di\na,1,2,3,4\n", `study.toml:7: analyses (m): measure: unknown measure "ORR" (did you mean "OR"?)`},
 		{"add for a correlation", head + "measure = \"COR\"\nadd = 1\n-- s.csv --\ndataset,ri,ni\na,0.5,20\n", "study.toml:8: analyses (m): add: a correlation has no zero cells"},
 		{"to without a measure", head + "to = \"all\"\n-- s.csv --\ndataset,yi,vi\na,0.5,0.1\n", "study.toml:7: analyses (m): to: applies to the counts"},
+		{"a moderator no dataset has", head + "measure = \"OR\"\nmods = [\"lat\"]\n-- s.csv --\ndataset,ai,bi,ci,di\na,1,2,3,4\nb,2,2,3,4\nc,3,2,3,4\n", `mods: moderator "lat" has no value for dataset a`},
+		{"a categorical moderator of one level", head + "measure = \"OR\"\nmods = [\"kind\"]\n-- s.csv --\ndataset,ai,bi,ci,di,kind\na,1,2,3,4,x\nb,2,2,3,4,x\nc,3,2,3,4,x\n", "mods: "},
 		{"drop00 for proportions", head + "measure = \"PR\"\ndrop00 = true\n-- s.csv --\ndataset,xi,ni\na,1,20\n", "study.toml:8: analyses (m): drop00: applies to 2×2 tables"},
 	} {
 		_, err := buildStudy(t, c.archive)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: %v, want %q", c.name, err, c.want)
+		}
+	}
+}
+
+// With sensitivity = true, the dat.bcg analysis (RR, DL) gives metafor's
+// trimfill() (side, k0, adjusted summary), ranktest() and fsn()
+// (Rosenthal, Orwin, Rosenberg), in the JSON and the table
+// <id>-publication-bias.
+func TestMetaPublicationBiasBuild(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join("testdata", "meta-measure")
+	b, err := os.ReadFile(filepath.Join(dir, "expected.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want struct {
+		RR struct {
+			PubBias map[string]any `json:"pubbias"`
+		} `json:"rr"`
+	}
+	if err := json.Unmarshal(b, &want); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "bcg.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	site := mustBuild(t, "-- study.toml --\ntitle = \"m\"\n[[analyses]]\nid = \"m\"\ntype = \"meta_analysis\"\nsummary = \"s.csv\"\nmeasure = \"RR\"\nbetter = \"lower\"\nsensitivity = true\n-- s.csv --\n"+string(data))
+	doc := readJSON(t, site, "data/m.json")
+	pb, _ := doc["publication_bias"].(map[string]any)
+	if pb == nil {
+		t.Fatalf("no publication_bias in the JSON: %v", doc["publication_bias"])
+	}
+	tf, _ := pb["trimfill"].(map[string]any)
+	w := want.RR.PubBias
+	if tf == nil || tf["side"] != w["side"] || tf["k0"] != w["k0"] {
+		t.Fatalf("trim and fill %v, metafor side %v k0 %v", tf, w["side"], w["k0"])
+	}
+	for _, c := range []struct {
+		name string
+		got  any
+	}{
+		{"effect", tf["effect"]}, {"ci_low", tf["ci_low"]}, {"ci_high", tf["ci_high"]},
+		{"ranktest_tau", pb["ranktest_tau"]}, {"ranktest_p", pb["ranktest_p"]},
+		{"fsn_rosenthal", pb["fsn_rosenthal"]}, {"fsn_orwin", pb["fsn_orwin"]}, {"fsn_rosenberg", pb["fsn_rosenberg"]},
+	} {
+		g, ok := c.got.(float64)
+		wf := w[c.name].(float64)
+		if !ok || math.Abs(g-wf) > 1e-9*math.Max(1, math.Abs(wf)) {
+			t.Errorf("%s: %v, metafor %v", c.name, c.got, wf)
+		}
+	}
+	if csv := readFile(t, site, "data/m-publication-bias.csv"); !strings.Contains(csv, "trimfill_k0,1") || strings.Contains(csv, "trimfill_side") {
+		t.Errorf("m-publication-bias.csv:\n%s", csv)
+	}
+}
+
+// mods = […] fits metafor's rma(yi, vi, mods = ~ …) over the summary's
+// columns: dat.bcg's RR on ablat, on ablat + year and on the categorical
+// alloc (treatment coding, R's level names), to 1e-9: coefficients,
+// QM, QE, τ²res and R².
+func TestMetaModeratorsBuild(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join("testdata", "meta-measure")
+	b, err := os.ReadFile(filepath.Join(dir, "expected.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want struct {
+		RR struct {
+			Mods map[string]map[string]any `json:"mods"`
+		} `json:"rr"`
+	}
+	if err := json.Unmarshal(b, &want); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "bcg.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for key, mods := range map[string]string{"ablat": `["ablat"]`, "ablat_year": `["ablat", "year"]`, "alloc": `["alloc"]`} {
+		site := mustBuild(t, "-- study.toml --\ntitle = \"m\"\n[[analyses]]\nid = \"m\"\ntype = \"meta_analysis\"\nsummary = \"s.csv\"\nmeasure = \"RR\"\nbetter = \"lower\"\nmods = "+mods+"\n-- s.csv --\n"+string(data))
+		doc := readJSON(t, site, "data/m.json")
+		got, _ := doc["moderators"].(map[string]any)
+		w := want.RR.Mods[key]
+		if got == nil {
+			t.Fatalf("%s: no moderators in the JSON", key)
+		}
+		terms, _ := got["terms"].([]any)
+		wterms := w["terms"].([]any)
+		if len(terms) != len(wterms) {
+			t.Fatalf("%s: %d terms, metafor %d", key, len(terms), len(wterms))
+		}
+		near := func(what string, g any, wf float64) {
+			if x, ok := g.(float64); !ok || math.Abs(x-wf) > 1e-9*math.Max(1, math.Abs(wf)) {
+				t.Errorf("%s %s: %v, metafor %v", key, what, g, wf)
+			}
+		}
+		for i, tm := range terms {
+			tm := tm.(map[string]any)
+			if tm["term"] != wterms[i] {
+				t.Errorf("%s term %d: %v, metafor %v", key, i, tm["term"], wterms[i])
+			}
+			for _, f := range []string{"estimate", "se", "statistic", "p", "ci_low", "ci_high"} {
+				near(fmt.Sprint(wterms[i], " ", f), tm[f], w[f].([]any)[i].(float64))
+			}
+		}
+		for _, f := range []string{"QM", "p_QM", "QE", "p_QE", "tau2_res", "R2"} {
+			near(f, got[f], w[f].(float64))
+		}
+		if !strings.Contains(readFile(t, site, "data/m-moderators.csv"), "term,estimate,se,statistic,p,ci_low,ci_high") {
+			t.Errorf("%s: no table m-moderators", key)
 		}
 	}
 }

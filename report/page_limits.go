@@ -24,6 +24,9 @@ const (
 	// maxPageBytes bounds a narrative page (a long paper is 100 KB of
 	// Markdown).
 	maxPageBytes = 1 << 20
+	// maxBibBytes bounds the bibliography (a group's whole BibTeX
+	// database is a few MB; it is read whole and parsed in one pass).
+	maxBibBytes = 16 << 20
 	// maxPageNesting bounds how deep a line lies: its blockquote and
 	// list markers plus its indentation in steps of four columns.
 	maxPageNesting = 16

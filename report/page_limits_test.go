@@ -67,3 +67,24 @@ func TestPageSizeLimit(t *testing.T) {
 		t.Fatalf("got %v\nwant %s", err, want)
 	}
 }
+
+// A bibliography past 16 MiB (here a sparse 1 GiB file, so the test
+// writes nothing) is refused by its size before it is read, at the
+// bibliography key's line: it was read whole however large.
+func TestBibliographySizeLimit(t *testing.T) {
+	t.Parallel()
+	_, err := buildStudy(t, "-- study.toml --\ntitle = \"b\"\nbibliography = \"refs.bib\"\n-- refs.bib --\n@misc{a, title = {A}}\n", func(o *Options) {
+		f, err := os.OpenFile(filepath.Join(filepath.Dir(o.Manifest), "refs.bib"), os.O_WRONLY, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		if err := f.Truncate(1 << 30); err != nil {
+			t.Fatal(err)
+		}
+	})
+	want := `study.toml:2: bibliography "refs.bib": refs.bib: 1073741824 bytes, above the limit of 16777216`
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Fatalf("got %v\nwant %s", err, want)
+	}
+}

@@ -61,6 +61,9 @@ type Options struct {
 	// ZCOR, IR, IRLN): the summary file then holds its columns (see
 	// MeasureColumns), and Add, To and Drop00 are escalc's zero-cell
 	// options (defaults add = 1/2, to = "only0"; add = 0 for PAS, PFT).
+	// Mods are the moderators of a meta-regression (rma's mods = ~ …):
+	// columns of the summary file, or dataset attributes.
+	Mods    []string `toml:"mods"`
 	Measure string   `toml:"measure"`
 	Add     *float64 `toml:"add"`
 	To      string   `toml:"to"`
@@ -148,7 +151,12 @@ func (o *Options) Validate() error {
 	if err := o.checkMeasure(); err != nil {
 		return err
 	}
-	return analyses.CheckDistinct("datasets", o.Datasets)
+	for _, m := range o.Mods {
+		if strings.TrimSpace(m) == "" {
+			return analyses.OptionErrorf("mods", "an empty moderator name")
+		}
+	}
+	return analyses.FirstError(analyses.CheckDistinct("datasets", o.Datasets), analyses.CheckDistinct("mods", o.Mods))
 }
 
 // canonical returns the entry of list equal to s up to case, or "".
@@ -211,6 +219,9 @@ type Input struct {
 	Metric  analyses.Metric
 	Studies []Study
 	Groups  map[string]string // dataset -> subgroup value
+	// ModValues are the moderators of mods: dataset → name → value (a
+	// summary's column or the dataset's attribute).
+	ModValues map[string]map[string]string
 	// Naming names datasets, methods and the metric in the warnings and
 	// in a left-out dataset's note (the numbers never depend on it).
 	Naming analyses.Naming
@@ -303,12 +314,15 @@ type Result struct {
 	// Measure is the escalc measure of a summary of counts, proportions,
 	// correlations or rates ("" otherwise), and Natural its summary
 	// back-transformed (OR, RR, PLO, PAS, PFT, ZCOR, IRLN).
-	Measure     string       `json:"measure,omitempty"`
-	Natural     *Natural     `json:"natural,omitempty"`
-	LeaveOneOut []LeaveOut   `json:"-"`
-	Influence   []Influence  `json:"-"`
-	Egger       *Egger       `json:"egger,omitempty"`
-	Funnel      *FunnelLines `json:"-"`
+	Measure     string      `json:"measure,omitempty"`
+	Natural     *Natural    `json:"natural,omitempty"`
+	LeaveOneOut []LeaveOut  `json:"-"`
+	Influence   []Influence `json:"-"`
+	Egger       *Egger      `json:"egger,omitempty"`
+	PubBias     *PubBias    `json:"publication_bias,omitempty"`
+	// Moderators is the meta-regression of mods (nil without).
+	Moderators *ModResult   `json:"moderators,omitempty"`
+	Funnel     *FunnelLines `json:"-"`
 }
 
 // EffectLabel names the effect size index for axes and captions.
@@ -382,6 +396,7 @@ func (r *Result) Tables() []analyses.Table {
 		}
 	}
 	tables := append([]analyses.Table{main, in, het}, r.naturalTable()...)
+	tables = append(tables, r.modsTables()...)
 	if r.Subgroup != "" {
 		bt := analyses.Table{Name: "subgroups", Title: "Test of subgroup differences",
 			Columns: []string{"subgroup", "Q_between", "df", "p_between"}}
@@ -485,6 +500,9 @@ func Analyze(in Input, o Options) (*Result, error) {
 		metaSubgroups(res, idx, o)
 	}
 	metaHetCIs(res, idx, o)
+	if err := metaMods(res, in, idx, o); err != nil {
+		return nil, err
+	}
 	if o.Sensitivity {
 		if err := metaSensitivity(res, idx, o.conf()); err != nil {
 			return nil, err

@@ -123,6 +123,7 @@ func metaSensitivity(res *Result, idx []int, c metaConf) error {
 	}
 	res.Influence = infl
 	res.Egger = metaEgger(y, v, c)
+	metaPubBias(res, y, v, c)
 	if k < 10 {
 		res.Warnf("Egger's test with %d datasets has little power; it is not recommended below 10 (Sterne et al. 2011)", k)
 	}
@@ -544,7 +545,7 @@ func (r *Result) sensitivityTables() []analyses.Table {
 		inf.Rows = append(inf.Rows, []any{m.Dataset, analyses.CellValue(m.RStudent), analyses.CellValue(m.DFFITS), analyses.CellValue(m.CooksD), analyses.CellValue(m.CovR),
 			analyses.CellValue(m.Tau2Del), analyses.CellValue(m.QDel), analyses.CellValue(m.Hat), analyses.CellValue(m.Weight / 100), m.Influential})
 	}
-	return []analyses.Table{loo, inf}
+	return append([]analyses.Table{loo, inf}, r.pubBiasTable()...)
 }
 
 // sensitivityHighlight is the key findings' sentence on sensitivity: the
@@ -575,6 +576,9 @@ func (r *Result) sensitivityHighlight() string {
 	}
 	if e := r.Egger; e != nil && e.P != nil && *e.P < EggerThreshold {
 		parts = append(parts, fmt.Sprintf("Egger's test finds funnel asymmetry (p = %.2g < %g), a hint of small-study effects or publication bias", *e.P, EggerThreshold))
+	}
+	if n := r.pubBiasNote(); n != "" {
+		parts = append(parts, n)
 	}
 	if len(parts) == 0 {
 		return ""

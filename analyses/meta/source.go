@@ -11,14 +11,17 @@ import (
 // Source is the `summary` key: a path, or a table
 // {path = "…", columns = {m1i = "mean_new", …}} mapping the expected
 // column names (those of metafor's escalc: m1i, sd1i, n1i, m2i, sd2i,
-// n2i, yi, vi, sei; or n, mean_diff, sd_diff, r) onto the file's own.
+// n2i, yi, vi, sei, and ai, bi, ci, di, xi, ni, ri, ti of a measure; or
+// n, mean_diff, sd_diff, r) onto the file's own.
 type Source struct {
 	Path    string            `toml:"path" json:"path,omitempty"`
 	Columns map[string]string `toml:"columns" json:"columns,omitempty"`
 }
 
-// SummaryColumns are the column names a summary file may map.
-var SummaryColumns = []string{"dataset", "n", "mean_diff", "sd_diff", "r", "m1i", "sd1i", "n1i", "m2i", "sd2i", "n2i", "yi", "vi", "sei"}
+// SummaryColumns are the column names a summary file may map (the
+// escalc columns of measure included).
+var SummaryColumns = []string{"dataset", "n", "mean_diff", "sd_diff", "r", "m1i", "sd1i", "n1i", "m2i", "sd2i", "n2i", "yi", "vi", "sei",
+	"ai", "bi", "ci", "di", "xi", "ni", "ri", "ti"}
 
 // UnmarshalTOML accepts a string or a table.
 func (s *Source) UnmarshalTOML(v any) error {

@@ -162,7 +162,7 @@ func ClustersMethod(r *dsets.ClustersResult, o *dsets.ClustersOptions) string {
 		MaxIter: o.MaxIter, K: r.K, KMin: o.KRange[0], KMax: o.KRange[1],
 		IsolationForest: o.Outliers == "isolation_forest", KFixed: r.KFixed,
 		Threshold: r.Threshold, Contamination: o.Contamination, QuantilePct: 100 * (1 - o.Contamination),
-		Metric: r.Naming.Metric(r.Metric), Compare: r.Compare}
+		Metric: markdownText(r.Naming.Metric(r.Metric)), Compare: r.Compare}
 	if r.AdjustedRandIndex != nil {
 		d.HasARI, d.ARI = true, *r.AdjustedRandIndex
 	}

@@ -55,11 +55,13 @@ func CriticalDifferenceMethod(r *significance.CriticalDifferenceResult) string {
 		ZeroMethod                        string
 		Bayesian                          bool
 		Significant                       []string // "a vs b" of each significant pair
+		Auto                              []string // the automatic choice's report (test = "auto")
 	}{NemenyiQ: r.NemenyiQ, Alpha: r.Alpha, Rope: r.Rope, Confidence: 1 - r.Alpha,
 		K: len(r.Methods), Pairs: len(r.Pairs), Samples: r.Samples, ZeroMethod: r.ZeroMethod, Bayesian: r.Bayesian}
+	d.Auto = r.Report()
 	for _, p := range r.Pairs {
 		if p.Significant {
-			d.Significant = append(d.Significant, r.Naming.Method(p.A)+" vs "+r.Naming.Method(p.B))
+			d.Significant = append(d.Significant, markdownText(r.Naming.Method(p.A))+" vs "+markdownText(r.Naming.Method(p.B)))
 		}
 	}
 	return methodNote("critical_difference", d)

@@ -86,6 +86,11 @@ func runMeta(job *Job, o *meta.Options) (*Output, error) {
 		}
 	}
 	in.Naming = job.Study.Naming()
+	if len(o.Mods) > 0 {
+		if in.ModValues, err = metaModValues(job, o, studies); err != nil {
+			return nil, err
+		}
+	}
 	r, err := meta.Analyze(in, *o)
 	if err != nil {
 		return nil, err

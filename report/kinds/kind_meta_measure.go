@@ -130,3 +130,56 @@ func measureNatural(r *meta.Result, ms measureSummary) error {
 	}
 	return r.SetNatural(ni)
 }
+
+// metaModValues are the values of the analysis's mods per dataset: a
+// column of the summary file of that name, else the dataset's attribute
+// ([[datasets]]); the summary is read a second time for its columns.
+func metaModValues(job *Job, o *meta.Options, studies []meta.Study) (map[string]map[string]string, error) {
+	out := map[string]map[string]string{}
+	for _, s := range studies {
+		out[s.Dataset] = map[string]string{}
+	}
+	fromFile := map[string]bool{}
+	if o.Summary.Path != "" {
+		path := job.Path(o.Summary.Path)
+		t, err := job.Inputs.OpenMapped(path, o.Summary.Columns)
+		if err != nil {
+			return nil, fmt.Errorf("summary: %w", err)
+		}
+		defer job.Inputs.CloseCounted(path, t)
+		dcol := t.Col("dataset")
+		cols := map[string]int{}
+		for _, m := range o.Mods {
+			if c := t.Col(m); c >= 0 && dcol >= 0 {
+				cols[m], fromFile[m] = c, true
+			}
+		}
+		for len(cols) > 0 {
+			rec, err := t.Next()
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			if err != nil {
+				return nil, err
+			}
+			d := strings.TrimSpace(rec[dcol])
+			if out[d] == nil {
+				continue
+			}
+			for m, c := range cols {
+				out[d][m] = rec[c]
+			}
+		}
+	}
+	for _, m := range o.Mods {
+		if fromFile[m] {
+			continue
+		}
+		for d := range out {
+			if v, ok := job.Dataset(d).Attrs[m]; ok {
+				out[d][m] = v
+			}
+		}
+	}
+	return out, nil
+}

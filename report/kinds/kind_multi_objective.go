@@ -285,7 +285,7 @@ func MultiObjectiveMethod(o *multiobjective.Options, r *multiobjective.Result) s
 		d.Penalty = o.EvalRS2022.Penalty
 	}
 	for _, f := range r.Fits {
-		x := fit{Objective: r.Naming.Metric(f.Objective), Points: len(f.ParetoRows)}
+		x := fit{Objective: markdownText(r.Naming.Metric(f.Objective)), Points: len(f.ParetoRows)}
 		if f.Slope != nil {
 			x.HasSlope, x.Slope = true, *f.Slope
 		}

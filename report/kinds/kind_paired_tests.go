@@ -227,7 +227,7 @@ func PairedTestsMethod(r *significance.PairedTestsResult) string {
 		if p.Recommended == "none" {
 			continue
 		}
-		x := pair{A: r.Naming.Method(p.A), B: r.Naming.Method(p.B), Test: p.Recommended, Significant: p.Significant, PHolm: math.NaN()}
+		x := pair{A: markdownText(r.Naming.Method(p.A)), B: markdownText(r.Naming.Method(p.B)), Test: p.Recommended, Significant: p.Significant, PHolm: math.NaN()}
 		if p.PHolm != nil {
 			x.PHolm = *p.PHolm
 		}

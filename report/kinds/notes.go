@@ -40,6 +40,20 @@ var NotesFS embed.FS
 // noteFuncs are the functions notes may call besides text/template's own.
 var noteFuncs = template.FuncMap{
 	"join": func(sep string, s []string) string { return strings.Join(s, sep) },
+	"md":   markdownText,
+}
+
+// markdownText escapes the characters Markdown would read as markup, so
+// a sentence an analysis wrote (with method labels in it) stays text.
+func markdownText(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if strings.ContainsRune("\\`*_[]<>#|~", r) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 // ParseNotes parses every notes/*.md into one template set, each note

@@ -20,6 +20,7 @@ import (
 // citation and an example document that inputs them all.
 func (b *siteBuild) writePaperFiles() error {
 	tables := b.writeTablesTeX()
+	b.writeReportsTeX()
 	figs := b.writeFigureExports()
 	if err := b.writeMacros(); err != nil {
 		return err
@@ -34,6 +35,39 @@ func (b *siteBuild) writePaperFiles() error {
 		b.files["paper/example.tex"] = exampleTeX(s.Title, paper.BibKey(cite), tables, figs)
 	}
 	return nil
+}
+
+// Reporter is a Result that writes its own report: sentences that state
+// the procedure and the result (critical_difference's automatic choice),
+// plain Unicode text with labels.
+type Reporter interface {
+	Report() []string
+}
+
+// writeReportsTeX writes data/reports/<id>.tex, the LaTeX paragraph of
+// every analysis whose result reports itself (and its copy in
+// paper/reports/ with --format latex), linked from the analysis's page.
+func (b *siteBuild) writeReportsTeX() {
+	for _, v := range b.views {
+		r, ok := v.a.Result.(Reporter)
+		if !ok {
+			continue
+		}
+		sentences := r.Report()
+		if len(sentences) == 0 {
+			continue
+		}
+		var esc []string
+		for _, s := range sentences {
+			esc = append(esc, paper.Escape(s))
+		}
+		tex := []byte("% " + v.ID + ": the report of the analysis, written by evalbook from data/" + v.ID + ".json\n" + strings.Join(esc, "\n") + "\n")
+		b.files["data/reports/"+v.ID+".tex"] = tex
+		v.ReportTeXHref = "data/reports/" + v.ID + ".tex"
+		if b.m.Options.Paper {
+			b.files["paper/reports/"+v.ID+".tex"] = tex
+		}
+	}
 }
 
 // writeTablesTeX writes data/<table-id>.tex for every table, the paper

@@ -93,6 +93,7 @@ type analysisView struct {
 	ParamsFrom               string // where the manifest writes them
 	Seed                     uint64
 	Macros                   []macroView // its macros in paper/evalbook.tex ("Cite in LaTeX")
+	ReportTeXHref            string      // data/reports/<id>.tex, when the result reports itself
 	a                        *Analysis
 }
 

@@ -1,14 +1,17 @@
 # Fixtures of TestMetaMeasureBuild: a meta_analysis over a summary of
 # counts (measure = "RR", metadat's dat.bcg) and of proportions
 # (measure = "PFT", dat.pritz1997), built by evalbook and by metafor;
-# the heterogeneity's Q-profile intervals as confint(rma).
+# the heterogeneity's Q-profile intervals as confint(rma); for dat.bcg with
+# sensitivity = true, trimfill(), ranktest() and fsn(); with mods, the
+# meta-regressions ~ ablat, ~ ablat + year and ~ alloc (categorical).
 # Run: Rscript gen.R (metafor 3.8 from Debian's r-cran-metafor).
 suppressMessages(library(metafor))
 options(digits = 17)
 out <- list()
 bcg <- dat.bcg
 bcg$dataset <- paste0(gsub("[^A-Za-z]", "", bcg$author), "-", bcg$year)
-write.csv(data.frame(dataset = bcg$dataset, ai = bcg$tpos, bi = bcg$tneg, ci = bcg$cpos, di = bcg$cneg),
+write.csv(data.frame(dataset = bcg$dataset, ai = bcg$tpos, bi = bcg$tneg, ci = bcg$cpos, di = bcg$cneg,
+                     ablat = bcg$ablat, year = bcg$year, alloc = bcg$alloc),
           "bcg.csv", row.names = FALSE, quote = FALSE)
 es <- escalc(measure = "RR", ai = tpos, bi = tneg, ci = cpos, di = cneg, data = dat.bcg)
 m <- rma(yi, vi, data = es, method = "DL")
@@ -20,6 +23,19 @@ hci <- function(m) {
 }
 out$rr <- list(het = hci(m), effect = m$b[1], ci_low = m$ci.lb, ci_high = m$ci.ub, tau2 = m$tau2, I2 = m$I2,
                natural = list(effect = p$pred, ci_low = p$ci.lb, ci_high = p$ci.ub, pi_low = p$pi.lb, pi_high = p$pi.ub))
+reg <- function(f) {
+  r <- rma(yi, vi, mods = f, data = cbind(es, ablat = dat.bcg$ablat, year = dat.bcg$year, alloc = dat.bcg$alloc), method = "DL")
+  list(terms = rownames(r$beta), estimate = c(r$beta), se = r$se, statistic = r$zval, p = r$pval, ci_low = r$ci.lb, ci_high = r$ci.ub,
+       QM = r$QM, df_QM = r$QMdf[1], p_QM = r$QMp, QE = r$QE, p_QE = r$QEp, tau2_res = r$tau2, R2 = r$R2)
+}
+out$rr$mods <- list(ablat = reg(~ ablat), ablat_year = reg(~ ablat + year), alloc = reg(~ alloc))
+tf <- trimfill(m)
+rt <- ranktest(m)
+out$rr$pubbias <- list(side = tf$side, k0 = tf$k0, effect = tf$b[1], ci_low = tf$ci.lb, ci_high = tf$ci.ub,
+                       ranktest_tau = unname(rt$tau), ranktest_p = rt$pval,
+                       fsn_rosenthal = fsn(yi, vi, data = es, type = "Rosenthal")$fsnum,
+                       fsn_orwin = fsn(yi, vi, data = es, type = "Orwin")$fsnum,
+                       fsn_rosenberg = fsn(yi, vi, data = es, type = "Rosenberg")$fsnum)
 pr <- dat.pritz1997
 pr$dataset <- paste0("study-", pr$study)
 write.csv(data.frame(dataset = pr$dataset, xi = pr$xi, ni = pr$ni), "pritz.csv", row.names = FALSE, quote = FALSE)

@@ -304,7 +304,10 @@ func genAnalysesData(dir string, rng *rand.Rand) error {
 	if err := genOfflineMetrics(dir, rand.New(rand.NewPCG(20240825, 10))); err != nil {
 		return err
 	}
-	return genMetaPapers(dir, rand.New(rand.NewPCG(20240825, 30)))
+	if err := genMetaPapers(dir, rand.New(rand.NewPCG(20240825, 30))); err != nil {
+		return err
+	}
+	return genMetaTrials(dir, rand.New(rand.NewPCG(20240825, 40)))
 }
 
 // quality is a method's expected nDCG@10 on a dataset.
@@ -626,4 +629,37 @@ func genMetaPapers(dir string, rng *rand.Rand) error {
 		return err
 	}
 	return writeLines(filepath.Join(dir, "data", "meta", "papers.csv"), rows)
+}
+
+// genMetaTrials writes data/meta/abtests.csv: 16 online A/B tests of a
+// new recommender against the old one, as a trial report gives them:
+// users who churned and users in each arm (escalc's ai, n1i, ci, n2i),
+// the weeks each test ran and the platform. Longer tests see a smaller
+// reduction (a moderator to find), and the smallest tests report the
+// largest ones (the funnel's asymmetry trim and fill fills).
+func genMetaTrials(dir string, rng *rand.Rand) error {
+	rows := []string{"test,churned_new,users_new,churned_old,users_old,weeks,platform"}
+	for i := range 16 {
+		n := []int{120, 150, 200, 250, 300, 400, 500, 600, 800, 1000, 1500, 2000, 3000, 5000, 8000, 12000}[i]
+		weeks := 1 + (i*5)%8
+		platform := []string{"web", "app"}[i%2]
+		p0 := 0.18 + 0.04*rng.Float64()
+		logOR := -0.25 + 0.03*float64(weeks) - 1.2/math.Sqrt(float64(n)) + 0.06*rng.NormFloat64()
+		odds1 := p0 / (1 - p0) * math.Exp(logOR)
+		p1 := odds1 / (1 + odds1)
+		binom := func(n int, p float64) int {
+			k := 0
+			for range n {
+				if rng.Float64() < p {
+					k++
+				}
+			}
+			return k
+		}
+		rows = append(rows, fmt.Sprintf("T%02d-%s,%d,%d,%d,%d,%d,%s", i+1, platform, binom(n, p1), n, binom(n, p0), n, weeks, platform))
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "data", "meta"), 0o755); err != nil {
+		return err
+	}
+	return writeLines(filepath.Join(dir, "data", "meta", "abtests.csv"), rows)
 }
