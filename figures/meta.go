@@ -577,7 +577,7 @@ func forestSpec(r *meta.Result, lines []forestLine, lvl, caption string) *Spec {
 	}
 	xlo, xhi := niceRange(forestXRange(lines))
 	pn := Panel{X: NewAxis(effectAxis(r)).Fixed(xlo, xhi), Y: Axis{Min: Auto, Max: Auto, Categories: labels, Inverse: true}}
-	pn.Marks = append(pn.Marks, Mark{Kind: MarkRefLine, Series: "no effect", Style: Style{Colour: color.NRGBA{0x55, 0x55, 0x55, 0xFF}, Dash: Dotted},
+	pn.Marks = append(pn.Marks, Mark{Kind: MarkRefLine, Series: "no effect", Style: noEffectStyle,
 		X: []float64{0, 0}, Y: []float64{-0.5, float64(len(lines)) - 0.5}, Size: 0.8})
 	for _, m := range []Mark{ci, pi, overallCI, groupsCI, squares, overall, groups} {
 		if len(m.X) > 0 {
@@ -624,7 +624,22 @@ func niceRange(lo, hi float64) (float64, float64) {
 
 // effectAxis labels the effect axis: what the effect is, of which metric,
 // and which way round.
+// noEffectStyle draws the line of no effect, in the forest plot and the
+// funnel alike (one name, one style: the browser tests hold every chart
+// of a site to it).
+var noEffectStyle = Style{Colour: color.NRGBA{0x55, 0x55, 0x55, 0xFF}, Dash: Dotted}
+
 func effectAxis(r *meta.Result) string {
+	if r.Measure != "" {
+		// an escalc measure compares the groups in its own way (a log
+		// odds ratio is not a difference): "vs", and the metric only when
+		// the study names one
+		of := ""
+		if r.Metric != "" {
+			of = " of " + metricName(r)
+		}
+		return fmt.Sprintf("%s%s (%s vs %s)", r.EffectLabel(), of, r.Treatment, r.Control)
+	}
 	if r.Effect == "rom" {
 		return fmt.Sprintf("%s of %s (log of %s / %s)", r.EffectLabel(), metricName(r), r.Treatment, r.Control)
 	}

@@ -82,7 +82,7 @@ func FunnelSpec(r *meta.Result) *Spec {
 	}
 	noEffect := xlo < 0 && xhi > 0
 	if noEffect {
-		pn.Marks = append(pn.Marks, Mark{Kind: MarkRefLine, Series: "no effect", Style: Style{Colour: color.NRGBA{0x70, 0x70, 0x70, 0xFF}, Dash: Dotted}, X: []float64{0, 0}, Y: []float64{0, top}, Size: 0.8})
+		pn.Marks = append(pn.Marks, Mark{Kind: MarkRefLine, Series: "no effect", Style: noEffectStyle, X: []float64{0, 0}, Y: []float64{0, top}, Size: 0.8})
 	}
 	hasEgger := false
 	if e := r.Egger; e != nil && e.Limit != nil && e.Slope != nil && e.P != nil {

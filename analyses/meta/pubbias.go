@@ -27,8 +27,8 @@ type RankTestResult struct {
 // the fixed-effect estimate θ and its variance vb = 1/Σw,
 // (yᵢ − θ)/√(vᵢ − vb), whatever model they were fitted with, and
 // correlated with vᵢ by Kendall's tau; p is exact without ties (as
-// metafor's exact = TRUE) and the normal approximation with ties (R's
-// cor.test).
+// metafor's exact = TRUE) up to RankTestExactMax studies, and the normal
+// approximation with ties or beyond (R's cor.test).
 func RankTest(yi, vi []float64) (RankTestResult, error) {
 	if err := checkYV(yi, vi); err != nil {
 		return RankTestResult{}, err
@@ -47,9 +47,15 @@ func RankTest(yi, vi []float64) (RankTestResult, error) {
 	for i := range yi {
 		ys[i] = (yi[i] - theta) / math.Sqrt(vi[i]-vb)
 	}
-	tau, p := stats.KendallTest(ys, vi, true)
+	tau, p := stats.KendallTest(ys, vi, len(yi) <= RankTestExactMax)
 	return RankTestResult{Tau: tau, P: p}, nil
 }
+
+// RankTestExactMax is the most studies whose rank test p is exact (the
+// distribution of Kendall's statistic costs k³: 3.5 s at 1 000 studies,
+// 19 s at 2 000); above it p is the normal approximation, as R's
+// cor.test gives it (at 100 studies within about 3e-3 of the exact p).
+const RankTestExactMax = 100
 
 // checkYV refuses effects and variances that are not numbers, or
 // variances that are not positive, naming the row.
