@@ -137,6 +137,23 @@ func (o *Options) Validate() error {
 	if o.Better != "" && o.Better != "higher" && o.Better != "lower" {
 		return analyses.OneOf("better", o.Better, "higher", "lower")
 	}
+	if err := o.checkInputKeys(); err != nil {
+		return err
+	}
+	if err := o.checkMeasure(); err != nil {
+		return err
+	}
+	for _, m := range o.Mods {
+		if strings.TrimSpace(m) == "" {
+			return analyses.OptionErrorf("mods", "an empty moderator name")
+		}
+	}
+	return analyses.FirstError(analyses.CheckDistinct("datasets", o.Datasets), analyses.CheckDistinct("mods", o.Mods))
+}
+
+// checkInputKeys checks the keys that apply to one kind of input only:
+// ranger_compat and design to per-unit values.
+func (o *Options) checkInputKeys() error {
 	if o.RangerCompat && o.Summary.Path != "" {
 		return analyses.OptionErrorf("ranger_compat", "applies to per-unit values (the sd of their differences); a summary file gives its sd itself")
 	}
@@ -148,15 +165,7 @@ func (o *Options) Validate() error {
 			return analyses.OptionErrorf("ranger_compat", "applies to paired values (the sd of the differences); with design = \"independent\" there are none")
 		}
 	}
-	if err := o.checkMeasure(); err != nil {
-		return err
-	}
-	for _, m := range o.Mods {
-		if strings.TrimSpace(m) == "" {
-			return analyses.OptionErrorf("mods", "an empty moderator name")
-		}
-	}
-	return analyses.FirstError(analyses.CheckDistinct("datasets", o.Datasets), analyses.CheckDistinct("mods", o.Mods))
+	return nil
 }
 
 // canonical returns the entry of list equal to s up to case, or "".

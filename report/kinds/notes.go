@@ -32,6 +32,7 @@ import (
 	"strings"
 	"sync"
 	"text/template"
+	"unicode"
 )
 
 //go:embed notes/*.md
@@ -44,11 +45,19 @@ var noteFuncs = template.FuncMap{
 }
 
 // markdownText escapes the characters Markdown would read as markup, so
-// a sentence an analysis wrote (with method labels in it) stays text.
+// a sentence an analysis wrote (with method labels in it) stays text. An
+// underscore inside a word (mred_country) is no markup and stays as it
+// is, so an id in a note reads as the id.
 func markdownText(s string) string {
 	var b strings.Builder
-	for _, r := range s {
-		if strings.ContainsRune("\\`*_[]<>#|~", r) {
+	rs := []rune(s)
+	word := func(i int) bool {
+		return i >= 0 && i < len(rs) && (unicode.IsLetter(rs[i]) || unicode.IsDigit(rs[i]))
+	}
+	for i, r := range rs {
+		switch {
+		case r == '_' && word(i-1) && word(i+1):
+		case strings.ContainsRune("\\`*_[]<>#|~", r):
 			b.WriteByte('\\')
 		}
 		b.WriteRune(r)
