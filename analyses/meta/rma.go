@@ -373,28 +373,8 @@ func rmaPM(y, v, x, w []float64) float64 {
 		}
 		return rmaFitWLS(y, x, w, 0).rss
 	}
-	if qgen(0) <= target {
-		return 0
-	}
-	lo, hi := 0.0, 1.0
-	for qgen(hi) > target {
-		lo, hi = hi, hi*2
-		if hi > 1e300 {
-			return math.Inf(1)
-		}
-	}
-	for i := 0; i < 2000; i++ {
-		mid := lo + (hi-lo)/2
-		if mid <= lo || mid >= hi {
-			break
-		}
-		if qgen(mid) > target {
-			lo = mid
-		} else {
-			hi = mid
-		}
-	}
-	return lo + (hi-lo)/2
+	t2, _ := pmP(target, qgen)
+	return t2
 }
 
 // rmaCoef is a fitted coefficient with its test.

@@ -166,33 +166,5 @@ func StudentizedRangeQuantileDF(p float64, k int, df float64) (float64, error) {
 		}
 		fhi = cdf(hi)
 	}
-	// Illinois regula falsi on the bracket, as StudentizedRangeQuantile.
-	side := 0
-	for i := 0; i < 200 && hi-lo > 1e-13*math.Max(1, hi); i++ {
-		x := (lo*fhi - hi*flo) / (fhi - flo)
-		if !(x > lo && x < hi) {
-			x = (lo + hi) / 2
-		}
-		fx := cdf(x)
-		switch {
-		case fx == 0:
-			return x, nil
-		case fx < 0:
-			lo, flo = x, fx
-			if side == -1 {
-				fhi /= 2
-			}
-			side = -1
-		default:
-			hi, fhi = x, fx
-			if side == 1 {
-				flo /= 2
-			}
-			side = 1
-		}
-		if math.Abs(fx) < 1e-15 {
-			return x, nil
-		}
-	}
-	return (lo + hi) / 2, nil
+	return illinois(cdf, lo, hi, flo, fhi), nil
 }

@@ -66,18 +66,23 @@ func StudentizedRangeQuantile(p float64, k int) (float64, error) {
 			return math.NaN(), fmt.Errorf("studentized range quantile not bracketed for k = %d, p = %g", k, p)
 		}
 	}
-	// Illinois regula falsi on the bracket: superlinear, never leaves it.
-	flo, fhi := rangeCDF(lo, k)-p, rangeCDF(hi, k)-p
+	return illinois(func(x float64) float64 { return rangeCDF(x, k) - p }, lo, hi, rangeCDF(lo, k)-p, rangeCDF(hi, k)-p), nil
+}
+
+// illinois finds the root of the increasing f in [lo, hi] (flo = f(lo)
+// < 0 < fhi = f(hi)) by the Illinois regula falsi: superlinear, it never
+// leaves the bracket.
+func illinois(f func(float64) float64, lo, hi, flo, fhi float64) float64 {
 	side := 0
 	for i := 0; i < 200 && hi-lo > 1e-13*math.Max(1, hi); i++ {
 		x := (lo*fhi - hi*flo) / (fhi - flo)
 		if !(x > lo && x < hi) {
 			x = (lo + hi) / 2
 		}
-		fx := rangeCDF(x, k) - p
+		fx := f(x)
 		switch {
 		case fx == 0:
-			return x, nil
+			return x
 		case fx < 0:
 			lo, flo = x, fx
 			if side == -1 {
@@ -92,10 +97,10 @@ func StudentizedRangeQuantile(p float64, k int) (float64, error) {
 			side = 1
 		}
 		if math.Abs(fx) < 1e-15 {
-			return x, nil
+			return x
 		}
 	}
-	return (lo + hi) / 2, nil
+	return (lo + hi) / 2
 }
 
 // NemenyiQ returns q_α of the Nemenyi test for k methods: the

@@ -118,7 +118,7 @@ func (p *Package) Edges() []Edge {
 			if obj == nil || obj.Pkg() != p.Types || !obj.Pos().IsValid() {
 				return true
 			}
-			if !declaredAtPackageLevel(obj, p.Types) {
+			if !DeclaredAtPackageLevel(obj, p.Types) {
 				return true
 			}
 			to := p.FileOf(obj.Pos())
@@ -151,10 +151,10 @@ func (p *Package) Edges() []Edge {
 	return edges
 }
 
-// declaredAtPackageLevel reports whether obj is a package-level
+// DeclaredAtPackageLevel reports whether obj is a package-level
 // declaration, a method, or a field of a package-level struct type: the
-// things one file can use of another.
-func declaredAtPackageLevel(obj types.Object, pkg *types.Package) bool {
+// things one file can use of another (and movedecls can move).
+func DeclaredAtPackageLevel(obj types.Object, pkg *types.Package) bool {
 	if obj.Parent() == pkg.Scope() {
 		return true
 	}

@@ -17,6 +17,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"github.com/evalbook/evalbook/internal/tools/filedeps"
 	"go/ast"
 	"go/build"
 	"go/format"
@@ -154,7 +155,7 @@ func (m *move) fileOf(pos token.Pos) string { return filepath.Base(m.fset.Positi
 
 // inMoved reports whether obj is declared by a moving file.
 func (m *move) inMoved(obj types.Object) bool {
-	return obj != nil && obj.Pkg() == m.pkg && obj.Pos().IsValid() && m.moved[m.fileOf(obj.Pos())] && movable(obj, m.pkg)
+	return obj != nil && obj.Pkg() == m.pkg && obj.Pos().IsValid() && m.moved[m.fileOf(obj.Pos())] && filedeps.DeclaredAtPackageLevel(obj, m.pkg)
 }
 
 // plan refuses a move whose files use a file that stays and returns the
@@ -164,7 +165,7 @@ func (m *move) plan(extra renames) (map[types.Object]string, error) {
 	var stuck []string
 	usedOutside := map[types.Object]bool{}
 	for id, obj := range m.info.Uses {
-		if obj == nil || obj.Pkg() != m.pkg || !movable(obj, m.pkg) {
+		if obj == nil || obj.Pkg() != m.pkg || !filedeps.DeclaredAtPackageLevel(obj, m.pkg) {
 			continue
 		}
 		from := m.fileOf(id.Pos())
@@ -273,21 +274,6 @@ func gitMove(dir, to string, moving []string) error {
 		}
 	}
 	return nil
-}
-
-// movable reports whether obj is something one file declares for the
-// others: a package-level name, a method, or a field.
-func movable(obj types.Object, pkg *types.Package) bool {
-	if obj.Parent() == pkg.Scope() {
-		return true
-	}
-	switch o := obj.(type) {
-	case *types.Func:
-		return o.Type().(*types.Signature).Recv() != nil
-	case *types.Var:
-		return o.IsField()
-	}
-	return false
 }
 
 // exportName is name with its first letter upper-case.
