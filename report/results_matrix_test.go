@@ -138,6 +138,34 @@ func TestMatrixForms(t *testing.T) {
 			}
 		})
 	}
+	t.Run("parquet", func(t *testing.T) {
+		t.Parallel()
+		type row struct {
+			Dataset string   `parquet:"dataset"`
+			A       float64  `parquet:"A"`
+			B       *float64 `parquet:"B,optional"`
+		}
+		dir := t.TempDir()
+		half := 0.5
+		writePQ(t, filepath.Join(dir, "r.parquet"), []row{{"d1", 0.25, &half}, {"d2", 0.75, nil}, {"d1", 1, nil}})
+		os.WriteFile(filepath.Join(dir, "study.toml"), []byte("title = \"s\"\n[inputs]\nresults = { path = \"r.parquet\", layout = \"matrix\", metric = \"AUC\" }\n"), 0o644)
+		s, err := manifest.LoadStudy(filepath.Join(dir, "study.toml"), kinds.Kinds())
+		if err != nil {
+			t.Fatal(err)
+		}
+		// the third row repeats d1: an error naming both rows
+		if _, err := load.NewInputs(s).Results(); err == nil || !strings.Contains(err.Error(), `r.parquet`) || !strings.Contains(err.Error(), `r.parquet: row 3, column "dataset": dataset "d1" has a second row (the first at row 1)`) {
+			t.Fatalf("got %v", err)
+		}
+		writePQ(t, filepath.Join(dir, "r.parquet"), []row{{"d1", 0.25, &half}, {"d2", 0.75, nil}})
+		r, err := load.NewInputs(s).Results()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if cell(t, r, "d1", "B", "AUC").Value != 0.5 || cell(t, r, "d2", "A", "AUC").Value != 0.75 || len(r.Cells) != 3 {
+			t.Errorf("cells %v: a null is a missing value", r.Cells)
+		}
+	})
 	t.Run("gzip", func(t *testing.T) {
 		t.Parallel()
 		dir := t.TempDir()

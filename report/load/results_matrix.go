@@ -49,7 +49,11 @@ func (in *Inputs) readMatrixRows(t *input.TableReader, e manifest.InputEntry, mf
 		}
 		line, _ := t.Pos(f.dcol)
 		if at, dup := first[dataset]; dup {
-			return t.Errorf(f.dcol, "dataset %s has a second row (the first at %s:%d): a matrix gives each dataset one row", input.Quote(dataset), t.File, at)
+			where := fmt.Sprintf("%s:%d", t.File, at)
+			if input.IsParquet(t.File) {
+				where = fmt.Sprintf("row %d", at)
+			}
+			return t.Errorf(f.dcol, "dataset %s has a second row (the first at %s): a matrix gives each dataset one row", input.Quote(dataset), where)
 		}
 		first[dataset] = line
 		for _, c := range methods {
