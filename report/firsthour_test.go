@@ -41,7 +41,7 @@ func TestFirstHourManifestMessages(t *testing.T) {
 		{"unknown input entry key, once",
 			`unknown key "metrc"` + " (printed twice)",
 			"title = \"t\"\n[inputs]\nresults = { path = \"r.csv\", metrc = \"ndcg@10\" }\n",
-			[]string{`study.toml:3: inputs.results: unknown key "metrc" (did you mean "metric"?); valid: "columns", "dataset", "duplicates", "ignore", "method", "metric", "missing", "missing_values", "path"`},
+			[]string{`study.toml:3: inputs.results: unknown key "metrc" (did you mean "metric"?); valid: "columns", "dataset", "duplicates", "ignore", "layout", "method", "metric", "missing", "missing_values", "path"`},
 			`unknown key "metrc"`},
 		{"metric on a characteristics entry",
 			`unknown key "metric"`,

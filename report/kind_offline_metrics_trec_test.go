@@ -3,6 +3,10 @@ package report
 import (
 	"encoding/json"
 	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -163,6 +167,94 @@ func TestOfflineMetricsTrecEvalNote(t *testing.T) {
 		}))
 		if !strings.Contains(note, c.want) || strings.Contains(note, c.not) {
 			t.Errorf("%q: the method note does not say %q:\n%s", c.extra, c.want, note)
+		}
+	}
+}
+
+// trec_eval = "9" in the manifest gives trec_eval 9's iprec@L, per query
+// and per run, on the oracle's runs (analyses/offline/testdata/oracle/
+// trec_eval, gen.py), where the two releases' cuts differ; without the
+// key the values are trec_eval 10's. The whole path is the user's: the
+// key as written in study.toml, the site's om-units.csv and om.csv.
+func TestOfflineMetricsTrecEval9Build(t *testing.T) {
+	t.Parallel()
+	dir := "../analyses/offline/testdata/oracle/trec_eval"
+	raw, err := os.ReadFile(filepath.Join(dir, "expected.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	type runFx struct {
+		PerQuery map[string]map[string]float64 `json:"per_query"`
+		Mean     map[string]float64            `json:"mean"`
+	}
+	var fx struct {
+		Thresholds map[string]map[string]runFx `json:"thresholds"`
+		TrecEval9  map[string]map[string]runFx `json:"trec_eval9"`
+	}
+	if err := json.Unmarshal(raw, &fx); err != nil {
+		t.Fatal(err)
+	}
+	archive := "-- study.toml --\ntitle = \"T\"\n[[analyses]]\nid = \"om\"\ntype = \"offline_metrics\"\nruns = \"runs/{method}.run\"\ntruth = \"qrels.txt\"\nk = [5, 10]\nno_relevant = \"zero\"\nmissing_users = \"zero\"\n%s\n"
+	for _, n := range []string{"qrels.txt", "runs/bm25.run", "runs/dense.run"} {
+		b, err := os.ReadFile(filepath.Join(dir, n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		archive += "-- " + n + " --\n" + string(b)
+	}
+	for _, c := range []struct {
+		key  string
+		want map[string]runFx
+	}{{`trec_eval = "9"`, fx.TrecEval9["1"]}, {"", fx.Thresholds["1"]}} {
+		site := mustBuild(t, fmt.Sprintf(archive, c.key))
+		got := map[string]float64{} // method|unit|metric → value ("" unit: the run's mean)
+		for _, f := range []struct{ name, head string }{{"data/om-units.csv", "dataset,method,unit,metric,value"}, {"data/om.csv", "dataset,method,metric,value"}} {
+			lines := strings.Split(strings.TrimSpace(readFile(t, site, f.name)), "\n")
+			if lines[0] != f.head {
+				t.Fatalf("%s: header %q", f.name, lines[0])
+			}
+			for _, l := range lines[1:] {
+				r := strings.Split(l, ",")
+				if len(r) == 4 {
+					r = []string{r[0], r[1], "", r[2], r[3]}
+				}
+				v, err := strconv.ParseFloat(r[4], 64)
+				if err != nil {
+					t.Fatalf("%s: %q", f.name, l)
+				}
+				got[r[1]+"|"+r[2]+"|"+r[3]] = v
+			}
+		}
+		checked, differ := 0, 0
+		for method, w := range c.want {
+			other := fx.TrecEval9["1"][method]
+			if c.key != "" {
+				other = fx.Thresholds["1"][method]
+			}
+			check := func(unit, m string, want, alt float64) {
+				if !strings.HasPrefix(m, "iprec@") {
+					return
+				}
+				g, ok := got[method+"|"+unit+"|"+m]
+				if !ok || math.Abs(g-want) > 1e-9 {
+					t.Errorf("%q: %s %q %s = %v (present %v), want %v", c.key, method, unit, m, g, ok, want)
+				}
+				if math.Abs(alt-want) > 1e-9 {
+					differ++
+				}
+				checked++
+			}
+			for q, ms := range w.PerQuery {
+				for m, v := range ms {
+					check(q, m, v, other.PerQuery[q][m])
+				}
+			}
+			for m, v := range w.Mean {
+				check("", m, v, other.Mean[m])
+			}
+		}
+		if checked < 2*8*11 || differ == 0 {
+			t.Errorf("%q: %d iprec values checked, %d differ between the two releases", c.key, checked, differ)
 		}
 	}
 }

@@ -180,15 +180,36 @@ func (r *AutoResult) reportOmnibus() []string {
 	return out
 }
 
-// methodStats is "A (M = 0.612, 95% CI [0.590, 0.634], SD = 0.051, MR = 1.45)".
+// methodStats is "A (M = 0.6120, 95% CI [0.5900, 0.6340], SD = 0.0510,
+// MR = 1.45)": the centre, its interval and the spread to the same
+// decimals, those that show the centre to four significant digits
+// (sameDecimals), as a paper prints one method's numbers.
 func (r *AutoResult) methodStats(i int) string {
 	c := r.Central[i]
 	sym, spread := "M", "SD"
 	if !r.AllNormal {
 		sym, spread = "MD", "MAD"
 	}
-	return fmt.Sprintf("%s (%s = %.4g, %s CI [%.4g, %.4g], %s = %.4g, MR = %.2f)", r.Naming.Method(c.Method), sym, c.Value,
-		fmtPercent(r.CILevel), c.Lower, c.Upper, spread, c.Spread, r.MeanRanks[i])
+	f := sameDecimals(c.Value)
+	return fmt.Sprintf("%s (%s = %s, %s CI [%s, %s], %s = %s, MR = %.2f)", r.Naming.Method(c.Method), sym, f(c.Value),
+		fmtPercent(r.CILevel), f(c.Lower), f(c.Upper), spread, f(c.Spread), r.MeanRanks[i])
+}
+
+// sameDecimals returns a formatter of numbers to the decimals that show
+// x to four significant digits, trailing zeros kept (0.74 next to 0.9008
+// is 0.7400); for x of zero, four decimals, and where that would take
+// more than eight (|x| < 0.001) or x is not finite, four significant
+// digits each (%.4g).
+func sameDecimals(x float64) func(float64) string {
+	d := 4
+	if x != 0 {
+		d = 3 - int(math.Floor(math.Log10(math.Abs(x))))
+	}
+	if d > 8 || math.IsNaN(x) || math.IsInf(x, 0) {
+		return func(v float64) string { return strconv.FormatFloat(v, 'g', 4, 64) }
+	}
+	d = max(d, 0)
+	return func(v float64) string { return strconv.FormatFloat(v, 'f', d, 64) }
 }
 
 // effectPhrase is "a large effect size (d = 1.234) and Cliff's δ = 0.500 (large)".

@@ -2,6 +2,7 @@ package significance
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -65,7 +66,7 @@ func TestAutoReportNormal(t *testing.T) {
 		fmt.Sprintf("Bartlett's test did not reject equal variances (%s)", pText(c.VarianceP)),
 		"a repeated-measures ANOVA tested for differences between the means, with Tukey's HSD",
 		fmt.Sprintf("(F(%g, %g) = %.3f, %s) rejects", *c.Omnibus.DF1, *c.Omnibus.DF2, c.Omnibus.Statistic, pText(c.Omnibus.P)),
-		fmt.Sprintf("%s (M = %.4g, 95%% CI [%.4g, %.4g], SD = %.4g, MR = %.2f)", best, c.Central[0].Value, c.Central[0].Lower, c.Central[0].Upper, c.Central[0].Spread, c.MeanRanks[0]),
+		fmt.Sprintf("%s (M = %s, 95%% CI [%s, %s], SD = %s, MR = %.2f)", append([]any{best}, printedAlike(c.Central[0].Value, c.Central[0].Value, c.Central[0].Lower, c.Central[0].Upper, c.Central[0].Spread, c.MeanRanks[0])...)...),
 		fmt.Sprintf("Against the best-ranked %s, the effect sizes (Cohen's d) are %s %.3f (%s)", best, lab[c.Pairs[0].B], *c.Pairs[0].Effect, c.Pairs[0].Magnitude),
 	)
 	// the groups: the oracle's significant pairs are exactly the pairs
@@ -107,7 +108,7 @@ func TestAutoReportNonNormal(t *testing.T) {
 		fmt.Sprintf("Because not all methods are normal, Friedman's test checked for differences in central tendency, with Nemenyi's test as post hoc test: two methods differ significantly when their mean ranks (MR) are more than the critical difference CD = %.3f apart", *c.CriticalDifference),
 		"the 98.75% confidence interval of the median",
 		fmt.Sprintf("Friedman's test (χ²(3) = %.3f, %s) rejects", c.Omnibus.Statistic, pText(c.Omnibus.P)),
-		fmt.Sprintf("%s (MD = %.4g, 98.75%% CI [%.4g, %.4g], MAD = %.4g, MR = %.2f)", lab[c.Order[0]], c.Central[0].Value, c.Central[0].Lower, c.Central[0].Upper, c.Central[0].Spread, c.MeanRanks[0]),
+		fmt.Sprintf("%s (MD = %s, 98.75%% CI [%s, %s], MAD = %s, MR = %.2f)", append([]any{lab[c.Order[0]]}, printedAlike(c.Central[0].Value, c.Central[0].Value, c.Central[0].Lower, c.Central[0].Upper, c.Central[0].Spread, c.MeanRanks[0])...)...),
 		fmt.Sprintf("the effect sizes (Akinshin's γ) are %s %.3f (%s)", lab[c.Pairs[0].B], *c.Pairs[0].Effect, c.Pairs[0].Magnitude),
 	)
 }
@@ -158,4 +159,17 @@ func TestAutoReportANOVAWithoutHSDPair(t *testing.T) {
 	if strings.Contains(r, "all other pairs differ") || !strings.Contains(r, "treats the methods as independent samples (so its error includes the variation between datasets that the repeated-measures ANOVA removes), finds no pair of methods significantly different.") || len(res.Notes()) == 0 {
 		t.Errorf("report %q, notes %v", r, res.Notes())
 	}
+}
+
+// printedAlike is how the report prints a method's centre, interval and
+// spread: each to the decimals that give the centre four significant
+// digits (its exponent in scientific notation), trailing zeros kept; the
+// last value (the mean rank) is passed on as it is.
+func printedAlike(centre float64, vs ...float64) []any {
+	e, _ := strconv.Atoi(strings.SplitN(strconv.FormatFloat(centre, 'e', 3, 64), "e", 2)[1])
+	var out []any
+	for _, v := range vs[:len(vs)-1] {
+		out = append(out, strconv.FormatFloat(v, 'f', max(3-e, 0), 64))
+	}
+	return append(out, vs[len(vs)-1])
 }

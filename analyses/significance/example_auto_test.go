@@ -52,7 +52,7 @@ func ExampleAuto() {
 	// Shapiro–Wilk C: p = 0.00008, normal false
 	// Friedman χ² = 7.000, p = 0.0302; CD = 1.353
 	// Because not all methods are normal, Friedman's test checked for differences in central tendency, with Nemenyi's test as post hoc test: two methods differ significantly when their mean ranks (MR) are more than the critical difference CD = 1.353 apart; each method is reported with the median (MD), the median absolute deviation (MAD) and the 98.33% confidence interval of the median.
-	// Friedman's test (χ²(2) = 7.000, p = 0.030) rejects that A (MD = 0.37, 98.33% CI [0.28, 0.5], MAD = 0.055, MR = 1.17), B (MD = 0.315, 98.33% CI [0.27, 0.45], MAD = 0.035, MR = 2.17) and C (MD = 0.21, 98.33% CI [0.2, 0.6], MAD = 0.01, MR = 2.67) perform the same: there are significant differences between the methods.
+	// Friedman's test (χ²(2) = 7.000, p = 0.030) rejects that A (MD = 0.3700, 98.33% CI [0.2800, 0.5000], MAD = 0.0550, MR = 1.17), B (MD = 0.3150, 98.33% CI [0.2700, 0.4500], MAD = 0.0350, MR = 2.17) and C (MD = 0.2100, 98.33% CI [0.2000, 0.6000], MAD = 0.0100, MR = 2.67) perform the same: there are significant differences between the methods.
 	// Nemenyi's test finds no significant difference within these groups: A and B; B and C; all other pairs differ significantly.
 	// Against the best-ranked A, the effect sizes (Akinshin's γ) are B 0.805 (large) and C 2.730 (large).
 	// [only 6 datasets: Friedman's χ² approximation is rough below 10 (Demšar 2006 §3.2.2) with 6 datasets the widest interval of a median, from the smallest to the largest value, covers only 0.9688, below the level 0.9833]

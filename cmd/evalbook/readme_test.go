@@ -111,7 +111,7 @@ func TestReadmeWalkthrough(t *testing.T) {
 			}
 		}
 	}
-	if files < 8 || commands < 4 || len(built) != 3 {
+	if files < 10 || commands < 5 || len(built) != 4 {
 		t.Fatalf("walkthrough has %d files, %d commands, %d builds: the extraction lost some", files, commands, len(built))
 	}
 	for name := range built {
@@ -137,6 +137,20 @@ func TestReadmeWalkthrough(t *testing.T) {
 	}
 	if !strings.Contains(strings.Join(strings.Fields(section), " "), msg) {
 		t.Errorf("the walkthrough does not quote the error evalbook gives:\n%s", msg)
+	}
+	// and the matrix study without its layout: the hint it quotes, the
+	// header elided
+	matrix := filepath.Join(dir, "matrix", "study.toml")
+	src, _ = os.ReadFile(matrix)
+	os.WriteFile(matrix, []byte(strings.Replace(string(src), `, layout = "matrix", metric = "AUC"`, "", 1)), 0o644)
+	code, _, errOut = runCLI("validate", matrix)
+	msg = regexp.MustCompile(`auc\.csv:1: no column "method"[^\n]*`).FindString(errOut)
+	quoted := regexp.MustCompile(`\(header: [^)]*\)`).ReplaceAllString(msg, "(header: …)")
+	if code != 1 || msg == "" || !strings.Contains(msg, `add layout = "matrix"`) {
+		t.Fatalf("matrix study without layout: exit %d, %q", code, errOut)
+	}
+	if !strings.Contains(strings.Join(strings.Fields(section), " "), quoted) {
+		t.Errorf("the walkthrough does not quote the error evalbook gives:\n%s", quoted)
 	}
 }
 

@@ -606,6 +606,9 @@ func (in *Inputs) readResultsFile(e manifest.InputEntry, mf input.Match, b *anal
 	}
 	defer in.CloseCounted(mf.Path, t)
 	t.SetMissing(e.MissingValues)
+	if e.Layout == "matrix" {
+		return in.readMatrixRows(t, e, mf, b)
+	}
 	f, err := in.resultsLayout(t, e, mf)
 	if err != nil {
 		return err
@@ -629,7 +632,8 @@ func (in *Inputs) readResultsFile(e manifest.InputEntry, mf input.Match, b *anal
 
 // resultsFile is a results file opened and its header read: where each
 // column is, and whether the file is long (metric, value, or value with
-// the entry's metric) or wide (a column per metric).
+// the entry's metric), wide (a column per metric) or a matrix (a column
+// per method, results_matrix.go).
 type resultsFile struct {
 	t                   *input.TableReader
 	e                   manifest.InputEntry
@@ -637,7 +641,7 @@ type resultsFile struct {
 	dcol, mcol          int
 	kcol, rcol          int
 	metricCol, valueCol int
-	long                bool
+	long, matrix        bool
 	wide                []int
 	rule                analyses.DuplicateRule
 	study               *manifest.Study // for the metrics' declared bounds
@@ -651,6 +655,9 @@ func (in *Inputs) resultsLayout(t *input.TableReader, e manifest.InputEntry, mf 
 	f := &resultsFile{t: t, e: e, mf: mf, dcol: t.Col("dataset"), mcol: t.Col("method"), kcol: t.Col("k"), rcol: t.Col("run"), study: in.Study}
 	if f.mcol < 0 && mf.Method == "" {
 		_, err := t.Require("method")
+		if hint := in.matrixHint(t, e); hint != "" {
+			err = fmt.Errorf("%w%s", err, hint)
+		}
 		return nil, err
 	}
 	f.rule = resultsRule(e, f.rcol >= 0)
@@ -778,6 +785,9 @@ func (f *resultsFile) add(b *analyses.ResultsBuilder, rec []string, r resultsRow
 	}
 	v, ok, err := t.Float(col)
 	if err != nil {
+		if f.matrix {
+			return matrixCellError(t, col, err)
+		}
 		if !f.long {
 			return wideColumnError(t, col, "metric", err)
 		}

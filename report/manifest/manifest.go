@@ -139,6 +139,10 @@ type InputEntry struct {
 	// different numbers of runs (a file with a run column); without it
 	// they are an error.
 	UnequalRuns bool `toml:"unequal_runs" json:",omitempty"`
+	// Layout "matrix" reads a results file as a datasets × methods
+	// matrix of one metric (Metric): the dataset column, then one column
+	// per method (Demšar 2006, Table 6). "" is the long or wide form.
+	Layout string `toml:"layout" json:",omitempty"`
 	// Engine, URL (or URLEnv, the environment variable holding it),
 	// Table and Timeout make a units entry an engine table
 	// (engine_units.go, docs/ENGINE.md).
@@ -859,11 +863,15 @@ func checkEntry(e InputEntry, key, ekey string, i int, fail func(string, string,
 	}
 	checkEntryColumns(e, key, ekey, i, fail)
 	checkEntryMetric(e, key, ekey, i, fail)
+	checkEntryLayout(e, key, ekey, i, fail)
 	read := map[string][]string{ // the columns each kind of entry reads by name
 		"inputs.results":         {"dataset", "method", "metric", "value", "k", "run"},
 		"inputs.units":           {"dataset", "method", "metric", "value", "unit"},
 		"inputs.characteristics": {"dataset", "feature", "value"},
 	}[key]
+	if e.Layout == "matrix" {
+		read = []string{"dataset"} // a matrix's other columns are methods
+	}
 	for _, c := range e.Ignore {
 		if Contains(read, strings.ToLower(strings.TrimSpace(c))) {
 			fail(ekey+".ignore", "%s[%d].ignore: %q is a column evalbook reads; leave it out of ignore", displayKey(key), i, c)
@@ -901,6 +909,44 @@ func checkEntryMetric(e InputEntry, key, ekey string, i int, fail func(string, s
 	}
 	if bad := input.BadName(e.Metric); bad != "" {
 		fail(ekey+".metric", "%s[%d].metric: %s holds %s", displayKey(key), i, input.Quote(e.Metric), bad)
+	}
+}
+
+// checkEntryLayout checks layout = "matrix": results entries only, with
+// the metric its cells are, and none of the keys that a matrix answers by
+// its shape (its rows are the datasets, its columns the methods).
+func checkEntryLayout(e InputEntry, key, ekey string, i int, fail func(string, string, ...any)) {
+	if e.Layout == "" {
+		return
+	}
+	at := fmt.Sprintf("%s[%d]", displayKey(key), i)
+	switch {
+	case key != "inputs.results":
+		fail(ekey+".layout", "%s.layout: only results entries take this key", at)
+		return
+	case e.Layout != "matrix":
+		fail(ekey+".layout", "%s.layout: unknown value %q (want \"matrix\": a datasets × methods matrix of one metric; leave layout out for the long or wide form)%s", at, e.Layout, analyses.DidYouMean(e.Layout, []string{"matrix"}))
+		return
+	case e.Metric == "":
+		fail(ekey, "%s: layout = \"matrix\" needs metric = \"…\", the metric every cell of the matrix is (metric = \"AUC\")", at)
+	}
+	for _, k := range []struct {
+		name string
+		set  bool
+	}{{"dataset", e.Dataset != ""}, {"method", e.Method != ""}, {"duplicates", e.Duplicates != ""}, {"unequal_runs", e.UnequalRuns}} {
+		if k.set {
+			fail(ekey+"."+k.name, "%s.%s: not with layout = \"matrix\", whose rows are the datasets, one each, and whose columns after the first are the methods", at, k.name)
+		}
+	}
+	for _, col := range analyses.SortedKeys(e.Columns) {
+		if col != "dataset" {
+			fail(ekey+".columns", "%s.columns: %q: with layout = \"matrix\" only the dataset column is mapped (columns = { dataset = \"…\" }); every other column is a method", at, col)
+		}
+	}
+	for _, p := range []string{"{dataset}", "{method}"} {
+		if strings.Contains(e.Path, p) {
+			fail(ekey+".path", "%s.path: a %s placeholder with layout = \"matrix\", whose rows are the datasets and columns the methods", at, p)
+		}
 	}
 }
 

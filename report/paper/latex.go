@@ -69,6 +69,26 @@ func accent(unit string, acc [2]string) string {
 }
 
 // escapeRune is one character in LaTeX's text mode.
+// Prose is Escape for running text with numbers (an analysis's
+// report): a relation written with spaces around it ("p = 0.012", "p <
+// 0.001") is tied to both sides by non-breaking spaces, so that a line
+// never ends or starts with it, and a hyphen that starts a number
+// ("-0.45" after a space, "(" or "[") is a minus sign, not a hyphen.
+func Prose(s string) string {
+	s = relationTies.Replace(s)
+	rs := []rune(s)
+	for i, r := range rs {
+		if r == '-' && i+1 < len(rs) && rs[i+1] >= '0' && rs[i+1] <= '9' && (i == 0 || strings.ContainsRune(" \u00a0([", rs[i-1])) {
+			rs[i] = '−'
+		}
+	}
+	return Escape(string(rs))
+}
+
+// relationTies puts non-breaking spaces around the relations of Prose.
+var relationTies = strings.NewReplacer(" = ", "\u00a0=\u00a0", " < ", "\u00a0<\u00a0", " > ", "\u00a0>\u00a0",
+	" ≤ ", "\u00a0≤\u00a0", " ≥ ", "\u00a0≥\u00a0", " ≈ ", "\u00a0≈\u00a0")
+
 func escapeRune(r rune) string {
 	switch r {
 	case '\\':

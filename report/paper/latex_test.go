@@ -142,3 +142,17 @@ func TestLaTeXMonteCarloBound(t *testing.T) {
 		}
 	}
 }
+
+// Prose ties relations to what they relate and writes a number's minus
+// as a minus sign; a hyphen inside a name stays one.
+func TestProse(t *testing.T) {
+	for in, want := range map[string]string{
+		"(M = -0.45, 95% CI [-1.2, 0.3], p < 0.001)": `(M~=~$-$0.45, 95\% CI [$-$1.2, 0.3], p~\textless{}~0.001)`,
+		"C4.5-m+cf = x-1 and -2":                     `C4.5-m+cf~=~x-1 and $-$2`,
+		"-3 ≥ -4":                                    `$-$3~$\ge$~$-$4`,
+	} {
+		if got := paper.Prose(in); got != want {
+			t.Errorf("Prose(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -59,7 +59,7 @@ func (b *siteBuild) writeReportsTeX() {
 		}
 		var esc []string
 		for _, s := range sentences {
-			esc = append(esc, paper.Escape(s))
+			esc = append(esc, paper.Prose(s))
 		}
 		tex := []byte("% " + v.ID + ": the report of the analysis, written by evalbook from data/" + v.ID + ".json\n" + strings.Join(esc, "\n") + "\n")
 		b.files["data/reports/"+v.ID+".tex"] = tex
