@@ -27,6 +27,9 @@ const (
 	// MaxGridValues bounds stability's alpha_similar, alpha_best and betas
 	// lists (each value is one more set of perturbed matrices).
 	MaxGridValues = 1000
+	// MaxCurvePoints bounds stability's curve_points (the sizes of the
+	// drop_datasets and drop_methods curves).
+	MaxCurvePoints = 10_000
 	// MaxGridFactor bounds the factors of alpha_similar and alpha_best.
 	MaxGridFactor = 1000
 	// MaxSubsetSizes bounds stability's subset_sizes list and each size.
@@ -84,6 +87,15 @@ const (
 	// it, the default rules leave them out with a warning, and rules that
 	// name them are an error (10 datasets allow 4 472 methods).
 	MaxMajorityComparisons = 100_000_000
+	// MaxStabilityPairwise bounds the comparisons of two methods on a
+	// dataset that a stability analysis makes over all its perturbed
+	// matrices (matrices × datasets × methods·(methods−1)/2) for the
+	// rules whose work grows with the square of the methods and for the
+	// Pareto check on every matrix (10 datasets × 300 methods, 2 268
+	// matrices, are 10⁹ comparisons and took 12 s of CPU). Past it,
+	// those rules leave the default rules with a warning, and the Pareto
+	// check runs on the full data only.
+	MaxStabilityPairwise = 3_000_000_000
 )
 
 // CheckMatrixSize reports more methods or datasets than one analysis

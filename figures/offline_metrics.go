@@ -128,16 +128,17 @@ func offlineMethods(r *offline.Result) ([]string, int) {
 func offlineMeans(r *offline.Result, methods []string, ax curveAxis) ([][]float64, bool) {
 	mean := make([][]float64, len(methods))
 	hasValue := false
+	byMethod := make(map[string][]int, len(methods)) // the runs of each method
+	for i, run := range r.Runs {
+		byMethod[run.Method] = append(byMethod[run.Method], i)
+	}
 	for mi, m := range methods {
 		mean[mi] = make([]float64, len(ax.xs))
 		for ki := range ax.xs {
 			var s float64
 			n := 0
-			for _, run := range r.Runs {
-				if run.Method != m {
-					continue
-				}
-				if v := run.Values[ax.name(ki)]; v != nil {
+			for _, i := range byMethod[m] {
+				if v := r.Runs[i].Values[ax.name(ki)]; v != nil {
 					s += *v
 					n++
 				}

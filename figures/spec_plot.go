@@ -395,10 +395,10 @@ func (l specLegend) draw(c draw.Canvas, tl vg.Point, cols int) {
 	if r, ok := c.Canvas.(*layoutRecorder); ok {
 		r.legends = append(r.legends, r.box(vg.Rectangle{Min: vg.Point{X: tl.X, Y: tl.Y - h}, Max: vg.Point{X: tl.X + w, Y: tl.Y}}))
 	}
-	rh := l.rowHeight()
+	rh, ew := l.rowHeight(), l.entryWidth() // measured once: every entry's text
 	for i, e := range l.entries {
 		col, row := i%cols, i/cols
-		x := tl.X + vg.Length(col)*(l.entryWidth()+2*l.gap)
+		x := tl.X + vg.Length(col)*(ew+2*l.gap)
 		mid := tl.Y - vg.Length(row)*rh - rh/2
 		l.thumbnail(c, e, x, mid)
 		sty := l.font

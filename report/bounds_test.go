@@ -293,24 +293,28 @@ func TestBoundsStabilityWork(t *testing.T) {
 	if err := manifest.CheckStabilityWork(opts(100), 100, 30); err != nil {
 		t.Errorf("100 datasets × 30 methods at the default repeats: %v", err)
 	}
-	// Each matrix compares every pair of methods on every dataset, and
-	// the matrices grow with the data: 1 000 datasets × 50 methods at
-	// the default repeats would be 2.6·10¹¹ comparisons (hours), 1 000
-	// methods × 10 datasets with repeats = 10 4·10¹¹.
+	// Past curve_points and similar_methods the matrices stop growing
+	// with the data, so 10 datasets × 1 000 methods run; the cells to
+	// score still grow with both, and are bounded.
+	if err := manifest.CheckStabilityWork(opts(10), 10, 1000); err != nil {
+		t.Errorf("10 datasets × 1 000 methods, repeats = 10: %v", err)
+	}
 	for _, c := range []struct {
 		nd, nm, repeats int
 		want            string
 	}{
-		{1000, 50, 100, "stability on 1000 datasets and 50 methods with repeats = 100 needs 106318 perturbed matrices of up to 1000 × 50, 2.7e+11 comparisons of two methods on a dataset, above the limit of 2e+09; list fewer methods (methods = [...]) or datasets, lower repeats or list fewer perturbations"},
-		{10, 1000, 10, "stability on 10 datasets and 1000 methods with repeats = 10 needs "},
+		{1000, 50, 100, "stability on 1000 datasets and 50 methods with repeats = 100 needs 11"},
+		{10, 10000, 100, "stability on 10 datasets and 10000 methods with repeats = 100 needs "},
 	} {
 		err := manifest.CheckStabilityWork(opts(c.repeats), c.nd, c.nm)
-		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "above the limit of 2e+09") {
-			t.Errorf("%d datasets × %d methods: got %v\nwant %s", c.nd, c.nm, err, c.want)
+		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "cells to score, above the limit of 5e+08; lower repeats or curve_points") {
+			t.Errorf("%d datasets × %d methods: got %v\nwant %s…", c.nd, c.nm, err, c.want)
 		}
 	}
-	err := manifest.CheckStabilityWork(opts(analyses.MaxRepeats), 1000, 11)
-	want := "stability on 1000 datasets and 11 methods with repeats = 10000 needs 9"
+	o := opts(analyses.MaxRepeats)
+	o.CurvePoints = 1000
+	err := manifest.CheckStabilityWork(o, 1000, 11)
+	want := "stability on 1000 datasets and 11 methods with repeats = 10000 needs "
 	if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "above the limit of 1000000") {
 		t.Errorf("got %v\nwant %s…", err, want)
 	}

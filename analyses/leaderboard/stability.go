@@ -55,6 +55,13 @@ type StabilityOptions struct {
 	Datasets      []string  `toml:"datasets"`      // optional subset
 	Methods       []string  `toml:"methods"`       // optional subset
 	Missing       string    `toml:"missing"`       // "error" (default) or "drop"
+	// CurvePoints bounds the sizes drop_datasets and drop_methods
+	// evaluate: with more datasets (methods) than that, the curve is
+	// drawn at CurvePoints sizes evenly spaced from 1 to the largest.
+	CurvePoints int `toml:"curve_points"` // default 50
+	// SimilarMethods bounds the methods similar_method clones: with more,
+	// a seeded sample of that many, the same for every α.
+	SimilarMethods int `toml:"similar_methods"` // default 50
 }
 
 // Defaults fills unset options. Grids are built from integers so that
@@ -92,6 +99,12 @@ func (o *StabilityOptions) Defaults() {
 	}
 	if o.Missing == "" {
 		o.Missing = "error"
+	}
+	if o.CurvePoints == 0 {
+		o.CurvePoints = 50
+	}
+	if o.SimilarMethods == 0 {
+		o.SimilarMethods = 50
 	}
 }
 
@@ -147,6 +160,12 @@ func (o *StabilityOptions) Validate() error {
 	if err := analyses.OneOf("missing", o.Missing, "error", "drop"); err != nil {
 		return err
 	}
+	if err := analyses.CheckInt("curve_points", o.CurvePoints, 2, analyses.MaxCurvePoints); err != nil {
+		return err
+	}
+	if err := analyses.CheckInt("similar_methods", o.SimilarMethods, 1, analyses.MaxMethods); err != nil {
+		return err
+	}
 	return analyses.FirstError(analyses.CheckDistinct("datasets", o.Datasets), analyses.CheckDistinct("methods", o.Methods))
 }
 
@@ -181,15 +200,25 @@ type StabilityInput struct {
 // StabilityResult holds every curve, the per-rule summary (Table 3 of
 // Shevchenko et al. 2024) and the Pareto-efficacy check.
 type StabilityResult struct {
-	Metric          string               `json:"metric"`
-	HigherIsBetter  bool                 `json:"higher_is_better"`
-	Datasets        []string             `json:"datasets"`
-	Methods         []string             `json:"methods"`
-	Rules           []string             `json:"rules"`
-	Perturbations   []string             `json:"perturbations"`
-	Repeats         int                  `json:"repeats"`
-	BetaMax         float64              `json:"beta_max"`
-	SubsetSizes     []int                `json:"subset_sizes"`
+	Metric         string   `json:"metric"`
+	HigherIsBetter bool     `json:"higher_is_better"`
+	Datasets       []string `json:"datasets"`
+	Methods        []string `json:"methods"`
+	Rules          []string `json:"rules"`
+	Perturbations  []string `json:"perturbations"`
+	Repeats        int      `json:"repeats"`
+	BetaMax        float64  `json:"beta_max"`
+	SubsetSizes    []int    `json:"subset_sizes"`
+	CurvePoints    int      `json:"curve_points"`
+	SimilarMethods int      `json:"similar_methods"`
+	// SimilarSample lists the methods similar_method cloned when it
+	// cloned a sample of them (more than SimilarMethods methods).
+	SimilarSample []string `json:"similar_sample,omitempty"`
+	// ParetoScope is where the Pareto-efficacy check ran: "all" (the
+	// full data and every perturbed matrix), "full" (the full data only:
+	// every perturbed matrix would compare more pairs of methods than
+	// analyses.MaxStabilityPairwise) or "none".
+	ParetoScope     string               `json:"pareto_scope"`
 	DroppedDatasets []string             `json:"dropped_datasets,omitempty"`
 	Reference       map[string][]float64 `json:"reference_scores"` // rule -> score per method on all data
 	Curves          []StabilityCurve     `json:"curves"`
@@ -373,7 +402,7 @@ func Stability(in StabilityInput, opts StabilityOptions) (*StabilityResult, erro
 	score := func(rules []string, q analyses.Matrix, v stabView, betaMax float64) ([][]float64, []error) {
 		return stabilityScores(rules, q, higher, betaMax, v)
 	}
-	return stability(in, opts, score)
+	return stability(in, opts, score, analyses.MaxStabilityPairwise)
 }
 
 // stabilityScorer computes the scores of several rules on one matrix (as
@@ -382,7 +411,7 @@ func Stability(in StabilityInput, opts StabilityOptions) (*StabilityResult, erro
 // replace it to plant a rule that is not Pareto efficient.
 type stabilityScorer func(rules []string, q analyses.Matrix, v stabView, betaMax float64) ([][]float64, []error)
 
-func stability(in StabilityInput, opts StabilityOptions, score stabilityScorer) (*StabilityResult, error) {
+func stability(in StabilityInput, opts StabilityOptions, score stabilityScorer, pairwise float64) (*StabilityResult, error) {
 	higher := in.Metric.Better == analyses.HigherIsBetter
 	opts.SubsetSizes = stabUnique(opts.SubsetSizes)
 	res := &StabilityResult{
@@ -392,6 +421,8 @@ func stability(in StabilityInput, opts StabilityOptions, score stabilityScorer) 
 		Repeats:        opts.Repeats,
 		BetaMax:        opts.BetaMax,
 		SubsetSizes:    opts.SubsetSizes,
+		CurvePoints:    opts.CurvePoints,
+		SimilarMethods: opts.SimilarMethods,
 		Reference:      map[string][]float64{},
 	}
 	stabCheckInput(in)
@@ -422,8 +453,13 @@ func stability(in StabilityInput, opts StabilityOptions, score stabilityScorer) 
 			}
 		}
 	}
-	cache := newStabCache(q, higher, opts.BetaMax)
-	stabReference(res, stabUnique(opts.Rules), q, cache, score, opts.BetaMax)
+	rules, scope, err := stabilityPairwise(stabUnique(opts.Rules), StabilityMatrices(opts, nd, nm), nd, nm, pairwise, &res.Warnings)
+	if err != nil {
+		return nil, err
+	}
+	res.ParetoScope = scope
+	cache := newStabCache(q, higher, opts.BetaMax, slices.ContainsFunc(rules, isMajorityRule))
+	stabReference(res, rules, q, cache, score, opts.BetaMax)
 	if len(res.Rules) == 0 {
 		return nil, fmt.Errorf("metric %q: no rule could be computed: %s", in.Metric.Name, strings.Join(res.List, "; "))
 	}
@@ -431,6 +467,7 @@ func stability(in StabilityInput, opts StabilityOptions, score stabilityScorer) 
 	e := &stabEngine{
 		q: q, nd: nd, nm: nm, higher: higher, bound: in.Metric.Max,
 		rules: res.Rules, ref: res.Reference, opts: opts, score: score, seed: in.Seed, res: res, cache: cache,
+		paretoAll: scope == "all", paretoFull: scope != "none",
 	}
 	e.plan()
 	if err := e.run(in.Jobs, in.Progress); err != nil {

@@ -76,6 +76,10 @@ type stabEngine struct {
 	jobs     []stabJob
 	out      []stabOut
 	allRules []int
+	refRanks [][]float64 // per rule, the ranks of its reference scores
+	// paretoAll checks Pareto efficacy on every matrix, paretoFull on
+	// the full data (stabilityPairwise decides).
+	paretoAll, paretoFull bool
 }
 
 // stabStream numbers a (perturbation, point) random stream by the
@@ -91,8 +95,9 @@ func stabStream(pert string, point int) uint64 {
 }
 
 func (e *stabEngine) plan() {
-	for i := range e.rules {
+	for i, r := range e.rules {
 		e.allRules = append(e.allRules, i)
+		e.refRanks = append(e.refRanks, stats.RankData(e.ref[r]))
 	}
 	// The full data, checked for Pareto efficacy first.
 	e.jobs = append(e.jobs, stabJob{plan: -1, beta: e.opts.BetaMax})
@@ -104,12 +109,7 @@ func (e *stabEngine) plan() {
 		case PerturbDropMethods:
 			e.planDropMethods(p)
 		case PerturbSimilarMethod:
-			for _, a := range stabSortedUnique(e.opts.AlphaSimilar) {
-				p.add(a, true)
-				for m := 0; m < e.nm; m++ {
-					e.addJob(p, stabJob{extra: stabClone, of: m, alpha: a, beta: e.opts.BetaMax})
-				}
-			}
+			e.planSimilar(p)
 		case PerturbBestMethod:
 			for _, a := range stabSortedUnique(e.opts.AlphaBest) {
 				p.add(a, true)
@@ -130,7 +130,10 @@ func (e *stabEngine) planDropDatasets(p *stabPlan) {
 	if e.nd < 3 {
 		e.res.Warnf("drop_datasets needs at least 3 datasets (2 must remain), have %d", e.nd)
 	}
-	for i := 1; i <= e.nd-2; i++ {
+	if e.nd-2 > e.opts.CurvePoints {
+		e.res.Warnf("drop_datasets is drawn at %d of its %d sizes, evenly spaced (curve_points = %d)", e.opts.CurvePoints, e.nd-2, e.opts.CurvePoints)
+	}
+	for _, i := range stabCurveSizes(e.nd-2, e.opts.CurvePoints) {
 		sets, all := e.subsets(e.nd, i, stabStream(p.name, i))
 		p.add(float64(i), all)
 		for _, drop := range sets {
@@ -144,13 +147,60 @@ func (e *stabEngine) planDropMethods(p *stabPlan) {
 	if e.nm < 4 {
 		e.res.Warnf("drop_methods needs at least 4 methods (3 must remain), have %d", e.nm)
 	}
-	for i := 1; i <= e.nm-3; i++ {
+	if e.nm-3 > e.opts.CurvePoints {
+		e.res.Warnf("drop_methods is drawn at %d of its %d sizes, evenly spaced (curve_points = %d)", e.opts.CurvePoints, e.nm-3, e.opts.CurvePoints)
+	}
+	for _, i := range stabCurveSizes(e.nm-3, e.opts.CurvePoints) {
 		sets, all := e.subsets(e.nm, i, stabStream(p.name, i))
 		p.add(float64(i), all)
 		for _, drop := range sets {
 			e.addJob(p, stabJob{cols: stabComplement(e.nm, drop), beta: e.opts.BetaMax})
 		}
 	}
+}
+
+// planSimilar plans a clone of each method at every α: of every method,
+// or of SimilarMethods of them drawn once (the same for every α) when
+// there are more.
+func (e *stabEngine) planSimilar(p *stabPlan) {
+	of := stabIdentity(e.nm)
+	if e.nm > e.opts.SimilarMethods {
+		rng := rand.New(rand.NewPCG(e.seed, stabStream(p.name, stabSampleStream)))
+		of = stabDrawSorted(rng, of, e.opts.SimilarMethods)
+		e.res.SimilarSample = make([]string, len(of))
+		for i, m := range of {
+			e.res.SimilarSample[i] = e.res.Methods[m]
+		}
+		e.res.Warnf("similar_method clones %d of the %d methods (a seeded sample, similar_methods = %d), not every one", len(of), e.nm, e.opts.SimilarMethods)
+	}
+	for _, a := range stabSortedUnique(e.opts.AlphaSimilar) {
+		exhaustive := len(of) == e.nm
+		p.add(a, exhaustive)
+		for _, m := range of {
+			e.addJob(p, stabJob{extra: stabClone, of: m, alpha: a, beta: e.opts.BetaMax})
+		}
+	}
+}
+
+// stabSampleStream is the point number of similar_method's stream that
+// draws its sample of methods (its points are the α, far fewer).
+const stabSampleStream = 1<<32 - 1
+
+// stabCurveSizes is 1 … largest, or, past points sizes, points sizes
+// evenly spaced from 1 to largest (both included, rounded to the nearest
+// integer: distinct, as the step is above 1).
+func stabCurveSizes(largest, points int) []int {
+	var sizes []int
+	if largest <= points {
+		for i := 1; i <= largest; i++ {
+			sizes = append(sizes, i)
+		}
+		return sizes
+	}
+	for j := 0; j < points; j++ {
+		sizes = append(sizes, 1+int(math.Round(float64(largest-1)*float64(j)/float64(points-1))))
+	}
+	return sizes
 }
 
 // planBeta plans the full matrix at every β̂, for the dm_* rules only.
@@ -498,15 +548,17 @@ func (e *stabEngine) eval(j *stabJob) stabOut {
 		if s == nil {
 			continue
 		}
-		ref := e.ref[e.rules[r]]
-		if j.cols != nil {
-			sub := make([]float64, len(j.cols))
-			for i, c := range j.cols {
-				sub[i] = ref[c]
-			}
-			ref = sub
+		if j.cols == nil {
+			// the reference's ranks are the same for every such job
+			o.rho[k] = stats.Pearson(e.refRanks[r], stats.RankData(s[:e.nm]))
+			continue
 		}
-		o.rho[k] = stats.Spearman(ref, s[:len(ref)])
+		ref := e.ref[e.rules[r]]
+		sub := make([]float64, len(j.cols))
+		for i, c := range j.cols {
+			sub[i] = ref[c]
+		}
+		o.rho[k] = stats.Spearman(sub, s[:len(sub)])
 	}
 	return o
 }
@@ -514,8 +566,11 @@ func (e *stabEngine) eval(j *stabJob) stabOut {
 // scoreAll scores one matrix under every rule of the job and checks each
 // rule for Pareto efficacy on it.
 func (e *stabEngine) scoreAll(j *stabJob, q analyses.Matrix, rows []int, rules []int, o *stabOut) [][]float64 {
-	o.checked++
-	dom := stabDominance(q, e.higher)
+	var dom [][2]int
+	if e.paretoAll || (e.paretoFull && j.plan < 0) {
+		o.checked++
+		dom = stabDominance(q, e.higher)
+	}
 	names := make([]string, len(rules))
 	for k, r := range rules {
 		names[k] = e.rules[r]

@@ -35,14 +35,21 @@ type stabCache struct {
 	gt    []uint64 // (a·nm + b)·words + w: bit d set when a is strictly better than b on row d
 }
 
-func newStabCache(q analyses.Matrix, higher bool, betaMax float64) *stabCache {
+// newStabCache computes the shared parts of the full matrix's Scorer.
+// Who beats whom (the Scorer's wins and the bit sets) costs memory and
+// time with the square of the methods and serves only Copeland and
+// Minimax: without majority rules it is left out.
+func newStabCache(q analyses.Matrix, higher bool, betaMax float64, majority bool) *stabCache {
 	s := NewScorer(q, higher)
 	nd, nm := len(q), len(q[0])
 	c := &stabCache{full: s, words: (nd + 63) / 64}
 	s.Ranks()
-	s.Wins()
 	s.rowBests()
 	c.dm, _ = s.dmIndex(betaMax)
+	if !majority {
+		return c
+	}
+	s.Wins()
 	c.gt = make([]uint64, nm*nm*c.words)
 	for d, row := range q {
 		for a := 0; a < nm; a++ {
@@ -81,10 +88,14 @@ func (v stabView) scorer(q analyses.Matrix, higher bool) *Scorer {
 		for i, d := range v.rows {
 			s.ranks[i] = f.ranks[d]
 		}
-		s.wins = c.rowWins(v.rows)
+		if c.gt != nil {
+			s.wins = c.rowWins(v.rows)
+		}
 		if c.dm != nil {
 			s.dm = c.dm.rows(v.rows, len(q[0]))
 		}
+	case c.gt == nil:
+		// no majority rule: nothing of the pairs to reuse
 	case v.rows == nil && !v.extra:
 		s.wins = make([][]int, len(v.cols))
 		for i, a := range v.cols {

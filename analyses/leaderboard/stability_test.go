@@ -346,7 +346,7 @@ func TestStabilityParetoPlanted(t *testing.T) {
 		}
 		return out, errs
 	}
-	r, err := stability(in, op, planted)
+	r, err := stability(in, op, planted, analyses.MaxStabilityPairwise)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -547,7 +547,7 @@ func TestStabilityFastScoresIdentical(t *testing.T) {
 		}
 		for _, higher := range []bool{true, false} {
 			for _, beta := range []float64{1, 1.5, 2.35, 3, 10} {
-				cache := newStabCache(q, higher, 3)
+				cache := newStabCache(q, higher, 3, true)
 				// The matrix itself, a subset of its rows, of its columns,
 				// and with an extra column, each scored through the cache.
 				rows := []int{}

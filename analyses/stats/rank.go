@@ -2,7 +2,7 @@ package stats
 
 import (
 	"math"
-	"sort"
+	"slices"
 
 	"gonum.org/v1/gonum/stat"
 )
@@ -16,7 +16,19 @@ func RankData(x []float64) []float64 {
 			idx = append(idx, i)
 		}
 	}
-	sort.SliceStable(idx, func(a, b int) bool { return x[idx[a]] < x[idx[b]] })
+	// Equal values share one average rank, so their order after the sort
+	// does not matter: an unstable sort gives the same ranks.
+	// (No NaN is left, so < and > order them: cmp.Compare's NaN checks
+	// would cost a quarter of the ranking.)
+	slices.SortFunc(idx, func(a, b int) int {
+		switch u, v := x[a], x[b]; {
+		case u < v:
+			return -1
+		case u > v:
+			return 1
+		}
+		return 0
+	})
 	r := make([]float64, len(x))
 	for i := range r {
 		r[i] = math.NaN()

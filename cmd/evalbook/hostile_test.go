@@ -1467,6 +1467,24 @@ func hostileRows() []hostileRow {
 			"study.toml":       baseManifest + "rules = [\"mean_rank\", \"copeland\"]\n",
 		}), `study.toml:12: analyses/lb: rules: copeland: they compare every pair of methods on every dataset, and 8200 methods on 3 datasets are 1.01e+08 comparisons, more than the limit of 1e+08`),
 	)
+	// A stability analysis scores thousands of matrices: past 3·10⁹
+	// comparisons of two methods over all of them, a rules list that
+	// names a rule whose work grows with the square of the methods is an
+	// error at its line, before any work (the default rules leaving them
+	// out is TestStabilityPairwiseBound's).
+	var wideStab strings.Builder
+	wideStab.WriteString(hdr)
+	for m := 0; m < 1000; m++ {
+		for d := 1; d <= 10; d++ {
+			fmt.Fprintf(&wideStab, "d%d,m%d,m,%d\n", d, m, (m*7919+d*104729)%1000)
+		}
+	}
+	add(
+		bad("data", "stability dm_lbo over 1 000 methods", studyFiles(map[string]string{
+			"data/results.csv": wideStab.String(),
+			"study.toml":       strings.Replace(baseManifest, `type = "aggregate"`, `type = "stability"`, 1) + "repeats = 10\nrules = [\"mean\", \"dm_lbo\"]\n",
+		}), `study.toml:13: analyses/lb: rules: dm_lbo: its work grows with the square of the methods, and 2268 perturbed matrices of 10 datasets × 1000 methods are 1.13e+10 comparisons of two methods on a dataset, more than the limit of 3e+09`),
+	)
 	// Issue 31, nothing unbounded: sizes and nesting past their limits
 	// end in an error at the file and line where the limit is passed.
 	nested := ""

@@ -46,72 +46,30 @@ func (s *Study) optionErrors(file string, a AnalysisSpec, err error) []error {
 // cores), so the limit keeps the worst case near 2.5 GB.
 const maxStabilityMatrices = 1_000_000
 
-// maxStabilityWork bounds the comparisons of pairs of methods one
-// stability analysis makes: every perturbed matrix is scored by rules
-// that compare every pair of its methods on every dataset (the pairwise
-// rules and the Pareto check), so a matrix costs datasets × methods², and
-// the matrices themselves grow with the datasets (drop_datasets) and the
-// methods (drop_methods, similar_method): the work grows with the cube
-// of the methods. The 261 459 matrices of 30 datasets × 11 methods above
-// are 9.5·10⁸ comparisons (33 s); 100 methods × 10 datasets with
-// repeats = 10 are 4.4·10⁸, 1 000 methods 4·10¹¹ (hours).
-const maxStabilityWork = 2_000_000_000
+// maxStabilityCells bounds the cells (datasets × methods) of all the
+// matrices one stability analysis scores: scoring a matrix under every
+// rule costs about 300 ns a cell (10 datasets × 1 000 methods, 2 268
+// matrices: 2.3·10⁷ cells, 7 s of CPU), so the limit is a few minutes.
+// The number of matrices no longer grows with the data past curve_points
+// and similar_methods (50 each by default), and the work that grows with
+// the square of the methods has its own bound in the analysis
+// (analyses.MaxStabilityPairwise).
+const maxStabilityCells = 500_000_000
 
-// CheckStabilityWork counts the matrices a stability analysis would plan
-// on nd datasets and nm methods (as leaderboard.Stability plans them: every
-// subset of a size when there are at most repeats, else repeats of them)
-// and refuses more than maxStabilityMatrices.
+// CheckStabilityWork counts the matrices a stability analysis would score
+// on nd datasets and nm methods (leaderboard.StabilityMatrices) and
+// refuses more than maxStabilityMatrices, or more than maxStabilityCells
+// cells in all.
 func CheckStabilityWork(o *leaderboard.StabilityOptions, nd, nm int) error {
 	r := o.Repeats
-	subsets := func(n, k int) int { // min(C(n, k), r)
-		c := 1.0
-		for j := 1; j <= k; j++ {
-			c = c * float64(n-k+j) / float64(j)
-			if c > float64(r) {
-				return r
-			}
-		}
-		return int(c)
-	}
-	distinct := func(list []float64) int {
-		seen := map[float64]bool{}
-		for _, v := range list {
-			seen[v] = true
-		}
-		return len(seen)
-	}
-	total := 1 // the full data
-	for _, p := range o.Perturbations {
-		switch p {
-		case leaderboard.PerturbDropDatasets:
-			for i := 1; i <= nd-2; i++ {
-				total += subsets(nd, i)
-			}
-		case leaderboard.PerturbDropMethods:
-			for i := 1; i <= nm-3; i++ {
-				total += subsets(nm, i)
-			}
-		case leaderboard.PerturbSimilarMethod:
-			total += distinct(o.AlphaSimilar) * nm
-		case leaderboard.PerturbBestMethod:
-			total += distinct(o.AlphaBest)
-		case leaderboard.PerturbBeta:
-			total += distinct(o.Betas)
-		case leaderboard.PerturbSubsetPairs:
-			for _, s := range o.SubsetSizes {
-				if 2*s <= nd {
-					total += r
-				}
-			}
-		}
-	}
+	total := leaderboard.StabilityMatrices(*o, nd, nm)
 	if total > maxStabilityMatrices {
 		return fmt.Errorf("stability on %d datasets and %d methods with repeats = %d needs %d perturbed matrices, above the limit of %d; lower repeats or list fewer perturbations",
 			nd, nm, r, total, maxStabilityMatrices)
 	}
-	if work := float64(total) * float64(nd) * float64(nm) * float64(nm); work > maxStabilityWork {
-		return fmt.Errorf("stability on %d datasets and %d methods with repeats = %d needs %d perturbed matrices of up to %d × %d, %.2g comparisons of two methods on a dataset, above the limit of %.0e; list fewer methods (methods = [...]) or datasets, lower repeats or list fewer perturbations",
-			nd, nm, r, total, nd, nm, work, float64(maxStabilityWork))
+	if cells := float64(total) * float64(nd) * float64(nm); cells > maxStabilityCells {
+		return fmt.Errorf("stability on %d datasets and %d methods with repeats = %d needs %d perturbed matrices of up to %d × %d, %.2g cells to score, above the limit of %.0e; lower repeats or curve_points, list fewer perturbations, or compare fewer methods (methods = [...]) or datasets",
+			nd, nm, r, total, nd, nm, cells, float64(maxStabilityCells))
 	}
 	return nil
 }
