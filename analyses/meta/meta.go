@@ -39,8 +39,14 @@ type Options struct {
 	Test      string   `toml:"test"`   // z | knha
 	Alpha     float64  `toml:"alpha"`
 	Datasets  []string `toml:"datasets"` // order (and subset) of rows
-	Subgroup  string   `toml:"subgroup"` // a dataset attribute
-	Missing   string   `toml:"missing"`  // drop | zero: an empty per-unit value
+	// Subgroup names a column of the summary file or, without one, a
+	// dataset attribute: per-subgroup summaries and the test between them.
+	Subgroup string `toml:"subgroup"`
+	// SubgroupTau2 is "separate" (a model per subgroup, each with its own
+	// τ²) or "common" (one mixed-effects model with the subgroup as a
+	// categorical moderator and a common τ²).
+	SubgroupTau2 string `toml:"subgroup_tau2"`
+	Missing      string `toml:"missing"` // drop | zero: an empty per-unit value
 	// Design says how per-unit values are compared: "paired" (each unit's
 	// treatment value with its control value, by unit id or row) or
 	// "independent" (two independent groups per dataset, as a two-group
@@ -83,6 +89,7 @@ var (
 	metaTests   = []string{"z", "knha"}
 	metaMissing = []string{"drop", "zero"}
 	metaDesigns = []string{"paired", "independent"}
+	metaSubTau2 = []string{"separate", "common"}
 )
 
 // Defaults sets the defaults the README lists.
@@ -94,6 +101,7 @@ func (o *Options) Defaults() {
 	o.Alpha = 0.05
 	o.Missing = "drop"
 	o.Design = "paired"
+	o.SubgroupTau2 = "separate"
 }
 
 // Validate checks the options on their own (names of methods, datasets
@@ -112,6 +120,9 @@ func (o *Options) Validate() error {
 	if o.Test == "" {
 		o.Test = "z"
 	}
+	if o.SubgroupTau2 == "" {
+		o.SubgroupTau2 = "separate"
+	}
 	if o.Metric == "" && o.Summary.Path == "" {
 		return analyses.OptionErrorf("metric", "missing")
 	}
@@ -119,7 +130,7 @@ func (o *Options) Validate() error {
 		key     string
 		val     *string
 		allowed []string
-	}{{"effect", &o.Effect, metaEffects}, {"model", &o.Model, metaModels}, {"tau2", &o.Tau2, metaTau2}, {"test", &o.Test, metaTests}, {"missing", &o.Missing, metaMissing}, {"design", &o.Design, metaDesigns}} {
+	}{{"effect", &o.Effect, metaEffects}, {"model", &o.Model, metaModels}, {"tau2", &o.Tau2, metaTau2}, {"test", &o.Test, metaTests}, {"missing", &o.Missing, metaMissing}, {"design", &o.Design, metaDesigns}, {"subgroup_tau2", &o.SubgroupTau2, metaSubTau2}} {
 		if canon := canonical(*c.val, c.allowed); canon != "" {
 			*c.val = canon // "reml" means "REML"
 			continue
@@ -316,6 +327,13 @@ type Result struct {
 	QBetween      *float64           `json:"Q_between,omitempty"`
 	DFBetween     int                `json:"df_between,omitempty"`
 	PBetween      *float64           `json:"p_between,omitempty"`
+	// SubgroupTau2 is "separate" or "common"; with a common τ² the test
+	// between is the model's QM (F under test = "t" or "knha", with
+	// DFBetween2 its denominator's degrees of freedom) and Within its
+	// test of residual heterogeneity.
+	SubgroupTau2 string        `json:"subgroup_tau2,omitempty"`
+	DFBetween2   int           `json:"df_between_denominator,omitempty"`
+	Within       *WithinGroups `json:"within,omitempty"`
 
 	// Sensitivity (sensitivity = true): leave-one-out fits, influence
 	// diagnostics and Egger's regression test (meta_sensitivity.go).
@@ -407,10 +425,7 @@ func (r *Result) Tables() []analyses.Table {
 	tables := append([]analyses.Table{main, in, het}, r.naturalTable()...)
 	tables = append(tables, r.modsTables()...)
 	if r.Subgroup != "" {
-		bt := analyses.Table{Name: "subgroups", Title: "Test of subgroup differences",
-			Columns: []string{"subgroup", "Q_between", "df", "p_between"}}
-		bt.Rows = append(bt.Rows, []any{r.Subgroup, ptr(r.QBetween), r.DFBetween, ptr(r.PBetween)})
-		tables = append(tables, bt)
+		tables = append(tables, r.subgroupsTable())
 	}
 	if r.Sensitivity {
 		tables = append(tables, r.sensitivityTables()...)
@@ -506,7 +521,9 @@ func Analyze(in Input, o Options) (*Result, error) {
 	}
 	metaSummarise(res, idx, o)
 	if o.Subgroup != "" {
-		metaSubgroups(res, idx, o)
+		if err := metaSubgroupsBy(res, idx, o); err != nil {
+			return nil, err
+		}
 	}
 	metaHetCIs(res, idx, o)
 	if err := metaMods(res, in, idx, o); err != nil {
@@ -582,7 +599,7 @@ func metaRows(res *Result, in Input, o Options, studies []Study, what string) {
 			g, ok := in.Groups[s.Dataset]
 			if !ok || g == "" {
 				g = "(no " + o.Subgroup + ")"
-				res.Warnf("dataset %s has no attribute %q: grouped under %q", n.Dataset(s.Dataset), o.Subgroup, g)
+				res.Warnf("dataset %s has no value of %q: grouped under %q", n.Dataset(s.Dataset), o.Subgroup, g)
 			}
 			row.Group = g
 		}
@@ -839,19 +856,7 @@ func metaPairedSMD(s Study, o Options, sd float64) (y, v float64, reason string)
 // on G − 1 degrees of freedom (a fixed-effect model over the subgroup
 // summaries, as rma(M_g, sei = SE_g, method = "FE")).
 func metaSubgroups(res *Result, idx []int, o Options) {
-	res.Subgroup = o.Subgroup
-	res.Subgroups = map[string]Summary{}
-	members := map[string][]int{}
-	for _, r := range res.Rows {
-		if _, ok := members[r.Group]; !ok {
-			members[r.Group] = nil
-			res.SubgroupOrder = append(res.SubgroupOrder, r.Group)
-		}
-	}
-	for _, i := range idx {
-		g := res.Rows[i].Group
-		members[g] = append(members[g], i)
-	}
+	members := subgroupMembers(res, idx, o)
 	var ys, vs []float64
 	for _, g := range res.SubgroupOrder {
 		m := members[g]

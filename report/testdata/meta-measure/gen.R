@@ -45,3 +45,33 @@ p2 <- predict(m2, transf = transf.ipft.hm, targs = list(ni = pr$ni))
 out$pft <- list(het = hci(m2), effect = m2$b[1], ci_low = m2$ci.lb, ci_high = m2$ci.ub, tau2 = m2$tau2, I2 = m2$I2,
                 natural = list(effect = p2$pred, ci_low = p2$ci.lb, ci_high = p2$ci.ub, pi_low = p2$pi.lb, pi_high = p2$pi.ub))
 writeLines(jsonlite::toJSON(out, auto_unbox = TRUE, digits = NA, pretty = TRUE), "expected.json")
+
+# Subgroups from a summary column: dat.bcg's alloc (RR, DL), fitted
+# separately per subgroup and as one model with a common tau^2
+# (mods = ~ factor(alloc) - 1 for the estimates, ~ factor(alloc) for QM);
+# dat.bangertdrowns2004's grade (generic yi, vi; REML, Knapp-Hartung).
+common <- function(es, g, method, test) {
+  es$g <- factor(g)
+  m0 <- rma(yi, vi, mods = ~ g - 1, data = es, method = method, test = test,
+            control = list(threshold = 1e-12, maxiter = 10000))
+  m1 <- rma(yi, vi, mods = ~ g, data = es, method = method, test = test,
+            control = list(threshold = 1e-12, maxiter = 10000))
+  p <- predict(m0, newmods = diag(nlevels(es$g)))
+  list(groups = levels(es$g), effect = c(m0$beta), se = m0$se, ci_low = m0$ci.lb, ci_high = m0$ci.ub, p = m0$pval,
+       pi_low = p$pi.lb, pi_high = p$pi.ub, tau2 = m0$tau2, QM = m1$QM, df_QM = m1$QMdf, p_QM = m1$QMp,
+       QE = m1$QE, df_QE = m1$k - m1$p, p_QE = m1$QEp)
+}
+separate <- function(es, g, method, test) {
+  lapply(split(seq_len(nrow(es)), g), function(i) {
+    m <- rma(yi, vi, data = es[i, ], method = method, test = test)
+    list(effect = m$b[1], se = m$se, ci_low = m$ci.lb, ci_high = m$ci.ub, tau2 = m$tau2)
+  })
+}
+out$subgroups <- list(bcg_common = common(es, dat.bcg$alloc, "DL", "z"),
+                      bcg_separate = separate(es, dat.bcg$alloc, "DL", "z"))
+bd <- dat.bangertdrowns2004
+bd$dataset <- paste0(gsub("[^A-Za-z]", "", bd$author), "-", bd$id)
+write.csv(data.frame(dataset = bd$dataset, yi = bd$yi, vi = bd$vi, grade = paste0("grade", bd$grade), year = bd$year),
+          "bangert.csv", row.names = FALSE, quote = FALSE)
+out$subgroups$bangert_common <- common(bd, paste0("grade", bd$grade), "REML", "knha")
+writeLines(jsonlite::toJSON(out, auto_unbox = TRUE, digits = NA, pretty = TRUE), "expected.json")
