@@ -96,8 +96,10 @@ func TestNotesEveryBranch(t *testing.T) {
 					func(o *meta.Options) { o.Subgroup = "domain" },
 					func(o *meta.Options) { o.Sensitivity = true },
 					func(o *meta.Options) { o.Missing = "zero" },
+					func(o *meta.Options) { o.Test = "t" },
+					func(o *meta.Options) { o.Subgroup, o.SubgroupTau2 = "domain", "common" },
 				}
-				for _, tau := range []string{"DL", "REML", "ML", "PM", "EB", "HE", "HS", "SJ"} {
+				for _, tau := range []meta.Tau2Option{"DL", "REML", "ML", "PM", "EB", "HE", "HS", "SJ", "0.04"} {
 					variants = append(variants, func(o *meta.Options) { o.Tau2 = tau })
 				}
 				for _, v := range variants {

@@ -30,15 +30,17 @@ import (
 
 // Options are the keys of a `meta_analysis` [[analyses]] table.
 type Options struct {
-	Treatment string   `toml:"treatment"`
-	Control   string   `toml:"control"`
-	Metric    string   `toml:"metric"`
-	Effect    string   `toml:"effect"` // md | smd | hedges_g | rom
-	Model     string   `toml:"model"`  // random | fixed
-	Tau2      string   `toml:"tau2"`   // DL | REML | PM | ML | HE | HS | SJ | EB
-	Test      string   `toml:"test"`   // z | knha
-	Alpha     float64  `toml:"alpha"`
-	Datasets  []string `toml:"datasets"` // order (and subset) of rows
+	Treatment string `toml:"treatment"`
+	Control   string `toml:"control"`
+	Metric    string `toml:"metric"`
+	Effect    string `toml:"effect"` // md | smd | hedges_g | rom
+	Model     string `toml:"model"`  // random | fixed
+	// Tau2 is an estimator (DL | REML | PM | ML | HE | HS | SJ | EB) or a
+	// number that fixes τ².
+	Tau2     Tau2Option `toml:"tau2"`
+	Test     string     `toml:"test"` // z | t | knha
+	Alpha    float64    `toml:"alpha"`
+	Datasets []string   `toml:"datasets"` // order (and subset) of rows
 	// Subgroup names a column of the summary file or, without one, a
 	// dataset attribute: per-subgroup summaries and the test between them.
 	Subgroup string `toml:"subgroup"`
@@ -86,7 +88,7 @@ var (
 	metaEffects = []string{"md", "smd", "hedges_g", "rom"}
 	metaModels  = []string{"random", "fixed"}
 	metaTau2    = []string{"DL", "REML", "PM", "ML", "HE", "HS", "SJ", "EB"}
-	metaTests   = []string{"z", "knha"}
+	metaTests   = []string{"z", "t", "knha"}
 	metaMissing = []string{"drop", "zero"}
 	metaDesigns = []string{"paired", "independent"}
 	metaSubTau2 = []string{"separate", "common"}
@@ -117,12 +119,7 @@ func (o *Options) Validate() error {
 	if o.Treatment == o.Control && o.Treatment != "" {
 		return analyses.OptionErrorf("control", "%q is also the treatment", o.Control)
 	}
-	if o.Test == "" {
-		o.Test = "z"
-	}
-	if o.SubgroupTau2 == "" {
-		o.SubgroupTau2 = "separate"
-	}
+	o.fillEmpty()
 	if o.Metric == "" && o.Summary.Path == "" {
 		return analyses.OptionErrorf("metric", "missing")
 	}
@@ -130,7 +127,7 @@ func (o *Options) Validate() error {
 		key     string
 		val     *string
 		allowed []string
-	}{{"effect", &o.Effect, metaEffects}, {"model", &o.Model, metaModels}, {"tau2", &o.Tau2, metaTau2}, {"test", &o.Test, metaTests}, {"missing", &o.Missing, metaMissing}, {"design", &o.Design, metaDesigns}, {"subgroup_tau2", &o.SubgroupTau2, metaSubTau2}} {
+	}{{"effect", &o.Effect, metaEffects}, {"model", &o.Model, metaModels}, {"test", &o.Test, metaTests}, {"missing", &o.Missing, metaMissing}, {"design", &o.Design, metaDesigns}, {"subgroup_tau2", &o.SubgroupTau2, metaSubTau2}} {
 		if canon := canonical(*c.val, c.allowed); canon != "" {
 			*c.val = canon // "reml" means "REML"
 			continue
@@ -140,11 +137,15 @@ func (o *Options) Validate() error {
 	if !(o.Alpha > 0 && o.Alpha < 1) {
 		return analyses.OptionErrorf("alpha", "%v is not between 0 and 1", o.Alpha)
 	}
+	if err := o.checkTau2(); err != nil {
+		return err
+	}
 	if o.Model == "fixed" && o.Tau2 != "DL" {
 		// DL is the default: a tau2 given with the fixed-effect model
 		// was ignored while the page's parameters showed it
 		return analyses.OptionErrorf("tau2", "a fixed-effect model estimates no τ²; leave tau2 out, or set model = \"random\"")
 	}
+
 	if o.Better != "" && o.Better != "higher" && o.Better != "lower" {
 		return analyses.OneOf("better", o.Better, "higher", "lower")
 	}
@@ -306,13 +307,16 @@ type Result struct {
 	Better    string `json:"better"` // "higher" | "lower"
 	// Naming is how the key finding names things (set by the caller; not
 	// in JSON).
-	Naming       analyses.Naming `json:"-"`
-	Effect       string          `json:"effect"`
-	Model        string          `json:"model"`
-	Tau2Method   string          `json:"tau2_method"`
-	Test         string          `json:"test"` // "z" | "knha"
-	Alpha        float64         `json:"alpha"`
-	RangerCompat bool            `json:"ranger_compat"`
+	Naming     analyses.Naming `json:"-"`
+	Effect     string          `json:"effect"`
+	Model      string          `json:"model"`
+	Tau2Method string          `json:"tau2_method"`
+	// Tau2Fixed is the τ² given as a number (tau2 = 0.04; Tau2Method
+	// "given"), nil when τ² is estimated.
+	Tau2Fixed    *float64 `json:"tau2_fixed,omitempty"`
+	Test         string   `json:"test"` // "z" | "knha"
+	Alpha        float64  `json:"alpha"`
+	RangerCompat bool     `json:"ranger_compat"`
 	// Form is the kind of input: "paired" (per-unit values or paired
 	// summary rows), "two_group" or "generic".
 	Form      string `json:"input_form"`
@@ -540,7 +544,7 @@ func Analyze(in Input, o Options) (*Result, error) {
 // metaNewResult is the result with its settings and labels.
 func metaNewResult(in Input, o Options) *Result {
 	res := &Result{Treatment: o.Treatment, Control: o.Control, Metric: in.Metric.Name, Better: "higher",
-		Effect: o.Effect, Model: o.Model, Tau2Method: o.Tau2, Test: o.Test, Alpha: o.Alpha, RangerCompat: o.RangerCompat,
+		Effect: o.Effect, Model: o.Model, Tau2Method: string(o.Tau2), Test: o.Test, Alpha: o.Alpha, RangerCompat: o.RangerCompat,
 		Sensitivity: o.Sensitivity, Measure: o.Measure}
 	if res.Treatment == "" {
 		res.Treatment = "treatment"
@@ -553,6 +557,9 @@ func metaNewResult(in Input, o Options) *Result {
 	}
 	if o.Model == "fixed" {
 		res.Tau2Method = ""
+	}
+	if x, ok := o.Tau2.Fixed(); ok {
+		res.Tau2Method, res.Tau2Fixed = "given", &x
 	}
 	return res
 }
@@ -643,6 +650,9 @@ func metaSummarise(res *Result, idx []int, o Options) {
 	}
 	if o.Test == "knha" && len(idx) == 1 {
 		res.Warnf("the Knapp–Hartung test needs at least 2 datasets (t with k − 1 degrees of freedom): the interval and p are undefined")
+	}
+	if o.Test == "t" && len(idx) == 1 {
+		res.Warnf("the t test needs at least 2 datasets (t with k − 1 degrees of freedom): the interval and p are undefined")
 	}
 }
 

@@ -91,11 +91,7 @@ func metaMods(res *Result, in Input, idx []int, o Options) error {
 	for j, i := range idx {
 		yi[j], vi[j] = res.Rows[i].Effect, res.Rows[i].Variance
 	}
-	method := o.Tau2
-	if o.Model == "fixed" {
-		method = "FE"
-	}
-	reg, err := MetaRegression(yi, vi, d, RegOptions{Method: method, Test: o.Test, Alpha: o.Alpha})
+	reg, err := MetaRegression(yi, vi, d, o.regOptions())
 	if err != nil {
 		return fmt.Errorf("mods: %w", err)
 	}

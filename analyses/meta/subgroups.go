@@ -26,17 +26,8 @@ type WithinGroups struct {
 }
 
 // regOptions are the options of a meta-regression fitted with the
-// analysis's model, τ² estimator and test.
-func (o Options) regOptions() RegOptions {
-	r := RegOptions{Method: o.Tau2, Test: o.Test, Alpha: o.Alpha}
-	if r.Test == "" {
-		r.Test = "z"
-	}
-	if o.Model == "fixed" {
-		r.Method = "FE"
-	}
-	return r
-}
+// analysis's model, τ² estimator (or fixed τ²) and test.
+func (o Options) regOptions() RegOptions { return o.conf().reg() }
 
 // subgroupMembers sets res's subgroup order (the order first met in the
 // rows) and returns the included rows of each subgroup.

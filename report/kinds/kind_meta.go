@@ -637,14 +637,16 @@ func metaFormName(form string) string {
 
 // MetaMethod is the method note (notes/meta_analysis.md).
 func MetaMethod(o *meta.Options, r *meta.Result) string {
+	_, fixed := o.Tau2.Fixed()
 	return methodNote("meta_analysis", struct {
 		Form, Effect, SummaryPath, Treatment, Control string
 		Model, Tau2, Test, Subgroup, Missing          string
 		FromUnits, RangerCompat, Sensitivity          bool
+		Tau2Fixed, SubgroupCommon                     bool
 		EggerThreshold                                float64
 	}{r.Form, r.Effect, o.Summary.Path, r.Treatment, r.Control,
-		o.Model, o.Tau2, o.Test, o.Subgroup, o.Missing,
-		r.FromUnits, o.RangerCompat, o.Sensitivity, meta.EggerThreshold})
+		o.Model, string(o.Tau2), o.Test, o.Subgroup, o.Missing,
+		r.FromUnits, o.RangerCompat, o.Sensitivity, fixed, o.SubgroupTau2 == "common", meta.EggerThreshold})
 }
 
 // checkMissingAgrees refuses an analysis's missing = "…" that a units

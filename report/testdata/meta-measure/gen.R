@@ -74,4 +74,16 @@ bd$dataset <- paste0(gsub("[^A-Za-z]", "", bd$author), "-", bd$id)
 write.csv(data.frame(dataset = bd$dataset, yi = bd$yi, vi = bd$vi, grade = paste0("grade", bd$grade), year = bd$year),
           "bangert.csv", row.names = FALSE, quote = FALSE)
 out$subgroups$bangert_common <- common(bd, paste0("grade", bd$grade), "REML", "knha")
+
+# test = "t" and a fixed tau^2 on dat.bcg's RR: rma(test = "t") refers z to
+# t(k - 1) without the Knapp-Hartung scaling; rma(tau2 = 0.04) fixes tau^2.
+fit <- function(m) {
+  p <- predict(m)
+  list(effect = m$b[1], se = m$se, stat = m$zval, p = m$pval, ci_low = m$ci.lb, ci_high = m$ci.ub,
+       pi_low = p$pi.lb, pi_high = p$pi.ub, tau2 = m$tau2, Q = m$QE, I2 = m$I2, H2 = m$H2)
+}
+ctl <- list(threshold = 1e-12, maxiter = 10000)
+out$tests <- list(t_reml = fit(rma(yi, vi, data = es, method = "REML", test = "t", control = ctl)),
+                  fixed = fit(rma(yi, vi, data = es, tau2 = 0.04)),
+                  fixed_knha = fit(rma(yi, vi, data = es, tau2 = 0.04, test = "knha")))
 writeLines(jsonlite::toJSON(out, auto_unbox = TRUE, digits = NA, pretty = TRUE), "expected.json")
