@@ -238,3 +238,58 @@ func TestMetaForestThinned(t *testing.T) {
 }
 
 func itoa(i int) string { return strconv.Itoa(i) }
+
+// TestMetaCumulativeSpec: the cumulative forest plot draws one square and
+// interval per step of the result's cumulative meta-analysis, at the
+// step's summary and interval, top to bottom in the order of the steps
+// (by year here, ties in the rows' order), named by the dataset added.
+func TestMetaCumulativeSpec(t *testing.T) {
+	t.Parallel()
+	var studies []meta.Study
+	years := map[string]string{}
+	for i, y := range []float64{0.1, 0.15, 0.12, 0.3, 0.05} {
+		d := "paper-" + string(rune('a'+i))
+		studies = append(studies, meta.Study{Dataset: d, Form: meta.Generic, Yi: y, Vi: 0.002 * float64(1+i%3)})
+		years[d] = []string{"2004", "2001", "2004", "1999", "2002"}[i]
+	}
+	var o meta.Options
+	o.Defaults()
+	o.Summary.Path, o.Cumulative = "papers.csv", "year"
+	r, err := meta.Analyze(meta.Input{Studies: studies, Order: years}, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	order := []string{"paper-d", "paper-b", "paper-e", "paper-a", "paper-c"}
+	if len(r.Cumulative) != len(order) {
+		t.Fatalf("%d steps", len(r.Cumulative))
+	}
+	s := CumulativeSpec(r)
+	pn := s.Panels[0]
+	var squares, ci *Mark
+	for i := range pn.Marks {
+		switch m := &pn.Marks[i]; m.Series {
+		case "datasets":
+			squares = m
+		case "95% CI":
+			ci = m
+		}
+	}
+	if squares == nil || ci == nil || len(squares.X) != len(order) {
+		t.Fatalf("marks %+v", pn.Marks)
+	}
+	for i, c := range r.Cumulative {
+		if c.Dataset != order[i] || pn.Y.Categories[i] != "+ "+order[i] {
+			t.Errorf("step %d: %s, category %q; want %s", i+1, c.Dataset, pn.Y.Categories[i], order[i])
+		}
+		if squares.X[i] != c.Effect || squares.Y[i] != float64(i) || ci.X[3*i] != c.CILow || ci.X[3*i+1] != c.CIHigh || ci.Y[3*i] != float64(i) {
+			t.Errorf("step %d: square (%v, %v), interval [%v, %v]; want (%v, %d), [%v, %v]", i+1, squares.X[i], squares.Y[i], ci.X[3*i], ci.X[3*i+1], c.Effect, i, c.CILow, c.CIHigh)
+		}
+	}
+	if last := r.Cumulative[len(order)-1]; last.K != 5 || math.Abs(last.Effect-*r.Summary.Effect) > 1e-12 {
+		t.Errorf("the last step %+v is not the summary %v", last, *r.Summary.Effect)
+	}
+	figs, err := Meta("pub", "Published", r)
+	if err != nil || len(figs) != 2 || figs[1].ID != "pub-cumulative" || !strings.Contains(figs[1].Caption, "in order of year") || !bytes.Contains(figs[1].SVG, []byte("Added")) {
+		t.Fatalf("figures %v, %v", len(figs), err)
+	}
+}

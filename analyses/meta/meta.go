@@ -71,11 +71,15 @@ type Options struct {
 	// options (defaults add = 1/2, to = "only0"; add = 0 for PAS, PFT).
 	// Mods are the moderators of a meta-regression (rma's mods = ~ …):
 	// columns of the summary file, or dataset attributes.
-	Mods    []string `toml:"mods"`
-	Measure string   `toml:"measure"`
-	Add     *float64 `toml:"add"`
-	To      string   `toml:"to"`
-	Drop00  bool     `toml:"drop00"`
+	Mods []string `toml:"mods"`
+	// Cumulative names the column of the summary file (or else the
+	// dataset attribute) that orders a cumulative meta-analysis (metafor's
+	// cumul(order = …)): ascending, ties in the rows' order.
+	Cumulative string   `toml:"cumulative"`
+	Measure    string   `toml:"measure"`
+	Add        *float64 `toml:"add"`
+	To         string   `toml:"to"`
+	Drop00     bool     `toml:"drop00"`
 	// Better is the direction of a summary's metric ("higher" | "lower"),
 	// when no [[metrics]] entry of metric gives it: a summary has no
 	// data to take it from, and the forest plot's "favours" sides follow
@@ -243,6 +247,9 @@ type Input struct {
 	// ModValues are the moderators of mods: dataset → name → value (a
 	// summary's column or the dataset's attribute).
 	ModValues map[string]map[string]string
+	// Order is each dataset's value of the cumulative key's column or
+	// attribute (text, a number).
+	Order map[string]string
 	// Naming names datasets, methods and the metric in the warnings and
 	// in a left-out dataset's note (the numbers never depend on it).
 	Naming analyses.Naming
@@ -352,8 +359,12 @@ type Result struct {
 	Egger       *Egger      `json:"egger,omitempty"`
 	PubBias     *PubBias    `json:"publication_bias,omitempty"`
 	// Moderators is the meta-regression of mods (nil without).
-	Moderators *ModResult   `json:"moderators,omitempty"`
-	Funnel     *FunnelLines `json:"-"`
+	Moderators *ModResult `json:"moderators,omitempty"`
+	// CumulativeBy names the order of the cumulative meta-analysis
+	// (cumulative = …), whose steps are Cumulative.
+	CumulativeBy string       `json:"cumulative,omitempty"`
+	Cumulative   []CumulRow   `json:"-"`
+	Funnel       *FunnelLines `json:"-"`
 }
 
 // EffectLabel names the effect size index for axes and captions.
@@ -428,6 +439,7 @@ func (r *Result) Tables() []analyses.Table {
 	}
 	tables := append([]analyses.Table{main, in, het}, r.naturalTable()...)
 	tables = append(tables, r.modsTables()...)
+	tables = append(tables, r.cumulativeTable()...)
 	if r.Subgroup != "" {
 		tables = append(tables, r.subgroupsTable())
 	}
@@ -531,6 +543,9 @@ func Analyze(in Input, o Options) (*Result, error) {
 	}
 	metaHetCIs(res, idx, o)
 	if err := metaMods(res, in, idx, o); err != nil {
+		return nil, err
+	}
+	if err := metaCumulative(res, in, idx, o); err != nil {
 		return nil, err
 	}
 	if o.Sensitivity {

@@ -92,12 +92,16 @@ func runMeta(job *Job, o *meta.Options) (*Output, error) {
 	return &Output{Result: r, Figures: figs, Method: MetaMethod(o, r)}, nil
 }
 
-// metaGroupValues sets in's values of the subgroup and of the moderators
-// (mods): a column of the summary file, else a dataset attribute.
+// metaGroupValues sets in's values of the subgroup, of the cumulative
+// order and of the moderators (mods): a column of the summary file, else a
+// dataset attribute.
 func metaGroupValues(job *Job, o *meta.Options, in *meta.Input) error {
 	var names []string
 	if o.Subgroup != "" {
 		names = append(names, o.Subgroup)
+	}
+	if o.Cumulative != "" {
+		names = append(names, o.Cumulative)
 	}
 	names = append(names, o.Mods...)
 	if len(names) == 0 {
@@ -109,6 +113,14 @@ func metaGroupValues(job *Job, o *meta.Options, in *meta.Input) error {
 	}
 	if len(o.Mods) > 0 {
 		in.ModValues = vals
+	}
+	if o.Cumulative != "" {
+		in.Order = map[string]string{}
+		for d, v := range vals {
+			if x, ok := v[o.Cumulative]; ok {
+				in.Order[d] = x
+			}
+		}
 	}
 	if o.Subgroup == "" {
 		return nil

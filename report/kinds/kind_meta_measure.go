@@ -188,7 +188,21 @@ func metaSummaryColumnValues(job *Job, o *meta.Options, names []string, out map[
 		}
 		for m, c := range cols {
 			out[d][m] = rec[c]
+			if m == o.Cumulative {
+				if _, ok, err := t.Float(c); err != nil || !ok {
+					return cumulativeCellError(t, c, d, m, err)
+				}
+			}
 		}
 	}
 	return nil
+}
+
+// cumulativeCellError is the error of a summary cell of the cumulative
+// order that is empty or not a number, at its file, line and column.
+func cumulativeCellError(t *input.TableReader, col int, dataset, name string, err error) error {
+	if err != nil {
+		return fmt.Errorf("%w (cumulative: the %s of %s must be a number: a year, or a date written as 20190301)", err, name, dataset)
+	}
+	return t.Errorf(col, "cumulative: %s of %s is empty (every dataset needs its place in the order)", name, dataset)
 }
