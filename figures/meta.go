@@ -90,6 +90,11 @@ func Meta(id, title string, r *meta.Result) ([]Figure, error) {
 	if ok {
 		figs = append(figs, funnel)
 	}
+	if bub, ok, err := MetaBubble(id, title, r); err != nil {
+		return nil, err
+	} else if ok {
+		figs = append(figs, bub)
+	}
 	if cum, ok, err := MetaCumulative(id, title, r); err != nil {
 		return nil, err
 	} else if ok {

@@ -30,6 +30,9 @@ type ModResult struct {
 	R2     *float64  `json:"R2"` // percent; null for a fixed-effect model
 	I2Res  float64   `json:"I2_res"`
 	Fitted int       `json:"k"`
+	// Bubble is the bubble plot of a single numeric moderator (nil
+	// otherwise).
+	Bubble *Bubble `json:"-"`
 }
 
 // ModTerm is one coefficient.
@@ -102,6 +105,9 @@ func metaMods(res *Result, in Input, idx []int, o Options) error {
 	}
 	for _, w := range reg.Warnings {
 		res.Warnf("mods: %s", w)
+	}
+	if len(mods) == 1 && mods[0].Numeric != nil {
+		m.Bubble = newBubble(res, idx, mods[0], reg)
 	}
 	res.Moderators = m
 	return nil

@@ -95,4 +95,15 @@ cum <- function(m) {
        ci_low = cm$ci.lb, ci_high = cm$ci.ub, Q = cm$Q, p_Q = cm$Qp, tau2 = cm$tau2, I2 = cm$I2, H2 = cm$H2)
 }
 out$cumulative <- list(dl = cum(m), reml_knha = cum(rma(yi, vi, data = es, method = "REML", test = "knha", control = ctl)))
+
+# The bubble plot of ~ ablat (regplot): predict() over 50 evenly spaced
+# values of ablat, and the weights of the model (percent); DL with z, and
+# REML with Knapp-Hartung.
+bub <- function(method, test) {
+  r <- rma(yi, vi, mods = ~ ablat, data = cbind(es, ablat = dat.bcg$ablat), method = method, test = test, control = ctl)
+  xs <- seq(min(dat.bcg$ablat), max(dat.bcg$ablat), length.out = 50)
+  p <- predict(r, newmods = xs)
+  list(x = xs, pred = p$pred, ci_low = p$ci.lb, ci_high = p$ci.ub, weight = unname(weights(r)))
+}
+out$bubble <- list(yi = c(es$yi), vi = c(es$vi), ablat = dat.bcg$ablat, dl = bub("DL", "z"), reml_knha = bub("REML", "knha"))
 writeLines(jsonlite::toJSON(out, auto_unbox = TRUE, digits = NA, pretty = TRUE), "expected.json")
