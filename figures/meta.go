@@ -90,6 +90,11 @@ func Meta(id, title string, r *meta.Result) ([]Figure, error) {
 	if ok {
 		figs = append(figs, funnel)
 	}
+	if contour, ok, err := MetaFunnelContour(id, title, r); err != nil {
+		return nil, err
+	} else if ok {
+		figs = append(figs, contour)
+	}
 	if bub, ok, err := MetaBubble(id, title, r); err != nil {
 		return nil, err
 	} else if ok {
