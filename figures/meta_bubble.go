@@ -54,7 +54,10 @@ func BubbleSpec(r *meta.Result) *Spec {
 	for i := range band.X {
 		ylo, yhi = math.Min(ylo, band.Y[i]), math.Max(yhi, band.Y2[i])
 	}
-	pn := Panel{X: NewAxis(b.Moderator), Y: NewAxis(effectAxis(r))}
+	// every point inside the frame, its bubble whole
+	xlo, xhi := b.Line[0].X, b.Line[len(b.Line)-1].X
+	xpad, ypad := 0.05*(xhi-xlo), 0.05*(yhi-ylo)
+	pn := Panel{X: NewAxis(b.Moderator).Fixed(xlo-xpad, xhi+xpad), Y: NewAxis(effectAxis(r)).Fixed(ylo-ypad, yhi+ypad)}
 	pn.Marks = []Mark{band, line}
 	if ylo < 0 && yhi > 0 {
 		xs := []float64{b.Line[0].X, b.Line[len(b.Line)-1].X}
