@@ -52,6 +52,9 @@ func metaCumulative(res *Result, in Input, idx []int, o Options) error {
 	}
 	seen := map[string]bool{}
 	for _, s := range steps {
+		if o.Model == "fixed" {
+			s.Tau2 = math.NaN() // a fixed-effect model has no τ² (metafor's cumul gives none)
+		}
 		res.Cumulative = append(res.Cumulative, CumulRow{Dataset: res.Rows[idx[s.Study]].Dataset, Order: by[s.Study], K: s.K,
 			Effect: s.Est, SE: s.SE, P: s.P, CILow: s.CILow, CIHigh: s.CIHigh, Q: s.Q, PQ: s.Qp, Tau2: s.Tau2, I2: s.I2, H2: s.H2})
 		for _, w := range s.Warnings {

@@ -654,11 +654,13 @@ func MetaMethod(o *meta.Options, r *meta.Result) string {
 		Form, Effect, SummaryPath, Treatment, Control string
 		Model, Tau2, Test, Subgroup, Missing          string
 		FromUnits, RangerCompat, Sensitivity          bool
-		Tau2Fixed, SubgroupCommon                     bool
+		Tau2Fixed, SubgroupCommon, Bubble             bool
+		Cumulative                                    string
 		EggerThreshold                                float64
 	}{r.Form, r.Effect, o.Summary.Path, r.Treatment, r.Control,
 		o.Model, string(o.Tau2), o.Test, o.Subgroup, o.Missing,
-		r.FromUnits, o.RangerCompat, o.Sensitivity, fixed, o.SubgroupTau2 == "common", meta.EggerThreshold})
+		r.FromUnits, o.RangerCompat, o.Sensitivity, fixed, o.SubgroupTau2 == "common", r.Moderators != nil && r.Moderators.Bubble != nil,
+		o.Cumulative, meta.EggerThreshold})
 }
 
 // checkMissingAgrees refuses an analysis's missing = "…" that a units

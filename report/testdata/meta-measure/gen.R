@@ -88,13 +88,15 @@ out$tests <- list(t_reml = fit(rma(yi, vi, data = es, method = "REML", test = "t
                   fixed_knha = fit(rma(yi, vi, data = es, tau2 = 0.04, test = "knha")))
 
 # Cumulative meta-analysis of dat.bcg's RR by year (two trials of 1973: ties
-# keep the file's order), as cumul(); DL with z, and REML with Knapp-Hartung.
+# keep the file's order), as cumul(); DL with z, REML with Knapp-Hartung, the
+# fixed-effect model, and tau^2 fixed at 0.04 with the t test.
 cum <- function(m) {
   cm <- cumul(m, order = dat.bcg$year)
   list(dataset = bcg$dataset[order(dat.bcg$year)], effect = cm$estimate, se = cm$se, p = cm$pval,
        ci_low = cm$ci.lb, ci_high = cm$ci.ub, Q = cm$Q, p_Q = cm$Qp, tau2 = cm$tau2, I2 = cm$I2, H2 = cm$H2)
 }
-out$cumulative <- list(dl = cum(m), reml_knha = cum(rma(yi, vi, data = es, method = "REML", test = "knha", control = ctl)))
+out$cumulative <- list(dl = cum(m), reml_knha = cum(rma(yi, vi, data = es, method = "REML", test = "knha", control = ctl)),
+                       fe = cum(rma(yi, vi, data = es, method = "FE")), fixed_t = cum(rma(yi, vi, data = es, tau2 = 0.04, test = "t")))
 
 # The bubble plot of ~ ablat (regplot): predict() over 50 evenly spaced
 # values of ablat, and the weights of the model (percent); DL with z, and
