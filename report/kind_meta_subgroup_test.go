@@ -84,8 +84,8 @@ func (c *commonExpected) UnmarshalJSON(b []byte) error {
 // subgroup_tau2 = "common" fits metafor's rma(yi, vi, mods = ~ factor(g)
 // - 1): per-subgroup estimates, tests, intervals and prediction intervals
 // with the common τ², and the QM of ~ factor(g) as the test between
-// (χ² under z, F under Knapp–Hartung), with QE. On dat.bcg (RR, DL, z)
-// and dat.bangertdrowns2004 (generic, REML, knha),, to 1e-9 (REML
+// (χ² under z, F under Knapp–Hartung), with QE. On dat.bcg (RR, DL, z;
+// and τ² fixed at 0.04) and dat.bangertdrowns2004 (generic, REML, knha),, to 1e-9 (REML
 // converged to full precision here, and to metafor's threshold of 1e-12
 // in gen.R).
 func TestMetaSubgroupCommonBuild(t *testing.T) {
@@ -95,6 +95,7 @@ func TestMetaSubgroupCommonBuild(t *testing.T) {
 	for _, c := range []struct{ key, file, keys string }{
 		{"bcg_common", "bcg.csv", "measure = \"RR\"\nsubgroup = \"alloc\"\nsubgroup_tau2 = \"common\"\n"},
 		{"bangert_common", "bangert.csv", "tau2 = \"REML\"\ntest = \"knha\"\nsubgroup = \"grade\"\nsubgroup_tau2 = \"common\"\n"},
+		{"bcg_common_fixed", "bcg.csv", "measure = \"RR\"\ntau2 = 0.04\nsubgroup = \"alloc\"\nsubgroup_tau2 = \"common\"\n"},
 	} {
 		var w commonExpected
 		if err := json.Unmarshal(want[c.key], &w); err != nil {
@@ -147,23 +148,30 @@ func TestMetaSubgroupCommonBuild(t *testing.T) {
 }
 
 // subgroup names a summary column; subgroup_tau2 = "separate" (the
-// default) fits each subgroup on its own, as metafor's rma(subset = …).
+// default) fits each subgroup on its own, as metafor's rma(subset = …),
+// with τ² estimated (DL) or fixed at 0.04 in each.
 func TestMetaSubgroupColumnBuild(t *testing.T) {
 	t.Parallel()
-	var want struct {
-		Separate map[string]map[string]float64 `json:"bcg_separate"`
-	}
-	metaExpected(t, "subgroups", &want)
-	site := mustBuild(t, metaSummaryStudy(t, "bcg.csv", "measure = \"RR\"\nsubgroup = \"alloc\"\n"))
-	doc := readJSON(t, site, "data/m.json")
-	subs, _ := doc["subgroups"].(map[string]any)
-	if len(subs) != len(want.Separate) || doc["within"] != nil {
-		t.Fatalf("subgroups %v, within %v", subs, doc["within"])
-	}
-	for g, w := range want.Separate {
-		s, _ := subs[g].(map[string]any)
-		for f, v := range w {
-			near(t, g+" "+f, s[f], v, 1e-9)
+	var all map[string]json.RawMessage
+	metaExpected(t, "subgroups", &all)
+	want := map[string]map[string]map[string]float64{}
+	for key, keys := range map[string]string{"bcg_separate": "", "bcg_separate_fixed": "tau2 = 0.04\n"} {
+		var w map[string]map[string]float64
+		if err := json.Unmarshal(all[key], &w); err != nil {
+			t.Fatal(err)
+		}
+		want[key] = w
+		site := mustBuild(t, metaSummaryStudy(t, "bcg.csv", "measure = \"RR\"\nsubgroup = \"alloc\"\n"+keys))
+		doc := readJSON(t, site, "data/m.json")
+		subs, _ := doc["subgroups"].(map[string]any)
+		if len(subs) != len(want[key]) || doc["within"] != nil {
+			t.Fatalf("%s: subgroups %v, within %v", key, subs, doc["within"])
+		}
+		for g, w := range want[key] {
+			s, _ := subs[g].(map[string]any)
+			for f, v := range w {
+				near(t, key+" "+g+" "+f, s[f], v, 1e-9)
+			}
 		}
 	}
 }

@@ -50,20 +50,20 @@ writeLines(jsonlite::toJSON(out, auto_unbox = TRUE, digits = NA, pretty = TRUE),
 # separately per subgroup and as one model with a common tau^2
 # (mods = ~ factor(alloc) - 1 for the estimates, ~ factor(alloc) for QM);
 # dat.bangertdrowns2004's grade (generic yi, vi; REML, Knapp-Hartung).
-common <- function(es, g, method, test) {
+common <- function(es, g, method, test, tau2 = NULL) {
   es$g <- factor(g)
-  m0 <- rma(yi, vi, mods = ~ g - 1, data = es, method = method, test = test,
+  m0 <- rma(yi, vi, mods = ~ g - 1, data = es, method = method, test = test, tau2 = tau2,
             control = list(threshold = 1e-12, maxiter = 10000))
-  m1 <- rma(yi, vi, mods = ~ g, data = es, method = method, test = test,
+  m1 <- rma(yi, vi, mods = ~ g, data = es, method = method, test = test, tau2 = tau2,
             control = list(threshold = 1e-12, maxiter = 10000))
   p <- predict(m0, newmods = diag(nlevels(es$g)))
   list(groups = levels(es$g), effect = c(m0$beta), se = m0$se, ci_low = m0$ci.lb, ci_high = m0$ci.ub, p = m0$pval,
        pi_low = p$pi.lb, pi_high = p$pi.ub, tau2 = m0$tau2, QM = m1$QM, df_QM = m1$QMdf, p_QM = m1$QMp,
        QE = m1$QE, df_QE = m1$k - m1$p, p_QE = m1$QEp)
 }
-separate <- function(es, g, method, test) {
+separate <- function(es, g, method, test, tau2 = NULL) {
   lapply(split(seq_len(nrow(es)), g), function(i) {
-    m <- rma(yi, vi, data = es[i, ], method = method, test = test)
+    m <- rma(yi, vi, data = es[i, ], method = method, test = test, tau2 = tau2)
     list(effect = m$b[1], se = m$se, ci_low = m$ci.lb, ci_high = m$ci.ub, tau2 = m$tau2)
   })
 }
@@ -74,6 +74,9 @@ bd$dataset <- paste0(gsub("[^A-Za-z]", "", bd$author), "-", bd$id)
 write.csv(data.frame(dataset = bd$dataset, yi = bd$yi, vi = bd$vi, grade = paste0("grade", bd$grade), year = bd$year),
           "bangert.csv", row.names = FALSE, quote = FALSE)
 out$subgroups$bangert_common <- common(bd, paste0("grade", bd$grade), "REML", "knha")
+# tau^2 fixed at 0.04: the common model and the separate fits keep it.
+out$subgroups$bcg_common_fixed <- common(es, dat.bcg$alloc, "REML", "z", tau2 = 0.04)
+out$subgroups$bcg_separate_fixed <- separate(es, dat.bcg$alloc, "REML", "z", tau2 = 0.04)
 
 # test = "t" and a fixed tau^2 on dat.bcg's RR: rma(test = "t") refers z to
 # t(k - 1) without the Knapp-Hartung scaling; rma(tau2 = 0.04) fixes tau^2.
