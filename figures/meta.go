@@ -90,6 +90,21 @@ func Meta(id, title string, r *meta.Result) ([]Figure, error) {
 	if ok {
 		figs = append(figs, funnel)
 	}
+	if contour, ok, err := MetaFunnelContour(id, title, r); err != nil {
+		return nil, err
+	} else if ok {
+		figs = append(figs, contour)
+	}
+	if bub, ok, err := MetaBubble(id, title, r); err != nil {
+		return nil, err
+	} else if ok {
+		figs = append(figs, bub)
+	}
+	if cum, ok, err := MetaCumulative(id, title, r); err != nil {
+		return nil, err
+	} else if ok {
+		figs = append(figs, cum)
+	}
 	return figs, nil
 }
 
@@ -256,8 +271,14 @@ func forestModel(r *meta.Result) string {
 	if r.Model == "fixed" {
 		model = "Fixed-effect model"
 	}
-	if r.Test == "knha" {
+	if r.Tau2Fixed != nil && r.Model == "random" {
+		model = fmt.Sprintf("Random-effects model (τ² fixed at %g)", *r.Tau2Fixed)
+	}
+	switch r.Test {
+	case "knha":
 		model += ", Knapp–Hartung"
+	case "t":
+		model += ", t test"
 	}
 	return model
 }
@@ -273,11 +294,21 @@ func forestCaption(r *meta.Result, model, lvl string, keep map[int]bool) string 
 	if keep != nil {
 		caption += fmt.Sprintf(" Of the %d datasets, the %d with the largest weights are drawn; every dataset is in the table.", len(r.Rows), len(keep))
 	}
-	if r.Subgroup != "" && r.QBetween != nil {
-		caption += fmt.Sprintf(" Subgroups by %s; test of subgroup differences Q = %.2f, df = %d, %s.", r.Subgroup, *r.QBetween, r.DFBetween, pClause(val(r.PBetween)))
+	switch {
+	case r.Subgroup != "" && r.QBetween != nil && r.DFBetween2 > 0:
+		caption += fmt.Sprintf(" Subgroups by %s, one model with a common τ²; test of subgroup differences F = %.2f, df = (%d, %d), %s.", r.Subgroup, *r.QBetween, r.DFBetween, r.DFBetween2, pClause(val(r.PBetween)))
+	case r.Subgroup != "" && r.QBetween != nil:
+		common := ""
+		if r.Within != nil {
+			common = ", one model with a common τ²"
+		}
+		caption += fmt.Sprintf(" Subgroups by %s%s; test of subgroup differences Q = %.2f, df = %d, %s.", r.Subgroup, common, *r.QBetween, r.DFBetween, pClause(val(r.PBetween)))
 	}
-	if r.Test == "knha" {
+	switch r.Test {
+	case "knha":
 		caption += " Intervals of the summaries use the Knapp–Hartung adjustment (t distribution)."
+	case "t":
+		caption += " Intervals of the summaries use the t distribution on k − 1 degrees of freedom (test = \"t\")."
 	}
 	return caption
 }
@@ -363,6 +394,17 @@ func favours(r *meta.Result) (left, right string) {
 // the plot takes the rest, never less than its tick and "favours" labels
 // need. The height is the rows' (17 pt each) at any width.
 func forestDrawing(r *meta.Result, lines []forestLine, rows []ForestRow, lvl string) Drawing {
+	return forestDrawingHeads(r, lines, rows, lvl, forestHeads(lvl))
+}
+
+// forestHeads are the column heads of a forest plot's table: name, n,
+// effect with its interval, weight.
+func forestHeads(lvl string) [4]string {
+	return [4]string{"Dataset", "n", "Effect [" + lvl + "% CI]", "Weight"}
+}
+
+// forestDrawingHeads is forestDrawing with the given column heads.
+func forestDrawingHeads(r *meta.Result, lines []forestLine, rows []ForestRow, lvl string, heads [4]string) Drawing {
 	nl := len(lines)
 	rowH := vg.Points(17)
 	w := 9.5 * vg.Inch
@@ -379,7 +421,7 @@ func forestDrawing(r *meta.Result, lines []forestLine, rows []ForestRow, lvl str
 	p.Y.Min, p.Y.Max = 0.2, float64(nl)+1.6 // room for the header and the favours labels
 	p.X.Min, p.X.Max, _, _ = fp.DataRange()
 
-	fl := forestLayout{r: r, p: p, lines: lines, lvl: lvl, natural: w}
+	fl := forestLayout{r: r, p: p, lines: lines, lvl: lvl, natural: w, heads: heads}
 	fl.leftText, fl.rightText = fl.columns()
 	w += max(fl.leftText-forestLeftW, 0) + max(fl.rightText-forestRightW, 0)
 	fl.natural = w
@@ -407,6 +449,7 @@ type forestLayout struct {
 	p                   *plot.Plot
 	lines               []forestLine
 	lvl                 string
+	heads               [4]string // column heads: name, n, effect, weight
 	natural             vg.Length
 	leftText, rightText vg.Length // the text columns' least widths
 }
@@ -423,8 +466,8 @@ func forestStyle(size float64, bold bool, xa draw.XAlignment) draw.TextStyle {
 // (effect, weight) text columns: their widest texts, padded.
 func (fl forestLayout) columns() (left, right vg.Length) {
 	hs := forestStyle(9, true, draw.XLeft)
-	name, n := hs.Width("Dataset"), hs.Width("n")
-	eff, wt := hs.Width("Effect ["+fl.lvl+"% CI]"), hs.Width("Weight")
+	name, n := hs.Width(fl.heads[0]), hs.Width(fl.heads[1])
+	eff, wt := hs.Width(fl.heads[2]), hs.Width(fl.heads[3])
 	for _, l := range fl.lines {
 		st := forestStyle(9, l.bold, draw.XLeft)
 		name, n = max(name, st.Width(l.label)), max(n, st.Width(l.n))
@@ -501,12 +544,12 @@ func (fl forestLayout) draw(dc draw.Canvas) {
 	xW := dc.Max.X - forestPad
 	head := ty(float64(nl) + 1)
 	hs := forestStyle(9, true, draw.XLeft)
-	dc.FillText(hs, vg.Point{X: xName, Y: head}, "Dataset")
+	dc.FillText(hs, vg.Point{X: xName, Y: head}, fl.heads[0])
 	hs.XAlign = draw.XRight
-	dc.FillText(hs, vg.Point{X: xN, Y: head}, "n")
-	dc.FillText(hs, vg.Point{X: xW, Y: head}, "Weight")
+	dc.FillText(hs, vg.Point{X: xN, Y: head}, fl.heads[1])
+	dc.FillText(hs, vg.Point{X: xW, Y: head}, fl.heads[3])
 	hs.XAlign = draw.XLeft
-	dc.FillText(hs, vg.Point{X: xEff, Y: head}, "Effect ["+fl.lvl+"% CI]")
+	dc.FillText(hs, vg.Point{X: xEff, Y: head}, fl.heads[2])
 	for i, l := range fl.lines {
 		y := ty(float64(nl - i))
 		dc.FillText(forestStyle(9, l.bold, draw.XLeft), vg.Point{X: xName, Y: y}, l.label)

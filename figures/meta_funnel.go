@@ -34,35 +34,17 @@ func MetaFunnel(id, title string, r *meta.Result) (Figure, bool, error) {
 // FunnelSpec is the funnel plot's spec (nil when no dataset has a
 // standard error): the standard error grows downwards from 0 at the top.
 func FunnelSpec(r *meta.Result) *Spec {
-	infl := map[string]bool{}
-	for _, m := range r.Influence {
-		infl[m.Dataset] = m.Influential
-	}
-	var plain, flagged Mark
-	plain = Mark{Kind: MarkPoints, Series: "datasets", Style: Style{Colour: Palette[4], Symbol: Circle}, Size: 2.6}
-	flagged = Mark{Kind: MarkPoints, Series: "influential", Style: Style{Colour: Palette[5], Symbol: Triangle}, Size: 3.4}
-	seMin, seMax := math.Inf(1), 0.0
-	var names []string
-	for _, row := range r.Rows {
-		if !row.Included {
-			continue
-		}
-		seMax = math.Max(seMax, row.SE)
-		seMin = math.Min(seMin, row.SE)
-		m := &plain
-		if infl[row.Dataset] {
-			m = &flagged
-			names = append(names, r.Naming.Dataset(row.Dataset))
-		}
-		m.X = append(m.X, row.Effect)
-		m.Y = append(m.Y, row.SE)
-		m.Names = append(m.Names, fmt.Sprintf("%s: effect %.4g, SE %.4g, weight %.1f%%", r.Naming.Dataset(row.Dataset), row.Effect, row.SE, 100*row.Weight))
-	}
+	plain, flagged, names, seMin, seMax := funnelPoints(r)
 	if seMax == 0 {
 		return nil
 	}
 	// a little room under the largest SE, ending at a round number (the
 	// axis's last label reads 0.06, not 0.0560505)
+	if tf := trimFilled(r); tf != nil {
+		for _, v := range tf.FilledVi {
+			seMax = math.Max(seMax, math.Sqrt(v))
+		}
+	}
 	_, top := roundRange(0, seMax*1.08)
 	ref, crit := r.Funnel.Ref, r.Funnel.Crit
 	lvl := strconv.FormatFloat(100*(1-r.Alpha), 'f', -1, 64)
@@ -92,6 +74,13 @@ func FunnelSpec(r *meta.Result) *Spec {
 		pn.Marks = append(pn.Marks, Mark{Kind: MarkLine, Series: "Egger's regression", Style: Style{Colour: Palette[5], Dash: Dashed},
 			X: ex, Y: []float64{seMin, seMax}, Size: 1.3})
 	}
+	filled := funnelFilled(r, top)
+	for _, m := range filled {
+		for _, x := range m.X {
+			xlo, xhi = math.Min(xlo, x), math.Max(xhi, x)
+		}
+	}
+	pn.Marks = append(pn.Marks, filled...)
 	if len(plain.X) > 0 {
 		pn.Marks = append(pn.Marks, plain)
 	}
@@ -105,6 +94,61 @@ func FunnelSpec(r *meta.Result) *Spec {
 	return &Spec{Panels: []Panel{pn}, Legend: LegendBelow, Width: 6.5, Height: 4.6,
 		Subject: fmt.Sprintf("funnel plot of %d datasets", r.Summary.K),
 		Caption: funnelCaption(r, crit, lvl, hasEgger, noEffect, names)}
+}
+
+// funnelPoints are the funnel's datasets, plain and (flagged) influential
+// with the names of the latter, and the least and largest standard error.
+func funnelPoints(r *meta.Result) (plain, flagged Mark, names []string, seMin, seMax float64) {
+	infl := map[string]bool{}
+	for _, m := range r.Influence {
+		infl[m.Dataset] = m.Influential
+	}
+	plain = Mark{Kind: MarkPoints, Series: "datasets", Style: Style{Colour: Palette[4], Symbol: Circle}, Size: 2.6}
+	flagged = Mark{Kind: MarkPoints, Series: "influential", Style: Style{Colour: Palette[5], Symbol: Triangle}, Size: 3.4}
+	seMin, seMax = math.Inf(1), 0.0
+	for _, row := range r.Rows {
+		if !row.Included {
+			continue
+		}
+		seMax = math.Max(seMax, row.SE)
+		seMin = math.Min(seMin, row.SE)
+		m := &plain
+		if infl[row.Dataset] {
+			m = &flagged
+			names = append(names, r.Naming.Dataset(row.Dataset))
+		}
+		m.X = append(m.X, row.Effect)
+		m.Y = append(m.Y, row.SE)
+		m.Names = append(m.Names, fmt.Sprintf("%s: effect %.4g, SE %.4g, weight %.1f%%", r.Naming.Dataset(row.Dataset), row.Effect, row.SE, 100*row.Weight))
+	}
+	return plain, flagged, names, seMin, seMax
+}
+
+// trimFilled is the result's trim and fill when it filled studies.
+func trimFilled(r *meta.Result) *meta.TrimFillSummary {
+	if r.PubBias == nil || r.PubBias.TrimFill == nil || r.PubBias.TrimFill.K0 == 0 {
+		return nil
+	}
+	return r.PubBias.TrimFill
+}
+
+// funnelFilled are the funnel's marks of trim and fill (metafor's
+// funnel(trimfill(…))): the filled studies as hollow rings at (yᵢ, √vᵢ)
+// and the adjusted summary as a dashed vertical line; none when trim and
+// fill filled no study.
+func funnelFilled(r *meta.Result, top float64) []Mark {
+	tf := trimFilled(r)
+	if tf == nil {
+		return nil
+	}
+	pts := Mark{Kind: MarkPoints, Series: "filled (trim and fill)", Style: Style{Colour: Palette[1], Symbol: Ring}, Size: 3}
+	for i, y := range tf.FilledYi {
+		se := math.Sqrt(tf.FilledVi[i])
+		pts.X, pts.Y = append(pts.X, y), append(pts.Y, se)
+		pts.Names = append(pts.Names, fmt.Sprintf("filled study %d of %d: effect %.4g, SE %.4g", i+1, len(tf.FilledYi), y, se))
+	}
+	ref := Mark{Kind: MarkRefLine, Series: "trim-and-fill summary", Style: Style{Colour: Palette[1], Dash: Dashed}, X: []float64{tf.Effect, tf.Effect}, Y: []float64{0, top}, Size: 1}
+	return []Mark{ref, pts}
 }
 
 // funnelCaption is the funnel plot's caption.
@@ -129,6 +173,9 @@ func funnelCaption(r *meta.Result, crit float64, lvl string, hasEgger, noEffect 
 			caption += fmt.Sprintf(": asymmetry at p < %g", meta.EggerThreshold)
 		}
 		caption += ")."
+	}
+	if tf := trimFilled(r); tf != nil {
+		caption += fmt.Sprintf(" Hollow rings are the %d studies trim and fill (L0) adds on the %s side, the coloured dashed vertical line its adjusted summary %.4g [%.4g, %.4g].", tf.K0, tf.Side, tf.Effect, tf.CILow, tf.CIHigh)
 	}
 	if len(names) > 0 {
 		caption += fmt.Sprintf(" Ochre triangles mark the %d influential dataset(s) by metafor's criteria (%s).", len(names), strings.Join(names, ", "))

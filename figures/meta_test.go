@@ -146,8 +146,8 @@ func TestMetaFunnel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(figs) != 2 || figs[1].ID != "pub-funnel" {
-		t.Fatalf("figures %d, ids %v", len(figs), figs)
+	if len(figs) != 3 || figs[1].ID != "pub-funnel" || figs[2].ID != "pub-funnel-contour" {
+		t.Fatalf("%d figures", len(figs))
 	}
 	f := figs[1]
 	again, _ := Meta("pub", "Published", r)
@@ -238,3 +238,172 @@ func TestMetaForestThinned(t *testing.T) {
 }
 
 func itoa(i int) string { return strconv.Itoa(i) }
+
+// TestMetaCumulativeSpec: the cumulative forest plot draws one square and
+// interval per step of the result's cumulative meta-analysis, at the
+// step's summary and interval, top to bottom in the order of the steps
+// (by year here, ties in the rows' order), named by the dataset added.
+func TestMetaCumulativeSpec(t *testing.T) {
+	t.Parallel()
+	var studies []meta.Study
+	years := map[string]string{}
+	for i, y := range []float64{0.1, 0.15, 0.12, 0.3, 0.05} {
+		d := "paper-" + string(rune('a'+i))
+		studies = append(studies, meta.Study{Dataset: d, Form: meta.Generic, Yi: y, Vi: 0.002 * float64(1+i%3)})
+		years[d] = []string{"2004", "2001", "2004", "1999", "2002"}[i]
+	}
+	var o meta.Options
+	o.Defaults()
+	o.Summary.Path, o.Cumulative = "papers.csv", "year"
+	r, err := meta.Analyze(meta.Input{Studies: studies, Order: years}, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	order := []string{"paper-d", "paper-b", "paper-e", "paper-a", "paper-c"}
+	if len(r.Cumulative) != len(order) {
+		t.Fatalf("%d steps", len(r.Cumulative))
+	}
+	s := CumulativeSpec(r)
+	pn := s.Panels[0]
+	var squares, ci *Mark
+	for i := range pn.Marks {
+		switch m := &pn.Marks[i]; m.Series {
+		case "datasets":
+			squares = m
+		case "95% CI":
+			ci = m
+		}
+	}
+	if squares == nil || ci == nil || len(squares.X) != len(order) {
+		t.Fatalf("marks %+v", pn.Marks)
+	}
+	for i, c := range r.Cumulative {
+		if c.Dataset != order[i] || pn.Y.Categories[i] != "+ "+order[i] {
+			t.Errorf("step %d: %s, category %q; want %s", i+1, c.Dataset, pn.Y.Categories[i], order[i])
+		}
+		if squares.X[i] != c.Effect || squares.Y[i] != float64(i) || ci.X[3*i] != c.CILow || ci.X[3*i+1] != c.CIHigh || ci.Y[3*i] != float64(i) {
+			t.Errorf("step %d: square (%v, %v), interval [%v, %v]; want (%v, %d), [%v, %v]", i+1, squares.X[i], squares.Y[i], ci.X[3*i], ci.X[3*i+1], c.Effect, i, c.CILow, c.CIHigh)
+		}
+	}
+	if last := r.Cumulative[len(order)-1]; last.K != 5 || math.Abs(last.Effect-*r.Summary.Effect) > 1e-12 {
+		t.Errorf("the last step %+v is not the summary %v", last, *r.Summary.Effect)
+	}
+	figs, err := Meta("pub", "Published", r)
+	if err != nil || len(figs) != 2 || figs[1].ID != "pub-cumulative" || !strings.Contains(figs[1].Caption, "in order of year") || !bytes.Contains(figs[1].SVG, []byte("Added")) {
+		t.Fatalf("figures %v, %v", len(figs), err)
+	}
+}
+
+// funnelResult is a meta-analysis with sensitivity = true over generic
+// effects whose small studies lean to the right, so trim and fill fills
+// studies on the left.
+func funnelResult(t *testing.T) *meta.Result {
+	t.Helper()
+	var studies []meta.Study
+	for i, y := range []float64{0.10, 0.20, 0.30, 0.42, 0.55, 0.12, 0.18, 0.33, 0.40, 0.60} {
+		studies = append(studies, meta.Study{Dataset: "paper-" + string(rune('a'+i)), Form: meta.Generic, Yi: y, Vi: 0.001 * float64(1+3*(i%5))})
+	}
+	var o meta.Options
+	o.Defaults()
+	o.Sensitivity = true
+	o.Summary.Path = "papers.csv"
+	r, err := meta.Analyze(meta.Input{Studies: studies}, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// TestMetaFunnelTrimFill: the funnel draws trim and fill's filled studies
+// as hollow rings at (yᵢ, √vᵢ), apart from the datasets' filled circles,
+// and the adjusted summary as a vertical line.
+func TestMetaFunnelTrimFill(t *testing.T) {
+	t.Parallel()
+	r := funnelResult(t)
+	tf := r.PubBias.TrimFill
+	if tf == nil || tf.K0 == 0 {
+		t.Fatalf("trim and fill filled nothing: %+v", tf)
+	}
+	var filled, line, plain *Mark
+	pn := FunnelSpec(r).Panels[0]
+	for i := range pn.Marks {
+		switch m := &pn.Marks[i]; m.Series {
+		case "filled (trim and fill)":
+			filled = m
+		case "trim-and-fill summary":
+			line = m
+		case "datasets":
+			plain = m
+		}
+	}
+	if filled == nil || line == nil || plain == nil || len(filled.X) != tf.K0 {
+		t.Fatalf("marks %v", pn.Marks)
+	}
+	if filled.Style.Symbol != Ring || plain.Style.Symbol == Ring {
+		t.Errorf("filled %v, datasets %v: the filled studies are not told apart", filled.Style.Symbol, plain.Style.Symbol)
+	}
+	for i := range tf.FilledYi {
+		if filled.X[i] != tf.FilledYi[i] || filled.Y[i] != math.Sqrt(tf.FilledVi[i]) {
+			t.Errorf("filled %d at (%v, %v), want (%v, %v)", i, filled.X[i], filled.Y[i], tf.FilledYi[i], math.Sqrt(tf.FilledVi[i]))
+		}
+		if lo, hi := pn.X.Min, pn.X.Max; filled.X[i] < lo || filled.X[i] > hi || filled.Y[i] > pn.Y.Max {
+			t.Errorf("filled %d at (%v, %v) outside the frame [%v, %v] × [0, %v]", i, filled.X[i], filled.Y[i], lo, hi, pn.Y.Max)
+		}
+	}
+	if line.X[0] != tf.Effect || line.X[1] != tf.Effect {
+		t.Errorf("adjusted summary line at %v, want %v", line.X, tf.Effect)
+	}
+	if figs, _ := Meta("pub", "Published", r); !strings.Contains(figs[1].Caption, "Hollow rings are the") {
+		t.Errorf("funnel caption %q", figs[1].Caption)
+	}
+}
+
+// TestMetaFunnelContour: the contour-enhanced funnel shades, around no
+// effect, the regions |effect| ≤ z·SE of two-sided p = 0.10, 0.05 and 0.01
+// (z = 1.6449, 1.9600, 2.5758, metafor's funnel(level = c(90, 95, 99),
+// refline = 0)), the widest first so each narrower one lies over it, with
+// the datasets' points at (effect, SE) on top.
+func TestMetaFunnelContour(t *testing.T) {
+	t.Parallel()
+	r := funnelResult(t)
+	s := ContourFunnelSpec(r)
+	if s == nil {
+		t.Fatal("no contour-enhanced funnel")
+	}
+	pn := s.Panels[0]
+	top := pn.Y.Max
+	var areas []Mark
+	var pts *Mark
+	for i, m := range pn.Marks {
+		switch {
+		case m.Kind == MarkArea:
+			areas = append(areas, m)
+		case m.Series == "datasets":
+			pts = &pn.Marks[i]
+		}
+	}
+	zs := []float64{2.5758293035489004, 1.959963984540054, 1.6448536269514722} // qnorm(1 − p/2), p = 0.01, 0.05, 0.10
+	series := []string{"0.01 < p ≤ 0.05", "0.05 < p ≤ 0.1", "p > 0.1"}
+	if len(areas) != 3 || pts == nil {
+		t.Fatalf("%d areas, points %v", len(areas), pts)
+	}
+	for i, a := range areas {
+		x := zs[i] * top
+		want := []float64{-x, 0, x}
+		for j := range want {
+			if math.Abs(a.X[j]-want[j]) > 1e-12 || a.Y[j] != []float64{top, 0, top}[j] || a.Y2[j] != top {
+				t.Errorf("area %d vertex %d: (%v, %v–%v), want (%v, …)", i, j, a.X[j], a.Y[j], a.Y2[j], want[j])
+			}
+		}
+		if a.Series != series[i] || a.Opacity != 1 {
+			t.Errorf("area %d: series %q opacity %v, want %q", i, a.Series, a.Opacity, series[i])
+		}
+	}
+	k := 0
+	for _, row := range r.Rows {
+		if row.Included && (pts.X[k] != row.Effect || pts.Y[k] != row.SE) {
+			t.Errorf("point %d at (%v, %v), want (%v, %v)", k, pts.X[k], pts.Y[k], row.Effect, row.SE)
+		}
+		k++
+	}
+}

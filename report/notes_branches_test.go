@@ -96,8 +96,11 @@ func TestNotesEveryBranch(t *testing.T) {
 					func(o *meta.Options) { o.Subgroup = "domain" },
 					func(o *meta.Options) { o.Sensitivity = true },
 					func(o *meta.Options) { o.Missing = "zero" },
+					func(o *meta.Options) { o.Test = "t" },
+					func(o *meta.Options) { o.Subgroup, o.SubgroupTau2 = "domain", "common" },
+					func(o *meta.Options) { o.Cumulative = "year" },
 				}
-				for _, tau := range []string{"DL", "REML", "ML", "PM", "EB", "HE", "HS", "SJ"} {
+				for _, tau := range []meta.Tau2Option{"DL", "REML", "ML", "PM", "EB", "HE", "HS", "SJ", "0.04"} {
 					variants = append(variants, func(o *meta.Options) { o.Tau2 = tau })
 				}
 				for _, v := range variants {
@@ -109,6 +112,8 @@ func TestNotesEveryBranch(t *testing.T) {
 			}
 		}
 	}
+	bubble := &meta.Result{Form: meta.Generic, Effect: "yi", Treatment: "T", Control: "C", Moderators: &meta.ModResult{Bubble: &meta.Bubble{Moderator: "year"}}}
+	check("meta", kinds.MetaMethod(&meta.Options{Model: "random", Tau2: "REML", Test: "z", Mods: []string{"year"}, Summary: meta.Source{Path: "s.csv"}}, bubble))
 	for _, evalrs := range []bool{false, true} {
 		o := &multiobjective.Options{}
 		if evalrs {

@@ -28,7 +28,7 @@ func BenchmarkMetaSensitivity10k(b *testing.B) {
 			studies := metaBenchStudies(10000)
 			var o Options
 			o.Defaults()
-			o.Treatment, o.Control, o.Tau2, o.Test, o.Sensitivity = "new", "old", c.tau2, c.test, true
+			o.Treatment, o.Control, o.Tau2, o.Test, o.Sensitivity = "new", "old", Tau2Option(c.tau2), c.test, true
 			o.Summary.Path = "bench.csv"
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {

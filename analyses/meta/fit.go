@@ -21,8 +21,11 @@ import (
 type metaConf struct {
 	model  string // "random" | "fixed"
 	method string // τ² estimator for "random"
-	test   string // "z" | "knha"
+	test   string // "z" | "t" | "knha"
 	alpha  float64
+	// fixed τ² (tau2 = 0.04): used instead of an estimate when fix
+	fix  bool
+	tau2 float64
 }
 
 func (o Options) conf() metaConf {
@@ -30,7 +33,21 @@ func (o Options) conf() metaConf {
 	if test == "" {
 		test = "z"
 	}
-	return metaConf{model: o.Model, method: o.Tau2, test: test, alpha: o.Alpha}
+	c := metaConf{model: o.Model, method: string(o.Tau2), test: test, alpha: o.Alpha}
+	c.tau2, c.fix = o.Tau2.Fixed()
+	return c
+}
+
+// reg are the options of the meta-regression of the same model.
+func (c metaConf) reg() RegOptions {
+	r := RegOptions{Method: c.method, Test: c.test, Alpha: c.alpha, FixTau2: c.fix, Tau2: c.tau2}
+	switch {
+	case c.model == "fixed":
+		r.Method = "FE"
+	case c.fix:
+		r.Method = "REML" // metafor's default, which its R² estimates τ²₀ with
+	}
+	return r
 }
 
 type metaFitResult struct {
@@ -99,6 +116,8 @@ func metaFit(y, v []float64, c metaConf) metaFitResult {
 	}
 	if c.model == "fixed" || k == 1 {
 		f.tau2 = 0
+	} else if c.fix {
+		f.tau2 = c.tau2
 	} else {
 		f.tau2, f.warn = rmaTau2(y, v, nil, c.method)
 	}

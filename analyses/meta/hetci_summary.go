@@ -16,6 +16,9 @@ func metaHetCIs(res *Result, idx []int, o Options) {
 		return
 	}
 	metaHetCI(res, &res.Summary, idx, o, "")
+	if res.Within != nil {
+		return // one common τ²: the subgroups have no τ² of their own
+	}
 	for _, g := range res.SubgroupOrder {
 		var m []int
 		for _, i := range idx {
@@ -43,7 +46,7 @@ func metaHetCI(res *Result, s *Summary, m []int, o Options, what string) {
 	d, err := NewDesign(len(m), nil)
 	if err == nil {
 		var reg *Regression
-		if reg, err = MetaRegression(yi, vi, d, RegOptions{Method: o.Tau2, Test: o.Test, Alpha: o.Alpha}); err == nil {
+		if reg, err = MetaRegression(yi, vi, d, o.regOptions()); err == nil {
 			if s.Tau2 != nil && math.Abs(reg.Tau2-*s.Tau2) > 1e-8*math.Max(1, *s.Tau2) {
 				err = fmt.Errorf("τ² %v of the interval's fit differs from the summary's %v", reg.Tau2, *s.Tau2)
 			} else {

@@ -30,17 +30,25 @@ import (
 
 // Options are the keys of a `meta_analysis` [[analyses]] table.
 type Options struct {
-	Treatment string   `toml:"treatment"`
-	Control   string   `toml:"control"`
-	Metric    string   `toml:"metric"`
-	Effect    string   `toml:"effect"` // md | smd | hedges_g | rom
-	Model     string   `toml:"model"`  // random | fixed
-	Tau2      string   `toml:"tau2"`   // DL | REML | PM | ML | HE | HS | SJ | EB
-	Test      string   `toml:"test"`   // z | knha
-	Alpha     float64  `toml:"alpha"`
-	Datasets  []string `toml:"datasets"` // order (and subset) of rows
-	Subgroup  string   `toml:"subgroup"` // a dataset attribute
-	Missing   string   `toml:"missing"`  // drop | zero: an empty per-unit value
+	Treatment string `toml:"treatment"`
+	Control   string `toml:"control"`
+	Metric    string `toml:"metric"`
+	Effect    string `toml:"effect"` // md | smd | hedges_g | rom
+	Model     string `toml:"model"`  // random | fixed
+	// Tau2 is an estimator (DL | REML | PM | ML | HE | HS | SJ | EB) or a
+	// number that fixes τ².
+	Tau2     Tau2Option `toml:"tau2"`
+	Test     string     `toml:"test"` // z | t | knha
+	Alpha    float64    `toml:"alpha"`
+	Datasets []string   `toml:"datasets"` // order (and subset) of rows
+	// Subgroup names a column of the summary file or, without one, a
+	// dataset attribute: per-subgroup summaries and the test between them.
+	Subgroup string `toml:"subgroup"`
+	// SubgroupTau2 is "separate" (a model per subgroup, each with its own
+	// τ²) or "common" (one mixed-effects model with the subgroup as a
+	// categorical moderator and a common τ²).
+	SubgroupTau2 string `toml:"subgroup_tau2"`
+	Missing      string `toml:"missing"` // drop | zero: an empty per-unit value
 	// Design says how per-unit values are compared: "paired" (each unit's
 	// treatment value with its control value, by unit id or row) or
 	// "independent" (two independent groups per dataset, as a two-group
@@ -63,11 +71,15 @@ type Options struct {
 	// options (defaults add = 1/2, to = "only0"; add = 0 for PAS, PFT).
 	// Mods are the moderators of a meta-regression (rma's mods = ~ …):
 	// columns of the summary file, or dataset attributes.
-	Mods    []string `toml:"mods"`
-	Measure string   `toml:"measure"`
-	Add     *float64 `toml:"add"`
-	To      string   `toml:"to"`
-	Drop00  bool     `toml:"drop00"`
+	Mods []string `toml:"mods"`
+	// Cumulative names the column of the summary file (or else the
+	// dataset attribute) that orders a cumulative meta-analysis (metafor's
+	// cumul(order = …)): ascending, ties in the rows' order.
+	Cumulative string   `toml:"cumulative"`
+	Measure    string   `toml:"measure"`
+	Add        *float64 `toml:"add"`
+	To         string   `toml:"to"`
+	Drop00     bool     `toml:"drop00"`
 	// Better is the direction of a summary's metric ("higher" | "lower"),
 	// when no [[metrics]] entry of metric gives it: a summary has no
 	// data to take it from, and the forest plot's "favours" sides follow
@@ -80,9 +92,10 @@ var (
 	metaEffects = []string{"md", "smd", "hedges_g", "rom"}
 	metaModels  = []string{"random", "fixed"}
 	metaTau2    = []string{"DL", "REML", "PM", "ML", "HE", "HS", "SJ", "EB"}
-	metaTests   = []string{"z", "knha"}
+	metaTests   = []string{"z", "t", "knha"}
 	metaMissing = []string{"drop", "zero"}
 	metaDesigns = []string{"paired", "independent"}
+	metaSubTau2 = []string{"separate", "common"}
 )
 
 // Defaults sets the defaults the README lists.
@@ -94,6 +107,7 @@ func (o *Options) Defaults() {
 	o.Alpha = 0.05
 	o.Missing = "drop"
 	o.Design = "paired"
+	o.SubgroupTau2 = "separate"
 }
 
 // Validate checks the options on their own (names of methods, datasets
@@ -109,9 +123,7 @@ func (o *Options) Validate() error {
 	if o.Treatment == o.Control && o.Treatment != "" {
 		return analyses.OptionErrorf("control", "%q is also the treatment", o.Control)
 	}
-	if o.Test == "" {
-		o.Test = "z"
-	}
+	o.fillEmpty()
 	if o.Metric == "" && o.Summary.Path == "" {
 		return analyses.OptionErrorf("metric", "missing")
 	}
@@ -119,7 +131,7 @@ func (o *Options) Validate() error {
 		key     string
 		val     *string
 		allowed []string
-	}{{"effect", &o.Effect, metaEffects}, {"model", &o.Model, metaModels}, {"tau2", &o.Tau2, metaTau2}, {"test", &o.Test, metaTests}, {"missing", &o.Missing, metaMissing}, {"design", &o.Design, metaDesigns}} {
+	}{{"effect", &o.Effect, metaEffects}, {"model", &o.Model, metaModels}, {"test", &o.Test, metaTests}, {"missing", &o.Missing, metaMissing}, {"design", &o.Design, metaDesigns}, {"subgroup_tau2", &o.SubgroupTau2, metaSubTau2}} {
 		if canon := canonical(*c.val, c.allowed); canon != "" {
 			*c.val = canon // "reml" means "REML"
 			continue
@@ -129,11 +141,15 @@ func (o *Options) Validate() error {
 	if !(o.Alpha > 0 && o.Alpha < 1) {
 		return analyses.OptionErrorf("alpha", "%v is not between 0 and 1", o.Alpha)
 	}
+	if err := o.checkTau2(); err != nil {
+		return err
+	}
 	if o.Model == "fixed" && o.Tau2 != "DL" {
 		// DL is the default: a tau2 given with the fixed-effect model
 		// was ignored while the page's parameters showed it
 		return analyses.OptionErrorf("tau2", "a fixed-effect model estimates no τ²; leave tau2 out, or set model = \"random\"")
 	}
+
 	if o.Better != "" && o.Better != "higher" && o.Better != "lower" {
 		return analyses.OneOf("better", o.Better, "higher", "lower")
 	}
@@ -231,6 +247,9 @@ type Input struct {
 	// ModValues are the moderators of mods: dataset → name → value (a
 	// summary's column or the dataset's attribute).
 	ModValues map[string]map[string]string
+	// Order is each dataset's value of the cumulative key's column or
+	// attribute (text, a number).
+	Order map[string]string
 	// Naming names datasets, methods and the metric in the warnings and
 	// in a left-out dataset's note (the numbers never depend on it).
 	Naming analyses.Naming
@@ -295,13 +314,16 @@ type Result struct {
 	Better    string `json:"better"` // "higher" | "lower"
 	// Naming is how the key finding names things (set by the caller; not
 	// in JSON).
-	Naming       analyses.Naming `json:"-"`
-	Effect       string          `json:"effect"`
-	Model        string          `json:"model"`
-	Tau2Method   string          `json:"tau2_method"`
-	Test         string          `json:"test"` // "z" | "knha"
-	Alpha        float64         `json:"alpha"`
-	RangerCompat bool            `json:"ranger_compat"`
+	Naming     analyses.Naming `json:"-"`
+	Effect     string          `json:"effect"`
+	Model      string          `json:"model"`
+	Tau2Method string          `json:"tau2_method"`
+	// Tau2Fixed is the τ² given as a number (tau2 = 0.04; Tau2Method
+	// "given"), nil when τ² is estimated.
+	Tau2Fixed    *float64 `json:"tau2_fixed,omitempty"`
+	Test         string   `json:"test"` // "z" | "knha"
+	Alpha        float64  `json:"alpha"`
+	RangerCompat bool     `json:"ranger_compat"`
 	// Form is the kind of input: "paired" (per-unit values or paired
 	// summary rows), "two_group" or "generic".
 	Form      string `json:"input_form"`
@@ -316,6 +338,13 @@ type Result struct {
 	QBetween      *float64           `json:"Q_between,omitempty"`
 	DFBetween     int                `json:"df_between,omitempty"`
 	PBetween      *float64           `json:"p_between,omitempty"`
+	// SubgroupTau2 is "separate" or "common"; with a common τ² the test
+	// between is the model's QM (F under test = "t" or "knha", with
+	// DFBetween2 its denominator's degrees of freedom) and Within its
+	// test of residual heterogeneity.
+	SubgroupTau2 string        `json:"subgroup_tau2,omitempty"`
+	DFBetween2   int           `json:"df_between_denominator,omitempty"`
+	Within       *WithinGroups `json:"within,omitempty"`
 
 	// Sensitivity (sensitivity = true): leave-one-out fits, influence
 	// diagnostics and Egger's regression test (meta_sensitivity.go).
@@ -330,8 +359,12 @@ type Result struct {
 	Egger       *Egger      `json:"egger,omitempty"`
 	PubBias     *PubBias    `json:"publication_bias,omitempty"`
 	// Moderators is the meta-regression of mods (nil without).
-	Moderators *ModResult   `json:"moderators,omitempty"`
-	Funnel     *FunnelLines `json:"-"`
+	Moderators *ModResult `json:"moderators,omitempty"`
+	// CumulativeBy names the order of the cumulative meta-analysis
+	// (cumulative = …), whose steps are Cumulative.
+	CumulativeBy string       `json:"cumulative,omitempty"`
+	Cumulative   []CumulRow   `json:"-"`
+	Funnel       *FunnelLines `json:"-"`
 }
 
 // EffectLabel names the effect size index for axes and captions.
@@ -406,11 +439,9 @@ func (r *Result) Tables() []analyses.Table {
 	}
 	tables := append([]analyses.Table{main, in, het}, r.naturalTable()...)
 	tables = append(tables, r.modsTables()...)
+	tables = append(tables, r.cumulativeTable()...)
 	if r.Subgroup != "" {
-		bt := analyses.Table{Name: "subgroups", Title: "Test of subgroup differences",
-			Columns: []string{"subgroup", "Q_between", "df", "p_between"}}
-		bt.Rows = append(bt.Rows, []any{r.Subgroup, ptr(r.QBetween), r.DFBetween, ptr(r.PBetween)})
-		tables = append(tables, bt)
+		tables = append(tables, r.subgroupsTable())
 	}
 	if r.Sensitivity {
 		tables = append(tables, r.sensitivityTables()...)
@@ -506,10 +537,15 @@ func Analyze(in Input, o Options) (*Result, error) {
 	}
 	metaSummarise(res, idx, o)
 	if o.Subgroup != "" {
-		metaSubgroups(res, idx, o)
+		if err := metaSubgroupsBy(res, idx, o); err != nil {
+			return nil, err
+		}
 	}
 	metaHetCIs(res, idx, o)
 	if err := metaMods(res, in, idx, o); err != nil {
+		return nil, err
+	}
+	if err := metaCumulative(res, in, idx, o); err != nil {
 		return nil, err
 	}
 	if o.Sensitivity {
@@ -523,7 +559,7 @@ func Analyze(in Input, o Options) (*Result, error) {
 // metaNewResult is the result with its settings and labels.
 func metaNewResult(in Input, o Options) *Result {
 	res := &Result{Treatment: o.Treatment, Control: o.Control, Metric: in.Metric.Name, Better: "higher",
-		Effect: o.Effect, Model: o.Model, Tau2Method: o.Tau2, Test: o.Test, Alpha: o.Alpha, RangerCompat: o.RangerCompat,
+		Effect: o.Effect, Model: o.Model, Tau2Method: string(o.Tau2), Test: o.Test, Alpha: o.Alpha, RangerCompat: o.RangerCompat,
 		Sensitivity: o.Sensitivity, Measure: o.Measure}
 	if res.Treatment == "" {
 		res.Treatment = "treatment"
@@ -536,6 +572,9 @@ func metaNewResult(in Input, o Options) *Result {
 	}
 	if o.Model == "fixed" {
 		res.Tau2Method = ""
+	}
+	if x, ok := o.Tau2.Fixed(); ok {
+		res.Tau2Method, res.Tau2Fixed = "given", &x
 	}
 	return res
 }
@@ -582,7 +621,7 @@ func metaRows(res *Result, in Input, o Options, studies []Study, what string) {
 			g, ok := in.Groups[s.Dataset]
 			if !ok || g == "" {
 				g = "(no " + o.Subgroup + ")"
-				res.Warnf("dataset %s has no attribute %q: grouped under %q", n.Dataset(s.Dataset), o.Subgroup, g)
+				res.Warnf("dataset %s has no value of %q: grouped under %q", n.Dataset(s.Dataset), o.Subgroup, g)
 			}
 			row.Group = g
 		}
@@ -626,6 +665,9 @@ func metaSummarise(res *Result, idx []int, o Options) {
 	}
 	if o.Test == "knha" && len(idx) == 1 {
 		res.Warnf("the Knapp–Hartung test needs at least 2 datasets (t with k − 1 degrees of freedom): the interval and p are undefined")
+	}
+	if o.Test == "t" && len(idx) == 1 {
+		res.Warnf("the t test needs at least 2 datasets (t with k − 1 degrees of freedom): the interval and p are undefined")
 	}
 }
 
@@ -839,19 +881,7 @@ func metaPairedSMD(s Study, o Options, sd float64) (y, v float64, reason string)
 // on G − 1 degrees of freedom (a fixed-effect model over the subgroup
 // summaries, as rma(M_g, sei = SE_g, method = "FE")).
 func metaSubgroups(res *Result, idx []int, o Options) {
-	res.Subgroup = o.Subgroup
-	res.Subgroups = map[string]Summary{}
-	members := map[string][]int{}
-	for _, r := range res.Rows {
-		if _, ok := members[r.Group]; !ok {
-			members[r.Group] = nil
-			res.SubgroupOrder = append(res.SubgroupOrder, r.Group)
-		}
-	}
-	for _, i := range idx {
-		g := res.Rows[i].Group
-		members[g] = append(members[g], i)
-	}
+	members := subgroupMembers(res, idx, o)
 	var ys, vs []float64
 	for _, g := range res.SubgroupOrder {
 		m := members[g]

@@ -81,11 +81,11 @@ func metaTol(method string) float64 {
 	return 1e-9
 }
 
-func metaModel(method string) (model, tau2 string) {
+func metaModel(method string) (model string, tau2 Tau2Option) {
 	if method == "FE" {
 		return "fixed", ""
 	}
-	return "random", method
+	return "random", Tau2Option(method)
 }
 
 type metaChecker struct {
@@ -115,7 +115,7 @@ func TestMetaFitMetafor(t *testing.T) {
 		ks[len(cs.Y)] = true
 		for method, want := range cs.Fits {
 			model, tau2 := metaModel(method)
-			got := metaFit(cs.Y, cs.V, metaConf{model: model, method: tau2, test: "z", alpha: cs.Alpha})
+			got := metaFit(cs.Y, cs.V, metaConf{model: model, method: string(tau2), test: "z", alpha: cs.Alpha})
 			c := metaChecker{t, cs.Name + "/" + method, metaTol(method)}
 			c.eq("est", got.est, want.Est)
 			c.eq("se", got.se, want.SE)

@@ -30,6 +30,9 @@ type ModResult struct {
 	R2     *float64  `json:"R2"` // percent; null for a fixed-effect model
 	I2Res  float64   `json:"I2_res"`
 	Fitted int       `json:"k"`
+	// Bubble is the bubble plot of a single numeric moderator (nil
+	// otherwise).
+	Bubble *Bubble `json:"-"`
 }
 
 // ModTerm is one coefficient.
@@ -91,11 +94,7 @@ func metaMods(res *Result, in Input, idx []int, o Options) error {
 	for j, i := range idx {
 		yi[j], vi[j] = res.Rows[i].Effect, res.Rows[i].Variance
 	}
-	method := o.Tau2
-	if o.Model == "fixed" {
-		method = "FE"
-	}
-	reg, err := MetaRegression(yi, vi, d, RegOptions{Method: method, Test: o.Test, Alpha: o.Alpha})
+	reg, err := MetaRegression(yi, vi, d, o.regOptions())
 	if err != nil {
 		return fmt.Errorf("mods: %w", err)
 	}
@@ -106,6 +105,9 @@ func metaMods(res *Result, in Input, idx []int, o Options) error {
 	}
 	for _, w := range reg.Warnings {
 		res.Warnf("mods: %s", w)
+	}
+	if len(mods) == 1 && mods[0].Numeric != nil {
+		m.Bubble = newBubble(res, idx, mods[0], reg)
 	}
 	res.Moderators = m
 	return nil

@@ -332,7 +332,9 @@ type Regression struct {
 	// FixedTau2 is true when τ² was given, not estimated.
 	FixedTau2 bool
 	Warnings  []string
-	vt        float64 // "typical" within-study variance (k − p)/tr P
+	vt        float64     // "typical" within-study variance (k − p)/tr P
+	vb        [][]float64 // the coefficients' covariance (metafor's vb)
+	crit      float64     // z or t(k − p) quantile of the intervals
 }
 
 // MetaRegression fits rma(yi, vi, mods = ~ …, method, test) on the
@@ -537,6 +539,14 @@ func (r *Regression) fit(yi, vi []float64, d Design, o RegOptions) error {
 	} else {
 		crit = distuv.UnitNormal.Quantile(1 - o.Alpha/2)
 		pval = stats.NormalTwoSidedP
+	}
+	r.crit = crit
+	r.vb = make([][]float64, p)
+	for j := range r.vb {
+		r.vb[j] = make([]float64, p)
+		for l := range r.vb[j] {
+			r.vb[j][l] = f.a.At(j, l) * s2w
+		}
 	}
 	for j := 0; j < p; j++ {
 		c := Coef{Name: d.Names[j], Est: f.b[j], SE: math.Sqrt(f.a.At(j, j) * s2w)}

@@ -396,7 +396,7 @@ type rmaModel struct {
 
 // rmaTest returns the critical value and the p-value function of a test.
 func rmaCrit(test string, df int, alpha float64) (float64, func(float64) float64) {
-	if test == "knha" {
+	if test == "knha" || test == "t" {
 		if df < 1 {
 			return math.NaN(), func(float64) float64 { return math.NaN() }
 		}
@@ -420,6 +420,9 @@ func rmaFitModel(y, v, x []float64, tau2 float64, test string, alpha float64) rm
 		m.w[i] = 1 / (v[i] + tau2)
 	}
 	f := rmaFitWLS(y, x, m.w, 0)
+	if test == "t" {
+		m.df = k - f.p // t(k − p) without rescaling, as rma(test = "t")
+	}
 	if test == "knha" {
 		m.df = k - f.p
 		if m.df > 0 {

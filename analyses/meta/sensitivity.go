@@ -70,6 +70,16 @@ type Egger struct {
 // region Ref ± Crit·se (metafor's funnel(): z quantile, τ² not added).
 type FunnelLines struct {
 	Ref, Crit float64
+	// Contours are the contour-enhanced funnel's regions around 0
+	// (Peters et al. 2008; metafor's funnel(level = c(90, 95, 99),
+	// refline = 0)): an effect within ±Z·SE has a two-sided p above P.
+	Contours []FunnelContour
+}
+
+// FunnelContour is one contour of significance: |effect| = Z·SE is a
+// two-sided z-test's p = P.
+type FunnelContour struct {
+	P, Z float64
 }
 
 // EggerThreshold is the p below which a funnel is called asymmetric:
@@ -101,6 +111,9 @@ func metaSensitivity(res *Result, idx []int, c metaConf) error {
 	}
 	full := metaFit(y, v, c)
 	res.Funnel = &FunnelLines{Ref: full.est, Crit: distuv.UnitNormal.Quantile(1 - c.alpha/2)}
+	for _, p := range []float64{0.10, 0.05, 0.01} {
+		res.Funnel.Contours = append(res.Funnel.Contours, FunnelContour{P: p, Z: distuv.UnitNormal.Quantile(1 - p/2)})
+	}
 	loo, warns, err := metaLeaveOneOut(y, v, c)
 	if err != nil {
 		return err

@@ -71,25 +71,9 @@ func runMeta(job *Job, o *meta.Options) (*Output, error) {
 	if len(o.Datasets) == 0 {
 		studies = metaManifestOrder(job.Study, studies)
 	}
-	in := meta.Input{Metric: metric, Studies: studies}
-	if o.Subgroup != "" {
-		in.Groups = map[string]string{}
-		found := false
-		for _, s := range studies {
-			if v, ok := job.Dataset(s.Dataset).Attrs[o.Subgroup]; ok {
-				in.Groups[s.Dataset] = v
-				found = true
-			}
-		}
-		if !found {
-			return nil, fmt.Errorf("subgroup: no dataset has the attribute %q (set it in [[datasets]])", o.Subgroup)
-		}
-	}
-	in.Naming = job.Study.Naming()
-	if len(o.Mods) > 0 {
-		if in.ModValues, err = metaModValues(job, o, studies); err != nil {
-			return nil, err
-		}
+	in := meta.Input{Metric: metric, Studies: studies, Naming: job.Study.Naming()}
+	if err := metaGroupValues(job, o, &in); err != nil {
+		return nil, err
 	}
 	r, err := meta.Analyze(in, *o)
 	if err != nil {
@@ -106,6 +90,55 @@ func runMeta(job *Job, o *meta.Options) (*Output, error) {
 		return nil, err
 	}
 	return &Output{Result: r, Figures: figs, Method: MetaMethod(o, r)}, nil
+}
+
+// metaGroupValues sets in's values of the subgroup, of the cumulative
+// order and of the moderators (mods): a column of the summary file, else a
+// dataset attribute.
+func metaGroupValues(job *Job, o *meta.Options, in *meta.Input) error {
+	var names []string
+	if o.Subgroup != "" {
+		names = append(names, o.Subgroup)
+	}
+	if o.Cumulative != "" {
+		names = append(names, o.Cumulative)
+	}
+	names = append(names, o.Mods...)
+	if len(names) == 0 {
+		return nil
+	}
+	vals, err := metaColumnValues(job, o, in.Studies, names)
+	if err != nil {
+		return err
+	}
+	if len(o.Mods) > 0 {
+		in.ModValues = vals
+	}
+	if o.Cumulative != "" {
+		in.Order = map[string]string{}
+		for d, v := range vals {
+			if x, ok := v[o.Cumulative]; ok {
+				in.Order[d] = x
+			}
+		}
+	}
+	if o.Subgroup == "" {
+		return nil
+	}
+	in.Groups = map[string]string{}
+	for d, v := range vals {
+		if g, ok := v[o.Subgroup]; ok {
+			in.Groups[d] = strings.TrimSpace(g)
+		}
+	}
+	if len(in.Groups) == 0 {
+		where := "set it in [[datasets]]"
+		if o.Summary.Path != "" {
+			where = "the summary file has no column of that name either; add one, or set the attribute in [[datasets]]"
+		}
+		return fmt.Errorf("subgroup: no dataset has the attribute %q (%s)", o.Subgroup, where)
+	}
+	return nil
 }
 
 // summaryDirection is the metric of a summary meta-analysis with its
@@ -616,14 +649,18 @@ func metaFormName(form string) string {
 
 // MetaMethod is the method note (notes/meta_analysis.md).
 func MetaMethod(o *meta.Options, r *meta.Result) string {
+	_, fixed := o.Tau2.Fixed()
 	return methodNote("meta_analysis", struct {
 		Form, Effect, SummaryPath, Treatment, Control string
 		Model, Tau2, Test, Subgroup, Missing          string
 		FromUnits, RangerCompat, Sensitivity          bool
+		Tau2Fixed, SubgroupCommon, Bubble             bool
+		Cumulative                                    string
 		EggerThreshold                                float64
 	}{r.Form, r.Effect, o.Summary.Path, r.Treatment, r.Control,
-		o.Model, o.Tau2, o.Test, o.Subgroup, o.Missing,
-		r.FromUnits, o.RangerCompat, o.Sensitivity, meta.EggerThreshold})
+		o.Model, string(o.Tau2), o.Test, o.Subgroup, o.Missing,
+		r.FromUnits, o.RangerCompat, o.Sensitivity, fixed, o.SubgroupTau2 == "common", r.Moderators != nil && r.Moderators.Bubble != nil,
+		o.Cumulative, meta.EggerThreshold})
 }
 
 // checkMissingAgrees refuses an analysis's missing = "…" that a units

@@ -41,6 +41,7 @@ var appliesRules = map[string][]appliesRule{
 	},
 	"meta_analysis": {
 		{"better", "summary", func(v reflect.Value) bool { return v.FieldByName("Path").String() != "" }, "gives the direction of a summary's metric; with per-unit values the metric's [[metrics]] entry gives it", nil},
+		{"subgroup_tau2", "subgroup", func(v reflect.Value) bool { return v.String() != "" }, "says how the subgroups of subgroup are fitted, and there is no subgroup", nil},
 	},
 	"multi_objective": {
 		{"dataset", "input", func(v reflect.Value) bool { return v.FieldByName("Path").String() == "" }, "picks a dataset of the study's results, and input gives the rows instead", nil},

@@ -139,6 +139,8 @@ var sourceSchema = map[string]any{"anyOf": []any{
 // (UnmarshalTOML): each accepts more than one shape.
 var CustomSchemas = map[reflect.Type]any{
 	reflect.TypeOf(meta.Source{}): sourceSchema,
+	reflect.TypeOf(meta.Tau2Option("")): map[string]any{"anyOf": []any{
+		map[string]any{"type": "string"}, map[string]any{"type": "number", "minimum": 0}}},
 	reflect.TypeOf(multiobjective.Source{}): map[string]any{"anyOf": []any{
 		map[string]any{"type": "string"},
 		map[string]any{"type": "object", "required": []string{"path"}, "additionalProperties": false, "properties": map[string]any{

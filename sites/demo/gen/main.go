@@ -634,11 +634,12 @@ func genMetaPapers(dir string, rng *rand.Rand) error {
 // genMetaTrials writes data/meta/abtests.csv: 16 online A/B tests of a
 // new recommender against the old one, as a trial report gives them:
 // users who churned and users in each arm (escalc's ai, n1i, ci, n2i),
-// the weeks each test ran and the platform. Longer tests see a smaller
-// reduction (a moderator to find), and the smallest tests report the
-// largest ones (the funnel's asymmetry trim and fill fills).
+// the weeks each test ran, the platform and the day it started
+// (20240315: the order of a cumulative meta-analysis). Longer tests see a
+// smaller reduction (a moderator to find), and the smallest tests report
+// the largest ones (the funnel's asymmetry trim and fill fills).
 func genMetaTrials(dir string, rng *rand.Rand) error {
-	rows := []string{"test,churned_new,users_new,churned_old,users_old,weeks,platform"}
+	rows := []string{"test,churned_new,users_new,churned_old,users_old,weeks,platform,started"}
 	for i := range 16 {
 		n := []int{120, 150, 200, 250, 300, 400, 500, 600, 800, 1000, 1500, 2000, 3000, 5000, 8000, 12000}[i]
 		weeks := 1 + (i*5)%8
@@ -656,7 +657,8 @@ func genMetaTrials(dir string, rng *rand.Rand) error {
 			}
 			return k
 		}
-		rows = append(rows, fmt.Sprintf("T%02d-%s,%d,%d,%d,%d,%d,%s", i+1, platform, binom(n, p1), n, binom(n, p0), n, weeks, platform))
+		started := 20240000 + 100*(1+(i*7)%12) + 1 + (i*11)%28
+		rows = append(rows, fmt.Sprintf("T%02d-%s,%d,%d,%d,%d,%d,%s,%d", i+1, platform, binom(n, p1), n, binom(n, p0), n, weeks, platform, started))
 	}
 	if err := os.MkdirAll(filepath.Join(dir, "data", "meta"), 0o755); err != nil {
 		return err
