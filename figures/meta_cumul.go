@@ -59,7 +59,7 @@ func cumulLines(r *meta.Result, b *forestBuilder) []forestLine {
 	lines := make([]forestLine, 0, len(r.Cumulative))
 	for _, c := range r.Cumulative {
 		name := r.Naming.Dataset(c.Dataset)
-		l := forestLine{label: "+ " + name, n: strconv.FormatFloat(c.Order, 'g', -1, 64), weight: strconv.Itoa(c.K),
+		l := forestLine{label: "+ " + name, n: strconv.FormatFloat(c.Order, 'f', -1, 64), weight: strconv.Itoa(c.K),
 			effect: b.ci(c.Effect, c.CILow, c.CIHigh)}
 		l.row = &ForestRow{Effect: c.Effect, Low: c.CILow, High: c.CIHigh, Weight: 1, Colour: Colour(4)}
 		l.tooltip = fmt.Sprintf("+ %s (%s %s): k = %d, summary %s, %s", name, r.CumulativeBy, l.n, c.K, l.effect, pClause(c.P))

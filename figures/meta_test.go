@@ -250,7 +250,8 @@ func TestMetaCumulativeSpec(t *testing.T) {
 	for i, y := range []float64{0.1, 0.15, 0.12, 0.3, 0.05} {
 		d := "paper-" + string(rune('a'+i))
 		studies = append(studies, meta.Study{Dataset: d, Form: meta.Generic, Yi: y, Vi: 0.002 * float64(1+i%3)})
-		years[d] = []string{"2004", "2001", "2004", "1999", "2002"}[i]
+		// days written as numbers, as a summary file gives a date
+		years[d] = []string{"20040101", "20010101", "20040101", "19990101", "20020101"}[i]
 	}
 	var o meta.Options
 	o.Defaults()
@@ -291,6 +292,10 @@ func TestMetaCumulativeSpec(t *testing.T) {
 	figs, err := Meta("pub", "Published", r)
 	if err != nil || len(figs) != 2 || figs[1].ID != "pub-cumulative" || !strings.Contains(figs[1].Caption, "in order of year") || !bytes.Contains(figs[1].SVG, []byte("Added")) {
 		t.Fatalf("figures %v, %v", len(figs), err)
+	}
+	// the order is printed as written, never in exponent form
+	if !bytes.Contains(figs[1].SVG, []byte("19990101")) || bytes.Contains(figs[1].SVG, []byte("e+07")) {
+		t.Errorf("the order values are not printed as written in the cumulative forest plot")
 	}
 }
 
