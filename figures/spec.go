@@ -178,6 +178,9 @@ type LegendEntry struct {
 	Name  string
 	Kinds []MarkKind // the kinds of marks its thumbnail shows
 	Style Style
+	// Opacity is the fill's opacity of the entry's area, as the plot
+	// draws it (a band 0.19, an opaque region 1).
+	Opacity float64
 }
 
 // LegendEntries lists the legend's entries in order, one per series
@@ -208,6 +211,9 @@ func (s *Spec) LegendEntries() []LegendEntry {
 			}
 			if m.Kind == MarkLine || m.Kind == MarkRefLine {
 				e.Style.Dash = m.Style.Dash
+			}
+			if m.Kind == MarkArea && e.Opacity == 0 {
+				e.Opacity = m.areaOpacity()
 			}
 		}
 	}

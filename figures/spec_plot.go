@@ -412,7 +412,13 @@ func (l specLegend) draw(c draw.Canvas, tl vg.Point, cols int) {
 func (l specLegend) thumbnail(c draw.Canvas, e LegendEntry, x, mid vg.Length) {
 	h := l.font.Font.Size * 0.8
 	if containsKind(e.Kinds, MarkArea) {
-		c.FillPolygon(corrBlend(e.Style.Colour, 0.19), []vg.Point{{X: x, Y: mid - h/2}, {X: x + l.thumb, Y: mid - h/2}, {X: x + l.thumb, Y: mid + h/2}, {X: x, Y: mid + h/2}})
+		// the fill as the plot draws it; an opaque region gets an outline,
+		// so that a white one still shows
+		box := []vg.Point{{X: x, Y: mid - h/2}, {X: x + l.thumb, Y: mid - h/2}, {X: x + l.thumb, Y: mid + h/2}, {X: x, Y: mid + h/2}}
+		c.FillPolygon(corrBlend(e.Style.Colour, e.Opacity), box)
+		if e.Opacity >= 1 {
+			c.StrokeLines(draw.LineStyle{Color: color.NRGBA{0x99, 0x99, 0x99, 0xFF}, Width: vg.Points(0.5)}, append(box, box[0]))
+		}
 	}
 	if containsKind(e.Kinds, MarkLine) || containsKind(e.Kinds, MarkRefLine) || containsKind(e.Kinds, MarkInterval) {
 		c.StrokeLine2(draw.LineStyle{Color: e.Style.Colour, Width: vg.Points(1.5), Dashes: dashPattern(e.Style.Dash)}, x, mid, x+l.thumb, mid)

@@ -255,3 +255,18 @@ func mustFigs(t *testing.T) func([]Figure, error) []Figure {
 		return f
 	}
 }
+
+// TestLegendAreaOpacity: a legend entry's swatch is filled as its area is
+// drawn: a band at the bands' 0.19, an opaque region (the contour
+// funnel's) at full colour, so the key matches the plot.
+func TestLegendAreaOpacity(t *testing.T) {
+	t.Parallel()
+	s := &Spec{Legend: LegendBelow, Panels: []Panel{{Marks: []Mark{
+		{Kind: MarkArea, Series: "band", X: []float64{0, 1}, Y: []float64{0, 1}, Y2: []float64{1, 2}},
+		{Kind: MarkArea, Series: "region", Opacity: 1, X: []float64{0, 1}, Y: []float64{0, 1}, Y2: []float64{1, 2}},
+	}}}}
+	got := s.LegendEntries()
+	if len(got) != 2 || got[0].Opacity != 0.19 || got[1].Opacity != 1 {
+		t.Errorf("legend entries %+v; want the band at 0.19 and the region at 1", got)
+	}
+}
