@@ -9,6 +9,7 @@ import (
 	"image/color"
 	"math"
 	"strconv"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -277,6 +278,9 @@ func (m Mark) areaOpacity() float64 {
 func (s *Spec) panelPlot(pn Panel) (*plot.Plot, error) {
 	p := NewPlot(pn.Title, pn.X.Title, pn.Y.Title)
 	p.Title.TextStyle.Font.Size = vg.Points(10)
+	// a vertical title longer than the panel is tall would run off the
+	// canvas (a long effect label on a bubble plot): two lines instead
+	p.Y.Label.Text = wrapAxisTitle(p.Y.Label.Text, p.Y.Label.TextStyle, vg.Length(s.Height)*vg.Inch*0.75)
 	cells := false
 	for _, m := range pn.Marks {
 		cells = cells || m.Kind == MarkCells
@@ -579,3 +583,25 @@ func (s *Spec) heatmap(m Mark) *CorrHeatmap {
 	h.Text = m.CellText
 	return h
 }
+
+// wrapAxisTitle breaks title into two lines, at the space nearest its
+// middle, when it is wider than room in sty; otherwise it returns it as
+// it is.
+func wrapAxisTitle(title string, sty text.Style, room vg.Length) string {
+	if room <= 0 || sty.Width(title) <= room || strings.Contains(title, "\n") {
+		return title
+	}
+	best := -1
+	for i, r := range title {
+		if r == ' ' && (best < 0 || distance(i, len(title)/2) < distance(best, len(title)/2)) {
+			best = i
+		}
+	}
+	if best < 0 {
+		return title
+	}
+	return title[:best] + "\n" + title[best+1:]
+}
+
+// distance is |a − b|.
+func distance(a, b int) int { return max(a-b, b-a) }

@@ -270,3 +270,20 @@ func TestLegendAreaOpacity(t *testing.T) {
 		t.Errorf("legend entries %+v; want the band at 0.19 and the region at 1", got)
 	}
 }
+
+// TestWrapAxisTitle: a vertical axis title longer than its panel is tall
+// is broken into two lines at the space nearest its middle; one that
+// fits is left alone.
+func TestWrapAxisTitle(t *testing.T) {
+	t.Parallel()
+	p := NewPlot("", "", "")
+	sty := p.Y.Label.TextStyle
+	long := "log odds ratio (new recommender vs old recommender)"
+	room := 4.6 * 0.75 * vg.Inch // the bubble plot's panel
+	if got := wrapAxisTitle(long, sty, room); got != "log odds ratio (new\nrecommender vs old recommender)" {
+		t.Errorf("long title: %q", got)
+	}
+	if got := wrapAxisTitle("standard error", sty, room); got != "standard error" {
+		t.Errorf("short title: %q", got)
+	}
+}
