@@ -244,12 +244,15 @@ func (o *Options) resolveCache(in *load.Inputs) (finish func()) {
 		in.Hashes, o.cache.memory = o.Cache.hashStore(), o.Cache
 	} else {
 		in.Hashes = input.LoadHashStore(o.CacheDir)
-		save = func() { in.Hashes.Save(o.CacheDir) }
+		if !o.validate { // validate reads the cache and writes nothing
+			save = func() { in.Hashes.Save(o.CacheDir) }
+		}
 	}
 	if o.CacheDir == "" {
 		return save
 	}
 	disk := newDiskStore(o.CacheDir, o.CacheMaxBytes, in.Hashes, o.Warn, o.cacheNow)
+	disk.readOnly = o.validate
 	o.cache.disk = disk
 	return func() {
 		disk.finish()

@@ -122,6 +122,9 @@ type diskStore struct {
 	wg    sync.WaitGroup
 	mu    sync.Mutex
 	wrote bool
+	// readOnly (validate): entries are read, never written, touched or
+	// removed, so that validate writes nothing.
+	readOnly bool
 }
 
 // newDiskStore opens the disk cache in dir for a build, or returns nil
@@ -213,7 +216,9 @@ func (d *diskStore) get(id, key string, v *validator) (*kinds.Output, readStamp)
 	cands, names := listEntries(kd)
 	damaged := func(p string, err error) {
 		d.warnf("evalbook: warning: cache entry %s is damaged (%v); analysis %q is computed again", p, err, id)
-		os.Remove(p)
+		if !d.readOnly {
+			os.Remove(p)
+		}
 	}
 	tried := map[string]bool{}
 	for _, c := range cands {
@@ -261,8 +266,10 @@ func (d *diskStore) get(id, key string, v *validator) (*kinds.Output, readStamp)
 			}
 			continue
 		}
-		t := d.now()
-		os.Chtimes(p, t, t) // used: the last to be evicted
+		if !d.readOnly {
+			t := d.now()
+			os.Chtimes(p, t, t) // used: the last to be evicted
+		}
 		return out, h.st
 	}
 	return nil, readStamp{}
@@ -452,7 +459,7 @@ func encodeEntry(st readStamp, out *kinds.Output) ([]byte, error) {
 // put stores an output in the background (finish waits for it); a
 // failure only costs a later build time.
 func (d *diskStore) put(id, key string, st readStamp, out *kinds.Output) {
-	if d == nil {
+	if d == nil || d.readOnly {
 		return
 	}
 	d.wg.Add(1)

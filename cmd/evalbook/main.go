@@ -325,7 +325,9 @@ func cmdValidate(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	opts := report.Options{Manifest: manifest, NoCache: true}
+	// the build's cache is read (an analysis whose inputs have not
+	// changed is not computed again) and never written
+	opts := report.Options{Manifest: manifest, CacheDir: cacheDir()}
 	if err := inFlags.apply(&opts); err != nil {
 		return err
 	}
