@@ -327,7 +327,7 @@ func cmdValidate(args []string, stdout, stderr io.Writer) error {
 	}
 	// the build's cache is read (an analysis whose inputs have not
 	// changed is not computed again) and never written
-	opts := report.Options{Manifest: manifest, CacheDir: cacheDir()}
+	opts := report.Options{Manifest: manifest, CacheDir: cacheDir(), Version: toolVersion()}
 	if err := inFlags.apply(&opts); err != nil {
 		return err
 	}
