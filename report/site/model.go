@@ -50,7 +50,7 @@ type Study struct {
 	UnsafeHTML bool
 	Labels     Labels
 	// Naming labels methods, datasets, metrics and rules in tables
-	// (figures.NewTable); the zero value shows ids.
+	// (model.NewTable); the zero value shows ids.
 	Naming analyses.Naming
 }
 

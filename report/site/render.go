@@ -17,6 +17,7 @@ import (
 
 	"github.com/evalbook/evalbook/analyses"
 	"github.com/evalbook/evalbook/figures"
+	"github.com/evalbook/evalbook/figures/model"
 	"github.com/evalbook/evalbook/themes"
 )
 
@@ -129,7 +130,7 @@ type tableView struct {
 	Notes []string
 	Hint  string
 	table analyses.Table
-	spec  *figures.Table
+	spec  *model.Table
 }
 
 type cellView struct {
@@ -238,11 +239,11 @@ func (b *siteBuild) figureView(f figures.Figure, num int) figureView {
 
 // tableView is a table of analysis id as its page shows it, numbered
 // num: its first maxHTMLRows rows, from the table's presentation
-// (figures.NewTable: labels, one format per column, marks), which the
+// (model.NewTable: labels, one format per column, marks), which the
 // Markdown and LaTeX outputs render too.
 func (b *siteBuild) tableView(a *Analysis, t analyses.Table, num int) tableView {
 	alpha, _ := a.Resolved["alpha"].(float64)
-	spec := figures.NewTable(t, a.ID, figures.TableOptions{Naming: b.study.Naming, Alpha: alpha, Siblings: a.Tables})
+	spec := model.NewTable(t, a.ID, model.TableOptions{Naming: b.study.Naming, Alpha: alpha, Siblings: a.Tables})
 	tv := tableView{ID: spec.ID, Title: spec.Title, Num: num, CSVHref: "data/" + spec.ID + ".csv", table: t, spec: spec,
 		Notes: tableNotes(spec)}
 	for _, c := range spec.Columns {
@@ -250,7 +251,7 @@ func (b *siteBuild) tableView(a *Analysis, t analyses.Table, num int) tableView 
 		if cv.Label != c.ID {
 			cv.Title = c.ID
 		}
-		if c.Role == figures.RoleInterval {
+		if c.Role == model.RoleInterval {
 			cv.Title = c.ID + ", " + c.HighID
 		}
 		tv.Columns = append(tv.Columns, cv)
@@ -264,7 +265,7 @@ func (b *siteBuild) tableView(a *Analysis, t analyses.Table, num int) tableView 
 		cells := make([]cellView, len(r))
 		for j, c := range r {
 			cells[j] = cellView{Text: c.Text, Full: c.Title, Sort: c.Sort, Num: c.Num,
-				Best: c.Mark == figures.MarkBest, Second: c.Mark == figures.MarkSecond, Tied: c.Mark == figures.MarkTied,
+				Best: c.Mark == model.MarkBest, Second: c.Mark == model.MarkSecond, Tied: c.Mark == model.MarkTied,
 				Sig: c.Sig, Count: c.CountText()}
 			if c.Num && c.Sort == "" {
 				cells[j].Sort = strconv.FormatFloat(c.Value, 'g', -1, 64)
@@ -283,15 +284,15 @@ func (b *siteBuild) tableView(a *Analysis, t analyses.Table, num int) tableView 
 // tableNotes are the notes under a table, in words every output shares:
 // what each mark means, the counts of partial summaries, the cells
 // without a value, what a table of ranks leaves out.
-func tableNotes(t *figures.Table) []string {
+func tableNotes(t *model.Table) []string {
 	var n, marks []string
-	if t.HasMark(figures.MarkBest) {
+	if t.HasMark(model.MarkBest) {
 		marks = append(marks, "bold: best in its column")
 	}
-	if t.HasMark(figures.MarkSecond) {
+	if t.HasMark(model.MarkSecond) {
 		marks = append(marks, "underlined: second")
 	}
-	if t.HasMark(figures.MarkTied) {
+	if t.HasMark(model.MarkTied) {
 		marks = append(marks, "=: tied for the best (no single best)")
 	}
 	if len(marks) > 0 {
