@@ -1,0 +1,59 @@
+// Command wasm is the Explore page's WebAssembly module: built with
+// GOOS=js GOARCH=wasm by `make assets` into themes/assets, embedded in
+// the page, it registers two functions for the page's script:
+//
+//	evalbookExploreLoad(dataJSON) → "" or an error message
+//	evalbookExplore(stateJSON)    → resultJSON ({"error": …} on a bad view)
+//
+// The data is the study as the build embedded it (explore.Data), the
+// state a reader's view (explore.State), the result explore.Result: the
+// build's own aggregate and critical_difference code, run on the view.
+package main
+
+import (
+	"encoding/json"
+
+	"github.com/evalbook/evalbook/report/site/explore"
+)
+
+func main() {
+	register()
+	select {} // the page calls the functions for as long as it is open
+}
+
+// session holds the study the page loaded.
+type session struct{ data *explore.Data }
+
+// load decodes the embedded study.
+func (s *session) load(dataJSON string) string {
+	var d explore.Data
+	if err := json.Unmarshal([]byte(dataJSON), &d); err != nil {
+		return "explore data: " + err.Error()
+	}
+	s.data = &d
+	return ""
+}
+
+// explore computes a view: the result's JSON, or {"error": …}.
+func (s *session) explore(stateJSON string) string {
+	fail := func(msg string) string {
+		b, _ := json.Marshal(map[string]string{"error": msg})
+		return string(b)
+	}
+	if s.data == nil {
+		return fail("no study loaded")
+	}
+	var st explore.State
+	if err := json.Unmarshal([]byte(stateJSON), &st); err != nil {
+		return fail("view: " + err.Error())
+	}
+	res, err := explore.Compute(s.data, st)
+	if err != nil {
+		return fail(err.Error())
+	}
+	b, err := json.Marshal(res)
+	if err != nil {
+		return fail(err.Error())
+	}
+	return string(b)
+}
