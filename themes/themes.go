@@ -16,6 +16,9 @@ var css string
 //go:embed static/site.js
 var js string
 
+//go:embed static/explore.js
+var exploreJS string
+
 // assets holds assets/README.txt always, and assets/echarts.min.js (the
 // ECharts bundle of src/echarts.js) and assets/katex.min.js when `make
 // assets` built them from the npm registry's packages before `go build`,
@@ -35,6 +38,11 @@ func CSS() string { return css }
 
 // JS returns the site script (chart drawing, theme toggle, table sorting).
 func JS() string { return js }
+
+// ExploreJS returns the Explore page's script: it inflates the
+// WebAssembly module, keeps the reader's view in the URL fragment and
+// draws what the module computes.
+func ExploreJS() string { return exploreJS }
 
 // ECharts returns the chart library (ECharts with only the series types,
 // components and renderer the site uses, as src/echarts.js lists them),

@@ -18,12 +18,13 @@ import (
 	"github.com/evalbook/evalbook/analyses"
 	"github.com/evalbook/evalbook/figures"
 	"github.com/evalbook/evalbook/figures/model"
+	"github.com/evalbook/evalbook/report/site/explore"
 	"github.com/evalbook/evalbook/themes"
 )
 
 // maxHTMLRows is how many rows a table shows on its page; every row is in
 // its CSV.
-const maxHTMLRows = 500
+const maxHTMLRows = explore.MaxRows
 
 // siteBuild renders a Model into files (path → bytes).
 type siteBuild struct {
@@ -81,6 +82,8 @@ type pageData struct {
 	Analysis *analysisView
 	// provenance
 	Prov *Provenance
+	// explore
+	Explore *exploreView
 }
 
 type analysisView struct {
@@ -425,6 +428,9 @@ func (b *siteBuild) nav() []navItem {
 	for _, v := range b.views {
 		nav = append(nav, navItem{Title: v.Title, Href: v.ID + ".html", Slug: v.ID, Kind: "analysis"})
 	}
+	if b.hasExplore() {
+		nav = append(nav, navItem{Title: "Explore", Href: ExplorePage, Slug: "explore", Kind: "explore"})
+	}
 	return nav
 }
 
@@ -509,6 +515,13 @@ func (b *siteBuild) htmlPages() ([]htmlPage, map[string]string, error) {
 			v.Method, pageMath = b.methodHTML(v.ID, m)
 		}
 		pages = append(pages, htmlPage{slug: v.ID, file: v.ID + ".html", title: v.Title, body: "analysis-body", data: d, math: pageMath})
+	}
+	if b.hasExplore() {
+		p, err := b.explorePage()
+		if err != nil {
+			return nil, nil, err
+		}
+		pages = append(pages, p)
 	}
 	d = b.base("Provenance", "provenance")
 	d.Prov = &b.m.Provenance

@@ -93,7 +93,14 @@ type Table struct {
 	Title    string   `json:"title"`
 	Columns  []Column `json:"columns"`
 	Rows     [][]Cell `json:"rows"`
+	// More is the table's number of rows when it has more than MaxRows
+	// (only the first MaxRows are in Rows), as on its page.
+	More int `json:"more,omitempty"`
 }
+
+// MaxRows is the most rows of a table a page shows (report/site's
+// maxHTMLRows): the rest are in its CSV.
+const MaxRows = 500
 
 // Column is a column header: its label, and its id when they differ.
 type Column struct {
@@ -183,7 +190,11 @@ func flatten(analysis, name string, spec *model.Table) Table {
 	for _, c := range spec.Columns {
 		out.Columns = append(out.Columns, Column{Label: c.Header(), ID: c.ID})
 	}
-	for _, r := range spec.Rows {
+	rows := spec.Rows
+	if len(rows) > MaxRows {
+		out.More, rows = len(rows), rows[:MaxRows]
+	}
+	for _, r := range rows {
 		row := make([]Cell, len(r))
 		for j, c := range r {
 			row[j] = Cell{Text: c.Text, Title: c.Title, Num: c.Num, Sig: c.Sig, Count: c.CountText(), Mark: markName(c.Mark)}

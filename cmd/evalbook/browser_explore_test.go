@@ -1,0 +1,345 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/evalbook/evalbook/analyses/leaderboard"
+	"github.com/evalbook/evalbook/themes"
+)
+
+// requireExploreAsset skips a test of the Explore page when the test
+// binary was built without its module (plain go test in a fresh clone),
+// and fails it under CI, whose run builds the assets.
+func requireExploreAsset(t testing.TB) {
+	t.Helper()
+	if len(themes.ExploreWasm()) > 0 && len(themes.WasmExec()) > 0 {
+		return
+	}
+	if os.Getenv("CI") != "" {
+		t.Fatal("themes/assets/explore.wasm.gz was not built into this test binary; CI must run `make assets` before go test")
+	}
+	t.Skip("the Explore page's module is not built into this test binary (make assets)")
+}
+
+// exploreTablesJS reads every table of a page whose wrapper's id starts
+// with prefix ("tab-" on an analysis page, "x-tab-" on the Explore page):
+// by the table's id, its column labels and each cell as the reader sees
+// it (text with its marks) with its class (best, second, tied).
+const exploreTablesJS = `(function (prefix) {
+  var out = {};
+  document.querySelectorAll('div.table-wrap[id^="' + prefix + '"]').forEach(function (w) {
+    var t = w.querySelector("table");
+    var cols = Array.prototype.map.call(t.querySelectorAll("thead th"), function (th) { return th.textContent; });
+    var rows = Array.prototype.map.call(t.querySelectorAll("tbody tr"), function (tr) {
+      return Array.prototype.map.call(tr.querySelectorAll("td"), function (td) { return td.textContent + " |" + td.className; });
+    });
+    out[w.id.slice(prefix.length)] = {cols: cols, rows: rows};
+  });
+  return out;
+})`
+
+// shownTable is a table as the reader sees it.
+type shownTable struct {
+	Cols []string   `json:"cols"`
+	Rows [][]string `json:"rows"`
+}
+
+// exploreView is a view the test sets through the page's controls.
+type exploreView struct {
+	Metric   string   `json:"metric"`
+	Datasets []string `json:"datasets"`
+	Methods  []string `json:"methods"`
+	Rules    []string `json:"rules"`
+}
+
+// setViewJS ticks the controls to a view and tells the form, as a
+// reader's clicks do.
+const setViewJS = `(function (v) {
+  var f = document.getElementById("explore-form");
+  document.getElementById("explore-metric").value = v.metric;
+  [["dataset", v.datasets], ["method", v.methods], ["rule", v.rules]].forEach(function (p) {
+    f.querySelectorAll('input[name="' + p[0] + '"]').forEach(function (c) { c.checked = p[1].indexOf(c.value) >= 0; });
+  });
+  f.dispatchEvent(new Event("change"));
+  return Number(document.getElementById("explore").dataset.draws);
+})`
+
+// exploreDraws waits until the Explore page has drawn more than after
+// views and returns its count.
+func exploreDraws(t *testing.T, b *browser, after int) int {
+	t.Helper()
+	var st struct {
+		State string `json:"state"`
+		Draws string `json:"draws"`
+		Msg   string `json:"msg"`
+	}
+	js := `({state: document.getElementById("explore").dataset.state, draws: document.getElementById("explore").dataset.draws || "0", msg: document.getElementById("explore-status").textContent})`
+	b.until(t, "the Explore page drawn", js, &st, func() bool {
+		var n int
+		fmt.Sscan(st.Draws, &n)
+		return st.State == "error" || st.State == "ready" && n > after
+	}, func() string { return fmt.Sprintf("%+v", st) })
+	if st.State == "error" {
+		t.Fatalf("explore.html: %s", st.Msg)
+	}
+	var n int
+	fmt.Sscan(st.Draws, &n)
+	return n
+}
+
+// readTables reads the tables of the page open in b.
+func readTables(t *testing.T, b *browser, prefix string) map[string]shownTable {
+	t.Helper()
+	var out map[string]shownTable
+	if err := chromedp.Run(b.ctx, chromedp.Evaluate(exploreTablesJS+`(`+jsString(prefix)+`)`, &out)); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func jsString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+// demoAnalysisBlock is the first [[analyses]] block of a fragment of
+// the demo's manifest, as written.
+func demoAnalysisBlock(t *testing.T, fragment string) string {
+	t.Helper()
+	src, err := os.ReadFile(filepath.Join("..", "..", "sites", "demo", "manifest.d", fragment))
+	if err != nil {
+		t.Fatal(err)
+	}
+	parts := strings.Split(string(src), "[[analyses]]")
+	if len(parts) < 2 {
+		t.Fatalf("%s: no [[analyses]]", fragment)
+	}
+	return "[[analyses]]" + strings.TrimRight(parts[1], "\n") + "\n"
+}
+
+// restrictedStudy writes a study of the demo's results, metrics and
+// methods with only the demo's leaderboard and critical-difference
+// analyses, restricted to a view by datasets = […], methods = […] and
+// rules = […], and returns its manifest.
+func restrictedStudy(t *testing.T, dir string, v exploreView, agg, cd string) string {
+	t.Helper()
+	src, err := os.ReadFile(filepath.Join(demoDir, "study.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	head := string(src)
+	head = head[strings.Index(head, "[[metrics]]"):strings.Index(head, "[inputs]")]
+	list := func(ids []string) string {
+		b, _ := json.Marshal(ids)
+		return string(b)
+	}
+	sub := fmt.Sprintf("metric = %q\ndatasets = %s\nmethods = %s\n", v.Metric, list(v.Datasets), list(v.Methods))
+	strip := func(block string) string { // the view's metric, not the block's
+		var keep []string
+		for _, l := range strings.Split(block, "\n") {
+			if !strings.HasPrefix(l, "metric ") && !strings.HasPrefix(l, "metric=") && !strings.HasPrefix(l, "methods ") {
+				keep = append(keep, l)
+			}
+		}
+		return strings.Join(keep, "\n")
+	}
+	m := "title = \"Restricted\"\nseed = 42\n\n" + head + "[inputs]\nresults = [\"results.csv\"]\n\n" +
+		strip(agg) + sub + "rules = " + list(v.Rules) + "\n\n" + strip(cd) + sub
+	path := filepath.Join(dir, "study.toml")
+	if err := os.WriteFile(path, []byte(m), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// randomSubset keeps each id with probability 1/2, at least min of them,
+// in their order.
+func randomSubset(r *rand.Rand, ids []string, min int) []string {
+	for {
+		var out []string
+		for _, id := range ids {
+			if r.IntN(2) == 0 {
+				out = append(out, id)
+			}
+		}
+		if len(out) >= min {
+			return out
+		}
+	}
+}
+
+// TestBrowserExplore opens the demo's Explore page from file:// and, for
+// random views (datasets, methods, rules and metric; 50 of them, 8
+// under EVALBOOK_EXPLORE_QUICK), compares every table it recomputes —
+// leaderboard, Friedman/Nemenyi, mean ranks, pairwise Wilcoxon–Holm —
+// with the same table on the pages of an `evalbook build` of the demo's
+// manifest restricted to that view by datasets = […], methods = […] and
+// rules = […]: every column label, cell text (to the printed precision,
+// with its marks) and mark class. Then a reload with the view's fragment
+// draws the same view, and reset goes back to the published one. No
+// network request, no console error.
+func TestBrowserExplore(t *testing.T) {
+	requireExploreAsset(t)
+	page := newBrowser(t)
+	built := newBrowser(t)
+	site := demoSite(t)
+	study := t.TempDir()
+	res, err := os.ReadFile(filepath.Join(demoDir, "data", "results.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(study, "results.csv"), res, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	agg, cd := demoAnalysisBlock(t, "00-aggregate.toml"), demoAnalysisBlock(t, "20-significance.toml")
+
+	url := "file://" + filepath.Join(site, "explore.html")
+	page.at("explore.html")
+	if err := chromedp.Run(page.ctx, chromedp.Navigate(url)); err != nil {
+		t.Fatal(err)
+	}
+	draws := exploreDraws(t, page, 0)
+	var data struct {
+		Datasets  []string    `json:"datasets"`
+		Methods   []string    `json:"methods"`
+		Published exploreView `json:"published"`
+	}
+	if err := chromedp.Run(page.ctx, chromedp.Evaluate(`JSON.parse(document.getElementById("explore-data").textContent)`, &data)); err != nil {
+		t.Fatal(err)
+	}
+	published := readTables(t, page, "x-tab-")
+	if len(published) < 4 {
+		t.Fatalf("the published view shows %d tables, want the leaderboard's and critical_difference's", len(published))
+	}
+
+	n := 50
+	if os.Getenv("EVALBOOK_EXPLORE_QUICK") != "" {
+		n = 8
+	}
+	r := rand.New(rand.NewPCG(35, 2026))
+	var last exploreView
+	for k := 0; k < n; k++ {
+		v := exploreView{Metric: []string{"ndcg@10", "rmse"}[k%2], Datasets: randomSubset(r, data.Datasets, 3),
+			Methods: randomSubset(r, data.Methods, 2), Rules: randomSubset(r, leaderboard.AllRules, 1)}
+		var before int
+		if err := chromedp.Run(page.ctx, chromedp.Evaluate(setViewJS+`(`+mustJSON(v)+`)`, &before)); err != nil {
+			t.Fatal(err)
+		}
+		draws = exploreDraws(t, page, draws)
+		got := readTables(t, page, "x-tab-")
+
+		dir := filepath.Join(study, fmt.Sprint(k))
+		if err := os.Mkdir(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Link(filepath.Join(study, "results.csv"), filepath.Join(dir, "results.csv")); err != nil {
+			t.Fatal(err)
+		}
+		manifest := restrictedStudy(t, dir, v, agg, cd)
+		if code, _, errOut := runCLI("build", manifest, "--quiet"); code != 0 {
+			t.Fatalf("view %d: evalbook build of the restricted manifest: exit %d: %s", k, code, errOut)
+		}
+		want := map[string]shownTable{}
+		for _, p := range []string{"leaderboard.html", "critical-difference.html"} {
+			built.at(p)
+			if err := chromedp.Run(built.ctx, chromedp.Navigate("file://"+filepath.Join(dir, "site", p))); err != nil {
+				t.Fatal(err)
+			}
+			for id, tab := range readTables(t, built, "tab-") {
+				want[id] = tab
+			}
+		}
+		if len(want) < 4 || len(want["leaderboard"].Rows) != len(v.Methods) {
+			t.Fatalf("view %d: the restricted build shows %d tables, its leaderboard %d rows for %d methods", k, len(want), len(want["leaderboard"].Rows), len(v.Methods))
+		}
+		if k == 0 {
+			t.Logf("view 0 %+v: %d tables, the leaderboard's first row %v", v, len(want), want["leaderboard"].Rows[0])
+		}
+		if !reflect.DeepEqual(got, want) {
+			for id, w := range want {
+				if g, ok := got[id]; !ok {
+					t.Errorf("view %d %+v: table %s missing on the Explore page", k, v, id)
+				} else if !reflect.DeepEqual(g, w) {
+					t.Errorf("view %d %+v: table %s differs:\nExplore: %v\n  build: %v", k, v, id, g, w)
+				}
+			}
+			for id := range got {
+				if _, ok := want[id]; !ok {
+					t.Errorf("view %d: table %s on the Explore page only", k, id)
+				}
+			}
+			t.FailNow()
+		}
+		last = v
+	}
+
+	// The view is in the fragment: a reload draws it again.
+	var hash string
+	if err := chromedp.Run(page.ctx, chromedp.Evaluate(`location.hash`, &hash)); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(hash, "datasets=") {
+		t.Fatalf("the view %+v is not in the address: %q", last, hash)
+	}
+	shown := readTables(t, page, "x-tab-")
+	if err := chromedp.Run(page.ctx, chromedp.Reload()); err != nil {
+		t.Fatal(err)
+	}
+	exploreDraws(t, page, 0)
+	var after exploreView
+	if err := chromedp.Run(page.ctx, chromedp.Evaluate(`window.evalbookExploreLast.state`, &after)); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(after, last) {
+		t.Errorf("after a reload of %s the view is %+v, want %+v", hash, after, last)
+	}
+	if again := readTables(t, page, "x-tab-"); !reflect.DeepEqual(again, shown) {
+		t.Errorf("after a reload of %s the tables differ", hash)
+	}
+	var banner bool
+	if err := chromedp.Run(page.ctx, chromedp.Evaluate(`!document.getElementById("explore-banner").hidden`, &banner)); err != nil {
+		t.Fatal(err)
+	}
+	if !banner {
+		t.Error("a view that differs from the published study shows no banner")
+	}
+
+	// Reset: the published view, no banner, an address without a view.
+	var d int
+	if err := chromedp.Run(page.ctx, chromedp.Evaluate(`(function(){var n=Number(document.getElementById("explore").dataset.draws); document.getElementById("explore-reset").click(); return n})()`, &d)); err != nil {
+		t.Fatal(err)
+	}
+	exploreDraws(t, page, d)
+	if err := chromedp.Run(page.ctx, chromedp.Evaluate(`location.hash + (document.getElementById("explore-banner").hidden ? "" : " banner")`, &hash)); err != nil {
+		t.Fatal(err)
+	}
+	if hash != "" {
+		t.Errorf("after reset: address fragment and banner %q, want none", hash)
+	}
+	if again := readTables(t, page, "x-tab-"); !reflect.DeepEqual(again, published) {
+		t.Error("after reset the tables are not the published view's")
+	}
+	if !slices.Equal(data.Published.Datasets, data.Datasets) {
+		t.Errorf("the demo's published view has datasets %v, want all", data.Published.Datasets)
+	}
+	page.report(t)
+	built.report(t)
+}
+
+func mustJSON(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
+}

@@ -1,0 +1,231 @@
+// The Explore page: inflate the WebAssembly module (the build's own
+// analyses, report/site/explore/wasm) from the page itself — a file://
+// page may not fetch — keep the reader's view in the URL fragment, and
+// draw the tables the module computes as the analysis pages draw theirs.
+(function () {
+  "use strict";
+  var root = document.getElementById("explore");
+  if (!root) return;
+  var data = JSON.parse(document.getElementById("explore-data").textContent);
+  var form = document.getElementById("explore-form");
+  var status = document.getElementById("explore-status");
+  var results = document.getElementById("explore-results");
+  var problems = document.getElementById("explore-problems");
+  var banner = document.getElementById("explore-banner");
+  var changes = document.getElementById("explore-changes");
+  var ready = false;
+
+  function checked(name) {
+    var out = [];
+    form.querySelectorAll('input[name="' + name + '"]').forEach(function (c) {
+      if (c.checked) out.push(c.value);
+    });
+    return out;
+  }
+
+  // state is the view the controls show.
+  function state() {
+    return { metric: document.getElementById("explore-metric").value, datasets: checked("dataset"),
+      methods: checked("method"), rules: checked("rule") };
+  }
+
+  function setChecked(name, ids) {
+    form.querySelectorAll('input[name="' + name + '"]').forEach(function (c) {
+      c.checked = ids.indexOf(c.value) >= 0;
+    });
+  }
+
+  function show(s) {
+    document.getElementById("explore-metric").value = s.metric;
+    setChecked("dataset", s.datasets);
+    setChecked("method", s.methods);
+    setChecked("rule", s.rules || []);
+  }
+
+  var keys = { metric: "metric", datasets: "datasets", methods: "methods", rules: "rules" };
+
+  // The fragment holds what differs from the published view, each id
+  // URI-encoded, lists comma-separated: #datasets=a,b&rules=borda.
+  function encode(s) {
+    var p = data.published, parts = [];
+    Object.keys(keys).forEach(function (k) {
+      var v = s[k], pv = p[k];
+      if (k === "metric") {
+        if (v !== pv) parts.push("metric=" + encodeURIComponent(v));
+        return;
+      }
+      if (k === "rules" && !data.aggregate) return;
+      if (v.join("\u0000") !== (pv || []).join("\u0000")) {
+        parts.push(k + "=" + v.map(encodeURIComponent).join(","));
+      }
+    });
+    return parts.join("&");
+  }
+
+  function decode(hash) {
+    var s = JSON.parse(JSON.stringify(data.published));
+    if (!s.rules) s.rules = [];
+    hash.replace(/^#/, "").split("&").forEach(function (part) {
+      if (!part) return;
+      var i = part.indexOf("="), k = part.slice(0, i), v = part.slice(i + 1);
+      if (!keys[k] || i < 0) throw new Error("unknown part of the address: " + part);
+      if (k === "metric") s.metric = decodeURIComponent(v);
+      else s[k] = v === "" ? [] : v.split(",").map(decodeURIComponent);
+    });
+    return s;
+  }
+
+  function el(tag, cls, text) {
+    var e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (text !== undefined) e.textContent = text;
+    return e;
+  }
+
+  // table draws a table as report/site's analysis template does.
+  function table(t, num) {
+    var wrap = el("div", "table-wrap");
+    wrap.id = "x-tab-" + t.id;
+    wrap.dataset.table = t.id;
+    var scroll = el("div", "table-scroll");
+    scroll.tabIndex = 0;
+    scroll.setAttribute("role", "region");
+    scroll.setAttribute("aria-label", "Table " + num);
+    var tab = el("table", "data" + (t.columns.length > 8 ? " compact" : ""));
+    var cap = el("caption");
+    cap.appendChild(el("span", "num", "Table " + num + ". "));
+    cap.appendChild(document.createTextNode(t.title));
+    tab.appendChild(cap);
+    var tr = el("tr");
+    t.columns.forEach(function (c) {
+      var th = el("th", "", c.label);
+      th.scope = "col";
+      if (c.label !== c.id) th.title = c.id;
+      tr.appendChild(th);
+    });
+    var thead = el("thead");
+    thead.appendChild(tr);
+    tab.appendChild(thead);
+    var tbody = el("tbody");
+    (t.rows || []).forEach(function (r) {
+      var row = el("tr");
+      r.forEach(function (c) {
+        var td = el("td", c.num ? "num" + (c.mark ? " " + c.mark : "") : "");
+        if (c.title) td.title = c.title;
+        var text = c.mark === "best" ? el("strong", "", c.text) : c.mark === "second" ? el("u", "", c.text) : document.createTextNode(c.text);
+        td.appendChild(text);
+        if (c.mark === "tied") { var s = el("sup", "mark", "="); s.title = "tied for the best"; td.appendChild(s); }
+        if (c.sig) { var g = el("sup", "mark", "*"); g.title = "significant"; td.appendChild(g); }
+        if (c.count) { td.appendChild(document.createTextNode(" ")); var n = el("span", "count", "(" + c.count + ")"); n.title = "defined values of all"; td.appendChild(n); }
+        row.appendChild(td);
+      });
+      tbody.appendChild(row);
+    });
+    tab.appendChild(tbody);
+    scroll.appendChild(tab);
+    if (t.more) wrap.appendChild(el("p", "table-note", "The first " + t.rows.length + " of " + t.more + " rows."));
+    if (t.name && t.rows && t.rows.length > 20) {
+      var d = el("details", "more-table");
+      d.appendChild(el("summary", "", "Table " + num + ". " + t.title + " — show " + t.rows.length + " rows"));
+      d.appendChild(scroll);
+      wrap.appendChild(d);
+    } else {
+      wrap.appendChild(scroll);
+    }
+    return wrap;
+  }
+
+  // redraw computes the view the controls show and draws it.
+  function redraw(fromHash) {
+    if (!ready) return;
+    var s = state();
+    if (!fromHash) {
+      var h = encode(s);
+      history.replaceState(null, "", h ? "#" + h : location.pathname + location.search);
+    }
+    var t0 = performance.now();
+    var r = JSON.parse(window.evalbookExplore(JSON.stringify(s)));
+    var ms = performance.now() - t0;
+    results.textContent = "";
+    problems.hidden = true;
+    if (r.error) {
+      status.textContent = "This view cannot be computed: " + r.error;
+      root.dataset.state = "error";
+      return;
+    }
+    var frag = document.createDocumentFragment();
+    var lastAnalysis = "";
+    (r.tables || []).forEach(function (t, i) {
+      if (t.analysis !== lastAnalysis) {
+        lastAnalysis = t.analysis;
+        frag.appendChild(el("h2", "", t.analysis === (data.aggregate && data.aggregate.id) ? "Leaderboard" : "Significance"));
+      }
+      frag.appendChild(table(t, i + 1));
+    });
+    results.appendChild(frag);
+    if (r.problems && r.problems.length) {
+      problems.textContent = "Not computed on this view: " + r.problems.join("; ") + ".";
+      problems.hidden = false;
+    }
+    banner.hidden = !(r.changes && r.changes.length);
+    changes.textContent = (r.changes || []).join("; ") + ".";
+    status.textContent = s.datasets.length + " datasets × " + s.methods.length + " methods, recomputed in " + Math.round(ms) + " ms.";
+    root.dataset.state = "ready";
+    root.dataset.draws = String(Number(root.dataset.draws || 0) + 1);
+    window.evalbookExploreLast = { ms: ms, state: s, result: r };
+  }
+
+  function fromHash() {
+    try {
+      show(decode(location.hash));
+    } catch (e) {
+      show(data.published);
+      status.textContent = "The address names no view of this study (" + e.message + "); the published view is shown.";
+    }
+    redraw(true);
+  }
+
+  form.addEventListener("change", function () { redraw(false); });
+  form.addEventListener("submit", function (e) { e.preventDefault(); });
+  form.querySelectorAll("button[data-all],button[data-none]").forEach(function (b) {
+    b.addEventListener("click", function () {
+      var name = b.dataset.all || b.dataset.none;
+      form.querySelectorAll('input[name="' + name + '"]').forEach(function (c) { c.checked = !!b.dataset.all; });
+      redraw(false);
+    });
+  });
+  document.getElementById("explore-reset").addEventListener("click", function () {
+    show(data.published);
+    redraw(false);
+  });
+  window.addEventListener("hashchange", fromHash);
+
+  function bytes(b64) {
+    var bin = atob(b64), out = new Uint8Array(bin.length);
+    for (var i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
+    return out;
+  }
+
+  async function start() {
+    var gz = bytes(window.evalbookExploreWasm);
+    var stream = new Blob([gz]).stream().pipeThrough(new DecompressionStream("gzip"));
+    var module = await new Response(stream).arrayBuffer();
+    var go = new Go();
+    var inst = await WebAssembly.instantiate(module, go.importObject);
+    go.run(inst.instance); // runs until the page closes
+    var err = window.evalbookExploreLoad(JSON.stringify(data));
+    if (err) throw new Error(err);
+    ready = true;
+    fromHash();
+  }
+
+  if (!window.DecompressionStream || !window.WebAssembly) {
+    status.textContent = "This browser lacks WebAssembly or DecompressionStream; the published analyses are on their own pages.";
+    root.dataset.state = "error";
+    return;
+  }
+  start().catch(function (e) {
+    status.textContent = "The analyses could not be loaded: " + e.message;
+    root.dataset.state = "error";
+  });
+})();
