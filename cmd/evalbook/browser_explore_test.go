@@ -186,11 +186,15 @@ func randomSubset(r *rand.Rand, ids []string, min int) []string {
 // manifest restricted to that view by datasets = […], methods = […] and
 // rules = […]: every column label, cell text (to the printed precision,
 // with its marks) and mark class. Then a reload with the view's fragment
-// draws the same view, and reset goes back to the published one. No
-// network request, no console error.
+// draws the same view, reset goes back to the published one, Space on a
+// focused checkbox changes the view, a fragment naming an unknown method
+// shows the published view and says so, and axe-core finds nothing in
+// the light and the dark theme. No network request, no console error.
 func TestBrowserExplore(t *testing.T) {
 	requireExploreAsset(t)
+	axe := axeSource(t)
 	page := newBrowser(t)
+	page.preloadAxe(t, axe)
 	built := newBrowser(t)
 	site := demoSite(t)
 	study := t.TempDir()
@@ -329,6 +333,41 @@ func TestBrowserExplore(t *testing.T) {
 	if again := readTables(t, page, "x-tab-"); !reflect.DeepEqual(again, published) {
 		t.Error("after reset the tables are not the published view's")
 	}
+	page.axe(t, axe, "explore.html (light)", axeAll)
+
+	// The keyboard: Space on a focused checkbox leaves its dataset out.
+	if err := chromedp.Run(page.ctx, chromedp.Evaluate(`Number(document.getElementById("explore").dataset.draws)`, &d),
+		chromedp.Focus(`input[name="dataset"]`, chromedp.ByQuery), chromedp.KeyEvent(" ")); err != nil {
+		t.Fatal(err)
+	}
+	exploreDraws(t, page, d)
+	if err := chromedp.Run(page.ctx, chromedp.Evaluate(`decodeURIComponent(location.hash)`, &hash)); err != nil {
+		t.Fatal(err)
+	}
+	if want := "#datasets=" + strings.Join(data.Datasets[1:], ","); hash != want {
+		t.Errorf("Space on the first dataset's checkbox: address %q, want %q", hash, want)
+	}
+
+	// A fragment naming what the study lacks: the published view, and why.
+	if err := chromedp.Run(page.ctx, chromedp.Evaluate(`Number(document.getElementById("explore").dataset.draws)`, &d),
+		chromedp.Evaluate(`location.hash = "#methods=EASE,NoSuchMethod"; true`, nil)); err != nil {
+		t.Fatal(err)
+	}
+	exploreDraws(t, page, d)
+	var msg string
+	if err := chromedp.Run(page.ctx, chromedp.Evaluate(`document.getElementById("explore-status").textContent`, &msg)); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(msg, "no method NoSuchMethod") || !reflect.DeepEqual(readTables(t, page, "x-tab-"), published) {
+		t.Errorf("a fragment naming an unknown method: %q, and the published tables: %v", msg, reflect.DeepEqual(readTables(t, page, "x-tab-"), published))
+	}
+
+	// The dark theme: axe-core again, with the view drawn.
+	page.at("explore.html (dark)")
+	page.loadInTheme(t, url+"#rules=borda", "dark")
+	exploreDraws(t, page, 0)
+	page.axe(t, axe, "explore.html (dark)", axeAll)
+
 	if !slices.Equal(data.Published.Datasets, data.Datasets) {
 		t.Errorf("the demo's published view has datasets %v, want all", data.Published.Datasets)
 	}

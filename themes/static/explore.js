@@ -175,12 +175,27 @@
     window.evalbookExploreLast = { ms: ms, state: s, result: r };
   }
 
+  // known throws unless the controls offer every id of s: a fragment
+  // naming what the study lacks is no view of it.
+  function known(s) {
+    var has = function (sel) { return !!form.querySelector(sel); };
+    if (!has('#explore-metric option[value="' + CSS.escape(s.metric) + '"]')) throw new Error("no metric " + s.metric);
+    [["dataset", s.datasets], ["method", s.methods], ["rule", s.rules]].forEach(function (p) {
+      p[1].forEach(function (id) {
+        if (!has('input[name="' + p[0] + '"][value="' + CSS.escape(id) + '"]')) throw new Error("no " + p[0] + " " + id);
+      });
+    });
+    return s;
+  }
+
   function fromHash() {
     try {
-      show(decode(location.hash));
+      show(known(decode(location.hash)));
     } catch (e) {
       show(data.published);
+      redraw(true);
       status.textContent = "The address names no view of this study (" + e.message + "); the published view is shown.";
+      return;
     }
     redraw(true);
   }
