@@ -418,7 +418,7 @@ const analysisPageBudget = 500 << 10
 const explorePageBudget = 3 << 20
 
 // exploreAssets are the scripts only the Explore page loads.
-var exploreAssets = []string{"assets/explore-wasm.js", "assets/wasm_exec.js", "assets/explore.js"}
+var exploreAssets = []string{"assets/explore-wasm.js", "assets/explore.js"}
 
 // TestDemoPageWeight: a page without a chart loads no ECharts and weighs
 // at most 200 KB with everything it loads (HTML, scripts, images); a page

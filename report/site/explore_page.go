@@ -22,8 +22,7 @@ const ExplorePage = "explore.html"
 
 // The Explore page's scripts, written beside the other assets.
 const (
-	exploreWasmJS = "assets/explore-wasm.js" // the module, gzipped, as base64 in a string
-	wasmExecJS    = "assets/wasm_exec.js"    // the Go toolchain's glue
+	exploreWasmJS = "assets/explore-wasm.js" // the module (gzipped, base64) and wasm_exec.js, as strings
 	exploreJS     = "assets/explore.js"      // the page's script (themes/static/explore.js)
 )
 
@@ -76,21 +75,26 @@ func (b *siteBuild) explorePage() (htmlPage, error) {
 	for _, m := range d.Methods {
 		v.Methods = append(v.Methods, choiceView{ID: m, Label: n.Method(m), On: slices.Contains(d.Published.Methods, m)})
 	}
-	b.files[exploreWasmJS] = exploreWasmScript(b.assets.ExploreWasm)
-	b.files[wasmExecJS] = b.assets.WasmExec
+	b.files[exploreWasmJS] = exploreWasmScript(b.assets.ExploreWasm, b.assets.WasmExec)
 	b.files[exploreJS] = []byte(themes.ExploreJS())
 	p := b.base("Explore", "explore")
 	p.Explore = v
-	p.Scripts = append(p.Scripts, wasmExecJS, exploreWasmJS, exploreJS)
+	p.Scripts = append(p.Scripts, exploreWasmJS, exploreJS)
 	return htmlPage{slug: "explore", file: ExplorePage, title: "Explore", body: "explore-body", data: p}, nil
 }
 
-// exploreWasmScript is the gzipped module as a script: one base64
-// string the page decodes and inflates (DecompressionStream).
-func exploreWasmScript(gz []byte) []byte {
+// exploreWasmScript is the module's script: the gzipped module as one
+// base64 string the page decodes and inflates (DecompressionStream),
+// and the Go toolchain's wasm_exec.js as a string, which starts each of
+// the page's Web Workers (a worker made from a blob: URL cannot load a
+// file:// script).
+func exploreWasmScript(gz, wasmExec []byte) []byte {
 	out := []byte("window.evalbookExploreWasm=\"")
 	out = base64.StdEncoding.AppendEncode(out, gz)
-	return append(out, "\";\n"...)
+	out = append(out, "\";\nwindow.evalbookWasmExec="...)
+	exec, _ := json.Marshal(string(wasmExec)) // a string never fails to marshal
+	out = append(out, exec...)
+	return append(out, ";\n"...)
 }
 
 // navOf is the navigation item of analysis id.

@@ -13,7 +13,6 @@
   var problems = document.getElementById("explore-problems");
   var banner = document.getElementById("explore-banner");
   var changes = document.getElementById("explore-changes");
-  var ready = false;
 
   function checked(name) {
     var out = [];
@@ -135,22 +134,99 @@
     return wrap;
   }
 
-  // redraw computes the view the controls show and draws it.
+  // The module runs in two Web Workers, so the page never waits for it:
+  // the quick one computes each view without the Bayesian signed-rank
+  // test (milliseconds), the full one with it once the quick view is in
+  // (seconds on a large study; a newer view stops it and starts it
+  // again). seq numbers the views: a result of an older view is dropped.
+  var module = null, quick = null, full = null, fullBusy = false;
+  var seq = 0, changed = 0, drawnFull = 0, pendingFull = "";
+  var notice = ""; // why the address's view is not shown, until the next change
+  var bayesian = !!(data.critical_difference && data.critical_difference.options.Bayesian);
+  var dataText = document.getElementById("explore-data").textContent;
+
+  // workerMain is the workers' script (after the Go toolchain's
+  // wasm_exec.js): load the study, then answer views.
+  function workerMain() {
+    var loaded;
+    onmessage = function (e) {
+      var m = e.data;
+      if (m.module) {
+        var go = new Go();
+        loaded = WebAssembly.instantiate(m.module, go.importObject).then(function (inst) {
+          go.run(inst);
+          var err = evalbookExploreLoad(m.data);
+          if (err) throw new Error(err);
+        });
+        loaded.catch(function (err) { postMessage({ seq: -1, error: String(err && err.message || err) }); });
+        return;
+      }
+      loaded.then(function () {
+        var t0 = performance.now();
+        var json = evalbookExplore(m.state, m.quick);
+        postMessage({ seq: m.seq, quick: m.quick, json: json, ms: performance.now() - t0 });
+      });
+    };
+  }
+
+  function newWorker() {
+    var src = window.evalbookWasmExec + "\n(" + workerMain.toString() + ")();";
+    var w = new Worker(URL.createObjectURL(new Blob([src], { type: "text/javascript" })));
+    w.onmessage = onResult;
+    w.onerror = function (e) { fail("the analyses stopped: " + (e.message || "an error in the worker")); };
+    w.postMessage({ module: module, data: dataText });
+    return w;
+  }
+
+  function fail(msg) {
+    status.textContent = msg;
+    root.dataset.state = "error";
+  }
+
+  // redraw sends the view the controls show to the workers.
   function redraw(fromHash) {
-    if (!ready) return;
+    if (!module) return;
     var s = state();
     if (!fromHash) {
+      notice = "";
       var h = encode(s);
       history.replaceState(null, "", h ? "#" + h : location.pathname + location.search);
     }
-    var t0 = performance.now();
-    var r = JSON.parse(window.evalbookExplore(JSON.stringify(s)));
-    var ms = performance.now() - t0;
+    seq++;
+    changed = performance.now();
+    var msg = JSON.stringify(s);
+    root.dataset.state = "computing";
+    pendingFull = bayesian ? msg : "";
+    if (fullBusy) { // an older view's: stop it, so the new one gets the CPU
+      full.terminate();
+      full = newWorker();
+      fullBusy = false;
+    }
+    quick.postMessage({ seq: seq, state: msg, quick: bayesian });
+  }
+
+  function onResult(e) {
+    var m = e.data;
+    if (m.error) return fail("The analyses could not be loaded: " + m.error);
+    if (!m.quick) fullBusy = false;
+    if (m.seq !== seq || m.quick && drawnFull === seq) return;
+    if (m.quick && pendingFull) { // the full view once the quick one is in
+      fullBusy = true;
+      full.postMessage({ seq: seq, state: pendingFull, quick: false });
+      pendingFull = "";
+    }
+    if (!m.quick || !bayesian) drawnFull = seq;
+    draw(JSON.parse(m.json), m.ms, performance.now() - changed);
+  }
+
+  // draw shows a result: its tables, what it could not compute, how the
+  // view differs from the published one.
+  function draw(r, ms, since) {
+    var s = JSON.parse(JSON.stringify(state()));
     results.textContent = "";
     problems.hidden = true;
     if (r.error) {
-      status.textContent = "This view cannot be computed: " + r.error;
-      root.dataset.state = "error";
+      fail("This view cannot be computed: " + r.error);
       return;
     }
     var frag = document.createDocumentFragment();
@@ -163,16 +239,28 @@
       frag.appendChild(table(t, i + 1));
     });
     results.appendChild(frag);
+    var drawn = performance.now() - changed;
     if (r.problems && r.problems.length) {
       problems.textContent = "Not computed on this view: " + r.problems.join("; ") + ".";
       problems.hidden = false;
     }
     banner.hidden = !(r.changes && r.changes.length);
     changes.textContent = (r.changes || []).join("; ") + ".";
-    status.textContent = s.datasets.length + " datasets × " + s.methods.length + " methods, recomputed in " + Math.round(ms) + " ms.";
-    root.dataset.state = "ready";
+    var pending = r.pending && r.pending.length;
+    status.textContent = notice + s.datasets.length + " datasets × " + s.methods.length + " methods, recomputed in " + Math.round(drawn) + " ms" +
+      (pending ? "; " + r.pending.join(", ") + " is being computed…" : ".");
+    root.dataset.state = pending ? "partial" : "ready";
     root.dataset.draws = String(Number(root.dataset.draws || 0) + 1);
-    window.evalbookExploreLast = { ms: ms, state: s, result: r };
+    // what the page took (make bench-pages prints it): the module's
+    // computation, and from the change to the tables drawn in the page
+    window.evalbookExploreLast = { ms: ms, drawn: drawn, quick: !!pending, seq: seq, state: s, result: r };
+    var times = window.evalbookExploreTimes = window.evalbookExploreTimes || {};
+    times[seq] = times[seq] || {};
+    if (!times[seq].quick) { // the first draw of the view
+      times[seq].quick = drawn;
+      times[seq].compute = ms;
+    }
+    if (!pending) times[seq].full = drawn;
   }
 
   // known throws unless the controls offer every id of s: a fragment
@@ -193,9 +281,7 @@
       show(known(decode(location.hash)));
     } catch (e) {
       show(data.published);
-      redraw(true);
-      status.textContent = "The address names no view of this study (" + e.message + "); the published view is shown.";
-      return;
+      notice = "The address names no view of this study (" + e.message + "); the published view is shown. ";
     }
     redraw(true);
   }
@@ -224,18 +310,14 @@
   async function start() {
     var gz = bytes(window.evalbookExploreWasm);
     var stream = new Blob([gz]).stream().pipeThrough(new DecompressionStream("gzip"));
-    var module = await new Response(stream).arrayBuffer();
-    var go = new Go();
-    var inst = await WebAssembly.instantiate(module, go.importObject);
-    go.run(inst.instance); // runs until the page closes
-    var err = window.evalbookExploreLoad(JSON.stringify(data));
-    if (err) throw new Error(err);
-    ready = true;
+    module = await WebAssembly.compile(await new Response(stream).arrayBuffer());
+    quick = newWorker();
+    if (bayesian) full = newWorker();
     fromHash();
   }
 
-  if (!window.DecompressionStream || !window.WebAssembly) {
-    status.textContent = "This browser lacks WebAssembly or DecompressionStream; the published analyses are on their own pages.";
+  if (!window.DecompressionStream || !window.WebAssembly || !window.Worker) {
+    status.textContent = "This browser lacks WebAssembly, Web Workers or DecompressionStream; the published analyses are on their own pages.";
     root.dataset.state = "error";
     return;
   }

@@ -173,3 +173,46 @@ func TestComputeRefusesBadViews(t *testing.T) {
 		t.Errorf("one dataset: problems %q, want critical_difference's", res.Problems)
 	}
 }
+
+// TestComputeQuick: the quick result is the study's without the
+// Bayesian test — every table as a study whose critical_difference sets
+// bayesian = false shows it — and says the test is pending; the full
+// result has the test's columns and nothing pending.
+func TestComputeQuick(t *testing.T) {
+	d := study(10, 5)
+	s := State{Metric: "ndcg@10", Datasets: d.Datasets[1:], Methods: d.Methods, Rules: []string{"borda", "mean_rank"}}
+	quick, err := ComputeQuick(d, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	off := *d
+	cd := *d.CriticalDifference
+	cd.Options.Bayesian, cd.Options.Samples = false, 0
+	cd.Options.Defaults()
+	off.CriticalDifference = &cd
+	want, err := Compute(&off, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(quick.Tables, want.Tables) {
+		t.Errorf("the quick result is not the study's without the Bayesian test")
+	}
+	if !reflect.DeepEqual(quick.Pending, []string{"the Bayesian signed-rank test"}) || len(want.Pending) != 0 {
+		t.Errorf("pending: quick %q, without the test %q", quick.Pending, want.Pending)
+	}
+	full, err := Compute(d, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pairs := func(r *Result) int {
+		for _, tab := range r.Tables {
+			if tab.Name == "pairs" {
+				return len(tab.Columns)
+			}
+		}
+		return 0
+	}
+	if len(full.Pending) != 0 || pairs(full) <= pairs(quick) {
+		t.Errorf("full result: pending %q, %d columns of pairs against the quick %d", full.Pending, pairs(full), pairs(quick))
+	}
+}

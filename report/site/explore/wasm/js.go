@@ -14,9 +14,9 @@ func register() {
 		return s.load(args[0].String())
 	}))
 	js.Global().Set("evalbookExplore", js.FuncOf(func(_ js.Value, args []js.Value) any {
-		if len(args) != 1 {
-			return `{"error":"evalbookExplore takes the view's JSON"}`
+		if len(args) != 2 {
+			return `{"error":"evalbookExplore takes the view's JSON and whether to leave the Bayesian test out"}`
 		}
-		return s.explore(args[0].String())
+		return s.explore(args[0].String(), args[1].Truthy())
 	}))
 }

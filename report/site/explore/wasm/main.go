@@ -2,8 +2,8 @@
 // GOOS=js GOARCH=wasm by `make assets` into themes/assets, embedded in
 // the page, it registers two functions for the page's script:
 //
-//	evalbookExploreLoad(dataJSON) → "" or an error message
-//	evalbookExplore(stateJSON)    → resultJSON ({"error": …} on a bad view)
+//	evalbookExploreLoad(dataJSON)      → "" or an error message
+//	evalbookExplore(stateJSON, quick)  → resultJSON ({"error": …} on a bad view)
 //
 // The data is the study as the build embedded it (explore.Data), the
 // state a reader's view (explore.State), the result explore.Result: the
@@ -35,7 +35,7 @@ func (s *session) load(dataJSON string) string {
 }
 
 // explore computes a view: the result's JSON, or {"error": …}.
-func (s *session) explore(stateJSON string) string {
+func (s *session) explore(stateJSON string, quick bool) string {
 	fail := func(msg string) string {
 		b, _ := json.Marshal(map[string]string{"error": msg})
 		return string(b)
@@ -47,7 +47,11 @@ func (s *session) explore(stateJSON string) string {
 	if err := json.Unmarshal([]byte(stateJSON), &st); err != nil {
 		return fail("view: " + err.Error())
 	}
-	res, err := explore.Compute(s.data, st)
+	compute := explore.Compute
+	if quick {
+		compute = explore.ComputeQuick
+	}
+	res, err := compute(s.data, st)
 	if err != nil {
 		return fail(err.Error())
 	}
