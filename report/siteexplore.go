@@ -1,9 +1,9 @@
 package report
 
 // The Explore page's data (site.Model.Explore): the study's values of
-// every dataset, method and metric, and the first published aggregate
-// and critical_difference analyses with their options, which the page
-// recomputes on a reader's view (report/site/explore).
+// every dataset, method and metric, and the first published aggregate,
+// critical_difference and stability analyses with their options, which
+// the page recomputes on a reader's view (report/site/explore).
 
 import (
 	"fmt"
@@ -34,6 +34,17 @@ func exploreRuns(runs []analysisRun) (agg, cd *analysisRun) {
 		}
 	}
 	return agg, nil
+}
+
+// exploreStability is the first stability analysis that ran on the
+// page's metric.
+func exploreStability(runs []analysisRun, metric string) *explore.Stability {
+	for i := range runs {
+		if o, ok := runs[i].Spec.Options.(*leaderboard.StabilityOptions); ok && runs[i].Output != nil && o.Metric == metric {
+			return &explore.Stability{ID: runs[i].Spec.ID, Seed: runs[i].Seed, Options: *o}
+		}
+	}
+	return nil
 }
 
 // exploreData is the Explore page's data, or nil when the study has no
@@ -79,10 +90,16 @@ func exploreData(study *manifest.Study, runs []analysisRun, results func() (*ana
 		if m != sub.metric && 2*n < len(res.Datasets)*len(res.Methods) {
 			continue // mostly missing (a metric derived for a few datasets): no leaderboard to explore
 		}
-		d.Metrics = append(d.Metrics, explore.Metric{Name: m, HigherIsBetter: study.Metric(m).Better == analyses.HigherIsBetter})
+		sm := study.Metric(m)
+		em := explore.Metric{Name: m, HigherIsBetter: sm.Better == analyses.HigherIsBetter}
+		if analyses.Finite(sm.Max) {
+			em.Max = &sm.Max
+		}
+		d.Metrics = append(d.Metrics, em)
 		d.Values[m] = q
 	}
 	d.Published.Metric = sub.metric
+	d.Stability = exploreStability(runs, sub.metric)
 	d.Published.Datasets, d.Published.Methods = orAll(sub.datasets, res.Datasets), orAll(sub.methods, res.Methods)
 	return d
 }

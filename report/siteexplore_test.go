@@ -35,6 +35,15 @@ rules = ["borda", "mean"]
 id = "cd"
 type = "critical_difference"
 metric = "ndcg@10"
+[[analyses]]
+id = "st-rmse"
+type = "stability"
+metric = "rmse"
+[[analyses]]
+id = "st"
+type = "stability"
+metric = "ndcg@10"
+repeats = 7
 `
 	s, err := manifest.ParseStudy("/study/study.toml", []byte(src), kinds.Kinds())
 	if err != nil {
@@ -69,6 +78,9 @@ func TestExploreData(t *testing.T) {
 	}
 	if d.Aggregate == nil || d.Aggregate.ID != "lb" || d.CriticalDifference == nil || d.CriticalDifference.ID != "cd" || d.CriticalDifference.Seed != 102 {
 		t.Fatalf("recomputes %+v and %+v, want lb and cd (seed 102)", d.Aggregate, d.CriticalDifference)
+	}
+	if d.Stability == nil || d.Stability.ID != "st" || d.Stability.Seed != 104 || d.Stability.Options.Repeats != 7 {
+		t.Fatalf("recomputes the stability %+v, want st (seed 104, repeats 7)", d.Stability)
 	}
 	want := struct{ metric, datasets, methods, rules any }{"ndcg@10", []string{"d1", "d3"}, []string{"A", "B"}, []string{"borda", "mean"}}
 	got := struct{ metric, datasets, methods, rules any }{d.Published.Metric, d.Published.Datasets, d.Published.Methods, d.Published.Rules}

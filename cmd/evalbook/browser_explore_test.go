@@ -35,9 +35,9 @@ func requireExploreAsset(t testing.TB) {
 // with prefix ("tab-" on an analysis page, "x-tab-" on the Explore page):
 // by the table's id, its column labels and each cell as the reader sees
 // it (text with its marks) with its class (best, second, tied).
-const exploreTablesJS = `(function (prefix) {
+const exploreTablesJS = `(function (prefix, root) {
   var out = {};
-  document.querySelectorAll('div.table-wrap[id^="' + prefix + '"]').forEach(function (w) {
+  document.querySelector(root).querySelectorAll('div.table-wrap[id^="' + prefix + '"]').forEach(function (w) {
     var t = w.querySelector("table");
     var cols = Array.prototype.map.call(t.querySelectorAll("thead th"), function (th) { return th.textContent; });
     var rows = Array.prototype.map.call(t.querySelectorAll("tbody tr"), function (tr) {
@@ -97,11 +97,23 @@ func exploreDraws(t *testing.T, b *browser, after int) int {
 	return n
 }
 
-// readTables reads the tables of the page open in b.
+// readTables reads the tables of the page open in b: on an analysis
+// page (prefix "tab-") all of them, on the Explore page ("x-tab-") those
+// of the leaderboard and the significance tests.
 func readTables(t *testing.T, b *browser, prefix string) map[string]shownTable {
 	t.Helper()
+	root := "body"
+	if prefix == "x-tab-" {
+		root = "#explore-results"
+	}
+	return readTablesIn(t, b, prefix, root)
+}
+
+// readTablesIn reads the tables under the element root selects.
+func readTablesIn(t *testing.T, b *browser, prefix, root string) map[string]shownTable {
+	t.Helper()
 	var out map[string]shownTable
-	if err := chromedp.Run(b.ctx, chromedp.Evaluate(exploreTablesJS+`(`+jsString(prefix)+`)`, &out)); err != nil {
+	if err := chromedp.Run(b.ctx, chromedp.Evaluate(exploreTablesJS+`(`+jsString(prefix)+`, `+jsString(root)+`)`, &out)); err != nil {
 		t.Fatal(err)
 	}
 	return out
@@ -131,7 +143,7 @@ func demoAnalysisBlock(t *testing.T, fragment string) string {
 // methods with only the demo's leaderboard and critical-difference
 // analyses, restricted to a view by datasets = […], methods = […] and
 // rules = […], and returns its manifest.
-func restrictedStudy(t *testing.T, dir string, v exploreView, agg, cd string) string {
+func restrictedStudy(t *testing.T, dir string, v exploreView, agg, cd string, more ...string) string {
 	t.Helper()
 	src, err := os.ReadFile(filepath.Join(demoDir, "study.toml"))
 	if err != nil {
@@ -155,6 +167,9 @@ func restrictedStudy(t *testing.T, dir string, v exploreView, agg, cd string) st
 	}
 	m := "title = \"Restricted\"\nseed = 42\n\n" + head + "[inputs]\nresults = [\"results.csv\"]\n\n" +
 		strip(agg) + sub + "rules = " + list(v.Rules) + "\n\n" + strip(cd) + sub
+	for _, block := range more { // a stability analysis: the view's rules too
+		m += "\n" + strip(block) + sub + "rules = " + list(v.Rules) + "\n"
+	}
 	path := filepath.Join(dir, "study.toml")
 	if err := os.WriteFile(path, []byte(m), 0o644); err != nil {
 		t.Fatal(err)
@@ -186,7 +201,9 @@ func randomSubset(r *rand.Rand, ids []string, min int) []string {
 // manifest restricted to that view by datasets = […], methods = […] and
 // rules = […]: every column label, cell text (to the printed precision,
 // with its marks) and mark class. Then a reload with the view's fragment
-// draws the same view, reset goes back to the published one, Space on a
+// draws the same view, the stability analysis of the last view (its
+// perturbations in a worker, with progress) equals the stability page of
+// the restricted build, reset goes back to the published one, Space on a
 // focused checkbox changes the view, a fragment naming an unknown method
 // shows the published view and says so, and axe-core finds nothing in
 // the light and the dark theme. No network request, no console error.
@@ -285,6 +302,42 @@ func TestBrowserExplore(t *testing.T) {
 			t.FailNow()
 		}
 		last = v
+	}
+
+	// The stability analysis of the last view, computed meanwhile in a
+	// worker with progress, equals the restricted build's.
+	var stab struct {
+		State string  `json:"state"`
+		Value float64 `json:"value"`
+		Max   float64 `json:"max"`
+		Msg   string  `json:"msg"`
+	}
+	page.until(t, "the stability of the last view", `({state: document.getElementById("explore-stability").dataset.state,
+  value: document.getElementById("explore-stability-progress").value, max: document.getElementById("explore-stability-progress").max,
+  msg: document.getElementById("explore-stability-status").textContent})`, &stab,
+		func() bool { return stab.State == "ready" || stab.State == "error" }, func() string { return fmt.Sprintf("%+v", stab) })
+	if stab.State != "ready" || stab.Value != stab.Max || stab.Max <= 1 {
+		t.Fatalf("the stability section: %+v", stab)
+	}
+	gotStab := readTablesIn(t, page, "x-tab-", "#explore-stability-results")
+	dir := filepath.Join(study, "stability")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Link(filepath.Join(study, "results.csv"), filepath.Join(dir, "results.csv")); err != nil {
+		t.Fatal(err)
+	}
+	manifest := restrictedStudy(t, dir, last, agg, cd, demoAnalysisBlock(t, "40-stability.toml"))
+	if code, _, errOut := runCLI("build", manifest, "--quiet"); code != 0 {
+		t.Fatalf("evalbook build of the restricted manifest with stability: exit %d: %s", code, errOut)
+	}
+	built.at("stability.html")
+	if err := chromedp.Run(built.ctx, chromedp.Navigate("file://"+filepath.Join(dir, "site", "stability.html"))); err != nil {
+		t.Fatal(err)
+	}
+	wantStab := readTables(t, built, "tab-")
+	if len(wantStab) == 0 || !reflect.DeepEqual(gotStab, wantStab) {
+		t.Errorf("view %+v: the stability tables differ:\nExplore: %v\n  build: %v", last, gotStab, wantStab)
 	}
 
 	// The view is in the fragment: a reload draws it again.

@@ -32,6 +32,7 @@ type exploreView struct {
 	Metrics                   []choiceView
 	Rules, Datasets, Methods  []choiceView
 	Aggregate, CriticalDiff   *navItem // the published analyses it recomputes
+	Stability                 *navItem
 	DatasetCount, MethodCount int
 }
 
@@ -68,6 +69,9 @@ func (b *siteBuild) explorePage() (htmlPage, error) {
 	}
 	if d.CriticalDifference != nil {
 		v.CriticalDiff = b.navOf(d.CriticalDifference.ID)
+	}
+	if d.Stability != nil {
+		v.Stability = b.navOf(d.Stability.ID)
 	}
 	for _, ds := range d.Datasets {
 		v.Datasets = append(v.Datasets, choiceView{ID: ds, Label: n.Dataset(ds), On: slices.Contains(d.Published.Datasets, ds)})

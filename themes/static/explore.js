@@ -141,6 +141,11 @@
   // again). seq numbers the views: a result of an older view is dropped.
   var module = null, quick = null, full = null, fullBusy = false;
   var seq = 0, changed = 0, drawnFull = 0, pendingFull = "";
+  var stabRoot = document.getElementById("explore-stability");
+  var stab = null, stabBusy = false, pendingStab = "", stabilityOn = !!(data.stability && stabRoot);
+  var stabStatus = document.getElementById("explore-stability-status");
+  var stabProgress = document.getElementById("explore-stability-progress");
+  var stabResults = document.getElementById("explore-stability-results");
   var notice = ""; // why the address's view is not shown, until the next change
   var bayesian = !!(data.critical_difference && data.critical_difference.options.Bayesian);
   var dataText = document.getElementById("explore-data").textContent;
@@ -163,6 +168,18 @@
       }
       loaded.then(function () {
         var t0 = performance.now();
+        if (m.stability) {
+          var last = 0;
+          var json = evalbookExploreStability(m.state, function (label, done, total) {
+            var now = performance.now();
+            if (now - last > 100 || done === total) { // at most ten a second
+              last = now;
+              postMessage({ seq: m.seq, progress: [label, done, total] });
+            }
+          });
+          postMessage({ seq: m.seq, stability: true, json: json, ms: performance.now() - t0 });
+          return;
+        }
         var json = evalbookExplore(m.state, m.quick);
         postMessage({ seq: m.seq, quick: m.quick, json: json, ms: performance.now() - t0 });
       });
@@ -197,10 +214,22 @@
     var msg = JSON.stringify(s);
     root.dataset.state = "computing";
     pendingFull = bayesian ? msg : "";
+    pendingStab = stabilityOn ? msg : "";
     if (fullBusy) { // an older view's: stop it, so the new one gets the CPU
       full.terminate();
       full = newWorker();
       fullBusy = false;
+    }
+    if (stabBusy) {
+      stab.terminate();
+      stab = newWorker();
+      stabBusy = false;
+    }
+    if (stabilityOn) {
+      stabRoot.dataset.state = "waiting";
+      stabStatus.textContent = "The stability analysis starts once the leaderboard is drawn…";
+      stabResults.textContent = "";
+      stabProgress.value = 0;
     }
     quick.postMessage({ seq: seq, state: msg, quick: bayesian });
   }
@@ -208,6 +237,7 @@
   function onResult(e) {
     var m = e.data;
     if (m.error) return fail("The analyses could not be loaded: " + m.error);
+    if (m.progress || m.stability) return onStability(m);
     if (!m.quick) fullBusy = false;
     if (m.seq !== seq || m.quick && drawnFull === seq) return;
     if (m.quick && pendingFull) { // the full view once the quick one is in
@@ -215,8 +245,45 @@
       full.postMessage({ seq: seq, state: pendingFull, quick: false });
       pendingFull = "";
     }
+    if (pendingStab) { // and the stability analysis
+      stabBusy = true;
+      stab.postMessage({ seq: seq, state: pendingStab, stability: true });
+      pendingStab = "";
+      stabRoot.dataset.state = "computing";
+      stabStatus.textContent = "Perturbing the view…";
+    }
     if (!m.quick || !bayesian) drawnFull = seq;
     draw(JSON.parse(m.json), m.ms, performance.now() - changed);
+  }
+
+  // onStability shows the stability worker's progress, then its tables.
+  function onStability(m) {
+    if (m.stability) stabBusy = false;
+    if (m.seq !== seq) return;
+    if (m.progress) {
+      var p = m.progress;
+      stabProgress.max = p[2];
+      stabProgress.value = p[1];
+      stabStatus.textContent = "Perturbing the view: " + p[0] + ", " + p[1] + " of " + p[2] + "…";
+      return;
+    }
+    var r = JSON.parse(m.json);
+    stabResults.textContent = "";
+    if (r.error) {
+      stabStatus.textContent = "The stability analysis cannot run on this view: " + r.error;
+      stabRoot.dataset.state = "error";
+      return;
+    }
+    var frag = document.createDocumentFragment();
+    (r.tables || []).forEach(function (t, i) { frag.appendChild(table(t, "S" + (i + 1))); });
+    stabResults.appendChild(frag);
+    stabProgress.value = stabProgress.max;
+    stabStatus.textContent = r.problems && r.problems.length ? "Not computed on this view: " + r.problems.join("; ") + "." :
+      "Recomputed in " + (m.ms / 1000).toFixed(1) + " s in the background.";
+    stabRoot.dataset.state = "ready";
+    var times = window.evalbookExploreTimes = window.evalbookExploreTimes || {};
+    times[seq] = times[seq] || {};
+    times[seq].stability = performance.now() - changed;
   }
 
   // draw shows a result: its tables, what it could not compute, how the
@@ -313,6 +380,7 @@
     module = await WebAssembly.compile(await new Response(stream).arrayBuffer());
     quick = newWorker();
     if (bayesian) full = newWorker();
+    if (stabilityOn) stab = newWorker();
     fromHash();
   }
 

@@ -37,15 +37,26 @@ type Data struct {
 	// page recomputes (nil: the study has none).
 	Aggregate          *Aggregate          `json:"aggregate,omitempty"`
 	CriticalDifference *CriticalDifference `json:"critical_difference,omitempty"`
+	Stability          *Stability          `json:"stability,omitempty"`
 	// Published is the view the published study shows: the one the page
 	// opens on and compares the reader's view with.
 	Published State `json:"published"`
 }
 
-// Metric is one metric and its direction.
+// Metric is one metric, its direction and its bound (nil: none), which
+// the stability perturbations respect.
 type Metric struct {
-	Name           string `json:"name"`
-	HigherIsBetter bool   `json:"higher_is_better"`
+	Name           string   `json:"name"`
+	HigherIsBetter bool     `json:"higher_is_better"`
+	Max            *float64 `json:"max,omitempty"`
+}
+
+// Stability is a published stability analysis: its id, options and
+// seed (the build's stream of that analysis).
+type Stability struct {
+	ID      string                       `json:"id"`
+	Seed    uint64                       `json:"seed,string"`
+	Options leaderboard.StabilityOptions `json:"options"`
 }
 
 // Aggregate is a published aggregate analysis: its id and options.
@@ -175,6 +186,35 @@ func runCriticalDifference(in significance.CriticalDifferenceInput, o significan
 	return significance.CriticalDifference(in, o)
 }
 
+// ComputeStability runs the published stability analysis (its
+// perturbations: seconds to minutes) on the view s, with the view's
+// rules, telling progress how many perturbed matrices of each
+// perturbation are done; its Result holds the stability tables only.
+func ComputeStability(d *Data, s State, progress func(label string, done, total int)) (*Result, error) {
+	metric, err := d.check(s)
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{Changes: d.Changes(s)}
+	st := d.Stability
+	if st == nil {
+		return res, nil
+	}
+	o := st.Options
+	o.Metric, o.Datasets, o.Methods = s.Metric, nil, nil
+	if len(s.Rules) > 0 {
+		o.Rules = s.Rules
+	}
+	in := leaderboard.StabilityInput{Metric: metric, Datasets: s.Datasets, Methods: s.Methods, Q: d.matrix(s),
+		Seed: st.Seed, Jobs: 1, Progress: progress}
+	var r analyses.Result
+	if err = analyses.CheckMatrixSize(len(in.Datasets), len(in.Methods), false); err == nil {
+		r, err = leaderboard.Stability(in, o)
+	}
+	res.add(st.ID, "stability", r, err, d.Naming, 0)
+	return res, nil
+}
+
 // add formats r's tables as its page does, or records why it did not run.
 func (res *Result) add(id, typ string, r analyses.Result, err error, n analyses.Naming, alpha float64) {
 	if err != nil {
@@ -195,6 +235,8 @@ func setNaming(r analyses.Result, n analyses.Naming) {
 	case *leaderboard.AggregateResult:
 		r.Naming = n
 	case *significance.CriticalDifferenceResult:
+		r.Naming = n
+	case *leaderboard.StabilityResult:
 		r.Naming = n
 	}
 }
@@ -263,6 +305,9 @@ func (d *Data) check(s State) (analyses.Metric, error) {
 	m := analyses.Metric{Name: s.Metric, Better: analyses.LowerIsBetter, Max: math.Inf(1)}
 	if d.Metrics[i].HigherIsBetter {
 		m.Better = analyses.HigherIsBetter
+	}
+	if mx := d.Metrics[i].Max; mx != nil {
+		m.Max = *mx
 	}
 	return m, nil
 }

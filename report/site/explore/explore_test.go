@@ -216,3 +216,43 @@ func TestComputeQuick(t *testing.T) {
 		t.Errorf("full result: pending %q, %d columns of pairs against the quick %d", full.Pending, pairs(full), pairs(quick))
 	}
 }
+
+// TestComputeStabilityIsTheRestrictedStudy: the stability tables of a
+// view are those of the study whose results hold only its datasets and
+// methods (same seed, same perturbations), and progress reaches the end
+// of every perturbation.
+func TestComputeStabilityIsTheRestrictedStudy(t *testing.T) {
+	d := study(12, 6)
+	one := 1.0
+	d.Metrics[0].Max = &one
+	st := leaderboard.StabilityOptions{Metric: "ndcg@10", Repeats: 5}
+	st.Defaults()
+	d.Stability = &Stability{ID: "stability", Seed: 99, Options: st}
+	r := rand.New(rand.NewPCG(3, 4))
+	for k := 0; k < 3; k++ {
+		s := State{Metric: "ndcg@10", Datasets: subset(r, d.Datasets, 8), Methods: subset(r, d.Methods, 4), Rules: []string{"borda", "mean", "dm_auc"}}
+		last := map[string][2]int{}
+		got, err := ComputeStability(d, s, func(label string, done, total int) { last[label] = [2]int{done, total} })
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := ComputeStability(restricted(d, s), s, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got.Problems) > 0 || len(got.Tables) == 0 {
+			t.Fatalf("view %v: problems %v, %d tables", s, got.Problems, len(got.Tables))
+		}
+		if !reflect.DeepEqual(got.Tables, want.Tables) {
+			t.Fatalf("view %v: the stability tables differ from the restricted study's", s)
+		}
+		if len(last) == 0 {
+			t.Fatal("no progress reported")
+		}
+		for label, p := range last {
+			if p[0] != p[1] {
+				t.Errorf("progress of %s ended at %d of %d", label, p[0], p[1])
+			}
+		}
+	}
+}

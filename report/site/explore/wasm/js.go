@@ -2,7 +2,10 @@
 
 package main
 
-import "syscall/js"
+import (
+	"sync"
+	"syscall/js"
+)
 
 // register exposes the session's functions to the page's script.
 func register() {
@@ -18,5 +21,17 @@ func register() {
 			return `{"error":"evalbookExplore takes the view's JSON and whether to leave the Bayesian test out"}`
 		}
 		return s.explore(args[0].String(), args[1].Truthy())
+	}))
+	js.Global().Set("evalbookExploreStability", js.FuncOf(func(_ js.Value, args []js.Value) any {
+		if len(args) != 2 {
+			return `{"error":"evalbookExploreStability takes the view's JSON and a progress function"}`
+		}
+		report := args[1]
+		var mu sync.Mutex
+		return s.stability(args[0].String(), func(label string, done, total int) {
+			mu.Lock() // told from the analysis's goroutines
+			defer mu.Unlock()
+			report.Invoke(label, done, total)
+		})
 	}))
 }

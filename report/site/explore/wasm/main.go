@@ -4,6 +4,8 @@
 //
 //	evalbookExploreLoad(dataJSON)      → "" or an error message
 //	evalbookExplore(stateJSON, quick)  → resultJSON ({"error": …} on a bad view)
+//	evalbookExploreStability(stateJSON, progress) → resultJSON of the stability analysis,
+//	                                     progress(label, done, total) told as it goes
 //
 // The data is the study as the build embedded it (explore.Data), the
 // state a reader's view (explore.State), the result explore.Result: the
@@ -36,6 +38,22 @@ func (s *session) load(dataJSON string) string {
 
 // explore computes a view: the result's JSON, or {"error": …}.
 func (s *session) explore(stateJSON string, quick bool) string {
+	compute := explore.Compute
+	if quick {
+		compute = explore.ComputeQuick
+	}
+	return s.run(stateJSON, compute)
+}
+
+// stability computes the view's stability analysis, telling progress.
+func (s *session) stability(stateJSON string, progress func(string, int, int)) string {
+	return s.run(stateJSON, func(d *explore.Data, st explore.State) (*explore.Result, error) {
+		return explore.ComputeStability(d, st, progress)
+	})
+}
+
+// run decodes a view and computes it: the result's JSON, or {"error": …}.
+func (s *session) run(stateJSON string, compute func(*explore.Data, explore.State) (*explore.Result, error)) string {
 	fail := func(msg string) string {
 		b, _ := json.Marshal(map[string]string{"error": msg})
 		return string(b)
@@ -46,10 +64,6 @@ func (s *session) explore(stateJSON string, quick bool) string {
 	var st explore.State
 	if err := json.Unmarshal([]byte(stateJSON), &st); err != nil {
 		return fail("view: " + err.Error())
-	}
-	compute := explore.Compute
-	if quick {
-		compute = explore.ComputeQuick
 	}
 	res, err := compute(s.data, st)
 	if err != nil {

@@ -16,8 +16,8 @@ import (
 func TestSession(t *testing.T) {
 	v1, v2, v3, v4 := 0.5, 0.25, 0.75, 0.125
 	d := explore.Data{Datasets: []string{"x", "y"}, Methods: []string{"A", "B"},
-		Metrics: []explore.Metric{{Name: "m", HigherIsBetter: true}},
-		Values:  map[string][][]*float64{"m": {{&v1, &v2}, {&v3, &v4}}},
+		Metrics:   []explore.Metric{{Name: "m", HigherIsBetter: true}},
+		Values:    map[string][][]*float64{"m": {{&v1, &v2}, {&v3, &v4}}},
 		Aggregate: &explore.Aggregate{ID: "lb", Options: leaderboard.AggregateOptions{Metric: "m", Rules: []string{"borda"}}}}
 	d.Published = explore.State{Metric: "m", Datasets: d.Datasets, Methods: d.Methods, Rules: []string{"borda"}}
 	s := &session{}
@@ -46,5 +46,9 @@ func TestSession(t *testing.T) {
 	}
 	if got := s.explore(`[`, true); !strings.HasPrefix(got, `{"error":"view: `) {
 		t.Errorf("bad view: %s", got)
+	}
+	// without a published stability analysis: no table, the view's changes
+	if got := s.stability(string(state), nil); got != `{"tables":null,"changes":["1 dataset left out: x"]}` {
+		t.Errorf("stability: %s", got)
 	}
 }
