@@ -224,41 +224,12 @@ func TestBrowserExplore(t *testing.T) {
 	}
 	agg, cd := demoAnalysisBlock(t, "00-aggregate.toml"), demoAnalysisBlock(t, "20-significance.toml")
 
-	url := "file://" + filepath.Join(site, "explore.html")
-	page.at("explore.html")
-	if err := chromedp.Run(page.ctx, chromedp.Navigate(url)); err != nil {
-		t.Fatal(err)
-	}
-	draws := exploreDraws(t, page, 0)
-	var data struct {
-		Datasets  []string    `json:"datasets"`
-		Methods   []string    `json:"methods"`
-		Published exploreView `json:"published"`
-	}
-	if err := chromedp.Run(page.ctx, chromedp.Evaluate(`JSON.parse(document.getElementById("explore-data").textContent)`, &data)); err != nil {
-		t.Fatal(err)
-	}
-	published := readTables(t, page, "x-tab-")
-	if len(published) < 4 {
-		t.Fatalf("the published view shows %d tables, want the leaderboard's and critical_difference's", len(published))
-	}
-
 	n := 50
 	if os.Getenv("EVALBOOK_EXPLORE_QUICK") != "" {
 		n = 8
 	}
-	r := rand.New(rand.NewPCG(35, 2026))
-	var last exploreView
-	for k := 0; k < n; k++ {
-		v := exploreView{Metric: []string{"ndcg@10", "rmse"}[k%2], Datasets: randomSubset(r, data.Datasets, 3),
-			Methods: randomSubset(r, data.Methods, 2), Rules: randomSubset(r, leaderboard.AllRules, 1)}
-		var before int
-		if err := chromedp.Run(page.ctx, chromedp.Evaluate(setViewJS+`(`+mustJSON(v)+`)`, &before)); err != nil {
-			t.Fatal(err)
-		}
-		draws = exploreDraws(t, page, draws)
-		got := readTables(t, page, "x-tab-")
-
+	url := "file://" + filepath.Join(site, "explore.html")
+	data, published, last := compareViews(t, page, built, url, n, []string{"ndcg@10", "rmse"}, func(k int, v exploreView) string {
 		dir := filepath.Join(study, fmt.Sprint(k))
 		if err := os.Mkdir(dir, 0o755); err != nil {
 			t.Fatal(err)
@@ -266,43 +237,8 @@ func TestBrowserExplore(t *testing.T) {
 		if err := os.Link(filepath.Join(study, "results.csv"), filepath.Join(dir, "results.csv")); err != nil {
 			t.Fatal(err)
 		}
-		manifest := restrictedStudy(t, dir, v, agg, cd)
-		if code, _, errOut := runCLI("build", manifest, "--quiet"); code != 0 {
-			t.Fatalf("view %d: evalbook build of the restricted manifest: exit %d: %s", k, code, errOut)
-		}
-		want := map[string]shownTable{}
-		for _, p := range []string{"leaderboard.html", "critical-difference.html"} {
-			built.at(p)
-			if err := chromedp.Run(built.ctx, chromedp.Navigate("file://"+filepath.Join(dir, "site", p))); err != nil {
-				t.Fatal(err)
-			}
-			for id, tab := range readTables(t, built, "tab-") {
-				want[id] = tab
-			}
-		}
-		if len(want) < 4 || len(want["leaderboard"].Rows) != len(v.Methods) {
-			t.Fatalf("view %d: the restricted build shows %d tables, its leaderboard %d rows for %d methods", k, len(want), len(want["leaderboard"].Rows), len(v.Methods))
-		}
-		if k == 0 {
-			t.Logf("view 0 %+v: %d tables, the leaderboard's first row %v", v, len(want), want["leaderboard"].Rows[0])
-		}
-		if !reflect.DeepEqual(got, want) {
-			for id, w := range want {
-				if g, ok := got[id]; !ok {
-					t.Errorf("view %d %+v: table %s missing on the Explore page", k, v, id)
-				} else if !reflect.DeepEqual(g, w) {
-					t.Errorf("view %d %+v: table %s differs:\nExplore: %v\n  build: %v", k, v, id, g, w)
-				}
-			}
-			for id := range got {
-				if _, ok := want[id]; !ok {
-					t.Errorf("view %d: table %s on the Explore page only", k, id)
-				}
-			}
-			t.FailNow()
-		}
-		last = v
-	}
+		return restrictedStudy(t, dir, v, agg, cd)
+	})
 
 	// The stability analysis of the last view, computed meanwhile in a
 	// worker with progress, equals the restricted build's.
@@ -434,4 +370,139 @@ func mustJSON(v any) string {
 		panic(err)
 	}
 	return string(b)
+}
+
+// exploreData is what the equality tests read of the Explore page's data.
+type exploreData struct {
+	Datasets  []string    `json:"datasets"`
+	Methods   []string    `json:"methods"`
+	Published exploreView `json:"published"`
+}
+
+// compareViews opens an Explore page (url), sets n random views through
+// its controls (the metric cycling through metrics) and compares every
+// table it recomputes with the analysis pages leaderboard.html and
+// critical-difference.html of an evalbook build of the manifest that
+// restricted(k, view) writes: every column label, cell text and mark. It
+// returns the page's data, the published view's tables and the last view.
+func compareViews(t *testing.T, page, built *browser, url string, n int, metrics []string, restricted func(k int, v exploreView) string) (exploreData, map[string]shownTable, exploreView) {
+	t.Helper()
+	page.at(filepath.Base(url))
+	if err := chromedp.Run(page.ctx, chromedp.Navigate(url)); err != nil {
+		t.Fatal(err)
+	}
+	draws := exploreDraws(t, page, 0)
+	var data exploreData
+	if err := chromedp.Run(page.ctx, chromedp.Evaluate(`JSON.parse(document.getElementById("explore-data").textContent)`, &data)); err != nil {
+		t.Fatal(err)
+	}
+	published := readTables(t, page, "x-tab-")
+	if len(published) < 4 {
+		t.Fatalf("the published view shows %d tables, want the leaderboard's and critical_difference's", len(published))
+	}
+	r := rand.New(rand.NewPCG(35, 2026))
+	var last exploreView
+	for k := 0; k < n; k++ {
+		v := exploreView{Metric: metrics[k%len(metrics)], Datasets: randomSubset(r, data.Datasets, 3),
+			Methods: randomSubset(r, data.Methods, 2), Rules: randomSubset(r, leaderboard.AllRules, 1)}
+		if err := chromedp.Run(page.ctx, chromedp.Evaluate(setViewJS+`(`+mustJSON(v)+`)`, nil)); err != nil {
+			t.Fatal(err)
+		}
+		draws = exploreDraws(t, page, draws)
+		got := readTables(t, page, "x-tab-")
+		manifest := restricted(k, v)
+		if code, _, errOut := runCLI("build", manifest, "--quiet"); code != 0 {
+			t.Fatalf("view %d: evalbook build of the restricted manifest: exit %d: %s", k, code, errOut)
+		}
+		want := map[string]shownTable{}
+		for _, p := range []string{"leaderboard.html", "critical-difference.html"} {
+			built.at(p)
+			if err := chromedp.Run(built.ctx, chromedp.Navigate("file://"+filepath.Join(filepath.Dir(manifest), "site", p))); err != nil {
+				t.Fatal(err)
+			}
+			for id, tab := range readTables(t, built, "tab-") {
+				want[id] = tab
+			}
+		}
+		if len(want) < 4 || len(want["leaderboard"].Rows) != len(v.Methods) {
+			t.Fatalf("view %d: the restricted build shows %d tables, its leaderboard %d rows for %d methods", k, len(want), len(want["leaderboard"].Rows), len(v.Methods))
+		}
+		if k == 0 {
+			t.Logf("view 0 %+v: %d tables, the leaderboard's first row %v", v, len(want), want["leaderboard"].Rows[0])
+		}
+		if !reflect.DeepEqual(got, want) {
+			for id, w := range want {
+				if g, ok := got[id]; !ok {
+					t.Errorf("view %d %+v: table %s missing on the Explore page", k, v, id)
+				} else if !reflect.DeepEqual(g, w) {
+					t.Errorf("view %d %+v: table %s differs:\nExplore: %v\n  build: %v", k, v, id, g, w)
+				}
+			}
+			for id := range got {
+				if _, ok := want[id]; !ok {
+					t.Errorf("view %d: table %s on the Explore page only", k, id)
+				}
+			}
+			t.FailNow()
+		}
+		last = v
+	}
+	return data, published, last
+}
+
+// TestBrowserExploreReference is TestBrowserExplore's equality on the
+// study of Shevchenko et al. (2024) from ../shared/reference (their
+// published per-dataset values: 30 datasets × 11 methods): its Explore
+// page against restricted builds, for 50 random views on nDCG@10 and
+// HitRate@10 (8 under EVALBOOK_EXPLORE_QUICK).
+func TestBrowserExploreReference(t *testing.T) {
+	requireExploreAsset(t)
+	ref, err := filepath.Abs(filepath.Join(repoRoot(t), "..", "shared", "reference", "shevchenko2024", "agg_metrics.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(ref); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("reference data absent under CI: %v", err)
+		}
+		t.Skipf("reference data absent: %v", err)
+	}
+	page, built := newBrowser(t), newBrowser(t)
+	root := t.TempDir()
+	write := func(dir string, v *exploreView) string {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		sub := ""
+		if v != nil {
+			sub = fmt.Sprintf("datasets = %s\nmethods = %s\n", mustJSON(v.Datasets), mustJSON(v.Methods))
+		}
+		metric := "ndcg@10"
+		rules := ""
+		if v != nil {
+			metric, rules = v.Metric, "rules = "+mustJSON(v.Rules)+"\n"
+		}
+		m := fmt.Sprintf("title = \"Shevchenko et al. 2024\"\nallow_outside = true\n[inputs]\nresults = %q\n\n"+
+			"[[analyses]]\nid = \"leaderboard\"\ntype = \"aggregate\"\nmetric = %q\n%s%s\n"+
+			"[[analyses]]\nid = \"critical-difference\"\ntype = \"critical_difference\"\nmetric = %q\n%s",
+			filepath.ToSlash(ref), metric, sub, rules, metric, sub)
+		path := filepath.Join(dir, "study.toml")
+		if err := os.WriteFile(path, []byte(m), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	full := write(filepath.Join(root, "full"), nil)
+	if code, _, errOut := runCLI("build", full, "--quiet"); code != 0 {
+		t.Fatalf("build: exit %d: %s", code, errOut)
+	}
+	n := 50
+	if os.Getenv("EVALBOOK_EXPLORE_QUICK") != "" {
+		n = 8
+	}
+	data, _, _ := compareViews(t, page, built, "file://"+filepath.Join(root, "full", "site", "explore.html"), n, []string{"ndcg@10", "hitrate@10"},
+		func(k int, v exploreView) string { return write(filepath.Join(root, fmt.Sprint(k)), &v) })
+	t.Logf("%d datasets × %d methods", len(data.Datasets), len(data.Methods))
+	page.report(t)
+	built.report(t)
 }
