@@ -323,6 +323,7 @@ func TestBrowserExplore(t *testing.T) {
 		t.Error("after reset the tables are not the published view's")
 	}
 	page.axe(t, axe, "explore.html (light)", axeAll)
+	page.screenshot(t, os.Getenv("EVALBOOK_SHOTS"), "explore-light")
 
 	// The keyboard: Space on a focused checkbox leaves its dataset out.
 	if err := chromedp.Run(page.ctx, chromedp.Evaluate(`Number(document.getElementById("explore").dataset.draws)`, &d),
@@ -356,6 +357,7 @@ func TestBrowserExplore(t *testing.T) {
 	page.loadInTheme(t, url+"#rules=borda", "dark")
 	exploreDraws(t, page, 0)
 	page.axe(t, axe, "explore.html (dark)", axeAll)
+	page.screenshot(t, os.Getenv("EVALBOOK_SHOTS"), "explore-dark")
 
 	if !slices.Equal(data.Published.Datasets, data.Datasets) {
 		t.Errorf("the demo's published view has datasets %v, want all", data.Published.Datasets)

@@ -6,6 +6,16 @@
   "use strict";
   var root = document.getElementById("explore");
   if (!root) return;
+  // The page's own style, here so that the other pages' stylesheet (and
+  // weight) stays as it was.
+  var style = document.createElement("style");
+  style.textContent = ".explore-controls fieldset{border:1px solid var(--line);border-radius:4px;margin:0 0 .8rem;padding:.4rem .8rem .6rem}" +
+    ".explore-controls label{display:inline-block;white-space:nowrap;margin:.15rem 1rem .15rem 0}" +
+    ".explore-controls button,.explore-banner button{font:inherit;color:var(--fg);background:var(--code);border:1px solid var(--line);border-radius:4px;padding:.2rem .7rem;min-height:2rem;cursor:pointer}" +
+    ".explore-controls select{font:inherit;color:var(--fg);background:var(--bg);border:1px solid var(--line);border-radius:4px;padding:.15rem .4rem}" +
+    ".explore-banner{border-left:4px solid var(--accent-2);padding:.4rem .8rem;margin:0 0 1rem}" +
+    "#explore-stability-progress{width:min(24rem,100%)}";
+  document.head.appendChild(style);
   var data = JSON.parse(document.getElementById("explore-data").textContent);
   var form = document.getElementById("explore-form");
   var status = document.getElementById("explore-status");
