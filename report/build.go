@@ -262,6 +262,9 @@ func run(ctx context.Context, o *Options) (*built, error) {
 	if len(site.assets.ECharts) == 0 && o.Format != "md" && o.Warn != nil {
 		fmt.Fprintln(o.Warn, "evalbook: warning: the ECharts asset was not built into this binary (run `make assets`, then rebuild); figures are static SVG only")
 	}
+	if o.Format != "md" && !o.SingleFile {
+		site.explore = exploreData(study, runs, in.Results, len(site.assets.ExploreWasm) > 0 && len(site.assets.WasmExec) > 0, o.Warn)
+	}
 	files, err := site.render()
 	if err != nil {
 		return nil, fmt.Errorf("render: %w", err)

@@ -84,6 +84,9 @@ rules = ["copland"]
 			[]string{`study.toml:6: analyses[0].id: "results" is already used by a page or another analysis (first at line 2)`}},
 		{"an analysis id the overview takes", "title = \"t\"\n[[analyses]]\nid = \"index\"\ntype = \"aggregate\"\nmetric = \"x\"\n",
 			[]string{`study.toml:3: analyses[0].id: "index" names the site's overview page (index.html); choose another id`}},
+		// Issue 35: the Explore page is explore.html.
+		{"an analysis id the Explore page takes", "title = \"t\"\n[[analyses]]\nid = \"explore\"\ntype = \"aggregate\"\nmetric = \"x\"\n",
+			[]string{`study.toml:3: analyses[0].id: "explore" names the site's Explore page (explore.html); choose another id`}},
 		{"a page named provenance", "title = \"t\"\n[[pages]]\ntitle = \"Provenance\"\nsource = \"p.md\"\n",
 			[]string{`study.toml:2: pages[0]: page name "provenance" names the site's provenance page (provenance.html); set slug = "…"`}},
 		// 0 read as "unset": permutations = 0 ran 10,000 permutations.

@@ -15,6 +15,7 @@ import (
 	"github.com/evalbook/evalbook/report/load"
 	"github.com/evalbook/evalbook/report/manifest"
 	"github.com/evalbook/evalbook/report/site"
+	"github.com/evalbook/evalbook/report/site/explore"
 	"github.com/evalbook/evalbook/themes"
 )
 
@@ -32,9 +33,13 @@ type siteBuild struct {
 	// sources are the pages and the bibliography as the input layer read
 	// them, by manifest path.
 	sources map[string][]byte
+	// explore is the Explore page's data (nil: no Explore page).
+	explore *explore.Data
 }
 
-func loadAssets() site.Assets { return site.Assets{ECharts: themes.ECharts(), KaTeX: themes.KaTeX()} }
+func loadAssets() site.Assets {
+	return site.Assets{ECharts: themes.ECharts(), KaTeX: themes.KaTeX(), ExploreWasm: themes.ExploreWasm(), WasmExec: themes.WasmExec()}
+}
 
 // render renders the site in memory (site.Render).
 func (b *siteBuild) render() (map[string][]byte, error) {
@@ -54,6 +59,7 @@ func (b *siteBuild) model() (site.Model, error) {
 			UnsafeHTML: s.UnsafeHTML, Labels: siteLabels(s), Naming: s.Naming()},
 		Options: site.Options{Format: b.opts.Format, Paper: b.opts.Paper, SingleFile: b.opts.SingleFile, Version: b.opts.Version},
 		Assets:  b.assets,
+		Explore: b.explore,
 	}
 	for _, p := range s.Pages {
 		src, err := b.source(p.Source)

@@ -17,19 +17,22 @@ import (
 // earlier stage. The libraries no stage precedes come first: the
 // readers (report/input), the engine's SQL, and the pure writers
 // (report/paper, then report/site, whose model types such as BibEntry
-// the later stages fill). Then the manifest, the per-build input state
+// the later stages fill; report/site/explore, the Explore page's pure core,
+// before both the site and its WebAssembly command). Then the manifest, the per-build input state
 // (report/load), the kinds (report/kinds), the build (report: phases,
 // cache, provenance, output, serve), and pack and verify.
 var packageStages = map[string]int{
-	"report/input":    0,
-	"report/engine":   0,
-	"report/paper":    0,
-	"report/site":     1,
-	"report/manifest": 1,
-	"report/load":     2,
-	"report/kinds":    3,
-	"report":          4,
-	"report/archive":  5,
+	"report/input":             0,
+	"report/engine":            0,
+	"report/paper":             0,
+	"report/site":              1,
+	"report/site/explore":      0,
+	"report/site/explore/wasm": 1,
+	"report/manifest":          1,
+	"report/load":              2,
+	"report/kinds":             3,
+	"report":                   4,
+	"report/archive":           5,
 }
 
 // TestPackageStageOrder fails when a report package imports one of a
@@ -122,7 +125,7 @@ var fileStages = map[string]func(name string) (int, bool){
 	// test helpers).
 	".": func(name string) (int, bool) {
 		switch name {
-		case "doc.go", "build.go", "cache.go", "diskcache.go", "provenance.go", "sitemodel.go",
+		case "doc.go", "build.go", "cache.go", "diskcache.go", "provenance.go", "sitemodel.go", "siteexplore.go",
 			"output.go", "output_unix.go", "output_windows.go", "page_limits.go":
 			return 1, true
 		case "serve.go", "scaffold.go", "archive_build.go", "archive_include.go", "buildtest.go":

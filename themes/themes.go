@@ -16,9 +16,14 @@ var css string
 //go:embed static/site.js
 var js string
 
+//go:embed static/explore.js
+var exploreJS string
+
 // assets holds assets/README.txt always, and assets/echarts.min.js (the
 // ECharts bundle of src/echarts.js) and assets/katex.min.js when `make
-// assets` built them from the npm registry's packages before `go build`.
+// assets` built them from the npm registry's packages before `go build`,
+// and assets/explore.wasm.gz with assets/wasm_exec.js when it built the
+// Explore page's module with the Go toolchain.
 //
 //go:embed assets
 var assets embed.FS
@@ -33,6 +38,11 @@ func CSS() string { return css }
 
 // JS returns the site script (chart drawing, theme toggle, table sorting).
 func JS() string { return js }
+
+// ExploreJS returns the Explore page's script: it inflates the
+// WebAssembly module, keeps the reader's view in the URL fragment and
+// draws what the module computes.
+func ExploreJS() string { return exploreJS }
 
 // ECharts returns the chart library (ECharts with only the series types,
 // components and renderer the site uses, as src/echarts.js lists them),
@@ -49,6 +59,24 @@ func ECharts() []byte {
 // browser, so no font is needed), or nil when built without it.
 func KaTeX() []byte {
 	b, err := fs.ReadFile(assets, "assets/katex.min.js")
+	if err != nil {
+		return nil
+	}
+	return b
+}
+
+// ExploreWasm returns the Explore page's WebAssembly module, gzipped
+// (report/site/explore/wasm, compiled by `make assets`), or nil when the
+// binary was built without it.
+func ExploreWasm() []byte { return asset("assets/explore.wasm.gz") }
+
+// WasmExec returns the Go toolchain's wasm_exec.js, the glue that runs
+// ExploreWasm in the browser, or nil when built without it.
+func WasmExec() []byte { return asset("assets/wasm_exec.js") }
+
+// asset is an embedded asset, or nil when absent.
+func asset(name string) []byte {
+	b, err := fs.ReadFile(assets, name)
 	if err != nil {
 		return nil
 	}

@@ -13,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/evalbook/evalbook/themes"
 )
 
 // The reader's-eye checks that need no browser: they read the demo's
@@ -154,8 +156,13 @@ func TestDemoIDsAndReferences(t *testing.T) {
 	if d := duplicateIDs(single); len(d) > 0 {
 		t.Errorf("single file: ids used twice: %v", d[:min(len(d), 10)])
 	}
-	if n := len(singleFile.FindAllString(single, -1)); n != len(pages) {
-		t.Errorf("single file: %d sections for %d pages", n, len(pages))
+	// every page but the Explore page, which the single file leaves out
+	explorePages := 0
+	if _, ok := pages["explore.html"]; ok {
+		explorePages = 1
+	}
+	if n := len(singleFile.FindAllString(single, -1)); n != len(pages)-explorePages {
+		t.Errorf("single file: %d sections for %d pages (%d Explore page)", n, len(pages), explorePages)
 	}
 	singleRefs := 0
 	for _, m := range xrefRe.FindAllStringSubmatch(single, -1) {
@@ -398,6 +405,8 @@ func weightTable(ws []pageWeight) string {
 		kind := "page"
 		if w.analysis {
 			kind = "analysis"
+		} else if w.page == "explore.html" {
+			kind = "explore"
 		}
 		fmt.Fprintf(&b, "%-42s %-8s %5d %12d %12d\n", w.page, kind, w.files, w.raw, w.gz)
 	}
@@ -407,6 +416,14 @@ func weightTable(ws []pageWeight) string {
 // analysisPageBudget is the most an analysis page may weigh with
 // everything it loads, gzipped as a server sends it (issue 30).
 const analysisPageBudget = 500 << 10
+
+// explorePageBudget is the most the Explore page may weigh with
+// everything it loads (its WebAssembly module, base64 of gzip), as
+// written (issue 35).
+const explorePageBudget = 3 << 20
+
+// exploreAssets are the scripts only the Explore page loads.
+var exploreAssets = []string{"assets/explore-wasm.js", "assets/explore.js"}
 
 // TestDemoPageWeight: a page without a chart loads no ECharts and weighs
 // at most 200 KB with everything it loads (HTML, scripts, images); a page
@@ -446,7 +463,7 @@ func TestDemoPageWeight(t *testing.T) {
 	}
 	weights := demoPageWeights(t, site)
 	t.Logf("the demo's pages, heaviest first:\n%s", weightTable(weights))
-	textOnly, analyses := 0, 0
+	textOnly, analyses, explore := 0, 0, 0
 	for _, w := range weights {
 		page, err := os.ReadFile(filepath.Join(site, w.page))
 		if err != nil {
@@ -458,6 +475,21 @@ func TestDemoPageWeight(t *testing.T) {
 				t.Errorf("%s: an analysis page weighs %d KB gzipped with what it loads (%d KB as written; at most %d KB gzipped)", w.page, w.gz>>10, w.raw>>10, analysisPageBudget>>10)
 			}
 		}
+		if w.page == "explore.html" {
+			explore++
+			if w.raw > explorePageBudget {
+				t.Errorf("%s weighs %d KB with what it loads (at most %d KB)", w.page, w.raw>>10, explorePageBudget>>10)
+			}
+			continue
+		}
+		for _, a := range exploreAssets {
+			if strings.Contains(string(page), `src="`+a+`"`) {
+				t.Errorf("%s loads %s, which only the Explore page may load", w.page, a)
+			}
+		}
+		if strings.Contains(string(page), `id="explore-data"`) {
+			t.Errorf("%s holds the Explore page's data", w.page)
+		}
 		if strings.Contains(string(page), `class="echart"`) {
 			continue
 		}
@@ -468,6 +500,9 @@ func TestDemoPageWeight(t *testing.T) {
 	}
 	if textOnly < 3 || analyses < 10 {
 		t.Errorf("only %d text-only pages and %d analysis pages in the demo", textOnly, analyses)
+	}
+	if len(themes.ExploreWasm()) > 0 && explore != 1 {
+		t.Errorf("%d Explore pages in the demo, want 1", explore)
 	}
 }
 

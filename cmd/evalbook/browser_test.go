@@ -57,7 +57,7 @@ func chromiumPath(t *testing.T) string {
 }
 
 // browser is a headless Chromium with the network switched off, recording
-// everything a page must not do: a request that is not file:// or data:,
+// everything a page must not do: a request that is not file://, data: or blob:,
 // a failed load, a console error or an uncaught exception.
 type browser struct {
 	ctx      context.Context
@@ -191,7 +191,8 @@ func newBrowser(t *testing.T) *browser {
 			b.mu.Lock()
 			b.requests = append(b.requests, u)
 			b.mu.Unlock()
-			if !strings.HasPrefix(u, "file://") && !strings.HasPrefix(u, "data:") {
+			// blob: is the page's own memory (the Explore page's workers)
+			if !strings.HasPrefix(u, "file://") && !strings.HasPrefix(u, "data:") && !strings.HasPrefix(u, "blob:") {
 				b.add("network request to %s", u)
 			}
 		case *network.EventLoadingFailed:

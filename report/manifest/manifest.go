@@ -326,7 +326,7 @@ var OnParsed func(src []byte, kinds Registry)
 
 // reservedSlugs are the names of the site's own pages, which no page or
 // analysis may take.
-var reservedSlugs = map[string]string{"index": "overview page", "provenance": "provenance page"}
+var reservedSlugs = map[string]string{"index": "overview page", "provenance": "provenance page", "explore": "Explore page"}
 
 // manifestParser holds a manifest being parsed: the decoded TOML, the
 // study filled in step by step, and the errors found so far.

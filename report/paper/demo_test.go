@@ -13,7 +13,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/evalbook/evalbook/figures"
+	"github.com/evalbook/evalbook/figures/model"
 	"github.com/evalbook/evalbook/report"
 )
 
@@ -181,7 +181,7 @@ func TestDemoTablesCompile(t *testing.T) {
 				if rows[0][0] == "quantity" { // each row its own quantity
 					name = row[0]
 				}
-				if figures.IsPValueColumn(name) && v == 0 {
+				if model.IsPValueColumn(name) && v == 0 {
 					continue // shown as the bound
 				}
 				if !shows(shown, v) {

@@ -1,6 +1,6 @@
 // Package paper writes what a manuscript takes from a study: every table
 // as a LaTeX table (booktabs) rendered from its presentation
-// (figures.Table: labels, one format per column, marks, paper view), and
+// (model.Table: labels, one format per column, marks, paper view), and
 // the key numbers of every analysis as LaTeX macros (evalbook.tex). It
 // only formats: every number comes from the analyses' own tables and
 // results.

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/evalbook/evalbook/analyses"
-	"github.com/evalbook/evalbook/figures"
+	"github.com/evalbook/evalbook/figures/model"
 	"github.com/evalbook/evalbook/report/paper"
 )
 
@@ -22,7 +22,7 @@ func TestLaTeXSpecialCharacters(t *testing.T) {
 	for i, n := range names {
 		tab.Rows = append(tab.Rows, []any{n, 0.5 + float64(i)/100, i + 1})
 	}
-	tex := paper.LaTeX(figures.NewTable(analyses.Table{Name: "names", Title: tab.Title, Columns: tab.Columns, Rows: tab.Rows, Better: tab.Better}, "odd", figures.TableOptions{}))
+	tex := paper.LaTeX(model.NewTable(analyses.Table{Name: "names", Title: tab.Title, Columns: tab.Columns, Rows: tab.Rows, Better: tab.Better}, "odd", model.TableOptions{}))
 	dir := t.TempDir()
 	text := compileTeX(t, dir, "\\documentclass{article}\n\\usepackage{booktabs}\n\\begin{document}\n"+string(tex)+"\\end{document}\n")
 	want := []string{`a_b`, `50% off`, `R&D`, `#1`, `$cost`, `{set}`, `~home`, `x^2`, `back\slash`, `<a|b>`, `Iman-Davenport ρ`,
@@ -62,7 +62,7 @@ func TestLaTeXBestIsBoldWithTies(t *testing.T) {
 			{"D", nil, math.NaN(), nil},           // missing
 			{"E", 0.01, 0.10000000000000001, 0.1}, // error tied with B
 		}}
-	tex := string(paper.LaTeX(figures.NewTable(tab, "t", figures.TableOptions{})))
+	tex := string(paper.LaTeX(model.NewTable(tab, "t", model.TableOptions{})))
 	rows := map[string]string{}
 	for _, line := range strings.Split(tex, "\n") {
 		if i := strings.Index(line, " & "); i > 0 {
@@ -92,7 +92,7 @@ func TestLaTeXSignificanceMarker(t *testing.T) {
 		{"X", "Y", 0.001, 0.003, true},
 		{"X", "Z", 0.2, 0.4, false},
 	}}
-	tex := string(paper.LaTeX(figures.NewTable(tab, "pairs", figures.TableOptions{Alpha: 0.05})))
+	tex := string(paper.LaTeX(model.NewTable(tab, "pairs", model.TableOptions{Alpha: 0.05})))
 	if !strings.Contains(tex, `0.0030$^{*}$`) || strings.Contains(tex, `0.4000$^{*}$`) || strings.Contains(tex, `0.0010$^{*}$`) {
 		t.Errorf("markers:\n%s", tex)
 	}
@@ -130,7 +130,7 @@ func TestLaTeXMonteCarloBound(t *testing.T) {
 		{"X", "Y", 0.0, 1.0},
 		{"X", "Z", 0.25, 0.75},
 	}, Resolution: map[string]float64{"p_left": 1.0 / 50000, "p_right": 1.0 / 50000}}
-	tex := string(paper.LaTeX(figures.NewTable(tab, "pairs", figures.TableOptions{})))
+	tex := string(paper.LaTeX(model.NewTable(tab, "pairs", model.TableOptions{})))
 	for _, want := range []string{`$<$2$\times 10^{-5}$`, `$>1-$2$\times 10^{-5}$`, "0.2500", "0.7500"} {
 		if !strings.Contains(tex, want) {
 			t.Errorf("want %q in\n%s", want, tex)

@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/evalbook/evalbook/figures"
+	"github.com/evalbook/evalbook/figures/model"
 )
 
 // Where a table's LaTeX goes in paper/: floats in tables/, longtables
@@ -17,14 +17,14 @@ const (
 )
 
 // TableDir is the folder of paper/ a table's LaTeX goes to.
-func TableDir(t *figures.Table) string {
-	if t.Paper.Placement == figures.PlaceAppendix {
+func TableDir(t *model.Table) string {
+	if t.Paper.Placement == model.PlaceAppendix {
 		return DirAppendix
 	}
 	return DirTables
 }
 
-// LaTeX writes a table's paper view (figures.Table.Paper): booktabs
+// LaTeX writes a table's paper view (model.Table.Paper): booktabs
 // rules, \footnotesize, headers that are labels with units (in two lines
 // when long), numbers aligned on the decimal point (an r@{}l column pair,
 // no package beyond booktabs), each column at its one precision, the best
@@ -33,18 +33,18 @@ func TableDir(t *figures.Table) string {
 // table note that explains every mark used. A table that fits one column
 // is a table float, a wider one a table* across both columns (split
 // into parts, the keys repeated, when it is wider still), and a table of
-// more than figures.FloatRows rows a longtable for a one-column
+// more than model.FloatRows rows a longtable for a one-column
 // appendix. The caption says what the table shows; the first part is
 // \label{tab:<id>}, the others tab:<id>-2, tab:<id>-3 ….
-func LaTeX(t *figures.Table) []byte {
+func LaTeX(t *model.Table) []byte {
 	var b bytes.Buffer
-	long := t.Paper.Placement == figures.PlaceAppendix
+	long := t.Paper.Placement == model.PlaceAppendix
 	var ids []string
 	for _, part := range t.Paper.Parts {
 		for _, j := range part {
 			c := t.Columns[j]
 			ids = append(ids, c.ID)
-			if c.HighID != "" && c.Role == figures.RoleInterval {
+			if c.HighID != "" && c.Role == model.RoleInterval {
 				ids = append(ids, c.HighID)
 			}
 		}
@@ -77,7 +77,7 @@ func LaTeX(t *figures.Table) []byte {
 			continue
 		}
 		env := "table"
-		if t.Paper.Placement == figures.PlaceWide && !(k < len(t.Paper.Narrow) && t.Paper.Narrow[k]) {
+		if t.Paper.Placement == model.PlaceWide && !(k < len(t.Paper.Narrow) && t.Paper.Narrow[k]) {
 			env = "table*"
 		}
 		fmt.Fprintf(&b, "\\begin{%s}[tbp]\n\\centering\\footnotesize\\setlength{\\tabcolsep}{4pt}\n\\caption{%s}\\label{%s}\n\\begin{tabular}{%s}\n\\toprule\n%s\n\\midrule\n", env, caption, label, spec, head)
@@ -106,8 +106,8 @@ func dedupe(s []string) []string {
 
 // tableNotes is the note under one part of a table: what each mark used
 // in it means, the omitted columns and where the rest is.
-func tableNotes(t *figures.Table, part []int) string {
-	has := func(f func(figures.Cell) bool) bool {
+func tableNotes(t *model.Table, part []int) string {
+	has := func(f func(model.Cell) bool) bool {
 		for _, r := range t.Rows {
 			for _, j := range part {
 				if f(r[j]) {
@@ -117,28 +117,28 @@ func tableNotes(t *figures.Table, part []int) string {
 		}
 		return false
 	}
-	mark := func(m figures.CellMark) bool { return has(func(c figures.Cell) bool { return c.Mark == m }) }
+	mark := func(m model.CellMark) bool { return has(func(c model.Cell) bool { return c.Mark == m }) }
 	var n, marks []string
-	if mark(figures.MarkBest) {
+	if mark(model.MarkBest) {
 		marks = append(marks, "bold: best in its column")
 	}
-	if mark(figures.MarkSecond) {
+	if mark(model.MarkSecond) {
 		marks = append(marks, "\\underline{underlined}: second")
 	}
-	if mark(figures.MarkTied) {
+	if mark(model.MarkTied) {
 		marks = append(marks, "$^{=}$: tied for the best (no single best)")
 	}
 	if len(marks) > 0 {
 		s := strings.Join(marks, "; ")
 		n = append(n, strings.ToUpper(s[:1])+s[1:]+".")
 	}
-	if t.SigNote != "" && has(func(c figures.Cell) bool { return c.Sig }) {
+	if t.SigNote != "" && has(func(c model.Cell) bool { return c.Sig }) {
 		n = append(n, "$^{*}$ "+Escape(strings.TrimPrefix(t.SigNote, "* ")))
 	}
-	if t.CountNote != "" && has(figures.Cell.Partial) {
+	if t.CountNote != "" && has(model.Cell.Partial) {
 		n = append(n, "("+Escape(t.CountNote[:3])+")"+Escape(t.CountNote[3:]))
 	}
-	if t.UndefinedNote != "" && has(func(c figures.Cell) bool { return c.Undefined != "" }) {
+	if t.UndefinedNote != "" && has(func(c model.Cell) bool { return c.Undefined != "" }) {
 		n = append(n, Escape(t.UndefinedNote))
 	}
 	if t.RankNote != "" {
@@ -152,7 +152,7 @@ func tableNotes(t *figures.Table, part []int) string {
 
 // columnSpec is the tabular's column specification: an r@{}l pair per
 // numeric column (aligned on the decimal point), l otherwise.
-func columnSpec(t *figures.Table, part []int) string {
+func columnSpec(t *model.Table, part []int) string {
 	var spec strings.Builder
 	for _, j := range part {
 		if whole(t.Columns[j]) {
@@ -168,14 +168,14 @@ func columnSpec(t *figures.Table, part []int) string {
 
 // header is the table's header row: each column's label with its unit,
 // in two lines when long; a numeric column's spans its two cells.
-func header(t *figures.Table, part []int) string {
+func header(t *model.Table, part []int) string {
 	var head strings.Builder
 	for k, j := range part {
 		if k > 0 {
 			head.WriteString(" & ")
 		}
 		c := t.Columns[j]
-		lines := figures.HeaderLines(c)
+		lines := model.HeaderLines(c)
 		esc := make([]string, len(lines))
 		for i, l := range lines {
 			esc[i] = Escape(l)
@@ -201,7 +201,7 @@ func header(t *figures.Table, part []int) string {
 }
 
 // body writes the table's rows.
-func body(b *bytes.Buffer, t *figures.Table, part []int) {
+func body(b *bytes.Buffer, t *model.Table, part []int) {
 	for _, row := range t.Rows {
 		for k, j := range part {
 			if k > 0 {
@@ -212,7 +212,7 @@ func body(b *bytes.Buffer, t *figures.Table, part []int) {
 				b.WriteString(wholeCell(c))
 			} else if t.Columns[j].Numeric() {
 				b.WriteString(numericCell(c))
-			} else if t.Columns[j].Role == figures.RoleInterval {
+			} else if t.Columns[j].Role == model.RoleInterval {
 				b.WriteString(texCell(strings.ReplaceAll(Escape(c.Text), "-", "$-$"), c))
 			} else {
 				b.WriteString(texCell(Escape(c.Text), c))
@@ -225,10 +225,10 @@ func body(b *bytes.Buffer, t *figures.Table, part []int) {
 // whole reports whether a numeric column is set right-aligned in one
 // cell rather than on the decimal point: p-values, whose forms (0.0114,
 // 5.6×10^{-8}, <10^{-15}) share no decimal point worth aligning.
-func whole(c figures.Column) bool { return c.Role == figures.RolePValue && c.Numeric() }
+func whole(c model.Column) bool { return c.Role == model.RolePValue && c.Numeric() }
 
 // wholeCell is a cell of a whole column with its marks.
-func wholeCell(c figures.Cell) string {
+func wholeCell(c model.Cell) string {
 	if !c.Num {
 		return "---"
 	}
@@ -239,7 +239,7 @@ func wholeCell(c figures.Cell) string {
 // numericCell is a cell of a numeric column: its two halves (the
 // integer part; the decimal point, fraction and exponent) with its marks;
 // a cell without a value spans both as ---.
-func numericCell(c figures.Cell) string {
+func numericCell(c model.Cell) string {
 	if !c.Num {
 		return `\multicolumn{2}{c}{---}`
 	}
@@ -249,7 +249,7 @@ func numericCell(c figures.Cell) string {
 }
 
 // texCell is a text cell with its style and marks.
-func texCell(s string, c figures.Cell) string {
+func texCell(s string, c model.Cell) string {
 	if c.Undefined != "" {
 		return "---"
 	}
@@ -257,14 +257,14 @@ func texCell(s string, c figures.Cell) string {
 }
 
 // style sets a cell's text bold (best) or underlined (second).
-func style(s string, c figures.Cell) string {
+func style(s string, c model.Cell) string {
 	if s == "" {
 		return s
 	}
 	switch c.Mark {
-	case figures.MarkBest:
+	case model.MarkBest:
 		return `\textbf{` + s + `}`
-	case figures.MarkSecond:
+	case model.MarkSecond:
 		return `\underline{` + s + `}`
 	}
 	return s
@@ -272,9 +272,9 @@ func style(s string, c figures.Cell) string {
 
 // marks are a cell's superscripts (tie, significance) and its count of
 // defined values.
-func marks(c figures.Cell) string {
+func marks(c model.Cell) string {
 	var s string
-	if c.Mark == figures.MarkTied {
+	if c.Mark == model.MarkTied {
 		s += `$^{=}$`
 	}
 	if c.Sig {

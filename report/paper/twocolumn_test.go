@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/evalbook/evalbook/analyses"
-	"github.com/evalbook/evalbook/figures"
+	"github.com/evalbook/evalbook/figures/model"
 )
 
 // twoColumnClasses are the conference formats every table of
@@ -206,7 +206,7 @@ func TestDemoTablesCameraReady(t *testing.T) {
 		csvRows := readCSV(t, filepath.Join(site, "data", id+".csv"))
 		ids := map[string]bool{}
 		for _, c := range csvRows[0] {
-			if figures.ColumnLabel(c, analyses.Naming{}) != c {
+			if model.ColumnLabel(c, analyses.Naming{}) != c {
 				ids[c] = true
 			}
 		}

@@ -10,7 +10,7 @@ import (
 
 // chartDigits is the significant digits of numbers in chart options
 // (labels, tooltips, axis bounds). Table cells are formatted by their
-// presentation (figures.Table), one rule per column.
+// presentation (model.Table), one rule per column.
 const chartDigits = 6
 
 // inlineCode is text for a page with `code spans` set as <code>: notes

@@ -14,6 +14,7 @@ package site
 import (
 	"github.com/evalbook/evalbook/analyses"
 	"github.com/evalbook/evalbook/figures"
+	"github.com/evalbook/evalbook/report/site/explore"
 )
 
 // Model is everything a site shows, as the build computed it.
@@ -33,6 +34,10 @@ type Model struct {
 	ProvenanceJSON []byte
 	Options        Options
 	Assets         Assets
+	// Explore is the study as the Explore page recomputes it (its values,
+	// labels and the published aggregate and critical_difference
+	// analyses); nil: no Explore page.
+	Explore *explore.Data
 }
 
 // Study is the study's own description, from its manifest.
@@ -50,7 +55,7 @@ type Study struct {
 	UnsafeHTML bool
 	Labels     Labels
 	// Naming labels methods, datasets, metrics and rules in tables
-	// (figures.NewTable); the zero value shows ids.
+	// (model.NewTable); the zero value shows ids.
 	Naming analyses.Naming
 }
 
@@ -141,6 +146,9 @@ type Options struct {
 // unavailable (charts fall back to static SVG, maths to TeX source).
 type Assets struct {
 	ECharts, KaTeX []byte
+	// ExploreWasm (gzipped) and WasmExec are the Explore page's module
+	// and the Go toolchain's glue; without them there is no Explore page.
+	ExploreWasm, WasmExec []byte
 }
 
 func (a Assets) hasECharts() bool { return len(a.ECharts) > 0 }

@@ -17,12 +17,14 @@ import (
 
 	"github.com/evalbook/evalbook/analyses"
 	"github.com/evalbook/evalbook/figures"
+	"github.com/evalbook/evalbook/figures/model"
+	"github.com/evalbook/evalbook/report/site/explore"
 	"github.com/evalbook/evalbook/themes"
 )
 
 // maxHTMLRows is how many rows a table shows on its page; every row is in
 // its CSV.
-const maxHTMLRows = 500
+const maxHTMLRows = explore.MaxRows
 
 // siteBuild renders a Model into files (path → bytes).
 type siteBuild struct {
@@ -80,6 +82,8 @@ type pageData struct {
 	Analysis *analysisView
 	// provenance
 	Prov *Provenance
+	// explore
+	Explore *exploreView
 }
 
 type analysisView struct {
@@ -129,7 +133,7 @@ type tableView struct {
 	Notes []string
 	Hint  string
 	table analyses.Table
-	spec  *figures.Table
+	spec  *model.Table
 }
 
 type cellView struct {
@@ -238,11 +242,11 @@ func (b *siteBuild) figureView(f figures.Figure, num int) figureView {
 
 // tableView is a table of analysis id as its page shows it, numbered
 // num: its first maxHTMLRows rows, from the table's presentation
-// (figures.NewTable: labels, one format per column, marks), which the
+// (model.NewTable: labels, one format per column, marks), which the
 // Markdown and LaTeX outputs render too.
 func (b *siteBuild) tableView(a *Analysis, t analyses.Table, num int) tableView {
 	alpha, _ := a.Resolved["alpha"].(float64)
-	spec := figures.NewTable(t, a.ID, figures.TableOptions{Naming: b.study.Naming, Alpha: alpha, Siblings: a.Tables})
+	spec := model.NewTable(t, a.ID, model.TableOptions{Naming: b.study.Naming, Alpha: alpha, Siblings: a.Tables})
 	tv := tableView{ID: spec.ID, Title: spec.Title, Num: num, CSVHref: "data/" + spec.ID + ".csv", table: t, spec: spec,
 		Notes: tableNotes(spec)}
 	for _, c := range spec.Columns {
@@ -250,7 +254,7 @@ func (b *siteBuild) tableView(a *Analysis, t analyses.Table, num int) tableView 
 		if cv.Label != c.ID {
 			cv.Title = c.ID
 		}
-		if c.Role == figures.RoleInterval {
+		if c.Role == model.RoleInterval {
 			cv.Title = c.ID + ", " + c.HighID
 		}
 		tv.Columns = append(tv.Columns, cv)
@@ -264,7 +268,7 @@ func (b *siteBuild) tableView(a *Analysis, t analyses.Table, num int) tableView 
 		cells := make([]cellView, len(r))
 		for j, c := range r {
 			cells[j] = cellView{Text: c.Text, Full: c.Title, Sort: c.Sort, Num: c.Num,
-				Best: c.Mark == figures.MarkBest, Second: c.Mark == figures.MarkSecond, Tied: c.Mark == figures.MarkTied,
+				Best: c.Mark == model.MarkBest, Second: c.Mark == model.MarkSecond, Tied: c.Mark == model.MarkTied,
 				Sig: c.Sig, Count: c.CountText()}
 			if c.Num && c.Sort == "" {
 				cells[j].Sort = strconv.FormatFloat(c.Value, 'g', -1, 64)
@@ -283,15 +287,15 @@ func (b *siteBuild) tableView(a *Analysis, t analyses.Table, num int) tableView 
 // tableNotes are the notes under a table, in words every output shares:
 // what each mark means, the counts of partial summaries, the cells
 // without a value, what a table of ranks leaves out.
-func tableNotes(t *figures.Table) []string {
+func tableNotes(t *model.Table) []string {
 	var n, marks []string
-	if t.HasMark(figures.MarkBest) {
+	if t.HasMark(model.MarkBest) {
 		marks = append(marks, "bold: best in its column")
 	}
-	if t.HasMark(figures.MarkSecond) {
+	if t.HasMark(model.MarkSecond) {
 		marks = append(marks, "underlined: second")
 	}
-	if t.HasMark(figures.MarkTied) {
+	if t.HasMark(model.MarkTied) {
 		marks = append(marks, "=: tied for the best (no single best)")
 	}
 	if len(marks) > 0 {
@@ -424,6 +428,9 @@ func (b *siteBuild) nav() []navItem {
 	for _, v := range b.views {
 		nav = append(nav, navItem{Title: v.Title, Href: v.ID + ".html", Slug: v.ID, Kind: "analysis"})
 	}
+	if b.hasExplore() {
+		nav = append(nav, navItem{Title: "Explore", Href: ExplorePage, Slug: "explore", Kind: "explore"})
+	}
 	return nav
 }
 
@@ -508,6 +515,13 @@ func (b *siteBuild) htmlPages() ([]htmlPage, map[string]string, error) {
 			v.Method, pageMath = b.methodHTML(v.ID, m)
 		}
 		pages = append(pages, htmlPage{slug: v.ID, file: v.ID + ".html", title: v.Title, body: "analysis-body", data: d, math: pageMath})
+	}
+	if b.hasExplore() {
+		p, err := b.explorePage()
+		if err != nil {
+			return nil, nil, err
+		}
+		pages = append(pages, p)
 	}
 	d = b.base("Provenance", "provenance")
 	d.Prov = &b.m.Provenance

@@ -1,0 +1,510 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/evalbook/evalbook/analyses/leaderboard"
+	"github.com/evalbook/evalbook/themes"
+)
+
+// requireExploreAsset skips a test of the Explore page when the test
+// binary was built without its module (plain go test in a fresh clone),
+// and fails it under CI, whose run builds the assets.
+func requireExploreAsset(t testing.TB) {
+	t.Helper()
+	if len(themes.ExploreWasm()) > 0 && len(themes.WasmExec()) > 0 {
+		return
+	}
+	if os.Getenv("CI") != "" {
+		t.Fatal("themes/assets/explore.wasm.gz was not built into this test binary; CI must run `make assets` before go test")
+	}
+	t.Skip("the Explore page's module is not built into this test binary (make assets)")
+}
+
+// exploreTablesJS reads every table of a page whose wrapper's id starts
+// with prefix ("tab-" on an analysis page, "x-tab-" on the Explore page):
+// by the table's id, its column labels and each cell as the reader sees
+// it (text with its marks) with its class (best, second, tied).
+const exploreTablesJS = `(function (prefix, root) {
+  var out = {};
+  document.querySelector(root).querySelectorAll('div.table-wrap[id^="' + prefix + '"]').forEach(function (w) {
+    var t = w.querySelector("table");
+    var cols = Array.prototype.map.call(t.querySelectorAll("thead th"), function (th) { return th.textContent; });
+    var rows = Array.prototype.map.call(t.querySelectorAll("tbody tr"), function (tr) {
+      return Array.prototype.map.call(tr.querySelectorAll("td"), function (td) { return td.textContent + " |" + td.className; });
+    });
+    out[w.id.slice(prefix.length)] = {cols: cols, rows: rows};
+  });
+  return out;
+})`
+
+// shownTable is a table as the reader sees it.
+type shownTable struct {
+	Cols []string   `json:"cols"`
+	Rows [][]string `json:"rows"`
+}
+
+// exploreView is a view the test sets through the page's controls.
+type exploreView struct {
+	Metric   string   `json:"metric"`
+	Datasets []string `json:"datasets"`
+	Methods  []string `json:"methods"`
+	Rules    []string `json:"rules"`
+}
+
+// setViewJS ticks the controls to a view and tells the form, as a
+// reader's clicks do.
+const setViewJS = `(function (v) {
+  var f = document.getElementById("explore-form");
+  document.getElementById("explore-metric").value = v.metric;
+  [["dataset", v.datasets], ["method", v.methods], ["rule", v.rules]].forEach(function (p) {
+    f.querySelectorAll('input[name="' + p[0] + '"]').forEach(function (c) { c.checked = p[1].indexOf(c.value) >= 0; });
+  });
+  f.dispatchEvent(new Event("change"));
+  return Number(document.getElementById("explore").dataset.draws);
+})`
+
+// exploreDraws waits until the Explore page has drawn more than after
+// views and returns its count.
+func exploreDraws(t *testing.T, b *browser, after int) int {
+	t.Helper()
+	var st struct {
+		State string `json:"state"`
+		Draws string `json:"draws"`
+		Msg   string `json:"msg"`
+	}
+	js := `({state: document.getElementById("explore").dataset.state, draws: document.getElementById("explore").dataset.draws || "0", msg: document.getElementById("explore-status").textContent})`
+	b.until(t, "the Explore page drawn", js, &st, func() bool {
+		var n int
+		fmt.Sscan(st.Draws, &n)
+		return st.State == "error" || st.State == "ready" && n > after
+	}, func() string { return fmt.Sprintf("%+v", st) })
+	if st.State == "error" {
+		t.Fatalf("explore.html: %s", st.Msg)
+	}
+	var n int
+	fmt.Sscan(st.Draws, &n)
+	return n
+}
+
+// readTables reads the tables of the page open in b: on an analysis
+// page (prefix "tab-") all of them, on the Explore page ("x-tab-") those
+// of the leaderboard and the significance tests.
+func readTables(t *testing.T, b *browser, prefix string) map[string]shownTable {
+	t.Helper()
+	root := "body"
+	if prefix == "x-tab-" {
+		root = "#explore-results"
+	}
+	return readTablesIn(t, b, prefix, root)
+}
+
+// readTablesIn reads the tables under the element root selects.
+func readTablesIn(t *testing.T, b *browser, prefix, root string) map[string]shownTable {
+	t.Helper()
+	var out map[string]shownTable
+	if err := chromedp.Run(b.ctx, chromedp.Evaluate(exploreTablesJS+`(`+jsString(prefix)+`, `+jsString(root)+`)`, &out)); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func jsString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+// demoAnalysisBlock is the first [[analyses]] block of a fragment of
+// the demo's manifest, as written.
+func demoAnalysisBlock(t *testing.T, fragment string) string {
+	t.Helper()
+	src, err := os.ReadFile(filepath.Join("..", "..", "sites", "demo", "manifest.d", fragment))
+	if err != nil {
+		t.Fatal(err)
+	}
+	parts := strings.Split(string(src), "[[analyses]]")
+	if len(parts) < 2 {
+		t.Fatalf("%s: no [[analyses]]", fragment)
+	}
+	return "[[analyses]]" + strings.TrimRight(parts[1], "\n") + "\n"
+}
+
+// restrictedStudy writes a study of the demo's results, metrics and
+// methods with only the demo's leaderboard and critical-difference
+// analyses, restricted to a view by datasets = […], methods = […] and
+// rules = […], and returns its manifest.
+func restrictedStudy(t *testing.T, dir string, v exploreView, agg, cd string, more ...string) string {
+	t.Helper()
+	src, err := os.ReadFile(filepath.Join(demoDir, "study.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	head := string(src)
+	head = head[strings.Index(head, "[[metrics]]"):strings.Index(head, "[inputs]")]
+	list := func(ids []string) string {
+		b, _ := json.Marshal(ids)
+		return string(b)
+	}
+	sub := fmt.Sprintf("metric = %q\ndatasets = %s\nmethods = %s\n", v.Metric, list(v.Datasets), list(v.Methods))
+	strip := func(block string) string { // the view's metric, not the block's
+		var keep []string
+		for _, l := range strings.Split(block, "\n") {
+			if !strings.HasPrefix(l, "metric ") && !strings.HasPrefix(l, "metric=") && !strings.HasPrefix(l, "methods ") {
+				keep = append(keep, l)
+			}
+		}
+		return strings.Join(keep, "\n")
+	}
+	m := "title = \"Restricted\"\nseed = 42\n\n" + head + "[inputs]\nresults = [\"results.csv\"]\n\n" +
+		strip(agg) + sub + "rules = " + list(v.Rules) + "\n\n" + strip(cd) + sub
+	for _, block := range more { // a stability analysis: the view's rules too
+		m += "\n" + strip(block) + sub + "rules = " + list(v.Rules) + "\n"
+	}
+	path := filepath.Join(dir, "study.toml")
+	if err := os.WriteFile(path, []byte(m), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// randomSubset keeps each id with probability 1/2, at least min of them,
+// in their order.
+func randomSubset(r *rand.Rand, ids []string, min int) []string {
+	for {
+		var out []string
+		for _, id := range ids {
+			if r.IntN(2) == 0 {
+				out = append(out, id)
+			}
+		}
+		if len(out) >= min {
+			return out
+		}
+	}
+}
+
+// TestBrowserExplore opens the demo's Explore page from file:// and, for
+// random views (datasets, methods, rules and metric; 50 of them, 8
+// under EVALBOOK_EXPLORE_QUICK), compares every table it recomputes —
+// leaderboard, Friedman/Nemenyi, mean ranks, pairwise Wilcoxon–Holm —
+// with the same table on the pages of an `evalbook build` of the demo's
+// manifest restricted to that view by datasets = […], methods = […] and
+// rules = […]: every column label, cell text (to the printed precision,
+// with its marks) and mark class. Then a reload with the view's fragment
+// draws the same view, the stability analysis of the last view (its
+// perturbations in a worker, with progress) equals the stability page of
+// the restricted build, reset goes back to the published one, Space on a
+// focused checkbox changes the view, a fragment naming an unknown method
+// shows the published view and says so, and axe-core finds nothing in
+// the light and the dark theme. No network request, no console error.
+func TestBrowserExplore(t *testing.T) {
+	requireExploreAsset(t)
+	axe := axeSource(t)
+	page := newBrowser(t)
+	page.preloadAxe(t, axe)
+	built := newBrowser(t)
+	site := demoSite(t)
+	study := t.TempDir()
+	res, err := os.ReadFile(filepath.Join(demoDir, "data", "results.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(study, "results.csv"), res, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	agg, cd := demoAnalysisBlock(t, "00-aggregate.toml"), demoAnalysisBlock(t, "20-significance.toml")
+
+	n := 50
+	if os.Getenv("EVALBOOK_EXPLORE_QUICK") != "" {
+		n = 8
+	}
+	url := "file://" + filepath.Join(site, "explore.html")
+	data, published, last := compareViews(t, page, built, url, n, []string{"ndcg@10", "rmse"}, func(k int, v exploreView) string {
+		dir := filepath.Join(study, fmt.Sprint(k))
+		if err := os.Mkdir(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Link(filepath.Join(study, "results.csv"), filepath.Join(dir, "results.csv")); err != nil {
+			t.Fatal(err)
+		}
+		return restrictedStudy(t, dir, v, agg, cd)
+	})
+
+	// The stability analysis of the last view, computed meanwhile in a
+	// worker with progress, equals the restricted build's.
+	var stab struct {
+		State string  `json:"state"`
+		Value float64 `json:"value"`
+		Max   float64 `json:"max"`
+		Msg   string  `json:"msg"`
+	}
+	page.until(t, "the stability of the last view", `({state: document.getElementById("explore-stability").dataset.state,
+  value: document.getElementById("explore-stability-progress").value, max: document.getElementById("explore-stability-progress").max,
+  msg: document.getElementById("explore-stability-status").textContent})`, &stab,
+		func() bool { return stab.State == "ready" || stab.State == "error" }, func() string { return fmt.Sprintf("%+v", stab) })
+	if stab.State != "ready" || stab.Value != stab.Max || stab.Max <= 1 {
+		t.Fatalf("the stability section: %+v", stab)
+	}
+	gotStab := readTablesIn(t, page, "x-tab-", "#explore-stability-results")
+	dir := filepath.Join(study, "stability")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Link(filepath.Join(study, "results.csv"), filepath.Join(dir, "results.csv")); err != nil {
+		t.Fatal(err)
+	}
+	manifest := restrictedStudy(t, dir, last, agg, cd, demoAnalysisBlock(t, "40-stability.toml"))
+	if code, _, errOut := runCLI("build", manifest, "--quiet"); code != 0 {
+		t.Fatalf("evalbook build of the restricted manifest with stability: exit %d: %s", code, errOut)
+	}
+	built.at("stability.html")
+	if err := chromedp.Run(built.ctx, chromedp.Navigate("file://"+filepath.Join(dir, "site", "stability.html"))); err != nil {
+		t.Fatal(err)
+	}
+	wantStab := readTables(t, built, "tab-")
+	if len(wantStab) == 0 || !reflect.DeepEqual(gotStab, wantStab) {
+		t.Errorf("view %+v: the stability tables differ:\nExplore: %v\n  build: %v", last, gotStab, wantStab)
+	}
+
+	// The view is in the fragment: a reload draws it again.
+	var hash string
+	if err := chromedp.Run(page.ctx, chromedp.Evaluate(`location.hash`, &hash)); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(hash, "datasets=") {
+		t.Fatalf("the view %+v is not in the address: %q", last, hash)
+	}
+	shown := readTables(t, page, "x-tab-")
+	if err := chromedp.Run(page.ctx, chromedp.Reload()); err != nil {
+		t.Fatal(err)
+	}
+	exploreDraws(t, page, 0)
+	var after exploreView
+	if err := chromedp.Run(page.ctx, chromedp.Evaluate(`window.evalbookExploreLast.state`, &after)); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(after, last) {
+		t.Errorf("after a reload of %s the view is %+v, want %+v", hash, after, last)
+	}
+	if again := readTables(t, page, "x-tab-"); !reflect.DeepEqual(again, shown) {
+		t.Errorf("after a reload of %s the tables differ", hash)
+	}
+	var banner bool
+	if err := chromedp.Run(page.ctx, chromedp.Evaluate(`!document.getElementById("explore-banner").hidden`, &banner)); err != nil {
+		t.Fatal(err)
+	}
+	if !banner {
+		t.Error("a view that differs from the published study shows no banner")
+	}
+
+	// Reset: the published view, no banner, an address without a view.
+	var d int
+	if err := chromedp.Run(page.ctx, chromedp.Evaluate(`(function(){var n=Number(document.getElementById("explore").dataset.draws); document.getElementById("explore-reset").click(); return n})()`, &d)); err != nil {
+		t.Fatal(err)
+	}
+	exploreDraws(t, page, d)
+	if err := chromedp.Run(page.ctx, chromedp.Evaluate(`location.hash + (document.getElementById("explore-banner").hidden ? "" : " banner")`, &hash)); err != nil {
+		t.Fatal(err)
+	}
+	if hash != "" {
+		t.Errorf("after reset: address fragment and banner %q, want none", hash)
+	}
+	if again := readTables(t, page, "x-tab-"); !reflect.DeepEqual(again, published) {
+		t.Error("after reset the tables are not the published view's")
+	}
+	page.axe(t, axe, "explore.html (light)", axeAll)
+	page.screenshot(t, os.Getenv("EVALBOOK_SHOTS"), "explore-light")
+
+	// The keyboard: Space on a focused checkbox leaves its dataset out.
+	if err := chromedp.Run(page.ctx, chromedp.Evaluate(`Number(document.getElementById("explore").dataset.draws)`, &d),
+		chromedp.Focus(`input[name="dataset"]`, chromedp.ByQuery), chromedp.KeyEvent(" ")); err != nil {
+		t.Fatal(err)
+	}
+	exploreDraws(t, page, d)
+	if err := chromedp.Run(page.ctx, chromedp.Evaluate(`decodeURIComponent(location.hash)`, &hash)); err != nil {
+		t.Fatal(err)
+	}
+	if want := "#datasets=" + strings.Join(data.Datasets[1:], ","); hash != want {
+		t.Errorf("Space on the first dataset's checkbox: address %q, want %q", hash, want)
+	}
+
+	// A fragment naming what the study lacks: the published view, and why.
+	if err := chromedp.Run(page.ctx, chromedp.Evaluate(`Number(document.getElementById("explore").dataset.draws)`, &d),
+		chromedp.Evaluate(`location.hash = "#methods=EASE,NoSuchMethod"; true`, nil)); err != nil {
+		t.Fatal(err)
+	}
+	exploreDraws(t, page, d)
+	var msg string
+	if err := chromedp.Run(page.ctx, chromedp.Evaluate(`document.getElementById("explore-status").textContent`, &msg)); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(msg, "no method NoSuchMethod") || !reflect.DeepEqual(readTables(t, page, "x-tab-"), published) {
+		t.Errorf("a fragment naming an unknown method: %q, and the published tables: %v", msg, reflect.DeepEqual(readTables(t, page, "x-tab-"), published))
+	}
+
+	// The dark theme: axe-core again, with the view drawn.
+	page.at("explore.html (dark)")
+	page.loadInTheme(t, url+"#rules=borda", "dark")
+	exploreDraws(t, page, 0)
+	page.axe(t, axe, "explore.html (dark)", axeAll)
+	page.screenshot(t, os.Getenv("EVALBOOK_SHOTS"), "explore-dark")
+
+	if !slices.Equal(data.Published.Datasets, data.Datasets) {
+		t.Errorf("the demo's published view has datasets %v, want all", data.Published.Datasets)
+	}
+	page.report(t)
+	built.report(t)
+}
+
+func mustJSON(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
+}
+
+// exploreData is what the equality tests read of the Explore page's data.
+type exploreData struct {
+	Datasets  []string    `json:"datasets"`
+	Methods   []string    `json:"methods"`
+	Published exploreView `json:"published"`
+}
+
+// compareViews opens an Explore page (url), sets n random views through
+// its controls (the metric cycling through metrics) and compares every
+// table it recomputes with the analysis pages leaderboard.html and
+// critical-difference.html of an evalbook build of the manifest that
+// restricted(k, view) writes: every column label, cell text and mark. It
+// returns the page's data, the published view's tables and the last view.
+func compareViews(t *testing.T, page, built *browser, url string, n int, metrics []string, restricted func(k int, v exploreView) string) (exploreData, map[string]shownTable, exploreView) {
+	t.Helper()
+	page.at(filepath.Base(url))
+	if err := chromedp.Run(page.ctx, chromedp.Navigate(url)); err != nil {
+		t.Fatal(err)
+	}
+	draws := exploreDraws(t, page, 0)
+	var data exploreData
+	if err := chromedp.Run(page.ctx, chromedp.Evaluate(`JSON.parse(document.getElementById("explore-data").textContent)`, &data)); err != nil {
+		t.Fatal(err)
+	}
+	published := readTables(t, page, "x-tab-")
+	if len(published) < 4 {
+		t.Fatalf("the published view shows %d tables, want the leaderboard's and critical_difference's", len(published))
+	}
+	r := rand.New(rand.NewPCG(35, 2026))
+	var last exploreView
+	for k := 0; k < n; k++ {
+		v := exploreView{Metric: metrics[k%len(metrics)], Datasets: randomSubset(r, data.Datasets, 3),
+			Methods: randomSubset(r, data.Methods, 2), Rules: randomSubset(r, leaderboard.AllRules, 1)}
+		if err := chromedp.Run(page.ctx, chromedp.Evaluate(setViewJS+`(`+mustJSON(v)+`)`, nil)); err != nil {
+			t.Fatal(err)
+		}
+		draws = exploreDraws(t, page, draws)
+		got := readTables(t, page, "x-tab-")
+		manifest := restricted(k, v)
+		if code, _, errOut := runCLI("build", manifest, "--quiet"); code != 0 {
+			t.Fatalf("view %d: evalbook build of the restricted manifest: exit %d: %s", k, code, errOut)
+		}
+		want := map[string]shownTable{}
+		for _, p := range []string{"leaderboard.html", "critical-difference.html"} {
+			built.at(p)
+			if err := chromedp.Run(built.ctx, chromedp.Navigate("file://"+filepath.Join(filepath.Dir(manifest), "site", p))); err != nil {
+				t.Fatal(err)
+			}
+			for id, tab := range readTables(t, built, "tab-") {
+				want[id] = tab
+			}
+		}
+		if len(want) < 4 || len(want["leaderboard"].Rows) != len(v.Methods) {
+			t.Fatalf("view %d: the restricted build shows %d tables, its leaderboard %d rows for %d methods", k, len(want), len(want["leaderboard"].Rows), len(v.Methods))
+		}
+		if k == 0 {
+			t.Logf("view 0 %+v: %d tables, the leaderboard's first row %v", v, len(want), want["leaderboard"].Rows[0])
+		}
+		if !reflect.DeepEqual(got, want) {
+			for id, w := range want {
+				if g, ok := got[id]; !ok {
+					t.Errorf("view %d %+v: table %s missing on the Explore page", k, v, id)
+				} else if !reflect.DeepEqual(g, w) {
+					t.Errorf("view %d %+v: table %s differs:\nExplore: %v\n  build: %v", k, v, id, g, w)
+				}
+			}
+			for id := range got {
+				if _, ok := want[id]; !ok {
+					t.Errorf("view %d: table %s on the Explore page only", k, id)
+				}
+			}
+			t.FailNow()
+		}
+		last = v
+	}
+	return data, published, last
+}
+
+// TestBrowserExploreReference is TestBrowserExplore's equality on the
+// study of Shevchenko et al. (2024) from ../shared/reference (their
+// published per-dataset values: 30 datasets × 11 methods): its Explore
+// page against restricted builds, for 50 random views on nDCG@10 and
+// HitRate@10 (8 under EVALBOOK_EXPLORE_QUICK).
+func TestBrowserExploreReference(t *testing.T) {
+	requireExploreAsset(t)
+	ref, err := filepath.Abs(filepath.Join(repoRoot(t), "..", "shared", "reference", "shevchenko2024", "agg_metrics.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(ref); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("reference data absent under CI: %v", err)
+		}
+		t.Skipf("reference data absent: %v", err)
+	}
+	page, built := newBrowser(t), newBrowser(t)
+	root := t.TempDir()
+	write := func(dir string, v *exploreView) string {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		sub := ""
+		if v != nil {
+			sub = fmt.Sprintf("datasets = %s\nmethods = %s\n", mustJSON(v.Datasets), mustJSON(v.Methods))
+		}
+		metric := "ndcg@10"
+		rules := ""
+		if v != nil {
+			metric, rules = v.Metric, "rules = "+mustJSON(v.Rules)+"\n"
+		}
+		m := fmt.Sprintf("title = \"Shevchenko et al. 2024\"\nallow_outside = true\n[inputs]\nresults = %q\n\n"+
+			"[[analyses]]\nid = \"leaderboard\"\ntype = \"aggregate\"\nmetric = %q\n%s%s\n"+
+			"[[analyses]]\nid = \"critical-difference\"\ntype = \"critical_difference\"\nmetric = %q\n%s",
+			filepath.ToSlash(ref), metric, sub, rules, metric, sub)
+		path := filepath.Join(dir, "study.toml")
+		if err := os.WriteFile(path, []byte(m), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	full := write(filepath.Join(root, "full"), nil)
+	if code, _, errOut := runCLI("build", full, "--quiet"); code != 0 {
+		t.Fatalf("build: exit %d: %s", code, errOut)
+	}
+	n := 50
+	if os.Getenv("EVALBOOK_EXPLORE_QUICK") != "" {
+		n = 8
+	}
+	data, _, _ := compareViews(t, page, built, "file://"+filepath.Join(root, "full", "site", "explore.html"), n, []string{"ndcg@10", "hitrate@10"},
+		func(k int, v exploreView) string { return write(filepath.Join(root, fmt.Sprint(k)), &v) })
+	t.Logf("%d datasets × %d methods", len(data.Datasets), len(data.Methods))
+	page.report(t)
+	built.report(t)
+}
