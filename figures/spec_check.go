@@ -238,15 +238,8 @@ func drawingProblems(s *Spec, d Drawing, svg []byte) []string {
 		}
 	}
 	for i, p := range s.Panels {
-		for _, t := range []string{p.Title, p.X.Title, p.Y.Title} {
-			if t != "" && !texts[t] && !drawnInTwoLines(texts, t) {
-				bad("panel %d: no text %q", i+1, t)
-			}
-		}
-		for _, c := range append(append([]string(nil), p.X.Categories...), p.Y.Categories...) {
-			if strings.TrimSpace(c) != "" && !texts[c] {
-				bad("panel %d: no category %q", i+1, c)
-			}
+		for _, m := range panelTextProblems(p, texts) {
+			bad("panel %d: %s", i+1, m)
 		}
 	}
 	entries := s.LegendEntries()
@@ -279,6 +272,23 @@ func drawingProblems(s *Spec, d Drawing, svg []byte) []string {
 	}
 	if dashed && !bytes.Contains(svg, []byte("stroke-dasharray")) {
 		bad("the figure spec has dashed or dotted lines, the SVG none")
+	}
+	return out
+}
+
+// panelTextProblems lists a panel's titles and categories that the
+// static drawing does not show.
+func panelTextProblems(p Panel, texts map[string]bool) []string {
+	var out []string
+	for _, t := range []string{p.Title, p.X.Title, p.Y.Title} {
+		if t != "" && !texts[t] && !drawnInTwoLines(texts, t) {
+			out = append(out, fmt.Sprintf("no text %q", t))
+		}
+	}
+	for _, c := range append(append([]string(nil), p.X.Categories...), p.Y.Categories...) {
+		if strings.TrimSpace(c) != "" && !texts[c] {
+			out = append(out, fmt.Sprintf("no category %q", c))
+		}
 	}
 	return out
 }
