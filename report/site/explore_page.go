@@ -7,11 +7,13 @@ package site
 // a file:// page may not fetch). Only this page loads them.
 
 import (
+	"bytes"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"html/template"
 	"slices"
+	"sync"
 
 	"github.com/evalbook/evalbook/analyses/leaderboard"
 	"github.com/evalbook/evalbook/themes"
@@ -92,7 +94,29 @@ func (b *siteBuild) explorePage() (htmlPage, error) {
 // and the Go toolchain's wasm_exec.js as a string, which starts each of
 // the page's Web Workers (a worker made from a blob: URL cannot load a
 // file:// script).
+//
+// The assets are the binary's, the same for every build of a process
+// (serve rebuilds on every change), so the 1.9 MB script is made once
+// for them and shared: callers must not change it.
 func exploreWasmScript(gz, wasmExec []byte) []byte {
+	exploreScript.Lock()
+	defer exploreScript.Unlock()
+	c := &exploreScript
+	if c.out != nil && bytes.Equal(c.gz, gz) && bytes.Equal(c.exec, wasmExec) {
+		return c.out
+	}
+	c.gz, c.exec, c.out = gz, wasmExec, makeExploreWasmScript(gz, wasmExec)
+	return c.out
+}
+
+// exploreScript is the last script exploreWasmScript made, and its
+// inputs.
+var exploreScript struct {
+	sync.Mutex
+	gz, exec, out []byte
+}
+
+func makeExploreWasmScript(gz, wasmExec []byte) []byte {
 	out := []byte("window.evalbookExploreWasm=\"")
 	out = base64.StdEncoding.AppendEncode(out, gz)
 	out = append(out, "\";\nwindow.evalbookWasmExec="...)
