@@ -43,6 +43,11 @@ type Macro struct {
 var skipped = map[string]bool{"id": true, "type": true, "title": true, "caption": true, "seed": true, "params": true,
 	"warnings": true, "tables": true}
 
+// MacroSkipped reports whether Macros ignores a top-level key of an
+// analysis's document (its tables, options, warnings, …), so a caller
+// need not decode it.
+func MacroSkipped(key string) bool { return skipped[key] }
+
 // labelKeys name, in order of preference, the field that labels an
 // element of an array of results (a rule, an objective, a subgroup, …).
 var labelKeys = []string{"rule", "objective", "group", "subgroup", "strategy", "name", "method", "dataset", "metric", "quantity"}
