@@ -117,20 +117,7 @@ func rangeCDFWide(r float64, k int) float64 {
 	if r <= 0 {
 		return 0
 	}
-	km1 := float64(k - 1)
-	f := func(z float64) float64 {
-		var d float64
-		if z > 0 { // upper tails keep precision where both Φ are near 1
-			d = normSF(z) - normSF(z+r)
-		} else {
-			d = normSF(-(z + r)) - normSF(-z) // Φ(z + r) − Φ(z)
-		}
-		if d <= 0 {
-			return 0
-		}
-		return math.Exp(-z*z/2) / math.Sqrt(2*math.Pi) * math.Pow(d, km1)
-	}
-	return math.Min(float64(k)*panelsGL(f, -9, 9, 8), 1)
+	return math.Min(float64(k)*panelsGL(rangeIntegrand(r, k), -9, 9, 8), 1)
 }
 
 // StudentizedRangeSF returns P(Q > q), 1 − StudentizedRangeCDF: the

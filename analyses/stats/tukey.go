@@ -18,14 +18,11 @@ import (
 	"gonum.org/v1/gonum/integrate/quad"
 )
 
-// rangeCDF returns P(R ≤ q) for the range R of k independent standard
-// normal values.
-func rangeCDF(q float64, k int) float64 {
-	if q <= 0 {
-		return 0
-	}
+// rangeIntegrand is the integrand of P(R ≤ q) over z, before the factor
+// k: φ(z)·(Φ(z + q) − Φ(z))^(k−1).
+func rangeIntegrand(q float64, k int) func(float64) float64 {
 	km1 := float64(k - 1)
-	f := func(z float64) float64 {
+	return func(z float64) float64 {
 		var d float64
 		if z > 0 { // upper tails keep precision where both Φ are near 1
 			d = normSF(z) - normSF(z+q)
@@ -37,6 +34,15 @@ func rangeCDF(q float64, k int) float64 {
 		}
 		return math.Exp(-z*z/2) / math.Sqrt(2*math.Pi) * math.Pow(d, km1)
 	}
+}
+
+// rangeCDF returns P(R ≤ q) for the range R of k independent standard
+// normal values.
+func rangeCDF(q float64, k int) float64 {
+	if q <= 0 {
+		return 0
+	}
+	f := rangeIntegrand(q, k)
 	// The integrand lives on [−9 − q, 9]; 32 panels of 24 nodes each.
 	lo, hi := -9-q, 9.0
 	const panels = 16
