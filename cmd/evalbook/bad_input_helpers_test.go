@@ -1,6 +1,6 @@
 package main
 
-// Helpers of the hostile-input catalogue (hostile_test.go): the base
+// Helpers of the hostile-input catalogue (bad_input_test.go): the base
 // study, file writers, a tree snapshot that never opens a FIFO or a
 // device, the CLI runners (in process with a time limit, and the test
 // binary itself as a subprocess for serve) and a Parquet writer.

@@ -1,7 +1,9 @@
 package report
 
-// Slips that passed silently (issue 31): each test plants one and wants
-// the error, at its file and line, that the user sees.
+// Declarations the data contradicts (a baseline no method has, a dataset
+// misspelt, a value over a metric's max, a missing direction) used to pass
+// silently: each test plants one and wants the error, at its file and
+// line, that the user sees.
 
 import (
 	"fmt"

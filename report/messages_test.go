@@ -7,13 +7,12 @@ import (
 	"testing"
 )
 
-// The first hour (issue 20): what a new user met, verbatim, and what they
-// meet now. Each case names the old message (as the issue quotes it) and
-// the new one, which points at the manifest key's line and lists the
-// valid names.
+// The messages a new user meets: each case names the message a mistake
+// used to get and the one it gets now, which points at the manifest
+// key's line (or the input's file and line) and lists the valid names.
 
-// TestFirstHourManifestMessages: problems found in the manifest alone.
-func TestFirstHourManifestMessages(t *testing.T) {
+// TestManifestMessages: problems found in the manifest alone.
+func TestManifestMessages(t *testing.T) {
 	t.Parallel()
 	cases := []struct {
 		name, old, src string
@@ -94,8 +93,8 @@ func TestFirstHourManifestMessages(t *testing.T) {
 	}
 }
 
-// TestFirstHourManifestAccepts: what was refused and is now read.
-func TestFirstHourManifestAccepts(t *testing.T) {
+// TestManifestAcceptsSpellings: what was refused and is now read.
+func TestManifestAcceptsSpellings(t *testing.T) {
 	t.Parallel()
 	src := `title = "t"
 [[metrics]]
@@ -228,8 +227,8 @@ ALS,lastfm,0.6
 
 func nearlyEqual(a, b float64) bool { return a-b < 1e-12 && b-a < 1e-12 }
 
-// TestFirstHourInputMessages: problems found reading the inputs.
-func TestFirstHourInputMessages(t *testing.T) {
+// TestInputMessages: problems found reading the inputs.
+func TestInputMessages(t *testing.T) {
 	t.Parallel()
 	lb := "[[analyses]]\nid = \"lb\"\ntype = \"aggregate\"\nmetric = \"%s\"\n"
 	cases := []struct {

@@ -1556,8 +1556,8 @@ func hostileRows() []hostileRow {
 	return rows
 }
 
-// TestHostile runs the catalogue.
-func TestHostile(t *testing.T) {
+// TestBadInputs runs the catalogue.
+func TestBadInputs(t *testing.T) {
 	template := hostileTemplate(t)
 	rows := hostileRows()
 	counts := map[string]int{}
