@@ -8,9 +8,7 @@ package kinds
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io"
 	"math"
 	"slices"
 	"strconv"
@@ -283,72 +281,7 @@ func ReadCharacteristicsLog(job *Job, d manifest.DatasetSpec, p datasets.Preproc
 		return nil, fmt.Errorf("dataset %q: interactions: %w", d.Name, err)
 	}
 	defer job.Inputs.CloseCounted(job.Path(d.Interactions), t)
-	col := func(name string) (int, error) {
-		i := t.Col(name)
-		if i < 0 {
-			return -1, input.Errorf(t.File, 1, "dataset %q: the interaction log has no %q column (header: %s; want user,item[,rating][,timestamp])%s", d.Name, name, strings.Join(t.Header, ","), input.SuggestColumn(name, t.Header))
-		}
-		return i, nil
-	}
-	uc, err := col("user")
-	if err != nil {
-		return nil, err
-	}
-	ic, err := col("item")
-	if err != nil {
-		return nil, err
-	}
-	rc := t.Col("rating")
-	if p.HasThreshold && rc < 0 {
-		return nil, input.Errorf(t.File, 1, "dataset %q: rating_threshold = %g needs a rating column (header: %s)", d.Name, p.Threshold, strings.Join(t.Header, ","))
-	}
-	at := func(err error) error {
-		var ie *input.InputError
-		if errors.As(err, &ie) {
-			e := *ie
-			e.Msg = fmt.Sprintf("dataset %q: %s", d.Name, e.Msg)
-			return &e
-		}
-		return fmt.Errorf("dataset %q: %w", d.Name, err)
-	}
-	l := datasets.NewInteractionLog()
-	for {
-		rec, err := t.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, at(err)
-		}
-		user, item := load.TrimSpace(rec[uc]), load.TrimSpace(rec[ic]) // as names are: " u1" is u1
-		if user == "" {
-			return nil, at(t.Errorf(uc, "empty user id"))
-		}
-		if item == "" {
-			return nil, at(t.Errorf(ic, "empty item id"))
-		}
-		r := math.NaN()
-		if rc >= 0 {
-			v, ok, err := t.Float(rc)
-			if err != nil {
-				return nil, at(err)
-			}
-			if ok {
-				if !analyses.Finite(v) {
-					return nil, at(t.Errorf(rc, "rating is not a finite number: %q", rec[rc]))
-				}
-				r = v
-			} else if p.HasThreshold {
-				return nil, at(t.Errorf(rc, "empty rating (rating_threshold needs every rating)"))
-			}
-		}
-		l.Add(user, item, r)
-	}
-	s, err := l.Finish(p)
-	if err != nil {
-		return nil, fmt.Errorf("%s: dataset %q: %w", t.File, d.Name, err)
-	}
-	return s, nil
+	return input.ReadInteractionLog(t, d.Name, p)
 }
 
 // datasetThreshold sets p's rating threshold from the dataset attribute

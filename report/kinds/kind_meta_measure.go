@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"strings"
 
 	"github.com/evalbook/evalbook/analyses/meta"
@@ -17,115 +16,27 @@ import (
 	"github.com/evalbook/evalbook/report/input"
 )
 
-// measureSummary is what a summary of escalc columns gives the analysis:
-// the effects, the notes for the rows left out, and each dataset's size
-// ni (proportions and correlations; the PFT back-transformation needs
-// the sizes of the studies it combines).
-type measureSummary struct {
-	studies []meta.Study
-	notes   []string
-	ni      map[string]float64
-}
-
 // metaReadMeasure opens the analysis's summary and reads it by measure.
-func metaReadMeasure(job *Job, o *meta.Options) (measureSummary, error) {
+func metaReadMeasure(job *Job, o *meta.Options) (input.MeasureSummary, error) {
 	path := job.Path(o.Summary.Path)
 	t, err := job.Inputs.OpenMapped(path, o.Summary.Columns)
 	if err != nil {
-		return measureSummary{}, fmt.Errorf("summary: %w", err)
+		return input.MeasureSummary{}, fmt.Errorf("summary: %w", err)
 	}
 	defer job.Inputs.CloseCounted(path, t)
-	return ReadMeasureSummary(t, o.Measure, o.ZeroCells())
-}
-
-// ReadMeasureSummary reads rows of dataset and the measure's escalc
-// columns (meta.MeasureColumns: a 2×2 table as ai, bi, ci, di, or ai,
-// n1i, ci, n2i when the header has n1i or n2i) and computes their
-// effects. An empty or non-numeric cell, and every refusal of escalc
-// (a negative count, events above the group's size, r outside [−1, 1],
-// …), is an error at the row's file and line.
-func ReadMeasureSummary(t *input.TableReader, measure string, z meta.ZeroCells) (measureSummary, error) {
-	groups := t.Col("n1i") >= 0 || t.Col("n2i") >= 0
-	names := append([]string{"dataset"}, meta.MeasureColumns(measure, groups)...)
-	cols := map[string]int{}
-	for _, c := range names {
-		i, err := t.Require(c)
-		if err != nil {
-			return measureSummary{}, fmt.Errorf("%w (measure = %q reads the columns %s, as metafor's escalc names them)", err, measure, strings.Join(names, ", "))
-		}
-		cols[c] = i
-	}
-	vals := map[string][]float64{}
-	var datasets []string
-	var lines []int
-	seen := map[string]bool{}
-	for {
-		rec, err := t.Next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return measureSummary{}, err
-		}
-		d, err := metaSummaryDataset(t, rec, cols["dataset"], seen)
-		if err != nil {
-			return measureSummary{}, err
-		}
-		for _, c := range names[1:] {
-			v, ok, err := t.Float(cols[c])
-			if err != nil {
-				return measureSummary{}, err
-			}
-			if !ok {
-				return measureSummary{}, t.Errorf(cols[c], "%s of %s is empty (measure %s needs %s)", c, d, measure, strings.Join(names[1:], ", "))
-			}
-			vals[c] = append(vals[c], v)
-		}
-		datasets, lines = append(datasets, d), append(lines, t.Line())
-	}
-	if len(datasets) == 0 {
-		return measureSummary{}, fmt.Errorf("%s: no rows", t.File)
-	}
-	es, err := meta.Escalc(measure, groups, vals, z)
-	var re *meta.RowError
-	if errors.As(err, &re) && re.Row < len(lines) {
-		return measureSummary{}, input.Errorf(t.File, lines[re.Row], "%s of %s: %s", measure, datasets[re.Row], re.Msg)
-	}
-	if err != nil {
-		return measureSummary{}, fmt.Errorf("%s: %w", t.File, err)
-	}
-	return measureStudies(datasets, vals["ni"], es), nil
-}
-
-// measureStudies turns escalc's effects into generic studies, leaving out
-// (with a note) those that got none.
-func measureStudies(datasets []string, ni []float64, es meta.EffectSizes) measureSummary {
-	out := measureSummary{ni: map[string]float64{}}
-	for i, d := range datasets {
-		if math.IsNaN(es.Yi[i]) || math.IsNaN(es.Vi[i]) {
-			out.notes = append(out.notes, fmt.Sprintf("dataset %s left out: no %s (%s)", d, es.Measure, es.Note[i]))
-			continue
-		}
-		nan := math.NaN()
-		out.studies = append(out.studies, meta.Study{Dataset: d, Form: meta.Generic, Yi: es.Yi[i], Vi: es.Vi[i],
-			R: nan, MeanDiff: nan, SDDiff: nan, MeanT: nan, MeanC: nan, SDT: nan, SDC: nan, M1: nan, M2: nan, SD1: nan, SD2: nan})
-		if ni != nil {
-			out.ni[d] = ni[i]
-		}
-	}
-	return out
+	return input.ReadMeasureSummary(t, o.Measure, o.ZeroCells())
 }
 
 // measureNatural back-transforms the summary of a measure's analysis,
 // with the sizes of the datasets it combined.
-func measureNatural(r *meta.Result, ms measureSummary) error {
+func measureNatural(r *meta.Result, ms input.MeasureSummary) error {
 	var ni []float64
 	for _, row := range r.Rows {
 		if row.Included {
-			ni = append(ni, ms.ni[row.Dataset])
+			ni = append(ni, ms.NI[row.Dataset])
 		}
 	}
-	for _, n := range ms.notes {
+	for _, n := range ms.Notes {
 		r.Warnf("%s", n)
 	}
 	return r.SetNatural(ni)

@@ -1519,9 +1519,4 @@ func (f *charFile) readWide(rec []string, d string, cb *charBuilder) error {
 
 // TrimSpace is strings.TrimSpace with a fast path for the common case of
 // a name that neither starts nor ends with a space.
-func TrimSpace(s string) string {
-	if n := len(s); n > 0 && s[0] > ' ' && s[0] < 0x80 && s[n-1] > ' ' && s[n-1] < 0x80 {
-		return s
-	}
-	return strings.TrimSpace(s)
-}
+func TrimSpace(s string) string { return input.TrimName(s) }

@@ -1,4 +1,4 @@
-package report
+package input
 
 import (
 	"math"
@@ -6,9 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/evalbook/evalbook/report/input"
-	"github.com/evalbook/evalbook/report/kinds"
 )
 
 func readSummaryText(t testing.TB, text string) error {
@@ -18,12 +15,12 @@ func readSummaryText(t testing.TB, text string) error {
 	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	tr, err := input.OpenTable(p, "summary.csv", nil)
+	tr, err := OpenTable(p, "summary.csv", nil)
 	if err != nil {
 		return err
 	}
 	defer tr.Close()
-	studies, err := kinds.ReadMetaSummary(tr)
+	studies, err := ReadMetaSummary(tr)
 	if err == nil {
 		for _, s := range studies {
 			bad := false
