@@ -11,74 +11,7 @@ import (
 
 var update = flag.Bool("update", false, "rewrite golden files under testdata/golden")
 
-const smallStudy = `-- study.toml --
-title    = "Small study"
-subtitle = "A test"
-authors  = ["A. Author"]
-date     = "2024-01-02"
-links    = { code = "https://example.org/code" }
-abstract = "We compare **three** methods."
-
-[[metrics]]
-name   = "rmse"
-better = "lower"
-
-[inputs]
-results = "results.csv"
-
-[[pages]]
-title  = "Notes"
-source = "notes.md"
-
-[[analyses]]
-id      = "lb"
-type    = "aggregate"
-title   = "Leaderboard"
-caption = "Three methods on four datasets."
-metric  = "ndcg"
-
-[[analyses]]
-id     = "lb-rmse"
-type   = "aggregate"
-metric = "rmse"
-rules  = ["mean_rank", "mean", "copeland"]
--- results.csv --
-dataset,method,metric,value
-d1,A,ndcg,0.30
-d1,B,ndcg,0.20
-d1,C,ndcg,0.10
-d2,A,ndcg,0.25
-d2,B,ndcg,0.25
-d2,C,ndcg,0.05
-d3,A,ndcg,0.10
-d3,B,ndcg,0.40
-d3,C,ndcg,0.12
-d4,A,ndcg,0.33
-d4,B,ndcg,0.31
-d4,C,ndcg,0
-d1,A,rmse,0.9
-d1,B,rmse,1.0
-d1,C,rmse,1.1
-d2,A,rmse,0.8
-d2,B,rmse,0.95
-d2,C,rmse,0.7
-d3,A,rmse,1.2
-d3,B,rmse,0.9
-d3,C,rmse,1.0
-d4,A,rmse,0.85
-d4,B,rmse,0.86
-d4,C,rmse,0.99
--- notes.md --
-# Notes
-
-| a | b |
-| - | - |
-| 1 | 2 |
-
-A claim.[^1] <b>raw</b>
-
-[^1]: A footnote.
-`
+var smallStudy = studyFixture("small")
 
 // TestBuildGolden builds a small study and compares its data files and
 // Markdown with testdata/golden (go test -run Golden -update rewrites

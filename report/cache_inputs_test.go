@@ -13,24 +13,7 @@ import (
 
 // summaryStudy is a meta-analysis of published numbers: its one input is
 // an analysis's own file (summary), not an [inputs] entry.
-const summaryStudy = `
--- study.toml --
-title = "r"
-[[analyses]]
-id = "m"
-type = "meta_analysis"
-title = "M"
-summary = "papers.csv"
-better = "higher"
-treatment = "A"
-control = "B"
-effect = "md"
--- papers.csv --
-dataset,n,mean_diff,sd_diff
-p1,5,0.03,0.01
-p2,5,0.04,0.02
-p3,10,0.01,0.01
-`
+var summaryStudy = studyFixture("summary")
 
 // TestServeWatchesAMissingFile: serve stopped watching an analysis's own
 // file (a summary) after a build in which it was missing, and served the

@@ -40,35 +40,7 @@ func TestCompactLeaderboard(t *testing.T) {
 // tieStudy has three methods whose mean ndcg is the same number computed
 // in different orders (0.1+0.2+0.3 against 0.3+0.2+0.1: the sums differ
 // in the 17th digit) and a fourth that is worse.
-const tieStudy = `-- study.toml --
-title = "Ties"
-
-[inputs]
-results = "results.csv"
-
-[[analyses]]
-id     = "lb"
-type   = "aggregate"
-metric = "ndcg"
-rules  = [
-  "mean",      # the rule under test
-  "mean_rank",
-]
--- results.csv --
-dataset,method,metric,value
-d1,A,ndcg,0.1
-d2,A,ndcg,0.2
-d3,A,ndcg,0.3
-d1,B,ndcg,0.3
-d2,B,ndcg,0.2
-d3,B,ndcg,0.1
-d1,C,ndcg,0.2
-d2,C,ndcg,0.1
-d3,C,ndcg,0.3
-d1,D,ndcg,0.05
-d2,D,ndcg,0.05
-d3,D,ndcg,0.05
-`
+var tieStudy = studyFixture("tie")
 
 // TestTiedBestAllBold: the three tied means are all marked tied for the
 // best on the page (analyses.Tied, relative 1e-9), and none is bold: a

@@ -9,34 +9,7 @@ import (
 	"testing"
 )
 
-const cdStudy = `-- study.toml --
-title = "CD study"
-seed  = 7
-
-[[metrics]]
-name   = "rmse"
-better = "lower"
-
-[inputs]
-results = "results.csv"
-
-[[analyses]]
-id       = "cd"
-type     = "critical_difference"
-metric   = "ndcg"
-missing  = "drop"
-bayesian = true
-rope     = 0.001
-samples  = 2000
-
-[[analyses]]
-id      = "cd-rmse"
-type    = "critical_difference"
-metric  = "rmse"
-missing = "drop"
--- results.csv --
-dataset,method,metric,value
-%s`
+var cdStudy = studyFixture("cd")
 
 func cdRows() string {
 	var b strings.Builder

@@ -16,78 +16,7 @@ import (
 // metaStudy is a small study: three datasets in two domains, per-user
 // files per (method, dataset) without unit ids (paired by row), CRLF, an
 // empty cell in one file.
-const metaStudy = `
--- study.toml --
-title = "meta"
-[[metrics]]
-name = "rmse"
-better = "lower"
-[[datasets]]
-name = "ml"
-domain = "movies"
-[[datasets]]
-name = "ft"
-domain = "movies"
-[[datasets]]
-name = "toys"
-domain = "retail"
-[inputs]
-units = ["runs/{method}_{dataset}.csv"]
-[[analyses]]
-id = "bias-ndcg"
-type = "meta_analysis"
-title = "MF-bias vs MF"
-treatment = "MF-bias"
-control = "MF"
-metric = "ndcg"
-missing = "zero"
-subgroup = "domain"
-[[analyses]]
-id = "bias-rmse"
-type = "meta_analysis"
-title = "MF-bias vs MF on RMSE"
-treatment = "MF-bias"
-control = "MF"
-metric = "rmse"
-effect = "hedges_g"
-tau2 = "REML"
--- runs/MF_ml.csv --
-rmse,ndcg
-0.9,0.10
-1.1,0.20
-0.8,0.15
-1.0,0.30
--- runs/MF-bias_ml.csv --
-rmse,ndcg
-0.85,0.12
-1.0,0.18
-0.8,0.19
-0.9,0.33
--- runs/MF_ft.csv --
-rmse,ndcg
-0.7,0.4
-0.75,
-0.9,0.2
--- runs/MF-bias_ft.csv --
-rmse,ndcg
-0.6,0.45
-0.7,0.1
-0.85,0.1
--- runs/MF_toys.csv --
-rmse,ndcg
-1.2,0.05
-1.3,0.02
-1.1,0.06
-1.25,0.03
-1.4,0.01
--- runs/MF-bias_toys.csv --
-rmse,ndcg
-1.1,0.04
-1.2,0.03
-1.0,0.07
-1.2,0.02
-1.3,0.02
-`
+var metaStudy = studyFixture("meta")
 
 // metaDirect computes the same analysis straight from the values, to
 // check the report's streaming and pairing.

@@ -137,63 +137,7 @@ func TestMultiObjectiveEvalRS2022(t *testing.T) {
 	}
 }
 
-const moStudy = `
--- study.toml --
-title = "Challenge"
-allow_outside = true
-
-[inputs]
-results = "results.csv"
-
-[[analyses]]
-id = "mo"
-type = "multi_objective"
-input = { path = "%s", columns = { model = "team" } }
-base = "hit_rate"
-objectives = ["fairness", "diversity"]
-importance = { fairness = 2 }
-rank_by = "evalrs2022"
-
-[analyses.evalrs2022]
-baseline = { hit_rate = 0.1, fairness = -0.5, diversity = 0.1 }
-best = { hit_rate = 0.5, fairness = -0.1, diversity = 0.9 }
-threshold = { hit_rate = 0.15 }
-[analyses.evalrs2022.groups]
-accuracy = { weight = 1, metrics = ["hit_rate"] }
-beyond = { weight = 1.5, metrics = ["fairness", "diversity"] }
-
-[[analyses]]
-id = "mo-results"
-type = "multi_objective"
-dataset = "d1"
-base = "ndcg"
-objectives = ["rmse"]
-
-[[metrics]]
-name = "rmse"
-better = "lower"
--- results.csv --
-dataset,method,metric,value
-d1,A,ndcg,0.30
-d1,A,rmse,0.95
-d1,B,ndcg,0.25
-d1,B,rmse,0.85
-d1,C,ndcg,0.20
-d1,C,rmse,0.80
-d1,D,ndcg,0.10
-d1,D,rmse,0.99
-d2,A,ndcg,0.5
-d2,A,rmse,0.5
--- subs.csv --
-team,hit_rate,fairness,diversity
-red,0.40,-0.40,0.20
-red,0.30,-0.20,0.30
-blue,0.20,-0.15,0.60
-blue,0.12,-0.10,0.80
-green,0.35,-0.30,0.25
-green,0.10,-0.45,0.15
-teal,0.25,-0.25,0.50
-`
+var moStudy = studyFixture("mo")
 
 // TestMultiObjectiveBuild builds a study end to end, once from CSV and
 // once from the same leaderboard written as Parquet: the two sites must
@@ -284,24 +228,7 @@ func TestMultiObjectiveInputErrors(t *testing.T) {
 
 // moIDsStudy is a challenge whose teams submit several times: team and
 // submission together identify a row.
-const moIDsStudy = `
--- study.toml --
-title = "Challenge"
-
-[[analyses]]
-id = "mo"
-type = "multi_objective"
-input = { path = "subs.csv", columns = { model = "team" }%s }
-base = "hit_rate"
-objectives = ["fairness"]
--- subs.csv --
-team,submission,hit_rate,fairness
-aurora,1,0.40,-0.40
-aurora,2,0.30,-0.20
-aurora,3,0.42,-0.45
-basalt,1,0.20,-0.15
-basalt,2,0.12,-0.10
-`
+var moIDsStudy = studyFixture("mo_ids")
 
 // TestMultiObjectiveIdentifiers: an input's identifier columns
 // (input.ids) stay in every table and data file, so two submissions of

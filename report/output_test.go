@@ -16,29 +16,7 @@ import (
 )
 
 // tinyStudy builds in a few milliseconds: one analysis, one page.
-const tinyStudy = `-- study.toml --
-title = "Tiny"
-[inputs]
-results = "data/results.csv"
-[[pages]]
-title  = "Notes"
-source = "pages/notes.md"
-[[analyses]]
-id     = "lb"
-type   = "aggregate"
-metric = "m"
-rules  = ["mean"]
--- data/results.csv --
-dataset,method,metric,value
-d1,A,m,1
-d1,B,m,2
-d2,A,m,3
-d2,B,m,1
--- pages/notes.md --
-# Notes
-
-Some prose.
-`
+var tinyStudy = studyFixture("tiny")
 
 // writeTiny writes tinyStudy into dir and returns its manifest.
 func writeTiny(t testing.TB, dir string) string {

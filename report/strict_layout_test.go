@@ -10,40 +10,10 @@ import (
 // meta_analysis of T against C on m over units files
 // {method}_{dataset}.csv. The tests of this file and of
 // manifest_collide_test.go add the files and edits they are about.
-const (
-	lbStudy = `
--- study.toml --
-title = "t"
-[inputs]
-results = "results.csv"
-[[analyses]]
-id = "lb"
-type = "aggregate"
-title = "lb"
-metric = "m"
-rules = ["mean"]
-`
-	lbResults = `
--- results.csv --
-dataset,method,metric,value
-d1,A,m,0.5
-d1,B,m,0.25
-d2,A,m,0.75
-d2,B,m,0.125
-`
-	unitsMetaStudy = `
--- study.toml --
-title = "t"
-[inputs]
-units = "{method}_{dataset}.csv"
-[[analyses]]
-id = "ma"
-type = "meta_analysis"
-title = "ma"
-treatment = "T"
-control = "C"
-metric = "m"
-`
+var (
+	lbStudy        = studyFixture("lb")
+	lbResults      = studyFixture("lb_results")
+	unitsMetaStudy = studyFixture("units_meta")
 )
 
 // TestStrictLayoutEveryReader: a file whose layout hides a value — a
