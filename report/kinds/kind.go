@@ -11,8 +11,9 @@ import (
 )
 
 // Kind is one analysis type of the registry: its name, its options and
-// how to run it. A new analysis is one file in analyses/, one in figures/
-// and one Kind here (report/kind_<type>.go, listed in kinds.go).
+// how to run it. A new analysis is one file in analyses/, one in figures/,
+// one Kind here (kind_<type>.go, which registers itself) and its method
+// note (notes/<type>.md).
 type Kind struct {
 	Type    string
 	Summary string // one line, for docs and `evalbook validate`

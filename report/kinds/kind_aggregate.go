@@ -7,6 +7,8 @@ import (
 	"github.com/evalbook/evalbook/report/manifest"
 )
 
+func init() { register(aggregateKind) }
+
 func aggregateKind() Kind {
 	return NewKind("aggregate", "one leaderboard over many datasets under eleven aggregation rules (Shevchenko et al. 2024, §3.4, Table 2)", runAggregate)
 }

@@ -25,6 +25,8 @@ import (
 	"github.com/evalbook/evalbook/report/manifest"
 )
 
+func init() { register(characteristicsKind) }
+
 func characteristicsKind() Kind {
 	return NewKind("characteristics", "dataset characteristics from interaction logs and their association with performance (Shevchenko et al. 2024, §4.3, Fig. 7)", runCharacteristics)
 }

@@ -12,6 +12,8 @@ import (
 	"github.com/evalbook/evalbook/report/manifest"
 )
 
+func init() { register(criticalDifferenceKind) }
+
 func criticalDifferenceKind() Kind {
 	return NewKind("critical_difference",
 		"Friedman, Iman–Davenport and Nemenyi tests, pairwise Wilcoxon–Holm and Bayesian signed-rank tests, and the CD diagram (Shevchenko et al. 2024, Fig. 4; Demšar 2006)",

@@ -9,6 +9,8 @@ import (
 	"github.com/evalbook/evalbook/report/manifest"
 )
 
+func init() { register(datasetSelectionKind) }
+
 func datasetSelectionKind() Kind {
 	return NewKind("dataset_selection", "which few datasets rank methods like all of them: random, k-means, D- and A-optimal choices over seeded simulations (Shevchenko et al. 2024, §4.4, Table 4)", runDatasetSelection)
 }

@@ -24,6 +24,8 @@ import (
 	"github.com/evalbook/evalbook/report/manifest"
 )
 
+func init() { register(metaKind) }
+
 func metaKind() Kind {
 	k := NewKind("meta_analysis", "effect sizes of a treatment vs a control on every dataset, combined by a fixed- or random-effects model and drawn as a forest plot (Sertkan et al. 2023)", runMeta)
 	k.Units = func(job *Job, opts any) load.UnitsSink {

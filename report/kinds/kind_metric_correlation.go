@@ -12,6 +12,8 @@ import (
 	"github.com/evalbook/evalbook/report/manifest"
 )
 
+func init() { register(metricCorrelationKind) }
+
 func metricCorrelationKind() Kind {
 	return NewKind("metric_correlation", "how metrics agree: per-dataset correlation across methods, averaged over datasets (Shevchenko et al. 2024, §4.1, Fig. 2)", runMetricCorrelation)
 }

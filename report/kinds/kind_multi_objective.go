@@ -16,6 +16,8 @@ import (
 	"github.com/evalbook/evalbook/report/manifest"
 )
 
+func init() { register(multiObjectiveKind) }
+
 func multiObjectiveKind() Kind {
 	return NewKind("multi_objective", "Pareto fronts, fitted trade-offs against a base metric and one score with stated importance; the EvalRS 2022 score beside it (Chia et al. 2023)", runMultiObjective)
 }

@@ -21,6 +21,8 @@ import (
 	"github.com/evalbook/evalbook/report/load"
 )
 
+func init() { register(offlineMetricsKind) }
+
 func offlineMetricsKind() Kind {
 	k := NewKind("offline_metrics", "per-user Precision, Recall, F1, nDCG, MAP, MRR, HitRate, RankScore, LiftIndex, per-run Coverage and Novelty, MAE and RMSE from ranked runs and truth (Jannach et al. 2010)", RunOfflineMetrics)
 	// Its per-run values join the study's results and its per-user values

@@ -21,6 +21,8 @@ import (
 	"github.com/evalbook/evalbook/report/manifest"
 )
 
+func init() { register(pairedTestsKind) }
+
 func pairedTestsKind() Kind {
 	k := NewKind("paired_tests",
 		"paired vs independent tests, Shapiro–Wilk choice of test, effect sizes and post-hoc power for every pair of methods (Košir et al. 2013)",

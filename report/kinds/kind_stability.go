@@ -10,6 +10,8 @@ import (
 	"github.com/evalbook/evalbook/report/manifest"
 )
 
+func init() { register(stabilityKind) }
+
 func stabilityKind() Kind {
 	return NewKind("stability", "how each aggregation rule's ranking reacts to removing datasets or methods, adding a near-copy or a new best method, and changing β̂ (Shevchenko et al. 2024, §4.2.3, Figs 5, 6, 9, Table 3)", runStability)
 }
