@@ -57,7 +57,7 @@ func (b *siteBuild) model() (site.Model, error) {
 		Study: site.Study{Title: s.Title, Subtitle: s.Subtitle, Date: s.Date, DOI: s.DOI, License: s.License,
 			Authors: s.Authors, Abstract: s.Abstract, Links: s.Links, Manifest: filepath.Base(s.File),
 			UnsafeHTML: s.UnsafeHTML, Labels: siteLabels(s), Naming: s.Naming()},
-		Options: site.Options{Format: b.opts.Format, Paper: b.opts.Paper, SingleFile: b.opts.SingleFile, Version: b.opts.Version},
+		Options: site.Options{Format: b.opts.Format, Paper: b.opts.Paper, SingleFile: b.opts.SingleFile, Version: b.opts.Version, Check: b.opts.validate},
 		Assets:  b.assets,
 		Explore: b.explore,
 	}

@@ -140,6 +140,11 @@ type Options struct {
 	SingleFile bool
 	// Version is the tool's version, shown in the footer.
 	Version string
+	// Check renders for validate, which writes nothing: every page is
+	// rendered and every file's name claimed (so each error a build can
+	// meet is met), but the bytes that cannot fail to be made — the data
+	// files' CSV and JSON, the charts' scripts — are left empty.
+	Check bool
 }
 
 // Assets are the embedded scripts the site may ship; an empty one is

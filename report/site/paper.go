@@ -80,7 +80,10 @@ func (b *siteBuild) writeTablesTeX() []string {
 	for _, v := range b.views {
 		for i := range v.Tables {
 			t := &v.Tables[i]
-			tex := paper.LaTeX(t.spec)
+			var tex []byte // left unmade for validate (Options.Check)
+			if !b.m.Options.Check {
+				tex = paper.LaTeX(t.spec)
+			}
 			b.files["data/"+t.ID+".tex"] = tex
 			t.TeXHref = "data/" + t.ID + ".tex"
 			if b.m.Options.Paper {

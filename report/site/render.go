@@ -343,12 +343,17 @@ func csvCell(c any) string {
 func (b *siteBuild) writeData() error {
 	b.docs = map[string]*Object{}
 	owner := map[string]string{"data/provenance.json": "the provenance record"}
-	put := func(id, file string, data []byte) error {
+	// put claims file for analysis id and stores what make makes, unless
+	// the site is rendered for validate (Options.Check).
+	put := func(id, file string, make func() []byte) error {
 		if prev, ok := owner[file]; ok && prev != id {
 			return fmt.Errorf("analyses %q and %q both write %s (a table or figure is named <analysis id>-<name>): rename one of the ids", prev, id, file)
 		}
 		owner[file] = id
-		b.files[file] = data
+		b.files[file] = nil
+		if !b.m.Options.Check {
+			b.files[file] = make()
+		}
 		return nil
 	}
 	for _, v := range b.views {
@@ -361,17 +366,17 @@ func (b *siteBuild) writeData() error {
 			v.Notes = append(v.Notes[:len(v.Notes):len(v.Notes)], notes...)
 		}
 		b.docs[a.ID] = doc
-		if err := put(a.ID, "data/"+a.ID+".json", writeDoc(doc)); err != nil {
+		if err := put(a.ID, "data/"+a.ID+".json", func() []byte { return writeDoc(doc) }); err != nil {
 			return err
 		}
 		for _, t := range v.Tables {
-			if err := put(a.ID, "data/"+t.ID+".csv", tableCSV(t.table)); err != nil {
+			if err := put(a.ID, "data/"+t.ID+".csv", func() []byte { return tableCSV(t.table) }); err != nil {
 				return err
 			}
 		}
 		// Tables too long for a page (per-user values) are data files only.
 		for _, t := range a.DataTables {
-			if err := put(a.ID, "data/"+t.ID(a.ID)+".csv", tableCSV(t)); err != nil {
+			if err := put(a.ID, "data/"+t.ID(a.ID)+".csv", func() []byte { return tableCSV(t) }); err != nil {
 				return err
 			}
 		}
@@ -380,11 +385,11 @@ func (b *siteBuild) writeData() error {
 			if f.svg != nil {
 				svg = f.svg
 			}
-			if err := put(a.ID, "figures/"+f.ID+".svg", svg); err != nil {
+			if err := put(a.ID, "figures/"+f.ID+".svg", func() []byte { return svg }); err != nil {
 				return err
 			}
 			if f.ChartSrc != "" {
-				if err := put(a.ID, f.ChartSrc, chartScript(f.ID, f.Chart)); err != nil {
+				if err := put(a.ID, f.ChartSrc, func() []byte { return chartScript(f.ID, f.Chart) }); err != nil {
 					return err
 				}
 			}

@@ -68,3 +68,49 @@ func TestRenderPageErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestRenderCheck: rendered for validate (Options.Check), the site has
+// the same files, every page byte for byte, and a broken directive is
+// the same error; only the data files' bytes (CSV, JSON, chart scripts)
+// are left unmade.
+func TestRenderCheck(t *testing.T) {
+	t.Parallel()
+	m := renderModel("# Findings\n\nThe score is {{value lb score %.3f}} [@doe20].\n")
+	full, err := Render(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Options.Check = true
+	check, err := Render(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(check) != len(full) {
+		t.Errorf("checked: %d files, built: %d", len(check), len(full))
+	}
+	skipped := 0
+	for name, b := range full {
+		c, ok := check[name]
+		switch {
+		case !ok:
+			t.Errorf("checked: no %s", name)
+		case strings.HasPrefix(name, "data/") && name != "data/provenance.json":
+			if len(c) != 0 {
+				t.Errorf("checked: %s was made (%d bytes)", name, len(c))
+			}
+			skipped++
+		case !bytes.Equal(c, b):
+			t.Errorf("checked: %s differs from the build's", name)
+		}
+	}
+	if skipped == 0 {
+		t.Error("no data file in the model: the test checks nothing")
+	}
+	m.Pages[0].Markdown = []byte("{{value lb nosuch %.3f}}\n")
+	_, errCheck := Render(m)
+	m.Options.Check = false
+	_, errFull := Render(m)
+	if errCheck == nil || errFull == nil || errCheck.Error() != errFull.Error() {
+		t.Errorf("a broken directive: checked %v, built %v", errCheck, errFull)
+	}
+}
