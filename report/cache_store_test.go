@@ -289,7 +289,7 @@ func TestCacheDamagedEntry(t *testing.T) {
 			// It was replaced by a whole entry: the next build takes it
 			// without a warning.
 			warn.Reset()
-			if sum, _ := buildSite(t, o); sum.Cached != 1 || warn.Len() != 0 {
+			if sum, _ := buildSite(t, o); sum.Cached != 1 || withoutAssetWarnings(warn.String()) != "" {
 				t.Errorf("after the damaged entry: %d from the cache, warnings %q", sum.Cached, warn.String())
 			}
 		})
@@ -332,8 +332,8 @@ func TestCacheConcurrentBuilds(t *testing.T) {
 	if name := sameSite(got, want); name != "" {
 		t.Errorf("the site differs from a build without the cache in %s", name)
 	}
-	if warn.String() != "" {
-		t.Errorf("warnings: %s", warn.String())
+	if w := withoutAssetWarnings(warn.String()); w != "" {
+		t.Errorf("warnings: %s", w)
 	}
 	tmp, _ := filepath.Glob(filepath.Join(cacheDir, "v2", "*", ".tmp-*"))
 	if len(tmp) > 0 {
@@ -419,4 +419,18 @@ func TestCacheRemovesOldLayout(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(cacheDir, "hashes.json")); err != nil {
 		t.Errorf("hashes.json: %v", err)
 	}
+}
+
+// withoutAssetWarnings drops the lines a binary built without the npm
+// assets (go test -short in a fresh clone) warns on every build; the
+// cache tests are about every other warning.
+func withoutAssetWarnings(w string) string {
+	var keep []string
+	for _, line := range strings.SplitAfter(w, "\n") {
+		if strings.Contains(line, "asset was not built into this binary") || strings.Contains(line, "WebAssembly module was not built into this binary") {
+			continue
+		}
+		keep = append(keep, line)
+	}
+	return strings.Join(keep, "")
 }

@@ -107,8 +107,9 @@ func packageImports(t *testing.T, dir string) ([]string, int) {
 // a file may use declarations of its own or an earlier stage only, so
 // each stage reads without the later ones and could move out whole.
 var fileStages = map[string]func(name string) (int, bool){
-	// report/kinds: the per-analysis glue (Kind, Job, method notes) < one
-	// file per analysis type < the registry that lists them.
+	// report/kinds: the per-analysis glue (Kind, Job, method notes, the
+	// register each kind's file calls) < one file per analysis type < the
+	// registry they fill.
 	"kinds": func(name string) (int, bool) {
 		switch {
 		case name == "kind.go" || name == "job.go" || name == "notes.go":

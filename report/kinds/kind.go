@@ -81,3 +81,11 @@ func NewKind[O any](typ, summary string, run func(*Job, *O) (*Output, error)) Ki
 		},
 	}
 }
+
+// registered are the constructors of the built-in kinds: each kind's
+// file registers its own (func init() { register(spreadKind) }), so
+// adding an analysis type touches no list.
+var registered []func() Kind
+
+// register adds a kind's constructor to the built-in registry.
+func register(k func() Kind) { registered = append(registered, k) }

@@ -21,14 +21,6 @@ func (r Registry) OptionsKind(typ string) (manifest.Kind, bool) {
 	return manifest.Kind{Type: k.Type, Summary: k.Summary, NewOptions: k.NewOptions, Check: k.Check, Feeds: k.Feeds, ReadsUnits: k.Units != nil}, true
 }
 
-// registered are the constructors of the built-in kinds: each kind's
-// file registers its own (func init() { register(spreadKind) }), so
-// adding an analysis type touches no list.
-var registered []func() Kind
-
-// register adds a kind's constructor to the built-in registry.
-func register(k func() Kind) { registered = append(registered, k) }
-
 // Kinds returns the registry of every built-in analysis type: a new
 // registry on each call, so a caller may add to it or replace a kind
 // without changing anyone else's.
