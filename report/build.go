@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"sort"
 	"strings"
@@ -394,7 +395,9 @@ func runPhase(ctx context.Context, s *manifest.Study, in *load.Inputs, o Options
 	var todo []*phaseJob
 	for _, r := range runs {
 		j := &phaseJob{r: r, key: keys[r], disk: o.cache.disk}
-		if !o.cache.on || r.Spec.Kind.Feeds {
+		if !o.cache.on || (r.Spec.Kind.Feeds && r.kind.Units != nil) {
+			// a feeding kind fed by the units pass could not be run
+			// again later (lazyUnits) to stream its units
 			j.disk = nil
 		}
 		if ph.cached(j) {
@@ -460,10 +463,50 @@ func (ph *phase) cached(j *phaseJob) bool {
 	}
 	if out, st := j.disk.get(r.Spec.ID, j.key, ph.v); out != nil {
 		r.Output, r.reads, r.cached = out, st.replay(ph.in), true
+		if out.Units != nil {
+			// a feeder's units, made again if an analysis reads them, by
+			// this build: not for serve's memory cache, which keeps
+			// outputs across builds
+			out.Units = ph.lazyUnits(r, out.Results)
+			return true
+		}
 		ph.o.cache.memory.putStamp(r.Spec.ID, j.key, st, out)
 		return true
 	}
 	return false
+}
+
+// lazyUnits streams the per-unit values of a feeding analysis taken from
+// the disk cache, which keeps its derived results but not its units (as
+// many as the users of every run): the first analysis that reads them
+// runs the feeder again, once, and streams what that run derives. When
+// every analysis that reads them is cached too, nothing calls it and the
+// feeder costs nothing. The run again must derive the results the entry
+// holds, or the build fails (its files changed meanwhile).
+func (ph *phase) lazyUnits(r *analysisRun, cached []load.ResultRow) func(func(*load.UnitRow) error) error {
+	var once sync.Once
+	var units func(func(*load.UnitRow) error) error
+	var err error
+	return func(fn func(*load.UnitRow) error) error {
+		once.Do(func() {
+			job := &kinds.Job{ID: r.Spec.ID, Title: r.Spec.Title, Caption: r.Spec.Caption, Study: ph.s, Seed: r.Seed,
+				Workers: ph.o.Jobs, Inputs: ph.in.ForAnalysis(input.NewReadSet()), ProgressTo: kinds.NoProgress{}, Done: ph.ctx.Done()}
+			var out *kinds.Output
+			out, err = r.kind.Run(job, r.Spec.Options)
+			switch {
+			case err != nil:
+				err = fmt.Errorf("%s: computing its per-unit values again: %w", r.Spec.ID, err)
+			case out == nil || out.Units == nil || !reflect.DeepEqual(out.Results, cached):
+				err = fmt.Errorf("%s: its inputs changed during the build (its values differ from the cache's); build again", r.Spec.ID)
+			default:
+				units = out.Units
+			}
+		})
+		if err != nil {
+			return err
+		}
+		return units(fn)
+	}
 }
 
 // feedUnits runs the shared units pass for the jobs whose kind reads

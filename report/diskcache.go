@@ -92,6 +92,10 @@ type diskEntry struct {
 	Report     []string         `json:"report,omitempty"` // site.Reporter's sentences
 	Figures    []figures.Figure `json:"figures"`
 	Method     string           `json:"method"`
+	// A feeding analysis's derived results, and whether it derives
+	// per-unit values (made again when read: build.go, lazyUnits).
+	Derived      []load.ResultRow `json:"derived,omitempty"`
+	DerivesUnits bool             `json:"derives_units,omitempty"`
 }
 
 // frozenResult replays a cached result for the site writer.
@@ -415,7 +419,11 @@ func (h *entryHead) output(name, keyDir string, v *validator) (*kinds.Output, er
 	if e.Highlight != nil {
 		res = frozenHighlighted{frozenResult{&e}}
 	}
-	return &kinds.Output{Result: res, Figures: e.Figures, Method: e.Method}, nil
+	out := &kinds.Output{Result: res, Figures: e.Figures, Method: e.Method, Results: e.Derived}
+	if e.DerivesUnits {
+		out.Units = noUnits // replaced by the build (lazyUnits)
+	}
+	return out, nil
 }
 
 // encodeEntry is an entry's bytes.
@@ -424,7 +432,8 @@ func encodeEntry(st readStamp, out *kinds.Output) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	e := diskEntry{Tables: out.Result.Tables(), Notes: out.Result.Notes(), Own: own, Figures: out.Figures, Method: out.Method}
+	e := diskEntry{Tables: out.Result.Tables(), Notes: out.Result.Notes(), Own: own, Figures: out.Figures, Method: out.Method,
+		Derived: out.Results, DerivesUnits: out.Units != nil}
 	if dt, ok := out.Result.(interface{ DataTables() []analyses.Table }); ok {
 		e.DataTables = dt.DataTables()
 	}
@@ -715,4 +724,9 @@ func jsonSafeTables(ts []analyses.Table) []analyses.Table {
 		out[i] = t
 	}
 	return out
+}
+
+// noUnits stands for a cached feeder's units until the build replaces it.
+func noUnits(func(*load.UnitRow) error) error {
+	return errors.New("internal error: a cached analysis's per-unit values were read before the build made them again")
 }
