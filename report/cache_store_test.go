@@ -232,7 +232,7 @@ func TestCacheDamagedEntry(t *testing.T) {
 	t.Parallel()
 	damages := map[string]func([]byte) []byte{
 		"a digit of a table": func(b []byte) []byte {
-			i := bytes.Index(b, []byte(`"Rows":[[`))
+			i := bytes.Index(b, []byte(`"nums":[`))
 			for i >= 0 && i < len(b) {
 				if c := b[i]; c >= '1' && c <= '8' {
 					b[i]++

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/evalbook/evalbook/report/cachefmt"
 	"io"
 	"io/fs"
 	"maps"
@@ -80,12 +81,14 @@ const DefaultCacheMaxBytes = 256 << 20
 const maxEntriesPerKey = 16
 
 // entryMagic starts every entry.
-const entryMagic = "evalbook-cache 2\n"
+const entryMagic = "evalbook-cache 3\n"
 
 // diskEntry is one cached output on disk.
 type diskEntry struct {
-	Tables     []analyses.Table `json:"tables"`
-	DataTables []analyses.Table `json:"data_tables,omitempty"`
+	Tables     []analyses.Table `json:"-"` // stored by column as Cols
+	DataTables []analyses.Table `json:"-"` // and DataCols (cachefmt)
+	Cols       []cachefmt.Table `json:"tables"`
+	DataCols   []cachefmt.Table `json:"data_tables,omitempty"`
 	Notes      []string         `json:"notes"`
 	Own        json.RawMessage  `json:"own"`
 	Highlight  *string          `json:"highlight,omitempty"`
@@ -415,6 +418,13 @@ func (h *entryHead) output(name, keyDir string, v *validator) (*kinds.Output, er
 	if err := json.Unmarshal(payload, &e); err != nil {
 		return damaged("its output does not parse: %v", err)
 	}
+	var err error
+	if e.Tables, err = cachefmt.Decode(e.Cols); err == nil {
+		e.DataTables, err = cachefmt.Decode(e.DataCols)
+	}
+	if err != nil {
+		return damaged("its tables do not parse: %v", err)
+	}
 	var res analyses.Result = frozenResult{&e}
 	if e.Highlight != nil {
 		res = frozenHighlighted{frozenResult{&e}}
@@ -444,7 +454,7 @@ func encodeEntry(st readStamp, out *kinds.Output) ([]byte, error) {
 	if r, ok := out.Result.(site.Reporter); ok {
 		e.Report = r.Report()
 	}
-	e.Tables, e.DataTables = jsonSafeTables(e.Tables), jsonSafeTables(e.DataTables)
+	e.Cols, e.DataCols = cachefmt.Encode(e.Tables), cachefmt.Encode(e.DataTables)
 	payload, err := json.Marshal(e)
 	if err != nil {
 		return nil, err
@@ -706,24 +716,6 @@ func (v *validator) valid(st readStamp) bool {
 		}
 	}
 	return true
-}
-
-// jsonSafeTables copies tables with NaN and ±Inf cells as nil, which the
-// site prints the same way (empty in CSV, null in JSON, "—" on pages).
-func jsonSafeTables(ts []analyses.Table) []analyses.Table {
-	out := make([]analyses.Table, len(ts))
-	for i, t := range ts {
-		rows := make([][]any, len(t.Rows))
-		for r, row := range t.Rows {
-			rows[r] = make([]any, len(row))
-			for c, cell := range row {
-				rows[r][c] = jsonCell(cell)
-			}
-		}
-		t.Rows = rows
-		out[i] = t
-	}
-	return out
 }
 
 // noUnits stands for a cached feeder's units until the build replaces it.

@@ -3,7 +3,6 @@ package report
 import (
 	"encoding/json"
 	"fmt"
-	"math"
 	"path/filepath"
 	"strings"
 
@@ -171,13 +170,4 @@ func figureWidth(s *manifest.Study) vg.Length {
 		return vg.Length(w) * vg.Inch
 	}
 	return figures.ColumnWidth
-}
-
-// jsonCell is a table cell for JSON: a non-finite float is null (as
-// data/<id>.json writes it).
-func jsonCell(c any) any {
-	if f, ok := c.(float64); ok && (math.IsNaN(f) || math.IsInf(f, 0)) {
-		return nil
-	}
-	return c
 }

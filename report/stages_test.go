@@ -24,6 +24,7 @@ import (
 var packageStages = map[string]int{
 	"report/input":             0,
 	"report/engine":            0,
+	"report/cachefmt":          0,
 	"report/paper":             0,
 	"report/site":              1,
 	"report/site/explore":      0,
