@@ -144,6 +144,30 @@
     return wrap;
   }
 
+  // figure draws a figure the module computed (its ECharts option, from
+  // the figure spec the analysis page's figure is drawn from) as the
+  // analysis page's interactive chart: site.js's evalbookDrawChart
+  // draws it in the page's theme, and again when the theme changes.
+  function figure(f, num) {
+    var fig = el("figure", "figure");
+    fig.id = "x-fig-" + f.id;
+    var chart = el("div", "echart");
+    chart.style.height = f.height + "px";
+    chart.setAttribute("data-option", JSON.stringify(f.option));
+    chart.setAttribute("role", "img");
+    chart.setAttribute("aria-label", f.alt);
+    fig.appendChild(chart);
+    if (!window.echarts) {
+      chart.hidden = true;
+      fig.appendChild(el("p", "notes", "The chart library is not part of this site: the diagram is on the analysis's page."));
+    }
+    var cap = el("figcaption");
+    cap.appendChild(el("span", "num", "Figure " + num + ". "));
+    cap.appendChild(document.createTextNode(f.caption));
+    fig.appendChild(cap);
+    return fig;
+  }
+
   // The module runs in two Web Workers, so the page never waits for it:
   // the quick one computes each view without the Bayesian signed-rank
   // test (milliseconds), the full one with it once the quick view is in
@@ -307,15 +331,27 @@
       return;
     }
     var frag = document.createDocumentFragment();
-    var lastAnalysis = "";
+    var lastAnalysis = "", charts = [], figNum = 0;
+    // an analysis's figures follow its tables, as on its page
+    var figuresOf = function (analysis) {
+      (r.figures || []).forEach(function (f) {
+        if (f.analysis !== analysis) return;
+        var fig = figure(f, ++figNum);
+        frag.appendChild(fig);
+        charts.push(fig.querySelector(".echart"));
+      });
+    };
     (r.tables || []).forEach(function (t, i) {
       if (t.analysis !== lastAnalysis) {
+        figuresOf(lastAnalysis);
         lastAnalysis = t.analysis;
         frag.appendChild(el("h2", "", t.analysis === (data.aggregate && data.aggregate.id) ? "Leaderboard" : "Significance"));
       }
       frag.appendChild(table(t, i + 1));
     });
+    figuresOf(lastAnalysis);
     results.appendChild(frag);
+    if (window.evalbookDrawChart && window.echarts) charts.forEach(window.evalbookDrawChart);
     var drawn = performance.now() - changed;
     if (r.problems && r.problems.length) {
       problems.textContent = "Not computed on this view: " + r.problems.join("; ") + ".";
