@@ -138,5 +138,3 @@ func corrCellsMin(hm *CorrHeatmap) vg.Point {
 	gap := vg.Points(4)
 	return vg.Point{X: vg.Length(len(hm.Values[0])) * (cw + gap), Y: vg.Length(len(hm.Values)) * (hm.TextStyle.Height("0") + gap)}
 }
-
-func hexOf(c color.NRGBA) string { return model.HexOf(c) }
