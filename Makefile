@@ -277,8 +277,8 @@ bench-issues: build
 # drawn, in ms as the browser measured them (printed, never asserted;
 # issue 21's budget: first render ≤ 0.5 s on this machine); then the
 # Explore page of a 30 × 11 study: its weight, its first view, and per
-# change of view the computation and the redraw (issue 35's budget,
-# printed, never asserted: redraw ≤ 100 ms).
+# change of view the computation, the CD diagram's chart and the redraw
+# with it (issue 35's budget, printed, never asserted: redraw ≤ 100 ms).
 bench-pages: assets
 	$(GO) test ./cmd/evalbook/ -run '^$$' -bench 'PageWeight|PageFirstRender|ExploreRedraw' -benchtime 5x -v
 

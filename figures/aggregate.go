@@ -16,7 +16,7 @@ func Aggregate(id, title string, r *leaderboard.AggregateResult) ([]Figure, erro
 		return nil, nil
 	}
 	s := AggregateSpec(r)
-	f, err := s.Figure(id, "Performance profiles", 460)
+	f, err := FigureOf(s, id, "Performance profiles", 460)
 	if err != nil {
 		return nil, err
 	}

@@ -18,6 +18,8 @@ import (
 	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/evalbook/evalbook/figures/model"
 )
 
 // cdLabelSlack is the room beside the widest name: its connector's
@@ -58,10 +60,7 @@ func NewCDDiagram(methods []string, ranks []float64, cd float64, cliques, dashed
 
 // Height returns the canvas height the diagram needs.
 func (d *CDDiagram) Height() vg.Length {
-	left := (len(d.Methods) + 1) / 2
-	right := len(d.Methods) - left
-	rows := max(left, right)
-	return vg.Points(62) + vg.Length(len(d.Cliques)+len(d.Dashed))*vg.Points(5) + vg.Length(rows)*vg.Points(15)
+	return vg.Points(model.CDHeight(len(d.Methods), len(d.Cliques)+len(d.Dashed)))
 }
 
 // MinWidth returns the least canvas width at which the diagram's text

@@ -45,7 +45,7 @@ func Characteristics(id, title string, r *datasets.CharacteristicsResult) ([]Fig
 		spec.Subject = fmt.Sprintf("heatmap of the %s between %d dataset characteristics and %d methods", p.what, len(r.Features), len(r.Methods))
 		spec.Caption = fmt.Sprintf("%s between each dataset characteristic and each method's %s over %d datasets; the last column, %s, pools every (dataset, method) pair. "+
 			"Grey cells are undefined (see the notes).", corrCapitalise(p.what), r.Naming.Metric(r.Metric), len(r.Datasets), datasets.CharPooled)
-		f, err := spec.Figure(id+"-"+p.name, p.title+" between dataset characteristics and "+r.Naming.Metric(r.Metric), 200+26*len(r.Features))
+		f, err := FigureOf(spec, id+"-"+p.name, p.title+" between dataset characteristics and "+r.Naming.Metric(r.Metric), 200+26*len(r.Features))
 		if err != nil {
 			return nil, fmt.Errorf("%s heatmap: %w", p.name, err)
 		}

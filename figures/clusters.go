@@ -62,7 +62,7 @@ func pcXY(r *datasets.ClustersResult, i int) (float64, float64) {
 // clustersScatter is the PCA scatter of the datasets, coloured by
 // cluster, static and interactive.
 func clustersScatter(id string, r *datasets.ClustersResult) (Figure, error) {
-	return ClustersScatterSpec(r).Figure(id, "Datasets in the plane of the first two principal components", 480)
+	return FigureOf(ClustersScatterSpec(r), id, "Datasets in the plane of the first two principal components", 480)
 }
 
 // ClustersScatterSpec is the PCA scatter: each cluster's datasets as
@@ -144,7 +144,7 @@ func sumFirst(v []float64, n int) float64 {
 // clustersKScan is silhouette and Davies–Bouldin against k, the chosen
 // k marked by a dotted rule.
 func clustersKScan(id string, r *datasets.ClustersResult) (Figure, error) {
-	return ClustersKScanSpec(r).Figure(id, "Choice of the number of clusters", 360)
+	return FigureOf(ClustersKScanSpec(r), id, "Choice of the number of clusters", 360)
 }
 
 // ClustersKScanSpec is the k scan's spec.
@@ -248,5 +248,5 @@ func clustersBoard(id string, r *datasets.ClustersResult) (Figure, error) {
 		Width: 1.8 + 1.1*float64(len(cols)), Height: 0.8 + 0.3*float64(nm),
 		Subject: fmt.Sprintf("mean ranks of %d methods in %d clusters", nm, len(cols)),
 		Caption: fmt.Sprintf("Mean rank of each method on the datasets of each cluster (1 = best; darker is better), with the geometric mean of %s in brackets, after Shevchenko et al. (2024, Fig. 8). Methods are ordered by their average over clusters; the number of datasets is in each column's title.", metric)}
-	return s.Figure(id, "Leaderboard within each cluster", 60+28*nm)
+	return FigureOf(s, id, "Leaderboard within each cluster", 60+28*nm)
 }

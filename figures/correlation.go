@@ -34,7 +34,7 @@ func MetricCorrelation(id, title string, r *correlation.Result) ([]Figure, error
 	spec.Caption = fmt.Sprintf("Mean %s correlation between metrics across methods, computed per dataset and averaged over the datasets where both metrics are defined. "+
 		"Metrics are ordered by average-linkage clustering on 1 − ρ, so metrics that agree sit together; darker blue is stronger positive correlation, vermillion negative, grey undefined. %s",
 		method, how)
-	f, err := spec.Figure(id, "Correlation between metrics", 160+28*n)
+	f, err := FigureOf(spec, id, "Correlation between metrics", 160+28*n)
 	if err != nil {
 		return nil, fmt.Errorf("metric correlation heatmap: %w", err)
 	}

@@ -15,15 +15,15 @@ import (
 	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/evalbook/evalbook/figures/model"
 )
 
-// Heatmap ends of the colour scales: Okabe–Ito blue for strong positive
-// association (Shevchenko et al. 2024: "darker blue indicates stronger correlations"),
-// vermillion for negative, white at zero; grey for undefined cells.
+// The heatmap's colours (model.CellColour's ends).
 var (
-	corrPositive = Palette[0] // blue
-	corrNegative = Palette[1] // vermillion
-	corrMissing  = color.NRGBA{0xE0, 0xE0, 0xE0, 0xFF}
+	corrPositive = model.CellPositive
+	corrNegative = model.CellNegative
+	corrMissing  = model.CellMissing
 )
 
 // CorrHeatmap draws Values[row][col] as coloured cells with their values;
@@ -52,31 +52,11 @@ func NewCorrHeatmap(values [][]float64, lo, hi float64) *CorrHeatmap {
 
 // Colour returns the cell colour of v.
 func (h *CorrHeatmap) Colour(v float64) color.NRGBA {
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return corrMissing
-	}
-	if h.Min < 0 {
-		t := v / math.Max(math.Abs(h.Min), math.Abs(h.Max))
-		if t < 0 {
-			return corrBlend(corrNegative, math.Min(1, -t))
-		}
-		return corrBlend(corrPositive, math.Min(1, t))
-	}
-	t := 0.0
-	if h.Max > h.Min {
-		t = (v - h.Min) / (h.Max - h.Min)
-	}
-	if h.Reverse {
-		t = 1 - t
-	}
-	return corrBlend(corrPositive, math.Max(0, math.Min(1, t)))
+	return model.CellColour(h.Min, h.Max, h.Reverse, v)
 }
 
 // corrBlend mixes white with c by t in [0, 1].
-func corrBlend(c color.NRGBA, t float64) color.NRGBA {
-	mix := func(a uint8) uint8 { return uint8(math.Round(255 + t*(float64(a)-255))) }
-	return color.NRGBA{mix(c.R), mix(c.G), mix(c.B), 0xFF}
-}
+func corrBlend(c color.NRGBA, t float64) color.NRGBA { return model.Blend(c, t) }
 
 // Plot implements plot.Plotter.
 func (h *CorrHeatmap) Plot(c draw.Canvas, p *plot.Plot) {
@@ -140,28 +120,8 @@ func HeatmapSpec(values [][]float64, rowNames, colNames []string, lo, hi float64
 	return &Spec{Panels: []Panel{pn}, Scale: sc, Width: float64(w / vg.Inch), Height: float64(h / vg.Inch)}
 }
 
-// cellText is the text colour of a cell: black or white, whichever
-// contrasts more with the fill (WCAG relative luminance), so every cell
-// label reads at 4.5:1 or better.
-func cellText(fill color.NRGBA) color.Color {
-	l := relLuminance(fill)
-	if (1.05)/(l+0.05) > (l+0.05)/0.05 {
-		return color.White
-	}
-	return color.Black
-}
-
-// relLuminance is WCAG 2's relative luminance of c.
-func relLuminance(c color.NRGBA) float64 {
-	lin := func(v uint8) float64 {
-		x := float64(v) / 255
-		if x <= 0.03928 {
-			return x / 12.92
-		}
-		return math.Pow((x+0.055)/1.055, 2.4)
-	}
-	return 0.2126*lin(c.R) + 0.7152*lin(c.G) + 0.0722*lin(c.B)
-}
+// cellText is the text colour of a cell (model.CellText).
+func cellText(fill color.NRGBA) color.Color { return model.CellText(fill) }
 
 // corrCellsMin is the least data area of a heatmap: every cell as wide
 // as its number and a gap, and a line of text and a gap high.
@@ -178,5 +138,3 @@ func corrCellsMin(hm *CorrHeatmap) vg.Point {
 	gap := vg.Points(4)
 	return vg.Point{X: vg.Length(len(hm.Values[0])) * (cw + gap), Y: vg.Length(len(hm.Values)) * (hm.TextStyle.Height("0") + gap)}
 }
-
-func hexOf(c color.NRGBA) string { return fmt.Sprintf("#%02x%02x%02x", c.R, c.G, c.B) }

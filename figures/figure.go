@@ -13,6 +13,8 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgsvg"
+
+	"github.com/evalbook/evalbook/figures/model"
 )
 
 // Figure is one numbered figure of a page.
@@ -49,33 +51,14 @@ type Figure struct {
 	Spec *Spec `json:"-"`
 }
 
-// Palette is the site's series palette, for the static figures and (by
-// way of the site's colour map) the interactive charts: eight colours
-// that stay apart for the common colour-vision deficiencies, each with at
-// least 3:1 contrast against the light theme's background (#fdfdfc) and
-// against white, as graphics need (WCAG 1.4.11). Okabe and Ito's palette
-// (2008) is the base; its orange, sky blue and yellow (2.3:1, 2.2:1 and
-// 1.3:1 against white) are replaced by darker colours of their own, and
-// the grey by slate.
-var Palette = []color.NRGBA{
-	{0x00, 0x72, 0xB2, 0xFF}, // blue
-	{0xC8, 0x52, 0x00, 0xFF}, // vermillion
-	{0x00, 0x84, 0x5A, 0xFF}, // bluish green
-	{0xB8, 0x40, 0x7D, 0xFF}, // reddish purple
-	{0x6B, 0x3E, 0x9A, 0xFF}, // purple
-	{0x8C, 0x6D, 0x00, 0xFF}, // ochre
-	{0x1D, 0x1F, 0x21, 0xFF}, // near-black
-	{0x5F, 0x7A, 0x8C, 0xFF}, // slate
-}
+// Palette is the site's series palette (model.Palette).
+var Palette = model.Palette
 
 // Colour returns the i-th palette colour, cycling.
-func Colour(i int) color.NRGBA { return Palette[i%len(Palette)] }
+func Colour(i int) color.NRGBA { return model.Colour(i) }
 
 // Hex returns the i-th palette colour as #rrggbb for ECharts.
-func Hex(i int) string {
-	c := Colour(i)
-	return fmt.Sprintf("#%02x%02x%02x", c.R, c.G, c.B)
-}
+func Hex(i int) string { return model.Hex(i) }
 
 // Dashes returns the i-th dash pattern, so series stay apart in grey print.
 func Dashes(i int) []vg.Length {

@@ -76,8 +76,8 @@ func Meta(id, title string, r *meta.Result) ([]Figure, error) {
 	}
 
 	spec := forestSpec(r, lines, b.lvl, forestCaption(r, model, b.lvl, b.keep))
-	spec.Static = func() (Drawing, error) { return forestDrawing(r, lines, rows, b.lvl), nil }
-	f, err := spec.Figure(id, title, 80+26*nl)
+	static := func() (Drawing, error) { return forestDrawing(r, lines, rows, b.lvl), nil }
+	f, err := FigureDrawn(spec, static, id, title, 80+26*nl)
 	if err != nil {
 		return nil, err
 	}

@@ -20,7 +20,7 @@ func MetaBubble(id, title string, r *meta.Result) (Figure, bool, error) {
 	if s == nil {
 		return Figure{}, false, nil
 	}
-	f, err := s.Figure(id+"-bubble", "Bubble plot: "+title, 460)
+	f, err := FigureOf(s, id+"-bubble", "Bubble plot: "+title, 460)
 	return f, err == nil, err
 }
 

@@ -15,11 +15,11 @@ import (
 // MetaCumulative draws the cumulative forest plot <id>-cumulative, or
 // returns false when the result has no cumulative meta-analysis.
 func MetaCumulative(id, title string, r *meta.Result) (Figure, bool, error) {
-	spec := CumulativeSpec(r)
+	spec, static := CumulativeSpec(r)
 	if spec == nil {
 		return Figure{}, false, nil
 	}
-	f, err := spec.Figure(id+"-cumulative", "Cumulative meta-analysis: "+title, 80+26*len(r.Cumulative))
+	f, err := FigureDrawn(spec, static, id+"-cumulative", "Cumulative meta-analysis: "+title, 80+26*len(r.Cumulative))
 	if err != nil {
 		return Figure{}, false, err
 	}
@@ -32,9 +32,9 @@ func MetaCumulative(id, title string, r *meta.Result) (Figure, bool, error) {
 // interval per step, top to bottom in the order of the steps, with a
 // static drawing whose columns are the dataset added, its value of the
 // order, the summary so far and the number of datasets it combines.
-func CumulativeSpec(r *meta.Result) *Spec {
+func CumulativeSpec(r *meta.Result) (*Spec, func() (Drawing, error)) {
 	if len(r.Cumulative) == 0 {
-		return nil
+		return nil, nil
 	}
 	b := newForestBuilder(r)
 	lines := cumulLines(r, b)
@@ -47,8 +47,8 @@ func CumulativeSpec(r *meta.Result) *Spec {
 	spec := forestSpec(r, lines, b.lvl, cumulCaption(r, b.lvl))
 	spec.Subject = fmt.Sprintf("cumulative forest plot of %s over %d datasets ordered by %s", r.EffectLabel(), nl, r.CumulativeBy)
 	heads := [4]string{"Added", r.CumulativeBy, "Summary [" + b.lvl + "% CI]", "k"}
-	spec.Static = func() (Drawing, error) { return forestDrawingHeads(r, lines, rows, b.lvl, heads), nil }
-	return spec
+	static := func() (Drawing, error) { return forestDrawingHeads(r, lines, rows, b.lvl, heads), nil }
+	return spec, static
 }
 
 // cumulLines are the cumulative forest plot's lines: per step the dataset

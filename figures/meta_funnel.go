@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/evalbook/evalbook/analyses/meta"
+	"github.com/evalbook/evalbook/figures/model"
 )
 
 // MetaFunnel draws the funnel plot, or returns false when the result has
@@ -27,7 +28,7 @@ func MetaFunnel(id, title string, r *meta.Result) (Figure, bool, error) {
 	if s == nil {
 		return Figure{}, false, nil
 	}
-	f, err := s.Figure(id+"-funnel", "Funnel plot: "+title, 460)
+	f, err := FigureOf(s, id+"-funnel", "Funnel plot: "+title, 460)
 	return f, err == nil, err
 }
 
@@ -45,7 +46,7 @@ func FunnelSpec(r *meta.Result) *Spec {
 			seMax = math.Max(seMax, math.Sqrt(v))
 		}
 	}
-	_, top := roundRange(0, seMax*1.08)
+	_, top := model.RoundRange(0, seMax*1.08)
 	ref, crit := r.Funnel.Ref, r.Funnel.Crit
 	lvl := strconv.FormatFloat(100*(1-r.Alpha), 'f', -1, 64)
 	region := lvl + "% pseudo-confidence region"

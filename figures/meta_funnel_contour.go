@@ -14,6 +14,7 @@ import (
 	"strconv"
 
 	"github.com/evalbook/evalbook/analyses/meta"
+	"github.com/evalbook/evalbook/figures/model"
 )
 
 // contourShades are the fills of the regions between the contours, from
@@ -28,7 +29,7 @@ func MetaFunnelContour(id, title string, r *meta.Result) (Figure, bool, error) {
 	if s == nil {
 		return Figure{}, false, nil
 	}
-	f, err := s.Figure(id+"-funnel-contour", "Contour-enhanced funnel plot: "+title, 460)
+	f, err := FigureOf(s, id+"-funnel-contour", "Contour-enhanced funnel plot: "+title, 460)
 	return f, err == nil, err
 }
 
@@ -45,7 +46,7 @@ func ContourFunnelSpec(r *meta.Result) *Spec {
 	if seMax == 0 {
 		return nil
 	}
-	_, top := roundRange(0, seMax*1.08)
+	_, top := model.RoundRange(0, seMax*1.08)
 	cs := r.Funnel.Contours
 	pn := Panel{X: NewAxis(effectAxis(r)), Y: NewAxis("standard error").Fixed(0, top)}
 	pn.Y.Inverse = true

@@ -264,7 +264,7 @@ func TestMetaCumulativeSpec(t *testing.T) {
 	if len(r.Cumulative) != len(order) {
 		t.Fatalf("%d steps", len(r.Cumulative))
 	}
-	s := CumulativeSpec(r)
+	s, _ := CumulativeSpec(r)
 	pn := s.Panels[0]
 	var squares, ci *Mark
 	for i := range pn.Marks {

@@ -69,7 +69,7 @@ func moSlug(s string) string {
 // moTradeOff is Chia et al. (2023) Fig. 2 for one objective.
 func moTradeOff(id string, r *multiobjective.Result, j int) (Figure, error) {
 	m := r.Objectives[j]
-	return MOTradeOffSpec(r, j).Figure(id+"-tradeoff-"+moSlug(m), fmt.Sprintf("Trade-off: %s against %s", r.Naming.Metric(r.Base), r.Naming.Metric(m)), 420)
+	return FigureOf(MOTradeOffSpec(r, j), id+"-tradeoff-"+moSlug(m), fmt.Sprintf("Trade-off: %s against %s", r.Naming.Metric(r.Base), r.Naming.Metric(m)), 420)
 }
 
 // MOTradeOffSpec is the trade-off of objective j: the models, the
@@ -146,7 +146,7 @@ func moNormalise(v []float64) []float64 {
 // [0, 1]) against the EvalRS 2022 score (normalised over the models
 // above the threshold; the penalised models sit at 0), one panel per λ.
 func moCompare(id string, r *multiobjective.Result) (Figure, error) {
-	return MOCompareSpec(r).Figure(id+"-evalrs2022", "New score against the EvalRS 2022 score", 420)
+	return FigureOf(MOCompareSpec(r), id+"-evalrs2022", "New score against the EvalRS 2022 score", 420)
 }
 
 // MOCompareSpec is the comparison with the EvalRS 2022 score: a panel
@@ -321,7 +321,7 @@ func moFront(id string, r *multiobjective.Result) (Figure, bool, error) {
 	if s == nil {
 		return Figure{}, false, nil
 	}
-	f, err := s.Figure(id+"-front", "First Pareto front", 420)
+	f, err := FigureOf(s, id+"-front", "First Pareto front", 420)
 	return f, err == nil, err
 }
 

@@ -99,7 +99,7 @@ func offlineCurve(id, label string, ax curveAxis, r *offline.Result) (*Figure, e
 	s := &Spec{Panels: []Panel{pn}, Legend: LegendRight, Width: 7, Height: 4,
 		Subject: fmt.Sprintf("%s of %d methods", strings.ToLower(ax.title), len(methods)),
 		Caption: fmt.Sprintf("%s, %s.", ax.caption, over)}
-	f, err := s.Figure(id, ax.title, 420)
+	f, err := FigureOf(s, id, ax.title, 420)
 	if err != nil {
 		return nil, err
 	}

@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/evalbook/evalbook/analyses/significance"
+	"github.com/evalbook/evalbook/figures/model"
 )
 
 // pairedUnitsMax is the largest number of units drawn one by one.
@@ -41,7 +42,7 @@ func PairedTests(id, title string, r *significance.PairedTestsResult) ([]Figure,
 			s = pairedSortedSpec(&rl, p)
 			title = fmt.Sprintf("%s vs %s: sorted differences", p.A, p.B)
 		}
-		f, err := s.Figure(fid, title, 380)
+		f, err := FigureOf(s, fid, title, 380)
 		if err != nil {
 			return nil, fmt.Errorf("%s vs %s: %w", p.A, p.B, err)
 		}
@@ -100,7 +101,7 @@ func pairedUnitsSpec(r *significance.PairedTestsResult, p significance.PairedCom
 
 // pairedOver is the units' axis title: "fold", "dataset", "user".
 func pairedOver(over string) string {
-	return upperFirst(strings.TrimSuffix(over, "s"))
+	return model.UpperFirst(strings.TrimSuffix(over, "s"))
 }
 
 // pairedSortedSpec is the figure for many units: the per-unit

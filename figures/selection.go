@@ -60,7 +60,7 @@ func selectionRho(id string, r *datasets.SelectionResult) (Figure, error) {
 		Subject: fmt.Sprintf("agreement of %d strategies' rankings with the ranking on all datasets, per metric", len(r.Strategies)),
 		Caption: fmt.Sprintf("Spearman's ρ between the %s ranking of %d methods on %d chosen datasets and on all %d, over %d simulations per strategy (Shevchenko et al. 2024, Table 4), one panel per metric: each strategy's mean (its symbol) with whiskers from the 5%% to the 95%% quantile.",
 			r.Naming.Rule(r.Rule), len(r.Methods), r.Size, len(r.Datasets), r.Simulations)}
-	return spec.Figure(id, "Agreement of the ranking on a few datasets with the ranking on all", 400)
+	return FigureOf(spec, id, "Agreement of the ranking on a few datasets with the ranking on all", 400)
 }
 
 // selectionStyle is strategy j's colour and marker.
@@ -109,7 +109,7 @@ func selectionChosen(id string, r *datasets.SelectionResult) (Figure, error) {
 	spec := &Spec{Panels: []Panel{pn}, Scale: sc, Width: 2 + 1.0*float64(len(r.Strategies)), Height: 0.8 + 0.2*float64(nd),
 		Subject: fmt.Sprintf("how often %d strategies chose each of %d datasets", len(r.Strategies), nd),
 		Caption: fmt.Sprintf("Share of the %d simulations in which each strategy chose each dataset (%d of %d datasets per simulation; darker is more often); datasets ordered by how often any strategy chose them.", r.Simulations, r.Size, nd)}
-	return spec.Figure(id, "How often each dataset was chosen", 60+18*nd)
+	return FigureOf(spec, id, "How often each dataset was chosen", 60+18*nd)
 }
 
 // selectionAxisMin is a round lower bound (a multiple of 0.05) below

@@ -254,7 +254,7 @@ func drawingProblems(s *Spec, d Drawing, svg []byte) []string {
 	upper := bytes.ToUpper(svg)
 	var missing []string
 	dashed := false
-	for _, m := range s.marks() {
+	for _, m := range s.Marks() {
 		switch m.Kind {
 		case MarkLine, MarkRefLine, MarkPoints, MarkInterval:
 			if m.Opacity > 0 && m.Opacity < 1 {

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"image/color"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -70,21 +71,11 @@ func withAlpha(c color.NRGBA, a float64) color.NRGBA {
 	return c
 }
 
-func (m Mark) radius() vg.Length {
-	if m.Size > 0 {
-		return vg.Points(m.Size)
-	}
-	return vg.Points(2.5)
-}
+func markRadius(m Mark) vg.Length { return vg.Points(m.Radius()) }
 
-func (m Mark) width() vg.Length {
-	if m.Size > 0 {
-		return vg.Points(m.Size)
-	}
-	return vg.Points(1.5)
-}
+func markWidth(m Mark) vg.Length { return vg.Points(m.LineWidth()) }
 
-func (m Mark) lineColour() color.NRGBA {
+func markLineColour(m Mark) color.NRGBA {
 	if m.Opacity > 0 && m.Opacity < 1 {
 		return withAlpha(m.Style.Colour, m.Opacity)
 	}
@@ -92,7 +83,7 @@ func (m Mark) lineColour() color.NRGBA {
 }
 
 // runs splits the mark's points into runs of finite (x, y) (and y2).
-func (m Mark) runs() []plotter.XYs {
+func markRuns(m Mark) []plotter.XYs {
 	var out []plotter.XYs
 	var cur plotter.XYs
 	for i := range m.X {
@@ -116,7 +107,7 @@ func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 
 // addMark adds m's plotters to p.
 func addMark(p *plot.Plot, m Mark) error {
-	glyph := draw.GlyphStyle{Color: m.Style.Colour, Radius: m.radius(), Shape: glyphOf(m.Style.Symbol)}
+	glyph := draw.GlyphStyle{Color: m.Style.Colour, Radius: markRadius(m), Shape: glyphOf(m.Style.Symbol)}
 	switch m.Kind {
 	case MarkPoints:
 		return addPoints(p, m, glyph)
@@ -156,7 +147,7 @@ func addPoints(p *plot.Plot, m Mark, glyph draw.GlyphStyle) error {
 		}
 		return nil
 	}
-	for _, run := range m.runs() {
+	for _, run := range markRuns(m) {
 		s, err := plotter.NewScatter(run)
 		if err != nil {
 			return err
@@ -169,13 +160,13 @@ func addPoints(p *plot.Plot, m Mark, glyph draw.GlyphStyle) error {
 
 // addLines draws a line or reference line, one line per run of defined points (with its points where asked or alone).
 func addLines(p *plot.Plot, m Mark, glyph draw.GlyphStyle) error {
-	for _, run := range m.runs() {
+	for _, run := range markRuns(m) {
 		l, err := plotter.NewLine(run)
 		if err != nil {
 			return err
 		}
-		l.Color = m.lineColour()
-		l.Width = m.width()
+		l.Color = markLineColour(m)
+		l.Width = markWidth(m)
 		l.Dashes = dashPattern(m.Style.Dash)
 		p.Add(l)
 		if m.WithPoints || len(run) == 1 {
@@ -198,7 +189,7 @@ func addArea(p *plot.Plot, m Mark) error {
 		if len(upper) >= 2 {
 			poly := append(append(plotter.XYs{}, upper...), reverseXYs(lower)...)
 			if pg, err := plotter.NewPolygon(poly); err == nil {
-				pg.Color = withAlpha(m.Style.Colour, m.areaOpacity())
+				pg.Color = withAlpha(m.Style.Colour, m.AreaOpacity())
 				pg.LineStyle.Width = 0
 				p.Add(pg)
 			}
@@ -232,7 +223,7 @@ func addSegments(p *plot.Plot, m Mark) error {
 			return err
 		}
 		l.Color = m.Style.Colour
-		l.Width = m.width()
+		l.Width = markWidth(m)
 		if m.Kind == MarkBars {
 			l.Width = vg.Points(8)
 		}
@@ -267,15 +258,8 @@ func addText(p *plot.Plot, m Mark) error {
 	return nil
 }
 
-func (m Mark) areaOpacity() float64 {
-	if m.Opacity > 0 {
-		return m.Opacity
-	}
-	return 0.19
-}
-
 // panelPlot is a panel's gonum plot, without a legend.
-func (s *Spec) panelPlot(pn Panel) (*plot.Plot, error) {
+func panelPlot(s *Spec, pn Panel) (*plot.Plot, error) {
 	p := NewPlot(pn.Title, pn.X.Title, pn.Y.Title)
 	p.Title.TextStyle.Font.Size = vg.Points(10)
 	// a vertical title longer than the panel is tall would run off the
@@ -290,7 +274,7 @@ func (s *Spec) panelPlot(pn Panel) (*plot.Plot, error) {
 	}
 	for _, m := range pn.Marks {
 		if m.Kind == MarkCells && s.Scale != nil {
-			h := s.heatmap(m)
+			h := specHeatmap(s, m)
 			p.Add(h)
 			continue
 		}
@@ -415,7 +399,7 @@ func (l specLegend) draw(c draw.Canvas, tl vg.Point, cols int) {
 // its symbol.
 func (l specLegend) thumbnail(c draw.Canvas, e LegendEntry, x, mid vg.Length) {
 	h := l.font.Font.Size * 0.8
-	if containsKind(e.Kinds, MarkArea) {
+	if slices.Contains(e.Kinds, MarkArea) {
 		// the fill as the plot draws it; an opaque region gets an outline,
 		// so that a white one still shows
 		box := []vg.Point{{X: x, Y: mid - h/2}, {X: x + l.thumb, Y: mid - h/2}, {X: x + l.thumb, Y: mid + h/2}, {X: x, Y: mid + h/2}}
@@ -424,20 +408,20 @@ func (l specLegend) thumbnail(c draw.Canvas, e LegendEntry, x, mid vg.Length) {
 			c.StrokeLines(draw.LineStyle{Color: color.NRGBA{0x99, 0x99, 0x99, 0xFF}, Width: vg.Points(0.5)}, append(box, box[0]))
 		}
 	}
-	if containsKind(e.Kinds, MarkLine) || containsKind(e.Kinds, MarkRefLine) || containsKind(e.Kinds, MarkInterval) {
+	if slices.Contains(e.Kinds, MarkLine) || slices.Contains(e.Kinds, MarkRefLine) || slices.Contains(e.Kinds, MarkInterval) {
 		c.StrokeLine2(draw.LineStyle{Color: e.Style.Colour, Width: vg.Points(1.5), Dashes: dashPattern(e.Style.Dash)}, x, mid, x+l.thumb, mid)
 	}
-	if containsKind(e.Kinds, MarkBars) {
+	if slices.Contains(e.Kinds, MarkBars) {
 		c.FillPolygon(e.Style.Colour, []vg.Point{{X: x + l.thumb/4, Y: mid - h/2}, {X: x + 3*l.thumb/4, Y: mid - h/2}, {X: x + 3*l.thumb/4, Y: mid + h/2}, {X: x + l.thumb/4, Y: mid + h/2}})
 	}
-	if e.Style.Symbol != "" && (containsKind(e.Kinds, MarkPoints) || e.Style.Symbol != "" && containsKind(e.Kinds, MarkLine) && e.pointsShown()) {
+	if e.Style.Symbol != "" && (slices.Contains(e.Kinds, MarkPoints) || e.Style.Symbol != "" && slices.Contains(e.Kinds, MarkLine) && legendPointsShown(e)) {
 		c.DrawGlyphNoClip(draw.GlyphStyle{Color: e.Style.Colour, Radius: vg.Points(2.5), Shape: glyphOf(e.Style.Symbol)}, vg.Point{X: x + l.thumb/2, Y: mid})
 	}
 }
 
-// pointsShown: a line entry's thumbnail shows its symbol when the
+// legendPointsShown: a line entry's thumbnail shows its symbol when the
 // entry's lines carry points (LegendEntries sets the symbol then).
-func (e LegendEntry) pointsShown() bool { return e.Style.Symbol != "" }
+func legendPointsShown(e LegendEntry) bool { return e.Style.Symbol != "" }
 
 // specLayout is where the panels and the legend go on a canvas.
 type specLayout struct {
@@ -471,11 +455,11 @@ func legendLayout(place LegendPlace, leg specLegend, r vg.Rectangle) specLayout 
 	return out
 }
 
-// Drawing is the spec's static drawing at its natural size.
-func (s *Spec) Drawing() (Drawing, error) {
+// SpecDrawing is the spec's static drawing at its natural size.
+func SpecDrawing(s *Spec) (Drawing, error) {
 	plots := make([]*plot.Plot, len(s.Panels))
 	for i, pn := range s.Panels {
-		p, err := s.panelPlot(pn)
+		p, err := panelPlot(s, pn)
 		if err != nil {
 			return Drawing{}, err
 		}
@@ -488,7 +472,7 @@ func (s *Spec) Drawing() (Drawing, error) {
 	if w == 0 {
 		w, h = 7*vg.Inch, 4.5*vg.Inch
 	}
-	return plotsDrawing(plots, s.cellsMin(), s.LegendEntries(), s.Legend, w, h), nil
+	return plotsDrawing(plots, cellsMin(s), s.LegendEntries(), s.Legend, w, h), nil
 }
 
 // plotsDrawing draws plots (one, or several side by side in rows) at
@@ -560,19 +544,19 @@ func wholeDots(h vg.Length) vg.Length {
 
 // cellsMin is a heatmap panel's least data area (every cell as wide as
 // its number).
-func (s *Spec) cellsMin() vg.Point {
+func cellsMin(s *Spec) vg.Point {
 	for _, pn := range s.Panels {
 		for _, m := range pn.Marks {
 			if m.Kind == MarkCells {
-				return corrCellsMin(s.heatmap(m))
+				return corrCellsMin(specHeatmap(s, m))
 			}
 		}
 	}
 	return vg.Point{}
 }
 
-// heatmap is a cells mark's plotter, on the spec's scale.
-func (s *Spec) heatmap(m Mark) *CorrHeatmap {
+// specHeatmap is a cells mark's plotter, on the spec's scale.
+func specHeatmap(s *Spec, m Mark) *CorrHeatmap {
 	h := NewCorrHeatmap(m.Cells, 0, 1)
 	if s.Scale != nil {
 		h.Min, h.Max, h.Reverse = s.Scale.Min, s.Scale.Max, s.Scale.Reverse

@@ -116,7 +116,7 @@ func TestSpecPlantedFaults(t *testing.T) {
 			t.Errorf("caption over a solid diagonal and triangles: %q, want %s named", got, want)
 		}
 	}
-	if _, err := solid.Figure("x", "", 0); err == nil {
+	if _, err := FigureOf(&solid, "x", "", 0); err == nil {
 		t.Error("a spec whose caption names what it does not draw gave a figure")
 	}
 	corr := *byID["corr"].Spec
@@ -176,14 +176,14 @@ func TestSpecPlantedFaults(t *testing.T) {
 func TestLegendOverDataFails(t *testing.T) {
 	t.Parallel()
 	s := AggregateSpec(profileResult())
-	d, err := s.Drawing()
+	d, err := SpecDrawing(s)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if p := d.LayoutProblems(); len(p) != 0 {
 		t.Fatalf("the spec's placement: %q", p)
 	}
-	plt, err := s.panelPlot(s.Panels[0])
+	plt, err := panelPlot(s, s.Panels[0])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -220,29 +220,6 @@ func TestStylesStudyWide(t *testing.T) {
 	}
 	if a.Rule("dm_auc") == a.Rule("borda") || a.Rule("dm_lbo") == a.Rule("plurality") || a.Rule("mean_rank") == a.Rule("dowdall") {
 		t.Error("rules share a style")
-	}
-}
-
-// TestRoundAxisBounds: chart bounds that are not round numbers are not
-// labelled; roundRange widens to round ones.
-func TestRoundAxisBounds(t *testing.T) {
-	t.Parallel()
-	if _, hi := roundRange(0, 0.0560505); hi != 0.06 {
-		t.Errorf("roundRange(0, 0.0560505) ends at %v", hi)
-	}
-	for _, v := range []float64{0.0560505, 1.03, 0.123} {
-		if IsRound(v) {
-			t.Errorf("%v is round", v)
-		}
-	}
-	for _, v := range []float64{0.06, 1, 0.25, -0.5, 120} {
-		if !IsRound(v) {
-			t.Errorf("%v is not round", v)
-		}
-	}
-	ax := echartsAxis(NewAxis("x").Fixed(-0.03, 1.03), 0, false)
-	if l, _ := ax["axisLabel"].(map[string]any); l["showMinLabel"] != false || l["showMaxLabel"] != false {
-		t.Errorf("axis %v labels its ends", ax)
 	}
 }
 

@@ -19,6 +19,7 @@ import (
 	"github.com/evalbook/evalbook/report/kinds"
 	"github.com/evalbook/evalbook/report/load"
 	"github.com/evalbook/evalbook/report/manifest"
+	"github.com/evalbook/evalbook/report/site"
 )
 
 // Options configure a build (the flags of evalbook build, serve and
@@ -49,6 +50,10 @@ type Options struct {
 	Command string
 	// Kinds is the analysis registry; nil means Kinds().
 	Kinds kinds.Registry
+	// Assets, when set, are the chart library, KaTeX and the Explore
+	// page's module the site embeds in place of the binary's (a build
+	// whose Assets have no module has no Explore page).
+	Assets *site.Assets
 	// Cache keeps analysis outputs between builds (evalbook serve); nil
 	// recomputes everything. NoCache ignores it.
 	Cache *Cache
@@ -259,7 +264,11 @@ func run(ctx context.Context, o *Options) (*built, error) {
 	if err != nil {
 		return nil, fmt.Errorf("provenance: %w", err)
 	}
-	site := &siteBuild{study: study, runs: runs, prov: prov, opts: *o, assets: loadAssets(), sources: in.Sources}
+	assets := loadAssets()
+	if o.Assets != nil {
+		assets = *o.Assets
+	}
+	site := &siteBuild{study: study, runs: runs, prov: prov, opts: *o, assets: assets, sources: in.Sources}
 	if len(site.assets.ECharts) == 0 && o.Format != "md" && o.Warn != nil {
 		fmt.Fprintln(o.Warn, "evalbook: warning: the ECharts asset was not built into this binary (run `make assets`, then rebuild); figures are static SVG only")
 	}

@@ -200,7 +200,10 @@ func randomSubset(r *rand.Rand, ids []string, min int) []string {
 // with the same table on the pages of an `evalbook build` of the demo's
 // manifest restricted to that view by datasets = […], methods = […] and
 // rules = […]: every column label, cell text (to the printed precision,
-// with its marks) and mark class. Then a reload with the view's fragment
+// with its marks) and mark class; and the CD diagram it draws (an ECharts
+// instance that painted its canvas) with that build's
+// data/critical-difference.json (mean ranks, critical difference,
+// cliques) and its chart option. Then a reload with the view's fragment
 // draws the same view, the stability analysis of the last view (its
 // perturbations in a worker, with progress) equals the stability page of
 // the restricted build, reset goes back to the published one, Space on a
@@ -385,7 +388,8 @@ type exploreData struct {
 // its controls (the metric cycling through metrics) and compares every
 // table it recomputes with the analysis pages leaderboard.html and
 // critical-difference.html of an evalbook build of the manifest that
-// restricted(k, view) writes: every column label, cell text and mark. It
+// restricted(k, view) writes: every column label, cell text and mark;
+// and the CD diagram it draws (checkExploreCD) with that build's. It
 // returns the page's data, the published view's tables and the last view.
 func compareViews(t *testing.T, page, built *browser, url string, n int, metrics []string, restricted func(k int, v exploreView) string) (exploreData, map[string]shownTable, exploreView) {
 	t.Helper()
@@ -412,6 +416,7 @@ func compareViews(t *testing.T, page, built *browser, url string, n int, metrics
 		}
 		draws = exploreDraws(t, page, draws)
 		got := readTables(t, page, "x-tab-")
+		cd := readExploreCD(t, page)
 		manifest := restricted(k, v)
 		if code, _, errOut := runCLI("build", manifest, "--quiet"); code != 0 {
 			t.Fatalf("view %d: evalbook build of the restricted manifest: exit %d: %s", k, code, errOut)
@@ -432,6 +437,7 @@ func compareViews(t *testing.T, page, built *browser, url string, n int, metrics
 		if k == 0 {
 			t.Logf("view 0 %+v: %d tables, the leaderboard's first row %v", v, len(want), want["leaderboard"].Rows[0])
 		}
+		checkExploreCD(t, cd, filepath.Join(filepath.Dir(manifest), "site"), fmt.Sprintf("%d %+v", k, v))
 		if !reflect.DeepEqual(got, want) {
 			for id, w := range want {
 				if g, ok := got[id]; !ok {

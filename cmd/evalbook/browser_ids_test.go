@@ -433,13 +433,18 @@ var exploreAssets = []string{"assets/explore-wasm.js", "assets/explore.js"}
 // it loads (the chart library, KaTeX, its charts' option scripts and
 // every static SVG, lazy or not), weighs at most 500 KB as a server
 // sends it (gzip at its fastest level); the table of every page's weight
-// is in the verbose log (make bench-pages prints it).
+// is in the verbose log (make bench-pages prints it). The Explore page
+// weighs at most 3 MB with what it loads, no other page loads its
+// scripts or data, and every other page weighs what it weighs in a build
+// without the Explore page but for the link to it
+// (checkExploreWeighsNothingElse).
 func TestDemoPageWeight(t *testing.T) {
 	t.Parallel()
 	requireChartAsset(t)
 	site := demoSite(t)
 	for name, page := range demoPages(t) {
-		charts := strings.Contains(page, `class="echart"`)
+		// the Explore page draws the CD diagram its module computes
+		charts := strings.Contains(page, `class="echart"`) || name == "explore.html"
 		echarts := strings.Count(page, `src="assets/echarts.min.js"`)
 		switch {
 		case charts && echarts != 1:
@@ -503,6 +508,9 @@ func TestDemoPageWeight(t *testing.T) {
 	}
 	if len(themes.ExploreWasm()) > 0 && explore != 1 {
 		t.Errorf("%d Explore pages in the demo, want 1", explore)
+	}
+	if explore == 1 {
+		checkExploreWeighsNothingElse(t, weights, site)
 	}
 }
 

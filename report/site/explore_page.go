@@ -36,6 +36,9 @@ type exploreView struct {
 	Aggregate, CriticalDiff   *navItem // the published analyses it recomputes
 	Stability                 *navItem
 	DatasetCount, MethodCount int
+	// Charts: the page draws charts (the CD diagram), so it loads the
+	// chart library as an analysis page with a chart does.
+	Charts bool
 }
 
 // choiceView is one option of a control: its id, label, and whether the
@@ -71,6 +74,7 @@ func (b *siteBuild) explorePage() (htmlPage, error) {
 	}
 	if d.CriticalDifference != nil {
 		v.CriticalDiff = b.navOf(d.CriticalDifference.ID)
+		v.Charts = true
 	}
 	if d.Stability != nil {
 		v.Stability = b.navOf(d.Stability.ID)

@@ -566,6 +566,9 @@ func (b *siteBuild) writeHTML() error {
 // hasChart reports whether a page draws an interactive chart: an
 // analysis with a chart option, or a narrative page embedding one.
 func hasChart(d *pageData) bool {
+	if d.Explore != nil && d.Explore.Charts {
+		return true
+	}
 	if d.Analysis != nil {
 		for _, f := range d.Analysis.Figures {
 			if f.Chart != "" {

@@ -188,7 +188,9 @@
     s.onload = draw;
     document.body.appendChild(s);
   }
-  function drawOne(el) {
+  // drawOne draws el's chart; update redraws it from its option (the
+  // Explore page's, new for each view) in the instance it has.
+  function drawOne(el, update) {
     var ec = window.echarts;
     var isDark = !!dark();
     var text = optionText(el);
@@ -196,7 +198,7 @@
     var chart = ec.getInstanceByDom(el);
     var entry = null;
     for (var j = 0; j < charts.length; j++) if (charts[j].el === el) entry = charts[j];
-    if (chart && entry && entry.dark === isDark) {
+    if (chart && entry && entry.dark === isDark && !update) {
       chart.resize(); // its page may have been hidden while the window changed size
       return;
     }
@@ -205,10 +207,11 @@
       chart = null;
     }
     var option = chartOption(text, isDark);
+    if (update) option.animation = false; // a view replaces the last at once
     stackPanels(option, el);
     layoutLegend(option, el);
     if (chart) {
-      chart.setTheme(isDark ? "dark" : {});
+      if (!entry || entry.dark !== isDark) chart.setTheme(isDark ? "dark" : {});
       chart.resize();
     } else {
       chart = ec.init(el, isDark ? "dark" : null, { renderer: "canvas" });
@@ -429,4 +432,5 @@
     draw();
   }
   window.evalbookCharts = function () { return charts.map(function (c) { return c.chart; }); };
+  window.evalbookDrawChart = function (el) { drawOne(el, true); }; // the Explore page draws the charts it computes
 })();

@@ -10,6 +10,7 @@
 package explore
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"slices"
@@ -97,6 +98,25 @@ type Result struct {
 	// Pending names what a quick result (ComputeQuick) left out and the
 	// full one (Compute) adds: "the Bayesian signed-rank test".
 	Pending []string `json:"pending,omitempty"`
+	// Figures are the recomputed analyses' figures that the page draws
+	// (the CD diagram), from the same figure spec as their pages'.
+	Figures []Figure `json:"figures,omitempty"`
+}
+
+// Figure is one figure as the page draws it: the ECharts option of the
+// figure spec the build draws the analysis page's figure from
+// (model.CDSpec), styled as the site styles its charts
+// (model.StyleChart), with its caption and alt text.
+type Figure struct {
+	Analysis string          `json:"analysis"`
+	ID       string          `json:"id"`
+	Title    string          `json:"title"`
+	Caption  string          `json:"caption"`
+	Alt      string          `json:"alt"`
+	Option   json.RawMessage `json:"option"`
+	// Height is the chart's height in CSS pixels, as on the analysis
+	// page.
+	Height int `json:"height"`
 }
 
 // Table is one table as a page shows it (model.Table, flattened).
@@ -227,6 +247,28 @@ func (res *Result) add(id, typ string, r analyses.Result, err error, n analyses.
 		spec := model.NewTable(t, id, model.TableOptions{Naming: n, Alpha: alpha, Siblings: tables})
 		res.Tables = append(res.Tables, flatten(id, t.Name, spec))
 	}
+	if cd, ok := r.(*significance.CriticalDifferenceResult); ok {
+		f, err := cdFigure(id, cd)
+		if err != nil {
+			res.Problems = append(res.Problems, typ+": the CD diagram: "+err.Error())
+			return
+		}
+		res.Figures = append(res.Figures, f)
+	}
+}
+
+// cdFigure is the CD diagram of r, with the figure id, title, chart
+// option and height of the analysis page (figures.CriticalDifference,
+// styled by the site).
+func cdFigure(id string, r *significance.CriticalDifferenceResult) (Figure, error) {
+	s := model.CDSpec(r)
+	f := Figure{Analysis: id, ID: id, Title: "Critical-difference diagram", Caption: s.Caption, Alt: s.Alt(),
+		Height: model.CDChartHeight(len(r.Methods), len(r.Cliques)+len(r.BayesianCliques))}
+	raw, err := json.Marshal(s.EChartsOption())
+	if err == nil {
+		f.Option, err = model.StyleChart(raw, &f.Height)
+	}
+	return f, err
 }
 
 // setNaming gives a result the study's labels, as the build's kinds do.

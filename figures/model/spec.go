@@ -1,13 +1,14 @@
-package figures
+package model
 
 // A figure spec says once what a figure shows: its panels, their marks
 // (points, lines, bars, intervals, bands, text, reference lines with
 // their dash), their axes with titles, the legend and where it goes, and
 // each series' style from the study-wide Styles. The static drawing
-// (spec_plot.go, gonum/plot: SVG, PDF, PNG) and the ECharts option
+// (package figures, gonum/plot: SVG, PDF, PNG) and the ECharts option
 // (spec_echarts.go) are both derived from it, and the caption is checked
 // against it (CaptionProblems), so the outputs cannot disagree on what
-// is drawn.
+// is drawn. A figure spec needs no gonum, so the Explore page's WebAssembly
+// module draws the same figures from it.
 
 import (
 	"fmt"
@@ -65,7 +66,7 @@ type Style struct {
 }
 
 // Hex is the style's colour as #rrggbb.
-func (s Style) Hex() string { return hexOf(s.Colour) }
+func (s Style) Hex() string { return HexOf(s.Colour) }
 
 // Mark is one thing drawn in a panel.
 type Mark struct {
@@ -165,12 +166,6 @@ type Spec struct {
 	// Caption is the figure's caption; Subject what the alt text calls
 	// the figure ("performance profiles of 12 methods").
 	Caption, Subject string
-	// Static, when set, draws the figure in place of the panels' generic
-	// drawing, for a layout panels cannot hold (the forest plot's text
-	// columns, the critical-difference diagram's rank axis). It must draw
-	// the spec's marks in the spec's styles: OutputProblems holds it to
-	// the figure spec as it holds the generic drawing.
-	Static func() (Drawing, error) `json:"-"`
 }
 
 // LegendEntry is one entry of a figure's legend.
@@ -213,7 +208,7 @@ func (s *Spec) LegendEntries() []LegendEntry {
 				e.Style.Dash = m.Style.Dash
 			}
 			if m.Kind == MarkArea && e.Opacity == 0 {
-				e.Opacity = m.areaOpacity()
+				e.Opacity = m.AreaOpacity()
 			}
 		}
 	}
@@ -237,7 +232,7 @@ func (s *Spec) Alt() string {
 	if subject == "" {
 		subject = "figure"
 	}
-	b.WriteString(upperFirst(subject))
+	b.WriteString(UpperFirst(subject))
 	if len(s.Panels) > 1 {
 		var titles []string
 		for _, p := range s.Panels {
@@ -280,7 +275,8 @@ func containsString(ss []string, s string) bool {
 	return false
 }
 
-func upperFirst(s string) string {
+// UpperFirst is s with its first letter in upper case.
+func UpperFirst(s string) string {
 	if s == "" {
 		return s
 	}
@@ -352,7 +348,8 @@ func captionTokens(c string) map[string]bool {
 	return out
 }
 
-func (s *Spec) marks() []Mark {
+// Marks are the spec's marks, panel by panel.
+func (s *Spec) Marks() []Mark {
 	var out []Mark
 	for _, p := range s.Panels {
 		out = append(out, p.Marks...)
@@ -361,7 +358,7 @@ func (s *Spec) marks() []Mark {
 }
 
 func (s *Spec) hasKind(k MarkKind) bool {
-	for _, m := range s.marks() {
+	for _, m := range s.Marks() {
 		if m.Kind == k {
 			return true
 		}
@@ -370,7 +367,7 @@ func (s *Spec) hasKind(k MarkKind) bool {
 }
 
 func (s *Spec) hasDash(d Dash) bool {
-	for _, m := range s.marks() {
+	for _, m := range s.Marks() {
 		if (m.Kind == MarkLine || m.Kind == MarkRefLine || m.Kind == MarkInterval) && m.Style.Dash == d {
 			return true
 		}
@@ -379,7 +376,7 @@ func (s *Spec) hasDash(d Dash) bool {
 }
 
 func (s *Spec) hasSymbol(y Symbol) bool {
-	for _, m := range s.marks() {
+	for _, m := range s.Marks() {
 		if (m.Kind == MarkPoints || m.Kind == MarkLine && m.WithPoints) && m.Style.Symbol == y {
 			return true
 		}
@@ -391,7 +388,7 @@ func (s *Spec) hasColour(c color.NRGBA) bool {
 	if s.Scale != nil && (s.Scale.Low == c || s.Scale.High == c || s.Scale.HasMid && s.Scale.Mid == c) {
 		return true
 	}
-	for _, m := range s.marks() {
+	for _, m := range s.Marks() {
 		if m.Style.Colour == c {
 			return true
 		}
@@ -429,31 +426,6 @@ func (s *Spec) Check() error {
 	return nil
 }
 
-// Figure renders the figure spec: its drawing, SVG and ECharts option, with the
-// caption and alt text from the figure spec.
-func (s *Spec) Figure(id, title string, height int) (Figure, error) {
-	if err := s.Check(); err != nil {
-		return Figure{}, fmt.Errorf("figure %s: %w", id, err)
-	}
-	draw := s.Drawing
-	if s.Static != nil {
-		draw = s.Static
-	}
-	drw, err := draw()
-	if err != nil {
-		return Figure{}, fmt.Errorf("figure %s: %w", id, err)
-	}
-	svg, err := drw.SVG()
-	if err != nil {
-		return Figure{}, err
-	}
-	chart, err := ChartJSON(s.EChartsOption())
-	if err != nil {
-		return Figure{}, err
-	}
-	return Figure{ID: id, Title: title, Caption: s.Caption, Alt: s.Alt(), SVG: svg, Drawing: &drw, Chart: chart, Height: height, Spec: s}, nil
-}
-
 // niceStep is a round step (1, 2 or 5 × 10^k) near span/n.
 func niceStep(span float64, n int) float64 {
 	if !(span > 0) || n <= 0 {
@@ -469,10 +441,10 @@ func niceStep(span float64, n int) float64 {
 	return 10 * p
 }
 
-// roundRange widens [lo, hi] to round numbers (multiples of a nice step
+// RoundRange widens [lo, hi] to round numbers (multiples of a nice step
 // of about a fifth of the span), so an axis's end labels read 0.05, not
 // 0.0560505.
-func roundRange(lo, hi float64) (float64, float64) {
+func RoundRange(lo, hi float64) (float64, float64) {
 	if !(hi > lo) {
 		return lo, hi
 	}
@@ -498,3 +470,29 @@ func IsRound(v float64) bool {
 	m := v / math.Pow(10, e-1) // two leading digits before the point
 	return math.Abs(m-math.Round(m)) < 1e-6
 }
+
+// AreaOpacity is the fill's opacity of a band (0.19 unless set).
+func (m Mark) AreaOpacity() float64 {
+	if m.Opacity > 0 {
+		return m.Opacity
+	}
+	return 0.19
+}
+
+// Radius is a symbol's radius in points (2.5 unless set).
+func (m Mark) Radius() float64 {
+	if m.Size > 0 {
+		return m.Size
+	}
+	return 2.5
+}
+
+// LineWidth is a line's width in points (1.5 unless set).
+func (m Mark) LineWidth() float64 {
+	if m.Size > 0 {
+		return m.Size
+	}
+	return 1.5
+}
+
+func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }

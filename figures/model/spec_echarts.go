@@ -1,4 +1,4 @@
-package figures
+package model
 
 // The ECharts backend of a figure spec: one grid per panel (side by
 // side), one series per mark in the mark's style, the legend under the
@@ -140,9 +140,9 @@ func (s *Spec) echartsScale() map[string]any {
 	if s.Scale == nil {
 		return nil
 	}
-	colours := []string{hexOf(s.Scale.Low), hexOf(s.Scale.High)}
+	colours := []string{HexOf(s.Scale.Low), HexOf(s.Scale.High)}
 	if s.Scale.HasMid {
-		colours = []string{hexOf(s.Scale.Low), hexOf(s.Scale.Mid), hexOf(s.Scale.High)}
+		colours = []string{HexOf(s.Scale.Low), HexOf(s.Scale.Mid), HexOf(s.Scale.High)}
 	}
 	if s.Scale.Reverse {
 		for i, j := 0, len(colours)-1; i < j; i, j = i+1, j-1 {
@@ -272,7 +272,7 @@ func seriesBase(m Mark, i int, typ string) map[string]any {
 
 // seriesXY is point j of a mark with y, named when the mark names it.
 func seriesXY(m Mark, j int, y float64) any {
-	v := []any{JSONFloat(m.X[j]), JSONFloat(y)}
+	v := []any{jsonFloat(m.X[j]), jsonFloat(y)}
 	if m.Names != nil && m.Names[j] != "" {
 		return map[string]any{"name": m.Names[j], "value": v}
 	}
@@ -299,7 +299,7 @@ func pointsSeries(m Mark, i int) []any {
 	}
 	se["data"] = data
 	se["symbol"] = echartsSymbol(m.Style.Symbol)
-	se["symbolSize"] = 2 * px(float64(m.radius())) * 1.2
+	se["symbolSize"] = 2 * px(m.Radius()) * 1.2
 	// opaque, as the static figure draws them (ECharts' default 0.8
 	// mixes a dark colour with a dark page under 3:1)
 	se["itemStyle"] = map[string]any{"color": m.Style.Hex(), "opacity": 1}
@@ -312,7 +312,7 @@ func lineSeries(m Mark, i int) []any {
 	var data []any
 	if m.Kind == MarkInterval {
 		for j := range m.X {
-			data = append(data, []any{m.X[j], JSONFloat(m.Y[j])}, []any{m.X[j], JSONFloat(m.Y2[j])}, []any{m.X[j], nil})
+			data = append(data, []any{m.X[j], jsonFloat(m.Y[j])}, []any{m.X[j], jsonFloat(m.Y2[j])}, []any{m.X[j], nil})
 		}
 	} else {
 		for j := range m.X {
@@ -323,7 +323,7 @@ func lineSeries(m Mark, i int) []any {
 	// on a screen no line is thinner than 2 px: thinner, its antialiased
 	// pixels fall under 3:1 contrast with a dark page
 	least := 2.0
-	line := map[string]any{"color": m.Style.Hex(), "width": math.Max(least, px(float64(m.width()))), "type": string(m.Style.Dash)}
+	line := map[string]any{"color": m.Style.Hex(), "width": math.Max(least, px(m.LineWidth())), "type": string(m.Style.Dash)}
 	if m.Style.Dash == "" {
 		line["type"] = string(Solid)
 	}
@@ -373,7 +373,7 @@ func bandSeries(m Mark, i, k int) []any {
 		se["itemStyle"] = map[string]any{"color": m.Style.Hex()}
 	}
 	lo["data"], wd["data"] = dl, dw
-	wd["areaStyle"] = map[string]any{"color": m.Style.Hex(), "opacity": m.areaOpacity()}
+	wd["areaStyle"] = map[string]any{"color": m.Style.Hex(), "opacity": m.AreaOpacity()}
 	return []any{lo, wd}
 }
 
@@ -410,7 +410,10 @@ func textSeries(m Mark, i int) []any {
 // cellsSeries is a heatmap series, each cell's label black or white for contrast.
 func (s *Spec) cellsSeries(m Mark, i int) []any {
 	se := seriesBase(m, i, "heatmap")
-	hm := s.heatmap(m)
+	lo, hi, reverse := 0.0, 1.0, false
+	if s.Scale != nil {
+		lo, hi, reverse = s.Scale.Min, s.Scale.Max, s.Scale.Reverse
+	}
 	var data []any
 	for r, row := range m.Cells {
 		for c, v := range row {
@@ -420,7 +423,7 @@ func (s *Spec) cellsSeries(m Mark, i int) []any {
 			}
 			// each label black or white, whichever contrasts more with its cell
 			text := "#000000"
-			if cellText(hm.Colour(v)) == color.White {
+			if CellText(CellColour(lo, hi, reverse, v)) == color.White {
 				text = "#ffffff"
 			}
 			label := map[string]any{"color": text}
@@ -453,4 +456,12 @@ func (pn Panel) textRoom() (left, right int) {
 		}
 	}
 	return left, right
+}
+
+// jsonFloat returns v, or nil when it is not finite, for chart data.
+func jsonFloat(v float64) any {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return nil
+	}
+	return v
 }
