@@ -52,8 +52,8 @@ func checklistBlocks(t *testing.T) []docBlock {
 	return blocks
 }
 
-// copyModule copies what a build of the report package needs (no test
-// files but those named) into dir.
+// copyModule copies what a build and the tests of the report package
+// need into dir (with keepTests, only the test files it names).
 func copyModule(t *testing.T, dir string, keepTests map[string]bool) {
 	t.Helper()
 	root, _ := filepath.Abs("..")
@@ -64,19 +64,19 @@ func copyModule(t *testing.T, dir string, keepTests map[string]bool) {
 		}
 		os.WriteFile(filepath.Join(dir, name), b, 0o644)
 	}
-	for _, top := range []string{"analyses", "figures", "report", "themes"} {
+	for _, top := range []string{"analyses", "figures", "internal", "report", "themes"} {
 		err := filepath.WalkDir(filepath.Join(root, top), func(p string, d fs.DirEntry, err error) error {
 			if err != nil {
 				return err
 			}
 			rel, _ := filepath.Rel(root, p)
 			if d.IsDir() {
-				if d.Name() == "testdata" && top != "report" {
+				if d.Name() == "testdata" && top == "analyses" {
 					return filepath.SkipDir
 				}
 				return os.MkdirAll(filepath.Join(dir, rel), 0o755)
 			}
-			if strings.HasSuffix(p, "_test.go") && !keepTests[filepath.ToSlash(rel)] {
+			if strings.HasSuffix(p, "_test.go") && keepTests != nil && !keepTests[filepath.ToSlash(rel)] {
 				return nil
 			}
 			b, err := os.ReadFile(p)
@@ -105,20 +105,23 @@ func TestAddingAnAnalysisChecklist(t *testing.T) {
 	}
 	t.Parallel()
 	dir := t.TempDir()
-	keep := map[string]bool{"report/buildtest_test.go": true, "report/notes_test.go": true, "report/readme_test.go": true}
-	copyModule(t, dir, keep)
+	copyModule(t, dir, nil)
 	blocks := checklistBlocks(t)
 	var tests []string
 	for _, b := range blocks {
 		path := filepath.Join(dir, filepath.FromSlash(b.file))
 		switch b.file {
 		case "README.md":
-			f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+			readme, err := os.ReadFile(path)
 			if err != nil {
 				t.Fatal(err)
 			}
-			fmt.Fprint(f, b.text)
-			f.Close()
+			if !strings.HasPrefix(b.text, "| `") {
+				readme = append(readme, b.text...) // a section: at the end
+			} else if readme, err = insertTypeRow(readme, b.text); err != nil {
+				t.Fatal(err)
+			}
+			os.WriteFile(path, readme, 0o644)
 		default:
 			if _, err := os.Stat(path); err == nil {
 				t.Fatalf("the doc's block for %s would overwrite an existing file", b.file)
@@ -137,17 +140,53 @@ func TestAddingAnAnalysisChecklist(t *testing.T) {
 	if len(blocks) < 5 || len(tests) == 0 {
 		t.Fatalf("the doc has %d file blocks and %d tests; want the five pieces and the kind's test", len(blocks), len(tests))
 	}
-	run := "^(" + strings.Join(append(tests, "TestNotesMatchKinds", "TestReadmeDocumentsEveryAnalysis"), "|") + ")$"
-	cmd := exec.Command(goTool, "test", "-count=1", "-vet=off", "-trimpath", "-v", "-run", run, "./report/")
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("the checklist's example does not pass in a copy of the module: %v\n%s", err, out)
-	}
-	for _, name := range append(tests, "TestNotesMatchKinds", "TestReadmeDocumentsEveryAnalysis") {
-		if !strings.Contains(string(out), "--- PASS: "+name+" ") {
-			t.Errorf("%s did not pass in the copy:\n%s", name, out)
+	// The whole suites of the packages the example adds to (its own,
+	// figures, the kinds), and of report the tests that hold every kind
+	// to the house's rules: documented, noted, in the schema, small
+	// functions, doc comments, stages, papers cited by author.
+	registry := []string{"TestNotesParse", "TestNotesMatchKinds", "TestReadmeDocumentsEveryAnalysis", "TestReadmeNameTables",
+		"TestSchemaCoversTheParser", "TestManifestMessages", "TestFunctionsAreSmall", "TestExportedNamesHaveDocComments",
+		"TestPackageSizes", "TestPackageStageOrder", "TestFileStageOrder"}
+	for _, c := range [][]string{
+		{"test", "-count=1", "-short", "-vet=off", "-trimpath", "./analyses/spread/", "./figures/...", "./report/kinds/"},
+		{"test", "-count=1", "-vet=off", "-trimpath", "-v", "-run", "^(" + strings.Join(append(tests, registry...), "|") + ")$", "./report/"},
+	} {
+		cmd := exec.Command(goTool, c...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod")
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("the checklist's example does not pass in a copy of the module (go %s): %v\n%s", strings.Join(c, " "), err, out)
+		}
+		if c[len(c)-1] != "./report/" {
+			continue
+		}
+		for _, name := range append(tests, registry...) {
+			if !strings.Contains(string(out), "--- PASS: "+name+" ") {
+				t.Errorf("%s did not pass in the copy:\n%s", name, out)
+			}
 		}
 	}
+}
+
+// insertTypeRow puts a table row after the last row of the README's
+// table under "### Analysis types".
+func insertTypeRow(readme []byte, row string) ([]byte, error) {
+	text := string(readme)
+	i := strings.Index(text, "\n### Analysis types\n")
+	if i < 0 {
+		return nil, fmt.Errorf("README.md has no ### Analysis types")
+	}
+	end := i + 1
+	lines := strings.SplitAfter(text[i+1:], "\n")
+	seen := false
+	for _, l := range lines {
+		if strings.HasPrefix(l, "|") {
+			seen = true
+		} else if seen {
+			break
+		}
+		end += len(l)
+	}
+	return []byte(text[:end] + row + text[end:]), nil
 }
