@@ -211,10 +211,21 @@ func cpuTime(b *testing.B) time.Duration {
 }
 
 // engineBenchSame checks that the engine and the CSV build give the same
-// effect tables: byte-identical, or every number within 1e-12 relative
-// (the engine sums in another order). A difference fails the bench: it is
-// a wrong number, not a slow one.
+// effect tables (sameTables). A difference fails the bench: it is a wrong
+// number, not a slow one.
 func engineBenchSame(b *testing.B, fromEngine, fromCSV map[string][]byte) {
+	worst, err := sameTables(fromEngine, fromCSV)
+	if err != nil {
+		b.Fatal(err)
+	}
+	fmt.Printf("   same effects from both sides (largest relative difference %.1e)\n", worst)
+}
+
+// sameTables checks that the engine's and the files' CSV tables are the
+// same: byte-identical, or every number within 1e-12 absolute or relative
+// (the engine sums in another order); it returns the largest relative
+// difference.
+func sameTables(fromEngine, fromCSV map[string][]byte) (float64, error) {
 	worst := 0.0
 	for id, e := range fromEngine {
 		c := fromCSV[id]
@@ -229,12 +240,12 @@ func engineBenchSame(b *testing.B, fromEngine, fromCSV map[string][]byte) {
 			slices.Sort(cr[1:])
 		}
 		if len(er) != len(cr) {
-			b.Fatalf("%s.csv: %d lines from the engine, %d from the CSV", id, len(er), len(cr))
+			return 0, fmt.Errorf("%s.csv: %d lines from the engine, %d from the CSV", id, len(er), len(cr))
 		}
 		for i := range er {
 			ef, cf := strings.Split(er[i], ","), strings.Split(cr[i], ",")
 			if len(ef) != len(cf) {
-				b.Fatalf("%s.csv line %d: %q from the engine, %q from the CSV", id, i+1, er[i], cr[i])
+				return 0, fmt.Errorf("%s.csv line %d: %q from the engine, %q from the CSV", id, i+1, er[i], cr[i])
 			}
 			for j := range ef {
 				if ef[j] == cf[j] {
@@ -243,13 +254,13 @@ func engineBenchSame(b *testing.B, fromEngine, fromCSV map[string][]byte) {
 				x, errx := strconv.ParseFloat(ef[j], 64)
 				y, erry := strconv.ParseFloat(cf[j], 64)
 				if errx != nil || erry != nil || !scalar.EqualWithinAbsOrRel(x, y, 1e-12, 1e-12) {
-					b.Fatalf("%s.csv line %d field %d: %q from the engine, %q from the CSV", id, i+1, j+1, ef[j], cf[j])
+					return 0, fmt.Errorf("%s.csv line %d field %d: %q from the engine, %q from the CSV", id, i+1, j+1, ef[j], cf[j])
 				}
 				worst = math.Max(worst, math.Abs(x-y)/math.Max(math.Abs(x), math.Abs(y)))
 			}
 		}
 	}
-	fmt.Printf("   same effects from both sides (largest relative difference %.1e)\n", worst)
+	return worst, nil
 }
 
 // BenchmarkEngineMeta1G (make bench-engine-1g; skipped unless

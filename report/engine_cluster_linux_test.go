@@ -329,4 +329,5 @@ func TestEngine(t *testing.T) {
 	t.Run("Cache", func(t *testing.T) { testEngineCache(t, c) })
 	t.Run("Logs", func(t *testing.T) { testEngineLogs(t, c) })
 	t.Run("Trim", func(t *testing.T) { testEngineTrim(t, c) })
+	t.Run("Paths", func(t *testing.T) { testEnginePaths(t, c) })
 }
