@@ -214,7 +214,7 @@ func cpuTime(b *testing.B) time.Duration {
 // effect tables (sameTables). A difference fails the bench: it is a wrong
 // number, not a slow one.
 func engineBenchSame(b *testing.B, fromEngine, fromCSV map[string][]byte) {
-	worst, err := sameTables(fromEngine, fromCSV)
+	worst, err := sameTables(fromEngine, fromCSV, 1e-12)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -222,10 +222,10 @@ func engineBenchSame(b *testing.B, fromEngine, fromCSV map[string][]byte) {
 }
 
 // sameTables checks that the engine's and the files' CSV tables are the
-// same: byte-identical, or every number within 1e-12 absolute or relative
-// (the engine sums in another order); it returns the largest relative
-// difference.
-func sameTables(fromEngine, fromCSV map[string][]byte) (float64, error) {
+// same: byte-identical, or every number within 1e-12 relative or abs
+// absolute (the engine sums in another order); it returns the largest
+// relative difference.
+func sameTables(fromEngine, fromCSV map[string][]byte, abs float64) (float64, error) {
 	worst := 0.0
 	for id, e := range fromEngine {
 		c := fromCSV[id]
@@ -253,7 +253,7 @@ func sameTables(fromEngine, fromCSV map[string][]byte) (float64, error) {
 				}
 				x, errx := strconv.ParseFloat(ef[j], 64)
 				y, erry := strconv.ParseFloat(cf[j], 64)
-				if errx != nil || erry != nil || !scalar.EqualWithinAbsOrRel(x, y, 1e-12, 1e-12) {
+				if errx != nil || erry != nil || !scalar.EqualWithinAbsOrRel(x, y, abs, 1e-12) {
 					return 0, fmt.Errorf("%s.csv line %d field %d: %q from the engine, %q from the CSV", id, i+1, j+1, ef[j], cf[j])
 				}
 				worst = math.Max(worst, math.Abs(x-y)/math.Max(math.Abs(x), math.Abs(y)))
@@ -335,7 +335,18 @@ func BenchmarkEngineMeta1G(b *testing.B) {
 			rows, csv, float64(st.Size())/1e6, strings.TrimSpace(s.exec(b, "SELECT version()", nil)), loadAvg())
 		fromEngine, eng := engineBench1GBuild(b, s, filepath.Join(work, "study.toml"), filepath.Join(work, "site-engine"))
 		fromFile, file := engineBench1GBuild(b, s, filepath.Join(dir, "study.toml"), filepath.Join(work, "site-file"))
-		engineBenchSame(b, fromEngine, fromFile)
+		// 250,000 pairs per dataset: an effect near 0 (nDCG's mean
+		// differences are about 2e-5 against values of 0.3) keeps the
+		// summation's absolute error, about 4e-16, and a p-value about
+		// 0.8 times z's: up to 2e-12 here. Checked against the exact
+		// decimal mean of ds10's differences (Python's fractions,
+		// 2.1711516e-05): the engine's is within 3e-15 of it
+		// (relative), the file's shifted Welford updates within 2e-11.
+		worst, err := sameTables(fromEngine, fromFile, 1e-11)
+		if err != nil {
+			b.Fatal(err)
+		}
+		fmt.Printf("   same effects from both sides (within 1e-12 relative or 1e-11 absolute; largest relative difference %.1e)\n", worst)
 		fmt.Printf("   engine / local file: wall %.2fx (budget 2x), CPU %.2fx counting the server; load %s\n",
 			eng.wall.Seconds()/file.wall.Seconds(), (eng.cpu+eng.server).Seconds()/(file.cpu+file.server).Seconds(), loadAvg())
 	}

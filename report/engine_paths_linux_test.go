@@ -122,7 +122,7 @@ func testEnginePaths(t *testing.T, c *chCluster) {
 		if s := sent(site); s != tc.sent {
 			t.Errorf("%s: the analysis sent %q, want %q", tc.name, s, tc.sent)
 		}
-		if _, err := sameTables(map[string][]byte{"meta": []byte(got)}, map[string][]byte{"meta": []byte(want)}); err != nil {
+		if _, err := sameTables(map[string][]byte{"meta": []byte(got)}, map[string][]byte{"meta": []byte(want)}, 1e-12); err != nil {
 			t.Errorf("%s: the engine's numbers differ from the files': %v\nengine:\n%s\nfiles:\n%s", tc.name, err, got, want)
 		}
 	}
