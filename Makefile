@@ -16,7 +16,7 @@ AXE      := node_modules/axe-core/axe.min.js
 BIN      := bin/evalbook
 DEMO     := sites/demo
 
-.PHONY: all build assets explore-wasm dist dist-check demo test test-race test-short fuzz bench bench-scaling bench-sertkan2023 bench-cache bench-1g bench-issues bench-pack bench-pages bench-offline lint deps clean shots
+.PHONY: all build assets explore-wasm dist dist-check demo test test-race test-short fuzz bench bench-scaling bench-sertkan2023 bench-cache bench-1g bench-engine-1g bench-issues bench-pack bench-pages bench-offline lint deps clean shots
 
 all: build
 
@@ -335,4 +335,16 @@ bench-offline:
 # deps) and about 10 GB free in the temp dir.
 .PHONY: bench-engine
 bench-engine:
-	EVALBOOK_BENCH_ENGINE=$${EVALBOOK_BENCH_ENGINE:-100000000} $(GO) test -run '^$$' -bench BenchmarkEngineMeta -benchtime 1x -timeout 60m ./report/
+	EVALBOOK_BENCH_ENGINE=$${EVALBOOK_BENCH_ENGINE:-100000000} $(GO) test -run '^$$' -bench 'BenchmarkEngineMeta$$' -benchtime 1x -timeout 60m ./report/
+
+# bench-engine-1g: bench-1g's 30 million rows (the same units.csv, 1 GB)
+# loaded into one local clickhouse-server (kept in $(META1G)-clickhouse,
+# loaded again only when the CSV changes: about 2 minutes), the study
+# built from the engine table and from the local file in one run, side by
+# side: wall, CPU in evalbook and in the server, bytes the engine sent,
+# and the server's query log (duration, CPU, rows read, memory per
+# query). Budget (printed, never asserted): engine wall <= 2x the file's.
+.PHONY: bench-engine-1g
+bench-engine-1g:
+	@test -f $(META1G)/study.toml || $(GO) run ./sites/bench/metagen -units 250000 $(META1G)
+	EVALBOOK_BENCH_ENGINE_1G=$(META1G) $(GO) test -run '^$$' -bench 'BenchmarkEngineMeta1G$$' -benchtime 1x -timeout 30m ./report/

@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -20,6 +21,8 @@ import (
 	"time"
 
 	"gonum.org/v1/gonum/floats/scalar"
+
+	"github.com/evalbook/evalbook/report/load"
 )
 
 // engineBenchValue is the per-user value of the bench tables, from the
@@ -208,24 +211,41 @@ func cpuTime(b *testing.B) time.Duration {
 }
 
 // engineBenchSame checks that the engine and the CSV build give the same
-// effect tables: byte-identical, or every number within 1e-12 relative
-// (the engine sums in another order). A difference fails the bench: it is
-// a wrong number, not a slow one.
+// effect tables (sameTables). A difference fails the bench: it is a wrong
+// number, not a slow one.
 func engineBenchSame(b *testing.B, fromEngine, fromCSV map[string][]byte) {
+	worst, err := sameTables(fromEngine, fromCSV, 1e-12)
+	if err != nil {
+		b.Fatal(err)
+	}
+	fmt.Printf("   same effects from both sides (largest relative difference %.1e)\n", worst)
+}
+
+// sameTables checks that the engine's and the files' CSV tables are the
+// same: byte-identical, or every number within 1e-12 relative or abs
+// absolute (the engine sums in another order); it returns the largest
+// relative difference.
+func sameTables(fromEngine, fromCSV map[string][]byte, abs float64) (float64, error) {
 	worst := 0.0
 	for id, e := range fromEngine {
 		c := fromCSV[id]
 		if bytes.Equal(e, c) {
 			continue
 		}
+		// The rows in one order: the engine lists the datasets sorted, a
+		// file in their order of appearance.
 		er, cr := strings.Split(string(e), "\n"), strings.Split(string(c), "\n")
+		if len(er) > 1 && len(cr) > 1 {
+			slices.Sort(er[1:])
+			slices.Sort(cr[1:])
+		}
 		if len(er) != len(cr) {
-			b.Fatalf("%s.csv: %d lines from the engine, %d from the CSV", id, len(er), len(cr))
+			return 0, fmt.Errorf("%s.csv: %d lines from the engine, %d from the CSV", id, len(er), len(cr))
 		}
 		for i := range er {
 			ef, cf := strings.Split(er[i], ","), strings.Split(cr[i], ",")
 			if len(ef) != len(cf) {
-				b.Fatalf("%s.csv line %d: %q from the engine, %q from the CSV", id, i+1, er[i], cr[i])
+				return 0, fmt.Errorf("%s.csv line %d: %q from the engine, %q from the CSV", id, i+1, er[i], cr[i])
 			}
 			for j := range ef {
 				if ef[j] == cf[j] {
@@ -233,12 +253,181 @@ func engineBenchSame(b *testing.B, fromEngine, fromCSV map[string][]byte) {
 				}
 				x, errx := strconv.ParseFloat(ef[j], 64)
 				y, erry := strconv.ParseFloat(cf[j], 64)
-				if errx != nil || erry != nil || !scalar.EqualWithinAbsOrRel(x, y, 1e-12, 1e-12) {
-					b.Fatalf("%s.csv line %d field %d: %q from the engine, %q from the CSV", id, i+1, j+1, ef[j], cf[j])
+				if errx != nil || erry != nil || !scalar.EqualWithinAbsOrRel(x, y, abs, 1e-12) {
+					return 0, fmt.Errorf("%s.csv line %d field %d: %q from the engine, %q from the CSV", id, i+1, j+1, ef[j], cf[j])
 				}
 				worst = math.Max(worst, math.Abs(x-y)/math.Max(math.Abs(x), math.Abs(y)))
 			}
 		}
 	}
-	fmt.Printf("   same effects from both sides (largest relative difference %.1e)\n", worst)
+	return worst, nil
+}
+
+// BenchmarkEngineMeta1G (make bench-engine-1g; skipped unless
+// EVALBOOK_BENCH_ENGINE_1G names the directory of make bench-1g's study,
+// written by `go run ./sites/bench/metagen -units 250000 DIR`): the same
+// 30 million rows of units.csv loaded into one local clickhouse-server
+// (kept in DIR-clickhouse and loaded again only when the CSV changed),
+// the study built from the engine table and from the local file, side by
+// side in one run: wall, CPU of this process and of the server, the
+// bytes the engine sent, and where the server spent its time (the query
+// log: duration, CPU, rows read, memory of each query). The two builds
+// must give the same effect tables (a difference fails the bench: it is
+// a wrong number); no figure is ever asserted.
+func BenchmarkEngineMeta1G(b *testing.B) {
+	dir := os.Getenv("EVALBOOK_BENCH_ENGINE_1G")
+	if dir == "" {
+		b.Skip("set EVALBOOK_BENCH_ENGINE_1G=<metagen dir> (make bench-engine-1g) to run the 1 GB engine bench")
+	}
+	csv := filepath.Join(dir, "units.csv")
+	st, err := os.Stat(csv)
+	if err != nil {
+		b.Fatalf("%v (make bench-engine-1g writes it with go run ./sites/bench/metagen -units 250000 %s)", err, dir)
+	}
+	bin, args := clickhouseBinary(b)
+	ports := freePorts(b, 3)
+	s := &chServer{dir: dir + "-clickhouse", http: ports[0], tcp: ports[1], bin: bin, args: args,
+		profile: "<max_memory_usage>8000000000</max_memory_usage><log_queries>1</log_queries>"}
+	writeServerConfig(b, s, ports[2], []*chServer{s})
+	s.start(b)
+	defer s.stop()
+	marker := filepath.Join(s.dir, "loaded")
+	want := fmt.Sprintf("%s %d %d\n", csv, st.Size(), st.ModTime().UnixNano())
+	if got, _ := os.ReadFile(marker); string(got) != want {
+		s.exec(b, "DROP TABLE IF EXISTS per_user", nil)
+		s.exec(b, "CREATE TABLE per_user (dataset String, method String, unit String, metric String, value Float64) ENGINE = MergeTree ORDER BY (dataset, metric, unit)", nil)
+		t0 := time.Now()
+		f, err := os.Open(csv)
+		if err != nil {
+			b.Fatal(err)
+		}
+		resp, err := http.Post(fmt.Sprintf("http://127.0.0.1:%d/?query=%s", s.http, urlQuery("INSERT INTO per_user FORMAT CSVWithNames")), "text/csv", f)
+		f.Close()
+		if err != nil {
+			b.Fatal(err)
+		}
+		msg, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			b.Fatalf("loading %s: %s", csv, msg)
+		}
+		s.exec(b, "OPTIMIZE TABLE per_user FINAL", nil)
+		if err := os.WriteFile(marker, []byte(want), 0o644); err != nil {
+			b.Fatal(err)
+		}
+		fmt.Printf("   %s loaded into clickhouse-server in %.1f s\n", csv, time.Since(t0).Seconds())
+	}
+	rows := strings.TrimSpace(s.exec(b, "SELECT count() FROM per_user", nil))
+	study, err := os.ReadFile(filepath.Join(dir, "study.toml"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	work := b.TempDir()
+	engineStudy := strings.Replace(string(study), `units = ["units.csv"]`, engineEntry(fmt.Sprintf("clickhouse://127.0.0.1:%d/default", s.tcp), "per_user", `, timeout = "30m"`), 1)
+	if engineStudy == string(study) {
+		b.Fatalf("%s/study.toml: no units = [\"units.csv\"] line to point at the engine", dir)
+	}
+	if err := os.WriteFile(filepath.Join(work, "study.toml"), []byte(engineStudy), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		fmt.Printf("== engine bench, 1 GB: %s rows of %s (%.0f MB) in one local clickhouse-server %s, load %s\n",
+			rows, csv, float64(st.Size())/1e6, strings.TrimSpace(s.exec(b, "SELECT version()", nil)), loadAvg())
+		fromEngine, eng := engineBench1GBuild(b, s, filepath.Join(work, "study.toml"), filepath.Join(work, "site-engine"))
+		fromFile, file := engineBench1GBuild(b, s, filepath.Join(dir, "study.toml"), filepath.Join(work, "site-file"))
+		// 250,000 pairs per dataset: an effect near 0 (nDCG's mean
+		// differences are about 2e-5 against values of 0.3) keeps the
+		// summation's absolute error, about 4e-16, and a p-value about
+		// 0.8 times z's: up to 2e-12 here. Checked against the exact
+		// decimal mean of ds10's differences (Python's fractions,
+		// 2.1711516e-05): the engine's is within 3e-15 of it
+		// (relative), the file's shifted Welford updates within 2e-11.
+		worst, err := sameTables(fromEngine, fromFile, 1e-11)
+		if err != nil {
+			b.Fatal(err)
+		}
+		fmt.Printf("   same effects from both sides (within 1e-12 relative or 1e-11 absolute; largest relative difference %.1e)\n", worst)
+		fmt.Printf("   engine / local file: wall %.2fx (budget 2x), CPU %.2fx counting the server; load %s\n",
+			eng.wall.Seconds()/file.wall.Seconds(), (eng.cpu+eng.server).Seconds()/(file.cpu+file.server).Seconds(), loadAvg())
+	}
+}
+
+// engineBench1GTimes is one build's wall time, this process's CPU time
+// and the server's CPU time.
+type engineBench1GTimes struct{ wall, cpu, server time.Duration }
+
+// engineBench1GBuild builds the study, prints its times, the bytes the
+// engine sent and, for an engine build, the query log of its queries; it
+// returns the effect tables (data/<id>.csv).
+func engineBench1GBuild(b *testing.B, s *chServer, manifest, site string) (map[string][]byte, engineBench1GTimes) {
+	start := time.Now()
+	since := start.Unix() // the query log's times are whole seconds
+	srv0 := procCPU(b, s.cmd.Process.Pid)
+	cpu0 := cpuTime(b)
+	if _, err := Build(context.Background(), Options{Manifest: manifest, Out: site, NoCache: true, Quiet: true}); err != nil {
+		b.Fatalf("%s: %v", manifest, err)
+	}
+	t := engineBench1GTimes{wall: time.Since(start), cpu: cpuTime(b) - cpu0, server: procCPU(b, s.cmd.Process.Pid) - srv0}
+	label := "local file"
+	var engine *load.EngineProvenance
+	if raw, err := os.ReadFile(filepath.Join(site, "data", "provenance.json")); err == nil {
+		var p Provenance
+		if json.Unmarshal(raw, &p) == nil && p.Engine != nil {
+			label, engine = "engine", p.Engine
+		}
+	}
+	fmt.Printf("   %-10s build: wall %6.2f s, CPU %6.2f s in evalbook + %6.2f s in the server", label, t.wall.Seconds(), t.cpu.Seconds(), t.server.Seconds())
+	if engine != nil {
+		fmt.Printf(", %d bytes from the engine (%d queries)\n", engine.BytesReceived, len(engine.Queries))
+		s.exec(b, "SYSTEM FLUSH LOGS", nil)
+		log := s.exec(b, fmt.Sprintf(`SELECT query_duration_ms / 1000, (ProfileEvents.Values[indexOf(ProfileEvents.Names, 'UserTimeMicroseconds')] + ProfileEvents.Values[indexOf(ProfileEvents.Names, 'SystemTimeMicroseconds')]) / 1e6, read_rows, memory_usage / 1048576, result_rows, substring(replaceRegexpAll(query, '\\s+', ' '), 1, 70)
+FROM system.query_log WHERE type = 2 AND query_start_time >= toDateTime(%d) AND (query LIKE 'SELECT %%' OR query LIKE 'DESCRIBE %%') AND query NOT LIKE '%%system.query_log%%' AND query NOT LIKE 'SELECT version()%%' AND query NOT LIKE 'SELECT count() FROM per_user%%' ORDER BY query_start_time FORMAT TSV`, since), nil)
+		fmt.Printf("     %8s %8s %11s %9s %5s  %s\n", "wall s", "CPU s", "rows read", "memory", "rows", "query (the server's query log)")
+		for _, line := range strings.Split(strings.TrimSpace(log), "\n") {
+			f := strings.SplitN(line, "\t", 6)
+			if len(f) < 6 {
+				continue
+			}
+			fmt.Printf("     %8s %8.2f %11s %6.0f MiB %5s  %s\n", f[0], atof(f[1]), f[2], atof(f[3]), f[4], f[5])
+		}
+	} else {
+		fmt.Println()
+	}
+	tables := map[string][]byte{}
+	for _, id := range []string{"ndcg", "rmse"} {
+		raw, err := os.ReadFile(filepath.Join(site, "data", id+".csv"))
+		if err != nil {
+			b.Fatalf("%s: %v", manifest, err)
+		}
+		tables[id] = raw
+	}
+	return tables, t
+}
+
+// procCPU is the user + system CPU time of a process (/proc/PID/stat,
+// in clock ticks of 1/100 s).
+func procCPU(b *testing.B, pid int) time.Duration {
+	raw, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		b.Fatal(err)
+	}
+	s := string(raw)
+	f := strings.Fields(s[strings.LastIndexByte(s, ')')+2:]) // fields from the 3rd on
+	ut, _ := strconv.ParseInt(f[11], 10, 64)
+	st, _ := strconv.ParseInt(f[12], 10, 64)
+	return time.Duration(ut+st) * 10 * time.Millisecond
+}
+
+func atof(s string) float64 {
+	v, _ := strconv.ParseFloat(s, 64)
+	return v
+}
+
+// loadAvg is the one-minute load average, to read the figures by.
+func loadAvg() string {
+	raw, _ := os.ReadFile("/proc/loadavg")
+	if f := strings.Fields(string(raw)); len(f) > 0 {
+		return f[0]
+	}
+	return "?"
 }

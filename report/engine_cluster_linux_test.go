@@ -106,6 +106,7 @@ func writeServerConfig(t testing.TB, s *chServer, interserver int, shards []*chS
  <default_profile>default</default_profile><default_database>default</default_database>
  <mark_cache_size>67108864</mark_cache_size><uncompressed_cache_size>67108864</uncompressed_cache_size>
  <remote_servers><two_shards>%[5]s</two_shards></remote_servers>
+ <query_log><database>system</database><table>query_log</table><flush_interval_milliseconds>1000</flush_interval_milliseconds></query_log>
 </yandex>
 `, s.dir, s.http, s.tcp, interserver, remote.String())
 	for name, text := range map[string]string{"users.xml": users, "config.xml": config} {
@@ -328,4 +329,5 @@ func TestEngine(t *testing.T) {
 	t.Run("Cache", func(t *testing.T) { testEngineCache(t, c) })
 	t.Run("Logs", func(t *testing.T) { testEngineLogs(t, c) })
 	t.Run("Trim", func(t *testing.T) { testEngineTrim(t, c) })
+	t.Run("Paths", func(t *testing.T) { testEnginePaths(t, c) })
 }

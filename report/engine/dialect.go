@@ -39,12 +39,46 @@ type Dialect struct {
 	// file readers do (Go's strings.TrimSpace: Unicode White_Space), so
 	// that " u1" and "u1" are one unit, and " EASE" the method EASE.
 	Trim string
+
+	// The fast paired query (PairedFastSQL; a dialect without these sends
+	// the portable PairedSQL alone).
+
+	// PairKey is a unit's 64-bit group key: the dataset's index (%[2]s,
+	// 1–255) in the top byte, 56 bits of a hash of the unit id (%[1]s)
+	// below.
+	PairKey string
+	// KeyIndex is the dataset index of a PairKey (%s).
+	KeyIndex string
+	// CheckHash is a signed 64-bit hash of a unit id (%s) independent of
+	// PairKey's, whose per-side sums find two units sharing a key.
+	CheckHash string
+	// Lookup maps a text expression to the value at its key's position,
+	// def when it is none of the keys (keys and values are SQL literals).
+	Lookup func(expr string, keys, values []string, def string) string
+	// Pick is the index-th (from 1) of the values (SQL expressions), 0
+	// for any other index.
+	Pick func(index string, values []string) string
+	// MayPad is true for a text (%s) that may start or end with white
+	// space as Trim removes it: a cheap test on its first and last byte
+	// that is never false when Trim would change the text.
+	MayPad string
 }
 
 // trimClass is Unicode White_Space as an RE2 class in an SQL literal
 // (backslashes doubled): Go's unicode.IsSpace
 // is \t \n \v \f \r, U+0085 and the separators \p{Z} (Zs, Zl, Zp).
 const trimClass = `[\\t\\n\\x0B\\f\\r\\x{85}\\p{Z}]`
+
+// padFirst and padLast are the bytes a Unicode White_Space character
+// (UTF-8) starts and ends with, as SQL literals: \t \n \v \f \r and
+// space; U+0085 and U+00A0 start with C2, U+1680 and U+180E (white space
+// in older Unicode tables) with E1, U+2000–U+200A, U+2028, U+2029, U+202F
+// and U+205F with E2, U+3000 with E3; they end with 85, A0, 80–8A, 8E,
+// A8, A9, AF or 9F.
+const (
+	padFirst = `'\x09', '\x0A', '\x0B', '\x0C', '\x0D', '\x20', '\xC2', '\xE1', '\xE2', '\xE3'`
+	padLast  = `'\x09', '\x0A', '\x0B', '\x0C', '\x0D', '\x20', '\x80', '\x81', '\x82', '\x83', '\x84', '\x85', '\x86', '\x87', '\x88', '\x89', '\x8A', '\x8E', '\x9F', '\xA0', '\xA8', '\xA9', '\xAF'`
+)
 
 // ClickHouse is the dialect of ClickHouse (checked on 18.16).
 var ClickHouse = Dialect{
@@ -54,6 +88,16 @@ var ClickHouse = Dialect{
 	IsFinite:  "isFinite(%s)",
 	InnerJoin: "ALL INNER JOIN",
 	Trim:      "replaceRegexpAll(%s, '^" + trimClass + "+|" + trimClass + "+$', '')",
+	PairKey:   "bitOr(bitAnd(cityHash64(%[1]s), 72057594037927935), %[2]s * 72057594037927936)",
+	KeyIndex:  "intDiv(%s, 72057594037927936)",
+	CheckHash: "toInt64(sipHash64(%s))",
+	Lookup: func(expr string, keys, values []string, def string) string {
+		return "transform(" + expr + ", [" + strings.Join(keys, ", ") + "], [" + strings.Join(values, ", ") + "], " + def + ")"
+	},
+	Pick: func(index string, values []string) string {
+		return "[" + strings.Join(values, ", ") + "][" + index + "]"
+	},
+	MayPad: "(substring(%[1]s, 1, 1) IN (" + padFirst + ") OR substring(%[1]s, -1, 1) IN (" + padLast + "))",
 	Numeric: func(typ string) bool {
 		t := unwrapType(typ)
 		for _, p := range []string{"Float32", "Float64", "Int8", "Int16", "Int32", "Int64", "UInt8", "UInt16", "UInt32", "UInt64", "Decimal"} {

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+	"unicode"
 )
 
 func TestParseURL(t *testing.T) {
@@ -120,5 +121,42 @@ func TestLogSQLPortable(t *testing.T) {
 	}
 	if a, b := len(s.CountSQL(r1)), len(s.CountSQL(r2)); b < 2*a-200 || b > 2*a+pairs+100 {
 		t.Errorf("a k-core round: %d bytes after %d", b, a)
+	}
+}
+
+// TestMayPad checks the fast paired query's condition (no unit id needs
+// a trim) against the trim's character class: every character the trim
+// removes (Go's unicode.IsSpace, which the file readers use, and U+180E,
+// white space in older Unicode tables) starts with a byte of padFirst and
+// ends with one of padLast, so MayPad is never false for a padded id.
+func TestMayPad(t *testing.T) {
+	set := func(lits string) map[byte]bool {
+		m := map[byte]bool{}
+		for _, l := range strings.Split(lits, ", ") {
+			var b byte
+			if _, err := fmt.Sscanf(l, `'\x%02X'`, &b); err != nil {
+				t.Fatalf("%s: %v", l, err)
+			}
+			m[b] = true
+		}
+		return m
+	}
+	first, last := set(padFirst), set(padLast)
+	n := 0
+	for r := rune(0); r <= unicode.MaxRune; r++ {
+		if !unicode.IsSpace(r) && r != 0x180E {
+			continue
+		}
+		n++
+		b := []byte(string(r))
+		if !first[b[0]] || !last[b[len(b)-1]] {
+			t.Errorf("U+%04X (% X): MayPad would miss it", r, b)
+		}
+	}
+	if n < 25 {
+		t.Fatalf("only %d white-space characters", n)
+	}
+	if !strings.Contains(ClickHouse.MayPad, padFirst) || !strings.Contains(ClickHouse.MayPad, padLast) {
+		t.Errorf("MayPad does not test the sets: %s", ClickHouse.MayPad)
 	}
 }

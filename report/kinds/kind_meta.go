@@ -535,7 +535,7 @@ func metaEngineUnits(job *Job, o *meta.Options) ([]meta.Study, error) {
 	var studies []meta.Study
 	repeated := o.Design == "independent"
 	if !repeated {
-		studies, err = e.PairedStudies(rows, datasets, shifts, o)
+		studies, err = e.PairedStudies(ctx, job.ID, rows, datasets, shifts, o)
 		if repeated = errors.Is(err, load.ErrEngineRepeat); !repeated && err != nil {
 			return nil, err
 		}

@@ -11,6 +11,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 
@@ -89,6 +90,10 @@ type engineCell struct {
 	dataset, method, metric  string
 	values, nulls, nonFinite uint64
 	sum                      float64 // of the finite values
+	// padded: some row names the cell with white space around a name;
+	// unitPad: rows whose text unit id may have some (Dialect.MayPad).
+	padded  bool
+	unitPad uint64
 }
 
 // Errorf is an error at the entry's manifest line.
@@ -128,7 +133,7 @@ func (e *engineSource) readCatalogue(ctx context.Context) (*engineCatalogue, err
 	cat := &engineCatalogue{query: EngineQuery{SQL: q, Rows: len(rows), Bytes: conn.Received() - before}}
 	for _, r := range rows {
 		c := engineCell{dataset: Str(r[0]), method: Str(r[1]), metric: Str(r[2]),
-			values: U64(r[3]), nulls: U64(r[4]), nonFinite: U64(r[5]), sum: f64(r[6])}
+			values: U64(r[3]), nulls: U64(r[4]), nonFinite: U64(r[5]), sum: f64(r[6]), padded: U64(r[8]) != 0, unitPad: U64(r[9])}
 		if c.nonFinite > 0 {
 			return nil, e.Errorf("dataset %s, method %s, metric %s: %d NaN or infinite values (store a missing value as NULL)", c.dataset, c.method, c.metric, c.nonFinite)
 		}
@@ -263,6 +268,25 @@ func (in *Inputs) EngineCacheKey(spec manifest.AnalysisSpec) string {
 // it with the datasets it covers (sorted), or the error the file path
 // would give (no values of the metric, a method without values).
 func (e *engineSource) MetaPlan(cat *engineCatalogue, o *meta.Options) (string, []string, map[string]engine.Shift, error) {
+	p, err := e.metaPlan(cat, o)
+	if err != nil {
+		return "", nil, nil, err
+	}
+	return p.sql, p.datasets, p.shifts, nil
+}
+
+// enginePlan is a meta-analysis's query and what reading its rows needs.
+type enginePlan struct {
+	sql      string
+	datasets []string
+	shifts   map[string]engine.Shift
+	// fast: sql is PairedFastSQL (else PairedSQL or GroupsSQL); counts:
+	// the catalogue's values per dataset of the treatment and the control.
+	fast   bool
+	counts map[string][2]uint64
+}
+
+func (e *engineSource) metaPlan(cat *engineCatalogue, o *meta.Options) (*enginePlan, error) {
 	metrics := map[string]bool{}
 	methods := map[string]bool{}
 	seen := map[string]bool{}
@@ -271,6 +295,8 @@ func (e *engineSource) MetaPlan(cat *engineCatalogue, o *meta.Options) (string, 
 		n   uint64
 	}
 	avg := map[[2]string]side{}
+	counts := map[string][2]uint64{}
+	clean, nulls := true, false
 	for _, c := range cat.cells {
 		metrics[c.metric] = true
 		if c.metric != o.Metric {
@@ -279,14 +305,25 @@ func (e *engineSource) MetaPlan(cat *engineCatalogue, o *meta.Options) (string, 
 		methods[c.method] = true
 		seen[c.dataset] = true
 		avg[[2]string{c.dataset, c.method}] = side{c.sum, c.values - c.nulls}
+		if c.method == o.Treatment || c.method == o.Control {
+			k := counts[c.dataset]
+			if c.method == o.Treatment {
+				k[0] += c.values
+			} else {
+				k[1] += c.values
+			}
+			counts[c.dataset] = k
+			clean = clean && !c.padded && c.unitPad == 0
+			nulls = nulls || c.nulls > 0
+		}
 	}
 	if len(seen) == 0 {
-		return "", nil, nil, fmt.Errorf("metric: no per-unit values of %q in the engine table%s", o.Metric, analyses.NameHint(o.Metric, analyses.SortedKeys(metrics)))
+		return nil, fmt.Errorf("metric: no per-unit values of %q in the engine table%s", o.Metric, analyses.NameHint(o.Metric, analyses.SortedKeys(metrics)))
 	}
 	names := analyses.SortedKeys(methods)
 	for _, name := range []string{o.Treatment, o.Control} {
 		if !methods[name] {
-			return "", nil, nil, fmt.Errorf("method %q has no per-unit values of %s on any dataset%s", name, o.Metric, analyses.NameHint(name, names))
+			return nil, fmt.Errorf("method %q has no per-unit values of %s on any dataset%s", name, o.Metric, analyses.NameHint(name, names))
 		}
 	}
 	datasets := analyses.SortedKeys(seen)
@@ -305,11 +342,18 @@ func (e *engineSource) MetaPlan(cat *engineCatalogue, o *meta.Options) (string, 
 		sh.SQLD, sh.D = d.Dyadic(sh.T - sh.C)
 		shifts[ds] = sh
 	}
+	p := &enginePlan{datasets: datasets, shifts: shifts, counts: counts}
 	zero := o.Missing == "zero"
-	if o.Design == "independent" {
-		return e.Src.GroupsSQL(o.Metric, o.Treatment, o.Control, zero, shifts, datasets), datasets, shifts, nil
+	switch {
+	case o.Design == "independent":
+		p.sql = e.Src.GroupsSQL(o.Metric, o.Treatment, o.Control, zero, shifts, datasets)
+	case clean && d.FastPaired() && len(datasets) <= 255 && cat.rows < 1<<32 && o.Treatment != o.Control:
+		p.fast = true
+		p.sql = e.Src.PairedFastSQL(o.Metric, o.Treatment, o.Control, zero, nulls, shifts, datasets)
+	default:
+		p.sql = e.Src.PairedSQL(o.Metric, o.Treatment, o.Control, zero, shifts, datasets)
 	}
-	return e.Src.PairedSQL(o.Metric, o.Treatment, o.Control, zero, shifts, datasets), datasets, shifts, nil
+	return p, nil
 }
 
 // ErrEngineRepeat is pairedStudies' error when a unit has more than one
@@ -326,20 +370,47 @@ func (e *engineSource) RepeatError(dataset, method string, unit any, n uint64) e
 	return e.Errorf("%s", msg)
 }
 
-// PairedStudies reads PairedSQL's rows into one study per dataset seen.
-func (e *engineSource) PairedStudies(rows [][]any, datasets []string, shifts map[string]engine.Shift, o *meta.Options) ([]meta.Study, error) {
-	sums := map[string]meta.PairedSums{}
-	for _, r := range rows {
-		ds := Str(r[0])
-		if U64(r[6]) > 1 || U64(r[8]) > 1 {
-			return nil, ErrEngineRepeat
+// PairedStudies reads the rows of a paired meta-analysis's query (from
+// MetaPlan) into one study per dataset seen. When that was the fast query
+// and it found a unit id repeated or two ids sharing a key, it sends the
+// exact query (PairedSQL) and reads that instead.
+func (e *engineSource) PairedStudies(ctx context.Context, analysis string, rows [][]any, datasets []string, shifts map[string]engine.Shift, o *meta.Options) ([]meta.Study, error) {
+	cat, err := e.Catalogue(ctx)
+	if err != nil {
+		return nil, err
+	}
+	p, err := e.metaPlan(cat, o)
+	if err != nil {
+		return nil, err
+	}
+	var sums map[string]meta.PairedSums
+	exact := !p.fast
+	if p.fast {
+		if sums, exact, err = e.fastSums(rows, p, o); err != nil {
+			return nil, err
 		}
-		sums[ds] = meta.PairedSums{
-			TreatmentValues: int(U64(r[1])), ControlValues: int(U64(r[2])),
-			UnmatchedTreatment: int(U64(r[3])), UnmatchedControl: int(U64(r[4])), DroppedMissing: int(U64(r[5])),
-			N: int(U64(r[10])), SumT: f64(r[11]), SumC: f64(r[12]), SumD: f64(r[13]),
-			SumTT: f64(r[14]), SumCC: f64(r[15]), SumTC: f64(r[16]), SumDD: f64(r[17]),
+	}
+	if exact {
+		if p.fast {
+			if rows, err = e.Run(ctx, analysis, e.Src.PairedSQL(o.Metric, o.Treatment, o.Control, o.Missing == "zero", shifts, datasets)); err != nil {
+				return nil, err
+			}
 		}
+		sums = map[string]meta.PairedSums{}
+		for _, r := range rows {
+			if U64(r[6]) > 1 || U64(r[8]) > 1 {
+				return nil, ErrEngineRepeat
+			}
+			sums[Str(r[0])] = meta.PairedSums{
+				TreatmentValues: int(U64(r[1])), ControlValues: int(U64(r[2])),
+				UnmatchedTreatment: int(U64(r[3])), UnmatchedControl: int(U64(r[4])), DroppedMissing: int(U64(r[5])),
+				N: int(U64(r[10])), SumT: f64(r[11]), SumC: f64(r[12]), SumD: f64(r[13]),
+				SumTT: f64(r[14]), SumCC: f64(r[15]), SumTC: f64(r[16]), SumDD: f64(r[17]),
+			}
+		}
+	}
+	if err := e.checkCounts(sums, p, o); err != nil {
+		return nil, err
 	}
 	out := make([]meta.Study, 0, len(datasets))
 	for _, ds := range datasets {
@@ -349,6 +420,54 @@ func (e *engineSource) PairedStudies(rows [][]any, datasets []string, shifts map
 		out = append(out, p.Study(ds))
 	}
 	return out, nil
+}
+
+// fastSums reads PairedFastSQL's rows; exact: the rows cannot be used (a
+// repeated unit id or two ids sharing a key), send the exact query.
+func (e *engineSource) fastSums(rows [][]any, p *enginePlan, o *meta.Options) (map[string]meta.PairedSums, bool, error) {
+	sums := map[string]meta.PairedSums{}
+	split := func(v any) (int, int) { n := U64(v); return int(n & (1<<32 - 1)), int(n >> 32) }
+	for _, r := range rows {
+		i := int(U64(r[0]))
+		if i < 1 || i > len(p.datasets) {
+			return nil, false, e.Errorf("%s: values on a dataset the build's first query did not see: the table was written to during the build; build again", o.Metric)
+		}
+		if U64(r[4]) > 0 {
+			return nil, true, nil
+		}
+		var ps meta.PairedSums
+		ps.TreatmentValues, ps.ControlValues = split(r[1])
+		ps.UnmatchedTreatment, ps.UnmatchedControl = split(r[2])
+		ps.N, ps.DroppedMissing = split(r[3])
+		ps.SumT, ps.SumC, ps.SumD = f64(r[5]), f64(r[6]), f64(r[7])
+		ps.SumTT, ps.SumCC, ps.SumTC, ps.SumDD = f64(r[8]), f64(r[9]), f64(r[10]), f64(r[11])
+		sums[p.datasets[i-1]] = ps
+	}
+	return sums, false, nil
+}
+
+// checkCounts checks a paired query's values per dataset and side
+// against the catalogue's: the shifts, the datasets and, for the fast
+// query, the word that nothing needs a trim come from the catalogue, so
+// a table written to in between is an error, not numbers from two states
+// of it.
+func (e *engineSource) checkCounts(sums map[string]meta.PairedSums, p *enginePlan, o *meta.Options) error {
+	if o.Treatment == o.Control {
+		return nil // both sides count every value: nothing to compare
+	}
+	for ds := range sums {
+		if !slices.Contains(p.datasets, ds) {
+			return e.Errorf("%s: values on dataset %q, which the build's first query did not see: the table was written to during the build; build again", o.Metric, ds)
+		}
+	}
+	for _, ds := range p.datasets {
+		got, want := sums[ds], p.counts[ds]
+		if uint64(got.TreatmentValues) != want[0] || uint64(got.ControlValues) != want[1] {
+			return e.Errorf("%s on %s: %d values of %s and %d of %s, where the build's first query counted %d and %d: the table was written to during the build; build again",
+				o.Metric, ds, got.TreatmentValues, o.Treatment, got.ControlValues, o.Control, want[0], want[1])
+		}
+	}
+	return nil
 }
 
 // GroupStudies reads GroupsSQL's rows into one two-group study per
