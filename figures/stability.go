@@ -5,7 +5,6 @@ package figures
 
 import (
 	"fmt"
-	"strings"
 
 	"gonum.org/v1/plot/plotter"
 
@@ -19,12 +18,7 @@ import (
 func Stability(id, title string, r *leaderboard.StabilityResult) ([]Figure, error) {
 	var figs []Figure
 	for _, pert := range r.Perturbations {
-		var curves []*leaderboard.StabilityCurve
-		for _, rule := range r.Rules {
-			if c := r.Curve(pert, rule); c != nil && len(c.Points) > 0 {
-				curves = append(curves, c)
-			}
-		}
+		curves := model.StabilityCurves(r, pert)
 		if len(curves) == 0 {
 			continue
 		}
@@ -38,7 +32,7 @@ func Stability(id, title string, r *leaderboard.StabilityResult) ([]Figure, erro
 }
 
 func stabilityFigure(id string, r *leaderboard.StabilityResult, pert string, curves []*leaderboard.StabilityCurve) (Figure, error) {
-	return FigureOf(model.StabilitySpec(r, pert, curves), id+"-"+strings.ReplaceAll(pert, "_", "-"), model.StabilityTitle(pert), 440)
+	return FigureOf(model.StabilitySpec(r, pert, curves), model.StabilityFigureID(id, pert), model.StabilityTitle(pert), model.StabilityChartHeight)
 }
 
 func reverseXYs(x plotter.XYs) plotter.XYs {

@@ -10,6 +10,7 @@ import (
 	"reflect"
 	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -223,4 +224,77 @@ func builtChartOption(t *testing.T, site string) map[string]any {
 		t.Fatalf("critical-difference.html: the chart option: %v", err)
 	}
 	return opt
+}
+
+// exploreStabilityFiguresJS reads the stability figures the Explore page
+// drew: per figure id, the option it was drawn from and whether its
+// ECharts instance has series.
+const exploreStabilityFiguresJS = `(function () {
+  var out = {};
+  document.querySelectorAll('#explore-stability-results figure[id^="x-fig-"]').forEach(function (f) {
+    var el = f.querySelector(".echart"), inst = window.echarts && echarts.getInstanceByDom(el);
+    out[f.id.slice(6)] = {option: JSON.parse(el.getAttribute("data-option")), drawn: !!inst && (inst.getOption().series || []).length > 0};
+  });
+  return out;
+})()`
+
+// checkExploreStabilityFigures compares the stability curves the Explore
+// page drew with the charts of a build's stability.html: the same
+// figures, each drawn (an ECharts instance with series), from the same
+// option.
+func checkExploreStabilityFigures(t *testing.T, b *browser, site, view string) {
+	t.Helper()
+	var got map[string]struct {
+		Option map[string]any `json:"option"`
+		Drawn  bool           `json:"drawn"`
+	}
+	b.until(t, "the stability figures drawn", exploreStabilityFiguresJS, &got, func() bool {
+		for _, f := range got {
+			if !f.Drawn {
+				return false
+			}
+		}
+		return len(got) > 0
+	}, func() string { return fmt.Sprintf("%d figures", len(got)) })
+	want := builtChartOptions(t, site, "stability.html")
+	if len(got) != len(want) {
+		t.Errorf("view %s: %d stability figures, the build %d", view, len(got), len(want))
+	}
+	for id, w := range want {
+		if g, ok := got[id]; !ok {
+			t.Errorf("view %s: the stability figure %s is not on the Explore page", view, id)
+		} else if !reflect.DeepEqual(g.Option, w) {
+			t.Errorf("view %s: the stability figure %s differs from the build's chart:\nExplore: %.600s\n  build: %.600s", view, id, mustJSON(g.Option), mustJSON(w))
+		}
+	}
+}
+
+// builtChartOptions are the chart options of a build's page by figure
+// id, inline (data-option) or in the figure's option script
+// (data/charts/<id>.js).
+func builtChartOptions(t *testing.T, site, name string) map[string]map[string]any {
+	t.Helper()
+	page, err := os.ReadFile(filepath.Join(site, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]map[string]any{}
+	re := regexp.MustCompile(`<figure class="figure" id="fig-([^"]+)">[\s\S]*?<div class="echart"[^>]*?(?:data-option-src="([^"]*)"|data-option="([^"]*)")`)
+	for _, m := range re.FindAllSubmatch(page, -1) {
+		text := html.UnescapeString(string(m[3]))
+		if src := string(m[2]); src != "" {
+			b, err := os.ReadFile(filepath.Join(site, filepath.FromSlash(html.UnescapeString(src))))
+			if err != nil {
+				t.Fatal(err)
+			}
+			s := string(b)
+			text = strings.TrimSuffix(strings.TrimSpace(s[strings.Index(s, "]=")+2:]), ";")
+		}
+		var opt map[string]any
+		if err := json.Unmarshal([]byte(text), &opt); err != nil {
+			t.Fatalf("%s: figure %s: the chart option: %v", name, m[1], err)
+		}
+		out[string(m[1])] = opt
+	}
+	return out
 }

@@ -206,9 +206,10 @@ func randomSubset(r *rand.Rand, ids []string, min int) []string {
 // cliques) and its chart option. Then a reload with the view's fragment
 // draws the same view, the stability analysis of the last view (its
 // perturbations in a worker, with progress) equals the stability page of
-// the restricted build, reset goes back to the published one, Space on a
-// focused checkbox changes the view, a fragment naming an unknown method
-// shows the published view and says so, and axe-core finds nothing in
+// the restricted build, its tables and its curves' charts, reset goes
+// back to the published one, Space on a focused checkbox changes the
+// view, a fragment naming an unknown method shows the published view and
+// says so, and axe-core finds nothing in
 // the light and the dark theme. No network request, no console error.
 func TestBrowserExplore(t *testing.T) {
 	requireExploreAsset(t)
@@ -278,6 +279,7 @@ func TestBrowserExplore(t *testing.T) {
 	if len(wantStab) == 0 || !reflect.DeepEqual(gotStab, wantStab) {
 		t.Errorf("view %+v: the stability tables differ:\nExplore: %v\n  build: %v", last, gotStab, wantStab)
 	}
+	checkExploreStabilityFigures(t, page, filepath.Join(dir, "site"), fmt.Sprintf("%+v", last))
 
 	// The view is in the fragment: a reload draws it again.
 	var hash string

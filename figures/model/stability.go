@@ -29,6 +29,26 @@ var stabilityAxis = map[string][2]string{
 // StabilityTitle is a perturbation's figure title ("Removing datasets").
 func StabilityTitle(pert string) string { return stabilityAxis[pert][0] }
 
+// StabilityFigureID is the id of a perturbation's figure of analysis id.
+func StabilityFigureID(id, pert string) string { return id + "-" + strings.ReplaceAll(pert, "_", "-") }
+
+// StabilityChartHeight is a stability figure's chart height in CSS
+// pixels (before its legend's rows).
+const StabilityChartHeight = 440
+
+// StabilityCurves are the curves a perturbation's figure draws: each
+// rule's, in the result's order of rules, that has a point; none when no
+// rule has one (the figure is left out).
+func StabilityCurves(r *leaderboard.StabilityResult, pert string) []*leaderboard.StabilityCurve {
+	var curves []*leaderboard.StabilityCurve
+	for _, rule := range r.Rules {
+		if c := r.Curve(pert, rule); c != nil && len(c.Points) > 0 {
+			curves = append(curves, c)
+		}
+	}
+	return curves
+}
+
 // stabilityBand returns the band around a point, ok = false when it has
 // none (fewer than two values).
 func stabilityBand(p leaderboard.StabilityPoint) (lo, hi float64, ok bool) {

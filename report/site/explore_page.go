@@ -36,7 +36,8 @@ type exploreView struct {
 	Aggregate, CriticalDiff   *navItem // the published analyses it recomputes
 	Stability                 *navItem
 	DatasetCount, MethodCount int
-	// Charts: the page draws charts (the CD diagram), so it loads the
+	// Charts: the page draws charts (the CD diagram, the stability
+	// curves), so it loads the
 	// chart library as an analysis page with a chart does.
 	Charts bool
 }
@@ -78,6 +79,7 @@ func (b *siteBuild) explorePage() (htmlPage, error) {
 	}
 	if d.Stability != nil {
 		v.Stability = b.navOf(d.Stability.ID)
+		v.Charts = true
 	}
 	for _, ds := range d.Datasets {
 		v.Datasets = append(v.Datasets, choiceView{ID: ds, Label: n.Dataset(ds), On: slices.Contains(d.Published.Datasets, ds)})

@@ -317,9 +317,16 @@
       stabRoot.dataset.state = "error";
       return;
     }
-    var frag = document.createDocumentFragment();
+    var frag = document.createDocumentFragment(), charts = [];
     (r.tables || []).forEach(function (t, i) { frag.appendChild(table(t, "S" + (i + 1))); });
+    // the curves of each perturbation, as on the stability page
+    (r.figures || []).forEach(function (f, i) {
+      var fig = figure(f, "S" + (i + 1));
+      frag.appendChild(fig);
+      charts.push(fig.querySelector(".echart"));
+    });
     stabResults.appendChild(frag);
+    if (window.evalbookDrawChart && window.echarts) charts.forEach(window.evalbookDrawChart);
     stabProgress.value = stabProgress.max;
     stabStatus.textContent = r.problems && r.problems.length ? "Not computed on this view: " + r.problems.join("; ") + "." :
       "Recomputed in " + (m.ms / 1000).toFixed(1) + " s in the background.";

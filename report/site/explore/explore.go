@@ -99,13 +99,14 @@ type Result struct {
 	// full one (Compute) adds: "the Bayesian signed-rank test".
 	Pending []string `json:"pending,omitempty"`
 	// Figures are the recomputed analyses' figures that the page draws
-	// (the CD diagram), from the same figure spec as their pages'.
+	// (the CD diagram, the stability curves), from the same figure specs
+	// as their pages'.
 	Figures []Figure `json:"figures,omitempty"`
 }
 
 // Figure is one figure as the page draws it: the ECharts option of the
 // figure spec the build draws the analysis page's figure from
-// (model.CDSpec), styled as the site styles its charts
+// (model.CDSpec, model.StabilitySpec), styled as the site styles its charts
 // (model.StyleChart), with its caption and alt text.
 type Figure struct {
 	Analysis string          `json:"analysis"`
@@ -247,28 +248,57 @@ func (res *Result) add(id, typ string, r analyses.Result, err error, n analyses.
 		spec := model.NewTable(t, id, model.TableOptions{Naming: n, Alpha: alpha, Siblings: tables})
 		res.Tables = append(res.Tables, flatten(id, t.Name, spec))
 	}
-	if cd, ok := r.(*significance.CriticalDifferenceResult); ok {
-		f, err := cdFigure(id, cd)
-		if err != nil {
-			res.Problems = append(res.Problems, typ+": the CD diagram: "+err.Error())
-			return
-		}
-		res.Figures = append(res.Figures, f)
+	figs, err := figuresOf(id, r)
+	if err != nil {
+		res.Problems = append(res.Problems, typ+": its figures: "+err.Error())
+		return
 	}
+	res.Figures = append(res.Figures, figs...)
+}
+
+// figuresOf are the figures of r the page draws: a critical_difference
+// analysis's CD diagram, a stability analysis's curves (one figure per
+// perturbation).
+func figuresOf(id string, r analyses.Result) ([]Figure, error) {
+	switch r := r.(type) {
+	case *significance.CriticalDifferenceResult:
+		f, err := cdFigure(id, r)
+		return []Figure{f}, err
+	case *leaderboard.StabilityResult:
+		var out []Figure
+		for _, pert := range r.Perturbations {
+			curves := model.StabilityCurves(r, pert)
+			if len(curves) == 0 {
+				continue
+			}
+			f, err := figureOf(id, model.StabilityFigureID(id, pert), model.StabilityTitle(pert), model.StabilitySpec(r, pert, curves), model.StabilityChartHeight)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, f)
+		}
+		return out, nil
+	}
+	return nil, nil
+}
+
+// figureOf is a figure spec as the page draws it: its ECharts option
+// styled as the site styles its charts, its height grown as the site
+// grows it for the legend's rows.
+func figureOf(analysis, id, title string, s *model.Spec, height int) (Figure, error) {
+	f := Figure{Analysis: analysis, ID: id, Title: title, Caption: s.Caption, Alt: s.Alt(), Height: height}
+	raw, err := json.Marshal(s.EChartsOption())
+	if err == nil {
+		f.Option, err = model.StyleChart(raw, &f.Height)
+	}
+	return f, err
 }
 
 // cdFigure is the CD diagram of r, with the figure id, title, chart
 // option and height of the analysis page (figures.CriticalDifference,
 // styled by the site).
 func cdFigure(id string, r *significance.CriticalDifferenceResult) (Figure, error) {
-	s := model.CDSpec(r)
-	f := Figure{Analysis: id, ID: id, Title: "Critical-difference diagram", Caption: s.Caption, Alt: s.Alt(),
-		Height: model.CDChartHeight(len(r.Methods), len(r.Cliques)+len(r.BayesianCliques))}
-	raw, err := json.Marshal(s.EChartsOption())
-	if err == nil {
-		f.Option, err = model.StyleChart(raw, &f.Height)
-	}
-	return f, err
+	return figureOf(id, id, "Critical-difference diagram", model.CDSpec(r), model.CDChartHeight(len(r.Methods), len(r.Cliques)+len(r.BayesianCliques)))
 }
 
 // setNaming gives a result the study's labels, as the build's kinds do.

@@ -74,3 +74,69 @@ func publishedCD(t *testing.T, d *Data, s State) figures.Figure {
 	}
 	return figs[0]
 }
+
+// TestComputeStabilityFiguresAreThePublishedOnes: the stability curves
+// the page draws for a view (one figure per perturbation) are the
+// stability page's charts of the study restricted to the view:
+// figures.Stability on leaderboard.Stability's result of the restricted
+// study (same options, rules and seed), styled as the site styles them,
+// gives the same ECharts options byte for byte, ids, titles, captions,
+// alt texts and heights.
+func TestComputeStabilityFiguresAreThePublishedOnes(t *testing.T) {
+	d := study(12, 6)
+	one := 1.0
+	d.Metrics[0].Max = &one
+	st := leaderboard.StabilityOptions{Metric: "ndcg@10", Repeats: 5}
+	st.Defaults()
+	d.Stability = &Stability{ID: "stability", Seed: 99, Options: st}
+	r := rand.New(rand.NewPCG(5, 6))
+	for k := 0; k < 2; k++ {
+		s := State{Metric: "ndcg@10", Datasets: subset(r, d.Datasets, 8), Methods: subset(r, d.Methods, 4), Rules: []string{"borda", "mean", "dm_auc"}}
+		got, err := ComputeStability(d, s, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := publishedStability(t, restricted(d, s), s)
+		if len(got.Figures) != len(want) || len(want) == 0 {
+			t.Fatalf("view %v: %d figures, want %d", s, len(got.Figures), len(want))
+		}
+		for i, w := range want {
+			g := got.Figures[i]
+			h := w.Height
+			styled, err := model.StyleChart(w.Chart, &h)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(g.Option, styled) {
+				t.Fatalf("view %v: figure %s's option\n got %s\nwant %s", s, w.ID, g.Option, styled)
+			}
+			if g.ID != w.ID || g.Title != w.Title || g.Caption != w.Caption || g.Alt != w.Alt || g.Height != h || g.Analysis != "stability" {
+				t.Errorf("view %v: figure %q %q (%d px), want %q %q (%d px)", s, g.ID, g.Title, g.Height, w.ID, w.Title, h)
+			}
+		}
+	}
+}
+
+// publishedStability are the figures a build of the study d (restricted
+// to the view s) draws on the stability analysis's page.
+func publishedStability(t *testing.T, d *Data, s State) []figures.Figure {
+	t.Helper()
+	metric, err := d.check(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := d.Stability
+	o := st.Options
+	o.Metric, o.Rules = s.Metric, s.Rules
+	in := leaderboard.StabilityInput{Metric: metric, Datasets: s.Datasets, Methods: s.Methods, Q: d.matrix(s), Seed: st.Seed, Jobs: 1}
+	r, err := leaderboard.Stability(in, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Naming = d.Naming
+	figs, err := figures.Stability(st.ID, "", r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return figs
+}
