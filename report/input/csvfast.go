@@ -650,3 +650,25 @@ func (rr *recordReader) FieldPos(i int) (int, int) {
 	}
 	return rr.lines[i], rr.starts[i] + 1
 }
+
+// rest returns the bytes of a reader of records in memory (newMemReader)
+// that no record has been read from yet; nil for any other reader.
+func (rr *recordReader) rest() []byte {
+	if rr.r != nil || rr.whitespace {
+		return nil
+	}
+	rr.dropWindow()
+	return rr.mem[rr.memPos:]
+}
+
+// advance moves a reader of records in memory past n bytes of whole
+// lines (lines of them) that its owner has read itself from rest; the
+// next record is read on its own line (readRecord), without a window
+// over the rest.
+func (rr *recordReader) advance(n, lines int) {
+	rr.dropWindow()
+	rr.memPos += n
+	rr.consumed += int64(n)
+	rr.next += lines
+	rr.slowFor = max(rr.slowFor, 1)
+}

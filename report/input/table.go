@@ -311,6 +311,45 @@ func (t *TableReader) SectionBytes(p []byte, firstLine int, quoteStops bool) *Ta
 	return c
 }
 
+// Rest returns the bytes of a section read from memory (SectionBytes)
+// that no record has been read from yet, and the line the first of them
+// starts on; nil for any other reader. A caller that reads some whole
+// lines of them itself says so with Advance.
+func (t *TableReader) Rest() ([]byte, int) {
+	if t.csv == nil {
+		return nil, 0
+	}
+	return t.csv.rest(), t.csv.next
+}
+
+// Advance moves a section read from memory past the first n bytes of
+// Rest, which hold lines whole lines and rows records that the caller
+// has read itself (none blank): line and record counts go on from
+// there. The record Next reads next is read on its own.
+func (t *TableReader) Advance(n, lines int, rows int64) {
+	t.csv.advance(n, lines)
+	t.rows += rows
+}
+
+// Layout reports the separator of a CSV or TSV reader and whether it
+// reads quotes (CSV), and plain: whether a record may be read from Rest
+// by a caller as Next would read it, cell for cell, with any cell that
+// PlainDecimal takes being the value Float gives — no missing-value
+// markers, no column without a name in the header. plain is false for
+// Parquet.
+func (t *TableReader) Layout() (comma byte, quotes, plain bool) {
+	if t.csv == nil {
+		return 0, false, false
+	}
+	return t.csv.comma, t.csv.quotes, t.plain && len(t.unnamed) == 0 && !t.csv.whitespace
+}
+
+// PlainDecimal parses the shape nearly every value of a results or units
+// file has (an optional minus, digits, an optional point and digits, at
+// most 19 digits) exactly as Float does; ok is false for any other text
+// (Float then decides: a longer decimal, an exponent, an error).
+func PlainDecimal(s string) (v float64, ok bool) { return parsePlainDecimal(s) }
+
 // ReadRange reads bytes [start, end) of the file of an uncompressed CSV
 // or TSV reader (DataRange) into buf, grown as needed, and returns them.
 func (t *TableReader) ReadRange(start, end int64, buf []byte) ([]byte, error) {

@@ -1,0 +1,264 @@
+package load
+
+import (
+	"encoding/binary"
+	"math/bits"
+	"unsafe"
+
+	"github.com/evalbook/evalbook/report/input"
+)
+
+// The fast path of readUnitsRows, for a byte range of a units file read
+// whole (a worker of readGroupFileParallel): the lines are split, named,
+// checked and parsed where they lie, a line at a time, with no record
+// of strings in between, and each value goes straight into the batch.
+//
+// It reads only the lines it can read exactly as the record path does,
+// and stops at the first it cannot tell (a quote, a blank line, a field
+// count not the header's, a name it has not met and checked yet, a name
+// the record path would refuse, a unit id that is not plain printable
+// ASCII without surrounding space, a value PlainDecimal does not take,
+// a line without its line end or longer than input.MaxLineBytes): the
+// record path reads that record, with its errors at their lines, and
+// the fast path goes on after it. Both share the name caches, the row
+// count and the batch, so what the sinks get does not depend on which
+// path read a line (TestUnitsFastSameRows, FuzzUnitsFast).
+
+// fastMaxCols is the most columns a file may have for the fast path.
+const fastMaxCols = 16
+
+// fastName holds the last two cells of a name column the fast path
+// took (a column alternates between two names as often as it repeats
+// one): a cell equal to one of them is the same name, met and checked.
+type fastName struct {
+	raw  [2]string
+	name [2]string
+	id   [2]int32
+	old  int // the entry to replace next
+}
+
+// unitsFast is the fast path's state for one byte range.
+type unitsFast struct {
+	f                       *unitsFile
+	names                   *unitsNames
+	comma                   byte
+	quotes                  bool
+	ncols                   int
+	dconst, mconst          string // the dataset and method of a file without those columns
+	dataset, method, metric fastName
+	vals                    [fastMaxCols]float64
+	// misses counts the calls in a row that read no line: a range whose
+	// every line needs the record path stops trying after a few.
+	misses int
+}
+
+// newUnitsFast returns the fast path for a units file's section, or nil
+// when the section is not read from memory or its layout needs the
+// record path throughout.
+func (in *Inputs) newUnitsFast(f *unitsFile, names *unitsNames) *unitsFast {
+	comma, quotes, plain := f.T.Layout()
+	if !plain || len(f.unnamed) > 0 || len(f.T.Header) < 2 || len(f.T.Header) > fastMaxCols {
+		return nil
+	}
+	if p, _ := f.T.Rest(); p == nil {
+		return nil
+	}
+	u := &unitsFast{f: f, names: names, comma: comma, quotes: quotes, ncols: len(f.T.Header)}
+	u.dconst = in.cell(nil, -1, f.mf.Dataset, in.Study.Title)
+	u.mconst = in.cell(nil, -1, f.mf.Method, "")
+	return u
+}
+
+// fastMisses is how many calls in a row may read no line before the
+// fast path gives up on a range.
+const fastMisses = 8
+
+// name resolves a cell of a name column (col < 0: the file's constant
+// raw) through its cache; ok is false when the record path must read
+// the line (a name not met, empty, or against the file's entry).
+func (u *unitsFast) name(last *fastName, c *nameCache, raw string, col int, fixed string) (string, int32, bool) {
+	if raw != "" {
+		if equalShort(raw, last.raw[0]) {
+			return last.name[0], last.id[0], true
+		}
+		if equalShort(raw, last.raw[1]) {
+			return last.name[1], last.id[1], true
+		}
+	}
+	return u.newName(last, c, raw, col, fixed)
+}
+
+// newName is name for a cell equal to neither of the last two.
+func (u *unitsFast) newName(last *fastName, c *nameCache, raw string, col int, fixed string) (string, int32, bool) {
+	if raw == "" {
+		return "", -1, false // an empty name: the record path's error
+	}
+	name, id, ok := c.known(raw)
+	if !ok || name == "" || (col >= 0 && fixed != "" && name != fixed) {
+		return "", -1, false
+	}
+	k := last.old
+	last.raw[k], last.name[k], last.id[k] = raw, name, id
+	last.old = 1 - k
+	return name, id, true
+}
+
+// plainUnit reports whether a unit id is one the record path takes as
+// it is: printable ASCII, not empty, nothing to trim (BadName and
+// TrimSpace have nothing to say).
+func plainUnit(s string) bool {
+	if len(s) == 0 {
+		return false
+	}
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		x := binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(s[i:]), 8))
+		// a byte < 0x21 (borrows into its high bit), 0x7f (+1 carries
+		// into it) or ≥ 0x80 (has it) leaves its high bit set
+		if (x-0x2121212121212121|(x&0x7f7f7f7f7f7f7f7f+0x0101010101010101)|x)&0x8080808080808080 != 0 {
+			break
+		}
+	}
+	for ; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f {
+			return false
+		}
+	}
+	return s[0] != ' ' && s[len(s)-1] != ' '
+}
+
+// run reads the lines of p it can (see the file's comment) from its
+// start, the first on line line, into o, counting rows in *row; it
+// returns the bytes and lines read.
+func (u *unitsFast) run(p []byte, line int, row *int64, o *unitsOut) (n, lines int, err error) {
+	f := u.f
+	s := unsafe.String(unsafe.SliceData(p), len(p))
+	file := f.T.File
+	seps := swarOnes * uint64(u.comma)
+	var ends [fastMaxCols]int // where each field but the last ends
+	for n < len(p) {
+		start, i, k, end := n, n, 0, -1
+		// The line's separators and its end, eight bytes at a time.
+		for end < 0 && i+8 <= len(p) {
+			x := binary.LittleEndian.Uint64(p[i:])
+			nl := matchByte(x, swarOnes*'\n')
+			m := matchByte(x, seps)
+			var q uint64
+			if u.quotes {
+				q = matchByte(x, swarOnes*'"')
+			}
+			if nl != 0 {
+				before := (nl&-nl)>>7 - 1 // the bytes before the first line end
+				m, q = m&before, q&before
+				end = i + bits.TrailingZeros64(nl)>>3
+			}
+			if q != 0 {
+				return n, lines, nil
+			}
+			for m != 0 {
+				if k == u.ncols-1 {
+					return n, lines, nil // too many fields
+				}
+				ends[k] = i + bits.TrailingZeros64(m)>>3
+				k++
+				m &= m - 1
+			}
+			i += 8
+		}
+		for ; end < 0 && i < len(p); i++ {
+			switch p[i] {
+			case '\n':
+				end = i
+			case u.comma:
+				if k == u.ncols-1 {
+					return n, lines, nil
+				}
+				ends[k] = i
+				k++
+			case '"':
+				if u.quotes {
+					return n, lines, nil
+				}
+			}
+		}
+		if end < 0 || k != u.ncols-1 || end-start > input.MaxLineBytes {
+			return n, lines, nil // no line end, or not the header's field count
+		}
+		last := end
+		if last > start && p[last-1] == '\r' {
+			last--
+		}
+		field := func(c int) string {
+			from, to := start, last
+			if c > 0 {
+				from = ends[c-1] + 1
+			}
+			if c < k {
+				to = ends[c]
+			}
+			return s[from:to]
+		}
+		draw, mraw := u.dconst, u.mconst
+		if f.dcol >= 0 {
+			draw = field(f.dcol)
+		}
+		if f.mcol >= 0 {
+			mraw = field(f.mcol)
+		}
+		dataset, did, ok := u.name(&u.dataset, &u.names.datasets, draw, f.dcol, f.mf.Dataset)
+		if !ok {
+			return n, lines, nil
+		}
+		method, mid, ok := u.name(&u.method, &u.names.methods, mraw, f.mcol, f.mf.Method)
+		if !ok {
+			return n, lines, nil
+		}
+		unit := ""
+		if f.ucol >= 0 {
+			if unit = field(f.ucol); !plainUnit(unit) {
+				return n, lines, nil
+			}
+		}
+		lineNo := int64(line + lines)
+		if f.long {
+			metric, xid, ok := u.name(&u.metric, &u.names.metrics, field(f.metricCol), f.metricCol, "")
+			if !ok {
+				return n, lines, nil
+			}
+			v, ok := input.PlainDecimal(field(f.valueCol))
+			if !ok {
+				return n, lines, nil
+			}
+			if err := o.put(namesKey(did, mid, xid), dataset, method, metric, file, unit, *row, lineNo, v); err != nil {
+				return end + 1, lines + 1, err
+			}
+		} else {
+			for i, c := range f.wide {
+				v, ok := input.PlainDecimal(field(c))
+				if !ok {
+					return n, lines, nil
+				}
+				u.vals[i] = v
+			}
+			for i := range f.wide {
+				if err := o.put(namesKey(did, mid, int32(i)), dataset, method, f.wideNames[i], file, unit, *row, lineNo, u.vals[i]); err != nil {
+					return end + 1, lines + 1, err
+				}
+			}
+		}
+		*row++
+		n, lines = end+1, lines+1
+	}
+	return n, lines, nil
+}
+
+// swarOnes has a 1 in every byte.
+const swarOnes = 0x0101010101010101
+
+// matchByte returns the high bit of each byte of x equal to the byte
+// repeated in rep (swarOnes·c), and no other bit (as the input layer's).
+func matchByte(x, rep uint64) uint64 {
+	const low7 = 0x7f7f7f7f7f7f7f7f
+	y := x ^ rep // zero bytes where x has c
+	return ^(((y & low7) + low7) | y | low7)
+}
