@@ -651,23 +651,40 @@ func (rr *recordReader) FieldPos(i int) (int, int) {
 	return rr.lines[i], rr.starts[i] + 1
 }
 
-// rest returns the bytes of a reader of records in memory (newMemReader)
-// that no record has been read from yet; nil for any other reader.
-func (rr *recordReader) rest() []byte {
-	if rr.r != nil || rr.whitespace {
-		return nil
+// rest returns the bytes the reader holds that no record has been read
+// from yet: the rest of a reader of records in memory (newMemReader),
+// or what r has buffered (read into its buffer first when it holds
+// nothing). all reports that they are all the records left (the end of
+// the memory, or r at the end of its input). Not for whitespace
+// records (nil).
+func (rr *recordReader) rest() (p []byte, all bool) {
+	if rr.whitespace {
+		return nil, false
 	}
 	rr.dropWindow()
-	return rr.mem[rr.memPos:]
+	if rr.r == nil {
+		return rr.mem[rr.memPos:], true
+	}
+	if rr.r.Buffered() == 0 {
+		if _, err := rr.r.Peek(1); err != nil {
+			// at the end, or an error readRecord reports
+			return []byte{}, err == io.EOF
+		}
+	}
+	p, _ = rr.r.Peek(rr.r.Buffered())
+	return p, false
 }
 
-// advance moves a reader of records in memory past n bytes of whole
-// lines (lines of them) that its owner has read itself from rest; the
-// next record is read on its own line (readRecord), without a window
-// over the rest.
+// advance moves the reader past n bytes of whole lines (lines of them)
+// of rest that its owner has read itself; the next record is read on
+// its own line (readRecord), without a window over the rest.
 func (rr *recordReader) advance(n, lines int) {
 	rr.dropWindow()
-	rr.memPos += n
+	if rr.r == nil {
+		rr.memPos += n
+	} else {
+		rr.r.Discard(n)
+	}
 	rr.consumed += int64(n)
 	rr.next += lines
 	rr.slowFor = max(rr.slowFor, 1)

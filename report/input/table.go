@@ -311,21 +311,25 @@ func (t *TableReader) SectionBytes(p []byte, firstLine int, quoteStops bool) *Ta
 	return c
 }
 
-// Rest returns the bytes of a section read from memory (SectionBytes)
-// that no record has been read from yet, and the line the first of them
-// starts on; nil for any other reader. A caller that reads some whole
-// lines of them itself says so with Advance.
-func (t *TableReader) Rest() ([]byte, int) {
+// Rest returns the bytes of a CSV or TSV reader that no record has been
+// read from yet — the rest of a section read from memory (SectionBytes),
+// else what the reader has buffered of the file, at least a byte unless
+// it is at the end — and the line the first of them starts on; all
+// reports that they are every byte left. A caller that reads some whole
+// lines of them itself says so with Advance before any other call.
+func (t *TableReader) Rest() (p []byte, line int, all bool) {
 	if t.csv == nil {
-		return nil, 0
+		return nil, 0, false
 	}
-	return t.csv.rest(), t.csv.next
+	p, all = t.csv.rest()
+	return p, t.csv.next, all
 }
 
-// Advance moves a section read from memory past the first n bytes of
-// Rest, which hold lines whole lines and rows records that the caller
-// has read itself (none blank): line and record counts go on from
-// there. The record Next reads next is read on its own.
+// Advance moves a CSV or TSV reader past the first n bytes of Rest,
+// which hold lines whole lines and rows records that the caller has
+// read itself (none blank): line and record counts go on from there,
+// and the file's hash, when it is hashed, covers them. The record Next
+// reads next is read on its own.
 func (t *TableReader) Advance(n, lines int, rows int64) {
 	t.csv.advance(n, lines)
 	t.rows += rows

@@ -3,13 +3,15 @@ package load
 import (
 	"encoding/binary"
 	"math/bits"
+	"strings"
 	"unsafe"
 
 	"github.com/evalbook/evalbook/report/input"
 )
 
-// The fast path of readUnitsRows, for a byte range of a units file read
-// whole (a worker of readGroupFileParallel): the lines are split, named,
+// The fast path of readUnitsRows, for a CSV or TSV units file (a byte
+// range of it read whole by a worker of readGroupFileParallel, or the
+// buffer of its reader): the lines are split, named,
 // checked and parsed where they lie, a line at a time, with no record
 // of strings in between, and each value goes straight into the batch.
 //
@@ -47,9 +49,10 @@ type unitsFast struct {
 	dconst, mconst          string // the dataset and method of a file without those columns
 	dataset, method, metric fastName
 	vals                    [fastMaxCols]float64
-	// misses counts the calls in a row that read no line: a range whose
-	// every line needs the record path stops trying after a few.
-	misses int
+	// misses counts the calls in a row that read no line: after
+	// fastMisses of them the record path reads the next fastSkip
+	// records (skip counts them down) before the fast path tries again.
+	misses, skip int
 }
 
 // newUnitsFast returns the fast path for a units file's section, or nil
@@ -60,9 +63,6 @@ func (in *Inputs) newUnitsFast(f *unitsFile, names *unitsNames) *unitsFast {
 	if !plain || len(f.unnamed) > 0 || len(f.T.Header) < 2 || len(f.T.Header) > fastMaxCols {
 		return nil
 	}
-	if p, _ := f.T.Rest(); p == nil {
-		return nil
-	}
 	u := &unitsFast{f: f, names: names, comma: comma, quotes: quotes, ncols: len(f.T.Header)}
 	u.dconst = in.cell(nil, -1, f.mf.Dataset, in.Study.Title)
 	u.mconst = in.cell(nil, -1, f.mf.Method, "")
@@ -70,8 +70,11 @@ func (in *Inputs) newUnitsFast(f *unitsFile, names *unitsNames) *unitsFast {
 }
 
 // fastMisses is how many calls in a row may read no line before the
-// fast path gives up on a range.
-const fastMisses = 8
+// fast path stands aside for fastSkip records.
+const (
+	fastMisses = 8
+	fastSkip   = 256
+)
 
 // name resolves a cell of a name column (col < 0: the file's constant
 // raw) through its cache; ok is false when the record path must read
@@ -96,6 +99,13 @@ func (u *unitsFast) newName(last *fastName, c *nameCache, raw string, col int, f
 	name, id, ok := c.known(raw)
 	if !ok || name == "" || (col >= 0 && fixed != "" && name != fixed) {
 		return "", -1, false
+	}
+	if raw != name {
+		// the raw cell lies in a read buffer that is refilled: keep a
+		// copy (the name itself when the cell is just the name)
+		raw = strings.Clone(raw)
+	} else {
+		raw = name
 	}
 	k := last.old
 	last.raw[k], last.name[k], last.id[k] = raw, name, id
