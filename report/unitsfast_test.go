@@ -139,12 +139,12 @@ func randomUnitsLine(rng *rand.Rand, header string, clean bool) string {
 		odd := !clean && rng.IntN(12) == 0
 		switch c {
 		case "dataset":
-			cells[i] = pick("ds0", "ds0", "ds1", "ds2")
+			cells[i] = pick("ds0", "ds0", "ds1", "ds2", "datasetA", "datasetB", "a-long-dataset-name")
 			if odd {
 				cells[i] = pick("", " ds0", "ds0 ", "=ds0", "d\x01s", "ds\u202e", "\"ds0\"", "ds3")
 			}
 		case "method":
-			cells[i] = pick("treat", "ctrl")
+			cells[i] = pick("treat", "ctrl", "baseline", "baselinf", "baseline-long")
 			if odd {
 				cells[i] = pick("", "treat ", "Treat", "+ctrl", "other", "\"ctrl\"")
 			}

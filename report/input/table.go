@@ -1014,21 +1014,33 @@ func plainDecimal(s string) (v float64, ok, plain bool) {
 	if len(s) > 0 && s[0] == '-' {
 		i, neg = 1, true
 	}
+	// the digits before the point, then those after it: a loop each,
+	// with one test per byte
 	var mant uint64
-	digits, frac, dot := 0, 0, false
+	from := i
 	for ; i < len(s); i++ {
-		if c := s[i] - '0'; c <= 9 {
-			mant = mant*10 + uint64(c)
-			digits++
-			if dot {
-				frac++
+		c := s[i] - '0'
+		if c > 9 {
+			break
+		}
+		mant = mant*10 + uint64(c)
+	}
+	digits, frac := i-from, 0
+	if i < len(s) && s[i] == '.' {
+		i++
+		from = i
+		for ; i < len(s); i++ {
+			c := s[i] - '0'
+			if c > 9 {
+				break
 			}
-			continue
+			mant = mant*10 + uint64(c)
 		}
-		if s[i] != '.' || dot {
-			return 0, false, false
-		}
-		dot = true
+		frac = i - from
+		digits += frac
+	}
+	if i != len(s) {
+		return 0, false, false
 	}
 	if digits == 0 {
 		return 0, false, false

@@ -32,11 +32,34 @@ const fastMaxCols = 16
 // fastName holds the last two cells of a name column the fast path
 // took (a column alternates between two names as often as it repeats
 // one): a cell equal to one of them is the same name, met and checked.
+// A cell of at most eight bytes is compared as one word (w, its length
+// n; n is -1 for a longer cell).
 type fastName struct {
 	raw  [2]string
 	name [2]string
 	id   [2]int32
+	w    [2]uint64
+	n    [2]int
 	old  int // the entry to replace next
+}
+
+// cellWord returns the bytes p[from:to] as a little-endian word, zero
+// past them, when they are at most eight and eight bytes can be loaded
+// from from (short).
+func cellWord(p []byte, from, to int) (w uint64, short bool) {
+	if to-from > 8 || from+8 > len(p) {
+		return 0, false
+	}
+	return binary.LittleEndian.Uint64(p[from:]) & (uint64(1)<<(8*uint(to-from)) - 1), true
+}
+
+// wordOf is cellWord of a string of at most eight bytes.
+func wordOf(s string) uint64 {
+	var w uint64
+	for i := len(s) - 1; i >= 0; i-- {
+		w = w<<8 | uint64(s[i])
+	}
+	return w
 }
 
 // unitsFast is the fast path's state for one byte range.
@@ -72,15 +95,23 @@ func (in *Inputs) newUnitsFast(f *unitsFile, names *unitsNames) *unitsFast {
 // fastMisses is how many calls in a row may read no line before the
 // fast path stands aside for fastSkip records.
 const (
-	fastMisses = 8
+	fastMisses = 64
 	fastSkip   = 256
 )
 
 // name resolves a cell of a name column (col < 0: the file's constant
-// raw) through its cache; ok is false when the record path must read
-// the line (a name not met, empty, or against the file's entry).
-func (u *unitsFast) name(last *fastName, c *nameCache, raw string, col int, fixed string) (string, int32, bool) {
-	if raw != "" {
+// raw; short and w: as cellWord gives them) through its cache; ok is
+// false when the record path must read the line (a name not met,
+// empty, or against the file's entry).
+func (u *unitsFast) name(last *fastName, c *nameCache, raw string, w uint64, short bool, col int, fixed string) (string, int32, bool) {
+	if n := len(raw); short && n > 0 {
+		if n == last.n[0] && w == last.w[0] {
+			return last.name[0], last.id[0], true
+		}
+		if n == last.n[1] && w == last.w[1] {
+			return last.name[1], last.id[1], true
+		}
+	} else if n > 0 {
 		if equalShort(raw, last.raw[0]) {
 			return last.name[0], last.id[0], true
 		}
@@ -108,7 +139,10 @@ func (u *unitsFast) newName(last *fastName, c *nameCache, raw string, col int, f
 		raw = name
 	}
 	k := last.old
-	last.raw[k], last.name[k], last.id[k] = raw, name, id
+	last.raw[k], last.name[k], last.id[k], last.n[k] = raw, name, id, -1
+	if len(raw) <= 8 {
+		last.w[k], last.n[k] = wordOf(raw), len(raw)
+	}
 	last.old = 1 - k
 	return name, id, true
 }
@@ -198,44 +232,62 @@ func (u *unitsFast) run(p []byte, line int, row *int64, o *unitsOut) (n, lines i
 		if last > start && p[last-1] == '\r' {
 			last--
 		}
-		field := func(c int) string {
-			from, to := start, last
+		// cell is where field c lies
+		cell := func(c int) (from, to int) {
+			from, to = start, last
 			if c > 0 {
 				from = ends[c-1] + 1
 			}
 			if c < k {
 				to = ends[c]
 			}
-			return s[from:to]
+			return from, to
 		}
 		draw, mraw := u.dconst, u.mconst
+		var dw, mw uint64
+		var dshort, mshort bool
 		if f.dcol >= 0 {
-			draw = field(f.dcol)
+			from, to := cell(f.dcol)
+			draw = s[from:to]
+			dw, dshort = cellWord(p, from, to)
 		}
 		if f.mcol >= 0 {
-			mraw = field(f.mcol)
+			from, to := cell(f.mcol)
+			mraw = s[from:to]
+			mw, mshort = cellWord(p, from, to)
 		}
-		dataset, did, ok := u.name(&u.dataset, &u.names.datasets, draw, f.dcol, f.mf.Dataset)
+		dataset, did, ok := u.name(&u.dataset, &u.names.datasets, draw, dw, dshort, f.dcol, f.mf.Dataset)
 		if !ok {
 			return n, lines, nil
 		}
-		method, mid, ok := u.name(&u.method, &u.names.methods, mraw, f.mcol, f.mf.Method)
+		method, mid, ok := u.name(&u.method, &u.names.methods, mraw, mw, mshort, f.mcol, f.mf.Method)
 		if !ok {
 			return n, lines, nil
 		}
 		unit := ""
 		if f.ucol >= 0 {
-			if unit = field(f.ucol); !plainUnit(unit) {
-				return n, lines, nil
+			from, to := cell(f.ucol)
+			unit = s[from:to]
+			// a unit id of at most eight bytes from '!' to '~' at once
+			x, short := cellWord(p, from, to)
+			mask := uint64(1)<<(8*uint(to-from)) - 1
+			x = x | 0x4141414141414141&^mask // 'A' past the id
+			if !short || to == from || (x-0x2121212121212121|(x&0x7f7f7f7f7f7f7f7f+0x0101010101010101)|x)&0x8080808080808080 != 0 {
+				if !plainUnit(unit) {
+					return n, lines, nil
+				}
 			}
 		}
 		lineNo := int64(line + lines)
 		if f.long {
-			metric, xid, ok := u.name(&u.metric, &u.names.metrics, field(f.metricCol), f.metricCol, "")
+			from, to := cell(f.metricCol)
+			xw, xshort := cellWord(p, from, to)
+			metric, xid, ok := u.name(&u.metric, &u.names.metrics, s[from:to], xw, xshort, f.metricCol, "")
 			if !ok {
 				return n, lines, nil
 			}
-			v, ok := input.PlainDecimal(field(f.valueCol))
+			from, to = cell(f.valueCol)
+			v, ok := input.PlainDecimal(s[from:to])
 			if !ok {
 				return n, lines, nil
 			}
@@ -244,7 +296,8 @@ func (u *unitsFast) run(p []byte, line int, row *int64, o *unitsOut) (n, lines i
 			}
 		} else {
 			for i, c := range f.wide {
-				v, ok := input.PlainDecimal(field(c))
+				from, to := cell(c)
+				v, ok := input.PlainDecimal(s[from:to])
 				if !ok {
 					return n, lines, nil
 				}
