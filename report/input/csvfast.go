@@ -653,9 +653,8 @@ func (rr *recordReader) FieldPos(i int) (int, int) {
 
 // rest returns the bytes the reader holds that no record has been read
 // from yet: the rest of a reader of records in memory (newMemReader),
-// or what r has buffered (read into its buffer first when it holds
-// nothing). all reports that they are all the records left (the end of
-// the memory, or r at the end of its input). Not for whitespace
+// or what r has buffered (perhaps nothing). all reports that they are
+// all the records left (a reader in memory). Not for whitespace
 // records (nil).
 func (rr *recordReader) rest() (p []byte, all bool) {
 	if rr.whitespace {
@@ -665,12 +664,8 @@ func (rr *recordReader) rest() (p []byte, all bool) {
 	if rr.r == nil {
 		return rr.mem[rr.memPos:], true
 	}
-	if rr.r.Buffered() == 0 {
-		if _, err := rr.r.Peek(1); err != nil {
-			// at the end, or an error readRecord reports
-			return []byte{}, err == io.EOF
-		}
-	}
+	// Only what r holds: filling it is left to readRecord, which reports
+	// the end and any error of the input as it always does.
 	p, _ = rr.r.Peek(rr.r.Buffered())
 	return p, false
 }

@@ -313,9 +313,9 @@ func (t *TableReader) SectionBytes(p []byte, firstLine int, quoteStops bool) *Ta
 
 // Rest returns the bytes of a CSV or TSV reader that no record has been
 // read from yet — the rest of a section read from memory (SectionBytes),
-// else what the reader has buffered of the file, at least a byte unless
-// it is at the end — and the line the first of them starts on; all
-// reports that they are every byte left. A caller that reads some whole
+// else what the reader has buffered of the file, perhaps nothing (Next
+// reads on) — and the line the first of them starts on; all reports
+// that they are every byte left (a section read from memory). A caller that reads some whole
 // lines of them itself says so with Advance before any other call.
 func (t *TableReader) Rest() (p []byte, line int, all bool) {
 	if t.csv == nil {

@@ -1207,27 +1207,14 @@ func (in *Inputs) readUnitsRows(f *unitsFile, o *unitsOut) error {
 		fast = in.newUnitsFast(f, &names)
 	}
 	for {
-		if fast != nil && fast.skip == 0 {
-			p, line, all := t.Rest()
-			n, lines, err := fast.run(p, line, &row, o)
-			t.Advance(n, lines, int64(lines))
-			in.FastLines.Add(int64(lines))
-			if err != nil {
+		if fast != nil {
+			next, err := in.fastStep(fast, &row, o)
+			if err != nil || next == fastEnd {
 				return err
 			}
-			if n == len(p) && all {
-				return nil
+			if next == fastAgain {
+				continue
 			}
-			if n == len(p) && n > 0 {
-				continue // the reader's buffer read: on with the next
-			}
-			if fast.misses = fast.misses + 1; n > 0 {
-				fast.misses = 0
-			} else if fast.misses >= fastMisses {
-				fast.misses, fast.skip = 0, fastSkip // lines the record path reads before the next try
-			}
-		} else if fast != nil {
-			fast.skip--
 		}
 		rec, err := t.Next()
 		if err == io.EOF {

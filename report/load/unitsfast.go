@@ -72,6 +72,7 @@ type unitsFast struct {
 	dconst, mconst          string // the dataset and method of a file without those columns
 	dataset, method, metric fastName
 	vals                    [fastMaxCols]float64
+	ends                    [fastMaxCols]int // where each field of a line but the last ends
 	// misses counts the calls in a row that read no line: after
 	// fastMisses of them the record path reads the next fastSkip
 	// records (skip counts them down) before the fast path tries again.
@@ -90,6 +91,41 @@ func (in *Inputs) newUnitsFast(f *unitsFile, names *unitsNames) *unitsFast {
 	u.dconst = in.cell(nil, -1, f.mf.Dataset, in.Study.Title)
 	u.mconst = in.cell(nil, -1, f.mf.Method, "")
 	return u
+}
+
+// What readUnitsRows does after a step of the fast path (fastStep).
+const (
+	fastRecord = iota // read a record through the record path
+	fastAgain         // take another step (the reader's buffer was read)
+	fastEnd           // stop: every line is read
+)
+
+// fastStep reads the lines it can of what f's reader holds through the
+// fast path, unless it stands aside (skip), and says what comes next.
+func (in *Inputs) fastStep(fast *unitsFast, row *int64, o *unitsOut) (next int, err error) {
+	if fast.skip > 0 {
+		fast.skip--
+		return fastRecord, nil
+	}
+	t := fast.f.T
+	p, line, all := t.Rest()
+	n, lines, err := fast.run(p, line, row, o)
+	t.Advance(n, lines, int64(lines))
+	in.FastLines.Add(int64(lines))
+	switch {
+	case err != nil:
+		return fastEnd, err
+	case n == len(p) && all:
+		return fastEnd, nil
+	case n == len(p) && n > 0:
+		return fastAgain, nil // the reader's buffer read: on with the next
+	}
+	if fast.misses++; n > 0 {
+		fast.misses = 0
+	} else if fast.misses >= fastMisses {
+		fast.misses, fast.skip = 0, fastSkip // records the record path reads before the next try
+	}
+	return fastRecord, nil
 }
 
 // fastMisses is how many calls in a row may read no line before the
@@ -175,144 +211,180 @@ func plainUnit(s string) bool {
 // start, the first on line line, into o, counting rows in *row; it
 // returns the bytes and lines read.
 func (u *unitsFast) run(p []byte, line int, row *int64, o *unitsOut) (n, lines int, err error) {
-	f := u.f
-	s := unsafe.String(unsafe.SliceData(p), len(p))
-	file := f.T.File
-	seps := swarOnes * uint64(u.comma)
-	var ends [fastMaxCols]int // where each field but the last ends
 	for n < len(p) {
-		start, i, k, end := n, n, 0, -1
-		// The line's separators and its end, eight bytes at a time.
-		for end < 0 && i+8 <= len(p) {
-			x := binary.LittleEndian.Uint64(p[i:])
-			nl := matchByte(x, swarOnes*'\n')
-			m := matchByte(x, seps)
-			var q uint64
-			if u.quotes {
-				q = matchByte(x, swarOnes*'"')
-			}
-			if nl != 0 {
-				before := (nl&-nl)>>7 - 1 // the bytes before the first line end
-				m, q = m&before, q&before
-				end = i + bits.TrailingZeros64(nl)>>3
-			}
-			if q != 0 {
-				return n, lines, nil
-			}
-			for m != 0 {
-				if k == u.ncols-1 {
-					return n, lines, nil // too many fields
-				}
-				ends[k] = i + bits.TrailingZeros64(m)>>3
-				k++
-				m &= m - 1
-			}
-			i += 8
-		}
-		for ; end < 0 && i < len(p); i++ {
-			switch p[i] {
-			case '\n':
-				end = i
-			case u.comma:
-				if k == u.ncols-1 {
-					return n, lines, nil
-				}
-				ends[k] = i
-				k++
-			case '"':
-				if u.quotes {
-					return n, lines, nil
-				}
-			}
-		}
-		if end < 0 || k != u.ncols-1 || end-start > input.MaxLineBytes {
-			return n, lines, nil // no line end, or not the header's field count
+		end, k, ok := u.split(p, n)
+		if !ok {
+			return n, lines, nil
 		}
 		last := end
-		if last > start && p[last-1] == '\r' {
+		if last > n && p[last-1] == '\r' {
 			last--
 		}
-		// cell is where field c lies
-		cell := func(c int) (from, to int) {
-			from, to = start, last
-			if c > 0 {
-				from = ends[c-1] + 1
-			}
-			if c < k {
-				to = ends[c]
-			}
-			return from, to
+		l := fastLine{p: p, start: n, last: last, k: k}
+		took, err := u.take(&l, *row, int64(line+lines), o)
+		if err != nil {
+			return end + 1, lines + 1, err
 		}
-		draw, mraw := u.dconst, u.mconst
-		var dw, mw uint64
-		var dshort, mshort bool
-		if f.dcol >= 0 {
-			from, to := cell(f.dcol)
-			draw = s[from:to]
-			dw, dshort = cellWord(p, from, to)
-		}
-		if f.mcol >= 0 {
-			from, to := cell(f.mcol)
-			mraw = s[from:to]
-			mw, mshort = cellWord(p, from, to)
-		}
-		dataset, did, ok := u.name(&u.dataset, &u.names.datasets, draw, dw, dshort, f.dcol, f.mf.Dataset)
-		if !ok {
+		if !took {
 			return n, lines, nil
-		}
-		method, mid, ok := u.name(&u.method, &u.names.methods, mraw, mw, mshort, f.mcol, f.mf.Method)
-		if !ok {
-			return n, lines, nil
-		}
-		unit := ""
-		if f.ucol >= 0 {
-			from, to := cell(f.ucol)
-			unit = s[from:to]
-			// a unit id of at most eight bytes from '!' to '~' at once
-			x, short := cellWord(p, from, to)
-			mask := uint64(1)<<(8*uint(to-from)) - 1
-			x = x | 0x4141414141414141&^mask // 'A' past the id
-			if !short || to == from || (x-0x2121212121212121|(x&0x7f7f7f7f7f7f7f7f+0x0101010101010101)|x)&0x8080808080808080 != 0 {
-				if !plainUnit(unit) {
-					return n, lines, nil
-				}
-			}
-		}
-		lineNo := int64(line + lines)
-		if f.long {
-			from, to := cell(f.metricCol)
-			xw, xshort := cellWord(p, from, to)
-			metric, xid, ok := u.name(&u.metric, &u.names.metrics, s[from:to], xw, xshort, f.metricCol, "")
-			if !ok {
-				return n, lines, nil
-			}
-			from, to = cell(f.valueCol)
-			v, ok := input.PlainDecimal(s[from:to])
-			if !ok {
-				return n, lines, nil
-			}
-			if err := o.put(namesKey(did, mid, xid), dataset, method, metric, file, unit, *row, lineNo, v); err != nil {
-				return end + 1, lines + 1, err
-			}
-		} else {
-			for i, c := range f.wide {
-				from, to := cell(c)
-				v, ok := input.PlainDecimal(s[from:to])
-				if !ok {
-					return n, lines, nil
-				}
-				u.vals[i] = v
-			}
-			for i := range f.wide {
-				if err := o.put(namesKey(did, mid, int32(i)), dataset, method, f.wideNames[i], file, unit, *row, lineNo, u.vals[i]); err != nil {
-					return end + 1, lines + 1, err
-				}
-			}
 		}
 		*row++
 		n, lines = end+1, lines+1
 	}
 	return n, lines, nil
+}
+
+// split finds the separators of the line of p from start (u.ends) and
+// its line end; ok is false for a line the record path must read: no
+// line end, a quote (CSV), not the header's field count, too long.
+func (u *unitsFast) split(p []byte, start int) (end, k int, ok bool) {
+	seps := swarOnes * uint64(u.comma)
+	i := start
+	end = -1
+	// eight bytes at a time
+	for end < 0 && i+8 <= len(p) {
+		x := binary.LittleEndian.Uint64(p[i:])
+		nl := matchByte(x, swarOnes*'\n')
+		m := matchByte(x, seps)
+		var q uint64
+		if u.quotes {
+			q = matchByte(x, swarOnes*'"')
+		}
+		if nl != 0 {
+			before := (nl&-nl)>>7 - 1 // the bytes before the first line end
+			m, q = m&before, q&before
+			end = i + bits.TrailingZeros64(nl)>>3
+		}
+		if q != 0 {
+			return 0, 0, false
+		}
+		for ; m != 0; m &= m - 1 {
+			if k == u.ncols-1 {
+				return 0, 0, false // too many fields
+			}
+			u.ends[k] = i + bits.TrailingZeros64(m)>>3
+			k++
+		}
+		i += 8
+	}
+	// the last few bytes of p, one at a time
+	for ; end < 0 && i < len(p); i++ {
+		switch c := p[i]; {
+		case c == '\n':
+			end = i
+		case c == u.comma:
+			if k == u.ncols-1 {
+				return 0, 0, false
+			}
+			u.ends[k] = i
+			k++
+		case c == '"' && u.quotes:
+			return 0, 0, false
+		}
+	}
+	if end < 0 || k != u.ncols-1 || end-start > input.MaxLineBytes {
+		return 0, 0, false // no line end, or not the header's field count
+	}
+	return end, k, true
+}
+
+// fastLine is a line split (split): its bytes p[start:last] (without
+// its line end) and the number k of its separators (u.ends).
+type fastLine struct {
+	p           []byte
+	start, last int
+	k           int
+}
+
+// cell returns where field c of the line lies.
+func (u *unitsFast) cell(l *fastLine, c int) (from, to int) {
+	from, to = l.start, l.last
+	if c > 0 {
+		from = u.ends[c-1] + 1
+	}
+	if c < l.k {
+		to = u.ends[c]
+	}
+	return from, to
+}
+
+// text is the text of field c of the line, aliasing the line.
+func (u *unitsFast) text(l *fastLine, c int) string {
+	from, to := u.cell(l, c)
+	return unsafe.String(unsafe.SliceData(l.p[from:]), to-from)
+}
+
+// nameOf resolves field col of the line through a name column's caches
+// (col < 0: the file's constant raw).
+func (u *unitsFast) nameOf(l *fastName, c *nameCache, line *fastLine, col int, raw, fixed string) (string, int32, bool) {
+	var w uint64
+	var short bool
+	if col >= 0 {
+		from, to := u.cell(line, col)
+		raw = unsafe.String(unsafe.SliceData(line.p[from:]), to-from)
+		w, short = cellWord(line.p, from, to)
+	}
+	return u.name(l, c, raw, w, short, col, fixed)
+}
+
+// unitOf is the line's unit id; ok is false when the record path must
+// read it (see plainUnit).
+func (u *unitsFast) unitOf(l *fastLine) (string, bool) {
+	if u.f.ucol < 0 {
+		return "", true
+	}
+	from, to := u.cell(l, u.f.ucol)
+	unit := unsafe.String(unsafe.SliceData(l.p[from:]), to-from)
+	// a unit id of at most eight bytes from '!' to '~' at once
+	x, short := cellWord(l.p, from, to)
+	mask := uint64(1)<<(8*uint(to-from)) - 1
+	x = x | 0x4141414141414141&^mask // 'A' past the id
+	if short && to > from && (x-0x2121212121212121|(x&0x7f7f7f7f7f7f7f7f+0x0101010101010101)|x)&0x8080808080808080 == 0 {
+		return unit, true
+	}
+	return unit, plainUnit(unit)
+}
+
+// take reads a split line into o (row and line: its numbers); took is
+// false, and nothing is put, when the record path must read it.
+func (u *unitsFast) take(l *fastLine, row, line int64, o *unitsOut) (took bool, err error) {
+	f := u.f
+	dataset, did, ok := u.nameOf(&u.dataset, &u.names.datasets, l, f.dcol, u.dconst, f.mf.Dataset)
+	if !ok {
+		return false, nil
+	}
+	method, mid, ok := u.nameOf(&u.method, &u.names.methods, l, f.mcol, u.mconst, f.mf.Method)
+	if !ok {
+		return false, nil
+	}
+	unit, ok := u.unitOf(l)
+	if !ok {
+		return false, nil
+	}
+	if f.long {
+		metric, xid, ok := u.nameOf(&u.metric, &u.names.metrics, l, f.metricCol, "", "")
+		if !ok {
+			return false, nil
+		}
+		v, ok := input.PlainDecimal(u.text(l, f.valueCol))
+		if !ok {
+			return false, nil
+		}
+		return true, o.put(namesKey(did, mid, xid), dataset, method, metric, f.T.File, unit, row, line, v)
+	}
+	for i, c := range f.wide {
+		v, ok := input.PlainDecimal(u.text(l, c))
+		if !ok {
+			return false, nil
+		}
+		u.vals[i] = v
+	}
+	for i := range f.wide {
+		if err := o.put(namesKey(did, mid, int32(i)), dataset, method, f.wideNames[i], f.T.File, unit, row, line, u.vals[i]); err != nil {
+			return true, err
+		}
+	}
+	return true, nil
 }
 
 // swarOnes has a 1 in every byte.
