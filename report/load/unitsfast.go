@@ -62,7 +62,8 @@ func wordOf(s string) uint64 {
 	return w
 }
 
-// unitsFast is the fast path's state for one byte range.
+// unitsFast is the fast path's state for one read of a units file (a
+// byte range of it, or the whole file through its reader).
 type unitsFast struct {
 	f                       *unitsFile
 	names                   *unitsNames
