@@ -17,7 +17,8 @@ import (
 // bench-1g's (dataset,method,unit,metric,value, sorted by dataset and
 // unit) into the pass's batches, on one core, in ranges of 256 KiB as a worker of a
 // file read in byte ranges does (parseChunk), its batches recycled, and reports CPU ns/row (the process's, so GC included): the per-row cost
-// of the input layer, without the sinks and the hashing.
+// of the input layer, without the sinks and the hashing: through the
+// fast path (fast) and through the record path alone (records).
 func BenchmarkUnitsRangeParse(b *testing.B) {
 	const rows = 1 << 20
 	dir := b.TempDir()
@@ -41,9 +42,19 @@ func BenchmarkUnitsRangeParse(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	for _, mode := range []string{"fast", "records"} {
+		b.Run(mode, func(b *testing.B) {
+			in := load.NewInputs(s)
+			in.UnitsFastOff = mode == "records"
+			rangeParse(b, in, s, path, rows)
+		})
+	}
+}
+
+// rangeParse is BenchmarkUnitsRangeParse for one reading path.
+func rangeParse(b *testing.B, in *load.Inputs, s *manifest.Study, path string, rows int) {
 	st, _ := os.Stat(path)
 	b.SetBytes(st.Size())
-	in := load.NewInputs(s)
 	free := make(chan *load.UnitsBatchOf, 1<<10)
 	var buf []byte
 	b.ResetTimer()
@@ -74,5 +85,5 @@ func BenchmarkUnitsRangeParse(b *testing.B) {
 		}
 		uf.T.Close()
 	}
-	b.ReportMetric(1e9*(processCPUSeconds()-cpu0)/float64(b.N)/rows, "cpu-ns/row")
+	b.ReportMetric(1e9*(processCPUSeconds()-cpu0)/float64(b.N)/float64(rows), "cpu-ns/row")
 }

@@ -650,3 +650,37 @@ func (rr *recordReader) FieldPos(i int) (int, int) {
 	}
 	return rr.lines[i], rr.starts[i] + 1
 }
+
+// rest returns the bytes the reader holds that no record has been read
+// from yet: the rest of a reader of records in memory (newMemReader),
+// or what r has buffered (perhaps nothing). all reports that they are
+// all the records left (a reader in memory). Not for whitespace
+// records (nil).
+func (rr *recordReader) rest() (p []byte, all bool) {
+	if rr.whitespace {
+		return nil, false
+	}
+	rr.dropWindow()
+	if rr.r == nil {
+		return rr.mem[rr.memPos:], true
+	}
+	// Only what r holds: filling it is left to readRecord, which reports
+	// the end and any error of the input as it always does.
+	p, _ = rr.r.Peek(rr.r.Buffered())
+	return p, false
+}
+
+// advance moves the reader past n bytes of whole lines (lines of them)
+// of rest that its owner has read itself; the next record is read on
+// its own line (readRecord), without a window over the rest.
+func (rr *recordReader) advance(n, lines int) {
+	rr.dropWindow()
+	if rr.r == nil {
+		rr.memPos += n
+	} else {
+		rr.r.Discard(n)
+	}
+	rr.consumed += int64(n)
+	rr.next += lines
+	rr.slowFor = max(rr.slowFor, 1)
+}

@@ -311,6 +311,49 @@ func (t *TableReader) SectionBytes(p []byte, firstLine int, quoteStops bool) *Ta
 	return c
 }
 
+// Rest returns the bytes of a CSV or TSV reader that no record has been
+// read from yet — the rest of a section read from memory (SectionBytes),
+// else what the reader has buffered of the file, perhaps nothing (Next
+// reads on) — and the line the first of them starts on; all reports
+// that they are every byte left (a section read from memory). A caller that reads some whole
+// lines of them itself says so with Advance before any other call.
+func (t *TableReader) Rest() (p []byte, line int, all bool) {
+	if t.csv == nil {
+		return nil, 0, false
+	}
+	p, all = t.csv.rest()
+	return p, t.csv.next, all
+}
+
+// Advance moves a CSV or TSV reader past the first n bytes of Rest,
+// which hold lines whole lines and rows records that the caller has
+// read itself (none blank): line and record counts go on from there,
+// and the file's hash, when it is hashed, covers them. The record Next
+// reads next is read on its own.
+func (t *TableReader) Advance(n, lines int, rows int64) {
+	t.csv.advance(n, lines)
+	t.rows += rows
+}
+
+// Layout reports the separator of a CSV or TSV reader and whether it
+// reads quotes (CSV), and plain: whether a record may be read from Rest
+// by a caller as Next would read it, cell for cell, with any cell that
+// PlainDecimal takes being the value Float gives — no missing-value
+// markers, no column without a name in the header. plain is false for
+// Parquet.
+func (t *TableReader) Layout() (comma byte, quotes, plain bool) {
+	if t.csv == nil {
+		return 0, false, false
+	}
+	return t.csv.comma, t.csv.quotes, t.plain && len(t.unnamed) == 0 && !t.csv.whitespace
+}
+
+// PlainDecimal parses the shape nearly every value of a results or units
+// file has (an optional minus, digits, an optional point and digits, at
+// most 19 digits) exactly as Float does; ok is false for any other text
+// (Float then decides: a longer decimal, an exponent, an error).
+func PlainDecimal(s string) (v float64, ok bool) { return parsePlainDecimal(s) }
+
 // ReadRange reads bytes [start, end) of the file of an uncompressed CSV
 // or TSV reader (DataRange) into buf, grown as needed, and returns them.
 func (t *TableReader) ReadRange(start, end int64, buf []byte) ([]byte, error) {
@@ -971,21 +1014,33 @@ func plainDecimal(s string) (v float64, ok, plain bool) {
 	if len(s) > 0 && s[0] == '-' {
 		i, neg = 1, true
 	}
+	// the digits before the point, then those after it: a loop each,
+	// with one test per byte
 	var mant uint64
-	digits, frac, dot := 0, 0, false
+	from := i
 	for ; i < len(s); i++ {
-		if c := s[i] - '0'; c <= 9 {
-			mant = mant*10 + uint64(c)
-			digits++
-			if dot {
-				frac++
+		c := s[i] - '0'
+		if c > 9 {
+			break
+		}
+		mant = mant*10 + uint64(c)
+	}
+	digits, frac := i-from, 0
+	if i < len(s) && s[i] == '.' {
+		i++
+		from = i
+		for ; i < len(s); i++ {
+			c := s[i] - '0'
+			if c > 9 {
+				break
 			}
-			continue
+			mant = mant*10 + uint64(c)
 		}
-		if s[i] != '.' || dot {
-			return 0, false, false
-		}
-		dot = true
+		frac = i - from
+		digits += frac
+	}
+	if i != len(s) {
+		return 0, false, false
 	}
 	if digits == 0 {
 		return 0, false, false

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/evalbook/evalbook/analyses"
 	"github.com/evalbook/evalbook/analyses/datasets"
@@ -83,6 +84,11 @@ type inputState struct {
 	// (unitrepeat.go).
 	RepeatWords, RepeatMaxCands int
 	RepeatOff                   bool // benchmarks: no check, to measure what it costs
+	// UnitsFastOff (tests, benchmarks): every line of a units file goes
+	// through the record path, none through the fast path (unitsfast.go).
+	UnitsFastOff bool
+	// FastLines counts the lines of units files the fast path read.
+	FastLines atomic.Int64
 	// repeatSpillMem, when set (tests), is the bytes of hashes the check
 	// keeps in memory before it writes them to a file; -1: it keeps
 	// none (as when the file cannot be written). onRepeatSettle, when
@@ -1046,21 +1052,7 @@ func (c *nameCache) name(t *input.TableReader, raw string) (string, int32, error
 
 // lookup is name past the two most recent names.
 func (c *nameCache) lookup(t *input.TableReader, raw string) (string, int32, error) {
-	s := raw
-	if c.col >= 0 {
-		s = TrimSpace(raw)
-	}
-	v, id, ok := "", int32(-1), false
-	for i, r := range c.recent[2:] {
-		if s != "" && equalShort(s, r) {
-			v, id, ok = r, c.ids[2+i], true
-		}
-	}
-	if !ok {
-		if id, ok = c.intern[s]; ok {
-			v = c.names[id]
-		}
-	}
+	s, v, id, ok := c.find(raw)
 	if !ok {
 		if err := t.NameError(c.col, c.what, s); err != nil {
 			return "", -1, err
@@ -1075,6 +1067,33 @@ func (c *nameCache) lookup(t *input.TableReader, raw string) (string, int32, err
 			c.names = append(c.names, v)
 		}
 	}
+	c.front(v, id)
+	return v, id, nil
+}
+
+// find looks a cell's name (s: raw, trimmed) up among the names met
+// past the two most recent.
+func (c *nameCache) find(raw string) (s, v string, id int32, ok bool) {
+	s = raw
+	if c.col >= 0 {
+		s = TrimSpace(raw)
+	}
+	id = -1
+	for i, r := range c.recent[2:] {
+		if s != "" && equalShort(s, r) {
+			v, id, ok = r, c.ids[2+i], true
+		}
+	}
+	if !ok {
+		if id, ok = c.intern[s]; ok {
+			v = c.names[id]
+		}
+	}
+	return s, v, id, ok
+}
+
+// front makes v (numbered id) the most recent name.
+func (c *nameCache) front(v string, id int32) {
 	if v != "" {
 		k := len(c.recent) - 1
 		for i, r := range c.recent {
@@ -1087,7 +1106,27 @@ func (c *nameCache) lookup(t *input.TableReader, raw string) (string, int32, err
 		copy(c.ids[1:k+1], c.ids[:k])
 		c.recent[0], c.ids[0] = v, id
 	}
-	return v, id, nil
+}
+
+// known is name for a cell whose name has been met (and checked)
+// before: ok is false, and nothing changes, for any other cell, which
+// name would check (and might find wrong).
+func (c *nameCache) known(raw string) (string, int32, bool) {
+	if raw != "" {
+		if equalShort(raw, c.recent[0]) {
+			return c.recent[0], c.ids[0], true
+		}
+		if equalShort(raw, c.recent[1]) {
+			c.recent[0], c.recent[1] = c.recent[1], c.recent[0]
+			c.ids[0], c.ids[1] = c.ids[1], c.ids[0]
+			return c.recent[0], c.ids[0], true
+		}
+	}
+	_, v, id, ok := c.find(raw)
+	if ok {
+		c.front(v, id)
+	}
+	return v, id, ok
 }
 
 // unitsOut receives the values readUnitsRows reads: it fills a batch
@@ -1163,7 +1202,20 @@ func (in *Inputs) readUnitsRows(f *unitsFile, o *unitsOut) error {
 		methods:  nameCache{what: "method name", col: f.mcol},
 		metrics:  nameCache{what: "metric name", col: f.metricCol},
 	}
+	var fast *unitsFast
+	if !in.UnitsFastOff {
+		fast = in.newUnitsFast(f, &names)
+	}
 	for {
+		if fast != nil {
+			next, err := in.fastStep(fast, &row, o)
+			if err != nil || next == fastEnd {
+				return err
+			}
+			if next == fastAgain {
+				continue
+			}
+		}
 		rec, err := t.Next()
 		if err == io.EOF {
 			return nil

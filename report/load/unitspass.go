@@ -799,6 +799,10 @@ type UnitsChunk struct {
 	done       chan struct{}
 }
 
+// Counts is how many records and lines the range held (as far as it
+// was read).
+func (c *UnitsChunk) Counts() (rows int64, lines int) { return c.rows, c.lines }
+
 // freeBatches is how many batches the build's free list of batches
 // (batchFreeList) keeps.
 const freeBatches = 64
