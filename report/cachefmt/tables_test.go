@@ -67,7 +67,7 @@ func TestTablesAsJSONRead(t *testing.T) {
 	ts := []analyses.Table{
 		{Title: "units", Columns: []string{"dataset", "method", "unit", "metric", "value"},
 			Rows: [][]any{{"d1", "A", "u1", "ndcg", 0.5}, {"d1", "B", "u1", "ndcg", math.NaN()}, {"d2", "A", "u2", "ndcg", nil},
-				{"d2", "B", "u10", "ndcg", math.Inf(1)}, {"d1", "A", "u3", "ndcg", -0.0}, {"d1", "A", "u4", "ndcg", 1e-300}}},
+				{"d2", "B", "u10", "ndcg", math.Inf(1)}, {"d1", "A", "u3", "ndcg", math.Copysign(0, -1)}, {"d1", "A", "u4", "ndcg", 1e-300}}},
 		{Name: "mixed", Title: "mixed", Columns: []string{"a", "b", "c"}, Better: map[string]string{"b": "lower"},
 			Rows: [][]any{{"x", 1, true}, {nil, 2.5, false}, {"y", int(1 << 40), nil}, {"z"}}},
 		{Name: "empty", Title: "no rows", Columns: []string{"a"}},
