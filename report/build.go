@@ -413,8 +413,7 @@ func runPhase(ctx context.Context, s *manifest.Study, in *load.Inputs, o Options
 			continue // cached outputs first: only the others read
 		}
 		j.rs = input.NewReadSet()
-		j.job = &kinds.Job{ID: r.Spec.ID, Title: r.Spec.Title, Caption: r.Spec.Caption, Study: s, Seed: r.Seed,
-			Workers: o.Jobs, Inputs: in.ForAnalysis(j.rs), ProgressTo: o.Progress, Done: ctx.Done()}
+		j.job = ph.job(r, j.rs, o.Progress)
 		todo = append(todo, j)
 	}
 	fed := make(chan struct{})
@@ -485,6 +484,13 @@ func (ph *phase) cached(j *phaseJob) bool {
 	return false
 }
 
+// job is what a run of r sees: the build's inputs recording into rs, its
+// workers and progress, and the build's cancellation.
+func (ph *phase) job(r *analysisRun, rs *input.ReadSet, progress kinds.Progress) *kinds.Job {
+	return &kinds.Job{ID: r.Spec.ID, Title: r.Spec.Title, Caption: r.Spec.Caption, Study: ph.s, Seed: r.Seed,
+		Workers: ph.o.Jobs, Inputs: ph.in.ForAnalysis(rs), ProgressTo: progress, Done: ph.ctx.Done()}
+}
+
 // lazyUnits streams the per-unit values of a feeding analysis taken from
 // the disk cache, which keeps its derived results but not its units (as
 // many as the users of every run): the first analysis that reads them
@@ -498,8 +504,7 @@ func (ph *phase) lazyUnits(r *analysisRun, cached []load.ResultRow) func(func(*l
 	var err error
 	return func(fn func(*load.UnitRow) error) error {
 		once.Do(func() {
-			job := &kinds.Job{ID: r.Spec.ID, Title: r.Spec.Title, Caption: r.Spec.Caption, Study: ph.s, Seed: r.Seed,
-				Workers: ph.o.Jobs, Inputs: ph.in.ForAnalysis(input.NewReadSet()), ProgressTo: kinds.NoProgress{}, Done: ph.ctx.Done()}
+			job := ph.job(r, input.NewReadSet(), kinds.NoProgress{})
 			var out *kinds.Output
 			out, err = r.kind.Run(job, r.Spec.Options)
 			switch {
