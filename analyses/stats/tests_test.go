@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"testing"
 
@@ -365,5 +366,40 @@ func TestFriedmanTieCorrectedDemsarTable6(t *testing.T) {
 	// = 13 · (230/21)/(42 − 230/21) = 2990/652 ≈ 4.586.
 	if f, want := ImanDavenport(r.Statistic, 14, 4).Statistic, 2990.0/652; !testutil.Close(f, want, 1e-12) {
 		t.Errorf("F = %.15g, want 2990/652 = %.15g", f, want)
+	}
+}
+
+// TestRememberedDistributions: the studentized range quantiles and the
+// Wilcoxon null distributions remembered between calls are the values
+// computed afresh, bit for bit, from many goroutines at once.
+func TestRememberedDistributions(t *testing.T) {
+	var wg sync.WaitGroup
+	for g := 0; g < 4; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := 2; k <= 12; k++ {
+				for _, p := range []float64{0.9, 0.95, 0.99} {
+					want, _ := studentizedRangeQuantile(p, k)
+					for range 2 {
+						if got, err := StudentizedRangeQuantile(p, k); err != nil || math.Float64bits(got) != math.Float64bits(want) {
+							t.Errorf("q(%g, %d) = %v, %v; computed afresh %v", p, k, got, err, want)
+						}
+					}
+				}
+			}
+			for n := 1; n <= maxPMFs+2; n += 7 {
+				want := newWilcoxonPMF(n)
+				for range 2 {
+					if got := wilcoxonPMF(n); !slices.Equal(got, want) {
+						t.Errorf("wilcoxonPMF(%d) differs from its distribution computed afresh", n)
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if _, err := StudentizedRangeQuantile(1.5, 4); err == nil {
+		t.Error("p = 1.5 gave no error the second time")
 	}
 }

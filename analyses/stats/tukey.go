@@ -14,6 +14,7 @@ package stats
 import (
 	"fmt"
 	"math"
+	"sync"
 
 	"gonum.org/v1/gonum/integrate/quad"
 )
@@ -59,6 +60,47 @@ func rangeCDF(q float64, k int) float64 {
 // k standard normals (the studentized range with infinite degrees of
 // freedom), k ≥ 2 and 0 < p < 1.
 func StudentizedRangeQuantile(p float64, k int) (float64, error) {
+	key := quantileKey{p, k}
+	quantiles.Lock()
+	q, ok := quantiles.m[key]
+	quantiles.Unlock()
+	if ok {
+		return q, nil
+	}
+	q, err := studentizedRangeQuantile(p, k)
+	if err == nil {
+		quantiles.Lock()
+		if quantiles.m == nil {
+			quantiles.m = map[quantileKey]float64{}
+		}
+		if len(quantiles.m) < maxQuantiles {
+			quantiles.m[key] = q
+		}
+		quantiles.Unlock()
+	}
+	return q, err
+}
+
+// quantiles remembers the studentized range quantiles computed: each
+// costs a root search over a numerical integral, and a study asks for
+// the same few (its α, its number of methods) again and again — the
+// Explore page at every change of view. The value remembered is the
+// value computed, bit for bit.
+var quantiles struct {
+	sync.Mutex
+	m map[quantileKey]float64
+}
+
+type quantileKey struct {
+	p float64
+	k int
+}
+
+// maxQuantiles bounds what quantiles holds; past it, quantiles are
+// computed each time.
+const maxQuantiles = 1024
+
+func studentizedRangeQuantile(p float64, k int) (float64, error) {
 	if k < 2 {
 		return math.NaN(), fmt.Errorf("studentized range needs at least 2 groups, got %d", k)
 	}

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"sync"
 )
 
 // Zero methods of the Wilcoxon signed-rank test (scipy's zero_method).
@@ -227,7 +228,30 @@ func wilcoxonExactP(count int, rPlus float64) float64 {
 // wilcoxonPMF returns the null distribution of R+ for n untied non-zero
 // differences: the number of subsets of {1…n} with each sum, over 2ⁿ
 // (scipy's _get_wilcoxon_distr).
+// The distributions of n ≤ maxPMFs are computed once and shared: read
+// only.
 func wilcoxonPMF(n int) []float64 {
+	if n > maxPMFs {
+		return newWilcoxonPMF(n)
+	}
+	pmfs.Lock()
+	defer pmfs.Unlock()
+	if pmfs.c[n] == nil {
+		pmfs.c[n] = newWilcoxonPMF(n)
+	}
+	return pmfs.c[n]
+}
+
+// maxPMFs is the largest n whose null distribution pmfs keeps (1,276
+// values at n = 50, where the exact test ends by default).
+const maxPMFs = 64
+
+var pmfs struct {
+	sync.Mutex
+	c [maxPMFs + 1][]float64
+}
+
+func newWilcoxonPMF(n int) []float64 {
 	L := n*(n+1)/2 + 1
 	c := make([]float64, L)
 	c[0] = 1
