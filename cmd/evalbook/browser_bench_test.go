@@ -111,8 +111,9 @@ func BenchmarkPageFirstRender(b *testing.B) {
 // or on), from the change to the tables drawn, as the page measured
 // them: the quick view (leaderboard, Friedman, Nemenyi, Wilcoxon–Holm
 // and the CD diagram drawn; issue 35's budget, printed, never asserted:
-// ≤ 100 ms), of which the CD diagram's chart alone, the full one
-// with the Bayesian signed-rank test, and the stability analysis's
+// ≤ 100 ms) and its parts — the module's computation, the message to
+// the worker and back, the tables built, laid out, the CD diagram's
+// chart — then the full view with the Bayesian signed-rank test, and the stability analysis's
 // default perturbations (budget ≤ 5 s), which workers compute meanwhile.
 func BenchmarkExploreRedraw(b *testing.B) {
 	requireExploreAsset(b)
@@ -154,13 +155,16 @@ func BenchmarkExploreRedraw(b *testing.B) {
 		Quick float64 `json:"quick"`
 		Comp  float64 `json:"compute"`
 		Chart float64 `json:"chart"`
+		Lay   float64 `json:"layout"`
+		Msg   float64 `json:"message"`
+		Tabs  float64 `json:"tables"`
 		Stab  float64 `json:"stability"`
 		Full  float64 `json:"full"`
 		Now   float64 `json:"now"`
 	}
 	const lastJS = `(function () { var e = document.getElementById("explore"), l = window.evalbookExploreLast || {};
   var t = (window.evalbookExploreTimes || {})[l.seq] || {};
-  return { draws: e.dataset.draws || "0", state: e.dataset.state, quick: t.quick || 0, compute: t.compute || 0, chart: t.chart || 0, stability: t.stability || 0, full: t.full || 0, now: performance.now() }; })()`
+  return { draws: e.dataset.draws || "0", state: e.dataset.state, quick: t.quick || 0, compute: t.compute || 0, chart: t.chart || 0, layout: t.layout || 0, message: t.message || 0, tables: t.tables || 0, stability: t.stability || 0, full: t.full || 0, now: performance.now() }; })()`
 	wait := func(after string) last {
 		var l last
 		deadline := time.Now().Add(120 * time.Second)
@@ -184,7 +188,7 @@ func BenchmarkExploreRedraw(b *testing.B) {
 		b.Fatal(err)
 	}
 	first := wait("0")
-	var quick, compute, chart, full, stab float64
+	var quick, compute, msg, tabs, lay, chart, full, stab float64
 	draws := first.Draws
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -198,6 +202,9 @@ func BenchmarkExploreRedraw(b *testing.B) {
 		quick += l.Quick
 		compute += l.Comp
 		chart += l.Chart
+		lay += l.Lay
+		msg += l.Msg
+		tabs += l.Tabs
 		full += l.Full
 		stab += l.Stab
 	}
@@ -206,6 +213,9 @@ func BenchmarkExploreRedraw(b *testing.B) {
 	b.ReportMetric(quick/float64(b.N), "redraw-ms")
 	b.ReportMetric(compute/float64(b.N), "compute-ms")
 	b.ReportMetric(chart/float64(b.N), "cd-chart-ms")
+	b.ReportMetric(msg/float64(b.N), "message-ms")
+	b.ReportMetric(tabs/float64(b.N), "tables-ms")
+	b.ReportMetric(lay/float64(b.N), "layout-ms")
 	b.ReportMetric(full/float64(b.N), "with-bayesian-ms")
 	b.ReportMetric(stab/float64(b.N), "stability-ms")
 	for _, w := range demoPageWeights(b, site) {

@@ -212,7 +212,8 @@
     layoutLegend(option, el);
     if (chart) {
       if (!entry || entry.dark !== isDark) chart.setTheme(isDark ? "dark" : {});
-      chart.resize();
+      // a resize draws the last option again: only when the size changed
+      if (el.clientWidth !== chart.getWidth() || el.clientHeight !== chart.getHeight()) chart.resize();
     } else {
       chart = ec.init(el, isDark ? "dark" : null, { renderer: "canvas" });
     }
