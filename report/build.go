@@ -20,6 +20,7 @@ import (
 	"github.com/evalbook/evalbook/report/load"
 	"github.com/evalbook/evalbook/report/manifest"
 	"github.com/evalbook/evalbook/report/site"
+	"github.com/evalbook/evalbook/themes"
 )
 
 // Options configure a build (the flags of evalbook build, serve and
@@ -273,7 +274,16 @@ func run(ctx context.Context, o *Options) (*built, error) {
 		fmt.Fprintln(o.Warn, "evalbook: warning: the ECharts asset was not built into this binary (run `make assets`, then rebuild); figures are static SVG only")
 	}
 	if o.Format != "md" && !o.SingleFile {
-		site.explore = exploreData(study, runs, in.Results, len(site.assets.ExploreWasm) > 0 && len(site.assets.WasmExec) > 0, o.Warn)
+		// the Explore page's module (1.5 MB) is read only for a study that
+		// has the page
+		hasModule := len(assets.ExploreWasm) > 0 && len(assets.WasmExec) > 0
+		if o.Assets == nil {
+			hasModule = themes.HasExplore()
+		}
+		site.explore = exploreData(study, runs, in.Results, hasModule, o.Warn)
+		if site.explore != nil && o.Assets == nil {
+			site.assets.ExploreWasm, site.assets.WasmExec = themes.ExploreWasm(), themes.WasmExec()
+		}
 	}
 	files, err := site.render()
 	if err != nil {

@@ -37,7 +37,7 @@ type siteBuild struct {
 }
 
 func loadAssets() site.Assets {
-	return site.Assets{ECharts: themes.ECharts(), KaTeX: themes.KaTeX(), ExploreWasm: themes.ExploreWasm(), WasmExec: themes.WasmExec()}
+	return site.Assets{ECharts: themes.ECharts(), KaTeX: themes.KaTeX()}
 }
 
 // render renders the site in memory (site.Render).

@@ -71,6 +71,17 @@ func KaTeX() []byte {
 // binary was built without it.
 func ExploreWasm() []byte { return asset("assets/explore.wasm.gz") }
 
+// HasExplore tells whether the binary was built with the Explore page's
+// module and its glue (ExploreWasm and WasmExec), without reading them.
+func HasExplore() bool {
+	for _, name := range []string{"assets/explore.wasm.gz", "assets/wasm_exec.js"} {
+		if st, err := fs.Stat(assets, name); err != nil || st.Size() == 0 {
+			return false
+		}
+	}
+	return true
+}
+
 // WasmExec returns the Go toolchain's wasm_exec.js, the glue that runs
 // ExploreWasm in the browser, or nil when built without it.
 func WasmExec() []byte { return asset("assets/wasm_exec.js") }
