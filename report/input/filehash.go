@@ -1,6 +1,7 @@
 package input
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -8,6 +9,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 )
@@ -27,6 +30,7 @@ import (
 type HashStore struct {
 	mu    sync.Mutex
 	known map[string]hashEntry
+	used  map[string]bool // the paths this process asked about
 	dirty bool
 	// window is the racy window (RacyWindow; tests set it to 0), hashed
 	// counts the files read to hash them.
@@ -37,8 +41,19 @@ type HashStore struct {
 type hashEntry struct {
 	ID       FileStamp `json:"id"`
 	Sum      string    `json:"sum"`
-	HashedAt int64     `json:"hashed_at"` // unix ns
+	HashedAt int64     `json:"hashed_at"`         // unix ns
+	UsedAt   int64     `json:"used_at,omitempty"` // unix ns, to the day: what goes first past MaxHashEntries
 }
+
+// MaxHashEntries bounds the files a store on disk remembers: past it,
+// the least recently used go (never one this process used), so the store
+// — one for every study built with the cache directory — does not grow
+// with every file ever built.
+const MaxHashEntries = 4096
+
+// usedTick is how stale an entry's UsedAt may get before a use records
+// it again: a warm build that changed nothing then writes nothing.
+const usedTick = int64(24 * time.Hour)
 
 // FileStamp is a file's identity: what changes when a file is written to.
 type FileStamp struct {
@@ -54,7 +69,9 @@ type FileStamp struct {
 const RacyWindow = 2 * time.Second
 
 // NewHashStore returns an empty store.
-func NewHashStore() *HashStore { return &HashStore{known: map[string]hashEntry{}, window: RacyWindow} }
+func NewHashStore() *HashStore {
+	return &HashStore{known: map[string]hashEntry{}, used: map[string]bool{}, window: RacyWindow}
+}
 
 func identify(st os.FileInfo) FileStamp {
 	id := FileStamp{Size: st.Size(), Mod: st.ModTime().UnixNano()}
@@ -87,13 +104,21 @@ func (h *HashStore) SumTo(path string, also io.Writer) (sum string, read bool, e
 		return "", false, fmt.Errorf("%s: on the kernel's %s pseudo-filesystem, not a stored file", path, fs)
 	}
 	id := identify(st)
+	now := time.Now().UnixNano()
 	h.mu.Lock()
 	e, ok := h.known[path]
 	window := h.window
-	h.mu.Unlock()
+	h.used[path] = true
 	if ok && e.ID == id && !racy(e, window) {
+		if now-e.UsedAt > usedTick {
+			e.UsedAt = now
+			h.known[path] = e
+			h.dirty = true
+		}
+		h.mu.Unlock()
 		return e.Sum, false, nil
 	}
+	h.mu.Unlock()
 	at := time.Now().UnixNano()
 	h.mu.Lock()
 	h.hashed++
@@ -108,7 +133,7 @@ func (h *HashStore) SumTo(path string, also io.Writer) (sum string, read bool, e
 	}
 	if identify(st2) == id { // unchanged while it was read
 		h.mu.Lock()
-		h.known[path] = hashEntry{ID: id, Sum: s, HashedAt: at}
+		h.known[path] = hashEntry{ID: id, Sum: s, HashedAt: at, UsedAt: at}
 		h.dirty = true
 		h.mu.Unlock()
 	}
@@ -168,6 +193,7 @@ func (h *HashStore) Save(dir string) {
 		h.mu.Unlock()
 		return
 	}
+	h.trim(MaxHashEntries)
 	b, err := json.Marshal(h.known)
 	h.dirty = false
 	h.mu.Unlock()
@@ -186,6 +212,30 @@ func (h *HashStore) Save(dir string) {
 	}
 	if os.Rename(f.Name(), hashStoreFile(dir)) != nil {
 		os.Remove(f.Name())
+	}
+}
+
+// trim drops the least recently used entries past limit, keeping every
+// entry this process used. Its caller holds h.mu.
+func (h *HashStore) trim(limit int) {
+	if len(h.known) <= limit {
+		return
+	}
+	var old []string
+	for p := range h.known {
+		if !h.used[p] {
+			old = append(old, p)
+		}
+	}
+	last := func(p string) int64 { e := h.known[p]; return max(e.UsedAt, e.HashedAt) }
+	slices.SortFunc(old, func(a, b string) int {
+		if c := cmp.Compare(last(a), last(b)); c != 0 {
+			return c
+		}
+		return strings.Compare(a, b)
+	})
+	for _, p := range old[:min(len(old), len(h.known)-limit)] {
+		delete(h.known, p)
 	}
 }
 

@@ -75,7 +75,8 @@ func (h *HashStore) Learn(path, sum string, stamp FileStamp, openedAt int64) {
 		return
 	}
 	h.mu.Lock()
-	h.known[path] = hashEntry{ID: stamp, Sum: sum, HashedAt: openedAt}
+	h.known[path] = hashEntry{ID: stamp, Sum: sum, HashedAt: openedAt, UsedAt: openedAt}
+	h.used[path] = true
 	h.dirty = true
 	h.mu.Unlock()
 }
@@ -88,11 +89,16 @@ func (h *HashStore) Known(path string) (string, bool) {
 		return "", false
 	}
 	h.mu.Lock()
+	defer h.mu.Unlock()
 	e, ok := h.known[path]
-	window := h.window
-	h.mu.Unlock()
-	if !ok || e.ID != identify(st) || racy(e, window) {
+	h.used[path] = true
+	if !ok || e.ID != identify(st) || racy(e, h.window) {
 		return "", false
+	}
+	if now := time.Now().UnixNano(); now-e.UsedAt > usedTick {
+		e.UsedAt = now
+		h.known[path] = e
+		h.dirty = true
 	}
 	return e.Sum, true
 }
