@@ -81,10 +81,11 @@ var openerCallers = map[string]string{
 // build, and the manifest, which reads study.toml through it and shares
 // its rules for names (formula starts, bad bytes).
 var inputImporters = map[string]string{
-	"report":          "the build and its per-analysis views",
-	"report/manifest": "reads study.toml (input.OpenRegular) and checks names by the input layer's rules",
-	"report/load":     "the per-build input state: per-analysis views over the readers",
-	"report/kinds":    "the readers' types and positioned errors (a Job's OpenTable gives an *input.TableReader); no opener is called (checked below)",
+	"report":              "the build and its per-analysis views",
+	"report/manifest":     "reads study.toml (input.OpenRegular) and checks names by the input layer's rules",
+	"report/load":         "the per-build input state: per-analysis views over the readers",
+	"report/load/engines": "positioned errors (input.InputError) at an engine entry's manifest line; opens no file",
+	"report/kinds":        "the readers' types and positioned errors (a Job's OpenTable gives an *input.TableReader); no opener is called (checked below)",
 }
 
 // goFiles lists the module's non-test Go files outside readerExempt,

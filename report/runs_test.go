@@ -46,7 +46,7 @@ func offlineTestCtx(t testing.TB, files map[string]string) *kinds.Job {
 		}
 	}
 	s := &manifest.Study{File: filepath.Join(dir, "study.toml"), Dir: dir, Title: "study"}
-	return &kinds.Job{ID: "om", Title: "Offline", Study: s, Workers: 2, Inputs: load.NewInputs(s), ProgressTo: kinds.NoProgress{}}
+	return &kinds.Job{ID: "om", Title: "Offline", Study: s, Workers: 2, Inputs: newInputs(s), ProgressTo: kinds.NoProgress{}}
 }
 
 func offlineTestOpts(runs, truth string, mut ...func(*offline.Options)) *offline.Options {

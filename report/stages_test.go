@@ -30,6 +30,7 @@ var packageStages = map[string]int{
 	"report/site/explore":      0,
 	"report/site/explore/wasm": 1,
 	"report/manifest":          1,
+	"report/load/engines":      1,
 	"report/load":              2,
 	"report/kinds":             3,
 	"report":                   4,
@@ -75,6 +76,42 @@ func TestPackageStageOrder(t *testing.T) {
 	if len(bad) > 0 {
 		sort.Strings(bad)
 		t.Errorf("report's packages against the stage order:\n%s", strings.Join(bad, "\n"))
+	}
+}
+
+// manifestFree are the input stage's packages, which take a plain config
+// (load.Config, built by report from the manifest) and must not see the
+// manifest at all, not even through another package.
+var manifestFree = []string{"report/input", "report/load"}
+
+// TestInputStageWithoutManifest fails when a package of manifestFree
+// imports report/manifest, directly or through the module's other
+// packages (as go list -deps would show it).
+func TestInputStageWithoutManifest(t *testing.T) {
+	const mod = "github.com/evalbook/evalbook/"
+	for _, pkg := range manifestFree {
+		seen := map[string]string{pkg: ""} // package → the package that imports it
+		queue := []string{pkg}
+		for len(queue) > 0 {
+			p := queue[0]
+			queue = queue[1:]
+			if p == "report/manifest" {
+				var path []string
+				for q := p; q != ""; q = seen[q] {
+					path = append([]string{q}, path...)
+				}
+				t.Errorf("%s imports report/manifest (%s): the input stage takes load.Config, built in report", pkg, strings.Join(path, " → "))
+				break
+			}
+			imports, _ := packageImports(t, filepath.Join("..", filepath.FromSlash(p)))
+			for _, im := range imports {
+				dep, ok := strings.CutPrefix(im, mod)
+				if _, done := seen[dep]; ok && !done {
+					seen[dep] = p
+					queue = append(queue, dep)
+				}
+			}
+		}
 	}
 }
 
@@ -201,7 +238,6 @@ const maxPackageLines, maxReportLines = 5000, 4000
 // oversized are the packages allowed past maxPackageLines, with why.
 var oversized = map[string]string{
 	"report/input": "the readers of every input format (CSV/TSV tokenizer, Parquet, decimals, runs, truth); to split by format",
-	"report/load":  "the units pass with its fast path and repeat check beside the engine's connections; to split: the engine's glue (engine_units.go, engine_logs.go) into a stage of its own",
 }
 
 // TestPackageSizes fails when a report package's non-test Go files pass

@@ -48,7 +48,7 @@ func strictStudy(t testing.TB, kind, file, extra string, files map[string]string
 	if err != nil {
 		t.Fatal(err)
 	}
-	return load.NewInputs(s)
+	return newInputs(s)
 }
 
 func strictResults(t testing.TB, extra, csvText string) (*analyses.Results, error) {
@@ -411,7 +411,7 @@ func TestStrictRegularFiles(t *testing.T) {
 	}
 	done := make(chan error, 1)
 	go func() {
-		_, err := load.NewInputs(s).Results()
+		_, err := newInputs(s).Results()
 		done <- err
 	}()
 	select {
@@ -585,7 +585,7 @@ func TestStrictParquetNumbers(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return load.NewInputs(s).Results()
+		return newInputs(s).Results()
 	}
 	_, err := load("r.parquet", "")
 	wantErr(t, err, `r.parquet: row 2, column "value": not a finite number: NaN (declare it missing with missing_values = ["NaN"] on the input)`)
