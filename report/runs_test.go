@@ -17,7 +17,7 @@ import (
 	"github.com/evalbook/evalbook/analyses"
 	"github.com/evalbook/evalbook/analyses/offline"
 
-	"github.com/evalbook/evalbook/report/input"
+	"github.com/evalbook/evalbook/report/input/runs"
 	"github.com/evalbook/evalbook/report/kinds"
 	"github.com/evalbook/evalbook/report/load"
 	"github.com/evalbook/evalbook/report/manifest"
@@ -210,7 +210,7 @@ func TestOfflineTRECFixture(t *testing.T) {
 		}
 	}
 	// The order trec_eval evaluates (score descending, docno descending).
-	rr, err := input.OpenRunCapped(filepath.Join(ctx.Study.Dir, "trec/run.txt"), "run.txt", input.FormatTREC, false, 0)
+	rr, err := runs.OpenCapped(filepath.Join(ctx.Study.Dir, "trec/run.txt"), "run.txt", runs.FormatTREC, false, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

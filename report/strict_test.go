@@ -22,6 +22,7 @@ import (
 	"github.com/evalbook/evalbook/analyses"
 
 	"github.com/evalbook/evalbook/report/input"
+	"github.com/evalbook/evalbook/report/input/runs"
 	"github.com/evalbook/evalbook/report/kinds"
 	"github.com/evalbook/evalbook/report/load"
 	"github.com/evalbook/evalbook/report/manifest"
@@ -540,7 +541,7 @@ func TestStrictRuns(t *testing.T) {
 		dir := t.TempDir()
 		p := filepath.Join(dir, "p.csv")
 		os.WriteFile(p, []byte("user,item,prediction\nu1,a,nan\n"), 0o644)
-		r, err := input.OpenRunCapped(p, "p.csv", input.FormatTable, true, 0)
+		r, err := runs.OpenCapped(p, "p.csv", runs.FormatTable, true, 0)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -16,6 +16,7 @@ import (
 	"github.com/evalbook/evalbook/analyses/offline"
 
 	"github.com/evalbook/evalbook/report/input"
+	"github.com/evalbook/evalbook/report/input/runs"
 	"github.com/evalbook/evalbook/report/load/engines"
 )
 
@@ -352,54 +353,54 @@ func (in *Inputs) openTable(path string, mapping map[string]string, hashing bool
 
 // OpenRun opens a ranked run or predictions file (input/runs.go), checked
 // and recorded.
-func (in *Inputs) OpenRun(path, display string, format input.RunFormat, predictions bool) (*input.RunReader, error) {
+func (in *Inputs) OpenRun(path, display string, format runs.Format, predictions bool) (*runs.Reader, error) {
 	if err := in.CheckFile(path); err != nil {
 		return nil, err
 	}
-	grouping := input.GroupingUnknown
+	grouping := runs.GroupingUnknown
 	var stamp input.FileStamp
-	if format == input.FormatTREC && !predictions && !strings.HasSuffix(strings.ToLower(path), ".gz") {
+	if format == runs.FormatTREC && !predictions && !strings.HasSuffix(strings.ToLower(path), ".gz") {
 		// The pass that hashes the run also finds whether its queries
 		// are contiguous, which would otherwise take a pass of its own;
 		// the reader then checks that the file did not change since.
-		scan := input.NewTRECGroupScan()
+		scan := runs.NewTRECGroupScan()
 		var ok bool
 		stamp, ok = input.Stamp(path)
 		if _, read := in.pinRead(path, scan); read && ok {
-			grouping = input.QueriesApart
+			grouping = runs.QueriesApart
 			if scan.Grouped() {
-				grouping = input.QueriesContiguous
+				grouping = runs.QueriesContiguous
 			}
 		}
 		in.noteRead(path)
 	} else {
 		in.NoteFile(path)
 	}
-	r, err := input.OpenRunGrouping(path, display, format, predictions, in.Study.MaxDecompressed, grouping)
-	if err == nil && grouping != input.GroupingUnknown {
+	r, err := runs.OpenGrouping(path, display, format, predictions, in.Study.MaxDecompressed, grouping)
+	if err == nil && grouping != runs.GroupingUnknown {
 		r.SetStamp(stamp)
 	}
 	return r, err
 }
 
 // ReadTruth reads a truth file (input/runs.go), checked and recorded.
-func (in *Inputs) ReadTruth(path, display string, format input.RunFormat, t *offline.Truth) (int64, error) {
+func (in *Inputs) ReadTruth(path, display string, format runs.Format, t *offline.Truth) (int64, error) {
 	if err := in.CheckFile(path); err != nil {
 		return 0, err
 	}
 	in.NoteFile(path)
-	return input.ScanTruthCapped(path, display, format, in.Study.MaxDecompressed, func(user, item []byte, rel float64, line int) error {
+	return runs.ScanTruthCapped(path, display, format, in.Study.MaxDecompressed, func(user, item []byte, rel float64, line int) error {
 		return t.Add(user, item, rel)
 	})
 }
 
 // ScanTruth streams a truth file (input/runs.go), checked and recorded.
-func (in *Inputs) ScanTruth(path, display string, format input.RunFormat, fn func(user, item []byte, rel float64, line int) error) (int64, error) {
+func (in *Inputs) ScanTruth(path, display string, format runs.Format, fn func(user, item []byte, rel float64, line int) error) (int64, error) {
 	if err := in.CheckFile(path); err != nil {
 		return 0, err
 	}
 	in.NoteFile(path)
-	return input.ScanTruthCapped(path, display, format, in.Study.MaxDecompressed, fn)
+	return runs.ScanTruthCapped(path, display, format, in.Study.MaxDecompressed, fn)
 }
 
 // CloseCounted closes t and records its rows.
