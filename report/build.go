@@ -343,15 +343,7 @@ func inputConfig(s *manifest.Study, allowOutside bool) *load.Config {
 // checkInputs makes sure every input path matches a file and every page
 // and interaction log exists, so a typo fails before any work.
 func checkInputs(s *manifest.Study, in *load.Inputs) error {
-	var errs manifest.Errors
-	c := in.Study
-	for what, list := range map[string][]load.Entry{"results": c.Inputs.Results, "units": c.Inputs.Units, "characteristics": c.Inputs.Characteristics} {
-		for _, e := range list {
-			if _, err := in.Expand(e, what); err != nil {
-				errs = append(errs, err)
-			}
-		}
-	}
+	errs := manifest.Errors(in.CheckEntries())
 	for _, p := range s.Pages {
 		b, err := in.ReadSource(p.Source, maxPageBytes)
 		if err != nil {

@@ -450,6 +450,22 @@ func (in *Inputs) Expand(e Entry, what string) ([]input.Match, error) {
 	return files, nil
 }
 
+// CheckEntries expands every input entry, so that an entry whose path
+// matches no file, or a file that may not be read, fails before any
+// analysis runs; the errors in no particular order.
+func (in *Inputs) CheckEntries() []error {
+	var errs []error
+	c := in.Study
+	for what, list := range map[string][]Entry{"results": c.Inputs.Results, "units": c.Inputs.Units, "characteristics": c.Inputs.Characteristics} {
+		for _, e := range list {
+			if _, err := in.Expand(e, what); err != nil {
+				errs = append(errs, err)
+			}
+		}
+	}
+	return errs
+}
+
 // Match resolves a manifest path pattern to its files, checks that each
 // may be read (checkFile) and records the expansion, so that a file that
 // later starts or stops matching invalidates what was computed from it.
