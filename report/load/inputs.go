@@ -351,7 +351,7 @@ func (in *Inputs) openTable(path string, mapping map[string]string, hashing bool
 	return t, nil
 }
 
-// OpenRun opens a ranked run or predictions file (input/runs.go), checked
+// OpenRun opens a ranked run or predictions file (report/input/runs), checked
 // and recorded.
 func (in *Inputs) OpenRun(path, display string, format runs.Format, predictions bool) (*runs.Reader, error) {
 	if err := in.CheckFile(path); err != nil {
@@ -383,7 +383,7 @@ func (in *Inputs) OpenRun(path, display string, format runs.Format, predictions 
 	return r, err
 }
 
-// ReadTruth reads a truth file (input/runs.go), checked and recorded.
+// ReadTruth reads a truth file (report/input/runs), checked and recorded.
 func (in *Inputs) ReadTruth(path, display string, format runs.Format, t *offline.Truth) (int64, error) {
 	if err := in.CheckFile(path); err != nil {
 		return 0, err
@@ -394,7 +394,7 @@ func (in *Inputs) ReadTruth(path, display string, format runs.Format, t *offline
 	})
 }
 
-// ScanTruth streams a truth file (input/runs.go), checked and recorded.
+// ScanTruth streams a truth file (report/input/runs), checked and recorded.
 func (in *Inputs) ScanTruth(path, display string, format runs.Format, fn func(user, item []byte, rel float64, line int) error) (int64, error) {
 	if err := in.CheckFile(path); err != nil {
 		return 0, err
