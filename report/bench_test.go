@@ -39,7 +39,7 @@ func BenchmarkUnitsLoader(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		var n int
 		var sum float64
-		if err := load.NewInputs(s).Units(func(u *load.UnitRow) error { n++; sum += u.Value; return nil }); err != nil {
+		if err := newInputs(s).Units(func(u *load.UnitRow) error { n++; sum += u.Value; return nil }); err != nil {
 			b.Fatal(err)
 		}
 		if n != rows {

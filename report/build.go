@@ -18,6 +18,7 @@ import (
 	"github.com/evalbook/evalbook/report/input"
 	"github.com/evalbook/evalbook/report/kinds"
 	"github.com/evalbook/evalbook/report/load"
+	"github.com/evalbook/evalbook/report/load/engines"
 	"github.com/evalbook/evalbook/report/manifest"
 	"github.com/evalbook/evalbook/report/site"
 	"github.com/evalbook/evalbook/themes"
@@ -220,8 +221,7 @@ func run(ctx context.Context, o *Options) (*built, error) {
 	if o.Out == "" {
 		o.Out = filepath.Join(study.Dir, "site")
 	}
-	in := load.NewInputs(study)
-	in.AllowOutside = study.AllowOutside || o.AllowOutside
+	in := load.NewInputs(inputConfig(study, o.AllowOutside))
 	in.OnOpen = o.onOpen
 	in.Jobs, in.ParallelMin, in.ChunkBytes = o.Jobs, 32<<20, 256<<10
 	if o.parallelMin > 0 {
@@ -317,17 +317,43 @@ func (o *Options) normalise() error {
 	return nil
 }
 
+// inputConfig is what the input stage reads of the manifest: the one
+// place the manifest's declarations become the loaders' plain config.
+// allowOutside is --allow-outside (the manifest's allow_outside counts
+// too).
+func inputConfig(s *manifest.Study, allowOutside bool) *load.Config {
+	c := &load.Config{File: s.File, Dir: s.Dir, Title: s.Title, AllowOutside: s.AllowOutside || allowOutside, MaxDecompressed: s.MaxDecompressed,
+		DerivesUnits: s.DerivesUnits(), Bounds: map[string]load.Bound{}}
+	entries := func(es []manifest.InputEntry) []load.Entry {
+		out := make([]load.Entry, len(es))
+		for i, e := range es {
+			out[i] = load.Entry{Path: e.Path, Columns: e.Columns, Dataset: e.Dataset, Method: e.Method, Metric: e.Metric, Ignore: e.Ignore,
+				Missing: e.Missing, MissingValues: e.MissingValues, Duplicates: e.Duplicates, UnequalRuns: e.UnequalRuns, Layout: e.Layout, Line: e.Line}
+		}
+		return out
+	}
+	c.Inputs = load.Entries{Results: entries(s.Inputs.Results), Units: entries(s.Inputs.Units), Characteristics: entries(s.Inputs.Characteristics)}
+	for _, d := range s.Datasets {
+		c.Datasets = append(c.Datasets, d.Name)
+		if l := d.EngineLog; l != nil {
+			c.EngineLogs = append(c.EngineLogs, &engines.LogTable{Dataset: d.Name, File: l.File, Line: l.Line, Target: l.Target, Timeout: l.Timeout, Src: l.Src})
+		}
+	}
+	for _, m := range s.Metrics {
+		if max, i, ok := s.MetricMax(m.Name); ok {
+			c.Bounds[strings.ToLower(m.Name)] = load.Bound{Max: max, At: s.MetricAt(i)}
+		}
+	}
+	if e := s.Engine; e != nil {
+		c.Engine = &engines.Table{File: e.File, Line: e.Line, Target: e.Target, Timeout: e.Timeout, Src: e.Src}
+	}
+	return c
+}
+
 // checkInputs makes sure every input path matches a file and every page
 // and interaction log exists, so a typo fails before any work.
 func checkInputs(s *manifest.Study, in *load.Inputs) error {
-	var errs manifest.Errors
-	for what, list := range map[string][]manifest.InputEntry{"results": s.Inputs.Results, "units": s.Inputs.Units, "characteristics": s.Inputs.Characteristics} {
-		for _, e := range list {
-			if _, err := in.Expand(e, what); err != nil {
-				errs = append(errs, err)
-			}
-		}
-	}
+	errs := manifest.Errors(in.CheckEntries())
 	for _, p := range s.Pages {
 		b, err := in.ReadSource(p.Source, maxPageBytes)
 		if err != nil {

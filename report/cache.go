@@ -79,10 +79,10 @@ func (c *Cache) hashStore() *input.HashStore {
 func cacheKey(s *manifest.Study, in *load.Inputs, spec manifest.AnalysisSpec, seed uint64, version string) string {
 	params, _ := manifest.ParamsMap(spec.Options)
 	parts := []any{spec.Type, params, seed, version, spec.Title, spec.Caption, s.Metrics, s.Datasets, s.Methods, s.Inputs, s.Title, s.AllowOutside, s.File, s.FigureWidth}
-	if k := in.EngineCacheKey(spec); k != "" {
+	if k := in.Engines.CacheKey(spec.Kind.ReadsUnits, spec.Options); k != "" {
 		parts = append(parts, k) // the engine table's address, fingerprint and SQL
 	}
-	if k := in.EngineLogsCacheKey(spec); k != "" {
+	if k := in.Engines.LogsCacheKey(spec.Type); k != "" {
 		parts = append(parts, k) // the engine interaction logs' addresses, fingerprints and SQL
 	}
 	b, _ := json.Marshal(parts)

@@ -22,7 +22,7 @@ import (
 
 	"gonum.org/v1/gonum/floats/scalar"
 
-	"github.com/evalbook/evalbook/report/load"
+	"github.com/evalbook/evalbook/report/load/engines"
 )
 
 // engineBenchValue is the per-user value of the bench tables, from the
@@ -369,7 +369,7 @@ func engineBench1GBuild(b *testing.B, s *chServer, manifest, site string) (map[s
 	}
 	t := engineBench1GTimes{wall: time.Since(start), cpu: cpuTime(b) - cpu0, server: procCPU(b, s.cmd.Process.Pid) - srv0}
 	label := "local file"
-	var engine *load.EngineProvenance
+	var engine *engines.EngineProvenance
 	if raw, err := os.ReadFile(filepath.Join(site, "data", "provenance.json")); err == nil {
 		var p Provenance
 		if json.Unmarshal(raw, &p) == nil && p.Engine != nil {

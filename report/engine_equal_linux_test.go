@@ -6,7 +6,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"github.com/evalbook/evalbook/report/load"
+	"github.com/evalbook/evalbook/report/load/engines"
 	"math"
 	"os"
 	"os/exec"
@@ -231,7 +231,7 @@ func checkEngineProvenance(t *testing.T, site string, c *chCluster) {
 	if p.Engine.URL != c.url() || p.Engine.Table != "per_user" || !strings.HasPrefix(p.Engine.Fingerprint, "rows=") {
 		t.Errorf("engine record: %+v", p.Engine)
 	}
-	ran := map[string]load.EngineQuery{}
+	ran := map[string]engines.EngineQuery{}
 	for _, q := range p.Engine.Queries {
 		ran[q.Analysis] = q
 	}

@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"encoding/json"
-	"github.com/evalbook/evalbook/report/load"
+	"github.com/evalbook/evalbook/report/load/engines"
 	"math"
 	"os"
 	"path/filepath"
@@ -102,7 +102,7 @@ func checkEngineLogsProvenance(t *testing.T, site string, logs int) {
 		t.Fatal(err)
 	}
 	var p struct {
-		EngineLogs []load.EngineProvenance `json:"engine_logs"`
+		EngineLogs []engines.EngineProvenance `json:"engine_logs"`
 	}
 	if err := json.Unmarshal(b, &p); err != nil {
 		t.Fatal(err)

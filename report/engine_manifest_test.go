@@ -6,7 +6,6 @@ import (
 
 	"github.com/evalbook/evalbook/report/engine"
 	"github.com/evalbook/evalbook/report/kinds"
-	"github.com/evalbook/evalbook/report/load"
 	"github.com/evalbook/evalbook/report/manifest"
 )
 
@@ -57,7 +56,7 @@ metric    = "m"
 		e.Src.Columns.Unit != "user_id" || e.Src.Columns.Value != "value" || e.Timeout.Seconds() != 90 || e.Line != 4 || len(s.Inputs.Units) != 0 {
 		t.Errorf("engine source: %+v (target %s)", e, e.Target)
 	}
-	if strings.Contains(load.NewEngines(s).Units.Provenance().URL, "secret") {
+	if strings.Contains(newInputs(s).Engines.Units.Provenance().URL, "secret") {
 		t.Error("the provenance shows the password")
 	}
 

@@ -28,9 +28,10 @@ var readers = map[string]bool{
 	"os.Open": true, "os.OpenFile": true, "os.ReadFile": true, "os.ReadDir": true, "os.DirFS": true,
 	"filepath.Glob": true, "filepath.WalkDir": true, "filepath.Walk": true, "fs.ReadFile": true,
 	"fs.ReadDir": true, "fs.Glob": true, "fs.WalkDir": true,
-	// report/input's openers, called only by the files allowed below
+	// report/input's openers (and report/input/runs'), called only by the
+	// files allowed below
 	"input.OpenTable": true, "input.OpenTableCapped": true, "input.OpenTableHashing": true, "input.OpenParquet": true, "input.OpenRegular": true, "input.SHA256File": true,
-	"input.OpenRunCapped": true, "input.ScanTruthCapped": true,
+	"runs.OpenCapped": true, "runs.OpenGrouping": true, "runs.ScanTruthCapped": true, "input.OpenLines": true,
 	"zip.OpenReader": true,
 	// report/input's readers of evalbook's own files (own.go): cache
 	// entries, the built site, the output directory, what verify is given
@@ -81,10 +82,11 @@ var openerCallers = map[string]string{
 // build, and the manifest, which reads study.toml through it and shares
 // its rules for names (formula starts, bad bytes).
 var inputImporters = map[string]string{
-	"report":          "the build and its per-analysis views",
-	"report/manifest": "reads study.toml (input.OpenRegular) and checks names by the input layer's rules",
-	"report/load":     "the per-build input state: per-analysis views over the readers",
-	"report/kinds":    "the readers' types and positioned errors (a Job's OpenTable gives an *input.TableReader); no opener is called (checked below)",
+	"report":              "the build and its per-analysis views",
+	"report/manifest":     "reads study.toml (input.OpenRegular) and checks names by the input layer's rules",
+	"report/load":         "the per-build input state: per-analysis views over the readers",
+	"report/load/engines": "positioned errors (input.InputError) at an engine entry's manifest line; opens no file",
+	"report/kinds":        "the readers' types and positioned errors (a Job's OpenTable gives an *input.TableReader); no opener is called (checked below)",
 }
 
 // goFiles lists the module's non-test Go files outside readerExempt,
@@ -136,8 +138,9 @@ func TestEveryReadGoesThroughTheInputLayer(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, im := range f.Imports {
-			if im.Path.Value == `"github.com/evalbook/evalbook/report/input"` && inputImporters[path.Dir(rel)] == "" {
-				bad = append(bad, rel+": imports report/input (only report and report/manifest read through it)")
+			layer := im.Path.Value == `"github.com/evalbook/evalbook/report/input"` || strings.HasPrefix(im.Path.Value, `"github.com/evalbook/evalbook/report/input/`)
+			if layer && inputImporters[path.Dir(rel)] == "" {
+				bad = append(bad, rel+": imports "+im.Path.Value+" (only the packages of inputImporters read through the input layer)")
 			}
 			for _, testOnly := range []string{"analyses/internal/testutil", "figures/internal/imgtest"} {
 				if im.Path.Value == `"github.com/evalbook/evalbook/`+testOnly+`"` {
@@ -162,7 +165,8 @@ func TestEveryReadGoesThroughTheInputLayer(t *testing.T) {
 			case *ast.Ident:
 				fn = x.Name
 			}
-			if readers[fn] && !(strings.HasPrefix(fn, "input.") && openerCallers[rel] != "") {
+			layer := strings.HasPrefix(fn, "input.") || strings.HasPrefix(fn, "runs.") // report/input, report/input/runs
+			if readers[fn] && !(layer && openerCallers[rel] != "") {
 				bad = append(bad, fset.Position(call.Pos()).String()+": "+fn)
 			}
 			return true

@@ -18,6 +18,9 @@ import (
 	"github.com/evalbook/evalbook/report/manifest"
 )
 
+// newInputs is the input state of a build of s without --allow-outside.
+func newInputs(s *manifest.Study) *load.Inputs { return load.NewInputs(inputConfig(s, false)) }
+
 // studyInputs writes a txtar study and returns its inputs loader.
 func studyInputs(t testing.TB, archive string) *load.Inputs {
 	t.Helper()
@@ -29,7 +32,7 @@ func studyInputs(t testing.TB, archive string) *load.Inputs {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return load.NewInputs(s)
+	return newInputs(s)
 }
 
 func cell(t *testing.T, r *analyses.Results, d, m, metric string) analyses.Cell {
@@ -80,7 +83,7 @@ d1,A,rmse,,1,0.9,x
 		if err != nil {
 			t.Fatal(err)
 		}
-		r, err := load.NewInputs(s).Results()
+		r, err := newInputs(s).Results()
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -239,7 +242,7 @@ func FuzzResultsLoader(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		in := load.NewInputs(s)
+		in := newInputs(s)
 		r, err := in.Results()
 		if err != nil && !strings.Contains(err.Error(), "r.csv") {
 			t.Fatalf("error does not name the file: %v", err)

@@ -16,7 +16,6 @@ import (
 	"github.com/evalbook/evalbook/analyses"
 	"github.com/evalbook/evalbook/analyses/datasets"
 	"github.com/evalbook/evalbook/report/kinds"
-	"github.com/evalbook/evalbook/report/load"
 	"github.com/evalbook/evalbook/report/manifest"
 	"gonum.org/v1/gonum/floats/scalar"
 )
@@ -42,7 +41,7 @@ func corrStudy(t *testing.T, files map[string]string, id string, jobs int) (*kin
 	}
 	for _, a := range s.Analyses {
 		if a.ID == id {
-			return &kinds.Job{ID: id, Title: a.Title, Study: s, Workers: jobs, Inputs: load.NewInputs(s), ProgressTo: kinds.NoProgress{}}, a
+			return &kinds.Job{ID: id, Title: a.Title, Study: s, Workers: jobs, Inputs: newInputs(s), ProgressTo: kinds.NoProgress{}}, a
 		}
 	}
 	t.Fatalf("no analysis %q", id)
@@ -360,7 +359,7 @@ func FuzzCharacteristicsLog(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ctx := &kinds.Job{ID: "c", Study: s, Workers: 1, Inputs: load.NewInputs(s), ProgressTo: kinds.NoProgress{}}
+		ctx := &kinds.Job{ID: "c", Study: s, Workers: 1, Inputs: newInputs(s), ProgressTo: kinds.NoProgress{}}
 		p := datasets.Preprocessing{Core: 2}
 		if analyses.Finite(tau) {
 			p.Threshold, p.HasThreshold = tau, true
@@ -433,7 +432,7 @@ func BenchmarkCharacteristicsLogs(b *testing.B) {
 	}
 	b.ResetTimer()
 	for b.Loop() {
-		ctx := &kinds.Job{ID: "chars", Study: s, Workers: runtime.GOMAXPROCS(0), Inputs: load.NewInputs(s), ProgressTo: kinds.NoProgress{}}
+		ctx := &kinds.Job{ID: "chars", Study: s, Workers: runtime.GOMAXPROCS(0), Inputs: newInputs(s), ProgressTo: kinds.NoProgress{}}
 		if _, err := kinds.Kinds()[s.Analyses[0].Type].Run(ctx, s.Analyses[0].Options); err != nil {
 			b.Fatal(err)
 		}

@@ -14,7 +14,6 @@ import (
 
 	"github.com/evalbook/evalbook/analyses/meta"
 	"github.com/evalbook/evalbook/report/kinds"
-	"github.com/evalbook/evalbook/report/load"
 	"github.com/evalbook/evalbook/report/manifest"
 )
 
@@ -70,7 +69,7 @@ func BenchmarkMetaSummary10k(b *testing.B) {
 	var analysis, run, build time.Duration
 	for i := 0; i < b.N; i++ {
 		start := time.Now()
-		ctx := &kinds.Job{ID: a.ID, Title: a.Title, Study: s, Workers: runtime.GOMAXPROCS(0), Inputs: load.NewInputs(s), ProgressTo: kinds.NoProgress{}}
+		ctx := &kinds.Job{ID: a.ID, Title: a.Title, Study: s, Workers: runtime.GOMAXPROCS(0), Inputs: newInputs(s), ProgressTo: kinds.NoProgress{}}
 		studies, err := kinds.MetaReadSummary(ctx, o.Summary)
 		if err != nil {
 			b.Fatal(err)
@@ -81,7 +80,7 @@ func BenchmarkMetaSummary10k(b *testing.B) {
 		}
 		analysis += time.Since(start)
 		start = time.Now()
-		ctx = &kinds.Job{ID: a.ID, Title: a.Title, Study: s, Workers: runtime.GOMAXPROCS(0), Inputs: load.NewInputs(s), ProgressTo: kinds.NoProgress{}}
+		ctx = &kinds.Job{ID: a.ID, Title: a.Title, Study: s, Workers: runtime.GOMAXPROCS(0), Inputs: newInputs(s), ProgressTo: kinds.NoProgress{}}
 		if _, err := kinds.Kinds()[a.Type].Run(ctx, a.Options); err != nil {
 			b.Fatal(err)
 		}

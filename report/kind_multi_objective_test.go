@@ -12,7 +12,6 @@ import (
 
 	"github.com/evalbook/evalbook/analyses/multiobjective"
 	"github.com/evalbook/evalbook/report/kinds"
-	"github.com/evalbook/evalbook/report/load"
 	"github.com/evalbook/evalbook/report/manifest"
 )
 
@@ -53,7 +52,7 @@ func runStudyAnalysis(t *testing.T, dir, manifestPath string) *kinds.Output {
 		t.Fatal(err)
 	}
 	a := s.Analyses[0]
-	ctx := &kinds.Job{ID: a.ID, Title: a.Title, Study: s, Seed: kinds.DeriveSeed(s.Seed, a.ID), Workers: 1, Inputs: load.NewInputs(s), ProgressTo: kinds.NoProgress{}}
+	ctx := &kinds.Job{ID: a.ID, Title: a.Title, Study: s, Seed: kinds.DeriveSeed(s.Seed, a.ID), Workers: 1, Inputs: newInputs(s), ProgressTo: kinds.NoProgress{}}
 	out, err := kinds.Kinds()[a.Type].Run(ctx, a.Options)
 	if err != nil {
 		t.Fatal(err)
@@ -68,7 +67,7 @@ func runStudyError(t *testing.T, dir, manifestPath string) error {
 		return err
 	}
 	a := s.Analyses[0]
-	ctx := &kinds.Job{ID: a.ID, Title: a.Title, Study: s, Workers: 1, Inputs: load.NewInputs(s), ProgressTo: kinds.NoProgress{}}
+	ctx := &kinds.Job{ID: a.ID, Title: a.Title, Study: s, Workers: 1, Inputs: newInputs(s), ProgressTo: kinds.NoProgress{}}
 	_, err = kinds.Kinds()[a.Type].Run(ctx, a.Options)
 	return err
 }

@@ -13,7 +13,6 @@ import (
 	"github.com/evalbook/evalbook/analyses"
 	"github.com/evalbook/evalbook/analyses/leaderboard"
 	"github.com/evalbook/evalbook/report/kinds"
-	"github.com/evalbook/evalbook/report/load"
 	"github.com/evalbook/evalbook/report/manifest"
 )
 
@@ -70,7 +69,7 @@ func runStabilityKind(t *testing.T, s *manifest.Study, jobs int, progress kinds.
 	t.Helper()
 	a := s.Analyses[0]
 	ctx := &kinds.Job{ID: a.ID, Title: a.Title, Study: s, Seed: kinds.DeriveSeed(s.Seed, a.ID), Workers: jobs,
-		Inputs: load.NewInputs(s), ProgressTo: progress}
+		Inputs: newInputs(s), ProgressTo: progress}
 	out, err := kinds.Kinds()[a.Type].Run(ctx, a.Options)
 	if err != nil {
 		t.Fatal(err)
@@ -127,7 +126,7 @@ subset_sizes = [2, 3]
 	// run directly with rmse lower-is-better and max 1 gives the same
 	// result, and without the bound a different one (copies with α > 1 of
 	// values above 0.87 are capped at 1).
-	res, err := load.NewInputs(s).Results()
+	res, err := newInputs(s).Results()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,7 +15,7 @@ import (
 
 	"github.com/evalbook/evalbook/analyses/offline"
 
-	"github.com/evalbook/evalbook/report/input"
+	"github.com/evalbook/evalbook/report/input/runs"
 	"github.com/evalbook/evalbook/report/kinds"
 )
 
@@ -150,7 +150,7 @@ func BenchmarkOfflineTRECInterleaved(b *testing.B) {
 	b.ResetTimer()
 	for range b.N {
 		t0, c0 := time.Now(), cpuSeconds()
-		rr, err := input.OpenRunCapped(filepath.Join(dir, "runs", "mixed.run"), "mixed.run", input.FormatTREC, false, 0)
+		rr, err := runs.OpenCapped(filepath.Join(dir, "runs", "mixed.run"), "mixed.run", runs.FormatTREC, false, 0)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -173,7 +173,7 @@ func benchLoadUnits(path string) (int, error) {
 		return 0, err
 	}
 	n := 0
-	err = load.NewInputs(s).Units(func(u *load.UnitRow) error {
+	err = newInputs(s).Units(func(u *load.UnitRow) error {
 		n++
 		return nil
 	})

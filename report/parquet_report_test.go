@@ -64,7 +64,7 @@ metric = "ndcg"
 	if err != nil {
 		t.Fatal(err)
 	}
-	in := load.NewInputs(s)
+	in := newInputs(s)
 	r, err := in.Results()
 	if err != nil {
 		t.Fatal(err)

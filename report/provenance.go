@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"github.com/evalbook/evalbook/report/load"
+	"github.com/evalbook/evalbook/report/load/engines"
 	"github.com/evalbook/evalbook/report/manifest"
 	"path/filepath"
 	"sort"
@@ -18,9 +19,9 @@ type Provenance struct {
 	Seed     int64            `json:"seed"`
 	Command  string           `json:"command"`
 	// Engine records the units engine table and the queries sent to it.
-	Engine *load.EngineProvenance `json:"engine,omitempty"`
+	Engine *engines.EngineProvenance `json:"engine,omitempty"`
 	// EngineLogs records the interaction logs read from engine tables.
-	EngineLogs []*load.EngineProvenance `json:"engine_logs,omitempty"`
+	EngineLogs []*engines.EngineProvenance `json:"engine_logs,omitempty"`
 }
 
 // FileProvenance is one file read by the build.
@@ -68,7 +69,7 @@ func provenance(s *manifest.Study, in *load.Inputs, runs []analysisRun, o Option
 	if in.Engines.Units != nil {
 		p.Engine = in.Engines.Units.Provenance()
 	}
-	p.EngineLogs = in.EngineLogsProvenance()
+	p.EngineLogs = in.Engines.LogsProvenance()
 	for _, r := range runs {
 		params, err := manifest.ParamsMap(r.Spec.Options)
 		if err != nil {

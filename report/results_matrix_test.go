@@ -13,7 +13,6 @@ import (
 
 	"github.com/evalbook/evalbook/report/input"
 	"github.com/evalbook/evalbook/report/kinds"
-	"github.com/evalbook/evalbook/report/load"
 	"github.com/evalbook/evalbook/report/manifest"
 )
 
@@ -154,11 +153,11 @@ func TestMatrixForms(t *testing.T) {
 			t.Fatal(err)
 		}
 		// the third row repeats d1: an error naming both rows
-		if _, err := load.NewInputs(s).Results(); err == nil || !strings.Contains(err.Error(), `r.parquet`) || !strings.Contains(err.Error(), `r.parquet: row 3, column "dataset": dataset "d1" has a second row (the first at row 1)`) {
+		if _, err := newInputs(s).Results(); err == nil || !strings.Contains(err.Error(), `r.parquet`) || !strings.Contains(err.Error(), `r.parquet: row 3, column "dataset": dataset "d1" has a second row (the first at row 1)`) {
 			t.Fatalf("got %v", err)
 		}
 		writePQ(t, filepath.Join(dir, "r.parquet"), []row{{"d1", 0.25, &half}, {"d2", 0.75, nil}})
-		r, err := load.NewInputs(s).Results()
+		r, err := newInputs(s).Results()
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -179,7 +178,7 @@ func TestMatrixForms(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r, err := load.NewInputs(s).Results()
+		r, err := newInputs(s).Results()
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -259,7 +258,7 @@ func FuzzMatrixResults(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r, err := load.NewInputs(s).Results()
+		r, err := newInputs(s).Results()
 		if err != nil {
 			if !strings.Contains(err.Error(), "r.csv") {
 				t.Fatalf("error does not name the file: %v", err)

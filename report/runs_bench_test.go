@@ -12,7 +12,7 @@ import (
 
 	"github.com/evalbook/evalbook/analyses/offline"
 
-	"github.com/evalbook/evalbook/report/input"
+	"github.com/evalbook/evalbook/report/input/runs"
 )
 
 // The benchmark is 1,000,000 users; CI runs a small one:
@@ -111,7 +111,7 @@ func BenchmarkOfflineMetrics(b *testing.B) {
 	for range b.N {
 		c0 := offlineCPUTime()
 		truth := offline.NewTruth()
-		if _, err := input.ScanTruthCapped(truthPath, "truth.csv", input.FormatTable, 0, func(user, item []byte, rel float64, _ int) error { return truth.Add(user, item, rel) }); err != nil {
+		if _, err := runs.ScanTruthCapped(truthPath, "truth.csv", runs.FormatTable, 0, func(user, item []byte, rel float64, _ int) error { return truth.Add(user, item, rel) }); err != nil {
 			b.Fatal(err)
 		}
 		if err := truth.Finish(o.RelevanceThreshold); err != nil {
@@ -119,11 +119,11 @@ func BenchmarkOfflineMetrics(b *testing.B) {
 		}
 		truthCPU += offlineCPUTime() - c0
 		run := offline.NewRun("d", "m", truth, o)
-		rr, err := input.OpenRunCapped(runPath, "run.csv", input.FormatTable, false, 0)
+		rr, err := runs.OpenCapped(runPath, "run.csv", runs.FormatTable, false, 0)
 		if err != nil {
 			b.Fatal(err)
 		}
-		err = rr.Stream(func(blk *input.RunBlock) error {
+		err = rr.Stream(func(blk *runs.Block) error {
 			if err := run.AddUser(blk.User(), blk.Items()); err != nil {
 				return rr.BlockError(blk, err)
 			}

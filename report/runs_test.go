@@ -17,7 +17,7 @@ import (
 	"github.com/evalbook/evalbook/analyses"
 	"github.com/evalbook/evalbook/analyses/offline"
 
-	"github.com/evalbook/evalbook/report/input"
+	"github.com/evalbook/evalbook/report/input/runs"
 	"github.com/evalbook/evalbook/report/kinds"
 	"github.com/evalbook/evalbook/report/load"
 	"github.com/evalbook/evalbook/report/manifest"
@@ -46,7 +46,7 @@ func offlineTestCtx(t testing.TB, files map[string]string) *kinds.Job {
 		}
 	}
 	s := &manifest.Study{File: filepath.Join(dir, "study.toml"), Dir: dir, Title: "study"}
-	return &kinds.Job{ID: "om", Title: "Offline", Study: s, Workers: 2, Inputs: load.NewInputs(s), ProgressTo: kinds.NoProgress{}}
+	return &kinds.Job{ID: "om", Title: "Offline", Study: s, Workers: 2, Inputs: newInputs(s), ProgressTo: kinds.NoProgress{}}
 }
 
 func offlineTestOpts(runs, truth string, mut ...func(*offline.Options)) *offline.Options {
@@ -210,7 +210,7 @@ func TestOfflineTRECFixture(t *testing.T) {
 		}
 	}
 	// The order trec_eval evaluates (score descending, docno descending).
-	rr, err := input.OpenRunCapped(filepath.Join(ctx.Study.Dir, "trec/run.txt"), "run.txt", input.FormatTREC, false, 0)
+	rr, err := runs.OpenCapped(filepath.Join(ctx.Study.Dir, "trec/run.txt"), "run.txt", runs.FormatTREC, false, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -171,7 +171,7 @@ func (s *Server) watchList() []string {
 		set["pattern:"+pat+":"+strconv.Itoa(len(files))] = true
 	}
 	if st, err := manifest.LoadStudy(s.opts.Manifest, s.opts.Kinds); err == nil {
-		in := load.NewInputs(st)
+		in := load.NewInputs(inputConfig(st, false))
 		for _, k := range []string{"results", "units", "characteristics"} {
 			for _, p := range in.FilesOf(k) {
 				set[p] = true

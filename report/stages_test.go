@@ -15,13 +15,15 @@ import (
 // packageStages orders report's packages as a build runs through them
 // (docs/ARCHITECTURE.md): a package may import only packages of an
 // earlier stage. The libraries no stage precedes come first: the
-// readers (report/input), the engine's SQL, and the pure writers
+// readers (report/input, then the ranked runs' report/input/runs), the
+// engine's SQL (then report/load/engines, its glue to a build), and the pure writers
 // (report/paper, then report/site, whose model types such as BibEntry
 // the later stages fill; report/site/explore, the Explore page's pure core,
 // before both the site and its WebAssembly command). Then the manifest, the per-build input state
 // (report/load), the kinds (report/kinds), the build (report: phases,
 // cache, provenance, output, serve), and pack and verify.
 var packageStages = map[string]int{
+	"report/input/runs":        1,
 	"report/input":             0,
 	"report/engine":            0,
 	"report/cachefmt":          0,
@@ -30,6 +32,7 @@ var packageStages = map[string]int{
 	"report/site/explore":      0,
 	"report/site/explore/wasm": 1,
 	"report/manifest":          1,
+	"report/load/engines":      1,
 	"report/load":              2,
 	"report/kinds":             3,
 	"report":                   4,
@@ -75,6 +78,42 @@ func TestPackageStageOrder(t *testing.T) {
 	if len(bad) > 0 {
 		sort.Strings(bad)
 		t.Errorf("report's packages against the stage order:\n%s", strings.Join(bad, "\n"))
+	}
+}
+
+// manifestFree are the input stage's packages, which take a plain config
+// (load.Config, built by report from the manifest) and must not see the
+// manifest at all, not even through another package.
+var manifestFree = []string{"report/input", "report/input/runs", "report/load", "report/load/engines"}
+
+// TestInputStageWithoutManifest fails when a package of manifestFree
+// imports report/manifest, directly or through the module's other
+// packages (as go list -deps would show it).
+func TestInputStageWithoutManifest(t *testing.T) {
+	const mod = "github.com/evalbook/evalbook/"
+	for _, pkg := range manifestFree {
+		seen := map[string]string{pkg: ""} // package → the package that imports it
+		queue := []string{pkg}
+		for len(queue) > 0 {
+			p := queue[0]
+			queue = queue[1:]
+			if p == "report/manifest" {
+				var path []string
+				for q := p; q != ""; q = seen[q] {
+					path = append([]string{q}, path...)
+				}
+				t.Errorf("%s imports report/manifest (%s): the input stage takes load.Config, built in report", pkg, strings.Join(path, " → "))
+				break
+			}
+			imports, _ := packageImports(t, filepath.Join("..", filepath.FromSlash(p)))
+			for _, im := range imports {
+				dep, ok := strings.CutPrefix(im, mod)
+				if _, done := seen[dep]; ok && !done {
+					seen[dep] = p
+					queue = append(queue, dep)
+				}
+			}
+		}
 	}
 }
 
@@ -200,8 +239,7 @@ const maxPackageLines, maxReportLines = 5000, 4000
 
 // oversized are the packages allowed past maxPackageLines, with why.
 var oversized = map[string]string{
-	"report/input": "the readers of every input format (CSV/TSV tokenizer, Parquet, decimals, runs, truth); to split by format",
-	"report/load":  "the units pass with its fast path and repeat check beside the engine's connections; to split: the engine's glue (engine_units.go, engine_logs.go) into a stage of its own",
+	"report/input": "the table reader is one mutually dependent unit with its CSV/TSV tokenizer (csvfast.go) and Parquet reader (parquet*.go), 5,000 lines together with the decimals and messages of table.go; to split: those decimals and messages into a package below it, then Parquet into its own",
 }
 
 // TestPackageSizes fails when a report package's non-test Go files pass

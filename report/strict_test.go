@@ -22,6 +22,7 @@ import (
 	"github.com/evalbook/evalbook/analyses"
 
 	"github.com/evalbook/evalbook/report/input"
+	"github.com/evalbook/evalbook/report/input/runs"
 	"github.com/evalbook/evalbook/report/kinds"
 	"github.com/evalbook/evalbook/report/load"
 	"github.com/evalbook/evalbook/report/manifest"
@@ -48,7 +49,7 @@ func strictStudy(t testing.TB, kind, file, extra string, files map[string]string
 	if err != nil {
 		t.Fatal(err)
 	}
-	return load.NewInputs(s)
+	return newInputs(s)
 }
 
 func strictResults(t testing.TB, extra, csvText string) (*analyses.Results, error) {
@@ -411,7 +412,7 @@ func TestStrictRegularFiles(t *testing.T) {
 	}
 	done := make(chan error, 1)
 	go func() {
-		_, err := load.NewInputs(s).Results()
+		_, err := newInputs(s).Results()
 		done <- err
 	}()
 	select {
@@ -540,7 +541,7 @@ func TestStrictRuns(t *testing.T) {
 		dir := t.TempDir()
 		p := filepath.Join(dir, "p.csv")
 		os.WriteFile(p, []byte("user,item,prediction\nu1,a,nan\n"), 0o644)
-		r, err := input.OpenRunCapped(p, "p.csv", input.FormatTable, true, 0)
+		r, err := runs.OpenCapped(p, "p.csv", runs.FormatTable, true, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -585,7 +586,7 @@ func TestStrictParquetNumbers(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return load.NewInputs(s).Results()
+		return newInputs(s).Results()
 	}
 	_, err := load("r.parquet", "")
 	wantErr(t, err, `r.parquet: row 2, column "value": not a finite number: NaN (declare it missing with missing_values = ["NaN"] on the input)`)

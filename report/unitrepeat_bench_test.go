@@ -73,7 +73,7 @@ func BenchmarkUnitsRepeatCheck(b *testing.B) {
 			}
 			pass := func(off bool) float64 {
 				runtime.GC() // the garbage of the pass before is not this one's
-				in := load.NewInputs(s)
+				in := newInputs(s)
 				in.RepeatOff = off
 				job := &kinds.Job{ID: "m", Study: s, Inputs: in, ProgressTo: kinds.NoProgress{}}
 				var sinks []load.UnitsSink

@@ -5,7 +5,6 @@ import (
 	"compress/gzip"
 	"fmt"
 	"github.com/evalbook/evalbook/report/kinds"
-	"github.com/evalbook/evalbook/report/load"
 	"github.com/evalbook/evalbook/report/manifest"
 	"math/rand/v2"
 	"os"
@@ -37,7 +36,7 @@ func repeatStudy(t *testing.T, files map[string]string, manifestPath string, k r
 	if err != nil {
 		t.Fatal(err)
 	}
-	in := load.NewInputs(s)
+	in := newInputs(s)
 	in.RepeatWords, in.RepeatMaxCands, in.RepeatSpillMem, in.RepeatEarlySlot = k.words, k.cands, k.spillMem, k.early
 	in.OnOpen = func(string) { opens++ }
 	toConfirm = -1

@@ -89,7 +89,7 @@ func readRangesBoth(t testing.TB, dir string, layout int, data string, chunk int
 	}
 	var out [2]strings.Builder
 	for i, off := range []bool{false, true} {
-		in := load.NewInputs(s)
+		in := newInputs(s)
 		in.UnitsFastOff = off
 		in.Hashes.SetRacyWindow(0) // a sum learnt from a fresh file is kept
 		// the whole file, through the reader's buffer
@@ -100,11 +100,11 @@ func readRangesBoth(t testing.TB, dir string, layout int, data string, chunk int
 		// read to its end, the file's sha256 is learnt from that read
 		sum, learnt := in.Hashes.Known(path)
 		fmt.Fprintf(&out[i], "whole file: %v; sha256 learnt %v %s\n", err, learnt, sum)
-		files, err := in.Expand(s.Inputs.Units[0], "units")
+		files, err := in.Expand(in.Study.Inputs.Units[0], "units")
 		if err != nil || len(files) != 1 {
 			t.Fatalf("expand: %v %v", files, err)
 		}
-		uf, err := in.OpenUnits(s.Inputs.Units[0], files[0])
+		uf, err := in.OpenUnits(in.Study.Inputs.Units[0], files[0])
 		if err != nil {
 			fmt.Fprintf(&out[i], "open: %v\n", err)
 			continue

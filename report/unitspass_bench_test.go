@@ -44,7 +44,7 @@ func BenchmarkUnitsRangeParse(b *testing.B) {
 	}
 	for _, mode := range []string{"fast", "records"} {
 		b.Run(mode, func(b *testing.B) {
-			in := load.NewInputs(s)
+			in := newInputs(s)
 			in.UnitsFastOff = mode == "records"
 			rangeParse(b, in, s, path, rows)
 		})
@@ -60,7 +60,7 @@ func rangeParse(b *testing.B, in *load.Inputs, s *manifest.Study, path string, r
 	b.ResetTimer()
 	cpu0 := processCPUSeconds()
 	for range b.N {
-		uf, err := in.OpenUnits(s.Inputs.Units[0], input.Match{Path: path})
+		uf, err := in.OpenUnits(in.Study.Inputs.Units[0], input.Match{Path: path})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -65,7 +65,7 @@ func metaRoundsRun(t *testing.T, files map[string]string, missing, design string
 	if err != nil {
 		t.Fatal(err)
 	}
-	job := &kinds.Job{ID: "m", Study: s, Inputs: load.NewInputs(s), ProgressTo: kinds.NoProgress{}}
+	job := &kinds.Job{ID: "m", Study: s, Inputs: newInputs(s), ProgressTo: kinds.NoProgress{}}
 	var fasts, slows []*kinds.MetaSink
 	var sinks []load.UnitsSink
 	for _, p := range [][3]string{{"A", "B", "s1"}, {"C", "A", "s2"}} {

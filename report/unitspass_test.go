@@ -53,7 +53,7 @@ func TestUnitsPassMemory(t *testing.T) {
 		t.Fatal(err)
 	}
 	run := func(grouped bool) ([]meta.Study, int) {
-		ctx := &kinds.Job{ID: "m", Study: s, Inputs: load.NewInputs(s), ProgressTo: kinds.NoProgress{}}
+		ctx := &kinds.Job{ID: "m", Study: s, Inputs: newInputs(s), ProgressTo: kinds.NoProgress{}}
 		sink := &peakSink{MetaSink: kinds.NewMetaSink(ctx, &meta.Options{Treatment: "B", Control: "C", Metric: "score", Missing: "drop"})}
 		groups, err := ctx.Inputs.UnitsGroups()
 		if err != nil || groups == nil {
@@ -61,7 +61,7 @@ func TestUnitsPassMemory(t *testing.T) {
 		}
 		if !grouped { // file after file, as for a layout without {method} and {dataset}
 			groups = nil
-			for _, e := range s.Inputs.Units {
+			for _, e := range ctx.Inputs.Study.Inputs.Units {
 				files, err := ctx.Inputs.Expand(e, "units")
 				if err != nil {
 					t.Fatal(err)

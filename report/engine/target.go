@@ -3,7 +3,7 @@
 // each analysis's sufficient statistics (sql.go) in a dialect (dialect.go),
 // runs it through the engine's client (clickhouse.go) and returns the
 // small result. Nothing here knows about analyses beyond the statistics
-// they ask for; report/engine_units.go connects it to the build.
+// they ask for; report/load/engines connects it to the build.
 // docs/ENGINE.md describes the manifest entry, the SQL and its limits.
 package engine
 

@@ -41,15 +41,15 @@
 //
 // # Status
 //
-// Steps 1 to 3 (ReadSet, HashStore, TableReader) live here now, and so do
-// these parts of step 4: the ranked-run, truth and prediction readers
-// (RunReader, OpenRunCapped, ScanTruthCapped, RunFormatOf), and the path
-// rules (MatchPattern and Match, AbsPath, CheckFile, ReadText). The rest
-// of step 4 — the per-build state and its views (noteFile/pin, the
-// loaders), and the units pass — is still in package report (inputs.go,
-// unitspass.go), which reads only through this package, and moves next. Until
-// it does, report uses pieces of the table reader that the layer will
-// keep to itself once it lives here: the byte-range methods of
+// Steps 1 to 3 (ReadSet, HashStore, TableReader) live here, with the
+// path rules (MatchPattern and Match, AbsPath, CheckFile, ReadText) and
+// the records of runs and truth files (Lines, lines.go). The ranked-run,
+// truth and prediction readers are report/input/runs, over Lines. Step 4
+// — the per-build state and its views (noteFile/pin, the loaders) and
+// the units pass — is report/load, which reads only through this
+// package and takes a plain load.Config, not the manifest. Until it
+// moves here, report/load uses pieces of the table reader that the layer
+// will keep to itself then: the byte-range methods of
 // TableReader that the parallel units pass uses (DataRange, Section,
 // LineEndAfter, LinesRead, SetRows, SetOutside), OpenRegular (also used
 // to read the manifest), and the message helpers every reader shares

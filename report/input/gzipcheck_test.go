@@ -109,7 +109,7 @@ func TestGzipFaultsRuns(t *testing.T) {
 	if err := os.WriteFile(p, gz, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := openLinesCapped(p, "run.txt", FormatTREC, 0); err == nil || !strings.Contains(err.Error(), "run.txt: the file is gzip-compressed but its name does not end in .gz: rename it to run.txt.gz") {
+	if _, err := OpenLines(p, "run.txt", true, 0); err == nil || !strings.Contains(err.Error(), "run.txt: the file is gzip-compressed but its name does not end in .gz: rename it to run.txt.gz") {
 		t.Errorf("gzip named .txt: %v", err)
 	}
 	trunc := gz[:len(gz)/2]
@@ -120,13 +120,13 @@ func TestGzipFaultsRuns(t *testing.T) {
 	if err := os.WriteFile(p, trunc, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	l, err := openLinesCapped(p, "run.txt.gz", FormatTREC, 0)
+	l, err := OpenLines(p, "run.txt.gz", true, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer l.Close()
 	for err == nil {
-		_, err = l.record()
+		_, err = l.Record()
 	}
 	want := fmt.Sprintf("run.txt.gz:%d: truncated gzip file: the compressed data end after line %d", whole+1, whole)
 	if !strings.Contains(err.Error(), want) {

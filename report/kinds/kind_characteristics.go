@@ -22,6 +22,7 @@ import (
 
 	"github.com/evalbook/evalbook/report/input"
 	"github.com/evalbook/evalbook/report/load"
+	"github.com/evalbook/evalbook/report/load/engines"
 	"github.com/evalbook/evalbook/report/manifest"
 )
 
@@ -276,7 +277,7 @@ func ReadCharacteristicsLog(job *Job, d manifest.DatasetSpec, p datasets.Preproc
 		return nil, err
 	}
 	if d.EngineLog != nil {
-		return engineLogSummary(job, job.Inputs.Engines.Logs[d.EngineLog], p)
+		return engineLogSummary(job, job.Inputs.Engines.Logs[d.Name], p)
 	}
 	t, err := job.OpenTable(d.Interactions)
 	if err != nil {
@@ -317,7 +318,7 @@ func CharacteristicsMethod(from string, o *datasets.CharacteristicsOptions, n an
 
 // engineLogSummary is readCharacteristicsLog for an engine log: the
 // queries stop when the build is cancelled.
-func engineLogSummary(job *Job, e *load.EngineLogSource, p datasets.Preprocessing) (*datasets.LogSummary, error) {
+func engineLogSummary(job *Job, e *engines.EngineLogSource, p datasets.Preprocessing) (*datasets.LogSummary, error) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	go func() {

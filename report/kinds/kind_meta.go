@@ -21,6 +21,7 @@ import (
 
 	"github.com/evalbook/evalbook/report/input"
 	"github.com/evalbook/evalbook/report/load"
+	"github.com/evalbook/evalbook/report/load/engines"
 	"github.com/evalbook/evalbook/report/manifest"
 )
 
@@ -29,7 +30,7 @@ func init() { register(metaKind) }
 func metaKind() Kind {
 	k := NewKind("meta_analysis", "effect sizes of a treatment vs a control on every dataset, combined by a fixed- or random-effects model and drawn as a forest plot (Sertkan et al. 2023)", runMeta)
 	k.Units = func(job *Job, opts any) load.UnitsSink {
-		if o := opts.(*meta.Options); o.Summary.Path == "" && !job.Inputs.EngineReads(o) {
+		if o := opts.(*meta.Options); o.Summary.Path == "" && !job.Inputs.Engines.Reads(o) {
 			return NewMetaSink(job, o)
 		}
 		return nil
@@ -52,7 +53,7 @@ func runMeta(job *Job, o *meta.Options) (*Output, error) {
 		studies, err = MetaReadSummary(job, o.Summary)
 	} else if err = checkMissingAgrees(job, o); err != nil {
 		return nil, err
-	} else if job.Inputs.EngineReads(o) {
+	} else if job.Inputs.Engines.Reads(o) {
 		studies, err = metaEngineUnits(job, o)
 	} else {
 		studies, err = metaStreamUnits(job, o)
@@ -536,7 +537,7 @@ func metaEngineUnits(job *Job, o *meta.Options) ([]meta.Study, error) {
 	repeated := o.Design == "independent"
 	if !repeated {
 		studies, err = e.PairedStudies(ctx, job.ID, rows, datasets, shifts, o)
-		if repeated = errors.Is(err, load.ErrEngineRepeat); !repeated && err != nil {
+		if repeated = errors.Is(err, engines.ErrEngineRepeat); !repeated && err != nil {
 			return nil, err
 		}
 	}
@@ -547,12 +548,12 @@ func metaEngineUnits(job *Job, o *meta.Options) ([]meta.Study, error) {
 		}
 		if len(rep) > 0 && len(rep[0]) == 4 {
 			r := rep[0]
-			return nil, e.RepeatError(load.Str(r[0]), load.Str(r[1]), r[2], load.U64(r[3]))
+			return nil, e.RepeatError(engines.Str(r[0]), engines.Str(r[1]), r[2], engines.U64(r[3]))
 		}
 		if o.Design != "independent" {
 			return nil, e.Errorf("the paired sums count a repeated unit id that no query of repeats finds; was the table written to during the build?")
 		}
-		return load.GroupStudies(rows, datasets, shifts, o), nil
+		return engines.GroupStudies(rows, datasets, shifts, o), nil
 	}
 	return studies, nil
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/evalbook/evalbook/figures"
 
 	"github.com/evalbook/evalbook/report/input"
+	"github.com/evalbook/evalbook/report/input/runs"
 	"github.com/evalbook/evalbook/report/load"
 )
 
@@ -364,7 +365,7 @@ func offlineReadTruth(job *Job, o *offline.Options, files []offlineFile) (*offli
 				return truth.Add(user, item, rel)
 			})
 		} else {
-			rows, err = job.Inputs.ReadTruth(f.path, f.display, input.RunFormatOf(f.path, o.Format), truth)
+			rows, err = job.Inputs.ReadTruth(f.path, f.display, runs.FormatOf(f.path, o.Format), truth)
 		}
 		job.Inputs.RecordFile(f.path, rows)
 		if err != nil {
@@ -417,7 +418,7 @@ func offlineReadRun(job *Job, o *offline.Options, truth *offline.Truth, f offlin
 	run := offline.NewRun(f.dataset, f.method, truth, *o)
 	// trec_eval evaluates the queries of the qrels: a TREC run's other
 	// queries are ignored (with a warning), a table's are an error.
-	run.SkipUnknown = input.RunFormatOf(f.path, o.Format) == input.FormatTREC && !offlineTabular(f)
+	run.SkipUnknown = runs.FormatOf(f.path, o.Format) == runs.FormatTREC && !offlineTabular(f)
 	if o.Compare != nil {
 		run.KeepPerQuery(o.CompareMetrics())
 	}
@@ -439,7 +440,7 @@ func offlineReadRun(job *Job, o *offline.Options, truth *offline.Truth, f offlin
 	if err != nil {
 		return nil, err
 	}
-	err = rr.Stream(func(b *input.RunBlock) error {
+	err = rr.Stream(func(b *runs.Block) error {
 		if err := run.AddUser(b.User(), b.Items()); err != nil {
 			return rr.BlockError(b, err)
 		}

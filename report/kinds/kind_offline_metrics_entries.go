@@ -19,6 +19,7 @@ import (
 
 	"github.com/evalbook/evalbook/analyses"
 	"github.com/evalbook/evalbook/report/input"
+	"github.com/evalbook/evalbook/report/input/runs"
 	"github.com/evalbook/evalbook/report/manifest"
 )
 
@@ -138,37 +139,37 @@ func offlineTabular(f offlineFile) bool {
 }
 
 // offlineOpenRun opens a run or predictions file, checked and recorded.
-func offlineOpenRun(job *Job, o formatOption, f offlineFile, predictions bool) (*input.RunReader, error) {
-	format := input.RunFormatOf(f.path, o.format())
+func offlineOpenRun(job *Job, o formatOption, f offlineFile, predictions bool) (*runs.Reader, error) {
+	format := runs.FormatOf(f.path, o.format())
 	if predictions {
-		format = input.FormatTable
+		format = runs.FormatTable
 	}
 	if !offlineTabular(f) {
 		return job.Inputs.OpenRun(f.path, f.display, format, predictions)
 	}
-	if format == input.FormatTREC && !input.IsParquet(f.path) {
+	if format == runs.FormatTREC && !input.IsParquet(f.path) {
 		return nil, fmt.Errorf("%s: columns map the columns of a table; a TREC file has fixed fields (qid Q0 docno rank score tag)", f.display)
 	}
 	if err := job.Inputs.CheckFile(f.path); err != nil {
 		return nil, err
 	}
 	job.Inputs.NoteFile(f.path)
-	return input.OpenRunTable(f.path, f.display, predictions, f.columns, job.Study.MaxDecompressed)
+	return runs.OpenTable(f.path, f.display, predictions, f.columns, job.Study.MaxDecompressed)
 }
 
 // offlineScanTruth streams a truth file, checked and recorded.
 func offlineScanTruth(job *Job, o formatOption, f offlineFile, fn func(user, item []byte, rel float64, line int) error) (int64, error) {
 	if !offlineTabular(f) {
-		return job.Inputs.ScanTruth(f.path, f.display, input.RunFormatOf(f.path, o.format()), fn)
+		return job.Inputs.ScanTruth(f.path, f.display, runs.FormatOf(f.path, o.format()), fn)
 	}
-	if input.RunFormatOf(f.path, o.format()) == input.FormatTREC && !input.IsParquet(f.path) {
+	if runs.FormatOf(f.path, o.format()) == runs.FormatTREC && !input.IsParquet(f.path) {
 		return 0, fmt.Errorf("%s: columns map the columns of a table; TREC qrels have fixed fields (qid iter docno level)", f.display)
 	}
 	if err := job.Inputs.CheckFile(f.path); err != nil {
 		return 0, err
 	}
 	job.Inputs.NoteFile(f.path)
-	return input.ScanTruthTable(f.path, f.display, f.columns, job.Study.MaxDecompressed, fn)
+	return runs.ScanTruthTable(f.path, f.display, f.columns, job.Study.MaxDecompressed, fn)
 }
 
 // formatOption is the format key of the options.

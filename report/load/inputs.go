@@ -16,7 +16,8 @@ import (
 	"github.com/evalbook/evalbook/analyses/offline"
 
 	"github.com/evalbook/evalbook/report/input"
-	"github.com/evalbook/evalbook/report/manifest"
+	"github.com/evalbook/evalbook/report/input/runs"
+	"github.com/evalbook/evalbook/report/load/engines"
 )
 
 // Inputs is the input layer: every file a build reads is opened through
@@ -31,8 +32,8 @@ type Inputs struct {
 }
 
 type inputState struct {
-	Study        *manifest.Study
-	Engines      *engines // the build's engine connections and queries
+	Study        *Config
+	Engines      *engines.State // the build's engine connections and queries
 	AllowOutside bool
 	// Tried holds every path the build tried to open (checkFile), found
 	// or not: serve watches them, so a file missing at one build (a
@@ -255,7 +256,7 @@ func (in *Inputs) FilesOf(kind string) []string {
 		return fs
 	}
 	in.Mu.Unlock()
-	var entries []manifest.InputEntry
+	var entries []Entry
 	switch kind {
 	case "results":
 		entries = in.Study.Inputs.Results
@@ -285,10 +286,10 @@ type fileRecord struct {
 	Rows int64
 }
 
-// NewInputs is the input state of one build of s.
-func NewInputs(s *manifest.Study) *Inputs {
+// NewInputs is the input state of one build of the study s describes.
+func NewInputs(s *Config) *Inputs {
 	return &Inputs{inputState: &inputState{Study: s, AllowOutside: s.AllowOutside, Hashes: input.NewHashStore(), All: input.NewReadSet(), Tried: input.NewReadSet(),
-		Files: map[string]*fileRecord{}, sums: map[string]string{}, Sources: map[string][]byte{}, ResReads: input.NewReadSet(), CharReads: input.NewReadSet(), Engines: NewEngines(s)}}
+		Files: map[string]*fileRecord{}, sums: map[string]string{}, Sources: map[string][]byte{}, ResReads: input.NewReadSet(), CharReads: input.NewReadSet(), Engines: engines.New(s.Engine, s.EngineLogs, s.DerivesUnits)}}
 }
 
 // Display returns path relative to the manifest directory; a file outside
@@ -350,56 +351,56 @@ func (in *Inputs) openTable(path string, mapping map[string]string, hashing bool
 	return t, nil
 }
 
-// OpenRun opens a ranked run or predictions file (input/runs.go), checked
+// OpenRun opens a ranked run or predictions file (report/input/runs), checked
 // and recorded.
-func (in *Inputs) OpenRun(path, display string, format input.RunFormat, predictions bool) (*input.RunReader, error) {
+func (in *Inputs) OpenRun(path, display string, format runs.Format, predictions bool) (*runs.Reader, error) {
 	if err := in.CheckFile(path); err != nil {
 		return nil, err
 	}
-	grouping := input.GroupingUnknown
+	grouping := runs.GroupingUnknown
 	var stamp input.FileStamp
-	if format == input.FormatTREC && !predictions && !strings.HasSuffix(strings.ToLower(path), ".gz") {
+	if format == runs.FormatTREC && !predictions && !strings.HasSuffix(strings.ToLower(path), ".gz") {
 		// The pass that hashes the run also finds whether its queries
 		// are contiguous, which would otherwise take a pass of its own;
 		// the reader then checks that the file did not change since.
-		scan := input.NewTRECGroupScan()
+		scan := runs.NewTRECGroupScan()
 		var ok bool
 		stamp, ok = input.Stamp(path)
 		if _, read := in.pinRead(path, scan); read && ok {
-			grouping = input.QueriesApart
+			grouping = runs.QueriesApart
 			if scan.Grouped() {
-				grouping = input.QueriesContiguous
+				grouping = runs.QueriesContiguous
 			}
 		}
 		in.noteRead(path)
 	} else {
 		in.NoteFile(path)
 	}
-	r, err := input.OpenRunGrouping(path, display, format, predictions, in.Study.MaxDecompressed, grouping)
-	if err == nil && grouping != input.GroupingUnknown {
+	r, err := runs.OpenGrouping(path, display, format, predictions, in.Study.MaxDecompressed, grouping)
+	if err == nil && grouping != runs.GroupingUnknown {
 		r.SetStamp(stamp)
 	}
 	return r, err
 }
 
-// ReadTruth reads a truth file (input/runs.go), checked and recorded.
-func (in *Inputs) ReadTruth(path, display string, format input.RunFormat, t *offline.Truth) (int64, error) {
+// ReadTruth reads a truth file (report/input/runs), checked and recorded.
+func (in *Inputs) ReadTruth(path, display string, format runs.Format, t *offline.Truth) (int64, error) {
 	if err := in.CheckFile(path); err != nil {
 		return 0, err
 	}
 	in.NoteFile(path)
-	return input.ScanTruthCapped(path, display, format, in.Study.MaxDecompressed, func(user, item []byte, rel float64, line int) error {
+	return runs.ScanTruthCapped(path, display, format, in.Study.MaxDecompressed, func(user, item []byte, rel float64, line int) error {
 		return t.Add(user, item, rel)
 	})
 }
 
-// ScanTruth streams a truth file (input/runs.go), checked and recorded.
-func (in *Inputs) ScanTruth(path, display string, format input.RunFormat, fn func(user, item []byte, rel float64, line int) error) (int64, error) {
+// ScanTruth streams a truth file (report/input/runs), checked and recorded.
+func (in *Inputs) ScanTruth(path, display string, format runs.Format, fn func(user, item []byte, rel float64, line int) error) (int64, error) {
 	if err := in.CheckFile(path); err != nil {
 		return 0, err
 	}
 	in.NoteFile(path)
-	return input.ScanTruthCapped(path, display, format, in.Study.MaxDecompressed, fn)
+	return runs.ScanTruthCapped(path, display, format, in.Study.MaxDecompressed, fn)
 }
 
 // CloseCounted closes t and records its rows.
@@ -433,7 +434,7 @@ func (in *Inputs) RecordFile(path string, rows int64) {
 
 // Expand resolves an entry's path (glob and {dataset}/{method} patterns)
 // to its files, sorted, with the entry's constants.
-func (in *Inputs) Expand(e manifest.InputEntry, what string) ([]input.Match, error) {
+func (in *Inputs) Expand(e Entry, what string) ([]input.Match, error) {
 	files, err := in.Match(e.Path)
 	if err != nil {
 		return nil, input.Errorf(filepath.Base(in.Study.File), e.Line, "inputs.%s: %v", what, err)
@@ -447,6 +448,22 @@ func (in *Inputs) Expand(e manifest.InputEntry, what string) ([]input.Match, err
 		}
 	}
 	return files, nil
+}
+
+// CheckEntries expands every input entry, so that an entry whose path
+// matches no file, or a file that may not be read, fails before any
+// analysis runs; the errors in no particular order.
+func (in *Inputs) CheckEntries() []error {
+	var errs []error
+	c := in.Study
+	for what, list := range map[string][]Entry{"results": c.Inputs.Results, "units": c.Inputs.Units, "characteristics": c.Inputs.Characteristics} {
+		for _, e := range list {
+			if _, err := in.Expand(e, what); err != nil {
+				errs = append(errs, err)
+			}
+		}
+	}
+	return errs
 }
 
 // Match resolves a manifest path pattern to its files, checks that each
@@ -558,8 +575,8 @@ func (in *Inputs) loadResults() (*analyses.Results, error) {
 				return nil, fmt.Errorf("analyses %s and %s both compute %s of %s on %s", o, d.Id, r.Metric, r.Method, r.Dataset)
 			}
 			owner[k] = d.Id
-			if bound, i, ok := in.Study.MetricMax(r.Metric); ok && r.Value > bound {
-				return nil, fmt.Errorf("analysis %s computes %s of %s on %s = %v, above the declared max = %v of metric %q (%s); the bound is wrong", d.Id, r.Metric, r.Method, r.Dataset, r.Value, bound, r.Metric, in.Study.MetricAt(i))
+			if bound, at, ok := in.Study.MetricMax(r.Metric); ok && r.Value > bound {
+				return nil, fmt.Errorf("analysis %s computes %s of %s on %s = %v, above the declared max = %v of metric %q (%s); the bound is wrong", d.Id, r.Metric, r.Method, r.Dataset, r.Value, bound, r.Metric, at)
 			}
 			b.Add(r.Dataset, r.Method, r.Metric, r.Value)
 		}
@@ -605,7 +622,7 @@ func (in *Inputs) checkRunCounts(cells []analyses.RunCell, entryOf map[string]in
 // readResultsFile adds the values of one results file to b: its layout
 // is read from the header (resultsLayout), then each row in turn
 // (readResultsRow).
-func (in *Inputs) readResultsFile(e manifest.InputEntry, mf input.Match, b *analyses.ResultsBuilder) error {
+func (in *Inputs) readResultsFile(e Entry, mf input.Match, b *analyses.ResultsBuilder) error {
 	t, err := in.OpenMapped(mf.Path, e.Columns)
 	if err != nil {
 		return err
@@ -642,7 +659,7 @@ func (in *Inputs) readResultsFile(e manifest.InputEntry, mf input.Match, b *anal
 // per method, results_matrix.go).
 type resultsFile struct {
 	t                   *input.TableReader
-	e                   manifest.InputEntry
+	e                   Entry
 	mf                  input.Match
 	dcol, mcol          int
 	kcol, rcol          int
@@ -650,14 +667,14 @@ type resultsFile struct {
 	long, matrix        bool
 	wide                []int
 	rule                analyses.DuplicateRule
-	study               *manifest.Study // for the metrics' declared bounds
+	study               *Config // for the metrics' declared bounds
 }
 
 // resultsLayout reads the layout of a results file from its header and
 // the input entry: a file without a method column needs the method from
 // the path, an entry that fixes the metric needs a value column and no
 // metric column, and a wide file needs at least one metric column.
-func (in *Inputs) resultsLayout(t *input.TableReader, e manifest.InputEntry, mf input.Match) (*resultsFile, error) {
+func (in *Inputs) resultsLayout(t *input.TableReader, e Entry, mf input.Match) (*resultsFile, error) {
 	f := &resultsFile{t: t, e: e, mf: mf, dcol: t.Col("dataset"), mcol: t.Col("method"), kcol: t.Col("k"), rcol: t.Col("run"), study: in.Study}
 	if f.mcol < 0 && mf.Method == "" {
 		_, err := t.Require("method")
@@ -810,9 +827,9 @@ func (f *resultsFile) add(b *analyses.ResultsBuilder, rec []string, r resultsRow
 		return t.Errorf(f.kcol, "metric %s already names its cutoff, and the k column adds %s; give the cutoff in one place", input.Quote(metric), input.Quote(strings.TrimPrefix(r.suffix, "@")))
 	}
 	k := analyses.CellKey{Dataset: r.dataset, Method: r.method, Metric: metric + r.suffix}
-	if bound, i, ok := f.study.MetricMax(k.Metric); ok && v > bound {
+	if bound, at, ok := f.study.MetricMax(k.Metric); ok && v > bound {
 		return t.Errorf(col, "%s of %s on %s is %v, above the declared max = %v of metric %s (%s); the data or the bound is wrong",
-			input.Clip(k.Metric), input.Clip(k.Method), input.Clip(k.Dataset), v, bound, input.Quote(k.Metric), f.study.MetricAt(i))
+			input.Clip(k.Metric), input.Clip(k.Method), input.Clip(k.Dataset), v, bound, input.Quote(k.Metric), at)
 	}
 	line, column := t.Pos(col)
 	err = b.AddRow(k, v, r.run, f.rule, analyses.Source{File: t.File, Line: line, Col: column})
@@ -821,7 +838,7 @@ func (f *resultsFile) add(b *analyses.ResultsBuilder, rec []string, r resultsRow
 
 // ignored reports whether a header names a column the entry leaves out
 // (ignore = ["Method"]); headers compare case-insensitively.
-func ignored(e manifest.InputEntry, header string) bool {
+func ignored(e Entry, header string) bool {
 	h := strings.TrimSpace(header)
 	for _, c := range e.Ignore {
 		if strings.EqualFold(strings.TrimSpace(c), h) {
@@ -898,7 +915,7 @@ func (in *Inputs) Units(fn func(u *UnitRow) error) error {
 }
 
 // readUnitsFile hands fn the rows of a units file, a batch at a time.
-func (in *Inputs) readUnitsFile(e manifest.InputEntry, mf input.Match, fn func(u *UnitRow) error) error {
+func (in *Inputs) readUnitsFile(e Entry, mf input.Match, fn func(u *UnitRow) error) error {
 	f, err := in.OpenUnits(e, mf)
 	if err != nil {
 		return err
@@ -927,7 +944,7 @@ func (in *Inputs) readUnitsFile(e manifest.InputEntry, mf input.Match, fn func(u
 // column per metric).
 type unitsFile struct {
 	T                   *input.TableReader
-	e                   manifest.InputEntry
+	e                   Entry
 	mf                  input.Match
 	dcol, mcol, ucol    int
 	metricCol, valueCol int
@@ -938,7 +955,7 @@ type unitsFile struct {
 
 // OpenUnits opens a units file and reads its header. The caller reads
 // the rows (readUnitsRows), which closes it, or closes f.t itself.
-func (in *Inputs) OpenUnits(e manifest.InputEntry, mf input.Match) (*unitsFile, error) {
+func (in *Inputs) OpenUnits(e Entry, mf input.Match) (*unitsFile, error) {
 	t, err := in.openHashing(mf.Path, e.Columns)
 	if err != nil {
 		return nil, err
@@ -1455,7 +1472,7 @@ func (cb *charBuilder) set(t *input.TableReader, col int, d, f string, v float64
 // in a long file, the feature and value columns.
 type charFile struct {
 	t                *input.TableReader
-	e                manifest.InputEntry
+	e                Entry
 	mf               input.Match
 	dcol, fcol, vcol int
 	long             bool
@@ -1463,7 +1480,7 @@ type charFile struct {
 
 // readCharacteristicsFile adds the values of one characteristics file to
 // cb, row by row, and closes the file.
-func (in *Inputs) readCharacteristicsFile(e manifest.InputEntry, mf input.Match, cb *charBuilder) error {
+func (in *Inputs) readCharacteristicsFile(e Entry, mf input.Match, cb *charBuilder) error {
 	t, err := in.OpenMapped(mf.Path, e.Columns)
 	if err != nil {
 		return err

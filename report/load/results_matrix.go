@@ -10,7 +10,6 @@ import (
 
 	"github.com/evalbook/evalbook/analyses"
 	"github.com/evalbook/evalbook/report/input"
-	"github.com/evalbook/evalbook/report/manifest"
 )
 
 // The matrix form of a results file (layout = "matrix" on its input
@@ -23,7 +22,7 @@ import (
 
 // readMatrixRows reads the rows of a matrix file opened as t, after its
 // header (matrixLayout), into b: each dataset once, each cell a value.
-func (in *Inputs) readMatrixRows(t *input.TableReader, e manifest.InputEntry, mf input.Match, b *analyses.ResultsBuilder) error {
+func (in *Inputs) readMatrixRows(t *input.TableReader, e Entry, mf input.Match, b *analyses.ResultsBuilder) error {
 	f, methods, err := in.matrixLayout(t, e, mf)
 	if err != nil {
 		return err
@@ -69,7 +68,7 @@ func (in *Inputs) readMatrixRows(t *input.TableReader, e manifest.InputEntry, mf
 // run, k, unit) says the file is not a matrix, and a method column
 // without a name has no method to give its values to: both are errors
 // at the header, as is a matrix without a method column.
-func (in *Inputs) matrixLayout(t *input.TableReader, e manifest.InputEntry, mf input.Match) (*resultsFile, []int, error) {
+func (in *Inputs) matrixLayout(t *input.TableReader, e Entry, mf input.Match) (*resultsFile, []int, error) {
 	if mf.Dataset != "" || mf.Method != "" {
 		return nil, nil, input.Errorf(t.File, 1, "a matrix (layout = \"matrix\") takes its datasets from its rows and its methods from its header, not from the path")
 	}
@@ -114,7 +113,7 @@ func matrixCellError(t *input.TableReader, col int, err error) error {
 // matrixHint is the end of the error of a results file without a method
 // column when its header could be a matrix's (no metric and no value
 // column either): how to read it as one, at its entry's line.
-func (in *Inputs) matrixHint(t *input.TableReader, e manifest.InputEntry) string {
+func (in *Inputs) matrixHint(t *input.TableReader, e Entry) string {
 	if t.Col("metric") >= 0 || t.Col("value") >= 0 {
 		return ""
 	}

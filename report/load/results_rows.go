@@ -6,12 +6,11 @@ import (
 
 	"github.com/evalbook/evalbook/analyses"
 	"github.com/evalbook/evalbook/report/input"
-	"github.com/evalbook/evalbook/report/manifest"
 )
 
 // resultsRule is the duplicate rule of a results file: its rows are runs
 // when it has a run column, else the entry's duplicates key decides.
-func resultsRule(e manifest.InputEntry, hasRun bool) analyses.DuplicateRule {
+func resultsRule(e Entry, hasRun bool) analyses.DuplicateRule {
 	switch {
 	case hasRun:
 		return analyses.DupRuns

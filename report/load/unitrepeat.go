@@ -51,6 +51,7 @@ import (
 
 	"github.com/evalbook/evalbook/analyses/meta"
 	"github.com/evalbook/evalbook/report/input"
+	"github.com/evalbook/evalbook/report/load/engines"
 )
 
 // maxRepeatWords bounds the Bloom filter of the repeat check: 32 MiB, 10
@@ -569,9 +570,9 @@ func repeatError(unit, method, dataset, file string, line int64, firstFile strin
 		if firstFile == file {
 			first = fmt.Sprintf("row %d", firstLine)
 		}
-		return fmt.Errorf("%s: row %d: %s (first at %s)", file, line, repeatMessage(unit, method, dataset), first)
+		return fmt.Errorf("%s: row %d: %s (first at %s)", file, line, engines.RepeatMessage(unit, method, dataset), first)
 	}
-	return input.Errorf(file, int(line), "%s (first at %s:%d)", repeatMessage(unit, method, dataset), firstFile, firstLine)
+	return input.Errorf(file, int(line), "%s (first at %s:%d)", engines.RepeatMessage(unit, method, dataset), firstFile, firstLine)
 }
 
 // withFirst adds the place of the first value to a pairing builder's
@@ -616,13 +617,6 @@ func (c *repeatCheck) withFirst(err error, metric string) error {
 		}
 	}
 	return err
-}
-
-// repeatMessage says that a unit id appears twice: the words of every
-// reader of per-unit values (the files' pass, the pairing builders, the
-// engine).
-func repeatMessage(unit, method, dataset string) string {
-	return fmt.Sprintf("unit %q of method %q on dataset %q appears twice", unit, method, dataset)
 }
 
 // settle confirms the candidates once the pass is over (step 3).

@@ -43,7 +43,6 @@ import (
 	"unsafe"
 
 	"github.com/evalbook/evalbook/report/input"
-	"github.com/evalbook/evalbook/report/manifest"
 )
 
 // UnitsSink takes the per-unit values of the shared units pass (see
@@ -510,12 +509,12 @@ type UnitsGroup struct {
 
 // UnitsJob is one units file to read: its entry and the match of its path.
 type UnitsJob struct {
-	e  manifest.InputEntry
+	e  Entry
 	mf input.Match
 }
 
 // NewUnitsJob is the job of reading the file mf of entry e.
-func NewUnitsJob(e manifest.InputEntry, mf input.Match) UnitsJob { return UnitsJob{e, mf} }
+func NewUnitsJob(e Entry, mf input.Match) UnitsJob { return UnitsJob{e, mf} }
 
 // UnitsGroups groups the units files by dataset, in order of first
 // appearance, when every file gets its dataset and method from its path

@@ -4,7 +4,7 @@ package manifest
 // dataset's interactions naming an engine table are checked here and
 // resolved to an engineConfig or engineLogConfig (address, table,
 // columns, timeout); the build's connections, catalogue and queries are
-// in engine_units.go and engine_logs.go.
+// in report/load/engines.
 
 import (
 	"fmt"

@@ -108,7 +108,7 @@ type InputsSpec struct {
 	Units           []InputEntry
 	Characteristics []InputEntry
 	// EngineUnits are the units entries that name an engine table
-	// (engine_units.go); the units pass never sees them.
+	// (report/load/engines); the units pass never sees them.
 	EngineUnits []InputEntry `json:",omitempty"`
 }
 
@@ -145,7 +145,7 @@ type InputEntry struct {
 	Layout string `toml:"layout" json:",omitempty"`
 	// Engine, URL (or URLEnv, the environment variable holding it),
 	// Table and Timeout make a units entry an engine table
-	// (engine_units.go, docs/ENGINE.md).
+	// (report/load/engines, docs/ENGINE.md).
 	Engine  string `toml:"engine" json:",omitempty"`
 	URL     string `toml:"url" json:",omitempty"`
 	URLEnv  string `toml:"url_env" json:",omitempty"`

@@ -1,8 +1,8 @@
-package input
+package runs
 
 // Runs, predictions and truth given as a table with a column mapping
 // (`columns = { user = "qid", item = "docno" }`) or as Parquet are read
-// through TableReader, the strict reader every other input uses, so the
+// through input.TableReader, the strict reader every other input uses, so the
 // mapping, Parquet's typed columns and the header checks are the same as
 // for results and units. Plain CSV/TSV and TREC files keep the byte-level
 // readers of runs.go, which are several times faster on the hundreds of
@@ -11,18 +11,20 @@ package input
 import (
 	"fmt"
 	"io"
+
+	"github.com/evalbook/evalbook/report/input"
 )
 
-// OpenRunTable opens a ranked run (`user,item,rank[,score]`) or
-// predictions (`user,item,prediction`) through TableReader, with a
+// OpenTable opens a ranked run (`user,item,rank[,score]`) or
+// predictions (`user,item,prediction`) through input.TableReader, with a
 // mapping of these names onto the file's columns.
-func OpenRunTable(path, display string, predictions bool, mapping map[string]string, maxDecompressed int64) (*RunReader, error) {
-	t, err := OpenTableCapped(path, display, mapping, maxDecompressed)
+func OpenTable(path, display string, predictions bool, mapping map[string]string, maxDecompressed int64) (*Reader, error) {
+	t, err := input.OpenTableCapped(path, display, mapping, maxDecompressed)
 	if err != nil {
 		return nil, err
 	}
-	r := &RunReader{tab: t, format: FormatTable, predictions: predictions, rcol: -1, scol: -1, pcol: -1}
-	fail := func(err error) (*RunReader, error) {
+	r := &Reader{tab: t, format: FormatTable, predictions: predictions, rcol: -1, scol: -1, pcol: -1}
+	fail := func(err error) (*Reader, error) {
 		t.Close()
 		return nil, err
 	}
@@ -39,7 +41,7 @@ func OpenRunTable(path, display string, predictions bool, mapping map[string]str
 	} else {
 		r.rcol, r.scol = t.Col("rank"), t.Col("score")
 		if r.rcol < 0 && r.scol < 0 {
-			return fail(Errorf(display, 1, "no column \"rank\" (or \"score\" to rank by): want user,item,rank[,score] (map yours with columns = { rank = \"…\" })"))
+			return fail(input.Errorf(display, 1, "no column \"rank\" (or \"score\" to rank by): want user,item,rank[,score] (map yours with columns = { rank = \"…\" })"))
 		}
 		r.byScore = r.rcol < 0
 	}
@@ -50,7 +52,7 @@ func OpenRunTable(path, display string, predictions bool, mapping map[string]str
 
 // readRecord reads the next record of a table run into r.fields (only
 // the columns read are filled).
-func (r *RunReader) readRecord() error {
+func (r *Reader) readRecord() error {
 	rec, err := r.tab.Next()
 	if err != nil {
 		return err // io.EOF at the end; positioned errors otherwise
@@ -64,20 +66,20 @@ func (r *RunReader) readRecord() error {
 			r.fields[c] = append(r.fields[c][:0], rec[c]...)
 		}
 	}
-	if len(trimBytes(r.fields[r.ucol])) == 0 {
+	if len(input.TrimBytes(r.fields[r.ucol])) == 0 {
 		return r.errorf(r.lineNo(), "empty user id")
 	}
-	if len(trimBytes(r.fields[r.icol])) == 0 {
+	if len(input.TrimBytes(r.fields[r.icol])) == 0 {
 		return r.errorf(r.lineNo(), "empty item id")
 	}
 	return nil
 }
 
 // ScanTruthTable calls fn for every row of a truth table
-// (`user,item[,relevance]`, through a mapping) read by TableReader — a
+// (`user,item[,relevance]`, through a mapping) read by input.TableReader — a
 // mapped CSV/TSV or a Parquet file — and returns its rows.
 func ScanTruthTable(path, display string, mapping map[string]string, maxDecompressed int64, fn func(user, item []byte, rel float64, line int) error) (int64, error) {
-	t, err := OpenTableCapped(path, display, mapping, maxDecompressed)
+	t, err := input.OpenTableCapped(path, display, mapping, maxDecompressed)
 	if err != nil {
 		return 0, err
 	}
@@ -101,9 +103,9 @@ func ScanTruthTable(path, display string, mapping map[string]string, maxDecompre
 		if err != nil {
 			return rows, err
 		}
-		user, item := trimBytes([]byte(rec[ucol])), trimBytes([]byte(rec[icol]))
-		if why := BadName(string(user)); why != "" {
-			return rows, t.Errorf(ucol, "user id %s holds %s", Quote(string(user)), why)
+		user, item := input.TrimBytes([]byte(rec[ucol])), input.TrimBytes([]byte(rec[icol]))
+		if why := input.BadName(string(user)); why != "" {
+			return rows, t.Errorf(ucol, "user id %s holds %s", input.Quote(string(user)), why)
 		}
 		if len(item) == 0 {
 			return rows, t.Errorf(icol, "empty item id")
@@ -121,7 +123,7 @@ func ScanTruthTable(path, display string, mapping map[string]string, maxDecompre
 		}
 		rows++
 		if err := fn(user, item, rel, t.Line()); err != nil {
-			return rows, &InputError{File: display, Line: t.Line(), Msg: fmt.Sprint(err)}
+			return rows, &input.InputError{File: display, Line: t.Line(), Msg: fmt.Sprint(err)}
 		}
 	}
 }

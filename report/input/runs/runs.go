@@ -1,44 +1,44 @@
-package input
-
-// Readers for offline_metrics: ranked runs, held-out truth and
-// rating predictions, as tables (`user,item,rank[,score]`, CSV or TSV,
-// optionally .gz) or in TREC format (`qid Q0 doc rank score tag` runs and
-// `qid iter doc rel` qrels). Runs can hold a hundred million lines, so they
-// are read through the tokenizer every loader uses (csvfast.go's
-// recordReader: its whitespace mode for TREC, transient fields, no
-// allocation per line) rather than encoding/csv, one user's list at a
-// time, and every problem is reported at its file:line.
+// Package runs reads what offline_metrics reads: ranked runs, held-out
+// truth and rating predictions, as tables (`user,item,rank[,score]`, CSV
+// or TSV, optionally .gz; a mapped table or Parquet through
+// input.TableReader) or in TREC format (`qid Q0 doc rank score tag` runs
+// and `qid iter doc rel` qrels). Runs can hold a hundred million lines, so
+// they are read through the tokenizer every loader uses (input.Lines over
+// report/input's record reader: its whitespace mode for TREC, transient
+// fields, no allocation per line) rather than encoding/csv, one user's
+// list at a time, and every problem is reported at its file:line. A TREC
+// run whose queries are not contiguous is grouped by a bounded external
+// sort (trec_sort.go).
+package runs
 
 import (
-	"bufio"
 	"bytes"
-	"compress/gzip"
 	"errors"
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
-	"unsafe"
 
 	"github.com/evalbook/evalbook/analyses"
 	"github.com/evalbook/evalbook/analyses/offline"
+
+	"github.com/evalbook/evalbook/report/input"
 )
 
-// RunFormat is how a run or truth file is laid out.
-type RunFormat int
+// Format is how a run or truth file is laid out.
+type Format int
 
 const (
-	FormatTable RunFormat = iota // header row, comma or tab (.tsv)
-	FormatTREC                   // whitespace-separated, no header
+	FormatTable Format = iota // header row, comma or tab (.tsv)
+	FormatTREC                // whitespace-separated, no header
 )
 
-// RunFormatOf picks a file's format: "csv" and "trec" force one; "auto"
+// FormatOf picks a file's format: "csv" and "trec" force one; "auto"
 // reads .csv and .tsv (optionally .gz) as tables and anything else
 // (.run, .txt, .qrels, …) as TREC.
-func RunFormatOf(path, opt string) RunFormat {
+func FormatOf(path, opt string) Format {
 	switch opt {
 	case "csv":
 		return FormatTable
@@ -52,119 +52,13 @@ func RunFormatOf(path, opt string) RunFormat {
 	return FormatTREC
 }
 
-// lineReader yields the records of a run or truth file (gzip by .gz, BOM
-// stripped) through the one tokenizer of delimited text (recordReader):
-// whitespace-separated for TREC, comma (RFC 4180 quotes) or tab for
-// tables. Its line is the line the last record started on.
-type lineReader struct {
-	file string
-	f    *os.File
-	gz   *gzip.Reader
-	rr   *recordReader
-	line int
-	// fields are the last record's fields as bytes (aliasing the read
-	// buffer: valid until the next record).
-	fields [][]byte
-}
-
-// openLinesCapped opens a regular file for reading records in format
-// (a table's separator from its extension), with a cap on what a .gz
-// file may inflate to (0: DefaultMaxDecompressed; negative: none).
-func openLinesCapped(path, display string, format RunFormat, maxDecompressed int64) (*lineReader, error) {
-	f, err := OpenRegular(path, display)
-	if err != nil {
-		return nil, err
-	}
-	l := &lineReader{file: display, f: f}
-	var r io.Reader = f
-	size := readBufferSize(f)
-	if strings.HasSuffix(strings.ToLower(path), ".gz") {
-		l.gz, err = gzip.NewReader(bufio.NewReaderSize(f, 1<<16))
-		if err != nil {
-			f.Close()
-			return nil, gzipOpenError(display, err)
-		}
-		r = capDecompressed(l.gz, maxDecompressed)
-		size = 1 << 20
-	}
-	br := bufio.NewReaderSize(r, size)
-	if err := notNamedGzip(br, path, display); err != nil {
-		f.Close()
-		return nil, err
-	}
-	if bom, _ := br.Peek(3); bytes.Equal(bom, []byte("\xef\xbb\xbf")) {
-		br.Discard(3)
-	}
-	switch {
-	case format == FormatTREC:
-		l.rr = newWhitespaceReader(br)
-	case delimOf(path) == '\t':
-		l.rr = newRecordReader(br, '\t', false)
-	default:
-		l.rr = newRecordReader(br, ',', true)
-	}
-	l.rr.transient = true
-	return l, nil
-}
-
-func (l *lineReader) Close() {
-	if l.gz != nil {
-		l.gz.Close()
-	}
-	l.f.Close()
-}
-
-// record returns the next record's fields (valid until the following
-// call) or io.EOF. Blank lines, and a table's lines of whitespace only,
-// are skipped; a line longer than MaxLineBytes is an error.
-func (l *lineReader) record() ([][]byte, error) {
-	for {
-		rec, err := l.rr.Read()
-		if err != nil {
-			if err == io.EOF {
-				return nil, io.EOF
-			}
-			var se *csvSyntaxError
-			if errors.As(err, &se) {
-				return nil, &InputError{File: l.file, Line: se.line, Col: se.col, Msg: se.msg}
-			}
-			var ce *decompressedError
-			if errors.As(err, &ce) {
-				return nil, l.errorf(l.rr.next, "%v", ce)
-			}
-			if l.gz != nil {
-				if msg := gzipReadError(err, l.rr.next-1); msg != "" {
-					return nil, &InputError{File: l.file, Line: l.rr.next, Msg: msg, err: err}
-				}
-			}
-			return nil, Errorf(l.file, l.rr.next, "%w", err)
-		}
-		l.line = l.rr.line
-		if len(rec) == 1 && len(trimBytes(bytesOf(rec[0]))) == 0 {
-			continue // a table's line of spaces
-		}
-		l.fields = l.fields[:0]
-		for _, f := range rec {
-			l.fields = append(l.fields, bytesOf(f))
-		}
-		return l.fields, nil
-	}
-}
-
-// bytesOf is s's bytes, not copied: read only.
-func bytesOf(s string) []byte { return unsafe.Slice(unsafe.StringData(s), len(s)) }
-
-func (l *lineReader) errorf(line int, format string, args ...any) error {
-	return &InputError{File: l.file, Line: line, Msg: fmt.Sprintf(format, args...)}
-}
-
 // tableColumns reads a table's header and finds the named columns (-1
 // when an optional one is absent); "#" is the number of columns. Header
 // cells must be names (valid UTF-8, no control character), none twice.
-func tableColumns(l *lineReader, required, optional []string) (map[string]int, error) {
-	fields, err := l.record()
+func tableColumns(l *input.Lines, required, optional []string) (map[string]int, error) {
+	fields, err := l.Record()
 	if err == io.EOF {
-		return nil, fmt.Errorf("%s: empty file (no header row)", l.file)
+		return nil, fmt.Errorf("%s: empty file (no header row)", l.File())
 	}
 	if err != nil {
 		return nil, err
@@ -172,12 +66,12 @@ func tableColumns(l *lineReader, required, optional []string) (map[string]int, e
 	names := make([]string, len(fields))
 	cols := map[string]int{}
 	for i, f := range fields {
-		if why := BadName(string(f)); why != "" {
-			return nil, l.errorf(1, "header cell %d, %s, holds %s", i+1, Quote(string(f)), why)
+		if why := input.BadName(string(f)); why != "" {
+			return nil, l.Errorf(1, "header cell %d, %s, holds %s", i+1, input.Quote(string(f)), why)
 		}
 		names[i] = strings.ToLower(strings.TrimSpace(string(f)))
 		if j, dup := cols[names[i]]; dup && names[i] != "" {
-			return nil, l.errorf(1, "column %s appears twice in the header (columns %d and %d); rename one", Quote(names[i]), j+1, i+1)
+			return nil, l.Errorf(1, "column %s appears twice in the header (columns %d and %d); rename one", input.Quote(names[i]), j+1, i+1)
 		}
 		cols[names[i]] = i
 	}
@@ -185,7 +79,7 @@ func tableColumns(l *lineReader, required, optional []string) (map[string]int, e
 	for _, r := range required {
 		i, ok := cols[r]
 		if !ok {
-			return nil, l.errorf(1, "no column %q (header: %s)%s", r, Clip(strings.Join(names, ",")), analyses.DidYouMean(r, names))
+			return nil, l.Errorf(1, "no column %q (header: %s)%s", r, input.Clip(strings.Join(names, ",")), analyses.DidYouMean(r, names))
 		}
 		out[r] = i
 	}
@@ -199,59 +93,11 @@ func tableColumns(l *lineReader, required, optional []string) (map[string]int, e
 	return out, nil
 }
 
-func delimOf(path string) byte {
-	if strings.HasSuffix(strings.TrimSuffix(strings.ToLower(path), ".gz"), ".tsv") {
-		return '\t'
-	}
-	return ','
-}
-
-func trimBytes(b []byte) []byte {
-	if len(b) > 0 && b[0] > ' ' && b[len(b)-1] > ' ' {
-		return b // the common case, without TrimSpace's rune checks
-	}
-	return bytes.TrimSpace(b)
-}
-
-// parseFloatBytes parses a decimal number (parseDecimal) without
-// allocating: the string aliases b only for the call (parseDecimal keeps
-// nothing of it; its strconv path makes a string(b) escape, which would
-// copy every score).
-func parseFloatBytes(b []byte) (float64, numErr) {
-	b = trimBytes(b)
-	if len(b) == 0 {
-		return parseDecimal("")
-	}
-	return parseDecimal(unsafe.String(&b[0], len(b)))
-}
-
-// numberProblem is the message for field b, a what, that parseFloatBytes
-// refused: `score "x" is not a number`, with the reason for the
-// special cases (NaN, Inf, hexadecimal, …).
-func numberProblem(what string, b []byte, why numErr) string {
-	msg := fmt.Sprintf("%s %s is not a number", what, Quote(string(b)))
-	switch why {
-	case numNaN, numInf:
-		return msg + " (NaN and infinite values are not accepted)"
-	case numHex:
-		return msg + " (hexadecimal is not accepted)"
-	case numSeparator:
-		return msg + " (digit separators are not accepted)"
-	case numComma:
-		return msg + " (a decimal comma? use a dot)"
-	case numRange:
-		return msg + " (out of float64's range)"
-	case numUnderflow:
-		return msg + " (so small it rounds to 0)"
-	}
-	return msg
-}
-
 // parseRank parses a positive decimal integer ("3", or "3.0", "3e0").
 func parseRank(b []byte) (int, bool) {
-	b = trimBytes(b)
+	b = input.TrimBytes(b)
 	if len(b) == 0 || len(b) > 9 {
-		if v, bad := parseFloatBytes(b); bad == numOK && v == math.Trunc(v) && v >= -1e9 && v <= 1e9 {
+		if v, ok := input.Number(b); ok && v == math.Trunc(v) && v >= -1e9 && v <= 1e9 {
 			return int(v), true // "3.0"
 		}
 		return 0, false
@@ -259,7 +105,7 @@ func parseRank(b []byte) (int, bool) {
 	n := 0
 	for _, c := range b {
 		if c < '0' || c > '9' {
-			if v, bad := parseFloatBytes(b); bad == numOK && v == math.Trunc(v) {
+			if v, ok := input.Number(b); ok && v == math.Trunc(v) {
 				return int(v), true
 			}
 			return 0, false
@@ -269,46 +115,12 @@ func parseRank(b []byte) (int, bool) {
 	return n, true
 }
 
-// fieldCount checks a table line's number of fields against the
-// header's: fewer than the columns read is `n fields, the header needs
-// m`, any other difference `n fields, the header has m`, with a guess at
-// the cause (a decimal comma, a trailing separator).
-func fieldCount(l *lineReader, fields [][]byte, want, header int, delim byte) error {
-	if len(fields) < want {
-		return l.errorf(l.line, "%d fields, the header needs %d", len(fields), want)
-	}
-	if header == 0 || len(fields) == header {
-		return nil
-	}
-	msg := fmt.Sprintf("%d fields, the header has %d", len(fields), header)
-	if len(fields) > header {
-		rec := make([]string, len(fields))
-		trailing := true
-		for i, f := range fields {
-			rec[i] = string(f)
-			if i >= header {
-				trailing = trailing && len(trimBytes(f)) == 0
-			}
-		}
-		hdr := make([]string, header)
-		for i := range hdr {
-			hdr[i] = "x" // any column of a run may hold a decimal
-		}
-		if at, ok := decimalComma(rec, hdr); ok {
-			msg += fmt.Sprintf(" — a decimal comma in %s? quote the value or use a dot", Quote(rec[at]+string(delim)+rec[at+1]))
-		} else if trailing {
-			msg += " — a trailing separator?"
-		}
-	}
-	return l.errorf(l.line, "%s", msg)
-}
-
 // ScanTruthCapped calls fn for every row of a truth file
 // (`user,item[,relevance]` or TREC qrels `qid iter doc rel`), with a
 // decompressed-size cap (0: the default), and returns its rows; an error
 // of fn is placed at the row's line.
-func ScanTruthCapped(path, display string, format RunFormat, maxDecompressed int64, fn func(user, item []byte, rel float64, line int) error) (int64, error) {
-	l, err := openLinesCapped(path, display, format, maxDecompressed)
+func ScanTruthCapped(path, display string, format Format, maxDecompressed int64, fn func(user, item []byte, rel float64, line int) error) (int64, error) {
+	l, err := input.OpenLines(path, display, format == FormatTREC, maxDecompressed)
 	if err != nil {
 		return 0, err
 	}
@@ -316,7 +128,7 @@ func ScanTruthCapped(path, display string, format RunFormat, maxDecompressed int
 	var delim byte
 	ucol, icol, rcol, want, header := 0, 2, 3, 4, 0
 	if format == FormatTable {
-		delim = delimOf(path)
+		delim = input.Delim(path)
 		cols, err := tableColumns(l, []string{"user", "item"}, []string{"relevance"})
 		if err != nil {
 			return 0, err
@@ -327,7 +139,7 @@ func ScanTruthCapped(path, display string, format RunFormat, maxDecompressed int
 	var lastUser []byte // checked as a name when it changes
 	var rows int64
 	for {
-		fields, err := l.record()
+		fields, err := l.Record()
 		if err == io.EOF {
 			return rows, nil
 		}
@@ -335,9 +147,9 @@ func ScanTruthCapped(path, display string, format RunFormat, maxDecompressed int
 			return rows, err
 		}
 		if format == FormatTREC && len(fields) != 4 {
-			return rows, l.errorf(l.line, "%d fields, a TREC qrels line has 4: qid iter docno rel", len(fields))
+			return rows, l.Errorf(l.Line(), "%d fields, a TREC qrels line has 4: qid iter docno rel", len(fields))
 		}
-		if err := fieldCount(l, fields, want, header, delim); err != nil {
+		if err := l.FieldCount(fields, want, header, delim); err != nil {
 			return rows, err
 		}
 		rel := 1.0
@@ -346,33 +158,33 @@ func ScanTruthCapped(path, display string, format RunFormat, maxDecompressed int
 			// document left out of the pool (not relevant, unjudged for bpref).
 			lv, ok := parseLevel(fields[rcol])
 			if !ok {
-				return rows, l.errorf(l.line, "relevance level %s is not an integer (TREC qrels levels are integers: -1, 0, 1, 2, …)", Quote(string(fields[rcol])))
+				return rows, l.Errorf(l.Line(), "relevance level %s is not an integer (TREC qrels levels are integers: -1, 0, 1, 2, …)", input.Quote(string(fields[rcol])))
 			}
 			rel = float64(lv)
 		} else if rcol >= 0 {
-			var bad numErr
-			if rel, bad = parseFloatBytes(fields[rcol]); bad != numOK {
-				return rows, l.errorf(l.line, "%s", numberProblem("relevance", fields[rcol], bad))
+			var ok bool
+			if rel, ok = input.Number(fields[rcol]); !ok {
+				return rows, l.Errorf(l.Line(), "%s", input.NumberProblem("relevance", fields[rcol]))
 			}
 		}
-		if user := trimBytes(fields[ucol]); !bytes.Equal(user, lastUser) {
-			if why := BadName(string(user)); why != "" {
-				return rows, l.errorf(l.line, "user id %s holds %s", Quote(string(user)), why)
+		if user := input.TrimBytes(fields[ucol]); !bytes.Equal(user, lastUser) {
+			if why := input.BadName(string(user)); why != "" {
+				return rows, l.Errorf(l.Line(), "user id %s holds %s", input.Quote(string(user)), why)
 			}
 			lastUser = append(lastUser[:0], user...)
 		}
 		rows++
-		if err := fn(trimBytes(fields[ucol]), trimBytes(fields[icol]), rel, l.line); err != nil {
-			return rows, l.errorf(l.line, "%v", err)
+		if err := fn(input.TrimBytes(fields[ucol]), input.TrimBytes(fields[icol]), rel, l.Line()); err != nil {
+			return rows, l.Errorf(l.Line(), "%v", err)
 		}
 	}
 }
 
-// RunReader streams a run (or predictions) file one user's block at a
+// Reader streams a run (or predictions) file one user's block at a
 // time: the consecutive lines of one user, in rank order.
-type RunReader struct {
-	l      *lineReader
-	format RunFormat
+type Reader struct {
+	l      *input.Lines
+	format Format
 	delim  byte
 	// columns (table format); -1 when absent
 	ucol, icol, rcol, scol, pcol int
@@ -388,12 +200,12 @@ type RunReader struct {
 	// sorted groups a TREC run whose queries are not contiguous.
 	sorted *trecSorter
 	// stamp is the file's identity when its layout was found (SetStamp).
-	stamp    FileStamp
+	stamp    input.FileStamp
 	stampSet bool
 	path     string
 	// tab reads a mapped table or a Parquet file (runs_table.go) instead
 	// of l.
-	tab *TableReader
+	tab *input.TableReader
 
 	blockData
 	Rows int64
@@ -416,10 +228,10 @@ type runRow struct {
 	line     int
 }
 
-// OpenRunCapped opens a ranked run (predictions: `user,item,prediction`)
+// OpenCapped opens a ranked run (predictions: `user,item,prediction`)
 // with a decompressed-size cap (0: the default).
-func OpenRunCapped(path, display string, format RunFormat, predictions bool, maxDecompressed int64) (*RunReader, error) {
-	return OpenRunGrouping(path, display, format, predictions, maxDecompressed, GroupingUnknown)
+func OpenCapped(path, display string, format Format, predictions bool, maxDecompressed int64) (*Reader, error) {
+	return OpenGrouping(path, display, format, predictions, maxDecompressed, GroupingUnknown)
 }
 
 // Grouping is what is known of a TREC run's layout before it is read.
@@ -431,14 +243,14 @@ const (
 	QueriesApart                      // some are not: grouped by the external sort
 )
 
-// OpenRunGrouping is OpenRunCapped for a run whose layout may be known
+// OpenGrouping is OpenCapped for a run whose layout may be known
 // (TRECGroupScan, fed by the pass that hashed the file).
-func OpenRunGrouping(path, display string, format RunFormat, predictions bool, maxDecompressed int64, grouping Grouping) (*RunReader, error) {
-	l, err := openLinesCapped(path, display, format, maxDecompressed)
+func OpenGrouping(path, display string, format Format, predictions bool, maxDecompressed int64, grouping Grouping) (*Reader, error) {
+	l, err := input.OpenLines(path, display, format == FormatTREC, maxDecompressed)
 	if err != nil {
 		return nil, err
 	}
-	r := &RunReader{l: l, format: format, predictions: predictions, rcol: -1, scol: -1, pcol: -1, path: path}
+	r := &Reader{l: l, format: format, predictions: predictions, rcol: -1, scol: -1, pcol: -1, path: path}
 	if predictions && format == FormatTREC {
 		l.Close()
 		return nil, fmt.Errorf("%s: predictions must be a table (user,item,prediction), not TREC", display)
@@ -461,7 +273,7 @@ func OpenRunGrouping(path, display string, format RunFormat, predictions bool, m
 			}
 		}
 	case predictions:
-		r.delim = delimOf(path)
+		r.delim = input.Delim(path)
 		cols, err := tableColumns(l, []string{"user", "item", "prediction"}, nil)
 		if err != nil {
 			l.Close()
@@ -470,7 +282,7 @@ func OpenRunGrouping(path, display string, format RunFormat, predictions bool, m
 		r.ucol, r.icol, r.pcol, r.header = cols["user"], cols["item"], cols["prediction"], cols["#"]
 		r.want = max(r.ucol, r.icol, r.pcol) + 1
 	default:
-		r.delim = delimOf(path)
+		r.delim = input.Delim(path)
 		cols, err := tableColumns(l, []string{"user", "item"}, []string{"rank", "score"})
 		if err != nil {
 			l.Close()
@@ -479,7 +291,7 @@ func OpenRunGrouping(path, display string, format RunFormat, predictions bool, m
 		r.ucol, r.icol, r.rcol, r.scol, r.header = cols["user"], cols["item"], cols["rank"], cols["score"], cols["#"]
 		if r.rcol < 0 && r.scol < 0 {
 			l.Close()
-			return nil, l.errorf(1, "no column \"rank\" (or \"score\" to rank by): want user,item,rank[,score]")
+			return nil, l.Errorf(1, "no column \"rank\" (or \"score\" to rank by): want user,item,rank[,score]")
 		}
 		r.byScore = r.rcol < 0
 		r.want = max(r.ucol, r.icol, r.rcol, r.scol) + 1
@@ -489,22 +301,22 @@ func OpenRunGrouping(path, display string, format RunFormat, predictions bool, m
 
 // SetStamp records the file's identity at the time its layout (Grouping)
 // was found, for Unchanged.
-func (r *RunReader) SetStamp(st FileStamp) { r.stamp, r.stampSet = st, true }
+func (r *Reader) SetStamp(st input.FileStamp) { r.stamp, r.stampSet = st, true }
 
 // Unchanged reports whether the file still has the identity SetStamp
 // recorded (true when none was): a run read as streamed because it was
 // found contiguous must not have changed since (any write changes its
 // change time).
-func (r *RunReader) Unchanged() bool {
+func (r *Reader) Unchanged() bool {
 	if !r.stampSet {
 		return true
 	}
-	now, ok := Stamp(r.path)
+	now, ok := input.Stamp(r.path)
 	return ok && now == r.stamp
 }
 
 // Close closes the run file (and its spilled chunks, when it was sorted).
-func (r *RunReader) Close() {
+func (r *Reader) Close() {
 	if r.sorted != nil {
 		r.sorted.Close()
 	}
@@ -516,31 +328,31 @@ func (r *RunReader) Close() {
 }
 
 // lineNo is the line of the current record (a Parquet file's row).
-func (r *RunReader) lineNo() int {
+func (r *Reader) lineNo() int {
 	if r.tab != nil {
 		return r.tab.Line()
 	}
-	return r.l.line
+	return r.l.Line()
 }
 
 // file is the file's name as errors show it.
-func (r *RunReader) file() string {
+func (r *Reader) file() string {
 	if r.tab != nil {
 		return r.tab.File
 	}
-	return r.l.file
+	return r.l.File()
 }
 
-func (r *RunReader) errorf(line int, format string, args ...any) error {
-	return &InputError{File: r.file(), Line: line, Msg: fmt.Sprintf(format, args...)}
+func (r *Reader) errorf(line int, format string, args ...any) error {
+	return &input.InputError{File: r.file(), Line: line, Msg: fmt.Sprintf(format, args...)}
 }
 
 // readLine reads and splits the next non-blank line; io.EOF at the end.
-func (r *RunReader) readLine() error {
+func (r *Reader) readLine() error {
 	if r.tab != nil {
 		return r.readRecord()
 	}
-	fields, err := r.l.record() // blank lines are skipped there
+	fields, err := r.l.Record() // blank lines are skipped there
 	if err != nil {
 		return err
 	}
@@ -549,41 +361,41 @@ func (r *RunReader) readLine() error {
 		return r.errorf(r.lineNo(), "%d fields, a TREC run line has 6: qid Q0 docno rank score tag", len(r.fields))
 	}
 	// Text after the sixth field is ignored, as trec_eval ignores it.
-	if err := fieldCount(r.l, r.fields, r.want, r.header, r.delim); err != nil {
+	if err := r.l.FieldCount(r.fields, r.want, r.header, r.delim); err != nil {
 		return err
 	}
-	if len(trimBytes(r.fields[r.ucol])) == 0 {
+	if len(input.TrimBytes(r.fields[r.ucol])) == 0 {
 		return r.errorf(r.lineNo(), "empty user id")
 	}
-	if len(trimBytes(r.fields[r.icol])) == 0 {
+	if len(input.TrimBytes(r.fields[r.icol])) == 0 {
 		return r.errorf(r.lineNo(), "empty item id")
 	}
 	return nil
 }
 
 // addRow appends the current line to the block.
-func (r *RunReader) addRow() error {
-	it := trimBytes(r.fields[r.icol])
+func (r *Reader) addRow() error {
+	it := input.TrimBytes(r.fields[r.icol])
 	row := runRow{off: len(r.arena), line: r.lineNo()}
 	r.arena = append(r.arena, it...)
 	row.end = len(r.arena)
 	switch {
 	case r.predictions:
-		v, bad := parseFloatBytes(r.fields[r.pcol])
-		if bad != numOK {
-			return r.errorf(r.lineNo(), "%s", numberProblem("prediction", r.fields[r.pcol], bad))
+		v, ok := input.Number(r.fields[r.pcol])
+		if !ok {
+			return r.errorf(r.lineNo(), "%s", input.NumberProblem("prediction", r.fields[r.pcol]))
 		}
 		row.score = v
 	case r.byScore:
-		v, bad := parseFloatBytes(r.fields[r.scol])
-		if bad != numOK {
-			return r.errorf(r.lineNo(), "%s", numberProblem("score", r.fields[r.scol], bad))
+		v, ok := input.Number(r.fields[r.scol])
+		if !ok {
+			return r.errorf(r.lineNo(), "%s", input.NumberProblem("score", r.fields[r.scol]))
 		}
 		row.score = v
 	default:
 		k, ok := parseRank(r.fields[r.rcol])
 		if !ok || k < 1 {
-			return r.errorf(r.lineNo(), "rank %s is not a positive integer", Quote(string(r.fields[r.rcol])))
+			return r.errorf(r.lineNo(), "rank %s is not a positive integer", input.Quote(string(r.fields[r.rcol])))
 		}
 		row.rank = k
 	}
@@ -593,7 +405,7 @@ func (r *RunReader) addRow() error {
 
 // Next reads the next user's block: the user and the items in rank order
 // (predictions: in file order, with Preds). io.EOF after the last block.
-func (r *RunReader) Next() (user []byte, items [][]byte, err error) {
+func (r *Reader) Next() (user []byte, items [][]byte, err error) {
 	if r.eof {
 		return nil, nil, io.EOF
 	}
@@ -617,9 +429,9 @@ func (r *RunReader) Next() (user []byte, items [][]byte, err error) {
 		}
 	}
 	r.pending = false
-	r.user = append(r.user[:0], trimBytes(r.fields[r.ucol])...)
-	if why := BadName(string(r.user)); why != "" {
-		return nil, nil, r.errorf(r.lineNo(), "user id %s holds %s", Quote(string(r.user)), why)
+	r.user = append(r.user[:0], input.TrimBytes(r.fields[r.ucol])...)
+	if why := input.BadName(string(r.user)); why != "" {
+		return nil, nil, r.errorf(r.lineNo(), "user id %s holds %s", input.Quote(string(r.user)), why)
 	}
 	if err := r.addRow(); err != nil {
 		return nil, nil, err
@@ -633,7 +445,7 @@ func (r *RunReader) Next() (user []byte, items [][]byte, err error) {
 		if err != nil {
 			return nil, nil, err
 		}
-		if !bytes.Equal(trimBytes(r.fields[r.ucol]), r.user) {
+		if !bytes.Equal(input.TrimBytes(r.fields[r.ucol]), r.user) {
 			r.pending = true
 			break
 		}
@@ -645,7 +457,7 @@ func (r *RunReader) Next() (user []byte, items [][]byte, err error) {
 }
 
 // finishBlock orders the block Next gathered and lists its items.
-func (r *RunReader) finishBlock() (user []byte, items [][]byte, err error) {
+func (r *Reader) finishBlock() (user []byte, items [][]byte, err error) {
 	r.Rows += int64(len(r.rows))
 	if err := r.order(); err != nil {
 		return nil, nil, err
@@ -664,7 +476,7 @@ func (r *RunReader) finishBlock() (user []byte, items [][]byte, err error) {
 // tables without a rank column) the order is trec_eval's: score
 // descending, ties broken by item id descending (byte order), the TREC
 // rank column being ignored as trec_eval ignores it.
-func (r *RunReader) order() error {
+func (r *Reader) order() error {
 	if r.predictions {
 		return nil
 	}
@@ -691,11 +503,11 @@ func (r *RunReader) order() error {
 	for i, row := range r.rows {
 		switch {
 		case i == 0 && row.rank != 1:
-			return r.errorf(row.line, "user %s: ranks start at %d, want 1", Quote(string(r.user)), row.rank)
+			return r.errorf(row.line, "user %s: ranks start at %d, want 1", input.Quote(string(r.user)), row.rank)
 		case i > 0 && row.rank == r.rows[i-1].rank:
-			return r.errorf(max(row.line, r.rows[i-1].line), "user %s: rank %d appears twice (lines %d and %d)", Quote(string(r.user)), row.rank, min(row.line, r.rows[i-1].line), max(row.line, r.rows[i-1].line))
+			return r.errorf(max(row.line, r.rows[i-1].line), "user %s: rank %d appears twice (lines %d and %d)", input.Quote(string(r.user)), row.rank, min(row.line, r.rows[i-1].line), max(row.line, r.rows[i-1].line))
 		case i > 0 && row.rank != r.rows[i-1].rank+1:
-			return r.errorf(row.line, "user %s: rank gap: rank %d follows rank %d", Quote(string(r.user)), row.rank, r.rows[i-1].rank)
+			return r.errorf(row.line, "user %s: rank gap: rank %d follows rank %d", input.Quote(string(r.user)), row.rank, r.rows[i-1].rank)
 		}
 	}
 	return nil
@@ -703,7 +515,7 @@ func (r *RunReader) order() error {
 
 // ListError places an *offline.ListError of the current block at
 // its line.
-func (r *RunReader) ListError(err error) error {
+func (r *Reader) ListError(err error) error {
 	var le *offline.ListError
 	if !errors.As(err, &le) {
 		return err
@@ -718,14 +530,14 @@ func (r *RunReader) ListError(err error) error {
 	return r.errorf(line, "%s", le.Msg)
 }
 
-// RunBlock is one user's block, handed from the reading goroutine to
+// Block is one user's block, handed from the reading goroutine to
 // the evaluating one.
-type RunBlock struct {
+type Block struct {
 	blockData
 }
 
 type runBatch struct {
-	blocks []RunBlock
+	blocks []Block
 	n      int
 	err    error // after the n blocks: the reader's error (io.EOF at the end)
 }
@@ -733,13 +545,13 @@ type runBatch struct {
 // Stream reads the file on its own goroutine, in batches of users, and
 // calls fn for every block in file order on the calling goroutine, so
 // parsing and evaluation use two cores. An error of fn stops the reader.
-func (r *RunReader) Stream(fn func(b *RunBlock) error) error {
+func (r *Reader) Stream(fn func(b *Block) error) error {
 	const batchSize, inFlight = 256, 4
 	free := make(chan *runBatch, inFlight)
 	full := make(chan *runBatch, inFlight)
 	done := make(chan struct{})
 	for range inFlight {
-		free <- &runBatch{blocks: make([]RunBlock, batchSize)}
+		free <- &runBatch{blocks: make([]Block, batchSize)}
 	}
 	go func() {
 		defer close(full)
@@ -790,7 +602,7 @@ func (r *RunReader) Stream(fn func(b *RunBlock) error) error {
 }
 
 // BlockError places an *offline.ListError of a block at its line.
-func (r *RunReader) BlockError(b *RunBlock, err error) error {
+func (r *Reader) BlockError(b *Block, err error) error {
 	var le *offline.ListError
 	if !errors.As(err, &le) {
 		return err
@@ -808,18 +620,18 @@ func (r *RunReader) BlockError(b *RunBlock, err error) error {
 
 // Preds are the predictions of the block Next returned (a predictions
 // file), in file order; valid until the following call.
-func (r *RunReader) Preds() []float64 { return r.preds }
+func (r *Reader) Preds() []float64 { return r.preds }
 
 // User is the block's user.
-func (b *RunBlock) User() []byte { return b.user }
+func (b *Block) User() []byte { return b.user }
 
 // Items are the block's items in rank order.
-func (b *RunBlock) Items() [][]byte { return b.items }
+func (b *Block) Items() [][]byte { return b.items }
 
 // parseLevel parses a TREC qrels level: an optionally signed decimal
 // integer of at most 9 digits.
 func parseLevel(b []byte) (int, bool) {
-	b = trimBytes(b)
+	b = input.TrimBytes(b)
 	neg := false
 	if len(b) > 0 && (b[0] == '-' || b[0] == '+') {
 		neg = b[0] == '-'

@@ -1,4 +1,4 @@
-package load
+package engines
 
 // Per-unit values from an engine table (issue 18, docs/ENGINE.md): a
 // units entry { engine = "clickhouse", url = …, table = …, columns = {…} }
@@ -14,17 +14,27 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/evalbook/evalbook/analyses"
 	"github.com/evalbook/evalbook/analyses/meta"
 	"github.com/evalbook/evalbook/report/engine"
-	"github.com/evalbook/evalbook/report/manifest"
+	"github.com/evalbook/evalbook/report/input"
 )
+
+// Table is the study's units engine table as the manifest gives it.
+type Table struct {
+	File    string // the manifest's name, for errors
+	Line    int    // the units entry's line
+	Target  engine.Target
+	Timeout time.Duration
+	Src     engine.Source
+}
 
 // engineSource is a build's engine table: its address and columns, the
 // catalogue (read once) and the queries each analysis ran.
 type engineSource struct {
-	*manifest.EngineConfig
+	*Table
 
 	once     sync.Once
 	cat      *engineCatalogue
@@ -34,23 +44,30 @@ type engineSource struct {
 	received int64                    // bytes from the engine, all connections
 }
 
-// engines is a build's engine state, made from the manifest's configs:
+// State is a build's engine state, made from the study's engine tables:
 // the units table's catalogue and queries, and each interaction log's.
-type engines struct {
-	Units *engineSource // nil without an engine units table
-	Logs  map[*manifest.EngineLogConfig]*EngineLogSource
+type State struct {
+	Units *engineSource               // nil without an engine units table
+	Logs  map[string]*EngineLogSource // by dataset
+	// logs are the interaction logs in manifest order.
+	logs []*EngineLogSource
+	// derivesUnits: an analysis of the study feeds per-unit values, which
+	// then come from the units pass, not the engine (Reads).
+	derivesUnits bool
 }
 
-// NewEngines prepares the engine state of one build of s.
-func NewEngines(s *manifest.Study) *engines {
-	e := &engines{Logs: map[*manifest.EngineLogConfig]*EngineLogSource{}}
-	if s.Engine != nil {
-		e.Units = &engineSource{EngineConfig: s.Engine, queries: map[string][]EngineQuery{}}
+// New prepares the engine state of one build: units is the study's
+// engine units table (nil: none), logs its datasets' interaction logs in
+// manifest order, derivesUnits whether an analysis feeds per-unit values.
+func New(units *Table, logs []*LogTable, derivesUnits bool) *State {
+	e := &State{Logs: map[string]*EngineLogSource{}, derivesUnits: derivesUnits}
+	if units != nil {
+		e.Units = &engineSource{Table: units, queries: map[string][]EngineQuery{}}
 	}
-	for _, d := range s.Datasets {
-		if d.EngineLog != nil {
-			e.Logs[d.EngineLog] = &EngineLogSource{EngineLogConfig: d.EngineLog}
-		}
+	for _, l := range logs {
+		src := &EngineLogSource{LogTable: l}
+		e.Logs[l.Dataset] = src
+		e.logs = append(e.logs, src)
 	}
 	return e
 }
@@ -98,7 +115,7 @@ type engineCell struct {
 
 // Errorf is an error at the entry's manifest line.
 func (e *engineSource) Errorf(format string, args ...any) error {
-	return &manifest.ManifestError{File: e.File, Line: e.Line,
+	return &input.InputError{File: e.File, Line: e.Line,
 		Msg: fmt.Sprintf("inputs.units (%s, table %s): %s", e.Target, e.Src.Table, fmt.Sprintf(format, args...))}
 }
 
@@ -218,12 +235,12 @@ func (e *engineSource) Provenance() *EngineProvenance {
 	return p
 }
 
-// EngineReads reports whether a meta-analysis reads its per-unit values
+// Reads reports whether a meta-analysis reads its per-unit values
 // from the engine table: when the study has one and it holds the
 // metric (or cannot be read: the analysis then reports why). A metric
 // derived by offline_metrics comes from the units pass.
-func (in *Inputs) EngineReads(o *meta.Options) bool {
-	e := in.Engines.Units
+func (s *State) Reads(o *meta.Options) bool {
+	e := s.Units
 	if e == nil || o.Summary.Path != "" {
 		return false
 	}
@@ -236,21 +253,22 @@ func (in *Inputs) EngineReads(o *meta.Options) bool {
 			return true
 		}
 	}
-	return !in.Study.DerivesUnits()
+	return !s.derivesUnits
 }
 
-// EngineCacheKey is the part of an analysis's cache key that its engine
-// reads decide: the engine, URL (without password), table, the content
+// CacheKey is the part of an analysis's cache key that its engine reads
+// decide: the engine, URL (without password), table, the content
 // fingerprint and the SQL it will send. "" for an analysis that reads
-// nothing from the engine; a catalogue error goes into the key, so the
-// analysis runs and reports it.
-func (in *Inputs) EngineCacheKey(spec manifest.AnalysisSpec) string {
-	e := in.Engines.Units
-	if e == nil || !spec.Kind.ReadsUnits {
+// nothing from the engine (one that reads no per-unit values, or whose
+// options are not a meta-analysis's); a catalogue error goes into the
+// key, so the analysis runs and reports it.
+func (s *State) CacheKey(readsUnits bool, options any) string {
+	e := s.Units
+	if e == nil || !readsUnits {
 		return ""
 	}
-	o, ok := spec.Options.(*meta.Options)
-	if !ok || !in.EngineReads(o) {
+	o, ok := options.(*meta.Options)
+	if !ok || !s.Reads(o) {
 		return ""
 	}
 	cat, err := e.Catalogue(context.Background())
@@ -363,11 +381,18 @@ var ErrEngineRepeat = errors.New("a repeated unit id")
 // RepeatError is the error of a unit id with n values of a method on a
 // dataset, in the words of the file readers (which name its lines).
 func (e *engineSource) RepeatError(dataset, method string, unit any, n uint64) error {
-	msg := repeatMessage(fmt.Sprint(unit), method, dataset)
+	msg := RepeatMessage(fmt.Sprint(unit), method, dataset)
 	if n > 2 {
 		msg = strings.TrimSuffix(msg, "twice") + fmt.Sprintf("%d times", n)
 	}
 	return e.Errorf("%s", msg)
+}
+
+// RepeatMessage says that a unit id appears twice: the words of every
+// reader of per-unit values (the files' pass, the pairing builders, the
+// engine).
+func RepeatMessage(unit, method, dataset string) string {
+	return fmt.Sprintf("unit %q of method %q on dataset %q appears twice", unit, method, dataset)
 }
 
 // PairedStudies reads the rows of a paired meta-analysis's query (from

@@ -1,4 +1,4 @@
-package input
+package runs
 
 import (
 	"fmt"
@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/evalbook/evalbook/report/input"
 )
 
 // TestRunRecords: runs and truth are split by the one tokenizer
@@ -35,11 +37,11 @@ func TestRunRecords(t *testing.T) {
 		if c.ext == ".run" {
 			format = FormatTREC
 		}
-		l, err := openLinesCapped(p, "m"+c.ext, format, 0)
+		l, err := input.OpenLines(p, "m"+c.ext, format == FormatTREC, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := l.record()
+		got, err := l.Record()
 		l.Close()
 		if c.err != "" {
 			if err == nil || err.Error() != c.err {
@@ -95,19 +97,19 @@ func TestTRECGroupScan(t *testing.T) {
 // does.
 func TestRunsLineCap(t *testing.T) {
 	t.Parallel()
-	big := strings.Repeat("a", MaxLineBytes+1)
+	big := strings.Repeat("a", input.MaxLineBytes+1)
 	dir := t.TempDir()
 	p := filepath.Join(dir, "m.run")
 	os.WriteFile(p, []byte("u1 Q0 a 1 0.5 t\n"+big+"\n"), 0o644)
-	l, err := openLinesCapped(p, "m.run", FormatTREC, 0)
+	l, err := input.OpenLines(p, "m.run", true, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer l.Close()
-	if _, err := l.record(); err != nil {
+	if _, err := l.Record(); err != nil {
 		t.Fatal(err)
 	}
-	_, err = l.record()
+	_, err = l.Record()
 	if err == nil || !strings.Contains(err.Error(), `m.run:2: line longer than 1 MiB`) {
 		t.Errorf("got %v", err)
 	}
@@ -118,7 +120,7 @@ func TestRunsRegularFiles(t *testing.T) {
 	if _, err := os.Stat("/dev/zero"); err != nil {
 		t.Skip("no /dev/zero")
 	}
-	_, err := openLinesCapped("/dev/zero", "zero.run", FormatTREC, 0)
+	_, err := input.OpenLines("/dev/zero", "zero.run", true, 0)
 	if err == nil || !strings.Contains(err.Error(), "zero.run: not a regular file (a character device)") {
 		t.Errorf("got %v", err)
 	}

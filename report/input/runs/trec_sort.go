@@ -1,4 +1,4 @@
-package input
+package runs
 
 // TREC runs may list a query's lines anywhere in the file (merged or
 // re-sorted runs): trec_eval reads the whole run and groups it by query.
@@ -25,6 +25,8 @@ import (
 	"os"
 	"slices"
 	"strings"
+
+	"github.com/evalbook/evalbook/report/input"
 )
 
 // trecChunkBytes bounds the memory of one chunk of the external sort.
@@ -33,7 +35,7 @@ var trecChunkBytes = 64 << 20
 // trecGrouped reports whether every query's lines of a TREC run are
 // contiguous, reading the file (decompressed) through a TRECGroupScan.
 func trecGrouped(path, display string, maxDecompressed int64) (bool, error) {
-	f, err := OpenRegular(path, display)
+	f, err := input.OpenRegular(path, display)
 	if err != nil {
 		return false, err
 	}
@@ -45,7 +47,7 @@ func trecGrouped(path, display string, maxDecompressed int64) (bool, error) {
 			return false, fmt.Errorf("%s: not a gzip file: %w", display, err)
 		}
 		defer gz.Close()
-		r = capDecompressed(gz, maxDecompressed)
+		r = input.CapDecompressed(gz, maxDecompressed)
 	}
 	g := NewTRECGroupScan()
 	buf := make([]byte, 1<<20)
@@ -88,7 +90,7 @@ func (g *TRECGroupScan) Write(p []byte) (int, error) {
 	if len(g.partial) > 0 {
 		i := bytes.IndexByte(p, '\n')
 		if i < 0 {
-			if len(g.partial) <= MaxLineBytes+2 { // longer: the reader refuses the line
+			if len(g.partial) <= input.MaxLineBytes+2 { // longer: the reader refuses the line
 				g.partial = append(g.partial, p...)
 			}
 			return n, nil
@@ -132,7 +134,7 @@ func (g *TRECGroupScan) line(b []byte) {
 	if n := len(g.last); n > 0 && len(b) > n && (b[n] == ' ' || b[n] == '\t') && string(b[:n]) == string(g.last) {
 		return
 	}
-	q := trimBytes(firstField(b))
+	q := input.TrimBytes(firstField(b))
 	if len(q) == 0 || bytes.Equal(q, g.last) {
 		return
 	}
@@ -174,7 +176,7 @@ type trecRow struct {
 
 // newTrecSorter reads the whole run through r's line reader (checking
 // every line as the streaming reader does) and prepares the merge.
-func newTrecSorter(r *RunReader) (*trecSorter, error) {
+func newTrecSorter(r *Reader) (*trecSorter, error) {
 	s := &trecSorter{}
 	for {
 		err := r.readLine()
@@ -185,17 +187,17 @@ func newTrecSorter(r *RunReader) (*trecSorter, error) {
 			s.Close()
 			return nil, err
 		}
-		q := trimBytes(r.fields[r.ucol])
-		if why := BadName(string(q)); why != "" {
+		q := input.TrimBytes(r.fields[r.ucol])
+		if why := input.BadName(string(q)); why != "" {
 			s.Close()
-			return nil, r.errorf(r.lineNo(), "user id %s holds %s", Quote(string(q)), why)
+			return nil, r.errorf(r.lineNo(), "user id %s holds %s", input.Quote(string(q)), why)
 		}
-		v, bad := parseFloatBytes(r.fields[r.scol])
-		if bad != numOK {
+		v, ok := input.Number(r.fields[r.scol])
+		if !ok {
 			s.Close()
-			return nil, r.errorf(r.lineNo(), "%s", numberProblem("score", r.fields[r.scol], bad))
+			return nil, r.errorf(r.lineNo(), "%s", input.NumberProblem("score", r.fields[r.scol]))
 		}
-		d := trimBytes(r.fields[r.icol])
+		d := input.TrimBytes(r.fields[r.icol])
 		rec := trecRec{score: v, line: r.lineNo()}
 		rec.q = [2]uint32{uint32(len(s.arena)), uint32(len(q))}
 		s.arena = append(s.arena, q...)
@@ -341,7 +343,7 @@ func (h *trecHeap) Pop() any {
 
 // nextBlock appends the next query's rows to r's block (r.user, r.arena,
 // r.rows), or returns io.EOF.
-func (s *trecSorter) nextBlock(r *RunReader) error {
+func (s *trecSorter) nextBlock(r *Reader) error {
 	if len(s.spills) == 0 {
 		if s.mem >= len(s.recs) {
 			return io.EOF

@@ -1,4 +1,4 @@
-package input
+package runs
 
 import (
 	"fmt"
@@ -44,7 +44,7 @@ func TestTrecSortSpills(t *testing.T) {
 	rng.Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
 	mixed := write("mixed.run", shuffled)
 	read := func(path string) (string, bool) {
-		r, err := OpenRunCapped(path, filepath.Base(path), FormatTREC, false, 0)
+		r, err := OpenCapped(path, filepath.Base(path), FormatTREC, false, 0)
 		if err != nil {
 			t.Fatal(err)
 		}

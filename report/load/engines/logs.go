@@ -1,4 +1,4 @@
-package load
+package engines
 
 // Interaction logs from an engine table (issue 18, docs/ENGINE.md): a
 // [[datasets]] entry's interactions may be
@@ -14,16 +14,28 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/evalbook/evalbook/analyses"
 	"github.com/evalbook/evalbook/analyses/datasets"
 	"github.com/evalbook/evalbook/report/engine"
-	"github.com/evalbook/evalbook/report/manifest"
+	"github.com/evalbook/evalbook/report/input"
 )
+
+// LogTable is one dataset's interaction log in an engine table, as the
+// manifest gives it.
+type LogTable struct {
+	Dataset string // the [[datasets]] entry's name
+	File    string // the manifest's name, for errors
+	Line    int    // the line of the dataset's interactions
+	Target  engine.Target
+	Timeout time.Duration
+	Src     engine.LogSource
+}
 
 // EngineLogSource is one dataset's interaction log in an engine table.
 type EngineLogSource struct {
-	*manifest.EngineLogConfig
+	*LogTable
 
 	once        sync.Once
 	fingerprint string
@@ -35,7 +47,7 @@ type EngineLogSource struct {
 
 // errorf is an error at the entry's manifest line.
 func (e *EngineLogSource) errorf(format string, args ...any) error {
-	return &manifest.ManifestError{File: e.File, Line: e.Line,
+	return &input.InputError{File: e.File, Line: e.Line,
 		Msg: fmt.Sprintf("dataset %q: interactions (%s, table %s): %s", e.Src.Dataset, e.Target, e.Src.Table, fmt.Sprintf(format, args...))}
 }
 
@@ -314,39 +326,32 @@ func (r *logRun) histogram(id string) ([]datasets.CountBin, error) {
 	return h, nil
 }
 
-// EngineLogsCacheKey is the part of a characteristics analysis's cache
-// key that its engine logs decide: per log, the address, table, dataset,
-// fingerprint and first query.
-func (in *Inputs) EngineLogsCacheKey(spec manifest.AnalysisSpec) string {
-	if spec.Type != "characteristics" {
+// LogsCacheKey is the part of an analysis's cache key that the engine
+// logs decide, for an analysis of type kind: for characteristics (the
+// one type that reads them), per log in manifest order, the address,
+// table, dataset, fingerprint and first query; "" for any other.
+func (s *State) LogsCacheKey(kind string) string {
+	if kind != "characteristics" {
 		return ""
 	}
 	var parts []string
-	for _, d := range in.Study.Datasets {
-		e := in.Engines.Logs[d.EngineLog]
-		if e == nil {
-			continue
-		}
+	for _, e := range s.logs {
 		fp, err := e.fingerprintOnce(context.Background())
 		if err != nil {
 			fp = "error: " + err.Error()
 		}
-		parts = append(parts, e.Target.String(), e.Src.Table, d.Name, fp, e.Src.SummarySQL())
+		parts = append(parts, e.Target.String(), e.Src.Table, e.Dataset, fp, e.Src.SummarySQL())
 	}
 	return strings.Join(parts, "\n")
 }
 
-// EngineLogsProvenance records each engine log and the queries it ran.
-func (in *Inputs) EngineLogsProvenance() []*EngineProvenance {
+// LogsProvenance records each engine log and the queries it ran.
+func (s *State) LogsProvenance() []*EngineProvenance {
 	var out []*EngineProvenance
-	for _, d := range in.Study.Datasets {
-		e := in.Engines.Logs[d.EngineLog]
-		if e == nil {
-			continue
-		}
+	for _, e := range s.logs {
 		e.mu.Lock()
 		out = append(out, &EngineProvenance{Engine: e.Target.Engine, URL: e.Target.String(), Table: e.Src.Table,
-			Dataset: d.Name, Fingerprint: e.fingerprint, Queries: append([]EngineQuery{}, e.queries...), BytesReceived: e.received})
+			Dataset: e.Dataset, Fingerprint: e.fingerprint, Queries: append([]EngineQuery{}, e.queries...), BytesReceived: e.received})
 		e.mu.Unlock()
 	}
 	return out
