@@ -284,13 +284,10 @@ func cmdBuild(args []string, stdout, stderr io.Writer) error {
 		return usageError{"--single-file makes one self-contained index.html; --format md writes Markdown pages, which it cannot apply to (use --format html or both)"}
 	}
 	opts := report.Options{Manifest: manifest, Out: *out, Format: *format, SingleFile: *single, Jobs: *jobs,
-		NoCache: *noCache, Quiet: *quiet, Warn: stderr, Version: toolVersion(), ReplaceOtherStudy: *force,
+		NoCache: *noCache, CacheDir: cacheDir(), Quiet: *quiet, Warn: stderr, Version: toolVersion(), ReplaceOtherStudy: *force,
 		Command: rebuildCommand(manifest, *format, *single)}
 	if err := inFlags.apply(&opts); err != nil {
 		return err
-	}
-	if !*noCache {
-		opts.CacheDir = cacheDir()
 	}
 	if !*quiet && isTerminal(stderr) {
 		opts.Progress = &termProgress{w: stderr}
