@@ -90,6 +90,12 @@ type ParquetReader struct {
 	err    error    // returned once the batch's rows are used up
 	mat    []string // the batch's text, row by row
 	rows   int64
+	// columnar: the file is read by columns (NextColumns): the batch's
+	// rows are not copied into mat; base is the number of the batch's
+	// first row, one the record SeekRow builds.
+	columnar bool
+	base     int64
+	one      []string
 }
 
 // pqLeaf is one readable leaf column, its current page and its batch.
@@ -154,6 +160,12 @@ type pqLeaf struct {
 	// bigs are the INT64 values of the batch a float64 cannot hold,
 	// whose numbers are NaN (parquet_exact.go).
 	bigs []pqBig
+	// Read by columns (parquet_columns.go), a text column keeps the
+	// dictionary index of each row of the batch (bix, -1: none) when
+	// wantIx; dictGen counts the dictionaries loaded.
+	wantIx  bool
+	bix     []int32
+	dictGen uint64
 }
 
 // pqIntText is an integer and its text.
@@ -555,6 +567,13 @@ func (p *ParquetReader) refill() (err error) {
 	if bad != nil {
 		p.err, p.left = bad, 0
 	}
+	if p.columnar {
+		p.n = good
+		if good == 0 {
+			return p.err
+		}
+		return nil
+	}
 	// The rows, row by row, for Next to hand out without copying.
 	nc := len(p.leaves)
 	if len(p.mat) < good*nc {
@@ -755,6 +774,7 @@ func (l *pqLeaf) loadDict(d parquet.Dictionary) error {
 	n := d.Len()
 	data := d.Page().Data()
 	l.dict, l.dbad = d, nil
+	l.dictGen++
 	l.dtext = make([]string, n)
 	switch l.kind {
 	case parquet.ByteArray:
@@ -828,6 +848,9 @@ func (l *pqLeaf) fill(n int) (int, error) {
 		if !l.fast {
 			l.vals = make([]parquet.Value, size)
 		}
+	}
+	if l.wantIx && len(l.bix) < len(l.txt) {
+		l.bix = make([]int32, len(l.txt))
 	}
 	if l.unread {
 		clear(l.txt[:n])
@@ -917,9 +940,18 @@ func (l *pqLeaf) decode(j, c int) (int, error) {
 	v0 := l.vpos
 	var err error
 	n := c
+	var bix []int32
+	if l.wantIx {
+		bix = l.bix[j : j+c]
+	}
+	if bix != nil && !l.indexed {
+		for t := range bix {
+			bix[t] = -1 // a page without a dictionary
+		}
+	}
 	switch {
 	case l.indexed && l.conv == pqString:
-		n, err = l.dictText(txt, nul)
+		n, err = l.dictText(txt, nul, bix)
 	case l.indexed:
 		n, err = l.dictNumbers(j, txt, num, nul, v0)
 	case l.conv == pqString && nv == 0:
@@ -940,12 +972,16 @@ func (l *pqLeaf) decode(j, c int) (int, error) {
 	return c, nil
 }
 
-// dictText decodes dictionary indices into text cells; on an error, n
-// is the cells decoded before it.
-func (l *pqLeaf) dictText(txt []string, nul []bool) (n int, err error) {
+// dictText decodes dictionary indices into text cells, and into bix
+// unless it is nil (-1 for a null); on an error, n is the cells decoded
+// before it.
+func (l *pqLeaf) dictText(txt []string, nul []bool, bix []int32) (n int, err error) {
 	for t := range txt {
 		if nul[t] {
 			txt[t] = ""
+			if bix != nil {
+				bix[t] = -1
+			}
 			continue
 		}
 		ix := l.idx[l.vpos]
@@ -958,6 +994,9 @@ func (l *pqLeaf) dictText(txt []string, nul []bool) (n int, err error) {
 			}
 		}
 		txt[t] = l.dtext[ix]
+		if bix != nil {
+			bix[t] = ix
+		}
 		l.vpos++
 	}
 	return len(txt), nil
@@ -1348,7 +1387,9 @@ func (p *ParquetReader) float(col int) (v float64, ok bool, err error) {
 		for t := k + 1; t < p.n; t++ {
 			if !l.nul[t] {
 				l.txt[t] = pqNumberText
-				p.mat[t*len(p.leaves)+col] = pqNumberText
+				if !p.columnar {
+					p.mat[t*len(p.leaves)+col] = pqNumberText
+				}
 			}
 		}
 	}
