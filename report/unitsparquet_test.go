@@ -101,7 +101,7 @@ type pquText struct {
 	Method string  `parquet:"method,dict"`
 	Unit   *string `parquet:"unit,optional"`
 	Metric string  `parquet:"metric"`
-	Value  *string `parquet:"value,optional"`
+	Value  *string `parquet:"value,optional,dict"`
 }
 
 type pquWide struct {
@@ -139,51 +139,67 @@ func pqIntUnit(rng *rand.Rand, i int, odd int) int64 {
 	return int64(rng.IntN(50) - 3)
 }
 
-// pqCell is a random cell of a column: mostly plain, sometimes (never for
-// odd = 0, one in odd) what only the record path may read, or an error.
+// pqCell is a random cell of a column: mostly plain; one in odd (none
+// for odd = 0) a cell the record path must read but takes (a name to
+// trim, a name met late, a null), and one in 20·odd an error.
 func pqCell(rng *rand.Rand, col string, odd int) string {
 	pick := func(xs ...string) string { return xs[rng.IntN(len(xs))] }
-	oddCell := odd > 0 && rng.IntN(odd) == 0
+	kind := 0 // plain
+	if odd > 0 && rng.IntN(odd) == 0 {
+		kind = 1 // taken
+		if rng.IntN(20) == 0 {
+			kind = 2 // an error
+		}
+	}
 	switch col {
 	case "dataset":
-		if oddCell {
-			return pick("", " ds0", "ds0 ", "=ds0", "d\x01s", "ds\u202e", "ds3", "ds1\t")
-		}
-		return pick("ds0", "ds0", "ds1", "ds2", "a-long-dataset-name")
+		return [3]func() string{
+			func() string { return pick("ds0", "ds0", "ds1", "ds2", "a-long-dataset-name") },
+			func() string { return pick(" ds0", "ds0 ", "ds3", "ds1\t", "\u00e9t\u00e9") },
+			func() string { return pick("", "=ds0", "d\x01s", "ds\u202e") },
+		}[kind]()
 	case "method":
-		if oddCell {
-			return pick("", "treat ", "Treat", "+ctrl", "other", "\u00e9t\u00e9")
-		}
-		return pick("treat", "ctrl", "baseline", "baselinf")
+		return [3]func() string{
+			func() string { return pick("treat", "ctrl", "baseline", "baselinf") },
+			func() string { return pick("treat ", "Treat", "other", " ctrl") },
+			func() string { return pick("", "+ctrl") },
+		}[kind]()
 	case "metric":
-		if oddCell {
-			return pick("", "NDCG@10", " rmse", "mae", "@x")
-		}
-		return pick("ndcg@10", "rmse")
+		return [3]func() string{
+			func() string { return pick("ndcg@10", "rmse") },
+			func() string { return pick("NDCG@10", " rmse", "mae", "rmse ") },
+			func() string { return pick("", "@x") },
+		}[kind]()
 	case "unit":
-		if oddCell {
-			return pick("", " u1", "u1 ", "u 1", "u\x7f", "\u00e9", "a-very-long-unit-identifier-0123456789", "=1")
-		}
-		return fmt.Sprintf("u%d", rng.IntN(60))
+		return [3]func() string{
+			func() string { return fmt.Sprintf("u%d", rng.IntN(60)) },
+			func() string {
+				return pick(" u1", "u1 ", "u 1", "\u00e9", "a-very-long-unit-identifier-0123456789", "=1", " u2 ")
+			},
+			func() string { return pick("", "u\x7f", "  ") },
+		}[kind]()
 	}
 	// a value as text
-	if oddCell {
-		return pick("", " 0.5", "1e-3", "NA", "NaN", "Inf", "0,5", "1_000", ".", "-", "0x10", "1e400")
-	}
-	return pick("0.25", "-0.125", "1", "0.440799", "0.38685280723454163", "7.", "12345678901234567890")
+	return [3]func() string{
+		func() string {
+			return pick("0.25", "-0.125", "1", "0.440799", "0.38685280723454163", "7.", "12345678901234567890")
+		},
+		func() string { return pick("", " 0.5", "1e-3", "0.5 ", "+1") },
+		func() string { return pick("NA", "NaN", "Inf", "0,5", "1_000", ".", "-", "0x10", "1e400") },
+	}[kind]()
 }
 
-// pqFloat is a random value: mostly plain, one in odd (none for 0) a
-// null (ok false), NaN or an infinity.
+// pqFloat is a random value: mostly plain; one in odd (none for odd =
+// 0) a null (ok false), one in 20·odd NaN or an infinity.
 func pqFloat(rng *rand.Rand, odd int) (float64, bool) {
 	if odd > 0 && rng.IntN(odd) == 0 {
-		switch rng.IntN(4) {
-		case 0:
-			return math.NaN(), true
-		case 1:
-			return math.Inf(1 - 2*rng.IntN(2)), true
+		if rng.IntN(20) > 0 {
+			return 0, false
 		}
-		return 0, false
+		if rng.IntN(2) == 0 {
+			return math.NaN(), true
+		}
+		return math.Inf(1 - 2*rng.IntN(2)), true
 	}
 	return float64(rng.IntN(2000)-1000) / 997, true
 }
@@ -215,14 +231,14 @@ var pqUnitsLayouts = []struct {
 		if d := pqCell(rng, "dataset", odd); d != "" || odd == 0 {
 			r.Dataset = &d
 		}
-		if odd > 0 && rng.IntN(2*odd) == 0 {
+		if odd > 0 && rng.IntN(20*odd) == 0 {
 			r.Value = 1<<53 + 1 + int64(rng.IntN(3))
 		}
 		return r
 	})},
 	{"text", `units = [{ path = "u.parquet", dataset = "dsX" }]`, "u.parquet", writePQUnits(func(rng *rand.Rand, i int, odd int) pquText {
 		r := pquText{pqCell(rng, "method", odd), nil, pqCell(rng, "metric", odd), nil}
-		if odd > 0 && rng.IntN(2*odd) == 0 {
+		if odd > 0 && rng.IntN(20*odd) == 0 {
 			return r
 		}
 		u, v := pqRandUnit(rng, i, odd), pqCell(rng, "value", odd)

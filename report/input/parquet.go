@@ -162,8 +162,14 @@ type pqLeaf struct {
 	bigs []pqBig
 	// Read by columns (parquet_columns.go), a text column keeps the
 	// dictionary index of each row of the batch (bix, -1: none) when
-	// wantIx; dictGen counts the dictionaries loaded.
+	// wantIx; dictGen counts the dictionaries loaded. lazy: the text of
+	// a row from the dictionary, and the placeholder of a value column,
+	// are not written into txt (Cell gives them). ascii: every text cell
+	// of the batch was cut from plain printable ASCII, none from the
+	// dictionary.
 	wantIx  bool
+	lazy    bool
+	ascii   bool
 	bix     []int32
 	dictGen uint64
 }
@@ -857,6 +863,7 @@ func (l *pqLeaf) fill(n int) (int, error) {
 		return n, nil
 	}
 	l.bigs = l.bigs[:0]
+	l.ascii = l.conv == pqString && l.fast
 	j := 0
 	for j < n {
 		if l.prow >= l.pn {
@@ -949,6 +956,9 @@ func (l *pqLeaf) decode(j, c int) (int, error) {
 			bix[t] = -1 // a page without a dictionary
 		}
 	}
+	if l.indexed {
+		l.ascii = false
+	}
 	switch {
 	case l.indexed && l.conv == pqString:
 		n, err = l.dictText(txt, nul, bix)
@@ -965,7 +975,7 @@ func (l *pqLeaf) decode(j, c int) (int, error) {
 		l.prow += n
 		return n, err
 	}
-	if l.conv != pqString {
+	if l.conv != pqString && (l.numText || !l.lazy) {
 		l.numberText(txt, nul, v0)
 	}
 	l.prow += c
@@ -996,6 +1006,10 @@ func (l *pqLeaf) dictText(txt []string, nul []bool, bix []int32) (n int, err err
 		txt[t] = l.dtext[ix]
 		if bix != nil {
 			bix[t] = ix
+			if l.lazy {
+				l.vpos++
+				continue // Cell reads it from the dictionary
+			}
 		}
 		l.vpos++
 	}
@@ -1032,6 +1046,9 @@ func (l *pqLeaf) plainText(txt []string, nul []bool, v0, nv int) (n int, err err
 	// Printable ASCII is fine as a whole; otherwise check value by value,
 	// as a character may straddle two.
 	check := !printableASCII(s)
+	if check {
+		l.ascii = false
+	}
 	v := 0
 	for t := range txt {
 		if nul[t] {

@@ -52,6 +52,7 @@ func (p *ParquetReader) NextColumns() (int, error) {
 		for i := range p.leaves {
 			l := &p.leaves[i]
 			l.wantIx = l.fast && !l.unread && l.conv == pqString
+			l.lazy = true
 		}
 	}
 	if p.n > 0 {
@@ -67,12 +68,28 @@ func (p *ParquetReader) NextColumns() (int, error) {
 	return p.n, nil
 }
 
-// Cells returns the text of column col in the batch's rows (for a value
-// column: "" for a null, a placeholder otherwise). The slice belongs to
-// the reader and changes with the next batch.
-func (p *ParquetReader) Cells(col int) []string {
-	return p.leaves[col].txt[:p.n]
+// Cell returns the text of column col in row k of the batch (for a
+// value column: "" for a null, a placeholder otherwise), as Next would
+// give it.
+func (p *ParquetReader) Cell(col, k int) string {
+	l := &p.leaves[col]
+	if l.wantIx {
+		if ix := l.bix[k]; ix >= 0 {
+			return l.dtext[ix]
+		}
+	} else if l.lazy && !l.numText && l.conv != pqString && l.fast && !l.unread {
+		if l.nul[k] {
+			return ""
+		}
+		return pqNumberText
+	}
+	return l.txt[k]
 }
+
+// PlainASCII reports whether every non-null cell of text column col in
+// the batch is printable ASCII (from U+0020 to U+007E) cut from a page
+// without a dictionary. false tells nothing.
+func (p *ParquetReader) PlainASCII(col int) bool { return p.leaves[col].ascii }
 
 // DictIndexes returns, for a text column, the dictionary index of each
 // of the batch's rows (-1 for a null or a row of a page without a
@@ -116,8 +133,8 @@ func (t *TableReader) SeekRow(k int) []string {
 		p.one = make([]string, nc)
 	}
 	rec := p.one[:nc:nc]
-	for i := range p.leaves {
-		rec[i] = p.leaves[i].txt[k]
+	for i := range rec {
+		rec[i] = p.Cell(i, k)
 	}
 	t.rec = rec
 	return rec

@@ -36,11 +36,11 @@ type pqResolved struct {
 
 // pqNameCol resolves the cells of one name column of a batch.
 type pqNameCol struct {
-	col   int      // -1: the file's constant name
-	cells []string // the batch's cells
-	ix    []int32  // the batch's dictionary indexes (nil: none)
-	gen   uint64   // the dictionary res is for
-	res   []pqResolved
+	col int                  // -1: the file's constant name
+	pq  *input.ParquetReader // the batch's cells
+	ix  []int32              // the batch's dictionary indexes (nil: none)
+	gen uint64               // the dictionary res is for
+	res []pqResolved
 	// the constant (col < 0), or the last name met outside a dictionary
 	// (raw: its cell)
 	raw  string
@@ -52,7 +52,7 @@ func (c *pqNameCol) batch(pq *input.ParquetReader) {
 	if c.col < 0 {
 		return
 	}
-	c.cells = pq.Cells(c.col)
+	c.pq = pq
 	var gen uint64
 	c.ix, gen = pq.DictIndexes(c.col)
 	if c.ix != nil && gen != c.gen {
@@ -77,7 +77,7 @@ func (c *pqNameCol) get(k int) (string, int32, bool) {
 			return "", -1, false
 		}
 	}
-	if c.last.ok && c.cells[k] == c.raw {
+	if c.last.ok && c.pq.Cell(c.col, k) == c.raw {
 		return c.last.name, c.last.id, true
 	}
 	return "", -1, false
@@ -96,7 +96,7 @@ func (c *pqNameCol) learn(k int, name string, id int32) {
 		}
 	}
 	if c.col >= 0 {
-		c.raw = strings.Clone(c.cells[k]) // the cell keeps its page's text alive
+		c.raw = strings.Clone(c.pq.Cell(c.col, k)) // the cell keeps its page's text alive
 	}
 	c.last = r
 }
@@ -130,9 +130,8 @@ func (in *Inputs) readUnitsParquet(f *unitsFile, o *unitsOut) (handled bool, err
 	}
 	nums := make([][]float64, len(vcols))
 	nuls := make([][]bool, len(vcols))
-	texts := make([][]string, len(vcols))
+	texts := make([]bool, len(vcols))
 	vals := make([]float64, len(vcols))
-	var units []string
 	for {
 		n, err := pq.NextColumns()
 		if err == io.EOF {
@@ -147,14 +146,13 @@ func (in *Inputs) readUnitsParquet(f *unitsFile, o *unitsOut) (handled bool, err
 		if metric != nil {
 			metric.batch(pq)
 		}
-		if f.ucol >= 0 {
-			units = pq.Cells(f.ucol)
-		}
+		// a unit id of a batch of plain printable ASCII is plain unless
+		// empty or with a space at an end
+		asciiUnits := f.ucol >= 0 && pq.PlainASCII(f.ucol)
 		for i, c := range vcols {
 			var ok bool
-			if nums[i], nuls[i], ok = pq.Numbers(c); !ok {
-				nums[i], nuls[i], texts[i] = nil, nil, pq.Cells(c)
-			}
+			nums[i], nuls[i], ok = pq.Numbers(c)
+			texts[i] = !ok
 		}
 	rows:
 		for k := 0; k < n; k++ {
@@ -167,17 +165,22 @@ func (in *Inputs) readUnitsParquet(f *unitsFile, o *unitsOut) (handled bool, err
 			{
 				unit := ""
 				if f.ucol >= 0 {
-					if unit = units[k]; !plainUnit(unit) {
+					unit = pq.Cell(f.ucol, k)
+					if asciiUnits {
+						if n := len(unit); n == 0 || unit[0] == ' ' || unit[n-1] == ' ' {
+							goto record
+						}
+					} else if !plainUnit(unit) {
 						goto record
 					}
 				}
-				for i := range vcols {
+				for i, c := range vcols {
 					v, ok := 0.0, false
-					if nums[i] != nil {
+					if !texts[i] {
 						v = nums[i][k]
 						ok = !nuls[i][k] && v-v == 0
 					} else {
-						v, ok = input.PlainDecimal(texts[i][k])
+						v, ok = input.PlainDecimal(pq.Cell(c, k))
 					}
 					if !ok {
 						goto record
