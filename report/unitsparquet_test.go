@@ -3,10 +3,12 @@ package report
 import (
 	"context"
 	"fmt"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -24,16 +26,23 @@ import (
 // same errors at the same rows. These tests read random files both ways
 // and compare.
 
-// pqRecSink records what the pass hands it for one metric.
+// pqRecSink records what the pass hands it for one metric: the rows in
+// order, and the other metrics it was told of.
 type pqRecSink struct {
 	metric string
 	b      strings.Builder
+	other  map[string]bool
 }
 
-func (s *pqRecSink) Metric() string                     { return s.metric }
-func (s *pqRecSink) Wants(string) bool                  { return true }
-func (s *pqRecSink) Seen(d, m string)                   { fmt.Fprintf(&s.b, "seen %q %q\n", d, m) }
-func (s *pqRecSink) OtherMetric(string, string, string) {}
+func (s *pqRecSink) Metric() string    { return s.metric }
+func (s *pqRecSink) Wants(string) bool { return true }
+func (s *pqRecSink) Seen(d, m string)  { fmt.Fprintf(&s.b, "seen %q %q\n", d, m) }
+func (s *pqRecSink) OtherMetric(d, m, x string) {
+	if s.other == nil {
+		s.other = map[string]bool{}
+	}
+	s.other[fmt.Sprintf("%q %q %q", d, m, x)] = true
+}
 func (s *pqRecSink) Add(u *load.UnitRow) error {
 	fmt.Fprintf(&s.b, "%q %q %q %q %q row %d line %d %x\n", u.Dataset, u.Method, u.Metric, u.File, u.Unit, u.Row, u.Line, math.Float64bits(u.Value))
 	return nil
@@ -65,6 +74,8 @@ func passParquetBoth(t testing.TB, dir string) (columns, records string) {
 		var b strings.Builder
 		for k, r := range recs {
 			fmt.Fprintf(&b, "== %s: %v\n%s", r.metric, errs[k], r.b.String())
+			other := slices.Sorted(maps.Keys(r.other))
+			fmt.Fprintf(&b, "other metrics: %s\n", strings.Join(other, ", "))
 		}
 		out[i] = b.String()
 	}
@@ -222,6 +233,7 @@ var pqUnitsLayouts = []struct {
 	{"dict-zero", `units = [{ path = "u.parquet", missing = "zero" }]`, "u.parquet", nil},
 	{"dict-fixed", `units = [{ path = "u.parquet", dataset = "ds0" }]`, "u.parquet", nil},
 	{"dict-markers", `units = [{ path = "u.parquet", missing_values = ["NA"] }]`, "u.parquet", nil},
+	{"dict-metric-is-value", `units = [{ path = "u.parquet", columns = { metric = "value" } }]`, "u.parquet", nil},
 	{"plain", `units = ["u.parquet"]`, "u.parquet", writePQUnits(func(rng *rand.Rand, i int, odd int) pquPlain {
 		v, _ := pqFloat(rng, odd)
 		return pquPlain{pqCell(rng, "dataset", odd), pqCell(rng, "method", odd), pqIntUnit(rng, i, odd), pqCell(rng, "metric", odd), float32(v)}
@@ -322,7 +334,7 @@ func TestUnitsParquetSameRows(t *testing.T) {
 				if cols != recs {
 					t.Fatalf("trial %d: by columns and by records differ:\n%s", trial, pqFirstDiff(cols, recs))
 				}
-				if odd == 0 && !strings.Contains(l.entry, "dataset = ") && !strings.Contains(cols, " row 0 ") {
+				if odd == 0 && !strings.Contains(l.entry, "dataset = ") && !strings.Contains(l.entry, "columns") && !strings.Contains(cols, " row 0 ") {
 					t.Fatalf("trial %d: a clean file gave no first row:\n%.2000s", trial, cols)
 				}
 			}

@@ -1003,15 +1003,14 @@ func (l *pqLeaf) dictText(txt []string, nul []bool, bix []int32) (n int, err err
 				return t, textError(why)
 			}
 		}
-		txt[t] = l.dtext[ix]
+		l.vpos++
 		if bix != nil {
 			bix[t] = ix
 			if l.lazy {
-				l.vpos++
 				continue // Cell reads it from the dictionary
 			}
 		}
-		l.vpos++
+		txt[t] = l.dtext[ix]
 	}
 	return len(txt), nil
 }

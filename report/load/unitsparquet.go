@@ -104,19 +104,25 @@ func (c *pqNameCol) learn(k int, name string, id int32) {
 // readUnitsParquet reads a Parquet units file into o by columns (see
 // the top of the file) and closes it; handled is false, and nothing is
 // read, when the file is not one it reads (not Parquet, missing markers,
-// columns without a name, the fast paths off): readUnitsRows reads it.
+// columns without a name, a column read both as a name and as values,
+// the fast paths off): readUnitsRows reads it.
 func (in *Inputs) readUnitsParquet(f *unitsFile, o *unitsOut) (handled bool, err error) {
 	t := f.T
 	pq := t.ParquetColumns()
 	if pq == nil || in.UnitsFastOff || len(f.unnamed) > 0 {
 		return false, nil
 	}
-	defer in.CloseCounted(f.mf.Path, t)
-	f.readOnlyUsed()
 	vcols := f.wide
 	if f.long {
 		vcols = []int{f.valueCol}
 	}
+	for _, c := range vcols {
+		if c == f.dcol || c == f.mcol || c == f.ucol || c == f.metricCol {
+			return false, nil // a column read both as a name and as values
+		}
+	}
+	defer in.CloseCounted(f.mf.Path, t)
+	f.readOnlyUsed()
 	pq.ValueColumns(vcols...)
 	file := t.File
 	names := unitsNames{
