@@ -1484,7 +1484,18 @@ func (p *ParquetReader) Errorf(col int, format string, args ...any) error {
 
 // printableASCII reports whether s is made of printable ASCII only.
 func printableASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
+	i := 0
+	for ; i+8 <= len(s); i += 8 { // eight bytes at a time, as BadName
+		x := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		// a byte < 0x20 (borrows into its high bit), 0x7f (+1 carries
+		// into it) or ≥ 0x80 (has it) leaves its high bit set; a borrow
+		// only follows such a byte
+		if (x-0x2020202020202020|(x&0x7f7f7f7f7f7f7f7f+0x0101010101010101)|x)&0x8080808080808080 != 0 {
+			return false
+		}
+	}
+	for ; i < len(s); i++ {
 		if c := s[i]; c < 0x20 || c >= 0x7f {
 			return false
 		}
