@@ -1,6 +1,7 @@
 package report
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -90,11 +91,14 @@ func BenchmarkParquetUnits(b *testing.B) {
 	writeBenchUnits(b, textPath, func(d, m, k string, u int, v float64) benchUnitText {
 		return benchUnitText{d, m, "u" + strconv.Itoa(u), k, v}
 	})
-	for _, c := range []struct{ name, path string }{{"int-unit", intPath}, {"text-unit", textPath}, {"loader", intPath}} {
+	for _, c := range []struct{ name, path string }{{"int-unit", intPath}, {"text-unit", textPath}, {"loader", intPath}, {"pass", intPath}, {"pass-text", textPath}} {
 		b.Run(c.name, func(b *testing.B) {
 			read := benchReadUnits
-			if c.name == "loader" {
+			switch c.name {
+			case "loader":
 				read = benchLoadUnits
+			case "pass", "pass-text":
+				read = benchPassUnits
 			}
 			st, _ := os.Stat(c.path)
 			b.SetBytes(st.Size())
@@ -178,4 +182,45 @@ func benchLoadUnits(path string) (int, error) {
 		return nil
 	})
 	return n, err
+}
+
+// benchCountSink counts the values of one metric the units pass hands it.
+type benchCountSink struct {
+	metric string
+	n      int
+}
+
+func (s *benchCountSink) Metric() string                     { return s.metric }
+func (s *benchCountSink) Wants(string) bool                  { return true }
+func (s *benchCountSink) Add(*load.UnitRow) error            { s.n++; return nil }
+func (s *benchCountSink) OtherMetric(string, string, string) {}
+func (s *benchCountSink) Seen(string, string)                {}
+
+// benchPassUnits reads a units file through the units pass of a build
+// (a sink per metric) and returns the number of values the sinks got.
+func benchPassUnits(path string) (int, error) {
+	dir := filepath.Dir(path)
+	manifestPath := filepath.Join(dir, "study.toml")
+	text := fmt.Sprintf("title = \"b\"\n[inputs]\nunits = %q\n", filepath.Base(path))
+	if err := os.WriteFile(manifestPath, []byte(text), 0o644); err != nil {
+		return 0, err
+	}
+	s, err := manifest.LoadStudy(manifestPath, kinds.Kinds())
+	if err != nil {
+		return 0, err
+	}
+	var sinks []load.UnitsSink
+	var counts []*benchCountSink
+	for _, m := range benchMetrics {
+		c := &benchCountSink{metric: m}
+		sinks, counts = append(sinks, c), append(counts, c)
+	}
+	n := 0
+	for i, err := range load.NewInputs(s).UnitsPass(context.Background(), sinks) {
+		if err != nil {
+			return n, err
+		}
+		n += counts[i].n
+	}
+	return n, nil
 }

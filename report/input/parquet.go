@@ -90,6 +90,12 @@ type ParquetReader struct {
 	err    error    // returned once the batch's rows are used up
 	mat    []string // the batch's text, row by row
 	rows   int64
+	// columnar: the file is read by columns (NextColumns): the batch's
+	// rows are not copied into mat; base is the number of the batch's
+	// first row, one the record SeekRow builds.
+	columnar bool
+	base     int64
+	one      []string
 }
 
 // pqLeaf is one readable leaf column, its current page and its batch.
@@ -154,6 +160,18 @@ type pqLeaf struct {
 	// bigs are the INT64 values of the batch a float64 cannot hold,
 	// whose numbers are NaN (parquet_exact.go).
 	bigs []pqBig
+	// Read by columns (parquet_columns.go), a text column keeps the
+	// dictionary index of each row of the batch (bix, -1: none) when
+	// wantIx; dictGen counts the dictionaries loaded. lazy: the text of
+	// a row from the dictionary, and the placeholder of a value column,
+	// are not written into txt (Cell gives them). ascii: every text cell
+	// of the batch was cut from plain printable ASCII, none from the
+	// dictionary.
+	wantIx  bool
+	lazy    bool
+	ascii   bool
+	bix     []int32
+	dictGen uint64
 }
 
 // pqIntText is an integer and its text.
@@ -555,6 +573,13 @@ func (p *ParquetReader) refill() (err error) {
 	if bad != nil {
 		p.err, p.left = bad, 0
 	}
+	if p.columnar {
+		p.n = good
+		if good == 0 {
+			return p.err
+		}
+		return nil
+	}
 	// The rows, row by row, for Next to hand out without copying.
 	nc := len(p.leaves)
 	if len(p.mat) < good*nc {
@@ -755,6 +780,7 @@ func (l *pqLeaf) loadDict(d parquet.Dictionary) error {
 	n := d.Len()
 	data := d.Page().Data()
 	l.dict, l.dbad = d, nil
+	l.dictGen++
 	l.dtext = make([]string, n)
 	switch l.kind {
 	case parquet.ByteArray:
@@ -829,11 +855,15 @@ func (l *pqLeaf) fill(n int) (int, error) {
 			l.vals = make([]parquet.Value, size)
 		}
 	}
+	if l.wantIx && len(l.bix) < len(l.txt) {
+		l.bix = make([]int32, len(l.txt))
+	}
 	if l.unread {
 		clear(l.txt[:n])
 		return n, nil
 	}
 	l.bigs = l.bigs[:0]
+	l.ascii = l.conv == pqString && l.fast
 	j := 0
 	for j < n {
 		if l.prow >= l.pn {
@@ -917,9 +947,21 @@ func (l *pqLeaf) decode(j, c int) (int, error) {
 	v0 := l.vpos
 	var err error
 	n := c
+	var bix []int32
+	if l.wantIx {
+		bix = l.bix[j : j+c]
+	}
+	if bix != nil && !l.indexed {
+		for t := range bix {
+			bix[t] = -1 // a page without a dictionary
+		}
+	}
+	if l.indexed {
+		l.ascii = false
+	}
 	switch {
 	case l.indexed && l.conv == pqString:
-		n, err = l.dictText(txt, nul)
+		n, err = l.dictText(txt, nul, bix)
 	case l.indexed:
 		n, err = l.dictNumbers(j, txt, num, nul, v0)
 	case l.conv == pqString && nv == 0:
@@ -933,19 +975,23 @@ func (l *pqLeaf) decode(j, c int) (int, error) {
 		l.prow += n
 		return n, err
 	}
-	if l.conv != pqString {
+	if l.conv != pqString && (l.numText || !l.lazy) {
 		l.numberText(txt, nul, v0)
 	}
 	l.prow += c
 	return c, nil
 }
 
-// dictText decodes dictionary indices into text cells; on an error, n
-// is the cells decoded before it.
-func (l *pqLeaf) dictText(txt []string, nul []bool) (n int, err error) {
+// dictText decodes dictionary indices into text cells, and into bix
+// unless it is nil (-1 for a null); on an error, n is the cells decoded
+// before it.
+func (l *pqLeaf) dictText(txt []string, nul []bool, bix []int32) (n int, err error) {
 	for t := range txt {
 		if nul[t] {
 			txt[t] = ""
+			if bix != nil {
+				bix[t] = -1
+			}
 			continue
 		}
 		ix := l.idx[l.vpos]
@@ -957,8 +1003,14 @@ func (l *pqLeaf) dictText(txt []string, nul []bool) (n int, err error) {
 				return t, textError(why)
 			}
 		}
-		txt[t] = l.dtext[ix]
 		l.vpos++
+		if bix != nil {
+			bix[t] = ix
+			if l.lazy {
+				continue // Cell reads it from the dictionary
+			}
+		}
+		txt[t] = l.dtext[ix]
 	}
 	return len(txt), nil
 }
@@ -993,6 +1045,9 @@ func (l *pqLeaf) plainText(txt []string, nul []bool, v0, nv int) (n int, err err
 	// Printable ASCII is fine as a whole; otherwise check value by value,
 	// as a character may straddle two.
 	check := !printableASCII(s)
+	if check {
+		l.ascii = false
+	}
 	v := 0
 	for t := range txt {
 		if nul[t] {
@@ -1348,7 +1403,9 @@ func (p *ParquetReader) float(col int) (v float64, ok bool, err error) {
 		for t := k + 1; t < p.n; t++ {
 			if !l.nul[t] {
 				l.txt[t] = pqNumberText
-				p.mat[t*len(p.leaves)+col] = pqNumberText
+				if !p.columnar {
+					p.mat[t*len(p.leaves)+col] = pqNumberText
+				}
 			}
 		}
 	}
@@ -1427,7 +1484,18 @@ func (p *ParquetReader) Errorf(col int, format string, args ...any) error {
 
 // printableASCII reports whether s is made of printable ASCII only.
 func printableASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
+	i := 0
+	for ; i+8 <= len(s); i += 8 { // eight bytes at a time, as BadName
+		x := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		// a byte < 0x20 (borrows into its high bit), 0x7f (+1 carries
+		// into it) or ≥ 0x80 (has it) leaves its high bit set; a borrow
+		// only follows such a byte
+		if (x-0x2020202020202020|(x&0x7f7f7f7f7f7f7f7f+0x0101010101010101)|x)&0x8080808080808080 != 0 {
+			return false
+		}
+	}
+	for ; i < len(s); i++ {
 		if c := s[i]; c < 0x20 || c >= 0x7f {
 			return false
 		}

@@ -511,9 +511,117 @@ func FuzzParquet(f *testing.F) {
 }
 
 // fuzzParquetOnce reads a file fully, as text and with Float of every
-// column; a non-nil result is a failure of the reader (a panic, an error
-// that does not name the file, or a short record).
+// column, then by columns (fuzzParquetColumns); a non-nil result is a
+// failure of the reader (a panic, an error that does not name the file,
+// a short record, or a read by columns that differs).
 func fuzzParquetOnce(data []byte) (err error) {
+	if err := fuzzParquetRows(data); err != nil {
+		return err
+	}
+	return fuzzParquetColumns(data)
+}
+
+// fuzzParquetColumns reads a file as text row by row (Next) and by
+// columns (NextColumns, Cell): the same cells, the same error at the
+// same row. Then by columns again with every column a value column:
+// each number Numbers gives is what Float gives for its row (SeekRow),
+// and every error names the file.
+func fuzzParquetColumns(data []byte) (err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			err = fmt.Errorf("panic by columns: %v", v)
+		}
+	}()
+	open := func() *ParquetReader {
+		p, err := newParquetReader(bytes.NewReader(data), int64(len(data)), "fuzz.parquet", nil)
+		if err != nil {
+			return nil
+		}
+		return p
+	}
+	const most = 100000
+	var want strings.Builder
+	p := open()
+	if p == nil {
+		return nil
+	}
+	for n := 0; ; n++ {
+		rec, err := p.Next()
+		if err != nil || n == most {
+			fmt.Fprintf(&want, "end %v, rows %d\n", err, p.Rows())
+			break
+		}
+		fmt.Fprintf(&want, "%q\n", rec)
+	}
+	p.Close()
+	var got strings.Builder
+	p = open()
+	n := 0
+	for {
+		rows, err := p.NextColumns()
+		if err != nil {
+			fmt.Fprintf(&got, "end %v, rows %d\n", err, p.Rows())
+			break
+		}
+		rec := make([]string, len(p.Header))
+		for k := 0; k < rows && n < most; k++ {
+			for c := range rec {
+				rec[c] = p.Cell(c, k)
+			}
+			fmt.Fprintf(&got, "%q\n", rec)
+			n++
+		}
+		if n == most {
+			break // too long to compare
+		}
+	}
+	p.Close()
+	if n < most && got.String() != want.String() {
+		w, g := strings.Split(want.String(), "\n"), strings.Split(got.String(), "\n")
+		for i := 0; i < len(w) && i < len(g); i++ {
+			if w[i] != g[i] {
+				return fmt.Errorf("by columns, line %d: %s; row by row: %s", i+1, g[i], w[i])
+			}
+		}
+		return fmt.Errorf("by columns %d lines, row by row %d", len(g), len(w))
+	}
+	p = open()
+	defer p.Close()
+	cols := make([]int, len(p.Header))
+	for c := range cols {
+		cols[c] = c
+	}
+	p.ValueColumns(cols...)
+	t := &TableReader{File: p.File, Header: p.Header, pq: p}
+	for n := 0; n < most; {
+		rows, err := p.NextColumns()
+		if err != nil {
+			if err != io.EOF && !strings.HasPrefix(err.Error(), "fuzz.parquet: ") {
+				return fmt.Errorf("error does not name the file: %v", err)
+			}
+			return nil
+		}
+		for k := 0; k < rows; k++ {
+			t.SeekRow(k)
+			for c := range cols {
+				num, nul, ok := p.Numbers(c)
+				v, fok, err := p.Float(c)
+				if err != nil && !strings.HasPrefix(err.Error(), "fuzz.parquet: ") {
+					return fmt.Errorf("error does not name the file: %v", err)
+				}
+				if ok && !nul[k] && num[k]-num[k] == 0 && (err != nil || !fok || math.Float64bits(v) != math.Float64bits(num[k])) {
+					return fmt.Errorf("column %d, row %d: Numbers gives %v, Float %v %v %v", c, k, num[k], v, fok, err)
+				}
+			}
+		}
+		n += rows
+	}
+	return nil
+}
+
+// fuzzParquetRows reads a file fully, as text and with Float of every
+// column.
+func fuzzParquetRows(data []byte) (err error) {
 	defer func() {
 		if v := recover(); v != nil {
 			err = fmt.Errorf("panic: %v", v)

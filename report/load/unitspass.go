@@ -677,7 +677,10 @@ func (in *Inputs) readGroupFile(sg *startedGroup, r *groupReader) {
 		}
 		return next(), nil
 	})
-	err := in.readUnitsRows(r.f, o)
+	handled, err := in.readUnitsParquet(r.f, o) // a Parquet file by columns
+	if !handled {
+		err = in.readUnitsRows(r.f, o)
+	}
 	if err == nil && len(o.b.Rows) > 0 {
 		send(o.b)
 	}
