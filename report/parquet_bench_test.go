@@ -216,7 +216,7 @@ func benchPassUnits(path string) (int, error) {
 		sinks, counts = append(sinks, c), append(counts, c)
 	}
 	n := 0
-	for i, err := range load.NewInputs(s).UnitsPass(context.Background(), sinks) {
+	for i, err := range newInputs(s).UnitsPass(context.Background(), sinks) {
 		if err != nil {
 			return n, err
 		}

@@ -61,7 +61,7 @@ func passParquetBoth(t testing.TB, dir string) (columns, records string) {
 	}
 	var out [2]string
 	for i, off := range []bool{false, true} {
-		in := load.NewInputs(s)
+		in := newInputs(s)
 		in.UnitsFastOff = off
 		var sinks []load.UnitsSink
 		var recs []*pqRecSink
