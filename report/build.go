@@ -21,7 +21,6 @@ import (
 	"github.com/evalbook/evalbook/report/load/engines"
 	"github.com/evalbook/evalbook/report/manifest"
 	"github.com/evalbook/evalbook/report/site"
-	"github.com/evalbook/evalbook/themes"
 )
 
 // Options configure a build (the flags of evalbook build, serve and
@@ -265,26 +264,7 @@ func run(ctx context.Context, o *Options) (*built, error) {
 	if err != nil {
 		return nil, fmt.Errorf("provenance: %w", err)
 	}
-	assets := loadAssets()
-	if o.Assets != nil {
-		assets = *o.Assets
-	}
-	site := &siteBuild{study: study, runs: runs, prov: prov, opts: *o, assets: assets, sources: in.Sources}
-	if len(site.assets.ECharts) == 0 && o.Format != "md" && o.Warn != nil {
-		fmt.Fprintln(o.Warn, "evalbook: warning: the ECharts asset was not built into this binary (run `make assets`, then rebuild); figures are static SVG only")
-	}
-	if o.Format != "md" && !o.SingleFile {
-		// the Explore page's module (1.5 MB) is read only for a study that
-		// has the page
-		hasModule := len(assets.ExploreWasm) > 0 && len(assets.WasmExec) > 0
-		if o.Assets == nil {
-			hasModule = themes.HasExplore()
-		}
-		site.explore = exploreData(study, runs, in.Results, hasModule, o.Warn)
-		if site.explore != nil && o.Assets == nil {
-			site.assets.ExploreWasm, site.assets.WasmExec = themes.ExploreWasm(), themes.WasmExec()
-		}
-	}
+	site := newSiteBuild(study, runs, prov, *o, in)
 	files, err := site.render()
 	if err != nil {
 		return nil, fmt.Errorf("render: %w", err)
@@ -355,15 +335,15 @@ func inputConfig(s *manifest.Study, allowOutside bool) *load.Config {
 func checkInputs(s *manifest.Study, in *load.Inputs) error {
 	errs := manifest.Errors(in.CheckEntries())
 	for _, p := range s.Pages {
-		b, err := in.ReadSource(p.Source, maxPageBytes)
+		b, err := in.ReadSource(p.Source, load.MaxPageBytes)
 		if err != nil {
 			errs = append(errs, &manifest.ManifestError{File: filepath.Base(s.File), Line: p.Line, Msg: fmt.Sprintf("page %q: %v", p.Source, err)})
-		} else if err := checkPageShape(in.Display(input.AbsPath(s.Dir, p.Source)), b); err != nil {
+		} else if err := load.CheckPageShape(in.Display(input.AbsPath(s.Dir, p.Source)), b); err != nil {
 			errs = append(errs, err)
 		}
 	}
 	if s.Bibliography != "" {
-		if _, err := in.ReadSource(s.Bibliography, maxBibBytes); err != nil {
+		if _, err := in.ReadSource(s.Bibliography, load.MaxBibBytes); err != nil {
 			errs = append(errs, &manifest.ManifestError{File: filepath.Base(s.File), Line: s.Line("bibliography"), Msg: fmt.Sprintf("bibliography %q: %v", s.Bibliography, err)})
 		}
 	}

@@ -40,6 +40,33 @@ func loadAssets() site.Assets {
 	return site.Assets{ECharts: themes.ECharts(), KaTeX: themes.KaTeX()}
 }
 
+// newSiteBuild is the site of a build: the assets it embeds (o.Assets in
+// tests, else the binary's) and its Explore page's data.
+func newSiteBuild(study *manifest.Study, runs []analysisRun, prov *Provenance, o Options, in *load.Inputs) *siteBuild {
+	assets := loadAssets()
+	if o.Assets != nil {
+		assets = *o.Assets
+	}
+	b := &siteBuild{study: study, runs: runs, prov: prov, opts: o, assets: assets, sources: in.Sources}
+	if len(assets.ECharts) == 0 && o.Format != "md" && o.Warn != nil {
+		fmt.Fprintln(o.Warn, "evalbook: warning: the ECharts asset was not built into this binary (run `make assets`, then rebuild); figures are static SVG only")
+	}
+	if o.Format == "md" || o.SingleFile {
+		return b
+	}
+	// the Explore page's module (1.5 MB) is read only for a study that
+	// has the page
+	hasModule := len(assets.ExploreWasm) > 0 && len(assets.WasmExec) > 0
+	if o.Assets == nil {
+		hasModule = themes.HasExplore()
+	}
+	b.explore = exploreData(study, runs, in.Results, hasModule, o.Warn)
+	if b.explore != nil && o.Assets == nil {
+		b.assets.ExploreWasm, b.assets.WasmExec = themes.ExploreWasm(), themes.WasmExec()
+	}
+	return b
+}
+
 // render renders the site in memory (site.Render).
 func (b *siteBuild) render() (map[string][]byte, error) {
 	m, err := b.model()

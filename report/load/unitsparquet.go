@@ -124,98 +124,137 @@ func (in *Inputs) readUnitsParquet(f *unitsFile, o *unitsOut) (handled bool, err
 	defer in.CloseCounted(f.mf.Path, t)
 	f.readOnlyUsed()
 	pq.ValueColumns(vcols...)
-	file := t.File
 	names := unitsNames{
 		datasets: nameCache{what: "dataset name", col: f.dcol},
 		methods:  nameCache{what: "method name", col: f.mcol},
 		metrics:  nameCache{what: "metric name", col: f.metricCol},
 	}
-	dataset, method, metric := &pqNameCol{col: f.dcol}, &pqNameCol{col: f.mcol}, &pqNameCol{col: f.metricCol}
+	b := &pqBatch{f: f, o: o, pq: pq, vcols: vcols, file: t.File,
+		dataset: &pqNameCol{col: f.dcol}, method: &pqNameCol{col: f.mcol}, metric: &pqNameCol{col: f.metricCol},
+		nums: make([][]float64, len(vcols)), nuls: make([][]bool, len(vcols)), texts: make([]bool, len(vcols)), vals: make([]float64, len(vcols))}
 	if !f.long {
-		metric = nil
+		b.metric = nil
 	}
-	nums := make([][]float64, len(vcols))
-	nuls := make([][]bool, len(vcols))
-	texts := make([]bool, len(vcols))
-	vals := make([]float64, len(vcols))
 	for {
-		n, err := pq.NextColumns()
+		n, err := b.next()
 		if err == io.EOF {
 			return true, nil
 		}
 		if err != nil {
 			return true, err
 		}
-		base := pq.Batch()
-		dataset.batch(pq)
-		method.batch(pq)
-		if metric != nil {
-			metric.batch(pq)
-		}
-		// a unit id of a batch of plain printable ASCII is plain unless
-		// empty or with a space at an end
-		asciiUnits := f.ucol >= 0 && pq.PlainASCII(f.ucol)
-		for i, c := range vcols {
-			var ok bool
-			nums[i], nuls[i], ok = pq.Numbers(c)
-			texts[i] = !ok
-		}
-	rows:
 		for k := 0; k < n; k++ {
-			row, line := base+int64(k), base+int64(k)+1
-			d, did, ok1 := dataset.get(k)
-			m, mid, ok2 := method.get(k)
-			if !ok1 || !ok2 {
-				goto record
+			done, err := b.put(k)
+			if err == nil && !done {
+				err = in.parquetRecord(f, &names, k, b.base+int64(k), o, b.dataset, b.method, b.metric)
 			}
-			{
-				unit := ""
-				if f.ucol >= 0 {
-					unit = pq.Cell(f.ucol, k)
-					if asciiUnits {
-						if n := len(unit); n == 0 || unit[0] == ' ' || unit[n-1] == ' ' {
-							goto record
-						}
-					} else if !plainUnit(unit) {
-						goto record
-					}
-				}
-				for i, c := range vcols {
-					v, ok := 0.0, false
-					if !texts[i] {
-						v = nums[i][k]
-						ok = !nuls[i][k] && v-v == 0
-					} else {
-						v, ok = input.PlainDecimal(pq.Cell(c, k))
-					}
-					if !ok {
-						goto record
-					}
-					vals[i] = v
-				}
-				if metric != nil {
-					x, xid, ok := metric.get(k)
-					if !ok {
-						goto record
-					}
-					if err := o.put(namesKey(did, mid, xid), d, m, x, file, unit, row, line, vals[0]); err != nil {
-						return true, err
-					}
-					continue rows
-				}
-				for i := range vcols {
-					if err := o.put(namesKey(did, mid, int32(i)), d, m, f.wideNames[i], file, unit, row, line, vals[i]); err != nil {
-						return true, err
-					}
-				}
-				continue rows
-			}
-		record:
-			if err := in.parquetRecord(f, &names, k, row, o, dataset, method, metric); err != nil {
+			if err != nil {
 				return true, err
 			}
 		}
 	}
+}
+
+// pqBatch is a Parquet units file read a batch of rows at a time: its
+// value columns as numbers (or text), its names resolved once per
+// distinct cell.
+type pqBatch struct {
+	f                       *unitsFile
+	o                       *unitsOut
+	pq                      *input.ParquetReader
+	vcols                   []int
+	file                    string
+	dataset, method, metric *pqNameCol // metric: nil for a wide file
+	base                    int64      // the batch's first row
+	asciiUnits              bool       // every unit id of the batch is printable ASCII
+	nums                    [][]float64
+	nuls                    [][]bool
+	texts                   []bool // a value column given as text
+	vals                    []float64
+}
+
+// next reads the next batch: its number of rows, or io.EOF.
+func (b *pqBatch) next() (int, error) {
+	n, err := b.pq.NextColumns()
+	if err != nil {
+		return 0, err
+	}
+	b.base = b.pq.Batch()
+	b.dataset.batch(b.pq)
+	b.method.batch(b.pq)
+	if b.metric != nil {
+		b.metric.batch(b.pq)
+	}
+	// a unit id of a batch of plain printable ASCII is plain unless
+	// empty or with a space at an end
+	b.asciiUnits = b.f.ucol >= 0 && b.pq.PlainASCII(b.f.ucol)
+	for i, c := range b.vcols {
+		var ok bool
+		b.nums[i], b.nuls[i], ok = b.pq.Numbers(c)
+		b.texts[i] = !ok
+	}
+	return n, nil
+}
+
+// put gives row k of the batch to the sinks when its names are known
+// and its unit id and values plain; done is false when the row is left
+// to the record path (parquetRecord).
+func (b *pqBatch) put(k int) (done bool, err error) {
+	row, line := b.base+int64(k), b.base+int64(k)+1
+	d, did, ok1 := b.dataset.get(k)
+	m, mid, ok2 := b.method.get(k)
+	if !ok1 || !ok2 {
+		return false, nil
+	}
+	unit, ok := b.unit(k)
+	if !ok || !b.values(k) {
+		return false, nil
+	}
+	if b.metric != nil {
+		x, xid, ok := b.metric.get(k)
+		if !ok {
+			return false, nil
+		}
+		return true, b.o.put(namesKey(did, mid, xid), d, m, x, b.file, unit, row, line, b.vals[0])
+	}
+	for i := range b.vcols {
+		if err := b.o.put(namesKey(did, mid, int32(i)), d, m, b.f.wideNames[i], b.file, unit, row, line, b.vals[i]); err != nil {
+			return true, err
+		}
+	}
+	return true, nil
+}
+
+// unit is row k's unit id ("" without a unit column), ok when plain.
+func (b *pqBatch) unit(k int) (string, bool) {
+	if b.f.ucol < 0 {
+		return "", true
+	}
+	unit := b.pq.Cell(b.f.ucol, k)
+	if b.asciiUnits {
+		n := len(unit)
+		return unit, n > 0 && unit[0] != ' ' && unit[n-1] != ' '
+	}
+	return unit, plainUnit(unit)
+}
+
+// values reads row k's values into b.vals; false when one is missing,
+// not finite or not a plain decimal.
+func (b *pqBatch) values(k int) bool {
+	for i, c := range b.vcols {
+		v, ok := 0.0, false
+		if !b.texts[i] {
+			v = b.nums[i][k]
+			ok = !b.nuls[i][k] && v-v == 0
+		} else {
+			v, ok = input.PlainDecimal(b.pq.Cell(c, k))
+		}
+		if !ok {
+			return false
+		}
+		b.vals[i] = v
+	}
+	return true
 }
 
 // parquetRecord reads row k of the batch (numbered row, from 0) as

@@ -1,4 +1,4 @@
-package report
+package load
 
 // Why this file exists: goldmark, which renders the narrative pages,
 // costs time growing faster than the page for some shapes of Markdown
@@ -21,12 +21,12 @@ import (
 )
 
 const (
-	// maxPageBytes bounds a narrative page (a long paper is 100 KB of
+	// MaxPageBytes bounds a narrative page (a long paper is 100 KB of
 	// Markdown).
-	maxPageBytes = 1 << 20
-	// maxBibBytes bounds the bibliography (a group's whole BibTeX
+	MaxPageBytes = 1 << 20
+	// MaxBibBytes bounds the bibliography (a group's whole BibTeX
 	// database is a few MB; it is read whole and parsed in one pass).
-	maxBibBytes = 16 << 20
+	MaxBibBytes = 16 << 20
 	// maxPageNesting bounds how deep a line lies: its blockquote and
 	// list markers plus its indentation in steps of four columns.
 	maxPageNesting = 16
@@ -38,11 +38,11 @@ const (
 	maxPageTableCells = 10_000
 )
 
-// checkPageShape refuses a page that passes one of the limits above, at
+// CheckPageShape refuses a page that passes one of the limits above, at
 // the line where it does. shown is the page's path as messages name it.
-func checkPageShape(shown string, src []byte) error {
-	if len(src) > maxPageBytes {
-		return fmt.Errorf("%s: %d bytes, above the limit of %d (1 MiB); split it into pages", shown, len(src), maxPageBytes)
+func CheckPageShape(shown string, src []byte) error {
+	if len(src) > MaxPageBytes {
+		return fmt.Errorf("%s: %d bytes, above the limit of %d (1 MiB); split it into pages", shown, len(src), MaxPageBytes)
 	}
 	var (
 		fence      byte // '`' or '~' inside a fenced code block
