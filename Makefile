@@ -124,9 +124,13 @@ demo: build
 # It runs the same tests again, so it is its own target; .ci/run runs
 # both.
 RACE_PKGS := ./report/... ./analyses/...
+# -timeout: go test's default of 10 minutes per test binary is a guard
+# against a hang, and a loaded machine reaches it without one (at load 16,
+# cmd/evalbook's browser tests ran 20 minutes); a hung browser state
+# fails sooner, after the browser tests' own wait limit.
 test: assets
 	$(GO) vet ./...
-	$(GO) test -p 2 -count=1 ./...
+	$(GO) test -p 2 -count=1 -timeout 45m ./...
 
 test-race: assets
 	GORACE=atexit_sleep_ms=0 $(GO) test -race -short -p 2 -count=1 $(RACE_PKGS)

@@ -9,7 +9,6 @@ import (
 	"github.com/evalbook/evalbook/report/load/engines"
 	"math"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -26,15 +25,7 @@ const demoUnitsLine = `units   = [{ path = "data/units/{method}_{dataset}.csv", 
 // summary, and the characteristics analysis), so the two builds below
 // stay cheap.
 func engineDemo(t *testing.T, dir string) string {
-	root, err := filepath.Abs("..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command("go", "run", "./sites/demo/gen", dir, filepath.Join(root, "sites", "demo", "manifest.d"))
-	cmd.Dir = root
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("demo generator: %v\n%s", err, out)
-	}
+	generatedDemo(t, dir)
 	src, err := os.ReadFile(filepath.Join(dir, "study.toml"))
 	if err != nil {
 		t.Fatal(err)

@@ -3,7 +3,6 @@ package report
 import (
 	"context"
 	"encoding/json"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -27,16 +26,8 @@ func TestDemoFigureSpecs(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the whole demo study")
 	}
-	root, err := filepath.Abs("..")
-	if err != nil {
-		t.Fatal(err)
-	}
 	dir := t.TempDir()
-	cmd := exec.Command("go", "run", "./sites/demo/gen", dir, filepath.Join(root, "sites", "demo", "manifest.d"))
-	cmd.Dir = root
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("demo generator: %v\n%s", err, out)
-	}
+	generatedDemo(t, dir)
 	o := Options{Manifest: filepath.Join(dir, "study.toml"), Out: filepath.Join(dir, "site"), NoCache: true, Quiet: true}
 	if err := o.normalise(); err != nil {
 		t.Fatal(err)

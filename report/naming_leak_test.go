@@ -2,13 +2,11 @@ package report
 
 import (
 	"bytes"
-	"context"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"html"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -18,7 +16,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/evalbook/evalbook/analyses"
-	"github.com/evalbook/evalbook/report/kinds"
 	"github.com/evalbook/evalbook/report/manifest"
 )
 
@@ -484,25 +481,7 @@ func TestDemoShowsNoIDs(t *testing.T) {
 		t.Skip("builds the whole demo study")
 	}
 	t.Parallel()
-	root, err := filepath.Abs("..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	cmd := exec.Command("go", "run", "./sites/demo/gen", dir, filepath.Join(root, "sites", "demo", "manifest.d"))
-	cmd.Dir = root
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("demo generator: %v\n%s", err, out)
-	}
-	site := filepath.Join(dir, "site")
-	manifestPath := filepath.Join(dir, "study.toml")
-	if _, err := Build(context.Background(), Options{Manifest: manifestPath, Out: site, Format: "both", Paper: true, NoCache: true, Quiet: true, Version: "test"}); err != nil {
-		t.Fatal(err)
-	}
-	study, err := manifest.LoadStudy(manifestPath, kinds.Kinds())
-	if err != nil {
-		t.Fatal(err)
-	}
+	study, site := builtDemo(t)
 	s := &scanner{ids: labelledIDs(t, site, study.Naming()), author: authorWords(study)}
 	for _, want := range []string{"MostPop", "ndcg@10", "friedman_statistic", "d_optimal", "LTku", "dm_auc_rank"} {
 		if _, ok := s.ids[want]; !ok {

@@ -1,12 +1,10 @@
 package report
 
 import (
-	"context"
 	"github.com/evalbook/evalbook/report/kinds"
 	"github.com/evalbook/evalbook/report/manifest"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path"
 	"path/filepath"
 	"regexp"
@@ -67,33 +65,7 @@ func TestNotesMatchKinds(t *testing.T) {
 	}
 }
 
-// builtDemo generates the demo study (go run ./sites/demo/gen, as make
-// demo does) into a temporary directory and builds it in both formats.
-func builtDemo(t *testing.T) (study *manifest.Study, site string) {
-	t.Helper()
-	root, err := filepath.Abs("..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	cmd := exec.Command("go", "run", "./sites/demo/gen", dir, filepath.Join(root, "sites", "demo", "manifest.d"))
-	cmd.Dir = root
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("demo generator: %v\n%s", err, out)
-	}
-	site = filepath.Join(dir, "site")
-	manifestPath := filepath.Join(dir, "study.toml")
-	if _, err := Build(context.Background(), Options{Manifest: manifestPath, Out: site, Format: "both", NoCache: true, Quiet: true}); err != nil {
-		t.Fatal(err)
-	}
-	study, err = manifest.LoadStudy(manifestPath, kinds.Kinds())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return study, site
-}
-
-// TestDemoNotes builds the demo study once and checks its pages.
+// TestDemoNotes checks the pages of the demo study's build (builtDemo).
 func TestDemoNotes(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the whole demo study")

@@ -40,6 +40,7 @@ func TestMain(m *testing.M) {
 		}
 	}
 	code := m.Run()
+	removeSharedDemo()
 	manifest.OnParsed = nil
 	if code == 0 {
 		if err := schemaAcceptsParsed(); err != nil {

@@ -20,6 +20,7 @@ import (
 // a change of view (a dataset left out) is recomputed and drawn, with no
 // console error and no request but to the server.
 func TestBrowserExploreServe(t *testing.T) {
+	t.Parallel()
 	requireExploreAsset(t)
 	b := newBrowser(t)
 	generatedDemo(t)

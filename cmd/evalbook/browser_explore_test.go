@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/chromedp/chromedp"
@@ -212,6 +213,7 @@ func randomSubset(r *rand.Rand, ids []string, min int) []string {
 // says so, and axe-core finds nothing in
 // the light and the dark theme. No network request, no console error.
 func TestBrowserExplore(t *testing.T) {
+	t.Parallel()
 	requireExploreAsset(t)
 	axe := axeSource(t)
 	page := newBrowser(t)
@@ -393,6 +395,12 @@ type exploreData struct {
 // restricted(k, view) writes: every column label, cell text and mark;
 // and the CD diagram it draws (checkExploreCD) with that build's. It
 // returns the page's data, the published view's tables and the last view.
+//
+// The restricted builds run in the background (buildViews) while the
+// page draws the views one after another; the built pages are read
+// once the page has drawn them all, so the page's workers, which start
+// over on every view, are not left computing a view while its study is
+// built.
 func compareViews(t *testing.T, page, built *browser, url string, n int, metrics []string, restricted func(k int, v exploreView) string) (exploreData, map[string]shownTable, exploreView) {
 	t.Helper()
 	page.at(filepath.Base(url))
@@ -409,19 +417,32 @@ func compareViews(t *testing.T, page, built *browser, url string, n int, metrics
 		t.Fatalf("the published view shows %d tables, want the leaderboard's and critical_difference's", len(published))
 	}
 	r := rand.New(rand.NewPCG(35, 2026))
-	var last exploreView
-	for k := 0; k < n; k++ {
-		v := exploreView{Metric: metrics[k%len(metrics)], Datasets: randomSubset(r, data.Datasets, 3),
+	views := make([]exploreView, n)
+	manifests := make([]string, n)
+	for k := range views {
+		views[k] = exploreView{Metric: metrics[k%len(metrics)], Datasets: randomSubset(r, data.Datasets, 3),
 			Methods: randomSubset(r, data.Methods, 2), Rules: randomSubset(r, leaderboard.AllRules, 1)}
+		manifests[k] = restricted(k, views[k])
+	}
+	builds := buildViews(t, manifests)
+
+	// What the page shows for each view, in turn.
+	got := make([]map[string]shownTable, n)
+	cds := make([]drawnCD, n)
+	for k, v := range views {
 		if err := chromedp.Run(page.ctx, chromedp.Evaluate(setViewJS+`(`+mustJSON(v)+`)`, nil)); err != nil {
 			t.Fatal(err)
 		}
 		draws = exploreDraws(t, page, draws)
-		got := readTables(t, page, "x-tab-")
-		cd := readExploreCD(t, page)
-		manifest := restricted(k, v)
-		if code, _, errOut := runCLI("build", manifest, "--quiet"); code != 0 {
-			t.Fatalf("view %d: evalbook build of the restricted manifest: exit %d: %s", k, code, errOut)
+		got[k] = readTables(t, page, "x-tab-")
+		cds[k] = readExploreCD(t, page)
+	}
+
+	// What each restricted build shows.
+	for k, v := range views {
+		manifest := manifests[k]
+		if b := <-builds[k]; b.code != 0 {
+			t.Fatalf("view %d: evalbook build of the restricted manifest: exit %d: %s", k, b.code, b.stderr)
 		}
 		want := map[string]shownTable{}
 		for _, p := range []string{"leaderboard.html", "critical-difference.html"} {
@@ -439,25 +460,70 @@ func compareViews(t *testing.T, page, built *browser, url string, n int, metrics
 		if k == 0 {
 			t.Logf("view 0 %+v: %d tables, the leaderboard's first row %v", v, len(want), want["leaderboard"].Rows[0])
 		}
-		checkExploreCD(t, cd, filepath.Join(filepath.Dir(manifest), "site"), fmt.Sprintf("%d %+v", k, v))
-		if !reflect.DeepEqual(got, want) {
+		checkExploreCD(t, cds[k], filepath.Join(filepath.Dir(manifest), "site"), fmt.Sprintf("%d %+v", k, v))
+		if !reflect.DeepEqual(got[k], want) {
 			for id, w := range want {
-				if g, ok := got[id]; !ok {
+				if g, ok := got[k][id]; !ok {
 					t.Errorf("view %d %+v: table %s missing on the Explore page", k, v, id)
 				} else if !reflect.DeepEqual(g, w) {
 					t.Errorf("view %d %+v: table %s differs:\nExplore: %v\n  build: %v", k, v, id, g, w)
 				}
 			}
-			for id := range got {
+			for id := range got[k] {
 				if _, ok := want[id]; !ok {
 					t.Errorf("view %d: table %s on the Explore page only", k, id)
 				}
 			}
 			t.FailNow()
 		}
-		last = v
 	}
-	return data, published, last
+	return data, published, views[n-1]
+}
+
+// viewBuild is what an in-process evalbook build returned.
+type viewBuild struct {
+	code   int
+	stderr string
+}
+
+// buildViews runs `evalbook build --quiet` on each manifest in the
+// background, two at a time, in order; the k-th channel gets the k-th
+// build's result. Builds still running when t ends are waited for, so
+// none writes into a removed temporary directory.
+func buildViews(t *testing.T, manifests []string) []chan viewBuild {
+	t.Helper()
+	out := make([]chan viewBuild, len(manifests))
+	for k := range out {
+		out[k] = make(chan viewBuild, 1)
+	}
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for w := 0; w < 2; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := range next {
+				code, _, errOut := runCLI("build", manifests[k], "--quiet")
+				out[k] <- viewBuild{code, errOut}
+			}
+		}()
+	}
+	go func() {
+		defer close(next)
+		for k := range manifests {
+			select {
+			case next <- k:
+			case <-stop:
+				return
+			}
+		}
+	}()
+	t.Cleanup(func() {
+		close(stop)
+		wg.Wait()
+	})
+	return out
 }
 
 // TestBrowserExploreReference is TestBrowserExplore's equality on the
@@ -466,6 +532,7 @@ func compareViews(t *testing.T, page, built *browser, url string, n int, metrics
 // page against restricted builds, for 50 random views on nDCG@10 and
 // HitRate@10 (8 under EVALBOOK_EXPLORE_QUICK).
 func TestBrowserExploreReference(t *testing.T) {
+	t.Parallel()
 	requireExploreAsset(t)
 	ref, err := filepath.Abs(filepath.Join(repoRoot(t), "..", "shared", "reference", "shevchenko2024", "agg_metrics.csv"))
 	if err != nil {
