@@ -807,7 +807,7 @@ func (c *UnitsChunk) Counts() (rows int64, lines int) { return c.rows, c.lines }
 
 // freeBatches is how many batches the build's free list of batches
 // (batchFreeList) keeps.
-const freeBatches = 64
+const freeBatches = 256
 
 // batchFreeList returns the build's free list of batches of unitsBatch
 // rows: every file of every units pass takes its batches there and they
@@ -825,19 +825,41 @@ func (in *Inputs) batchFreeList() chan *UnitsBatchOf {
 
 // BatchPool returns a function that takes a batch from free (batches
 // the sinks are done with) or makes one that goes back there.
+//
+// A batch the sinks just read is in the other core's cache, and writing
+// it again moves every line of it back, row by row: on the project's
+// 2-vCPU machine that store took 1.95 s of a 1 GB file's 5 s of CPU. So
+// past its first coolAfter rows, the longer a file, the more batches are
+// left to cool in free before one is taken again (one for every eight
+// taken, up to coolBytes of them): a small file reuses what it finds, a
+// large one spends up to coolBytes more memory (the Parquet twin of the 1 GB study: 4.0–4.3 s of CPU
+// against 5.0–5.2 s, peak memory 45 against 40 MiB).
 func BatchPool(free chan *UnitsBatchOf, rows int) func() *UnitsBatchOf {
+	rows = max(rows, 1)
+	maxCool := min(coolBytes/(rows*int(unsafe.Sizeof(BatchRow{}))), cap(free)/2)
+	var taken atomic.Int64 // the range workers share one pool
 	return func() *UnitsBatchOf {
-		select {
-		case b := <-free:
-			b.reset()
-			return b
-		default:
-			b := newBatchOf(rows)
-			b.Home = free
-			return b
+		cool := min(max(int(taken.Add(1))-coolAfter/rows, 0)/8, maxCool)
+		if len(free) > cool {
+			select {
+			case b := <-free:
+				b.reset()
+				return b
+			default:
+			}
 		}
+		b := newBatchOf(rows)
+		b.Home = free
+		return b
 	}
 }
+
+// coolBytes is how much batch memory a long file's reader leaves to cool
+// (BatchPool), once it has read coolAfter rows.
+const (
+	coolBytes = 2 << 20
+	coolAfter = 1 << 20
+)
 
 // cutRanges cuts a file's data into ranges of about in.chunkBytes at line
 // ends and hands each to the workers (todo) and, in file order, to the
