@@ -163,16 +163,20 @@ func benchReadUnits(path string) (int, error) {
 	return n, nil
 }
 
+// unitsStudy writes and loads a study of one units file beside it.
+func unitsStudy(path string) (*manifest.Study, error) {
+	manifestPath := filepath.Join(filepath.Dir(path), "study.toml")
+	text := fmt.Sprintf("title = \"b\"\n[inputs]\nunits = %q\n", filepath.Base(path))
+	if err := os.WriteFile(manifestPath, []byte(text), 0o644); err != nil {
+		return nil, err
+	}
+	return manifest.LoadStudy(manifestPath, kinds.Kinds())
+}
+
 // benchLoadUnits reads a units file through the real loader
 // (inputs.units over a one-file study), interning and all.
 func benchLoadUnits(path string) (int, error) {
-	dir := filepath.Dir(path)
-	manifestPath := filepath.Join(dir, "study.toml")
-	text := fmt.Sprintf("title = \"b\"\n[inputs]\nunits = %q\n", filepath.Base(path))
-	if err := os.WriteFile(manifestPath, []byte(text), 0o644); err != nil {
-		return 0, err
-	}
-	s, err := manifest.LoadStudy(manifestPath, kinds.Kinds())
+	s, err := unitsStudy(path)
 	if err != nil {
 		return 0, err
 	}
@@ -199,13 +203,7 @@ func (s *benchCountSink) Seen(string, string)                {}
 // benchPassUnits reads a units file through the units pass of a build
 // (a sink per metric) and returns the number of values the sinks got.
 func benchPassUnits(path string) (int, error) {
-	dir := filepath.Dir(path)
-	manifestPath := filepath.Join(dir, "study.toml")
-	text := fmt.Sprintf("title = \"b\"\n[inputs]\nunits = %q\n", filepath.Base(path))
-	if err := os.WriteFile(manifestPath, []byte(text), 0o644); err != nil {
-		return 0, err
-	}
-	s, err := manifest.LoadStudy(manifestPath, kinds.Kinds())
+	s, err := unitsStudy(path)
 	if err != nil {
 		return 0, err
 	}
