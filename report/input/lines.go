@@ -238,3 +238,26 @@ func (l *Lines) FieldCount(fields [][]byte, want, header int, delim byte) error 
 // bytes (0: DefaultMaxDecompressed; negative: no cap): a read past it
 // fails with the message naming the cap (--max-decompressed).
 func CapDecompressed(r io.Reader, max int64) io.Reader { return capDecompressed(r, max) }
+
+// OrderNames puts the names of seen that declared lists first, in
+// declared order, then the others in the order seen: the datasets a
+// manifest names come in its order wherever they are read.
+func OrderNames(declared, seen []string) []string {
+	present := make(map[string]bool, len(seen))
+	for _, d := range seen {
+		present[d] = true
+	}
+	out := make([]string, 0, len(seen))
+	for _, d := range declared {
+		if present[d] {
+			out = append(out, d)
+			delete(present, d)
+		}
+	}
+	for _, d := range seen {
+		if present[d] {
+			out = append(out, d)
+		}
+	}
+	return out
+}

@@ -7,6 +7,7 @@ package load
 import (
 	"strings"
 
+	"github.com/evalbook/evalbook/report/input"
 	"github.com/evalbook/evalbook/report/load/engines"
 )
 
@@ -83,22 +84,4 @@ func (c *Config) MetricMax(metric string) (max float64, at string, ok bool) {
 
 // OrderDatasets puts datasets named in the manifest first, in manifest
 // order, then the others in the order seen.
-func (c *Config) OrderDatasets(seen []string) []string {
-	present := map[string]bool{}
-	for _, d := range seen {
-		present[d] = true
-	}
-	out := make([]string, 0, len(seen))
-	for _, d := range c.Datasets {
-		if present[d] {
-			out = append(out, d)
-			delete(present, d)
-		}
-	}
-	for _, d := range seen {
-		if present[d] {
-			out = append(out, d)
-		}
-	}
-	return out
-}
+func (c *Config) OrderDatasets(seen []string) []string { return input.OrderNames(c.Datasets, seen) }

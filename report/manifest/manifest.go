@@ -1013,23 +1013,11 @@ func Slug(s string) string {
 // OrderDatasets puts datasets named in the manifest first, in manifest
 // order, then the others in the order seen.
 func (s *Study) OrderDatasets(seen []string) []string {
-	present := map[string]bool{}
-	for _, d := range seen {
-		present[d] = true
+	declared := make([]string, len(s.Datasets))
+	for i, d := range s.Datasets {
+		declared[i] = d.Name
 	}
-	out := make([]string, 0, len(seen))
-	for _, d := range s.Datasets {
-		if present[d.Name] {
-			out = append(out, d.Name)
-			delete(present, d.Name)
-		}
-	}
-	for _, d := range seen {
-		if present[d] {
-			out = append(out, d)
-		}
-	}
-	return out
+	return input.OrderNames(declared, seen)
 }
 
 // MetricMax is the upper bound a [[metrics]] entry (the i-th) declares
