@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
+	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -76,5 +79,45 @@ func TestCDDiagramHeightGrowsWithMethods(t *testing.T) {
 	big := NewCDDiagram(make([]string, 20), make([]float64, 20), 0.5, [][2]int{{0, 3}}, nil)
 	if !(big.Height() > small.Height()) {
 		t.Error("height does not grow")
+	}
+}
+
+// TestCDAxisRanks: both drawings of a critical-difference diagram mark
+// the rank axis at the ranks 1 … k only, from the one spec: the
+// interactive chart was labelled 0 … k+1 (its axis's range, which leaves
+// room for the names) while the static diagram is labelled 1 … k.
+func TestCDAxisRanks(t *testing.T) {
+	t.Parallel()
+	r := cdResult(t, true)
+	figs, err := CriticalDifference("cd", "CD", r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type axis struct {
+		AxisLabel struct{ CustomValues []float64 } `json:"axisLabel"`
+		AxisTick  struct{ CustomValues []float64 } `json:"axisTick"`
+	}
+	var opt struct {
+		XAxis axis `json:"xAxis"` // one panel: one axis
+	}
+	if err := json.Unmarshal(figs[0].Chart, &opt); err != nil {
+		t.Fatal(err)
+	}
+	var want []float64
+	for v := 1; v <= len(r.Methods); v++ {
+		want = append(want, float64(v))
+	}
+	if !slices.Equal(opt.XAxis.AxisLabel.CustomValues, want) || !slices.Equal(opt.XAxis.AxisTick.CustomValues, want) {
+		t.Fatalf("chart's rank axis %+v, want labels and ticks at %v", opt.XAxis, want)
+	}
+	// the static diagram's axis labels: the texts that are whole numbers
+	var static []float64
+	for _, m := range regexp.MustCompile(`>(-?\d+)</text>`).FindAllStringSubmatch(string(figs[0].SVG), -1) {
+		v, _ := strconv.ParseFloat(m[1], 64)
+		static = append(static, v)
+	}
+	slices.Sort(static)
+	if !slices.Equal(static, want) {
+		t.Errorf("static diagram's rank labels %v, want %v", static, want)
 	}
 }

@@ -107,6 +107,11 @@ func cdSpec(r *significance.CriticalDifferenceResult, cliques, dashed [][2]int, 
 	rows := max(left, k-left)
 	ymax := y + float64(rows)*0.8
 	pn := Panel{X: NewAxis("mean rank").Fixed(0, hi+1), Y: NewAxis("").Fixed(-1.5, ymax+0.3)}
+	// ranks run from 1 to k: the axis is marked there only, as the
+	// static diagram's (the range past them is room for the names)
+	for v := 1.0; v <= hi; v++ {
+		pn.X.Ticks = append(pn.X.Ticks, v)
+	}
 	pn.X.Top = true
 	pn.Y.Hidden, pn.Y.Inverse = true, true
 	if cd := r.CriticalDifference; cd > 0 && analyses.Finite(cd) {

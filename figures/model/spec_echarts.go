@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"image/color"
 	"math"
+	"slices"
 	"strconv"
 )
 
@@ -225,6 +226,13 @@ func echartsAxis(a Axis, grid int, vertical bool) map[string]any {
 		if !round(a.Max) {
 			label["showMaxLabel"] = false
 		}
+	}
+	if len(a.Ticks) > 0 {
+		// the spec's ticks are the only ones, labelled and marked where
+		// the static figure puts them (ECharts' customValues)
+		ticks := slices.Clone(a.Ticks)
+		label = map[string]any{"customValues": ticks}
+		ax["axisTick"] = map[string]any{"customValues": ticks}
 	}
 	if len(label) > 0 {
 		ax["axisLabel"] = label
