@@ -388,7 +388,7 @@ func TestToolIDReadsNoBinary(t *testing.T) {
 }
 
 // TestCacheRemovesOldLayout: the entries of the cache's first layout
-// (<id>-<24 hex>.json beside hashes.json) are never read any more, and
+// (<id>-<24 hex>.json beside the hash store) are never read any more, and
 // would have stayed for good outside the bound; the first build that
 // writes removes them — only files that begin as those entries did.
 func TestCacheRemovesOldLayout(t *testing.T) {
@@ -411,8 +411,8 @@ func TestCacheRemovesOldLayout(t *testing.T) {
 	if _, err := os.Stat(other); err != nil {
 		t.Errorf("a file that is not an entry was removed: %v", err)
 	}
-	if _, err := os.Stat(filepath.Join(cacheDir, "hashes.json")); err != nil {
-		t.Errorf("hashes.json: %v", err)
+	if _, err := os.Stat(filepath.Join(cacheDir, "hashes.tsv")); err != nil {
+		t.Errorf("hashes.tsv: %v", err)
 	}
 }
 

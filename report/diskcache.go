@@ -120,7 +120,7 @@ func (f frozenHighlighted) Highlight() string { return *f.e.Highlight }
 // them.
 type diskStore struct {
 	dir  string // <cache dir>/v2
-	root string // the cache dir (hashes.json, entries of older layouts)
+	root string // the cache dir (hashes.tsv, entries of older layouts)
 	max  int64
 	tool string
 	warn io.Writer
