@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"io"
 	"maps"
@@ -307,7 +308,21 @@ func (h *HashStore) Save(dir string) {
 		os.Remove(f.Name())
 		return
 	}
-	os.Remove(oldHashStoreFile(dir)) // the JSON of earlier versions, never read now
+	removeOldHashStore(dir)
+}
+
+// removeOldHashStore removes the JSON store of earlier versions, never
+// read now — only a file that is one (a file of that name the store did
+// not write stays).
+func removeOldHashStore(dir string) {
+	b, err := os.ReadFile(oldHashStoreFile(dir))
+	if err != nil {
+		return
+	}
+	var old map[string]hashEntry
+	if json.Unmarshal(b, &old) == nil {
+		os.Remove(oldHashStoreFile(dir))
+	}
 }
 
 // trim drops the least recently used entries past limit, keeping every

@@ -98,6 +98,15 @@ func TestHashStoreFile(t *testing.T) {
 	if _, err := os.Stat(old); !os.IsNotExist(err) {
 		t.Errorf("the old JSON store is still there: %v", err)
 	}
+	// a file of that name that is not a store stays
+	if err := os.WriteFile(old, []byte("mine\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	h.dirty = true
+	h.Save(cache)
+	if b, err := os.ReadFile(old); string(b) != "mine\n" {
+		t.Errorf("a hashes.json the store did not write was removed or changed: %q, %v", b, err)
+	}
 	g := LoadHashStore(cache)
 	if !maps.Equal(g.known, h.known) {
 		t.Fatalf("loaded %v\nwant %v", g.known, h.known)
