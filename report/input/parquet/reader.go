@@ -159,9 +159,9 @@ type pqLeaf struct {
 	icache   []pqIntText
 	fileRows int64 // rows the file declares
 	// bigs are the INT64 values of the batch a float64 cannot hold,
-	// whose numbers are NaN (parquet_exact.go).
+	// whose numbers are NaN (exact.go).
 	bigs []pqBig
-	// Read by columns (parquet_columns.go), a text column keeps the
+	// Read by columns (columns.go), a text column keeps the
 	// dictionary index of each row of the batch (bix, -1: none) when
 	// wantIx; dictGen counts the dictionaries loaded. lazy: the text of
 	// a row from the dictionary, and the placeholder of a value column,

@@ -658,7 +658,7 @@ func fuzzParquetRows(data []byte) (err error) {
 	return nil
 }
 
-func TestIsParquet(t *testing.T) {
+func TestIs(t *testing.T) {
 	t.Parallel()
 	for path, want := range map[string]bool{"a.parquet": true, "A.PARQUET": true, "x/evalrs_2022_submissions.parquet.snappy": true,
 		"a.parquet.zstd": true, "a.csv": false, "a.parquet.csv": false, "a.parquet.gz": false, "parquet": false} {
