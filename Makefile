@@ -70,14 +70,12 @@ explore-wasm:
 build: assets
 	$(GO) build -trimpath -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/evalbook
 
-# dist: release archives for linux and darwin on amd64 and arm64,
-# each the binary (assets embedded, -trimpath, the version stamped, no
-# cgo) with README.md and LICENSE-like notes, packed reproducibly (names
-# sorted, owner 0, time of the last commit, gzip without a name or time);
-# dist/SHA256SUMS lists them. Two runs on one commit give the same bytes
-# (make dist-check builds twice and compares, then builds the demo with
-# the linux/amd64 binary on a PATH without npm).
-DIST_TARGETS := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 windows/arm64
+# dist: release archives for linux, darwin and windows on amd64 and
+# arm64, each the binary (assets embedded, -trimpath, the version
+# stamped, no cgo) with README.md, packed reproducibly (names sorted,
+# owner 0, time of the last commit, gzip without a name or time);
+# dist/SHA256SUMS lists them. DIST_TARGETS=linux/amd64 builds one.
+DIST_TARGETS ?= linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 windows/arm64
 DIST_TIME    := $(shell git log -1 --format=%ct 2>/dev/null || echo 0)
 dist: assets
 	@test -s $(ECHARTS) || { echo "dist needs the embedded chart library: install npm (make assets)" >&2; exit 1; }
@@ -93,16 +91,54 @@ dist: assets
 	done
 	@cd dist && sha256sum *.tar.gz > SHA256SUMS && cat SHA256SUMS
 
+# dist-check: the release's acceptance, failing on any miss. `make dist`
+# twice gives byte-identical archives: the second build runs with an
+# empty GOCACHE, so the build cache cannot hand the first build's
+# packages back (the Explore page's wasm, embedded in the binary, is
+# compiled again too). The linux/amd64 archive's binary builds the demo
+# with interactive charts and the Explore page with nothing on its PATH
+# (no npm, no Go), and `evalbook version` prints the stamped version and
+# the embedded assets' versions (themes/assets/versions.txt).
+#
+# .ci/run runs it with DIST_TARGETS=linux/amd64 (the other targets build
+# the same source for another GOOS/GOARCH; `make lint` builds windows and
+# darwin) and DIST_CHECK_GOCACHE=shared: an empty cache recompiles the
+# standard library and every dependency, about 290 CPU seconds, which
+# CI's time cannot hold. With the shared cache the second build still
+# links the binary and the wasm again and packs the archive again (a
+# time stamped in the ldflags fails it); what it takes from the cache
+# are compiled packages, keyed by the hash of all their inputs, which
+# the Go toolchain compiles reproducibly.
+DIST_CHECK_GOCACHE ?= empty
 dist-check:
-	@$(MAKE) --no-print-directory dist >/dev/null && mv dist dist.first
+	@case " $(DIST_TARGETS) " in *" linux/amd64 "*) ;; *) echo "dist-check runs the linux/amd64 binary: put linux/amd64 in DIST_TARGETS" >&2; exit 1;; esac
 	@$(MAKE) --no-print-directory dist >/dev/null
-	@cmp dist/SHA256SUMS dist.first/SHA256SUMS && echo "dist: two builds are byte-identical" || { diff dist/SHA256SUMS dist.first/SHA256SUMS; rm -rf dist.first; exit 1; }
-	@rm -rf dist.first
-	@set -e; tmp=$$(mktemp -d); tar -C $$tmp -xzf dist/evalbook-$(VERSION)-linux-amd64.tar.gz; \
-		$(GO) run ./sites/demo/gen $$tmp/demo $(DEMO)/manifest.d >/dev/null; \
-		mkdir $$tmp/nopath; env -i PATH=$$tmp/nopath HOME=$$tmp $$tmp/evalbook-$(VERSION)-linux-amd64/evalbook build $$tmp/demo --quiet --no-cache; \
-		test -s $$tmp/demo/site/assets/echarts.min.js && grep -q 'class="echart"' $$tmp/demo/site/*.html && echo "dist: the linux/amd64 binary built the demo with interactive charts, with nothing on its PATH (no npm, no Go)"; \
-		$$tmp/evalbook-$(VERSION)-linux-amd64/evalbook version; rm -rf $$tmp
+	@rm -rf dist.first && mv dist dist.first
+	@case "$(DIST_CHECK_GOCACHE)" in \
+	empty) cache=$$(mktemp -d) && trap 'rm -rf $$cache' EXIT && GOCACHE=$$cache $(MAKE) --no-print-directory dist >/dev/null;; \
+	shared) $(MAKE) --no-print-directory dist >/dev/null;; \
+	*) echo "DIST_CHECK_GOCACHE is empty (the default) or shared, not $(DIST_CHECK_GOCACHE)" >&2; exit 1;; \
+	esac
+	@if cmp -s dist.first/SHA256SUMS dist/SHA256SUMS; then \
+		rm -rf dist.first; echo "dist: two builds are byte-identical (the second with the $(DIST_CHECK_GOCACHE) build cache): $(DIST_TARGETS)"; \
+	else \
+		echo "dist: two builds of the same commit differ (first, then second):" >&2; diff dist.first/SHA256SUMS dist/SHA256SUMS >&2 || true; rm -rf dist.first; exit 1; \
+	fi
+	@set -e; tmp=$$(mktemp -d); trap 'rm -rf $$tmp' EXIT; \
+	name=evalbook-$(VERSION)-linux-amd64; bin=$$tmp/$$name/evalbook; \
+	tar -C $$tmp -xzf dist/$$name.tar.gz; \
+	$(GO) run ./sites/demo/gen $$tmp/demo $(DEMO)/manifest.d >/dev/null; \
+	mkdir $$tmp/nopath; \
+	env -i PATH=$$tmp/nopath HOME=$$tmp $$bin build $$tmp/demo --quiet --no-cache; \
+	test -s $$tmp/demo/site/assets/echarts.min.js || { echo "dist: the archive's binary built the demo without its chart library" >&2; exit 1; }; \
+	grep -q 'class="echart"' $$tmp/demo/site/*.html || { echo "dist: the demo built by the archive's binary has no interactive chart" >&2; exit 1; }; \
+	test -s $$tmp/demo/site/explore.html || { echo "dist: the demo built by the archive's binary has no Explore page" >&2; exit 1; }; \
+	echo "dist: the linux/amd64 binary built the demo with interactive charts and the Explore page, with nothing on its PATH (no npm, no Go)"; \
+	out=$$(env -i PATH=$$tmp/nopath $$bin version); echo "$$out"; \
+	want="evalbook $(VERSION)"; \
+	[ "$$(echo "$$out" | sed -n 1p)" = "$$want" ] || { echo "dist: evalbook version does not print \"$$want\"" >&2; exit 1; }; \
+	want="assets: $$(paste -sd, $(ASSET_VERSIONS) | sed 's/,/, /g')"; \
+	echo "$$out" | grep -qxF "$$want" || { echo "dist: evalbook version does not print \"$$want\"" >&2; exit 1; }
 
 demo: build
 	$(GO) run ./sites/demo/gen $(DEMO)

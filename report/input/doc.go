@@ -23,8 +23,9 @@
 //  2. HashStore (step 2): content hashes of input files, re-hashed only
 //     when a file's identity (size, times, inode, device) changed; Stamp
 //     for serve's watch list; SHA256File.
-//  3. TableReader (step 3): the CSV/TSV tokenizer, Parquet, gzip with
-//     a decompressed-size cap, strict number parsing and
+//  3. TableReader (step 3): the CSV/TSV tokenizer, Parquet (through
+//     report/input/parquet, below this package), gzip with a
+//     decompressed-size cap, strict number parsing and
 //     positioned errors (InputError). Like 1 and 2 it depends on nothing
 //     in report.
 //  4. The layer itself (step 4): the per-build state and its per-analysis
@@ -53,5 +54,6 @@
 // TableReader that the parallel units pass uses (DataRange, Section,
 // LineEndAfter, LinesRead, SetRows, SetOutside), OpenRegular (also used
 // to read the manifest), and the message helpers every reader shares
-// (Errorf, Quote, Clip, BadName, SuggestColumn).
+// (Errorf, Quote, Clip, BadName; a missing column's did-you-mean is
+// parquet.SuggestColumn, which the Parquet reader gives too).
 package input

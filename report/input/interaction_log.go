@@ -9,6 +9,7 @@ import (
 
 	"github.com/evalbook/evalbook/analyses"
 	"github.com/evalbook/evalbook/analyses/datasets"
+	"github.com/evalbook/evalbook/report/input/parquet"
 )
 
 // ReadInteractionLog streams a dataset's interaction log (user, item and
@@ -19,7 +20,7 @@ func ReadInteractionLog(t *TableReader, dataset string, p datasets.Preprocessing
 	col := func(name string) (int, error) {
 		i := t.Col(name)
 		if i < 0 {
-			return -1, Errorf(t.File, 1, "dataset %q: the interaction log has no %q column (header: %s; want user,item[,rating][,timestamp])%s", dataset, name, strings.Join(t.Header, ","), SuggestColumn(name, t.Header))
+			return -1, Errorf(t.File, 1, "dataset %q: the interaction log has no %q column (header: %s; want user,item[,rating][,timestamp])%s", dataset, name, strings.Join(t.Header, ","), parquet.SuggestColumn(name, t.Header))
 		}
 		return i, nil
 	}

@@ -18,6 +18,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/evalbook/evalbook/analyses"
+	"github.com/evalbook/evalbook/report/input/parquet"
 )
 
 // TableReader streams the records of a CSV or TSV file (optionally .gz),
@@ -44,7 +45,7 @@ type TableReader struct {
 	plain   bool     // CSV or TSV without missing markers: Float's fast path
 	// rangeGap: HashRange was handed a range past what the hash has
 	rangeGap bool
-	pq       *ParquetReader // .parquet: every method delegates to it
+	pq       *parquet.Reader // .parquet: every method delegates to it
 	// outside marks a file outside the study directory (allow_outside):
 	// a missing column does not quote its header, which for a file that
 	// is no table (../../etc/passwd) is its first line.
@@ -78,8 +79,8 @@ func openTable(path, display string, mapping map[string]string, maxDecompressed 
 	if err := checkRegular(path, display); err != nil {
 		return nil, err
 	}
-	if IsParquet(path) {
-		p, err := OpenParquet(path, display, mapping)
+	if parquet.Is(path) {
+		p, err := parquet.Open(path, display, mapping)
 		if err != nil {
 			return nil, err
 		}
@@ -164,7 +165,7 @@ func (t *TableReader) start(br *bufio.Reader, tsv bool, mapping map[string]strin
 		if i, ok := t.cols[strings.ToLower(have)]; ok {
 			t.cols[strings.ToLower(want)] = i
 		} else {
-			return Errorf(t.File, 1, "no column %s (mapped from %q)%s", Quote(have), want, SuggestColumn(have, t.Header))
+			return Errorf(t.File, 1, "no column %s (mapped from %q)%s", Quote(have), want, parquet.SuggestColumn(have, t.Header))
 		}
 	}
 	return nil
@@ -176,7 +177,7 @@ func (t *TableReader) start(br *bufio.Reader, tsv bool, mapping map[string]strin
 func (t *TableReader) checkHeader() error {
 	at := func(i int, format string, args ...any) error {
 		if t.pq != nil {
-			return &ParquetError{File: t.File, Msg: fmt.Sprintf("column %d: ", i+1) + fmt.Sprintf(format, args...)}
+			return &parquet.Error{File: t.File, Msg: fmt.Sprintf("column %d: ", i+1) + fmt.Sprintf(format, args...)}
 		}
 		line, col := t.csv.FieldPos(i)
 		return &InputError{File: t.File, Line: line, Col: col, Msg: fmt.Sprintf(format, args...)}
@@ -432,17 +433,7 @@ func (t *TableReader) Require(name string) (int, error) {
 	if t.outside {
 		return -1, Errorf(t.File, 1, "no column %q (the header of a file outside the study directory is not shown)", name)
 	}
-	return -1, Errorf(t.File, 1, "no column %q (header: %s)%s", name, Clip(strings.Join(t.Header, ",")), SuggestColumn(name, t.Header))
-}
-
-// SuggestColumn returns a did-you-mean hint for a column name missing
-// from a header (compared without case), or "".
-func SuggestColumn(name string, header []string) string {
-	lower := make([]string, len(header))
-	for i, h := range header {
-		lower[i] = strings.ToLower(h)
-	}
-	return analyses.DidYouMean(strings.ToLower(name), lower)
+	return -1, Errorf(t.File, 1, "no column %q (header: %s)%s", name, Clip(strings.Join(t.Header, ",")), parquet.SuggestColumn(name, t.Header))
 }
 
 // Next returns the next record, or io.EOF. The slice is reused. A record
@@ -640,7 +631,7 @@ func (t *TableReader) pqFloat(col int) (float64, bool, error) {
 	if len(t.missing) > 0 && t.isMissing(t.rec[col]) {
 		return 0, false, nil
 	}
-	if t.pq.leaves[col].conv == pqString {
+	if t.pq.Text(col) {
 		s := t.rec[col]
 		if s == "" {
 			return 0, false, nil
@@ -1378,4 +1369,23 @@ func (t *TableReader) LineEndAfter(off, size int64) int64 {
 		pos += int64(n)
 	}
 	return size
+}
+
+// ParquetColumns returns the Parquet reader of t for reading by columns
+// (NextColumns), or nil when t is not a Parquet file or has missing
+// markers (SetMissing: they compare with each cell's text, which only
+// the row reader keeps).
+func (t *TableReader) ParquetColumns() *parquet.Reader {
+	if t.pq == nil || len(t.missing) > 0 {
+		return nil
+	}
+	return t.pq
+}
+
+// SeekRow makes row k of the batch the current row of t (read by
+// NextColumns), as Next would: Errorf, Float, Line and Rows refer to it.
+// It returns the row's record, which the next SeekRow reuses.
+func (t *TableReader) SeekRow(k int) []string {
+	t.rec = t.pq.Seek(k)
+	return t.rec
 }

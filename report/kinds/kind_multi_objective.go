@@ -22,7 +22,7 @@ func multiObjectiveKind() Kind {
 	return NewKind("multi_objective", "Pareto fronts, fitted trade-offs against a base metric and one score with stated importance; the EvalRS 2022 score beside it (Chia et al. 2023)", runMultiObjective)
 }
 
-// moTable is the method set *input.TableReader and *input.ParquetReader share.
+// moTable is the method set *input.TableReader and *parquet.Reader share.
 type moTable interface {
 	Col(name string) int
 	Require(name string) (int, error)

@@ -19,6 +19,7 @@ import (
 
 	"github.com/evalbook/evalbook/analyses"
 	"github.com/evalbook/evalbook/report/input"
+	"github.com/evalbook/evalbook/report/input/parquet"
 	"github.com/evalbook/evalbook/report/input/runs"
 	"github.com/evalbook/evalbook/report/manifest"
 )
@@ -135,7 +136,7 @@ func offlineExpandEntries(job *Job, key string, v any) ([]offlineFile, error) {
 // offlineTabular reports whether a file is read through TableReader: a
 // Parquet file, or a table with a column mapping.
 func offlineTabular(f offlineFile) bool {
-	return input.IsParquet(f.path) || len(f.columns) > 0
+	return parquet.Is(f.path) || len(f.columns) > 0
 }
 
 // offlineOpenRun opens a run or predictions file, checked and recorded.
@@ -147,7 +148,7 @@ func offlineOpenRun(job *Job, o formatOption, f offlineFile, predictions bool) (
 	if !offlineTabular(f) {
 		return job.Inputs.OpenRun(f.path, f.display, format, predictions)
 	}
-	if format == runs.FormatTREC && !input.IsParquet(f.path) {
+	if format == runs.FormatTREC && !parquet.Is(f.path) {
 		return nil, fmt.Errorf("%s: columns map the columns of a table; a TREC file has fixed fields (qid Q0 docno rank score tag)", f.display)
 	}
 	if err := job.Inputs.CheckFile(f.path); err != nil {
@@ -162,7 +163,7 @@ func offlineScanTruth(job *Job, o formatOption, f offlineFile, fn func(user, ite
 	if !offlineTabular(f) {
 		return job.Inputs.ScanTruth(f.path, f.display, runs.FormatOf(f.path, o.format()), fn)
 	}
-	if runs.FormatOf(f.path, o.format()) == runs.FormatTREC && !input.IsParquet(f.path) {
+	if runs.FormatOf(f.path, o.format()) == runs.FormatTREC && !parquet.Is(f.path) {
 		return 0, fmt.Errorf("%s: columns map the columns of a table; TREC qrels have fixed fields (qid iter docno level)", f.display)
 	}
 	if err := job.Inputs.CheckFile(f.path); err != nil {

@@ -16,6 +16,7 @@ import (
 	"github.com/evalbook/evalbook/analyses/offline"
 
 	"github.com/evalbook/evalbook/report/input"
+	"github.com/evalbook/evalbook/report/input/parquet"
 	"github.com/evalbook/evalbook/report/input/runs"
 	"github.com/evalbook/evalbook/report/load/engines"
 )
@@ -324,7 +325,7 @@ func (in *Inputs) OpenMapped(path string, mapping map[string]string) (*input.Tab
 // it is hashed as it is parsed instead of in a read of its own, and
 // pinned when it is closed (finishHash).
 func (in *Inputs) openHashing(path string, mapping map[string]string) (*input.TableReader, error) {
-	return in.openTable(path, mapping, !input.IsParquet(path) && !in.sumKnown(path))
+	return in.openTable(path, mapping, !parquet.Is(path) && !in.sumKnown(path))
 }
 
 func (in *Inputs) openTable(path string, mapping map[string]string, hashing bool) (*input.TableReader, error) {

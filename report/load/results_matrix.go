@@ -10,6 +10,7 @@ import (
 
 	"github.com/evalbook/evalbook/analyses"
 	"github.com/evalbook/evalbook/report/input"
+	"github.com/evalbook/evalbook/report/input/parquet"
 )
 
 // The matrix form of a results file (layout = "matrix" on its input
@@ -49,7 +50,7 @@ func (in *Inputs) readMatrixRows(t *input.TableReader, e Entry, mf input.Match, 
 		line, _ := t.Pos(f.dcol)
 		if at, dup := first[dataset]; dup {
 			where := fmt.Sprintf("%s:%d", t.File, at)
-			if input.IsParquet(t.File) {
+			if parquet.Is(t.File) {
 				where = fmt.Sprintf("row %d", at)
 			}
 			return t.Errorf(f.dcol, "dataset %s has a second row (the first at %s): a matrix gives each dataset one row", input.Quote(dataset), where)

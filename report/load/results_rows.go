@@ -6,6 +6,7 @@ import (
 
 	"github.com/evalbook/evalbook/analyses"
 	"github.com/evalbook/evalbook/report/input"
+	"github.com/evalbook/evalbook/report/input/parquet"
 )
 
 // resultsRule is the duplicate rule of a results file: its rows are runs
@@ -56,7 +57,7 @@ func resultsRowError(t *input.TableReader, col int, err error) error {
 // sourceString names a place of an input file: "file:line" (Parquet:
 // "file row N").
 func sourceString(s analyses.Source) string {
-	if input.IsParquet(s.File) {
+	if parquet.Is(s.File) {
 		return fmt.Sprintf("%s row %d", s.File, s.Line)
 	}
 	return fmt.Sprintf("%s:%d", s.File, s.Line)
@@ -67,7 +68,7 @@ func sourceString(s analyses.Source) string {
 // and a study whose values silently miss a file reports the wrong
 // comparison, so it is an error at the header's line.
 func noRowsError(t *input.TableReader) error {
-	if input.IsParquet(t.File) {
+	if parquet.Is(t.File) {
 		return fmt.Errorf("%s: no rows: a results file must hold at least one row of values", t.File)
 	}
 	return input.Errorf(t.File, 1, "no rows after the header: a results file must hold at least one row of values (an export that stopped early?)")

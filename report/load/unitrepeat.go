@@ -51,6 +51,7 @@ import (
 
 	"github.com/evalbook/evalbook/analyses/meta"
 	"github.com/evalbook/evalbook/report/input"
+	"github.com/evalbook/evalbook/report/input/parquet"
 	"github.com/evalbook/evalbook/report/load/engines"
 )
 
@@ -165,7 +166,7 @@ func (in *Inputs) newRepeatCheck(ps []*PassSink, groups []*UnitsGroup) *repeatCh
 		for _, j := range g.Files {
 			if st, err := os.Stat(j.mf.Path); err == nil {
 				n := st.Size() / 24 // a row of a units file: 24 bytes or so
-				if input.IsParquet(j.mf.Path) || strings.HasSuffix(strings.ToLower(j.mf.Path), ".gz") {
+				if parquet.Is(j.mf.Path) || strings.HasSuffix(strings.ToLower(j.mf.Path), ".gz") {
 					n *= 4
 				}
 				c.rows += n
@@ -565,7 +566,7 @@ func (c *repeatCheck) report(s *repeatSlot, u, file string, line int64, firstFil
 // repeatError is the error of a unit id at file:line whose first value
 // is at firstFile:firstLine.
 func repeatError(unit, method, dataset, file string, line int64, firstFile string, firstLine int64) error {
-	if input.IsParquet(file) { // its places are rows, as its other errors say
+	if parquet.Is(file) { // its places are rows, as its other errors say
 		first := fmt.Sprintf("%s: row %d", firstFile, firstLine)
 		if firstFile == file {
 			first = fmt.Sprintf("row %d", firstLine)

@@ -1,7 +1,7 @@
 package load
 
 // The units pass reads a Parquet units file by columns: each batch of
-// rows is decoded column by column (input.ParquetReader.NextColumns) and
+// rows is decoded column by column (parquet.Reader.NextColumns) and
 // its values go into the batch of the sinks straight from the typed
 // columns, without a record of strings per row in between.
 //
@@ -25,6 +25,7 @@ import (
 	"strings"
 
 	"github.com/evalbook/evalbook/report/input"
+	"github.com/evalbook/evalbook/report/input/parquet"
 )
 
 // pqResolved is a name met in a column: what the record path made of it.
@@ -36,10 +37,10 @@ type pqResolved struct {
 
 // pqNameCol resolves the cells of one name column of a batch.
 type pqNameCol struct {
-	col int                  // -1: the file's constant name
-	pq  *input.ParquetReader // the batch's cells
-	ix  []int32              // the batch's dictionary indexes (nil: none)
-	gen uint64               // the dictionary res is for
+	col int             // -1: the file's constant name
+	pq  *parquet.Reader // the batch's cells
+	ix  []int32         // the batch's dictionary indexes (nil: none)
+	gen uint64          // the dictionary res is for
 	res []pqResolved
 	// the constant (col < 0), or the last name met outside a dictionary
 	// (raw: its cell)
@@ -48,7 +49,7 @@ type pqNameCol struct {
 }
 
 // batch takes the column's cells and dictionary indexes of a batch.
-func (c *pqNameCol) batch(pq *input.ParquetReader) {
+func (c *pqNameCol) batch(pq *parquet.Reader) {
 	if c.col < 0 {
 		return
 	}
@@ -161,7 +162,7 @@ func (in *Inputs) readUnitsParquet(f *unitsFile, o *unitsOut) (handled bool, err
 type pqBatch struct {
 	f                       *unitsFile
 	o                       *unitsOut
-	pq                      *input.ParquetReader
+	pq                      *parquet.Reader
 	vcols                   []int
 	file                    string
 	dataset, method, metric *pqNameCol // metric: nil for a wide file

@@ -1,5 +1,5 @@
 //go:build !race
 
-package input
+package parquet
 
 const raceEnabled = false

@@ -1,4 +1,4 @@
-package input
+package parquet
 
 import (
 	"encoding/binary"

@@ -1,4 +1,4 @@
-package input
+package parquet
 
 import (
 	"math/rand/v2"

@@ -1,4 +1,4 @@
-package input
+package parquet
 
 import (
 	"bytes"
@@ -87,7 +87,7 @@ func TestParquetRunClaimRefused(t *testing.T) {
 }
 
 func readAllParquet(data []byte) (int, error) {
-	p, err := newParquetReader(bytes.NewReader(data), int64(len(data)), "runs.parquet", nil)
+	p, err := newReader(bytes.NewReader(data), int64(len(data)), "runs.parquet", nil)
 	if err != nil {
 		return 0, err
 	}

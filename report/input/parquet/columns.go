@@ -1,11 +1,11 @@
-package input
+package parquet
 
 // Reading a Parquet file by columns. Next hands out a batch's rows one
 // by one after copying every column's cells into a row-major matrix; a
 // loader that knows its columns (the units pass) can instead take the
 // batch column by column — the text of each cell, the dictionary index
 // it came from, the numbers of a value column — and only make a row the
-// current one (SeekRow) when it needs what Next and Float would give for
+// current one (Seek) when it needs what Next and Float would give for
 // that row: an error at its row, a name met for the first time.
 //
 // The batch is decoded exactly as for Next (refill), so a corrupt page is
@@ -14,21 +14,10 @@ package input
 
 import "io"
 
-// ParquetColumns returns the Parquet reader of t for reading by columns
-// (NextColumns), or nil when t is not a Parquet file or has missing
-// markers (SetMissing: they compare with each cell's text, which only
-// the row reader keeps).
-func (t *TableReader) ParquetColumns() *ParquetReader {
-	if t.pq == nil || len(t.missing) > 0 {
-		return nil
-	}
-	return t.pq
-}
-
 // ValueColumns declares columns the caller reads as numbers only: they
 // are value columns from the start (as after a first Float on them), so
 // their numbers are never formatted to text.
-func (p *ParquetReader) ValueColumns(cols ...int) {
+func (p *Reader) ValueColumns(cols ...int) {
 	for _, c := range cols {
 		if c >= 0 && c < len(p.leaves) {
 			l := &p.leaves[c]
@@ -43,10 +32,10 @@ func (p *ParquetReader) ValueColumns(cols ...int) {
 // NextColumns decodes the next batch of rows of the columns read and
 // returns how many it holds, or io.EOF after the last. The rows of the
 // batch before count as read (Rows). No row of the batch is the current
-// one until SeekRow; Cells, DictIndexes and Numbers give the batch's
+// one until Seek; Cells, DictIndexes and Numbers give the batch's
 // columns. A problem in a batch shortens it to the rows before the
 // problem, and the error comes at the next call, as with Next.
-func (p *ParquetReader) NextColumns() (int, error) {
+func (p *Reader) NextColumns() (int, error) {
 	if !p.columnar {
 		p.columnar = true
 		for i := range p.leaves {
@@ -71,7 +60,7 @@ func (p *ParquetReader) NextColumns() (int, error) {
 // Cell returns the text of column col in row k of the batch (for a
 // value column: "" for a null, a placeholder otherwise), as Next would
 // give it.
-func (p *ParquetReader) Cell(col, k int) string {
+func (p *Reader) Cell(col, k int) string {
 	l := &p.leaves[col]
 	if l.wantIx {
 		if ix := l.bix[k]; ix >= 0 {
@@ -89,14 +78,14 @@ func (p *ParquetReader) Cell(col, k int) string {
 // PlainASCII reports whether every non-null cell of text column col in
 // the batch is printable ASCII (from U+0020 to U+007E) cut from a page
 // without a dictionary. false tells nothing.
-func (p *ParquetReader) PlainASCII(col int) bool { return p.leaves[col].ascii }
+func (p *Reader) PlainASCII(col int) bool { return p.leaves[col].ascii }
 
 // DictIndexes returns, for a text column, the dictionary index of each
 // of the batch's rows (-1 for a null or a row of a page without a
 // dictionary) and the dictionary's generation: a cell with the same
 // index under the same generation has the same text. nil for any other
 // column. The slice belongs to the reader.
-func (p *ParquetReader) DictIndexes(col int) (ix []int32, gen uint64) {
+func (p *Reader) DictIndexes(col int) (ix []int32, gen uint64) {
 	l := &p.leaves[col]
 	if !l.fast || l.unread || l.conv != pqString || len(l.bix) < p.n {
 		return nil, 0
@@ -109,7 +98,7 @@ func (p *ParquetReader) DictIndexes(col int) (ix []int32, gen uint64) {
 // A non-null finite number is what Float gives for the row; for a null
 // or any other number (NaN, ±Inf, an integer beyond ±2^53) the caller
 // asks Float, which says what it is.
-func (p *ParquetReader) Numbers(col int) (num []float64, nul []bool, ok bool) {
+func (p *Reader) Numbers(col int) (num []float64, nul []bool, ok bool) {
 	l := &p.leaves[col]
 	if !l.number {
 		return nil, nil, false
@@ -119,13 +108,12 @@ func (p *ParquetReader) Numbers(col int) (num []float64, nul []bool, ok bool) {
 
 // Batch returns the number of the first row of the batch (0-based: the
 // rows before it).
-func (p *ParquetReader) Batch() int64 { return p.base }
+func (p *Reader) Batch() int64 { return p.base }
 
-// SeekRow makes row k of the batch the current row of t (read by
-// NextColumns), as Next would: Errorf, Float, Line and Rows refer to it.
-// It returns the row's record, which the next SeekRow reuses.
-func (t *TableReader) SeekRow(k int) []string {
-	p := t.pq
+// Seek makes row k of the batch (read by NextColumns) the current row,
+// as Next would: Errorf, Float, Line and Rows refer to it. It returns the
+// row's record, which the next Seek reuses.
+func (p *Reader) Seek(k int) []string {
 	p.k = k
 	p.rows = p.base + int64(k) + 1
 	nc := len(p.leaves)
@@ -136,6 +124,10 @@ func (t *TableReader) SeekRow(k int) []string {
 	for i := range rec {
 		rec[i] = p.Cell(i, k)
 	}
-	t.rec = rec
 	return rec
 }
+
+// Text reports whether column col is stored as text (a string column),
+// whose cells a caller parses as it would a CSV cell, rather than as
+// numbers that Float reads.
+func (p *Reader) Text(col int) bool { return p.leaves[col].conv == pqString }

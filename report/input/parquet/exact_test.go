@@ -1,4 +1,4 @@
-package input
+package parquet
 
 import (
 	"fmt"
@@ -57,7 +57,7 @@ func TestParquetExactNumbers(t *testing.T) {
 				opts = append(opts, parquet.DefaultEncoding(&parquet.Plain))
 			}
 			writePQ(t, path, rs, opts...)
-			p, err := OpenParquet(path, "t.parquet", nil)
+			p, err := Open(path, "t.parquet", nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -103,7 +103,7 @@ func TestParquetExactNumbers(t *testing.T) {
 	rs[bad+1].V = 1 << 60
 	path := filepath.Join(t.TempDir(), "t.parquet")
 	writePQ(t, path, rs)
-	p, err := OpenParquet(path, "t.parquet", nil)
+	p, err := Open(path, "t.parquet", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

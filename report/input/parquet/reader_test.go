@@ -1,4 +1,4 @@
-package input
+package parquet
 
 import (
 	"bytes"
@@ -100,7 +100,7 @@ func TestParquetRead(t *testing.T) {
 	// column passed to Float gives pqNumberText from then on, while the
 	// others keep their text.
 	for _, numbers := range []bool{false, true} {
-		p, err := OpenParquet(path, "subs.parquet", map[string]string{"model": "participant_id"})
+		p, err := Open(path, "subs.parquet", map[string]string{"model": "participant_id"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -223,21 +223,21 @@ func TestParquetMalformed(t *testing.T) {
 		name string
 		data []byte
 		path string
-		run  func(p *ParquetReader) error
+		run  func(p *Reader) error
 		want string
 	}{
-		{name: "missing column", path: good, run: func(p *ParquetReader) error { _, err := p.Require("hit_rat"); return err },
+		{name: "missing column", path: good, run: func(p *Reader) error { _, err := p.Require("hit_rat"); return err },
 			want: `good.parquet: column "hit_rat": no such column (columns: participant_id,hit_rate,`},
-		{name: "missing column hint", path: good, run: func(p *ParquetReader) error { _, err := p.Require("hit_rat"); return err },
+		{name: "missing column hint", path: good, run: func(p *Reader) error { _, err := p.Require("hit_rat"); return err },
 			want: `(did you mean "hit_rate"?)`},
-		{name: "wrong type", path: good, run: func(p *ParquetReader) error {
+		{name: "wrong type", path: good, run: func(p *Reader) error {
 			p.Next()
 			_, _, err := p.Float(p.Col("submitted_at"))
 			return err
 		}, want: `good.parquet: row 1, column "submitted_at": wrong type: want a number, the column holds TIMESTAMP`},
-		{name: "text not a number", path: badText, run: func(p *ParquetReader) error { return readAll(p, "hit_rate") },
+		{name: "text not a number", path: badText, run: func(p *Reader) error { return readAll(p, "hit_rate") },
 			want: `text.parquet: row 2, column "hit_rate": not a number: "n/a"`},
-		{name: "corrupt page", data: corrupt, run: func(p *ParquetReader) error { return readAll(p, "hit_rate") },
+		{name: "corrupt page", data: corrupt, run: func(p *Reader) error { return readAll(p, "hit_rate") },
 			want: `bad.parquet: row 1, column "hit_rate": corrupt page`},
 		{name: "truncated", data: data[:len(data)-10], want: "bad.parquet: not a readable Parquet file"},
 		{name: "not parquet", data: []byte("model,hit_rate\na,1\n"), want: "bad.parquet: not a readable Parquet file"},
@@ -253,7 +253,7 @@ func TestParquetMalformed(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			p, err := OpenParquet(path, filepath.Base(path), nil)
+			p, err := Open(path, filepath.Base(path), nil)
 			if err == nil {
 				defer p.Close()
 				if c.run == nil {
@@ -267,18 +267,18 @@ func TestParquetMalformed(t *testing.T) {
 		})
 	}
 	// A mapping onto a column the file lacks fails at open.
-	_, err = OpenParquet(good, "good.parquet", map[string]string{"model": "participant"})
+	_, err = Open(good, "good.parquet", map[string]string{"model": "participant"})
 	if err == nil || !strings.Contains(err.Error(), `good.parquet: column "participant": no such column (mapped from "model")`) {
 		t.Errorf("mapping: %v", err)
 	}
-	var pe *ParquetError
+	var pe *Error
 	if !errors.As(err, &pe) || pe.Column != "participant" {
 		t.Errorf("error type %T", err)
 	}
 }
 
 // readAll reads every row and the number in column name.
-func readAll(p *ParquetReader, name string) error {
+func readAll(p *Reader, name string) error {
 	c, err := p.Require(name)
 	if err != nil {
 		return err
@@ -304,7 +304,7 @@ func TestParquetEvalRS2022(t *testing.T) {
 	if _, err := os.Stat(evalrs2022Reference); err != nil {
 		skipWithoutReference(t, err)
 	}
-	p, err := OpenParquet(evalrs2022Reference, "evalrs_2022_submissions.parquet.snappy", nil)
+	p, err := Open(evalrs2022Reference, "evalrs_2022_submissions.parquet.snappy", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -524,7 +524,7 @@ func fuzzParquetOnce(data []byte) (err error) {
 // fuzzParquetColumns reads a file as text row by row (Next) and by
 // columns (NextColumns, Cell): the same cells, the same error at the
 // same row. Then by columns again with every column a value column:
-// each number Numbers gives is what Float gives for its row (SeekRow),
+// each number Numbers gives is what Float gives for its row (Seek),
 // and every error names the file.
 func fuzzParquetColumns(data []byte) (err error) {
 	defer func() {
@@ -532,8 +532,8 @@ func fuzzParquetColumns(data []byte) (err error) {
 			err = fmt.Errorf("panic by columns: %v", v)
 		}
 	}()
-	open := func() *ParquetReader {
-		p, err := newParquetReader(bytes.NewReader(data), int64(len(data)), "fuzz.parquet", nil)
+	open := func() *Reader {
+		p, err := newReader(bytes.NewReader(data), int64(len(data)), "fuzz.parquet", nil)
 		if err != nil {
 			return nil
 		}
@@ -592,7 +592,6 @@ func fuzzParquetColumns(data []byte) (err error) {
 		cols[c] = c
 	}
 	p.ValueColumns(cols...)
-	t := &TableReader{File: p.File, Header: p.Header, pq: p}
 	for n := 0; n < most; {
 		rows, err := p.NextColumns()
 		if err != nil {
@@ -602,7 +601,7 @@ func fuzzParquetColumns(data []byte) (err error) {
 			return nil
 		}
 		for k := 0; k < rows; k++ {
-			t.SeekRow(k)
+			p.Seek(k)
 			for c := range cols {
 				num, nul, ok := p.Numbers(c)
 				v, fok, err := p.Float(c)
@@ -627,7 +626,7 @@ func fuzzParquetRows(data []byte) (err error) {
 			err = fmt.Errorf("panic: %v", v)
 		}
 	}()
-	p, err := newParquetReader(bytes.NewReader(data), int64(len(data)), "fuzz.parquet", nil)
+	p, err := newReader(bytes.NewReader(data), int64(len(data)), "fuzz.parquet", nil)
 	if err != nil {
 		if !strings.HasPrefix(err.Error(), "fuzz.parquet: ") {
 			return fmt.Errorf("error does not name the file: %v", err)
@@ -659,12 +658,12 @@ func fuzzParquetRows(data []byte) (err error) {
 	return nil
 }
 
-func TestIsParquet(t *testing.T) {
+func TestIs(t *testing.T) {
 	t.Parallel()
 	for path, want := range map[string]bool{"a.parquet": true, "A.PARQUET": true, "x/evalrs_2022_submissions.parquet.snappy": true,
 		"a.parquet.zstd": true, "a.csv": false, "a.parquet.csv": false, "a.parquet.gz": false, "parquet": false} {
-		if IsParquet(path) != want {
-			t.Errorf("IsParquet(%q) = %v", path, !want)
+		if Is(path) != want {
+			t.Errorf("Is(%q) = %v", path, !want)
 		}
 	}
 }

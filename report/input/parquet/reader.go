@@ -1,9 +1,9 @@
-package input
+package parquet
 
 // Parquet is the second table format of the inputs: leaderboards and big
 // per-unit files are often written by pandas/pyarrow, and converting them
-// to CSV loses the types and multiplies the size. ParquetReader gives a
-// Parquet file the method set of *TableReader (Header, Col, Require, Next,
+// to CSV loses the types and multiplies the size. Reader gives a
+// Parquet file the method set of report/input's *TableReader (Header, Col, Require, Next,
 // Float, Errorf, Rows, Line, Close), so every loader that streams a CSV
 // streams a Parquet file unchanged.
 //
@@ -49,6 +49,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/evalbook/evalbook/analyses"
 	"github.com/google/uuid"
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/deprecated"
@@ -67,9 +68,9 @@ const pqBatch = 1024
 // silently reading a missing value.
 const pqNumberText = "(number)"
 
-// ParquetReader streams the rows of a Parquet file. Create it with
-// OpenParquet; it is not safe for concurrent use.
-type ParquetReader struct {
+// Reader streams the rows of a Parquet file. Create it with
+// Open; it is not safe for concurrent use.
+type Reader struct {
 	File   string // as shown in errors
 	Header []string
 	// nonFinite: Float returns stored NaN and ±Inf (KeepNonFinite).
@@ -92,7 +93,7 @@ type ParquetReader struct {
 	rows   int64
 	// columnar: the file is read by columns (NextColumns): the batch's
 	// rows are not copied into mat; base is the number of the batch's
-	// first row, one the record SeekRow builds.
+	// first row, one the record Seek builds.
 	columnar bool
 	base     int64
 	one      []string
@@ -158,9 +159,9 @@ type pqLeaf struct {
 	icache   []pqIntText
 	fileRows int64 // rows the file declares
 	// bigs are the INT64 values of the batch a float64 cannot hold,
-	// whose numbers are NaN (parquet_exact.go).
+	// whose numbers are NaN (exact.go).
 	bigs []pqBig
-	// Read by columns (parquet_columns.go), a text column keeps the
+	// Read by columns (columns.go), a text column keeps the
 	// dictionary index of each row of the batch (bix, -1: none) when
 	// wantIx; dictGen counts the dictionaries loaded. lazy: the text of
 	// a row from the dictionary, and the placeholder of a value column,
@@ -198,8 +199,8 @@ const (
 	pqBytes
 )
 
-// ParquetError is a problem at a row and column of a Parquet file.
-type ParquetError struct {
+// Error is a problem at a row and column of a Parquet file.
+type Error struct {
 	File   string
 	Row    int64  // 1-based data row; 0 when the problem is not in a row
 	Column string // "" when the problem is not in one column
@@ -207,7 +208,7 @@ type ParquetError struct {
 }
 
 // Error says file, column and row where known, then what is wrong.
-func (e *ParquetError) Error() string {
+func (e *Error) Error() string {
 	switch {
 	case e.Row > 0 && e.Column != "":
 		return fmt.Sprintf("%s: row %d, column %q: %s", e.File, e.Row, e.Column, e.Msg)
@@ -219,11 +220,22 @@ func (e *ParquetError) Error() string {
 	return fmt.Sprintf("%s: %s", e.File, e.Msg)
 }
 
-// IsParquet reports whether a path names a Parquet file by its extension
+// SuggestColumn returns a did-you-mean hint for a column name missing
+// from a header (compared without case), or "". Every table reader of
+// the inputs (CSV, TSV and Parquet) gives it after a missing column.
+func SuggestColumn(name string, header []string) string {
+	lower := make([]string, len(header))
+	for i, h := range header {
+		lower[i] = strings.ToLower(h)
+	}
+	return analyses.DidYouMean(strings.ToLower(name), lower)
+}
+
+// Is reports whether a path names a Parquet file by its extension
 // (`.parquet`, also with a codec suffix such as `.parquet.snappy` as the
 // EvalRS data uses: the codec is inside the file, not around it; a
 // `.parquet.gz` is a gzip file, which this reader does not unwrap).
-func IsParquet(path string) bool {
+func Is(path string) bool {
 	name := strings.ToLower(path)
 	for _, ext := range []string{".parquet", ".parquet.snappy", ".parquet.zstd", ".parquet.gzip", ".parquet.lz4", ".parquet.brotli"} {
 		if strings.HasSuffix(name, ext) {
@@ -233,10 +245,10 @@ func IsParquet(path string) bool {
 	return false
 }
 
-// OpenParquet opens a Parquet file for streaming. display is the name used
+// Open opens a Parquet file for streaming. display is the name used
 // in errors; mapping maps expected column names onto the file's own, as
 // for OpenTable.
-func OpenParquet(path, display string, mapping map[string]string) (*ParquetReader, error) {
+func Open(path, display string, mapping map[string]string) (*Reader, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -246,7 +258,7 @@ func OpenParquet(path, display string, mapping map[string]string) (*ParquetReade
 		f.Close()
 		return nil, err
 	}
-	p, err := newParquetReader(f, st.Size(), display, mapping)
+	p, err := newReader(f, st.Size(), display, mapping)
 	if err != nil {
 		f.Close()
 		return nil, err
@@ -255,31 +267,31 @@ func OpenParquet(path, display string, mapping map[string]string) (*ParquetReade
 	return p, nil
 }
 
-// newParquetReader reads the footer of r and prepares the columns.
-func newParquetReader(r io.ReaderAt, size int64, display string, mapping map[string]string) (p *ParquetReader, err error) {
+// newReader reads the footer of r and prepares the columns.
+func newReader(r io.ReaderAt, size int64, display string, mapping map[string]string) (p *Reader, err error) {
 	defer func() {
 		// The library decodes untrusted bytes; a file it cannot cope with
 		// must be an error, not a crash of the build.
 		if v := recover(); v != nil {
-			p, err = nil, &ParquetError{File: display, Msg: fmt.Sprintf("not a readable Parquet file: %v", v)}
+			p, err = nil, &Error{File: display, Msg: fmt.Sprintf("not a readable Parquet file: %v", v)}
 		}
 	}()
 	if err := pqCheckFooter(r, size); err != nil {
-		return nil, &ParquetError{File: display, Msg: "not a readable Parquet file: " + err.Error()}
+		return nil, &Error{File: display, Msg: "not a readable Parquet file: " + err.Error()}
 	}
 	pf, err := parquet.OpenFile(r, size, parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
 	if err != nil {
-		return nil, &ParquetError{File: display, Msg: "not a readable Parquet file: " + err.Error()}
+		return nil, &Error{File: display, Msg: "not a readable Parquet file: " + err.Error()}
 	}
 	if err := pqCheckRowGroups(pf, size); err != nil {
-		return nil, &ParquetError{File: display, Msg: "not a readable Parquet file: " + err.Error()}
+		return nil, &Error{File: display, Msg: "not a readable Parquet file: " + err.Error()}
 	}
-	p = &ParquetReader{File: display, r: r, size: size, pf: pf, cols: map[string]int{}, unreadable: map[string]string{}}
+	p = &Reader{File: display, r: r, size: size, pf: pf, cols: map[string]int{}, unreadable: map[string]string{}}
 	if err := p.walk(pf.Root(), "", false); err != nil {
 		return nil, err
 	}
 	if len(p.leaves) == 0 {
-		return nil, &ParquetError{File: display, Msg: "no readable column"}
+		return nil, &Error{File: display, Msg: "no readable column"}
 	}
 	for i, l := range p.leaves {
 		p.Header = append(p.Header, l.name)
@@ -292,7 +304,7 @@ func newParquetReader(r io.ReaderAt, size int64, display string, mapping map[str
 		if i, ok := p.cols[strings.ToLower(have)]; ok {
 			p.cols[strings.ToLower(want)] = i
 		} else {
-			return nil, &ParquetError{File: display, Column: have, Msg: fmt.Sprintf("no such column (mapped from %q)%s", want, SuggestColumn(have, p.Header))}
+			return nil, &Error{File: display, Column: have, Msg: fmt.Sprintf("no such column (mapped from %q)%s", want, SuggestColumn(have, p.Header))}
 		}
 	}
 	for i := range p.leaves {
@@ -305,11 +317,11 @@ func newParquetReader(r io.ReaderAt, size int64, display string, mapping map[str
 // walk registers the leaf columns under c: a readable leaf in p.leaves,
 // a repeated one or one of an unsupported type in p.unreadable (with the
 // reason, so asking for it says why it cannot be read).
-func (p *ParquetReader) walk(c *parquet.Column, prefix string, repeated bool) error {
+func (p *Reader) walk(c *parquet.Column, prefix string, repeated bool) error {
 	for _, ch := range c.Columns() {
 		name := ch.Name()
 		if why := badText(name); why != "" {
-			return &ParquetError{File: p.File, Column: name, Msg: "the column name has " + why}
+			return &Error{File: p.File, Column: name, Msg: "the column name has " + why}
 		}
 		if prefix != "" {
 			name = prefix + "." + name
@@ -454,7 +466,7 @@ func parquetUnit(u *format.TimeUnit) int64 {
 }
 
 // Close releases the file.
-func (p *ParquetReader) Close() error {
+func (p *Reader) Close() error {
 	for i := range p.leaves {
 		p.leaves[i].closePages()
 	}
@@ -465,7 +477,7 @@ func (p *ParquetReader) Close() error {
 }
 
 // Col returns the index of a column, or -1 when the file has none.
-func (p *ParquetReader) Col(name string) int {
+func (p *Reader) Col(name string) int {
 	if i, ok := p.cols[strings.ToLower(name)]; ok {
 		return i
 	}
@@ -474,14 +486,14 @@ func (p *ParquetReader) Col(name string) int {
 
 // Require returns the index of a column or an error naming the file and
 // the column.
-func (p *ParquetReader) Require(name string) (int, error) {
+func (p *Reader) Require(name string) (int, error) {
 	if i := p.Col(name); i >= 0 {
 		return i, nil
 	}
 	if why, ok := p.unreadable[strings.ToLower(name)]; ok {
-		return -1, &ParquetError{File: p.File, Column: name, Msg: why}
+		return -1, &Error{File: p.File, Column: name, Msg: why}
 	}
-	return -1, &ParquetError{File: p.File, Column: name, Msg: fmt.Sprintf("no such column (columns: %s)%s", strings.Join(p.Header, ","), SuggestColumn(name, p.Header))}
+	return -1, &Error{File: p.File, Column: name, Msg: fmt.Sprintf("no such column (columns: %s)%s", strings.Join(p.Header, ","), SuggestColumn(name, p.Header))}
 }
 
 // Only restricts reading to the given columns (indexes from Col): the
@@ -489,7 +501,7 @@ func (p *ParquetReader) Require(name string) (int, error) {
 // and Float on them is an error. A loader that knows its columns calls
 // it before the first Next; a wide file of which a study uses a few
 // columns is then read at the cost of those.
-func (p *ParquetReader) Only(cols ...int) {
+func (p *Reader) Only(cols ...int) {
 	for i := range p.leaves {
 		p.leaves[i].unread, p.leaves[i].number = true, false
 	}
@@ -503,11 +515,11 @@ func (p *ParquetReader) Only(cols ...int) {
 }
 
 // Rows returns the number of rows read so far.
-func (p *ParquetReader) Rows() int64 { return p.rows }
+func (p *Reader) Rows() int64 { return p.rows }
 
 // Line returns the 1-based number of the current row (Parquet has no
 // lines; errors say "row").
-func (p *ParquetReader) Line() int { return int(p.rows) }
+func (p *Reader) Line() int { return int(p.rows) }
 
 // Next returns the next row as text, or io.EOF. Text cells come out as
 // they are, integers in decimal, floats in Go's shortest 'g' form (which
@@ -515,7 +527,7 @@ func (p *ParquetReader) Line() int { return int(p.rows) }
 // a numeric column that Float has been called on gives pqNumberText
 // instead (see the top of the file). The slice belongs to the reader and
 // changes with later calls; the strings in it are the caller's to keep.
-func (p *ParquetReader) Next() ([]string, error) {
+func (p *Reader) Next() ([]string, error) {
 	p.k++
 	if p.k >= p.n {
 		if err := p.refill(); err != nil {
@@ -531,12 +543,12 @@ func (p *ParquetReader) Next() ([]string, error) {
 // refill decodes the next batch of rows of every column. A problem in the
 // batch shortens it to the rows before the problem, and the error comes
 // when those are used up, with the row it is in.
-func (p *ParquetReader) refill() (err error) {
+func (p *Reader) refill() (err error) {
 	cur := -1 // the column being decoded
 	defer func() {
 		if v := recover(); v != nil {
 			p.n, p.left = 0, 0
-			e := &ParquetError{File: p.File, Row: p.rows + 1, Msg: fmt.Sprintf("corrupt data: %v", v)}
+			e := &Error{File: p.File, Row: p.rows + 1, Msg: fmt.Sprintf("corrupt data: %v", v)}
 			if cur >= 0 {
 				e.Column = p.leaves[cur].name
 			}
@@ -562,7 +574,7 @@ func (p *ParquetReader) refill() (err error) {
 		cur = i
 		got, err := p.leaves[i].fill(n)
 		if err != nil && got < good {
-			good, bad = got, &ParquetError{File: p.File, Row: p.rows + int64(got) + 1, Column: p.leaves[i].name, Msg: err.Error()}
+			good, bad = got, &Error{File: p.File, Row: p.rows + int64(got) + 1, Column: p.leaves[i].name, Msg: err.Error()}
 		}
 		if got < good {
 			good = got
@@ -598,13 +610,13 @@ func (p *ParquetReader) refill() (err error) {
 }
 
 // openGroup moves to the next row group; io.EOF after the last.
-func (p *ParquetReader) openGroup() error {
+func (p *Reader) openGroup() error {
 	if p.group > 0 {
 		// Every column must have used up its pages with the rows.
 		for i := range p.leaves {
 			l := &p.leaves[i]
 			if l.prow < l.pn {
-				return &ParquetError{File: p.File, Row: p.rows, Column: l.name, Msg: "corrupt column chunk: more values than rows"}
+				return &Error{File: p.File, Row: p.rows, Column: l.name, Msg: "corrupt column chunk: more values than rows"}
 			}
 		}
 	}
@@ -617,7 +629,7 @@ func (p *ParquetReader) openGroup() error {
 	chunks := g.ColumnChunks()
 	rows := g.NumRows()
 	if rows < 0 {
-		return &ParquetError{File: p.File, Msg: fmt.Sprintf("row group %d has a negative row count", p.group)}
+		return &Error{File: p.File, Msg: fmt.Sprintf("row group %d has a negative row count", p.group)}
 	}
 	for i := range p.leaves {
 		l := &p.leaves[i]
@@ -626,10 +638,10 @@ func (p *ParquetReader) openGroup() error {
 			continue
 		}
 		if l.index >= len(chunks) {
-			return &ParquetError{File: p.File, Column: l.name, Msg: fmt.Sprintf("row group %d has no chunk for the column", p.group)}
+			return &Error{File: p.File, Column: l.name, Msg: fmt.Sprintf("row group %d has no chunk for the column", p.group)}
 		}
 		if err := pqCheckChunk(p.r, p.size, p.pf.Metadata(), p.group-1, l.index, rows, l.maxDef); err != nil {
-			return &ParquetError{File: p.File, Row: p.rows + 1, Column: l.name, Msg: fmt.Sprintf("%v (row group %d)", err, p.group)}
+			return &Error{File: p.File, Row: p.rows + 1, Column: l.name, Msg: fmt.Sprintf("%v (row group %d)", err, p.group)}
 		}
 		l.pages = chunks[l.index].Pages()
 	}
@@ -1367,7 +1379,7 @@ func abs32(x int32) int32 {
 // timestamp, bytes) is an error naming file, row and column. Calling it
 // on a numeric column makes the column a value column: Next no longer
 // formats its numbers to text.
-func (p *ParquetReader) Float(col int) (float64, bool, error) {
+func (p *Reader) Float(col int) (float64, bool, error) {
 	// The common case first: a numeric column already read as numbers.
 	l := &p.leaves[col]
 	if k := p.k; l.number && uint(k) < uint(p.n) {
@@ -1382,7 +1394,7 @@ func (p *ParquetReader) Float(col int) (float64, bool, error) {
 }
 
 // float is Float for every case.
-func (p *ParquetReader) float(col int) (v float64, ok bool, err error) {
+func (p *Reader) float(col int) (v float64, ok bool, err error) {
 	l := &p.leaves[col]
 	k := p.k
 	if k < 0 || k >= p.n {
@@ -1444,10 +1456,10 @@ func (p *ParquetReader) float(col int) (v float64, ok bool, err error) {
 // KeepNonFinite makes Float return NaN and ±Inf stored in float columns
 // instead of failing, for a caller that checks them against declared
 // missing markers itself.
-func (p *ParquetReader) KeepNonFinite() { p.nonFinite = true }
+func (p *Reader) KeepNonFinite() { p.nonFinite = true }
 
 // floatValue is Float for the columns read as parquet.Values.
-func (p *ParquetReader) floatValue(col int, x parquet.Value) (float64, bool, error) {
+func (p *Reader) floatValue(col int, x parquet.Value) (float64, bool, error) {
 	if x.IsNull() {
 		return 0, false, nil
 	}
@@ -1474,12 +1486,12 @@ func (p *ParquetReader) floatValue(col int, x parquet.Value) (float64, bool, err
 }
 
 // Errorf returns an error at field col of the current row.
-func (p *ParquetReader) Errorf(col int, format string, args ...any) error {
+func (p *Reader) Errorf(col int, format string, args ...any) error {
 	name := ""
 	if col >= 0 && col < len(p.leaves) {
 		name = p.leaves[col].name
 	}
-	return &ParquetError{File: p.File, Row: p.rows, Column: name, Msg: fmt.Sprintf(format, args...)}
+	return &Error{File: p.File, Row: p.rows, Column: name, Msg: fmt.Sprintf(format, args...)}
 }
 
 // printableASCII reports whether s is made of printable ASCII only.

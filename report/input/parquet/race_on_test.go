@@ -1,6 +1,6 @@
 //go:build race
 
-package input
+package parquet
 
 // raceEnabled: the race detector slows every build several times; the
 // long table tests then run a sample of their cases (one per kind of

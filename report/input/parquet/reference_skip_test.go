@@ -1,4 +1,4 @@
-package input
+package parquet
 
 import (
 	"os"
@@ -18,5 +18,5 @@ func skipWithoutReference(t testing.TB, args ...any) {
 }
 
 // evalrs2022Reference is the EvalRS 2022 submissions file (as in
-// report's multi-objective tests, one directory further up).
-const evalrs2022Reference = "../../../shared/reference/evalrs2022/evalrs_2022_submissions.parquet.snappy"
+// report's multi-objective tests, two directories further up).
+const evalrs2022Reference = "../../../../shared/reference/evalrs2022/evalrs_2022_submissions.parquet.snappy"
