@@ -3,6 +3,7 @@ package report
 import (
 	"encoding/csv"
 	"fmt"
+	"github.com/evalbook/evalbook/internal/pqtest"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -161,7 +162,7 @@ func TestMultiObjectiveBuild(t *testing.T) {
 		rows = append(rows, s)
 	}
 	pq := filepath.Join(t.TempDir(), "subs.parquet")
-	writePQ(t, pq, rows)
+	pqtest.Write(t, pq, rows)
 	pqSite := mustBuild(t, fmt.Sprintf(moStudy, filepath.ToSlash(pq)))
 	for _, f := range []string{"data/mo.csv", "data/mo-leaderboard.csv", "data/mo-fits.csv", "data/mo-results.csv"} {
 		if a, b := readFile(t, csvSite, f), readFile(t, pqSite, f); a != b {

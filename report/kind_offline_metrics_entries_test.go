@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"github.com/evalbook/evalbook/internal/pqtest"
 	"math"
 	"os"
 	"path/filepath"
@@ -50,8 +51,8 @@ func TestOfflineEntryForms(t *testing.T) {
 		}
 	}
 	ctx := offlineTestCtx(t, map[string]string{"qrels.txt": qrels.String(), "runs/bm25.run": trec.String(), "csv/mapped.csv": csv.String(), "pq/README": "qrels", "pqruns/README": "runs"})
-	writePQ(t, filepath.Join(ctx.Study.Dir, "pqruns/bm25.parquet"), pqRows)
-	writePQ(t, filepath.Join(ctx.Study.Dir, "pq/qrels.parquet"), pqQrels)
+	pqtest.Write(t, filepath.Join(ctx.Study.Dir, "pqruns/bm25.parquet"), pqRows)
+	pqtest.Write(t, filepath.Join(ctx.Study.Dir, "pq/qrels.parquet"), pqQrels)
 	mapping := map[string]any{"user": "qid", "item": "docno", "score": "sim"}
 	values := func(runs, truth any) map[string]map[string]float64 {
 		t.Helper()

@@ -3,6 +3,7 @@ package report
 import (
 	"context"
 	"fmt"
+	"github.com/evalbook/evalbook/internal/pqtest"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -97,8 +98,8 @@ missing = "drop"
 			t.Fatal(err)
 		}
 	}
-	writePQ(t, filepath.Join(pqDir, "results.parquet"), res)
-	writePQ(t, filepath.Join(pqDir, "units.parquet"), units)
+	pqtest.Write(t, filepath.Join(pqDir, "results.parquet"), res)
+	pqtest.Write(t, filepath.Join(pqDir, "units.parquet"), units)
 	build := func(dir string) map[string]string {
 		sum, err := Build(context.Background(), Options{Manifest: filepath.Join(dir, "study.toml"), Version: "test"})
 		if err != nil {

@@ -1,9 +1,9 @@
 package report
 
 import (
-	"bytes"
 	"context"
 	"fmt"
+	"github.com/evalbook/evalbook/internal/pqtest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,26 +12,7 @@ import (
 	"github.com/evalbook/evalbook/report/kinds"
 	"github.com/evalbook/evalbook/report/load"
 	"github.com/evalbook/evalbook/report/manifest"
-	"github.com/parquet-go/parquet-go"
 )
-
-// writePQ writes rows to a Parquet file, snappy, in small pages and row
-// groups so that reading crosses both.
-func writePQ[T any](t testing.TB, path string, rows []T, opts ...parquet.WriterOption) {
-	t.Helper()
-	var buf bytes.Buffer
-	opts = append([]parquet.WriterOption{parquet.Compression(&parquet.Snappy), parquet.PageBufferSize(512), parquet.MaxRowsPerRowGroup(300)}, opts...)
-	w := parquet.NewGenericWriter[T](&buf, opts...)
-	if _, err := w.Write(rows); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
 
 // TestParquetResultsAndUnits: results and units inputs read Parquet files
 // through the same loaders and column mapping as CSV.
@@ -48,9 +29,9 @@ func TestParquetResultsAndUnits(t *testing.T) {
 		NDCG float64 `parquet:"ndcg"`
 	}
 	dir := t.TempDir()
-	writePQ(t, filepath.Join(dir, "results.parquet"), []resRow{{"d1", "A", "ndcg", 0.5}, {"d1", "B", "ndcg", 0.25}, {"d2", "A", "ndcg", 0.1}, {"d2", "B", "ndcg", 0.2}})
+	pqtest.Write(t, filepath.Join(dir, "results.parquet"), []resRow{{"d1", "A", "ndcg", 0.5}, {"d1", "B", "ndcg", 0.25}, {"d2", "A", "ndcg", 0.1}, {"d2", "B", "ndcg", 0.2}})
 	os.MkdirAll(filepath.Join(dir, "u"), 0o755)
-	writePQ(t, filepath.Join(dir, "u", "A_d1.parquet"), []unitRow{{"x", 0.5}, {"y", 0.75}})
+	pqtest.Write(t, filepath.Join(dir, "u", "A_d1.parquet"), []unitRow{{"x", 0.5}, {"y", 0.75}})
 	os.WriteFile(filepath.Join(dir, "study.toml"), []byte(`title = "p"
 [inputs]
 results = { path = "results.parquet", columns = { method = "model" } }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"encoding/json"
+	"github.com/evalbook/evalbook/internal/pqtest"
 	"math"
 	"os"
 	"path/filepath"
@@ -146,7 +147,7 @@ func TestMatrixForms(t *testing.T) {
 		}
 		dir := t.TempDir()
 		half := 0.5
-		writePQ(t, filepath.Join(dir, "r.parquet"), []row{{"d1", 0.25, &half}, {"d2", 0.75, nil}, {"d1", 1, nil}})
+		pqtest.Write(t, filepath.Join(dir, "r.parquet"), []row{{"d1", 0.25, &half}, {"d2", 0.75, nil}, {"d1", 1, nil}})
 		os.WriteFile(filepath.Join(dir, "study.toml"), []byte("title = \"s\"\n[inputs]\nresults = { path = \"r.parquet\", layout = \"matrix\", metric = \"AUC\" }\n"), 0o644)
 		s, err := manifest.LoadStudy(filepath.Join(dir, "study.toml"), kinds.Kinds())
 		if err != nil {
@@ -156,7 +157,7 @@ func TestMatrixForms(t *testing.T) {
 		if _, err := newInputs(s).Results(); err == nil || !strings.Contains(err.Error(), `r.parquet`) || !strings.Contains(err.Error(), `r.parquet: row 3, column "dataset": dataset "d1" has a second row (the first at row 1)`) {
 			t.Fatalf("got %v", err)
 		}
-		writePQ(t, filepath.Join(dir, "r.parquet"), []row{{"d1", 0.25, &half}, {"d2", 0.75, nil}})
+		pqtest.Write(t, filepath.Join(dir, "r.parquet"), []row{{"d1", 0.25, &half}, {"d2", 0.75, nil}})
 		r, err := newInputs(s).Results()
 		if err != nil {
 			t.Fatal(err)

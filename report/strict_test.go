@@ -9,6 +9,7 @@ import (
 	"compress/gzip"
 	"context"
 	"fmt"
+	"github.com/evalbook/evalbook/internal/pqtest"
 	"math"
 	"os"
 	"path/filepath"
@@ -578,8 +579,8 @@ func TestStrictParquetNumbers(t *testing.T) {
 		Value   string `parquet:"value"`
 	}
 	dir := t.TempDir()
-	writePQ(t, filepath.Join(dir, "r.parquet"), []row{{"d", "A", "ndcg", 0.5}, {"d", "B", "ndcg", math.NaN()}, {"d", "C", "ndcg", math.Inf(-1)}})
-	writePQ(t, filepath.Join(dir, "t.parquet"), []textRow{{"d", "A", "ndcg", "0x1p-2"}})
+	pqtest.Write(t, filepath.Join(dir, "r.parquet"), []row{{"d", "A", "ndcg", 0.5}, {"d", "B", "ndcg", math.NaN()}, {"d", "C", "ndcg", math.Inf(-1)}})
+	pqtest.Write(t, filepath.Join(dir, "t.parquet"), []textRow{{"d", "A", "ndcg", "0x1p-2"}})
 	load := func(file, extra string) (*analyses.Results, error) {
 		os.WriteFile(filepath.Join(dir, "study.toml"), []byte("title = \"s\"\n[inputs]\nresults = { path = \""+file+"\""+extra+" }\n"), 0o644)
 		s, err := manifest.LoadStudy(filepath.Join(dir, "study.toml"), kinds.Kinds())

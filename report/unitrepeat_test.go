@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"fmt"
+	"github.com/evalbook/evalbook/internal/pqtest"
 	"github.com/evalbook/evalbook/report/kinds"
 	"github.com/evalbook/evalbook/report/manifest"
 	"math/rand/v2"
@@ -80,7 +81,7 @@ func parquetUnits(t *testing.T, csv string) string {
 		rows = append(rows, pqUnit{f[0], f[1], f[2], f[3], v})
 	}
 	p := filepath.Join(t.TempDir(), "u.parquet")
-	writePQ(t, p, rows)
+	pqtest.Write(t, p, rows)
 	b, err := os.ReadFile(p)
 	if err != nil {
 		t.Fatal(err)

@@ -3,6 +3,7 @@ package report
 import (
 	"context"
 	"fmt"
+	"github.com/evalbook/evalbook/internal/pqtest"
 	"maps"
 	"math"
 	"math/rand/v2"
@@ -291,7 +292,7 @@ func writePQUnits[T any](row func(rng *rand.Rand, i int, odd int) T) func(t test
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			t.Fatal(err)
 		}
-		writePQ(t, path, rows, parquet.PageBufferSize(64+rng.IntN(2048)), parquet.MaxRowsPerRowGroup(int64(1+rng.IntN(700))))
+		pqtest.Write(t, path, rows, parquet.PageBufferSize(64+rng.IntN(2048)), parquet.MaxRowsPerRowGroup(int64(1+rng.IntN(700))))
 	}
 }
 

@@ -7,17 +7,15 @@ package input
 // missing. The Parquet reader itself is tested in report/input/parquet.
 
 import (
-	"bytes"
+	"github.com/evalbook/evalbook/internal/pqtest"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/evalbook/evalbook/report/input/parquet"
-	pq "github.com/parquet-go/parquet-go"
 )
 
 // readParquetAll opens a file through OpenTable, as the loaders do, reads
@@ -52,23 +50,6 @@ func readParquetAll(path string, floats ...string) ([][]string, error) {
 			}
 		}
 		out = append(out, append([]string(nil), rec...))
-	}
-}
-
-// writePQ writes rows to a Parquet file, snappy, in small pages and row
-// groups so that reading crosses both.
-func writePQ[T any](t testing.TB, path string, rows []T) {
-	t.Helper()
-	var buf bytes.Buffer
-	w := pq.NewGenericWriter[T](&buf, pq.Compression(&pq.Snappy), pq.PageBufferSize(512), pq.MaxRowsPerRowGroup(300))
-	if _, err := w.Write(rows); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
 	}
 }
 
@@ -117,27 +98,27 @@ func TestParquetNonFinite(t *testing.T) {
 		{"nan.parquet", "nan.parquet: row 2001, column \"value\": not a finite number: NaN (declare it missing with missing_values = [\"NaN\"] on the input)", func(path string) {
 			rows := append([]plainRow(nil), plain...)
 			rows[bad-1].Value = f(math.NaN())
-			writePQ(t, path, rows)
+			pqtest.Write(t, path, rows)
 		}},
 		{"inf.parquet", "inf.parquet: row 2001, column \"value\": not a finite number: Inf", func(path string) {
 			rows := append([]dictRow(nil), dict...)
 			rows[bad-1].Value = math.Inf(1)
-			writePQ(t, path, rows)
+			pqtest.Write(t, path, rows)
 		}},
 		{"neginf.parquet", "neginf.parquet: row 2001, column \"value\": not a finite number: -Inf", func(path string) {
 			rows := append([]plainRow(nil), plain...)
 			rows[bad-1].Value = f(math.Inf(-1))
-			writePQ(t, path, rows)
+			pqtest.Write(t, path, rows)
 		}},
 		{"f32.parquet", "f32.parquet: row 2001, column \"value\": not a finite number: NaN", func(path string) {
 			rows := append([]f32Row(nil), f32...)
 			rows[bad-1].Value = float32(math.NaN())
-			writePQ(t, path, rows)
+			pqtest.Write(t, path, rows)
 		}},
 		{"text.parquet", "text.parquet: row 2001, column \"value\": not a finite number: \"Infinity\"", func(path string) {
 			rows := append([]textRow(nil), text...)
 			rows[bad-1].Value = "Infinity"
-			writePQ(t, path, rows)
+			pqtest.Write(t, path, rows)
 		}},
 	}
 	for _, c := range cases {
@@ -153,7 +134,7 @@ func TestParquetNonFinite(t *testing.T) {
 	}
 	// Nulls are missing values, not errors.
 	path := filepath.Join(dir, "nulls.parquet")
-	writePQ(t, path, plain)
+	pqtest.Write(t, path, plain)
 	p, err := parquet.Open(path, "nulls.parquet", nil)
 	if err != nil {
 		t.Fatal(err)

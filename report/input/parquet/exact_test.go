@@ -2,6 +2,7 @@ package parquet
 
 import (
 	"fmt"
+	"github.com/evalbook/evalbook/internal/pqtest"
 	"io"
 	"math/big"
 	"path/filepath"
@@ -56,7 +57,7 @@ func TestParquetExactNumbers(t *testing.T) {
 			} else {
 				opts = append(opts, parquet.DefaultEncoding(&parquet.Plain))
 			}
-			writePQ(t, path, rs, opts...)
+			pqtest.Write(t, path, rs, opts...)
 			p, err := Open(path, "t.parquet", nil)
 			if err != nil {
 				t.Fatal(err)
@@ -102,7 +103,7 @@ func TestParquetExactNumbers(t *testing.T) {
 	rs[bad].V = 1<<53 + 1
 	rs[bad+1].V = 1 << 60
 	path := filepath.Join(t.TempDir(), "t.parquet")
-	writePQ(t, path, rs)
+	pqtest.Write(t, path, rs)
 	p, err := Open(path, "t.parquet", nil)
 	if err != nil {
 		t.Fatal(err)

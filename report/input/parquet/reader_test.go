@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"github.com/evalbook/evalbook/internal/pqtest"
 	"io"
 	"math"
 	"math/rand/v2"
@@ -72,30 +73,12 @@ func pqRows(n int) []pqRow {
 	return rows
 }
 
-// writePQ writes rows to a Parquet file, snappy, in small pages and row
-// groups so that reading crosses both.
-func writePQ[T any](t testing.TB, path string, rows []T, opts ...parquet.WriterOption) {
-	t.Helper()
-	var buf bytes.Buffer
-	opts = append([]parquet.WriterOption{parquet.Compression(&parquet.Snappy), parquet.PageBufferSize(512), parquet.MaxRowsPerRowGroup(300)}, opts...)
-	w := parquet.NewGenericWriter[T](&buf, opts...)
-	if _, err := w.Write(rows); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
 func TestParquetRead(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "subs.parquet")
 	rows := pqRows(3000) // several batches, pages and row groups
-	writePQ(t, path, rows)
+	pqtest.Write(t, path, rows)
 	// First every column as text, then the numbers with Float: a numeric
 	// column passed to Float gives pqNumberText from then on, while the
 	// others keep their text.
@@ -195,7 +178,7 @@ func TestParquetMalformed(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	good := filepath.Join(dir, "good.parquet")
-	writePQ(t, good, pqRows(2000))
+	pqtest.Write(t, good, pqRows(2000))
 	data, err := os.ReadFile(good)
 	if err != nil {
 		t.Fatal(err)
@@ -217,7 +200,7 @@ func TestParquetMalformed(t *testing.T) {
 		Model   string `parquet:"model"`
 		HitRate string `parquet:"hit_rate"`
 	}
-	writePQ(t, badText, []textRow{{"a", "0.5"}, {"b", "n/a"}})
+	pqtest.Write(t, badText, []textRow{{"a", "0.5"}, {"b", "n/a"}})
 
 	cases := []struct {
 		name string

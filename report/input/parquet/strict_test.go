@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"github.com/evalbook/evalbook/internal/pqtest"
 	"io"
 	"math"
 	"os"
@@ -103,9 +104,9 @@ func TestParquetBadText(t *testing.T) {
 				drow = append(drow, dictRow{m, float64(k)})
 			}
 			if dict {
-				writePQ(t, path, drow)
+				pqtest.Write(t, path, drow)
 			} else {
-				writePQ(t, path, prow)
+				pqtest.Write(t, path, prow)
 			}
 			rows, err := readParquetAll(path, "value")
 			want := name + `: row 1401, column "method": the text has ` + c.want
@@ -174,7 +175,7 @@ func TestParquetIntegerText(t *testing.T) {
 		want = append(want, w)
 	}
 	path := filepath.Join(t.TempDir(), "ids.parquet")
-	writePQ(t, path, rows)
+	pqtest.Write(t, path, rows)
 	got, err := readParquetAll(path, "value")
 	if err != nil {
 		t.Fatal(err)
@@ -408,7 +409,7 @@ func TestParquetNullPages(t *testing.T) {
 		rows = append(rows, r)
 	}
 	path := filepath.Join(t.TempDir(), "nulls.parquet")
-	writePQ(t, path, rows)
+	pqtest.Write(t, path, rows)
 	p, err := Open(path, "nulls.parquet", nil)
 	if err != nil {
 		t.Fatal(err)
@@ -455,7 +456,7 @@ func TestParquetOnly(t *testing.T) {
 		rows[i] = row{"m" + strconv.Itoa(i%3), float64(i), float64(i) / 2}
 	}
 	path := filepath.Join(t.TempDir(), "wide.parquet")
-	writePQ(t, path, rows)
+	pqtest.Write(t, path, rows)
 	data, _ := os.ReadFile(path)
 	pf, err := parquet.OpenFile(bytes.NewReader(data), int64(len(data)))
 	if err != nil {
