@@ -1425,18 +1425,7 @@ func (p *Reader) float(col int) (v float64, ok bool, err error) {
 		return 0, false, nil
 	}
 	if l.conv == pqString {
-		s := l.txt[k]
-		if s == "" {
-			return 0, false, nil
-		}
-		f, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
-		if err != nil {
-			return 0, false, p.Errorf(col, "not a number: %q", s)
-		}
-		if f-f != 0 {
-			return 0, false, p.Errorf(col, "not a finite number: %q (in Parquet a missing value is a null)", s)
-		}
-		return f, true, nil
+		return p.textFloat(col, l.txt[k])
 	}
 	v = l.num[k]
 	if v != v && l.kind == parquet.Int64 {
@@ -1469,20 +1458,25 @@ func (p *Reader) floatValue(col int, x parquet.Value) (float64, bool, error) {
 		f, _ := l.decimal(x).Float64()
 		return f, true, nil
 	case pqString:
-		s := l.txt[p.k]
-		if s == "" {
-			return 0, false, nil
-		}
-		f, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
-		if err != nil {
-			return 0, false, p.Errorf(col, "not a number: %q", s)
-		}
-		if f-f != 0 {
-			return 0, false, p.Errorf(col, "not a finite number: %q (in Parquet a missing value is a null)", s)
-		}
-		return f, true, nil
+		return p.textFloat(col, l.txt[p.k])
 	}
 	return 0, false, p.Errorf(col, "wrong type: want a number, the column holds %s", l.typ)
+}
+
+// textFloat is Float for a number stored as text in column col: empty
+// is missing, anything but a finite number an error.
+func (p *Reader) textFloat(col int, s string) (float64, bool, error) {
+	if s == "" {
+		return 0, false, nil
+	}
+	f, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	if err != nil {
+		return 0, false, p.Errorf(col, "not a number: %q", s)
+	}
+	if f-f != 0 {
+		return 0, false, p.Errorf(col, "not a finite number: %q (in Parquet a missing value is a null)", s)
+	}
+	return f, true, nil
 }
 
 // Errorf returns an error at field col of the current row.
