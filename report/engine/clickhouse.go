@@ -23,12 +23,28 @@ type Conn struct {
 	target   Target
 	conn     driver.Conn
 	received atomic.Int64
+	dials    atomic.Int64
 	timeout  time.Duration
 }
 
 // Open connects to the target; timeout bounds every query (the engine's
 // max_execution_time, and the client's own deadline a little later).
+// The client keeps a pool of two connections: consecutive queries may
+// run in different sessions.
 func Open(ctx context.Context, t Target, timeout time.Duration) (*Conn, error) {
+	return open(ctx, t, timeout, false)
+}
+
+// OpenSession is Open with one connection, one session of the engine,
+// for statements that build on each other (a temporary table and the
+// queries that read it). Should the client reconnect (after an error,
+// or a broken connection), the session and its temporary tables are
+// gone: Dials then counts more than one connection.
+func OpenSession(ctx context.Context, t Target, timeout time.Duration) (*Conn, error) {
+	return open(ctx, t, timeout, true)
+}
+
+func open(ctx context.Context, t Target, timeout time.Duration, session bool) (*Conn, error) {
 	c := &Conn{target: t, timeout: timeout}
 	dialer := &net.Dialer{Timeout: 5 * time.Second}
 	opts := &clickhouse.Options{
@@ -47,10 +63,16 @@ func Open(ctx context.Context, t Target, timeout time.Duration) (*Conn, error) {
 			if err != nil {
 				return nil, err
 			}
+			c.dials.Add(1)
 			return &countingConn{Conn: nc, n: &c.received}, nil
 		},
 		MaxOpenConns: 2,
 		MaxIdleConns: 1,
+	}
+	if session {
+		// One connection, kept however long the run takes (the client's
+		// default lifetime is an hour).
+		opts.MaxOpenConns, opts.ConnMaxLifetime = 1, 1000*time.Hour
 	}
 	conn, err := clickhouse.Open(opts)
 	if err != nil {
@@ -73,26 +95,30 @@ const clientGrace = 2 * time.Second
 // Close closes the connection.
 func (c *Conn) Close() error { return c.conn.Close() }
 
+// Dials returns the connections opened so far.
+func (c *Conn) Dials() int64 { return c.dials.Load() }
+
 // Received returns the bytes the engine sent so far (protocol included).
 func (c *Conn) Received() int64 { return c.received.Load() }
 
 // maxQuerySize is the longest query text the engine parses (bytes).
 const maxQuerySize = 4 << 20
 
+// Exec runs a statement that returns no rows (CREATE, DROP), with the
+// settings and deadlines of Query.
+func (c *Conn) Exec(ctx context.Context, stmt string) error {
+	ctx, cancel := c.settings(ctx)
+	defer cancel()
+	if err := c.conn.Exec(ctx, stmt); err != nil {
+		return c.explain(err, stmt)
+	}
+	return nil
+}
+
 // Query runs a query and returns its rows, each value as string, uint64,
 // int64 or float64 (NULL as nil).
 func (c *Conn) Query(ctx context.Context, query string) ([][]any, error) {
-	secs := int(math.Ceil(c.timeout.Seconds()))
-	// max_query_size and max_ast_elements: the interaction logs' k-core
-	// rounds double their query's length (LogSource.CoreRound, at most
-	// MaxCoreRounds); the last round's per-user query is past the
-	// server's defaults (256 KiB, 50,000 elements).
-	ctx = clickhouse.Context(ctx, clickhouse.WithSettings(clickhouse.Settings{"max_execution_time": secs,
-		"max_query_size": maxQuerySize, "max_ast_elements": maxQuerySize / 4, "max_expanded_ast_elements": maxQuerySize / 4}))
-	// The client's own deadline a little later: ClickHouse 18.16 does not
-	// enforce max_execution_time on a query that reads through a VIEW,
-	// and a server may hang; on the deadline clickhouse-go sends Cancel.
-	ctx, cancel := context.WithTimeout(ctx, c.timeout+clientGrace)
+	ctx, cancel := c.settings(ctx)
 	defer cancel()
 	rows, err := c.conn.Query(ctx, query)
 	if err != nil {
@@ -119,6 +145,22 @@ func (c *Conn) Query(ctx context.Context, query string) ([][]any, error) {
 		return nil, c.explain(err, query)
 	}
 	return out, nil
+}
+
+// settings returns the context of a statement: the engine's settings
+// and the client's deadline.
+func (c *Conn) settings(ctx context.Context) (context.Context, context.CancelFunc) {
+	secs := int(math.Ceil(c.timeout.Seconds()))
+	// max_query_size and max_ast_elements: the interaction logs' k-core
+	// rounds double their query's length (LogSource.CoreRound, at most
+	// MaxCoreRounds); the last round's per-user query is past the
+	// server's defaults (256 KiB, 50,000 elements).
+	ctx = clickhouse.Context(ctx, clickhouse.WithSettings(clickhouse.Settings{"max_execution_time": secs,
+		"max_query_size": maxQuerySize, "max_ast_elements": maxQuerySize / 4, "max_expanded_ast_elements": maxQuerySize / 4}))
+	// The client's own deadline a little later: ClickHouse 18.16 does not
+	// enforce max_execution_time on a query that reads through a VIEW,
+	// and a server may hang; on the deadline clickhouse-go sends Cancel.
+	return context.WithTimeout(ctx, c.timeout+clientGrace)
 }
 
 // plain turns a scanned value into string, uint64, int64, float64 or nil.
@@ -148,7 +190,17 @@ const (
 	codeUnknownTable      = 60
 	codeUnknownDatabase   = 81
 	codeTimeout           = 159
+	codeReadonly          = 164
+	codeAccessDenied      = 497
 )
+
+// Refused reports whether err is the engine refusing a statement to the
+// account (ClickHouse: readonly = 1, or no grant of it), as opposed to
+// the statement failing.
+func Refused(err error) bool {
+	var ex *clickhouse.Exception
+	return errors.As(err, &ex) && (ex.Code == codeReadonly || ex.Code == codeAccessDenied)
+}
 
 // Error is a failed engine operation, in words a user can act on.
 type Error struct {
