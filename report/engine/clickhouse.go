@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"io"
@@ -20,8 +21,15 @@ import (
 // protocol (the client's HTTP protocol does not work with ClickHouse
 // 18.16, see docs/ENGINE.md). It counts the bytes the engine sent.
 type Conn struct {
-	target   Target
-	conn     driver.Conn
+	target Target
+	conn   driver.Conn // the client's pool (Open)
+	// db and sess: one connection of database/sql over the same client
+	// (OpenSession). clickhouse-go's own pool may dial a second
+	// connection even with one allowed: it frees a connection's slot
+	// before it returns the connection to the pool (seen: a temporary
+	// table gone between two statements of one run).
+	db       *sql.DB
+	sess     *sql.Conn
 	received atomic.Int64
 	dials    atomic.Int64
 	timeout  time.Duration
@@ -37,9 +45,8 @@ func Open(ctx context.Context, t Target, timeout time.Duration) (*Conn, error) {
 
 // OpenSession is Open with one connection, one session of the engine,
 // for statements that build on each other (a temporary table and the
-// queries that read it). Should the client reconnect (after an error,
-// or a broken connection), the session and its temporary tables are
-// gone: Dials then counts more than one connection.
+// queries that read it). The connection is never replaced: once broken,
+// every statement fails; Dials counts the connections opened (one).
 func OpenSession(ctx context.Context, t Target, timeout time.Duration) (*Conn, error) {
 	return open(ctx, t, timeout, true)
 }
@@ -69,18 +76,30 @@ func open(ctx context.Context, t Target, timeout time.Duration, session bool) (*
 		MaxOpenConns: 2,
 		MaxIdleConns: 1,
 	}
+	pctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
 	if session {
-		// One connection, kept however long the run takes (the client's
-		// default lifetime is an hour).
-		opts.MaxOpenConns, opts.ConnMaxLifetime = 1, 1000*time.Hour
+		c.db = clickhouse.OpenDB(opts)
+		c.db.SetMaxOpenConns(1)
+		sess, err := c.db.Conn(pctx)
+		if err == nil {
+			err = sess.PingContext(pctx)
+			if err != nil {
+				sess.Close()
+			}
+		}
+		if err != nil {
+			c.db.Close()
+			return nil, c.explain(err, "")
+		}
+		c.sess = sess
+		return c, nil
 	}
 	conn, err := clickhouse.Open(opts)
 	if err != nil {
 		return nil, c.explain(err, "")
 	}
 	c.conn = conn
-	pctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-	defer cancel()
 	if err := conn.Ping(pctx); err != nil {
 		conn.Close()
 		return nil, c.explain(err, "")
@@ -93,7 +112,13 @@ func open(ctx context.Context, t Target, timeout time.Duration, session bool) (*
 const clientGrace = 2 * time.Second
 
 // Close closes the connection.
-func (c *Conn) Close() error { return c.conn.Close() }
+func (c *Conn) Close() error {
+	if c.sess != nil {
+		c.sess.Close()
+		return c.db.Close()
+	}
+	return c.conn.Close()
+}
 
 // Dials returns the connections opened so far.
 func (c *Conn) Dials() int64 { return c.dials.Load() }
@@ -109,7 +134,13 @@ const maxQuerySize = 4 << 20
 func (c *Conn) Exec(ctx context.Context, stmt string) error {
 	ctx, cancel := c.settings(ctx)
 	defer cancel()
-	if err := c.conn.Exec(ctx, stmt); err != nil {
+	var err error
+	if c.sess != nil {
+		_, err = c.sess.ExecContext(ctx, stmt)
+	} else {
+		err = c.conn.Exec(ctx, stmt)
+	}
+	if err != nil {
 		return c.explain(err, stmt)
 	}
 	return nil
@@ -120,12 +151,47 @@ func (c *Conn) Exec(ctx context.Context, stmt string) error {
 func (c *Conn) Query(ctx context.Context, query string) ([][]any, error) {
 	ctx, cancel := c.settings(ctx)
 	defer cancel()
+	if c.sess != nil {
+		return c.querySession(ctx, query)
+	}
 	rows, err := c.conn.Query(ctx, query)
 	if err != nil {
 		return nil, c.explain(err, query)
 	}
 	defer rows.Close()
 	types := rows.ColumnTypes()
+	var out [][]any
+	for rows.Next() {
+		dest := make([]any, len(types))
+		for i, t := range types {
+			dest[i] = reflect.New(t.ScanType()).Interface()
+		}
+		if err := rows.Scan(dest...); err != nil {
+			return nil, c.explain(err, query)
+		}
+		row := make([]any, len(dest))
+		for i, p := range dest {
+			row[i] = plain(reflect.ValueOf(p).Elem())
+		}
+		out = append(out, row)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, c.explain(err, query)
+	}
+	return out, nil
+}
+
+// querySession is Query on the session's connection.
+func (c *Conn) querySession(ctx context.Context, query string) ([][]any, error) {
+	rows, err := c.sess.QueryContext(ctx, query)
+	if err != nil {
+		return nil, c.explain(err, query)
+	}
+	defer rows.Close()
+	types, err := rows.ColumnTypes()
+	if err != nil {
+		return nil, c.explain(err, query)
+	}
 	var out [][]any
 	for rows.Next() {
 		dest := make([]any, len(types))
