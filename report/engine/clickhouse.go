@@ -218,7 +218,8 @@ func (c *Conn) querySession(ctx context.Context, query string) ([][]any, error) 
 func (c *Conn) settings(ctx context.Context) (context.Context, context.CancelFunc) {
 	secs := int(math.Ceil(c.timeout.Seconds()))
 	// max_query_size and max_ast_elements: the interaction logs' k-core
-	// rounds double their query's length (LogSource.CoreRound, at most
+	// rounds as nested queries (an account that may not create temporary
+	// tables) double their query's length (LogSource.CoreRound, at most
 	// MaxCoreRounds); the last round's per-user query is past the
 	// server's defaults (256 KiB, 50,000 elements).
 	ctx = clickhouse.Context(ctx, clickhouse.WithSettings(clickhouse.Settings{"max_execution_time": secs,
