@@ -5,7 +5,9 @@ package engines
 // { engine = "clickhouse", url|url_env, table, columns = {…}, timeout }
 // instead of a file. The characteristics analysis then asks the engine
 // for the dataset's preprocessing counts (the k-core iterated in the
-// engine, one query per round) and its per-user and per-item histograms
+// engine, each step's pairs in a temporary table of one session, or
+// one nested query per round for an account that may not create one)
+// and its per-user and per-item histograms
 // of interaction counts, from which the count features are computed by
 // the same function as from a file (datasets.CountFeatures).
 
