@@ -87,9 +87,12 @@ func writeServerConfig(t testing.TB, s *chServer, interserver int, shards []*chS
 	if !strings.Contains(profile, "<max_memory_usage>") {
 		profile += "<max_memory_usage>2000000000</max_memory_usage>"
 	}
+	// reader is an account with readonly = 1: it may read, not create
+	// a temporary table (readerURL).
 	users := `<yandex>
- <profiles><default>` + profile + `</default></profiles>
- <users><default><password></password><networks><ip>127.0.0.1</ip></networks><profile>default</profile><quota>default</quota></default></users>
+ <profiles><default>` + profile + `</default><reader><readonly>1</readonly></reader></profiles>
+ <users><default><password></password><networks><ip>127.0.0.1</ip></networks><profile>default</profile><quota>default</quota></default>
+ <reader><password></password><networks><ip>127.0.0.1</ip></networks><profile>reader</profile><quota>default</quota></reader></users>
  <quotas><default><interval><duration>3600</duration><queries>0</queries><errors>0</errors><result_rows>0</result_rows><read_rows>0</read_rows><execution_time>0</execution_time></interval></default></quotas>
 </yandex>
 `
@@ -228,6 +231,12 @@ func startCluster(t testing.TB, dir, profile string) *chCluster {
 // url is the engine URL of the cluster's query node.
 func (c *chCluster) url() string {
 	return fmt.Sprintf("clickhouse://127.0.0.1:%d/default", c.shards[0].tcp)
+}
+
+// readerURL is the engine URL of the cluster's query node for the
+// account with readonly = 1.
+func (c *chCluster) readerURL() string {
+	return fmt.Sprintf("clickhouse://reader@127.0.0.1:%d/default", c.shards[0].tcp)
 }
 
 // unitValue is one per-unit value to load.

@@ -95,7 +95,7 @@ func loadDemoLogs(t *testing.T, c *chCluster, dir, name string) int {
 
 // checkEngineLogsProvenance checks that the engine build read every log
 // from the engine: a record per dataset with its fingerprint and the
-// k-core and histogram queries.
+// k-core and histogram queries, the k-core over temporary tables.
 func checkEngineLogsProvenance(t *testing.T, site string, logs int) {
 	b, err := os.ReadFile(filepath.Join(site, "data", "provenance.json"))
 	if err != nil {
@@ -111,8 +111,11 @@ func checkEngineLogsProvenance(t *testing.T, site string, logs int) {
 		t.Fatalf("provenance: %d engine logs, want %d", len(p.EngineLogs), logs)
 	}
 	for _, l := range p.EngineLogs {
-		var hist, rounds int
+		var hist, rounds, created int
 		for _, q := range l.Queries {
+			if strings.HasPrefix(q.SQL, "CREATE TEMPORARY TABLE ") {
+				created++
+			}
 			if strings.Contains(q.SQL, "HAVING COUNT(*) >= 2") {
 				rounds++
 			}
@@ -122,6 +125,10 @@ func checkEngineLogsProvenance(t *testing.T, site string, logs int) {
 		}
 		if !strings.HasPrefix(l.Fingerprint, "rows=") || hist != 2 || rounds == 0 || l.Dataset == "" {
 			t.Errorf("provenance of %s: fingerprint %q, %d histogram and %d k-core queries", l.Dataset, l.Fingerprint, hist, rounds)
+		}
+		// Over temporary tables: the pairs' and one per k-core round.
+		if l.Note != "" || created < 2 {
+			t.Errorf("provenance of %s: %d CREATE TEMPORARY TABLE, note %q: the k-core did not run over temporary tables", l.Dataset, created, l.Note)
 		}
 	}
 }

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"io"
@@ -20,15 +21,37 @@ import (
 // protocol (the client's HTTP protocol does not work with ClickHouse
 // 18.16, see docs/ENGINE.md). It counts the bytes the engine sent.
 type Conn struct {
-	target   Target
-	conn     driver.Conn
+	target Target
+	conn   driver.Conn // the client's pool (Open)
+	// db and sess: one connection of database/sql over the same client
+	// (OpenSession). clickhouse-go's own pool may dial a second
+	// connection even with one allowed: it frees a connection's slot
+	// before it returns the connection to the pool (seen: a temporary
+	// table gone between two statements of one run).
+	db       *sql.DB
+	sess     *sql.Conn
 	received atomic.Int64
+	dials    atomic.Int64
 	timeout  time.Duration
 }
 
 // Open connects to the target; timeout bounds every query (the engine's
 // max_execution_time, and the client's own deadline a little later).
+// The client keeps a pool of two connections: consecutive queries may
+// run in different sessions.
 func Open(ctx context.Context, t Target, timeout time.Duration) (*Conn, error) {
+	return open(ctx, t, timeout, false)
+}
+
+// OpenSession is Open with one connection, one session of the engine,
+// for statements that build on each other (a temporary table and the
+// queries that read it). The connection is never replaced: once broken,
+// every statement fails; Dials counts the connections opened (one).
+func OpenSession(ctx context.Context, t Target, timeout time.Duration) (*Conn, error) {
+	return open(ctx, t, timeout, true)
+}
+
+func open(ctx context.Context, t Target, timeout time.Duration, session bool) (*Conn, error) {
 	c := &Conn{target: t, timeout: timeout}
 	dialer := &net.Dialer{Timeout: 5 * time.Second}
 	opts := &clickhouse.Options{
@@ -47,18 +70,36 @@ func Open(ctx context.Context, t Target, timeout time.Duration) (*Conn, error) {
 			if err != nil {
 				return nil, err
 			}
+			c.dials.Add(1)
 			return &countingConn{Conn: nc, n: &c.received}, nil
 		},
 		MaxOpenConns: 2,
 		MaxIdleConns: 1,
+	}
+	pctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if session {
+		c.db = clickhouse.OpenDB(opts)
+		c.db.SetMaxOpenConns(1)
+		sess, err := c.db.Conn(pctx)
+		if err == nil {
+			err = sess.PingContext(pctx)
+			if err != nil {
+				sess.Close()
+			}
+		}
+		if err != nil {
+			c.db.Close()
+			return nil, c.explain(err, "")
+		}
+		c.sess = sess
+		return c, nil
 	}
 	conn, err := clickhouse.Open(opts)
 	if err != nil {
 		return nil, c.explain(err, "")
 	}
 	c.conn = conn
-	pctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-	defer cancel()
 	if err := conn.Ping(pctx); err != nil {
 		conn.Close()
 		return nil, c.explain(err, "")
@@ -71,7 +112,16 @@ func Open(ctx context.Context, t Target, timeout time.Duration) (*Conn, error) {
 const clientGrace = 2 * time.Second
 
 // Close closes the connection.
-func (c *Conn) Close() error { return c.conn.Close() }
+func (c *Conn) Close() error {
+	if c.sess != nil {
+		c.sess.Close()
+		return c.db.Close()
+	}
+	return c.conn.Close()
+}
+
+// Dials returns the connections opened so far.
+func (c *Conn) Dials() int64 { return c.dials.Load() }
 
 // Received returns the bytes the engine sent so far (protocol included).
 func (c *Conn) Received() int64 { return c.received.Load() }
@@ -79,21 +129,31 @@ func (c *Conn) Received() int64 { return c.received.Load() }
 // maxQuerySize is the longest query text the engine parses (bytes).
 const maxQuerySize = 4 << 20
 
+// Exec runs a statement that returns no rows (CREATE, DROP), with the
+// settings and deadlines of Query.
+func (c *Conn) Exec(ctx context.Context, stmt string) error {
+	ctx, cancel := c.settings(ctx)
+	defer cancel()
+	var err error
+	if c.sess != nil {
+		_, err = c.sess.ExecContext(ctx, stmt)
+	} else {
+		err = c.conn.Exec(ctx, stmt)
+	}
+	if err != nil {
+		return c.explain(err, stmt)
+	}
+	return nil
+}
+
 // Query runs a query and returns its rows, each value as string, uint64,
 // int64 or float64 (NULL as nil).
 func (c *Conn) Query(ctx context.Context, query string) ([][]any, error) {
-	secs := int(math.Ceil(c.timeout.Seconds()))
-	// max_query_size and max_ast_elements: the interaction logs' k-core
-	// rounds double their query's length (LogSource.CoreRound, at most
-	// MaxCoreRounds); the last round's per-user query is past the
-	// server's defaults (256 KiB, 50,000 elements).
-	ctx = clickhouse.Context(ctx, clickhouse.WithSettings(clickhouse.Settings{"max_execution_time": secs,
-		"max_query_size": maxQuerySize, "max_ast_elements": maxQuerySize / 4, "max_expanded_ast_elements": maxQuerySize / 4}))
-	// The client's own deadline a little later: ClickHouse 18.16 does not
-	// enforce max_execution_time on a query that reads through a VIEW,
-	// and a server may hang; on the deadline clickhouse-go sends Cancel.
-	ctx, cancel := context.WithTimeout(ctx, c.timeout+clientGrace)
+	ctx, cancel := c.settings(ctx)
 	defer cancel()
+	if c.sess != nil {
+		return c.querySession(ctx, query)
+	}
 	rows, err := c.conn.Query(ctx, query)
 	if err != nil {
 		return nil, c.explain(err, query)
@@ -119,6 +179,55 @@ func (c *Conn) Query(ctx context.Context, query string) ([][]any, error) {
 		return nil, c.explain(err, query)
 	}
 	return out, nil
+}
+
+// querySession is Query on the session's connection.
+func (c *Conn) querySession(ctx context.Context, query string) ([][]any, error) {
+	rows, err := c.sess.QueryContext(ctx, query)
+	if err != nil {
+		return nil, c.explain(err, query)
+	}
+	defer rows.Close()
+	types, err := rows.ColumnTypes()
+	if err != nil {
+		return nil, c.explain(err, query)
+	}
+	var out [][]any
+	for rows.Next() {
+		dest := make([]any, len(types))
+		for i, t := range types {
+			dest[i] = reflect.New(t.ScanType()).Interface()
+		}
+		if err := rows.Scan(dest...); err != nil {
+			return nil, c.explain(err, query)
+		}
+		row := make([]any, len(dest))
+		for i, p := range dest {
+			row[i] = plain(reflect.ValueOf(p).Elem())
+		}
+		out = append(out, row)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, c.explain(err, query)
+	}
+	return out, nil
+}
+
+// settings returns the context of a statement: the engine's settings
+// and the client's deadline.
+func (c *Conn) settings(ctx context.Context) (context.Context, context.CancelFunc) {
+	secs := int(math.Ceil(c.timeout.Seconds()))
+	// max_query_size and max_ast_elements: the interaction logs' k-core
+	// rounds as nested queries (an account that may not create temporary
+	// tables) double their query's length (LogSource.CoreRound, at most
+	// MaxCoreRounds); the last round's per-user query is past the
+	// server's defaults (256 KiB, 50,000 elements).
+	ctx = clickhouse.Context(ctx, clickhouse.WithSettings(clickhouse.Settings{"max_execution_time": secs,
+		"max_query_size": maxQuerySize, "max_ast_elements": maxQuerySize / 4, "max_expanded_ast_elements": maxQuerySize / 4}))
+	// The client's own deadline a little later: ClickHouse 18.16 does not
+	// enforce max_execution_time on a query that reads through a VIEW,
+	// and a server may hang; on the deadline clickhouse-go sends Cancel.
+	return context.WithTimeout(ctx, c.timeout+clientGrace)
 }
 
 // plain turns a scanned value into string, uint64, int64, float64 or nil.
@@ -148,7 +257,17 @@ const (
 	codeUnknownTable      = 60
 	codeUnknownDatabase   = 81
 	codeTimeout           = 159
+	codeReadonly          = 164
+	codeAccessDenied      = 497
 )
+
+// Refused reports whether err is the engine refusing a statement to the
+// account (ClickHouse: readonly = 1, or no grant of it), as opposed to
+// the statement failing.
+func Refused(err error) bool {
+	var ex *clickhouse.Exception
+	return errors.As(err, &ex) && (ex.Code == codeReadonly || ex.Code == codeAccessDenied)
+}
 
 // Error is a failed engine operation, in words a user can act on.
 type Error struct {

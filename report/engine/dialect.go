@@ -39,6 +39,12 @@ type Dialect struct {
 	// file readers do (Go's strings.TrimSpace: Unicode White_Space), so
 	// that " u1" and "u1" are one unit, and " EASE" the method EASE.
 	Trim string
+	// TempTable stores a query's rows (%[2]s) in a temporary table named
+	// %[1]s that lives as long as the connection (standard SQL: CREATE
+	// LOCAL TEMPORARY TABLE %[1]s AS %[2]s); DropTemp drops one (%s).
+	// Empty: the engine has none, and the interaction logs' k-core runs
+	// as nested queries.
+	TempTable, DropTemp string
 
 	// The fast paired query (PairedFastSQL; a dialect without these sends
 	// the portable PairedSQL alone).
@@ -87,6 +93,8 @@ var ClickHouse = Dialect{
 	RowHash:   "cityHash64(%s)",
 	IsFinite:  "isFinite(%s)",
 	InnerJoin: "ALL INNER JOIN",
+	TempTable: "CREATE TEMPORARY TABLE %s ENGINE = Memory AS %s",
+	DropTemp:  "DROP TEMPORARY TABLE %s",
 	Trim:      "replaceRegexpAll(%s, '^" + trimClass + "+|" + trimClass + "+$', '')",
 	PairKey:   "bitOr(bitAnd(cityHash64(%[1]s), 72057594037927935), %[2]s * 72057594037927936)",
 	KeyIndex:  "intDiv(%s, 72057594037927936)",

@@ -124,6 +124,38 @@ func TestLogSQLPortable(t *testing.T) {
 	}
 }
 
+// TestLogSQLMaterialized checks the statements over temporary tables:
+// the pairs stored once, and a step over a stored table reads it, not
+// the engine table, with one condition per id whatever the rounds
+// before it.
+func TestLogSQLMaterialized(t *testing.T) {
+	s := LogSource{Dialect: ClickHouse, Table: "logs", Dataset: "d", Columns: LogColumns{Dataset: "ds", User: "user", Item: "item"}}
+	first := s.MaterializeSQL("eb_p1", Filter{})
+	if !strings.HasPrefix(first, "CREATE TEMPORARY TABLE eb_p1 ENGINE = Memory AS SELECT u, i FROM (SELECT eb_u AS u") || strings.Count(first, `FROM "logs"`) != 1 {
+		t.Errorf("the pairs' table: %s", first)
+	}
+	f := Kept("eb_p1")
+	for r := 2; r <= 12; r++ {
+		name := fmt.Sprintf("eb_p%d", r)
+		q := s.MaterializeSQL(name, s.CoreRound(f, 3))
+		want := "CREATE TEMPORARY TABLE " + name + " ENGINE = Memory AS SELECT u, i FROM " + f.base +
+			" WHERE u IN (SELECT u FROM " + f.base + " GROUP BY u HAVING COUNT(*) >= 3) AND i IN (SELECT i FROM " + f.base + " GROUP BY i HAVING COUNT(*) >= 3)"
+		if q != want {
+			t.Fatalf("round %d:\n%s\nwant\n%s", r, q, want)
+		}
+		f = Kept(name)
+	}
+	if q := s.HistogramSQL(f, "u"); q != "SELECT n, COUNT(*) FROM (SELECT u, COUNT(*) AS n FROM eb_p12 GROUP BY u) GROUP BY n ORDER BY n" {
+		t.Errorf("histogram: %s", q)
+	}
+	if q := s.UserMomentsSQL(f, Tail{Count: 2}, 5, "0", "0"); strings.Contains(q, `"logs"`) || strings.Count(q, "eb_p12") != 2 {
+		t.Errorf("moments: %s", q)
+	}
+	if q := s.DropSQL("eb_p3"); q != "DROP TEMPORARY TABLE eb_p3" {
+		t.Errorf("drop: %s", q)
+	}
+}
+
 // TestMayPad checks the fast paired query's condition (no unit id needs
 // a trim) against the trim's character class: every character the trim
 // removes (Go's unicode.IsSpace, which the file readers use, and U+180E,

@@ -107,12 +107,18 @@ func (s LogSource) FingerprintSQL() string {
 	return "SELECT COUNT(*), SUM(" + fmt.Sprintf(d.RowHash, strings.Join(cols, ", ")) + ")" + s.rows()
 }
 
-// Filter is the condition on (u, i) of the pairs kept so far: the item
-// and user filters and the k-core rounds, each an IN over the pairs the
-// previous conditions keep.
+// Filter is the pairs kept so far: those of a base (the distinct pairs,
+// or a temporary table of them, Kept) that meet the conditions of the
+// item and user filters and the k-core rounds, each an IN over the pairs
+// the previous conditions keep.
 type Filter struct {
+	base         string // a temporary table of pairs (u, i); "" = the pairs
 	users, items string // conditions on u and on i ("" = all)
 }
+
+// Kept is the filter of the pairs stored in the temporary table name
+// (MaterializeSQL).
+func Kept(name string) Filter { return Filter{base: name} }
 
 func (f Filter) where() string {
 	var conds []string
@@ -127,44 +133,80 @@ func (f Filter) where() string {
 	return " WHERE " + strings.Join(conds, " AND ")
 }
 
+// from is the pairs f keeps, as the source of a FROM.
+func (s LogSource) from(f Filter) string {
+	if f.base != "" {
+		return f.base + f.where()
+	}
+	return s.pairs() + f.where()
+}
+
 // keep returns the ids (u or i) with at least k pairs among those f
 // keeps. It implies f's own condition on that id (k ≥ 1), so a filter
 // replaces the previous condition instead of adding to it.
 func (s LogSource) keep(f Filter, id string, k int) string {
-	return id + " IN (SELECT " + id + " FROM " + s.pairs() + f.where() + " GROUP BY " + id + " HAVING COUNT(*) >= " + strconv.Itoa(k) + ")"
+	return id + " IN (SELECT " + id + " FROM " + s.from(f) + " GROUP BY " + id + " HAVING COUNT(*) >= " + strconv.Itoa(k) + ")"
 }
 
 // ItemFilter keeps the items with at least k pairs (one pass).
 func (s LogSource) ItemFilter(f Filter, k int) Filter {
-	return Filter{users: f.users, items: s.keep(f, "i", k)}
+	return Filter{base: f.base, users: f.users, items: s.keep(f, "i", k)}
 }
 
 // UserFilter keeps the users with at least k pairs (one pass).
 func (s LogSource) UserFilter(f Filter, k int) Filter {
-	return Filter{users: s.keep(f, "u", k), items: f.items}
+	return Filter{base: f.base, users: s.keep(f, "u", k), items: f.items}
 }
 
 // CoreRound is one round of the iterated k-core: the users and the items
-// with at least k of the pairs f keeps. The condition of round r holds
-// two copies of round r−1's (one per id), so the rounds are bounded (MaxCoreRounds).
+// with at least k of the pairs f keeps. The condition holds two copies
+// of f's (one per id): over the distinct pairs, round r's query holds
+// 2^r copies of them, so those rounds are bounded (MaxCoreRounds); over
+// a temporary table of the previous round's pairs (Kept, MaterializeSQL)
+// it is one short query per round.
 func (s LogSource) CoreRound(f Filter, k int) Filter {
-	return Filter{users: s.keep(f, "u", k), items: s.keep(f, "i", k)}
+	return Filter{base: f.base, users: s.keep(f, "u", k), items: s.keep(f, "i", k)}
 }
 
-// MaxCoreRounds bounds the k-core rounds run in the engine: each round's
-// query is about twice as long as the previous one's.
+// MaxCoreRounds bounds the k-core rounds run as nested queries (an
+// account that may not create temporary tables): each round's query is
+// about twice as long as the previous one's.
 const MaxCoreRounds = 8
+
+// MaxMaterializedCoreRounds bounds the k-core rounds run over temporary
+// tables: each round is three short statements (store the round's pairs,
+// count them, drop the previous round's), so the bound is on the number
+// of statements, not on their size. Real logs converge in tens of
+// rounds; a log that needs more (a long path of pairs, peeled one pair
+// per round) is better computed from a file, which has no bound.
+const MaxMaterializedCoreRounds = 1000
+
+// Materializes reports whether the dialect has temporary tables, in
+// which a log's pairs can be stored step by step (MaterializeSQL).
+func (d Dialect) Materializes() bool { return d.TempTable != "" && d.DropTemp != "" }
+
+// MaterializeSQL returns the statement that stores the pairs f keeps, as
+// columns u and i, in the temporary table name (it lives as long as the
+// connection: the statements that read it must use the same one).
+func (s LogSource) MaterializeSQL(name string, f Filter) string {
+	return fmt.Sprintf(s.Dialect.TempTable, name, "SELECT u, i FROM "+s.from(f))
+}
+
+// DropSQL returns the statement that drops the temporary table name.
+func (s LogSource) DropSQL(name string) string {
+	return fmt.Sprintf(s.Dialect.DropTemp, name)
+}
 
 // CountSQL counts the pairs f keeps.
 func (s LogSource) CountSQL(f Filter) string {
-	return "SELECT COUNT(*) FROM " + s.pairs() + f.where()
+	return "SELECT COUNT(*) FROM " + s.from(f)
 }
 
 // HistogramSQL returns the histogram of interaction counts per user
 // (id = "u") or per item ("i") over the pairs f keeps: (count, number of
 // ids with that count), by count.
 func (s LogSource) HistogramSQL(f Filter, id string) string {
-	return "SELECT n, COUNT(*) FROM (SELECT " + id + ", COUNT(*) AS n FROM " + s.pairs() + f.where() + " GROUP BY " + id + ") GROUP BY n ORDER BY n"
+	return "SELECT n, COUNT(*) FROM (SELECT " + id + ", COUNT(*) AS n FROM " + s.from(f) + " GROUP BY " + id + ") GROUP BY n ORDER BY n"
 }
 
 // TailBoundarySQL returns the name of the item at 0-based position
@@ -173,7 +215,7 @@ func (s LogSource) HistogramSQL(f Filter, id string) string {
 // items by count holding 80% of the interactions) when the 80% cut
 // falls among items of equal count (ties go by id, as in the file path).
 func (s LogSource) TailBoundarySQL(f Filter, count int64, offset int64) string {
-	return "SELECT i FROM (SELECT i, COUNT(*) AS n FROM " + s.pairs() + f.where() + " GROUP BY i) WHERE n = " +
+	return "SELECT i FROM (SELECT i, COUNT(*) AS n FROM " + s.from(f) + " GROUP BY i) WHERE n = " +
 		strconv.FormatInt(count, 10) + " ORDER BY i LIMIT 1 OFFSET " + strconv.FormatInt(offset, 10)
 }
 
@@ -199,8 +241,8 @@ func (s LogSource) tail(t Tail) string {
 // its count over nu, the users left) and lt, the share of long-tail
 // items. The divisions are those of the file path, in its order.
 func (s LogSource) perUser(f Filter, t Tail, nu int64) string {
-	items := "(SELECT i, COUNT(*) AS ni FROM " + s.pairs() + f.where() + " GROUP BY i)"
-	pairs := "(SELECT u, i FROM " + s.pairs() + f.where() + ")"
+	items := "(SELECT i, COUNT(*) AS ni FROM " + s.from(f) + " GROUP BY i)"
+	pairs := "(SELECT u, i FROM " + s.from(f) + ")"
 	return "(SELECT SUM(ni) / COUNT(*) / " + strconv.FormatInt(nu, 10) + " AS pb, " +
 		"SUM(CASE WHEN " + s.tail(t) + " THEN 1 ELSE 0 END) / COUNT(*) AS lt FROM " +
 		pairs + " " + s.Dialect.InnerJoin + " " + items + " USING i GROUP BY u)"

@@ -5,7 +5,9 @@ package engines
 // { engine = "clickhouse", url|url_env, table, columns = {…}, timeout }
 // instead of a file. The characteristics analysis then asks the engine
 // for the dataset's preprocessing counts (the k-core iterated in the
-// engine, one query per round) and its per-user and per-item histograms
+// engine, each step's pairs in a temporary table of one session, or
+// one nested query per round for an account that may not create one)
+// and its per-user and per-item histograms
 // of interaction counts, from which the count features are computed by
 // the same function as from a file (datasets.CountFeatures).
 
@@ -43,6 +45,9 @@ type EngineLogSource struct {
 	mu          sync.Mutex
 	queries     []EngineQuery
 	received    int64
+	// nested says why a run preprocessed with nested queries instead of
+	// temporary tables ("" when none did).
+	nested string
 }
 
 // errorf is an error at the entry's manifest line.
@@ -53,10 +58,34 @@ func (e *EngineLogSource) errorf(format string, args ...any) error {
 
 // query runs one query on conn and records it for the provenance.
 func (e *EngineLogSource) query(ctx context.Context, conn *engine.Conn, analysis, sql string) ([][]any, error) {
-	before := conn.Received()
-	rows, err := conn.Query(ctx, sql)
+	rows, err := e.run(ctx, conn, analysis, sql, false)
 	if err != nil {
 		return nil, e.errorf("%v", err)
+	}
+	return rows, nil
+}
+
+// exec runs a statement that returns no rows (a temporary table's CREATE
+// or DROP) and records it; its error is the engine's as it is
+// (engine.Refused tells a refusal), and a statement that failed is not
+// recorded.
+func (e *EngineLogSource) exec(ctx context.Context, conn *engine.Conn, analysis, sql string) error {
+	_, err := e.run(ctx, conn, analysis, sql, true)
+	return err
+}
+
+// run runs a query (a statement, with exec) and records it.
+func (e *EngineLogSource) run(ctx context.Context, conn *engine.Conn, analysis, sql string, exec bool) ([][]any, error) {
+	before := conn.Received()
+	var rows [][]any
+	var err error
+	if exec {
+		err = conn.Exec(ctx, sql)
+	} else {
+		rows, err = conn.Query(ctx, sql)
+	}
+	if err != nil {
+		return nil, err
 	}
 	e.mu.Lock()
 	e.queries = append(e.queries, EngineQuery{Analysis: analysis, SQL: sql, Rows: len(rows), Bytes: conn.Received() - before})
@@ -68,7 +97,8 @@ func (e *EngineLogSource) query(ctx context.Context, conn *engine.Conn, analysis
 // used when mapped or when the table has a column named rating.
 func (e *EngineLogSource) open(ctx context.Context) (*engine.Conn, engine.LogSource, error) {
 	src := e.Src
-	conn, err := engine.Open(ctx, e.Target, e.Timeout)
+	// One session: a run's temporary tables live in its connection.
+	conn, err := engine.OpenSession(ctx, e.Target, e.Timeout)
 	if err != nil {
 		return nil, src, e.errorf("%v", err)
 	}
@@ -152,6 +182,9 @@ func (e *EngineLogSource) Summary(ctx context.Context, analysis string, p datase
 	if err := r.counts(p); err != nil {
 		return nil, err
 	}
+	if err := r.materialize(); err != nil {
+		return nil, err
+	}
 	if err := r.filters(p); err != nil {
 		return nil, err
 	}
@@ -224,6 +257,44 @@ type logRun struct {
 	pairs    int64 // distinct pairs read
 	left     int64 // pairs kept by f
 	f        engine.Filter
+	// tables numbers the temporary tables of the pairs kept (eb_p1, …),
+	// 0 when the run uses nested queries (the account may not create
+	// temporary tables, or the dialect has none).
+	tables int
+}
+
+// materialize stores the distinct pairs left after the rating threshold
+// in a temporary table (eb_p1), from which every later step reads: each
+// step then reads the previous one's pairs once instead of nesting its
+// query. An account that may not create temporary tables (ClickHouse:
+// readonly = 1) gets the same numbers from nested queries; the
+// provenance says so.
+func (r *logRun) materialize() error {
+	if !r.src.Dialect.Materializes() {
+		return nil
+	}
+	name := "eb_p1"
+	err := r.e.exec(r.ctx, r.conn, r.analysis, r.src.MaterializeSQL(name, r.f))
+	if engine.Refused(err) {
+		r.e.mu.Lock()
+		r.e.nested = fmt.Sprintf("the engine refused a temporary table (%v): the preprocessing ran as nested queries, the k-core at most %d rounds", err, engine.MaxCoreRounds)
+		r.e.mu.Unlock()
+		return nil
+	}
+	if err != nil {
+		return r.e.errorf("%v", err)
+	}
+	r.tables, r.f = 1, engine.Kept(name)
+	return r.session()
+}
+
+// session checks that the run's statements still go to the session that
+// holds its temporary tables.
+func (r *logRun) session() error {
+	if r.tables > 0 && r.conn.Dials() != 1 {
+		return r.e.errorf("the connection to the engine was reopened during the preprocessing, and its temporary tables are gone; build again")
+	}
+	return nil
 }
 
 // counts reads the rows, pairs and threshold counts and checks the ids
@@ -264,10 +335,25 @@ func (r *logRun) empty(step string) error {
 }
 
 // step counts the pairs next keeps and adds the ones it removed to
-// removed.
+// removed. With temporary tables it first stores them (and then drops
+// the previous step's table): the next step reads them once.
 func (r *logRun) step(next engine.Filter, removed *int64, what string) error {
+	if r.tables > 0 {
+		prev, name := fmt.Sprintf("eb_p%d", r.tables), fmt.Sprintf("eb_p%d", r.tables+1)
+		if err := r.e.exec(r.ctx, r.conn, r.analysis, r.src.MaterializeSQL(name, next)); err != nil {
+			return r.e.errorf("%v", err)
+		}
+		r.tables++
+		if err := r.e.exec(r.ctx, r.conn, r.analysis, r.src.DropSQL(prev)); err != nil {
+			return r.e.errorf("%v", err)
+		}
+		next = engine.Kept(name)
+	}
 	rows, err := r.e.query(r.ctx, r.conn, r.analysis, r.src.CountSQL(next))
 	if err != nil {
+		return err
+	}
+	if err := r.session(); err != nil {
 		return err
 	}
 	n := int64(U64(rows[0][0]))
@@ -297,8 +383,11 @@ func (r *logRun) filters(p datasets.Preprocessing) error {
 		return nil
 	}
 	for {
-		if c.CoreRounds == engine.MaxCoreRounds {
-			return r.e.errorf("the %d-core still removed interactions after %d rounds in the engine (each round's query doubles in length); compute the characteristics from a file, or give characteristics = \"…\"", p.Core, engine.MaxCoreRounds)
+		if r.tables == 0 && c.CoreRounds == engine.MaxCoreRounds {
+			return r.e.errorf("the %d-core still removed interactions after %d rounds in the engine (the account may not create temporary tables, so each round's query doubles in length); let it create them (ClickHouse: readonly = 0 or 2), compute the characteristics from a file, or give characteristics = \"…\"", p.Core, engine.MaxCoreRounds)
+		}
+		if c.CoreRounds == engine.MaxMaterializedCoreRounds {
+			return r.e.errorf("the %d-core still removed interactions after %d rounds in the engine (each round is three more statements); compute the characteristics from a file, or give characteristics = \"…\"", p.Core, engine.MaxMaterializedCoreRounds)
 		}
 		before := r.left
 		if err := r.step(r.src.CoreRound(r.f, p.Core), &c.Core, fmt.Sprintf("the %d-core", p.Core)); err != nil {
@@ -351,7 +440,7 @@ func (s *State) LogsProvenance() []*EngineProvenance {
 	for _, e := range s.logs {
 		e.mu.Lock()
 		out = append(out, &EngineProvenance{Engine: e.Target.Engine, URL: e.Target.String(), Table: e.Src.Table,
-			Dataset: e.Dataset, Fingerprint: e.fingerprint, Queries: append([]EngineQuery{}, e.queries...), BytesReceived: e.received})
+			Dataset: e.Dataset, Fingerprint: e.fingerprint, Queries: append([]EngineQuery{}, e.queries...), BytesReceived: e.received, Note: e.nested})
 		e.mu.Unlock()
 	}
 	return out

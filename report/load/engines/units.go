@@ -91,6 +91,10 @@ type EngineProvenance struct {
 	// BytesReceived counts every byte the engine sent this build
 	// (handshakes and the schema query included).
 	BytesReceived int64 `json:"bytes_received"`
+	// Note, for an interaction log, says that its preprocessing ran as
+	// nested queries, and why (the account may not create temporary
+	// tables); empty when it ran over temporary tables.
+	Note string `json:"note,omitempty"`
 }
 
 // engineCatalogue is what the catalogue query found.
