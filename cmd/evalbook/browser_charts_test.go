@@ -146,46 +146,6 @@ func darkTab(t *testing.T, first string) func(*browser) {
 	}
 }
 
-// TestBrowserDark opens every page of the demo in the dark theme at
-// 1,400 px and checks: every chart is drawn and read as in the light
-// theme (checkCharts: every series 3:1 against the dark background by
-// the colours ECharts holds, the colour map holds there too); every
-// series of every chart, as painted, has 3:1 contrast with the
-// background painted behind it (seriesPixelContrast, the pixel test);
-// and axe-core's colour rules find no violation (TestBrowserDemo runs
-// every rule in the light theme).
-func TestBrowserDark(t *testing.T) {
-	t.Parallel()
-	axe := axeSource(t)
-	site := demoSite(t)
-	pool := newTabPool(t, 2, func(b *browser) {
-		b.preloadAxe(t, axe)
-		darkTab(t, "file://"+filepath.Join(site, "index.html"))(b)
-	})
-	cm := newColourMap()
-	var mu sync.Mutex
-	charts, series := 0, 0
-	eachPage(t, pool, demoHTMLPages(t), func(t *testing.T, b *browser, p string) {
-		name := filepath.Base(p) + " (dark)"
-		b.loadInTheme(t, "file://"+p, "dark")
-		n := b.checkCharts(t, name, cm)
-		problems, read := b.seriesPixelContrast(t, name)
-		for _, prob := range problems {
-			t.Error(prob)
-		}
-		b.axe(t, axe, name, axeColours)
-		mu.Lock()
-		charts += n
-		series += read
-		mu.Unlock()
-	})
-	if charts < 40 || series < 150 {
-		t.Errorf("only %d charts and %d series read", charts, series)
-	}
-	t.Logf("%d charts, %d series read by their pixels, %d names in the colour map", charts, series, len(cm.colour))
-	pool.report(t)
-}
-
 // TestDarkPixelTestCatchesDarkMarks plants the fault the pixel test is
 // for: one series of the leaderboard's chart redrawn in #222222 after
 // the page drew it (past site.js's own adjustment), nearly invisible on

@@ -363,6 +363,34 @@ func (b *browser) theme(t *testing.T, want string) {
 		func() bool { return got == want }, func() string { return fmt.Sprintf("the theme is %q", got) })
 }
 
+// toggleTheme presses the page's theme toggle, as a reader does, and
+// waits until the page is in the theme want and its charts have been
+// drawn again (site.js marks "evalbook-charts-drawn" when a drawing of
+// all of them ends; a drawing the toggle started supersedes any before
+// it, so a new mark after the click is the toggle's). A page without a
+// chart loads no ECharts and draws nothing.
+func (b *browser) toggleTheme(t *testing.T, want string) {
+	t.Helper()
+	var before int
+	if err := chromedp.Run(b.ctx, chromedp.Evaluate(`(function () {
+  var n = window.echarts && document.querySelector(".echart") ? performance.getEntriesByName("evalbook-charts-drawn").length : -1;
+  document.getElementById("theme-toggle").click();
+  return n;
+})()`, &before)); err != nil {
+		t.Fatalf("%s: pressing the theme toggle: %v", b.page, err)
+	}
+	var s struct {
+		Theme string `json:"theme"`
+		Marks int    `json:"marks"`
+	}
+	b.until(t, "charts drawn again in the "+want+" theme", `({theme: document.documentElement.dataset.theme || "",
+  marks: performance.getEntriesByName("evalbook-charts-drawn").length})`, &s,
+		func() bool { return s.Theme == want && (before < 0 || s.Marks > before) },
+		func() string {
+			return fmt.Sprintf("the theme is %q, %d drawings ended since the toggle", s.Theme, s.Marks-before)
+		})
+}
+
 // loadInTheme stores theme as the reader's choice, as the toggle does,
 // and loads url until it opens in that theme. The choice reaches the next
 // document through Chromium's storage, which under load has been seen to
@@ -489,36 +517,38 @@ func demoHTMLPages(t *testing.T) []string {
 	return pages
 }
 
-// TestBrowserDemo opens every page of the built demo in headless Chromium
-// from file:// with the network off, at 1,400 px in the light theme, and
-// checks: no request leaves the site, no console error or exception,
-// every interactive chart is drawn (the opt-in ones switched on) and read
-// (checkCharts) and every static figure loads, and axe-core with all its
-// rules (axeAll), after the charts are drawn and with the "Cite in
-// LaTeX" box open, finds no violation. Then: search finds a method's
-// page; the theme toggle redraws the charts in other colours. It saves
+// TestBrowserDemo opens every page of the built demo in headless
+// Chromium from file:// with the network off, at 1,400 px (a legend must
+// not page there), and checks it in both themes. Each page is loaded
+// with the dark theme stored, as a reader who chose it opens it: every
+// interactive chart is drawn (the opt-in ones switched on) and read
+// (checkCharts: every series 3:1 against the dark background by the
+// colours ECharts holds, the site's colour map), every series as painted
+// has 3:1 contrast with the background painted behind it
+// (seriesPixelContrast) and axe-core's colour rules find no violation.
+// Then the theme toggle switches the same page to the light theme, as a
+// reader does: the charts are drawn again and read again, and axe-core
+// with all its rules (axeAll), with the "Cite in LaTeX" box open, finds
+// no violation. On every page: no request leaves the site, no console
+// error or exception, every static figure loads. Then: search finds a
+// method's page; the toggle changes a chart's pixels both ways. It saves
 // screenshots of the overview, a forest-plot page and a narrative page in
-// both themes. (TestBrowserDark reads every page in the dark theme.)
+// both themes. (TestBrowserPhone loads every page in the light theme.)
 func TestBrowserDemo(t *testing.T) {
 	t.Parallel()
 	axe := axeSource(t)
-	pool := newTabPool(t, 2, func(b *browser) {
-		// At 1,400 px (a legend must not page there).
-		if err := chromedp.Run(b.ctx, chromedp.EmulateViewport(1400, 900)); err != nil {
-			t.Fatal(err)
-		}
-		b.preloadAxe(t, axe)
-	})
 	site := demoSite(t)
+	pool := newTabPool(t, 2, func(b *browser) {
+		b.preloadAxe(t, axe)
+		darkTab(t, "file://"+filepath.Join(site, "index.html"))(b)
+	})
 	pages := demoHTMLPages(t)
-	cm := newColourMap()
+	light, dark := newColourMap(), newColourMap()
 	var mu sync.Mutex
-	charts, read := 0, 0
+	charts, read, series := 0, 0, 0
 	eachPage(t, pool, pages, func(t *testing.T, b *browser, p string) {
 		name := filepath.Base(p)
-		if err := chromedp.Run(b.ctx, chromedp.Navigate("file://"+p), chromedp.WaitReady("body", chromedp.ByQuery)); err != nil {
-			t.Fatalf("%s: %v", p, err)
-		}
+		b.loadInTheme(t, "file://"+p, "dark")
 		want, drawn, broken := b.chartState(t)
 		if drawn < want {
 			t.Errorf("%s: %d of %d charts drawn", name, drawn, want)
@@ -526,23 +556,32 @@ func TestBrowserDemo(t *testing.T) {
 		if broken > 0 {
 			t.Errorf("%s: %d figure images did not load", name, broken)
 		}
-		// Every chart of the site is read as ECharts holds it
-		// (checkCharts: axis names, digits, legends, contrast, the
-		// site's colour map).
-		n := b.checkCharts(t, name, cm)
+		nDark := b.checkCharts(t, name+" (dark)", dark)
+		problems, nSeries := b.seriesPixelContrast(t, name+" (dark)")
+		for _, prob := range problems {
+			t.Error(prob)
+		}
+		b.axe(t, axe, name+" (dark)", axeColours)
+
+		b.toggleTheme(t, "light")
+		nLight := b.checkCharts(t, name+" (light)", light)
+		if nLight != nDark {
+			t.Errorf("%s: %d charts read in the dark theme, %d after the toggle to light", name, nDark, nLight)
+		}
 		b.axe(t, axe, name+" (light)", axeAll)
 		mu.Lock()
 		charts += want
-		read += n
+		read += nLight
+		series += nSeries
 		mu.Unlock()
 	})
 	if charts == 0 {
 		t.Error("the demo has no interactive chart")
 	}
-	if read < 40 {
-		t.Errorf("read %d charts; the demo has more", read)
+	if read < 40 || series < 150 {
+		t.Errorf("read %d charts and %d series by their pixels; the demo has more", read, series)
 	}
-	t.Logf("%d pages, %d charts read, %d names in the site's colour map; axe-core on every page", len(pages), read, len(cm.colour))
+	t.Logf("%d pages, %d charts read in each theme, %d series by their pixels, %d names in the colour map; axe-core on every page in both themes", len(pages), read, series, len(light.colour))
 	b := <-pool
 	if err := chromedp.Run(b.ctx, chromedp.EmulateViewport(1280, 900)); err != nil {
 		t.Fatal(err)
