@@ -148,10 +148,9 @@ demo: build
 
 # test: go vet, then every test (two package test binaries at a time).
 # No test asserts wall-clock speed; `make bench` prints it. On the 2-core
-# machine it takes about ten minutes (632 s at load 5, 530 CPU-s of Go and
-# ClickHouse and 370 of Chromium): the longest are cmd/evalbook's browser
-# tests and report's TestEngine, whose engine build waits on ClickHouse
-# for the k-core rounds of the demo's logs. The aim is 150 s.
+# machine it takes about six and a half minutes (380 s, with both cores
+# busy throughout: 739 core-seconds of Go, Chromium and ClickHouse, about
+# 350 of them cmd/evalbook's browser tests). The aim is 150 s.
 #
 # test-race: the packages that run goroutines (analyses, report: builds,
 # the units pass, serve; cmd/evalbook only hands flags to report) again
