@@ -151,55 +151,70 @@ func (c *Conn) Exec(ctx context.Context, stmt string) error {
 func (c *Conn) Query(ctx context.Context, query string) ([][]any, error) {
 	ctx, cancel := c.settings(ctx)
 	defer cancel()
+	var out [][]any
+	var err error
 	if c.sess != nil {
-		return c.querySession(ctx, query)
+		out, err = c.querySession(ctx, query)
+	} else {
+		out, err = c.queryPool(ctx, query)
 	}
-	rows, err := c.conn.Query(ctx, query)
 	if err != nil {
 		return nil, c.explain(err, query)
 	}
-	defer rows.Close()
-	types := rows.ColumnTypes()
-	var out [][]any
-	for rows.Next() {
-		dest := make([]any, len(types))
-		for i, t := range types {
-			dest[i] = reflect.New(t.ScanType()).Interface()
-		}
-		if err := rows.Scan(dest...); err != nil {
-			return nil, c.explain(err, query)
-		}
-		row := make([]any, len(dest))
-		for i, p := range dest {
-			row[i] = plain(reflect.ValueOf(p).Elem())
-		}
-		out = append(out, row)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, c.explain(err, query)
-	}
 	return out, nil
+}
+
+// queryPool is Query on the client's pool.
+func (c *Conn) queryPool(ctx context.Context, query string) ([][]any, error) {
+	rows, err := c.conn.Query(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var types []reflect.Type
+	for _, t := range rows.ColumnTypes() {
+		types = append(types, t.ScanType())
+	}
+	return readRows(rows, types)
 }
 
 // querySession is Query on the session's connection.
 func (c *Conn) querySession(ctx context.Context, query string) ([][]any, error) {
 	rows, err := c.sess.QueryContext(ctx, query)
 	if err != nil {
-		return nil, c.explain(err, query)
+		return nil, err
 	}
 	defer rows.Close()
-	types, err := rows.ColumnTypes()
+	cols, err := rows.ColumnTypes()
 	if err != nil {
-		return nil, c.explain(err, query)
+		return nil, err
 	}
+	var types []reflect.Type
+	for _, t := range cols {
+		types = append(types, t.ScanType())
+	}
+	return readRows(rows, types)
+}
+
+// resultRows is what readRows needs of clickhouse-go's rows and of
+// database/sql's.
+type resultRows interface {
+	Next() bool
+	Scan(dest ...any) error
+	Err() error
+}
+
+// readRows reads every row, each value scanned into its column's type
+// and made plain.
+func readRows(rows resultRows, types []reflect.Type) ([][]any, error) {
 	var out [][]any
 	for rows.Next() {
 		dest := make([]any, len(types))
 		for i, t := range types {
-			dest[i] = reflect.New(t.ScanType()).Interface()
+			dest[i] = reflect.New(t).Interface()
 		}
 		if err := rows.Scan(dest...); err != nil {
-			return nil, c.explain(err, query)
+			return nil, err
 		}
 		row := make([]any, len(dest))
 		for i, p := range dest {
@@ -208,7 +223,7 @@ func (c *Conn) querySession(ctx context.Context, query string) ([][]any, error) 
 		out = append(out, row)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, c.explain(err, query)
+		return nil, err
 	}
 	return out, nil
 }
