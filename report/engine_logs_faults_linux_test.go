@@ -2,7 +2,6 @@ package report
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -191,24 +190,7 @@ func testEngineLogSteps(t *testing.T, c *chCluster, dir string) {
 	tables := map[string]string{}
 	for _, entry := range []string{`"log.csv"`, logEntry(c.url(), "fault_logs", ""), logEntry(c.readerURL(), "fault_logs", "")} {
 		src := strings.Replace(logFaultManifest(entry), "core     = 2\n", steps, 1)
-		m := filepath.Join(dir, "steps.toml")
-		out := filepath.Join(dir, "steps-site")
-		if err := os.WriteFile(m, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := Build(context.Background(), Options{Manifest: m, Out: out, NoCache: true, Quiet: true}); err != nil {
-			t.Fatalf("%s: %v", entry, err)
-		}
-		for _, f := range []string{"chars-features.csv", "chars-preprocessing.csv"} {
-			b, err := os.ReadFile(filepath.Join(out, "data", f))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if prev, ok := tables[f]; ok && prev != string(b) {
-				t.Errorf("%s: %s gives\n%s\nnot the file's\n%s", f, entry, b, prev)
-			}
-			tables[f] = string(b)
-		}
+		out := buildLogTables(t, dir, "steps", entry, src, tables)
 		switch {
 		case strings.Contains(entry, c.url()):
 			// Item filter, user filter, two rounds and the round that
@@ -226,20 +208,8 @@ func testEngineLogSteps(t *testing.T, c *chCluster, dir string) {
 
 // engineLog reads the one engine log record of a site's provenance.json.
 func engineLog(t *testing.T, site string) engines.EngineProvenance {
-	b, err := os.ReadFile(filepath.Join(site, "data", "provenance.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var p struct {
-		EngineLogs []engines.EngineProvenance `json:"engine_logs"`
-	}
-	if err := json.Unmarshal(b, &p); err != nil {
-		t.Fatal(err)
-	}
-	if len(p.EngineLogs) != 1 {
-		t.Fatalf("provenance: %d engine logs, want 1", len(p.EngineLogs))
-	}
-	return p.EngineLogs[0]
+	t.Helper()
+	return engineLogs(t, site, 1)[0]
 }
 
 // checkLogRanMaterialized checks that a build's one engine log was
@@ -308,24 +278,7 @@ func testEngineLogManyRounds(t *testing.T, c *chCluster, dir string) {
 	}
 	tables := map[string]string{}
 	for _, entry := range []string{`"tail.csv"`, logEntry(c.url(), "tail_logs", "")} {
-		m := filepath.Join(dir, "tail.toml")
-		out := filepath.Join(dir, "tail-site")
-		if err := os.WriteFile(m, []byte(logFaultManifest(entry)), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := Build(context.Background(), Options{Manifest: m, Out: out, NoCache: true, Quiet: true}); err != nil {
-			t.Fatalf("%s: %v", entry, err)
-		}
-		for _, f := range []string{"chars-features.csv", "chars-preprocessing.csv"} {
-			b, err := os.ReadFile(filepath.Join(out, "data", f))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if prev, ok := tables[f]; ok && prev != string(b) {
-				t.Errorf("%s: the engine's\n%s\nis not the file's\n%s", f, b, prev)
-			}
-			tables[f] = string(b)
-		}
+		out := buildLogTables(t, dir, "tail", entry, logFaultManifest(entry), tables)
 		if entry != `"tail.csv"` {
 			// The pairs' table, one per round, and the round that
 			// removes nothing.
@@ -359,24 +312,7 @@ func testEngineLogPadded(t *testing.T, c *chCluster, dir string) {
 	tables := map[string]string{}
 	for _, entry := range []string{`"log.csv"`, logEntry(c.url(), "padded_logs", "")} {
 		src := strings.Replace(logFaultManifest(entry), "core     = 2\n", steps, 1)
-		m := filepath.Join(dir, "padded.toml")
-		out := filepath.Join(dir, "padded-site")
-		if err := os.WriteFile(m, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := Build(context.Background(), Options{Manifest: m, Out: out, NoCache: true, Quiet: true}); err != nil {
-			t.Fatalf("%s: %v", entry, err)
-		}
-		for _, f := range []string{"chars-features.csv", "chars-preprocessing.csv"} {
-			b, err := os.ReadFile(filepath.Join(out, "data", f))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if prev, ok := tables[f]; ok && prev != string(b) {
-				t.Errorf("%s: the padded engine table's\n%s\nis not the file's\n%s", f, b, prev)
-			}
-			tables[f] = string(b)
-		}
+		buildLogTables(t, dir, "padded", entry, src, tables)
 	}
 }
 
@@ -473,4 +409,32 @@ func testEngineLogLongQuery(t *testing.T, c *chCluster) {
 	if _, err := conn.Query(ctx, q); err != nil {
 		t.Fatalf("a %d-byte query: %v", len(q), err)
 	}
+}
+
+// buildLogTables builds the manifest src (written to dir/name.toml) into
+// dir/name-site without the cache and returns the site. The
+// characteristics' feature and preprocessing tables go into tables, by
+// file: one that differs from the table an earlier entry built there (the
+// file's) is an error naming entry.
+func buildLogTables(t *testing.T, dir, name, entry, src string, tables map[string]string) string {
+	t.Helper()
+	m := filepath.Join(dir, name+".toml")
+	out := filepath.Join(dir, name+"-site")
+	if err := os.WriteFile(m, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Build(context.Background(), Options{Manifest: m, Out: out, NoCache: true, Quiet: true}); err != nil {
+		t.Fatalf("%s: %v", entry, err)
+	}
+	for _, f := range []string{"chars-features.csv", "chars-preprocessing.csv"} {
+		b, err := os.ReadFile(filepath.Join(out, "data", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if prev, ok := tables[f]; ok && prev != string(b) {
+			t.Errorf("%s: %s gives\n%s\nnot the file's\n%s", f, entry, b, prev)
+		}
+		tables[f] = string(b)
+	}
+	return out
 }

@@ -93,10 +93,10 @@ func loadDemoLogs(t *testing.T, c *chCluster, dir, name string) int {
 	return rows
 }
 
-// checkEngineLogsProvenance checks that the engine build read every log
-// from the engine: a record per dataset with its fingerprint and the
-// k-core and histogram queries, the k-core over temporary tables.
-func checkEngineLogsProvenance(t *testing.T, site string, logs int) {
+// engineLogs reads the engine log records of a site's provenance.json,
+// which must hold want of them.
+func engineLogs(t *testing.T, site string, want int) []engines.EngineProvenance {
+	t.Helper()
 	b, err := os.ReadFile(filepath.Join(site, "data", "provenance.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -107,10 +107,17 @@ func checkEngineLogsProvenance(t *testing.T, site string, logs int) {
 	if err := json.Unmarshal(b, &p); err != nil {
 		t.Fatal(err)
 	}
-	if len(p.EngineLogs) != logs {
-		t.Fatalf("provenance: %d engine logs, want %d", len(p.EngineLogs), logs)
+	if len(p.EngineLogs) != want {
+		t.Fatalf("provenance: %d engine logs, want %d", len(p.EngineLogs), want)
 	}
-	for _, l := range p.EngineLogs {
+	return p.EngineLogs
+}
+
+// checkEngineLogsProvenance checks that the engine build read every log
+// from the engine: a record per dataset with its fingerprint and the
+// k-core and histogram queries, the k-core over temporary tables.
+func checkEngineLogsProvenance(t *testing.T, site string, logs int) {
+	for _, l := range engineLogs(t, site, logs) {
 		var hist, rounds, created int
 		for _, q := range l.Queries {
 			if strings.HasPrefix(q.SQL, "CREATE TEMPORARY TABLE ") {
