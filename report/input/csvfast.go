@@ -463,7 +463,7 @@ func (rr *recordReader) readRecord() ([]string, error) {
 // a record with a quote: the range may begin inside a quoted field.
 var ErrQuoted = errors.New("a quoted field")
 
-// chunkSize is the size of the chunks lines are copied into.
+// chunkSize is the largest size of the chunks lines are copied into.
 const chunkSize = 64 << 10
 
 // str returns line as a string, copied to the free end of the current
@@ -477,7 +477,10 @@ func (rr *recordReader) str(line []byte) string {
 		return unsafe.String(&line[0], len(line))
 	}
 	if cap(rr.chunk)-len(rr.chunk) < len(line) {
-		rr.chunk = make([]byte, 0, max(chunkSize, len(line)))
+		// chunks grow from 1 KiB to chunkSize: a reader that reads
+		// only its header (most do: the rest is transient) needs no
+		// more than the header's bytes
+		rr.chunk = make([]byte, 0, max(min(2*cap(rr.chunk), chunkSize), 1<<10, len(line)))
 	}
 	start := len(rr.chunk)
 	rr.chunk = append(rr.chunk, line...)

@@ -25,6 +25,7 @@ import (
 type Lines struct {
 	file string
 	f    *os.File
+	br   *bufio.Reader // the file's read buffer (from readers); nil for .gz
 	gz   *gzip.Reader
 	rr   *recordReader
 	line int
@@ -43,20 +44,20 @@ func OpenLines(path, display string, trec bool, maxDecompressed int64) (*Lines, 
 		return nil, err
 	}
 	l := &Lines{file: display, f: f}
-	var r io.Reader = f
-	size := readBufferSize(f)
+	var br *bufio.Reader
 	if strings.HasSuffix(strings.ToLower(path), ".gz") {
 		l.gz, err = gzip.NewReader(bufio.NewReaderSize(f, 1<<16))
 		if err != nil {
 			f.Close()
 			return nil, gzipOpenError(display, err)
 		}
-		r = capDecompressed(l.gz, maxDecompressed)
-		size = 1 << 20
+		br = bufio.NewReaderSize(capDecompressed(l.gz, maxDecompressed), 1<<20)
+	} else {
+		l.br = newReader(f)
+		br = l.br
 	}
-	br := bufio.NewReaderSize(r, size)
 	if err := notNamedGzip(br, path, display); err != nil {
-		f.Close()
+		l.Close()
 		return nil, err
 	}
 	if bom, _ := br.Peek(3); bytes.Equal(bom, []byte("\xef\xbb\xbf")) {
@@ -74,10 +75,14 @@ func OpenLines(path, display string, trec bool, maxDecompressed int64) (*Lines, 
 	return l, nil
 }
 
-// Close closes the file.
+// Close closes the file; the records read are no longer valid.
 func (l *Lines) Close() {
 	if l.gz != nil {
 		l.gz.Close()
+	}
+	if l.br != nil {
+		putReader(l.br)
+		l.br = nil
 	}
 	l.f.Close()
 }

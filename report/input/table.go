@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -36,7 +37,8 @@ type TableReader struct {
 	Header  []string
 	cols    map[string]int
 	f       *os.File
-	hash    *tableHash // OpenTableHashing: the hash of what was read
+	br      *bufio.Reader // the file's read buffer (from readers)
+	hash    *tableHash    // OpenTableHashing: the hash of what was read
 	gz      *gzip.Reader
 	csv     *recordReader
 	rec     []string
@@ -100,16 +102,17 @@ func openTable(path, display string, mapping map[string]string, maxDecompressed 
 	if hashing {
 		src = t.startHashing(f)
 	}
-	var r io.Reader = bufio.NewReaderSize(src, readBufferSize(f))
-	if err := notNamedGzip(r.(*bufio.Reader), path, display); err != nil {
-		f.Close()
+	t.br = newReader(src)
+	var r io.Reader = t.br
+	if err := notNamedGzip(t.br, path, display); err != nil {
+		t.Close()
 		return nil, err
 	}
 	name := strings.ToLower(path)
 	if strings.HasSuffix(name, ".gz") {
 		t.gz, err = gzip.NewReader(r)
 		if err != nil {
-			f.Close()
+			t.Close()
 			return nil, gzipOpenError(display, err)
 		}
 		r = bufio.NewReaderSize(capDecompressed(t.gz, maxDecompressed), 1<<20)
@@ -273,6 +276,10 @@ func (t *TableReader) Close() error {
 	}
 	if t.f == nil {
 		return nil // a section: its file is its parent's
+	}
+	if t.br != nil {
+		putReader(t.br)
+		t.br = nil
 	}
 	return t.f.Close()
 }
@@ -722,17 +729,33 @@ func checkRegular(path, display string) error {
 	return checkStored(path, display)
 }
 
+// readBufferSize is the size of the read buffer of an opened file.
+const readBufferSize = 64 << 10
+
+// readers holds the read buffers of closed files for the next opened
+// one. Memory a process touches for the first time is what a short build
+// pays most for (a page fault per 4 KiB): one buffer per file, sized to
+// the file, cost a build of 21 files of 470 KB a tenth of its time; with
+// the buffers reused, files read one after another read through the same
+// memory. A buffer is put back only by Close, after which nothing of the
+// reader's (a transient record's strings included) may be used.
+var readers = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, readBufferSize) }}
+
+// newReader returns a read buffer from readers, reading r.
+func newReader(r io.Reader) *bufio.Reader {
+	br := readers.Get().(*bufio.Reader)
+	br.Reset(r)
+	return br
+}
+
+// putReader hands a buffer of newReader back to readers.
+func putReader(br *bufio.Reader) {
+	br.Reset(nil)
+	readers.Put(br)
+}
+
 // OpenRegular opens a regular file, checked before opening (so a FIFO
 // does not block) and again after (in case the path changed).
-// readBufferSize is the read buffer for a file: its size (a small file
-// need not cost a 1 MiB buffer per open), at most 1 MiB, at least 4 KiB.
-func readBufferSize(f *os.File) int {
-	st, err := f.Stat()
-	if err != nil {
-		return 1 << 20
-	}
-	return int(min(max(st.Size()+1, 4<<10), 1<<20))
-}
 
 // OpenRegular opens a file for reading after checking it is a regular
 // file (not a directory, device or FIFO), naming it by display in errors.
