@@ -354,7 +354,12 @@ func SHA256File(path string) (string, error) { return sha256FileTo(path, nil) }
 
 // hashReadSize is the read size of hashing: large reads (io.Copy's are
 // 32 KiB) keep the system calls out of a big file's profile.
-const hashReadSize = 1 << 20
+const hashReadSize = 256 << 10
+
+// hashBuffers holds the read buffers of hashing, one reused from file to
+// file: a buffer per file, sized to it, faulted fresh memory in for each
+// (see readers).
+var hashBuffers = sync.Pool{New: func() any { return new([hashReadSize]byte) }}
 
 // sha256FileTo returns the hex sha256 of a file, writing its bytes to
 // also (when not nil) as they are read.
@@ -365,11 +370,9 @@ func sha256FileTo(path string, also io.Writer) (string, error) {
 	}
 	defer f.Close()
 	hh := sha256.New()
-	size := hashReadSize
-	if st, err := f.Stat(); err == nil && st.Size() < int64(size) {
-		size = int(max(st.Size()+1, 512))
-	}
-	buf := make([]byte, size)
+	b := hashBuffers.Get().(*[hashReadSize]byte)
+	defer hashBuffers.Put(b)
+	buf := b[:]
 	for {
 		n, err := f.Read(buf)
 		if n > 0 {
