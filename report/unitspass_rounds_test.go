@@ -139,3 +139,71 @@ func metaRoundsLong() map[string]string {
 	}
 	return map[string]string{"study.toml": "title = \"r\"\n[inputs]\nunits = [\"units.csv\"]\n", "units.csv": b.String()}
 }
+
+// roundSizes is a sink that records the rows of the batches of each
+// round it takes, by the number of batches in the round.
+type roundSizes struct {
+	metric string
+	most   map[int]int // batches in a round → most rows in one of them
+}
+
+func (r *roundSizes) Metric() string             { return r.metric }
+func (r *roundSizes) Wants(string) bool          { return true }
+func (r *roundSizes) Add(*load.UnitRow) error    { return nil }
+func (r *roundSizes) OtherMetric(_, _, _ string) {}
+func (r *roundSizes) Seen(_, _ string)           {}
+func (r *roundSizes) RoundSink() load.RoundTaker { return r }
+func (r *roundSizes) TakeRound(round []*load.UnitsBatchOf, _ [][]bool) error {
+	n := 0
+	for _, b := range round {
+		if b != nil {
+			n++
+		}
+	}
+	for _, b := range round {
+		if b != nil {
+			r.most[n] = max(r.most[n], len(b.Rows))
+		}
+	}
+	return nil
+}
+
+// TestLoneFileBatchesAreBig: a units file alone in its group is handed
+// to the sinks in batches of RangeBatch rows (each batch crosses between
+// cores, and at UnitsBatch rows the crossings cost the Parquet twin of
+// the 1 GB study a fifth of its CPU); files read side by side in a group
+// keep batches of UnitsBatch rows, which bound the rows a round holds.
+func TestLoneFileBatchesAreBig(t *testing.T) {
+	t.Parallel()
+	for name, c := range map[string]struct {
+		files   map[string]string
+		batches int // in a round
+		want    int
+	}{
+		"alone":        {metaRoundsLong(), 1, 2*load.UnitsBatch + 11}, // 1035 rows of s1 and s2 each, d1 and d2: one batch
+		"side by side": {metaRoundsWide(false), 3, load.UnitsBatch},
+	} {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			for f, text := range c.files {
+				if err := os.WriteFile(filepath.Join(dir, f), []byte(text), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			s, err := manifest.LoadStudy(filepath.Join(dir, "study.toml"), kinds.Kinds())
+			if err != nil {
+				t.Fatal(err)
+			}
+			sink := &roundSizes{metric: "s1", most: map[int]int{}}
+			if errs := newInputs(s).UnitsPass(context.Background(), []load.UnitsSink{sink}); errs[0] != nil {
+				t.Fatal(errs[0])
+			}
+			if got := sink.most[c.batches]; got < c.want {
+				t.Errorf("rounds of %d batches: at most %d rows in a batch, want %d (all rounds: %v)", c.batches, got, c.want, sink.most)
+			}
+			if c.batches > 1 && sink.most[c.batches] > load.UnitsBatch {
+				t.Errorf("files side by side: a batch of %d rows, more than %d", sink.most[c.batches], load.UnitsBatch)
+			}
+		})
+	}
+}
