@@ -80,6 +80,7 @@ type inputState struct {
 	Jobs                    int
 	ParallelMin, ChunkBytes int64
 	freeBatches             chan *UnitsBatchOf // batchFreeList
+	freeLone                chan *UnitsBatchOf // loneFreeList
 	OnParallel              func(path string)  // tests: told each file read in ranges
 	// RepeatWords and repeatMaxCands, when set (tests), fix the size of
 	// the repeat check's filter and how many candidates it keeps

@@ -650,8 +650,8 @@ func (in *Inputs) startGroup(g *UnitsGroup, live0 []*PassSink) *startedGroup {
 		// to the free list; at 512 rows the Parquet twin of the 1 GB
 		// study took 4.1-4.2 s of CPU, at 8192 3.3-3.4 s (peak memory
 		// 44 -> 50 MiB), and with the whole pass on one core 2.5 s.
-		// Its own free list: the build's holds batches of UnitsBatch rows.
-		sg.readers[0].free, sg.readers[0].rows = make(chan *UnitsBatchOf, 16), RangeBatch
+		// Its free list is another: the build's holds batches of UnitsBatch rows.
+		sg.readers[0].free, sg.readers[0].rows = in.loneFreeList(), RangeBatch
 	}
 	for _, r := range sg.readers {
 		sg.wg.Add(1)
@@ -820,7 +820,7 @@ func (c *UnitsChunk) Counts() (rows int64, lines int) { return c.rows, c.lines }
 // (batchFreeList) keeps.
 const freeBatches = 256
 
-// batchFreeList returns the build's free list of batches of unitsBatch
+// batchFreeList returns the build's free list of batches of UnitsBatch
 // rows: every file of every units pass takes its batches there and they
 // go back there, so a pass reuses the same few batches from file to
 // file instead of filling fresh memory for each (each page of it a page
@@ -832,6 +832,17 @@ func (in *Inputs) batchFreeList() chan *UnitsBatchOf {
 		in.freeBatches = make(chan *UnitsBatchOf, freeBatches)
 	}
 	return in.freeBatches
+}
+
+// loneFreeList is batchFreeList for the batches of RangeBatch rows of a
+// file alone in its group (startGroup), shared by every such file.
+func (in *Inputs) loneFreeList() chan *UnitsBatchOf {
+	in.Mu.Lock()
+	defer in.Mu.Unlock()
+	if in.freeLone == nil {
+		in.freeLone = make(chan *UnitsBatchOf, 16)
+	}
+	return in.freeLone
 }
 
 // BatchPool returns a function that takes a batch from free (batches
