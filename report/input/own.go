@@ -2,8 +2,10 @@ package input
 
 import (
 	"archive/zip"
+	"bytes"
 	"debug/elf"
 	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -100,6 +102,37 @@ func OpenOwnFile(path string) (*os.File, fs.FileInfo, error) {
 		return nil, nil, &fs.PathError{Op: "read", Path: path, Err: errors.New(what)}
 	}
 	return f, st, nil
+}
+
+// EqualOwn reports whether a file evalbook wrote (a page of the site it
+// built) is the regular file info describes (os.Lstat's, so not a link
+// swapped in since) and holds exactly b. It reads through a buffer of
+// hashBuffers: a site's files are compared one after another.
+func EqualOwn(path string, info fs.FileInfo, b []byte) bool {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil || !st.Mode().IsRegular() || !os.SameFile(st, info) || st.Size() != int64(len(b)) {
+		return false
+	}
+	buf := hashBuffers.Get().(*[hashReadSize]byte)
+	defer hashBuffers.Put(buf)
+	for {
+		n, err := f.Read(buf[:])
+		if n > len(b) || !bytes.Equal(buf[:n], b[:n]) {
+			return false
+		}
+		b = b[n:]
+		if err == io.EOF {
+			return len(b) == 0
+		}
+		if err != nil {
+			return false
+		}
+	}
 }
 
 // OpenOwn opens a file evalbook wrote itself (a cache entry) for reading

@@ -1,0 +1,116 @@
+package report
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/evalbook/evalbook/report/input"
+)
+
+// TestRebuildThatChangesNothingWritesNothing: a build whose site is
+// already on disk, byte for byte, leaves every file of it as it is (the
+// same inode and modification time); a site changed behind the build's
+// back in any way a reader could see (a byte of a page, a page removed,
+// a page made private, a directory turned into a link to a copy) is
+// written anew, and a changed input is built as always.
+func TestRebuildThatChangesNothingWritesNothing(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	manifest := writeTiny(t, dir)
+	site := filepath.Join(dir, "site")
+	build := func() {
+		t.Helper()
+		if _, err := Build(context.Background(), Options{Manifest: manifest, Out: site, Quiet: true, Version: "test", NoCache: true}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	type stamp struct {
+		ino  uint64
+		mod  int64
+		size int64
+	}
+	stamps := func() map[string]stamp {
+		m := map[string]stamp{}
+		filepath.WalkDir(site, func(p string, d os.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			st, err := os.Lstat(p)
+			if err != nil {
+				return err
+			}
+			id, _ := input.Stamp(p)
+			m[p] = stamp{id.Ino, st.ModTime().UnixNano(), st.Size()}
+			return nil
+		})
+		return m
+	}
+	build()
+	want := tree(t, site)
+	before := stamps()
+	build()
+	if after := stamps(); !reflect.DeepEqual(after, before) {
+		t.Errorf("a rebuild that changed nothing wrote the site again")
+	}
+	index := filepath.Join(site, "index.html")
+	page, err := os.ReadFile(index)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, plant := range map[string]func(){
+		"a byte of a page": func() {
+			b := append([]byte(nil), page...)
+			b[len(b)/2] ^= 1
+			os.WriteFile(index, b, 0o644)
+		},
+		"a page removed":      func() { os.Remove(index) },
+		"a page made private": func() { os.Chmod(index, 0o600) },
+		"a directory turned into a link to a copy": func() {
+			data := filepath.Join(site, "data")
+			copyDir := filepath.Join(dir, "data-copy")
+			if err := os.CopyFS(copyDir, os.DirFS(data)); err != nil {
+				t.Fatal(err)
+			}
+			os.RemoveAll(data)
+			if err := os.Symlink(copyDir, data); err != nil {
+				t.Fatal(err)
+			}
+		},
+	} {
+		plant()
+		build()
+		if got := tree(t, site); !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: the rebuild did not write the site anew:\n got %v\nwant %v", name, keysOf(got), keysOf(want))
+		}
+		st, err := os.Stat(index)
+		mst, merr := os.Stat(filepath.Join(site, SiteMarker))
+		if err != nil || merr != nil || st.Mode().Perm() != mst.Mode().Perm() {
+			t.Errorf("%s: index.html after the rebuild: %v, %v (the marker: %v)", name, st, err, mst)
+		}
+	}
+	// An input changed: built as always.
+	res := filepath.Join(dir, "data", "results.csv")
+	b, err := os.ReadFile(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(res, append(b, []byte("d3,A,m,5\nd3,B,m,4\n")...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	build()
+	if got := tree(t, site); reflect.DeepEqual(got, want) {
+		t.Error("a rebuild after an input changed left the site as it was")
+	}
+}
+
+// keysOf lists a map's keys, for a message.
+func keysOf(m map[string]string) []string {
+	var k []string
+	for n := range m {
+		k = append(k, n)
+	}
+	return k
+}
