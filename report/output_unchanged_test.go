@@ -15,7 +15,9 @@ import (
 // same inode and modification time); a site changed behind the build's
 // back in any way a reader could see (a byte of a page, a page removed,
 // a page made private, a directory turned into a link to a copy) is
-// written anew, and a changed input is built as always.
+// written anew, as are permissions taken away, a page given another name
+// elsewhere (a hard link through which it could change) and a retired
+// site's name left inside; a changed input is built as always.
 func TestRebuildThatChangesNothingWritesNothing(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
@@ -68,6 +70,22 @@ func TestRebuildThatChangesNothingWritesNothing(t *testing.T) {
 		},
 		"a page removed":      func() { os.Remove(index) },
 		"a page made private": func() { os.Chmod(index, 0o600) },
+		"the whole site made private": func() {
+			filepath.WalkDir(site, func(p string, d os.DirEntry, err error) error {
+				if err == nil && p != site {
+					os.Chmod(p, map[bool]os.FileMode{true: 0o700, false: 0o600}[d.IsDir()])
+				}
+				return err
+			})
+		},
+		"a page hard-linked from elsewhere": func() {
+			if err := os.Link(index, filepath.Join(dir, "index-backup.html")); err != nil {
+				t.Fatal(err)
+			}
+		},
+		"a retired site's name left inside": func() {
+			os.WriteFile(filepath.Join(site, retiredBy), []byte("site.old-1\n"), 0o644)
+		},
 		"a directory turned into a link to a copy": func() {
 			data := filepath.Join(site, "data")
 			copyDir := filepath.Join(dir, "data-copy")
@@ -85,11 +103,27 @@ func TestRebuildThatChangesNothingWritesNothing(t *testing.T) {
 		if got := tree(t, site); !reflect.DeepEqual(got, want) {
 			t.Errorf("%s: the rebuild did not write the site anew:\n got %v\nwant %v", name, keysOf(got), keysOf(want))
 		}
-		st, err := os.Stat(index)
-		mst, merr := os.Stat(filepath.Join(site, SiteMarker))
-		if err != nil || merr != nil || st.Mode().Perm() != mst.Mode().Perm() {
-			t.Errorf("%s: index.html after the rebuild: %v, %v (the marker: %v)", name, st, err, mst)
-		}
+		umask, ok := input.Umask()
+		filepath.WalkDir(site, func(p string, d os.DirEntry, err error) error {
+			if err != nil || p == site {
+				return err
+			}
+			st, err := os.Lstat(p)
+			if err != nil {
+				return err
+			}
+			want := 0o644 &^ umask
+			if st.IsDir() {
+				want = 0o755 &^ umask
+			}
+			if ok && st.Mode().Perm() != want {
+				t.Errorf("%s: %s is %v after the rebuild, want %v", name, p, st.Mode().Perm(), want)
+			}
+			if ok && !st.IsDir() && !input.SingleLink(st) {
+				t.Errorf("%s: %s still has another name after the rebuild", name, p)
+			}
+			return nil
+		})
 	}
 	// An input changed: built as always.
 	res := filepath.Join(dir, "data", "results.csv")

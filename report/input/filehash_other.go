@@ -7,3 +7,11 @@ import "os"
 // sysIdentity has only size and modification time on this system; the
 // racy window still makes quick edits hash again.
 func sysIdentity(os.FileInfo, *FileStamp) {}
+
+// SingleLink reports whether a file has one name; this system's link
+// count is not read, so it says no (a caller then rewrites the file).
+func SingleLink(os.FileInfo) bool { return false }
+
+// Umask returns the process's file mode creation mask, which this
+// system does not let a process read without setting it: ok is false.
+func Umask() (os.FileMode, bool) { return 0, false }
