@@ -79,8 +79,8 @@ type inputState struct {
 	// byte ranges of chunkBytes (unitspass.go).
 	Jobs                    int
 	ParallelMin, ChunkBytes int64
-	freeBatches             chan *UnitsBatchOf // batchFreeList
-	freeLone                chan *UnitsBatchOf // loneFreeList
+	freeBatches             chan *UnitsBatchOf // freeList, batches of UnitsBatch rows
+	freeLone                chan *UnitsBatchOf // freeList, batches of RangeBatch rows
 	OnParallel              func(path string)  // tests: told each file read in ranges
 	// RepeatWords and repeatMaxCands, when set (tests), fix the size of
 	// the repeat check's filter and how many candidates it keeps

@@ -353,7 +353,7 @@ func (in *Inputs) UnitsPass(ctx context.Context, sinks []UnitsSink) []error {
 // is over, so that what comes after the pass (figures, pages) reuses
 // their memory instead of the build keeping it to its end.
 func (in *Inputs) dropFreeBatches() {
-	free := in.batchFreeList()
+	free := in.freeList(&in.freeBatches, freeBatches)
 	for {
 		select {
 		case <-free:
@@ -641,7 +641,7 @@ func (in *Inputs) startGroup(g *UnitsGroup, live0 []*PassSink) *startedGroup {
 			continue
 		}
 		sg.readers = append(sg.readers, &groupReader{f: f, receivers: receivers,
-			batches: make(chan *UnitsBatchOf, 2), free: in.batchFreeList(), rows: UnitsBatch, stop: make(chan struct{})})
+			batches: make(chan *UnitsBatchOf, 2), free: in.freeList(&in.freeBatches, freeBatches), rows: UnitsBatch, stop: make(chan struct{})})
 	}
 	if len(sg.readers) == 1 {
 		// A file alone in its group meets no other file's rows in a
@@ -651,7 +651,7 @@ func (in *Inputs) startGroup(g *UnitsGroup, live0 []*PassSink) *startedGroup {
 		// study took 4.1-4.2 s of CPU, at 8192 3.3-3.4 s (peak memory
 		// 44 -> 50 MiB), and with the whole pass on one core 2.5 s.
 		// Its free list is another: the build's holds batches of UnitsBatch rows.
-		sg.readers[0].free, sg.readers[0].rows = in.loneFreeList(), RangeBatch
+		sg.readers[0].free, sg.readers[0].rows = in.freeList(&in.freeLone, 16), RangeBatch
 	}
 	for _, r := range sg.readers {
 		sg.wg.Add(1)
@@ -816,33 +816,25 @@ type UnitsChunk struct {
 // was read).
 func (c *UnitsChunk) Counts() (rows int64, lines int) { return c.rows, c.lines }
 
-// freeBatches is how many batches the build's free list of batches
-// (batchFreeList) keeps.
+// freeBatches is how many batches the build's free list of batches of
+// UnitsBatch rows (freeList) keeps.
 const freeBatches = 256
 
-// batchFreeList returns the build's free list of batches of UnitsBatch
-// rows: every file of every units pass takes its batches there and they
-// go back there, so a pass reuses the same few batches from file to
-// file instead of filling fresh memory for each (each page of it a page
-// fault, which costs more than filling it).
-func (in *Inputs) batchFreeList() chan *UnitsBatchOf {
+// freeList returns one of the build's free lists of batches (made on
+// first use with room for size): every file of every units pass takes its
+// batches there and they go back there, so a pass reuses the same few
+// batches from file to file instead of filling fresh memory for each
+// (each page of it a page fault, which costs more than filling it).
+// in.freeBatches holds batches of UnitsBatch rows, for files read side by
+// side; in.freeLone those of RangeBatch rows of files alone in their
+// group (startGroup).
+func (in *Inputs) freeList(list *chan *UnitsBatchOf, size int) chan *UnitsBatchOf {
 	in.Mu.Lock()
 	defer in.Mu.Unlock()
-	if in.freeBatches == nil {
-		in.freeBatches = make(chan *UnitsBatchOf, freeBatches)
+	if *list == nil {
+		*list = make(chan *UnitsBatchOf, size)
 	}
-	return in.freeBatches
-}
-
-// loneFreeList is batchFreeList for the batches of RangeBatch rows of a
-// file alone in its group (startGroup), shared by every such file.
-func (in *Inputs) loneFreeList() chan *UnitsBatchOf {
-	in.Mu.Lock()
-	defer in.Mu.Unlock()
-	if in.freeLone == nil {
-		in.freeLone = make(chan *UnitsBatchOf, 16)
-	}
-	return in.freeLone
+	return *list
 }
 
 // BatchPool returns a function that takes a batch from free (batches
