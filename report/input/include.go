@@ -21,12 +21,13 @@ func ExpandIncludes(dir string, patterns []string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
+	var r Resolver
 	seen := map[string]bool{}
 	var out []string
 	add := func(p, pattern string) error {
 		rel, _ := filepath.Rel(abs, p)
 		shown := filepath.ToSlash(rel)
-		if err := CheckFile(abs, p, shown, false, "the study"); err != nil {
+		if err := r.CheckFile(abs, p, shown, false, "the study"); err != nil {
 			return fmt.Errorf("--include %s: %v", pattern, err)
 		}
 		if !seen[p] {
@@ -42,7 +43,7 @@ func ExpandIncludes(dir string, patterns []string) ([]string, error) {
 		}
 		full := filepath.Join(abs, clean)
 		if st, err := os.Stat(full); err == nil && st.IsDir() {
-			if !inside(abs, full) && full != abs {
+			if !r.inside(abs, full) && full != abs {
 				return nil, fmt.Errorf("--include %s: outside the study directory", pattern)
 			}
 			n := 0

@@ -107,3 +107,80 @@ func TestPseudoFilesystemsRefused(t *testing.T) {
 		t.Errorf("a study file: %v", err)
 	}
 }
+
+// TestResolverResolvesAsEvalSymlinks resolves every path of a tree of
+// links with one Resolver, twice (the second time from what it
+// remembers), and with filepath.EvalSymlinks: the same path or an error
+// for the same paths. Links to directories, to files, to links, out of
+// the tree and dangling; relative paths and paths through "..". Then
+// CheckFile with the Resolver refuses the file behind a directory link
+// that leaves the study, as CheckFile does.
+func TestResolverResolvesAsEvalSymlinks(t *testing.T) {
+	root := t.TempDir()
+	study, outside := filepath.Join(root, "study"), filepath.Join(root, "outside")
+	for _, d := range []string{"study/runs/deep", "outside/data"} {
+		if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, f := range []string{"study/runs/a.csv", "study/runs/deep/b.csv", "outside/data/c.csv"} {
+		if err := os.WriteFile(filepath.Join(root, f), []byte("x\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	links := map[string]string{
+		"study/linkdir":       "runs",                         // a directory, relative
+		"study/out":           filepath.Join(outside, "data"), // out of the study
+		"study/runs/l.csv":    "a.csv",                        // a file
+		"study/runs/ll.csv":   "l.csv",                        // a link to a link
+		"study/runs/dangling": "nothing.csv",
+		"study/runs/deep/up":  "..",
+		"study/linkdir2":      "linkdir", // a directory link to a directory link
+		"study/runs/deep/far": filepath.Join(outside, "data", "c.csv"),
+	}
+	for l, to := range links {
+		if err := os.Symlink(to, filepath.Join(root, l)); err != nil {
+			t.Skip("no symlinks:", err)
+		}
+	}
+	paths := []string{
+		"study/runs/a.csv", "study/linkdir/a.csv", "study/linkdir2/deep/b.csv", "study/out/c.csv",
+		"study/runs/l.csv", "study/runs/ll.csv", "study/runs/dangling", "study/runs/missing.csv",
+		"study/runs/deep/up/a.csv", "study/runs/deep/far", "study/runs/deep/../a.csv", "study/runs/",
+		"study/linkdir", "study", "study/runs/a.csv/x",
+	}
+	var r Resolver
+	for round := 0; round < 2; round++ {
+		for _, p := range paths {
+			for _, path := range []string{filepath.Join(root, p), filepath.Join(root, p) + "/", root + "/" + p} {
+				want, wantErr := filepath.EvalSymlinks(path)
+				got, err := r.EvalSymlinks(path)
+				if got != want || (err == nil) != (wantErr == nil) {
+					t.Errorf("round %d: %s: got %q, %v; filepath.EvalSymlinks: %q, %v", round, path, got, err, want, wantErr)
+				}
+			}
+		}
+	}
+	wd, _ := os.Getwd()
+	defer os.Chdir(wd)
+	if err := os.Chdir(root); err != nil {
+		t.Fatal(err)
+	}
+	for _, rel := range []string{"study/linkdir/a.csv", "study/runs/../out/c.csv", "."} {
+		want, _ := filepath.EvalSymlinks(rel)
+		if got, _ := r.EvalSymlinks(rel); got != want {
+			t.Errorf("%s: got %q, filepath.EvalSymlinks %q", rel, got, want)
+		}
+	}
+	for _, c := range []struct {
+		path    string
+		outside bool
+	}{{"study/linkdir/a.csv", false}, {"study/out/c.csv", true}, {"study/runs/deep/far", true}, {"study/runs/ll.csv", false}} {
+		path := filepath.Join(root, c.path)
+		err := r.CheckFile(study, path, c.path, false, "study.toml")
+		plain := CheckFile(study, path, c.path, false, "study.toml")
+		if (err != nil) != c.outside || (plain != nil) != c.outside {
+			t.Errorf("%s: CheckFile with the resolver: %v; without: %v; want outside = %v", c.path, err, plain, c.outside)
+		}
+	}
+}

@@ -41,6 +41,7 @@ type inputState struct {
 	// summary during a git checkout) is seen when it comes back.
 	Tried  *input.ReadSet
 	Hashes *input.HashStore
+	links  input.Resolver // the build's resolved directories (CheckFile)
 	// sums is the sha256 of each file: taken before it was first read in
 	// this build, or (a units file read to its end) of the very bytes it
 	// was parsed from. "" marks a file that changed while it was read.
@@ -496,7 +497,7 @@ func (in *Inputs) Match(path string) ([]input.Match, error) {
 // regular files, inside the study directory unless allow_outside.
 func (in *Inputs) CheckFile(path string) error {
 	in.Tried.AddFile(path)
-	return input.CheckFile(in.Study.Dir, path, in.Display(path), in.AllowOutside, filepath.Base(in.Study.File))
+	return in.links.CheckFile(in.Study.Dir, path, in.Display(path), in.AllowOutside, filepath.Base(in.Study.File))
 }
 
 // ReadSource reads a page or the bibliography (a manifest path) once,
