@@ -33,6 +33,16 @@ func BenchmarkSertkan2023Cache(b *testing.B) {
 	if err := os.CopyFS(filepath.Join(dir, "runs"), os.DirFS(src)); err != nil {
 		b.Fatal(err)
 	}
+	// A study's files were written before today's builds, not within
+	// the hash store's racy window of them (as the copy just did): the
+	// file the rounds edit is the only one a build must hash again.
+	past := time.Now().Add(-time.Hour)
+	copied, _ := filepath.Glob(filepath.Join(dir, "runs", "*"))
+	for _, f := range copied {
+		if err := os.Chtimes(f, past, past); err != nil {
+			b.Fatal(err)
+		}
+	}
 	manifest, err := os.ReadFile("../sites/bench/sertkan2023/study.toml")
 	if err != nil {
 		b.Fatal(err)
