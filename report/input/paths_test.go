@@ -154,7 +154,7 @@ func TestResolverResolvesAsEvalSymlinks(t *testing.T) {
 		for _, p := range paths {
 			for _, path := range []string{filepath.Join(root, p), filepath.Join(root, p) + "/", root + "/" + p} {
 				want, wantErr := filepath.EvalSymlinks(path)
-				got, err := r.EvalSymlinks(path)
+				got, err := r.Path(path)
 				if got != want || (err == nil) != (wantErr == nil) {
 					t.Errorf("round %d: %s: got %q, %v; filepath.EvalSymlinks: %q, %v", round, path, got, err, want, wantErr)
 				}
@@ -168,7 +168,7 @@ func TestResolverResolvesAsEvalSymlinks(t *testing.T) {
 	}
 	for _, rel := range []string{"study/linkdir/a.csv", "study/runs/../out/c.csv", "."} {
 		want, _ := filepath.EvalSymlinks(rel)
-		if got, _ := r.EvalSymlinks(rel); got != want {
+		if got, _ := r.Path(rel); got != want {
 			t.Errorf("%s: got %q, filepath.EvalSymlinks %q", rel, got, want)
 		}
 	}
