@@ -671,23 +671,8 @@ func writeAtomically(target string, files map[string][]byte, marker []byte) erro
 		return err
 	}
 	defer os.RemoveAll(tmp) // gone after a successful swap
-	// The marker first: an interrupted write leaves a directory the next
-	// build knows it may remove.
-	if err := os.WriteFile(filepath.Join(tmp, SiteMarker), marker, 0o644); err != nil {
+	if err := writeFiles(tmp, target, files, marker); err != nil {
 		return err
-	}
-	keep := keptFiles(target)
-	for _, name := range analyses.SortedKeys(files) {
-		p := filepath.Join(tmp, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			return err
-		}
-		if old := keep(name, files[name]); old != "" && os.Link(old, p) == nil {
-			continue
-		}
-		if err := os.WriteFile(p, files[name], 0o644); err != nil {
-			return err
-		}
 	}
 	if err := keepDirMode(tmp, target); err != nil {
 		return err
@@ -725,35 +710,61 @@ func writeAtomically(target string, files map[string][]byte, marker []byte) erro
 	return nil
 }
 
+// writeFiles writes the marker and files into the new site tmp, linking
+// those the site target it replaces already holds as they would be
+// written (keptFiles).
+func writeFiles(tmp, target string, files map[string][]byte, marker []byte) error {
+	// The marker first: an interrupted write leaves a directory the next
+	// build knows it may remove.
+	if err := os.WriteFile(filepath.Join(tmp, SiteMarker), marker, 0o644); err != nil {
+		return err
+	}
+	fresh, ok := keptOwner(tmp, len(marker))
+	keep := keptFiles(target, fresh, ok)
+	for _, name := range analyses.SortedKeys(files) {
+		p := filepath.Join(tmp, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return err
+		}
+		old, st := keep(name, files[name])
+		if kept, err := linkKept(old, st, p); err != nil {
+			return err
+		} else if kept {
+			continue
+		}
+		if err := os.WriteFile(p, files[name], 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // unchangedSite reports whether target is already, byte for byte, the
 // site a build would write: no site retired from it (retiredBy) left
 // inside; its marker (which lists the site's files) the same; every file
-// a regular file of one name (no hard link elsewhere), with the same
-// bytes and the permissions a build gives (0644 less the umask); every
-// directory of theirs a directory, not a link, with a new directory's
-// permissions (0755 less the umask). With checkNoForeignFiles passed,
+// as a fresh write leaves it (input.FreshFile: a regular file of one name, no
+// hard link elsewhere, with the mode a build gives, 0644 less the umask,
+// the build's owner and group, no access control list) and with the
+// same bytes; every directory of theirs a directory, not a link, with a
+// new directory's permissions (0755 less the umask). With checkNoForeignFiles passed,
 // nothing else is there, so the build need not write: on Sertkan et al.
 // 2023, comparing 55 files (a few sizes differ when anything changed)
 // costs a third of writing them anew. Where the system does not tell the
 // umask or a file's links, it says no.
 func unchangedSite(target string, files map[string][]byte, marker []byte) bool {
-	umask, ok := input.Umask()
+	fresh, ok := input.FreshFileIn(filepath.Dir(target))
 	if !ok {
 		return false
 	}
-	filePerm, dirPerm := 0o644&^umask, 0o755&^umask
 	if st, err := os.Lstat(target); err != nil || !st.IsDir() {
 		return false
 	}
 	if _, err := os.Lstat(filepath.Join(target, retiredBy)); !errors.Is(err, fs.ErrNotExist) {
 		return false
 	}
-	regular := func(st fs.FileInfo, size int) bool {
-		return st.Mode().IsRegular() && st.Mode().Perm() == filePerm && st.Size() == int64(size) && input.SingleLink(st)
-	}
 	mp := filepath.Join(target, SiteMarker)
 	mst, err := os.Lstat(mp)
-	if err != nil || !regular(mst, len(marker)) || !input.EqualOwn(mp, mst, marker) {
+	if err != nil || !fresh.Looks(mst, len(marker)) || !fresh.Same(mp, mst, marker) {
 		return false
 	}
 	names := analyses.SortedKeys(files)
@@ -761,7 +772,7 @@ func unchangedSite(target string, files map[string][]byte, marker []byte) bool {
 	dirs := map[string]bool{}
 	for i, name := range names {
 		st, err := os.Lstat(filepath.Join(target, filepath.FromSlash(name)))
-		if err != nil || !regular(st, len(files[name])) {
+		if err != nil || !fresh.Looks(st, len(files[name])) {
 			return false
 		}
 		infos[i] = st
@@ -770,12 +781,12 @@ func unchangedSite(target string, files map[string][]byte, marker []byte) bool {
 		}
 	}
 	for d := range dirs {
-		if st, err := os.Lstat(filepath.Join(target, filepath.FromSlash(d))); err != nil || !st.IsDir() || st.Mode().Perm() != dirPerm {
+		if st, err := os.Lstat(filepath.Join(target, filepath.FromSlash(d))); err != nil || !st.IsDir() || st.Mode().Perm() != fresh.DirPerm {
 			return false
 		}
 	}
 	for i, name := range names {
-		if !input.EqualOwn(filepath.Join(target, filepath.FromSlash(name)), infos[i], files[name]) {
+		if !fresh.Same(filepath.Join(target, filepath.FromSlash(name)), infos[i], files[name]) {
 			return false
 		}
 	}
@@ -784,21 +795,21 @@ func unchangedSite(target string, files map[string][]byte, marker []byte) bool {
 
 // keptFiles returns where, in the site target that a build replaces, a
 // file of the new site already is, byte for byte, as the build would
-// write it: what unchangedSite asks of a whole site, asked of one file
-// (a regular file of one name, in directories, not links, of target,
-// with the permissions a new file gets). The new site links it under
-// its name rather than writing it again: a rebuild that changes a page
-// writes that page, and the unchanged pages, figures and scripts (the
-// chart library alone is 560 kB) keep their inodes and times, as a
-// rebuild that changes nothing keeps them all. "" when there is none,
-// and always where the umask cannot be read (Windows).
-func keptFiles(target string) func(name string, b []byte) string {
-	umask, ok := input.Umask()
+// write it (fresh): what unchangedSite asks of a whole site, asked of
+// one file in directories, not links, of target. The new site links it
+// under its name rather than writing it again (linkKept): a rebuild
+// that changes a page writes that page, and the unchanged pages,
+// figures and scripts (the chart library alone is 560 kB) keep their
+// inodes and times, as a rebuild that changes nothing keeps them all.
+// "" when there is none, and always where the system does not tell the
+// umask or a file's owner and links (all but Linux).
+func keptFiles(target string, fresh input.FreshFile, ok bool) func(name string, b []byte) (string, fs.FileInfo) {
+	none := func(string, []byte) (string, fs.FileInfo) { return "", nil }
 	if st, err := os.Lstat(target); !ok || err != nil || !st.IsDir() {
-		return func(string, []byte) string { return "" }
+		return none
 	}
 	if _, err := os.Lstat(filepath.Join(target, retiredBy)); !errors.Is(err, fs.ErrNotExist) {
-		return func(string, []byte) string { return "" }
+		return none
 	}
 	dirs := map[string]bool{".": true}
 	realDir := func(d string) bool {
@@ -810,20 +821,55 @@ func keptFiles(target string) func(name string, b []byte) string {
 		}
 		return ok
 	}
-	return func(name string, b []byte) string {
+	return func(name string, b []byte) (string, fs.FileInfo) {
 		for d := path.Dir(name); d != "."; d = path.Dir(d) {
 			if !realDir(d) {
-				return ""
+				return "", nil
 			}
 		}
 		p := filepath.Join(target, filepath.FromSlash(name))
 		st, err := os.Lstat(p)
-		if err != nil || !st.Mode().IsRegular() || st.Mode().Perm() != 0o644&^umask || st.Size() != int64(len(b)) ||
-			!input.SingleLink(st) || !input.EqualOwn(p, st, b) {
-			return ""
+		if err != nil || !fresh.Looks(st, len(b)) || !fresh.Same(p, st, b) {
+			return "", nil
 		}
-		return p
+		return p, st
 	}
+}
+
+// keptOwner is what a fresh file of the new site tmp gets (input.FreshFileIn),
+// checked against its marker, the first file written there: where they
+// differ (a file system that gives new files another group), nothing is
+// kept.
+func keptOwner(tmp string, marker int) (input.FreshFile, bool) {
+	fresh, ok := input.FreshFileIn(filepath.Dir(tmp))
+	p := filepath.Join(tmp, SiteMarker)
+	st, err := os.Lstat(p)
+	return fresh, ok && err == nil && fresh.Looks(st, marker) && !input.HasACL(p)
+}
+
+// linkKept links old (a file keptFiles found, st) as p in the new site,
+// and keeps the link only if p is then that very file with two names,
+// the old site's and p: a file swapped for a link or another file, or
+// given a third name, between the check and the link is written
+// instead. It returns whether p is kept; an error when a link it must
+// not keep cannot be removed (the build then stops rather than write
+// through it).
+func linkKept(old string, st fs.FileInfo, p string) (bool, error) {
+	if old == "" || os.Link(old, p) != nil {
+		return false, nil
+	}
+	lst, err := os.Lstat(p)
+	n, ok := uint64(0), false
+	if err == nil {
+		n, ok = input.Links(lst)
+	}
+	if err == nil && lst.Mode().IsRegular() && os.SameFile(lst, st) && ok && n == 2 {
+		return true, nil
+	}
+	if err := os.Remove(p); err != nil {
+		return false, err
+	}
+	return false, nil
 }
 
 // retiredBy names the file a build writes into the site it is about to

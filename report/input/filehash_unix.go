@@ -3,6 +3,7 @@
 package input
 
 import (
+	"errors"
 	"os"
 	"strconv"
 	"strings"
@@ -41,4 +42,33 @@ func Umask() (os.FileMode, bool) {
 		}
 	}
 	return 0, false
+}
+
+// Links returns a file's number of names (os.Lstat's info); ok is false
+// where the system does not say.
+func Links(st os.FileInfo) (n uint64, ok bool) {
+	s, ok := st.Sys().(*syscall.Stat_t)
+	if !ok {
+		return 0, false
+	}
+	return uint64(s.Nlink), true
+}
+
+// Owner returns a file's owner and group (os.Lstat's info); ok is false
+// where the system does not say.
+func Owner(st os.FileInfo) (uid, gid uint32, ok bool) {
+	s, ok := st.Sys().(*syscall.Stat_t)
+	if !ok {
+		return 0, 0, false
+	}
+	return s.Uid, s.Gid, true
+}
+
+// HasACL reports whether the file at path (a regular file: a link is
+// followed) carries an access control list, which gives access its mode
+// does not show. A file system without extended attributes has none;
+// any other failure to tell counts as having one.
+func HasACL(path string) bool {
+	_, err := syscall.Getxattr(path, "system.posix_acl_access", nil)
+	return !(errors.Is(err, syscall.ENODATA) || errors.Is(err, syscall.ENOTSUP))
 }

@@ -41,7 +41,7 @@ type inputState struct {
 	// summary during a git checkout) is seen when it comes back.
 	Tried  *input.ReadSet
 	Hashes *input.HashStore
-	links  input.Resolver // the build's resolved directories (CheckFile)
+	links  input.Resolver // the directories checkMatched resolved
 	// sums is the sha256 of each file: taken before it was first read in
 	// this build, or (a units file read to its end) of the very bytes it
 	// was parsed from. "" marks a file that changed while it was read.
@@ -484,7 +484,7 @@ func (in *Inputs) Match(path string) ([]input.Match, error) {
 		return nil, err
 	}
 	for _, f := range files {
-		if err := in.CheckFile(f.Path); err != nil {
+		if err := in.checkMatched(f.Path); err != nil {
 			return nil, err
 		}
 	}
@@ -494,8 +494,18 @@ func (in *Inputs) Match(path string) ([]input.Match, error) {
 }
 
 // CheckFile refuses what a build must not read (input.CheckFile): only
-// regular files, inside the study directory unless allow_outside.
+// regular files, inside the study directory unless allow_outside. It
+// resolves the path anew: callers check a file just before they open it.
 func (in *Inputs) CheckFile(path string) error {
+	in.Tried.AddFile(path)
+	return input.CheckFile(in.Study.Dir, path, in.Display(path), in.AllowOutside, filepath.Base(in.Study.File))
+}
+
+// checkMatched is CheckFile for the files a pattern matched, checked
+// together as the build starts: each directory is resolved once
+// (input.Resolver). Each file is checked again, anew, when it is opened,
+// so a directory turned into a link meanwhile is still seen.
+func (in *Inputs) checkMatched(path string) error {
 	in.Tried.AddFile(path)
 	return in.links.CheckFile(in.Study.Dir, path, in.Display(path), in.AllowOutside, filepath.Base(in.Study.File))
 }
