@@ -742,15 +742,16 @@ func writeFiles(tmp, target string, files map[string][]byte, marker []byte) erro
 // unchangedSite reports whether target is already, byte for byte, the
 // site a build would write: no site retired from it (retiredBy) left
 // inside; its marker (which lists the site's files) the same; every file
-// as a fresh write leaves it (input.FreshFile: a regular file of one name, no
-// hard link elsewhere, with the mode a build gives, 0644 less the umask,
-// the build's owner and group, no access control list) and with the
-// same bytes; every directory of theirs a directory, not a link, with a
-// new directory's permissions (0755 less the umask). With checkNoForeignFiles passed,
-// nothing else is there, so the build need not write: on Sertkan et al.
-// 2023, comparing 55 files (a few sizes differ when anything changed)
-// costs a third of writing them anew. Where the system does not tell the
-// umask or a file's links, it says no.
+// as a fresh write leaves it (input.FreshFile: a regular file of one
+// name, no hard link elsewhere, with the mode a build gives, 0644 less
+// the umask, the build's owner and group, no access control list) and
+// with the same bytes; every directory of theirs a directory, not a
+// link, with a new directory's permissions (0755 less the umask). With
+// checkNoForeignFiles passed, nothing else is there, so the build need
+// not write: on Sertkan et al. 2023, comparing 55 files (a few sizes
+// differ when anything changed) costs a third of writing them anew.
+// Where the system does not tell the umask or a file's links, it says
+// no.
 func unchangedSite(target string, files map[string][]byte, marker []byte) bool {
 	fresh, ok := input.FreshFileIn(filepath.Dir(target))
 	if !ok {

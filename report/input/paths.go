@@ -117,12 +117,13 @@ func (r *Resolver) inside(dir, path string) bool {
 
 // Resolver resolves paths as its Resolve function does
 // (filepath.EvalSymlinks when nil), remembering each directory it
-// resolved: a build checks dozens of files in a few directories, and
-// resolving every path from the root took ten lstat calls a file (a
-// tenth of a cached rebuild of 21 inputs). One lives as long as one
-// check or one build: a link changed after it resolved a directory is
-// seen by the next, as a file changed after it was checked is. A nil
-// *Resolver remembers nothing. Safe for concurrent use.
+// resolved: a check of many paths at once (a build's pattern matches,
+// its output check) meets a few directories, and resolving every path
+// from the root took ten lstat calls a file. One lives as long as one
+// such check: a link changed after it resolved a directory is seen by
+// the next (and by the check of each file just before it is opened,
+// which resolves anew). A nil *Resolver remembers nothing. Safe for
+// concurrent use.
 type Resolver struct {
 	// Resolve resolves a whole path: filepath.EvalSymlinks when nil;
 	// report's output check gives one that follows links to missing
