@@ -115,11 +115,11 @@ func recordedSum(b *built, p string) (string, error) {
 // Within reports whether path lies inside dir (or is dir), after
 // resolving symbolic links of both as the output check does.
 func Within(dir, path string) bool {
-	d, err := resolvePath(dir)
+	d, err := input.ResolvePath(dir)
 	if err != nil {
 		return false
 	}
-	p, err := resolvePath(path)
+	p, err := input.ResolvePath(path)
 	if err != nil {
 		return false
 	}

@@ -222,7 +222,7 @@ func checkOutput(out string, study *manifest.Study, read []string) (string, erro
 	refuse := func(format string, args ...any) (string, error) {
 		return "", &OutputError{Out: out, Msg: fmt.Sprintf(format, args...)}
 	}
-	target, err := resolvePath(out)
+	target, err := input.ResolvePath(out)
 	if err != nil {
 		return refuse("cannot resolve the path: %v", err)
 	}
@@ -230,7 +230,7 @@ func checkOutput(out string, study *manifest.Study, read []string) (string, erro
 		return refuse("refusing to replace the root directory %s; choose a directory of its own for the site", target)
 	}
 	if home, err := os.UserHomeDir(); err == nil && home != "" {
-		if h, err := resolvePath(home); err == nil && within(target, h) {
+		if h, err := input.ResolvePath(home); err == nil && within(target, h) {
 			if h == target {
 				return refuse("refusing to replace your home directory %s; choose a directory of its own for the site", target)
 			}
@@ -379,7 +379,7 @@ func replaceable(target string) error {
 		return err
 	}
 	switch {
-	case st.Mode()&fs.ModeSymlink != 0: // resolvePath follows links: only a race gets here
+	case st.Mode()&fs.ModeSymlink != 0: // input.ResolvePath follows links: only a race gets here
 		return fmt.Errorf("%s is a symbolic link; give the directory it points to", target)
 	case !st.IsDir():
 		return fmt.Errorf("%s is an existing file, not a site directory; evalbook replaces only a directory it wrote (choose another -o)", target)
@@ -419,10 +419,10 @@ func marked(dir string) bool {
 // (its resolved directory and its name). Replacing either loses it.
 func locations(p string) []string { return locationsVia(newResolver(), p) }
 
-// newResolver is resolvePath remembering the directories it resolved,
+// newResolver is input.ResolvePath remembering the directories it resolved,
 // for a check that resolves many paths at once (checkOutput): a study's
 // inputs lie in a few directories (input.Resolver).
-func newResolver() *input.Resolver { return &input.Resolver{Resolve: resolvePath} }
+func newResolver() *input.Resolver { return &input.Resolver{Resolve: input.ResolvePath} }
 
 // locationsVia is locations, resolving with r.
 func locationsVia(r *input.Resolver, p string) []string {
@@ -441,58 +441,6 @@ func locationsVia(r *input.Resolver, p string) []string {
 		}
 	}
 	return out
-}
-
-// resolvePath returns p as an absolute path with every symbolic link of
-// its existing part followed, a link to a missing place included; the
-// part that does not exist yet is appended as it is.
-func resolvePath(p string) (string, error) {
-	abs, err := filepath.Abs(p)
-	if err != nil {
-		return "", err
-	}
-	for hops := 0; ; hops++ {
-		next, err := resolveOnce(abs)
-		if err != nil || next == abs {
-			return next, err
-		}
-		if hops == 40 {
-			return "", fmt.Errorf("%s: too many levels of symbolic links", p)
-		}
-		abs = next
-	}
-}
-
-// resolveOnce resolves the existing part of abs with EvalSymlinks; when
-// that part ends in a link to a missing place, it returns the link's
-// destination joined with the rest, for the caller to resolve again.
-func resolveOnce(abs string) (string, error) {
-	cur, rest := abs, ""
-	for {
-		r, err := filepath.EvalSymlinks(cur)
-		if err == nil {
-			return filepath.Join(r, rest), nil
-		}
-		if !errors.Is(err, fs.ErrNotExist) {
-			return "", err
-		}
-		if st, err := os.Lstat(cur); err == nil && st.Mode()&fs.ModeSymlink != 0 {
-			dest, err := os.Readlink(cur)
-			if err != nil {
-				return "", err
-			}
-			if !filepath.IsAbs(dest) {
-				dest = filepath.Join(filepath.Dir(cur), dest)
-			}
-			return filepath.Join(dest, rest), nil
-		}
-		parent := filepath.Dir(cur)
-		if parent == cur {
-			return abs, nil
-		}
-		rest = filepath.Join(filepath.Base(cur), rest)
-		cur = parent
-	}
 }
 
 // within reports whether path is dir or lies under it (both clean and
@@ -595,7 +543,7 @@ func recoverOnFailure(out string) {
 	if out == "" {
 		return
 	}
-	target, err := resolvePath(out)
+	target, err := input.ResolvePath(out)
 	if err != nil || filepath.Dir(target) == target {
 		return
 	}

@@ -5,10 +5,12 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+
+	"github.com/evalbook/evalbook/report/input"
 )
 
 // TestResolverResolvesAsResolvePath: the resolver checkOutput uses, which
-// remembers directories, gives every path the locations resolvePath
+// remembers directories, gives every path the locations input.ResolvePath
 // gives it, through links to directories and files, relative and
 // absolute, chained, dangling, to a missing place, and paths that do
 // not exist yet; a directory replaced by a link between two checks is
@@ -41,17 +43,17 @@ func TestResolverResolvesAsResolvePath(t *testing.T) {
 	link("a-link.csv", "study/chain.csv")         // to a link to a file
 	link("missing/site", "study/dangling")        // to a missing place
 	link("linked", "study/linked2")               // to a link to a directory
-	oracle := func(p string) []string {           // locations before the resolver, from resolvePath alone
+	oracle := func(p string) []string {           // locations before the resolver, from input.ResolvePath alone
 		abs, err := filepath.Abs(p)
 		if err != nil {
 			return []string{p}
 		}
-		r, err := resolvePath(abs)
+		r, err := input.ResolvePath(abs)
 		if err != nil {
 			r = abs
 		}
 		out := []string{r}
-		if parent, err := resolvePath(filepath.Dir(abs)); err == nil {
+		if parent, err := input.ResolvePath(filepath.Dir(abs)); err == nil {
 			if l := filepath.Join(parent, filepath.Base(abs)); l != r {
 				out = append(out, l)
 			}
@@ -71,7 +73,7 @@ func TestResolverResolvesAsResolvePath(t *testing.T) {
 				p = filepath.Join(root, p)
 			}
 			if got, want := locationsVia(r, p), oracle(p); !slices.Equal(got, want) {
-				t.Errorf("round %d: locations(%s) = %q, resolvePath gives %q", round, p, got, want)
+				t.Errorf("round %d: locations(%s) = %q, input.ResolvePath gives %q", round, p, got, want)
 			}
 		}
 	}

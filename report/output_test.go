@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/evalbook/evalbook/report/input"
 	"github.com/evalbook/evalbook/report/kinds"
 	"github.com/evalbook/evalbook/report/manifest"
 	"io/fs"
@@ -307,7 +308,7 @@ func TestOutputRecovers(t *testing.T) {
 
 	// The repair on its own: the previous site is back.
 	plant()
-	target, _ := resolvePath(site)
+	target, _ := input.ResolvePath(site)
 	if err := recoverLeftovers(target); err != nil {
 		t.Fatal(err)
 	}

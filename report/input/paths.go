@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -184,6 +185,58 @@ func (r *Resolver) Dir(dir string) (string, error) {
 	r.dirs[dir] = got
 	r.mu.Unlock()
 	return got.path, got.err
+}
+
+// ResolvePath returns p as an absolute path with every symbolic link of
+// its existing part followed, a link to a missing place included; the
+// part that does not exist yet is appended as it is.
+func ResolvePath(p string) (string, error) {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return "", err
+	}
+	for hops := 0; ; hops++ {
+		next, err := resolveOnce(abs)
+		if err != nil || next == abs {
+			return next, err
+		}
+		if hops == 40 {
+			return "", fmt.Errorf("%s: too many levels of symbolic links", p)
+		}
+		abs = next
+	}
+}
+
+// resolveOnce resolves the existing part of abs with EvalSymlinks; when
+// that part ends in a link to a missing place, it returns the link's
+// destination joined with the rest, for the caller to resolve again.
+func resolveOnce(abs string) (string, error) {
+	cur, rest := abs, ""
+	for {
+		r, err := filepath.EvalSymlinks(cur)
+		if err == nil {
+			return filepath.Join(r, rest), nil
+		}
+		if !errors.Is(err, fs.ErrNotExist) {
+			return "", err
+		}
+		if st, err := os.Lstat(cur); err == nil && st.Mode()&fs.ModeSymlink != 0 {
+			dest, err := os.Readlink(cur)
+			if err != nil {
+				return "", err
+			}
+			if !filepath.IsAbs(dest) {
+				dest = filepath.Join(filepath.Dir(cur), dest)
+			}
+			return filepath.Join(dest, rest), nil
+		}
+		parent := filepath.Dir(cur)
+		if parent == cur {
+			return abs, nil
+		}
+		rest = filepath.Join(filepath.Base(cur), rest)
+		cur = parent
+	}
 }
 
 // ReadText reads a text source (a page or the bibliography) whole: it
