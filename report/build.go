@@ -95,9 +95,11 @@ type Options struct {
 	onExport func(figID string)
 	// cache is the build's caching as run resolved it from NoCache,
 	// Cache, CacheDir and CacheMaxBytes (cachePolicy); cacheNow, when set
-	// (tests), is the disk cache's clock.
-	cache    cachePolicy
-	cacheNow func() time.Time
+	// (tests), is the disk cache's clock, and onCacheScan is told of each
+	// scan of the whole disk cache.
+	cache       cachePolicy
+	cacheNow    func() time.Time
+	onCacheScan func()
 	// checkOut: refuse an unsafe output before any analysis runs (Build;
 	// checked again, with every file read, before writing).
 	checkOut bool

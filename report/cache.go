@@ -252,7 +252,7 @@ func (o *Options) resolveCache(in *load.Inputs) (finish func()) {
 		return save
 	}
 	disk := newDiskStore(o.CacheDir, o.CacheMaxBytes, in.Hashes, o.Warn, o.cacheNow)
-	disk.readOnly = o.validate
+	disk.readOnly, disk.onScan = o.validate, o.onCacheScan
 	o.cache.disk = disk
 	return func() {
 		disk.finish()

@@ -50,9 +50,11 @@ import (
 // their matches, the files' paths): a lookup reads one entry's record of
 // what it read per shape, takes those files' sums as they are now, and
 // opens the one entry they address, if it is there. The store is bounded
-// (Options.CacheMaxBytes, DefaultCacheMaxBytes): after a build that
-// wrote, the least recently used entries (a hit touches its entry) go
-// until the rest fit, and one analysis keeps at most maxEntriesPerKey.
+// (Options.CacheMaxBytes, DefaultCacheMaxBytes): one analysis keeps at
+// most maxEntriesPerKey, and a scan of the whole store removes the least
+// recently used entries (a hit touches its entry) until the rest fit. A
+// scan comes when the bytes the builds wrote (the usage count, made true
+// by each scan) pass the bound, and every rescanEvery builds that wrote.
 //
 // An entry is "evalbook-cache 2\n", then "<stamp length> <payload length>
 // <sha256 of stamp and payload>\n", then the stamp (what it read, JSON)
@@ -75,6 +77,10 @@ const cacheSchema = 2
 // DefaultCacheMaxBytes bounds the disk cache when Options.CacheMaxBytes
 // is 0.
 const DefaultCacheMaxBytes = 256 << 20
+
+// rescanEvery is how many builds that wrote may trust the usage file's
+// count before one scans the whole store again.
+const rescanEvery = 32
 
 // maxEntriesPerKey is how many input sets of one analysis (with one key)
 // the disk cache keeps: enough for a series of edits and their undos.
@@ -129,6 +135,12 @@ type diskStore struct {
 	wg    sync.WaitGroup
 	mu    sync.Mutex
 	wrote bool
+	// wroteBytes and wroteDirs are what the build's writes added: the
+	// usage count, and the key directories to hold to maxEntriesPerKey.
+	wroteBytes int64
+	wroteDirs  map[string]bool
+	// onScan, when set (tests), is told of each scan of the whole store.
+	onScan func()
 	// readOnly (validate): entries are read, never written, touched or
 	// removed, so that validate writes nothing.
 	readOnly bool
@@ -484,9 +496,14 @@ func (d *diskStore) put(id, key string, st readStamp, out *kinds.Output) {
 	d.wg.Add(1)
 	go func() {
 		defer d.wg.Done()
-		if d.write(id, key, st, out) == nil {
+		if n, err := d.write(id, key, st, out); err == nil {
 			d.mu.Lock()
 			d.wrote = true
+			d.wroteBytes += n
+			if d.wroteDirs == nil {
+				d.wroteDirs = map[string]bool{}
+			}
+			d.wroteDirs[d.keyDir(id, key)] = true
 			d.mu.Unlock()
 		}
 	}()
@@ -494,18 +511,18 @@ func (d *diskStore) put(id, key string, st readStamp, out *kinds.Output) {
 
 // write writes an entry: to a temporary file in its directory, renamed
 // into place, so a reader sees a whole entry or none.
-func (d *diskStore) write(id, key string, st readStamp, out *kinds.Output) error {
+func (d *diskStore) write(id, key string, st readStamp, out *kinds.Output) (int64, error) {
 	b, err := encodeEntry(st, out)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	kd := d.keyDir(id, key)
 	if err := os.MkdirAll(kd, 0o755); err != nil {
-		return err
+		return 0, err
 	}
 	tmp, err := os.CreateTemp(kd, ".tmp-")
 	if err != nil {
-		return err
+		return 0, err
 	}
 	_, werr := tmp.Write(b)
 	if cerr := tmp.Close(); werr == nil {
@@ -522,9 +539,9 @@ func (d *diskStore) write(id, key string, st readStamp, out *kinds.Output) error
 	}
 	if werr != nil {
 		os.Remove(tmp.Name())
-		return fmt.Errorf("cache: %w", werr)
+		return 0, fmt.Errorf("cache: %w", werr)
 	}
-	return nil
+	return int64(len(b)), nil
 }
 
 // finish waits for the build's writes and, if there were any, evicts
@@ -535,61 +552,74 @@ func (d *diskStore) finish() {
 	}
 	d.wg.Wait()
 	d.mu.Lock()
-	wrote := d.wrote
+	wrote, added, dirs := d.wrote, d.wroteBytes, d.wroteDirs
 	d.mu.Unlock()
-	if wrote {
-		d.evict()
+	if !wrote {
+		return
 	}
+	for kd := range dirs {
+		_, removed := keyEntries(kd, d.now())
+		added -= removed
+	}
+	usage, builds, ok := d.readUsage()
+	if usage += added; ok && usage <= d.max && builds+1 < rescanEvery {
+		d.writeUsage(usage, builds+1)
+		return
+	}
+	d.writeUsage(d.evict(), 0)
+}
+
+// readUsage reads the store's usage count (cachefmt.UsageFile); ok is
+// false when there is none to trust.
+func (d *diskStore) readUsage() (bytes int64, builds int, ok bool) {
+	b, err := input.ReadOwn(filepath.Join(d.dir, cachefmt.UsageFile))
+	if err != nil {
+		return 0, 0, false
+	}
+	return cachefmt.ParseUsage(b)
+}
+
+// writeUsage writes the usage count, renamed into place; a count that
+// cannot be written is read as none by the next build, which then scans.
+func (d *diskStore) writeUsage(bytes int64, builds int) {
+	tmp, err := os.CreateTemp(d.dir, ".tmp-usage-")
+	if err != nil {
+		return
+	}
+	_, werr := tmp.Write(cachefmt.FormatUsage(bytes, builds))
+	if cerr := tmp.Close(); werr == nil && cerr == nil && os.Rename(tmp.Name(), filepath.Join(d.dir, cachefmt.UsageFile)) == nil {
+		return
+	}
+	os.Remove(tmp.Name())
 }
 
 // staleTemp is the age from which a temporary file of the cache is a
 // write that was killed, not one under way.
 const staleTemp = time.Hour
 
-// evict removes, least recently used first, the entries beyond
-// maxEntriesPerKey of one analysis and then those beyond the store's
-// bound; it also removes killed writes and the entries of the layout
-// before content addressing (<id>-<hash>.json in the cache directory),
-// which no build reads any more.
-func (d *diskStore) evict() {
-	type entry struct {
-		path string
-		size int64
-		mod  time.Time
+// evict scans the whole store: it removes, least recently used first,
+// the entries beyond maxEntriesPerKey of one analysis and then those
+// beyond the store's bound, and returns the bytes of the entries left.
+// It also removes killed writes and the entries of the layout before
+// content addressing (<id>-<hash>.json in the cache directory), which
+// no build reads any more.
+func (d *diskStore) evict() (total int64) {
+	if d.onScan != nil {
+		d.onScan()
 	}
-	var all []entry
-	var total int64
+	var all []cacheFile
 	now := d.now()
 	dirs, _ := input.ListOwn(d.dir)
 	for _, dir := range dirs {
 		if !dir.IsDir() {
+			if info, err := dir.Info(); err == nil && strings.HasPrefix(dir.Name(), ".tmp-") && now.Sub(info.ModTime()) > staleTemp {
+				os.Remove(filepath.Join(d.dir, dir.Name())) // a usage count's killed write
+			}
 			continue
 		}
 		kd := filepath.Join(d.dir, dir.Name())
-		list, _ := input.ListOwn(kd)
-		var mine []entry
-		for _, e := range list {
-			info, err := e.Info()
-			if err != nil || !info.Mode().IsRegular() {
-				continue
-			}
-			p := filepath.Join(kd, e.Name())
-			if strings.HasPrefix(e.Name(), ".tmp-") {
-				if now.Sub(info.ModTime()) > staleTemp {
-					os.Remove(p)
-				}
-				continue
-			}
-			if strings.HasSuffix(e.Name(), ".entry") {
-				mine = append(mine, entry{p, info.Size(), info.ModTime()})
-			}
-		}
-		sort.Slice(mine, func(i, j int) bool { return mine[i].mod.After(mine[j].mod) })
-		for i, e := range mine {
-			if i >= maxEntriesPerKey {
-				os.Remove(e.path)
-				continue
-			}
+		mine, _ := keyEntries(kd, now)
+		for _, e := range mine {
 			all = append(all, e)
 			total += e.size
 		}
@@ -610,35 +640,63 @@ func (d *diskStore) evict() {
 	}
 	if top, err := input.ListOwn(d.root); err == nil {
 		for _, e := range top {
-			if p := filepath.Join(d.root, e.Name()); isLegacyEntry(e.Name()) && e.Type().IsRegular() && legacyContent(p) {
+			if p := filepath.Join(d.root, e.Name()); cachefmt.IsLegacyEntry(e.Name()) && e.Type().IsRegular() && legacyContent(p) {
 				os.Remove(p)
 			}
 		}
 	}
+	return total
 }
 
-// isLegacyEntry reports whether name is an entry of the cache's first
-// layout: <id>-<24 hex digits>.json.
-func isLegacyEntry(name string) bool {
-	base, ok := strings.CutSuffix(name, ".json")
-	if !ok || len(base) < 26 || base[len(base)-25] != '-' {
-		return false
-	}
-	_, e := hex.DecodeString(base[len(base)-24:])
-	return e == nil
-}
-
-// legacyContent reports whether the file at path begins as the entries of
-// the cache's first layout did: nothing else is removed.
+// legacyContent reports whether the file at path begins as the entries
+// of the cache's first layout did: nothing else is removed.
 func legacyContent(path string) bool {
 	f, err := input.OpenOwn(path)
 	if err != nil {
 		return false
 	}
 	defer f.Close()
-	head := make([]byte, len(`{"tables":`))
+	head := make([]byte, len(cachefmt.LegacyHead))
 	_, err = io.ReadFull(f, head)
-	return err == nil && string(head) == `{"tables":`
+	return err == nil && string(head) == cachefmt.LegacyHead
+}
+
+// cacheFile is an entry of the store, with its size and last use.
+type cacheFile struct {
+	path string
+	size int64
+	mod  time.Time
+}
+
+// keyEntries lists the entries of the key directory kd, most recently
+// used first, holding them to maxEntriesPerKey (the least recently used
+// go); it removes killed writes too. It returns the entries left and
+// the bytes removed.
+func keyEntries(kd string, now time.Time) (mine []cacheFile, removed int64) {
+	list, _ := input.ListOwn(kd)
+	for _, e := range list {
+		info, err := e.Info()
+		if err != nil || !info.Mode().IsRegular() {
+			continue
+		}
+		p := filepath.Join(kd, e.Name())
+		if strings.HasPrefix(e.Name(), ".tmp-") {
+			if now.Sub(info.ModTime()) > staleTemp {
+				os.Remove(p)
+			}
+			continue
+		}
+		if strings.HasSuffix(e.Name(), ".entry") {
+			mine = append(mine, cacheFile{p, info.Size(), info.ModTime()})
+		}
+	}
+	sort.Slice(mine, func(i, j int) bool { return mine[i].mod.After(mine[j].mod) })
+	for _, e := range mine[min(len(mine), maxEntriesPerKey):] {
+		if os.Remove(e.path) == nil {
+			removed += e.size
+		}
+	}
+	return mine[:min(len(mine), maxEntriesPerKey)], removed
 }
 
 // validator checks stamps against the files as they are now, each

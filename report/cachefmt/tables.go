@@ -1,4 +1,6 @@
-// Package cachefmt is how the disk cache stores an analysis's tables: by
+// Package cachefmt is the disk cache's file formats: its usage count and
+// the names and heads of the first layout's entries (store.go), and how
+// it stores an analysis's tables (this file): by
 // columns, each in the narrowest form that holds its cells exactly — a
 // column of names as a dictionary and indexes, a column of numbers as
 // numbers with its empty cells listed — so that reading a cached entry
