@@ -37,9 +37,10 @@ func main() {
 	bin := flag.String("bin", "bin/evalbook", "the evalbook binary")
 	edit := flag.String("edit", "", "the input (relative to the study) whose first data line gets one digit changed")
 	rounds := flag.Int("n", 5, "rounds; medians are printed")
+	flag.IntVar(&others, "others", 0, "entries of other studies (37 kB each) put in the cache before each round, as a user's cache holds them")
 	flag.Parse()
 	if flag.NArg() != 1 || *edit == "" {
-		fmt.Fprintln(os.Stderr, "usage: cachebench -bin BIN -edit FILE [-n N] STUDY")
+		fmt.Fprintln(os.Stderr, "usage: cachebench -bin BIN -edit FILE [-n N] [-others N] STUDY")
 		os.Exit(2)
 	}
 	if err := run(*bin, flag.Arg(0), *edit, *rounds); err != nil {
@@ -50,9 +51,30 @@ func main() {
 
 type sample struct{ cpu, wall float64 }
 
+// others is how many entries of other studies the cache holds (-others).
+var others int
+
+// fillOthers puts n entries of other studies into the cache directory
+// dir (XDG_CACHE_HOME): one per analysis key, 37 kB each (the size of
+// this study's entries), under keys no build of this study reads. A
+// build that scans the whole store lists and stats them all.
+func fillOthers(dir string, n int) error {
+	body := bytes.Repeat([]byte("x"), 37<<10)
+	for i := range n {
+		kd := filepath.Join(dir, "evalbook", "v2", fmt.Sprintf("other-%06d-%024x", i, i))
+		if err := os.MkdirAll(kd, 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(kd, fmt.Sprintf("%016x-%032x.entry", i, i)), body, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 var steps = []struct{ name, label string }{
 	{"nocache", "--no-cache"},
-	{"cold", "cold (empty cache)"},
+	{"cold", "cold (no entry of its own)"},
 	{"warm", "warm (nothing changed)"},
 	{"edit", "after one edit"},
 	{"undo", "after the undo"},
@@ -91,6 +113,9 @@ func run(bin, study, edit string, rounds int) error {
 		}
 		got["start"] = append(got["start"], x)
 		if err := os.RemoveAll(filepath.Join(cache, "evalbook")); err != nil {
+			return err
+		}
+		if err := fillOthers(cache, others); err != nil {
 			return err
 		}
 		if err := os.WriteFile(path, original, 0o644); err != nil {
@@ -140,8 +165,8 @@ func timed(cmd *exec.Cmd) (sample, error) {
 // printTable prints the medians and their ratios to --no-cache.
 func printTable(got map[string][]sample, study, edit string, rounds int) {
 	load, _ := os.ReadFile("/proc/loadavg")
-	fmt.Printf("evalbook build of %s, one value of %s edited then put back; median of %d rounds (load %s)\n",
-		study, edit, rounds, strings.Fields(string(load) + " ?")[0])
+	fmt.Printf("evalbook build of %s, one value of %s edited then put back; %d entries of other studies in the cache; median of %d rounds (load %s)\n",
+		study, edit, others, rounds, strings.Fields(string(load) + " ?")[0])
 	fmt.Printf("%-24s %8s %10s %8s %10s\n", "", "CPU s", "× no-cache", "wall s", "× no-cache")
 	base := median(got["nocache"])
 	for _, s := range append(steps, struct{ name, label string }{"start", "process start (version)"}) {
