@@ -31,6 +31,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/evalbook/evalbook/report/cachefmt"
 )
 
 func main() {
@@ -56,10 +58,21 @@ var others int
 
 // fillOthers puts n entries of other studies into the cache directory
 // dir (XDG_CACHE_HOME): one per analysis key, 37 kB each (the size of
-// this study's entries), under keys no build of this study reads. A
+// this study's entries), under keys no build of this study reads, and
+// the store's usage count as the builds that wrote them left it. A
 // build that scans the whole store lists and stats them all.
 func fillOthers(dir string, n int) error {
+	if n == 0 {
+		return nil
+	}
 	body := bytes.Repeat([]byte("x"), 37<<10)
+	usage := cachefmt.FormatUsage(int64(n)*int64(len(body)), 0)
+	if err := os.MkdirAll(filepath.Join(dir, "evalbook", "v2"), 0o755); err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(dir, "evalbook", "v2", cachefmt.UsageFile), usage, 0o644); err != nil {
+		return err
+	}
 	for i := range n {
 		kd := filepath.Join(dir, "evalbook", "v2", fmt.Sprintf("other-%06d-%024x", i, i))
 		if err := os.MkdirAll(kd, 0o755); err != nil {
@@ -74,7 +87,7 @@ func fillOthers(dir string, n int) error {
 
 var steps = []struct{ name, label string }{
 	{"nocache", "--no-cache"},
-	{"cold", "cold (no entry of its own)"},
+	{"cold", "cold (none of its own)"},
 	{"warm", "warm (nothing changed)"},
 	{"edit", "after one edit"},
 	{"undo", "after the undo"},
