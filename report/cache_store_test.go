@@ -152,19 +152,31 @@ func TestCacheEditAndUndoHit(t *testing.T) {
 	}
 }
 
+// summaryPapers writes summaryStudy into a temporary directory base
+// (as base/study) and returns it with its papers.csv and that file's
+// bytes, which the cache tests edit.
+func summaryPapers(t *testing.T) (base, dir, papers string, original []byte) {
+	t.Helper()
+	base = t.TempDir()
+	dir = filepath.Join(base, "study")
+	if err := ParseArchive([]byte(summaryStudy)).WriteDir(dir); err != nil {
+		t.Fatal(err)
+	}
+	papers = filepath.Join(dir, "papers.csv")
+	original, err := os.ReadFile(papers)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return base, dir, papers, original
+}
+
 // TestCacheEvictsLeastRecentlyUsed: the disk cache grew without bound.
 // Under a bound that holds two entries, the third input set's entry
 // pushes out the least recently used one — not the oldest written, as a
 // hit moves an entry to the back of the queue.
 func TestCacheEvictsLeastRecentlyUsed(t *testing.T) {
 	t.Parallel()
-	base := t.TempDir()
-	dir := filepath.Join(base, "study")
-	if err := ParseArchive([]byte(summaryStudy)).WriteDir(dir); err != nil {
-		t.Fatal(err)
-	}
-	papers := filepath.Join(dir, "papers.csv")
-	original, _ := os.ReadFile(papers)
+	base, dir, papers, original := summaryPapers(t)
 	content := map[string][]byte{
 		"A": original,
 		"B": bytes.Replace(original, []byte("p1,5,0.03"), []byte("p1,5,0.05"), 1),

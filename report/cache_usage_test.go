@@ -23,13 +23,7 @@ import (
 // the store.
 func TestCacheScansOnlyWhenItMayBeOver(t *testing.T) {
 	t.Parallel()
-	base := t.TempDir()
-	dir := filepath.Join(base, "study")
-	if err := ParseArchive([]byte(summaryStudy)).WriteDir(dir); err != nil {
-		t.Fatal(err)
-	}
-	papers := filepath.Join(dir, "papers.csv")
-	original, _ := os.ReadFile(papers)
+	base, dir, papers, original := summaryPapers(t)
 	cacheDir := filepath.Join(base, "cache")
 	scans := 0
 	o := Options{Manifest: filepath.Join(dir, "study.toml"), Version: "test", Out: filepath.Join(base, "site"), CacheDir: cacheDir,
