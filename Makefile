@@ -265,7 +265,10 @@ bench-sertkan2023: build
 # the edit ≤ 1.0×, after the undo ≤ 0.2×); again with 2,000 entries of
 # other studies in the cache (a cache in use, which a build must not
 # scan every time it writes); then BenchmarkSertkan2023Cache, the same
-# builds in one process, without the process start.
+# builds in one process, without the process start; then the same builds
+# counted in instructions under valgrind's callgrind (cachebench
+# -callgrind), which repeat to within about 1 % however loaded the
+# machine is, where CPU seconds here drift by a quarter.
 SERTKANC := $(BENCH_DIR)-sertkan2023-cache
 bench-cache: build
 	@test -d ../shared/reference/sertkan2023/runs || { echo "bench-cache needs ../shared/reference/sertkan2023/runs" >&2; exit 1; }
@@ -276,6 +279,9 @@ bench-cache: build
 	@$(GO) run ./sites/bench/cachebench -bin $(BIN) -edit runs/MF_movielens-10M.csv -n 5 -others 2000 $(SERTKANC)
 	@echo "== the same in one process (no process start): without the cache, warm, after an edit, after its undo"
 	@mkdir -p $(BENCH_TMP) && TMPDIR=$(BENCH_TMP) $(GO) test ./report -run '^$$' -bench Sertkan2023Cache -benchtime 5x | grep -E '^Benchmark'
+	@echo "== the same counted in instructions under callgrind (the work in user space on one core, which the machine's load does not change; about 4 minutes)"
+	@if command -v valgrind >/dev/null; then $(GO) run ./sites/bench/cachebench -bin $(BIN) -edit runs/MF_movielens-10M.csv -n 3 -callgrind $(SERTKANC); \
+	else echo "(skipped: install Debian's valgrind to count instructions)"; fi
 
 # bench-scaling: one analysis of each kind (all but offline_metrics) built
 # over 10, 100, 1,000 and 10,000 methods, then datasets, with the growth

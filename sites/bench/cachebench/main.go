@@ -17,6 +17,17 @@
 //
 // STUDY is built in place; its site goes to STUDY/site and its cache to
 // a directory of its own (XDG_CACHE_HOME), emptied before each round.
+//
+// With -callgrind, each process runs under valgrind's callgrind instead
+// and the table counts the instructions it executed: a count that the
+// machine's load and speed do not change (repeated builds agree to
+// within about 1 %), where CPU seconds on a shared machine drift by a
+// quarter. It counts the work of the process in user space only, on one
+// core (GOMAXPROCS=1: a second core adds the scheduler's hand-offs,
+// whose count depends on timing), and not the kernel's (system calls,
+// page faults); under valgrind, sha256 runs its AVX2 code instead of the
+// processor's SHA instructions, so hashing weighs more than it does in
+// CPU seconds.
 // The edit changes the last digit (1 to 8) of the first data line of the
 // -edit file to the next digit: one value, the size kept.
 package main
@@ -28,7 +39,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -40,6 +53,7 @@ func main() {
 	edit := flag.String("edit", "", "the input (relative to the study) whose first data line gets one digit changed")
 	rounds := flag.Int("n", 5, "rounds; medians are printed")
 	flag.IntVar(&others, "others", 0, "entries of other studies (37 kB each) put in the cache before each round, as a user's cache holds them")
+	flag.BoolVar(&callgrind, "callgrind", false, "count each process's instructions under valgrind's callgrind instead of timing it")
 	flag.Parse()
 	if flag.NArg() != 1 || *edit == "" {
 		fmt.Fprintln(os.Stderr, "usage: cachebench -bin BIN -edit FILE [-n N] [-others N] STUDY")
@@ -51,10 +65,13 @@ func main() {
 	}
 }
 
-type sample struct{ cpu, wall float64 }
+type sample struct{ cpu, wall, instr float64 }
 
 // others is how many entries of other studies the cache holds (-others).
 var others int
+
+// callgrind: count instructions (-callgrind).
+var callgrind bool
 
 // fillOthers puts n entries of other studies into the cache directory
 // dir (XDG_CACHE_HOME): one per analysis key, 37 kB each (the size of
@@ -162,8 +179,12 @@ func run(bin, study, edit string, rounds int) error {
 }
 
 // timed runs a command: its CPU (user and system, from the kernel's
-// accounting of the child) and wall time.
+// accounting of the child) and wall time; with -callgrind, the
+// instructions it executed instead (counted).
 func timed(cmd *exec.Cmd) (sample, error) {
+	if callgrind {
+		return counted(cmd)
+	}
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	start := time.Now()
@@ -175,8 +196,48 @@ func timed(cmd *exec.Cmd) (sample, error) {
 	return sample{cpu: (ps.UserTime() + ps.SystemTime()).Seconds(), wall: wall}, nil
 }
 
+// counted runs a command under callgrind, on one core and without
+// asynchronous preemption (callgrind stops at the signal that preempts a
+// goroutine), and returns the instructions it executed.
+func counted(cmd *exec.Cmd) (sample, error) {
+	out, err := os.CreateTemp("", "cachebench-callgrind-")
+	if err != nil {
+		return sample{}, err
+	}
+	out.Close()
+	defer os.Remove(out.Name())
+	vg := exec.Command("valgrind", append([]string{"--tool=callgrind", "--callgrind-out-file=" + out.Name()}, cmd.Args...)...)
+	env := cmd.Env
+	if env == nil {
+		env = os.Environ()
+	}
+	godebug := "asyncpreemptoff=1"
+	if v := os.Getenv("GODEBUG"); v != "" {
+		godebug = v + "," + godebug
+	}
+	vg.Env = append(env, "GOMAXPROCS=1", "GODEBUG="+godebug)
+	var stderr bytes.Buffer
+	vg.Stderr = &stderr
+	if err := vg.Run(); err != nil {
+		return sample{}, fmt.Errorf("%s: %v\n%s", strings.Join(vg.Args, " "), err, stderr.String())
+	}
+	m := collected.FindSubmatch(stderr.Bytes())
+	if m == nil {
+		return sample{}, fmt.Errorf("%s: no instruction count in what callgrind printed:\n%s", strings.Join(vg.Args, " "), stderr.String())
+	}
+	n, err := strconv.ParseFloat(strings.ReplaceAll(string(m[1]), ",", ""), 64)
+	return sample{instr: n}, err
+}
+
+// collected is callgrind's summary line: "==pid== Collected : N".
+var collected = regexp.MustCompile(`Collected : ([0-9,]+)`)
+
 // printTable prints the medians and their ratios to --no-cache.
 func printTable(got map[string][]sample, study, edit string, rounds int) {
+	if callgrind {
+		printCounts(got, study, edit, rounds)
+		return
+	}
 	load, _ := os.ReadFile("/proc/loadavg")
 	fmt.Printf("evalbook build of %s, one value of %s edited then put back; %d entries of other studies in the cache; median of %d rounds (load %s)\n",
 		study, edit, others, rounds, strings.Fields(string(load) + " ?")[0])
@@ -186,6 +247,29 @@ func printTable(got map[string][]sample, study, edit string, rounds int) {
 		m := median(got[s.name])
 		fmt.Printf("%-24s %8.3f %9.2fx %8.3f %9.2fx\n", s.label, m.cpu, m.cpu/base.cpu, m.wall, m.wall/base.wall)
 	}
+}
+
+// printCounts prints the median instruction counts (-callgrind) and
+// their ratios to --no-cache.
+func printCounts(got map[string][]sample, study, edit string, rounds int) {
+	fmt.Printf("evalbook build of %s, one value of %s edited then put back; %d entries of other studies in the cache; instructions under callgrind (one core, user space), median of %d rounds\n",
+		study, edit, others, rounds)
+	fmt.Printf("%-24s %14s %10s\n", "", "instructions", "× no-cache")
+	base := medianOf(got["nocache"], func(x sample) float64 { return x.instr })
+	for _, s := range append(steps, struct{ name, label string }{"start", "process start (version)"}) {
+		m := medianOf(got[s.name], func(x sample) float64 { return x.instr })
+		fmt.Printf("%-24s %14.0f %9.3fx\n", s.label, m, m/base)
+	}
+}
+
+// medianOf is the median of one figure of samples.
+func medianOf(xs []sample, f func(sample) float64) float64 {
+	v := make([]float64, len(xs))
+	for i, x := range xs {
+		v[i] = f(x)
+	}
+	sort.Float64s(v)
+	return v[len(v)/2]
 }
 
 // editOne changes the last digit from 1 to 8 of the first data line (the
@@ -208,12 +292,5 @@ func editOne(b []byte) ([]byte, error) {
 
 // median is the median CPU and the median wall (each on its own).
 func median(xs []sample) sample {
-	cpu := make([]float64, len(xs))
-	wall := make([]float64, len(xs))
-	for i, x := range xs {
-		cpu[i], wall[i] = x.cpu, x.wall
-	}
-	sort.Float64s(cpu)
-	sort.Float64s(wall)
-	return sample{cpu: cpu[len(cpu)/2], wall: wall[len(wall)/2]}
+	return sample{cpu: medianOf(xs, func(x sample) float64 { return x.cpu }), wall: medianOf(xs, func(x sample) float64 { return x.wall })}
 }
