@@ -13,10 +13,12 @@
 // floor under any build. It prints figures and never fails on them (make
 // bench-cache).
 //
-//	go run ./sites/bench/cachebench -bin bin/evalbook -edit runs/MF_movielens-10M.csv STUDY
+//	go run ./sites/bench/cachebench -bin bin/evalbook -edit runs/MF_movielens-10M.csv [-callgrind] STUDY
 //
 // STUDY is built in place; its site goes to STUDY/site and its cache to
 // a directory of its own (XDG_CACHE_HOME), emptied before each round.
+// The edit changes the last digit (1 to 8) of the first data line of the
+// -edit file to the next digit: one value, the size kept.
 //
 // With -callgrind, each process runs under valgrind's callgrind instead
 // and the table counts the instructions it executed: a count that the
@@ -28,8 +30,6 @@
 // page faults); under valgrind, sha256 runs its AVX2 code instead of the
 // processor's SHA instructions, so hashing weighs more than it does in
 // CPU seconds.
-// The edit changes the last digit (1 to 8) of the first data line of the
-// -edit file to the next digit: one value, the size kept.
 package main
 
 import (
@@ -56,7 +56,7 @@ func main() {
 	flag.BoolVar(&callgrind, "callgrind", false, "count each process's instructions under valgrind's callgrind instead of timing it")
 	flag.Parse()
 	if flag.NArg() != 1 || *edit == "" {
-		fmt.Fprintln(os.Stderr, "usage: cachebench -bin BIN -edit FILE [-n N] [-others N] STUDY")
+		fmt.Fprintln(os.Stderr, "usage: cachebench -bin BIN -edit FILE [-n N] [-others N] [-callgrind] STUDY")
 		os.Exit(2)
 	}
 	if err := run(*bin, flag.Arg(0), *edit, *rounds); err != nil {
