@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"image/color"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 
@@ -403,8 +404,13 @@ func forestHeads(lvl string) [4]string {
 	return [4]string{"Dataset", "n", "Effect [" + lvl + "% CI]", "Weight"}
 }
 
-// forestDrawingHeads is forestDrawing with the given column heads.
+// forestDrawingHeads is forestDrawing with the given column heads. A
+// column no line has text in (n of generic effects, which give no sample
+// size) has no head either.
 func forestDrawingHeads(r *meta.Result, lines []forestLine, rows []ForestRow, lvl string, heads [4]string) Drawing {
+	if !slices.ContainsFunc(lines, func(l forestLine) bool { return l.n != "" }) {
+		heads[1] = ""
+	}
 	nl := len(lines)
 	rowH := vg.Points(17)
 	w := 9.5 * vg.Inch

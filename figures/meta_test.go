@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -185,6 +186,39 @@ func TestMetaForestKnhaOneDataset(t *testing.T) {
 	figs, err := Meta("one", "One", r)
 	if err != nil || len(figs) != 1 || !strings.Contains(string(figs[0].SVG), "no interval") {
 		t.Fatalf("figures %d, err %v", len(figs), err)
+	}
+}
+
+// TestMetaForestNColumn: the forest plot's n column has its head when
+// the datasets have sample sizes (per-unit pairs) and none when they
+// have none (generic effects from a summary): no head over an empty
+// column.
+func TestMetaForestNColumn(t *testing.T) {
+	t.Parallel()
+	nHead := regexp.MustCompile(`>n</text>`)
+	paired := metaResult(t, false, false)
+	var o meta.Options
+	o.Defaults()
+	o.Treatment, o.Control, o.Summary.Path = "new", "old", "s.csv"
+	generic, err := meta.Analyze(meta.Input{Studies: []meta.Study{
+		{Dataset: "T01", Form: meta.Generic, Yi: -0.7, Vi: 0.09},
+		{Dataset: "T02", Form: meta.Generic, Yi: -0.1, Vi: 0.04},
+		{Dataset: "T03", Form: meta.Generic, Yi: 0.1, Vi: 0.02}}}, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name  string
+		r     *meta.Result
+		heads int
+	}{{"per-unit pairs", paired, 1}, {"generic effects", generic, 0}} {
+		figs, err := Meta("m", "M", c.r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := len(nHead.FindAll(figs[0].SVG, -1)); got != c.heads {
+			t.Errorf("%s: %d heads \"n\" in the forest plot, want %d", c.name, got, c.heads)
+		}
 	}
 }
 
