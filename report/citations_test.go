@@ -140,6 +140,7 @@ func refsFindings(rel, text string) []string {
 // reference to the internal specification or a numbered seed paper.
 func TestTextCitesPapersNotSpec(t *testing.T) {
 	t.Parallel()
+	skipUnderRace(t, "reads the repository's text files")
 	root, err := filepath.Abs("..")
 	if err != nil {
 		t.Fatal(err)
