@@ -63,9 +63,11 @@ const phoneJS = `(function () {
 // clipped at the figure's edges (by ECharts' bounding boxes), no chart
 // is wider than the screen, a figure wider than the screen scrolls with
 // a visible cue above it, no text runs off the screen, and the contents
-// sit behind a menu button that opens them. With $EVALBOOK_SHOTS set,
-// screenshots of every view go there, taken at the phone's pixel ratio
-// of 3 (the checks run at 1: they measure in CSS pixels).
+// sit behind a menu button that opens them. The charts are measured at
+// rest (the tab asks for reduced motion, so they are not animated). With
+// $EVALBOOK_SHOTS set, screenshots of every view go there, taken at the
+// phone's pixel ratio of 3 (the checks run at 1: they measure in CSS
+// pixels).
 func TestBrowserPhone(t *testing.T) {
 	t.Parallel()
 	site := demoSite(t)
@@ -86,6 +88,10 @@ func TestBrowserPhone(t *testing.T) {
 		if err := chromedp.Run(b.ctx,
 			emulation.SetDeviceMetricsOverride(390, 844, ratio, true),
 			emulation.SetTouchEmulationEnabled(true),
+			// reduced motion: the charts are drawn without animation, so
+			// what is measured and shot is the chart at rest, not a line
+			// halfway across
+			emulation.SetEmulatedMedia().WithFeatures([]*emulation.MediaFeature{{Name: "prefers-reduced-motion", Value: "reduce"}}),
 		); err != nil {
 			t.Fatal(err)
 		}
