@@ -312,9 +312,9 @@ const pageStateJS = `(function () {
 
 // chartState waits until the page has loaded (the Explore page: its
 // module has drawn the view), every visible chart is painted and every
-// visible image has finished loading, then counts
-// chart elements, those drawn, and figure images that failed to load.
-// A chart that never paints fails the test after waitLimit.
+// visible image has finished loading, then counts chart elements, those
+// drawn, and figure images that failed to load. A chart that never
+// paints fails the test after waitLimit.
 func (b *browser) chartState(t *testing.T) (want, drawn, broken int) {
 	t.Helper()
 	var s pageState
