@@ -132,11 +132,11 @@ type diskStore struct {
 	warn io.Writer
 	now  func() time.Time
 
-	wg    sync.WaitGroup
-	mu    sync.Mutex
-	wrote bool
+	wg sync.WaitGroup
+	mu sync.Mutex
 	// wroteBytes and wroteDirs are what the build's writes added: the
-	// usage count, and the key directories to hold to maxEntriesPerKey.
+	// usage count, and the key directories to hold to maxEntriesPerKey
+	// (none: the build wrote nothing).
 	wroteBytes int64
 	wroteDirs  map[string]bool
 	// onScan, when set (tests), is told of each scan of the whole store.
@@ -498,7 +498,6 @@ func (d *diskStore) put(id, key string, st readStamp, out *kinds.Output) {
 		defer d.wg.Done()
 		if n, err := d.write(id, key, st, out); err == nil {
 			d.mu.Lock()
-			d.wrote = true
 			d.wroteBytes += n
 			if d.wroteDirs == nil {
 				d.wroteDirs = map[string]bool{}
@@ -552,9 +551,9 @@ func (d *diskStore) finish() {
 	}
 	d.wg.Wait()
 	d.mu.Lock()
-	wrote, added, dirs := d.wrote, d.wroteBytes, d.wroteDirs
+	added, dirs := d.wroteBytes, d.wroteDirs
 	d.mu.Unlock()
-	if !wrote {
+	if len(dirs) == 0 {
 		return
 	}
 	for kd := range dirs {
