@@ -40,6 +40,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -243,7 +244,7 @@ func printTable(got map[string][]sample, study, edit string, rounds int) {
 		study, edit, others, rounds, strings.Fields(string(load) + " ?")[0])
 	fmt.Printf("%-24s %8s %10s %8s %10s\n", "", "CPU s", "× no-cache", "wall s", "× no-cache")
 	base := median(got["nocache"])
-	for _, s := range append(steps, struct{ name, label string }{"start", "process start (version)"}) {
+	for _, s := range rows() {
 		m := median(got[s.name])
 		fmt.Printf("%-24s %8.3f %9.2fx %8.3f %9.2fx\n", s.label, m.cpu, m.cpu/base.cpu, m.wall, m.wall/base.wall)
 	}
@@ -256,10 +257,15 @@ func printCounts(got map[string][]sample, study, edit string, rounds int) {
 		study, edit, others, rounds)
 	fmt.Printf("%-24s %14s %10s\n", "", "instructions", "× no-cache")
 	base := medianOf(got["nocache"], func(x sample) float64 { return x.instr })
-	for _, s := range append(steps, struct{ name, label string }{"start", "process start (version)"}) {
+	for _, s := range rows() {
 		m := medianOf(got[s.name], func(x sample) float64 { return x.instr })
 		fmt.Printf("%-24s %14.0f %9.3fx\n", s.label, m, m/base)
 	}
+}
+
+// rows are the tables' rows: the steps, then the process start.
+func rows() []struct{ name, label string } {
+	return append(slices.Clone(steps), struct{ name, label string }{"start", "process start (version)"})
 }
 
 // medianOf is the median of one figure of samples.
