@@ -15,7 +15,6 @@ import (
 	"math"
 
 	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
@@ -50,7 +49,7 @@ func NewCDDiagram(methods []string, ranks []float64, cd float64, cliques, dashed
 	return &CDDiagram{
 		Methods: methods, MeanRanks: ranks, CD: cd, Cliques: cliques, Dashed: dashed,
 		CDLabel:     fmt.Sprintf("CD = %.3f", cd),
-		TextStyle:   draw.TextStyle{Color: black, Font: font.From(plot.DefaultFont, vg.Points(9)), Handler: plot.DefaultTextHandler},
+		TextStyle:   draw.TextStyle{Color: black, Font: Font(9), Handler: plot.DefaultTextHandler},
 		LineStyle:   draw.LineStyle{Color: black, Width: vg.Points(0.8)},
 		CliqueStyle: draw.LineStyle{Color: black, Width: vg.Points(3)},
 		DashedStyle: draw.LineStyle{Color: color.NRGBA{0x77, 0x77, 0x77, 255}, Width: vg.Points(1.8),

@@ -83,14 +83,23 @@ func LineType(i int) string {
 	return "solid"
 }
 
-// NewPlot returns a plot with evalbook's defaults: a web-safe sans-serif
-// face, a light grid and the given title and axis labels.
+// NewPlot returns a plot with evalbook's defaults and the given title
+// and axis labels: every text in the sans-serif face the SVG names
+// (gonum/plot's default is a serif face, which the SVG's font stack
+// would hide and the PDF and PNG would show, laid out with the serif's
+// widths), axis titles at 9 pt and tick labels at 8 pt, as the forest
+// plot's and the heatmap's.
 func NewPlot(title, xlabel, ylabel string) *plot.Plot {
 	p := plot.New()
 	p.Title.Text = title
 	p.X.Label.Text = xlabel
 	p.Y.Label.Text = ylabel
-	p.Title.TextStyle.Font.Size = vg.Points(12)
+	p.Title.TextStyle.Font = Font(12)
+	for _, a := range []*plot.Axis{&p.X, &p.Y} {
+		a.Label.TextStyle.Font = Font(9)
+		a.Tick.Label.Font = Font(8)
+	}
+	p.Legend.TextStyle.Font = Font(8)
 	return p
 }
 

@@ -247,7 +247,7 @@ func addText(p *plot.Plot, m Mark) error {
 		return err
 	}
 	for i := range l.TextStyle {
-		l.TextStyle[i].Font.Size = vg.Points(7)
+		l.TextStyle[i].Font = Font(7)
 		l.TextStyle[i].XAlign = draw.XLeft
 		if m.LeftOf {
 			l.TextStyle[i].XAlign = draw.XRight

@@ -256,7 +256,7 @@ func TestWrapAxisTitle(t *testing.T) {
 	p := NewPlot("", "", "")
 	sty := p.Y.Label.TextStyle
 	long := "log odds ratio (new recommender vs old recommender)"
-	room := 4.6 * 0.75 * vg.Inch // the bubble plot's panel
+	room := sty.Width(long) * 3 / 4 // a panel a quarter too short for it
 	if got := wrapAxisTitle(long, sty, room); got != "log odds ratio (new\nrecommender vs old recommender)" {
 		t.Errorf("long title: %q", got)
 	}

@@ -14,6 +14,10 @@ import (
 
 var onePage = regexp.MustCompile(`Pages:\s+1\n`)
 
+// baseFontRe is a font a PDF embeds (as a subset: its tag, then the
+// face's name).
+var baseFontRe = regexp.MustCompile(`/BaseFont /[A-Z]{6}\+([A-Za-z-]+)`)
+
 // TestDemoFigureExports: every figure of the demo that has an SVG has a
 // drawing, so the build wrote figures/<id>.pdf (one page, opened by
 // pdfinfo) and figures/<id>.png (not blank: some pixel is not the white
@@ -39,6 +43,15 @@ func TestDemoFigureExports(t *testing.T) {
 		}
 		if out, err := exec.Command("pdfinfo", pdf).CombinedOutput(); err != nil || !onePage.Match(out) {
 			t.Errorf("%s.pdf: pdfinfo: %v\n%s", id, err, out)
+		}
+		// one face in every format: the SVG names Liberation Sans, so
+		// the PDF embeds it alone (gonum/plot's default is a serif)
+		if b, err := os.ReadFile(pdf); err == nil {
+			for _, m := range baseFontRe.FindAllSubmatch(b, -1) {
+				if string(m[1]) != "LiberationSans" && string(m[1]) != "LiberationSans-Bold" {
+					t.Errorf("%s.pdf embeds %s; every text of a figure is in Liberation Sans, as its SVG", id, m[1])
+				}
+			}
 		}
 		if _, err := os.Stat(filepath.Join(site, "paper", "figures", id+".pdf")); err != nil {
 			t.Errorf("%s: not in paper/figures/", id)
