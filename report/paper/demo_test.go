@@ -246,4 +246,32 @@ func TestDemoPaperFormat(t *testing.T) {
 	if !strings.Contains(text, "Twelve Recommenders") {
 		t.Errorf("the example's title is not in the PDF")
 	}
+	// Every figure fits its page: none is larger than the page (its last
+	// rows and its caption would fall off the bottom), and each caption
+	// is in the PDF.
+	log, _ := os.ReadFile(filepath.Join(dir, "main.log"))
+	lines := strings.Split(string(src), "\n")
+	for _, m := range floatLineRe.FindAllStringSubmatch(string(log), -1) {
+		n, _ := strconv.Atoi(m[1])
+		fig := "?"
+		for i := min(n, len(lines)) - 1; i >= 0; i-- {
+			if strings.Contains(lines[i], "\\includegraphics") {
+				fig = lines[i]
+				break
+			}
+		}
+		t.Errorf("example.tex line %s: %s (%s)", m[1], m[0], fig)
+	}
+	figs := strings.Count(string(src), "\\includegraphics")
+	if got := len(captionRe.FindAllString(text, -1)); figs < 30 || got != figs {
+		t.Errorf("example.tex includes %d figures; the PDF shows %d captions", figs, got)
+	}
 }
+
+// floatLineRe is pdflatex's warning of a float larger than the page,
+// with the line it was met on, and captionRe a figure's caption in the
+// text of the PDF.
+var (
+	floatLineRe = regexp.MustCompile(`Float too large for page by [0-9.]+pt on input line (\d+)`)
+	captionRe   = regexp.MustCompile(`(?m)^Figure \d+: `)
+)

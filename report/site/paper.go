@@ -171,7 +171,10 @@ const exampleTextWidth = 7 * vg.Inch
 // exampleTeX is paper/example.tex: a two-column document that loads the
 // macros, shows every PDF figure and inputs every table float, with the
 // longtables in a one-column appendix, to see them typeset as a
-// conference paper would (pdflatex example.tex).
+// conference paper would (pdflatex example.tex). A figure is as wide as
+// its column (or both, figure*), or less where that would make it taller
+// than 0.9 of the page (a forest plot of many datasets): its caption
+// stays on the page.
 func exampleTeX(title, key string, tables []string, figs []paperFigure) []byte {
 	var b strings.Builder
 	b.WriteString("% example.tex: written by evalbook. Compile in this directory: pdflatex example.tex\n")
@@ -183,7 +186,7 @@ func exampleTeX(title, key string, tables []string, figs []paperFigure) []byte {
 		if f.Width > exampleTextWidth/2 {
 			env = "figure*"
 		}
-		fmt.Fprintf(&b, "\\begin{%s}[tbp]\n\\centering\n\\includegraphics[width=%s]{figures/%s.pdf}\n\\caption{%s}\\label{fig:%s}\n\\end{%s}\n\\clearpage\n",
+		fmt.Fprintf(&b, "\\begin{%s}[tbp]\n\\centering\n\\includegraphics[width=%s,height=0.9\\textheight,keepaspectratio]{figures/%s.pdf}\n\\caption{%s}\\label{fig:%s}\n\\end{%s}\n\\clearpage\n",
 			env, width, f.ID, paper.Escape(f.Title), f.ID, env)
 	}
 	var appendix []string
