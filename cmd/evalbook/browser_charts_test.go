@@ -20,6 +20,8 @@ type chartReport struct {
 	// Styles maps a series' name (its suffix in parentheses dropped) to
 	// the colour it is drawn with, per chart.
 	Styles []map[string]string `json:"styles"`
+	// Regions counts the opaque regions read (evalbookRegion series).
+	Regions int `json:"regions"`
 }
 
 // chartsJS checks every ECharts instance of the page (after the opt-in
@@ -27,7 +29,9 @@ type chartReport struct {
 // must carry its names; no number in axis data, labels or formatters may
 // have more than 6 significant digits; no legend may be paged; every
 // series mark must have 3:1 contrast with the page background (the
-// colour ECharts draws, getVisual, after the page's own adjustments).
+// colour ECharts draws, getVisual, after the page's own adjustments),
+// but an opaque region (evalbookRegion), which is drawn in the colour its
+// option gives it (the colour says what it is, as the caption does).
 const chartsJS = `(function () {
   function lum(c) {
     var m = /^#([0-9a-f]{6})$/i.exec(c), v;
@@ -38,7 +42,7 @@ const chartsJS = `(function () {
   }
   function ratio(a, b) { return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05); }
   var bg = lum(getComputedStyle(document.body).backgroundColor);
-  var out = { charts: 0, problems: [], styles: [] };
+  var out = { charts: 0, problems: [], styles: [], regions: 0 };
   var styled = { line: 1, scatter: 1, bar: 1, boxplot: 1 };
   document.querySelectorAll(".echart").forEach(function (el, n) {
     var chart = window.echarts.getInstanceByDom(el);
@@ -54,9 +58,17 @@ const chartsJS = `(function () {
     var texts = [];
     ["xAxis", "yAxis"].forEach(function (k) { (o[k] || []).forEach(function (a) { texts.push(JSON.stringify(a.data || []), String(a.min), String(a.max), String(a.name || "")); }); });
     (o.tooltip || []).forEach(function (t) { if (typeof t.formatter === "string") texts.push(t.formatter); });
-    var styles = {}, seen = {}, count = 0;
+    var styles = {}, seen = {}, count = 0, written = null;
+    try { written = JSON.parse(el.getAttribute("data-option") || "null"); } catch (e) {}
     (o.series || []).forEach(function (s, i) {
       texts.push(String(s.name || ""));
+      if (s.evalbookRegion) {
+        out.regions++;
+        var want = written && written.series[i] ? String((written.series[i].itemStyle || {}).color).toLowerCase() : "";
+        var got = String(chart.getVisual({ seriesIndex: i }, "color")).toLowerCase();
+        if (written && got !== want) out.problems.push(where + ": region " + s.name + " drawn in " + got + ", its option says " + want);
+        return;
+      }
       (s.data || []).forEach(function (d) { if (d && typeof d === "object" && !Array.isArray(d)) texts.push(String(d.name || ""), JSON.stringify(d.value), JSON.stringify((d.label || {}).formatter || "")); else texts.push(JSON.stringify(d)); });
       if (s.label && typeof s.label.formatter === "string") texts.push(s.label.formatter);
       if (!styled[s.type] || !s.name) return;
@@ -91,6 +103,7 @@ const chartsJS = `(function () {
 type colourMap struct {
 	mu            sync.Mutex
 	colour, where map[string]string
+	regions       int // opaque regions read, in their option's colours
 }
 
 func newColourMap() *colourMap {
@@ -121,6 +134,7 @@ func (b *browser) checkCharts(t *testing.T, where string, cm *colourMap) int {
 	}
 	cm.mu.Lock()
 	defer cm.mu.Unlock()
+	cm.regions += r.Regions
 	for _, styles := range r.Styles {
 		for series, colour := range styles {
 			if prev, ok := cm.colour[series]; ok && prev != colour {

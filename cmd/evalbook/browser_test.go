@@ -589,6 +589,9 @@ func TestBrowserDemo(t *testing.T) {
 	if read < 40 || series < 150 {
 		t.Errorf("read %d charts and %d series by their pixels; the demo has more", read, series)
 	}
+	if light.regions < 12 || dark.regions < 12 {
+		t.Errorf("read %d series of opaque regions in the light theme and %d in the dark; the demo's two contour-enhanced funnel plots have 12 (3 regions of two series each)", light.regions, dark.regions)
+	}
 	t.Logf("%d pages, %d charts read in each theme, %d series by their pixels, %d names in the colour map; axe-core on every page in both themes", len(pages), read, series, len(light.colour))
 	b := <-pool
 	if err := chromedp.Run(b.ctx, chromedp.EmulateViewport(1280, 900)); err != nil {

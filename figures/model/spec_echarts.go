@@ -119,6 +119,12 @@ func (s *Spec) EChartsOption() map[string]any {
 	return opt
 }
 
+// echartsRegion marks the series and the legend entry of an opaque
+// region: the site's script (themes/static/site.js) keeps their colours
+// as they are where it moves other marks' colours to 3:1 contrast with
+// the page.
+const echartsRegion = "evalbookRegion"
+
 // echartsLegend is the chart's legend under the plot (nil for none).
 func (s *Spec) echartsLegend() map[string]any {
 	es := s.LegendEntries()
@@ -130,6 +136,12 @@ func (s *Spec) echartsLegend() map[string]any {
 		d := map[string]any{"name": e.Name}
 		if len(e.Kinds) == 1 && e.Kinds[0] == MarkPoints {
 			d["icon"] = echartsSymbol(e.Style.Symbol)
+		}
+		if len(e.Kinds) == 1 && e.Kinds[0] == MarkArea && e.Opacity >= 1 {
+			// a region's key is a box of its colour with a grey outline,
+			// as the static legend draws it (a white one would not show)
+			d["icon"], d[echartsRegion] = "rect", true
+			d["itemStyle"] = map[string]any{"color": e.Style.Hex(), "borderColor": "#999999", "borderWidth": 1}
 		}
 		data = append(data, d)
 	}
@@ -382,6 +394,12 @@ func bandSeries(m Mark, i, k int) []any {
 	}
 	lo["data"], wd["data"] = dl, dw
 	wd["areaStyle"] = map[string]any{"color": m.Style.Hex(), "opacity": m.AreaOpacity()}
+	if m.AreaOpacity() >= 1 {
+		// an opaque region (the contour funnel's p-value regions): its
+		// colour is what it means (white, light and dark grey, as the
+		// caption says), so the page's contrast adjustment leaves it
+		lo[echartsRegion], wd[echartsRegion] = true, true
+	}
 	return []any{lo, wd}
 }
 

@@ -1,6 +1,9 @@
 package model
 
-import "testing"
+import (
+	"image/color"
+	"testing"
+)
 
 // TestRoundAxisBounds: chart bounds that are not round numbers are not
 // labelled; RoundRange widens to round ones.
@@ -22,5 +25,38 @@ func TestRoundAxisBounds(t *testing.T) {
 	ax := echartsAxis(NewAxis("x").Fixed(-0.03, 1.03), 0, false)
 	if l, _ := ax["axisLabel"].(map[string]any); l["showMinLabel"] != false || l["showMaxLabel"] != false {
 		t.Errorf("axis %v labels its ends", ax)
+	}
+}
+
+// TestEChartsRegionKeepsItsColour: an opaque region (the contour
+// funnel's p-value regions) is marked for the page to leave its colour
+// as it is, and its legend key is a box of that colour with an outline;
+// a translucent band is not marked.
+func TestEChartsRegionKeepsItsColour(t *testing.T) {
+	t.Parallel()
+	white := Style{Colour: color.NRGBA{0xff, 0xff, 0xff, 0xff}}
+	s := &Spec{Legend: LegendBelow, Panels: []Panel{{Marks: []Mark{
+		{Kind: MarkArea, Series: "p > 0.1", Opacity: 1, Style: white, X: []float64{0, 1}, Y: []float64{0, 1}, Y2: []float64{1, 2}},
+		{Kind: MarkArea, Series: "band", X: []float64{0, 1}, Y: []float64{0, 1}, Y2: []float64{1, 2}},
+	}}}}
+	o := s.EChartsOption()
+	regions := map[string]int{}
+	for _, se := range o["series"].([]any) {
+		m := se.(map[string]any)
+		if m[echartsRegion] == true {
+			regions[m["name"].(string)]++
+		}
+	}
+	if regions["p > 0.1"] != 2 || regions["band"] != 0 {
+		t.Errorf("series marked as regions: %v; want both of the opaque region's, none of the band's", regions)
+	}
+	keys := o["legend"].(map[string]any)["data"].([]any)
+	key := keys[0].(map[string]any)
+	sty, _ := key["itemStyle"].(map[string]any)
+	if key["icon"] != "rect" || key[echartsRegion] != true || sty["color"] != "#ffffff" || sty["borderColor"] == nil {
+		t.Errorf("the region's legend key %v; want a white box with an outline, marked", key)
+	}
+	if band := keys[1].(map[string]any); band[echartsRegion] != nil || band["icon"] != nil {
+		t.Errorf("the band's legend key %v is marked", band)
 	}
 }

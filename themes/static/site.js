@@ -58,8 +58,11 @@
   // A heatmap's cell labels are set against their cells, black or
   // white by the cell's colour, never against the page: they are left
   // as they are (lightened on a dark page, black turned grey on blue).
+  // An opaque region (evalbookRegion: the contour funnel's p-value
+  // regions) keeps its colours: they are what it means.
   function adapt(v, bg, key) {
     if (Array.isArray(v)) return v.map(function (e) { return adapt(e, bg, key); });
+    if (v && typeof v === "object" && v.evalbookRegion) return v;
     if (v && typeof v === "object") {
       var cells = v.type === "heatmap";
       for (var k in v) {
