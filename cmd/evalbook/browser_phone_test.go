@@ -22,7 +22,7 @@ const phoneJS = `(function () {
   document.querySelectorAll(".echart").forEach(function (el) {
     var chart = window.echarts && window.echarts.getInstanceByDom(el);
     if (!chart || el.offsetParent === null) return;
-    var w = chart.getWidth(), h = chart.getHeight(), where = (el.closest("figure") || el).id;
+    var w = chart.getWidth(), h = chart.getHeight(), where = (el.closest("figure") || el).id, rects = [];
     chart.getZr().storage.getDisplayList(true).forEach(function (e) {
       if (!e.style || typeof e.style.text !== "string" || !e.style.text.trim() || e.invisible || e.ignore) return;
       var r = e.getBoundingRect().clone();
@@ -30,7 +30,21 @@ const phoneJS = `(function () {
       out.texts++;
       if (r.x < -1 || r.y < -1 || r.x + r.width > w + 1 || r.y + r.height > h + 1)
         out.problems.push(where + ": text " + JSON.stringify(e.style.text) + " at x " + Math.round(r.x) + "–" + Math.round(r.x + r.width) + " of " + w + ", y " + Math.round(r.y) + "–" + Math.round(r.y + r.height) + " of " + h);
+      // (a rotated text's box is not its shape: 45° axis labels' boxes
+      // overlap where their letters do not)
+      if (!e.transform || Math.abs(e.transform[1]) < 1e-6 && Math.abs(e.transform[2]) < 1e-6) rects.push({ t: e.style.text, r: r });
     });
+    // no two texts run over each other (a heatmap's numbers in cells
+    // narrower than they are): reported once per chart
+    var overlaps = 0, first = "";
+    rects.forEach(function (p, i) {
+      rects.slice(i + 1).forEach(function (q) {
+        var dx = Math.min(p.r.x + p.r.width, q.r.x + q.r.width) - Math.max(p.r.x, q.r.x);
+        var dy = Math.min(p.r.y + p.r.height, q.r.y + q.r.height) - Math.max(p.r.y, q.r.y);
+        if (dx > 2 && dy > 2 && !overlaps++) first = JSON.stringify(p.t) + " and " + JSON.stringify(q.t);
+      });
+    });
+    if (overlaps) out.problems.push(where + ": " + overlaps + " pairs of texts overlap, first " + first);
   });
   document.querySelectorAll("figure.figure").forEach(function (f) {
     var inner = f.querySelector(".echart:not([hidden]), img.static:not([hidden])");
@@ -61,7 +75,8 @@ const phoneJS = `(function () {
 // forest and CD pages in the dark theme too), with the interactive charts
 // and, for the forest plot, its default static figure: no chart text is
 // clipped at the figure's edges (by ECharts' bounding boxes), no chart
-// is wider than the screen, a figure wider than the screen scrolls with
+// is wider than the screen, no two of a chart's unrotated texts overlap
+// (a heatmap's numbers, a value axis's ticks), a figure wider than the screen scrolls with
 // a visible cue above it, no text runs off the screen, and the contents
 // sit behind a menu button that opens them. The charts are measured at
 // rest (the tab asks for reduced motion, so they are not animated). With

@@ -96,6 +96,19 @@
     });
     return option;
   }
+  // A value axis leaves out a tick label that would run over the one
+  // before it (a phone's narrow plot of -0.009 … -0.003); a category
+  // axis keeps every name.
+  function hideOverlappingTicks(option) {
+    ["xAxis", "yAxis"].forEach(function (k) {
+      (Array.isArray(option[k]) ? option[k] : option[k] ? [option[k]] : []).forEach(function (a) {
+        if (a.type === "category") return;
+        a.axisLabel = a.axisLabel || {};
+        if (a.axisLabel.hideOverlap === undefined) a.axisLabel.hideOverlap = true;
+      });
+    });
+    return option;
+  }
   function chartOption(text, isDark) {
     // an inline option is JSON text; a loaded one an object, copied so
     // that a redraw starts from the original colours
@@ -103,7 +116,7 @@
     if (isDark) option.backgroundColor = "transparent";
     if (reducedMotion()) option.animation = false;
     var bg = background();
-    return opaqueEnough(adapt(option, bg, ""), bg);
+    return hideOverlappingTicks(opaqueEnough(adapt(option, bg, ""), bg));
   }
   // A legend in rows under the plot (the site writer counted them for a
   // desktop column, evalbookRows): counted again at the chart's width,
@@ -130,6 +143,38 @@
     } else {
       option.grid.bottom = 40 + 24 * rows;
     }
+  }
+  // A heatmap's cell numbers are shown where the widest fits its cell,
+  // at their size or smaller down to 9 px (on a phone, thirteen columns
+  // are 20 px each); otherwise they are left out rather than run over
+  // each other, and stay in the tooltip and in the table beside the
+  // figure. Called again after a resize, without the option: the chart
+  // remembers each heatmap's written label size.
+  function fitCellLabels(chart, option) {
+    if (option) {
+      chart.evalbookCells = [];
+      (option.series || []).forEach(function (s, i) {
+        if (s.type === "heatmap" && s.label && s.label.show) chart.evalbookCells.push({ i: i, size: s.label.fontSize || 12 });
+      });
+    }
+    if (!chart.evalbookCells || !chart.evalbookCells.length) return;
+    var series = chart.getOption().series, patch = series.map(function () { return {}; }), change = false;
+    chart.evalbookCells.forEach(function (c) {
+      var s = series[c.i], a = chart.convertToPixel({ seriesIndex: c.i }, [0, 0]), b = chart.convertToPixel({ seriesIndex: c.i }, [1, 0]);
+      if (!s || !a || !b) return;
+      measure.font = c.size + "px sans-serif";
+      var widest = 0;
+      (s.data || []).forEach(function (d) {
+        var v = Array.isArray(d) ? d[2] : d && d.value ? d.value[2] : null;
+        var text = d && d.label && typeof d.label.formatter === "string" ? d.label.formatter : v === null || v === undefined ? "" : String(v);
+        widest = Math.max(widest, measure.measureText(text).width);
+      });
+      var room = Math.abs(b[0] - a[0]) - 4, size = Math.min(c.size, Math.floor(c.size * room / Math.max(widest, 1)));
+      var label = size >= 9 ? { show: true, fontSize: size } : { show: false, fontSize: c.size };
+      var now = s.label || {};
+      if (label.show !== !!now.show || label.fontSize !== now.fontSize) { patch[c.i] = { label: label }; change = true; }
+    });
+    if (change) chart.setOption({ series: patch });
   }
   // A figure of several panels side by side (one grid each) is stacked,
   // one panel under another, where the chart is narrower than a phone in
@@ -203,6 +248,7 @@
     for (var j = 0; j < charts.length; j++) if (charts[j].el === el) entry = charts[j];
     if (chart && entry && entry.dark === isDark && !update) {
       chart.resize(); // its page may have been hidden while the window changed size
+      fitCellLabels(chart);
       return;
     }
     if (chart && typeof chart.setTheme !== "function") {
@@ -221,6 +267,7 @@
       chart = ec.init(el, isDark ? "dark" : null, { renderer: "canvas" });
     }
     chart.setOption(option, true);
+    fitCellLabels(chart, option);
     if (entry) {
       entry.chart = chart;
       entry.dark = isDark;
@@ -266,7 +313,7 @@
     });
   });
   window.addEventListener("resize", function () {
-    charts.forEach(function (c) { if (c.el.offsetParent !== null) c.chart.resize(); });
+    charts.forEach(function (c) { if (c.el.offsetParent !== null) { c.chart.resize(); fitCellLabels(c.chart); } });
     markScrolls();
   });
   var toggle = document.getElementById("theme-toggle");
