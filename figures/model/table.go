@@ -210,11 +210,11 @@ func buildColumns(spec *Table, t analyses.Table, idx map[string]int, compact []a
 		if used[j] || isIntervalHigh(id) {
 			continue // in a compact pair, or merged into its interval
 		}
-		if hi, label, ok := intervalOf(id, idx); ok {
+		if hi, label, detail, ok := intervalOf(id, idx); ok {
 			if o.Alpha > 0 && o.Alpha < 1 {
 				label = strings.Replace(label, "95%", strconv.FormatFloat(100*(1-o.Alpha), 'g', 4, 64)+"%", 1)
 			}
-			spec.Columns = append(spec.Columns, Column{ID: id, HighID: t.Columns[hi], Label: label, Role: RoleInterval})
+			spec.Columns = append(spec.Columns, Column{ID: id, HighID: t.Columns[hi], Label: label, Role: RoleInterval, Detail: detail})
 			srcs = append(srcs, source{j, hi})
 			continue
 		}
@@ -356,16 +356,17 @@ func compactPairs(t analyses.Table, idx map[string]int) []analyses.CompactColumn
 }
 
 // intervalOf reports whether id is an interval's lower bound whose upper
-// bound is a column too: its index and the interval's label.
-func intervalOf(id string, idx map[string]int) (hi int, label string, ok bool) {
+// bound is a column too: its index, the interval's label and whether it
+// is a detail.
+func intervalOf(id string, idx map[string]int) (hi int, label string, detail, ok bool) {
 	for _, iv := range intervals {
 		if id == iv.low {
 			if h, ok := idx[iv.high]; ok {
-				return h, iv.label, true
+				return h, iv.label, iv.detail, true
 			}
 		}
 	}
-	return 0, "", false
+	return 0, "", false, false
 }
 
 // isIntervalHigh reports whether id is an interval's upper bound.

@@ -111,11 +111,20 @@ var columnInfos = map[string]columnInfo{
 	"magnitude": {label: "Magnitude"}, "cliffs_magnitude": {label: "Magnitude (δ)"},
 }
 
-// intervals are the column pairs shown as one interval column.
-var intervals = []struct{ low, high, label string }{
-	{"ci_low", "ci_high", "95% CI"},
-	{"pi_low", "pi_high", "95% PI"},
-	{"ci_lower", "ci_upper", "CI"}, // at the level the table's title states
+// intervals are the column pairs shown as one interval column; detail:
+// shown in the paper's table only as its estimate is (H²'s, which I²
+// determines).
+var intervals = []struct {
+	low, high, label string
+	detail           bool
+}{
+	{"ci_low", "ci_high", "95% CI", false},
+	{"pi_low", "pi_high", "95% PI", false},
+	// the Q-profile intervals of the heterogeneity (metafor's confint)
+	{"tau2_ci_low", "tau2_ci_high", "95% CI of τ²", false},
+	{"I2_ci_low", "I2_ci_high", "95% CI of I² (%)", false},
+	{"H2_ci_low", "H2_ci_high", "95% CI of H²", true},
+	{"ci_lower", "ci_upper", "CI", false}, // at the level the table's title states
 }
 
 // methodColumns, datasetColumns, metricColumns and ruleColumns hold the

@@ -124,3 +124,29 @@ func TestStabilityAreaCounts(t *testing.T) {
 		t.Error("no note explains the counts")
 	}
 }
+
+// TestHeterogeneityIntervals: the Q-profile intervals of τ², I² and H²
+// are one interval column each, labelled at the table's level (not
+// "Tau2 ci low" and five more columns), and H²'s, as H² itself, is a
+// detail the paper's table may leave to the CSV.
+func TestHeterogeneityIntervals(t *testing.T) {
+	t.Parallel()
+	tab := analyses.Table{Columns: []string{"group", "tau2", "I2", "H2", "tau2_ci_low", "tau2_ci_high", "I2_ci_low", "I2_ci_high", "H2_ci_low", "H2_ci_high"},
+		Rows: [][]any{{"all", 0.02, 98.2, 56.0, 0.01, 0.06, 96.5, 99.4, 28.7, 156.6}}}
+	spec := NewTable(tab, "m", TableOptions{Alpha: 0.1})
+	var heads []string
+	detail := map[string]bool{}
+	for _, c := range spec.Columns {
+		heads = append(heads, c.Header())
+		detail[c.Header()] = c.Detail
+	}
+	if got := strings.Join(heads, "|"); got != "Group|τ²|I² (%)|H²|90% CI of τ²|90% CI of I² (%)|90% CI of H²" {
+		t.Errorf("headers %s", got)
+	}
+	if !detail["H²"] || !detail["90% CI of H²"] || detail["90% CI of τ²"] {
+		t.Errorf("details %v: want H² and its interval only", detail)
+	}
+	if got := spec.Rows[0][4].Text; !strings.HasPrefix(got, "[") || !strings.Contains(got, ", ") {
+		t.Errorf("τ²'s interval %q", got)
+	}
+}

@@ -213,13 +213,31 @@ func body(b *bytes.Buffer, t *model.Table, part []int) {
 			} else if t.Columns[j].Numeric() {
 				b.WriteString(numericCell(c))
 			} else if t.Columns[j].Role == model.RoleInterval {
-				b.WriteString(texCell(strings.ReplaceAll(Escape(c.Text), "-", "$-$"), c))
+				b.WriteString(texCell(intervalTeX(c.Text), c))
 			} else {
 				b.WriteString(texCell(Escape(c.Text), c))
 			}
 		}
 		b.WriteString(" \\\\\n")
 	}
+}
+
+// intervalTeX is an interval cell's "[lo, hi]" in LaTeX, each bound as
+// the tables' other numbers are set: a math minus, and e-notation as
+// ×10^{e} ("[2.38e-04, 7.23e-04]" of τ²'s interval). Other text ("—")
+// is escaped.
+func intervalTeX(s string) string {
+	inner, ok := strings.CutPrefix(s, "[")
+	inner, ok2 := strings.CutSuffix(inner, "]")
+	lo, hi, ok3 := strings.Cut(inner, ", ")
+	if !ok || !ok2 || !ok3 {
+		return strings.ReplaceAll(Escape(s), "-", "$-$")
+	}
+	bound := func(x string) string {
+		ip, fr := splitNumber(x)
+		return ip + fr
+	}
+	return "[" + bound(lo) + ", " + bound(hi) + "]"
 }
 
 // whole reports whether a numeric column is set right-aligned in one
