@@ -286,9 +286,9 @@ var Terms = map[string]string{
 	"p_sign": "p (sign test)", "p_welch": "p (Welch)", "p_mannwhitney": "p (Mann–Whitney)",
 	"p_shapiro": "p (Shapiro–Wilk)", "recommended": "Recommended test",
 	"power_paired": "Power (paired)", "power_independent": "Power (independent)",
-	"cohen_dz": "Cohen's d_z", "rank_biserial": "Rank-biserial r", "cohen_d": "Cohen's d",
-	"t_paired": "t (paired)", "wilcoxon_statistic": "Wilcoxon W", "t_welch": "t (Welch)",
-	"mannwhitney_u": "Mann–Whitney U", "shapiro_w": "Shapiro–Wilk W",
+	"cohen_dz": "Cohen's dz", "rank_biserial": "Rank-biserial r", "cohen_d": "Cohen's d",
+	"t_paired": "t (paired)", "wilcoxon_statistic": "W (Wilcoxon)", "t_welch": "t (Welch)",
+	"mannwhitney_u": "U (Mann–Whitney)", "shapiro_w": "W (Shapiro–Wilk)",
 	"paired_t": "paired t-test", "wilcoxon": "Wilcoxon signed-rank test", "sign": "sign test",
 	"welch": "Welch test", "mannwhitney": "Mann–Whitney test",
 	// autorank's automatic choice (critical_difference, test = "auto")
@@ -299,14 +299,14 @@ var Terms = map[string]string{
 	// clusters and selection
 	"silhouette": "Silhouette", "davies_bouldin": "Davies–Bouldin", "inertia": "Inertia",
 	"chosen": "Chosen", "outlier": "Outlier", "representative": "Representative",
-	"explained_variance": "Explained variance", "explained_variance_ratio": "Explained variance ratio",
+	"explained_variance": "Explained variance", "explained_variance_ratio": "Share of variance",
 	"pc1": "PC1", "pc2": "PC2", "pc3": "PC3", "pc4": "PC4", "pc5": "PC5",
 	"times_chosen": "Times chosen", "mean_rho": "Mean ρ", "sd_rho": "SD of ρ",
 	"q05_rho": "ρ, 5% quantile", "median_rho": "Median ρ", "q95_rho": "ρ, 95% quantile",
 	"simulations": "Simulations",
 	// characteristics preprocessing
 	"duplicates": "Duplicates", "below_threshold": "Below threshold", "item_filter": "Item filter",
-	"user_filter": "User filter", "core": "Core", "core_rounds": "Core rounds",
+	"user_filter": "User filter", "core": "k-core", "core_rounds": "k-core rounds",
 	// meta-analysis
 	"effect": "Effect", "variance": "Variance", "se": "SE", "ci_low": "CI low", "ci_high": "CI high",
 	"tau2": "τ²", "df": "df", "p_Q": "p (Q)", "I2": "I²", "H2": "H²", "pi_low": "PI low",

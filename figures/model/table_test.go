@@ -150,3 +150,25 @@ func TestHeterogeneityIntervals(t *testing.T) {
 		t.Errorf("τ²'s interval %q", got)
 	}
 }
+
+// TestOneLabelPerColumn: a column the study's built-in terms name
+// (analyses.Terms, which findings, macros and figures use) has the same
+// label in a table, so a reader meets one name for one thing ("Cook's
+// distance", not "Cook's D" in the table and "Cook's distance" in a
+// sentence). The exceptions name different things under one id.
+func TestOneLabelPerColumn(t *testing.T) {
+	t.Parallel()
+	differ := map[string]string{
+		"spearman": "the term names the method (\"Mean Spearman correlation\"), the column its coefficient (\"Spearman ρ\")",
+		"pearson":  "the term names the method, the column its coefficient (\"Pearson r\")",
+		"count":    "the stability table's count is of the defined values (\"Defined\")",
+		"p_left":   "the column keeps baycomp's orientation (\"p (left)\"); the term reads it as method A better",
+		"p_right":  "as p_left",
+		"p_rope":   "as p_left",
+	}
+	for id, info := range columnInfos {
+		if l, ok := analyses.Terms[id]; ok && l != info.label && differ[id] == "" {
+			t.Errorf("%s: the table says %q, analyses.Terms %q", id, info.label, l)
+		}
+	}
+}
