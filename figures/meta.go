@@ -149,7 +149,7 @@ type forestBuilder struct {
 func newForestBuilder(r *meta.Result) *forestBuilder {
 	return &forestBuilder{
 		r:    r,
-		dec:  forestDecimals(r),
+		dec:  r.Decimals(),
 		lvl:  strconv.FormatFloat(100*(1-r.Alpha), 'f', -1, 64),
 		keep: forestKeep(r.Rows, forestMaxRows),
 	}
@@ -346,24 +346,6 @@ func pClause(p float64) string {
 		return "p " + s
 	}
 	return "p = " + s
-}
-
-// forestDecimals picks enough decimals to tell the narrowest CI's ends
-// apart: 2 for effects near 1, 5 for NDCG differences of 1e-3.
-func forestDecimals(r *meta.Result) int {
-	w := math.Inf(1)
-	for _, row := range r.Rows {
-		if row.Included {
-			w = math.Min(w, row.CIHigh-row.CILow)
-		}
-	}
-	if s := r.Summary; s.CIHigh != nil && s.CILow != nil {
-		w = math.Min(w, *s.CIHigh-*s.CILow)
-	}
-	if !(w > 0) || math.IsInf(w, 0) {
-		return 2
-	}
-	return max(2, min(6, 1-int(math.Floor(math.Log10(w)))))
 }
 
 // fmtSigned formats x with dec decimals and a true minus sign.

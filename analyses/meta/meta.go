@@ -20,6 +20,7 @@ package meta
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 
 	"github.com/evalbook/evalbook/analyses"
@@ -919,14 +920,48 @@ func metaSubgroups(res *Result, idx []int, o Options) {
 	res.PBetween = analyses.Opt(fe.pq)
 }
 
+// Decimals is how many decimals the analysis's effects are shown with,
+// in the forest plot and in the key finding alike: enough to tell the
+// narrowest confidence interval's ends apart (of a dataset or of the
+// summary), from 2 (effects near 1) to 6 (differences of 1e-5).
+func (r *Result) Decimals() int {
+	w := math.Inf(1)
+	for _, row := range r.Rows {
+		if row.Included {
+			w = math.Min(w, row.CIHigh-row.CILow)
+		}
+	}
+	if s := r.Summary; s.CIHigh != nil && s.CILow != nil {
+		w = math.Min(w, *s.CIHigh-*s.CILow)
+	}
+	if !(w > 0) || math.IsInf(w, 0) {
+		return 2
+	}
+	return max(2, min(6, 1-int(math.Floor(math.Log10(w)))))
+}
+
+// interval is an effect and its interval at the analysis's decimals,
+// "-0.062 [-0.089, -0.035]" (a -0.000 is 0.000).
+func (r *Result) interval(e, lo, hi float64) string {
+	d := r.Decimals()
+	f := func(x float64) string {
+		s := strconv.FormatFloat(x, 'f', d, 64)
+		if z, _ := strconv.ParseFloat(s, 64); z == 0 {
+			return strings.TrimPrefix(s, "-")
+		}
+		return s
+	}
+	return f(e) + " [" + f(lo) + ", " + f(hi) + "]"
+}
+
 // Highlight: the summary effect with its interval, and which method it favours.
 func (r *Result) Highlight() string {
 	s := r.Summary
 	if s.Effect == nil || s.CILow == nil || s.CIHigh == nil {
 		return ""
 	}
-	text := fmt.Sprintf("%s vs %s%s: summary %s %.3g [%.3g, %.3g] over %d datasets", r.Naming.Method(r.Treatment), r.Naming.Method(r.Control), r.onMetric(),
-		r.EffectLabel(), *s.Effect, *s.CILow, *s.CIHigh, s.K)
+	text := fmt.Sprintf("%s vs %s%s: summary %s %s over %d datasets", r.Naming.Method(r.Treatment), r.Naming.Method(r.Control), r.onMetric(),
+		r.EffectLabel(), r.interval(*s.Effect, *s.CILow, *s.CIHigh), s.K)
 	if s.P != nil {
 		if *s.P == 0 {
 			text += ", p < 1e-300" // below float64's range: the tail underflowed
