@@ -41,3 +41,21 @@ func TestNamingColumn(t *testing.T) {
 		t.Errorf("a metric that is not built in got a label: %q", got)
 	}
 }
+
+// TestFormatP: a p-value is written one way in tables, captions and
+// findings: four decimals, two significant digits in e-notation below
+// 0.001, a computed 0 as a bound; in a sentence "p = …" or "p < …".
+func TestFormatP(t *testing.T) {
+	t.Parallel()
+	for p, want := range map[float64]string{0.04: "0.0400", 0.0373: "0.0373", 0.001: "0.0010", 2.4e-4: "2.4e-04", 6.493e-30: "6.5e-30", 0: "< 1e-300"} {
+		if got := FormatP(p); got != want {
+			t.Errorf("FormatP(%g) = %q, want %q", p, got, want)
+		}
+	}
+	if got := PClause(0); got != "p < 1e-300" {
+		t.Errorf("PClause(0) = %q", got)
+	}
+	if got := PClause(6.493e-30); got != "p = 6.5e-30" {
+		t.Errorf("PClause(6.493e-30) = %q", got)
+	}
+}

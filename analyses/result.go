@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 )
 
 // Result is what every analysis returns. Tables lists the tables in the
@@ -48,6 +49,36 @@ type Table struct {
 	// certainty or a bound the draws cannot give; CSV and JSON keep
 	// the raw estimate.
 	Resolution map[string]float64 `json:"resolution,omitempty"`
+}
+
+// PValueZero is how a computed p-value of 0 is written: every p-value
+// is computed in its upper tail (erfc, the complemented incomplete beta
+// and gamma functions), so 0 means the tail underflowed float64, and "0"
+// would claim a certainty the arithmetic cannot give.
+const PValueZero = "< 1e-300"
+
+// FormatP writes a p-value, the one way tables, figures and findings all
+// write it: four decimals, e-notation with two significant digits below
+// 0.001 (as far as float64 goes: p-values keep their tail), and a
+// computed 0 as the bound "< 1e-300" (never "0").
+func FormatP(p float64) string {
+	switch {
+	case p == 0:
+		return PValueZero
+	case p < 1e-3:
+		return strconv.FormatFloat(p, 'e', 1, 64)
+	}
+	return strconv.FormatFloat(p, 'f', 4, 64)
+}
+
+// PClause is a p-value in a sentence: "p = 0.0114", "p = 7.9e-06" or
+// "p < 1e-300".
+func PClause(p float64) string {
+	s := FormatP(p)
+	if strings.HasPrefix(s, "<") {
+		return "p " + s
+	}
+	return "p = " + s
 }
 
 // ResolutionText writes a Monte Carlo resolution for a bound: two

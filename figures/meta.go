@@ -20,6 +20,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
+	"github.com/evalbook/evalbook/analyses"
 	"github.com/evalbook/evalbook/analyses/meta"
 )
 
@@ -328,24 +329,13 @@ func val(p *float64) float64 {
 	return *p
 }
 
-func fmtP(p float64) string {
-	switch {
-	case math.IsNaN(p):
-		return "—"
-	case p < 1e-4:
-		return "< 0.0001"
-	}
-	return strconv.FormatFloat(p, 'f', 4, 64)
-}
-
-// pClause is "p = 0.0123", or "p < 0.0001" below the four decimals
-// (never "p = < 0.0001").
+// pClause is a p-value in a caption or tooltip, as the tables and the
+// findings write it ("p = 0.0373", "p = 9.7e-39"), or "p undefined".
 func pClause(p float64) string {
-	s := fmtP(p)
-	if s[0] == '<' {
-		return "p " + s
+	if math.IsNaN(p) {
+		return "p undefined"
 	}
-	return "p = " + s
+	return analyses.PClause(p)
 }
 
 // fmtSigned formats x with dec decimals and a true minus sign.

@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/evalbook/evalbook/analyses"
 	"github.com/evalbook/evalbook/analyses/significance"
 	"github.com/evalbook/evalbook/figures/model"
 )
@@ -67,11 +68,11 @@ func pairedLabelled(r *significance.PairedTestsResult, p significance.PairedComp
 func pairedVerdict(r *significance.PairedTestsResult, p significance.PairedComparison) string {
 	f := func(x *float64) string {
 		if x == nil {
-			return "undefined"
+			return "p undefined"
 		}
-		return fmt.Sprintf("%.3g", *x)
+		return analyses.PClause(*x) // as the table beside the figure
 	}
-	return fmt.Sprintf("paired t p = %s, Wilcoxon p = %s; Welch t p = %s, Mann–Whitney p = %s; recommended: %s",
+	return fmt.Sprintf("paired t %s, Wilcoxon %s; Welch t %s, Mann–Whitney %s; recommended: %s",
 		f(p.PPairedT), f(p.PWilcoxon), f(p.PWelch), f(p.PMannWhitney), p.Recommended)
 }
 

@@ -12,7 +12,7 @@ func TestMetaHighlight(t *testing.T) {
 	t.Parallel()
 	meta := &Result{Treatment: "T", Control: "C", Metric: "rmse", Better: "lower", Effect: "md",
 		Summary: Summary{K: 4, Effect: fp(-0.2), CILow: fp(-0.3), CIHigh: fp(-0.1), P: fp(1e-20), I2: fp(12)}}
-	if h := meta.Highlight(); !strings.Contains(h, "summary mean difference -0.20 [-0.30, -0.10] over 4 datasets, p = 1e-20, I² = 12%; T is better.") {
+	if h := meta.Highlight(); !strings.Contains(h, "summary mean difference -0.20 [-0.30, -0.10] over 4 datasets, p = 1.0e-20, I² = 12%; T is better.") {
 		t.Errorf("meta, lower is better: %q", h)
 	}
 	meta.Better = "higher"

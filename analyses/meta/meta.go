@@ -963,11 +963,7 @@ func (r *Result) Highlight() string {
 	text := fmt.Sprintf("%s vs %s%s: summary %s %s over %d datasets", r.Naming.Method(r.Treatment), r.Naming.Method(r.Control), r.onMetric(),
 		r.EffectLabel(), r.interval(*s.Effect, *s.CILow, *s.CIHigh), s.K)
 	if s.P != nil {
-		if *s.P == 0 {
-			text += ", p < 1e-300" // below float64's range: the tail underflowed
-		} else {
-			text += fmt.Sprintf(", p = %.2g", *s.P)
-		}
+		text += ", " + analyses.PClause(*s.P) // a 0 is "p < 1e-300": the tail underflowed
 	}
 	if s.I2 != nil {
 		text += fmt.Sprintf(", I² = %.0f%%", *s.I2)

@@ -588,7 +588,7 @@ func (r *Result) sensitivityHighlight() string {
 		parts = append(parts, fmt.Sprintf("%s %s influential (metafor's criteria)", list, verb))
 	}
 	if e := r.Egger; e != nil && e.P != nil && *e.P < EggerThreshold {
-		parts = append(parts, fmt.Sprintf("Egger's test finds funnel asymmetry (p = %.2g < %g), a hint of small-study effects or publication bias", *e.P, EggerThreshold))
+		parts = append(parts, fmt.Sprintf("Egger's test finds funnel asymmetry (%s < %g), a hint of small-study effects or publication bias", analyses.PClause(*e.P), EggerThreshold))
 	}
 	if n := r.pubBiasNote(); n != "" {
 		parts = append(parts, n)

@@ -512,7 +512,7 @@ func (r *CriticalDifferenceResult) Highlight() string {
 		s += fmt.Sprintf(" (the baseline %s ranks higher)", n.MethodList(ahead))
 	}
 	if r.FriedmanP != nil {
-		s += fmt.Sprintf("; Friedman p = %.3g", *r.FriedmanP)
+		s += "; Friedman " + analyses.PClause(*r.FriedmanP)
 	}
 	sig := 0
 	for _, p := range r.Pairs {

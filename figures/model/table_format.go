@@ -36,11 +36,9 @@ const (
 	// maxDecimals bounds the decimals of a fixed column; a column whose
 	// typical value needs more is written in e-notation.
 	maxDecimals = 6
-	// PValueZero is how a computed p-value of 0 is written: every p-value
-	// is computed in its upper tail (erfc, the complemented incomplete
-	// beta and gamma functions), so 0 means the tail underflowed float64,
-	// and "0" would claim a certainty the arithmetic cannot give.
-	PValueZero = "< 1e-300"
+	// PValueZero is how a computed p-value of 0 is written
+	// (analyses.PValueZero).
+	PValueZero = analyses.PValueZero
 )
 
 // NumberFormat is the one precision rule of a column.
@@ -161,18 +159,9 @@ func isZeroText(s string) bool {
 	return strings.Trim(s, "-0.") == ""
 }
 
-// FormatPValue writes a p-value: four decimals, e-notation with two
-// significant digits below 0.001 (as far as float64 goes: p-values keep
-// their tail), and a computed 0 as the bound "< 1e-300" (never "0").
-func FormatPValue(p float64) string {
-	switch {
-	case p == 0:
-		return PValueZero
-	case p < 1e-3:
-		return strconv.FormatFloat(p, 'e', 1, 64)
-	}
-	return strconv.FormatFloat(p, 'f', 4, 64)
-}
+// FormatPValue writes a p-value as every table and finding does
+// (analyses.FormatP).
+func FormatPValue(p float64) string { return analyses.FormatP(p) }
 
 // FormatEstimate writes a Monte Carlo probability of resolution res
 // (1/draws): as a p-value, but an estimate below the resolution (0 of

@@ -29,10 +29,13 @@ package kinds
 import (
 	"embed"
 	"fmt"
+	"math"
 	"strings"
 	"sync"
 	"text/template"
 	"unicode"
+
+	"github.com/evalbook/evalbook/analyses"
 )
 
 //go:embed notes/*.md
@@ -42,6 +45,13 @@ var NotesFS embed.FS
 var noteFuncs = template.FuncMap{
 	"join": func(sep string, s []string) string { return strings.Join(s, sep) },
 	"md":   markdownText,
+	// p is a p-value as the tables and findings write it ("p = 0.0373")
+	"p": func(x float64) string {
+		if math.IsNaN(x) {
+			return "p undefined"
+		}
+		return analyses.PClause(x)
+	},
 }
 
 // markdownText escapes the characters Markdown would read as markup, so
