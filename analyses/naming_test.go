@@ -59,3 +59,18 @@ func TestFormatP(t *testing.T) {
 		t.Errorf("PClause(6.493e-30) = %q", got)
 	}
 }
+
+// TestFormatInterval: an estimate and its interval share one precision,
+// from the interval's width: two significant digits of it.
+func TestFormatInterval(t *testing.T) {
+	t.Parallel()
+	if d := DecimalsFor(0.0543); d != 3 {
+		t.Errorf("DecimalsFor(0.0543) = %d, want 3", d)
+	}
+	if d := DecimalsFor(0); d != 2 {
+		t.Errorf("DecimalsFor(0) = %d, want 2", d)
+	}
+	if got := FormatInterval(-0.061832, -0.089004, -0.0000001, 3); got != "-0.062 [-0.089, 0.000]" {
+		t.Errorf("FormatInterval = %q", got)
+	}
+}

@@ -81,6 +81,30 @@ func PClause(p float64) string {
 	return "p = " + s
 }
 
+// DecimalsFor is how many decimals tell the ends of an interval of
+// width w apart (two significant digits of w), from 2 to 6; 2 for a
+// width that is not a positive number.
+func DecimalsFor(w float64) int {
+	if !(w > 0) || math.IsInf(w, 0) {
+		return 2
+	}
+	return max(2, min(6, 1-int(math.Floor(math.Log10(w)))))
+}
+
+// FormatInterval writes an estimate and its interval with d decimals
+// each, "-0.062 [-0.089, -0.035]" (a -0.000 is 0.000): one precision for
+// the three numbers, as a paper prints them.
+func FormatInterval(e, lo, hi float64, d int) string {
+	f := func(x float64) string {
+		s := strconv.FormatFloat(x, 'f', d, 64)
+		if z, _ := strconv.ParseFloat(s, 64); z == 0 {
+			return strings.TrimPrefix(s, "-")
+		}
+		return s
+	}
+	return f(e) + " [" + f(lo) + ", " + f(hi) + "]"
+}
+
 // ResolutionText writes a Monte Carlo resolution for a bound: two
 // significant digits rounded up, e-notation without a padded exponent
 // (1/50000 is "2e-5", 1/30000 "3.4e-5", 1/1000 "0.001").

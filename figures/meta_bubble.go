@@ -10,6 +10,7 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/evalbook/evalbook/analyses"
 	"github.com/evalbook/evalbook/analyses/meta"
 )
 
@@ -77,7 +78,7 @@ func bubbleCaption(r *meta.Result, lvl string) string {
 		r.EffectLabel(), len(b.Points), b.Moderator, lowerFirst(forestModel(r)), lvl)
 	if len(m.Terms) == 2 {
 		s := m.Terms[1]
-		caption += fmt.Sprintf(" Slope %.4g [%.4g, %.4g], %s.", s.Estimate, s.CILow, s.CIHigh, pClause(s.P))
+		caption += fmt.Sprintf(" Slope %s, %s.", analyses.FormatInterval(s.Estimate, s.CILow, s.CIHigh, analyses.DecimalsFor(s.CIHigh-s.CILow)), pClause(s.P))
 	}
 	if r.Model == "random" {
 		caption += fmt.Sprintf(" Residual τ² = %.3g.", m.Tau2)

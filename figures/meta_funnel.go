@@ -176,7 +176,7 @@ func funnelCaption(r *meta.Result, crit float64, lvl string, hasEgger, noEffect 
 		caption += ")."
 	}
 	if tf := trimFilled(r); tf != nil {
-		caption += fmt.Sprintf(" Hollow rings are the %d studies trim and fill (L0) adds on the %s side, the coloured dashed vertical line its adjusted summary %.4g [%.4g, %.4g].", tf.K0, tf.Side, tf.Effect, tf.CILow, tf.CIHigh)
+		caption += fmt.Sprintf(" Hollow rings are the %d studies trim and fill (L0) adds on the %s side, the coloured dashed vertical line its adjusted summary %s.", tf.K0, tf.Side, r.Interval(tf.Effect, tf.CILow, tf.CIHigh))
 	}
 	if len(names) > 0 {
 		caption += fmt.Sprintf(" Ochre triangles mark the %d influential dataset(s) by metafor's criteria (%s).", len(names), strings.Join(names, ", "))

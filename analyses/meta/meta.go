@@ -20,7 +20,6 @@ package meta
 import (
 	"fmt"
 	"math"
-	"strconv"
 	"strings"
 
 	"github.com/evalbook/evalbook/analyses"
@@ -921,9 +920,10 @@ func metaSubgroups(res *Result, idx []int, o Options) {
 }
 
 // Decimals is how many decimals the analysis's effects are shown with,
-// in the forest plot and in the key finding alike: enough to tell the
-// narrowest confidence interval's ends apart (of a dataset or of the
-// summary), from 2 (effects near 1) to 6 (differences of 1e-5).
+// in the forest plot, the funnel plot's caption and the key finding
+// alike: enough to tell the narrowest confidence interval's ends apart
+// (of a dataset or of the summary), from 2 (effects near 1) to 6
+// (differences of 1e-5).
 func (r *Result) Decimals() int {
 	w := math.Inf(1)
 	for _, row := range r.Rows {
@@ -934,24 +934,13 @@ func (r *Result) Decimals() int {
 	if s := r.Summary; s.CIHigh != nil && s.CILow != nil {
 		w = math.Min(w, *s.CIHigh-*s.CILow)
 	}
-	if !(w > 0) || math.IsInf(w, 0) {
-		return 2
-	}
-	return max(2, min(6, 1-int(math.Floor(math.Log10(w)))))
+	return analyses.DecimalsFor(w)
 }
 
-// interval is an effect and its interval at the analysis's decimals,
-// "-0.062 [-0.089, -0.035]" (a -0.000 is 0.000).
-func (r *Result) interval(e, lo, hi float64) string {
-	d := r.Decimals()
-	f := func(x float64) string {
-		s := strconv.FormatFloat(x, 'f', d, 64)
-		if z, _ := strconv.ParseFloat(s, 64); z == 0 {
-			return strings.TrimPrefix(s, "-")
-		}
-		return s
-	}
-	return f(e) + " [" + f(lo) + ", " + f(hi) + "]"
+// Interval is an effect and its interval at the analysis's decimals,
+// "-0.062 [-0.089, -0.035]".
+func (r *Result) Interval(e, lo, hi float64) string {
+	return analyses.FormatInterval(e, lo, hi, r.Decimals())
 }
 
 // Highlight: the summary effect with its interval, and which method it favours.
@@ -961,7 +950,7 @@ func (r *Result) Highlight() string {
 		return ""
 	}
 	text := fmt.Sprintf("%s vs %s%s: summary %s %s over %d datasets", r.Naming.Method(r.Treatment), r.Naming.Method(r.Control), r.onMetric(),
-		r.EffectLabel(), r.interval(*s.Effect, *s.CILow, *s.CIHigh), s.K)
+		r.EffectLabel(), r.Interval(*s.Effect, *s.CILow, *s.CIHigh), s.K)
 	if s.P != nil {
 		text += ", " + analyses.PClause(*s.P) // a 0 is "p < 1e-300": the tail underflowed
 	}

@@ -115,5 +115,5 @@ func (r *Result) pubBiasNote() string {
 		return ""
 	}
 	tf := r.PubBias.TrimFill
-	return fmt.Sprintf("trim and fill adds %d studies on the %s, adjusting the summary to %s", tf.K0, tf.Side, r.interval(tf.Effect, tf.CILow, tf.CIHigh))
+	return fmt.Sprintf("trim and fill adds %d studies on the %s, adjusting the summary to %s", tf.K0, tf.Side, r.Interval(tf.Effect, tf.CILow, tf.CIHigh))
 }
