@@ -108,7 +108,7 @@ func (b *siteBuild) mdAnalysis(v *analysisView) []byte {
 	if len(v.Notes) > 0 {
 		buf.WriteString("## Notes\n\n")
 		for _, n := range v.Notes {
-			fmt.Fprintf(&buf, "- %s\n", mdText(n))
+			fmt.Fprintf(&buf, "- %s\n", mdInline(n))
 		}
 		buf.WriteString("\n")
 	}
@@ -235,7 +235,7 @@ func mdTable(t tableView) string {
 			// Markdown sets the second in italics and the tie mark
 			// as a superscript
 			n = strings.NewReplacer("underlined: second", "italics: second", "=: tied", "⁼: tied").Replace(n)
-			buf.WriteString(mdText(n))
+			buf.WriteString(mdInline(n))
 		}
 		buf.WriteString("\n")
 	}
