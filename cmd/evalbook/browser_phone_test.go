@@ -18,7 +18,7 @@ import (
 // the screen must scroll (not be cut), and no text block of the page may
 // run past the screen's right edge unless it is inside a scroll box.
 const phoneJS = `(function () {
-  var out = { texts: 0, wide: 0, problems: [] }, vw = document.documentElement.clientWidth;
+  var out = { texts: 0, wide: 0, heatmaps: 0, problems: [] }, vw = document.documentElement.clientWidth;
   document.querySelectorAll(".echart").forEach(function (el) {
     var chart = window.echarts && window.echarts.getInstanceByDom(el);
     if (!chart || el.offsetParent === null) return;
@@ -45,6 +45,12 @@ const phoneJS = `(function () {
       });
     });
     if (overlaps) out.problems.push(where + ": " + overlaps + " pairs of texts overlap, first " + first);
+    // a heatmap keeps its numbers: its figure scrolls sideways instead
+    (chart.getOption().series || []).forEach(function (s) {
+      if (s.type !== "heatmap") return;
+      out.heatmaps++;
+      if (!s.label || !s.label.show || (s.label.fontSize || 12) < 12) out.problems.push(where + ": the heatmap's numbers are shrunk or left out at " + vw + " px");
+    });
   });
   document.querySelectorAll("figure.figure").forEach(function (f) {
     var inner = f.querySelector(".echart:not([hidden]), img.static:not([hidden])");
@@ -76,7 +82,8 @@ const phoneJS = `(function () {
 // and, for the forest plot, its default static figure: no chart text is
 // clipped at the figure's edges (by ECharts' bounding boxes), no chart
 // is wider than the screen, no two of a chart's unrotated texts overlap
-// (a heatmap's numbers, a value axis's ticks), a figure wider than the screen scrolls with
+// (a heatmap's numbers, a value axis's ticks), a heatmap keeps its
+// numbers at their size, a figure wider than the screen scrolls with
 // a visible cue above it, no text runs off the screen, and the contents
 // sit behind a menu button that opens them. The charts are measured at
 // rest (the tab asks for reduced motion, so they are not animated). With
@@ -120,7 +127,7 @@ func TestBrowserPhone(t *testing.T) {
 		}
 	}
 	var mu sync.Mutex
-	texts, wide := 0, 0
+	texts, wide, heatmaps := 0, 0, 0
 	eachPage(t, pool, views, func(t *testing.T, b *browser, view string) {
 		name, theme, _ := strings.Cut(view, ":")
 		b.at(name + " (phone, " + theme + ")")
@@ -129,6 +136,7 @@ func TestBrowserPhone(t *testing.T) {
 		var r struct {
 			Texts    int      `json:"texts"`
 			Wide     int      `json:"wide"`
+			Heatmaps int      `json:"heatmaps"`
 			Problems []string `json:"problems"`
 		}
 		if err := chromedp.Run(b.ctx, chromedp.Evaluate(phoneJS, &r)); err != nil {
@@ -140,11 +148,12 @@ func TestBrowserPhone(t *testing.T) {
 		mu.Lock()
 		texts += r.Texts
 		wide += r.Wide
+		heatmaps += r.Heatmaps
 		mu.Unlock()
 		b.screenshot(t, shots, fmt.Sprintf("phone-%s-%s", name, theme))
 	})
-	if texts < 50 {
-		t.Errorf("only %d chart texts measured", texts)
+	if texts < 50 || heatmaps < 5 {
+		t.Errorf("only %d chart texts and %d heatmaps measured", texts, heatmaps)
 	}
 	t.Logf("%d pages, %d chart texts, %d figures wider than the screen (each with its cue)", len(views), texts, wide)
 	b := <-pool

@@ -176,6 +176,33 @@
     });
     if (change) chart.setOption({ series: patch });
   }
+  // A heatmap keeps columns as wide as its widest cell number (at least
+  // 34 px, room for its 45° column names too): on a phone, where thirteen
+  // columns would be 10 px each, the chart is wider than the screen and
+  // its figure scrolls sideways, with the cue above it (markScrolls).
+  function heatmapWidth(option, el) {
+    var heat = (option.series || []).filter(function (s) { return s.type === "heatmap"; });
+    var xs = Array.isArray(option.xAxis) ? option.xAxis : [option.xAxis || {}];
+    var ys = Array.isArray(option.yAxis) ? option.yAxis : [option.yAxis || {}];
+    var cols = (xs[0].data || []).length;
+    if (!heat.length || cols < 2 || xs.length > 1) { el.style.minWidth = ""; return; }
+    measure.font = "12px sans-serif";
+    var label = 0, cell = 26;
+    (ys[0].data || []).forEach(function (y) { label = Math.max(label, measure.measureText(String(y)).width); });
+    heat.forEach(function (s) {
+      if (!s.label || !s.label.show) return;
+      measure.font = (s.label.fontSize || 12) + "px sans-serif";
+      (s.data || []).forEach(function (d) {
+        var v = Array.isArray(d) ? d[2] : d && d.value ? d.value[2] : null;
+        var text = d && d.label && typeof d.label.formatter === "string" ? d.label.formatter : v === null || v === undefined ? "" : String(v);
+        cell = Math.max(cell, measure.measureText(text).width);
+      });
+    });
+    var grid = Array.isArray(option.grid) ? option.grid[0] : option.grid || {};
+    var need = Math.ceil((+grid.left || 0) + (+grid.right || 0) + label + 8 + (cell + 8) * cols);
+    var room = el.parentElement ? el.parentElement.clientWidth : el.clientWidth;
+    el.style.minWidth = need > room ? need + "px" : "";
+  }
   // A figure of several panels side by side (one grid each) is stacked,
   // one panel under another, where the chart is narrower than a phone in
   // landscape: each panel keeps the width of the screen.
@@ -258,6 +285,7 @@
     var option = chartOption(text, isDark);
     if (update) option.animation = false; // a view replaces the last at once
     stackPanels(option, el);
+    heatmapWidth(option, el);
     layoutLegend(option, el);
     if (chart) {
       if (!entry || entry.dark !== isDark) chart.setTheme(isDark ? "dark" : {});
