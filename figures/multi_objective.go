@@ -107,7 +107,8 @@ func MOTradeOffSpec(r *multiobjective.Result, j int) *Spec {
 		for _, x := range front.X {
 			lo, hi = math.Min(lo, x), math.Max(hi, x)
 		}
-		pn.Marks = append(pn.Marks, Mark{Kind: MarkLine, Series: fmt.Sprintf("fit β = %.3g", *fit.Slope), Style: Style{Colour: Colour(4), Dash: Dashed},
+		// β to four significant digits, as the caption and the note write it
+		pn.Marks = append(pn.Marks, Mark{Kind: MarkLine, Series: fmt.Sprintf("fit β = %.4g", *fit.Slope), Style: Style{Colour: Colour(4), Dash: Dashed},
 			X: []float64{lo, hi}, Y: []float64{*fit.Intercept + *fit.Slope*lo, *fit.Intercept + *fit.Slope*hi}})
 		caption += fmt.Sprintf(", with the least-squares line fitted to them, dashed (%s = %.4g·%s %+.4g", bl, *fit.Slope, ml, *fit.Intercept)
 		if fit.R2 != nil {

@@ -84,4 +84,13 @@ func TestMultiObjectiveFigures(t *testing.T) {
 	if !strings.Contains(a[2].Caption, "below the 2022 threshold") {
 		t.Errorf("comparison caption does not mention the penalised models: %s", a[2].Caption)
 	}
+	// the fitted line's legend gives β as its caption does
+	for j := range r.Fits {
+		s := MOTradeOffSpec(r, j)
+		for _, e := range s.LegendEntries() {
+			if beta, ok := strings.CutPrefix(e.Name, "fit β = "); ok && !strings.Contains(s.Caption, "= "+beta+"·") {
+				t.Errorf("trade-off %d: the legend's β %s is not the caption's: %s", j, beta, s.Caption)
+			}
+		}
+	}
 }
