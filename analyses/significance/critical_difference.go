@@ -507,7 +507,9 @@ func (r *CriticalDifferenceResult) Highlight() string {
 	if len(ahead) > 0 {
 		verb += " among the methods that are not baselines"
 	}
-	s := fmt.Sprintf("%s%s (%.2f) on %s over %d datasets", n.MethodList(leaders), verb, r.MeanRanks[best], n.Metric(r.Metric), len(r.Datasets))
+	// mean ranks and the critical difference to three decimals, as the
+	// tables and the diagram ("CD = 2.946") print them
+	s := fmt.Sprintf("%s%s (%.3f) on %s over %d datasets", n.MethodList(leaders), verb, r.MeanRanks[best], n.Metric(r.Metric), len(r.Datasets))
 	if len(ahead) > 0 {
 		s += fmt.Sprintf(" (the baseline %s ranks higher)", n.MethodList(ahead))
 	}
@@ -520,7 +522,7 @@ func (r *CriticalDifferenceResult) Highlight() string {
 			sig++
 		}
 	}
-	return s + fmt.Sprintf("; %d of %d pairs differ after Holm (α = %g), critical difference %.2f.", sig, len(r.Pairs), r.Alpha, r.CriticalDifference)
+	return s + fmt.Sprintf("; %d of %d pairs differ after Holm (α = %g), critical difference %.3f.", sig, len(r.Pairs), r.Alpha, r.CriticalDifference)
 }
 
 // Highlight: how many pairs the paired and independent tests separate.
