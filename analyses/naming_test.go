@@ -1,6 +1,13 @@
 package analyses
 
-import "testing"
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
 
 // TestNamingColumn: table columns and statistics ids get their labels
 // from the one Naming, declared labels first.
@@ -72,5 +79,56 @@ func TestFormatInterval(t *testing.T) {
 	}
 	if got := FormatInterval(-0.061832, -0.089004, -0.0000001, 3); got != "-0.062 [-0.089, 0.000]" {
 		t.Errorf("FormatInterval = %q", got)
+	}
+}
+
+// TestCount: a number agrees with its noun.
+func TestCount(t *testing.T) {
+	t.Parallel()
+	if got := Count(1, "dataset", "datasets") + ", " + Count(4, "dataset", "datasets") + ", " + Count(0, "outlier", "outliers"); got != "1 dataset, 4 datasets, 0 outliers" {
+		t.Errorf("Count: %q", got)
+	}
+}
+
+// TestNoLazyPlurals: no text a reader sees writes "dataset(s)": notes,
+// captions, findings and errors say "1 dataset" or "4 datasets" (Count).
+func TestNoLazyPlurals(t *testing.T) {
+	t.Parallel()
+	lazy := regexp.MustCompile(`[a-z]\(s\)`)
+	// inString reports whether byte i of a line of Go lies within a
+	// double-quoted string: after an odd number of unescaped quotes
+	inString := func(line string, i int) bool {
+		n := 0
+		for j := 0; j < i; j++ {
+			if line[j] == '\\' {
+				j++
+			} else if line[j] == '"' {
+				n++
+			}
+		}
+		return n%2 == 1
+	}
+	for _, dir := range []string{".", "../figures", "../report"} {
+		err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+				return err
+			}
+			b, err := os.ReadFile(path)
+			if err != nil {
+				return err
+			}
+			for i, line := range strings.Split(string(b), "\n") {
+				for _, m := range lazy.FindAllStringIndex(line, -1) {
+					if inString(line, m[0]) {
+						t.Errorf("%s:%d: %s", path, i+1, strings.TrimSpace(line))
+						break
+					}
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
 	}
 }

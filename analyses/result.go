@@ -81,6 +81,15 @@ func PClause(p float64) string {
 	return "p = " + s
 }
 
+// Count is n with the noun that agrees with it: "1 dataset", "4
+// datasets" (never "4 dataset(s)").
+func Count(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
+}
+
 // DecimalsFor is how many decimals tell the ends of an interval of
 // width w apart (two significant digits of w), from 2 to 6; 2 for a
 // width that is not a positive number.

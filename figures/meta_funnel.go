@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/evalbook/evalbook/analyses"
 	"github.com/evalbook/evalbook/analyses/meta"
 	"github.com/evalbook/evalbook/figures/model"
 )
@@ -179,7 +180,7 @@ func funnelCaption(r *meta.Result, crit float64, lvl string, hasEgger, noEffect 
 		caption += fmt.Sprintf(" Hollow rings are the %d studies trim and fill (L0) adds on the %s side, the coloured dashed vertical line its adjusted summary %s.", tf.K0, tf.Side, r.Interval(tf.Effect, tf.CILow, tf.CIHigh))
 	}
 	if len(names) > 0 {
-		caption += fmt.Sprintf(" Ochre triangles mark the %d influential dataset(s) by metafor's criteria (%s).", len(names), strings.Join(names, ", "))
+		caption += fmt.Sprintf(" Ochre triangles mark the %s by metafor's criteria (%s).", analyses.Count(len(names), "influential dataset", "influential datasets"), strings.Join(names, ", "))
 	}
 	return caption
 }

@@ -57,7 +57,7 @@ func TestCriticalDifferenceKindBuild(t *testing.T) {
 		t.Error("cd-rmse pairs: Bayesian columns without bayesian = true")
 	}
 	html := readFile(t, dir, "cd.html")
-	for _, want := range []string{"): no ndcg value for method(s) E, and the tests need every method", "Holm", "figures/cd.svg"} {
+	for _, want := range []string{"): no ndcg value for method E, and the tests need every method", "Holm", "figures/cd.svg"} {
 		if !strings.Contains(html, want) {
 			t.Errorf("cd.html lacks %q", want)
 		}

@@ -90,7 +90,7 @@ u2,d,2.5
 	if len(js.Tables["om-users"]) == 0 || len(js.Tables["om-lists"]) != 2 {
 		t.Errorf("users/lists tables: %d/%d rows", len(js.Tables["om-users"]), len(js.Tables["om-lists"]))
 	}
-	if !strings.Contains(strings.Join(js.Warnings, "\n"), `dataset "books", method "pop": 1 user(s) of the truth have no item with relevance ≥ 1`) {
+	if !strings.Contains(strings.Join(js.Warnings, "\n"), `dataset "books", method "pop": 1 user of the truth has no item with relevance ≥ 1`) {
 		t.Errorf("warnings: %q", js.Warnings)
 	}
 	csv := readFile(t, dir, "data/om.csv")

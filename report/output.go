@@ -280,7 +280,7 @@ func checkOutput(out string, study *manifest.Study, read []string) (string, erro
 		}
 		more := ""
 		if len(hits) > 1 {
-			more = fmt.Sprintf(" and %d other file(s) of the study", len(hits)-1)
+			more = " and " + analyses.Count(len(hits)-1, "other file", "other files") + " of the study"
 		}
 		return refuse("refusing to replace %s: it holds %s %s%s; choose a directory of its own, such as %s", target, what, hits[0], more, suggest)
 	}

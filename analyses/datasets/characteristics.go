@@ -349,7 +349,7 @@ func (r *ClustersResult) Highlight() string {
 		return strings.Join(l, ", ")
 	}
 	if len(r.Outliers) > 0 {
-		s += fmt.Sprintf("; %d outlier(s): %s", len(r.Outliers), names(r.Outliers))
+		s += fmt.Sprintf("; %s: %s", analyses.Count(len(r.Outliers), "outlier", "outliers"), names(r.Outliers))
 	}
 	if len(r.Representatives) > 0 {
 		s += "; representatives " + names(r.Representatives)

@@ -208,7 +208,7 @@ func Clusters(in ClustersInput, opts ClustersOptions) (*ClustersResult, error) {
 		minK = opts.K
 	}
 	if n < minK+1 {
-		return nil, fmt.Errorf("%d dataset(s) with features: too few to form %d clusters (need at least %d)", n, minK, minK+1)
+		return nil, fmt.Errorf("%s with features: too few to form %d clusters (need at least %d)", analyses.Count(n, "dataset", "datasets"), minK, minK+1)
 	}
 	pts, err := clustersProject(in, opts, res, x)
 	if err != nil {
@@ -264,7 +264,7 @@ func clustersComplete(in ClustersInput, opts ClustersOptions, res *ClustersResul
 		res.Datasets = append(res.Datasets, in.Datasets[d])
 	}
 	if len(res.DroppedDatasets) > 0 {
-		res.Warnf("%d dataset(s) left out for missing feature values: %s", len(res.DroppedDatasets), strings.Join(res.DroppedDatasets, ", "))
+		res.Warnf("%s left out for missing feature values: %s", analyses.Count(len(res.DroppedDatasets), "dataset", "datasets"), strings.Join(res.DroppedDatasets, ", "))
 	}
 	return x, keep, nil
 }
@@ -322,7 +322,11 @@ func clustersProject(in ClustersInput, opts ClustersOptions, res *ClustersResult
 		res.ConstantFeatures = append(res.ConstantFeatures, in.Features[j])
 	}
 	if len(constant) > 0 {
-		res.Warnf("feature(s) constant over the datasets, so they carry no information and are left at 0 after z-scoring: %s", strings.Join(res.ConstantFeatures, ", "))
+		if len(res.ConstantFeatures) == 1 {
+			res.Warnf("a feature is constant over the datasets, so it carries no information and is left at 0 after z-scoring: %s", res.ConstantFeatures[0])
+		} else {
+			res.Warnf("features constant over the datasets carry no information and are left at 0 after z-scoring: %s", strings.Join(res.ConstantFeatures, ", "))
+		}
 	}
 	comps := opts.Components
 	if comps > min(n, len(in.Features)) {
@@ -459,9 +463,9 @@ func clustersChooseK(in ClustersInput, opts ClustersOptions, res *ClustersResult
 	fit := fits[res.K]
 	if fit == nil {
 		if res.KFixed {
-			return nil, fmt.Errorf("k = %d needs more than %d datasets to cluster, have %d (after %d outlier(s))", res.K, res.K, ni, n-ni)
+			return nil, fmt.Errorf("k = %d needs more than %d datasets to cluster, have %d (after %s)", res.K, res.K, ni, analyses.Count(n-ni, "outlier", "outliers"))
 		}
-		return nil, fmt.Errorf("no k in %v can be chosen for %d datasets (after %d outlier(s))", opts.KRange, ni, n-ni)
+		return nil, fmt.Errorf("no k in %v can be chosen for %d datasets (after %s)", opts.KRange, ni, analyses.Count(n-ni, "outlier", "outliers"))
 	}
 	for _, row := range res.KScan {
 		if row.K == res.K {
@@ -541,7 +545,11 @@ func clustersCompare(in ClustersInput, opts ClustersOptions, res *ClustersResult
 		b = append(b, res.Cluster[j])
 	}
 	if len(unlabelled) > 0 {
-		res.Warnf("%d dataset(s) have no %q attribute and are left out of the comparison: %s", len(unlabelled), opts.Compare, strings.Join(unlabelled, ", "))
+		if len(unlabelled) == 1 {
+			res.Warnf("1 dataset has no %q attribute and is left out of the comparison: %s", opts.Compare, unlabelled[0])
+		} else {
+			res.Warnf("%d datasets have no %q attribute and are left out of the comparison: %s", len(unlabelled), opts.Compare, strings.Join(unlabelled, ", "))
+		}
 	}
 	res.Compare = opts.Compare
 	if len(a) >= 2 {

@@ -257,7 +257,7 @@ func selectionComplete(in SelectionInput, opts SelectionOptions, res *SelectionR
 		res.Datasets = append(res.Datasets, name)
 	}
 	if len(res.DroppedDatasets) > 0 {
-		res.Warnf("%d dataset(s) left out for missing values: %s", len(res.DroppedDatasets), strings.Join(res.DroppedDatasets, ", "))
+		res.Warnf("%s left out for missing values: %s", analyses.Count(len(res.DroppedDatasets), "dataset", "datasets"), strings.Join(res.DroppedDatasets, ", "))
 	}
 	return keep, nil
 }
@@ -301,7 +301,11 @@ func selectionSpace(in SelectionInput, opts SelectionOptions, res *SelectionResu
 		for _, j := range constant {
 			names = append(names, in.Features[j])
 		}
-		res.Warnf("feature(s) constant over the datasets carry no information: %s", strings.Join(names, ", "))
+		if len(names) == 1 {
+			res.Warnf("a feature constant over the datasets carries no information: %s", names[0])
+		} else {
+			res.Warnf("features constant over the datasets carry no information: %s", strings.Join(names, ", "))
+		}
 	}
 	if opts.Components > 0 {
 		c := min(opts.Components, n, len(in.Features))

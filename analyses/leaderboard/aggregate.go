@@ -178,7 +178,7 @@ func Aggregate(in AggregateInput, opts AggregateOptions) (*AggregateResult, erro
 	}
 	res.Datasets, res.DroppedDatasets = kept, dropped
 	if len(dropped) > 0 {
-		res.Warnf("%d dataset(s) left out for missing values: %s", len(dropped), strings.Join(dropped, ", "))
+		res.Warnf("%s left out for missing values: %s", analyses.Count(len(dropped), "dataset", "datasets"), strings.Join(dropped, ", "))
 	}
 	if len(q) == 0 {
 		return nil, fmt.Errorf("metric %q: no dataset has a value for every method", in.Metric.Name)

@@ -432,7 +432,7 @@ func stability(in StabilityInput, opts StabilityOptions, score stabilityScorer, 
 	}
 	res.Datasets, res.DroppedDatasets = kept, dropped
 	if len(dropped) > 0 {
-		res.Warnf("%d dataset(s) left out for missing values: %s", len(dropped), strings.Join(dropped, ", "))
+		res.Warnf("%s left out for missing values: %s", analyses.Count(len(dropped), "dataset", "datasets"), strings.Join(dropped, ", "))
 	}
 	nd, nm := len(q), len(in.Methods)
 	if nd < 2 {

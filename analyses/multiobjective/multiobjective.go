@@ -348,7 +348,7 @@ func moObjective(in Input, o Options, r *Result, rows []int, m string, lambda fl
 			r.Warnf("%s does not compete with %s on its Pareto front (fitted slope %.4g ≥ 0): the trade-off line does not describe a cost", m, o.Base, slope)
 		}
 	} else {
-		r.Warnf("the Pareto front of (%s, %s) has %d distinct point(s) and %s takes a single value on it: no trade-off line can be fitted (it does not compete with %s), so it is left out of the score", o.Base, m, len(xs), m, o.Base)
+		r.Warnf("the Pareto front of (%s, %s) has %s and %s takes a single value on it: no trade-off line can be fitted (it does not compete with %s), so it is left out of the score", o.Base, m, analyses.Count(len(xs), "distinct point", "distinct points"), m, o.Base)
 	}
 	if o.EvalRS2022.Enabled() {
 		moImplied(in, o, r, &fit)
@@ -493,7 +493,11 @@ rows:
 		out[i] = &s
 	}
 	if missing > 0 {
-		w.Warnf("%d model(s) miss a value the EvalRS 2022 score needs: they have no 2022 score", missing)
+		if missing == 1 {
+			w.Warnf("1 model misses a value the EvalRS 2022 score needs: it has no 2022 score")
+		} else {
+			w.Warnf("%d models miss a value the EvalRS 2022 score needs: they have no 2022 score", missing)
+		}
 	}
 	return out, pen
 }

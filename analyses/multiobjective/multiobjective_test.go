@@ -326,7 +326,7 @@ func TestMultiObjectiveEdges(t *testing.T) {
 		t.Fatal(err)
 	}
 	notes := strings.Join(r.Notes(), "\n")
-	if r.Fits[0].Slope != nil || r.Delta[0][0] != nil || !strings.Contains(notes, "(a, b) has 1 distinct point(s)") || !strings.Contains(notes, "does not compete with a") {
+	if r.Fits[0].Slope != nil || r.Delta[0][0] != nil || !strings.Contains(notes, "(a, b) has 1 distinct point and") || !strings.Contains(notes, "does not compete with a") {
 		t.Errorf("non-competing objective: slope %v, notes %q", r.Fits[0].Slope, notes)
 	}
 	for i := range r.Models {

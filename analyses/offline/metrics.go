@@ -596,14 +596,14 @@ func Metrics(o Options, runs []RunValues, predictions bool) *Result {
 			if o.NoRelevant == RuleZero {
 				what = "scored 0 (no_relevant = \"zero\")"
 			}
-			res.Warnf("dataset %q, method %q: %d user(s) of the truth have no item with relevance ≥ %g: %s", r.Dataset, r.Method, r.NoRelevant, o.RelevanceThreshold, what)
+			res.Warnf("dataset %q, method %q: %s no item with relevance ≥ %g: %s", r.Dataset, r.Method, analyses.Count(r.NoRelevant, "user of the truth has", "users of the truth have"), o.RelevanceThreshold, what)
 		}
 		if r.Missing > 0 {
 			what := "scored 0 (missing_users = \"zero\")"
 			if o.MissingUsers == RuleSkip {
 				what = "left out (missing_users = \"skip\")"
 			}
-			res.Warnf("dataset %q, method %q: %d user(s) with relevant items have no list in the run: %s", r.Dataset, r.Method, r.Missing, what)
+			res.Warnf("dataset %q, method %q: %s no list in the run: %s", r.Dataset, r.Method, analyses.Count(r.Missing, "user with relevant items has", "users with relevant items have"), what)
 		}
 		if r.Unknown > 0 {
 			res.Warnf("dataset %q, method %q: %d quer(ies) of the run are not in the qrels (first %q) and were ignored, as trec_eval ignores them", r.Dataset, r.Method, r.Unknown, r.FirstUnknown)

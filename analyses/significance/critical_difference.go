@@ -245,8 +245,12 @@ func cdComplete(in CriticalDifferenceInput, res *CriticalDifferenceResult, drop 
 			}
 		}
 		if len(missing) > 0 {
-			res.Warnf("dataset %q left out (missing = \"drop\"): no %s value for method(s) %s, and the tests need every method on every dataset",
-				in.Datasets[d], in.Metric.Name, strings.Join(missing, ", "))
+			what := "method"
+			if len(missing) > 1 {
+				what = "methods"
+			}
+			res.Warnf("dataset %q left out (missing = \"drop\"): no %s value for %s %s, and the tests need every method on every dataset",
+				in.Datasets[d], in.Metric.Name, what, strings.Join(missing, ", "))
 		}
 	}
 	return q, nil

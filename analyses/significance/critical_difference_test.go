@@ -261,7 +261,7 @@ func TestCriticalDifferenceEdgeCases(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !reflect.DeepEqual(r.DroppedDatasets, []string{"d1"}) || !warned(r.List, `dataset "d1" left out (missing = "drop"): no m value for method(s) B`) {
+		if !reflect.DeepEqual(r.DroppedDatasets, []string{"d1"}) || !warned(r.List, `dataset "d1" left out (missing = "drop"): no m value for method B`) {
 			t.Errorf("dropped %v, warnings %q", r.DroppedDatasets, r.List)
 		}
 		noNaNCells(t, r.Tables())

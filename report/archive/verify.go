@@ -103,8 +103,11 @@ func Verify(ctx context.Context, o VerifyOptions) (*VerifySummary, error) {
 		}
 	}
 	if len(needed) > 0 {
-		return nil, fmt.Errorf("%s: the archive was packed without %d input(s); verify needs them (pass --inputs DIR, a directory holding them at these paths):\n  %s",
-			o.Zip, len(needed), strings.Join(needed, "\n  "))
+		inputs := "inputs; verify needs them (pass --inputs DIR, a directory holding them at these paths)"
+		if len(needed) == 1 {
+			inputs = "input; verify needs it (pass --inputs DIR, a directory holding it at this path)"
+		}
+		return nil, fmt.Errorf("%s: the archive was packed without %d %s:\n  %s", o.Zip, len(needed), inputs, strings.Join(needed, "\n  "))
 	}
 	b := o.Build
 	b.Manifest = filepath.Join(tmp, filepath.FromSlash(c.Manifest))
