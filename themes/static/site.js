@@ -144,6 +144,19 @@
       option.grid.bottom = 40 + 24 * rows;
     }
   }
+  // widestCell is the width of a heatmap's widest cell text at size px:
+  // its label's own text (the cluster leaderboard's "3.43 (0.1160)") or
+  // its value.
+  function widestCell(s, size) {
+    measure.font = size + "px sans-serif";
+    var widest = 0;
+    (s.data || []).forEach(function (d) {
+      var v = Array.isArray(d) ? d[2] : d && d.value ? d.value[2] : null;
+      var text = d && d.label && typeof d.label.formatter === "string" ? d.label.formatter : v === null || v === undefined ? "" : String(v);
+      widest = Math.max(widest, measure.measureText(text).width);
+    });
+    return widest;
+  }
   // A heatmap's cell numbers are shown where the widest fits its cell,
   // at their size or smaller down to 9 px (on a phone, thirteen columns
   // are 20 px each); otherwise they are left out rather than run over
@@ -162,13 +175,7 @@
     chart.evalbookCells.forEach(function (c) {
       var s = series[c.i], a = chart.convertToPixel({ seriesIndex: c.i }, [0, 0]), b = chart.convertToPixel({ seriesIndex: c.i }, [1, 0]);
       if (!s || !a || !b) return;
-      measure.font = c.size + "px sans-serif";
-      var widest = 0;
-      (s.data || []).forEach(function (d) {
-        var v = Array.isArray(d) ? d[2] : d && d.value ? d.value[2] : null;
-        var text = d && d.label && typeof d.label.formatter === "string" ? d.label.formatter : v === null || v === undefined ? "" : String(v);
-        widest = Math.max(widest, measure.measureText(text).width);
-      });
+      var widest = widestCell(s, c.size);
       var room = Math.abs(b[0] - a[0]) - 4, size = Math.min(c.size, Math.floor(c.size * room / Math.max(widest, 1)));
       var label = size >= 9 ? { show: true, fontSize: size } : { show: false, fontSize: c.size };
       var now = s.label || {};
@@ -190,13 +197,7 @@
     var label = 0, cell = 26;
     (ys[0].data || []).forEach(function (y) { label = Math.max(label, measure.measureText(String(y)).width); });
     heat.forEach(function (s) {
-      if (!s.label || !s.label.show) return;
-      measure.font = (s.label.fontSize || 12) + "px sans-serif";
-      (s.data || []).forEach(function (d) {
-        var v = Array.isArray(d) ? d[2] : d && d.value ? d.value[2] : null;
-        var text = d && d.label && typeof d.label.formatter === "string" ? d.label.formatter : v === null || v === undefined ? "" : String(v);
-        cell = Math.max(cell, measure.measureText(text).width);
-      });
+      if (s.label && s.label.show) cell = Math.max(cell, widestCell(s, s.label.fontSize || 12));
     });
     var grid = Array.isArray(option.grid) ? option.grid[0] : option.grid || {};
     var need = Math.ceil((+grid.left || 0) + (+grid.right || 0) + label + 8 + (cell + 8) * cols);
