@@ -266,6 +266,20 @@ func TestDemoPaperFormat(t *testing.T) {
 	if got := len(captionRe.FindAllString(text, -1)); figs < 30 || got != figs {
 		t.Errorf("example.tex includes %d figures; the PDF shows %d captions", figs, got)
 	}
+	// the recipe example.tex states (bibtex, then pdflatex) resolves its
+	// citation of the study from citation.bib
+	if !strings.Contains(string(src), "bibtex example") {
+		t.Error("example.tex does not say to run bibtex")
+	}
+	bib := exec.Command("bibtex", "main")
+	bib.Dir = dir
+	if out, err := bib.CombinedOutput(); err != nil {
+		t.Fatalf("bibtex: %v\n%s", err, out)
+	}
+	text = compileTeX(t, dir, string(src))
+	if strings.Contains(text, "[?]") || !strings.Contains(text, "[1]") {
+		t.Errorf("after bibtex the citation is not resolved: %q", text[:min(len(text), 300)])
+	}
 }
 
 // floatLineRe is pdflatex's warning of a float larger than the page,

@@ -177,7 +177,7 @@ const exampleTextWidth = 7 * vg.Inch
 // stays on the page.
 func exampleTeX(title, key string, tables []string, figs []paperFigure) []byte {
 	var b strings.Builder
-	b.WriteString("% example.tex: written by evalbook. Compile in this directory: pdflatex example.tex\n")
+	b.WriteString("% example.tex: written by evalbook. Compile in this directory (bibtex resolves the citation):\n%   pdflatex example && bibtex example && pdflatex example && pdflatex example\n")
 	b.WriteString("\\documentclass[twocolumn]{article}\n\\usepackage[letterpaper,margin=0.75in]{geometry}\n\\usepackage{booktabs,longtable,graphicx}\n\\input{evalbook.tex}\n")
 	fmt.Fprintf(&b, "\\title{%s}\n\\begin{document}\n\\maketitle\n", paper.Escape(title))
 	fmt.Fprintf(&b, "The tables and figures below are the study's \\cite{%s}.\n\n", key)
