@@ -11,6 +11,7 @@ import (
 	"unicode"
 
 	"github.com/evalbook/evalbook/analyses"
+	"github.com/evalbook/evalbook/figures/model"
 )
 
 // Doc is one analysis's JSON document (the site's data/<ID>.json): its
@@ -329,6 +330,9 @@ func (c *collector) scalar(v any, names, ptr []string) {
 		if m, ok = numberMacro(x); !ok {
 			return
 		}
+		if f, _ := number(x); model.IsPValueColumn(names[len(names)-1]) && f >= 0 && f <= 1 {
+			m = pValueMacro(f)
+		}
 	case string:
 		if x == "" || len(x) > 80 || strings.ContainsAny(x, "\n") {
 			return
@@ -362,6 +366,21 @@ func numberMacro(n json.Number) (Macro, bool) {
 		tex = fmt.Sprintf(`%s\times 10^{%d}`, s[:i], e)
 	}
 	return Macro{Value: `\ensuremath{` + tex + `}`, Text: s}, true
+}
+
+// pValueMacro is a p-value as the tables write it (analyses.FormatP:
+// "6.5e-30", never the four digits of numberMacro's "6.493e-30"), in
+// math mode.
+func pValueMacro(p float64) Macro {
+	s := analyses.FormatP(p)
+	tex := s
+	if s == analyses.PValueZero {
+		tex = `<10^{-300}`
+	} else if m, e, ok := strings.Cut(s, "e"); ok {
+		n, _ := strconv.Atoi(e)
+		tex = fmt.Sprintf(`%s\times 10^{%d}`, m, n)
+	}
+	return Macro{Value: `\ensuremath{` + tex + `}`, Text: s}
 }
 
 // pointerEscaper escapes a JSON Pointer token (RFC 6901); built once, as

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/evalbook/evalbook/analyses"
+	"github.com/evalbook/evalbook/figures/model"
 	"github.com/evalbook/evalbook/report/kinds"
 	"github.com/evalbook/evalbook/report/manifest"
 	"github.com/evalbook/evalbook/report/paper"
@@ -96,7 +97,13 @@ func TestDemoMacros(t *testing.T) {
 			}
 			switch x := v.(type) {
 			case float64:
-				if !showsNumber(got, x) {
+				key := p[strings.LastIndex(p, "/")+1:]
+				if model.IsPValueColumn(key) && x >= 0 && x <= 1 {
+					// a p-value as the tables write it: to its printed digits
+					if !showsPValue(got, x) {
+						t.Errorf("\\%s shows %q, data/%s.json%s is %v (written as the tables write p-values)", d.name, got, d.id, p, x)
+					}
+				} else if !showsNumber(got, x) {
 					t.Errorf("\\%s shows %q, data/%s.json%s is %v", d.name, got, d.id, p, x)
 				}
 			case string:
@@ -196,6 +203,13 @@ func showsNumber(text string, x float64) bool {
 	}
 	unit := math.Pow(10, math.Floor(math.Log10(math.Abs(x)))-3)
 	return math.Abs(v-x) <= unit/2*(1+1e-9)
+}
+
+// showsPValue reports whether text (the PDF's "2.4 × 10−4", "0.0114")
+// is p as analyses.FormatP writes it.
+func showsPValue(text string, p float64) bool {
+	want := strings.NewReplacer("e-0", "×10-", "e-", "×10-").Replace(analyses.FormatP(p))
+	return strings.ReplaceAll(strings.ReplaceAll(text, " ", ""), "−", "-") == want
 }
 
 // TestMacroName: the naming rule gives letters only, spells digits and
