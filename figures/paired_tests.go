@@ -13,7 +13,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/evalbook/evalbook/analyses"
 	"github.com/evalbook/evalbook/analyses/significance"
 	"github.com/evalbook/evalbook/figures/model"
 )
@@ -66,14 +65,9 @@ func pairedLabelled(r *significance.PairedTestsResult, p significance.PairedComp
 }
 
 func pairedVerdict(r *significance.PairedTestsResult, p significance.PairedComparison) string {
-	f := func(x *float64) string {
-		if x == nil {
-			return "p undefined"
-		}
-		return analyses.PClause(*x) // as the table beside the figure
-	}
+	// p-values as the table beside the figure writes them
 	return fmt.Sprintf("paired t %s, Wilcoxon %s; Welch t %s, Mann–Whitney %s; recommended: %s",
-		f(p.PPairedT), f(p.PWilcoxon), f(p.PWelch), f(p.PMannWhitney), p.Recommended)
+		pClause(val(p.PPairedT)), pClause(val(p.PWilcoxon)), pClause(val(p.PWelch)), pClause(val(p.PMannWhitney)), p.Recommended)
 }
 
 // pairedUnitsSpec is the unit-by-unit figure: each unit on the x axis

@@ -36,9 +36,6 @@ const (
 	// maxDecimals bounds the decimals of a fixed column; a column whose
 	// typical value needs more is written in e-notation.
 	maxDecimals = 6
-	// PValueZero is how a computed p-value of 0 is written
-	// (analyses.PValueZero).
-	PValueZero = analyses.PValueZero
 )
 
 // NumberFormat is the one precision rule of a column.
@@ -136,7 +133,7 @@ func (f NumberFormat) Format(x float64) string {
 			return strconv.FormatFloat(x, 'f', 0, 64)
 		}
 	case NumPValue:
-		return FormatPValue(x)
+		return analyses.FormatP(x)
 	case NumMonteCarlo:
 		return FormatEstimate(x, f.Res)
 	case NumFixed:
@@ -159,10 +156,6 @@ func isZeroText(s string) bool {
 	return strings.Trim(s, "-0.") == ""
 }
 
-// FormatPValue writes a p-value as every table and finding does
-// (analyses.FormatP).
-func FormatPValue(p float64) string { return analyses.FormatP(p) }
-
 // FormatEstimate writes a Monte Carlo probability of resolution res
 // (1/draws): as a p-value, but an estimate below the resolution (0 of
 // the draws) as "< res" and one within it of 1 as "> 1 − res": the draws
@@ -174,5 +167,5 @@ func FormatEstimate(p, res float64) string {
 	case p > 1-res:
 		return "> 1 − " + analyses.ResolutionText(res)
 	}
-	return FormatPValue(p)
+	return analyses.FormatP(p)
 }

@@ -326,12 +326,14 @@ func (c *collector) scalar(v any, names, ptr []string) {
 	var m Macro
 	switch x := v.(type) {
 	case json.Number:
-		var ok bool
-		if m, ok = numberMacro(x); !ok {
+		f, err := strconv.ParseFloat(string(x), 64)
+		if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
 			return
 		}
-		if f, _ := number(x); model.IsPValueColumn(names[len(names)-1]) && f >= 0 && f <= 1 {
-			m = pValueMacro(f)
+		if f >= 0 && f <= 1 && model.IsPValueColumn(names[len(names)-1]) {
+			m = texMacro(analyses.FormatP(f)) // as the tables write p-values
+		} else {
+			m = texMacro(Number(f))
 		}
 	case string:
 		if x == "" || len(x) > 80 || strings.ContainsAny(x, "\n") {
@@ -359,20 +361,13 @@ func numberMacro(n json.Number) (Macro, bool) {
 	if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
 		return Macro{}, false
 	}
-	s := Number(f)
-	tex := s
-	if i := strings.IndexByte(s, 'e'); i >= 0 {
-		e, _ := strconv.Atoi(s[i+1:])
-		tex = fmt.Sprintf(`%s\times 10^{%d}`, s[:i], e)
-	}
-	return Macro{Value: `\ensuremath{` + tex + `}`, Text: s}, true
+	return texMacro(Number(f)), true
 }
 
-// pValueMacro is a p-value as the tables write it (analyses.FormatP:
-// "6.5e-30", never the four digits of numberMacro's "6.493e-30"), in
-// math mode.
-func pValueMacro(p float64) Macro {
-	s := analyses.FormatP(p)
+// texMacro is a number written as text ("0.1197", "6.5e-30", "< 1e-300"
+// of analyses.FormatP) as a macro in math mode: e-notation as
+// \times 10^{e}.
+func texMacro(s string) Macro {
 	tex := s
 	if s == analyses.PValueZero {
 		tex = `<10^{-300}`
