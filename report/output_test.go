@@ -126,6 +126,8 @@ func TestOutputRefused(t *testing.T) {
 			os.WriteFile(manifest, append([]byte("allow_outside = true\n"), src...), 0o644)
 			return filepath.Join(s, "data")
 		}, "it holds the study's input {study}/data/results.csv"},
+		{"directory of two inputs", func(_, s string) string { return moreInputs(s, 1) }, "it holds the study's input {study}/data/more0.csv and 1 other file of the study;"},
+		{"directory of three inputs", func(_, s string) string { return moreInputs(s, 2) }, "it holds the study's input {study}/data/more0.csv and 2 other files of the study;"},
 		{"pages directory", func(_, s string) string { return filepath.Join(s, "pages") }, "it holds the study's page {study}/pages/notes.md"},
 		{"parent of the study", func(root, _ string) string { return root }, "refusing to replace {root}: it holds the study directory {study}"},
 		{"input outside the study", func(root, s string) string {
@@ -637,4 +639,20 @@ func TestOutputKeepsDirMode(t *testing.T) {
 			}
 		}
 	}
+}
+
+// moreInputs adds n results files beside the tiny study's
+// data/results.csv (data/more0.csv, …), declares them all in its
+// manifest and returns the data directory.
+func moreInputs(study string, n int) string {
+	files := []string{`"data/results.csv"`}
+	for i := 0; i < n; i++ {
+		name := fmt.Sprintf("more%d.csv", i)
+		os.WriteFile(filepath.Join(study, "data", name), []byte(fmt.Sprintf("dataset,method,metric,value\nd%d,A,m,1\nd%d,B,m,2\n", i+3, i+3)), 0o644)
+		files = append(files, `"data/`+name+`"`)
+	}
+	manifest := filepath.Join(study, "study.toml")
+	src, _ := os.ReadFile(manifest)
+	os.WriteFile(manifest, []byte(strings.Replace(string(src), `results = "data/results.csv"`, "results = ["+strings.Join(files, ", ")+"]", 1)), 0o644)
+	return filepath.Join(study, "data")
 }

@@ -415,7 +415,8 @@ func TestPackExcludeInputs(t *testing.T) {
 		t.Errorf("crate entry of the left-out input: %+v", e)
 	}
 	err = verify(z, "")
-	if err == nil || !strings.Contains(err.Error(), "data/results.csv (sha256 "+hex.EncodeToString(h[:])) {
+	if err == nil || !strings.Contains(err.Error(), "data/results.csv (sha256 "+hex.EncodeToString(h[:])) ||
+		!strings.Contains(err.Error(), "packed without 1 input; verify needs it (pass --inputs DIR, a directory holding it at this path)") {
 		t.Errorf("verify without the inputs: %v", err)
 	}
 	if err := verify(z, filepath.Dir(manifest)); err != nil {
