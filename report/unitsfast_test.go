@@ -162,7 +162,7 @@ func randomUnitsLine(rng *rand.Rand, header string, clean bool) string {
 				cells[i] = pick("", "NDCG@10", " rmse", "mae", "@x")
 			}
 		default: // a value
-			cells[i] = pick("0.25", "-0.125", "1", "0.440799", "12345678901234567890", "0.38685280723454163", "7.")
+			cells[i] = pick("0.25", "-0.125", "1", "0.440799", "12345678901234567890", "0.38685280723454163", "7.", "")
 			if odd {
 				cells[i] = pick("", " 0.5", "0.5", "1e-3", "NA", "NaN", "Inf", "0,5", "1_000", ".", "-", "0x10", "1e400", "\"0.25\"")
 			}

@@ -1369,13 +1369,20 @@ func (f *unitsFile) value(col int) (float64, bool, error) {
 	if err != nil || ok {
 		return v, ok, err
 	}
+	v, ok = f.missing()
+	return v, ok, nil
+}
+
+// missing is the value of a missing cell under the entry's missing
+// rule: none (drop), 0 (zero) or NaN (the analyses decide).
+func (f *unitsFile) missing() (float64, bool) {
 	switch f.e.Missing {
 	case "drop":
-		return 0, false, nil
+		return 0, false
 	case "zero":
-		return 0, true, nil
+		return 0, true
 	}
-	return math.NaN(), true, nil
+	return math.NaN(), true
 }
 
 // Characteristics loads the study's `characteristics` input once.

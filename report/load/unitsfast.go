@@ -73,7 +73,8 @@ type unitsFast struct {
 	dconst, mconst          string // the dataset and method of a file without those columns
 	dataset, method, metric fastName
 	vals                    [fastMaxCols]float64
-	ends                    [fastMaxCols]int // where each field of a line but the last ends
+	has                     [fastMaxCols]bool // a value was put for vals[i] (not a missing one dropped)
+	ends                    [fastMaxCols]int  // where each field of a line but the last ends
 	// misses counts the calls in a row that read no line: after
 	// fastMisses of them the record path reads the next fastSkip
 	// records (skip counts them down) before the fast path tries again.
@@ -367,25 +368,42 @@ func (u *unitsFast) take(l *fastLine, row, line int64, o *unitsOut) (took bool, 
 		if !ok {
 			return false, nil
 		}
-		v, ok := input.PlainDecimal(u.text(l, f.valueCol))
-		if !ok {
-			return false, nil
+		v, has, ok := u.value(l, f.valueCol)
+		if !ok || !has {
+			return ok, nil
 		}
 		return true, o.put(namesKey(did, mid, xid), dataset, method, metric, f.T.File, unit, row, line, v)
 	}
 	for i, c := range f.wide {
-		v, ok := input.PlainDecimal(u.text(l, c))
+		v, has, ok := u.value(l, c)
 		if !ok {
 			return false, nil
 		}
-		u.vals[i] = v
+		u.vals[i], u.has[i] = v, has
 	}
 	for i := range f.wide {
+		if !u.has[i] {
+			continue
+		}
 		if err := o.put(namesKey(did, mid, int32(i)), dataset, method, f.wideNames[i], f.T.File, unit, row, line, u.vals[i]); err != nil {
 			return true, err
 		}
 	}
 	return true, nil
+}
+
+// value reads value field c of the line as the record path does
+// (unitsFile.value): a plain decimal, or an empty cell, which is the
+// entry's missing value (has is false where the entry drops it); ok is
+// false when the record path must read it.
+func (u *unitsFast) value(l *fastLine, c int) (v float64, has, ok bool) {
+	from, to := u.cell(l, c)
+	if from == to {
+		v, has = u.f.missing()
+		return v, has, true
+	}
+	v, ok = input.PlainDecimal(unsafe.String(unsafe.SliceData(l.p[from:]), to-from))
+	return v, ok, ok
 }
 
 // swarOnes has a 1 in every byte.
