@@ -6,8 +6,10 @@ import (
 	"html/template"
 	"math"
 	"regexp"
+	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/extension"
@@ -446,13 +448,14 @@ func (b *siteBuild) base(title, current string) *pageData {
 	return d
 }
 
-func (b *siteBuild) exec(name, file string, d *pageData) error {
+// execPage executes template name with d, for file; it may run beside
+// other pages' (it writes nothing of the build's).
+func (b *siteBuild) execPage(name, file string, d *pageData) ([]byte, error) {
 	var buf bytes.Buffer
 	if err := b.tmpl.ExecuteTemplate(&buf, name, d); err != nil {
-		return fmt.Errorf("%s: %w", file, err)
+		return nil, fmt.Errorf("%s: %w", file, err)
 	}
-	b.files[file] = buf.Bytes()
-	return nil
+	return buf.Bytes(), nil
 }
 
 // htmlPage is one page of the HTML site before it is written: its file
@@ -555,9 +558,34 @@ func (b *siteBuild) writeHTML() error {
 			p.data.Scripts = append(p.data.Scripts, "assets/katex.min.js")
 			b.files["assets/katex.min.js"] = b.assets.KaTeX
 		}
-		if err := b.exec(strings.TrimSuffix(p.body, "-body")+".html", p.file, p.data); err != nil {
-			return err
+	}
+	// The pages are executed side by side (each only reads its data
+	// and the build's views): most of the rendering's time on a
+	// study of a few analyses, on the build's critical path.
+	out := make([][]byte, len(pages))
+	errs := make([]error, len(pages))
+	next := make(chan int, len(pages))
+	for i := range pages {
+		next <- i
+	}
+	close(next)
+	var wg sync.WaitGroup
+	for range min(len(pages), runtime.GOMAXPROCS(0)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				p := &pages[i]
+				out[i], errs[i] = b.execPage(strings.TrimSuffix(p.body, "-body")+".html", p.file, p.data)
+			}
+		}()
+	}
+	wg.Wait()
+	for i, p := range pages {
+		if errs[i] != nil {
+			return errs[i]
 		}
+		b.files[p.file] = out[i]
 	}
 	b.files["assets/search.js"] = search
 	return nil
