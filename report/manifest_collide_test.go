@@ -169,7 +169,7 @@ u1,0.25
 // every empty cell as 0 before the analysis's missing = "drop" could drop
 // it; the page then said the pairs were dropped. The two contradicting
 // is an error naming both lines; agreeing, or the analysis silent, is
-// fine.
+// fine, and the method note says which rule applied to the empty cells.
 func TestMetaMissingAgreesWithEntry(t *testing.T) {
 	t.Parallel()
 	study := func(entry, analysis string) string {
@@ -205,8 +205,30 @@ u4,0.2
 		t.Errorf("contradicting rules: %v, want %q", err, want)
 	}
 	mustBuild(t, study(`, missing = "zero"`, `missing = "zero"`))
-	mustBuild(t, study(`, missing = "zero"`, ``))
 	mustBuild(t, study(``, `missing = "drop"`))
+	// The analysis silent: its method note says what the entry did to
+	// the empty cell (u2 of T), not what the analysis's default would.
+	note := func(dir string) string {
+		page := readFile(t, dir, "ma.md")
+		return strings.Join(strings.Fields(page), " ")
+	}
+	for _, c := range []struct{ entry, want, unwanted string }{
+		{`, missing = "zero"`, "An empty per-unit cell is read as 0 (the units input's `missing = \"zero\"`)", "is dropped"},
+		{`, missing = "drop"`, "An empty per-unit cell gives no value as the file is read (the units input's `missing = \"drop\"`)", "is dropped"},
+		{``, "A pair with an empty value is dropped (`missing = \"drop\"`).", "units input"},
+	} {
+		got := note(mustBuild(t, study(c.entry, ``)))
+		if !strings.Contains(got, c.want) || strings.Contains(got, c.unwanted) {
+			t.Errorf("entry %q, the analysis silent: the method note says\n%s\nwant %q, not %q", c.entry, got, c.want, c.unwanted)
+		}
+	}
+	// Two entries, one with a rule: the note names its line.
+	mixed := strings.Replace(study(``, ``), `units = [{ path = "{method}_{dataset}.csv" }]`,
+		`units = [{ path = "T_{dataset}.csv", method = "T", missing = "zero" }, { path = "C_{dataset}.csv", method = "C" }]`, 1)
+	want := "A pair with an empty value is dropped (`missing = \"drop\"`). In the files of the units input at study.toml line 3, an empty cell is read as 0 (that entry's `missing = \"zero\"`)."
+	if got := note(mustBuild(t, mixed)); !strings.Contains(got, want) {
+		t.Errorf("two entries, one with a rule: the method note says\n%s\nwant %q", got, want)
+	}
 }
 
 // TestMetricCaseTwins: ndcg@10 and NDCG@10 in one study's results (two

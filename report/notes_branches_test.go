@@ -107,13 +107,18 @@ func TestNotesEveryBranch(t *testing.T) {
 					o := &meta.Options{Model: "random", Tau2: "REML", Test: "z", Missing: "drop"}
 					o.Summary.Path = "sum.csv"
 					v(o)
-					check("meta", kinds.MetaMethod(o, r))
+					check("meta", kinds.MetaMethod(o, r, kinds.EntryRules{}))
+				}
+				// the units input entries' own missing rules: all alike, or some
+				for _, e := range []kinds.EntryRules{{All: "zero"}, {All: "drop"},
+					{File: "study.toml", Set: []kinds.EntryRule{{Line: 4, Missing: "zero"}, {Line: 5, Missing: "drop"}}}} {
+					check("meta", kinds.MetaMethod(&meta.Options{Model: "random", Tau2: "REML", Test: "z", Missing: "drop"}, r, e))
 				}
 			}
 		}
 	}
 	bubble := &meta.Result{Form: meta.Generic, Effect: "yi", Treatment: "T", Control: "C", Moderators: &meta.ModResult{Bubble: &meta.Bubble{Moderator: "year"}}}
-	check("meta", kinds.MetaMethod(&meta.Options{Model: "random", Tau2: "REML", Test: "z", Mods: []string{"year"}, Summary: meta.Source{Path: "s.csv"}}, bubble))
+	check("meta", kinds.MetaMethod(&meta.Options{Model: "random", Tau2: "REML", Test: "z", Mods: []string{"year"}, Summary: meta.Source{Path: "s.csv"}}, bubble, kinds.EntryRules{}))
 	for _, evalrs := range []bool{false, true} {
 		o := &multiobjective.Options{}
 		if evalrs {

@@ -91,7 +91,7 @@ func runMeta(job *Job, o *meta.Options) (*Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Output{Result: r, Figures: figs, Method: MetaMethod(o, r)}, nil
+	return &Output{Result: r, Figures: figs, Method: MetaMethod(o, r, UnitsMissing(job.Study))}, nil
 }
 
 // metaGroupValues sets in's values of the subgroup, of the cumulative
@@ -391,8 +391,10 @@ func MetaReadSummary(job *Job, src meta.Source) ([]meta.Study, error) {
 	return input.ReadMetaSummary(t)
 }
 
-// MetaMethod is the method note (notes/meta_analysis.md).
-func MetaMethod(o *meta.Options, r *meta.Result) string {
+// MetaMethod is the method note (notes/meta_analysis.md); entries are
+// the units input entries' own missing rules (UnitsMissing), which
+// apply before the analysis's.
+func MetaMethod(o *meta.Options, r *meta.Result, entries EntryRules) string {
 	_, fixed := o.Tau2.Fixed()
 	return methodNote("meta_analysis", struct {
 		Form, Effect, SummaryPath, Treatment, Control string
@@ -401,10 +403,46 @@ func MetaMethod(o *meta.Options, r *meta.Result) string {
 		Tau2Fixed, SubgroupCommon, Bubble             bool
 		Cumulative                                    string
 		EggerThreshold                                float64
+		Entries                                       EntryRules
 	}{r.Form, r.Effect, o.Summary.Path, r.Treatment, r.Control,
 		o.Model, string(o.Tau2), o.Test, o.Subgroup, o.Missing,
 		r.FromUnits, o.RangerCompat, o.Sensitivity, fixed, o.SubgroupTau2 == "common", r.Moderators != nil && r.Moderators.Bubble != nil,
-		o.Cumulative, meta.EggerThreshold})
+		o.Cumulative, meta.EggerThreshold, entries})
+}
+
+// EntryRules are the missing rules the units input entries set
+// themselves ("zero" or "drop"): they apply as the files are read, so
+// an analysis never sees an empty cell of such an entry's files.
+type EntryRules struct {
+	// All is the rule every entry sets, or "" when one sets none or
+	// they differ.
+	All string
+	// Set lists the entries that set a rule, where they differ.
+	Set []EntryRule
+	// File is the manifest's file name.
+	File string
+}
+
+// EntryRule is one units input entry's missing rule and its line.
+type EntryRule struct {
+	Line    int
+	Missing string
+}
+
+// UnitsMissing returns the units input entries' own missing rules.
+func UnitsMissing(s *manifest.Study) EntryRules {
+	r := EntryRules{File: filepath.Base(s.File)}
+	same := true
+	for _, e := range s.Inputs.Units {
+		if e.Missing != "" {
+			r.Set = append(r.Set, EntryRule{Line: e.Line, Missing: e.Missing})
+		}
+		same = same && e.Missing == s.Inputs.Units[0].Missing
+	}
+	if len(r.Set) > 0 && same {
+		r.All, r.Set = r.Set[0].Missing, nil
+	}
+	return r
 }
 
 // checkMissingAgrees refuses an analysis's missing = "…" that a units
