@@ -18,7 +18,7 @@ import (
 // the screen must scroll (not be cut), and no text block of the page may
 // run past the screen's right edge unless it is inside a scroll box.
 const phoneJS = `(function () {
-  var out = { texts: 0, wide: 0, heatmaps: 0, problems: [] }, vw = document.documentElement.clientWidth;
+  var out = { texts: 0, wide: 0, wideTables: 0, heatmaps: 0, problems: [] }, vw = document.documentElement.clientWidth;
   document.querySelectorAll(".echart").forEach(function (el) {
     var chart = window.echarts && window.echarts.getInstanceByDom(el);
     if (!chart || el.offsetParent === null) return;
@@ -64,6 +64,19 @@ const phoneJS = `(function () {
       out.problems.push(f.id + ": a figure wider than the screen (" + Math.round(inner.getBoundingClientRect().width) + " px in " + f.clientWidth + ") scrolls with no visible cue");
     if (wide) out.wide++;
   });
+  // a table's caption (and its CSV and LaTeX buttons) stays within the
+  // screen, and a table wider than the screen says so under its caption
+  document.querySelectorAll(".table-scroll").forEach(function (s) {
+    if (s.offsetParent === null) return;
+    var cap = s.querySelector(":scope > table > caption");
+    if (cap && cap.getBoundingClientRect().right > s.getBoundingClientRect().right + 1)
+      out.problems.push((s.getAttribute("aria-label") || "a table") + ": its caption " + JSON.stringify(cap.textContent.trim().slice(0, 40)) + " runs to x " + Math.round(cap.getBoundingClientRect().right) + ", past its box's edge at " + Math.round(s.getBoundingClientRect().right));
+    if (s.scrollWidth <= s.clientWidth + 1) return;
+    out.wideTables++;
+    var cue = cap ? getComputedStyle(cap, "::after").content : "none";
+    if (!s.classList.contains("scrolls") || cue.indexOf("scroll sideways") < 0)
+      out.problems.push((s.getAttribute("aria-label") || "a table") + ": a table wider than the screen (" + s.scrollWidth + " px in " + s.clientWidth + ") scrolls with no cue under its caption");
+  });
   document.querySelectorAll(".echart").forEach(function (el) {
     if (el.offsetParent === null) return;
     if (el.getBoundingClientRect().width > vw + 1 && !(el.closest("figure.figure.scrolls")))
@@ -84,7 +97,8 @@ const phoneJS = `(function () {
 // is wider than the screen, no two of a chart's unrotated texts overlap
 // (a heatmap's numbers, a value axis's ticks), a heatmap keeps its
 // numbers at their size, a figure wider than the screen scrolls with
-// a visible cue above it, no text runs off the screen, and the contents
+// a visible cue above it, a table's caption stays on the screen and,
+// when the table is wider, says so, no text runs off the screen, and the contents
 // sit behind a menu button that opens them. The charts are measured at
 // rest (the tab asks for reduced motion, so they are not animated). With
 // $EVALBOOK_SHOTS set, screenshots of every view go there, taken at the
@@ -127,7 +141,7 @@ func TestBrowserPhone(t *testing.T) {
 		}
 	}
 	var mu sync.Mutex
-	texts, wide, heatmaps := 0, 0, 0
+	texts, wide, tables, heatmaps := 0, 0, 0, 0
 	eachPage(t, pool, views, func(t *testing.T, b *browser, view string) {
 		name, theme, _ := strings.Cut(view, ":")
 		b.at(name + " (phone, " + theme + ")")
@@ -136,6 +150,7 @@ func TestBrowserPhone(t *testing.T) {
 		var r struct {
 			Texts    int      `json:"texts"`
 			Wide     int      `json:"wide"`
+			Tables   int      `json:"wideTables"`
 			Heatmaps int      `json:"heatmaps"`
 			Problems []string `json:"problems"`
 		}
@@ -148,14 +163,15 @@ func TestBrowserPhone(t *testing.T) {
 		mu.Lock()
 		texts += r.Texts
 		wide += r.Wide
+		tables += r.Tables
 		heatmaps += r.Heatmaps
 		mu.Unlock()
 		b.screenshot(t, shots, fmt.Sprintf("phone-%s-%s", name, theme))
 	})
-	if texts < 50 || heatmaps < 5 {
-		t.Errorf("only %d chart texts and %d heatmaps measured", texts, heatmaps)
+	if texts < 50 || heatmaps < 5 || tables < 10 {
+		t.Errorf("only %d chart texts, %d heatmaps and %d tables wider than the screen measured", texts, heatmaps, tables)
 	}
-	t.Logf("%d pages, %d chart texts, %d figures wider than the screen (each with its cue)", len(views), texts, wide)
+	t.Logf("%d pages, %d chart texts, %d figures and %d tables wider than the screen (each with its cue)", len(views), texts, wide, tables)
 	b := <-pool
 
 	// The contents: hidden behind the menu button, opened by it.

@@ -332,6 +332,7 @@
     });
     stabResults.appendChild(frag);
     if (window.evalbookDrawChart && window.echarts) charts.forEach(window.evalbookDrawChart);
+    if (window.evalbookMarkScrolls) window.evalbookMarkScrolls(); // its wide tables say so
     stabProgress.value = stabProgress.max;
     stabStatus.textContent = r.problems && r.problems.length ? "Not computed on this view: " + r.problems.join("; ") + "." :
       "Recomputed in " + (m.ms / 1000).toFixed(1) + " s in the background.";
@@ -379,6 +380,7 @@
     var layoutMs = performance.now() - tl;
     var t0 = performance.now();
     if (window.evalbookDrawChart && window.echarts) charts.forEach(window.evalbookDrawChart);
+    if (window.evalbookMarkScrolls) window.evalbookMarkScrolls(); // its wide tables say so
     var chartMs = performance.now() - t0;
     var drawn = performance.now() - changed;
     if (r.problems && r.problems.length) {

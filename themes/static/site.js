@@ -224,12 +224,15 @@
     option.evalbookStacked = true;
   }
   // A figure wider than its column (a static figure kept at a legible
-  // size on a phone) scrolls sideways, and says so above it.
+  // size on a phone) scrolls sideways, and says so above it; so does a
+  // table wider than its column (a summary of 17 columns on a laptop,
+  // whose last columns were cut at the edge with nothing to say so),
+  // under its caption (site.css), so the cue is read with its table.
   function markScrolls() {
-    document.querySelectorAll("figure.figure").forEach(function (f) {
+    document.querySelectorAll("figure.figure, .table-scroll").forEach(function (f) {
       var wide = f.scrollWidth > f.clientWidth + 1;
       f.classList.toggle("scrolls", wide);
-      if (wide && !f.querySelector(".scroll-cue")) {
+      if (wide && f.tagName === "FIGURE" && !f.querySelector(".scroll-cue")) {
         var cue = document.createElement("p");
         cue.className = "scroll-cue";
         cue.textContent = "\u21c6 Wider than the screen: scroll sideways to see all of it";
@@ -238,6 +241,8 @@
     });
   }
   window.addEventListener("load", markScrolls);
+  // a table shown from its collapsed form is measured when opened
+  document.querySelectorAll("details.more-table").forEach(function (d) { d.addEventListener("toggle", markScrolls); });
   document.querySelectorAll("figure.figure img.static").forEach(function (img) { img.addEventListener("load", markScrolls); });
   // draw draws every visible chart not yet drawn and brings the others up
   // to date; hidden ones (other pages of a single-file site, opt-in
@@ -513,4 +518,5 @@
   }
   window.evalbookCharts = function () { return charts.map(function (c) { return c.chart; }); };
   window.evalbookDrawChart = function (el) { drawOne(el, true); }; // the Explore page draws the charts it computes
+  window.evalbookMarkScrolls = markScrolls; // and marks the tables it draws that scroll sideways
 })();
