@@ -53,6 +53,7 @@ func metaHetCI(res *Result, s *Summary, m []int, o Options, what string) {
 				var ci HetCI
 				if ci, err = QProfileCI(yi, vi, d, reg, o.Alpha); err == nil {
 					setHetCI(res, s, ci, what)
+					tau2Outside(res, s, vi, o, what)
 				}
 			}
 		}
@@ -79,4 +80,35 @@ func setHetCI(res *Result, s *Summary, ci HetCI, what string) {
 	case ci.LowSign == "<":
 		res.Warnf("%sthe lower bound of τ²'s Q-profile interval is below 0 and shown as 0, as metafor", what)
 	}
+}
+
+// tau2Outside says so when τ²'s estimate lies outside its Q-profile
+// interval. The interval inverts the generalised Q statistic, whose own
+// estimate is Paule–Mandel's (Viechtbauer 2007); another estimator,
+// DerSimonian–Laird's most often, can fall outside it when the datasets'
+// sampling variances differ by orders of magnitude. metafor prints the
+// same numbers without a word; beside them a reader would suspect one.
+func tau2Outside(res *Result, s *Summary, vi []float64, o Options, what string) {
+	if s.Tau2 == nil || s.Tau2CILow == nil {
+		return
+	}
+	t, side := *s.Tau2, ""
+	switch {
+	case t < *s.Tau2CILow*(1-1e-9):
+		side = "below"
+	case s.Tau2CIHigh != nil && t > *s.Tau2CIHigh*(1+1e-9):
+		side = "above"
+	default:
+		return
+	}
+	lo, hi := math.Inf(1), 0.0
+	for _, v := range vi {
+		lo, hi = math.Min(lo, v), math.Max(hi, v)
+	}
+	high := "…"
+	if s.Tau2CIHigh != nil {
+		high = fmt.Sprintf("%.3g", *s.Tau2CIHigh)
+	}
+	res.Warnf("%sτ² = %.3g (%s) lies %s its %g%% Q-profile interval [%.3g, %s], and so do I² and H² with theirs: the interval inverts the generalised Q statistic (Viechtbauer 2007), whose own estimate is Paule–Mandel's, and %s's can fall outside it when the datasets' sampling variances differ widely (here from %.3g to %.3g); tau2 = \"PM\" gives the estimate the interval belongs to",
+		what, t, o.Tau2, side, 100*(1-o.Alpha), *s.Tau2CILow, high, o.Tau2, lo, hi)
 }
