@@ -2,6 +2,7 @@ package analyses
 
 import (
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -129,6 +130,37 @@ func TestNoLazyPlurals(t *testing.T) {
 		})
 		if err != nil {
 			t.Fatal(err)
+		}
+	}
+}
+
+// TestFormatSig: a number in a sentence keeps its significant zeros
+// (%g wrote a geometric mean of 0.04199 as 0.042 beside 0.1206 and
+// 0.02297); a number fewer digits write exactly stays short.
+func TestFormatSig(t *testing.T) {
+	for _, c := range []struct {
+		x    float64
+		n    int
+		want string
+	}{
+		{0.04199714831931194, 4, "0.04200"},
+		{0.1206, 4, "0.1206"},
+		{2.8333333, 4, "2.833"},
+		{16.8166, 4, "16.82"},
+		{245, 4, "245"},
+		{0, 4, "0"},
+		{0.29, 4, "0.29"},
+		{5.5, 4, "5.5"},
+		{0.8, 4, "0.8"},
+		{-3, 3, "-3"},
+		{1.5e-7, 3, "1.5e-07"},
+		{1.523e-7, 3, "1.52e-07"},
+		{-0.0997, 2, "-0.10"},
+		{123456.7, 3, "1.23e+05"},
+		{math.NaN(), 3, "NaN"},
+	} {
+		if got := FormatSig(c.x, c.n); got != c.want {
+			t.Errorf("FormatSig(%v, %d) = %q, want %q", c.x, c.n, got, c.want)
 		}
 	}
 }

@@ -90,6 +90,32 @@ func Count(n int, one, many string) string {
 	return strconv.Itoa(n) + " " + many
 }
 
+// FormatSig writes x with n significant digits in a sentence, keeping
+// the zeros that are significant (0.04200 beside 0.1206, where %g writes
+// 0.042 and the number reads as less precise than its neighbours); a
+// number that fewer digits write exactly is written so, as a table
+// column's rule does (a Borda count of 245 or 5.5, a mean of 0.29).
+func FormatSig(x float64, n int) string {
+	if x == math.Trunc(x) && math.Abs(x) < 1e15 {
+		return strconv.FormatFloat(x, 'f', 0, 64)
+	}
+	short := strconv.FormatFloat(x, 'g', -1, 64)
+	if math.IsNaN(x) || math.IsInf(x, 0) || significant(short) <= n {
+		return short
+	}
+	return fmt.Sprintf("%#.*g", n, x)
+}
+
+// significant counts the significant digits of a number's shortest text
+// (its mantissa's digits from the first that is not 0).
+func significant(s string) int {
+	if i := strings.IndexAny(s, "eE"); i >= 0 {
+		s = s[:i]
+	}
+	s = strings.TrimLeft(strings.NewReplacer("-", "", ".", "").Replace(s), "0")
+	return len(s)
+}
+
 // DecimalsFor is how many decimals tell the ends of an interval of
 // width w apart (two significant digits of w), from 2 to 6; 2 for a
 // width that is not a positive number.

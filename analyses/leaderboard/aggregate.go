@@ -1135,4 +1135,4 @@ func ruleName(n analyses.Naming, rule string) string {
 }
 
 // formatScore prints a score in a finding: four significant digits.
-func formatScore(v float64) string { return fmt.Sprintf("%.4g", v) }
+func formatScore(v float64) string { return analyses.FormatSig(v, 4) }

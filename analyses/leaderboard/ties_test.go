@@ -93,7 +93,7 @@ func TestHighlightSkipsBaseline(t *testing.T) {
 	}
 	r.Naming = analyses.Naming{}
 	// the zero Naming still names the built-in metric and rules
-	if h := r.Highlight(); !strings.HasPrefix(h, "On nDCG@10 over 3 datasets, Oracle ranks first under Mean (0.8) and Mean rank (1)") {
+	if h := r.Highlight(); !strings.HasPrefix(h, "On nDCG@10 over 3 datasets, Oracle ranks first under Mean (0.8000) and Mean rank (1)") {
 		t.Errorf("without baselines: %s", h)
 	}
 }

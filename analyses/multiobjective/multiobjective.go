@@ -759,10 +759,10 @@ func (r *Result) Highlight() string {
 	}
 	s := fmt.Sprintf("%d models on %d fronts", len(r.Leaderboard), r.Fronts)
 	if bestNew != "" {
-		s += fmt.Sprintf("; best trade-off score: %s (%.3g)", bestNew, vNew)
+		s += fmt.Sprintf("; best trade-off score: %s (%s)", bestNew, analyses.FormatSig(vNew, 3))
 	}
 	if bestOld != "" {
-		s += fmt.Sprintf("; best EvalRS 2022 score: %s (%.3g)", bestOld, vOld)
+		s += fmt.Sprintf("; best EvalRS 2022 score: %s (%s)", bestOld, analyses.FormatSig(vOld, 3))
 	}
 	return s + "."
 }
