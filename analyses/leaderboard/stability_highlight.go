@@ -82,3 +82,22 @@ func (r *StabilityResult) paretoHighlight() string {
 	}
 	return analyses.JoinAnd(bad) + " rank a dominated method above its dominator; " + strings.Join(good, ", ") + " never do"
 }
+
+// Notes are the warnings, those about one perturbation under one rule
+// led by their labels ("Removing methods, Plurality: ρ is undefined
+// …"): the warnings are written while computing, before the study's
+// naming is set (or restored from the cache without it), so they keep
+// the ids, in code spans ("`drop_methods`, `plurality`: …").
+func (r *StabilityResult) Notes() []string {
+	out := make([]string, len(r.List))
+	for i, w := range r.List {
+		out[i] = w
+		p, rest, ok1 := strings.Cut(w, ", ")
+		rule, tail, ok2 := strings.Cut(rest, ": ")
+		pid, rid := strings.Trim(p, "`"), strings.Trim(rule, "`")
+		if _, known := analyses.PerturbationLabels[pid]; ok1 && ok2 && known && p == "`"+pid+"`" && rule == "`"+rid+"`" {
+			out[i] = r.Naming.Perturbation(pid) + ", " + ruleName(r.Naming, rid) + ": " + tail
+		}
+	}
+	return out
+}

@@ -429,6 +429,14 @@ func TestStabilityConstantScores(t *testing.T) {
 	if !noted {
 		t.Errorf("no note on undefined ρ: %q", r.List)
 	}
+	// the page names the perturbation and the rule by their labels
+	noted = false
+	for _, n := range r.Notes() {
+		noted = noted || strings.HasPrefix(n, "Removing methods, Plurality: ρ is undefined for 1 of 4")
+	}
+	if !noted {
+		t.Errorf("the notes do not name the perturbation and the rule by their labels: %q", r.Notes())
+	}
 	for _, tb := range r.Tables() {
 		for _, row := range tb.Rows {
 			for _, v := range row {
