@@ -11,6 +11,7 @@ import (
 
 	"github.com/evalbook/evalbook/analyses"
 	"github.com/evalbook/evalbook/analyses/significance"
+	"github.com/evalbook/evalbook/analyses/stats"
 )
 
 // CDRuns are the diagram's groups as index runs into r.Methods (first,
@@ -54,13 +55,27 @@ func CDChartHeight(k, groups int) int { return int(CDHeight(k, groups)*1.3) + 40
 func CDSpec(r *significance.CriticalDifferenceResult) *Spec {
 	cliques, dashed := CDRuns(r)
 	caption := fmt.Sprintf("Critical-difference diagram of %s over %d datasets: mean rank of each method (1 = best). "+
-		"Thick black lines join methods whose pairwise Wilcoxon signed-rank tests (zero_method %s, Holm-corrected at α = %g) are not significant",
-		r.Naming.Metric(r.Metric), len(r.Datasets), r.ZeroMethod, r.Alpha)
+		"Thick black lines join methods whose pairwise Wilcoxon signed-rank tests (%s, Holm-corrected at α = %g) are not significant",
+		r.Naming.Metric(r.Metric), len(r.Datasets), zeroMethodWords(r.ZeroMethod), r.Alpha)
 	if r.Bayesian && len(dashed) > 0 {
 		caption += fmt.Sprintf("; dashed grey lines join methods the Bayesian signed-rank test (rope %g) cannot tell apart with probability %g", r.Rope, 1-r.Alpha)
 	}
 	caption += fmt.Sprintf(". The vermillion line above the axis is the Nemenyi critical difference (%.3f).", r.CriticalDifference)
 	return cdSpec(r, cliques, dashed, caption)
+}
+
+// zeroMethodWords says in a caption how the Wilcoxon tests treat a zero
+// difference (scipy's zero_method, an id a reader does not know).
+func zeroMethodWords(m string) string {
+	switch m {
+	case stats.ZeroPratt:
+		return "zero differences ranked, then left out, as Pratt (1959) proposed"
+	case stats.ZeroWilcox:
+		return "zero differences left out"
+	case stats.ZeroZsplit:
+		return "zero differences' ranks split between the signs"
+	}
+	return "zero_method " + m
 }
 
 // cdSpec is the diagram in rank units, as the static CDDiagram lays it
