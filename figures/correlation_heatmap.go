@@ -7,7 +7,6 @@ package figures
 // text colour for contrast, and shows an undefined cell as a grey dash.
 
 import (
-	"fmt"
 	"image/color"
 	"math"
 
@@ -86,7 +85,7 @@ func (h *CorrHeatmap) label(r, col int, v float64) string {
 	if h.Text != nil {
 		return h.Text[r][col]
 	}
-	return fmt.Sprintf(h.Format, v)
+	return model.HeatmapText(h.Format, v)
 }
 
 // DataRange implements plot.DataRanger.

@@ -455,6 +455,8 @@ func (s *Spec) cellsSeries(m Mark, i int) []any {
 			label := map[string]any{"color": text}
 			if m.CellText != nil && finite(v) {
 				label["formatter"] = m.CellText[r][c]
+			} else if f := cellFormat(m, v); f != "" {
+				label["formatter"] = f
 			}
 			data = append(data, map[string]any{"value": []any{c, r, cell}, "label": label})
 		}
@@ -462,6 +464,21 @@ func (s *Spec) cellsSeries(m Mark, i int) []any {
 	se["data"] = data
 	se["label"] = map[string]any{"show": true, "fontSize": 12}
 	return []any{se}
+}
+
+// cellFormat is a heatmap cell's text where ECharts would print its
+// value otherwise than the static figure does (0.9, 1 and -0 for the
+// figure's 0.90, 1.00 and 0.00: a number drops its trailing zeros), or
+// "".
+func cellFormat(m Mark, v float64) string {
+	if !finite(v) {
+		return ""
+	}
+	text := HeatmapText(m.Format, v)
+	if text == strconv.FormatFloat(math.Round(v*100)/100, 'f', -1, 64) {
+		return ""
+	}
+	return text
 }
 
 // textRoom is the room in pixels a panel's text marks need left and

@@ -2,6 +2,8 @@ package model
 
 import (
 	"image/color"
+	"slices"
+	"strconv"
 	"testing"
 )
 
@@ -58,5 +60,35 @@ func TestEChartsRegionKeepsItsColour(t *testing.T) {
 	}
 	if band := keys[1].(map[string]any); band[echartsRegion] != nil || band["icon"] != nil {
 		t.Errorf("the band's legend key %v is marked", band)
+	}
+}
+
+// TestHeatmapCellsPrintAsTheFigure: the interactive heatmap printed a
+// cell's rounded value as a JavaScript number, "0.9", "1" and "0" beside
+// "0.96", where the static figure prints "0.90", "1.00" and "0.00"; and
+// both printed a small negative value as "-0.00". A cell's text is now
+// the figure's wherever the number's own would differ.
+func TestHeatmapCellsPrintAsTheFigure(t *testing.T) {
+	t.Parallel()
+	cells := [][]float64{{0.9, 1, -0.004, 0.956}}
+	s := &Spec{Panels: []Panel{{Marks: []Mark{{Kind: MarkCells, Cells: cells, Format: "%.2f"}}}}}
+	var got []string
+	for _, se := range s.EChartsOption()["series"].([]any) {
+		for _, d := range se.(map[string]any)["data"].([]any) {
+			d := d.(map[string]any)
+			text, _ := d["label"].(map[string]any)["formatter"].(string)
+			if text == "" {
+				text = strconv.FormatFloat(d["value"].([]any)[2].(float64), 'f', -1, 64) // as ECharts prints it
+			}
+			got = append(got, text)
+		}
+	}
+	if want := []string{"0.90", "1.00", "0.00", "0.96"}; !slices.Equal(got, want) {
+		t.Errorf("the chart's cells print %q, want %q", got, want)
+	}
+	for i, v := range cells[0] {
+		if s := HeatmapText("%.2f", v); s != got[i] {
+			t.Errorf("the static figure prints %v as %q, the chart as %q", v, s, got[i])
+		}
 	}
 }

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"fmt"
 	"math"
 	"regexp"
 	"slices"
@@ -148,6 +149,21 @@ func (f NumberFormat) Format(x float64) string {
 		return strconv.FormatFloat(x, 'g', 4, 64)
 	}
 	return strconv.FormatFloat(x, 'e', 2, 64)
+}
+
+// HeatmapText is a heatmap cell's printed number, in the static figure
+// and the interactive chart alike: format ("%.2f" when empty), with a
+// zero written without a sign (-0.004 is "0.00", not "-0.00": the
+// cell's colour shows which side of zero it lies).
+func HeatmapText(format string, v float64) string {
+	if format == "" {
+		format = "%.2f"
+	}
+	s := fmt.Sprintf(format, v)
+	if isZeroText(s) {
+		s = strings.TrimPrefix(s, "-")
+	}
+	return s
 }
 
 // isZeroText reports whether a fixed-notation number reads as zero
