@@ -99,15 +99,32 @@ func paperView(t *Table) PaperView {
 		v.Parts = [][]int{all}
 		return v
 	}
-	part := append([]int{}, keys...)
-	for _, j := range vals {
-		if len(part) > len(keys) && sum(part)+widths[j] > TextWidthPt {
-			v.Parts = append(v.Parts, part)
-			part = append([]int{}, keys...)
+	// As few parts as the text width allows, each as wide as the
+	// others: the narrowest width that still gives that many parts
+	// (filling to the text width alone left one column, Dowdall, as a
+	// part of its own beside eleven).
+	split := func(width float64) [][]int {
+		var parts [][]int
+		part := append([]int{}, keys...)
+		for _, j := range vals {
+			if len(part) > len(keys) && sum(part)+widths[j] > width {
+				parts = append(parts, part)
+				part = append([]int{}, keys...)
+			}
+			part = append(part, j)
 		}
-		part = append(part, j)
+		return append(parts, part)
 	}
-	v.Parts = append(v.Parts, part)
+	n := len(split(TextWidthPt))
+	lo, hi := 0.0, float64(TextWidthPt)
+	for range 40 {
+		if mid := (lo + hi) / 2; len(split(mid)) <= n {
+			hi = mid
+		} else {
+			lo = mid
+		}
+	}
+	v.Parts = split(hi)
 	return v
 }
 

@@ -98,6 +98,7 @@ func shownColumns(t *testing.T, tex []byte) map[string]bool {
 // them) of the table's CSV (the site's full-precision data file, written
 // independently of the LaTeX) at the precision it is printed with (its
 // column's one format); a p-value below 1e-15 is shown as that bound.
+// The parts of a table split for the page carry its one number.
 // With -short, the first 15 rows of each table are checked.
 func TestDemoTablesCompile(t *testing.T) {
 	needTeX(t)
@@ -136,6 +137,24 @@ func TestDemoTablesCompile(t *testing.T) {
 		name, rest, _ := strings.Cut(p, "\n")
 		sections[strings.ReplaceAll(strings.TrimSpace(name), "X", "-")] = body
 		body = rest
+	}
+	// The parts of a table too wide for the page are one table: "Table
+	// 7 (part 2 of 2)", never a Table 8 of their own.
+	numbered, split := regexp.MustCompile(`Table (\d+):`), 0
+	for id, body := range sections {
+		nums := map[string]bool{}
+		for _, m := range numbered.FindAllStringSubmatch(body, -1) {
+			nums[m[1]] = true
+		}
+		if len(nums) > 1 {
+			t.Errorf("%s: its parts are numbered as %d tables (%v)", id, len(nums), nums)
+		}
+		if strings.Contains(body, "part 2 of") {
+			split++
+		}
+	}
+	if split == 0 {
+		t.Error("no table of the demo is split into parts: their numbering is not checked")
 	}
 	checked := 0
 	for _, id := range ids {

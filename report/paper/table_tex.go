@@ -64,10 +64,14 @@ func LaTeX(t *model.Table) []byte {
 		if len(t.Paper.Parts) > 1 {
 			caption = fmt.Sprintf("%s (part %d of %d)", Escape(t.Caption), k+1, len(t.Paper.Parts))
 		}
+		again := "" // every part is the one table: "Table 3 (part 2 of 2)", not a Table 4
+		if k > 0 {
+			again = "\\addtocounter{table}{-1}"
+		}
 		spec, head := columnSpec(t, part), header(t, part)
 		if long {
-			fmt.Fprintf(&b, "{\\footnotesize\\setlength{\\tabcolsep}{4pt}\n\\begin{longtable}{%s}\n\\caption{%s}\\label{%s} \\\\\n\\toprule\n%s\n\\midrule\n\\endfirsthead\n\\toprule\n%s\n\\midrule\n\\endhead\n\\bottomrule\n\\endlastfoot\n",
-				spec, caption, label, head, head)
+			fmt.Fprintf(&b, "{\\footnotesize\\setlength{\\tabcolsep}{4pt}%s\n\\begin{longtable}{%s}\n\\caption{%s}\\label{%s} \\\\\n\\toprule\n%s\n\\midrule\n\\endfirsthead\n\\toprule\n%s\n\\midrule\n\\endhead\n\\bottomrule\n\\endlastfoot\n",
+				again, spec, caption, label, head, head)
 			body(&b, t, part)
 			b.WriteString("\\end{longtable}\n")
 			if notes != "" {
@@ -80,7 +84,7 @@ func LaTeX(t *model.Table) []byte {
 		if t.Paper.Placement == model.PlaceWide && !(k < len(t.Paper.Narrow) && t.Paper.Narrow[k]) {
 			env = "table*"
 		}
-		fmt.Fprintf(&b, "\\begin{%s}[tbp]\n\\centering\\footnotesize\\setlength{\\tabcolsep}{4pt}\n\\caption{%s}\\label{%s}\n\\begin{tabular}{%s}\n\\toprule\n%s\n\\midrule\n", env, caption, label, spec, head)
+		fmt.Fprintf(&b, "\\begin{%s}[tbp]\n\\centering\\footnotesize\\setlength{\\tabcolsep}{4pt}%s\n\\caption{%s}\\label{%s}\n\\begin{tabular}{%s}\n\\toprule\n%s\n\\midrule\n", env, again, caption, label, spec, head)
 		body(&b, t, part)
 		b.WriteString("\\bottomrule\n\\end{tabular}\n")
 		if notes != "" {
