@@ -16,6 +16,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/evalbook/evalbook/analyses"
 	"github.com/evalbook/evalbook/report/input"
 	"github.com/evalbook/evalbook/report/kinds"
 	"github.com/evalbook/evalbook/report/load"
@@ -138,7 +139,7 @@ func (s *Server) runBuild(ctx context.Context, logRefusal bool, before, previous
 	s.lastErr = ""
 	s.root = sum.Out
 	s.version++
-	fmt.Fprintf(s.log, "evalbook: built in %.2fs (%d analyses from cache)\n", sum.Elapsed.Seconds(), sum.Cached)
+	fmt.Fprintf(s.log, "evalbook: built in %.2fs (%s from cache)\n", sum.Elapsed.Seconds(), analyses.Count(sum.Cached, "analysis", "analyses"))
 	s.notify()
 	return nil
 }

@@ -202,7 +202,7 @@ func hostileRows() []hostileRow {
 		return hostileRow{cat: cat, name: name, setup: setup, wantCode: 1, wantMsg: msg}
 	}
 	ok := func(cat, name string, setup func(testing.TB, string, string) []string, check func(t *testing.T, root, study string, r cliResult)) hostileRow {
-		return hostileRow{cat: cat, name: name, setup: setup, wantCode: 0, wantMsg: "built 1 analyses and 1 pages", check: check}
+		return hostileRow{cat: cat, name: name, setup: setup, wantCode: 0, wantMsg: "built 1 analysis and 1 page", check: check}
 	}
 	outArg := func(rel string) func(testing.TB, string, string) []string {
 		return func(t testing.TB, root, study string) []string {
@@ -265,7 +265,7 @@ func hostileRows() []hostileRow {
 			return build(study, "-o", filepath.Join(root, "fake"))
 		}, "{root}/fake is a non-empty directory that evalbook did not write"),
 		hostileRow{cat: "output", name: "-o a new directory inside data/ (accepted)", setup: outArg("study/data/site"), out: "study/data/site",
-			wantMsg: "built 1 analyses", check: func(t *testing.T, root, study string, r cliResult) {
+			wantMsg: "built 1 analysis", check: func(t *testing.T, root, study string, r cliResult) {
 				builtSite(t, filepath.Join(study, "data", "site"))
 			}},
 		hostileRow{cat: "output", name: "-o an empty directory (accepted)", out: "empty",
@@ -273,14 +273,14 @@ func hostileRows() []hostileRow {
 				mustDo(t, os.Mkdir(filepath.Join(root, "empty"), 0o755))
 				return build(study, "-o", filepath.Join(root, "empty"))
 			},
-			wantMsg: "built 1 analyses", check: func(t *testing.T, root, study string, r cliResult) { builtSite(t, filepath.Join(root, "empty")) }},
+			wantMsg: "built 1 analysis", check: func(t *testing.T, root, study string, r cliResult) { builtSite(t, filepath.Join(root, "empty")) }},
 		hostileRow{cat: "output", name: "-o a symbolic link to a site directory (the link stays)", out: "real",
 			setup: func(t testing.TB, root, study string) []string {
 				mustDo(t, os.Mkdir(filepath.Join(root, "real"), 0o755))
 				mustDo(t, os.Symlink("real", filepath.Join(root, "sitelink")))
 				return build(study, "-o", filepath.Join(root, "sitelink"))
 			},
-			wantMsg: "built 1 analyses", check: func(t *testing.T, root, study string, r cliResult) {
+			wantMsg: "built 1 analysis", check: func(t *testing.T, root, study string, r cliResult) {
 				if dest, err := os.Readlink(filepath.Join(root, "sitelink")); err != nil || dest != "real" {
 					t.Errorf("the link was replaced: %q %v", dest, err)
 				}
@@ -438,7 +438,7 @@ func hostileRows() []hostileRow {
 		bad("paths", "units outside the study", withManifest(strings.Replace(baseManifest, "[inputs]\n", "[inputs]\nunits = \"../shared/results.csv\"\n", 1)), `study.toml:4: inputs.units: ../shared/results.csv: outside the study directory`),
 		bad("paths", "interaction log outside the study", withManifest(baseManifest+"[[datasets]]\nname = \"d1\"\ninteractions = \"../secret.csv\"\n"), `study.toml:14: dataset "d1": interaction log "../secret.csv": ../secret.csv: outside the study directory`),
 		bad("paths", "allow_outside: an error on ../../etc/passwd quotes none of it", withManifest("allow_outside = true\n"+resultsEntry(`"../../../../../../../../../../etc/passwd"`)), `passwd:1: no column "method" (the header of a file outside the study directory is not shown)`),
-		hostileRow{cat: "paths", name: "allow_outside: no absolute host path in provenance.json", wantMsg: "built 1 analyses",
+		hostileRow{cat: "paths", name: "allow_outside: no absolute host path in provenance.json", wantMsg: "built 1 analysis",
 			setup: withManifest("allow_outside = true\n" + resultsEntry(`"../shared/results.csv"`)),
 			check: func(t *testing.T, root, study string, r cliResult) {
 				b, err := os.ReadFile(filepath.Join(study, "site", "data", "provenance.json"))
@@ -455,7 +455,7 @@ func hostileRows() []hostileRow {
 					return nil
 				})
 			}},
-		hostileRow{cat: "paths", name: "--allow-outside: no absolute host path in provenance.json", wantMsg: "built 1 analyses",
+		hostileRow{cat: "paths", name: "--allow-outside: no absolute host path in provenance.json", wantMsg: "built 1 analysis",
 			setup: func(t testing.TB, root, study string) []string {
 				write(t, filepath.Join(study, "study.toml"), resultsEntry(`"../shared/results.csv"`))
 				return build(study, "--allow-outside")
@@ -538,7 +538,7 @@ func hostileRows() []hostileRow {
 					t.Errorf("geometric mean of A = %v, want %v (< 1)", geometricMeanOf(t, filepath.Join(study, "site"), "A"), want)
 				}
 			}),
-		hostileRow{cat: "data", name: "1e308 twice with a run column", wantCode: 0, wantMsg: "built 1 analyses",
+		hostileRow{cat: "data", name: "1e308 twice with a run column", wantCode: 0, wantMsg: "built 1 analysis",
 			setup: withResults("dataset,method,metric,run,value\nd1,A,m,1,1e308\nd1,A,m,2,1e308\nd1,B,m,1,2\nd1,B,m,2,2\nd2,A,m,1,3\nd2,B,m,1,1\n"),
 			check: func(t *testing.T, root, study string, r cliResult) {
 				if got := tableValue(t, filepath.Join(study, "site"), "lb", "A", "mean"); got != (1e308+3)/2 {
@@ -759,8 +759,8 @@ func hostileRows() []hostileRow {
 		"pages/x.txt": "",
 	}
 	add(
-		hostileRow{cat: "offline", name: "ranked runs and truth (accepted)", setup: studyFiles(offlineFiles(nil)), wantMsg: "built 1 analyses and 0 pages"},
-		hostileRow{cat: "offline", name: "TREC runs and qrels (accepted)", setup: studyFiles(trec), wantMsg: "built 1 analyses and 0 pages"},
+		hostileRow{cat: "offline", name: "ranked runs and truth (accepted)", setup: studyFiles(offlineFiles(nil)), wantMsg: "built 1 analysis and 0 pages"},
+		hostileRow{cat: "offline", name: "TREC runs and qrels (accepted)", setup: studyFiles(trec), wantMsg: "built 1 analysis and 0 pages"},
 		bad("offline", "NaN score", studyFiles(offlineFiles(map[string]string{"runs/A_d1.csv": "user,item,score\nu1,a,NaN\n"})),
 			`runs/A_d1.csv:2: score "NaN" is not a number (NaN and infinite values are not accepted)`),
 		bad("offline", "TREC: hexadecimal score", func(t testing.TB, root, study string) []string {
@@ -824,7 +824,7 @@ func hostileRows() []hostileRow {
 		return studyFiles(map[string]string{"study.toml": meta, "summary.csv": body})
 	}
 	add(
-		hostileRow{cat: "meta", name: "a valid summary (accepted)", setup: summary("dataset,n,mean_diff,sd_diff\na,100,0.5,2\nb,50,0.2,1.5\n"), wantMsg: "built 1 analyses and 0 pages"},
+		hostileRow{cat: "meta", name: "a valid summary (accepted)", setup: summary("dataset,n,mean_diff,sd_diff\na,100,0.5,2\nb,50,0.2,1.5\n"), wantMsg: "built 1 analysis and 0 pages"},
 		bad("meta", "a negative sd", summary("dataset,n,mean_diff,sd_diff\na,5,0.1,-1\n"), "sd_diff of a is negative"),
 		bad("meta", "n < 2", summary("dataset,n,mean_diff,sd_diff\na,1,0.1,1\n"), "summary.csv:2:3: n of a must be a whole number ≥ 2, not 1 (paired summary)"),
 		bad("meta", "a non-numeric n", summary("dataset,n,mean_diff,sd_diff\na,ten,0.1,0.2\n"), `summary.csv:2:3: not a number: "ten"`),
@@ -841,7 +841,7 @@ func hostileRows() []hostileRow {
 		return studyFiles(map[string]string{"study.toml": mo, "subs.csv": body})
 	}
 	add(
-		hostileRow{cat: "multi_objective", name: "a valid table (accepted)", setup: moFiles(subs), wantMsg: "built 1 analyses and 0 pages"},
+		hostileRow{cat: "multi_objective", name: "a valid table (accepted)", setup: moFiles(subs), wantMsg: "built 1 analysis and 0 pages"},
 		bad("multi_objective", "NaN", moFiles(strings.Replace(subs, "0.40", "NaN", 1)), `subs.csv:2:5: not a number: "NaN"`),
 		bad("multi_objective", "inf", moFiles(strings.Replace(subs, "0.40", "inf", 1)), `subs.csv:2:5: not a finite number: "inf"`),
 		bad("multi_objective", "1_0", moFiles(strings.Replace(subs, "0.40", "1_0", 1)), `subs.csv:2:5: not a decimal number: "1_0"`),
@@ -903,19 +903,19 @@ func hostileRows() []hostileRow {
 
 	// ---- validate writes nothing; markup in names stays text -----------------
 	add(
-		hostileRow{cat: "output", name: "validate a good study writes nothing (accepted)", out: "-", wantMsg: "study: ok (1 analyses, 1 pages)",
+		hostileRow{cat: "output", name: "validate a good study writes nothing (accepted)", out: "-", wantMsg: "study: ok (1 analysis, 1 page)",
 			setup: func(t testing.TB, root, study string) []string { return []string{"validate", study} }},
 		hostileRow{cat: "output", name: "validate reports a bad value as build does", wantCode: 1, wantMsg: `data/results.csv:2:8: not a number: "abc"`,
 			setup: func(t testing.TB, root, study string) []string {
 				write(t, filepath.Join(study, "data", "results.csv"), hdr+"d1,A,m,abc\n")
 				return []string{"validate", study}
 			}},
-		hostileRow{cat: "manifest", name: "markup in the title stays text (accepted)", wantMsg: "built 1 analyses",
+		hostileRow{cat: "manifest", name: "markup in the title stays text (accepted)", wantMsg: "built 1 analysis",
 			setup: withManifest(strings.Replace(baseManifest, `title = "Hostile"`, `title = "<script>alert(1)</script>"`, 1)),
 			check: func(t *testing.T, root, study string, r cliResult) {
 				noRawMarkup(t, filepath.Join(study, "site"), "<script>alert(1)")
 			}},
-		hostileRow{cat: "data", name: "markup in a method name stays text (accepted)", wantMsg: "built 1 analyses",
+		hostileRow{cat: "data", name: "markup in a method name stays text (accepted)", wantMsg: "built 1 analysis",
 			setup: withResults(strings.ReplaceAll(baseResults, ",B,", ",<img src=x onerror=alert(1)>,")),
 			check: func(t *testing.T, root, study string, r cliResult) {
 				noRawMarkup(t, filepath.Join(study, "site"), "<img src=x")
@@ -934,7 +934,7 @@ func hostileRows() []hostileRow {
 
 	// ---- the disk cache never serves another file's numbers -------------------
 	add(
-		hostileRow{cat: "cache", name: "a copy of the study with other data gets its own numbers", wantMsg: "built 1 analyses",
+		hostileRow{cat: "cache", name: "a copy of the study with other data gets its own numbers", wantMsg: "built 1 analysis",
 			setup: func(t testing.TB, root, study string) []string {
 				copyTree(t, study, filepath.Join(root, "copy"))
 				write(t, filepath.Join(root, "copy", "data", "results.csv"), hdr+"d1,A,m,10\nd1,B,m,2\nd2,A,m,30\nd2,B,m,1\n")
@@ -948,7 +948,7 @@ func hostileRows() []hostileRow {
 					t.Errorf("mean of A = %v, want 2 (20 is the copy's)", got)
 				}
 			}},
-		hostileRow{cat: "cache", name: "an edit that keeps size and modification time is seen", wantMsg: "built 1 analyses",
+		hostileRow{cat: "cache", name: "an edit that keeps size and modification time is seen", wantMsg: "built 1 analysis",
 			setup: func(t testing.TB, root, study string) []string {
 				if code, _, stderr := runCLI("build", study, "--quiet"); code != 0 { // fills the cache
 					t.Fatalf("first build: %s", stderr)
@@ -1004,7 +1004,7 @@ func hostileRows() []hostileRow {
 					}
 				}
 			}},
-		hostileRow{cat: "concurrency", name: "a leftover site.old-* with no site/ is restored and replaced", wantMsg: "built 1 analyses",
+		hostileRow{cat: "concurrency", name: "a leftover site.old-* with no site/ is restored and replaced", wantMsg: "built 1 analysis",
 			touches: []string{"study/site.old-123"},
 			setup: func(t testing.TB, root, study string) []string {
 				// as a build killed between its two renames leaves it: it
@@ -1019,7 +1019,7 @@ func hostileRows() []hostileRow {
 					t.Error("the leftover site.old-123 is still there")
 				}
 			}},
-		hostileRow{cat: "concurrency", name: "a user's own marked copy site.old-2023 is never touched", wantMsg: "built 1 analyses",
+		hostileRow{cat: "concurrency", name: "a user's own marked copy site.old-2023 is never touched", wantMsg: "built 1 analysis",
 			touches: []string{"study/site.old-2023"},
 			setup: func(t testing.TB, root, study string) []string {
 				mustDo(t, os.Rename(filepath.Join(study, "site"), filepath.Join(study, "site.old-2023")))
@@ -1032,7 +1032,7 @@ func hostileRows() []hostileRow {
 					t.Errorf("the user's site.old-2023/notes.txt: %q %v", b, err)
 				}
 			}},
-		hostileRow{cat: "concurrency", name: "a leftover .site.new-* is removed", wantMsg: "built 1 analyses",
+		hostileRow{cat: "concurrency", name: "a leftover .site.new-* is removed", wantMsg: "built 1 analysis",
 			touches: []string{"study/.site.new-456"},
 			setup: func(t testing.TB, root, study string) []string {
 				write(t, filepath.Join(study, ".site.new-456", ".evalbook-site"), "evalbook site\n")
@@ -1044,12 +1044,12 @@ func hostileRows() []hostileRow {
 					t.Error("the leftover .site.new-456 is still there")
 				}
 			}},
-		hostileRow{cat: "concurrency", name: "an unmarked site.old-* is left alone", wantMsg: "built 1 analyses",
+		hostileRow{cat: "concurrency", name: "an unmarked site.old-* is left alone", wantMsg: "built 1 analysis",
 			setup: func(t testing.TB, root, study string) []string {
 				write(t, filepath.Join(study, "site.old-789", "thesis.tex"), "mine\n")
 				return build(study)
 			}},
-		hostileRow{cat: "concurrency", name: "an unmarked .site.new-* is left alone", wantMsg: "built 1 analyses",
+		hostileRow{cat: "concurrency", name: "an unmarked .site.new-* is left alone", wantMsg: "built 1 analysis",
 			setup: func(t testing.TB, root, study string) []string {
 				write(t, filepath.Join(study, ".site.new-789", "thesis.tex"), "mine\n")
 				return build(study)
@@ -1210,7 +1210,7 @@ func hostileRows() []hostileRow {
 		}, "study.toml:4: inputs.results: data/kmsg.csv: on the kernel's proc pseudo-filesystem, not a stored file; evalbook never reads /proc, /sys or other pseudo-filesystems, even with allow_outside"),
 		bad("paths", "results = /proc/self/status with allow_outside", withManifest("allow_outside = true\n"+resultsEntry(`"/proc/self/status"`)),
 			"study.toml:5: inputs.results: status: on the kernel's proc pseudo-filesystem"),
-		hostileRow{cat: "paper", name: "a DOI that would close its BibTeX field", wantMsg: "built 1 analyses",
+		hostileRow{cat: "paper", name: "a DOI that would close its BibTeX field", wantMsg: "built 1 analysis",
 			setup: func(t testing.TB, root, study string) []string {
 				write(t, filepath.Join(study, "study.toml"), "doi = \"10.1/z}, publisher = {Evil\"\n"+strings.Replace(baseManifest, `title = "Hostile"`, `title = "Hostile } title, note = {x"`, 1))
 				return build(study, "--format", "latex")
@@ -1218,7 +1218,7 @@ func hostileRows() []hostileRow {
 			check: func(t *testing.T, root, study string, r cliResult) {
 				citationHasOnlyItsFields(t, filepath.Join(study, "site", "paper", "citation.bib"))
 			}},
-		hostileRow{cat: "meta", name: "effects 20 standard errors from 0: p published as computed (accepted)", wantMsg: "built 1 analyses and 0 pages",
+		hostileRow{cat: "meta", name: "effects 20 standard errors from 0: p published as computed (accepted)", wantMsg: "built 1 analysis and 0 pages",
 			setup: summary("dataset,n,mean_diff,sd_diff\na,100,2,1\nb,100,2.2,1\n"),
 			check: func(t *testing.T, root, study string, r cliResult) {
 				metaPValuesInTail(t, filepath.Join(study, "site"))
@@ -1300,7 +1300,7 @@ func hostileRows() []hostileRow {
 			write(t, filepath.Join(other, "study.toml"), strings.Replace(baseManifest, `title = "Hostile"`, `title = "Another"`, 1))
 			return build(other, "-o", filepath.Join(study, "site"))
 		}, `refusing to replace {study}/site: it is the site of another study, "Hostile" (study.toml), and this build is of "Another" (study.toml); choose another -o, or pass --force`),
-		hostileRow{cat: "output", name: "-o the site of another study with --force (accepted)", wantCode: 0, wantMsg: "built 1 analyses and 1 pages",
+		hostileRow{cat: "output", name: "-o the site of another study with --force (accepted)", wantCode: 0, wantMsg: "built 1 analysis and 1 page",
 			setup: func(t testing.TB, root, study string) []string {
 				other := filepath.Join(root, "other-study")
 				for name, body := range baseStudyFiles {
@@ -1366,7 +1366,7 @@ func hostileRows() []hostileRow {
 				withCrateMetadata(t, study)
 				return []string{"pack", study, "--include", "scripts/*"}
 			}},
-		hostileRow{cat: "parquet", name: "a float32 column reads as its shortest decimal (accepted)", wantCode: 0, wantMsg: "built 1 analyses and 1 pages",
+		hostileRow{cat: "parquet", name: "a float32 column reads as its shortest decimal (accepted)", wantCode: 0, wantMsg: "built 1 analysis and 1 page",
 			setup: func(t testing.TB, root, study string) []string {
 				type f32Result struct {
 					Dataset string  `parquet:"dataset"`

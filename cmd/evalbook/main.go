@@ -27,6 +27,7 @@ import (
 	"sync"
 	"syscall"
 
+	"github.com/evalbook/evalbook/analyses"
 	"github.com/evalbook/evalbook/report"
 	"github.com/evalbook/evalbook/report/kinds"
 	"github.com/evalbook/evalbook/report/manifest"
@@ -310,7 +311,7 @@ func cmdBuild(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if !*quiet {
-		fmt.Fprintf(stdout, "built %d analyses and %d pages in %.2fs\n%s\n", sum.Analyses, sum.Pages, sum.Elapsed.Seconds(), sum.Index)
+		fmt.Fprintf(stdout, "built %s and %s in %.2fs\n%s\n", analyses.Count(sum.Analyses, "analysis", "analyses"), analyses.Count(sum.Pages, "page", "pages"), sum.Elapsed.Seconds(), sum.Index)
 	}
 	return nil
 }
@@ -332,7 +333,7 @@ func cmdValidate(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "%s: ok (%d analyses, %d pages)\n", manifest, len(study.Analyses), len(study.Pages))
+	fmt.Fprintf(stdout, "%s: ok (%s, %s)\n", manifest, analyses.Count(len(study.Analyses), "analysis", "analyses"), analyses.Count(len(study.Pages), "page", "pages"))
 	fmt.Fprintln(stdout, "analysis types this binary knows:")
 	reg := kinds.Kinds()
 	for _, t := range reg.Types() {

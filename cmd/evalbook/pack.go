@@ -9,6 +9,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/evalbook/evalbook/analyses"
 	"github.com/evalbook/evalbook/report"
 	"github.com/evalbook/evalbook/report/archive"
 )
@@ -46,7 +47,7 @@ func cmdPack(args []string, stdout, stderr io.Writer) error {
 		if sum.Excluded > 0 {
 			left = fmt.Sprintf(" (%d left out, hashes kept)", sum.Excluded)
 		}
-		fmt.Fprintf(stdout, "packed %d study files%s and %d site files into %s (%d bytes)\n", sum.Files, left, sum.Site, sum.Out, sum.Bytes)
+		fmt.Fprintf(stdout, "packed %s%s and %s into %s (%s)\n", analyses.Count(sum.Files, "study file", "study files"), left, analyses.Count(sum.Site, "site file", "site files"), sum.Out, analyses.Count(int(sum.Bytes), "byte", "bytes"))
 	}
 	return nil
 }
@@ -73,7 +74,7 @@ func cmdVerify(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("verify %s: %w", zipPath, err)
 	}
-	fmt.Fprintf(stdout, "%s: ok: every hash matches, and the rebuilt site (%d files, from %d study files) is byte-identical to the archived one\n", zipPath, sum.Site, sum.Files)
+	fmt.Fprintf(stdout, "%s: ok: every hash matches, and the rebuilt site (%s, from %s) is byte-identical to the archived one\n", zipPath, analyses.Count(sum.Site, "file", "files"), analyses.Count(sum.Files, "study file", "study files"))
 	return nil
 }
 
