@@ -16,6 +16,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
+	"github.com/evalbook/evalbook/analyses"
 	"github.com/evalbook/evalbook/analyses/multiobjective"
 )
 
@@ -101,7 +102,11 @@ func MOTradeOffSpec(r *multiobjective.Result, j int) *Spec {
 		pn.Marks = append(pn.Marks, all)
 	}
 	pn.Marks = append(pn.Marks, front)
-	caption := fmt.Sprintf("%s against %s for every model (after Chia et al. 2023, Fig. 2); the %d distinct Pareto non-dominated models of the pair are highlighted as triangles", bl, ml, len(fit.ParetoRows))
+	highlighted := fmt.Sprintf("the %d distinct Pareto non-dominated models of the pair are highlighted as triangles", len(fit.ParetoRows))
+	if len(fit.ParetoRows) == 1 {
+		highlighted = "the one Pareto non-dominated model of the pair is highlighted as a triangle"
+	}
+	caption := fmt.Sprintf("%s against %s for every model (after Chia et al. 2023, Fig. 2); %s", bl, ml, highlighted)
 	if fit.Slope != nil && len(front.X) > 0 {
 		lo, hi := math.Inf(1), math.Inf(-1)
 		for _, x := range front.X {
@@ -110,7 +115,11 @@ func MOTradeOffSpec(r *multiobjective.Result, j int) *Spec {
 		// β to four significant digits, as the caption and the note write it
 		pn.Marks = append(pn.Marks, Mark{Kind: MarkLine, Series: fmt.Sprintf("fit β = %.4g", *fit.Slope), Style: Style{Colour: Colour(4), Dash: Dashed},
 			X: []float64{lo, hi}, Y: []float64{*fit.Intercept + *fit.Slope*lo, *fit.Intercept + *fit.Slope*hi}})
-		caption += fmt.Sprintf(", with the least-squares line fitted to them, dashed (%s = %.4g·%s %+.4g", bl, *fit.Slope, ml, *fit.Intercept)
+		sign := "+"
+		if *fit.Intercept < 0 {
+			sign = "-"
+		}
+		caption += fmt.Sprintf(", with the least-squares line fitted to them, dashed (%s = %.4g·%s %s %s", bl, *fit.Slope, ml, sign, analyses.FormatSig(math.Abs(*fit.Intercept), 4))
 		if fit.R2 != nil {
 			caption += fmt.Sprintf(", R² = %.3f", *fit.R2)
 		}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"math"
 	"math/rand/v2"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -84,13 +85,39 @@ func TestMultiObjectiveFigures(t *testing.T) {
 	if !strings.Contains(a[2].Caption, "below the 2022 threshold") {
 		t.Errorf("comparison caption does not mention the penalised models: %s", a[2].Caption)
 	}
-	// the fitted line's legend gives β as its caption does
+	// the fitted line's legend gives β as its caption does, and the
+	// caption writes the intercept as a term: "= β·x - 0.008253", never
+	// "β·x -0.008253" or "+-"
+	sep := regexp.MustCompile(`·[^ ]+ [-+] [0-9]`)
 	for j := range r.Fits {
 		s := MOTradeOffSpec(r, j)
+		if r.Fits[j].Slope != nil && !sep.MatchString(s.Caption) {
+			t.Errorf("trade-off %d: the fitted line's intercept is not a term of its own: %s", j, s.Caption)
+		}
 		for _, e := range s.LegendEntries() {
 			if beta, ok := strings.CutPrefix(e.Name, "fit β = "); ok && !strings.Contains(s.Caption, "= "+beta+"·") {
 				t.Errorf("trade-off %d: the legend's β %s is not the caption's: %s", j, beta, s.Caption)
 			}
 		}
+	}
+}
+
+// TestMOTradeOffOneFrontModel: a front of one model is said in the
+// singular ("the 1 distinct … models … are highlighted" before).
+func TestMOTradeOffOneFrontModel(t *testing.T) {
+	t.Parallel()
+	in := multiobjective.Input{Models: []string{"a", "b", "c"}, Metrics: map[string]analyses.Metric{}, Values: map[string][]float64{
+		"hr": {0.3, 0.2, 0.1}, "fair": {0.5, 0.4, 0.1}}}
+	for _, m := range []string{"hr", "fair"} {
+		in.Metrics[m] = analyses.Metric{Name: m, Max: math.Inf(1)}
+	}
+	o := multiobjective.Options{Base: "hr", Objectives: []string{"fair"}}
+	o.Defaults()
+	r, err := multiobjective.Analyze(in, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := MOTradeOffSpec(r, 0).Caption; !strings.Contains(c, "the one Pareto non-dominated model of the pair is highlighted as a triangle") {
+		t.Errorf("a front of one model: %s", c)
 	}
 }
