@@ -113,13 +113,13 @@ func MOTradeOffSpec(r *multiobjective.Result, j int) *Spec {
 			lo, hi = math.Min(lo, x), math.Max(hi, x)
 		}
 		// β to four significant digits, as the caption and the note write it
-		pn.Marks = append(pn.Marks, Mark{Kind: MarkLine, Series: fmt.Sprintf("fit β = %.4g", *fit.Slope), Style: Style{Colour: Colour(4), Dash: Dashed},
+		pn.Marks = append(pn.Marks, Mark{Kind: MarkLine, Series: "fit β = " + analyses.FormatSig(*fit.Slope, 4), Style: Style{Colour: Colour(4), Dash: Dashed},
 			X: []float64{lo, hi}, Y: []float64{*fit.Intercept + *fit.Slope*lo, *fit.Intercept + *fit.Slope*hi}})
 		sign := "+"
 		if *fit.Intercept < 0 {
 			sign = "-"
 		}
-		caption += fmt.Sprintf(", with the least-squares line fitted to them, dashed (%s = %.4g·%s %s %s", bl, *fit.Slope, ml, sign, analyses.FormatSig(math.Abs(*fit.Intercept), 4))
+		caption += fmt.Sprintf(", with the least-squares line fitted to them, dashed (%s = %s·%s %s %s", bl, analyses.FormatSig(*fit.Slope, 4), ml, sign, analyses.FormatSig(math.Abs(*fit.Intercept), 4))
 		if fit.R2 != nil {
 			caption += fmt.Sprintf(", R² = %.3f", *fit.R2)
 		}

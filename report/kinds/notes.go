@@ -52,6 +52,9 @@ var noteFuncs = template.FuncMap{
 		}
 		return analyses.PClause(x)
 	},
+	// sig is a number in a sentence with n significant digits, its
+	// significant zeros kept (-1.690, not -1.69), as findings write it
+	"sig": func(n int, x float64) string { return analyses.FormatSig(x, n) },
 }
 
 // markdownText escapes the characters Markdown would read as markup, so
