@@ -429,15 +429,17 @@ type EntryRule struct {
 	Missing string
 }
 
-// UnitsMissing returns the units input entries' own missing rules.
+// UnitsMissing returns the units input entries' own missing rules, of
+// files and engine tables alike.
 func UnitsMissing(s *manifest.Study) EntryRules {
 	r := EntryRules{File: filepath.Base(s.File)}
+	entries := append(append([]manifest.InputEntry{}, s.Inputs.Units...), s.Inputs.EngineUnits...)
 	same := true
-	for _, e := range s.Inputs.Units {
+	for _, e := range entries {
 		if e.Missing != "" {
 			r.Set = append(r.Set, EntryRule{Line: e.Line, Missing: e.Missing})
 		}
-		same = same && e.Missing == s.Inputs.Units[0].Missing
+		same = same && e.Missing == entries[0].Missing
 	}
 	if len(r.Set) > 0 && same {
 		r.All, r.Set = r.Set[0].Missing, nil
