@@ -96,6 +96,7 @@ func (r *StabilityResult) Notes() []string {
 		rule, tail, ok2 := strings.Cut(rest, ": ")
 		pid, rid := strings.Trim(p, "`"), strings.Trim(rule, "`")
 		if _, known := analyses.PerturbationLabels[pid]; ok1 && ok2 && known && p == "`"+pid+"`" && rule == "`"+rid+"`" {
+			tail = strings.ReplaceAll(tail, "`"+pid+"_area`", "its area") // the column the note's perturbation heads
 			out[i] = r.Naming.Perturbation(pid) + ", " + ruleName(r.Naming, rid) + ": " + tail
 		}
 	}
