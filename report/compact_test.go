@@ -97,3 +97,23 @@ func TestTiedBestAllBold(t *testing.T) {
 		t.Errorf("no default is marked:\n%s", params)
 	}
 }
+
+// TestNumericHeadersAlignRight: a column of numbers is right-aligned,
+// and so is its header (it stood at the left edge, away from the
+// numbers under it); a text column's header stays left.
+func TestNumericHeadersAlignRight(t *testing.T) {
+	t.Parallel()
+	dir := mustBuild(t, tieStudy)
+	page := readFile(t, dir, "lb.html")
+	table := page[strings.Index(page, `<table class="data`):]
+	table = table[:strings.Index(table, "</table>")]
+	heads := regexp.MustCompile(`<th scope="col"([^>]*)>([^<]*)</th>`).FindAllStringSubmatch(table, -1)
+	if len(heads) < 3 {
+		t.Fatalf("%d headers in %s", len(heads), table)
+	}
+	for i, h := range heads {
+		if num := strings.Contains(h[1], `class="num"`); num != (i > 0) {
+			t.Errorf("header %q: class num %v, want %v (the method column is text, the rules' ranks numbers)", h[2], num, i > 0)
+		}
+	}
+}

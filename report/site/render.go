@@ -150,7 +150,10 @@ type cellView struct {
 
 // columnView is a column header: the display label, and the id it
 // stands for (a title) when they differ.
-type columnView struct{ Label, Title, ID string }
+type columnView struct {
+	Label, Title, ID string
+	Num              bool // its numbers are right-aligned, and so is its header
+}
 
 // paramView is one parameter as the page shows it.
 type paramView = Param
@@ -252,7 +255,7 @@ func (b *siteBuild) tableView(a *Analysis, t analyses.Table, num int) tableView 
 	tv := tableView{ID: spec.ID, Title: spec.Title, Num: num, CSVHref: "data/" + spec.ID + ".csv", table: t, spec: spec,
 		Notes: tableNotes(spec)}
 	for _, c := range spec.Columns {
-		cv := columnView{Label: c.Header(), ID: c.ID}
+		cv := columnView{Label: c.Header(), ID: c.ID, Num: c.Numeric()}
 		if cv.Label != c.ID {
 			cv.Title = c.ID
 		}

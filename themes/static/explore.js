@@ -106,8 +106,9 @@
     cap.appendChild(document.createTextNode(t.title));
     tab.appendChild(cap);
     var tr = el("tr");
-    t.columns.forEach(function (c) {
-      var th = el("th", "", c.label);
+    var first = (t.rows || [])[0] || [];
+    t.columns.forEach(function (c, i) {
+      var th = el("th", first[i] && first[i].num ? "num" : "", c.label); // a numbers' header aligns with them
       th.scope = "col";
       if (c.label !== c.id) th.title = c.id;
       tr.appendChild(th);
