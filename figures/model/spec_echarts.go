@@ -27,10 +27,17 @@ func echartsSymbol(s Symbol) string {
 	case Plus:
 		return "path://M3.5,0H6.5V3.5H10V6.5H6.5V10H3.5V6.5H0V3.5H3.5Z"
 	case Ring:
-		return "emptyCircle"
+		// a ring with a hole (its two circles wound opposite ways), drawn
+		// in the series' colour: ECharts' emptyCircle fills its inside
+		// white, which hid the point a ring marks (a cluster's
+		// representative) and showed as a white disc on a dark page
+		return ringPath
 	}
 	return "circle"
 }
+
+// ringPath is the ring symbol: a circle of radius 10 less one of 7.
+const ringPath = "path://M10,0A10,10 0 1,1 10,20A10,10 0 1,1 10,0ZM10,3A7,7 0 1,0 10,17A7,7 0 1,0 10,3Z"
 
 // SymbolOfECharts is the figure spec symbol an ECharts symbol name draws ("" for
 // none it knows).

@@ -4,6 +4,7 @@ import (
 	"image/color"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -89,6 +90,24 @@ func TestHeatmapCellsPrintAsTheFigure(t *testing.T) {
 	for i, v := range cells[0] {
 		if s := HeatmapText("%.2f", v); s != got[i] {
 			t.Errorf("the static figure prints %v as %q, the chart as %q", v, s, got[i])
+		}
+	}
+}
+
+// TestRingIsHollow: a ring (a cluster's representative, a rule's
+// points) is drawn as a ring with a hole in the series' colour, never as
+// ECharts' emptyCircle, which fills its inside white: it hid the point
+// the ring marks and showed as a white disc on a dark page.
+func TestRingIsHollow(t *testing.T) {
+	t.Parallel()
+	s := &Spec{Panels: []Panel{{Marks: []Mark{
+		{Kind: MarkPoints, Series: "representative", Style: Style{Symbol: Ring}, X: []float64{0}, Y: []float64{0}},
+		{Kind: MarkLine, Series: "copeland", WithPoints: true, Style: Style{Symbol: Ring}, X: []float64{0, 1}, Y: []float64{0, 1}},
+	}}}}
+	for _, se := range s.EChartsOption()["series"].([]any) {
+		sym, _ := se.(map[string]any)["symbol"].(string)
+		if sym == "emptyCircle" || !strings.HasPrefix(sym, "path://") || strings.Count(sym, "M") != 2 {
+			t.Errorf("%v: a ring drawn as %q, want a path of two circles (a hole)", se.(map[string]any)["name"], sym)
 		}
 	}
 }
