@@ -43,8 +43,11 @@ func Characteristics(id, title string, r *datasets.CharacteristicsResult) ([]Fig
 	for _, p := range panels {
 		spec := HeatmapSpec(p.vals, labelled(r.Features, r.Naming.Feature), labelled(r.Methods, r.Naming.Method), p.lo, p.hi, p.title)
 		spec.Subject = fmt.Sprintf("heatmap of the %s between %d dataset characteristics and %d methods", p.what, len(r.Features), len(r.Methods))
-		spec.Caption = fmt.Sprintf("%s between each dataset characteristic and each method's %s over %d datasets; the last column, %s, pools every (dataset, method) pair. "+
-			"Grey cells are undefined (see the notes).", corrCapitalise(p.what), r.Naming.Metric(r.Metric), len(r.Datasets), datasets.CharPooled)
+		spec.Caption = fmt.Sprintf("%s between each dataset characteristic and each method's %s over %d datasets; the last column, %s, pools every (dataset, method) pair.",
+			corrCapitalise(p.what), r.Naming.Metric(r.Metric), len(r.Datasets), datasets.CharPooled)
+		if anyUndefined(p.vals) { // named only where the figure has one
+			spec.Caption += " Grey cells are undefined (see the notes)."
+		}
 		f, err := FigureOf(spec, id+"-"+p.name, p.title+" between dataset characteristics and "+r.Naming.Metric(r.Metric), 200+26*len(r.Features))
 		if err != nil {
 			return nil, fmt.Errorf("%s heatmap: %w", p.name, err)
@@ -52,6 +55,18 @@ func Characteristics(id, title string, r *datasets.CharacteristicsResult) ([]Fig
 		out = append(out, f)
 	}
 	return out, nil
+}
+
+// anyUndefined reports whether a heatmap has a cell without a value.
+func anyUndefined(cells [][]float64) bool {
+	for _, row := range cells {
+		for _, v := range row {
+			if !corrFinite(v) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func corrCapitalise(s string) string {

@@ -109,6 +109,11 @@ func TestCharacteristicsFigures(t *testing.T) {
 		if !strings.Contains(string(f.SVG), datasets.CharPooled) {
 			t.Errorf("%s lacks the pooled column", f.ID)
 		}
+		// the caption names grey cells only where the figure has one
+		// (Spearman's has none here)
+		if grey := strings.Contains(f.Caption, "Grey cells"); grey != (f.ID != "chars-spearman") {
+			t.Errorf("%s: the caption names grey cells: %v, want %v: %s", f.ID, grey, !grey, f.Caption)
+		}
 	}
 	r.Metric = ""
 	if figs, err := Characteristics("chars", "", r); err != nil || figs != nil {
