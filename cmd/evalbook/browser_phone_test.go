@@ -18,11 +18,16 @@ import (
 // the screen must scroll (not be cut), and no text block of the page may
 // run past the screen's right edge unless it is inside a scroll box.
 const phoneJS = `(function () {
-  var out = { texts: 0, wide: 0, wideTables: 0, heatmaps: 0, problems: [] }, vw = document.documentElement.clientWidth;
+  var out = { texts: 0, wide: 0, wideTables: 0, heatmaps: 0, level: 0, problems: [] }, vw = document.documentElement.clientWidth;
   document.querySelectorAll(".echart").forEach(function (el) {
     var chart = window.echarts && window.echarts.getInstanceByDom(el);
     if (!chart || el.offsetParent === null) return;
     var w = chart.getWidth(), h = chart.getHeight(), where = (el.closest("figure") || el).id, rects = [];
+    // category names of more than four letters written level, where
+    // they fit (their overlap is checked below with the other texts)
+    (chart.getOption().xAxis || []).forEach(function (a) {
+      if (a.type === "category" && (a.data || []).length > 2 && a.data.some(function (c) { return String(c).length > 4; }) && !(a.axisLabel && a.axisLabel.rotate)) out.level++;
+    });
     chart.getZr().storage.getDisplayList(true).forEach(function (e) {
       if (!e.style || typeof e.style.text !== "string" || !e.style.text.trim() || e.invisible || e.ignore) return;
       var r = e.getBoundingRect().clone();
@@ -141,7 +146,7 @@ func TestBrowserPhone(t *testing.T) {
 		}
 	}
 	var mu sync.Mutex
-	texts, wide, tables, heatmaps := 0, 0, 0, 0
+	texts, wide, tables, heatmaps, level := 0, 0, 0, 0, 0
 	eachPage(t, pool, views, func(t *testing.T, b *browser, view string) {
 		name, theme, _ := strings.Cut(view, ":")
 		b.at(name + " (phone, " + theme + ")")
@@ -151,6 +156,7 @@ func TestBrowserPhone(t *testing.T) {
 			Texts    int      `json:"texts"`
 			Wide     int      `json:"wide"`
 			Tables   int      `json:"wideTables"`
+			Level    int      `json:"level"`
 			Heatmaps int      `json:"heatmaps"`
 			Problems []string `json:"problems"`
 		}
@@ -164,12 +170,18 @@ func TestBrowserPhone(t *testing.T) {
 		texts += r.Texts
 		wide += r.Wide
 		tables += r.Tables
+		level += r.Level
 		heatmaps += r.Heatmaps
 		mu.Unlock()
 		b.screenshot(t, shots, fmt.Sprintf("phone-%s-%s", name, theme))
 	})
 	if texts < 50 || heatmaps < 5 || tables < 10 {
 		t.Errorf("only %d chart texts, %d heatmaps and %d tables wider than the screen measured", texts, heatmaps, tables)
+	}
+	// the dataset-selection strategies fit level even on a phone: names
+	// are slanted only where they would not fit
+	if level == 0 {
+		t.Error("no category axis of long names is written level: every one is slanted, fitting or not")
 	}
 	t.Logf("%d pages, %d chart texts, %d figures and %d tables wider than the screen (each with its cue)", len(views), texts, wide, tables)
 	b := <-pool

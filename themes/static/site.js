@@ -183,6 +183,35 @@
     });
     if (change) chart.setOption({ series: patch });
   }
+  // A category axis's names are written at 45° (the option says so for
+  // names of more than four letters) only where they would not fit
+  // level under their categories at the chart's width: four strategies
+  // on a desktop column stand level, thirteen methods on a phone slant.
+  function unrotateFitting(option, el) {
+    var xs = Array.isArray(option.xAxis) ? option.xAxis : option.xAxis ? [option.xAxis] : [];
+    var ys = Array.isArray(option.yAxis) ? option.yAxis : option.yAxis ? [option.yAxis] : [];
+    var grids = Array.isArray(option.grid) ? option.grid : [option.grid || {}];
+    var widestOf = function (names, size) {
+      measure.font = (size || 12) + "px sans-serif";
+      var widest = 0;
+      (names || []).forEach(function (c) { widest = Math.max(widest, measure.measureText(String(c && c.value !== undefined ? c.value : c)).width); });
+      return widest;
+    };
+    xs.forEach(function (a, i) {
+      if (a.type !== "category" || !a.axisLabel || a.axisLabel.rotate !== 45 || !(a.data || []).length) return;
+      var gi = a.gridIndex || 0, g = grids[gi] || {}, width = el.clientWidth;
+      var side = function (v, d) { return typeof v === "number" ? v : typeof v === "string" && /%$/.test(v) ? width * parseFloat(v) / 100 : d; };
+      var plot = typeof g.width === "string" && /%$/.test(g.width) ? width * parseFloat(g.width) / 100 : width - side(g.left, 0.1 * width) - side(g.right, 0.1 * width);
+      if (g.containLabel) { // the y axis's names take their room from the plot
+        var y = ys.filter(function (b) { return (b.gridIndex || 0) === gi; })[0] || {};
+        plot -= y.type === "category" ? widestOf(y.data, (y.axisLabel || {}).fontSize) + 8 : 40;
+      }
+      if (widestOf(a.data, a.axisLabel.fontSize) + 12 <= plot / a.data.length) {
+        delete a.axisLabel.rotate;
+        a.nameGap = 30;
+      }
+    });
+  }
   // A heatmap keeps columns as wide as its widest cell number (at least
   // 34 px, room for its 45° column names too): on a phone, where thirteen
   // columns would be 10 px each, the chart is wider than the screen and
@@ -292,6 +321,7 @@
     if (update) option.animation = false; // a view replaces the last at once
     stackPanels(option, el);
     heatmapWidth(option, el);
+    unrotateFitting(option, el);
     layoutLegend(option, el);
     if (chart) {
       if (!entry || entry.dark !== isDark) chart.setTheme(isDark ? "dark" : {});
