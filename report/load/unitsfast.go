@@ -310,12 +310,6 @@ func (u *unitsFast) cell(l *fastLine, c int) (from, to int) {
 	return from, to
 }
 
-// text is the text of field c of the line, aliasing the line.
-func (u *unitsFast) text(l *fastLine, c int) string {
-	from, to := u.cell(l, c)
-	return unsafe.String(unsafe.SliceData(l.p[from:]), to-from)
-}
-
 // nameOf resolves field col of the line through a name column's caches
 // (col < 0: the file's constant raw).
 func (u *unitsFast) nameOf(l *fastName, c *nameCache, line *fastLine, col int, raw, fixed string) (string, int32, bool) {
