@@ -78,8 +78,8 @@ const phoneJS = `(function () {
       out.problems.push((s.getAttribute("aria-label") || "a table") + ": its caption " + JSON.stringify(cap.textContent.trim().slice(0, 40)) + " runs to x " + Math.round(cap.getBoundingClientRect().right) + ", past its box's edge at " + Math.round(s.getBoundingClientRect().right));
     if (s.scrollWidth <= s.clientWidth + 1) return;
     out.wideTables++;
-    var cue = cap ? getComputedStyle(cap, "::after").content : "none";
-    if (!s.classList.contains("scrolls") || cue.indexOf("scroll sideways") < 0)
+    var cue = cap && cap.querySelector(".scroll-cue");
+    if (!s.classList.contains("scrolls") || !cue || cue.offsetParent === null || cue.textContent.indexOf("scroll sideways") < 0)
       out.problems.push((s.getAttribute("aria-label") || "a table") + ": a table wider than the screen (" + s.scrollWidth + " px in " + s.clientWidth + ") scrolls with no cue under its caption");
   });
   document.querySelectorAll(".echart").forEach(function (el) {

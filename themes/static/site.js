@@ -261,11 +261,12 @@
     document.querySelectorAll("figure.figure, .table-scroll").forEach(function (f) {
       var wide = f.scrollWidth > f.clientWidth + 1;
       f.classList.toggle("scrolls", wide);
-      if (wide && f.tagName === "FIGURE" && !f.querySelector(".scroll-cue")) {
-        var cue = document.createElement("p");
+      var table = f.tagName !== "FIGURE", at = table ? f.querySelector(":scope > table > caption") : f;
+      if (wide && at && !at.querySelector(".scroll-cue")) {
+        var cue = document.createElement(table ? "span" : "p");
         cue.className = "scroll-cue";
         cue.textContent = "\u21c6 Wider than the screen: scroll sideways to see all of it";
-        f.insertBefore(cue, f.firstChild);
+        if (table) at.appendChild(cue); else at.insertBefore(cue, at.firstChild);
       }
     });
   }
