@@ -24,7 +24,7 @@ var (
 	idRe       = regexp.MustCompile(`\sid="([^"]+)"`)
 	xrefRe     = regexp.MustCompile(`<a class="xref" href="([^"]*)">(Figure|Table) \d+</a>`)
 	tableRe    = regexp.MustCompile(`(?s)<table class="data[^"]*">(.*?)</table>`)
-	headRe     = regexp.MustCompile(`<th scope="col"(?: title="([^"]*)")?>([^<]*)</th>`)
+	headRe     = regexp.MustCompile(`<th scope="col"(?: class="num")?(?: title="([^"]*)")?>([^<]*)</th>`)
 	rowRe      = regexp.MustCompile(`(?s)<tr>(.*?)</tr>`)
 	cellRe     = regexp.MustCompile(`(?s)<td([^>]*)>(.*?)</td>`)
 	tagRe      = regexp.MustCompile(`<[^>]+>`)
