@@ -131,10 +131,17 @@ func paperView(t *Table) PaperView {
 // columnWidthPt estimates a column's width in a paper: its widest cell or
 // header line, with the marks LaTeX adds, and the space around it.
 func columnWidthPt(t *Table, j int) float64 {
-	w := 0.0
-	for _, line := range HeaderLines(t.Columns[j]) {
+	w := cellsWidthPt(t, j)
+	for _, line := range HeaderLines(t, j) {
 		w = max(w, textWidthPt(line))
 	}
+	return w + 2*tabColSepPt
+}
+
+// cellsWidthPt is the width of column j's widest cell, with the marks
+// LaTeX adds.
+func cellsWidthPt(t *Table, j int) float64 {
+	w := 0.0
 	for _, r := range t.Rows {
 		c := r[j]
 		cw := textWidthPt(c.Text)
@@ -153,16 +160,18 @@ func columnWidthPt(t *Table, j int) float64 {
 		}
 		w = max(w, cw)
 	}
-	return w + 2*tabColSepPt
+	return w
 }
 
-// HeaderLines is a column's header in at most two lines, split at the
-// space that makes the wider line narrowest (a long label does not widen
-// its column beyond its numbers).
-func HeaderLines(c Column) []string {
-	h := c.Header()
+// HeaderLines is column j's header in at most two lines, split at the
+// space that makes the wider line narrowest, where the header is wider
+// than the column's cells (a long label does not widen its column
+// beyond its numbers); a header no wider than its cells stays whole
+// ("95% CI" over its intervals was split into "95%" and "CI").
+func HeaderLines(t *Table, j int) []string {
+	h := t.Columns[j].Header()
 	words := strings.Fields(h)
-	if len(words) < 2 {
+	if len(words) < 2 || textWidthPt(h) <= cellsWidthPt(t, j) {
 		return []string{h}
 	}
 	best, bestW := []string{h}, textWidthPt(h)

@@ -43,3 +43,19 @@ func TestPaperPartsBalanced(t *testing.T) {
 		}
 	}
 }
+
+// TestHeaderLinesOnlyWhereNarrower: a header is split over two lines
+// only where it is wider than the column's cells; "95% CI" over its
+// intervals was split, making the header row two lines for nothing.
+func TestHeaderLinesOnlyWhereNarrower(t *testing.T) {
+	tb := &Table{
+		Columns: []Column{{ID: "ci", Label: "95% CI", Role: RoleInterval}, {ID: "mean_diff", Label: "Mean difference", Role: RoleValue}},
+		Rows:    [][]Cell{{{Text: "[-0.7273, -0.4469]"}, {Text: "-0.09", Num: true}}},
+	}
+	if got := HeaderLines(tb, 0); len(got) != 1 {
+		t.Errorf("95%% CI over intervals: %q, want one line", got)
+	}
+	if got := HeaderLines(tb, 1); len(got) != 2 {
+		t.Errorf("Mean difference over -0.09: %q, want two lines", got)
+	}
+}

@@ -179,7 +179,7 @@ func header(t *model.Table, part []int) string {
 			head.WriteString(" & ")
 		}
 		c := t.Columns[j]
-		lines := model.HeaderLines(c)
+		lines := model.HeaderLines(t, j)
 		esc := make([]string, len(lines))
 		for i, l := range lines {
 			esc[i] = Escape(l)
