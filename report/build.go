@@ -216,7 +216,7 @@ func Validate(ctx context.Context, o Options) (*manifest.Study, error) {
 func run(ctx context.Context, o *Options) (*built, error) {
 	study, err := manifest.LoadStudy(o.Manifest, o.Kinds)
 	if err != nil {
-		return nil, fmt.Errorf("manifest: %w", err)
+		return nil, err // each line names the manifest (study.toml:17: …)
 	}
 	study.MaxDecompressed = o.MaxDecompressed
 	if o.Out == "" {

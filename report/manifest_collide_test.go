@@ -252,3 +252,34 @@ func TestUnknownNameAtItsKey(t *testing.T) {
 		t.Errorf("%v, want %q", err, want)
 	}
 }
+
+// TestManifestErrorsLineByLine: every line of a manifest's errors starts
+// with its file and line; the first one was set apart by "manifest:".
+func TestManifestErrorsLineByLine(t *testing.T) {
+	t.Parallel()
+	_, err := buildStudy(t, `
+-- study.toml --
+title = "t"
+[inputs]
+results = "r.csv"
+[[analyses]]
+id = "sel"
+type = "dataset_selection"
+metric = "m"
+-- r.csv --
+dataset,method,metric,value
+d1,A,m,0.5
+`)
+	if err == nil {
+		t.Fatal("a dataset_selection without metrics and with an unknown key built")
+	}
+	lines := strings.Split(err.Error(), "\n")
+	if len(lines) < 2 {
+		t.Fatalf("want two errors, one per line: %v", err)
+	}
+	for _, l := range lines {
+		if !strings.HasPrefix(l, "study.toml:") {
+			t.Errorf("the line %q does not start with the manifest's file and line", l)
+		}
+	}
+}
