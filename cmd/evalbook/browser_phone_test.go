@@ -18,7 +18,7 @@ import (
 // the screen must scroll (not be cut), and no text block of the page may
 // run past the screen's right edge unless it is inside a scroll box.
 const phoneJS = `(function () {
-  var out = { texts: 0, wide: 0, wideTables: 0, heatmaps: 0, level: 0, problems: [] }, vw = document.documentElement.clientWidth;
+  var out = { texts: 0, wide: 0, wideTables: 0, heatmaps: 0, level: 0, formulas: 0, problems: [] }, vw = document.documentElement.clientWidth;
   document.querySelectorAll(".echart").forEach(function (el) {
     var chart = window.echarts && window.echarts.getInstanceByDom(el);
     if (!chart || el.offsetParent === null) return;
@@ -68,6 +68,14 @@ const phoneJS = `(function () {
     if (wide && (!cue || cue.offsetParent === null || cue.getBoundingClientRect().width === 0 || cue.getBoundingClientRect().left < -1))
       out.problems.push(f.id + ": a figure wider than the screen (" + Math.round(inner.getBoundingClientRect().width) + " px in " + f.clientWidth + ") scrolls with no visible cue");
     if (wide) out.wide++;
+  });
+  // every formula of the page parses (the page renders them with
+  // throwOnError off, which would show a bad one as red source text)
+  document.querySelectorAll(".math[data-tex]").forEach(function (m) {
+    out.formulas++;
+    if (!window.katex) { out.problems.push("a formula, but no KaTeX on the page"); return; }
+    try { window.katex.renderToString(m.getAttribute("data-tex"), { throwOnError: true }); }
+    catch (e) { out.problems.push("formula " + JSON.stringify(m.getAttribute("data-tex")) + ": " + e.message); }
   });
   // a table's caption (and its CSV and LaTeX buttons) stays within the
   // screen, and a table wider than the screen says so under its caption
@@ -146,7 +154,7 @@ func TestBrowserPhone(t *testing.T) {
 		}
 	}
 	var mu sync.Mutex
-	texts, wide, tables, heatmaps, level := 0, 0, 0, 0, 0
+	texts, wide, tables, heatmaps, level, formulas := 0, 0, 0, 0, 0, 0
 	eachPage(t, pool, views, func(t *testing.T, b *browser, view string) {
 		name, theme, _ := strings.Cut(view, ":")
 		b.at(name + " (phone, " + theme + ")")
@@ -157,6 +165,7 @@ func TestBrowserPhone(t *testing.T) {
 			Wide     int      `json:"wide"`
 			Tables   int      `json:"wideTables"`
 			Level    int      `json:"level"`
+			Formulas int      `json:"formulas"`
 			Heatmaps int      `json:"heatmaps"`
 			Problems []string `json:"problems"`
 		}
@@ -171,6 +180,7 @@ func TestBrowserPhone(t *testing.T) {
 		wide += r.Wide
 		tables += r.Tables
 		level += r.Level
+		formulas += r.Formulas
 		heatmaps += r.Heatmaps
 		mu.Unlock()
 		b.screenshot(t, shots, fmt.Sprintf("phone-%s-%s", name, theme))
@@ -182,6 +192,9 @@ func TestBrowserPhone(t *testing.T) {
 	// are slanted only where they would not fit
 	if level == 0 {
 		t.Error("no category axis of long names is written level: every one is slanted, fitting or not")
+	}
+	if formulas < 20 {
+		t.Errorf("only %d formulas parsed on the demo's pages", formulas)
 	}
 	t.Logf("%d pages, %d chart texts, %d figures and %d tables wider than the screen (each with its cue)", len(views), texts, wide, tables)
 	b := <-pool
