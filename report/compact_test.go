@@ -12,13 +12,10 @@ import (
 // tooltip; the CSV keeps every score and rank column (issue 20).
 func TestCompactLeaderboard(t *testing.T) {
 	t.Parallel()
-	dir := mustBuild(t, tieStudy)
-	page := readFile(t, dir, "lb.html")
-	table := page[strings.Index(page, `<table class="data`):]
-	table = table[:strings.Index(table, "</table>")]
+	dir, _, table := tieLeaderboard(t)
 	var heads []string
-	for _, h := range regexp.MustCompile(`<th scope="col"[^>]*>([^<]*)</th>`).FindAllStringSubmatch(table, -1) {
-		heads = append(heads, h[1])
+	for _, h := range headerRe.FindAllStringSubmatch(table, -1) {
+		heads = append(heads, h[2])
 	}
 	if got := strings.Join(heads, "|"); got != "Method|Mean|Mean rank" {
 		t.Errorf("headers %q, want Method|Mean|Mean rank (one column per rule, no rank columns)", got)
@@ -49,13 +46,10 @@ var tieStudy = studyFixture("tie")
 // defaults are marked.
 func TestTiedBestAllBold(t *testing.T) {
 	t.Parallel()
-	dir := mustBuild(t, tieStudy)
-	page := readFile(t, dir, "lb.html")
-	table := page[strings.Index(page, `<table class="data`):]
-	table = table[:strings.Index(table, "</table>")]
+	_, page, table := tieLeaderboard(t)
 	col := -1
 	// the column of rule mean: its label ("Mean") shows
-	for i, h := range regexp.MustCompile(`<th scope="col"([^>]*)>([^<]*)</th>`).FindAllStringSubmatch(table, -1) {
+	for i, h := range headerRe.FindAllStringSubmatch(table, -1) {
 		if h[2] == "Mean" {
 			col = i
 		}
@@ -103,11 +97,8 @@ func TestTiedBestAllBold(t *testing.T) {
 // numbers under it); a text column's header stays left.
 func TestNumericHeadersAlignRight(t *testing.T) {
 	t.Parallel()
-	dir := mustBuild(t, tieStudy)
-	page := readFile(t, dir, "lb.html")
-	table := page[strings.Index(page, `<table class="data`):]
-	table = table[:strings.Index(table, "</table>")]
-	heads := regexp.MustCompile(`<th scope="col"([^>]*)>([^<]*)</th>`).FindAllStringSubmatch(table, -1)
+	_, _, table := tieLeaderboard(t)
+	heads := headerRe.FindAllStringSubmatch(table, -1)
 	if len(heads) < 3 {
 		t.Fatalf("%d headers in %s", len(heads), table)
 	}
@@ -116,4 +107,18 @@ func TestNumericHeadersAlignRight(t *testing.T) {
 			t.Errorf("header %q: class num %v, want %v (the method column is text, the rules' ranks numbers)", h[2], num, i > 0)
 		}
 	}
+}
+
+// headerRe is a column header of a page's table: its attributes and its
+// label.
+var headerRe = regexp.MustCompile(`<th scope="col"([^>]*)>([^<]*)</th>`)
+
+// tieLeaderboard builds tieStudy: its site, its leaderboard page and
+// that page's main table.
+func tieLeaderboard(t *testing.T) (dir, page, table string) {
+	t.Helper()
+	dir = mustBuild(t, tieStudy)
+	page = readFile(t, dir, "lb.html")
+	table = page[strings.Index(page, `<table class="data`):]
+	return dir, page, table[:strings.Index(table, "</table>")]
 }

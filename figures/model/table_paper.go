@@ -132,7 +132,7 @@ func paperView(t *Table) PaperView {
 // header line, with the marks LaTeX adds, and the space around it.
 func columnWidthPt(t *Table, j int) float64 {
 	w := cellsWidthPt(t, j)
-	for _, line := range HeaderLines(t, j) {
+	for _, line := range headerLines(t.Columns[j].Header(), w) {
 		w = max(w, textWidthPt(line))
 	}
 	return w + 2*tabColSepPt
@@ -169,9 +169,13 @@ func cellsWidthPt(t *Table, j int) float64 {
 // beyond its numbers); a header no wider than its cells stays whole
 // ("95% CI" over its intervals was split into "95%" and "CI").
 func HeaderLines(t *Table, j int) []string {
-	h := t.Columns[j].Header()
+	return headerLines(t.Columns[j].Header(), cellsWidthPt(t, j))
+}
+
+// headerLines is header h over cells of width cells (see HeaderLines).
+func headerLines(h string, cells float64) []string {
 	words := strings.Fields(h)
-	if len(words) < 2 || textWidthPt(h) <= cellsWidthPt(t, j) {
+	if len(words) < 2 || textWidthPt(h) <= cells {
 		return []string{h}
 	}
 	best, bestW := []string{h}, textWidthPt(h)

@@ -183,6 +183,14 @@
     });
     if (change) chart.setOption({ series: patch });
   }
+  // widestText is the width of the widest of an axis's names at size px
+  // (a name may be an object with a value).
+  function widestText(names, size) {
+    measure.font = (size || 12) + "px sans-serif";
+    var widest = 0;
+    (names || []).forEach(function (c) { widest = Math.max(widest, measure.measureText(String(c && c.value !== undefined ? c.value : c)).width); });
+    return widest;
+  }
   // A category axis's names are written at 45° (the option says so for
   // names of more than four letters) only where they would not fit
   // level under their categories at the chart's width: four strategies
@@ -191,12 +199,6 @@
     var xs = Array.isArray(option.xAxis) ? option.xAxis : option.xAxis ? [option.xAxis] : [];
     var ys = Array.isArray(option.yAxis) ? option.yAxis : option.yAxis ? [option.yAxis] : [];
     var grids = Array.isArray(option.grid) ? option.grid : [option.grid || {}];
-    var widestOf = function (names, size) {
-      measure.font = (size || 12) + "px sans-serif";
-      var widest = 0;
-      (names || []).forEach(function (c) { widest = Math.max(widest, measure.measureText(String(c && c.value !== undefined ? c.value : c)).width); });
-      return widest;
-    };
     xs.forEach(function (a, i) {
       if (a.type !== "category" || !a.axisLabel || a.axisLabel.rotate !== 45 || !(a.data || []).length) return;
       var gi = a.gridIndex || 0, g = grids[gi] || {}, width = el.clientWidth;
@@ -204,9 +206,9 @@
       var plot = typeof g.width === "string" && /%$/.test(g.width) ? width * parseFloat(g.width) / 100 : width - side(g.left, 0.1 * width) - side(g.right, 0.1 * width);
       if (g.containLabel) { // the y axis's names take their room from the plot
         var y = ys.filter(function (b) { return (b.gridIndex || 0) === gi; })[0] || {};
-        plot -= y.type === "category" ? widestOf(y.data, (y.axisLabel || {}).fontSize) + 8 : 40;
+        plot -= y.type === "category" ? widestText(y.data, (y.axisLabel || {}).fontSize) + 8 : 40;
       }
-      if (widestOf(a.data, a.axisLabel.fontSize) + 12 <= plot / a.data.length) {
+      if (widestText(a.data, a.axisLabel.fontSize) + 12 <= plot / a.data.length) {
         delete a.axisLabel.rotate;
         a.nameGap = 30;
       }
@@ -222,9 +224,7 @@
     var ys = Array.isArray(option.yAxis) ? option.yAxis : [option.yAxis || {}];
     var cols = (xs[0].data || []).length;
     if (!heat.length || cols < 2 || xs.length > 1) { el.style.minWidth = ""; return; }
-    measure.font = "12px sans-serif";
-    var label = 0, cell = 26;
-    (ys[0].data || []).forEach(function (y) { label = Math.max(label, measure.measureText(String(y)).width); });
+    var label = widestText(ys[0].data, 12), cell = 26;
     heat.forEach(function (s) {
       if (s.label && s.label.show) cell = Math.max(cell, widestCell(s, s.label.fontSize || 12));
     });
