@@ -49,6 +49,12 @@ type Table struct {
 	// certainty or a bound the draws cannot give; CSV and JSON keep
 	// the raw estimate.
 	Resolution map[string]float64 `json:"resolution,omitempty"`
+	// Decimals optionally gives, per column, the decimals the analysis
+	// writes that quantity with wherever it prints it (its figures, its
+	// findings, its other tables); pages print the column with them
+	// rather than choose from its values, so one number reads the same
+	// everywhere. An interval is keyed by its lower bound's column.
+	Decimals map[string]int `json:"decimals,omitempty"`
 }
 
 // PValueZero is how a computed p-value of 0 is written: every p-value

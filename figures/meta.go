@@ -169,7 +169,7 @@ func (b *forestBuilder) pct(w float64) string {
 	if math.IsNaN(w) {
 		return ""
 	}
-	return strconv.FormatFloat(100*w, 'f', 1, 64) + "%"
+	return strconv.FormatFloat(100*w, 'f', meta.WeightDecimals, 64) + "%"
 }
 
 // nText is the n column: empty for effects given without sample sizes.

@@ -49,7 +49,7 @@ func BubbleSpec(r *meta.Result) *Spec {
 	for _, p := range b.Points {
 		pts.X, pts.Y = append(pts.X, p.X), append(pts.Y, p.Y)
 		pts.Sizes = append(pts.Sizes, math.Max(2, 9*math.Sqrt(p.Weight/maxW)))
-		pts.Names = append(pts.Names, fmt.Sprintf("%s: %s %g, effect %.4g, weight %.1f%%", r.Naming.Dataset(p.Dataset), b.Moderator, p.X, p.Y, 100*p.Weight))
+		pts.Names = append(pts.Names, fmt.Sprintf("%s: %s %g, effect %s, weight %.*f%%", r.Naming.Dataset(p.Dataset), b.Moderator, p.X, fmtSigned(p.Y, r.Decimals()), meta.WeightDecimals, 100*p.Weight))
 		ylo, yhi = math.Min(ylo, p.Y), math.Max(yhi, p.Y)
 	}
 	for i := range band.X {
@@ -78,7 +78,7 @@ func bubbleCaption(r *meta.Result, lvl string) string {
 		r.EffectLabel(), len(b.Points), b.Moderator, lowerFirst(forestModel(r)), lvl)
 	if len(m.Terms) == 2 {
 		s := m.Terms[1]
-		caption += fmt.Sprintf(" Slope %s, %s.", analyses.FormatInterval(s.Estimate, s.CILow, s.CIHigh, analyses.DecimalsFor(s.CIHigh-s.CILow)), pClause(s.P))
+		caption += fmt.Sprintf(" Slope %s, %s.", analyses.FormatInterval(s.Estimate, s.CILow, s.CIHigh, m.Decimals()), pClause(s.P))
 	}
 	if r.Model == "random" {
 		caption += fmt.Sprintf(" Residual τ² = %.3g.", m.Tau2)

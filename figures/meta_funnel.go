@@ -108,6 +108,7 @@ func funnelPoints(r *meta.Result) (plain, flagged Mark, names []string, seMin, s
 	plain = Mark{Kind: MarkPoints, Series: "datasets", Style: Style{Colour: Palette[4], Symbol: Circle}, Size: 2.6}
 	flagged = Mark{Kind: MarkPoints, Series: "influential", Style: Style{Colour: Palette[5], Symbol: Triangle}, Size: 3.4}
 	seMin, seMax = math.Inf(1), 0.0
+	d := r.Decimals() // as the tables and the forest plot print them
 	for _, row := range r.Rows {
 		if !row.Included {
 			continue
@@ -121,7 +122,7 @@ func funnelPoints(r *meta.Result) (plain, flagged Mark, names []string, seMin, s
 		}
 		m.X = append(m.X, row.Effect)
 		m.Y = append(m.Y, row.SE)
-		m.Names = append(m.Names, fmt.Sprintf("%s: effect %.4g, SE %.4g, weight %.1f%%", r.Naming.Dataset(row.Dataset), row.Effect, row.SE, 100*row.Weight))
+		m.Names = append(m.Names, fmt.Sprintf("%s: effect %s, SE %s, weight %.*f%%", r.Naming.Dataset(row.Dataset), fmtSigned(row.Effect, d), fmtSigned(row.SE, d), meta.WeightDecimals, 100*row.Weight))
 	}
 	return plain, flagged, names, seMin, seMax
 }
@@ -147,7 +148,7 @@ func funnelFilled(r *meta.Result, top float64) []Mark {
 	for i, y := range tf.FilledYi {
 		se := math.Sqrt(tf.FilledVi[i])
 		pts.X, pts.Y = append(pts.X, y), append(pts.Y, se)
-		pts.Names = append(pts.Names, fmt.Sprintf("filled study %d of %d: effect %.4g, SE %.4g", i+1, len(tf.FilledYi), y, se))
+		pts.Names = append(pts.Names, fmt.Sprintf("filled study %d of %d: effect %s, SE %s", i+1, len(tf.FilledYi), fmtSigned(y, r.Decimals()), fmtSigned(se, r.Decimals())))
 	}
 	ref := Mark{Kind: MarkRefLine, Series: "trim-and-fill summary", Style: Style{Colour: Palette[1], Dash: Dashed}, X: []float64{tf.Effect, tf.Effect}, Y: []float64{0, top}, Size: 1}
 	return []Mark{ref, pts}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/evalbook/evalbook/analyses"
 	"github.com/evalbook/evalbook/analyses/meta"
+	"github.com/evalbook/evalbook/figures/model"
 )
 
 // metaResult builds a small meta-analysis with subgroups from summary rows.
@@ -444,5 +445,85 @@ func TestMetaFunnelContour(t *testing.T) {
 			t.Errorf("point %d at (%v, %v), want (%v, %v)", k, pts.X[k], pts.Y[k], row.Effect, row.SE)
 		}
 		k++
+	}
+}
+
+// specCell is the text of column col in the row of t whose first cell
+// reads key.
+func specCell(t *testing.T, s *model.Table, key, col string) string {
+	t.Helper()
+	for _, r := range s.Rows {
+		if r[0].Text != key {
+			continue
+		}
+		for j, c := range s.Columns {
+			if c.ID == col {
+				return r[j].Text
+			}
+		}
+	}
+	t.Fatalf("%s: no cell %s of row %s", s.ID, col, key)
+	return ""
+}
+
+// TestMetaNumbersReadAlike: a meta-analysis's effect, interval, standard
+// error and weight read the same in its tables, its forest plot, its
+// funnel plot and its key finding: the summary in the effects table and
+// the heterogeneity table, each dataset's effect in the table and the
+// forest plot, a generic yi in the inputs table and the effects table.
+func TestMetaNumbersReadAlike(t *testing.T) {
+	t.Parallel()
+	minus := strings.NewReplacer("-", "−")
+	funnels := 0
+	for _, r := range []*meta.Result{metaResult(t, false, false), funnelResult(t)} {
+		specs := map[string]*model.Table{}
+		for _, tb := range r.Tables() {
+			specs[tb.Name] = model.NewTable(tb, "m", model.TableOptions{Naming: r.Naming})
+		}
+		main, het := specs[""], specs["heterogeneity"]
+		eff, ci := specCell(t, main, "summary", "effect"), specCell(t, main, "summary", "ci_low")
+		if !strings.Contains(r.Highlight(), eff+" "+ci) {
+			t.Errorf("the finding %q does not read the table's summary %s %s", r.Highlight(), eff, ci)
+		}
+		for _, col := range []string{"effect", "se", "ci_low"} {
+			if a, b := specCell(t, main, "summary", col), specCell(t, het, "all", col); a != b {
+				t.Errorf("summary %s: %s in the effects table, %s in the heterogeneity table", col, a, b)
+			}
+		}
+		figs, err := Meta("m", "m", r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		svg := string(figs[0].SVG)
+		funnel, drawn, err := MetaFunnel("m", "m", r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		funnels += len(funnel.Chart)
+		for _, row := range r.Rows {
+			if !row.Included {
+				continue
+			}
+			d := row.Dataset
+			line := minus.Replace(specCell(t, main, d, "effect") + " " + specCell(t, main, d, "ci_low"))
+			if !strings.Contains(svg, line) {
+				t.Errorf("%s: the forest plot does not read the table's %s", d, line)
+			}
+			if w := specCell(t, main, d, "weight") + "%"; !strings.Contains(svg, w) {
+				t.Errorf("%s: the forest plot does not read the table's weight %s", d, w)
+			}
+			tip := minus.Replace("effect " + specCell(t, main, d, "effect") + ", SE " + specCell(t, main, d, "se"))
+			if drawn && !strings.Contains(string(funnel.Chart), tip) {
+				t.Errorf("%s: the funnel plot's tooltip does not read the table's %s", d, tip)
+			}
+			if r.Form == meta.Generic {
+				if a, b := specCell(t, specs["inputs"], d, "yi"), specCell(t, main, d, "effect"); a != b {
+					t.Errorf("%s: yi %s as given, effect %s", d, a, b)
+				}
+			}
+		}
+	}
+	if funnels == 0 {
+		t.Error("no funnel plot drawn: its tooltips are not checked")
 	}
 }

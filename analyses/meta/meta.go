@@ -20,6 +20,7 @@ package meta
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/evalbook/evalbook/analyses"
@@ -446,6 +447,7 @@ func (r *Result) Tables() []analyses.Table {
 	if r.Sensitivity {
 		tables = append(tables, r.sensitivityTables()...)
 	}
+	r.setDecimals(tables)
 	for _, t := range tables {
 		t.Check()
 	}
@@ -935,6 +937,42 @@ func (r *Result) Decimals() int {
 		w = math.Min(w, *s.CIHigh-*s.CILow)
 	}
 	return analyses.DecimalsFor(w)
+}
+
+// setDecimals has the tables print the effect, its standard error and
+// its intervals with Decimals, as the forest plot and the key finding
+// print them (and as metafor prints an estimate, its SE and its
+// bounds: one precision), in every table of the summary effect, and the
+// inputs that are the effects themselves (a paired mean difference, a
+// generic yi); not the meta-regression's coefficients, another quantity.
+func (r *Result) setDecimals(tables []analyses.Table) {
+	d := r.Decimals()
+	for i, t := range tables {
+		if !slices.Contains([]string{"", "heterogeneity", "leave-one-out", "cumulative", "inputs", "influence"}, t.Name) {
+			continue
+		}
+		for _, c := range t.Columns {
+			switch {
+			case c == "weight":
+				tables[i].Decimals = setDecimal(tables[i].Decimals, c, WeightDecimals)
+			case c == "effect", c == "se", c == "ci_low", c == "pi_low", c == "yi", c == "mean_diff" && r.Effect == "md":
+				tables[i].Decimals = setDecimal(tables[i].Decimals, c, d)
+			}
+		}
+	}
+}
+
+// WeightDecimals is how many decimals a dataset's weight in percent is
+// shown with, in the forest plot and the tables alike.
+const WeightDecimals = 1
+
+// setDecimal sets d for column c in m, making m when nil.
+func setDecimal(m map[string]int, c string, d int) map[string]int {
+	if m == nil {
+		m = map[string]int{}
+	}
+	m[c] = d
+	return m
 }
 
 // Interval is an effect and its interval at the analysis's decimals,

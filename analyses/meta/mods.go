@@ -2,6 +2,7 @@ package meta
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -33,6 +34,17 @@ type ModResult struct {
 	// Bubble is the bubble plot of a single numeric moderator (nil
 	// otherwise).
 	Bubble *Bubble `json:"-"`
+}
+
+// Decimals is how many decimals the coefficients, their standard errors
+// and intervals are shown with, in the table and the bubble plot's
+// caption alike: enough to tell the narrowest interval's ends apart.
+func (m *ModResult) Decimals() int {
+	w := math.Inf(1)
+	for _, c := range m.Terms {
+		w = math.Min(w, c.CIHigh-c.CILow)
+	}
+	return analyses.DecimalsFor(w)
 }
 
 // ModTerm is one coefficient.
@@ -124,6 +136,8 @@ func (r *Result) modsTables() []analyses.Table {
 	for _, c := range m.Terms {
 		t.Rows = append(t.Rows, []any{c.Term, c.Estimate, c.SE, c.Statistic, c.P, c.CILow, c.CIHigh})
 	}
+	d := m.Decimals()
+	t.Decimals = map[string]int{"estimate": d, "se": d, "ci_low": d}
 	q := analyses.Table{Name: "moderator-tests", Title: "Tests of the moderators (QM) and of residual heterogeneity (QE)", Columns: []string{"quantity", "value"},
 		Rows: [][]any{{"QM", m.QM}, {"df_QM", m.DFQM}, {"p_QM", m.PQM}, {"QE", m.QE}, {"df_QE", m.DFQE}, {"p_QE", m.PQE}, {"tau2_res", m.Tau2}, {"I2_res", m.I2Res}, {"R2", ptr(m.R2)}}}
 	return []analyses.Table{t, q}

@@ -42,6 +42,9 @@ type Column struct {
 	// Detail columns are left out of the paper view (they stay on the
 	// site and in the data files).
 	Detail bool
+	// Scale is what the data's numbers are multiplied by to be shown
+	// (100 for a share shown in percent; 0 for 1).
+	Scale float64
 }
 
 // Header is the column's heading: its label and, when it has one, its
@@ -214,7 +217,11 @@ func buildColumns(spec *Table, t analyses.Table, idx map[string]int, compact []a
 			if o.Alpha > 0 && o.Alpha < 1 {
 				label = strings.Replace(label, "95%", strconv.FormatFloat(100*(1-o.Alpha), 'g', 4, 64)+"%", 1)
 			}
-			spec.Columns = append(spec.Columns, Column{ID: id, HighID: t.Columns[hi], Label: label, Role: RoleInterval, Detail: detail})
+			col := Column{ID: id, HighID: t.Columns[hi], Label: label, Role: RoleInterval, Detail: detail}
+			if d, ok := t.Decimals[id]; ok {
+				col.Format = NumberFormat{Kind: NumFixed, Decimals: d}
+			}
+			spec.Columns = append(spec.Columns, col)
 			srcs = append(srcs, source{j, hi})
 			continue
 		}
@@ -273,6 +280,14 @@ func valueColumn(t analyses.Table, j int, idx map[string]int) Column {
 		col.Unit, col.Role, col.Detail = info.unit, info.role, info.detail
 	}
 	cells := columnCells(t, j)
+	if info.percent {
+		col.Unit, col.Scale = "%", 100
+		for i, c := range cells {
+			if x, ok := c.(float64); ok {
+				cells[i] = 100 * x
+			}
+		}
+	}
 	col.Format = ChooseFormat(id, cells)
 	if !known {
 		col.Role = guessRole(id, cells, col.Format)
@@ -289,6 +304,9 @@ func valueColumn(t analyses.Table, j int, idx map[string]int) Column {
 		if col.Role != RolePValue {
 			col.Role = RolePValue
 		}
+	}
+	if d, ok := t.Decimals[id]; ok && col.Format.Kind != NumText && col.Role != RolePValue {
+		col.Format = NumberFormat{Kind: NumFixed, Decimals: d} // the analysis's one precision
 	}
 	if id == "value" && idx["quantity"] == 0 && len(t.Columns) == 2 {
 		col.Role = RoleQuantity
@@ -456,6 +474,9 @@ func makeCell(col Column, v any, n analyses.Naming) Cell {
 	case float64:
 		if !analyses.Finite(x) {
 			return Cell{Text: "—", Undefined: "undefined or not applicable"}
+		}
+		if col.Scale != 0 {
+			x *= col.Scale
 		}
 		return numCell(col.Format, x)
 	}

@@ -15,6 +15,9 @@ type columnInfo struct {
 	role        Role
 	better      string
 	detail      bool
+	// percent: a share the data files keep as a fraction, shown in
+	// percent (unit "%").
+	percent bool
 }
 
 // columnInfos are the generic columns of evalbook's tables. Columns named
@@ -76,7 +79,7 @@ var columnInfos = map[string]columnInfo{
 	"q05_rho": {label: "ρ, 5% quantile", role: RoleValue}, "median_rho": {label: "Median ρ", role: RoleValue}, "q95_rho": {label: "ρ, 95% quantile", role: RoleValue},
 	"beta": {label: "β", role: RoleValue}, "rho": {label: "ρ", role: RoleValue}, "size": {label: "Size", role: RoleValue},
 	"effect": {label: "Effect", role: RoleValue}, "variance": {label: "Variance", role: RoleValue, detail: true},
-	"se": {label: "SE", role: RoleValue}, "weight": {label: "Weight", role: RoleValue},
+	"se": {label: "SE", role: RoleValue}, "weight": {label: "Weight", role: RoleValue, percent: true},
 	"tau2": {label: "τ²", role: RoleValue}, "Q": {label: "Q", role: RoleValue}, "I2": {label: "I²", unit: "%", role: RoleValue},
 	"H2": {label: "H²", role: RoleValue, detail: true}, "mean_diff": {label: "Mean difference", role: RoleValue},
 	"sd_diff": {label: "SD of differences", role: RoleValue}, "r": {label: "r", role: RoleValue},

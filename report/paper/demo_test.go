@@ -76,8 +76,8 @@ type shownNumber struct{ v, half float64 }
 
 // shownColumns are the data columns a table's LaTeX shows, from its
 // first line ("% id: written by evalbook from data/id.csv (columns a, b,
-// c); …").
-func shownColumns(t *testing.T, tex []byte) map[string]bool {
+// c ×100); …"), each with the factor its numbers are shown multiplied by.
+func shownColumns(t *testing.T, tex []byte) map[string]float64 {
 	t.Helper()
 	first, _, _ := strings.Cut(string(tex), "\n")
 	_, list, ok := strings.Cut(first, "(columns ")
@@ -85,9 +85,17 @@ func shownColumns(t *testing.T, tex []byte) map[string]bool {
 	if !ok || !ok2 {
 		t.Fatalf("no list of columns in %q", first)
 	}
-	cols := map[string]bool{}
+	cols := map[string]float64{}
 	for _, c := range strings.Split(list, ", ") {
-		cols[c] = true
+		name, scale, ok := strings.Cut(c, " ×")
+		cols[name] = 1
+		if ok {
+			f, err := strconv.ParseFloat(scale, 64)
+			if err != nil {
+				t.Fatalf("column %q: %v", c, err)
+			}
+			cols[name] = f
+		}
 	}
 	return cols
 }
@@ -111,7 +119,7 @@ func TestDemoTablesCompile(t *testing.T) {
 	var doc strings.Builder
 	doc.WriteString("\\documentclass{article}\n\\usepackage{booktabs,longtable}\n\\usepackage[margin=1cm,paperwidth=150cm,paperheight=60cm]{geometry}\n\\begin{document}\n")
 	var ids []string
-	cols := map[string]map[string]bool{}
+	cols := map[string]map[string]float64{}
 	for _, p := range texs {
 		id := strings.TrimSuffix(filepath.Base(p), ".tex")
 		ids = append(ids, id)
@@ -193,9 +201,11 @@ func TestDemoTablesCompile(t *testing.T) {
 			}
 			for j, cell := range row {
 				v, err := strconv.ParseFloat(cell, 64)
-				if err != nil || math.IsInf(v, 0) || !cols[id][rows[0][j]] {
+				scale := cols[id][rows[0][j]]
+				if err != nil || math.IsInf(v, 0) || scale == 0 {
 					continue
 				}
+				v *= scale
 				name := rows[0][j]
 				if rows[0][0] == "quantity" { // each row its own quantity
 					name = row[0]

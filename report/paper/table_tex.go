@@ -43,6 +43,10 @@ func LaTeX(t *model.Table) []byte {
 	for _, part := range t.Paper.Parts {
 		for _, j := range part {
 			c := t.Columns[j]
+			if c.Scale != 0 {
+				ids = append(ids, c.ID+" ×"+strconv.FormatFloat(c.Scale, 'g', -1, 64)) // a share in percent
+				continue
+			}
 			ids = append(ids, c.ID)
 			if c.HighID != "" && c.Role == model.RoleInterval {
 				ids = append(ids, c.HighID)
