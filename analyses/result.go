@@ -3,6 +3,7 @@ package analyses
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -55,6 +56,11 @@ type Table struct {
 	// rather than choose from its values, so one number reads the same
 	// everywhere. An interval is keyed by its lower bound's column.
 	Decimals map[string]int `json:"decimals,omitempty"`
+	// Mixed optionally names columns whose rows are each on a scale of
+	// their own (a slope per objective, in that objective's units): pages
+	// write each of their cells with four significant digits (FormatSig),
+	// as captions quote them, not one number of decimals for the column.
+	Mixed map[string]bool `json:"mixed,omitempty"`
 }
 
 // PValueZero is how a computed p-value of 0 is written: every p-value
@@ -121,6 +127,111 @@ func significant(s string) int {
 	s = strings.TrimLeft(strings.NewReplacer("-", "", ".", "").Replace(s), "0")
 	return len(s)
 }
+
+// Display rules of a column of numbers, in one place.
+const (
+	// significantDigits is how many significant digits a column's typical
+	// value (the median magnitude) shows.
+	significantDigits = 4
+	// maxDecimals bounds the decimals of a fixed column; a column whose
+	// typical value needs more is written in e-notation.
+	maxDecimals = 6
+)
+
+// ColumnDecimals is the one number of decimals a table column of the
+// finite numbers vals is written with: enough for its typical value (the
+// median magnitude of its distinct values: a penalty or a cap many rows
+// share, such as EvalRS 2022's -100, counts once) to show four
+// significant digits, or fewer when they write every value exactly (half
+// ranks: 1.5, 2.0). It is false when the
+// column is written in e-notation instead (values of 10⁶ or more, or a
+// typical value that needs more than six decimals). A finding quoting a
+// number of a table column formats it with the column's decimals, so the
+// two read alike.
+func ColumnDecimals(vals []float64) (int, bool) {
+	var mags []float64
+	for _, v := range vals {
+		if v != 0 {
+			mags = append(mags, math.Abs(v))
+		}
+	}
+	if len(mags) == 0 {
+		return 0, true
+	}
+	slices.Sort(mags)
+	mags = slices.Compact(mags)
+	if mags[len(mags)-1] >= 1e6 {
+		return 0, false
+	}
+	d := significantDigits - 1 - int(math.Floor(math.Log10(mags[len(mags)/2])))
+	if d > maxDecimals {
+		return 0, false
+	}
+	d = max(d, 0)
+	for short := 0; short < d; short++ {
+		exact := true
+		for _, v := range vals {
+			if r, _ := strconv.ParseFloat(strconv.FormatFloat(v, 'f', short, 64), 64); r != v {
+				exact = false
+				break
+			}
+		}
+		if exact {
+			return short, true
+		}
+	}
+	return d, true
+}
+
+// ShareDecimals has columns cols of t print with the one number of
+// decimals of the numbers vals (ColumnDecimals): the cells of a matrix of
+// one quantity (correlations between metrics, mean ρ by strategy and
+// metric) read alike in every column, as the key finding quotes them
+// (ColumnText over the same vals). Nothing is set when vals are written
+// in e-notation.
+func (t *Table) ShareDecimals(vals []float64, cols ...string) {
+	d, ok := ColumnDecimals(vals)
+	if !ok {
+		return
+	}
+	if t.Decimals == nil {
+		t.Decimals = map[string]int{}
+	}
+	for _, c := range cols {
+		t.Decimals[c] = d
+	}
+}
+
+// PercentDecimals is how many decimals a share shown in percent is
+// written with, in tables and figures alike: a meta-analysis's weights
+// (11.5%), a principal component's share of variance, how often a
+// selection chose a dataset.
+const PercentDecimals = 1
+
+// ColumnText writes x as a table column of the numbers vals (x among
+// them) writes it: with the column's decimals (ColumnDecimals), else in
+// e-notation. A finding that quotes a number of a table reads as the
+// table does.
+func ColumnText(x float64, vals []float64) string {
+	if d, ok := ColumnDecimals(vals); ok {
+		return FixedText(x, d)
+	}
+	return ScientificText(x)
+}
+
+// FixedText writes x with d decimals, but a non-zero x that d decimals
+// would write as a zero in e-notation (1.0e-07): never as a zero.
+func FixedText(x float64, d int) string {
+	s := strconv.FormatFloat(x, 'f', d, 64)
+	if x != 0 && strings.Trim(s, "-0.") == "" {
+		return strconv.FormatFloat(x, 'e', 1, 64)
+	}
+	return s
+}
+
+// ScientificText writes x in e-notation with three significant digits,
+// as a column of very large or very small numbers is written.
+func ScientificText(x float64) string { return strconv.FormatFloat(x, 'e', 2, 64) }
 
 // DecimalsFor is how many decimals tell the ends of an interval of
 // width w apart (two significant digits of w), from 2 to 6; 2 for a

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 
+	"github.com/evalbook/evalbook/analyses"
 	"github.com/evalbook/evalbook/analyses/leaderboard"
 )
 
@@ -40,7 +41,7 @@ func AggregateSpec(r *leaderboard.AggregateResult) *Spec {
 	for _, m := range order {
 		y := make([]float64, len(p.Beta))
 		copy(y, p.Rho[m])
-		pn.Marks = append(pn.Marks, Mark{Kind: MarkLine, Series: fmt.Sprintf("%s (AUC %.3f)", r.Naming.Method(r.Methods[m]), p.AUC[m]),
+		pn.Marks = append(pn.Marks, Mark{Kind: MarkLine, Series: fmt.Sprintf("%s (AUC %s)", r.Naming.Method(r.Methods[m]), analyses.FormatSig(p.AUC[m], 4)), // as the key finding
 			Style: styles.Method(r.Methods[m]), X: append([]float64(nil), p.Beta...), Y: y})
 	}
 	return &Spec{Panels: []Panel{pn}, Legend: LegendRight, Width: 7, Height: 4.5,

@@ -87,7 +87,7 @@ func (d *CDDiagram) MinWidth() vg.Length {
 }
 
 func (d *CDDiagram) label(i int) string {
-	return fmt.Sprintf("%s (%.2f)", d.Methods[i], d.MeanRanks[i])
+	return model.CDMethodLabel(d.Methods[i], d.MeanRanks[i], d.MeanRanks)
 }
 
 // Plot implements plot.Plotter.

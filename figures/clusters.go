@@ -12,6 +12,7 @@ import (
 
 	"image/color"
 
+	"github.com/evalbook/evalbook/analyses"
 	"github.com/evalbook/evalbook/analyses/datasets"
 )
 
@@ -46,7 +47,7 @@ func pcLabel(r *datasets.ClustersResult, c int) string {
 	if c >= len(r.ExplainedVarianceRatio) {
 		return ""
 	}
-	return fmt.Sprintf("PC%d (%.1f%% of variance)", c+1, 100*r.ExplainedVarianceRatio[c])
+	return fmt.Sprintf("PC%d (%.*f%% of variance)", c+1, analyses.PercentDecimals, 100*r.ExplainedVarianceRatio[c])
 }
 
 // pcXY returns the first two principal scores of dataset i (0 when the

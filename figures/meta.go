@@ -169,7 +169,7 @@ func (b *forestBuilder) pct(w float64) string {
 	if math.IsNaN(w) {
 		return ""
 	}
-	return strconv.FormatFloat(100*w, 'f', meta.WeightDecimals, 64) + "%"
+	return strconv.FormatFloat(100*w, 'f', analyses.PercentDecimals, 64) + "%"
 }
 
 // nText is the n column: empty for effects given without sample sizes.
@@ -217,7 +217,7 @@ func (b *forestBuilder) summary(label string, s meta.Summary, colour color.Color
 	l.row = &ForestRow{Summary: true, Effect: *s.Effect, Low: lo, High: hi, PILow: val(s.PILow), PIHigh: val(s.PIHigh), Colour: colour}
 	l.tooltip = fmt.Sprintf("%s (k = %d, n = %d): %s, %s", label, s.K, s.N, l.effect, pClause(val(s.P)))
 	if s.Tau2 != nil && s.I2 != nil {
-		l.tooltip += fmt.Sprintf("; τ² = %.3g, I² = %.1f%%", *s.Tau2, *s.I2)
+		l.tooltip += "; τ² = " + b.r.HetText("tau2", *s.Tau2) + ", I² = " + b.r.HetText("I2", *s.I2) + "%"
 	}
 	if s.PILow != nil && b.r.Model == "random" {
 		l.tooltip += fmt.Sprintf("; %s%% prediction interval [%s, %s]", b.lvl, b.f(*s.PILow), b.f(*s.PIHigh))

@@ -49,7 +49,7 @@ func BubbleSpec(r *meta.Result) *Spec {
 	for _, p := range b.Points {
 		pts.X, pts.Y = append(pts.X, p.X), append(pts.Y, p.Y)
 		pts.Sizes = append(pts.Sizes, math.Max(2, 9*math.Sqrt(p.Weight/maxW)))
-		pts.Names = append(pts.Names, fmt.Sprintf("%s: %s %g, effect %s, weight %.*f%%", r.Naming.Dataset(p.Dataset), b.Moderator, p.X, fmtSigned(p.Y, r.Decimals()), meta.WeightDecimals, 100*p.Weight))
+		pts.Names = append(pts.Names, fmt.Sprintf("%s: %s %g, effect %s, weight %.*f%%", r.Naming.Dataset(p.Dataset), b.Moderator, p.X, fmtSigned(p.Y, r.Decimals()), analyses.PercentDecimals, 100*p.Weight))
 		ylo, yhi = math.Min(ylo, p.Y), math.Max(yhi, p.Y)
 	}
 	for i := range band.X {
@@ -81,7 +81,7 @@ func bubbleCaption(r *meta.Result, lvl string) string {
 		caption += fmt.Sprintf(" Slope %s, %s.", analyses.FormatInterval(s.Estimate, s.CILow, s.CIHigh, m.Decimals()), pClause(s.P))
 	}
 	if r.Model == "random" {
-		caption += fmt.Sprintf(" Residual τ² = %.3g.", m.Tau2)
+		caption += " Residual τ² = " + analyses.ColumnText(m.Tau2, []float64{m.Tau2}) + "." // as the moderator tests' table
 	}
 	return caption
 }

@@ -64,7 +64,7 @@ func cumulLines(r *meta.Result, b *forestBuilder) []forestLine {
 		l.row = &ForestRow{Effect: c.Effect, Low: c.CILow, High: c.CIHigh, Weight: 1, Colour: Colour(4)}
 		l.tooltip = fmt.Sprintf("+ %s (%s %s): k = %d, summary %s, %s", name, r.CumulativeBy, l.n, c.K, l.effect, pClause(c.P))
 		if r.Model == "random" {
-			l.tooltip += fmt.Sprintf("; τ² = %.3g, I² = %.1f%%", c.Tau2, c.I2)
+			l.tooltip += "; τ² = " + r.CumulText("tau2", c.Tau2) + ", I² = " + r.CumulText("I2", c.I2) + "%"
 		}
 		lines = append(lines, l)
 	}

@@ -122,7 +122,7 @@ func funnelPoints(r *meta.Result) (plain, flagged Mark, names []string, seMin, s
 		}
 		m.X = append(m.X, row.Effect)
 		m.Y = append(m.Y, row.SE)
-		m.Names = append(m.Names, fmt.Sprintf("%s: effect %s, SE %s, weight %.*f%%", r.Naming.Dataset(row.Dataset), fmtSigned(row.Effect, d), fmtSigned(row.SE, d), meta.WeightDecimals, 100*row.Weight))
+		m.Names = append(m.Names, fmt.Sprintf("%s: effect %s, SE %s, weight %.*f%%", r.Naming.Dataset(row.Dataset), fmtSigned(row.Effect, d), fmtSigned(row.SE, d), analyses.PercentDecimals, 100*row.Weight))
 	}
 	return plain, flagged, names, seMin, seMax
 }

@@ -467,8 +467,8 @@ func specCell(t *testing.T, s *model.Table, key, col string) string {
 }
 
 // TestMetaNumbersReadAlike: a meta-analysis's effect, interval, standard
-// error and weight read the same in its tables, its forest plot, its
-// funnel plot and its key finding: the summary in the effects table and
+// error, weight, τ² and I² read the same in its tables, its forest plot,
+// its funnel plot and its key finding: the summary in the effects table and
 // the heterogeneity table, each dataset's effect in the table and the
 // forest plot, a generic yi in the inputs table and the effects table.
 func TestMetaNumbersReadAlike(t *testing.T) {
@@ -495,6 +495,13 @@ func TestMetaNumbersReadAlike(t *testing.T) {
 			t.Fatal(err)
 		}
 		svg := string(figs[0].SVG)
+		if i2 := "I² = " + specCell(t, het, "all", "I2") + "%"; !strings.Contains(r.Highlight(), i2) {
+			t.Errorf("the finding %q does not read the table's %s", r.Highlight(), i2)
+		}
+		het2 := "τ² = " + specCell(t, het, "all", "tau2") + ", I² = " + specCell(t, het, "all", "I2") + "%"
+		if !strings.Contains(string(figs[0].Chart), het2) {
+			t.Errorf("the forest plot's summary does not read the table's %s", het2)
+		}
 		funnel, drawn, err := MetaFunnel("m", "m", r)
 		if err != nil {
 			t.Fatal(err)

@@ -121,7 +121,13 @@ func MOTradeOffSpec(r *multiobjective.Result, j int) *Spec {
 		}
 		caption += fmt.Sprintf(", with the least-squares line fitted to them, dashed (%s = %s·%s %s %s", bl, analyses.FormatSig(*fit.Slope, 4), ml, sign, analyses.FormatSig(math.Abs(*fit.Intercept), 4))
 		if fit.R2 != nil {
-			caption += fmt.Sprintf(", R² = %.3f", *fit.R2)
+			var r2s []float64 // the fits table's column, as it prints it
+			for _, f := range r.Fits {
+				if f.R2 != nil && analyses.Finite(*f.R2) {
+					r2s = append(r2s, *f.R2)
+				}
+			}
+			caption += ", R² = " + analyses.ColumnText(*fit.R2, r2s)
 		}
 		caption += ")"
 	}

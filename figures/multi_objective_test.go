@@ -6,11 +6,13 @@ import (
 	"math"
 	"math/rand/v2"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/evalbook/evalbook/analyses"
 	"github.com/evalbook/evalbook/analyses/multiobjective"
+	"github.com/evalbook/evalbook/figures/model"
 )
 
 // moResult runs the analysis on a seeded leaderboard with a missing value
@@ -119,5 +121,34 @@ func TestMOTradeOffOneFrontModel(t *testing.T) {
 	}
 	if c := MOTradeOffSpec(r, 0).Caption; !strings.Contains(c, "the one Pareto non-dominated model of the pair is highlighted as a triangle") {
 		t.Errorf("a front of one model: %s", c)
+	}
+}
+
+// TestMOFindingReadsAsTable: the key finding quotes the best scores as
+// the leaderboard table prints them.
+func TestMOFindingReadsAsTable(t *testing.T) {
+	t.Parallel()
+	r := moResult(t)
+	var lb *model.Table
+	for _, tb := range r.Tables() {
+		if tb.Name == "leaderboard" {
+			lb = model.NewTable(tb, "mo", model.TableOptions{Naming: r.Naming})
+		}
+	}
+	if lb == nil {
+		t.Fatal("no leaderboard table")
+	}
+	h := r.Highlight()
+	for _, col := range []string{"best_score", "best_evalrs2022_score"} {
+		j := slices.IndexFunc(lb.Columns, func(c model.Column) bool { return c.ID == col })
+		best := lb.Rows[0][j]
+		for _, row := range lb.Rows {
+			if row[j].Num && row[j].Value > best.Value {
+				best = row[j]
+			}
+		}
+		if !strings.Contains(h, "("+best.Text+")") {
+			t.Errorf("the finding %q does not quote the table's best %s %s", h, col, best.Text)
+		}
 	}
 }

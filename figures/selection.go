@@ -10,6 +10,7 @@ import (
 	"math"
 	"sort"
 
+	"github.com/evalbook/evalbook/analyses"
 	"github.com/evalbook/evalbook/analyses/datasets"
 )
 
@@ -99,7 +100,7 @@ func selectionChosen(id string, r *datasets.SelectionResult) (Figure, error) {
 		for j, strat := range r.Strategies {
 			share := float64(r.ChosenCounts[strat][d]) / float64(r.Simulations)
 			values[ri][j] = share
-			text[ri][j] = fmt.Sprintf("%.0f%%", 100*share)
+			text[ri][j] = fmt.Sprintf("%.*f%%", analyses.PercentDecimals, 100*share) // as the table
 		}
 	}
 	sc := &Scale{Min: 0, Max: 1, Low: color.NRGBA{0xFF, 0xFF, 0xFF, 0xFF}, High: corrPositive, LowName: "white", HiName: "blue"}

@@ -399,7 +399,7 @@ d4,0.04,200
 		"the baseline Random ranks above them under Mean and DM-AUC",
 		// Spearman by hand (1 − 6Σd²/(n(n²−1)), n = 4): with Density Random 1 (a baseline), EASE −0.2,
 		// ALS −0.4; with Users Random −0.2, EASE 0.8, ALS −0.4
-		"Users is the feature most associated with nDCG@10 of EASE (Steck 2019) (Spearman 0.80), baseline Random left out",
+		"Users is the feature most associated with nDCG@10 of EASE (Steck 2019) (Spearman 0.8000), baseline Random left out",
 	} {
 		if !strings.Contains(readme, want) {
 			t.Errorf("findings lack %q:\n%s", want, readme)

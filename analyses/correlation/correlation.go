@@ -315,7 +315,24 @@ func (r *Result) Tables() []analyses.Table {
 			long.Rows = append(long.Rows, []any{r.Metrics[a], r.Metrics[b], analyses.CellValue(r.Rho[a][b]), r.Count[a][b]})
 		}
 	}
+	vals := r.rhoValues()
+	main.ShareDecimals(vals, cols[1:]...)
+	long.ShareDecimals(vals, "rho")
 	return []analyses.Table{main, long}
+}
+
+// rhoValues are the finite coefficients of the matrix: the tables print
+// them, and the key finding quotes them, with their one precision.
+func (r *Result) rhoValues() []float64 {
+	var vals []float64
+	for _, row := range r.Rho {
+		for _, v := range row {
+			if analyses.Finite(v) {
+				vals = append(vals, v)
+			}
+		}
+	}
+	return vals
 }
 
 // Highlight: the most and least concordant pairs of metrics.
@@ -338,8 +355,10 @@ func (r *Result) Highlight() string {
 	sort.SliceStable(ps, func(i, j int) bool { return ps[i].rho > ps[j].rho })
 	hi, lo := ps[0], ps[len(ps)-1]
 	n := r.Naming
+	vals := r.rhoValues()
 	if len(ps) == 1 { // one pair: nothing agrees "most" or "least"
-		return fmt.Sprintf("%s and %s: mean %s %.2f.", n.Metric(hi.a), n.Metric(hi.b), n.Term(r.Method), hi.rho)
+		return fmt.Sprintf("%s and %s: mean %s %s.", n.Metric(hi.a), n.Metric(hi.b), n.Term(r.Method), analyses.ColumnText(hi.rho, vals))
 	}
-	return fmt.Sprintf("%s and %s agree most (%s %.2f); %s and %s least (%.2f).", n.Metric(hi.a), n.Metric(hi.b), n.Term(r.Method), hi.rho, n.Metric(lo.a), n.Metric(lo.b), lo.rho)
+	return fmt.Sprintf("%s and %s agree most (%s %s); %s and %s least (%s).", n.Metric(hi.a), n.Metric(hi.b), n.Term(r.Method), analyses.ColumnText(hi.rho, vals),
+		n.Metric(lo.a), n.Metric(lo.b), analyses.ColumnText(lo.rho, vals))
 }

@@ -314,7 +314,15 @@ func (r *CharacteristicsResult) Highlight() string {
 	}
 	s := fmt.Sprintf("%d features of %d datasets", len(r.Features), len(r.Datasets))
 	if bestF >= 0 && bestM < len(r.Methods) {
-		s += fmt.Sprintf("; %s is the feature most associated with %s of %s (Spearman %.2f)", n.Feature(r.Features[bestF]), n.Metric(r.Metric), n.Method(r.Methods[bestM]), best)
+		var col []float64 // the association table's column, as it prints it
+		for _, row := range r.Spearman {
+			for _, v := range row {
+				if analyses.Finite(v) {
+					col = append(col, v)
+				}
+			}
+		}
+		s += fmt.Sprintf("; %s is the feature most associated with %s of %s (Spearman %s)", n.Feature(r.Features[bestF]), n.Metric(r.Metric), n.Method(r.Methods[bestM]), analyses.ColumnText(best, col))
 		var left []string
 		for _, m := range r.Methods {
 			if n.IsBaseline(m) {
@@ -339,7 +347,13 @@ func (r *ClustersResult) Highlight() string {
 	}
 	s := fmt.Sprintf("%d clusters of %d datasets", r.K, len(r.Datasets))
 	if r.Silhouette != nil {
-		s += fmt.Sprintf(" (silhouette %.2f)", *r.Silhouette)
+		var col []float64 // the k table's column, as it prints it
+		for _, k := range r.KScan {
+			if k.Silhouette != nil && analyses.Finite(*k.Silhouette) {
+				col = append(col, *k.Silhouette)
+			}
+		}
+		s += fmt.Sprintf(" (silhouette %s)", analyses.ColumnText(*r.Silhouette, append(col, *r.Silhouette)))
 	}
 	names := func(ids []string) string {
 		l := make([]string, len(ids))
@@ -364,6 +378,7 @@ func (r *ClustersResult) Highlight() string {
 // beating a designed strategy.
 func (r *SelectionResult) Highlight() string {
 	n := r.Naming
+	vals := r.meanRhos()
 	var per []string
 	for _, m := range r.Metrics {
 		type entry struct {
@@ -382,7 +397,7 @@ func (r *SelectionResult) Highlight() string {
 		sort.SliceStable(es, func(i, j int) bool { return analyses.CompareScores(es[i].rho, es[j].rho) > 0 })
 		parts := make([]string, len(es))
 		for i, e := range es {
-			parts[i] = fmt.Sprintf("%s %.3f", n.Strategy(e.st), e.rho)
+			parts[i] = n.Strategy(e.st) + " " + analyses.ColumnText(e.rho, vals)
 			if i > 0 {
 				sep := " > "
 				if analyses.Tied(es[i-1].rho, e.rho) {

@@ -35,7 +35,7 @@ func TestSelectionHighlightPerMetric(t *testing.T) {
 			"kmeans": {"ndcg@10": 0.85, "recall@10": 0.95},
 		}}
 	r.Naming.Metrics = map[string]string{"ndcg@10": "nDCG@10"}
-	want := "With 5 of 30 datasets, how closely each selection ranks like all datasets (mean Spearman ρ over 100 simulations, per metric) — nDCG@10: Random 0.950 > k-means 0.850; Recall@10: k-means 0.950 > Random 0.800."
+	want := "With 5 of 30 datasets, how closely each selection ranks like all datasets (mean Spearman ρ over 100 simulations, per metric) — nDCG@10: Random 0.95 > k-means 0.85; Recall@10: k-means 0.95 > Random 0.80."
 	if h := r.Highlight(); h != want {
 		t.Errorf("finding\n%s\nwant\n%s", h, want)
 	}

@@ -506,5 +506,23 @@ func (r *SelectionResult) Tables() []analyses.Table {
 		}
 		wide.Rows = append(wide.Rows, row)
 	}
+	vals := r.meanRhos()
+	main.ShareDecimals(vals, "mean_rho")
+	wide.ShareDecimals(vals, r.Metrics...)
 	return []analyses.Table{main, wide, ch}
+}
+
+// meanRhos are the finite mean ρ of every strategy and metric: the
+// tables print them, and the key finding quotes them, with their one
+// precision.
+func (r *SelectionResult) meanRhos() []float64 {
+	var vals []float64
+	for _, st := range r.Strategies {
+		for _, m := range r.Metrics {
+			if v, ok := r.MeanRho[st][m]; ok && analyses.Finite(v) {
+				vals = append(vals, v)
+			}
+		}
+	}
+	return vals
 }

@@ -34,9 +34,15 @@ func (r *StabilityResult) Highlight() string {
 			}
 		}
 		if best >= 0 && best != worst {
-			parts = append(parts, fmt.Sprintf("removing datasets changes the %s ranking least (mean ρ %.3f) and the %s ranking most (%.3f)",
-				ruleName(r.Naming, r.Summary[best].Rule), float64(r.Summary[best].Area[PerturbDropDatasets]),
-				ruleName(r.Naming, r.Summary[worst].Rule), float64(r.Summary[worst].Area[PerturbDropDatasets])))
+			var col []float64 // the table's column of areas, as it prints it
+			for _, s := range r.Summary {
+				if a := float64(s.Area[PerturbDropDatasets]); analyses.Finite(a) {
+					col = append(col, a)
+				}
+			}
+			parts = append(parts, fmt.Sprintf("removing datasets changes the %s ranking least (mean ρ %s) and the %s ranking most (%s)",
+				ruleName(r.Naming, r.Summary[best].Rule), analyses.ColumnText(float64(r.Summary[best].Area[PerturbDropDatasets]), col),
+				ruleName(r.Naming, r.Summary[worst].Rule), analyses.ColumnText(float64(r.Summary[worst].Area[PerturbDropDatasets]), col)))
 		}
 	}
 	if len(r.Pareto) > 0 {

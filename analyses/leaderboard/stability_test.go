@@ -665,7 +665,8 @@ func TestStabilityHighlight(t *testing.T) {
 	if b > a {
 		best, worst, a, b = worst, best, b, a
 	}
-	want := fmt.Sprintf("Removing datasets changes the %s ranking least (mean ρ %.3f) and the %s ranking most (%.3f); every rule is Pareto efficient", RuleLabels[best], a, RuleLabels[worst], b)
+	// the areas as the table prints its column: four significant digits
+	want := fmt.Sprintf("Removing datasets changes the %s ranking least (mean ρ %.4f) and the %s ranking most (%.4f); every rule is Pareto efficient", RuleLabels[best], a, RuleLabels[worst], b)
 	if !strings.HasPrefix(h, want) {
 		t.Errorf("highlight %q, want prefix %q", h, want)
 	}

@@ -336,9 +336,15 @@ type Result struct {
 	Subgroup      string             `json:"subgroup,omitempty"`
 	SubgroupOrder []string           `json:"subgroup_order,omitempty"`
 	Subgroups     map[string]Summary `json:"subgroups,omitempty"`
-	QBetween      *float64           `json:"Q_between,omitempty"`
-	DFBetween     int                `json:"df_between,omitempty"`
-	PBetween      *float64           `json:"p_between,omitempty"`
+	// Printed maps the JSON Pointers of the numbers written at the
+	// analysis's one precision (Decimals) to their decimals: the
+	// summary's and each subgroup's effect, standard error and
+	// intervals. The paper's macros write them so, as the tables, the
+	// forest plot and the key finding do.
+	Printed   map[string]int `json:"decimals,omitempty"`
+	QBetween  *float64       `json:"Q_between,omitempty"`
+	DFBetween int            `json:"df_between,omitempty"`
+	PBetween  *float64       `json:"p_between,omitempty"`
 	// SubgroupTau2 is "separate" or "common"; with a common τ² the test
 	// between is the model's QM (F under test = "t" or "knha", with
 	// DFBetween2 its denominator's degrees of freedom) and Within its
@@ -555,7 +561,24 @@ func Analyze(in Input, o Options) (*Result, error) {
 			return nil, err
 		}
 	}
+	res.setPrinted()
 	return res, nil
+}
+
+// setPrinted sets Printed.
+func (r *Result) setPrinted() {
+	d := r.Decimals()
+	r.Printed = map[string]int{}
+	add := func(prefix string) {
+		for _, k := range []string{"effect", "se", "ci_low", "ci_high", "pi_low", "pi_high"} {
+			r.Printed[prefix+k] = d
+		}
+	}
+	add("/summary/")
+	esc := strings.NewReplacer("~", "~0", "/", "~1") // RFC 6901
+	for _, g := range r.SubgroupOrder {
+		add("/subgroups/" + esc.Replace(g) + "/")
+	}
 }
 
 // metaNewResult is the result with its settings and labels.
@@ -948,13 +971,11 @@ func (r *Result) Decimals() int {
 func (r *Result) setDecimals(tables []analyses.Table) {
 	d := r.Decimals()
 	for i, t := range tables {
-		if !slices.Contains([]string{"", "heterogeneity", "leave-one-out", "cumulative", "inputs", "influence"}, t.Name) {
+		if !slices.Contains([]string{"", "heterogeneity", "leave-one-out", "cumulative", "inputs"}, t.Name) {
 			continue
 		}
 		for _, c := range t.Columns {
 			switch {
-			case c == "weight":
-				tables[i].Decimals = setDecimal(tables[i].Decimals, c, WeightDecimals)
 			case c == "effect", c == "se", c == "ci_low", c == "pi_low", c == "yi", c == "mean_diff" && r.Effect == "md":
 				tables[i].Decimals = setDecimal(tables[i].Decimals, c, d)
 			}
@@ -962,9 +983,46 @@ func (r *Result) setDecimals(tables []analyses.Table) {
 	}
 }
 
-// WeightDecimals is how many decimals a dataset's weight in percent is
-// shown with, in the forest plot and the tables alike.
-const WeightDecimals = 1
+// HetText writes τ² ("tau2") or I² ("I2") of the summary or a subgroup
+// as the heterogeneity table prints its column, for the key finding and
+// the forest plot's summaries.
+func (r *Result) HetText(col string, v float64) string {
+	pick := func(s Summary) *float64 {
+		if col == "tau2" {
+			return s.Tau2
+		}
+		return s.I2
+	}
+	var vals []float64
+	add := func(s Summary) {
+		if p := pick(s); p != nil && analyses.Finite(*p) {
+			vals = append(vals, *p)
+		}
+	}
+	add(r.Summary)
+	if r.Subgroup != "" {
+		for _, g := range r.SubgroupOrder {
+			add(r.Subgroups[g])
+		}
+	}
+	return analyses.ColumnText(v, vals)
+}
+
+// CumulText writes τ² ("tau2") or I² ("I2") of a cumulative fit as the
+// cumulative table prints its column, for the cumulative forest plot.
+func (r *Result) CumulText(col string, v float64) string {
+	var vals []float64
+	for _, c := range r.Cumulative {
+		x := c.I2
+		if col == "tau2" {
+			x = c.Tau2
+		}
+		if analyses.Finite(x) {
+			vals = append(vals, x)
+		}
+	}
+	return analyses.ColumnText(v, vals)
+}
 
 // setDecimal sets d for column c in m, making m when nil.
 func setDecimal(m map[string]int, c string, d int) map[string]int {
@@ -993,7 +1051,7 @@ func (r *Result) Highlight() string {
 		text += ", " + analyses.PClause(*s.P) // a 0 is "p < 1e-300": the tail underflowed
 	}
 	if s.I2 != nil {
-		text += fmt.Sprintf(", I² = %.0f%%", *s.I2)
+		text += ", I² = " + r.HetText("I2", *s.I2) + "%"
 	}
 	switch {
 	case *s.CILow > 0 || *s.CIHigh < 0:

@@ -606,7 +606,8 @@ func (r *Result) Tables() []analyses.Table {
 		row := append([]any{e.Model}, ids(e.IDs)...)
 		lb.Rows = append(lb.Rows, append(row, moCell(e.BestScore), moCell(e.BestEvalRS)))
 	}
-	fits := analyses.Table{Name: "fits", Title: "Fitted trade-offs per objective", Columns: []string{"objective", "pareto_points", "slope", "intercept", "r2", "implied_importance"}}
+	fits := analyses.Table{Name: "fits", Title: "Fitted trade-offs per objective", Columns: []string{"objective", "pareto_points", "slope", "intercept", "r2", "implied_importance"},
+		Mixed: map[string]bool{"slope": true, "intercept": true}} // each objective's own units
 	for _, f := range r.Fits {
 		fits.Rows = append(fits.Rows, []any{f.Objective, len(f.ParetoRows), moCell(f.Slope), moCell(f.Intercept), moCell(f.R2), moCell(f.ImpliedImportance)})
 	}
@@ -749,20 +750,27 @@ func (r *Result) Highlight() string {
 	}
 	bestNew, bestOld := "", ""
 	var vNew, vOld float64
+	var news, olds []float64 // the leaderboard table's columns, whose decimals the finding quotes them with
 	for _, e := range r.Leaderboard {
-		if e.BestScore != nil && (bestNew == "" || *e.BestScore > vNew) {
-			bestNew, vNew = r.Naming.Method(e.Model), *e.BestScore
+		if e.BestScore != nil {
+			news = append(news, *e.BestScore)
+			if bestNew == "" || *e.BestScore > vNew {
+				bestNew, vNew = r.Naming.Method(e.Model), *e.BestScore
+			}
 		}
-		if e.BestEvalRS != nil && (bestOld == "" || *e.BestEvalRS > vOld) {
-			bestOld, vOld = r.Naming.Method(e.Model), *e.BestEvalRS
+		if e.BestEvalRS != nil {
+			olds = append(olds, *e.BestEvalRS)
+			if bestOld == "" || *e.BestEvalRS > vOld {
+				bestOld, vOld = r.Naming.Method(e.Model), *e.BestEvalRS
+			}
 		}
 	}
 	s := fmt.Sprintf("%d models on %d fronts", len(r.Leaderboard), r.Fronts)
 	if bestNew != "" {
-		s += fmt.Sprintf("; best trade-off score: %s (%s)", bestNew, analyses.FormatSig(vNew, 3))
+		s += fmt.Sprintf("; best trade-off score: %s (%s)", bestNew, analyses.ColumnText(vNew, news))
 	}
 	if bestOld != "" {
-		s += fmt.Sprintf("; best EvalRS 2022 score: %s (%s)", bestOld, analyses.FormatSig(vOld, 3))
+		s += fmt.Sprintf("; best EvalRS 2022 score: %s (%s)", bestOld, analyses.ColumnText(vOld, olds))
 	}
 	return s + "."
 }

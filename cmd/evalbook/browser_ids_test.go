@@ -257,7 +257,7 @@ var marksRe = regexp.MustCompile(`<sup class="mark"[^>]*>[^<]*</sup>| <span clas
 // checkColumn checks one column of a rendered table.
 func checkColumn(t *testing.T, page, col string, j int, rows [][][]string, pCells *int) {
 	t.Helper()
-	decimals := -1
+	decimals, mixed, fourDigits := -1, "", true
 	type best struct {
 		value float64
 		bold  bool
@@ -290,11 +290,17 @@ func checkColumn(t *testing.T, page, col string, j int, rows [][][]string, pCell
 		if i := strings.IndexByte(text, '.'); i >= 0 {
 			d = len(text) - i - 1
 		}
-		if decimals >= 0 && d != decimals {
-			t.Errorf("%s: column %s mixes %d and %d decimals (%q)", page, col, decimals, d, text)
-			return
+		if decimals >= 0 && d != decimals && mixed == "" {
+			mixed = fmt.Sprintf("mixes %d and %d decimals (%q)", decimals, d, text)
 		}
 		decimals = d
+		fourDigits = fourDigits && significant(text) == 4
+	}
+	// one number of decimals, unless the rows are each on a scale of
+	// their own: four significant digits in every cell
+	if mixed != "" && !fourDigits {
+		t.Errorf("%s: column %s %s", page, col, mixed)
+		return
 	}
 	// Ties: a value tied with a bold one (relative 1e-9) is bold too.
 	for _, a := range vals {

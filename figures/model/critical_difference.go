@@ -117,7 +117,7 @@ func cdSpec(r *significance.CriticalDifferenceResult, cliques, dashed [][2]int, 
 		yy := y + float64(row)*0.8
 		seg(&conn, [2]float64{r.MeanRanks[i], 0}, [2]float64{r.MeanRanks[i], yy}, [2]float64{edge, yy})
 		m.X, m.Y = append(m.X, edge), append(m.Y, yy)
-		m.Labels = append(m.Labels, fmt.Sprintf("%s (%.2f)", methods[i], r.MeanRanks[i]))
+		m.Labels = append(m.Labels, CDMethodLabel(methods[i], r.MeanRanks[i], r.MeanRanks))
 	}
 	rows := max(left, k-left)
 	ymax := y + float64(rows)*0.8
@@ -142,4 +142,11 @@ func cdSpec(r *significance.CriticalDifferenceResult, cliques, dashed [][2]int, 
 	}
 	return &Spec{Panels: []Panel{pn}, Caption: caption,
 		Subject: fmt.Sprintf("critical-difference diagram of %d methods", k)}
+}
+
+// CDMethodLabel is a method's label in a critical-difference diagram,
+// static or interactive: its name and its mean rank as the table of mean
+// ranks prints it (ranks, all the diagram's mean ranks), "EASE (3.688)".
+func CDMethodLabel(method string, rank float64, ranks []float64) string {
+	return method + " (" + analyses.ColumnText(rank, ranks) + ")"
 }

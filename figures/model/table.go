@@ -280,15 +280,11 @@ func valueColumn(t analyses.Table, j int, idx map[string]int) Column {
 		col.Unit, col.Role, col.Detail = info.unit, info.role, info.detail
 	}
 	cells := columnCells(t, j)
-	if info.percent {
-		col.Unit, col.Scale = "%", 100
-		for i, c := range cells {
-			if x, ok := c.(float64); ok {
-				cells[i] = 100 * x
-			}
-		}
-	}
 	col.Format = ChooseFormat(id, cells)
+	if info.percent && col.Format.Kind != NumText {
+		col.Unit, col.Scale = "%", 100
+		col.Format = NumberFormat{Kind: NumFixed, Decimals: analyses.PercentDecimals}
+	}
 	if !known {
 		col.Role = guessRole(id, cells, col.Format)
 		if j == 0 && col.Format.Kind == NumText {
@@ -307,6 +303,9 @@ func valueColumn(t analyses.Table, j int, idx map[string]int) Column {
 	}
 	if d, ok := t.Decimals[id]; ok && col.Format.Kind != NumText && col.Role != RolePValue {
 		col.Format = NumberFormat{Kind: NumFixed, Decimals: d} // the analysis's one precision
+	}
+	if t.Mixed[id] && col.Format.Kind != NumText && col.Role != RolePValue {
+		col.Format = NumberFormat{Kind: NumSignificant} // each row its own scale
 	}
 	if id == "value" && idx["quantity"] == 0 && len(t.Columns) == 2 {
 		col.Role = RoleQuantity

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -21,22 +20,13 @@ type NumberKind int
 
 // The number kinds of a column.
 const (
-	NumText       NumberKind = iota // no numbers
-	NumInteger                      // every value is a whole number: written as one
-	NumFixed                        // fixed decimals, the same for the whole column
-	NumScientific                   // three significant digits in e-notation
-	NumPValue                       // p-values: 4 decimals, e-notation below 0.001, 0 as a bound
-	NumMonteCarlo                   // Monte Carlo estimates: as p-values, 0 and 1 as bounds at the resolution
-)
-
-// Display rules, in one place.
-const (
-	// significantDigits is how many significant digits a column's typical
-	// value (the median magnitude) shows.
-	significantDigits = 4
-	// maxDecimals bounds the decimals of a fixed column; a column whose
-	// typical value needs more is written in e-notation.
-	maxDecimals = 6
+	NumText        NumberKind = iota // no numbers
+	NumInteger                       // every value is a whole number: written as one
+	NumFixed                         // fixed decimals, the same for the whole column
+	NumScientific                    // three significant digits in e-notation
+	NumPValue                        // p-values: 4 decimals, e-notation below 0.001, 0 as a bound
+	NumMonteCarlo                    // Monte Carlo estimates: as p-values, 0 and 1 as bounds at the resolution
+	NumSignificant                   // each value with four significant digits (rows on scales of their own)
 )
 
 // NumberFormat is the one precision rule of a column.
@@ -83,16 +73,12 @@ func ChooseFormat(id string, cells []any) NumberFormat {
 		return NumberFormat{Kind: NumText}
 	}
 	inUnit, integral := true, true
-	var mags []float64
 	for _, v := range vals {
 		if v < 0 || v > 1 {
 			inUnit = false
 		}
 		if v != math.Trunc(v) || math.Abs(v) >= 1e15 {
 			integral = false
-		}
-		if v != 0 {
-			mags = append(mags, math.Abs(v))
 		}
 	}
 	if inUnit && pValueColumnRe.MatchString(id) {
@@ -101,29 +87,10 @@ func ChooseFormat(id string, cells []any) NumberFormat {
 	if integral {
 		return NumberFormat{Kind: NumInteger}
 	}
-	slices.Sort(mags)
-	typical := mags[len(mags)/2]
-	if mags[len(mags)-1] >= 1e6 {
-		return NumberFormat{Kind: NumScientific}
+	if d, ok := analyses.ColumnDecimals(vals); ok {
+		return NumberFormat{Kind: NumFixed, Decimals: d}
 	}
-	d := significantDigits - 1 - int(math.Floor(math.Log10(typical)))
-	if d > maxDecimals {
-		return NumberFormat{Kind: NumScientific}
-	}
-	d = max(d, 0)
-	for short := 0; short < d; short++ {
-		exact := true
-		for _, v := range vals {
-			if r, _ := strconv.ParseFloat(strconv.FormatFloat(v, 'f', short, 64), 64); r != v {
-				exact = false
-				break
-			}
-		}
-		if exact {
-			return NumberFormat{Kind: NumFixed, Decimals: short}
-		}
-	}
-	return NumberFormat{Kind: NumFixed, Decimals: d}
+	return NumberFormat{Kind: NumScientific}
 }
 
 // Format writes one finite number by the column's rule.
@@ -138,17 +105,13 @@ func (f NumberFormat) Format(x float64) string {
 	case NumMonteCarlo:
 		return FormatEstimate(x, f.Res)
 	case NumFixed:
-		s := strconv.FormatFloat(x, 'f', f.Decimals, 64)
-		if x != 0 && isZeroText(s) {
-			// a non-zero value too small for the column's decimals is
-			// not written as a zero
-			return strconv.FormatFloat(x, 'e', 1, 64)
-		}
-		return s
+		return analyses.FixedText(x, f.Decimals)
+	case NumSignificant:
+		return analyses.FormatSig(x, 4)
 	case NumText:
 		return strconv.FormatFloat(x, 'g', 4, 64)
 	}
-	return strconv.FormatFloat(x, 'e', 2, 64)
+	return analyses.ScientificText(x)
 }
 
 // HeatmapText is a heatmap cell's printed number, in the static figure

@@ -16,7 +16,7 @@ type columnInfo struct {
 	better      string
 	detail      bool
 	// percent: a share the data files keep as a fraction, shown in
-	// percent (unit "%").
+	// percent (unit "%") with analyses.PercentDecimals.
 	percent bool
 }
 
@@ -74,8 +74,8 @@ var columnInfos = map[string]columnInfo{
 	"sd": {label: "SD", role: RoleValue}, "min": {label: "Min", role: RoleValue}, "max": {label: "Max", role: RoleValue},
 	"silhouette": {label: "Silhouette", role: RoleValue}, "davies_bouldin": {label: "Davies–Bouldin", role: RoleValue},
 	"inertia":            {label: "Inertia", role: RoleValue},
-	"explained_variance": {label: "Explained variance", role: RoleValue}, "explained_variance_ratio": {label: "Share of variance", role: RoleValue},
-	"share": {label: "Share", role: RoleValue}, "mean_rho": {label: "Mean ρ", role: RoleValue}, "sd_rho": {label: "SD of ρ", role: RoleValue},
+	"explained_variance": {label: "Explained variance", role: RoleValue}, "explained_variance_ratio": {label: "Share of variance", role: RoleValue, percent: true},
+	"share": {label: "Share", role: RoleValue, percent: true}, "mean_rho": {label: "Mean ρ", role: RoleValue}, "sd_rho": {label: "SD of ρ", role: RoleValue},
 	"q05_rho": {label: "ρ, 5% quantile", role: RoleValue}, "median_rho": {label: "Median ρ", role: RoleValue}, "q95_rho": {label: "ρ, 95% quantile", role: RoleValue},
 	"beta": {label: "β", role: RoleValue}, "rho": {label: "ρ", role: RoleValue}, "size": {label: "Size", role: RoleValue},
 	"effect": {label: "Effect", role: RoleValue}, "variance": {label: "Variance", role: RoleValue, detail: true},

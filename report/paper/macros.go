@@ -114,7 +114,7 @@ func Macros(docs []Doc) ([]Macro, error) {
 				return nil, fmt.Errorf("data/%s.json: %v", d.ID, err)
 			}
 		}
-		c := &collector{id: d.ID, n: d.Naming}
+		c := &collector{id: d.ID, n: d.Naming, printed: printedOf(doc)}
 		c.object(doc, nil, nil, true)
 		c.winners(doc)
 		for _, m := range c.out {
@@ -132,6 +132,29 @@ type collector struct {
 	id  string
 	n   analyses.Naming
 	out []Macro
+	// printed are the decimals the analysis writes some of its numbers
+	// with, by JSON Pointer (its document's "decimals"; a meta-analysis's
+	// effects and intervals): their macros write them so.
+	printed map[string]int
+}
+
+// printedKey is the top-level key of an analysis's document that gives,
+// by JSON Pointer, the decimals it writes some numbers with.
+const printedKey = "decimals"
+
+// printedOf reads a document's printedKey (nil without).
+func printedOf(doc map[string]any) map[string]int {
+	m, _ := doc[printedKey].(map[string]any)
+	if len(m) == 0 {
+		return nil
+	}
+	out := map[string]int{}
+	for p, v := range m {
+		if f, ok := number(v); ok {
+			out[p] = int(f)
+		}
+	}
+	return out
 }
 
 // termKeys are the keys whose string values are option values with a
@@ -178,7 +201,7 @@ func (c *collector) text(key, v string) string {
 // Pointer tokens.
 func (c *collector) object(m map[string]any, names, ptr []string, top bool) {
 	for _, k := range sortedKeys(m) {
-		if top && skipped[k] {
+		if top && (skipped[k] || k == printedKey) {
 			continue
 		}
 		v := m[k]
@@ -330,9 +353,12 @@ func (c *collector) scalar(v any, names, ptr []string) {
 		if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
 			return
 		}
-		if f >= 0 && f <= 1 && model.IsPValueColumn(names[len(names)-1]) {
+		switch d, ok := c.printed[pointer(ptr)]; {
+		case ok:
+			m = texMacro(analyses.FixedText(f, d)) // as the analysis writes it everywhere
+		case f >= 0 && f <= 1 && model.IsPValueColumn(names[len(names)-1]):
 			m = texMacro(analyses.FormatP(f)) // as the tables write p-values
-		} else {
+		default:
 			m = texMacro(Number(f))
 		}
 	case string:
@@ -344,14 +370,19 @@ func (c *collector) scalar(v any, names, ptr []string) {
 	default:
 		return
 	}
+	m.Name = MacroName(append([]string{c.id}, names...)...)
+	m.Pointers = []string{pointer(ptr)}
+	m.ID = c.id
+	c.out = append(c.out, m)
+}
+
+// pointer is the JSON Pointer of the tokens ptr.
+func pointer(ptr []string) string {
 	toks := make([]string, len(ptr))
 	for i, t := range ptr {
 		toks[i] = escapePointer(t)
 	}
-	m.Name = MacroName(append([]string{c.id}, names...)...)
-	m.Pointers = []string{"/" + strings.Join(toks, "/")}
-	m.ID = c.id
-	c.out = append(c.out, m)
+	return "/" + strings.Join(toks, "/")
 }
 
 // numberMacro is a number as the site shows it (Number), in math mode

@@ -73,6 +73,7 @@ func TestDemoMacros(t *testing.T) {
 		}
 	}
 	docs := map[string]any{}
+	fixed := 0
 	for _, d := range defs {
 		if docs[d.id] == nil {
 			data, err := os.ReadFile(filepath.Join(site, "data", d.id+".json"))
@@ -95,10 +96,18 @@ func TestDemoMacros(t *testing.T) {
 				t.Errorf("\\%s: %s %s: %v", d.name, d.id, p, err)
 				continue
 			}
+			printed, _ := docs[d.id].(map[string]any)["decimals"].(map[string]any)
 			switch x := v.(type) {
 			case float64:
 				key := p[strings.LastIndex(p, "/")+1:]
-				if model.IsPValueColumn(key) && x >= 0 && x <= 1 {
+				if dec, ok := printed[p].(float64); ok {
+					// a number the analysis writes at its one precision:
+					// as its tables, figures and key finding write it
+					if want := analyses.FixedText(x, int(dec)); strings.ReplaceAll(strings.ReplaceAll(got, " ", ""), "−", "-") != want {
+						t.Errorf("\\%s shows %q, data/%s.json%s is %v, written %s", d.name, got, d.id, p, x, want)
+					}
+					fixed++
+				} else if model.IsPValueColumn(key) && x >= 0 && x <= 1 {
 					// a p-value as the tables write it: to its printed digits
 					if !showsPValue(got, x) {
 						t.Errorf("\\%s shows %q, data/%s.json%s is %v (written as the tables write p-values)", d.name, got, d.id, p, x)
@@ -115,6 +124,9 @@ func TestDemoMacros(t *testing.T) {
 		if len(names) > 0 && !showsName(got, names, naming) {
 			t.Errorf("\\%s shows %q, data/%s.json names %q", d.name, got, d.id, names)
 		}
+	}
+	if fixed < 10 {
+		t.Errorf("%d macros of numbers written at an analysis's one precision", fixed)
 	}
 	// The key numbers the issue lists are among them.
 	for _, want := range []string{
