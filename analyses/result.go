@@ -143,11 +143,11 @@ const (
 // median magnitude of its distinct values: a penalty or a cap many rows
 // share, such as EvalRS 2022's -100, counts once) to show four
 // significant digits, or fewer when they write every value exactly (half
-// ranks: 1.5, 2.0). It is false when the
-// column is written in e-notation instead (values of 10⁶ or more, or a
-// typical value that needs more than six decimals). A finding quoting a
-// number of a table column formats it with the column's decimals, so the
-// two read alike.
+// ranks: 1.5, 2.0). It is false when the column is written in e-notation
+// instead (values of 10⁶ or more, or a typical value that needs more
+// than six decimals). A finding quoting a number of a table column
+// formats it with the column's decimals (ColumnText), so the two read
+// alike.
 func ColumnDecimals(vals []float64) (int, bool) {
 	var mags []float64
 	for _, v := range vals {

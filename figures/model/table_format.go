@@ -63,10 +63,9 @@ func finiteNumbers(cells []any) []float64 {
 
 // ChooseFormat picks a column's format from its id and values (cells of
 // any type; only finite numbers count): integers as integers; p-values by
-// the p-value rule; else the decimals that give the column's typical
-// value (its median magnitude) four significant digits, or fewer when
-// they write every value exactly (half ranks: 1.5, 2.0); e-notation when
-// the column's values are too big or too small for that.
+// the p-value rule; else analyses.ColumnDecimals (four significant digits
+// of the column's typical value, the one rule findings quote by), or
+// e-notation when the column's values are too big or too small for that.
 func ChooseFormat(id string, cells []any) NumberFormat {
 	vals := finiteNumbers(cells)
 	if len(vals) == 0 {
