@@ -223,6 +223,17 @@ func clustersBoard(id string, r *datasets.ClustersResult) (Figure, error) {
 	for j, b := range r.Leaderboard {
 		cols[j] = fmt.Sprintf("cluster %d (%d)", b.Cluster, len(b.Datasets))
 	}
+	// the cells write each number as the cluster leaderboard's table
+	// prints its column
+	var ranks, gms []float64
+	for _, b := range r.Leaderboard {
+		for m := range nm {
+			ranks = append(ranks, b.MeanRank[m])
+			if g := b.GeometricMean[m]; g != nil && analyses.Finite(*g) {
+				gms = append(gms, *g)
+			}
+		}
+	}
 	// Row 0 at the top: the best method first.
 	rows := make([]string, nm)
 	values := make([][]float64, nm)
@@ -233,9 +244,9 @@ func clustersBoard(id string, r *datasets.ClustersResult) (Figure, error) {
 		text[ri] = make([]string, len(r.Leaderboard))
 		for j, b := range r.Leaderboard {
 			values[ri][j] = b.MeanRank[m]
-			t := fmt.Sprintf("%.2f", b.MeanRank[m])
+			t := analyses.ColumnText(b.MeanRank[m], ranks)
 			if g := b.GeometricMean[m]; g != nil {
-				t += fmt.Sprintf(" (%.4f)", *g)
+				t += " (" + analyses.ColumnText(*g, gms) + ")"
 			}
 			text[ri][j] = t
 		}
