@@ -78,8 +78,13 @@ func TestFormatInterval(t *testing.T) {
 	if d := DecimalsFor(0); d != 2 {
 		t.Errorf("DecimalsFor(0) = %d, want 2", d)
 	}
-	if got := FormatInterval(-0.061832, -0.089004, -0.0000001, 3); got != "-0.062 [-0.089, 0.000]" {
+	// a bound that rounds to zero is written as the tables write it,
+	// with its sign: the interval does not cross zero
+	if got := FormatInterval(-0.061832, -0.089004, -0.0000001, 3); got != "-0.062 [-0.089, -1.0e-07]" {
 		t.Errorf("FormatInterval = %q", got)
+	}
+	if got := FormatInterval(0, math.Copysign(0, -1), 0.5, 2); got != "0.00 [0.00, 0.50]" {
+		t.Errorf("FormatInterval of zeros = %q", got)
 	}
 }
 

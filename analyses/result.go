@@ -220,8 +220,13 @@ func ColumnText(x float64, vals []float64) string {
 }
 
 // FixedText writes x with d decimals, but a non-zero x that d decimals
-// would write as a zero in e-notation (1.0e-07): never as a zero.
+// would write as a zero in e-notation (1.0e-07, -2.0e-04): never as a
+// zero, which would hide on which side of zero an interval's bound lies.
+// A zero has no sign.
 func FixedText(x float64, d int) string {
+	if x == 0 {
+		x = 0 // not -0
+	}
 	s := strconv.FormatFloat(x, 'f', d, 64)
 	if x != 0 && strings.Trim(s, "-0.") == "" {
 		return strconv.FormatFloat(x, 'e', 1, 64)
@@ -244,17 +249,12 @@ func DecimalsFor(w float64) int {
 }
 
 // FormatInterval writes an estimate and its interval with d decimals
-// each, "-0.062 [-0.089, -0.035]" (a -0.000 is 0.000): one precision for
-// the three numbers, as a paper prints them.
+// each, "-0.062 [-0.089, -0.035]": one precision for the three numbers,
+// as a paper prints them, and as the tables print them (FixedText: a
+// bound that d decimals would write as 0.000 is written in e-notation,
+// -1.0e-04, so its side of zero shows).
 func FormatInterval(e, lo, hi float64, d int) string {
-	f := func(x float64) string {
-		s := strconv.FormatFloat(x, 'f', d, 64)
-		if z, _ := strconv.ParseFloat(s, 64); z == 0 {
-			return strings.TrimPrefix(s, "-")
-		}
-		return s
-	}
-	return f(e) + " [" + f(lo) + ", " + f(hi) + "]"
+	return FixedText(e, d) + " [" + FixedText(lo, d) + ", " + FixedText(hi, d) + "]"
 }
 
 // ResolutionText writes a Monte Carlo resolution for a bound: two

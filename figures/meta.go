@@ -338,13 +338,12 @@ func pClause(p float64) string {
 	return analyses.PClause(p)
 }
 
-// fmtSigned formats x with dec decimals and a true minus sign.
+// fmtSigned formats x with dec decimals, as the tables do
+// (analyses.FixedText: a non-zero that rounds to zero in e-notation), and
+// a true minus sign.
 func fmtSigned(x float64, dec int) string {
-	s := strconv.FormatFloat(x, 'f', dec, 64)
+	s := analyses.FixedText(x, dec)
 	if s[0] == '-' {
-		if z, _ := strconv.ParseFloat(s, 64); z == 0 {
-			return s[1:]
-		}
 		return "−" + s[1:]
 	}
 	return s

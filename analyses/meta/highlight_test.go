@@ -35,8 +35,8 @@ func TestMetaHighlight(t *testing.T) {
 		t.Errorf("decimals %d: %q", smd.Decimals(), h)
 	}
 	smd.Summary.CIHigh = fp(-0.0001)
-	if h := smd.Highlight(); !strings.Contains(h, "[-0.089, 0.000]") {
-		t.Errorf("a bound that rounds to zero keeps no sign: %q", h)
+	if h := smd.Highlight(); !strings.Contains(h, "[-0.089, -1.0e-04]") {
+		t.Errorf("a bound that rounds to zero is not written as a zero, so its side of zero shows: %q", h)
 	}
 }
 
