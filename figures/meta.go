@@ -66,7 +66,7 @@ func Meta(id, title string, r *meta.Result) ([]Figure, error) {
 	b := newForestBuilder(r)
 	model := forestModel(r)
 	b.blocks()
-	b.summary(model, r.Summary, color.Black, "100%")
+	b.summary(model, r.Summary, color.Black, b.pct(1)) // "100.0%", as the table
 	lines := b.lines
 	nl := len(lines)
 	var rows []ForestRow

@@ -495,6 +495,9 @@ func TestMetaNumbersReadAlike(t *testing.T) {
 			t.Fatal(err)
 		}
 		svg := string(figs[0].SVG)
+		if w := specCell(t, main, "summary", "weight") + "%"; !strings.Contains(svg, ">"+w+"<") {
+			t.Errorf("the forest plot's summary does not read the table's weight %s", w)
+		}
 		if i2 := "I² = " + specCell(t, het, "all", "I2") + "%"; !strings.Contains(r.Highlight(), i2) {
 			t.Errorf("the finding %q does not read the table's %s", r.Highlight(), i2)
 		}

@@ -3,6 +3,7 @@ package paper_test
 import (
 	"context"
 	"encoding/csv"
+	"html"
 	"math"
 	"os"
 	"os/exec"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/evalbook/evalbook/figures/model"
 	"github.com/evalbook/evalbook/report"
+	"github.com/evalbook/evalbook/report/paper"
 )
 
 var (
@@ -291,6 +293,7 @@ func TestDemoPaperFormat(t *testing.T) {
 		}
 		t.Errorf("example.tex line %s: %s (%s)", m[1], m[0], fig)
 	}
+	checkExampleCaptions(t, string(src), site)
 	figs := strings.Count(string(src), "\\includegraphics")
 	if got := len(captionRe.FindAllString(text, -1)); figs < 30 || got != figs {
 		t.Errorf("example.tex includes %d figures; the PDF shows %d captions", figs, got)
@@ -318,3 +321,36 @@ var (
 	floatLineRe = regexp.MustCompile(`Float too large for page by [0-9.]+pt on input line (\d+)`)
 	captionRe   = regexp.MustCompile(`(?m)^Figure \d+: `)
 )
+
+// checkExampleCaptions: each figure of example.tex carries the caption
+// its page prints under it, not its title or id.
+func checkExampleCaptions(t *testing.T, src, site string) {
+	t.Helper()
+	pages, _ := filepath.Glob(filepath.Join(site, "*.html"))
+	htmlCaps := map[string]string{}
+	figRe := regexp.MustCompile(`(?s)<figure class="figure" id="fig-([^"]+)".*?<figcaption><a class="num"[^>]*>Figure \d+\.</a> (.*?) <a class="dl"`)
+	for _, p := range pages {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range figRe.FindAllStringSubmatch(string(b), -1) {
+			htmlCaps[m[1]] = html.UnescapeString(regexp.MustCompile(`<[^>]+>`).ReplaceAllString(m[2], ""))
+		}
+	}
+	texRe := regexp.MustCompile(`\\caption\{(.*)\}\\label\{fig:([^}]+)\}`)
+	checked := 0
+	for _, m := range texRe.FindAllStringSubmatch(src, -1) {
+		want, ok := htmlCaps[m[2]]
+		if !ok {
+			continue // a figure of the Explore page or a page not parsed
+		}
+		checked++
+		if m[1] != paper.Escape(want) {
+			t.Errorf("example.tex: figure %s is captioned %q; its page says %q", m[2], m[1], want)
+		}
+	}
+	if checked < 20 {
+		t.Errorf("only %d figure captions of example.tex checked against their pages", checked)
+	}
+}

@@ -121,7 +121,7 @@ func escapeRune(r rune) string {
 // text mode, as commands that can.
 var symbols = map[rune]string{
 	'–': "--", '—': "---", '−': "$-$", '×': `$\times$`, '±': `$\pm$`, '≤': `$\le$`, '≥': `$\ge$`,
-	'≠': `$\ne$`, '≈': `$\approx$`, '→': `$\rightarrow$`, '·': `$\cdot$`, '…': `\ldots{}`, '²': `$^{2}$`,
+	'≠': `$\ne$`, '≈': `$\approx$`, '→': `$\rightarrow$`, '←': `$\leftarrow$`, '√': `$\surd$`, '·': `$\cdot$`, '…': `\ldots{}`, '²': `$^{2}$`,
 	'α': `$\alpha$`, 'β': `$\beta$`, 'γ': `$\gamma$`, 'δ': `$\delta$`, 'ε': `$\varepsilon$`, 'η': `$\eta$`,
 	'θ': `$\theta$`, 'κ': `$\kappa$`, 'λ': `$\lambda$`, 'μ': `$\mu$`, 'ν': `$\nu$`, 'π': `$\pi$`,
 	'ρ': `$\rho$`, 'σ': `$\sigma$`, 'τ': `$\tau$`, 'φ': `$\varphi$`, 'χ': `$\chi$`, 'ω': `$\omega$`,

@@ -3,6 +3,7 @@ package site
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"gonum.org/v1/plot/vg"
 
@@ -98,8 +99,11 @@ func (b *siteBuild) writeTablesTeX() []string {
 
 // paperFigure is a figure of paper/example.tex: its id, title and width.
 type paperFigure struct {
-	ID, Title string
-	Width     vg.Length
+	ID string
+	// Caption is the figure's caption, as its page prints it under the
+	// figure (its title when it has none).
+	Caption string
+	Width   vg.Length
 }
 
 // writeFigureExports writes figures/<id>.pdf and figures/<id>.png (300
@@ -114,7 +118,11 @@ func (b *siteBuild) writeFigureExports() []paperFigure {
 		b.files[f.PDFHref], b.files[f.PNGHref] = e.pdf, e.png
 		if b.m.Options.Paper {
 			b.files["paper/"+f.PDFHref] = e.pdf
-			out = append(out, paperFigure{ID: f.ID, Title: f.Title, Width: e.width})
+			caption := f.Caption
+			if caption == "" {
+				caption = f.Title
+			}
+			out = append(out, paperFigure{ID: f.ID, Caption: caption, Width: e.width})
 		}
 	}
 	return out
@@ -172,9 +180,9 @@ const exampleTextWidth = 7 * vg.Inch
 // macros, shows every PDF figure and inputs every table float, with the
 // longtables in a one-column appendix, to see them typeset as a
 // conference paper would (pdflatex example.tex). A figure is as wide as
-// its column (or both, figure*), or less where that would make it taller
-// than 0.9 of the page (a forest plot of many datasets): its caption
-// stays on the page.
+// its column (or both, figure*), or less where that would leave no room
+// on the page for its caption (a forest plot of many datasets). The
+// caption is the one its page prints under it.
 func exampleTeX(title, key string, tables []string, figs []paperFigure) []byte {
 	var b strings.Builder
 	b.WriteString("% example.tex: written by evalbook. Compile in this directory (bibtex resolves the citation):\n%   pdflatex example && bibtex example && pdflatex example && pdflatex example\n")
@@ -182,12 +190,15 @@ func exampleTeX(title, key string, tables []string, figs []paperFigure) []byte {
 	fmt.Fprintf(&b, "\\title{%s}\n\\begin{document}\n\\maketitle\n", paper.Escape(title))
 	fmt.Fprintf(&b, "The tables and figures below are the study's \\cite{%s}.\n\n", key)
 	for _, f := range figs {
-		env, width := "figure", "\\linewidth"
+		env, width, line := "figure", "\\linewidth", exampleTextWidth/2
 		if f.Width > exampleTextWidth/2 {
-			env = "figure*"
+			env, line = "figure*", exampleTextWidth
 		}
-		fmt.Fprintf(&b, "\\begin{%s}[tbp]\n\\centering\n\\includegraphics[width=%s,height=0.9\\textheight,keepaspectratio]{figures/%s.pdf}\n\\caption{%s}\\label{fig:%s}\n\\end{%s}\n\\clearpage\n",
-			env, width, f.ID, paper.Escape(f.Title), f.ID, env)
+		// the caption's lines (10 pt text, about 5 pt a character) and
+		// the space around it stay on the page below the figure
+		lines := 1 + vg.Length(utf8.RuneCountInString(f.Caption))*5/line
+		fmt.Fprintf(&b, "\\begin{%s}[tbp]\n\\centering\n\\includegraphics[width=%s,height=\\dimexpr\\textheight-%dpt\\relax,keepaspectratio]{figures/%s.pdf}\n\\caption{%s}\\label{fig:%s}\n\\end{%s}\n\\clearpage\n",
+			env, width, int(12*(lines+2)), f.ID, paper.Escape(f.Caption), f.ID, env)
 	}
 	var appendix []string
 	for _, p := range tables {
