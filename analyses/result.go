@@ -115,7 +115,7 @@ func FormatSig(x float64, n int) string {
 	if math.IsNaN(x) || math.IsInf(x, 0) || significant(short) <= n {
 		return short
 	}
-	return fmt.Sprintf("%#.*g", n, x)
+	return strings.TrimSuffix(fmt.Sprintf("%#.*g", n, x), ".") // 1234.56 is 1235, not "1235."
 }
 
 // significant counts the significant digits of a number's shortest text

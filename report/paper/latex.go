@@ -12,9 +12,11 @@ import (
 	"strings"
 )
 
-// Number formats a number as the site's tables show it: an integer as
-// it is, four significant digits in fixed notation between 1e-3 and 1e6,
-// else four significant digits in scientific notation (Go's %g).
+// Number formats a number as the site's key findings show it: an integer
+// as it is, four significant digits in fixed notation between 1e-3 and
+// 1e6 — its significant zeros kept (0.04200, as analyses.FormatSig), but
+// a value that fewer digits write exactly in that form (0.042) — else
+// four significant digits in scientific notation (Go's %g).
 func Number(x float64) string {
 	if x == math.Trunc(x) && math.Abs(x) < 1e9 {
 		return strconv.FormatFloat(x, 'f', -1, 64)
@@ -25,8 +27,11 @@ func Number(x float64) string {
 			digits = 0
 		}
 		s := strconv.FormatFloat(x, 'f', digits, 64)
-		if strings.Contains(s, ".") {
-			s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+		if r, _ := strconv.ParseFloat(s, 64); digits > 0 && math.Abs(r) >= math.Pow(10, float64(4-digits)) {
+			s = strconv.FormatFloat(x, 'f', digits-1, 64) // rounding carried: 0.99996 is 1.000
+		}
+		if short := strconv.FormatFloat(x, 'f', -1, 64); len(short) < len(s) {
+			return short // exact in fewer digits
 		}
 		return s
 	}

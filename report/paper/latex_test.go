@@ -119,6 +119,13 @@ func TestNumberMatchesTheSite(t *testing.T) {
 			t.Errorf("paper.Number(%v) = %q: off by %v, more than half of %v", x, s, math.Abs(v-x), unit)
 		}
 	}
+	// significant zeros are kept, as the key findings keep them; a value
+	// that fewer digits write exactly is written so
+	for x, want := range map[float64]string{0.0419996: "0.04200", 0.042: "0.042", 2.5: "2.5", 0.99996: "1.000"} {
+		if got := paper.Number(x); got != want {
+			t.Errorf("paper.Number(%v) = %q, want %q", x, got, want)
+		}
+	}
 }
 
 // TestLaTeXMonteCarloBound: a Bayesian probability of 0 of 50,000
