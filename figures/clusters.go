@@ -122,8 +122,8 @@ func ClustersScatterSpec(r *datasets.ClustersResult) *Spec {
 		pn.Y = pn.Y.Fixed(ylo-0.08*dy, yhi+0.08*dy)
 	}
 	// the caption names the triangles and rings only where they are drawn
-	caption := fmt.Sprintf("The %d datasets on the first two principal components of their z-scored characteristics (%.0f%% of the variance), coloured by cluster (k = %d).",
-		len(r.Datasets), 100*sumFirst(r.ExplainedVarianceRatio, 2), r.K)
+	caption := fmt.Sprintf("The %d datasets on the first two principal components of their z-scored characteristics (%.*f%% of the variance), coloured by cluster (k = %d).",
+		len(r.Datasets), analyses.PercentDecimals, 100*sumFirst(r.ExplainedVarianceRatio, 2), r.K)
 	if countFalse(r.Outlier) < len(r.Outlier) {
 		caption += " Triangles mark Isolation Forest outliers, which joined the nearest centroid."
 	}

@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/evalbook/evalbook/analyses"
 	"github.com/evalbook/evalbook/analyses/significance"
 	"github.com/evalbook/evalbook/figures/model"
 )
@@ -91,7 +92,7 @@ func pairedUnitsSpec(r *significance.PairedTestsResult, p significance.PairedCom
 	return &Spec{Panels: []Panel{pn}, Legend: LegendRight, Width: 7, Height: 3.6,
 		Subject: fmt.Sprintf("%s of %s and %s on each of %d %s", r.Metric, p.A, p.B, n, r.Over),
 		Caption: fmt.Sprintf("%s of %s and %s on each of the %d %s, a segment joining each unit's two values (as in Košir et al. 2013, Fig. 2); mean difference %s. %s.",
-			r.Metric, p.A, p.B, n, r.Over, fmtOpt(p.MeanDiff), pairedVerdict(r, p))}
+			r.Metric, p.A, p.B, n, r.Over, meanDiffText(r, p.MeanDiff), pairedVerdict(r, p))}
 }
 
 // pairedOver is the units' axis title: "fold", "dataset", "user".
@@ -122,12 +123,20 @@ func pairedSortedSpec(r *significance.PairedTestsResult, p significance.PairedCo
 	return &Spec{Panels: []Panel{pn}, Width: 7, Height: 3.6,
 		Subject: fmt.Sprintf("the %d sorted per-unit differences %s − %s", p.N, p.A, p.B),
 		Caption: fmt.Sprintf("The %d per-unit differences %s − %s in %s, sorted (the share of units below each value; dashed: no difference); mean difference %s. %s.",
-			p.N, p.A, p.B, r.Metric, fmtOpt(p.MeanDiff), pairedVerdict(r, p))}
+			p.N, p.A, p.B, r.Metric, meanDiffText(r, p.MeanDiff), pairedVerdict(r, p))}
 }
 
-func fmtOpt(x *float64) string {
+// meanDiffText writes a pair's mean difference as the pairs table
+// prints its column ("undefined" for none).
+func meanDiffText(r *significance.PairedTestsResult, x *float64) string {
 	if x == nil {
 		return "undefined"
 	}
-	return fmt.Sprintf("%.4g", *x)
+	var col []float64
+	for _, p := range r.Pairs {
+		if p.MeanDiff != nil && analyses.Finite(*p.MeanDiff) {
+			col = append(col, *p.MeanDiff)
+		}
+	}
+	return analyses.ColumnText(*x, col)
 }

@@ -511,9 +511,9 @@ func (r *CriticalDifferenceResult) Highlight() string {
 	if len(ahead) > 0 {
 		verb += " among the methods that are not baselines"
 	}
-	// mean ranks and the critical difference to three decimals, as the
-	// tables and the diagram ("CD = 2.946") print them
-	s := fmt.Sprintf("%s%s (%.3f) on %s over %d datasets", n.MethodList(leaders), verb, r.MeanRanks[best], n.Metric(r.Metric), len(r.Datasets))
+	// the mean rank and the critical difference as the tables and the
+	// diagram print them ("EASE (3.688)", "CD = 2.946")
+	s := fmt.Sprintf("%s%s (%s) on %s over %d datasets", n.MethodList(leaders), verb, analyses.ColumnText(r.MeanRanks[best], r.MeanRanks), n.Metric(r.Metric), len(r.Datasets))
 	if len(ahead) > 0 {
 		s += fmt.Sprintf(" (the baseline %s ranks higher)", n.MethodList(ahead))
 	}
@@ -526,7 +526,14 @@ func (r *CriticalDifferenceResult) Highlight() string {
 			sig++
 		}
 	}
-	return s + fmt.Sprintf("; %d of %d pairs differ after Holm (α = %g), critical difference %.3f.", sig, len(r.Pairs), r.Alpha, r.CriticalDifference)
+	return s + fmt.Sprintf("; %d of %d pairs differ after Holm (α = %g), critical difference %s.", sig, len(r.Pairs), r.Alpha, r.CDText())
+}
+
+// CDText is the critical difference as the table of the test's
+// quantities prints it (four significant digits), for the key finding,
+// the diagram's label and its caption alike.
+func (r *CriticalDifferenceResult) CDText() string {
+	return analyses.ColumnText(r.CriticalDifference, []float64{r.CriticalDifference})
 }
 
 // Highlight: how many pairs the paired and independent tests separate.

@@ -33,7 +33,7 @@ func CDRuns(r *significance.CriticalDifferenceResult) (cliques, dashed [][2]int)
 
 // CDLabel is the critical difference's label above the axis.
 func CDLabel(r *significance.CriticalDifferenceResult) string {
-	return fmt.Sprintf("CD = %.3f (Nemenyi, α = %g)", r.CriticalDifference, r.Alpha)
+	return fmt.Sprintf("CD = %s (Nemenyi, α = %g)", r.CDText(), r.Alpha)
 }
 
 // CDHeight is the static diagram's height in points for k methods and
@@ -60,7 +60,7 @@ func CDSpec(r *significance.CriticalDifferenceResult) *Spec {
 	if r.Bayesian && len(dashed) > 0 {
 		caption += fmt.Sprintf("; dashed grey lines join methods the Bayesian signed-rank test (rope %g) cannot tell apart with probability %g", r.Rope, 1-r.Alpha)
 	}
-	caption += fmt.Sprintf(". The vermillion line above the axis is the Nemenyi critical difference (%.3f).", r.CriticalDifference)
+	caption += fmt.Sprintf(". The vermillion line above the axis is the Nemenyi critical difference (%s).", r.CDText())
 	return cdSpec(r, cliques, dashed, caption)
 }
 
