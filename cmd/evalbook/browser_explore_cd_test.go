@@ -169,7 +169,8 @@ func cdBarProblems(bar [][]*float64, label string, want builtCD) []string {
 	if len(bar) != 2 || bar[0][0] == nil || *bar[0][0] != 1 || bar[1][0] == nil || *bar[1][0] != end {
 		out = append(out, fmt.Sprintf("the critical difference's bar %v, want it from 1 to %v (CD %v)", bar, end, cd))
 	}
-	if w := fmt.Sprintf("CD = %.3f (Nemenyi, α = %g)", cd, want.Alpha); label != w {
+	// the critical difference as the quantities table prints it
+	if w := fmt.Sprintf("CD = %s (Nemenyi, α = %g)", analyses.ColumnText(cd, []float64{cd}), want.Alpha); label != w {
 		out = append(out, fmt.Sprintf("the critical difference labelled %q, want %q", label, w))
 	}
 	return out
