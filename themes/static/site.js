@@ -336,10 +336,14 @@
     if (entry) {
       entry.chart = chart;
       entry.dark = isDark;
+      entry.room = roomOf(el);
     } else {
-      charts.push({ el: el, chart: chart, dark: isDark });
+      charts.push({ el: el, chart: chart, dark: isDark, room: roomOf(el) });
     }
   }
+  // roomOf is the width a chart is laid out for: its figure's (the chart
+  // itself may be made wider than it, a heatmap's minimum width).
+  function roomOf(el) { return el.parentElement ? el.parentElement.clientWidth : el.clientWidth; }
   function draw() {
     if (!window.echarts) return;
     var gen = ++generation;
@@ -377,9 +381,19 @@
       draw();
     });
   });
+  // A resize redraws each chart at once at its new size; once the window
+  // has settled, a chart whose room changed is laid out again for it as
+  // a load at that width lays it out: level or slanted category names,
+  // panels side by side or stacked, the legend's place, a heatmap's width.
+  var settle = null;
   window.addEventListener("resize", function () {
     charts.forEach(function (c) { if (c.el.offsetParent !== null) { c.chart.resize(); fitCellLabels(c.chart); } });
     markScrolls();
+    clearTimeout(settle);
+    settle = setTimeout(function () {
+      charts.forEach(function (c) { if (c.el.offsetParent !== null && c.room !== roomOf(c.el)) drawOne(c.el, true); });
+      markScrolls();
+    }, 150);
   });
   var toggle = document.getElementById("theme-toggle");
   function pressed() { if (toggle) toggle.setAttribute("aria-pressed", dark() ? "true" : "false"); }
