@@ -219,6 +219,11 @@ func ColumnText(x float64, vals []float64) string {
 	return ScientificText(x)
 }
 
+// ValueText writes x as a column holding x alone writes it: a value of a
+// table of named quantities (the critical difference, a residual τ²),
+// quoted in a caption or a finding.
+func ValueText(x float64) string { return ColumnText(x, []float64{x}) }
+
 // FixedText writes x with d decimals, but a non-zero x that d decimals
 // would write as a zero in e-notation (1.0e-07, -2.0e-04): never as a
 // zero, which would hide on which side of zero an interval's bound lies.

@@ -26,7 +26,8 @@ func cellOf(t *testing.T, tables []analyses.Table, name, key, col string) string
 				continue
 			}
 			for j, c := range s.Columns {
-				if c.ID == col || (c.Role == model.RoleQuantity && r[0].Title == col) || (c.Role == model.RoleQuantity && r[0].Text == model.ColumnLabel(col, analyses.Naming{})) {
+				// a named quantity's row shows its label, with its id as the title
+				if c.ID == col || c.Role == model.RoleQuantity && (r[0].Title == col || r[0].Text == col) {
 					return r[j].Text
 				}
 			}

@@ -298,13 +298,13 @@ func forestCaption(r *meta.Result, model, lvl string, keep map[int]bool) string 
 	}
 	switch {
 	case r.Subgroup != "" && r.QBetween != nil && r.DFBetween2 > 0:
-		caption += fmt.Sprintf(" Subgroups by %s, one model with a common τ²; test of subgroup differences F = %s, df = (%d, %d), %s.", r.Subgroup, oneValue(*r.QBetween), r.DFBetween, r.DFBetween2, pClause(val(r.PBetween)))
+		caption += fmt.Sprintf(" Subgroups by %s, one model with a common τ²; test of subgroup differences F = %s, df = (%d, %d), %s.", r.Subgroup, analyses.ValueText(*r.QBetween), r.DFBetween, r.DFBetween2, pClause(val(r.PBetween)))
 	case r.Subgroup != "" && r.QBetween != nil:
 		common := ""
 		if r.Within != nil {
 			common = ", one model with a common τ²"
 		}
-		caption += fmt.Sprintf(" Subgroups by %s%s; test of subgroup differences Q = %s, df = %d, %s.", r.Subgroup, common, oneValue(*r.QBetween), r.DFBetween, pClause(val(r.PBetween)))
+		caption += fmt.Sprintf(" Subgroups by %s%s; test of subgroup differences Q = %s, df = %d, %s.", r.Subgroup, common, analyses.ValueText(*r.QBetween), r.DFBetween, pClause(val(r.PBetween)))
 	}
 	switch r.Test {
 	case "knha":
@@ -337,10 +337,6 @@ func pClause(p float64) string {
 	}
 	return analyses.PClause(p)
 }
-
-// oneValue writes a statistic as a table of one row prints its column
-// (the subgroups table's Q or F): four significant digits.
-func oneValue(x float64) string { return analyses.ColumnText(x, []float64{x}) }
 
 // fmtSigned formats x with dec decimals, as the tables do
 // (analyses.FixedText: a non-zero that rounds to zero in e-notation), and

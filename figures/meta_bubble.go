@@ -81,7 +81,7 @@ func bubbleCaption(r *meta.Result, lvl string) string {
 		caption += fmt.Sprintf(" Slope %s, %s.", analyses.FormatInterval(s.Estimate, s.CILow, s.CIHigh, m.Decimals()), pClause(s.P))
 	}
 	if r.Model == "random" {
-		caption += " Residual τ² = " + analyses.ColumnText(m.Tau2, []float64{m.Tau2}) + "." // as the moderator tests' table
+		caption += " Residual τ² = " + analyses.ValueText(m.Tau2) + "." // as the moderator tests' table
 	}
 	return caption
 }

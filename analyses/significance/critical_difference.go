@@ -533,7 +533,7 @@ func (r *CriticalDifferenceResult) Highlight() string {
 // quantities prints it (four significant digits), for the key finding,
 // the diagram's label and its caption alike.
 func (r *CriticalDifferenceResult) CDText() string {
-	return analyses.ColumnText(r.CriticalDifference, []float64{r.CriticalDifference})
+	return analyses.ValueText(r.CriticalDifference)
 }
 
 // Highlight: how many pairs the paired and independent tests separate.

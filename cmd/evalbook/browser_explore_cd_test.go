@@ -170,7 +170,7 @@ func cdBarProblems(bar [][]*float64, label string, want builtCD) []string {
 		out = append(out, fmt.Sprintf("the critical difference's bar %v, want it from 1 to %v (CD %v)", bar, end, cd))
 	}
 	// the critical difference as the quantities table prints it
-	if w := fmt.Sprintf("CD = %s (Nemenyi, α = %g)", analyses.ColumnText(cd, []float64{cd}), want.Alpha); label != w {
+	if w := fmt.Sprintf("CD = %s (Nemenyi, α = %g)", analyses.ValueText(cd), want.Alpha); label != w {
 		out = append(out, fmt.Sprintf("the critical difference labelled %q, want %q", label, w))
 	}
 	return out

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"path/filepath"
 	"testing"
 
@@ -38,24 +39,22 @@ func TestBrowserResize(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// opened is the axes of page name opened at width w
+	opened := func(name string, w int64) string {
+		width(w)
+		b.at(fmt.Sprintf("%s (opened at %d px)", name, w))
+		b.loadInTheme(t, "file://"+filepath.Join(site, name+".html"), "light")
+		b.chartState(t)
+		var axes string
+		if err := chromedp.Run(b.ctx, chromedp.Evaluate(slantJS, &axes)); err != nil {
+			t.Fatal(err)
+		}
+		return axes
+	}
 	found := false
 	for _, name := range []string{"dataset-selection", "leaderboard", "characteristics", "dataset-clusters", "submissions", "stability"} {
-		url := "file://" + filepath.Join(site, name+".html")
-		var phone, desktop, resized string
-		width(390)
-		b.at(name + " (opened at 390 px)")
-		b.loadInTheme(t, url, "light")
-		b.chartState(t)
-		if err := chromedp.Run(b.ctx, chromedp.Evaluate(slantJS, &phone)); err != nil {
-			t.Fatal(err)
-		}
-		width(1280)
-		b.at(name + " (opened at 1280 px)")
-		b.loadInTheme(t, url, "light")
-		b.chartState(t)
-		if err := chromedp.Run(b.ctx, chromedp.Evaluate(slantJS, &desktop)); err != nil {
-			t.Fatal(err)
-		}
+		var resized string
+		phone, desktop := opened(name, 390), opened(name, 1280)
 		if desktop == phone {
 			continue // the same names either way: nothing to lay out again
 		}
