@@ -3,6 +3,7 @@ package kinds
 import (
 	"fmt"
 	"reflect"
+	"strings"
 
 	"github.com/evalbook/evalbook/analyses"
 	"github.com/evalbook/evalbook/figures"
@@ -39,6 +40,56 @@ type Kind struct {
 	// (a dataset attribute an option names); an *analyses.OptionError
 	// is reported at its key's line.
 	Check func(s *manifest.Study, opts any) error
+	// Title, when set, titles an analysis whose manifest gives no title,
+	// from its options and the study's names ("Leaderboard: nDCG@10");
+	// without it, or when it returns "", the title is the analysis's id.
+	Title func(s *manifest.Study, opts any) string
+}
+
+// Titled returns k titled by a function of its typed options (see
+// Kind.Title).
+func Titled[O any](k Kind, title func(s *manifest.Study, o *O) string) Kind {
+	k.Title = func(s *manifest.Study, opts any) string {
+		if o, ok := opts.(*O); ok {
+			return title(s, o)
+		}
+		return ""
+	}
+	return k
+}
+
+// titleOf is an untitled analysis's title: what it is, then its
+// subject (a metric's label, "BPR vs MF") when it has one.
+func titleOf(what, subject string) string {
+	if subject == "" {
+		return what
+	}
+	return what + ": " + subject
+}
+
+// metricTitle titles the analyses of a kind by what they are and the
+// label of their metric option.
+func metricTitle[O any](k Kind, what string, metric func(*O) string) Kind {
+	return Titled(k, func(s *manifest.Study, o *O) string {
+		return titleOf(what, metricLabel(s, metric(o)))
+	})
+}
+
+// metricLabels are the labels of metrics, joined by commas.
+func metricLabels(s *manifest.Study, metrics []string) string {
+	labels := make([]string, len(metrics))
+	for i, m := range metrics {
+		labels[i] = metricLabel(s, m)
+	}
+	return strings.Join(labels, ", ")
+}
+
+// metricLabel is a metric's label, or "" for no metric.
+func metricLabel(s *manifest.Study, metric string) string {
+	if metric == "" {
+		return ""
+	}
+	return s.Label(manifest.LabelMetric, metric)
 }
 
 // Output is what a run hands to the site writer.

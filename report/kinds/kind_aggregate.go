@@ -10,7 +10,8 @@ import (
 func init() { register(aggregateKind) }
 
 func aggregateKind() Kind {
-	return NewKind("aggregate", "one leaderboard over many datasets under eleven aggregation rules (Shevchenko et al. 2024, §3.4, Table 2)", runAggregate)
+	k := NewKind("aggregate", "one leaderboard over many datasets under eleven aggregation rules (Shevchenko et al. 2024, §3.4, Table 2)", runAggregate)
+	return metricTitle(k, "Leaderboard", func(o *leaderboard.AggregateOptions) string { return o.Metric })
 }
 
 func runAggregate(job *Job, o *leaderboard.AggregateOptions) (*Output, error) {

@@ -29,7 +29,8 @@ import (
 func init() { register(characteristicsKind) }
 
 func characteristicsKind() Kind {
-	return NewKind("characteristics", "dataset characteristics from interaction logs and their association with performance (Shevchenko et al. 2024, §4.3, Fig. 7)", runCharacteristics)
+	k := NewKind("characteristics", "dataset characteristics from interaction logs and their association with performance (Shevchenko et al. 2024, §4.3, Fig. 7)", runCharacteristics)
+	return metricTitle(k, "Dataset characteristics", func(o *datasets.CharacteristicsOptions) string { return o.Metric })
 }
 
 func runCharacteristics(job *Job, o *datasets.CharacteristicsOptions) (*Output, error) {

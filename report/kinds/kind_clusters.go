@@ -16,7 +16,7 @@ func init() { register(clustersKind) }
 func clustersKind() Kind {
 	k := NewKind("clusters", "groups of similar datasets by their characteristics: PCA, Isolation Forest, k-means, per-cluster leaderboards (Shevchenko et al. 2024, §4.4, Table 5, Fig. 8)", runClusters)
 	k.Check = func(s *manifest.Study, opts any) error { return checkCompare(s, opts.(*dsets.ClustersOptions).Compare) }
-	return k
+	return metricTitle(k, "Dataset clusters", func(o *dsets.ClustersOptions) string { return o.Metric })
 }
 
 // checkCompare requires the compare attribute to be declared by at least

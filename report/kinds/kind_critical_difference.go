@@ -15,9 +15,10 @@ import (
 func init() { register(criticalDifferenceKind) }
 
 func criticalDifferenceKind() Kind {
-	return NewKind("critical_difference",
+	k := NewKind("critical_difference",
 		"Friedman, Iman–Davenport and Nemenyi tests, pairwise Wilcoxon–Holm and Bayesian signed-rank tests, and the CD diagram (Shevchenko et al. 2024, Fig. 4; Demšar 2006)",
 		runCriticalDifference)
+	return metricTitle(k, "Critical differences", func(o *significance.CriticalDifferenceOptions) string { return o.Metric })
 }
 
 func runCriticalDifference(job *Job, o *significance.CriticalDifferenceOptions) (*Output, error) {

@@ -12,7 +12,10 @@ import (
 func init() { register(datasetSelectionKind) }
 
 func datasetSelectionKind() Kind {
-	return NewKind("dataset_selection", "which few datasets rank methods like all of them: random, k-means, D- and A-optimal choices over seeded simulations (Shevchenko et al. 2024, §4.4, Table 4)", runDatasetSelection)
+	k := NewKind("dataset_selection", "which few datasets rank methods like all of them: random, k-means, D- and A-optimal choices over seeded simulations (Shevchenko et al. 2024, §4.4, Table 4)", runDatasetSelection)
+	return Titled(k, func(s *manifest.Study, o *dsets.SelectionOptions) string {
+		return titleOf("Dataset selection", metricLabels(s, o.Metrics))
+	})
 }
 
 func runDatasetSelection(job *Job, o *dsets.SelectionOptions) (*Output, error) {

@@ -35,7 +35,12 @@ func metaKind() Kind {
 		}
 		return nil
 	}
-	return k
+	return Titled(k, func(s *manifest.Study, o *meta.Options) string {
+		if o.Treatment == "" || o.Control == "" {
+			return titleOf("Meta-analysis", metricLabel(s, o.Metric))
+		}
+		return titleOf(s.Label(manifest.LabelMethod, o.Treatment)+" vs "+s.Label(manifest.LabelMethod, o.Control), metricLabel(s, o.Metric))
+	})
 }
 
 func runMeta(job *Job, o *meta.Options) (*Output, error) {

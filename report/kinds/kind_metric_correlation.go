@@ -15,7 +15,8 @@ import (
 func init() { register(metricCorrelationKind) }
 
 func metricCorrelationKind() Kind {
-	return NewKind("metric_correlation", "how metrics agree: per-dataset correlation across methods, averaged over datasets (Shevchenko et al. 2024, §4.1, Fig. 2)", runMetricCorrelation)
+	k := NewKind("metric_correlation", "how metrics agree: per-dataset correlation across methods, averaged over datasets (Shevchenko et al. 2024, §4.1, Fig. 2)", runMetricCorrelation)
+	return Titled(k, func(s *manifest.Study, o *correlation.Options) string { return "Metric correlation" })
 }
 
 func runMetricCorrelation(job *Job, o *correlation.Options) (*Output, error) {

@@ -19,7 +19,8 @@ import (
 func init() { register(multiObjectiveKind) }
 
 func multiObjectiveKind() Kind {
-	return NewKind("multi_objective", "Pareto fronts, fitted trade-offs against a base metric and one score with stated importance; the EvalRS 2022 score beside it (Chia et al. 2023)", runMultiObjective)
+	k := NewKind("multi_objective", "Pareto fronts, fitted trade-offs against a base metric and one score with stated importance; the EvalRS 2022 score beside it (Chia et al. 2023)", runMultiObjective)
+	return metricTitle(k, "Trade-offs", func(o *multiobjective.Options) string { return o.Base })
 }
 
 // moTable is the method set *input.TableReader and *parquet.Reader share.

@@ -20,6 +20,7 @@ import (
 	"github.com/evalbook/evalbook/report/input"
 	"github.com/evalbook/evalbook/report/input/runs"
 	"github.com/evalbook/evalbook/report/load"
+	"github.com/evalbook/evalbook/report/manifest"
 )
 
 func init() { register(offlineMetricsKind) }
@@ -29,7 +30,7 @@ func offlineMetricsKind() Kind {
 	// Its per-run values join the study's results and its per-user values
 	// its units, so every other analysis can name them (ndcg@10, …).
 	k.Feeds = true
-	return k
+	return Titled(k, func(s *manifest.Study, o *offline.Options) string { return "Offline metrics" })
 }
 
 // offlineUnitsPageLimit is the largest number of per-user rows kept for the

@@ -33,7 +33,13 @@ func pairedTestsKind() Kind {
 		}
 		return nil
 	}
-	return k
+	return Titled(k, func(s *manifest.Study, o *significance.PairedTestsOptions) string {
+		subject := metricLabel(s, o.Metric)
+		if o.Dataset != "" && subject != "" {
+			subject += " on " + s.Label(manifest.LabelDataset, o.Dataset)
+		}
+		return titleOf("Paired tests", subject)
+	})
 }
 
 func runPairedTests(ctx *Job, o *significance.PairedTestsOptions) (*Output, error) {

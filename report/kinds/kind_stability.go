@@ -13,7 +13,8 @@ import (
 func init() { register(stabilityKind) }
 
 func stabilityKind() Kind {
-	return NewKind("stability", "how each aggregation rule's ranking reacts to removing datasets or methods, adding a near-copy or a new best method, and changing β̂ (Shevchenko et al. 2024, §4.2.3, Figs 5, 6, 9, Table 3)", runStability)
+	k := NewKind("stability", "how each aggregation rule's ranking reacts to removing datasets or methods, adding a near-copy or a new best method, and changing β̂ (Shevchenko et al. 2024, §4.2.3, Figs 5, 6, 9, Table 3)", runStability)
+	return metricTitle(k, "Stability of the rankings", func(o *leaderboard.StabilityOptions) string { return o.Metric })
 }
 
 func runStability(job *Job, o *leaderboard.StabilityOptions) (*Output, error) {

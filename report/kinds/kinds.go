@@ -18,7 +18,7 @@ func (r Registry) OptionsKind(typ string) (manifest.Kind, bool) {
 	if !ok {
 		return manifest.Kind{}, false
 	}
-	return manifest.Kind{Type: k.Type, Summary: k.Summary, NewOptions: k.NewOptions, Check: k.Check, Feeds: k.Feeds, ReadsUnits: k.Units != nil}, true
+	return manifest.Kind{Type: k.Type, Summary: k.Summary, NewOptions: k.NewOptions, Check: k.Check, Title: k.Title, Feeds: k.Feeds, ReadsUnits: k.Units != nil}, true
 }
 
 // Kinds returns the registry of every built-in analysis type: a new

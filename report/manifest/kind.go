@@ -14,6 +14,9 @@ type Kind struct {
 	// Check, when set, checks options against the rest of the manifest;
 	// an *analyses.OptionError is reported at its key's line.
 	Check func(s *Study, opts any) error
+	// Title, when set, titles an analysis whose manifest gives no title,
+	// from its decoded options; "" leaves it titled by its id.
+	Title func(s *Study, opts any) string
 	// Feeds marks a kind whose analyses run first and feed the others.
 	Feeds bool
 	// ReadsUnits marks a kind whose analyses may read per-unit values.

@@ -669,9 +669,42 @@ func (p *manifestParser) pages() {
 func (p *manifestParser) analyses(kinds Registry) {
 	var list []map[string]toml.Primitive
 	p.dec("analyses", &list)
+	var untitled []int
 	for i, a := range list {
 		if spec, ok := p.analysis(i, a, kinds); ok {
+			if spec.Title == "" {
+				untitled = append(untitled, len(p.s.Analyses))
+			}
 			p.s.Analyses = append(p.s.Analyses, spec)
+		}
+	}
+	p.defaultTitles(untitled)
+}
+
+// defaultTitles titles the analyses at untitled, which have no title in
+// the manifest: by their kind's Title ("Leaderboard: nDCG@10"), followed
+// by the id where two analyses would share a title, or by the id alone.
+func (p *manifestParser) defaultTitles(untitled []int) {
+	count := map[string]int{}
+	for _, a := range p.s.Analyses {
+		if a.Title != "" {
+			count[a.Title]++
+		}
+	}
+	for _, i := range untitled {
+		a := &p.s.Analyses[i]
+		if a.Kind.Title != nil {
+			a.Title = a.Kind.Title(p.s, a.Options)
+		}
+		count[a.Title]++
+	}
+	for _, i := range untitled {
+		a := &p.s.Analyses[i]
+		switch {
+		case a.Title == "":
+			a.Title = a.ID
+		case count[a.Title] > 1:
+			a.Title += " (" + a.ID + ")"
 		}
 	}
 }
@@ -733,9 +766,6 @@ func (p *manifestParser) analysis(i int, a map[string]toml.Primitive, kinds Regi
 		}
 	}
 	p.s.decodeOptions(p.md, opts, spec.Options, key, prefix, allowed, p.fail)
-	if spec.Title == "" {
-		spec.Title = spec.ID
-	}
 	return spec, true
 }
 
