@@ -312,7 +312,7 @@ func (r *CharacteristicsResult) Highlight() string {
 			}
 		}
 	}
-	s := fmt.Sprintf("%d features of %d datasets", len(r.Features), len(r.Datasets))
+	s := analyses.Count(len(r.Features), "feature", "features") + " of " + analyses.Count(len(r.Datasets), "dataset", "datasets")
 	if bestF >= 0 && bestM < len(r.Methods) {
 		var col []float64 // the association table's column, as it prints it
 		for _, row := range r.Spearman {
@@ -345,7 +345,7 @@ func (r *ClustersResult) Highlight() string {
 	if r.K == 0 {
 		return ""
 	}
-	s := fmt.Sprintf("%d clusters of %d datasets", r.K, len(r.Datasets))
+	s := analyses.Count(r.K, "cluster", "clusters") + " of " + analyses.Count(len(r.Datasets), "dataset", "datasets")
 	if r.Silhouette != nil {
 		var col []float64 // the k table's column, as it prints it
 		for _, k := range r.KScan {

@@ -1074,7 +1074,7 @@ func (r *AggregateResult) Highlight() string {
 		}
 		parts = append(parts, n.MethodList(ids)+verb+analyses.JoinAnd(g.rules))
 	}
-	s := fmt.Sprintf("On %s over %d datasets, %s", n.Metric(r.Metric), len(r.Datasets), strings.Join(parts, "; "))
+	s := fmt.Sprintf("On %s over %s, %s", n.Metric(r.Metric), analyses.Count(len(r.Datasets), "dataset", "datasets"), strings.Join(parts, "; "))
 	if len(n.Baselines) > 0 {
 		var bs []string
 		for _, b := range aheadOrder {

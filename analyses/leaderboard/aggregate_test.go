@@ -152,3 +152,26 @@ func TestAggregateTableColumnsUnique(t *testing.T) {
 		t.Fatalf("columns %v", main.Columns)
 	}
 }
+
+// TestAggregateHighlightOneDataset: the key finding of a leaderboard
+// over one dataset counts it in the singular ("over 1 dataset").
+func TestAggregateHighlightOneDataset(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		datasets []string
+		q        analyses.Matrix
+		want     string
+	}{
+		{[]string{"a"}, analyses.Matrix{{0.1, 0.2}}, "over 1 dataset,"},
+		{[]string{"a", "b"}, analyses.Matrix{{0.1, 0.2}, {0.3, 0.1}}, "over 2 datasets,"},
+	} {
+		in := AggregateInput{Metric: analyses.Metric{Name: "ndcg"}, Datasets: c.datasets, Methods: []string{"X", "Y"}, Q: c.q}
+		r, err := Aggregate(in, AggregateOptions{Metric: "ndcg"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if h := r.Highlight(); !strings.Contains(h, c.want) {
+			t.Errorf("%d datasets: %q, want %q in it", len(c.datasets), h, c.want)
+		}
+	}
+}

@@ -1045,8 +1045,8 @@ func (r *Result) Highlight() string {
 	if s.Effect == nil || s.CILow == nil || s.CIHigh == nil {
 		return ""
 	}
-	text := fmt.Sprintf("%s vs %s%s: summary %s %s over %d datasets", r.Naming.Method(r.Treatment), r.Naming.Method(r.Control), r.onMetric(),
-		r.EffectLabel(), r.Interval(*s.Effect, *s.CILow, *s.CIHigh), s.K)
+	text := fmt.Sprintf("%s vs %s%s: summary %s %s over %s", r.Naming.Method(r.Treatment), r.Naming.Method(r.Control), r.onMetric(),
+		r.EffectLabel(), r.Interval(*s.Effect, *s.CILow, *s.CIHigh), analyses.Count(s.K, "dataset", "datasets"))
 	if s.P != nil {
 		text += ", " + analyses.PClause(*s.P) // a 0 is "p < 1e-300": the tail underflowed
 	}

@@ -765,7 +765,7 @@ func (r *Result) Highlight() string {
 			}
 		}
 	}
-	s := fmt.Sprintf("%d models on %d fronts", len(r.Leaderboard), r.Fronts)
+	s := analyses.Count(len(r.Leaderboard), "model", "models") + " on " + analyses.Count(r.Fronts, "front", "fronts")
 	if bestNew != "" {
 		s += fmt.Sprintf("; best trade-off score: %s (%s)", bestNew, analyses.ColumnText(vNew, news))
 	}

@@ -711,7 +711,11 @@ func (r *Result) Highlight() string {
 			leader, n = m, wins[m]
 		}
 	}
-	text := fmt.Sprintf("%d runs on %d datasets scored from their ranked lists (%d user lists evaluated)", len(r.Runs), len(datasets), users)
+	their := "their"
+	if len(r.Runs) == 1 {
+		their = "its"
+	}
+	text := fmt.Sprintf("%s on %s scored from %s ranked lists (%s evaluated)", analyses.Count(len(r.Runs), "run", "runs"), analyses.Count(len(datasets), "dataset", "datasets"), their, analyses.Count(users, "user list", "user lists"))
 	if leader != "" {
 		text += fmt.Sprintf("; %s has the best %s on %d of %d datasets", r.Naming.Method(leader), r.Naming.Metric(metric), n, len(datasets))
 	}

@@ -24,8 +24,8 @@ func (r *AutoResult) Report() []string {
 	n := r.Naming
 	k := len(r.Methods)
 	var out []string
-	out = append(out, fmt.Sprintf("The tests were chosen automatically as in autorank (Herbold 2020) for %d methods on %d datasets by %s, at a family-wise significance level of α = %g.",
-		k, len(r.Datasets), n.Metric(r.Metric), r.Alpha))
+	out = append(out, fmt.Sprintf("The tests were chosen automatically as in autorank (Herbold 2020) for %d methods on %s by %s, at a family-wise significance level of α = %g.",
+		k, analyses.Count(len(r.Datasets), "dataset", "datasets"), n.Metric(r.Metric), r.Alpha))
 	out = append(out, r.reportNormality())
 	out = append(out, r.reportVariance())
 	out = append(out, r.reportBranch())
@@ -304,7 +304,7 @@ func (r *AutoResult) Highlight() string {
 		AutoPairedT:         "the paired t-test",
 		AutoWilcoxon:        "Wilcoxon's signed-rank test",
 	}
-	s := fmt.Sprintf("%s ranks best on %s over %d datasets; the automatic choice (autorank) ran %s", n.Method(r.Methods[0]), n.Metric(r.Metric), len(r.Datasets), names[r.Branch])
+	s := fmt.Sprintf("%s ranks best on %s over %s; the automatic choice (autorank) ran %s", n.Method(r.Methods[0]), n.Metric(r.Metric), analyses.Count(len(r.Datasets), "dataset", "datasets"), names[r.Branch])
 	s += ", " + fmtP(r.OmnibusP)
 	sig := 0
 	for _, p := range r.Pairs {

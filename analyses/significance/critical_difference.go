@@ -513,7 +513,7 @@ func (r *CriticalDifferenceResult) Highlight() string {
 	}
 	// the mean rank and the critical difference as the tables and the
 	// diagram print them ("EASE (3.688)", "CD = 2.946")
-	s := fmt.Sprintf("%s%s (%s) on %s over %d datasets", n.MethodList(leaders), verb, analyses.ColumnText(r.MeanRanks[best], r.MeanRanks), n.Metric(r.Metric), len(r.Datasets))
+	s := fmt.Sprintf("%s%s (%s) on %s over %s", n.MethodList(leaders), verb, analyses.ColumnText(r.MeanRanks[best], r.MeanRanks), n.Metric(r.Metric), analyses.Count(len(r.Datasets), "dataset", "datasets"))
 	if len(ahead) > 0 {
 		s += fmt.Sprintf(" (the baseline %s ranks higher)", n.MethodList(ahead))
 	}
