@@ -210,9 +210,11 @@ func ColumnLabel(id string, n analyses.Naming) string {
 		return info.label
 	}
 	// the study's naming first; a label it builds around an id it cannot
-	// name ("Δ mred_gender") is left to the table's own words below
-	if l := n.Column(id); l != id && !strings.Contains(l, "_") {
-		return l
+	// name ("Δ mred_gender") keeps its words, with the id's underscores
+	// as spaces, as every id a table shows ("Δ mred gender", beside
+	// "Δ diversity", not "Delta mred gender")
+	if l := n.Column(id); l != id {
+		return strings.ReplaceAll(l, "_", " ")
 	}
 	if rule, ok := strings.CutSuffix(id, "_rank"); ok {
 		if rule == "mean_rule" {
