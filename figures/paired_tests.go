@@ -66,9 +66,11 @@ func pairedLabelled(r *significance.PairedTestsResult, p significance.PairedComp
 }
 
 func pairedVerdict(r *significance.PairedTestsResult, p significance.PairedComparison) string {
-	// p-values as the table beside the figure writes them
+	// p-values and the recommended test as the table beside the figure
+	// writes them
 	return fmt.Sprintf("paired t %s, Wilcoxon %s; Welch t %s, Mann–Whitney %s; recommended: %s",
-		pClause(val(p.PPairedT)), pClause(val(p.PWilcoxon)), pClause(val(p.PWelch)), pClause(val(p.PMannWhitney)), p.Recommended)
+		pClause(val(p.PPairedT)), pClause(val(p.PWilcoxon)), pClause(val(p.PWelch)), pClause(val(p.PMannWhitney)),
+		model.CellLabel("recommended", p.Recommended, r.Naming))
 }
 
 // pairedUnitsSpec is the unit-by-unit figure: each unit on the x axis

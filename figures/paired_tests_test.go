@@ -45,8 +45,11 @@ func TestPairedTestsFigures(t *testing.T) {
 		if strings.Contains(string(figs[0].Chart), "NaN") || strings.Contains(string(figs[0].SVG), "NaN") {
 			t.Error("NaN in figure")
 		}
-		if !strings.Contains(figs[0].Caption, "recommended") {
-			t.Errorf("caption %q", figs[0].Caption)
+		// the recommended test as the pairs table writes it ("paired t",
+		// "Wilcoxon"), not its id ("paired_t")
+		want := map[string]string{"paired_t": "paired t", "wilcoxon": "Wilcoxon"}[r.Pairs[0].Recommended]
+		if want == "" || !strings.Contains(figs[0].Caption, "recommended: "+want+".") {
+			t.Errorf("n=%d: recommended %q, caption %q", n, r.Pairs[0].Recommended, figs[0].Caption)
 		}
 	}
 }

@@ -460,7 +460,7 @@ func makeCell(col Column, v any, n analyses.Naming) Cell {
 		}
 		return Cell{Text: "no"}
 	case string:
-		l := cellLabel(col.ID, x, n)
+		l := CellLabel(col.ID, x, n)
 		c := Cell{Text: l}
 		if l != x {
 			c.Title = x

@@ -140,9 +140,9 @@ var (
 	ruleColumns    = map[string]bool{"rule": true}
 )
 
-// cellLabel is a key cell's text: a method, dataset, metric, rule or
+// CellLabel is a key cell's text: a method, dataset, metric, rule or
 // perturbation id by its label.
-func cellLabel(col, id string, n analyses.Naming) string {
+func CellLabel(col, id string, n analyses.Naming) string {
 	// the study's naming decides every name it knows (one place for
 	// names); the table's own words fill in the rest
 	if l := n.Cell(col, id); l != id {
