@@ -33,7 +33,7 @@ func TestPairedTestsKindBuild(t *testing.T) {
 	}
 	html := readFile(t, dir, "pt.html")
 	for _, want := range []string{
-		"B vs C: 1 of the units of cv lack a RMSE value (0 for B only, 1 for C only, 0 for both)",
+		"B vs C: 1 of the units of cv has no RMSE value (0 for B only, 1 for C only, 0 for both) and is left out of this pair",
 		"A vs D over 10 units of cv: every difference is zero",
 		"Why the paired test is the one to trust",
 		"figures/pt-1.svg",

@@ -288,8 +288,12 @@ func pairedShared(in PairedTestsInput, i, j int, pc *PairedComparison, w *analys
 	if missA+missB+missBoth > 0 {
 		n := in.Naming
 		a, b := n.Method(pc.A), n.Method(pc.B)
-		w.Warnf("%s vs %s: %d of the %s lack a %s value (%d for %s only, %d for %s only, %d for both) and are left out of this pair",
-			a, b, missA+missB+missBoth, overLabel(n, in.Over), n.Metric(in.Metric.Name), missA, a, missB, b, missBoth)
+		miss, have, are := missA+missB+missBoth, "have", "are"
+		if miss == 1 {
+			have, are = "has", "is"
+		}
+		w.Warnf("%s vs %s: %d of the %s %s no %s value (%d for %s only, %d for %s only, %d for both) and %s left out of this pair",
+			a, b, miss, overLabel(n, in.Over), have, n.Metric(in.Metric.Name), missA, a, missB, b, missBoth, are)
 	}
 }
 

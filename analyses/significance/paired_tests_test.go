@@ -163,7 +163,7 @@ func TestPairedTestsEdgeCases(t *testing.T) {
 			t.Fatal(err)
 		}
 		noNaNCells(t, r.Tables())
-		if r.Pairs[0].N != 5 || !warned(r.List, "A vs B: 1 of the folds lack a RMSE value (0 for A only, 1 for B only, 0 for both)") {
+		if r.Pairs[0].N != 5 || !warned(r.List, "A vs B: 1 of the folds has no RMSE value (0 for A only, 1 for B only, 0 for both) and is left out of this pair") {
 			t.Errorf("n %d, warnings %q", r.Pairs[0].N, r.List)
 		}
 		if r.Pairs[1].N != 0 || !warned(r.List, "A vs C over 0 folds: no shared values") {
