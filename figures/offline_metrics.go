@@ -34,7 +34,7 @@ func OfflineMetrics(id, title string, r *offline.Result, naming ...analyses.Nami
 		{"coverage", "-coverage", "Coverage@k"},
 	} {
 		metric := spec.metric
-		f, err := offlineCurve(id+spec.suffix, spec.label, curveAxis{label: "cutoff k", echarts: "k", xs: ks,
+		f, err := offlineCurve(id+spec.suffix, spec.label, curveAxis{label: "cutoff k", echarts: "k", xs: ks, ticks: true,
 			name:    func(i int) string { return fmt.Sprintf("%s@%d", metric, r.K[i]) },
 			title:   spec.label + " against the cutoff",
 			caption: spec.label + " of each method at every cutoff k", method: n.Method, styles: &styles}, r)
@@ -70,6 +70,9 @@ type curveAxis struct {
 	// unit fixes the y axis to [0, 1] and puts the legend top right,
 	// where a falling curve leaves room (the precision–recall curve).
 	unit bool
+	// ticks marks the points of the axis alone (the cutoffs 5 and 20,
+	// not 3, 6, …, 21).
+	ticks bool
 	// method names a method in the legends (its label); styles gives
 	// its study-wide style.
 	method func(string) string
@@ -89,6 +92,9 @@ func offlineCurve(id, label string, ax curveAxis, r *offline.Result) (*Figure, e
 		over = fmt.Sprintf("averaged over the %d datasets on which the method has a value", datasets)
 	}
 	pn := Panel{X: NewAxis(ax.label), Y: NewAxis(label)}
+	if ax.ticks {
+		pn.X.Ticks = append([]float64(nil), ax.xs...)
+	}
 	if ax.unit {
 		pn.Y = pn.Y.Fixed(0, 1)
 	}

@@ -2,6 +2,8 @@ package figures
 
 import (
 	"bytes"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -48,5 +50,19 @@ func TestOfflineMetricsFigures(t *testing.T) {
 	}
 	if !strings.Contains(a[0].Caption, "averaged over the 2 datasets") {
 		t.Errorf("caption %q", a[0].Caption)
+	}
+	// The cutoff axis marks the cutoffs alone (5 and 10), in both
+	// backends: no tick at a k that was never computed.
+	for _, f := range a {
+		if !bytes.Contains(f.Chart, []byte(`"axisLabel":{"customValues":[5,10]}`)) {
+			t.Errorf("%s: the chart's cutoff axis does not mark 5 and 10 alone: %s", f.ID, f.Chart)
+		}
+		var labels []string
+		for _, m := range regexp.MustCompile(`<text[^>]*>([^<]+)</text>`).FindAllSubmatch(f.SVG, -1) {
+			labels = append(labels, strings.TrimSpace(string(m[1])))
+		}
+		if !slices.Contains(labels, "5") || !slices.Contains(labels, "10") || slices.Contains(labels, "6") || slices.Contains(labels, "8") {
+			t.Errorf("%s: the SVG's texts %q, want the cutoffs 5 and 10 and no other k", f.ID, labels)
+		}
 	}
 }
