@@ -68,7 +68,7 @@ func TestCriticalDifferenceFigure(t *testing.T) {
 	if strings.Contains(string(figs[0].Chart), "NaN") {
 		t.Error("NaN in chart")
 	}
-	if !strings.Contains(figs[0].Caption, "dashed grey lines join") {
+	if !strings.Contains(figs[0].Caption, "dashed lines join") {
 		t.Errorf("caption %q", figs[0].Caption)
 	}
 }

@@ -35,6 +35,9 @@ type Figure struct {
 	// figures whose SVG carries what a chart cannot (the forest plot's
 	// text columns and its summary diamonds).
 	PreferStatic bool
+	// KeepColours: the figure's colours are what it means
+	// (Spec.KeepsColours), so a dark page shows its SVG as drawn.
+	KeepColours bool
 	// Drawing is the drawing the SVG was rendered from, so a manuscript's
 	// PDF and PNG (export.go) come from the same drawing; nil for a
 	// figure without one. A function cannot be stored: a figure read back

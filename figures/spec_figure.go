@@ -34,5 +34,6 @@ func FigureDrawn(s *Spec, static func() (Drawing, error), id, title string, heig
 	if err != nil {
 		return Figure{}, err
 	}
-	return Figure{ID: id, Title: title, Caption: s.Caption, Alt: s.Alt(), SVG: svg, Drawing: &drw, Chart: chart, Height: height, Spec: s}, nil
+	return Figure{ID: id, Title: title, Caption: s.Caption, Alt: s.Alt(), SVG: svg, Drawing: &drw, Chart: chart, Height: height, Spec: s,
+		KeepColours: s.KeepsColours()}, nil
 }

@@ -191,6 +191,38 @@ func TestDarkPixelTestCatchesDarkMarks(t *testing.T) {
 	pool.report(t)
 }
 
+// TestDemoCaptionsTrueInDark: the dark theme turns the lightness of a
+// static figure around (black lines read light, a white region dark),
+// so a caption that names an achromatic colour or a lightness ("thick
+// black lines", "white", "darker blue") is true in both themes only of
+// a figure shown as drawn there (class keep-colours: heatmaps, the
+// contour funnel's regions). The demo has such captions, and figures
+// that keep their colours.
+func TestDemoCaptionsTrueInDark(t *testing.T) {
+	t.Parallel()
+	colour := regexp.MustCompile(`(?i)\b(black|white|gr[ae]y|darker|lighter)\b`)
+	figure := regexp.MustCompile(`(?s)<figure class="figure"[^>]*>(.*?)</figure>`)
+	named, kept := 0, 0
+	for name, page := range demoPages(t) {
+		for _, m := range figure.FindAllStringSubmatch(page, -1) {
+			caption := m[1][strings.Index(m[1], "<figcaption>"):]
+			keeps := strings.Contains(m[1], "keep-colours")
+			if keeps {
+				kept++
+			}
+			if w := colour.FindString(caption); w != "" {
+				named++
+				if !keeps {
+					t.Errorf("%s: a caption names %q of a figure the dark theme inverts: %.160s", name, w, caption)
+				}
+			}
+		}
+	}
+	if named == 0 || kept == 0 {
+		t.Errorf("%d captions name a colour, %d figures keep theirs: the demo has both (heatmaps, a contour funnel)", named, kept)
+	}
+}
+
 // TestDemoCaptionsTrueOfBoth: no caption apologises for a difference
 // between the static and the interactive figure.
 func TestDemoCaptionsTrueOfBoth(t *testing.T) {

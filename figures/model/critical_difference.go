@@ -55,10 +55,10 @@ func CDChartHeight(k, groups int) int { return int(CDHeight(k, groups)*1.3) + 40
 func CDSpec(r *significance.CriticalDifferenceResult) *Spec {
 	cliques, dashed := CDRuns(r)
 	caption := fmt.Sprintf("Critical-difference diagram of %s over %d datasets: mean rank of each method (1 = best). "+
-		"Thick black lines join methods whose pairwise Wilcoxon signed-rank tests (%s, Holm-corrected at α = %g) are not significant",
+		"Thick lines join methods whose pairwise Wilcoxon signed-rank tests (%s, Holm-corrected at α = %g) are not significant",
 		r.Naming.Metric(r.Metric), len(r.Datasets), zeroMethodWords(r.ZeroMethod), r.Alpha)
 	if r.Bayesian && len(dashed) > 0 {
-		caption += fmt.Sprintf("; dashed grey lines join methods the Bayesian signed-rank test (rope %g) cannot tell apart with probability %g", r.Rope, 1-r.Alpha)
+		caption += fmt.Sprintf("; dashed lines join methods the Bayesian signed-rank test (rope %g) cannot tell apart with probability %g", r.Rope, 1-r.Alpha)
 	}
 	caption += fmt.Sprintf(". The vermillion line above the axis is the Nemenyi critical difference (%s).", r.CDText())
 	return cdSpec(r, cliques, dashed, caption)

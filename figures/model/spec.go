@@ -471,6 +471,21 @@ func IsRound(v float64) bool {
 	return math.Abs(m-math.Round(m)) < 1e-6
 }
 
+// KeepsColours reports whether the figure's colours are what it means
+// (a heatmap's cells, the opaque p-value regions of a contour funnel),
+// as its caption names them: the dark theme shows such a figure as
+// drawn, where it turns the lightness of the others around.
+func (s *Spec) KeepsColours() bool {
+	for _, p := range s.Panels {
+		for _, m := range p.Marks {
+			if m.Kind == MarkCells || m.Kind == MarkArea && m.AreaOpacity() >= 1 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // AreaOpacity is the fill's opacity of a band (0.19 unless set).
 func (m Mark) AreaOpacity() float64 {
 	if m.Opacity > 0 {

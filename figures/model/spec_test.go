@@ -111,3 +111,25 @@ func TestRingIsHollow(t *testing.T) {
 		}
 	}
 }
+
+// TestKeepsColours: a heatmap and an opaque region keep their colours
+// (their captions name them); lines, points and a translucent band do
+// not.
+func TestKeepsColours(t *testing.T) {
+	t.Parallel()
+	spec := func(m Mark) *Spec { return &Spec{Panels: []Panel{{Marks: []Mark{{Kind: MarkLine}, m}}}} }
+	for _, c := range []struct {
+		name string
+		mark Mark
+		want bool
+	}{
+		{"heatmap", Mark{Kind: MarkCells}, true},
+		{"opaque region", Mark{Kind: MarkArea, Opacity: 1}, true},
+		{"translucent band", Mark{Kind: MarkArea}, false},
+		{"points", Mark{Kind: MarkPoints}, false},
+	} {
+		if got := spec(c.mark).KeepsColours(); got != c.want {
+			t.Errorf("%s: KeepsColours %v, want %v", c.name, got, c.want)
+		}
+	}
+}

@@ -116,6 +116,7 @@ type figureView struct {
 	Chart              string
 	Height             int
 	PreferStatic       bool   // the SVG first, the chart on request
+	KeepColours        bool   // shown as drawn on a dark page (figures.Figure.KeepColours)
 	ChartSrc           string // a large chart's option, as a script of its own
 	svg                []byte // the static figure recoloured by the site's colour map (nil: as drawn)
 	fig                figures.Figure
@@ -235,7 +236,7 @@ func (b *siteBuild) buildViews() error {
 // figureView is a figure as its page shows it, numbered num.
 func (b *siteBuild) figureView(f figures.Figure, num int) figureView {
 	fv := figureView{ID: f.ID, Title: f.Title, Caption: f.Caption, Num: num,
-		Src: "figures/" + f.ID + ".svg", SVGHref: "figures/" + f.ID + ".svg", Height: f.Height, PreferStatic: f.PreferStatic, fig: f, Alt: f.Alt}
+		Src: "figures/" + f.ID + ".svg", SVGHref: "figures/" + f.ID + ".svg", Height: f.Height, PreferStatic: f.PreferStatic, KeepColours: f.KeepColours, fig: f, Alt: f.Alt}
 	if fv.Height == 0 {
 		fv.Height = 420
 	}
