@@ -171,7 +171,8 @@ func funnelCaption(r *meta.Result, crit float64, lvl string, hasEgger, noEffect 
 		if r.Test == "knha" {
 			stat = fmt.Sprintf("t(%d)", e.DF)
 		}
-		caption += fmt.Sprintf(" The coloured dashed line is Egger's regression of the effect on its standard error (%s = %.2f, %s", stat, *e.Z, pClause(*e.P))
+		// the statistic and p as the publication-bias table prints them
+		caption += fmt.Sprintf(" The coloured dashed line is Egger's regression of the effect on its standard error (%s = %s, %s", stat, analyses.ValueText(*e.Z), pClause(*e.P))
 		if *e.P < meta.EggerThreshold {
 			caption += fmt.Sprintf(": asymmetry at p < %g", meta.EggerThreshold)
 		}

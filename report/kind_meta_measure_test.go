@@ -6,8 +6,11 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/evalbook/evalbook/analyses"
 )
 
 // metaMeasureExpected is testdata/meta-measure/expected.json (gen.R,
@@ -173,8 +176,30 @@ func TestMetaPublicationBiasBuild(t *testing.T) {
 			t.Errorf("%s: %v, metafor %v", c.name, c.got, wf)
 		}
 	}
-	if csv := readFile(t, site, "data/m-publication-bias.csv"); !strings.Contains(csv, "trimfill_k0,1") || strings.Contains(csv, "trimfill_side") {
+	csv := readFile(t, site, "data/m-publication-bias.csv")
+	if !strings.Contains(csv, "trimfill_k0,1") || strings.Contains(csv, "trimfill_side") {
 		t.Errorf("m-publication-bias.csv:\n%s", csv)
+	}
+	// Egger's regression test, which the funnel plot's caption quotes, is
+	// in the table too: its rows are the JSON's egger, and the caption
+	// quotes the statistic as the table prints it.
+	egger, _ := doc["egger"].(map[string]any)
+	rows := map[string]string{}
+	for _, line := range strings.Split(strings.TrimSpace(csv), "\n")[1:] {
+		q, v, _ := strings.Cut(line, ",")
+		rows[q] = v
+	}
+	for q, key := range map[string]string{"egger_z": "z", "egger_p": "p", "egger_limit": "limit_estimate", "egger_limit_ci_low": "limit_ci_low", "egger_limit_ci_high": "limit_ci_high"} {
+		v, err := strconv.ParseFloat(rows[q], 64)
+		if want, ok := egger[key].(float64); !ok || err != nil || v != want {
+			t.Errorf("%s: %q in the table, %v in the JSON's egger", q, rows[q], egger[key])
+		}
+	}
+	page := readFile(t, site, "m.html")
+	z, _ := strconv.ParseFloat(rows["egger_z"], 64)
+	if shown := analyses.ValueText(z); !strings.Contains(page, "Egger&#39;s test: z</td><td class=\"num\" data-v=\""+rows["egger_z"]+"\" title=\""+rows["egger_z"]+"\">"+shown+"</td>") ||
+		!strings.Contains(page, "standard error (z = "+shown+", ") {
+		t.Errorf("Egger's z %s: not printed as %s in both the table and the funnel caption", rows["egger_z"], shown)
 	}
 }
 

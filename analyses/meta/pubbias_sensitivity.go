@@ -89,10 +89,11 @@ func (r *Result) pubBiasTable() []analyses.Table {
 	if pb == nil {
 		return nil
 	}
-	t := analyses.Table{Name: "publication-bias", Title: "Publication bias: trim and fill, rank correlation test, fail-safe N", Columns: []string{"quantity", "value"}}
+	t := analyses.Table{Name: "publication-bias", Title: "Publication bias: Egger's regression test, trim and fill, rank correlation test, fail-safe N", Columns: []string{"quantity", "value"}}
+	t.Rows = append(t.Rows, r.eggerRows()...)
 	if tf := pb.TrimFill; tf != nil {
 		// the side is words: in the title, so the value column holds numbers only
-		t.Title = "Publication bias: trim and fill (filling the " + tf.Side + " side), rank correlation test, fail-safe N"
+		t.Title = "Publication bias: Egger's regression test, trim and fill (filling the " + tf.Side + " side), rank correlation test, fail-safe N"
 		t.Rows = append(t.Rows, []any{"trimfill_k0", tf.K0}, []any{"trimfill_effect", tf.Effect},
 			[]any{"trimfill_ci_low", tf.CILow}, []any{"trimfill_ci_high", tf.CIHigh}, []any{"trimfill_p", tf.P})
 	}
@@ -106,6 +107,35 @@ func (r *Result) pubBiasTable() []analyses.Table {
 		}
 	}
 	return []analyses.Table{t}
+}
+
+// eggerRows are the rows of Egger's regression test in the
+// publication-bias table: the numbers the funnel plot's caption and the
+// key finding quote (its statistic, z or, under Knapp–Hartung, t with
+// its degrees of freedom, and p), and regtest's limit estimate with its
+// interval. A quantity that is undefined has no row.
+func (r *Result) eggerRows() [][]any {
+	e := r.Egger
+	if e == nil {
+		return nil
+	}
+	stat := "egger_z"
+	if e.DF > 0 {
+		stat = "egger_t"
+	}
+	var rows [][]any
+	for _, q := range []struct {
+		name string
+		v    *float64
+	}{{stat, e.Z}, {"egger_p", e.P}, {"egger_limit", e.Limit}, {"egger_limit_ci_low", e.LimitCILow}, {"egger_limit_ci_high", e.LimitCIHigh}} {
+		if q.v != nil {
+			rows = append(rows, []any{q.name, *q.v})
+		}
+		if q.name == stat && e.DF > 0 {
+			rows = append(rows, []any{"egger_df", e.DF})
+		}
+	}
+	return rows
 }
 
 // pubBiasNote is a sentence for the key finding when trim and fill fills

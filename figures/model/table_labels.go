@@ -186,7 +186,10 @@ var quantityLabels = map[string]string{
 	"trimfill_p": "Trim and fill: p", "ranktest_tau": "Rank correlation test: Kendall's τ", "ranktest_p": "Rank correlation test: p",
 	"QM": "QM (moderators)", "df_QM": "df (QM)", "p_QM": "p (QM)", "QE": "QE (residual heterogeneity)", "df_QE": "df (QE)",
 	"p_QE": "p (QE)", "tau2_res": "Residual τ²", "I2_res": "Residual I² (%)", "R2": "R² (%, pseudo)",
-	"fsn_rosenthal": "Fail-safe N (Rosenthal)", "fsn_orwin": "Fail-safe N (Orwin)", "fsn_rosenberg": "Fail-safe N (Rosenberg)",
+	"egger_z": "Egger's test: z", "egger_t": "Egger's test: t", "egger_df": "Egger's test: df", "egger_p": "Egger's test: p",
+	"egger_limit": "Egger's test: limit estimate (SE → 0)", "egger_limit_ci_low": "Egger's test: limit estimate, CI low",
+	"egger_limit_ci_high": "Egger's test: limit estimate, CI high",
+	"fsn_rosenthal":       "Fail-safe N (Rosenthal)", "fsn_orwin": "Fail-safe N (Orwin)", "fsn_rosenberg": "Fail-safe N (Rosenberg)",
 }
 
 // quantityLabel is a named quantity's label.
