@@ -97,16 +97,21 @@ func (r *Result) pubBiasTable() []analyses.Table {
 		t.Rows = append(t.Rows, []any{"trimfill_k0", tf.K0}, []any{"trimfill_effect", tf.Effect},
 			[]any{"trimfill_ci_low", tf.CILow}, []any{"trimfill_ci_high", tf.CIHigh}, []any{"trimfill_p", tf.P})
 	}
-	// a quantity that is undefined here has no row (a note says why)
-	for _, q := range []struct {
-		name string
-		v    *float64
-	}{{"ranktest_tau", pb.RankTau}, {"ranktest_p", pb.RankP}, {"fsn_rosenthal", pb.FSNRosenthal}, {"fsn_orwin", pb.FSNOrwin}, {"fsn_rosenberg", pb.FSNRosenberg}} {
-		if q.v != nil {
-			t.Rows = append(t.Rows, []any{q.name, *q.v})
+	t.Rows = definedRows(t.Rows, "ranktest_tau", pb.RankTau, "ranktest_p", pb.RankP,
+		"fsn_rosenthal", pb.FSNRosenthal, "fsn_orwin", pb.FSNOrwin, "fsn_rosenberg", pb.FSNRosenberg)
+	return []analyses.Table{t}
+}
+
+// definedRows appends a (quantity, value) row for each name and value
+// pair whose value is defined: a quantity that is undefined here has no
+// row (a note says why).
+func definedRows(rows [][]any, pairs ...any) [][]any {
+	for i := 0; i+1 < len(pairs); i += 2 {
+		if v, _ := pairs[i+1].(*float64); v != nil {
+			rows = append(rows, []any{pairs[i], *v})
 		}
 	}
-	return []analyses.Table{t}
+	return rows
 }
 
 // eggerRows are the rows of Egger's regression test in the
@@ -119,23 +124,11 @@ func (r *Result) eggerRows() [][]any {
 	if e == nil {
 		return nil
 	}
-	stat := "egger_z"
+	rows := definedRows(nil, "egger_z", e.Z)
 	if e.DF > 0 {
-		stat = "egger_t"
+		rows = append(definedRows(nil, "egger_t", e.Z), []any{"egger_df", e.DF})
 	}
-	var rows [][]any
-	for _, q := range []struct {
-		name string
-		v    *float64
-	}{{stat, e.Z}, {"egger_p", e.P}, {"egger_limit", e.Limit}, {"egger_limit_ci_low", e.LimitCILow}, {"egger_limit_ci_high", e.LimitCIHigh}} {
-		if q.v != nil {
-			rows = append(rows, []any{q.name, *q.v})
-		}
-		if q.name == stat && e.DF > 0 {
-			rows = append(rows, []any{"egger_df", e.DF})
-		}
-	}
-	return rows
+	return definedRows(rows, "egger_p", e.P, "egger_limit", e.Limit, "egger_limit_ci_low", e.LimitCILow, "egger_limit_ci_high", e.LimitCIHigh)
 }
 
 // pubBiasNote is a sentence for the key finding when trim and fill fills

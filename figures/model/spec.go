@@ -478,13 +478,17 @@ func IsRound(v float64) bool {
 func (s *Spec) KeepsColours() bool {
 	for _, p := range s.Panels {
 		for _, m := range p.Marks {
-			if m.Kind == MarkCells || m.Kind == MarkArea && m.AreaOpacity() >= 1 {
+			if m.Kind == MarkCells || m.Region() {
 				return true
 			}
 		}
 	}
 	return false
 }
+
+// Region reports whether the mark is an opaque region (a contour
+// funnel's p-value regions): a band whose colour is what it means.
+func (m Mark) Region() bool { return m.Kind == MarkArea && m.AreaOpacity() >= 1 }
 
 // AreaOpacity is the fill's opacity of a band (0.19 unless set).
 func (m Mark) AreaOpacity() float64 {

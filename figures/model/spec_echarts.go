@@ -401,7 +401,7 @@ func bandSeries(m Mark, i, k int) []any {
 	}
 	lo["data"], wd["data"] = dl, dw
 	wd["areaStyle"] = map[string]any{"color": m.Style.Hex(), "opacity": m.AreaOpacity()}
-	if m.AreaOpacity() >= 1 {
+	if m.Region() {
 		// an opaque region (the contour funnel's p-value regions): its
 		// colour is what it means (white, light and dark grey, as the
 		// caption says), so the page's contrast adjustment leaves it
