@@ -15,8 +15,6 @@ import (
 	"math/rand/v2"
 	"strings"
 
-	"github.com/evalbook/evalbook/analyses/internal/parallel"
-
 	"github.com/evalbook/evalbook/analyses"
 	"github.com/evalbook/evalbook/analyses/leaderboard"
 
@@ -344,13 +342,12 @@ func cdWilcoxonHolm(opts CriticalDifferenceOptions, res *CriticalDifferenceResul
 func cdBayesian(in CriticalDifferenceInput, opts CriticalDifferenceOptions, res *CriticalDifferenceResult, pairs []cdPairIdx, col func(int) []float64) error {
 	k := len(res.Methods)
 	res.Rope, res.Samples = opts.Rope, opts.Samples
-	out := make([]stats.BayesSignedRank, len(pairs))
-	err := parallel.For(len(pairs), in.Jobs, func(pi int) {
-		pr := pairs[pi]
-		// The stream depends on (seed, pair index) only.
-		src := rand.NewPCG(in.Seed, uint64(pi))
-		out[pi] = stats.BayesianSignedRank(col(pr.a), col(pr.b), opts.Rope, opts.Samples, 0.5, src)
-	})
+	bp := make([]stats.BayesPair, len(pairs))
+	for pi, pr := range pairs {
+		bp[pi] = stats.BayesPair{A: col(pr.a), B: col(pr.b)}
+	}
+	// One stream, from the seed alone, for every pair's draws.
+	out, err := stats.BayesianSignedRanks(bp, opts.Rope, opts.Samples, 0.5, rand.NewPCG(in.Seed, 0), in.Jobs)
 	if err != nil {
 		return err
 	}

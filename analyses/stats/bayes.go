@@ -20,6 +20,8 @@ import (
 	"sort"
 
 	"gonum.org/v1/gonum/stat/distuv"
+
+	"github.com/evalbook/evalbook/analyses/internal/parallel"
 )
 
 // BayesSignedRank holds the posterior probabilities that the first method
@@ -34,60 +36,161 @@ type BayesSignedRank struct {
 // drawing `samples` posterior samples from src. With rope = 0 it returns
 // baycomp's two-way answer (Rope = 0).
 func BayesianSignedRank(a, b []float64, rope float64, samples int, prior float64, src rand.Source) BayesSignedRank {
-	if len(a) != len(b) {
-		panic("stats: BayesianSignedRank length mismatch")
+	out, err := BayesianSignedRanks([]BayesPair{{A: a, B: b}}, rope, samples, prior, src, 1)
+	if err != nil {
+		panic(err)
 	}
-	n := len(a) + 1
-	t := bsrCrossings(a, b, rope)
-	order, aGT, aEQ, bLT, bEQ := t.order, t.aGT, t.aEQ, t.bLT, t.bEQ
+	return out[0]
+}
+
+// BayesPair is one pair's paired scores, oriented so that higher is
+// better.
+type BayesPair struct{ A, B []float64 }
+
+// bsrBlock is how many weights (8 bytes each) BayesianSignedRanks draws
+// at a time: every pair reads them from the processor's cache.
+var bsrBlock = 1 << 15
+
+// BayesianSignedRanks runs the test on every pair, all of the same
+// length, with the same posterior draws: the Dirichlet weights depend on
+// the number of differences alone, not on their values, so one stream
+// from src serves every pair. Each pair's probabilities are those of a
+// run of its own (pair i's equal BayesianSignedRank on it with the same
+// src); only their Monte Carlo errors are correlated across pairs. The
+// weights are drawn once, where drawing them per pair cost more than the
+// test itself, and the pairs are run on jobs goroutines; the result does
+// not depend on jobs.
+func BayesianSignedRanks(pairs []BayesPair, rope float64, samples int, prior float64, src rand.Source, jobs int) ([]BayesSignedRank, error) {
+	if len(pairs) == 0 {
+		return nil, nil
+	}
+	m := len(pairs[0].A)
+	pos := make([]bsrPositions, len(pairs))
+	for i, p := range pairs {
+		if len(p.A) != m || len(p.B) != m {
+			panic("stats: BayesianSignedRanks length mismatch")
+		}
+		pos[i] = bsrCrossings(p.A, p.B, rope)
+	}
+	n := m + 1
+	draw := newBSRDraws(prior, src)
+	block := min(max(1, bsrBlock/n), max(samples, 1))
+	w, t2 := make([]float64, block*n), make([]float64, block)
+	counts := make([]bsrCounts, len(pairs))
+	for done := 0; done < samples; done += block {
+		b := min(block, samples-done)
+		for s := 0; s < b; s++ {
+			t2[s] = draw.weights(w[s*n : (s+1)*n])
+		}
+		err := parallel.For(len(pairs), jobs, func(pi int) {
+			pos[pi].count(&counts[pi], w[:b*n], t2[:b], rope)
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	out := make([]BayesSignedRank, len(pairs))
+	f := float64(samples)
+	for i, c := range counts {
+		out[i] = BayesSignedRank{Left: float64(c.left) / f, Rope: float64(c.rope) / f, Right: float64(c.right) / f}
+	}
+	return out, nil
+}
+
+// bsrDraws draws the posterior's Dirichlet(prior, 1, …, 1) weights as
+// Gamma draws.
+type bsrDraws struct {
+	rng   *rand.Rand
+	draw0 func() float64
+}
+
+func newBSRDraws(prior float64, src rand.Source) *bsrDraws {
 	rng := rand.New(src)
 	gamma := distuv.Gamma{Alpha: prior, Beta: 1, Src: src}
-	draw0 := gamma.Rand
+	d := &bsrDraws{rng: rng, draw0: gamma.Rand}
 	if prior == 0.5 {
 		// Gamma(½, 1) is χ²₁/2: one normal draw instead of a rejection loop.
-		draw0 = func() float64 { z := rng.NormFloat64(); return z * z / 2 }
+		d.draw0 = func() float64 { z := rng.NormFloat64(); return z * z / 2 }
 	}
-	w := make([]float64, n)
-	cum := make([]float64, n+1) // prefix sums of w in sorted order
-	var left, rp, right int
-	for s := 0; s < samples; s++ {
-		// Dirichlet(prior, 1, …, 1) as normalised Gamma draws; the sums
-		// below are quadratic in w, so they are divided by tot² once.
-		w[0] = draw0()
-		tot := w[0]
-		for i := 1; i < n; i++ {
-			w[i] = rng.ExpFloat64()
-			tot += w[i]
-		}
+	return d
+}
+
+// weights fills w with one draw, unnormalised, and returns the square of
+// its sum: the sums count uses are quadratic in w, so they are divided by
+// it once.
+func (d *bsrDraws) weights(w []float64) float64 {
+	w[0] = d.draw0()
+	tot := w[0]
+	for i := 1; i < len(w); i++ {
+		w[i] = d.rng.ExpFloat64()
+		tot += w[i]
+	}
+	return tot * tot
+}
+
+// bsrCounts counts the draws in which each of the three is the most
+// probable.
+type bsrCounts struct{ left, rope, right int }
+
+// count adds to c the draws w (len(t2) of them, one after the other) of
+// the pair whose crossings t holds: for each, θ_right (above) and θ_left
+// (below) from the prefix sums of the weights in sorted order. Two
+// draws go through each loop side by side: a prefix sum is a chain of
+// additions, each waiting for the one before, and two chains overlap.
+// Each draw's sums are the same additions in the same order as alone.
+func (t *bsrPositions) count(c *bsrCounts, w, t2 []float64, rope float64) {
+	n := len(t.order)
+	order, aGT, aEQ, bLT, bEQ := t.order, t.aGT[:n], t.aEQ[:n], t.bLT[:n], t.bEQ[:n]
+	cum1, cum2 := make([]float64, n+1), make([]float64, n+1)
+	s := 0
+	for ; s+1 < len(t2); s += 2 {
+		w1, w2 := w[s*n:(s+1)*n], w[(s+1)*n:(s+2)*n]
 		for k, i := range order {
-			cum[k+1] = cum[k] + w[i]
+			cum1[k+1] = cum1[k] + w1[i]
+			cum2[k+1] = cum2[k] + w2[i]
+		}
+		var above1, below1, above2, below2 float64
+		for i := 0; i < n; i++ {
+			gt, eq, lt, le := aGT[i], aEQ[i], bLT[i], bEQ[i]
+			above1 += w1[i] * ((cum1[n] - cum1[gt]) + 0.5*(cum1[gt]-cum1[eq]))
+			below1 += w1[i] * (cum1[lt] + 0.5*(cum1[le]-cum1[lt]))
+			above2 += w2[i] * ((cum2[n] - cum2[gt]) + 0.5*(cum2[gt]-cum2[eq]))
+			below2 += w2[i] * (cum2[lt] + 0.5*(cum2[le]-cum2[lt]))
+		}
+		c.add(above1/t2[s], below1/t2[s], rope)
+		c.add(above2/t2[s+1], below2/t2[s+1], rope)
+	}
+	if s < len(t2) {
+		w1 := w[s*n : (s+1)*n]
+		for k, i := range order {
+			cum1[k+1] = cum1[k] + w1[i]
 		}
 		var above, below float64
 		for i := 0; i < n; i++ {
-			above += w[i] * ((cum[n] - cum[aGT[i]]) + 0.5*(cum[aGT[i]]-cum[aEQ[i]]))
-			below += w[i] * (cum[bLT[i]] + 0.5*(cum[bEQ[i]]-cum[bLT[i]]))
+			above += w1[i] * ((cum1[n] - cum1[aGT[i]]) + 0.5*(cum1[aGT[i]]-cum1[aEQ[i]]))
+			below += w1[i] * (cum1[bLT[i]] + 0.5*(cum1[bEQ[i]]-cum1[bLT[i]]))
 		}
-		t2 := tot * tot
-		above /= t2
-		below /= t2
-		if rope > 0 {
-			mid := 1 - below - above
-			switch { // numpy argmax: first maximum wins
-			case below >= mid && below >= above:
-				left++
-			case mid >= above:
-				rp++
-			default:
-				right++
-			}
-		} else if 1-above > above {
-			left++
-		} else {
-			right++
-		}
+		c.add(above/t2[s], below/t2[s], rope)
 	}
-	f := float64(samples)
-	return BayesSignedRank{Left: float64(left) / f, Rope: float64(rp) / f, Right: float64(right) / f}
+}
+
+// add counts one draw by its θ_right (above) and θ_left (below).
+func (c *bsrCounts) add(above, below, rope float64) {
+	if rope > 0 {
+		mid := 1 - below - above
+		switch { // numpy argmax: first maximum wins
+		case below >= mid && below >= above:
+			c.left++
+		case mid >= above:
+			c.rope++
+		default:
+			c.right++
+		}
+	} else if 1-above > above {
+		c.left++
+	} else {
+		c.right++
+	}
 }
 
 // bsrPositions are, for each difference z_i (z_0 = 0 the prior
