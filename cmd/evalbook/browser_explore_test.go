@@ -99,6 +99,22 @@ func exploreDraws(t *testing.T, b *browser, after int) int {
 	return n
 }
 
+// exploreSettled waits until the Explore page open in b has drawn its
+// full view (the Bayesian test's too) and its stability analysis has
+// finished or said why not, so that what is read next stays as it is:
+// the stability section's charts come last, from a worker.
+func exploreSettled(t *testing.T, b *browser) {
+	t.Helper()
+	var st struct {
+		State string `json:"state"`
+		Stab  string `json:"stab"`
+	}
+	js := `({state: document.getElementById("explore").dataset.state || "", stab: (document.getElementById("explore-stability") || {dataset: {state: "none"}}).dataset.state || ""})`
+	b.until(t, "the Explore page settled", js, &st, func() bool {
+		return st.State == "error" || st.State == "ready" && (st.Stab == "ready" || st.Stab == "error" || st.Stab == "none")
+	}, func() string { return fmt.Sprintf("%+v", st) })
+}
+
 // readTables reads the tables of the page open in b: on an analysis
 // page (prefix "tab-") all of them, on the Explore page ("x-tab-") those
 // of the leaderboard and the significance tests.

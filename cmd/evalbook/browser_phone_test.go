@@ -159,6 +159,9 @@ func TestBrowserPhone(t *testing.T) {
 		name, theme, _ := strings.Cut(view, ":")
 		b.at(name + " (phone, " + theme + ")")
 		b.loadInTheme(t, "file://"+filepath.Join(site, name+".html"), theme)
+		if name == "explore" {
+			exploreSettled(t, b) // its stability charts measured too
+		}
 		b.chartState(t)
 		var r struct {
 			Texts    int      `json:"texts"`

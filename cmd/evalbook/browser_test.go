@@ -554,6 +554,9 @@ func TestBrowserDemo(t *testing.T) {
 	eachPage(t, pool, pages, func(t *testing.T, b *browser, p string) {
 		name := filepath.Base(p)
 		b.loadInTheme(t, "file://"+p, "dark")
+		if name == "explore.html" {
+			exploreSettled(t, b) // its stability charts come last
+		}
 		want, drawn, broken := b.chartState(t)
 		if drawn < want {
 			t.Errorf("%s: %d of %d charts drawn", name, drawn, want)
