@@ -103,7 +103,7 @@ func TestCaptionsQuoteTables(t *testing.T) {
 	}
 	for i, p := range pr.Pairs {
 		want := pairs.Rows[i][md].Text
-		if pairs.Rows[i][0].Text != p.A || pairs.Rows[i][1].Text != p.B || !strings.Contains(pfigs[i].Caption, "mean difference "+want+".") {
+		if pairs.Rows[i][0].Text != p.A || pairs.Rows[i][1].Text != p.B || !strings.Contains(pfigs[i].Caption, "Mean difference "+want+";") {
 			t.Errorf("pair %s–%s: the caption does not quote the table's mean difference %s: %q", p.A, p.B, want, pfigs[i].Caption)
 		}
 	}

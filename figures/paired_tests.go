@@ -65,11 +65,21 @@ func pairedLabelled(r *significance.PairedTestsResult, p significance.PairedComp
 	return p
 }
 
+// pairedVerdict is the sentence of a pair's figure caption with its
+// p-values and recommended test, labelled and written as the pairs table
+// beside the figure labels and writes them ("p (paired t) = 6.6e-06",
+// "recommended test: paired t").
 func pairedVerdict(r *significance.PairedTestsResult, p significance.PairedComparison) string {
-	// p-values and the recommended test as the table beside the figure
-	// writes them
-	return fmt.Sprintf("paired t %s, Wilcoxon %s; Welch t %s, Mann–Whitney %s; recommended: %s",
-		pClause(val(p.PPairedT)), pClause(val(p.PWilcoxon)), pClause(val(p.PWelch)), pClause(val(p.PMannWhitney)),
+	ps := []struct {
+		col string
+		v   *float64
+	}{{"p_paired_t", p.PPairedT}, {"p_wilcoxon", p.PWilcoxon}, {"p_welch", p.PWelch}, {"p_mannwhitney", p.PMannWhitney}}
+	parts := make([]string, len(ps))
+	for i, x := range ps {
+		// "p = 0.0020", "p < 1e-300", "p undefined" after its label
+		parts[i] = model.ColumnLabel(x.col, r.Naming) + strings.TrimPrefix(pClause(val(x.v)), "p")
+	}
+	return fmt.Sprintf("%s; %s: %s", strings.Join(parts, ", "), lowerFirst(model.ColumnLabel("recommended", r.Naming)),
 		model.CellLabel("recommended", p.Recommended, r.Naming))
 }
 
@@ -93,7 +103,7 @@ func pairedUnitsSpec(r *significance.PairedTestsResult, p significance.PairedCom
 	}
 	return &Spec{Panels: []Panel{pn}, Legend: LegendRight, Width: 7, Height: 3.6,
 		Subject: fmt.Sprintf("%s of %s and %s on each of %d %s", r.Metric, p.A, p.B, n, r.Over),
-		Caption: fmt.Sprintf("%s of %s and %s on each of the %d %s, a segment joining each unit's two values (as in Košir et al. 2013, Fig. 2); mean difference %s. %s.",
+		Caption: fmt.Sprintf("%s of %s and %s on each of the %d %s, a segment joining each unit's two values (as in Košir et al. 2013, Fig. 2). Mean difference %s; %s.",
 			r.Metric, p.A, p.B, n, r.Over, meanDiffText(r, p.MeanDiff), pairedVerdict(r, p))}
 }
 
@@ -124,7 +134,7 @@ func pairedSortedSpec(r *significance.PairedTestsResult, p significance.PairedCo
 	}
 	return &Spec{Panels: []Panel{pn}, Width: 7, Height: 3.6,
 		Subject: fmt.Sprintf("the %d sorted per-unit differences %s − %s", p.N, p.A, p.B),
-		Caption: fmt.Sprintf("The %d per-unit differences %s − %s in %s, sorted (the share of units below each value; dashed: no difference); mean difference %s. %s.",
+		Caption: fmt.Sprintf("The %d per-unit differences %s − %s in %s, sorted (the share of units below each value; dashed: no difference). Mean difference %s; %s.",
 			p.N, p.A, p.B, r.Metric, meanDiffText(r, p.MeanDiff), pairedVerdict(r, p))}
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"math"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -46,10 +47,21 @@ func TestPairedTestsFigures(t *testing.T) {
 			t.Error("NaN in figure")
 		}
 		// the recommended test as the pairs table writes it ("paired t",
-		// "Wilcoxon"), not its id ("paired_t")
+		// "Wilcoxon"), not its id ("paired_t"), and each p-value under
+		// its column's label in the table ("p (Welch)", not "Welch t p")
+		c := figs[0].Caption
 		want := map[string]string{"paired_t": "paired t", "wilcoxon": "Wilcoxon"}[r.Pairs[0].Recommended]
-		if want == "" || !strings.Contains(figs[0].Caption, "recommended: "+want+".") {
-			t.Errorf("n=%d: recommended %q, caption %q", n, r.Pairs[0].Recommended, figs[0].Caption)
+		if want == "" || !strings.Contains(c, "; recommended test: "+want+".") {
+			t.Errorf("n=%d: recommended %q, caption %q", n, r.Pairs[0].Recommended, c)
+		}
+		for _, l := range []string{"p (paired t) = ", "p (Wilcoxon) = ", "p (Welch) = ", "p (Mann–Whitney) = "} {
+			if !strings.Contains(c, l) {
+				t.Errorf("n=%d: no %q in the caption %q", n, l, c)
+			}
+		}
+		// every sentence starts with a capital
+		if m := regexp.MustCompile(`\. \p{Ll}`).FindString(c); m != "" {
+			t.Errorf("n=%d: a sentence of the caption starts in lower case (%q): %q", n, m, c)
 		}
 	}
 }
