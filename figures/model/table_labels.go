@@ -174,12 +174,11 @@ var testLabels = map[string]string{
 	"anova_tukey": "RM ANOVA + Tukey's HSD", "friedman_nemenyi": "Friedman + Nemenyi",
 }
 
-// quantityLabels name the rows of a table of named quantities.
+// quantityLabels name the rows of a table of named quantities that the
+// study's naming does not (its Terms name the Friedman and Nemenyi
+// quantities, in the table and in sentences alike).
 var quantityLabels = map[string]string{
-	"friedman_statistic": "Friedman χ²", "friedman_p": "p (Friedman)",
-	"iman_davenport_f": "Iman–Davenport F", "iman_davenport_p": "p (Iman–Davenport)",
-	"nemenyi_q": "Nemenyi q", "critical_difference": "Critical difference",
-	"datasets": "Datasets", "methods": "Methods", "alpha": "α",
+	"alpha": "α",
 	// meta_analysis's publication bias (sensitivity = true)
 	"trimfill_side": "Trim and fill: side filled", "trimfill_k0": "Trim and fill: studies filled (k0)",
 	"trimfill_effect": "Trim and fill: adjusted effect", "trimfill_ci_low": "Trim and fill: CI low", "trimfill_ci_high": "Trim and fill: CI high",

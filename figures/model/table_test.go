@@ -174,3 +174,14 @@ func TestOneLabelPerColumn(t *testing.T) {
 		}
 	}
 }
+
+// TestQuantityLabelsShown: every label of quantityLabels is the one a
+// table of named quantities shows; one the study's naming (Terms) also
+// gives would never be shown, and would say otherwise than the page.
+func TestQuantityLabelsShown(t *testing.T) {
+	for id, want := range quantityLabels {
+		if got := CellLabel("quantity", id, analyses.Naming{}); got != want {
+			t.Errorf("quantity %s is shown as %q (the naming's); its label here, %q, is never shown", id, got, want)
+		}
+	}
+}
