@@ -3,6 +3,8 @@ package kinds
 import (
 	"context"
 	"hash/fnv"
+	"slices"
+	"sync"
 
 	"github.com/evalbook/evalbook/analyses"
 	"github.com/evalbook/evalbook/analyses/stats"
@@ -31,6 +33,9 @@ type Job struct {
 	ProgressTo Progress     // told how far long work has come (Progress returns it)
 	Fed        *FedUnits    // the shared units pass's sink for this analysis
 	Done       <-chan struct{}
+
+	mu      sync.Mutex
+	assumed []string // metrics read as higher-is-better by default that read as errors (Metric)
 }
 
 // Canceled reports whether the build was cancelled (a superseded rebuild
@@ -52,9 +57,34 @@ type FedUnits struct {
 }
 
 // Metric returns a metric with its direction and bound from the manifest
-// (higher is better and no bound when the manifest does not name it).
+// (higher is better and no bound when the manifest does not name it). A
+// metric whose direction is that default while its name reads as an
+// error or a loss ("RMSE") is noted: the analysis's page says so
+// (directionNotes), since every "better" it writes may be backwards.
 func (c *Job) Metric(name string) analyses.Metric {
+	if c.Study.DirectionAssumed(name) && manifest.LooksLowerIsBetter(name) {
+		c.mu.Lock()
+		if !slices.Contains(c.assumed, name) {
+			c.assumed = append(c.assumed, name)
+		}
+		c.mu.Unlock()
+	}
 	return c.Study.Metric(name)
+}
+
+// directionNotes adds to out's result a note for each metric Metric
+// noted.
+func (c *Job) directionNotes(out *Output) {
+	w, ok := out.Result.(interface{ Warnf(string, ...any) })
+	if !ok {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, m := range c.assumed {
+		w.Warnf("%s is taken as higher is better, the default: no [[metrics]] entry gives its direction, though its name reads as an error or a loss, where lower is better. Declare it ([[metrics]] name = %q, better = \"lower\", or \"higher\"), or every \"better\" on this page may be backwards.",
+			c.Study.Label(manifest.LabelMetric, m), m)
+	}
 }
 
 // Dataset returns a dataset's manifest attributes (domain, …).

@@ -128,7 +128,11 @@ func NewKind[O any](typ, summary string, run func(*Job, *O) (*Output, error)) Ki
 			if !ok {
 				panic(fmt.Sprintf("report: %s options have type %v", typ, reflect.TypeOf(opts)))
 			}
-			return run(ctx, o)
+			out, err := run(ctx, o)
+			if err == nil && out != nil && out.Result != nil {
+				ctx.directionNotes(out)
+			}
+			return out, err
 		},
 	}
 }

@@ -180,6 +180,14 @@ type AnalysisSpec struct {
 	Key     string // "analyses.N": where its keys are in Study.KeyLines
 }
 
+// DirectionAssumed reports whether the study leaves a metric's
+// direction to the default, higher is better: no [[metrics]] entry of
+// it says better = ….
+func (s *Study) DirectionAssumed(name string) bool {
+	i, ok := s.MetricIndex[strings.ToLower(name)]
+	return !ok || s.Metrics[i].Better == ""
+}
+
 // Metric returns the metric's direction and bound (higher is better and
 // unbounded unless the manifest says otherwise).
 func (s *Study) Metric(name string) analyses.Metric {
@@ -445,10 +453,8 @@ func (p *manifestParser) metrics() {
 		key := fmt.Sprintf("metrics.%d", i)
 		var spec MetricSpec
 		s.decodeStrict(p.md, m, &spec, key, TomlKeys(&MetricSpec{}), p.fail)
-		switch spec.Better {
-		case "":
-			spec.Better = "higher"
-		case "higher", "lower":
+		switch spec.Better { // "" stays: the direction is the default (DirectionAssumed)
+		case "", "higher", "lower":
 		default:
 			p.fail(key+".better", "metrics[%d].better: unknown value %q%s", i, spec.Better, analyses.NameHint(spec.Better, []string{"higher", "lower"}))
 		}

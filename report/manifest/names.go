@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"unicode"
 
 	"github.com/evalbook/evalbook/analyses"
 )
@@ -153,8 +154,32 @@ func checkDeclaredMetrics(s *Study, have []string) error {
 			}
 		}
 		if hint != "" {
-			return fmt.Errorf("metrics[%d] (%s:%d): no metric %q in the results%s; its direction (better = %q) would apply to nothing", i, filepath.Base(s.File), s.Line(fmt.Sprintf("metrics.%d.name", i)), m.Name, hint, m.Better)
+			what := fmt.Sprintf("its direction (better = %q)", m.Better)
+			if m.Better == "" {
+				what = "its entry"
+			}
+			return fmt.Errorf("metrics[%d] (%s:%d): no metric %q in the results%s; %s would apply to nothing", i, filepath.Base(s.File), s.Line(fmt.Sprintf("metrics.%d.name", i)), m.Name, hint, what)
 		}
 	}
 	return nil
+}
+
+// errorWords are the words of a metric's name that mark an error or a
+// loss, where lower is better; errorLike matches them as whole words
+// ("RMSE@10", "log_loss", "error rate", not "terror").
+var errorWords = map[string]bool{
+	"rmse": true, "mse": true, "mae": true, "mape": true, "smape": true, "rmsle": true, "msle": true, "nrmse": true,
+	"error": true, "err": true, "loss": true, "logloss": true, "perplexity": true, "brier": true, "regret": true,
+}
+
+// LooksLowerIsBetter reports whether a metric's name reads as an error
+// or a loss, where lower is better: a hint for a study that leaves the
+// direction to the default (DirectionAssumed), never a direction itself.
+func LooksLowerIsBetter(name string) bool {
+	for _, w := range strings.FieldsFunc(strings.ToLower(name), func(r rune) bool { return !unicode.IsLetter(r) }) {
+		if errorWords[w] {
+			return true
+		}
+	}
+	return false
 }
