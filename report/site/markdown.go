@@ -51,7 +51,7 @@ func (b *siteBuild) mdIndex() ([]byte, error) {
 	}
 	var findings []string
 	for _, v := range b.views {
-		if f := v.a.Highlight; f != "" {
+		if f := finding(v.Title, v.a.Highlight); f != "" {
 			findings = append(findings, fmt.Sprintf("- [%s](%s.md): %s", mdText(v.Title), v.ID, mdText(f)))
 		}
 	}

@@ -497,7 +497,7 @@ func (b *siteBuild) htmlPages() ([]htmlPage, map[string]string, error) {
 	}
 	for _, v := range b.views {
 		d.Analyses = append(d.Analyses, navItem{Title: v.Title, Href: v.ID + ".html", Kind: v.Kind})
-		if f := v.a.Highlight; f != "" {
+		if f := finding(v.Title, v.a.Highlight); f != "" {
 			d.Findings = append(d.Findings, findingView{Title: v.Title, Href: v.ID + ".html", Text: f})
 		}
 	}
@@ -664,4 +664,18 @@ func (b *siteBuild) markdown(src []byte) template.HTML {
 		return template.HTML(template.HTMLEscapeString(string(src)))
 	}
 	return template.HTML(buf.String())
+}
+
+// finding is an analysis's key finding after its title: its highlight,
+// less a lead that only restates the title ("MF-bias vs MF: RMSE", an
+// untitled meta-analysis's, before "MF-bias vs MF on RMSE: summary …"
+// reads "Summary …"). A written title keeps the lead, which then says
+// what the title does not.
+func finding(title, highlight string) string {
+	lead, rest, ok := strings.Cut(highlight, ": ")
+	if !ok || rest == "" || lead != title && lead != strings.Replace(title, ": ", " on ", 1) {
+		return highlight
+	}
+	r := []rune(rest)
+	return strings.ToUpper(string(r[:1])) + string(r[1:])
 }
