@@ -82,7 +82,7 @@ func (c *Job) directionNotes(out *Output) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for _, m := range c.assumed {
-		w.Warnf("%s is taken as higher is better, the default: no [[metrics]] entry gives its direction, though its name reads as an error or a loss, where lower is better. Declare it ([[metrics]] name = %q, better = \"lower\", or \"higher\"), or every \"better\" on this page may be backwards.",
+		w.Warnf("%s is taken as higher is better, the default: no [[metrics]] entry gives its direction, though its name reads as an error or a loss, where lower is better; declare it ([[metrics]] name = %q, better = \"lower\", or \"higher\"), or every \"better\" on this page may be backwards",
 			c.Study.Label(manifest.LabelMetric, m), m)
 	}
 }
