@@ -232,8 +232,12 @@ func buildColumns(spec *Table, t analyses.Table, idx map[string]int, compact []a
 		spec.Columns = append(spec.Columns, col)
 		srcs = append(srcs, source{j, -1})
 	}
+	keys := rowKeyLabels(t, idx, spec.Columns, o.Naming)
 	for j := range spec.Columns {
 		spec.Columns[j].Label = labelOf(spec.Columns[j], o.Naming)
+		if l, ok := keys[spec.Columns[j].ID]; ok && spec.Columns[j].Role != RoleKey {
+			spec.Columns[j].Label = l
+		}
 	}
 	for _, cc := range compact {
 		ri, si := idx[cc.Rank], idx[cc.Score]
@@ -250,6 +254,26 @@ func buildColumns(spec *Table, t analyses.Table, idx map[string]int, compact []a
 		}
 	}
 	return srcs
+}
+
+// rowKeyLabels are the labels of the table's row keys (the metrics of
+// a metric × metric matrix), by id: a column named after one is headed
+// as its row is labelled, so an unlabelled metric reads "time_fit@5" in
+// both places, not "Time fit@5" above the column.
+func rowKeyLabels(t analyses.Table, idx map[string]int, cols []Column, n analyses.Naming) map[string]string {
+	keys := map[string]string{}
+	for _, c := range cols {
+		j, ok := idx[c.ID]
+		if c.Role != RoleKey || !ok {
+			continue
+		}
+		for _, r := range t.Rows {
+			if v, ok := r[j].(string); ok {
+				keys[v] = CellLabel(c.ID, v, n)
+			}
+		}
+	}
+	return keys
 }
 
 // labelOf is a column's label: an interval's is set already.

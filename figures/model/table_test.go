@@ -185,3 +185,22 @@ func TestQuantityLabelsShown(t *testing.T) {
 		}
 	}
 }
+
+// TestColumnNamedAfterRowKey: in a metric × metric matrix each column
+// is headed as its row is labelled: a labelled metric by its label, an
+// unlabelled one by its id in both places ("time_fit@5", not "Time
+// fit@5" above the column and "time_fit@5" beside the row).
+func TestColumnNamedAfterRowKey(t *testing.T) {
+	n := analyses.Naming{Metrics: map[string]string{"ndcg@10": "nDCG@10"}}
+	tab := analyses.Table{Columns: []string{"metric", "ndcg@10", "time_fit@5", "diversity@5"}, Rows: [][]any{
+		{"ndcg@10", 1.0, 0.4, -0.1}, {"time_fit@5", 0.4, 1.0, 0.2}, {"diversity@5", -0.1, 0.2, 1.0}}}
+	spec := NewTable(tab, "corr", TableOptions{Naming: n})
+	for i, c := range spec.Columns[1:] {
+		if row := spec.Rows[i][0].Text; c.Label != row {
+			t.Errorf("column %s is headed %q, its row %q", c.ID, c.Label, row)
+		}
+	}
+	if spec.Columns[1].Label != "nDCG@10" || spec.Columns[2].Label != "time_fit@5" {
+		t.Errorf("headers %q, %q", spec.Columns[1].Label, spec.Columns[2].Label)
+	}
+}
