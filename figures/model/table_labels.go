@@ -211,12 +211,12 @@ func ColumnLabel(id string, n analyses.Naming) string {
 	if info, ok := columnInfos[id]; ok {
 		return info.label
 	}
-	// the study's naming first; a label it builds around an id it cannot
-	// name ("Δ mred_gender") keeps its words, with the id's underscores
-	// as spaces, as every id a table shows ("Δ mred gender", beside
-	// "Δ diversity", not "Delta mred gender")
+	// the study's naming first; a label it builds around a name it has
+	// no label for keeps the name as the study gives it ("Δ mred_gender",
+	// as the rows, captions and axes write mred_gender; not "Delta mred
+	// gender" or "Δ mred gender")
 	if l := n.Column(id); l != id {
-		return strings.ReplaceAll(l, "_", " ")
+		return l
 	}
 	if rule, ok := strings.CutSuffix(id, "_rank"); ok {
 		if rule == "mean_rule" {

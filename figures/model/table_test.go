@@ -16,8 +16,9 @@ func TestColumnLabels(t *testing.T) {
 		Methods: map[string]string{"MostPop": "Most popular"}}
 	for id, want := range map[string]string{"dm_auc_rank": "DM-AUC rank", "p_paired_t": "p (paired t)", "ndcg@10": "nDCG@10",
 		"mean_diff": "Mean difference", "best_method_area": analyses.PerturbationLabels["best_method"] + ": area", "Gini_u": "Gini (users)", "odd_thing": "Odd thing",
-		// a metric without a label: Δ and its words, as "delta_diversity" reads
-		"delta_mred_gender": "Δ mred gender", "delta_diversity": "Δ diversity", "delta_ndcg@10": "Δ nDCG@10"} {
+		// a metric without a label: Δ and its name as the study gives it, as
+		// its rows, captions and axes write it
+		"delta_mred_gender": "Δ mred_gender", "delta_diversity": "Δ diversity", "delta_ndcg@10": "Δ nDCG@10"} {
 		if got := ColumnLabel(id, n); got != want {
 			t.Errorf("ColumnLabel(%q) = %q, want %q", id, got, want)
 		}
