@@ -163,10 +163,10 @@ func (n Naming) Column(id string) string {
 		}
 	}
 	if k, ok := strings.CutPrefix(id, "rho_subsets_"); ok {
-		return "ρ, subsets of " + k
+		return "ρ subsets (" + k + ")"
 	}
 	if k, ok := strings.CutPrefix(id, "rho_vs_all_"); ok {
-		return "ρ vs all, " + k + " datasets"
+		return "ρ vs all (" + k + ")"
 	}
 	return id
 }

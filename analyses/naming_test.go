@@ -27,7 +27,8 @@ func TestNamingColumn(t *testing.T) {
 		{"delta_mred_gender", "Δ mred_gender"}, // a metric without a label
 		{"delta_rmse", "Δ RMSE"},               //
 		{"drop_datasets_area", "Removing datasets: area"},
-		{"rho_subsets_5", "ρ, subsets of 5"},
+		{"rho_subsets_5", "ρ subsets (5)"},
+		{"rho_vs_all_12", "ρ vs all (12)"}, // any size reads as the default ones
 		{"LTku", "Long-tail kurtosis"},
 		{"d_optimal", "D-optimal"},
 		{"no_such_column", "no_such_column"},

@@ -299,7 +299,7 @@ func columnCells(t analyses.Table, j int) []any {
 func valueColumn(t analyses.Table, j int, idx map[string]int) Column {
 	id := t.Columns[j]
 	col := Column{ID: id}
-	info, known := columnInfos[id]
+	info, known := columnInfoOf(id)
 	if known {
 		col.Unit, col.Role, col.Detail = info.unit, info.role, info.detail
 	}

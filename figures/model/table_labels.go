@@ -100,8 +100,6 @@ var columnInfos = map[string]columnInfo{
 	"implied_importance": {label: "Implied importance", role: RoleValue},
 	"best_score":         {label: "Best score", role: RoleValue}, "score": {label: "Score", role: RoleValue},
 	"pc1": {label: "PC1", role: RoleValue}, "pc2": {label: "PC2", role: RoleValue}, "pc3": {label: "PC3", role: RoleValue},
-	"rho_subsets_5": {label: "ρ subsets (5)", role: RoleValue, better: "higher"}, "rho_subsets_10": {label: "ρ subsets (10)", role: RoleValue, better: "higher"},
-	"rho_vs_all_5": {label: "ρ vs all (5)", role: RoleValue, better: "higher"}, "rho_vs_all_10": {label: "ρ vs all (10)", role: RoleValue, better: "higher"},
 	// the interaction-log features of Deldjoo et al. (2021)
 	"Nu": {label: "Users", role: RoleValue}, "Ni": {label: "Items", role: RoleValue}, "Nr": {label: "Ratings", role: RoleValue},
 	"SpaceSize": {label: "Space size", role: RoleValue}, "Rpu": {label: "Ratings/user", role: RoleValue}, "Rpi": {label: "Ratings/item", role: RoleValue},
@@ -255,4 +253,18 @@ func humanize(id string) string {
 		s = string(r)
 	}
 	return s
+}
+
+// columnInfoOf is a column's role, unit and direction: columnInfos', or
+// for a family of columns one per size, stability's "rho_subsets_<k>"
+// and "rho_vs_all_<k>" (higher is better), whose label the study's
+// naming gives for every k alike ("ρ subsets (12)").
+func columnInfoOf(id string) (columnInfo, bool) {
+	if info, ok := columnInfos[id]; ok {
+		return info, true
+	}
+	if strings.HasPrefix(id, "rho_subsets_") || strings.HasPrefix(id, "rho_vs_all_") {
+		return columnInfo{role: RoleValue, better: "higher"}, true
+	}
+	return columnInfo{}, false
 }

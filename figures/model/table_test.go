@@ -205,3 +205,18 @@ func TestColumnNamedAfterRowKey(t *testing.T) {
 		t.Errorf("headers %q, %q", spec.Columns[1].Label, spec.Columns[2].Label)
 	}
 }
+
+// TestStabilitySizeColumns: stability's reliability columns read alike,
+// and rank higher as better, whatever the subset sizes ("ρ subsets (5)"
+// beside "ρ subsets (12)", not "ρ, subsets of 12").
+func TestStabilitySizeColumns(t *testing.T) {
+	tab := analyses.Table{Columns: []string{"rule", "rho_subsets_5", "rho_subsets_12", "rho_vs_all_5", "rho_vs_all_12"},
+		Rows: [][]any{{"mean", 0.9, 0.8, 0.95, 0.85}, {"dm_auc", 0.7, 0.6, 0.75, 0.65}}}
+	spec := NewTable(tab, "stab", TableOptions{Naming: analyses.Naming{}})
+	want := []string{"ρ subsets (5)", "ρ subsets (12)", "ρ vs all (5)", "ρ vs all (12)"}
+	for i, c := range spec.Columns[1:] {
+		if c.Label != want[i] || c.Better != "higher" {
+			t.Errorf("column %s: %q, better %q; want %q, higher", c.ID, c.Label, c.Better, want[i])
+		}
+	}
+}
