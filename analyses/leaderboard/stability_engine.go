@@ -212,7 +212,7 @@ func (e *stabEngine) planBeta(p *stabPlan) {
 		}
 	}
 	if len(p.rules) == 0 {
-		e.res.Warnf("beta varies β̂ of dm_auc and dm_lbo, and neither rule is computed: no beta curve")
+		e.res.Warnf("%s has no curve: it varies β̂ of DM-AUC and DM-LBO, and neither rule is computed", analyses.PerturbationLabels[PerturbBeta])
 		return
 	}
 	for _, b := range stabSortedUnique(e.opts.Betas) {
@@ -680,12 +680,12 @@ func (e *stabEngine) collect() {
 	}
 	res.Summary = summary
 	if e.hasPlan(PerturbBeta) && len(e.rules) > 2 {
-		res.Warnf("`beta` varies β̂, which only DM-AUC and DM-LBO have: its column is empty for the other rules (NA in Table 3 of Shevchenko et al. 2024)")
+		res.Warnf("%s applies to DM-AUC and DM-LBO alone, the rules with a β̂: its area is empty for the other rules (NA in Table 3 of Shevchenko et al. 2024)", analyses.PerturbationLabels[PerturbBeta])
 	}
 	if e.hasPlan(PerturbSubsetPairs) {
 		for _, s := range e.opts.SubsetSizes {
 			if 2*s > e.nd {
-				res.Warnf("rho_subsets_%d is empty: two disjoint subsets of %d datasets need %d", s, s, 2*s)
+				res.Warnf("%s is empty: two disjoint subsets of %d datasets need %d", analyses.Naming{}.Column(fmt.Sprintf("rho_subsets_%d", s)), s, 2*s)
 			}
 		}
 	}

@@ -725,3 +725,32 @@ func TestStabilityNotesLabelled(t *testing.T) {
 		t.Errorf("notes\n%q\nwant\n%q", got, want)
 	}
 }
+
+// TestStabilityNotesNameWhatTheTablesShow: the notes on a perturbation or
+// a column the run could not fill name them as the stability table and
+// figures do ("Changing β̂", "ρ subsets (5)"), never by their ids.
+func TestStabilityNotesNameWhatTheTablesShow(t *testing.T) {
+	t.Parallel()
+	q := analyses.Matrix{{0.3, 0.2, 0.1}, {0.05, 0.08, 0.02}, {0.09, 0.07, 0.03}, {0.1, 0.2, 0.3}}
+	in := StabilityInput{Metric: analyses.Metric{Name: "ndcg", Better: analyses.HigherIsBetter, Max: math.Inf(1)},
+		Datasets: []string{"a", "b", "c", "d"}, Methods: []string{"X", "Y", "Z"}, Q: q, Seed: 1, Jobs: 1}
+	for _, c := range []struct {
+		rules []string
+		want  string
+	}{
+		{[]string{RuleMean, RuleMeanRank}, "Changing β̂ has no curve: it varies β̂ of DM-AUC and DM-LBO, and neither rule is computed"},
+		{[]string{RuleMean, RuleMeanRank, RuleDMAUC}, "Changing β̂ applies to DM-AUC and DM-LBO alone"},
+		{[]string{RuleMean, RuleMeanRank, RuleDMAUC}, "ρ subsets (5) is empty: two disjoint subsets of 5 datasets need 10"},
+	} {
+		op := StabilityOptions{Metric: "ndcg", Rules: c.rules, Perturbations: []string{PerturbBeta, PerturbSubsetPairs}}
+		op.Defaults()
+		r, err := Stability(in, op)
+		if err != nil {
+			t.Fatal(err)
+		}
+		notes := strings.Join(r.Notes(), "\n")
+		if !strings.Contains(notes, c.want) || strings.Contains(notes, "rho_subsets") || strings.Contains(notes, "beta ") || strings.Contains(notes, "`beta`") {
+			t.Errorf("rules %v: notes\n%s\nwant %q, and no id", c.rules, notes, c.want)
+		}
+	}
+}
