@@ -789,7 +789,7 @@ func (e *stabEngine) curve(p *stabPlan, k, r int) StabilityCurve {
 		if empty > 0 && p.name != PerturbSubsetPairs {
 			also = fmt.Sprintf("; at %d of %d sizes no ρ is defined at all, so `%s_area` covers only the other sizes", empty, len(c.Points), p.name)
 		}
-		e.res.Warnf("`%s`, `%s`: ρ is undefined for %d of %d perturbed matrices (a constant score vector), left out of the means and counted in `undefined`%s", p.name, e.rules[r], undefined-failed, total, also)
+		e.res.Warnf("`%s`, `%s`: ρ is undefined for %d of %d perturbed matrices (a constant score vector), left out of the means and counted as Undefined%s", p.name, e.rules[r], undefined-failed, total, also)
 	}
 	return c
 }

@@ -717,9 +717,9 @@ func TestStabilityValueAboveMax(t *testing.T) {
 // "its area"; the other notes are as written.
 func TestStabilityNotesLabelled(t *testing.T) {
 	r := &StabilityResult{Rules: []string{RuleDMAUC}}
-	r.Warnf("`best_method`, `dm_auc`: ρ is undefined for 10 of 31 perturbed matrices, left out of the means and counted in `undefined`; at 10 of 31 sizes no ρ is defined at all, so `best_method_area` covers only the other sizes")
+	r.Warnf("`best_method`, `dm_auc`: ρ is undefined for 10 of 31 perturbed matrices, left out of the means and counted as Undefined; at 10 of 31 sizes no ρ is defined at all, so `best_method_area` covers only the other sizes")
 	r.Warnf("`beta` varies β̂, which only DM-AUC and DM-LBO have")
-	want := []string{"Adding a new best, DM-AUC: ρ is undefined for 10 of 31 perturbed matrices, left out of the means and counted in `undefined`; at 10 of 31 sizes no ρ is defined at all, so its area covers only the other sizes",
+	want := []string{"Adding a new best, DM-AUC: ρ is undefined for 10 of 31 perturbed matrices, left out of the means and counted as Undefined; at 10 of 31 sizes no ρ is defined at all, so its area covers only the other sizes",
 		"`beta` varies β̂, which only DM-AUC and DM-LBO have"}
 	if got := r.Notes(); !slices.Equal(got, want) {
 		t.Errorf("notes\n%q\nwant\n%q", got, want)
