@@ -100,10 +100,6 @@ var columnInfos = map[string]columnInfo{
 	"implied_importance": {label: "Implied importance", role: RoleValue},
 	"best_score":         {label: "Best score", role: RoleValue}, "score": {label: "Score", role: RoleValue},
 	"pc1": {label: "PC1", role: RoleValue}, "pc2": {label: "PC2", role: RoleValue}, "pc3": {label: "PC3", role: RoleValue},
-	// the interaction-log features of Deldjoo et al. (2021)
-	"Nu": {label: "Users", role: RoleValue}, "Ni": {label: "Items", role: RoleValue}, "Nr": {label: "Ratings", role: RoleValue},
-	"SpaceSize": {label: "Space size", role: RoleValue}, "Rpu": {label: "Ratings/user", role: RoleValue}, "Rpi": {label: "Ratings/item", role: RoleValue},
-	"Gini_u": {label: "Gini (users)", role: RoleValue}, "Gini_i": {label: "Gini (items)", role: RoleValue},
 	// autorank's automatic choice (critical_difference, test = "auto")
 	"step": {label: "Step"}, "test": {label: "Test"}, "decision": {label: "Decision"},
 	"center": {label: "Centre", role: RoleValue}, "spread": {label: "Spread", role: RoleValue},

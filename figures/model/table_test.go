@@ -220,3 +220,16 @@ func TestStabilitySizeColumns(t *testing.T) {
 		}
 	}
 }
+
+// TestFeatureColumnsNamedByTheNaming: a dataset characteristic heads its
+// column with the label its rows and sentences use (analyses.FeatureLabels:
+// "Interactions"), not one of its own ("Ratings" above the column,
+// "Interactions" in the association table's rows of the same page).
+func TestFeatureColumnsNamedByTheNaming(t *testing.T) {
+	var n analyses.Naming
+	for id, want := range analyses.FeatureLabels {
+		if got := ColumnLabel(id, n); got != want || CellLabel("feature", id, n) != want {
+			t.Errorf("feature %s: column %q, row %q; want %q", id, got, CellLabel("feature", id, n), want)
+		}
+	}
+}
