@@ -270,7 +270,7 @@ var Terms = map[string]string{
 	"component": "Component", "quantity": "Quantity", "value": "Value", "unit": "Unit",
 	"a": "Method A", "b": "Method B", "metric_a": "Metric A", "metric_b": "Metric B",
 	"datasets": "Datasets", "methods": "Methods", "users": "Users", "rows": "Rows",
-	"interactions": "Interactions", "size": "Size", "count": "Count", "undefined": "Undefined",
+	"interactions": "Interactions", "size": "Size", "undefined": "Undefined",
 	"note": "Note", "included": "Included", "rank": "Rank", "score": "Score", "share": "Share",
 	"mean": "Mean", "sd": "SD", "min": "Min", "max": "Max", "weight": "Weight",
 	// correlations and associations
@@ -281,7 +281,6 @@ var Terms = map[string]string{
 	"iman_davenport_f": "Iman–Davenport F", "iman_davenport_p": "Iman–Davenport p",
 	"critical_difference": "Critical difference", "nemenyi_q": "Nemenyi q",
 	"statistic": "Statistic", "p_holm": "p (Holm)", "significant": "Significant",
-	"p_left": "P(A better)", "p_rope": "P(equivalent)", "p_right": "P(B better)",
 	"mean_diff": "Mean difference", "p_paired_t": "p (paired t)", "p_wilcoxon": "p (Wilcoxon)",
 	"p_sign": "p (sign test)", "p_welch": "p (Welch)", "p_mannwhitney": "p (Mann–Whitney)",
 	"p_shapiro": "p (Shapiro–Wilk)", "recommended": "Recommended test",
