@@ -176,6 +176,7 @@ func NewTable(t analyses.Table, analysisID string, o TableOptions) *Table {
 	}
 	compact := compactPairs(t, idx)
 	srcs := buildColumns(spec, t, idx, compact, o)
+	sharedFormats(spec, t, idx)
 	buildRows(spec, t, rows, idx, srcs, o)
 	annotateStability(spec, t, o.Siblings)
 	markBest(spec)
@@ -408,6 +409,36 @@ func intervalOf(id string, idx map[string]int) (hi int, label string, detail, ok
 		}
 	}
 	return 0, "", false, false
+}
+
+// sharedFormats prints an interval and the estimate it is of in one
+// format, chosen from the values of both: τ² "4.49e-04" beside its
+// interval "[0.000351, 0.001077]" read as two precisions of one
+// quantity; both now read "0.000449" and "[0.000351, 0.001077]". A
+// column whose decimals the analysis sets keeps them.
+func sharedFormats(spec *Table, t analyses.Table, idx map[string]int) {
+	at := map[string]int{}
+	for j, c := range spec.Columns {
+		at[c.ID] = j
+	}
+	for _, iv := range intervals {
+		e, ok1 := at[iv.estimate]
+		v, ok2 := at[iv.low]
+		if iv.estimate == "" || !ok1 || !ok2 || spec.Columns[v].Role != RoleInterval {
+			continue
+		}
+		if _, set := t.Decimals[iv.estimate]; set || spec.Columns[e].Format.Kind != NumFixed && spec.Columns[e].Format.Kind != NumScientific {
+			continue
+		}
+		var cells []any
+		for _, id := range []string{iv.estimate, iv.low, iv.high} {
+			cells = append(cells, columnCells(t, idx[id])...)
+		}
+		f := ChooseFormat(iv.estimate, cells)
+		if f.Kind == NumFixed || f.Kind == NumScientific {
+			spec.Columns[e].Format, spec.Columns[v].Format = f, f
+		}
+	}
 }
 
 // isIntervalHigh reports whether id is an interval's upper bound.

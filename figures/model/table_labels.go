@@ -114,14 +114,17 @@ var columnInfos = map[string]columnInfo{
 var intervals = []struct {
 	low, high, label string
 	detail           bool
+	// estimate: the column the interval is of, printed with it in one
+	// format (sharedFormats); "" where the analysis sets the decimals
+	estimate string
 }{
-	{"ci_low", "ci_high", "95% CI", false},
-	{"pi_low", "pi_high", "95% PI", false},
+	{"ci_low", "ci_high", "95% CI", false, ""},
+	{"pi_low", "pi_high", "95% PI", false, ""},
 	// the Q-profile intervals of the heterogeneity (metafor's confint)
-	{"tau2_ci_low", "tau2_ci_high", "95% CI of τ²", false},
-	{"I2_ci_low", "I2_ci_high", "95% CI of I² (%)", false},
-	{"H2_ci_low", "H2_ci_high", "95% CI of H²", true},
-	{"ci_lower", "ci_upper", "CI", false}, // at the level the table's title states
+	{"tau2_ci_low", "tau2_ci_high", "95% CI of τ²", false, "tau2"},
+	{"I2_ci_low", "I2_ci_high", "95% CI of I² (%)", false, ""},
+	{"H2_ci_low", "H2_ci_high", "95% CI of H²", true, "H2"},
+	{"ci_lower", "ci_upper", "CI", false, ""}, // at the level the table's title states
 }
 
 // methodColumns, datasetColumns, metricColumns and ruleColumns hold the

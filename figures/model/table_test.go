@@ -229,3 +229,27 @@ func TestFeatureColumnsNamedByTheNaming(t *testing.T) {
 		}
 	}
 }
+
+// TestIntervalSharesItsEstimatesFormat: τ² and its interval print in one
+// format, chosen from the values of both ("4.49e-04" beside
+// "[3.51e-04, 1.08e-03]", not beside "[0.000351, 0.001077]"); so do H²
+// and its interval.
+func TestIntervalSharesItsEstimatesFormat(t *testing.T) {
+	tab := analyses.Table{Columns: []string{"group", "tau2", "tau2_ci_low", "tau2_ci_high", "H2", "H2_ci_low", "H2_ci_high"}, Rows: [][]any{
+		{"all", 0.000449, 0.000351, 0.001077, 13.3, 10.62, 30.5},
+		{"books", 0.00015, 0.0000245, 0.00176, 4.797, 1.62, 45.488}}}
+	spec := NewTable(tab, "m", TableOptions{})
+	at := map[string]int{}
+	for j, c := range spec.Columns {
+		at[c.ID] = j
+	}
+	for _, pair := range [][2]string{{"tau2", "tau2_ci_low"}, {"H2", "H2_ci_low"}} {
+		e, v := spec.Columns[at[pair[0]]], spec.Columns[at[pair[1]]]
+		if e.Format != v.Format {
+			t.Errorf("%s is printed as %+v, its interval as %+v", pair[0], e.Format, v.Format)
+		}
+	}
+	if got := spec.Rows[0][at["tau2"]].Text + " " + spec.Rows[0][at["tau2_ci_low"]].Text; got != "4.49e-04 [3.51e-04, 1.08e-03]" {
+		t.Errorf("τ² and its interval: %s", got)
+	}
+}
