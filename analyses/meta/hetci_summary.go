@@ -3,6 +3,8 @@ package meta
 import (
 	"fmt"
 	"math"
+
+	"github.com/evalbook/evalbook/analyses"
 )
 
 // Why this file exists: the heterogeneity table gives τ², I² and H² with
@@ -105,10 +107,16 @@ func tau2Outside(res *Result, s *Summary, vi []float64, o Options, what string) 
 	for _, v := range vi {
 		lo, hi = math.Min(lo, v), math.Max(hi, v)
 	}
+	// τ² and its interval as the heterogeneity table prints them: one
+	// format for the three, from their values
+	vals := []float64{t, *s.Tau2CILow}
+	if s.Tau2CIHigh != nil {
+		vals = append(vals, *s.Tau2CIHigh)
+	}
 	high := "…"
 	if s.Tau2CIHigh != nil {
-		high = fmt.Sprintf("%.3g", *s.Tau2CIHigh)
+		high = analyses.ColumnText(*s.Tau2CIHigh, vals)
 	}
-	res.Warnf("%sτ² = %.3g (%s) lies %s its %g%% Q-profile interval [%.3g, %s], and so do I² and H² with theirs: the interval inverts the generalised Q statistic (Viechtbauer 2007), whose own estimate is Paule–Mandel's, and %s's can fall outside it when the datasets' sampling variances differ widely (here from %.3g to %.3g); tau2 = \"PM\" gives the estimate the interval belongs to",
-		what, t, o.Tau2, side, 100*(1-o.Alpha), *s.Tau2CILow, high, o.Tau2, lo, hi)
+	res.Warnf("%sτ² = %s (%s) lies %s its %g%% Q-profile interval [%s, %s], and so do I² and H² with theirs: the interval inverts the generalised Q statistic (Viechtbauer 2007), whose own estimate is Paule–Mandel's, and %s's can fall outside it when the datasets' sampling variances differ widely (here from %.3g to %.3g); tau2 = \"PM\" gives the estimate the interval belongs to",
+		what, analyses.ColumnText(t, vals), o.Tau2, side, 100*(1-o.Alpha), analyses.ColumnText(*s.Tau2CILow, vals), high, o.Tau2, lo, hi)
 }

@@ -175,7 +175,10 @@ func TestTau2OutsideItsInterval(t *testing.T) {
 				note = n
 			}
 		}
-		want := fmt.Sprintf("τ² = %.3g (%s) lies below its 95%% Q-profile interval [%.3g, %.3g]", *s.Tau2, tau, *s.Tau2CILow, *s.Tau2CIHigh)
+		// τ² and its interval as the heterogeneity table prints them
+		vals := []float64{*s.Tau2, *s.Tau2CILow, *s.Tau2CIHigh}
+		want := fmt.Sprintf("τ² = %s (%s) lies below its 95%% Q-profile interval [%s, %s]", analyses.ColumnText(*s.Tau2, vals), tau,
+			analyses.ColumnText(*s.Tau2CILow, vals), analyses.ColumnText(*s.Tau2CIHigh, vals))
 		switch {
 		case tau == "DL" && !outside:
 			t.Fatalf("DL: τ² %g inside [%g, %g]: the case this test needs is gone", *s.Tau2, *s.Tau2CILow, *s.Tau2CIHigh)
