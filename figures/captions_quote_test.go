@@ -8,6 +8,7 @@ import (
 
 	"github.com/evalbook/evalbook/analyses"
 	"github.com/evalbook/evalbook/analyses/leaderboard"
+	"github.com/evalbook/evalbook/analyses/meta"
 	"github.com/evalbook/evalbook/analyses/significance"
 	"github.com/evalbook/evalbook/figures/model"
 )
@@ -116,5 +117,57 @@ func TestCaptionsQuoteTables(t *testing.T) {
 	q := cellOf(t, mr.Tables(), "subgroups", "", "Q_between")
 	if !strings.Contains(mfigs[0].Caption, "Q = "+q+",") {
 		t.Errorf("the forest plot does not quote the subgroups table's Q %s: %q", q, mfigs[0].Caption)
+	}
+}
+
+// TestTau2NoteQuotesTheTable: the note on a τ² outside its Q-profile
+// interval quotes τ² and its bounds as the heterogeneity table prints
+// them, for the whole model and for each subgroup, whose values lie on
+// other scales (the table formats each column over all its rows).
+func TestTau2NoteQuotesTheTable(t *testing.T) {
+	yi := []float64{-0.03, -0.01, 0, -0.008, -0.05, -0.001, -0.002}
+	vi := []float64{1e-5, 7e-7, 2e-7, 3e-7, 2e-5, 5e-8, 5e-7}
+	var studies []meta.Study
+	groups := map[string]string{}
+	for _, g := range []struct {
+		name  string
+		scale float64
+	}{{"small", 1}, {"large", 40}} {
+		for i := range yi {
+			d := fmt.Sprintf("%s%d", g.name, i)
+			studies = append(studies, meta.Study{Dataset: d, Form: meta.Generic, Yi: g.scale * yi[i], Vi: g.scale * g.scale * vi[i]})
+			groups[d] = g.name
+		}
+	}
+	var o meta.Options
+	o.Defaults()
+	o.Treatment, o.Control, o.Metric = "T", "C", "m"
+	o.Model, o.Tau2, o.Test, o.Subgroup = "random", "DL", "z", "domain"
+	if err := o.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	res, err := meta.Analyze(meta.Input{Metric: analyses.Metric{Name: "m"}, Studies: studies, Groups: groups}, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	for _, n := range res.Notes() {
+		prefix, rest, _ := strings.Cut(n, "τ² = ")
+		if !strings.Contains(rest, "Q-profile interval") {
+			continue
+		}
+		key := strings.TrimSuffix(strings.TrimPrefix(prefix, "subgroup "), ": ")
+		if prefix == "" {
+			key = "all"
+		}
+		want := cellOf(t, res.Tables(), "heterogeneity", key, "tau2") + " (DL) lies below its 95% Q-profile interval " +
+			cellOf(t, res.Tables(), "heterogeneity", key, "tau2_ci_low")
+		if !strings.HasPrefix(rest, want) {
+			t.Errorf("%s: the note reads %q, the table %q", key, "τ² = "+rest[:min(len(rest), len(want)+12)], "τ² = "+want)
+		}
+		checked++
+	}
+	if checked < 2 {
+		t.Errorf("%d notes on a τ² outside its interval, want the model's and a subgroup's at least:\n%s", checked, strings.Join(res.Notes(), "\n"))
 	}
 }

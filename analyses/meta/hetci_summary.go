@@ -17,30 +17,56 @@ func metaHetCIs(res *Result, idx []int, o Options) {
 	if o.Model != "random" {
 		return
 	}
-	metaHetCI(res, &res.Summary, idx, o, "")
-	if res.Within != nil {
-		return // one common τ²: the subgroups have no τ² of their own
+	outside := []func([]float64){metaHetCI(res, &res.Summary, idx, o, "")}
+	if res.Within == nil { // else one common τ²: the subgroups have no τ² of their own
+		for _, g := range res.SubgroupOrder {
+			var m []int
+			for _, i := range idx {
+				if res.Rows[i].Group == g {
+					m = append(m, i)
+				}
+			}
+			s := res.Subgroups[g]
+			outside = append(outside, metaHetCI(res, &s, m, o, "subgroup "+g+": "))
+			res.Subgroups[g] = s
+		}
 	}
-	for _, g := range res.SubgroupOrder {
-		var m []int
-		for _, i := range idx {
-			if res.Rows[i].Group == g {
-				m = append(m, i)
+	// the heterogeneity table prints the τ² and the τ² intervals of all
+	// its rows in one format, and the notes quote them so
+	var vals []float64
+	for _, s := range append([]Summary{res.Summary}, subgroupSummaries(res)...) {
+		for _, x := range []*float64{s.Tau2, s.Tau2CILow, s.Tau2CIHigh} {
+			if x != nil {
+				vals = append(vals, *x)
 			}
 		}
-		s := res.Subgroups[g]
-		metaHetCI(res, &s, m, o, "subgroup "+g+": ")
-		res.Subgroups[g] = s
 	}
+	for _, f := range outside {
+		if f != nil {
+			f(vals)
+		}
+	}
+}
+
+// subgroupSummaries are res's subgroup summaries in their order.
+func subgroupSummaries(res *Result) []Summary {
+	var out []Summary
+	for _, g := range res.SubgroupOrder {
+		out = append(out, res.Subgroups[g])
+	}
+	return out
 }
 
 // metaHetCI sets one summary's intervals from its rows m; where they are
 // undefined (fewer than 2 studies) they stay null, and a bound outside
 // the searched range is said in a note, as metafor's confint says it.
-func metaHetCI(res *Result, s *Summary, m []int, o Options, what string) {
+// It returns the note on a τ² outside its interval, to be written (with
+// the values the table formats τ² by) once every summary has its own.
+func metaHetCI(res *Result, s *Summary, m []int, o Options, what string) func([]float64) {
 	if len(m) < 2 {
-		return
+		return nil
 	}
+	var outside func([]float64)
 	yi, vi := make([]float64, len(m)), make([]float64, len(m))
 	for j, i := range m {
 		yi[j], vi[j] = res.Rows[i].Effect, res.Rows[i].Variance
@@ -55,7 +81,8 @@ func metaHetCI(res *Result, s *Summary, m []int, o Options, what string) {
 				var ci HetCI
 				if ci, err = QProfileCI(yi, vi, d, reg, o.Alpha); err == nil {
 					setHetCI(res, s, ci, what)
-					tau2Outside(res, s, vi, o, what)
+					sum := *s
+					outside = func(vals []float64) { tau2Outside(res, &sum, vi, o, what, vals) }
 				}
 			}
 		}
@@ -63,6 +90,7 @@ func metaHetCI(res *Result, s *Summary, m []int, o Options, what string) {
 	if err != nil {
 		res.Warnf("%sno Q-profile interval of τ²: %v", what, err)
 	}
+	return outside
 }
 
 // setHetCI copies an interval into the summary: a lower bound below the
@@ -90,7 +118,7 @@ func setHetCI(res *Result, s *Summary, ci HetCI, what string) {
 // DerSimonian–Laird's most often, can fall outside it when the datasets'
 // sampling variances differ by orders of magnitude. metafor prints the
 // same numbers without a word; beside them a reader would suspect one.
-func tau2Outside(res *Result, s *Summary, vi []float64, o Options, what string) {
+func tau2Outside(res *Result, s *Summary, vi []float64, o Options, what string, vals []float64) {
 	if s.Tau2 == nil || s.Tau2CILow == nil {
 		return
 	}
@@ -108,11 +136,7 @@ func tau2Outside(res *Result, s *Summary, vi []float64, o Options, what string) 
 		lo, hi = math.Min(lo, v), math.Max(hi, v)
 	}
 	// τ² and its interval as the heterogeneity table prints them: one
-	// format for the three, from their values
-	vals := []float64{t, *s.Tau2CILow}
-	if s.Tau2CIHigh != nil {
-		vals = append(vals, *s.Tau2CIHigh)
-	}
+	// format for its τ² columns, from their values (vals)
 	high := "…"
 	if s.Tau2CIHigh != nil {
 		high = analyses.ColumnText(*s.Tau2CIHigh, vals)
