@@ -142,9 +142,9 @@ func (t *bsrPositions) count(c *bsrCounts, w, t2 []float64, rope float64) {
 	n := len(t.order)
 	order, aGT, aEQ, bLT, bEQ := t.order, t.aGT[:n], t.aEQ[:n], t.bLT[:n], t.bEQ[:n]
 	cum1, cum2 := make([]float64, n+1), make([]float64, n+1)
-	s := 0
-	for ; s+1 < len(t2); s += 2 {
-		w1, w2 := w[s*n:(s+1)*n], w[(s+1)*n:(s+2)*n]
+	for s := 0; s < len(t2); s += 2 {
+		s2 := min(s+1, len(t2)-1) // an odd last draw goes with itself, counted once
+		w1, w2 := w[s*n:(s+1)*n], w[s2*n:(s2+1)*n]
 		for k, i := range order {
 			cum1[k+1] = cum1[k] + w1[i]
 			cum2[k+1] = cum2[k] + w2[i]
@@ -158,19 +158,9 @@ func (t *bsrPositions) count(c *bsrCounts, w, t2 []float64, rope float64) {
 			below2 += w2[i] * (cum2[lt] + 0.5*(cum2[le]-cum2[lt]))
 		}
 		c.add(above1/t2[s], below1/t2[s], rope)
-		c.add(above2/t2[s+1], below2/t2[s+1], rope)
-	}
-	if s < len(t2) {
-		w1 := w[s*n : (s+1)*n]
-		for k, i := range order {
-			cum1[k+1] = cum1[k] + w1[i]
+		if s2 != s {
+			c.add(above2/t2[s2], below2/t2[s2], rope)
 		}
-		var above, below float64
-		for i := 0; i < n; i++ {
-			above += w1[i] * ((cum1[n] - cum1[aGT[i]]) + 0.5*(cum1[aGT[i]]-cum1[aEQ[i]]))
-			below += w1[i] * (cum1[bLT[i]] + 0.5*(cum1[bEQ[i]]-cum1[bLT[i]]))
-		}
-		c.add(above/t2[s], below/t2[s], rope)
 	}
 }
 
