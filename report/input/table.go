@@ -9,6 +9,7 @@ import (
 	"io"
 	"io/fs"
 	"math"
+	"math/big"
 	"math/bits"
 	"os"
 	"path/filepath"
@@ -1065,7 +1066,9 @@ func plainDecimal(s string) (v float64, ok, plain bool) {
 	if mant > 1<<53 {
 		// 17 to 19 significant digits (0.38685280723454163): float64(mant)
 		// is not exact, so the quotient is checked against the exact one
-		v, ok = nearestQuotient(mant, frac)
+		if v, ok = eiselLemire(mant, frac); !ok {
+			v, ok = nearestQuotient(mant, frac)
+		}
 		if ok && neg {
 			v = -v
 		}
@@ -1077,6 +1080,76 @@ func plainDecimal(s string) (v float64, ok, plain bool) {
 	}
 	return v, true, true
 }
+
+// eiselLemire returns m / 10^k correctly rounded (to nearest, ties to
+// even) for 0 < m and k ≤ 22 by Eisel's algorithm as Lemire (2021,
+// "Number parsing at a gigabyte per second", §5) gives it: m, shifted
+// to fill 64 bits, times a 128-bit truncation of 10^-k (pow10Neg128)
+// gives the quotient's leading bits in one 64×64 multiplication (two
+// where the low bits lie at the edge of a carry), and the bits below
+// the 54th decide the rounding unless they leave it open (ok false:
+// then nearestQuotient decides, and strconv after it).
+func eiselLemire(m uint64, k int) (float64, bool) {
+	if m == 0 || k < 0 || k >= len(pow10Neg128) {
+		return 0, false
+	}
+	lz := bits.LeadingZeros64(m)
+	m <<= uint(lz)
+	p := pow10Neg128[k]
+	hi, lo := bits.Mul64(m, p[0])
+	if hi&0x1FF == 0x1FF && lo+m < m {
+		// the truncated low word of the power may carry into the bits
+		// that decide: add its product
+		yHi, yLo := bits.Mul64(m, p[1])
+		mHi, mLo := hi, lo+yHi
+		if mLo < lo {
+			mHi++
+		}
+		if mHi&0x1FF == 0x1FF && mLo+1 == 0 && yLo+m < m {
+			return 0, false
+		}
+		hi, lo = mHi, mLo
+	}
+	top := hi >> 63
+	mant := hi >> (top + 9) // 54 bits
+	// the binary exponent: ⌊log2 10^-k⌋ (217706/2^16 is log2 10), the
+	// shift of m, the bias, and where the product's top bit fell
+	exp := uint64(int64(217706*-k>>16)+64+1023-int64(lz)) - (1 ^ top)
+	if lo == 0 && hi&0x1FF == 0 && mant&3 == 1 {
+		return 0, false // perhaps exactly halfway: the truncation hides it
+	}
+	mant += mant & 1
+	mant >>= 1
+	if mant>>53 > 0 {
+		mant >>= 1
+		exp++
+	}
+	if exp-1 >= 0x7FF-1 {
+		return 0, false // not a normal float64
+	}
+	return math.Float64frombits(exp<<52 | mant&(1<<52-1)), true
+}
+
+// pow10Neg128 holds 10^-k for k = 0 … 22 as eiselLemire reads it:
+// ⌊10^-k · 2^(127−e)⌋ with e = ⌊log2 10^-k⌋ (the top bit set), high
+// word first, computed exactly once.
+var pow10Neg128 = func() (t [23][2]uint64) {
+	d := big.NewInt(1)
+	for k := range t {
+		// 2^s / 10^k in [2^127, 2^128): s is 127 + bits of 10^k, less
+		// one where that is already enough
+		for s := 126 + d.BitLen(); ; s++ {
+			q := new(big.Int).Lsh(big.NewInt(1), uint(s))
+			if q.Quo(q, d); q.BitLen() == 128 {
+				t[k][0] = new(big.Int).Rsh(q, 64).Uint64()
+				t[k][1] = q.Uint64() // the low word
+				break
+			}
+		}
+		d.Mul(d, big.NewInt(10))
+	}
+	return t
+}()
 
 // nearestQuotient returns m / 10^k correctly rounded (to nearest, ties
 // to even) for 2^53 < m < 10^19 and k ≤ 19, as strconv.ParseFloat

@@ -322,3 +322,32 @@ func TestNearestQuotient(t *testing.T) {
 		}
 	}
 }
+
+// TestEiselLemire: the one-multiplication path gives strconv's bits for
+// 17 to 19 significant digits and any point (m / 10^k, k ≤ 22), and
+// decides nearly all of them itself (what it leaves open goes to
+// nearestQuotient); its table is 10^-k truncated to 128 bits.
+func TestEiselLemire(t *testing.T) {
+	t.Parallel()
+	if pow10Neg128[1] != [2]uint64{0xcccccccccccccccc, 0xcccccccccccccccc} || pow10Neg128[3] != [2]uint64{0x83126e978d4fdf3b, 0x645a1cac083126e9} {
+		t.Fatalf("10^-1, 10^-3 as 128 bits: %x, %x", pow10Neg128[1], pow10Neg128[3])
+	}
+	rng := rand.New(rand.NewPCG(21, 22))
+	decided, n := 0, 200000
+	for trial := 0; trial < n; trial++ {
+		m := 1<<53 + rng.Uint64N(10_000_000_000_000_000_000-1<<53)
+		k := rng.IntN(23)
+		v, ok := eiselLemire(m, k)
+		if !ok {
+			continue
+		}
+		decided++
+		want, err := strconv.ParseFloat(strconv.FormatUint(m, 10)+"e-"+strconv.Itoa(k), 64)
+		if err != nil || math.Float64bits(v) != math.Float64bits(want) {
+			t.Fatalf("%d / 10^%d: %v (%#x), strconv %v (%#x)", m, k, v, math.Float64bits(v), want, math.Float64bits(want))
+		}
+	}
+	if decided < n*995/1000 {
+		t.Errorf("decided %d of %d", decided, n)
+	}
+}
