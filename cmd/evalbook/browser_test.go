@@ -534,7 +534,9 @@ func demoHTMLPages(t *testing.T) []string {
 // Then the theme toggle switches the same page to the light theme, as a
 // reader does: the charts are drawn again and read again, and axe-core
 // with all its rules (axeAll), with the "Cite in LaTeX" box open, finds
-// no violation. On every page: no request leaves the site, no console
+// no violation. axe-core reads each rendering of a long table's rows
+// once (distinctRows: the rows alike in what it reads are one check).
+// On every page: no request leaves the site, no console
 // error or exception, every static figure loads. Then: search finds a
 // method's page; the toggle changes a chart's pixels both ways. It saves
 // screenshots of the overview, a forest-plot page and a narrative page in
@@ -550,7 +552,7 @@ func TestBrowserDemo(t *testing.T) {
 	pages := demoHTMLPages(t)
 	light, dark := newColourMap(), newColourMap()
 	var mu sync.Mutex
-	charts, read, series := 0, 0, 0
+	charts, read, series, rowsKept, rowsRemoved := 0, 0, 0, 0, 0
 	eachPage(t, pool, pages, func(t *testing.T, b *browser, p string) {
 		name := filepath.Base(p)
 		b.loadInTheme(t, "file://"+p, "dark")
@@ -572,6 +574,7 @@ func TestBrowserDemo(t *testing.T) {
 		for _, prob := range problems {
 			t.Error(prob)
 		}
+		kept, removed := b.distinctRows(t) // axe reads each rendering of a row once
 		b.axe(t, axe, name+" (dark)", axeColours)
 
 		b.toggleTheme(t, "light")
@@ -584,6 +587,8 @@ func TestBrowserDemo(t *testing.T) {
 		charts += want
 		read += nLight
 		series += nSeries
+		rowsKept += kept
+		rowsRemoved += removed
 		mu.Unlock()
 	})
 	if charts == 0 {
@@ -595,7 +600,10 @@ func TestBrowserDemo(t *testing.T) {
 	if light.regions < 12 || dark.regions < 12 {
 		t.Errorf("read %d series of opaque regions in the light theme and %d in the dark; the demo's two contour-enhanced funnel plots have 12 (3 regions of two series each)", light.regions, dark.regions)
 	}
-	t.Logf("%d pages, %d charts read in each theme, %d series by their pixels, %d names in the colour map; axe-core on every page in both themes", len(pages), read, series, len(light.colour))
+	if rowsKept < 200 || rowsRemoved == 0 {
+		t.Errorf("axe-core read %d table rows, %d left out as renderings read already", rowsKept, rowsRemoved)
+	}
+	t.Logf("%d pages, %d charts read in each theme, %d series by their pixels, %d names in the colour map; axe-core on every page in both themes (%d table rows, %d more of the same renderings left out)", len(pages), read, series, len(light.colour), rowsKept, rowsRemoved)
 	b := <-pool
 	if err := chromedp.Run(b.ctx, chromedp.EmulateViewport(1280, 900)); err != nil {
 		t.Fatal(err)
