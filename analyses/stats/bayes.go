@@ -139,6 +139,15 @@ type bsrCounts struct{ left, rope, right int }
 // additions, each waiting for the one before, and two chains overlap.
 // Each draw's sums are the same additions in the same order as alone.
 func (t *bsrPositions) count(c *bsrCounts, w, t2 []float64, rope float64) {
+	if rope == 0 {
+		t.countAbove(c, w, t2)
+		return
+	}
+	t.countBoth(c, w, t2, rope)
+}
+
+// countBoth is count with θ_left summed too (a rope reads it).
+func (t *bsrPositions) countBoth(c *bsrCounts, w, t2 []float64, rope float64) {
 	n := len(t.order)
 	order, aGT, aEQ, bLT, bEQ := t.order, t.aGT[:n], t.aEQ[:n], t.bLT[:n], t.bEQ[:n]
 	cum1, cum2 := make([]float64, n+1), make([]float64, n+1)
@@ -160,6 +169,34 @@ func (t *bsrPositions) count(c *bsrCounts, w, t2 []float64, rope float64) {
 		c.add(above1/t2[s], below1/t2[s], rope)
 		if s2 != s {
 			c.add(above2/t2[s2], below2/t2[s2], rope)
+		}
+	}
+}
+
+// countAbove is count without a region of practical equivalence:
+// there a draw is counted by θ_right alone (add with rope 0 reads
+// nothing else), so θ_left is not summed. Each θ_right is the same
+// additions in the same order as count's.
+func (t *bsrPositions) countAbove(c *bsrCounts, w, t2 []float64) {
+	n := len(t.order)
+	order, aGT, aEQ := t.order, t.aGT[:n], t.aEQ[:n]
+	cum1, cum2 := make([]float64, n+1), make([]float64, n+1)
+	for s := 0; s < len(t2); s += 2 {
+		s2 := min(s+1, len(t2)-1) // an odd last draw goes with itself, counted once
+		w1, w2 := w[s*n:(s+1)*n], w[s2*n:(s2+1)*n]
+		for k, i := range order {
+			cum1[k+1] = cum1[k] + w1[i]
+			cum2[k+1] = cum2[k] + w2[i]
+		}
+		var above1, above2 float64
+		for i := 0; i < n; i++ {
+			gt, eq := aGT[i], aEQ[i]
+			above1 += w1[i] * ((cum1[n] - cum1[gt]) + 0.5*(cum1[gt]-cum1[eq]))
+			above2 += w2[i] * ((cum2[n] - cum2[gt]) + 0.5*(cum2[gt]-cum2[eq]))
+		}
+		c.add(above1/t2[s], 0, 0)
+		if s2 != s {
+			c.add(above2/t2[s2], 0, 0)
 		}
 	}
 }

@@ -51,3 +51,36 @@ func TestBayesianSignedRanksShareDraws(t *testing.T) {
 		}
 	}
 }
+
+// TestBayesAboveAloneAtRopeZero: without a rope a draw is counted by
+// θ_right alone, and countAbove, which sums nothing else, counts as
+// countBoth does on the same draws: random pairs, tied scores, odd
+// numbers of draws.
+func TestBayesAboveAloneAtRopeZero(t *testing.T) {
+	t.Parallel()
+	r := rand.New(rand.NewPCG(9, 9))
+	for c := 0; c < 300; c++ {
+		m := 2 + r.IntN(40)
+		a, b := make([]float64, m), make([]float64, m)
+		for i := range a {
+			a[i], b[i] = float64(r.IntN(10))/10, float64(r.IntN(10))/10
+			if c%2 == 0 {
+				a[i], b[i] = r.Float64(), r.Float64()
+			}
+		}
+		pos := bsrCrossings(a, b, 0)
+		draws := 1 + r.IntN(400)
+		n := m + 1
+		d := newBSRDraws([]float64{0.5, 1}[c%2], rand.NewPCG(uint64(c), 5))
+		w, t2 := make([]float64, draws*n), make([]float64, draws)
+		for s := range t2 {
+			t2[s] = d.weights(w[s*n : (s+1)*n])
+		}
+		var above, both bsrCounts
+		pos.countAbove(&above, w, t2)
+		pos.countBoth(&both, w, t2, 0)
+		if above != both || above.left+above.right != draws {
+			t.Fatalf("case %d (%d differences, %d draws): %+v, with θ_left summed %+v", c, m, draws, above, both)
+		}
+	}
+}
