@@ -1082,8 +1082,8 @@ func plainDecimal(s string) (v float64, ok, plain bool) {
 }
 
 // eiselLemire returns m / 10^k correctly rounded (to nearest, ties to
-// even) for 0 < m and k ≤ 22 by Eisel's algorithm as Lemire (2021,
-// "Number parsing at a gigabyte per second", §5) gives it: m, shifted
+// even) for 0 < m and k ≤ 22 by Eisel's algorithm as Lemire gives it
+// ("Number parsing at a gigabyte per second", Lemire 2021, §5): m, shifted
 // to fill 64 bits, times a 128-bit truncation of 10^-k (pow10Neg128)
 // gives the quotient's leading bits in one 64×64 multiplication (two
 // where the low bits lie at the edge of a carry), and the bits below
