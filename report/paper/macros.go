@@ -21,11 +21,16 @@ import (
 // Naming names what a text macro shows: a metric, method, dataset, rule
 // or strategy by its label, an option value such as "smd" by its term
 // (analyses.Naming); the zero value shows the built-in labels only.
+//
+// Shown, when set, says how the analysis's tables print a number: the
+// text of v in a column key that holds exactly v, or false (none, or
+// two tables that print it apart). A number macro reads as its table.
 type Doc struct {
 	ID     string
 	JSON   []byte
 	Value  map[string]any
 	Naming analyses.Naming
+	Shown  func(key string, v float64) (string, bool)
 }
 
 // Macro is one number (or name) of an analysis as a LaTeX macro.
@@ -114,7 +119,7 @@ func Macros(docs []Doc) ([]Macro, error) {
 				return nil, fmt.Errorf("data/%s.json: %v", d.ID, err)
 			}
 		}
-		c := &collector{id: d.ID, n: d.Naming, printed: printedOf(doc)}
+		c := &collector{id: d.ID, n: d.Naming, printed: printedOf(doc), shown: d.Shown}
 		c.object(doc, nil, nil, true)
 		c.winners(doc)
 		for _, m := range c.out {
@@ -136,6 +141,7 @@ type collector struct {
 	// with, by JSON Pointer (its document's "decimals"; a meta-analysis's
 	// effects and intervals): their macros write them so.
 	printed map[string]int
+	shown   func(key string, v float64) (string, bool) // Doc.Shown
 }
 
 // printedKey is the top-level key of an analysis's document that gives,
@@ -360,6 +366,11 @@ func (c *collector) scalar(v any, names, ptr []string) {
 			m = texMacro(analyses.FormatP(f)) // as the tables write p-values
 		default:
 			m = texMacro(Number(f))
+			if c.shown != nil {
+				if text, ok := c.shown(names[len(names)-1], f); ok {
+					m = texMacro(text) // as its table prints it
+				}
+			}
 		}
 	case string:
 		if x == "" || len(x) > 80 || strings.ContainsAny(x, "\n") {

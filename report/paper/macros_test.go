@@ -195,26 +195,31 @@ func resolve(v any, ptr string) (any, error) {
 }
 
 // showsNumber reports whether text (pdftotext of a number, maybe
-// "1.234×10-5") is x to four significant digits.
+// "1.234×10-5") is x rounded to the digits it shows: a macro writes a
+// number as its table does (Doc.Shown), else to four significant
+// digits, and either way no digit it shows is wrong.
 func showsNumber(text string, x float64) bool {
-	text = strings.ReplaceAll(text, " ", "")
+	text = strings.ReplaceAll(strings.ReplaceAll(text, " ", ""), "−", "-")
 	mant, exp, _ := strings.Cut(text, "×10")
 	v, err := strconv.ParseFloat(mant, 64)
 	if err != nil {
 		return false
 	}
+	e := 0
 	if exp != "" {
-		e, err := strconv.Atoi(exp)
-		if err != nil {
+		if e, err = strconv.Atoi(exp); err != nil {
 			return false
 		}
-		v *= math.Pow(10, float64(e))
+	}
+	decimals := 0
+	if _, frac, ok := strings.Cut(mant, "."); ok {
+		decimals = len(frac)
 	}
 	if x == 0 {
 		return v == 0
 	}
-	unit := math.Pow(10, math.Floor(math.Log10(math.Abs(x)))-3)
-	return math.Abs(v-x) <= unit/2*(1+1e-9)
+	unit := math.Pow(10, float64(e-decimals))
+	return math.Abs(v*math.Pow(10, float64(e))-x) <= unit/2*(1+1e-9)
 }
 
 // showsPValue reports whether text (the PDF's "2.4 × 10−4", "0.0114")

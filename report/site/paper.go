@@ -2,6 +2,7 @@ package site
 
 import (
 	"fmt"
+	"github.com/evalbook/evalbook/figures/model"
 	"strings"
 	"unicode/utf8"
 
@@ -154,7 +155,7 @@ func (b *siteBuild) renderExports() []figureExport {
 func (b *siteBuild) writeMacros() error {
 	docs := make([]paper.Doc, len(b.views))
 	for i, v := range b.views {
-		docs[i] = paper.Doc{ID: v.ID, Value: macroDoc(b.docs[v.ID]), Naming: b.study.Labels.Naming}
+		docs[i] = paper.Doc{ID: v.ID, Value: macroDoc(b.docs[v.ID]), Naming: b.study.Labels.Naming, Shown: shownIn(v.Tables)}
 	}
 	macros, err := paper.Macros(docs)
 	if err != nil {
@@ -169,6 +170,65 @@ func (b *siteBuild) writeMacros() error {
 		v.Macros = byID[v.ID]
 	}
 	return nil
+}
+
+// shownIn is paper.Doc.Shown for an analysis's tables: the text a
+// number column (or an interval's bound) prints v with, where it holds
+// exactly v; not a column of its own scale (a share in percent), of
+// p-values or Monte Carlo estimates (the macros write those as
+// analyses.FormatP does), or of text; false where two print v apart.
+func shownIn(tables []tableView) func(key string, v float64) (string, bool) {
+	type col struct {
+		f    model.NumberFormat
+		vals map[float64]bool
+	}
+	by := map[string][]col{}
+	for _, tv := range tables {
+		if tv.spec == nil {
+			continue
+		}
+		at := map[string]int{}
+		for j, id := range tv.table.Columns {
+			at[id] = j
+		}
+		for _, c := range tv.spec.Columns {
+			switch c.Format.Kind {
+			case model.NumInteger, model.NumFixed, model.NumScientific, model.NumSignificant:
+			default:
+				continue
+			}
+			if c.Scale != 0 && c.Scale != 1 {
+				continue
+			}
+			for _, id := range []string{c.ID, c.HighID} {
+				j, ok := at[id]
+				if id == "" || !ok {
+					continue
+				}
+				vals := map[float64]bool{}
+				for _, r := range tv.table.Rows {
+					if x, ok := r[j].(float64); ok {
+						vals[x] = true
+					}
+				}
+				by[id] = append(by[id], col{c.Format, vals})
+			}
+		}
+	}
+	return func(key string, v float64) (string, bool) {
+		text := ""
+		for _, c := range by[key] {
+			if !c.vals[v] {
+				continue
+			}
+			if t := c.f.Format(v); text == "" {
+				text = t
+			} else if t != text {
+				return "", false
+			}
+		}
+		return text, text != ""
+	}
 }
 
 // exampleTextWidth is the text width of example.tex (letter paper,
