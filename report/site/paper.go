@@ -2,12 +2,12 @@ package site
 
 import (
 	"fmt"
-	"github.com/evalbook/evalbook/figures/model"
 	"strings"
 	"unicode/utf8"
 
 	"gonum.org/v1/plot/vg"
 
+	"github.com/evalbook/evalbook/figures/model"
 	"github.com/evalbook/evalbook/report/paper"
 )
 
