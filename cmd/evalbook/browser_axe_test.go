@@ -169,9 +169,9 @@ func (b *browser) distinctRows(t *testing.T) (kept, removed int) {
 // the page as built has no violation, and many of its rows go.
 func TestDistinctRowsKeepEveryRendering(t *testing.T) {
 	t.Parallel()
+	b := newBrowser(t)
 	axe := axeSource(t)
 	site := demoSite(t)
-	b := newBrowser(t)
 	b.preloadAxe(t, axe)
 	open := func() {
 		t.Helper()
