@@ -60,8 +60,7 @@ func QProfileCI(yi, vi []float64, d Design, r *Regression, alpha float64) (HetCI
 		for i := range vi {
 			w[i] = 1 / (vi[i] + t2)
 		}
-		f, _ := fitWLSP(yi, d.X, w)
-		return f.rss
+		return fitRSS(yi, d.X, w)
 	}
 	lo := 0.0
 	hi := math.Max(100, 10*r.Tau2)

@@ -3,6 +3,8 @@ package meta
 import (
 	"encoding/json"
 	"fmt"
+	"math"
+	"math/rand/v2"
 	"os"
 	"sort"
 	"strings"
@@ -186,6 +188,34 @@ func TestTau2OutsideItsInterval(t *testing.T) {
 			t.Errorf("DL: note %q, want it to start %q", note, want)
 		case tau == "PM" && (outside || note != ""):
 			t.Errorf("PM: τ² %g in [%g, %g], note %q: want it inside and no note", *s.Tau2, *s.Tau2CILow, *s.Tau2CIHigh, note)
+		}
+	}
+}
+
+// TestFitRSSIsFitWLSPs: the Q-profile's residual sum is fitWLSP's, bit
+// for bit, with and without moderators, collinear ones included (both
+// 0).
+func TestFitRSSIsFitWLSPs(t *testing.T) {
+	t.Parallel()
+	r := rand.New(rand.NewPCG(3, 4))
+	for c := 0; c < 2000; c++ {
+		p := 1 + r.IntN(4)
+		k := p + 1 + r.IntN(30)
+		y, w, x := make([]float64, k), make([]float64, k), make([][]float64, k)
+		for i := range y {
+			y[i], w[i] = r.NormFloat64(), 0.1+r.Float64()
+			x[i] = []float64{1}
+			for j := 1; j < p; j++ {
+				v := r.NormFloat64() + 1990*float64(j%2)
+				if c%7 == 0 && j == p-1 && p > 2 {
+					v = 2 * x[i][1] // collinear with the first moderator
+				}
+				x[i] = append(x[i], v)
+			}
+		}
+		f, _ := fitWLSP(y, x, w)
+		if got := fitRSS(y, x, w); math.Float64bits(got) != math.Float64bits(f.rss) {
+			t.Fatalf("case %d (k %d, p %d): fitRSS %v, fitWLSP's rss %v", c, k, p, got, f.rss)
 		}
 	}
 }

@@ -145,22 +145,9 @@ func fitWLSP(y []float64, x [][]float64, w []float64) (wlsP, bool) {
 	xs, ys := scaledSystem(y, x, w, mean, scale)
 	var qr mat.QR
 	qr.Factorize(xs)
-	var rd mat.Dense
-	qr.RTo(&rd)
-	r := mat.NewTriDense(p, mat.Upper, nil)
-	for i := 0; i < p; i++ {
-		for j := i; j < p; j++ {
-			r.SetTri(i, j, rd.At(i, j))
-		}
-	}
-	// Singular when a diagonal element of R is negligible against the
-	// (unit or √Σw) norm of its column.
-	for j := 0; j < p; j++ {
-		col := mat.Norm(xs.ColView(j), 2)
-		if !(math.Abs(r.At(j, j)) > 1e-10*col) {
-			return f, false
-		}
-		f.ldet += 2 * math.Log(math.Abs(r.At(j, j)))
+	r, ldet, ok := upperR(&qr, xs, p)
+	if f.ldet = ldet; !ok {
+		return f, false
 	}
 	for j := 1; j < p; j++ {
 		f.ldet += 2 * math.Log(scale[j])
@@ -228,18 +215,8 @@ func scaledSystem(y []float64, x [][]float64, w, mean, scale []float64) (*mat.De
 // to the basis of X: b_j = bs_j/s_j, b_0 = bs_0 − Σ m_j b_j, A = T·As·T'.
 func unscale(bs *mat.VecDense, ri *mat.TriDense, mean, scale []float64) ([]float64, *mat.SymDense) {
 	p := len(mean)
-	tm := mat.NewDense(p, p, nil)
-	tm.Set(0, 0, 1)
-	for j := 1; j < p; j++ {
-		tm.Set(j, j, 1/scale[j])
-		tm.Set(0, j, -mean[j]/scale[j])
-	}
-	var bv mat.VecDense
-	bv.MulVec(tm, bs)
-	b := make([]float64, p)
-	for j := range b {
-		b[j] = bv.AtVec(j)
-	}
+	tm := unscaleT(mean, scale)
+	b := unscaleB(tm, bs)
 	var as, ta, tas mat.Dense
 	as.Mul(ri, ri.T())
 	ta.Mul(tm, &as)
@@ -253,20 +230,106 @@ func unscale(bs *mat.VecDense, ri *mat.TriDense, mean, scale []float64) ([]float
 	return b, a
 }
 
+// unscaleT is the change of basis T of unscale.
+func unscaleT(mean, scale []float64) *mat.Dense {
+	p := len(mean)
+	tm := mat.NewDense(p, p, nil)
+	tm.Set(0, 0, 1)
+	for j := 1; j < p; j++ {
+		tm.Set(j, j, 1/scale[j])
+		tm.Set(0, j, -mean[j]/scale[j])
+	}
+	return tm
+}
+
+// unscaleB is the coefficients T·bs in the basis of X.
+func unscaleB(tm *mat.Dense, bs *mat.VecDense) []float64 {
+	var bv mat.VecDense
+	bv.MulVec(tm, bs)
+	b := make([]float64, tm.RawMatrix().Rows)
+	for j := range b {
+		b[j] = bv.AtVec(j)
+	}
+	return b
+}
+
+// fitRSS is fitWLSP's rss alone (0 where fitWLSP finds X'WX singular),
+// by the same operations: the Q-profile interval's root search asks for
+// nothing else, and the covariance, the hat values and the traces were
+// most of each fit's cost.
+func fitRSS(y []float64, x [][]float64, w []float64) float64 {
+	p := len(x[0])
+	var sw float64
+	for i := range y {
+		sw += w[i]
+	}
+	mean, scale, ok := centreScale(x, w, sw)
+	if !ok {
+		return 0
+	}
+	xs, ys := scaledSystem(y, x, w, mean, scale)
+	var qr mat.QR
+	qr.Factorize(xs)
+	r, _, ok := upperR(&qr, xs, p)
+	if !ok {
+		return 0
+	}
+	var bs mat.VecDense
+	if err := qr.SolveVecTo(&bs, false, ys); err != nil {
+		return 0
+	}
+	var ri mat.TriDense
+	if err := ri.InverseTri(r); err != nil {
+		return 0
+	}
+	rss, _ := residualSums(y, x, w, unscaleB(unscaleT(mean, scale), &bs))
+	return rss
+}
+
+// upperR is the R of W^½X_s = QR and log det(X_s'WX_s) = Σ log r_jj²,
+// or false where a diagonal element is negligible against the (unit or
+// √Σw) norm of its column: X'WX is singular (ldet then sums the columns
+// before it).
+func upperR(qr *mat.QR, xs *mat.Dense, p int) (r *mat.TriDense, ldet float64, ok bool) {
+	var rd mat.Dense
+	qr.RTo(&rd)
+	r = mat.NewTriDense(p, mat.Upper, nil)
+	for i := 0; i < p; i++ {
+		for j := i; j < p; j++ {
+			r.SetTri(i, j, rd.At(i, j))
+		}
+	}
+	for j := 0; j < p; j++ {
+		if !(math.Abs(r.At(j, j)) > 1e-10*mat.Norm(xs.ColView(j), 2)) {
+			return nil, ldet, false
+		}
+		ldet += 2 * math.Log(math.Abs(r.At(j, j)))
+	}
+	return r, ldet, true
+}
+
+// residualSums are Σ w e² and Σ w² e², e = y − Xb.
+func residualSums(y []float64, x [][]float64, w, b []float64) (rss, rss2 float64) {
+	for i := range y {
+		e := y[i]
+		for j := range b {
+			e -= x[i][j] * b[j]
+		}
+		we := w[i] * e
+		rss += we * e
+		rss2 += we * we
+	}
+	return rss, rss2
+}
+
 // traces completes f with the residual sums and tr P, tr PP from the
 // orthonormal Q of W^½X_s.
 func (f *wlsP) traces(y []float64, x [][]float64, w []float64, q *mat.Dense) {
 	p := f.p
 	qwq := mat.NewDense(p, p, nil)
+	f.rss, f.rss2 = residualSums(y, x, w, f.b)
 	var sw2, swh, sw2h float64
 	for i := range y {
-		e := y[i]
-		for j := 0; j < p; j++ {
-			e -= x[i][j] * f.b[j]
-		}
-		we := w[i] * e
-		f.rss += we * e
-		f.rss2 += we * we
 		var h float64
 		for j := 0; j < p; j++ {
 			qj := q.At(i, j)
