@@ -429,27 +429,41 @@ func (n *narrative) directive(name string, args []string) (string, error) {
 		}
 		return n.token(fmt.Sprintf(`<a class="xref" href="%s%s.html#%s">%s</a>`, n.root, html.EscapeString(t.Page), html.EscapeString(t.anchor()), label)), nil
 	case "value":
-		if len(args) < 2 || len(args) > 3 {
-			return "", fmt.Errorf("want {{value ANALYSIS PATH [FORMAT]}}")
-		}
-		v, err := b.lookup(args[0], args[1])
-		if err != nil {
-			return "", err
-		}
-		format := ""
-		if len(args) == 3 {
-			format = args[2]
-		}
-		s, err := formatValue(v, format)
-		if err != nil {
-			return "", err
-		}
-		if n.format == "md" {
-			return mdText(s), nil
-		}
-		return n.token(`<span class="value" title="` + html.EscapeString(args[0]+" "+args[1]) + `">` + html.EscapeString(s) + `</span>`), nil
+		return n.value(args)
 	}
 	return "", fmt.Errorf("unknown directive %q", name)
+}
+
+// value is {{value ANALYSIS PATH [FORMAT]}}: the value at PATH of the
+// analysis's document, in FORMAT, or else as the analysis's table
+// prints it (siteBuild.shown), or else with four significant digits.
+func (n *narrative) value(args []string) (string, error) {
+	b := n.b
+	if len(args) < 2 || len(args) > 3 {
+		return "", fmt.Errorf("want {{value ANALYSIS PATH [FORMAT]}}")
+	}
+	v, err := b.lookup(args[0], args[1])
+	if err != nil {
+		return "", err
+	}
+	format := ""
+	if len(args) == 3 {
+		format = args[2]
+	}
+	s, err := formatValue(v, format)
+	if err != nil {
+		return "", err
+	}
+	if x, ok := v.(float64); ok && format == "" && b.shown[args[0]] != nil {
+		parts := splitPath(args[1])
+		if text, ok := b.shown[args[0]](parts[len(parts)-1], x); ok {
+			s = text // as the analysis's table prints it
+		}
+	}
+	if n.format == "md" {
+		return mdText(s), nil
+	}
+	return n.token(`<span class="value" title="` + html.EscapeString(args[0]+" "+args[1]) + `">` + html.EscapeString(s) + `</span>`), nil
 }
 
 // lookup follows a path into an analysis's document.

@@ -155,7 +155,7 @@ func (b *siteBuild) renderExports() []figureExport {
 func (b *siteBuild) writeMacros() error {
 	docs := make([]paper.Doc, len(b.views))
 	for i, v := range b.views {
-		docs[i] = paper.Doc{ID: v.ID, Value: macroDoc(b.docs[v.ID]), Naming: b.study.Labels.Naming, Shown: shownIn(v.Tables)}
+		docs[i] = paper.Doc{ID: v.ID, Value: macroDoc(b.docs[v.ID]), Naming: b.study.Labels.Naming, Shown: b.shown[v.ID]}
 	}
 	macros, err := paper.Macros(docs)
 	if err != nil {

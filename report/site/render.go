@@ -39,6 +39,9 @@ type siteBuild struct {
 	views  []*analysisView
 	refs   map[string][]refTarget // figure and table ids → targets
 	docs   map[string]*Object     // analysis id → data/<id>.json, for {{value}}
+	// shown says, by analysis id, how its tables print a number
+	// (shownIn): for its macros and for {{value}} without a format
+	shown map[string]func(key string, v float64) (string, bool)
 }
 
 // Render renders the site of a finished build: every file of the site,
@@ -229,6 +232,10 @@ func (b *siteBuild) buildViews() error {
 			v.Tables = append(v.Tables, b.tableView(a, t, tabNum))
 		}
 		b.views = append(b.views, v)
+		if b.shown == nil {
+			b.shown = map[string]func(string, float64) (string, bool){}
+		}
+		b.shown[v.ID] = shownIn(v.Tables)
 	}
 	return b.styleCharts()
 }

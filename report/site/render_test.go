@@ -2,8 +2,11 @@ package site
 
 import (
 	"bytes"
+	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/evalbook/evalbook/analyses"
 )
 
 // renderModel is a site of one analysis (docResult) and one page that
@@ -112,5 +115,43 @@ func TestRenderCheck(t *testing.T) {
 	_, errFull := Render(m)
 	if errCheck == nil || errFull == nil || errCheck.Error() != errFull.Error() {
 		t.Errorf("a broken directive: checked %v, built %v", errCheck, errFull)
+	}
+}
+
+// shownResult is docResult with a table whose column prints its numbers
+// with fewer digits than four significant ones.
+type shownResult struct{ *docResult }
+
+func (r shownResult) Tables() []analyses.Table {
+	return []analyses.Table{{Name: "main", Title: "Main", Columns: []string{"method", "v"},
+		Rows: [][]any{{"A", 0.001234567}, {"B", 0.5}, {"C", 0.25}}}}
+}
+
+// TestValueReadsAsItsTable: {{value}} without a format prints a number
+// a table of the analysis shows as that table prints it, in the page and
+// the Markdown; a number no table shows keeps four significant digits,
+// and a format the author gives wins.
+func TestValueReadsAsItsTable(t *testing.T) {
+	t.Parallel()
+	m := renderModel("# Findings\n\nA {{value lb tables.lb-main[method=A].v}}, {{value lb tables.lb-main[method=A].v %.5f}}; score {{value lb score}}.\n")
+	r := shownResult{newDocResult(0.123456)}
+	m.Analyses[0] = *docAnalysis(r)
+	files, err := Render(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cell := regexp.MustCompile(`<td[^>]*title="0.001234567"[^>]*>([^<]*)</td>`).FindStringSubmatch(string(files["lb.html"]))
+	if cell == nil || cell[1] == "0.001235" {
+		t.Fatalf("the table's cell of 0.001234567: %q (want one that is not four significant digits)", cell)
+	}
+	t.Logf("the table prints 0.001234567 as %s", cell[1])
+	page, md := string(files["findings.html"]), string(files["findings.md"])
+	for _, want := range []string{`title="lb tables.lb-main[method=A].v">` + cell[1] + `</span>`, `">0.00123</span>`, `title="lb score">0.1235</span>`} {
+		if !strings.Contains(page, want) {
+			t.Errorf("findings.html lacks %s", want)
+		}
+	}
+	if want := "A " + cell[1] + ", 0.00123; score 0.1235."; !strings.Contains(md, want) {
+		t.Errorf("findings.md lacks %q:\n%s", want, md)
 	}
 }
