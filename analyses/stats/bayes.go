@@ -149,15 +149,10 @@ func (t *bsrPositions) count(c *bsrCounts, w, t2 []float64, rope float64) {
 // countBoth is count with θ_left summed too (a rope reads it).
 func (t *bsrPositions) countBoth(c *bsrCounts, w, t2 []float64, rope float64) {
 	n := len(t.order)
-	order, aGT, aEQ, bLT, bEQ := t.order, t.aGT[:n], t.aEQ[:n], t.bLT[:n], t.bEQ[:n]
+	aGT, aEQ, bLT, bEQ := t.aGT[:n], t.aEQ[:n], t.bLT[:n], t.bEQ[:n]
 	cum1, cum2 := make([]float64, n+1), make([]float64, n+1)
 	for s := 0; s < len(t2); s += 2 {
-		s2 := min(s+1, len(t2)-1) // an odd last draw goes with itself, counted once
-		w1, w2 := w[s*n:(s+1)*n], w[s2*n:(s2+1)*n]
-		for k, i := range order {
-			cum1[k+1] = cum1[k] + w1[i]
-			cum2[k+1] = cum2[k] + w2[i]
-		}
+		w1, w2, s2 := t.prefixPair(w, s, len(t2), cum1, cum2)
 		var above1, below1, above2, below2 float64
 		for i := 0; i < n; i++ {
 			gt, eq, lt, le := aGT[i], aEQ[i], bLT[i], bEQ[i]
@@ -179,15 +174,10 @@ func (t *bsrPositions) countBoth(c *bsrCounts, w, t2 []float64, rope float64) {
 // additions in the same order as count's.
 func (t *bsrPositions) countAbove(c *bsrCounts, w, t2 []float64) {
 	n := len(t.order)
-	order, aGT, aEQ := t.order, t.aGT[:n], t.aEQ[:n]
+	aGT, aEQ := t.aGT[:n], t.aEQ[:n]
 	cum1, cum2 := make([]float64, n+1), make([]float64, n+1)
 	for s := 0; s < len(t2); s += 2 {
-		s2 := min(s+1, len(t2)-1) // an odd last draw goes with itself, counted once
-		w1, w2 := w[s*n:(s+1)*n], w[s2*n:(s2+1)*n]
-		for k, i := range order {
-			cum1[k+1] = cum1[k] + w1[i]
-			cum2[k+1] = cum2[k] + w2[i]
-		}
+		w1, w2, s2 := t.prefixPair(w, s, len(t2), cum1, cum2)
 		var above1, above2 float64
 		for i := 0; i < n; i++ {
 			gt, eq := aGT[i], aEQ[i]
@@ -199,6 +189,20 @@ func (t *bsrPositions) countAbove(c *bsrCounts, w, t2 []float64) {
 			c.add(above2/t2[s2], 0, 0)
 		}
 	}
+}
+
+// prefixPair takes draws s and s2 = s+1 of the draws (of draws in all;
+// an odd last draw goes with itself, counted once) and fills cum1 and
+// cum2 with the prefix sums of their weights in sorted order.
+func (t *bsrPositions) prefixPair(w []float64, s, draws int, cum1, cum2 []float64) (w1, w2 []float64, s2 int) {
+	n := len(t.order)
+	s2 = min(s+1, draws-1)
+	w1, w2 = w[s*n:(s+1)*n], w[s2*n:(s2+1)*n]
+	for k, i := range t.order {
+		cum1[k+1] = cum1[k] + w1[i]
+		cum2[k+1] = cum2[k] + w2[i]
+	}
+	return w1, w2, s2
 }
 
 // add counts one draw by its θ_right (above) and θ_left (below).
