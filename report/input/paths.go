@@ -49,6 +49,11 @@ func (r *Resolver) CheckFile(dir, path, shown string, allowOutside bool, manifes
 	st, err := os.Stat(path)
 	if err != nil {
 		if os.IsNotExist(err) {
+			if !allowOutside && !lexicallyInside(dir, path) {
+				// outside as written: the same message as for a file
+				// that exists, which tells nothing of what is there
+				return outsideError(dir, path, manifest)
+			}
 			return fmt.Errorf("%s: no such file", shown)
 		}
 		return fmt.Errorf("%s: %v", shown, errors.Unwrap(err))
@@ -74,9 +79,21 @@ func (r *Resolver) CheckFile(dir, path, shown string, allowOutside bool, manifes
 		return nil
 	}
 	if !r.inside(dir, path) {
-		return fmt.Errorf("%s: outside the study directory; evalbook reads only files under the directory of %s unless the manifest says allow_outside = true (or --allow-outside)", shownOutside(dir, path), manifest)
+		return outsideError(dir, path, manifest)
 	}
 	return nil
+}
+
+// outsideError is CheckFile's error of a file outside the study.
+func outsideError(dir, path, manifest string) error {
+	return fmt.Errorf("%s: outside the study directory; evalbook reads only files under the directory of %s unless the manifest says allow_outside = true (or --allow-outside)", shownOutside(dir, path), manifest)
+}
+
+// lexicallyInside reports whether path, as written (no link resolved),
+// lies under dir.
+func lexicallyInside(dir, path string) bool {
+	rel, err := filepath.Rel(filepath.Clean(dir), filepath.Clean(path))
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
 
 // checkStored refuses a file on a kernel pseudo-filesystem (/proc,

@@ -52,6 +52,15 @@ func TestCheckFileAndReadText(t *testing.T) {
 	if err := CheckFile(dir, filepath.Join(dir, "none"), "none", false, "study.toml"); err == nil || err.Error() != "none: no such file" {
 		t.Errorf("missing: %v", err)
 	}
+	// A missing file outside the study is refused as outside, as one
+	// that exists is: the message tells nothing of what lies there.
+	gone := filepath.Join(root, "gone.md")
+	if err := CheckFile(dir, gone, "../gone.md", false, "study.toml"); err == nil || !strings.Contains(err.Error(), "../gone.md: outside the study directory") {
+		t.Errorf("missing outside: %v", err)
+	}
+	if err := CheckFile(dir, gone, "../gone.md", true, "study.toml"); err == nil || err.Error() != "../gone.md: no such file" {
+		t.Errorf("missing outside, allowed: %v", err)
+	}
 	if b, err := ReadText(in, "page.md", 0); err != nil || string(b) != "# ok\n" {
 		t.Errorf("ReadText: %q %v", b, err)
 	}
