@@ -151,9 +151,10 @@ demo: build
 
 # test: go vet, then every test (two package test binaries at a time).
 # No test asserts wall-clock speed; `make bench` prints it. On the 2-core
-# machine it takes about six and a half minutes (380 s, with both cores
-# busy throughout: 739 core-seconds of Go, Chromium and ClickHouse, about
-# 350 of them cmd/evalbook's browser tests). The aim is 150 s.
+# machine, quiet, with a warm build cache, it takes about 230 s with both
+# cores busy throughout (440 core-seconds of Go, Chromium and ClickHouse,
+# about 175 of them cmd/evalbook's browser tests; 263 s and 508 with the
+# temporary files on ext4, see TEST_TMPDIR). The aim is 150 s.
 #
 # test-race: the packages that run goroutines (analyses, report: builds,
 # the units pass, serve; cmd/evalbook only hands flags to report) again
@@ -169,12 +170,30 @@ RACE_PKGS := ./report/... ./analyses/...
 # against a hang, and a loaded machine reaches it without one (at load 16,
 # cmd/evalbook's browser tests ran 20 minutes); a hung browser state
 # fails sooner, after the browser tests' own wait limit.
+#
+# TEST_TMPDIR: where the tests' temporary files go (go test's TMPDIR: the
+# test binaries, every t.TempDir, Chromium's profiles, ClickHouse's data),
+# in a directory of their own, removed afterwards. The default is /dev/shm,
+# a file system in memory, where the machine has one: on this machine's
+# ext4 creating a file costs about five times the CPU (5,000 files of 2 KB:
+# 0.73–1.29 CPU-s against 0.15), and the suite creates tens of thousands.
+# The tests hold at most about 0.5 GB there at once. TEST_TMPDIR= (empty)
+# keeps the system's TMPDIR.
+TEST_TMPDIR ?= $(wildcard /dev/shm)
+# in_test_tmp runs a command with TMPDIR a new directory under TEST_TMPDIR.
+define in_test_tmp
+@base="$(TEST_TMPDIR)"; { [ -n "$$base" ] && [ -d "$$base" ] && [ -w "$$base" ]; } || base="$${TMPDIR:-/tmp}"; \
+	tmp=$$(mktemp -d "$$base/evalbook-test-XXXXXX") || exit 1; \
+	trap 'rm -rf "$$tmp"' EXIT INT TERM; \
+	echo "TMPDIR=$$tmp $(1)"; \
+	TMPDIR="$$tmp" $(1)
+endef
 test: assets
 	$(GO) vet ./...
-	$(GO) test -p 2 -count=1 -timeout 45m ./...
+	$(call in_test_tmp,$(GO) test -p 2 -count=1 -timeout 45m ./...)
 
 test-race: assets
-	GORACE=atexit_sleep_ms=0 $(GO) test -race -short -p 2 -count=1 $(RACE_PKGS)
+	$(call in_test_tmp,GORACE=atexit_sleep_ms=0 $(GO) test -race -short -p 2 -count=1 $(RACE_PKGS))
 
 # test-short: the quick loop while editing (no browser, no race detector,
 # no copy of the module, sampled tables; go test caches the results of
