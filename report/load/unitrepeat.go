@@ -293,10 +293,12 @@ func (c *repeatCheck) probeAll(hs []uint64, pre []bool) {
 			switch {
 			case pre == nil:
 				c.probe(h)
-			case c.probe(h):
-				c.candidate(h, false)
-			case pre[i]:
-				c.candidate(h, true)
+			case c.probe(h) || pre[i]:
+				// an id within its slot's range before the break is
+				// marked so even when the filter has its bits (by
+				// chance: its first, if any, is not in the filter, nor
+				// in the spill, which alone would count it once)
+				c.candidate(h, pre[i])
 			}
 		}
 		hs = hs[n:]
