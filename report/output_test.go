@@ -519,8 +519,9 @@ func realTempDir(t testing.TB) string {
 }
 
 // TestReplaceableDuringSwap: the check before the lock sees a site that
-// another build is swapping (target renamed away, the new one renamed
-// in). Whatever moment it looks at, a marked site stays replaceable.
+// another build is swapping (target named retired and renamed away, the
+// new one renamed in, the old one removed). Whatever moment it looks at,
+// a marked site stays replaceable.
 func TestReplaceableDuringSwap(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
@@ -546,9 +547,14 @@ func TestReplaceableDuringSwap(t *testing.T) {
 			tmp := filepath.Join(dir, fmt.Sprintf(".site.new-%d", i))
 			old := filepath.Join(dir, fmt.Sprintf("site.old-%d", i))
 			mk(tmp)
+			// as writeAtomically does: the old site named retired, moved aside,
+			// the new one moved in, the old removed marker last
+			// (removeRetired; a plain RemoveAll could leave, for a look,
+			// an old site without its marker and not yet empty)
+			os.WriteFile(filepath.Join(target, retiredBy), []byte(filepath.Base(old)+"\n"), 0o644)
 			os.Rename(target, old)
 			os.Rename(tmp, target)
-			os.RemoveAll(old)
+			removeRetired(old)
 		}
 	}()
 	n := 20000
