@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/evalbook/evalbook/analyses/offline"
+	"github.com/evalbook/evalbook/report/input/bib"
 	"github.com/evalbook/evalbook/report/kinds"
 	"github.com/evalbook/evalbook/report/load"
 	"github.com/evalbook/evalbook/report/site"
@@ -46,7 +47,7 @@ func FuzzBibTeX(f *testing.F) {
 	f.Add("@book{b,\n author = {\\\"{O}zg\\\"{u}r and {\\'E}mile},\n}\n")
 	f.Add("")
 	f.Fuzz(func(t *testing.T, src string) {
-		entries, err := load.ParseBibTeX("refs.bib", src)
+		entries, err := bib.Parse("refs.bib", src)
 		if err != nil {
 			if !strings.Contains(err.Error(), "refs.bib") {
 				t.Fatalf("error names no file: %v", err)

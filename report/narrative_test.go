@@ -1,7 +1,7 @@
 package report
 
 import (
-	"github.com/evalbook/evalbook/report/load"
+	"github.com/evalbook/evalbook/report/input/bib"
 	"os"
 	"path/filepath"
 	"strings"
@@ -143,7 +143,7 @@ func TestParseBibTeXErrors(t *testing.T) {
 		"@article{a title}":                         "refs.bib:1: entry without fields",
 		"@article{a, title \"x\"}":                  "refs.bib:1: a: field without '='",
 	} {
-		if _, err := load.ParseBibTeX("refs.bib", src); err == nil || !strings.Contains(err.Error(), want) {
+		if _, err := bib.Parse("refs.bib", src); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%q: got %v, want %s", src, err, want)
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/evalbook/evalbook/analyses"
 	"github.com/evalbook/evalbook/analyses/leaderboard"
 	"github.com/evalbook/evalbook/figures"
+	"github.com/evalbook/evalbook/report/input/bib"
 	"github.com/evalbook/evalbook/report/load"
 	"github.com/evalbook/evalbook/report/manifest"
 	"github.com/evalbook/evalbook/report/site"
@@ -107,12 +108,12 @@ func (b *siteBuild) model() (site.Model, error) {
 	}
 	m.ProvenanceJSON = append(m.ProvenanceJSON, '\n')
 	m.Provenance = siteProvenance(b.prov)
-	if bib := s.Bibliography; bib != "" {
-		src, err := b.source(bib)
+	if file := s.Bibliography; file != "" {
+		src, err := b.source(file)
 		if err != nil {
 			return m, fmt.Errorf("bibliography: %w", err)
 		}
-		if m.Bibliography, err = load.ParseBibTeX(bib, string(src)); err != nil {
+		if m.Bibliography, err = bib.Parse(file, string(src)); err != nil {
 			return m, err
 		}
 	}

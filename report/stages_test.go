@@ -27,6 +27,7 @@ var packageStages = map[string]int{
 	"report/input/parquet":     0,
 	"report/input":             1,
 	"report/input/runs":        2,
+	"report/input/bib":         2,
 	"report/engine":            0,
 	"report/cachefmt":          0,
 	"report/paper":             0,

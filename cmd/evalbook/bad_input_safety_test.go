@@ -14,7 +14,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/evalbook/evalbook/report/load"
+	"github.com/evalbook/evalbook/report/input/bib"
 )
 
 // Helpers of the catalogue's safety rows (issue 31: pack -o, verify's
@@ -116,7 +116,7 @@ func citationHasOnlyItsFields(t *testing.T, path string) {
 	t.Helper()
 	b, err := os.ReadFile(path)
 	mustDo(t, err)
-	entries, err := load.ParseBibTeX("citation.bib", string(b))
+	entries, err := bib.Parse("citation.bib", string(b))
 	if err != nil || len(entries) != 1 {
 		t.Fatalf("citation.bib: %v, %d entries\n%s", err, len(entries), b)
 	}

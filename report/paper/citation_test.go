@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/evalbook/evalbook/report/input/bib"
 	"github.com/evalbook/evalbook/report/kinds"
-	"github.com/evalbook/evalbook/report/load"
 	"github.com/evalbook/evalbook/report/manifest"
 	"github.com/evalbook/evalbook/report/paper"
 )
@@ -137,7 +137,7 @@ func TestDemoCitation(t *testing.T) {
 	}
 }
 
-// unTeX undoes, on a field as load.ParseBibTeX returns it (braces
+// unTeX undoes, on a field as bib.Parse returns it (braces
 // removed, \& \% \_ undone, space collapsed), the escapes BibTeX's writer
 // uses, so a value can be compared with the manifest's.
 var unTeX = strings.NewReplacer(`\textbraceleft`, "{", `\textbraceright`, "}", `\textbackslash`, `\`, `\$`, "$", `\#`, "#",
@@ -160,15 +160,15 @@ func TestBibTeXHoldsHostileValues(t *testing.T) {
 		{Title: "Percent 100%, #1 & co", DOI: "10.1/a%b#c?d"},
 	}
 	for i, s := range rows {
-		bib := string(paper.BibTeX(s))
-		entries, err := load.ParseBibTeX("citation.bib", bib)
+		text := string(paper.BibTeX(s))
+		entries, err := bib.Parse("citation.bib", text)
 		if err != nil {
-			t.Errorf("row %d: citation.bib does not parse: %v\n%s", i, err, bib)
+			t.Errorf("row %d: citation.bib does not parse: %v\n%s", i, err, text)
 			continue
 		}
 		e := entries[paper.BibKey(s)]
 		if e == nil || len(entries) != 1 {
-			t.Errorf("row %d: want one entry %s, got %v\n%s", i, paper.BibKey(s), entries, bib)
+			t.Errorf("row %d: want one entry %s, got %v\n%s", i, paper.BibKey(s), entries, text)
 			continue
 		}
 		want := map[string]string{"title": s.Title}
@@ -190,29 +190,29 @@ func TestBibTeXHoldsHostileValues(t *testing.T) {
 		}
 		for k := range e.Fields {
 			if _, ok := want[k]; !ok {
-				t.Errorf("row %d: a value added the field %s = %q\n%s", i, k, e.Fields[k], bib)
+				t.Errorf("row %d: a value added the field %s = %q\n%s", i, k, e.Fields[k], text)
 			}
 		}
 		for k, v := range want {
 			got, ok := e.Fields[k]
 			switch {
 			case !ok:
-				t.Errorf("row %d: no field %s\n%s", i, k, bib)
+				t.Errorf("row %d: no field %s\n%s", i, k, text)
 			case k == "url":
 				if strings.ContainsAny(got, "{}\\ ") {
 					t.Errorf("row %d: url %q holds a brace, backslash or space", i, got)
 				}
 			case unTeX.Replace(got) != strings.Join(strings.Fields(v), " "):
-				t.Errorf("row %d: %s = %q, want %q\n%s", i, k, unTeX.Replace(got), v, bib)
+				t.Errorf("row %d: %s = %q, want %q\n%s", i, k, unTeX.Replace(got), v, text)
 			}
 		}
 	}
 	// The url is the DOI's, percent-encoded.
-	if bib := string(paper.BibTeX(rows[0])); !strings.Contains(bib, "url = {https://doi.org/10.1/z%7D%2C%20publisher%20=%20%7BEvil},") {
-		t.Errorf("the DOI's url:\n%s", bib)
+	if text := string(paper.BibTeX(rows[0])); !strings.Contains(text, "url = {https://doi.org/10.1/z%7D%2C%20publisher%20=%20%7BEvil},") {
+		t.Errorf("the DOI's url:\n%s", text)
 	}
-	if bib := string(paper.BibTeX(rows[5])); !strings.Contains(bib, "url = {https://doi.org/10.1/a%25b%23c%3Fd},") {
-		t.Errorf("the DOI's url:\n%s", bib)
+	if text := string(paper.BibTeX(rows[5])); !strings.Contains(text, "url = {https://doi.org/10.1/a%25b%23c%3Fd},") {
+		t.Errorf("the DOI's url:\n%s", text)
 	}
 }
 

@@ -1,4 +1,6 @@
-package load
+// Package bib reads BibTeX files: a study's bibliography, the citation
+// a build writes.
+package bib
 
 import (
 	"fmt"
@@ -13,15 +15,15 @@ import (
 	"github.com/evalbook/evalbook/report/site"
 )
 
-// BibEntry is one BibTeX entry (the site renders them: site.BibEntry).
-type BibEntry = site.BibEntry
+// Entry is one BibTeX entry (the site renders them: site.BibEntry).
+type Entry = site.BibEntry
 
-// ParseBibTeX reads the entries of a .bib file: @type{key, name = {…} |
+// Parse reads the entries of a .bib file: @type{key, name = {…} |
 // "…" | number, …}. @comment, @preamble and @string are skipped. It is
 // enough for reference lists, not a full BibTeX implementation (no
 // macros, no crossref).
-func ParseBibTeX(file, src string) (map[string]*BibEntry, error) {
-	out := map[string]*BibEntry{}
+func Parse(file, src string) (map[string]*Entry, error) {
+	out := map[string]*Entry{}
 	line := 1
 	i := 0
 	for i < len(src) {
@@ -51,7 +53,7 @@ func ParseBibTeX(file, src string) (map[string]*BibEntry, error) {
 		if comma < 0 {
 			return nil, input.Errorf(file, entryLine, "entry without fields")
 		}
-		e := &BibEntry{Key: strings.TrimSpace(body[:comma]), Type: typ, Fields: map[string]string{}, Line: entryLine}
+		e := &Entry{Key: strings.TrimSpace(body[:comma]), Type: typ, Fields: map[string]string{}, Line: entryLine}
 		if e.Key == "" {
 			return nil, input.Errorf(file, entryLine, "@%s entry without a key", typ)
 		}
