@@ -28,7 +28,7 @@ func (s metricSink) Seen(_, _ string)           {}
 // repeatPass writes files into dir and runs one units pass of the study
 // with a metricSink per metric, under the repeat check's knobs; it
 // returns each sink's error.
-func repeatPass(t *testing.T, dir string, files map[string]string, text string, k repeatKnobs, metrics []string) []error {
+func repeatPass(t *testing.T, dir string, files map[string]string, text string, k repeatKnobs, metrics []string, twins *[2]int) []error {
 	t.Helper()
 	for name, body := range files {
 		p := filepath.Join(dir, filepath.FromSlash(name))
@@ -43,6 +43,9 @@ func repeatPass(t *testing.T, dir string, files map[string]string, text string, 
 	}
 	in := newInputs(s)
 	in.RepeatWords, in.RepeatMaxCands, in.RepeatSpillMem, in.RepeatEarlySlot = k.words, k.cands, k.spillMem, k.early
+	if twins != nil {
+		in.OnRepeatTwins = func(n, parted int) { twins[0] += n; twins[1] += parted }
+	}
 	var sinks []load.UnitsSink
 	for _, m := range metrics {
 		sinks = append(sinks, metricSink{m})
@@ -75,17 +78,44 @@ func TestUnitRepeatInRangeWhenTheFilterHasItsBits(t *testing.T) {
 	text := "title = \"s\"\n[inputs]\nunits = [{ path = \"a/{method}_{dataset}.csv\", columns = { unit = \"user\" } }, { path = \"b/{method}_{dataset}.csv\", columns = { unit = \"user\" } }]\n" + strings.SplitN(repeatMeta, "\n", 4)[3]
 	want := `b/A_d.csv:99: unit "u5" of method "A" on dataset "d" appears twice (first at b/A_d.csv:3)`
 	for _, k := range []repeatKnobs{{words: 1, early: 1}, {early: 1}, {}} {
-		errs := repeatPass(t, t.TempDir(), files, text, k, []string{"m"})
+		errs := repeatPass(t, t.TempDir(), files, text, k, []string{"m"}, nil)
 		if errs[0] == nil || !strings.Contains(errs[0].Error(), want) {
 			t.Errorf("knobs %+v: %v\nwant %s", k, errs[0], want)
 		}
 	}
 }
 
+// TestUnitRepeatTwinNotOnTheLine: a slot whose values are another
+// metric's, line for line, is parted from it before a line without
+// its value (a file without its column): the other's repeat on that
+// line is not its own.
+func TestUnitRepeatTwinNotOnTheLine(t *testing.T) {
+	t.Parallel()
+	files := map[string]string{
+		"a/A_d.csv": "user,m0,m1\nu1,0.1,0.2\nu2,0.3,0.4\n",
+		"b/A_d.csv": "user,m0\nu3,0.5\nu3,0.6\n",
+	}
+	text := "title = \"s\"\n[inputs]\nunits = [{ path = \"a/{method}_{dataset}.csv\", columns = { unit = \"user\" }, missing = \"zero\" }, { path = \"b/{method}_{dataset}.csv\", columns = { unit = \"user\" }, missing = \"zero\" }]\n" + strings.SplitN(repeatMeta, "\n", 4)[3]
+	for _, k := range []repeatKnobs{{}, {words: 1}} {
+		var twins [2]int
+		errs := repeatPass(t, t.TempDir(), files, text, k, []string{"m0", "m1"}, &twins)
+		want := `b/A_d.csv:3: unit "u3" of method "A" on dataset "d" appears twice (first at b/A_d.csv:2)`
+		if errs[0] == nil || !strings.Contains(errs[0].Error(), want) {
+			t.Errorf("knobs %+v: m0: %v\nwant %s", k, errs[0], want)
+		}
+		if errs[1] != nil {
+			t.Errorf("knobs %+v: m1 has no repeat: %v", k, errs[1])
+		}
+		if twins != [2]int{1, 1} {
+			t.Errorf("knobs %+v: %d slots were twins and %d parted, want 1 and 1", k, twins[0], twins[1])
+		}
+	}
+}
+
 // truthStudy is a random study of wide units files: two datasets, two
 // methods, each pair in one or two files (two entries), with the three
-// metrics' columns in a random order, some metrics left out, empty
-// cells dropped, the ids sorted, shuffled or in sorted pieces, and at
+// metrics' columns in a random order, some metrics left out, each
+// entry's empty cells dropped or kept, the ids sorted, shuffled or in sorted pieces, and at
 // most one line given again (its id, with cells of its own) somewhere
 // in the files of its dataset and method. want maps each metric to
 // the two places of its repeat ("" for none).
@@ -162,6 +192,7 @@ func newTruthStudy(r *rand.Rand) truthStudy {
 		to.lines = slices.Insert(to.lines, at, l)
 	}
 	var entries []string
+	drops := map[string]bool{"a": r.IntN(2) == 0, "b": r.IntN(2) == 0}
 	for _, dir := range []string{"a", "b"} {
 		used := false
 		for _, g := range groups {
@@ -172,7 +203,11 @@ func newTruthStudy(r *rand.Rand) truthStudy {
 		if !used {
 			continue // a pattern must match a file
 		}
-		entries = append(entries, fmt.Sprintf(`{ path = "%s/{method}_{dataset}.csv", columns = { unit = "user" }, missing = "drop" }`, dir))
+		missing := []string{"zero", ""}[r.IntN(2)]
+		if drops[dir] {
+			missing = "drop"
+		}
+		entries = append(entries, fmt.Sprintf(`{ path = "%s/{method}_{dataset}.csv", columns = { unit = "user" }, missing = %q }`, dir, missing))
 	}
 	st.manifest = "title = \"truth\"\n[inputs]\nunits = [" + strings.Join(entries, ", ") + "]\n"
 	for _, m := range metrics {
@@ -188,7 +223,7 @@ func newTruthStudy(r *rand.Rand) truthStudy {
 				row := []string{l.unit}
 				for _, c := range f.cols {
 					row = append(row, l.cells[c])
-					if l.cells[c] != "" {
+					if l.cells[c] != "" || !drops[f.name[:1]] {
 						if places[c] == nil {
 							places[c] = map[string][]string{}
 						}
@@ -216,8 +251,10 @@ func newTruthStudy(r *rand.Rand) truthStudy {
 // truth (every id's places, counted) on random studies of wide files
 // read in one pass by a sink per metric: every repeat is found, for
 // every metric it is one of, with its two places, under every knob of
-// the check, and no study without one gives an error. It found a
-// repeat taken for a false positive of the filter (see
+// the check, and no study without one gives an error. The studies make
+// slots twins (a metric's values of lines whose other metric's are
+// checked) and part them (a line with one but not the other). It found
+// a repeat taken for a false positive of the filter (see
 // TestUnitRepeatInRangeWhenTheFilterHasItsBits). EVALBOOK_REPEAT_DUMP
 // and EVALBOOK_REPEAT_STUDY keep the files of one study to look at.
 func TestUnitRepeatAgainstTheTruth(t *testing.T) {
@@ -232,6 +269,7 @@ func TestUnitRepeatAgainstTheTruth(t *testing.T) {
 	// each reading the files again)
 	knobs := []repeatKnobs{{}, {early: 1}, {words: 1}, {words: 1, spillMem: 64}, {words: 1, spillMem: -1}, {words: 1, cands: 64}, {words: 1, early: 1}}
 	repeats := 0
+	var twins [2]int // slots made twins, and parted
 	for i := range n {
 		st := newTruthStudy(r)
 		dir := t.TempDir()
@@ -241,7 +279,7 @@ func TestUnitRepeatAgainstTheTruth(t *testing.T) {
 		repeats += len(st.want)
 		for _, k := range knobs {
 			metrics := []string{"m0", "m1", "m2"}
-			errs := repeatPass(t, dir, st.files, st.manifest, k, metrics)
+			errs := repeatPass(t, dir, st.files, st.manifest, k, metrics, &twins)
 			for j, m := range metrics {
 				w, repeated := st.want[m]
 				switch {
@@ -261,4 +299,8 @@ func TestUnitRepeatAgainstTheTruth(t *testing.T) {
 	if repeats < n/2 {
 		t.Errorf("only %d repeats planted in %d studies", repeats, n)
 	}
+	if twins[0] < 10*len(knobs) || twins[1] < 5*len(knobs) {
+		t.Errorf("%d slots were twins and %d parted: the studies do not exercise them", twins[0], twins[1])
+	}
+	t.Logf("%d repeats; %d slots were twins, %d parted", repeats, twins[0], twins[1])
 }

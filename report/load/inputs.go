@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/evalbook/evalbook/analyses"
 	"github.com/evalbook/evalbook/analyses/datasets"
@@ -99,6 +100,9 @@ type inputState struct {
 	// set, is told how many candidates the spill left to confirm.
 	RepeatSpillMem int
 	OnRepeatSettle func(toConfirm int)
+	// OnRepeatTwins, when set (tests), is told when the pass is over how
+	// many slots were twins (repeatSlot.twin) and how many were parted.
+	OnRepeatTwins func(twins, parted int)
 	// repeatEarlySlot, when set (tests), is how many hashes of the ids
 	// before its break a slot keeps.
 	RepeatEarlySlot int
@@ -1168,6 +1172,9 @@ type unitsOut struct {
 	max    int
 	full   func(*UnitsBatchOf) (*UnitsBatchOf, error)
 	rowOff int64 // added to each row number (a file read on from a byte range)
+	// unit is where the bytes of the last unit id put lay (compared,
+	// never read: the memory may be reused since)
+	unit uintptr
 	// known maps the numbers of a row's names (namesKey) to their index
 	// in b.names, direct-mapped: a file's rows repeat a few sets of names.
 	known [16]knownNames
@@ -1206,8 +1213,19 @@ func (o *unitsOut) put(key uint64, dataset, method, metric, file, unit string, r
 			slot.key, slot.idx = key, ni
 		}
 	}
-	b.Rows = append(b.Rows, BatchRow{Unit: uint32(len(b.Ids)), UnitLen: uint32(len(unit)), Names: uint32(ni), Row: row + o.rowOff, Line: line, Value: v})
-	b.Ids = append(b.Ids, unit...)
+	at := uint32(len(b.Ids))
+	if n := len(b.Rows); n > 0 && len(unit) > 0 && uintptr(unsafe.Pointer(unsafe.StringData(unit))) == o.unit {
+		if p := &b.Rows[n-1]; p.Row == row+o.rowOff && p.Line == line && int(p.UnitLen) == len(unit) {
+			// another value of the line's unit, the same string (a wide
+			// file): its id is shared (sameUnit)
+			at = p.Unit
+		}
+	}
+	b.Rows = append(b.Rows, BatchRow{Unit: at, UnitLen: uint32(len(unit)), Names: uint32(ni), Row: row + o.rowOff, Line: line, Value: v})
+	if at == uint32(len(b.Ids)) {
+		b.Ids = append(b.Ids, unit...)
+		o.unit = uintptr(unsafe.Pointer(unsafe.StringData(unit)))
+	}
 	if len(b.Rows) >= o.max {
 		next, err := o.full(b)
 		if err != nil {
@@ -1216,6 +1234,22 @@ func (o *unitsOut) put(key uint64, dataset, method, metric, file, unit string, r
 		o.b = next
 		o.known = [16]knownNames{}
 	}
+	return nil
+}
+
+// room hands the batch on when n more rows would not fit in it, so
+// that the values of one line of a wide file stay in one batch (the
+// repeat check checks them once, see repeatSlot.twin).
+func (o *unitsOut) room(n int) error {
+	if len(o.b.Rows)+n <= o.max || len(o.b.Rows) == 0 {
+		return nil
+	}
+	next, err := o.full(o.b)
+	if err != nil {
+		return err
+	}
+	o.b = next
+	o.known = [16]knownNames{}
 	return nil
 }
 
@@ -1275,6 +1309,9 @@ func (in *Inputs) readUnitsRows(f *unitsFile, o *unitsOut) error {
 			}
 			row++
 			continue
+		}
+		if err := o.room(len(f.wide)); err != nil {
+			return err
 		}
 		for i, c := range f.wide {
 			if v, ok, err := f.value(c); err != nil {

@@ -33,6 +33,18 @@ package load
 //     the ids are checked in rounds, each for the ids of a share of the
 //     hash space, with a filter of its own and its own confirmation.
 //
+// Twins. A wide file's line gives each metric's value of one unit id
+// (unitsOut.put shares it between the line's rows). In files that keep
+// empty cells (missing is not "drop"), the slot of each metric but the
+// first of a line gets the first's ids, line for line: it is made its
+// twin and not checked in the pass, and the first's repeats are
+// reported to it too, at the same lines. For Sertkan et al.'s per-user
+// files (two metrics) that spares half the hashes and probes. A twin
+// whose ids stop being its twin's (a line with one but not the other:
+// another file of the dataset and method without its column) is
+// parted, and checked in full when the pass is over by reading the
+// files again (as in rounds, step 3).
+//
 // The check runs in the pass's dispatcher, in the fixed order in which
 // it takes the batches, so what it reports does not depend on timing.
 // A repeat is the error of every analysis of the pass that reads the
@@ -46,6 +58,7 @@ import (
 	"io"
 	"math/bits"
 	"os"
+	"slices"
 	"strings"
 	"unsafe"
 
@@ -118,6 +131,15 @@ type repeatCheck struct {
 	deferred    int
 	prefixCands map[uint64]bool
 	earlySlot   int // repeatEarlySlot, or the inputs' knob
+	// mark numbers the lines of the batches (the rows of a line of a
+	// wide file share its id, sameUnit); root is the first slot that
+	// checked the current line's id; keeps: the files whose entry keeps
+	// empty cells (missing is not "drop"), whose slots may be twins;
+	// parted counts the twins parted.
+	mark            uint64
+	root            *repeatSlot
+	keeps           map[string]bool
+	twinned, parted int
 }
 
 // repeatSlot is the check's state of one (dataset, method, metric).
@@ -143,6 +165,18 @@ type repeatSlot struct {
 	prefix, prefixSeen int64
 	prefixFile         string
 	reported           bool // its sinks were given a repeat
+	// twin: the slot whose ids this one's are, line for line (another
+	// metric's values of the lines of wide files that keep empty cells),
+	// or nil; twins: the slots whose twin this one is. A twin is not
+	// checked in the pass: its twin's repeats are its own, at the same
+	// lines. A twin whose ids stop being its twin's (a line with one but
+	// not the other) is parted: checked when the pass is over, in full,
+	// by reading the files again (settle), with the slots whose ids
+	// stopped increasing.
+	twin   *repeatSlot
+	twins  []*repeatSlot
+	parted bool
+	mark   uint64 // the line of its last id (repeatCheck.mark)
 }
 
 // newRepeatCheck returns the check of a pass over groups.
@@ -184,6 +218,12 @@ func (c *repeatCheck) reading(readers []*groupReader) {
 	}
 	for _, r := range readers {
 		c.files = append(c.files, UnitsJob{r.f.e, r.f.mf})
+		if r.f.T != nil && r.f.e.Missing != "drop" {
+			if c.keeps == nil {
+				c.keeps = map[string]bool{}
+			}
+			c.keeps[r.f.T.File] = true
+		}
 	}
 }
 
@@ -230,10 +270,12 @@ func (c *repeatCheck) batch(b *UnitsBatchOf) {
 	c.hs, c.pre = c.hs[:0], c.pre[:0]
 	for k := range b.Rows {
 		r := &b.Rows[k]
+		c.line(b, k)
 		s := c.slotOf[r.Names]
-		if s == nil || r.UnitLen == 0 {
+		if s == nil || s.reported || s.parted || r.UnitLen == 0 || c.shadow(s, b, k) {
 			continue
 		}
+		c.checks(s)
 		u := b.Ids[r.Unit : r.Unit+r.UnitLen]
 		file := b.Names[r.Names].File
 		cmp := 1 // u against the last id: one comparison serves every test
@@ -271,6 +313,81 @@ func (c *repeatCheck) batch(b *UnitsBatchOf) {
 	}
 	c.probeAll(c.hs, c.pre)
 	c.toSpill(c.hs)
+}
+
+// line starts a new line at row k unless it shares the unit id of the
+// row before.
+func (c *repeatCheck) line(b *UnitsBatchOf, k int) {
+	if k == 0 || !sameUnit(&b.Rows[k], &b.Rows[k-1]) {
+		c.mark, c.root = c.mark+1, nil
+	}
+}
+
+// checks records that s checks the current line's id.
+func (c *repeatCheck) checks(s *repeatSlot) {
+	if c.root == nil {
+		c.root = s
+	}
+	s.mark = c.mark
+}
+
+// sameUnit reports whether two rows of a batch are values of one line's
+// unit id (unitsOut.put shares it).
+func sameUnit(r, p *BatchRow) bool {
+	return r.UnitLen > 0 && r.Unit == p.Unit && r.UnitLen == p.UnitLen && r.Line == p.Line
+}
+
+// shadow reports whether row k, of slot s, is not checked in the pass:
+// s is the twin of the slot that checked the line's id, or s is parted
+// now. Before that it makes s a twin (a slot whose first id is another
+// value of a line's), and parts the twins of s that are not on the line.
+func (c *repeatCheck) shadow(s *repeatSlot, b *UnitsBatchOf, k int) bool {
+	if t := s.twin; t != nil {
+		if t.mark == c.mark && s.n == t.n-1 {
+			s.n++
+			return true
+		}
+		c.part(s) // a line of s's that t does not share
+		return true
+	}
+	if t := c.root; t != nil && s.n == 0 && len(s.twins) == 0 && t.n == 1 && t.twin == nil && c.keeps[b.Names[b.Rows[k].Names].File] {
+		s.twin, s.n = t, 1
+		t.twins = append(t.twins, s)
+		c.twinned++
+		return true
+	}
+	for i := 0; i < len(s.twins); {
+		if tw := s.twins[i]; !tw.reported && !c.onLine(tw, b, k) {
+			c.part(tw) // a line of s's that tw does not share (removes it)
+			continue
+		}
+		i++
+	}
+	return false
+}
+
+// onLine reports whether slot s has a row after row k on row k's line.
+func (c *repeatCheck) onLine(s *repeatSlot, b *UnitsBatchOf, k int) bool {
+	for j := k + 1; j < len(b.Rows) && sameUnit(&b.Rows[j], &b.Rows[j-1]); j++ {
+		if c.slotOf[b.Rows[j].Names] == s {
+			return true
+		}
+	}
+	return false
+}
+
+// part ends the twinship of s: its ids are checked in full when the
+// pass is over (settle), as those of a slot whose ids stopped
+// increasing.
+func (c *repeatCheck) part(s *repeatSlot) {
+	t := s.twin
+	t.twins = slices.DeleteFunc(t.twins, func(x *repeatSlot) bool { return x == s })
+	s.twin, s.parted = nil, true
+	c.parted++
+	if !s.reported {
+		s.broken = true
+		c.open++
+	}
 }
 
 // probeGroup is how many hashes probeAll loads the words of before it
@@ -563,6 +680,11 @@ func (c *repeatCheck) report(s *repeatSlot, u, file string, line int64, firstFil
 		c.open--
 	}
 	s.reported = true
+	for _, tw := range s.twins { // the same repeat, at the same lines
+		if !tw.reported {
+			c.report(tw, u, file, line, firstFile, firstLine)
+		}
+	}
 }
 
 // repeatError is the error of a unit id at file:line whose first value
@@ -624,9 +746,16 @@ func (c *repeatCheck) withFirst(err error, metric string) error {
 
 // settle confirms the candidates once the pass is over (step 3).
 func (c *repeatCheck) settle(canceled func() bool) {
+	if c.in.OnRepeatTwins != nil {
+		c.in.OnRepeatTwins(c.twinned, c.parted)
+	}
 	c.settleDeferred(canceled)
 	if len(c.cands) == 0 && !c.overflow {
 		c.dropSpill()
+		if c.parted > 0 {
+			c.words = nil
+			c.rounds(canceled) // parted twins: checked in full
+		}
 		return
 	}
 	c.words = nil // its memory goes before the files are read again
@@ -652,8 +781,8 @@ func (c *repeatCheck) settle(canceled func() bool) {
 		c.in.OnRepeatSettle(len(set))
 	}
 	c.confirm(set, 1, 0, canceled)
-	if c.overflow {
-		c.rounds(canceled)
+	if c.overflow || c.parted > 0 {
+		c.rounds(canceled) // (parted twins: checked in full)
 	}
 }
 

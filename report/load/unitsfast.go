@@ -375,6 +375,9 @@ func (u *unitsFast) take(l *fastLine, row, line int64, o *unitsOut) (took bool, 
 		}
 		u.vals[i], u.has[i] = v, has
 	}
+	if err := o.room(len(f.wide)); err != nil {
+		return true, err
+	}
 	for i := range f.wide {
 		if !u.has[i] {
 			continue

@@ -218,6 +218,9 @@ func (b *pqBatch) put(k int) (done bool, err error) {
 		}
 		return true, b.o.put(namesKey(did, mid, xid), d, m, x, b.file, unit, row, line, b.vals[0])
 	}
+	if err := b.o.room(len(b.vcols)); err != nil {
+		return true, err
+	}
 	for i := range b.vcols {
 		if err := b.o.put(namesKey(did, mid, int32(i)), d, m, b.f.wideNames[i], b.file, unit, row, line, b.vals[i]); err != nil {
 			return true, err
@@ -286,6 +289,9 @@ func (in *Inputs) parquetRecord(f *unitsFile, names *unitsNames, k int, row int6
 			return o.put(namesKey(key.did, key.mid, xid), key.dataset, key.method, metricName, file, key.unit, row, line, v)
 		}
 		return nil
+	}
+	if err := o.room(len(f.wide)); err != nil {
+		return err
 	}
 	for i, c := range f.wide {
 		if v, ok, err := f.value(c); err != nil {
