@@ -167,7 +167,7 @@ type repeatSlot struct {
 	reported           bool // its sinks were given a repeat
 	// twin: the slot whose ids this one's are, line for line (another
 	// metric's values of the lines of wide files that keep empty cells),
-	// or nil; twins: the slots whose twin this one is. A twin is not
+	// or were until it parted, or nil; twins: the slots whose twin this one is. A twin is not
 	// checked in the pass: its twin's repeats are its own, at the same
 	// lines. A twin whose ids stop being its twin's (a line with one but
 	// not the other) is parted: checked when the pass is over, in full,
@@ -382,7 +382,7 @@ func (c *repeatCheck) onLine(s *repeatSlot, b *UnitsBatchOf, k int) bool {
 func (c *repeatCheck) part(s *repeatSlot) {
 	t := s.twin
 	t.twins = slices.DeleteFunc(t.twins, func(x *repeatSlot) bool { return x == s })
-	s.twin, s.parted = nil, true
+	s.parted = true // (s.twin stays, for the size of its ids: rounds)
 	c.parted++
 	if !s.reported {
 		s.broken = true
@@ -754,7 +754,7 @@ func (c *repeatCheck) settle(canceled func() bool) {
 		c.dropSpill()
 		if c.parted > 0 {
 			c.words = nil
-			c.rounds(canceled) // parted twins: checked in full
+			c.rounds(canceled, 1) // parted twins: checked in full
 		}
 		return
 	}
@@ -781,24 +781,31 @@ func (c *repeatCheck) settle(canceled func() bool) {
 		c.in.OnRepeatSettle(len(set))
 	}
 	c.confirm(set, 1, 0, canceled)
-	if c.overflow || c.parted > 0 {
-		c.rounds(canceled) // (parted twins: checked in full)
+	switch {
+	case c.overflow: // more candidates than the check keeps: in shares
+		c.rounds(canceled, 2)
+	case c.parted > 0: // parted twins: checked in full
+		c.rounds(canceled, 1)
 	}
 }
 
 // rounds checks the ids of the slots still open in rounds, when there
 // were more candidates than the check keeps.
-func (c *repeatCheck) rounds(canceled func() bool) {
+func (c *repeatCheck) rounds(canceled func() bool, least int64) {
 	// Rounds: the ids whose hash is r modulo rounds, with a filter of
 	// their own sized for them; more rounds when one has too many
 	// candidates.
 	var ids int64
 	for _, s := range c.slots {
-		if s.broken && !s.reported {
+		switch {
+		case s.reported || !s.broken:
+		case s.parted: // its ids are about as many as its twin's
+			ids += max(s.n, s.twin.n)
+		default:
 			ids += s.n
 		}
 	}
-	rounds := uint64(max(2, ids*repeatBitsPerRow/(64*maxRepeatWords)+1))
+	rounds := uint64(max(least, ids*repeatBitsPerRow/(64*maxRepeatWords)+1))
 	for r := uint64(0); r < rounds && c.open > 0 && !canceled(); r++ {
 		c.cands, c.overflow = c.cands[:0], false
 		c.newFilter(ids / int64(rounds))
