@@ -1218,7 +1218,7 @@ func (o *unitsOut) put(key uint64, dataset, method, metric, file, unit string, r
 		if p := &b.Rows[n-1]; p.Row == row+o.rowOff && p.Line == line && int(p.UnitLen) == len(unit) {
 			// another value of the line's unit, the same string (a wide
 			// file): its id is shared (sameUnit)
-			at = p.Unit
+			at, b.shared = p.Unit, true
 		}
 	}
 	b.Rows = append(b.Rows, BatchRow{Unit: at, UnitLen: uint32(len(unit)), Names: uint32(ni), Row: row + o.rowOff, Line: line, Value: v})

@@ -268,14 +268,15 @@ func (c *repeatCheck) batch(b *UnitsBatchOf) {
 		c.slotOf = append(c.slotOf, c.slot(&b.Names[i]))
 	}
 	c.hs, c.pre = c.hs[:0], c.pre[:0]
+	// No row shares its id and no slot is a twin (a long file's rows):
+	// nothing to do for twins.
+	twins := b.shared || c.twinned > c.parted
 	for k := range b.Rows {
 		r := &b.Rows[k]
-		c.line(b, k)
 		s := c.slotOf[r.Names]
-		if s == nil || s.reported || s.parted || r.UnitLen == 0 || c.shadow(s, b, k) {
+		if twins && c.twinRow(s, b, k) || s == nil || s.reported || s.parted || r.UnitLen == 0 {
 			continue
 		}
-		c.checks(s)
 		u := b.Ids[r.Unit : r.Unit+r.UnitLen]
 		file := b.Names[r.Names].File
 		cmp := 1 // u against the last id: one comparison serves every test
@@ -315,20 +316,25 @@ func (c *repeatCheck) batch(b *UnitsBatchOf) {
 	c.toSpill(c.hs)
 }
 
-// line starts a new line at row k unless it shares the unit id of the
-// row before.
-func (c *repeatCheck) line(b *UnitsBatchOf, k int) {
+// twinRow does the twins' part of row k of slot s (nil: no live sink
+// reads it): it starts a new line unless the row shares the unit id of
+// the row before, and reports whether the row is not checked (shadow);
+// a row that is, is the line's root if it is the first.
+func (c *repeatCheck) twinRow(s *repeatSlot, b *UnitsBatchOf, k int) bool {
 	if k == 0 || !sameUnit(&b.Rows[k], &b.Rows[k-1]) {
 		c.mark, c.root = c.mark+1, nil
 	}
-}
-
-// checks records that s checks the current line's id.
-func (c *repeatCheck) checks(s *repeatSlot) {
+	if s == nil || s.reported || s.parted || b.Rows[k].UnitLen == 0 {
+		return false // (the loop skips it)
+	}
+	if c.shadow(s, b, k) {
+		return true
+	}
 	if c.root == nil {
 		c.root = s
 	}
 	s.mark = c.mark
+	return false
 }
 
 // sameUnit reports whether two rows of a batch are values of one line's

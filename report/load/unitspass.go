@@ -94,6 +94,9 @@ type UnitsBatchOf struct {
 	Ids  []byte
 	refs atomic.Int32
 	Home chan *UnitsBatchOf // the reader's free list; nil: drop it
+	// shared: some of its rows share a unit id (unitsOut.put), which
+	// the repeat check's twins look for
+	shared bool
 }
 
 // BatchRow is a UnitRow inside a batch.
@@ -171,6 +174,7 @@ func (b *UnitsBatchOf) Row(k int, u *UnitRow) {
 func (b *UnitsBatchOf) reset() {
 	clear(b.Names) // drop the strings, so the batch keeps no file's names alive
 	b.Rows, b.Names, b.Ids = b.Rows[:0], b.Names[:0], b.Ids[:0]
+	b.shared = false
 }
 
 // passMsg is what a sink's goroutine gets, in order: a round of batches
