@@ -106,7 +106,7 @@ func TestPDFMatchesVgpdf(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			raw, err := d.PNG(PNGDPI)
+			raw, err := renderedPNG(name, d)
 			if err != nil {
 				t.Fatal(err)
 			}
