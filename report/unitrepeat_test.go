@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"github.com/evalbook/evalbook/internal/pqtest"
 	"github.com/evalbook/evalbook/report/kinds"
+	"github.com/evalbook/evalbook/report/load"
 	"github.com/evalbook/evalbook/report/manifest"
 	"math/rand/v2"
 	"os"
@@ -23,7 +24,20 @@ type repeatKnobs struct{ words, cands, spillMem, early int }
 // there were none).
 func repeatStudy(t *testing.T, files map[string]string, manifestPath string, k repeatKnobs) (opens, toConfirm int, err error) {
 	t.Helper()
-	dir := t.TempDir()
+	s, in := repeatInputs(t, t.TempDir(), files, manifestPath, k)
+	in.OnOpen = func(string) { opens++ }
+	toConfirm = -1
+	in.OnRepeatSettle = func(n int) { toConfirm = n }
+	a := s.Analyses[0]
+	job := &kinds.Job{ID: a.ID, Title: a.Title, Study: s, Workers: 1, Inputs: in, ProgressTo: kinds.NoProgress{}}
+	_, err = kinds.Kinds()[a.Type].Run(job, a.Options)
+	return opens, toConfirm, err
+}
+
+// repeatInputs writes files into dir and returns the study of its
+// manifest text and its inputs, with the repeat check's knobs.
+func repeatInputs(t *testing.T, dir string, files map[string]string, text string, k repeatKnobs) (*manifest.Study, *load.Inputs) {
+	t.Helper()
 	for name, body := range files {
 		p := filepath.Join(dir, filepath.FromSlash(name))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -33,19 +47,13 @@ func repeatStudy(t *testing.T, files map[string]string, manifestPath string, k r
 			t.Fatal(err)
 		}
 	}
-	s, err := manifest.ParseStudy(filepath.Join(dir, "study.toml"), []byte(manifestPath), kinds.Kinds())
+	s, err := manifest.ParseStudy(filepath.Join(dir, "study.toml"), []byte(text), kinds.Kinds())
 	if err != nil {
 		t.Fatal(err)
 	}
 	in := newInputs(s)
 	in.RepeatWords, in.RepeatMaxCands, in.RepeatSpillMem, in.RepeatEarlySlot = k.words, k.cands, k.spillMem, k.early
-	in.OnOpen = func(string) { opens++ }
-	toConfirm = -1
-	in.OnRepeatSettle = func(n int) { toConfirm = n }
-	a := s.Analyses[0]
-	job := &kinds.Job{ID: a.ID, Title: a.Title, Study: s, Workers: 1, Inputs: in, ProgressTo: kinds.NoProgress{}}
-	_, err = kinds.Kinds()[a.Type].Run(job, a.Options)
-	return opens, toConfirm, err
+	return s, in
 }
 
 const repeatMeta = "title = \"s\"\n[inputs]\nunits = \"units.csv\"\n[[analyses]]\nid = \"m\"\ntype = \"meta_analysis\"\nmetric = \"m\"\ntreatment = \"A\"\ncontrol = \"B\"\n"

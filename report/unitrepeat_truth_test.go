@@ -5,14 +5,11 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
-	"github.com/evalbook/evalbook/report/kinds"
 	"github.com/evalbook/evalbook/report/load"
-	"github.com/evalbook/evalbook/report/manifest"
 )
 
 // metricSink is a units sink of one metric and every method that keeps
@@ -30,19 +27,7 @@ func (s metricSink) Seen(_, _ string)           {}
 // returns each sink's error.
 func repeatPass(t *testing.T, dir string, files map[string]string, text string, k repeatKnobs, metrics []string, twins *[2]int) []error {
 	t.Helper()
-	for name, body := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	s, err := manifest.ParseStudy(filepath.Join(dir, "study.toml"), []byte(text), kinds.Kinds())
-	if err != nil {
-		t.Fatal(err)
-	}
-	in := newInputs(s)
-	in.RepeatWords, in.RepeatMaxCands, in.RepeatSpillMem, in.RepeatEarlySlot = k.words, k.cands, k.spillMem, k.early
+	_, in := repeatInputs(t, dir, files, text, k)
 	if twins != nil {
 		in.OnRepeatTwins = func(n, parted int) { twins[0] += n; twins[1] += parted }
 	}

@@ -93,7 +93,7 @@ func outsideError(dir, path, manifest string) error {
 // lies under dir.
 func lexicallyInside(dir, path string) bool {
 	rel, err := filepath.Rel(filepath.Clean(dir), filepath.Clean(path))
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+	return err == nil && below(rel)
 }
 
 // checkStored refuses a file on a kernel pseudo-filesystem (/proc,
@@ -130,7 +130,13 @@ func (r *Resolver) inside(dir, path string) bool {
 	rd, _ = filepath.Abs(rd)
 	rp, _ = filepath.Abs(rp)
 	rel, err := filepath.Rel(rd, rp)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel) && rel != "."
+	return err == nil && below(rel) && rel != "."
+}
+
+// below reports whether a relative path from filepath.Rel stays under
+// its base (or is the base itself, ".").
+func below(rel string) bool {
+	return rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
 
 // Resolver resolves paths as its Resolve function does

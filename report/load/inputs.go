@@ -1213,8 +1213,8 @@ func (o *unitsOut) put(key uint64, dataset, method, metric, file, unit string, r
 			slot.key, slot.idx = key, ni
 		}
 	}
-	at := uint32(len(b.Ids))
-	if n := len(b.Rows); n > 0 && len(unit) > 0 && uintptr(unsafe.Pointer(unsafe.StringData(unit))) == o.unit {
+	at, data := uint32(len(b.Ids)), uintptr(unsafe.Pointer(unsafe.StringData(unit)))
+	if n := len(b.Rows); n > 0 && len(unit) > 0 && data == o.unit {
 		if p := &b.Rows[n-1]; p.Row == row+o.rowOff && p.Line == line && int(p.UnitLen) == len(unit) {
 			// another value of the line's unit, the same string (a wide
 			// file): its id is shared (sameUnit)
@@ -1224,15 +1224,10 @@ func (o *unitsOut) put(key uint64, dataset, method, metric, file, unit string, r
 	b.Rows = append(b.Rows, BatchRow{Unit: at, UnitLen: uint32(len(unit)), Names: uint32(ni), Row: row + o.rowOff, Line: line, Value: v})
 	if at == uint32(len(b.Ids)) {
 		b.Ids = append(b.Ids, unit...)
-		o.unit = uintptr(unsafe.Pointer(unsafe.StringData(unit)))
+		o.unit = data
 	}
 	if len(b.Rows) >= o.max {
-		next, err := o.full(b)
-		if err != nil {
-			return err
-		}
-		o.b = next
-		o.known = [16]knownNames{}
+		return o.handOn()
 	}
 	return nil
 }
@@ -1244,6 +1239,11 @@ func (o *unitsOut) room(n int) error {
 	if len(o.b.Rows)+n <= o.max || len(o.b.Rows) == 0 {
 		return nil
 	}
+	return o.handOn()
+}
+
+// handOn hands the batch to full and goes on with the one it returns.
+func (o *unitsOut) handOn() error {
 	next, err := o.full(o.b)
 	if err != nil {
 		return err

@@ -274,7 +274,7 @@ func (c *repeatCheck) batch(b *UnitsBatchOf) {
 	for k := range b.Rows {
 		r := &b.Rows[k]
 		s := c.slotOf[r.Names]
-		if twins && c.twinRow(s, b, k) || s == nil || s.reported || s.parted || r.UnitLen == 0 {
+		if twins && c.twinRow(s, b, k) || unchecked(s, r) {
 			continue
 		}
 		u := b.Ids[r.Unit : r.Unit+r.UnitLen]
@@ -324,7 +324,7 @@ func (c *repeatCheck) twinRow(s *repeatSlot, b *UnitsBatchOf, k int) bool {
 	if k == 0 || !sameUnit(&b.Rows[k], &b.Rows[k-1]) {
 		c.mark, c.root = c.mark+1, nil
 	}
-	if s == nil || s.reported || s.parted || b.Rows[k].UnitLen == 0 {
+	if unchecked(s, &b.Rows[k]) {
 		return false // (the loop skips it)
 	}
 	if c.shadow(s, b, k) {
@@ -335,6 +335,13 @@ func (c *repeatCheck) twinRow(s *repeatSlot, b *UnitsBatchOf, k int) bool {
 	}
 	s.mark = c.mark
 	return false
+}
+
+// unchecked reports whether row r, of slot s, is left out of the check
+// in the pass: no live sink reads it (nil), its slot has its error or
+// is checked when the pass is over, or it has no unit id.
+func unchecked(s *repeatSlot, r *BatchRow) bool {
+	return s == nil || s.reported || s.parted || r.UnitLen == 0
 }
 
 // sameUnit reports whether two rows of a batch are values of one line's
