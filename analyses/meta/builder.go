@@ -12,9 +12,10 @@ package meta
 // long file sorted by dataset and unit) the waiting set stays tiny; when
 // one method's values of a dataset all come before the other's (files
 // per (method, dataset), or a long file sorted by method) it holds one
-// method's values of that dataset, 8–9 bytes per unit when pairing by row
-// and a map entry per unit when pairing by id. This is the least a
-// single pass over a stream in that order can keep.
+// method's values of that dataset, 8–9 bytes per unit when pairing by row;
+// by id, the id and 16 bytes per unit while both methods list the units
+// in the same order, a map entry per unit once they do not. This is the
+// least a single pass over a stream in that order can keep.
 
 import (
 	"fmt"
@@ -27,7 +28,8 @@ import (
 // Finish.
 type Builder struct {
 	sides
-	cells datasetCells[metaCell]
+	methods [2]string // treatment, control: the names of the sides
+	cells   datasetCells[metaCell]
 }
 
 // sides names the treatment (side 0) and the control (side 1) of a
@@ -84,11 +86,13 @@ type metaCell struct {
 	meanT, meanC, m2T, m2C, coTC float64
 	meanD, m2D                   float64
 	dropped                      int
-	// Values waiting for their partner, by unit id: the last one to
-	// arrive on each side (pend), the others in byID. Files that list
-	// units in the same order, read in turn, pair each value with the
-	// pending one and never touch the map.
-	pend   [2]pending
+	// Values waiting for their partner, by unit id: in the order they
+	// came (wait), while the other side's values come in that order too,
+	// and in byID once the orders part. Files that list units in the same
+	// order pair each value with the head of the other side's queue and
+	// never hash an id, whether they are read in turn or one after the
+	// other.
+	wait   [2]idQueue
 	byID   [2]map[string]float64
 	idPeak [2]int // largest size of byID since it was made
 	// Values waiting by row: side s holds rows rowBase[s] … rowBase[s] +
@@ -99,27 +103,83 @@ type metaCell struct {
 	rowsWait [2]int
 }
 
-// pending is a value waiting for its partner outside the map. Its unit
-// id is copied into a buffer of its own, reused from one value to the
-// next.
-type pending struct {
-	unit []byte
-	v    float64
-	ok   bool
+// idQueue is the values of one side waiting for their partner in the
+// order they came: their ids end to end in one buffer, the first
+// waiting at head. Only the other side takes from its head, and a side
+// adds to a queue only while the other's is empty, so a queue drains in
+// the order it filled.
+type idQueue struct {
+	ids  []byte
+	ends []int // where each id ends in ids
+	vs   []float64
+	head int
+}
+
+// n returns the number of values waiting.
+func (q *idQueue) n() int { return len(q.vs) - q.head }
+
+// id returns the id of the i-th value in the buffer.
+func (q *idQueue) id(i int) []byte {
+	start := 0
+	if i > 0 {
+		start = q.ends[i-1]
+	}
+	return q.ids[start:q.ends[i]]
+}
+
+// push adds a value at the tail.
+func (q *idQueue) push(unit string, v float64) {
+	q.ids = append(q.ids, unit...)
+	q.ends = append(q.ends, len(q.ids))
+	q.vs = append(q.vs, v)
+}
+
+// pop removes the value at the head and returns it. The buffer restarts
+// when the queue is empty, and is compacted when most of it is taken,
+// so that a queue always fed as it is taken from stays small.
+func (q *idQueue) pop() float64 {
+	v := q.vs[q.head]
+	q.head++
+	switch {
+	case q.head == len(q.vs):
+		q.clear()
+	case q.head >= 1024 && q.head*2 >= len(q.vs):
+		start := q.ends[q.head-1]
+		q.ids = q.ids[:copy(q.ids, q.ids[start:])]
+		n := copy(q.vs, q.vs[q.head:])
+		for i, e := range q.ends[q.head:] {
+			q.ends[i] = e - start
+		}
+		q.vs, q.ends, q.head = q.vs[:n], q.ends[:n], 0
+	}
+	return v
+}
+
+// clear empties the queue, dropping a buffer that held many values (a
+// whole dataset of one method) so that its memory goes.
+func (q *idQueue) clear() {
+	if cap(q.vs) > 1<<16 {
+		*q = idQueue{}
+		return
+	}
+	q.ids, q.ends, q.vs, q.head = q.ids[:0], q.ends[:0], q.vs[:0], 0
 }
 
 // NewBuilder returns a builder for a treatment/control pair; missing
 // is "zero" or "drop" (how an empty value, NaN, is treated).
 func NewBuilder(treatment, control, missing string) *Builder {
-	return &Builder{sides: sides{treatment: treatment, control: control, zero: missing == "zero"}}
+	return &Builder{sides: sides{treatment: treatment, control: control, zero: missing == "zero"}, methods: [2]string{treatment, control}}
 }
 
 // Add records one value. Values of other methods are ignored. unit is the
 // unit id, or "" to pair by row (the 0-based data row of the value's
-// file). v is NaN for an empty cell. A unit id or row given twice for
-// the same method and dataset is an error while the first is still
-// waiting for its partner; a repeat after the pair was completed cannot
-// be told apart without keeping every id, so ids must be unique per
+// file). v is NaN for an empty cell. A row given twice for the same
+// method and dataset is an error while the first is still waiting for
+// its partner; a unit id given twice is an error where the builder
+// meets it: twice in a row, or again while the first waits in the map
+// (once the two methods' orders part). A repeat among values queued in
+// the order they came, or after the pair was completed, cannot be told
+// apart without hashing or keeping every id, so ids must be unique per
 // method and dataset, which the caller checks (the report's units pass
 // does, in bounded memory). unit is not kept after the call unless its
 // value waits for a partner (it is then copied).
@@ -134,7 +194,7 @@ func (b *Builder) Add(dataset, method, unit string, row int64, v float64) error 
 		v = 0
 	}
 	if unit != "" {
-		return c.addID(side, unit, v, dataset, method)
+		return c.addID(side, unit, v, dataset, &b.methods)
 	}
 	return c.addRow(side, row, v, dataset, method)
 }
@@ -148,6 +208,7 @@ type Slot struct {
 	side            int
 	zero            bool
 	dataset, method string
+	methods         *[2]string // the builder's
 }
 
 // Slot returns the slot of a method on a dataset; ok is false for a
@@ -160,7 +221,7 @@ func (b *Builder) Slot(dataset, method string) (s Slot, ok bool) {
 	if !ok {
 		return Slot{}, false
 	}
-	return Slot{c: b.cells.get(dataset), side: side, zero: b.zero, dataset: dataset, method: method}, true
+	return Slot{c: b.cells.get(dataset), side: side, zero: b.zero, dataset: dataset, method: method, methods: &b.methods}, true
 }
 
 // Add records one value, as Builder.Add does for the slot's dataset
@@ -172,52 +233,67 @@ func (s *Slot) Add(unit string, row int64, v float64) error {
 		v = 0
 	}
 	if unit != "" {
-		return c.addID(s.side, unit, v, s.dataset, s.method)
+		return c.addID(s.side, unit, v, s.dataset, s.methods)
 	}
 	return c.addRow(s.side, row, v, s.dataset, s.method)
 }
 
 // addID pairs a value by unit id.
-func (c *metaCell) addID(side int, unit string, v float64, dataset, method string) error {
+func (c *metaCell) addID(side int, unit string, v float64, dataset string, methods *[2]string) error {
 	other := 1 - side
-	if p := &c.pend[other]; p.ok && string(p.unit) == unit {
-		p.ok = false
-		c.pair(side, v, p.v)
-		return nil
+	if q := &c.wait[other]; q.n() > 0 {
+		if string(q.id(q.head)) == unit {
+			c.pair(side, v, q.pop())
+			return nil
+		}
+		// The orders part: the other side's waiting values go to its
+		// map, where this side's values find them by id.
+		if err := c.toMap(other, dataset, methods[other]); err != nil {
+			return err
+		}
 	}
-	if w, ok := c.byID[other][unit]; ok {
-		delete(c.byID[other], unit)
-		if len(c.byID[other]) == 0 && c.idPeak[other] > 1024 {
-			// A Go map never shrinks: drop one that held many waiting
-			// values (a whole dataset of one method) so its memory goes.
-			c.byID[other], c.idPeak[other] = nil, 0
+	if m := c.byID[other]; len(m) > 0 {
+		if w, ok := m[unit]; ok {
+			delete(m, unit)
+			if len(m) == 0 && c.idPeak[other] > 1024 {
+				// A Go map never shrinks: drop one that held many waiting
+				// values (a whole dataset of one method) so its memory goes.
+				c.byID[other], c.idPeak[other] = nil, 0
+			}
+			c.pair(side, v, w)
+			return nil
 		}
-		c.pair(side, v, w)
-		return nil
 	}
-	dup := func() error { return repeated(unit, method, dataset) }
-	p := &c.pend[side]
-	if p.ok {
-		if string(p.unit) == unit {
-			return dup()
+	q := &c.wait[side]
+	if q.n() > 0 && string(q.id(len(q.vs)-1)) == unit {
+		return repeated(unit, methods[side], dataset)
+	}
+	if m := c.byID[side]; len(m) > 0 {
+		if _, ok := m[unit]; ok {
+			return repeated(unit, methods[side], dataset)
 		}
-		// The pending value moves to the map; this one takes its place.
-		m := c.byID[side]
-		if m == nil {
-			m = map[string]float64{}
-			c.byID[side] = m
-		}
+	}
+	q.push(unit, v)
+	return nil
+}
+
+// toMap moves a side's queue of waiting values to its map.
+func (c *metaCell) toMap(side int, dataset, method string) error {
+	q := &c.wait[side]
+	m := c.byID[side]
+	if m == nil {
+		m = make(map[string]float64, q.n())
+		c.byID[side] = m
+	}
+	for i := q.head; i < len(q.vs); i++ {
 		n := len(m)
-		m[string(p.unit)] = p.v
+		m[string(q.id(i))] = q.vs[i]
 		if len(m) == n {
-			return repeated(string(p.unit), method, dataset)
+			return repeated(string(q.id(i)), method, dataset)
 		}
-		c.idPeak[side] = max(c.idPeak[side], len(m))
 	}
-	if _, ok := c.byID[side][unit]; ok {
-		return dup()
-	}
-	p.unit, p.v, p.ok = append(p.unit[:0], unit...), v, true
+	c.idPeak[side] = max(c.idPeak[side], len(m))
+	q.clear()
 	return nil
 }
 
@@ -322,11 +398,7 @@ func (c *metaCell) pair(side int, v, w float64) {
 
 // waiting returns the number of values of a side waiting for a partner.
 func (c *metaCell) waiting(side int) int {
-	n := len(c.byID[side]) + c.rowsWait[side]
-	if c.pend[side].ok {
-		n++
-	}
-	return n
+	return len(c.byID[side]) + c.rowsWait[side] + c.wait[side].n()
 }
 
 // Waiting returns the number of values currently waiting for a partner
@@ -335,10 +407,7 @@ func (b *Builder) Waiting() int {
 	n := 0
 	for _, c := range b.cells.byName {
 		for s := 0; s < 2; s++ {
-			n += len(c.byID[s]) + c.rowsWait[s]
-			if c.pend[s].ok {
-				n++
-			}
+			n += c.waiting(s)
 		}
 	}
 	return n

@@ -2,6 +2,8 @@ package meta
 
 import (
 	"encoding/json"
+	"errors"
+	"fmt"
 	"math"
 	"os"
 	"testing"
@@ -180,5 +182,104 @@ func BenchmarkMetaBuilderAdd(b *testing.B) {
 			m = "C"
 		}
 		mb.Add("ds", m, ids[u%len(ids)], int64(u), float64(u%97)/97)
+	}
+}
+
+// BenchmarkMetaBuilderAddInTurn: one method's values of a dataset, then
+// the other's, units in the same order (files per method and dataset
+// read one after the other).
+func BenchmarkMetaBuilderAddInTurn(b *testing.B) {
+	ids := make([]string, 1<<16)
+	for i := range ids {
+		ids[i] = fmt.Sprintf("%d", i*7919%100003)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; {
+		mb := NewBuilder("T", "C", "drop")
+		for _, m := range []string{"T", "C"} {
+			for u := 0; u < len(ids) && i < b.N; u, i = u+1, i+1 {
+				mb.Add("ds", m, ids[u], int64(u), float64(u%97)/97)
+			}
+		}
+	}
+}
+
+// TestMetaBuilderQueues pairs by id through the queues: a control that
+// lags the treatment by 100 units keeps the queue's buffer small (it is
+// compacted as it is taken from), a control in another order moves the
+// treatment's queue to the map, and a repeat is found where the builder
+// meets it: twice in a row, or when its queue moves to the map.
+func TestMetaBuilderQueues(t *testing.T) {
+	t.Parallel()
+	const n, lag = 5000, 100
+	b := NewBuilder("T", "C", "drop")
+	id := func(i int) string { return fmt.Sprintf("u%d", i) }
+	var sumD float64
+	for i := 0; i < n+lag; i++ {
+		if i < n {
+			if err := b.Add("ds", "T", id(i), 0, float64(i)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if j := i - lag; j >= 0 {
+			if err := b.Add("ds", "C", id(j), 0, float64(j)/2); err != nil {
+				t.Fatal(err)
+			}
+			sumD += float64(j) - float64(j)/2
+		}
+		if c := b.cells.get("ds"); cap(c.wait[0].vs) > 4096 {
+			t.Fatalf("after %d units the treatment's queue holds room for %d values; %d wait", i, cap(c.wait[0].vs), c.wait[0].n())
+		}
+	}
+	if w := b.Waiting(); w != 0 {
+		t.Fatalf("%d values waiting", w)
+	}
+	if c := b.cells.get("ds"); c.byID[0] != nil || c.byID[1] != nil {
+		t.Error("units in the same order went through the map")
+	}
+	if s := b.Finish()[0]; s.N != n || math.Abs(s.MeanDiff-sumD/n) > 1e-9 {
+		t.Errorf("n = %d, mean difference %v; want %d, %v", s.N, s.MeanDiff, n, sumD/n)
+	}
+
+	// another order: the waiting values move to the map, and pair there
+	b = NewBuilder("T", "C", "drop")
+	for _, u := range []string{"a", "b", "c"} {
+		b.Add("ds", "T", u, 0, 1)
+	}
+	for _, u := range []string{"c", "a", "b"} {
+		if err := b.Add("ds", "C", u, 0, 0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if s := b.Finish()[0]; s.N != 3 || s.UnmatchedTreatment != 0 || s.UnmatchedControl != 0 || s.MeanDiff != 1 {
+		t.Errorf("in another order: n = %d, unmatched %d and %d, mean difference %v", s.N, s.UnmatchedTreatment, s.UnmatchedControl, s.MeanDiff)
+	}
+
+	for _, c := range []struct {
+		name  string
+		units []string // of T; then C adds "z"
+		at    int      // the Add that fails; len(units): C's
+	}{
+		{"twice in a row", []string{"a", "b", "b"}, 2},
+		{"apart, found when the queue moves to the map", []string{"a", "b", "a"}, 3},
+	} {
+		b := NewBuilder("T", "C", "drop")
+		var err error
+		at := -1
+		for i, u := range append(c.units, "z") {
+			m := "T"
+			if i == len(c.units) {
+				m = "C"
+			}
+			if err = b.Add("ds", m, u, 0, 1); err != nil {
+				at = i
+				break
+			}
+		}
+		var re *RepeatError
+		if at != c.at || !errors.As(err, &re) || re.Method != "T" || re.Dataset != "ds" {
+			t.Errorf("%s: Add %d failed with %v; want Add %d with a repeat of method T", c.name, at, err, c.at)
+		}
 	}
 }
