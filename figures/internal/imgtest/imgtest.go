@@ -185,25 +185,23 @@ func abs(x float64) float64 {
 // 255) with no inked pixel (any channel below 192) in b within one pixel:
 // text drawn in other places, missing or added, not its anti-aliasing.
 func InkMissing(a, b image.Image) float64 {
-	ink := func(img image.Image, x, y int, lim uint32) bool {
-		if !(image.Point{x, y}.In(img.Bounds())) {
-			return false
-		}
-		r, g, bl, _ := img.At(x, y).RGBA()
-		return min(r, g, bl)>>8 < lim
-	}
 	bd := a.Bounds().Intersect(b.Bounds())
+	ma, mb := darkest(a), darkest(b)
+	ab, bb := a.Bounds(), b.Bounds()
+	inkB := func(x, y int) bool {
+		return (image.Point{x, y}).In(bb) && mb[(y-bb.Min.Y)*bb.Dx()+x-bb.Min.X] < 192
+	}
 	dark, missing := 0, 0
 	for y := bd.Min.Y; y < bd.Max.Y; y++ {
 		for x := bd.Min.X; x < bd.Max.X; x++ {
-			if !ink(a, x, y, 96) {
+			if ma[(y-ab.Min.Y)*ab.Dx()+x-ab.Min.X] >= 96 {
 				continue
 			}
 			dark++
 			near := false
 			for dy := -1; dy <= 1 && !near; dy++ {
 				for dx := -1; dx <= 1 && !near; dx++ {
-					near = ink(b, x+dx, y+dy, 192)
+					near = inkB(x+dx, y+dy)
 				}
 			}
 			if !near {
@@ -212,6 +210,30 @@ func InkMissing(a, b image.Image) float64 {
 		}
 	}
 	return float64(missing) / float64(max(dark, 1))
+}
+
+// darkest is each pixel's smallest colour channel, of 255 (as
+// min(r, g, b)>>8 of its RGBA), row by row: read from an *image.RGBA's
+// bytes, from any other image through At.
+func darkest(img image.Image) []uint8 {
+	bd := img.Bounds()
+	out := make([]uint8, 0, bd.Dx()*bd.Dy())
+	if rgba, ok := img.(*image.RGBA); ok {
+		for y := bd.Min.Y; y < bd.Max.Y; y++ {
+			row := rgba.Pix[rgba.PixOffset(bd.Min.X, y):]
+			for i := 0; i < 4*bd.Dx(); i += 4 {
+				out = append(out, min(row[i], row[i+1], row[i+2]))
+			}
+		}
+		return out
+	}
+	for y := bd.Min.Y; y < bd.Max.Y; y++ {
+		for x := bd.Min.X; x < bd.Max.X; x++ {
+			r, g, b, _ := img.At(x, y).RGBA()
+			out = append(out, uint8(min(r, g, b)>>8))
+		}
+	}
+	return out
 }
 
 // WriteCmp writes a, b and their far-off pixels (black) one above the
