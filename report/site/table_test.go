@@ -2,7 +2,9 @@ package site
 
 import (
 	"fmt"
+	"html/template"
 	"math"
+	"math/rand"
 	"regexp"
 	"strconv"
 	"strings"
@@ -184,5 +186,37 @@ func TestMarkdownTables(t *testing.T) {
 	}
 	if !strings.Contains(md, "[data/leaderboard-long.csv](data/leaderboard-long.csv)") {
 		t.Error("the Markdown does not link the full table")
+	}
+}
+
+// TestRowsHTMLAsTheTemplate: rowsHTML writes what the "table" template
+// wrote with an action per cell attribute (kept here as it was), for
+// cells with every mark and text with every character html/template
+// escapes, invalid UTF-8 and characters beyond ASCII.
+func TestRowsHTMLAsTheTemplate(t *testing.T) {
+	t.Parallel()
+	const cells = `{{range .}}<tr>{{range .}}<td{{if .Num}} class="num{{if .Best}} best{{end}}{{if .Second}} second{{end}}{{if .Tied}} tied{{end}}" data-v="{{.Sort}}"{{end}}{{with .Full}} title="{{.}}"{{end}}>{{if .Best}}<strong>{{.Text}}</strong>{{else if .Second}}<u>{{.Text}}</u>{{else}}{{.Text}}{{end}}{{if .Tied}}<sup class="mark" title="tied for the best">=</sup>{{end}}{{if .Sig}}<sup class="mark" title="significant">*</sup>{{end}}{{with .Count}} <span class="count" title="defined values of all">({{.}})</span>{{end}}</td>{{end}}</tr>
+{{end}}`
+	tmpl := template.Must(template.New("rows").Parse(`<table><tbody>` + cells + `</tbody></table>`))
+	texts := []string{"", "0.412", "−0.05", "a<b>&c", `"quoted" 'single'`, "x+y", "nul\x00byte", "bad\xff\xfeutf8", "ε ≤ 1 · 10⁻³", "<script>alert(1)</script>", "&amp;", "\ufdd0\ufffe"}
+	r := rand.New(rand.NewSource(1))
+	pick := func() string { return texts[r.Intn(len(texts))] }
+	for trial := 0; trial < 200; trial++ {
+		rows := make([][]cellView, r.Intn(4))
+		for i := range rows {
+			rows[i] = make([]cellView, r.Intn(5))
+			for j := range rows[i] {
+				rows[i][j] = cellView{Text: pick(), Full: pick(), Sort: pick(), Count: pick(),
+					Num: r.Intn(2) == 0, Best: r.Intn(3) == 0, Second: r.Intn(3) == 0, Tied: r.Intn(3) == 0, Sig: r.Intn(3) == 0}
+			}
+		}
+		var want strings.Builder
+		if err := tmpl.Execute(&want, rows); err != nil {
+			t.Fatal(err)
+		}
+		got := "<table><tbody>" + string(rowsHTML(rows)) + "</tbody></table>"
+		if got != want.String() {
+			t.Fatalf("rows %#v:\nrowsHTML: %q\ntemplate: %q", rows, got, want.String())
+		}
 	}
 }
