@@ -109,28 +109,35 @@ func pairedFromResults(ctx *Job, o *significance.PairedTestsOptions, metric anal
 // pairedSink collects one dataset's per-unit values of the metric for
 // the listed methods (all methods when none is listed) from the shared
 // units pass. It wants every file: which datasets, metrics and methods
-// exist is part of its messages.
+// exist is part of its messages. A unit is its index in units (one map
+// lookup a value); each method's values, and where each came from, are
+// slices by that index.
 type pairedSink struct {
-	o        *significance.PairedTestsOptions
-	metric   string
-	want     map[string]int
-	methods  []string
-	vals     map[pairedKey]float64
-	where    map[pairedKey]string
-	units    []string
-	unitSeen map[string]bool
+	o       *significance.PairedTestsOptions
+	metric  string
+	want    map[string]int
+	methods []string
+	vals    []pairedVals // by method
+	units   []string
+	unitIdx map[string]int
+	files   []string // where a value came from: files[pairedVals.file-1]
+	fileIdx map[string]int32
 	// what the files hold, for the messages when something is missing
 	datasets, metrics, allMethods map[string]bool
+	lastDataset                   string // the dataset of the last value, in datasets
 }
 
-type pairedKey struct {
-	method int
-	unit   string
+// pairedVals are one method's values by unit index, with their files
+// (an index + 1 into pairedSink.files; 0: no value yet) and lines.
+type pairedVals struct {
+	v    []float64
+	file []int32
+	line []int64
 }
 
 func newPairedSink(o *significance.PairedTestsOptions, metric string) *pairedSink {
 	p := &pairedSink{o: o, metric: metric, want: map[string]int{}, methods: append([]string(nil), o.Methods...),
-		vals: map[pairedKey]float64{}, where: map[pairedKey]string{}, unitSeen: map[string]bool{},
+		vals: make([]pairedVals, len(o.Methods)), unitIdx: map[string]int{}, fileIdx: map[string]int32{},
 		datasets: map[string]bool{}, metrics: map[string]bool{}, allMethods: map[string]bool{}}
 	for i, m := range o.Methods {
 		p.want[m] = i
@@ -151,7 +158,10 @@ func (p *pairedSink) OtherMetric(dataset, method, metric string) {
 }
 
 func (p *pairedSink) Add(u *load.UnitRow) error {
-	p.datasets[u.Dataset] = true
+	if u.Dataset != p.lastDataset || len(p.datasets) == 0 {
+		p.datasets[u.Dataset] = true
+		p.lastDataset = u.Dataset
+	}
 	if u.Dataset != p.o.Dataset {
 		return nil
 	}
@@ -165,22 +175,42 @@ func (p *pairedSink) Add(u *load.UnitRow) error {
 		mi = len(p.methods)
 		p.want[u.Method] = mi
 		p.methods = append(p.methods, u.Method)
+		p.vals = append(p.vals, pairedVals{})
 	}
-	id := strings.Clone(u.Unit) // u.Unit lives for this call only
+	id := u.Unit
 	if id == "" {
 		id = strconv.FormatInt(u.Row+1, 10)
 	}
-	k := pairedKey{mi, id}
-	if prev, dup := p.where[k]; dup {
-		return input.Errorf(u.File, int(u.Line), "unit %q of method %q on dataset %q appears twice (first at %s)", id, u.Method, u.Dataset, prev)
-	}
-	p.where[k] = fmt.Sprintf("%s:%d", u.File, u.Line)
-	p.vals[k] = u.Value
-	if !p.unitSeen[id] {
-		p.unitSeen[id] = true
+	ui, ok := p.unitIdx[id]
+	if !ok {
+		id = strings.Clone(id) // u.Unit lives for this call only
+		ui = len(p.units)
+		p.unitIdx[id] = ui
 		p.units = append(p.units, id)
 	}
+	fi, ok := p.fileIdx[u.File]
+	if !ok {
+		p.files = append(p.files, u.File)
+		fi = int32(len(p.files))
+		p.fileIdx[u.File] = fi
+	}
+	if f, line := p.vals[mi].set(ui, u.Value, fi, u.Line); f != 0 {
+		return input.Errorf(u.File, int(u.Line), "unit %q of method %q on dataset %q appears twice (first at %s:%d)", p.units[ui], u.Method, u.Dataset, p.files[f-1], line)
+	}
 	return nil
+}
+
+// set gives unit ui its value, from file and line, unless it has one:
+// then it returns the file and line of that one.
+func (s *pairedVals) set(ui int, v float64, file int32, line int64) (int32, int64) {
+	for len(s.v) <= ui {
+		s.v, s.file, s.line = append(s.v, math.NaN()), append(s.file, 0), append(s.line, 0)
+	}
+	if s.file[ui] != 0 {
+		return s.file[ui], s.line[ui]
+	}
+	s.v[ui], s.file[ui], s.line[ui] = v, file, line
+	return 0, 0
 }
 
 func pairedFromUnits(ctx *Job, o *significance.PairedTestsOptions, metric analyses.Metric) (significance.PairedTestsInput, error) {
@@ -190,7 +220,7 @@ func pairedFromUnits(ctx *Job, o *significance.PairedTestsOptions, metric analys
 	}
 	p := sink.(*pairedSink)
 	datasets, metrics, allMethods := p.datasets, p.metrics, p.allMethods
-	methods, units, vals := p.methods, p.units, p.vals
+	methods, units := p.methods, p.units
 	if !datasets[o.Dataset] {
 		return significance.PairedTestsInput{}, fmt.Errorf("dataset: no units for dataset %q%s", o.Dataset, analyses.DidYouMean(o.Dataset, analyses.SortedKeys(datasets)))
 	}
@@ -205,14 +235,11 @@ func pairedFromUnits(ctx *Job, o *significance.PairedTestsOptions, metric analys
 	in := significance.PairedTestsInput{Metric: metric, Over: "units of " + o.Dataset, Units: units, Methods: methods}
 	in.Values = make([][]float64, len(methods))
 	for m := range methods {
-		in.Values[m] = make([]float64, len(units))
-		for u, id := range units {
-			v, ok := vals[pairedKey{m, id}]
-			if !ok {
-				v = math.NaN()
-			}
-			in.Values[m][u] = v
+		vals := p.vals[m].v
+		for len(vals) < len(units) {
+			vals = append(vals, math.NaN())
 		}
+		in.Values[m] = vals
 	}
 	return in, nil
 }
