@@ -113,15 +113,16 @@ func pairedFromResults(ctx *Job, o *significance.PairedTestsOptions, metric anal
 // lookup a value); each method's values, and where each came from, are
 // slices by that index.
 type pairedSink struct {
-	o       *significance.PairedTestsOptions
-	metric  string
-	want    map[string]int
-	methods []string
-	vals    []pairedVals // by method
-	units   []string
-	unitIdx map[string]int
-	files   []string // where a value came from: files[pairedVals.file-1]
-	fileIdx map[string]int32
+	o        *significance.PairedTestsOptions
+	metric   string
+	want     map[string]int
+	methods  []string
+	vals     []pairedVals // by method
+	units    []string
+	unitIdx  map[string]int
+	files    []string // where a value came from: files[pairedVals.file-1]
+	fileIdx  map[string]int32
+	lastFile int32 // the file of the last value (its index + 1), or 0
 	// what the files hold, for the messages when something is missing
 	datasets, metrics, allMethods map[string]bool
 	lastDataset                   string // the dataset of the last value, in datasets
@@ -188,13 +189,16 @@ func (p *pairedSink) Add(u *load.UnitRow) error {
 		p.unitIdx[id] = ui
 		p.units = append(p.units, id)
 	}
-	fi, ok := p.fileIdx[u.File]
-	if !ok {
-		p.files = append(p.files, u.File)
-		fi = int32(len(p.files))
-		p.fileIdx[u.File] = fi
+	if p.lastFile == 0 || u.File != p.files[p.lastFile-1] {
+		fi, ok := p.fileIdx[u.File]
+		if !ok {
+			p.files = append(p.files, u.File)
+			fi = int32(len(p.files))
+			p.fileIdx[u.File] = fi
+		}
+		p.lastFile = fi
 	}
-	if f, line := p.vals[mi].set(ui, u.Value, fi, u.Line); f != 0 {
+	if f, line := p.vals[mi].set(ui, u.Value, p.lastFile, u.Line); f != 0 {
 		return input.Errorf(u.File, int(u.Line), "unit %q of method %q on dataset %q appears twice (first at %s:%d)", p.units[ui], u.Method, u.Dataset, p.files[f-1], line)
 	}
 	return nil
