@@ -519,7 +519,9 @@ func tableCSV(t analyses.Table) []byte {
 			if i > 0 {
 				buf.WriteByte(',')
 			}
-			if strings.ContainsAny(c, ",\"\n\r") || strings.TrimSpace(c) != c {
+			if csvQuoted(c) || len(cells) == 1 && c == "" {
+				// (a row of one empty cell is "": an empty line is no row
+				// to a CSV reader)
 				c = `"` + strings.ReplaceAll(c, `"`, `""`) + `"`
 			}
 			buf.WriteString(c)
@@ -527,14 +529,28 @@ func tableCSV(t analyses.Table) []byte {
 		buf.WriteByte('\n')
 	}
 	writeRow(t.Columns)
+	var cells []string
 	for _, row := range t.Rows {
-		cells := make([]string, len(row))
-		for i, c := range row {
-			cells[i] = csvCell(c)
+		cells = cells[:0]
+		for _, c := range row {
+			cells = append(cells, csvCell(c))
 		}
 		writeRow(cells)
 	}
 	return buf.Bytes()
+}
+
+// csvQuoted reports whether a CSV cell is written in quotes: it holds a
+// comma, a quote or a line break, or begins or ends with white space
+// (which a reader would trim).
+func csvQuoted(c string) bool {
+	for i := 0; i < len(c); i++ {
+		switch c[i] {
+		case ',', '"', '\n', '\r':
+			return true
+		}
+	}
+	return strings.TrimSpace(c) != c
 }
 
 func (b *siteBuild) nav() []navItem {

@@ -1,6 +1,8 @@
 package site
 
 import (
+	"bytes"
+	"encoding/csv"
 	"fmt"
 	"html/template"
 	"math"
@@ -217,6 +219,39 @@ func TestRowsHTMLAsTheTemplate(t *testing.T) {
 		got := "<table><tbody>" + string(rowsHTML(rows)) + "</tbody></table>"
 		if got != want.String() {
 			t.Fatalf("rows %#v:\nrowsHTML: %q\ntemplate: %q", rows, got, want.String())
+		}
+	}
+}
+
+// TestTableCSVQuoting: a cell is quoted when it holds a comma, a quote,
+// a line break or a carriage return, or begins or ends with white space
+// (the rule as strings.ContainsAny and strings.TrimSpace said it), or
+// is a row's only cell and empty, and encoding/csv reads every cell
+// back as it was.
+func TestTableCSVQuoting(t *testing.T) {
+	t.Parallel()
+	parts := []string{"a", "0.5", ",", `"`, "\n", "\r", " ", "\t", "\u00a0", "é", "x y"}
+	r := rand.New(rand.NewSource(2))
+	for trial := 0; trial < 500; trial++ {
+		cells := make([]string, 1+r.Intn(4))
+		for i := range cells {
+			for k := r.Intn(4); k > 0; k-- {
+				cells[i] += parts[r.Intn(len(parts))]
+			}
+		}
+		out := tableCSV(analyses.Table{Columns: cells, Rows: [][]any{{"end"}}})
+		rec, err := csv.NewReader(bytes.NewReader(out)).Read()
+		if err != nil {
+			t.Fatalf("%q: %v", out, err)
+		}
+		// (encoding/csv reads \r\n in a quoted cell as \n)
+		if strings.Join(rec, "\x00") != strings.ReplaceAll(strings.Join(cells, "\x00"), "\r\n", "\n") {
+			t.Fatalf("cells %q written as %q, read back as %q", cells, out, rec)
+		}
+		first := cells[0]
+		want := strings.ContainsAny(first, ",\"\n\r") || strings.TrimSpace(first) != first || len(cells) == 1 && first == ""
+		if got := strings.HasPrefix(string(out), `"`); got != want {
+			t.Errorf("cell %q: quoted %v, want %v", first, got, want)
 		}
 	}
 }
