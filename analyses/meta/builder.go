@@ -156,9 +156,11 @@ func (q *idQueue) pop() float64 {
 }
 
 // clear empties the queue, dropping a buffer that held many values (a
-// whole dataset of one method) so that its memory goes.
+// whole dataset of one method) so that its memory goes: a dataset's
+// queue is not needed again once its values are paired, and a study of
+// many datasets would keep every one's.
 func (q *idQueue) clear() {
-	if cap(q.vs) > 1<<16 {
+	if cap(q.vs) > 1024 {
 		*q = idQueue{}
 		return
 	}

@@ -207,8 +207,9 @@ func BenchmarkMetaBuilderAddInTurn(b *testing.B) {
 
 // TestMetaBuilderQueues pairs by id through the queues: a control that
 // lags the treatment by 100 units keeps the queue's buffer small (it is
-// compacted as it is taken from), a control in another order moves the
-// treatment's queue to the map, and a repeat is found where the builder
+// compacted as it is taken from), a drained one keeps no buffer, a
+// control in another order moves the treatment's queue to the map, and
+// a repeat is found where the builder
 // meets it: twice in a row, or when its queue moves to the map.
 func TestMetaBuilderQueues(t *testing.T) {
 	t.Parallel()
@@ -240,6 +241,25 @@ func TestMetaBuilderQueues(t *testing.T) {
 	}
 	if s := b.Finish()[0]; s.N != n || math.Abs(s.MeanDiff-sumD/n) > 1e-9 {
 		t.Errorf("n = %d, mean difference %v; want %d, %v", s.N, s.MeanDiff, n, sumD/n)
+	}
+
+	// datasets in turn, each method's units together: a dataset's queue
+	// keeps no buffer once its values are paired (a study of many
+	// datasets would otherwise keep one for each)
+	b = NewBuilder("T", "C", "drop")
+	for _, d := range []string{"d1", "d2", "d3"} {
+		for _, m := range []string{"T", "C"} {
+			for i := 0; i < 2000; i++ {
+				if err := b.Add(d, m, id(i), 0, 1); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+	for _, d := range []string{"d1", "d2", "d3"} {
+		if c := b.cells.get(d); cap(c.wait[0].vs) != 0 || cap(c.wait[0].ids) != 0 {
+			t.Errorf("dataset %s: its paired queue keeps room for %d values (%d bytes of ids)", d, cap(c.wait[0].vs), cap(c.wait[0].ids))
+		}
 	}
 
 	// another order: the waiting values move to the map, and pair there
