@@ -16,7 +16,7 @@ AXE      := node_modules/axe-core/axe.min.js
 BIN      := bin/evalbook
 DEMO     := sites/demo
 
-.PHONY: all build assets explore-wasm dist dist-check demo test test-race test-short fuzz bench bench-scaling bench-sertkan2023 bench-cache bench-1g bench-1g-parquet bench-engine-1g bench-issues bench-pack bench-pages bench-offline lint deps clean shots
+.PHONY: all build assets explore-wasm dist dist-check demo test test-race test-short fuzz bench bench-scaling bench-order bench-sertkan2023 bench-cache bench-1g bench-1g-parquet bench-engine-1g bench-issues bench-pack bench-pages bench-offline lint deps clean shots
 
 all: build
 
@@ -257,6 +257,7 @@ bench: build
 	@echo "   the issues' budgets (printed, never asserted): Stability30x11 < 5 s, Stability100x50 < 60 s, DatasetSelection < 10 s, ServeRebuild < 2000 ms/edit"
 	$(GO) test -run '^$$' -bench . -benchtime 1x ./analyses/... ./report/
 	@$(MAKE) --no-print-directory bench-scaling
+	@$(MAKE) --no-print-directory bench-order
 	@$(MAKE) --no-print-directory bench-sertkan2023
 	@$(MAKE) --no-print-directory bench-cache
 	@$(MAKE) --no-print-directory bench-pack
@@ -326,6 +327,26 @@ bench-pack: build
 	@echo "== evalbook pack / verify of the demo (budget: each < 5 s)"
 	@/usr/bin/time -f "evalbook pack:   wall %e s, CPU %U+%S s, max RSS %M KiB" ./$(BIN) pack $(PACKDEMO) -o $(PACKDEMO).zip
 	@/usr/bin/time -f "evalbook verify: wall %e s, CPU %U+%S s, max RSS %M KiB" ./$(BIN) verify $(PACKDEMO).zip
+
+# bench-order: the same two meta-analyses over 6M per-user rows (metagen
+# -units 50000) in the two orders a long file comes in: by unit (each
+# unit's treatment and control values together) and by method (one
+# method's units of a dataset, then the other's, in the same order),
+# evalbook's cold build of each, CPU and memory side by side. The
+# pairing queues values in their order either way (analyses/meta): the
+# two cost about the same.
+ORDERU := $(BENCH_DIR)-order-unit
+ORDERM := $(BENCH_DIR)-order-method
+bench-order: build
+	@test -f $(ORDERU)/study.toml || $(GO) run ./sites/bench/metagen -units 50000 $(ORDERU)
+	@test -f $(ORDERM)/study.toml || $(GO) run ./sites/bench/metagen -units 50000 -order method $(ORDERM)
+	@for i in 1 2; do \
+		/usr/bin/time -o $(ORDERU).time -f "%U %S %e %M" ./$(BIN) build $(ORDERU) --quiet --no-cache; \
+		/usr/bin/time -o $(ORDERM).time -f "%U %S %e %M" ./$(BIN) build $(ORDERM) --quiet --no-cache; \
+		awk -v u="$$(cat $(ORDERU).time)" -v m="$$(cat $(ORDERM).time)" -v l="$$(cut -d' ' -f1 /proc/loadavg)" 'BEGIN { split(u, a, " "); split(m, b, " "); \
+			printf "by unit: wall %.2f s, CPU %.2f s, max RSS %d KiB | by method: wall %.2f s, CPU %.2f s, max RSS %d KiB | CPU ratio %.2fx, load %s\n", \
+			a[3], a[1]+a[2], a[4], b[3], b[1]+b[2], b[4], (b[1]+b[2])/(a[1]+a[2]), l }'; \
+	done
 
 # bench-1g: two meta-analyses over one 1 GB long CSV of per-user values
 # (metagen -units 250000), evalbook's cold build against `wc -l` reading
