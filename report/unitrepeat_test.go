@@ -115,7 +115,8 @@ func shuffledUnits(n, rep int) string {
 }
 
 // TestUnitRepeated plants a unit id given twice for one method and
-// dataset: next to the first, after its pair was made (which the
+// dataset: next to the first, apart while both wait (found when a value
+// of the other method arrives), after its pair was made (which the
 // pairing counted as unmatched with a warning), in files read side by
 // side, far apart in a file in a random order, in gzip CSV and in
 // Parquet, for a paired and an independent meta-analysis and for
@@ -142,6 +143,8 @@ func TestUnitRepeated(t *testing.T) {
 		{"next to the first", map[string]string{"units.csv": "dataset,method,unit,metric,value\nd,A,u1,m,0.5\nd,A,u1,m,0.6\nd,B,u1,m,0.4\n"}, repeatMeta,
 			`units.csv:3: unit "u1" of method "A" on dataset "d" appears twice (first at units.csv:2)`},
 		{"after its pair was made", map[string]string{"units.csv": afterPair}, repeatMeta, afterPairErr},
+		{"queued apart, found by another method's value", map[string]string{"units.csv": "dataset,method,unit,metric,value\nd,A,a,m,1\nd,A,b,m,2\nd,A,a,m,3\nd,B,z,m,1\n"}, repeatMeta,
+			`units.csv:4: unit "a" of method "A" on dataset "d" appears twice (first at units.csv:2)`},
 		{"independent design", map[string]string{"units.csv": afterPair}, strings.Replace(repeatMeta, "control = \"B\"\n", "control = \"B\"\ndesign = \"independent\"\n", 1), afterPairErr},
 		{"paired tests", map[string]string{"units.csv": afterPair}, "title = \"s\"\n[inputs]\nunits = \"units.csv\"\n[[analyses]]\nid = \"p\"\ntype = \"paired_tests\"\nmetric = \"m\"\ndataset = \"d\"\nmissing = \"drop\"\n", afterPairErr},
 		{"files side by side", map[string]string{

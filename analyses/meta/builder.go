@@ -14,12 +14,14 @@ package meta
 // per (method, dataset), or a long file sorted by method) it holds one
 // method's values of that dataset, 8–9 bytes per unit when pairing by row;
 // by id, the id and 16 bytes per unit while both methods list the units
-// in the same order, a map entry per unit once they do not. This is the
-// least a single pass over a stream in that order can keep.
+// in the same order, a map entry per unit once they do not (and both,
+// for the moment the values move). This is about the least a single
+// pass over a stream in that order can keep.
 
 import (
 	"fmt"
 	"math"
+	"strings"
 )
 
 // Builder pairs values of a treatment and a control method by unit id
@@ -160,7 +162,7 @@ func (q *idQueue) pop() float64 {
 // queue is not needed again once its values are paired, and a study of
 // many datasets would keep every one's.
 func (q *idQueue) clear() {
-	if cap(q.vs) > 1024 {
+	if cap(q.vs) > 1024 || cap(q.ids) > 32<<10 {
 		*q = idQueue{}
 		return
 	}
@@ -177,13 +179,13 @@ func NewBuilder(treatment, control, missing string) *Builder {
 // unit id, or "" to pair by row (the 0-based data row of the value's
 // file). v is NaN for an empty cell. A row given twice for the same
 // method and dataset is an error while the first is still waiting for
-// its partner; a unit id given twice is an error where the builder
-// meets it: twice in a row, or again while the first waits in the map
-// (once the two methods' orders part). A repeat among values queued in
-// the order they came, or after the pair was completed, cannot be told
-// apart without hashing or keeping every id, so ids must be unique per
-// method and dataset, which the caller checks (the report's units pass
-// does, in bounded memory). unit is not kept after the call unless its
+// its partner; a unit id given twice is an error when the repeat
+// arrives twice in a row, or while the first waits in the map (once the
+// two methods' orders part). A repeat among values queued in the order
+// they came, or after the pair was completed, cannot be told apart
+// without hashing or keeping every id, so ids must be unique per method
+// and dataset, which the caller checks (the report's units pass does,
+// in bounded memory). unit is not kept after the call unless its
 // value waits for a partner (it is then copied).
 func (b *Builder) Add(dataset, method, unit string, row int64, v float64) error {
 	side, ok := b.side(method)
@@ -250,9 +252,7 @@ func (c *metaCell) addID(side int, unit string, v float64, dataset string, metho
 		}
 		// The orders part: the other side's waiting values go to its
 		// map, where this side's values find them by id.
-		if err := c.toMap(other, dataset, methods[other]); err != nil {
-			return err
-		}
+		c.toMap(other)
 	}
 	if m := c.byID[other]; len(m) > 0 {
 		if w, ok := m[unit]; ok {
@@ -279,8 +279,12 @@ func (c *metaCell) addID(side int, unit string, v float64, dataset string, metho
 	return nil
 }
 
-// toMap moves a side's queue of waiting values to its map.
-func (c *metaCell) toMap(side int, dataset, method string) error {
+// toMap moves a side's queue of waiting values to its map. An id
+// queued twice is not reported here: the value that arrived now is not
+// the repeat, and its place is the one an error would name (the
+// caller's check of every id names the repeat's own); the later value
+// stands. For a moment the queue and the map both hold the values.
+func (c *metaCell) toMap(side int) {
 	q := &c.wait[side]
 	m := c.byID[side]
 	if m == nil {
@@ -288,15 +292,10 @@ func (c *metaCell) toMap(side int, dataset, method string) error {
 		c.byID[side] = m
 	}
 	for i := q.head; i < len(q.vs); i++ {
-		n := len(m)
 		m[string(q.id(i))] = q.vs[i]
-		if len(m) == n {
-			return repeated(string(q.id(i)), method, dataset)
-		}
 	}
 	c.idPeak[side] = max(c.idPeak[side], len(m))
 	q.clear()
-	return nil
 }
 
 // RepeatError is the error of a unit id given twice for a method and
@@ -308,8 +307,10 @@ func (e *RepeatError) Error() string {
 	return fmt.Sprintf("unit %q of method %q on dataset %q appears twice", e.Unit, e.Method, e.Dataset)
 }
 
+// repeated is the error of a repeat; the id is copied, since the
+// caller's may live in a buffer that is reused once Add returns.
 func repeated(unit, method, dataset string) error {
-	return &RepeatError{Unit: unit, Method: method, Dataset: dataset}
+	return &RepeatError{Unit: strings.Clone(unit), Method: method, Dataset: dataset}
 }
 
 // addRow pairs a value by row.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/evalbook/evalbook/analyses/internal/testutil"
@@ -209,8 +210,8 @@ func BenchmarkMetaBuilderAddInTurn(b *testing.B) {
 // lags the treatment by 100 units keeps the queue's buffer small (it is
 // compacted as it is taken from), a drained one keeps no buffer, a
 // control in another order moves the treatment's queue to the map, and
-// a repeat is found where the builder
-// meets it: twice in a row, or when its queue moves to the map.
+// a repeat is reported when it arrives twice in a row, not when its
+// queue moves to the map (the caller's check names its place).
 func TestMetaBuilderQueues(t *testing.T) {
 	t.Parallel()
 	const n, lag = 5000, 100
@@ -277,29 +278,28 @@ func TestMetaBuilderQueues(t *testing.T) {
 	}
 
 	for _, c := range []struct {
-		name  string
-		units []string // of T; then C adds "z"
-		at    int      // the Add that fails; len(units): C's
+		name string
+		adds string // method and unit of each Add: "Ta Tb Cz"
+		at   int    // the Add that fails, -1: none
 	}{
-		{"twice in a row", []string{"a", "b", "b"}, 2},
-		{"apart, found when the queue moves to the map", []string{"a", "b", "a"}, 3},
+		{"twice in a row", "Ta Tb Tb Cz", 2},
+		{"while the first waits in the map", "Ta Tb Cz Ta", 3},
+		// not where the queue moves to the map: the value arriving then
+		// (C's) is not the repeat, and an error would name its place
+		{"apart, in the queue", "Ta Tb Ta Cz", -1},
 	} {
 		b := NewBuilder("T", "C", "drop")
 		var err error
 		at := -1
-		for i, u := range append(c.units, "z") {
-			m := "T"
-			if i == len(c.units) {
-				m = "C"
-			}
-			if err = b.Add("ds", m, u, 0, 1); err != nil {
+		for i, a := range strings.Fields(c.adds) {
+			if err = b.Add("ds", a[:1], a[1:], 0, 1); err != nil {
 				at = i
 				break
 			}
 		}
 		var re *RepeatError
-		if at != c.at || !errors.As(err, &re) || re.Method != "T" || re.Dataset != "ds" {
-			t.Errorf("%s: Add %d failed with %v; want Add %d with a repeat of method T", c.name, at, err, c.at)
+		if at != c.at || c.at >= 0 && (!errors.As(err, &re) || re.Method != "T" || re.Dataset != "ds" || re.Unit != "a" && re.Unit != "b") {
+			t.Errorf("%s: Add %d failed with %v; want Add %d with a repeat of method T (-1: none)", c.name, at, err, c.at)
 		}
 	}
 }
