@@ -542,7 +542,7 @@ func tableCSV(t analyses.Table) []byte {
 
 // csvQuoted reports whether a CSV cell is written in quotes: it holds a
 // comma, a quote or a line break, or begins or ends with white space
-// (which a reader would trim).
+// (which some readers trim).
 func csvQuoted(c string) bool {
 	for i := 0; i < len(c); i++ {
 		switch c[i] {
