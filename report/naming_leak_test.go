@@ -112,8 +112,11 @@ func isWord(s string) bool {
 }
 
 func isNumber(s string) bool {
+	if strings.TrimLeft(s, "+-.0123456789eE") != "" {
+		return false // (most text: decided before fmt's scanner is started)
+	}
 	_, err := fmt.Sscan(s, new(float64))
-	return err == nil && strings.TrimLeft(s, "+-.0123456789eE") == ""
+	return err == nil
 }
 
 // idRune is a character that continues an id: an id is found only
