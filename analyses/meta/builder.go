@@ -30,23 +30,28 @@ import (
 // Finish.
 type Builder struct {
 	sides
-	methods [2]string // treatment, control: the names of the sides
-	cells   datasetCells[metaCell]
+	cells datasetCells[metaCell]
 }
 
 // sides names the treatment (side 0) and the control (side 1) of a
 // per-unit accumulator, and how it treats an empty value.
 type sides struct {
-	treatment, control string
-	zero               bool // missing = "zero": an empty value counts as 0
+	names [2]string // the treatment's and the control's
+	zero  bool      // missing = "zero": an empty value counts as 0
+}
+
+// newSides returns the sides of a treatment/control pair; missing is
+// "zero" or "drop".
+func newSides(treatment, control, missing string) sides {
+	return sides{names: [2]string{treatment, control}, zero: missing == "zero"}
 }
 
 // side returns a method's side; ok is false for any other method.
-func (s sides) side(method string) (side int, ok bool) {
+func (s *sides) side(method string) (side int, ok bool) {
 	switch method {
-	case s.treatment:
+	case s.names[0]:
 		return 0, true
-	case s.control:
+	case s.names[1]:
 		return 1, true
 	}
 	return 0, false
@@ -172,7 +177,7 @@ func (q *idQueue) clear() {
 // NewBuilder returns a builder for a treatment/control pair; missing
 // is "zero" or "drop" (how an empty value, NaN, is treated).
 func NewBuilder(treatment, control, missing string) *Builder {
-	return &Builder{sides: sides{treatment: treatment, control: control, zero: missing == "zero"}, methods: [2]string{treatment, control}}
+	return &Builder{sides: newSides(treatment, control, missing)}
 }
 
 // Add records one value. Values of other methods are ignored. unit is the
@@ -198,7 +203,7 @@ func (b *Builder) Add(dataset, method, unit string, row int64, v float64) error 
 		v = 0
 	}
 	if unit != "" {
-		return c.addID(side, unit, v, dataset, &b.methods)
+		return c.addID(side, unit, v, dataset, &b.names)
 	}
 	return c.addRow(side, row, v, dataset, method)
 }
@@ -208,11 +213,11 @@ func (b *Builder) Add(dataset, method, unit string, row int64, v float64) error 
 // state for each value (a caller that hands over many values of a few
 // datasets and methods finds them once).
 type Slot struct {
-	c               *metaCell
-	side            int
-	zero            bool
-	dataset, method string
-	methods         *[2]string // the builder's
+	c       *metaCell
+	side    int
+	zero    bool
+	dataset string
+	names   *[2]string // the builder's sides' names
 }
 
 // Slot returns the slot of a method on a dataset; ok is false for a
@@ -225,7 +230,7 @@ func (b *Builder) Slot(dataset, method string) (s Slot, ok bool) {
 	if !ok {
 		return Slot{}, false
 	}
-	return Slot{c: b.cells.get(dataset), side: side, zero: b.zero, dataset: dataset, method: method, methods: &b.methods}, true
+	return Slot{c: b.cells.get(dataset), side: side, zero: b.zero, dataset: dataset, names: &b.names}, true
 }
 
 // Add records one value, as Builder.Add does for the slot's dataset
@@ -237,9 +242,9 @@ func (s *Slot) Add(unit string, row int64, v float64) error {
 		v = 0
 	}
 	if unit != "" {
-		return c.addID(s.side, unit, v, s.dataset, s.methods)
+		return c.addID(s.side, unit, v, s.dataset, s.names)
 	}
-	return c.addRow(s.side, row, v, s.dataset, s.method)
+	return c.addRow(s.side, row, v, s.dataset, s.names[s.side])
 }
 
 // addID pairs a value by unit id.

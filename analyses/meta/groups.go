@@ -26,7 +26,7 @@ type groupCell struct {
 // NewGroups returns an accumulator for a treatment/control pair;
 // missing is "zero" or "drop" (how an empty value, NaN, is treated).
 func NewGroups(treatment, control, missing string) *Groups {
-	return &Groups{sides: sides{treatment: treatment, control: control, zero: missing == "zero"}}
+	return &Groups{sides: newSides(treatment, control, missing)}
 }
 
 // Add records one value; values of other methods are ignored, and the
