@@ -315,13 +315,14 @@ func rowsHTML(rows [][]cellView) template.HTML {
 			b.WriteString("<td")
 			if c.Num {
 				b.WriteString(` class="num`)
-				for _, m := range [...]struct {
-					on   bool
-					name string
-				}{{c.Best, " best"}, {c.Second, " second"}, {c.Tied, " tied"}} {
-					if m.on {
-						b.WriteString(m.name)
-					}
+				if c.Best {
+					b.WriteString(" best")
+				}
+				if c.Second {
+					b.WriteString(" second")
+				}
+				if c.Tied {
+					b.WriteString(" tied")
 				}
 				b.WriteString(`" data-v="`)
 				htmlEscape(&b, c.Sort)
@@ -368,33 +369,10 @@ func rowsHTML(rows [][]cellView) template.HTML {
 // references (its htmlReplacementTable; they are all ASCII, so a byte
 // at a time finds them, and every other byte is kept).
 func htmlEscape(b *strings.Builder, s string) {
-	from := 0
-	for i := 0; i < len(s); i++ {
-		var r string
-		switch s[i] {
-		case 0:
-			r = "\uFFFD"
-		case '"':
-			r = "&#34;"
-		case '&':
-			r = "&amp;"
-		case '\'':
-			r = "&#39;"
-		case '+':
-			r = "&#43;"
-		case '<':
-			r = "&lt;"
-		case '>':
-			r = "&gt;"
-		default:
-			continue
-		}
-		b.WriteString(s[from:i])
-		b.WriteString(r)
-		from = i + 1
-	}
-	b.WriteString(s[from:])
+	htmlReplacer.WriteString(b, s)
 }
+
+var htmlReplacer = strings.NewReplacer("\x00", "\uFFFD", `"`, "&#34;", "&", "&amp;", "'", "&#39;", "+", "&#43;", "<", "&lt;", ">", "&gt;")
 
 // tableNotes are the notes under a table, in words every output shares:
 // what each mark means, the counts of partial summaries, the cells
