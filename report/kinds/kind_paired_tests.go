@@ -125,7 +125,8 @@ type pairedSink struct {
 	lastFile int32 // the file of the last value (its index + 1), or 0
 	// what the files hold, for the messages when something is missing
 	datasets, metrics, allMethods map[string]bool
-	lastDataset                   string // the dataset of the last value, in datasets
+	lastDataset                   string    // the dataset of the last value, in datasets
+	last                          [2]string // the metric and method of the last value of the dataset, in metrics and allMethods
 }
 
 // pairedVals are one method's values by unit index, with their files
@@ -166,8 +167,11 @@ func (p *pairedSink) Add(u *load.UnitRow) error {
 	if u.Dataset != p.o.Dataset {
 		return nil
 	}
-	p.metrics[u.Metric] = true
-	p.allMethods[u.Method] = true
+	if u.Metric != p.last[0] || u.Method != p.last[1] || len(p.metrics) == 0 {
+		p.metrics[u.Metric] = true
+		p.allMethods[u.Method] = true
+		p.last = [2]string{u.Metric, u.Method}
+	}
 	mi, ok := p.want[u.Method]
 	if !ok {
 		if len(p.o.Methods) > 0 {
