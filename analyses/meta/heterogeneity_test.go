@@ -219,3 +219,46 @@ func TestFitRSSIsFitWLSPs(t *testing.T) {
 		}
 	}
 }
+
+// TestFitWLSP1AsQR: the intercept-only fit in closed form gives what the
+// factorisation gives for the single column, to rounding, on weights
+// spread over eight orders of magnitude and effects far from zero.
+func TestFitWLSP1AsQR(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for c := 0; c < 2000; c++ {
+		k := 1 + r.IntN(80)
+		y, w, x := make([]float64, k), make([]float64, k), make([][]float64, k)
+		for i := range y {
+			y[i] = r.NormFloat64()*math.Pow(10, float64(r.IntN(5)-2)) + float64(c%3)*100
+			w[i] = math.Pow(10, 8*r.Float64()-4)
+			x[i] = []float64{1}
+		}
+		got, ok1 := fitWLSP(y, x, w)
+		want, ok2 := fitWLSPQR(y, x, w)
+		if !ok1 || !ok2 || got.p != 1 || len(got.b) != 1 {
+			t.Fatalf("case %d: ok %v %v, p %d", c, ok1, ok2, got.p)
+		}
+		scale := math.Max(math.Abs(want.b[0]), 1e-300)
+		for _, q := range []struct {
+			name      string
+			got, want float64
+			scale     float64
+		}{
+			{"b", got.b[0], want.b[0], scale},
+			{"(X'WX)⁻¹", got.a.At(0, 0), want.a.At(0, 0), want.a.At(0, 0)},
+			{"Σw", got.sw, want.sw, want.sw},
+			{"rss", got.rss, want.rss, want.rss + want.sw*scale*scale*1e-3},
+			{"rss2", got.rss2, want.rss2, want.rss2 + want.sw*want.sw*scale*scale*1e-3},
+			{"tr P", got.trP, want.trP, want.sw},
+			{"tr PP", got.trPP, want.trPP, want.sw * want.sw},
+			{"log det", got.ldet, want.ldet, math.Max(math.Abs(want.ldet), 1)},
+		} {
+			if d := math.Abs(q.got - q.want); !(d <= 1e-12*q.scale) {
+				t.Fatalf("case %d (k %d): %s %v, by the factorisation %v", c, k, q.name, q.got, q.want)
+			}
+		}
+	}
+	if _, ok := fitWLSP1([]float64{1}, [][]float64{{1}}, []float64{math.NaN()}); ok {
+		t.Error("a NaN weight: the fit is ok")
+	}
+}

@@ -133,6 +133,14 @@ type wlsP struct {
 // far from zero (a year) costs no precision. ok is false when X'WX is
 // singular (collinear moderators).
 func fitWLSP(y []float64, x [][]float64, w []float64) (wlsP, bool) {
+	if len(x[0]) == 1 {
+		return fitWLSP1(y, x, w)
+	}
+	return fitWLSPQR(y, x, w)
+}
+
+// fitWLSPQR is fitWLSP by the factorisation, for any number of columns.
+func fitWLSPQR(y []float64, x [][]float64, w []float64) (wlsP, bool) {
 	p := len(x[0])
 	f := wlsP{p: p}
 	for i := range y {
@@ -165,6 +173,35 @@ func fitWLSP(y []float64, x [][]float64, w []float64) (wlsP, bool) {
 	var q mat.Dense
 	q.Mul(xs, &ri)
 	f.traces(y, x, w, &q)
+	return f, true
+}
+
+// fitWLSP1 is fitWLSP for the intercept alone, in closed form: what
+// the factorisation of the single column W^½1 gives, b = Σwy/Σw,
+// (X'WX)⁻¹ = 1/Σw, log det X'WX = log Σw, hᵢᵢ = wᵢ/Σw, so
+// tr P = Σw − Σw²/Σw and tr PP = Σw² − 2Σw³/Σw + (Σw²/Σw)². Every
+// meta-analysis without moderators fits this model, many times over in
+// the root searches of its heterogeneity intervals. ok is false (rss 0)
+// where Σw is not positive, as upperR finds then.
+func fitWLSP1(y []float64, x [][]float64, w []float64) (wlsP, bool) {
+	f := wlsP{p: 1}
+	var swy, sw2, sw3 float64
+	for i := range y {
+		f.sw += w[i]
+		swy += w[i] * y[i]
+		sw2 += w[i] * w[i]
+		sw3 += w[i] * w[i] * w[i]
+	}
+	if !(f.sw > 0) {
+		return f, false
+	}
+	f.b = []float64{swy / f.sw}
+	f.a = mat.NewSymDense(1, []float64{1 / f.sw})
+	f.ldet = math.Log(f.sw)
+	f.rss, f.rss2 = residualSums(y, x, w, f.b)
+	h := sw2 / f.sw
+	f.trP = f.sw - h
+	f.trPP = sw2 - 2*sw3/f.sw + h*h
 	return f, true
 }
 
@@ -259,6 +296,10 @@ func unscaleB(tm *mat.Dense, bs *mat.VecDense) []float64 {
 // most of each fit's cost.
 func fitRSS(y []float64, x [][]float64, w []float64) float64 {
 	p := len(x[0])
+	if p == 1 {
+		f, _ := fitWLSP1(y, x, w)
+		return f.rss
+	}
 	var sw float64
 	for i := range y {
 		sw += w[i]
