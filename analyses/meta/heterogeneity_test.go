@@ -258,7 +258,12 @@ func TestFitWLSP1AsQR(t *testing.T) {
 			}
 		}
 	}
-	if _, ok := fitWLSP1([]float64{1}, [][]float64{{1}}, []float64{math.NaN()}); ok {
-		t.Error("a NaN weight: the fit is ok")
+	for _, w := range []float64{math.NaN(), math.Inf(1)} {
+		ws := []float64{1, w}
+		_, ok1 := fitWLSP1([]float64{1, 2}, [][]float64{{1}, {1}}, ws)
+		_, ok2 := fitWLSPQR([]float64{1, 2}, [][]float64{{1}, {1}}, ws)
+		if ok1 || ok2 {
+			t.Errorf("a weight %v: the closed form's fit ok %v, the factorisation's %v; want neither", w, ok1, ok2)
+		}
 	}
 }

@@ -182,7 +182,8 @@ func fitWLSPQR(y []float64, x [][]float64, w []float64) (wlsP, bool) {
 // tr P = Σw − Σw²/Σw and tr PP = Σw² − 2Σw³/Σw + (Σw²/Σw)². Every
 // meta-analysis without moderators fits this model, many times over in
 // the root searches of its heterogeneity intervals. ok is false (rss 0)
-// where Σw is not positive, as upperR finds then.
+// where Σw is not a positive finite number (an infinite weight: upperR
+// finds the factorisation's R not finite then).
 func fitWLSP1(y []float64, x [][]float64, w []float64) (wlsP, bool) {
 	f := wlsP{p: 1}
 	var swy, sw2, sw3 float64
@@ -192,7 +193,7 @@ func fitWLSP1(y []float64, x [][]float64, w []float64) (wlsP, bool) {
 		sw2 += w[i] * w[i]
 		sw3 += w[i] * w[i] * w[i]
 	}
-	if !(f.sw > 0) {
+	if !(f.sw > 0) || math.IsInf(f.sw, 1) {
 		return f, false
 	}
 	f.b = []float64{swy / f.sw}
