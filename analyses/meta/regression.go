@@ -186,17 +186,16 @@ func fitWLSPQR(y []float64, x [][]float64, w []float64) (wlsP, bool) {
 // finds the factorisation's R not finite then).
 func fitWLSP1(y []float64, x [][]float64, w []float64) (wlsP, bool) {
 	f := wlsP{p: 1}
-	var swy, sw2, sw3 float64
-	for i := range y {
-		f.sw += w[i]
-		swy += w[i] * y[i]
-		sw2 += w[i] * w[i]
-		sw3 += w[i] * w[i] * w[i]
-	}
-	if !(f.sw > 0) || math.IsInf(f.sw, 1) {
+	sw, b, ok := interceptFit(y, w)
+	if f.sw = sw; !ok {
 		return f, false
 	}
-	f.b = []float64{swy / f.sw}
+	var sw2, sw3 float64
+	for _, wi := range w {
+		sw2 += wi * wi
+		sw3 += wi * wi * wi
+	}
+	f.b = []float64{b}
 	f.a = mat.NewSymDense(1, []float64{1 / f.sw})
 	f.ldet = math.Log(f.sw)
 	f.rss, f.rss2 = residualSums(y, x, w, f.b)
@@ -204,6 +203,20 @@ func fitWLSP1(y []float64, x [][]float64, w []float64) (wlsP, bool) {
 	f.trP = f.sw - h
 	f.trPP = sw2 - 2*sw3/f.sw + h*h
 	return f, true
+}
+
+// interceptFit is the intercept-only fit's Σw and b = Σwy/Σw; ok is
+// false where Σw is not a positive finite number (see fitWLSP1).
+func interceptFit(y, w []float64) (sw, b float64, ok bool) {
+	var swy float64
+	for i := range y {
+		sw += w[i]
+		swy += w[i] * y[i]
+	}
+	if !(sw > 0) || math.IsInf(sw, 1) {
+		return sw, 0, false
+	}
+	return sw, swy / sw, true
 }
 
 // centreScale returns the weighted mean and the weighted norm about it
@@ -297,9 +310,13 @@ func unscaleB(tm *mat.Dense, bs *mat.VecDense) []float64 {
 // most of each fit's cost.
 func fitRSS(y []float64, x [][]float64, w []float64) float64 {
 	p := len(x[0])
-	if p == 1 {
-		f, _ := fitWLSP1(y, x, w)
-		return f.rss
+	if p == 1 { // fitWLSP1's operations for its rss alone
+		_, b, ok := interceptFit(y, w)
+		if !ok {
+			return 0
+		}
+		rss, _ := residualSums(y, x, w, []float64{b})
+		return rss
 	}
 	var sw float64
 	for i := range y {
