@@ -366,8 +366,7 @@ func rowsHTML(rows [][]cellView) template.HTML {
 
 // htmlEscape writes s as html/template writes a string in text or in a
 // quoted attribute value: NUL as U+FFFD, and " & ' + < > as character
-// references (its htmlReplacementTable; they are all ASCII, so a byte
-// at a time finds them, and every other byte is kept).
+// references (its htmlReplacementTable), every other byte kept.
 func htmlEscape(b *strings.Builder, s string) {
 	htmlReplacer.WriteString(b, s)
 }
