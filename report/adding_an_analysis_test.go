@@ -158,8 +158,9 @@ func TestAddingAnAnalysisChecklist(t *testing.T) {
 		// its directory is (the build cache has them), and so are those
 		// of the go list that TestFileStageOrder runs in it (it reads
 		// GOFLAGS; without -trimpath it compiled every package report
-		// depends on again, in the new directory, at every run)
-		cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod -trimpath")
+		// depends on again, in the new directory, at every run); its
+		// test binaries are linked without DWARF, as make test's
+		cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod -trimpath -ldflags=-w")
 		out, err := cmd.CombinedOutput()
 		if err != nil {
 			t.Fatalf("the checklist's example does not pass in a copy of the module (go %s): %v\n%s", strings.Join(c, " "), err, out)
