@@ -189,14 +189,14 @@ TEST_TMPDIR ?= $(wildcard /dev/shm)
 TEST_GOGC ?= 400
 # TEST_LDFLAGS: the tests' binaries are linked without DWARF (-w): a
 # test binary is run once and thrown away, its tracebacks and profiles
-# read the symbol table, which -w keeps, and the 27 links cost 20-23
-# busy CPU-s instead of 32-34 (go test -c of every package, twice each,
-# alternated). Set it empty to debug a test binary with delve.
+# read the symbol table, which -w keeps, and linking every test binary
+# costs 20-23 busy CPU-s instead of 32-34 (go test -c of every package,
+# twice each, alternated). Set it empty to debug a test binary with delve.
 TEST_LDFLAGS ?= -ldflags=-w
 # TEST_BIN: where make test keeps the test binaries (go test -o): go test
 # links a binary only when it is not there already as this source would
 # build it, so a run after an edit relinks the packages it changed and
-# a run without one relinks none (the 28 links, with -w, were 18-19 busy
+# a run without one relinks none (the links, with -w, were 18-19 busy
 # CPU-s and 9-10 s of every run). go test -o takes packages with test
 # files only (two without, sites/bench/gen and sites/demo/gen, would
 # both be gen.test); go vet compiles the others.

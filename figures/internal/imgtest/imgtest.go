@@ -67,8 +67,8 @@ func Rasterise(t testing.TB, pdf []byte, dpi int) image.Image {
 
 // decodePPM decodes a binary PPM of 8-bit samples ("P6", width, height,
 // 255, each after white space, then one white space and the RGB
-// triples) into an opaque RGBA image, as image/png decodes the same
-// pixels from a PNG.
+// triples; at most 65,536 pixels a side) into an opaque RGBA image, as
+// image/png decodes the same pixels from a PNG.
 func decodePPM(b []byte) (*image.RGBA, error) {
 	var f [4]int
 	rest := b
@@ -94,7 +94,7 @@ func decodePPM(b []byte) (*image.RGBA, error) {
 		rest = rest[k:]
 	}
 	w, h := f[1], f[2]
-	if f[3] != 255 || len(rest) < 1 || len(rest)-1 != 3*w*h {
+	if w > 1<<16 || h > 1<<16 || f[3] != 255 || len(rest) < 1 || rest[0] > ' ' || len(rest)-1 != 3*w*h {
 		return nil, fmt.Errorf("PPM of %d×%d, maximum %d, with %d bytes of pixels", w, h, f[3], len(rest)-1)
 	}
 	px := rest[1:]

@@ -93,6 +93,7 @@ func TestDecodePPM(t *testing.T) {
 		"P6\n0 1\n255\n",
 		"P6\nx 1\n255\n\x01\x02\x03",
 		"P6\n1 1\n255",
+		"P6\n100000 1\n255\n",
 		"",
 	} {
 		if _, err := decodePPM([]byte(bad)); err == nil {
