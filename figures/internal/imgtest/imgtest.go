@@ -46,23 +46,34 @@ func NeedPoppler(t testing.TB) {
 // (twenty of the demo's figures at 300 dpi: 4.1 s with -png, 0.9 s).
 func Rasterise(t testing.TB, pdf []byte, dpi int) image.Image {
 	t.Helper()
+	img, err := decodePPM(pdftoppm(t, pdf, dpi, "ppm"))
+	if err != nil {
+		t.Fatalf("pdftoppm's page: %v", err)
+	}
+	return img
+}
+
+// pdftoppm renders the PDF's page at dpi in format ("ppm", pdftoppm's
+// own, or "png") and returns the file's bytes.
+func pdftoppm(t testing.TB, pdf []byte, dpi int, format string) []byte {
+	t.Helper()
 	dir := t.TempDir()
 	in := filepath.Join(dir, "f.pdf")
 	if err := os.WriteFile(in, pdf, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if out, err := exec.Command("pdftoppm", "-r", strconv.Itoa(dpi), "-singlefile", in, filepath.Join(dir, "f")).CombinedOutput(); err != nil {
+	args := []string{"-r", strconv.Itoa(dpi), "-singlefile", in, filepath.Join(dir, "f")}
+	if format != "ppm" {
+		args = append([]string{"-" + format}, args...)
+	}
+	if out, err := exec.Command("pdftoppm", args...).CombinedOutput(); err != nil {
 		t.Fatalf("pdftoppm: %v\n%s", err, out)
 	}
-	raw, err := os.ReadFile(filepath.Join(dir, "f.ppm"))
+	raw, err := os.ReadFile(filepath.Join(dir, "f."+format))
 	if err != nil {
 		t.Fatal(err)
 	}
-	img, err := decodePPM(raw)
-	if err != nil {
-		t.Fatalf("pdftoppm's page: %v", err)
-	}
-	return img
+	return raw
 }
 
 // decodePPM decodes a binary PPM of 8-bit samples ("P6", width, height,

@@ -5,9 +5,6 @@ import (
 	"image"
 	"image/color"
 	"image/png"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"testing"
 
 	"gonum.org/v1/plot/vg"
@@ -38,18 +35,7 @@ func TestRasteriseAsPNG(t *testing.T) {
 		c.Stroke(tri)
 	})
 	got := Rasterise(t, pdf, 100)
-	dir := t.TempDir()
-	in := filepath.Join(dir, "f.pdf")
-	if err := os.WriteFile(in, pdf, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if out, err := exec.Command("pdftoppm", "-png", "-r", "100", "-singlefile", in, filepath.Join(dir, "f")).CombinedOutput(); err != nil {
-		t.Fatalf("pdftoppm: %v\n%s", err, out)
-	}
-	raw, err := os.ReadFile(filepath.Join(dir, "f.png"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	raw := pdftoppm(t, pdf, 100, "png")
 	want, err := png.Decode(bytes.NewReader(raw))
 	if err != nil {
 		t.Fatal(err)
