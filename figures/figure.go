@@ -7,6 +7,7 @@ import (
 	"image/color"
 	"math"
 	"regexp"
+	"strconv"
 	"sync"
 	"sync/atomic"
 
@@ -94,7 +95,7 @@ func LineType(i int) string {
 // (gonum/plot's default is a serif face, which the SVG's font stack
 // would hide and the PDF and PNG would show, laid out with the serif's
 // widths), axis titles at 9 pt and tick labels at 8 pt, as the forest
-// plot's and the heatmap's.
+// plot's and the heatmap's, and ticks at round steps (RoundTicks).
 func NewPlot(title, xlabel, ylabel string) *plot.Plot {
 	p := plot.New()
 	p.Title.Text = title
@@ -104,9 +105,43 @@ func NewPlot(title, xlabel, ylabel string) *plot.Plot {
 	for _, a := range []*plot.Axis{&p.X, &p.Y} {
 		a.Label.TextStyle.Font = Font(9)
 		a.Tick.Label.Font = Font(8)
+		a.Tick.Marker = RoundTicks{}
 	}
 	p.Legend.TextStyle.Font = Font(8)
 	return p
+}
+
+// RoundTicks marks a value axis at the multiples of a round step
+// (model.NiceStep of a fifth of its range: 1, 2, 2.5 or 5 × 10^k), every
+// one labelled with the decimals the step needs: the ticks the
+// interactive chart draws, and 0 whenever the axis crosses it (the line
+// of no effect of a forest plot is labelled). gonum/plot's default
+// ticks may step over 0 (−1.2, −0.4, 0.4).
+type RoundTicks struct{}
+
+// Ticks returns the axis's ticks from min to max: none where the range
+// is not finite, one where it is a point.
+func (RoundTicks) Ticks(min, max float64) []plot.Tick {
+	switch {
+	case math.IsNaN(max-min) || math.IsInf(max-min, 0) || max < min:
+		return nil
+	case max == min:
+		return []plot.Tick{{Value: min, Label: strconv.FormatFloat(min, 'g', 6, 64)}}
+	}
+	step := model.NiceStep(max-min, 5)
+	dec := 0
+	for dec < 15 && math.Abs(step*math.Pow10(dec)-math.Round(step*math.Pow10(dec))) > 1e-9*step*math.Pow10(dec) {
+		dec++
+	}
+	var ticks []plot.Tick
+	for k := math.Ceil(min/step - 1e-9); k*step <= max+1e-9*step; k++ {
+		v := k * step
+		if k == 0 {
+			v = 0 // not -0
+		}
+		ticks = append(ticks, plot.Tick{Value: v, Label: strconv.FormatFloat(v, 'f', dec, 64)})
+	}
+	return ticks
 }
 
 var svgFontFamily = regexp.MustCompile(`font-family:[^;"]*`)

@@ -391,6 +391,7 @@ func forestDrawingHeads(r *meta.Result, lines []forestLine, rows []ForestRow, lv
 	p.X.Label.Text = effectAxis(r)
 	p.X.Label.TextStyle.Font = Font(9)
 	p.X.Tick.Label.Font = Font(8)
+	p.X.Tick.Marker = RoundTicks{}
 	p.HideY()
 	p.Y.Padding = 0
 	fp := NewForest(rows)

@@ -426,8 +426,10 @@ func (s *Spec) Check() error {
 	return nil
 }
 
-// niceStep is a round step (1, 2 or 5 × 10^k) near span/n.
-func niceStep(span float64, n int) float64 {
+// NiceStep is a round step (1, 2, 2.5 or 5 × 10^k), the smallest at least
+// span/n: an axis's ticks lie at its multiples, in the interactive chart
+// and the static figure alike.
+func NiceStep(span float64, n int) float64 {
 	if !(span > 0) || n <= 0 {
 		return 1
 	}
@@ -448,7 +450,7 @@ func RoundRange(lo, hi float64) (float64, float64) {
 	if !(hi > lo) {
 		return lo, hi
 	}
-	st := niceStep(hi-lo, 5)
+	st := NiceStep(hi-lo, 5)
 	return roundTo(math.Floor(lo/st+1e-9)*st, st), roundTo(math.Ceil(hi/st-1e-9)*st, st)
 }
 

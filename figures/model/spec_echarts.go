@@ -229,7 +229,7 @@ func echartsAxis(a Axis, grid int, vertical bool) map[string]any {
 	// falls (ECharts labels a set bound whatever it is: "0.0560505")
 	round := IsRound
 	if finite(a.Min) && finite(a.Max) && a.Max > a.Min {
-		step := niceStep(a.Max-a.Min, 5)
+		step := NiceStep(a.Max-a.Min, 5)
 		round = func(v float64) bool { q := v / step; return math.Abs(q-math.Round(q)) < 1e-6 }
 	}
 	if finite(a.Min) {
