@@ -174,7 +174,7 @@ func (b *forestBuilder) pct(w float64) string {
 
 // nText is the n column: empty for effects given without sample sizes.
 func (b *forestBuilder) nText(n int) string {
-	if b.r.Form == meta.Generic {
+	if b.r.Form == meta.Generic && n == 0 {
 		return ""
 	}
 	return strconv.Itoa(n)
@@ -192,7 +192,7 @@ func (b *forestBuilder) study(row meta.Row) {
 	l.effect, l.weight = b.ci(row.Effect, row.CILow, row.CIHigh), b.pct(row.Weight)
 	l.row = &ForestRow{Effect: row.Effect, Low: row.CILow, High: row.CIHigh, Weight: row.Weight, Colour: Colour(4)}
 	l.tooltip = fmt.Sprintf("%s (n = %d): %s, weight %s, %s", row.Dataset, row.N, l.effect, l.weight, pClause(row.P))
-	if b.r.Form == meta.Generic {
+	if b.r.Form == meta.Generic && row.N == 0 {
 		l.tooltip = fmt.Sprintf("%s: %s, weight %s, %s", row.Dataset, l.effect, l.weight, pClause(row.P))
 	}
 	b.lines = append(b.lines, l)

@@ -1,11 +1,13 @@
 package report
 
 import (
+	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -258,6 +260,60 @@ func TestMetaModeratorsBuild(t *testing.T) {
 		}
 		if !strings.Contains(readFile(t, site, "data/m-moderators.csv"), "term,estimate,se,statistic,p,ci_low,ci_high") {
 			t.Errorf("%s: no table m-moderators", key)
+		}
+	}
+}
+
+// TestMetaMeasureInputsAsGiven: a summary of counts, proportions, rates
+// or correlations shows each effect's columns as the file gives them,
+// then escalc's yi and vi (the inputs table, data/m-inputs.csv), and the
+// dataset's size in the main table's n where the measure has one (a 2×2
+// table's total, ni; none for person-time).
+func TestMetaMeasureInputsAsGiven(t *testing.T) {
+	t.Parallel()
+	head := "-- study.toml --\ntitle = \"m\"\n[[analyses]]\nid = \"m\"\ntype = \"meta_analysis\"\nsummary = \"s.csv\"\nbetter = \"lower\"\n"
+	for _, c := range []struct {
+		measure, csv string
+		n            []string // the main table's n of each dataset, then the summary's
+	}{
+		{"OR", "dataset,ai,bi,ci,di\na,4,119,11,128\nb,6,300,29,274\nc,3,228,11,209\n", []string{"262", "609", "451", "1322"}},
+		{"RR", "dataset,ai,n1i,ci,n2i\na,22,120,38,120\nb,18,150,29,150\nc,36,200,39,200\n", []string{"240", "300", "400", "940"}},
+		{"PLO", "dataset,xi,ni\na,12,40\nb,30,70\nc,9,35\n", []string{"40", "70", "35", "145"}},
+		{"ZCOR", "dataset,ri,ni\na,0.25,40\nb,0.4,70\nc,0.31,35\n", []string{"40", "70", "35", "145"}},
+		{"IRLN", "dataset,xi,ti\na,12,400.5\nb,30,700\nc,9,350\n", []string{"", "", "", ""}},
+	} {
+		site := mustBuild(t, head+"measure = \""+c.measure+"\"\n-- s.csv --\n"+c.csv)
+		file, err := csv.NewReader(strings.NewReader(c.csv)).ReadAll()
+		if err != nil {
+			t.Fatal(err)
+		}
+		in := readCSV(t, site, "data/m-inputs.csv")
+		wantHead := append(append([]string{}, file[0]...), "yi", "vi", "included", "note")
+		if !slices.Equal(in[0], wantHead) {
+			t.Fatalf("%s: inputs columns %q, want %q", c.measure, in[0], wantHead)
+		}
+		for i, row := range file[1:] {
+			for j, v := range row {
+				got := in[i+1][j]
+				if j == 0 && got != v || j > 0 && parseF(t, got) != parseF(t, v) {
+					t.Errorf("%s: inputs row %d column %s = %q, the file gives %q", c.measure, i+1, file[0][j], got, v)
+				}
+			}
+			if yi := parseF(t, in[i+1][len(file[0])]); math.IsNaN(yi) {
+				t.Errorf("%s: row %d has no yi", c.measure, i+1)
+			}
+		}
+		main := readCSV(t, site, "data/m.csv")
+		nCol := slices.Index(main[0], "n")
+		if nCol < 0 {
+			t.Fatalf("%s: no n column in %q", c.measure, main[0])
+		}
+		var got []string
+		for _, row := range main[1:] {
+			got = append(got, row[nCol])
+		}
+		if !slices.Equal(got, c.n) {
+			t.Errorf("%s: n %q, want %q", c.measure, got, c.n)
 		}
 	}
 }

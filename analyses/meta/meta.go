@@ -18,6 +18,7 @@ package meta
 // al. 2023.
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"slices"
@@ -223,6 +224,12 @@ type Study struct {
 	N1, N2           int
 	// Generic effect and its sampling variance.
 	Yi, Vi float64
+	// Given holds the columns of a measure's summary row as the file gives
+	// them (GivenCols: escalc's names, ai, n1i, …), which Yi and Vi were
+	// computed from; N is then the row's size where the measure has one
+	// (the 2×2 table's total, ni), else 0.
+	Given     []float64
+	GivenCols []string
 	// Counts of the per-unit path (zero for summary rows).
 	TreatmentValues, ControlValues int // values seen of each method
 	UnmatchedTreatment             int // treatment units without a control partner
@@ -283,6 +290,7 @@ type Row struct {
 type Summary struct {
 	K      int      `json:"k"`
 	N      int      `json:"n"`
+	noN    bool     // n is unknown (markSizes)
 	Effect *float64 `json:"effect"`
 	SE     *float64 `json:"se"`
 	CILow  *float64 `json:"ci_low"`
@@ -417,8 +425,8 @@ func (r *Result) Tables() []analyses.Table {
 	main := analyses.Table{Name: "", Title: "Effect per dataset and summary effect",
 		Columns: []string{"dataset", "n", "effect", "variance", "se", "ci_low", "ci_high", "p", "weight"}}
 	nCell := func(n int) any {
-		if r.Form == Generic {
-			return nil // a generic summary gives no sample sizes
+		if r.Form == Generic && n == 0 {
+			return nil // effects given as they are come without sample sizes
 		}
 		return n
 	}
@@ -472,6 +480,9 @@ func (r *Result) inputsTable() analyses.Table {
 		}
 		return t
 	case Generic:
+		if t, ok := r.measureInputsTable(); ok {
+			return t
+		}
 		t := analyses.Table{Name: "inputs", Title: "Effects and sampling variances as given",
 			Columns: []string{"dataset", "yi", "vi", "included", "note"}}
 		for _, row := range r.Rows {
@@ -495,6 +506,57 @@ func (r *Result) inputsTable() analyses.Table {
 			row.UnmatchedT, row.UnmatchedC, row.DroppedMissing, row.Included, row.Reason})
 	}
 	return t
+}
+
+// measureInputsTable lists, for a measure's summary, the columns each
+// effect was computed from as the file gives them, then escalc's yi and
+// vi; ok is false when the effects were given as they are.
+func (r *Result) measureInputsTable() (t analyses.Table, ok bool) {
+	var cols []string
+	for _, row := range r.Rows {
+		if cols = row.in.GivenCols; cols != nil {
+			break
+		}
+	}
+	if cols == nil {
+		return t, false
+	}
+	t = analyses.Table{Name: "inputs", Title: measureInputsTitle(r.Measure) + " behind each effect",
+		Columns: append(append([]string{"dataset"}, cols...), "yi", "vi", "included", "note")}
+	for _, row := range r.Rows {
+		cells := []any{row.Dataset}
+		for i, c := range cols {
+			v := math.NaN()
+			if i < len(row.in.Given) {
+				v = row.in.Given[i]
+			}
+			cells = append(cells, givenCell(c, v))
+		}
+		t.Rows = append(t.Rows, append(cells, analyses.CellValue(row.in.Yi), analyses.CellValue(row.in.Vi), row.Included, row.Reason))
+	}
+	return t, true
+}
+
+// measureInputsTitle names what a measure's summary rows hold.
+func measureInputsTitle(measure string) string {
+	switch measure {
+	case MeasureOR, MeasureRR, MeasureRD:
+		return "2×2 tables"
+	case MeasureCOR, MeasureZCOR:
+		return "Correlations and sizes"
+	case MeasureIR, MeasureIRLN:
+		return "Events and person-time"
+	}
+	return "Events and sizes"
+}
+
+// givenCell is a measure's column value as a cell: a whole count as an
+// integer, anything else as the number it is.
+func givenCell(col string, v float64) any {
+	if col != "ri" && col != "ti" && v == math.Trunc(v) && math.Abs(v) < 1<<53 {
+		return int64(v)
+	}
+	return analyses.CellValue(v)
 }
 
 func ptr(p *float64) any {
@@ -562,7 +624,39 @@ func Analyze(in Input, o Options) (*Result, error) {
 		}
 	}
 	res.setPrinted()
+	res.markSizes()
 	return res, nil
+}
+
+// markSizes marks the summaries of effects given without sample sizes
+// (yi, vi; a measure of rates): their n is unknown, null in the JSON,
+// not 0.
+func (r *Result) markSizes() {
+	if r.Form != Generic {
+		return
+	}
+	if r.Summary.N == 0 {
+		r.Summary.noN = true
+	}
+	for g, s := range r.Subgroups {
+		if s.N == 0 {
+			s.noN = true
+			r.Subgroups[g] = s
+		}
+	}
+}
+
+// MarshalJSON writes the summary under its keys, n as null where the
+// inputs give no sample sizes (markSizes).
+func (s Summary) MarshalJSON() ([]byte, error) {
+	type plain Summary
+	if !s.noN {
+		return json.Marshal(plain(s))
+	}
+	return json.Marshal(struct {
+		plain
+		N *int `json:"n"`
+	}{plain: plain(s)})
 }
 
 // setPrinted sets Printed.
@@ -744,7 +838,7 @@ func metaEffect(s Study, o Options, z float64) Row {
 	var y, v float64
 	switch s.form() {
 	case Generic:
-		row.N = 0
+		row.N = s.N // a measure's size, 0 for effects given as they are
 		y, v = s.Yi, s.Vi
 	case TwoGroup:
 		row.N = s.N1 + s.N2

@@ -52,6 +52,9 @@ var columnInfos = map[string]columnInfo{
 	"dropped_missing":     {label: "Dropped (missing)", role: RoleCount, detail: true},
 	"pareto_points":       {label: "Pareto points", role: RoleCount}, "front": {label: "Front", role: RoleCount},
 	"n1i": {label: "n (treatment)", role: RoleCount}, "n2i": {label: "n (control)", role: RoleCount},
+	"ai": {label: "Events (treatment)", role: RoleCount}, "bi": {label: "Non-events (treatment)", role: RoleCount},
+	"ci": {label: "Events (control)", role: RoleCount}, "di": {label: "Non-events (control)", role: RoleCount},
+	"xi": {label: "Events", role: RoleCount}, "ni": {label: "n", role: RoleCount},
 	// flags and text
 	"significant": {label: "Significant", role: RoleFlag}, "chosen": {label: "Chosen", role: RoleFlag},
 	"outlier": {label: "Outlier", role: RoleFlag}, "representative": {label: "Representative", role: RoleFlag},
@@ -82,6 +85,7 @@ var columnInfos = map[string]columnInfo{
 	"se": {label: "SE", role: RoleValue}, "weight": {label: "Weight", role: RoleValue, percent: true},
 	"tau2": {label: "τ²", role: RoleValue}, "Q": {label: "Q", role: RoleValue}, "I2": {label: "I²", unit: "%", role: RoleValue},
 	"H2": {label: "H²", role: RoleValue, detail: true}, "mean_diff": {label: "Mean difference", role: RoleValue},
+	"ri": {label: "r", role: RoleValue}, "ti": {label: "Person-time", role: RoleValue},
 	"sd_diff": {label: "SD of differences", role: RoleValue}, "r": {label: "r", role: RoleValue},
 	"rstudent": {label: "Studentized residual", role: RoleValue}, "dffits": {label: "DFFITS", role: RoleValue},
 	"cooks_d": {label: "Cook's distance", role: RoleValue}, "cov_r": {label: "Covariance ratio", role: RoleValue},

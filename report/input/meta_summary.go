@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/evalbook/evalbook/analyses/meta"
@@ -272,6 +273,28 @@ func metaFormName(form string) string {
 	return "paired"
 }
 
+// measureSize is a measure's row size: a 2×2 table's total (ai + bi + ci
+// + di, or n1i + n2i), ni; 0 for rates (person-time is no count) and
+// where the size is not a whole number.
+func measureSize(cols []string, given []float64) int {
+	var n float64
+	for c, name := range cols {
+		switch name {
+		case "ai", "bi", "ci", "di":
+			if slices.Contains(cols, "n1i") && (name == "ai" || name == "ci") {
+				continue
+			}
+			n += given[c]
+		case "n1i", "n2i", "ni":
+			n += given[c]
+		}
+	}
+	if !(n > 0) || n != math.Trunc(n) || n > math.MaxInt32 {
+		return 0
+	}
+	return int(n)
+}
+
 // MeasureSummary is what a summary of escalc columns gives the analysis:
 // the effects, the notes for the rows left out, and each dataset's size
 // ni (proportions and correlations; the PFT back-transformation needs
@@ -338,20 +361,27 @@ func ReadMeasureSummary(t *TableReader, measure string, z meta.ZeroCells) (Measu
 	if err != nil {
 		return MeasureSummary{}, fmt.Errorf("%s: %w", t.File, err)
 	}
-	return measureStudies(datasets, vals["ni"], es), nil
+	return measureStudies(datasets, names[1:], vals, es), nil
 }
 
-// measureStudies turns escalc's effects into generic studies, leaving out
-// (with a note) those that got none.
-func measureStudies(datasets []string, ni []float64, es meta.EffectSizes) MeasureSummary {
+// measureStudies turns escalc's effects into generic studies, each with
+// the columns (cols, vals[c][i]) it was computed from and its size, leaving
+// out (with a note) those that got none.
+func measureStudies(datasets, cols []string, vals map[string][]float64, es meta.EffectSizes) MeasureSummary {
 	out := MeasureSummary{NI: map[string]float64{}}
+	ni := vals["ni"]
 	for i, d := range datasets {
 		if math.IsNaN(es.Yi[i]) || math.IsNaN(es.Vi[i]) {
 			out.Notes = append(out.Notes, fmt.Sprintf("dataset %s left out: no %s (%s)", d, es.Measure, es.Note[i]))
 			continue
 		}
 		nan := math.NaN()
+		given := make([]float64, len(cols))
+		for c, name := range cols {
+			given[c] = vals[name][i]
+		}
 		out.Studies = append(out.Studies, meta.Study{Dataset: d, Form: meta.Generic, Yi: es.Yi[i], Vi: es.Vi[i],
+			N: measureSize(cols, given), Given: given, GivenCols: cols,
 			R: nan, MeanDiff: nan, SDDiff: nan, MeanT: nan, MeanC: nan, SDT: nan, SDC: nan, M1: nan, M2: nan, SD1: nan, SD2: nan})
 		if ni != nil {
 			out.NI[d] = ni[i]
