@@ -316,7 +316,7 @@ var Terms = map[string]string{
 	"influential": "Influential", "m1i": "Mean (treatment)", "sd1i": "SD (treatment)",
 	"n1i": "n (treatment)", "m2i": "Mean (control)", "sd2i": "SD (control)", "n2i": "n (control)",
 	"ai": "Events (treatment)", "bi": "Non-events (treatment)", "ci": "Events (control)", "di": "Non-events (control)",
-	"xi": "Events", "ni": "n", "ri": "r", "ti": "Person-time",
+	"xi": "Events", "ni": "n", "ri": "r", "ti": "Person-time", "yi": "yi", "vi": "vi",
 	"Q_between": "Q (between)", "p_between": "p (between)",
 	"md": "mean difference", "smd": "standardised mean difference", "rom": "log ratio of means",
 	"two_group": "two groups", "knha": "Knapp–Hartung", "pratt": "Pratt", "wilcox": "Wilcoxon",

@@ -86,6 +86,7 @@ var columnInfos = map[string]columnInfo{
 	"tau2": {label: "τ²", role: RoleValue}, "Q": {label: "Q", role: RoleValue}, "I2": {label: "I²", unit: "%", role: RoleValue},
 	"H2": {label: "H²", role: RoleValue, detail: true}, "mean_diff": {label: "Mean difference", role: RoleValue},
 	"ri": {label: "r", role: RoleValue}, "ti": {label: "Person-time", role: RoleValue},
+	"yi": {label: "yi", role: RoleValue}, "vi": {label: "vi", role: RoleValue}, // escalc's names
 	"sd_diff": {label: "SD of differences", role: RoleValue}, "r": {label: "r", role: RoleValue},
 	"rstudent": {label: "Studentized residual", role: RoleValue}, "dffits": {label: "DFFITS", role: RoleValue},
 	"cooks_d": {label: "Cook's distance", role: RoleValue}, "cov_r": {label: "Covariance ratio", role: RoleValue},

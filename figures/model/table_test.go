@@ -15,7 +15,7 @@ func TestColumnLabels(t *testing.T) {
 	n := analyses.Naming{Metrics: map[string]string{"ndcg@10": "nDCG@10"}, Rules: map[string]string{"dm_auc": "DM-AUC"},
 		Methods: map[string]string{"MostPop": "Most popular"}}
 	for id, want := range map[string]string{"dm_auc_rank": "DM-AUC rank", "p_paired_t": "p (paired t)", "ndcg@10": "nDCG@10",
-		"mean_diff": "Mean difference", "best_method_area": analyses.PerturbationLabels["best_method"] + ": area", "Gini_u": "Gini (users)", "odd_thing": "Odd thing",
+		"mean_diff": "Mean difference", "ai": "Events (treatment)", "n1i": "n (treatment)", "yi": "yi", "ti": "Person-time", "best_method_area": analyses.PerturbationLabels["best_method"] + ": area", "Gini_u": "Gini (users)", "odd_thing": "Odd thing",
 		// a metric without a label: Δ and its name as the study gives it, as
 		// its rows, captions and axes write it
 		"delta_mred_gender": "Δ mred_gender", "delta_diversity": "Δ diversity", "delta_ndcg@10": "Δ nDCG@10"} {
