@@ -20,7 +20,7 @@ func TestRoundTicks(t *testing.T) {
 	t.Parallel()
 	for _, r := range [][2]float64{
 		{-1.33, 0.40}, {-1.25, 0.26}, {0.0001, 0.00097}, {-2.4e-3, 1e-3}, {3, 97}, {-1e6, 2e6},
-		{0.4, 1}, {-0.236, 0.221}, {0, 1}, {-1, 0}, {1e-12, 3e-12}, {12.5, 12.75},
+		{0.4, 1}, {-0.236, 0.221}, {0, 1}, {-1, 0}, {1e-12, 3e-12}, {12.5, 12.75}, {0, 2.5e7}, {-3e-6, 7e-6},
 	} {
 		lo, hi := r[0], r[1]
 		ticks := RoundTicks{}.Ticks(lo, hi)
@@ -53,6 +53,21 @@ func TestRoundTicks(t *testing.T) {
 		}
 	}
 	// a range that is not a finite span: no ticks, or the point
+	// a span within the values' float precision: its two ends (the
+	// ticks' loop would not advance)
+	if got := (RoundTicks{}).Ticks(1e17, 1e17+64); len(got) != 2 {
+		t.Errorf("[1e17, 1e17+64]: %v", got)
+	}
+	// e-notation for very large and very small steps, without float noise
+	if got := (RoundTicks{}).Ticks(-3e-6, 7e-6); got[0].Label != "-2e-06" || got[1].Label != "0" || got[3].Label != "4e-06" {
+		t.Errorf("[-3e-6, 7e-6]: labels %v", got)
+	}
+	if got := (RoundTicks{}).Ticks(0, 1.2e-5); got[3].Label != "7.5e-06" {
+		t.Errorf("[0, 1.2e-5]: labels %v", got)
+	}
+	if got := (RoundTicks{}).Ticks(0, 2.5e7); got[1].Label != "5e+06" {
+		t.Errorf("[0, 2.5e7]: labels %v", got)
+	}
 	if got := (RoundTicks{}).Ticks(0.25, 0.25); len(got) != 1 || got[0].Value != 0.25 || got[0].Label != "0.25" {
 		t.Errorf("a point range: %v", got)
 	}
