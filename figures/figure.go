@@ -134,16 +134,15 @@ func (RoundTicks) Ticks(min, max float64) []plot.Tick {
 		// a span within the values' float precision: its ends
 		return []plot.Tick{{Value: min, Label: strconv.FormatFloat(min, 'g', -1, 64)}, {Value: max, Label: strconv.FormatFloat(max, 'g', -1, 64)}}
 	}
-	label := func(v float64) string {
-		if step >= 1e6 || step < 1e-5 {
-			// e-notation, with the significant digits the step needs
-			return strconv.FormatFloat(v, 'g', int(math.Ceil(math.Log10(far/step)))+2, 64)
+	// fixed-point with the decimals the step needs, or e-notation with
+	// the significant digits it needs for very large and small steps
+	format, prec := byte('f'), 0
+	if step >= 1e6 || step < 1e-5 {
+		format, prec = 'g', int(math.Ceil(math.Log10(far/step)))+2
+	} else {
+		for prec < 15 && math.Abs(step*math.Pow10(prec)-math.Round(step*math.Pow10(prec))) > 1e-9*step*math.Pow10(prec) {
+			prec++
 		}
-		dec := 0
-		for dec < 15 && math.Abs(step*math.Pow10(dec)-math.Round(step*math.Pow10(dec))) > 1e-9*step*math.Pow10(dec) {
-			dec++
-		}
-		return strconv.FormatFloat(v, 'f', dec, 64)
 	}
 	var ticks []plot.Tick
 	for k := math.Ceil(min/step - 1e-9); k*step <= max+1e-9*step; k++ {
@@ -151,7 +150,7 @@ func (RoundTicks) Ticks(min, max float64) []plot.Tick {
 		if k == 0 {
 			v = 0 // not -0
 		}
-		ticks = append(ticks, plot.Tick{Value: v, Label: label(v)})
+		ticks = append(ticks, plot.Tick{Value: v, Label: strconv.FormatFloat(v, format, prec, 64)})
 	}
 	return ticks
 }
