@@ -10,7 +10,6 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
-	"github.com/evalbook/evalbook/analyses"
 	"github.com/evalbook/evalbook/analyses/meta"
 )
 
@@ -75,17 +74,7 @@ func forestOf(t *testing.T, k int) Figure {
 	for i := 0; i < k; i++ {
 		studies = append(studies, meta.Study{Dataset: fmt.Sprintf("amazon-digital-music-%02d", i), N: 150 + 13*i, MeanDiff: 0.01 * float64(i%7-3), SDDiff: 0.2 + 0.01*float64(i%5), R: 0.5})
 	}
-	var o meta.Options
-	o.Defaults()
-	o.Treatment, o.Control, o.Metric = "LightGCN", "Most popular", "nDCG@10"
-	r, err := meta.Analyze(meta.Input{Metric: analyses.Metric{Name: "nDCG@10"}, Studies: studies}, o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	figs, err := Meta("f", "f", r)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, figs := metaFigures(t, "f", "LightGCN", "Most popular", "nDCG@10", studies)
 	return figs[0]
 }
 

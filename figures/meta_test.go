@@ -45,6 +45,24 @@ func metaResult(t *testing.T, lower bool, subgroup bool) *meta.Result {
 	return r
 }
 
+// metaFigures is a meta-analysis of studies with the default options, and
+// its figures.
+func metaFigures(t *testing.T, id, treatment, control, metric string, studies []meta.Study) (*meta.Result, []Figure) {
+	t.Helper()
+	var o meta.Options
+	o.Defaults()
+	o.Treatment, o.Control, o.Metric = treatment, control, metric
+	r, err := meta.Analyze(meta.Input{Metric: analyses.Metric{Name: metric}, Studies: studies}, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	figs, err := Meta(id, id, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r, figs
+}
+
 func TestMetaForest(t *testing.T) {
 	t.Parallel()
 	for _, sub := range []bool{false, true} {
@@ -233,17 +251,7 @@ func TestMetaForestThinned(t *testing.T) {
 	for i := 0; i < k; i++ {
 		studies = append(studies, meta.Study{Dataset: "ds-" + itoa(i), N: 50 + 7*(i%13), MeanDiff: 0.01 * float64(i%17-8), SDDiff: 0.2 + 0.05*float64(i%11), R: 0.5})
 	}
-	var o meta.Options
-	o.Defaults()
-	o.Treatment, o.Control, o.Metric = "A", "B", "m"
-	r, err := meta.Analyze(meta.Input{Metric: analyses.Metric{Name: "m"}, Studies: studies}, o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	figs, err := Meta("big", "big", r)
-	if err != nil {
-		t.Fatal(err)
-	}
+	r, figs := metaFigures(t, "big", "A", "B", "m", studies)
 	svg := string(figs[0].SVG)
 	heavy, light := 0, 0
 	for i, row := range r.Rows {

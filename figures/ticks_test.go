@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/evalbook/evalbook/analyses"
 	"github.com/evalbook/evalbook/analyses/meta"
 	"github.com/evalbook/evalbook/figures/model"
 )
@@ -89,17 +88,7 @@ func TestForestLabelsNoEffect(t *testing.T) {
 		{Dataset: "T03", Form: meta.Generic, Yi: -0.10, Vi: math.Pow(se(-0.60, 0.40), 2)},
 		{Dataset: "T14", Form: meta.Generic, Yi: -0.23, Vi: math.Pow(se(-0.33, -0.13), 2)},
 	}
-	var o meta.Options
-	o.Defaults()
-	o.Treatment, o.Control, o.Metric = "new", "old", "churn"
-	r, err := meta.Analyze(meta.Input{Metric: analyses.Metric{Name: "churn"}, Studies: studies}, o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	figs, err := Meta("churn", "churn", r)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, figs := metaFigures(t, "churn", "new", "old", "churn", studies)
 	labels := regexp.MustCompile(`>(-?[0-9.]+)</text>`).FindAllStringSubmatch(string(figs[0].SVG), -1)
 	var got []string
 	zero := false
