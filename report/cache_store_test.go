@@ -382,11 +382,11 @@ func TestToolIDReadsNoBinary(t *testing.T) {
 		t.Skip("the test binary has no Go build ID (not ELF)")
 	}
 	h := input.NewHashStore()
-	id := toolID(h)
+	id := input.ToolID(h)
 	if id != "go-build-id:"+input.GoBuildID(exe) || h.Hashed() != 0 {
 		t.Errorf("tool id %q after hashing %d files", id, h.Hashed())
 	}
-	if toolID(input.NewHashStore()) != id {
+	if input.ToolID(input.NewHashStore()) != id {
 		t.Error("the tool id is not stable")
 	}
 	if got := input.GoBuildID(filepath.Join("testdata", "nonexistent")); got != "" {

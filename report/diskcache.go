@@ -2,7 +2,6 @@ package report
 
 import (
 	"bufio"
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -11,7 +10,6 @@ import (
 	"github.com/evalbook/evalbook/report/cachefmt"
 	"io"
 	"io/fs"
-	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -86,9 +84,6 @@ const rescanEvery = 32
 // the disk cache keeps: enough for a series of edits and their undos.
 const maxEntriesPerKey = 16
 
-// entryMagic starts every entry.
-const entryMagic = "evalbook-cache 3\n"
-
 // diskEntry is one cached output on disk.
 type diskEntry struct {
 	Tables     []analyses.Table `json:"-"` // stored by column as Cols
@@ -158,29 +153,7 @@ func newDiskStore(dir string, max int64, hashes *input.HashStore, warn io.Writer
 	if now == nil {
 		now = time.Now
 	}
-	return &diskStore{dir: filepath.Join(dir, "v2"), root: dir, max: max, tool: toolID(hashes), warn: warn, now: now}
-}
-
-// toolID identifies the running binary's code: its Go build ID, read
-// from a few hundred bytes of it, or else (a binary linked without one)
-// its sha256, which the hash store remembers by the binary's identity so
-// that only the first build after an install reads it.
-func toolID(hashes *input.HashStore) string {
-	exe, err := os.Executable()
-	if err != nil {
-		return "unknown"
-	}
-	if id := input.GoBuildID(exe); id != "" {
-		return "go-build-id:" + id
-	}
-	if hashes == nil {
-		hashes = input.NewHashStore()
-	}
-	sum, err := hashes.Sum(exe)
-	if err != nil {
-		return "unknown"
-	}
-	return "sha256:" + sum
+	return &diskStore{dir: filepath.Join(dir, "v2"), root: dir, max: max, tool: input.ToolID(hashes), warn: warn, now: now}
 }
 
 // keyDir is the directory of the entries of one analysis with one key.
@@ -189,36 +162,8 @@ func (d *diskStore) keyDir(id, key string) string {
 	return filepath.Join(d.dir, id+"-"+hex.EncodeToString(h[:12]))
 }
 
-// shapeOf is the hash of what an analysis read, without the contents:
-// its patterns with their matches and the paths of its files. The
-// entries of one analysis with one shape differ only in the contents of
-// those files, so the current contents name the one entry that can hold.
-func shapeOf(st readStamp) string {
-	b, _ := json.Marshal(struct {
-		Files    []string            `json:"files"`
-		Patterns map[string][]string `json:"patterns"`
-	}{slices.Sorted(maps.Keys(st.Files)), st.Patterns})
-	h := sha256.Sum256(b)
-	return hex.EncodeToString(h[:8])
-}
-
-// entryName is an entry's content address: its shape (shapeOf), then
-// the hash of its key's directory and of what it read (patterns with
-// their matches, files with their sha256).
-func entryName(keyDir string, st readStamp) string {
-	b, _ := json.Marshal(struct {
-		Files    map[string]string   `json:"files"`
-		Patterns map[string][]string `json:"patterns"`
-	}{st.Files, st.Patterns})
-	h := sha256.New()
-	h.Write([]byte(filepath.Base(keyDir)))
-	h.Write([]byte{0})
-	h.Write(b)
-	return shapeOf(st) + "-" + hex.EncodeToString(h.Sum(nil)[:16]) + ".entry"
-}
-
 // errDamaged marks an entry that is not what the cache wrote.
-var errDamaged = errors.New("damaged")
+var errDamaged = cachefmt.ErrDamaged
 
 // get returns the output of an entry of id and key whose reads are all
 // as they are now, or nil. For each shape of reads the directory holds
@@ -233,12 +178,7 @@ func (d *diskStore) get(id, key string, v *validator) (*kinds.Output, readStamp)
 	}
 	kd := d.keyDir(id, key)
 	cands, names := listEntries(kd)
-	damaged := func(p string, err error) {
-		d.warnf("evalbook: warning: cache entry %s is damaged (%v); analysis %q is computed again", p, err, id)
-		if !d.readOnly {
-			os.Remove(p)
-		}
-	}
+	damaged := func(p string, err error) { d.drop(p, err, fmt.Sprintf("analysis %q is computed again", id)) }
 	tried := map[string]bool{}
 	for _, c := range cands {
 		if tried[c.shape] {
@@ -252,7 +192,7 @@ func (d *diskStore) get(id, key string, v *validator) (*kinds.Output, readStamp)
 			}
 			continue
 		}
-		if shapeOf(h.st) != c.shape {
+		if cachefmt.Shape(h.st.Files, h.st.Patterns) != c.shape {
 			h.close()
 			damaged(p, fmt.Errorf("%w: its name is not the shape of what it read", errDamaged))
 			continue
@@ -263,7 +203,7 @@ func (d *diskStore) get(id, key string, v *validator) (*kinds.Output, readStamp)
 			h.close() // a pattern matches other files, or a file is gone
 			continue
 		}
-		want := entryName(kd, now)
+		want := cachefmt.EntryName(kd, now.Files, now.Patterns)
 		if want != c.name {
 			h.close()
 			if !names[want] {
@@ -285,13 +225,27 @@ func (d *diskStore) get(id, key string, v *validator) (*kinds.Output, readStamp)
 			}
 			continue
 		}
-		if !d.readOnly {
-			t := d.now()
-			os.Chtimes(p, t, t) // used: the last to be evicted
-		}
+		d.touch(p)
 		return out, h.st
 	}
 	return nil, readStamp{}
+}
+
+// drop reports the damaged entry at p, and what is done instead, and
+// removes it.
+func (d *diskStore) drop(p string, err error, instead string) {
+	d.warnf("evalbook: warning: cache entry %s is damaged (%v); %s", p, err, instead)
+	if !d.readOnly {
+		os.Remove(p)
+	}
+}
+
+// touch marks the entry at p used now: the last to be evicted.
+func (d *diskStore) touch(p string) {
+	if !d.readOnly {
+		t := d.now()
+		os.Chtimes(p, t, t)
+	}
 }
 
 // entryFile is an entry in its key's directory.
@@ -331,19 +285,13 @@ func (d *diskStore) warnf(format string, args ...any) {
 	}
 }
 
-// maxStampBytes bounds the stamp a head may announce (a damaged length
-// must not allocate gigabytes).
-const maxStampBytes = 256 << 20
-
 // entryHead is an open entry whose head and record of what it read
 // (stamp) have been read.
 type entryHead struct {
-	f          *os.File
-	br         *bufio.Reader
-	stampBytes []byte
-	st         readStamp
-	payloadLen int64
-	sum        []byte // the sha256 of stamp and payload, as the head gives it
+	f  *os.File
+	br *bufio.Reader
+	cachefmt.Head
+	st readStamp
 }
 
 func (h *entryHead) close() { h.f.Close() }
@@ -356,51 +304,18 @@ func openEntry(path string) (*entryHead, error) {
 		return nil, err // evicted meanwhile: a miss
 	}
 	h := &entryHead{f: f, br: bufio.NewReaderSize(f, 16<<10)}
-	if err := h.readHead(); err != nil {
+	info, err := f.Stat()
+	if err == nil {
+		h.Head, err = cachefmt.ReadHead(h.br, info.Size())
+	}
+	if err == nil && (json.Unmarshal(h.Stamp, &h.st) != nil || h.st.Files == nil) {
+		err = fmt.Errorf("%w: its record of what the analysis read does not parse", errDamaged)
+	}
+	if err != nil {
 		f.Close()
 		return nil, err
 	}
 	return h, nil
-}
-
-func (h *entryHead) readHead() error {
-	damaged := func(format string, args ...any) error {
-		return fmt.Errorf("%w: "+format, append([]any{errDamaged}, args...)...)
-	}
-	magic := make([]byte, len(entryMagic))
-	if _, err := io.ReadFull(h.br, magic); err != nil || string(magic) != entryMagic {
-		return damaged("no evalbook cache header")
-	}
-	head, err := h.br.ReadString('\n')
-	if err != nil || len(head) > 200 {
-		return damaged("unreadable header")
-	}
-	fields := strings.Fields(head)
-	if len(fields) != 3 {
-		return damaged("unreadable header")
-	}
-	stampLen, err1 := strconv.ParseInt(fields[0], 10, 64)
-	payloadLen, err2 := strconv.ParseInt(fields[1], 10, 64)
-	sum, err3 := hex.DecodeString(fields[2])
-	if err1 != nil || err2 != nil || err3 != nil || len(sum) != sha256.Size || stampLen <= 0 || stampLen > maxStampBytes || payloadLen <= 0 {
-		return damaged("unreadable header")
-	}
-	info, err := h.f.Stat()
-	if err != nil {
-		return err
-	}
-	if size := int64(len(entryMagic)+len(head)) + stampLen + payloadLen; info.Size() != size {
-		return damaged("%d bytes where its header announces %d", info.Size(), size)
-	}
-	h.stampBytes = make([]byte, stampLen)
-	if _, err := io.ReadFull(h.br, h.stampBytes); err != nil {
-		return damaged("cut short")
-	}
-	if err := json.Unmarshal(h.stampBytes, &h.st); err != nil || h.st.Files == nil {
-		return damaged("its record of what the analysis read does not parse")
-	}
-	h.payloadLen, h.sum = payloadLen, sum
-	return nil
 }
 
 // output reads the rest of an entry named name: its checksum must hold,
@@ -410,17 +325,11 @@ func (h *entryHead) output(name, keyDir string, v *validator) (*kinds.Output, er
 	damaged := func(format string, args ...any) (*kinds.Output, error) {
 		return nil, fmt.Errorf("%w: "+format, append([]any{errDamaged}, args...)...)
 	}
-	payload := make([]byte, h.payloadLen)
-	if _, err := io.ReadFull(h.br, payload); err != nil {
-		return damaged("cut short")
+	payload, err := h.Payload(h.br)
+	if err != nil {
+		return nil, err
 	}
-	sum := sha256.New()
-	sum.Write(h.stampBytes)
-	sum.Write(payload)
-	if !bytes.Equal(sum.Sum(nil), h.sum) {
-		return damaged("checksum mismatch")
-	}
-	if entryName(keyDir, h.st) != name {
+	if cachefmt.EntryName(keyDir, h.st.Files, h.st.Patterns) != name {
 		return damaged("its name is not the address of what it read")
 	}
 	if !v.valid(h.st) {
@@ -430,7 +339,6 @@ func (h *entryHead) output(name, keyDir string, v *validator) (*kinds.Output, er
 	if err := json.Unmarshal(payload, &e); err != nil {
 		return damaged("its output does not parse: %v", err)
 	}
-	var err error
 	if e.Tables, err = cachefmt.Decode(e.Cols); err == nil {
 		e.DataTables, err = cachefmt.Decode(e.DataCols)
 	}
@@ -475,30 +383,33 @@ func encodeEntry(st readStamp, out *kinds.Output) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	h := sha256.New()
-	h.Write(stamp)
-	h.Write(payload)
-	var b bytes.Buffer
-	b.Grow(len(entryMagic) + 100 + len(stamp) + len(payload))
-	b.WriteString(entryMagic)
-	fmt.Fprintf(&b, "%d %d %x\n", len(stamp), len(payload), h.Sum(nil))
-	b.Write(stamp)
-	b.Write(payload)
-	return b.Bytes(), nil
+	return cachefmt.Envelope(stamp, payload), nil
 }
 
 // put stores an output in the background (finish waits for it); a
 // failure only costs a later build time.
 func (d *diskStore) put(id, key string, st readStamp, out *kinds.Output) {
+	if d != nil {
+		kd := d.keyDir(id, key)
+		d.putEntry(id, key, cachefmt.EntryName(kd, st.Files, st.Patterns), func() ([]byte, error) { return encodeEntry(st, out) })
+	}
+}
+
+// putEntry writes the entry encode makes, named name, in the background.
+func (d *diskStore) putEntry(id, key, name string, encode func() ([]byte, error)) {
 	if d == nil || d.readOnly {
 		return
 	}
 	d.wg.Add(1)
 	go func() {
 		defer d.wg.Done()
-		if n, err := d.write(id, key, st, out); err == nil {
+		b, err := encode()
+		if err == nil {
+			err = d.write(d.keyDir(id, key), name, b)
+		}
+		if err == nil {
 			d.mu.Lock()
-			d.wroteBytes += n
+			d.wroteBytes += int64(len(b))
 			if d.wroteDirs == nil {
 				d.wroteDirs = map[string]bool{}
 			}
@@ -508,20 +419,16 @@ func (d *diskStore) put(id, key string, st readStamp, out *kinds.Output) {
 	}()
 }
 
-// write writes an entry: to a temporary file in its directory, renamed
-// into place, so a reader sees a whole entry or none.
-func (d *diskStore) write(id, key string, st readStamp, out *kinds.Output) (int64, error) {
-	b, err := encodeEntry(st, out)
-	if err != nil {
-		return 0, err
-	}
-	kd := d.keyDir(id, key)
+// write writes an entry named name into its key's directory kd: to a
+// temporary file, renamed into place, so a reader sees a whole entry or
+// none.
+func (d *diskStore) write(kd, name string, b []byte) error {
 	if err := os.MkdirAll(kd, 0o755); err != nil {
-		return 0, err
+		return err
 	}
 	tmp, err := os.CreateTemp(kd, ".tmp-")
 	if err != nil {
-		return 0, err
+		return err
 	}
 	_, werr := tmp.Write(b)
 	if cerr := tmp.Close(); werr == nil {
@@ -534,13 +441,13 @@ func (d *diskStore) write(id, key string, st readStamp, out *kinds.Output) (int6
 		werr = os.Chtimes(tmp.Name(), now, now)
 	}
 	if werr == nil {
-		werr = os.Rename(tmp.Name(), filepath.Join(kd, entryName(kd, st)))
+		werr = os.Rename(tmp.Name(), filepath.Join(kd, name))
 	}
 	if werr != nil {
 		os.Remove(tmp.Name())
-		return 0, fmt.Errorf("cache: %w", werr)
+		return fmt.Errorf("cache: %w", werr)
 	}
-	return int64(len(b)), nil
+	return nil
 }
 
 // finish waits for the build's writes and, if there were any, evicts

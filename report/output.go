@@ -8,7 +8,6 @@ import (
 	"path"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 	"syscall"
 
@@ -315,38 +314,12 @@ func mountPoint(dir string) bool {
 	if err != nil {
 		return false
 	}
-	for _, line := range strings.Split(string(table), "\n") {
-		// id parent major:minor root mount-point options …
-		if f := strings.Fields(line); len(f) > 4 && unescapeMount(f[4]) == dir {
-			return true
-		}
-	}
-	return false
+	return input.MountTableLists(table, dir)
 }
 
 // mountTable lists the mounts of this process (Linux; elsewhere it is
 // missing and only devices are compared).
 var mountTable = "/proc/self/mountinfo"
-
-// unescapeMount undoes the octal escapes of a path in the mount table
-// (a space is \040).
-func unescapeMount(s string) string {
-	if !strings.Contains(s, "\\") {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\\' && i+3 < len(s) {
-			if n, err := strconv.ParseUint(s[i+1:i+4], 8, 8); err == nil {
-				b.WriteByte(byte(n))
-				i += 3
-				continue
-			}
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
-}
 
 // deviceOf is the device a file lives on (a variable: tests make a
 // directory look like a mount point without mounting anything).

@@ -171,3 +171,25 @@ func GoBuildID(exe string) string {
 	}
 	return id
 }
+
+// ToolID identifies the running binary's code: its Go build ID, read
+// from a few hundred bytes of it, or else (a binary linked without one)
+// its sha256, which the hash store remembers by the binary's identity so
+// that only the first build after an install reads it.
+func ToolID(hashes *HashStore) string {
+	exe, err := os.Executable()
+	if err != nil {
+		return "unknown"
+	}
+	if id := GoBuildID(exe); id != "" {
+		return "go-build-id:" + id
+	}
+	if hashes == nil {
+		hashes = NewHashStore()
+	}
+	sum, err := hashes.Sum(exe)
+	if err != nil {
+		return "unknown"
+	}
+	return "sha256:" + sum
+}
