@@ -134,6 +134,7 @@ type analysisRun struct {
 	Err    error
 	kind   kinds.Kind     // its type in the build's registry
 	cached bool           // the output came from the cache
+	key    string         // its cache key (cacheKey)
 	reads  *input.ReadSet // what it read (for the cache, derived inputs, serve)
 }
 
@@ -266,8 +267,7 @@ func run(ctx context.Context, o *Options) (*built, error) {
 	if err != nil {
 		return nil, fmt.Errorf("provenance: %w", err)
 	}
-	site := newSiteBuild(study, runs, prov, *o, in)
-	files, err := site.render()
+	files, err := o.renderSite(study, runs, prov, in)
 	if err != nil {
 		return nil, fmt.Errorf("render: %w", err)
 	}
@@ -393,6 +393,9 @@ func runAnalyses(ctx context.Context, s *manifest.Study, in *load.Inputs, o Opti
 	// are part of their reads).
 	for _, r := range rest {
 		keys[r] = hashStrings(append([]string{keys[r]}, feederKeys...))
+	}
+	for r, k := range keys {
+		r.key = k
 	}
 	runPhase(ctx, s, in, o, feeders, keys)
 	for _, r := range feeders {

@@ -196,17 +196,20 @@ func TestCacheEvictsLeastRecentlyUsed(t *testing.T) {
 		}
 		return sum.Cached
 	}
-	// The size of each input set's entry, in a cache of its own.
+	// The size of each input set's entries (the analysis's and the
+	// rendered site's), in a cache of its own.
 	size := map[string]int64{}
 	for _, which := range []string{"A", "B", "C"} {
 		scratch := filepath.Join(base, "scratch-"+which)
 		build(scratch, which)
-		e := cacheEntries(t, scratch, "m")
-		if len(e) != 1 {
-			t.Fatalf("%s: entries %v", which, e)
+		e, s := cacheEntries(t, scratch, "m"), cacheEntries(t, scratch, siteID)
+		if len(e) != 1 || len(s) != 1 {
+			t.Fatalf("%s: entries %v, sites %v", which, e, s)
 		}
-		info, _ := os.Stat(e[0])
-		size[which] = info.Size()
+		for _, p := range append(e, s...) {
+			info, _ := os.Stat(p)
+			size[which] += info.Size()
+		}
 	}
 	o.CacheMaxBytes = size["A"] + max(size["B"], size["C"]) // two fit, not three
 	cacheDir := filepath.Join(base, "cache")

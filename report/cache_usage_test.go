@@ -42,8 +42,8 @@ func TestCacheScansOnlyWhenItMayBeOver(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	stored := func() (total int64) {
-		for _, e := range cacheEntries(t, cacheDir, "m") {
+	stored := func() (total int64) { // the analysis's entries and the rendered sites'
+		for _, e := range append(cacheEntries(t, cacheDir, "m"), cacheEntries(t, cacheDir, siteID)...) {
 			st, err := os.Stat(e)
 			if err != nil {
 				t.Fatal(err)

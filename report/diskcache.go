@@ -356,11 +356,11 @@ func (h *entryHead) output(name, keyDir string, v *validator) (*kinds.Output, er
 	return out, nil
 }
 
-// encodeEntry is an entry's bytes.
-func encodeEntry(st readStamp, out *kinds.Output) ([]byte, error) {
+// encodeEntry is an entry's stamp and payload.
+func encodeEntry(st readStamp, out *kinds.Output) (stamp, payload []byte, err error) {
 	own, err := json.Marshal(out.Result)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	e := diskEntry{Tables: out.Result.Tables(), Notes: out.Result.Notes(), Own: own, Figures: out.Figures, Method: out.Method,
 		Derived: out.Results, DerivesUnits: out.Units != nil}
@@ -375,15 +375,10 @@ func encodeEntry(st readStamp, out *kinds.Output) ([]byte, error) {
 		e.Report = r.Report()
 	}
 	e.Cols, e.DataCols = cachefmt.Encode(e.Tables), cachefmt.Encode(e.DataTables)
-	payload, err := json.Marshal(e)
-	if err != nil {
-		return nil, err
+	if payload, err = json.Marshal(e); err == nil {
+		stamp, err = json.Marshal(st)
 	}
-	stamp, err := json.Marshal(st)
-	if err != nil {
-		return nil, err
-	}
-	return cachefmt.Envelope(stamp, payload), nil
+	return stamp, payload, err
 }
 
 // put stores an output in the background (finish waits for it); a
@@ -391,25 +386,27 @@ func encodeEntry(st readStamp, out *kinds.Output) ([]byte, error) {
 func (d *diskStore) put(id, key string, st readStamp, out *kinds.Output) {
 	if d != nil {
 		kd := d.keyDir(id, key)
-		d.putEntry(id, key, cachefmt.EntryName(kd, st.Files, st.Patterns), func() ([]byte, error) { return encodeEntry(st, out) })
+		d.putEntry(id, key, cachefmt.EntryName(kd, st.Files, st.Patterns), func() ([]byte, []byte, error) { return encodeEntry(st, out) })
 	}
 }
 
-// putEntry writes the entry encode makes, named name, in the background.
-func (d *diskStore) putEntry(id, key, name string, encode func() ([]byte, error)) {
+// putEntry writes the entry of the stamp and payload encode makes, named
+// name, in the background.
+func (d *diskStore) putEntry(id, key, name string, encode func() (stamp, payload []byte, err error)) {
 	if d == nil || d.readOnly {
 		return
 	}
 	d.wg.Add(1)
 	go func() {
 		defer d.wg.Done()
-		b, err := encode()
+		stamp, payload, err := encode()
+		var n int64
 		if err == nil {
-			err = d.write(d.keyDir(id, key), name, b)
+			n, err = d.write(d.keyDir(id, key), name, stamp, payload)
 		}
 		if err == nil {
 			d.mu.Lock()
-			d.wroteBytes += int64(len(b))
+			d.wroteBytes += n
 			if d.wroteDirs == nil {
 				d.wroteDirs = map[string]bool{}
 			}
@@ -422,15 +419,15 @@ func (d *diskStore) putEntry(id, key, name string, encode func() ([]byte, error)
 // write writes an entry named name into its key's directory kd: to a
 // temporary file, renamed into place, so a reader sees a whole entry or
 // none.
-func (d *diskStore) write(kd, name string, b []byte) error {
+func (d *diskStore) write(kd, name string, stamp, payload []byte) (int64, error) {
 	if err := os.MkdirAll(kd, 0o755); err != nil {
-		return err
+		return 0, err
 	}
 	tmp, err := os.CreateTemp(kd, ".tmp-")
 	if err != nil {
-		return err
+		return 0, err
 	}
-	_, werr := tmp.Write(b)
+	n, werr := cachefmt.WriteEntry(tmp, stamp, payload)
 	if cerr := tmp.Close(); werr == nil {
 		werr = cerr
 	}
@@ -445,9 +442,9 @@ func (d *diskStore) write(kd, name string, b []byte) error {
 	}
 	if werr != nil {
 		os.Remove(tmp.Name())
-		return fmt.Errorf("cache: %w", werr)
+		return 0, fmt.Errorf("cache: %w", werr)
 	}
-	return nil
+	return n, nil
 }
 
 // finish waits for the build's writes and, if there were any, evicts

@@ -73,6 +73,7 @@ var openerCallers = map[string]string{
 	"report/load/inputs.go":       "the input layer's per-analysis views (checkFile, noteFile, then open), until they move to report/input",
 	"report/manifest/manifest.go": "the manifest itself, read before there are inputs (and hashed into the provenance)",
 	"report/diskcache.go":         "the cache directory's own entries and the tool binary's hash, not study inputs",
+	"report/sitecache.go":         "the cache directory's entries of rendered sites, not study inputs",
 	"report/serve.go":             "serves the built site, not study inputs",
 	"report/output.go":            "checks what the output directory holds and locks it, not study inputs",
 	"report/archive_build.go":     "evalbook pack and verify: the files as the build recorded them, the zip and the inputs given with --inputs",

@@ -169,7 +169,7 @@ var fileStages = map[string]func(name string) (int, bool){
 	// test helpers).
 	".": func(name string) (int, bool) {
 		switch name {
-		case "doc.go", "build.go", "cache.go", "diskcache.go", "provenance.go", "sitemodel.go", "siteexplore.go",
+		case "doc.go", "build.go", "cache.go", "diskcache.go", "provenance.go", "sitecache.go", "sitemodel.go", "siteexplore.go",
 			"output.go", "output_unix.go", "output_windows.go":
 			return 1, true
 		case "serve.go", "scaffold.go", "archive_build.go", "archive_include.go", "buildtest.go":

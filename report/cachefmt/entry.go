@@ -58,18 +58,19 @@ var ErrDamaged = errors.New("damaged")
 // must not allocate gigabytes).
 const maxStampBytes = 256 << 20
 
-// Envelope is the bytes of an entry of stamp and payload.
-func Envelope(stamp, payload []byte) []byte {
+// WriteEntry writes the entry of stamp and payload to w and returns its
+// size.
+func WriteEntry(w io.Writer, stamp, payload []byte) (int64, error) {
 	h := sha256.New()
 	h.Write(stamp)
 	h.Write(payload)
-	var b bytes.Buffer
-	b.Grow(len(Magic) + 100 + len(stamp) + len(payload))
-	b.WriteString(Magic)
-	fmt.Fprintf(&b, "%d %d %x\n", len(stamp), len(payload), h.Sum(nil))
-	b.Write(stamp)
-	b.Write(payload)
-	return b.Bytes()
+	head := fmt.Appendf([]byte(Magic), "%d %d %x\n", len(stamp), len(payload), h.Sum(nil))
+	for _, b := range [][]byte{head, stamp, payload} {
+		if _, err := w.Write(b); err != nil {
+			return 0, err
+		}
+	}
+	return int64(len(head) + len(stamp) + len(payload)), nil
 }
 
 // Head is an entry's head and stamp, as ReadHead read them.

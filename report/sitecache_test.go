@@ -1,0 +1,169 @@
+package report
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/evalbook/evalbook/report/cachefmt"
+)
+
+// siteEntries lists the rendered sites the disk cache in cacheDir keeps.
+func siteEntries(t testing.TB, cacheDir string) []string {
+	t.Helper()
+	return cacheEntries(t, cacheDir, siteID)
+}
+
+// readSiteEntry decodes a rendered site's entry.
+func readSiteEntry(t testing.TB, p string) (map[string][]byte, []byte) {
+	t.Helper()
+	f, err := os.Open(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	info, _ := f.Stat()
+	files, warned, err := cachefmt.ReadSite(f, info.Size(), sharedBlobs())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files, warned
+}
+
+// TestSiteCacheEditAndUndo: a build whose analyses all came from the
+// cache still rendered the whole site again (a third of a warm build of
+// Sertkan et al.'s study, most of the demo's). The rendered site is now
+// kept in the disk cache by what it was made of: after an edit is
+// undone, or when nothing changed, the build writes the site it rendered
+// for those inputs before, byte for byte the site a build without the
+// cache writes; an edit renders anew. The entry is what the build
+// writes: one planted in it (a changed file, a warning) reaches the site
+// and the user, which shows the build took it rather than rendering.
+func TestSiteCacheEditAndUndo(t *testing.T) {
+	t.Parallel()
+	base, dir, papers, original := summaryPapers(t)
+	edited := bytes.Replace(original, []byte("p1,5,0.03"), []byte("p1,5,0.05"), 1)
+	cacheDir := filepath.Join(base, "cache")
+	o := Options{Manifest: filepath.Join(dir, "study.toml"), Version: "test", Out: filepath.Join(base, "site"), CacheDir: cacheDir}
+	fresh := map[string]map[string]string{}
+	for name, body := range map[string][]byte{"original": original, "edited": edited} {
+		if err := os.WriteFile(papers, body, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		no := o
+		no.NoCache, no.CacheDir, no.Out = true, "", filepath.Join(base, "fresh-"+name)
+		_, fresh[name] = buildSite(t, no)
+	}
+	step := func(name string, body []byte, wantSites int) {
+		t.Helper()
+		if err := os.WriteFile(papers, body, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, site := buildSite(t, o); sameSite(site, fresh[name]) != "" {
+			t.Fatalf("%s: %s differs from the site built without the cache", name, sameSite(site, fresh[name]))
+		}
+		if n := len(siteEntries(t, cacheDir)); n != wantSites {
+			t.Fatalf("%s: the cache keeps %d rendered sites, want %d", name, n, wantSites)
+		}
+	}
+	step("original", original, 1)
+	// the chart library the binary embeds is named in the entry, not held
+	if lib := sharedBlobs()["echarts"]; len(lib) > 0 {
+		raw, err := os.ReadFile(siteEntries(t, cacheDir)[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if bytes.Contains(raw, lib[:4096]) {
+			t.Error("the rendered site's entry holds the chart library")
+		}
+		if files, _ := readSiteEntry(t, siteEntries(t, cacheDir)[0]); !bytes.Equal(files["assets/echarts.min.js"], lib) {
+			t.Error("the chart library does not come back from the entry")
+		}
+	}
+	step("edited", edited, 2)
+	step("original", original, 2) // the undo: no new site
+	step("original", original, 2) // nothing changed
+
+	// Plant a changed file and a warning in the original's entry: the
+	// next build of the original writes and prints them.
+	var entry string
+	for _, p := range siteEntries(t, cacheDir) {
+		if files, _ := readSiteEntry(t, p); string(files["data/provenance.json"]) == fresh["original"]["data/provenance.json"] {
+			entry = p
+		}
+	}
+	if entry == "" {
+		t.Fatal("no rendered site of the original in the cache")
+	}
+	files, _ := readSiteEntry(t, entry)
+	files["index.html"] = []byte("planted")
+	var planted bytes.Buffer
+	if _, err := cachefmt.WriteEntry(&planted, []byte(cachefmt.SiteStamp), cachefmt.EncodeSite(files, []byte("evalbook: warning: planted\n"), sharedBlobs())); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(entry, planted.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var warn bytes.Buffer
+	ow := o
+	ow.Warn = &warn
+	if _, site := buildSite(t, ow); site["index.html"] != "planted" || !strings.Contains(warn.String(), "evalbook: warning: planted") {
+		t.Fatalf("the build did not take the rendered site from the cache: index.html %.40q, warnings %q", site["index.html"], warn.String())
+	}
+
+	// A damaged entry (a byte changed): reported, removed, the site
+	// rendered again as a build without the cache renders it.
+	b, err := os.ReadFile(entry)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b[len(b)-100] ^= 1
+	if err := os.WriteFile(entry, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	warn.Reset()
+	if _, site := buildSite(t, ow); sameSite(site, fresh["original"]) != "" || !strings.Contains(warn.String(), "is damaged") || !strings.Contains(warn.String(), "the site is rendered again") {
+		t.Fatalf("a damaged rendered site: %s differs from the site built without the cache; warnings %q", sameSite(site, fresh["original"]), warn.String())
+	}
+	if files, _ := readSiteEntry(t, entry); string(files["index.html"]) != fresh["original"]["index.html"] {
+		t.Error("the damaged entry was not replaced by the site rendered again")
+	}
+}
+
+// TestSiteCacheKeepsOptionsApart: the options that shape the output —
+// Markdown, one file, the paper — are part of a rendered site's key:
+// builds that alternate between them into one output, with one cache,
+// each write the site a build without the cache writes with those
+// options, the second time round from the cache.
+func TestSiteCacheKeepsOptionsApart(t *testing.T) {
+	t.Parallel()
+	base, dir, _, _ := summaryPapers(t)
+	cacheDir := filepath.Join(base, "cache")
+	variants := map[string]func(*Options){
+		"html":        func(*Options) {},
+		"md":          func(o *Options) { o.Format = "md" },
+		"single-file": func(o *Options) { o.SingleFile = true },
+		"paper":       func(o *Options) { o.Format = "paper" },
+	}
+	order := []string{"html", "md", "single-file", "paper"}
+	fresh := map[string]map[string]string{}
+	for _, name := range order {
+		o := Options{Manifest: filepath.Join(dir, "study.toml"), Version: "test", Out: filepath.Join(base, "fresh-"+name), NoCache: true}
+		variants[name](&o)
+		_, fresh[name] = buildSite(t, o)
+	}
+	for round := 0; round < 2; round++ {
+		for _, name := range order {
+			o := Options{Manifest: filepath.Join(dir, "study.toml"), Version: "test", Out: filepath.Join(base, "site"), CacheDir: cacheDir}
+			variants[name](&o)
+			if _, site := buildSite(t, o); sameSite(site, fresh[name]) != "" {
+				t.Fatalf("round %d, %s: %s differs from the site built without the cache", round+1, name, sameSite(site, fresh[name]))
+			}
+		}
+		if n := len(siteEntries(t, cacheDir)); n != len(order) {
+			t.Fatalf("round %d: %d rendered sites kept, want one per variant (%d)", round+1, n, len(order))
+		}
+	}
+}
