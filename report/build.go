@@ -421,7 +421,7 @@ func runAnalyses(ctx context.Context, s *manifest.Study, in *load.Inputs, o Opti
 // study's per-unit values (Kind.Units) and are not taken from the cache
 // are fed by one shared units pass (unitspass.go) before they run.
 func runPhase(ctx context.Context, s *manifest.Study, in *load.Inputs, o Options, runs []*analysisRun, keys map[*analysisRun]string) {
-	ph := &phase{ctx: ctx, s: s, in: in, o: o, v: newValidator(in)}
+	ph := &phase{ctx: ctx, s: s, in: in, o: o, v: load.NewValidator(in)}
 	var todo []*phaseJob
 	for _, r := range runs {
 		j := &phaseJob{r: r, key: keys[r], disk: o.cache.disk}
@@ -466,7 +466,7 @@ type phase struct {
 	s   *manifest.Study
 	in  *load.Inputs
 	o   Options
-	v   *validator // checks the caches' entries against the files
+	v   *load.Validator // checks the caches' entries against the files
 }
 
 // phaseJob is an analysis of a phase: its cache key and disk cache, and,

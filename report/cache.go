@@ -120,7 +120,7 @@ func stampReads(rs *input.ReadSet, in *load.Inputs) (readStamp, error) {
 // replay records a cached analysis's reads in this build: its rows in
 // the provenance, its files and patterns in the build's record. Its
 // files' sums are the build's pins: the lookup has just found each file
-// with that content (validator), so it is not read again.
+// with that content (load.Validator), so it is not read again.
 func (st readStamp) replay(in *load.Inputs) *input.ReadSet {
 	for p, s := range st.Files {
 		in.SetSum(p, s)
@@ -138,7 +138,7 @@ func (st readStamp) replay(in *load.Inputs) *input.ReadSet {
 
 // get returns a cached output still valid for key, recording what it had
 // read in this build; the entry it takes becomes the most recently used.
-func (c *Cache) get(id, key string, in *load.Inputs, v *validator) (*kinds.Output, *input.ReadSet) {
+func (c *Cache) get(id, key string, in *load.Inputs, v *load.Validator) (*kinds.Output, *input.ReadSet) {
 	if c == nil {
 		return nil, nil
 	}
@@ -146,7 +146,7 @@ func (c *Cache) get(id, key string, in *load.Inputs, v *validator) (*kinds.Outpu
 	list := slices.Clone(c.entries[id])
 	c.mu.Unlock()
 	for _, e := range list {
-		if e.key != key || !v.valid(e.stamp) {
+		if e.key != key || !v.Valid(e.stamp.Files, e.stamp.Patterns) {
 			continue
 		}
 		c.mu.Lock()

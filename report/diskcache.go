@@ -12,7 +12,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -172,7 +171,7 @@ var errDamaged = cachefmt.ErrDamaged
 // name, if there is one: one record read per shape, however many
 // contents the directory keeps. Damaged entries met on the way are
 // reported and removed.
-func (d *diskStore) get(id, key string, v *validator) (*kinds.Output, readStamp) {
+func (d *diskStore) get(id, key string, v *load.Validator) (*kinds.Output, readStamp) {
 	if d == nil {
 		return nil, readStamp{}
 	}
@@ -198,12 +197,12 @@ func (d *diskStore) get(id, key string, v *validator) (*kinds.Output, readStamp)
 			continue
 		}
 		tried[c.shape] = true
-		now, ok := v.current(h.st)
+		files, ok := v.Current(h.st.Files, h.st.Patterns)
 		if !ok {
 			h.close() // a pattern matches other files, or a file is gone
 			continue
 		}
-		want := cachefmt.EntryName(kd, now.Files, now.Patterns)
+		want := cachefmt.EntryName(kd, files, h.st.Patterns)
 		if want != c.name {
 			h.close()
 			if !names[want] {
@@ -321,7 +320,7 @@ func openEntry(path string) (*entryHead, error) {
 // output reads the rest of an entry named name: its checksum must hold,
 // its name must be the address of what it read, and what it read must be
 // as the files are now.
-func (h *entryHead) output(name, keyDir string, v *validator) (*kinds.Output, error) {
+func (h *entryHead) output(name, keyDir string, v *load.Validator) (*kinds.Output, error) {
 	damaged := func(format string, args ...any) (*kinds.Output, error) {
 		return nil, fmt.Errorf("%w: "+format, append([]any{errDamaged}, args...)...)
 	}
@@ -332,7 +331,7 @@ func (h *entryHead) output(name, keyDir string, v *validator) (*kinds.Output, er
 	if cachefmt.EntryName(keyDir, h.st.Files, h.st.Patterns) != name {
 		return damaged("its name is not the address of what it read")
 	}
-	if !v.valid(h.st) {
+	if !v.Valid(h.st.Files, h.st.Patterns) {
 		return nil, errors.New("not the files as they are now")
 	}
 	var e diskEntry
@@ -600,83 +599,6 @@ func keyEntries(kd string, now time.Time) (mine []cacheFile, removed int64) {
 		}
 	}
 	return mine[:min(len(mine), maxEntriesPerKey)], removed
-}
-
-// validator checks stamps against the files as they are now, each
-// pattern expanded and each file's sum taken once however many stamps
-// (of however many analyses of a phase) name it.
-type validator struct {
-	in       *load.Inputs
-	patterns map[string][]string
-	sums     map[string]string // "" for a file that cannot be hashed
-}
-
-func newValidator(in *load.Inputs) *validator {
-	return &validator{in: in, patterns: map[string][]string{}, sums: map[string]string{}}
-}
-
-// current returns st with each file's sum as the file is now: false when
-// a pattern of st matches other files now, or a file cannot be hashed.
-func (v *validator) current(st readStamp) (readStamp, bool) {
-	if !v.patternsHold(st) {
-		return readStamp{}, false
-	}
-	now := readStamp{Files: make(map[string]string, len(st.Files)), Patterns: st.Patterns}
-	for p := range st.Files {
-		s := v.sum(p)
-		if s == "" {
-			return readStamp{}, false
-		}
-		now.Files[p] = s
-	}
-	return now, true
-}
-
-// patternsHold reports whether every pattern of st matches the same
-// files now.
-func (v *validator) patternsHold(st readStamp) bool {
-	for pat, was := range st.Patterns {
-		now, ok := v.patterns[pat]
-		if !ok {
-			files, _ := input.MatchPattern("", pat)
-			now = make([]string, len(files))
-			for i, f := range files {
-				now[i] = f.Path
-			}
-			v.patterns[pat] = now
-		}
-		if !slices.Equal(now, was) {
-			return false
-		}
-	}
-	return true
-}
-
-// sum is a file's sha256 now, "" when it cannot be hashed.
-func (v *validator) sum(p string) string {
-	s, ok := v.sums[p]
-	if !ok {
-		var err error
-		if s, err = v.in.Hashes.Sum(p); err != nil {
-			s = ""
-		}
-		v.sums[p] = s
-	}
-	return s
-}
-
-// valid reports whether every pattern of st still matches the same files
-// and every file still has the same content.
-func (v *validator) valid(st readStamp) bool {
-	if !v.patternsHold(st) {
-		return false
-	}
-	for p, was := range st.Files {
-		if now := v.sum(p); now == "" || now != was {
-			return false
-		}
-	}
-	return true
 }
 
 // noUnits stands for a cached feeder's units until the build replaces it.
