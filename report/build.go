@@ -132,10 +132,13 @@ type analysisRun struct {
 	Seed   uint64
 	Output *kinds.Output
 	Err    error
-	kind   kinds.Kind     // its type in the build's registry
-	cached bool           // the output came from the cache
-	key    string         // its cache key (cacheKey)
-	reads  *input.ReadSet // what it read (for the cache, derived inputs, serve)
+	kind   kinds.Kind // its type in the build's registry
+	cached bool       // the output came from the cache
+	key    string     // its cache key (cacheKey)
+	// load reads the output taken from the disk cache, until the site
+	// needs it (loadOutput)
+	load  func() (*kinds.Output, error)
+	reads *input.ReadSet // what it read (for the cache, derived inputs, serve)
 }
 
 // built is what a build computed before anything is written.
@@ -490,8 +493,16 @@ func (ph *phase) cached(j *phaseJob) bool {
 		r.Output, r.reads, r.cached = out, reads, true
 		return true
 	}
-	if out, st := j.disk.get(r.Spec.ID, j.key, ph.v); out != nil {
-		r.Output, r.reads, r.cached = out, st.replay(ph.in), true
+	if load, st := j.disk.get(r.Spec.ID, j.key, ph.v); load != nil {
+		r.load, r.reads, r.cached = load, st.replay(ph.in), true
+		if !r.Spec.Kind.Feeds && ph.o.cache.memory == nil {
+			return true // read when the site is rendered, if it is (renderSite)
+		}
+		if r.loadOutput() != nil {
+			r.reads, r.cached = nil, false
+			return false // computed again
+		}
+		out := r.Output
 		if out.Units != nil {
 			// a feeder's units, made again if an analysis reads them, by
 			// this build: not for serve's memory cache, which keeps
@@ -503,6 +514,20 @@ func (ph *phase) cached(j *phaseJob) bool {
 		return true
 	}
 	return false
+}
+
+// loadOutput reads the output of an analysis taken from the disk cache
+// (analysisRun.load), once.
+func (r *analysisRun) loadOutput() error {
+	if r.load == nil {
+		return nil
+	}
+	out, err := r.load()
+	if err != nil {
+		return fmt.Errorf("analysis %q: its cache entry: %w", r.Spec.ID, err)
+	}
+	r.Output, r.load = out, nil
+	return nil
 }
 
 // job is what a run of r sees: the build's inputs recording into rs, its

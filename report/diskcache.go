@@ -164,14 +164,17 @@ func (d *diskStore) keyDir(id, key string) string {
 // errDamaged marks an entry that is not what the cache wrote.
 var errDamaged = cachefmt.ErrDamaged
 
-// get returns the output of an entry of id and key whose reads are all
-// as they are now, or nil. For each shape of reads the directory holds
+// get returns the reader of the output of an entry of id and key whose
+// reads are all as they are now, or nil. The entry's bytes have been
+// read and checked; the reader decodes them (the most a cached build
+// spends), so that a build whose rendered site comes from the cache
+// never does. For each shape of reads the directory holds
 // (the most recently used first) it reads one entry's record of what it
 // read, takes the current sums of those files, and opens the entry they
 // name, if there is one: one record read per shape, however many
 // contents the directory keeps. Damaged entries met on the way are
 // reported and removed.
-func (d *diskStore) get(id, key string, v *load.Validator) (*kinds.Output, readStamp) {
+func (d *diskStore) get(id, key string, v *load.Validator) (func() (*kinds.Output, error), readStamp) {
 	if d == nil {
 		return nil, readStamp{}
 	}
@@ -216,7 +219,7 @@ func (d *diskStore) get(id, key string, v *load.Validator) (*kinds.Output, readS
 				continue
 			}
 		}
-		out, err := h.output(want, kd, v)
+		payload, err := h.output(want, kd, v)
 		h.close()
 		if err != nil {
 			if errors.Is(err, errDamaged) {
@@ -225,7 +228,13 @@ func (d *diskStore) get(id, key string, v *load.Validator) (*kinds.Output, readS
 			continue
 		}
 		d.touch(p)
-		return out, h.st
+		return func() (*kinds.Output, error) {
+			out, err := decodeEntry(payload)
+			if err != nil { // checked, yet not what this binary writes
+				d.drop(p, err, "build again")
+			}
+			return out, err
+		}, h.st
 	}
 	return nil, readStamp{}
 }
@@ -317,25 +326,31 @@ func openEntry(path string) (*entryHead, error) {
 	return h, nil
 }
 
-// output reads the rest of an entry named name: its checksum must hold,
-// its name must be the address of what it read, and what it read must be
-// as the files are now.
-func (h *entryHead) output(name, keyDir string, v *load.Validator) (*kinds.Output, error) {
-	damaged := func(format string, args ...any) (*kinds.Output, error) {
-		return nil, fmt.Errorf("%w: "+format, append([]any{errDamaged}, args...)...)
-	}
+// output reads the rest of an entry named name, its payload: its
+// checksum must hold, its name must be the address of what it read, and
+// what it read must be as the files are now.
+func (h *entryHead) output(name, keyDir string, v *load.Validator) ([]byte, error) {
 	payload, err := h.Payload(h.br)
 	if err != nil {
 		return nil, err
 	}
 	if cachefmt.EntryName(keyDir, h.st.Files, h.st.Patterns) != name {
-		return damaged("its name is not the address of what it read")
+		return nil, fmt.Errorf("%w: its name is not the address of what it read", errDamaged)
 	}
 	if !v.Valid(h.st.Files, h.st.Patterns) {
 		return nil, errors.New("not the files as they are now")
 	}
+	return payload, nil
+}
+
+// decodeEntry is the output an entry's payload holds.
+func decodeEntry(payload []byte) (*kinds.Output, error) {
+	damaged := func(format string, args ...any) (*kinds.Output, error) {
+		return nil, fmt.Errorf("%w: "+format, append([]any{errDamaged}, args...)...)
+	}
 	var e diskEntry
-	if err := json.Unmarshal(payload, &e); err != nil {
+	err := json.Unmarshal(payload, &e)
+	if err != nil {
 		return damaged("its output does not parse: %v", err)
 	}
 	if e.Tables, err = cachefmt.Decode(e.Cols); err == nil {

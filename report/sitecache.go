@@ -21,7 +21,9 @@ import (
 
 // renderSite renders the site in memory, or takes the one rendered for
 // the same key from the disk cache, with the warnings its rendering
-// printed (printed again); what it renders is stored for a later build.
+// printed (printed again): then the outputs of the analyses taken from
+// the disk cache are never decoded. What it renders is stored for a
+// later build.
 func (o *Options) renderSite(s *manifest.Study, runs []analysisRun, prov *Provenance, in *load.Inputs) (map[string][]byte, error) {
 	key, study := o.siteKey(s, runs, prov), s.File+"\x00"+o.Out
 	if files, warned, ok := o.cache.disk.getSite(study, key); ok {
@@ -29,6 +31,11 @@ func (o *Options) renderSite(s *manifest.Study, runs []analysisRun, prov *Proven
 			o.Warn.Write(warned)
 		}
 		return files, nil
+	}
+	for i := range runs {
+		if err := runs[i].loadOutput(); err != nil {
+			return nil, err
+		}
 	}
 	var warned bytes.Buffer
 	ro := *o

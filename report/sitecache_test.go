@@ -1,7 +1,9 @@
 package report
 
 import (
+	"bufio"
 	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -165,5 +167,55 @@ func TestSiteCacheKeepsOptionsApart(t *testing.T) {
 		if n := len(siteEntries(t, cacheDir)); n != len(order) {
 			t.Fatalf("round %d: %d rendered sites kept, want one per variant (%d)", round+1, n, len(order))
 		}
+	}
+}
+
+// TestSiteCacheDecodesNoEntry: a build whose rendered site comes from
+// the cache never decodes the analyses' entries (most of what a warm
+// build of the demo spent). Planted: an entry whose checksum holds but
+// whose output does not parse. With the site in the cache the build
+// succeeds without reading it; without, the build fails naming the
+// analysis, removes the entry, and the next build computes the analysis
+// again, as a build without the cache does.
+func TestSiteCacheDecodesNoEntry(t *testing.T) {
+	t.Parallel()
+	base, dir, _, _ := summaryPapers(t)
+	cacheDir := filepath.Join(base, "cache")
+	o := Options{Manifest: filepath.Join(dir, "study.toml"), Version: "test", Out: filepath.Join(base, "site"), CacheDir: cacheDir}
+	_, want := buildSite(t, o)
+	entries := cacheEntries(t, cacheDir, "m")
+	if len(entries) != 1 {
+		t.Fatalf("entries of m: %v", entries)
+	}
+	raw, err := os.ReadFile(entries[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := cachefmt.ReadHead(bufio.NewReader(bytes.NewReader(raw)), int64(len(raw)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var planted bytes.Buffer
+	if _, err := cachefmt.WriteEntry(&planted, h.Stamp, []byte(`{"tables": 1}`)); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(entries[0], planted.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, site := buildSite(t, o); sameSite(site, want) != "" {
+		t.Fatalf("with the site in the cache: %s differs", sameSite(site, want))
+	}
+	for _, p := range siteEntries(t, cacheDir) {
+		os.Remove(p)
+	}
+	_, err = Build(context.Background(), o)
+	if err == nil || !strings.Contains(err.Error(), `analysis "m": its cache entry`) || !strings.Contains(err.Error(), "does not parse") {
+		t.Fatalf("without the site in the cache: %v, want the entry's error", err)
+	}
+	if _, err := os.Stat(entries[0]); err == nil {
+		t.Error("the entry that does not parse was left in the cache")
+	}
+	if _, site := buildSite(t, o); sameSite(site, want) != "" {
+		t.Fatalf("the build after: %s differs", sameSite(site, want))
 	}
 }
