@@ -493,13 +493,21 @@ func (ph *phase) cached(j *phaseJob) bool {
 		r.Output, r.reads, r.cached = out, reads, true
 		return true
 	}
-	if load, st := j.disk.get(r.Spec.ID, j.key, ph.v); load != nil {
-		r.load, r.reads, r.cached = load, st.replay(ph.in), true
-		if !r.Spec.Kind.Feeds && ph.o.cache.memory == nil {
-			return true // read when the site is rendered, if it is (renderSite)
+	if c, st := j.disk.get(r.Spec.ID, j.key, ph.v); c != nil {
+		// decoded when the site is rendered, if it is (renderSite); a
+		// feeder's derived results at once, for the others
+		r.load, r.reads, r.cached = c.output, st.replay(ph.in), true
+		var err error
+		switch {
+		case ph.o.cache.memory != nil: // serve keeps outputs whole
+			err = r.loadOutput()
+		case r.Spec.Kind.Feeds:
+			r.Output, err = c.derived()
+		default:
+			return true
 		}
-		if r.loadOutput() != nil {
-			r.reads, r.cached = nil, false
+		if err != nil {
+			r.load, r.reads, r.cached = nil, nil, false
 			return false // computed again
 		}
 		out := r.Output
@@ -525,6 +533,9 @@ func (r *analysisRun) loadOutput() error {
 	out, err := r.load()
 	if err != nil {
 		return fmt.Errorf("analysis %q: its cache entry: %w", r.Spec.ID, err)
+	}
+	if r.Output != nil { // a feeder's derived results, and its units as the build makes them
+		out.Units = r.Output.Units
 	}
 	r.Output, r.load = out, nil
 	return nil

@@ -85,20 +85,21 @@ const maxEntriesPerKey = 16
 
 // diskEntry is one cached output on disk.
 type diskEntry struct {
-	Tables     []analyses.Table `json:"-"` // stored by column as Cols
-	DataTables []analyses.Table `json:"-"` // and DataCols (cachefmt)
-	Cols       []cachefmt.Table `json:"tables"`
-	DataCols   []cachefmt.Table `json:"data_tables,omitempty"`
-	Notes      []string         `json:"notes"`
-	Own        json.RawMessage  `json:"own"`
-	Highlight  *string          `json:"highlight,omitempty"`
-	Report     []string         `json:"report,omitempty"` // site.Reporter's sentences
-	Figures    []figures.Figure `json:"figures"`
-	Method     string           `json:"method"`
 	// A feeding analysis's derived results, and whether it derives
-	// per-unit values (made again when read: build.go, lazyUnits).
+	// per-unit values (made again when read: build.go, lazyUnits): first,
+	// so that the others read them without the rest (cachedOutput).
 	Derived      []load.ResultRow `json:"derived,omitempty"`
 	DerivesUnits bool             `json:"derives_units,omitempty"`
+	Tables       []analyses.Table `json:"-"` // stored by column as Cols
+	DataTables   []analyses.Table `json:"-"` // and DataCols (cachefmt)
+	Cols         []cachefmt.Table `json:"tables"`
+	DataCols     []cachefmt.Table `json:"data_tables,omitempty"`
+	Notes        []string         `json:"notes"`
+	Own          json.RawMessage  `json:"own"`
+	Highlight    *string          `json:"highlight,omitempty"`
+	Report       []string         `json:"report,omitempty"` // site.Reporter's sentences
+	Figures      []figures.Figure `json:"figures"`
+	Method       string           `json:"method"`
 }
 
 // frozenResult replays a cached result for the site writer.
@@ -164,17 +165,16 @@ func (d *diskStore) keyDir(id, key string) string {
 // errDamaged marks an entry that is not what the cache wrote.
 var errDamaged = cachefmt.ErrDamaged
 
-// get returns the reader of the output of an entry of id and key whose
-// reads are all as they are now, or nil. The entry's bytes have been
-// read and checked; the reader decodes them (the most a cached build
-// spends), so that a build whose rendered site comes from the cache
-// never does. For each shape of reads the directory holds
+// get returns the output of an entry of id and key whose reads are all
+// as they are now, or nil: its bytes read and checked, decoded when
+// needed (the most a cached build spends), so that a build whose
+// rendered site comes from the cache never decodes them. For each shape of reads the directory holds
 // (the most recently used first) it reads one entry's record of what it
 // read, takes the current sums of those files, and opens the entry they
 // name, if there is one: one record read per shape, however many
 // contents the directory keeps. Damaged entries met on the way are
 // reported and removed.
-func (d *diskStore) get(id, key string, v *load.Validator) (func() (*kinds.Output, error), readStamp) {
+func (d *diskStore) get(id, key string, v *load.Validator) (*cachedOutput, readStamp) {
 	if d == nil {
 		return nil, readStamp{}
 	}
@@ -228,15 +228,41 @@ func (d *diskStore) get(id, key string, v *load.Validator) (func() (*kinds.Outpu
 			continue
 		}
 		d.touch(p)
-		return func() (*kinds.Output, error) {
-			out, err := decodeEntry(payload)
-			if err != nil { // checked, yet not what this binary writes
-				d.drop(p, err, "build again")
-			}
-			return out, err
-		}, h.st
+		return &cachedOutput{payload, func(err error) { d.drop(p, err, "build again") }}, h.st
 	}
 	return nil, readStamp{}
+}
+
+// cachedOutput is an entry's payload, read and checked, decoded when
+// needed; drop removes the entry when it does not decode.
+type cachedOutput struct {
+	payload []byte
+	drop    func(error)
+}
+
+// output decodes the whole output.
+func (c *cachedOutput) output() (*kinds.Output, error) {
+	out, err := decodeEntry(c.payload)
+	if err != nil { // checked, yet not what this binary writes
+		c.drop(err)
+	}
+	return out, err
+}
+
+// derived decodes what a feeding analysis gives the others — its derived
+// results, and whether it derives per-unit values — and not the rest.
+func (c *cachedOutput) derived() (*kinds.Output, error) {
+	var e diskEntry
+	err := cachefmt.DecodeLeading(c.payload, map[string]any{"derived": &e.Derived, "derives_units": &e.DerivesUnits})
+	if err != nil {
+		c.drop(err)
+		return nil, err
+	}
+	out := &kinds.Output{Results: e.Derived}
+	if e.DerivesUnits {
+		out.Units = noUnits // replaced by the build (lazyUnits)
+	}
+	return out, nil
 }
 
 // drop reports the damaged entry at p, and what is done instead, and

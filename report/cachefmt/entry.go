@@ -130,3 +130,30 @@ func (h Head) Payload(r io.Reader) ([]byte, error) {
 	}
 	return payload, nil
 }
+
+// DecodeLeading decodes the fields of a JSON object that come before
+// any other, each into the value fields gives for its key, and stops at
+// the first key fields does not name: the rest of the object is neither
+// decoded nor checked. A payload that puts what is needed early first
+// gives it without decoding the rest.
+func DecodeLeading(payload []byte, fields map[string]any) error {
+	dec := json.NewDecoder(bytes.NewReader(payload))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return fmt.Errorf("%w: not a JSON object", ErrDamaged)
+	}
+	for dec.More() {
+		key, err := dec.Token()
+		if err != nil {
+			return fmt.Errorf("%w: %v", ErrDamaged, err)
+		}
+		k, _ := key.(string)
+		v, ok := fields[k]
+		if !ok {
+			return nil
+		}
+		if err := dec.Decode(v); err != nil {
+			return fmt.Errorf("%w: %s: %v", ErrDamaged, k, err)
+		}
+	}
+	return nil
+}
