@@ -494,17 +494,15 @@ func (ph *phase) cached(j *phaseJob) bool {
 		return true
 	}
 	if c, st := j.disk.get(r.Spec.ID, j.key, ph.v); c != nil {
-		// decoded when the site is rendered, if it is (renderSite); a
-		// feeder's derived results at once, for the others
 		r.load, r.reads, r.cached = c.output, st.replay(ph.in), true
 		var err error
 		switch {
 		case ph.o.cache.memory != nil: // serve keeps outputs whole
 			err = r.loadOutput()
-		case r.Spec.Kind.Feeds:
+		case r.Spec.Kind.Feeds: // what the others read, now
 			r.Output, err = c.derived()
 		default:
-			return true
+			return true // decoded when the site is rendered, if it is (renderSite)
 		}
 		if err != nil {
 			r.load, r.reads, r.cached = nil, nil, false
