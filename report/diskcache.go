@@ -612,8 +612,9 @@ type cacheFile struct {
 }
 
 // keyEntries lists the entries of the key directory kd, most recently
-// used first, holding them to maxEntriesPerKey (the least recently used
-// go); it removes killed writes too. It returns the entries left and
+// used first, holding them to maxEntriesPerKey (maxSitesPerStudy for
+// rendered sites; the least recently used go); it removes killed writes
+// too. It returns the entries left and
 // the bytes removed.
 func keyEntries(kd string, now time.Time) (mine []cacheFile, removed int64) {
 	list, _ := input.ListOwn(kd)
@@ -634,12 +635,16 @@ func keyEntries(kd string, now time.Time) (mine []cacheFile, removed int64) {
 		}
 	}
 	sort.Slice(mine, func(i, j int) bool { return mine[i].mod.After(mine[j].mod) })
-	for _, e := range mine[min(len(mine), maxEntriesPerKey):] {
+	keep := min(len(mine), maxEntriesPerKey)
+	if strings.HasPrefix(filepath.Base(kd), siteID+"-") {
+		keep = min(len(mine), maxSitesPerStudy)
+	}
+	for _, e := range mine[keep:] {
 		if os.Remove(e.path) == nil {
 			removed += e.size
 		}
 	}
-	return mine[:min(len(mine), maxEntriesPerKey)], removed
+	return mine[:keep], removed
 }
 
 // noUnits stands for a cached feeder's units until the build replaces it.

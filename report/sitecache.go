@@ -74,8 +74,8 @@ func (o *Options) siteKey(s *manifest.Study, runs []analysisRun, prov *Provenanc
 
 // siteID names the directories of rendered sites in the store (an
 // analysis id has no underscore): one per study and output, which keeps
-// maxEntriesPerKey sites, one per site key (siteKey).
-const siteID = "_site"
+// its maxSitesPerStudy most recently used sites, one per site key.
+const siteID, maxSitesPerStudy = "_site", 4
 
 // getSite returns the files of the site of study rendered for key and
 // the warnings its rendering printed, when the store has them. A
@@ -85,15 +85,10 @@ func (d *diskStore) getSite(study, key string) (files map[string][]byte, warning
 		return nil, nil, false
 	}
 	p := filepath.Join(d.keyDir(siteID, study), cachefmt.SiteEntryName(key))
-	f, err := input.OpenOwn(p)
-	if err != nil {
-		return nil, nil, false
-	}
-	info, err := f.Stat()
+	b, err := input.ReadOwn(p)
 	if err == nil {
-		files, warnings, err = cachefmt.ReadSite(f, info.Size(), sharedBlobs())
+		files, warnings, err = cachefmt.ReadSite(b, themes.Libraries())
 	}
-	f.Close()
 	if errors.Is(err, errDamaged) {
 		d.drop(p, err, "the site is rendered again")
 	}
@@ -109,14 +104,7 @@ func (d *diskStore) getSite(study, key string) (files map[string][]byte, warning
 func (d *diskStore) putSite(study, key string, files map[string][]byte, warnings []byte) {
 	if key != "" {
 		d.putEntry(siteID, study, cachefmt.SiteEntryName(key), func() ([]byte, []byte, error) {
-			return []byte(cachefmt.SiteStamp), cachefmt.EncodeSite(files, warnings, sharedBlobs()), nil
+			return []byte(cachefmt.SiteStamp), cachefmt.EncodeSite(files, warnings, themes.Libraries()), nil
 		})
 	}
-}
-
-// sharedBlobs are the assets every site the binary renders holds as they
-// are embedded: a rendered site's entry names them instead of holding
-// them (half the entry of a small study).
-func sharedBlobs() map[string][]byte {
-	return map[string][]byte{"echarts": themes.ECharts(), "katex": themes.KaTeX()}
 }

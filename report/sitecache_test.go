@@ -4,12 +4,14 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/evalbook/evalbook/report/cachefmt"
+	"github.com/evalbook/evalbook/themes"
 )
 
 // siteEntries lists the rendered sites the disk cache in cacheDir keeps.
@@ -21,13 +23,11 @@ func siteEntries(t testing.TB, cacheDir string) []string {
 // readSiteEntry decodes a rendered site's entry.
 func readSiteEntry(t testing.TB, p string) (map[string][]byte, []byte) {
 	t.Helper()
-	f, err := os.Open(p)
+	b, err := os.ReadFile(p)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	info, _ := f.Stat()
-	files, warned, err := cachefmt.ReadSite(f, info.Size(), sharedBlobs())
+	files, warned, err := cachefmt.ReadSite(b, themes.Libraries())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,7 +72,7 @@ func TestSiteCacheEditAndUndo(t *testing.T) {
 	}
 	step("original", original, 1)
 	// the chart library the binary embeds is named in the entry, not held
-	if lib := sharedBlobs()["echarts"]; len(lib) > 0 {
+	if lib := themes.Libraries()["echarts"]; len(lib) > 0 {
 		raw, err := os.ReadFile(siteEntries(t, cacheDir)[0])
 		if err != nil {
 			t.Fatal(err)
@@ -102,7 +102,7 @@ func TestSiteCacheEditAndUndo(t *testing.T) {
 	files, _ := readSiteEntry(t, entry)
 	files["index.html"] = []byte("planted")
 	var planted bytes.Buffer
-	if _, err := cachefmt.WriteEntry(&planted, []byte(cachefmt.SiteStamp), cachefmt.EncodeSite(files, []byte("evalbook: warning: planted\n"), sharedBlobs())); err != nil {
+	if _, err := cachefmt.WriteEntry(&planted, []byte(cachefmt.SiteStamp), cachefmt.EncodeSite(files, []byte("evalbook: warning: planted\n"), themes.Libraries())); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(entry, planted.Bytes(), 0o644); err != nil {
@@ -217,5 +217,29 @@ func TestSiteCacheDecodesNoEntry(t *testing.T) {
 	}
 	if _, site := buildSite(t, o); sameSite(site, want) != "" {
 		t.Fatalf("the build after: %s differs", sameSite(site, want))
+	}
+}
+
+// TestSiteCacheKeepsFewSites: a rendered site is as big as the site (the
+// demo's, 12 MB), so a study and output keep their maxSitesPerStudy most
+// recently used ones, not maxEntriesPerKey: the store's bound is left to
+// the analyses' outputs, which let older states skip their computing.
+func TestSiteCacheKeepsFewSites(t *testing.T) {
+	t.Parallel()
+	base, dir, papers, original := summaryPapers(t)
+	cacheDir := filepath.Join(base, "cache")
+	o := Options{Manifest: filepath.Join(dir, "study.toml"), Version: "test", Out: filepath.Join(base, "site"), CacheDir: cacheDir, cacheNow: fakeClock()}
+	for n := 0; n < maxSitesPerStudy+3; n++ {
+		body := bytes.Replace(original, []byte("p1,5,0.03"), fmt.Appendf(nil, "p1,5,0.03%03d", n), 1)
+		if err := os.WriteFile(papers, body, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		buildSite(t, o)
+		if got := len(siteEntries(t, cacheDir)); got != min(n+1, maxSitesPerStudy) {
+			t.Fatalf("after %d builds: %d rendered sites kept, want %d", n+1, got, min(n+1, maxSitesPerStudy))
+		}
+	}
+	if got, want := len(cacheEntries(t, cacheDir, "m")), maxSitesPerStudy+3; got != want {
+		t.Errorf("%d outputs of the analysis kept, want %d (its own bound)", got, want)
 	}
 }

@@ -66,6 +66,13 @@ func KaTeX() []byte {
 	return b
 }
 
+// Libraries are the chart library and KaTeX by name, as every site holds
+// them (nil when the binary was built without one): a rendered site's
+// cache entry names them instead of holding them.
+func Libraries() map[string][]byte {
+	return map[string][]byte{"echarts": ECharts(), "katex": KaTeX()}
+}
+
 // ExploreWasm returns the Explore page's WebAssembly module, gzipped
 // (report/site/explore/wasm, compiled by `make assets`), or nil when the
 // binary was built without it.

@@ -6,7 +6,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"io"
 	"maps"
 	"math/bits"
 	"slices"
@@ -117,12 +116,12 @@ func SiteEntryName(key string) string {
 // (its key covers every input's sum).
 const SiteStamp = `{"files":{}}`
 
-// ReadSite reads a rendered site's entry of size bytes (WriteEntry of
-// SiteStamp and EncodeSite's payload); the error wraps ErrDamaged when
-// it is not what was written.
-func ReadSite(r io.Reader, size int64, shared map[string][]byte) (files map[string][]byte, warnings []byte, err error) {
-	br := bufio.NewReader(r)
-	h, err := ReadHead(br, size)
+// ReadSite reads a rendered site's entry (WriteEntry of SiteStamp and
+// EncodeSite's payload); the error wraps ErrDamaged when it is not what
+// was written.
+func ReadSite(entry []byte, shared map[string][]byte) (files map[string][]byte, warnings []byte, err error) {
+	br := bufio.NewReader(bytes.NewReader(entry))
+	h, err := ReadHead(br, int64(len(entry)))
 	if err != nil {
 		return nil, nil, err
 	}

@@ -38,7 +38,7 @@ func TestSiteRoundTrip(t *testing.T) {
 		if bytes.Contains(entry, shared["lib"]) {
 			t.Error("the entry holds the shared blob")
 		}
-		files, w, err := ReadSite(bytes.NewReader(entry), int64(len(entry)), shared)
+		files, w, err := ReadSite(entry, shared)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -55,17 +55,17 @@ func TestSiteDamaged(t *testing.T) {
 	for i := range entry {
 		b := bytes.Clone(entry)
 		b[i] ^= 0x01
-		if _, _, err := ReadSite(bytes.NewReader(b), int64(len(b)), shared); !errors.Is(err, ErrDamaged) {
+		if _, _, err := ReadSite(b, shared); !errors.Is(err, ErrDamaged) {
 			t.Fatalf("byte %d changed: %v, want a damaged entry", i, err)
 		}
 	}
 	for n := 0; n < len(entry); n += 7 {
-		if _, _, err := ReadSite(bytes.NewReader(entry[:n]), int64(n), shared); !errors.Is(err, ErrDamaged) {
+		if _, _, err := ReadSite(entry[:n], shared); !errors.Is(err, ErrDamaged) {
 			t.Fatalf("cut at %d: %v, want a damaged entry", n, err)
 		}
 	}
 	// read with another binary's blobs: not the site that was written
-	if _, _, err := ReadSite(bytes.NewReader(entry), int64(len(entry)), map[string][]byte{"other": shared["other"]}); !errors.Is(err, ErrDamaged) {
+	if _, _, err := ReadSite(entry, map[string][]byte{"other": shared["other"]}); !errors.Is(err, ErrDamaged) {
 		t.Fatalf("a shared blob missing: %v, want a damaged entry", err)
 	}
 }
