@@ -311,7 +311,11 @@ func cmdBuild(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if !*quiet {
-		fmt.Fprintf(stdout, "built %s and %s in %.2fs\n%s\n", analyses.Count(sum.Analyses, "analysis", "analyses"), analyses.Count(sum.Pages, "page", "pages"), sum.Elapsed.Seconds(), sum.Index)
+		cached := ""
+		if sum.Cached > 0 {
+			cached = fmt.Sprintf(" (%d from the cache)", sum.Cached)
+		}
+		fmt.Fprintf(stdout, "built %s and %s in %.2fs%s\n%s\n", analyses.Count(sum.Analyses, "analysis", "analyses"), analyses.Count(sum.Pages, "page", "pages"), sum.Elapsed.Seconds(), cached, sum.Index)
 	}
 	return nil
 }

@@ -368,8 +368,14 @@ func TestInitThenBuild(t *testing.T) {
 	if code, out, errOut := runCLI("init", dir); code != 0 || !strings.Contains(out, "evalbook build") {
 		t.Fatalf("init: exit %d: %s %s", code, out, errOut)
 	}
-	if code, _, errOut := runCLI("build", dir, "--quiet"); code != 0 {
-		t.Fatalf("build of the scaffold: exit %d: %s", code, errOut)
+	if code, out, errOut := runCLI("build", dir); code != 0 || strings.Contains(out, "from the cache") {
+		t.Fatalf("build of the scaffold: exit %d: %s %s", code, out, errOut)
+	}
+	// built again: the build says its analyses came from the cache
+	code, out, errOut := runCLI("build", dir)
+	m := regexp.MustCompile(`built (\d+) analys[a-z]+ and \d+ pages? in [0-9.]+s \((\d+) from the cache\)\n`).FindStringSubmatch(out)
+	if code != 0 || m == nil || m[1] != m[2] {
+		t.Fatalf("build of the scaffold again: exit %d: %q %s", code, out, errOut)
 	}
 	if code, _, _ := runCLI("init", dir); code != 1 {
 		t.Errorf("init over an existing study: exit %d, want 1", code)
