@@ -530,7 +530,7 @@ func (r *analysisRun) loadOutput() error {
 	}
 	out, err := r.load()
 	if err != nil {
-		return fmt.Errorf("analysis %q: its cache entry: %w", r.Spec.ID, err)
+		return fmt.Errorf("analysis %q: its cache entry (removed: build again): %w", r.Spec.ID, err)
 	}
 	if r.Output != nil { // a feeder's derived results, and its units as the build makes them
 		out.Units = r.Output.Units

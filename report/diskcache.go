@@ -168,12 +168,12 @@ var errDamaged = cachefmt.ErrDamaged
 // get returns the output of an entry of id and key whose reads are all
 // as they are now, or nil: its bytes read and checked, decoded when
 // needed (the most a cached build spends), so that a build whose
-// rendered site comes from the cache never decodes them. For each shape of reads the directory holds
-// (the most recently used first) it reads one entry's record of what it
-// read, takes the current sums of those files, and opens the entry they
-// name, if there is one: one record read per shape, however many
-// contents the directory keeps. Damaged entries met on the way are
-// reported and removed.
+// rendered site comes from the cache never decodes them. For each shape
+// of reads the directory holds (the most recently used first) it reads
+// one entry's record of what it read, takes the current sums of those
+// files, and opens the entry they name, if there is one: one record read
+// per shape, however many contents the directory keeps. Damaged entries
+// met on the way are reported and removed.
 func (d *diskStore) get(id, key string, v *load.Validator) (*cachedOutput, readStamp) {
 	if d == nil {
 		return nil, readStamp{}
@@ -228,7 +228,7 @@ func (d *diskStore) get(id, key string, v *load.Validator) (*cachedOutput, readS
 			continue
 		}
 		d.touch(p)
-		return &cachedOutput{payload, func(err error) { d.drop(p, err, "build again") }}, h.st
+		return &cachedOutput{payload, func(err error) { d.drop(p, err, "it is not used") }}, h.st
 	}
 	return nil, readStamp{}
 }

@@ -209,7 +209,7 @@ func TestSiteCacheDecodesNoEntry(t *testing.T) {
 		os.Remove(p)
 	}
 	_, err = Build(context.Background(), o)
-	if err == nil || !strings.Contains(err.Error(), `analysis "m": its cache entry`) || !strings.Contains(err.Error(), "does not parse") {
+	if err == nil || !strings.Contains(err.Error(), `analysis "m": its cache entry (removed: build again)`) || !strings.Contains(err.Error(), "does not parse") {
 		t.Fatalf("without the site in the cache: %v, want the entry's error", err)
 	}
 	if _, err := os.Stat(entries[0]); err == nil {

@@ -81,7 +81,7 @@ type Head struct {
 }
 
 // ReadHead reads the head and the stamp of an entry of size bytes; the
-// error wraps ErrDamaged when they are not as Envelope writes them.
+// error wraps ErrDamaged when they are not as WriteEntry writes them.
 func ReadHead(r *bufio.Reader, size int64) (Head, error) {
 	damaged := func(format string, args ...any) (Head, error) {
 		return Head{}, fmt.Errorf("%w: "+format, append([]any{ErrDamaged}, args...)...)
@@ -134,8 +134,8 @@ func (h Head) Payload(r io.Reader) ([]byte, error) {
 // DecodeLeading decodes the fields of a JSON object that come before
 // any other, each into the value fields gives for its key, and stops at
 // the first key fields does not name: the rest of the object is neither
-// decoded nor checked. A payload that puts what is needed early first
-// gives it without decoding the rest.
+// decoded nor checked, so a payload that puts what is needed first gives
+// it without the cost of the rest.
 func DecodeLeading(payload []byte, fields map[string]any) error {
 	dec := json.NewDecoder(bytes.NewReader(payload))
 	if t, err := dec.Token(); err != nil || t != json.Delim('{') {

@@ -93,6 +93,8 @@ func DecodeSite(b []byte, shared map[string][]byte) (files map[string][]byte, wa
 				return nil, nil, fmt.Errorf("no shared blob %q", data)
 			}
 			data = blob
+		} else if len(data) > 0 && slices.ContainsFunc(slices.Collect(maps.Values(shared)), func(blob []byte) bool { return bytes.Equal(blob, data) }) {
+			return nil, nil, errors.New("a shared blob held, not named")
 		}
 		path := string(p)
 		if path == "" || i > 0 && path <= prev {

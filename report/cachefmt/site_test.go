@@ -76,6 +76,8 @@ func FuzzDecodeSite(f *testing.F) {
 	f.Add(EncodeSite(sampleSite(), []byte("w\n"), shared))
 	f.Add(EncodeSite(nil, nil, nil))
 	f.Add([]byte(siteMagic + "\x00\x01\x00"))
+	f.Add(EncodeSite(map[string][]byte{"a": []byte("x")}, nil, nil))
+	f.Add(EncodeSite(map[string][]byte{"a": shared["lib"]}, nil, nil)) // a blob held: refused
 	f.Fuzz(func(t *testing.T, b []byte) {
 		files, warned, err := DecodeSite(b, shared)
 		if err != nil {
