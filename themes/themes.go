@@ -67,10 +67,11 @@ func KaTeX() []byte {
 }
 
 // Libraries are the chart library and KaTeX by name, as every site holds
-// them (nil when the binary was built without one): a rendered site's
-// cache entry names them instead of holding them.
+// them (nil when the binary was built without one), read once per
+// process: a rendered site's cache entry names them instead of holding
+// them.
 func Libraries() map[string][]byte {
-	return map[string][]byte{"echarts": ECharts(), "katex": KaTeX()}
+	return map[string][]byte{"echarts": asset("assets/echarts.min.js"), "katex": asset("assets/katex.min.js")}
 }
 
 // ExploreWasm returns the Explore page's WebAssembly module, gzipped

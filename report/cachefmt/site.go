@@ -21,21 +21,30 @@ const siteMagic = "evalbook-site 1\n"
 // binary embeds, the same for every site it renders), 1 and the blob's
 // name; each length a uvarint before its bytes.
 func EncodeSite(files map[string][]byte, warnings []byte, shared map[string][]byte) []byte {
+	names := slices.Sorted(maps.Keys(shared))
+	sharedAs := func(data []byte) int { // the blob data is, or -1
+		if len(data) == 0 {
+			return -1
+		}
+		return slices.IndexFunc(names, func(name string) bool { return bytes.Equal(shared[name], data) })
+	}
 	n := len(siteMagic) + len(warnings) + 2*binary.MaxVarintLen64
 	for p, data := range files {
-		n += len(p) + len(data) + 3*binary.MaxVarintLen64
+		n += len(p) + 3*binary.MaxVarintLen64
+		if sharedAs(data) < 0 {
+			n += len(data) // a shared blob is named, not held
+		}
 	}
 	b := make([]byte, 0, n)
 	b = append(b, siteMagic...)
 	b = binary.AppendUvarint(b, uint64(len(warnings)))
 	b = append(b, warnings...)
 	b = binary.AppendUvarint(b, uint64(len(files)))
-	names := slices.Sorted(maps.Keys(shared))
 	for _, p := range slices.Sorted(maps.Keys(files)) {
 		b = binary.AppendUvarint(b, uint64(len(p)))
 		b = append(b, p...)
 		data := files[p]
-		if i := slices.IndexFunc(names, func(name string) bool { return bytes.Equal(shared[name], data) }); i >= 0 && len(data) > 0 {
+		if i := sharedAs(data); i >= 0 {
 			b = append(b, 1)
 			b = binary.AppendUvarint(b, uint64(len(names[i])))
 			b = append(b, names[i]...)
