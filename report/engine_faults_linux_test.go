@@ -34,8 +34,10 @@ effect    = "smd"
 }
 
 // slowUnitsView is a units table of a billion rows generated as they
-// are read.
-const slowUnitsView = "CREATE VIEW slow_units AS SELECT 'd' AS dataset, if(number % 2 = 0, 'EASE', 'ALS') AS method, toString(intDiv(number, 2)) AS unit, 'rmse' AS metric, toFloat64(number % 7) AS value FROM numbers(1000000000)"
+// are read, half a second per block of them: a query over it outlasts
+// any timeout of a test while the server sleeps instead of computing
+// (a billion rows as fast as it can took both cores for the test's 3 s).
+const slowUnitsView = "CREATE VIEW slow_units AS SELECT 'd' AS dataset, if(number % 2 = 0, 'EASE', 'ALS') AS method, toString(intDiv(number, 2)) AS unit, 'rmse' AS metric, toFloat64(number % 7) AS value FROM numbers(1000000000) WHERE sleep(0.5) = 0"
 
 // siteDigest hashes every file of a site (names and contents).
 func siteDigest(t *testing.T, dir string) string {
