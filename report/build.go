@@ -424,7 +424,7 @@ func runAnalyses(ctx context.Context, s *manifest.Study, in *load.Inputs, o Opti
 // study's per-unit values (Kind.Units) and are not taken from the cache
 // are fed by one shared units pass (unitspass.go) before they run.
 func runPhase(ctx context.Context, s *manifest.Study, in *load.Inputs, o Options, runs []*analysisRun, keys map[*analysisRun]string) {
-	ph := &phase{ctx: ctx, s: s, in: in, o: o, v: load.NewValidator(in)}
+	ph := &phase{ctx: ctx, s: s, in: in, o: o, v: input.NewValidator(in.Hashes)}
 	var todo []*phaseJob
 	for _, r := range runs {
 		j := &phaseJob{r: r, key: keys[r], disk: o.cache.disk}
@@ -469,7 +469,7 @@ type phase struct {
 	s   *manifest.Study
 	in  *load.Inputs
 	o   Options
-	v   *load.Validator // checks the caches' entries against the files
+	v   *input.Validator // checks the caches' entries against the files
 }
 
 // phaseJob is an analysis of a phase: its cache key and disk cache, and,
@@ -595,7 +595,7 @@ func (ph *phase) feedUnits(jobs []*phaseJob) {
 		return
 	}
 	prs := input.NewReadSet()
-	errs := make([]error, len(sinks))
+	errs, heads := make([]error, len(sinks)), make([]map[string]int64, len(sinks))
 	func() {
 		defer func() {
 			if p := recover(); p != nil {
@@ -605,10 +605,10 @@ func (ph *phase) feedUnits(jobs []*phaseJob) {
 				}
 			}
 		}()
-		errs = ph.in.ForAnalysis(prs).UnitsPass(ph.ctx, sinks)
+		errs, heads = ph.in.ForAnalysis(prs).UnitsPassHeads(ph.ctx, sinks)
 	}()
-	for i, j := range readers {
-		j.rs.Merge(prs)
+	for i, j := range readers { // a file of a method it does not compare: its header
+		j.rs.MergeHeads(prs, heads[i])
 		j.job.Fed = &kinds.FedUnits{Sink: sinks[i], Err: errs[i]}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"sync"
 
@@ -102,6 +103,13 @@ func hashStrings(parts []string) string {
 // output is not stored) when a file can no longer be read.
 func stampReads(rs *input.ReadSet, in *load.Inputs) (readStamp, error) {
 	st := readStamp{Files: map[string]string{}, Patterns: rs.Patterns(), Rows: map[string]int64{}}
+	for p, n := range rs.Heads() { // the header now, if the file is what was read
+		sum, err := input.HeadSum(p, n)
+		if now, herr := in.Hashes.Sum(p); err != nil || herr != nil || now != in.Pin(p) {
+			return st, fmt.Errorf("%s: changed while it was read", p)
+		}
+		st.Files[input.HeadKey(p, n)] = sum
+	}
 	for _, p := range rs.Files() {
 		sum := in.Pin(p)
 		if sum == "" {
@@ -120,17 +128,19 @@ func stampReads(rs *input.ReadSet, in *load.Inputs) (readStamp, error) {
 // replay records a cached analysis's reads in this build: its rows in
 // the provenance, its files and patterns in the build's record. Its
 // files' sums are the build's pins: the lookup has just found each file
-// with that content (load.Validator), so it is not read again.
+// with that content (input.Validator), so it is not read again.
 func (st readStamp) replay(in *load.Inputs) *input.ReadSet {
-	for p, s := range st.Files {
-		in.SetSum(p, s)
-	}
 	rs := input.NewReadSet()
 	v := in.ForAnalysis(rs)
 	for p, m := range st.Patterns {
 		v.NotePattern(p, m)
 	}
-	for p := range st.Files {
+	for p, s := range st.Files {
+		if path, _, head := input.ParseHeadKey(p); head {
+			v.RecordFile(path, 0) // its header: opened, as without the cache
+			continue
+		}
+		in.SetSum(p, s)
 		v.RecordFile(p, st.Rows[p])
 	}
 	return rs
@@ -138,7 +148,7 @@ func (st readStamp) replay(in *load.Inputs) *input.ReadSet {
 
 // get returns a cached output still valid for key, recording what it had
 // read in this build; the entry it takes becomes the most recently used.
-func (c *Cache) get(id, key string, in *load.Inputs, v *load.Validator) (*kinds.Output, *input.ReadSet) {
+func (c *Cache) get(id, key string, in *load.Inputs, v *input.Validator) (*kinds.Output, *input.ReadSet) {
 	if c == nil {
 		return nil, nil
 	}
@@ -201,20 +211,7 @@ const memEntriesPerID = 8
 // sameReads reports whether two stamps record the same files with the
 // same contents and the same pattern matches.
 func sameReads(a, b readStamp) bool {
-	if len(a.Files) != len(b.Files) || len(a.Patterns) != len(b.Patterns) {
-		return false
-	}
-	for p, s := range a.Files {
-		if b.Files[p] != s {
-			return false
-		}
-	}
-	for p, m := range a.Patterns {
-		if n, ok := b.Patterns[p]; !ok || !slices.Equal(m, n) {
-			return false
-		}
-	}
-	return true
+	return maps.Equal(a.Files, b.Files) && maps.EqualFunc(a.Patterns, b.Patterns, slices.Equal[[]string])
 }
 
 // cachePolicy is the build's caching, resolved once from its Options

@@ -174,7 +174,7 @@ var errDamaged = cachefmt.ErrDamaged
 // files, and opens the entry they name, if there is one: one record read
 // per shape, however many contents the directory keeps. Damaged entries
 // met on the way are reported and removed.
-func (d *diskStore) get(id, key string, v *load.Validator) (*cachedOutput, readStamp) {
+func (d *diskStore) get(id, key string, v *input.Validator) (*cachedOutput, readStamp) {
 	if d == nil {
 		return nil, readStamp{}
 	}
@@ -355,7 +355,7 @@ func openEntry(path string) (*entryHead, error) {
 // output reads the rest of an entry named name, its payload: its
 // checksum must hold, its name must be the address of what it read, and
 // what it read must be as the files are now.
-func (h *entryHead) output(name, keyDir string, v *load.Validator) ([]byte, error) {
+func (h *entryHead) output(name, keyDir string, v *input.Validator) ([]byte, error) {
 	payload, err := h.Payload(h.br)
 	if err != nil {
 		return nil, err

@@ -422,3 +422,55 @@ func ReadAsRecorded(path, display, want string) ([]byte, error) {
 	}
 	return data, nil
 }
+
+// HeadSum returns the hex sha256 of the first n bytes of path, a file's
+// header, and of the byte after them when there is one (a reader that
+// met a carriage return at the header's end looked at it): two files
+// with one HeadSum have one header, however their rows differ.
+func HeadSum(path string, n int64) (string, error) {
+	if n <= 0 {
+		return "", fmt.Errorf("%s: no header length", path)
+	}
+	f, err := OpenRegular(path, path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	b := make([]byte, n+1)
+	k, err := io.ReadFull(f, b)
+	switch {
+	case err == io.ErrUnexpectedEOF && int64(k) >= n:
+		b = b[:k] // the header ends the file
+	case err != nil:
+		return "", fmt.Errorf("%s: %w", path, err)
+	}
+	h := sha256.New()
+	fmt.Fprintf(h, "%d\x00", n)
+	h.Write(b)
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// headKeyMark joins a path and a header length in a head key: no path
+// holds a NUL byte.
+const headKeyMark = "\x00head "
+
+// HeadKey names a file's header of n bytes where a record of reads keys
+// whole files by path (a cache entry's stamp), so that both kinds of
+// read share one map: its sum is HeadSum.
+func HeadKey(path string, n int64) string {
+	return path + headKeyMark + strconv.FormatInt(n, 10)
+}
+
+// ParseHeadKey returns the path and header length of a HeadKey; ok is
+// false for a plain path.
+func ParseHeadKey(key string) (path string, n int64, ok bool) {
+	i := strings.Index(key, headKeyMark)
+	if i < 0 {
+		return key, 0, false
+	}
+	n, err := strconv.ParseInt(key[i+len(headKeyMark):], 10, 64)
+	if err != nil || n <= 0 {
+		return key, 0, false
+	}
+	return key[:i], n, true
+}

@@ -62,3 +62,85 @@ func TestHashStoreRoundTrip(t *testing.T) {
 		t.Error("a missing file has a stamp")
 	}
 }
+
+// TestReadSetHeads: MergeHeads keeps the header alone of the files it is
+// given, a file read whole elsewhere counts whole, and Merge carries
+// headers along.
+func TestReadSetHeads(t *testing.T) {
+	pass := NewReadSet()
+	pass.AddFile("/s/A_d.csv", "/s/C_d.csv", "/s/derived.json")
+	pass.AddPattern("/s/{method}_{dataset}.csv", []string{"/s/A_d.csv", "/s/C_d.csv"})
+	ab := NewReadSet()
+	ab.MergeHeads(pass, map[string]int64{"/s/C_d.csv": 10, "/s/not-read.csv": 7})
+	if got, want := ab.Files(), []string{"/s/A_d.csv", "/s/derived.json"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("files %v, want %v", got, want)
+	}
+	if got, want := ab.Heads(), map[string]int64{"/s/C_d.csv": 10}; !reflect.DeepEqual(got, want) {
+		t.Errorf("heads %v, want %v (a file the pass did not read is no header of it)", got, want)
+	}
+	if len(ab.Patterns()) != 1 {
+		t.Errorf("patterns %v", ab.Patterns())
+	}
+	all := NewReadSet()
+	all.Merge(ab)
+	if !reflect.DeepEqual(all.Heads(), ab.Heads()) {
+		t.Errorf("Merge lost the headers: %v", all.Heads())
+	}
+	all.AddFile("/s/C_d.csv") // read whole by another analysis
+	if len(all.Heads()) != 0 {
+		t.Errorf("a file read whole still counts as its header: %v", all.Heads())
+	}
+}
+
+// TestHeadSum: the sum of a file's first n bytes and the one after; a
+// row edited past them keeps it, one byte of the header or of the first
+// row's first byte changes it; a file shorter than its header, not a
+// regular file or no length is an error; HeadKey and ParseHeadKey agree.
+func TestHeadSum(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "C_d.csv")
+	write := func(s string) {
+		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sum := func(n int64) string {
+		s, err := HeadSum(p, n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	write("user,ndcg\nu1,0.5\n")
+	was := sum(10)
+	write("user,ndcg\nu1,0.6\n")
+	if sum(10) != was {
+		t.Error("a row past the header changed its sum")
+	}
+	write("user,ndcg\nv1,0.5\n")
+	if sum(10) == was {
+		t.Error("the byte after the header did not count")
+	}
+	write("user,NDCG\nu1,0.5\n")
+	if sum(10) == was {
+		t.Error("a header's byte did not count")
+	}
+	write("user,ndcg\n")
+	if sum(10) == sum(9) {
+		t.Error("two lengths, one sum")
+	}
+	for _, n := range []int64{11, 0} {
+		if _, err := HeadSum(p, n); err == nil {
+			t.Errorf("HeadSum(%d) of a 10-byte file: no error", n)
+		}
+	}
+	if _, err := HeadSum(dir, 3); err == nil {
+		t.Error("HeadSum of a directory: no error")
+	}
+	if path, n, ok := ParseHeadKey(HeadKey(p, 10)); !ok || path != p || n != 10 {
+		t.Errorf("ParseHeadKey(HeadKey) = %q, %d, %v", path, n, ok)
+	}
+	if _, _, ok := ParseHeadKey(p); ok {
+		t.Error("a path parses as a head key")
+	}
+}

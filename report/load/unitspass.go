@@ -204,6 +204,21 @@ type PassSink struct {
 	// round, which of the batch's names are of the sink's metric).
 	rows  RoundTaker
 	wants [][]bool
+	// reads are the units files the pass opened while the sink was
+	// live: -1 for those it was handed the rows of, else the length of
+	// the header it could be told of (the dispatcher's, read after it)
+	reads map[string]int64
+}
+
+// mark records a file the sink was handed the rows of (n = -1) or of
+// which it could be told the header alone, of n bytes.
+func (p *PassSink) mark(path string, n int64) {
+	if p.reads == nil {
+		p.reads = map[string]int64{}
+	}
+	if p.reads[path] != -1 {
+		p.reads[path] = n
+	}
 }
 
 // RoundTaker is a sink that takes the rows of a round of batches itself,
@@ -337,6 +352,17 @@ func (p *PassSink) fail(err error) {
 // Cancelling ctx stops the pass between rounds; every sink still
 // without an error then gets ctx's.
 func (in *Inputs) UnitsPass(ctx context.Context, sinks []UnitsSink) []error {
+	errs, _ := in.UnitsPassHeads(ctx, sinks)
+	return errs
+}
+
+// UnitsPassHeads is UnitsPass that also returns, for each sink, the
+// files of its view's reads of which only the header counted for it (with
+// the header's length): uncompressed CSV or TSV files of methods it does
+// not want, which the pass opened for other sinks. Their rows cannot
+// change what the sink computes; their headers can (which metrics the
+// file holds: Seen).
+func (in *Inputs) UnitsPassHeads(ctx context.Context, sinks []UnitsSink) ([]error, []map[string]int64) {
 	ps := make([]*PassSink, len(sinks))
 	for i, s := range sinks {
 		ps[i] = NewPassSink(s)
@@ -344,13 +370,20 @@ func (in *Inputs) UnitsPass(ctx context.Context, sinks []UnitsSink) []error {
 	}
 	check := in.dispatch(ctx, ps)
 	errs := make([]error, len(ps))
+	heads := make([]map[string]int64, len(ps))
 	for i, p := range ps {
 		close(p.In)
 		<-p.Done
 		errs[i] = check.withFirst(p.Err, p.metric)
+		heads[i] = map[string]int64{}
+		for f, n := range p.reads {
+			if n > 0 {
+				heads[i][f] = n
+			}
+		}
 	}
 	in.dropFreeBatches()
-	return errs
+	return errs, heads
 }
 
 // dropFreeBatches empties the build's free list of batches once a pass
@@ -632,11 +665,22 @@ func (in *Inputs) startGroup(g *UnitsGroup, live0 []*PassSink) *startedGroup {
 		// (no such columns) need not be parsed for a sink that does not
 		// want that method.
 		skippable := !f.long && f.mcol < 0 && f.dcol < 0 && j.mf.Method != "" && j.mf.Dataset != ""
+		var headLen int64
+		plain := false
+		if skippable {
+			headLen, _, plain = f.T.DataRange()
+		}
 		var receivers []*PassSink
 		for _, p := range live {
 			if !skippable || p.s.Wants(j.mf.Method) {
 				receivers = append(receivers, p)
-			} else if f.hasMetric(p.s.Metric()) {
+				p.mark(j.mf.Path, -1)
+				continue
+			}
+			if plain { // a header the sink may be told of, and no row
+				p.mark(j.mf.Path, headLen)
+			}
+			if f.hasMetric(p.s.Metric()) {
 				sg.told = append(sg.told, toldMsg{p, passMsg{seen: [2]string{j.mf.Dataset, j.mf.Method}}})
 			}
 		}

@@ -1,24 +1,21 @@
-package load
+package input
 
-import (
-	"slices"
-
-	"github.com/evalbook/evalbook/report/input"
-)
+import "slices"
 
 // Validator checks what a cached output read (its files with their
-// sha256, its path patterns with their matches) against the files as
+// sha256, the headers it read alone with theirs (HeadKey), its path
+// patterns with their matches) against the files as
 // they are now, each pattern expanded and each file's sum taken once
 // however many outputs (of however many analyses of a phase) name it.
 type Validator struct {
-	in       *Inputs
+	hashes   *HashStore
 	patterns map[string][]string
 	sums     map[string]string // "" for a file that cannot be hashed
 }
 
-// NewValidator is a validator over the build's inputs.
-func NewValidator(in *Inputs) *Validator {
-	return &Validator{in: in, patterns: map[string][]string{}, sums: map[string]string{}}
+// NewValidator is a validator taking files' sums from hashes.
+func NewValidator(hashes *HashStore) *Validator {
+	return &Validator{hashes: hashes, patterns: map[string][]string{}, sums: map[string]string{}}
 }
 
 // Current returns files with each one's sum as the file is now: false
@@ -43,7 +40,7 @@ func (v *Validator) patternsHold(patterns map[string][]string) bool {
 	for pat, was := range patterns {
 		now, ok := v.patterns[pat]
 		if !ok {
-			files, _ := input.MatchPattern("", pat)
+			files, _ := MatchPattern("", pat)
 			now = make([]string, len(files))
 			for i, f := range files {
 				now[i] = f.Path
@@ -62,7 +59,12 @@ func (v *Validator) sum(p string) string {
 	s, ok := v.sums[p]
 	if !ok {
 		var err error
-		if s, err = v.in.Hashes.Sum(p); err != nil {
+		if path, n, head := ParseHeadKey(p); head {
+			s, err = HeadSum(path, n)
+		} else {
+			s, err = v.hashes.Sum(p)
+		}
+		if err != nil {
 			s = ""
 		}
 		v.sums[p] = s

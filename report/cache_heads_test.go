@@ -1,0 +1,92 @@
+package report
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestCacheUnitsOfOtherMethods: the shared units pass reads every
+// method's files for the analyses that compare them; an analysis's cache
+// entry holds the rows of the methods it compares and, of the other
+// methods' files, their headers alone (which tell it which metrics they
+// hold). So an edited value of C leaves A vs B cached, while a header of
+// C's, or one that starts to name the metric in a file of a method no
+// analysis compares, computes them all again; each site is the site of
+// a build without the cache, for the disk cache and serve's memory cache.
+func TestCacheUnitsOfOtherMethods(t *testing.T) {
+	t.Parallel()
+	base := t.TempDir()
+	study := filepath.Join(base, "study")
+	if err := ParseArchive([]byte(studyFixture("heads"))).WriteDir(study); err != nil {
+		t.Fatal(err)
+	}
+	manifestPath := filepath.Join(study, "study.toml")
+	fresh := Options{Manifest: manifestPath, Version: "test", NoCache: true, Out: filepath.Join(base, "fresh")}
+	disk := Options{Manifest: manifestPath, Version: "test", CacheDir: filepath.Join(base, "cache"), Out: filepath.Join(base, "disk")}
+	mem := Options{Manifest: manifestPath, Version: "test", Cache: NewCache(), Out: filepath.Join(base, "mem")}
+	mem.Cache.hashStore().SetRacyWindow(0)
+
+	c := filepath.Join(study, "runs", "C_d1.csv")
+	d := filepath.Join(study, "runs", "D_d1.csv")
+	cOriginal, _ := os.ReadFile(c)
+	dOriginal, _ := os.ReadFile(d)
+	cValue := bytes.Clone(cOriginal) // one digit of the last value
+	for i := len(cValue) - 1; i >= 0; i-- {
+		if b := cValue[i]; b >= '1' && b <= '8' {
+			cValue[i]++
+			break
+		}
+	}
+	// the same values with the columns the other way round: another
+	// header, the same numbers
+	var swapped []string
+	for _, line := range strings.Split(strings.TrimSuffix(string(cOriginal), "\n"), "\n") {
+		user, value, _ := strings.Cut(line, ",")
+		swapped = append(swapped, value+","+user)
+	}
+	cHeader := []byte(strings.Join(swapped, "\n") + "\n")
+	dNamesMetric := bytes.Replace(dOriginal, []byte("user,recall"), []byte("user,ndcg"), 1)
+	dValue := bytes.Replace(dNamesMetric, []byte("u8,0."), []byte("u8,1."), 1)
+	if bytes.Equal(cValue, cOriginal) || bytes.Equal(dNamesMetric, dOriginal) || bytes.Equal(dValue, dNamesMetric) {
+		t.Fatal("an edit changed nothing")
+	}
+
+	steps := []struct {
+		name     string
+		c, d     []byte
+		computed int
+	}{
+		{"cold", cOriginal, dOriginal, 3},
+		{"a value of C", cValue, dOriginal, 2}, // B vs C and A vs C
+		{"undo", cOriginal, dOriginal, 0},
+		{"C's header", cHeader, dOriginal, 3}, // A vs B reads it too
+		{"C as it was", cOriginal, dOriginal, 0},
+		{"D's header names the metric", cOriginal, dNamesMetric, 3},
+		{"a value of D", cOriginal, dValue, 0}, // nobody compares D
+	}
+	for _, s := range steps {
+		if err := os.WriteFile(c, s.c, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(d, s.d, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, freshSite := buildSite(t, fresh)
+		for _, o := range []Options{disk, mem} {
+			what := "the disk cache"
+			if o.Cache != nil {
+				what = "serve's memory cache"
+			}
+			sum, got := buildSite(t, o)
+			if want := sum.Analyses - s.computed; sum.Cached != want {
+				t.Errorf("%s, %s: %d of %d analyses from the cache, want %d", s.name, what, sum.Cached, sum.Analyses, want)
+			}
+			if name := sameSite(got, freshSite); name != "" {
+				t.Errorf("%s, %s: the site differs from a build without the cache in %s", s.name, what, name)
+			}
+		}
+	}
+}
