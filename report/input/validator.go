@@ -4,9 +4,9 @@ import "slices"
 
 // Validator checks what a cached output read (its files with their
 // sha256, the headers it read alone with theirs (HeadKey), its path
-// patterns with their matches) against the files as
-// they are now, each pattern expanded and each file's sum taken once
-// however many outputs (of however many analyses of a phase) name it.
+// patterns with their matches) against the files as they are now, each
+// pattern expanded and each file's sum taken once however many outputs
+// (of however many analyses of a phase) name it.
 type Validator struct {
 	hashes   *HashStore
 	patterns map[string][]string
