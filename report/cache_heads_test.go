@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"compress/gzip"
 	"os"
 	"path/filepath"
 	"strings"
@@ -18,12 +19,45 @@ import (
 // a build without the cache, for the disk cache and serve's memory cache.
 func TestCacheUnitsOfOtherMethods(t *testing.T) {
 	t.Parallel()
+	t.Run("csv", func(t *testing.T) { t.Parallel(); testUnitsOfOtherMethods(t, "") })
+	// a .gz file's header is inside its stream: its columns as read
+	t.Run("gzip", func(t *testing.T) { t.Parallel(); testUnitsOfOtherMethods(t, ".gz") })
+}
+
+// testUnitsOfOtherMethods is TestCacheUnitsOfOtherMethods with the units
+// files named *.csv+ext (".gz": compressed).
+func testUnitsOfOtherMethods(t *testing.T, ext string) {
 	base := t.TempDir()
 	study := filepath.Join(base, "study")
 	if err := ParseArchive([]byte(studyFixture("heads"))).WriteDir(study); err != nil {
 		t.Fatal(err)
 	}
 	manifestPath := filepath.Join(study, "study.toml")
+	put := func(p string, b []byte) { // b as the file of ext holds it
+		if ext == ".gz" {
+			var z bytes.Buffer
+			w := gzip.NewWriter(&z)
+			w.Write(b)
+			w.Close()
+			b = z.Bytes()
+		}
+		if err := os.WriteFile(p+ext, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if ext != "" {
+		runs, _ := filepath.Glob(filepath.Join(study, "runs", "*.csv"))
+		for _, p := range runs {
+			b, _ := os.ReadFile(p)
+			put(p, b)
+			os.Remove(p)
+		}
+		m, _ := os.ReadFile(manifestPath)
+		m = bytes.Replace(m, []byte("{dataset}.csv"), []byte("{dataset}.csv"+ext), 1)
+		if err := os.WriteFile(manifestPath, m, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 	fresh := Options{Manifest: manifestPath, Version: "test", NoCache: true, Out: filepath.Join(base, "fresh")}
 	disk := Options{Manifest: manifestPath, Version: "test", CacheDir: filepath.Join(base, "cache"), Out: filepath.Join(base, "disk")}
 	mem := Options{Manifest: manifestPath, Version: "test", Cache: NewCache(), Out: filepath.Join(base, "mem")}
@@ -31,8 +65,7 @@ func TestCacheUnitsOfOtherMethods(t *testing.T) {
 
 	c := filepath.Join(study, "runs", "C_d1.csv")
 	d := filepath.Join(study, "runs", "D_d1.csv")
-	cOriginal, _ := os.ReadFile(c)
-	dOriginal, _ := os.ReadFile(d)
+	cOriginal, dOriginal := headsFile("runs/C_d1.csv"), headsFile("runs/D_d1.csv")
 	cValue := bytes.Clone(cOriginal) // one digit of the last value
 	for i := len(cValue) - 1; i >= 0; i-- {
 		if b := cValue[i]; b >= '1' && b <= '8' {
@@ -68,12 +101,8 @@ func TestCacheUnitsOfOtherMethods(t *testing.T) {
 		{"a value of D", cOriginal, dValue, 0}, // nobody compares D
 	}
 	for _, s := range steps {
-		if err := os.WriteFile(c, s.c, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(d, s.d, 0o644); err != nil {
-			t.Fatal(err)
-		}
+		put(c, s.c)
+		put(d, s.d)
 		_, freshSite := buildSite(t, fresh)
 		for _, o := range []Options{disk, mem} {
 			what := "the disk cache"
@@ -89,4 +118,14 @@ func TestCacheUnitsOfOtherMethods(t *testing.T) {
 			}
 		}
 	}
+}
+
+// headsFile is a file of the heads study as the fixture holds it.
+func headsFile(name string) []byte {
+	for _, f := range ParseArchive([]byte(studyFixture("heads"))).Files {
+		if f.Name == name {
+			return f.Data
+		}
+	}
+	panic("no " + name + " in testdata/studies/heads.txtar")
 }

@@ -426,9 +426,15 @@ func ReadAsRecorded(path, display, want string) ([]byte, error) {
 // HeadSum returns the hex sha256 of the first n bytes of path, a file's
 // header, and of the byte after them when there is one (a reader that
 // met a carriage return at the header's end looked at it): two files
-// with one HeadSum have one header, however their rows differ.
+// with one HeadSum have one header, however their rows differ. With
+// n = 0 it is the sum of the header as read (its column names), for a
+// file whose header is not its first bytes: a .gz file's is inside the
+// compressed stream.
 func HeadSum(path string, n int64) (string, error) {
-	if n <= 0 {
+	if n == 0 {
+		return headerSum(path)
+	}
+	if n < 0 {
 		return "", fmt.Errorf("%s: no header length", path)
 	}
 	f, err := OpenRegular(path, path)
@@ -450,11 +456,28 @@ func HeadSum(path string, n int64) (string, error) {
 	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
+// headerSum is the sha256 of a table's column names as its reader
+// reads them.
+func headerSum(path string) (string, error) {
+	t, err := OpenTableCapped(path, path, nil, DefaultMaxDecompressed)
+	if err != nil {
+		return "", err
+	}
+	defer t.Close()
+	h := sha256.New()
+	h.Write([]byte("columns\x00"))
+	for _, c := range t.Header {
+		h.Write([]byte(c))
+		h.Write([]byte{0})
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
 // headKeyMark joins a path and a header length in a head key: no path
 // holds a NUL byte.
 const headKeyMark = "\x00head "
 
-// HeadKey names a file's header of n bytes where a record of reads keys
+// HeadKey names a file's header of n bytes (0: as read, HeadSum) where a record of reads keys
 // whole files by path (a cache entry's stamp), so that both kinds of
 // read share one map: its sum is HeadSum.
 func HeadKey(path string, n int64) string {
@@ -469,7 +492,7 @@ func ParseHeadKey(key string) (path string, n int64, ok bool) {
 		return key, 0, false
 	}
 	n, err := strconv.ParseInt(key[i+len(headKeyMark):], 10, 64)
-	if err != nil || n <= 0 {
+	if err != nil || n < 0 {
 		return key, 0, false
 	}
 	return key[:i], n, true

@@ -1,6 +1,8 @@
 package input
 
 import (
+	"bytes"
+	"compress/gzip"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -129,7 +131,7 @@ func TestHeadSum(t *testing.T) {
 	if sum(10) == sum(9) {
 		t.Error("two lengths, one sum")
 	}
-	for _, n := range []int64{11, 0} {
+	for _, n := range []int64{11, -1} {
 		if _, err := HeadSum(p, n); err == nil {
 			t.Errorf("HeadSum(%d) of a 10-byte file: no error", n)
 		}
@@ -137,10 +139,53 @@ func TestHeadSum(t *testing.T) {
 	if _, err := HeadSum(dir, 3); err == nil {
 		t.Error("HeadSum of a directory: no error")
 	}
-	if path, n, ok := ParseHeadKey(HeadKey(p, 10)); !ok || path != p || n != 10 {
-		t.Errorf("ParseHeadKey(HeadKey) = %q, %d, %v", path, n, ok)
+	for _, want := range []int64{10, 0} {
+		if path, n, ok := ParseHeadKey(HeadKey(p, want)); !ok || path != p || n != want {
+			t.Errorf("ParseHeadKey(HeadKey(%d)) = %q, %d, %v", want, path, n, ok)
+		}
 	}
 	if _, _, ok := ParseHeadKey(p); ok {
 		t.Error("a path parses as a head key")
+	}
+}
+
+// TestHeadSumAsRead: a .gz file's header is inside its compressed
+// stream, so its HeadSum (n = 0) is that of the column names as read:
+// other rows keep it, another header changes it, a stream that is no
+// gzip is an error.
+func TestHeadSumAsRead(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "C_d.csv.gz")
+	write := func(s string) {
+		var b bytes.Buffer
+		z := gzip.NewWriter(&b)
+		z.Write([]byte(s))
+		z.Close()
+		if err := os.WriteFile(p, b.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sum := func() string {
+		s, err := HeadSum(p, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	write("user,ndcg\nu1,0.5\n")
+	was := sum()
+	write("user,ndcg\nu1,0.6\nu2,0.1\n")
+	if sum() != was {
+		t.Error("rows changed the sum of a header as read")
+	}
+	write("ndcg,user\n0.5,u1\n")
+	if sum() == was {
+		t.Error("another header, the same sum")
+	}
+	if err := os.WriteFile(p, []byte("user,ndcg\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := HeadSum(p, 0); err == nil {
+		t.Error("a .gz file that is no gzip stream: no error")
 	}
 }

@@ -43,6 +43,7 @@ import (
 	"unsafe"
 
 	"github.com/evalbook/evalbook/report/input"
+	"github.com/evalbook/evalbook/report/input/parquet"
 )
 
 // UnitsSink takes the per-unit values of the shared units pass (see
@@ -206,7 +207,8 @@ type PassSink struct {
 	wants [][]bool
 	// reads are the units files the pass opened while the sink was
 	// live: -1 for those it was handed the rows of, else the length of
-	// the header it could be told of (the dispatcher's, read after it)
+	// the header it could be told of, 0 for one not at the file's start
+	// (input.HeadSum; the dispatcher's, read after it)
 	reads map[string]int64
 }
 
@@ -358,8 +360,8 @@ func (in *Inputs) UnitsPass(ctx context.Context, sinks []UnitsSink) []error {
 
 // UnitsPassHeads is UnitsPass that also returns, for each sink, the
 // files of its view's reads of which only the header counted for it (with
-// the header's length): uncompressed CSV or TSV files of methods it does
-// not want, which the pass opened for other sinks. Their rows cannot
+// the header's length, 0 for a .gz file's as read): CSV or TSV files of
+// methods it does not want, which the pass opened for other sinks. Their rows cannot
 // change what the sink computes; their headers can (which metrics the
 // file holds: Seen).
 func (in *Inputs) UnitsPassHeads(ctx context.Context, sinks []UnitsSink) ([]error, []map[string]int64) {
@@ -377,7 +379,7 @@ func (in *Inputs) UnitsPassHeads(ctx context.Context, sinks []UnitsSink) ([]erro
 		errs[i] = check.withFirst(p.Err, p.metric)
 		heads[i] = map[string]int64{}
 		for f, n := range p.reads {
-			if n > 0 {
+			if n >= 0 {
 				heads[i][f] = n
 			}
 		}
@@ -665,11 +667,14 @@ func (in *Inputs) startGroup(g *UnitsGroup, live0 []*PassSink) *startedGroup {
 		// (no such columns) need not be parsed for a sink that does not
 		// want that method.
 		skippable := !f.long && f.mcol < 0 && f.dcol < 0 && j.mf.Method != "" && j.mf.Dataset != ""
+		// a sink that does not want the method may be told the file's
+		// header (Seen), its input; of a .gz file as read (0), and of a
+		// Parquet file the whole file (its schema holds more than names)
 		var headLen int64
-		plain := false
 		if skippable {
-			headLen, _, plain = f.T.DataRange()
+			headLen, _, _ = f.T.DataRange()
 		}
+		heads := skippable && !parquet.Is(j.mf.Path)
 		var receivers []*PassSink
 		for _, p := range live {
 			if !skippable || p.s.Wants(j.mf.Method) {
@@ -677,7 +682,7 @@ func (in *Inputs) startGroup(g *UnitsGroup, live0 []*PassSink) *startedGroup {
 				p.mark(j.mf.Path, -1)
 				continue
 			}
-			if plain { // a header the sink may be told of, and no row
+			if heads {
 				p.mark(j.mf.Path, headLen)
 			}
 			if f.hasMetric(p.s.Metric()) {
