@@ -103,20 +103,9 @@ func testUnitsOfOtherMethods(t *testing.T, ext string) {
 	for _, s := range steps {
 		put(c, s.c)
 		put(d, s.d)
-		_, freshSite := buildSite(t, fresh)
-		for _, o := range []Options{disk, mem} {
-			what := "the disk cache"
-			if o.Cache != nil {
-				what = "serve's memory cache"
-			}
-			sum, got := buildSite(t, o)
-			if want := sum.Analyses - s.computed; sum.Cached != want {
-				t.Errorf("%s, %s: %d of %d analyses from the cache, want %d", s.name, what, sum.Cached, sum.Analyses, want)
-			}
-			if name := sameSite(got, freshSite); name != "" {
-				t.Errorf("%s, %s: the site differs from a build without the cache in %s", s.name, what, name)
-			}
-		}
+		checkCachedBuilds(t, s.name, fresh, []Options{disk, mem}, func(_ Options, sum *Summary) int {
+			return sum.Analyses - s.computed
+		})
 	}
 }
 

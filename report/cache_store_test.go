@@ -55,6 +55,27 @@ func buildSite(t testing.TB, o Options) (*Summary, map[string]string) {
 	return sum, site
 }
 
+// checkCachedBuilds builds fresh (without the cache), then each of caches
+// (the disk cache, serve's memory cache): each must take want(o, its
+// summary) analyses from the cache and write the site fresh wrote.
+func checkCachedBuilds(t *testing.T, step string, fresh Options, caches []Options, want func(Options, *Summary) int) {
+	t.Helper()
+	_, freshSite := buildSite(t, fresh)
+	for _, o := range caches {
+		what := "the disk cache"
+		if o.Cache != nil {
+			what = "serve's memory cache"
+		}
+		sum, got := buildSite(t, o)
+		if w := want(o, sum); sum.Cached != w {
+			t.Errorf("%s, %s: %d of %d analyses from the cache, want %d", step, what, sum.Cached, sum.Analyses, w)
+		}
+		if name := sameSite(got, freshSite); name != "" {
+			t.Errorf("%s, %s: the site differs from a build without the cache in %s", step, what, name)
+		}
+	}
+}
+
 // sameSite reports the first file in which two sites differ, or "".
 func sameSite(got, want map[string]string) string {
 	var names []string
@@ -128,24 +149,12 @@ func TestCacheEditAndUndoHit(t *testing.T) {
 		if err := os.WriteFile(units, s.bytes, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		_, freshSite := buildSite(t, fresh)
-		for _, o := range []Options{disk, mem} {
-			what := "the disk cache"
-			if o.Cache != nil {
-				what = "serve's memory cache"
-			}
-			sum, got := buildSite(t, o)
-			want := stored[o.Cache != nil] - s.computed
+		checkCachedBuilds(t, s.name, fresh, []Options{disk, mem}, func(o Options, _ *Summary) int {
 			if s.cold {
-				want = 0
+				return 0
 			}
-			if sum.Cached != want {
-				t.Errorf("%s, %s: %d of %d analyses from the cache, want %d", s.name, what, sum.Cached, sum.Analyses, want)
-			}
-			if name := sameSite(got, freshSite); name != "" {
-				t.Errorf("%s, %s: the site differs from a build without the cache in %s", s.name, what, name)
-			}
-		}
+			return stored[o.Cache != nil] - s.computed
+		})
 	}
 	if n := len(cacheEntries(t, disk.CacheDir, "pt")); n != 2 {
 		t.Errorf("the disk cache holds %d entries of pt, want 2 (one per content of units/A_d1.csv)", n)

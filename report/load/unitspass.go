@@ -671,10 +671,10 @@ func (in *Inputs) startGroup(g *UnitsGroup, live0 []*PassSink) *startedGroup {
 		// header (Seen), its input; of a .gz file as read (0), and of a
 		// Parquet file the whole file (its schema holds more than names)
 		var headLen int64
-		if skippable {
+		heads := skippable && !parquet.Is(j.mf.Path)
+		if heads {
 			headLen, _, _ = f.T.DataRange()
 		}
-		heads := skippable && !parquet.Is(j.mf.Path)
 		var receivers []*PassSink
 		for _, p := range live {
 			if !skippable || p.s.Wants(j.mf.Method) {
