@@ -291,20 +291,29 @@ bench: build
 # bench-sertkan2023: five meta-analyses over the per-user runs of Sertkan et
 # al. 2023 (21 files, 9.8 MB, from ../shared/reference), evalbook's cold build against the
 # pandas/scipy script a researcher would write (sites/bench/peers), same
-# inputs and numbers, timed in one run, three times each; then
-# BenchmarkSertkan2023Split: how much of the build the figures' PDF and PNG take.
+# inputs and numbers, timed in turn in one run, SERTKAN2023_ROUNDS times
+# each (wall to the microsecond from date: /usr/bin/time's is in
+# hundredths, a tenth of a build), then the medians (the machine's speed drifts by a quarter over
+# minutes: one round is a sample, the median of rounds in turn is the
+# figure); then BenchmarkSertkan2023Split: how much of the build the
+# figures' PDF and PNG take.
 SERTKAN2023 := $(BENCH_DIR)-sertkan2023
+SERTKAN2023_ROUNDS ?= 7
 bench-sertkan2023: build
 	@test -d ../shared/reference/sertkan2023/runs || { echo "bench-sertkan2023 needs ../shared/reference/sertkan2023/runs" >&2; exit 1; }
 	@/usr/bin/python3 -c 'import pandas, scipy' 2>/dev/null || { 		if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-pandas python3-scipy >/dev/null; 		else echo "bench-sertkan2023 needs Debian's python3-pandas and python3-scipy" >&2; exit 1; fi; }
 	@rm -rf $(SERTKAN2023) && mkdir -p $(SERTKAN2023) && cp -r ../shared/reference/sertkan2023/runs $(SERTKAN2023)/ && cp sites/bench/sertkan2023/study.toml $(SERTKAN2023)/
-	@for i in 1 2 3; do \
-		/usr/bin/time -o $(SERTKAN2023).eb.time -f "%U %S %e %M" ./$(BIN) build $(SERTKAN2023) --quiet --no-cache; \
-		/usr/bin/time -o $(SERTKAN2023).py.time -f "%U %S %e %M" /usr/bin/python3 sites/bench/peers/meta_pandas.py $(SERTKAN2023) >/dev/null; \
-		awk -v e="$$(cat $(SERTKAN2023).eb.time)" -v p="$$(cat $(SERTKAN2023).py.time)" -v l="$$(cut -d' ' -f1 /proc/loadavg)" 'BEGIN { split(e, a, " "); split(p, b, " "); \
-			printf "evalbook build (cold): wall %.2f s, CPU %.2f s, max RSS %d KiB | pandas/scipy: wall %.2f s, CPU %.2f s, max RSS %d KiB | evalbook %.1fx faster (wall), %.1fx (CPU), load %s\n", \
-			a[3], a[1]+a[2], a[4], b[3], b[1]+b[2], b[4], b[3]/a[3], (b[1]+b[2])/(a[1]+a[2]), l }'; \
-	done
+	@rm -f $(SERTKAN2023).rounds; for i in $$(seq $(SERTKAN2023_ROUNDS)); do \
+		t0=$$(date +%s%N); /usr/bin/time -o $(SERTKAN2023).eb.time -f "%U %S %M" ./$(BIN) build $(SERTKAN2023) --quiet --no-cache; t1=$$(date +%s%N); \
+		/usr/bin/time -o $(SERTKAN2023).py.time -f "%U %S %M" /usr/bin/python3 sites/bench/peers/meta_pandas.py $(SERTKAN2023) >/dev/null; t2=$$(date +%s%N); \
+		awk -v e="$$(cat $(SERTKAN2023).eb.time) $$(( (t1 - t0) / 1000 ))" -v p="$$(cat $(SERTKAN2023).py.time) $$(( (t2 - t1) / 1000 ))" -v l="$$(cut -d' ' -f1 /proc/loadavg)" -v r=$(SERTKAN2023).rounds 'BEGIN { split(e, x, " "); split(p, y, " "); \
+			a[1] = x[1]; a[2] = x[2]; a[3] = x[4] / 1e6; a[4] = x[3]; b[1] = y[1]; b[2] = y[2]; b[3] = y[4] / 1e6; b[4] = y[3]; \
+			printf "evalbook build (cold): wall %.3f s, CPU %.2f s, max RSS %d KiB | pandas/scipy: wall %.3f s, CPU %.2f s, max RSS %d KiB | evalbook %.1fx faster (wall), %.1fx (CPU), load %s\n", \
+			a[3], a[1]+a[2], a[4], b[3], b[1]+b[2], b[4], b[3]/a[3], (b[1]+b[2])/(a[1]+a[2]), l; \
+			printf "%.3f %.3f %.3f %.3f %d %d\n", a[3], b[3], b[3]/a[3], (b[1]+b[2])/(a[1]+a[2]), a[4], b[4] >> r }'; \
+	done; \
+	for c in 1 2 3 4 5 6; do sort -n -k$$c,$$c $(SERTKAN2023).rounds | awk -v c=$$c '{ v[NR] = $$c } END { m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2; printf "%s ", m }'; done | \
+		awk -v n=$(SERTKAN2023_ROUNDS) '{ printf "median of %d rounds: evalbook wall %.3f s, pandas/scipy wall %.3f s | evalbook %.1fx faster (wall, median of the rounds'"'"' ratios), %.1fx (CPU) | max RSS %d KiB against %d KiB (%.2fx)\n", n, $$1, $$2, $$3, $$4, $$5, $$6, $$5 / $$6 }'
 	@echo "== where a cold build of it goes (in one process: no start-up, each font face read once): site only, + the figures' PDF and PNG, validate"
 	@mkdir -p $(BENCH_TMP) && TMPDIR=$(BENCH_TMP) $(GO) test ./report -run '^$$' -bench Sertkan2023Split -benchtime 3x | grep -E '^Benchmark'
 
