@@ -1349,8 +1349,9 @@ func FormulaStart(s string) string {
 func BadName(s string) string {
 	i := 0
 	for ; i+8 <= len(s); i += 8 { // eight plain bytes at a time: a unit id of every row
-		x := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
-			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		w := s[i : i+8] // one bounds check, one load
+		x := uint64(w[0]) | uint64(w[1])<<8 | uint64(w[2])<<16 | uint64(w[3])<<24 |
+			uint64(w[4])<<32 | uint64(w[5])<<40 | uint64(w[6])<<48 | uint64(w[7])<<56
 		// a byte < 0x20 (borrows into its high bit), 0x7f (+1 carries
 		// into it) or ≥ 0x80 (has it) leaves its high bit set
 		if (x-0x2020202020202020|(x&0x7f7f7f7f7f7f7f7f+0x0101010101010101)|x)&0x8080808080808080 != 0 {
@@ -1358,7 +1359,8 @@ func BadName(s string) string {
 		}
 	}
 	if i+4 <= len(s) { // and four (a unit id of 4 to 7 bytes)
-		x := uint32(s[i]) | uint32(s[i+1])<<8 | uint32(s[i+2])<<16 | uint32(s[i+3])<<24
+		w := s[i : i+4]
+		x := uint32(w[0]) | uint32(w[1])<<8 | uint32(w[2])<<16 | uint32(w[3])<<24
 		if (x-0x20202020|(x&0x7f7f7f7f+0x01010101)|x)&0x80808080 == 0 {
 			i += 4
 		}

@@ -123,6 +123,10 @@ type repeatCheck struct {
 	// and whether each lies within its slot's range before the break.
 	hs  []uint64
 	pre []bool
+	// met are the slots whose last id points into the batch being
+	// checked: it is copied once per slot when the batch is done, not
+	// once per row.
+	met []*repeatSlot
 	// open counts the slots whose ids stopped increasing and that have
 	// no error yet; early the hashes the slots keep (keepEarly).
 	open, early int
@@ -149,6 +153,8 @@ type repeatSlot struct {
 	sinks                   []*PassSink
 	n                       int64
 	last                    []byte // the last id met, and where
+	lastBuf                 []byte // what last is kept in between batches
+	inBatch                 bool   // last points into the batch (batch)
 	lastFile                string
 	lastLine                int64
 	lex, short              bool     // the ids so far increase in byte order; shortest first
@@ -309,9 +315,18 @@ func (c *repeatCheck) batch(b *UnitsBatchOf) {
 			c.hs = append(c.hs, c.hash(s, u))
 			c.pre = append(c.pre, s.hi != nil && s.inPrefix(u))
 		}
-		s.last, s.lastFile, s.lastLine = append(s.last[:0], u...), file, r.Line
+		if !s.inBatch {
+			s.inBatch = true
+			c.met = append(c.met, s)
+		}
+		s.last, s.lastFile, s.lastLine = u, file, r.Line
 		s.n++
 	}
+	for _, s := range c.met {
+		s.lastBuf = append(s.lastBuf[:0], s.last...)
+		s.last, s.inBatch = s.lastBuf, false
+	}
+	c.met = c.met[:0]
 	c.probeAll(c.hs, c.pre)
 	c.toSpill(c.hs)
 }

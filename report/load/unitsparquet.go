@@ -145,8 +145,7 @@ func (in *Inputs) readUnitsParquet(f *unitsFile, o *unitsOut) (handled bool, err
 			return true, err
 		}
 		for k := 0; k < n; k++ {
-			done, err := b.put(k)
-			if err == nil && !done {
+			if k, err = b.run(k, n); err == nil && k < n {
 				err = in.parquetRecord(f, &names, k, b.base+int64(k), o, b.dataset, b.method, b.metric)
 			}
 			if err != nil {
@@ -172,6 +171,9 @@ type pqBatch struct {
 	nuls                    [][]bool
 	texts                   []bool // a value column given as text
 	vals                    []float64
+	// units: the batch's unit ids when each is a cell of plain
+	// printable ASCII (asciiUnits), else nil
+	units []string
 }
 
 // next reads the next batch: its number of rows, or io.EOF.
@@ -189,10 +191,54 @@ func (b *pqBatch) next() (int, error) {
 	// a unit id of a batch of plain printable ASCII is plain unless
 	// empty or with a space at an end
 	b.asciiUnits = b.f.ucol >= 0 && b.pq.PlainASCII(b.f.ucol)
+	b.units = nil
+	if b.asciiUnits {
+		b.units = b.pq.Texts(b.f.ucol)
+	}
 	for i, c := range b.vcols {
 		var ok bool
 		b.nums[i], b.nuls[i], ok = b.pq.Numbers(c)
 		b.texts[i] = !ok
+	}
+	return n, nil
+}
+
+// run gives rows k, k+1, … of the n of the batch to the sinks (put)
+// up to the first one left to the record path, and returns its number
+// (n: none).
+func (b *pqBatch) run(k, n int) (int, error) {
+	if b.metric != nil && len(b.vcols) == 1 && !b.texts[0] && b.units != nil && b.dataset.ix != nil && b.method.ix != nil && b.metric.ix != nil {
+		return b.runLong(k, n)
+	}
+	for ; k < n; k++ {
+		if done, err := b.put(k); err != nil || !done {
+			return k, err
+		}
+	}
+	return n, nil
+}
+
+// runLong is run for the rows of a long file whose names come from
+// dictionaries, values from numbers and unit ids from plain ASCII text:
+// put, a column at a time.
+func (b *pqBatch) runLong(k, n int) (int, error) {
+	dix, mix, xix := b.dataset.ix[:n], b.method.ix[:n], b.metric.ix[:n]
+	dres, mres, xres := b.dataset.res, b.method.res, b.metric.res
+	num, nul, units := b.nums[0][:n], b.nuls[0][:n], b.units[:n]
+	for ; k < n; k++ {
+		di, mi, xi := uint32(dix[k]), uint32(mix[k]), uint32(xix[k]) // (-1: no index)
+		if di >= uint32(len(dres)) || mi >= uint32(len(mres)) || xi >= uint32(len(xres)) {
+			return k, nil
+		}
+		d, m, x := &dres[di], &mres[mi], &xres[xi]
+		v, unit := num[k], units[k]
+		if !d.ok || !m.ok || !x.ok || nul[k] || v-v != 0 || len(unit) == 0 || unit[0] == ' ' || unit[len(unit)-1] == ' ' {
+			return k, nil
+		}
+		row := b.base + int64(k)
+		if err := b.o.put(namesKey(d.id, m.id, x.id), d.name, m.name, x.name, b.file, unit, row, row+1, v); err != nil {
+			return k, err
+		}
 	}
 	return n, nil
 }

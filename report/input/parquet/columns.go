@@ -62,7 +62,7 @@ func (p *Reader) NextColumns() (int, error) {
 // give it.
 func (p *Reader) Cell(col, k int) string {
 	l := &p.leaves[col]
-	if l.wantIx {
+	if l.wantIx && l.ixDone > 0 {
 		if ix := l.bix[k]; ix >= 0 {
 			return l.dtext[ix]
 		}
@@ -87,10 +87,21 @@ func (p *Reader) PlainASCII(col int) bool { return p.leaves[col].ascii }
 // column. The slice belongs to the reader.
 func (p *Reader) DictIndexes(col int) (ix []int32, gen uint64) {
 	l := &p.leaves[col]
-	if !l.fast || l.unread || l.conv != pqString || len(l.bix) < p.n {
-		return nil, 0
+	if !l.fast || l.unread || l.conv != pqString || len(l.bix) < p.n || l.ixDone == 0 {
+		return nil, 0 // (a text column none of whose rows has an index)
 	}
 	return l.bix[:p.n], l.dictGen
+}
+
+// Texts returns the cells of text column col in the batch's rows when
+// none of them comes from a dictionary (each is what Cell gives), or
+// nil. The slice belongs to the reader.
+func (p *Reader) Texts(col int) []string {
+	l := &p.leaves[col]
+	if !l.fast || l.unread || l.conv != pqString || (l.wantIx && l.ixDone > 0) {
+		return nil
+	}
+	return l.txt[:p.n]
 }
 
 // Numbers returns the numbers and null flags of a value column

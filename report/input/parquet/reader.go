@@ -167,11 +167,15 @@ type pqLeaf struct {
 	// a row from the dictionary, and the placeholder of a value column,
 	// are not written into txt (Cell gives them). ascii: every text cell
 	// of the batch was cut from plain printable ASCII, none from the
-	// dictionary.
+	// dictionary. ixDone: the rows of the batch whose bix is written; a
+	// batch with no page of a dictionary leaves it 0 and every cell in
+	// txt (a page without one writes no -1s unless one with comes after
+	// it: fillIx).
 	wantIx  bool
 	lazy    bool
 	ascii   bool
 	bix     []int32
+	ixDone  int
 	dictGen uint64
 }
 
@@ -876,10 +880,12 @@ func (l *pqLeaf) fill(n int) (int, error) {
 	}
 	l.bigs = l.bigs[:0]
 	l.ascii = l.conv == pqString && l.fast
+	l.ixDone = 0
 	j := 0
 	for j < n {
 		if l.prow >= l.pn {
 			if err := l.nextPage(); err != nil {
+				l.fillIx(j)
 				return j, err
 			}
 			continue
@@ -894,10 +900,25 @@ func (l *pqLeaf) fill(n int) (int, error) {
 		}
 		j += got
 		if err != nil {
+			l.fillIx(j)
 			return j, err
 		}
 	}
+	l.fillIx(j)
 	return j, nil
+}
+
+// fillIx marks the rows of the batch before row j whose bix is not
+// written (rows of pages without a dictionary) as -1, unless no row of
+// the batch has a dictionary index.
+func (l *pqLeaf) fillIx(j int) {
+	if l.ixDone == 0 || l.ixDone >= j {
+		return
+	}
+	for t := range l.bix[l.ixDone:j] {
+		l.bix[l.ixDone+t] = -1
+	}
+	l.ixDone = j
 }
 
 // decodeSlow reads c rows of a column of another type as parquet.Values.
@@ -960,18 +981,21 @@ func (l *pqLeaf) decode(j, c int) (int, error) {
 	var err error
 	n := c
 	var bix []int32
-	if l.wantIx {
-		bix = l.bix[j : j+c]
-	}
-	if bix != nil && !l.indexed {
-		for t := range bix {
-			bix[t] = -1 // a page without a dictionary
+	if l.wantIx && l.indexed {
+		// the rows before, of pages without a dictionary, get -1 now;
+		// the page's rows get their indexes (the rows after: fillIx)
+		for t := l.ixDone; t < j; t++ {
+			l.bix[t] = -1
 		}
+		bix = l.bix[j : j+c]
+		l.ixDone = j + c
 	}
 	if l.indexed {
 		l.ascii = false
 	}
 	switch {
+	case l.indexed && l.conv == pqString && bix != nil && l.lazy && nv == c && l.dbad == nil:
+		n, err = l.dictIndexes(bix)
 	case l.indexed && l.conv == pqString:
 		n, err = l.dictText(txt, nul, bix)
 	case l.indexed:
@@ -1025,6 +1049,23 @@ func (l *pqLeaf) dictText(txt []string, nul []bool, bix []int32) (n int, err err
 		txt[t] = l.dtext[ix]
 	}
 	return len(txt), nil
+}
+
+// dictIndexes takes the dictionary indices of rows without a null and
+// without a bad text into bix, their text left to Cell (lazy); on an
+// error, n is the rows taken before it.
+func (l *pqLeaf) dictIndexes(bix []int32) (n int, err error) {
+	ids := l.idx[l.vpos : l.vpos+len(bix)]
+	nd := uint32(len(l.dtext))
+	for t, ix := range ids {
+		if uint32(ix) >= nd {
+			l.vpos += t
+			return t, fmt.Errorf("corrupt page: dictionary index %d, the dictionary has %d entries", ix, nd)
+		}
+		bix[t] = ix
+	}
+	l.vpos += len(bix)
+	return len(bix), nil
 }
 
 // dictNumbers decodes dictionary indices into numbers; on an error, the
@@ -1492,8 +1533,9 @@ func (p *Reader) Errorf(col int, format string, args ...any) error {
 func printableASCII(s string) bool {
 	i := 0
 	for ; i+8 <= len(s); i += 8 { // eight bytes at a time, as BadName
-		x := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
-			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		w := s[i : i+8] // one bounds check, one load
+		x := uint64(w[0]) | uint64(w[1])<<8 | uint64(w[2])<<16 | uint64(w[3])<<24 |
+			uint64(w[4])<<32 | uint64(w[5])<<40 | uint64(w[6])<<48 | uint64(w[7])<<56
 		// a byte < 0x20 (borrows into its high bit), 0x7f (+1 carries
 		// into it) or ≥ 0x80 (has it) leaves its high bit set; a borrow
 		// only follows such a byte
