@@ -93,6 +93,17 @@ type pquDict struct {
 	Value   *float64 `parquet:"value,optional"`
 }
 
+// pquLong is a long file as metagen and pyarrow write it when the unit
+// ids are too many for a dictionary: names from dictionaries, unit ids
+// plain, values required.
+type pquLong struct {
+	Dataset string  `parquet:"dataset,dict"`
+	Method  string  `parquet:"method,dict"`
+	Unit    string  `parquet:"unit"`
+	Metric  string  `parquet:"metric,dict"`
+	Value   float64 `parquet:"value"`
+}
+
 type pquPlain struct {
 	Dataset string  `parquet:"dataset"`
 	Method  string  `parquet:"method"`
@@ -235,6 +246,10 @@ var pqUnitsLayouts = []struct {
 	{"dict-fixed", `units = [{ path = "u.parquet", dataset = "ds0" }]`, "u.parquet", nil},
 	{"dict-markers", `units = [{ path = "u.parquet", missing_values = ["NA"] }]`, "u.parquet", nil},
 	{"dict-metric-is-value", `units = [{ path = "u.parquet", columns = { metric = "value" } }]`, "u.parquet", nil},
+	{"long", `units = ["u.parquet"]`, "u.parquet", writePQUnits(func(rng *rand.Rand, i int, odd int) pquLong {
+		v, _ := pqFloat(rng, odd)
+		return pquLong{pqCell(rng, "dataset", odd), pqCell(rng, "method", odd), pqRandUnit(rng, i, odd), pqCell(rng, "metric", odd), v}
+	})},
 	{"plain", `units = ["u.parquet"]`, "u.parquet", writePQUnits(func(rng *rand.Rand, i int, odd int) pquPlain {
 		v, _ := pqFloat(rng, odd)
 		return pquPlain{pqCell(rng, "dataset", odd), pqCell(rng, "method", odd), pqIntUnit(rng, i, odd), pqCell(rng, "metric", odd), float32(v)}
@@ -341,6 +356,26 @@ func TestUnitsParquetSameRows(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzUnitsParquet is TestUnitsParquetSameRows with the layout, the
+// random file (its seed and rows) and how often its cells are odd drawn
+// by the fuzzer: read by columns and record by record, the sinks get
+// the same rows and errors.
+func FuzzUnitsParquet(f *testing.F) {
+	f.Add(uint8(0), uint64(1), uint16(100), uint8(0))
+	f.Add(uint8(6), uint64(2), uint16(2000), uint8(15))
+	f.Add(uint8(8), uint64(3), uint16(700), uint8(1))
+	f.Fuzz(func(t *testing.T, layout uint8, seed uint64, rows uint16, odd uint8) {
+		i := int(layout) % len(pqUnitsLayouts)
+		dir := t.TempDir()
+		writePQStudy(t, dir, i)
+		rng := rand.New(rand.NewPCG(seed, uint64(layout)))
+		pqLayoutWriter(i)(t, rng, filepath.Join(dir, pqUnitsLayouts[i].path), 1+int(rows)%3000, int(odd))
+		if cols, recs := passParquetBoth(t, dir); cols != recs {
+			t.Fatalf("%s: by columns and by records differ:\n%s", pqUnitsLayouts[i].name, pqFirstDiff(cols, recs))
+		}
+	})
 }
 
 // pqFirstDiff shows where two outputs part.

@@ -547,6 +547,9 @@ func fuzzParquetColumns(data []byte) (err error) {
 			break
 		}
 		rec := make([]string, len(p.Header))
+		if err := columnViewsAgree(p, rows); err != nil {
+			return err
+		}
 		for k := 0; k < rows && n < most; k++ {
 			for c := range rec {
 				rec[c] = p.Cell(c, k)
@@ -597,6 +600,33 @@ func fuzzParquetColumns(data []byte) (err error) {
 			}
 		}
 		n += rows
+	}
+	return nil
+}
+
+// columnViewsAgree checks the views of a batch of rows a loader reads
+// instead of Cell: a row's dictionary index (DictIndexes) is the
+// index of its cell's text in the dictionary, Texts gives the cells,
+// and PlainASCII holds only for cells of printable ASCII.
+func columnViewsAgree(p *Reader, rows int) error {
+	for c := range p.Header {
+		ix, _ := p.DictIndexes(c)
+		texts := p.Texts(c)
+		if ix != nil && len(ix) != rows || texts != nil && len(texts) != rows {
+			return fmt.Errorf("column %d: %d indexes, %d texts for %d rows", c, len(ix), len(texts), rows)
+		}
+		for k := 0; k < rows; k++ {
+			cell := p.Cell(c, k)
+			if ix != nil && ix[k] >= 0 && p.leaves[c].dtext[ix[k]] != cell {
+				return fmt.Errorf("column %d, row %d: index %d is %q, the cell %q", c, k, ix[k], p.leaves[c].dtext[ix[k]], cell)
+			}
+			if texts != nil && texts[k] != cell {
+				return fmt.Errorf("column %d, row %d: Texts gives %q, Cell %q", c, k, texts[k], cell)
+			}
+			if p.PlainASCII(c) && !printableASCII(cell) {
+				return fmt.Errorf("column %d, row %d: PlainASCII, but the cell is %q", c, k, cell)
+			}
+		}
 	}
 	return nil
 }
