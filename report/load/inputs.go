@@ -1221,7 +1221,7 @@ func (o *unitsOut) put(key uint64, dataset, method, metric, file, unit string, r
 			at, b.shared = p.Unit, true
 		}
 	}
-	b.Rows = append(b.Rows, BatchRow{Unit: at, UnitLen: uint32(len(unit)), Names: uint32(ni), Row: row + o.rowOff, Line: line, Value: v})
+	b.Rows = appendRow(b.Rows, at, uint32(len(unit)), uint32(ni), row+o.rowOff, line, v)
 	if at == uint32(len(b.Ids)) {
 		b.Ids = append(b.Ids, unit...)
 		o.unit = data

@@ -123,9 +123,8 @@ type repeatCheck struct {
 	// and whether each lies within its slot's range before the break.
 	hs  []uint64
 	pre []bool
-	// met are the slots whose last id points into the batch being
-	// checked: it is copied once per slot when the batch is done, not
-	// once per row.
+	// met: the slots whose last id points into the batch (copied once
+	// per slot when it is done, not once per row)
 	met []*repeatSlot
 	// open counts the slots whose ids stopped increasing and that have
 	// no error yet; early the hashes the slots keep (keepEarly).

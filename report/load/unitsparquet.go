@@ -171,9 +171,7 @@ type pqBatch struct {
 	nuls                    [][]bool
 	texts                   []bool // a value column given as text
 	vals                    []float64
-	// units: the batch's unit ids when each is a cell of plain
-	// printable ASCII (asciiUnits), else nil
-	units []string
+	units                   []string // the batch's unit ids when asciiUnits, else nil
 }
 
 // next reads the next batch: its number of rows, or io.EOF.
@@ -203,9 +201,8 @@ func (b *pqBatch) next() (int, error) {
 	return n, nil
 }
 
-// run gives rows k, k+1, … of the n of the batch to the sinks (put)
-// up to the first one left to the record path, and returns its number
-// (n: none).
+// run puts rows k, k+1, … of the batch's n up to the first one left to
+// the record path, and returns its number (n: none).
 func (b *pqBatch) run(k, n int) (int, error) {
 	if b.metric != nil && len(b.vcols) == 1 && !b.texts[0] && b.units != nil && b.dataset.ix != nil && b.method.ix != nil && b.metric.ix != nil {
 		return b.runLong(k, n)
@@ -218,9 +215,8 @@ func (b *pqBatch) run(k, n int) (int, error) {
 	return n, nil
 }
 
-// runLong is run for the rows of a long file whose names come from
-// dictionaries, values from numbers and unit ids from plain ASCII text:
-// put, a column at a time.
+// runLong is run for a long file's rows with names from dictionaries,
+// values from numbers and unit ids from plain ASCII: put, by columns.
 func (b *pqBatch) runLong(k, n int) (int, error) {
 	dix, mix, xix := b.dataset.ix[:n], b.method.ix[:n], b.metric.ix[:n]
 	dres, mres, xres := b.dataset.res, b.method.res, b.metric.res
