@@ -213,6 +213,7 @@ func plainUnit(s string) bool {
 // start, the first on line line, into o, counting rows in *row; it
 // returns the bytes and lines read.
 func (u *unitsFast) run(p []byte, line int, row *int64, o *unitsOut) (n, lines int, err error) {
+	l := fastLine{p: p} // (set field by field: a literal per line was built and copied, see appendRow)
 	for n < len(p) {
 		end, k, ok := u.split(p, n)
 		if !ok {
@@ -222,7 +223,7 @@ func (u *unitsFast) run(p []byte, line int, row *int64, o *unitsOut) (n, lines i
 		if last > n && p[last-1] == '\r' {
 			last--
 		}
-		l := fastLine{p: p, start: n, last: last, k: k}
+		l.start, l.last, l.k = n, last, k
 		took, err := u.take(&l, *row, int64(line+lines), o)
 		if err != nil {
 			return end + 1, lines + 1, err
