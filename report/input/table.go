@@ -1044,6 +1044,18 @@ func plainDecimal(s string) (v float64, ok, plain bool) {
 	if i < len(s) && s[i] == '.' {
 		i++
 		from = i
+		// eight digits at a time while there are (a value's 17 digits
+		// after the point), then one at a time; past 19 digits mant
+		// wraps, unused
+		for ; i+8 <= len(s); i += 8 {
+			w := s[i : i+8]
+			x := uint64(w[0]) | uint64(w[1])<<8 | uint64(w[2])<<16 | uint64(w[3])<<24 |
+				uint64(w[4])<<32 | uint64(w[5])<<40 | uint64(w[6])<<48 | uint64(w[7])<<56
+			if !eightDigits(x) {
+				break
+			}
+			mant = mant*100000000 + uint64(eightDigitsValue(x))
+		}
 		for ; i < len(s); i++ {
 			c := s[i] - '0'
 			if c > 9 {
@@ -1079,6 +1091,22 @@ func plainDecimal(s string) (v float64, ok, plain bool) {
 		v = -v
 	}
 	return v, true, true
+}
+
+// eightDigits reports whether the eight bytes of x (little-endian) are
+// all ASCII digits (Lemire 2021's test: no byte leaves 0x30-0x39).
+func eightDigits(x uint64) bool {
+	return (x&0xF0F0F0F0F0F0F0F0)|(((x+0x0606060606060606)&0xF0F0F0F0F0F0F0F0)>>4) == 0x3333333333333333
+}
+
+// eightDigitsValue is the number the eight ASCII digits of x
+// (little-endian, the first digit in the low byte) spell, in three
+// multiplications (Lemire 2021).
+func eightDigitsValue(x uint64) uint32 {
+	x -= 0x3030303030303030
+	x = x*10 + x>>8 // pairs of digits
+	x = ((x&0x000000FF000000FF)*(100+(1000000<<32)) + (x>>16&0x000000FF000000FF)*(1+(10000<<32))) >> 32
+	return uint32(x)
 }
 
 // eiselLemire returns m / 10^k correctly rounded (to nearest, ties to

@@ -91,6 +91,45 @@ func sameAsStrconv(s string) error {
 
 // FuzzParseDecimal: what parseDecimal accepts, strconv reads to the same
 // bits; a plain decimal strconv reads, parseDecimal reads too.
+// TestEightDigits: the word-at-a-time digit test takes a word exactly
+// when each of its bytes is an ASCII digit (every byte value, in every
+// place, among digits), and its value is what the digits spell (random
+// words, and the edges). Planted: a test that lets '/' or ':' pass, or
+// a value with two digits swapped, fails it.
+func TestEightDigits(t *testing.T) {
+	word := func(b []byte) uint64 {
+		x := uint64(0)
+		for i := 7; i >= 0; i-- {
+			x = x<<8 | uint64(b[i])
+		}
+		return x
+	}
+	base := []byte("73529104")
+	for at := range 8 {
+		for c := range 256 {
+			b := append([]byte(nil), base...)
+			b[at] = byte(c)
+			if got, want := eightDigits(word(b)), c >= '0' && c <= '9'; got != want {
+				t.Fatalf("%q: eightDigits %v, want %v", b, got, want)
+			}
+		}
+	}
+	rng := rand.New(rand.NewPCG(8, 8))
+	for trial := range 100000 {
+		b := []byte(fmt.Sprintf("%08d", rng.IntN(100000000)))
+		switch trial {
+		case 0:
+			b = []byte("00000000")
+		case 1:
+			b = []byte("99999999")
+		}
+		want, _ := strconv.ParseUint(string(b), 10, 32)
+		if got := eightDigitsValue(word(b)); uint64(got) != want {
+			t.Fatalf("%s: %d", b, got)
+		}
+	}
+}
+
 func FuzzParseDecimal(f *testing.F) {
 	for _, s := range []string{"0.5", "-1e-3", "1234567890123456789012", "9007199254740993", "1e22", "1e23", ".5e-22", "NaN", "0x1p3"} {
 		f.Add(s)
