@@ -298,6 +298,17 @@ func (m *MetaSink) TakeRound(round []*load.UnitsBatchOf, wants [][]bool) error {
 		clear(hs)
 		m.handles = append(m.handles, hs)
 	}
+	if len(round) == 1 && ok { // (a file alone in its group: its rows in order)
+		b, w, hs := round[0], wants[0], m.handles[0]
+		for k := range b.Rows {
+			if r := &b.Rows[k]; w[r.Names] {
+				if err := m.takeRow(builder, b, r, &hs[r.Names]); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
 	for k := 0; k < longest; k++ {
 		for i, b := range round {
 			if k >= len(b.Rows) || !wants[i][b.Rows[k].Names] {
