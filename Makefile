@@ -413,12 +413,16 @@ bench-1g: build
 META1GPQ := $(BENCH_DIR)-meta1g-parquet
 DUCKDB_DIR ?= /var/tmp/evalbook-duckdb
 DUCKDB_NODE_API := @duckdb/node-api@1.5.6-r.1
+# each round times the CSV, the Parquet file and DuckDB in turn; the host's
+# speed drifts, so the ratios are taken within a round, then their median
+PARQUET_ROUNDS ?= 5
 bench-1g-parquet: build
 	@test -f $(META1G)/study.toml || $(GO) run ./sites/bench/metagen -units 250000 $(META1G)
 	@test -f $(META1GPQ)/study.toml || $(GO) run ./sites/bench/metagen -units 250000 -format parquet $(META1GPQ)
 	@test -d $(DUCKDB_DIR)/node_modules/@duckdb/node-api || { mkdir -p $(DUCKDB_DIR) && cd $(DUCKDB_DIR) && npm install --no-audit --no-fund $(DUCKDB_NODE_API) >/dev/null 2>&1; } || echo "(no DuckDB peer: npm install $(DUCKDB_NODE_API) failed)"
 	@ls -la $(META1G)/units.csv $(META1GPQ)/units.parquet
-	@for i in 1 2 3; do \
+	@rm -f $(META1GPQ).rounds
+	@for i in $$(seq $(PARQUET_ROUNDS)); do \
 		/usr/bin/time -o $(META1GPQ).csv.time -f "%U %S %e %M" ./$(BIN) build $(META1G) --quiet --no-cache; \
 		/usr/bin/time -o $(META1GPQ).pq.time -f "%U %S %e %M" ./$(BIN) build $(META1GPQ) --quiet --no-cache; \
 		echo "0 0 0 0" > $(META1GPQ).duck.time; \
@@ -429,8 +433,12 @@ bench-1g-parquet: build
 			cc = a[1]+a[2]; pc = b[1]+b[2]; dc = x[1]+x[2]; \
 			printf "CSV build: CPU %.2f s | Parquet build: wall %.2f s, CPU %.2f s, max RSS %d KiB | Parquet/CSV CPU %.2fx", cc, b[3], pc, b[4], pc/cc; \
 			if (dc > 0) printf " | DuckDB on the Parquet: wall %.2f s, CPU %.2f s, max RSS %d KiB | evalbook/DuckDB CPU %.2fx", x[3], dc, x[4], pc/dc; \
-			printf ", load %s\n", l }'; \
+			printf ", load %s\n", l; \
+			printf "%.4f %.4f\n", pc/cc, (dc > 0 ? pc/dc : 0) >> "$(META1GPQ).rounds" }'; \
 	done
+	@printf "median of %s rounds: Parquet/CSV CPU %.2fx, evalbook/DuckDB CPU %.2fx (each the median of the rounds' ratios)\n" $(PARQUET_ROUNDS) \
+		$$(cut -d' ' -f1 $(META1GPQ).rounds | sort -g | awk '{v[NR]=$$1} END {print v[int((NR+1)/2)]}') \
+		$$(cut -d' ' -f2 $(META1GPQ).rounds | sort -g | awk '{v[NR]=$$1} END {print v[int((NR+1)/2)]}')
 
 # bench-issues: the full-size benchmarks the issues ask for (minutes; the
 # meta-analysis one writes a 4 GB file under $(BENCH_DIR)-meta).
