@@ -83,12 +83,13 @@ func (p *Reader) PlainASCII(col int) bool { return p.leaves[col].ascii }
 // DictIndexes returns, for a text column, the dictionary index of each
 // of the batch's rows (-1 for a null or a row of a page without a
 // dictionary) and the dictionary's generation: a cell with the same
-// index under the same generation has the same text. nil for any other
-// column. The slice belongs to the reader.
+// index under the same generation has the same text. nil for a batch
+// none of whose rows has an index (Texts gives its cells), and for any
+// other column. The slice belongs to the reader.
 func (p *Reader) DictIndexes(col int) (ix []int32, gen uint64) {
 	l := &p.leaves[col]
 	if !l.fast || l.unread || l.conv != pqString || len(l.bix) < p.n || l.ixDone == 0 {
-		return nil, 0 // (a text column none of whose rows has an index)
+		return nil, 0
 	}
 	return l.bix[:p.n], l.dictGen
 }
