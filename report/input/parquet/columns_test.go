@@ -73,7 +73,7 @@ func TestMixedPagesInABatch(t *testing.T) {
 	mustDecode(t, lf, 3, 4)
 	plain("p7", "p8")
 	mustDecode(t, lf, 7, 2)
-	lf.fillIx(n)
+	lf.fillIx(n, false)
 	ix, _ := p.DictIndexes(0)
 	want := []int32{-1, -1, -1, 1, 0, 1, 1, -1, -1}
 	cells := []string{"p0", "p1", "p2", "beta", "alpha", "beta", "beta", "p7", "p8"}
@@ -91,7 +91,7 @@ func TestMixedPagesInABatch(t *testing.T) {
 	mustDecode(t, lf, 0, 5)
 	plain("q5", "q6", "q7", "q8")
 	mustDecode(t, lf, 5, 4)
-	lf.fillIx(n)
+	lf.fillIx(n, false)
 	if ix, _ := p.DictIndexes(0); ix != nil {
 		t.Fatalf("a batch of plain pages has indexes %v", ix)
 	}

@@ -885,7 +885,7 @@ func (l *pqLeaf) fill(n int) (int, error) {
 	for j < n {
 		if l.prow >= l.pn {
 			if err := l.nextPage(); err != nil {
-				l.fillIx(j)
+				l.fillIx(j, false)
 				return j, err
 			}
 			continue
@@ -900,25 +900,26 @@ func (l *pqLeaf) fill(n int) (int, error) {
 		}
 		j += got
 		if err != nil {
-			l.fillIx(j)
+			l.fillIx(j, false)
 			return j, err
 		}
 	}
-	l.fillIx(j)
+	l.fillIx(j, false)
 	return j, nil
 }
 
 // fillIx marks the rows of the batch before row j whose bix is not
 // written (rows of pages without a dictionary) as -1, unless no row of
-// the batch has a dictionary index.
-func (l *pqLeaf) fillIx(j int) {
-	if l.ixDone == 0 || l.ixDone >= j {
+// the batch has a dictionary index (any: mark them anyway, a page with
+// one comes next).
+func (l *pqLeaf) fillIx(j int, any bool) {
+	if !any && l.ixDone == 0 {
 		return
 	}
-	for t := range l.bix[l.ixDone:j] {
-		l.bix[l.ixDone+t] = -1
+	for t := l.ixDone; t < j; t++ {
+		l.bix[t] = -1
 	}
-	l.ixDone = j
+	l.ixDone = max(l.ixDone, j)
 }
 
 // decodeSlow reads c rows of a column of another type as parquet.Values.
@@ -983,10 +984,8 @@ func (l *pqLeaf) decode(j, c int) (int, error) {
 	var bix []int32
 	if l.wantIx && l.indexed {
 		// the rows before, of pages without a dictionary, get -1 now;
-		// the page's rows get their indexes (the rows after: fillIx)
-		for t := l.ixDone; t < j; t++ {
-			l.bix[t] = -1
-		}
+		// the page's rows get their indexes (the rows after: fill)
+		l.fillIx(j, true)
 		bix = l.bix[j : j+c]
 		l.ixDone = j + c
 	}
